@@ -1,0 +1,1 @@
+"""Theoretical bounds, one module per mechanism, one pure function per theorem."""

@@ -1,0 +1,730 @@
+"""Datasets: bundled real data, seeded synthetic generators, CSV parsing and explicit preprocessing.
+
+Nothing is downloaded at run time: the real datasets are CSV files under ``assets/`` (their sources
+and licences are in ``assets/README.md``); the synthetic ones are drawn from a seeded generator.
+Uploaded CSV files are parsed from bytes in memory and never written anywhere.
+
+Preprocessing to the bounds a mechanism needs is explicit: every helper returns a
+:class:`PreprocessInfo` saying what it did, and whether a bound was computed from the data
+itself (``data_dependent=True``), which leaks information about the data.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import math
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._validation import check_choice, check_int, check_positive, check_real
+from .exceptions import DataValidationError, PrivacyLeakWarning
+from .rng import RngLike, as_generator
+
+__all__ = [
+    "ASSETS_DIR",
+    "DATASETS",
+    "DatasetInfo",
+    "Dataset",
+    "PreprocessInfo",
+    "CsvTable",
+    "LIMITS",
+    "dataset_names",
+    "load_dataset",
+    "load_csv_path",
+    "parse_csv",
+    "table_to_dataset",
+    "make_census",
+    "make_gaussian_classes",
+    "make_heavy_tailed",
+    "scale_rows_to_ball",
+    "clip_rows",
+    "scale_labels",
+    "train_test_split",
+    "fingerprint_arrays",
+]
+
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+
+#: Documented limits for uploaded CSV files.
+LIMITS = {"max_bytes": 25 * 1024 * 1024, "max_rows": 200_000, "max_cols": 100, "min_rows": 20}
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    """Catalogue entry of a demo dataset."""
+
+    name: str
+    title: str
+    task: str
+    kind: str  # "real" or "synthetic"
+    target: str
+    source: str
+    description: str
+    default_n: int | None = None
+
+
+DATASETS: dict[str, DatasetInfo] = {
+    info.name: info
+    for info in [
+        DatasetInfo(
+            "census", "Census-like income (synthetic)", "regression", "synthetic", "income",
+            "Synthetic, seeded; follows the input-perturbation paper's description of the IPUMS 2000 extract",
+            "13 bounded attributes (age, education, hours, two marital-status indicators, ...) and an income "
+            "target in [0, 1], drawn from a fixed model. Stands in for IPUMS, which cannot be shipped.",
+            default_n=20_000,
+        ),
+        DatasetInfo(
+            "diabetes", "Diabetes progression", "regression", "real", "disease_progression",
+            "Efron, Hastie, Johnstone and Tibshirani (2004); as bundled with scikit-learn",
+            "442 patients, 10 baseline measurements, disease progression one year later.",
+        ),
+        DatasetInfo(
+            "breast_cancer", "Breast cancer Wisconsin (diagnostic)", "binary", "real", "malignant",
+            "UCI Machine Learning Repository (Wolberg, Street, Mangasarian 1995); as bundled with scikit-learn",
+            "569 tumours, 30 features of cell nuclei, target 1 = malignant.",
+        ),
+        DatasetInfo(
+            "wine", "Wine cultivars", "multiclass", "real", "cultivar",
+            "UCI Machine Learning Repository (Forina et al. 1991); as bundled with scikit-learn",
+            "178 wines, 13 chemical measurements, 3 cultivars.",
+        ),
+        DatasetInfo(
+            "iris", "Iris flowers", "multiclass", "real", "species",
+            "Fisher (1936), UCI Machine Learning Repository; as bundled with scikit-learn",
+            "150 flowers, 4 measurements, 3 species.",
+        ),
+        DatasetInfo(
+            "randhie", "RAND Health Insurance Experiment", "regression", "real", "mdvis",
+            "RAND HIE via Cameron and Trivedi (2005); as bundled with statsmodels (public domain)",
+            "20,190 person-years, 9 covariates, number of outpatient visits (a heavy-tailed count).",
+        ),
+        DatasetInfo(
+            "gaussian_classes", "Gaussian classes (synthetic)", "multiclass", "synthetic", "class",
+            "Synthetic, seeded; the large-margin Gaussian specification's benchmark (section 6.1)",
+            "3 classes with means on a circle of radius 0.5 in 2-D, isotropic spread 0.15, clipped to the unit ball.",
+            default_n=1_000,
+        ),
+        DatasetInfo(
+            "heavy_tailed", "Heavy-tailed regression (synthetic)", "regression", "synthetic", "y",
+            "Synthetic, seeded; the l1 heavy-tailed specification's protocol (section 5.2)",
+            "Pareto-radius features (tail index 1.8) and Student-t noise (nu = 1.8): infinite variance on both sides.",
+            default_n=5_000,
+        ),
+    ]
+}
+
+_REAL_FILES = {"diabetes": "diabetes.csv", "breast_cancer": "breast_cancer.csv", "wine": "wine.csv",
+               "iris": "iris.csv", "randhie": "randhie.csv"}
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A dataset ready for a mechanism: a float design matrix and a float target.
+
+    Attributes
+    ----------
+    name : str
+        Catalogue name, or ``"upload:<file name>"`` / ``"csv:<path>"``.
+    X : ndarray of shape (n, d)
+    y : ndarray of shape (n,)
+        Regression target, or class labels coded 0..C-1 (binary: 0/1).
+    task : {"regression", "binary", "multiclass"}
+    n_classes : int
+        0 for regression.
+    fingerprint : str
+        SHA-256 of the arrays: identifies the data without revealing it (for caching and reports).
+    """
+
+    name: str
+    X: np.ndarray = field(repr=False)
+    y: np.ndarray = field(repr=False)
+    feature_names: tuple[str, ...]
+    target_name: str
+    task: str
+    n_classes: int
+    source: str = ""
+    description: str = ""
+    notes: tuple[str, ...] = ()
+    fingerprint: str = ""
+
+    @property
+    def n(self) -> int:
+        return int(self.X.shape[0])
+
+    @property
+    def d(self) -> int:
+        return int(self.X.shape[1])
+
+    @property
+    def is_classification(self) -> bool:
+        return self.task in ("binary", "multiclass")
+
+    def to_frame(self) -> pd.DataFrame:
+        frame = pd.DataFrame(self.X, columns=list(self.feature_names))
+        frame[self.target_name] = self.y
+        return frame
+
+    def summary(self) -> dict:
+        return {"name": self.name, "n": self.n, "d": self.d, "task": self.task,
+                "n_classes": self.n_classes, "target": self.target_name, "fingerprint": self.fingerprint[:16]}
+
+
+def fingerprint_arrays(*arrays: np.ndarray) -> str:
+    """SHA-256 hex digest of the arrays' shapes and bytes."""
+    h = hashlib.sha256()
+    for a in arrays:
+        a = np.ascontiguousarray(a, dtype=np.float64)
+        h.update(str(a.shape).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def _make_dataset(name, X, y, feature_names, target_name, task, *, source="", description="", notes=()) -> Dataset:
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    X.setflags(write=False)
+    y.setflags(write=False)
+    n_classes = int(len(np.unique(y))) if task in ("binary", "multiclass") else 0
+    return Dataset(name=name, X=X, y=y, feature_names=tuple(feature_names), target_name=target_name, task=task,
+                   n_classes=n_classes, source=source, description=description, notes=tuple(notes),
+                   fingerprint=fingerprint_arrays(X, y))
+
+
+def dataset_names() -> list[str]:
+    """The names accepted by :func:`load_dataset` (and the CLI's ``--dataset``)."""
+    return list(DATASETS)
+
+
+# ----------------------------------------------------------------------------------------------
+# Synthetic generators
+# ----------------------------------------------------------------------------------------------
+
+CENSUS_FEATURES = (
+    "age", "years_of_schooling", "hours_per_week", "weeks_worked", "is_single", "is_married",
+    "is_female", "household_size", "children", "urban", "owns_home", "occupation_score", "disability",
+)
+
+
+def make_census(n: int = 20_000, *, seed: RngLike = 0) -> Dataset:
+    """Census-like income data: 13 bounded attributes (14 with the two marital indicators counted
+    from one status) and an income target in [0, 1].
+
+    Every column is drawn from a fixed, public model and lies in [0, 1] by construction (its public
+    domain), so the input-perturbation paper's recommended scaling (divide rows by sqrt(d)) needs no
+    look at the data. Income is a log-normal-like function of schooling, hours, age and occupation,
+    capped at a public maximum and mapped to [0, 1].
+
+    References
+    ----------
+    Fukuchi, Tran, Sakuma, *Differentially Private ERM with Input Perturbation*, section 6 (IPUMS data).
+    """
+    n = check_int("n", n, lo=2, hi=5_000_000)
+    g = as_generator(seed)
+    age = g.uniform(18, 80, n)
+    school = np.clip(g.normal(13, 3, n), 0, 20)
+    married_state = g.choice(3, size=n, p=[0.35, 0.5, 0.15])  # single, married, other
+    is_single = (married_state == 0).astype(float)
+    is_married = (married_state == 1).astype(float)
+    female = g.integers(0, 2, n).astype(float)
+    hours = np.clip(g.normal(38 - 4 * female, 10, n), 0, 80)
+    weeks = np.clip(np.where(g.random(n) < 0.8, 52, g.uniform(0, 52, n)), 0, 52)
+    household = np.clip(1 + g.poisson(1.5 + is_married, n), 1, 10)
+    children = np.clip(g.poisson(0.6 + 0.8 * is_married, n), 0, 8)
+    urban = (g.random(n) < 0.7).astype(float)
+    owns = (g.random(n) < 0.35 + 0.25 * is_married + 0.003 * (age - 18)).astype(float)
+    occ = np.clip(0.5 * (school - 13) / 3 + g.normal(0, 1, n), -3, 3)
+    disab = (g.random(n) < 0.06 + 0.002 * (age - 18)).astype(float)
+    log_income = (
+        9.2 + 0.09 * school + 0.018 * hours + 0.004 * weeks + 0.03 * (age - 18) - 0.0004 * (age - 18) ** 2
+        + 0.12 * is_married - 0.15 * female + 0.08 * urban + 0.2 * occ - 0.3 * disab + g.normal(0, 0.55, n)
+    )
+    income_cap = 250_000.0
+    income = np.minimum(np.exp(log_income), income_cap) / income_cap
+    cols = [
+        (age - 18) / 62, school / 20, hours / 80, weeks / 52, is_single, is_married, female,
+        (household - 1) / 9, children / 8, urban, owns, (occ + 3) / 6, disab,
+    ]
+    X = np.column_stack(cols)
+    info = DATASETS["census"]
+    return _make_dataset("census", X, income, CENSUS_FEATURES, "income", "regression", source=info.source,
+                         description=info.description,
+                         notes=("Every feature is in [0, 1] by its public domain; income = min(income, 250,000)/250,000.",))
+
+
+def make_gaussian_classes(
+    n: int = 1_000, *, d: int = 2, n_classes: int = 3, spread: float = 0.15, radius: float = 0.5,
+    anisotropic: bool = False, seed: RngLike = 0,
+) -> Dataset:
+    """Gaussian class-conditional data of the large-margin specification (section 6.1).
+
+    Class means lie on a circle of ``radius`` in the first two coordinates; points are
+    ``mean + spread * N(0, I)`` (optionally anisotropic and rotated per class), then clipped to the
+    unit ball (a fixed, public rule).
+    """
+    n = check_int("n", n, lo=2, hi=5_000_000)
+    d = check_int("d", d, lo=2, hi=100)
+    n_classes = check_int("n_classes", n_classes, lo=2, hi=50)
+    spread = check_positive("spread", spread)
+    radius = check_positive("radius", radius)
+    g = as_generator(seed)
+    y = g.integers(0, n_classes, n)
+    angles = 2 * np.pi * np.arange(n_classes) / n_classes
+    means = np.zeros((n_classes, d))
+    means[:, 0] = radius * np.cos(angles)
+    means[:, 1] = radius * np.sin(angles)
+    Z = g.standard_normal((n, d)) * spread
+    if anisotropic:
+        Z[:, 1] *= 0.4
+        phi = np.pi * y / n_classes
+        c, s = np.cos(phi), np.sin(phi)
+        z0, z1 = Z[:, 0].copy(), Z[:, 1].copy()
+        Z[:, 0] = c * z0 - s * z1
+        Z[:, 1] = s * z0 + c * z1
+    X = means[y] + Z
+    norms = np.linalg.norm(X, axis=1)
+    X = X / np.maximum(1.0, norms)[:, None]
+    info = DATASETS["gaussian_classes"]
+    return _make_dataset("gaussian_classes", X, y, [f"x{j + 1}" for j in range(d)], "class", "multiclass",
+                         source=info.source, description=info.description,
+                         notes=("Rows clipped to the unit ball (a public rule).",))
+
+
+HEAVY_DESIGNS = ("gaussian", "student_t", "pareto_sphere", "pareto_abs", "lognormal_sphere")
+HEAVY_NOISES = ("gaussian", "student_t", "pareto_skewed", "laplace")
+
+
+def _unit_sphere(g: np.random.Generator, n: int, d: int) -> np.ndarray:
+    u = g.standard_normal((n, d))
+    return u / np.linalg.norm(u, axis=1, keepdims=True)
+
+
+def make_heavy_tailed(
+    n: int = 5_000, *, d: int = 2, design: str = "pareto_sphere", noise: str = "student_t",
+    tail: float = 1.8, noise_tail: float = 1.8, scale: float = 1.0, noise_scale: float = 1.0,
+    w_norm: float = 0.5, seed: RngLike = 0,
+) -> Dataset:
+    """Heavy-tailed linear regression data, ``y = <x, w0> + xi`` (l1 specification, section 5.2).
+
+    Designs: ``gaussian`` (X1, s*N(0, I)), ``student_t`` (X2, s*t(tail) coordinates),
+    ``pareto_sphere`` (X3, Pareto-I(tail, s) radius times a uniform direction), ``pareto_abs`` (X4,
+    as X3 with absolute coordinates), ``lognormal_sphere`` (X5, log-normal radius).
+    Noises: ``gaussian`` (N1), ``student_t`` (N2, t(noise_tail)), ``pareto_skewed`` (N3, a centred
+    Pareto with median 0), ``laplace`` (N4). ``w0 = w_norm * (1, ..., 1)/sqrt(d)``; since the noise
+    has median 0, w0 is also the population l1 minimiser.
+    """
+    n = check_int("n", n, lo=2, hi=5_000_000)
+    d = check_int("d", d, lo=1, hi=100)
+    check_choice("design", design, HEAVY_DESIGNS)
+    check_choice("noise", noise, HEAVY_NOISES)
+    tail = check_positive("tail", tail)
+    noise_tail = check_positive("noise_tail", noise_tail)
+    scale = check_positive("scale", scale)
+    noise_scale = check_positive("noise_scale", noise_scale)
+    w_norm = check_positive("w_norm", w_norm, allow_zero=True)
+    g = as_generator(seed)
+    if design == "gaussian":
+        X = scale * g.standard_normal((n, d))
+    elif design == "student_t":
+        X = scale * g.standard_t(tail, size=(n, d))
+    elif design in ("pareto_sphere", "pareto_abs"):
+        rho = scale * (1.0 + g.pareto(tail, n))
+        u = _unit_sphere(g, n, d)
+        X = rho[:, None] * (np.abs(u) if design == "pareto_abs" else u)
+    else:
+        rho = np.exp(math.log(scale) + 0.75 * g.standard_normal(n))
+        X = rho[:, None] * _unit_sphere(g, n, d)
+    if noise == "gaussian":
+        xi = noise_scale * g.standard_normal(n)
+    elif noise == "student_t":
+        xi = noise_scale * g.standard_t(noise_tail, n)
+    elif noise == "pareto_skewed":
+        xi = noise_scale * ((1.0 + g.pareto(noise_tail, n)) - 2.0 ** (1.0 / noise_tail))
+    else:
+        xi = g.laplace(0.0, noise_scale, n)
+    w0 = np.full(d, w_norm / math.sqrt(d))
+    y = X @ w0 + xi
+    info = DATASETS["heavy_tailed"]
+    return _make_dataset("heavy_tailed", X, y, [f"x{j + 1}" for j in range(d)], "y", "regression",
+                         source=info.source,
+                         description=f"design={design} (tail {tail:g}), noise={noise} (tail {noise_tail:g}), d={d}",
+                         notes=(f"True parameter w0 = {w_norm:g} * (1, ..., 1)/sqrt(d).",))
+
+
+# ----------------------------------------------------------------------------------------------
+# CSV parsing and validation
+# ----------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class CsvTable:
+    """A parsed, validated CSV: the frame plus what the user still has to decide."""
+
+    frame: pd.DataFrame = field(repr=False)
+    file_name: str
+    numeric_columns: tuple[str, ...]
+    non_numeric_columns: tuple[str, ...]
+    delimiter: str
+    encoding: str
+    fingerprint: str
+
+
+def _decode(raw: bytes) -> tuple[str, str]:
+    for enc in ("utf-8-sig", "utf-16"):
+        if enc == "utf-16" and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+            continue
+        try:
+            return raw.decode(enc), enc
+        except UnicodeDecodeError:
+            pass
+    try:
+        text = raw.decode("cp1252")
+    except UnicodeDecodeError:
+        raise DataValidationError(
+            "The file is not valid UTF-8 text (nor Windows-1252). Save it as 'CSV UTF-8' and upload it again."
+        ) from None
+    return text, "cp1252"
+
+
+def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None = None) -> CsvTable:
+    """Parse and validate an uploaded CSV file held in memory.
+
+    Detects the delimiter (comma, semicolon, tab, pipe) and the encoding (UTF-8, UTF-16 with a BOM,
+    Windows-1252). Raises :class:`DataValidationError` with an actionable message for: an empty file,
+    a file that is not text, a single column (usually a wrong delimiter), too few or too many rows or
+    columns, duplicate column names. Non-numeric columns are reported, not rejected: the caller asks
+    the user whether to one-hot encode or drop them (:func:`table_to_dataset`).
+    """
+    lim = dict(LIMITS, **(limits or {}))
+    if not isinstance(raw, (bytes, bytearray)):
+        raise TypeError(f"raw must be bytes, got {type(raw).__name__}.")
+    if len(raw) == 0 or not raw.strip():
+        raise DataValidationError(f"'{file_name}' is empty. Upload a CSV file with a header row and at least "
+                                  f"{lim['min_rows']} data rows.")
+    if len(raw) > lim["max_bytes"]:
+        raise DataValidationError(f"'{file_name}' is {len(raw) / 2**20:.1f} MB; the limit is "
+                                  f"{lim['max_bytes'] / 2**20:.0f} MB. Upload a sample of the rows.")
+    if b"\x00" in raw[:4096] and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise DataValidationError(f"'{file_name}' looks like a binary file (an Excel workbook?), not CSV text. "
+                                  "Export it as CSV and upload that.")
+    text, encoding = _decode(bytes(raw))
+    sample = text[:20_000]
+    try:
+        delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
+    except csv.Error:
+        delimiter = ","
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
+        raise DataValidationError(f"'{file_name}' could not be read as CSV ({str(exc).splitlines()[0]}). "
+                                  "Check that every row has the same number of fields.") from None
+    frame.columns = [str(c).strip() for c in frame.columns]
+    if frame.shape[1] < 2:
+        other = [d for d in (";", "\t", "|", ",") if d != delimiter and d in sample]
+        hint = f" The file contains {other[0]!r}: is that the delimiter?" if other else ""
+        raise DataValidationError(f"'{file_name}' has only one column, so no feature and target can be chosen. "
+                                  f"Use a comma, semicolon or tab between fields.{hint}")
+    if len(set(frame.columns)) != len(frame.columns):
+        raise DataValidationError(f"'{file_name}' has duplicate column names; rename them so each is unique.")
+    if frame.shape[0] < lim["min_rows"]:
+        raise DataValidationError(f"'{file_name}' has {frame.shape[0]} data rows; at least {lim['min_rows']} are needed "
+                                  "to split into training and test data.")
+    if frame.shape[0] > lim["max_rows"]:
+        raise DataValidationError(f"'{file_name}' has {frame.shape[0]:,} rows; the limit is {lim['max_rows']:,}. "
+                                  "Upload a random sample of the rows.")
+    if frame.shape[1] > lim["max_cols"]:
+        raise DataValidationError(f"'{file_name}' has {frame.shape[1]} columns; the limit is {lim['max_cols']}. "
+                                  "Drop columns you do not need before uploading.")
+    numeric, non_numeric = [], []
+    for c in frame.columns:
+        col = frame[c]
+        if pd.api.types.is_bool_dtype(col):
+            frame[c] = col.astype(float)
+            numeric.append(c)
+        elif pd.api.types.is_numeric_dtype(col):
+            numeric.append(c)
+        else:
+            converted = pd.to_numeric(col.astype(str).str.strip().replace({"": np.nan, "nan": np.nan, "NaN": np.nan,
+                                                                           "inf": np.inf, "-inf": -np.inf}),
+                                      errors="coerce")
+            if converted.notna().sum() == col.notna().sum() and col.notna().any():
+                frame[c] = converted
+                numeric.append(c)
+            else:
+                non_numeric.append(c)
+    return CsvTable(frame=frame, file_name=file_name, numeric_columns=tuple(numeric),
+                    non_numeric_columns=tuple(non_numeric), delimiter=delimiter, encoding=encoding,
+                    fingerprint=hashlib.sha256(bytes(raw)).hexdigest())
+
+
+def table_to_dataset(
+    table: CsvTable, *, target: str, task: str = "auto", non_numeric: str = "error", missing: str = "error",
+    max_categories: int = 30,
+) -> Dataset:
+    """Turn a parsed CSV into a :class:`Dataset`.
+
+    Parameters
+    ----------
+    target : str
+        The target column. Must be a column of the table.
+    task : {"auto", "regression", "binary", "multiclass"}
+        ``auto``: a target with at most 10 distinct integer values (or a text target) is a
+        classification target, anything else regression.
+    non_numeric : {"error", "onehot", "drop"}
+        What to do with non-numeric feature columns.
+    missing : {"error", "drop_rows"}
+        What to do with rows holding NaN or infinite values.
+    """
+    if not isinstance(table, CsvTable):
+        raise TypeError(f"table must be a CsvTable from parse_csv, got {type(table).__name__}.")
+    check_choice("target", target, table.frame.columns)
+    check_choice("task", task, ("auto", "regression", "binary", "multiclass"))
+    check_choice("non_numeric", non_numeric, ("error", "onehot", "drop"))
+    check_choice("missing", missing, ("error", "drop_rows"))
+    frame = table.frame.replace([np.inf, -np.inf], np.nan)
+    features = [c for c in frame.columns if c != target]
+    text_features = [c for c in table.non_numeric_columns if c != target]
+    notes = []
+    if text_features:
+        if non_numeric == "error":
+            raise DataValidationError(
+                f"Columns {', '.join(map(repr, text_features))} are not numeric. Choose to one-hot encode them "
+                "(one 0/1 column per category) or to drop them.")
+        if non_numeric == "drop":
+            features = [c for c in features if c not in text_features]
+            notes.append(f"Dropped non-numeric columns: {', '.join(text_features)}.")
+    bad_rows = frame[features + [target]].isna().any(axis=1)
+    if bad_rows.any():
+        if missing == "error":
+            cols = [c for c in features + [target] if frame[c].isna().any()]
+            raise DataValidationError(
+                f"{int(bad_rows.sum())} rows have missing, NaN or infinite values (in {', '.join(map(repr, cols[:5]))}"
+                f"{'...' if len(cols) > 5 else ''}). Choose to drop those rows, or fix the file.")
+        frame = frame.loc[~bad_rows]
+        notes.append(f"Dropped {int(bad_rows.sum())} rows with missing or infinite values.")
+    if len(frame) < LIMITS["min_rows"]:
+        raise DataValidationError(f"Only {len(frame)} usable rows remain; at least {LIMITS['min_rows']} are needed.")
+    feat = frame[features]
+    if non_numeric == "onehot" and text_features:
+        for c in text_features:
+            k = feat[c].nunique()
+            if k > max_categories:
+                raise DataValidationError(f"Column {c!r} has {k} categories; one-hot encoding is limited to "
+                                          f"{max_categories}. Drop it instead.")
+        feat = pd.get_dummies(feat, columns=text_features, dtype=float)
+        notes.append(f"One-hot encoded: {', '.join(text_features)}.")
+    if feat.shape[1] == 0:
+        raise DataValidationError("No feature columns remain after removing the target; keep at least one.")
+    ycol = frame[target]
+    y_is_text = target in table.non_numeric_columns
+    if task == "auto":
+        if y_is_text:
+            task = "binary" if ycol.nunique() == 2 else "multiclass"
+        else:
+            vals = ycol.to_numpy(dtype=float)
+            integral = np.all(np.equal(np.mod(vals, 1), 0))
+            k = len(np.unique(vals))
+            task = ("binary" if k == 2 else "multiclass") if integral and k <= 10 else "regression"
+    if task == "regression":
+        if y_is_text:
+            raise DataValidationError(f"Target {target!r} is not numeric, so it cannot be a regression target. "
+                                      "Pick a numeric target or a classification task.")
+        y = ycol.to_numpy(dtype=float)
+        if np.ptp(y) == 0:
+            raise DataValidationError(f"Target {target!r} has the same value in every row; nothing can be learned.")
+    else:
+        codes, uniques = pd.factorize(ycol, sort=True)
+        if len(uniques) < 2:
+            raise DataValidationError(f"Target {target!r} has a single class ({uniques[0]!r}); a classifier needs "
+                                      "at least two classes.")
+        if task == "binary" and len(uniques) != 2:
+            raise DataValidationError(f"Target {target!r} has {len(uniques)} classes; binary needs exactly 2.")
+        if len(uniques) > 20:
+            raise DataValidationError(f"Target {target!r} has {len(uniques)} classes; the limit is 20.")
+        y = codes.astype(float)
+        notes.append("Classes coded " + ", ".join(f"{i} = {u!r}" for i, u in enumerate(uniques[:10])) + ".")
+    X = feat.to_numpy(dtype=float)
+    constant = [c for c, s in zip(feat.columns, np.ptp(X, axis=0)) if s == 0]
+    if constant:
+        notes.append(f"Constant columns (carry no information): {', '.join(map(str, constant[:5]))}.")
+    return _make_dataset(f"upload:{table.file_name}", X, y, [str(c) for c in feat.columns], target, task,
+                         source=f"uploaded file {table.file_name} (kept in this session's memory only)",
+                         description=f"{len(frame)} rows, {X.shape[1]} features", notes=notes)
+
+
+def load_csv_path(path: str | Path, *, target: str | None = None, **options) -> Dataset:
+    """Load a CSV file from disk (the CLI's ``--dataset path.csv``); the last column is the default target."""
+    p = Path(path)
+    if not p.is_file():
+        raise DataValidationError(f"dataset file {str(p)!r} does not exist. Use a demo name "
+                                  f"({', '.join(DATASETS)}) or a path to a CSV file.")
+    table = parse_csv(p.read_bytes(), file_name=p.name)
+    target = table.frame.columns[-1] if target is None else target
+    ds = table_to_dataset(table, target=target, **options)
+    return Dataset(**{**ds.__dict__, "name": f"csv:{p.name}"})
+
+
+def _load_real(name: str) -> Dataset:
+    info = DATASETS[name]
+    frame = pd.read_csv(ASSETS_DIR / _REAL_FILES[name])
+    y = frame[info.target].to_numpy(dtype=float)
+    X = frame.drop(columns=[info.target]).to_numpy(dtype=float)
+    names = [c for c in frame.columns if c != info.target]
+    return _make_dataset(name, X, y, names, info.target, info.task, source=info.source, description=info.description)
+
+
+def load_dataset(name: str, *, n: int | None = None, seed: RngLike = 0, **options) -> Dataset:
+    """Load a demo dataset by name, or a CSV file by path.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`DATASETS` (``census``, ``diabetes``, ``breast_cancer``, ``wine``, ``iris``,
+        ``randhie``, ``gaussian_classes``, ``heavy_tailed``) or a path ending in ``.csv``.
+    n : int, optional
+        Number of rows for the synthetic generators (their default otherwise). For a real dataset,
+        ``n`` smaller than its size takes a seeded random subsample.
+    seed : int
+        Seed of the synthetic generator or of the subsample.
+    **options
+        Passed to the synthetic generator (for example ``d=5`` or ``design="student_t"``), or to
+        :func:`table_to_dataset` for a CSV path (``target=...``).
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"dataset must be a name or a path, got {type(name).__name__}.")
+    if name.lower().endswith(".csv"):
+        return load_csv_path(name, **options)
+    check_choice("dataset", name, DATASETS)
+    info = DATASETS[name]
+    if info.kind == "synthetic":
+        gen = {"census": make_census, "gaussian_classes": make_gaussian_classes, "heavy_tailed": make_heavy_tailed}[name]
+        return gen(info.default_n if n is None else n, seed=seed, **options)
+    if options:
+        raise ValueError(f"dataset {name!r} is a real dataset and takes no generator options, got {sorted(options)}.")
+    ds = _load_real(name)
+    if n is not None:
+        n = check_int("n", n, lo=2)
+        if n < ds.n:
+            idx = np.sort(as_generator(seed).choice(ds.n, size=n, replace=False))
+            ds = _make_dataset(name, ds.X[idx], ds.y[idx], ds.feature_names, ds.target_name, ds.task,
+                               source=ds.source, description=ds.description,
+                               notes=(f"Random subsample of {n} of {ds.n} rows.",))
+    return ds
+
+
+# ----------------------------------------------------------------------------------------------
+# Preprocessing (explicit, and honest about data-dependent bounds)
+# ----------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PreprocessInfo:
+    """What a preprocessing step did; shown beside every result that depends on it."""
+
+    step: str
+    bound: float
+    data_dependent: bool
+    n_clipped: int
+    description: str
+
+    @property
+    def leak_warning(self) -> str:
+        if not self.data_dependent:
+            return ""
+        return (f"The bound for '{self.step}' was computed from the data itself. That choice depends on the "
+                "private records, so it leaks information and the privacy guarantee shown does not cover it. "
+                "Declare a public bound instead.")
+
+
+def clip_rows(X: np.ndarray, radius: float = 1.0) -> np.ndarray:
+    """Project every row onto the Euclidean ball of ``radius`` (rows inside are unchanged)."""
+    r = check_positive("radius", radius)
+    A = np.asarray(X, dtype=np.float64)
+    norms = np.linalg.norm(A, axis=1)
+    return A * np.minimum(1.0, r / np.maximum(norms, 1e-300))[:, None]
+
+
+def scale_rows_to_ball(X: np.ndarray, bound: float | None = None, *, radius: float = 1.0,
+                       center: np.ndarray | None = None) -> tuple[np.ndarray, PreprocessInfo]:
+    """Scale rows so that ``||x|| <= radius``.
+
+    With a declared ``bound`` (a public upper bound on the row norms), rows are divided by
+    ``bound / radius`` and any row still outside the ball is clipped (counted in ``n_clipped``).
+    Without one, the largest row norm of the data is used: exact, but data-dependent, which is
+    flagged (and warned with :class:`~dp_core.exceptions.PrivacyLeakWarning`).
+    """
+    A = np.asarray(X, dtype=np.float64)
+    if center is not None:
+        A = A - np.asarray(center, dtype=np.float64)
+    r = check_positive("radius", radius)
+    norms = np.linalg.norm(A, axis=1)
+    if bound is None:
+        b = float(norms.max()) if norms.size else 1.0
+        b = b if b > 0 else 1.0
+        warnings.warn("row-norm bound computed from the data; this leaks information", PrivacyLeakWarning, stacklevel=2)
+        data_dependent = True
+    else:
+        b = check_positive("bound", bound)
+        data_dependent = False
+    scaled = A * (r / b)
+    n_out = int((norms * (r / b) > r * (1 + 1e-12)).sum())
+    if n_out:
+        scaled = clip_rows(scaled, r)
+    desc = (f"Rows divided by {b:.4g}/{r:g} so that every ||x|| <= {r:g}"
+            + (f"; {n_out} rows above the declared bound were clipped." if n_out else "."))
+    return scaled, PreprocessInfo("row scaling", b, data_dependent, n_out, desc)
+
+
+def scale_labels(y: np.ndarray, lo: float | None = None, hi: float | None = None, *,
+                 target: tuple[float, float] = (-1.0, 1.0)) -> tuple[np.ndarray, PreprocessInfo]:
+    """Map labels from ``[lo, hi]`` affinely onto ``target`` (default [-1, 1]), clipping outside values.
+
+    With no declared range, the data's minimum and maximum are used (data-dependent: flagged).
+    """
+    v = np.asarray(y, dtype=np.float64)
+    data_dependent = lo is None or hi is None
+    if data_dependent:
+        warnings.warn("label range computed from the data; this leaks information", PrivacyLeakWarning, stacklevel=2)
+    lo_v = float(v.min()) if lo is None else check_real("lo", lo)
+    hi_v = float(v.max()) if hi is None else check_real("hi", hi)
+    if not hi_v > lo_v:
+        raise ValueError(f"hi must be greater than lo, got lo={lo_v:g}, hi={hi_v:g}.")
+    t0, t1 = (check_real("target[0]", target[0]), check_real("target[1]", target[1]))
+    clipped = np.clip(v, lo_v, hi_v)
+    n_clip = int((clipped != v).sum())
+    out = t0 + (clipped - lo_v) * (t1 - t0) / (hi_v - lo_v)
+    desc = (f"Labels mapped from [{lo_v:.4g}, {hi_v:.4g}] to [{t0:g}, {t1:g}]"
+            + (f"; {n_clip} labels outside the declared range were clipped." if n_clip else "."))
+    return out, PreprocessInfo("label scaling", max(abs(t0), abs(t1)), data_dependent, n_clip, desc)
+
+
+def train_test_split(ds: Dataset, *, test_fraction: float = 0.2, seed: RngLike = 0) -> tuple[Dataset, Dataset]:
+    """Seeded random split of a dataset into training and test parts."""
+    from ._validation import check_in_interval
+
+    f = check_in_interval("test_fraction", test_fraction, 0.0, 1.0, closed="neither")
+    n_test = max(1, int(round(f * ds.n)))
+    if n_test >= ds.n:
+        raise DataValidationError(f"test_fraction={f:g} leaves no training rows for n={ds.n}.")
+    perm = as_generator(seed).permutation(ds.n)
+    te, tr = np.sort(perm[:n_test]), np.sort(perm[n_test:])
+
+    def part(idx, suffix):
+        return _make_dataset(f"{ds.name}{suffix}", ds.X[idx], ds.y[idx], ds.feature_names, ds.target_name, ds.task,
+                             source=ds.source, description=ds.description, notes=ds.notes)
+
+    return part(tr, ":train"), part(te, ":test")
+
+
+def bound_summary(ds: Dataset) -> dict:
+    """Row-norm and label statistics, to help a user declare public bounds (shown, not used silently)."""
+    norms = np.linalg.norm(ds.X, axis=1)
+    out = {"row_norm_max": float(norms.max()), "row_norm_median": float(np.median(norms)),
+           "label_min": float(ds.y.min()), "label_max": float(ds.y.max())}
+    return out
+
+
+__all__.append("bound_summary")

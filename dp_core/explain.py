@@ -1,0 +1,67 @@
+"""Plain-language quantities that explain what (epsilon, delta) mean."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ._validation import check_delta, check_epsilon
+from .figures import apply_layout
+
+__all__ = ["posterior_bounds", "budget_meaning", "posterior_figure"]
+
+
+def posterior_bounds(prior: float | np.ndarray, *, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
+    """Range of an observer's belief after seeing an epsilon-DP output, for a given prior belief.
+
+    Whatever the output, the odds of any statement about one person change by a factor in
+    [e^-eps, e^eps], so a prior p becomes a posterior within
+    ``[p / (p + (1 - p) e^eps), p e^eps / (p e^eps + 1 - p)]`` (ignoring delta).
+
+    >>> lo, hi = posterior_bounds(0.5, epsilon=math.log(3))
+    >>> float(lo), float(hi)
+    (0.25, 0.75)
+    """
+    eps = check_epsilon(epsilon)
+    p = np.asarray(prior, dtype=float)
+    if np.any((p < 0) | (p > 1)):
+        raise ValueError(f"prior must be in [0, 1], got values outside it (min {p.min():g}, max {p.max():g}).")
+    if math.isinf(eps):
+        return np.where(p < 1, 0.0, 1.0), np.where(p > 0, 1.0, 0.0)
+    f = math.exp(eps)
+    hi = p * f / (p * f + (1 - p))
+    lo = p / (p + (1 - p) * f)
+    return lo, hi
+
+
+def budget_meaning(*, epsilon: float, delta: float, n: int | None = None) -> dict:
+    """Numbers that explain a privacy budget in words."""
+    eps = check_epsilon(epsilon)
+    d = check_delta(delta)
+    lo, hi = posterior_bounds(0.5, epsilon=eps)
+    out = {
+        "epsilon": eps,
+        "delta": d,
+        "odds_factor": math.exp(eps) if eps < 700 else math.inf,
+        "posterior_from_half": (float(lo), float(hi)),
+        "delta_times_n": None if n is None else d * n,
+    }
+    if n is not None:
+        out["delta_warning"] = d * n >= 1.0
+    return out
+
+
+def posterior_figure(*, epsilon: float) -> go.Figure:
+    """The band of possible posteriors for every prior, at this epsilon."""
+    eps = check_epsilon(epsilon)
+    p = np.linspace(0, 1, 201)
+    lo, hi = posterior_bounds(p, epsilon=eps)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=p, y=hi, mode="lines", line=dict(color="#D55E00"), name="highest possible belief"))
+    fig.add_trace(go.Scatter(x=p, y=lo, mode="lines", line=dict(color="#0072B2"), fill="tonexty",
+                             fillcolor="rgba(213,94,0,0.12)", name="lowest possible belief"))
+    fig.add_trace(go.Scatter(x=p, y=p, mode="lines", line=dict(color="#999999", dash="dot"), name="no change"))
+    return apply_layout(fig, title=f"What an observer can conclude about one person at ε = {eps:g}",
+                        x_title="belief before seeing the output", y_title="belief after", height=360)

@@ -1,0 +1,1 @@
+"""The mechanisms of the four papers, one module per mechanism."""

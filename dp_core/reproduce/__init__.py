@@ -1,0 +1,1 @@
+"""Reproductions of the papers' experiments (CSV plus interactive HTML figures)."""

@@ -1,0 +1,155 @@
+"""Home: what the app is for, the dataset (demo or upload), the privacy budget in plain words."""
+
+import streamlit as st
+
+from dp_core import data as dpdata
+from dp_core import explain
+from dp_core.exceptions import DataValidationError
+from ui import cached, state, widgets
+from ui.pages import PAGES
+
+st.title("🔐 Privacy-Utility Explorer")
+st.markdown(
+    "See what differential privacy costs. Pick a dataset and a privacy budget here, then open a mechanism page: "
+    "each one shows the noise it adds, the guarantee **as claimed by the paper** and, where the paper is wrong, "
+    "the **corrected** one, and the utility **measured** by really running the mechanism many times."
+)
+
+eps, delta = state.get("eps"), state.get("delta")
+
+# ------------------------------------------------------------------ dataset
+st.header("1 · Dataset")
+source_labels = {"demo": "A demo dataset", "upload": "Upload a CSV file"}
+if "w_source" not in st.session_state:
+    st.session_state["w_source"] = st.session_state.get("p_source", "demo")
+source = st.radio("Data source", list(source_labels), format_func=source_labels.get, key="w_source", horizontal=True)
+
+if source == "demo":
+    st.session_state["p_source"] = "demo"
+    names = list(dpdata.DATASETS)
+    if "w_dataset" not in st.session_state:
+        st.session_state["w_dataset"] = state.get("dataset") if state.get("dataset") in names else names[0]
+
+    def _pick() -> None:
+        state.set_value("dataset", st.session_state["w_dataset"])
+
+    st.selectbox("Demo dataset", names, key="w_dataset", on_change=_pick,
+                 format_func=lambda n: f"{dpdata.DATASETS[n].title} — {dpdata.DATASETS[n].task}")
+    state.set_value("dataset", st.session_state["w_dataset"])
+else:
+    lim = dpdata.LIMITS
+    st.caption(f"Limits: {lim['max_bytes'] // 2**20} MB, {lim['min_rows']} to {lim['max_rows']:,} rows, at most "
+               f"{lim['max_cols']} columns. The file stays in this browser session's memory: it is never written "
+               "to disk, logged, or shown to anyone else.")
+    upload = st.file_uploader("CSV file (comma, semicolon or tab separated, with a header row)", type=["csv", "txt"],
+                              key="csv")
+    if upload is not None:
+        raw = upload.getvalue()
+        try:
+            table = dpdata.parse_csv(raw, file_name=upload.name)
+        except DataValidationError as exc:
+            widgets.show_error(exc, prefix="File rejected: ")
+            st.caption("Your previous dataset and settings are still active.")
+            table = None
+        if table is not None:
+            cols = list(table.frame.columns)
+            if st.session_state.get("upload_fp") != table.fingerprint:
+                st.session_state["upload_fp"] = table.fingerprint
+                st.session_state["w_up_target"] = cols[-1]
+            c1, c2 = st.columns(2)
+            target = c1.selectbox("Target column (what to predict)", cols, key="w_up_target")
+            task = c2.selectbox("Task", ["auto", "regression", "binary", "multiclass"], key="w_up_task",
+                                help="'auto': a target with at most 10 integer values is a class label.")
+            non_numeric = "error"
+            feats_text = [c for c in table.non_numeric_columns if c != target]
+            if feats_text:
+                choice = st.radio(f"Non-numeric columns {feats_text}: what should be done with them?",
+                                  ["onehot", "drop"], key="w_up_nonnum", horizontal=True,
+                                  format_func={"onehot": "one-hot encode", "drop": "drop them"}.get)
+                non_numeric = choice
+            has_missing = bool(table.frame.replace([float("inf"), float("-inf")], float("nan")).isna().any().any())
+            missing = "error"
+            if has_missing:
+                if st.checkbox("Drop rows with missing, NaN or infinite values", key="w_up_dropna"):
+                    missing = "drop_rows"
+            try:
+                ds_up = dpdata.table_to_dataset(table, target=target, task=task, non_numeric=non_numeric,
+                                                missing=missing)
+            except (DataValidationError, ValueError) as exc:
+                widgets.show_error(exc, prefix="Not usable yet: ")
+                st.caption("Your previous dataset and settings are still active.")
+            else:
+                st.session_state["upload_dataset"] = ds_up
+                st.session_state["p_source"] = "upload"
+                st.success(f"Using **{upload.name}**: {ds_up.n:,} rows, {ds_up.d} features, {ds_up.task}.")
+    elif st.session_state.get("upload_dataset") is not None:
+        st.session_state["p_source"] = "upload"
+        st.info(f"Using the file uploaded earlier in this session ({st.session_state['upload_dataset'].name}).")
+    else:
+        st.caption("No file yet: the demo dataset stays active.")
+
+ds = widgets.current_dataset()
+info = dpdata.DATASETS.get(ds.name)
+m1, m2, m3, m4 = st.columns(4)
+m1.metric("Rows", f"{ds.n:,}")
+m2.metric("Features", ds.d)
+m3.metric("Task", ds.task)
+m4.metric("Classes" if ds.is_classification else "Target", ds.n_classes if ds.is_classification else ds.target_name)
+st.caption(f"**Source:** {ds.source}. {ds.description}" + ("".join(f" {n}" for n in ds.notes)))
+with st.expander("Preview (first 20 rows)", expanded=False):
+    st.dataframe(ds.to_frame().head(20), width="stretch")
+
+# ------------------------------------------------------------------ preprocessing
+st.subheader("Bounds the mechanisms need")
+st.markdown(
+    "Most mechanisms assume every feature vector has norm ‖x‖ ≤ 1 and every label |y| ≤ 1. The bounds must be "
+    "**declared publicly**: computing them from the data lets the data choose its own noise, which leaks."
+)
+stats = dpdata.bound_summary(ds)
+c1, c2 = st.columns(2)
+declare = c1.toggle("Declare a public row-norm bound", key="w_declare_bound", value=False)
+bound = None
+if declare:
+    bound = c1.number_input("Public bound on ‖x‖", min_value=1e-6, value=float(f"{stats['row_norm_max']:.3g}"),
+                            key="w_bound", format="%.4g")
+import warnings  # noqa: E402  (local: silence the leak warning; it is shown as a message instead)
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    _, pinfo = dpdata.scale_rows_to_ball(ds.X, bound)
+c2.markdown(f"Largest row norm in the data: **{stats['row_norm_max']:.4g}** (median {stats['row_norm_median']:.4g}).")
+c2.markdown(pinfo.description)
+if pinfo.data_dependent:
+    st.warning(pinfo.leak_warning, icon="🔓")
+
+# ------------------------------------------------------------------ budget
+st.header("2 · What ε and δ mean")
+meaning = explain.budget_meaning(epsilon=eps, delta=delta, n=ds.n)
+sig = cached.gaussian_sigmas(eps, delta)
+b1, b2, b3 = st.columns(3)
+b1.metric("ε (set in the sidebar)", f"{eps:g}", help="Use the slider or type an exact value in the sidebar.")
+b2.metric("Odds can change by at most", f"× {meaning['odds_factor']:.3g}")
+lo, hi = meaning["posterior_from_half"]
+b3.metric("A 50 % guess becomes at most", f"{hi:.1%}")
+st.markdown(
+    f"With ε = **{eps:g}**, whatever anyone learns from the output, the odds of any statement about **one** person "
+    f"change by a factor of at most e^ε = **{meaning['odds_factor']:.3g}**, whether or not that person's record was "
+    f"used. Someone 50 % sure of a fact about you could end up between **{lo:.1%}** and **{hi:.1%}** sure. "
+    f"δ = **{delta:g}** is the probability that this promise may fail; it should be far below 1/n "
+    f"(here 1/n = {1 / ds.n:.2g})."
+)
+if meaning["delta_warning"]:
+    st.warning(f"δ·n = {delta * ds.n:.3g} ≥ 1: a mechanism could publish one whole record and still meet δ. "
+               "Choose a smaller δ.", icon="⚠️")
+st.plotly_chart(explain.posterior_figure(epsilon=eps), width="stretch", key="posterior_chart")
+st.markdown(
+    f"**Noise for one count (sensitivity 1):** Laplace scale {sig['laplace']:.3g}; Gaussian σ "
+    f"{sig['analytic']:.3g} (analytic, Balle–Wang)"
+    + (f", {sig['classic']:.3g} with the classic formula." if sig["classic"] == sig["classic"]
+       else "; the classic formula does not apply above ε = 1.")
+)
+
+# ------------------------------------------------------------------ pages
+st.header("3 · Explore")
+for path, title, icon, desc in PAGES[1:]:
+    st.page_link(path, label=f"**{title}** — {desc}", icon=icon)

@@ -1,0 +1,1 @@
+"""Streamlit helpers: the only place with st.cache_data wrappers and shared widgets."""

@@ -1,0 +1,27 @@
+"""The foundation's ``st.cache_data`` wrappers around pure ``dp_core`` functions.
+
+Mechanism pages keep their own wrappers in ``ui/cached_<mechanism>.py``. Arguments are scalars
+and names; ``dp_core.__version__`` is part of every key so that a new engine never serves stale
+results. Uploaded data is never cached here: it stays in the user's session only.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import dp_core
+from dp_core import calibration, data
+
+
+@st.cache_data(max_entries=32, show_spinner="Loading the dataset...")
+def load_demo(name: str, n: int | None = None, seed: int = 0, _version: str = dp_core.__version__) -> data.Dataset:
+    return data.load_dataset(name, n=n, seed=seed)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def gaussian_sigmas(epsilon: float, delta: float, sensitivity: float = 1.0) -> dict:
+    analytic = calibration.gaussian_sigma_analytic(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
+    classic = (calibration.gaussian_sigma_classic(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
+               if epsilon <= 1.0 else float("nan"))
+    return {"analytic": analytic, "classic": classic,
+            "laplace": calibration.laplace_scale(epsilon=epsilon, sensitivity=sensitivity)}

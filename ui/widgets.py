@@ -1,0 +1,182 @@
+"""Shared widgets: the privacy budget, bag parameters, seed and trials, the current dataset."""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+import streamlit as st
+
+from dp_core.data import DATASETS, Dataset
+
+from . import cached, state
+from .constants import (
+    DELTA_OPTIONS, EPS_MAX, EPS_MIN, EPS_OPTIONS, K_MAX, K_MIN, M_MAX, M_MIN, RHO_MAX, RHO_MIN, TRIAL_OPTIONS,
+)
+
+LABEL_CLAIMED = "as claimed by the paper"
+LABEL_CORRECTED = "corrected"
+LABEL_MEASURED = "measured"
+
+
+def _nearest(options, value: float) -> float:
+    arr = np.asarray(options, dtype=float)
+    return float(arr[np.argmin(np.abs(np.log(arr) - math.log(max(value, 1e-300))))])
+
+
+def _fmt_eps(v: float) -> str:
+    return f"{v:g}"
+
+
+def _fmt_delta(v: float) -> str:
+    return f"{v:.0e}".replace("e-0", "e-") if v < 0.01 else f"{v:g}"
+
+
+def _on_eps_slider() -> None:
+    v = float(st.session_state["w_eps_slider"])
+    state.set_value("eps", v)
+    st.session_state["w_eps_num"] = v
+
+
+def _on_eps_num() -> None:
+    v = float(st.session_state["w_eps_num"])
+    state.set_value("eps", v)
+    st.session_state["w_eps_slider"] = _nearest(EPS_OPTIONS, v)
+
+
+def _on_delta() -> None:
+    state.set_value("delta", float(st.session_state["w_delta"]))
+
+
+def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[float, float]:
+    """The privacy budget: epsilon on a log slider (0.01 to 10) with direct entry, and delta.
+
+    Returns the canonical ``(epsilon, delta)``. Widgets are seeded from the canonical values, which
+    come from the URL on a session's first run.
+    """
+    box = st.sidebar if container is None else container
+    eps = float(min(max(state.get("eps"), EPS_MIN), EPS_MAX))
+    state.set_value("eps", eps)
+    if "w_eps_slider" not in st.session_state:
+        st.session_state["w_eps_slider"] = _nearest(EPS_OPTIONS, eps)
+    if "w_eps_num" not in st.session_state:
+        st.session_state["w_eps_num"] = eps
+    box.select_slider("Privacy budget ε (log scale)", options=EPS_OPTIONS, key="w_eps_slider",
+                      format_func=_fmt_eps, on_change=_on_eps_slider,
+                      help="Smaller ε = stronger privacy = more noise. Any conclusion about one person can change "
+                           "by a factor of at most e^ε.")
+    box.number_input("ε (exact value)", min_value=EPS_MIN, max_value=EPS_MAX, step=0.01, format="%.4g",
+                     key="w_eps_num", on_change=_on_eps_num)
+    delta = float(state.get("delta"))
+    if show_delta:
+        if "w_delta" not in st.session_state or st.session_state["w_delta"] not in DELTA_OPTIONS:
+            st.session_state["w_delta"] = _nearest(DELTA_OPTIONS, delta)
+        box.select_slider("Failure probability δ", options=DELTA_OPTIONS, key="w_delta", format_func=_fmt_delta,
+                          on_change=_on_delta,
+                          help="The probability that the ε guarantee may fail. Keep it well below 1/n.")
+        delta = float(st.session_state["w_delta"])
+        state.set_value("delta", delta)
+    return float(state.get("eps")), delta
+
+
+def _shared_number(name: str, kind: type, label: str, lo, hi, step, help: str | None, container, fmt=None):
+    box = st if container is None else container
+    wkey = f"w_{name}"
+    value = kind(min(max(state.get(name), lo), hi))
+    state.set_value(name, value)
+    if wkey not in st.session_state:
+        st.session_state[wkey] = value
+
+    def _copy() -> None:
+        state.set_value(name, kind(st.session_state[wkey]))
+
+    kwargs = dict(min_value=lo, max_value=hi, step=step, key=wkey, on_change=_copy, help=help)
+    if fmt:
+        kwargs["format"] = fmt
+    box.number_input(label, **kwargs)
+    return kind(state.get(name))
+
+
+def shared_int(name: str, label: str, *, lo: int | None = None, hi: int | None = None, step: int = 1,
+               help: str | None = None, container=None) -> int:
+    """A shared integer parameter (``k``, ``m``, ``seed``, ...) that survives page switches and is in the URL."""
+    defaults = {"k": (K_MIN, K_MAX), "m": (M_MIN, M_MAX)}
+    dlo, dhi = defaults.get(name, (0, 10**9))
+    return _shared_number(name, int, label, dlo if lo is None else lo, dhi if hi is None else hi, step, help, container)
+
+
+def shared_float(name: str, label: str, *, lo: float | None = None, hi: float | None = None, step: float = 0.01,
+                 help: str | None = None, container=None) -> float:
+    """A shared float parameter (``rho``, ...) that survives page switches and is in the URL."""
+    defaults = {"rho": (RHO_MIN, RHO_MAX)}
+    dlo, dhi = defaults.get(name, (0.0, 1e9))
+    return _shared_number(name, float, label, dlo if lo is None else lo, dhi if hi is None else hi, step, help,
+                          container, fmt="%.4g")
+
+
+def seed_trials_controls(*, container=None) -> tuple[int, int]:
+    """The Monte-Carlo seed and number of trials (sidebar)."""
+    box = st.sidebar if container is None else container
+    seed = _shared_number("seed", int, "Random seed", 0, 2**31 - 1, 1, "Same seed, same numbers.", box)
+    trials = int(state.get("trials"))
+    if trials not in TRIAL_OPTIONS:
+        trials = min(TRIAL_OPTIONS, key=lambda t: abs(t - trials))
+        state.set_value("trials", trials)
+    if "w_trials" not in st.session_state:
+        st.session_state["w_trials"] = trials
+
+    def _copy() -> None:
+        state.set_value("trials", int(st.session_state["w_trials"]))
+
+    box.select_slider("Monte-Carlo trials", options=TRIAL_OPTIONS, key="w_trials", on_change=_copy,
+                      help="How many times each mechanism is run to measure its utility.")
+    return seed, int(state.get("trials"))
+
+
+def current_dataset() -> Dataset:
+    """The dataset the user picked on Home: a demo dataset or the accepted upload of this session."""
+    if st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None:
+        return st.session_state["upload_dataset"]
+    name = state.get("dataset")
+    if name not in DATASETS:
+        name = "census"
+        state.set_value("dataset", name)
+    return cached.load_demo(name)
+
+
+def show_error(exc: BaseException, *, prefix: str = "") -> None:
+    """Show a dp_core error as a message (never a traceback)."""
+    st.error(f"{prefix}{exc}", icon="⚠️")
+
+
+def progress_reporter(label: str) -> Callable[[int, int], None]:
+    """A callback ``(done, total)`` that drives a progress bar showing the trials done."""
+    bar = st.progress(0.0, text=label)
+
+    def report(done: int, total: int) -> None:
+        frac = 0.0 if total <= 0 else min(1.0, done / total)
+        if done >= total:
+            bar.empty()
+        else:
+            bar.progress(frac, text=f"{label}: {done:,} of {total:,} trials")
+
+    return report
+
+
+def guarantee_badge(kind: str, text: str) -> None:
+    """A labelled statement: kind is 'claimed' (as claimed by the paper), 'corrected', 'measured' or 'broken'."""
+    if kind == "claimed":
+        st.info(f"**{LABEL_CLAIMED.capitalize()}:** {text}", icon="📄")
+    elif kind == "corrected":
+        st.success(f"**{LABEL_CORRECTED.capitalize()}:** {text}", icon="✅")
+    elif kind == "measured":
+        st.info(f"**{LABEL_MEASURED.capitalize()}:** {text}", icon="📏")
+    elif kind == "broken":
+        st.error(f"**Not a valid guarantee:** {text}", icon="⛔")
+    else:
+        raise ValueError(f"kind must be one of 'claimed', 'corrected', 'measured', 'broken', got {kind!r}.")
+
+
+def dataset_badge(ds: Dataset) -> None:
+    st.caption(f"Dataset: **{ds.name}** · {ds.n:,} rows × {ds.d} features · {ds.task}")
