@@ -1,0 +1,167 @@
+"""Quadratic losses admissible for input perturbation and their sufficient statistics.
+
+A loss of the form l(w, z) = 1/2 w^T q q^T w - p^T w + s (spec section 2.1) is determined by
+(q(z), p(z), s(z)). Two instances: least squares (q = x, p = y x, s = y^2/2) and the second-order
+Taylor surrogate of the logistic loss at margin 0 (q = x/2, p = y x/2, s = ln 2, labels in {-1, +1}).
+
+References
+----------
+.. [FTS17] Fukuchi, Tran, Sakuma (2017), section 3 (the quadratic family) and section 5 (the
+   logistic approximation used in the experiments, not specified there; spec section 2.1 (c)).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..._validation import check_choice, check_int, check_positive, check_Xy
+from ...exceptions import DataValidationError
+
+__all__ = [
+    "MODELS",
+    "ModelConstants",
+    "model_constants",
+    "quadratic_features",
+    "SufficientStats",
+    "sufficient_stats",
+    "prefix_stats",
+    "empirical_risk",
+]
+
+#: Model names accepted everywhere.
+MODELS = ("least_squares", "logistic_taylor")
+
+_CHUNK = 1 << 16
+
+
+@dataclass(frozen=True, slots=True)
+class ModelConstants:
+    """Smoothness lambda = sup||q||^2 and Lipschitz zeta = lambda eta + sup||p|| on W (spec 2.1)."""
+
+    model: str
+    lam: float
+    zeta: float
+    q_bound: float
+    p_bound: float
+    x_bound: float
+    y_bound: float
+
+
+def model_constants(model: str, *, eta: float = 1.0, x_bound: float = 1.0, y_bound: float = 1.0) -> ModelConstants:
+    """Derive (lambda, zeta) from the declared bounds ||x|| <= x_bound, |y| <= y_bound.
+
+    >>> c = model_constants("least_squares", eta=1.0)
+    >>> (c.lam, c.zeta)
+    (1.0, 2.0)
+    >>> c = model_constants("logistic_taylor", eta=1.0)
+    >>> (c.lam, c.zeta)
+    (0.25, 0.75)
+    """
+    check_choice("model", model, MODELS)
+    eta = check_positive("eta", eta)
+    xb = check_positive("x_bound", x_bound)
+    yb = check_positive("y_bound", y_bound)
+    if model == "least_squares":
+        qb, pb = xb, xb * yb
+    else:
+        qb, pb = xb / 2.0, xb / 2.0
+        yb = 1.0
+    lam = qb * qb
+    return ModelConstants(model=model, lam=lam, zeta=lam * eta + pb, q_bound=qb, p_bound=pb, x_bound=xb, y_bound=yb)
+
+
+def _prepare(X, y, model: str, x_bound: float, y_bound: float) -> tuple[np.ndarray, np.ndarray]:
+    X, y = check_Xy(X, y, min_rows=1)
+    check_choice("model", model, MODELS)
+    norms = np.linalg.norm(X, axis=1)
+    scale = np.minimum(1.0, x_bound / np.maximum(norms, 1e-300))
+    X = X * scale[:, None]  # clip rows inside the mechanism: the constants rely on it
+    if model == "least_squares":
+        y = np.clip(y, -y_bound, y_bound)
+    else:
+        if not np.all(np.isin(y, (-1.0, 1.0))):
+            raise DataValidationError("labels for model 'logistic_taylor' must be -1 or +1; map {0, 1} by 2y - 1 first.")
+    return X, y
+
+
+def quadratic_features(X, y, model: str = "least_squares", *, x_bound: float = 1.0, y_bound: float = 1.0):
+    """Return (Q, P, s): rows q(x_i, y_i), p(x_i, y_i) and the constants s(x_i, y_i).
+
+    Rows of X are clipped to ``||x|| <= x_bound`` and labels to ``|y| <= y_bound`` first, so that
+    the declared constants hold (spec section 2.1).
+
+    References
+    ----------
+    [FTS17] section 3; spec section 2.1 (a) and (c).
+    """
+    X, y = _prepare(X, y, model, x_bound, y_bound)
+    if model == "least_squares":
+        return X, y[:, None] * X, 0.5 * y * y
+    return 0.5 * X, 0.5 * y[:, None] * X, np.full(X.shape[0], math.log(2.0))
+
+
+@dataclass(frozen=True, eq=False)
+class SufficientStats:
+    """What the server needs and what the excess risk needs: S = Q^T Q, p = sum p_i, sum s_i, n.
+
+    ``R`` is a (k x d) factor with R^T R = S, k = min(n, d), used by the exact fast sampler.
+    """
+
+    n: int
+    d: int
+    S: np.ndarray
+    p: np.ndarray
+    s_sum: float
+    R: np.ndarray
+    model: str
+
+    @staticmethod
+    def from_moments(n: int, S: np.ndarray, p: np.ndarray, s_sum: float, model: str) -> "SufficientStats":
+        S = 0.5 * (S + S.T)
+        vals, vecs = np.linalg.eigh(S)
+        k = min(int(n), S.shape[0])
+        vals, vecs = vals[::-1][:k], vecs[:, ::-1][:, :k]
+        R = np.sqrt(np.maximum(vals, 0.0))[:, None] * vecs.T
+        return SufficientStats(n=int(n), d=S.shape[0], S=S, p=np.asarray(p, float), s_sum=float(s_sum), R=R, model=model)
+
+
+def sufficient_stats(X, y, model: str = "least_squares", *, x_bound: float = 1.0, y_bound: float = 1.0) -> SufficientStats:
+    """The one O(n d^2) pass over the data: Q^T Q, sum p_i, sum s_i (chunked over rows)."""
+    Q, P, s = quadratic_features(X, y, model, x_bound=x_bound, y_bound=y_bound)
+    d = Q.shape[1]
+    S = np.zeros((d, d))
+    for start in range(0, Q.shape[0], _CHUNK):
+        block = Q[start : start + _CHUNK]
+        S += block.T @ block
+    return SufficientStats.from_moments(Q.shape[0], S, P.sum(axis=0), float(s.sum()), model)
+
+
+def prefix_stats(X, y, ns, model: str = "least_squares", *, x_bound: float = 1.0,
+                 y_bound: float = 1.0) -> list[SufficientStats]:
+    """Sufficient statistics of the first ``n`` rows for every ``n`` in ``ns`` (one pass, increasing n)."""
+    Q, P, s = quadratic_features(X, y, model, x_bound=x_bound, y_bound=y_bound)
+    ns_sorted = sorted({check_int("n", v, lo=1, hi=Q.shape[0]) for v in ns})
+    d = Q.shape[1]
+    S = np.zeros((d, d))
+    p = np.zeros(d)
+    ssum = 0.0
+    done = 0
+    out = {}
+    for n in ns_sorted:
+        block = Q[done:n]
+        S = S + block.T @ block
+        p = p + P[done:n].sum(axis=0)
+        ssum += float(s[done:n].sum())
+        done = n
+        out[n] = SufficientStats.from_moments(n, S.copy(), p.copy(), ssum, model)
+    return [out[check_int("n", v, lo=1)] for v in ns]
+
+
+def empirical_risk(stats: SufficientStats, W: np.ndarray) -> np.ndarray:
+    """J(w) = (1/n) (1/2 w^T S w - p^T w + sum s_i) for each row of ``W`` (shape (T, d) or (d,))."""
+    W = np.asarray(W, dtype=np.float64)
+    quad = 0.5 * np.einsum("...i,ij,...j->...", W, stats.S, W)
+    return (quad - W @ stats.p + stats.s_sum) / stats.n

@@ -1,0 +1,388 @@
+"""Step 0 of input perturbation: the public parameters every contributor and the server derive.
+
+All formulas follow the specification ``input_perturbation.md`` sections 2.2, 3.1 and 3.2, which
+restate Fukuchi, Tran and Sakuma (2017). Natural logarithms throughout.
+
+References
+----------
+.. [FTS17] K. Fukuchi, Q. K. Tran, J. Sakuma, *Differentially Private Empirical Risk Minimization
+   with Input Perturbation*, arXiv:1710.07425 (2017): Algorithm 1, Algorithm 2, Lemma 1,
+   Corollaries 1-3, Theorem 1.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..._validation import check_choice, check_delta, check_epsilon, check_in_interval, check_int, check_positive
+from ...calibration import gaussian_epsilon_analytic
+from ...exceptions import InvalidPrivacyParameter
+
+__all__ = [
+    "SIGMA_U_MODES",
+    "InputPerturbationParams",
+    "input_perturbation_params",
+    "sigma_u_value",
+    "kappa_lower",
+    "kappa_upper",
+    "kappa_lower_one_sided",
+    "min_n",
+    "LocalPrivacy",
+    "local_privacy",
+    "exact_local_epsilon",
+]
+
+#: ``COR2``: Corollary 2 (default); ``ALG1``: Algorithm 1 as printed; ``CORR``: the diagnostic value
+#: of spec section 8 P1 (ours, no privacy claim).
+SIGMA_U_MODES = ("COR2", "ALG1", "CORR")
+
+
+def min_n(delta: float) -> dict[str, float]:
+    """Minimum sample sizes of spec section 3.3 (strict for the two sigma_u modes, >= for Theorem 2).
+
+    >>> round(min_n(0.01)["cor2"], 2)
+    26.74
+    """
+    dl = check_delta(delta)
+    return {
+        "cor2": 4.0 * math.log(8.0 / dl),
+        "alg1": 4.0 * math.log(4.0 / dl),
+        "theorem2": 16.0 * math.log(8.0 / dl),
+    }
+
+
+def _a_values(n: float, delta: float) -> tuple[float, float]:
+    gamma = delta / 2.0
+    return math.sqrt(math.log(2.0 / gamma) / n), math.sqrt(math.log(4.0 / gamma) / n)
+
+
+def sigma_u_value(*, n: float, d: int, eps_run: float, delta: float, lam: float, mode: str = "COR2") -> float:
+    """The aggregate scale sigma_u of the quadratic-term noise (spec P0.5; [FTS17] Alg. 1, Cor. 2).
+
+    Returns ``nan`` when ``n`` is at or below the minimum of the chosen mode (the formula's
+    denominator is not positive there) so that curves over ``n`` can be drawn without raising.
+
+    Parameters
+    ----------
+    n : float
+        Number of contributors. Must be > 0.
+    d : int
+        Dimension.
+    eps_run : float
+        The epsilon actually used (alpha * epsilon).
+    delta : float
+        Target delta in (0, 1); gamma = delta / 2.
+    lam : float
+        Smoothness constant lambda.
+    mode : {"COR2", "ALG1", "CORR"}
+
+    References
+    ----------
+    [FTS17] Algorithm 1 (ALG1), Corollary 2 (COR2); spec section 8 P1 (CORR).
+
+    >>> round(sigma_u_value(n=10_000, d=10, eps_run=1.0, delta=1e-5, lam=1.0), 4)
+    1.653
+    """
+    a2, a4 = _a_values(n, delta)
+    gamma = delta / 2.0
+    thr = 2.0 * lam / eps_run
+    if mode == "ALG1":
+        den = 1.0 - 2.0 * a2
+        lin = math.sqrt(2.0 * d) * lam * a2
+    elif mode == "COR2":
+        den = 1.0 - 2.0 * a4
+        lin = math.sqrt(2.0 * d) * lam * a2
+    elif mode == "CORR":
+        den = 1.0 - 2.0 * a4
+        lin = math.sqrt(2.0 * lam * math.log(2.0 / gamma))
+    else:
+        check_choice("sigma_u_mode", mode, SIGMA_U_MODES)
+        raise AssertionError  # unreachable
+    if not den > 0.0:
+        return math.nan
+    return (lin + math.sqrt(lin * lin + thr * den)) / den
+
+
+def kappa_lower(*, sigma_u: float, n: float, d: int, delta: float, lam: float) -> float:
+    """The two-sided lower bound varkappa(n, gamma) on Delta_0 of [FTS17] Lemma 1 (gamma = delta/2)."""
+    a2, a4 = _a_values(n, delta)
+    return sigma_u**2 * (1.0 - 2.0 * a4) - 2.0 * math.sqrt(2.0 * d) * lam * sigma_u * a2
+
+
+def kappa_lower_one_sided(*, sigma_u: float, n: float, d: int, delta: float, lam: float) -> float:
+    """The one-sided lower bound that Theorem 1 needs (spec section 8 P3); ALG1 is its root."""
+    a2, _ = _a_values(n, delta)
+    return sigma_u**2 * (1.0 - 2.0 * a2) - 2.0 * math.sqrt(2.0 * d) * lam * sigma_u * a2
+
+
+def kappa_upper(*, sigma_u: float, n: float, d: int, delta: float, lam: float) -> float:
+    """The upper bound kappa(n, gamma) on Delta_0 of [FTS17] Lemma 1 (gamma = delta/2)."""
+    a2, a4 = _a_values(n, delta)
+    return sigma_u**2 * (1.0 + 2.0 * a4 + 2.0 * a4 * a4) + 2.0 * math.sqrt(2.0 * d) * lam * sigma_u * a2
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InputPerturbationParams:
+    """Every public quantity of Step 0 (spec section 2.2), computed once and shared.
+
+    Attributes follow the spec's symbol table: ``eps_run`` = alpha * epsilon, ``gamma`` =
+    ``delta_prime`` = delta / 2, ``a2``, ``a4``, ``K`` = 8 ln(2/delta') + 4 eps_run, ``sigma_b``
+    (aggregate std of the linear-term noise b), ``sigma_u`` (the value in use, with margin),
+    ``sigma_u_alg1`` / ``sigma_u_cor2`` / ``sigma_u_corr`` (the three formulas), ``ridge_threshold``
+    = 2 lambda / eps_run, ``Delta_star``, ``Delta``, ``Delta_in`` = Delta - 2 lambda / eps_run,
+    minimum sample sizes and validity flags.
+
+    References
+    ----------
+    [FTS17] Algorithm 1 (sigma_b, sigma_u), Algorithm 2 (Delta_in), Corollary 2 (sigma_u, COR2).
+    """
+
+    n: int
+    d: int
+    epsilon: float
+    delta: float
+    eta: float
+    zeta: float
+    lam: float
+    alpha: float
+    sigma_u_mode: str
+    sigma_u_margin: float
+    Delta_multiplier: float
+    eps_run: float
+    gamma: float
+    delta_prime: float
+    a2: float
+    a4: float
+    K: float
+    sigma_b2: float
+    sigma_b: float
+    sigma_u: float
+    sigma_u_alg1: float
+    sigma_u_cor2: float
+    sigma_u_corr: float
+    ridge_threshold: float
+    Delta_star: float
+    Delta: float
+    Delta_in: float
+    n_min_cor2: float
+    n_min_alg1: float
+    n_min_theorem2: float
+    valid_cor2: bool
+    valid_alg1: bool
+    valid_theorem2: bool
+
+    @property
+    def per_record_std_b(self) -> float:
+        """Per-contributor std of r_i: sigma_b / sqrt(n) (spec P19: variance sigma^2/n, not sigma^2)."""
+        return self.sigma_b / math.sqrt(self.n)
+
+    @property
+    def per_record_std_u(self) -> float:
+        """Per-contributor std of u_i: sigma_u / sqrt(n)."""
+        return self.sigma_u / math.sqrt(self.n)
+
+    @property
+    def kappa_lower(self) -> float:
+        return kappa_lower(sigma_u=self.sigma_u, n=self.n, d=self.d, delta=self.delta, lam=self.lam)
+
+    @property
+    def kappa_upper(self) -> float:
+        return kappa_upper(sigma_u=self.sigma_u, n=self.n, d=self.d, delta=self.delta, lam=self.lam)
+
+    @property
+    def valid(self) -> bool:
+        """True when the chosen sigma_u mode is defined and Theorem 2's sample-size condition holds."""
+        mode_ok = self.valid_alg1 if self.sigma_u_mode == "ALG1" else self.valid_cor2
+        return bool(mode_ok and self.valid_theorem2)
+
+    def as_dict(self) -> dict:
+        out = {f: getattr(self, f) for f in self.__slots__}  # type: ignore[attr-defined]
+        out.update(per_record_std_b=self.per_record_std_b, per_record_std_u=self.per_record_std_u,
+                   kappa_lower=self.kappa_lower, kappa_upper=self.kappa_upper, valid=self.valid)
+        return out
+
+
+def input_perturbation_params(
+    *,
+    n: int,
+    d: int,
+    epsilon: float,
+    delta: float,
+    eta: float = 1.0,
+    zeta: float,
+    lam: float,
+    alpha: float = 1.0,
+    Delta: float | None = None,
+    Delta_multiplier: float = 1.0,
+    sigma_u_mode: str = "COR2",
+    sigma_u_margin: float = 0.0,
+) -> InputPerturbationParams:
+    """Derive every Step-0 quantity of input perturbation (spec P0.1-P0.7).
+
+    Parameters
+    ----------
+    n : int
+        Number of contributors, fixed in advance. Must exceed 4 ln(8/delta) (COR2, CORR) or
+        4 ln(4/delta) (ALG1).
+    d : int
+        Dimension of w. Must be >= 1.
+    epsilon, delta : float
+        Target central privacy, epsilon in (0, inf), delta in (0, 1).
+    eta : float
+        Radius of the parameter ball W. Must be > 0.
+    zeta, lam : float
+        Lipschitz and smoothness constants of the loss on W. Must be > 0.
+    alpha : float
+        Local/central trade-off knob in (0, 1]; the mechanism runs with eps_run = alpha * epsilon.
+    Delta : float, optional
+        Total regularisation. Must be > 2 lam / eps_run. Default: ``Delta_multiplier * Delta_star``,
+        raised to just above 2 lam / eps_run if needed (spec P0.6).
+    Delta_multiplier : float
+        Multiplier of Delta_star when ``Delta`` is not given. Must be > 0.
+    sigma_u_mode : {"COR2", "ALG1", "CORR"}
+        Which sigma_u formula to use (spec P0.5, section 8 P1/P3).
+    sigma_u_margin : float
+        sigma_u is multiplied by 1 + margin (spec P4). Must be >= 0.
+
+    Raises
+    ------
+    InvalidPrivacyParameter
+        For an out-of-range epsilon, delta, or alpha, or ``Delta <= 2 lam / eps_run``.
+    ValueError
+        When ``n`` is at or below the minimum of the chosen sigma_u mode, or other ranges fail.
+
+    References
+    ----------
+    [FTS17] Algorithm 1, Algorithm 2, Corollary 2; spec section 2.2.
+
+    >>> p = input_perturbation_params(n=10_000, d=10, epsilon=1.0, delta=1e-5, eta=1.0, zeta=1.0, lam=1.0)
+    >>> round(p.sigma_b, 2), round(p.sigma_u, 3), round(p.Delta, 1)
+    (10.35, 1.653, 131.0)
+    """
+    n = check_int("n", n, lo=1)
+    d = check_int("d", d, lo=1)
+    eps = check_epsilon(epsilon, allow_inf=False)
+    dl = check_delta(delta)
+    eta = check_positive("eta", eta)
+    zeta = check_positive("zeta", zeta)
+    lam = check_positive("lam", lam)
+    alpha = check_in_interval("alpha", alpha, 0.0, 1.0, closed="right", error=InvalidPrivacyParameter)
+    mode = check_choice("sigma_u_mode", sigma_u_mode, SIGMA_U_MODES)
+    margin = check_positive("sigma_u_margin", sigma_u_margin, allow_zero=True)
+    mult = check_positive("Delta_multiplier", Delta_multiplier)
+
+    mins = min_n(dl)
+    valid_cor2 = n > mins["cor2"]
+    valid_alg1 = n > mins["alg1"]
+    if mode == "ALG1" and not valid_alg1:
+        raise ValueError(f"n must be greater than 4 ln(4/delta) = {mins['alg1']:.4g} for sigma_u_mode='ALG1', got {n}.")
+    if mode in ("COR2", "CORR") and not valid_cor2:
+        raise ValueError(f"n must be greater than 4 ln(8/delta) = {mins['cor2']:.4g} for sigma_u_mode={mode!r}, got {n}.")
+
+    eps_run = alpha * eps
+    gamma = dl / 2.0
+    delta_prime = dl / 2.0
+    a2, a4 = _a_values(n, dl)
+    K = 8.0 * math.log(2.0 / delta_prime) + 4.0 * eps_run
+    sigma_b2 = zeta**2 * K / eps_run**2
+    kw = dict(n=n, d=d, eps_run=eps_run, delta=dl, lam=lam)
+    s_alg1 = sigma_u_value(mode="ALG1", **kw)
+    s_cor2 = sigma_u_value(mode="COR2", **kw)
+    s_corr = sigma_u_value(mode="CORR", **kw)
+    chosen = {"ALG1": s_alg1, "COR2": s_cor2, "CORR": s_corr}[mode] * (1.0 + margin)
+    thr = 2.0 * lam / eps_run
+    Delta_star = 4.0 * zeta * math.sqrt(d * (8.0 * math.log(4.0 / dl) + 4.0 * eps_run)) / (eps_run * eta)
+    if Delta is None:
+        Delta_v = max(mult * Delta_star, thr * (1.0 + 1e-9))
+    else:
+        Delta_v = check_positive("Delta", Delta)
+        if not Delta_v > thr:
+            raise InvalidPrivacyParameter(
+                f"Delta must be greater than 2*lam/eps_run = {thr:.6g} (Theorem 1 needs Delta_in > 0), got {Delta_v:g}.")
+    return InputPerturbationParams(
+        n=n, d=d, epsilon=eps, delta=dl, eta=eta, zeta=zeta, lam=lam, alpha=alpha, sigma_u_mode=mode,
+        sigma_u_margin=margin, Delta_multiplier=mult, eps_run=eps_run, gamma=gamma, delta_prime=delta_prime,
+        a2=a2, a4=a4, K=K, sigma_b2=sigma_b2, sigma_b=math.sqrt(sigma_b2), sigma_u=chosen, sigma_u_alg1=s_alg1,
+        sigma_u_cor2=s_cor2, sigma_u_corr=s_corr, ridge_threshold=thr, Delta_star=Delta_star, Delta=Delta_v,
+        Delta_in=Delta_v - thr, n_min_cor2=mins["cor2"], n_min_alg1=mins["alg1"], n_min_theorem2=mins["theorem2"],
+        valid_cor2=bool(valid_cor2), valid_alg1=bool(valid_alg1), valid_theorem2=bool(n >= mins["theorem2"]),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LocalPrivacy:
+    """The local (data) privacy level of one contributor's release (q~_i, p~_i).
+
+    ``epsilon_nominal`` is [FTS17] Corollary 1 with c at its infimum (a limit value, formally valid
+    only when both per-component epsilons are < 1: ``corollary1_valid``); ``epsilon_exact`` is the
+    exact level of the same Gaussian release via Gaussian DP at the same delta_L (spec section 3.2).
+    """
+
+    epsilon_nominal: float
+    epsilon_exact: float
+    delta_local: float
+    epsilon_q: float
+    epsilon_p: float
+    mu: float
+    c: float
+    corollary1_valid: bool
+    sensitivities: str
+    epsilon_large_n: float
+
+
+def exact_local_epsilon(mu: float, delta_local: float) -> float:
+    """Smallest epsilon with delta_mu(epsilon) <= delta_local for a mu-GDP release.
+
+    delta_mu(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) is the Gaussian privacy profile
+    (Balle and Wang 2018, Thm 8, with sensitivity mu and unit noise), solved by bisection in log space.
+
+    >>> round(exact_local_epsilon(4.739, 0.02), 1)
+    20.1
+    """
+    mu = check_positive("mu", mu)
+    return gaussian_epsilon_analytic(sigma=1.0, delta=delta_local, sensitivity=mu)
+
+
+def local_privacy(
+    params: InputPerturbationParams, *, sensitivities: str = "paper", q_bound: float | None = None,
+    p_bound: float | None = None,
+) -> LocalPrivacy:
+    """Local privacy of Algorithm 1's release, nominal ([FTS17] Corollary 1) and exact (GDP).
+
+    Parameters
+    ----------
+    params : InputPerturbationParams
+    sensitivities : {"paper", "domain"}
+        ``"paper"``: q-diameter 2 lambda and p-diameter 2 zeta as in Corollary 1; ``"domain"``:
+        2 sup||q|| and 2 sup||p|| (spec section 8 P7), from ``q_bound`` and ``p_bound``.
+    q_bound, p_bound : float, optional
+        sup||q(z)|| and sup||p(z)|| over the data domain (needed for ``"domain"``).
+
+    References
+    ----------
+    [FTS17] Corollary 1 and Theorem 3; spec sections 3.2 and 8 P6-P8.
+    """
+    check_choice("sensitivities", sensitivities, ("paper", "domain"))
+    n = params.n
+    c = math.sqrt(2.0 * math.log(1.25 / params.delta))
+    if sensitivities == "paper":
+        bq, bp = 2.0 * params.lam, 2.0 * params.zeta
+    else:
+        if q_bound is None or p_bound is None:
+            raise ValueError("q_bound and p_bound must be given for sensitivities='domain', got None.")
+        bq = 2.0 * check_positive("q_bound", q_bound)
+        bp = 2.0 * check_positive("p_bound", p_bound)
+    eps_q = c * bq * math.sqrt(n) / params.sigma_u
+    eps_p = c * bp * math.sqrt(n) / params.sigma_b
+    mu = math.sqrt(n) * math.hypot(bq / params.sigma_u, bp / params.sigma_b)
+    delta_local = 2.0 * params.delta
+    eps_exact = exact_local_epsilon(mu, delta_local) if delta_local < 1.0 else 0.0
+    er = params.eps_run
+    large_n = 2.0 * c * math.sqrt(n) * math.sqrt(er) * (
+        math.sqrt(params.lam / 2.0) + math.sqrt(er / (8.0 * math.log(2.0 / params.delta_prime) + 4.0 * er)))
+    return LocalPrivacy(
+        epsilon_nominal=eps_q + eps_p, epsilon_exact=eps_exact, delta_local=delta_local, epsilon_q=eps_q,
+        epsilon_p=eps_p, mu=mu, c=c, corollary1_valid=bool(eps_q < 1.0 and eps_p < 1.0), sensitivities=sensitivities,
+        epsilon_large_n=large_n,
+    )
