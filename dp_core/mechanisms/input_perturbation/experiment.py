@@ -1,0 +1,375 @@
+"""Monte-Carlo experiments for input perturbation and its baselines on a dataset.
+
+Data preparation follows spec section 6.1 (columns to [0, 1], optional intercept, rows divided by
+sqrt(d) so that ||x|| <= 1 without looking at the row norms; |y| <= 1), and every choice that looks
+at the private data (a column range, a label range, a median threshold) is recorded as a leak note.
+
+All methods are evaluated on the same training rows, the same ball ||w|| <= eta and the same
+regularisation Delta: ``input`` (this paper), ``objective`` (Gaussian objective perturbation),
+``output`` (output perturbation with Lambda = Delta / n), ``nonprivate``.
+
+References
+----------
+.. [FTS17] Fukuchi, Tran, Sakuma (2017), section 5 (experiments), Theorem 2.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..._validation import check_choice, check_int, check_positive
+from ...data import Dataset
+from ...exceptions import DataValidationError
+from ...experiments import run_sweep
+from ...rng import as_generator
+from ...bounds.input_perturbation import objective_gauss_bound, output_perturbation_bound, theorem2_terms
+from .mechanism import (
+    SAMPLERS,
+    input_perturbation_thetas,
+    logistic_nonprivate_fit,
+    nonprivate_theta,
+    objective_perturbation_thetas,
+    output_perturbation_thetas,
+)
+from .model import MODELS, SufficientStats, empirical_risk, model_constants, prefix_stats
+from .params import InputPerturbationParams, input_perturbation_params, local_privacy, sigma_u_value
+
+__all__ = [
+    "METHODS",
+    "PreparedData",
+    "prepare_data",
+    "SimulationConfig",
+    "simulate_over_n",
+    "default_n_grid",
+    "noise_scale_table",
+    "noise_vs_n_table",
+    "alpha_tradeoff_table",
+    "child_seed",
+]
+
+METHODS = ("input", "objective", "output", "nonprivate")
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedData:
+    """Training and test rows ready for a quadratic model (||x|| <= 1, |y| <= 1 or y in {-1, +1})."""
+
+    name: str
+    model: str
+    X_train: np.ndarray = field(repr=False)
+    y_train: np.ndarray = field(repr=False)
+    X_test: np.ndarray = field(repr=False)
+    y_test: np.ndarray = field(repr=False)
+    feature_names: tuple[str, ...]
+    notes: tuple[str, ...]
+    leaks: tuple[str, ...]
+    fingerprint: str
+
+    @property
+    def n_train(self) -> int:
+        return int(self.X_train.shape[0])
+
+    @property
+    def d(self) -> int:
+        return int(self.X_train.shape[1])
+
+
+def child_seed(seed: np.random.SeedSequence, *keys: int) -> np.random.SeedSequence:
+    """A deterministic child of ``seed`` (does not mutate it, unlike ``SeedSequence.spawn``)."""
+    return np.random.SeedSequence(entropy=seed.entropy, spawn_key=tuple(seed.spawn_key) + tuple(keys),
+                                  pool_size=seed.pool_size)
+
+
+def prepare_data(ds: Dataset, model: str = "least_squares", *, intercept: bool = True, threshold: float | None = None,
+                 positive_class: float | None = None, test_fraction: float = 0.2, seed=0) -> PreparedData:
+    """Turn a :class:`~dp_core.data.Dataset` into bounded rows for input perturbation.
+
+    Parameters
+    ----------
+    ds : Dataset
+    model : {"least_squares", "logistic_taylor"}
+        Least squares needs a regression target. The logistic model takes binary labels
+        (0/1 -> -1/+1), multiclass labels one-vs-rest (``positive_class``, default the first class),
+        or a regression target binarised at ``threshold`` (default: the median, data-dependent).
+    intercept : bool
+        Append a constant feature before the sqrt(d) row scaling.
+    threshold, positive_class : float, optional
+    test_fraction : float
+        Held-out share in (0, 1).
+    seed : int
+        Seed of the train/test split.
+
+    Raises
+    ------
+    DataValidationError
+        Least squares on a classification dataset, or too few rows.
+    """
+    check_choice("model", model, MODELS)
+    if not isinstance(ds, Dataset):
+        raise TypeError(f"ds must be a dp_core Dataset, got {type(ds).__name__}.")
+    if not 0.0 < float(test_fraction) < 1.0:
+        raise ValueError(f"test_fraction must be in (0, 1), got {test_fraction!r}.")
+    X = np.asarray(ds.X, dtype=float)
+    y = np.asarray(ds.y, dtype=float)
+    notes: list[str] = []
+    leaks: list[str] = []
+    public_domain = ds.name == "census"  # every census column lies in [0, 1] by its public definition
+    if public_domain:
+        Xs = np.clip(X, 0.0, 1.0)
+        notes.append("Features already in [0, 1] by their public domain (census-like data).")
+    else:
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        span = np.where(hi > lo, hi - lo, 1.0)
+        Xs = np.where(hi > lo, (X - lo) / span, 0.0)
+        leaks.append("Each feature column was scaled to [0, 1] with its minimum and maximum taken from the data; "
+                     "public domain bounds should be declared instead (the guarantee does not cover this step).")
+    names = list(ds.feature_names)
+    if intercept:
+        Xs = np.column_stack([Xs, np.ones(Xs.shape[0])])
+        names.append("intercept")
+    Xs = Xs / math.sqrt(Xs.shape[1])
+    notes.append(f"Rows divided by sqrt({Xs.shape[1]}) so that every ||x|| <= 1 (no data needed for this step).")
+    if model == "least_squares":
+        if ds.task != "regression":
+            raise DataValidationError(
+                f"dataset {ds.name!r} has a {ds.task} target; least squares needs a regression target. "
+                "Choose the logistic (Taylor) model for classification data.")
+        if public_domain:
+            ys = np.clip(y, -1.0, 1.0)
+            notes.append("Income target already in [0, 1] (public cap).")
+        else:
+            ylo, yhi = float(y.min()), float(y.max())
+            if not yhi > ylo:
+                raise DataValidationError(f"the target of {ds.name!r} is constant; nothing to regress.")
+            ys = 2.0 * (y - ylo) / (yhi - ylo) - 1.0
+            leaks.append(f"Target mapped from [{ylo:.4g}, {yhi:.4g}] (the data's range) to [-1, 1]; "
+                         "declare a public range instead.")
+    else:
+        if ds.task == "binary":
+            classes = np.unique(y)
+            ys = np.where(y == classes.max(), 1.0, -1.0)
+            notes.append(f"Labels mapped to -1/+1 (+1 = {classes.max():g}).")
+        elif ds.task == "multiclass":
+            classes = np.unique(y)
+            pc = float(classes[0]) if positive_class is None else float(positive_class)
+            if pc not in classes:
+                raise DataValidationError(f"positive_class must be one of {classes.tolist()}, got {pc:g}.")
+            ys = np.where(y == pc, 1.0, -1.0)
+            notes.append(f"Multiclass labels turned into one-vs-rest: +1 = class {pc:g}, -1 = the others.")
+        else:
+            if threshold is None:
+                thr = float(np.median(y))
+                leaks.append(f"Label threshold = the data's median ({thr:.4g}); declare a public threshold instead.")
+            else:
+                thr = float(threshold)
+            ys = np.where(y > thr, 1.0, -1.0)
+            notes.append(f"Target binarised: +1 if {ds.target_name} > {thr:.4g}, else -1.")
+        if np.unique(ys).size < 2:
+            raise DataValidationError(f"after mapping to -1/+1 dataset {ds.name!r} has a single class.")
+    n = X.shape[0]
+    n_test = max(1, int(round(test_fraction * n)))
+    if n - n_test < 4:
+        raise DataValidationError(f"dataset {ds.name!r} has only {n} rows; at least 5 are needed.")
+    perm = as_generator(seed).permutation(n)
+    te, tr = perm[:n_test], perm[n_test:]
+    return PreparedData(name=ds.name, model=model, X_train=Xs[tr], y_train=ys[tr], X_test=Xs[te], y_test=ys[te],
+                        feature_names=tuple(names), notes=tuple(notes), leaks=tuple(leaks),
+                        fingerprint=ds.fingerprint)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SimulationConfig:
+    """Everything a simulation depends on besides the data, n-grid, trials and seed (hashable)."""
+
+    epsilon: float
+    delta: float
+    model: str = "least_squares"
+    eta: float = 1.0
+    alpha: float = 1.0
+    Delta_multiplier: float = 1.0
+    sigma_u_mode: str = "COR2"
+    sampler: str = "stats"
+    methods: tuple[str, ...] = METHODS
+
+    def __post_init__(self):
+        check_choice("model", self.model, MODELS)
+        check_choice("sampler", self.sampler, SAMPLERS)
+        for m in self.methods:
+            check_choice("method", m, METHODS)
+        check_positive("eta", self.eta)
+
+    def params(self, n: int, d: int) -> InputPerturbationParams:
+        c = model_constants(self.model, eta=self.eta)
+        return input_perturbation_params(n=n, d=d, epsilon=self.epsilon, delta=self.delta, eta=self.eta, zeta=c.zeta,
+                                         lam=c.lam, alpha=self.alpha, Delta_multiplier=self.Delta_multiplier,
+                                         sigma_u_mode=self.sigma_u_mode)
+
+
+def default_n_grid(n_max: int, *, n_min: int, factor: int = 4) -> list[int]:
+    """Grid n_min, n_min*factor, ... capped at n_max, always including n_max."""
+    n_max = check_int("n_max", n_max, lo=1)
+    grid = []
+    n = max(int(n_min), 1)
+    while n < n_max:
+        grid.append(n)
+        n *= factor
+    grid.append(n_max)
+    return sorted(set(grid))
+
+
+class _TestSet:
+    def __init__(self, X: np.ndarray, y: np.ndarray, model: str):
+        self.model = model
+        self.m = X.shape[0]
+        if model == "least_squares":
+            self.S = X.T @ X
+            self.b = X.T @ y
+            self.yy = float(y @ y)
+        else:
+            self.X, self.y = X, y
+
+    def metric(self, W: np.ndarray) -> np.ndarray:
+        W = np.atleast_2d(W)
+        if self.model == "least_squares":
+            mse = (np.einsum("ti,ij,tj->t", W, self.S, W) - 2.0 * W @ self.b + self.yy) / self.m
+            return np.sqrt(np.maximum(mse, 0.0))
+        out = np.empty(W.shape[0])
+        step = max(1, int(4e6 // max(self.m, 1)))
+        for s in range(0, W.shape[0], step):
+            pred = self.X @ W[s : s + step].T
+            out[s : s + step] = np.mean(np.where(pred > 0, 1.0, -1.0) == self.y[:, None], axis=0)
+        return out
+
+
+def simulate_over_n(data: PreparedData, config: SimulationConfig, ns: Sequence[int], *, n_trials: int, seed=0,
+                    progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    """Excess empirical risk and test metric of every method, for each training size n.
+
+    The training set of size n is the first n training rows (nested sets; the data are fixed and
+    the randomness is the mechanisms' noise, so this is the excess *empirical* risk of section 1.1).
+    Trial t uses the same seed at every n (common random numbers).
+
+    Returns
+    -------
+    DataFrame
+        One row per (n, trial, method): ``excess_risk`` (on the model's quadratic loss),
+        ``test_metric`` (RMSE or accuracy on the held-out rows), ``bound`` (Theorem 2 for input,
+        the section-5.5 analogues for the baselines, with ||w^|| = eta) and ``bound_measured``
+        (same with the measured ||w^||), ``on_boundary``.
+
+    References
+    ----------
+    [FTS17] section 5; spec sections 4.5 and 6.
+    """
+    T = check_int("n_trials", n_trials, lo=1, hi=100_000)
+    ns = sorted({check_int("n", v, lo=2, hi=data.n_train) for v in ns})
+    stats_list = prefix_stats(data.X_train, data.y_train, ns, data.model)
+    by_n = dict(zip(ns, stats_list))
+    test = _TestSet(data.X_test, data.y_test, data.model)
+    cache: dict[int, dict] = {}
+
+    def fixed(n: int) -> dict:
+        if n not in cache:
+            st = by_n[n]
+            p = config.params(n, st.d)
+            w_hat = nonprivate_theta(st, config.eta)
+            w_norm = min(float(np.linalg.norm(w_hat)), config.eta)
+            np_metric = float(test.metric(w_hat)[0])
+            if data.model == "logistic_taylor":
+                w_log = logistic_nonprivate_fit(data.X_train[:n], data.y_train[:n], config.eta)
+                np_metric = float(test.metric(w_log)[0])
+            cache[n] = dict(stats=st, params=p, w_hat=w_hat, J_hat=float(empirical_risk(st, w_hat)),
+                            np_metric=np_metric, w_norm=w_norm,
+                            bounds={"input": (theorem2_terms(p).total, theorem2_terms(p, w_norm).total),
+                                    "objective": (objective_gauss_bound(p), objective_gauss_bound(p, w_norm)),
+                                    "output": (output_perturbation_bound(p), output_perturbation_bound(p, w_norm)),
+                                    "nonprivate": (0.0, 0.0)})
+        return cache[n]
+
+    def block(point, seeds):
+        n = int(point["n"])
+        f = fixed(n)
+        st, p = f["stats"], f["params"]
+        frames = []
+        for j, method in enumerate(config.methods):
+            k = len(seeds)
+            if method == "input":
+                kw = {}
+                if config.sampler == "records":
+                    kw = dict(X=data.X_train[:n], y=data.y_train[:n])
+                sol = input_perturbation_thetas(st, p, rng=[child_seed(s, 0) for s in seeds], sampler=config.sampler,
+                                                return_info=True, **kw)
+                W, onb = sol.w, sol.on_boundary
+            elif method == "objective":
+                sol = objective_perturbation_thetas(st, p, rng=[child_seed(s, 1) for s in seeds], return_info=True)
+                W, onb = sol.w, sol.on_boundary
+            elif method == "output":
+                W = output_perturbation_thetas(st, p, rng=[child_seed(s, 2) for s in seeds])
+                onb = np.isclose(np.linalg.norm(W, axis=1), config.eta)
+            else:
+                W = np.repeat(f["w_hat"][None], k, axis=0)
+                onb = np.full(k, np.linalg.norm(f["w_hat"]) >= config.eta * (1 - 1e-9))
+            excess = empirical_risk(st, W) - f["J_hat"]
+            metric = test.metric(W) if method != "nonprivate" else np.full(k, f["np_metric"])
+            b, bm = f["bounds"][method]
+            frames.append(pd.DataFrame({"method": method, "trial": np.arange(k), "excess_risk": np.maximum(excess, 0.0),
+                                        "test_metric": metric, "bound": b, "bound_measured": bm,
+                                        "on_boundary": onb.astype(bool), "w_norm_hat": f["w_norm"]}))
+        return pd.concat(frames, ignore_index=True)
+
+    block_size = max(1, min(T, 200))
+    df = run_sweep(block, [{"n": n} for n in ns], n_trials=T, seed=seed, block_size=block_size, progress=progress)
+    df["metric_name"] = "rmse" if data.model == "least_squares" else "accuracy"
+    return df
+
+
+def noise_scale_table(*, n: int, d: int, epsilons: Sequence[float], delta: float, model: str = "least_squares",
+                      eta: float = 1.0, alpha: float = 1.0, sigma_u_mode: str = "COR2") -> pd.DataFrame:
+    """sigma_b, sigma_u and the asymptote sqrt(2 lambda/eps) against epsilon (tidy: quantity, epsilon, value)."""
+    c = model_constants(model, eta=eta)
+    rows = []
+    for e in epsilons:
+        p = input_perturbation_params(n=n, d=d, epsilon=float(e), delta=delta, eta=eta, zeta=c.zeta, lam=c.lam,
+                                      alpha=alpha, sigma_u_mode=sigma_u_mode)
+        rows += [{"epsilon": float(e), "quantity": "sigma_b", "value": p.sigma_b},
+                 {"epsilon": float(e), "quantity": "sigma_u", "value": p.sigma_u},
+                 {"epsilon": float(e), "quantity": "sigma_u_limit", "value": math.sqrt(p.ridge_threshold)}]
+    return pd.DataFrame(rows)
+
+
+def noise_vs_n_table(*, ns: Sequence[float], d: int, epsilon: float, delta: float, model: str = "least_squares",
+                     eta: float = 1.0, alpha: float = 1.0, sigma_u_mode: str = "COR2") -> pd.DataFrame:
+    """sigma_u against n with the Corollary-3 envelope and the limit sqrt(2 lambda/eps_run)."""
+    c = model_constants(model, eta=eta)
+    er = alpha * epsilon
+    root = math.sqrt(2.0 * c.lam / er)
+    rows = []
+    for n in ns:
+        n = float(n)
+        s = sigma_u_value(n=n, d=d, eps_run=er, delta=delta, lam=c.lam, mode=sigma_u_mode)
+        a2 = math.sqrt(math.log(4.0 / delta) / n)
+        a4 = math.sqrt(math.log(8.0 / delta) / n)
+        lo = math.sqrt(2.0 * d) * c.lam * a2 + root
+        hi = (4.0 * math.sqrt(2.0 * d) * c.lam + 4.0 * root) * a4 + root if n >= 16 * math.log(8.0 / delta) else math.nan
+        rows.append({"n": n, "sigma_u": s, "cor3_lower": lo, "cor3_upper": hi, "limit": root})
+    return pd.DataFrame(rows)
+
+
+def alpha_tradeoff_table(*, n: int, d: int, epsilon: float, delta: float, alphas: Sequence[float],
+                         model: str = "least_squares", eta: float = 1.0, sigma_u_mode: str = "COR2") -> pd.DataFrame:
+    """Central epsilon (alpha eps), local epsilon (nominal and exact) and Theorem-2 bound over alpha."""
+    c = model_constants(model, eta=eta)
+    rows = []
+    for a in alphas:
+        p = input_perturbation_params(n=n, d=d, epsilon=epsilon, delta=delta, eta=eta, zeta=c.zeta, lam=c.lam,
+                                      alpha=float(a), sigma_u_mode=sigma_u_mode)
+        lp = local_privacy(p)
+        rows.append({"alpha": float(a), "central_epsilon": p.eps_run, "local_epsilon_nominal": lp.epsilon_nominal,
+                     "local_epsilon_exact": lp.epsilon_exact, "bound_theorem2": theorem2_terms(p).total,
+                     "sigma_b": p.sigma_b, "sigma_u": p.sigma_u})
+    return pd.DataFrame(rows)
