@@ -130,7 +130,7 @@ def check_epsilon(epsilon: Any, *, allow_inf: bool = True, name: str = "epsilon"
     >>> check_epsilon(1)
     1.0
     """
-    x = check_real(name, epsilon, allow_inf=allow_inf)
+    x = check_real(name, epsilon, allow_inf=True)
     hi = math.inf
     return check_in_interval(
         name, x, 0.0, hi, closed="right" if allow_inf else "neither", error=InvalidPrivacyParameter

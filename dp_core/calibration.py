@@ -230,7 +230,7 @@ def gaussian_epsilon_analytic(*, sigma: float, delta: float, sensitivity: float,
     >>> round(gaussian_epsilon_analytic(sigma=3.7306, delta=1e-5, sensitivity=1.0), 3)
     1.0
     """
-    s = check_positive("sigma", sigma, allow_inf=True)
+    s = check_positive("sigma", sigma, allow_zero=True, allow_inf=True)
     d = check_delta(delta)
     sens = check_positive("sensitivity", sensitivity, allow_zero=True)
     if sens == 0.0 or math.isinf(s):

@@ -422,14 +422,18 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
         raise DataValidationError(f"'{file_name}' could not be read as CSV ({str(exc).splitlines()[0]}). "
                                   "Check that every row has the same number of fields.") from None
+    header = next(csv.reader(io.StringIO(text), delimiter=delimiter), [])
+    header = [h.strip() for h in header]
+    dupes = sorted({h for h in header if header.count(h) > 1})
+    if dupes:
+        raise DataValidationError(f"'{file_name}' has duplicate column names ({', '.join(map(repr, dupes))}); "
+                                  "rename them so each is unique.")
     frame.columns = [str(c).strip() for c in frame.columns]
     if frame.shape[1] < 2:
         other = [d for d in (";", "\t", "|", ",") if d != delimiter and d in sample]
         hint = f" The file contains {other[0]!r}: is that the delimiter?" if other else ""
         raise DataValidationError(f"'{file_name}' has only one column, so no feature and target can be chosen. "
                                   f"Use a comma, semicolon or tab between fields.{hint}")
-    if len(set(frame.columns)) != len(frame.columns):
-        raise DataValidationError(f"'{file_name}' has duplicate column names; rename them so each is unique.")
     if frame.shape[0] < lim["min_rows"]:
         raise DataValidationError(f"'{file_name}' has {frame.shape[0]} data rows; at least {lim['min_rows']} are needed "
                                   "to split into training and test data.")

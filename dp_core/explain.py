@@ -21,7 +21,7 @@ def posterior_bounds(prior: float | np.ndarray, *, epsilon: float) -> tuple[np.n
     ``[p / (p + (1 - p) e^eps), p e^eps / (p e^eps + 1 - p)]`` (ignoring delta).
 
     >>> lo, hi = posterior_bounds(0.5, epsilon=math.log(3))
-    >>> float(lo), float(hi)
+    >>> round(float(lo), 12), round(float(hi), 12)
     (0.25, 0.75)
     """
     eps = check_epsilon(epsilon)
