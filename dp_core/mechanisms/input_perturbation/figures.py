@@ -1,0 +1,179 @@
+"""Plotly figures of the input-perturbation page (pure functions of tidy tables; no Streamlit)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ...experiments import summarize
+from ...figures import METHOD_COLORS, add_bound_trace, apply_layout, color_of, hex_to_rgba, label_of, line_ci_figure
+
+__all__ = [
+    "theorem2_stack_figure",
+    "excess_vs_n_figure",
+    "gap_table",
+    "gap_figure",
+    "noise_vs_epsilon_figure",
+    "sigma_u_vs_n_figure",
+    "tradeoff_figure",
+    "diagnostic_figure",
+    "reproduction_figure",
+]
+
+_TERM_COLORS = {"T1": "#0072B2", "T2": "#56B4E9", "T3": "#E69F00", "T4": "#D55E00"}
+_TERM_TEXT = {"T1": "T1: linear noise b", "T2": "T2: ridge Delta", "T3": "T3: sigma_u^2 - 2 lambda/eps",
+              "T4": "T4: n^(-3/2) terms"}
+
+
+def theorem2_stack_figure(terms: dict, *, title: str = "Theorem 2 bound, term by term") -> go.Figure:
+    """One horizontal stacked bar: T1 + T2 + T3 + T4 = B_in."""
+    fig = go.Figure()
+    for k in ("T1", "T2", "T3", "T4"):
+        fig.add_trace(go.Bar(y=["B_in"], x=[terms[k]], name=_TERM_TEXT[k], orientation="h",
+                             marker_color=_TERM_COLORS[k], hovertemplate=f"{_TERM_TEXT[k]}: %{{x:.4g}}<extra></extra>"))
+    fig.update_layout(barmode="stack")
+    apply_layout(fig, title=title, x_title="upper bound on E[excess empirical risk]", height=230)
+    fig.update_layout(hovermode="closest")
+    return fig
+
+
+def excess_vs_n_figure(df: pd.DataFrame, bounds: pd.DataFrame | None = None, *, show_rates: bool = True,
+                       title: str = "Excess empirical risk against n") -> go.Figure:
+    """Mean excess risk per method with 95% bands (log-log), the bound curves, rates and a slope -1 guide."""
+    priv = df[df["method"] != "nonprivate"]
+    s = summarize(priv, by=["n", "method"], values=["excess_risk"])
+    s = s[s["excess_risk_mean"] > 0]
+    fig = line_ci_figure(s, x="n", y="excess_risk", log_x=True, log_y=True, title=title, x_title="n (contributors)",
+                         y_title="excess empirical risk J(w) - J(w^)")
+    if bounds is not None and len(bounds):
+        b = bounds.sort_values("n")
+        add_bound_trace(fig, b["n"], b["input"], method="input", name="Input: Theorem 2 bound (paper's constants)")
+        add_bound_trace(fig, b["n"], b["objective"], method="objective", name="Obj-Gauss: bound derived here")
+        add_bound_trace(fig, b["n"], b["output"], method="output", name="Output: bound derived here")
+        if show_rates:
+            fig.add_trace(go.Scatter(x=b["n"], y=b["rate_input"], mode="lines", line=dict(color="#777777", dash="dot"),
+                                     name="Table-1 rate, constant = 1 (shape only, up to constants)"))
+    if len(s):
+        n0, n1 = float(s["n"].min()), float(s["n"].max())
+        y0 = float(s[s["n"] == s["n"].min()]["excess_risk_mean"].max())
+        fig.add_trace(go.Scatter(x=[n0, n1], y=[y0, y0 * n0 / n1], mode="lines", name="slope -1 guide",
+                                 line=dict(color="#BBBBBB", dash="longdash", width=1)))
+    return fig
+
+
+def gap_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Per-trial difference excess(input) - excess(objective) at every n, summarised (mean, 95% CI)."""
+    wide = df[df["method"].isin(["input", "objective"])].pivot_table(index=["n", "trial"], columns="method",
+                                                                     values="excess_risk")
+    if not {"input", "objective"} <= set(wide.columns):
+        return pd.DataFrame(columns=["n", "gap_mean", "gap_lo", "gap_hi", "n_trials"])
+    wide = wide.reset_index()
+    wide["gap"] = wide["input"] - wide["objective"]
+    wide["method"] = "input"
+    return summarize(wide, by=["n", "method"], values=["gap"])
+
+
+def gap_figure(df: pd.DataFrame) -> go.Figure:
+    """Input minus Obj-Gauss excess risk against n (the paper's O(n^-3/2) explanation)."""
+    g = gap_table(df)
+    fig = line_ci_figure(g, x="n", y="gap", log_x=True, title="Input minus Obj-Gauss excess risk",
+                         x_title="n (contributors)", y_title="mean difference of excess risk")
+    fig.add_hline(y=0.0, line=dict(color="#888888", width=1))
+    return fig
+
+
+def noise_vs_epsilon_figure(table: pd.DataFrame, *, n: int) -> go.Figure:
+    """sigma_b and sigma_u against epsilon (log-log) with sigma_u's asymptote sqrt(2 lambda/eps)."""
+    fig = go.Figure()
+    styles = {"sigma_b": ("#0072B2", "solid", "sigma_b (linear-term noise, aggregate)"),
+              "sigma_u": ("#D55E00", "solid", "sigma_u (quadratic-term noise, aggregate)"),
+              "sigma_u_limit": ("#D55E00", "dot", "sqrt(2 lambda/eps): sigma_u as n grows")}
+    for q, (c, dash, name) in styles.items():
+        s = table[table["quantity"] == q].sort_values("epsilon")
+        fig.add_trace(go.Scatter(x=s["epsilon"], y=s["value"], mode="lines", name=name, line=dict(color=c, dash=dash)))
+    return apply_layout(fig, title=f"Noise scales against epsilon (n = {n:,})", x_title="epsilon (central)",
+                        y_title="standard deviation", log_x=True, log_y=True)
+
+
+def sigma_u_vs_n_figure(table: pd.DataFrame, *, n_min: float) -> go.Figure:
+    """sigma_u against n with the Corollary-3 envelope, its limit and the minimum n."""
+    t = table.sort_values("n")
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=t["n"], y=t["cor3_upper"], mode="lines", line=dict(color="#999999", dash="dash"),
+                             name="Corollary 3 upper bound"))
+    fig.add_trace(go.Scatter(x=t["n"], y=t["cor3_lower"], mode="lines", line=dict(color="#999999", dash="dot"),
+                             name="Corollary 3 lower bound"))
+    fig.add_trace(go.Scatter(x=t["n"], y=t["sigma_u"], mode="lines", line=dict(color="#D55E00", width=2.5),
+                             name="sigma_u (in use)"))
+    fig.add_trace(go.Scatter(x=t["n"], y=t["limit"], mode="lines", line=dict(color="#000000", dash="dot", width=1),
+                             name="limit sqrt(2 lambda/eps)"))
+    fig.add_vline(x=n_min, line=dict(color="#CC0000", dash="dash"), annotation_text="minimum n",
+                  annotation_position="top right")
+    return apply_layout(fig, title="sigma_u against n", x_title="n (contributors)", y_title="sigma_u", log_x=True,
+                        log_y=True)
+
+
+def tradeoff_figure(table: pd.DataFrame) -> go.Figure:
+    """Local epsilon (nominal and exact) against central epsilon = alpha eps, coloured by the bound."""
+    t = table.sort_values("central_epsilon")
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=t["central_epsilon"], y=t["local_epsilon_nominal"], mode="lines+markers", name="local eps, Corollary 1 (nominal)",
+        line=dict(color="#0072B2"), marker=dict(size=9, color=t["bound_theorem2"], colorscale="Viridis",
+                                                 colorbar=dict(title="Thm 2 bound", x=1.02), showscale=True),
+        customdata=np.column_stack([t["alpha"], t["bound_theorem2"]]),
+        hovertemplate="alpha %{customdata[0]:.3g}: central eps %{x:.3g}, local eps %{y:.4g}, "
+                      "bound %{customdata[1]:.3g}<extra></extra>"))
+    fig.add_trace(go.Scatter(x=t["central_epsilon"], y=t["local_epsilon_exact"], mode="lines+markers",
+                             name="local eps, exact (Gaussian DP)", line=dict(color="#D55E00", dash="dash")))
+    fig = apply_layout(fig, title="Local against central privacy as alpha varies", x_title="central epsilon = alpha x eps",
+                       y_title="local epsilon of one contributor's release", log_x=True, log_y=True)
+    fig.update_layout(hovermode="closest")
+    return fig
+
+
+def diagnostic_figure(lmin_plus_ridge: np.ndarray, quad_form: np.ndarray, threshold: float) -> go.Figure:
+    """Histograms of lambda_min(M) + Delta_in (needed) and w^T M w (the paper's Lemma 1 event)."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=(
+        "Needed by the proof: lambda_min(M) + Delta_in", "Paper's Lemma 1 event: w^T M w"))
+    fig.add_trace(go.Histogram(x=lmin_plus_ridge, nbinsx=40, marker_color="#009E73", name="lambda_min(M) + Delta_in"),
+                  row=1, col=1)
+    fig.add_trace(go.Histogram(x=quad_form, nbinsx=40, marker_color="#0072B2", name="w^T M w"), row=1, col=2)
+    for col in (1, 2):
+        fig.add_vline(x=threshold, line=dict(color="#CC0000", dash="dash"), row=1, col=col)
+    fig.add_annotation(text=f"threshold 2 lambda/eps = {threshold:.3g} (dashed)", xref="paper", yref="paper",
+                       x=0.5, y=-0.22, showarrow=False)
+    fig.update_layout(template="plotly_white", height=340, showlegend=False, margin=dict(l=50, r=20, t=50, b=60))
+    return fig
+
+
+def reproduction_figure(summary: pd.DataFrame, *, model: str) -> go.Figure:
+    """Paper Figure 1 (RMSE, least squares) or Figure 2 (accuracy, logistic): one panel per epsilon."""
+    epsilons = sorted(summary["epsilon"].unique())
+    metric = "test RMSE" if model == "least_squares" else "test accuracy"
+    fig = make_subplots(rows=1, cols=len(epsilons), subplot_titles=[f"epsilon = {e:g}" for e in epsilons])
+    for j, e in enumerate(epsilons, start=1):
+        s = summary[summary["epsilon"] == e]
+        for m in ["input", "output", "objective", "nonprivate"]:
+            t = s[s["method"] == m].sort_values("n")
+            if t.empty:
+                continue
+            c = color_of(m)
+            trials = int(t["n_trials"].min())
+            fig.add_trace(go.Scatter(x=np.concatenate([t["n"], t["n"][::-1]]),
+                                     y=np.concatenate([t["test_metric_hi"], t["test_metric_lo"][::-1]]), fill="toself",
+                                     fillcolor=hex_to_rgba(c, 0.15), line=dict(width=0), hoverinfo="skip",
+                                     showlegend=False), row=1, col=j)
+            fig.add_trace(go.Scatter(x=t["n"], y=t["test_metric_mean"], mode="lines+markers",
+                                     name=f"{label_of(m)} ({trials} trials)", line=dict(color=c),
+                                     legendgroup=m, showlegend=j == 1), row=1, col=j)
+        fig.update_xaxes(type="log", title_text="n (training examples)", row=1, col=j)
+        fig.update_yaxes(title_text=metric if j == 1 else None, row=1, col=j)
+    name = "Figure 1 (linear regression)" if model == "least_squares" else "Figure 2 (logistic regression)"
+    fig.update_layout(template="plotly_white", height=420, title=f"Reproduction of {name}, census-like data",
+                      legend=dict(orientation="h", y=-0.2))
+    return fig
