@@ -1,0 +1,73 @@
+"""Large-margin multiclass Gaussian classifier with differential privacy (Pathak & Raj).
+
+Three modes: ``printed`` (P, the paper as printed), ``repaired`` (P+, minimal repair so it runs)
+and ``corrected`` (R, the default, which is differentially private). P and P+ are **not
+differentially private as printed** (:data:`NOT_PRIVATE_REASONS`).
+
+Main entry points
+-----------------
+* :class:`LargeMarginGaussian` — frozen configuration; ``.run(X, y, rng=...)``.
+* :func:`release_many` — vectorized: ``R`` releases of a mode on a fixed dataset, with the
+  released parameters and the shared-noise direction statistic (used by the privacy audit).
+* :func:`privacy_params` — noise rate, budget split and claimed guarantee.
+* :func:`fit_apg` / :func:`fit_cvxpy` — the two solvers (they agree to 1e-6).
+* :func:`sample_radial` — exact sampler of the density ``∝ exp(-beta ||v||)``.
+
+References
+----------
+M. A. Pathak and B. Raj, "Large Margin Multiclass Gaussian Classification with Differential
+Privacy"; specification ``large_margin_gaussian.md``.
+"""
+
+from .experiments import (
+    ClassificationTask,
+    accuracy_sweep,
+    decision_grid,
+    excess_vs_n,
+    make_task,
+    public_projection,
+    unbounded_share,
+)
+from .mechanism import (
+    LargeMarginGaussian,
+    PreparedData,
+    ReleaseBatch,
+    direction_statistic,
+    fit_nonprivate,
+    leak_direction,
+    prepare,
+    release_many,
+)
+from .model import (
+    decision_values,
+    gaussian_params,
+    gradient,
+    huber_hinge,
+    huber_hinge_grad,
+    loss,
+    objective,
+    phi_from_gaussian,
+    predict,
+    preprocess,
+)
+from .privacy import (
+    MODE_LABELS,
+    MODES,
+    NOT_PRIVATE_REASONS,
+    PrivacyAccounting,
+    k_corrected,
+    k_printed,
+    privacy_params,
+    sample_radial,
+)
+from .solvers import APGResult, fit_apg, fit_cvxpy, literal_objective_bounded, project_psd
+
+__all__ = [
+    "ClassificationTask", "accuracy_sweep", "decision_grid", "excess_vs_n", "make_task", "public_projection",
+    "unbounded_share", "LargeMarginGaussian", "PreparedData", "ReleaseBatch", "direction_statistic",
+    "fit_nonprivate", "leak_direction", "prepare", "release_many", "decision_values", "gaussian_params",
+    "gradient", "huber_hinge", "huber_hinge_grad", "loss", "objective", "phi_from_gaussian", "predict",
+    "preprocess", "MODE_LABELS", "MODES", "NOT_PRIVATE_REASONS", "PrivacyAccounting", "k_corrected",
+    "k_printed", "privacy_params", "sample_radial", "APGResult", "fit_apg", "fit_cvxpy",
+    "literal_objective_bounded", "project_psd",
+]

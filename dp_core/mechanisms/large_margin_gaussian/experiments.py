@@ -1,0 +1,386 @@
+"""Monte-Carlo experiments and data preparation for the large-margin Gaussian classifier page.
+
+Every sweep uses :func:`dp_core.experiments.run_sweep` (trial ``t`` gets the same seed at every
+grid point: common random numbers) and solves all trials of a grid point in one batched call of
+:func:`~dp_core.mechanisms.large_margin_gaussian.mechanism.release_many`.
+
+References
+----------
+Specification ``large_margin_gaussian.md`` sections 6.1 (data, public projection) and 9 (plots).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..._validation import check_choice, check_int, check_probability
+from ...data import Dataset, make_gaussian_classes
+from ...exceptions import DataValidationError
+from ...experiments import run_sweep
+from ...rng import RngLike, as_generator, as_seed_sequence
+from ...bounds.large_margin_gaussian import printed_bounds, tier_c_bounds, tier_u_bounds
+from .mechanism import LargeMarginGaussian, PreparedData, fit_nonprivate, prepare, release_many
+from .model import predict, preprocess
+from .privacy import MODES, privacy_params, sample_radial
+from .solvers import literal_objective_bounded
+
+__all__ = [
+    "ClassificationTask",
+    "make_task",
+    "public_projection",
+    "accuracy_sweep",
+    "excess_vs_n",
+    "unbounded_share",
+    "decision_grid",
+    "MAX_D",
+    "MAX_CLASSES",
+]
+
+MAX_D = 10
+MAX_CLASSES = 10
+
+
+@dataclass(frozen=True)
+class ClassificationTask:
+    """Training and test data in the model's input space (rows in the unit ball).
+
+    ``notes`` lists every preprocessing step; ``data_dependent`` flags a step that used the private
+    data itself (a leak the guarantee does not cover).
+    """
+
+    name: str
+    X_train: np.ndarray = field(repr=False)
+    y_train: np.ndarray = field(repr=False)
+    X_test: np.ndarray = field(repr=False)
+    y_test: np.ndarray = field(repr=False)
+    n_classes: int
+    feature_names: tuple[str, ...]
+    notes: tuple[str, ...]
+    data_dependent: bool
+
+    @property
+    def d(self) -> int:
+        return int(self.X_train.shape[1])
+
+    @property
+    def n(self) -> int:
+        return int(self.X_train.shape[0])
+
+
+def public_projection(d: int, k: int, *, seed: RngLike = 20_240_601) -> np.ndarray:
+    """A ``d x k`` matrix with orthonormal columns drawn from ``seed`` alone (never from the data).
+
+    Because it does not depend on the records it is public: projecting with it leaks nothing.
+    """
+    d = check_int("d", d, lo=1)
+    k = check_int("k", k, lo=1, hi=d)
+    g = as_generator(seed)
+    Q, R = np.linalg.qr(g.standard_normal((d, k)))
+    return Q * np.sign(np.diag(R))[None, :]
+
+
+def make_task(
+    ds: Dataset,
+    *,
+    n_train: int | None = None,
+    k: int = 2,
+    test_fraction: float = 0.3,
+    n_test_synthetic: int = 5_000,
+    seed: RngLike = 0,
+) -> ClassificationTask:
+    """Turn a classification :class:`~dp_core.data.Dataset` into a task the classifier can use.
+
+    * ``gaussian_classes`` (already in the unit ball by a public rule): used as is; a fresh test set
+      of ``n_test_synthetic`` points is drawn from the same generator with an independent seed.
+    * Other data: a seeded train/test split; columns standardised with the training part's mean and
+      standard deviation (**data-dependent**, flagged), projected to ``k`` dimensions by
+      :func:`public_projection` when ``d > k`` (public), divided by ``2 sqrt(k)`` (public constant)
+      and clipped to the unit ball (public rule).
+
+    Parameters
+    ----------
+    n_train : int, optional
+        Training-set size (a seeded subsample of the training part); default all.
+    k : int
+        Target dimension of the public projection, ``1..10`` (2 lets the page draw decision regions).
+    """
+    if not isinstance(ds, Dataset):
+        raise TypeError(f"ds must be a dp_core Dataset, got {type(ds).__name__}.")
+    if not ds.is_classification:
+        raise DataValidationError(
+            f"the large-margin classifier needs a classification dataset (a target with 2 to {MAX_CLASSES} classes); "
+            f"{ds.name!r} is a {ds.task} dataset. Pick iris, wine, breast_cancer, gaussian_classes or a CSV with a class column."
+        )
+    k = check_int("k", k, lo=1, hi=MAX_D)
+    ss = as_seed_sequence(seed)
+    s_split, s_sub, s_test = ss.spawn(3)
+    y_all = np.asarray(ds.y)
+    classes = np.unique(y_all)
+    C = len(classes)
+    if C < 2 or C > MAX_CLASSES:
+        raise DataValidationError(f"the target must have 2 to {MAX_CLASSES} classes, got {C}.")
+    y_all = np.searchsorted(classes, y_all).astype(np.int64)
+    notes: list[str] = []
+    data_dependent = False
+    if ds.name == "gaussian_classes":
+        X_tr, y_tr = np.asarray(ds.X, dtype=float), y_all
+        test = make_gaussian_classes(n_test_synthetic, d=ds.d, n_classes=C, seed=s_test)
+        X_te, y_te = np.asarray(test.X, dtype=float), np.asarray(test.y).astype(np.int64)
+        notes.append(f"Synthetic Gaussian classes (spec 6.1); fresh test set of {n_test_synthetic} points from the same generator.")
+        if ds.d > MAX_D:
+            raise DataValidationError(f"d must be at most {MAX_D} for this page, got {ds.d}.")
+    else:
+        g = np.random.Generator(np.random.PCG64(s_split))
+        perm = g.permutation(ds.n)
+        n_test = max(C, int(round(test_fraction * ds.n)))
+        te, tr = np.sort(perm[:n_test]), np.sort(perm[n_test:])
+        X = np.asarray(ds.X, dtype=float)
+        mean = X[tr].mean(axis=0)
+        sd = X[tr].std(axis=0)
+        sd[sd == 0] = 1.0
+        Xs = (X - mean) / sd
+        data_dependent = True
+        notes.append(
+            "Columns standardised with the training data's own mean and standard deviation: data-dependent, "
+            "so it leaks information that the privacy guarantee does not cover."
+        )
+        kk = min(k, ds.d)
+        if ds.d > kk:
+            P = public_projection(ds.d, kk)
+            Xs = Xs @ P
+            notes.append(
+                f"Projected from d = {ds.d} to k = {kk} dimensions by a fixed random orthonormal matrix drawn from a "
+                "public seed, independently of the data (public, leaks nothing)."
+            )
+        Xs = Xs / (2.0 * math.sqrt(kk))
+        notes.append(f"Divided by 2·sqrt({kk}) (a public constant) and clipped to the unit ball (a public rule).")
+        nrm = np.linalg.norm(Xs, axis=1, keepdims=True)
+        Xs = Xs / np.maximum(1.0, nrm)
+        X_tr, y_tr, X_te, y_te = Xs[tr], y_all[tr], Xs[te], y_all[te]
+    if n_train is not None:
+        n_train = check_int("n_train", n_train, lo=2 * C)
+        if n_train < X_tr.shape[0]:
+            g = np.random.Generator(np.random.PCG64(s_sub))
+            idx = np.sort(g.choice(X_tr.shape[0], size=n_train, replace=False))
+            X_tr, y_tr = X_tr[idx], y_tr[idx]
+            notes.append(f"Random training subsample of {n_train} rows.")
+    if len(np.unique(y_tr)) < 2:
+        raise DataValidationError("the training data must contain at least two classes.")
+    names = tuple(ds.feature_names) if ds.name == "gaussian_classes" or ds.d <= k else tuple(f"proj{j + 1}" for j in range(X_tr.shape[1]))
+    return ClassificationTask(
+        name=ds.name, X_train=X_tr, y_train=y_tr, X_test=X_te, y_test=y_te, n_classes=C,
+        feature_names=names, notes=tuple(notes), data_dependent=data_dependent,
+    )
+
+
+def _config_for(base: LargeMarginGaussian, mode: str, epsilon: float) -> LargeMarginGaussian:
+    return replace(base, mode=mode, epsilon=epsilon, psd=True if mode == "printed" else base.psd)
+
+
+class _FitCache:
+    """Per-call cache of prepared data and non-private fits (keyed by scale, mu_eff, psd)."""
+
+    def __init__(self, X, y, n_classes):
+        self.X, self.y, self.C = X, y, n_classes
+        self.data: dict = {}
+        self.fits: dict = {}
+
+    def prepared(self, scale: float) -> PreparedData:
+        if scale not in self.data:
+            self.data[scale] = prepare(self.X, self.y, scale=scale, n_classes=self.C)
+        return self.data[scale]
+
+    def phi_star(self, cfg: LargeMarginGaussian, mu_eff: float):
+        key = (cfg.input_scale(), round(mu_eff, 15), cfg.psd, cfg.lam, cfg.h)
+        if key not in self.fits:
+            self.fits[key] = fit_nonprivate(self.prepared(cfg.input_scale()), lam=cfg.lam, mu=mu_eff, h=cfg.h, psd=cfg.psd)
+        return self.fits[key]
+
+
+def accuracy_sweep(
+    task: ClassificationTask,
+    *,
+    epsilons: Sequence[float],
+    modes: Sequence[str] = MODES,
+    base: LargeMarginGaussian | None = None,
+    n_trials: int = 30,
+    seed: RngLike = 0,
+    progress: Callable[[int, int], None] | None = None,
+    block_size: int | None = None,
+) -> pd.DataFrame:
+    """Test accuracy, agreement with the non-private fit and excess risk against epsilon, per mode.
+
+    Returns
+    -------
+    DataFrame
+        One row per (method, epsilon, trial): ``method`` (mode name, or ``nonprivate`` for the
+        non-private fit of the corrected objective), ``epsilon``, ``trial``, ``accuracy`` (NaN when
+        the draw was unbounded), ``agreement`` (share of test points predicted as by the non-private
+        fit of the same objective), ``excess``, ``pathwise_bound``, ``unbounded`` (0/1),
+        ``converged`` (0/1), ``noise_norm``, ``eps_claimed``, ``private`` (0/1).
+    """
+    base = LargeMarginGaussian() if base is None else base
+    for m in modes:
+        check_choice("mode", m, MODES)
+    cache = _FitCache(task.X_train, task.y_train, task.n_classes)
+    test_pred_cache: dict = {}
+
+    def block(point, seeds):
+        mode, eps = point["method"], float(point["epsilon"])
+        if mode == "nonprivate":
+            cfg = replace(base, mode="corrected", epsilon=math.inf)
+            ph = cache.phi_star(cfg, cfg.mu_eff(None))
+            Zt = preprocess(task.X_test, scale=cfg.input_scale())
+            acc = float(np.mean(predict(ph, Zt) == task.y_test))
+            R = len(seeds)
+            return pd.DataFrame({"accuracy": np.full(R, acc), "agreement": np.ones(R), "excess": np.zeros(R),
+                                 "pathwise_bound": np.zeros(R), "unbounded": np.zeros(R), "converged": np.ones(R),
+                                 "noise_norm": np.zeros(R), "eps_claimed": np.full(R, np.inf), "private": np.zeros(R)})
+        cfg = _config_for(base, mode, eps)
+        data = cache.prepared(cfg.input_scale())
+        acc_obj = cfg.accounting(n=data.n, d=data.d, n_classes=data.n_classes)
+        mu_eff = cfg.mu_eff(acc_obj)
+        ph = cache.phi_star(cfg, mu_eff)
+        batch = release_many(None, None, cfg, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph)
+        Zt = preprocess(task.X_test, scale=cfg.input_scale())
+        key = id(ph)
+        if key not in test_pred_cache:
+            test_pred_cache[key] = (ph, predict(ph, Zt))
+        ref = test_pred_cache[key][1]
+        pred = predict(np.nan_to_num(batch.phi), Zt)
+        ok = ~batch.unbounded
+        accuracy = np.where(ok, np.mean(pred == task.y_test[None], axis=1), np.nan)
+        agreement = np.where(ok, np.mean(pred == ref[None], axis=1), np.nan)
+        return pd.DataFrame({
+            "accuracy": accuracy, "agreement": agreement, "excess": batch.excess,
+            "pathwise_bound": batch.pathwise_bound, "unbounded": batch.unbounded.astype(float),
+            "converged": batch.converged.astype(float), "noise_norm": batch.noise_norm,
+            "eps_claimed": np.full(len(seeds), acc_obj.eps_claimed), "private": np.full(len(seeds), float(acc_obj.private)),
+        })
+
+    eps_list = [float(e) for e in epsilons]
+    points = [{"method": m, "epsilon": e} for m in modes for e in eps_list]
+    points += [{"method": "nonprivate", "epsilon": e} for e in eps_list]
+    return run_sweep(block, points, n_trials=check_int("n_trials", n_trials, lo=1), seed=seed,
+                     progress=progress, block_size=block_size)
+
+
+def excess_vs_n(
+    task: ClassificationTask,
+    *,
+    ns: Sequence[int],
+    mode: str = "corrected",
+    base: LargeMarginGaussian | None = None,
+    delta: float = 0.05,
+    n_trials: int = 30,
+    seed: RngLike = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Empirical excess ``J(Phi^p) - J(Phi*)`` against the training size, with the bound tiers.
+
+    The training subsamples are nested (the first ``n`` rows of one seeded permutation) and
+    ``Phi*`` is recomputed for every ``n``.
+
+    Returns
+    -------
+    (trials, bounds)
+        ``trials``: one row per (n, trial) with ``method``, ``n``, ``excess``, ``pathwise_bound``,
+        ``unbounded``. ``bounds``: one row per (n, bound name) with ``bound``, ``value``, ``tier``
+        (``printed`` / ``tier_u`` / ``tier_c``), ``label``.
+    """
+    base = LargeMarginGaussian() if base is None else base
+    mode = check_choice("mode", mode, MODES)
+    delta = check_probability("delta", delta, closed="neither")
+    ns = sorted({check_int("n", v, lo=2 * task.n_classes, hi=task.n) for v in ns})
+    perm = as_generator(as_seed_sequence(seed).spawn(1)[0]).permutation(task.n)
+    cfg0 = _config_for(base, mode, base.epsilon)
+    brows = []
+    subsets = {}
+    for n in ns:
+        idx = np.sort(perm[:n])
+        Xs, ys = task.X_train[idx], task.y_train[idx]
+        if len(np.unique(ys)) < 2:
+            continue
+        data = prepare(Xs, ys, scale=cfg0.input_scale(), n_classes=task.n_classes)
+        acc = cfg0.accounting(n=n, d=data.d, n_classes=task.n_classes)
+        mu_eff = cfg0.mu_eff(acc)
+        ph = fit_nonprivate(data, lam=cfg0.lam, mu=mu_eff, h=cfg0.h, psd=cfg0.psd)
+        subsets[n] = (data, ph)
+        pb = printed_bounds(d=data.d, n_classes=task.n_classes, n=n, epsilon=acc.eps_noise, lam=cfg0.lam, delta=delta)
+        brows.append({"n": n, "bound": "printed Thm 5.2 (sum-form units)", "value": pb["thm52"], "tier": "printed"})
+        if mode != "printed":
+            tc = tier_c_bounds(d=data.d, n_classes=task.n_classes, n=n, beta=acc.beta, lam=cfg0.lam, mu_eff=mu_eff,
+                               delta=delta, shared_noise=acc.shared_noise, R_z=acc.R_z)
+            brows.append({"n": n, "bound": "C5.2 exact radius", "value": tc["c52_exact"], "tier": "tier_c"})
+            brows.append({"n": n, "bound": "C5.2 union radius", "value": tc["c52_union"], "tier": "tier_c"})
+            brows.append({"n": n, "bound": "expected pathwise", "value": tc["expected_pathwise"], "tier": "tier_c"})
+        if mode == "repaired":
+            tu = tier_u_bounds(d=data.d, n_classes=task.n_classes, n=n, epsilon=acc.eps_noise, lam=mu_eff, delta=delta)
+            brows.append({"n": n, "bound": "U5.2 (paper, consistent units)", "value": tu["u52"], "tier": "tier_u"})
+
+    def block(point, seeds):
+        n = int(point["n"])
+        data, ph = subsets[n]
+        b = release_many(None, None, cfg0, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph)
+        return pd.DataFrame({"excess": b.excess, "pathwise_bound": b.pathwise_bound,
+                             "unbounded": b.unbounded.astype(float)})
+
+    points = [{"method": mode, "n": n} for n in subsets]
+    trials = run_sweep(block, points, n_trials=check_int("n_trials", n_trials, lo=1), seed=seed, progress=progress)
+    bounds = pd.DataFrame(brows)
+    if not bounds.empty:
+        from ...bounds.large_margin_gaussian import TIER_LABELS
+
+        bounds["label"] = bounds["tier"].map(TIER_LABELS)
+    return trials, bounds
+
+
+def unbounded_share(
+    *, d: int, n: int, lam: float, epsilons: Sequence[float], n_draws: int = 20_000, seed: RngLike = 0
+) -> pd.DataFrame:
+    """Monte-Carlo share of noise draws for which the paper's literal objective is unbounded below.
+
+    Exact test per draw (``n lam I_Phi + sym(b)`` not PSD); no solve is needed, so 20,000 draws take
+    milliseconds. Returns ``epsilon``, ``share``, ``se``, ``n_draws``.
+
+    References
+    ----------
+    Specification section 3.3 (P(bounded) ≈ 0.23 at d = 2, n lam = 10, eps = 1).
+    """
+    d = check_int("d", d, lo=1)
+    n = check_int("n", n, lo=1)
+    n_draws = check_int("n_draws", n_draws, lo=1)
+    p = d + 1
+    rows = []
+    for e, ss in zip(epsilons, as_seed_sequence(seed).spawn(len(epsilons))):
+        acc = privacy_params(epsilon=e, n=n, d=d, n_classes=2, lam=lam, h=0.5, mode="printed")
+        b = sample_radial(p * p, acc.beta, rng=ss, size=n_draws).reshape(n_draws, p, p)
+        share = 1.0 - float(literal_objective_bounded(b, n, lam).mean())
+        rows.append({"epsilon": float(e), "share": share, "se": math.sqrt(share * (1 - share) / n_draws), "n_draws": n_draws})
+    return pd.DataFrame(rows)
+
+
+def decision_grid(phi: np.ndarray, *, scale: float, resolution: int = 121, extent: float = 1.0):
+    """Labels ``argmin_c z' Phi_c z`` on a square grid over ``[-extent, extent]^2`` (d = 2 only).
+
+    Returns ``(xs, ys, labels)`` with ``labels`` of shape ``(resolution, resolution)`` (float, NaN
+    outside the unit disk where the model never sees data).
+    """
+    phi = np.asarray(phi, dtype=float)
+    if phi.shape[-1] != 3:
+        raise ValueError(f"decision_grid needs d = 2 (3 x 3 blocks), got blocks of size {phi.shape[-1]}.")
+    resolution = check_int("resolution", resolution, lo=10, hi=600)
+    xs = np.linspace(-extent, extent, resolution)
+    XX, YY = np.meshgrid(xs, xs)
+    pts = np.column_stack([XX.ravel(), YY.ravel()])
+    inside = np.linalg.norm(pts, axis=1) <= 1.0
+    lab = np.full(pts.shape[0], np.nan)
+    if np.all(np.isfinite(phi)):
+        Z = preprocess(pts[inside], scale=scale)
+        lab[inside] = predict(phi, Z)
+    return xs, xs, lab.reshape(resolution, resolution)

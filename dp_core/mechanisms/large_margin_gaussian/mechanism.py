@@ -1,0 +1,421 @@
+"""The private large-margin Gaussian classifier: one release, many releases, and the Monte-Carlo.
+
+* :class:`LargeMarginGaussian` — frozen configuration (mode, epsilon, lam, mu, h, psd, ...).
+* :func:`release_many` — **the vectorized entry point** (also for the privacy audit): runs a mode
+  ``R`` times on a fixed dataset in one batched solve and returns every released parameter, the
+  noise, the unbounded flags and the shared-noise direction statistic.
+* :meth:`LargeMarginGaussian.run` — one release (``release_many`` with ``R = 1``).
+* :func:`fit_nonprivate` — ``Phi*`` of the same objective (same ``lam``, ``mu_eff``, ``h``, ``psd``).
+
+References
+----------
+M. A. Pathak and B. Raj, "Large Margin Multiclass Gaussian Classification with Differential
+Privacy", Algorithm (eq. 8) and Theorem 5.1; specification ``large_margin_gaussian.md``
+sections 3.1-3.6 and 5.2.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..._validation import check_choice, check_epsilon, check_int, check_positive, check_Xy
+from ...exceptions import DataValidationError
+from ...rng import RngLike, as_generator, as_seed_sequence
+from .model import encode_labels, objective, outer_vectors, predict, preprocess, sym
+from .privacy import MODES, PrivacyAccounting, privacy_params
+from .solvers import fit_apg, literal_objective_bounded, project_psd
+
+__all__ = [
+    "LargeMarginGaussian",
+    "ReleaseBatch",
+    "PreparedData",
+    "prepare",
+    "fit_nonprivate",
+    "release_many",
+    "leak_direction",
+    "direction_statistic",
+]
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LargeMarginGaussian:
+    """Configuration of the private large-margin Gaussian classifier.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy budget in ``(0, inf]`` (``inf`` releases the non-private fit).
+    mode : {"corrected", "repaired", "printed"}
+        ``corrected`` (Algorithm R, default), ``repaired`` (P+) or ``printed`` (P). P and P+ are
+        **not differentially private as printed** (see
+        :data:`~dp_core.mechanisms.large_margin_gaussian.privacy.NOT_PRIVATE_REASONS`).
+    lam : float
+        Trace regulariser (average form), ``(0, inf)``. Default 0.01.
+    mu : float, optional
+        Frobenius (strong-convexity) coefficient ``(0, inf)``; default ``lam``. Forced to ``lam``
+        in P+ and to 0 in P.
+    h : float
+        Huber width ``(0, inf)``. Default 0.5.
+    psd : bool
+        PSD constraint on every ``Phi_c`` (default on; off is the variant the proof covers).
+    semantics : {"target", "paper"}
+        ``target``: epsilon is the total budget (CMS split). ``paper``: epsilon goes to the noise.
+    jacobian : {"conservative", "tight"}
+    tol : float
+        Solver tolerance on the gradient-mapping norm (exact minimisation is assumed by the proof).
+
+    References
+    ----------
+    Specification sections 3.4-3.6 and 5.5 (defaults).
+    """
+
+    epsilon: float = 1.0
+    mode: str = "corrected"
+    lam: float = 0.01
+    mu: float | None = None
+    h: float = 0.5
+    psd: bool = True
+    semantics: str = "target"
+    jacobian: str = "conservative"
+    tol: float = 1e-9
+
+    def __post_init__(self):
+        check_epsilon(self.epsilon, allow_inf=True)
+        check_choice("mode", self.mode, MODES)
+        check_positive("lam", self.lam)
+        if self.mu is not None:
+            check_positive("mu", self.mu)
+        check_positive("h", self.h)
+        check_choice("semantics", self.semantics, ("target", "paper"))
+        check_choice("jacobian", self.jacobian, ("conservative", "tight"))
+        check_positive("tol", self.tol)
+        if not isinstance(self.psd, (bool, np.bool_)):
+            raise TypeError(f"psd must be a bool, got {self.psd!r}.")
+        if self.mode == "printed" and not self.psd:
+            raise ValueError(
+                "psd must be True for mode='printed', got False: the paper's algorithm constrains every "
+                "Phi_c to be PSD, and without the constraint its objective is unbounded below for every draw."
+            )
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def accounting(self, *, n: int, d: int, n_classes: int) -> PrivacyAccounting | None:
+        """The mode's :class:`PrivacyAccounting` (``None`` when ``epsilon`` is infinite)."""
+        if math.isinf(self.epsilon):
+            return None
+        return privacy_params(
+            epsilon=self.epsilon, n=n, d=d, n_classes=n_classes, lam=self.lam, h=self.h, mu=self.mu,
+            mode=self.mode, semantics=self.semantics, jacobian=self.jacobian, psd=self.psd,
+        )
+
+    def input_scale(self) -> float:
+        """``1`` for P (the paper's ``(x, 1)``), ``1/sqrt(2)`` otherwise."""
+        return 1.0 if self.mode == "printed" else 1.0 / math.sqrt(2.0)
+
+    def mu_eff(self, acc: PrivacyAccounting | None) -> float:
+        """Frobenius coefficient of the objective actually solved."""
+        if acc is not None:
+            return acc.mu_eff
+        if self.mode == "printed":
+            return 0.0
+        if self.mode == "repaired":
+            return self.lam
+        return self.lam if self.mu is None else self.mu
+
+    def run(self, X, y, *, rng: RngLike, n_classes: int | None = None, phi_star: FloatArray | None = None):
+        """One private release (see :func:`release_many`); returns a :class:`ReleaseBatch` with ``R = 1``."""
+        return release_many(X, y, self, n_runs=1, seed=rng, n_classes=n_classes, phi_star=phi_star)
+
+
+@dataclass(frozen=True)
+class PreparedData:
+    """Preprocessed training data for one input scale (clipped, augmented, scaled)."""
+
+    Z: FloatArray
+    y: NDArray[np.int64]
+    n_classes: int
+    V: FloatArray
+    scale: float
+
+    @property
+    def n(self) -> int:
+        return int(self.Z.shape[0])
+
+    @property
+    def d(self) -> int:
+        return int(self.Z.shape[1] - 1)
+
+
+def prepare(X, y, *, scale: float = 1.0 / math.sqrt(2.0), n_classes: int | None = None) -> PreparedData:
+    """Validate ``X, y``; clip rows to the unit ball, append 1, scale (spec section 1.3)."""
+    X, yv = check_Xy(X, y)
+    yi, C = encode_labels(yv, n_classes)
+    if len(np.unique(yi)) < 2:
+        raise DataValidationError("y must contain at least two classes.")
+    Z = preprocess(X, scale=scale)
+    return PreparedData(Z=Z, y=yi, n_classes=C, V=outer_vectors(Z), scale=scale)
+
+
+def fit_nonprivate(data: PreparedData, *, lam: float, mu: float, h: float, psd: bool = True, tol: float = 1e-10) -> FloatArray:
+    """``Phi* = argmin J`` (no noise) by accelerated projected gradient; shape ``(C, p, p)``.
+
+    With ``mu = 0`` (the literal paper objective) the minimiser is not unique; the one reached
+    from ``Phi = 0`` is returned.
+    """
+    tol, max_iter = _solver_limits(mu, tol)
+    res = fit_apg(data.Z, data.y, data.n_classes, lam, mu, h, psd=psd, tol=tol, V=data.V, max_iter=max_iter)
+    return res.phi[0]
+
+
+#: Iteration cap and tolerance floor for the literal paper objective (``mu = 0``), which is not
+#: strongly convex: accelerated gradient then converges only sublinearly. Draws that hit the cap are
+#: reported as not converged (``ReleaseBatch.converged``). Only mode P (not private) is affected.
+LITERAL_MAX_ITER = 3_000
+LITERAL_TOL = 1e-7
+
+
+def _solver_limits(mu: float, tol: float) -> tuple[float, int]:
+    if mu > 0:
+        return tol, 50_000
+    return max(tol, LITERAL_TOL), LITERAL_MAX_ITER
+
+
+@dataclass(frozen=True)
+class ReleaseBatch:
+    """``R`` independent releases of one mode on one dataset.
+
+    Attributes
+    ----------
+    config : LargeMarginGaussian
+    accounting : PrivacyAccounting or None
+    phi : array (R, C, p, p)
+        Released parameters; NaN for draws whose objective was unbounded (P only).
+    phi_star : array (C, p, p)
+        Non-private fit of the same objective (same ``lam``, ``mu_eff``, ``h``, ``psd``).
+    noise : array (R, p, p) (shared) or (R, C, p, p) (stacked)
+    noise_norm : array (R,)
+    rho : array (R,)
+        ``sqrt(C) ||b||`` (shared) or ``||B||`` (stacked), the norm in the pathwise bound.
+    unbounded : bool array (R,)
+        The perturbed objective was unbounded below (P only; no release).
+    converged : bool array (R,)
+    excess : array (R,)
+        ``J(Phi^p) - J(Phi*)`` with the objective's ``mu_eff`` (NaN when unbounded).
+    pathwise_bound : array (R,)
+        ``2 rho^2/(n^2 mu_eff)`` (inf for ``mu_eff = 0``).
+    direction : array (C-1, p, p)
+        Unit direction used for :attr:`direction_stat` (default: the non-private class differences).
+    direction_stat : array (R,)
+        The shared-noise direction statistic ``<(Phi^p_c - Phi^p_0)_{c>=1}, direction>``: the class
+        differences that shared noise never reaches. Deterministic for P+ with PSD off.
+    """
+
+    config: LargeMarginGaussian
+    accounting: PrivacyAccounting | None
+    data: PreparedData = field(repr=False)
+    phi: FloatArray
+    phi_star: FloatArray
+    noise: FloatArray
+    noise_norm: FloatArray
+    rho: FloatArray
+    unbounded: NDArray[np.bool_]
+    converged: NDArray[np.bool_]
+    excess: FloatArray
+    pathwise_bound: FloatArray
+    direction: FloatArray
+    direction_stat: FloatArray
+
+    @property
+    def n_runs(self) -> int:
+        return int(self.phi.shape[0])
+
+    @property
+    def class_differences(self) -> FloatArray:
+        """``Phi^p_c - Phi^p_0`` for ``c = 1..C-1``, shape ``(R, C-1, p, p)``."""
+        return self.phi[:, 1:] - self.phi[:, :1]
+
+    def class_difference_error(self) -> FloatArray:
+        """``max_c ||(Phi^p_c - Phi^p_0) - (Phi*_c - Phi*_0)||_F`` per run (0 = exact leak)."""
+        ref = self.phi_star[1:] - self.phi_star[:1]
+        err = self.class_differences - ref[None]
+        return np.sqrt(np.sum(err**2, axis=(-2, -1))).max(axis=1)
+
+    def predictions(self, X) -> NDArray[np.int64]:
+        """Predicted labels ``(R, m)`` on new raw inputs (``-1`` for unbounded draws)."""
+        Zt = preprocess(np.asarray(X, dtype=np.float64), scale=self.data.scale)
+        out = predict(np.nan_to_num(self.phi), Zt)
+        out[self.unbounded] = -1
+        return out
+
+
+def _standard_radial(seeds: Sequence[np.random.SeedSequence], dim: int) -> FloatArray:
+    """One standardised radial draw per seed (``beta = 1``); scaled by ``1/beta`` afterwards.
+
+    Scaling a ``beta = 1`` draw by ``1/beta`` is an exact draw at rate ``beta``; using the same seed
+    at every epsilon gives common random numbers across a sweep.
+    """
+    out = np.empty((len(seeds), dim))
+    for j, s in enumerate(seeds):
+        g = np.random.Generator(np.random.PCG64(s))
+        r = g.gamma(dim, 1.0)
+        u = g.standard_normal(dim)
+        out[j] = r * u / np.linalg.norm(u)
+    return out
+
+
+def _as_seeds(seed, n_runs: int) -> list[np.random.SeedSequence]:
+    if isinstance(seed, (list, tuple)) and all(isinstance(s, np.random.SeedSequence) for s in seed):
+        if len(seed) != n_runs:
+            raise ValueError(f"seed must hold n_runs={n_runs} seed sequences, got {len(seed)}.")
+        return list(seed)
+    if isinstance(seed, np.random.Generator):
+        return as_seed_sequence(as_generator(seed)).spawn(n_runs)
+    return as_seed_sequence(seed).spawn(n_runs)
+
+
+def leak_direction(phi_star_a: FloatArray, phi_star_b: FloatArray | None = None) -> FloatArray:
+    """Unit direction in class-difference space for :func:`direction_statistic`.
+
+    With one fit: its class differences ``(Phi*_c - Phi*_0)_{c>=1}`` normalised. With two (the
+    non-private fits of two neighbouring datasets): the normalised difference of their class
+    differences, the direction along which shared noise leaks the most between them.
+    """
+    da = phi_star_a[1:] - phi_star_a[:1]
+    v = da if phi_star_b is None else da - (phi_star_b[1:] - phi_star_b[:1])
+    nrm = float(np.sqrt(np.sum(v**2)))
+    if nrm == 0.0:
+        v = np.zeros_like(v)
+        v[0, 0, 0] = 1.0
+        return v
+    return v / nrm
+
+
+def direction_statistic(phi: FloatArray, direction: FloatArray) -> FloatArray:
+    """``<(Phi_c - Phi_0)_{c>=1}, direction>`` for a batch ``phi`` of shape ``(R, C, p, p)``."""
+    diffs = phi[:, 1:] - phi[:, :1]
+    return np.sum(diffs * direction[None], axis=(1, 2, 3))
+
+
+def release_many(
+    X,
+    y,
+    config: LargeMarginGaussian,
+    *,
+    n_runs: int,
+    seed: RngLike | Sequence[np.random.SeedSequence],
+    n_classes: int | None = None,
+    phi_star: FloatArray | None = None,
+    direction: FloatArray | None = None,
+    data: PreparedData | None = None,
+) -> ReleaseBatch:
+    """Run a mode ``n_runs`` times on a fixed dataset, batched (the audit's entry point).
+
+    Each run draws its own noise (one child seed per run, so runs are independent and the same
+    ``seed`` reproduces every release) and all runs are solved together by the batched
+    accelerated projected-gradient solver, warm-started at the non-private fit.
+
+    Parameters
+    ----------
+    X : array (n, d)
+        Raw inputs (clipped to the unit ball inside; a public rule).
+    y : array (n,)
+        Labels ``0..C-1``.
+    config : LargeMarginGaussian
+    n_runs : int
+        Number of releases ``R >= 1``.
+    seed : int, SeedSequence, Generator or list of SeedSequence
+        Root seed, or one seed sequence per run (as handed out by ``run_sweep``).
+    n_classes : int, optional
+        ``C`` (default ``max(y) + 1``).
+    phi_star : array (C, p, p), optional
+        Precomputed non-private fit of the same objective (skip its computation).
+    direction : array (C-1, p, p), optional
+        Direction of the shared-noise statistic (default :func:`leak_direction` of ``phi_star``).
+        Pass the same direction for both datasets of a neighbouring pair.
+    data : PreparedData, optional
+        Already prepared data (``X, y`` are then ignored).
+
+    Returns
+    -------
+    ReleaseBatch
+
+    Notes
+    -----
+    P (``printed``): draws whose literal objective is unbounded below (``n lam I_Phi + sym(b)`` not
+    PSD, exact test) are flagged and produce no release (NaN); the others are solved with
+    ``mu = 0``. This is reported, never raised, so the share of failed draws can be displayed.
+
+    References
+    ----------
+    Pathak & Raj, eq. 8; specification sections 3.2-3.6 and 5.2.
+    """
+    if not isinstance(config, LargeMarginGaussian):
+        raise TypeError(f"config must be a LargeMarginGaussian, got {type(config).__name__}.")
+    n_runs = check_int("n_runs", n_runs, lo=1)
+    if data is None:
+        data = prepare(X, y, scale=config.input_scale(), n_classes=n_classes)
+    n, p, C = data.n, data.d + 1, data.n_classes
+    acc = config.accounting(n=n, d=data.d, n_classes=C)
+    mu_eff = config.mu_eff(acc)
+    if phi_star is None:
+        phi_star = fit_nonprivate(data, lam=config.lam, mu=mu_eff, h=config.h, psd=config.psd)
+    seeds = _as_seeds(seed, n_runs)
+    shared = config.mode != "corrected"
+    dim = p * p if shared else C * p * p
+    if acc is None:
+        noise = np.zeros((n_runs, p, p) if shared else (n_runs, C, p, p))
+    else:
+        noise = (_standard_radial(seeds, dim) / acc.beta).reshape((n_runs, p, p) if shared else (n_runs, C, p, p))
+    noise_norm = np.sqrt(np.sum(noise.reshape(n_runs, -1) ** 2, axis=1))
+    rho = math.sqrt(C) * noise_norm if shared else noise_norm
+    linear = sym(noise) / n
+    if shared:
+        linear = np.broadcast_to(linear[:, None], (n_runs, C, p, p))
+    linear = np.ascontiguousarray(linear)
+    if config.mode == "printed" and acc is not None:
+        bounded = literal_objective_bounded(noise, n, config.lam, psd=config.psd)
+    else:
+        bounded = np.ones(n_runs, dtype=bool)
+    phi = np.full((n_runs, C, p, p), np.nan)
+    converged = np.zeros(n_runs, dtype=bool)
+    idx = np.flatnonzero(bounded)
+    if idx.size:
+        if acc is None:
+            phi[idx] = phi_star[None]
+            converged[idx] = True
+        else:
+            lin = linear[idx]
+            if mu_eff > 0:
+                start = phi_star[None] - lin / mu_eff
+                start = project_psd(start) if config.psd else sym(start)
+            else:
+                start = np.broadcast_to(phi_star, lin.shape)
+            tol, max_iter = _solver_limits(mu_eff, config.tol)
+            res = fit_apg(data.Z, data.y, C, config.lam, mu_eff, config.h, linear=lin, psd=config.psd,
+                          phi0=start, tol=tol, V=data.V, max_iter=max_iter)
+            phi[idx] = res.phi
+            converged[idx] = res.converged
+    excess = np.full(n_runs, np.nan)
+    if idx.size:
+        J = objective(phi[idx], data.Z, data.y, config.lam, mu_eff, config.h, V=data.V)
+        J0 = float(objective(phi_star, data.Z, data.y, config.lam, mu_eff, config.h, V=data.V))
+        excess[idx] = J - J0
+    pathwise = 2.0 * rho**2 / (n**2 * mu_eff) if mu_eff > 0 else np.full(n_runs, np.inf)
+    if direction is None:
+        direction = leak_direction(phi_star)
+    stat = np.full(n_runs, np.nan)
+    if idx.size:
+        stat[idx] = direction_statistic(phi[idx], direction)
+    return ReleaseBatch(
+        config=config, accounting=acc, data=data, phi=phi, phi_star=phi_star, noise=noise,
+        noise_norm=noise_norm, rho=rho, unbounded=~bounded, converged=converged, excess=excess,
+        pathwise_bound=pathwise, direction=direction, direction_stat=stat,
+    )
