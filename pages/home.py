@@ -15,7 +15,7 @@ st.markdown(
     "the **corrected** one, and the utility **measured** by really running the mechanism many times."
 )
 
-eps, delta = state.get("eps"), state.get("delta")
+eps, delta, _seed, _trials = widgets.sidebar_controls()
 
 # ------------------------------------------------------------------ dataset
 st.header("1 · Dataset")
@@ -95,7 +95,7 @@ m1.metric("Rows", f"{ds.n:,}")
 m2.metric("Features", ds.d)
 m3.metric("Task", ds.task)
 m4.metric("Classes" if ds.is_classification else "Target", ds.n_classes if ds.is_classification else ds.target_name)
-st.caption(f"**Source:** {ds.source}. {ds.description}" + ("".join(f" {n}" for n in ds.notes)))
+st.caption(f"**Source:** {ds.source}. {ds.description.rstrip('.')}." + "".join(f" {n}" for n in ds.notes))
 with st.expander("Preview (first 20 rows)", expanded=False):
     st.dataframe(ds.to_frame().head(20), width="stretch")
 

@@ -180,3 +180,21 @@ def guarantee_badge(kind: str, text: str) -> None:
 
 def dataset_badge(ds: Dataset) -> None:
     st.caption(f"Dataset: **{ds.name}** · {ds.n:,} rows × {ds.d} features · {ds.task}")
+
+
+def sidebar_controls() -> tuple[float, float, int, int]:
+    """The shared sidebar of every page: privacy budget, seed and trials. Call it first on each page.
+
+    (It lives in the pages rather than in ``app.py`` because Streamlit's AppTest drops elements that
+    the entry script emits around ``pg.run()`` on reruns; state is shared through ``ui.state`` either way.)
+    Returns ``(epsilon, delta, seed, trials)``.
+    """
+    with st.sidebar:
+        st.markdown("### 🔐 Privacy budget")
+        eps, delta = epsilon_delta_controls(container=st.sidebar)
+        with st.expander("Monte-Carlo settings", expanded=False):
+            seed, trials = seed_trials_controls(container=st)
+        for p in st.session_state.get("_url_problems", []):
+            st.warning(p)
+    state.sync_url()
+    return eps, delta, seed, trials

@@ -1,0 +1,116 @@
+"""Fixtures for the real-browser test: a Streamlit server on a free localhost port and Debian's Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+INSTALL_HINT = "install Debian's Chromium with `sudo apt-get install chromium chromium-driver`"
+LAUNCH_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-dev-shm-usage",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               "--no-first-run", "--disable-quic"]
+
+
+def _chromium() -> str | None:
+    for c in CHROMIUM_CANDIDATES:
+        if Path(c).is_file() and os.access(c, os.X_OK):
+            return c
+    return shutil.which("chromium")
+
+
+def _unavailable(reason: str):
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"browser tests must run under CI=true, but {reason}; {INSTALL_HINT}")
+    pytest.skip(f"{reason}; {INSTALL_HINT} to run the real-browser test")
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = _chromium()
+    if path is None:
+        _unavailable("no Chromium executable was found")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        _unavailable("the playwright Python package is not installed (pip install -r requirements-dev.txt)")
+    return path
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory):
+    port = _free_port()
+    log_path = tmp_path_factory.mktemp("server") / "streamlit.log"
+    log = open(log_path, "wb")
+    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            log.close()
+            out = log_path.read_text(errors="replace")
+            pytest.fail(f"the Streamlit server exited early:\n{out[-2000:]}")
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=1) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.3)
+    else:
+        proc.kill()
+        proc.wait()
+        log.close()
+        pytest.fail("the Streamlit server did not answer within 60 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path, args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    pg = ctx.new_page()
+    yield pg
+    ctx.close()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir() -> Path:
+    d = ROOT / "tests" / "browser" / "screenshots"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
