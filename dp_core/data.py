@@ -42,6 +42,10 @@ __all__ = [
     "make_census",
     "make_gaussian_classes",
     "make_heavy_tailed",
+    "sample_heavy_design",
+    "sample_heavy_noise",
+    "HEAVY_DESIGNS",
+    "HEAVY_NOISES",
     "scale_rows_to_ball",
     "clip_rows",
     "scale_labels",
@@ -304,16 +308,55 @@ def _unit_sphere(g: np.random.Generator, n: int, d: int) -> np.ndarray:
     return u / np.linalg.norm(u, axis=1, keepdims=True)
 
 
+def sample_heavy_design(g: np.random.Generator, n: int, d: int, design: str = "pareto_sphere", *,
+                        tail: float = 1.8, scale: float = 1.0, log_sigma: float = 0.75) -> np.ndarray:
+    """Feature rows of the l1 specification's designs X1-X5 (section 5.2), drawn from ``g``.
+
+    ``gaussian`` X1: ``scale * N(0, I_d)``; ``student_t`` X2: ``scale * t(tail)`` coordinates;
+    ``pareto_sphere`` X3: radius Pareto-I(tail, scale) times a uniform direction; ``pareto_abs`` X4:
+    as X3 with absolute coordinates; ``lognormal_sphere`` X5: radius ``exp(log(scale) + log_sigma Z)``.
+    """
+    check_choice("design", design, HEAVY_DESIGNS)
+    if design == "gaussian":
+        return scale * g.standard_normal((n, d))
+    if design == "student_t":
+        return scale * g.standard_t(tail, size=(n, d))
+    if design in ("pareto_sphere", "pareto_abs"):
+        rho = scale * (1.0 + g.pareto(tail, n))
+        u = _unit_sphere(g, n, d)
+        return rho[:, None] * (np.abs(u) if design == "pareto_abs" else u)
+    rho = np.exp(math.log(scale) + log_sigma * g.standard_normal(n))
+    return rho[:, None] * _unit_sphere(g, n, d)
+
+
+def sample_heavy_noise(g: np.random.Generator, n: int, noise: str = "student_t", *, noise_tail: float = 1.8,
+                       noise_scale: float = 1.0) -> np.ndarray:
+    """Median-zero noise of the l1 specification's laws N1-N4 (section 5.2), drawn from ``g``.
+
+    ``gaussian`` N1; ``student_t`` N2 (``noise_tail`` degrees of freedom); ``pareto_skewed`` N3
+    (``s (P - 2^(1/alpha))`` with ``P ~ Pareto-I(noise_tail, 1)``); ``laplace`` N4 (scale ``noise_scale``).
+    """
+    check_choice("noise", noise, HEAVY_NOISES)
+    if noise == "gaussian":
+        return noise_scale * g.standard_normal(n)
+    if noise == "student_t":
+        return noise_scale * g.standard_t(noise_tail, n)
+    if noise == "pareto_skewed":
+        return noise_scale * ((1.0 + g.pareto(noise_tail, n)) - 2.0 ** (1.0 / noise_tail))
+    return g.laplace(0.0, noise_scale, n)
+
+
 def make_heavy_tailed(
     n: int = 5_000, *, d: int = 2, design: str = "pareto_sphere", noise: str = "student_t",
     tail: float = 1.8, noise_tail: float = 1.8, scale: float = 1.0, noise_scale: float = 1.0,
-    w_norm: float = 0.5, seed: RngLike = 0,
+    w_norm: float = 0.5, log_sigma: float = 0.75, seed: RngLike = 0,
 ) -> Dataset:
     """Heavy-tailed linear regression data, ``y = <x, w0> + xi`` (l1 specification, section 5.2).
 
     Designs: ``gaussian`` (X1, s*N(0, I)), ``student_t`` (X2, s*t(tail) coordinates),
     ``pareto_sphere`` (X3, Pareto-I(tail, s) radius times a uniform direction), ``pareto_abs`` (X4,
-    as X3 with absolute coordinates), ``lognormal_sphere`` (X5, log-normal radius).
+    as X3 with absolute coordinates), ``lognormal_sphere`` (X5, log-normal radius with log-scale
+    ``log(s)`` and log-sd ``log_sigma``).
     Noises: ``gaussian`` (N1), ``student_t`` (N2, t(noise_tail)), ``pareto_skewed`` (N3, a centred
     Pareto with median 0), ``laplace`` (N4). ``w0 = w_norm * (1, ..., 1)/sqrt(d)``; since the noise
     has median 0, w0 is also the population l1 minimiser.
@@ -327,26 +370,12 @@ def make_heavy_tailed(
     scale = check_positive("scale", scale)
     noise_scale = check_positive("noise_scale", noise_scale)
     w_norm = check_positive("w_norm", w_norm, allow_zero=True)
+    log_sigma = check_positive("log_sigma", log_sigma)
+    if noise == "pareto_skewed" and noise_tail <= 1.0:
+        raise ValueError(f"noise_tail must be in (1, inf) for the skewed Pareto noise (finite mean), got {noise_tail:g}.")
     g = as_generator(seed)
-    if design == "gaussian":
-        X = scale * g.standard_normal((n, d))
-    elif design == "student_t":
-        X = scale * g.standard_t(tail, size=(n, d))
-    elif design in ("pareto_sphere", "pareto_abs"):
-        rho = scale * (1.0 + g.pareto(tail, n))
-        u = _unit_sphere(g, n, d)
-        X = rho[:, None] * (np.abs(u) if design == "pareto_abs" else u)
-    else:
-        rho = np.exp(math.log(scale) + 0.75 * g.standard_normal(n))
-        X = rho[:, None] * _unit_sphere(g, n, d)
-    if noise == "gaussian":
-        xi = noise_scale * g.standard_normal(n)
-    elif noise == "student_t":
-        xi = noise_scale * g.standard_t(noise_tail, n)
-    elif noise == "pareto_skewed":
-        xi = noise_scale * ((1.0 + g.pareto(noise_tail, n)) - 2.0 ** (1.0 / noise_tail))
-    else:
-        xi = g.laplace(0.0, noise_scale, n)
+    X = sample_heavy_design(g, n, d, design, tail=tail, scale=scale, log_sigma=log_sigma)
+    xi = sample_heavy_noise(g, n, noise, noise_tail=noise_tail, noise_scale=noise_scale)
     w0 = np.full(d, w_norm / math.sqrt(d))
     y = X @ w0 + xi
     info = DATASETS["heavy_tailed"]
