@@ -1,0 +1,457 @@
+"""Vectorized Monte-Carlo engine: R releases of a mechanism, the linear fits, and utility tables.
+
+The work of R trials is done in chunks of trials with array operations (a gather ``X[bags]``
+and an einsum per chunk); only the random draws of each trial come from its own generator, so
+trial t gives the same numbers whatever the chunking, and whichever grid point it is run at
+(common random numbers across k, m, rho).
+
+For a *linear* model the learner of any LLP release can form x̄_j = Σ_r w_jr x_(i_jr) itself, so:
+
+* naive LLP fits exactly the same regression as naive LBA (unit weights);
+* weighted LLP without noise fits exactly the same regression as wtd-LBA (same bags and weights);
+* noisy-wtd-LLP differs from them only by the label noise.
+
+:func:`simulate_fits` therefore computes the three distinct fits once per trial and reports all
+five mechanisms (rows of equivalent mechanisms are equal by construction, which the page says).
+
+References
+----------
+.. [BSHNR] *Label Differential Privacy via Aggregation*: Fig. 1, Fig. 2, Theorem 1.2, and the
+   evaluation protocol of Appendix K (test MSE on held-out instances).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..._validation import check_choice, check_int, check_in_interval, check_positive, check_Xy
+from ...bounds import label_dp_bags as acc
+from ...experiments import run_sweep
+from ...rng import RngLike, as_seed_sequence
+from .core import MECHANISMS, check_bag_sizes
+
+__all__ = [
+    "METHOD_KEYS",
+    "ReleaseBatch",
+    "simulate_releases",
+    "simulate_fits",
+    "PreparedData",
+    "utility_trials",
+    "utility_sweep",
+]
+
+#: Mechanism name (CLI/engine) -> method key used in tables and :data:`dp_core.figures.METHOD_COLORS`.
+METHOD_KEYS = {
+    "naive-lba": "naive_lba",
+    "naive-llp": "naive_llp",
+    "wtd-lba": "wtd_lba",
+    "weighted-llp": "wtd_llp",
+    "noisy-wtd-llp": "noisy_wtd_llp",
+    "gaussian-labels": "gaussian_label",
+    "laplace-labels": "laplace_label",
+    "nonprivate": "nonprivate",
+}
+
+#: Elements of X[bags] materialised at once (chunking across trials keeps memory bounded).
+_CHUNK_ELEMENTS = 4_000_000
+
+
+def _seeds(seed: RngLike | Sequence[np.random.SeedSequence], n_trials: int | None) -> list[np.random.SeedSequence]:
+    if isinstance(seed, (list, tuple)):
+        return list(seed)
+    return as_seed_sequence(seed).spawn(check_int("n_trials", n_trials, lo=1))
+
+
+def _draw(seeds, n, m, k, *, weighted: bool, noisy_slots: Callable | None, noise_std: float):
+    """Per-trial draws in a fixed order: bags, weights, noise. Returns stacked arrays."""
+    R = len(seeds)
+    bags = np.empty((R, m, k), dtype=np.int64)
+    W = np.empty((R, m, k)) if weighted else None
+    E = np.zeros((R, m, k)) if noisy_slots is not None else None
+    for t, ss in enumerate(seeds):
+        g = np.random.Generator(np.random.PCG64(ss))
+        bags[t] = g.choice(n, size=m * k, replace=False).reshape(m, k)
+        if weighted:
+            W[t] = g.standard_normal((m, k))
+        if noisy_slots is not None:
+            mask = noisy_slots(bags[t])
+            E[t][mask] = noise_std * g.standard_normal(int(mask.sum()))
+    return bags, W, E
+
+
+@dataclass(frozen=True)
+class ReleaseBatch:
+    """R independent releases of one mechanism on a fixed dataset.
+
+    Attributes
+    ----------
+    mechanism : str
+    bags : int array (R, m, k)
+        Bag members (public in every mechanism).
+    ybar : array (R, m)
+        The released label aggregates.
+    weights : array (R, m, k) or None
+        The weights: public for the LLP mechanisms, ``None`` for naive ones; for wtd-LBA the
+        weights are secret and only returned when ``return_secrets=True`` (for audits).
+    xbar : array (R, m, d) or None
+        Aggregated features Σ w x (released by LBA; computable from an LLP release).
+    noise_mask : bool array (n,) or None
+        The noise set N of noisy-wtd-LLP (fixed across the R runs).
+    """
+
+    mechanism: str
+    bags: np.ndarray = field(repr=False)
+    ybar: np.ndarray = field(repr=False)
+    weights: np.ndarray | None = field(default=None, repr=False)
+    xbar: np.ndarray | None = field(default=None, repr=False)
+    noise_mask: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def n_trials(self) -> int:
+        return int(self.ybar.shape[0])
+
+
+def simulate_releases(
+    X,
+    y,
+    *,
+    mechanism: str,
+    m: int,
+    k: int,
+    n_trials: int | None = None,
+    seed: RngLike | Sequence[np.random.SeedSequence] = 0,
+    rho: float = 0.1,
+    noise_std: float = 1.0,
+    noise_mask: np.ndarray | None = None,
+    noise_set_seed: RngLike = 12345,
+    with_xbar: bool = False,
+    return_secrets: bool = False,
+) -> ReleaseBatch:
+    """Run a mechanism R times on a fixed dataset and return the released aggregates (vectorized).
+
+    This is the function an empirical audit calls: run it on two neighbouring datasets with the
+    same ``seed`` (the same bags and weights, i.e. coupled public randomness) or with different
+    seeds, and compare the distributions of ``ybar``.
+
+    Parameters
+    ----------
+    X : array (n, d)
+        Features (the constant column appended by the caller if wanted).
+    y : array (n,)
+        Labels.
+    mechanism : str
+        One of ``naive-lba``, ``naive-llp``, ``wtd-lba``, ``weighted-llp``, ``noisy-wtd-llp``.
+    m, k : int
+        m k <= n.
+    n_trials : int
+        R (ignored when ``seed`` is a list of SeedSequences, one per trial).
+    seed : int, SeedSequence, Generator, or list of SeedSequence
+        Root seed; trial t uses the t-th spawned child.
+    rho, noise_std : float
+        noisy-wtd-LLP: noisy fraction and noise std s.
+    noise_mask : bool array (n,), optional
+        The noise set N; by default a uniformly random set of size round(rho n) drawn from
+        ``noise_set_seed`` (independent of the labels, fixed across the R runs).
+    with_xbar : bool
+        Also return x̄ = Σ w x per bag (R m d floats).
+    return_secrets : bool
+        Return the wtd-LBA weights too (they are not part of its release).
+
+    Returns
+    -------
+    ReleaseBatch
+
+    Notes
+    -----
+    The label noise is drawn only for bagged members of N; the released aggregates have exactly
+    the law of Fig. 2 (noise on unbagged indices never reaches the output).
+
+    References
+    ----------
+    [BSHNR] Fig. 1, Fig. 2, Appendix A.
+    """
+    check_choice("mechanism", mechanism, MECHANISMS)
+    X, y = check_Xy(X, y, min_rows=1)
+    n, d = X.shape
+    check_bag_sizes(n, m, k)
+    seeds = _seeds(seed, n_trials)
+    weighted = mechanism in ("wtd-lba", "weighted-llp", "noisy-wtd-llp")
+    mask = None
+    slots = None
+    if mechanism == "noisy-wtd-llp":
+        mask = _noise_mask(n, rho, noise_mask, noise_set_seed)
+        slots = mask.__getitem__
+    s = check_positive("noise_std", noise_std)
+    bags, W, E = _draw(seeds, n, m, k, weighted=weighted, noisy_slots=slots, noise_std=s)
+    ys = np.take(y, bags)
+    if E is not None:
+        ys = ys + E
+    ybar = np.einsum("rjk,rjk->rj", W, ys) if weighted else ys.sum(axis=2)
+    xbar = _aggregate_features(X, bags, W) if with_xbar else None
+    public_w = W if (mechanism != "wtd-lba" or return_secrets) else None
+    if mechanism in ("naive-lba", "naive-llp"):
+        public_w = None
+    return ReleaseBatch(mechanism, bags, ybar, public_w, xbar, mask)
+
+
+def _noise_mask(n, rho, noise_mask, noise_set_seed):
+    from .core import noise_set
+
+    if noise_mask is not None:
+        mask = np.asarray(noise_mask, dtype=bool)
+        if mask.shape != (n,):
+            raise ValueError(f"noise_mask must be a boolean array of length n = {n}, got shape {mask.shape}.")
+        return mask
+    check_in_interval("rho", rho, 0.0, 1.0)
+    return noise_set(n, rho, noise_set_seed)
+
+
+def _aggregate_features(X, bags, W):
+    """Σ_r w_jr x_(i_jr) for a stack of bags, gathered one feature column at a time (a column of
+    n floats stays in cache, which makes the gather several times faster than ``X[bags]``)."""
+    R, m, k = bags.shape
+    XT = np.ascontiguousarray(X.T)
+    out = np.empty((R, m, XT.shape[0]))
+    for j, col in enumerate(XT):
+        vals = np.take(col, bags)
+        out[:, :, j] = vals.sum(axis=2) if W is None else np.einsum("rjk,rjk->rj", W, vals)
+    return out
+
+
+def _batched_lstsq(A: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Minimum-norm least squares for a stack: A (R, m, d), b (R, m) -> (R, d)."""
+    G = np.einsum("rjd,rje->rde", A, A)
+    c = np.einsum("rjd,rj->rd", A, b)
+    scale = np.maximum(np.einsum("rdd->r", G), 1e-300)[:, None, None]
+    Gp = np.linalg.pinv(G / scale, rtol=1e-12, hermitian=True)
+    return np.einsum("rde,re->rd", Gp, c) / scale[:, :, 0]
+
+
+def simulate_fits(
+    X,
+    y,
+    *,
+    m: int,
+    k: int,
+    rho: float,
+    seeds: Sequence[np.random.SeedSequence],
+    noise_std: float = 1.0,
+    noise_mask: np.ndarray | None = None,
+    mechanisms: Sequence[str] = ("naive", "weighted", "noisy"),
+) -> dict[str, np.ndarray]:
+    """Linear fits on R releases (one per seed): ``{"naive": (R, d), "weighted": ..., "noisy": ...}``.
+
+    "naive" serves naive LBA and naive LLP, "weighted" serves wtd-LBA and weighted LLP without
+    noise, "noisy" is noisy-wtd-LLP; within a trial all three use the same bags, and the two
+    weighted ones the same weights (common random numbers).
+
+    References
+    ----------
+    [BSHNR] Theorem 1.2 (f* fitted on the aggregates), spec section 2.7.
+    """
+    X, y = check_Xy(X, y, min_rows=1)
+    n, d = X.shape
+    check_bag_sizes(n, m, k)
+    r = check_in_interval("rho", rho, 0.0, 1.0)
+    s = check_positive("noise_std", noise_std)
+    mask = _noise_mask(n, r, noise_mask, 12345) if "noisy" in mechanisms else None
+    want_w = "weighted" in mechanisms or "noisy" in mechanisms
+    R = len(seeds)
+    out = {name: np.empty((R, d)) for name in mechanisms}
+    XT = np.ascontiguousarray(X.T)
+    step = max(1, _CHUNK_ELEMENTS // max(1, m * k))
+    buf = None
+    for a in range(0, R, step):
+        chunk = seeds[a : a + step]
+        bags, W, E = _draw(chunk, n, m, k, weighted=want_w, noisy_slots=None if mask is None else mask.__getitem__, noise_std=s)
+        ys = np.take(y, bags)
+        Rc = len(chunk)
+        x_naive = np.empty((Rc, m, d)) if "naive" in mechanisms else None
+        x_w = np.empty((Rc, m, d)) if want_w else None
+        buf = np.empty(bags.shape) if buf is None or buf.shape != bags.shape else buf
+        for j, col in enumerate(XT):
+            vals = np.take(col, bags, out=buf)
+            if x_naive is not None:
+                x_naive[:, :, j] = vals.sum(axis=2)
+            if x_w is not None:
+                x_w[:, :, j] = np.einsum("rjk,rjk->rj", W, vals)
+        if x_naive is not None:
+            out["naive"][a : a + step] = _batched_lstsq(x_naive, ys.sum(axis=2))
+        if "weighted" in mechanisms:
+            out["weighted"][a : a + step] = _batched_lstsq(x_w, np.einsum("rjk,rjk->rj", W, ys))
+        if "noisy" in mechanisms:
+            out["noisy"][a : a + step] = _batched_lstsq(x_w, np.einsum("rjk,rjk->rj", W, ys + E))
+    return out
+
+
+@dataclass(frozen=True)
+class PreparedData:
+    """Training and test data prepared for aggregation (features with the constant appended,
+    labels mapped to [-B1, B1]) with the non-private optimum precomputed.
+
+    Build it with :func:`dp_core.mechanisms.label_dp_bags.prepare`.
+    """
+
+    X: np.ndarray = field(repr=False)
+    y: np.ndarray = field(repr=False)
+    X_test: np.ndarray = field(repr=False)
+    y_test: np.ndarray = field(repr=False)
+    b1: float
+    b2: float
+    label_lo: float
+    label_hi: float
+    label_range_from_data: bool
+    n_clipped: int
+    name: str = ""
+    notes: tuple[str, ...] = ()
+
+    @property
+    def n(self) -> int:
+        return int(self.X.shape[0])
+
+    @property
+    def d(self) -> int:
+        return int(self.X.shape[1])
+
+    def optimum(self) -> dict[str, Any]:
+        """r*, opt/n (gamma_hat), Q = X^T X/n and the test Gram pieces."""
+        r_star, *_ = np.linalg.lstsq(self.X, self.y, rcond=None)
+        res = self.y - self.X @ r_star
+        return {
+            "r_star": r_star,
+            "gamma_hat": float(res @ res / self.n),
+            "Q": self.X.T @ self.X / self.n,
+            "test_G": self.X_test.T @ self.X_test / len(self.y_test),
+            "test_c": self.X_test.T @ self.y_test / len(self.y_test),
+            "test_yy": float(self.y_test @ self.y_test / len(self.y_test)),
+        }
+
+    @property
+    def mse_unit(self) -> float:
+        """Factor from MSE on the [-B1, B1] scale to MSE in the label's original units."""
+        return ((self.label_hi - self.label_lo) / (2.0 * self.b1)) ** 2
+
+
+def _metrics(coefs: np.ndarray, opt: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    diff = coefs - opt["r_star"][None, :]
+    excess = np.einsum("rd,de,re->r", diff, opt["Q"], diff)
+    test = opt["test_yy"] - 2.0 * coefs @ opt["test_c"] + np.einsum("rd,de,re->r", coefs, opt["test_G"], coefs)
+    g = opt["gamma_hat"]
+    ratio = 1.0 + excess / g if g > 0 else np.full_like(excess, math.inf)
+    return {"test_mse": np.maximum(test, 0.0), "excess_risk": np.maximum(excess, 0.0), "ratio": ratio}
+
+
+def utility_trials(
+    data: PreparedData,
+    *,
+    m: int,
+    k: int,
+    rho: float,
+    seeds: Sequence[np.random.SeedSequence],
+    epsilon: float | None = None,
+    delta: float | None = None,
+    noise_std: float = 1.0,
+    methods: Sequence[str] | None = None,
+    _opt: Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
+    """Per-trial utility of every mechanism and baseline: one row per (trial, method).
+
+    Columns: ``method`` (keys of :data:`METHOD_KEYS` values), ``trial``, ``test_mse`` (on the
+    [-B1, B1] label scale), ``excess_risk`` (val(D, r)/n - opt(D, F)/n on the training data),
+    ``ratio`` (val(D, r)/opt(D, F)).
+
+    Baselines (only with ``epsilon`` and ``delta``): OLS on all n training labels with Gaussian
+    noise of the analytic sigma for (epsilon, delta) or Laplace noise b = 2 B1/epsilon
+    (sensitivity 2 B1). The non-private OLS is the reference (its excess risk is 0).
+
+    References
+    ----------
+    [BSHNR] Appendix K (protocol), Theorem 1.2 (utility); spec sections 3.6 (baselines), 5.4.
+    """
+    if methods is None:
+        methods = list(METHOD_KEYS.values())
+    opt = data.optimum() if _opt is None else _opt
+    R = len(seeds)
+    need = set(methods)
+    fit_names = []
+    if need & {"naive_lba", "naive_llp"}:
+        fit_names.append("naive")
+    if need & {"wtd_lba", "wtd_llp"}:
+        fit_names.append("weighted")
+    if "noisy_wtd_llp" in need:
+        fit_names.append("noisy")
+    fits = simulate_fits(data.X, data.y, m=m, k=k, rho=rho, seeds=seeds, noise_std=noise_std, mechanisms=fit_names) if fit_names else {}
+    src = {"naive_lba": "naive", "naive_llp": "naive", "wtd_lba": "weighted", "wtd_llp": "weighted", "noisy_wtd_llp": "noisy"}
+    frames = []
+    for meth in methods:
+        if meth in src:
+            coefs = fits[src[meth]]
+        elif meth in ("gaussian_label", "laplace_label"):
+            if epsilon is None or delta is None:
+                continue
+            coefs = _baseline_coefs(data, meth, epsilon, delta, seeds, opt)
+        elif meth == "nonprivate":
+            coefs = np.repeat(opt["r_star"][None, :], R, axis=0)
+        else:
+            raise ValueError(f"method must be one of {sorted(METHOD_KEYS.values())}, got {meth!r}.")
+        met = _metrics(coefs, opt)
+        frames.append(pd.DataFrame({"method": meth, "trial": np.arange(R), **met}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _baseline_coefs(data: PreparedData, meth: str, epsilon: float, delta: float, seeds, opt) -> np.ndarray:
+    cal = acc.baseline_calibration(epsilon, delta, data.b1)
+    P = np.linalg.pinv(data.X)  # (d, n); OLS on noisy labels = r* + P noise
+    R = len(seeds)
+    out = np.empty((R, data.d))
+    n = data.n
+    step = max(1, _CHUNK_ELEMENTS // max(1, n))
+    for a in range(0, R, step):
+        chunk = seeds[a : a + step]
+        noise = np.empty((len(chunk), n))
+        for t, ss in enumerate(chunk):
+            # a child stream distinct from the bag draws of the same trial
+            tag = 7 if meth == "gaussian_label" else 8
+            g = np.random.Generator(np.random.PCG64(np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (tag,))))
+            if meth == "gaussian_label":
+                noise[t] = cal["gaussian_sigma"] * g.standard_normal(n)
+            else:
+                noise[t] = g.laplace(0.0, cal["laplace_scale"], n)
+        out[a : a + step] = opt["r_star"][None, :] + noise @ P.T
+    return out
+
+
+def utility_sweep(
+    data: PreparedData,
+    points: Sequence[Mapping[str, Any]],
+    *,
+    n_trials: int,
+    seed: RngLike,
+    epsilon: float | None = None,
+    delta: float | None = None,
+    noise_std: float = 1.0,
+    methods: Sequence[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    block_size: int | None = None,
+) -> pd.DataFrame:
+    """Utility over a grid of (k, m, rho) points: the per-trial table of :func:`utility_trials`
+    with the point's parameters as columns; use :func:`dp_core.experiments.summarize` on it.
+
+    Every point must satisfy m k <= n (checked before any work starts).
+    """
+    for p in points:
+        check_bag_sizes(data.n, int(p["m"]), int(p["k"]))
+    opt = data.optimum()
+
+    def block(point, seeds):
+        return utility_trials(
+            data, m=int(point["m"]), k=int(point["k"]), rho=float(point.get("rho", 0.1)), seeds=list(seeds),
+            epsilon=epsilon, delta=delta, noise_std=noise_std, methods=methods, _opt=opt,
+        )
+
+    return run_sweep(block, points, n_trials=n_trials, seed=seed, block_size=block_size, progress=progress)

@@ -1,0 +1,394 @@
+"""Random weighted bag aggregation: the bag sampler, the five mechanisms and the linear fit.
+
+Mechanisms (label-DP setting: features public, labels private):
+
+* ``naive-lba``  -- per bag, the plain sums of features and labels (not label-DP).
+* ``naive-llp``  -- per bag, the members' features and the plain label sum (not label-DP).
+* ``wtd-lba``    -- per bag, weighted sums with secret iid N(0, 1) weights (label-DP on data
+  with a linear residual, Theorem 1.2).
+* ``weighted-llp`` -- members' features, the *public* weights and the weighted label sum; no
+  noise (not label-DP, delta >= m k / n).
+* ``noisy-wtd-llp`` -- as ``weighted-llp`` after adding N(0, s^2) to the labels of a fixed,
+  label-independent rho-fraction N of the examples (label-DP for every dataset, Theorem 1.3).
+
+The release objects never contain a secret (the wtd-LBA weights, the LLP noise).
+
+References
+----------
+.. [BSHNR] A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differential
+   Privacy via Aggregation*: Fig. 1 (wtd-LBA), Fig. 2 (noisy-wtd-LLP), Appendix A (naive
+   aggregation), Theorem 1.2 (linear fit on the aggregates).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..._validation import check_choice, check_int, check_in_interval, check_positive, check_Xy
+from ...rng import RngLike, as_generator
+
+__all__ = [
+    "MECHANISMS",
+    "MECHANISM_LABELS",
+    "check_bag_sizes",
+    "sample_bags",
+    "noise_set",
+    "LBARelease",
+    "LLPRelease",
+    "naive_lba",
+    "naive_llp",
+    "wtd_lba",
+    "weighted_llp",
+    "noisy_wtd_llp",
+    "release",
+    "fit_linear",
+    "LabelDPBags",
+]
+
+MECHANISMS = ("naive-lba", "naive-llp", "wtd-lba", "weighted-llp", "noisy-wtd-llp")
+MECHANISM_LABELS = {
+    "naive-lba": "naive LBA (plain sums)",
+    "naive-llp": "naive LLP (plain label sums)",
+    "wtd-lba": "wtd-LBA (secret weights)",
+    "weighted-llp": "weighted LLP, no noise (ρ = 0)",
+    "noisy-wtd-llp": "noisy-wtd-LLP",
+}
+
+
+def check_bag_sizes(n: int, m: int, k: int) -> tuple[int, int, int]:
+    """Validate n, m, k and the feasibility condition m k <= n (disjoint bags).
+
+    >>> check_bag_sizes(100, 10, 5)
+    (100, 10, 5)
+    """
+    nn = check_int("n", n, lo=1)
+    mm = check_int("m", m, lo=1)
+    kk = check_int("k", k, lo=1)
+    if mm * kk > nn:
+        raise ValueError(
+            f"m*k must be <= n (the m bags of size k are disjoint), got m = {mm}, k = {kk}, m*k = {mm * kk} > n = {nn}; "
+            f"with m = {mm} the largest feasible k is {nn // mm}."
+        )
+    return nn, mm, kk
+
+
+def sample_bags(n: int, m: int, k: int, rng: RngLike) -> np.ndarray:
+    """m disjoint, uniformly random bags of size k from ``range(n)``.
+
+    Row j of the result lists the members of bag j. The collection is uniform over ordered
+    collections of m disjoint k-subsets (an ordered sample of m k distinct indices, which has the
+    law of the first m k entries of a uniform permutation).
+
+    Parameters
+    ----------
+    n, m, k : int
+        Must satisfy 1 <= k, 1 <= m and m k <= n.
+    rng : None, int, SeedSequence or Generator
+
+    Returns
+    -------
+    ndarray of shape (m, k), dtype int64
+
+    References
+    ----------
+    [BSHNR] Fig. 1 step 1, Fig. 2 step 4 (spec Algorithm S).
+
+    Examples
+    --------
+    >>> S = sample_bags(10, 2, 3, 0)
+    >>> S.shape, len(set(S.ravel()))
+    ((2, 3), 6)
+    """
+    nn, mm, kk = check_bag_sizes(n, m, k)
+    g = as_generator(rng)
+    return g.choice(nn, size=mm * kk, replace=False).reshape(mm, kk)
+
+
+def noise_set(n: int, rho: float, rng: RngLike) -> np.ndarray:
+    """A uniformly random index set N of size round(rho n), drawn independently of the labels.
+
+    Returns a boolean mask of length n. Use its own seed: N must be fixed before the labels are
+    seen.
+
+    References
+    ----------
+    [BSHNR] Fig. 2 (the set 𝒩 with |𝒩| = rho n).
+
+    >>> int(noise_set(10, 0.3, 1).sum())
+    3
+    """
+    nn = check_int("n", n, lo=1)
+    r = check_in_interval("rho", rho, 0.0, 1.0)
+    size = int(round(r * nn))
+    mask = np.zeros(nn, dtype=bool)
+    if size:
+        mask[as_generator(rng).choice(nn, size=size, replace=False)] = True
+    return mask
+
+
+@dataclass(frozen=True)
+class LBARelease:
+    """Output of naive LBA / wtd-LBA: the bags and, per bag, a feature aggregate and a label aggregate.
+
+    The weights of wtd-LBA are *not* part of the release.
+    """
+
+    mechanism: str
+    bags: np.ndarray = field(repr=False)
+    xbar: np.ndarray = field(repr=False)
+    ybar: np.ndarray = field(repr=False)
+
+    def aggregated_features(self) -> np.ndarray:
+        return self.xbar
+
+
+@dataclass(frozen=True)
+class LLPRelease:
+    """Output of naive LLP / weighted LLP / noisy-wtd-LLP: per bag, the members' indices and
+    features, the public weights (all ones for naive LLP) and the (weighted, possibly noisy)
+    label sum. The label noise is *not* part of the release."""
+
+    mechanism: str
+    bags: np.ndarray = field(repr=False)
+    features: np.ndarray = field(repr=False)
+    weights: np.ndarray = field(repr=False)
+    ybar: np.ndarray = field(repr=False)
+    rho: float = 0.0
+
+    def aggregated_features(self) -> np.ndarray:
+        """x̄_j = Σ_r w_jr x_(i_jr), computable by the learner from the released tuples."""
+        return np.einsum("jr,jrd->jd", self.weights, self.features)
+
+
+def _prep(X, y, m, k):
+    X, y = check_Xy(X, y, min_rows=1)
+    check_bag_sizes(X.shape[0], m, k)
+    return X, y
+
+
+def naive_lba(X, y, *, m: int, k: int, rng: RngLike) -> LBARelease:
+    """Naive LBA: per bag, the unweighted sums of features and labels. Not label-DP (delta >= m k/n).
+
+    References
+    ----------
+    [BSHNR] Appendix A.
+    """
+    X, y = _prep(X, y, m, k)
+    S = sample_bags(X.shape[0], m, k, as_generator(rng))
+    return LBARelease("naive-lba", S, X[S].sum(axis=1), y[S].sum(axis=1))
+
+
+def naive_llp(X, y, *, m: int, k: int, rng: RngLike) -> LLPRelease:
+    """Naive LLP: the members' features and the unweighted label sum. Not label-DP.
+
+    References
+    ----------
+    [BSHNR] Appendix A.
+    """
+    X, y = _prep(X, y, m, k)
+    S = sample_bags(X.shape[0], m, k, as_generator(rng))
+    return LLPRelease("naive-llp", S, X[S], np.ones(S.shape), y[S].sum(axis=1))
+
+
+def wtd_lba(X, y, *, m: int, k: int, rng: RngLike) -> LBARelease:
+    """wtd-LBA: per bag, Σ w x and Σ w y with secret iid N(0, 1) weights (not released).
+
+    Parameters
+    ----------
+    X : array of shape (n, d)
+        Features (public), with the constant 1 already appended.
+    y : array of shape (n,)
+        Labels (private), in [-B1, B1].
+    m, k : int
+        Number and size of the bags; m k <= n.
+    rng : seed or Generator
+        Drawn in order: the bags, then the weights.
+
+    References
+    ----------
+    [BSHNR] Fig. 1; Theorem 1.2.
+    """
+    X, y = _prep(X, y, m, k)
+    g = as_generator(rng)
+    S = sample_bags(X.shape[0], m, k, g)
+    W = g.standard_normal((m, k))
+    return LBARelease("wtd-lba", S, np.einsum("jr,jrd->jd", W, X[S]), np.einsum("jr,jr->j", W, y[S]))
+
+
+def noisy_wtd_llp(
+    X, y, *, m: int, k: int, rho: float, rng: RngLike, noise_mask: np.ndarray | None = None, noise_std: float = 1.0
+) -> LLPRelease:
+    """noisy-wtd-LLP: noise N(0, s^2) on the labels of N, then weighted label sums with public weights.
+
+    Parameters
+    ----------
+    X, y, m, k
+        As in :func:`wtd_lba`.
+    rho : float
+        Fraction of noisy labels. Must be in [0, 1] (0 gives :func:`weighted_llp`, not label-DP).
+    rng : seed or Generator
+        Drawn in order: N (unless ``noise_mask`` is given), the noise g, the bags, the weights.
+    noise_mask : bool array of shape (n,), optional
+        The set N, fixed before the labels are seen; rho is then |N|/n.
+    noise_std : float
+        s; the guarantee holds with B1_eff = B1/s. Must be in (0, inf).
+
+    References
+    ----------
+    [BSHNR] Fig. 2; Theorem 1.3 / D.1.
+    """
+    X, y = _prep(X, y, m, k)
+    n = X.shape[0]
+    s = check_positive("noise_std", noise_std)
+    g = as_generator(rng)
+    if noise_mask is None:
+        mask = noise_set(n, rho, g)
+    else:
+        mask = np.asarray(noise_mask, dtype=bool)
+        if mask.shape != (n,):
+            raise ValueError(f"noise_mask must be a boolean array of length n = {n}, got shape {mask.shape}.")
+    y_tilde = y.copy()
+    y_tilde[mask] += s * g.standard_normal(int(mask.sum()))
+    S = sample_bags(n, m, k, g)
+    W = g.standard_normal((m, k))
+    name = "noisy-wtd-llp" if mask.any() else "weighted-llp"
+    return LLPRelease(name, S, X[S], W, np.einsum("jr,jr->j", W, y_tilde[S]), rho=float(mask.mean()))
+
+
+def weighted_llp(X, y, *, m: int, k: int, rng: RngLike) -> LLPRelease:
+    """Weighted LLP without noise (noisy-wtd-LLP with N empty). Not label-DP: delta >= m k / n.
+
+    References
+    ----------
+    [BSHNR] Section 1.2 discussion; Table 3.
+    """
+    return noisy_wtd_llp(X, y, m=m, k=k, rho=0.0, rng=rng)
+
+
+def release(mechanism: str, X, y, *, m: int, k: int, rng: RngLike, rho: float = 0.1, noise_std: float = 1.0):
+    """Run one of :data:`MECHANISMS` once and return its release object."""
+    check_choice("mechanism", mechanism, MECHANISMS)
+    if mechanism == "naive-lba":
+        return naive_lba(X, y, m=m, k=k, rng=rng)
+    if mechanism == "naive-llp":
+        return naive_llp(X, y, m=m, k=k, rng=rng)
+    if mechanism == "wtd-lba":
+        return wtd_lba(X, y, m=m, k=k, rng=rng)
+    if mechanism == "weighted-llp":
+        return weighted_llp(X, y, m=m, k=k, rng=rng)
+    return noisy_wtd_llp(X, y, m=m, k=k, rho=rho, rng=rng, noise_std=noise_std)
+
+
+def fit_linear(xbar, ybar, *, b3: float | None = None) -> np.ndarray:
+    """Least squares on the aggregates: r = argmin Σ_j (ȳ_j - rᵀ x̄_j)^2 (homogeneous, no intercept).
+
+    The constant feature is aggregated with the others, so the bias is the last coordinate of r;
+    adding an unweighted intercept to the aggregated regression would be a modelling error.
+
+    Parameters
+    ----------
+    xbar : array of shape (m, d)
+    ybar : array of shape (m,)
+    b3 : float, optional
+        Norm bound of the class F0: if the unconstrained minimizer has norm above b3, the
+        constrained one is r(mu) = (X̄ᵀX̄ + mu I)^{-1} X̄ᵀ ȳ with ||r(mu)|| = b3 (bisection on mu).
+
+    Returns
+    -------
+    ndarray of shape (d,)
+
+    References
+    ----------
+    [BSHNR] Theorem 1.2 (f* = argmin over F0 of val(D̂, f)); spec section 2.7.
+
+    Examples
+    --------
+    >>> Xb = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]); yb = Xb @ np.array([2.0, -1.0])
+    >>> np.round(fit_linear(Xb, yb), 6).tolist()
+    [2.0, -1.0]
+    """
+    A, v = check_Xy(xbar, ybar, min_rows=1)
+    r, *_ = np.linalg.lstsq(A, v, rcond=None)
+    if b3 is None:
+        return r
+    B3 = check_positive("b3", b3)
+    if np.linalg.norm(r) <= B3:
+        return r
+    evals, evecs = np.linalg.eigh(A.T @ A)
+    evals = np.maximum(evals, 0.0)
+    c = evecs.T @ (A.T @ v)
+
+    def norm_at(mu: float) -> float:
+        return float(np.linalg.norm(c / (evals + mu)))
+
+    lo, hi = 0.0, max(1.0, float(np.linalg.norm(c)) / B3)
+    while norm_at(hi) > B3:
+        lo, hi = hi, hi * 2.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if norm_at(mid) > B3:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-15 * max(1.0, hi):
+            break
+    mu = hi
+    return evecs @ (c / (evals + mu))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LabelDPBags:
+    """Frozen configuration of one aggregation mechanism.
+
+    :math:`m` disjoint random bags of size :math:`k` (m k <= n), iid N(0, 1) weights for the
+    weighted mechanisms, and for noisy-wtd-LLP N(0, s^2) noise on a rho-fraction of labels.
+    There is no epsilon parameter: (epsilon, delta) are outputs of the accounting
+    (:mod:`dp_core.bounds.label_dp_bags`).
+
+    Parameters
+    ----------
+    mechanism : str
+        One of :data:`MECHANISMS`.
+    m, k : int
+        Number and size of bags. Must be >= 1.
+    rho : float
+        Noisy fraction (noisy-wtd-LLP). Must be in [0, 1].
+    noise_std : float
+        Label-noise std s. Must be in (0, inf).
+
+    References
+    ----------
+    [BSHNR] Fig. 1, Fig. 2, Theorems 1.2 and 1.3.
+    """
+
+    mechanism: str = "noisy-wtd-llp"
+    m: int
+    k: int
+    rho: float = 0.1
+    noise_std: float = 1.0
+
+    def __post_init__(self) -> None:
+        check_choice("mechanism", self.mechanism, MECHANISMS)
+        check_int("m", self.m, lo=1)
+        check_int("k", self.k, lo=1)
+        check_in_interval("rho", self.rho, 0.0, 1.0)
+        check_positive("noise_std", self.noise_std)
+
+    def run(self, X, y, *, rng: RngLike):
+        """Release once on (X, y); see :func:`release`."""
+        return release(self.mechanism, X, y, m=self.m, k=self.k, rng=rng, rho=self.rho, noise_std=self.noise_std)
+
+    def fit(self, X, y, *, rng: RngLike, b3: float | None = None) -> np.ndarray:
+        """Release once and fit the linear model on the aggregates."""
+        rel = self.run(X, y, rng=rng)
+        return fit_linear(rel.aggregated_features(), rel.ybar, b3=b3)
+
+    @property
+    def is_label_dp(self) -> bool:
+        """Whether the mechanism has any label-DP guarantee at all (naive and noiseless ones do not)."""
+        return self.mechanism == "wtd-lba" or (self.mechanism == "noisy-wtd-llp" and self.rho > 0)
+
+    def fraction_used(self, n: int) -> float:
+        return self.m * self.k / check_int("n", n, lo=1)

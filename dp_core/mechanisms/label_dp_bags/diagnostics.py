@@ -1,0 +1,248 @@
+"""Data preparation and the data conditions of wtd-LBA (gamma, lambda*, rank), per-bag residuals.
+
+In the label-DP setting the features are public, so normalizing them with statistics of the
+data (z-scores, the largest row norm) costs no label privacy. The label range is different: it
+must be declared publicly (B1); a range read off the data is flagged as a leak.
+
+The wtd-LBA guarantee is *conditional*: it needs opt(D, F) >= gamma n, a property of the
+private labels. gamma_hat computed here is a non-private diagnostic; the analyst declares the
+gamma used for accounting.
+
+References
+----------
+.. [BSHNR] *Label Differential Privacy via Aggregation*, Theorem 1.2 and Lemma 3.4 (the data
+   conditions), Appendix J (bags without residual are not private).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..._validation import check_int, check_positive, check_real, check_Xy
+from ...exceptions import DataValidationError
+from ...rng import RngLike, as_generator
+from .batch import PreparedData
+from .core import check_bag_sizes
+
+__all__ = ["prepare", "prepare_dataset", "data_conditions", "bag_residuals", "conditional_noise_summary"]
+
+
+def _features(X: np.ndarray) -> np.ndarray:
+    mu = X.mean(axis=0)
+    sd = X.std(axis=0)
+    Z = (X - mu) / np.where(sd > 0, sd, 1.0)
+    Z[:, sd == 0] = 0.0
+    norms = np.linalg.norm(Z, axis=1)
+    top = float(norms.max()) if norms.size else 0.0
+    if top > 0:
+        Z = Z / top
+    return Z
+
+
+def prepare(
+    X_raw,
+    y_raw,
+    *,
+    label_range: tuple[float, float] | None = None,
+    b1: float = 1.0,
+    test_fraction: float = 0.2,
+    seed: RngLike = 0,
+    name: str = "",
+) -> PreparedData:
+    """Prepare (X, y) for the aggregation mechanisms.
+
+    Features: z-scored, divided by the largest row norm (features are public: no label leak),
+    then the constant 1 appended, so ||x|| <= B2 = sqrt(2). Labels: clipped to the declared
+    ``label_range`` = (lo, hi) and mapped affinely onto [-B1, B1]. Then a seeded train/test split.
+
+    Parameters
+    ----------
+    X_raw : array (n, d)
+    y_raw : array (n,)
+    label_range : (float, float), optional
+        Public label range. ``None`` uses the data's min and max, which leaks label
+        information; the result says so (``label_range_from_data=True``).
+    b1 : float
+        Label bound B1. Must be in (0, inf).
+    test_fraction : float
+        Held-out fraction for the test MSE. Must be in [0, 1); 0 means the test set is the
+        training set.
+    seed : int
+        Seed of the split.
+
+    References
+    ----------
+    Spec sections 4.2 and 7.8 (the preprocessing used for ``randhie``); [BSHNR] Section 1.
+    """
+    X, y = check_Xy(X_raw, y_raw, min_rows=4)
+    B1 = check_positive("b1", b1)
+    from_data = label_range is None
+    if from_data:
+        lo, hi = float(y.min()), float(y.max())
+    else:
+        lo, hi = check_real("label_lo", label_range[0]), check_real("label_hi", label_range[1])
+    if not hi > lo:
+        if from_data:
+            raise DataValidationError(f"the label is constant ({lo:g}); there is nothing to learn. Choose another target.")
+        raise ValueError(f"label_hi must be greater than label_lo, got label_lo={lo:g}, label_hi={hi:g}.")
+    yc = np.clip(y, lo, hi)
+    n_clipped = int((yc != y).sum())
+    ys = -B1 + (yc - lo) * (2.0 * B1) / (hi - lo)
+    Z = np.hstack([_features(X), np.ones((X.shape[0], 1))])
+    b2 = float(np.linalg.norm(Z, axis=1).max())
+    f = float(test_fraction)
+    if not 0.0 <= f < 1.0:
+        raise ValueError(f"test_fraction must be in [0, 1), got {test_fraction!r}.")
+    n = X.shape[0]
+    perm = as_generator(seed).permutation(n)
+    n_test = int(round(f * n))
+    te, tr = np.sort(perm[:n_test]), np.sort(perm[n_test:])
+    if n_test == 0:
+        te = tr
+    notes = []
+    if from_data:
+        notes.append(
+            f"The label range [{lo:.4g}, {hi:.4g}] was read from the data. It depends on the private labels, so it leaks "
+            "information that the guarantee does not cover; declare a public range instead."
+        )
+    if n_clipped:
+        notes.append(f"{n_clipped} labels outside the declared range [{lo:.4g}, {hi:.4g}] were clipped.")
+    return PreparedData(
+        X=Z[tr], y=ys[tr], X_test=Z[te], y_test=ys[te], b1=B1, b2=b2, label_lo=lo, label_hi=hi,
+        label_range_from_data=from_data, n_clipped=n_clipped, name=name, notes=tuple(notes),
+    )
+
+
+def prepare_dataset(ds, *, label_range=None, b1: float = 1.0, test_fraction: float = 0.2, seed: RngLike = 0) -> PreparedData:
+    """:func:`prepare` for a :class:`dp_core.data.Dataset`; a classification target is used as a number
+    (its class code), which is said in the notes."""
+    prep = prepare(ds.X, ds.y, label_range=label_range, b1=b1, test_fraction=test_fraction, seed=seed, name=ds.name)
+    if getattr(ds, "task", "regression") != "regression":
+        note = (
+            f"'{ds.name}' is a {ds.task} task: its class code (0..{max(ds.n_classes - 1, 1)}) is treated as a number and "
+            "fitted by least squares. The mechanisms are about real-valued labels; read the MSE as that of a linear score."
+        )
+        prep = PreparedData(**{**prep.__dict__, "notes": (note,) + prep.notes})
+    return prep
+
+
+def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = None) -> dict[str, Any]:
+    """The data constants of the wtd-LBA guarantee, computed from the data (spec section 4.2).
+
+    Parameters
+    ----------
+    X : array (n, d)
+        Features with the constant already appended.
+    y : array (n,)
+        Labels in [-B1, B1] (clipped here).
+    b1 : float
+        Public label bound.
+    k, m : int, optional
+        If given, the warnings about k <= rank, sqrt(k) <= rank and m k > n are added.
+
+    Returns
+    -------
+    dict
+        ``n``, ``d``, ``rank``, ``b2``, ``opt``, ``gamma_hat`` (= opt/n; a function of the private
+        labels), ``gamma`` (neighbour-safe min(B1^2/3, (sqrt(opt) - 2 B1)^2/n), or ``None`` when
+        sqrt(opt) <= 2 B1), ``gamma_capped``, ``lam_star``, ``label_variance``, ``warnings``.
+
+    References
+    ----------
+    [BSHNR] Theorem 1.2 hypotheses, Lemma 3.4; spec section 4.2 and section 8 P23/P24.
+
+    Examples
+    --------
+    >>> g = np.random.default_rng(0); X = np.hstack([g.normal(size=(500, 2)) / 4, np.ones((500, 1))])
+    >>> c = data_conditions(X, np.clip(g.normal(size=500) / 2, -1, 1), 1.0)
+    >>> c["rank"], c["gamma"] is not None
+    (3, True)
+    """
+    A, v = check_Xy(X, y, min_rows=2)
+    B1 = check_positive("b1", b1)
+    v = np.clip(v, -B1, B1)
+    n, d = A.shape
+    b2 = float(np.linalg.norm(A, axis=1).max())
+    r, *_ = np.linalg.lstsq(A, v, rcond=None)
+    res = v - A @ r
+    opt = float(res @ res)
+    Q = A.T @ A / n
+    ev = np.sort(np.linalg.eigvalsh(Q))[::-1]
+    rank = int(np.linalg.matrix_rank(A))
+    lam_star = float(ev[rank - 1]) if rank > 0 else 0.0
+    gamma_hat = opt / n
+    root = math.sqrt(opt) - 2.0 * B1
+    gamma = min(B1 * B1 / 3.0, root * root / n) if root > 0 else None
+    warns = []
+    if gamma_hat >= B1 * B1 / 3.0:
+        warns.append(f"gamma_hat = {gamma_hat:.4g} is at least B1^2/3 = {B1 * B1 / 3:.4g}; the theorem caps gamma at B1^2/3.")
+    if gamma is None:
+        warns.append("sqrt(opt) <= 2 B1: some neighbouring dataset may fit the features exactly; no gamma > 0 holds for every neighbour.")
+    if k is not None:
+        if k <= rank:
+            warns.append(f"k = {k} <= rank = {rank}: every bag's labels lie in the span of its features, so wtd-LBA gives no privacy at all.")
+        elif math.sqrt(k) <= rank:
+            warns.append(f"sqrt(k) = {math.sqrt(k):.3g} <= rank = {rank}: the chi-square term Pr[chi2_rank > sqrt(k)] is close to 1.")
+    if k is not None and m is not None and m * k > n:
+        warns.append(f"m*k = {m * k} > n = {n}: infeasible (bags are disjoint); the largest k for m = {m} is {n // m}.")
+    return {
+        "n": n,
+        "d": d,
+        "rank": rank,
+        "b1": B1,
+        "b2": b2,
+        "opt": opt,
+        "gamma_hat": gamma_hat,
+        "gamma": gamma,
+        "gamma_capped": min(gamma_hat, B1 * B1 / 3.0),
+        "lam_star": lam_star,
+        "label_variance": float(v.var()),
+        "depends_on_private_labels": True,
+        "warnings": warns,
+    }
+
+
+def bag_residuals(X, y, *, m: int, k: int, rng: RngLike) -> np.ndarray:
+    """RSS_bag = min_r ||y_bag - X_bag r||^2 for m random disjoint bags (vectorized).
+
+    This is the conditional variance of a bag's wtd-LBA label aggregate given its released
+    feature aggregate (spec section 2.9); compare RSS/k with gamma/4 (Lemma 3.4).
+
+    References
+    ----------
+    [BSHNR] Lemma 3.4, eqs. (3)-(5); Appendix J (RSS = 0 means no privacy for that bag).
+    """
+    A, v = check_Xy(X, y, min_rows=1)
+    check_bag_sizes(A.shape[0], m, k)
+    g = as_generator(rng)
+    S = g.permutation(A.shape[0])[: m * k].reshape(m, k)
+    Xb = A[S]
+    yb = v[S]
+    coef = np.einsum("jdk,jk->jd", np.linalg.pinv(Xb, rtol=1e-10), yb)
+    res = yb - np.einsum("jkd,jd->jk", Xb, coef)
+    return np.einsum("jk,jk->j", res, res)
+
+
+def conditional_noise_summary(rss: np.ndarray, *, k: int, b1: float, gamma: float | None, rank: int) -> dict[str, float]:
+    """Summaries of per-bag residuals: fraction of bags below gamma/4 per example, median
+    conditional noise std sqrt(RSS), and the shift bound 4 B1/(sqrt(gamma) k^{1/4}).
+
+    References
+    ----------
+    Spec section 4.3 [ours].
+    """
+    kk = check_int("k", k, lo=1)
+    rss = np.asarray(rss, dtype=float)
+    out = {
+        "median_noise_std": float(np.median(np.sqrt(rss))),
+        "fraction_zero_residual": float(np.mean(rss <= 1e-12)),
+        "sensitivity": 2.0 * float(b1),
+        "typical_shift": 2.0 * float(b1) * math.sqrt(max(rank, 1)) / max(float(np.median(np.sqrt(rss))), 1e-300),
+    }
+    if gamma is not None and gamma > 0:
+        out["fraction_below_threshold"] = float(np.mean(rss / kk < gamma / 4.0))
+        out["shift_bound"] = 4.0 * float(b1) / (math.sqrt(gamma) * kk**0.25)
+    return out
