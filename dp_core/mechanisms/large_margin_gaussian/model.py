@@ -141,7 +141,7 @@ def encode_labels(y, n_classes: int | None = None) -> tuple[NDArray[np.int64], i
     if yi.size and yi.max() >= C:
         raise ValueError(f"y must be < n_classes={C}, got a label {int(yi.max())}.")
     if C < 2:
-        raise ValueError(f"n_classes must be an integer in [2, inf], got {C}.")
+        raise ValueError(f"y must contain at least two classes (n_classes in [2, inf]), got n_classes={C}.")
     return yi, C
 
 
