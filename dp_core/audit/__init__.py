@@ -1,0 +1,34 @@
+"""Privacy audit: measured lower bounds on a mechanism's epsilon from repeated runs.
+
+Run a mechanism many times on two neighbouring datasets, reduce each output to a scalar statistic,
+and bound epsilon from below with the best threshold test (Clopper–Pearson intervals, test chosen
+on a separate split). An audit can show that a privacy claim is false; it can never prove that a
+mechanism is private.
+
+References
+----------
+.. [JUO20] M. Jagielski, J. Ullman and A. Oprea, *Auditing Differentially Private Machine
+   Learning: How Private is Private SGD?*, NeurIPS 2020, Algorithm 2.
+"""
+
+from .core import (
+    VERDICT_CONSISTENT,
+    VERDICT_VIOLATION,
+    AuditResult,
+    AuditRun,
+    AuditTarget,
+    ThresholdTest,
+    audit_convergence,
+    audit_statistics,
+    clopper_pearson,
+    run_audit,
+    runs_grid,
+)
+from .registry import MECHANISMS, AuditableMechanism, Option, make_target
+from .simple import gaussian_target, laplace_target
+
+__all__ = [
+    "VERDICT_CONSISTENT", "VERDICT_VIOLATION", "AuditResult", "AuditRun", "AuditTarget", "ThresholdTest",
+    "audit_convergence", "audit_statistics", "clopper_pearson", "run_audit", "runs_grid", "MECHANISMS",
+    "AuditableMechanism", "Option", "make_target", "gaussian_target", "laplace_target",
+]

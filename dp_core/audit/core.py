@@ -1,0 +1,554 @@
+"""Statistical core of the privacy audit: threshold tests with Clopper–Pearson intervals.
+
+A mechanism :math:`M` is :math:`(\\varepsilon, \\delta)`-DP only if, for every pair of
+neighbouring datasets :math:`D \\sim D'` and every set of outputs :math:`S`,
+
+.. math::
+
+    P[M(D') \\in S] \\le e^{\\varepsilon} P[M(D) \\in S] + \\delta
+    \\quad\\Longleftrightarrow\\quad
+    \\varepsilon \\ge \\ln \\frac{P[M(D') \\in S] - \\delta}{P[M(D) \\in S]},
+
+and the same with :math:`D` and :math:`D'` exchanged. The audit runs the mechanism many times on
+each side, reduces every output to a scalar statistic :math:`s`, and takes :math:`S` to be a
+threshold set :math:`\\{s > t\\}` or :math:`\\{s \\le t\\}`. Calling the side whose probability is
+in the numerator "positive", :math:`P[M(D') \\in S]` is a true-positive rate (TPR) and
+:math:`P[M(D) \\in S]` a false-positive rate (FPR). With Clopper–Pearson intervals,
+
+.. math::
+
+    \\varepsilon_{\\text{lower}} = \\ln \\frac{\\mathrm{TPR}_{\\text{low}} - \\delta}{\\mathrm{FPR}_{\\text{high}}}.
+
+Validity. The threshold, the direction of the set and which dataset is "positive" are chosen on a
+*selection split* of the runs; the rates are then counted on a disjoint *evaluation split*, so
+the choice does not bias the counts. Each rate gets a two-sided Clopper–Pearson interval at level
+``confidence`` (95% by default); only one end of each is used, each end fails with probability at
+most :math:`(1-\\text{confidence})/2`, so by the union bound the reported
+:math:`\\varepsilon_{\\text{lower}}` is a lower bound on the true :math:`\\varepsilon` with
+probability at least ``confidence``. When the claimed guarantee holds, "violation found" is
+reported with probability at most :math:`1 - \\text{confidence}` (≤ 2.5% in practice, since only
+one of the two ends can push the bound up).
+
+An audit can show that a claim is false; it can never prove that a mechanism is private: a
+statistic or a pair of datasets that were not tried may leak more.
+
+References
+----------
+.. [JUO20] M. Jagielski, J. Ullman and A. Oprea, *Auditing Differentially Private Machine
+   Learning: How Private is Private SGD?*, NeurIPS 2020, Algorithm 2 (Clopper–Pearson lower
+   bound on epsilon from a threshold test).
+.. [DR14] C. Dwork and A. Roth, *The Algorithmic Foundations of Differential Privacy*, 2014,
+   Def. 2.4 (approximate differential privacy).
+.. [CP34] C. J. Clopper and E. S. Pearson, *The use of confidence or fiducial limits illustrated
+   in the case of the binomial*, Biometrika 26, 1934.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+from scipy.special import betaincinv
+
+from .._validation import check_delta, check_epsilon, check_in_interval, check_int
+from ..rng import RngLike, as_seed_sequence
+
+__all__ = [
+    "VERDICT_CONSISTENT",
+    "VERDICT_VIOLATION",
+    "clopper_pearson",
+    "ThresholdTest",
+    "AuditResult",
+    "AuditTarget",
+    "AuditRun",
+    "audit_statistics",
+    "run_audit",
+    "audit_convergence",
+    "runs_grid",
+]
+
+VERDICT_CONSISTENT = "consistent with the claim"
+VERDICT_VIOLATION = "violation found"
+
+#: Most candidate thresholds tried on the selection split (quantiles of the pooled statistic).
+MAX_CANDIDATES = 2048
+
+
+def clopper_pearson(k, n, confidence: float = 0.95) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Two-sided Clopper–Pearson interval for a binomial proportion.
+
+    Parameters
+    ----------
+    k : int or array of int
+        Numbers of successes, each in ``[0, n]``.
+    n : int or array of int
+        Numbers of trials, ``n >= 1``.
+    confidence : float
+        Coverage of the two-sided interval. Must be in (0, 1).
+
+    Returns
+    -------
+    (lower, upper) : arrays of float
+        ``lower = B^{-1}(α/2; k, n-k+1)`` (0 when ``k = 0``) and
+        ``upper = B^{-1}(1-α/2; k+1, n-k)`` (1 when ``k = n``), with ``α = 1 - confidence``.
+
+    References
+    ----------
+    [CP34]; the beta-quantile form is their exact "central" interval.
+
+    Examples
+    --------
+    >>> lo, hi = clopper_pearson(0, 100)
+    >>> float(lo), round(float(hi), 5)
+    (0.0, 0.03622)
+    >>> lo, hi = clopper_pearson(50, 100)
+    >>> round(float(lo), 4), round(float(hi), 4)
+    (0.3983, 0.6017)
+    """
+    conf = check_in_interval("confidence", confidence, 0.0, 1.0, closed="neither")
+    k_arr = np.asarray(k, dtype=np.float64)
+    n_arr = np.asarray(n, dtype=np.float64)
+    if np.any(n_arr < 1) or np.any(k_arr < 0) or np.any(k_arr > n_arr):
+        raise ValueError("clopper_pearson needs 0 <= k <= n and n >= 1.")
+    alpha = 1.0 - conf
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lower = np.where(k_arr > 0, betaincinv(np.maximum(k_arr, 1.0), n_arr - k_arr + 1.0, alpha / 2.0), 0.0)
+        upper = np.where(k_arr < n_arr, betaincinv(k_arr + 1.0, np.maximum(n_arr - k_arr, 1.0), 1.0 - alpha / 2.0),
+                         1.0)
+    return lower, upper
+
+
+#: Confidence of the shrinkage applied to the selection rates before projection.
+_SHRINK = 0.9
+
+
+def _cp_lower_real(k, n, confidence):
+    """Clopper–Pearson lower end for a (possibly fractional) projected count ``k``."""
+    k = np.clip(np.asarray(k, dtype=np.float64), 0.0, n)
+    alpha = 1.0 - confidence
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(k > 0, betaincinv(np.maximum(k, 1e-12), n - k + 1.0, alpha / 2.0), 0.0)
+
+
+def _cp_upper_real(k, n, confidence):
+    """Clopper–Pearson upper end for a (possibly fractional) projected count ``k``."""
+    k = np.clip(np.asarray(k, dtype=np.float64), 0.0, n)
+    alpha = 1.0 - confidence
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(k < n, betaincinv(k + 1.0, np.maximum(n - k, 1e-12), 1.0 - alpha / 2.0), 1.0)
+
+
+def _eps_from_rates(tpr, fpr, delta: float) -> NDArray[np.float64]:
+    """``ln((tpr - delta) / fpr)`` clipped below at 0 (epsilon is never negative)."""
+    tpr = np.asarray(tpr, dtype=np.float64)
+    fpr = np.asarray(fpr, dtype=np.float64)
+    num = tpr - delta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        val = np.where(num > 0, np.log(np.maximum(num, 1e-300)) - np.log(fpr), 0.0)
+    val = np.where((num > 0) & (fpr <= 0), np.inf, val)
+    return np.maximum(val, 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class ThresholdTest:
+    """A test "output in S" with ``S = {s > t}`` (``side="above"``) or ``{s <= t}`` (``"below"``).
+
+    ``positive`` is the dataset whose probability of S is the numerator (the TPR): ``"D'"`` or
+    ``"D"``; the other dataset gives the FPR.
+    """
+
+    threshold: float
+    side: str
+    positive: str
+
+    def describe(self) -> str:
+        rel = ">" if self.side == "above" else "≤"
+        neg = "D" if self.positive == "D'" else "D'"
+        return f"guess {self.positive} (not {neg}) when the statistic is {rel} {self.threshold:.4g}"
+
+
+def _counts_above(sorted_x: NDArray[np.float64], thresholds: NDArray[np.float64]) -> NDArray[np.int64]:
+    """Number of entries of ``sorted_x`` strictly above each threshold."""
+    return sorted_x.size - np.searchsorted(sorted_x, thresholds, side="right")
+
+
+def _candidate_thresholds(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Midpoints between consecutive distinct pooled values (at most ``MAX_CANDIDATES`` of them)."""
+    pooled = np.unique(np.concatenate([a, b]))
+    if pooled.size < 2:
+        return pooled.copy()
+    mids = 0.5 * (pooled[:-1] + pooled[1:])
+    if mids.size > MAX_CANDIDATES:
+        idx = np.unique(np.round(np.linspace(0, mids.size - 1, MAX_CANDIDATES)).astype(np.int64))
+        mids = mids[idx]
+    return mids
+
+
+def _four_tests(n_above_0, n_above_1, n0: int, n1: int):
+    """Counts (k_pos, n_pos, k_neg, n_neg) of the four tests per threshold.
+
+    Order: (above, D'), (below, D'), (above, D), (below, D).
+    """
+    below0 = n0 - n_above_0
+    below1 = n1 - n_above_1
+    return [
+        (n_above_1, n1, n_above_0, n0),
+        (below1, n1, below0, n0),
+        (n_above_0, n0, n_above_1, n1),
+        (below0, n0, below1, n1),
+    ]
+
+
+_TEST_LABELS = [("above", "D'"), ("below", "D'"), ("above", "D"), ("below", "D")]
+
+
+@dataclass(frozen=True, slots=True)
+class AuditResult:
+    """Outcome of one audit.
+
+    Attributes
+    ----------
+    mechanism, mode, pair : str
+        What was audited: the mechanism, its mode (e.g. "as printed in the paper") and the
+        neighbouring pair.
+    eps_claimed : float
+        The epsilon the mechanism claims at ``delta``.
+    delta : float
+        The delta of the claim, also subtracted in the bound.
+    eps_lower : float
+        Lower bound on the true epsilon holding with probability ``confidence``:
+        ``ln((tpr_low - delta) / fpr_high)`` on the evaluation split (0 if ``tpr_low <= delta``).
+    eps_estimate : float
+        Point estimate ``ln((tpr - delta) / fpr)`` of the chosen test on the evaluation split.
+    eps_upper : float
+        ``ln((tpr_high - delta) / fpr_low)``: the other end of the interval of the chosen test's
+        epsilon (it is not an upper bound on the mechanism's epsilon; other tests may do better).
+    runs : int
+        Runs of the mechanism on each of the two datasets.
+    n_select, n_eval : int
+        Runs per side used to choose the test and to evaluate it.
+    threshold, side, positive : float, str, str
+        The chosen test (see :class:`ThresholdTest`).
+    tpr, tpr_low, tpr_high, fpr, fpr_low, fpr_high : float
+        Rates of the chosen test on the evaluation split and their Clopper–Pearson intervals.
+    delta_lower : float
+        ``tpr_low - exp(eps_claimed) * fpr_high``: a lower bound on the delta the mechanism needs
+        at ``eps_claimed`` (same test, same confidence). Positive and above ``delta`` exactly when
+        the verdict is "violation found".
+    confidence : float
+        Confidence level of the Clopper–Pearson intervals.
+    verdict : str
+        ``"violation found"`` when ``eps_lower > eps_claimed``, else ``"consistent with the claim"``.
+    note : str
+        What the claim is (e.g. "as claimed by the paper") and anything to know about the pair.
+    """
+
+    mechanism: str
+    mode: str
+    pair: str
+    eps_claimed: float
+    delta: float
+    eps_lower: float
+    eps_estimate: float
+    eps_upper: float
+    runs: int
+    n_select: int
+    n_eval: int
+    threshold: float
+    side: str
+    positive: str
+    tpr: float
+    tpr_low: float
+    tpr_high: float
+    fpr: float
+    fpr_low: float
+    fpr_high: float
+    delta_lower: float
+    confidence: float
+    verdict: str
+    note: str = ""
+
+    @property
+    def test(self) -> ThresholdTest:
+        return ThresholdTest(self.threshold, self.side, self.positive)
+
+    @property
+    def violation(self) -> bool:
+        return self.verdict == VERDICT_VIOLATION
+
+    def to_dict(self) -> dict:
+        """A flat dict (the CLI's JSON), with the test described in words."""
+        out = {name: getattr(self, name) for name in self.__slots__}
+        out["eps_interval"] = [self.eps_lower, self.eps_upper]
+        out["test"] = self.test.describe()
+        return out
+
+
+def _select_test(s0_sel, s1_sel, n_eval0: int, n_eval1: int, delta: float, confidence: float) -> ThresholdTest:
+    """Pick the test with the best projected bound, looking only at the selection split.
+
+    The projected bound applies the Clopper–Pearson ends to the selection rates scaled to the
+    evaluation split's size, so tests whose counts would be too small to give a useful bound are
+    not preferred.
+    """
+    a = np.sort(s0_sel)
+    b = np.sort(s1_sel)
+    cands = _candidate_thresholds(a, b)
+    if cands.size == 0:
+        return ThresholdTest(float(a[0]) if a.size else 0.0, "above", "D'")
+    na0 = _counts_above(a, cands)
+    na1 = _counts_above(b, cands)
+    best = (-np.inf, 0, 0)
+    for j, (kp, npos, kn, nneg) in enumerate(_four_tests(na0, na1, a.size, b.size)):
+        n_pos_eval = n_eval1 if _TEST_LABELS[j][1] == "D'" else n_eval0
+        n_neg_eval = n_eval0 if _TEST_LABELS[j][1] == "D'" else n_eval1
+        # shrink the selection rates (TPR down, FPR up) before projecting them to the evaluation size,
+        # so that tail thresholds with few selection counts do not look better than they are
+        tpr_guess, _ = clopper_pearson(kp, npos, _SHRINK)
+        _, fpr_guess = clopper_pearson(kn, nneg, _SHRINK)
+        tpr_lo = _cp_lower_real(tpr_guess * n_pos_eval, n_pos_eval, confidence)
+        fpr_hi = _cp_upper_real(fpr_guess * n_neg_eval, n_neg_eval, confidence)
+        score = _eps_from_rates(tpr_lo, fpr_hi, delta)
+        # tie-break towards the larger point estimate, then the larger TPR
+        point = _eps_from_rates(kp / npos, np.maximum(kn / nneg, 0.5 / nneg), delta)
+        key = score + 1e-9 * np.minimum(point, 1e6) + 1e-12 * kp / npos
+        i = int(np.argmax(key))
+        if key[i] > best[0]:
+            best = (float(key[i]), j, i)
+    _, j, i = best
+    side, positive = _TEST_LABELS[j]
+    return ThresholdTest(float(cands[i]), side, positive)
+
+
+def _evaluate(test: ThresholdTest, s0, s1, delta: float, confidence: float):
+    pos, neg = (s1, s0) if test.positive == "D'" else (s0, s1)
+    if test.side == "above":
+        kp, kn = int(np.count_nonzero(pos > test.threshold)), int(np.count_nonzero(neg > test.threshold))
+    else:
+        kp, kn = int(np.count_nonzero(pos <= test.threshold)), int(np.count_nonzero(neg <= test.threshold))
+    tpr_lo, tpr_hi = (float(v) for v in clopper_pearson(kp, pos.size, confidence))
+    fpr_lo, fpr_hi = (float(v) for v in clopper_pearson(kn, neg.size, confidence))
+    return kp / pos.size, tpr_lo, tpr_hi, kn / neg.size, fpr_lo, fpr_hi
+
+
+def audit_statistics(
+    stats_d,
+    stats_dprime,
+    *,
+    eps_claimed: float,
+    delta: float,
+    confidence: float = 0.95,
+    select_fraction: float = 0.2,
+    mechanism: str = "",
+    mode: str = "",
+    pair: str = "",
+    note: str = "",
+) -> AuditResult:
+    """Audit from samples of the statistic on two neighbouring datasets.
+
+    Parameters
+    ----------
+    stats_d, stats_dprime : array_like of float, shape (R,)
+        The statistic of R independent runs of the mechanism on ``D`` and on ``D'``. The first
+        ``ceil(select_fraction * R)`` runs of each side choose the test; the rest evaluate it
+        (runs are i.i.d., so taking a prefix is a random split).
+    eps_claimed : float
+        The claimed epsilon. Must be in (0, inf].
+    delta : float
+        The claimed delta. Must be in [0, 1).
+    confidence : float
+        Level of the Clopper–Pearson intervals. Must be in (0, 1); default 0.95.
+    select_fraction : float
+        Share of the runs used to choose the test. Must be in (0, 1); default 0.2.
+    mechanism, mode, pair, note : str
+        Labels copied into the result.
+
+    Returns
+    -------
+    AuditResult
+
+    References
+    ----------
+    [JUO20] Algorithm 2; [DR14] Def. 2.4.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> r = audit_statistics(rng.laplace(0, 1, 20000), rng.laplace(1, 1, 20000), eps_claimed=1.0, delta=0.0)
+    >>> r.verdict, 0.8 < r.eps_lower <= 1.0
+    ('consistent with the claim', True)
+    """
+    eps = check_epsilon(eps_claimed, name="eps_claimed")
+    d = check_delta(delta, allow_zero=True)
+    conf = check_in_interval("confidence", confidence, 0.0, 1.0, closed="neither")
+    frac = check_in_interval("select_fraction", select_fraction, 0.0, 1.0, closed="neither")
+    s0 = np.asarray(stats_d, dtype=np.float64).ravel()
+    s1 = np.asarray(stats_dprime, dtype=np.float64).ravel()
+    if s0.size != s1.size:
+        raise ValueError(f"stats_d and stats_dprime must have the same number of runs, got {s0.size} and {s1.size}.")
+    runs = s0.size
+    if runs < 4:
+        raise ValueError(f"runs must be at least 4 (some to choose the test, some to evaluate it), got {runs}.")
+    if not (np.all(np.isfinite(s0)) and np.all(np.isfinite(s1))):
+        raise ValueError("the audit statistic must be finite; the mechanism returned NaN or infinite values.")
+    n_sel = min(max(1, math.ceil(frac * runs)), runs - 1)
+    test = _select_test(s0[:n_sel], s1[:n_sel], runs - n_sel, runs - n_sel, d, conf)
+    tpr, tpr_lo, tpr_hi, fpr, fpr_lo, fpr_hi = _evaluate(test, s0[n_sel:], s1[n_sel:], d, conf)
+    eps_lower = float(_eps_from_rates(tpr_lo, fpr_hi, d))
+    eps_point = float(_eps_from_rates(tpr, fpr, d))
+    eps_upper = float(_eps_from_rates(tpr_hi, fpr_lo, d))
+    delta_lower = tpr_lo - (math.exp(eps) * fpr_hi if math.isfinite(eps) else math.inf)
+    delta_lower = max(delta_lower, 0.0) if math.isfinite(delta_lower) else 0.0
+    verdict = VERDICT_VIOLATION if eps_lower > eps else VERDICT_CONSISTENT
+    return AuditResult(
+        mechanism=mechanism, mode=mode, pair=pair, eps_claimed=eps, delta=d, eps_lower=eps_lower,
+        eps_estimate=eps_point, eps_upper=max(eps_upper, eps_point), runs=runs, n_select=n_sel,
+        n_eval=runs - n_sel, threshold=test.threshold, side=test.side, positive=test.positive, tpr=tpr,
+        tpr_low=tpr_lo, tpr_high=tpr_hi, fpr=fpr, fpr_low=fpr_lo, fpr_high=fpr_hi, delta_lower=delta_lower,
+        confidence=conf, verdict=verdict, note=note,
+    )
+
+
+@dataclass(frozen=True)
+class AuditTarget:
+    """A mechanism, a claim and a pair of neighbouring datasets, ready to be audited.
+
+    Attributes
+    ----------
+    mechanism, mode, pair : str
+        Labels (CLI name of the mechanism, its mode, the neighbouring pair in words).
+    eps_claimed, delta : float
+        The guarantee to test.
+    sample : callable
+        ``sample(side, runs, rng) -> ndarray (runs,)``: the statistic of ``runs`` independent runs
+        of the mechanism on ``D`` (``side=0``) or ``D'`` (``side=1``), vectorized over runs.
+    statistic : str
+        What the statistic is, in words.
+    note : str
+        Where the claim comes from ("as claimed by the paper", "corrected", ...).
+    max_runs : int
+        The largest number of runs per side this target supports in reasonable time.
+    details : dict
+        Extra numbers shown with the result (noise scale, sensitivity, ...).
+    """
+
+    mechanism: str
+    mode: str
+    pair: str
+    eps_claimed: float
+    delta: float
+    sample: Callable[[int, int, np.random.Generator], NDArray[np.float64]]
+    statistic: str = "the mechanism's output"
+    note: str = ""
+    max_runs: int = 1_000_000
+    details: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AuditRun:
+    """An audit result together with the samples it was computed from (for histograms)."""
+
+    result: AuditResult
+    stats_d: NDArray[np.float64]
+    stats_dprime: NDArray[np.float64]
+    target: AuditTarget
+
+
+def _draw(target: AuditTarget, side: int, runs: int, seed: np.random.SeedSequence, chunk: int) -> NDArray[np.float64]:
+    out = np.empty(runs, dtype=np.float64)
+    n_chunks = max(1, math.ceil(runs / chunk))
+    for c, child in enumerate(seed.spawn(n_chunks)):
+        lo, hi = c * chunk, min(runs, (c + 1) * chunk)
+        vals = np.asarray(target.sample(side, hi - lo, np.random.Generator(np.random.PCG64(child))), dtype=np.float64)
+        if vals.shape != (hi - lo,):
+            raise ValueError(f"the sampler of {target.mechanism} returned shape {vals.shape}, expected {(hi - lo,)}.")
+        out[lo:hi] = vals
+    return out
+
+
+def run_audit(
+    target: AuditTarget,
+    *,
+    runs: int,
+    seed: RngLike = 0,
+    confidence: float = 0.95,
+    select_fraction: float = 0.2,
+    chunk: int = 100_000,
+) -> AuditRun:
+    """Run ``target``'s mechanism ``runs`` times on each side and audit the results.
+
+    The two sides draw from independent child streams of ``seed`` (SeedSequence.spawn), in
+    chunks of ``chunk`` runs (each chunk with its own child stream), so the same seed gives the
+    same numbers whatever the machine.
+
+    Parameters
+    ----------
+    target : AuditTarget
+    runs : int
+        Runs per side. Must be in [20, target.max_runs].
+    seed : None, int, SeedSequence or Generator
+    confidence, select_fraction : float
+        See :func:`audit_statistics`.
+    chunk : int
+        Runs drawn per call of the sampler (bounds the memory used).
+
+    Returns
+    -------
+    AuditRun
+    """
+    if not isinstance(target, AuditTarget):
+        raise TypeError(f"target must be an AuditTarget, got {type(target).__name__}.")
+    r = check_int("runs", runs, lo=20, hi=target.max_runs)
+    ch = check_int("chunk", chunk, lo=1)
+    ss0, ss1 = as_seed_sequence(seed).spawn(2)
+    s0 = _draw(target, 0, r, ss0, ch)
+    s1 = _draw(target, 1, r, ss1, ch)
+    res = audit_statistics(s0, s1, eps_claimed=target.eps_claimed, delta=target.delta, confidence=confidence,
+                           select_fraction=select_fraction, mechanism=target.mechanism, mode=target.mode,
+                           pair=target.pair, note=target.note)
+    return AuditRun(result=res, stats_d=s0, stats_dprime=s1, target=target)
+
+
+def runs_grid(runs: int, *, points: int = 6, smallest: int = 100) -> list[int]:
+    """Geometric grid of run counts ending at ``runs`` (for the convergence plot).
+
+    >>> runs_grid(100000, points=4)
+    [100, 1000, 10000, 100000]
+    """
+    r = check_int("runs", runs, lo=1)
+    lo = min(smallest, r)
+    grid = np.unique(np.round(np.geomspace(lo, r, max(2, points))).astype(np.int64))
+    return [int(v) for v in grid]
+
+
+def audit_convergence(
+    stats_d,
+    stats_dprime,
+    *,
+    eps_claimed: float,
+    delta: float,
+    grid: Sequence[int] | None = None,
+    confidence: float = 0.95,
+    select_fraction: float = 0.2,
+) -> pd.DataFrame:
+    """The audit repeated on the first ``r`` runs of each side, for each ``r`` in ``grid``.
+
+    Returns a tidy table with columns ``runs, eps_lower, eps_estimate, eps_upper, eps_claimed,
+    verdict``: how the lower bound tightens as the number of runs grows.
+    """
+    s0 = np.asarray(stats_d, dtype=np.float64).ravel()
+    s1 = np.asarray(stats_dprime, dtype=np.float64).ravel()
+    grid = runs_grid(min(s0.size, s1.size)) if grid is None else [int(g) for g in grid]
+    rows = []
+    for r in grid:
+        if r < 4 or r > min(s0.size, s1.size):
+            raise ValueError(f"grid entries must be in [4, {min(s0.size, s1.size)}], got {r}.")
+        res = audit_statistics(s0[:r], s1[:r], eps_claimed=eps_claimed, delta=delta, confidence=confidence,
+                               select_fraction=select_fraction)
+        rows.append({"runs": r, "eps_lower": res.eps_lower, "eps_estimate": res.eps_estimate,
+                     "eps_upper": res.eps_upper, "eps_claimed": res.eps_claimed, "verdict": res.verdict})
+    return pd.DataFrame(rows)

@@ -1,0 +1,143 @@
+"""The mechanisms the audit knows, their modes, neighbouring pairs and options.
+
+One :class:`AuditableMechanism` per mechanism; the CLI (``python -m dp_core audit NAME``) and the
+audit page are both built from :data:`MECHANISMS`, so a new adapter appears in both at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .._validation import check_choice
+from .core import AuditTarget
+from .simple import gaussian_target, laplace_target
+
+__all__ = ["Option", "AuditableMechanism", "MECHANISMS", "make_target", "register"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A mechanism-specific numeric option (CLI ``--kebab-name``, page widget)."""
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+    lo: float | None = None
+    hi: float | None = None
+
+
+@dataclass(frozen=True)
+class AuditableMechanism:
+    """How to audit one mechanism.
+
+    Attributes
+    ----------
+    name : str
+        CLI name (``audit NAME``) and the ``?mechanism=`` value of the page.
+    title : str
+        Title shown on the page.
+    modes, pairs : dict
+        ``{key: description}`` of the modes (claims) and the neighbouring pairs that can be tried;
+        the first entry of each is the default.
+    build : callable
+        ``build(*, mode, pair, epsilon, delta, dataset, pair_seed, **options) -> AuditTarget``.
+    options : tuple of Option
+    uses_delta : bool
+        Whether the claim has a delta (pure-DP mechanisms are audited at delta = 0).
+    needs_data : tuple of str
+        Pairs that are built from the user's dataset.
+    default_runs, max_runs : int
+    page : str
+        The mechanism's own page (for a link back), or "".
+    """
+
+    name: str
+    title: str
+    modes: dict[str, str]
+    pairs: dict[str, str]
+    build: Callable[..., AuditTarget]
+    options: tuple[Option, ...] = ()
+    uses_delta: bool = True
+    needs_data: tuple[str, ...] = ()
+    default_runs: int = 100_000
+    max_runs: int = 1_000_000
+    page: str = ""
+    summary: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def _build_laplace(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, sensitivity=1.0, clip=1.0):
+    return laplace_target(epsilon=epsilon, sensitivity=sensitivity, pair=pair,
+                          y=None if dataset is None else dataset.y, clip=clip, pair_seed=pair_seed)
+
+
+def _build_gaussian(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, sensitivity=1.0, clip=1.0):
+    return gaussian_target(epsilon=epsilon, delta=delta, sensitivity=sensitivity, calibration=mode, pair=pair,
+                           y=None if dataset is None else dataset.y, clip=clip, pair_seed=pair_seed)
+
+
+_SIMPLE_PAIRS = {
+    "boundary": "worst case: the query moves by its full sensitivity",
+    "random": "from your data: one random row replaced by another (mean of y, clipped)",
+}
+_SIMPLE_OPTIONS = (
+    Option("sensitivity", float, 1.0, "sensitivity of the query (boundary pair)", lo=1e-6, hi=1e6),
+    Option("clip", float, 1.0, "clipping bound of the mean query (random pair)", lo=1e-6, hi=1e6),
+)
+
+MECHANISMS: dict[str, AuditableMechanism] = {}
+
+
+def register(m: AuditableMechanism) -> None:
+    """Add (or replace) a mechanism in :data:`MECHANISMS`."""
+    MECHANISMS[m.name] = m
+
+
+register(AuditableMechanism(
+    name="laplace", title="Laplace mechanism",
+    modes={"standard": "scale = sensitivity / ε (pure ε-DP)"},
+    pairs=_SIMPLE_PAIRS, build=_build_laplace, options=_SIMPLE_OPTIONS, uses_delta=False, needs_data=("random",),
+    summary="Laplace noise of scale Δ/ε on a scalar query.",
+))
+register(AuditableMechanism(
+    name="gaussian", title="Gaussian mechanism",
+    modes={"analytic": "σ from the analytic calibration (Balle–Wang)",
+           "classic": "σ = Δ·sqrt(2 ln(1.25/δ))/ε (ε ≤ 1)"},
+    pairs=_SIMPLE_PAIRS, build=_build_gaussian, options=_SIMPLE_OPTIONS, needs_data=("random",),
+    summary="Gaussian noise on a scalar query, calibrated for (ε, δ).",
+))
+
+
+def make_target(mechanism: str, *, mode: str | None = None, pair: str | None = None, epsilon: float,
+                delta: float, dataset=None, pair_seed: int = 0, **options) -> AuditTarget:
+    """Build the :class:`AuditTarget` of ``mechanism`` in ``mode`` on ``pair``.
+
+    Parameters
+    ----------
+    mechanism : str
+        A key of :data:`MECHANISMS`.
+    mode, pair : str, optional
+        Keys of the mechanism's ``modes`` / ``pairs`` (default: the first).
+    epsilon, delta : float
+        The privacy parameters the mechanism is run (and its claim checked) at.
+    dataset : dp_core.data.Dataset, optional
+        The user's data, for pairs built from data.
+    pair_seed : int
+        Seed choosing random neighbouring pairs.
+    **options
+        Mechanism-specific options (see ``MECHANISMS[mechanism].options``).
+    """
+    check_choice("mechanism", mechanism, MECHANISMS)
+    m = MECHANISMS[mechanism]
+    mode = next(iter(m.modes)) if mode is None else check_choice("mode", mode, m.modes)
+    pair = next(iter(m.pairs)) if pair is None else check_choice("pair", pair, m.pairs)
+    known = {o.name for o in m.options}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ValueError(f"unknown option(s) {unknown} for mechanism {mechanism!r}; valid: {sorted(known)}.")
+    if pair in m.needs_data and dataset is None:
+        raise ValueError(f"pair {pair!r} of mechanism {mechanism!r} is built from data: pass a dataset.")
+    return m.build(mode=mode, pair=pair, epsilon=epsilon, delta=delta, dataset=dataset, pair_seed=pair_seed,
+                   **options)
