@@ -6,4 +6,5 @@ links to every entry.
 
 PAGES = [
     ("pages/home.py", "Home", "🏠", "Pick a dataset and the privacy budget; what epsilon and delta mean."),
+    ("pages/input_perturbation.py", "Input perturbation", "🧮", "DP-ERM where every contributor noises her own record (Fukuchi et al. 2017)."),
 ]
