@@ -1,0 +1,47 @@
+"""DP l1 regression on heavy-tailed data: the exponential mechanism with residual truncation.
+
+Wang & Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed Data*
+(specification ``l1_heavy_tailed.md``). Submodules:
+
+* :mod:`.truncation` — psi_theta, the surrogate risk/score, exact sensitivity, temperatures;
+* :mod:`.grid` — the exact grid exponential mechanism (Mode G, d <= 3) and
+  :func:`grid_mechanism_releases`, the fast entry point for privacy audits;
+* :mod:`.mcmc` — MALA / random-walk samplers of the continuous mechanism (Mode M, approximate);
+* :mod:`.baselines` — B1 clipped EM and B2 DP-GD (not from the paper);
+* :mod:`.lad` — non-private LAD (HiGHS LP and cvxpy SOCP);
+* :mod:`.population` — exact population risk of the synthetic designs X1-X5 and noises N1-N4;
+* :mod:`.mechanism` — the frozen configuration :class:`L1ExponentialRegression`;
+* :mod:`.simulation` — Monte-Carlo experiments.
+"""
+
+from .truncation import (
+    CONVENTION_LABELS,
+    CONVENTIONS,
+    convention_guarantee,
+    cost_sensitivity,
+    inverse_temperature,
+    kappa,
+    psi,
+    psi_prime,
+    score_sensitivity,
+    surrogate_cost,
+    surrogate_cost_and_grad,
+    surrogate_risk,
+)
+from .grid import GridEMResult, GridNet, default_grid_resolution, em_grid, grid_mechanism_releases, grid_net
+from .mcmc import APPROXIMATE_LABEL, MCMCSchedule, em_mcmc, effective_sample_size, split_rhat
+from .baselines import BASELINE_LABEL, baseline_clipped_em, baseline_dp_gd, dp_gd_calibration
+from .lad import l1_risk, lad_fit, lad_fit_ball, lad_fit_linprog
+from .population import HeavyTailedModel, make_eval_sample, noise_g, population_excess_risk
+from .mechanism import L1Calibration, L1ExponentialRegression, L1FitResult
+
+__all__ = [
+    "CONVENTIONS", "CONVENTION_LABELS", "convention_guarantee", "cost_sensitivity", "inverse_temperature", "kappa",
+    "psi", "psi_prime", "score_sensitivity", "surrogate_cost", "surrogate_cost_and_grad", "surrogate_risk",
+    "GridEMResult", "GridNet", "default_grid_resolution", "em_grid", "grid_mechanism_releases", "grid_net",
+    "APPROXIMATE_LABEL", "MCMCSchedule", "em_mcmc", "effective_sample_size", "split_rhat",
+    "BASELINE_LABEL", "baseline_clipped_em", "baseline_dp_gd", "dp_gd_calibration",
+    "l1_risk", "lad_fit", "lad_fit_ball", "lad_fit_linprog",
+    "HeavyTailedModel", "make_eval_sample", "noise_g", "population_excess_risk",
+    "L1Calibration", "L1ExponentialRegression", "L1FitResult",
+]
