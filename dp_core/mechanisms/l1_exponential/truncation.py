@@ -302,8 +302,8 @@ def score_sensitivity(n: int, iota: float, theta: float, *, kind: str = "exact")
 
     Examples
     --------
-    >>> round(score_sensitivity(10_000, 0.02038, 1.5), 7)
-    0.0019896
+    >>> round(score_sensitivity(10_000, 0.02038, 1.5), 6)
+    0.00199
     """
     n = check_int("n", n, lo=1)
     iota = check_positive("iota", iota)
