@@ -706,7 +706,9 @@ def scale_rows_to_ball(X: np.ndarray, bound: float | None = None, *, radius: flo
     n_out = int((norms * (r / b) > r * (1 + 1e-12)).sum())
     if n_out:
         scaled = clip_rows(scaled, r)
-    desc = (f"Rows divided by {b:.4g}/{r:g} so that every ||x|| <= {r:g}"
+    factor = f"{b:.4g}" if r == 1.0 else f"{b:.4g}/{r:g}"
+    origin = "the declared public bound" if not data_dependent else "the largest row norm in the data"
+    desc = (f"Rows divided by {factor} ({origin}) so that every ||x|| <= {r:g}"
             + (f"; {n_out} rows above the declared bound were clipped." if n_out else "."))
     return scaled, PreprocessInfo("row scaling", b, data_dependent, n_out, desc)
 
