@@ -432,6 +432,8 @@ class AuditTarget:
         Where the claim comes from ("as claimed by the paper", "corrected", ...).
     max_runs : int
         The largest number of runs per side this target supports in reasonable time.
+    chunk : int
+        Runs drawn per call of ``sample`` (bounds the memory a call uses).
     details : dict
         Extra numbers shown with the result (noise scale, sensitivity, ...).
     """
@@ -445,6 +447,7 @@ class AuditTarget:
     statistic: str = "the mechanism's output"
     note: str = ""
     max_runs: int = 1_000_000
+    chunk: int = 100_000
     details: dict = field(default_factory=dict)
 
 
@@ -477,7 +480,7 @@ def run_audit(
     seed: RngLike = 0,
     confidence: float = 0.95,
     select_fraction: float = 0.2,
-    chunk: int = 100_000,
+    chunk: int | None = None,
 ) -> AuditRun:
     """Run ``target``'s mechanism ``runs`` times on each side and audit the results.
 
@@ -493,8 +496,8 @@ def run_audit(
     seed : None, int, SeedSequence or Generator
     confidence, select_fraction : float
         See :func:`audit_statistics`.
-    chunk : int
-        Runs drawn per call of the sampler (bounds the memory used).
+    chunk : int, optional
+        Runs drawn per call of the sampler (default ``target.chunk``).
 
     Returns
     -------
@@ -503,7 +506,7 @@ def run_audit(
     if not isinstance(target, AuditTarget):
         raise TypeError(f"target must be an AuditTarget, got {type(target).__name__}.")
     r = check_int("runs", runs, lo=20, hi=target.max_runs)
-    ch = check_int("chunk", chunk, lo=1)
+    ch = check_int("chunk", target.chunk if chunk is None else chunk, lo=1)
     ss0, ss1 = as_seed_sequence(seed).spawn(2)
     s0 = _draw(target, 0, r, ss0, ch)
     s1 = _draw(target, 1, r, ss1, ch)

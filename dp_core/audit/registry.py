@@ -51,6 +51,10 @@ class AuditableMechanism:
     default_runs, max_runs : int
     page : str
         The mechanism's own page (for a link back), or "".
+    summary : str
+        One line about the mechanism.
+    default_dataset : str
+        Demo dataset used by the CLI when none is given.
     """
 
     name: str
@@ -65,6 +69,7 @@ class AuditableMechanism:
     max_runs: int = 1_000_000
     page: str = ""
     summary: str = ""
+    default_dataset: str = "census"
     extra: dict = field(default_factory=dict)
 
 
@@ -108,6 +113,66 @@ register(AuditableMechanism(
     pairs=_SIMPLE_PAIRS, build=_build_gaussian, options=_SIMPLE_OPTIONS, needs_data=("random",),
     summary="Gaussian noise on a scalar query, calibrated for (ε, δ).",
 ))
+
+
+def _build_input_perturbation(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=10_000, alpha=1.0):
+    from .input_perturbation import input_perturbation_target
+
+    return input_perturbation_target(dataset=dataset, epsilon=epsilon, delta=delta, mode=mode, pair=pair, n=n,
+                                     alpha=alpha, pair_seed=pair_seed)
+
+
+def _build_large_margin(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=300, lam=0.01, h=0.5):
+    from .large_margin_gaussian import large_margin_target
+
+    return large_margin_target(dataset=dataset, epsilon=epsilon, mode=mode, pair=pair, n=n, lam=lam, h=h,
+                               pair_seed=pair_seed)
+
+
+def _build_label_dp(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, m=10, k=64, rho=0.1, n=2000):
+    from .label_dp_bags import label_dp_target
+
+    return label_dp_target(dataset=dataset, epsilon=epsilon, delta=delta, mode=mode, pair=pair, m=m, k=k, rho=rho,
+                           n=n, pair_seed=pair_seed)
+
+
+def _register_adapters() -> None:
+    from . import input_perturbation as ip
+    from . import label_dp_bags as ld
+    from . import large_margin_gaussian as lm
+
+    register(AuditableMechanism(
+        name="input-perturbation", title="Input perturbation", modes=ip.MODES, pairs=ip.PAIRS,
+        build=_build_input_perturbation,
+        options=(Option("n", int, 10_000, "number of contributors (first n training rows)", lo=50, hi=1_000_000),
+                 Option("alpha", float, 1.0, "local/central knob α in (0, 1]; the claim is (αε, δ)-DP", lo=0.01,
+                        hi=1.0)),
+        needs_data=tuple(ip.PAIRS), default_runs=20_000, max_runs=200_000, page="pages/input_perturbation.py",
+        summary="Every contributor adds Gaussian noise to its own record; the server fits a ridge-regularised model.",
+    ))
+    register(AuditableMechanism(
+        name="large-margin-gaussian", title="Large-margin Gaussian classifier", modes=lm.MODES, pairs=lm.PAIRS,
+        build=_build_large_margin,
+        options=(Option("n", int, 300, "training rows used", lo=20, hi=5_000),
+                 Option("lam", float, 0.01, "trace regulariser λ", lo=1e-4, hi=10.0),
+                 Option("h", float, 0.5, "Huber width h", lo=0.01, hi=5.0)),
+        uses_delta=False, needs_data=tuple(lm.PAIRS), default_runs=1_000, max_runs=20_000,
+        page="pages/large_margin_gaussian.py", default_dataset="gaussian_classes",
+        summary="Objective perturbation of a multiclass large-margin Gaussian classifier.",
+    ))
+    register(AuditableMechanism(
+        name="label-dp-bags", title="Label-DP by aggregation", modes=ld.MODES, pairs=ld.PAIRS,
+        build=_build_label_dp,
+        options=(Option("m", int, 10, "number of bags m", lo=1, hi=100_000),
+                 Option("k", int, 64, "bag size k (m·k ≤ n)", lo=1, hi=4096),
+                 Option("rho", float, 0.1, "noisy fraction ρ (noisy-wtd-LLP)", lo=0.0, hi=1.0),
+                 Option("n", int, 2_000, "rows used (first n training rows)", lo=2, hi=1_000_000)),
+        needs_data=tuple(ld.PAIRS), default_runs=5_000, max_runs=200_000, page="pages/label_dp_bags.py",
+        summary="Labels released only as (weighted) sums over random bags.",
+    ))
+
+
+_register_adapters()
 
 
 def make_target(mechanism: str, *, mode: str | None = None, pair: str | None = None, epsilon: float,

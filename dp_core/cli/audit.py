@@ -27,8 +27,8 @@ def _adder(m: AuditableMechanism):
         p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
         p.add_argument("--pair-seed", type=int, default=0, help="seed choosing a random neighbouring pair (default 0)")
         p.add_argument("--confidence", type=float, default=0.95, help="Clopper-Pearson level (default 0.95)")
-        p.add_argument("--dataset", default="census",
-                       help="dataset for pairs built from data: a demo name or a CSV path (default census)")
+        p.add_argument("--dataset", default=m.default_dataset,
+                       help=f"dataset for pairs built from data: a demo name or a CSV path (default {m.default_dataset})")
         p.add_argument("--target", default=None, help="target column of a CSV file (default: the last column)")
         for o in m.options:
             p.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.kind, default=o.default,
@@ -53,5 +53,5 @@ def _runner(m: AuditableMechanism):
     return run
 
 
-COMMANDS = [Command("audit", m.name, f"audit the {m.title}: measured lower bound on epsilon vs the claim",
+COMMANDS = [Command("audit", m.name, f"{m.title}: measured lower bound on epsilon vs the claim",
                     _adder(m), _runner(m)) for m in MECHANISMS.values()]
