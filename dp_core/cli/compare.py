@@ -1,0 +1,75 @@
+"""``python -m dp_core negotiate`` and ``python -m dp_core report`` (verbs without a mechanism)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..compare import ADAPTERS, config_from_json
+from ..data import load_dataset
+from ._registry import Command
+
+
+def _add_negotiate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--dataset", required=True, help="a demo dataset name or a path to a CSV file")
+    p.add_argument("--target", dest="targets", action="append", required=True, metavar="METRIC=VALUE",
+                   help="accuracy=0.9, r2=0.3, excess_risk=0.01 or delta=1e-6 (repeat for a delta target too)")
+    p.add_argument("--target-column", default=None, help="target column of a CSV file (default: the last column)")
+    p.add_argument("--mechanisms", nargs="+", default=None, metavar="KEY",
+                   help=f"adapters to use (default: all applicable): {', '.join(sorted(ADAPTERS))}")
+    p.add_argument("--epsilon", type=float, default=1.0, help="the chosen epsilon (for the label-DP k answer)")
+    p.add_argument("--delta", type=float, default=1e-5, help="delta when no delta target is given (default 1e-5)")
+    p.add_argument("--trials", type=int, default=50, help="Monte-Carlo trials per grid point (default 50)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--eps-min", type=float, default=0.01, help="smallest epsilon of the grid (default 0.01)")
+    p.add_argument("--eps-max", type=float, default=20.0, help="largest epsilon of the grid (default 20)")
+    p.add_argument("--n-eps", type=int, default=10, help="grid points (default 10)")
+    p.add_argument("--k", type=int, default=64, help="label-DP bag size (default 64)")
+    p.add_argument("--m", type=int, default=100, help="label-DP number of bags (default 100)")
+    p.add_argument("--rho", type=float, default=0.1, help="label-DP noisy share (default 0.1)")
+
+
+def _run_negotiate(args: argparse.Namespace) -> dict:
+    from ..negotiate import negotiate
+
+    if args.dataset.lower().endswith(".csv"):
+        ds = load_dataset(args.dataset, target=args.target_column)
+    else:
+        ds = load_dataset(args.dataset)
+    return negotiate(ds, args.targets, epsilon=args.epsilon, delta=args.delta, mechanisms=args.mechanisms,
+                     n_trials=args.trials, seed=args.seed, eps_min=args.eps_min, eps_max=args.eps_max,
+                     n_points=args.n_eps, k=args.k, m=args.m, rho=args.rho)
+
+
+def _add_report(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", required=True, help="JSON configuration (downloaded from the app or a report)")
+    p.add_argument("--out", required=True, help="the HTML file to write")
+    p.add_argument("--csv", default=None, help="also write the results CSV here")
+    p.add_argument("--data", default=None, help="CSV file of an uploaded dataset (its fingerprint must match)")
+    p.add_argument("--data-target", default=None, help="target column of --data (default: the last column)")
+
+
+def _run_report(args: argparse.Namespace) -> dict:
+    from ..report import build_report
+
+    path = Path(args.config)
+    if not path.is_file():
+        raise FileNotFoundError(f"--config file {args.config!r} does not exist.")
+    cfg = config_from_json(path.read_bytes())
+    ds = load_dataset(args.data, target=args.data_target) if args.data else None
+    rep = build_report(cfg, dataset=ds)
+    out = Path(args.out)
+    out.write_text(rep.html, encoding="utf-8")
+    result = {"out": str(out), "bytes": len(rep.html.encode()), "dataset": rep.result.dataset,
+              "fingerprint": rep.config.dataset_fingerprint, "seed": cfg.seed, "methods": len(rep.result.methods),
+              "rows": int(len(rep.result.summary)), "skipped": rep.result.skipped}
+    if args.csv:
+        Path(args.csv).write_text(rep.csv, encoding="utf-8")
+        result["csv"] = args.csv
+    return result
+
+
+COMMANDS = [
+    Command("negotiate", "", "smallest epsilon per mechanism meeting a target", _add_negotiate, _run_negotiate),
+    Command("report", "", "write the HTML report of a JSON configuration", _add_report, _run_report),
+]

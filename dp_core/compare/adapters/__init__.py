@@ -1,0 +1,9 @@
+"""The adapters of the comparison, one module per mechanism; importing this package registers them.
+
+Each module imports its mechanism's engine lazily (inside the adapter's methods), so the compare
+page loads quickly and a mechanism is only imported when it runs.
+"""
+
+from . import output_perturbation  # noqa: F401  (registers the textbook baseline)
+
+__all__ = ["output_perturbation"]

@@ -1,0 +1,98 @@
+"""The privacy budget card: what a chosen (epsilon, delta) means, what each mechanism reaches
+there, and which guarantees are certified, claimed only, or refuted.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from .._validation import check_delta, check_epsilon, check_int
+from ..explain import budget_meaning
+from .engine import CompareResult, utility_at
+from .registry import STATUS_LABELS, STATUSES
+
+__all__ = ["plain_language", "budget_card", "noise_table"]
+
+
+def plain_language(*, epsilon: float, delta: float, n: int | None = None) -> list[str]:
+    """Sentences explaining (epsilon, delta) to a non-specialist.
+
+    >>> plain_language(epsilon=math.log(3), delta=0.0)[1].startswith("Someone who thought")
+    True
+    """
+    eps = check_epsilon(epsilon, allow_inf=False)
+    d = check_delta(delta, allow_zero=True)
+    n = None if n is None else check_int("n", n, lo=1)
+    info = budget_meaning(epsilon=eps, delta=d, n=n)
+    lo, hi = info["posterior_from_half"]
+    f = info["odds_factor"]
+    out = [
+        f"With ε = {eps:g}, adding or removing any one person changes the probability of every possible result by "
+        f"a factor of at most e^ε ≈ {f:.3g}.",
+        f"Someone who thought a statement about one person was a coin flip (50%) can end up believing it at most "
+        f"{100 * hi:.1f}% or at least {100 * lo:.1f}% after seeing the result, whatever else they know.",
+    ]
+    if d == 0:
+        out.append("δ = 0: the guarantee holds always (pure ε-differential privacy).")
+    else:
+        one_in = 1.0 / d
+        txt = (f"δ = {d:.0e}: the guarantee may fail with probability up to δ (about 1 in {one_in:,.0f}); "
+               "mechanisms that claim pure ε-DP are not affected.")
+        if n is not None:
+            dn = d * n
+            txt += (f" With n = {n:,} people, δ·n = {dn:.2g}"
+                    + (": too large, a mechanism could publish one person's record outright. Choose δ well below "
+                       f"1/n = {1 / n:.1e}." if dn >= 1 else ", below 1 as it should be."))
+        out.append(txt)
+    return out
+
+
+def noise_table(result: CompareResult, epsilon: float) -> pd.DataFrame:
+    """The noise scales of every mechanism at ``epsilon`` (one row per method and quantity)."""
+    from .registry import ADAPTERS
+
+    eps = check_epsilon(epsilon, allow_inf=False)
+    rows = []
+    labels = {m["method"]: m["label"] for m in result.methods}
+    for key, state in result.states.items():
+        adapter = ADAPTERS[key]
+        for r in adapter.noise(state, eps, result.spec):
+            rows.append({"mechanism": adapter.title, "method": labels.get(r["method"], r["method"]),
+                         "quantity": r["quantity"], "value": float(r["value"])})
+    return pd.DataFrame(rows, columns=["mechanism", "method", "quantity", "value"])
+
+
+def budget_card(result: CompareResult, *, epsilon: float, delta: float, n: int | None = None) -> dict:
+    """The budget card's content.
+
+    Returns
+    -------
+    dict
+        ``epsilon``, ``delta``, ``sentences`` (plain language), ``utility`` (DataFrame: per method
+        the measured utility at epsilon with its 95% interval, and its guarantee status),
+        ``groups`` (status -> list of method labels with statements) and ``metric``.
+    """
+    eps = check_epsilon(epsilon, allow_inf=False)
+    d = check_delta(delta, allow_zero=True)
+    at = utility_at(result, eps)
+    info = {m["method"]: m for m in result.methods}
+    rows = []
+    for _, r in at.iterrows():
+        m = info.get(r["method"], {})
+        rows.append({"method": m.get("label", r["method"]), "mechanism": m.get("mechanism", r["adapter"]),
+                     "utility": r["utility"], "utility_lo": r["utility_lo"], "utility_hi": r["utility_hi"],
+                     "n_trials": r["n_trials"], "guarantee": STATUS_LABELS.get(m.get("status", "none"), "")})
+    groups = {s: [] for s in STATUSES}
+    for m in result.methods:
+        extra = " (pure ε-DP)" if m["pure"] else ""
+        extra += " (labels only)" if m["label_dp"] else ""
+        groups[m["status"]].append({"label": m["label"] + extra, "statement": m["statement"],
+                                    "mechanism": m["mechanism"]})
+    return {"epsilon": eps, "delta": d, "metric": result.metric,
+            "sentences": plain_language(epsilon=eps, delta=d, n=n),
+            "utility": pd.DataFrame(rows, columns=["method", "mechanism", "utility", "utility_lo", "utility_hi",
+                                                   "n_trials", "guarantee"]),
+            "groups": groups,
+            "reference_utility": result.reference_utility if math.isfinite(result.reference_utility) else None}

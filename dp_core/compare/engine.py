@@ -1,0 +1,210 @@
+"""Run every applicable mechanism on one dataset and gather one tidy result.
+
+:func:`run_compare` is the engine of the compare page, of ``negotiate`` and of the report: for
+the dataset's task it prepares each adapter once, runs its utility-vs-epsilon sweep (trial ``t``
+shares its seed across the grid), summarises with 95% intervals, evaluates the bounds on the same
+grid and collects the noise scales and guarantee statuses at the chosen epsilon.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .._validation import check_delta, check_epsilon, check_in_interval, check_int
+from ..data import Dataset
+from ..exceptions import PrivacyLeakWarning
+from ..experiments import summarize
+from .registry import STATUS_LABELS, CompareSpec, MethodInfo, applicable_adapters, utility_metric_name
+
+__all__ = ["CompareResult", "make_spec", "default_epsilons", "run_compare", "utility_at"]
+
+
+def default_epsilons(lo: float = 0.05, hi: float = 10.0, n_points: int = 8) -> tuple[float, ...]:
+    """A log-spaced epsilon grid, rounded to 3 significant digits.
+
+    >>> default_epsilons(0.1, 10.0, 3)
+    (0.1, 1.0, 10.0)
+    """
+    lo = check_epsilon(lo, allow_inf=False, name="eps_min")
+    hi = check_epsilon(hi, allow_inf=False, name="eps_max")
+    if not hi > lo:
+        raise ValueError(f"eps_max must be greater than eps_min, got eps_min={lo:g}, eps_max={hi:g}.")
+    n_points = check_int("n_points", n_points, lo=2, hi=60)
+    grid = np.geomspace(lo, hi, n_points)
+    return tuple(float(f"{v:.3g}") for v in grid)
+
+
+def make_spec(*, epsilons: Sequence[float], delta: float, n_trials: int, seed: int, k: int = 64, m: int = 100,
+              rho: float = 0.1, test_fraction: float = 0.2) -> CompareSpec:
+    """A validated :class:`CompareSpec` (epsilons sorted, duplicates removed)."""
+    eps = tuple(sorted({check_epsilon(float(e), allow_inf=False) for e in epsilons}))
+    if not eps:
+        raise ValueError("epsilons must contain at least one value, got an empty list.")
+    return CompareSpec(
+        epsilons=eps, delta=check_delta(delta), n_trials=check_int("n_trials", n_trials, lo=1, hi=100_000),
+        seed=check_int("seed", seed, lo=0), k=check_int("k", k, lo=1), m=check_int("m", m, lo=1),
+        rho=check_in_interval("rho", rho, 0.0, 1.0), test_fraction=check_in_interval(
+            "test_fraction", test_fraction, 0.0, 1.0, closed="neither"))
+
+
+@dataclass(frozen=True, eq=False)
+class CompareResult:
+    """Everything the compare page, the negotiation and the report show.
+
+    Attributes
+    ----------
+    trials : DataFrame
+        One row per (adapter, method, epsilon, trial): ``utility``, ``excess_risk``.
+    summary : DataFrame
+        :func:`dp_core.experiments.summarize` of ``trials`` by (adapter, method, epsilon):
+        ``utility_mean/_se/_lo/_hi``, ``excess_risk_*``, ``n_trials``.
+    bounds : DataFrame
+        ``adapter``, ``method``, ``epsilon``, ``bound``, ``label`` (theoretical excess-risk bounds).
+    nonprivate : dict
+        Non-private utility per adapter.
+    methods : list of dict
+        One per method: adapter, method, label, status, statement, pure, label_dp.
+    notes, leaks : dict
+        Per adapter: preprocessing notes and the steps that looked at the private data.
+    skipped : dict
+        Adapters that could not run on this dataset, with the reason.
+    """
+
+    dataset: str
+    task: str
+    metric: str
+    spec: CompareSpec
+    trials: pd.DataFrame = field(repr=False)
+    summary: pd.DataFrame = field(repr=False)
+    bounds: pd.DataFrame = field(repr=False)
+    nonprivate: dict = field(default_factory=dict)
+    methods: list = field(default_factory=list)
+    notes: dict = field(default_factory=dict)
+    leaks: dict = field(default_factory=dict)
+    skipped: dict = field(default_factory=dict)
+    states: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def reference_utility(self) -> float:
+        """The best non-private utility (the reference line)."""
+        vals = [v for v in self.nonprivate.values() if math.isfinite(v)]
+        return max(vals) if vals else math.nan
+
+    def method_info(self, method: str) -> dict:
+        for m in self.methods:
+            if m["method"] == method:
+                return m
+        raise KeyError(method)
+
+
+def run_compare(ds: Dataset, spec: CompareSpec, *, mechanisms: Sequence[str] | None = None,
+                progress: Callable[[int, int], None] | None = None) -> CompareResult:
+    """Sweep every applicable mechanism over ``spec.epsilons`` on ``ds``.
+
+    Parameters
+    ----------
+    ds : Dataset
+    spec : CompareSpec
+    mechanisms : sequence of str, optional
+        Adapter keys (default: every registered adapter that applies to the task).
+    progress : callable, optional
+        ``progress(done, total)`` over all adapters' trials.
+
+    Adapters that reject the dataset (``ValueError``: too few rows, wrong label range, ...) are
+    listed in ``skipped`` with the reason instead of failing the whole comparison.
+    """
+    if not isinstance(spec, CompareSpec):
+        raise TypeError(f"spec must be a CompareSpec, got {type(spec).__name__}.")
+    adapters = applicable_adapters(ds.task, mechanisms)
+    if not adapters:
+        raise ValueError(f"no mechanism applies to the {ds.task} task of dataset {ds.name!r}"
+                         + (f" among {list(mechanisms)}." if mechanisms is not None else "."))
+    states, skipped = {}, {}
+    for a in adapters:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", PrivacyLeakWarning)
+                states[a.key] = a.prepare(ds, spec)
+        except ValueError as exc:
+            skipped[a.key] = str(exc)
+    active = [a for a in adapters if a.key in states]
+    totals = {a.key: len(a.points(states[a.key], spec)) * a.n_trials(spec) for a in active}
+    grand = sum(totals.values())
+    offset = 0
+    frames, bframes, methods = [], [], []
+    nonprivate, notes, leaks = {}, {}, {}
+    for a in active:
+        st = states[a.key]
+        base = offset
+
+        def prog(done, total, _base=base):
+            if progress is not None:
+                progress(_base + done, grand)
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PrivacyLeakWarning)
+            df = a.sweep(st, spec, progress=prog)
+            b = a.bounds(st, spec.epsilons, spec)
+        offset += totals[a.key]
+        if len(df):
+            frames.append(df[["adapter", "method", "epsilon", "trial", "utility", "excess_risk"]])
+        if len(b):
+            b = b.copy()
+            b["adapter"] = a.key
+            bframes.append(b[["adapter", "method", "epsilon", "bound", "label"]])
+        nonprivate[a.key] = float(a.nonprivate_utility(st))
+        notes[a.key] = tuple(a.notes(st))
+        leaks[a.key] = tuple(a.leaks(st))
+        for mi in a.statuses(st, spec):
+            methods.append(_method_row(a, mi))
+    trials = (pd.concat(frames, ignore_index=True) if frames
+              else pd.DataFrame(columns=["adapter", "method", "epsilon", "trial", "utility", "excess_risk"]))
+    summary = (summarize(trials, by=["adapter", "method", "epsilon"], values=["utility", "excess_risk"])
+               if len(trials) else pd.DataFrame())
+    bounds = (pd.concat(bframes, ignore_index=True) if bframes
+              else pd.DataFrame(columns=["adapter", "method", "epsilon", "bound", "label"]))
+    return CompareResult(dataset=ds.name, task=ds.task, metric=utility_metric_name(ds.task), spec=spec,
+                         trials=trials, summary=summary, bounds=bounds, nonprivate=nonprivate, methods=methods,
+                         notes=notes, leaks=leaks, skipped=skipped, states=states)
+
+
+def _method_row(adapter, mi: MethodInfo) -> dict:
+    return {"adapter": adapter.key, "mechanism": adapter.title, "method": mi.key, "label": mi.label,
+            "status": mi.status, "status_label": STATUS_LABELS[mi.status], "statement": mi.statement,
+            "pure": mi.pure, "label_dp": mi.label_dp, "page": adapter.page}
+
+
+def utility_at(result: CompareResult, epsilon: float) -> pd.DataFrame:
+    """Per method: the measured utility and excess risk at ``epsilon`` (log-linear interpolation
+    between grid points; ``nan`` outside the grid), with the 95% interval and trials.
+
+    Methods measured at a single epsilon (for example label-DP bags at their accounted epsilon)
+    are reported only at that point.
+    """
+    eps = check_epsilon(epsilon, allow_inf=False)
+    rows = []
+    s = result.summary
+    if s is None or not len(s):
+        return pd.DataFrame(columns=["adapter", "method", "epsilon", "utility", "utility_lo", "utility_hi",
+                                     "excess_risk", "n_trials"])
+    for (ad, meth), g in s.groupby(["adapter", "method"], sort=False):
+        g = g.sort_values("epsilon")
+        xs = np.log(g["epsilon"].to_numpy(dtype=float))
+        row = {"adapter": ad, "method": meth, "epsilon": eps, "n_trials": int(g["n_trials"].min())}
+        for col in ("utility_mean", "utility_lo", "utility_hi", "excess_risk_mean"):
+            ys = g[col].to_numpy(dtype=float)
+            if len(xs) == 1:
+                v = ys[0] if math.isclose(xs[0], math.log(eps), rel_tol=0, abs_tol=1e-9) else math.nan
+            elif xs[0] - 1e-12 <= math.log(eps) <= xs[-1] + 1e-12:
+                v = float(np.interp(math.log(eps), xs, ys))
+            else:
+                v = math.nan
+            row[col.replace("_mean", "")] = v
+        rows.append(row)
+    return pd.DataFrame(rows)

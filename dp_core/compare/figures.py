@@ -1,0 +1,115 @@
+"""Figures of the comparison (pure plotly; no streamlit).
+
+One chart of utility (or excess risk) against epsilon for every method, with 95% bands and the
+number of trials, the non-private reference as a horizontal line, theoretical bounds dashed, and
+the chosen epsilon marked.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..figures import add_bound_trace, color_of, label_of, line_ci_figure
+
+__all__ = ["METRIC_TITLES", "compare_figure", "negotiation_figure"]
+
+METRIC_TITLES = {
+    "accuracy": "Test accuracy",
+    "r2": "Test R² (labels on [-1, 1])",
+    "excess_risk": "Excess risk (each mechanism's own training objective)",
+}
+
+
+def _label_for(result, method: str) -> str:
+    try:
+        return result.method_info(method)["label"]
+    except KeyError:
+        return label_of(method)
+
+
+def compare_figure(result, *, y: str = "utility", eps_marker: float | None = None, show_bounds: bool = True,
+                   methods: list[str] | None = None, height: int = 480) -> go.Figure:
+    """Utility (``y="utility"``) or excess risk (``y="excess_risk"``) against epsilon.
+
+    Parameters
+    ----------
+    result : dp_core.compare.CompareResult
+    y : {"utility", "excess_risk"}
+    eps_marker : float, optional
+        Draw a vertical line at the chosen epsilon.
+    show_bounds : bool
+        Add the theoretical bounds as dashed lines (excess-risk view only: the bounds are on the
+        excess risk).
+    methods : list of str, optional
+        Methods to draw (default all).
+    """
+    if y not in ("utility", "excess_risk"):
+        raise ValueError(f"y must be 'utility' or 'excess_risk', got {y!r}.")
+    s = result.summary
+    if s is None or not len(s):
+        fig = go.Figure()
+        fig.update_layout(title="No results", template="plotly_white")
+        return fig
+    if methods is not None:
+        s = s[s["method"].isin(methods)]
+    metric = result.metric if y == "utility" else "excess_risk"
+    log_y = y == "excess_risk"
+    fig = line_ci_figure(s, x="epsilon", y=y, method_col="method", log_x=True, log_y=log_y,
+                         x_title="Privacy budget ε (log scale)", y_title=METRIC_TITLES[metric], height=height)
+    # readable legend labels from the adapters (keep the trials count)
+    for tr in fig.data:
+        if tr.name and " (" in tr.name and tr.legendgroup:
+            tr.name = f"{_label_for(result, tr.legendgroup)} ({tr.name.rsplit(' (', 1)[1]}"
+    if y == "utility":
+        ref = result.reference_utility
+        if math.isfinite(ref):
+            fig.add_hline(y=ref, line=dict(color=color_of("nonprivate"), width=1.5, dash="dot"),
+                          annotation_text=f"non-private {ref:.3g}", annotation_position="top left")
+            fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name="Non-private fit",
+                                     line=dict(color=color_of("nonprivate"), dash="dot")))
+        lo = float(np.nanmin(s["utility_mean"])) if len(s) else 0.0
+        if result.metric == "r2":
+            fig.update_yaxes(range=[max(-1.0, min(lo, 0.0)) - 0.05, 1.02])
+        else:
+            fig.update_yaxes(range=[max(0.0, lo - 0.05), 1.02])
+    elif show_bounds and result.bounds is not None and len(result.bounds):
+        b = result.bounds if methods is None else result.bounds[result.bounds["method"].isin(methods)]
+        for (meth, lab), g in b.groupby(["method", "label"], sort=False):
+            g = g.sort_values("epsilon")
+            add_bound_trace(fig, g["epsilon"], g["bound"], method=str(meth),
+                            name=f"{_label_for(result, str(meth))}: {lab}")
+    if eps_marker is not None and math.isfinite(eps_marker) and eps_marker > 0:
+        fig.add_vline(x=math.log10(eps_marker), line=dict(color="#555555", width=1, dash="dash"),
+                      annotation_text=f"ε = {eps_marker:g}", annotation_position="top right")
+    return fig
+
+
+def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
+    """The measured curves with the target as a horizontal line and each method's answer marked."""
+    target = answer["target"]
+    y = "excess_risk" if target["metric"] == "excess_risk" else "utility"
+    fig = compare_figure(result, y=y, show_bounds=(y == "excess_risk"), height=height)
+    fig.add_hline(y=target["value"], line=dict(color="#D55E00", width=2),
+                  annotation_text=f"target {target['text']}", annotation_position="bottom right")
+    for row in answer["methods"]:
+        e = row.get("epsilon_measured")
+        if isinstance(e, (int, float)) and math.isfinite(e):
+            fig.add_trace(go.Scatter(x=[e], y=[target["value"]], mode="markers", showlegend=False,
+                                     marker=dict(symbol="x", size=12, color=color_of(row["method"])),
+                                     hovertemplate=f"{row['label']}: ε ≈ {e:.3g}<extra></extra>"))
+    return fig
+
+
+def results_table(result) -> pd.DataFrame:
+    """The summary as a readable table (one row per method and epsilon)."""
+    s = result.summary.copy()
+    labels = {m["method"]: m["label"] for m in result.methods}
+    s.insert(0, "label", s["method"].map(lambda m: labels.get(m, label_of(m))))
+    return s
+
+
+__all__.append("results_table")

@@ -1,0 +1,261 @@
+"""A self-contained HTML report of a comparison, re-runnable from its JSON configuration.
+
+The report holds every figure as an interactive plotly chart (plotly.js is inlined once, so it
+opens without internet), the parameters, the dataset's name, shape and fingerprint (never the
+data), the software versions and the seed, the results as CSV, and the JSON configuration that
+re-creates it: ``python -m dp_core report --config FILE.json --out report.html``. Same
+configuration and same seed give the same numbers.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import importlib.metadata
+import math
+import platform
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pandas as pd
+
+from . import __version__
+from .compare import ExplorerConfig, default_epsilons, make_spec, run_compare
+from .compare.budget import budget_card, noise_table
+from .compare.engine import CompareResult
+from .compare.figures import METRIC_TITLES, compare_figure, negotiation_figure, results_table
+from .compare.registry import STATUS_LABELS
+from .data import DATASETS, Dataset, load_dataset
+
+__all__ = ["COMPARE_PAGE", "Report", "compare_settings", "software_versions", "dataset_for_config",
+           "results_csv", "build_report", "render_html", "config_from_report_html"]
+
+COMPARE_PAGE = "pages/compare.py"
+_CONFIG_TAG = "dp-explorer-config"
+
+
+def software_versions() -> dict[str, str]:
+    """Versions of Python, dp_core and the numerical stack (read from package metadata)."""
+    out = {"python": platform.python_version(), "dp_core": __version__}
+    for pkg in ("numpy", "scipy", "pandas", "plotly", "cvxpy", "streamlit"):
+        try:
+            out[pkg] = importlib.metadata.version(pkg)
+        except importlib.metadata.PackageNotFoundError:
+            out[pkg] = "not installed"
+    return out
+
+
+def compare_settings(config: ExplorerConfig) -> dict:
+    """The compare page's settings from a configuration, with defaults and validation.
+
+    Page parameters: ``eps_min`` (default 0.05), ``eps_max`` (10), ``n_eps`` (8), ``mech``
+    (comma-separated adapter keys or ``all``), ``target`` (for example ``accuracy=0.9``; '' for
+    none), ``view`` (``utility`` or ``excess_risk``).
+    """
+    p = config.params
+    eps_min = float(p.get("eps_min", 0.05))
+    eps_max = float(p.get("eps_max", 10.0))
+    n_eps = int(float(p.get("n_eps", 8)))
+    grid = default_epsilons(eps_min, eps_max, n_eps)
+    mech = str(p.get("mech", "all")).strip()
+    mechanisms = None if mech in ("", "all") else tuple(x.strip() for x in mech.split(",") if x.strip())
+    view = str(p.get("view", "utility"))
+    if view not in ("utility", "excess_risk"):
+        raise ValueError(f"view must be 'utility' or 'excess_risk', got {view!r}.")
+    return {"grid": grid, "mechanisms": mechanisms, "target": str(p.get("target", "")).strip(), "view": view,
+            "eps_min": eps_min, "eps_max": eps_max, "n_eps": n_eps}
+
+
+def dataset_for_config(config: ExplorerConfig, dataset: Dataset | None = None) -> Dataset:
+    """The dataset a configuration names (a demo dataset or a CSV path), or the one given.
+
+    An uploaded dataset (``upload:<file>``) cannot be reloaded from its name: pass it (or run the
+    CLI with ``--data FILE.csv``). A fingerprint in the configuration must match the data.
+    """
+    if dataset is None:
+        name = config.dataset
+        if name in DATASETS or name.lower().endswith(".csv"):
+            dataset = load_dataset(name)
+        else:
+            raise ValueError(f"dataset {name!r} is not a demo dataset; it was uploaded, so pass the same file with "
+                             f"--data FILE.csv (demo datasets: {sorted(DATASETS)}).")
+    if config.dataset_fingerprint and config.dataset_fingerprint != dataset.fingerprint:
+        raise ValueError(f"the data's fingerprint {dataset.fingerprint[:16]}... does not match the configuration's "
+                         f"{config.dataset_fingerprint[:16]}...: this is not the dataset the report was made from.")
+    return dataset
+
+
+def results_csv(result: CompareResult) -> str:
+    """The summary table as CSV (one row per mechanism, method and epsilon; full precision)."""
+    t = results_table(result)
+    return t.to_csv(index=False, float_format="%.10g")
+
+
+@dataclass(frozen=True, eq=False)
+class Report:
+    """A built report: the HTML page, the results CSV and the configuration that re-creates it."""
+
+    html: str = field(repr=False)
+    csv: str = field(repr=False)
+    config: ExplorerConfig
+    result: CompareResult = field(repr=False)
+    negotiation: dict | None = field(default=None, repr=False)
+
+
+def build_report(config: ExplorerConfig, *, dataset: Dataset | None = None, result: CompareResult | None = None,
+                 negotiation: dict | None = None, progress: Callable[[int, int], None] | None = None) -> Report:
+    """Run (or reuse) the comparison a configuration describes and render its report.
+
+    Parameters
+    ----------
+    config : ExplorerConfig
+    dataset : Dataset, optional
+        The data (needed for uploads; demo datasets are loaded by name).
+    result, negotiation : optional
+        Results already computed by the app for exactly this configuration (saves a re-run).
+    progress : callable, optional
+    """
+    from .negotiate import negotiate
+
+    ds = dataset_for_config(config, dataset)
+    cfg = config if config.dataset_fingerprint else config.replace(dataset_fingerprint=ds.fingerprint)
+    st = compare_settings(cfg)
+    spec = make_spec(epsilons=st["grid"], delta=cfg.delta, n_trials=cfg.trials, seed=cfg.seed, k=cfg.k, m=cfg.m,
+                     rho=cfg.rho)
+    if result is None or result.spec != spec:
+        result = run_compare(ds, spec, mechanisms=st["mechanisms"], progress=progress)
+    if st["target"] and negotiation is None:
+        negotiation = negotiate(ds, [st["target"]], epsilon=cfg.eps, delta=cfg.delta, mechanisms=st["mechanisms"],
+                                n_trials=cfg.trials, seed=cfg.seed, eps_min=st["eps_min"], eps_max=st["eps_max"],
+                                n_points=st["n_eps"], k=cfg.k, m=cfg.m, rho=cfg.rho, result=result)
+    csv = results_csv(result)
+    page = render_html(cfg, ds, result, csv=csv, negotiation=negotiation)
+    return Report(html=page, csv=csv, config=cfg, result=result, negotiation=negotiation)
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "–"
+        if math.isinf(v):
+            return "∞" if v > 0 else "−∞"
+        return f"{v:.4g}"
+    return html.escape(str(v))
+
+
+def _table(df: pd.DataFrame) -> str:
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    body = "".join("<tr>" + "".join(f"<td>{_fmt(v)}</td>" for v in row) + "</tr>" for row in df.itertuples(index=False))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _kv(d: dict) -> str:
+    return _table(pd.DataFrame({"setting": list(d), "value": [str(v) for v in d.values()]}))
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;
+color:#222}
+h1{font-size:1.6em} h2{font-size:1.25em;margin-top:1.8em;border-bottom:1px solid #ddd;padding-bottom:.2em}
+table{border-collapse:collapse;margin:.5em 0;font-size:.9em} th,td{border:1px solid #ddd;padding:.25em .5em;
+text-align:left} th{background:#f5f5f5}
+.certified{color:#1a7f37}.claimed{color:#9a6700}.refuted{color:#cf222e}.none{color:#57606a}
+.card{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.8em 1.2em}
+pre{background:#f6f8fa;padding:.8em;overflow-x:auto;font-size:.85em}
+.leak{color:#9a6700}
+"""
+
+
+def render_html(config: ExplorerConfig, ds: Dataset, result: CompareResult, *, csv: str,
+                negotiation: dict | None = None) -> str:
+    """The report as one HTML page (plotly.js inlined once; no external request)."""
+    from .negotiate import answer_table
+
+    st = compare_settings(config)
+    figs = [("Utility against ε", compare_figure(result, y="utility", eps_marker=config.eps)),
+            ("Excess risk against ε, with the theoretical bounds (dashed)",
+             compare_figure(result, y="excess_risk", eps_marker=config.eps))]
+    if negotiation is not None and negotiation.get("grid"):
+        figs.append((f"Negotiation: {negotiation['target']['text']}", negotiation_figure(result, negotiation)))
+    fig_html = []
+    for i, (title, fig) in enumerate(figs):
+        div = fig.to_html(full_html=False, include_plotlyjs="inline" if i == 0 else False,
+                          config={"displaylogo": False}, div_id=f"fig{i}")
+        fig_html.append(f"<h3>{html.escape(title)}</h3>{div}")
+    card = budget_card(result, epsilon=config.eps, delta=config.delta, n=ds.n)
+    groups = []
+    for status, items in card["groups"].items():
+        if not items:
+            continue
+        lis = "".join(f"<li><b>{html.escape(i['label'])}</b> ({html.escape(i['mechanism'])}): "
+                      f"{html.escape(i['statement'])}</li>" for i in items)
+        groups.append(f"<p class='{status}'><b>{html.escape(STATUS_LABELS[status].capitalize())}</b></p><ul>{lis}</ul>")
+    util = card["utility"].rename(columns={"utility": METRIC_TITLES[result.metric]})
+    versions = software_versions()
+    params = {"ε (chosen)": config.eps, "δ": config.delta, "seed": config.seed, "Monte-Carlo trials": config.trials,
+              "k (bag size)": config.k, "m (bags)": config.m, "ρ (noisy share)": config.rho,
+              "ε grid": ", ".join(f"{e:g}" for e in st["grid"]),
+              "mechanisms": "all applicable" if st["mechanisms"] is None else ", ".join(st["mechanisms"]),
+              "negotiation target": st["target"] or "none"}
+    dsinfo = {"name": ds.name, "rows (n)": ds.n, "features (d)": ds.d, "task": ds.task,
+              "classes": ds.n_classes or "–", "target column": ds.target_name, "SHA-256 fingerprint": ds.fingerprint,
+              "source": ds.source or "–"}
+    notes = []
+    for key, ns in result.notes.items():
+        for n_ in ns:
+            notes.append(f"<li>{html.escape(key)}: {html.escape(n_)}</li>")
+        for lk in result.leaks.get(key, ()):
+            notes.append(f"<li class='leak'>⚠ {html.escape(key)}: {html.escape(lk)}</li>")
+    skipped = "".join(f"<li>{html.escape(k)}: {html.escape(v)}</li>" for k, v in result.skipped.items())
+    neg_html = ""
+    if negotiation is not None:
+        neg_html = (f"<h2>Negotiation: {html.escape(negotiation['target']['text'])}</h2>"
+                    f"<p>δ used: {negotiation['delta_used']:g}. " + " ".join(html.escape(n) for n in negotiation["notes"])
+                    + "</p>" + _table(answer_table(negotiation)))
+        if negotiation.get("k_answers"):
+            neg_html += "<h3>Label-DP: smallest bag size k</h3>" + _table(pd.DataFrame(negotiation["k_answers"]))
+    cfg_json = config.to_json()
+    csv_b64 = base64.b64encode(csv.encode()).decode()
+    cfg_b64 = base64.b64encode(cfg_json.encode()).decode()
+    cmd = "python -m dp_core report --config config.json --out report.html"
+    noise = noise_table(result, config.eps)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Privacy-utility report: {html.escape(ds.name)}</title>
+<style>{_CSS}</style></head><body>
+<h1>Privacy-utility report: {html.escape(ds.name)}</h1>
+<p>Privacy-Utility Explorer (dp_core {html.escape(__version__)}). Every number below can be re-created from the
+configuration at the end of this page with <code>{cmd}</code>: same configuration, same seed, same numbers.</p>
+<h2>Parameters</h2>{_kv(params)}
+<h2>Dataset</h2><p>The data themselves are not in this report; the fingerprint identifies them.</p>{_kv(dsinfo)}
+<h2>Privacy budget card</h2><div class="card">
+{''.join(f'<p>{html.escape(s)}</p>' for s in card['sentences'])}
+<h3>Utility each mechanism reaches at ε = {config.eps:g}</h3>{_table(util)}
+<h3>Guarantees</h3>{''.join(groups)}</div>
+<h2>Figures</h2>{''.join(fig_html)}
+<h2>Noise scales at ε = {config.eps:g}</h2>{_table(noise)}
+{neg_html}
+<h2>Results</h2><p><a download="results.csv" href="data:text/csv;base64,{csv_b64}">Download the results (CSV)</a>
+· <a download="config.json" href="data:application/json;base64,{cfg_b64}">Download the configuration (JSON)</a></p>
+{_table(results_table(result)[["label", "epsilon", "utility_mean", "utility_lo", "utility_hi", "excess_risk_mean",
+                               "n_trials"]])}
+<h2>Preprocessing and caveats</h2><ul>{''.join(notes)}</ul>
+{f'<p>Not run on this dataset:</p><ul>{skipped}</ul>' if skipped else ''}
+<h2>Software</h2>{_kv(versions)}
+<h2>Configuration (re-run with <code>{cmd}</code>)</h2>
+<pre id="config-text">{html.escape(cfg_json)}</pre>
+<script type="application/json" id="{_CONFIG_TAG}">{html.escape(cfg_json, quote=False)}</script>
+</body></html>
+"""
+
+
+def config_from_report_html(text: str) -> ExplorerConfig:
+    """Read the configuration embedded in a report (to re-run it)."""
+    from .compare import config_from_json
+
+    start_tag = f'<script type="application/json" id="{_CONFIG_TAG}">'
+    i = text.find(start_tag)
+    if i < 0:
+        raise ValueError("this HTML file holds no explorer configuration (is it a report of this app?).")
+    j = text.find("</script>", i)
+    return config_from_json(html.unescape(text[i + len(start_tag) : j]))
+
