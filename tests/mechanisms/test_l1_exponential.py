@@ -365,11 +365,11 @@ def test_simulation_reproducible_and_ordered():
     a = run_simulation(cfg, n_trials=3, seed=1)
     b = run_simulation(cfg, n_trials=3, seed=1)
     assert a.equals(b)
-    assert set(a.method) == {"em_l1_ht", "b1_clipped_em", "b2_dp_gd", "b0_lad"}
+    assert set(a.method) == {"em_l1", "em_clipped", "dp_gd", "nonprivate"}
     assert (a.excess_risk >= 0).all()
-    lad = a[a.method == "b0_lad"].excess_empirical
+    lad = a[a.method == "nonprivate"].excess_empirical
     assert np.allclose(lad, 0.0, atol=1e-9)
-    priv = a[a.method != "b0_lad"].excess_empirical
+    priv = a[a.method != "nonprivate"].excess_empirical
     assert (priv >= -1e-9).all()  # nothing in the ball beats the LAD fit on the sample
 
 
@@ -383,5 +383,16 @@ def test_real_data_experiment_on_randhie():
     res = real_data_experiment(X, tr.y, te.X[:, :2] / 10.0, te.y, estimator=est, n_releases=10,
                                clip_x=2.0, clip_y=10.0, rng=0)
     t = res.table
-    assert set(t.method) == {"em_l1_ht", "b1_clipped_em", "b2_dp_gd", "b0_lad"}
-    assert (t[t.method == "em_l1_ht"].excess_empirical >= -1e-9).all()
+    assert set(t.method) == {"em_l1", "em_clipped", "dp_gd", "nonprivate"}
+    assert (t[t.method == "em_l1"].excess_empirical >= -1e-9).all()
+
+
+def test_lad_1d_weighted_median_matches_linprog():
+    ds = make_heavy_tailed(3000, d=1, seed=9)
+    a = lad_fit(ds.X, ds.y)
+    b = lad_fit_linprog(ds.X, ds.y)
+    assert a.solver == "weighted-median"
+    assert a.objective == pytest.approx(b.objective, rel=1e-9)
+    clipped = lad_fit(ds.X, ds.y + 5 * ds.X[:, 0], radius=1.0)
+    assert clipped.constrained and clipped.w[0] == pytest.approx(1.0)
+    assert clipped.objective == pytest.approx(lad_fit_ball(ds.X, ds.y + 5 * ds.X[:, 0], 1.0).objective, rel=1e-6)

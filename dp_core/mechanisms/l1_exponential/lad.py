@@ -22,7 +22,7 @@ from scipy.optimize import linprog
 from ..._validation import check_positive, check_Xy
 from ...exceptions import SolverFailed
 
-__all__ = ["LadFit", "lad_fit_linprog", "lad_fit_ball", "lad_fit", "l1_risk"]
+__all__ = ["LadFit", "lad_fit_1d", "lad_fit_linprog", "lad_fit_ball", "lad_fit", "l1_risk"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,6 +81,41 @@ def lad_fit_linprog(X: ArrayLike, y: ArrayLike) -> LadFit:
     return LadFit(w=w, objective=obj, solver="highs-dual-lp", constrained=False, status="optimal")
 
 
+def lad_fit_1d(X: ArrayLike, y: ArrayLike, radius: float | None = None) -> LadFit:
+    """Exact LAD in one dimension: the weighted median of ``y_i/x_i`` with weights ``|x_i|``.
+
+    ``sum_i |y_i - x_i w| = sum_i |x_i| |y_i/x_i - w| + const``, minimised by a weighted median
+    (O(n log n); HiGHS is unexpectedly slow on this degenerate one-column LP). With a radius the
+    convex one-dimensional objective is minimised over ``[-R, R]`` by clipping.
+
+    Examples
+    --------
+    >>> float(lad_fit_1d([[1.0], [2.0], [1.0]], [1.0, 2.0, 10.0]).w[0])
+    1.0
+    """
+    X, y = check_Xy(X, y, min_rows=1)
+    if X.shape[1] != 1:
+        raise ValueError(f"X must have exactly 1 column for lad_fit_1d, got {X.shape[1]}.")
+    x = X[:, 0]
+    nz = x != 0
+    if not np.any(nz):
+        w = 0.0
+    else:
+        z = y[nz] / x[nz]
+        wt = np.abs(x[nz])
+        order = np.argsort(z, kind="stable")
+        cw = np.cumsum(wt[order])
+        w = float(z[order][np.searchsorted(cw, 0.5 * cw[-1])])
+    constrained = False
+    if radius is not None:
+        R = check_positive("radius", radius)
+        if abs(w) > R:
+            w, constrained = float(np.clip(w, -R, R)), True
+    wv = np.array([w])
+    return LadFit(w=wv, objective=float(np.mean(np.abs(y - x * w))), solver="weighted-median",
+                  constrained=constrained, status="optimal")
+
+
 def lad_fit_ball(X: ArrayLike, y: ArrayLike, radius: float) -> LadFit:
     """LAD over the ball ``||w|| <= R`` as a second-order cone program (cvxpy, Clarabel; SCS fallback)."""
     import cvxpy as cp
@@ -116,6 +151,9 @@ def lad_fit(X: ArrayLike, y: ArrayLike, radius: float | None = None) -> LadFit:
     ----------
     Specification section 6.1-6.2 and section 2.8 (B0).
     """
+    X, y = check_Xy(X, y, min_rows=1)
+    if X.shape[1] == 1:
+        return lad_fit_1d(X, y, radius)
     fit = lad_fit_linprog(X, y)
     if radius is None:
         return fit

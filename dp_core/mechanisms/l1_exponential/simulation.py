@@ -40,14 +40,19 @@ __all__ = [
     "summarize_simulation",
     "RealDataResult",
     "real_data_experiment",
+    "rate_sweep",
+    "epsilon_sweep",
+    "truncation_sweep",
+    "baseline_sweep",
+    "TRUNCATION_CASES",
 ]
 
-METHODS = ("em_l1_ht", "b1_clipped_em", "b2_dp_gd", "b0_lad")
+METHODS = ("em_l1", "em_clipped", "dp_gd", "nonprivate")
 METHOD_LABELS = {
-    "em_l1_ht": "EM-L1-HT (paper)",
-    "b1_clipped_em": "B1 clipped EM (not from the paper)",
-    "b2_dp_gd": "B2 DP-GD, (ε,δ) (not from the paper)",
-    "b0_lad": "B0 non-private LAD",
+    "em_l1": "EM-L1-HT (paper)",
+    "em_clipped": "B1 clipped EM (not from the paper)",
+    "dp_gd": "B2 DP-GD, (ε,δ) (not from the paper)",
+    "nonprivate": "B0 non-private LAD",
 }
 
 
@@ -134,20 +139,20 @@ def simulate_trials(cfg: SimulationConfig, seeds: Sequence[np.random.SeedSequenc
         ds = make_heavy_tailed(cfg.n, seed=s_data, **model.generator_kwargs())
         X, y = ds.X, ds.y
         lad = lad_fit(X, y, cfg.radius)
-        ws = {"b0_lad": lad.w}
+        ws = {"nonprivate": lad.w}
         extra = {}
-        if "em_l1_ht" in cfg.methods:
+        if "em_l1" in cfg.methods:
             fit = est.run(X, y, rng=s_em, n_draws=1)
-            ws["em_l1_ht"] = fit.w
+            ws["em_l1"] = fit.w
             if fit.mcmc is not None:
-                extra["em_l1_ht"] = {"acceptance": fit.mcmc.acceptance, "rhat": fit.mcmc.rhat_max}
-        if "b1_clipped_em" in cfg.methods:
+                extra["em_l1"] = {"acceptance": fit.mcmc.acceptance, "rhat": fit.mcmc.rhat_max}
+        if "em_clipped" in cfg.methods:
             b1 = baseline_clipped_em(X, y, epsilon=cfg.epsilon, clip_x=cx, clip_y=cy, radius=cfg.radius,
                                      mode="grid" if cal.mode == "grid" else "mcmc",
                                      m=cal.grid_m, schedule=MCMCSchedule.preset(cfg.mcmc_preset), rng=s_b1)
-            ws["b1_clipped_em"] = b1.draws[0]
-        if "b2_dp_gd" in cfg.methods:
-            ws["b2_dp_gd"] = baseline_dp_gd(X, y, epsilon=cfg.epsilon, delta=cfg.delta, clip=cx, n_steps=cfg.gd_steps,
+            ws["em_clipped"] = b1.draws[0]
+        if "dp_gd" in cfg.methods:
+            ws["dp_gd"] = baseline_dp_gd(X, y, epsilon=cfg.epsilon, delta=cfg.delta, clip=cx, n_steps=cfg.gd_steps,
                                             radius=cfg.radius, rng=s_b2)[0]
         for method in cfg.methods:
             w = ws[method]
@@ -240,8 +245,8 @@ def real_data_experiment(X_train, y_train, X_test, y_test, *, estimator: L1Expon
                         radius=estimator.radius, n_draws=K, rng=s_b2)
     lad_test = l1_risk(lad.w, Xte, yte)
     rows = []
-    for method, W in (("em_l1_ht", fit.draws), ("b1_clipped_em", b1.draws), ("b2_dp_gd", b2),
-                      ("b0_lad", lad.w[None, :])):
+    for method, W in (("em_l1", fit.draws), ("em_clipped", b1.draws), ("dp_gd", b2),
+                      ("nonprivate", lad.w[None, :])):
         test = np.atleast_1d(l1_risk(W, Xte, yte))
         train = np.atleast_1d(l1_risk(W, Xtr, ytr))
         for i in range(W.shape[0]):
@@ -250,3 +255,76 @@ def real_data_experiment(X_train, y_train, X_test, y_test, *, estimator: L1Expon
     return RealDataResult(table=pd.DataFrame(rows), lad_w=lad.w, em_draws=fit.draws, calibration=cal.as_dict(),
                           privacy_label=fit.privacy_label, mcmc=None if fit.mcmc is None else fit.mcmc.as_dict())
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Sweeps used by the page and the reproduction (specification section 5.3, F1-F4)
+# ---------------------------------------------------------------------------------------------
+def _bound_row(cfg: SimulationConfig) -> dict:
+    consts = public_constants(cfg.model, cfg.theta, cfg.assumption)
+    cal = _estimator(cfg, consts).calibrate(cfg.n, cfg.model.d)
+    b = cal.bound
+    return {"n": cfg.n, "theta": cfg.theta, "epsilon": cfg.epsilon, "c_iota": cfg.c_iota, "tail": cfg.model.tail,
+            "total": b["total"], "statistical": b["statistical"], "privacy": b["privacy"],
+            "truncation_bias": b["truncation_bias"], "rate_paper": cal.rate_paper, "iota": cal.iota,
+            "assumption_violated": consts["assumption_violated"]}
+
+
+def rate_sweep(base: SimulationConfig, *, ns: Sequence[int], thetas: Sequence[float], n_trials: int, seed: RngLike,
+               progress: Callable | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """F1: EM-L1-HT excess risk against n for several theta; returns (summary, bounds)."""
+    cfg = replace(base, methods=("em_l1",))
+    df = run_simulation(cfg, n_trials=n_trials, seed=seed, progress=progress, n=list(ns), theta=list(thetas))
+    summ = summarize_simulation(df, by=("n", "theta"))
+    rows = [_bound_row(replace(cfg, n=int(n), theta=float(t))) for n in ns for t in thetas]
+    return summ, pd.DataFrame(rows)
+
+
+def epsilon_sweep(base: SimulationConfig, *, epsilons: Sequence[float], n_trials: int, seed: RngLike,
+                  progress: Callable | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """F2: excess risk against epsilon (EM-L1-HT and the non-private fit) and the split bound."""
+    cfg = replace(base, methods=("em_l1", "nonprivate"))
+    df = run_simulation(cfg, n_trials=n_trials, seed=seed, progress=progress, epsilon=list(epsilons))
+    summ = summarize_simulation(df, by=("epsilon", "method"))
+    rows = [_bound_row(replace(cfg, epsilon=float(e))) for e in epsilons]
+    return summ, pd.DataFrame(rows)
+
+
+TRUNCATION_CASES = {
+    "symmetric noise (X3 + N2)": {"design": "pareto_sphere", "noise": "student_t"},
+    "skewed noise, positive features (X4 + N3)": {"design": "pareto_abs", "noise": "pareto_skewed"},
+}
+
+
+def truncation_sweep(base: SimulationConfig, *, c_iotas: Sequence[float], n_trials: int, seed: RngLike,
+                     progress: Callable | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """F3: excess risk against c_iota under symmetric and skewed noise; the bound U(c_iota iota*)."""
+    frames = []
+    for case, kw in TRUNCATION_CASES.items():
+        cfg = replace(base, model=replace(base.model, **kw), methods=("em_l1",))
+        df = run_simulation(cfg, n_trials=n_trials, seed=seed, progress=progress, c_iota=list(c_iotas))
+        df["case"] = case
+        frames.append(df)
+    df = pd.concat(frames, ignore_index=True)
+    summ = summarize_simulation(df, by=("c_iota", "case"))
+    first = replace(base, model=replace(base.model, **next(iter(TRUNCATION_CASES.values()))))
+    rows = [_bound_row(replace(first, c_iota=float(c))) for c in c_iotas]
+    return summ, pd.DataFrame(rows)
+
+
+def baseline_sweep(base: SimulationConfig, *, tails: Sequence[float], n_trials: int, seed: RngLike,
+                   progress: Callable | None = None, noise_follows: bool = True) -> pd.DataFrame:
+    """F4: EM-L1-HT, B1 and B2 as the tail index of the features (and of the noise) decreases."""
+    cfg = replace(base, methods=("em_l1", "em_clipped", "dp_gd"))
+    points = {"tail": list(tails)}
+    if noise_follows:
+        frames = []
+        for t in tails:
+            c = replace(cfg, model=replace(cfg.model, tail=float(t), noise_tail=float(max(t, 1.05))))
+            df = run_simulation(c, n_trials=n_trials, seed=seed, progress=progress)
+            df["tail"] = float(t)
+            frames.append(df)
+        df = pd.concat(frames, ignore_index=True)
+    else:
+        df = run_simulation(cfg, n_trials=n_trials, seed=seed, progress=progress, **points)
+    return summarize_simulation(df, by=("tail", "method"))

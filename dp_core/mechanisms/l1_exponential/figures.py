@@ -1,0 +1,198 @@
+"""Plotly figures of the heavy-tailed l1 page and reproduction (pure functions, no Streamlit).
+
+References
+----------
+Specification ``l1_heavy_tailed.md`` section 5.3 (F1-F6) and section 9 (panels 1-8).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ...figures import add_bound_trace, apply_layout, color_of, line_ci_figure
+from .truncation import psi
+
+__all__ = [
+    "psi_figure",
+    "residual_histogram",
+    "density_figure",
+    "rate_figure",
+    "fitted_slope",
+    "epsilon_figure",
+    "truncation_figure",
+    "baseline_figure",
+    "sampler_figure",
+]
+
+_THETA_COLORS = {1.2: "#CC79A7", 1.5: "#0072B2", 1.8: "#009E73", 2.0: "#D55E00"}
+
+
+def _theta_color(theta: float) -> str:
+    return _THETA_COLORS.get(round(float(theta), 2), color_of(f"theta={theta:g}"))
+
+
+def psi_figure(thetas: Sequence[float], iota: float, *, r_max: float | None = None) -> go.Figure:
+    """Per-sample surrogate loss ``(1/iota) psi_theta(iota |r|)`` against ``|r|`` (panel 1, F6)."""
+    r_max = 2.5 / iota if r_max is None else r_max
+    r = np.linspace(0, r_max, 400)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=r, y=r, mode="lines", name="raw |r| (ℓ1 loss)", line=dict(color="#000000", dash="dot")))
+    for th in thetas:
+        fig.add_trace(go.Scatter(x=r, y=psi(iota * r, th) / iota, mode="lines", name=f"(1/ι) ψ_θ(ι|r|), θ = {th:g}",
+                                 line=dict(color=_theta_color(th), width=2)))
+        fig.add_hline(y=math.log(th) / iota, line=dict(color=_theta_color(th), dash="dash", width=1),
+                      annotation_text=f"saturation log θ/ι (θ = {th:g})", annotation_position="top left")
+    fig.add_vline(x=1 / iota, line=dict(color="#555555", dash="dash"), annotation_text=f"threshold 1/ι = {1 / iota:.3g}")
+    fig.update_yaxes(range=[0, 1.3 * max(math.log(max(thetas)) / iota, 1e-9) * 1.0 + 0.0])
+    return apply_layout(fig, title="Truncated loss: residuals beyond 1/ι exert no pull", x_title="|residual|",
+                        y_title="per-sample loss")
+
+
+def residual_histogram(residuals: np.ndarray, iota: float, *, clip_quantile: float = 0.99) -> go.Figure:
+    """Histogram of |residuals| with the threshold 1/iota and the fraction beyond it (panel 1)."""
+    a = np.abs(np.asarray(residuals, dtype=float))
+    frac = float(np.mean(a >= 1 / iota)) if a.size else math.nan
+    hi = float(np.quantile(a, clip_quantile)) if a.size else 1.0
+    hi = max(hi, 1.2 / iota)
+    fig = go.Figure(go.Histogram(x=np.minimum(a, hi), nbinsx=60, marker_color="#56B4E9",
+                                 name="|residual| (last bin: everything above)"))
+    fig.add_vline(x=1 / iota, line=dict(color="#D55E00", dash="dash"),
+                  annotation_text=f"1/ι: {100 * frac:.1f}% of residuals beyond")
+    return apply_layout(fig, title="Residuals at the non-private fit", x_title="|residual|", y_title="count", height=320)
+
+
+def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None) -> go.Figure:
+    """The mechanism's output law over W: lines per convention (d = 1) or a heat map (d = 2; first entry)."""
+    P = np.asarray(points, dtype=float)
+    marks = marks or {}
+    fig = go.Figure()
+    if P.shape[1] == 1:
+        order = np.argsort(P[:, 0])
+        h = float(np.median(np.diff(P[order, 0]))) if P.shape[0] > 1 else 1.0
+        for name, p in probs.items():
+            fig.add_trace(go.Scatter(x=P[order, 0], y=np.asarray(p)[order] / h, mode="lines", name=name))
+        for name, w in marks.items():
+            fig.add_vline(x=float(np.ravel(w)[0]), line=dict(dash="dash", color="#000000" if "LAD" in name else "#009E73"),
+                          annotation_text=name)
+        return apply_layout(fig, title="Output density of the exponential mechanism over W", x_title="w",
+                            y_title="density (probability / grid step)")
+    name, p = next(iter(probs.items()))
+    # grid points of a regular net: rebuild the square image
+    xs = np.unique(np.round(P[:, 0], 12))
+    ys = np.unique(np.round(P[:, 1], 12))
+    if xs.size * ys.size <= 1_000_000 and xs.size > 1 and ys.size > 1:
+        img = np.full((ys.size, xs.size), np.nan)
+        ix = np.searchsorted(xs, np.round(P[:, 0], 12))
+        iy = np.searchsorted(ys, np.round(P[:, 1], 12))
+        img[np.clip(iy, 0, ys.size - 1), np.clip(ix, 0, xs.size - 1)] = np.asarray(p)
+        fig.add_trace(go.Heatmap(x=xs, y=ys, z=img, colorscale="Viridis", colorbar=dict(title="probability"),
+                                 name=name))
+    else:
+        fig.add_trace(go.Scatter(x=P[:, 0], y=P[:, 1], mode="markers", marker=dict(color=p, colorscale="Viridis"),
+                                 name=name))
+    for label, w in marks.items():
+        w = np.ravel(w)
+        fig.add_trace(go.Scatter(x=[w[0]], y=[w[1]], mode="markers+text", text=[label], textposition="top center",
+                                 marker=dict(symbol="x", size=12, color="#FFFFFF" if "LAD" in label else "#FF4B4B"),
+                                 name=label))
+    fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    return apply_layout(fig, title=f"Output law over W ({name})", x_title="w₁", y_title="w₂", height=480)
+
+
+def fitted_slope(x: Sequence[float], y: Sequence[float]) -> float:
+    """Least-squares slope of log y against log x (positive finite values only)."""
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    ok = (x > 0) & (y > 0) & np.isfinite(x) & np.isfinite(y)
+    if ok.sum() < 2:
+        return math.nan
+    return float(np.polyfit(np.log(x[ok]), np.log(y[ok]), 1)[0])
+
+
+def rate_figure(summary: pd.DataFrame, *, x: str = "n", series: str = "theta", y: str = "excess_risk",
+                bounds: pd.DataFrame | None = None, title: str = "Excess population risk against n") -> go.Figure:
+    """Excess risk vs n on log-log axes, one curve per theta, reference slopes -(theta-1)/theta (F1, panel 3)."""
+    s = summary.copy()
+    s["series"] = [f"θ = {v:g}" for v in s[series]]
+    fig = line_ci_figure(s, x=x, y=y, method_col="series", log_x=True, log_y=True, title=title,
+                         x_title="n (log)", y_title="excess population risk (log)")
+    for th, g in s.groupby(series):
+        g = g.sort_values(x)
+        slope = fitted_slope(g[x], g[f"{y}_mean"])
+        ref = -(th - 1) / th
+        x0, y0 = float(g[x].iloc[0]), float(g[f"{y}_mean"].iloc[0])
+        xs = g[x].to_numpy(dtype=float)
+        if y0 > 0:
+            fig.add_trace(go.Scatter(x=xs, y=y0 * (xs / x0) ** ref, mode="lines",
+                                     line=dict(dash="dot", color=_theta_color(th), width=1),
+                                     name=f"θ = {th:g}: reference slope {ref:.3f} (fitted {slope:.3f})"))
+    if bounds is not None:
+        for name, g in bounds.groupby("curve"):
+            add_bound_trace(fig, g[x], g["value"], method=str(name), name=str(name))
+    for tr in fig.data:
+        if tr.name and tr.name.startswith("θ = ") and "trials" in tr.name:
+            th = float(tr.name.split("=")[1].split("(")[0])
+            tr.line.color = _theta_color(th)
+    return fig
+
+
+def epsilon_figure(summary: pd.DataFrame, bound: pd.DataFrame, *, eps_star: float, nonprivate: float | None = None) -> go.Figure:
+    """Excess risk vs epsilon with the bound split into statistical and privacy parts (F2, panel 4)."""
+    fig = line_ci_figure(summary, x="epsilon", y="excess_risk", method_col="method", log_x=True, log_y=True,
+                         title="Privacy-utility: excess risk against ε", x_title="ε (log)",
+                         y_title="excess population risk (log)")
+    for col, name, dash in (("statistical", "bound: statistical part (non-private)", "dot"),
+                            ("privacy", "bound: privacy part", "dash"), ("total", "explicit bound U(ι*)", "solid")):
+        fig.add_trace(go.Scatter(x=bound["epsilon"], y=bound[col], mode="lines", name=name,
+                                 line=dict(dash=dash, color="#777777" if col != "privacy" else "#D55E00", width=1.5)))
+    fig.add_vline(x=eps_star, line=dict(color="#555555", dash="dash"),
+                  annotation_text=f"ε = (2/3) log θ = {eps_star:.3g}: below it privacy dominates")
+    if nonprivate is not None and nonprivate > 0:
+        fig.add_hline(y=nonprivate, line=dict(color="#000000", dash="dot"), annotation_text="non-private LAD")
+    return fig
+
+
+def truncation_figure(summary: pd.DataFrame, bound: pd.DataFrame | None = None) -> go.Figure:
+    """Excess risk vs the multiplier c_iota (iota = c_iota iota*) per noise case (F3, panel 5)."""
+    s = summary.copy()
+    fig = line_ci_figure(s, x="c_iota", y="excess_risk", method_col="case", log_x=True, log_y=True,
+                         title="Truncation trade-off: excess risk against ι/ι*", x_title="c_ι = ι/ι* (log)",
+                         y_title="excess population risk (log)")
+    if bound is not None:
+        fig.add_trace(go.Scatter(x=bound["c_iota"], y=bound["total"], mode="lines", name="explicit bound U(c_ι ι*)",
+                                 line=dict(dash="dash", color="#777777"), yaxis="y2"))
+        fig.update_layout(yaxis2=dict(overlaying="y", side="right", type="log", title="bound U (right axis)",
+                                      showgrid=False))
+    fig.add_vline(x=1.0, line=dict(color="#555555", dash="dot"), annotation_text="ι*")
+    return fig
+
+
+def baseline_figure(summary: pd.DataFrame, *, x: str = "tail", x_title: str = "tail index α of the features") -> go.Figure:
+    """EM-L1-HT against the clipped EM (B1) and DP-GD (B2) as the tails get heavier (F4, panel 6)."""
+    return line_ci_figure(summary, x=x, y="excess_risk", method_col="method", log_y=True,
+                          title="Heavy tails: the paper's mechanism vs non-robust baselines (not from the paper)",
+                          x_title=x_title, y_title="excess population risk (log)")
+
+
+def sampler_figure(grid_points: np.ndarray, grid_probs: np.ndarray, mcmc_draws: np.ndarray, *, coord: int = 0,
+                   diagnostics: dict | None = None) -> go.Figure:
+    """Marginal of one coordinate: exact grid law vs MCMC final states (F5, panel 8)."""
+    P = np.asarray(grid_points, dtype=float)[:, coord]
+    p = np.asarray(grid_probs, dtype=float)
+    vals = np.unique(np.round(P, 12))
+    marg = np.zeros(vals.size)
+    np.add.at(marg, np.searchsorted(vals, np.round(P, 12)), p)
+    h = float(np.median(np.diff(vals))) if vals.size > 1 else 1.0
+    fig = go.Figure()
+    fig.add_trace(go.Histogram(x=np.asarray(mcmc_draws)[:, coord], histnorm="probability density", nbinsx=40,
+                               name="MCMC final states (approximate)", marker_color="#56B4E9", opacity=0.7))
+    fig.add_trace(go.Scatter(x=vals, y=marg / h, mode="lines", name="exact grid law", line=dict(color="#D55E00", width=2)))
+    title = f"Sampler honesty: coordinate w{coord + 1}"
+    if diagnostics:
+        title += f" — acceptance {diagnostics['acceptance']:.2f}, R̂ {diagnostics['rhat_max']:.3f}"
+    return apply_layout(fig, title=title, x_title=f"w{coord + 1}", y_title="density", height=360)
