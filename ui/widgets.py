@@ -58,10 +58,10 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
     box = st.sidebar if container is None else container
     eps = float(min(max(state.get("eps"), EPS_MIN), EPS_MAX))
     state.set_value("eps", eps)
-    if "w_eps_slider" not in st.session_state:
-        st.session_state["w_eps_slider"] = _nearest(EPS_OPTIONS, eps)
-    if "w_eps_num" not in st.session_state:
-        st.session_state["w_eps_num"] = eps
+    # Re-seed the widgets from the canonical values on every run: after a page switch Streamlit treats
+    # the sidebar widgets as new ones and would otherwise show their first option (eps 0.01, delta 1e-12).
+    st.session_state["w_eps_slider"] = _nearest(EPS_OPTIONS, eps)
+    st.session_state["w_eps_num"] = eps
     box.select_slider("Privacy budget ε (log scale)", options=EPS_OPTIONS, key="w_eps_slider",
                       format_func=_fmt_eps, on_change=_on_eps_slider,
                       help="Smaller ε = stronger privacy = more noise. Any conclusion about one person can change "
@@ -70,8 +70,7 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
                      key="w_eps_num", on_change=_on_eps_num)
     delta = float(state.get("delta"))
     if show_delta:
-        if "w_delta" not in st.session_state or st.session_state["w_delta"] not in DELTA_OPTIONS:
-            st.session_state["w_delta"] = _nearest(DELTA_OPTIONS, delta)
+        st.session_state["w_delta"] = _nearest(DELTA_OPTIONS, delta)
         box.select_slider("Failure probability δ", options=DELTA_OPTIONS, key="w_delta", format_func=_fmt_delta,
                           on_change=_on_delta,
                           help="The probability that the ε guarantee may fail. Keep it well below 1/n.")
