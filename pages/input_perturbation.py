@@ -128,14 +128,14 @@ def theory_sections() -> None:
     st.caption(f"n = {int(n):,} contributors, d = {data.d}, λ = {r['lam']:g}, ζ = {r['zeta']:g}, ε used = α·ε = "
                f"{P['eps_run']:.4g}; a₂ = {P['a2']:.4g}, a₄ = {P['a4']:.4g}.")
     m = st.columns(4)
-    m[0].metric("σ_b (sum of the linear-term noise)", f"{P['sigma_b']:.4g}")
-    m[1].metric("σ_u (quadratic-term noise)", f"{P['sigma_u']:.4g}")
-    m[2].metric("per-record std of r_i = σ_b/√n", f"{P['per_record_std_b']:.4g}")
-    m[3].metric("per-record std of u_i = σ_u/√n", f"{P['per_record_std_u']:.4g}")
+    m[0].metric("σ_b", f"{P['sigma_b']:.4g}", help="aggregate std of the linear-term noise b = Σ r_i")
+    m[1].metric("σ_u", f"{P['sigma_u']:.4g}", help="aggregate scale of the quadratic-term noise (E[UᵀU] = σ_u² I)")
+    m[2].metric("std of r_i (per record)", f"{P['per_record_std_b']:.4g}", help="σ_b/√n: what one contributor adds to p_i")
+    m[3].metric("std of u_i (per record)", f"{P['per_record_std_u']:.4g}", help="σ_u/√n: what one contributor adds to q_i")
     m = st.columns(4)
-    m[0].metric("2λ/ε (ridge the noise must supply)", f"{P['ridge_threshold']:.4g}")
-    m[1].metric("Δ (total regularisation)", f"{P['Delta']:.4g}")
-    m[2].metric("Δ_in = Δ − 2λ/ε (added by the server)", f"{P['Delta_in']:.4g}")
+    m[0].metric("2λ/ε", f"{P['ridge_threshold']:.4g}", help="the ridge the quadratic noise must supply")
+    m[1].metric("Δ", f"{P['Delta']:.4g}", help="total regularisation (default Δ* × multiplier)")
+    m[2].metric("Δ_in", f"{P['Delta_in']:.4g}", help="Δ − 2λ/ε: the ridge the server adds explicitly")
     m[3].metric("γ = δ′ = δ/2", f"{P['gamma']:.3g}")
     b1, b2 = st.columns(2)
     if P["valid_cor2"]:
@@ -232,8 +232,8 @@ st.markdown(
     "Theorem 1’s proof needs the noise’s contribution M = Q̃ᵀQ̃ − QᵀQ = UᵀU + UᵀQ + QᵀU to supply a ridge of at least "
     "2λ/ε with probability ≥ 1 − δ/2. The paper's Lemma 7 bounds the cross term UᵀQ by a constant that does not "
     "hold for general data, and the event the argument of Kifer et al. really needs is on the smallest eigenvalue:")
-st.latex(r"\lambda_{\min}(M)+\Delta_{in}\;\ge\;\frac{2\lambda}{\varepsilon}\qquad\text{(needed)}\qquad\quad"
-         r"w^\top M w\;\ge\;\frac{2\lambda}{\varepsilon}\ \text{at } w=\hat w/\|\hat w\|\qquad\text{(paper's Lemma 1)}")
+st.latex(r"\text{needed:}\quad \lambda_{\min}(M)+\Delta_{in}\;\ge\;\frac{2\lambda}{\varepsilon}")
+st.latex(r"\text{paper's Lemma 1 event:}\quad w^\top M w\;\ge\;\frac{2\lambda}{\varepsilon}\ \text{ at } w=\hat w/\|\hat w\|")
 n_draws = int(min(max(trials, 100), 2000))
 dg = cip.diagnostic(ds.name, ds.fingerprint, model, positive_class, int(seed), n_full, float(eps), float(delta),
                     float(eta), float(alpha), float(dmult), mode, n_draws, int(seed), _data=data)

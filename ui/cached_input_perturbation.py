@@ -127,8 +127,7 @@ def sweep_figures(name: str, fingerprint: str, model: str, positive_class, split
     s = summarize(df, by=["n", "method"], values=["excess_risk", "test_metric"])
     metric_name = "test RMSE" if model == "least_squares" else "test accuracy"
     return {"excess": ipf.excess_vs_n_figure(df, bounds), "gap": ipf.gap_figure(df),
-            "metric": ipf.line_ci_figure(s, x="n", y="test_metric", log_x=True, title=f"{metric_name} against n",
-                                         x_title="n (contributors)", y_title=metric_name),
+            "metric": ipf.metric_figure(s, metric_name=metric_name),
             "summary": s, "w_measured": float(df["w_norm_hat"].iloc[-1])}
 
 

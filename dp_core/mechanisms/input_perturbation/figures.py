@@ -22,6 +22,7 @@ __all__ = [
     "tradeoff_figure",
     "diagnostic_figure",
     "reproduction_figure",
+    "metric_figure",
 ]
 
 _TERM_COLORS = {"T1": "#0072B2", "T2": "#56B4E9", "T3": "#E69F00", "T4": "#D55E00"}
@@ -36,8 +37,17 @@ def theorem2_stack_figure(terms: dict, *, title: str = "Theorem 2 bound, term by
         fig.add_trace(go.Bar(y=["B_in"], x=[terms[k]], name=_TERM_TEXT[k], orientation="h",
                              marker_color=_TERM_COLORS[k], hovertemplate=f"{_TERM_TEXT[k]}: %{{x:.4g}}<extra></extra>"))
     fig.update_layout(barmode="stack")
-    apply_layout(fig, title=title, x_title="upper bound on E[excess empirical risk]", height=230)
-    fig.update_layout(hovermode="closest")
+    apply_layout(fig, title=title, x_title="upper bound on E[excess empirical risk]", height=260)
+    fig.update_yaxes(type="category", title_text="")
+    fig.update_layout(hovermode="closest", legend=dict(y=-0.45))
+    return fig
+
+
+def _lines_only_bands(fig: go.Figure) -> go.Figure:
+    # confidence bands are filled polygons: draw them without markers
+    for tr in fig.data:
+        if getattr(tr, "fill", None) == "toself":
+            tr.mode = "lines"
     return fig
 
 
@@ -47,8 +57,8 @@ def excess_vs_n_figure(df: pd.DataFrame, bounds: pd.DataFrame | None = None, *, 
     priv = df[df["method"] != "nonprivate"]
     s = summarize(priv, by=["n", "method"], values=["excess_risk"])
     s = s[s["excess_risk_mean"] > 0]
-    fig = line_ci_figure(s, x="n", y="excess_risk", log_x=True, log_y=True, title=title, x_title="n (contributors)",
-                         y_title="excess empirical risk J(w) - J(w^)")
+    fig = _lines_only_bands(line_ci_figure(s, x="n", y="excess_risk", log_x=True, log_y=True, title=title,
+                                           x_title="n (contributors)", y_title="excess empirical risk J(w) - J(w^)"))
     if bounds is not None and len(bounds):
         b = bounds.sort_values("n")
         add_bound_trace(fig, b["n"], b["input"], method="input", name="Input: Theorem 2 bound (paper's constants)")
@@ -80,10 +90,20 @@ def gap_table(df: pd.DataFrame) -> pd.DataFrame:
 def gap_figure(df: pd.DataFrame) -> go.Figure:
     """Input minus Obj-Gauss excess risk against n (the paper's O(n^-3/2) explanation)."""
     g = gap_table(df)
-    fig = line_ci_figure(g, x="n", y="gap", log_x=True, title="Input minus Obj-Gauss excess risk",
-                         x_title="n (contributors)", y_title="mean difference of excess risk")
+    fig = _lines_only_bands(line_ci_figure(g, x="n", y="gap", log_x=True, title="Input minus Obj-Gauss excess risk",
+                                           x_title="n (contributors)", y_title="mean difference of excess risk"))
+    for tr in fig.data:
+        if tr.mode != "lines":
+            tr.name = tr.name.replace("Input perturbation", "Input − Obj-Gauss (paired by trial)")
     fig.add_hline(y=0.0, line=dict(color="#888888", width=1))
     return fig
+
+
+def metric_figure(summary: pd.DataFrame, *, metric_name: str) -> go.Figure:
+    """Test RMSE or accuracy against n, one curve per method with 95% bands."""
+    return _lines_only_bands(line_ci_figure(summary, x="n", y="test_metric", log_x=True,
+                                            title=f"{metric_name} against n", x_title="n (contributors)",
+                                            y_title=metric_name))
 
 
 def noise_vs_epsilon_figure(table: pd.DataFrame, *, n: int) -> go.Figure:
@@ -111,8 +131,11 @@ def sigma_u_vs_n_figure(table: pd.DataFrame, *, n_min: float) -> go.Figure:
                              name="sigma_u (in use)"))
     fig.add_trace(go.Scatter(x=t["n"], y=t["limit"], mode="lines", line=dict(color="#000000", dash="dot", width=1),
                              name="limit sqrt(2 lambda/eps)"))
-    fig.add_vline(x=n_min, line=dict(color="#CC0000", dash="dash"), annotation_text="minimum n",
-                  annotation_position="top right")
+    ys = t[["sigma_u", "cor3_upper"]].to_numpy(dtype=float)
+    ys = ys[np.isfinite(ys)]
+    if ys.size:  # a vertical segment as a trace (shapes on log axes need log10 coordinates)
+        fig.add_trace(go.Scatter(x=[n_min, n_min], y=[float(ys.min()), float(ys.max())], mode="lines",
+                                 line=dict(color="#CC0000", dash="dash"), name=f"minimum n = {n_min:.4g}"))
     return apply_layout(fig, title="sigma_u against n", x_title="n (contributors)", y_title="sigma_u", log_x=True,
                         log_y=True)
 
