@@ -27,7 +27,7 @@ from .compare.figures import METRIC_TITLES, compare_figure, negotiation_figure, 
 from .compare.registry import STATUS_LABELS
 from .data import DATASETS, Dataset, load_dataset
 
-__all__ = ["COMPARE_PAGE", "Report", "compare_settings", "software_versions", "dataset_for_config",
+__all__ = ["COMPARE_PAGE", "Report", "compare_settings", "targets_from_params", "software_versions", "dataset_for_config",
            "results_csv", "build_report", "render_html", "config_from_report_html"]
 
 COMPARE_PAGE = "pages/compare.py"
@@ -49,8 +49,8 @@ def compare_settings(config: ExplorerConfig) -> dict:
     """The compare page's settings from a configuration, with defaults and validation.
 
     Page parameters: ``eps_min`` (default 0.05), ``eps_max`` (10), ``n_eps`` (8), ``mech``
-    (comma-separated adapter keys or ``all``), ``target`` (for example ``accuracy=0.9``; '' for
-    none), ``view`` (``utility`` or ``excess_risk``).
+    (comma-separated adapter keys or ``all``), ``view`` (``utility`` or ``excess_risk``) and the
+    negotiation target (see :func:`targets_from_params`).
     """
     p = config.params
     eps_min = float(p.get("eps_min", 0.05))
@@ -62,8 +62,31 @@ def compare_settings(config: ExplorerConfig) -> dict:
     view = str(p.get("view", "utility"))
     if view not in ("utility", "excess_risk"):
         raise ValueError(f"view must be 'utility' or 'excess_risk', got {view!r}.")
-    return {"grid": grid, "mechanisms": mechanisms, "target": str(p.get("target", "")).strip(), "view": view,
+    return {"grid": grid, "mechanisms": mechanisms, "targets": targets_from_params(p), "view": view,
             "eps_min": eps_min, "eps_max": eps_max, "n_eps": n_eps}
+
+
+def targets_from_params(params) -> list[str]:
+    """The negotiation targets of the compare page's settings, as ``METRIC=VALUE`` texts.
+
+    ``tmetric`` (``accuracy``, ``r2``, ``excess_risk`` or ``none``) with ``tvalue``, and ``tdelta``
+    (> 0 adds a delta target). Each is validated by :func:`dp_core.negotiate.parse_target`.
+
+    >>> targets_from_params({"tmetric": "accuracy", "tvalue": 0.9, "tdelta": 1e-6})
+    ['accuracy=0.9', 'delta=1e-06']
+    """
+    from .negotiate import parse_target
+
+    out = []
+    tm = str(params.get("tmetric", "none"))
+    if tm not in ("none", ""):
+        out.append(f"{tm}={float(params.get('tvalue', 0.0)):g}")
+    td = float(params.get("tdelta", 0.0))
+    if td > 0:
+        out.append(f"delta={td:g}")
+    for t in out:
+        parse_target(t)
+    return out
 
 
 def dataset_for_config(config: ExplorerConfig, dataset: Dataset | None = None) -> Dataset:
@@ -124,8 +147,8 @@ def build_report(config: ExplorerConfig, *, dataset: Dataset | None = None, resu
                      rho=cfg.rho)
     if result is None or result.spec != spec:
         result = run_compare(ds, spec, mechanisms=st["mechanisms"], progress=progress)
-    if st["target"] and negotiation is None:
-        negotiation = negotiate(ds, [st["target"]], epsilon=cfg.eps, delta=cfg.delta, mechanisms=st["mechanisms"],
+    if st["targets"] and negotiation is None:
+        negotiation = negotiate(ds, st["targets"], epsilon=cfg.eps, delta=cfg.delta, mechanisms=st["mechanisms"],
                                 n_trials=cfg.trials, seed=cfg.seed, eps_min=st["eps_min"], eps_max=st["eps_max"],
                                 n_points=st["n_eps"], k=cfg.k, m=cfg.m, rho=cfg.rho, result=result)
     csv = results_csv(result)
@@ -196,7 +219,7 @@ def render_html(config: ExplorerConfig, ds: Dataset, result: CompareResult, *, c
               "k (bag size)": config.k, "m (bags)": config.m, "ρ (noisy share)": config.rho,
               "ε grid": ", ".join(f"{e:g}" for e in st["grid"]),
               "mechanisms": "all applicable" if st["mechanisms"] is None else ", ".join(st["mechanisms"]),
-              "negotiation target": st["target"] or "none"}
+              "negotiation targets": ", ".join(st["targets"]) or "none"}
     dsinfo = {"name": ds.name, "rows (n)": ds.n, "features (d)": ds.d, "task": ds.task,
               "classes": ds.n_classes or "–", "target column": ds.target_name, "SHA-256 fingerprint": ds.fingerprint,
               "source": ds.source or "–"}

@@ -1,0 +1,196 @@
+"""Compare and negotiate: every mechanism on the current dataset, the privacy budget card, the
+smallest ε meeting a target, and share / export (link, JSON configuration, HTML report, CSV)."""
+
+import streamlit as st
+
+from dp_core.compare import ADAPTERS, applicable_adapters, default_epsilons, make_spec
+from dp_core.compare.budget import budget_card, noise_table
+from dp_core.compare.figures import METRIC_TITLES, compare_figure, negotiation_figure
+from dp_core.compare.registry import STATUS_LABELS
+from dp_core.negotiate import answer_table
+from dp_core.report import COMPARE_PAGE, targets_from_params
+from ui import cached_compare as cc
+from ui import share, state, widgets
+from ui.constants import EPS_OPTIONS
+
+eps, delta, seed, trials = widgets.sidebar_controls()
+share.follow_pending_page(COMPARE_PAGE)
+
+st.title("⚖️ Compare and negotiate")
+st.markdown(
+    "Every mechanism that applies to the current dataset, run on the same data: utility against ε on one chart, "
+    "the privacy budget card at the ε chosen in the sidebar, the smallest ε that meets a stakeholder's target, "
+    "and a report anyone can re-run."
+)
+ds = widgets.current_dataset()
+widgets.dataset_badge(ds)
+
+GRID_OPTIONS = tuple(sorted(set(EPS_OPTIONS) | {20.0, 50.0}))
+N_EPS_OPTIONS = (4, 6, 8, 10, 12, 16)
+VIEWS = {"utility": "Utility", "excess_risk": "Excess risk (with bounds)"}
+metric = "r2" if ds.task == "regression" else "accuracy"
+TARGET_METRICS = {metric: METRIC_TITLES[metric] + " at least", "excess_risk": "Excess risk at most",
+                  "none": "No utility target (δ only)"}
+
+
+def _init(key, default, kind=str, options=None):
+    if key not in st.session_state:
+        value = state.url_param(key, default, kind)
+        if options is not None and value not in options:
+            value = default
+        st.session_state[key] = value
+    elif options is not None and st.session_state[key] not in options:
+        st.session_state[key] = default
+
+
+applicable = [a.key for a in applicable_adapters(ds.task)]
+_init("eps_min", 0.05, float, GRID_OPTIONS)
+_init("eps_max", 10.0, float, GRID_OPTIONS)
+_init("n_eps", 8, int, N_EPS_OPTIONS)
+_init("view", "utility", str, tuple(VIEWS))
+_init("mech", "all", str)
+_init("tmetric", metric, str, tuple(TARGET_METRICS))
+_init("tvalue", 0.9 if metric == "accuracy" else 0.3, float)
+_init("tdelta", 0.0, float)
+
+with st.expander("⚙️ Comparison settings", expanded=False):
+    c1, c2, c3 = st.columns(3)
+    eps_min = c1.select_slider("Smallest ε of the grid", options=GRID_OPTIONS, key="eps_min")
+    eps_max = c2.select_slider("Largest ε of the grid", options=GRID_OPTIONS, key="eps_max")
+    n_eps = c3.select_slider("Grid points", options=N_EPS_OPTIONS, key="n_eps")
+    chosen = st.session_state["mech"]
+    if st.session_state.get("_mech_last") != chosen or "mech_select" not in st.session_state:
+        default_sel = applicable if chosen in ("", "all") else [k for k in chosen.split(",") if k in applicable]
+        st.session_state["mech_select"] = default_sel or applicable
+    sel = st.multiselect("Mechanisms", applicable, format_func=lambda k: ADAPTERS[k].title, key="mech_select",
+                         help="Every mechanism that applies to this dataset's task.")
+    st.session_state["mech"] = "all" if set(sel) == set(applicable) or not sel else ",".join(sel)
+    st.session_state["_mech_last"] = st.session_state["mech"]
+    if any(ADAPTERS[k].key == "label_dp_bags" for k in sel or applicable):
+        b1, b2, b3 = st.columns(3)
+        widgets.shared_int("k", "Bag size k", container=b1)
+        widgets.shared_int("m", "Number of bags m", container=b2)
+        widgets.shared_float("rho", "Noisy share ρ", container=b3)
+
+page_params = {"eps_min": float(eps_min), "eps_max": float(eps_max), "n_eps": int(n_eps),
+               "view": st.session_state["view"], "mech": st.session_state["mech"],
+               "tmetric": st.session_state["tmetric"], "tvalue": float(st.session_state["tvalue"]),
+               "tdelta": float(st.session_state["tdelta"])}
+
+mechanisms = None if st.session_state["mech"] == "all" else tuple(st.session_state["mech"].split(","))
+try:
+    grid = default_epsilons(float(eps_min), float(eps_max), int(n_eps))
+    spec = make_spec(epsilons=grid, delta=delta, n_trials=trials, seed=seed, k=int(state.get("k")),
+                     m=int(state.get("m")), rho=float(state.get("rho")))
+except (TypeError, ValueError) as exc:
+    widgets.show_error(exc)
+    st.stop()
+
+progress = widgets.progress_reporter("Running every mechanism")
+try:
+    result = cc.compare(ds.name, ds.fingerprint, spec, mechanisms, ds, progress)
+except (TypeError, ValueError) as exc:
+    widgets.show_error(exc)
+    st.stop()
+
+tab_cmp, tab_card, tab_neg, tab_share = st.tabs(["📈 Compare", "🪪 Privacy budget card", "🤝 Negotiate",
+                                                  "🔗 Share and export"])
+
+with tab_cmp:
+    view = st.radio("Show", list(VIEWS), format_func=VIEWS.get, key="view", horizontal=True)
+    page_params["view"] = view
+    fig = compare_figure(result, y=view, eps_marker=eps)
+    st.plotly_chart(fig, width="stretch", key="compare_chart")
+    st.caption(f"Means over Monte-Carlo trials with 95% intervals (trials per mechanism in the legend; each "
+               f"mechanism caps the sidebar's {trials} trials at its own limit). "
+               + ("Dashed: each method's theoretical bound on its excess risk." if view == "excess_risk" else
+                  "Dotted: the best non-private fit. Switch to 'Excess risk' to see the theoretical bounds."))
+    st.subheader(f"Noise scales at ε = {eps:g}, δ = {delta:g}")
+    st.dataframe(noise_table(result, eps), hide_index=True, width="stretch")
+    if result.skipped:
+        for key, why in result.skipped.items():
+            st.warning(f"{ADAPTERS[key].title} was not run on this dataset: {why}")
+    with st.expander("Preprocessing and caveats"):
+        for key, notes in result.notes.items():
+            for n in notes:
+                st.markdown(f"- **{ADAPTERS[key].title}**: {n}")
+            for leak in result.leaks.get(key, ()):
+                st.warning(f"{ADAPTERS[key].title}: {leak}", icon="⚠️")
+    missing = [a.title for a in ADAPTERS.values() if not a.applies_to(ds.task)]
+    if missing:
+        st.caption(f"Not applicable to a {ds.task} task: {', '.join(missing)}.")
+
+with tab_card:
+    card = budget_card(result, epsilon=eps, delta=delta, n=ds.n)
+    st.subheader(f"Privacy budget: ε = {eps:g}, δ = {delta:g}")
+    for s in card["sentences"]:
+        st.markdown(f"- {s}")
+    st.markdown(f"**What each mechanism reaches at ε = {eps:g}** ({METRIC_TITLES[result.metric].lower()}, "
+                "measured, 95% interval):")
+    st.dataframe(card["utility"], hide_index=True, width="stretch",
+                 column_config={"utility": st.column_config.NumberColumn(format="%.3f"),
+                                "utility_lo": st.column_config.NumberColumn(format="%.3f"),
+                                "utility_hi": st.column_config.NumberColumn(format="%.3f")})
+    st.markdown("**Which guarantees hold**")
+    for status, items in card["groups"].items():
+        for item in items:
+            text = f"{item['label']} — {item['statement']}"
+            if status == "certified":
+                st.success(f"**Certified:** {text}", icon="✅")
+            elif status == "claimed":
+                widgets.guarantee_badge("claimed", text + " Not certified.")
+            elif status == "refuted":
+                widgets.guarantee_badge("broken", text)
+            else:
+                st.caption(f"{STATUS_LABELS['none'].capitalize()}: {text}")
+
+with tab_neg:
+    st.markdown("State a target; for each mechanism the app finds the smallest ε that meets it, from the measured "
+                "curve (with the range where the 95% band crosses it) and from the theoretical bound.")
+    n1, n2, n3 = st.columns(3)
+    tmetric = n1.selectbox("Target", list(TARGET_METRICS), format_func=TARGET_METRICS.get, key="tmetric")
+    tvalue = n2.number_input("Value", key="tvalue", format="%.4g", step=0.01, disabled=tmetric == "none")
+    tdelta = n3.number_input("δ at most (0 = no δ target)", key="tdelta", min_value=0.0, max_value=0.5,
+                             format="%.1e", step=1e-6)
+    page_params.update({"tmetric": tmetric, "tvalue": float(tvalue), "tdelta": float(tdelta)})
+    try:
+        targets = targets_from_params(page_params)
+    except (TypeError, ValueError) as exc:
+        widgets.show_error(exc)
+        targets = []
+    answer = None
+    if targets:
+        try:
+            answer = cc.negotiation(ds.name, ds.fingerprint, spec, mechanisms, tuple(targets), float(eps), ds, result)
+        except (TypeError, ValueError) as exc:
+            widgets.show_error(exc)
+    if answer is not None:
+        st.dataframe(answer_table(answer), hide_index=True, width="stretch",
+                     column_config={c: st.column_config.NumberColumn(format="%.3g")
+                                    for c in ("epsilon_measured", "epsilon_measured_lo", "epsilon_measured_hi",
+                                              "epsilon_bound", "delta")})
+        if answer.get("grid"):
+            st.plotly_chart(negotiation_figure(result if answer["delta_used"] == delta else
+                                               cc.compare(ds.name, ds.fingerprint,
+                                                          make_spec(epsilons=grid, delta=answer["delta_used"],
+                                                                    n_trials=trials, seed=seed, k=spec.k, m=spec.m,
+                                                                    rho=spec.rho), mechanisms, ds),
+                                               answer), width="stretch", key="negotiation_chart")
+        if answer["k_answers"]:
+            st.markdown("**Label-DP by aggregation: smallest bag size k**")
+            st.dataframe(answer["k_answers"], hide_index=True, width="stretch")
+        for n in answer["notes"]:
+            st.caption(n)
+        st.caption("The same answer from the shell: `python -m dp_core negotiate --dataset "
+                   f"{ds.name if not ds.name.startswith('upload:') else 'FILE.csv'} "
+                   + " ".join(f"--target {t}" for t in targets) + f" --delta {delta:g} --seed {seed}`")
+
+state.sync_url(page_params)
+config = share.current_config(COMPARE_PAGE, page_params, fingerprint=ds.fingerprint)
+
+with tab_share:
+    st.markdown("A link reopens this exact view; the JSON configuration restores it (here or on another machine) "
+                "and re-creates the report from the shell: "
+                "`python -m dp_core report --config dp_explorer_config.json --out report.html`.")
+    share.share_panel(config, key="cmp_share",
+                      report=lambda: cc.report(config.to_json(), ds.fingerprint, ds, result, answer))

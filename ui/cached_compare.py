@@ -1,0 +1,38 @@
+"""``st.cache_data`` wrappers of the compare page (pure dp_core calls; the data passed unhashed).
+
+Keys: the dataset's name and fingerprint, a frozen :class:`~dp_core.compare.CompareSpec`, the
+mechanism keys, targets as text, and ``dp_core.__version__``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import dp_core
+from dp_core.compare import CompareResult, CompareSpec, ExplorerConfig, config_from_json, run_compare
+from dp_core.negotiate import negotiate
+from dp_core.report import build_report
+
+V = dp_core.__version__
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def compare(name: str, fingerprint: str, spec: CompareSpec, mechanisms: tuple[str, ...] | None, _ds, _progress=None,
+            _v: str = V) -> CompareResult:
+    return run_compare(_ds, spec, mechanisms=mechanisms, progress=_progress)
+
+
+@st.cache_data(max_entries=32, show_spinner="Negotiating...")
+def negotiation(name: str, fingerprint: str, spec: CompareSpec, mechanisms: tuple[str, ...] | None,
+                targets: tuple[str, ...], epsilon: float, _ds, _result: CompareResult, _v: str = V) -> dict:
+    return negotiate(_ds, list(targets), epsilon=epsilon, delta=spec.delta, mechanisms=mechanisms,
+                     n_trials=spec.n_trials, seed=spec.seed, eps_min=min(spec.epsilons), eps_max=max(spec.epsilons),
+                     n_points=len(spec.epsilons), k=spec.k, m=spec.m, rho=spec.rho, result=_result)
+
+
+@st.cache_data(max_entries=8, show_spinner="Writing the report...")
+def report(config_json: str, fingerprint: str, _ds, _result: CompareResult, _negotiation: dict | None,
+           _v: str = V) -> tuple[str, str]:
+    cfg: ExplorerConfig = config_from_json(config_json)
+    rep = build_report(cfg, dataset=_ds, result=_result, negotiation=_negotiation)
+    return rep.html, rep.csv

@@ -1,0 +1,138 @@
+"""Share and export: a link that reopens the view, the JSON configuration (download and upload),
+and the HTML report / CSV downloads.
+
+A configuration (:class:`dp_core.compare.ExplorerConfig`) holds the shared settings (ε, δ, seed,
+trials, k, m, ρ, dataset) and one page's settings. Pages that follow the convention "widget key =
+URL parameter name" (as every page of this app does) are fully restored by :func:`apply_config`:
+it writes the canonical shared values and each page setting into ``st.session_state`` and drops
+the shared widgets' keys so that they re-seed from the restored values.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+from urllib.parse import urlsplit
+
+import streamlit as st
+
+from dp_core.compare import SHARED_KEYS, ExplorerConfig, config_from_json
+from dp_core.data import DATASETS
+
+from . import state
+
+_PENDING_PAGE = "_share_goto"
+_MESSAGE = "_share_message"
+_SHARED_WIDGETS = ("w_eps_slider", "w_eps_num", "w_delta", "w_seed", "w_trials", "w_k", "w_m", "w_rho")
+
+
+def current_config(page: str, params: Mapping[str, Any] | None = None, *, fingerprint: str = "") -> ExplorerConfig:
+    """The configuration of the current view: shared values from ``ui.state`` plus ``params``."""
+    shared = {k: state.get(k) for k in SHARED_KEYS}
+    if st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None:
+        shared["dataset"] = st.session_state["upload_dataset"].name
+    return ExplorerConfig(**shared, page=page, params=dict(params or {}), dataset_fingerprint=fingerprint)
+
+
+def base_url() -> str:
+    """The app's address as the browser sees it ('' when unknown, e.g. under AppTest)."""
+    try:
+        url = st.context.url or ""
+    except Exception:  # noqa: BLE001 - no request context (tests)
+        url = ""
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+
+
+def share_link(config: ExplorerConfig) -> str:
+    """A link that reopens ``config``'s view (absolute when the app's address is known)."""
+    return config.link(base_url())
+
+
+def apply_config(config: ExplorerConfig) -> list[str]:
+    """Restore a configuration into the session (call it from a callback, before widgets exist).
+
+    Returns the messages to show (for example when the dataset was an upload that must be
+    uploaded again).
+    """
+    messages: list[str] = []
+    for key in SHARED_KEYS:
+        value = getattr(config, key)
+        if key == "dataset":
+            if value in DATASETS:
+                st.session_state["p_source"] = "demo"
+                state.set_value("dataset", value)
+            else:
+                messages.append(f"The configuration's dataset {value!r} was an upload: upload the same file on Home "
+                                "(its fingerprint identifies it); the other settings were restored.")
+            continue
+        state.set_value(key, value)
+    for key in _SHARED_WIDGETS:
+        st.session_state.pop(key, None)
+    for key, value in config.params.items():
+        st.session_state[key] = value
+        st.session_state[f"u_{key}"] = value
+    if config.page:
+        st.session_state[_PENDING_PAGE] = config.page
+    messages.insert(0, f"Configuration restored (ε = {config.eps:g}, δ = {config.delta:g}, seed {config.seed}, "
+                       f"dataset {config.dataset}).")
+    return messages
+
+
+def _on_upload(uploader_key: str) -> None:
+    file = st.session_state.get(uploader_key)
+    if file is None:
+        return
+    try:
+        cfg = config_from_json(file.getvalue())
+    except (TypeError, ValueError) as exc:
+        st.session_state[_MESSAGE] = ("error", f"This configuration cannot be used: {exc}")
+        return
+    st.session_state[_MESSAGE] = ("success", " ".join(apply_config(cfg)))
+
+
+def follow_pending_page(current: str) -> None:
+    """After an upload restored another page's configuration, switch to that page (call early)."""
+    target = st.session_state.pop(_PENDING_PAGE, None)
+    if target and target != current:
+        st.switch_page(target)
+
+
+def show_messages() -> None:
+    msg = st.session_state.pop(_MESSAGE, None)
+    if msg:
+        kind, text = msg
+        (st.error if kind == "error" else st.success)(text)
+
+
+def share_panel(config: ExplorerConfig, *, key: str = "share", report: Callable[[], tuple[str, str]] | None = None,
+                report_name: str = "privacy_utility_report") -> None:
+    """Copy link, JSON download / upload and (optionally) report + CSV downloads.
+
+    Parameters
+    ----------
+    config : ExplorerConfig
+        The current view's configuration.
+    report : callable, optional
+        Returns ``(html, csv)`` of the report; both get a download button.
+    """
+    show_messages()
+    st.markdown("**Link to this view** (the copy icon puts it on the clipboard):")
+    st.code(share_link(config), language=None, wrap_lines=True)
+    c1, c2 = st.columns(2)
+    c1.download_button("⬇️ Configuration (JSON)", config.to_json(), file_name="dp_explorer_config.json",
+                       mime="application/json", key=f"{key}_json", width="stretch",
+                       help="Everything needed to reopen this view or re-run its numbers: "
+                            "python -m dp_core report --config dp_explorer_config.json --out report.html")
+    if report is not None:
+        html, csv = report()
+        c2.download_button("⬇️ Results (CSV)", csv, file_name="results.csv", mime="text/csv", key=f"{key}_csv",
+                           width="stretch")
+        st.download_button("📄 Download the HTML report", html, file_name=f"{report_name}.html", mime="text/html",
+                           key=f"{key}_report", type="primary", width="stretch",
+                           help="Interactive figures, parameters, dataset fingerprint, software versions and the "
+                                "configuration; opens offline.")
+    st.file_uploader("Restore a configuration (JSON)", type=["json"], key=f"{key}_upload",
+                     on_change=_on_upload, args=(f"{key}_upload",),
+                     help="Upload a configuration downloaded from this app or taken from a report.")
