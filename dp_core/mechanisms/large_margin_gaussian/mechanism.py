@@ -178,8 +178,8 @@ def fit_nonprivate(data: PreparedData, *, lam: float, mu: float, h: float, psd: 
 #: Iteration cap and tolerance floor for the literal paper objective (``mu = 0``), which is not
 #: strongly convex: accelerated gradient then converges only sublinearly. Draws that hit the cap are
 #: reported as not converged (``ReleaseBatch.converged``). Only mode P (not private) is affected.
-LITERAL_MAX_ITER = 3_000
-LITERAL_TOL = 1e-7
+LITERAL_MAX_ITER = 1_000
+LITERAL_TOL = 1e-6
 
 
 def _solver_limits(mu: float, tol: float) -> tuple[float, int]:

@@ -1,0 +1,155 @@
+"""Plotly figure builders of the large-margin Gaussian classifier page (pure functions, no streamlit)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ...figures import apply_layout, color_of, hex_to_rgba, label_of, line_ci_figure
+from .experiments import decision_grid
+from .model import gaussian_params
+
+__all__ = [
+    "CLASS_COLORS",
+    "decision_regions_figure",
+    "accuracy_figure",
+    "excess_vs_n_figure",
+    "unbounded_figure",
+    "noise_norm_figure",
+]
+
+CLASS_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000",
+                "#999999", "#882255")
+
+
+def _ellipse(mu_c, Psi, n=80):
+    """Points of ``{x : (x - mu)' Psi (x - mu) = 1}`` (2-D, Psi PD)."""
+    w, V = np.linalg.eigh(Psi)
+    t = np.linspace(0, 2 * np.pi, n)
+    circ = np.stack([np.cos(t), np.sin(t)])
+    pts = V @ (circ / np.sqrt(w)[:, None])
+    return mu_c[0] + pts[0], mu_c[1] + pts[1]
+
+
+def decision_regions_figure(panels, X, y, *, scale: float, resolution: int = 101, n_points: int = 400,
+                            title: str = "") -> go.Figure:
+    """Side-by-side decision regions ``argmin_c z' Phi_c z`` over the unit disk (d = 2).
+
+    Parameters
+    ----------
+    panels : list of (subtitle, phi or None)
+        ``None`` draws an empty panel with a note (an unbounded draw released nothing).
+    X, y : training points to overlay (a subsample of ``n_points`` is drawn).
+    scale : float
+        Input scale of the mode (``1/sqrt(2)`` or 1 for the printed mode).
+    """
+    k = len(panels)
+    fig = make_subplots(rows=1, cols=k, subplot_titles=[p[0] for p in panels], horizontal_spacing=0.06)
+    X = np.asarray(X)
+    y = np.asarray(y).astype(int)
+    step = max(1, len(X) // n_points)
+    Xs, ys = X[::step], y[::step]
+    C = int(max(y.max() + 1, max((p[1].shape[0] for p in panels if p[1] is not None), default=2)))
+    colors = [CLASS_COLORS[c % len(CLASS_COLORS)] for c in range(C)]
+    for j, (sub, phi) in enumerate(panels, start=1):
+        if phi is not None and np.all(np.isfinite(phi)):
+            xs, ys_, lab = decision_grid(phi, scale=scale, resolution=resolution)
+            cs = [[i / max(C - 1, 1), hex_to_rgba(colors[i], 0.28)] for i in range(C)]
+            if C == 1:
+                cs = [[0, hex_to_rgba(colors[0], 0.28)], [1, hex_to_rgba(colors[0], 0.28)]]
+            fig.add_trace(go.Heatmap(x=xs, y=ys_, z=lab, zmin=0, zmax=C - 1, colorscale=cs, showscale=False,
+                                     hovertemplate="x1=%{x:.2f}, x2=%{y:.2f}: class %{z}<extra></extra>"), row=1, col=j)
+            for c, (mu_c, Psi, theta, pd_) in enumerate(gaussian_params(phi, scale=scale)):
+                if pd_ and np.all(np.isfinite(mu_c)) and np.linalg.norm(mu_c) < 3:
+                    ex, ey = _ellipse(mu_c, Psi)
+                    fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color=colors[c], width=1.5),
+                                             showlegend=False, hoverinfo="skip"), row=1, col=j)
+                    fig.add_trace(go.Scatter(x=[mu_c[0]], y=[mu_c[1]], mode="markers",
+                                             marker=dict(symbol="x", size=10, color=colors[c]), showlegend=False,
+                                             hovertemplate=f"centroid of class {c}<extra></extra>"), row=1, col=j)
+        else:
+            fig.add_annotation(text="no release:<br>objective unbounded below", x=0, y=0, showarrow=False,
+                               row=1, col=j, font=dict(size=14, color="#B00020"))
+        for c in range(C):
+            m = ys == c
+            fig.add_trace(go.Scatter(x=Xs[m, 0], y=Xs[m, 1], mode="markers", name=f"class {c}", legendgroup=f"c{c}",
+                                     showlegend=(j == 1), marker=dict(size=4, color=colors[c], line=dict(width=0.3, color="white")),
+                                     hovertemplate=f"class {c}<extra></extra>"), row=1, col=j)
+        fig.update_xaxes(range=[-1.05, 1.05], title_text="x1", row=1, col=j, constrain="domain")
+        fig.update_yaxes(range=[-1.05, 1.05], title_text="x2" if j == 1 else None, row=1, col=j,
+                         scaleanchor=f"x{'' if j == 1 else j}", scaleratio=1)
+    fig.update_layout(template="plotly_white", height=430, title=title, margin=dict(l=50, r=20, t=60, b=40),
+                      legend=dict(orientation="h", y=-0.15))
+    return fig
+
+
+def accuracy_figure(summary: pd.DataFrame, *, chance: float, y: str = "accuracy", title: str = "",
+                    y_title: str = "test accuracy") -> go.Figure:
+    """Mean test accuracy (or agreement) against epsilon per mode with 95% bands, plus chance level."""
+    fig = line_ci_figure(summary, x="epsilon", y=y, method_col="method", log_x=True, title=title,
+                         x_title="ε (privacy budget)", y_title=y_title)
+    if chance is not None and math.isfinite(chance):
+        xs = summary["epsilon"].to_numpy(dtype=float)
+        fig.add_trace(go.Scatter(x=[xs.min(), xs.max()], y=[chance, chance], mode="lines", name="chance level 1/C",
+                                 line=dict(color="#888888", dash="dot", width=1)))
+    return fig
+
+
+def excess_vs_n_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str, title: str = "") -> go.Figure:
+    """Measured ``J(Phi^p) - J(Phi*)`` against n (log-log) with the bound tiers as dashed/dotted lines."""
+    fig = line_ci_figure(summary, x="n", y="excess", method_col="method", log_x=True, log_y=True, title=title,
+                         x_title="n (training size)", y_title="J(Φᵖ) − J(Φ*) (per example)")
+    dashes = {"printed": "dot", "tier_u": "dashdot", "tier_c": "dash"}
+    tier_names = {"printed": "as printed", "tier_u": "Tier U", "tier_c": "Tier C (corrected)"}
+    grey = {"printed": "#B00020", "tier_u": "#7F7F7F", "tier_c": color_of(method)}
+    if bounds is not None and not bounds.empty:
+        for (tier, name), g in bounds.groupby(["tier", "bound"], sort=False):
+            g = g.sort_values("n")
+            fig.add_trace(go.Scatter(x=g["n"], y=g["value"], mode="lines", name=f"{tier_names[tier]}: {name}",
+                                     line=dict(color=grey[tier], dash=dashes[tier], width=1.5),
+                                     hovertemplate=f"{tier_names[tier]}: {name}: %{{y:.3g}}<extra></extra>"))
+    return fig
+
+
+def unbounded_figure(df: pd.DataFrame, *, title: str = "") -> go.Figure:
+    """Share of noise draws whose literal (printed) objective is unbounded below, against epsilon."""
+    fig = go.Figure()
+    col = color_of("printed")
+    x = df["epsilon"].to_numpy(dtype=float)
+    m = df["share"].to_numpy(dtype=float)
+    se = df["se"].to_numpy(dtype=float)
+    nd = int(df["n_draws"].iloc[0]) if len(df) else 0
+    fig.add_trace(go.Scatter(x=np.concatenate([x, x[::-1]]), y=np.concatenate([m + 1.96 * se, (m - 1.96 * se)[::-1]]),
+                             fill="toself", fillcolor=hex_to_rgba(col, 0.18), line=dict(width=0), hoverinfo="skip",
+                             showlegend=False))
+    fig.add_trace(go.Scatter(x=x, y=m, mode="lines+markers", name=f"{label_of('printed')} ({nd:,} draws per ε)",
+                             line=dict(color=col, width=2),
+                             hovertemplate="ε=%{x:.3g}: %{y:.3f} of draws unbounded<extra></extra>"))
+    fig.add_trace(go.Scatter(x=[x.min(), x.max()], y=[0.5, 0.5], mode="lines", name="lower limit ½ (b_pp < 0)",
+                             line=dict(color="#888888", dash="dot", width=1)))
+    apply_layout(fig, title=title, x_title="ε", y_title="share of draws with no minimiser", log_x=True, height=380)
+    fig.update_yaxes(range=[0, 1.02])
+    return fig
+
+
+def noise_norm_figure(norms: np.ndarray, *, dim: int, beta: float, radii: dict, method: str, title: str = "") -> go.Figure:
+    """Histogram of sampled noise norms with the ``Gamma(dim, 1/beta)`` density and the radii."""
+    from scipy import stats
+
+    norms = np.asarray(norms, dtype=float)
+    fig = go.Figure()
+    fig.add_trace(go.Histogram(x=norms, histnorm="probability density", name=f"sampled ‖N‖ ({len(norms)} draws)",
+                               marker_color=hex_to_rgba(color_of(method), 0.5), nbinsx=40))
+    hi = max(float(norms.max()) if norms.size else 1.0, max(radii.values()) * 1.05)
+    xs = np.linspace(0, hi, 300)
+    fig.add_trace(go.Scatter(x=xs, y=stats.gamma(a=dim, scale=1 / beta).pdf(xs), mode="lines",
+                             name=f"Gamma({dim}, scale 1/β) density", line=dict(color="#000000", width=1.5)))
+    styles = {"printed": "dot", "union": "dash", "exact": "solid"}
+    for name, r in radii.items():
+        fig.add_vline(x=r, line=dict(dash=styles.get(name.split()[0], "dash"), color="#7F7F7F"),
+                      annotation_text=name, annotation_position="top")
+    return apply_layout(fig, title=title, x_title="‖N‖_F", y_title="density", height=360)

@@ -1,0 +1,280 @@
+"""Large-margin Gaussian classifier (Pathak & Raj): the paper's mechanism as printed, repaired and corrected."""
+
+import streamlit as st
+
+from dp_core.data import DATASETS
+from dp_core.exceptions import DataValidationError
+from dp_core.mechanisms import large_margin_gaussian as lmg
+from dp_core.mechanisms.large_margin_gaussian import figures as lmf
+from ui import cached
+from ui import cached_large_margin_gaussian as clm
+from ui import state, widgets
+
+st.title("🎯 Large-margin Gaussian classifier")
+st.markdown(
+    "Each class is one Gaussian ellipsoid, encoded as a positive semidefinite matrix Φ_c; a point goes to the "
+    "class with the smallest Mahalanobis distance, and the Φ_c are trained with a smoothed hinge loss and a trace "
+    "regulariser. Privacy comes from **objective perturbation**: a random matrix is added to the training "
+    "objective. Source: Pathak & Raj, *Large Margin Multiclass Gaussian Classification with Differential Privacy*."
+)
+
+eps, _delta_dp, seed, trials = widgets.sidebar_controls()
+st.sidebar.caption("This mechanism is pure ε-DP: the sidebar's δ is not used here. The δ on this page is the "
+                   "confidence of the utility bounds.")
+
+MODES = ("corrected", "repaired", "printed")
+LAM_OPTIONS = (0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+MU_OPTIONS = ("= λ",) + LAM_OPTIONS
+H_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
+BDELTA_OPTIONS = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
+DEMO = ("gaussian_classes", "iris", "wine", "breast_cancer")
+EPS_GRID = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+
+
+def _init(key, default, kind=str, options=None):
+    if key not in st.session_state:
+        value = state.url_param(key, default, kind)
+        if options is not None and value not in options:
+            value = default
+        st.session_state[key] = value
+
+
+home_ds = widgets.current_dataset()
+home_ok = home_ds.is_classification
+data_options = list(DEMO) + (["home"] if home_ok and home_ds.name not in DEMO else [])
+_init("lm_data", "gaussian_classes", str, tuple(data_options))
+_init("lm_mode", "corrected", str, MODES)
+_init("lm_lam", 0.01, float, LAM_OPTIONS)
+_init("lm_mu", "= λ", str, tuple(str(v) for v in MU_OPTIONS))
+_init("lm_h", 0.5, float, H_OPTIONS)
+_init("lm_n", 1000, int)
+_init("lm_k", 2, int)
+_init("lm_psd", "on", str, ("on", "off"))
+_init("lm_sem", "target", str, ("target", "paper"))
+_init("lm_jac", "conservative", str, ("conservative", "tight"))
+_init("lm_bdelta", 0.05, float, BDELTA_OPTIONS)
+if "lm_draw" not in st.session_state:
+    st.session_state["lm_draw"] = 0
+
+
+def _data_label(v):
+    if v == "home":
+        return f"Home page dataset: {home_ds.name}"
+    return DATASETS[v].title if v in DATASETS else v
+
+
+with st.expander("⚙️ Data and mechanism settings", expanded=True):
+    c1, c2, c3 = st.columns(3)
+    data_choice = c1.selectbox("Dataset (classification)", data_options, key="lm_data", format_func=_data_label,
+                               help="Upload a CSV with a class column on the Home page to use it here.")
+    if not home_ok:
+        c1.caption(f"The Home page dataset ({home_ds.name}) is a {home_ds.task} dataset; this page needs classes.")
+    mode = c2.radio("Mode", MODES, key="lm_mode", format_func=lmg.MODE_LABELS.get,
+                    help="R is the corrected, private mechanism. P and P+ are the paper's mechanism as printed "
+                         "and minimally repaired: both are NOT differentially private.")
+    psd = c3.radio("PSD constraint on Φ_c", ("on", "off"), key="lm_psd", horizontal=True,
+                   help="Off is the variant covered by the objective-perturbation proof; on relies on the "
+                        "constrained analysis of Kifer, Smith & Thakurta (2012). The printed mode is always on.")
+    c4, c5, c6 = st.columns(3)
+    lam = c4.select_slider("λ (trace regulariser)", options=LAM_OPTIONS, key="lm_lam")
+    mu_raw = c5.select_slider("μ (strong convexity, R only)", options=[str(v) for v in MU_OPTIONS], key="lm_mu",
+                              help="P+ forces μ = λ; P has μ = 0 (the paper's literal objective).")
+    h = c6.select_slider("h (Huber width)", options=H_OPTIONS, key="lm_h")
+    c7, c8, c9 = st.columns(3)
+    if data_choice == "gaussian_classes":
+        n = c7.number_input("n (training points)", min_value=100, max_value=20_000, step=100, key="lm_n")
+    else:
+        n = None
+    k = c8.number_input("k (public projection dimension, d > k)", min_value=1, max_value=10, step=1, key="lm_k",
+                        help="Real data are projected to k dimensions by a fixed random matrix (public: drawn "
+                             "without looking at the data). k = 2 lets the page draw decision regions.")
+    semantics = c9.radio("ε semantics", ("target", "paper"), key="lm_sem", horizontal=True,
+                         help="target: ε is the total budget (CMS split). paper: ε goes to the noise and the "
+                              "guarantee is ε + k. P always uses paper semantics.")
+    jacobian = st.radio("Jacobian count r_J (R only)", ("conservative", "tight"), key="lm_jac", horizontal=True,
+                        format_func={"conservative": "conservative: 2(C − 1)", "tight": "tight: C − 1"}.get)
+
+state.sync_url({"lm_data": data_choice, "lm_mode": mode, "lm_lam": float(lam), "lm_mu": mu_raw, "lm_h": float(h),
+                "lm_n": int(st.session_state["lm_n"]), "lm_k": int(k), "lm_psd": psd, "lm_sem": semantics,
+                "lm_jac": jacobian})
+mu = None if mu_raw == "= λ" else float(mu_raw)
+psd_on = psd == "on" or mode == "printed"
+
+try:
+    if data_choice == "home":
+        ds = home_ds
+    elif data_choice == "gaussian_classes":
+        ds = cached.load_demo("gaussian_classes", int(n), int(seed))
+    else:
+        ds = cached.load_demo(data_choice)
+    widgets.dataset_badge(ds)
+    task = clm.task(ds.name, ds.fingerprint, None, int(k), int(seed), _ds=ds)
+except (DataValidationError, ValueError, TypeError) as exc:
+    widgets.show_error(exc)
+    st.stop()
+
+tkey = (task.name, task.n, task.d, task.n_classes)
+fp = ds.fingerprint
+if task.data_dependent:
+    st.warning("Preprocessing used the data itself (column standardisation): this leaks information that the "
+               "privacy guarantee does not cover. A deployment would declare public feature ranges instead.", icon="🔓")
+with st.expander("Preprocessing (what was done to the data)"):
+    for note in task.notes:
+        st.markdown(f"- {note}")
+    st.markdown(f"- {task.n:,} training rows, {task.X_test.shape[0]:,} test rows, d = {task.d}, "
+                f"C = {task.n_classes} classes; inputs enter as z = (x, 1)/√2 (the printed mode uses (x, 1)).")
+
+try:
+    config = lmg.LargeMarginGaussian(epsilon=float(eps), mode=mode, lam=float(lam), mu=mu, h=float(h), psd=psd_on,
+                                     semantics=semantics, jacobian=jacobian)
+    acc = clm.accounting(float(eps), task.n, task.d, task.n_classes, float(lam), float(h), mu, mode, semantics,
+                         jacobian, psd_on)
+except (ValueError, TypeError) as exc:
+    widgets.show_error(exc)
+    st.stop()
+
+# ------------------------------------------------------------------------------ 1. privacy accounting
+st.header("1 · Privacy accounting")
+if mode == "corrected":
+    widgets.guarantee_badge("corrected", f"{acc['status']}: ε = {acc['eps_claimed']:.4g} in total "
+                                         f"(noise {acc['eps_noise']:.4g} + Jacobian {acc['k']:.4g}).")
+else:
+    widgets.guarantee_badge("broken", f"{lmg.MODE_LABELS[mode]} is **not differentially private as printed**. "
+                                      f"{acc['reason']}")
+    widgets.guarantee_badge("claimed", f"ε′ = ε + k = {acc['eps_prime']:.4g} (k = {acc['k_printed']:.4g} with "
+                                       f"α = 1/(2h) = {acc['alpha']:.4g})" if mode == "printed" else
+                            f"ε = {acc['eps_claimed']:.4g} ({semantics} semantics; k_P = {acc['k']:.4g}).")
+m = st.columns(5)
+m[0].metric("noise dimension", f"{acc['noise_dim']}", help="p² = (d+1)² shared by every class (P, P+) or C·p² (R)")
+m[1].metric("noise rate β", f"{acc['beta']:.4g}", help="density ∝ exp(−β‖N‖_F)")
+m[2].metric("E‖N‖ (mean noise norm)", f"{acc['expected_noise_norm']:.4g}", help=f"SD {acc['sd_noise_norm']:.4g}")
+m[3].metric("ε spent on the noise", f"{acc['eps_noise']:.4g}")
+m[4].metric("claimed total ε", f"{acc['eps_claimed']:.4g}")
+m = st.columns(5)
+m[0].metric("Jacobian term k", f"{acc['k']:.4g}", help=f"k_P = {acc['k_printed']:.4g} (paper), "
+                                                       f"k_R = {acc['k_corrected']:.4g} (corrected, at μ)")
+m[1].metric("extra regularisation Δ", f"{acc['Delta']:.4g}", help="CMS fallback when k ≥ ε (target semantics)")
+m[2].metric("μ_eff", f"{acc['mu_eff']:.4g}")
+m[3].metric("G (gradient bound)", f"{acc['G']:.4g}")
+m[4].metric("κ (Hessian bound)", f"{acc['kappa']:.4g}")
+st.markdown("**The three modes at this setting**")
+rows = []
+for mo in MODES:
+    a = clm.accounting(float(eps), task.n, task.d, task.n_classes, float(lam), float(h), mu, mo, semantics, jacobian,
+                       True if mo == "printed" else psd_on)
+    rows.append({"mode": lmg.MODE_LABELS[mo], "privacy status": a["status"], "claimed ε": round(a["eps_claimed"], 4),
+                 "β": round(a["beta"], 5), "E‖N‖": round(a["expected_noise_norm"], 3),
+                 "why": a["reason"] or "noise over all C·p² coordinates, calibrated to the multiclass sensitivity 2G"})
+st.dataframe(rows, hide_index=True, width="stretch")
+
+# ------------------------------------------------------------------------------ 2. decision regions
+st.header("2 · Decision regions: non-private and one private draw")
+b1, b2 = st.columns([1, 3])
+if b1.button("🎲 Resample noise", key="lm_resample"):
+    st.session_state["lm_draw"] += 1
+draw = clm.one_draw(tkey, fp, config, int(st.session_state["lm_draw"]), int(seed), _task=task)
+b2.caption(f"Draw #{st.session_state['lm_draw']} · ‖N‖ = {draw['noise_norm']:.4g}.")
+k1, k2, k3 = st.columns(3)
+k1.metric("non-private test accuracy", f"{draw['acc_np']:.3f}")
+if draw["unbounded"]:
+    k2.metric("private test accuracy", "no release")
+    k3.metric("agreement with non-private", "—")
+    st.error("This noise draw makes the printed objective **unbounded below**: the mechanism has no output "
+             "(n·λ·I_Φ + sym(b) is not positive semidefinite).", icon="⛔")
+else:
+    k2.metric(f"private test accuracy ({mode})", f"{draw['acc_p']:.3f}")
+    k3.metric("agreement with non-private", f"{draw['agreement']:.3f}")
+if task.d == 2:
+    fig = lmf.decision_regions_figure([("non-private Φ*", draw["phi_star"]),
+                                       (f"private ({lmg.MODE_LABELS[mode]}), ε = {eps:g}", draw["phi"])],
+                                      task.X_train, task.y_train, scale=draw["scale"])
+    st.plotly_chart(fig, key="lm_regions")
+    st.caption("Background: the class each point of the unit disk is assigned to. Ellipses: "
+               "{x : (x − μ_c)ᵀΨ_c(x − μ_c) = 1} recovered from Φ_c (drawn only when Ψ_c is positive definite).")
+else:
+    st.info(f"Decision regions are drawn for d = 2; this data has d = {task.d}. Set k = 2 above to project it to "
+            "two dimensions (a public projection).")
+
+# ------------------------------------------------------------------------------ 3. the two flaws
+st.header("3 · The two flaws of the printed mechanism (live numbers)")
+f1, f2 = st.columns(2)
+with f1:
+    st.subheader("Flaw 1: no minimiser for most draws")
+    ub = clm.unbounded_share(task.d, task.n, float(lam), EPS_GRID, 20_000, int(seed))
+    st.plotly_chart(lmf.unbounded_figure(ub, title=f"P: share of unbounded draws (d = {task.d}, nλ = {task.n * lam:g})"),
+                    key="lm_unbounded")
+    here = clm.unbounded_share(task.d, task.n, float(lam), (float(eps),), 20_000, int(seed))
+    st.metric(f"unbounded draws at ε = {eps:g}", f"{100 * here['share'].iloc[0]:.1f}%",
+              help="Exact test per draw: the objective is bounded below iff n·λ·I_Φ + sym(b) is PSD.")
+    st.caption("The trace regulariser and the noise are both linear in Φ, so moving every Φ_c along t·vvᵀ "
+               "lowers the objective without limit whenever vᵀ(nλI_Φ + sym(b))v < 0. Because I_Φ has a zero "
+               "corner, this happens for at least half of all draws, whatever ε, n or λ.")
+with f2:
+    st.subheader("Flaw 2: shared noise leaves the class differences untouched")
+    lk = clm.leak(tkey, fp, float(eps), float(lam), float(h), 20, int(seed), _task=task)
+    rows = []
+    for _, r in lk.iterrows():
+        rows.append({"mode": lmg.MODE_LABELS[r["method"]], "PSD": "on" if r["psd"] else "off",
+                     "max ‖ΔΦᵖ − ΔΦ*‖": f"{r['max_diff_error']:.2e}",
+                     "draws with exact leak": f"{100 * r['exact_leak_share']:.0f}%",
+                     "test predictions = non-private": f"{100 * r['agreement']:.1f}%"})
+    st.dataframe(rows, hide_index=True, width="stretch")
+    st.caption("ΔΦ = (Φ_c − Φ_0) for every class c: the only thing argmin_c zᵀΦ_c z depends on. One noise matrix "
+               "b added to every class only moves the class average, so with PSD off P+ releases Φ*_c − sym(b)/(nμ): "
+               "the class differences, and therefore every prediction, are exactly the non-private ones "
+               f"(20 draws at ε = {eps:g}). R draws independent noise for every class.")
+
+# ------------------------------------------------------------------------------ 4. Monte-Carlo sweeps
+st.header("4 · Accuracy against ε and excess risk against n (measured)")
+bdelta = st.select_slider("Bound confidence δ (utility-bound failure probability — not a DP δ)",
+                          options=BDELTA_OPTIONS, key="lm_bdelta")
+n_trials = int(min(trials, 200))
+st.caption(f"{n_trials} noise draws per point (the sidebar's Monte-Carlo trials, at most 200), all three modes, "
+           f"ε ∈ {list(EPS_GRID)}; trial t uses the same seed at every ε.")
+if st.button("▶ Run the Monte-Carlo sweeps", key="lm_run"):
+    st.session_state["lm_ran"] = True
+if st.session_state.get("lm_ran"):
+    try:
+        base = lmg.LargeMarginGaussian(epsilon=float(eps), lam=float(lam), mu=mu, h=float(h), psd=psd == "on",
+                                       semantics=semantics, jacobian=jacobian)
+        df, summ = clm.accuracy_sweep(tkey, fp, base, EPS_GRID, MODES, n_trials, int(seed), _task=task)
+        g1, g2 = st.columns(2)
+        g1.plotly_chart(lmf.accuracy_figure(summ, chance=1.0 / task.n_classes, title="Test accuracy against ε"),
+                        key="lm_acc")
+        g2.plotly_chart(lmf.accuracy_figure(summ[summ["method"] != "nonprivate"], chance=None, y="agreement",
+                                            title="Share of test predictions equal to the non-private fit",
+                                            y_title="agreement with non-private"), key="lm_agree")
+        st.caption("P and P+ are not differentially private as printed: their flat, near-perfect curves at tiny ε "
+                   "are the leak, not a good mechanism. P's points average only the draws whose objective was "
+                   "bounded. Bands: 95% intervals over the trials.")
+        ns = tuple(v for v in (100, 200, 500, 1000, 2000, 5000, 10000, 20000) if 2 * task.n_classes <= v <= task.n)
+        if task.n not in ns:
+            ns = ns + (task.n,)
+        exc_mode = mode
+        s_n, bnds = clm.excess_vs_n(tkey, fp, base, exc_mode, ns, float(bdelta), n_trials, int(seed), _task=task)
+        st.plotly_chart(lmf.excess_vs_n_figure(s_n, bnds, method=exc_mode,
+                                               title=f"Empirical excess J(Φᵖ) − J(Φ*) against n ({lmg.MODE_LABELS[exc_mode]}, ε = {eps:g})"),
+                        key="lm_excess_n")
+        st.caption("Dashed: corrected bounds (Tier C) for the mechanism actually run; dash-dot: the paper's bounds "
+                   "in consistent units (Tier U, P+ only); dotted red: the printed Theorem 5.2 as printed (sum-form "
+                   "units, not a valid bound for this per-example quantity).")
+    except (ValueError, TypeError) as exc:
+        widgets.show_error(exc)
+else:
+    st.info("Press the button to run the sweeps (they take a few seconds to a minute; results are cached).")
+
+# ------------------------------------------------------------------------------ 5. bounds and noise
+st.header("5 · Bounds in three tiers and the noise norm")
+tab = clm.bounds_table(acc, float(bdelta), draw["phi_star_norm"])
+if mode == "printed":
+    st.warning("The printed mode has no valid bound: its objective is not strongly convex (and usually has no "
+               "minimiser). Only the paper's printed values are shown.", icon="⚠️")
+st.dataframe(tab, hide_index=True, width="stretch",
+             column_config={"value": st.column_config.NumberColumn(format="%.4g")})
+st.caption(f"‖Φ*‖_F = {draw['phi_star_norm']:.4g} (from the non-private fit) enters term B. This draw: "
+           f"J(Φᵖ) − J(Φ*) = {draw['excess']:.4g}, pathwise bound 2ρ²/(n²μ_eff) = {draw['pathwise_bound']:.4g}.")
+norms = clm.noise_samples(acc["noise_dim"], acc["beta"], 2000, int(seed))
+rad = clm.radii(acc["noise_dim"], acc["beta"], float(bdelta), task.d, acc["eps_noise"], acc["shared_noise"])
+st.plotly_chart(lmf.noise_norm_figure(norms, dim=acc["noise_dim"], beta=acc["beta"], radii=rad, method=mode,
+                                      title="Sampled noise norms ‖N‖ with the exact density and the radii at δ"),
+                key="lm_noise")

@@ -1,0 +1,129 @@
+"""``st.cache_data`` wrappers of the large-margin Gaussian classifier page (pure dp_core calls).
+
+Keys are scalars, frozen configs, the dataset's name and fingerprint and ``dp_core.__version__``;
+the data itself is passed unhashed (leading underscore).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import dp_core
+from dp_core.bounds.large_margin_gaussian import bounds_for_mode, noise_radius, printed_radius
+from dp_core.experiments import summarize
+from dp_core.mechanisms import large_margin_gaussian as lmg
+
+from . import widgets
+
+V = dp_core.__version__
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def task(name: str, fingerprint: str, n_train: int | None, k: int, seed: int, _ds, _v: str = V) -> lmg.ClassificationTask:
+    return lmg.make_task(_ds, n_train=n_train, k=k, seed=seed)
+
+
+def _task_key(t: lmg.ClassificationTask) -> tuple:
+    return (t.name, t.n, t.d, t.n_classes)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def accounting(eps: float, n: int, d: int, C: int, lam: float, h: float, mu, mode: str, semantics: str,
+               jacobian: str, psd: bool, _v: str = V) -> dict:
+    acc = lmg.privacy_params(epsilon=eps, n=n, d=d, n_classes=C, lam=lam, h=h, mu=mu, mode=mode,
+                             semantics=semantics, jacobian=jacobian, psd=psd)
+    return acc.as_dict()
+
+
+@st.cache_data(max_entries=64, show_spinner="Fitting the classifiers...")
+def one_draw(task_key: tuple, fingerprint: str, config: lmg.LargeMarginGaussian, draw: int, seed: int, _task,
+             _v: str = V) -> dict:
+    """Non-private fit and one private draw of ``config`` (the ``draw``-th child of ``seed``)."""
+    t = _task
+    ss = np.random.SeedSequence([seed, draw])
+    b = lmg.release_many(t.X_train, t.y_train, config, n_runs=1, seed=ss, n_classes=t.n_classes)
+    pred_p = b.predictions(t.X_test)[0]
+    Zt = lmg.preprocess(t.X_test, scale=b.data.scale)
+    pred_np = lmg.predict(b.phi_star, Zt)
+    return {
+        "phi_star": b.phi_star, "phi": None if b.unbounded[0] else b.phi[0], "unbounded": bool(b.unbounded[0]),
+        "scale": b.data.scale, "noise_norm": float(b.noise_norm[0]), "excess": float(b.excess[0]),
+        "pathwise_bound": float(b.pathwise_bound[0]), "acc_np": float(np.mean(pred_np == t.y_test)),
+        "acc_p": float("nan") if b.unbounded[0] else float(np.mean(pred_p == t.y_test)),
+        "agreement": float("nan") if b.unbounded[0] else float(np.mean(pred_p == pred_np)),
+        "phi_star_norm": float(np.sqrt(np.sum(b.phi_star**2))), "converged": bool(b.converged[0]),
+    }
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def accuracy_sweep(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian, epsilons: tuple, modes: tuple,
+                   n_trials: int, seed: int, _task, _v: str = V) -> tuple[pd.DataFrame, pd.DataFrame]:
+    progress = widgets.progress_reporter("Accuracy against ε")
+    df = lmg.accuracy_sweep(_task, epsilons=list(epsilons), modes=list(modes), base=base, n_trials=n_trials,
+                            seed=seed, progress=progress, block_size=max(1, min(n_trials, 50)))
+    s = summarize(df, by=["method", "epsilon"], values=["accuracy", "agreement", "excess", "unbounded"])
+    return df, s
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def excess_vs_n(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian, mode: str, ns: tuple,
+                delta: float, n_trials: int, seed: int, _task, _v: str = V) -> tuple[pd.DataFrame, pd.DataFrame]:
+    progress = widgets.progress_reporter("Excess risk against n")
+    trials, bounds = lmg.excess_vs_n(_task, ns=list(ns), mode=mode, base=base, delta=delta, n_trials=n_trials,
+                                     seed=seed, progress=progress)
+    s = summarize(trials, by=["method", "n"], values=["excess", "pathwise_bound"])
+    return s, bounds
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def unbounded_share(d: int, n: int, lam: float, epsilons: tuple, n_draws: int, seed: int, _v: str = V) -> pd.DataFrame:
+    return lmg.unbounded_share(d=d, n=n, lam=lam, epsilons=list(epsilons), n_draws=n_draws, seed=seed)
+
+
+@st.cache_data(max_entries=32, show_spinner="Measuring the shared-noise leak...")
+def leak(task_key: tuple, fingerprint: str, eps: float, lam: float, h: float, n_draws: int, seed: int, _task,
+         _v: str = V) -> pd.DataFrame:
+    return lmg.leak_demo(_task, epsilon=eps, lam=lam, h=h, n_draws=n_draws, seed=seed)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def bounds_table(acc_dict: dict, delta: float, phi_star_norm: float, _v: str = V) -> pd.DataFrame:
+    acc = lmg.PrivacyAccounting(**acc_dict)
+    b = bounds_for_mode(acc, delta=delta, phi_star_norm=phi_star_norm)
+    rows = []
+    names = {
+        "thm52": "Thm 5.2: J(Φᵖ) − J(Φ*)", "thm53_total": "Thm 5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
+        "u52": "U5.2: J(Φᵖ) − J(Φ*)", "u53_total": "U5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
+        "c52_exact": "C5.2 (exact Gamma radius): J(Φᵖ) − J(Φ*)", "c52_union": "C5.2 (union radius): J(Φᵖ) − J(Φ*)",
+        "expected_pathwise": "expected pathwise bound on E[J(Φᵖ) − J(Φ*)]", "c53_A": "C5.3 term A (trace)",
+        "c53_B": "C5.3 term B (Frobenius, uses ‖Φ*‖_F)", "c53_E": "C5.3 term E (2 × C5.2)",
+        "c53_S": "C5.3 term S (sample; heuristic G² scaling)", "c53_total": "C5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
+    }
+    probs = {"thm52": "probability", "thm53_total": "probability", "u52": "u52_probability",
+             "u53_total": "u53_probability", "c52_exact": "c52_probability", "c52_union": "c52_probability",
+             "c53_total": "c53_probability"}
+    for tier in ("printed", "tier_u", "tier_c"):
+        if tier not in b:
+            continue
+        block = b[tier]
+        for key, label in names.items():
+            if key in block:
+                p = block.get(probs.get(key, ""), None)
+                rows.append({"tier": block["label"], "bound": label, "value": block[key],
+                             "holds with probability": "mean" if key == "expected_pathwise" else
+                             ("—" if p is None else f"≥ {p:.3g}")})
+    return pd.DataFrame(rows)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def noise_samples(dim: int, beta: float, n_draws: int, seed: int, _v: str = V) -> np.ndarray:
+    return np.linalg.norm(lmg.sample_radial(dim, beta, rng=seed, size=n_draws), axis=1)
+
+
+def radii(dim: int, beta: float, delta: float, d: int, eps_noise: float, shared: bool) -> dict:
+    out = {"exact": noise_radius(dim, beta, delta, kind="exact"), "union": noise_radius(dim, beta, delta, kind="union")}
+    if shared:
+        out["printed (Lemma 4)"] = printed_radius(d, eps_noise, delta)
+    return out
