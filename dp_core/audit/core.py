@@ -52,7 +52,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
-from scipy.special import betaincinv
+from scipy.special import betaincinv, ndtri
 
 from .._validation import check_delta, check_epsilon, check_in_interval, check_int
 from ..rng import RngLike, as_seed_sequence
@@ -122,24 +122,24 @@ def clopper_pearson(k, n, confidence: float = 0.95) -> tuple[NDArray[np.float64]
     return lower, upper
 
 
-#: Confidence of the shrinkage applied to the selection rates before projection.
-_SHRINK = 0.9
+#: Two-sided confidence of the shrinkage applied to the selection rates before projection.
+_SHRINK = 0.99
 
 
-def _cp_lower_real(k, n, confidence):
-    """Clopper–Pearson lower end for a (possibly fractional) projected count ``k``."""
-    k = np.clip(np.asarray(k, dtype=np.float64), 0.0, n)
-    alpha = 1.0 - confidence
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(k > 0, betaincinv(np.maximum(k, 1e-12), n - k + 1.0, alpha / 2.0), 0.0)
+def _wilson(k, n, confidence: float):
+    """Wilson score interval (vectorized, real-valued counts allowed).
 
-
-def _cp_upper_real(k, n, confidence):
-    """Clopper–Pearson upper end for a (possibly fractional) projected count ``k``."""
-    k = np.clip(np.asarray(k, dtype=np.float64), 0.0, n)
-    alpha = 1.0 - confidence
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(k < n, betaincinv(k + 1.0, np.maximum(n - k, 1e-12), 1.0 - alpha / 2.0), 1.0)
+    Used only to *choose* the test on the selection split, where speed matters and exact coverage
+    does not; the reported bound always uses exact Clopper–Pearson intervals.
+    """
+    z = float(ndtri(0.5 + 0.5 * confidence))
+    k = np.asarray(k, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    p = k / n
+    z2n = z * z / n
+    centre = (p + 0.5 * z2n) / (1.0 + z2n)
+    half = z * np.sqrt(np.maximum(p * (1.0 - p) / n + 0.25 * z2n / n, 0.0)) / (1.0 + z2n)
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
 
 
 def _eps_from_rates(tpr, fpr, delta: float) -> NDArray[np.float64]:
@@ -308,10 +308,10 @@ def _select_test(s0_sel, s1_sel, n_eval0: int, n_eval1: int, delta: float, confi
         n_neg_eval = n_eval0 if _TEST_LABELS[j][1] == "D'" else n_eval1
         # shrink the selection rates (TPR down, FPR up) before projecting them to the evaluation size,
         # so that tail thresholds with few selection counts do not look better than they are
-        tpr_guess, _ = clopper_pearson(kp, npos, _SHRINK)
-        _, fpr_guess = clopper_pearson(kn, nneg, _SHRINK)
-        tpr_lo = _cp_lower_real(tpr_guess * n_pos_eval, n_pos_eval, confidence)
-        fpr_hi = _cp_upper_real(fpr_guess * n_neg_eval, n_neg_eval, confidence)
+        tpr_guess, _ = _wilson(kp, npos, _SHRINK)
+        _, fpr_guess = _wilson(kn, nneg, _SHRINK)
+        tpr_lo, _ = _wilson(tpr_guess * n_pos_eval, n_pos_eval, confidence)
+        _, fpr_hi = _wilson(fpr_guess * n_neg_eval, n_neg_eval, confidence)
         score = _eps_from_rates(tpr_lo, fpr_hi, delta)
         # tie-break towards the larger point estimate, then the larger TPR
         point = _eps_from_rates(kp / npos, np.maximum(kn / nneg, 0.5 / nneg), delta)
