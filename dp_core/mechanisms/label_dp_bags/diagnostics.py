@@ -110,8 +110,9 @@ def prepare(
         )
     if n_clipped:
         notes.append(f"{n_clipped} labels outside the declared range [{lo:.4g}, {hi:.4g}] were clipped.")
+    X_train = np.asfortranarray(Z[tr])  # column-major: X.T is C-contiguous for the per-column gathers
     return PreparedData(
-        X=Z[tr], y=ys[tr], X_test=Z[te], y_test=ys[te], b1=B1, b2=b2, label_lo=lo, label_hi=hi,
+        X=X_train, y=ys[tr], X_test=Z[te], y_test=ys[te], b1=B1, b2=b2, label_lo=lo, label_hi=hi,
         label_range_from_data=from_data, n_clipped=n_clipped, name=name, notes=tuple(notes),
     )
 

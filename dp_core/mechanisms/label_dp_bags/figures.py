@@ -87,13 +87,14 @@ def delta_vs_k_table(
                 raw = acc._logsumexp([t[f"log_{x}"] for x in ("gaussian", "weights", "count", "chi", "chi2", "eigen", "net") if f"log_{x}" in t])
                 rows.append({"epsilon": eps, "k": float(k), "accounting": name, "delta": t["delta"],
                              "delta_uncapped": math.exp(min(raw, math.log(_DISPLAY_CAP)))})
-        if exact and mechanism == "noisy-wtd-llp" and rho > 0:
-            k_max = n // m
-            if k_max >= 2:
-                kx = np.unique(np.round(np.logspace(math.log10(2), math.log10(k_max), exact_points)).astype(int))
-                for k in kx:
-                    v = acc.llp_exact_delta(eps, n, int(k), m, rho, b1, noise_std=noise_std).delta
-                    rows.append({"epsilon": eps, "k": float(k), "accounting": "exact", "delta": v, "delta_uncapped": v})
+    if exact and mechanism == "noisy-wtd-llp" and rho > 0:
+        k_max = n // m
+        if k_max >= 2:
+            kx = np.unique(np.round(np.logspace(math.log10(2), math.log10(k_max), exact_points)).astype(int))
+            for k in kx:
+                for ex in acc.llp_exact_delta_curve(list(epsilons), n, int(k), m, rho, b1, noise_std=noise_std):
+                    rows.append({"epsilon": ex.epsilon, "k": float(k), "accounting": "exact", "delta": ex.delta,
+                                 "delta_uncapped": ex.delta})
     return pd.DataFrame(rows)
 
 
@@ -143,12 +144,15 @@ def terms_table(summary: dict[str, Any]) -> pd.DataFrame:
                 continue
             rows.append({"accounting": ACCOUNTING_LABELS[acc_name], "term": nice[t], "value": float(v),
                          "dominant": summary.get(f"{prefix}_dominant") == t})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["accounting", "term", "value", "dominant"])
 
 
 def terms_figure(table: pd.DataFrame) -> go.Figure:
     """Bar chart of the failure terms (log scale) for both accountings; terms above 1 make the bound vacuous."""
     fig = go.Figure()
+    if table.empty:
+        fig.add_annotation(text="no failure terms: this setting has no guarantee to decompose", showarrow=False,
+                           x=0.5, y=0.5, xref="paper", yref="paper")
     for name, s in table.groupby("accounting", sort=False):
         col = "#999999" if name.startswith("as claimed") else "#E69F00"
         v = np.clip(s["value"].to_numpy(), 1e-300, None)
@@ -165,8 +169,7 @@ def eps_profile_table(*, n: int, k: int, m: int, rho: float, b1: float = 1.0, no
     """delta(epsilon) at fixed k for noisy-wtd-LLP: the exact profile and both explicit bounds."""
     eps_grid = np.logspace(-1.5, 1.3, 24) if epsilons is None else np.asarray(epsilons, dtype=float)
     rows = []
-    for e in eps_grid:
-        ex = acc.llp_exact_delta(float(e), n, k, m, rho, b1, noise_std=noise_std)
+    for e, ex in zip(eps_grid, acc.llp_exact_delta_curve(eps_grid, n, k, m, rho, b1, noise_std=noise_std)):
         rows.append({"epsilon": float(e), "accounting": "exact", "delta": ex.delta, "floor": ex.floor})
         for name, (var, mode, _) in acc.ACCOUNTINGS.items():
             rows.append({"epsilon": float(e), "accounting": name, "floor": ex.floor,
@@ -296,3 +299,42 @@ def reproduction_figure(table: pd.DataFrame) -> go.Figure:
                  y_title="MSE / instance MSE", log_x=True, height=520)
     fig.update_layout(hovermode="closest")
     return fig
+
+
+def k_grid(n: int, m: int, k: int, *, max_points: int = 8) -> list[int]:
+    """Bag sizes for a utility curve at fixed m: powers of two up to floor(n/m), plus the current k."""
+    k_max = n // m
+    ks = [2**i for i in range(1, 40) if 2**i <= k_max]
+    if len(ks) > max_points:
+        step = len(ks) / max_points
+        ks = [ks[int(i * step)] for i in range(max_points)]
+    if 2 <= k <= k_max:
+        ks.append(int(k))
+    return sorted(set(ks))
+
+
+def m_grid(n: int, k: int, m: int, d: int, *, max_points: int = 7) -> list[int]:
+    """Numbers of bags for a utility curve at fixed k: geometric from d + 2 up to floor(n/k), plus m."""
+    m_max = n // k
+    lo = min(d + 2, m_max)
+    if m_max < 1:
+        return []
+    ms = np.unique(np.round(np.geomspace(max(lo, 1), m_max, max_points)).astype(int)).tolist()
+    if 1 <= m <= m_max:
+        ms.append(int(m))
+    return sorted(set(int(x) for x in ms))
+
+
+def prediction_table(ms: Sequence[int], *, d: int, rho: float, gamma_hat: float, noise_std: float = 1.0) -> pd.DataFrame:
+    """The random-design predictions of val(D, r̂)/opt(D, F) against m (spec section 5.4)."""
+    rows = []
+    for m in ms:
+        if m <= d + 1:
+            continue
+        rows.append({"m": m, "method": "wtd_lba", "predicted": acc.predicted_ratio_lba(m, d)})
+        if gamma_hat > 0:
+            rows.append({"m": m, "method": "noisy_wtd_llp", "predicted": acc.predicted_ratio_llp(m, d, rho, gamma_hat, noise_std)})
+    return pd.DataFrame(rows, columns=["m", "method", "predicted"])
+
+
+__all__ += ["k_grid", "m_grid", "prediction_table"]

@@ -1,0 +1,115 @@
+"""AppTest tests of the "Label-DP by aggregation" page."""
+
+import json
+
+import pytest
+
+from dp_core.data import DATASETS
+
+PAGE = "pages/label_dp_bags.py"
+
+
+def open_page(app, **params):
+    params = {"trials": "10", **params}
+    for key, value in params.items():
+        app.query_params[key] = str(value)
+    at = app.run()
+    at.switch_page(PAGE).run()
+    return at
+
+
+def metrics(at):
+    return {m.label: m.value for m in at.metric}
+
+
+def charts(at):
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def test_page_renders_with_three_accountings(app):
+    at = open_page(app, k=64, m=100, rho=0.1)
+    assert not at.exception
+    assert at.title[0].value == "🎒 Label-DP by aggregation"
+    m = metrics(at)
+    assert m["δ as claimed by the paper"] == "≥ 1 (vacuous)"
+    assert m["δ corrected (explicit)"] == "≥ 1 (vacuous)"
+    assert 0 < float(m["δ exact (beyond the paper)"]) < 1
+    text = " ".join(x.value for x in at.markdown) + " ".join(x.value for x in at.info)
+    assert "no privacy guarantee at all" in text
+    figs = charts(at)
+    assert len(figs) >= 6
+    # the delta-vs-k figure has the three accountings
+    names = " ".join(t.get("name", "") for f in figs for t in f["data"])
+    assert "as claimed by the paper" in names and "corrected" in names and "exact" in names
+
+
+def test_changing_k_changes_output(app):
+    at = open_page(app, k=64, m=100, rho=0.1)
+    before = metrics(at)["δ exact (beyond the paper)"]
+    at.number_input(key="w_k").set_value(16).run()
+    assert not at.exception
+    after = metrics(at)["δ exact (beyond the paper)"]
+    assert before != after
+    assert at.query_params["k"] in (["16"], "16")
+
+
+def test_query_params_restore_state(app):
+    at = open_page(app, k=20, m=50, rho=0.3, lb_variant="wtd-lba")
+    assert not at.exception
+    assert at.number_input(key="w_k").value == 20
+    assert at.number_input(key="w_m").value == 50
+    assert at.number_input(key="w_rho").value == pytest.approx(0.3)
+    assert at.radio(key="lb_variant").value == "wtd-lba"
+    # wtd-LBA shows the data conditions and says they depend on the private labels
+    assert any("depend on the private labels" in w.value for w in at.warning)
+    assert "rank d'" in metrics(at)
+
+
+def test_infeasible_setting_is_explained_and_fixable(app):
+    at = open_page(app, k=512, m=1000)
+    assert not at.exception
+    assert any("Not feasible" in e.value for e in at.error)
+    at.button(key="lb_fix").click().run()
+    assert not at.exception
+    assert not any("Not feasible" in e.value for e in at.error)
+    assert at.number_input(key="w_k").value * at.number_input(key="w_m").value <= 16000
+
+
+def test_rho_zero_is_flagged_as_not_private(app):
+    at = open_page(app, k=32, m=50, rho=0.0)
+    assert not at.exception
+    assert any("not label-DP at all" in e.value for e in at.error)
+
+
+FAST = ("diabetes", "iris")
+
+
+@pytest.mark.parametrize(
+    "name", [n if n in FAST else pytest.param(n, marks=pytest.mark.slow) for n in DATASETS if n != "census"]
+)
+def test_every_demo_dataset(app, name):
+    at = open_page(app, dataset=name, k=4, m=20, rho=0.2)
+    assert not at.exception, name
+    assert not at.error, [e.value for e in at.error]
+    m = metrics(at)
+    assert "δ exact (beyond the paper)" in m
+    if DATASETS[name].task != "regression":
+        assert any("treated as a number" in c.value for c in at.caption)
+
+
+def test_uploaded_csv(app):
+    rows = "".join(f"{i % 7},{(i * 13) % 17},{(i * 5) % 11 + 0.5 * (i % 3)}\n" for i in range(400))
+    content = ("a,b,target\n" + rows).encode()
+    at = app.run()
+    at.radio(key="w_source").set_value("upload").run()
+    at.file_uploader(key="csv").set_value(("mine.csv", content, "text/csv")).run()
+    assert not at.exception
+    at.query_params["trials"] = "10"
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert "upload" in at.caption[0].value or "mine.csv" in " ".join(c.value for c in at.caption)
+    at.number_input(key="w_k").set_value(8).run()
+    at.number_input(key="w_m").set_value(20).run()
+    assert not at.exception
+    assert not at.error
+    assert "δ exact (beyond the paper)" in metrics(at)
