@@ -29,7 +29,7 @@ import pandas as pd
 from ..data import Dataset
 from ..experiments import run_sweep
 
-__all__ = ["STATUSES", "STATUS_LABELS", "MethodInfo", "CompareSpec", "Adapter", "ADAPTERS", "register",
+__all__ = ["STATUSES", "STATUS_LABELS", "MethodInfo", "CompareSpec", "Adapter", "BlockAdapter", "ADAPTERS", "register",
            "applicable_adapters", "utility_metric_name"]
 
 STATUSES = ("certified", "claimed", "refuted", "none")
@@ -110,7 +110,8 @@ class CompareSpec:
 
 class Adapter(ABC):
     """Base class of a mechanism adapter (see the module docstring). Subclasses set the class
-    attributes and implement :meth:`prepare`, :meth:`block`, :meth:`bounds` and :meth:`noise`."""
+    attributes and implement :meth:`prepare` and :meth:`sweep` (or derive from
+    :class:`BlockAdapter` and implement :meth:`BlockAdapter.block`)."""
 
     key: str = ""
     title: str = ""
@@ -126,9 +127,8 @@ class Adapter(ABC):
         """Fit-once state (non-private fits, prepared data). Raise ValueError if not applicable."""
 
     @abstractmethod
-    def block(self, state: Any, point: Mapping[str, Any], seeds: Sequence[np.random.SeedSequence],
-              spec: CompareSpec) -> pd.DataFrame:
-        """Per-trial rows (``method``, ``trial``, ``utility``, ``excess_risk``) at one epsilon point."""
+    def sweep(self, state: Any, spec: CompareSpec, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+        """Per-trial rows: ``adapter``, ``method``, ``epsilon``, ``trial``, ``utility``, ``excess_risk``."""
 
     def bounds(self, state: Any, epsilons: Sequence[float], spec: CompareSpec) -> pd.DataFrame:
         """Theoretical bounds on the excess risk: ``method``, ``epsilon``, ``bound``, ``label``."""
@@ -152,6 +152,7 @@ class Adapter(ABC):
         return list(self.methods)
 
     def points(self, state: Any, spec: CompareSpec) -> list[dict]:
+        """The sweep's parameter points (their count times the trials is the progress total)."""
         return [{"epsilon": float(e)} for e in spec.epsilons]
 
     # -- shared machinery --------------------------------------------------------------------
@@ -161,11 +162,20 @@ class Adapter(ABC):
     def n_trials(self, spec: CompareSpec) -> int:
         return max(1, min(int(spec.n_trials), int(self.trial_cap)))
 
+
+class BlockAdapter(Adapter):
+    """An adapter whose sweep is :func:`dp_core.experiments.run_sweep` over :meth:`points` of a
+    per-point :meth:`block` (trial ``t`` gets the same seed at every epsilon)."""
+
+    @abstractmethod
+    def block(self, state: Any, point: Mapping[str, Any], seeds: Sequence[np.random.SeedSequence],
+              spec: CompareSpec) -> pd.DataFrame:
+        """Per-trial rows (``method``, ``trial``, ``utility``, ``excess_risk``) at one epsilon point."""
+
     def sweep(self, state: Any, spec: CompareSpec, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
-        """Run :meth:`block` over :meth:`points` with :func:`dp_core.experiments.run_sweep`."""
         pts = self.points(state, spec)
         if not pts:
-            return pd.DataFrame(columns=["method", "epsilon", "trial", "utility", "excess_risk"])
+            return pd.DataFrame(columns=["adapter", "method", "epsilon", "trial", "utility", "excess_risk"])
 
         def block(point, seeds):
             return self.block(state, point, list(seeds), spec)

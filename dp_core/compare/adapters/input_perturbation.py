@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ...data import Dataset
-from ..registry import Adapter, CompareSpec, MethodInfo, register
+from ..registry import BlockAdapter, CompareSpec, MethodInfo, register
 
 __all__ = ["InputPerturbationAdapter"]
 
@@ -48,7 +48,7 @@ def _utility(data, W: np.ndarray) -> np.ndarray:
     return np.mean(np.where(pred > 0, 1.0, -1.0) == y[:, None], axis=0)
 
 
-class InputPerturbationAdapter(Adapter):
+class InputPerturbationAdapter(BlockAdapter):
     key = "input_perturbation"
     title = "Input perturbation (Fukuchi et al. 2017)"
     page = "pages/input_perturbation.py"

@@ -21,14 +21,14 @@ from ..baselines import (
     output_perturbation_trials,
     prepare_compare_data,
 )
-from ..registry import Adapter, CompareSpec, MethodInfo, register
+from ..registry import BlockAdapter, CompareSpec, MethodInfo, register
 
 __all__ = ["OutputPerturbationAdapter"]
 
 _FAMILY = {"output_gaussian": "gaussian", "output_laplace": "laplace"}
 
 
-class OutputPerturbationAdapter(Adapter):
+class OutputPerturbationAdapter(BlockAdapter):
     key = "output_perturbation"
     title = "Output perturbation (textbook baseline)"
     page = ""
