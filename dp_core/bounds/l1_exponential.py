@@ -39,6 +39,7 @@ __all__ = [
     "iota_paper",
     "optimal_bound",
     "privacy_dominance_epsilon",
+    "bound_terms_table",
 ]
 
 ASSUMPTIONS = ("A1", "A2", "A3", "A4")
@@ -385,3 +386,14 @@ def privacy_dominance_epsilon(theta: float, convention: str = "tight") -> float:
     """
     check_choice("convention", convention, CONVENTIONS)
     return 1.0 / (3.0 * kappa(1.0, theta, convention))
+
+
+def bound_terms_table(terms: dict):
+    """The five terms of U(iota) and the total as a two-column table (for display)."""
+    import pandas as pd
+
+    labels = [("net", "3ζm₁ (net discretisation)"), ("truncation_bias", "truncation bias"),
+              ("discretisation_truncation", "discretisation × truncation"),
+              ("statistical", "statistical (non-private)"), ("privacy", "privacy (exponential mechanism)"),
+              ("total", "U(ι) total")]
+    return pd.DataFrame({"term": [lab for _, lab in labels], "value": [float(terms[k]) for k, _ in labels]})

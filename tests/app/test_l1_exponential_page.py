@@ -1,0 +1,93 @@
+"""AppTest tests of the heavy-tailed l1 regression page."""
+
+import json
+
+import pytest
+
+PAGE = "pages/l1_exponential.py"
+
+CSV = b"a,b,c,target\n" + b"".join(
+    f"{(i * 7) % 13 - 6},{(i * 3) % 5},{i % 4},{((i * 7) % 13 - 6) * 0.3 + ((i * 11) % 9 - 4)}\n".encode()
+    for i in range(120))
+
+
+def metrics(at):
+    return {m.label: m.value for m in at.metric}
+
+
+def open_page(app, **query):
+    for k, v in query.items():
+        app.query_params[k] = v
+    at = app.run()
+    at.switch_page(PAGE).run()
+    return at
+
+
+def test_page_renders_with_readouts(app):
+    at = open_page(app)
+    assert not at.exception
+    assert at.title[0].value == "🦎 Heavy-tailed ℓ1 regression"
+    m = metrics(at)
+    assert {"Truncation scale ι", "Residual threshold 1/ι", "Score sensitivity Δu", "Inverse temperature κ"} <= set(m)
+    assert m["Sensitivity of S: log θ"] == "0.4055"  # theta = 1.5 by default
+    assert len(at.get("plotly_chart")) >= 2
+    # the MCMC tab is always labelled as approximate
+    assert any("guarantee not certified" in w.value for w in at.warning)
+
+
+def test_theta_slider_changes_output(app):
+    at = open_page(app)
+    before = metrics(at)
+    at.slider(key="l1_theta").set_value(2.0).run()
+    assert not at.exception
+    after = metrics(at)
+    assert after["Sensitivity of S: log θ"] == "0.6931"
+    assert after["Inverse temperature κ"] != before["Inverse temperature κ"]
+    assert at.query_params["l1_theta"] in (["2"], "2")
+
+
+def test_query_params_restore_state(app):
+    at = open_page(app, l1_theta="1.2", l1_ci="2", l1_conv="paper_box")
+    assert not at.exception
+    assert at.slider(key="l1_theta").value == pytest.approx(1.2)
+    assert at.select_slider(key="l1_c_iota").value == pytest.approx(2.0)
+    assert at.radio(key="l1_conv").value == "paper_box"
+    # the printed temperature is shown as not a valid guarantee under replace-one
+    assert any("2ε-DP under replace-one" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize("name", ["randhie", "heavy_tailed", "diabetes"])
+def test_demo_datasets(app, name):
+    at = open_page(app, dataset=name)
+    assert not at.exception, at.exception
+    assert f"**{name}**" in at.caption[0].value or any(name in c.value for c in at.caption)
+    assert len(at.dataframe) >= 1
+    assert "Truncation scale ι" in metrics(at)
+
+
+def test_mcmc_mode_with_more_features(app):
+    at = open_page(app, dataset="diabetes")
+    at.multiselect(key="l1_features").set_value(["age", "sex", "bmi", "bp"]).run()
+    assert not at.exception
+    assert any("Approximate sampler" in w.value for w in at.warning)
+    assert any("MCMC diagnostics" in c.value for c in at.caption)
+
+
+def test_uploaded_csv(app):
+    at = app.run()
+    at.radio(key="w_source").set_value("upload").run()
+    at.file_uploader(key="csv").set_value(("mine.csv", CSV, "text/csv")).run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert "Truncation scale ι" in metrics(at)
+    assert any("mine" in c.value or "upload" in c.value.lower() for c in at.caption)
+
+
+def test_rate_experiment_button(app):
+    at = open_page(app, dataset="heavy_tailed")
+    at.select_slider(key="l1_sim_trials").set_value(4).run()
+    at.button(key="l1_run_rates_btn").click().run()
+    assert not at.exception
+    figs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    rate = [f for f in figs if "against n" in f["layout"]["title"]["text"]]
+    assert rate and any("reference slope" in (t.get("name") or "") for t in rate[0]["data"])
