@@ -177,7 +177,9 @@ def theory_sections() -> None:
                "as n approaches its minimum.")
 
     st.header("3 · Local against central privacy (α)")
-    st.plotly_chart(figs["trade"], key="ip_trade")
+    t1, t2 = st.columns(2)
+    t1.plotly_chart(figs["trade"], key="ip_trade")
+    t2.plotly_chart(figs["local_n"], key="ip_local_n")
     st.caption("Moving left (smaller α) strengthens both the central guarantee (αε) and the local one (∝ √α), "
                "while the Theorem-2 bound (colour) grows like 1/α.")
 

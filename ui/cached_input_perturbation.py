@@ -104,13 +104,18 @@ def reproduction(seed: int, n_trials: int, _v: str = V) -> pd.DataFrame:
 @st.cache_resource(max_entries=64, show_spinner=False)
 def readout_figures(n: int, d: int, eps: float, delta: float, model: str, eta: float, alpha: float, mult: float,
                     mode: str, _v: str = V) -> dict:
+    import numpy as np
+
     from dp_core.mechanisms.input_perturbation import figures as ipf
 
     r = readouts(n, d, eps, delta, model, eta, alpha, mult, mode)
     by_eps, by_n, trade = noise_tables(n, d, eps, delta, model, eta, alpha, mode)
     n_min = r["params"]["n_min_alg1" if mode == "ALG1" else "n_min_cor2"]
+    local_n = ipe.local_vs_n_table(ns=np.unique(np.logspace(np.log10(n_min + 1), 8, 25).astype(int)), d=d,
+                                   epsilon=eps, delta=delta, model=model, eta=eta, alpha=alpha, sigma_u_mode=mode)
     return {"terms": ipf.theorem2_stack_figure(r["terms"]), "noise_eps": ipf.noise_vs_epsilon_figure(by_eps, n=n),
-            "noise_n": ipf.sigma_u_vs_n_figure(by_n, n_min=n_min), "trade": ipf.tradeoff_figure(trade)}
+            "noise_n": ipf.sigma_u_vs_n_figure(by_n, n_min=n_min), "trade": ipf.tradeoff_figure(trade),
+            "local_n": ipf.local_vs_n_figure(local_n)}
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

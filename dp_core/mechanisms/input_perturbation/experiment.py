@@ -49,6 +49,7 @@ __all__ = [
     "noise_scale_table",
     "noise_vs_n_table",
     "alpha_tradeoff_table",
+    "local_vs_n_table",
     "child_seed",
 ]
 
@@ -376,4 +377,25 @@ def alpha_tradeoff_table(*, n: int, d: int, epsilon: float, delta: float, alphas
         rows.append({"alpha": float(a), "central_epsilon": p.eps_run, "local_epsilon_nominal": lp.epsilon_nominal,
                      "local_epsilon_exact": lp.epsilon_exact, "bound_theorem2": theorem2_terms(p).total,
                      "sigma_b": p.sigma_b, "sigma_u": p.sigma_u})
+    return pd.DataFrame(rows)
+
+
+def local_vs_n_table(*, ns: Sequence[float], d: int, epsilon: float, delta: float, model: str = "least_squares",
+                     eta: float = 1.0, alpha: float = 1.0, sigma_u_mode: str = "COR2") -> pd.DataFrame:
+    """Local epsilon of one contributor's release (nominal Corollary 1 and exact GDP) against n.
+
+    Points at or below the minimum n of the sigma_u mode are left out. The local level grows like
+    sqrt(n) ([FTS17] Corollary 1, Table 1: beta = O(sqrt(alpha n))).
+    """
+    c = model_constants(model, eta=eta)
+    rows = []
+    for n in ns:
+        try:
+            p = input_perturbation_params(n=int(n), d=d, epsilon=epsilon, delta=delta, eta=eta, zeta=c.zeta,
+                                          lam=c.lam, alpha=alpha, sigma_u_mode=sigma_u_mode)
+        except ValueError:
+            continue
+        lp = local_privacy(p)
+        rows.append({"n": int(n), "local_epsilon_nominal": lp.epsilon_nominal, "local_epsilon_exact": lp.epsilon_exact,
+                     "central_epsilon": p.eps_run})
     return pd.DataFrame(rows)

@@ -23,6 +23,7 @@ __all__ = [
     "diagnostic_figure",
     "reproduction_figure",
     "metric_figure",
+    "local_vs_n_figure",
 ]
 
 _TERM_COLORS = {"T1": "#0072B2", "T2": "#56B4E9", "T3": "#E69F00", "T4": "#D55E00"}
@@ -200,3 +201,20 @@ def reproduction_figure(summary: pd.DataFrame, *, model: str) -> go.Figure:
     fig.update_layout(template="plotly_white", height=420, title=f"Reproduction of {name}, census-like data",
                       legend=dict(orientation="h", y=-0.2))
     return fig
+
+
+def local_vs_n_figure(table: pd.DataFrame) -> go.Figure:
+    """Local epsilon (nominal and exact) against n on log-log axes, with a slope 1/2 guide."""
+    t = table.sort_values("n")
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=t["n"], y=t["local_epsilon_nominal"], mode="lines", line=dict(color="#0072B2"),
+                             name="local eps, Corollary 1 (nominal)"))
+    fig.add_trace(go.Scatter(x=t["n"], y=t["local_epsilon_exact"], mode="lines", line=dict(color="#D55E00", dash="dash"),
+                             name="local eps, exact (Gaussian DP)"))
+    if len(t) >= 2:
+        n0, n1 = float(t["n"].iloc[-1]) / 1e4, float(t["n"].iloc[-1])
+        y1 = float(t["local_epsilon_nominal"].iloc[-1])
+        fig.add_trace(go.Scatter(x=[n0, n1], y=[y1 / 100.0, y1], mode="lines", name="slope 1/2 guide (sqrt n)",
+                                 line=dict(color="#BBBBBB", dash="longdash", width=1)))
+    return apply_layout(fig, title="Local privacy weakens like sqrt(n)", x_title="n (contributors)",
+                        y_title="local epsilon of one contributor's release", log_x=True, log_y=True)
