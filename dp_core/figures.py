@@ -133,7 +133,7 @@ def line_ci_figure(
         name = f"{label_of(m)} ({t_text} trials)"
         xs = s[x].to_numpy()
         if band and np.any(np.isfinite(hi)):
-            fig.add_trace(go.Scatter(x=np.concatenate([xs, xs[::-1]]), y=np.concatenate([hi, lo[::-1]]), fill="toself",
+            fig.add_trace(go.Scatter(x=np.concatenate([xs, xs[::-1]]), y=np.concatenate([hi, lo[::-1]]), mode="lines", fill="toself",
                                      fillcolor=hex_to_rgba(col, 0.18), line=dict(width=0), hoverinfo="skip",
                                      showlegend=False, legendgroup=m, name=f"{label_of(m)} 95% interval"))
         fig.add_trace(go.Scatter(
