@@ -188,7 +188,7 @@ def simulate_releases(
         slots = mask.__getitem__
     s = check_positive("noise_std", noise_std)
     bags, W, E = _draw(seeds, n, m, k, weighted=weighted, noisy_slots=slots, noise_std=s)
-    ys = np.take(y, bags)
+    ys = np.take(y, bags, mode="clip")
     if E is not None:
         ys = ys + E
     ybar = np.einsum("rjk,rjk->rj", W, ys) if weighted else ys.sum(axis=2)
@@ -218,7 +218,7 @@ def _aggregate_features(X, bags, W):
     XT = np.ascontiguousarray(X.T)
     out = np.empty((R, m, XT.shape[0]))
     for j, col in enumerate(XT):
-        vals = np.take(col, bags)
+        vals = np.take(col, bags, mode="clip")
         out[:, :, j] = vals.sum(axis=2) if W is None else np.einsum("rjk,rjk->rj", W, vals)
     return out
 
@@ -274,13 +274,13 @@ def simulate_fits(
     for a in range(0, R, step):
         chunk = seeds[a : a + step]
         bags, W, E = _draw(chunk, n, m, k, weighted=want_w, noisy_slots=None if mask is None else mask.__getitem__, noise_std=s)
-        ys = np.take(y, bags)
+        ys = np.take(y, bags, mode="clip")
         Rc = len(chunk)
         x_naive = np.empty((Rc, m, d)) if "naive" in mechanisms else None
         x_w = np.empty((Rc, m, d)) if want_w else None
         buf = np.empty(bags.shape) if buf is None or buf.shape != bags.shape else buf
         for j, col in enumerate(XT):
-            vals = np.take(col, bags, out=buf)
+            vals = np.take(col, bags, out=buf, mode="clip")
             if x_naive is not None:
                 x_naive[:, :, j] = vals.sum(axis=2)
             if x_w is not None:
