@@ -1,0 +1,157 @@
+"""Privacy audit: run a mechanism many times on two neighbouring datasets and measure a lower bound on ε."""
+
+import streamlit as st
+
+from dp_core.audit import MECHANISMS, VERDICT_VIOLATION
+from dp_core.audit.report import convergence_figure, histogram_figure
+from ui import cached, state, widgets
+from ui import cached_audit as ca
+from ui.pages import PAGES
+
+st.title("🔍 Privacy audit")
+st.markdown(
+    "A paper *claims* a guarantee; an audit *tests* it. The mechanism is run many times on two **neighbouring "
+    "datasets** (they differ in one person's record), each output is reduced to one number, and the best threshold "
+    "test between the two sets of outputs gives a **measured lower bound** on ε: with Clopper–Pearson 95% intervals "
+    "on its false- and true-positive rates, ε ≥ ln((TPR_low − δ) / FPR_high). The threshold is chosen on a separate "
+    "part of the runs, so the bound stays valid."
+)
+st.info("An audit can show that a privacy claim is violated, but it can never prove that a mechanism is private: "
+        "a statistic or a pair of datasets that was not tried may leak more.", icon="🔎")
+
+eps, delta, seed, _trials = widgets.sidebar_controls()
+
+RUN_OPTIONS = (200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000)
+PAGE_DEFAULTS = {("label-dp-bags", "n"): 20_000}
+SHARED_OPTIONS = {("label-dp-bags", "k"), ("label-dp-bags", "m"), ("label-dp-bags", "rho")}
+
+names = list(MECHANISMS)
+if "mechanism" not in st.session_state:
+    wanted = state.url_param("mechanism", "gaussian", str)
+    st.session_state["mechanism"] = wanted if wanted in MECHANISMS else "gaussian"
+c1, c2, c3 = st.columns([1.2, 1.6, 1.6])
+mech_name = c1.selectbox("Mechanism", names, key="mechanism", format_func=lambda n: MECHANISMS[n].title)
+mech = MECHANISMS[mech_name]
+
+mode_key, pair_key = f"audit_mode_{mech_name}", f"audit_pair_{mech_name}"
+if mode_key not in st.session_state:
+    wanted = state.url_param("audit_mode", "", str)
+    st.session_state[mode_key] = wanted if wanted in mech.modes else next(iter(mech.modes))
+if pair_key not in st.session_state:
+    wanted = state.url_param("audit_pair", "", str)
+    st.session_state[pair_key] = wanted if wanted in mech.pairs else next(iter(mech.pairs))
+mode = c2.selectbox("Mode (the claim tested)", list(mech.modes), key=mode_key, format_func=mech.modes.get)
+pair = c3.selectbox("Neighbouring datasets", list(mech.pairs), key=pair_key, format_func=mech.pairs.get)
+
+runs_options = [r for r in RUN_OPTIONS if r <= mech.max_runs]
+runs_key = f"audit_runs_{mech_name}"
+if runs_key not in st.session_state:
+    wanted = state.url_param("audit_runs", mech.default_runs, int)
+    st.session_state[runs_key] = wanted if wanted in runs_options else min(runs_options,
+                                                                           key=lambda r: abs(r - mech.default_runs))
+runs = st.select_slider("Runs of the mechanism on each dataset", options=runs_options, key=runs_key,
+                        format_func=lambda r: f"{r:,}",
+                        help="More runs give a tighter bound (and take longer). The bound can never exceed about "
+                             "ln(runs) however leaky the mechanism is.")
+
+options = {}
+with st.expander("⚙️ Mechanism options", expanded=False):
+    cols = st.columns(max(1, len(mech.options) + 1))
+    for col, opt in zip(cols, mech.options):
+        if (mech_name, opt.name) in SHARED_OPTIONS:
+            if opt.kind is int:
+                options[opt.name] = widgets.shared_int(opt.name, opt.help, container=col)
+            else:
+                options[opt.name] = widgets.shared_float(opt.name, opt.help, container=col)
+            continue
+        default = PAGE_DEFAULTS.get((mech_name, opt.name), opt.default)
+        if opt.kind is int:
+            options[opt.name] = int(col.number_input(opt.help, min_value=int(opt.lo), max_value=int(opt.hi),
+                                                     value=int(default), step=1, key=f"audit_{mech_name}_{opt.name}"))
+        else:
+            options[opt.name] = float(col.number_input(opt.help, min_value=float(opt.lo), max_value=float(opt.hi),
+                                                       value=float(default), format="%.4g",
+                                                       key=f"audit_{mech_name}_{opt.name}"))
+    pair_seed = int(cols[-1].number_input("Seed of the pair", min_value=0, max_value=2**31 - 1, value=0, step=1,
+                                          key="audit_pair_seed",
+                                          help="Chooses the rows of a random pair and the pilot runs."))
+
+state.sync_url({"mechanism": mech_name, "audit_mode": mode, "audit_pair": pair, "audit_runs": int(runs)})
+
+# ------------------------------------------------------------------ the data
+ds = None
+if pair in mech.needs_data:
+    ds = widgets.current_dataset()
+    if mech_name == "large-margin-gaussian" and not ds.is_classification:
+        st.info(f"The large-margin classifier needs classification data; **{ds.name}** is a {ds.task} dataset, so "
+                f"the demo dataset **{mech.default_dataset}** is used here.", icon="ℹ️")
+        ds = cached.load_demo(mech.default_dataset)
+    widgets.dataset_badge(ds)
+else:
+    st.caption("This pair needs no data: the query's two values are fixed by its sensitivity.")
+
+audit_delta = float(delta) if mech.uses_delta else 0.0
+try:
+    report = ca.audit(mech_name, mode, pair, float(eps), audit_delta, int(runs), int(seed), pair_seed,
+                      tuple(sorted(options.items())), "" if ds is None else ds.name,
+                      "" if ds is None else ds.fingerprint, ds)
+except ValueError as exc:
+    widgets.show_error(exc)
+    st.stop()
+
+r = report.result
+
+# ------------------------------------------------------------------ verdict and numbers
+claim_text = f"ε = {r.eps_claimed:.4g}" + (f" at δ = {r.delta:.2g}" if r.delta > 0 else " (δ = 0)")
+if r.verdict == VERDICT_VIOLATION:
+    widgets.guarantee_badge(
+        "broken", f"**{r.verdict}** — the runs show ε ≥ {r.eps_lower:.3f} with 95% confidence, more than the claimed "
+                  f"{claim_text}. The claim is false for this pair of datasets.")
+else:
+    widgets.guarantee_badge(
+        "measured", f"**{r.verdict}** — the audited lower bound ε ≥ {r.eps_lower:.3f} stays below the claimed "
+                    f"{claim_text}. This is not a proof of privacy.")
+
+m1, m2, m3, m4 = st.columns(4)
+m1.metric("Claimed ε", f"{r.eps_claimed:.4g}", help=report.note)
+m2.metric("Audited lower bound on ε (measured)", f"{r.eps_lower:.3f}",
+          help="Holds with 95% confidence: ln((TPR_low − δ)/FPR_high) of the chosen test on the evaluation runs.")
+upper = "∞" if r.eps_upper == float("inf") else f"{r.eps_upper:.3f}"
+m3.metric("Interval of the test's ε", f"[{r.eps_lower:.3f}, {upper}]",
+          help="Clopper–Pearson ends of the chosen test's ε; the upper end is not an upper bound on the mechanism's ε.")
+m4.metric("Runs per dataset", f"{r.runs:,}", help=f"{r.n_select:,} choose the test, {r.n_eval:,} evaluate it.")
+st.caption(f"Claim: {report.note}. Pair: {report.pair}.")
+
+# ------------------------------------------------------------------ charts
+st.plotly_chart(histogram_figure(report), width="stretch", key="audit_hist")
+if len(report.extremes):
+    lines = [f"{row.side}: {row.count:,} runs ({row.share:.1%}) at {row.value:+.0e}" for row in report.extremes.itertuples()]
+    st.caption("Not drawn on the axis (outcomes coded by a constant: no release, or an aggregate that reveals the "
+               "label exactly): " + "; ".join(lines) + ".")
+st.plotly_chart(convergence_figure(report), width="stretch", key="audit_conv")
+
+with st.expander("How the bound was computed", expanded=False):
+    rel = ">" if r.side == "above" else "≤"
+    other = "D" if r.positive == "D'" else "D'"
+    st.markdown(
+        f"- **Statistic:** {report.statistic}.\n"
+        f"- **Test** (chosen on the first {r.n_select:,} runs of each side): guess **{r.positive}** when the statistic "
+        f"is {rel} {r.threshold:.4g}.\n"
+        f"- **True-positive rate** (on {r.positive}, {r.n_eval:,} evaluation runs): {r.tpr:.4g}, 95% interval "
+        f"[{r.tpr_low:.4g}, {r.tpr_high:.4g}].\n"
+        f"- **False-positive rate** (on {other}): {r.fpr:.4g}, 95% interval [{r.fpr_low:.4g}, {r.fpr_high:.4g}].\n"
+        f"- **Lower bound:** ln(({r.tpr_low:.4g} − {r.delta:.2g}) / {r.fpr_high:.4g}) = {r.eps_lower:.4f}.\n"
+        f"- **δ needed at the claimed ε** (lower bound, same test): {r.delta_lower:.4g}."
+    )
+    st.dataframe(report.convergence, width="stretch", hide_index=True)
+    if report.details:
+        st.json({k: v for k, v in report.details.items()}, expanded=False)
+    opts = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in sorted(options.items()))
+    dpart = f" --delta {audit_delta:g}" if mech.uses_delta else ""
+    data_part = f" --dataset {ds.name}" if ds is not None else ""
+    st.code(f"python -m dp_core audit {mech_name} --eps {eps:g}{dpart} --mode {mode} --pair {pair} --runs {runs} "
+            f"--seed {seed} --pair-seed {pair_seed} {opts}{data_part}".strip(), language="bash")
+
+page_paths = {p[0] for p in PAGES}
+if mech.page and mech.page in page_paths:
+    st.page_link(mech.page, label=f"Back to the {mech.title} page", icon="↩️")

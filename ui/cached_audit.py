@@ -1,0 +1,22 @@
+"""``st.cache_data`` wrappers of the privacy audit page (pure ``dp_core.audit`` underneath).
+
+Arguments are scalars, names and the dataset's fingerprint; the dataset itself is passed with a
+leading underscore (not hashed). ``dp_core.__version__`` is part of every key.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import dp_core
+from dp_core.audit import make_target
+from dp_core.audit.report import AuditReport, audit_report
+
+
+@st.cache_data(max_entries=24, show_spinner="Running the mechanism on both neighbouring datasets...")
+def audit(mechanism: str, mode: str, pair: str, epsilon: float, delta: float, runs: int, seed: int, pair_seed: int,
+          options: tuple, dataset_name: str, fingerprint: str, _dataset, _version: str = dp_core.__version__
+          ) -> AuditReport:
+    target = make_target(mechanism, mode=mode, pair=pair, epsilon=epsilon, delta=delta, dataset=_dataset,
+                         pair_seed=pair_seed, **dict(options))
+    return audit_report(target, runs=runs, seed=seed)
