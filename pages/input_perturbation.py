@@ -211,10 +211,10 @@ if df is not None:
         wsel = st.radio("‖ŵ‖ in the bound curves", ["eta", "measured"], key="ip_wnorm", horizontal=True,
                         format_func={"eta": "η (public worst case)", "measured": "measured ‖ŵ‖ (uses the data)"}.get)
         figs = cip.sweep_figures(*sweep_key, wsel, _data=data)
+        st.plotly_chart(figs["excess"], key="ip_excess")
         g1, g2 = st.columns(2)
-        g1.plotly_chart(figs["excess"], key="ip_excess")
-        g2.plotly_chart(figs["gap"], key="ip_gap")
-        st.plotly_chart(figs["metric"], key="ip_metric")
+        g1.plotly_chart(figs["gap"], key="ip_gap")
+        g2.plotly_chart(figs["metric"], key="ip_metric")
         s = figs["summary"]
         last = s[s["n"] == s["n"].max()].set_index("method")
         st.caption(

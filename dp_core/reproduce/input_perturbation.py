@@ -60,11 +60,12 @@ def reproduction_table(*, quick: bool = False, seed: int = 0, n_trials: int | No
             split_seed = np.random.SeedSequence(entropy=root.entropy, spawn_key=(1, t))
             data = prepare_data(pool, model, threshold=threshold if model == "logistic_taylor" else None,
                                 seed=split_seed)
+            shared: dict = {}
             for e in EPSILONS:
                 cfg = SimulationConfig(epsilon=e, delta=DELTA, model=model)
                 noise_seed = np.random.SeedSequence(entropy=root.entropy, spawn_key=(2, t))
                 df = simulate_over_n(data, cfg, grid, n_trials=1, seed=noise_seed,
-                                     fit_logistic_nonprivate=t < _NP_LOGISTIC_TRIALS)
+                                     fit_logistic_nonprivate=t < _NP_LOGISTIC_TRIALS, shared=shared)
                 df["trial"] = t
                 df["model"] = model
                 df["epsilon"] = e

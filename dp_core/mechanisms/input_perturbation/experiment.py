@@ -249,12 +249,16 @@ class _TestSet:
 
 def simulate_over_n(data: PreparedData, config: SimulationConfig, ns: Sequence[int], *, n_trials: int, seed=0,
                     progress: Callable[[int, int], None] | None = None,
-                    fit_logistic_nonprivate: bool = True) -> pd.DataFrame:
+                    fit_logistic_nonprivate: bool = True, shared: dict | None = None) -> pd.DataFrame:
     """Excess empirical risk and test metric of every method, for each training size n.
 
     The training set of size n is the first n training rows (nested sets; the data are fixed and
     the randomness is the mechanisms' noise, so this is the excess *empirical* risk of section 1.1).
     Trial t uses the same seed at every n (common random numbers).
+
+    ``shared`` (a dict, initially empty) keeps the data-only work (sufficient statistics, test-set
+    statistics, non-private logistic fits) between calls on the same ``data`` with other privacy
+    settings.
 
     For the logistic model the ``nonprivate`` test accuracy is that of the true logistic loss
     minimised over the ball (``fit_logistic_nonprivate=True``) or of the surrogate's minimiser.
@@ -273,9 +277,18 @@ def simulate_over_n(data: PreparedData, config: SimulationConfig, ns: Sequence[i
     """
     T = check_int("n_trials", n_trials, lo=1, hi=100_000)
     ns = sorted({check_int("n", v, lo=2, hi=data.n_train) for v in ns})
-    stats_list = prefix_stats(data.X_train, data.y_train, ns, data.model)
-    by_n = dict(zip(ns, stats_list))
-    test = _TestSet(data.X_test, data.y_test, data.model)
+    if data.model != config.model:
+        raise ValueError(f"config.model must match the prepared data's model {data.model!r}, got {config.model!r}.")
+    shared = shared if shared is not None else {}
+    if "stats" not in shared:
+        shared["stats"] = {}
+        shared["test"] = _TestSet(data.X_test, data.y_test, data.model)
+        shared["np_metric"] = {}
+    missing = [n for n in ns if n not in shared["stats"]]
+    if missing:
+        shared["stats"].update(zip(missing, prefix_stats(data.X_train, data.y_train, missing, data.model)))
+    by_n = shared["stats"]
+    test = shared["test"]
     cache: dict[int, dict] = {}
 
     def fixed(n: int) -> dict:
@@ -286,8 +299,11 @@ def simulate_over_n(data: PreparedData, config: SimulationConfig, ns: Sequence[i
             w_norm = min(float(np.linalg.norm(w_hat)), config.eta)
             np_metric = float(test.metric(w_hat)[0])
             if data.model == "logistic_taylor" and fit_logistic_nonprivate:
-                w_log = logistic_nonprivate_fit(data.X_train[:n], data.y_train[:n], config.eta)
-                np_metric = float(test.metric(w_log)[0])
+                key = (n, config.eta)
+                if key not in shared["np_metric"]:
+                    w_log = logistic_nonprivate_fit(data.X_train[:n], data.y_train[:n], config.eta)
+                    shared["np_metric"][key] = float(test.metric(w_log)[0])
+                np_metric = shared["np_metric"][key]
             cache[n] = dict(stats=st, params=p, w_hat=w_hat, J_hat=float(empirical_risk(st, w_hat)),
                             np_metric=np_metric, w_norm=w_norm,
                             bounds={"input": (theorem2_terms(p).total, theorem2_terms(p, w_norm).total),

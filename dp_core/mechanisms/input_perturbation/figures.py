@@ -68,6 +68,8 @@ def excess_vs_n_figure(df: pd.DataFrame, bounds: pd.DataFrame | None = None, *, 
         if show_rates:
             fig.add_trace(go.Scatter(x=b["n"], y=b["rate_input"], mode="lines", line=dict(color="#777777", dash="dot"),
                                      name="Table-1 rate, constant = 1 (shape only, up to constants)"))
+    fig.update_layout(height=520, legend=dict(orientation="v", x=1.02, y=1.0, yanchor="top", xanchor="left"),
+                      margin=dict(r=20))
     if len(s):
         n0, n1 = float(s["n"].min()), float(s["n"].max())
         y0 = float(s[s["n"] == s["n"].min()]["excess_risk_mean"].max())
