@@ -1,0 +1,149 @@
+"""AppTest tests of the "Privacy audit" page."""
+
+import json
+
+import pytest
+
+from dp_core.audit import MECHANISMS
+from dp_core.data import DATASETS
+
+PAGE = "pages/audit.py"
+LOWER = "Audited lower bound on ε (measured)"
+
+
+def open_page(app, **params):
+    for key, value in params.items():
+        app.query_params[key] = str(value)
+    at = app.run()
+    at.switch_page(PAGE).run()
+    return at
+
+
+def metrics(at):
+    return {m.label: m.value for m in at.metric}
+
+
+def charts(at):
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def text_of(at):
+    parts = [x.value for x in at.markdown] + [x.value for x in at.info] + [x.value for x in at.error]
+    return " ".join(parts + [x.value for x in at.caption])
+
+
+def test_page_renders_with_claim_bound_histograms_and_convergence(app):
+    at = open_page(app, audit_runs=20000)
+    assert not at.exception
+    assert at.title[0].value == "🔍 Privacy audit"
+    assert "can never prove that a mechanism is private" in text_of(at)
+    m = metrics(at)
+    assert m["Claimed ε"] == "1" and m["Runs per dataset"] == "20,000"
+    assert 0.0 <= float(m[LOWER]) <= 1.0
+    figs = charts(at)
+    assert len(figs) == 2
+    hist, conv = figs
+    assert {t["name"] for t in hist["data"]} == {"on D (20,000 runs)", "on D' (20,000 runs)"}
+    assert any("threshold" in a.get("text", "") for a in hist["layout"].get("annotations", []))
+    assert conv["layout"]["xaxis"]["type"] == "log"
+    assert any("claimed ε" in a.get("text", "") for a in conv["layout"].get("annotations", []))
+    assert "consistent with the claim" in text_of(at)
+
+
+def test_query_parameter_preselects_the_mechanism(app):
+    at = open_page(app, mechanism="laplace", audit_runs=10000, eps="2")
+    assert not at.exception
+    assert at.selectbox(key="mechanism").value == "laplace"
+    assert at.select_slider(key="audit_runs_laplace").value == 10000
+    assert metrics(at)["Claimed ε"] == "2"
+    assert at.query_params["mechanism"] in (["laplace"], "laplace")
+
+
+def test_unknown_mechanism_in_the_link_falls_back(app):
+    at = open_page(app, mechanism="nonsense")
+    assert not at.exception
+    assert at.selectbox(key="mechanism").value == "gaussian"
+
+
+def test_more_runs_change_the_bound(app):
+    at = open_page(app, mechanism="laplace", audit_runs=1000)
+    before = metrics(at)[LOWER]
+    at.select_slider(key="audit_runs_laplace").set_value(100000).run()
+    assert not at.exception
+    after = metrics(at)
+    assert after["Runs per dataset"] == "100,000" and after[LOWER] != before
+    assert float(after[LOWER]) > float(before)
+
+
+def test_switching_mechanism_updates_the_url(app):
+    at = open_page(app, audit_runs=1000)
+    at.selectbox(key="mechanism").set_value("laplace").run()
+    assert not at.exception
+    assert at.query_params["mechanism"] in (["laplace"], "laplace")
+    assert at.query_params["audit_mode"] in (["standard"], "standard")
+    assert metrics(at)["Runs per dataset"] == "1,000"  # the link's run count carries over
+
+
+@pytest.mark.parametrize("name", [n for n in MECHANISMS if n not in ("laplace", "gaussian")])
+def test_every_mechanism_renders(app, name):
+    runs = {"large-margin-gaussian": 200, "label-dp-bags": 500, "input-perturbation": 1000}.get(name, 1000)
+    at = open_page(app, mechanism=name, **{"audit_runs": runs})
+    assert not at.exception
+    assert not at.error or "violation found" in text_of(at)
+    assert metrics(at)["Runs per dataset"] == f"{runs:,}"
+    assert len(charts(at)) == 2
+
+
+def test_naive_llp_shows_a_violation(app):
+    at = open_page(app, mechanism="label-dp-bags", audit_mode="naive-llp", audit_runs=1000, eps="2", k=64, m=100)
+    assert not at.exception
+    assert "violation found" in " ".join(e.value for e in at.error)
+    assert float(metrics(at)[LOWER]) > 2.0
+    assert "Not drawn on the axis" in text_of(at)  # the noiseless bags are counted, not plotted
+
+
+def test_large_margin_shared_noise_mode_shows_a_violation(app):
+    at = open_page(app, mechanism="large-margin-gaussian", audit_mode="repaired-psd-off", audit_runs=500)
+    assert not at.exception
+    assert "violation found" in " ".join(e.value for e in at.error)
+    assert "needs classification data" in text_of(at)  # census is a regression dataset
+
+
+def test_bad_parameters_show_an_error_not_a_traceback(app):
+    at = open_page(app, mechanism="gaussian", audit_mode="classic", eps="4")
+    assert not at.exception
+    assert any("classic" in e.value and "epsilon" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize("name", list(DATASETS))
+def test_random_pair_on_each_demo_dataset(app, name):
+    at = open_page(app, mechanism="laplace", audit_pair="random", audit_runs=2000, dataset=name)
+    assert not at.exception
+    assert not at.error
+    assert any(name in c.value for c in at.caption)
+    assert metrics(at)["Runs per dataset"] == "2,000"
+
+
+def test_uploaded_csv(app):
+    rows = "".join(f"{i % 7},{(i * 13) % 17},{((i * 5) % 11) / 11 - 0.5}\n" for i in range(400))
+    content = ("a,b,target\n" + rows).encode()
+    at = app.run()
+    at.radio(key="w_source").set_value("upload").run()
+    at.file_uploader(key="csv").set_value(("mine.csv", content, "text/csv")).run()
+    assert not at.exception
+    at.query_params["mechanism"] = "gaussian"
+    at.query_params["audit_pair"] = "random"
+    at.query_params["audit_runs"] = "2000"
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error
+    assert "mine" in text_of(at)
+    before = charts(at)[0]
+    at.select_slider(key="audit_runs_gaussian").set_value(20000).run()
+    assert not at.exception
+    assert metrics(at)["Runs per dataset"] == "20,000" and charts(at)[0] != before
+    # the label-DP audit on the uploaded data, with bags that fit its 320 training rows
+    at.selectbox(key="mechanism").set_value("label-dp-bags").run()
+    at.number_input(key="w_k").set_value(8).run()
+    at.number_input(key="w_m").set_value(20).run()
+    assert not at.exception
+    assert "violation found" in " ".join(e.value for e in at.error)
