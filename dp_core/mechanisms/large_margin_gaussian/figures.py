@@ -124,7 +124,7 @@ def unbounded_figure(df: pd.DataFrame, *, title: str = "") -> go.Figure:
     se = df["se"].to_numpy(dtype=float)
     nd = int(df["n_draws"].iloc[0]) if len(df) else 0
     fig.add_trace(go.Scatter(x=np.concatenate([x, x[::-1]]), y=np.concatenate([m + 1.96 * se, (m - 1.96 * se)[::-1]]),
-                             fill="toself", fillcolor=hex_to_rgba(col, 0.18), line=dict(width=0), hoverinfo="skip",
+                             mode="lines", fill="toself", fillcolor=hex_to_rgba(col, 0.18), line=dict(width=0), hoverinfo="skip",
                              showlegend=False))
     fig.add_trace(go.Scatter(x=x, y=m, mode="lines+markers", name=f"{label_of('printed')} ({nd:,} draws per ε)",
                              line=dict(color=col, width=2),

@@ -94,13 +94,13 @@ class _LossGradWorkspace:
         T = self.T[:R]
         s = self.s[:R]
         np.multiply(Q, self.onehot, out=T)
-        np.sum(T, axis=1, keepdims=True, out=s)  # q_{i, y_i}
+        np.add.reduce(T, axis=1, keepdims=True, out=s)  # q_{i, y_i}
         np.subtract(s, Q, out=T)
         T += 1.0 + h
         T *= 1.0 / (2.0 * h)
         np.clip(T, 0.0, 1.0, out=T)  # l_h'(t_ic)
         T *= self.notone
-        np.sum(T, axis=1, keepdims=True, out=s)
+        np.add.reduce(T, axis=1, keepdims=True, out=s)
         np.multiply(self.onehot, s, out=Q)
         Q -= T  # weights w_ic
         Gf = self.G[: R * C]
@@ -203,29 +203,44 @@ def fit_apg(
     gm = np.full(R, np.inf)
     it = 0
     for it in range(1, max_iter + 1):
-        Ya, Xa, La = Y[active], X[active], linear[active]
-        grad = work(Ya) + lamI + mu * Ya + La
-        Xn = proj(Ya - eta * grad)
+        full = active.size == R
+        if full:
+            Ya, Xa, La = Y, X, linear
+        else:
+            Ya, Xa, La = Y[active], X[active], linear[active]
+        grad = work(Ya)  # a view of the workspace buffer: safe to update in place
+        grad += lamI
+        grad += La
+        if mu > 0:
+            grad += mu * Ya
+        grad *= -eta
+        grad += Ya
+        Xn = proj(grad)
         step = Xn - Ya
-        gnorm = Ls * np.sqrt(np.sum(step**2, axis=(1, 2, 3)))
+        gnorm = Ls * np.sqrt(np.einsum("rabc,rabc->r", step, step))
         if strongly:
-            beta_m = q
-            Yn = Xn + beta_m * (Xn - Xa)
+            Yn = Xn - Xa
+            Yn *= q
+            Yn += Xn
         else:
             ta = t[active]
             tn = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * ta * ta))
             beta_m = ((ta - 1.0) / tn)[:, None, None, None]
             # Adaptive restart: drop momentum when it points uphill.
-            restart = np.sum(-step * (Xn - Xa), axis=(1, 2, 3)) > 0
+            restart = np.einsum("rabc,rabc->r", -step, Xn - Xa) > 0
             beta_m = np.where(restart[:, None, None, None], 0.0, beta_m)
             tn = np.where(restart, 1.0, tn)
             t[active] = tn
             Yn = Xn + beta_m * (Xn - Xa)
-        X[active] = Xn
-        Y[active] = Yn
-        gm[active] = gnorm
+        if full:
+            X, Y = Xn, Yn
+            gm = gnorm.copy()
+        else:
+            X[active] = Xn
+            Y[active] = Yn
+            gm[active] = gnorm
         done = gnorm < tol
-        if np.any(done):
+        if done.any():
             converged[active[done]] = True
             Y[active[done]] = Xn[done]
             active = active[~done]
