@@ -150,6 +150,16 @@ def theory_sections() -> None:
     st.subheader("Privacy: central (the released model) and local (one contributor's message)")
     widgets.guarantee_badge("claimed", f"the released w is ({P['eps_run']:.4g}, {delta:g})-differentially private "
                                        "(Theorem 1). Section 5 measures whether the event its proof needs holds.")
+    ca = r["conservative"]
+    if ca.epsilon < float("inf"):
+        widgets.guarantee_badge(
+            "corrected", f"a conservative accounting that does not use the paper's Lemma 7 (ours, spec §8 P2: "
+                         f"condition on the quadratic noise, enlarge the constants to λ̃ = {ca.lam_tilde:.4g}, "
+                         f"ζ̃ = {ca.zeta_tilde:.4g}) gives ({ca.epsilon:.4g}, {ca.delta:g})-DP for the released w.")
+    else:
+        widgets.guarantee_badge(
+            "broken", f"the conservative accounting (ours, spec §8 P2) gives no finite ε here: Δ_in = {P['Delta_in']:.4g} "
+                      f"is below 2λ̃/ε = {ca.ridge_needed:.4g}.")
     widgets.guarantee_badge(
         "claimed", f"each contributor's message is ({lp.epsilon_nominal:.4g}, {lp.delta_local:g})-locally private "
                    f"(Corollary 1, c at its limit {lp.c:.4g}). This uses the Gaussian-mechanism formula outside its "

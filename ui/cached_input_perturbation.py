@@ -36,6 +36,7 @@ def readouts(n: int, d: int, eps: float, delta: float, model: str, eta: float, a
     lpd = ipp.local_privacy(p, sensitivities="domain", q_bound=c.q_bound, p_bound=c.p_bound)
     return {"params": p.as_dict(), "lam": c.lam, "zeta": c.zeta, "local": lp, "local_domain": lpd,
             "terms": ipb.theorem2_terms(p).as_dict(), "cor3": ipb.corollary3_sigma_u_bounds(p),
+            "conservative": ipp.conservative_accounting(p),
             "lemma2": ipb.lemma2_bound(p)}
 
 

@@ -14,7 +14,7 @@ from ..bounds.input_perturbation import (
 )
 from ..mechanisms.input_perturbation.mechanism import objective_sigma, output_beta
 from ..mechanisms.input_perturbation.model import model_constants
-from ..mechanisms.input_perturbation.params import input_perturbation_params, local_privacy
+from ..mechanisms.input_perturbation.params import conservative_accounting, input_perturbation_params, local_privacy
 from ._common import add_dataset_arguments, add_seed_argument, dataset_from_args
 from ._registry import Command
 
@@ -54,6 +54,7 @@ def _calibrate_run(a):
     lp = local_privacy(p)
     terms = theorem2_terms(p)
     lo, hi = corollary3_sigma_u_bounds(p)
+    ca = conservative_accounting(p)
     rates = table1_rates(n=p.n, d=p.d, epsilon=a.eps, delta=a.delta, eta=a.eta, zeta=zeta, alpha=a.alpha)
     return {
         "mechanism": "input-perturbation", "n": p.n, "d": p.d, "eps": p.epsilon, "delta": p.delta, "eta": p.eta,
@@ -66,6 +67,9 @@ def _calibrate_run(a):
         "cor3_sigma_u_lower": lo, "cor3_sigma_u_upper": hi,
         "central_guarantee": f"({p.eps_run:g}, {p.delta:g})-DP as claimed by the paper (Theorem 1); see the "
                              "privacy-proof diagnostic: the proof's Lemma 7 does not hold for general data",
+        "eps_central_conservative": ca.epsilon, "delta_central_conservative": ca.delta,
+        "conservative_lam_tilde": ca.lam_tilde, "conservative_zeta_tilde": ca.zeta_tilde,
+        "conservative_note": "ours (spec 8 P2): conditions on U, does not use Lemma 7",
         "eps_local_paper": lp.epsilon_nominal, "eps_local_exact": lp.epsilon_exact, "delta_local": lp.delta_local,
         "eps_local_q": lp.epsilon_q, "eps_local_p": lp.epsilon_p, "gdp_mu": lp.mu,
         "corollary1_formally_valid": lp.corollary1_valid,

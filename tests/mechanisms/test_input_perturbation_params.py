@@ -21,6 +21,7 @@ from dp_core.bounds.input_perturbation import (
 from dp_core.exceptions import InvalidPrivacyParameter
 from dp_core.mechanisms.input_perturbation.mechanism import objective_sigma, output_beta
 from dp_core.mechanisms.input_perturbation.params import (
+    conservative_accounting,
     input_perturbation_params,
     kappa_lower,
     kappa_lower_one_sided,
@@ -282,3 +283,19 @@ def test_monotonicity():
 def test_t1_equals_t2_at_delta_star():
     t = theorem2_terms(_params("S2"))
     assert rel(t.T1, t.T2) < 1e-12
+
+
+def test_conservative_accounting_spec_p2_example():
+    """Spec section 8 P2, example S1: chi2 quantile 64.52, t = 0.1328, lam~ = 1.283, 2 lam~/eps = 2.566 <= 129."""
+    c = conservative_accounting(_params("S1"))
+    assert rel(c.chi2_quantile, 64.52) < 1e-3 and rel(c.t, 0.1328) < 1e-3
+    assert rel(c.lam_tilde, 1.283) < 1e-3 and rel(c.ridge_needed, 2.566) < 1e-3 and c.ridge_ok
+    assert not c.sigma_b_ok and c.epsilon > 1.0  # sigma_b was calibrated with zeta, not zeta~
+    assert c.delta == pytest.approx(1e-5)
+    # the supported epsilon solves sigma_b^2 = zeta~^2 (8 ln(2/delta') + 4 eps) / eps^2
+    p = _params("S1")
+    e = c.epsilon_from_sigma_b
+    assert rel(c.zeta_tilde**2 * (8 * math.log(2 / p.delta_prime) + 4 * e) / e**2, p.sigma_b2) < 1e-12
+    # a tiny ridge breaks it
+    tight = conservative_accounting(_params("S1", Delta=2.01))
+    assert not tight.ridge_ok and tight.epsilon == math.inf

@@ -386,3 +386,73 @@ def local_privacy(
         epsilon_p=eps_p, mu=mu, c=c, corollary1_valid=bool(eps_q < 1.0 and eps_p < 1.0), sensitivities=sensitivities,
         epsilon_large_n=large_n,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ConservativeAccounting:
+    """The conservative alternative accounting of spec section 8 P2 (ours; conditions on U).
+
+    On the event max_i ||u_i|| <= t (probability >= 1 - gamma_t), the server runs Gaussian objective
+    perturbation on the records (q~_i, p_i) with smoothness lam~ = (sqrt(lam) + t)^2 and Lipschitz
+    constant zeta~ = lam~ eta + sup||p||. It is (eps, delta' + gamma_t)-DP if Delta_in >= 2 lam~/eps and
+    sigma_b^2 >= zeta~^2 (8 ln(2/delta') + 4 eps)/eps^2. ``epsilon_from_sigma_b`` is the smallest eps the
+    sigma_b in use supports; ``epsilon`` is that value when the ridge condition also holds (else inf).
+    """
+
+    t: float
+    chi2_quantile: float
+    lam_tilde: float
+    zeta_tilde: float
+    ridge_needed: float
+    ridge_ok: bool
+    sigma_b_needed: float
+    sigma_b_ok: bool
+    epsilon_from_sigma_b: float
+    epsilon: float
+    delta: float
+
+
+def conservative_accounting(params: InputPerturbationParams, *, gamma_t: float | None = None) -> ConservativeAccounting:
+    """Conservative central guarantee that does not rely on Lemma 7 (spec section 8 P2, ours).
+
+    Parameters
+    ----------
+    params : InputPerturbationParams
+    gamma_t : float, optional
+        Failure probability of the event max_i ||u_i|| <= t; default delta / 2, so that the total
+        delta is delta' + gamma_t = delta.
+
+    References
+    ----------
+    Spec section 8 P2; D. Kifer, A. Smith, A. Thakurta (2012), Theorem 2 (Gaussian objective perturbation).
+
+    >>> p = input_perturbation_params(n=10_000, d=10, epsilon=1.0, delta=1e-5, zeta=1.0, lam=1.0)
+    >>> c = conservative_accounting(p)
+    >>> round(c.t, 4), round(c.lam_tilde, 3), round(c.ridge_needed, 3), c.ridge_ok
+    (0.1328, 1.283, 2.566, True)
+    """
+    from scipy.stats import chi2
+
+    p = params
+    gt = p.delta / 2.0 if gamma_t is None else check_in_interval("gamma_t", gamma_t, 0.0, 1.0, closed="neither")
+    q = float(chi2.isf(gt / p.n, p.d))
+    t = p.sigma_u * math.sqrt(q) / math.sqrt(p.n)
+    lam_t = (math.sqrt(p.lam) + t) ** 2
+    p_sup = max(p.zeta - p.lam * p.eta, 0.0)
+    zeta_t = lam_t * p.eta + p_sup
+    e = p.eps_run
+    L = 8.0 * math.log(2.0 / p.delta_prime)
+    ridge_needed = 2.0 * lam_t / e
+    sigma_needed = zeta_t * math.sqrt(L + 4.0 * e) / e
+    # sigma_b^2 e^2 - 4 zeta~^2 e - L zeta~^2 = 0  ->  smallest eps supported by the sigma_b in use
+    s2, z2 = p.sigma_b2, zeta_t * zeta_t
+    e_b = (4.0 * z2 + math.sqrt(16.0 * z2 * z2 + 4.0 * s2 * L * z2)) / (2.0 * s2)
+    ridge_ok_at_eb = p.Delta_in >= 2.0 * lam_t / e_b
+    return ConservativeAccounting(
+        t=t, chi2_quantile=q, lam_tilde=lam_t, zeta_tilde=zeta_t, ridge_needed=ridge_needed,
+        ridge_ok=bool(p.Delta_in >= ridge_needed), sigma_b_needed=sigma_needed, sigma_b_ok=bool(p.sigma_b >= sigma_needed),
+        epsilon_from_sigma_b=e_b, epsilon=e_b if ridge_ok_at_eb else math.inf, delta=p.delta_prime + gt,
+    )
+
+
+__all__ += ["ConservativeAccounting", "conservative_accounting"]
