@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from .._validation import check_in_interval
 from ..bounds import l1_exponential as B
 from ..data import HEAVY_DESIGNS, HEAVY_NOISES, train_test_split
 from ..experiments import summarize
@@ -49,6 +50,7 @@ def _calibrate_args(p):
 
 
 def _calibrate_run(a):
+    check_in_interval("c_iota", a.c_iota, 0.05, 20.0)
     theta_b = 2.0 if a.assumption in ("A1", "A2") else a.theta
     c = B.moment_constants(a.assumption, tau=a.tau, d=a.d, theta=theta_b, sigma_theta=a.moment, radius=a.radius)
     eta = a.eta_total / 5.0
