@@ -9,7 +9,7 @@ import math
 import pandas as pd
 
 from .._validation import check_delta, check_epsilon, check_int
-from ..explain import budget_meaning
+from ..explain import posterior_bounds
 from .engine import CompareResult, utility_at
 from .registry import STATUS_LABELS, STATUSES
 
@@ -25,9 +25,8 @@ def plain_language(*, epsilon: float, delta: float, n: int | None = None) -> lis
     eps = check_epsilon(epsilon, allow_inf=False)
     d = check_delta(delta, allow_zero=True)
     n = None if n is None else check_int("n", n, lo=1)
-    info = budget_meaning(epsilon=eps, delta=d, n=n)
-    lo, hi = info["posterior_from_half"]
-    f = info["odds_factor"]
+    lo, hi = (float(v) for v in posterior_bounds(0.5, epsilon=eps))
+    f = math.exp(eps) if eps < 700 else math.inf
     out = [
         f"With ε = {eps:g}, adding or removing any one person changes the probability of every possible result by "
         f"a factor of at most e^ε ≈ {f:.3g}.",
