@@ -97,7 +97,7 @@ def dataset_for_config(config: ExplorerConfig, dataset: Dataset | None = None) -
     """
     if dataset is None:
         name = config.dataset
-        if name in DATASETS or name.lower().endswith(".csv"):
+        if name in DATASETS or (name.lower().endswith(".csv") and not name.startswith("upload:")):
             dataset = load_dataset(name)
         else:
             raise ValueError(f"dataset {name!r} is not a demo dataset; it was uploaded, so pass the same file with "

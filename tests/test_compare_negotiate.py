@@ -1,0 +1,135 @@
+"""Negotiation: target parsing, the crossing rule, per-mechanism answers and the CLI."""
+
+import json
+import math
+import re
+
+import numpy as np
+import pytest
+
+from dp_core.cli import main
+from dp_core.compare import ADAPTERS
+from dp_core.data import load_dataset
+from dp_core.negotiate import Target, crossing, negotiate, parse_target
+
+
+@pytest.mark.parametrize("text, metric, value, direction", [
+    ("accuracy=0.9", "accuracy", 0.9, ">="), ("accuracy>=0.9", "accuracy", 0.9, ">="),
+    ("excess_risk=0.01", "excess_risk", 0.01, "<="), ("delta<=1e-6", "delta", 1e-6, "<="),
+    (" r2 = 0.3 ", "r2", 0.3, ">="),
+])
+def test_parse_target(text, metric, value, direction):
+    t = parse_target(text)
+    assert (t.metric, t.value, t.direction) == (metric, value, direction)
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("accuracy", "target must look like METRIC=VALUE"),
+    ("speed=3", "target metric must be one of"),
+    ("accuracy<=0.9", "must be stated as accuracy>=VALUE"),
+    ("accuracy=1.5", "target accuracy must be in [0, 1], got 1.5"),
+    ("delta=0", "target delta must be in"),
+    ("delta=2", "target delta must be in"),
+    ("excess_risk=-1", "target excess_risk must be in (0, inf), got -1"),
+    ("accuracy=abc", "target value must be a number, got 'abc'"),
+])
+def test_bad_targets(text, needle):
+    with pytest.raises(ValueError, match=re.escape(needle)):
+        parse_target(text)
+
+
+def test_crossing_rule():
+    up = Target("accuracy", 0.9, ">=")
+    e, note = crossing([0.1, 1.0, 10.0], [0.5, 0.8, 1.0], up)
+    assert note == "interpolated" and e == pytest.approx(math.exp(math.log(1.0) + 0.5 * math.log(10.0)))
+    assert crossing([0.1, 1.0], [0.95, 0.99], up) == (0.1, "at or below the smallest epsilon tried")
+    assert crossing([0.1, 1.0], [0.5, 0.6], up) == (math.inf, "not reached")
+    # a noisy dip: the tail that meets the target starts after the last failure
+    e, _ = crossing([0.1, 1.0, 10.0, 100.0], [0.95, 0.5, 0.95, 0.97], up)
+    assert 1.0 < e <= 10.0
+    down = Target("excess_risk", 0.01, "<=")
+    e, _ = crossing([1.0, 10.0], [0.1, 0.001], down)
+    assert 1.0 < e < 10.0
+
+
+def test_negotiate_accuracy_target_brackets():
+    ds = load_dataset("breast_cancer")
+    ans = negotiate(ds, ["accuracy=0.9"], mechanisms=["output_perturbation"], n_trials=20, seed=0,
+                    eps_min=0.1, eps_max=50.0, n_points=8)
+    assert ans["target"]["text"] == "accuracy ≥ 0.9"
+    rows = {r["method"]: r for r in ans["methods"]}
+    for m in ("output_gaussian", "output_laplace"):
+        r = rows[m]
+        assert r["epsilon_measured_lo"] <= r["epsilon_measured"] <= r["epsilon_measured_hi"]
+        assert 0.1 < r["epsilon_measured"] < 50.0
+        assert r["n_trials"] == 20
+    # the pure-epsilon method needs at least as much budget as the Gaussian one here
+    assert rows["output_laplace"]["delta"] == 0.0
+
+
+def test_negotiate_excess_risk_from_the_bound():
+    ds = load_dataset("diabetes")
+    ans = negotiate(ds, ["excess_risk=0.05"], mechanisms=["output_perturbation"], n_trials=10, seed=0)
+    from dp_core.compare import make_spec, run_compare
+    from dp_core.compare.baselines import output_expected_excess
+
+    st = run_compare(ds, make_spec(epsilons=(1.0,), delta=1e-5, n_trials=1, seed=0),
+                     mechanisms=["output_perturbation"]).states["output_perturbation"]
+    for r in ans["methods"]:
+        fam = "gaussian" if r["method"] == "output_gaussian" else "laplace"
+        e = r["epsilon_bound"]
+        assert math.isfinite(e)
+        assert output_expected_excess(st, epsilon=e, delta=1e-5, family=fam) <= 0.05
+        # safe side, but not wasteful: one fine-grid step below misses the target
+        step = (1e3 / 1e-3) ** (1 / 240)
+        assert output_expected_excess(st, epsilon=e / step * 0.999, delta=1e-5, family=fam) > 0.05
+
+
+def test_negotiate_delta_target_and_k():
+    ds = load_dataset("diabetes")
+    ans = negotiate(ds, ["r2=0.2", "delta=1e-6"], mechanisms=["label_dp_bags", "output_perturbation"], n_trials=5,
+                    k=8, m=4, rho=0.5, epsilon=4.0)
+    assert ans["delta_used"] == 1e-6
+    assert all(r["meets_delta"] for r in ans["methods"])
+    assert {r["delta"] for r in ans["methods"] if r["pure"]} == {0.0}
+    assert ans["k_answers"] and all("k" in a for a in ans["k_answers"])
+    exact = ans["k_answers"][0]
+    if exact["k"] is not None:
+        from dp_core.bounds.label_dp_bags import llp_exact_delta
+
+        st_n = ans["n"] - round(0.2 * ans["n"])
+        assert llp_exact_delta(4.0, st_n, exact["k"], 4, 0.5).delta <= 1e-6
+
+
+def test_negotiate_rejects_mismatched_metric():
+    with pytest.raises(ValueError, match="does not fit the regression task"):
+        negotiate(load_dataset("diabetes"), ["accuracy=0.9"])
+    with pytest.raises(ValueError, match="at most one utility"):
+        negotiate(load_dataset("iris"), ["accuracy=0.9", "excess_risk=0.1"])
+
+
+def test_cli_negotiate_prints_the_same_answer(capsys):
+    args = ["negotiate", "--dataset", "iris", "--target", "accuracy=0.8", "--mechanisms", "output_perturbation",
+            "--trials", "10", "--seed", "3", "--n-eps", "6"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    direct = negotiate(load_dataset("iris"), ["accuracy=0.8"], mechanisms=["output_perturbation"], n_trials=10,
+                       seed=3, n_points=6)
+    for a, b in zip(out["methods"], direct["methods"]):
+        for key in ("epsilon_measured", "epsilon_measured_lo", "epsilon_measured_hi"):
+            va, vb = a[key], b[key]
+            assert (va == "inf" and math.isinf(vb)) or va == pytest.approx(vb, rel=1e-12)
+
+
+def test_cli_negotiate_bad_input_exits_2(capsys):
+    assert main(["negotiate", "--dataset", "iris", "--target", "speed=1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "target metric must be one of" in err
+    assert main(["negotiate", "--dataset", "iris", "--target", "accuracy=0.9", "--mechanisms", "nope"]) == 2
+    assert "mechanisms must be among" in capsys.readouterr().err
+
+
+def test_every_adapter_is_a_cli_choice():
+    assert {"output_perturbation", "input_perturbation", "large_margin_gaussian", "label_dp_bags",
+            "l1_exponential"} <= set(ADAPTERS)
+    assert np.isfinite(1.0)
