@@ -1,1 +1,17 @@
-"""Input perturbation (Fukuchi, Tran, Sakuma 2017) with its baselines, samplers and diagnostics."""
+"""Input perturbation (Fukuchi, Tran, Sakuma 2017) with its baselines, samplers and diagnostics.
+
+Modules: :mod:`.params` (Step 0, local privacy, conservative accounting), :mod:`.model` (quadratic
+losses and sufficient statistics), :mod:`.solver` (exact ball-constrained ridge), :mod:`.mechanism`
+(Algorithms 1-2, the ``records`` and ``stats`` samplers, baselines, :func:`release_thetas` for audits),
+:mod:`.diagnostic` (the privacy-proof diagnostic), :mod:`.experiment` (Monte-Carlo sweeps, data
+preparation) and :mod:`.figures`. Bounds live in :mod:`dp_core.bounds.input_perturbation`.
+"""
+
+from .diagnostic import privacy_diagnostic
+from .mechanism import InputPerturbation, release_thetas
+from .model import sufficient_stats
+from .params import conservative_accounting, input_perturbation_params, local_privacy
+from .solver import solve_ball
+
+__all__ = ["InputPerturbation", "release_thetas", "sufficient_stats", "input_perturbation_params", "local_privacy",
+           "conservative_accounting", "privacy_diagnostic", "solve_ball"]

@@ -68,6 +68,9 @@ def excess_vs_n_figure(df: pd.DataFrame, bounds: pd.DataFrame | None = None, *, 
         if show_rates:
             fig.add_trace(go.Scatter(x=b["n"], y=b["rate_input"], mode="lines", line=dict(color="#777777", dash="dot"),
                                      name="Table-1 rate, constant = 1 (shape only, up to constants)"))
+            fig.add_trace(go.Scatter(x=b["n"], y=b["rate_dp_gd"], mode="lines",
+                                     line=dict(color=METHOD_COLORS.get("dp_gd", "#E69F00"), dash="dot"),
+                                     name="DP-GD rate (Bassily et al.), constant = 1, up to constants"))
     fig.update_layout(height=520, legend=dict(orientation="v", x=1.02, y=1.0, yanchor="top", xanchor="left"),
                       margin=dict(r=20))
     if len(s):
