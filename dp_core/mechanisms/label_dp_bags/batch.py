@@ -325,7 +325,12 @@ class PreparedData:
 
     def optimum(self) -> dict[str, Any]:
         """r*, opt/n (gamma_hat), Q = X^T X/n and the test Gram pieces."""
-        r_star, *_ = np.linalg.lstsq(self.X, self.y, rcond=None)
+        n, d = self.X.shape
+        if n * d * d > 2e8:  # large problems: the d x d Gram matrix instead of an SVD of X
+            G = self.X.T @ self.X
+            r_star = np.linalg.pinv(G, rtol=1e-12, hermitian=True) @ (self.X.T @ self.y)
+        else:
+            r_star, *_ = np.linalg.lstsq(self.X, self.y, rcond=None)
         res = self.y - self.X @ r_star
         return {
             "r_star": r_star,
