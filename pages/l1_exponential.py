@@ -132,8 +132,8 @@ with tab_data:
             if conv == "paper_box":
                 widgets.guarantee_badge("broken", CONVENTION_LABELS["paper_box"])
             m1, m2, m3, m4, m5 = st.columns(5)
-            m1.metric("Truncation scale ι", f"{cal['iota']:.4g}")
-            m2.metric("Residual threshold 1/ι", f"{cal['threshold']:.4g}")
+            m1.metric("Truncation scale ι", f"{cal['iota']:.3g}")
+            m2.metric("Residual threshold 1/ι", f"{cal['threshold']:.3g}")
             m3.metric("Sensitivity of S: log θ", f"{cal['cost_sensitivity']:.4g}")
             m4.metric("Score sensitivity Δu", f"{cal['score_sensitivity']:.3g}",
                       help=f"Exact log θ/(nι). The paper's 2 log θ/(nι) = {cal['score_sensitivity_paper']:.3g} is a "

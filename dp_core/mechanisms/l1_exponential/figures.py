@@ -82,15 +82,24 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
         return apply_layout(fig, title="Output density of the exponential mechanism over W", x_title="w",
                             y_title="density (probability / grid step)")
     name, p = next(iter(probs.items()))
-    # grid points of a regular net: rebuild the square image
-    xs = np.unique(np.round(P[:, 0], 12))
-    ys = np.unique(np.round(P[:, 1], 12))
-    if xs.size * ys.size <= 1_000_000 and xs.size > 1 and ys.size > 1:
-        img = np.full((ys.size, xs.size), np.nan)
-        ix = np.searchsorted(xs, np.round(P[:, 0], 12))
-        iy = np.searchsorted(ys, np.round(P[:, 1], 12))
-        img[np.clip(iy, 0, ys.size - 1), np.clip(ix, 0, xs.size - 1)] = np.asarray(p)
-        fig.add_trace(go.Heatmap(x=xs, y=ys, z=img, colorscale="Viridis", colorbar=dict(title="probability"),
+    # Points of a regular grid net (boundary points projected onto the ball): rebuild the square image
+    # on the cell lattice, each point drawn in its nearest cell.
+    norms = np.linalg.norm(P, axis=1)
+    inner = P[norms < 0.999 * norms.max()] if np.any(norms < 0.999 * norms.max()) else P
+    ax = np.unique(np.round(inner[:, 0], 10))
+    if ax.size > 1 and ax.size <= 2000:
+        h = float(np.min(np.diff(ax)))
+        lo = float(ax.min()) - h * np.ceil((float(ax.min()) - P.min()) / h)
+        size = int(np.round((P.max() - lo) / h)) + 1
+        lattice = lo + h * np.arange(size)
+        ix = np.clip(np.round((P[:, 0] - lo) / h).astype(int), 0, size - 1)
+        iy = np.clip(np.round((P[:, 1] - lo) / h).astype(int), 0, size - 1)
+        img = np.zeros((size, size))
+        np.add.at(img, (iy, ix), np.asarray(p, dtype=float))
+        mask = np.zeros((size, size), dtype=bool)
+        mask[iy, ix] = True
+        img[~mask] = np.nan
+        fig.add_trace(go.Heatmap(x=lattice, y=lattice, z=img, colorscale="Viridis", colorbar=dict(title="probability"),
                                  name=name))
     else:
         fig.add_trace(go.Scatter(x=P[:, 0], y=P[:, 1], mode="markers", marker=dict(color=p, colorscale="Viridis"),
