@@ -139,8 +139,7 @@ if mode == "corrected":
     widgets.guarantee_badge("corrected", f"{acc['status']}: ε = {acc['eps_claimed']:.4g} in total "
                                          f"(noise {acc['eps_noise']:.4g} + Jacobian {acc['k']:.4g}).")
 else:
-    widgets.guarantee_badge("broken", f"{lmg.MODE_LABELS[mode]} is **not differentially private as printed**. "
-                                      f"{acc['reason']}")
+    widgets.guarantee_badge("broken", f"{lmg.MODE_LABELS[mode]}. {acc['reason']}")
     widgets.guarantee_badge("claimed", f"ε′ = ε + k = {acc['eps_prime']:.4g} (k = {acc['k_printed']:.4g} with "
                                        f"α = 1/(2h) = {acc['alpha']:.4g})" if mode == "printed" else
                             f"ε = {acc['eps_claimed']:.4g} ({semantics} semantics; k_P = {acc['k']:.4g}).")
