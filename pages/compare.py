@@ -86,9 +86,8 @@ except (TypeError, ValueError) as exc:
     widgets.show_error(exc)
     st.stop()
 
-progress = widgets.progress_reporter("Running every mechanism")
 try:
-    result = cc.compare(ds.name, ds.fingerprint, spec, mechanisms, ds, progress)
+    result = cc.compare(ds.name, ds.fingerprint, spec, mechanisms, ds)
 except (TypeError, ValueError) as exc:
     widgets.show_error(exc)
     st.stop()

@@ -13,13 +13,17 @@ from dp_core.compare import CompareResult, CompareSpec, ExplorerConfig, config_f
 from dp_core.negotiate import negotiate
 from dp_core.report import build_report
 
+from . import widgets
+
 V = dp_core.__version__
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def compare(name: str, fingerprint: str, spec: CompareSpec, mechanisms: tuple[str, ...] | None, _ds, _progress=None,
+def compare(name: str, fingerprint: str, spec: CompareSpec, mechanisms: tuple[str, ...] | None, _ds,
             _v: str = V) -> CompareResult:
-    return run_compare(_ds, spec, mechanisms=mechanisms, progress=_progress)
+    # the progress bar is created inside the cached function so that Streamlit can replay it on a cache hit
+    progress = widgets.progress_reporter("Running every mechanism")
+    return run_compare(_ds, spec, mechanisms=mechanisms, progress=progress)
 
 
 @st.cache_data(max_entries=32, show_spinner="Negotiating...")

@@ -1,0 +1,156 @@
+"""AppTest tests of the Compare and negotiate page: render, widgets, URL restore, datasets, upload,
+negotiation flow, JSON configuration upload and the report download."""
+
+import base64
+import json
+
+import numpy as np
+import pytest
+
+from dp_core.compare import ExplorerConfig
+from dp_core.data import DATASETS
+
+PAGE = "pages/compare.py"
+FAST = {"trials": "10", "n_eps": "4", "mech": "output_perturbation"}
+
+
+def open_page(app, **query):
+    for k, v in query.items():
+        app.query_params[k] = str(v)
+    at = app.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def values(arr):
+    """Plotly's JSON arrays: a list, or base64 typed-array data."""
+    if isinstance(arr, dict):
+        return np.frombuffer(base64.b64decode(arr["bdata"]), dtype=np.dtype(arr["dtype"])).tolist()
+    return list(arr)
+
+
+def charts(at):
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def markdown_text(at):
+    return " ".join(m.value for m in at.markdown)
+
+
+def qp(at, name):
+    v = at.query_params[name]
+    return v[0] if isinstance(v, list) else v
+
+
+def test_renders_every_applicable_mechanism(app):
+    at = open_page(app, dataset="diabetes", trials=4, n_eps=4)
+    assert at.title[0].value.startswith("⚖️ Compare and negotiate")
+    names = " ".join(t.get("name", "") or "" for t in charts(at)[0]["data"])
+    for label in ("Output perturbation (Gaussian)", "Input perturbation", "Gaussian label noise",
+                  "EM on truncated l1", "Non-private"):
+        assert label in names
+    assert not at.error
+
+
+def test_epsilon_slider_changes_the_card(app):
+    at = open_page(app, dataset="iris", **FAST)
+    before = markdown_text(at)
+    assert "ε = 1," in before
+    at.sidebar.select_slider(key="w_eps_slider").set_value(0.1).run()
+    assert not at.exception
+    after = markdown_text(at)
+    assert "ε = 0.1," in after and after != before
+    assert qp(at, "eps") == "0.1"
+    shapes = charts(at)[0]["layout"].get("shapes", [])
+    assert any(abs(s.get("x0", 0) - (-1.0)) < 1e-9 for s in shapes)  # the marker moved to log10(0.1)
+
+
+def test_query_params_restore_the_view(app):
+    at = open_page(app, dataset="diabetes", trials=10, mech="output_perturbation", eps_min=0.1, eps_max=5.0, n_eps=4,
+                   view="excess_risk", tmetric="excess_risk", tvalue=0.05)
+    assert at.select_slider(key="eps_min").value == 0.1
+    assert at.select_slider(key="eps_max").value == 5.0
+    assert at.select_slider(key="n_eps").value == 4
+    assert at.radio(key="view").value == "excess_risk"
+    assert at.selectbox(key="tmetric").value == "excess_risk"
+    fig = charts(at)[0]
+    assert fig["layout"]["yaxis"]["type"] == "log"
+    assert any((t.get("line") or {}).get("dash") == "dash" for t in fig["data"])
+    xs = sorted({float(x) for t in fig["data"] if t.get("mode") == "lines+markers" for x in values(t["x"])})
+    assert xs[0] == 0.1 and xs[-1] == 5.0 and len(xs) == 4
+
+
+@pytest.mark.parametrize("name", sorted(DATASETS))
+def test_every_demo_dataset(app, name):
+    at = open_page(app, dataset=name, **FAST)
+    assert not at.error
+    assert len(charts(at)) >= 1
+    assert at.session_state["p_dataset"] == name
+
+
+def test_uploaded_csv(app):
+    csv = b"a,b,c,label\n" + b"".join(f"{i % 7},{(i * 3) % 11},{i % 5},{i % 2}\n".encode() for i in range(120))
+    for k, v in FAST.items():
+        app.query_params[k] = v
+    at = app.run()
+    at.radio(key="w_source").set_value("upload").run()
+    at.file_uploader(key="csv").set_value(("people.csv", csv, "text/csv")).run()
+    assert not at.exception
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error
+    assert "people.csv" in " ".join(c.value for c in at.caption)
+    assert len(charts(at)) >= 1
+
+
+def test_negotiation_flow(app):
+    at = open_page(app, dataset="breast_cancer", **FAST)
+    at.selectbox(key="tmetric").set_value("accuracy").run()
+    at.number_input(key="tvalue").set_value(0.8).run()
+    assert not at.exception
+    answers = [d.value for d in at.dataframe if "epsilon_measured" in d.value.columns]
+    assert answers, "no negotiation table"
+    tab = answers[0]
+    assert set(tab["label"]) >= {"Output perturbation (Gaussian)"}
+    ok = tab["epsilon_measured"].notna()
+    assert (tab.loc[ok, "epsilon_measured_lo"] <= tab.loc[ok, "epsilon_measured"]).all()
+    assert qp(at, "tvalue") == "0.8"
+    # a stricter target needs at least as much budget
+    e1 = float(tab["epsilon_measured"].iloc[0])
+    at.number_input(key="tvalue").set_value(0.9).run()
+    tab2 = [d.value for d in at.dataframe if "epsilon_measured" in d.value.columns][0]
+    assert float(tab2["epsilon_measured"].iloc[0]) >= e1
+
+
+def test_json_upload_restores_the_whole_state(app):
+    at = open_page(app, dataset="iris", **FAST)
+    cfg = ExplorerConfig(eps=4.0, delta=1e-6, seed=5, trials=10, dataset="wine", page=PAGE,
+                         params={"eps_min": 0.1, "eps_max": 5.0, "n_eps": 6, "view": "excess_risk",
+                                 "mech": "output_perturbation", "tmetric": "accuracy", "tvalue": 0.7, "tdelta": 0.0})
+    at.file_uploader(key="cmp_share_upload").set_value(("c.json", cfg.to_json().encode(), "application/json")).run()
+    assert not at.exception
+    assert any("Configuration restored" in s.value for s in at.success)
+    assert at.session_state["p_eps"] == 4.0 and at.session_state["p_dataset"] == "wine"
+    assert at.session_state["p_seed"] == 5
+    assert at.sidebar.select_slider(key="w_eps_slider").value == 4.0
+    assert at.select_slider(key="n_eps").value == 6
+    assert at.radio(key="view").value == "excess_risk"
+    assert qp(at, "dataset") == "wine" and qp(at, "n_eps") == "6"
+    at.run()  # the restored state stays
+    assert at.session_state["p_eps"] == 4.0 and at.select_slider(key="n_eps").value == 6
+
+
+def test_bad_json_upload_is_an_error_not_a_crash(app):
+    at = open_page(app, dataset="iris", **FAST)
+    at.file_uploader(key="cmp_share_upload").set_value(("c.json", b'{"eps": -1}', "application/json")).run()
+    assert not at.exception
+    assert any("eps must be in" in e.value for e in at.error)
+
+
+def test_share_panel_offers_link_and_downloads(app):
+    at = open_page(app, dataset="iris", **FAST)
+    codes = [c.value for c in at.code]
+    assert any("compare?" in c and "dataset=iris" in c and "n_eps=4" in c for c in codes)
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert any("HTML report" in lab for lab in labels) and any("JSON" in lab for lab in labels)
+    assert any("CSV" in lab for lab in labels)
