@@ -63,7 +63,7 @@ def accuracy_sweep(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGauss
     progress = widgets.progress_reporter("Accuracy against ε")
     df = lmg.accuracy_sweep(_task, epsilons=list(epsilons), modes=list(modes), base=base, n_trials=n_trials,
                             seed=seed, progress=progress, block_size=max(1, min(n_trials, 50)))
-    s = summarize(df, by=["method", "epsilon"], values=["accuracy", "agreement", "excess", "unbounded"])
+    s = summarize(df, by=["method", "epsilon"], values=["accuracy", "agreement", "excess", "unbounded", "pathwise_bound"])
     return df, s
 
 

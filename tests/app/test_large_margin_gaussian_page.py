@@ -107,7 +107,9 @@ def test_run_sweeps_produces_accuracy_curves(app):
     names = " ".join(t.get("name", "") for t in acc["data"])
     assert "R: corrected" in names and "P+: repaired" in names and "P: as printed" in names
     assert "10 trials" in names
-    assert any(k.startswith("Empirical excess") for k in ch)
+    assert any(k.startswith("Empirical excess J(Φᵖ) − J(Φ*) against n") for k in ch)
+    ex = ch["Empirical excess J(Φᵖ) − J(Φ*) against ε"]
+    assert any("mean pathwise bound" in t.get("name", "") for t in ex["data"])
 
 
 def test_uploaded_csv_is_usable(app):

@@ -19,6 +19,7 @@ __all__ = [
     "accuracy_figure",
     "excess_vs_n_figure",
     "unbounded_figure",
+    "excess_vs_epsilon_figure",
     "noise_norm_figure",
 ]
 
@@ -112,6 +113,23 @@ def excess_vs_n_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: s
             fig.add_trace(go.Scatter(x=g["n"], y=g["value"], mode="lines", name=f"{tier_names[tier]}: {name}",
                                      line=dict(color=grey[tier], dash=dashes[tier], width=1.5),
                                      hovertemplate=f"{tier_names[tier]}: {name}: %{{y:.3g}}<extra></extra>"))
+    return fig
+
+
+def excess_vs_epsilon_figure(summary: pd.DataFrame, *, title: str = "") -> go.Figure:
+    """Measured ``J(Phi^p) - J(Phi*)`` against epsilon (log-log) per mode, with each mode's mean pathwise
+    bound ``2 rho^2/(n^2 mu_eff)`` as a dashed line (P has none: its objective is not strongly convex)."""
+    s = summary[summary["method"] != "nonprivate"]
+    fig = line_ci_figure(s, x="epsilon", y="excess", method_col="method", log_x=True, log_y=True, title=title,
+                         x_title="ε (privacy budget)", y_title="J(Φᵖ) − J(Φ*) (per example)")
+    for m, g in s.groupby("method", sort=False):
+        g = g.sort_values("epsilon")
+        vals = g["pathwise_bound_mean"].to_numpy(dtype=float)
+        if np.all(~np.isfinite(vals)):
+            continue
+        fig.add_trace(go.Scatter(x=g["epsilon"], y=vals, mode="lines", name=f"{label_of(str(m))}: mean pathwise bound",
+                                 line=dict(color=color_of(str(m)), dash="dash", width=1.5),
+                                 hovertemplate="pathwise bound %{y:.3g}<extra></extra>"))
     return fig
 
 
