@@ -39,6 +39,11 @@ def _init(key, default, kind=str, options=None):
 
 
 default_model = "least_squares" if ds.task == "regression" else "logistic_taylor"
+if st.session_state.get("ip_last_fp") not in (None, ds.fingerprint):
+    # another dataset was picked on Home: start from the model that fits its target
+    st.session_state["ip_model"] = default_model
+    st.session_state.pop("ip_n", None)
+st.session_state["ip_last_fp"] = ds.fingerprint
 _init("ip_model", default_model, str, tuple(MODEL_LABELS))
 _init("ip_alpha", 1.0, float, ALPHA_OPTIONS)
 _init("ip_eta", 1.0, float)

@@ -133,3 +133,14 @@ def test_reproduction_panel():
     assert len(figs) == n_before + 2
     titles = [f["layout"]["title"]["text"] for f in figs[-2:]]
     assert "Figure 1" in titles[0] and "Figure 2" in titles[1]
+
+
+def test_switching_dataset_on_home_picks_the_fitting_model():
+    at = open_page()
+    assert at.radio(key="ip_model").value == "least_squares"
+    at.switch_page("pages/home.py").run()
+    at.selectbox(key="w_dataset").set_value("wine").run()
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error
+    assert at.radio(key="ip_model").value == "logistic_taylor"
+    assert at.selectbox(key="ip_pos").value == 0.0  # one-vs-rest class picker for multiclass data
