@@ -44,6 +44,12 @@ METHOD_COLORS: dict[str, str] = {
     "corrected": "#009E73",
     # heavy-tailed l1 regression
     "em_l1": "#D55E00",
+    # compare page: output-perturbation baselines and the large-margin modes under their own keys
+    "output_gaussian": "#009E73",
+    "output_laplace": "#117733",
+    "lmg_printed": "#CC79A7",
+    "lmg_repaired": "#E69F00",
+    "lmg_corrected": "#332288",
     "em_clipped": "#56B4E9",
     "dp_gd": "#E69F00",
 }
@@ -69,6 +75,11 @@ METHOD_LABELS: dict[str, str] = {
     "repaired": "P+: repaired",
     "corrected": "R: corrected",
     "em_l1": "Exponential mechanism (truncated l1)",
+    "output_gaussian": "Output perturbation (Gaussian)",
+    "output_laplace": "Output perturbation (Laplace-norm)",
+    "lmg_printed": "Large-margin P: as printed",
+    "lmg_repaired": "Large-margin P+: repaired",
+    "lmg_corrected": "Large-margin R: corrected",
     "em_clipped": "EM on clipped data",
     "dp_gd": "DP gradient descent",
 }

@@ -83,7 +83,7 @@ def compare_figure(result, *, y: str = "utility", eps_marker: float | None = Non
             add_bound_trace(fig, g["epsilon"], g["bound"], method=str(meth),
                             name=f"{_label_for(result, str(meth))}: {lab}")
     if eps_marker is not None and math.isfinite(eps_marker) and eps_marker > 0:
-        fig.add_vline(x=math.log10(eps_marker), line=dict(color="#555555", width=1, dash="dash"),
+        fig.add_vline(x=eps_marker, line=dict(color="#555555", width=1, dash="dash"),
                       annotation_text=f"ε = {eps_marker:g}", annotation_position="top right")
     return fig
 
