@@ -114,20 +114,20 @@ else:
 
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("Claimed ε", f"{r.eps_claimed:.4g}", help=report.note)
-m2.metric("Audited lower bound on ε (measured)", f"{r.eps_lower:.3f}",
+m2.metric("Measured lower bound on ε", f"{r.eps_lower:.3f}",
           help="Holds with 95% confidence: ln((TPR_low − δ)/FPR_high) of the chosen test on the evaluation runs.")
-upper = "∞" if r.eps_upper == float("inf") else f"{r.eps_upper:.3f}"
-m3.metric("Interval of the test's ε", f"[{r.eps_lower:.3f}, {upper}]",
+upper = "∞" if r.eps_upper == float("inf") else f"{r.eps_upper:.2f}"
+m3.metric("Test's ε, 95% interval", f"{r.eps_lower:.2f} – {upper}",
           help="Clopper–Pearson ends of the chosen test's ε; the upper end is not an upper bound on the mechanism's ε.")
 m4.metric("Runs per dataset", f"{r.runs:,}", help=f"{r.n_select:,} choose the test, {r.n_eval:,} evaluate it.")
-st.caption(f"Claim: {report.note}. Pair: {report.pair}.")
+st.caption(f"Claim: {report.note.rstrip('.')}. Pair: {report.pair}.")
 
 # ------------------------------------------------------------------ charts
 st.plotly_chart(histogram_figure(report), width="stretch", key="audit_hist")
 if len(report.extremes):
     lines = [f"{row.side}: {row.count:,} runs ({row.share:.1%}) at {row.value:+.0e}" for row in report.extremes.itertuples()]
-    st.caption("Not drawn on the axis (outcomes coded by a constant: no release, or an aggregate that reveals the "
-               "label exactly): " + "; ".join(lines) + ".")
+    st.caption("Hatched bars beyond the axis: outcomes coded by a constant (no release, or an aggregate that reveals "
+               "the label exactly): " + "; ".join(lines) + ".")
 st.plotly_chart(convergence_figure(report), width="stretch", key="audit_conv")
 
 with st.expander("How the bound was computed", expanded=False):

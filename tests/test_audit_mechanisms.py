@@ -127,3 +127,30 @@ def test_cli_audits_every_mechanism(capsys):
     assert cli_main(["audit", "large-margin-gaussian", "--runs", "200", "--eps", "1"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["verdict"] == VERDICT_VIOLATION and out["dataset"] == "gaussian_classes"
+
+
+# ------------------------------------------------------------------ heavy-tailed l1 regression
+@pytest.mark.parametrize("eps", [0.5, 1.0])
+def test_l1_printed_temperature_is_caught_under_replace_one(eps):
+    t = make_target("l1-exponential", mode="paper_box", pair="boundary", epsilon=eps, delta=0.0)
+    assert t.details["true_max_privacy_loss"] > eps  # the exact law already says so
+    r = run_audit(t, runs=100_000, seed=0).result
+    assert r.verdict == VERDICT_VIOLATION
+    assert eps < r.eps_lower <= t.details["true_max_privacy_loss"]
+
+
+@pytest.mark.parametrize("mode", ["tight", "paper_proof"])
+def test_l1_corrected_temperatures_are_consistent_and_the_bound_is_below_the_exact_loss(mode):
+    t = make_target("l1-exponential", mode=mode, pair="boundary", epsilon=1.0, delta=0.0)
+    assert t.details["true_max_privacy_loss"] <= 1.0 + 1e-9
+    for seed in range(5):
+        r = run_audit(t, runs=50_000, seed=seed).result
+        assert r.verdict == VERDICT_CONSISTENT
+        assert r.eps_lower <= t.details["true_max_privacy_loss"] + 1e-12
+
+
+def test_l1_random_pair_from_data():
+    ds = load_dataset("heavy_tailed")
+    t = make_target("l1-exponential", mode="paper_box", pair="random", epsilon=1.0, delta=0.0, dataset=ds)
+    r = run_audit(t, runs=20_000, seed=0).result
+    assert r.verdict == VERDICT_CONSISTENT and "row" in t.pair

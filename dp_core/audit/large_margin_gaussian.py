@@ -160,8 +160,11 @@ def large_margin_target(*, dataset: Dataset, epsilon: float, mode: str = "repair
             out[ok] = stat(batch.phi[ok])
         return out
 
-    note = ("as claimed by the paper (Theorem 5.1); " + NOT_PRIVATE_REASONS.get(base_mode, "")).strip() \
-        if base_mode != "corrected" else "corrected: ε-DP (" + acc.status + ")"
+    if base_mode == "corrected":
+        note = "corrected: " + acc.status
+    else:
+        reason = NOT_PRIVATE_REASONS.get(base_mode, "").rstrip(".")
+        note = "ε' = ε + k as claimed by the paper (Theorem 5.1); " + reason[:1].lower() + reason[1:]
     return AuditTarget(
         mechanism="large-margin-gaussian", mode=mode, pair=text, eps_claimed=acc.eps_claimed, delta=0.0,
         sample=sample, statistic=statistic, note=note, max_runs=20_000,

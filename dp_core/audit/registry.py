@@ -136,8 +136,16 @@ def _build_label_dp(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, m=
                            n=n, pair_seed=pair_seed)
 
 
+def _build_l1(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=20, theta=1.5, iota=1.0, grid_points=41):
+    from .l1_exponential import l1_exponential_target
+
+    return l1_exponential_target(dataset=dataset, epsilon=epsilon, mode=mode, pair=pair, n=n, theta=theta, iota=iota,
+                                 grid_points=grid_points, pair_seed=pair_seed)
+
+
 def _register_adapters() -> None:
     from . import input_perturbation as ip
+    from . import l1_exponential as l1
     from . import label_dp_bags as ld
     from . import large_margin_gaussian as lm
 
@@ -169,6 +177,16 @@ def _register_adapters() -> None:
                  Option("n", int, 2_000, "rows used (first n training rows)", lo=2, hi=1_000_000)),
         needs_data=tuple(ld.PAIRS), default_runs=5_000, max_runs=200_000, page="pages/label_dp_bags.py",
         summary="Labels released only as (weighted) sums over random bags.",
+    ))
+    register(AuditableMechanism(
+        name="l1-exponential", title="Heavy-tailed ℓ1 regression", modes=l1.MODES, pairs=l1.PAIRS, build=_build_l1,
+        options=(Option("n", int, 20, "rows used (random pair)", lo=2, hi=100_000),
+                 Option("theta", float, 1.5, "moment order θ in [1.05, 2]", lo=1.05, hi=2.0),
+                 Option("iota", float, 1.0, "truncation scale ι", lo=1e-3, hi=100.0),
+                 Option("grid_points", int, 41, "grid points on W = [−1, 1]", lo=3, hi=100_001)),
+        uses_delta=False, needs_data=("random",), default_runs=100_000, max_runs=2_000_000,
+        page="pages/l1_exponential.py", default_dataset="heavy_tailed",
+        summary="The exponential mechanism on a truncated ℓ1 loss (exact grid sampler, d = 1).",
     ))
 
 

@@ -100,20 +100,48 @@ def audit_report(target: AuditTarget, *, runs: int, seed: RngLike = 0, confidenc
 
 
 def histogram_figure(report: AuditReport, *, title: str = "") -> go.Figure:
-    """Overlaid histograms of the statistic on D and D', with the chosen threshold as a line."""
+    """Overlaid histograms of the statistic on D and D', with the chosen threshold as a line.
+
+    Coded outcomes (``|s| >= EXTREME``: no release, an aggregate that reveals the label exactly) are
+    drawn as separate bars beyond the ends of the axis, labelled with their code, so that a
+    deterministic leak is visible.
+    """
     r = report.result
+    hist = report.histogram
     fig = go.Figure()
+    if len(hist):
+        lo, hi = float(hist["left"].min()), float(hist["right"].max())
+    else:
+        lo, hi = -1.0, 1.0
+    span = hi - lo
+    codes = sorted(set(report.extremes["value"])) if len(report.extremes) else []
+    neg = [v for v in codes if v < 0]
+    pos = [v for v in codes if v > 0]
+    place = {v: lo - 0.12 * span * (i + 1) for i, v in enumerate(sorted(neg, reverse=True))}
+    place.update({v: hi + 0.12 * span * (i + 1) for i, v in enumerate(sorted(pos))})
     for side in ("D", "D'"):
-        part = report.histogram[report.histogram["side"] == side]
+        part = hist[hist["side"] == side]
         name = f"on {side} ({r.runs:,} runs)"
         fig.add_bar(x=part["centre"], y=part["share"], width=(part["right"] - part["left"]), name=name,
-                    marker_color=SIDE_COLORS[side], opacity=0.55,
+                    marker_color=SIDE_COLORS[side], opacity=0.55, legendgroup=side,
                     hovertemplate="statistic ≈ %{x:.4g}<br>share of runs %{y:.3%}<extra>" + name + "</extra>")
+        ext = report.extremes[report.extremes["side"] == side] if len(report.extremes) else report.extremes
+        if len(ext):
+            fig.add_bar(x=[place[v] for v in ext["value"]], y=ext["share"], width=0.06 * span,
+                        name=f"on {side}: coded outcome", marker_color=SIDE_COLORS[side], opacity=0.55,
+                        marker_pattern_shape="/", legendgroup=side, showlegend=False,
+                        customdata=ext["value"],
+                        hovertemplate="coded outcome %{customdata:.0e}<br>share of runs %{y:.3%}<extra>"
+                                      + side + "</extra>")
+    for v, x in place.items():
+        fig.add_annotation(x=x, y=0, yshift=-12, text=f"coded {v:+.0e}", showarrow=False, font={"size": 10})
     fig.update_layout(barmode="overlay")
-    if abs(r.threshold) < EXTREME:
+    t = r.threshold
+    if abs(t) < EXTREME or codes:
+        x_t = t if lo <= t <= hi else (hi + 0.06 * span if t > hi else lo - 0.06 * span)
         rel = ">" if r.side == "above" else "≤"
-        fig.add_vline(x=r.threshold, line_dash="dash", line_color="#000000",
-                      annotation_text=f"threshold: guess {r.positive} if statistic {rel} {r.threshold:.3g}",
+        fig.add_vline(x=x_t, line_dash="dash", line_color="#000000",
+                      annotation_text=f"threshold: guess {r.positive} if statistic {rel} {t:.3g}",
                       annotation_position="top")
     apply_layout(fig, title=title or "The statistic on the two neighbouring datasets", x_title="statistic",
                  y_title="share of runs")
