@@ -195,6 +195,7 @@ def reproduction_figure(summary: pd.DataFrame, *, model: str) -> go.Figure:
             trials = int(t["n_trials"].min())
             fig.add_trace(go.Scatter(x=np.concatenate([t["n"], t["n"][::-1]]),
                                      y=np.concatenate([t["test_metric_hi"], t["test_metric_lo"][::-1]]), fill="toself",
+                                     mode="lines",
                                      fillcolor=hex_to_rgba(c, 0.15), line=dict(width=0), hoverinfo="skip",
                                      showlegend=False), row=1, col=j)
             fig.add_trace(go.Scatter(x=t["n"], y=t["test_metric_mean"], mode="lines+markers",
