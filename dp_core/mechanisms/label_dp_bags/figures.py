@@ -125,7 +125,8 @@ def delta_vs_k_figure(table: pd.DataFrame, *, n: int, m: int, k_current: int | N
         fig.add_hline(y=target_delta, line=dict(color="#444", dash="dash"), annotation_text=f"target δ = {target_delta:g}")
     apply_layout(fig, title=title, x_title="bag size k", y_title="δ (log scale)", log_x=True, log_y=True, height=480)
     fig.update_yaxes(range=[-30, math.log10(_DISPLAY_CAP)], exponentformat="power")
-    fig.update_xaxes(exponentformat="power")
+    k_top = float(table["k"].max()) if len(table) else 1e16
+    fig.update_xaxes(range=[math.log10(2.0), math.log10(k_top) + 0.2], exponentformat="power")
     fig.update_layout(hovermode="closest")
     return fig
 
@@ -156,7 +157,7 @@ def terms_figure(table: pd.DataFrame) -> go.Figure:
     for name, s in table.groupby("accounting", sort=False):
         col = "#999999" if name.startswith("as claimed") else "#E69F00"
         v = np.clip(s["value"].to_numpy(), 1e-300, None)
-        fig.add_trace(go.Bar(x=s["term"], y=v, name=name, marker_color=col,
+        fig.add_trace(go.Bar(x=s["term"].astype(str).tolist(), y=v.tolist(), name=name, marker_color=col,
                              hovertemplate="%{x}: %{y:.3g}<extra>" + name + "</extra>"))
     fig.add_hline(y=1.0, line=dict(color="#D55E00", dash="dash"), annotation_text="1 (a term ≥ 1 makes δ vacuous)")
     apply_layout(fig, x_title="failure term", y_title="value (log scale)", log_y=True, height=360)
@@ -197,7 +198,7 @@ def eps_profile_figure(table: pd.DataFrame, *, target_delta: float | None = None
 def min_k_table(*, mechanism: str, epsilons: Sequence[float], target_delta: float, n: int, m: int, **params: Any) -> pd.DataFrame:
     """k_min(epsilon, target delta) for both explicit accountings, next to the feasibility limit n/m."""
     rows = []
-    for e in epsilons:
+    for e in sorted(set(float(x) for x in epsilons)):
         row = {"ε": e}
         for name, (var, mode, form) in acc.ACCOUNTINGS.items():
             kw = dict(params, variant=var, mode=mode)
