@@ -228,3 +228,20 @@ def test_every_adapter_declares_tasks_and_statuses():
         assert a.tasks and a.title and a.methods
         for m in a.methods:
             assert m.status in ("certified", "claimed", "refuted", "none")
+
+
+def test_methods_on_one_chart_get_distinct_colours():
+    ds = load_dataset("diabetes")
+    r = run_compare(ds, make_spec(epsilons=(0.5, 5.0), delta=1e-5, n_trials=2, seed=0, k=8, m=4, rho=0.5),
+                    mechanisms=["input_perturbation", "label_dp_bags", "output_perturbation"])
+    fig = compare_figure(r, y="excess_risk")
+    by_method = {}
+    for t in fig.data:
+        if t.mode == "lines+markers":
+            by_method[t.legendgroup] = t.line.color
+    assert len(by_method) >= 6
+    assert len(set(by_method.values())) == len(by_method)
+    # the bounds keep their method's colour
+    for t in fig.data:
+        if t.mode == "lines" and t.legendgroup in by_method and t.line.dash == "dash":
+            assert t.line.color == by_method[t.legendgroup]

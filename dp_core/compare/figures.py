@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..figures import add_bound_trace, color_of, label_of, line_ci_figure
+from ..figures import add_bound_trace, color_of, hex_to_rgba, label_of, line_ci_figure
 
 __all__ = ["METRIC_TITLES", "compare_figure", "negotiation_figure"]
 
@@ -29,6 +29,35 @@ def _label_for(result, method: str) -> str:
         return result.method_info(method)["label"]
     except KeyError:
         return label_of(method)
+
+
+_SPARE = ["#332288", "#88CCEE", "#44AA99", "#999933", "#882255", "#AA4499", "#DDCC77", "#661100", "#6699CC",
+          "#888888"]
+
+
+def _distinct_colors(methods: list[str]) -> dict[str, str]:
+    """Each method's shared colour, unless an earlier method on the same chart already has it."""
+    used: set[str] = {color_of("nonprivate").upper()}
+    out = {}
+    spare = iter(c for c in _SPARE)
+    for m in methods:
+        c = color_of(m)
+        if c.upper() in used:
+            c = next((x for x in spare if x.upper() not in used), c)
+        used.add(c.upper())
+        out[m] = c
+    return out
+
+
+def _recolor(fig: go.Figure, colors: dict[str, str]) -> None:
+    for tr in fig.data:
+        m = tr.legendgroup
+        if m in colors and colors[m] != color_of(m):
+            c = colors[m]
+            if getattr(tr, "fill", None) == "toself":
+                tr.fillcolor = hex_to_rgba(c, 0.18)
+            else:
+                tr.line.color = c
 
 
 def compare_figure(result, *, y: str = "utility", eps_marker: float | None = None, show_bounds: bool = True,
@@ -60,6 +89,8 @@ def compare_figure(result, *, y: str = "utility", eps_marker: float | None = Non
     log_y = y == "excess_risk"
     fig = line_ci_figure(s, x="epsilon", y=y, method_col="method", log_x=True, log_y=log_y,
                          x_title="Privacy budget ε (log scale)", y_title=METRIC_TITLES[metric], height=height)
+    colors = _distinct_colors(list(dict.fromkeys(s["method"])))
+    _recolor(fig, colors)
     # readable legend labels from the adapters (keep the trials count)
     for tr in fig.data:
         if tr.name and " (" in tr.name and tr.legendgroup:
@@ -82,6 +113,7 @@ def compare_figure(result, *, y: str = "utility", eps_marker: float | None = Non
             g = g.sort_values("epsilon")
             add_bound_trace(fig, g["epsilon"], g["bound"], method=str(meth),
                             name=f"{_label_for(result, str(meth))}: {lab}")
+        _recolor(fig, colors)
     if eps_marker is not None and math.isfinite(eps_marker) and eps_marker > 0:
         fig.add_vline(x=eps_marker, line=dict(color="#555555", width=1, dash="dash"),
                       annotation_text=f"ε = {eps_marker:g}", annotation_position="top right")
@@ -93,13 +125,15 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
     target = answer["target"]
     y = "excess_risk" if target["metric"] == "excess_risk" else "utility"
     fig = compare_figure(result, y=y, show_bounds=(y == "excess_risk"), height=height)
+    colors = _distinct_colors(list(dict.fromkeys(result.summary["method"]))) if len(result.summary) else {}
     fig.add_hline(y=target["value"], line=dict(color="#D55E00", width=2),
                   annotation_text=f"target {target['text']}", annotation_position="bottom right")
     for row in answer["methods"]:
         e = row.get("epsilon_measured")
         if isinstance(e, (int, float)) and math.isfinite(e):
             fig.add_trace(go.Scatter(x=[e], y=[target["value"]], mode="markers", showlegend=False,
-                                     marker=dict(symbol="x", size=12, color=color_of(row["method"])),
+                                     marker=dict(symbol="x", size=12, color=colors.get(row["method"],
+                                                                                       color_of(row["method"]))),
                                      hovertemplate=f"{row['label']}: ε ≈ {e:.3g}<extra></extra>"))
     return fig
 
