@@ -114,7 +114,7 @@ else:
 
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("Claimed ε", f"{r.eps_claimed:.4g}", help=report.note)
-m2.metric("Measured lower bound on ε", f"{r.eps_lower:.3f}",
+m2.metric("Measured lower bound", f"{r.eps_lower:.3f}",
           help="Holds with 95% confidence: ln((TPR_low − δ)/FPR_high) of the chosen test on the evaluation runs.")
 upper = "∞" if r.eps_upper == float("inf") else f"{r.eps_upper:.2f}"
 m3.metric("Test's ε, 95% interval", f"{r.eps_lower:.2f} – {upper}",

@@ -175,7 +175,7 @@ def _register_adapters() -> None:
                  Option("k", int, 64, "bag size k (m·k ≤ n)", lo=1, hi=4096),
                  Option("rho", float, 0.1, "noisy fraction ρ (noisy-wtd-LLP)", lo=0.0, hi=1.0),
                  Option("n", int, 2_000, "rows used (first n training rows)", lo=2, hi=1_000_000)),
-        needs_data=tuple(ld.PAIRS), default_runs=5_000, max_runs=200_000, page="pages/label_dp_bags.py",
+        needs_data=tuple(ld.PAIRS), default_runs=2_000, max_runs=200_000, page="pages/label_dp_bags.py",
         summary="Labels released only as (weighted) sums over random bags.",
     ))
     register(AuditableMechanism(

@@ -8,7 +8,7 @@ from dp_core.audit import MECHANISMS
 from dp_core.data import DATASETS
 
 PAGE = "pages/audit.py"
-LOWER = "Audited lower bound on ε (measured)"
+LOWER = "Measured lower bound"
 
 
 def open_page(app, **params):
@@ -99,7 +99,9 @@ def test_naive_llp_shows_a_violation(app):
     assert not at.exception
     assert "violation found" in " ".join(e.value for e in at.error)
     assert float(metrics(at)[LOWER]) > 2.0
-    assert "Not drawn on the axis" in text_of(at)  # the noiseless bags are counted, not plotted
+    assert "Hatched bars beyond the axis" in text_of(at)  # the noiseless bags, drawn as coded outcomes
+    hist = charts(at)[0]
+    assert any(t.get("name") == "on D': coded outcome" for t in hist["data"])
 
 
 def test_large_margin_shared_noise_mode_shows_a_violation(app):
