@@ -91,7 +91,7 @@ def budget_card(result: CompareResult, *, epsilon: float, delta: float, n: int |
                                     "mechanism": m["mechanism"]})
     return {"epsilon": eps, "delta": d, "metric": result.metric,
             "sentences": plain_language(epsilon=eps, delta=d, n=n),
-            "utility": pd.DataFrame(rows, columns=["method", "mechanism", "utility", "utility_lo", "utility_hi",
-                                                   "n_trials", "guarantee"]),
+            "utility": pd.DataFrame(rows, columns=["method", "utility", "utility_lo", "utility_hi", "n_trials",
+                                                   "guarantee", "mechanism"]),
             "groups": groups,
             "reference_utility": result.reference_utility if math.isfinite(result.reference_utility) else None}
