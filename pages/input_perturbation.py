@@ -269,7 +269,8 @@ widgets.guarantee_badge(
                 f"{100 * sm['measured_fraction_lmin_M_plus_Delta_in']:.1f}% ({verdict[sm['needed_consistent']]}) and "
                 f"the paper's pointwise event in {100 * sm['measured_fraction_lemma1_pointwise']:.1f}% "
                 f"({verdict[sm['lemma1_consistent']]}); λ_min(M) alone ≥ 2λ/ε in "
-                f"{100 * sm['measured_fraction_lmin_M_alone']:.1f}%. M also depends on the private Q, which the "
+                f"{100 * sm['measured_fraction_lmin_M_alone']:.1f}%. With {sm['n_draws']} draws, failure rates "
+                f"below about {sm['detectable_failure_rate']:.2g} cannot be seen. M also depends on the private Q, which the "
                 "cited theorem does not cover, so the central guarantee stays 'as claimed', never certified.")
 st.plotly_chart(cip.diagnostic_figure(ds.name, ds.fingerprint, model, positive_class, int(seed), n_full, float(eps),
                                       float(delta), float(eta), float(alpha), float(dmult), mode, n_draws, int(seed),

@@ -60,6 +60,7 @@ class PrivacyDiagnostic:
             "normal_approximation_lemma1": self.lemma1_normal_approx,
             "mean_lmin_M": float(np.mean(self.lmin)), "mean_wMw": float(np.mean(self.quad_form)),
             "sd_wMw": float(np.std(self.quad_form, ddof=1)) if self.n_draws > 1 else math.nan,
+            "detectable_failure_rate": 3.0 / self.n_draws,  # rule of three: rarer failures go unseen
             "ci95_half_needed": 1.959963984540054 * self.frac_needed_se,
             "ci95_half_lemma1": 1.959963984540054 * self.frac_lemma1_se,
             "needed_consistent": bool(self.frac_needed >= self.promised - 4.0 * self._se_at_promise()),
