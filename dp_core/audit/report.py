@@ -29,7 +29,7 @@ SIDE_COLORS = {"D": "#0072B2", "D'": "#D55E00"}
 
 @dataclass(frozen=True)
 class AuditReport:
-    """An audit and the tables the page draws (pickles cleanly for ``st.cache_data``)."""
+    """An audit and the tables the page draws (it pickles cleanly, so the app can cache it)."""
 
     result: AuditResult
     histogram: pd.DataFrame
