@@ -26,6 +26,7 @@ from dp_core.mechanisms.input_perturbation.mechanism import (
     output_beta,
     output_perturbation_thetas,
     release_thetas,
+    release_thetas_xy,
     sample_server_inputs,
 )
 from dp_core.mechanisms.input_perturbation.model import (
@@ -356,3 +357,15 @@ def test_simulate_over_n_decreases_and_is_reproducible():
     assert (df[df["method"] == "nonprivate"]["excess_risk"] < 1e-12).all()
     assert set(df["method"]) == {"input", "objective", "output", "nonprivate"}
     assert (df.loc[df["method"] == "input", "excess_risk"] <= df.loc[df["method"] == "input", "bound"] * 5).all()
+
+
+def test_release_thetas_xy_matches_stats_path_and_neighbours_share_parameters():
+    X, y = _regression(300, 4, seed=13)
+    a = release_thetas_xy(X, y, epsilon=1.0, delta=1e-5, n_runs=20, seed=5)
+    st = sufficient_stats(X, y)
+    p = input_perturbation_params(n=300, d=4, epsilon=1.0, delta=1e-5, zeta=2.0, lam=1.0)
+    np.testing.assert_array_equal(a, release_thetas(st, p, 20, seed=5))
+    X2, y2 = X.copy(), y.copy()
+    X2[0], y2[0] = X2[1], -y2[0]  # a neighbouring dataset: same n, same public parameters
+    b = release_thetas_xy(X2, y2, epsilon=1.0, delta=1e-5, n_runs=20, seed=5)
+    assert a.shape == b.shape and not np.array_equal(a, b)

@@ -45,6 +45,7 @@ __all__ = [
     "sample_server_inputs",
     "input_perturbation_thetas",
     "release_thetas",
+    "release_thetas_xy",
     "objective_sigma",
     "objective_perturbation_thetas",
     "output_perturbation_thetas",
@@ -213,6 +214,38 @@ def release_thetas(stats: SufficientStats, params: InputPerturbationParams, n_ru
         T = min(20_000, R - start)
         out.append(input_perturbation_thetas(stats, params, n_trials=T, rng=g))
     return np.concatenate(out)
+
+
+def release_thetas_xy(X, y, *, epsilon: float, delta: float, n_runs: int, seed=None, model: str = "least_squares",
+                      eta: float = 1.0, alpha: float = 1.0, Delta: float | None = None, Delta_multiplier: float = 1.0,
+                      sigma_u_mode: str = "COR2", x_bound: float = 1.0, y_bound: float = 1.0) -> np.ndarray:
+    """:func:`release_thetas` from raw rows: ``n_runs`` releases of input perturbation on (X, y).
+
+    The public constants (lambda, zeta) follow from ``model`` and the declared bounds, and Delta from
+    the public default rule, so two neighbouring datasets of the same size get identical parameters
+    (what an audit needs). Rows are clipped to ``||x|| <= x_bound`` and labels to ``|y| <= y_bound``;
+    for ``model="logistic_taylor"`` labels must be -1/+1.
+
+    Returns
+    -------
+    ndarray of shape (n_runs, d)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.tile([[0.6, 0.8]], (100, 1)); y = np.full(100, 0.5)
+    >>> release_thetas_xy(X, y, epsilon=1.0, delta=1e-5, n_runs=3, seed=0).shape
+    (3, 2)
+    """
+    from .model import model_constants
+    from .params import input_perturbation_params
+
+    stats = sufficient_stats(X, y, model, x_bound=x_bound, y_bound=y_bound)
+    c = model_constants(model, eta=eta, x_bound=x_bound, y_bound=y_bound)
+    params = input_perturbation_params(n=stats.n, d=stats.d, epsilon=epsilon, delta=delta, eta=eta, zeta=c.zeta,
+                                       lam=c.lam, alpha=alpha, Delta=Delta, Delta_multiplier=Delta_multiplier,
+                                       sigma_u_mode=sigma_u_mode)
+    return release_thetas(stats, params, n_runs, seed=seed)
 
 
 # ----------------------------------------------------------------------------------------------
