@@ -26,29 +26,39 @@ PAGE_DEFAULTS = {("label-dp-bags", "n"): 20_000}
 SHARED_OPTIONS = {("label-dp-bags", "k"), ("label-dp-bags", "m"), ("label-dp-bags", "rho")}
 
 names = list(MECHANISMS)
-if "mechanism" not in st.session_state:
-    wanted = state.url_param("mechanism", "gaussian", str)
-    st.session_state["mechanism"] = wanted if wanted in MECHANISMS else "gaussian"
+
+
+def from_link(param: str, key: str, valid, default, kind=str) -> None:
+    """Seed widget ``key`` from the URL parameter ``param`` when a link (e.g. a mechanism page's) set a new value."""
+    raw = st.query_params.get(param)
+    seen = f"_audit_seen_{param}"
+    value = None
+    if raw is not None and raw != st.session_state.get(seen):
+        try:
+            value = kind(float(raw)) if kind is int else kind(raw)
+        except (TypeError, ValueError):
+            value = None
+        st.session_state[seen] = raw
+    if value is not None and value in valid:
+        st.session_state[key] = value
+    elif key not in st.session_state or st.session_state[key] not in valid:
+        st.session_state[key] = default
+
+
+from_link("mechanism", "mechanism", MECHANISMS, "gaussian")
 c1, c2, c3 = st.columns([1.2, 1.6, 1.6])
 mech_name = c1.selectbox("Mechanism", names, key="mechanism", format_func=lambda n: MECHANISMS[n].title)
 mech = MECHANISMS[mech_name]
 
 mode_key, pair_key = f"audit_mode_{mech_name}", f"audit_pair_{mech_name}"
-if mode_key not in st.session_state:
-    wanted = state.url_param("audit_mode", "", str)
-    st.session_state[mode_key] = wanted if wanted in mech.modes else next(iter(mech.modes))
-if pair_key not in st.session_state:
-    wanted = state.url_param("audit_pair", "", str)
-    st.session_state[pair_key] = wanted if wanted in mech.pairs else next(iter(mech.pairs))
+from_link("audit_mode", mode_key, mech.modes, next(iter(mech.modes)))
+from_link("audit_pair", pair_key, mech.pairs, next(iter(mech.pairs)))
 mode = c2.selectbox("Mode (the claim tested)", list(mech.modes), key=mode_key, format_func=mech.modes.get)
 pair = c3.selectbox("Neighbouring datasets", list(mech.pairs), key=pair_key, format_func=mech.pairs.get)
 
 runs_options = [r for r in RUN_OPTIONS if r <= mech.max_runs]
 runs_key = f"audit_runs_{mech_name}"
-if runs_key not in st.session_state:
-    wanted = state.url_param("audit_runs", mech.default_runs, int)
-    st.session_state[runs_key] = wanted if wanted in runs_options else min(runs_options,
-                                                                           key=lambda r: abs(r - mech.default_runs))
+from_link("audit_runs", runs_key, runs_options, min(runs_options, key=lambda r: abs(r - mech.default_runs)), int)
 runs = st.select_slider("Runs of the mechanism on each dataset", options=runs_options, key=runs_key,
                         format_func=lambda r: f"{r:,}",
                         help="More runs give a tighter bound (and take longer). The bound can never exceed about "
@@ -76,7 +86,10 @@ with st.expander("⚙️ Mechanism options", expanded=False):
                                           key="audit_pair_seed",
                                           help="Chooses the rows of a random pair and the pilot runs."))
 
-state.sync_url({"mechanism": mech_name, "audit_mode": mode, "audit_pair": pair, "audit_runs": int(runs)})
+url_values = {"mechanism": mech_name, "audit_mode": mode, "audit_pair": pair, "audit_runs": int(runs)}
+state.sync_url(url_values)
+for _name, _value in url_values.items():  # what this page wrote is not a new link
+    st.session_state[f"_audit_seen_{_name}"] = str(_value)
 
 # ------------------------------------------------------------------ the data
 ds = None

@@ -81,7 +81,7 @@ def test_switching_mechanism_updates_the_url(app):
     assert not at.exception
     assert at.query_params["mechanism"] in (["laplace"], "laplace")
     assert at.query_params["audit_mode"] in (["standard"], "standard")
-    assert metrics(at)["Runs per dataset"] == "1,000"  # the link's run count carries over
+    assert metrics(at)["Runs per dataset"] == "100,000"  # each mechanism starts at its own default
 
 
 @pytest.mark.parametrize("name", [n for n in MECHANISMS if n not in ("laplace", "gaussian")])
@@ -149,3 +149,19 @@ def test_uploaded_csv(app):
     at.number_input(key="w_m").set_value(20).run()
     assert not at.exception
     assert "violation found" in " ".join(e.value for e in at.error)
+
+
+def test_a_mechanism_page_link_selects_its_audit_later_in_the_session(app):
+    at = open_page(app, mechanism="laplace", audit_runs=1000)
+    assert at.selectbox(key="mechanism").value == "laplace"
+    at.switch_page("pages/home.py").run()
+    # what st.page_link("pages/audit.py", query_params={"mechanism": ..., "audit_mode": ...}) does
+    at.query_params["mechanism"] = "l1-exponential"
+    at.query_params["audit_mode"] = "tight"
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert at.selectbox(key="mechanism").value == "l1-exponential"
+    assert at.selectbox(key="audit_mode_l1-exponential").value == "tight"
+    # the page's own URL updates are not mistaken for a new link
+    at.selectbox(key="mechanism").set_value("gaussian").run()
+    assert at.selectbox(key="mechanism").value == "gaussian"
