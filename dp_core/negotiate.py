@@ -34,7 +34,7 @@ from .compare.registry import utility_metric_name
 from .data import Dataset
 from .exceptions import PrivacyLeakWarning
 
-__all__ = ["METRICS", "Target", "parse_target", "negotiate", "crossing", "answer_table"]
+__all__ = ["METRICS", "Target", "parse_target", "negotiate", "crossing", "answer_table", "answer_sentences"]
 
 #: metric -> (direction, description)
 METRICS = {
@@ -278,9 +278,36 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
     }
 
 
+def answer_sentences(answer: dict) -> list[str]:
+    """One plain sentence per method: the smallest epsilon, its 95% range, and the bound's answer."""
+    out = []
+    for r in answer["methods"]:
+        e = r.get("epsilon_measured", math.nan)
+        if "epsilon_measured" not in r:
+            continue
+        if isinstance(e, float) and math.isfinite(e):
+            hi = r["epsilon_measured_hi"]
+            hi_txt = f"{hi:.3g}" if math.isfinite(hi) else "beyond the grid"
+            txt = (f"{r['label']}: ε ≈ {e:.3g} (95% range {r['epsilon_measured_lo']:.3g} to {hi_txt}; "
+                   f"{r['n_trials']} trials)")
+            if r.get("measured_note", "").startswith("at or below"):
+                txt = f"{r['label']}: met already at the smallest ε tried ({e:.3g})"
+        elif isinstance(e, float) and math.isinf(e):
+            txt = f"{r['label']}: not reached on the grid"
+        else:
+            txt = f"{r['label']}: {r.get('measured_note', 'no measured curve')}"
+        eb = r.get("epsilon_bound", math.nan)
+        if isinstance(eb, float) and math.isfinite(eb):
+            txt += f"; the theoretical bound guarantees it from ε = {eb:.3g}"
+        elif isinstance(eb, float) and math.isinf(eb):
+            txt += "; the theoretical bound never guarantees it (ε ≤ 1000)"
+        out.append(txt + ".")
+    return out
+
+
 def answer_table(answer: dict) -> pd.DataFrame:
     """The per-method answers as a table (for the page and the report)."""
-    cols = ["mechanism", "label", "status", "delta", "epsilon_measured", "epsilon_measured_lo", "epsilon_measured_hi",
-            "measured_note", "epsilon_bound", "bound_note", "n_trials", "meets_delta"]
+    cols = ["label", "status", "epsilon_measured", "epsilon_measured_lo", "epsilon_measured_hi", "epsilon_bound",
+            "delta", "meets_delta", "n_trials", "measured_note", "bound_note", "mechanism"]
     df = pd.DataFrame(answer["methods"])
     return df[[c for c in cols if c in df.columns]]

@@ -7,7 +7,7 @@ from dp_core.compare import ADAPTERS, applicable_adapters, default_epsilons, mak
 from dp_core.compare.budget import budget_card, noise_table
 from dp_core.compare.figures import METRIC_TITLES, compare_figure, negotiation_figure
 from dp_core.compare.registry import STATUS_LABELS
-from dp_core.negotiate import answer_table
+from dp_core.negotiate import answer_sentences, answer_table
 from dp_core.report import COMPARE_PAGE, targets_from_params
 from ui import cached_compare as cc
 from ui import share, state, widgets
@@ -164,10 +164,12 @@ with tab_neg:
         except (TypeError, ValueError) as exc:
             widgets.show_error(exc)
     if answer is not None:
+        for line in answer_sentences(answer):
+            st.markdown(f"- {line}")
         st.dataframe(answer_table(answer), hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(format="%.3g")
                                     for c in ("epsilon_measured", "epsilon_measured_lo", "epsilon_measured_hi",
-                                              "epsilon_bound", "delta")})
+                                              "epsilon_bound")} | {"delta": st.column_config.NumberColumn(format="%.0e")})
         if answer.get("grid"):
             st.plotly_chart(negotiation_figure(result if answer["delta_used"] == delta else
                                                cc.compare(ds.name, ds.fingerprint,

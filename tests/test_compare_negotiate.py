@@ -133,3 +133,15 @@ def test_every_adapter_is_a_cli_choice():
     assert {"output_perturbation", "input_perturbation", "large_margin_gaussian", "label_dp_bags",
             "l1_exponential"} <= set(ADAPTERS)
     assert np.isfinite(1.0)
+
+
+def test_answer_sentences_and_table():
+    from dp_core.negotiate import answer_sentences, answer_table
+
+    ans = negotiate(load_dataset("iris"), ["accuracy=0.6"], mechanisms=["output_perturbation"], n_trials=10,
+                    eps_min=0.1, eps_max=20.0, n_points=6)
+    lines = answer_sentences(ans)
+    assert len(lines) == 2 and all(line.startswith("Output perturbation") for line in lines)
+    assert all("ε ≈" in line or "not reached" in line for line in lines)
+    tab = answer_table(ans)
+    assert list(tab.columns[:3]) == ["label", "status", "epsilon_measured"]
