@@ -60,7 +60,7 @@ THETA_MIN = 1.05
 
 # Elements per block when a (points x samples) residual matrix is formed: bounded memory and
 # blocks that stay in cache.
-_BLOCK_ELEMENTS = 1 << 18
+_BLOCK_ELEMENTS = 1 << 16
 
 
 def check_theta(theta: float, *, name: str = "theta") -> float:
