@@ -231,7 +231,8 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
             row["meets_delta"] = bool(mi["pure"] or delta_used <= delta_t[0].value)
         if util_t:
             t = util_t[0]
-            s = result.summary[(result.summary["adapter"] == mi["adapter"]) & (result.summary["method"] == mi["method"])]
+            summ = result.summary
+            s = summ[(summ["adapter"] == mi["adapter"]) & (summ["method"] == mi["method"])]
             if len(s) >= 2:
                 col = "utility" if t.metric != "excess_risk" else "excess_risk"
                 e_mid, note = crossing(s["epsilon"], s[f"{col}_mean"], t)

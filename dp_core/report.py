@@ -27,7 +27,8 @@ from .compare.figures import METRIC_TITLES, compare_figure, negotiation_figure, 
 from .compare.registry import STATUS_LABELS
 from .data import DATASETS, Dataset, load_dataset
 
-__all__ = ["COMPARE_PAGE", "Report", "compare_settings", "targets_from_params", "software_versions", "dataset_for_config",
+__all__ = ["COMPARE_PAGE", "Report", "compare_settings", "targets_from_params", "software_versions",
+           "dataset_for_config",
            "results_csv", "build_report", "render_html", "config_from_report_html"]
 
 COMPARE_PAGE = "pages/compare.py"
@@ -233,7 +234,8 @@ def render_html(config: ExplorerConfig, ds: Dataset, result: CompareResult, *, c
     neg_html = ""
     if negotiation is not None:
         neg_html = (f"<h2>Negotiation: {html.escape(negotiation['target']['text'])}</h2>"
-                    f"<p>δ used: {negotiation['delta_used']:g}. " + " ".join(html.escape(n) for n in negotiation["notes"])
+                    f"<p>δ used: {negotiation['delta_used']:g}. "
+                    + " ".join(html.escape(n) for n in negotiation["notes"])
                     + "</p>" + _table(answer_table(negotiation)))
         if negotiation.get("k_answers"):
             neg_html += "<h3>Label-DP: smallest bag size k</h3>" + _table(pd.DataFrame(negotiation["k_answers"]))

@@ -169,7 +169,8 @@ with tab_neg:
         st.dataframe(answer_table(answer), hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(format="%.3g")
                                     for c in ("epsilon_measured", "epsilon_measured_lo", "epsilon_measured_hi",
-                                              "epsilon_bound")} | {"delta": st.column_config.NumberColumn(format="%.0e")})
+                                              "epsilon_bound")}
+                     | {"delta": st.column_config.NumberColumn(format="%.0e")})
         if answer.get("grid"):
             st.plotly_chart(negotiation_figure(result if answer["delta_used"] == delta else
                                                cc.compare(ds.name, ds.fingerprint,

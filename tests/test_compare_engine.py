@@ -189,7 +189,8 @@ def test_label_dp_point_at_its_accounted_epsilon():
     from dp_core.bounds.label_dp_bags import llp_exact_delta
 
     st = r.states["label_dp_bags"]
-    assert llp_exact_delta(float(llp["epsilon"].iloc[0]), st.data.n, 150, 100, 0.5, st.data.b1).delta <= 1e-5 * (1 + 1e-6)
+    eps_llp = float(llp["epsilon"].iloc[0])
+    assert llp_exact_delta(eps_llp, st.data.n, 150, 100, 0.5, st.data.b1).delta <= 1e-5 * (1 + 1e-6)
 
 
 def test_utility_at_interpolates_in_log_epsilon():

@@ -77,7 +77,8 @@ def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int =
 
     Columns are standardised with the training mean and standard deviation (data-dependent,
     recorded as a leak), rows divided by sqrt(d) and clipped to the unit ball (a public rule), an
-    intercept appended and every row divided by sqrt(2), so that ``||x|| <= 1``. Regression labels are mapped from the training range
+    intercept appended and every row divided by sqrt(2), so that ``||x|| <= 1``. Regression labels are
+    mapped from the training range
     to [-1, 1] (data-dependent, recorded).
     """
     if not isinstance(ds, Dataset):

@@ -41,7 +41,8 @@ class OutputPerturbationAdapter(BlockAdapter):
                    "(ε, δ)-DP: Gaussian noise with the analytic σ for the fit's L2 sensitivity "
                    "[Chaudhuri et al. 2011, Cor. 8; Balle & Wang 2018, Thm 8]."),
         MethodInfo("output_laplace", "Output perturbation (Laplace-norm)", "certified",
-                   "Pure ε-DP: noise with density ∝ exp(−ε‖b‖/Δ) [Chaudhuri et al. 2011, Alg. 1].", pure=True),
+                   "Pure ε-DP: noise with density ∝ exp(−ε‖b‖/Δ) [Chaudhuri et al. 2011, Alg. 1].",
+                   pure=True),
     )
 
     def prepare(self, ds: Dataset, spec: CompareSpec) -> Any:
