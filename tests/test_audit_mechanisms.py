@@ -154,3 +154,12 @@ def test_l1_random_pair_from_data():
     t = make_target("l1-exponential", mode="paper_box", pair="random", epsilon=1.0, delta=0.0, dataset=ds)
     r = run_audit(t, runs=20_000, seed=0).result
     assert r.verdict == VERDICT_CONSISTENT and "row" in t.pair
+
+
+def test_wtd_lba_with_bags_no_larger_than_the_feature_rank_is_caught(census):
+    # k = 8 <= d = 14: the bag's labels lie in the column space of its features, x̄ reveals the label (App. J)
+    t = make_target("label-dp-bags", mode="wtd-lba", epsilon=1.0, delta=1e-5, dataset=census, m=10, k=8, n=2000)
+    r = run_audit(t, runs=2_000, seed=0).result
+    assert r.verdict == VERDICT_VIOLATION and r.fpr == 0.0
+    big = make_target("label-dp-bags", mode="wtd-lba", epsilon=1.0, delta=1e-5, dataset=census, m=10, k=64, n=2000)
+    assert run_audit(big, runs=2_000, seed=0).result.verdict == VERDICT_CONSISTENT
