@@ -30,19 +30,28 @@ DMULT_OPTIONS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
 ALPHA_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0)
 
 
+def _keep(key: str) -> None:
+    """on_change: copy a widget's value to a plain session key, which survives page switches."""
+    st.session_state[f"{key}__value"] = st.session_state[key]
+
+
 def _init(key, default, kind=str, options=None):
-    if key not in st.session_state:
+    """Seed widget ``key`` from its kept value (or the URL on the first visit, or the default)."""
+    kept = f"{key}__value"
+    if kept not in st.session_state:
         value = state.url_param(key, default, kind)
         if options is not None and value not in options:
             value = default
-        st.session_state[key] = value
+        st.session_state[kept] = value
+    st.session_state[key] = st.session_state[kept]
 
 
 default_model = "least_squares" if ds.task == "regression" else "logistic_taylor"
 if st.session_state.get("ip_last_fp") not in (None, ds.fingerprint):
     # another dataset was picked on Home: start from the model that fits its target
-    st.session_state["ip_model"] = default_model
-    st.session_state.pop("ip_n", None)
+    st.session_state["ip_model__value"] = default_model
+    st.session_state.pop("ip_n__value", None)
+    st.session_state.pop("ip_pos__value", None)
 st.session_state["ip_last_fp"] = ds.fingerprint
 _init("ip_model", default_model, str, tuple(MODEL_LABELS))
 _init("ip_alpha", 1.0, float, ALPHA_OPTIONS)
@@ -50,34 +59,33 @@ _init("ip_eta", 1.0, float)
 _init("ip_dmult", 1.0, float, DMULT_OPTIONS)
 _init("ip_mode", "COR2", str, tuple(MODE_LABELS))
 _init("ip_sampler", "stats", str, tuple(SAMPLER_LABELS))
-_init("ip_wnorm", "eta", str, ("eta", "measured"))
 
 with st.expander("⚙️ Mechanism settings", expanded=True):
     c1, c2, c3 = st.columns(3)
-    model = c1.radio("Model", list(MODEL_LABELS), format_func=MODEL_LABELS.get, key="ip_model",
+    model = c1.radio("Model", list(MODEL_LABELS), format_func=MODEL_LABELS.get, key="ip_model", on_change=_keep, args=("ip_model",),
                      help="Input perturbation needs a loss that is quadratic in w. Logistic regression uses the "
                           "second-order Taylor expansion of the logistic loss at margin 0.")
-    alpha = c2.select_slider("α: local / central trade-off", options=ALPHA_OPTIONS, key="ip_alpha",
+    alpha = c2.select_slider("α: local / central trade-off", options=ALPHA_OPTIONS, key="ip_alpha", on_change=_keep, args=("ip_alpha",),
                              help="The mechanism runs with ε·α: stronger central privacy and local privacy "
                                   "(∝ √α), at the price of accuracy (bound ∝ 1/α).")
     eta = c3.number_input("η: radius of the parameter ball ‖w‖ ≤ η", min_value=0.05, max_value=100.0, step=0.25,
-                          key="ip_eta", format="%.3g")
+                          key="ip_eta", on_change=_keep, args=("ip_eta",), format="%.3g")
     c4, c5, c6 = st.columns(3)
-    dmult = c4.select_slider("Δ multiplier (× Δ*)", options=DMULT_OPTIONS, key="ip_dmult",
+    dmult = c4.select_slider("Δ multiplier (× Δ*)", options=DMULT_OPTIONS, key="ip_dmult", on_change=_keep, args=("ip_dmult",),
                              help="Δ* minimises the first two terms of the Theorem-2 bound using the public η "
                                   "(never the private ‖ŵ‖). Δ never goes below 2λ/ε.")
-    mode = c5.selectbox("σ_u formula", list(MODE_LABELS), format_func=MODE_LABELS.get, key="ip_mode",
+    mode = c5.selectbox("σ_u formula", list(MODE_LABELS), format_func=MODE_LABELS.get, key="ip_mode", on_change=_keep, args=("ip_mode",),
                         help="Algorithm 1 and Corollary 2 print slightly different σ_u; CORR re-derives Lemma 7 "
                              "correctly for one direction w and carries no privacy claim.")
-    sampler = c6.radio("Monte-Carlo sampler", list(SAMPLER_LABELS), format_func=SAMPLER_LABELS.get, key="ip_sampler",
+    sampler = c6.radio("Monte-Carlo sampler", list(SAMPLER_LABELS), format_func=SAMPLER_LABELS.get, key="ip_sampler", on_change=_keep, args=("ip_sampler",),
                        help="Both draw exactly the same distribution of the server's inputs; the fast sampler "
                             "costs O(d³) per trial whatever n is.")
     positive_class = None
     if model == "logistic_taylor" and ds.task == "multiclass":
         classes = sorted(set(float(v) for v in ds.y.tolist()))
-        if st.session_state.get("ip_pos") not in classes:
-            st.session_state["ip_pos"] = classes[0]
-        positive_class = st.selectbox("Positive class (one-vs-rest)", classes, key="ip_pos",
+        _init("ip_pos", classes[0], float, classes)
+        positive_class = st.selectbox("Positive class (one-vs-rest)", classes, key="ip_pos", on_change=_keep,
+                                      args=("ip_pos",),
                                       format_func=lambda v: f"class {v:g}")
 
 state.sync_url({"ip_model": model, "ip_alpha": float(alpha), "ip_eta": float(eta), "ip_dmult": float(dmult),
@@ -106,14 +114,16 @@ if n_full <= n_min_mode:
              "dataset.", icon="⚠️")
     st.stop()
 N_OPTIONS = sorted({n_full} | {2**k for k in range(5, 25) if 2**k > n_min_mode})
-if st.session_state.get("ip_n") not in N_OPTIONS:
-    st.session_state["ip_n"] = n_full
+if st.session_state.get("ip_n__value") not in N_OPTIONS:
+    st.session_state["ip_n__value"] = n_full
 
 
 @st.fragment
 def theory_sections() -> None:
+    st.session_state["ip_n"] = st.session_state["ip_n__value"]
     n = st.select_slider("n: number of contributors for sections 1-3 (the dataset's training size by default)",
-                         options=N_OPTIONS, key="ip_n", format_func=lambda v: f"{v:,}",
+                         options=N_OPTIONS, key="ip_n", format_func=lambda v: f"{v:,}", on_change=_keep,
+                         args=("ip_n",),
                          help="Only formulas depend on n here, so moving it re-renders quickly; the measured "
                               "curves (section 4) use the dataset itself.")
     try:
@@ -223,7 +233,9 @@ else:
 if df is not None:
     @st.fragment
     def simulation_section() -> None:
+        _init("ip_wnorm", "eta", str, ("eta", "measured"))
         wsel = st.radio("‖ŵ‖ in the bound curves", ["eta", "measured"], key="ip_wnorm", horizontal=True,
+                        on_change=_keep, args=("ip_wnorm",),
                         format_func={"eta": "η (public worst case)", "measured": "measured ‖ŵ‖ (uses the data)"}.get)
         figs = cip.sweep_figures(*sweep_key, wsel, _data=data)
         st.plotly_chart(figs["excess"], key="ip_excess")

@@ -144,3 +144,17 @@ def test_switching_dataset_on_home_picks_the_fitting_model():
     assert not at.exception and not at.error
     assert at.radio(key="ip_model").value == "logistic_taylor"
     assert at.selectbox(key="ip_pos").value == 0.0  # one-vs-rest class picker for multiclass data
+
+
+def test_settings_survive_a_page_switch():
+    at = open_page()
+    at.select_slider(key="ip_alpha").set_value(0.5).run()
+    at.radio(key="ip_model").set_value("logistic_taylor").run()
+    at.select_slider(key="ip_n").set_value(4096).run()
+    at.switch_page("pages/home.py").run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert at.select_slider(key="ip_alpha").value == 0.5
+    assert at.radio(key="ip_model").value == "logistic_taylor"
+    assert at.select_slider(key="ip_n").value == 4096
+    assert at.sidebar.select_slider(key="w_delta").value == pytest.approx(1e-5)
