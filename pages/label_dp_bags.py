@@ -148,6 +148,11 @@ with tab_priv:
             (key, lba_params[key]) for key in ("d", "b2", "gamma", "lam")) + (("b1", B1),)
         st.dataframe(cl.min_k_table(variant, (0.5, 1.0, 2.0, 4.0, float(eps)), delta, data.n, m, params), hide_index=True,
                      key="lb_kmin")
+    if not (variant == "noisy-wtd-llp" and rho == 0):
+        e_p, e_c = summ.get("eps_min_paper"), summ.get("eps_min_explicit")
+        st.caption(f"Smallest ε with δ ≤ {delta:g} at k = {k}: as claimed by the paper "
+                   + ("none (the tail terms alone exceed it)" if e_p is None else f"{e_p:.3g}") + "; corrected "
+                   + ("none (the tail terms alone exceed it)" if e_c is None else f"{e_c:.3g}") + ".")
     if summ.get("k_min_explicit") is not None and summ["k_min_explicit"] > data.n // m:
         st.caption(f"At ε = {eps:g} the corrected bound needs k ≥ {summ['k_min_explicit']:,}, about "
                    f"{summ['k_min_explicit'] / max(1, data.n // m):.2g} times the largest feasible k = {data.n // m:,}. "
@@ -234,6 +239,11 @@ with tab_util:
                        f"{acc.predicted_ratio_lba(m, data.d):.4g}. The paper's own utility bound (Theorem 1.2) needs "
                        "m in the billions to say anything: aggregation keeps labels noise-free but shrinks the sample "
                        "from n to m.")
+    req = cl.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)
+    st.caption(f"The paper's own utility statement for wtd-LBA (within a factor 3 of the best fit with probability 95 %, "
+               f"θ = 0.5, B = B1 + B2·‖r*‖ = {req['B']:.3g}) needs m ≥ {req['m_required_paper_c0']:.3g} bags with the "
+               f"paper's constant c0 = 1/2, or m ≥ {req['m_required_valid_c0']:.3g} with a valid c0 = 1/16; this data set "
+               f"allows at most {data.n // k:,} bags of size {k}.")
     st.dataframe(here[["method", "test_mse_mean", "test_mse_se", "excess_risk_mean", "ratio_mean", "n_trials"]]
                  if not here.empty else by_m, hide_index=True, key="lb_util_table")
 

@@ -63,3 +63,8 @@ def utility(name: str, fingerprint: str, label_range, b1: float, split_seed: int
     pts = [dict(p) for p in points]
     return lb.utility_sweep(_data, pts, n_trials=trials, seed=seed, epsilon=eps, delta=delta, noise_std=noise_std,
                             progress=_progress, block_size=max(1, trials // 4))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def utility_requirement(name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, _data, _v: str = V) -> dict:
+    return lb.utility_requirement(_data, k=k)

@@ -269,3 +269,14 @@ def test_prepare_flags_data_dependent_range_and_classification():
     assert p.label_range_from_data and any("leaks" in n for n in p.notes)
     assert any("treated as a number" in n for n in p.notes)
     assert p.y.min() >= -1 and p.y.max() <= 1
+
+
+def test_paper_utility_statement_needs_billions_of_bags():
+    data = lb.prepare_dataset(load_dataset("census"))
+    req = lb.utility_requirement(data, k=64)
+    assert req["m_required_valid_c0"] > req["m_required_paper_c0"] > 1e9 > data.n
+    # the requirement is the smallest m with P_fail <= 5%
+    lp = acc.lba_utility_failure_log_prob(req["m_required_paper_c0"] * 1.001, 64, data.d, 0.5, req["gamma_hat"], req["B"], 0.5)
+    assert lp <= math.log(0.05)
+    lp2 = acc.lba_utility_failure_log_prob(req["m_required_paper_c0"] * 0.999, 64, data.d, 0.5, req["gamma_hat"], req["B"], 0.5)
+    assert lp2 > math.log(0.05)

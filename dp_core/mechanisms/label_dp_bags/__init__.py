@@ -30,7 +30,14 @@ from .core import (
     weighted_llp,
     wtd_lba,
 )
-from .diagnostics import bag_residuals, conditional_noise_summary, data_conditions, prepare, prepare_dataset
+from .diagnostics import (
+    bag_residuals,
+    conditional_noise_summary,
+    data_conditions,
+    prepare,
+    prepare_dataset,
+    utility_requirement,
+)
 
 __all__ = [
     "MECHANISMS",
@@ -60,4 +67,5 @@ __all__ = [
     "data_conditions",
     "bag_residuals",
     "conditional_noise_summary",
+    "utility_requirement",
 ]

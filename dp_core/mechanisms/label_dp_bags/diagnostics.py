@@ -247,3 +247,36 @@ def conditional_noise_summary(rss: np.ndarray, *, k: int, b1: float, gamma: floa
         out["fraction_below_threshold"] = float(np.mean(rss / kk < gamma / 4.0))
         out["shift_bound"] = 4.0 * float(b1) / (math.sqrt(gamma) * kk**0.25)
     return out
+
+
+def utility_requirement(data, *, k: int, theta: float = 0.5, target: float = 0.05) -> dict[str, float]:
+    """How many bags the paper's wtd-LBA utility statement needs on these data.
+
+    Uses B3 = ||r*|| (the non-private fit's norm), B = B1 + B2 B3, gamma = opt/n, and returns the
+    smallest m with P_fail <= ``target`` for the (1+theta)/(1-theta) factor, with the Hanson-Wright
+    constant c0 = 1/2 as the paper plugs in and c0 = 1/16 (a valid choice).
+
+    References
+    ----------
+    [BSHNR] Theorem 1.2 (utility), Theorem C.3; spec section 5.1.
+    """
+    from ...bounds import label_dp_bags as acc
+
+    opt = data.optimum()
+    b3 = float(np.linalg.norm(opt["r_star"]))
+    B = data.b1 + data.b2 * b3
+    g = opt["gamma_hat"]
+    if g <= 0:
+        return {"b3": b3, "B": B, "gamma_hat": g, "m_required_paper_c0": math.inf, "m_required_valid_c0": math.inf}
+    return {
+        "b3": b3,
+        "B": B,
+        "gamma_hat": g,
+        "theta": theta,
+        "target": target,
+        "m_required_paper_c0": acc.lba_utility_required_m(target, k, data.d, theta, g, B, 0.5),
+        "m_required_valid_c0": acc.lba_utility_required_m(target, k, data.d, theta, g, B, 1.0 / 16.0),
+    }
+
+
+__all__.append("utility_requirement")
