@@ -52,6 +52,7 @@ def _calibrate_run(a):
                                   alpha=a.alpha, Delta=a.Delta, Delta_multiplier=a.delta_multiplier,
                                   sigma_u_mode=a.sigma_u_mode, sigma_u_margin=a.sigma_u_margin)
     lp = local_privacy(p)
+    lpd = local_privacy(p, sensitivities="domain", q_bound=c.q_bound, p_bound=c.p_bound)
     terms = theorem2_terms(p)
     lo, hi = corollary3_sigma_u_bounds(p)
     ca = conservative_accounting(p)
@@ -80,6 +81,8 @@ def _calibrate_run(a):
         },
         "eps_local_paper": lp.epsilon_nominal, "eps_local_exact": lp.epsilon_exact, "delta_local": lp.delta_local,
         "eps_local_q": lp.epsilon_q, "eps_local_p": lp.epsilon_p, "gdp_mu": lp.mu,
+        "eps_local_paper_domain_sensitivities": lpd.epsilon_nominal,
+        "eps_local_exact_domain_sensitivities": lpd.epsilon_exact,
         "corollary1_formally_valid": lp.corollary1_valid,
         "bound_theorem2": terms.total, "theorem2_T1": terms.T1, "theorem2_T2": terms.T2, "theorem2_T3": terms.T3,
         "theorem2_T4": terms.T4, "bound_lemma2": lemma2_bound(p), "bound_objective_derived": objective_gauss_bound(p),
