@@ -99,3 +99,14 @@ def test_decision_grid_labels_inside_the_disk_only(task):
     assert lab.shape == (41, 41) and np.isnan(lab[0, 0]) and set(np.unique(lab[~np.isnan(lab)])) == {0, 1, 2}
     with pytest.raises(ValueError, match="needs d = 2"):
         decision_grid(np.zeros((3, 4, 4)), scale=1.0)
+
+
+def test_bound_tightness_is_at_least_one(task):
+    from dp_core.experiments import summarize
+    from dp_core.mechanisms.large_margin_gaussian import bound_tightness
+
+    df = accuracy_sweep(task, epsilons=[1.0, 5.0], modes=("printed", "corrected"), n_trials=4, seed=0)
+    s = summarize(df, by=["method", "epsilon"], values=["excess", "pathwise_bound"])
+    t = bound_tightness(s)
+    assert set(t["method"]) == {"corrected"}  # P has no finite pathwise bound
+    assert (t["bound_over_measured"] >= 1).all()

@@ -22,6 +22,7 @@ Privacy"; specification ``large_margin_gaussian.md``.
 from .experiments import (
     ClassificationTask,
     accuracy_sweep,
+    bound_tightness,
     decision_grid,
     excess_vs_n,
     leak_demo,
@@ -64,7 +65,7 @@ from .privacy import (
 from .solvers import APGResult, fit_apg, fit_cvxpy, literal_objective_bounded, project_psd
 
 __all__ = [
-    "ClassificationTask", "accuracy_sweep", "decision_grid", "excess_vs_n", "leak_demo", "make_task", "public_projection",
+    "ClassificationTask", "accuracy_sweep", "bound_tightness", "decision_grid", "excess_vs_n", "leak_demo", "make_task", "public_projection",
     "unbounded_share", "LargeMarginGaussian", "PreparedData", "ReleaseBatch", "direction_statistic",
     "fit_nonprivate", "leak_direction", "prepare", "release_many", "decision_values", "gaussian_params",
     "gradient", "huber_hinge", "huber_hinge_grad", "loss", "objective", "phi_from_gaussian", "predict",
