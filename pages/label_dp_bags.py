@@ -92,7 +92,7 @@ cond = cl.conditions(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, 
 lba_params = None
 if variant == "wtd-lba":
     if "lb_gamma" not in st.session_state or st.session_state.get("lb_gamma_fp") != (ds.fingerprint, label_range):
-        st.session_state["lb_gamma"] = float(cond["gamma"] if cond["gamma"] is not None else min(cond["gamma_capped"], 1 / 3) / 2)
+        st.session_state["lb_gamma"] = float(min(cond["gamma_default"], 1 / 3))
         st.session_state["lb_gamma_fp"] = (ds.fingerprint, label_range)
     lba_params = {"d": cond["rank"], "b2": cond["b2"], "lam": cond["lam_star"]}
 

@@ -149,7 +149,8 @@ def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = No
     dict
         ``n``, ``d``, ``rank``, ``b2``, ``opt``, ``gamma_hat`` (= opt/n; a function of the private
         labels), ``gamma`` (neighbour-safe min(B1^2/3, (sqrt(opt) - 2 B1)^2/n), or ``None`` when
-        sqrt(opt) <= 2 B1), ``gamma_capped``, ``lam_star``, ``label_variance``, ``warnings``.
+        sqrt(opt) <= 2 B1), ``gamma_capped``, ``gamma_default`` (the value offered for accounting),
+        ``lam_star``, ``label_variance``, ``warnings``.
 
     References
     ----------
@@ -199,6 +200,8 @@ def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = No
         "gamma_hat": gamma_hat,
         "gamma": gamma,
         "gamma_capped": min(gamma_hat, B1 * B1 / 3.0),
+        # the value offered for accounting: the neighbour-safe gamma, else half the capped gamma_hat
+        "gamma_default": gamma if gamma is not None else max(min(gamma_hat, B1 * B1 / 3.0) / 2.0, 1e-6),
         "lam_star": lam_star,
         "label_variance": float(v.var()),
         "depends_on_private_labels": True,
