@@ -312,3 +312,21 @@ def test_type_errors():
         acc.terms_noisy_wtd_llp("1", 64, 10, 0.1, 1)
     with pytest.raises(TypeError):
         acc.llp_exact_delta(1, 100.5, 10, 2, 0.1)
+
+
+def test_exact_delta_agrees_with_monte_carlo_estimate():
+    """The quadrature against a seeded Monte-Carlo estimate of the same mixture (Example A, eps = 1):
+    h ~ Hypergeometric(n-1, |N|, k-1) noisy bag-mates, M = 2 B1 |w| / sqrt(chi2_h), delta_G(eps; M)."""
+    import numpy as np
+
+    n, k, m, rho, eps, R = 100000, 64, 1000, 0.1, 1.0, 400000
+    g = np.random.default_rng(2024)
+    h = g.hypergeometric(int(rho * n), n - 1 - int(rho * n), k - 1, size=R)
+    w = g.standard_normal(R)
+    V = g.chisquare(np.maximum(h, 1))
+    M = np.where(h > 0, 2.0 * np.abs(w) / np.sqrt(V), np.inf)
+    vals = (m * k / n) * acc.gaussian_delta_profile(eps, M)
+    est, se = vals.mean(), vals.std(ddof=1) / math.sqrt(R)
+    exact = acc.llp_exact_delta(eps, n, k, m, rho)
+    assert abs(est - exact.delta_out) < 4 * se
+    assert se < 3e-4
