@@ -34,7 +34,8 @@ from .compare.registry import utility_metric_name
 from .data import Dataset
 from .exceptions import PrivacyLeakWarning
 
-__all__ = ["METRICS", "Target", "parse_target", "negotiate", "crossing", "answer_table", "answer_sentences"]
+__all__ = ["METRICS", "Target", "parse_target", "negotiate", "crossing", "smallest_n", "answer_table",
+           "answer_sentences"]
 
 #: metric -> (direction, description)
 METRICS = {
@@ -161,11 +162,43 @@ def _bound_crossing(adapter, state, method: str, spec, target: Target, grid: np.
     return min(out, key=lambda t: (math.isnan(t[0]), t[0]))
 
 
+def smallest_n(adapter, state, method: str, *, epsilon: float, spec, target: Target,
+               n_max: float = 1e9) -> tuple[float, str]:
+    """Smallest number of rows at which ``method``'s excess-risk bound meets ``target`` at ``epsilon``.
+
+    The bound is evaluated on 161 log-spaced n from 10 to ``n_max``; the answer is the start of the
+    tail of grid points that all meet the target, refined by integer bisection below it (the bound
+    is non-increasing in n there). ``inf`` when even ``n_max`` rows do not suffice, ``nan`` when the
+    method has no bound.
+    """
+    grid = np.unique(np.ceil(np.geomspace(10, n_max, 161)))
+    vals = np.array([adapter.bound_at(state, method, epsilon=epsilon, n=float(n), spec=spec) for n in grid])
+    if np.all(np.isnan(vals)):
+        return math.nan, "no bound for this method"
+    ok = np.array([math.isfinite(v) and target.met(v) for v in vals])
+    if not ok[-1]:
+        return math.inf, f"not met for n ≤ {n_max:.0e}"
+    j = len(ok) - 1
+    while j > 0 and ok[j - 1]:
+        j -= 1
+    if j == 0:
+        return float(grid[0]), f"met already at n = {int(grid[0])}"
+    lo, hi = int(grid[j - 1]), int(grid[j])
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        v = adapter.bound_at(state, method, epsilon=epsilon, n=float(mid), spec=spec)
+        if math.isfinite(v) and target.met(v):
+            hi = mid
+        else:
+            lo = mid
+    return float(hi), "smallest n (bound, integer bisection)"
+
+
 def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 1.0, delta: float = 1e-5,
               mechanisms: Sequence[str] | None = None, n_trials: int = 50, seed: int = 0,
               eps_min: float = 0.01, eps_max: float = 20.0, n_points: int = 10, k: int = 64, m: int = 100,
               rho: float = 0.1, progress: Callable[[int, int], None] | None = None,
-              result: CompareResult | None = None) -> dict:
+              result: CompareResult | None = None, solve_for: str = "epsilon") -> dict:
     """Answer targets for every applicable mechanism on ``ds``.
 
     Parameters
@@ -185,6 +218,9 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
         The log grid of the measured curves.
     result : CompareResult, optional
         Reuse an existing comparison (its spec must match) instead of running one.
+    solve_for : {"epsilon", "n"}
+        ``"n"``: with an excess-risk target, the smallest number of rows at which each method's
+        bound meets it at the chosen ``epsilon`` (from the bound only; nothing is simulated).
 
     Returns
     -------
@@ -207,16 +243,22 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
     if util_t and util_t[0].metric in ("accuracy", "r2") and util_t[0].metric != metric:
         raise ValueError(f"target {util_t[0].metric!r} does not fit the {ds.task} task of dataset {ds.name!r}; "
                          f"use {metric!r} or 'excess_risk'.")
+    if solve_for not in ("epsilon", "n"):
+        raise ValueError(f"solve_for must be 'epsilon' or 'n', got {solve_for!r}.")
+    if solve_for == "n" and not (util_t and util_t[0].metric == "excess_risk"):
+        raise ValueError("solve_for='n' needs an excess_risk target (the bounds are on the excess risk), got "
+                         f"{[t.text for t in parsed]}.")
     eps_chosen = check_epsilon(epsilon, allow_inf=False)
     delta_used = delta_t[0].value if delta_t else check_delta(delta)
     n_trials = check_int("n_trials", n_trials, lo=1, hi=100_000)
     grid = default_epsilons(eps_min, eps_max, n_points)
     spec = make_spec(epsilons=grid, delta=delta_used, n_trials=n_trials, seed=seed, k=k, m=m, rho=rho)
-    if util_t:
+    if util_t and solve_for == "epsilon":
         if result is None or result.spec != spec:
             result = run_compare(ds, spec, mechanisms=mechanisms, progress=progress)
-    elif result is None or result.spec != spec:
-        # delta-only negotiation: no Monte-Carlo needed, just the prepared states
+    elif result is None or (result.spec.delta, result.spec.seed, result.spec.k, result.spec.m, result.spec.rho) != (
+            delta_used, seed, k, m, rho):
+        # delta-only or n negotiation: no Monte-Carlo needed, just the prepared states
         result = run_compare(ds, make_spec(epsilons=(eps_chosen,), delta=delta_used, n_trials=1, seed=seed, k=k,
                                            m=m, rho=rho), mechanisms=mechanisms)
     rows = []
@@ -229,7 +271,16 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
                "delta": 0.0 if mi["pure"] else delta_used}
         if delta_t:
             row["meets_delta"] = bool(mi["pure"] or delta_used <= delta_t[0].value)
-        if util_t:
+        if util_t and solve_for == "n":
+            if mi["status"] == "none":
+                row.update({"n_bound": math.nan, "n_note": "no privacy claim"})
+            else:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", PrivacyLeakWarning)
+                    nb, nnote = smallest_n(adapter, state, mi["method"], epsilon=eps_chosen, spec=result.spec,
+                                           target=util_t[0])
+                row.update({"n_bound": nb, "n_note": nnote})
+        elif util_t:
             t = util_t[0]
             summ = result.summary
             s = summ[(summ["adapter"] == mi["adapter"]) & (summ["method"] == mi["method"])]
@@ -269,7 +320,8 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
     return {
         "dataset": ds.name, "task": ds.task, "n": ds.n, "fingerprint": ds.fingerprint,
         "targets": [t.as_dict() for t in parsed], "epsilon_chosen": eps_chosen, "delta_used": delta_used,
-        "grid": list(grid) if util_t else [], "seed": seed, "methods": rows, "k_answers": k_answers,
+        "grid": list(grid) if util_t and solve_for == "epsilon" else [], "seed": seed, "solve_for": solve_for,
+        "n_current": ds.n, "methods": rows, "k_answers": k_answers,
         "skipped": dict(result.skipped),
         "notes": ["epsilon_measured: where the mean curve meets the target (interpolated in log ε); "
                   "epsilon_measured_lo/hi: where the 95% band's optimistic / pessimistic edge meets it.",
@@ -282,6 +334,15 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
 def answer_sentences(answer: dict) -> list[str]:
     """One plain sentence per method: the smallest epsilon, its 95% range, and the bound's answer."""
     out = []
+    if answer.get("solve_for") == "n":
+        for r in answer["methods"]:
+            nb = r.get("n_bound", math.nan)
+            if isinstance(nb, float) and math.isfinite(nb):
+                out.append(f"{r['label']}: the bound meets it from n = {int(nb):,} rows at ε = "
+                           f"{answer['epsilon_chosen']:g} (this dataset has {answer['n_current']:,}).")
+            elif isinstance(nb, float) and math.isinf(nb):
+                out.append(f"{r['label']}: {r['n_note']}.")
+        return out
     for r in answer["methods"]:
         e = r.get("epsilon_measured", math.nan)
         if "epsilon_measured" not in r:
@@ -309,6 +370,6 @@ def answer_sentences(answer: dict) -> list[str]:
 def answer_table(answer: dict) -> pd.DataFrame:
     """The per-method answers as a table (for the page and the report)."""
     cols = ["label", "status", "epsilon_measured", "epsilon_measured_lo", "epsilon_measured_hi", "epsilon_bound",
-            "delta", "meets_delta", "n_trials", "measured_note", "bound_note", "mechanism"]
+            "n_bound", "n_note", "delta", "meets_delta", "n_trials", "measured_note", "bound_note", "mechanism"]
     df = pd.DataFrame(answer["methods"])
     return df[[c for c in cols if c in df.columns]]

@@ -51,7 +51,8 @@ def compare_settings(config: ExplorerConfig) -> dict:
 
     Page parameters: ``eps_min`` (default 0.05), ``eps_max`` (10), ``n_eps`` (8), ``mech``
     (comma-separated adapter keys or ``all``), ``view`` (``utility`` or ``excess_risk``) and the
-    negotiation target (see :func:`targets_from_params`).
+    negotiation target (see :func:`targets_from_params`) with ``tsolve`` (``epsilon`` or ``n``: the
+    smallest number of rows from the bound, excess-risk targets only).
     """
     p = config.params
     eps_min = float(p.get("eps_min", 0.05))
@@ -63,7 +64,13 @@ def compare_settings(config: ExplorerConfig) -> dict:
     view = str(p.get("view", "utility"))
     if view not in ("utility", "excess_risk"):
         raise ValueError(f"view must be 'utility' or 'excess_risk', got {view!r}.")
-    return {"grid": grid, "mechanisms": mechanisms, "targets": targets_from_params(p), "view": view,
+    solve_for = str(p.get("tsolve", "epsilon"))
+    if solve_for not in ("epsilon", "n"):
+        raise ValueError(f"tsolve must be 'epsilon' or 'n', got {solve_for!r}.")
+    targets = targets_from_params(p)
+    if solve_for == "n" and not any(t.startswith("excess_risk=") for t in targets):
+        solve_for = "epsilon"
+    return {"grid": grid, "mechanisms": mechanisms, "targets": targets, "view": view, "solve_for": solve_for,
             "eps_min": eps_min, "eps_max": eps_max, "n_eps": n_eps}
 
 
@@ -151,7 +158,8 @@ def build_report(config: ExplorerConfig, *, dataset: Dataset | None = None, resu
     if st["targets"] and negotiation is None:
         negotiation = negotiate(ds, st["targets"], epsilon=cfg.eps, delta=cfg.delta, mechanisms=st["mechanisms"],
                                 n_trials=cfg.trials, seed=cfg.seed, eps_min=st["eps_min"], eps_max=st["eps_max"],
-                                n_points=st["n_eps"], k=cfg.k, m=cfg.m, rho=cfg.rho, result=result)
+                                n_points=st["n_eps"], k=cfg.k, m=cfg.m, rho=cfg.rho, result=result,
+                                solve_for=st["solve_for"])
     csv = results_csv(result)
     page = render_html(cfg, ds, result, csv=csv, negotiation=negotiation)
     return Report(html=page, csv=csv, config=cfg, result=result, negotiation=negotiation)

@@ -52,6 +52,7 @@ _init("mech", "all", str)
 _init("tmetric", metric, str, tuple(TARGET_METRICS))
 _init("tvalue", 0.9 if metric == "accuracy" else 0.3, float)
 _init("tdelta", 0.0, float)
+_init("tsolve", "epsilon", str, ("epsilon", "n"))
 
 with st.expander("⚙️ Comparison settings", expanded=False):
     c1, c2, c3 = st.columns(3)
@@ -75,7 +76,7 @@ with st.expander("⚙️ Comparison settings", expanded=False):
 page_params = {"eps_min": float(eps_min), "eps_max": float(eps_max), "n_eps": int(n_eps),
                "view": st.session_state["view"], "mech": st.session_state["mech"],
                "tmetric": st.session_state["tmetric"], "tvalue": float(st.session_state["tvalue"]),
-               "tdelta": float(st.session_state["tdelta"])}
+               "tdelta": float(st.session_state["tdelta"]), "tsolve": st.session_state["tsolve"]}
 
 mechanisms = None if st.session_state["mech"] == "all" else tuple(st.session_state["mech"].split(","))
 try:
@@ -151,7 +152,13 @@ with tab_neg:
     tvalue = n2.number_input("Value", key="tvalue", format="%.4g", step=0.01, disabled=tmetric == "none")
     tdelta = n3.number_input("δ at most (0 = no δ target)", key="tdelta", min_value=0.0, max_value=0.5,
                              format="%.1e", step=1e-6)
-    page_params.update({"tmetric": tmetric, "tvalue": float(tvalue), "tdelta": float(tdelta)})
+    solve = "epsilon"
+    if tmetric == "excess_risk":
+        solve = st.radio("Solve for", ("epsilon", "n"), key="tsolve", horizontal=True,
+                         format_func={"epsilon": "the smallest ε (measured and bound)",
+                                      "n": f"the smallest number of rows n at ε = {eps:g} (bound)"}.get)
+    page_params.update({"tmetric": tmetric, "tvalue": float(tvalue), "tdelta": float(tdelta),
+                        "tsolve": st.session_state["tsolve"]})
     try:
         targets = targets_from_params(page_params)
     except (TypeError, ValueError) as exc:
@@ -160,7 +167,8 @@ with tab_neg:
     answer = None
     if targets:
         try:
-            answer = cc.negotiation(ds.name, ds.fingerprint, spec, mechanisms, tuple(targets), float(eps), ds, result)
+            answer = cc.negotiation(ds.name, ds.fingerprint, spec, mechanisms, tuple(targets), float(eps), solve, ds,
+                                    result)
         except (TypeError, ValueError) as exc:
             widgets.show_error(exc)
     if answer is not None:
@@ -169,7 +177,7 @@ with tab_neg:
         st.dataframe(answer_table(answer), hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(format="%.3g")
                                     for c in ("epsilon_measured", "epsilon_measured_lo", "epsilon_measured_hi",
-                                              "epsilon_bound")}
+                                              "epsilon_bound", "n_bound")}
                      | {"delta": st.column_config.NumberColumn(format="%.0e")})
         if answer.get("grid"):
             st.plotly_chart(negotiation_figure(result if answer["delta_used"] == delta else

@@ -145,3 +145,31 @@ def test_answer_sentences_and_table():
     assert all("ε ≈" in line or "not reached" in line for line in lines)
     tab = answer_table(ans)
     assert list(tab.columns[:3]) == ["label", "status", "epsilon_measured"]
+
+
+def test_smallest_n_from_the_bound():
+    from dp_core.compare import make_spec, run_compare
+    from dp_core.compare.baselines import output_expected_excess_at_n
+
+    ds = load_dataset("iris")
+    ans = negotiate(ds, ["excess_risk=0.05"], mechanisms=["output_perturbation"], epsilon=1.0, solve_for="n")
+    assert ans["solve_for"] == "n" and ans["grid"] == []
+    st = run_compare(ds, make_spec(epsilons=(1.0,), delta=1e-5, n_trials=1, seed=0),
+                     mechanisms=["output_perturbation"]).states["output_perturbation"]
+    for r in ans["methods"]:
+        fam = "gaussian" if r["method"] == "output_gaussian" else "laplace"
+        n = r["n_bound"]
+        assert output_expected_excess_at_n(st, epsilon=1.0, delta=1e-5, family=fam, n=n) <= 0.05
+        assert output_expected_excess_at_n(st, epsilon=1.0, delta=1e-5, family=fam, n=n - 1) > 0.05
+    # more privacy (smaller epsilon) needs more rows
+    strict = negotiate(ds, ["excess_risk=0.05"], mechanisms=["output_perturbation"], epsilon=0.5, solve_for="n")
+    assert all(a["n_bound"] > b["n_bound"] for a, b in zip(strict["methods"], ans["methods"]))
+    with pytest.raises(ValueError, match="solve_for='n' needs an excess_risk target"):
+        negotiate(ds, ["accuracy=0.9"], solve_for="n")
+
+
+def test_cli_solve_for_n(capsys):
+    assert main(["negotiate", "--dataset", "diabetes", "--target", "excess_risk=0.05", "--solve-for", "n",
+                 "--mechanisms", "input_perturbation"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["solve_for"] == "n" and all(isinstance(r["n_bound"], float) for r in out["methods"])

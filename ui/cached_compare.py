@@ -28,10 +28,12 @@ def compare(name: str, fingerprint: str, spec: CompareSpec, mechanisms: tuple[st
 
 @st.cache_data(max_entries=32, show_spinner="Negotiating...")
 def negotiation(name: str, fingerprint: str, spec: CompareSpec, mechanisms: tuple[str, ...] | None,
-                targets: tuple[str, ...], epsilon: float, _ds, _result: CompareResult, _v: str = V) -> dict:
+                targets: tuple[str, ...], epsilon: float, solve_for: str, _ds, _result: CompareResult,
+                _v: str = V) -> dict:
     return negotiate(_ds, list(targets), epsilon=epsilon, delta=spec.delta, mechanisms=mechanisms,
                      n_trials=spec.n_trials, seed=spec.seed, eps_min=min(spec.epsilons), eps_max=max(spec.epsilons),
-                     n_points=len(spec.epsilons), k=spec.k, m=spec.m, rho=spec.rho, result=_result)
+                     n_points=len(spec.epsilons), k=spec.k, m=spec.m, rho=spec.rho, result=_result,
+                     solve_for=solve_for)
 
 
 @st.cache_data(max_entries=8, show_spinner="Writing the report...")

@@ -27,6 +27,8 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--k", type=int, default=64, help="label-DP bag size (default 64)")
     p.add_argument("--m", type=int, default=100, help="label-DP number of bags (default 100)")
     p.add_argument("--rho", type=float, default=0.1, help="label-DP noisy share (default 0.1)")
+    p.add_argument("--solve-for", choices=("epsilon", "n"), default="epsilon",
+                   help="epsilon (default) or n: the smallest number of rows from the bound (excess_risk target)")
 
 
 def _run_negotiate(args: argparse.Namespace) -> dict:
@@ -38,7 +40,7 @@ def _run_negotiate(args: argparse.Namespace) -> dict:
         ds = load_dataset(args.dataset)
     return negotiate(ds, args.targets, epsilon=args.epsilon, delta=args.delta, mechanisms=args.mechanisms,
                      n_trials=args.trials, seed=args.seed, eps_min=args.eps_min, eps_max=args.eps_max,
-                     n_points=args.n_eps, k=args.k, m=args.m, rho=args.rho)
+                     n_points=args.n_eps, k=args.k, m=args.m, rho=args.rho, solve_for=args.solve_for)
 
 
 def _add_report(p: argparse.ArgumentParser) -> None:

@@ -38,7 +38,7 @@ from ..exceptions import DataValidationError, PrivacyLeakWarning
 from ..rng import as_generator
 
 __all__ = ["CompareData", "prepare_compare_data", "OutputModel", "fit_output_model", "output_noise_scale",
-           "output_perturbation_trials", "output_expected_excess"]
+           "output_perturbation_trials", "output_expected_excess", "output_expected_excess_at_n"]
 
 FAMILIES = ("gaussian", "laplace")
 
@@ -144,6 +144,8 @@ class OutputModel:
     objective: float
     n_params: int
     data: CompareData = field(repr=False)
+    gram_trace: float = math.nan
+    gram_lmax: float = math.nan
 
     def train_objective(self, Theta: np.ndarray) -> np.ndarray:
         """Regularised training objective at each row of ``Theta`` (shape (T, D))."""
@@ -245,7 +247,8 @@ def fit_output_model(data: CompareData, *, lam: float | None = None) -> OutputMo
         trace_h = math.nan
         n_params = C * d
     model = OutputModel(task=data.task, lam=lam, theta=theta, sensitivity=2.0 * L / (n * lam), lipschitz=L,
-                        smoothness=smooth, trace_h=trace_h, objective=0.0, n_params=n_params, data=data)
+                        smoothness=smooth, trace_h=trace_h, objective=0.0, n_params=n_params, data=data,
+                        gram_trace=float(np.trace(G)), gram_lmax=lmax)
     obj = float(model.train_objective(theta[None, :])[0])
     return OutputModel(**{**model.__dict__, "objective": obj})
 
@@ -271,6 +274,29 @@ def output_expected_excess(model: OutputModel, *, epsilon: float, delta: float, 
     if model.task == "regression":
         return 0.5 * model.trace_h * e_norm2 / D
     return 0.5 * model.smoothness * e_norm2
+
+
+def output_expected_excess_at_n(model: OutputModel, *, epsilon: float, delta: float, family: str, n: float) -> float:
+    """:func:`output_expected_excess` for a dataset of ``n`` rows like this one.
+
+    ``lam = 1/sqrt(n)`` and the sensitivity ``2 L / (n lam)`` are recomputed at ``n``; the data's
+    second-moment matrix ``X^T X / n`` (its trace and largest eigenvalue) is taken as the same.
+    Used to answer "how many rows are needed" from the bound.
+    """
+    check_choice("family", family, FAMILIES)
+    n = check_positive("n", n)
+    lam = 1.0 / math.sqrt(n)
+    L = (1.0 + 1.0 / math.sqrt(lam)) if model.task == "regression" else math.sqrt(2.0)
+    sens = 2.0 * L / (n * lam)
+    if family == "gaussian":
+        s = gaussian_sigma_analytic(epsilon=epsilon, delta=delta, sensitivity=sens)
+    else:
+        s = 0.0 if math.isinf(epsilon) else sens / check_positive("epsilon", epsilon, allow_inf=True)
+    D = model.n_params
+    e_norm2 = D * s * s if family == "gaussian" else D * (D + 1) * s * s
+    if model.task == "regression":
+        return 0.5 * (model.gram_trace + lam * D) * e_norm2 / D
+    return 0.5 * (0.5 * model.gram_lmax + lam) * e_norm2
 
 
 def _standard_noise(seeds: Sequence[np.random.SeedSequence], D: int, family: str) -> np.ndarray:

@@ -138,6 +138,14 @@ class Adapter(ABC):
         """Noise scales at ``epsilon``: dicts with ``method``, ``quantity``, ``value``."""
         return []
 
+    def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
+        """The method's excess-risk bound for a dataset of ``n`` rows like this one (``nan``: none).
+
+        Used to answer "how many rows are needed" (:func:`dp_core.negotiate.negotiate` with
+        ``solve_for="n"``); the bound must not increase with ``n``.
+        """
+        return math.nan
+
     def nonprivate_utility(self, state: Any) -> float:
         return math.nan
 

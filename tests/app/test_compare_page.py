@@ -154,3 +154,13 @@ def test_share_panel_offers_link_and_downloads(app):
     labels = [b.proto.label for b in at.get("download_button")]
     assert any("HTML report" in lab for lab in labels) and any("JSON" in lab for lab in labels)
     assert any("CSV" in lab for lab in labels)
+
+
+def test_negotiate_smallest_n(app):
+    at = open_page(app, dataset="iris", tmetric="excess_risk", tvalue=0.05, **FAST)
+    at.radio(key="tsolve").set_value("n").run()
+    assert not at.exception
+    tab = [d.value for d in at.dataframe if "n_bound" in d.value.columns][0]
+    assert (tab["n_bound"].dropna() > 10).all()
+    assert any("rows at ε = 1" in m.value for m in at.markdown)
+    assert qp(at, "tsolve") == "n"

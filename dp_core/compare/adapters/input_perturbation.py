@@ -15,6 +15,7 @@ COLT 2012, Theorem 2 (Gaussian objective perturbation).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -118,6 +119,19 @@ class InputPerturbationAdapter(BlockAdapter):
             rows.append({"method": "objective", "epsilon": float(e), "bound": objective_gauss_bound(p),
                          "label": "Theorem-2 analogue (derived)"})
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
+
+    def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
+        from ...bounds.input_perturbation import objective_gauss_bound, theorem2_terms
+        from ...mechanisms.input_perturbation.experiment import SimulationConfig
+
+        if method not in ("input", "objective"):
+            return float("nan")
+        try:
+            p = SimulationConfig(epsilon=epsilon, delta=spec.delta, model=state.model, eta=state.eta).params(
+                int(math.ceil(n)), state.stats.d)
+        except ValueError:  # n at or below the minimum of the calibration: no bound
+            return float("inf")
+        return theorem2_terms(p).total if method == "input" else objective_gauss_bound(p)
 
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
         from ...mechanisms.input_perturbation.mechanism import objective_sigma

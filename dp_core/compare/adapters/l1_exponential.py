@@ -141,6 +141,13 @@ class L1ExponentialAdapter(Adapter):
                                       f"{cal.bound_assumption} with τ = 1 (probability ≥ 1 − {5 * cal.eta:g})"})
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
+    def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
+        if method != "em_l1":
+            return float("nan")
+        cal = self._estimator(float(epsilon)).calibrate(int(math.ceil(n)), state.X.shape[1])
+        total = cal.bound.get("total") if isinstance(cal.bound, dict) else None
+        return float("nan") if total is None else float(total)
+
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
         n, d = state.X.shape
         cal = self._estimator(float(epsilon)).calibrate(n, d)

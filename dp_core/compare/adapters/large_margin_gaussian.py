@@ -98,6 +98,21 @@ class LargeMarginAdapter(Adapter):
                              "label": "expected pathwise bound (Tier C)"})
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
+    def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
+        from ...bounds.large_margin_gaussian import tier_c_bounds
+        from ...mechanisms.large_margin_gaussian import LargeMarginGaussian
+
+        modes = {v: k for k, v in _METHOD.items()}
+        if modes.get(method) not in ("corrected", "repaired"):
+            return float("nan")
+        t = state.task
+        nn, d, C = int(math.ceil(n)), int(t.X_train.shape[1]), int(t.n_classes)
+        cfg = LargeMarginGaussian(epsilon=epsilon, mode=modes[method])
+        acc = cfg.accounting(n=nn, d=d, n_classes=C)
+        b = tier_c_bounds(d=d, n_classes=C, n=nn, beta=acc.beta, lam=cfg.lam, mu_eff=acc.mu_eff, delta=0.05,
+                          shared_noise=acc.shared_noise, R_z=acc.R_z)
+        return float(b["expected_pathwise"])
+
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
         rows = []
         for mode in ("corrected", "repaired", "printed"):

@@ -17,6 +17,7 @@ from ...data import Dataset
 from ..baselines import (
     fit_output_model,
     output_expected_excess,
+    output_expected_excess_at_n,
     output_noise_scale,
     output_perturbation_trials,
     prepare_compare_data,
@@ -66,6 +67,11 @@ class OutputPerturbationAdapter(BlockAdapter):
                     state, epsilon=float(e), delta=spec.delta, family=fam), "label": label}
                 for meth, fam in _FAMILY.items() for e in epsilons]
         return pd.DataFrame(rows)
+
+    def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
+        if method not in _FAMILY:
+            return float("nan")
+        return output_expected_excess_at_n(state, epsilon=epsilon, delta=spec.delta, family=_FAMILY[method], n=n)
 
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
         return [
