@@ -29,6 +29,8 @@ H_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
 BDELTA_OPTIONS = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
 DEMO = ("gaussian_classes", "iris", "wine", "breast_cancer")
 EPS_GRID = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+MU_GRID = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3)
+H_GRID = (0.05, 0.1, 0.2, 0.5, 1.0)
 
 
 def _init(key, default, kind=str, options=None):
@@ -224,7 +226,7 @@ with f2:
                f"(20 draws at ε = {eps:g}). R draws independent noise for every class.")
 
 # ------------------------------------------------------------------------------ 4. Monte-Carlo sweeps
-st.header("4 · Accuracy against ε and excess risk against n (measured)")
+st.header("4 · Accuracy against ε, excess risk against ε and n, regularisation (measured)")
 bdelta = st.select_slider("Bound confidence δ (utility-bound failure probability — not a DP δ)",
                           options=BDELTA_OPTIONS, key="lm_bdelta")
 n_trials = int(min(trials, 200))
@@ -271,6 +273,15 @@ if st.session_state.get("lm_ran"):
         st.caption("Dashed: corrected bounds (Tier C) for the mechanism actually run; dash-dot: the paper's bounds "
                    "in consistent units (Tier U, P+ only); dotted red: the printed Theorem 5.2 as printed (sum-form "
                    "units, not a valid bound for this per-example quantity).")
+        st.subheader(f"Regularisation trade-off at ε = {eps:g} (R)")
+        t1, t2 = st.columns(2)
+        s_mu = clm.regularisation(tkey, fp, base, "mu", MU_GRID, n_trials, int(seed), _task=task)
+        t1.plotly_chart(lmf.tradeoff_figure(s_mu, parameter="mu", title="against μ"), key="lm_trade_mu")
+        s_h = clm.regularisation(tkey, fp, base, "h", H_GRID, n_trials, int(seed), _task=task)
+        t2.plotly_chart(lmf.tradeoff_figure(s_h, parameter="h", title="against h"), key="lm_trade_h")
+        st.caption("Larger μ shrinks the noise's effect (bounds ∝ 1/μ) but biases the fit towards small Φ; a wider "
+                   "Huber width h lowers the Hessian bound κ = C/(2h) (smaller Jacobian term, more budget for the "
+                   "noise) but smooths the hinge more.")
     except (ValueError, TypeError) as exc:
         widgets.show_error(exc)
 else:

@@ -77,6 +77,15 @@ def excess_vs_n(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian
     return s, bounds
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def regularisation(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian, parameter: str, values: tuple,
+                   n_trials: int, seed: int, _task, _v: str = V) -> pd.DataFrame:
+    progress = widgets.progress_reporter(f"Trade-off against {parameter}")
+    df = lmg.regularisation_sweep(_task, parameter=parameter, values=list(values), base=base, n_trials=n_trials,
+                                  seed=seed, progress=progress)
+    return summarize(df, by=["method", "value"], values=["accuracy", "excess", "pathwise_bound", "nonprivate_accuracy"])
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def unbounded_share(d: int, n: int, lam: float, epsilons: tuple, n_draws: int, seed: int, _v: str = V) -> pd.DataFrame:
     return lmg.unbounded_share(d=d, n=n, lam=lam, epsilons=list(epsilons), n_draws=n_draws, seed=seed)

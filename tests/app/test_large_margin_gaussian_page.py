@@ -110,6 +110,8 @@ def test_run_sweeps_produces_accuracy_curves(app):
     assert any(k.startswith("Empirical excess J(Φᵖ) − J(Φ*) against n") for k in ch)
     ex = ch["Empirical excess J(Φᵖ) − J(Φ*) against ε"]
     assert any("mean pathwise bound" in t.get("name", "") for t in ex["data"])
+    assert "against μ" in ch and "against h" in ch
+    assert any("bound ÷ measured" in df.value.columns for df in at.dataframe)
 
 
 def test_uploaded_csv_is_usable(app):

@@ -110,3 +110,14 @@ def test_bound_tightness_is_at_least_one(task):
     t = bound_tightness(s)
     assert set(t["method"]) == {"corrected"}  # P has no finite pathwise bound
     assert (t["bound_over_measured"] >= 1).all()
+
+
+def test_regularisation_sweep_trades_noise_for_bias(task):
+    from dp_core.mechanisms.large_margin_gaussian import regularisation_sweep
+
+    df = regularisation_sweep(task, parameter="mu", values=[0.003, 0.3], n_trials=4, seed=0,
+                              base=LargeMarginGaussian(epsilon=2.0))
+    m = df.groupby("value")[["excess", "pathwise_bound"]].mean()
+    assert m.loc[0.3, "pathwise_bound"] < m.loc[0.003, "pathwise_bound"]  # bound ∝ 1/mu_eff
+    with pytest.raises(ValueError, match="parameter must be one of 'mu', 'h'"):
+        regularisation_sweep(task, parameter="lam", values=[0.1], n_trials=1)

@@ -28,6 +28,7 @@ from .experiments import (
     leak_demo,
     make_task,
     public_projection,
+    regularisation_sweep,
     unbounded_share,
 )
 from .mechanism import (
@@ -65,7 +66,8 @@ from .privacy import (
 from .solvers import APGResult, fit_apg, fit_cvxpy, literal_objective_bounded, project_psd
 
 __all__ = [
-    "ClassificationTask", "accuracy_sweep", "bound_tightness", "decision_grid", "excess_vs_n", "leak_demo", "make_task", "public_projection",
+    "ClassificationTask", "accuracy_sweep", "bound_tightness", "decision_grid", "excess_vs_n", "leak_demo",
+    "make_task", "public_projection", "regularisation_sweep",
     "unbounded_share", "LargeMarginGaussian", "PreparedData", "ReleaseBatch", "direction_statistic",
     "fit_nonprivate", "leak_direction", "prepare", "release_many", "decision_values", "gaussian_params",
     "gradient", "huber_hinge", "huber_hinge_grad", "loss", "objective", "phi_from_gaussian", "predict",

@@ -20,6 +20,7 @@ __all__ = [
     "excess_vs_n_figure",
     "unbounded_figure",
     "excess_vs_epsilon_figure",
+    "tradeoff_figure",
     "noise_norm_figure",
 ]
 
@@ -130,6 +131,28 @@ def excess_vs_epsilon_figure(summary: pd.DataFrame, *, title: str = "") -> go.Fi
         fig.add_trace(go.Scatter(x=g["epsilon"], y=vals, mode="lines", name=f"{label_of(str(m))}: mean pathwise bound",
                                  line=dict(color=color_of(str(m)), dash="dash", width=1.5),
                                  hovertemplate="pathwise bound %{y:.3g}<extra></extra>"))
+    return fig
+
+
+def tradeoff_figure(summary: pd.DataFrame, *, parameter: str, title: str = "") -> go.Figure:
+    """Accuracy (left axis) and excess with its mean pathwise bound (right axis, log) against ``mu`` or ``h``."""
+    s = summary.sort_values("value")
+    sym = {"mu": "μ", "h": "h"}[parameter]
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    col = color_of("corrected")
+    n = int(s["n_trials"].min()) if len(s) else 0
+    fig.add_trace(go.Scatter(x=s["value"], y=s["accuracy_mean"], mode="lines+markers", name=f"test accuracy, R ({n} trials)",
+                             line=dict(color=col, width=2),
+                             error_y=dict(type="data", array=(s["accuracy_hi"] - s["accuracy_mean"]).to_numpy(), visible=True)),
+                  secondary_y=False)
+    fig.add_trace(go.Scatter(x=s["value"], y=s["nonprivate_accuracy_mean"], mode="lines", name="non-private accuracy",
+                             line=dict(color=color_of("nonprivate"), width=1)), secondary_y=False)
+    fig.add_trace(go.Scatter(x=s["value"], y=s["excess_mean"], mode="lines+markers", name="measured excess (right)",
+                             line=dict(color="#D55E00", width=2)), secondary_y=True)
+    fig.add_trace(go.Scatter(x=s["value"], y=s["pathwise_bound_mean"], mode="lines", name="mean pathwise bound (right)",
+                             line=dict(color="#D55E00", dash="dash", width=1.5)), secondary_y=True)
+    apply_layout(fig, title=title, x_title=sym, y_title="test accuracy", log_x=True, height=400)
+    fig.update_yaxes(title_text="J(Φᵖ) − J(Φ*)", type="log", secondary_y=True)
     return fig
 
 
