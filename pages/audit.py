@@ -101,7 +101,7 @@ if pair in mech.needs_data:
         ds = cached.load_demo(mech.default_dataset)
     widgets.dataset_badge(ds)
 else:
-    st.caption("This pair needs no data: the query's two values are fixed by its sensitivity.")
+    st.caption(f"This pair needs no data ({mech.pairs[pair]}).")
 
 audit_delta = float(delta) if mech.uses_delta else 0.0
 try:

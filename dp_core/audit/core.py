@@ -313,9 +313,9 @@ def _select_test(s0_sel, s1_sel, n_eval0: int, n_eval1: int, delta: float, confi
         tpr_lo, _ = _wilson(tpr_guess * n_pos_eval, n_pos_eval, confidence)
         _, fpr_hi = _wilson(fpr_guess * n_neg_eval, n_neg_eval, confidence)
         score = _eps_from_rates(tpr_lo, fpr_hi, delta)
-        # tie-break towards the larger point estimate, then the larger TPR
-        point = _eps_from_rates(kp / npos, np.maximum(kn / nneg, 0.5 / nneg), delta)
-        key = score + 1e-9 * np.minimum(point, 1e6) + 1e-12 * kp / npos
+        # ties (typically: no test yet projects a positive bound) go to the test with the largest
+        # shrunk rate difference, the one with the most evidence that the two sides differ at all
+        key = score + 1e-6 * (tpr_guess - fpr_guess)
         i = int(np.argmax(key))
         if key[i] > best[0]:
             best = (float(key[i]), j, i)
