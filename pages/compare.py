@@ -135,6 +135,9 @@ with tab_card:
     for status, items in card["groups"].items():
         for item in items:
             text = f"{item['label']} — {item['statement']}"
+            if item.get("audit"):
+                mech_name, mode = item["audit"].split("/")
+                text += f" [Audit it ↗](audit?mechanism={mech_name}&audit_mode={mode})"
             if status == "certified":
                 st.success(f"**Certified:** {text}", icon="✅")
             elif status == "claimed":

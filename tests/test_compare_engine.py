@@ -246,3 +246,13 @@ def test_methods_on_one_chart_get_distinct_colours():
     for t in fig.data:
         if t.mode == "lines" and t.legendgroup in by_method and t.line.dash == "dash":
             assert t.line.color == by_method[t.legendgroup]
+
+
+def test_audit_links_name_registered_audits():
+    from dp_core.audit import MECHANISMS
+
+    for a in ADAPTERS.values():
+        for m in a.methods:
+            if m.audit:
+                mech, mode = m.audit.split("/")
+                assert mech in MECHANISMS and mode in MECHANISMS[mech].modes

@@ -88,7 +88,7 @@ def budget_card(result: CompareResult, *, epsilon: float, delta: float, n: int |
         extra = " (pure ε-DP)" if m["pure"] else ""
         extra += " (labels only)" if m["label_dp"] else ""
         groups[m["status"]].append({"label": m["label"] + extra, "statement": m["statement"],
-                                    "mechanism": m["mechanism"]})
+                                    "mechanism": m["mechanism"], "audit": m.get("audit", "")})
     return {"epsilon": eps, "delta": d, "metric": result.metric,
             "sentences": plain_language(epsilon=eps, delta=d, n=n),
             "utility": pd.DataFrame(rows, columns=["method", "utility", "utility_lo", "utility_hi", "n_trials",

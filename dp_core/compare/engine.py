@@ -177,7 +177,7 @@ def run_compare(ds: Dataset, spec: CompareSpec, *, mechanisms: Sequence[str] | N
 def _method_row(adapter, mi: MethodInfo) -> dict:
     return {"adapter": adapter.key, "mechanism": adapter.title, "method": mi.key, "label": mi.label,
             "status": mi.status, "status_label": STATUS_LABELS[mi.status], "statement": mi.statement,
-            "pure": mi.pure, "label_dp": mi.label_dp, "page": adapter.page}
+            "pure": mi.pure, "label_dp": mi.label_dp, "page": adapter.page, "audit": mi.audit}
 
 
 def utility_at(result: CompareResult, epsilon: float) -> pd.DataFrame:

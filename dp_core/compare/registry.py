@@ -64,6 +64,8 @@ class MethodInfo:
         Pure epsilon-DP (delta = 0).
     label_dp : bool
         The guarantee protects labels only (features public).
+    audit : str
+        ``MECHANISM/MODE`` of :data:`dp_core.audit.MECHANISMS` that measures this claim ('' if none).
     """
 
     key: str
@@ -72,6 +74,7 @@ class MethodInfo:
     statement: str
     pure: bool = False
     label_dp: bool = False
+    audit: str = ""
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:

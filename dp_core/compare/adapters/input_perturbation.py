@@ -60,7 +60,7 @@ class InputPerturbationAdapter(BlockAdapter):
         MethodInfo("input", "Input perturbation", "claimed",
                    "(ε, δ)-DP of the released w as claimed by the paper (Theorem 1); its proof relies on a "
                    "regulariser that depends on the private data and on an event its Lemma 1 does not secure "
-                   "(specification P1-P2), so it is not certified."),
+                   "(specification P1-P2), so it is not certified.", audit="input-perturbation/COR2"),
         MethodInfo("objective", "Objective perturbation (Gaussian, same setup)", "certified",
                    "(ε, δ)-DP: Gaussian objective perturbation [Kifer, Smith, Thakurta 2012, Thm 2] with the same "
                    "ridge Δ and ball ‖w‖ ≤ η."),

@@ -54,10 +54,11 @@ class L1ExponentialAdapter(Adapter):
         if mode == "grid":
             return (MethodInfo("em_l1", "EM on truncated l1 (exact grid)", "certified",
                                "Pure ε-DP: exact exponential mechanism on a grid net, with the exact sensitivity of "
-                               "the truncated score (replace-one and add/remove neighbours).", pure=True),)
+                               "the truncated score (replace-one and add/remove neighbours).", pure=True,
+                               audit="l1-exponential/tight"),)
         return (MethodInfo("em_l1", "EM on truncated l1 (MCMC)", "claimed",
                            "ε-DP for the idealised exact sampler only; this MCMC approximation (with data-driven "
-                           "step-size adaptation) is not certified.", pure=True),)
+                           "step-size adaptation) is not certified.", pure=True, audit="l1-exponential/tight"),)
 
     @property
     def methods(self) -> tuple[MethodInfo, ...]:  # type: ignore[override]

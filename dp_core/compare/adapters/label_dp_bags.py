@@ -62,11 +62,11 @@ class LabelDPAdapter(BlockAdapter):
         MethodInfo("noisy_wtd_llp", "Noisy weighted LLP (k, m, ρ)", "certified",
                    "(ε, δ)-label-DP at the ε its exact privacy profile gives for δ (beyond the paper, "
                    "specification §3.6); the paper's own accounting (Theorem 1.3) needs far larger bags.",
-                   label_dp=True),
+                   label_dp=True, audit="label-dp-bags/noisy-wtd-llp"),
         MethodInfo("wtd_lba", "Weighted LBA (k, m)", "claimed",
                    "Label-DP as claimed by the paper (Theorem 1.2). Its proof uses Lemma 2.3, which is false as "
                    "printed; the corrected accounting needs k of order 1e11, so nothing is certified at a "
-                   "feasible k.", label_dp=True),
+                   "feasible k.", label_dp=True, audit="label-dp-bags/wtd-lba"),
     )
 
     def prepare(self, ds: Dataset, spec: CompareSpec) -> Any:
@@ -151,7 +151,8 @@ class LabelDPAdapter(BlockAdapter):
                     mi = MethodInfo(mi.key, f"{mi.label} at ε = {state.llp_epsilon:.3g}", mi.status,
                                     f"({state.llp_epsilon:.3g}, {spec.delta:g})-label-DP at k = {spec.k}, "
                                     f"m = {spec.m}, ρ = {spec.rho:g} by the exact privacy profile (beyond the paper, "
-                                    "specification §3.6); measured at that ε only.", label_dp=True)
+                                    "specification §3.6); measured at that ε only.", label_dp=True,
+                                    audit=mi.audit)
             out.append(mi)
         return out
 

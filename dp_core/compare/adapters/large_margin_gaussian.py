@@ -43,13 +43,16 @@ class LargeMarginAdapter(Adapter):
         MethodInfo("lmg_corrected", "Large-margin R: corrected", "certified",
                    "Pure ε-DP with independent noise for every class and the corrected Jacobian term "
                    "(specification §3.6); with the PSD constraint on, the proof relies on the constrained "
-                   "analysis of Kifer, Smith & Thakurta (2012).", pure=True),
+                   "analysis of Kifer, Smith & Thakurta (2012).", pure=True,
+                   audit="large-margin-gaussian/corrected"),
         MethodInfo("lmg_repaired", "Large-margin P+: repaired", "refuted",
                    "Claimed ε-DP is false: one noise matrix is shared by all classes, so the class differences "
-                   "that decide every prediction are released exactly as in the non-private fit.", pure=True),
+                   "that decide every prediction are released exactly as in the non-private fit.", pure=True,
+                   audit="large-margin-gaussian/repaired"),
         MethodInfo("lmg_printed", "Large-margin P: as printed", "refuted",
                    "Claimed ε-DP is false: the objective is unbounded below for at least half of the draws "
-                   "(missing trials), and the shared noise leaves the class differences untouched.", pure=True),
+                   "(missing trials), and the shared noise leaves the class differences untouched.", pure=True,
+                   audit="large-margin-gaussian/printed"),
     )
 
     def prepare(self, ds: Dataset, spec: CompareSpec) -> Any:
