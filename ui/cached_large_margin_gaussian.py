@@ -73,7 +73,7 @@ def excess_vs_n(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian
     progress = widgets.progress_reporter("Excess risk against n")
     trials, bounds = lmg.excess_vs_n(_task, ns=list(ns), mode=mode, base=base, delta=delta, n_trials=n_trials,
                                      seed=seed, progress=progress)
-    s = summarize(trials, by=["method", "n"], values=["excess", "pathwise_bound"])
+    s = summarize(trials, by=["method", "n"], values=["excess", "pathwise_bound", "test_loss_excess"])
     return s, bounds
 
 

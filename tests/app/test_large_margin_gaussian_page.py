@@ -111,6 +111,8 @@ def test_run_sweeps_produces_accuracy_curves(app):
     ex = ch["Empirical excess J(Φᵖ) − J(Φ*) against ε"]
     assert any("mean pathwise bound" in t.get("name", "") for t in ex["data"])
     assert "against μ" in ch and "against h" in ch
+    tl = ch["True-risk excess: measured on the test set against the C5.3 bound"]
+    assert sum(t.get("type") == "bar" for t in tl["data"]) == 4  # terms A, B, E, S
     assert any("bound ÷ measured" in df.value.columns for df in at.dataframe)
 
 

@@ -121,3 +121,14 @@ def test_regularisation_sweep_trades_noise_for_bias(task):
     assert m.loc[0.3, "pathwise_bound"] < m.loc[0.003, "pathwise_bound"]  # bound ∝ 1/mu_eff
     with pytest.raises(ValueError, match="parameter must be one of 'mu', 'h'"):
         regularisation_sweep(task, parameter="lam", values=[0.1], n_trials=1)
+
+
+def test_excess_vs_n_reports_test_loss_and_c53_terms(task):
+    trials, bounds = excess_vs_n(task, ns=[100, 400], mode="corrected", n_trials=3, seed=0)
+    assert np.isfinite(trials["test_loss_excess"]).all()
+    tr = bounds[bounds.quantity == "true_risk"]
+    for n in (100, 400):
+        b = tr[tr.n == n].set_index("bound")["value"]
+        parts = sum(b[k] for k in b.index if k.startswith("C5.3 term"))
+        assert b["C5.3 total"] == pytest.approx(parts, rel=1e-12)
+    assert set(bounds[bounds.quantity == "empirical"]["tier"]) == {"printed", "tier_c"}

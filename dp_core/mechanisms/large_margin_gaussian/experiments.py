@@ -25,7 +25,7 @@ from ...experiments import run_sweep
 from ...rng import RngLike, as_generator, as_seed_sequence
 from ...bounds.large_margin_gaussian import printed_bounds, tier_c_bounds, tier_u_bounds
 from .mechanism import LargeMarginGaussian, PreparedData, fit_nonprivate, prepare, release_many
-from .model import predict, preprocess
+from .model import loss, predict, preprocess
 from .privacy import MODES, privacy_params, sample_radial
 from .solvers import literal_objective_bounded
 
@@ -293,8 +293,10 @@ def excess_vs_n(
     -------
     (trials, bounds)
         ``trials``: one row per (n, trial) with ``method``, ``n``, ``excess``, ``pathwise_bound``,
-        ``unbounded``. ``bounds``: one row per (n, bound name) with ``bound``, ``value``, ``tier``
-        (``printed`` / ``tier_u`` / ``tier_c``), ``label``.
+        ``unbounded`` and ``test_loss_excess`` (average Huber loss on the test set, private minus
+        non-private: an estimate of the true-risk excess). ``bounds``: one row per (n, bound name) with
+        ``bound``, ``value``, ``tier`` (``printed`` / ``tier_u`` / ``tier_c``), ``quantity``
+        (``empirical`` for bounds on ``J(Phi^p) - J(Phi*)``, ``true_risk`` for the C5.3 terms) and ``label``.
     """
     base = LargeMarginGaussian() if base is None else base
     mode = check_choice("mode", mode, MODES)
@@ -322,6 +324,13 @@ def excess_vs_n(
             brows.append({"n": n, "bound": "C5.2 exact radius", "value": tc["c52_exact"], "tier": "tier_c"})
             brows.append({"n": n, "bound": "C5.2 union radius", "value": tc["c52_union"], "tier": "tier_c"})
             brows.append({"n": n, "bound": "expected pathwise", "value": tc["expected_pathwise"], "tier": "tier_c"})
+            tc3 = tier_c_bounds(d=data.d, n_classes=task.n_classes, n=n, beta=acc.beta, lam=cfg0.lam, mu_eff=mu_eff,
+                                delta=delta, shared_noise=acc.shared_noise, R_z=acc.R_z,
+                                phi_star_norm=float(np.sqrt(np.sum(ph**2))))
+            for key, name in (("c53_A", "C5.3 term A (trace)"), ("c53_B", "C5.3 term B (Frobenius)"),
+                              ("c53_E", "C5.3 term E (empirical)"), ("c53_S", "C5.3 term S (sample)"),
+                              ("c53_total", "C5.3 total")):
+                brows.append({"n": n, "bound": name, "value": tc3[key], "tier": "tier_c", "quantity": "true_risk"})
         if mode == "repaired":
             tu = tier_u_bounds(d=data.d, n_classes=task.n_classes, n=n, epsilon=acc.eps_noise, lam=mu_eff, delta=delta)
             brows.append({"n": n, "bound": "U5.2 (paper, consistent units)", "value": tu["u52"], "tier": "tier_u"})
@@ -330,12 +339,16 @@ def excess_vs_n(
         n = int(point["n"])
         data, ph = subsets[n]
         b = release_many(None, None, cfg0, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph)
+        test_excess = loss(b.phi, Zt, task.y_test, cfg0.h) - float(loss(ph, Zt, task.y_test, cfg0.h))
         return pd.DataFrame({"excess": b.excess, "pathwise_bound": b.pathwise_bound,
-                             "unbounded": b.unbounded.astype(float)})
+                             "unbounded": b.unbounded.astype(float), "test_loss_excess": test_excess})
 
+    Zt = preprocess(task.X_test, scale=cfg0.input_scale())
     points = [{"method": mode, "n": n} for n in subsets]
     trials = run_sweep(block, points, n_trials=check_int("n_trials", n_trials, lo=1), seed=seed, progress=progress)
     bounds = pd.DataFrame(brows)
+    if not bounds.empty:
+        bounds["quantity"] = bounds["quantity"].fillna("empirical") if "quantity" in bounds else "empirical"
     if not bounds.empty:
         from ...bounds.large_margin_gaussian import TIER_LABELS
 

@@ -21,6 +21,7 @@ __all__ = [
     "unbounded_figure",
     "excess_vs_epsilon_figure",
     "tradeoff_figure",
+    "test_loss_figure",
     "noise_norm_figure",
 ]
 
@@ -109,6 +110,8 @@ def excess_vs_n_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: s
     tier_names = {"printed": "as printed", "tier_u": "Tier U", "tier_c": "Tier C (corrected)"}
     grey = {"printed": "#B00020", "tier_u": "#7F7F7F", "tier_c": color_of(method)}
     if bounds is not None and not bounds.empty:
+        if "quantity" in bounds:
+            bounds = bounds[bounds["quantity"] == "empirical"]
         for (tier, name), g in bounds.groupby(["tier", "bound"], sort=False):
             g = g.sort_values("n")
             fig.add_trace(go.Scatter(x=g["n"], y=g["value"], mode="lines", name=f"{tier_names[tier]}: {name}",
@@ -153,6 +156,48 @@ def tradeoff_figure(summary: pd.DataFrame, *, parameter: str, title: str = "") -
                              line=dict(color="#D55E00", dash="dash", width=1.5)), secondary_y=True)
     apply_layout(fig, title=title, x_title=sym, y_title="test accuracy", log_x=True, height=400)
     fig.update_yaxes(title_text="J(Φᵖ) − J(Φ*)", type="log", secondary_y=True)
+    return fig
+
+
+def test_loss_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str, title: str = "") -> go.Figure:
+    """Test-loss excess against n beside the corrected C5.3 bound, and the share of each C5.3 term.
+
+    Left (log-log): measured ``L(Phi^p) - L(Phi*)`` on the test set (mean, 95% band) and the C5.3 total.
+    Right: the terms A (trace), B (Frobenius), E (empirical) and S (sample) as shares of the total, so
+    one sees which term dominates (spec section 9, plot 5).
+    """
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["measured test-loss excess and C5.3",
+                                                        "C5.3: share of each term"], horizontal_spacing=0.12)
+    s = summary.sort_values("n")
+    col = color_of(method)
+    n_tr = int(s["n_trials"].min()) if len(s) else 0
+    xs = s["n"].to_numpy(dtype=float)
+    mean = s["test_loss_excess_mean"].to_numpy(dtype=float)
+    lo = s["test_loss_excess_lo"].to_numpy(dtype=float)
+    hi = s["test_loss_excess_hi"].to_numpy(dtype=float)
+    pos = np.where(np.isfinite(lo) & (lo > 0), lo, np.abs(mean) / 10)
+    fig.add_trace(go.Scatter(x=np.concatenate([xs, xs[::-1]]), y=np.concatenate([hi, pos[::-1]]), mode="lines",
+                             fill="toself", fillcolor=hex_to_rgba(col, 0.18), line=dict(width=0), hoverinfo="skip",
+                             showlegend=False), row=1, col=1)
+    fig.add_trace(go.Scatter(x=xs, y=mean, mode="lines+markers", name=f"{label_of(method)}: measured ({n_tr} trials)",
+                             line=dict(color=col, width=2)), row=1, col=1)
+    tb = bounds[bounds.get("quantity", pd.Series(dtype=str)) == "true_risk"] if bounds is not None and len(bounds) else None
+    if tb is not None and not tb.empty:
+        tot = tb[tb["bound"] == "C5.3 total"].sort_values("n")
+        fig.add_trace(go.Scatter(x=tot["n"], y=tot["value"], mode="lines", name="C5.3 total (corrected; prob ≥ 1 − 2δ)",
+                                 line=dict(color=col, dash="dash", width=1.5)), row=1, col=1)
+        term_colors = {"A": "#56B4E9", "B": "#E69F00", "E": "#D55E00", "S": "#999999"}
+        for key, c in term_colors.items():
+            g = tb[tb["bound"].str.startswith(f"C5.3 term {key}")].sort_values("n")
+            share = 100 * g["value"].to_numpy() / tot.set_index("n").loc[g["n"], "value"].to_numpy()
+            fig.add_trace(go.Bar(x=[str(int(v)) for v in g["n"]], y=share, name=g["bound"].iloc[0], marker_color=c,
+                                 hovertemplate="%{y:.1f}% of C5.3<extra></extra>"), row=1, col=2)
+    fig.update_layout(barmode="stack", template="plotly_white", height=420, title=title,
+                      margin=dict(l=60, r=20, t=60, b=40), legend=dict(orientation="h", y=-0.2))
+    fig.update_xaxes(type="log", title_text="n", row=1, col=1)
+    fig.update_yaxes(type="log", title_text="L(Φᵖ) − L(Φ*) on the test set", row=1, col=1)
+    fig.update_xaxes(title_text="n", type="category", row=1, col=2)
+    fig.update_yaxes(title_text="% of the C5.3 total", row=1, col=2, range=[0, 100])
     return fig
 
 
