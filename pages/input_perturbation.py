@@ -121,7 +121,7 @@ if st.session_state.get("ip_n__value") not in N_OPTIONS:
 @st.fragment
 def theory_sections() -> None:
     st.session_state["ip_n"] = st.session_state["ip_n__value"]
-    n = st.select_slider("n: number of contributors for sections 1-3 (the dataset's training size by default)",
+    n = st.select_slider("n: number of contributors for sections 1-2 (the dataset's training size by default)",
                          options=N_OPTIONS, key="ip_n", format_func=lambda v: f"{v:,}", on_change=_keep,
                          args=("ip_n",),
                          help="Only formulas depend on n here, so moving it re-renders quickly; the measured "
@@ -184,7 +184,7 @@ def theory_sections() -> None:
                      f"ε = {lp.epsilon_exact:.4g} at δ = {lp.delta_local:g}. With the data-domain sensitivities "
                      f"(2·sup‖q‖, 2·sup‖p‖) it is ε = {lpd.epsilon_exact:.4g}.")
     st.caption("Local privacy weakens like √n: every contributor's noise shrinks as 1/√n so that the sums stay "
-               "calibrated. α trades local against central privacy (section 3).")
+               "calibrated. α trades local against central privacy (section 2).")
 
     st.subheader("Theorem 2: the expected excess risk bound, term by term")
     st.latex(r"\mathbb E[\hat J(w^{in})-\hat J(\hat w)]\le \underbrace{\tfrac{8d\zeta^2(8\ln(4/\delta)+4\varepsilon)}"
@@ -194,22 +194,24 @@ def theory_sections() -> None:
     st.caption(f"Bound with ‖ŵ‖ = η: {r['terms']['total']:.4g} (Lemma 2, 90% high-probability version: "
                f"{r['lemma2']:.4g}). It is conditional on the calibration event of the privacy proof.")
 
-    st.header("2 · How the noise scales")
+    st.header("2 · Noise and privacy at this n")
     h1, h2 = st.columns(2)
     h1.plotly_chart(figs["noise_eps"], key="ip_noise_eps")
-    h2.plotly_chart(figs["noise_n"], key="ip_noise_n")
-    st.caption("σ_b falls like 1/ε for small ε; σ_u tends to √(2λ/ε) as n grows (slope −1/2 in ε), and blows up "
-               "as n approaches its minimum.")
-
-    st.header("3 · Local against central privacy (α)")
-    t1, t2 = st.columns(2)
-    t1.plotly_chart(figs["trade"], key="ip_trade")
-    t2.plotly_chart(figs["local_n"], key="ip_local_n")
-    st.caption("Moving left (smaller α) strengthens both the central guarantee (αε) and the local one (∝ √α), "
-               "while the Theorem-2 bound (colour) grows like 1/α.")
+    h2.plotly_chart(figs["trade"], key="ip_trade")
+    st.caption("Left: σ_b falls like 1/ε for small ε; σ_u tends to √(2λ/ε) (slope −1/2). Right: moving left "
+               "(smaller α) strengthens both the central guarantee (αε) and the local one (∝ √α), while the "
+               "Theorem-2 bound (colour) grows like 1/α.")
 
 
 theory_sections()
+
+st.header("3 · How σ_u and local privacy change with n")
+scaling = cip.n_scaling_figures(data.d, float(eps), float(delta), model, float(eta), float(alpha), mode)
+t1, t2 = st.columns(2)
+t1.plotly_chart(scaling["noise_n"], key="ip_noise_n")
+t2.plotly_chart(scaling["local_n"], key="ip_local_n")
+st.caption("σ_u blows up as n approaches its minimum and settles at √(2λ/ε); every contributor's noise shrinks "
+           "like 1/√n, so her local privacy weakens like √n.")
 
 # ---------------------------------------------------------------------------------- 4. simulation
 st.header("4 · Excess risk against n (measured)")

@@ -59,20 +59,14 @@ def bound_curve(ns: tuple, d: int, eps: float, delta: float, model: str, eta: fl
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def noise_tables(n: int, d: int, eps: float, delta: float, model: str, eta: float, alpha: float, mode: str,
-                 _v: str = V) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+                 _v: str = V) -> tuple[pd.DataFrame, pd.DataFrame]:
     import numpy as np
 
-    epsilons = np.logspace(-2, 1, 31)
-    by_eps = ipe.noise_scale_table(n=n, d=d, epsilons=epsilons, delta=delta, model=model, eta=eta, alpha=alpha,
-                                   sigma_u_mode=mode)
-    n_min = ipp.min_n(delta)["alg1" if mode == "ALG1" else "cor2"]
-    ns = np.unique(np.concatenate([n_min * (1 + np.logspace(-3, 0, 12)), np.logspace(np.log10(2 * n_min), 7, 40)]))
-    by_n = ipe.noise_vs_n_table(ns=ns, d=d, epsilon=eps, delta=delta, model=model, eta=eta, alpha=alpha,
-                                sigma_u_mode=mode)
-    alphas = np.logspace(-2, 0, 21)
-    trade = ipe.alpha_tradeoff_table(n=n, d=d, epsilon=eps, delta=delta, alphas=alphas, model=model, eta=eta,
-                                     sigma_u_mode=mode)
-    return by_eps, by_n, trade
+    by_eps = ipe.noise_scale_table(n=n, d=d, epsilons=np.logspace(-2, 1, 31), delta=delta, model=model, eta=eta,
+                                   alpha=alpha, sigma_u_mode=mode)
+    trade = ipe.alpha_tradeoff_table(n=n, d=d, epsilon=eps, delta=delta, alphas=np.logspace(-2, 0, 21), model=model,
+                                     eta=eta, sigma_u_mode=mode)
+    return by_eps, trade
 
 
 @st.cache_data(max_entries=32, show_spinner="Drawing the contributors' noise...")
@@ -105,18 +99,30 @@ def reproduction(seed: int, n_trials: int, _v: str = V) -> pd.DataFrame:
 @st.cache_resource(max_entries=64, show_spinner=False)
 def readout_figures(n: int, d: int, eps: float, delta: float, model: str, eta: float, alpha: float, mult: float,
                     mode: str, _v: str = V) -> dict:
+    """Figures that depend on n: the Theorem-2 terms, noise against epsilon, the alpha trade-off."""
+    from dp_core.mechanisms.input_perturbation import figures as ipf
+
+    r = readouts(n, d, eps, delta, model, eta, alpha, mult, mode)
+    by_eps, trade = noise_tables(n, d, eps, delta, model, eta, alpha, mode)
+    return {"terms": ipf.theorem2_stack_figure(r["terms"]), "noise_eps": ipf.noise_vs_epsilon_figure(by_eps, n=n),
+            "trade": ipf.tradeoff_figure(trade)}
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def n_scaling_figures(d: int, eps: float, delta: float, model: str, eta: float, alpha: float, mode: str,
+                      _v: str = V) -> dict:
+    """Figures over a grid of n (independent of the n slider): sigma_u and the local epsilon against n."""
     import numpy as np
 
     from dp_core.mechanisms.input_perturbation import figures as ipf
 
-    r = readouts(n, d, eps, delta, model, eta, alpha, mult, mode)
-    by_eps, by_n, trade = noise_tables(n, d, eps, delta, model, eta, alpha, mode)
-    n_min = r["params"]["n_min_alg1" if mode == "ALG1" else "n_min_cor2"]
+    n_min = ipp.min_n(delta)["alg1" if mode == "ALG1" else "cor2"]
+    ns = np.unique(np.concatenate([n_min * (1 + np.logspace(-3, 0, 12)), np.logspace(np.log10(2 * n_min), 7, 40)]))
+    by_n = ipe.noise_vs_n_table(ns=ns, d=d, epsilon=eps, delta=delta, model=model, eta=eta, alpha=alpha,
+                                sigma_u_mode=mode)
     local_n = ipe.local_vs_n_table(ns=np.unique(np.logspace(np.log10(n_min + 1), 8, 25).astype(int)), d=d,
                                    epsilon=eps, delta=delta, model=model, eta=eta, alpha=alpha, sigma_u_mode=mode)
-    return {"terms": ipf.theorem2_stack_figure(r["terms"]), "noise_eps": ipf.noise_vs_epsilon_figure(by_eps, n=n),
-            "noise_n": ipf.sigma_u_vs_n_figure(by_n, n_min=n_min), "trade": ipf.tradeoff_figure(trade),
-            "local_n": ipf.local_vs_n_figure(local_n)}
+    return {"noise_n": ipf.sigma_u_vs_n_figure(by_n, n_min=n_min), "local_n": ipf.local_vs_n_figure(local_n)}
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
