@@ -201,7 +201,7 @@ pre{background:#f6f8fa;padding:.8em;overflow-x:auto;font-size:.85em}
 def render_html(config: ExplorerConfig, ds: Dataset, result: CompareResult, *, csv: str,
                 negotiation: dict | None = None) -> str:
     """The report as one HTML page (plotly.js inlined once; no external request)."""
-    from .negotiate import answer_table
+    from .negotiate import answer_sentences, answer_table
 
     st = compare_settings(config)
     figs = [("Utility against ε", compare_figure(result, y="utility", eps_marker=config.eps)),
@@ -243,8 +243,9 @@ def render_html(config: ExplorerConfig, ds: Dataset, result: CompareResult, *, c
     if negotiation is not None:
         neg_html = (f"<h2>Negotiation: {html.escape(negotiation['target']['text'])}</h2>"
                     f"<p>δ used: {negotiation['delta_used']:g}. "
-                    + " ".join(html.escape(n) for n in negotiation["notes"])
-                    + "</p>" + _table(answer_table(negotiation)))
+                    + " ".join(html.escape(n) for n in negotiation["notes"]) + "</p><ul>"
+                    + "".join(f"<li>{html.escape(s)}</li>" for s in answer_sentences(negotiation)) + "</ul>"
+                    + _table(answer_table(negotiation)))
         if negotiation.get("k_answers"):
             neg_html += "<h3>Label-DP: smallest bag size k</h3>" + _table(pd.DataFrame(negotiation["k_answers"]))
     cfg_json = config.to_json()
