@@ -277,9 +277,9 @@ if st.session_state.get("lm_ran"):
             st.plotly_chart(lmf.test_loss_figure(s_n, bnds, method=exc_mode,
                                                  title="True-risk excess: measured on the test set against the C5.3 bound"),
                             key="lm_test_loss")
-            st.caption("C5.3 bounds L̃(Φᵖ) − L̃(Φ*), the excess of the expected loss, with probability ≥ 1 − 2δ. Term S "
-                       "(Sridharan's sample term, scaled by G² — a heuristic multiclass adaptation) usually dominates; "
-                       "term B uses ‖Φ*‖_F of the non-private fit at each n.")
+            st.caption("C5.3 bounds L̃(Φᵖ) − L̃(Φ*), the excess of the expected loss, with probability ≥ 1 − 2δ; the right "
+                       "panel shows which term dominates at each n (E: the noise, S: Sridharan's sample term scaled by "
+                       "G² — a heuristic multiclass adaptation; B uses ‖Φ*‖_F of the non-private fit at each n).")
         st.subheader(f"Regularisation trade-off at ε = {eps:g} (R)")
         t1, t2 = st.columns(2)
         s_mu = clm.regularisation(tkey, fp, base, "mu", MU_GRID, n_trials, int(seed), _task=task)
