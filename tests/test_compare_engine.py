@@ -256,3 +256,18 @@ def test_audit_links_name_registered_audits():
             if m.audit:
                 mech, mode = m.audit.split("/")
                 assert mech in MECHANISMS and mode in MECHANISMS[mech].modes
+
+
+def test_a_failing_mechanism_is_skipped_not_fatal(monkeypatch):
+    from dp_core.exceptions import SolverFailed
+
+    a = ADAPTERS["output_perturbation"]
+
+    def boom(*args, **kwargs):
+        raise SolverFailed("solver failed for the test")
+
+    monkeypatch.setattr(type(a), "sweep", boom)
+    r = run_compare(load_dataset("iris"), make_spec(epsilons=(1.0, 2.0), **QUICK),
+                    mechanisms=["output_perturbation", "large_margin_gaussian"])
+    assert "solver failed for the test" in r.skipped["output_perturbation"]
+    assert "output_perturbation" not in r.states and set(r.summary["adapter"]) == {"large_margin_gaussian"}

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._validation import check_delta, check_epsilon, check_in_interval, check_int
 from ..data import Dataset
-from ..exceptions import PrivacyLeakWarning
+from ..exceptions import DPCoreError, PrivacyLeakWarning
 from ..experiments import summarize
 from .registry import STATUS_LABELS, CompareSpec, MethodInfo, applicable_adapters, utility_metric_name
 
@@ -147,10 +147,16 @@ def run_compare(ds: Dataset, spec: CompareSpec, *, mechanisms: Sequence[str] | N
             if progress is not None:
                 progress(_base + done, grand)
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PrivacyLeakWarning)
-            df = a.sweep(st, spec, progress=prog)
-            b = a.bounds(st, spec.epsilons, spec)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", PrivacyLeakWarning)
+                df = a.sweep(st, spec, progress=prog)
+                b = a.bounds(st, spec.epsilons, spec)
+        except (ValueError, DPCoreError) as exc:  # a failed solve or a rejected setting: report, keep the rest
+            skipped[a.key] = f"{type(exc).__name__}: {exc}"
+            del states[a.key]
+            offset += totals[a.key]
+            continue
         offset += totals[a.key]
         if len(df):
             frames.append(df[["adapter", "method", "epsilon", "trial", "utility", "excess_risk"]])
@@ -196,7 +202,11 @@ def utility_at(result: CompareResult, epsilon: float) -> pd.DataFrame:
     for (ad, meth), g in s.groupby(["adapter", "method"], sort=False):
         g = g.sort_values("epsilon")
         xs = np.log(g["epsilon"].to_numpy(dtype=float))
-        row = {"adapter": ad, "method": meth, "epsilon": eps, "n_trials": int(g["n_trials"].min())}
+        le = math.log(eps)
+        near = g[(np.log(g["epsilon"].to_numpy(dtype=float)) >= le - 1e-12) | (g["epsilon"] == g["epsilon"].max())]
+        lo_side = g[np.log(g["epsilon"].to_numpy(dtype=float)) <= le + 1e-12]
+        bracket = pd.concat([lo_side.tail(1), near.head(1)])
+        row = {"adapter": ad, "method": meth, "epsilon": eps, "n_trials": int(bracket["n_trials"].min())}
         for col in ("utility_mean", "utility_lo", "utility_hi", "excess_risk_mean"):
             ys = g[col].to_numpy(dtype=float)
             if len(xs) == 1:
