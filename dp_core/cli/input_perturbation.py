@@ -155,12 +155,14 @@ def _reproduce_args(p):
     p.add_argument("--quick", action="store_true", help="small grid and few trials (for CI)")
     add_seed_argument(p)
     p.add_argument("--trials", type=int, default=None, help="trials per point (default 100, quick: 5)")
+    p.add_argument("--no-tune", action="store_true",
+                   help="use Delta = Delta* instead of tuning its multiplier at the largest n (the paper tunes)")
 
 
 def _reproduce_run(a):
     from ..reproduce.input_perturbation import reproduce
 
-    return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
+    return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials, tune=not a.no_tune)
 
 
 COMMANDS = [

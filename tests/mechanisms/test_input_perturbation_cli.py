@@ -99,6 +99,11 @@ def test_reproduce_quick_writes_both_figures(tmp_path):
     csv = (tmp_path / "input_perturbation_reproduction.csv").read_text()
     assert "least_squares" in csv and "logistic_taylor" in csv
     assert r["n_grid"] == [128, 512, 2048, 8192]
+    tuned = r["tuned_Delta_multipliers"]
+    assert set(tuned) == {"least_squares_eps0.1", "least_squares_eps1", "logistic_taylor_eps0.1",
+                          "logistic_taylor_eps1"}
+    assert all(set(v) == {"input", "objective", "output"} and set(v.values()) <= {0.1, 0.3, 1.0, 3.0, 10.0}
+               for v in tuned.values())
     # the gap to the non-private RMSE shrinks with n (paper's finding 1)
     c = r["shape_checks"]["least_squares_eps1"]
     assert c["input_minus_nonprivate_at_n_max"] < c["input_minus_nonprivate_at_n_min"]
