@@ -20,7 +20,7 @@ __all__ = ["METRIC_TITLES", "compare_figure", "negotiation_figure"]
 METRIC_TITLES = {
     "accuracy": "Test accuracy",
     "r2": "Test R² (labels on [-1, 1])",
-    "excess_risk": "Excess risk (each mechanism's own training objective)",
+    "excess_risk": "Excess risk (own training objective)",
 }
 
 
