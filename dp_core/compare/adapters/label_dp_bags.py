@@ -199,7 +199,8 @@ class LabelDPAdapter(BlockAdapter):
                 prev = kv
         out.append({"method": "Noisy weighted LLP (exact profile)", "epsilon": epsilon, "delta": delta, "m": m,
                     "rho": rho, "k": found, "feasible": found is not None,
-                    "note": (f"smallest k ≤ n/m = {kmax:,} with δ(ε) ≤ {delta:g}" if found is not None else
+                    "note": (f"smallest k ≤ n/m = {kmax:,} with δ(ε) ≤ {delta:g}; with m fixed a larger k is more "
+                             "private and uses more rows (m·k)" if found is not None else
                              f"no k ≤ n/m = {kmax:,} reaches it at m = {m}; lower m or raise ρ or ε")})
         for mech, label, params in (("noisy-wtd-llp", "Noisy weighted LLP (paper, corrected)", {"rho": rho}),
                                     ("wtd-lba", "Weighted LBA (paper, corrected)", None)):
