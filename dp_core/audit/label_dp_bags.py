@@ -61,6 +61,9 @@ PAIRS = {
     "random": "from your data: the label of one random row replaced by another row's label",
 }
 
+#: Mechanisms whose bag aggregates are deterministic given the public randomness (δ ≥ m k / n).
+_NOISELESS = ("naive-llp", "naive-lba", "weighted-llp")
+
 #: Value of the log-likelihood ratio for a noiseless bag (the aggregate reveals the label).
 _BIG = 1.0e5
 #: Seed of the noise set N (fixed before the labels are seen; the same on both datasets).
@@ -222,6 +225,10 @@ def label_dp_target(*, dataset: Dataset, epsilon: float, delta: float, mode: str
     elif mode == "noisy-wtd-llp-paper":
         claim_delta = delta_noisy_wtd_llp(eps, k, m, rho, b1, variant="paper", noise_std=noise_std)
         note = "δ(ε) as claimed by the paper (Theorem 1.3)"
+    elif mech == "wtd-lba":
+        claim_delta = dl
+        note = ("wtd-LBA's guarantee (Theorem 1.2) holds only under conditions on the data (see the Label-DP page); "
+                "the audit tests your (ε, δ)")
     else:
         claim_delta = dl
         note = (f"the paper claims no guarantee for {mech} (δ ≥ m·k/n = {naive_delta_lower_bound(n, k, m):.4g} for "
@@ -247,5 +254,5 @@ def label_dp_target(*, dataset: Dataset, epsilon: float, delta: float, mode: str
         note=note, max_runs=200_000, chunk=max(100, 4_000_000 // (m * k * (1 + X.shape[1] * (mech == "wtd-lba")))),
         details={"n": n, "m": m, "k": k, "rho": rho if noisy else 0.0, "mk_over_n": m * k / n,
                  "changed_index": i_star, "label_change": delta_label, "claim_vacuous": vacuous,
-                 "delta_floor_naive": naive_delta_lower_bound(n, k, m) if not noisy else math.nan},
+                 "delta_floor_naive": naive_delta_lower_bound(n, k, m) if mech in _NOISELESS else math.nan},
     )
