@@ -241,9 +241,6 @@ if df is not None:
                         format_func={"eta": "η (public worst case)", "measured": "measured ‖ŵ‖ (uses the data)"}.get)
         figs = cip.sweep_figures(*sweep_key, wsel, _data=data)
         st.plotly_chart(figs["excess"], key="ip_excess")
-        g1, g2 = st.columns(2)
-        g1.plotly_chart(figs["gap"], key="ip_gap")
-        g2.plotly_chart(figs["metric"], key="ip_metric")
         s = figs["summary"]
         last = s[s["n"] == s["n"].max()].set_index("method")
         st.caption(
@@ -256,6 +253,11 @@ if df is not None:
               "(Chaudhuri et al. 2011, pure ε-DP), all on the same ball and with the same Δ.")
 
     simulation_section()
+    # charts that do not depend on the radio stay outside the fragment (not re-sent when it changes)
+    plain = cip.sweep_figures(*sweep_key, "eta", _data=data)
+    g1, g2 = st.columns(2)
+    g1.plotly_chart(plain["gap"], key="ip_gap")
+    g2.plotly_chart(plain["metric"], key="ip_metric")
 
 # ---------------------------------------------------------------------------------- 5. diagnostic
 st.header("5 · Does the privacy proof's key event hold? (measured)")
