@@ -213,9 +213,8 @@ with tab_rates:
                f"{NOISES[noise]}. ι = c·ι* per n.")
     if _run_flag("Run the rate experiment", "l1_run_rates", st):
         try:
-            prog = widgets.progress_reporter("Rates")
             s1, b1 = cl.rates(_sim_base(1), (500, 2000, 8000), tuple(sorted({1.2, 1.5, 2.0})),
-                              int(st.session_state["l1_sim_trials"]), int(seed), prog)
+                              int(st.session_state["l1_sim_trials"]), int(seed))
             st.plotly_chart(lf.rate_figure(s1), width="stretch", key="l1_rates_fig")
             viol = b1[b1["assumption_violated"]]
             if len(viol):
@@ -234,9 +233,8 @@ with tab_eps:
                "statistical part and its privacy part.")
     if _run_flag("Run the ε experiment", "l1_run_eps", st):
         try:
-            prog = widgets.progress_reporter("ε sweep")
             s2, b2 = cl.epsilons(_sim_base(1), (0.1, 0.3, 1.0, 3.0, 10.0), int(st.session_state.get("l1_sim_trials", 8)),
-                                 int(seed), prog)
+                                 int(seed))
             np_level = float(s2[s2.method == "nonprivate"]["excess_risk_mean"].mean())
             st.plotly_chart(lf.epsilon_figure(s2[s2.method == "em_l1"], b2,
                                               eps_star=bounds.privacy_dominance_epsilon(theta, conv),
@@ -251,9 +249,8 @@ with tab_trunc:
                "until the threshold reaches typical residuals.")
     if _run_flag("Run the truncation experiment", "l1_run_trunc", st):
         try:
-            prog = widgets.progress_reporter("Truncation sweep")
             s3, b3 = cl.truncation(_sim_base(1), (0.05, 0.2, 1.0, 5.0, 20.0), int(st.session_state.get("l1_sim_trials", 8)),
-                                   int(seed), prog)
+                                   int(seed))
             st.plotly_chart(lf.truncation_figure(s3, b3), width="stretch", key="l1_trunc_fig")
         except ValueError as exc:
             widgets.show_error(exc)
@@ -264,8 +261,7 @@ with tab_base:
                "Feature and noise tail indices decrease together.")
     if _run_flag("Run the baseline comparison", "l1_run_base", st):
         try:
-            prog = widgets.progress_reporter("Baselines")
-            s4 = cl.baselines(_sim_base(1), (1.5, 2.5, 4.0), int(st.session_state.get("l1_sim_trials", 8)), int(seed), prog)
+            s4 = cl.baselines(_sim_base(1), (1.5, 2.5, 4.0), int(st.session_state.get("l1_sim_trials", 8)), int(seed))
             st.plotly_chart(lf.baseline_figure(s4), width="stretch", key="l1_base_fig")
         except ValueError as exc:
             widgets.show_error(exc)

@@ -1,7 +1,9 @@
 """``st.cache_data`` wrappers of the heavy-tailed l1 page (pure dp_core calls).
 
 Keys are scalars, tuples, frozen configuration dataclasses, the dataset's name and fingerprint
-and ``dp_core.__version__``; data objects and progress callbacks carry a leading underscore.
+and ``dp_core.__version__``; data objects carry a leading underscore. No Streamlit element is created
+inside a cached function (the page calls them inside tabs, where replaying elements fails); a
+spinner text shows while an experiment runs.
 """
 
 from __future__ import annotations
@@ -31,28 +33,28 @@ def analysis(name: str, fingerprint: str, est: L1ExponentialRegression, features
                                standardise=standardise, n_releases=n_releases, seed=seed, delta=delta)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def rates(base: sim.SimulationConfig, ns: tuple, thetas: tuple, trials: int, seed: int, _progress=None,
+@st.cache_data(max_entries=16, show_spinner="Running the rate experiment...")
+def rates(base: sim.SimulationConfig, ns: tuple, thetas: tuple, trials: int, seed: int,
           _v: str = V) -> tuple[pd.DataFrame, pd.DataFrame]:
-    return sim.rate_sweep(base, ns=ns, thetas=thetas, n_trials=trials, seed=seed, progress=_progress)
+    return sim.rate_sweep(base, ns=ns, thetas=thetas, n_trials=trials, seed=seed)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def epsilons(base: sim.SimulationConfig, eps_grid: tuple, trials: int, seed: int, _progress=None,
+@st.cache_data(max_entries=16, show_spinner="Running the ε experiment...")
+def epsilons(base: sim.SimulationConfig, eps_grid: tuple, trials: int, seed: int,
              _v: str = V) -> tuple[pd.DataFrame, pd.DataFrame]:
-    return sim.epsilon_sweep(base, epsilons=eps_grid, n_trials=trials, seed=seed, progress=_progress)
+    return sim.epsilon_sweep(base, epsilons=eps_grid, n_trials=trials, seed=seed)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def truncation(base: sim.SimulationConfig, c_iotas: tuple, trials: int, seed: int, _progress=None,
+@st.cache_data(max_entries=16, show_spinner="Running the truncation experiment...")
+def truncation(base: sim.SimulationConfig, c_iotas: tuple, trials: int, seed: int,
                _v: str = V) -> tuple[pd.DataFrame, pd.DataFrame]:
-    return sim.truncation_sweep(base, c_iotas=c_iotas, n_trials=trials, seed=seed, progress=_progress)
+    return sim.truncation_sweep(base, c_iotas=c_iotas, n_trials=trials, seed=seed)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def baselines(base: sim.SimulationConfig, tails: tuple, trials: int, seed: int, _progress=None,
+@st.cache_data(max_entries=16, show_spinner="Running the baseline comparison...")
+def baselines(base: sim.SimulationConfig, tails: tuple, trials: int, seed: int,
               _v: str = V) -> pd.DataFrame:
-    return sim.baseline_sweep(base, tails=tails, n_trials=trials, seed=seed, progress=_progress)
+    return sim.baseline_sweep(base, tails=tails, n_trials=trials, seed=seed)
 
 
 @st.cache_data(max_entries=8, show_spinner="Running the exact grid sampler and MALA in d = 2...")

@@ -91,3 +91,15 @@ def test_rate_experiment_button(app):
     figs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     rate = [f for f in figs if "against n" in f["layout"]["title"]["text"]]
     assert rate and any("reference slope" in (t.get("name") or "") for t in rate[0]["data"])
+    # a rerun hits the cache (the cached function creates no element, so nothing has to be replayed)
+    at.run()
+    assert not at.exception
+    assert any("against n" in json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart"))
+
+
+def test_sampler_tab_button(app):
+    at = open_page(app, dataset="heavy_tailed")
+    at.button(key="l1_run_sampler_btn").click().run()
+    assert not at.exception
+    labels = {m.label for m in at.metric}
+    assert {"Acceptance (MALA)", "split-R̂ (max)"} <= labels
