@@ -125,12 +125,12 @@ with tab_data:
             cal = an.result.calibration
             for note in an.notes:
                 (st.warning if "leaks" in note else st.caption)(note)
-            if cal["mode"] == "grid":
-                widgets.guarantee_badge("corrected", cal["privacy_label"])
-            else:
-                st.warning(f"**Approximate sampler:** {APPROXIMATE_LABEL}.", icon="⚠️")
             if conv == "paper_box":
                 widgets.guarantee_badge("broken", CONVENTION_LABELS["paper_box"])
+            elif cal["mode"] == "grid":
+                widgets.guarantee_badge("corrected" if conv == "tight" else "claimed", cal["privacy_label"])
+            if cal["mode"] != "grid":
+                st.warning(f"**Approximate sampler:** {APPROXIMATE_LABEL}.", icon="⚠️")
             m1, m2, m3, m4, m5 = st.columns(5)
             m1.metric("Truncation scale ι", f"{cal['iota']:.3g}")
             m2.metric("Residual threshold 1/ι", f"{cal['threshold']:.3g}")

@@ -396,3 +396,13 @@ def test_lad_1d_weighted_median_matches_linprog():
     clipped = lad_fit(ds.X, ds.y + 5 * ds.X[:, 0], radius=1.0)
     assert clipped.constrained and clipped.w[0] == pytest.approx(1.0)
     assert clipped.objective == pytest.approx(lad_fit_ball(ds.X, ds.y + 5 * ds.X[:, 0], 1.0).objective, rel=1e-6)
+
+
+def test_paper_box_label_never_claims_eps_dp():
+    cal = L1ExponentialRegression(epsilon=1.0, convention="paper_box", grid_m=20).calibrate(100, 1)
+    assert "exact ε-DP" not in cal.privacy_label
+    assert "exactly 2-DP" in cal.privacy_label or "(= 2ε)" in cal.privacy_label
+    r = em_grid([[1.0]], [0.5], epsilon=1, theta=1.5, iota=1, m=5, convention="paper_box")
+    assert "exact ε-DP" not in r.privacy_label
+    tight = L1ExponentialRegression(epsilon=1.0, grid_m=20).calibrate(100, 1)
+    assert "exact ε-DP" in tight.privacy_label

@@ -24,7 +24,7 @@ from scipy.special import logsumexp
 from ..._validation import check_choice, check_int, check_positive, check_Xy
 from ...rng import RngLike, as_generator
 from ._blas import single_threaded_blas
-from .truncation import CONVENTIONS, _cost_blocks, check_theta, convention_guarantee, kappa
+from .truncation import CONVENTIONS, _cost_blocks, check_theta, convention_guarantee, exact_sampler_suffix, kappa
 
 __all__ = [
     "GridNet",
@@ -346,7 +346,7 @@ def em_grid(X: ArrayLike, y: ArrayLike, *, epsilon: float, theta: float, iota: f
     return GridEMResult(net=net, costs=S, probabilities=p, draws=net.points[idx], draw_indices=idx, kappa=k,
                         convention=convention, epsilon=float(epsilon), theta=theta, iota=iota,
                         privacy_label=convention_guarantee(epsilon, theta, convention).label
-                        + " — exact ε-DP (discrete exponential mechanism on a ζ_G-net)")
+                        + exact_sampler_suffix(convention))
 
 
 def grid_mechanism_releases(X: ArrayLike, y: ArrayLike, n_releases: int, *, epsilon: float, theta: float,

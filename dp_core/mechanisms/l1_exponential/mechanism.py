@@ -18,7 +18,15 @@ from ...bounds import l1_exponential as bounds
 from ...rng import RngLike
 from .grid import BUDGET_INTERACTIVE, GridEMResult, default_grid_resolution, em_grid, grid_net, grid_size
 from .mcmc import APPROXIMATE_LABEL, MCMC_PRESETS, MCMCDiagnostics, MCMCSchedule, em_mcmc
-from .truncation import CONVENTIONS, check_theta, convention_guarantee, cost_sensitivity, kappa, score_sensitivity
+from .truncation import (
+    CONVENTIONS,
+    check_theta,
+    convention_guarantee,
+    cost_sensitivity,
+    exact_sampler_suffix,
+    kappa,
+    score_sensitivity,
+)
 
 __all__ = ["MODES", "L1Calibration", "L1ExponentialRegression", "L1FitResult"]
 
@@ -208,7 +216,7 @@ class L1ExponentialRegression:
         rate = bounds.rate_paper(n, d, self.epsilon if math.isfinite(self.epsilon) else 1e300, self.eta_total, th,
                                  self.tau, ass)
         guar = convention_guarantee(self.epsilon, th, self.convention)
-        label = guar.label + (" — exact ε-DP (discrete exponential mechanism on a ζ_G-net)" if mode == "grid"
+        label = guar.label + (exact_sampler_suffix(self.convention) if mode == "grid"
                               else f" — {APPROXIMATE_LABEL}")
         return L1Calibration(
             n=n, d=d, epsilon=self.epsilon, theta=th, convention=self.convention, mode=mode, grid_m=m,

@@ -40,6 +40,7 @@ __all__ = [
     "inverse_temperature",
     "Guarantee",
     "convention_guarantee",
+    "exact_sampler_suffix",
 ]
 
 #: The three temperature conventions of specification section 2.4 (default first).
@@ -370,6 +371,13 @@ class Guarantee:
     replace_one_epsilon: float
     add_remove_epsilon: float
     label: str
+
+
+def exact_sampler_suffix(convention: str) -> str:
+    """What the exact grid sampler adds to a convention's label (it certifies that label, no more)."""
+    if convention == "paper_box":
+        return " — exact sampler (discrete exponential mechanism on a ζ_G-net); the guarantee is the one stated above"
+    return " — exact ε-DP (discrete exponential mechanism on a ζ_G-net)"
 
 
 def convention_guarantee(epsilon: float, theta: float, convention: str = "tight") -> Guarantee:
