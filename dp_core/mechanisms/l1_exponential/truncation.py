@@ -34,6 +34,7 @@ __all__ = [
     "surrogate_cost",
     "surrogate_cost_and_grad",
     "surrogate_risk",
+    "score",
     "cost_sensitivity",
     "score_sensitivity",
     "kappa",
@@ -280,6 +281,22 @@ def surrogate_risk(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, the
     S = surrogate_cost(w, X, y, iota=iota, theta=theta)
     n = np.asarray(X).shape[0]
     return S / (n * float(iota))
+
+
+def score(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float):
+    """The exponential mechanism's score ``u(D, w) = -L_iota(w; D)`` (sensitivity :func:`score_sensitivity`).
+
+    References
+    ----------
+    Wang & Xu, Algorithms 1-2 (score) and Definition 2; specification section 2.2.
+
+    Examples
+    --------
+    >>> X = [[1, 0], [0, 2], [1, 1]]; y = [0.5, -1, 3]
+    >>> round(float(score([0.2, -0.3], X, y, iota=0.5, theta=2.0)), 3)
+    -0.694
+    """
+    return -surrogate_risk(w, X, y, iota=iota, theta=theta)
 
 
 def cost_sensitivity(theta: float) -> float:
