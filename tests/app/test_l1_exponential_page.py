@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 PAGE = "pages/l1_exponential.py"
@@ -103,3 +104,14 @@ def test_sampler_tab_button(app):
     assert not at.exception
     labels = {m.label for m in at.metric}
     assert {"Acceptance (MALA)", "split-R̂ (max)"} <= labels
+
+
+def test_assumption_rates_panel(app):
+    at = open_page(app)
+    figs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    panel = [f for f in figs if "coordinate-wise" in f["layout"]["title"]["text"]]
+    assert panel and len(panel[0]["data"]) == 4
+    # A2 (coordinate-wise) is sqrt(d) above A1 at every d > 1
+    a1, a2 = panel[0]["data"][0], panel[0]["data"][1]
+    ratio = np.asarray(a2["y"], dtype=float) / np.asarray(a1["y"], dtype=float)
+    assert np.allclose(ratio, np.sqrt(np.asarray(a1["x"], dtype=float)))

@@ -27,6 +27,7 @@ __all__ = [
     "truncation_figure",
     "baseline_figure",
     "sampler_figure",
+    "assumption_rates_figure",
 ]
 
 _THETA_COLORS = {1.2: "#CC79A7", 1.5: "#0072B2", 1.8: "#009E73", 2.0: "#D55E00"}
@@ -205,3 +206,26 @@ def sampler_figure(grid_points: np.ndarray, grid_probs: np.ndarray, mcmc_draws: 
     if diagnostics:
         title += f" — acceptance {diagnostics['acceptance']:.2f}, R̂ {diagnostics['rhat_max']:.3f}"
     return apply_layout(fig, title=title, x_title=f"w{coord + 1}", y_title="density", height=360)
+
+
+def assumption_rates_figure(*, n: int, epsilon: float, eta_total: float, theta: float, tau: float = 1.0,
+                            d_max: int = 50) -> go.Figure:
+    """Panel 7: the paper's rates (constant 1) against d under A1 vs A2 and A3 vs A4.
+
+    The coordinate-wise assumptions cost an extra sqrt(d) (second moment) or d^(1/theta) factor.
+    """
+    from ...bounds.l1_exponential import RATE_LABEL, rate_paper
+
+    ds = np.unique(np.round(np.logspace(0, math.log10(d_max), 25)).astype(int))
+    fig = go.Figure()
+    styles = {"A1": ("#0072B2", "solid"), "A2": ("#0072B2", "dash"), "A3": ("#D55E00", "solid"),
+              "A4": ("#D55E00", "dash")}
+    names = {"A1": "A1: E‖x‖² ≤ τ² (θ = 2)", "A2": "A2: E x_j² ≤ τ² (θ = 2)",
+             "A3": f"A3: E‖x‖^θ ≤ τ^θ (θ = {theta:g})", "A4": f"A4: E|x_j|^θ ≤ τ^θ (θ = {theta:g})"}
+    for a, (col, dash) in styles.items():
+        th = 2.0 if a in ("A1", "A2") else theta
+        ys = [rate_paper(n, int(d), epsilon, eta_total, th, tau, a) for d in ds]
+        fig.add_trace(go.Scatter(x=ds.tolist(), y=ys, mode="lines", name=names[a],
+                                 line=dict(color=col, dash=dash, width=2)))
+    return apply_layout(fig, title=f"Norm vs coordinate-wise assumptions: {RATE_LABEL}", x_title="d (log)",
+                        y_title="rate (log)", log_x=True, log_y=True)
