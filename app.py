@@ -14,5 +14,5 @@ st.set_page_config(page_title="Privacy-Utility Explorer", page_icon="🔐", layo
 
 st.session_state["_url_problems"] = state.init_state()
 pg = st.navigation([st.Page(path, title=title, icon=icon, default=(i == 0))
-                    for i, (path, title, icon, _desc) in enumerate(PAGES)])
+                    for i, (path, title, icon, _desc) in enumerate(PAGES)], position="hidden")
 pg.run()

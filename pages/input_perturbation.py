@@ -12,6 +12,7 @@ from ui import cached_input_perturbation as cip
 from ui import state, widgets
 
 st.title("🧮 Input perturbation")
+widgets.audit_link("input-perturbation")
 st.markdown(
     "Each contributor adds Gaussian noise to her own example **before** sending it, so the server never sees "
     "raw data. The noise on the linear part sums to exactly the noise of objective perturbation; the noise on "

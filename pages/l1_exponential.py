@@ -15,6 +15,7 @@ from ui import cached_l1_exponential as cl
 from ui import state, widgets
 
 st.title("🦎 Heavy-tailed ℓ1 regression")
+widgets.audit_link("l1-exponential", "paper_box")
 st.markdown(
     "Median (ℓ1) regression when features and noise may have **infinite variance**. Instead of clipping the data, "
     "the mechanism replaces each absolute residual |r| by a *truncated* loss (1/ι)·ψ_θ(ι|r|) that stops growing at "

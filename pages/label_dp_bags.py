@@ -10,6 +10,7 @@ from ui import cached_label_dp_bags as cl
 from ui import state, widgets
 
 st.title("🎒 Label-DP by aggregation")
+widgets.audit_link("label-dp-bags", "naive-llp")
 st.markdown(
     "Features are public, labels are private. Instead of adding noise to every label, the data are split into "
     "**m random bags of k examples** and only a **weighted sum of the labels of each bag** is released, with random "

@@ -11,6 +11,7 @@ from ui import cached_large_margin_gaussian as clm
 from ui import state, widgets
 
 st.title("🎯 Large-margin Gaussian classifier")
+widgets.audit_link("large-margin-gaussian", "repaired-psd-off")
 st.markdown(
     "Each class is one Gaussian ellipsoid, encoded as a positive semidefinite matrix Φ_c; a point goes to the "
     "class with the smallest Mahalanobis distance, and the Φ_c are trained with a smoothed hinge loss and a trace "

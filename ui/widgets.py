@@ -188,7 +188,12 @@ def sidebar_controls() -> tuple[float, float, int, int]:
     the entry script emits around ``pg.run()`` on reruns; state is shared through ``ui.state`` either way.)
     Returns ``(epsilon, delta, seed, trials)``.
     """
+    from .pages import PAGES
+
     with st.sidebar:
+        for path, title, icon, _desc in PAGES:
+            st.page_link(path, label=title, icon=icon)
+        st.divider()
         st.markdown("### 🔐 Privacy budget")
         eps, delta = epsilon_delta_controls(container=st.sidebar)
         with st.expander("Monte-Carlo settings", expanded=False):
@@ -197,3 +202,12 @@ def sidebar_controls() -> tuple[float, float, int, int]:
             st.warning(p)
     state.sync_url()
     return eps, delta, seed, trials
+
+
+def audit_link(mechanism: str, mode: str | None = None, *, label: str = "Audit this mechanism") -> None:
+    """A link to the Privacy audit page with this mechanism (and mode) preselected."""
+    params = {"mechanism": mechanism}
+    if mode:
+        params["audit_mode"] = mode
+    st.page_link("pages/audit.py", label=f"{label}: measure how much privacy it really gives", icon="🔍",
+                 query_params=params)
