@@ -43,5 +43,9 @@ def test_pages_do_not_import_cvxpy_or_numpy_maths():
 
 
 def test_cache_wrappers_only_in_ui():
+    import re
+
+    use = re.compile(r"^\s*@\s*st\.cache_(data|resource)|[=(]\s*st\.cache_(data|resource)\(", re.M)
     for p in list((ROOT / "pages").glob("*.py")) + list((ROOT / "dp_core").rglob("*.py")):
-        assert "st.cache_data" not in p.read_text(encoding="utf-8"), p
+        assert not use.search(p.read_text(encoding="utf-8")), p
+    assert any(use.search(p.read_text(encoding="utf-8")) for p in (ROOT / "ui").glob("cached*.py"))
