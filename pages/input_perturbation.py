@@ -88,6 +88,7 @@ with st.expander("⚙️ Mechanism settings", expanded=True):
         positive_class = st.selectbox("Positive class (one-vs-rest)", classes, key="ip_pos", on_change=_keep,
                                       args=("ip_pos",),
                                       format_func=lambda v: f"class {v:g}")
+        state.sync_url({"ip_pos": float(positive_class)})
 
 state.sync_url({"ip_model": model, "ip_alpha": float(alpha), "ip_eta": float(eta), "ip_dmult": float(dmult),
                 "ip_mode": mode, "ip_sampler": sampler})
@@ -115,6 +116,8 @@ if n_full <= n_min_mode:
              "dataset.", icon="⚠️")
     st.stop()
 N_OPTIONS = sorted({n_full} | {2**k for k in range(5, 25) if 2**k > n_min_mode})
+if "ip_n__value" not in st.session_state:
+    st.session_state["ip_n__value"] = state.url_param("ip_n", n_full, int)
 if st.session_state.get("ip_n__value") not in N_OPTIONS:
     st.session_state["ip_n__value"] = n_full
 
@@ -127,6 +130,7 @@ def theory_sections() -> None:
                          args=("ip_n",),
                          help="Only formulas depend on n here, so moving it re-renders quickly; the measured "
                               "curves (section 4) use the dataset itself.")
+    state.sync_url({"ip_n": int(n)})
     try:
         r = cip.readouts(int(n), data.d, float(eps), float(delta), model, float(eta), float(alpha), float(dmult), mode)
         figs = cip.readout_figures(int(n), data.d, float(eps), float(delta), model, float(eta), float(alpha),
@@ -240,6 +244,7 @@ if df is not None:
         wsel = st.radio("‖ŵ‖ in the bound curves", ["eta", "measured"], key="ip_wnorm", horizontal=True,
                         on_change=_keep, args=("ip_wnorm",),
                         format_func={"eta": "η (public worst case)", "measured": "measured ‖ŵ‖ (uses the data)"}.get)
+        state.sync_url({"ip_wnorm": wsel})
         figs = cip.sweep_figures(*sweep_key, wsel, _data=data)
         st.plotly_chart(figs["excess"], key="ip_excess")
         s = figs["summary"]

@@ -158,3 +158,15 @@ def test_settings_survive_a_page_switch():
     assert at.radio(key="ip_model").value == "logistic_taylor"
     assert at.select_slider(key="ip_n").value == 4096
     assert at.sidebar.select_slider(key="w_delta").value == pytest.approx(1e-5)
+
+
+def test_secondary_settings_round_trip_through_the_url():
+    at = open_page(ip_n="1024", ip_wnorm="measured")
+    assert not at.exception
+    assert at.select_slider(key="ip_n").value == 1024
+    assert at.radio(key="ip_wnorm").value == "measured"
+    qp = at.query_params
+    assert str(qp["ip_n"][0] if isinstance(qp["ip_n"], list) else qp["ip_n"]) == "1024"
+    at.select_slider(key="ip_n").set_value(4096).run()
+    qp = at.query_params
+    assert str(qp["ip_n"][0] if isinstance(qp["ip_n"], list) else qp["ip_n"]) == "4096"
