@@ -42,7 +42,8 @@ with st.expander("⚙️ Mechanism settings", expanded=True):
     c4, c5 = st.columns([2, 1])
     variant = c4.radio("Mechanism for the privacy accounting", list(VARIANTS), format_func=VARIANTS.get,
                        key="lb_variant", horizontal=False)
-    noise_std = c5.number_input("Label-noise std s", min_value=0.05, max_value=100.0, value=1.0, step=0.05, key="lb_noise_std",
+    state.seed_widget("lb_noise_std", 1.0, float)
+    noise_std = c5.number_input("Label-noise std s", min_value=0.05, max_value=100.0, step=0.05, key="lb_noise_std",
                                 help="Noise N(0, s²); the guarantee behaves as with a label bound B1/s.")
     public = st.checkbox("Declare a public label range (recommended)", key="lb_range_public",
                          help="The labels are clipped to this range and mapped to [−1, 1] (B1 = 1). Reading the range "
@@ -51,11 +52,15 @@ with st.expander("⚙️ Mechanism settings", expanded=True):
     if public:
         y_lo, y_hi = float(ds.y.min()), float(ds.y.max())
         c6, c7 = st.columns(2)
-        lo_v = c6.number_input("Label range: lowest value", value=y_lo, key="lb_lo", format="%.4g")
-        hi_v = c7.number_input("Label range: highest value", value=y_hi if y_hi > y_lo else y_lo + 1.0, key="lb_hi", format="%.4g")
-        label_range = (float(lo_v), float(hi_v))
+        state.seed_widget("lb_lo", y_lo, float)
+        state.seed_widget("lb_hi", y_hi if y_hi > y_lo else y_lo + 1.0, float)
+        lo_v = c6.number_input("Label range: lowest value", key="lb_lo", format="%.4g")
+        hi_v = c7.number_input("Label range: highest value", key="lb_hi", format="%.4g")
+        label_range = (float(state.keep_widget("lb_lo")), float(state.keep_widget("lb_hi")))
 
-state.sync_url({"lb_variant": variant, "lb_public": int(public)})
+state.keep_widget("lb_noise_std")
+state.sync_url({"lb_variant": variant, "lb_public": int(public), "lb_noise_std": float(noise_std),
+                **({"lb_lo": label_range[0], "lb_hi": label_range[1]} if label_range else {})})
 B1 = 1.0
 
 try:
@@ -219,8 +224,11 @@ with tab_util:
         st.stop()
     by_k = summarize(per_trial[per_trial["axis"] == "k"], by=["k", "method"], values=["test_mse", "excess_risk", "ratio"])
     by_m = summarize(per_trial[per_trial["axis"] == "m"], by=["m", "method"], values=["test_mse", "excess_risk", "ratio"])
+    state.seed_widget("lb_metric", "test_mse", str, ("test_mse", "excess_risk"))
     metric = st.radio("Metric", ["test_mse", "excess_risk"], horizontal=True, key="lb_metric",
                       format_func={"test_mse": "test MSE", "excess_risk": "excess risk"}.get)
+    state.keep_widget("lb_metric")
+    state.sync_url({"lb_metric": metric})
     u1, u2 = st.columns(2)
     with u1:
         st.plotly_chart(lbf.utility_figure(by_k, x="k", y=metric, title=f"against k (m = {m})"), key="lb_util_k")

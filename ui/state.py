@@ -80,3 +80,22 @@ def url_param(name: str, default: Any, kind: type = str) -> Any:
         except (TypeError, ValueError):
             st.session_state[key] = default
     return st.session_state[key]
+
+
+def seed_widget(key: str, default: Any, kind: type = str, options: Any = None) -> None:
+    """Before creating a page widget with ``key`` (and no ``value=``): give it its last value in this
+    session, else the URL's, else ``default``; values outside ``options`` fall back to ``default``."""
+    if key in st.session_state:
+        return
+    kept = f"{key}__keep"
+    value = st.session_state[kept] if kept in st.session_state else url_param(key, default, kind)
+    if options is not None and value not in options:
+        value = default
+    st.session_state[key] = value
+
+
+def keep_widget(key: str) -> Any:
+    """After creating a page widget: remember its value across page switches and return it."""
+    value = st.session_state.get(key)
+    st.session_state[f"{key}__keep"] = value
+    return value

@@ -114,3 +114,25 @@ def test_uploaded_csv(app):
     assert not at.exception
     assert not at.error
     assert "δ exact (beyond the paper)" in metrics(at)
+
+
+def _qp(at, key):
+    v = at.query_params[key]
+    return str(v[0] if isinstance(v, list) else v)
+
+
+def test_secondary_settings_round_trip_through_the_url(app):
+    at = open_page(app, lb_public=1, lb_lo="0", lb_hi="0.5", lb_noise_std="2", lb_metric="excess_risk")
+    assert not at.exception
+    assert at.number_input(key="lb_noise_std").value == pytest.approx(2.0)
+    assert at.number_input(key="lb_lo").value == pytest.approx(0.0)
+    assert at.number_input(key="lb_hi").value == pytest.approx(0.5)
+    assert at.radio(key="lb_metric").value == "excess_risk"
+    at.number_input(key="lb_noise_std").set_value(3.0).run()
+    assert not at.exception
+    assert float(_qp(at, "lb_noise_std")) == pytest.approx(3.0)
+    assert float(_qp(at, "lb_hi")) == pytest.approx(0.5)
+    # the value survives a page switch
+    at.switch_page("pages/home.py").run()
+    at.switch_page(PAGE).run()
+    assert at.number_input(key="lb_noise_std").value == pytest.approx(3.0)
