@@ -55,6 +55,10 @@ _init("l1_noise", "l1_noise", "student_t", str, NOISES)
 _init("l1_mode", "l1_mode", "auto", str, ("auto", "grid", "mcmc"))
 _init("l1_R", "l1_R", 1.0, float)
 
+state.seed_widget("l1_assumption", bounds.ASSUMPTIONS[2], str, tuple(bounds.ASSUMPTIONS))
+state.seed_widget("l1_tau", 1.0, float)
+state.seed_widget("l1_sigma", 1.0, float)
+state.seed_widget("l1_eta", 0.05, float, (0.01, 0.02, 0.05, 0.1, 0.2))
 with st.expander("⚙️ Mechanism settings", expanded=True):
     c1, c2, c3 = st.columns(3)
     theta = c1.slider("Moment order θ", 1.05, 2.0, step=0.05, key="l1_theta",
@@ -69,21 +73,24 @@ with st.expander("⚙️ Mechanism settings", expanded=True):
                          "printed in the paper — exactly 2ε-DP under replace-one.")
     c4, c5, c6, c7 = st.columns(4)
     radius = c4.slider("Radius R of W", 0.25, 10.0, step=0.25, key="l1_R", help="W = {‖w‖ ≤ R}; diameter 2R.")
-    assumption = c5.selectbox("Moment assumption", bounds.ASSUMPTIONS, index=2, key="l1_assumption",
+    assumption = c5.selectbox("Moment assumption", bounds.ASSUMPTIONS, key="l1_assumption",
                               help="A1: E‖x‖² ≤ τ²; A2: E x_j² ≤ τ²; A3: E‖x‖^θ ≤ τ^θ; A4: E|x_j|^θ ≤ τ^θ.")
-    tau = c6.number_input("Moment bound τ (public)", 0.01, 1000.0, value=1.0, step=0.1, key="l1_tau")
-    sigma = c7.number_input("Noise moment σ_θ (public)", 0.0, 1000.0, value=1.0, step=0.1, key="l1_sigma",
+    tau = c6.number_input("Moment bound τ (public)", 0.01, 1000.0, step=0.1, key="l1_tau")
+    sigma = c7.number_input("Noise moment σ_θ (public)", 0.0, 1000.0, step=0.1, key="l1_sigma",
                             help="E|y − ⟨x, w*⟩|^θ, used by the bound (V) on the residual moment.")
     c8, c9, c10 = st.columns(3)
-    eta_total = c8.select_slider("Failure probability η_total", options=(0.01, 0.02, 0.05, 0.1, 0.2), value=0.05,
+    eta_total = c8.select_slider("Failure probability η_total", options=(0.01, 0.02, 0.05, 0.1, 0.2),
                                  key="l1_eta")
     mode = c9.radio("Sampler", ("auto", "grid", "mcmc"), key="l1_mode", horizontal=True,
                     help="grid: the exact discrete exponential mechanism (d ≤ 3). mcmc: MALA on the continuous "
                          "mechanism (approximate; guarantee not certified). auto: grid when d ≤ 3.")
     noise = c10.selectbox("Noise family (synthetic experiments)", list(NOISES), format_func=NOISES.get, key="l1_noise")
 
+for _key in ("l1_assumption", "l1_tau", "l1_sigma", "l1_eta"):
+    state.keep_widget(_key)
 state.sync_url({"l1_theta": float(theta), "l1_ci": float(c_iota), "l1_conv": conv, "l1_noise": noise,
-                "l1_mode": mode, "l1_R": float(radius)})
+                "l1_mode": mode, "l1_R": float(radius), "l1_assumption": assumption, "l1_tau": float(tau),
+                "l1_sigma": float(sigma), "l1_eta": float(eta_total)})
 
 if not math.isfinite(eps):
     st.warning("ε = ∞ means no privacy; the mechanism's samplers need a finite ε. Using ε = 10 on this page.")
@@ -112,7 +119,9 @@ with tab_data:
                               value=ds.source != "" and not ds.name.startswith("heavy"), key="l1_std",
                               help="Convenient but data-dependent: it leaks information (a real release would use "
                                    "public scales). Off: raw scales.")
-    n_rel = st.select_slider("Releases per method", options=(10, 20, 50, 100), value=20, key="l1_releases")
+    state.seed_widget("l1_releases", 20, int, (10, 20, 50, 100))
+    n_rel = st.select_slider("Releases per method", options=(10, 20, 50, 100), key="l1_releases")
+    state.sync_url({"l1_releases": state.keep_widget("l1_releases")})
     if not feats:
         st.warning("Select at least one feature.")
     else:
@@ -174,7 +183,9 @@ with tab_data:
 
 # ------------------------------------------------------------------------------------------------
 with tab_psi:
-    iota_show = st.select_slider("ι for this picture", options=(0.1, 0.2, 0.5, 1.0, 2.0), value=0.5, key="l1_psi_iota")
+    state.seed_widget("l1_psi_iota", 0.5, float, (0.1, 0.2, 0.5, 1.0, 2.0))
+    iota_show = st.select_slider("ι for this picture", options=(0.1, 0.2, 0.5, 1.0, 2.0), key="l1_psi_iota")
+    state.sync_url({"l1_psi_iota": state.keep_widget("l1_psi_iota")})
     st.plotly_chart(lf.psi_figure(sorted({1.2, 1.5, 2.0, float(theta)}), float(iota_show)), width="stretch",
                     key="l1_psi_fig")
     st.caption("The loss grows like |r| for small residuals and is flat beyond 1/ι, so a single huge outlier "
@@ -194,11 +205,18 @@ def _sim_base(d: int) -> SimulationConfig:
 
 def _sim_controls(container) -> None:
     a, b, c, d_, e = container.columns(5)
+    state.seed_widget("l1_design", "pareto_sphere", str, tuple(DESIGNS))
+    state.seed_widget("l1_tail", 1.8, float, (1.5, 1.8, 2.5, 4.0, 8.0))
+    state.seed_widget("l1_noise_tail", 1.8, float, (1.5, 1.8, 2.5, 4.0, 8.0))
+    state.seed_widget("l1_sim_n", 2000, int, (500, 1000, 2000, 5000))
+    state.seed_widget("l1_sim_trials", 8, int, (4, 8, 16, 32))
     a.selectbox("Feature design", list(DESIGNS), format_func=DESIGNS.get, key="l1_design")
-    b.select_slider("Feature tail index α/ν", options=(1.5, 1.8, 2.5, 4.0, 8.0), value=1.8, key="l1_tail")
-    c.select_slider("Noise tail index", options=(1.5, 1.8, 2.5, 4.0, 8.0), value=1.8, key="l1_noise_tail")
-    d_.select_slider("n (ε and truncation panels)", options=(500, 1000, 2000, 5000), value=2000, key="l1_sim_n")
-    e.select_slider("Trials", options=(4, 8, 16, 32), value=8, key="l1_sim_trials")
+    b.select_slider("Feature tail index α/ν", options=(1.5, 1.8, 2.5, 4.0, 8.0), key="l1_tail")
+    c.select_slider("Noise tail index", options=(1.5, 1.8, 2.5, 4.0, 8.0), key="l1_noise_tail")
+    d_.select_slider("n (ε and truncation panels)", options=(500, 1000, 2000, 5000), key="l1_sim_n")
+    e.select_slider("Trials", options=(4, 8, 16, 32), key="l1_sim_trials")
+    keys = ("l1_design", "l1_tail", "l1_noise_tail", "l1_sim_n", "l1_sim_trials")
+    state.sync_url({k: state.keep_widget(k) for k in keys})
 
 
 def _run_flag(label: str, key: str, container) -> bool:

@@ -115,3 +115,22 @@ def test_assumption_rates_panel(app):
     a1, a2 = panel[0]["data"][0], panel[0]["data"][1]
     ratio = np.asarray(a2["y"], dtype=float) / np.asarray(a1["y"], dtype=float)
     assert np.allclose(ratio, np.sqrt(np.asarray(a1["x"], dtype=float)))
+
+
+def test_secondary_settings_round_trip_through_the_url(app):
+    at = open_page(app, l1_assumption="A1", l1_tau="2.5", l1_eta="0.1", l1_sim_n="5000", l1_tail="2.5",
+                   l1_releases="50", l1_psi_iota="1.0")
+    assert not at.exception
+    assert at.selectbox(key="l1_assumption").value == "A1"
+    assert at.number_input(key="l1_tau").value == 2.5
+    assert at.select_slider(key="l1_eta").value == 0.1
+    assert at.select_slider(key="l1_sim_n").value == 5000
+    assert at.select_slider(key="l1_tail").value == 2.5
+    assert at.select_slider(key="l1_releases").value == 50
+    at.number_input(key="l1_tau").set_value(3.0).run()
+    assert not at.exception
+    v = at.query_params["l1_tau"]
+    assert float(v[0] if isinstance(v, list) else v) == 3.0
+    at.switch_page("pages/home.py").run()
+    at.switch_page(PAGE).run()
+    assert at.number_input(key="l1_tau").value == 3.0
