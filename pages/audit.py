@@ -65,6 +65,7 @@ runs = st.select_slider("Runs of the mechanism on each dataset", options=runs_op
                              "ln(runs) however leaky the mechanism is.")
 
 options = {}
+option_urls = {}
 with st.expander("⚙️ Mechanism options", expanded=False):
     cols = st.columns(max(1, len(mech.options) + 1))
     for col, opt in zip(cols, mech.options):
@@ -75,18 +76,28 @@ with st.expander("⚙️ Mechanism options", expanded=False):
                 options[opt.name] = widgets.shared_float(opt.name, opt.help, container=col)
             continue
         default = PAGE_DEFAULTS.get((mech_name, opt.name), opt.default)
+        okey = f"audit_{mech_name}_{opt.name}"
+        state.seed_widget(okey, opt.kind(default), opt.kind)
+        if not opt.lo <= st.session_state[okey] <= opt.hi:
+            st.session_state[okey] = opt.kind(default)
         if opt.kind is int:
             options[opt.name] = int(col.number_input(opt.help, min_value=int(opt.lo), max_value=int(opt.hi),
-                                                     value=int(default), step=1, key=f"audit_{mech_name}_{opt.name}"))
+                                                     step=1, key=okey))
         else:
             options[opt.name] = float(col.number_input(opt.help, min_value=float(opt.lo), max_value=float(opt.hi),
-                                                       value=float(default), format="%.4g",
-                                                       key=f"audit_{mech_name}_{opt.name}"))
-    pair_seed = int(cols[-1].number_input("Seed of the pair", min_value=0, max_value=2**31 - 1, value=0, step=1,
+                                                       format="%.4g", key=okey))
+        state.keep_widget(okey)
+        option_urls[okey] = options[opt.name]
+    state.seed_widget("audit_pair_seed", 0, int)
+    pair_seed = int(cols[-1].number_input("Seed of the pair", min_value=0, max_value=2**31 - 1, step=1,
                                           key="audit_pair_seed",
                                           help="Chooses the rows of a random pair and the pilot runs."))
+    state.keep_widget("audit_pair_seed")
 
 url_values = {"mechanism": mech_name, "audit_mode": mode, "audit_pair": pair, "audit_runs": int(runs)}
+url_values.update(option_urls)
+if "audit_pair_seed" in st.session_state:
+    url_values["audit_pair_seed"] = int(st.session_state["audit_pair_seed"])
 state.sync_url(url_values)
 for _name, _value in url_values.items():  # what this page wrote is not a new link
     st.session_state[f"_audit_seen_{_name}"] = str(_value)

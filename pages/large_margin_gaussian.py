@@ -230,6 +230,7 @@ with f2:
 st.header("4 · Accuracy against ε, excess risk against ε and n, regularisation (measured)")
 bdelta = st.select_slider("Bound confidence δ (utility-bound failure probability — not a DP δ)",
                           options=BDELTA_OPTIONS, key="lm_bdelta")
+state.sync_url({"lm_bdelta": float(bdelta)})
 n_trials = int(min(trials, 200))
 st.caption(f"{n_trials} noise draws per point (the sidebar's Monte-Carlo trials, at most 200), all three modes, "
            f"ε ∈ {list(EPS_GRID)}; trial t uses the same seed at every ε.")

@@ -165,3 +165,14 @@ def test_a_mechanism_page_link_selects_its_audit_later_in_the_session(app):
     # the page's own URL updates are not mistaken for a new link
     at.selectbox(key="mechanism").set_value("gaussian").run()
     assert at.selectbox(key="mechanism").value == "gaussian"
+
+
+def test_pair_seed_and_options_round_trip_through_the_url(app):
+    at = open_page(app, mechanism="laplace", audit_pair_seed="7")
+    assert not at.exception
+    assert at.number_input(key="audit_pair_seed").value == 7
+    v = at.query_params["audit_pair_seed"]
+    assert str(v[0] if isinstance(v, list) else v) == "7"
+    option_keys = [k for k in (n.key for n in at.number_input) if k and k.startswith("audit_laplace_")]
+    for k in option_keys:
+        assert k in at.query_params
