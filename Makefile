@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run test install install-dev bench clean
+.PHONY: run test test-quick install install-dev bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,3 +35,7 @@ bench: $(VENV)/.installed
 
 clean:
 	rm -rf $(VENV) .pytest_cache
+
+## make test-quick: the suite without the tests marked slow
+test-quick: $(VENV)/.installed-dev
+	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
