@@ -217,8 +217,7 @@ with tab_util:
         tuple(sorted({"k": k, "m": mm, "rho": rho, "axis": "m"}.items())) for mm in ms)
     try:
         per_trial = cl.utility(ds.name, ds.fingerprint, label_range, B1, int(seed), points, int(trials), int(seed),
-                               float(eps), float(delta), float(noise_std), data,
-                               _progress=widgets.progress_reporter("Running the mechanisms"))
+                               float(eps), float(delta), float(noise_std), data)
     except ValueError as exc:
         widgets.show_error(exc)
         st.stop()

@@ -1,7 +1,8 @@
 """``st.cache_data`` wrappers of the compare page (pure dp_core calls; the data passed unhashed).
 
 Keys: the dataset's name and fingerprint, a frozen :class:`~dp_core.compare.CompareSpec`, the
-mechanism keys, targets as text, and ``dp_core.__version__``.
+mechanism keys, targets as text, and ``dp_core.__version__``. Cached functions are pure: no Streamlit
+element is created inside them and none is passed in (the spinner is the cache's ``show_spinner``).
 """
 
 from __future__ import annotations
@@ -13,17 +14,13 @@ from dp_core.compare import CompareResult, CompareSpec, ExplorerConfig, config_f
 from dp_core.negotiate import negotiate
 from dp_core.report import build_report
 
-from . import widgets
-
 V = dp_core.__version__
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner="Running every mechanism...")
 def compare(name: str, fingerprint: str, spec: CompareSpec, mechanisms: tuple[str, ...] | None, _ds,
             _v: str = V) -> CompareResult:
-    # the progress bar is created inside the cached function so that Streamlit can replay it on a cache hit
-    progress = widgets.progress_reporter("Running every mechanism")
-    return run_compare(_ds, spec, mechanisms=mechanisms, progress=progress)
+    return run_compare(_ds, spec, mechanisms=mechanisms)
 
 
 @st.cache_data(max_entries=32, show_spinner="Negotiating...")

@@ -1,7 +1,8 @@
 """``st.cache_data`` wrappers of the input-perturbation page (pure dp_core calls; data passed unhashed).
 
 Keys are scalars, the dataset's name and fingerprint, and ``dp_core.__version__``; the dataset
-itself is passed as ``_ds`` (not hashed).
+itself is passed as ``_ds`` (not hashed). Cached functions are pure: no Streamlit element is created
+inside them and none is passed in (the spinner is the cache's ``show_spinner``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from dp_core.mechanisms.input_perturbation import diagnostic as ipd
 from dp_core.mechanisms.input_perturbation import experiment as ipe
 from dp_core.mechanisms.input_perturbation import model as ipm
 from dp_core.mechanisms.input_perturbation import params as ipp
-
-from . import widgets
 
 V = dp_core.__version__
 
@@ -43,9 +42,7 @@ def readouts(n: int, d: int, eps: float, delta: float, model: str, eta: float, a
 @st.cache_data(max_entries=32, show_spinner="Running the mechanisms...")
 def sweep(name: str, fingerprint: str, model: str, positive_class, split_seed: int, config: ipe.SimulationConfig,
           ns: tuple, n_trials: int, seed: int, _data: ipe.PreparedData, _v: str = V) -> pd.DataFrame:
-    # the progress bar is created inside the cached function so that Streamlit can replay it on a cache hit
-    progress = widgets.progress_reporter("Running the four methods")
-    return ipe.simulate_over_n(_data, config, list(ns), n_trials=n_trials, seed=seed, progress=progress)
+    return ipe.simulate_over_n(_data, config, list(ns), n_trials=n_trials, seed=seed)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -87,7 +84,7 @@ def reproduction(seed: int, n_trials: int, _v: str = V) -> pd.DataFrame:
     from dp_core.experiments import summarize
     from dp_core.reproduce.input_perturbation import reproduction_table
 
-    df = reproduction_table(quick=True, seed=seed, n_trials=n_trials, progress=widgets.progress_reporter("Reproduction"))
+    df = reproduction_table(quick=True, seed=seed, n_trials=n_trials)
     return summarize(df, by=["model", "epsilon", "n", "method"], values=["test_metric", "excess_risk"])
 
 

@@ -1,7 +1,8 @@
 """``st.cache_data`` wrappers of the label-DP-by-aggregation page (pure dp_core calls).
 
 Keys are scalars, tuples, the dataset's name and fingerprint and ``dp_core.__version__``; data
-objects are passed with a leading underscore (not hashed), progress callbacks too.
+objects are passed with a leading underscore (not hashed). No Streamlit object (progress bar, callback,
+container) is ever passed in: a cached function is pure and its spinner is the cache's own ``show_spinner``.
 """
 
 from __future__ import annotations
@@ -57,12 +58,11 @@ def min_k_table(mechanism: str, epsilons: tuple, target_delta: float, n: int, m:
     return lbf.min_k_table(mechanism=mechanism, epsilons=epsilons, target_delta=target_delta, n=n, m=m, **dict(params))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=32, show_spinner="Running the mechanisms...")
 def utility(name: str, fingerprint: str, label_range, b1: float, split_seed: int, points: tuple, trials: int, seed: int,
-            eps: float, delta: float, noise_std: float, _data, _progress=None, _v: str = V) -> pd.DataFrame:
+            eps: float, delta: float, noise_std: float, _data, _v: str = V) -> pd.DataFrame:
     pts = [dict(p) for p in points]
-    return lb.utility_sweep(_data, pts, n_trials=trials, seed=seed, epsilon=eps, delta=delta, noise_std=noise_std,
-                            progress=_progress, block_size=max(1, trials // 4))
+    return lb.utility_sweep(_data, pts, n_trials=trials, seed=seed, epsilon=eps, delta=delta, noise_std=noise_std)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -1,7 +1,8 @@
 """``st.cache_data`` wrappers of the large-margin Gaussian classifier page (pure dp_core calls).
 
 Keys are scalars, frozen configs, the dataset's name and fingerprint and ``dp_core.__version__``;
-the data itself is passed unhashed (leading underscore).
+the data itself is passed unhashed (leading underscore). Cached functions are pure: no Streamlit element
+is created inside them and none is passed in (the spinner is the cache's ``show_spinner``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ import dp_core
 from dp_core.bounds.large_margin_gaussian import bounds_for_mode, noise_radius, printed_radius
 from dp_core.experiments import summarize
 from dp_core.mechanisms import large_margin_gaussian as lmg
-
-from . import widgets
 
 V = dp_core.__version__
 
@@ -57,32 +56,29 @@ def one_draw(task_key: tuple, fingerprint: str, config: lmg.LargeMarginGaussian,
     }
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner="Measuring accuracy against ε...")
 def accuracy_sweep(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian, epsilons: tuple, modes: tuple,
                    n_trials: int, seed: int, _task, _v: str = V) -> tuple[pd.DataFrame, pd.DataFrame]:
-    progress = widgets.progress_reporter("Accuracy against ε")
     df = lmg.accuracy_sweep(_task, epsilons=list(epsilons), modes=list(modes), base=base, n_trials=n_trials,
-                            seed=seed, progress=progress, block_size=max(1, min(n_trials, 50)))
+                            seed=seed)
     s = summarize(df, by=["method", "epsilon"], values=["accuracy", "agreement", "excess", "unbounded", "pathwise_bound"])
     return df, s
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner="Measuring excess risk against n...")
 def excess_vs_n(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian, mode: str, ns: tuple,
                 delta: float, n_trials: int, seed: int, _task, _v: str = V) -> tuple[pd.DataFrame, pd.DataFrame]:
-    progress = widgets.progress_reporter("Excess risk against n")
     trials, bounds = lmg.excess_vs_n(_task, ns=list(ns), mode=mode, base=base, delta=delta, n_trials=n_trials,
-                                     seed=seed, progress=progress)
+                                     seed=seed)
     s = summarize(trials, by=["method", "n"], values=["excess", "pathwise_bound", "test_loss_excess"])
     return s, bounds
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner="Measuring the regularisation trade-off...")
 def regularisation(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian, parameter: str, values: tuple,
                    n_trials: int, seed: int, _task, _v: str = V) -> pd.DataFrame:
-    progress = widgets.progress_reporter(f"Trade-off against {parameter}")
     df = lmg.regularisation_sweep(_task, parameter=parameter, values=list(values), base=base, n_trials=n_trials,
-                                  seed=seed, progress=progress)
+                                  seed=seed)
     return summarize(df, by=["method", "value"], values=["accuracy", "excess", "pathwise_bound", "nonprivate_accuracy"])
 
 

@@ -150,7 +150,12 @@ def show_error(exc: BaseException, *, prefix: str = "") -> None:
 
 
 def progress_reporter(label: str) -> Callable[[int, int], None]:
-    """A callback ``(done, total)`` that drives a progress bar showing the trials done."""
+    """A callback ``(done, total)`` that drives a progress bar showing the trials done.
+
+    Never create it inside, or pass it into, an ``st.cache_data``/``st.cache_resource`` function: on a
+    cache hit Streamlit replays the elements a cached function touched, and a bar created outside the
+    function cannot be rebuilt (``CacheReplayClosureError``). ``tests/test_cache_purity.py`` enforces this.
+    """
     bar = st.progress(0.0, text=label)
 
     def report(done: int, total: int) -> None:
