@@ -29,7 +29,7 @@ from .truncation import (
     score_sensitivity,
 )
 
-__all__ = ["MODES", "L1Calibration", "L1ExponentialRegression", "L1FitResult", "L1Diagnostics"]
+__all__ = ["MODES", "L1Calibration", "L1Diagnostics", "L1ExponentialRegression", "L1FitResult"]
 
 MODES = ("auto", "grid", "mcmc")
 

@@ -21,6 +21,7 @@ import pandas as pd
 from ..._validation import check_choice, check_epsilon, check_int, check_positive, check_probability, check_Xy
 from ...data import make_heavy_tailed
 from ...experiments import run_sweep, summarize
+from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
 from .baselines import baseline_clipped_em, baseline_dp_gd, markov_clip_level
 from .lad import l1_risk, lad_fit
@@ -214,7 +215,7 @@ def summarize_simulation(df: pd.DataFrame, by: Sequence[str] = ("method",)) -> p
 
 
 @dataclass(frozen=True, eq=False)
-class RealDataResult:
+class RealDataResult(NonPublicDiagnostics):
     """Held-out evaluation of EM-L1-HT and its baselines on a real dataset (an analysis, not a release).
 
     NOT FOR PUBLICATION as a whole: besides the releases (``em_draws``) and public settings it holds
