@@ -216,10 +216,10 @@ def summarize_simulation(df: pd.DataFrame, by: Sequence[str] = ("method",)) -> p
 
 @dataclass(frozen=True, eq=False)
 class RealDataResult(NonPublicDiagnostics):
-    """Held-out evaluation of EM-L1-HT and its baselines on a real dataset (an analysis, not a release).
+    """NOT FOR PUBLICATION: held-out evaluation of EM-L1-HT and its baselines on a real dataset.
 
-    NOT FOR PUBLICATION as a whole: besides the releases (``em_draws``) and public settings it holds
-    the non-private LAD fit ``lad_w``, the grid scores ``grid_costs`` and the sampler diagnostics
+    An analysis, not a release: besides the releases (``em_draws``) and public settings it holds the
+    non-private LAD fit ``lad_w``, the grid scores ``grid_costs`` and the sampler diagnostics
     ``mcmc``, all computed from the private data. Publish only ``em_draws`` with ``calibration``
     and ``privacy_label``.
     """
