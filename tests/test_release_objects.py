@@ -317,6 +317,19 @@ def test_label_dp_single_releases_hold_no_secret(draws):
     y_tilde[mask] += noise
     np.testing.assert_allclose(rel.ybar, np.einsum("jr,jr->j", rel.weights, y_tilde[rel.bags]))
     assert_publishable(rel, {"label noise": noise, "noisy labels": y_tilde})
+    # the secrets come only on request, and asking for them changes nothing
+    for mech, seed in (("wtd-lba", 4), ("noisy-wtd-llp", 6), ("weighted-llp", 6), ("naive-lba", 1)):
+        cfg = LabelDPBags(mechanism=mech, m=m, k=k, rho=0.5)
+        plain = cfg.run(X, y, rng=seed)
+        rel2, sec = cfg.run(X, y, rng=seed, diagnostics=True)
+        _same(plain, rel2)
+        assert_diagnostics(sec, {})
+        if mech == "wtd-lba":
+            np.testing.assert_array_equal(sec.weights, W)
+            assert_diagnostics(sec, {"secret weights": W})
+        elif mech == "noisy-wtd-llp":
+            np.testing.assert_array_equal(sec.label_noise[mask], noise)
+            assert_diagnostics(sec, {"label noise": sec.label_noise})
 
 
 def test_label_dp_batch_secrets_only_on_request(draws):
@@ -375,4 +388,4 @@ def test_every_release_class_is_declared_and_every_diagnostics_class_is_marked()
             assert not fields & FORBIDDEN, key
     assert releases == set(PUBLISHABLE)
     assert {"InputPerturbationDiagnostics", "ReleaseDiagnostics", "L1Diagnostics", "ClippedEMDiagnostics",
-            "ReleaseSecrets", "OutputModel", "LadFit", "GridEMResult", "RealDataResult"} <= diagnostics
+            "ReleaseSecrets", "BagSecrets", "OutputModel", "LadFit", "GridEMResult", "RealDataResult"} <= diagnostics

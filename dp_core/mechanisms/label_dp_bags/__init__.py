@@ -25,6 +25,7 @@ from .batch import (
 from .core import (
     MECHANISM_LABELS,
     MECHANISMS,
+    BagSecrets,
     LabelDPBags,
     LBARelease,
     LLPRelease,
@@ -55,6 +56,7 @@ __all__ = [
     "LabelDPBags",
     "LBARelease",
     "LLPRelease",
+    "BagSecrets",
     "PreparedData",
     "ReleaseBatch",
     "ReleaseSecrets",
