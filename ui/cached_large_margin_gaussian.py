@@ -39,20 +39,26 @@ def accounting(eps: float, n: int, d: int, C: int, lam: float, h: float, mu, mod
 @st.cache_data(max_entries=64, show_spinner="Fitting the classifiers...")
 def one_draw(task_key: tuple, fingerprint: str, config: lmg.LargeMarginGaussian, draw: int, seed: int, _task,
              _v: str = V) -> dict:
-    """Non-private fit and one private draw of ``config`` (the ``draw``-th child of ``seed``)."""
+    """One private draw of ``config`` (the ``draw``-th child of ``seed``) beside the non-private fit.
+
+    For the page's comparison only: the dict mixes the release (``phi``, ``unbounded``) with values that are
+    NOT FOR PUBLICATION (``phi_star``, ``noise_norm``, ``excess``, ``pathwise_bound``, ``converged``, ...) from
+    :class:`~dp_core.mechanisms.large_margin_gaussian.ReleaseDiagnostics`.
+    """
     t = _task
     ss = np.random.SeedSequence([seed, draw])
-    b = lmg.release_many(t.X_train, t.y_train, config, n_runs=1, seed=ss, n_classes=t.n_classes)
+    b, diag = lmg.release_many(t.X_train, t.y_train, config, n_runs=1, seed=ss, n_classes=t.n_classes,
+                               diagnostics=True)
     pred_p = b.predictions(t.X_test)[0]
-    Zt = lmg.preprocess(t.X_test, scale=b.data.scale)
-    pred_np = lmg.predict(b.phi_star, Zt)
+    Zt = lmg.preprocess(t.X_test, scale=diag.data.scale)
+    pred_np = lmg.predict(diag.phi_star, Zt)
     return {
-        "phi_star": b.phi_star, "phi": None if b.unbounded[0] else b.phi[0], "unbounded": bool(b.unbounded[0]),
-        "scale": b.data.scale, "noise_norm": float(b.noise_norm[0]), "excess": float(b.excess[0]),
-        "pathwise_bound": float(b.pathwise_bound[0]), "acc_np": float(np.mean(pred_np == t.y_test)),
+        "phi_star": diag.phi_star, "phi": None if b.unbounded[0] else b.phi[0], "unbounded": bool(b.unbounded[0]),
+        "scale": diag.data.scale, "noise_norm": float(diag.noise_norm[0]), "excess": float(diag.excess[0]),
+        "pathwise_bound": float(diag.pathwise_bound[0]), "acc_np": float(np.mean(pred_np == t.y_test)),
         "acc_p": float("nan") if b.unbounded[0] else float(np.mean(pred_p == t.y_test)),
         "agreement": float("nan") if b.unbounded[0] else float(np.mean(pred_p == pred_np)),
-        "phi_star_norm": float(np.sqrt(np.sum(b.phi_star**2))), "converged": bool(b.converged[0]),
+        "phi_star_norm": float(np.sqrt(np.sum(diag.phi_star**2))), "converged": bool(diag.converged[0]),
     }
 
 

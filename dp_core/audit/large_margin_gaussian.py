@@ -123,14 +123,14 @@ def large_margin_target(*, dataset: Dataset, epsilon: float, mode: str = "repair
     base_mode = "repaired" if mode == "repaired-psd-off" else mode
     cfg = LargeMarginGaussian(epsilon=epsilon, mode=base_mode, lam=lam, h=h, psd=mode != "repaired-psd-off")
     ps = pilot_seed(pair_seed, 2)
-    b0 = release_many(X, y, cfg, n_runs=1, seed=ps, n_classes=C)
-    b1 = release_many(X1, y1, cfg, n_runs=1, seed=ps, n_classes=C)
+    b0, g0 = release_many(X, y, cfg, n_runs=1, seed=ps, n_classes=C, diagnostics=True)
+    _, g1 = release_many(X1, y1, cfg, n_runs=1, seed=ps, n_classes=C, diagnostics=True)
     acc = b0.accounting
-    data = (b0.data, b1.data)
-    stars = (b0.phi_star, b1.phi_star)
+    data = (g0.data, g1.data)
+    stars = (g0.phi_star, g1.phi_star)
     shared_direction = leak_direction(stars[0], stars[1])
     if mode == "corrected":
-        direction = leak_direction(b0.phi_star, b1.phi_star)
+        direction = leak_direction(g0.phi_star, g1.phi_star)
 
         def stat(phi):
             return np.sum(_class_diffs(phi) * direction[None], axis=(1, 2, 3))

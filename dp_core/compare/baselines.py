@@ -35,6 +35,7 @@ from .._validation import check_choice, check_in_interval, check_positive
 from ..calibration import gaussian_sigma_analytic
 from ..data import Dataset
 from ..exceptions import DataValidationError, PrivacyLeakWarning
+from ..publication import NonPublicDiagnostics
 from ..rng import as_generator
 
 __all__ = ["CompareData", "prepare_compare_data", "OutputModel", "fit_output_model", "output_noise_scale",
@@ -126,8 +127,11 @@ def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int =
 
 
 @dataclass(frozen=True, eq=False)
-class OutputModel:
-    """The non-private regularised fit and the constants of its output perturbation.
+class OutputModel(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: the non-private regularised fit and the constants of its output perturbation.
+
+    ``theta`` is the unprotected model and ``data`` the training data; only ``theta + noise`` (as
+    drawn by :func:`output_perturbation_trials`) is a release.
 
     ``theta`` has shape (D,) (ridge) or (C*d,) (multinomial logistic, row-major C x d).
     ``sensitivity`` is the L2 sensitivity ``2 L / (n lam)``; ``smoothness`` bounds the Hessian of

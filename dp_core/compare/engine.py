@@ -74,6 +74,11 @@ class CompareResult:
         Per adapter: preprocessing notes and the steps that looked at the private data.
     skipped : dict
         Adapters that could not run on this dataset, with the reason.
+    states : dict
+        Each adapter's prepared state, NOT FOR PUBLICATION: it holds the data and the non-private
+        fits (:class:`~dp_core.publication.NonPublicDiagnostics`). The tables above are aggregates
+        over many releases (utility, excess risk against the non-private fit): an evaluation to show
+        the analyst, not a release.
     """
 
     dataset: str

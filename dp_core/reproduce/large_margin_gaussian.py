@@ -79,16 +79,16 @@ def pilot_table(*, quick: bool = False, seed: int = 0, n_trials: int | None = No
     rows = []
     for e, spec in PILOT_SPEC.items():
         cfg = LargeMarginGaussian(epsilon=e, mode="corrected", lam=LAM, h=H, psd=True)
-        b = release_many(train.X, train.y, cfg, n_runs=n_trials, seed=s_noise)
+        b, diag = release_many(train.X, train.y, cfg, n_runs=n_trials, seed=s_noise, diagnostics=True)
         acc = b.accounting
         accs = np.mean(predict(b.phi, Zt) == test.y[None], axis=1)
         tc = tier_c_bounds(d=D, n_classes=C, n=N, beta=acc.beta, lam=LAM, mu_eff=acc.mu_eff, delta=DELTA,
                            shared_noise=False)
         ours = (acc.eps_noise, acc.Delta, acc.beta, float(accs.mean()), float(accs.std(ddof=1)),
-                float(np.mean(b.excess)), float(np.quantile(b.excess, 0.95)), float(np.mean(b.pathwise_bound)),
+                float(np.mean(diag.excess)), float(np.quantile(diag.excess, 0.95)), float(np.mean(diag.pathwise_bound)),
                 tc["expected_pathwise"], tc["c52_exact"])
         row = {"epsilon": e, "n_trials": n_trials,
-               "nonprivate_accuracy": float(np.mean(predict(b.phi_star, Zt) == test.y))}
+               "nonprivate_accuracy": float(np.mean(predict(diag.phi_star, Zt) == test.y))}
         for name, o, s in zip(PILOT_COLUMNS, ours, spec):
             row[name] = o
             row[f"{name}_spec"] = s

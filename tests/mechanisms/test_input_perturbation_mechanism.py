@@ -232,14 +232,14 @@ def test_large_epsilon_recovers_nonprivate():
     # As eps -> inf, sigma_b and Delta vanish; sigma_u keeps its Lemma-7 part 2 sqrt(2d) lam a2 (Step 0),
     # whose implicit ridge sigma_u^2 / n is tiny, so the release approaches the non-private fit.
     mech = InputPerturbation(epsilon=1e9, delta=1e-5)
-    res = mech.run(X, y, rng=1)
+    res, diag = mech.run(X, y, rng=1, diagnostics=True)
     assert res.sigma_b < 1e-3 and res.Delta_in < 1e-2
-    assert res.excess_risk < 1e-6
-    np.testing.assert_allclose(res.theta, res.theta_nonprivate, atol=1e-2)
-    res2 = InputPerturbation(epsilon=1e9, delta=1e-5).run(X, y, rng=1, sampler="stats")
-    assert res2.excess_risk < 1e-6
-    low = InputPerturbation(epsilon=0.1, delta=1e-5).run(X, y, rng=1, sampler="stats")
-    assert low.excess_risk > 100 * res2.excess_risk
+    assert diag.excess_risk < 1e-6
+    np.testing.assert_allclose(res.theta, diag.theta_nonprivate, atol=1e-2)
+    _, diag2 = InputPerturbation(epsilon=1e9, delta=1e-5).run(X, y, rng=1, sampler="stats", diagnostics=True)
+    assert diag2.excess_risk < 1e-6
+    _, low = InputPerturbation(epsilon=0.1, delta=1e-5).run(X, y, rng=1, sampler="stats", diagnostics=True)
+    assert low.excess_risk > 100 * diag2.excess_risk
 
 
 def test_baseline_noise_distributions():

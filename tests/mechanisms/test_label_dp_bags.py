@@ -149,7 +149,7 @@ def test_identity_I1_wtd_lba():
     r = np.linalg.lstsq(X, y, rcond=None)[0] * 0.8
     target = float(np.sum((y - X @ r) ** 2)) / len(y)
     m, k, R = 200, 32, 300
-    b = lb.simulate_releases(X, y, mechanism="wtd-lba", m=m, k=k, n_trials=R, seed=2, with_xbar=True, return_secrets=True)
+    b = lb.simulate_releases(X, y, mechanism="wtd-lba", m=m, k=k, n_trials=R, seed=2, with_xbar=True)
     vals = np.sum((b.ybar - np.einsum("rjd,d->rj", b.xbar, r)) ** 2, axis=1) / (m * k)
     se = vals.std(ddof=1) / math.sqrt(R)
     assert abs(vals.mean() - target) < 4 * se

@@ -217,35 +217,36 @@ def data300():
 @pytest.mark.parametrize("mode,psd", [("corrected", True), ("corrected", False), ("repaired", True), ("repaired", False)])
 def test_pathwise_chain_holds_for_every_draw(data300, mode, psd):
     cfg = LargeMarginGaussian(mode=mode, epsilon=0.7, psd=psd, tol=1e-11)
-    b = release_many(data300.X, data300.y, cfg, n_runs=20, seed=9)
-    n, mu = b.data.n, b.accounting.mu_eff
-    assert b.converged.all()
-    D = b.phi_star[None] - b.phi
-    N = b.noise[:, None] if cfg.mode == "repaired" else b.noise
+    b, g = release_many(data300.X, data300.y, cfg, n_runs=20, seed=9, diagnostics=True)
+    n, mu = g.data.n, b.accounting.mu_eff
+    assert g.converged.all()
+    D = g.phi_star[None] - b.phi
+    N = g.noise[:, None] if cfg.mode == "repaired" else g.noise
     inner = np.sum(N * D, axis=(1, 2, 3)) / n
-    tol = 1e-6 * np.maximum(1.0, b.pathwise_bound)
-    assert np.all(b.excess >= -tol)
-    assert np.all(b.excess <= inner + tol)
-    assert np.all(inner <= b.pathwise_bound + tol)
-    assert np.all(np.sqrt(np.sum(D**2, axis=(1, 2, 3))) <= 2 * b.rho / (n * mu) * (1 + 1e-6))
+    tol = 1e-6 * np.maximum(1.0, g.pathwise_bound)
+    assert np.all(g.excess >= -tol)
+    assert np.all(g.excess <= inner + tol)
+    assert np.all(inner <= g.pathwise_bound + tol)
+    assert np.all(np.sqrt(np.sum(D**2, axis=(1, 2, 3))) <= 2 * g.rho / (n * mu) * (1 + 1e-6))
 
 
 # ---------------------------------------------------------------- leak (section 7.5 item 3)
 def test_shared_noise_leaves_class_differences_untouched(data300):
     cfg = LargeMarginGaussian(mode="repaired", epsilon=0.05, psd=False, tol=1e-11)
-    b = release_many(data300.X, data300.y, cfg, n_runs=10, seed=1)
-    assert np.max(b.class_difference_error()) < 1e-6
+    b, g = release_many(data300.X, data300.y, cfg, n_runs=10, seed=1, diagnostics=True)
+    assert np.max(g.class_difference_error(b)) < 1e-6
     # the class average moves by exactly -sym(b)/(n mu_eff)
-    shift = b.phi.mean(axis=1) - b.phi_star.mean(axis=0)[None]
-    np.testing.assert_allclose(shift, -sym(b.noise) / (b.data.n * b.accounting.mu_eff), atol=1e-6)
+    shift = b.phi.mean(axis=1) - g.phi_star.mean(axis=0)[None]
+    np.testing.assert_allclose(shift, -sym(g.noise) / (g.data.n * b.accounting.mu_eff), atol=1e-6)
     Xt = make_gaussian_classes(2000, seed=99).X
-    ref = predict(b.phi_star, preprocess(Xt))
+    ref = predict(g.phi_star, preprocess(Xt))
     assert np.all(b.predictions(Xt) == ref[None])
     # the shared-noise direction statistic is deterministic under P+, random under R
-    assert np.std(b.direction_stat) < 1e-6 * (1 + abs(np.mean(b.direction_stat)))
-    r = release_many(data300.X, data300.y, LargeMarginGaussian(epsilon=0.05, psd=False), n_runs=10, seed=1)
-    assert np.std(r.direction_stat) > 0.1
-    assert np.max(r.class_difference_error()) > 1.0
+    assert np.std(g.direction_stat) < 1e-6 * (1 + abs(np.mean(g.direction_stat)))
+    r, rg = release_many(data300.X, data300.y, LargeMarginGaussian(epsilon=0.05, psd=False), n_runs=10, seed=1,
+                         diagnostics=True)
+    assert np.std(rg.direction_stat) > 0.1
+    assert np.max(rg.class_difference_error(r)) > 1.0
 
 
 def test_direction_statistic_separates_neighbours_for_shared_noise(data300):
@@ -253,19 +254,20 @@ def test_direction_statistic_separates_neighbours_for_shared_noise(data300):
     X2, y2 = data300.X.copy(), data300.y.copy()
     X2[0], y2[0] = [0.9, 0.0], (y2[0] + 1) % 3
     cfg = LargeMarginGaussian(mode="repaired", epsilon=1.0, psd=False, tol=1e-11)
-    a = release_many(data300.X, data300.y, cfg, n_runs=5, seed=0)
-    b0 = release_many(X2, y2, cfg, n_runs=5, seed=0)
+    _, a = release_many(data300.X, data300.y, cfg, n_runs=5, seed=0, diagnostics=True)
+    _, b0 = release_many(X2, y2, cfg, n_runs=5, seed=0, diagnostics=True)
     e = leak_direction(a.phi_star, b0.phi_star)
-    a = release_many(data300.X, data300.y, cfg, n_runs=50, seed=1, direction=e, phi_star=a.phi_star)
-    b = release_many(X2, y2, cfg, n_runs=50, seed=2, direction=e, phi_star=b0.phi_star)
+    _, a = release_many(data300.X, data300.y, cfg, n_runs=50, seed=1, direction=e, phi_star=a.phi_star,
+                        diagnostics=True)
+    _, b = release_many(X2, y2, cfg, n_runs=50, seed=2, direction=e, phi_star=b0.phi_star, diagnostics=True)
     assert a.direction_stat.min() > b.direction_stat.max()  # perfectly separated: no finite epsilon
 
 
 # ---------------------------------------------------------------- modes, limits, reproducibility
 def test_printed_mode_reports_unbounded_draws_instead_of_crashing(data300):
     cfg = LargeMarginGaussian(mode="printed", epsilon=1.0)
-    b = release_many(data300.X, data300.y, cfg, n_runs=40, seed=5)
-    expected = ~literal_objective_bounded(b.noise, b.data.n, cfg.lam)
+    b, g = release_many(data300.X, data300.y, cfg, n_runs=40, seed=5, diagnostics=True)
+    expected = ~literal_objective_bounded(g.noise, g.data.n, cfg.lam)
     np.testing.assert_array_equal(b.unbounded, expected)
     assert b.unbounded.mean() >= 0.5
     assert np.all(np.isnan(b.phi[b.unbounded])) and np.all(np.isfinite(b.phi[~b.unbounded]))
@@ -275,13 +277,14 @@ def test_printed_mode_reports_unbounded_draws_instead_of_crashing(data300):
 
 
 def test_epsilon_infinity_recovers_the_nonprivate_fit(data300):
-    b = release_many(data300.X, data300.y, LargeMarginGaussian(epsilon=math.inf), n_runs=3, seed=0)
-    np.testing.assert_allclose(b.phi, np.broadcast_to(b.phi_star, b.phi.shape))
-    assert np.all(b.excess == 0)
+    b, g = release_many(data300.X, data300.y, LargeMarginGaussian(epsilon=math.inf), n_runs=3, seed=0, diagnostics=True)
+    np.testing.assert_allclose(b.phi, np.broadcast_to(g.phi_star, b.phi.shape))
+    assert np.all(g.excess == 0)
 
 
 def test_large_epsilon_approaches_nonprivate(data300):
-    excess = [np.mean(release_many(data300.X, data300.y, LargeMarginGaussian(epsilon=e), n_runs=10, seed=0).excess)
+    excess = [np.mean(release_many(data300.X, data300.y, LargeMarginGaussian(epsilon=e), n_runs=10, seed=0,
+                                   diagnostics=True)[1].excess)
               for e in (1.0, 10.0, 100.0)]
     assert excess[0] > excess[1] > excess[2] >= 0
 

@@ -23,13 +23,16 @@ import numpy as np
 import pandas as pd
 
 from ...data import Dataset
+from ...publication import NonPublicDiagnostics
 from ..registry import BlockAdapter, CompareSpec, MethodInfo, register
 
 __all__ = ["InputPerturbationAdapter"]
 
 
 @dataclass(frozen=True, eq=False)
-class _State:
+class _State(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: the adapter's prepared state (the data, its statistics, the non-private fit)."""
+
     data: Any = field(repr=False)
     stats: Any = field(repr=False)
     model: str

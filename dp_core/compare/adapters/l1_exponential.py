@@ -22,6 +22,7 @@ import pandas as pd
 
 from ...data import Dataset
 from ...exceptions import DataValidationError
+from ...publication import NonPublicDiagnostics
 from ...rng import as_generator, as_seed_sequence
 from ..registry import Adapter, CompareSpec, MethodInfo, register
 
@@ -29,7 +30,9 @@ __all__ = ["L1ExponentialAdapter"]
 
 
 @dataclass(eq=False)
-class _State:
+class _State(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: the adapter's prepared state: the data and the non-private LAD fit."""
+
     X: np.ndarray = field(repr=False)
     y: np.ndarray = field(repr=False)
     X_test: np.ndarray = field(repr=False)

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ...data import Dataset
+from ...publication import NonPublicDiagnostics
 from ..registry import BlockAdapter, CompareSpec, MethodInfo, register
 
 __all__ = ["LabelDPAdapter"]
@@ -37,7 +38,9 @@ _BASELINES = ("gaussian_label", "laplace_label")
 
 
 @dataclass(eq=False)
-class _State:
+class _State(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: the adapter's prepared state: the prepared data and the non-private optimum."""
+
     data: Any = field(repr=False)
     opt: dict = field(repr=False)
     var_test: float

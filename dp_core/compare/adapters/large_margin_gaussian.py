@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ...data import Dataset
+from ...publication import NonPublicDiagnostics
 from ..registry import Adapter, CompareSpec, MethodInfo, register
 
 __all__ = ["LargeMarginAdapter"]
@@ -27,7 +28,9 @@ _METHOD = {"printed": "lmg_printed", "repaired": "lmg_repaired", "corrected": "l
 
 
 @dataclass(eq=False)
-class _State:
+class _State(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: the adapter's prepared state: the prepared classification task (the private data)."""
+
     task: Any = field(repr=False)
     np_utility: float = math.nan
 

@@ -8,10 +8,16 @@ preparation) and :mod:`.figures`. Bounds live in :mod:`dp_core.bounds.input_pert
 """
 
 from .diagnostic import privacy_diagnostic
-from .mechanism import InputPerturbation, release_thetas, release_thetas_xy
+from .mechanism import (
+    InputPerturbation,
+    InputPerturbationDiagnostics,
+    InputPerturbationRelease,
+    release_thetas,
+    release_thetas_xy,
+)
 from .model import sufficient_stats
 from .params import conservative_accounting, input_perturbation_params, local_privacy
 from .solver import solve_ball
 
-__all__ = ["InputPerturbation", "release_thetas", "release_thetas_xy", "sufficient_stats", "input_perturbation_params", "local_privacy",
+__all__ = ["InputPerturbation", "InputPerturbationRelease", "InputPerturbationDiagnostics", "release_thetas", "release_thetas_xy", "sufficient_stats", "input_perturbation_params", "local_privacy",
            "conservative_accounting", "privacy_diagnostic", "solve_ball"]

@@ -25,6 +25,7 @@ import numpy as np
 from scipy.stats import norm
 
 from ..._validation import check_int
+from ...publication import NonPublicDiagnostics
 from ...rng import as_generator
 from .mechanism import _stats_draw, nonprivate_theta
 from .model import SufficientStats
@@ -34,8 +35,11 @@ __all__ = ["PrivacyDiagnostic", "privacy_diagnostic", "pointwise_event_probabili
 
 
 @dataclass(frozen=True)
-class PrivacyDiagnostic:
-    """Measured fractions of the two events, with standard errors, beside the paper's promise."""
+class PrivacyDiagnostic(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: measured fractions of the two events, with standard errors, beside the paper's promise.
+
+    The draws of ``M`` use the private ``Q^T Q``, so the per-draw arrays and fractions describe the private data.
+    """
 
     threshold: float
     promised: float

@@ -33,6 +33,7 @@ from typing import Sequence
 import numpy as np
 
 from ..._validation import check_choice, check_int
+from ...publication import NonPublicDiagnostics
 from ...rng import as_generator, as_seed_sequence
 from .model import SufficientStats, quadratic_features, sufficient_stats
 from .params import InputPerturbationParams
@@ -53,7 +54,9 @@ __all__ = [
     "nonprivate_theta",
     "logistic_nonprivate_fit",
     "InputPerturbation",
-    "FitResult",
+    "InputPerturbationRelease",
+    "InputPerturbationDiagnostics",
+    "PRIVACY_STATUS",
 ]
 
 SAMPLERS = ("stats", "records")
@@ -354,18 +357,80 @@ def logistic_nonprivate_fit(X, y_pm, eta: float, *, max_iter: int = 50, tol: flo
     return w
 
 
+#: Privacy status of every input-perturbation release (see the privacy-proof diagnostic).
+PRIVACY_STATUS = ("claimed by the paper (Theorem 1), not certified: the proof relies on a regulariser that depends "
+                  "on the private data and on an event its Lemma 1 does not secure")
+
+
 @dataclass(frozen=True)
-class FitResult:
-    """One release of input perturbation on a dataset."""
+class InputPerturbationRelease:
+    """One release of input perturbation: only what may be published.
+
+    Attributes
+    ----------
+    theta : ndarray (d,)
+        The released parameter w^in.
+    epsilon, delta, alpha : float
+        Central privacy target and local/central trade-off (public settings).
+    eps_run : float
+        ``alpha * epsilon``, the level the noise is calibrated to.
+    privacy_status : str
+        What the guarantee rests on (:data:`PRIVACY_STATUS`).
+    model : str
+    eta : float
+        Radius of W.
+    sigma_b, sigma_u, Delta_in : float
+        Public noise scales and ridge of Step 0 (functions of n, d and the settings only).
+    on_boundary : bool
+        ``||theta|| = eta`` (a function of the release itself).
+    status : str
+        Solver status ("optimal": the ball-constrained ridge is solved exactly).
+
+    The non-private fit, the noise drawn and the excess risk are in
+    :class:`InputPerturbationDiagnostics`, returned only by ``run(..., diagnostics=True)``.
+    """
 
     theta: np.ndarray
-    theta_nonprivate: np.ndarray
-    excess_risk: float
-    on_boundary: bool
+    epsilon: float
+    delta: float
+    alpha: float
+    eps_run: float
+    privacy_status: str
+    model: str
+    eta: float
     sigma_b: float
     sigma_u: float
     Delta_in: float
+    on_boundary: bool
     status: str
+
+
+@dataclass(frozen=True)
+class InputPerturbationDiagnostics(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: what one run of input perturbation computed from the private data.
+
+    Publishing any of this voids the guarantee of the release it accompanies (with the noise
+    one recovers the exact sufficient statistics; the non-private fit is the unprotected model).
+
+    Attributes
+    ----------
+    theta_nonprivate : ndarray (d,)
+        w^ = argmin_{||w|| <= eta} J^(w), the reference of the excess risk.
+    risk_nonprivate : float
+        J^(w^), the empirical risk at the non-private optimum.
+    excess_risk : float
+        J^(w^in) - J^(w^).
+    noise_linear : ndarray (d,)
+        ``p - p~``, the total noise on the linear term.
+    noise_quadratic : ndarray (d, d)
+        ``Q~^T Q~ - Q^T Q``, the total perturbation of the quadratic term.
+    """
+
+    theta_nonprivate: np.ndarray
+    risk_nonprivate: float
+    excess_risk: float
+    noise_linear: np.ndarray
+    noise_quadratic: np.ndarray
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -416,16 +481,30 @@ class InputPerturbation:
                                          lam=c.lam, alpha=self.alpha, Delta_multiplier=self.Delta_multiplier,
                                          sigma_u_mode=self.sigma_u_mode)
 
-    def run(self, X, y, *, rng, sampler: str = "records") -> FitResult:
-        """Run the protocol once on (X, y) and return the release with its excess empirical risk."""
+    def run(self, X, y, *, rng, sampler: str = "records", diagnostics: bool = False):
+        """Run the protocol once on (X, y).
+
+        Returns an :class:`InputPerturbationRelease`; with ``diagnostics=True`` the pair
+        ``(release, InputPerturbationDiagnostics)`` (non-private fit, noise, excess risk: not for
+        publication). The random draws are the same either way.
+        """
         from .model import empirical_risk
 
         stats = sufficient_stats(X, y, self.model, x_bound=self.x_bound, y_bound=self.y_bound)
         params = self.params(stats.n, stats.d)
-        sol = input_perturbation_thetas(stats, params, n_trials=1, rng=rng, sampler=sampler, X=X, y=y,
-                                        x_bound=self.x_bound, y_bound=self.y_bound, return_info=True)
+        QtQt, pt = sample_server_inputs(stats, params, n_trials=1, rng=rng, sampler=sampler, X=X, y=y,
+                                        x_bound=self.x_bound, y_bound=self.y_bound)
+        sol = server_fit(QtQt, pt, params, return_info=True)
         w = sol.w[0]
+        release = InputPerturbationRelease(
+            theta=w, epsilon=params.epsilon, delta=params.delta, alpha=params.alpha, eps_run=params.eps_run,
+            privacy_status=PRIVACY_STATUS, model=self.model, eta=self.eta, sigma_b=params.sigma_b,
+            sigma_u=params.sigma_u, Delta_in=params.Delta_in, on_boundary=bool(sol.on_boundary[0]), status="optimal")
+        if not diagnostics:
+            return release
         w_hat = nonprivate_theta(stats, self.eta)
-        excess = float(empirical_risk(stats, w) - empirical_risk(stats, w_hat))
-        return FitResult(theta=w, theta_nonprivate=w_hat, excess_risk=excess, on_boundary=bool(sol.on_boundary[0]),
-                         sigma_b=params.sigma_b, sigma_u=params.sigma_u, Delta_in=params.Delta_in, status="optimal")
+        risk_hat = float(empirical_risk(stats, w_hat))
+        diag = InputPerturbationDiagnostics(
+            theta_nonprivate=w_hat, risk_nonprivate=risk_hat, excess_risk=float(empirical_risk(stats, w)) - risk_hat,
+            noise_linear=stats.p - pt[0], noise_quadratic=QtQt[0] - stats.S)
+        return release, diag

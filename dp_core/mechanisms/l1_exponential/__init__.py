@@ -33,7 +33,7 @@ from .mcmc import APPROXIMATE_LABEL, MCMCSchedule, em_mcmc, effective_sample_siz
 from .baselines import BASELINE_LABEL, baseline_clipped_em, baseline_dp_gd, dp_gd_calibration
 from .lad import l1_risk, lad_fit, lad_fit_ball, lad_fit_linprog
 from .population import HeavyTailedModel, make_eval_sample, noise_g, population_excess_risk
-from .mechanism import L1Calibration, L1ExponentialRegression, L1FitResult
+from .mechanism import L1Calibration, L1Diagnostics, L1ExponentialRegression, L1FitResult
 
 __all__ = [
     "CONVENTIONS", "CONVENTION_LABELS", "convention_guarantee", "cost_sensitivity", "inverse_temperature", "kappa",
@@ -43,5 +43,5 @@ __all__ = [
     "BASELINE_LABEL", "baseline_clipped_em", "baseline_dp_gd", "dp_gd_calibration",
     "l1_risk", "lad_fit", "lad_fit_ball", "lad_fit_linprog",
     "HeavyTailedModel", "make_eval_sample", "noise_g", "population_excess_risk",
-    "L1Calibration", "L1ExponentialRegression", "L1FitResult",
+    "L1Calibration", "L1ExponentialRegression", "L1FitResult", "L1Diagnostics",
 ]

@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..._validation import check_delta, check_epsilon, check_int, check_positive, check_probability, check_Xy
+from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
 from ._blas import single_threaded_blas
 from .grid import GridNet, default_grid_resolution, grid_net, grid_probabilities, sample_grid
@@ -32,6 +33,7 @@ __all__ = [
     "clip_data",
     "clipped_em_kappa",
     "ClippedEMResult",
+    "ClippedEMDiagnostics",
     "baseline_clipped_em",
     "DPGDCalibration",
     "dp_gd_calibration",
@@ -82,15 +84,27 @@ def clipped_em_kappa(epsilon: float, clip_x: float, clip_y: float, radius: float
 
 @dataclass(frozen=True, eq=False)
 class ClippedEMResult:
-    """Releases of B1 and how they were produced."""
+    """Releases of B1 and how they were produced: only what may be published.
+
+    ``draws`` are the releases; ``kappa``, ``sensitivity``, ``mode``, ``label`` and the grid ``net``
+    (grid mode) are public settings. The MCMC run on the private data is in
+    :class:`ClippedEMDiagnostics`, returned only by ``baseline_clipped_em(..., diagnostics=True)``.
+    """
 
     draws: NDArray[np.float64] = field(repr=False)
     kappa: float
     sensitivity: float
     mode: str
     label: str
-    mcmc: MCMCResult | None = None
     net: GridNet | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class ClippedEMDiagnostics(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: B1's sampler run on the private data (MCMC mode: chains, log-target trace,
+    convergence diagnostics); ``None`` in grid mode."""
+
+    mcmc: MCMCResult | None = None
 
 
 def _abs_cost(W, X, y, want_grad=True):
@@ -109,11 +123,12 @@ def _abs_cost(W, X, y, want_grad=True):
 
 def baseline_clipped_em(X: ArrayLike, y: ArrayLike, *, epsilon: float, clip_x: float, clip_y: float,
                         radius: float = 1.0, n_draws: int = 1, mode: str = "auto", m: int | None = None,
-                        schedule: MCMCSchedule | None = None, rng: RngLike = None) -> ClippedEMResult:
+                        schedule: MCMCSchedule | None = None, rng: RngLike = None, diagnostics: bool = False):
     """B1: exponential mechanism with the raw l1 cost on clipped data (pure epsilon-DP, replace-one).
 
     ``mode="grid"`` (d <= 3, exact) or ``"mcmc"`` (MALA; the target is log-concave here); ``"auto"``
-    picks the grid when d <= 3.
+    picks the grid when d <= 3. Returns a :class:`ClippedEMResult`; with ``diagnostics=True`` the pair
+    ``(ClippedEMResult, ClippedEMDiagnostics)`` (not for publication).
 
     References
     ----------
@@ -133,15 +148,17 @@ def baseline_clipped_em(X: ArrayLike, y: ArrayLike, *, epsilon: float, clip_x: f
         with single_threaded_blas():
             S = _abs_cost(net.points, Xc, yc, want_grad=False)[0]
         idx = sample_grid(grid_probabilities(S, k), n_draws, rng)
-        return ClippedEMResult(net.points[idx], k, sens, "grid",
-                               f"{BASELINE_LABEL}; exact ε-DP (replace-one, sensitivity C_y + C_x R = {sens:g})", net=net)
+        rel = ClippedEMResult(net.points[idx], k, sens, "grid",
+                              f"{BASELINE_LABEL}; exact ε-DP (replace-one, sensitivity C_y + C_x R = {sens:g})", net=net)
+        return (rel, ClippedEMDiagnostics()) if diagnostics else rel
     if mode != "mcmc":
         raise ValueError(f"mode must be one of 'auto', 'grid', 'mcmc', got {mode!r}.")
     if math.isinf(k):
         raise ValueError("epsilon must be finite for the MCMC sampler, got inf.")
     res = mcmc_sample(lambda W: _abs_cost(W, Xc, yc), d, max(2, n_draws), kappa_value=k, radius=R,
                       schedule=schedule, rng=rng)
-    return ClippedEMResult(res.draws[:n_draws], k, sens, "mcmc", f"{BASELINE_LABEL}; {APPROXIMATE_LABEL}", mcmc=res)
+    rel = ClippedEMResult(res.draws[:n_draws], k, sens, "mcmc", f"{BASELINE_LABEL}; {APPROXIMATE_LABEL}")
+    return (rel, ClippedEMDiagnostics(mcmc=res)) if diagnostics else rel
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp
 
 from ..._validation import check_choice, check_int, check_positive, check_Xy
+from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
 from ._blas import single_threaded_blas
 from .truncation import CONVENTIONS, _cost_blocks, check_theta, convention_guarantee, exact_sampler_suffix, kappa
@@ -241,8 +242,11 @@ def sample_grid(probabilities: ArrayLike, n_draws: int, rng: RngLike) -> NDArray
 
 
 @dataclass(frozen=True, eq=False)
-class GridEMResult:
-    """The exact grid exponential mechanism's law on a fixed dataset, and draws from it.
+class GridEMResult(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: the exact grid exponential mechanism's law on a fixed dataset, and draws from it.
+
+    ``costs`` and ``probabilities`` are computed from the private data; only ``draws`` are releases
+    (:meth:`L1ExponentialRegression.run` returns them alone unless diagnostics are asked for).
 
     Attributes
     ----------

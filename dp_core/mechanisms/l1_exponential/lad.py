@@ -21,13 +21,14 @@ from scipy.optimize import linprog
 
 from ..._validation import check_positive, check_Xy
 from ...exceptions import SolverFailed
+from ...publication import NonPublicDiagnostics
 
 __all__ = ["LadFit", "lad_fit_1d", "lad_fit_linprog", "lad_fit_ball", "lad_fit", "l1_risk"]
 
 
 @dataclass(frozen=True, eq=False)
-class LadFit:
-    """A non-private LAD solution.
+class LadFit(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: a non-private LAD solution (the reference of every excess risk).
 
     Attributes
     ----------

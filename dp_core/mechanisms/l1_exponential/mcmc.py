@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..._validation import check_choice, check_int, check_positive, check_Xy
+from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
 from ._blas import single_threaded_blas
 from .truncation import CONVENTIONS, _cost_blocks, check_theta, convention_guarantee, kappa
@@ -100,8 +101,8 @@ class MCMCSchedule:
 
 
 @dataclass(frozen=True)
-class MCMCDiagnostics:
-    """Diagnostics reported with every MCMC result (specification section 2.7).
+class MCMCDiagnostics(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: diagnostics of the chains run on the private data (specification section 2.7).
 
     Attributes
     ----------
@@ -146,8 +147,8 @@ class MCMCDiagnostics:
 
 
 @dataclass(frozen=True, eq=False)
-class MCMCResult:
-    """Final states of the K chains (one release each) and the run's diagnostics."""
+class MCMCResult(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: final states of the K chains (one release each), the log-target trace and diagnostics."""
 
     draws: NDArray[np.float64] = field(repr=False)
     diagnostics: MCMCDiagnostics

@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..._validation import check_choice, check_epsilon, check_in_interval, check_int, check_positive, check_probability, check_Xy
 from ...bounds import l1_exponential as bounds
+from ...publication import NonPublicDiagnostics
 from ...rng import RngLike
 from .grid import BUDGET_INTERACTIVE, GridEMResult, default_grid_resolution, em_grid, grid_net, grid_size
 from .mcmc import APPROXIMATE_LABEL, MCMC_PRESETS, MCMCDiagnostics, MCMCSchedule, em_mcmc
@@ -28,7 +29,7 @@ from .truncation import (
     score_sensitivity,
 )
 
-__all__ = ["MODES", "L1Calibration", "L1ExponentialRegression", "L1FitResult"]
+__all__ = ["MODES", "L1Calibration", "L1Diagnostics", "L1ExponentialRegression", "L1FitResult"]
 
 MODES = ("auto", "grid", "mcmc")
 
@@ -72,13 +73,25 @@ class L1Calibration:
 
 @dataclass(frozen=True, eq=False)
 class L1FitResult:
-    """Releases of EM-L1-HT on one dataset."""
+    """Releases of EM-L1-HT on one dataset: only what may be published.
+
+    Attributes
+    ----------
+    draws : ndarray (n_draws, d)
+        The released parameter vectors (one per independent run of the mechanism).
+    calibration : L1Calibration
+        Every public number of the mechanism (functions of n, d and the settings only).
+    privacy_label : str
+        The guarantee and its status (exact for the grid sampler, not certified for MCMC).
+
+    The exact output law on the grid (which is computed from the private data) and the MCMC
+    sampler's diagnostics are in :class:`L1Diagnostics`, returned only by
+    ``run(..., diagnostics=True)``.
+    """
 
     draws: NDArray[np.float64] = field(repr=False)
     calibration: L1Calibration
     privacy_label: str
-    grid: GridEMResult | None = None
-    mcmc: MCMCDiagnostics | None = None
 
     @property
     def w(self) -> NDArray[np.float64]:
@@ -86,7 +99,26 @@ class L1FitResult:
 
     @property
     def exact(self) -> bool:
-        return self.grid is not None
+        """Drawn by the exact grid sampler (a public setting)."""
+        return self.calibration.mode == "grid"
+
+
+@dataclass(frozen=True, eq=False)
+class L1Diagnostics(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: what a run of EM-L1-HT computed from the private data beyond the draws.
+
+    Attributes
+    ----------
+    grid : GridEMResult or None
+        Grid mode: the scores ``S(g_j)`` of every grid point and the exact output law, both
+        functions of the private data (publishing them is publishing the data's loss landscape).
+    mcmc : MCMCDiagnostics or None
+        MCMC mode: acceptance rate, split-R-hat, effective sample size of the chains, which ran on
+        the private data.
+    """
+
+    grid: GridEMResult | None = None
+    mcmc: MCMCDiagnostics | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -228,11 +260,15 @@ class L1ExponentialRegression:
             add_remove_epsilon=guar.add_remove_epsilon,
         )
 
-    def run(self, X: ArrayLike, y: ArrayLike, *, rng: RngLike, n_draws: int = 1) -> L1FitResult:
+    def run(self, X: ArrayLike, y: ArrayLike, *, rng: RngLike, n_draws: int = 1, diagnostics: bool = False):
         """Release ``n_draws`` independent outputs of the mechanism on ``(X, y)``.
 
         Grid mode computes S on the net once and draws all releases from the exact law; MCMC
         mode runs one chain per release (``n_draws >= 2`` chains are always run).
+
+        Returns an :class:`L1FitResult`; with ``diagnostics=True`` the pair
+        ``(L1FitResult, L1Diagnostics)`` (exact law on the grid or sampler diagnostics: not for
+        publication). The draws are the same either way.
         """
         X, y = check_Xy(X, y, min_rows=1)
         n_draws = check_int("n_draws", n_draws, lo=1)
@@ -242,9 +278,10 @@ class L1ExponentialRegression:
             net = grid_net(d, self.radius, cal.grid_m)
             res = em_grid(X, y, epsilon=self.epsilon, theta=self.theta, iota=cal.iota, convention=self.convention,
                           n_draws=n_draws, rng=rng, net=net)
-            return L1FitResult(draws=res.draws, calibration=cal, privacy_label=cal.privacy_label, grid=res)
+            fit = L1FitResult(draws=res.draws, calibration=cal, privacy_label=cal.privacy_label)
+            return (fit, L1Diagnostics(grid=res)) if diagnostics else fit
         res = em_mcmc(X, y, epsilon=self.epsilon, theta=self.theta, iota=cal.iota, radius=self.radius,
                       convention=self.convention, n_draws=max(2, n_draws),
                       schedule=MCMCSchedule.preset(self.mcmc_preset), rng=rng)
-        return L1FitResult(draws=res.draws[:n_draws], calibration=cal, privacy_label=cal.privacy_label,
-                           mcmc=res.diagnostics)
+        fit = L1FitResult(draws=res.draws[:n_draws], calibration=cal, privacy_label=cal.privacy_label)
+        return (fit, L1Diagnostics(mcmc=res.diagnostics)) if diagnostics else fit

@@ -21,6 +21,7 @@ import pandas as pd
 from ..._validation import check_choice, check_epsilon, check_int, check_positive, check_probability, check_Xy
 from ...data import make_heavy_tailed
 from ...experiments import run_sweep, summarize
+from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
 from .baselines import baseline_clipped_em, baseline_dp_gd, markov_clip_level
 from .lad import l1_risk, lad_fit
@@ -145,10 +146,10 @@ def simulate_trials(cfg: SimulationConfig, seeds: Sequence[np.random.SeedSequenc
         ws = {"nonprivate": lad.w}
         extra = {}
         if "em_l1" in cfg.methods:
-            fit = est.run(X, y, rng=s_em, n_draws=1)
+            fit, diag = est.run(X, y, rng=s_em, n_draws=1, diagnostics=True)
             ws["em_l1"] = fit.w
-            if fit.mcmc is not None:
-                extra["em_l1"] = {"acceptance": fit.mcmc.acceptance, "rhat": fit.mcmc.rhat_max}
+            if diag.mcmc is not None:
+                extra["em_l1"] = {"acceptance": diag.mcmc.acceptance, "rhat": diag.mcmc.rhat_max}
         if "em_clipped" in cfg.methods:
             b1 = baseline_clipped_em(X, y, epsilon=cfg.epsilon, clip_x=cx, clip_y=cy, radius=cfg.radius,
                                      mode="grid" if cal.mode == "grid" else "mcmc",
@@ -214,8 +215,14 @@ def summarize_simulation(df: pd.DataFrame, by: Sequence[str] = ("method",)) -> p
 
 
 @dataclass(frozen=True, eq=False)
-class RealDataResult:
-    """Held-out evaluation of EM-L1-HT and its baselines on a real dataset."""
+class RealDataResult(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: held-out evaluation of EM-L1-HT and its baselines on a real dataset.
+
+    An analysis, not a release: besides the releases (``em_draws``) and public settings it holds the
+    non-private LAD fit ``lad_w``, the grid scores ``grid_costs`` and the sampler diagnostics
+    ``mcmc``, all computed from the private data. Publish only ``em_draws`` with ``calibration``
+    and ``privacy_label``.
+    """
 
     table: pd.DataFrame
     lad_w: np.ndarray
@@ -241,7 +248,7 @@ def real_data_experiment(X_train, y_train, X_test, y_test, *, estimator: L1Expon
     g = as_generator(rng)
     s_em, s_b1, s_b2 = np.random.SeedSequence(g.integers(0, 2**63 - 1, size=4).tolist()).spawn(3)
     lad = lad_fit(Xtr, ytr, estimator.radius)
-    fit = estimator.run(Xtr, ytr, rng=s_em, n_draws=K)
+    fit, diag = estimator.run(Xtr, ytr, rng=s_em, n_draws=K, diagnostics=True)
     cal = fit.calibration
     b1 = baseline_clipped_em(Xtr, ytr, epsilon=estimator.epsilon, clip_x=clip_x, clip_y=clip_y,
                              radius=estimator.radius, n_draws=K, mode="grid" if cal.mode == "grid" else "mcmc",
@@ -258,9 +265,9 @@ def real_data_experiment(X_train, y_train, X_test, y_test, *, estimator: L1Expon
             rows.append({"trial": i, "method": method, "test_mae": test[i], "excess_test_mae": test[i] - lad_test,
                          "excess_empirical": train[i] - lad.objective})
     return RealDataResult(table=pd.DataFrame(rows), lad_w=lad.w, em_draws=fit.draws, calibration=cal.as_dict(),
-                          privacy_label=fit.privacy_label, mcmc=None if fit.mcmc is None else fit.mcmc.as_dict(),
-                          grid_points=None if fit.grid is None else fit.grid.net.points,
-                          grid_costs=None if fit.grid is None else fit.grid.costs)
+                          privacy_label=fit.privacy_label, mcmc=None if diag.mcmc is None else diag.mcmc.as_dict(),
+                          grid_points=None if diag.grid is None else diag.grid.net.points,
+                          grid_costs=None if diag.grid is None else diag.grid.costs)
 
 
 

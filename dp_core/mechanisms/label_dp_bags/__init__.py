@@ -12,10 +12,20 @@ A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differenti
 Aggregation* (Fig. 1, Fig. 2, Theorems 1.2 and 1.3).
 """
 
-from .batch import METHOD_KEYS, PreparedData, ReleaseBatch, simulate_fits, simulate_releases, utility_sweep, utility_trials
+from .batch import (
+    METHOD_KEYS,
+    PreparedData,
+    ReleaseBatch,
+    ReleaseSecrets,
+    simulate_fits,
+    simulate_releases,
+    utility_sweep,
+    utility_trials,
+)
 from .core import (
     MECHANISM_LABELS,
     MECHANISMS,
+    BagSecrets,
     LabelDPBags,
     LBARelease,
     LLPRelease,
@@ -46,8 +56,10 @@ __all__ = [
     "LabelDPBags",
     "LBARelease",
     "LLPRelease",
+    "BagSecrets",
     "PreparedData",
     "ReleaseBatch",
+    "ReleaseSecrets",
     "check_bag_sizes",
     "sample_bags",
     "noise_set",

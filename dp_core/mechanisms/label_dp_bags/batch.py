@@ -32,12 +32,14 @@ import pandas as pd
 from ..._validation import check_choice, check_int, check_in_interval, check_positive, check_Xy
 from ...bounds import label_dp_bags as acc
 from ...experiments import run_sweep
+from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_seed_sequence
 from .core import MECHANISMS, check_bag_sizes
 
 __all__ = [
     "METHOD_KEYS",
     "ReleaseBatch",
+    "ReleaseSecrets",
     "simulate_releases",
     "simulate_fits",
     "PreparedData",
@@ -96,8 +98,8 @@ class ReleaseBatch:
     ybar : array (R, m)
         The released label aggregates.
     weights : array (R, m, k) or None
-        The weights: public for the LLP mechanisms, ``None`` for naive ones; for wtd-LBA the
-        weights are secret and only returned when ``return_secrets=True`` (for audits).
+        The public weights of the weighted LLP mechanisms; ``None`` for the naive ones and for
+        wtd-LBA, whose weights are secret (see :class:`ReleaseSecrets`).
     xbar : array (R, m, d) or None
         Aggregated features Σ w x (released by LBA; computable from an LLP release).
     noise_mask : bool array (n,) or None
@@ -116,6 +118,26 @@ class ReleaseBatch:
         return int(self.ybar.shape[0])
 
 
+@dataclass(frozen=True)
+class ReleaseSecrets(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: the secret randomness of R releases (for audits and identity checks).
+
+    Publishing these voids label-DP: with the wtd-LBA weights and the bags, ``ybar`` is a known
+    linear map of the labels; with the label noise, noisy-wtd-LLP is noiseless weighted LLP.
+
+    Attributes
+    ----------
+    weights : array (R, m, k) or None
+        The secret weights of wtd-LBA (``None`` for the other mechanisms, whose weights, if any,
+        are released).
+    label_noise : array (R, m, k) or None
+        noisy-wtd-LLP: the noise added to each bagged label (0 outside N); ``None`` otherwise.
+    """
+
+    weights: np.ndarray | None = field(default=None, repr=False)
+    label_noise: np.ndarray | None = field(default=None, repr=False)
+
+
 def simulate_releases(
     X,
     y,
@@ -130,8 +152,8 @@ def simulate_releases(
     noise_mask: np.ndarray | None = None,
     noise_set_seed: RngLike = 12345,
     with_xbar: bool = False,
-    return_secrets: bool = False,
-) -> ReleaseBatch:
+    diagnostics: bool = False,
+):
     """Run a mechanism R times on a fixed dataset and return the released aggregates (vectorized).
 
     This is the function an empirical audit calls: run it on two neighbouring datasets with the
@@ -159,12 +181,13 @@ def simulate_releases(
         ``noise_set_seed`` (independent of the labels, fixed across the R runs).
     with_xbar : bool
         Also return x̄ = Σ w x per bag (R m d floats).
-    return_secrets : bool
-        Return the wtd-LBA weights too (they are not part of its release).
+    diagnostics : bool
+        Also return the :class:`ReleaseSecrets` (the wtd-LBA weights, the label noise: not for
+        publication). The releases are the same either way.
 
     Returns
     -------
-    ReleaseBatch
+    ReleaseBatch, or (ReleaseBatch, ReleaseSecrets) when ``diagnostics`` is true
 
     Notes
     -----
@@ -193,10 +216,11 @@ def simulate_releases(
         ys = ys + E
     ybar = np.einsum("rjk,rjk->rj", W, ys) if weighted else ys.sum(axis=2)
     xbar = _aggregate_features(X, bags, W) if with_xbar else None
-    public_w = W if (mechanism != "wtd-lba" or return_secrets) else None
-    if mechanism in ("naive-lba", "naive-llp"):
-        public_w = None
-    return ReleaseBatch(mechanism, bags, ybar, public_w, xbar, mask)
+    public_w = W if mechanism in ("weighted-llp", "noisy-wtd-llp") else None
+    batch = ReleaseBatch(mechanism, bags, ybar, public_w, xbar, mask)
+    if not diagnostics:
+        return batch
+    return batch, ReleaseSecrets(weights=W if mechanism == "wtd-lba" else None, label_noise=E)
 
 
 def _noise_mask(n, rho, noise_mask, noise_set_seed):

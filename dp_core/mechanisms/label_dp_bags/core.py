@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..._validation import check_choice, check_int, check_in_interval, check_positive, check_Xy
+from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "noise_set",
     "LBARelease",
     "LLPRelease",
+    "BagSecrets",
     "naive_lba",
     "naive_llp",
     "wtd_lba",
@@ -162,6 +164,25 @@ class LLPRelease:
         return np.einsum("jr,jrd->jd", self.weights, self.features)
 
 
+@dataclass(frozen=True)
+class BagSecrets(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: the secret randomness of one aggregation release.
+
+    With the wtd-LBA weights and the bags, ``ybar`` is a known linear map of the labels; with the
+    label noise, noisy-wtd-LLP is noiseless weighted LLP. Either voids label-DP if published.
+
+    Attributes
+    ----------
+    weights : array (m, k) or None
+        wtd-LBA's secret weights (``None`` for the other mechanisms, whose weights, if any, are released).
+    label_noise : array (n,) or None
+        noisy-wtd-LLP / weighted LLP: the noise added to every label (0 outside N); ``None`` otherwise.
+    """
+
+    weights: np.ndarray | None = field(default=None, repr=False)
+    label_noise: np.ndarray | None = field(default=None, repr=False)
+
+
 def _prep(X, y, m, k):
     X, y = check_Xy(X, y, min_rows=1)
     check_bag_sizes(X.shape[0], m, k)
@@ -192,7 +213,7 @@ def naive_llp(X, y, *, m: int, k: int, rng: RngLike) -> LLPRelease:
     return LLPRelease("naive-llp", S, X[S], np.ones(S.shape), y[S].sum(axis=1))
 
 
-def wtd_lba(X, y, *, m: int, k: int, rng: RngLike) -> LBARelease:
+def wtd_lba(X, y, *, m: int, k: int, rng: RngLike, diagnostics: bool = False):
     """wtd-LBA: per bag, Σ w x and Σ w y with secret iid N(0, 1) weights (not released).
 
     Parameters
@@ -205,6 +226,8 @@ def wtd_lba(X, y, *, m: int, k: int, rng: RngLike) -> LBARelease:
         Number and size of the bags; m k <= n.
     rng : seed or Generator
         Drawn in order: the bags, then the weights.
+    diagnostics : bool
+        Also return the :class:`BagSecrets` (the weights: not for publication).
 
     References
     ----------
@@ -214,12 +237,14 @@ def wtd_lba(X, y, *, m: int, k: int, rng: RngLike) -> LBARelease:
     g = as_generator(rng)
     S = sample_bags(X.shape[0], m, k, g)
     W = g.standard_normal((m, k))
-    return LBARelease("wtd-lba", S, np.einsum("jr,jrd->jd", W, X[S]), np.einsum("jr,jr->j", W, y[S]))
+    rel = LBARelease("wtd-lba", S, np.einsum("jr,jrd->jd", W, X[S]), np.einsum("jr,jr->j", W, y[S]))
+    return (rel, BagSecrets(weights=W)) if diagnostics else rel
 
 
 def noisy_wtd_llp(
-    X, y, *, m: int, k: int, rho: float, rng: RngLike, noise_mask: np.ndarray | None = None, noise_std: float = 1.0
-) -> LLPRelease:
+    X, y, *, m: int, k: int, rho: float, rng: RngLike, noise_mask: np.ndarray | None = None, noise_std: float = 1.0,
+    diagnostics: bool = False,
+):
     """noisy-wtd-LLP: noise N(0, s^2) on the labels of N, then weighted label sums with public weights.
 
     Parameters
@@ -234,6 +259,8 @@ def noisy_wtd_llp(
         The set N, fixed before the labels are seen; rho is then |N|/n.
     noise_std : float
         s; the guarantee holds with B1_eff = B1/s. Must be in (0, inf).
+    diagnostics : bool
+        Also return the :class:`BagSecrets` (the label noise: not for publication).
 
     References
     ----------
@@ -249,36 +276,42 @@ def noisy_wtd_llp(
         mask = np.asarray(noise_mask, dtype=bool)
         if mask.shape != (n,):
             raise ValueError(f"noise_mask must be a boolean array of length n = {n}, got shape {mask.shape}.")
-    y_tilde = y.copy()
-    y_tilde[mask] += s * g.standard_normal(int(mask.sum()))
+    noise = np.zeros(n)
+    noise[mask] = s * g.standard_normal(int(mask.sum()))
+    y_tilde = y + noise
     S = sample_bags(n, m, k, g)
     W = g.standard_normal((m, k))
     name = "noisy-wtd-llp" if mask.any() else "weighted-llp"
-    return LLPRelease(name, S, X[S], W, np.einsum("jr,jr->j", W, y_tilde[S]), rho=float(mask.mean()))
+    rel = LLPRelease(name, S, X[S], W, np.einsum("jr,jr->j", W, y_tilde[S]), rho=float(mask.mean()))
+    return (rel, BagSecrets(label_noise=noise)) if diagnostics else rel
 
 
-def weighted_llp(X, y, *, m: int, k: int, rng: RngLike) -> LLPRelease:
+def weighted_llp(X, y, *, m: int, k: int, rng: RngLike, diagnostics: bool = False):
     """Weighted LLP without noise (noisy-wtd-LLP with N empty). Not label-DP: delta >= m k / n.
 
     References
     ----------
     [BSHNR] Section 1.2 discussion; Table 3.
     """
-    return noisy_wtd_llp(X, y, m=m, k=k, rho=0.0, rng=rng)
+    return noisy_wtd_llp(X, y, m=m, k=k, rho=0.0, rng=rng, diagnostics=diagnostics)
 
 
-def release(mechanism: str, X, y, *, m: int, k: int, rng: RngLike, rho: float = 0.1, noise_std: float = 1.0):
-    """Run one of :data:`MECHANISMS` once and return its release object."""
+def release(mechanism: str, X, y, *, m: int, k: int, rng: RngLike, rho: float = 0.1, noise_std: float = 1.0,
+            diagnostics: bool = False):
+    """Run one of :data:`MECHANISMS` once and return its release object.
+
+    With ``diagnostics=True`` the pair ``(release, BagSecrets)`` (the secret weights or label noise,
+    empty for the naive mechanisms: not for publication).
+    """
     check_choice("mechanism", mechanism, MECHANISMS)
-    if mechanism == "naive-lba":
-        return naive_lba(X, y, m=m, k=k, rng=rng)
-    if mechanism == "naive-llp":
-        return naive_llp(X, y, m=m, k=k, rng=rng)
+    if mechanism in ("naive-lba", "naive-llp"):
+        rel = (naive_lba if mechanism == "naive-lba" else naive_llp)(X, y, m=m, k=k, rng=rng)
+        return (rel, BagSecrets()) if diagnostics else rel
     if mechanism == "wtd-lba":
-        return wtd_lba(X, y, m=m, k=k, rng=rng)
+        return wtd_lba(X, y, m=m, k=k, rng=rng, diagnostics=diagnostics)
     if mechanism == "weighted-llp":
-        return weighted_llp(X, y, m=m, k=k, rng=rng)
-    return noisy_wtd_llp(X, y, m=m, k=k, rho=rho, rng=rng, noise_std=noise_std)
+        return weighted_llp(X, y, m=m, k=k, rng=rng, diagnostics=diagnostics)
+    return noisy_wtd_llp(X, y, m=m, k=k, rho=rho, rng=rng, noise_std=noise_std, diagnostics=diagnostics)
 
 
 def fit_linear(xbar, ybar, *, b3: float | None = None) -> np.ndarray:
@@ -376,9 +409,10 @@ class LabelDPBags:
         check_in_interval("rho", self.rho, 0.0, 1.0)
         check_positive("noise_std", self.noise_std)
 
-    def run(self, X, y, *, rng: RngLike):
-        """Release once on (X, y); see :func:`release`."""
-        return release(self.mechanism, X, y, m=self.m, k=self.k, rng=rng, rho=self.rho, noise_std=self.noise_std)
+    def run(self, X, y, *, rng: RngLike, diagnostics: bool = False):
+        """Release once on (X, y); see :func:`release` (``diagnostics=True``: also the :class:`BagSecrets`)."""
+        return release(self.mechanism, X, y, m=self.m, k=self.k, rng=rng, rho=self.rho, noise_std=self.noise_std,
+                       diagnostics=diagnostics)
 
     def fit(self, X, y, *, rng: RngLike, b3: float | None = None) -> np.ndarray:
         """Release once and fit the linear model on the aggregates."""

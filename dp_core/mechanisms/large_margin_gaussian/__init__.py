@@ -7,8 +7,9 @@ differentially private as printed** (:data:`NOT_PRIVATE_REASONS`).
 Main entry points
 -----------------
 * :class:`LargeMarginGaussian` — frozen configuration; ``.run(X, y, rng=...)``.
-* :func:`release_many` — vectorized: ``R`` releases of a mode on a fixed dataset, with the
-  released parameters and the shared-noise direction statistic (used by the privacy audit).
+* :func:`release_many` — vectorized: ``R`` releases of a mode on a fixed dataset (a publishable
+  :class:`ReleaseBatch`); with ``diagnostics=True`` also the non-public :class:`ReleaseDiagnostics`
+  (non-private fit, noise, excess risk, shared-noise direction statistic) for experiments and audits.
 * :func:`privacy_params` — noise rate, budget split and claimed guarantee.
 * :func:`fit_apg` / :func:`fit_cvxpy` — the two solvers (they agree to 1e-6).
 * :func:`sample_radial` — exact sampler of the density ``∝ exp(-beta ||v||)``.
@@ -35,6 +36,7 @@ from .mechanism import (
     LargeMarginGaussian,
     PreparedData,
     ReleaseBatch,
+    ReleaseDiagnostics,
     direction_statistic,
     fit_nonprivate,
     leak_direction,
@@ -68,7 +70,8 @@ from .solvers import APGResult, fit_apg, fit_cvxpy, literal_objective_bounded, p
 __all__ = [
     "ClassificationTask", "accuracy_sweep", "bound_tightness", "decision_grid", "excess_vs_n", "leak_demo",
     "make_task", "public_projection", "regularisation_sweep",
-    "unbounded_share", "LargeMarginGaussian", "PreparedData", "ReleaseBatch", "direction_statistic",
+    "unbounded_share", "LargeMarginGaussian", "PreparedData", "ReleaseBatch", "ReleaseDiagnostics",
+    "direction_statistic",
     "fit_nonprivate", "leak_direction", "prepare", "release_many", "decision_values", "gaussian_params",
     "gradient", "huber_hinge", "huber_hinge_grad", "loss", "objective", "phi_from_gaussian", "predict",
     "preprocess", "MODE_LABELS", "MODES", "NOT_PRIVATE_REASONS", "PrivacyAccounting", "k_corrected",

@@ -249,7 +249,8 @@ def accuracy_sweep(
         acc_obj = cfg.accounting(n=data.n, d=data.d, n_classes=data.n_classes)
         mu_eff = cfg.mu_eff(acc_obj)
         ph = cache.phi_star(cfg, mu_eff)
-        batch = release_many(None, None, cfg, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph)
+        batch, diag = release_many(None, None, cfg, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph,
+                                   diagnostics=True)
         Zt = preprocess(task.X_test, scale=cfg.input_scale())
         key = id(ph)
         if key not in test_pred_cache:
@@ -260,9 +261,9 @@ def accuracy_sweep(
         accuracy = np.where(ok, np.mean(pred == task.y_test[None], axis=1), np.nan)
         agreement = np.where(ok, np.mean(pred == ref[None], axis=1), np.nan)
         return pd.DataFrame({
-            "accuracy": accuracy, "agreement": agreement, "excess": batch.excess,
-            "pathwise_bound": batch.pathwise_bound, "unbounded": batch.unbounded.astype(float),
-            "converged": batch.converged.astype(float), "noise_norm": batch.noise_norm,
+            "accuracy": accuracy, "agreement": agreement, "excess": diag.excess,
+            "pathwise_bound": diag.pathwise_bound, "unbounded": batch.unbounded.astype(float),
+            "converged": diag.converged.astype(float), "noise_norm": diag.noise_norm,
             "eps_claimed": np.full(len(seeds), acc_obj.eps_claimed), "private": np.full(len(seeds), float(acc_obj.private)),
         })
 
@@ -338,9 +339,10 @@ def excess_vs_n(
     def block(point, seeds):
         n = int(point["n"])
         data, ph = subsets[n]
-        b = release_many(None, None, cfg0, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph)
+        b, diag = release_many(None, None, cfg0, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph,
+                               diagnostics=True)
         test_excess = loss(b.phi, Zt, task.y_test, cfg0.h) - float(loss(ph, Zt, task.y_test, cfg0.h))
-        return pd.DataFrame({"excess": b.excess, "pathwise_bound": b.pathwise_bound,
+        return pd.DataFrame({"excess": diag.excess, "pathwise_bound": diag.pathwise_bound,
                              "unbounded": b.unbounded.astype(float), "test_loss_excess": test_excess})
 
     Zt = preprocess(task.X_test, scale=cfg0.input_scale())
@@ -489,11 +491,12 @@ def regularisation_sweep(
         data = cache.prepared(cfg.input_scale())
         acc = cfg.accounting(n=data.n, d=data.d, n_classes=data.n_classes)
         ph = cache.phi_star(cfg, cfg.mu_eff(acc))
-        b = release_many(None, None, cfg, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph)
+        b, diag = release_many(None, None, cfg, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph,
+                               diagnostics=True)
         accuracy = np.mean(predict(b.phi, Zt) == task.y_test[None], axis=1)
         np_acc = float(np.mean(predict(ph, Zt) == task.y_test))
         return pd.DataFrame({"accuracy": accuracy, "nonprivate_accuracy": np.full(len(seeds), np_acc),
-                             "excess": b.excess, "pathwise_bound": b.pathwise_bound})
+                             "excess": diag.excess, "pathwise_bound": diag.pathwise_bound})
 
     points = [{"method": "corrected", "value": float(v)} for v in values]
     return run_sweep(block, points, n_trials=check_int("n_trials", n_trials, lo=1), seed=seed, progress=progress)

@@ -2,8 +2,9 @@
 
 * :class:`LargeMarginGaussian` — frozen configuration (mode, epsilon, lam, mu, h, psd, ...).
 * :func:`release_many` — **the vectorized entry point** (also for the privacy audit): runs a mode
-  ``R`` times on a fixed dataset in one batched solve and returns every released parameter, the
-  noise, the unbounded flags and the shared-noise direction statistic.
+  ``R`` times on a fixed dataset in one batched solve and returns the released parameters and the
+  unbounded flags; with ``diagnostics=True`` also the non-public :class:`ReleaseDiagnostics` (the
+  non-private fit, the noise, the excess risk and the shared-noise direction statistic).
 * :meth:`LargeMarginGaussian.run` — one release (``release_many`` with ``R = 1``).
 * :func:`fit_nonprivate` — ``Phi*`` of the same objective (same ``lam``, ``mu_eff``, ``h``, ``psd``).
 
@@ -25,6 +26,7 @@ from numpy.typing import NDArray
 
 from ..._validation import check_choice, check_epsilon, check_int, check_positive, check_Xy
 from ...exceptions import DataValidationError
+from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator, as_seed_sequence
 from .model import encode_labels, objective, outer_vectors, predict, preprocess, sym
 from .privacy import MODES, PrivacyAccounting, privacy_params
@@ -33,6 +35,7 @@ from .solvers import fit_apg, literal_objective_bounded, project_psd
 __all__ = [
     "LargeMarginGaussian",
     "ReleaseBatch",
+    "ReleaseDiagnostics",
     "PreparedData",
     "prepare",
     "fit_nonprivate",
@@ -130,9 +133,12 @@ class LargeMarginGaussian:
             return self.lam
         return self.lam if self.mu is None else self.mu
 
-    def run(self, X, y, *, rng: RngLike, n_classes: int | None = None, phi_star: FloatArray | None = None):
-        """One private release (see :func:`release_many`); returns a :class:`ReleaseBatch` with ``R = 1``."""
-        return release_many(X, y, self, n_runs=1, seed=rng, n_classes=n_classes, phi_star=phi_star)
+    def run(self, X, y, *, rng: RngLike, n_classes: int | None = None, phi_star: FloatArray | None = None,
+            diagnostics: bool = False):
+        """One private release (see :func:`release_many`): a :class:`ReleaseBatch` with ``R = 1``, or
+        ``(ReleaseBatch, ReleaseDiagnostics)`` with ``diagnostics=True`` (not for publication)."""
+        return release_many(X, y, self, n_runs=1, seed=rng, n_classes=n_classes, phi_star=phi_star,
+                            diagnostics=diagnostics)
 
 
 @dataclass(frozen=True)
@@ -177,7 +183,7 @@ def fit_nonprivate(data: PreparedData, *, lam: float, mu: float, h: float, psd: 
 
 #: Iteration cap and tolerance floor for the literal paper objective (``mu = 0``), which is not
 #: strongly convex: accelerated gradient then converges only sublinearly. Draws that hit the cap are
-#: reported as not converged (``ReleaseBatch.converged``). Only mode P (not private) is affected.
+#: reported as not converged (``ReleaseDiagnostics.converged``). Only mode P (not private) is affected.
 LITERAL_MAX_ITER = 1_000
 LITERAL_TOL = 1e-6
 
@@ -190,23 +196,67 @@ def _solver_limits(mu: float, tol: float) -> tuple[float, int]:
 
 @dataclass(frozen=True)
 class ReleaseBatch:
-    """``R`` independent releases of one mode on one dataset.
+    """``R`` independent releases of one mode on one dataset: only what may be published.
 
     Attributes
     ----------
     config : LargeMarginGaussian
+        Public settings (mode, epsilon, lam, mu, h, psd, ...).
     accounting : PrivacyAccounting or None
+        Noise rate, budget split, claimed epsilon and its status (functions of n, d, C and the
+        settings); ``None`` when ``epsilon`` is infinite.
     phi : array (R, C, p, p)
         Released parameters; NaN for draws whose objective was unbounded (P only).
+    unbounded : bool array (R,)
+        The perturbed objective was unbounded below, so nothing was released (P only); the same as
+        ``phi`` being NaN.
+
+    The non-private fit, the noise, the solver convergence flags, the excess risk, the pathwise
+    bound and the shared-noise statistic are in :class:`ReleaseDiagnostics`, returned only by
+    ``release_many(..., diagnostics=True)``.
+    """
+
+    config: LargeMarginGaussian
+    accounting: PrivacyAccounting | None
+    phi: FloatArray = field(repr=False)
+    unbounded: NDArray[np.bool_]
+
+    @property
+    def n_runs(self) -> int:
+        return int(self.phi.shape[0])
+
+    @property
+    def class_differences(self) -> FloatArray:
+        """``Phi^p_c - Phi^p_0`` for ``c = 1..C-1``, shape ``(R, C-1, p, p)``."""
+        return self.phi[:, 1:] - self.phi[:, :1]
+
+    def predictions(self, X) -> NDArray[np.int64]:
+        """Predicted labels ``(R, m)`` on new raw inputs (``-1`` for unbounded draws)."""
+        Zt = preprocess(np.asarray(X, dtype=np.float64), scale=self.config.input_scale())
+        out = predict(np.nan_to_num(self.phi), Zt)
+        out[self.unbounded] = -1
+        return out
+
+
+@dataclass(frozen=True)
+class ReleaseDiagnostics(NonPublicDiagnostics):
+    """NOT FOR PUBLICATION: what ``R`` releases computed from the private data beyond the releases.
+
+    Publishing any of this voids the guarantee of the releases: with the noise one subtracts it,
+    and ``phi_star`` is the unprotected classifier.
+
+    Attributes
+    ----------
+    data : PreparedData
+        The preprocessed training data.
     phi_star : array (C, p, p)
         Non-private fit of the same objective (same ``lam``, ``mu_eff``, ``h``, ``psd``).
     noise : array (R, p, p) (shared) or (R, C, p, p) (stacked)
     noise_norm : array (R,)
     rho : array (R,)
         ``sqrt(C) ||b||`` (shared) or ``||B||`` (stacked), the norm in the pathwise bound.
-    unbounded : bool array (R,)
-        The perturbed objective was unbounded below (P only; no release).
     converged : bool array (R,)
+        The solver met its tolerance (depends on the data).
     excess : array (R,)
         ``J(Phi^p) - J(Phi*)`` with the objective's ``mu_eff`` (NaN when unbounded).
     pathwise_bound : array (R,)
@@ -218,42 +268,22 @@ class ReleaseBatch:
         differences that shared noise never reaches. Deterministic for P+ with PSD off.
     """
 
-    config: LargeMarginGaussian
-    accounting: PrivacyAccounting | None
     data: PreparedData = field(repr=False)
-    phi: FloatArray
-    phi_star: FloatArray
-    noise: FloatArray
+    phi_star: FloatArray = field(repr=False)
+    noise: FloatArray = field(repr=False)
     noise_norm: FloatArray
     rho: FloatArray
-    unbounded: NDArray[np.bool_]
     converged: NDArray[np.bool_]
     excess: FloatArray
     pathwise_bound: FloatArray
-    direction: FloatArray
+    direction: FloatArray = field(repr=False)
     direction_stat: FloatArray
 
-    @property
-    def n_runs(self) -> int:
-        return int(self.phi.shape[0])
-
-    @property
-    def class_differences(self) -> FloatArray:
-        """``Phi^p_c - Phi^p_0`` for ``c = 1..C-1``, shape ``(R, C-1, p, p)``."""
-        return self.phi[:, 1:] - self.phi[:, :1]
-
-    def class_difference_error(self) -> FloatArray:
-        """``max_c ||(Phi^p_c - Phi^p_0) - (Phi*_c - Phi*_0)||_F`` per run (0 = exact leak)."""
+    def class_difference_error(self, release: ReleaseBatch) -> FloatArray:
+        """``max_c ||(Phi^p_c - Phi^p_0) - (Phi*_c - Phi*_0)||_F`` per run of ``release`` (0 = exact leak)."""
         ref = self.phi_star[1:] - self.phi_star[:1]
-        err = self.class_differences - ref[None]
+        err = release.class_differences - ref[None]
         return np.sqrt(np.sum(err**2, axis=(-2, -1))).max(axis=1)
-
-    def predictions(self, X) -> NDArray[np.int64]:
-        """Predicted labels ``(R, m)`` on new raw inputs (``-1`` for unbounded draws)."""
-        Zt = preprocess(np.asarray(X, dtype=np.float64), scale=self.data.scale)
-        out = predict(np.nan_to_num(self.phi), Zt)
-        out[self.unbounded] = -1
-        return out
 
 
 def _standard_radial(seeds: Sequence[np.random.SeedSequence], dim: int) -> FloatArray:
@@ -315,7 +345,8 @@ def release_many(
     phi_star: FloatArray | None = None,
     direction: FloatArray | None = None,
     data: PreparedData | None = None,
-) -> ReleaseBatch:
+    diagnostics: bool = False,
+):
     """Run a mode ``n_runs`` times on a fixed dataset, batched (the audit's entry point).
 
     Each run draws its own noise (one child seed per run, so runs are independent and the same
@@ -342,10 +373,13 @@ def release_many(
         Pass the same direction for both datasets of a neighbouring pair.
     data : PreparedData, optional
         Already prepared data (``X, y`` are then ignored).
+    diagnostics : bool
+        Also return the :class:`ReleaseDiagnostics` (non-private fit, noise, excess risk, ...:
+        not for publication). The releases are the same either way.
 
     Returns
     -------
-    ReleaseBatch
+    ReleaseBatch, or (ReleaseBatch, ReleaseDiagnostics) when ``diagnostics`` is true
 
     Notes
     -----
@@ -403,6 +437,9 @@ def release_many(
                           phi0=start, tol=tol, V=data.V, max_iter=max_iter)
             phi[idx] = res.phi
             converged[idx] = res.converged
+    release = ReleaseBatch(config=config, accounting=acc, phi=phi, unbounded=~bounded)
+    if not diagnostics:
+        return release
     excess = np.full(n_runs, np.nan)
     if idx.size:
         J = objective(phi[idx], data.Z, data.y, config.lam, mu_eff, config.h, V=data.V)
@@ -414,8 +451,7 @@ def release_many(
     stat = np.full(n_runs, np.nan)
     if idx.size:
         stat[idx] = direction_statistic(phi[idx], direction)
-    return ReleaseBatch(
-        config=config, accounting=acc, data=data, phi=phi, phi_star=phi_star, noise=noise,
-        noise_norm=noise_norm, rho=rho, unbounded=~bounded, converged=converged, excess=excess,
-        pathwise_bound=pathwise, direction=direction, direction_stat=stat,
+    return release, ReleaseDiagnostics(
+        data=data, phi_star=phi_star, noise=noise, noise_norm=noise_norm, rho=rho, converged=converged,
+        excess=excess, pathwise_bound=pathwise, direction=direction, direction_stat=stat,
     )
