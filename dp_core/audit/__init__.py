@@ -28,7 +28,21 @@ from .registry import MECHANISMS, AuditableMechanism, Option, make_target
 from .simple import gaussian_target, laplace_target
 
 __all__ = [
-    "VERDICT_CONSISTENT", "VERDICT_VIOLATION", "AuditResult", "AuditRun", "AuditTarget", "ThresholdTest",
-    "audit_convergence", "audit_statistics", "clopper_pearson", "run_audit", "runs_grid", "MECHANISMS",
-    "AuditableMechanism", "Option", "make_target", "gaussian_target", "laplace_target",
+    "MECHANISMS",
+    "VERDICT_CONSISTENT",
+    "VERDICT_VIOLATION",
+    "AuditResult",
+    "AuditRun",
+    "AuditTarget",
+    "AuditableMechanism",
+    "Option",
+    "ThresholdTest",
+    "audit_convergence",
+    "audit_statistics",
+    "clopper_pearson",
+    "gaussian_target",
+    "laplace_target",
+    "make_target",
+    "run_audit",
+    "runs_grid",
 ]

@@ -41,7 +41,7 @@ from ..rng import as_generator
 from ._stats import fisher_direction, pilot_seed
 from .core import AuditTarget
 
-__all__ = ["input_perturbation_target", "PAIRS", "MODES"]
+__all__ = ["MODES", "PAIRS", "input_perturbation_target"]
 
 PAIRS = {
     "boundary": "worst case: one contributor replaced by a contributor at the norm boundary with the opposite label",
