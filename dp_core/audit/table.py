@@ -190,7 +190,7 @@ def run_row(spec: AuditRowSpec, *, date: str | None = None) -> dict[str, Any]:
         "fpr_source": res.fpr_source, "tpr": res.tpr, "fpr": res.fpr, "threshold": res.threshold, "note": res.note,
         "seed": spec.seed, "pair_seed": spec.pair_seed, "epsilon": spec.epsilon,
         "run_delta": delta, "options": dict(spec.options), "dataset": ds_name,
-        "date": date or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d"), "engine_version": __version__,
+        "date": date or _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d"), "engine_version": __version__,
     }
     row["status"] = row_status(row)
     return {k: _jsonable(v) for k, v in row.items()}
@@ -217,7 +217,7 @@ def compute_audit_table(keys: Iterable[str] | None = None, *,
                         progress: Callable[[int, int, str], None] | None = None) -> list[dict[str, Any]]:
     """Run the rows of :data:`ROW_SPECS` (or only ``keys``, ``"mechanism:mode"``) and return them."""
     specs = list(ROW_SPECS) if keys is None else [_spec(k) for k in keys]
-    date = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d")
+    date = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d")
     rows = []
     for i, spec in enumerate(specs):
         if progress is not None:
