@@ -8,8 +8,8 @@ from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms.input_perturbation import figures as ipf
 from dp_core.mechanisms.input_perturbation.experiment import SimulationConfig, default_n_grid
 from dp_core.mechanisms.input_perturbation.params import min_n
-from ui import cached_input_perturbation as cip
 from ui import badges, state, widgets
+from ui import cached_input_perturbation as cip
 
 st.title("🧮 Input perturbation")
 widgets.audit_link("input-perturbation")

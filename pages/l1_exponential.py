@@ -11,8 +11,8 @@ from dp_core.mechanisms.l1_exponential.mechanism import L1ExponentialRegression
 from dp_core.mechanisms.l1_exponential.population import HeavyTailedModel
 from dp_core.mechanisms.l1_exponential.simulation import SimulationConfig, summarize_releases
 from dp_core.mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONVENTIONS
-from ui import cached_l1_exponential as cl
 from ui import badges, state, widgets
+from ui import cached_l1_exponential as cl
 
 st.title("🦎 Heavy-tailed ℓ1 regression")
 widgets.audit_link("l1-exponential", "paper_box")

@@ -6,8 +6,8 @@ from dp_core.bounds import label_dp_bags as acc
 from dp_core.experiments import summarize
 from dp_core.mechanisms import label_dp_bags as lb
 from dp_core.mechanisms.label_dp_bags import figures as lbf
-from ui import cached_label_dp_bags as cl
 from ui import badges, state, widgets
+from ui import cached_label_dp_bags as cl
 
 st.title("🎒 Label-DP by aggregation")
 widgets.audit_link("label-dp-bags", "naive-llp")

@@ -6,9 +6,8 @@ from dp_core.data import DATASETS
 from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms import large_margin_gaussian as lmg
 from dp_core.mechanisms.large_margin_gaussian import figures as lmf
-from ui import cached
+from ui import badges, cached, state, widgets
 from ui import cached_large_margin_gaussian as clm
-from ui import badges, state, widgets
 
 st.title("🎯 Large-margin Gaussian classifier")
 widgets.audit_link("large-margin-gaussian", "repaired-psd-off")

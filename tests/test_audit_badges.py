@@ -67,3 +67,16 @@ def test_mechanism_page_badge_comes_from_the_table(page, params, rows):
     for mech, mode in rows:
         row = audit_row(mech, mode)
         assert f"Audit: {row['status']}** — " in text and f"Mode *{mode}*" in text, (mech, mode)
+
+
+@pytest.mark.slow
+def test_compare_page_guarantees_carry_their_audit_row():
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.run()
+    at.switch_page("pages/compare.py").run()
+    assert not at.exception
+    captions = [str(c.value) for c in at.get("caption") if "Audit table:" in str(c.value)]
+    assert captions
+    for c in captions:
+        assert "audit_row=" in c and ("**certified**" in c or "**as claimed by the paper**" in c
+                                      or "**not valid**" in c)

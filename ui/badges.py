@@ -19,13 +19,20 @@ from dp_core.audit.table import STATUS_CERTIFIED, STATUS_CLAIMED, STATUS_NOT_VAL
 
 from . import cached_audit
 
-__all__ = ["audit_badge", "audit_link_params", "large_margin_audit_mode"]
+__all__ = ["audit_badge", "audit_caption", "audit_link_params", "large_margin_audit_mode"]
 
 _STYLE = {
     STATUS_CERTIFIED: (st.success, "✅"),
     STATUS_CLAIMED: (st.info, "📄"),
     STATUS_NOT_VALID: (st.error, "⛔"),
 }
+
+
+def _md_escape(text: str) -> str:
+    """Escape the Markdown emphasis characters of a plain-text phrase (event names use ``*`` and ``_``)."""
+    for ch in ("\\", "*", "_", "`"):
+        text = text.replace(ch, "\\" + ch)
+    return text
 
 
 def large_margin_audit_mode(mode: str, psd: bool) -> str:
@@ -64,8 +71,24 @@ def audit_badge(mechanism: str, mode: str, *, container=None) -> str | None:
         verdict = f"the audit measured {bound}, more than the claimed {claim}: the claim is false."
     else:
         verdict = (f"the audit measured {bound}, not above the claimed {claim} (evidence, not a proof).")
-    show(f"**Audit: {status}** — {verdict} Mode *{row['mode']}*, {display.integer(row['runs'])} runs per dataset, "
-         f"event: {row['event']}. Computed {row['date']} (engine {row['engine_version']}).", icon=icon)
+    show(f"**Audit: {status}** — {verdict} Mode *{row['mode']}* audited at ε = {display.epsilon(row['epsilon'])} "
+         f"(seed {row['seed']}), {display.integer(row['runs'])} runs per dataset; event: {_md_escape(row['event'])}. "
+         f"Computed {row['date']} (engine {row['engine_version']}).", icon=icon)
     box.page_link("pages/audit.py", label="Reopen the audit behind this badge", icon="🔍",
                   query_params=audit_link_params(row))
     return status
+
+
+def audit_caption(mechanism: str, mode: str, *, container=None) -> str | None:
+    """A one-line version of :func:`audit_badge` (for lists of guarantees); returns the row's status."""
+    box = st if container is None else container
+    row = cached_audit.audit_table_row(mechanism, mode)
+    if row is None:
+        box.caption(f"No stored audit for {mechanism} in mode {mode}.")
+        return None
+    params = "&".join(f"{k}={v}" for k, v in audit_link_params(row).items()).replace(":", "%3A")
+    box.caption(f"Audit table: **{row['status']}** ({mechanism}, mode {row['mode']}: claimed "
+                f"ε = {display.epsilon(row['eps_claimed'])}, measured ε ≥ {display.number(row['eps_lower'])} "
+                f"at {display.percent(row['confidence'], sig=2)} confidence, {display.integer(row['runs'])} runs, "
+                f"{row['date']}) [reopen ↗](audit?{params})")
+    return row["status"]
