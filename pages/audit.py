@@ -1,11 +1,13 @@
 """Privacy audit: run a mechanism many times on two neighbouring datasets and measure a lower bound on ε."""
 
+import math
+
 import streamlit as st
 
 from dp_core import display
 from dp_core.audit import MECHANISMS, VERDICT_VIOLATION
 from dp_core.audit.report import convergence_figure, histogram_figure
-from ui import cached, state, widgets
+from ui import badges, cached, state, widgets
 from ui import cached_audit as ca
 from ui.pages import PAGES
 
@@ -218,15 +220,27 @@ st.plotly_chart(convergence_figure(report), width="stretch", key="audit_conv")
 with st.expander("How the bound was computed", expanded=False):
     rel = ">" if r.side == "above" else "≤"
     other = "D" if r.positive == "D'" else "D'"
+    if r.fpr_source == "exact law":
+        log_fpr = (math.log(r.tpr_low - r.delta) - r.eps_lower) if r.tpr_low > r.delta and r.eps_lower > 0 else None
+        fpr_lines = (
+            f"- **False-positive rate** (on {other}): from the output's exact law on {other}, not counted (counting "
+            f"cannot certify losses beyond about ln(runs)): ln FPR = "
+            f"{display.number(log_fpr, sig=5) if log_fpr is not None else display.MISSING}.\n"
+            f"- **Lower bound:** ln(TPR_low − δ) − ln FPR = {display.number(r.eps_lower, sig=5)}, holding with "
+            f"probability at least {display.percent(0.5 + 0.5 * r.confidence, sig=3)} (only the TPR end is random).\n")
+    else:
+        fpr_lines = (
+            f"- **False-positive rate** (on {other}): {r.fpr:.4g}, 95% interval [{r.fpr_low:.4g}, {r.fpr_high:.4g}].\n"
+            f"- **Lower bound:** ln(({r.tpr_low:.4g} − {r.delta:.2g}) / {r.fpr_high:.4g}) = {r.eps_lower:.4f}.\n")
     st.markdown(
-        f"- **Statistic:** {report.statistic}.\n"
+        f"- **Statistic:** {badges.md_escape(report.statistic)}.\n"
+        f"- **Distinguishing event:** {badges.md_escape(r.event)}.\n"
         f"- **Test** (chosen on the first {r.n_select:,} runs of each side): guess **{r.positive}** when the statistic "
         f"is {rel} {r.threshold:.4g}.\n"
         f"- **True-positive rate** (on {r.positive}, {r.n_eval:,} evaluation runs): {r.tpr:.4g}, 95% interval "
         f"[{r.tpr_low:.4g}, {r.tpr_high:.4g}].\n"
-        f"- **False-positive rate** (on {other}): {r.fpr:.4g}, 95% interval [{r.fpr_low:.4g}, {r.fpr_high:.4g}].\n"
-        f"- **Lower bound:** ln(({r.tpr_low:.4g} − {r.delta:.2g}) / {r.fpr_high:.4g}) = {r.eps_lower:.4f}.\n"
-        f"- **δ needed at the claimed ε** (lower bound, same test): {r.delta_lower:.4g}."
+        + fpr_lines
+        + f"- **δ needed at the claimed ε** (lower bound, same test): {r.delta_lower:.4g}."
     )
     st.dataframe(report.convergence, width="stretch", hide_index=True)
     if report.details:

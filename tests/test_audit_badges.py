@@ -32,8 +32,9 @@ def test_link_params_name_the_row():
     assert params["audit_runs"] == str(row["runs"])
 
 
-def test_audit_page_reopens_the_stored_row_and_reproduces_it():
-    row = audit_row("large-margin-gaussian", "printed")
+@pytest.mark.parametrize("mech, mode", [("large-margin-gaussian", "printed"), ("input-perturbation", "LOCAL")])
+def test_audit_page_reopens_the_stored_row_and_reproduces_it(mech, mode):
+    row = audit_row(mech, mode)
     assert row["status"] == STATUS_NOT_VALID
     at = AppTest.from_file(APP, default_timeout=180)
     for k, v in audit_link_params(row).items():
@@ -45,6 +46,9 @@ def test_audit_page_reopens_the_stored_row_and_reproduces_it():
     assert "Stored audit-table row behind the status badge" in text
     assert "reproduces the stored row exactly" in text, text[-2000:]
     assert "violation found" in text
+    assert "Distinguishing event:" in text
+    if row["fpr_source"] == "exact law":
+        assert "from the output's exact law" in text
 
 
 PAGE_ROWS = [

@@ -127,3 +127,17 @@ def test_full_rerun_reproduces_the_whole_stored_table(stored):
         bad = [c for c in REPRODUCED if not _same(old[c], fresh[c])]
         assert not bad, (old["mechanism"], old["mode"], {c: (old[c], fresh[c]) for c in bad})
     assert AUDIT_TABLE_PATH.exists()
+
+
+def test_full_size_runs_are_ten_times_the_quick_ones_capped():
+    from dp_core.audit.table import row_runs
+
+    for spec in ROW_SPECS:
+        full = row_runs(spec, quick=False)
+        assert row_runs(spec, quick=True) == spec.runs <= full <= max(spec.runs, 100_000)
+        assert full == max(spec.runs, min(10 * spec.runs, 100_000, MECHANISMS[spec.mechanism].max_runs))
+
+
+def test_cli_refuses_to_store_a_non_quick_table(capsys):
+    assert cli_main(["audit", "all", "--write", "--only", "laplace:standard"]) == 2
+    assert "--quick" in capsys.readouterr().err

@@ -19,7 +19,7 @@ from dp_core.audit.table import STATUS_CERTIFIED, STATUS_CLAIMED, STATUS_NOT_VAL
 
 from . import cached_audit
 
-__all__ = ["audit_badge", "audit_caption", "audit_link_params", "large_margin_audit_mode"]
+__all__ = ["audit_badge", "audit_caption", "audit_link_params", "large_margin_audit_mode", "md_escape"]
 
 _STYLE = {
     STATUS_CERTIFIED: (st.success, "✅"),
@@ -28,7 +28,7 @@ _STYLE = {
 }
 
 
-def _md_escape(text: str) -> str:
+def md_escape(text: str) -> str:
     """Escape the Markdown emphasis characters of a plain-text phrase (event names use ``*`` and ``_``)."""
     for ch in ("\\", "*", "_", "`"):
         text = text.replace(ch, "\\" + ch)
@@ -72,7 +72,7 @@ def audit_badge(mechanism: str, mode: str, *, container=None) -> str | None:
     else:
         verdict = (f"the audit measured {bound}, not above the claimed {claim} (evidence, not a proof).")
     show(f"**Audit: {status}** — {verdict} Mode *{row['mode']}* audited at ε = {display.epsilon(row['epsilon'])} "
-         f"(seed {row['seed']}), {display.integer(row['runs'])} runs per dataset; event: {_md_escape(row['event'])}. "
+         f"(seed {row['seed']}), {display.integer(row['runs'])} runs per dataset; event: {md_escape(row['event'])}. "
          f"Computed {row['date']} (engine {row['engine_version']}).", icon=icon)
     box.page_link("pages/audit.py", label="Reopen the audit behind this badge", icon="🔍",
                   query_params=audit_link_params(row))
