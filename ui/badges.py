@@ -24,7 +24,7 @@ __all__ = ["audit_badge", "audit_caption", "audit_link_params", "large_margin_au
 _STYLE = {
     STATUS_CERTIFIED: (st.success, "✅"),
     STATUS_CLAIMED: (st.info, "📄"),
-    STATUS_NOT_VALID: (st.error, "⛔"),
+    STATUS_NOT_VALID: (st.warning, "⛔"),  # a warning box: the pages keep st.error for failures of a run
 }
 
 
