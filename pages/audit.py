@@ -1,10 +1,13 @@
 """Privacy audit: run a mechanism many times on two neighbouring datasets and measure a lower bound on ε."""
 
+import math
+
 import streamlit as st
 
+from dp_core import display
 from dp_core.audit import MECHANISMS, VERDICT_VIOLATION
 from dp_core.audit.report import convergence_figure, histogram_figure
-from ui import cached, state, widgets
+from ui import badges, cached, state, widgets
 from ui import cached_audit as ca
 from ui.pages import PAGES
 
@@ -19,11 +22,53 @@ st.markdown(
 st.info("An audit can show that a privacy claim is violated, but it can never prove that a mechanism is private: "
         "a statistic or a pair of datasets that was not tried may leak more.", icon="🔎")
 
+
+
+def apply_audit_row() -> dict | None:
+    """Open a stored audit-table row (URL ``audit_row=mechanism:mode``, as linked from a status badge).
+
+    On a new value, the row's budget, seeds, pair and options are applied to the widgets, so the audit
+    below re-runs exactly that row live; the stored row is returned while it stays selected.
+    """
+    state.init_state()  # URL values first (a no-op after a session's first run), then the row's
+    raw = st.query_params.get("audit_row")
+    seen = "_audit_seen_audit_row"
+    if raw is not None and raw != st.session_state.get(seen):
+        st.session_state[seen] = raw
+        mech_key, _, mode_key_ = raw.partition(":")
+        row = ca.audit_table_row(mech_key, mode_key_) if mech_key in MECHANISMS else None
+        st.session_state["_audit_row"] = row
+        if row is None:
+            st.warning(f"The link asks for the audit-table row {raw!r}, which the stored table does not have.")
+            return None
+        m = MECHANISMS[mech_key]
+        state.set_value("eps", float(row["epsilon"]))
+        if m.uses_delta:
+            state.set_value("delta", float(row["run_delta"]))
+        state.set_value("seed", int(row["seed"]))
+        st.session_state["w_seed"] = int(row["seed"])
+        if row.get("dataset"):
+            state.set_value("dataset", row["dataset"])
+        for opt in m.options:
+            value = opt.kind(row["options"].get(opt.name, PAGE_DEFAULTS.get((mech_key, opt.name), opt.default)))
+            if (mech_key, opt.name) in SHARED_OPTIONS:
+                state.set_value(opt.name, value)
+                st.session_state[f"w_{opt.name}"] = value
+            else:
+                st.session_state[f"audit_{mech_key}_{opt.name}"] = value
+                st.session_state[f"audit_{mech_key}_{opt.name}__keep"] = value
+        st.session_state["audit_pair_seed"] = int(row["pair_seed"])
+        st.session_state["audit_pair_seed__keep"] = int(row["pair_seed"])
+    return st.session_state.get("_audit_row")
+
+
+PAGE_DEFAULTS = {("label-dp-bags", "n"): 20_000}
+SHARED_OPTIONS = {("label-dp-bags", "k"), ("label-dp-bags", "m"), ("label-dp-bags", "rho")}
+stored_row = apply_audit_row()
+
 eps, delta, seed, _trials = widgets.sidebar_controls()
 
 RUN_OPTIONS = (200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000)
-PAGE_DEFAULTS = {("label-dp-bags", "n"): 20_000}
-SHARED_OPTIONS = {("label-dp-bags", "k"), ("label-dp-bags", "m"), ("label-dp-bags", "rho")}
 
 names = list(MECHANISMS)
 
@@ -136,6 +181,24 @@ else:
         "measured", f"**{r.verdict}** — the audited lower bound ε ≥ {r.eps_lower:.3f} stays below the claimed "
                     f"{claim_text}. This is not a proof of privacy.")
 
+if stored_row is not None and (stored_row["mechanism"], stored_row["mode"]) == (mech_name, mode):
+    same = (stored_row["runs"] == r.runs and stored_row["verdict"] == r.verdict
+            and float(stored_row["eps_lower"]) == r.eps_lower and float(stored_row["eps_claimed"]) == r.eps_claimed)
+    with st.container(border=True):
+        st.markdown(
+            f"**Stored audit-table row behind the status badge** ({stored_row['mechanism']} · {stored_row['mode']}): "
+            f"status **{stored_row['status']}**; claimed ε = {display.epsilon(stored_row['eps_claimed'])}"
+            + (f" at δ = {display.delta(stored_row['delta'])}" if float(stored_row["delta"]) > 0 else "")
+            + f"; measured ε ≥ {display.number(stored_row['eps_lower'])} "
+            f"({display.percent(stored_row['confidence'], sig=2)} confidence); "
+            f"{display.integer(stored_row['runs'])} runs per dataset; seed {stored_row['seed']}; computed "
+            f"{stored_row['date']} with engine {stored_row['engine_version']}.")
+        if same:
+            st.success("The live audit below reproduces the stored row exactly (same seeds, same numbers).", icon="✅")
+        else:
+            st.warning("The live audit below differs from the stored row: a setting was changed (budget, seed, "
+                       "runs, options or data), or the engine changed since the table was computed.", icon="⚠️")
+
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("Claimed ε", f"{r.eps_claimed:.4g}", help=report.note)
 m2.metric("Measured lower bound", f"{r.eps_lower:.3f}",
@@ -157,15 +220,27 @@ st.plotly_chart(convergence_figure(report), width="stretch", key="audit_conv")
 with st.expander("How the bound was computed", expanded=False):
     rel = ">" if r.side == "above" else "≤"
     other = "D" if r.positive == "D'" else "D'"
+    if r.fpr_source == "exact law":
+        log_fpr = (math.log(r.tpr_low - r.delta) - r.eps_lower) if r.tpr_low > r.delta and r.eps_lower > 0 else None
+        fpr_lines = (
+            f"- **False-positive rate** (on {other}): from the output's exact law on {other}, not counted (counting "
+            f"cannot certify losses beyond about ln(runs)): ln FPR = "
+            f"{display.number(log_fpr, sig=5) if log_fpr is not None else display.MISSING}.\n"
+            f"- **Lower bound:** ln(TPR_low − δ) − ln FPR = {display.number(r.eps_lower, sig=5)}, holding with "
+            f"probability at least {display.percent(0.5 + 0.5 * r.confidence, sig=3)} (only the TPR end is random).\n")
+    else:
+        fpr_lines = (
+            f"- **False-positive rate** (on {other}): {r.fpr:.4g}, 95% interval [{r.fpr_low:.4g}, {r.fpr_high:.4g}].\n"
+            f"- **Lower bound:** ln(({r.tpr_low:.4g} − {r.delta:.2g}) / {r.fpr_high:.4g}) = {r.eps_lower:.4f}.\n")
     st.markdown(
-        f"- **Statistic:** {report.statistic}.\n"
+        f"- **Statistic:** {badges.md_escape(report.statistic)}.\n"
+        f"- **Distinguishing event:** {badges.md_escape(r.event)}.\n"
         f"- **Test** (chosen on the first {r.n_select:,} runs of each side): guess **{r.positive}** when the statistic "
         f"is {rel} {r.threshold:.4g}.\n"
         f"- **True-positive rate** (on {r.positive}, {r.n_eval:,} evaluation runs): {r.tpr:.4g}, 95% interval "
         f"[{r.tpr_low:.4g}, {r.tpr_high:.4g}].\n"
-        f"- **False-positive rate** (on {other}): {r.fpr:.4g}, 95% interval [{r.fpr_low:.4g}, {r.fpr_high:.4g}].\n"
-        f"- **Lower bound:** ln(({r.tpr_low:.4g} − {r.delta:.2g}) / {r.fpr_high:.4g}) = {r.eps_lower:.4f}.\n"
-        f"- **δ needed at the claimed ε** (lower bound, same test): {r.delta_lower:.4g}."
+        + fpr_lines
+        + f"- **δ needed at the claimed ε** (lower bound, same test): {r.delta_lower:.4g}."
     )
     st.dataframe(report.convergence, width="stretch", hide_index=True)
     if report.details:

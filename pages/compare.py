@@ -9,8 +9,8 @@ from dp_core.compare.figures import METRIC_TITLES, compare_figure, negotiation_f
 from dp_core.compare.registry import STATUS_LABELS
 from dp_core.negotiate import answer_sentences, answer_table
 from dp_core.report import COMPARE_PAGE, targets_from_params
+from ui import badges, share, state, widgets
 from ui import cached_compare as cc
-from ui import share, state, widgets
 from ui.constants import EPS_OPTIONS
 
 eps, delta, seed, trials = widgets.sidebar_controls()
@@ -146,6 +146,8 @@ with tab_card:
                 widgets.guarantee_badge("broken", text)
             else:
                 st.caption(f"{STATUS_LABELS['none'].capitalize()}: {text}")
+            if item.get("audit"):
+                badges.audit_caption(*item["audit"].split("/"))
 
 with tab_neg:
     st.markdown("State a target; for each mechanism the app finds the smallest ε that meets it, from the measured "

@@ -8,8 +8,8 @@ from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms.input_perturbation import figures as ipf
 from dp_core.mechanisms.input_perturbation.experiment import SimulationConfig, default_n_grid
 from dp_core.mechanisms.input_perturbation.params import min_n
+from ui import badges, state, widgets
 from ui import cached_input_perturbation as cip
-from ui import state, widgets
 
 st.title("🧮 Input perturbation")
 widgets.audit_link("input-perturbation")
@@ -170,6 +170,7 @@ def theory_sections() -> None:
     st.subheader("Privacy: central (the released model) and local (one contributor's message)")
     widgets.guarantee_badge("claimed", f"the released w is ({P['eps_run']:.4g}, {delta:g})-differentially private "
                                        "(Theorem 1). Section 5 measures whether the event its proof needs holds.")
+    badges.audit_badge("input-perturbation", mode)
     ca = r["conservative"]
     if ca.epsilon < float("inf"):
         widgets.guarantee_badge(
@@ -184,6 +185,7 @@ def theory_sections() -> None:
         "claimed", f"each contributor's message is ({lp.epsilon_nominal:.4g}, {lp.delta_local:g})-locally private "
                    f"(Corollary 1, c at its limit {lp.c:.4g}). This uses the Gaussian-mechanism formula outside its "
                    f"range (it needs each part's ε < 1; here ε_q = {lp.epsilon_q:.4g}, ε_p = {lp.epsilon_p:.4g}).")
+    badges.audit_badge("input-perturbation", "LOCAL")
     widgets.guarantee_badge(
         "corrected", f"the exact local level of the same Gaussian message (Gaussian DP, μ = {lp.mu:.4g}) is "
                      f"ε = {lp.epsilon_exact:.4g} at δ = {lp.delta_local:g}. With the data-domain sensitivities "

@@ -11,8 +11,8 @@ from dp_core.mechanisms.l1_exponential.mechanism import L1ExponentialRegression
 from dp_core.mechanisms.l1_exponential.population import HeavyTailedModel
 from dp_core.mechanisms.l1_exponential.simulation import SimulationConfig, summarize_releases
 from dp_core.mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONVENTIONS
+from ui import badges, state, widgets
 from ui import cached_l1_exponential as cl
-from ui import state, widgets
 
 st.title("🦎 Heavy-tailed ℓ1 regression")
 widgets.audit_link("l1-exponential", "paper_box")
@@ -139,6 +139,8 @@ with tab_data:
                 widgets.guarantee_badge("broken", CONVENTION_LABELS["paper_box"])
             elif cal["mode"] == "grid":
                 widgets.guarantee_badge("corrected" if conv == "tight" else "claimed", cal["privacy_label"])
+            if cal["mode"] == "grid" or conv == "paper_box":
+                badges.audit_badge("l1-exponential", conv)
             if cal["mode"] != "grid":
                 st.warning(f"**Approximate sampler:** {APPROXIMATE_LABEL}.", icon="⚠️")
             m1, m2, m3, m4, m5 = st.columns(5)

@@ -6,8 +6,8 @@ from dp_core.bounds import label_dp_bags as acc
 from dp_core.experiments import summarize
 from dp_core.mechanisms import label_dp_bags as lb
 from dp_core.mechanisms.label_dp_bags import figures as lbf
+from ui import badges, state, widgets
 from ui import cached_label_dp_bags as cl
-from ui import state, widgets
 
 st.title("🎒 Label-DP by aggregation")
 widgets.audit_link("label-dp-bags", "naive-llp")
@@ -131,6 +131,7 @@ with tab_priv:
         c3.metric("δ exact (beyond the paper)", f"{summ['delta_exact']:.3g}")
     c4.metric("Naive LBA/LLP: δ at least", f"{summ['naive_lower_bound']:.3g}")
     widgets.guarantee_badge("claimed", summ["statement_paper"].split(": ", 1)[1])
+    badges.audit_badge("label-dp-bags", "noisy-wtd-llp-paper" if variant == "noisy-wtd-llp" else variant)
     widgets.guarantee_badge("corrected", summ["statement_explicit"].split(": ", 1)[1])
     if "statement_exact" in summ:
         st.info(f"**Exact, beyond the paper:** the true privacy profile of noisy-wtd-LLP, computed by quadrature over "

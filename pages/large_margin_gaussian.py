@@ -6,9 +6,8 @@ from dp_core.data import DATASETS
 from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms import large_margin_gaussian as lmg
 from dp_core.mechanisms.large_margin_gaussian import figures as lmf
-from ui import cached
+from ui import badges, cached, state, widgets
 from ui import cached_large_margin_gaussian as clm
-from ui import state, widgets
 
 st.title("🎯 Large-margin Gaussian classifier")
 widgets.audit_link("large-margin-gaussian", "repaired-psd-off")
@@ -146,6 +145,7 @@ else:
     widgets.guarantee_badge("claimed", f"ε′ = ε + k = {acc['eps_prime']:.4g} (k = {acc['k_printed']:.4g} with "
                                        f"α = 1/(2h) = {acc['alpha']:.4g})" if mode == "printed" else
                             f"ε = {acc['eps_claimed']:.4g} ({semantics} semantics; k_P = {acc['k']:.4g}).")
+badges.audit_badge("large-margin-gaussian", badges.large_margin_audit_mode(mode, psd_on))
 m = st.columns(5)
 m[0].metric("noise dimension", f"{acc['noise_dim']}", help="p² = (d+1)² shared by every class (P, P+) or C·p² (R)")
 m[1].metric("noise rate β", f"{acc['beta']:.4g}", help="density ∝ exp(−β‖N‖_F)")

@@ -20,3 +20,11 @@ def audit(mechanism: str, mode: str, pair: str, epsilon: float, delta: float, ru
     target = make_target(mechanism, mode=mode, pair=pair, epsilon=epsilon, delta=delta, dataset=_dataset,
                          pair_seed=pair_seed, **dict(options))
     return audit_report(target, runs=runs, seed=seed)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def audit_table_row(mechanism: str, mode: str, _version: str = dp_core.__version__) -> dict | None:
+    """The stored audit-table row of ``mechanism`` in ``mode`` (``None`` if there is none)."""
+    from dp_core.audit.table import audit_row
+
+    return audit_row(mechanism, mode)

@@ -3,7 +3,13 @@
 Run a mechanism many times on two neighbouring datasets, reduce each output to a scalar statistic,
 and bound epsilon from below with the best threshold test (Clopper–Pearson intervals, test chosen
 on a separate split). An audit can show that a privacy claim is false; it can never prove that a
-mechanism is private.
+mechanism is private. When the output's law on one dataset is known exactly (a Gaussian release),
+:func:`audit_exact_null` takes the false-positive rate from that law, which certifies losses far
+beyond ``ln(runs)``.
+
+The audit table (:mod:`dp_core.audit.table`, stored in ``audit_table.json``) holds one seeded
+audit per mechanism and mode; the app's status badges read it. Refresh it with
+``python -m dp_core audit all --quick --write``.
 
 References
 ----------
@@ -19,6 +25,7 @@ from .core import (
     AuditTarget,
     ThresholdTest,
     audit_convergence,
+    audit_exact_null,
     audit_statistics,
     clopper_pearson,
     run_audit,
@@ -28,7 +35,22 @@ from .registry import MECHANISMS, AuditableMechanism, Option, make_target
 from .simple import gaussian_target, laplace_target
 
 __all__ = [
-    "VERDICT_CONSISTENT", "VERDICT_VIOLATION", "AuditResult", "AuditRun", "AuditTarget", "ThresholdTest",
-    "audit_convergence", "audit_statistics", "clopper_pearson", "run_audit", "runs_grid", "MECHANISMS",
-    "AuditableMechanism", "Option", "make_target", "gaussian_target", "laplace_target",
+    "MECHANISMS",
+    "VERDICT_CONSISTENT",
+    "VERDICT_VIOLATION",
+    "AuditResult",
+    "AuditRun",
+    "AuditTarget",
+    "AuditableMechanism",
+    "Option",
+    "ThresholdTest",
+    "audit_convergence",
+    "audit_exact_null",
+    "audit_statistics",
+    "clopper_pearson",
+    "gaussian_target",
+    "laplace_target",
+    "make_target",
+    "run_audit",
+    "runs_grid",
 ]

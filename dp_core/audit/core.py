@@ -46,8 +46,8 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -60,14 +60,15 @@ from ..rng import RngLike, as_seed_sequence
 __all__ = [
     "VERDICT_CONSISTENT",
     "VERDICT_VIOLATION",
-    "clopper_pearson",
-    "ThresholdTest",
     "AuditResult",
-    "AuditTarget",
     "AuditRun",
-    "audit_statistics",
-    "run_audit",
+    "AuditTarget",
+    "ThresholdTest",
     "audit_convergence",
+    "audit_exact_null",
+    "audit_statistics",
+    "clopper_pearson",
+    "run_audit",
     "runs_grid",
 ]
 
@@ -245,6 +246,11 @@ class AuditResult:
         ``"violation found"`` when ``eps_lower > eps_claimed``, else ``"consistent with the claim"``.
     note : str
         What the claim is (e.g. "as claimed by the paper") and anything to know about the pair.
+    event : str
+        The distinguishing event the test thresholds (what the statistic measures), in words.
+    fpr_source : str
+        ``"runs"`` (both rates counted from runs) or ``"exact law"`` (the false-positive rate is
+        the exact tail of the output's law on the negative dataset, see :func:`audit_exact_null`).
     """
 
     mechanism: str
@@ -271,6 +277,8 @@ class AuditResult:
     confidence: float
     verdict: str
     note: str = ""
+    event: str = ""
+    fpr_source: str = "runs"
 
     @property
     def test(self) -> ThresholdTest:
@@ -347,6 +355,7 @@ def audit_statistics(
     mode: str = "",
     pair: str = "",
     note: str = "",
+    event: str = "",
 ) -> AuditResult:
     """Audit from samples of the statistic on two neighbouring datasets.
 
@@ -409,7 +418,97 @@ def audit_statistics(
         eps_estimate=eps_point, eps_upper=max(eps_upper, eps_point), runs=runs, n_select=n_sel,
         n_eval=runs - n_sel, threshold=test.threshold, side=test.side, positive=test.positive, tpr=tpr,
         tpr_low=tpr_lo, tpr_high=tpr_hi, fpr=fpr, fpr_low=fpr_lo, fpr_high=fpr_hi, delta_lower=delta_lower,
-        confidence=conf, verdict=verdict, note=note,
+        confidence=conf, verdict=verdict, note=note, event=event,
+    )
+
+
+def audit_exact_null(
+    stats_dprime,
+    null_log_sf: Callable[[NDArray[np.float64]], NDArray[np.float64]],
+    *,
+    eps_claimed: float,
+    delta: float,
+    confidence: float = 0.95,
+    select_fraction: float = 0.2,
+    mechanism: str = "",
+    mode: str = "",
+    pair: str = "",
+    note: str = "",
+    event: str = "",
+) -> AuditResult:
+    """Audit with the false-positive rate from the exact law of the statistic on ``D``.
+
+    The test is ``S = {s > t}`` with ``D'`` positive. Its true-positive rate is counted on the
+    evaluation runs of ``D'`` (Clopper–Pearson lower end at ``confidence``); its false-positive
+    rate is ``P_D[s > t] = exp(null_log_sf(t))``, computed exactly in log space, so
+
+    .. math::
+
+        \\varepsilon_{\\text{lower}} = \\ln(\\mathrm{TPR}_{\\text{low}} - \\delta) - \\ln P_D[s > t]
+
+    holds with probability at least ``(1 + confidence)/2`` (only the TPR end is random), provided
+    the mechanism's output on ``D`` follows the law ``null_log_sf`` describes (e.g. a Gaussian
+    release whose mean and noise the mechanism states). Counting cannot certify a loss beyond
+    about ``ln(runs)``; the exact tail can, which is what a claim of ε in the hundreds needs.
+    ``t`` is chosen on the selection split of the ``D'`` runs.
+
+    Parameters
+    ----------
+    stats_dprime : array_like (R,)
+        The statistic of R runs on ``D'``.
+    null_log_sf : callable
+        ``t -> ln P_D[s > t]`` (vectorized).
+    eps_claimed, delta, confidence, select_fraction, mechanism, mode, pair, note, event
+        As in :func:`audit_statistics`.
+
+    References
+    ----------
+    [JUO20] Algorithm 2 with one side exact; [DR14] Def. 2.4.
+    """
+    eps = check_epsilon(eps_claimed, name="eps_claimed")
+    d = check_delta(delta, allow_zero=True)
+    conf = check_in_interval("confidence", confidence, 0.0, 1.0, closed="neither")
+    frac = check_in_interval("select_fraction", select_fraction, 0.0, 1.0, closed="neither")
+    s1 = np.asarray(stats_dprime, dtype=np.float64).ravel()
+    runs = s1.size
+    if runs < 4:
+        raise ValueError(f"runs must be at least 4 (some to choose the test, some to evaluate it), got {runs}.")
+    if not np.all(np.isfinite(s1)):
+        raise ValueError("the audit statistic must be finite; the mechanism returned NaN or infinite values.")
+    n_sel = min(max(1, math.ceil(frac * runs)), runs - 1)
+    n_eval = runs - n_sel
+    sel = np.sort(s1[:n_sel])
+    cands = _candidate_thresholds(sel, sel)
+    if cands.size == 0:
+        cands = sel[:1] - 1.0
+    cands = np.concatenate([cands, sel[:1] - 1e-9 * (1.0 + np.abs(sel[:1]))])
+    k_sel = _counts_above(sel, cands)
+    tpr_guess, _ = _wilson(k_sel, n_sel, _SHRINK)
+    tpr_lo_proj, _ = _wilson(tpr_guess * n_eval, n_eval, conf)
+    log_fpr = np.asarray(null_log_sf(cands), dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        score = np.where(tpr_lo_proj > d, np.log(np.maximum(tpr_lo_proj - d, 1e-300)) - log_fpr, -np.inf)
+    t = float(cands[int(np.argmax(score + 1e-9 * tpr_guess))])
+    ev = s1[n_sel:]
+    kp = int(np.count_nonzero(ev > t))
+    tpr_lo, tpr_hi = (float(v) for v in clopper_pearson(kp, n_eval, conf))
+    tpr = kp / n_eval
+    lf = float(np.asarray(null_log_sf(np.array([t])), dtype=np.float64)[0])
+    fpr = math.exp(lf)
+
+    def _eps(rate: float) -> float:
+        return max(math.log(rate - d) - lf, 0.0) if rate > d else 0.0
+
+    eps_lower, eps_point, eps_upper = _eps(tpr_lo), _eps(tpr), _eps(tpr_hi)
+    delta_lower = tpr_lo - (math.exp(min(eps + lf, 700.0)) if math.isfinite(eps) else math.inf)
+    delta_lower = max(delta_lower, 0.0) if math.isfinite(delta_lower) else 0.0
+    verdict = VERDICT_VIOLATION if eps_lower > eps else VERDICT_CONSISTENT
+    return AuditResult(
+        mechanism=mechanism, mode=mode, pair=pair, eps_claimed=eps, delta=d, eps_lower=eps_lower,
+        eps_estimate=eps_point, eps_upper=max(eps_upper, eps_point), runs=runs, n_select=n_sel, n_eval=n_eval,
+        threshold=t, side="above", positive="D'", tpr=tpr, tpr_low=tpr_lo, tpr_high=tpr_hi, fpr=fpr, fpr_low=fpr,
+        fpr_high=fpr, delta_lower=delta_lower, confidence=conf, verdict=verdict, note=note, event=event,
+        fpr_source="exact law",
     )
 
 
@@ -436,6 +535,13 @@ class AuditTarget:
         Runs drawn per call of ``sample`` (bounds the memory a call uses).
     details : dict
         Extra numbers shown with the result (noise scale, sensitivity, ...).
+    event : str
+        The distinguishing event in words (default: the statistic).
+    null_log_sf : callable, optional
+        ``null_log_sf(t) -> ln P_D[s > t]``, the exact log-tail of the statistic on ``D`` when the
+        output's law on ``D`` is known in closed form. When given, :func:`run_audit` takes the
+        false-positive rate from it (:func:`audit_exact_null`) instead of counting it, which is
+        what lets an audit certify privacy losses far beyond ``ln(runs)``.
     """
 
     mechanism: str
@@ -449,6 +555,8 @@ class AuditTarget:
     max_runs: int = 1_000_000
     chunk: int = 100_000
     details: dict = field(default_factory=dict)
+    event: str = ""
+    null_log_sf: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None = None
 
 
 @dataclass(frozen=True)
@@ -510,9 +618,14 @@ def run_audit(
     ss0, ss1 = as_seed_sequence(seed).spawn(2)
     s0 = _draw(target, 0, r, ss0, ch)
     s1 = _draw(target, 1, r, ss1, ch)
-    res = audit_statistics(s0, s1, eps_claimed=target.eps_claimed, delta=target.delta, confidence=confidence,
-                           select_fraction=select_fraction, mechanism=target.mechanism, mode=target.mode,
-                           pair=target.pair, note=target.note)
+    labels = {"mechanism": target.mechanism, "mode": target.mode, "pair": target.pair, "note": target.note,
+                  "event": target.event or target.statistic}
+    if target.null_log_sf is None:
+        res = audit_statistics(s0, s1, eps_claimed=target.eps_claimed, delta=target.delta, confidence=confidence,
+                               select_fraction=select_fraction, **labels)
+    else:
+        res = audit_exact_null(s1, target.null_log_sf, eps_claimed=target.eps_claimed, delta=target.delta,
+                               confidence=confidence, select_fraction=select_fraction, **labels)
     return AuditRun(result=res, stats_d=s0, stats_dprime=s1, target=target)
 
 
@@ -537,11 +650,13 @@ def audit_convergence(
     grid: Sequence[int] | None = None,
     confidence: float = 0.95,
     select_fraction: float = 0.2,
+    null_log_sf: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None = None,
 ) -> pd.DataFrame:
     """The audit repeated on the first ``r`` runs of each side, for each ``r`` in ``grid``.
 
     Returns a tidy table with columns ``runs, eps_lower, eps_estimate, eps_upper, eps_claimed,
-    verdict``: how the lower bound tightens as the number of runs grows.
+    verdict``: how the lower bound tightens as the number of runs grows. With ``null_log_sf`` the
+    false-positive rate comes from the exact law on ``D`` (:func:`audit_exact_null`).
     """
     s0 = np.asarray(stats_d, dtype=np.float64).ravel()
     s1 = np.asarray(stats_dprime, dtype=np.float64).ravel()
@@ -550,8 +665,12 @@ def audit_convergence(
     for r in grid:
         if r < 4 or r > min(s0.size, s1.size):
             raise ValueError(f"grid entries must be in [4, {min(s0.size, s1.size)}], got {r}.")
-        res = audit_statistics(s0[:r], s1[:r], eps_claimed=eps_claimed, delta=delta, confidence=confidence,
-                               select_fraction=select_fraction)
+        if null_log_sf is None:
+            res = audit_statistics(s0[:r], s1[:r], eps_claimed=eps_claimed, delta=delta, confidence=confidence,
+                                   select_fraction=select_fraction)
+        else:
+            res = audit_exact_null(s1[:r], null_log_sf, eps_claimed=eps_claimed, delta=delta, confidence=confidence,
+                                   select_fraction=select_fraction)
         rows.append({"runs": r, "eps_lower": res.eps_lower, "eps_estimate": res.eps_estimate,
                      "eps_upper": res.eps_upper, "eps_claimed": res.eps_claimed, "verdict": res.verdict})
     return pd.DataFrame(rows)

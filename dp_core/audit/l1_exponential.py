@@ -35,7 +35,7 @@ from ..mechanisms.l1_exponential.grid import sample_grid
 from ..rng import as_generator
 from .core import AuditTarget
 
-__all__ = ["l1_exponential_target", "PAIRS", "MODES"]
+__all__ = ["MODES", "PAIRS", "l1_exponential_target"]
 
 #: Records (1, 0) that the constructed boundary pair shares (they make the output law peak at w = 0).
 _REST = 5

@@ -46,7 +46,7 @@ from ..mechanisms.label_dp_bags import check_bag_sizes, noise_set, prepare_datas
 from ..rng import as_generator
 from .core import AuditTarget
 
-__all__ = ["label_dp_target", "PAIRS", "MODES"]
+__all__ = ["MODES", "PAIRS", "label_dp_target"]
 
 MODES = {
     "naive-llp": "naive LLP (unweighted label sums): no guarantee claimed; tests your (ε, δ)",

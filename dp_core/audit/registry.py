@@ -6,14 +6,15 @@ audit page are both built from :data:`MECHANISMS`, so a new adapter appears in b
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .._validation import check_choice
 from .core import AuditTarget
 from .simple import gaussian_target, laplace_target
 
-__all__ = ["Option", "AuditableMechanism", "MECHANISMS", "make_target", "register"]
+__all__ = ["MECHANISMS", "AuditableMechanism", "Option", "make_target", "register"]
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,15 @@ from ..figures import apply_layout
 from ..rng import RngLike
 from .core import AuditResult, AuditTarget, audit_convergence, run_audit, runs_grid
 
-__all__ = ["AuditReport", "audit_report", "histogram_table", "histogram_figure", "convergence_figure",
-           "EXTREME", "SIDE_COLORS"]
+__all__ = [
+    "EXTREME",
+    "SIDE_COLORS",
+    "AuditReport",
+    "audit_report",
+    "convergence_figure",
+    "histogram_figure",
+    "histogram_table",
+]
 
 #: Statistic values at or beyond this magnitude are sentinels (no release, a noiseless bag): they
 #: are counted separately instead of being drawn on the histogram's axis.
@@ -94,7 +101,7 @@ def audit_report(target: AuditTarget, *, runs: int, seed: RngLike = 0, confidenc
     hist, ext = histogram_table(run.stats_d, run.stats_dprime, bins=bins)
     grid = runs_grid(runs, points=grid_points, smallest=min(100, runs))
     conv = audit_convergence(run.stats_d, run.stats_dprime, eps_claimed=target.eps_claimed, delta=target.delta,
-                             grid=grid, confidence=confidence)
+                             grid=grid, confidence=confidence, null_log_sf=target.null_log_sf)
     return AuditReport(result=run.result, histogram=hist, extremes=ext, convergence=conv,
                        statistic=target.statistic, pair=target.pair, note=target.note, details=dict(target.details))
 

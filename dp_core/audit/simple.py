@@ -27,7 +27,7 @@ from .._validation import check_choice, check_delta, check_epsilon, check_positi
 from ..rng import as_generator
 from .core import AuditTarget
 
-__all__ = ["laplace_target", "gaussian_target", "PAIRS_SIMPLE"]
+__all__ = ["PAIRS_SIMPLE", "gaussian_target", "laplace_target"]
 
 #: Neighbouring pairs offered for the textbook mechanisms.
 PAIRS_SIMPLE = ("boundary", "random")

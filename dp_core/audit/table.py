@@ -1,0 +1,272 @@
+"""The audit table: one seeded audit per mechanism and mode, stored with the package.
+
+Every status badge of the app (certified / as claimed by the paper / not valid) is backed by a row
+of this table: the row says which claim was tested (ε claimed, δ), what the audit measured (the
+ε lower bound with its confidence, the runs, the distinguishing event) and when and with which
+engine version it was computed. The table is small (one row per mode, see :data:`ROW_SPECS`) and
+seeded, so the same engine reproduces every number exactly.
+
+How to refresh the stored table (after a change to a mechanism or to the audit)::
+
+    python -m dp_core audit all --quick --write
+
+It recomputes every row (about a minute on two cores) and rewrites
+``dp_core/audit/audit_table.json``; without ``--write`` it only prints the rows. ``--only
+MECHANISM:MODE`` (repeatable) restricts the run to some rows. Without ``--quick`` every row uses
+ten times as many runs (capped at 10⁵ per side): tighter bounds, printed but never stored (the
+stored table is the quick one, which the tests re-run). The test
+``tests/test_audit_table.py`` re-runs a few rows and checks that the stored numbers are exactly
+reproduced, and that the stored table covers every mode of every registered mechanism.
+
+Status of a row (:func:`row_status`)
+-----------------------------------
+``"not valid"`` when the audit found a violation (ε lower bound above the claimed ε at the
+claimed δ); otherwise the row's claim kind: ``"certified"`` (a guarantee the project proves, e.g.
+a corrected calibration), ``"as claimed by the paper"`` (the paper's own guarantee, not re-proved
+here), or ``"no guarantee claimed"`` (a mechanism without a claim, tested at the user's budget).
+An audit can show a claim false; a consistent row is evidence, never a proof.
+
+References
+----------
+.. [JUO20] M. Jagielski, J. Ullman and A. Oprea, *Auditing Differentially Private Machine
+   Learning: How Private is Private SGD?*, NeurIPS 2020, Algorithm 2.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .._validation import check_choice
+from ..data import load_dataset
+from .core import VERDICT_VIOLATION, run_audit
+from .registry import MECHANISMS, make_target
+
+__all__ = [
+    "AUDIT_TABLE_PATH",
+    "CLAIM_LABELS",
+    "ROW_SPECS",
+    "STATUS_CERTIFIED",
+    "STATUS_CLAIMED",
+    "STATUS_NONE",
+    "STATUS_NOT_VALID",
+    "AuditRowSpec",
+    "audit_row",
+    "compute_audit_table",
+    "load_audit_table",
+    "row_key",
+    "row_runs",
+    "row_status",
+    "run_row",
+    "write_audit_table",
+]
+
+#: Where the stored table lives (package data).
+AUDIT_TABLE_PATH = Path(__file__).with_name("audit_table.json")
+
+STATUS_CERTIFIED = "certified"
+STATUS_CLAIMED = "as claimed by the paper"
+STATUS_NOT_VALID = "not valid"
+STATUS_NONE = "no guarantee claimed"
+
+#: Claim kinds of a row and the status they give when the audit finds no violation.
+CLAIM_LABELS = {"certified": STATUS_CERTIFIED, "paper": STATUS_CLAIMED, "none": STATUS_NONE}
+
+#: Table format version (bump when the columns change).
+TABLE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class AuditRowSpec:
+    """One row of the audit table: what to run and what the specification says about it.
+
+    Attributes
+    ----------
+    mechanism, mode, pair : str
+        Keys of :data:`dp_core.audit.MECHANISMS` and of the mechanism's modes and pairs.
+    epsilon, delta : float
+        The budget the mechanism is run at (``delta`` is ignored by pure-DP mechanisms).
+    runs : int
+        Runs per side (at most 10⁵; the quick table is what is stored).
+    claim : {"certified", "paper", "none"}
+        Where the claim comes from (see the module docstring).
+    expected : {"violation", "consistent", ""}
+        What the specifications prove: ``"violation"`` for a claim shown false, ``"consistent"``
+        for a certified claim, ``""`` when nothing is proved either way (no assertion).
+    options : dict
+        Mechanism options (see ``MECHANISMS[mechanism].options``).
+    seed, pair_seed : int
+    dataset : str
+        Demo dataset for pairs built from data ("" = the mechanism's default dataset).
+    """
+
+    mechanism: str
+    mode: str
+    claim: str
+    expected: str
+    runs: int
+    pair: str = "boundary"
+    epsilon: float = 1.0
+    delta: float = 1e-5
+    options: dict = field(default_factory=dict)
+    seed: int = 0
+    pair_seed: int = 0
+    dataset: str = ""
+
+    @property
+    def key(self) -> str:
+        return row_key(self.mechanism, self.mode)
+
+    def dataset_name(self) -> str:
+        m = MECHANISMS[self.mechanism]
+        if self.pair not in m.needs_data:
+            return ""
+        return self.dataset or m.default_dataset
+
+
+def row_key(mechanism: str, mode: str) -> str:
+    """``"mechanism:mode"``, the key of a row (and the ``audit_row`` URL parameter of the audit page)."""
+    return f"{mechanism}:{mode}"
+
+
+_LABEL_DP = {"m": 100, "k": 64, "rho": 0.1, "n": 20_000}
+
+#: Every mode of every registered mechanism, with the runs that find each proved violation.
+ROW_SPECS: tuple[AuditRowSpec, ...] = (
+    AuditRowSpec("laplace", "standard", "certified", "consistent", 20_000),
+    AuditRowSpec("gaussian", "analytic", "certified", "consistent", 20_000),
+    AuditRowSpec("gaussian", "classic", "certified", "consistent", 20_000),
+    AuditRowSpec("input-perturbation", "COR2", "paper", "", 20_000),
+    AuditRowSpec("input-perturbation", "ALG1", "paper", "", 20_000),
+    AuditRowSpec("input-perturbation", "CORR", "paper", "", 20_000),
+    AuditRowSpec("input-perturbation", "LOCAL", "paper", "violation", 2_000),
+    AuditRowSpec("large-margin-gaussian", "printed", "paper", "violation", 2_000),
+    AuditRowSpec("large-margin-gaussian", "repaired", "paper", "violation", 1_000),
+    AuditRowSpec("large-margin-gaussian", "repaired-psd-off", "paper", "violation", 1_000),
+    AuditRowSpec("large-margin-gaussian", "corrected", "certified", "consistent", 1_000),
+    AuditRowSpec("label-dp-bags", "naive-llp", "none", "violation", 2_000, options=_LABEL_DP),
+    AuditRowSpec("label-dp-bags", "naive-lba", "none", "violation", 2_000, options=_LABEL_DP),
+    AuditRowSpec("label-dp-bags", "weighted-llp", "none", "violation", 2_000, options=_LABEL_DP),
+    AuditRowSpec("label-dp-bags", "wtd-lba", "paper", "", 2_000, options=_LABEL_DP),
+    AuditRowSpec("label-dp-bags", "noisy-wtd-llp", "certified", "consistent", 2_000, options=_LABEL_DP),
+    AuditRowSpec("label-dp-bags", "noisy-wtd-llp-paper", "paper", "", 2_000, options=_LABEL_DP),
+    AuditRowSpec("l1-exponential", "paper_box", "paper", "violation", 100_000),
+    AuditRowSpec("l1-exponential", "tight", "certified", "consistent", 100_000),
+    AuditRowSpec("l1-exponential", "paper_proof", "certified", "consistent", 100_000),
+)
+
+
+def _spec(key: str) -> AuditRowSpec:
+    for s in ROW_SPECS:
+        if s.key == key:
+            return s
+    raise ValueError(f"no audit-table row {key!r}; valid: {[s.key for s in ROW_SPECS]}.")
+
+
+def row_runs(spec: AuditRowSpec, *, quick: bool = True) -> int:
+    """Runs per side of a row: the quick (stored) size, or ten times it capped at 10⁵ and the mechanism's cap."""
+    if quick:
+        return spec.runs
+    return max(spec.runs, min(10 * spec.runs, 100_000, MECHANISMS[spec.mechanism].max_runs))
+
+
+def run_row(spec: AuditRowSpec, *, date: str | None = None, quick: bool = True) -> dict[str, Any]:
+    """Run one row's audit and return the table row (a flat dict of JSON-ready values).
+
+    ``quick=False`` runs ten times as many runs (capped at 10⁵ per side): tighter bounds, not stored.
+
+    Columns: ``mechanism, mode, pair, pair_text, claim, status, expected, eps_claimed, delta,
+    eps_lower, eps_estimate, confidence, runs, verdict, event, statistic, fpr_source, tpr, fpr,
+    threshold, note, seed, pair_seed, epsilon, options, dataset, date, engine_version``.
+    """
+    from .. import __version__
+
+    m = MECHANISMS[spec.mechanism]
+    check_choice("mode", spec.mode, m.modes)
+    ds_name = spec.dataset_name()
+    dataset = load_dataset(ds_name) if ds_name else None
+    delta = spec.delta if m.uses_delta else 0.0
+    target = make_target(spec.mechanism, mode=spec.mode, pair=spec.pair, epsilon=spec.epsilon, delta=delta,
+                         dataset=dataset, pair_seed=spec.pair_seed, **spec.options)
+    res = run_audit(target, runs=row_runs(spec, quick=quick), seed=spec.seed).result
+    row = {
+        "mechanism": spec.mechanism, "mode": spec.mode, "pair": spec.pair, "pair_text": res.pair,
+        "claim": spec.claim, "expected": spec.expected, "eps_claimed": res.eps_claimed, "delta": res.delta,
+        "eps_lower": res.eps_lower, "eps_estimate": res.eps_estimate, "confidence": res.confidence,
+        "runs": res.runs, "verdict": res.verdict, "event": res.event, "statistic": target.statistic,
+        "fpr_source": res.fpr_source, "tpr": res.tpr, "fpr": res.fpr, "threshold": res.threshold, "note": res.note,
+        "seed": spec.seed, "pair_seed": spec.pair_seed, "epsilon": spec.epsilon,
+        "run_delta": delta, "options": dict(spec.options), "dataset": ds_name,
+        "date": date or _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d"), "engine_version": __version__,
+    }
+    row["status"] = row_status(row)
+    return {k: _jsonable(v) for k, v in row.items()}
+
+
+def _jsonable(v):
+    if isinstance(v, float) and not math.isfinite(v):
+        return "inf" if v > 0 else ("-inf" if v < 0 else "nan")
+    if isinstance(v, dict):
+        return {k: _jsonable(x) for k, x in v.items()}
+    if hasattr(v, "item"):
+        return v.item()
+    return v
+
+
+def row_status(row: dict) -> str:
+    """The badge status a row backs: "not valid" on a violation, else the claim's label."""
+    if row.get("verdict") == VERDICT_VIOLATION:
+        return STATUS_NOT_VALID
+    return CLAIM_LABELS.get(row.get("claim", ""), STATUS_NONE)
+
+
+def compute_audit_table(keys: Iterable[str] | None = None, *, quick: bool = True,
+                        progress: Callable[[int, int, str], None] | None = None) -> list[dict[str, Any]]:
+    """Run the rows of :data:`ROW_SPECS` (or only ``keys``, ``"mechanism:mode"``) and return them.
+
+    ``quick=True`` (default) gives the stored table's runs; ``quick=False`` ten times as many.
+    """
+    specs = list(ROW_SPECS) if keys is None else [_spec(k) for k in keys]
+    date = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d")
+    rows = []
+    for i, spec in enumerate(specs):
+        if progress is not None:
+            progress(i, len(specs), spec.key)
+        rows.append(run_row(spec, date=date, quick=quick))
+    return rows
+
+
+def write_audit_table(rows: list[dict[str, Any]], path: Path | str = AUDIT_TABLE_PATH) -> Path:
+    """Write ``rows`` as the stored table (rows of other keys already stored are kept)."""
+    path = Path(path)
+    old = load_audit_table(path) if path.exists() else []
+    new_keys = {row_key(r["mechanism"], r["mode"]) for r in rows}
+    merged = [r for r in old if row_key(r["mechanism"], r["mode"]) not in new_keys] + list(rows)
+    order = {s.key: i for i, s in enumerate(ROW_SPECS)}
+    merged.sort(key=lambda r: order.get(row_key(r["mechanism"], r["mode"]), len(order)))
+    doc = {"format": TABLE_FORMAT, "refresh": "python -m dp_core audit all --quick --write", "rows": merged}
+    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+def load_audit_table(path: Path | str = AUDIT_TABLE_PATH) -> list[dict[str, Any]]:
+    """The stored table's rows (an empty list if the file is missing)."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    return list(doc.get("rows", []))
+
+
+def audit_row(mechanism: str, mode: str, *, path: Path | str = AUDIT_TABLE_PATH) -> dict[str, Any] | None:
+    """The stored row of ``mechanism`` in ``mode``, or ``None`` if the table has none."""
+    key = row_key(mechanism, mode)
+    for r in load_audit_table(path):
+        if row_key(r["mechanism"], r["mode"]) == key:
+            return r
+    return None

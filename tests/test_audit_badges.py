@@ -1,0 +1,86 @@
+"""Status badges come from the audit table, and the badge's link reopens the live audit of its row."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dp_core.audit.table import STATUS_NOT_VALID, audit_row, row_key
+from ui.badges import audit_link_params, large_margin_audit_mode
+
+APP = "../app.py"
+
+
+def _texts(at) -> str:
+    parts = []
+    for kind in ("error", "success", "info", "warning", "markdown", "caption"):
+        parts.extend(str(e.value) for e in at.get(kind))
+    return "\n".join(parts)
+
+
+def test_large_margin_mode_mapping():
+    assert large_margin_audit_mode("repaired", False) == "repaired-psd-off"
+    assert large_margin_audit_mode("repaired", True) == "repaired"
+    assert large_margin_audit_mode("printed", True) == "printed"
+
+
+def test_link_params_name_the_row():
+    row = audit_row("large-margin-gaussian", "printed")
+    params = audit_link_params(row)
+    assert params["audit_row"] == row_key("large-margin-gaussian", "printed")
+    assert params["mechanism"] == "large-margin-gaussian" and params["audit_mode"] == "printed"
+    assert params["audit_runs"] == str(row["runs"])
+
+
+@pytest.mark.parametrize("mech, mode", [("large-margin-gaussian", "printed"), ("input-perturbation", "LOCAL")])
+def test_audit_page_reopens_the_stored_row_and_reproduces_it(mech, mode):
+    row = audit_row(mech, mode)
+    assert row["status"] == STATUS_NOT_VALID
+    at = AppTest.from_file(APP, default_timeout=180)
+    for k, v in audit_link_params(row).items():
+        at.query_params[k] = v
+    at.run()
+    at.switch_page("pages/audit.py").run()
+    assert not at.exception
+    text = _texts(at)
+    assert "Stored audit-table row behind the status badge" in text
+    assert "reproduces the stored row exactly" in text, text[-2000:]
+    assert "violation found" in text
+    assert "Distinguishing event:" in text
+    if row["fpr_source"] == "exact law":
+        assert "from the output's exact law" in text
+
+
+PAGE_ROWS = [
+    ("pages/l1_exponential.py", {"l1_conv": "paper_box"}, [("l1-exponential", "paper_box")]),
+    ("pages/large_margin_gaussian.py", {}, [("large-margin-gaussian", "corrected")]),
+    ("pages/label_dp_bags.py", {}, [("label-dp-bags", "noisy-wtd-llp-paper")]),
+    ("pages/input_perturbation.py", {}, [("input-perturbation", "COR2"), ("input-perturbation", "LOCAL")]),
+]
+
+
+@pytest.mark.parametrize("page, params, rows", PAGE_ROWS)
+def test_mechanism_page_badge_comes_from_the_table(page, params, rows):
+    at = AppTest.from_file(APP, default_timeout=180)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    at.switch_page(page).run()
+    assert not at.exception
+    text = _texts(at)
+    for mech, mode in rows:
+        row = audit_row(mech, mode)
+        assert f"Audit: {row['status']}** — " in text and f"Mode *{mode}*" in text, (mech, mode)
+
+
+@pytest.mark.slow
+def test_compare_page_guarantees_carry_their_audit_row():
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.run()
+    at.switch_page("pages/compare.py").run()
+    assert not at.exception
+    captions = [str(c.value) for c in at.get("caption") if "Audit table:" in str(c.value)]
+    assert captions
+    for c in captions:
+        assert "audit_row=" in c and ("**certified**" in c or "**as claimed by the paper**" in c
+                                      or "**not valid**" in c)
