@@ -45,32 +45,32 @@ def test_kkt_residual_is_zero_on_the_exact_shared_noise_release_and_not_on_the_n
     """PSD off, mu > 0: the release is exactly Phi*_c - sym(b)/(n mu) (spec §3.3), a KKT point of D only."""
     (X, y), (X1, y1), C = _pair(classes)
     cfg = LargeMarginGaussian(epsilon=1.0, mode="repaired", lam=0.01, h=0.5, psd=False)
-    b0 = release_many(X, y, cfg, n_runs=1, seed=0, n_classes=C)
-    b1 = release_many(X1, y1, cfg, n_runs=1, seed=0, n_classes=C)
+    b0, g0 = release_many(X, y, cfg, n_runs=1, seed=0, n_classes=C, diagnostics=True)
+    _, g1 = release_many(X1, y1, cfg, n_runs=1, seed=0, n_classes=C, diagnostics=True)
     mu = b0.accounting.mu_eff
     rng = np.random.default_rng(3)
     noise = rng.standard_normal((5, 3, 3)) * 4.0
-    exact = b0.phi_star[None] - (sym(noise) / (b0.data.n * mu))[:, None]
-    r_d = kkt_residual(exact, b0.data, lam=0.01, mu=mu, h=0.5)
-    r_dprime = kkt_residual(exact, b1.data, lam=0.01, mu=mu, h=0.5)
+    exact = g0.phi_star[None] - (sym(noise) / (g0.data.n * mu))[:, None]
+    r_d = kkt_residual(exact, g0.data, lam=0.01, mu=mu, h=0.5)
+    r_dprime = kkt_residual(exact, g1.data, lam=0.01, mu=mu, h=0.5)
     assert np.all(r_d < 1e-7)
     assert np.all(r_dprime > 1e-4)
     # a common shift of every class (what shared noise does) never changes the residual on D
     shift = exact + np.eye(3)[None, None] * 0.3
-    assert np.all(kkt_residual(shift, b0.data, lam=0.01, mu=mu, h=0.5) < 1e-7)
+    assert np.all(kkt_residual(shift, g0.data, lam=0.01, mu=mu, h=0.5) < 1e-7)
 
 
 @pytest.mark.parametrize("mode", ["printed", "repaired"])
 def test_kkt_residual_separates_the_solver_releases_with_psd_on(classes, mode):
     (X, y), (X1, y1), C = _pair(classes)
     cfg = LargeMarginGaussian(epsilon=1.0, mode=mode, lam=0.01, h=0.5, psd=True)
-    b0 = release_many(X, y, cfg, n_runs=200, seed=11, n_classes=C)
-    b1 = release_many(X1, y1, cfg, n_runs=1, seed=11, n_classes=C)
+    b0, g0 = release_many(X, y, cfg, n_runs=200, seed=11, n_classes=C, diagnostics=True)
+    _, g1 = release_many(X1, y1, cfg, n_runs=1, seed=11, n_classes=C, diagnostics=True)
     ok = ~b0.unbounded
     assert ok.sum() >= 5
     mu = b0.accounting.mu_eff
-    r_d = kkt_residual(b0.phi[ok], b0.data, lam=0.01, mu=mu, h=0.5)
-    r_dprime = kkt_residual(b0.phi[ok], b1.data, lam=0.01, mu=mu, h=0.5)
+    r_d = kkt_residual(b0.phi[ok], g0.data, lam=0.01, mu=mu, h=0.5)
+    r_dprime = kkt_residual(b0.phi[ok], g1.data, lam=0.01, mu=mu, h=0.5)
     # on the dataset that was used the residual is (far) smaller in almost every release
     assert np.mean(r_d < 0.01 * r_dprime) >= 0.9
 
