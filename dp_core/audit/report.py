@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from .. import display
 from ..figures import apply_layout
 from ..rng import RngLike
 from .core import AuditResult, AuditTarget, audit_convergence, run_audit, runs_grid
@@ -134,14 +135,15 @@ def histogram_figure(report: AuditReport, *, title: str = "") -> go.Figure:
                         hovertemplate="coded outcome %{customdata:.0e}<br>share of runs %{y:.3%}<extra>"
                                       + side + "</extra>")
     for v, x in place.items():
-        fig.add_annotation(x=x, y=0, yshift=-12, text=f"coded {v:+.0e}", showarrow=False, font={"size": 10})
+        fig.add_annotation(x=x, y=0, yshift=-12, text=f"coded {display.number(v, signed=True)}", showarrow=False,
+                           font={"size": 10})
     fig.update_layout(barmode="overlay")
     t = r.threshold
     if abs(t) < EXTREME or codes:
         x_t = t if lo <= t <= hi else (hi + 0.06 * span if t > hi else lo - 0.06 * span)
         rel = ">" if r.side == "above" else "≤"
         fig.add_vline(x=x_t, line_dash="dash", line_color="#000000",
-                      annotation_text=f"threshold: guess {r.positive} if statistic {rel} {t:.3g}",
+                      annotation_text=f"threshold: guess {r.positive} if statistic {rel} {display.number(t)}",
                       annotation_position="top")
     apply_layout(fig, title=title or "The statistic on the two neighbouring datasets", x_title="statistic",
                  y_title="share of runs")
