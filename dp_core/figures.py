@@ -24,7 +24,7 @@ import plotly.graph_objects as go
 
 __all__ = ["METHOD_COLORS", "METHOD_LABELS", "color_of", "label_of", "line_ci_figure", "add_bound_trace",
            "bound_traces", "noise_scale_figure", "apply_layout", "hex_to_rgba", "figure_problems", "to_axis_units",
-           "vline", "hline", "vrect", "hrect"]
+           "vline", "hline", "vrect", "hrect", "annotate", "LOG_UNITS_MARK"]
 
 #: One colour per method, shared by every page (Okabe-Ito-like, colour-blind safe where possible).
 METHOD_COLORS: dict[str, str] = {
@@ -236,39 +236,51 @@ def to_axis_units(value: float, *, log: bool) -> float:
     return math.log10(v)
 
 
-def _ref_kw(row: int | None, col: int | None, secondary_y: bool | None = None) -> dict:
-    kw: dict = {}
-    if row is not None:
-        kw.update(row=row, col=col)
-    if secondary_y is not None:
-        kw["secondary_y"] = secondary_y
-    return kw
+#: The ``name`` given to shapes and annotations placed on a log axis by these helpers, so that
+#: :func:`figure_problems` can tell them from ones placed in data units by mistake.
+LOG_UNITS_MARK = "position in log10 units (dp_core.figures.to_axis_units)"
 
 
-def vline(fig: go.Figure, x: float, *, log_x: bool = False, row: int | None = None, col: int | None = None,
-          **kw) -> go.Figure:
-    """A vertical line at data value ``x`` (converted to log10 units on a log x axis)."""
-    fig.add_vline(x=to_axis_units(x, log=log_x), **_ref_kw(row, col), **kw)
+def _mark_new(fig: go.Figure, n_shapes: int, n_annotations: int, log: bool) -> go.Figure:
+    if log:
+        for shape in fig.layout.shapes[n_shapes:]:
+            shape.name = LOG_UNITS_MARK
+        for ann in fig.layout.annotations[n_annotations:]:
+            ann.name = LOG_UNITS_MARK
     return fig
 
 
-def hline(fig: go.Figure, y: float, *, log_y: bool = False, row: int | None = None, col: int | None = None,
-          **kw) -> go.Figure:
-    """A horizontal line at data value ``y`` (converted to log10 units on a log y axis)."""
-    fig.add_hline(y=to_axis_units(y, log=log_y), **_ref_kw(row, col), **kw)
-    return fig
+def _place(fig: go.Figure, method: str, log: bool, coords: dict, kw: dict) -> go.Figure:
+    n_s, n_a = len(fig.layout.shapes), len(fig.layout.annotations)
+    getattr(fig, method)(**{k: to_axis_units(v, log=log) for k, v in coords.items()}, **kw)
+    return _mark_new(fig, n_s, n_a, log)
+
+
+def vline(fig: go.Figure, x: float, *, log_x: bool = False, **kw) -> go.Figure:
+    """A vertical line at data value ``x`` (in log10 units on a log x axis); ``kw`` as ``add_vline``."""
+    return _place(fig, "add_vline", log_x, {"x": x}, kw)
+
+
+def hline(fig: go.Figure, y: float, *, log_y: bool = False, **kw) -> go.Figure:
+    """A horizontal line at data value ``y`` (in log10 units on a log y axis); ``kw`` as ``add_hline``."""
+    return _place(fig, "add_hline", log_y, {"y": y}, kw)
 
 
 def vrect(fig: go.Figure, x0: float, x1: float, *, log_x: bool = False, **kw) -> go.Figure:
-    """A vertical band between data values ``x0`` and ``x1``."""
-    fig.add_vrect(x0=to_axis_units(x0, log=log_x), x1=to_axis_units(x1, log=log_x), **kw)
-    return fig
+    """A vertical band between data values ``x0`` and ``x1``; ``kw`` as ``add_vrect``."""
+    return _place(fig, "add_vrect", log_x, {"x0": x0, "x1": x1}, kw)
 
 
 def hrect(fig: go.Figure, y0: float, y1: float, *, log_y: bool = False, **kw) -> go.Figure:
-    """A horizontal band between data values ``y0`` and ``y1``."""
-    fig.add_hrect(y0=to_axis_units(y0, log=log_y), y1=to_axis_units(y1, log=log_y), **kw)
-    return fig
+    """A horizontal band between data values ``y0`` and ``y1``; ``kw`` as ``add_hrect``."""
+    return _place(fig, "add_hrect", log_y, {"y0": y0, "y1": y1}, kw)
+
+
+def annotate(fig: go.Figure, x: float, y: float, *, log_x: bool = False, log_y: bool = False, **kw) -> go.Figure:
+    """A text annotation at data position ``(x, y)``; ``kw`` as ``add_annotation``."""
+    n_s, n_a = len(fig.layout.shapes), len(fig.layout.annotations)
+    fig.add_annotation(x=to_axis_units(x, log=log_x), y=to_axis_units(y, log=log_y), **kw)
+    return _mark_new(fig, n_s, n_a, log_x or log_y)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -441,10 +453,12 @@ def figure_problems(fig: go.Figure) -> list[str]:
 
     The checks, each a way a chart silently shows nothing or the wrong thing:
 
-    (a) annotations and shapes on a log axis use the axis's own log10 units: a coordinate that
-        lies outside the data's range while its log10 lies inside, or one that repeats the number
+    (a) annotations and shapes on a log axis use the axis's own log10 units: they must be placed
+        with :func:`to_axis_units` (through :func:`vline`, :func:`hline`, :func:`vrect`,
+        :func:`hrect` or :func:`annotate`, which mark them), and even then a coordinate that lies
+        outside the data's range while its log10 lies inside, or one that repeats the number
         written in its own label (``"ε = 1"`` placed at 1, which Plotly draws at 10), was given in
-        data units;
+        data units; anything placed outside an explicitly set range is hidden;
     (b) a bar/box/histogram (or any) trace with text categories sits on an axis whose type is forced
         to linear, log or date (Plotly then drops every point);
     (c) every visible trace has at least one drawable point (finite, and positive on a log axis),
@@ -571,7 +585,7 @@ def figure_problems(fig: go.Figure) -> list[str]:
 
     # (a) annotations and shapes on log axes; anything outside an explicit range
     def check_coord(kind: str, label: str, ref: str | None, value, letter: str, text: str = "",
-                    band: bool = False) -> str | None:
+                    band: bool = False, marked: bool = False) -> str | None:
         name = _axis_name(ref if ref is not None else letter)
         if name is None or name not in axes or value is None:
             return None
@@ -587,6 +601,10 @@ def figure_problems(fig: go.Figure) -> list[str]:
             return None
         w = window(name)
         explicit = explicit_range(name)
+        if kind_axis == "log" and not marked:
+            return (f"{kind} {label} sits on log axis {name} at {letter} = {c:g} but was not placed with "
+                    f"to_axis_units/vline/hline/vrect/hrect/annotate: Plotly reads log10 units there, so it "
+                    f"lands at {letter} = 10^{c:g} unless the value was converted")
         if kind_axis == "log":
             if c != 0 and abs(c) < 1e-3:
                 return (f"{kind} {label} sits at {letter} = {c:.3g} on log axis {name}: Plotly reads log10 units, "
@@ -610,7 +628,8 @@ def figure_problems(fig: go.Figure) -> list[str]:
         text = _text_of(a.get("text"))
         problems += _text_problems(f"annotation {j}", text)
         for letter in ("x", "y"):
-            p = check_coord("annotation", f"{j} ({text!r})", a.get(f"{letter}ref"), a.get(letter), letter, text)
+            p = check_coord("annotation", f"{j} ({text!r})", a.get(f"{letter}ref"), a.get(letter), letter, text,
+                            marked=a.get("name") == LOG_UNITS_MARK)
             if p:
                 problems.append(p)
     for j, s in enumerate(layout.get("shapes", []) or []):
@@ -622,7 +641,7 @@ def figure_problems(fig: go.Figure) -> list[str]:
             ends = [s.get(f"{letter}0"), s.get(f"{letter}1")]
             for v in ends:
                 p = check_coord("shape", f"{j} ({s.get('type', 'shape')})", s.get(f"{letter}ref"), v, letter, text,
-                                band=is_rect)
+                                band=is_rect, marked=s.get("name") == LOG_UNITS_MARK)
                 if p:
                     problems.append(p)
             name = _axis_name(s.get(f"{letter}ref") or letter)

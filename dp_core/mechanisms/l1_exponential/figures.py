@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ...figures import add_bound_trace, apply_layout, color_of, line_ci_figure
+from ...figures import add_bound_trace, apply_layout, color_of, hline, line_ci_figure, vline
 from .truncation import psi
 
 __all__ = [
@@ -30,6 +30,8 @@ __all__ = [
     "assumption_rates_figure",
 ]
 
+_CONVENTION_NAMES = {"tight": "tight convention (ε-DP)", "paper_proof": "paper's proof convention (ε-DP)",
+                     "paper_box": "paper's printed convention (2ε-DP)"}
 _THETA_COLORS = {1.2: "#CC79A7", 1.5: "#0072B2", 1.8: "#009E73", 2.0: "#D55E00"}
 
 
@@ -54,17 +56,39 @@ def psi_figure(thetas: Sequence[float], iota: float, *, r_max: float | None = No
                         y_title="per-sample loss")
 
 
-def residual_histogram(residuals: np.ndarray, iota: float, *, clip_quantile: float = 0.99) -> go.Figure:
-    """Histogram of |residuals| with the threshold 1/iota and the fraction beyond it (panel 1)."""
+def residual_histogram(residuals: np.ndarray, iota: float, *, clip_quantile: float = 0.005) -> go.Figure:
+    """Histogram of |residuals| on a log scale with the threshold 1/iota and the share beyond it (panel 1).
+
+    Heavy-tailed residuals span decades and the threshold 1/iota often sits far above most of them,
+    so the histogram is of log10 |r| (ticks labelled in |r|): the bulk and the threshold both stay
+    visible. Residuals below the ``clip_quantile`` quantile are drawn in the first bin; exact zeros
+    (which a log scale cannot show) are counted in the title.
+    """
     a = np.abs(np.asarray(residuals, dtype=float))
-    frac = float(np.mean(a >= 1 / iota)) if a.size else math.nan
-    hi = float(np.quantile(a, clip_quantile)) if a.size else 1.0
-    hi = max(hi, 1.2 / iota)
-    fig = go.Figure(go.Histogram(x=np.minimum(a, hi), nbinsx=60, marker_color="#56B4E9",
-                                 name="|residual| (last bin: everything above)"))
-    fig.add_vline(x=1 / iota, line=dict(color="#D55E00", dash="dash"),
-                  annotation_text=f"1/ι: {100 * frac:.1f}% of residuals beyond")
-    return apply_layout(fig, title="Residuals at the non-private fit", x_title="|residual|", y_title="count", height=320)
+    a = a[np.isfinite(a)]
+    thr = 1.0 / iota
+    frac = float(np.mean(a >= thr)) if a.size else math.nan
+    pos = a[a > 0]
+    zeros = int(a.size - pos.size)
+    lx = np.log10(pos) if pos.size else np.array([math.log10(thr)])
+    lo = min(float(np.quantile(lx, clip_quantile)), math.log10(thr))
+    hi = max(float(lx.max()), math.log10(thr))
+    pad = 0.04 * (hi - lo) if hi > lo else 0.5
+    lo, hi = lo - pad, hi + pad
+    size = (hi - lo) / 50
+    fig = go.Figure(go.Histogram(x=np.maximum(lx, lo + 1e-9 * size), xbins=dict(start=lo, end=hi, size=size),
+                                 marker_color="#56B4E9", name="residuals (first bin: everything smaller)",
+                                 hovertemplate="%{y:,} residuals<extra></extra>"))
+    decades = np.arange(math.ceil(lo), math.floor(hi) + 1)
+    fig.update_xaxes(range=[lo, hi], tickvals=decades.tolist(),
+                     ticktext=[f"{10.0 ** float(k):g}" for k in decades])
+    fig.add_vline(x=math.log10(thr), line=dict(color="#D55E00", dash="dash"),
+                  annotation_text=f"threshold 1/ι = {thr:.3g}: {100 * frac:.1f}% of residuals beyond")
+    title = "Residuals at the non-private fit (log scale)"
+    if zeros:
+        title += f"; {zeros:,} exact zeros not shown"
+    return apply_layout(fig, title=title, x_title="|residual| (log scale)", y_title="number of training rows",
+                        height=320)
 
 
 def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None) -> go.Figure:
@@ -76,7 +100,8 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
         order = np.argsort(P[:, 0])
         h = float(np.median(np.diff(P[order, 0]))) if P.shape[0] > 1 else 1.0
         for name, p in probs.items():
-            fig.add_trace(go.Scatter(x=P[order, 0], y=np.asarray(p)[order] / h, mode="lines", name=name))
+            fig.add_trace(go.Scatter(x=P[order, 0], y=np.asarray(p)[order] / h, mode="lines",
+                                     name=_CONVENTION_NAMES.get(name, name)))
         for name, w in marks.items():
             fig.add_vline(x=float(np.ravel(w)[0]), line=dict(dash="dash", color="#000000" if "LAD" in name else "#009E73"),
                           annotation_text=name)
@@ -111,7 +136,8 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
                                  marker=dict(symbol="x", size=12, color="#FFFFFF" if "LAD" in label else "#FF4B4B"),
                                  name=label))
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
-    return apply_layout(fig, title=f"Output law over W ({name})", x_title="w₁", y_title="w₂", height=480)
+    return apply_layout(fig, title=f"Output law over W ({_CONVENTION_NAMES.get(name, name)})", x_title="w₁",
+                        y_title="w₂", height=480)
 
 
 def fitted_slope(x: Sequence[float], y: Sequence[float]) -> float:
@@ -160,10 +186,10 @@ def epsilon_figure(summary: pd.DataFrame, bound: pd.DataFrame, *, eps_star: floa
                             ("privacy", "bound: privacy part", "dash"), ("total", "explicit bound U(ι*)", "solid")):
         fig.add_trace(go.Scatter(x=bound["epsilon"], y=bound[col], mode="lines", name=name,
                                  line=dict(dash=dash, color="#777777" if col != "privacy" else "#D55E00", width=1.5)))
-    fig.add_vline(x=eps_star, line=dict(color="#555555", dash="dash"),
-                  annotation_text=f"ε = (2/3) log θ = {eps_star:.3g}: below it privacy dominates")
+    vline(fig, eps_star, log_x=True, line=dict(color="#555555", dash="dash"),
+          annotation_text=f"ε = (2/3) log θ = {eps_star:.3g}: below it privacy dominates")
     if nonprivate is not None and nonprivate > 0:
-        fig.add_hline(y=nonprivate, line=dict(color="#000000", dash="dot"), annotation_text="non-private LAD")
+        hline(fig, nonprivate, log_y=True, line=dict(color="#000000", dash="dot"), annotation_text="non-private LAD")
     return fig
 
 
@@ -178,7 +204,7 @@ def truncation_figure(summary: pd.DataFrame, bound: pd.DataFrame | None = None) 
                                  line=dict(dash="dash", color="#777777"), yaxis="y2"))
         fig.update_layout(yaxis2=dict(overlaying="y", side="right", type="log", title="bound U (right axis)",
                                       showgrid=False))
-    fig.add_vline(x=1.0, line=dict(color="#555555", dash="dot"), annotation_text="ι*")
+    vline(fig, 1.0, log_x=True, line=dict(color="#555555", dash="dot"), annotation_text="ι*")
     return fig
 
 
