@@ -618,10 +618,6 @@ def figure_problems(fig: go.Figure) -> list[str]:
         if explicit is not None and not band and not (explicit[0] - 1e-9 <= c <= explicit[1] + 1e-9):
             return (f"{kind} {label} at {letter} = {c:g} lies outside the visible range [{explicit[0]:.3g}, "
                     f"{explicit[1]:.3g}] of {name}" + (" (log10 units)" if kind_axis == "log" else ""))
-        if kind_axis == "log" and w is not None and not band and explicit is None:
-            if not (w[0] - 3 <= c <= w[1] + 3):
-                return (f"{kind} {label} at {letter} = {c:g} on log axis {name} is far from the data "
-                        f"(log10 range [{w[0]:.3g}, {w[1]:.3g}])")
         return None
 
     for j, a in enumerate(layout.get("annotations", []) or []):

@@ -18,8 +18,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ... import display
 from ...bounds import label_dp_bags as acc
-from ...figures import apply_layout, color_of, hex_to_rgba, label_of, line_ci_figure
+from ...figures import apply_layout, color_of, hex_to_rgba, hline, hrect, label_of, line_ci_figure, vline, vrect
 
 __all__ = [
     "ACCOUNTING_LABELS",
@@ -104,11 +105,11 @@ def delta_vs_k_figure(table: pd.DataFrame, *, n: int, m: int, k_current: int | N
     region (delta >= 1) shaded red, the feasible band k <= n/m shaded green."""
     fig = go.Figure()
     k_max = n // m
-    fig.add_hrect(y0=1.0, y1=_DISPLAY_CAP, fillcolor="rgba(213,94,0,0.10)", line_width=0,
-                  annotation_text="vacuous: δ ≥ 1, no guarantee", annotation_position="top left")
+    hrect(fig, 1.0, _DISPLAY_CAP, log_y=True, fillcolor="rgba(213,94,0,0.10)", line_width=0,
+          annotation_text="vacuous: δ ≥ 1, no guarantee", annotation_position="top left")
     if k_max >= 2:
-        fig.add_vrect(x0=2, x1=k_max, fillcolor="rgba(0,158,115,0.10)", line_width=0,
-                      annotation_text=f"feasible k ≤ n/m = {k_max}", annotation_position="bottom left")
+        vrect(fig, 2, k_max, log_x=True, fillcolor="rgba(0,158,115,0.10)", line_width=0,
+              annotation_text=f"feasible k ≤ n/m = {k_max:,}", annotation_position="bottom left")
     for (eps, name), s in table.groupby(["epsilon", "accounting"], sort=False):
         s = s.sort_values("k")
         col = _EPS_COLORS.get(float(eps), color_of(f"eps{eps}"))
@@ -120,9 +121,10 @@ def delta_vs_k_figure(table: pd.DataFrame, *, n: int, m: int, k_current: int | N
             hovertemplate=f"ε = {eps:g}, {ACCOUNTING_LABELS[name]}<br>k = %{{x:.3g}}<br>δ = %{{y:.3g}}<extra></extra>",
         ))
     if k_current is not None:
-        fig.add_vline(x=k_current, line=dict(color="#444", dash="dot"), annotation_text=f"k = {k_current}")
+        vline(fig, k_current, log_x=True, line=dict(color="#444", dash="dot"), annotation_text=f"k = {k_current:,}")
     if target_delta is not None:
-        fig.add_hline(y=target_delta, line=dict(color="#444", dash="dash"), annotation_text=f"target δ = {target_delta:g}")
+        hline(fig, target_delta, log_y=True, line=dict(color="#444", dash="dash"),
+              annotation_text=f"target δ = {display.delta(target_delta)}")
     apply_layout(fig, title=title, x_title="bag size k", y_title="δ (log scale)", log_x=True, log_y=True, height=480)
     fig.update_yaxes(range=[-30, math.log10(_DISPLAY_CAP)], exponentformat="power")
     k_top = float(table["k"].max()) if len(table) else 1e16
@@ -159,7 +161,7 @@ def terms_figure(table: pd.DataFrame) -> go.Figure:
         v = np.clip(s["value"].to_numpy(), 1e-300, None)
         fig.add_trace(go.Bar(x=s["term"].astype(str).tolist(), y=v.tolist(), name=name, marker_color=col,
                              hovertemplate="%{x}: %{y:.3g}<extra>" + name + "</extra>"))
-    fig.add_hline(y=1.0, line=dict(color="#D55E00", dash="dash"), annotation_text="1 (a term ≥ 1 makes δ vacuous)")
+    hline(fig, 1.0, log_y=True, line=dict(color="#D55E00", dash="dash"), annotation_text="1 (a term ≥ 1 makes δ vacuous)")
     apply_layout(fig, x_title="failure term", y_title="value (log scale)", log_y=True, height=360)
     fig.update_layout(barmode="group", hovermode="closest")
     return fig
@@ -187,9 +189,11 @@ def eps_profile_figure(table: pd.DataFrame, *, target_delta: float | None = None
                                  line=dict(color=cols[name], dash=_DASH[name], width=2)))
     floor = float(table["floor"].iloc[0])
     if floor > 0:
-        fig.add_hline(y=floor, line=dict(color="#444", dash="dot"), annotation_text=f"floor (mk/n)·P[H=0] = {floor:.2g}")
-    if target_delta is not None:
-        fig.add_hline(y=target_delta, line=dict(color="#0072B2", dash="dash"), annotation_text=f"target δ = {target_delta:g}")
+        hline(fig, floor, log_y=True, line=dict(color="#444", dash="dot"),
+              annotation_text=f"floor (mk/n)·P[H=0] = {display.delta(floor)}")
+    if target_delta is not None and target_delta > 0:
+        hline(fig, target_delta, log_y=True, line=dict(color="#0072B2", dash="dash"),
+              annotation_text=f"target δ = {display.delta(target_delta)}")
     apply_layout(fig, x_title="ε", y_title="δ(ε) (log scale)", log_x=True, log_y=True, height=380)
     fig.update_layout(hovermode="closest")
     return fig
@@ -216,7 +220,9 @@ def utility_figure(summary: pd.DataFrame, *, x: str, y: str = "test_mse", title:
     """Mean and 95% interval of a utility metric against k or m for every mechanism and baseline."""
     label = {"test_mse": "test MSE (labels in [−B1, B1])", "excess_risk": "excess risk val/n − opt/n",
              "ratio": "val(D, r̂) / opt(D, F)"}.get(y, y)
-    fig = line_ci_figure(summary, x=x, y=y, title=title, x_title=x, y_title=y_title or label, log_x=log_x, log_y=y != "ratio")
+    x_title = {"k": "bag size k", "m": "number of bags m"}.get(x, x)
+    fig = line_ci_figure(summary, x=x, y=y, title=title, x_title=x_title, y_title=y_title or label, log_x=log_x,
+                         log_y=y != "ratio")
     fig.update_layout(hovermode="closest")
     return fig
 
@@ -260,7 +266,7 @@ def bag_illustration_figure(table: pd.DataFrame) -> go.Figure:
         sums = [table[table.bag == b][key].sum() for b in bags]
         fig.add_trace(go.Bar(x=[f"bag {b}" for b in bags], y=sums, name=name, marker_color=col,
                              hovertemplate="%{x}: %{y:.3f}<extra>" + name + "</extra>"))
-    apply_layout(fig, x_title="", y_title="released label aggregate", height=320)
+    apply_layout(fig, x_title="bag", y_title="released label aggregate", height=320)
     fig.update_layout(barmode="group", hovermode="closest")
     return fig
 
