@@ -29,6 +29,9 @@ CLASS_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"
                 "#999999", "#882255")
 
 
+_LIM = 1.05  # half-width of the decision-region panels (the unit disk and a margin)
+
+
 def _ellipse(mu_c, Psi, n=80):
     """Points of ``{x : (x - mu)' Psi (x - mu) = 1}`` (2-D, Psi PD)."""
     w, V = np.linalg.eigh(Psi)
@@ -69,11 +72,13 @@ def decision_regions_figure(panels, X, y, *, scale: float, resolution: int = 101
             for c, (mu_c, Psi, theta, pd_) in enumerate(gaussian_params(phi, scale=scale)):
                 if pd_ and np.all(np.isfinite(mu_c)) and np.linalg.norm(mu_c) < 3:
                     ex, ey = _ellipse(mu_c, Psi)
-                    fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color=colors[c], width=1.5),
-                                             showlegend=False, hoverinfo="skip"), row=1, col=j)
-                    fig.add_trace(go.Scatter(x=[mu_c[0]], y=[mu_c[1]], mode="markers",
-                                             marker=dict(symbol="x", size=10, color=colors[c]), showlegend=False,
-                                             hovertemplate=f"centroid of class {c}<extra></extra>"), row=1, col=j)
+                    if np.any((np.abs(ex) <= _LIM) & (np.abs(ey) <= _LIM)):  # only what the panel shows
+                        fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color=colors[c], width=1.5),
+                                                 showlegend=False, hoverinfo="skip"), row=1, col=j)
+                    if np.all(np.abs(mu_c) <= _LIM):
+                        fig.add_trace(go.Scatter(x=[mu_c[0]], y=[mu_c[1]], mode="markers",
+                                                 marker=dict(symbol="x", size=10, color=colors[c]), showlegend=False,
+                                                 hovertemplate=f"centroid of class {c}<extra></extra>"), row=1, col=j)
         else:
             fig.add_annotation(text="no release:<br>objective unbounded below", x=0, y=0, showarrow=False,
                                row=1, col=j, font=dict(size=14, color="#B00020"))
@@ -82,8 +87,8 @@ def decision_regions_figure(panels, X, y, *, scale: float, resolution: int = 101
             fig.add_trace(go.Scatter(x=Xs[m, 0], y=Xs[m, 1], mode="markers", name=f"class {c}", legendgroup=f"c{c}",
                                      showlegend=(j == 1), marker=dict(size=4, color=colors[c], line=dict(width=0.3, color="white")),
                                      hovertemplate=f"class {c}<extra></extra>"), row=1, col=j)
-        fig.update_xaxes(range=[-1.05, 1.05], title_text="x1", row=1, col=j, constrain="domain")
-        fig.update_yaxes(range=[-1.05, 1.05], title_text="x2" if j == 1 else None, row=1, col=j,
+        fig.update_xaxes(range=[-_LIM, _LIM], title_text="x₁", row=1, col=j, constrain="domain")
+        fig.update_yaxes(range=[-_LIM, _LIM], title_text="x₂", row=1, col=j,
                          scaleanchor=f"x{'' if j == 1 else j}", scaleratio=1)
     fig.update_layout(template="plotly_white", height=430, title=title, margin=dict(l=50, r=20, t=60, b=40),
                       legend=dict(orientation="h", y=-0.15))
