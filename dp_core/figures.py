@@ -16,15 +16,32 @@ from __future__ import annotations
 import base64
 import math
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-__all__ = ["METHOD_COLORS", "METHOD_LABELS", "color_of", "label_of", "line_ci_figure", "add_bound_trace",
-           "bound_traces", "noise_scale_figure", "apply_layout", "hex_to_rgba", "figure_problems", "to_axis_units",
-           "vline", "hline", "vrect", "hrect", "annotate", "LOG_UNITS_MARK"]
+__all__ = [
+    "LOG_UNITS_MARK",
+    "METHOD_COLORS",
+    "METHOD_LABELS",
+    "add_bound_trace",
+    "annotate",
+    "apply_layout",
+    "bound_traces",
+    "color_of",
+    "figure_problems",
+    "hex_to_rgba",
+    "hline",
+    "hrect",
+    "label_of",
+    "line_ci_figure",
+    "noise_scale_figure",
+    "to_axis_units",
+    "vline",
+    "vrect",
+]
 
 #: One colour per method, shared by every page (Okabe-Ito-like, colour-blind safe where possible).
 METHOD_COLORS: dict[str, str] = {
@@ -121,8 +138,8 @@ def apply_layout(fig: go.Figure, *, title: str = "", x_title: str = "", y_title:
     category): forcing ``"linear"`` on an axis of text categories would make Plotly draw nothing.
     """
     fig.update_layout(
-        template="plotly_white", title=title, height=height, margin=dict(l=60, r=20, t=50 if title else 20, b=40),
-        legend=dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0), hovermode="x unified",
+        template="plotly_white", title=title, height=height, margin={"l": 60, "r": 20, "t": 50 if title else 20, "b": 40},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.18, "xanchor": "left", "x": 0}, hovermode="x unified",
     )
     fig.update_xaxes(title_text=x_title, **({"type": "log"} if log_x else {}))
     fig.update_yaxes(title_text=y_title, **({"type": "log"} if log_y else {}))
@@ -164,10 +181,10 @@ def line_ci_figure(
         xs = s[x].to_numpy()
         if band and np.any(np.isfinite(hi)):
             fig.add_trace(go.Scatter(x=np.concatenate([xs, xs[::-1]]), y=np.concatenate([hi, lo[::-1]]), mode="lines", fill="toself",
-                                     fillcolor=hex_to_rgba(col, 0.18), line=dict(width=0), hoverinfo="skip",
+                                     fillcolor=hex_to_rgba(col, 0.18), line={"width": 0}, hoverinfo="skip",
                                      showlegend=False, legendgroup=m, name=f"{label_of(m)} 95% interval"))
         fig.add_trace(go.Scatter(
-            x=xs, y=mean, mode="lines+markers", name=name, legendgroup=m, line=dict(color=col, width=2),
+            x=xs, y=mean, mode="lines+markers", name=name, legendgroup=m, line={"color": col, "width": 2},
             customdata=np.column_stack([lo, hi, trials]),
             hovertemplate=f"{label_of(m)}: %{{y:.4g}} [95%: %{{customdata[0]:.3g}}, %{{customdata[1]:.3g}}], "
                           "%{customdata[2]} trials<extra></extra>",
@@ -187,7 +204,7 @@ def add_bound_trace(fig: go.Figure, x: Iterable[float], y: Iterable[float], *, m
     ys = np.asarray(list(y), dtype=float)
     ok = np.isfinite(ys)
     fig.add_trace(go.Scatter(x=xs[ok], y=ys[ok], mode="lines", name=name, legendgroup=method,
-                             line=dict(color=color_of(method), dash=dash, width=1.5),
+                             line={"color": color_of(method), "dash": dash, "width": 1.5},
                              hovertemplate=f"{name}: %{{y:.4g}}<extra></extra>"))
     return fig
 
@@ -209,7 +226,7 @@ def noise_scale_figure(table: pd.DataFrame, *, x: str, y: str, method_col: str =
         s = s.sort_values(x)
         ys = s[y].to_numpy(dtype=float)
         ys = np.where(np.isfinite(ys), ys, math.nan)
-        fig.add_trace(go.Scatter(x=s[x], y=ys, mode="lines", name=label_of(str(m)), line=dict(color=color_of(str(m)))))
+        fig.add_trace(go.Scatter(x=s[x], y=ys, mode="lines", name=label_of(str(m)), line={"color": color_of(str(m))}))
     return apply_layout(fig, title=title, x_title=x_title, y_title=y_title, log_x=log_x, log_y=log_y)
 
 
@@ -303,7 +320,7 @@ _BAD_TEXT = [
     (re.compile(r"(?<![\w])(epsilon|eps|delta|sigma|lambda|alpha|theta|iota|kappa|Delta)(?![\w])"),
      "a Greek letter spelled out (write ε, δ, σ, λ, α, θ, ι, κ, Δ)"),
 ]
-_TAGS = re.compile(r"<extra>.*?</extra>|%\{[^}]*\}|<[^>]+>", re.S)
+_TAGS = re.compile(r"<extra>.*?</extra>|%\{[^}]*\}|<[^>]+>", re.DOTALL)
 
 
 def _axis_name(ref: str) -> str | None:
@@ -558,10 +575,10 @@ def figure_problems(fig: go.Figure) -> list[str]:
             vals = _finite_numbers(coords[letter])
             if tt[letter] == "log":
                 vals = np.log10(vals[vals > 0])
-            if r is not None and tt[letter] != "category" and vals.size and typ != "heatmap":
-                if not np.any((vals >= r[0] - 1e-9) & (vals <= r[1] + 1e-9)):
-                    problems.append(f"{_trace_label(i, t)}: no point inside the visible {name} range "
-                                    f"[{r[0]:.3g}, {r[1]:.3g}]" + (" (log10 units)" if tt[letter] == "log" else ""))
+            checkable = r is not None and tt[letter] != "category" and vals.size and typ != "heatmap"
+            if checkable and not np.any((vals >= r[0] - 1e-9) & (vals <= r[1] + 1e-9)):
+                problems.append(f"{_trace_label(i, t)}: no point inside the visible {name} range "
+                                f"[{r[0]:.3g}, {r[1]:.3g}]" + (" (log10 units)" if tt[letter] == "log" else ""))
             if typ == "histogram" and vals.size >= 20 and tt[letter] != "category":
                 lo, hi = r if r is not None else (float(vals.min()), float(vals.max()))
                 q05, q95 = np.quantile(vals, [0.05, 0.95])

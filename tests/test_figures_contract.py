@@ -66,12 +66,11 @@ def _unannotated_figure_functions() -> list[str]:
     """Public functions whose source builds a figure but whose return annotation does not say so."""
     bad = []
     for mod in _dp_core_modules():
-        path = Path(mod.__file__)
-        tree = ast.parse(path.read_text())
-        for node in tree.body:
+        text = Path(mod.__file__).read_text()
+        for node in ast.parse(text).body:
             if not isinstance(node, ast.FunctionDef) or node.name.startswith("_"):
                 continue
-            src = ast.get_source_segment(path.read_text(), node) or ""
+            src = ast.get_source_segment(text, node) or ""
             if ("go.Figure(" in src or "make_subplots(" in src) and "return fig" in src:
                 ann = ast.unparse(node.returns) if node.returns else ""
                 if ann not in ("go.Figure", "plotly.graph_objects.Figure", "Figure"):
@@ -395,8 +394,8 @@ def cases_input_perturbation():
     for mode in ("COR2", "ALG1"):
         yield (f"theorem2_stack_figure[{mode}]", f"{mod}.theorem2_stack_figure",
                lambda md=mode: ipf.theorem2_stack_figure(ipb.theorem2_terms(_ip_params("least_squares", md)).as_dict()))
+    d = 14
     for model in ("least_squares", "logistic_taylor"):
-        d = 14
         yield (f"noise_vs_epsilon_figure[{model}]", f"{mod}.noise_vs_epsilon_figure",
                lambda m=model: ipf.noise_vs_epsilon_figure(ipe.noise_scale_table(
                    n=4000, d=d, epsilons=np.logspace(-2, 1, 31), delta=1e-5, model=m), n=4000))
@@ -442,7 +441,6 @@ def cases_input_perturbation():
         yield f"diagnostic_figure[{model}]", f"{mod}.diagnostic_figure", lambda m=model: diag(m)
 
     def repro(model):
-        from dp_core.reproduce.input_perturbation import reproduction_table
 
         df = _ip_repro()
         s = summarize(df, by=["model", "epsilon", "n", "method"], values=["test_metric", "excess_risk"])

@@ -102,7 +102,7 @@ def compare_figure(result, *, y: str = "utility", eps_marker: float | None = Non
             eps = s["epsilon"].to_numpy(dtype=float)
             fig.add_trace(go.Scatter(x=[float(eps.min()), float(eps.max())], y=[ref, ref], mode="lines",
                                      name=f"Non-private fit ({display.number(ref)})", legendgroup="nonprivate",
-                                     line=dict(color=color_of("nonprivate"), width=1.5, dash="dot"),
+                                     line={"color": color_of("nonprivate"), "width": 1.5, "dash": "dot"},
                                      hovertemplate=f"non-private fit: {display.number(ref)}<extra></extra>"))
         lo = float(np.nanmin(s["utility_mean"])) if len(s) else 0.0
         if result.metric == "r2":
@@ -117,7 +117,7 @@ def compare_figure(result, *, y: str = "utility", eps_marker: float | None = Non
                             name=f"{_label_for(result, str(meth))}: {lab}")
         _recolor(fig, colors)
     if eps_marker is not None and math.isfinite(eps_marker) and eps_marker > 0:
-        vline(fig, eps_marker, log_x=True, line=dict(color="#555555", width=1, dash="dash"),
+        vline(fig, eps_marker, log_x=True, line={"color": "#555555", "width": 1, "dash": "dash"},
               annotation_text=f"ε = {display.epsilon(eps_marker)}", annotation_position="top right")
     return fig
 
@@ -133,14 +133,14 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
     value = target["value"]
     if y == "excess_risk" and not value > 0:
         raise ValueError(f"an excess-risk target must be > 0 to be drawn on a log axis, got {value!r}.")
-    hline(fig, value, log_y=(y == "excess_risk"), line=dict(color="#D55E00", width=2),
+    hline(fig, value, log_y=(y == "excess_risk"), line={"color": "#D55E00", "width": 2},
           annotation_text=f"target: {metric} {relation} {display.number(value)}", annotation_position="bottom right")
     for row in answer["methods"]:
         e = row.get("epsilon_measured")
         if isinstance(e, (int, float)) and math.isfinite(e):
             fig.add_trace(go.Scatter(x=[e], y=[target["value"]], mode="markers", showlegend=False,
-                                     marker=dict(symbol="x", size=12, color=colors.get(row["method"],
-                                                                                       color_of(row["method"]))),
+                                     marker={"symbol": "x", "size": 12, "color": colors.get(row["method"],
+                                                                                       color_of(row["method"]))},
                                      hovertemplate=f"{row['label']}: ε ≈ {e:.3g}<extra></extra>"))
     return fig
 

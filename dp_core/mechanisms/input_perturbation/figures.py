@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -13,17 +11,17 @@ from ...experiments import summarize
 from ...figures import METHOD_COLORS, add_bound_trace, apply_layout, color_of, hex_to_rgba, label_of, line_ci_figure
 
 __all__ = [
-    "theorem2_stack_figure",
-    "excess_vs_n_figure",
-    "gap_table",
-    "gap_figure",
-    "noise_vs_epsilon_figure",
-    "sigma_u_vs_n_figure",
-    "tradeoff_figure",
     "diagnostic_figure",
-    "reproduction_figure",
-    "metric_figure",
+    "excess_vs_n_figure",
+    "gap_figure",
+    "gap_table",
     "local_vs_n_figure",
+    "metric_figure",
+    "noise_vs_epsilon_figure",
+    "reproduction_figure",
+    "sigma_u_vs_n_figure",
+    "theorem2_stack_figure",
+    "tradeoff_figure",
 ]
 
 _TERM_COLORS = {"T1": "#0072B2", "T2": "#56B4E9", "T3": "#E69F00", "T4": "#D55E00"}
@@ -40,7 +38,7 @@ def theorem2_stack_figure(terms: dict, *, title: str = "Theorem 2 bound, term by
     fig.update_layout(barmode="stack")
     apply_layout(fig, title=title, x_title="upper bound on E[excess empirical risk]", height=260)
     fig.update_yaxes(type="category", title_text="bound")
-    fig.update_layout(hovermode="closest", legend=dict(y=-0.45))
+    fig.update_layout(hovermode="closest", legend={"y": -0.45})
     return fig
 
 
@@ -66,18 +64,18 @@ def excess_vs_n_figure(df: pd.DataFrame, bounds: pd.DataFrame | None = None, *, 
         add_bound_trace(fig, b["n"], b["objective"], method="objective", name="Obj-Gauss: bound derived here")
         add_bound_trace(fig, b["n"], b["output"], method="output", name="Output: bound derived here")
         if show_rates:
-            fig.add_trace(go.Scatter(x=b["n"], y=b["rate_input"], mode="lines", line=dict(color="#777777", dash="dot"),
+            fig.add_trace(go.Scatter(x=b["n"], y=b["rate_input"], mode="lines", line={"color": "#777777", "dash": "dot"},
                                      name="Table-1 rate, constant = 1 (shape only, up to constants)"))
             fig.add_trace(go.Scatter(x=b["n"], y=b["rate_dp_gd"], mode="lines",
-                                     line=dict(color=METHOD_COLORS.get("dp_gd", "#E69F00"), dash="dot"),
+                                     line={"color": METHOD_COLORS.get("dp_gd", "#E69F00"), "dash": "dot"},
                                      name="DP-GD rate (Bassily et al.), constant = 1, up to constants"))
-    fig.update_layout(height=520, legend=dict(orientation="v", x=1.02, y=1.0, yanchor="top", xanchor="left"),
-                      margin=dict(r=20))
+    fig.update_layout(height=520, legend={"orientation": "v", "x": 1.02, "y": 1.0, "yanchor": "top", "xanchor": "left"},
+                      margin={"r": 20})
     if len(s):
         n0, n1 = float(s["n"].min()), float(s["n"].max())
         y0 = float(s[s["n"] == s["n"].min()]["excess_risk_mean"].max())
         fig.add_trace(go.Scatter(x=[n0, n1], y=[y0, y0 * n0 / n1], mode="lines", name="slope -1 guide",
-                                 line=dict(color="#BBBBBB", dash="longdash", width=1)))
+                                 line={"color": "#BBBBBB", "dash": "longdash", "width": 1}))
     return fig
 
 
@@ -101,7 +99,7 @@ def gap_figure(df: pd.DataFrame) -> go.Figure:
     for tr in fig.data:
         if tr.mode != "lines":
             tr.name = tr.name.replace("Input perturbation", "Input − Obj-Gauss (paired by trial)")
-    fig.add_hline(y=0.0, line=dict(color="#888888", width=1))
+    fig.add_hline(y=0.0, line={"color": "#888888", "width": 1})
     return fig
 
 
@@ -120,7 +118,7 @@ def noise_vs_epsilon_figure(table: pd.DataFrame, *, n: int) -> go.Figure:
               "sigma_u_limit": ("#D55E00", "dot", "√(2λ/ε): σ_u as n grows")}
     for q, (c, dash, name) in styles.items():
         s = table[table["quantity"] == q].sort_values("epsilon")
-        fig.add_trace(go.Scatter(x=s["epsilon"], y=s["value"], mode="lines", name=name, line=dict(color=c, dash=dash)))
+        fig.add_trace(go.Scatter(x=s["epsilon"], y=s["value"], mode="lines", name=name, line={"color": c, "dash": dash}))
     return apply_layout(fig, title=f"Noise scales against ε (n = {n:,})", x_title="central privacy budget ε",
                         y_title="noise standard deviation", log_x=True, log_y=True)
 
@@ -129,19 +127,19 @@ def sigma_u_vs_n_figure(table: pd.DataFrame, *, n_min: float) -> go.Figure:
     """sigma_u against n with the Corollary-3 envelope, its limit and the minimum n."""
     t = table.sort_values("n")
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=t["n"], y=t["cor3_upper"], mode="lines", line=dict(color="#999999", dash="dash"),
+    fig.add_trace(go.Scatter(x=t["n"], y=t["cor3_upper"], mode="lines", line={"color": "#999999", "dash": "dash"},
                              name="Corollary 3 upper bound"))
-    fig.add_trace(go.Scatter(x=t["n"], y=t["cor3_lower"], mode="lines", line=dict(color="#999999", dash="dot"),
+    fig.add_trace(go.Scatter(x=t["n"], y=t["cor3_lower"], mode="lines", line={"color": "#999999", "dash": "dot"},
                              name="Corollary 3 lower bound"))
-    fig.add_trace(go.Scatter(x=t["n"], y=t["sigma_u"], mode="lines", line=dict(color="#D55E00", width=2.5),
+    fig.add_trace(go.Scatter(x=t["n"], y=t["sigma_u"], mode="lines", line={"color": "#D55E00", "width": 2.5},
                              name="σ_u (in use)"))
-    fig.add_trace(go.Scatter(x=t["n"], y=t["limit"], mode="lines", line=dict(color="#000000", dash="dot", width=1),
+    fig.add_trace(go.Scatter(x=t["n"], y=t["limit"], mode="lines", line={"color": "#000000", "dash": "dot", "width": 1},
                              name="limit √(2λ/ε)"))
     ys = t[["sigma_u", "cor3_upper"]].to_numpy(dtype=float)
     ys = ys[np.isfinite(ys)]
     if ys.size:  # a vertical segment as a trace (shapes on log axes need log10 coordinates)
         fig.add_trace(go.Scatter(x=[n_min, n_min], y=[float(ys.min()), float(ys.max())], mode="lines",
-                                 line=dict(color="#CC0000", dash="dash"), name=f"minimum n = {n_min:.4g}"))
+                                 line={"color": "#CC0000", "dash": "dash"}, name=f"minimum n = {n_min:.4g}"))
     return apply_layout(fig, title="σ_u against n", x_title="n (contributors)",
                         y_title="σ_u (quadratic-term noise std)", log_x=True, log_y=True)
 
@@ -152,13 +150,13 @@ def tradeoff_figure(table: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
     fig.add_trace(go.Scatter(
         x=t["central_epsilon"], y=t["local_epsilon_nominal"], mode="lines+markers", name="local ε, Corollary 1 (nominal)",
-        line=dict(color="#0072B2"), marker=dict(size=9, color=t["bound_theorem2"], colorscale="Viridis",
-                                                 colorbar=dict(title="Thm 2 bound", x=1.02), showscale=True),
+        line={"color": "#0072B2"}, marker={"size": 9, "color": t["bound_theorem2"], "colorscale": "Viridis",
+                                                 "colorbar": {"title": "Thm 2 bound", "x": 1.02}, "showscale": True},
         customdata=np.column_stack([t["alpha"], t["bound_theorem2"]]),
         hovertemplate="α = %{customdata[0]:.3g}: central ε %{x:.3g}, local ε %{y:.4g}, "
                       "Theorem 2 bound %{customdata[1]:.3g}<extra></extra>"))
     fig.add_trace(go.Scatter(x=t["central_epsilon"], y=t["local_epsilon_exact"], mode="lines+markers",
-                             name="local ε, exact (Gaussian DP)", line=dict(color="#D55E00", dash="dash")))
+                             name="local ε, exact (Gaussian DP)", line={"color": "#D55E00", "dash": "dash"}))
     fig = apply_layout(fig, title="Local against central privacy as α varies", x_title="central ε = α × ε",
                        y_title="local ε of one contributor's release", log_x=True, log_y=True)
     fig.update_layout(hovermode="closest")
@@ -193,14 +191,14 @@ def diagnostic_figure(lmin_plus_ridge: np.ndarray, quad_form: np.ndarray, thresh
     for col, ((v, lo, hi, show_mark), name, colour) in enumerate(zip(panels, names, ("#009E73", "#0072B2")),
                                                                   start=1):
         fig.add_trace(go.Histogram(x=v, marker_color=colour, name=name,
-                                   xbins=dict(start=lo, end=hi, size=(hi - lo) / 40)), row=1, col=col)
+                                   xbins={"start": lo, "end": hi, "size": (hi - lo) / 40}), row=1, col=col)
         fig.update_xaxes(range=[lo, hi], title_text=f"{name} (one value per draw)", row=1, col=col)
         fig.update_yaxes(title_text="number of draws", row=1, col=col)
         if show_mark:
-            fig.add_vline(x=threshold, line=dict(color="#CC0000", dash="dash"), row=1, col=col)
+            fig.add_vline(x=threshold, line={"color": "#CC0000", "dash": "dash"}, row=1, col=col)
     fig.add_annotation(text=f"threshold 2λ/ε = {threshold:.3g} (dashed where it falls near the draws)", xref="paper",
                        yref="paper", x=0.5, y=-0.3, showarrow=False)
-    fig.update_layout(template="plotly_white", height=380, showlegend=False, margin=dict(l=50, r=20, t=80, b=80))
+    fig.update_layout(template="plotly_white", height=380, showlegend=False, margin={"l": 50, "r": 20, "t": 80, "b": 80})
     return fig
 
 
@@ -235,16 +233,16 @@ def reproduction_figure(summary: pd.DataFrame, *, model: str) -> go.Figure:
             fig.add_trace(go.Scatter(x=np.concatenate([t["n"], t["n"][::-1]]),
                                      y=np.concatenate([t["test_metric_hi"], t["test_metric_lo"][::-1]]), fill="toself",
                                      mode="lines",
-                                     fillcolor=hex_to_rgba(c, 0.15), line=dict(width=0), hoverinfo="skip",
+                                     fillcolor=hex_to_rgba(c, 0.15), line={"width": 0}, hoverinfo="skip",
                                      showlegend=False), row=1, col=j)
             fig.add_trace(go.Scatter(x=t["n"], y=t["test_metric_mean"], mode="lines+markers",
-                                     name=f"{label_of(m)} ({trials} trials)", line=dict(color=c),
+                                     name=f"{label_of(m)} ({trials} trials)", line={"color": c},
                                      legendgroup=m, showlegend=j == 1), row=1, col=j)
         fig.update_xaxes(type="log", title_text="n (training examples)", row=1, col=j)
         fig.update_yaxes(title_text=metric, row=1, col=j)
     name = "Figure 1 (linear regression)" if model == "least_squares" else "Figure 2 (logistic regression)"
     fig.update_layout(template="plotly_white", height=420, title=f"Reproduction of {name}, census-like data",
-                      legend=dict(orientation="h", y=-0.2))
+                      legend={"orientation": "h", "y": -0.2})
     return fig
 
 
@@ -252,14 +250,14 @@ def local_vs_n_figure(table: pd.DataFrame) -> go.Figure:
     """Local epsilon (nominal and exact) against n on log-log axes, with a slope 1/2 guide."""
     t = table.sort_values("n")
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=t["n"], y=t["local_epsilon_nominal"], mode="lines", line=dict(color="#0072B2"),
+    fig.add_trace(go.Scatter(x=t["n"], y=t["local_epsilon_nominal"], mode="lines", line={"color": "#0072B2"},
                              name="local ε, Corollary 1 (nominal)"))
-    fig.add_trace(go.Scatter(x=t["n"], y=t["local_epsilon_exact"], mode="lines", line=dict(color="#D55E00", dash="dash"),
+    fig.add_trace(go.Scatter(x=t["n"], y=t["local_epsilon_exact"], mode="lines", line={"color": "#D55E00", "dash": "dash"},
                              name="local ε, exact (Gaussian DP)"))
     if len(t) >= 2:
         n0, n1 = float(t["n"].iloc[-1]) / 1e4, float(t["n"].iloc[-1])
         y1 = float(t["local_epsilon_nominal"].iloc[-1])
         fig.add_trace(go.Scatter(x=[n0, n1], y=[y1 / 100.0, y1], mode="lines", name="slope 1/2 guide (sqrt n)",
-                                 line=dict(color="#BBBBBB", dash="longdash", width=1)))
+                                 line={"color": "#BBBBBB", "dash": "longdash", "width": 1}))
     return apply_layout(fig, title="Local privacy weakens like sqrt(n)", x_title="n (contributors)",
                         y_title="local ε of one contributor's release", log_x=True, log_y=True)

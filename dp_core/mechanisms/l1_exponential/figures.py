@@ -8,7 +8,7 @@ Specification ``l1_heavy_tailed.md`` section 5.3 (F1-F6) and section 9 (panels 1
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -18,16 +18,16 @@ from ...figures import add_bound_trace, apply_layout, color_of, hline, line_ci_f
 from .truncation import psi
 
 __all__ = [
-    "psi_figure",
-    "residual_histogram",
-    "density_figure",
-    "rate_figure",
-    "fitted_slope",
-    "epsilon_figure",
-    "truncation_figure",
-    "baseline_figure",
-    "sampler_figure",
     "assumption_rates_figure",
+    "baseline_figure",
+    "density_figure",
+    "epsilon_figure",
+    "fitted_slope",
+    "psi_figure",
+    "rate_figure",
+    "residual_histogram",
+    "sampler_figure",
+    "truncation_figure",
 ]
 
 _CONVENTION_NAMES = {"tight": "tight convention (ε-DP)", "paper_proof": "paper's proof convention (ε-DP)",
@@ -44,13 +44,13 @@ def psi_figure(thetas: Sequence[float], iota: float, *, r_max: float | None = No
     r_max = 2.5 / iota if r_max is None else r_max
     r = np.linspace(0, r_max, 400)
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=r, y=r, mode="lines", name="raw |r| (ℓ1 loss)", line=dict(color="#000000", dash="dot")))
+    fig.add_trace(go.Scatter(x=r, y=r, mode="lines", name="raw |r| (ℓ1 loss)", line={"color": "#000000", "dash": "dot"}))
     for th in thetas:
         fig.add_trace(go.Scatter(x=r, y=psi(iota * r, th) / iota, mode="lines", name=f"(1/ι) ψ_θ(ι|r|), θ = {th:g}",
-                                 line=dict(color=_theta_color(th), width=2)))
-        fig.add_hline(y=math.log(th) / iota, line=dict(color=_theta_color(th), dash="dash", width=1),
+                                 line={"color": _theta_color(th), "width": 2}))
+        fig.add_hline(y=math.log(th) / iota, line={"color": _theta_color(th), "dash": "dash", "width": 1},
                       annotation_text=f"saturation log θ/ι (θ = {th:g})", annotation_position="top left")
-    fig.add_vline(x=1 / iota, line=dict(color="#555555", dash="dash"), annotation_text=f"threshold 1/ι = {1 / iota:.3g}")
+    fig.add_vline(x=1 / iota, line={"color": "#555555", "dash": "dash"}, annotation_text=f"threshold 1/ι = {1 / iota:.3g}")
     fig.update_yaxes(range=[0, 1.3 * max(math.log(max(thetas)) / iota, 1e-9) * 1.0 + 0.0])
     return apply_layout(fig, title="Truncated loss: residuals beyond 1/ι exert no pull", x_title="|residual|",
                         y_title="per-sample loss")
@@ -76,13 +76,13 @@ def residual_histogram(residuals: np.ndarray, iota: float, *, clip_quantile: flo
     pad = 0.04 * (hi - lo) if hi > lo else 0.5
     lo, hi = lo - pad, hi + pad
     size = (hi - lo) / 50
-    fig = go.Figure(go.Histogram(x=np.maximum(lx, lo + 1e-9 * size), xbins=dict(start=lo, end=hi, size=size),
+    fig = go.Figure(go.Histogram(x=np.maximum(lx, lo + 1e-9 * size), xbins={"start": lo, "end": hi, "size": size},
                                  marker_color="#56B4E9", name="residuals (first bin: everything smaller)",
                                  hovertemplate="%{y:,} residuals<extra></extra>"))
     decades = np.arange(math.ceil(lo), math.floor(hi) + 1)
     fig.update_xaxes(range=[lo, hi], tickvals=decades.tolist(),
                      ticktext=[f"{10.0 ** float(k):g}" for k in decades])
-    fig.add_vline(x=math.log10(thr), line=dict(color="#D55E00", dash="dash"),
+    fig.add_vline(x=math.log10(thr), line={"color": "#D55E00", "dash": "dash"},
                   annotation_text=f"threshold 1/ι = {thr:.3g}: {100 * frac:.1f}% of residuals beyond")
     title = "Residuals at the non-private fit (log scale)"
     if zeros:
@@ -103,7 +103,7 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
             fig.add_trace(go.Scatter(x=P[order, 0], y=np.asarray(p)[order] / h, mode="lines",
                                      name=_CONVENTION_NAMES.get(name, name)))
         for name, w in marks.items():
-            fig.add_vline(x=float(np.ravel(w)[0]), line=dict(dash="dash", color="#000000" if "LAD" in name else "#009E73"),
+            fig.add_vline(x=float(np.ravel(w)[0]), line={"dash": "dash", "color": "#000000" if "LAD" in name else "#009E73"},
                           annotation_text=name)
         return apply_layout(fig, title="Output density of the exponential mechanism over W", x_title="w",
                             y_title="density (probability / grid step)")
@@ -125,15 +125,15 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
         mask = np.zeros((size, size), dtype=bool)
         mask[iy, ix] = True
         img[~mask] = np.nan
-        fig.add_trace(go.Heatmap(x=lattice, y=lattice, z=img, colorscale="Viridis", colorbar=dict(title="probability"),
+        fig.add_trace(go.Heatmap(x=lattice, y=lattice, z=img, colorscale="Viridis", colorbar={"title": "probability"},
                                  name=name))
     else:
-        fig.add_trace(go.Scatter(x=P[:, 0], y=P[:, 1], mode="markers", marker=dict(color=p, colorscale="Viridis"),
+        fig.add_trace(go.Scatter(x=P[:, 0], y=P[:, 1], mode="markers", marker={"color": p, "colorscale": "Viridis"},
                                  name=name))
     for label, w in marks.items():
         w = np.ravel(w)
         fig.add_trace(go.Scatter(x=[w[0]], y=[w[1]], mode="markers+text", text=[label], textposition="top center",
-                                 marker=dict(symbol="x", size=12, color="#FFFFFF" if "LAD" in label else "#FF4B4B"),
+                                 marker={"symbol": "x", "size": 12, "color": "#FFFFFF" if "LAD" in label else "#FF4B4B"},
                                  name=label))
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
     return apply_layout(fig, title=f"Output law over W ({_CONVENTION_NAMES.get(name, name)})", x_title="w₁",
@@ -165,7 +165,7 @@ def rate_figure(summary: pd.DataFrame, *, x: str = "n", series: str = "theta", y
         xs = g[x].to_numpy(dtype=float)
         if y0 > 0:
             fig.add_trace(go.Scatter(x=xs, y=y0 * (xs / x0) ** ref, mode="lines",
-                                     line=dict(dash="dot", color=_theta_color(th), width=1),
+                                     line={"dash": "dot", "color": _theta_color(th), "width": 1},
                                      name=f"θ = {th:g}: reference slope {ref:.3f} (fitted {slope:.3f})"))
     if bounds is not None:
         for name, g in bounds.groupby("curve"):
@@ -185,11 +185,11 @@ def epsilon_figure(summary: pd.DataFrame, bound: pd.DataFrame, *, eps_star: floa
     for col, name, dash in (("statistical", "bound: statistical part (non-private)", "dot"),
                             ("privacy", "bound: privacy part", "dash"), ("total", "explicit bound U(ι*)", "solid")):
         fig.add_trace(go.Scatter(x=bound["epsilon"], y=bound[col], mode="lines", name=name,
-                                 line=dict(dash=dash, color="#777777" if col != "privacy" else "#D55E00", width=1.5)))
-    vline(fig, eps_star, log_x=True, line=dict(color="#555555", dash="dash"),
+                                 line={"dash": dash, "color": "#777777" if col != "privacy" else "#D55E00", "width": 1.5}))
+    vline(fig, eps_star, log_x=True, line={"color": "#555555", "dash": "dash"},
           annotation_text=f"ε = (2/3) log θ = {eps_star:.3g}: below it privacy dominates")
     if nonprivate is not None and nonprivate > 0:
-        hline(fig, nonprivate, log_y=True, line=dict(color="#000000", dash="dot"), annotation_text="non-private LAD")
+        hline(fig, nonprivate, log_y=True, line={"color": "#000000", "dash": "dot"}, annotation_text="non-private LAD")
     return fig
 
 
@@ -201,10 +201,10 @@ def truncation_figure(summary: pd.DataFrame, bound: pd.DataFrame | None = None) 
                          y_title="excess population risk (log)")
     if bound is not None:
         fig.add_trace(go.Scatter(x=bound["c_iota"], y=bound["total"], mode="lines", name="explicit bound U(c_ι ι*)",
-                                 line=dict(dash="dash", color="#777777"), yaxis="y2"))
-        fig.update_layout(yaxis2=dict(overlaying="y", side="right", type="log", title="bound U (right axis)",
-                                      showgrid=False))
-    vline(fig, 1.0, log_x=True, line=dict(color="#555555", dash="dot"), annotation_text="ι*")
+                                 line={"dash": "dash", "color": "#777777"}, yaxis="y2"))
+        fig.update_layout(yaxis2={"overlaying": "y", "side": "right", "type": "log", "title": "bound U (right axis)",
+                                      "showgrid": False})
+    vline(fig, 1.0, log_x=True, line={"color": "#555555", "dash": "dot"}, annotation_text="ι*")
     return fig
 
 
@@ -227,7 +227,7 @@ def sampler_figure(grid_points: np.ndarray, grid_probs: np.ndarray, mcmc_draws: 
     fig = go.Figure()
     fig.add_trace(go.Histogram(x=np.asarray(mcmc_draws)[:, coord], histnorm="probability density", nbinsx=40,
                                name="MCMC final states (approximate)", marker_color="#56B4E9", opacity=0.7))
-    fig.add_trace(go.Scatter(x=vals, y=marg / h, mode="lines", name="exact grid law", line=dict(color="#D55E00", width=2)))
+    fig.add_trace(go.Scatter(x=vals, y=marg / h, mode="lines", name="exact grid law", line={"color": "#D55E00", "width": 2}))
     title = f"Sampler honesty: coordinate w{coord + 1}"
     if diagnostics:
         title += f" — acceptance {diagnostics['acceptance']:.2f}, R̂ {diagnostics['rhat_max']:.3f}"
@@ -252,6 +252,6 @@ def assumption_rates_figure(*, n: int, epsilon: float, eta_total: float, theta: 
         th = 2.0 if a in ("A1", "A2") else theta
         ys = [rate_paper(n, int(d), epsilon, eta_total, th, tau, a) for d in ds]
         fig.add_trace(go.Scatter(x=ds.tolist(), y=ys, mode="lines", name=names[a],
-                                 line=dict(color=col, dash=dash, width=2)))
+                                 line={"color": col, "dash": dash, "width": 2}))
     return apply_layout(fig, title=f"Norm vs coordinate-wise assumptions: {RATE_LABEL}", x_title="d (log)",
                         y_title="rate (log)", log_x=True, log_y=True)
