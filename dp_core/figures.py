@@ -465,8 +465,11 @@ def _numbers_in(text: str) -> list[float]:
     return out
 
 
-def figure_problems(fig: go.Figure) -> list[str]:
+def figure_problems(fig: go.Figure | dict) -> list[str]:
     """What is wrong with a figure, in words; an empty list when nothing is.
+
+    ``fig`` is a plotly ``Figure`` or its JSON as a dict (``{"data": [...], "layout": {...}}``, as a
+    Streamlit ``plotly_chart`` element or a browser holds it), so page and browser tests can reuse it.
 
     The checks, each a way a chart silently shows nothing or the wrong thing:
 
@@ -486,9 +489,12 @@ def figure_problems(fig: go.Figure) -> list[str]:
     (e) no title, axis title, legend entry, annotation or hover text shows ``nan``/``inf``/``None``,
         a raw Python repr, an unrounded float, a snake_case name or a spelled-out Greek letter.
     """
-    if not isinstance(fig, go.Figure):
+    if isinstance(fig, dict):  # a figure's JSON, e.g. what Streamlit or a browser received
+        d = {"data": list(fig.get("data", [])), "layout": dict(fig.get("layout", {}))}
+    elif isinstance(fig, go.Figure):
+        d = fig.to_dict()
+    else:
         return [f"not a plotly Figure: {type(fig).__name__}"]
-    d = fig.to_dict()
     layout = d.get("layout", {})
     traces = d.get("data", [])
     problems: list[str] = []

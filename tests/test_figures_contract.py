@@ -884,3 +884,13 @@ def test_proof_event_histograms_have_axis_titles():
     fig = next(c[2] for c in CASES if c[0] == "diagnostic_figure[least_squares]")()
     for ax in (fig.layout.xaxis, fig.layout.xaxis2, fig.layout.yaxis, fig.layout.yaxis2):
         assert ax.title.text
+
+
+def test_checker_reads_figure_json():
+    import json
+
+    fig = _ok_line(log_x=True)
+    fig.add_vline(x=1.0)
+    as_json = json.loads(fig.to_json())
+    assert figure_problems(as_json) == figure_problems(fig) != []
+    assert figure_problems(json.loads(_ok_line().to_json())) == []
