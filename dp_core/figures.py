@@ -4,11 +4,12 @@ Every method has one colour on every page (:data:`METHOD_COLORS`); bounds are da
 the method's colour; every Monte-Carlo estimate shows its number of trials (in the legend name and
 the hover text). Log axes are used where quantities span decades.
 
-Shapes and annotations on a log axis are placed in the axis's own log10 units (Plotly's rule for
-everything that is not a trace): :func:`to_axis_units` and the :func:`vline`, :func:`hline`,
-:func:`vrect`, :func:`hrect` helpers make that conversion, and :func:`figure_problems` checks any
-figure for it and for the other ways a chart goes blank or wrong (forced axis types on category
-bars, no drawable point, histograms squeezed by outliers, untitled axes, raw reprs in labels).
+On a log axis plotly.js places annotations in the axis's own log10 units but shapes (lines,
+bands) in data units. :func:`to_axis_units` is the one conversion; :func:`vline`, :func:`hline`,
+:func:`vrect`, :func:`hrect` and :func:`annotate` place a mark and its label correctly on either
+kind of axis. :func:`figure_problems` checks any figure for that and for the other ways a chart
+goes blank or wrong (forced axis types on category bars, no drawable point, histograms squeezed
+by outliers, untitled axes, raw reprs in labels).
 """
 
 from __future__ import annotations
@@ -231,14 +232,17 @@ def noise_scale_figure(table: pd.DataFrame, *, x: str, y: str, method_col: str =
 
 
 # ------------------------------------------------------------------------------------------------
-# Log axes: shapes and annotations live in the axis's own (log10) units
+# Log axes: annotations live in the axis's own (log10) units, shapes in data units
 # ------------------------------------------------------------------------------------------------
 
 def to_axis_units(value: float, *, log: bool) -> float:
-    """Where Plotly must be told to put a shape or an annotation at data value ``value``.
+    """Where Plotly must be told to put an *annotation* at data value ``value``.
 
-    Plotly places traces in data units, but annotations and shapes on a log axis in the axis's own
-    units, ``log10(value)``. This is the one place that conversion is made.
+    On a log axis Plotly places traces and shapes (lines, bands) in data units but annotations in
+    the axis's own units, ``log10(value)`` (a historical quirk of plotly.js, kept for backward
+    compatibility; explicit axis ranges are in log10 units too). This is the one place that
+    conversion is made; :func:`vline`, :func:`hline`, :func:`vrect`, :func:`hrect` and
+    :func:`annotate` use it for the labels they attach.
 
     >>> to_axis_units(100.0, log=True)
     2.0
@@ -253,33 +257,37 @@ def to_axis_units(value: float, *, log: bool) -> float:
     return math.log10(v)
 
 
-#: The ``name`` given to shapes and annotations placed on a log axis by these helpers, so that
-#: :func:`figure_problems` can tell them from ones placed in data units by mistake.
-LOG_UNITS_MARK = "position in log10 units (dp_core.figures.to_axis_units)"
-
-
-def _mark_new(fig: go.Figure, n_shapes: int, n_annotations: int, log: bool) -> go.Figure:
-    if log:
-        for shape in fig.layout.shapes[n_shapes:]:
-            shape.name = LOG_UNITS_MARK
-        for ann in fig.layout.annotations[n_annotations:]:
-            ann.name = LOG_UNITS_MARK
-    return fig
+#: The ``name`` given to annotations (and shapes) placed by these helpers, so that
+#: :func:`figure_problems` can tell a converted annotation on a log axis from one placed in data
+#: units by mistake.
+LOG_UNITS_MARK = "placed by dp_core.figures (annotations in log10 units on log axes)"
 
 
 def _place(fig: go.Figure, method: str, log: bool, coords: dict, kw: dict) -> go.Figure:
+    """Call ``fig.<method>`` with data-unit coordinates (right for shapes), then move the labels it
+    attached to the axis's units (log10 on a log axis) and mark everything it added."""
+    for v in coords.values():
+        to_axis_units(v, log=log)  # validates: > 0 on a log axis
     n_s, n_a = len(fig.layout.shapes), len(fig.layout.annotations)
-    getattr(fig, method)(**{k: to_axis_units(v, log=log) for k, v in coords.items()}, **kw)
-    return _mark_new(fig, n_s, n_a, log)
+    getattr(fig, method)(**{k: float(v) for k, v in coords.items()}, **kw)
+    letter = next(iter(coords))[0]
+    for ann in fig.layout.annotations[n_a:]:
+        ref = getattr(ann, f"{letter}ref") or letter
+        if log and _REF.match(ref) and getattr(ann, letter) is not None:
+            setattr(ann, letter, to_axis_units(getattr(ann, letter), log=True))
+        ann.name = LOG_UNITS_MARK
+    for shape in fig.layout.shapes[n_s:]:
+        shape.name = LOG_UNITS_MARK
+    return fig
 
 
 def vline(fig: go.Figure, x: float, *, log_x: bool = False, **kw) -> go.Figure:
-    """A vertical line at data value ``x`` (in log10 units on a log x axis); ``kw`` as ``add_vline``."""
+    """A vertical line at data value ``x`` with its label placed right on a log axis; ``kw`` as ``add_vline``."""
     return _place(fig, "add_vline", log_x, {"x": x}, kw)
 
 
 def hline(fig: go.Figure, y: float, *, log_y: bool = False, **kw) -> go.Figure:
-    """A horizontal line at data value ``y`` (in log10 units on a log y axis); ``kw`` as ``add_hline``."""
+    """A horizontal line at data value ``y`` with its label placed right on a log axis; ``kw`` as ``add_hline``."""
     return _place(fig, "add_hline", log_y, {"y": y}, kw)
 
 
@@ -294,10 +302,12 @@ def hrect(fig: go.Figure, y0: float, y1: float, *, log_y: bool = False, **kw) ->
 
 
 def annotate(fig: go.Figure, x: float, y: float, *, log_x: bool = False, log_y: bool = False, **kw) -> go.Figure:
-    """A text annotation at data position ``(x, y)``; ``kw`` as ``add_annotation``."""
-    n_s, n_a = len(fig.layout.shapes), len(fig.layout.annotations)
+    """A text annotation at data position ``(x, y)`` (log10 units on log axes); ``kw`` as ``add_annotation``."""
+    n_a = len(fig.layout.annotations)
     fig.add_annotation(x=to_axis_units(x, log=log_x), y=to_axis_units(y, log=log_y), **kw)
-    return _mark_new(fig, n_s, n_a, log_x or log_y)
+    for ann in fig.layout.annotations[n_a:]:
+        ann.name = LOG_UNITS_MARK
+    return fig
 
 
 # ------------------------------------------------------------------------------------------------
@@ -473,12 +483,14 @@ def figure_problems(fig: go.Figure | dict) -> list[str]:
 
     The checks, each a way a chart silently shows nothing or the wrong thing:
 
-    (a) annotations and shapes on a log axis use the axis's own log10 units: they must be placed
-        with :func:`to_axis_units` (through :func:`vline`, :func:`hline`, :func:`vrect`,
-        :func:`hrect` or :func:`annotate`, which mark them), and even then a coordinate that lies
-        outside the data's range while its log10 lies inside, or one that repeats the number
-        written in its own label (``"ε = 1"`` placed at 1, which Plotly draws at 10), was given in
-        data units; anything placed outside an explicitly set range is hidden;
+    (a) on a log axis, annotations use the axis's own log10 units and shapes use data units
+        (plotly.js's rule): an annotation there must be placed with :func:`to_axis_units`
+        (through :func:`annotate`, :func:`vline`, :func:`hline`, :func:`vrect` or :func:`hrect`,
+        which mark it), and even then one that repeats the number written in its own label
+        (``"ε = 1"`` placed at 1, which Plotly draws at 10) or lies outside the data's range while
+        its log10 lies inside was given in data units; a shape at a value ≤ 0, or outside the data
+        while it would fit as a log10 value, was given in log10 units; anything placed outside an
+        explicitly set range is hidden;
     (b) a bar/box/histogram (or any) trace with text categories sits on an axis whose type is forced
         to linear, log or date (Plotly then drops every point);
     (c) every visible trace has at least one drawable point (finite, and positive on a log axis),
@@ -624,21 +636,31 @@ def figure_problems(fig: go.Figure | dict) -> list[str]:
             return None
         w = window(name)
         explicit = explicit_range(name)
-        if kind_axis == "log" and not marked:
-            return (f"{kind} {label} sits on log axis {name} at {letter} = {c:g} but was not placed with "
-                    f"to_axis_units/vline/hline/vrect/hrect/annotate: Plotly reads log10 units there, so it "
-                    f"lands at {letter} = 10^{c:g} unless the value was converted")
-        if kind_axis == "log":
+        pos = c  # in the axis's own units (log10 on a log axis)
+        if kind_axis == "log" and kind == "shape":  # shapes take data units
+            if c <= 0:
+                return (f"shape {label} sits at {letter} = {c:g} on log axis {name}: shapes on a log axis take data "
+                        "units, so a value ≤ 0 cannot be drawn (and stretches the autorange to 1e-300); a log10 "
+                        "value was probably passed")
+            pos = math.log10(c)
+            if w is not None and not (w[0] <= pos <= w[1]) and w[0] <= c <= w[1] and c >= 1e-3:
+                return (f"shape {label} at {letter} = {c:g} lies outside the data's range on log axis {name} while "
+                        f"it would fit as a log10 value: shapes take data units, pass the value itself")
+        elif kind_axis == "log":  # annotations take log10 units
+            if not marked:
+                return (f"annotation {label} sits on log axis {name} at {letter} = {c:g} but was not placed with "
+                        "to_axis_units/annotate/vline/hline/vrect/hrect: Plotly reads log10 units there, so it "
+                        f"lands at {letter} = 10^{c:g} unless the value was converted")
             if c != 0 and abs(c) < 1e-3:
-                return (f"{kind} {label} sits at {letter} = {c:.3g} on log axis {name}: Plotly reads log10 units, "
-                        f"so it lands at 10^{c:.3g} ≈ 1; pass log10 of the value (to_axis_units)")
+                return (f"annotation {label} sits at {letter} = {c:.3g} on log axis {name}: Plotly reads log10 "
+                        f"units, so it lands at 10^{c:.3g} ≈ 1; pass log10 of the value (to_axis_units)")
             if text and c != 0 and any(math.isclose(v, c, rel_tol=0.02) for v in _numbers_in(text)):
-                return (f"{kind} {label} sits at {letter} = {c:g}, the number in its own text, on log axis {name}: "
-                        f"Plotly reads log10 units and draws it at {10 ** c:.3g}; pass log10 of the value")
+                return (f"annotation {label} sits at {letter} = {c:g}, the number in its own text, on log axis "
+                        f"{name}: Plotly reads log10 units and draws it at {10 ** c:.3g}; pass log10 of the value")
             if w is not None and not (w[0] <= c <= w[1]) and c > 0 and w[0] <= math.log10(c) <= w[1]:
-                return (f"{kind} {label} at {letter} = {c:g} is outside the data's log10 range "
+                return (f"annotation {label} at {letter} = {c:g} is outside the data's log10 range "
                         f"[{w[0]:.3g}, {w[1]:.3g}] of {name} but log10 of it is inside: it was given in data units")
-        if explicit is not None and not band and not (explicit[0] - 1e-9 <= c <= explicit[1] + 1e-9):
+        if explicit is not None and not band and not (explicit[0] - 1e-9 <= pos <= explicit[1] + 1e-9):
             return (f"{kind} {label} at {letter} = {c:g} lies outside the visible range [{explicit[0]:.3g}, "
                     f"{explicit[1]:.3g}] of {name}" + (" (log10 units)" if kind_axis == "log" else ""))
         return None
@@ -660,16 +682,20 @@ def figure_problems(fig: go.Figure | dict) -> list[str]:
             ends = [s.get(f"{letter}0"), s.get(f"{letter}1")]
             for v in ends:
                 p = check_coord("shape", f"{j} ({s.get('type', 'shape')})", s.get(f"{letter}ref"), v, letter, text,
-                                band=is_rect, marked=s.get("name") == LOG_UNITS_MARK)
+                                band=is_rect)
                 if p:
                     problems.append(p)
             name = _axis_name(s.get(f"{letter}ref") or letter)
             r = explicit_range(name) if name in axes else None
             if is_rect and r is not None and all(_is_number(v) for v in ends):
-                lo, hi = sorted(float(v) for v in ends)
+                vals = [float(v) for v in ends]
+                if types.get(name) == "log":
+                    if min(vals) <= 0:
+                        continue  # reported above
+                    vals = [math.log10(v) for v in vals]
+                lo, hi = sorted(vals)
                 if hi < r[0] or lo > r[1]:
-                    problems.append(f"shape {j} (rect) [{lo:g}, {hi:g}] lies entirely outside the visible range of "
-                                    f"{name}")
+                    problems.append(f"shape {j} (rect) lies entirely outside the visible range of {name}")
 
     # (e) texts people read
     problems += _text_problems("figure title", _text_of(layout.get("title")))

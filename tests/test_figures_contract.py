@@ -31,6 +31,7 @@ from dp_core.figures import (
     apply_layout,
     figure_problems,
     hline,
+    hrect,
     line_ci_figure,
     to_axis_units,
     vline,
@@ -102,37 +103,42 @@ def test_to_axis_units():
 
 
 @pytest.mark.parametrize("value", [1.0, 3.0])
-def test_checker_flags_a_marker_in_data_units_on_a_log_axis(value):
+def test_checker_flags_a_label_in_data_units_on_a_log_axis(value):
     fig = _ok_line(log_x=True)
-    fig.add_vline(x=value, annotation_text=f"ε = {value:g}")  # Plotly draws this at 10**value
+    fig.add_vline(x=value, annotation_text=f"ε = {value:g}")  # the line is right, its label lands at 10**value
     probs = figure_problems(fig)
-    assert any("log" in p and "annotation" in p for p in probs), probs
+    assert len(probs) == 1 and "annotation" in probs[0] and "log" in probs[0], probs
 
 
-def test_checker_flags_a_tiny_delta_placed_in_data_units():
+def test_checker_flags_a_tiny_delta_label_placed_in_data_units():
     fig = _ok_line(log_y=True)
-    fig.add_hline(y=1e-6)  # lands at delta = 10**1e-6 ~ 1
+    fig.add_annotation(x=1.0, y=1e-6, text="target", name=LOG_UNITS_MARK)  # lands at delta = 10**1e-6 ~ 1
     assert any("10^" in p for p in figure_problems(fig))
 
 
-def test_checker_flags_a_band_in_data_units_outside_an_explicit_log_range():
+def test_checker_flags_shapes_given_in_log10_units():
+    fig = _ok_line(log_y=True)
+    fig.add_hrect(y0=-3, y1=0)  # meant as 1e-3 .. 1; shapes take data units
+    assert any("≤ 0" in p for p in figure_problems(fig))
+    fig = go.Figure(go.Scatter(x=[10.0, 100.0, 1000.0], y=[1.0, 2.0, 3.0], name="a"))
+    apply_layout(fig, x_title="n", y_title="value", log_x=True)
+    fig.add_vline(x=2.0)  # meant as n = 100
+    assert any("fit as a log10 value" in p for p in figure_problems(fig))
     fig = _ok_line(log_y=True)
     fig.update_yaxes(range=[-3, 1])
-    fig.add_hrect(y0=0.5, y1=8.0)
-    assert any("not placed with" in p for p in figure_problems(fig))
-    # even when marked as converted, a value whose log10 fits the range but itself does not is caught
-    fig.layout.shapes[0].name = LOG_UNITS_MARK
-    assert any("data units" in p for p in figure_problems(fig))
+    hrect(fig, 0.5, 8.0, log_y=True)  # data units: right
+    assert figure_problems(fig) == []
 
 
-def test_checker_flags_any_unconverted_mark_on_a_log_axis():
+def test_checker_flags_any_unconverted_label_on_a_log_axis():
     fig = _ok_line(log_x=True)
     fig.add_vline(x=1.0, annotation_text="ι*")  # ambiguous by value alone: 1 or 10 are both in the data
     probs = figure_problems(fig)
-    assert len([p for p in probs if "not placed with" in p]) == 2, probs
+    assert len([p for p in probs if "not placed with" in p]) == 1, probs
     fig = _ok_line(log_x=True)
     vline(fig, 1.0, log_x=True, annotation_text="ι*")
     assert figure_problems(fig) == []
+    assert fig.layout.shapes[0].x0 == 1.0 and fig.layout.annotations[0].x == 0.0
 
 
 def test_checker_flags_a_hidden_annotation():
@@ -837,14 +843,15 @@ def test_figure_has_no_problems(builder, make):
 # the defects found on main stay fixed
 # ------------------------------------------------------------------------------------------------
 
-def test_compare_marker_sits_at_log10_of_epsilon():
+def test_compare_marker_label_sits_at_log10_of_epsilon():
     from dp_core.compare.figures import compare_figure
 
-    fig = compare_figure(_compare("iris"), y="utility", eps_marker=1.0)
-    (shape,) = [s for s in fig.layout.shapes if s.type == "line" and s.xref == "x"]
-    assert shape.x0 == pytest.approx(0.0) and shape.x1 == pytest.approx(0.0)
-    fig = compare_figure(_compare("iris"), y="utility", eps_marker=0.3)
-    assert fig.layout.shapes[-1].x0 == pytest.approx(math.log10(0.3))
+    for eps in (1.0, 0.3):
+        fig = compare_figure(_compare("iris"), y="utility", eps_marker=eps)
+        (shape,) = [s for s in fig.layout.shapes if s.type == "line" and s.xref == "x"]
+        assert shape.x0 == shape.x1 == pytest.approx(eps)  # shapes: data units
+        (label,) = [a for a in fig.layout.annotations if a.text.startswith("ε =")]
+        assert label.x == pytest.approx(math.log10(eps))  # annotations: log10 units
 
 
 def test_label_dp_category_bars_keep_a_category_axis():
@@ -856,14 +863,14 @@ def test_label_dp_category_bars_keep_a_category_axis():
         assert all(isinstance(v, str) for v in fig.data[0].x)
 
 
-def test_label_dp_target_and_floor_sit_at_log10():
+def test_label_dp_target_and_floor_labels_sit_at_log10():
     from dp_core.mechanisms.label_dp_bags import figures as lbf
 
     tab = lbf.eps_profile_table(n=_lb_data().n, k=16, m=100, rho=0.1)
     fig = lbf.eps_profile_figure(tab, target_delta=1e-5)
-    ys = sorted(s.y0 for s in fig.layout.shapes)
-    assert ys[0] == pytest.approx(-5.0)
-    assert ys[1] == pytest.approx(math.log10(float(tab["floor"].iloc[0])))
+    floor = float(tab["floor"].iloc[0])
+    assert sorted(s.y0 for s in fig.layout.shapes) == pytest.approx([1e-5, floor])
+    assert sorted(a.y for a in fig.layout.annotations) == pytest.approx([-5.0, math.log10(floor)])
 
 
 def test_l1_residual_histogram_fills_its_axis():
@@ -890,7 +897,7 @@ def test_checker_reads_figure_json():
     import json
 
     fig = _ok_line(log_x=True)
-    fig.add_vline(x=1.0)
+    fig.add_vline(x=1.0, annotation_text="ε = 1")
     as_json = json.loads(fig.to_json())
     assert figure_problems(as_json) == figure_problems(fig) != []
     assert figure_problems(json.loads(_ok_line().to_json())) == []

@@ -83,10 +83,11 @@ def residual_histogram(residuals: np.ndarray, iota: float, *, clip_quantile: flo
     fig.update_xaxes(range=[lo, hi], tickvals=decades.tolist(),
                      ticktext=[f"{10.0 ** float(k):g}" for k in decades])
     fig.add_vline(x=math.log10(thr), line={"color": "#D55E00", "dash": "dash"},
-                  annotation_text=f"threshold 1/ι = {thr:.3g}: {100 * frac:.1f}% of residuals beyond")
+                  annotation_text=f"threshold 1/ι = {thr:.3g}: {100 * frac:.1f}% of residuals beyond",
+                  annotation_position="top left")
     title = "Residuals at the non-private fit (log scale)"
     if zeros:
-        title += f"; {zeros:,} exact zeros not shown"
+        title += f"; {zeros:,} exact zero{'s' if zeros > 1 else ''} not shown"
     return apply_layout(fig, title=title, x_title="|residual| (log scale)", y_title="number of training rows",
                         height=320)
 

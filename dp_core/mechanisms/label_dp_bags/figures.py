@@ -107,7 +107,7 @@ def delta_vs_k_figure(table: pd.DataFrame, *, n: int, m: int, k_current: int | N
     fig = go.Figure()
     k_max = n // m
     hrect(fig, 1.0, _DISPLAY_CAP, log_y=True, fillcolor="rgba(213,94,0,0.10)", line_width=0,
-          annotation_text="vacuous: δ ≥ 1, no guarantee", annotation_position="top left")
+          annotation_text="vacuous: δ ≥ 1, no guarantee", annotation_position="top right")
     if k_max >= 2:
         vrect(fig, 2, k_max, log_x=True, fillcolor="rgba(0,158,115,0.10)", line_width=0,
               annotation_text=f"feasible k ≤ n/m = {k_max:,}", annotation_position="bottom left")
@@ -123,7 +123,7 @@ def delta_vs_k_figure(table: pd.DataFrame, *, n: int, m: int, k_current: int | N
         ))
     if k_current is not None:
         vline(fig, k_current, log_x=True, line={"color": "#444", "dash": "dot"}, annotation_text=f"k = {k_current:,}")
-    if target_delta is not None:
+    if target_delta is not None and target_delta > 0:
         hline(fig, target_delta, log_y=True, line={"color": "#444", "dash": "dash"},
               annotation_text=f"target δ = {display.delta(target_delta)}")
     apply_layout(fig, title=title, x_title="bag size k", y_title="δ (log scale)", log_x=True, log_y=True, height=480)
