@@ -344,12 +344,21 @@ def _audit(mechanism: str, mode: str | None):
 def cases_audit():
     from dp_core.audit.report import convergence_figure, histogram_figure
 
-    for mech, mode in (("gaussian", "analytic"), ("laplace", None), ("label-dp-bags", "naive-lba"),
+    for mech, mode in (("gaussian", "analytic"), ("laplace", None), ("label-dp-bags", "naive-lba"), ("label-dp-bags", None),
                        ("label-dp-bags", "noisy-wtd-llp")):
         yield (f"histogram_figure[{mech},{mode}]", "dp_core.audit.report.histogram_figure",
                lambda a=mech, b=mode: histogram_figure(_audit(a, b)))
         yield (f"convergence_figure[{mech},{mode}]", "dp_core.audit.report.convergence_figure",
                lambda a=mech, b=mode: convergence_figure(_audit(a, b)))
+
+    def infinite_estimate():  # a leak with no false positives: the point estimate is infinite at every run count
+        import dataclasses
+
+        rep = _audit("label-dp-bags", None)
+        conv = rep.convergence.assign(eps_estimate=math.inf)
+        return convergence_figure(dataclasses.replace(rep, convergence=conv))
+
+    yield "convergence_figure[infinite estimate]", "dp_core.audit.report.convergence_figure", infinite_estimate
 
 
 # -- input perturbation -------------------------------------------------------------------------

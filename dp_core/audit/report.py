@@ -156,9 +156,14 @@ def convergence_figure(report: AuditReport, *, title: str = "") -> go.Figure:
     r = report.result
     fig = go.Figure()
     est = conv["eps_estimate"].where(np.isfinite(conv["eps_estimate"]))
-    fig.add_scatter(x=conv["runs"], y=est, mode="lines+markers", name="point estimate of the chosen test",
-                    line={"color": "#999999", "dash": "dot"},
-                    hovertemplate="%{x:,} runs per side<br>estimate %{y:.3f}<extra></extra>")
+    if est.notna().any():
+        fig.add_scatter(x=conv["runs"], y=est, mode="lines+markers", name="point estimate of the chosen test",
+                        line={"color": "#999999", "dash": "dot"},
+                        hovertemplate="%{x:,} runs per side<br>estimate %{y:.3f}<extra></extra>")
+    elif len(conv):  # an infinite estimate at every run count: say so instead of drawing an empty trace
+        fig.add_annotation(text="point estimate of the chosen test: ∞ at every number of runs (it never errs on "
+                                "one side)", xref="paper", yref="paper", x=0.0, y=1.0, xanchor="left",
+                           yanchor="bottom", showarrow=False, font={"size": 11, "color": "#7F7F7F"})
     fig.add_scatter(x=conv["runs"], y=conv["eps_lower"], mode="lines+markers",
                     name=f"measured lower bound ({r.confidence:.0%} confidence)", line={"color": "#D55E00"},
                     hovertemplate="%{x:,} runs per side<br>ε ≥ %{y:.3f}<extra></extra>")
