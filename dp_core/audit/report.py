@@ -165,12 +165,12 @@ def convergence_figure(report: AuditReport, *, title: str = "") -> go.Figure:
                                 "one side)", xref="paper", yref="paper", x=0.0, y=1.0, xanchor="left",
                            yanchor="bottom", showarrow=False, font={"size": 11, "color": "#7F7F7F"})
     fig.add_scatter(x=conv["runs"], y=conv["eps_lower"], mode="lines+markers",
-                    name=f"measured lower bound ({r.confidence:.0%} confidence)", line={"color": "#D55E00"},
+                    name=f"measured lower bound ({display.percent(r.confidence)} confidence)", line={"color": "#D55E00"},
                     hovertemplate="%{x:,} runs per side<br>ε ≥ %{y:.3f}<extra></extra>")
     claimed = r.eps_claimed
     if math.isfinite(claimed):
         fig.add_hline(y=claimed, line_dash="dash", line_color="#0072B2",
-                      annotation_text=f"claimed ε = {claimed:.3g}", annotation_position="top left")
+                      annotation_text=f"claimed ε = {display.epsilon(claimed)}", annotation_position="top left")
     apply_layout(fig, title=title or "How the bound tightens as runs grow", x_title="runs per side",
                  y_title="ε", log_x=True)
     return fig

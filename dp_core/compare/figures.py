@@ -141,7 +141,7 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
             fig.add_trace(go.Scatter(x=[e], y=[target["value"]], mode="markers", showlegend=False,
                                      marker={"symbol": "x", "size": 12, "color": colors.get(row["method"],
                                                                                        color_of(row["method"]))},
-                                     hovertemplate=f"{row['label']}: ε ≈ {e:.3g}<extra></extra>"))
+                                     hovertemplate=f"{row['label']}: ε ≈ {display.epsilon(e)}<extra></extra>"))
     return fig
 
 

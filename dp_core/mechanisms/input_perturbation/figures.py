@@ -7,6 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ... import display
 from ...experiments import summarize
 from ...figures import METHOD_COLORS, add_bound_trace, apply_layout, color_of, hex_to_rgba, label_of, line_ci_figure
 
@@ -139,7 +140,7 @@ def sigma_u_vs_n_figure(table: pd.DataFrame, *, n_min: float) -> go.Figure:
     ys = ys[np.isfinite(ys)]
     if ys.size:  # a vertical segment as a trace (shapes on log axes need log10 coordinates)
         fig.add_trace(go.Scatter(x=[n_min, n_min], y=[float(ys.min()), float(ys.max())], mode="lines",
-                                 line={"color": "#CC0000", "dash": "dash"}, name=f"minimum n = {n_min:.4g}"))
+                                 line={"color": "#CC0000", "dash": "dash"}, name=f"minimum n = {display.number(n_min, sig=4)}"))
     return apply_layout(fig, title="σ_u against n", x_title="n (contributors)",
                         y_title="σ_u (quadratic-term noise std)", log_x=True, log_y=True)
 
@@ -183,8 +184,8 @@ def diagnostic_figure(lmin_plus_ridge: np.ndarray, quad_form: np.ndarray, thresh
             notes.append(f"{out:,} of {v.size:,} draws outside the range shown")
         if not show_mark and v.size:
             side = "below" if threshold < lo else "above"
-            notes.append(f"threshold {threshold:.3g} is far {side} the range shown; "
-                         f"{100 * float(np.mean(v >= threshold)):.1f}% of draws reach it")
+            notes.append(f"threshold {display.number(threshold)} is far {side} the range shown; "
+                         f"{display.percent(float(np.mean(v >= threshold)))} of draws reach it")
         titles.append(text + "".join(f"<br><sup>{n}</sup>" for n in notes))
         panels.append((v, lo, hi, show_mark))
     fig = make_subplots(rows=1, cols=2, subplot_titles=titles)
@@ -196,7 +197,7 @@ def diagnostic_figure(lmin_plus_ridge: np.ndarray, quad_form: np.ndarray, thresh
         fig.update_yaxes(title_text="number of draws", row=1, col=col)
         if show_mark:
             fig.add_vline(x=threshold, line={"color": "#CC0000", "dash": "dash"}, row=1, col=col)
-    fig.add_annotation(text=f"threshold 2λ/ε = {threshold:.3g} (dashed where it falls near the draws)", xref="paper",
+    fig.add_annotation(text=f"threshold 2λ/ε = {display.number(threshold)} (dashed where it falls near the draws)", xref="paper",
                        yref="paper", x=0.5, y=-0.3, showarrow=False)
     fig.update_layout(template="plotly_white", height=380, showlegend=False, margin={"l": 50, "r": 20, "t": 80, "b": 80})
     return fig
@@ -220,7 +221,7 @@ def reproduction_figure(summary: pd.DataFrame, *, model: str) -> go.Figure:
     """Paper Figure 1 (RMSE, least squares) or Figure 2 (accuracy, logistic): one panel per epsilon."""
     epsilons = sorted(summary["epsilon"].unique())
     metric = "test RMSE" if model == "least_squares" else "test accuracy"
-    fig = make_subplots(rows=1, cols=len(epsilons), subplot_titles=[f"ε = {e:g}" for e in epsilons],
+    fig = make_subplots(rows=1, cols=len(epsilons), subplot_titles=[f"ε = {display.epsilon(e)}" for e in epsilons],
                         shared_yaxes=True)
     for j, e in enumerate(epsilons, start=1):
         s = summary[summary["epsilon"] == e]

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ... import display
 from ...figures import add_bound_trace, apply_layout, color_of, hline, line_ci_figure, vline
 from .truncation import psi
 
@@ -46,11 +47,11 @@ def psi_figure(thetas: Sequence[float], iota: float, *, r_max: float | None = No
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=r, y=r, mode="lines", name="raw |r| (ℓ1 loss)", line={"color": "#000000", "dash": "dot"}))
     for th in thetas:
-        fig.add_trace(go.Scatter(x=r, y=psi(iota * r, th) / iota, mode="lines", name=f"(1/ι) ψ_θ(ι|r|), θ = {th:g}",
+        fig.add_trace(go.Scatter(x=r, y=psi(iota * r, th) / iota, mode="lines", name=f"(1/ι) ψ_θ(ι|r|), θ = {display.number(th)}",
                                  line={"color": _theta_color(th), "width": 2}))
         fig.add_hline(y=math.log(th) / iota, line={"color": _theta_color(th), "dash": "dash", "width": 1},
-                      annotation_text=f"saturation log θ/ι (θ = {th:g})", annotation_position="top left")
-    fig.add_vline(x=1 / iota, line={"color": "#555555", "dash": "dash"}, annotation_text=f"threshold 1/ι = {1 / iota:.3g}")
+                      annotation_text=f"saturation log θ/ι (θ = {display.number(th)})", annotation_position="top left")
+    fig.add_vline(x=1 / iota, line={"color": "#555555", "dash": "dash"}, annotation_text=f"threshold 1/ι = {display.number(1 / iota)}")
     fig.update_yaxes(range=[0, 1.3 * max(math.log(max(thetas)) / iota, 1e-9) * 1.0 + 0.0])
     return apply_layout(fig, title="Truncated loss: residuals beyond 1/ι exert no pull", x_title="|residual|",
                         y_title="per-sample loss")
@@ -81,9 +82,9 @@ def residual_histogram(residuals: np.ndarray, iota: float, *, clip_quantile: flo
                                  hovertemplate="%{y:,} residuals<extra></extra>"))
     decades = np.arange(math.ceil(lo), math.floor(hi) + 1)
     fig.update_xaxes(range=[lo, hi], tickvals=decades.tolist(),
-                     ticktext=[f"{10.0 ** float(k):g}" for k in decades])
+                     ticktext=[display.number(10.0 ** float(k)) for k in decades])
     fig.add_vline(x=math.log10(thr), line={"color": "#D55E00", "dash": "dash"},
-                  annotation_text=f"threshold 1/ι = {thr:.3g}: {100 * frac:.1f}% of residuals beyond",
+                  annotation_text=f"threshold 1/ι = {display.number(thr)}: {display.percent(frac)} of residuals beyond",
                   annotation_position="top left")
     title = "Residuals at the non-private fit (log scale)"
     if zeros:
@@ -155,7 +156,7 @@ def rate_figure(summary: pd.DataFrame, *, x: str = "n", series: str = "theta", y
                 bounds: pd.DataFrame | None = None, title: str = "Excess population risk against n") -> go.Figure:
     """Excess risk vs n on log-log axes, one curve per theta, reference slopes -(theta-1)/theta (F1, panel 3)."""
     s = summary.copy()
-    s["series"] = [f"θ = {v:g}" for v in s[series]]
+    s["series"] = [f"θ = {display.number(v)}" for v in s[series]]
     fig = line_ci_figure(s, x=x, y=y, method_col="series", log_x=True, log_y=True, title=title,
                          x_title="n (log)", y_title="excess population risk (log)")
     for th, g in s.groupby(series):
@@ -167,7 +168,7 @@ def rate_figure(summary: pd.DataFrame, *, x: str = "n", series: str = "theta", y
         if y0 > 0:
             fig.add_trace(go.Scatter(x=xs, y=y0 * (xs / x0) ** ref, mode="lines",
                                      line={"dash": "dot", "color": _theta_color(th), "width": 1},
-                                     name=f"θ = {th:g}: reference slope {ref:.3f} (fitted {slope:.3f})"))
+                                     name=f"θ = {display.number(th)}: reference slope {display.number(ref)} (fitted {display.number(slope)})"))
     if bounds is not None:
         for name, g in bounds.groupby("curve"):
             add_bound_trace(fig, g[x], g["value"], method=str(name), name=str(name))
@@ -188,7 +189,7 @@ def epsilon_figure(summary: pd.DataFrame, bound: pd.DataFrame, *, eps_star: floa
         fig.add_trace(go.Scatter(x=bound["epsilon"], y=bound[col], mode="lines", name=name,
                                  line={"dash": dash, "color": "#777777" if col != "privacy" else "#D55E00", "width": 1.5}))
     vline(fig, eps_star, log_x=True, line={"color": "#555555", "dash": "dash"},
-          annotation_text=f"ε = (2/3) log θ = {eps_star:.3g}: below it privacy dominates")
+          annotation_text=f"ε = (2/3) log θ = {display.epsilon(eps_star)}: below it privacy dominates")
     if nonprivate is not None and nonprivate > 0:
         hline(fig, nonprivate, log_y=True, line={"color": "#000000", "dash": "dot"}, annotation_text="non-private LAD")
     return fig
@@ -231,7 +232,8 @@ def sampler_figure(grid_points: np.ndarray, grid_probs: np.ndarray, mcmc_draws: 
     fig.add_trace(go.Scatter(x=vals, y=marg / h, mode="lines", name="exact grid law", line={"color": "#D55E00", "width": 2}))
     title = f"Sampler honesty: coordinate w{coord + 1}"
     if diagnostics:
-        title += f" — acceptance {diagnostics['acceptance']:.2f}, R̂ {diagnostics['rhat_max']:.3f}"
+        title += (f" — acceptance {display.number(diagnostics['acceptance'], sig=2)}, "
+                  f"R̂ {display.number(diagnostics['rhat_max'], sig=4)}")
     return apply_layout(fig, title=title, x_title=f"w{coord + 1}", y_title="density", height=360)
 
 
@@ -248,7 +250,8 @@ def assumption_rates_figure(*, n: int, epsilon: float, eta_total: float, theta: 
     styles = {"A1": ("#0072B2", "solid"), "A2": ("#0072B2", "dash"), "A3": ("#D55E00", "solid"),
               "A4": ("#D55E00", "dash")}
     names = {"A1": "A1: E‖x‖² ≤ τ² (θ = 2)", "A2": "A2: E x_j² ≤ τ² (θ = 2)",
-             "A3": f"A3: E‖x‖^θ ≤ τ^θ (θ = {theta:g})", "A4": f"A4: E|x_j|^θ ≤ τ^θ (θ = {theta:g})"}
+             "A3": f"A3: E‖x‖^θ ≤ τ^θ (θ = {display.number(theta)})",
+             "A4": f"A4: E|x_j|^θ ≤ τ^θ (θ = {display.number(theta)})"}
     for a, (col, dash) in styles.items():
         th = 2.0 if a in ("A1", "A2") else theta
         ys = [rate_paper(n, int(d), epsilon, eta_total, th, tau, a) for d in ds]

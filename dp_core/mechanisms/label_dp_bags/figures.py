@@ -118,8 +118,8 @@ def delta_vs_k_figure(table: pd.DataFrame, *, n: int, m: int, k_current: int | N
         y = np.where(y > 0, y, np.nan)
         fig.add_trace(go.Scatter(
             x=s["k"], y=y, mode="lines+markers" if name == "exact" else "lines",
-            name=f"ε = {eps:g}, {ACCOUNTING_LABELS[name]}", line={"color": col, "dash": _DASH[name], "width": 2},
-            hovertemplate=f"ε = {eps:g}, {ACCOUNTING_LABELS[name]}<br>k = %{{x:.3g}}<br>δ = %{{y:.3g}}<extra></extra>",
+            name=f"ε = {display.epsilon(eps)}, {ACCOUNTING_LABELS[name]}", line={"color": col, "dash": _DASH[name], "width": 2},
+            hovertemplate=f"ε = {display.epsilon(eps)}, {ACCOUNTING_LABELS[name]}<br>k = %{{x:.3g}}<br>δ = %{{y:.3g}}<extra></extra>",
         ))
     if k_current is not None:
         vline(fig, k_current, log_x=True, line={"color": "#444", "dash": "dot"}, annotation_text=f"k = {k_current:,}")
