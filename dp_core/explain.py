@@ -7,6 +7,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
+from . import display
 from ._validation import check_delta, check_epsilon
 from .figures import apply_layout
 
@@ -63,5 +64,5 @@ def posterior_figure(*, epsilon: float) -> go.Figure:
     fig.add_trace(go.Scatter(x=p, y=lo, mode="lines", line=dict(color="#0072B2"), fill="tonexty",
                              fillcolor="rgba(213,94,0,0.12)", name="lowest possible belief"))
     fig.add_trace(go.Scatter(x=p, y=p, mode="lines", line=dict(color="#999999", dash="dot"), name="no change"))
-    return apply_layout(fig, title=f"What an observer can conclude about one person at ε = {eps:g}",
+    return apply_layout(fig, title=f"What an observer can conclude about one person at ε = {display.epsilon(eps)}",
                         x_title="belief before seeing the output", y_title="belief after", height=360)

@@ -3,19 +3,46 @@
 Every method has one colour on every page (:data:`METHOD_COLORS`); bounds are dashed lines of
 the method's colour; every Monte-Carlo estimate shows its number of trials (in the legend name and
 the hover text). Log axes are used where quantities span decades.
+
+On a log axis plotly.js places annotations in the axis's own log10 units but shapes (lines,
+bands) in data units. :func:`to_axis_units` is the one conversion; :func:`vline`, :func:`hline`,
+:func:`vrect`, :func:`hrect` and :func:`annotate` place a mark and its label correctly on either
+kind of axis. :func:`figure_problems` checks any figure for that and for the other ways a chart
+goes blank or wrong (forced axis types on category bars, no drawable point, histograms squeezed
+by outliers, untitled axes, raw reprs in labels).
 """
 
 from __future__ import annotations
 
+import base64
 import math
-from typing import Iterable, Sequence
+import re
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-__all__ = ["METHOD_COLORS", "METHOD_LABELS", "color_of", "label_of", "line_ci_figure", "add_bound_trace",
-           "bound_traces", "noise_scale_figure", "apply_layout", "hex_to_rgba"]
+__all__ = [
+    "LOG_UNITS_MARK",
+    "METHOD_COLORS",
+    "METHOD_LABELS",
+    "add_bound_trace",
+    "annotate",
+    "apply_layout",
+    "bound_traces",
+    "color_of",
+    "figure_problems",
+    "hex_to_rgba",
+    "hline",
+    "hrect",
+    "label_of",
+    "line_ci_figure",
+    "noise_scale_figure",
+    "to_axis_units",
+    "vline",
+    "vrect",
+]
 
 #: One colour per method, shared by every page (Okabe-Ito-like, colour-blind safe where possible).
 METHOD_COLORS: dict[str, str] = {
@@ -106,13 +133,17 @@ def hex_to_rgba(color: str, alpha: float) -> str:
 
 def apply_layout(fig: go.Figure, *, title: str = "", x_title: str = "", y_title: str = "", log_x: bool = False,
                  log_y: bool = False, height: int = 420) -> go.Figure:
-    """The common layout: white template, legend below the plot, axis types and titles."""
+    """The common layout: white template, legend below the plot, axis titles, and log axes where asked.
+
+    Without ``log_x``/``log_y`` the axis type is left for Plotly to infer (numbers: linear, text:
+    category): forcing ``"linear"`` on an axis of text categories would make Plotly draw nothing.
+    """
     fig.update_layout(
-        template="plotly_white", title=title, height=height, margin=dict(l=60, r=20, t=50 if title else 20, b=40),
-        legend=dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0), hovermode="x unified",
+        template="plotly_white", title=title, height=height, margin={"l": 60, "r": 20, "t": 50 if title else 20, "b": 40},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.18, "xanchor": "left", "x": 0}, hovermode="x unified",
     )
-    fig.update_xaxes(title_text=x_title, type="log" if log_x else "linear")
-    fig.update_yaxes(title_text=y_title, type="log" if log_y else "linear")
+    fig.update_xaxes(title_text=x_title, **({"type": "log"} if log_x else {}))
+    fig.update_yaxes(title_text=y_title, **({"type": "log"} if log_y else {}))
     return fig
 
 
@@ -125,16 +156,22 @@ def line_ci_figure(
 
     ``summary`` needs columns ``x``, ``method_col``, ``{y}_mean``, ``{y}_lo``, ``{y}_hi`` and
     ``n_trials``. On log axes the band's lower edge is floored at a fraction of the mean so it stays
-    drawable.
+    drawable. A method with no drawable mean (no finite value, or none above 0 on a log axis) gets
+    no trace; a note in the corner names it instead of an empty legend entry.
     """
     fig = go.Figure()
     todo = list(dict.fromkeys(summary[method_col])) if methods is None else list(methods)
+    missing = []
     for m in todo:
         s = summary[summary[method_col] == m].sort_values(x)
         if s.empty:
             continue
+        mean_all = s[f"{y}_mean"].to_numpy(dtype=float)
+        if not np.any(np.isfinite(mean_all) & ((mean_all > 0) if log_y else True)):
+            missing.append(label_of(m))
+            continue
         col = color_of(m)
-        mean = s[f"{y}_mean"].to_numpy(dtype=float)
+        mean = mean_all
         lo = s[f"{y}_lo"].to_numpy(dtype=float)
         hi = s[f"{y}_hi"].to_numpy(dtype=float)
         if log_y:
@@ -145,14 +182,18 @@ def line_ci_figure(
         xs = s[x].to_numpy()
         if band and np.any(np.isfinite(hi)):
             fig.add_trace(go.Scatter(x=np.concatenate([xs, xs[::-1]]), y=np.concatenate([hi, lo[::-1]]), mode="lines", fill="toself",
-                                     fillcolor=hex_to_rgba(col, 0.18), line=dict(width=0), hoverinfo="skip",
+                                     fillcolor=hex_to_rgba(col, 0.18), line={"width": 0}, hoverinfo="skip",
                                      showlegend=False, legendgroup=m, name=f"{label_of(m)} 95% interval"))
         fig.add_trace(go.Scatter(
-            x=xs, y=mean, mode="lines+markers", name=name, legendgroup=m, line=dict(color=col, width=2),
+            x=xs, y=mean, mode="lines+markers", name=name, legendgroup=m, line={"color": col, "width": 2},
             customdata=np.column_stack([lo, hi, trials]),
             hovertemplate=f"{label_of(m)}: %{{y:.4g}} [95%: %{{customdata[0]:.3g}}, %{{customdata[1]:.3g}}], "
                           "%{customdata[2]} trials<extra></extra>",
         ))
+    if missing:
+        fig.add_annotation(text="Not drawn (no finite value): " + ", ".join(missing), xref="paper", yref="paper",
+                           x=0.0, y=1.0, xanchor="left", yanchor="bottom", showarrow=False,
+                           font={"size": 11, "color": "#7F7F7F"})
     return apply_layout(fig, title=title, x_title=x if x_title is None else x_title,
                         y_title=y if y_title is None else y_title, log_x=log_x, log_y=log_y, height=height)
 
@@ -164,7 +205,7 @@ def add_bound_trace(fig: go.Figure, x: Iterable[float], y: Iterable[float], *, m
     ys = np.asarray(list(y), dtype=float)
     ok = np.isfinite(ys)
     fig.add_trace(go.Scatter(x=xs[ok], y=ys[ok], mode="lines", name=name, legendgroup=method,
-                             line=dict(color=color_of(method), dash=dash, width=1.5),
+                             line={"color": color_of(method), "dash": dash, "width": 1.5},
                              hovertemplate=f"{name}: %{{y:.4g}}<extra></extra>"))
     return fig
 
@@ -186,5 +227,498 @@ def noise_scale_figure(table: pd.DataFrame, *, x: str, y: str, method_col: str =
         s = s.sort_values(x)
         ys = s[y].to_numpy(dtype=float)
         ys = np.where(np.isfinite(ys), ys, math.nan)
-        fig.add_trace(go.Scatter(x=s[x], y=ys, mode="lines", name=label_of(str(m)), line=dict(color=color_of(str(m)))))
+        fig.add_trace(go.Scatter(x=s[x], y=ys, mode="lines", name=label_of(str(m)), line={"color": color_of(str(m))}))
     return apply_layout(fig, title=title, x_title=x_title, y_title=y_title, log_x=log_x, log_y=log_y)
+
+
+# ------------------------------------------------------------------------------------------------
+# Log axes: annotations live in the axis's own (log10) units, shapes in data units
+# ------------------------------------------------------------------------------------------------
+
+def to_axis_units(value: float, *, log: bool) -> float:
+    """Where Plotly must be told to put an *annotation* at data value ``value``.
+
+    On a log axis Plotly places traces and shapes (lines, bands) in data units but annotations in
+    the axis's own units, ``log10(value)`` (a historical quirk of plotly.js, kept for backward
+    compatibility; explicit axis ranges are in log10 units too). This is the one place that
+    conversion is made; :func:`vline`, :func:`hline`, :func:`vrect`, :func:`hrect` and
+    :func:`annotate` use it for the labels they attach.
+
+    >>> to_axis_units(100.0, log=True)
+    2.0
+    >>> to_axis_units(0.5, log=False)
+    0.5
+    """
+    v = float(value)
+    if not log:
+        return v
+    if not (math.isfinite(v) and v > 0):
+        raise ValueError(f"a position on a log axis must be a finite number > 0, got {value!r}.")
+    return math.log10(v)
+
+
+#: The ``name`` given to annotations (and shapes) placed by these helpers, so that
+#: :func:`figure_problems` can tell a converted annotation on a log axis from one placed in data
+#: units by mistake.
+LOG_UNITS_MARK = "placed by dp_core.figures (annotations in log10 units on log axes)"
+
+
+def _place(fig: go.Figure, method: str, log: bool, coords: dict, kw: dict) -> go.Figure:
+    """Call ``fig.<method>`` with data-unit coordinates (right for shapes), then move the labels it
+    attached to the axis's units (log10 on a log axis) and mark everything it added."""
+    for v in coords.values():
+        to_axis_units(v, log=log)  # validates: > 0 on a log axis
+    n_s, n_a = len(fig.layout.shapes), len(fig.layout.annotations)
+    getattr(fig, method)(**{k: float(v) for k, v in coords.items()}, **kw)
+    letter = next(iter(coords))[0]
+    for ann in fig.layout.annotations[n_a:]:
+        ref = getattr(ann, f"{letter}ref") or letter
+        if log and _REF.match(ref) and getattr(ann, letter) is not None:
+            setattr(ann, letter, to_axis_units(getattr(ann, letter), log=True))
+        ann.name = LOG_UNITS_MARK
+    for shape in fig.layout.shapes[n_s:]:
+        shape.name = LOG_UNITS_MARK
+    return fig
+
+
+def vline(fig: go.Figure, x: float, *, log_x: bool = False, **kw) -> go.Figure:
+    """A vertical line at data value ``x`` with its label placed right on a log axis; ``kw`` as ``add_vline``."""
+    return _place(fig, "add_vline", log_x, {"x": x}, kw)
+
+
+def hline(fig: go.Figure, y: float, *, log_y: bool = False, **kw) -> go.Figure:
+    """A horizontal line at data value ``y`` with its label placed right on a log axis; ``kw`` as ``add_hline``."""
+    return _place(fig, "add_hline", log_y, {"y": y}, kw)
+
+
+def vrect(fig: go.Figure, x0: float, x1: float, *, log_x: bool = False, **kw) -> go.Figure:
+    """A vertical band between data values ``x0`` and ``x1``; ``kw`` as ``add_vrect``."""
+    return _place(fig, "add_vrect", log_x, {"x0": x0, "x1": x1}, kw)
+
+
+def hrect(fig: go.Figure, y0: float, y1: float, *, log_y: bool = False, **kw) -> go.Figure:
+    """A horizontal band between data values ``y0`` and ``y1``; ``kw`` as ``add_hrect``."""
+    return _place(fig, "add_hrect", log_y, {"y0": y0, "y1": y1}, kw)
+
+
+def annotate(fig: go.Figure, x: float, y: float, *, log_x: bool = False, log_y: bool = False, **kw) -> go.Figure:
+    """A text annotation at data position ``(x, y)`` (log10 units on log axes); ``kw`` as ``add_annotation``."""
+    n_a = len(fig.layout.annotations)
+    fig.add_annotation(x=to_axis_units(x, log=log_x), y=to_axis_units(y, log=log_y), **kw)
+    for ann in fig.layout.annotations[n_a:]:
+        ann.name = LOG_UNITS_MARK
+    return fig
+
+
+# ------------------------------------------------------------------------------------------------
+# The figure checker
+# ------------------------------------------------------------------------------------------------
+
+_CARTESIAN = {"scatter", "scattergl", "bar", "histogram", "box", "violin", "heatmap", "contour", "histogram2d",
+              "histogram2dcontour", "waterfall", "funnel"}
+_AXIS_KEY = re.compile(r"^([xy])axis(\d*)$")
+_REF = re.compile(r"^([xy])(\d*)$")
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[-+−]?\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+−]?\d+)?")
+_SNAKE = re.compile(r"(?<![\w])[a-z][a-z0-9]+(?:_[a-z0-9]{2,})+(?![\w])")
+_BAD_TEXT = [
+    (re.compile(r"(?<![\w])(nan|NaN|NAN)(?![\w])"), "a 'nan'"),
+    (re.compile(r"(?<![\w])[-+]?(inf|Inf|INF)(?![\w])"), "an 'inf'"),
+    (re.compile(r"(?<![\w])None(?![\w])"), "a 'None'"),
+    (re.compile(r"object at 0x|<function |<class |\bnp\.\w+\(|\bnumpy\.\w+|\barray\(|\bdtype\b|\bTimestamp\("),
+     "a raw Python repr"),
+    (re.compile(r"\d\.\d{9,}"), "an unrounded float"),
+    (re.compile(r"(?<![\w])(epsilon|eps|delta|sigma|lambda|alpha|theta|iota|kappa|Delta)(?![\w])"),
+     "a Greek letter spelled out (write ε, δ, σ, λ, α, θ, ι, κ, Δ)"),
+]
+_TAGS = re.compile(r"<extra>.*?</extra>|%\{[^}]*\}|<[^>]+>", re.DOTALL)
+
+
+def _axis_name(ref: str) -> str | None:
+    """``"x2"`` -> ``"xaxis2"``; ``None`` for paper/domain references."""
+    m = _REF.match(ref or "")
+    if not m:
+        return None
+    return f"{m.group(1)}axis{m.group(2) if m.group(2) not in ('', '1') else ''}"
+
+
+def _decode(v):
+    """Plotly's ``to_dict`` stores NumPy arrays as base64 typed arrays: decode them."""
+    if isinstance(v, dict) and "bdata" in v and "dtype" in v:
+        arr = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
+        shape = v.get("shape")
+        if shape:
+            dims = [int(s) for s in str(shape).split(",")] if not isinstance(shape, (list, tuple)) else list(shape)
+            arr = arr.reshape(dims)
+        return arr
+    return v
+
+
+def _as_list(v) -> list:
+    v = _decode(v)
+    if v is None:
+        return []
+    if isinstance(v, (str, bytes)):
+        return [v]
+    try:
+        return list(np.asarray(v, dtype=object).ravel())
+    except Exception:  # noqa: BLE001 - anything Plotly accepted is iterable or scalar
+        return [v]
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+
+
+def _numeric_string(v) -> bool:
+    if not isinstance(v, str):
+        return False
+    try:
+        float(v.replace(",", ""))
+        return True
+    except ValueError:
+        return False
+
+
+def _finite_numbers(values: list) -> np.ndarray:
+    out = [float(v) for v in values if _is_number(v) and math.isfinite(float(v))]
+    out += [float(v.replace(",", "")) for v in values if _numeric_string(v)]
+    return np.asarray([v for v in out if math.isfinite(v)], dtype=float)
+
+
+def _categories(values: list) -> list:
+    return [v for v in values if isinstance(v, str) and v.strip() and not _numeric_string(v)]
+
+
+def _trace_label(i: int, t: dict) -> str:
+    name = t.get("name")
+    return f"trace {i} ({t.get('type', 'scatter')}{', ' + repr(name) if name else ''})"
+
+
+def _trace_coords(t: dict) -> dict[str, list]:
+    """Per axis letter, the trace's coordinates on that axis (empty for a count axis)."""
+    typ = t.get("type", "scatter")
+    x, y = _as_list(t.get("x")), _as_list(t.get("y"))
+    if typ == "histogram":
+        return {"x": x, "y": []} if x or not y else {"x": [], "y": y}
+    if typ in ("heatmap", "contour"):
+        zz = _decode(t.get("z"))
+        z = np.asarray(zz if zz is not None else [], dtype=object)
+        ny, nx = (z.shape + (1,))[:2] if z.ndim == 2 else (len(z), 1)
+        return {"x": x or list(range(nx)), "y": y or list(range(ny))}
+    if typ == "bar" and t.get("orientation") == "h":
+        return {"x": x, "y": y or list(range(len(x)))}
+    if not x and y:
+        x = list(range(len(y)))
+    if not y and x and typ in ("box", "violin"):
+        return {"x": x, "y": []}
+    return {"x": x, "y": y}
+
+
+def _drawable_points(t: dict, types: dict[str, str]) -> int:
+    """Number of points the trace can draw given its axes' types."""
+    typ = t.get("type", "scatter")
+    coords = _trace_coords(t)
+
+    def ok(letter: str, v) -> bool:
+        kind = types[letter]
+        if kind == "category":
+            return (isinstance(v, str) and v.strip() != "") or (_is_number(v) and math.isfinite(float(v)))
+        if isinstance(v, str):
+            if not _numeric_string(v):
+                return False
+            v = float(v.replace(",", ""))
+        if not _is_number(v) or not math.isfinite(float(v)):
+            return False
+        return float(v) > 0 if kind == "log" else True
+
+    if typ in ("heatmap", "contour"):
+        z = _finite_numbers(_as_list(t.get("z")))
+        return int(z.size)
+    if typ in ("histogram", "box", "violin"):
+        letter = "x" if coords["x"] else "y"
+        return sum(ok(letter, v) for v in coords[letter])
+    xs, ys = coords["x"], coords["y"]
+    n = min(len(xs), len(ys))
+    return sum(ok("x", xs[i]) and ok("y", ys[i]) for i in range(n))
+
+
+def _text_of(obj) -> str:
+    if obj is None:
+        return ""
+    if isinstance(obj, str):
+        return obj
+    if isinstance(obj, dict):
+        return str(obj.get("text") or "")
+    return str(obj)
+
+
+def _text_problems(where: str, text: str) -> list[str]:
+    plain = _TAGS.sub(" ", text)
+    out = []
+    for pattern, what in _BAD_TEXT:
+        m = pattern.search(plain)
+        if m:
+            out.append(f"{where} shows {what}: {m.group(0)!r} in {text!r}")
+    m = _SNAKE.search(plain)
+    if m:
+        out.append(f"{where} shows a snake_case name {m.group(0)!r} in {text!r}")
+    return out
+
+
+def _numbers_in(text: str) -> list[float]:
+    out = []
+    for s in _NUMBER_IN_TEXT.findall(_TAGS.sub(" ", text)):
+        try:
+            out.append(float(s.replace(",", "").replace("−", "-")))
+        except ValueError:
+            pass
+    return out
+
+
+def figure_problems(fig: go.Figure | dict) -> list[str]:
+    """What is wrong with a figure, in words; an empty list when nothing is.
+
+    ``fig`` is a plotly ``Figure`` or its JSON as a dict (``{"data": [...], "layout": {...}}``, as a
+    Streamlit ``plotly_chart`` element or a browser holds it), so page and browser tests can reuse it.
+
+    The checks, each a way a chart silently shows nothing or the wrong thing:
+
+    (a) on a log axis, annotations use the axis's own log10 units and shapes use data units
+        (plotly.js's rule): an annotation there must be placed with :func:`to_axis_units`
+        (through :func:`annotate`, :func:`vline`, :func:`hline`, :func:`vrect` or :func:`hrect`,
+        which mark it), and even then one that repeats the number written in its own label
+        (``"ε = 1"`` placed at 1, which Plotly draws at 10) or lies outside the data's range while
+        its log10 lies inside was given in data units; a shape at a value ≤ 0, or outside the data
+        while it would fit as a log10 value, was given in log10 units; anything placed outside an
+        explicitly set range is hidden;
+    (b) a bar/box/histogram (or any) trace with text categories sits on an axis whose type is forced
+        to linear, log or date (Plotly then drops every point);
+    (c) every visible trace has at least one drawable point (finite, and positive on a log axis),
+        at least one point inside an explicitly set range (log10 units on a log axis), and a
+        histogram's central 90 % of data fills at least 10 % of its axis;
+    (d) every x/y axis that carries a trace has a title (an axis that ``matches`` a titled axis
+        inherits it; figures without cartesian axes, such as a pie, have nothing to title);
+    (e) no title, axis title, legend entry, annotation or hover text shows ``nan``/``inf``/``None``,
+        a raw Python repr, an unrounded float, a snake_case name or a spelled-out Greek letter.
+    """
+    if isinstance(fig, dict):  # a figure's JSON, e.g. what Streamlit or a browser received
+        d = {"data": list(fig.get("data", [])), "layout": dict(fig.get("layout", {}))}
+    elif isinstance(fig, go.Figure):
+        d = fig.to_dict()
+    else:
+        return [f"not a plotly Figure: {type(fig).__name__}"]
+    layout = d.get("layout", {})
+    traces = d.get("data", [])
+    problems: list[str] = []
+
+    axes: dict[str, dict] = {k: v for k, v in layout.items() if _AXIS_KEY.match(k)}
+    # which traces sit on which axis
+    on_axis: dict[str, list[int]] = {}
+    for i, t in enumerate(traces):
+        if t.get("type", "scatter") not in _CARTESIAN:
+            continue
+        for letter in ("x", "y"):
+            name = _axis_name(t.get(f"{letter}axis", letter))
+            on_axis.setdefault(name, []).append(i)
+            axes.setdefault(name, {})
+
+    def visible(t: dict) -> bool:
+        return t.get("visible", True) not in (False, "legendonly")
+
+    # axis types: explicit, else inferred as Plotly does (text categories -> category)
+    types: dict[str, str] = {}
+    for name, ax in axes.items():
+        explicit = ax.get("type")
+        letter = name[0]
+        has_text = any(_categories(_trace_coords(traces[i])[letter]) for i in on_axis.get(name, []))
+        if explicit in (None, "-"):
+            types[name] = "category" if has_text else "linear"
+        else:
+            types[name] = explicit
+            if has_text and explicit in ("linear", "log", "date"):  # (b)
+                for i in on_axis.get(name, []):
+                    cats = _categories(_trace_coords(traces[i])[letter])
+                    if cats:
+                        problems.append(f"{_trace_label(i, traces[i])} has text categories ({cats[0]!r}, ...) on "
+                                        f"{name}, whose type is forced to {explicit!r}: Plotly draws nothing; leave "
+                                        "the type unset or make it 'category'")
+
+    # data extent of every axis, in the axis's own units (log10 on a log axis)
+    extent: dict[str, tuple[float, float] | None] = {}
+    for name in axes:
+        vals = []
+        for i in on_axis.get(name, []):
+            if visible(traces[i]):
+                vals.append(_finite_numbers(_trace_coords(traces[i])[name[0]]))
+        v = np.concatenate(vals) if vals else np.empty(0)
+        if types[name] == "log":
+            v = np.log10(v[v > 0])
+        extent[name] = (float(v.min()), float(v.max())) if v.size and types[name] != "category" else None
+
+    def explicit_range(name: str) -> tuple[float, float] | None:
+        ax = axes.get(name, {})
+        r = ax.get("range")
+        if r is None or ax.get("autorange") is True or len(r) != 2 or not all(_is_number(v) for v in r):
+            return None
+        lo, hi = sorted(float(v) for v in r)
+        return lo, hi
+
+    def window(name: str) -> tuple[float, float] | None:
+        r = explicit_range(name)
+        if r is not None:
+            return r
+        e = extent.get(name)
+        if e is None:
+            return None
+        pad = max(0.1 * (e[1] - e[0]), 0.3 if types[name] == "log" else 1e-12)
+        return e[0] - pad, e[1] + pad
+
+    # (c) drawable points, points inside explicit ranges, histograms not dominated by outliers
+    for i, t in enumerate(traces):
+        if not visible(t):
+            continue
+        typ = t.get("type", "scatter")
+        if typ not in _CARTESIAN:
+            continue
+        names = {letter: _axis_name(t.get(f"{letter}axis", letter)) for letter in ("x", "y")}
+        tt = {letter: types[names[letter]] for letter in ("x", "y")}
+        if _drawable_points(t, tt) == 0:
+            problems.append(f"{_trace_label(i, t)} has no point it can draw (no finite values"
+                            + (", or none > 0 on a log axis)" if "log" in tt.values() else ")"))
+            continue
+        coords = _trace_coords(t)
+        for letter in ("x", "y"):
+            name = names[letter]
+            r = explicit_range(name)
+            vals = _finite_numbers(coords[letter])
+            if tt[letter] == "log":
+                vals = np.log10(vals[vals > 0])
+            checkable = r is not None and tt[letter] != "category" and vals.size and typ != "heatmap"
+            if checkable and not np.any((vals >= r[0] - 1e-9) & (vals <= r[1] + 1e-9)):
+                problems.append(f"{_trace_label(i, t)}: no point inside the visible {name} range "
+                                f"[{r[0]:.3g}, {r[1]:.3g}]" + (" (log10 units)" if tt[letter] == "log" else ""))
+            if typ == "histogram" and vals.size >= 20 and tt[letter] != "category":
+                lo, hi = r if r is not None else (float(vals.min()), float(vals.max()))
+                q05, q95 = np.quantile(vals, [0.05, 0.95])
+                if hi > lo and (q95 - q05) < 0.10 * (hi - lo) and np.unique(vals).size > 2:
+                    problems.append(f"{_trace_label(i, t)}: the central 90% of its data fills only "
+                                    f"{100 * (q95 - q05) / (hi - lo):.1f}% of the {name} range (a few outliers set "
+                                    "the range); clip the range to central quantiles or use a log axis")
+
+    # (d) axis titles
+    for name, idx in sorted(on_axis.items()):
+        if not any(visible(traces[i]) for i in idx):
+            continue
+        ax = axes.get(name, {})
+        title = _text_of(ax.get("title")).strip()
+        if title:
+            continue
+        match = ax.get("matches")
+        if match and _text_of(axes.get(_axis_name(match), {}).get("title")).strip():
+            continue
+        problems.append(f"{name} carries data but has no title")
+
+    # (a) annotations and shapes on log axes; anything outside an explicit range
+    def check_coord(kind: str, label: str, ref: str | None, value, letter: str, text: str = "",
+                    band: bool = False, marked: bool = False) -> str | None:
+        name = _axis_name(ref if ref is not None else letter)
+        if name is None or name not in axes or value is None:
+            return None
+        if isinstance(value, str) and not _numeric_string(value):
+            return None  # a category name
+        if not _is_number(value) and not _numeric_string(value):
+            return f"{kind} {label} has a non-numeric {letter} = {value!r}"
+        c = float(str(value).replace(",", "")) if isinstance(value, str) else float(value)
+        if not math.isfinite(c):
+            return f"{kind} {label} has {letter} = {c}"
+        kind_axis = types.get(name, "linear")
+        if kind_axis == "category":
+            return None
+        w = window(name)
+        explicit = explicit_range(name)
+        pos = c  # in the axis's own units (log10 on a log axis)
+        if kind_axis == "log" and kind == "shape":  # shapes take data units
+            if c <= 0:
+                return (f"shape {label} sits at {letter} = {c:g} on log axis {name}: shapes on a log axis take data "
+                        "units, so a value ≤ 0 cannot be drawn (and stretches the autorange to 1e-300); a log10 "
+                        "value was probably passed")
+            pos = math.log10(c)
+            if w is not None and not (w[0] <= pos <= w[1]) and w[0] <= c <= w[1] and c >= 1e-3:
+                return (f"shape {label} at {letter} = {c:g} lies outside the data's range on log axis {name} while "
+                        f"it would fit as a log10 value: shapes take data units, pass the value itself")
+        elif kind_axis == "log":  # annotations take log10 units
+            if not marked:
+                return (f"annotation {label} sits on log axis {name} at {letter} = {c:g} but was not placed with "
+                        "to_axis_units/annotate/vline/hline/vrect/hrect: Plotly reads log10 units there, so it "
+                        f"lands at {letter} = 10^{c:g} unless the value was converted")
+            if c != 0 and abs(c) < 1e-3:
+                return (f"annotation {label} sits at {letter} = {c:.3g} on log axis {name}: Plotly reads log10 "
+                        f"units, so it lands at 10^{c:.3g} ≈ 1; pass log10 of the value (to_axis_units)")
+            if text and c != 0 and any(math.isclose(v, c, rel_tol=0.02) for v in _numbers_in(text)):
+                return (f"annotation {label} sits at {letter} = {c:g}, the number in its own text, on log axis "
+                        f"{name}: Plotly reads log10 units and draws it at {10 ** c:.3g}; pass log10 of the value")
+            if w is not None and not (w[0] <= c <= w[1]) and c > 0 and w[0] <= math.log10(c) <= w[1]:
+                return (f"annotation {label} at {letter} = {c:g} is outside the data's log10 range "
+                        f"[{w[0]:.3g}, {w[1]:.3g}] of {name} but log10 of it is inside: it was given in data units")
+        if explicit is not None and not band and not (explicit[0] - 1e-9 <= pos <= explicit[1] + 1e-9):
+            return (f"{kind} {label} at {letter} = {c:g} lies outside the visible range [{explicit[0]:.3g}, "
+                    f"{explicit[1]:.3g}] of {name}" + (" (log10 units)" if kind_axis == "log" else ""))
+        return None
+
+    for j, a in enumerate(layout.get("annotations", []) or []):
+        text = _text_of(a.get("text"))
+        problems += _text_problems(f"annotation {j}", text)
+        for letter in ("x", "y"):
+            p = check_coord("annotation", f"{j} ({text!r})", a.get(f"{letter}ref"), a.get(letter), letter, text,
+                            marked=a.get("name") == LOG_UNITS_MARK)
+            if p:
+                problems.append(p)
+    for j, s in enumerate(layout.get("shapes", []) or []):
+        if s.get("type") == "path":
+            continue
+        text = _text_of((s.get("label") or {}).get("text"))
+        is_rect = s.get("type") == "rect"
+        for letter in ("x", "y"):
+            ends = [s.get(f"{letter}0"), s.get(f"{letter}1")]
+            for v in ends:
+                p = check_coord("shape", f"{j} ({s.get('type', 'shape')})", s.get(f"{letter}ref"), v, letter, text,
+                                band=is_rect)
+                if p:
+                    problems.append(p)
+            name = _axis_name(s.get(f"{letter}ref") or letter)
+            r = explicit_range(name) if name in axes else None
+            if is_rect and r is not None and all(_is_number(v) for v in ends):
+                vals = [float(v) for v in ends]
+                if types.get(name) == "log":
+                    if min(vals) <= 0:
+                        continue  # reported above
+                    vals = [math.log10(v) for v in vals]
+                lo, hi = sorted(vals)
+                if hi < r[0] or lo > r[1]:
+                    problems.append(f"shape {j} (rect) lies entirely outside the visible range of {name}")
+
+    # (e) texts people read
+    problems += _text_problems("figure title", _text_of(layout.get("title")))
+    problems += _text_problems("legend title", _text_of((layout.get("legend") or {}).get("title")))
+    for name, ax in axes.items():
+        problems += _text_problems(f"{name} title", _text_of(ax.get("title")))
+        for k, tick in enumerate(_as_list(ax.get("ticktext"))):
+            problems += _text_problems(f"{name} tick {k}", str(tick))
+    for i, t in enumerate(traces):
+        label = _trace_label(i, t)
+        if t.get("name") is not None:
+            problems += _text_problems(f"{label} legend name", str(t["name"]))
+        if t.get("hovertemplate"):
+            for h in {str(v) for v in _as_list(t["hovertemplate"])}:
+                problems += _text_problems(f"{label} hover text", h)
+        for key in ("text",):
+            if t.get(key) is not None and "text" in str(t.get("mode", "")) + t.get("type", ""):
+                for s in {str(v) for v in _as_list(t[key])}:
+                    problems += _text_problems(f"{label} text", s)
+        for cb in (t.get("colorbar"), (t.get("marker") or {}).get("colorbar")):
+            if cb:
+                problems += _text_problems(f"{label} colour-bar title", _text_of(cb.get("title")))
+        cats = [v for letter in ("x", "y") for v in _categories(_trace_coords(t)[letter])]
+        for s in dict.fromkeys(cats):
+            problems += _text_problems(f"{label} category", s)
+    return list(dict.fromkeys(problems))

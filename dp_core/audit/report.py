@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from .. import display
 from ..figures import apply_layout
 from ..rng import RngLike
 from .core import AuditResult, AuditTarget, audit_convergence, run_audit, runs_grid
@@ -141,14 +142,15 @@ def histogram_figure(report: AuditReport, *, title: str = "") -> go.Figure:
                         hovertemplate="coded outcome %{customdata:.0e}<br>share of runs %{y:.3%}<extra>"
                                       + side + "</extra>")
     for v, x in place.items():
-        fig.add_annotation(x=x, y=0, yshift=-12, text=f"coded {v:+.0e}", showarrow=False, font={"size": 10})
+        fig.add_annotation(x=x, y=0, yshift=-12, text=f"coded {display.number(v, signed=True)}", showarrow=False,
+                           font={"size": 10})
     fig.update_layout(barmode="overlay")
     t = r.threshold
     if abs(t) < EXTREME or codes:
         x_t = t if lo <= t <= hi else (hi + 0.06 * span if t > hi else lo - 0.06 * span)
         rel = ">" if r.side == "above" else "≤"
         fig.add_vline(x=x_t, line_dash="dash", line_color="#000000",
-                      annotation_text=f"threshold: guess {r.positive} if statistic {rel} {t:.3g}",
+                      annotation_text=f"threshold: guess {r.positive} if statistic {rel} {display.number(t)}",
                       annotation_position="top")
     apply_layout(fig, title=title or "The statistic on the two neighbouring datasets", x_title="statistic",
                  y_title="share of runs")
@@ -161,16 +163,21 @@ def convergence_figure(report: AuditReport, *, title: str = "") -> go.Figure:
     r = report.result
     fig = go.Figure()
     est = conv["eps_estimate"].where(np.isfinite(conv["eps_estimate"]))
-    fig.add_scatter(x=conv["runs"], y=est, mode="lines+markers", name="point estimate of the chosen test",
-                    line={"color": "#999999", "dash": "dot"},
-                    hovertemplate="%{x:,} runs per side<br>estimate %{y:.3f}<extra></extra>")
+    if est.notna().any():
+        fig.add_scatter(x=conv["runs"], y=est, mode="lines+markers", name="point estimate of the chosen test",
+                        line={"color": "#999999", "dash": "dot"},
+                        hovertemplate="%{x:,} runs per side<br>estimate %{y:.3f}<extra></extra>")
+    elif len(conv):  # an infinite estimate at every run count: say so instead of drawing an empty trace
+        fig.add_annotation(text="point estimate of the chosen test: ∞ at every number of runs (it never errs on "
+                                "one side)", xref="paper", yref="paper", x=0.0, y=1.0, xanchor="left",
+                           yanchor="bottom", showarrow=False, font={"size": 11, "color": "#7F7F7F"})
     fig.add_scatter(x=conv["runs"], y=conv["eps_lower"], mode="lines+markers",
-                    name=f"measured lower bound ({r.confidence:.0%} confidence)", line={"color": "#D55E00"},
+                    name=f"measured lower bound ({display.percent(r.confidence)} confidence)", line={"color": "#D55E00"},
                     hovertemplate="%{x:,} runs per side<br>ε ≥ %{y:.3f}<extra></extra>")
     claimed = r.eps_claimed
     if math.isfinite(claimed):
         fig.add_hline(y=claimed, line_dash="dash", line_color="#0072B2",
-                      annotation_text=f"claimed ε = {claimed:.3g}", annotation_position="top left")
+                      annotation_text=f"claimed ε = {display.epsilon(claimed)}", annotation_position="top left")
     apply_layout(fig, title=title or "How the bound tightens as runs grow", x_title="runs per side",
                  y_title="ε", log_x=True)
     return fig

@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..figures import add_bound_trace, color_of, hex_to_rgba, label_of, line_ci_figure
+from .. import display
+from ..figures import add_bound_trace, color_of, hex_to_rgba, hline, label_of, line_ci_figure, vline
 
 __all__ = ["METRIC_TITLES", "compare_figure", "negotiation_figure"]
 
@@ -97,11 +98,12 @@ def compare_figure(result, *, y: str = "utility", eps_marker: float | None = Non
             tr.name = f"{_label_for(result, tr.legendgroup)} ({tr.name.rsplit(' (', 1)[1]}"
     if y == "utility":
         ref = result.reference_utility
-        if math.isfinite(ref):
-            fig.add_hline(y=ref, line=dict(color=color_of("nonprivate"), width=1.5, dash="dot"),
-                          annotation_text=f"non-private {ref:.3g}", annotation_position="top left")
-            fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name="Non-private fit",
-                                     line=dict(color=color_of("nonprivate"), dash="dot")))
+        if math.isfinite(ref):  # a real trace over the epsilon range (a legend entry that draws)
+            eps = s["epsilon"].to_numpy(dtype=float)
+            fig.add_trace(go.Scatter(x=[float(eps.min()), float(eps.max())], y=[ref, ref], mode="lines",
+                                     name=f"Non-private fit ({display.number(ref)})", legendgroup="nonprivate",
+                                     line={"color": color_of("nonprivate"), "width": 1.5, "dash": "dot"},
+                                     hovertemplate=f"non-private fit: {display.number(ref)}<extra></extra>"))
         lo = float(np.nanmin(s["utility_mean"])) if len(s) else 0.0
         if result.metric == "r2":
             fig.update_yaxes(range=[max(-1.0, min(lo, 0.0)) - 0.05, 1.02])
@@ -115,8 +117,8 @@ def compare_figure(result, *, y: str = "utility", eps_marker: float | None = Non
                             name=f"{_label_for(result, str(meth))}: {lab}")
         _recolor(fig, colors)
     if eps_marker is not None and math.isfinite(eps_marker) and eps_marker > 0:
-        fig.add_vline(x=eps_marker, line=dict(color="#555555", width=1, dash="dash"),
-                      annotation_text=f"ε = {eps_marker:g}", annotation_position="top right")
+        vline(fig, eps_marker, log_x=True, line={"color": "#555555", "width": 1, "dash": "dash"},
+              annotation_text=f"ε = {display.epsilon(eps_marker)}", annotation_position="top right")
     return fig
 
 
@@ -126,15 +128,20 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
     y = "excess_risk" if target["metric"] == "excess_risk" else "utility"
     fig = compare_figure(result, y=y, show_bounds=(y == "excess_risk"), height=height)
     colors = _distinct_colors(list(dict.fromkeys(result.summary["method"]))) if len(result.summary) else {}
-    fig.add_hline(y=target["value"], line=dict(color="#D55E00", width=2),
-                  annotation_text=f"target {target['text']}", annotation_position="bottom right")
+    metric = METRIC_TITLES.get(target["metric"], str(target["metric"]).replace("_", " ")).lower()
+    relation = "≤" if target["metric"] == "excess_risk" else "≥"
+    value = target["value"]
+    if y == "excess_risk" and not value > 0:
+        raise ValueError(f"an excess-risk target must be > 0 to be drawn on a log axis, got {value!r}.")
+    hline(fig, value, log_y=(y == "excess_risk"), line={"color": "#D55E00", "width": 2},
+          annotation_text=f"target: {metric} {relation} {display.number(value)}", annotation_position="bottom right")
     for row in answer["methods"]:
         e = row.get("epsilon_measured")
         if isinstance(e, (int, float)) and math.isfinite(e):
             fig.add_trace(go.Scatter(x=[e], y=[target["value"]], mode="markers", showlegend=False,
-                                     marker=dict(symbol="x", size=12, color=colors.get(row["method"],
-                                                                                       color_of(row["method"]))),
-                                     hovertemplate=f"{row['label']}: ε ≈ {e:.3g}<extra></extra>"))
+                                     marker={"symbol": "x", "size": 12, "color": colors.get(row["method"],
+                                                                                       color_of(row["method"]))},
+                                     hovertemplate=f"{row['label']}: ε ≈ {display.epsilon(e)}<extra></extra>"))
     return fig
 
 

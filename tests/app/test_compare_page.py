@@ -9,6 +9,7 @@ import pytest
 
 from dp_core.compare import ExplorerConfig
 from dp_core.data import DATASETS
+from dp_core.figures import figure_problems
 
 PAGE = "pages/compare.py"
 FAST = {"trials": "10", "n_eps": "4", "mech": "output_perturbation"}
@@ -64,6 +65,7 @@ def test_epsilon_slider_changes_the_card(app):
     assert qp(at, "eps") == "0.1"
     shapes = charts(at)[0]["layout"].get("shapes", [])
     assert any(abs(s.get("x0", 0) - 0.1) < 1e-12 for s in shapes)  # the ε marker moved to 0.1
+    assert figure_problems(charts(at)[0]) == []
 
 
 def test_query_params_restore_the_view(app):

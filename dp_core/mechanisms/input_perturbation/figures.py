@@ -2,33 +2,32 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ... import display
 from ...experiments import summarize
 from ...figures import METHOD_COLORS, add_bound_trace, apply_layout, color_of, hex_to_rgba, label_of, line_ci_figure
 
 __all__ = [
-    "theorem2_stack_figure",
-    "excess_vs_n_figure",
-    "gap_table",
-    "gap_figure",
-    "noise_vs_epsilon_figure",
-    "sigma_u_vs_n_figure",
-    "tradeoff_figure",
     "diagnostic_figure",
-    "reproduction_figure",
-    "metric_figure",
+    "excess_vs_n_figure",
+    "gap_figure",
+    "gap_table",
     "local_vs_n_figure",
+    "metric_figure",
+    "noise_vs_epsilon_figure",
+    "reproduction_figure",
+    "sigma_u_vs_n_figure",
+    "theorem2_stack_figure",
+    "tradeoff_figure",
 ]
 
 _TERM_COLORS = {"T1": "#0072B2", "T2": "#56B4E9", "T3": "#E69F00", "T4": "#D55E00"}
-_TERM_TEXT = {"T1": "T1: linear noise b", "T2": "T2: ridge Delta", "T3": "T3: sigma_u^2 - 2 lambda/eps",
-              "T4": "T4: n^(-3/2) terms"}
+_TERM_TEXT = {"T1": "T1: linear noise b", "T2": "T2: ridge Δ", "T3": "T3: σ_u² − 2λ/ε",
+              "T4": "T4: n^(−3/2) terms"}
 
 
 def theorem2_stack_figure(terms: dict, *, title: str = "Theorem 2 bound, term by term") -> go.Figure:
@@ -39,8 +38,8 @@ def theorem2_stack_figure(terms: dict, *, title: str = "Theorem 2 bound, term by
                              marker_color=_TERM_COLORS[k], hovertemplate=f"{_TERM_TEXT[k]}: %{{x:.4g}}<extra></extra>"))
     fig.update_layout(barmode="stack")
     apply_layout(fig, title=title, x_title="upper bound on E[excess empirical risk]", height=260)
-    fig.update_yaxes(type="category", title_text="")
-    fig.update_layout(hovermode="closest", legend=dict(y=-0.45))
+    fig.update_yaxes(type="category", title_text="bound")
+    fig.update_layout(hovermode="closest", legend={"y": -0.45})
     return fig
 
 
@@ -66,18 +65,18 @@ def excess_vs_n_figure(df: pd.DataFrame, bounds: pd.DataFrame | None = None, *, 
         add_bound_trace(fig, b["n"], b["objective"], method="objective", name="Obj-Gauss: bound derived here")
         add_bound_trace(fig, b["n"], b["output"], method="output", name="Output: bound derived here")
         if show_rates:
-            fig.add_trace(go.Scatter(x=b["n"], y=b["rate_input"], mode="lines", line=dict(color="#777777", dash="dot"),
+            fig.add_trace(go.Scatter(x=b["n"], y=b["rate_input"], mode="lines", line={"color": "#777777", "dash": "dot"},
                                      name="Table-1 rate, constant = 1 (shape only, up to constants)"))
             fig.add_trace(go.Scatter(x=b["n"], y=b["rate_dp_gd"], mode="lines",
-                                     line=dict(color=METHOD_COLORS.get("dp_gd", "#E69F00"), dash="dot"),
+                                     line={"color": METHOD_COLORS.get("dp_gd", "#E69F00"), "dash": "dot"},
                                      name="DP-GD rate (Bassily et al.), constant = 1, up to constants"))
-    fig.update_layout(height=520, legend=dict(orientation="v", x=1.02, y=1.0, yanchor="top", xanchor="left"),
-                      margin=dict(r=20))
+    fig.update_layout(height=520, legend={"orientation": "v", "x": 1.02, "y": 1.0, "yanchor": "top", "xanchor": "left"},
+                      margin={"r": 20})
     if len(s):
         n0, n1 = float(s["n"].min()), float(s["n"].max())
         y0 = float(s[s["n"] == s["n"].min()]["excess_risk_mean"].max())
         fig.add_trace(go.Scatter(x=[n0, n1], y=[y0, y0 * n0 / n1], mode="lines", name="slope -1 guide",
-                                 line=dict(color="#BBBBBB", dash="longdash", width=1)))
+                                 line={"color": "#BBBBBB", "dash": "longdash", "width": 1}))
     return fig
 
 
@@ -101,7 +100,7 @@ def gap_figure(df: pd.DataFrame) -> go.Figure:
     for tr in fig.data:
         if tr.mode != "lines":
             tr.name = tr.name.replace("Input perturbation", "Input − Obj-Gauss (paired by trial)")
-    fig.add_hline(y=0.0, line=dict(color="#888888", width=1))
+    fig.add_hline(y=0.0, line={"color": "#888888", "width": 1})
     return fig
 
 
@@ -115,35 +114,35 @@ def metric_figure(summary: pd.DataFrame, *, metric_name: str) -> go.Figure:
 def noise_vs_epsilon_figure(table: pd.DataFrame, *, n: int) -> go.Figure:
     """sigma_b and sigma_u against epsilon (log-log) with sigma_u's asymptote sqrt(2 lambda/eps)."""
     fig = go.Figure()
-    styles = {"sigma_b": ("#0072B2", "solid", "sigma_b (linear-term noise, aggregate)"),
-              "sigma_u": ("#D55E00", "solid", "sigma_u (quadratic-term noise, aggregate)"),
-              "sigma_u_limit": ("#D55E00", "dot", "sqrt(2 lambda/eps): sigma_u as n grows")}
+    styles = {"sigma_b": ("#0072B2", "solid", "σ_b (linear-term noise, aggregate)"),
+              "sigma_u": ("#D55E00", "solid", "σ_u (quadratic-term noise, aggregate)"),
+              "sigma_u_limit": ("#D55E00", "dot", "√(2λ/ε): σ_u as n grows")}
     for q, (c, dash, name) in styles.items():
         s = table[table["quantity"] == q].sort_values("epsilon")
-        fig.add_trace(go.Scatter(x=s["epsilon"], y=s["value"], mode="lines", name=name, line=dict(color=c, dash=dash)))
-    return apply_layout(fig, title=f"Noise scales against epsilon (n = {n:,})", x_title="epsilon (central)",
-                        y_title="standard deviation", log_x=True, log_y=True)
+        fig.add_trace(go.Scatter(x=s["epsilon"], y=s["value"], mode="lines", name=name, line={"color": c, "dash": dash}))
+    return apply_layout(fig, title=f"Noise scales against ε (n = {n:,})", x_title="central privacy budget ε",
+                        y_title="noise standard deviation", log_x=True, log_y=True)
 
 
 def sigma_u_vs_n_figure(table: pd.DataFrame, *, n_min: float) -> go.Figure:
     """sigma_u against n with the Corollary-3 envelope, its limit and the minimum n."""
     t = table.sort_values("n")
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=t["n"], y=t["cor3_upper"], mode="lines", line=dict(color="#999999", dash="dash"),
+    fig.add_trace(go.Scatter(x=t["n"], y=t["cor3_upper"], mode="lines", line={"color": "#999999", "dash": "dash"},
                              name="Corollary 3 upper bound"))
-    fig.add_trace(go.Scatter(x=t["n"], y=t["cor3_lower"], mode="lines", line=dict(color="#999999", dash="dot"),
+    fig.add_trace(go.Scatter(x=t["n"], y=t["cor3_lower"], mode="lines", line={"color": "#999999", "dash": "dot"},
                              name="Corollary 3 lower bound"))
-    fig.add_trace(go.Scatter(x=t["n"], y=t["sigma_u"], mode="lines", line=dict(color="#D55E00", width=2.5),
-                             name="sigma_u (in use)"))
-    fig.add_trace(go.Scatter(x=t["n"], y=t["limit"], mode="lines", line=dict(color="#000000", dash="dot", width=1),
-                             name="limit sqrt(2 lambda/eps)"))
+    fig.add_trace(go.Scatter(x=t["n"], y=t["sigma_u"], mode="lines", line={"color": "#D55E00", "width": 2.5},
+                             name="σ_u (in use)"))
+    fig.add_trace(go.Scatter(x=t["n"], y=t["limit"], mode="lines", line={"color": "#000000", "dash": "dot", "width": 1},
+                             name="limit √(2λ/ε)"))
     ys = t[["sigma_u", "cor3_upper"]].to_numpy(dtype=float)
     ys = ys[np.isfinite(ys)]
     if ys.size:  # a vertical segment as a trace (shapes on log axes need log10 coordinates)
         fig.add_trace(go.Scatter(x=[n_min, n_min], y=[float(ys.min()), float(ys.max())], mode="lines",
-                                 line=dict(color="#CC0000", dash="dash"), name=f"minimum n = {n_min:.4g}"))
-    return apply_layout(fig, title="sigma_u against n", x_title="n (contributors)", y_title="sigma_u", log_x=True,
-                        log_y=True)
+                                 line={"color": "#CC0000", "dash": "dash"}, name=f"minimum n = {display.number(n_min, sig=4)}"))
+    return apply_layout(fig, title="σ_u against n", x_title="n (contributors)",
+                        y_title="σ_u (quadratic-term noise std)", log_x=True, log_y=True)
 
 
 def tradeoff_figure(table: pd.DataFrame) -> go.Figure:
@@ -151,40 +150,79 @@ def tradeoff_figure(table: pd.DataFrame) -> go.Figure:
     t = table.sort_values("central_epsilon")
     fig = go.Figure()
     fig.add_trace(go.Scatter(
-        x=t["central_epsilon"], y=t["local_epsilon_nominal"], mode="lines+markers", name="local eps, Corollary 1 (nominal)",
-        line=dict(color="#0072B2"), marker=dict(size=9, color=t["bound_theorem2"], colorscale="Viridis",
-                                                 colorbar=dict(title="Thm 2 bound", x=1.02), showscale=True),
+        x=t["central_epsilon"], y=t["local_epsilon_nominal"], mode="lines+markers", name="local ε, Corollary 1 (nominal)",
+        line={"color": "#0072B2"}, marker={"size": 9, "color": t["bound_theorem2"], "colorscale": "Viridis",
+                                                 "colorbar": {"title": "Thm 2 bound", "x": 1.02}, "showscale": True},
         customdata=np.column_stack([t["alpha"], t["bound_theorem2"]]),
-        hovertemplate="alpha %{customdata[0]:.3g}: central eps %{x:.3g}, local eps %{y:.4g}, "
-                      "bound %{customdata[1]:.3g}<extra></extra>"))
+        hovertemplate="α = %{customdata[0]:.3g}: central ε %{x:.3g}, local ε %{y:.4g}, "
+                      "Theorem 2 bound %{customdata[1]:.3g}<extra></extra>"))
     fig.add_trace(go.Scatter(x=t["central_epsilon"], y=t["local_epsilon_exact"], mode="lines+markers",
-                             name="local eps, exact (Gaussian DP)", line=dict(color="#D55E00", dash="dash")))
-    fig = apply_layout(fig, title="Local against central privacy as alpha varies", x_title="central epsilon = alpha x eps",
-                       y_title="local epsilon of one contributor's release", log_x=True, log_y=True)
+                             name="local ε, exact (Gaussian DP)", line={"color": "#D55E00", "dash": "dash"}))
+    fig = apply_layout(fig, title="Local against central privacy as α varies", x_title="central ε = α × ε",
+                       y_title="local ε of one contributor's release", log_x=True, log_y=True)
     fig.update_layout(hovermode="closest")
     return fig
 
 
 def diagnostic_figure(lmin_plus_ridge: np.ndarray, quad_form: np.ndarray, threshold: float) -> go.Figure:
-    """Histograms of lambda_min(M) + Delta_in (needed) and w^T M w (the paper's Lemma 1 event)."""
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(
-        "Needed by the proof: lambda_min(M) + Delta_in", "Paper's Lemma 1 event: w^T M w"))
-    fig.add_trace(go.Histogram(x=lmin_plus_ridge, nbinsx=40, marker_color="#009E73", name="lambda_min(M) + Delta_in"),
-                  row=1, col=1)
-    fig.add_trace(go.Histogram(x=quad_form, nbinsx=40, marker_color="#0072B2", name="w^T M w"), row=1, col=2)
-    for col in (1, 2):
-        fig.add_vline(x=threshold, line=dict(color="#CC0000", dash="dash"), row=1, col=col)
-    fig.add_annotation(text=f"threshold 2 lambda/eps = {threshold:.3g} (dashed)", xref="paper", yref="paper",
-                       x=0.5, y=-0.22, showarrow=False)
-    fig.update_layout(template="plotly_white", height=340, showlegend=False, margin=dict(l=50, r=20, t=50, b=60))
+    """Histograms of lambda_min(M) + Delta_in (needed) and w^T M w (the paper's Lemma 1 event).
+
+    Each panel shows the 0.5%–99.5% quantile range of its draws (draws beyond are counted in the
+    panel's title, not allowed to stretch the axis) and the threshold 2 lambda/eps as a dashed line
+    when it lies near that range; a threshold far outside it is reported in the title instead.
+    """
+    texts = ("Needed by the proof: λ<sub>min</sub>(M) + Δ<sub>in</sub>", "Paper's Lemma 1 event: wᵀMw")
+    names = ("λ_min(M) + Δ_in", "wᵀMw")
+    panels, titles = [], []
+    for values, text in zip((lmin_plus_ridge, quad_form), texts):
+        v = np.asarray(values, dtype=float)
+        v = v[np.isfinite(v)]
+        lo, hi, show_mark = _central_range(v, threshold)
+        notes = []
+        out = int(np.count_nonzero((v < lo) | (v > hi)))
+        if out:
+            notes.append(f"{out:,} of {v.size:,} draws outside the range shown")
+        if not show_mark and v.size:
+            side = "below" if threshold < lo else "above"
+            notes.append(f"threshold {display.number(threshold)} is far {side} the range shown; "
+                         f"{display.percent(float(np.mean(v >= threshold)))} of draws reach it")
+        titles.append(text + "".join(f"<br><sup>{n}</sup>" for n in notes))
+        panels.append((v, lo, hi, show_mark))
+    fig = make_subplots(rows=1, cols=2, subplot_titles=titles)
+    for col, ((v, lo, hi, show_mark), name, colour) in enumerate(zip(panels, names, ("#009E73", "#0072B2")),
+                                                                  start=1):
+        fig.add_trace(go.Histogram(x=v, marker_color=colour, name=name,
+                                   xbins={"start": lo, "end": hi, "size": (hi - lo) / 40}), row=1, col=col)
+        fig.update_xaxes(range=[lo, hi], title_text=f"{name} (one value per draw)", row=1, col=col)
+        fig.update_yaxes(title_text="number of draws", row=1, col=col)
+        if show_mark:
+            fig.add_vline(x=threshold, line={"color": "#CC0000", "dash": "dash"}, row=1, col=col)
+    fig.add_annotation(text=f"threshold 2λ/ε = {display.number(threshold)} (dashed where it falls near the draws)", xref="paper",
+                       yref="paper", x=0.5, y=-0.3, showarrow=False)
+    fig.update_layout(template="plotly_white", height=380, showlegend=False, margin={"l": 50, "r": 20, "t": 80, "b": 80})
     return fig
+
+
+def _central_range(v: np.ndarray, mark: float) -> tuple[float, float, bool]:
+    """The 0.5%–99.5% quantile range of ``v`` padded by 5%, widened to ``mark`` when that costs at most
+    half the range again; the flag says whether ``mark`` is inside the returned range."""
+    if v.size == 0:
+        return mark - 1.0, mark + 1.0, True
+    lo, hi = (float(q) for q in np.quantile(v, [0.005, 0.995]))
+    span = hi - lo if hi > lo else max(abs(hi), 1.0) * 0.1
+    near = lo - 0.5 * span <= mark <= hi + 0.5 * span
+    if near:
+        lo, hi = min(lo, mark), max(hi, mark)
+        span = hi - lo
+    return lo - 0.05 * span, hi + 0.05 * span, near
 
 
 def reproduction_figure(summary: pd.DataFrame, *, model: str) -> go.Figure:
     """Paper Figure 1 (RMSE, least squares) or Figure 2 (accuracy, logistic): one panel per epsilon."""
     epsilons = sorted(summary["epsilon"].unique())
     metric = "test RMSE" if model == "least_squares" else "test accuracy"
-    fig = make_subplots(rows=1, cols=len(epsilons), subplot_titles=[f"epsilon = {e:g}" for e in epsilons])
+    fig = make_subplots(rows=1, cols=len(epsilons), subplot_titles=[f"ε = {display.epsilon(e)}" for e in epsilons],
+                        shared_yaxes=True)
     for j, e in enumerate(epsilons, start=1):
         s = summary[summary["epsilon"] == e]
         for m in ["input", "output", "objective", "nonprivate"]:
@@ -196,16 +234,16 @@ def reproduction_figure(summary: pd.DataFrame, *, model: str) -> go.Figure:
             fig.add_trace(go.Scatter(x=np.concatenate([t["n"], t["n"][::-1]]),
                                      y=np.concatenate([t["test_metric_hi"], t["test_metric_lo"][::-1]]), fill="toself",
                                      mode="lines",
-                                     fillcolor=hex_to_rgba(c, 0.15), line=dict(width=0), hoverinfo="skip",
+                                     fillcolor=hex_to_rgba(c, 0.15), line={"width": 0}, hoverinfo="skip",
                                      showlegend=False), row=1, col=j)
             fig.add_trace(go.Scatter(x=t["n"], y=t["test_metric_mean"], mode="lines+markers",
-                                     name=f"{label_of(m)} ({trials} trials)", line=dict(color=c),
+                                     name=f"{label_of(m)} ({trials} trials)", line={"color": c},
                                      legendgroup=m, showlegend=j == 1), row=1, col=j)
         fig.update_xaxes(type="log", title_text="n (training examples)", row=1, col=j)
-        fig.update_yaxes(title_text=metric if j == 1 else None, row=1, col=j)
+        fig.update_yaxes(title_text=metric, row=1, col=j)
     name = "Figure 1 (linear regression)" if model == "least_squares" else "Figure 2 (logistic regression)"
     fig.update_layout(template="plotly_white", height=420, title=f"Reproduction of {name}, census-like data",
-                      legend=dict(orientation="h", y=-0.2))
+                      legend={"orientation": "h", "y": -0.2})
     return fig
 
 
@@ -213,14 +251,14 @@ def local_vs_n_figure(table: pd.DataFrame) -> go.Figure:
     """Local epsilon (nominal and exact) against n on log-log axes, with a slope 1/2 guide."""
     t = table.sort_values("n")
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=t["n"], y=t["local_epsilon_nominal"], mode="lines", line=dict(color="#0072B2"),
-                             name="local eps, Corollary 1 (nominal)"))
-    fig.add_trace(go.Scatter(x=t["n"], y=t["local_epsilon_exact"], mode="lines", line=dict(color="#D55E00", dash="dash"),
-                             name="local eps, exact (Gaussian DP)"))
+    fig.add_trace(go.Scatter(x=t["n"], y=t["local_epsilon_nominal"], mode="lines", line={"color": "#0072B2"},
+                             name="local ε, Corollary 1 (nominal)"))
+    fig.add_trace(go.Scatter(x=t["n"], y=t["local_epsilon_exact"], mode="lines", line={"color": "#D55E00", "dash": "dash"},
+                             name="local ε, exact (Gaussian DP)"))
     if len(t) >= 2:
         n0, n1 = float(t["n"].iloc[-1]) / 1e4, float(t["n"].iloc[-1])
         y1 = float(t["local_epsilon_nominal"].iloc[-1])
         fig.add_trace(go.Scatter(x=[n0, n1], y=[y1 / 100.0, y1], mode="lines", name="slope 1/2 guide (sqrt n)",
-                                 line=dict(color="#BBBBBB", dash="longdash", width=1)))
+                                 line={"color": "#BBBBBB", "dash": "longdash", "width": 1}))
     return apply_layout(fig, title="Local privacy weakens like sqrt(n)", x_title="n (contributors)",
-                        y_title="local epsilon of one contributor's release", log_x=True, log_y=True)
+                        y_title="local ε of one contributor's release", log_x=True, log_y=True)

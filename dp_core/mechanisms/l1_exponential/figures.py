@@ -8,28 +8,31 @@ Specification ``l1_heavy_tailed.md`` section 5.3 (F1-F6) and section 9 (panels 1
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ...figures import add_bound_trace, apply_layout, color_of, line_ci_figure
+from ... import display
+from ...figures import add_bound_trace, apply_layout, color_of, hline, line_ci_figure, vline
 from .truncation import psi
 
 __all__ = [
-    "psi_figure",
-    "residual_histogram",
-    "density_figure",
-    "rate_figure",
-    "fitted_slope",
-    "epsilon_figure",
-    "truncation_figure",
-    "baseline_figure",
-    "sampler_figure",
     "assumption_rates_figure",
+    "baseline_figure",
+    "density_figure",
+    "epsilon_figure",
+    "fitted_slope",
+    "psi_figure",
+    "rate_figure",
+    "residual_histogram",
+    "sampler_figure",
+    "truncation_figure",
 ]
 
+_CONVENTION_NAMES = {"tight": "tight convention (ε-DP)", "paper_proof": "paper's proof convention (ε-DP)",
+                     "paper_box": "paper's printed convention (2ε-DP)"}
 _THETA_COLORS = {1.2: "#CC79A7", 1.5: "#0072B2", 1.8: "#009E73", 2.0: "#D55E00"}
 
 
@@ -42,29 +45,52 @@ def psi_figure(thetas: Sequence[float], iota: float, *, r_max: float | None = No
     r_max = 2.5 / iota if r_max is None else r_max
     r = np.linspace(0, r_max, 400)
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=r, y=r, mode="lines", name="raw |r| (ℓ1 loss)", line=dict(color="#000000", dash="dot")))
+    fig.add_trace(go.Scatter(x=r, y=r, mode="lines", name="raw |r| (ℓ1 loss)", line={"color": "#000000", "dash": "dot"}))
     for th in thetas:
-        fig.add_trace(go.Scatter(x=r, y=psi(iota * r, th) / iota, mode="lines", name=f"(1/ι) ψ_θ(ι|r|), θ = {th:g}",
-                                 line=dict(color=_theta_color(th), width=2)))
-        fig.add_hline(y=math.log(th) / iota, line=dict(color=_theta_color(th), dash="dash", width=1),
-                      annotation_text=f"saturation log θ/ι (θ = {th:g})", annotation_position="top left")
-    fig.add_vline(x=1 / iota, line=dict(color="#555555", dash="dash"), annotation_text=f"threshold 1/ι = {1 / iota:.3g}")
+        fig.add_trace(go.Scatter(x=r, y=psi(iota * r, th) / iota, mode="lines", name=f"(1/ι) ψ_θ(ι|r|), θ = {display.number(th)}",
+                                 line={"color": _theta_color(th), "width": 2}))
+        fig.add_hline(y=math.log(th) / iota, line={"color": _theta_color(th), "dash": "dash", "width": 1},
+                      annotation_text=f"saturation log θ/ι (θ = {display.number(th)})", annotation_position="top left")
+    fig.add_vline(x=1 / iota, line={"color": "#555555", "dash": "dash"}, annotation_text=f"threshold 1/ι = {display.number(1 / iota)}")
     fig.update_yaxes(range=[0, 1.3 * max(math.log(max(thetas)) / iota, 1e-9) * 1.0 + 0.0])
     return apply_layout(fig, title="Truncated loss: residuals beyond 1/ι exert no pull", x_title="|residual|",
                         y_title="per-sample loss")
 
 
-def residual_histogram(residuals: np.ndarray, iota: float, *, clip_quantile: float = 0.99) -> go.Figure:
-    """Histogram of |residuals| with the threshold 1/iota and the fraction beyond it (panel 1)."""
+def residual_histogram(residuals: np.ndarray, iota: float, *, clip_quantile: float = 0.005) -> go.Figure:
+    """Histogram of |residuals| on a log scale with the threshold 1/iota and the share beyond it (panel 1).
+
+    Heavy-tailed residuals span decades and the threshold 1/iota often sits far above most of them,
+    so the histogram is of log10 |r| (ticks labelled in |r|): the bulk and the threshold both stay
+    visible. Residuals below the ``clip_quantile`` quantile are drawn in the first bin; exact zeros
+    (which a log scale cannot show) are counted in the title.
+    """
     a = np.abs(np.asarray(residuals, dtype=float))
-    frac = float(np.mean(a >= 1 / iota)) if a.size else math.nan
-    hi = float(np.quantile(a, clip_quantile)) if a.size else 1.0
-    hi = max(hi, 1.2 / iota)
-    fig = go.Figure(go.Histogram(x=np.minimum(a, hi), nbinsx=60, marker_color="#56B4E9",
-                                 name="|residual| (last bin: everything above)"))
-    fig.add_vline(x=1 / iota, line=dict(color="#D55E00", dash="dash"),
-                  annotation_text=f"1/ι: {100 * frac:.1f}% of residuals beyond")
-    return apply_layout(fig, title="Residuals at the non-private fit", x_title="|residual|", y_title="count", height=320)
+    a = a[np.isfinite(a)]
+    thr = 1.0 / iota
+    frac = float(np.mean(a >= thr)) if a.size else math.nan
+    pos = a[a > 0]
+    zeros = int(a.size - pos.size)
+    lx = np.log10(pos) if pos.size else np.array([math.log10(thr)])
+    lo = min(float(np.quantile(lx, clip_quantile)), math.log10(thr))
+    hi = max(float(lx.max()), math.log10(thr))
+    pad = 0.04 * (hi - lo) if hi > lo else 0.5
+    lo, hi = lo - pad, hi + pad
+    size = (hi - lo) / 50
+    fig = go.Figure(go.Histogram(x=np.maximum(lx, lo + 1e-9 * size), xbins={"start": lo, "end": hi, "size": size},
+                                 marker_color="#56B4E9", name="residuals (first bin: everything smaller)",
+                                 hovertemplate="%{y:,} residuals<extra></extra>"))
+    decades = np.arange(math.ceil(lo), math.floor(hi) + 1)
+    fig.update_xaxes(range=[lo, hi], tickvals=decades.tolist(),
+                     ticktext=[display.number(10.0 ** float(k)) for k in decades])
+    fig.add_vline(x=math.log10(thr), line={"color": "#D55E00", "dash": "dash"},
+                  annotation_text=f"threshold 1/ι = {display.number(thr)}: {display.percent(frac)} of residuals beyond",
+                  annotation_position="top left")
+    title = "Residuals at the non-private fit (log scale)"
+    if zeros:
+        title += f"; {zeros:,} exact zero{'s' if zeros > 1 else ''} not shown"
+    return apply_layout(fig, title=title, x_title="|residual| (log scale)", y_title="number of training rows",
+                        height=320)
 
 
 def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None) -> go.Figure:
@@ -76,9 +102,10 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
         order = np.argsort(P[:, 0])
         h = float(np.median(np.diff(P[order, 0]))) if P.shape[0] > 1 else 1.0
         for name, p in probs.items():
-            fig.add_trace(go.Scatter(x=P[order, 0], y=np.asarray(p)[order] / h, mode="lines", name=name))
+            fig.add_trace(go.Scatter(x=P[order, 0], y=np.asarray(p)[order] / h, mode="lines",
+                                     name=_CONVENTION_NAMES.get(name, name)))
         for name, w in marks.items():
-            fig.add_vline(x=float(np.ravel(w)[0]), line=dict(dash="dash", color="#000000" if "LAD" in name else "#009E73"),
+            fig.add_vline(x=float(np.ravel(w)[0]), line={"dash": "dash", "color": "#000000" if "LAD" in name else "#009E73"},
                           annotation_text=name)
         return apply_layout(fig, title="Output density of the exponential mechanism over W", x_title="w",
                             y_title="density (probability / grid step)")
@@ -100,18 +127,19 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
         mask = np.zeros((size, size), dtype=bool)
         mask[iy, ix] = True
         img[~mask] = np.nan
-        fig.add_trace(go.Heatmap(x=lattice, y=lattice, z=img, colorscale="Viridis", colorbar=dict(title="probability"),
+        fig.add_trace(go.Heatmap(x=lattice, y=lattice, z=img, colorscale="Viridis", colorbar={"title": "probability"},
                                  name=name))
     else:
-        fig.add_trace(go.Scatter(x=P[:, 0], y=P[:, 1], mode="markers", marker=dict(color=p, colorscale="Viridis"),
+        fig.add_trace(go.Scatter(x=P[:, 0], y=P[:, 1], mode="markers", marker={"color": p, "colorscale": "Viridis"},
                                  name=name))
     for label, w in marks.items():
         w = np.ravel(w)
         fig.add_trace(go.Scatter(x=[w[0]], y=[w[1]], mode="markers+text", text=[label], textposition="top center",
-                                 marker=dict(symbol="x", size=12, color="#FFFFFF" if "LAD" in label else "#FF4B4B"),
+                                 marker={"symbol": "x", "size": 12, "color": "#FFFFFF" if "LAD" in label else "#FF4B4B"},
                                  name=label))
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
-    return apply_layout(fig, title=f"Output law over W ({name})", x_title="w₁", y_title="w₂", height=480)
+    return apply_layout(fig, title=f"Output law over W ({_CONVENTION_NAMES.get(name, name)})", x_title="w₁",
+                        y_title="w₂", height=480)
 
 
 def fitted_slope(x: Sequence[float], y: Sequence[float]) -> float:
@@ -128,7 +156,7 @@ def rate_figure(summary: pd.DataFrame, *, x: str = "n", series: str = "theta", y
                 bounds: pd.DataFrame | None = None, title: str = "Excess population risk against n") -> go.Figure:
     """Excess risk vs n on log-log axes, one curve per theta, reference slopes -(theta-1)/theta (F1, panel 3)."""
     s = summary.copy()
-    s["series"] = [f"θ = {v:g}" for v in s[series]]
+    s["series"] = [f"θ = {display.number(v)}" for v in s[series]]
     fig = line_ci_figure(s, x=x, y=y, method_col="series", log_x=True, log_y=True, title=title,
                          x_title="n (log)", y_title="excess population risk (log)")
     for th, g in s.groupby(series):
@@ -139,8 +167,8 @@ def rate_figure(summary: pd.DataFrame, *, x: str = "n", series: str = "theta", y
         xs = g[x].to_numpy(dtype=float)
         if y0 > 0:
             fig.add_trace(go.Scatter(x=xs, y=y0 * (xs / x0) ** ref, mode="lines",
-                                     line=dict(dash="dot", color=_theta_color(th), width=1),
-                                     name=f"θ = {th:g}: reference slope {ref:.3f} (fitted {slope:.3f})"))
+                                     line={"dash": "dot", "color": _theta_color(th), "width": 1},
+                                     name=f"θ = {display.number(th)}: reference slope {display.number(ref)} (fitted {display.number(slope)})"))
     if bounds is not None:
         for name, g in bounds.groupby("curve"):
             add_bound_trace(fig, g[x], g["value"], method=str(name), name=str(name))
@@ -159,11 +187,11 @@ def epsilon_figure(summary: pd.DataFrame, bound: pd.DataFrame, *, eps_star: floa
     for col, name, dash in (("statistical", "bound: statistical part (non-private)", "dot"),
                             ("privacy", "bound: privacy part", "dash"), ("total", "explicit bound U(ι*)", "solid")):
         fig.add_trace(go.Scatter(x=bound["epsilon"], y=bound[col], mode="lines", name=name,
-                                 line=dict(dash=dash, color="#777777" if col != "privacy" else "#D55E00", width=1.5)))
-    fig.add_vline(x=eps_star, line=dict(color="#555555", dash="dash"),
-                  annotation_text=f"ε = (2/3) log θ = {eps_star:.3g}: below it privacy dominates")
+                                 line={"dash": dash, "color": "#777777" if col != "privacy" else "#D55E00", "width": 1.5}))
+    vline(fig, eps_star, log_x=True, line={"color": "#555555", "dash": "dash"},
+          annotation_text=f"ε = (2/3) log θ = {display.epsilon(eps_star)}: below it privacy dominates")
     if nonprivate is not None and nonprivate > 0:
-        fig.add_hline(y=nonprivate, line=dict(color="#000000", dash="dot"), annotation_text="non-private LAD")
+        hline(fig, nonprivate, log_y=True, line={"color": "#000000", "dash": "dot"}, annotation_text="non-private LAD")
     return fig
 
 
@@ -175,10 +203,10 @@ def truncation_figure(summary: pd.DataFrame, bound: pd.DataFrame | None = None) 
                          y_title="excess population risk (log)")
     if bound is not None:
         fig.add_trace(go.Scatter(x=bound["c_iota"], y=bound["total"], mode="lines", name="explicit bound U(c_ι ι*)",
-                                 line=dict(dash="dash", color="#777777"), yaxis="y2"))
-        fig.update_layout(yaxis2=dict(overlaying="y", side="right", type="log", title="bound U (right axis)",
-                                      showgrid=False))
-    fig.add_vline(x=1.0, line=dict(color="#555555", dash="dot"), annotation_text="ι*")
+                                 line={"dash": "dash", "color": "#777777"}, yaxis="y2"))
+        fig.update_layout(yaxis2={"overlaying": "y", "side": "right", "type": "log", "title": "bound U (right axis)",
+                                      "showgrid": False})
+    vline(fig, 1.0, log_x=True, line={"color": "#555555", "dash": "dot"}, annotation_text="ι*")
     return fig
 
 
@@ -201,10 +229,11 @@ def sampler_figure(grid_points: np.ndarray, grid_probs: np.ndarray, mcmc_draws: 
     fig = go.Figure()
     fig.add_trace(go.Histogram(x=np.asarray(mcmc_draws)[:, coord], histnorm="probability density", nbinsx=40,
                                name="MCMC final states (approximate)", marker_color="#56B4E9", opacity=0.7))
-    fig.add_trace(go.Scatter(x=vals, y=marg / h, mode="lines", name="exact grid law", line=dict(color="#D55E00", width=2)))
+    fig.add_trace(go.Scatter(x=vals, y=marg / h, mode="lines", name="exact grid law", line={"color": "#D55E00", "width": 2}))
     title = f"Sampler honesty: coordinate w{coord + 1}"
     if diagnostics:
-        title += f" — acceptance {diagnostics['acceptance']:.2f}, R̂ {diagnostics['rhat_max']:.3f}"
+        title += (f" — acceptance {display.number(diagnostics['acceptance'], sig=2)}, "
+                  f"R̂ {display.number(diagnostics['rhat_max'], sig=4)}")
     return apply_layout(fig, title=title, x_title=f"w{coord + 1}", y_title="density", height=360)
 
 
@@ -221,11 +250,12 @@ def assumption_rates_figure(*, n: int, epsilon: float, eta_total: float, theta: 
     styles = {"A1": ("#0072B2", "solid"), "A2": ("#0072B2", "dash"), "A3": ("#D55E00", "solid"),
               "A4": ("#D55E00", "dash")}
     names = {"A1": "A1: E‖x‖² ≤ τ² (θ = 2)", "A2": "A2: E x_j² ≤ τ² (θ = 2)",
-             "A3": f"A3: E‖x‖^θ ≤ τ^θ (θ = {theta:g})", "A4": f"A4: E|x_j|^θ ≤ τ^θ (θ = {theta:g})"}
+             "A3": f"A3: E‖x‖^θ ≤ τ^θ (θ = {display.number(theta)})",
+             "A4": f"A4: E|x_j|^θ ≤ τ^θ (θ = {display.number(theta)})"}
     for a, (col, dash) in styles.items():
         th = 2.0 if a in ("A1", "A2") else theta
         ys = [rate_paper(n, int(d), epsilon, eta_total, th, tau, a) for d in ds]
         fig.add_trace(go.Scatter(x=ds.tolist(), y=ys, mode="lines", name=names[a],
-                                 line=dict(color=col, dash=dash, width=2)))
+                                 line={"color": col, "dash": dash, "width": 2}))
     return apply_layout(fig, title=f"Norm vs coordinate-wise assumptions: {RATE_LABEL}", x_title="d (log)",
                         y_title="rate (log)", log_x=True, log_y=True)

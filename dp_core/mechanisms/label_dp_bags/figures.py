@@ -12,30 +12,32 @@ spec section 9 (what the dashboard shows).
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ... import display
 from ...bounds import label_dp_bags as acc
-from ...figures import apply_layout, color_of, hex_to_rgba, label_of, line_ci_figure
+from ...figures import apply_layout, color_of, hex_to_rgba, hline, hrect, label_of, line_ci_figure, vline, vrect
 
 __all__ = [
     "ACCOUNTING_LABELS",
-    "delta_vs_k_table",
-    "delta_vs_k_figure",
-    "terms_table",
-    "terms_figure",
-    "eps_profile_table",
-    "eps_profile_figure",
-    "min_k_table",
-    "utility_figure",
-    "ratio_figure",
     "bag_illustration",
     "bag_illustration_figure",
-    "residual_figure",
+    "delta_vs_k_figure",
+    "delta_vs_k_table",
+    "eps_profile_figure",
+    "eps_profile_table",
+    "min_k_table",
+    "ratio_figure",
     "reproduction_figure",
+    "residual_figure",
+    "terms_figure",
+    "terms_table",
+    "utility_figure",
 ]
 
 ACCOUNTING_LABELS = {
@@ -49,7 +51,7 @@ _DISPLAY_CAP = 1e6  # uncapped deltas above 1 are drawn up to here, inside the s
 
 
 def _k_grid(k_lo: float = 16.0, k_hi: float = 1e16, per_decade: int = 8) -> np.ndarray:
-    n = int(round((math.log10(k_hi) - math.log10(k_lo)) * per_decade)) + 1
+    n = round((math.log10(k_hi) - math.log10(k_lo)) * per_decade) + 1
     return np.unique(np.round(np.logspace(math.log10(k_lo), math.log10(k_hi), n)))
 
 
@@ -104,11 +106,11 @@ def delta_vs_k_figure(table: pd.DataFrame, *, n: int, m: int, k_current: int | N
     region (delta >= 1) shaded red, the feasible band k <= n/m shaded green."""
     fig = go.Figure()
     k_max = n // m
-    fig.add_hrect(y0=1.0, y1=_DISPLAY_CAP, fillcolor="rgba(213,94,0,0.10)", line_width=0,
-                  annotation_text="vacuous: δ ≥ 1, no guarantee", annotation_position="top left")
+    hrect(fig, 1.0, _DISPLAY_CAP, log_y=True, fillcolor="rgba(213,94,0,0.10)", line_width=0,
+          annotation_text="vacuous: δ ≥ 1, no guarantee", annotation_position="top right")
     if k_max >= 2:
-        fig.add_vrect(x0=2, x1=k_max, fillcolor="rgba(0,158,115,0.10)", line_width=0,
-                      annotation_text=f"feasible k ≤ n/m = {k_max}", annotation_position="bottom left")
+        vrect(fig, 2, k_max, log_x=True, fillcolor="rgba(0,158,115,0.10)", line_width=0,
+              annotation_text=f"feasible k ≤ n/m = {k_max:,}", annotation_position="bottom left")
     for (eps, name), s in table.groupby(["epsilon", "accounting"], sort=False):
         s = s.sort_values("k")
         col = _EPS_COLORS.get(float(eps), color_of(f"eps{eps}"))
@@ -116,13 +118,14 @@ def delta_vs_k_figure(table: pd.DataFrame, *, n: int, m: int, k_current: int | N
         y = np.where(y > 0, y, np.nan)
         fig.add_trace(go.Scatter(
             x=s["k"], y=y, mode="lines+markers" if name == "exact" else "lines",
-            name=f"ε = {eps:g}, {ACCOUNTING_LABELS[name]}", line=dict(color=col, dash=_DASH[name], width=2),
-            hovertemplate=f"ε = {eps:g}, {ACCOUNTING_LABELS[name]}<br>k = %{{x:.3g}}<br>δ = %{{y:.3g}}<extra></extra>",
+            name=f"ε = {display.epsilon(eps)}, {ACCOUNTING_LABELS[name]}", line={"color": col, "dash": _DASH[name], "width": 2},
+            hovertemplate=f"ε = {display.epsilon(eps)}, {ACCOUNTING_LABELS[name]}<br>k = %{{x:.3g}}<br>δ = %{{y:.3g}}<extra></extra>",
         ))
     if k_current is not None:
-        fig.add_vline(x=k_current, line=dict(color="#444", dash="dot"), annotation_text=f"k = {k_current}")
-    if target_delta is not None:
-        fig.add_hline(y=target_delta, line=dict(color="#444", dash="dash"), annotation_text=f"target δ = {target_delta:g}")
+        vline(fig, k_current, log_x=True, line={"color": "#444", "dash": "dot"}, annotation_text=f"k = {k_current:,}")
+    if target_delta is not None and target_delta > 0:
+        hline(fig, target_delta, log_y=True, line={"color": "#444", "dash": "dash"},
+              annotation_text=f"target δ = {display.delta(target_delta)}")
     apply_layout(fig, title=title, x_title="bag size k", y_title="δ (log scale)", log_x=True, log_y=True, height=480)
     fig.update_yaxes(range=[-30, math.log10(_DISPLAY_CAP)], exponentformat="power")
     k_top = float(table["k"].max()) if len(table) else 1e16
@@ -159,7 +162,7 @@ def terms_figure(table: pd.DataFrame) -> go.Figure:
         v = np.clip(s["value"].to_numpy(), 1e-300, None)
         fig.add_trace(go.Bar(x=s["term"].astype(str).tolist(), y=v.tolist(), name=name, marker_color=col,
                              hovertemplate="%{x}: %{y:.3g}<extra>" + name + "</extra>"))
-    fig.add_hline(y=1.0, line=dict(color="#D55E00", dash="dash"), annotation_text="1 (a term ≥ 1 makes δ vacuous)")
+    hline(fig, 1.0, log_y=True, line={"color": "#D55E00", "dash": "dash"}, annotation_text="1 (a term ≥ 1 makes δ vacuous)")
     apply_layout(fig, x_title="failure term", y_title="value (log scale)", log_y=True, height=360)
     fig.update_layout(barmode="group", hovermode="closest")
     return fig
@@ -184,12 +187,14 @@ def eps_profile_figure(table: pd.DataFrame, *, target_delta: float | None = None
     cols = {"exact": "#D55E00", "paper": "#999999", "corrected": "#E69F00"}
     for name, s in table.groupby("accounting", sort=False):
         fig.add_trace(go.Scatter(x=s["epsilon"], y=s["delta"], mode="lines", name=ACCOUNTING_LABELS[name],
-                                 line=dict(color=cols[name], dash=_DASH[name], width=2)))
+                                 line={"color": cols[name], "dash": _DASH[name], "width": 2}))
     floor = float(table["floor"].iloc[0])
     if floor > 0:
-        fig.add_hline(y=floor, line=dict(color="#444", dash="dot"), annotation_text=f"floor (mk/n)·P[H=0] = {floor:.2g}")
-    if target_delta is not None:
-        fig.add_hline(y=target_delta, line=dict(color="#0072B2", dash="dash"), annotation_text=f"target δ = {target_delta:g}")
+        hline(fig, floor, log_y=True, line={"color": "#444", "dash": "dot"},
+              annotation_text=f"floor (mk/n)·P[H=0] = {display.delta(floor)}")
+    if target_delta is not None and target_delta > 0:
+        hline(fig, target_delta, log_y=True, line={"color": "#0072B2", "dash": "dash"},
+              annotation_text=f"target δ = {display.delta(target_delta)}")
     apply_layout(fig, x_title="ε", y_title="δ(ε) (log scale)", log_x=True, log_y=True, height=380)
     fig.update_layout(hovermode="closest")
     return fig
@@ -198,7 +203,7 @@ def eps_profile_figure(table: pd.DataFrame, *, target_delta: float | None = None
 def min_k_table(*, mechanism: str, epsilons: Sequence[float], target_delta: float, n: int, m: int, **params: Any) -> pd.DataFrame:
     """k_min(epsilon, target delta) for both explicit accountings, next to the feasibility limit n/m."""
     rows = []
-    for e in sorted(set(float(x) for x in epsilons)):
+    for e in sorted({float(x) for x in epsilons}):
         row = {"ε": e}
         for name, (var, mode, form) in acc.ACCOUNTINGS.items():
             kw = dict(params, variant=var, mode=mode)
@@ -216,7 +221,9 @@ def utility_figure(summary: pd.DataFrame, *, x: str, y: str = "test_mse", title:
     """Mean and 95% interval of a utility metric against k or m for every mechanism and baseline."""
     label = {"test_mse": "test MSE (labels in [−B1, B1])", "excess_risk": "excess risk val/n − opt/n",
              "ratio": "val(D, r̂) / opt(D, F)"}.get(y, y)
-    fig = line_ci_figure(summary, x=x, y=y, title=title, x_title=x, y_title=y_title or label, log_x=log_x, log_y=y != "ratio")
+    x_title = {"k": "bag size k", "m": "number of bags m"}.get(x, x)
+    fig = line_ci_figure(summary, x=x, y=y, title=title, x_title=x_title, y_title=y_title or label, log_x=log_x,
+                         log_y=y != "ratio")
     fig.update_layout(hovermode="closest")
     return fig
 
@@ -227,7 +234,7 @@ def ratio_figure(summary: pd.DataFrame, prediction: pd.DataFrame, *, x: str = "m
     for meth, s in prediction.groupby("method", sort=False):
         s = s.sort_values(x)
         fig.add_trace(go.Scatter(x=s[x], y=s["predicted"], mode="lines", name=f"{label_of(meth)}: predicted 1 + c·d/(m−d−1)",
-                                 line=dict(color=color_of(meth), dash="dash", width=1.5)))
+                                 line={"color": color_of(meth), "dash": "dash", "width": 1.5}))
     fig.update_layout(hovermode="closest")
     return fig
 
@@ -239,7 +246,7 @@ def bag_illustration(*, n_items: int = 12, m: int = 3, k: int = 4, rho: float = 
     perm = g.permutation(n_items)[: m * k].reshape(m, k)
     w = np.round(g.standard_normal((m, k)), 2)
     noisy = np.zeros(n_items, dtype=bool)
-    noisy[g.choice(n_items, size=int(round(rho * n_items)), replace=False)] = True
+    noisy[g.choice(n_items, size=round(rho * n_items), replace=False)] = True
     noise = np.round(np.where(noisy, g.standard_normal(n_items), 0.0), 2)
     rows = []
     for j in range(m):
@@ -260,7 +267,7 @@ def bag_illustration_figure(table: pd.DataFrame) -> go.Figure:
         sums = [table[table.bag == b][key].sum() for b in bags]
         fig.add_trace(go.Bar(x=[f"bag {b}" for b in bags], y=sums, name=name, marker_color=col,
                              hovertemplate="%{x}: %{y:.3f}<extra>" + name + "</extra>"))
-    apply_layout(fig, x_title="", y_title="released label aggregate", height=320)
+    apply_layout(fig, x_title="bag", y_title="released label aggregate", height=320)
     fig.update_layout(barmode="group", hovermode="closest")
     return fig
 
@@ -270,7 +277,7 @@ def residual_figure(rss: np.ndarray, *, k: int, gamma: float | None) -> go.Figur
     fig = go.Figure(go.Histogram(x=np.asarray(rss) / k, nbinsx=40, marker_color=hex_to_rgba(color_of("wtd_lba"), 0.8),
                                  name="bags"))
     if gamma is not None:
-        fig.add_vline(x=gamma / 4, line=dict(color="#D55E00", dash="dash"), annotation_text="γ/4 (Lemma 3.4)")
+        fig.add_vline(x=gamma / 4, line={"color": "#D55E00", "dash": "dash"}, annotation_text="γ/4 (Lemma 3.4)")
     apply_layout(fig, x_title="per-bag residual RSS_bag / k", y_title="number of bags", height=300)
     fig.update_layout(hovermode="closest")
     return fig
@@ -286,15 +293,15 @@ def reproduction_figure(table: pd.DataFrame) -> go.Figure:
         i = sorted(t[t.dataset == ds]["k"].unique()).index(k)
         col = palette[i % 4]
         sym = "circle" if ds == "criteo" else "diamond"
-        fig.add_trace(go.Scatter(x=s["m"], y=s["paper_ratio"], mode="markers", marker=dict(color=col, symbol=sym, size=9),
+        fig.add_trace(go.Scatter(x=s["m"], y=s["paper_ratio"], mode="markers", marker={"color": col, "symbol": sym, "size": 9},
                                  name=f"{ds} k={k}: paper (as printed)"))
         ok = s["replica_ratio"].notna()
         if ok.any():
             fig.add_trace(go.Scatter(x=s["m"][ok], y=s["replica_ratio"][ok], mode="lines+markers",
-                                     line=dict(color=col), marker=dict(symbol=sym), name=f"{ds} k={k}: replica (synthetic, OLS)"))
+                                     line={"color": col}, marker={"symbol": sym}, name=f"{ds} k={k}: replica (synthetic, OLS)"))
     for ds, s in t.groupby("dataset"):
         s = s.drop_duplicates("m").sort_values("m")
-        fig.add_trace(go.Scatter(x=s["m"], y=s["predicted_ratio"], mode="lines", line=dict(color="#000", dash="dash"),
+        fig.add_trace(go.Scatter(x=s["m"], y=s["predicted_ratio"], mode="lines", line={"color": "#000", "dash": "dash"},
                                  name=f"{ds}: predicted 1 + d/(m−d−1)"))
     apply_layout(fig, title="Table 1 (wtd-LBA): test MSE relative to instance-level MSE", x_title="number of bags m",
                  y_title="MSE / instance MSE", log_x=True, height=520)
@@ -323,7 +330,7 @@ def m_grid(n: int, k: int, m: int, d: int, *, max_points: int = 7) -> list[int]:
     ms = np.unique(np.round(np.geomspace(max(lo, 1), m_max, max_points)).astype(int)).tolist()
     if 1 <= m <= m_max:
         ms.append(int(m))
-    return sorted(set(int(x) for x in ms))
+    return sorted({int(x) for x in ms})
 
 
 def prediction_table(ms: Sequence[int], *, d: int, rho: float, gamma_hat: float, noise_std: float = 1.0) -> pd.DataFrame:
