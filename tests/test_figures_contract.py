@@ -701,9 +701,9 @@ def _lm_draw(dataset: str, mode: str, eps: float):
 
     t = _lm_task(dataset)
     cfg = lmg.LargeMarginGaussian(epsilon=eps, mode=mode, psd=True)
-    b = lmg.release_many(t.X_train, t.y_train, cfg, n_runs=1, seed=np.random.SeedSequence([SEED, 0]),
-                         n_classes=t.n_classes)
-    return b.phi_star, (None if b.unbounded[0] else b.phi[0]), b.data.scale
+    b, g = lmg.release_many(t.X_train, t.y_train, cfg, n_runs=1, seed=np.random.SeedSequence([SEED, 0]),
+                            n_classes=t.n_classes, diagnostics=True)
+    return g.phi_star, (None if b.unbounded[0] else b.phi[0]), g.data.scale
 
 
 @functools.cache
