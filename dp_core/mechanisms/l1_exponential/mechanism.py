@@ -17,7 +17,7 @@ from ..._validation import check_choice, check_epsilon, check_in_interval, check
 from ...bounds import l1_exponential as bounds
 from ...rng import RngLike
 from .grid import BUDGET_INTERACTIVE, GridEMResult, default_grid_resolution, em_grid, grid_net, grid_size
-from .mcmc import APPROXIMATE_LABEL, MCMC_PRESETS, MCMCDiagnostics, MCMCSchedule, em_mcmc
+from .mcmc import APPROXIMATE_LABEL, MCMC_PRESETS, MCMCDiagnostics, MCMCSchedule, em_mcmc, release_status
 from .truncation import (
     CONVENTIONS,
     check_theta,
@@ -72,7 +72,14 @@ class L1Calibration:
 
 @dataclass(frozen=True, eq=False)
 class L1FitResult:
-    """Releases of EM-L1-HT on one dataset."""
+    """Releases of EM-L1-HT on one dataset.
+
+    ``sampler_status`` is ``exact`` (grid: exactly epsilon-DP), ``converged`` (MCMC whose
+    diagnostics pass :data:`~.mcmc.RHAT_THRESHOLD` and :data:`~.mcmc.ESS_MIN`; approximate, the
+    guarantee is conditional on convergence) or ``not_converged`` (not certified: the sampler did
+    not converge; the draws are not samples of the epsilon-DP distribution). ``privacy_label``
+    starts with "Not certified" in the last case.
+    """
 
     draws: NDArray[np.float64] = field(repr=False)
     calibration: L1Calibration
@@ -87,6 +94,20 @@ class L1FitResult:
     @property
     def exact(self) -> bool:
         return self.grid is not None
+
+    @property
+    def sampler_status(self) -> str:
+        return "exact" if self.mcmc is None else self.mcmc.status
+
+    @property
+    def sampler_message(self) -> str:
+        return "" if self.mcmc is None else self.mcmc.message
+
+    def status_dict(self) -> dict:
+        """``sampler_status``, ``sampler_message``, ``certified_sampler`` and the diagnostics (or None)."""
+        out = release_status(self.mcmc)
+        out["sampler_diagnostics"] = None if self.mcmc is None else self.mcmc.as_dict()
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -127,6 +148,8 @@ class L1ExponentialRegression:
         Budget N*n for the default grid.
     mcmc_preset : {"spec", "fast", "quick"}
         MCMC schedule.
+    mcmc_schedule : MCMCSchedule or None
+        An explicit schedule that overrides ``mcmc_preset`` (for example a deliberately short run).
 
     References
     ----------
@@ -148,6 +171,7 @@ class L1ExponentialRegression:
     grid_m: int | None = None
     grid_budget: int = BUDGET_INTERACTIVE
     mcmc_preset: str = "fast"
+    mcmc_schedule: MCMCSchedule | None = None
 
     def __post_init__(self) -> None:
         check_epsilon(self.epsilon)
@@ -167,6 +191,12 @@ class L1ExponentialRegression:
             check_int("grid_m", self.grid_m, lo=2, hi=1 << 20)
         check_int("grid_budget", self.grid_budget, lo=1000)
         check_choice("mcmc_preset", self.mcmc_preset, tuple(MCMC_PRESETS))
+        if self.mcmc_schedule is not None and not isinstance(self.mcmc_schedule, MCMCSchedule):
+            raise TypeError(f"mcmc_schedule must be an MCMCSchedule or None, got {type(self.mcmc_schedule).__name__}.")
+
+    def schedule(self) -> MCMCSchedule:
+        """The MCMC schedule used in mode ``mcmc``."""
+        return self.mcmc_schedule if self.mcmc_schedule is not None else MCMCSchedule.preset(self.mcmc_preset)
 
     # ------------------------------------------------------------------------------------------
     def resolved_mode(self, d: int) -> str:
@@ -232,7 +262,9 @@ class L1ExponentialRegression:
         """Release ``n_draws`` independent outputs of the mechanism on ``(X, y)``.
 
         Grid mode computes S on the net once and draws all releases from the exact law; MCMC
-        mode runs one chain per release (``n_draws >= 2`` chains are always run).
+        mode runs one chain per release (``n_draws >= 2`` chains are always run) and reports its
+        diagnostics and status (``result.sampler_status``); a run that fails the convergence
+        thresholds is labelled "not certified: the sampler did not converge".
         """
         X, y = check_Xy(X, y, min_rows=1)
         n_draws = check_int("n_draws", n_draws, lo=1)
@@ -245,6 +277,8 @@ class L1ExponentialRegression:
             return L1FitResult(draws=res.draws, calibration=cal, privacy_label=cal.privacy_label, grid=res)
         res = em_mcmc(X, y, epsilon=self.epsilon, theta=self.theta, iota=cal.iota, radius=self.radius,
                       convention=self.convention, n_draws=max(2, n_draws),
-                      schedule=MCMCSchedule.preset(self.mcmc_preset), rng=rng)
-        return L1FitResult(draws=res.draws[:n_draws], calibration=cal, privacy_label=cal.privacy_label,
-                           mcmc=res.diagnostics)
+                      schedule=self.schedule(), rng=rng)
+        label = cal.privacy_label
+        if not res.diagnostics.converged:
+            label = res.diagnostics.message  # starts with NOT_CERTIFIED_TITLE
+        return L1FitResult(draws=res.draws[:n_draws], calibration=cal, privacy_label=label, mcmc=res.diagnostics)

@@ -148,7 +148,8 @@ def simulate_trials(cfg: SimulationConfig, seeds: Sequence[np.random.SeedSequenc
             fit = est.run(X, y, rng=s_em, n_draws=1)
             ws["em_l1"] = fit.w
             if fit.mcmc is not None:
-                extra["em_l1"] = {"acceptance": fit.mcmc.acceptance, "rhat": fit.mcmc.rhat_max}
+                extra["em_l1"] = {"acceptance": fit.mcmc.acceptance, "rhat": fit.mcmc.rhat_max,
+                                  "ess": fit.mcmc.ess_min, "sampler_status": fit.mcmc.status}
         if "em_clipped" in cfg.methods:
             b1 = baseline_clipped_em(X, y, epsilon=cfg.epsilon, clip_x=cx, clip_y=cy, radius=cfg.radius,
                                      mode="grid" if cal.mode == "grid" else "mcmc",
@@ -225,6 +226,8 @@ class RealDataResult:
     mcmc: dict | None
     grid_points: np.ndarray | None = None
     grid_costs: np.ndarray | None = None
+    sampler_status: str = "exact"
+    sampler_message: str = ""
 
 
 def real_data_experiment(X_train, y_train, X_test, y_test, *, estimator: L1ExponentialRegression, n_releases: int = 50,
@@ -260,7 +263,8 @@ def real_data_experiment(X_train, y_train, X_test, y_test, *, estimator: L1Expon
     return RealDataResult(table=pd.DataFrame(rows), lad_w=lad.w, em_draws=fit.draws, calibration=cal.as_dict(),
                           privacy_label=fit.privacy_label, mcmc=None if fit.mcmc is None else fit.mcmc.as_dict(),
                           grid_points=None if fit.grid is None else fit.grid.net.points,
-                          grid_costs=None if fit.grid is None else fit.grid.costs)
+                          grid_costs=None if fit.grid is None else fit.grid.costs,
+                          sampler_status=fit.sampler_status, sampler_message=fit.sampler_message)
 
 
 
