@@ -67,7 +67,9 @@ from .truncation import CONVENTIONS, _cost_blocks, check_theta, convention_guara
 __all__ = [
     "APPROXIMATE_LABEL",
     "ESS_MIN",
+    "LEGACY_PRESETS",
     "MCMC_PRESETS",
+    "MIN_CHAINS",
     "NOT_CONVERGED_MESSAGE",
     "RHAT_THRESHOLD",
     "SAMPLER_STATUSES",
@@ -109,7 +111,16 @@ NOT_CONVERGED_ADVICE = ("Use a longer preset (fast or spec), fewer features, or 
                         "(mode grid, d ≤ 3).")
 
 #: Named schedules: (warm-up steps, sampling steps). ``spec`` is the specification's default length.
-MCMC_PRESETS = {"spec": (500, None), "fast": (300, 600), "quick": (150, 250)}
+#: ``quick`` was (150, 250) before the preconditioned sampler; 450 sampling steps give R-hat <= 1.05
+#: on randhie (d = 9) with 16 or more chains (benchmarks/bench_l1_convergence.py).
+MCMC_PRESETS = {"spec": (500, None), "fast": (300, 600), "quick": (150, 450)}
+
+#: Presets of the older sampler (isotropic MALA, every chain started at the centre of W).
+LEGACY_PRESETS = {"spec": (500, None), "fast": (300, 600), "quick": (150, 250)}
+
+#: The mechanism runs at least this many chains (releasing the first ``n_draws`` final states):
+#: fewer chains give a poor warm-up covariance estimate and too few draws for the diagnostics.
+MIN_CHAINS = 16
 
 CostGrad = Callable[[NDArray[np.float64]], tuple[NDArray[np.float64], NDArray[np.float64]]]
 
@@ -173,19 +184,19 @@ class MCMCSchedule:
 
     @classmethod
     def preset(cls, name: str, method: str = "mala") -> MCMCSchedule:
-        """``spec`` (500 + max(1000, 100 d)), ``fast`` (300 + 600) or ``quick`` (150 + 250)."""
+        """``spec`` (500 + max(1000, 100 d)), ``fast`` (300 + 600) or ``quick`` (150 + 450)."""
         check_choice("preset", name, tuple(MCMC_PRESETS))
         a, s = MCMC_PRESETS[name]
         return cls(n_adapt=a, n_sample=s, method=method)
 
     @classmethod
     def legacy(cls, name: str, method: str = "mala") -> MCMCSchedule:
-        """The same preset lengths with the older sampler (isotropic proposal, all chains at the centre).
+        """The older sampler with its preset lengths (isotropic proposal, all chains at the centre).
 
         Kept for the before/after benchmark; not used by the mechanism.
         """
-        check_choice("preset", name, tuple(MCMC_PRESETS))
-        a, s = MCMC_PRESETS[name]
+        check_choice("preset", name, tuple(LEGACY_PRESETS))
+        a, s = LEGACY_PRESETS[name]
         return cls(n_adapt=a, n_sample=s, method=method, precondition=False, init="centre")
 
     def lengths(self, d: int) -> tuple[int, int]:
@@ -267,7 +278,7 @@ class MCMCDiagnostics:
             return ("Approximate sampler, converged by its diagnostics (" + figures + "). The ε-DP guarantee is "
                     "that of the exact target distribution; these draws carry it only to the extent that the "
                     "chains reached that distribution, which diagnostics can support but never prove.")
-        return (f"{NOT_CERTIFIED_TITLE} (" + figures + "). These releases are not samples of the ε-DP "
+        return (f"{NOT_CONVERGED_MESSAGE} (" + figures + "). These releases are not samples of the ε-DP "
                 f"distribution and carry no privacy guarantee. {NOT_CONVERGED_ADVICE}")
 
     def as_dict(self) -> dict:
@@ -281,15 +292,16 @@ class MCMCDiagnostics:
                 "label": APPROXIMATE_LABEL}
 
 
-NOT_CERTIFIED_TITLE = "Not certified: the sampler did not converge"
 RHAT_KIND = "rank-normalised split-R̂, max of bulk and folded (Vehtari et al. 2021)"
 ESS_KIND = "bulk effective sample size of rank-normalised draws (Vehtari et al. 2021)"
 
 
 def _fmt(x: float, digits: int) -> str:
     """Plain number for the message (the engine's own sentence; pages format numbers themselves)."""
-    if not math.isfinite(x):
+    if math.isnan(x):
         return "not computable"
+    if math.isinf(x):
+        return "infinite (chains stuck)"
     return f"{x:,.{digits}f}"
 
 
@@ -611,7 +623,7 @@ def mcmc_sample(cost_and_grad: CostGrad, d: int, n_chains: int, *, kappa_value: 
         method=schedule.method, n_chains=K, n_adapt=n_adapt, n_sample=n_sample,
         acceptance=n_acc / (K * n_sample) if n_sample else math.nan, step_size=math.exp(log_step),
         rhat_logp=rh_lp, rhat_coords=rh_c,
-        rhat_max=max(rh_all) if all(math.isfinite(v) for v in rh_all) else math.nan,
+        rhat_max=math.nan if any(math.isnan(v) for v in rh_all) else max(rh_all),
         ess_logp=ess_lp, ess_min=min([ess_lp, *ess_c]) if ok_len else math.nan, wall_time=wall,
         preconditioned=preconditioned, init=schedule.init,
     )

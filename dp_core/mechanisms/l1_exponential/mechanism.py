@@ -17,7 +17,7 @@ from ..._validation import check_choice, check_epsilon, check_in_interval, check
 from ...bounds import l1_exponential as bounds
 from ...rng import RngLike
 from .grid import BUDGET_INTERACTIVE, GridEMResult, default_grid_resolution, em_grid, grid_net, grid_size
-from .mcmc import APPROXIMATE_LABEL, MCMC_PRESETS, MCMCDiagnostics, MCMCSchedule, em_mcmc, release_status
+from .mcmc import APPROXIMATE_LABEL, MCMC_PRESETS, MIN_CHAINS, MCMCDiagnostics, MCMCSchedule, em_mcmc, release_status
 from .truncation import (
     CONVENTIONS,
     check_theta,
@@ -78,7 +78,7 @@ class L1FitResult:
     diagnostics pass :data:`~.mcmc.RHAT_THRESHOLD` and :data:`~.mcmc.ESS_MIN`; approximate, the
     guarantee is conditional on convergence) or ``not_converged`` (not certified: the sampler did
     not converge; the draws are not samples of the epsilon-DP distribution). ``privacy_label``
-    starts with "Not certified" in the last case.
+    starts with "not certified: the sampler did not converge" in the last case.
     """
 
     draws: NDArray[np.float64] = field(repr=False)
@@ -262,7 +262,8 @@ class L1ExponentialRegression:
         """Release ``n_draws`` independent outputs of the mechanism on ``(X, y)``.
 
         Grid mode computes S on the net once and draws all releases from the exact law; MCMC
-        mode runs one chain per release (``n_draws >= 2`` chains are always run) and reports its
+        mode runs one chain per release (at least :data:`~.mcmc.MIN_CHAINS` chains; the first
+        ``n_draws`` final states are released, the others only serve adaptation and diagnostics) and reports its
         diagnostics and status (``result.sampler_status``); a run that fails the convergence
         thresholds is labelled "not certified: the sampler did not converge".
         """
@@ -276,9 +277,9 @@ class L1ExponentialRegression:
                           n_draws=n_draws, rng=rng, net=net)
             return L1FitResult(draws=res.draws, calibration=cal, privacy_label=cal.privacy_label, grid=res)
         res = em_mcmc(X, y, epsilon=self.epsilon, theta=self.theta, iota=cal.iota, radius=self.radius,
-                      convention=self.convention, n_draws=max(2, n_draws),
+                      convention=self.convention, n_draws=max(MIN_CHAINS, n_draws),
                       schedule=self.schedule(), rng=rng)
         label = cal.privacy_label
         if not res.diagnostics.converged:
-            label = res.diagnostics.message  # starts with NOT_CERTIFIED_TITLE
+            label = res.diagnostics.message  # starts with NOT_CONVERGED_MESSAGE
         return L1FitResult(draws=res.draws[:n_draws], calibration=cal, privacy_label=label, mcmc=res.diagnostics)

@@ -80,6 +80,7 @@ class SimulationConfig:
     mode: str = "auto"
     grid_budget: int = 4_000_000
     mcmc_preset: str = "quick"
+    mcmc_schedule: MCMCSchedule | None = None
     methods: tuple = METHODS
     clip_q: float = 0.05
     clip_scale: float = 1.0
@@ -98,7 +99,7 @@ class SimulationConfig:
         L1ExponentialRegression(epsilon=self.epsilon, theta=self.theta, convention=self.convention,
                                 c_iota=self.c_iota, radius=self.radius, eta_total=self.eta_total,
                                 assumption=self.assumption, mode=self.mode, grid_budget=self.grid_budget,
-                                mcmc_preset=self.mcmc_preset)
+                                mcmc_preset=self.mcmc_preset, mcmc_schedule=self.mcmc_schedule)
 
 
 def public_constants(model: HeavyTailedModel, theta: float, assumption: str) -> dict:
@@ -116,7 +117,7 @@ def _estimator(cfg: SimulationConfig, consts: dict) -> L1ExponentialRegression:
     return L1ExponentialRegression(
         epsilon=cfg.epsilon, theta=cfg.theta, convention=cfg.convention, c_iota=cfg.c_iota, radius=cfg.radius,
         tau=consts["tau"], sigma_theta=consts["sigma_theta"], assumption=cfg.assumption, eta_total=cfg.eta_total,
-        mode=cfg.mode, grid_budget=cfg.grid_budget, mcmc_preset=cfg.mcmc_preset)
+        mode=cfg.mode, grid_budget=cfg.grid_budget, mcmc_preset=cfg.mcmc_preset, mcmc_schedule=cfg.mcmc_schedule)
 
 
 def _clip_levels(cfg: SimulationConfig, est: L1ExponentialRegression, d: int) -> tuple[float, float]:
@@ -153,7 +154,7 @@ def simulate_trials(cfg: SimulationConfig, seeds: Sequence[np.random.SeedSequenc
         if "em_clipped" in cfg.methods:
             b1 = baseline_clipped_em(X, y, epsilon=cfg.epsilon, clip_x=cx, clip_y=cy, radius=cfg.radius,
                                      mode="grid" if cal.mode == "grid" else "mcmc",
-                                     m=cal.grid_m, schedule=MCMCSchedule.preset(cfg.mcmc_preset), rng=s_b1)
+                                     m=cal.grid_m, schedule=est.schedule(), rng=s_b1)
             ws["em_clipped"] = b1.draws[0]
         if "dp_gd" in cfg.methods:
             ws["dp_gd"] = baseline_dp_gd(X, y, epsilon=cfg.epsilon, delta=cfg.delta, clip=cx, n_steps=cfg.gd_steps,
@@ -248,7 +249,7 @@ def real_data_experiment(X_train, y_train, X_test, y_test, *, estimator: L1Expon
     cal = fit.calibration
     b1 = baseline_clipped_em(Xtr, ytr, epsilon=estimator.epsilon, clip_x=clip_x, clip_y=clip_y,
                              radius=estimator.radius, n_draws=K, mode="grid" if cal.mode == "grid" else "mcmc",
-                             m=cal.grid_m, schedule=MCMCSchedule.preset(estimator.mcmc_preset), rng=s_b1)
+                             m=cal.grid_m, schedule=estimator.schedule(), rng=s_b1)
     b2 = baseline_dp_gd(Xtr, ytr, epsilon=estimator.epsilon, delta=delta, clip=clip_x, n_steps=gd_steps,
                         radius=estimator.radius, n_draws=K, rng=s_b2)
     lad_test = l1_risk(lad.w, Xte, yte)
