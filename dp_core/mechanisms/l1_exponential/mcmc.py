@@ -57,8 +57,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import ndtri
-from scipy.stats import rankdata
 
+from ... import display
 from ..._validation import check_choice, check_int, check_positive, check_Xy
 from ...rng import RngLike, as_generator
 from ._blas import single_threaded_blas
@@ -270,10 +270,10 @@ class MCMCDiagnostics:
     @property
     def message(self) -> str:
         """One sentence for people: how well the sampler converged and what the guarantee is conditional on."""
-        figures = (f"largest rank-normalised split-R̂ {_fmt(self.rhat_max, 3)} (threshold ≤ {RHAT_THRESHOLD:g}), "
-                   f"smallest bulk ESS {_fmt(self.ess_min, 0)} (threshold ≥ {ESS_MIN:g}), acceptance "
-                   f"{_fmt(self.acceptance, 2)}, {self.n_chains} chains × {self.n_adapt} warm-up + "
-                   f"{self.n_sample} sampling steps")
+        figures = (f"largest rank-normalised split-R̂ {_fmt(self.rhat_max, 4)} (threshold ≤ "
+                   f"{_fmt(RHAT_THRESHOLD, 3)}), smallest bulk ESS {_fmt(self.ess_min, 0)} (threshold ≥ "
+                   f"{_fmt(ESS_MIN, 0)}), acceptance {_fmt(self.acceptance, 2)}, {_fmt(self.n_chains, 0)} chains × "
+                   f"{_fmt(self.n_adapt, 0)} warm-up + {_fmt(self.n_sample, 0)} sampling steps")
         if self.converged:
             return ("Approximate sampler, converged by its diagnostics (" + figures + "). The ε-DP guarantee is "
                     "that of the exact target distribution; these draws carry it only to the extent that the "
@@ -297,12 +297,10 @@ ESS_KIND = "bulk effective sample size of rank-normalised draws (Vehtari et al. 
 
 
 def _fmt(x: float, digits: int) -> str:
-    """Plain number for the message (the engine's own sentence; pages format numbers themselves)."""
-    if math.isnan(x):
-        return "not computable"
-    if math.isinf(x):
-        return "infinite (chains stuck)"
-    return f"{x:,.{digits}f}"
+    """A diagnostic for the message, through :mod:`dp_core.display` (``digits`` = significant digits, 0 = count)."""
+    if digits == 0:
+        return display.integer(x, inf="infinite", missing="not computable")
+    return display.number(x, sig=digits, inf="infinite (chains stuck)", missing="not computable")
 
 
 @dataclass(frozen=True, eq=False)
@@ -343,6 +341,8 @@ def _rhat_parts(parts: NDArray[np.float64]) -> float:
 
 
 def _rank_normal(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    from scipy.stats import rankdata  # imported here: scipy.stats is slow to import
+
     r = rankdata(x, method="average").reshape(x.shape)
     return ndtri((r - 0.375) / (x.size + 0.25))
 
