@@ -111,24 +111,25 @@ def _preset_steps(preset: str, d: int) -> str:
     return f"{fmt.integer(a)} + {fmt.integer(n)} steps"
 
 
-def _sampler_status(diag: dict) -> None:
+def _sampler_status(diag: dict, advice: bool = True) -> None:
     """The MCMC release's status: a red 'not certified' box, or how well it converged (never 'certified')."""
     if diag["status"] == "not_converged":
         st.error("**Not certified: the sampler did not converge.** These releases are not samples of the ε-DP "
-                 "distribution and carry no privacy guarantee. What to do: choose a longer MCMC length below "
-                 "(fast or spec), select fewer features, or select at most 3 features to use the exact grid "
-                 "sampler (exactly ε-DP).", icon="⛔")
+                 "distribution and carry no privacy guarantee." + (
+                     " What to do: choose a longer MCMC length below (fast or spec), select fewer features, or "
+                     "select at most 3 features to use the exact grid sampler (exactly ε-DP)." if advice else ""),
+                 icon="⛔")
     else:
         st.warning("**Approximate sampler, converged by its diagnostics.** The ε-DP guarantee is that of the "
                    "exact target distribution; these draws carry it only to the extent that the chains reached "
                    "that distribution, which the diagnostics below support but cannot prove.", icon="⚠️")
     c1, c2, c3, c4 = st.columns(4)
-    c1.metric("Largest R̂ (rank-normalised split)", fmt.number(diag["rhat_max"], sig=4, inf="∞ (stuck)"),
+    c1.metric("split-R̂ (max)", fmt.number(diag["rhat_max"], sig=4, inf="∞ (stuck)"),
               help=f"{diag['rhat_kind']}, over the log target and every coordinate. Converged when ≤ "
                    f"{fmt.number(diag['rhat_threshold'])}.")
     c2.metric("Smallest bulk ESS", fmt.integer(diag["ess_min"]),
               help=f"{diag['ess_kind']}. Converged when ≥ {fmt.integer(diag['ess_threshold'])}.")
-    c3.metric("Acceptance rate", fmt.number(diag["acceptance"], sig=2), help="MALA: 0.4 to 0.8 is healthy.")
+    c3.metric("Acceptance (MALA)", fmt.number(diag["acceptance"], sig=2), help="MALA: 0.4 to 0.8 is healthy.")
     c4.metric("Chains × steps", f"{fmt.integer(diag['n_chains'])} × {fmt.integer(diag['n_adapt'] + diag['n_sample'])}",
               help=f"{fmt.integer(diag['n_adapt'])} warm-up steps (step size and preconditioner adapted) and "
                    f"{fmt.integer(diag['n_sample'])} sampling steps; {fmt.number(diag['wall_time'], sig=2)} s.")
@@ -338,10 +339,7 @@ with tab_sampler:
         try:
             out = cl.sampler_check(1000, float(eps), float(theta), 0.05, 200, int(seed))
             d = out["diagnostics"]
-            c1, c2, c3 = st.columns(3)
-            c1.metric("Acceptance (MALA)", f"{d['acceptance']:.2f}")
-            c2.metric("split-R̂ (max)", f"{d['rhat_max']:.3f}")
-            c3.metric("ESS of log-target", f"{d['ess_logp']:.0f}")
+            _sampler_status(d, advice=False)
             for j in range(2):
                 st.plotly_chart(lf.sampler_figure(out["points"], out["probs"], out["draws"], coord=j, diagnostics=d),
                                 width="stretch", key=f"l1_sampler_{j}")

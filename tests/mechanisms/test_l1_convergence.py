@@ -208,3 +208,31 @@ def test_randhie_d9_fast_preset_100_chains(randhie_train):
     fit = L1ExponentialRegression(epsilon=1.0, mcmc_preset="fast").run(tr.X, tr.y, rng=1, n_draws=100)
     assert fit.mcmc.n_chains == 100
     assert fit.mcmc.rhat_max <= RHAT_THRESHOLD and fit.sampler_status == "converged"
+
+
+# --- the page -----------------------------------------------------------------------------------
+def _l1_page(**query):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file("../../app.py", default_timeout=120)
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    at.switch_page("pages/l1_exponential.py").run()
+    return at
+
+
+def test_page_shows_not_certified_box_and_diagnostics():
+    # diabetes on its raw scale: the coefficients want to leave W, the chains pile up on its boundary
+    # and the quick run does not converge; the page must say so in a red box with what to do
+    at = _l1_page(dataset="diabetes")
+    at.checkbox(key="l1_std").uncheck().run()
+    at.multiselect(key="l1_features").set_value(["age", "sex", "bmi", "bp", "s1", "s2"]).run()
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert any("Not certified: the sampler did not converge" in e and "longer MCMC length" in e for e in errors)
+    labels = {m.label: m.value for m in at.metric}
+    assert {"split-R̂ (max)", "Smallest bulk ESS", "Acceptance (MALA)", "Chains × steps"} <= set(labels)
+    assert "nan" not in " ".join(labels.values()) and "inf" not in " ".join(labels.values())
+    # a longer run is one click away
+    assert [o.split()[0] for o in at.radio(key="l1_mcmc_preset").options] == ["quick", "fast", "spec"]

@@ -30,8 +30,27 @@ K chains run in lock-step as one vectorised array (one chain per requested relea
   such as feature means or scales: the adaptation only changes how fast the chains mix, not which
   distribution they sample, and only the chains' final states are released. Data-statistic
   preconditioning (standardising with the sample's own scales) would itself leak and is not used.
+  Because the K chains share the adapted kernel, their final states are (approximately)
+  independent draws of the target only once the chains have converged.
+* **Chains.** The mechanism runs at least :data:`MIN_CHAINS` chains and releases the first
+  ``n_draws`` final states; the other chains serve the warm-up covariance and the diagnostics.
+* Alternatives tried and not adopted: HMC with 4-6 leapfrog steps and rejection of trajectories
+  leaving W mixed worse per gradient evaluation on randhie (much of the target's mass lies near the
+  boundary of W there); target acceptance 0.4 or 0.7 instead of 0.574 gave larger R-hat.
 
-Convergence thresholds (:data:`RHAT_THRESHOLD`, :data:`ESS_MIN`) live here and only here.
+Diagnostics and status
+----------------------
+After the warm-up, every chain's whole sampling phase is kept; the rank-normalised split-R-hat
+(the larger of bulk and folded R-hat) and the bulk ESS are computed for the log target and every
+coordinate. (The specification's section 2.7 suggests the second half of the sampling phase and
+the plain split-R-hat; Vehtari et al. use all post-warm-up draws, and rank-normalisation keeps the
+diagnostic meaningful under heavy tails. With overdispersed starts and a discarded warm-up, the
+split halves still detect drift.) The status is ``converged`` when the largest R-hat is at most
+:data:`RHAT_THRESHOLD` and the smallest ESS at least :data:`ESS_MIN`; these thresholds live here
+and only here. ``converged`` never means certified: a converged release is ε-DP only to the extent
+that the chains actually reached the target, which diagnostics can support but never prove.
+The diagnostics are themselves functions of the private data (like the adapted step size and
+preconditioner); they are shown for teaching and are not covered by the guarantee.
 
 References
 ----------
@@ -96,8 +115,8 @@ APPROXIMATE_LABEL = (
 #: log target and every coordinate; max of bulk and folded, Vehtari et al. 2021) exceeds this.
 RHAT_THRESHOLD = 1.05
 
-#: ... or when the smallest bulk effective sample size (same quantities, all chains, second half
-#: of the sampling phase) is below this (Vehtari et al. 2021 recommend at least 100 per quantity).
+#: ... or when the smallest bulk effective sample size (same quantities, all chains, the whole
+#: sampling phase) is below this (Vehtari et al. 2021 recommend at least 100 per quantity).
 ESS_MIN = 100.0
 
 #: The two sampler statuses: diagnostics pass both thresholds, or they do not.
@@ -221,13 +240,13 @@ class MCMCDiagnostics:
         Final step size h (MALA) or proposal scale s (RWM), in the preconditioned coordinates.
     rhat_logp : float
         Rank-normalised split-R-hat (max of bulk and folded) of the log target over the K chains,
-        on the second half of the frozen phase.
+        on the whole frozen (sampling) phase, each chain split in two halves.
     rhat_coords : tuple of float
         The same for each coordinate.
     rhat_max : float
         Largest of the above; ``not_converged`` when > :data:`RHAT_THRESHOLD`.
     ess_logp : float
-        Bulk effective sample size of the log target (all chains, second half of the frozen phase).
+        Bulk effective sample size of the log target (all chains, whole frozen phase).
     ess_min : float
         Smallest bulk ESS over the log target and every coordinate; ``not_converged`` when < :data:`ESS_MIN`.
     wall_time : float
