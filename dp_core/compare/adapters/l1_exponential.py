@@ -51,9 +51,9 @@ class L1ExponentialAdapter(Adapter):
     summary = "Samples w with probability ∝ exp(−κ·S(w)), S a Catoni-type truncated l1 risk; no clipping."
     radius = 1.0
 
-    #: MCMC schedule of the comparison (d > 3). ``fast`` (300 + 600 steps, 16 chains) costs about
-    #: 3 s per ε on randhie (n = 16,152, d = 9); set ``mcmc_schedule`` for an explicit one.
-    mcmc_preset = "fast"
+    #: MCMC schedule of the comparison (d > 3): ``quick`` (200 + 400 steps, at least 16 chains) costs
+    #: about 2-4 s per ε on randhie (n = 16,152, d = 9); set ``mcmc_schedule`` for an explicit one.
+    mcmc_preset = "quick"
     mcmc_schedule = None
 
     def _methods(self, mode: str, runs: dict | None = None) -> tuple[MethodInfo, ...]:

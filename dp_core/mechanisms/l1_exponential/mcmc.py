@@ -7,8 +7,8 @@ carries the label :data:`APPROXIMATE_LABEL`, its convergence diagnostics (:class
 and a status: ``converged`` (the diagnostics pass the thresholds below) or ``not_converged``
 ("not certified: the sampler did not converge").
 
-Sampler (default, ``precondition=True``, ``init="overdispersed"``)
-----------------------------------------------------------------
+Sampler (default: ``precondition=True``, ``init="overdispersed"``, ``reparam="auto"``)
+--------------------------------------------------------------------------------------
 K chains run in lock-step as one vectorised array (one chain per requested release).
 
 * **Starts** are drawn uniformly from the public parameter ball W (overdispersed relative to the
@@ -32,11 +32,23 @@ K chains run in lock-step as one vectorised array (one chain per requested relea
   preconditioning (standardising with the sample's own scales) would itself leak and is not used.
   Because the K chains share the adapted kernel, their final states are (approximately)
   independent draws of the target only once the chains have converged.
+* **Two parametrisations, chosen during warm-up.** Kernel ``ball`` moves w itself and rejects
+  proposals outside W. Kernel ``tanh`` moves ``u`` in R^d with ``w = R tanh(|u|) u/|u|`` and the
+  target ``pi(w(u)) |det dw/du|`` (log-Jacobian ``log R + 2 log sech r + (d - 1) log(R tanh(r)/r)``,
+  ``r = |u|``): W has no boundary there, which matters when the target's mass sits against the
+  boundary of W (data whose unconstrained fit lies outside W: then the ``ball`` kernel wastes its
+  proposals on rejections). Each kernel keeps its own preconditioner and step size; until the end
+  of the last covariance window they alternate (both leave the same target invariant, the state
+  is always kept in w), and the one whose chains moved more (mean squared jump, standardised by
+  the chains' spread, over the last window) runs alone from then on. On raw randhie the ``ball``
+  kernel wins (anisotropic target in the interior, which the tanh map distorts); on randhie
+  standardised as in the comparison page (unconstrained fit of norm 1.9) the ``tanh`` kernel wins.
+  The choice, like the step size, is an adaptation to the target density, frozen before sampling.
 * **Chains.** The mechanism runs at least :data:`MIN_CHAINS` chains and releases the first
   ``n_draws`` final states; the other chains serve the warm-up covariance and the diagnostics.
 * Alternatives tried and not adopted: HMC with 4-6 leapfrog steps and rejection of trajectories
-  leaving W mixed worse per gradient evaluation on randhie (much of the target's mass lies near the
-  boundary of W there); target acceptance 0.4 or 0.7 instead of 0.574 gave larger R-hat.
+  leaving W mixed worse per gradient evaluation on randhie; target acceptance 0.4 or 0.7 instead of
+  0.574 gave larger R-hat; the ``tanh`` kernel alone failed on raw randhie (R-hat 1.3-2.5).
 
 Diagnostics and status
 ----------------------
@@ -130,9 +142,9 @@ NOT_CONVERGED_ADVICE = ("Use a longer preset (fast or spec), fewer features, or 
                         "(mode grid, d ≤ 3).")
 
 #: Named schedules: (warm-up steps, sampling steps). ``spec`` is the specification's default length.
-#: ``quick`` was (150, 250) before the preconditioned sampler; 450 sampling steps give R-hat <= 1.05
+#: ``quick`` was (150, 250) before the preconditioned sampler; 200 + 400 steps give R-hat <= 1.05
 #: on randhie (d = 9) with 16 or more chains (benchmarks/bench_l1_convergence.py).
-MCMC_PRESETS = {"spec": (500, None), "fast": (300, 600), "quick": (150, 450)}
+MCMC_PRESETS = {"spec": (500, None), "fast": (300, 600), "quick": (200, 400)}
 
 #: Presets of the older sampler (isotropic MALA, every chain started at the centre of W).
 LEGACY_PRESETS = {"spec": (500, None), "fast": (300, 600), "quick": (150, 250)}
@@ -181,6 +193,10 @@ class MCMCSchedule:
         False is the older isotropic sampler.
     init : {"overdispersed", "centre"}
         Chain starts: uniform on the public ball W (default) or all at its centre (older sampler).
+    reparam : {"auto", "tanh", "none"}
+        ``none``: sample w itself, rejecting proposals outside W (older sampler). ``tanh``: sample
+        ``u`` in R^d with ``w = R tanh(|u|) u/|u|`` (no boundary). ``auto`` (default): alternate the
+        two kernels during warm-up and keep, for the sampling phase, the one whose chains moved more.
     """
 
     n_adapt: int = 500
@@ -189,6 +205,7 @@ class MCMCSchedule:
     step0: float | None = None
     precondition: bool = True
     init: str = "overdispersed"
+    reparam: str = "auto"
 
     def __post_init__(self) -> None:
         check_int("n_adapt", self.n_adapt, lo=0, hi=1_000_000)
@@ -200,10 +217,11 @@ class MCMCSchedule:
         if not isinstance(self.precondition, (bool, np.bool_)):
             raise TypeError(f"precondition must be True or False, got {type(self.precondition).__name__}.")
         check_choice("init", self.init, ("overdispersed", "centre"))
+        check_choice("reparam", self.reparam, ("auto", "tanh", "none"))
 
     @classmethod
     def preset(cls, name: str, method: str = "mala") -> MCMCSchedule:
-        """``spec`` (500 + max(1000, 100 d)), ``fast`` (300 + 600) or ``quick`` (150 + 450)."""
+        """``spec`` (500 + max(1000, 100 d)), ``fast`` (300 + 600) or ``quick`` (200 + 400)."""
         check_choice("preset", name, tuple(MCMC_PRESETS))
         a, s = MCMC_PRESETS[name]
         return cls(n_adapt=a, n_sample=s, method=method)
@@ -216,7 +234,7 @@ class MCMCSchedule:
         """
         check_choice("preset", name, tuple(LEGACY_PRESETS))
         a, s = LEGACY_PRESETS[name]
-        return cls(n_adapt=a, n_sample=s, method=method, precondition=False, init="centre")
+        return cls(n_adapt=a, n_sample=s, method=method, precondition=False, init="centre", reparam="none")
 
     def lengths(self, d: int) -> tuple[int, int]:
         n_sample = max(1000, 100 * d) if self.n_sample is None else self.n_sample
@@ -255,6 +273,8 @@ class MCMCDiagnostics:
         Whether a dense preconditioner was adapted during warm-up.
     init : str
         ``overdispersed`` (uniform on W) or ``centre``.
+    parametrisation : str
+        The kernel used in the sampling phase: ``ball`` (w, rejection outside W) or ``tanh``.
     """
 
     method: str
@@ -271,6 +291,7 @@ class MCMCDiagnostics:
     ess_min: float = math.nan
     preconditioned: bool = False
     init: str = "centre"
+    parametrisation: str = "ball"
 
     @property
     def status(self) -> str:
@@ -306,7 +327,8 @@ class MCMCDiagnostics:
                 "rhat_kind": RHAT_KIND, "rhat_logp": self.rhat_logp, "rhat_max": self.rhat_max,
                 "rhat_coords": list(self.rhat_coords), "ess_kind": ESS_KIND, "ess_logp": self.ess_logp,
                 "ess_min": self.ess_min, "rhat_threshold": RHAT_THRESHOLD, "ess_threshold": ESS_MIN,
-                "preconditioned": self.preconditioned, "init": self.init, "wall_time": self.wall_time,
+                "preconditioned": self.preconditioned, "init": self.init,
+                "parametrisation": self.parametrisation, "wall_time": self.wall_time,
                 "status": self.status, "flagged": self.flagged, "message": self.message,
                 "label": APPROXIMATE_LABEL}
 
@@ -479,6 +501,84 @@ def _uniform_ball(g: np.random.Generator, k: int, d: int, R: float) -> NDArray[n
     return z * (R * g.random(k) ** (1.0 / d))[:, None]
 
 
+class _TanhBall:
+    """The map ``u -> w = R tanh(|u|) u/|u|`` from R^d onto the open ball of radius R, with its log-Jacobian.
+
+    ``log|det dw/du| = log R + 2 log sech r + (d - 1) log(R tanh(r) / r)``, ``r = |u|``; its gradient is
+    ``c(r) u`` with ``c(r) = (-2 tanh r + (d - 1)(2/sinh(2r) - 1/r)) / r`` (``c(0) = -2 - 2(d - 1)/3``).
+    """
+
+    def __init__(self, d: int, R: float):
+        self.d, self.R = d, R
+
+    @staticmethod
+    def _r(U):
+        return np.sqrt(np.einsum("ij,ij->i", U, U))
+
+    def to_w(self, U):
+        r = self._r(U)
+        a = np.where(r > 1e-8, self.R * np.tanh(r) / np.maximum(r, 1e-300), self.R)
+        return U * a[:, None]
+
+    def from_w(self, W):
+        rho = np.minimum(np.sqrt(np.einsum("ij,ij->i", W, W)) / self.R, 1.0 - 1e-12)
+        scale = np.where(rho > 1e-8, np.arctanh(rho) / np.maximum(rho, 1e-300), 1.0) / self.R
+        return W * scale[:, None]
+
+    def log_jacobian(self, U):
+        d, R = self.d, self.R
+        r = self._r(U)
+        e = np.exp(-2.0 * r)
+        log_sech = math.log(2.0) - r - np.log1p(e)
+        small = r < 1e-4
+        rs = np.where(small, 1.0, r)
+        log_tanh_over_r = np.where(small, -r * r / 3.0, np.log1p(-e) - np.log1p(e) - np.log(rs))
+        lj = math.log(R) + 2.0 * log_sech + (d - 1) * (math.log(R) + log_tanh_over_r)
+        with np.errstate(over="ignore"):
+            inv_sinh2 = np.where(small, 0.0, 2.0 / np.sinh(2.0 * rs))
+        c = np.where(small, -2.0 - 2.0 * (d - 1) / 3.0,
+                     (-2.0 * np.tanh(rs) + (d - 1) * (inv_sinh2 - 1.0 / rs)) / rs)
+        return lj, U * c[:, None]
+
+    def pullback(self, U, V):
+        """``J(u)^T v`` for rows (J is symmetric: ``a I + (g' - a) u u^T / r^2``)."""
+        r = self._r(U)
+        small = r < 1e-8
+        rs = np.where(small, 1.0, r)
+        a = np.where(small, self.R, self.R * np.tanh(rs) / rs)
+        gp = self.R / np.cosh(np.minimum(rs, 350.0)) ** 2
+        coef = np.where(small, 0.0, (gp - a) * np.einsum("ij,ij->i", U, V) / (rs * rs))
+        return V * a[:, None] + U * coef[:, None]
+
+
+class _Kernel:
+    """Adaptation state of one (preconditioned) MALA or RWM kernel in its own coordinates.
+
+    ``space`` is ``ball`` (w itself, proposals outside W rejected) or ``tanh`` (u with
+    ``w = R tanh(|u|) u/|u|``, no boundary). ``jump``/``moves`` accumulate its mean squared jump
+    (standardised by the chains' spread) at the end of the warm-up, to choose the kernel that moves more.
+    """
+
+    def __init__(self, space: str, d: int, step: float):
+        self.space = space
+        self.M = np.eye(d)
+        self.L = np.eye(d)
+        self.Linv = np.eye(d)
+        self.log_step = math.log(step)
+        self.t_local = 0
+        self.preconditioned = False
+        self.jump = 0.0
+        self.moves = 0
+
+    def set_metric(self, C: NDArray[np.float64], step: float) -> None:
+        self.M = C
+        self.L = np.linalg.cholesky(C)
+        self.Linv = np.linalg.inv(self.L)
+        self.preconditioned = True
+        self.log_step = math.log(step)
+        self.t_local = 0
+
+
 def _shrunk_covariance(samples: NDArray[np.float64]) -> NDArray[np.float64] | None:
     """Pooled covariance of warm-up states, shrunk toward its diagonal; None if degenerate."""
     N, d = samples.shape
@@ -526,9 +626,9 @@ def mcmc_sample(cost_and_grad: CostGrad, d: int, n_chains: int, *, kappa_value: 
     Notes
     -----
     Initial points are uniform on W (``init="overdispersed"``) or its centre; they never depend on
-    the data. Preconditioned MALA proposal ``w' = w + (h/2) M grad l(w) + sqrt(h) L z`` (``M = L L^T``),
+    the data. The kernels (``ball``/``tanh``, see the module docstring) use the preconditioned MALA proposal ``w' = w + (h/2) M grad l(w) + sqrt(h) L z`` (``M = L L^T``),
     accepted with the Metropolis-Hastings ratio including ``log q(w|w') - log q(w'|w)``,
-    ``log q(b|a) = -||L^{-1}(b - a - (h/2) M grad l(a))||^2 / (2h)``. During warm-up
+    ``log q(b|a) = -||L^{-1}(b - a - (h/2) M grad l(a))||^2 / (2h)`` in their own coordinates. During warm-up
     ``log h += gamma_t (accept_t - 0.574)``, ``gamma_t = max(0.02, 1/sqrt(t))`` with ``t`` counted
     from the last update of ``M`` (see the module docstring for the windows). RWM uses
     ``w' = w + s L z`` and target acceptance 0.234.
@@ -545,109 +645,141 @@ def mcmc_sample(cost_and_grad: CostGrad, d: int, n_chains: int, *, kappa_value: 
     n_adapt, n_sample = schedule.lengths(d)
     mala = schedule.method == "mala"
     target = 0.574 if mala else 0.234
-    if schedule.step0 is not None:
-        step = schedule.step0
-    else:
-        step = 0.01 * R * R / d if mala else 0.1 * R / math.sqrt(d)
+    ball = _TanhBall(d, R)
+    spaces = {"none": ("ball",), "tanh": ("tanh",), "auto": ("ball", "tanh")}[schedule.reparam]
+
+    def first_step(space: str) -> float:
+        if schedule.step0 is not None:
+            return schedule.step0
+        unit = R if space == "ball" else 1.0  # tanh coordinates: u is about w/R near the centre
+        return 0.01 * unit * unit / d if mala else 0.1 * unit / math.sqrt(d)
+
     # step after an update of M (M then approximates the target's covariance): Roberts-Rosenthal scales
     step_reset = (1.0 / d ** (1.0 / 3.0)) if mala else (2.38 / math.sqrt(d))
-    log_step = math.log(step)
+    kernels = {s: _Kernel(s, d, first_step(s)) for s in spaces}
     windows = []
     if schedule.precondition and n_adapt > 0:
         windows = [(int(a * n_adapt), int(b * n_adapt)) for a, b in _WINDOWS]
         windows = [(a, b) for a, b in windows if b - a >= 2]
+    # kernels alternate until select_at, compared on their jumps from select_from on; then the best one runs alone
+    select_from = int(_WINDOWS[-1][0] * n_adapt)
+    select_at = int(_WINDOWS[-1][1] * n_adapt) if windows else n_adapt
     g = as_generator(rng)
     threads = max(1, min(2, os.cpu_count() or 1)) if n_threads is None else check_int("n_threads", n_threads, lo=1, hi=16)
     t0 = time.perf_counter()
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
-    M = np.eye(d)
-    L = np.eye(d)
-    Linv = np.eye(d)
-    preconditioned = False
     try:
         f = _threaded(cost_and_grad, threads, pool)
+
+        def evaluate(space, X):
+            """Log target and gradient in the kernel's coordinates, and the point, log target and gradient in w."""
+            if space == "ball":
+                S, G = f(X)
+                return -k * S, -k * G, X, -k * S, -k * G
+            W = ball.to_w(X)
+            S, G = f(W)
+            lj, glj = ball.log_jacobian(X)
+            return -k * S + lj, ball.pullback(X, -k * G) + glj, W, -k * S, -k * G
+
+        def in_coordinates(space, W, LW, GLW):
+            if space == "ball":
+                return W, LW, GLW
+            U = ball.from_w(W)
+            lj, glj = ball.log_jacobian(U)
+            return U, LW + lj, ball.pullback(U, GLW) + glj
+
+        # the state is kept in w (with its log target and gradient); each kernel maps it to its coordinates
         w = _uniform_ball(g, K, d, R) if schedule.init == "overdispersed" else np.zeros((K, d))
         S, G = f(w)
-        lp, gl = -k * S, -k * G
-        keep = n_sample
-        trace_lp = np.empty((K, keep))
-        trace_w = np.empty((K, keep, d))
+        lw, glw = -k * S, -k * G
+        trace_lp = np.empty((K, n_sample))
+        trace_w = np.empty((K, n_sample, d))
         n_acc = 0
         total = n_adapt + n_sample
-        t_local = 0
         win = 0
         buf: list = []
+        chosen = spaces[0]
         for t in range(1, total + 1):
-            h = math.exp(log_step)
+            space = spaces[t % len(spaces)] if t <= select_at else chosen
+            kn = kernels[space]
+            h = math.exp(kn.log_step)
             z = g.standard_normal((K, d))
-            noise = z @ L.T
+            x, lp, gl = in_coordinates(space, w, lw, glw)
+            noise = z @ kn.L.T
             if mala:
-                wp = w + 0.5 * h * (gl @ M) + math.sqrt(h) * noise
+                xp = x + 0.5 * h * (gl @ kn.M) + math.sqrt(h) * noise
             else:
-                wp = w + h * noise
-            inside = np.einsum("ij,ij->i", wp, wp) <= R * R
+                xp = x + h * noise
+            if space == "ball":
+                inside = np.einsum("ij,ij->i", xp, xp) <= R * R
+            else:
+                inside = np.isfinite(xp).all(axis=1)
             accept = np.zeros(K, dtype=bool)
             idx = np.flatnonzero(inside)
+            w_old = w.copy() if (select_from < t <= select_at and len(spaces) > 1) else None
             if idx.size:
-                Sp, Gp = f(wp[idx])
-                lpp, glp = -k * Sp, -k * Gp
+                lpp, glp, Wp, LWp, GLWp = evaluate(space, xp[idx])
                 log_alpha = lpp - lp[idx]
                 if mala:
-                    back = (w[idx] - wp[idx] - 0.5 * h * (glp @ M)) @ Linv.T
-                    log_alpha += -np.einsum("ij,ij->i", back, back) / (2.0 * h) + 0.5 * np.einsum("ij,ij->i", z[idx], z[idx])
+                    back = (x[idx] - xp[idx] - 0.5 * h * (glp @ kn.M)) @ kn.Linv.T
+                    log_alpha += (-np.einsum("ij,ij->i", back, back) / (2.0 * h)
+                                  + 0.5 * np.einsum("ij,ij->i", z[idx], z[idx]))
                 u = g.random(idx.size)
                 with np.errstate(invalid="ignore"):
                     ok = np.log(u) < log_alpha
                 sel = idx[ok]
                 accept[sel] = True
-                w[sel] = wp[sel]
-                lp[sel] = lpp[ok]
-                gl[sel] = glp[ok]
+                w[sel] = Wp[ok]
+                lw[sel] = LWp[ok]
+                glw[sel] = GLWp[ok]
             rate = accept.mean()
             if t <= n_adapt:
-                t_local += 1
-                log_step += max(0.02, 1.0 / math.sqrt(t_local)) * (rate - target)
+                kn.t_local += 1
+                kn.log_step += max(0.02, 1.0 / math.sqrt(kn.t_local)) * (rate - target)
+                if w_old is not None:
+                    sd = w_old.std(axis=0)
+                    sd = np.where(sd > 0, sd, 1.0)
+                    kn.jump += float(np.mean(np.sum(((w - w_old) / sd) ** 2, axis=1)))
+                    kn.moves += 1
                 if win < len(windows):
                     a, b = windows[win]
                     if a < t <= b:
                         buf.append(w.copy())
                     if t == b:
-                        C = _shrunk_covariance(np.concatenate(buf, axis=0))
+                        pooled = np.concatenate(buf, axis=0)
                         buf = []
                         win += 1
-                        if C is not None:
-                            M = C
-                            L = np.linalg.cholesky(M)
-                            Linv = np.linalg.inv(L)
-                            preconditioned = True
-                            log_step = math.log(step_reset)
-                            t_local = 0
+                        for other in kernels.values():
+                            C = _shrunk_covariance(pooled if other.space == "ball" else ball.from_w(pooled))
+                            if C is not None:
+                                other.set_metric(C, step_reset)
+                if t == select_at and len(spaces) > 1:
+                    chosen = max(spaces, key=lambda s: kernels[s].jump / max(kernels[s].moves, 1))
             else:
                 n_acc += int(accept.sum())
-                s = t - n_adapt - 1 - (n_sample - keep)
-                if s >= 0:
-                    trace_lp[:, s] = lp
-                    trace_w[:, s] = w
+                s = t - n_adapt - 1
+                trace_lp[:, s] = lw
+                trace_w[:, s] = w
     finally:
         if pool is not None:
             pool.shutdown()
     wall = time.perf_counter() - t0
-    ok_len = keep >= 4
+    ok_len = n_sample >= 4
     rh_lp = rank_normalized_rhat(trace_lp) if ok_len else math.nan
     rh_c = tuple(rank_normalized_rhat(trace_w[:, :, j]) if ok_len else math.nan for j in range(d))
     ess_lp = bulk_ess(trace_lp) if ok_len else math.nan
     ess_c = [bulk_ess(trace_w[:, :, j]) if ok_len else math.nan for j in range(d)]
     rh_all = (rh_lp, *rh_c)
+    kc = kernels[chosen]
     diag = MCMCDiagnostics(
         method=schedule.method, n_chains=K, n_adapt=n_adapt, n_sample=n_sample,
-        acceptance=n_acc / (K * n_sample) if n_sample else math.nan, step_size=math.exp(log_step),
+        acceptance=n_acc / (K * n_sample) if n_sample else math.nan, step_size=math.exp(kc.log_step),
         rhat_logp=rh_lp, rhat_coords=rh_c,
         rhat_max=math.nan if any(math.isnan(v) for v in rh_all) else max(rh_all),
         ess_logp=ess_lp, ess_min=min([ess_lp, *ess_c]) if ok_len else math.nan, wall_time=wall,
-        preconditioned=preconditioned, init=schedule.init,
+        preconditioned=kc.preconditioned, init=schedule.init, parametrisation=chosen,
     )
     return MCMCResult(draws=w.copy(), diagnostics=diag, trace_logp=trace_lp)
-
 
 def em_mcmc(X: ArrayLike, y: ArrayLike, *, epsilon: float, theta: float, iota: float, radius: float = 1.0,
             convention: str = "tight", n_draws: int = 100, schedule: MCMCSchedule | None = None,
