@@ -271,6 +271,7 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
                "delta": 0.0 if mi["pure"] else delta_used}
         if "sampler_status" in mi:  # approximate samplers: never counted as a certified answer unless converged
             row["sampler_status"] = mi["sampler_status"]
+            row["sampler_diagnostics"] = mi.get("sampler_diagnostics", [])
         if delta_t:
             row["meets_delta"] = bool(mi["pure"] or delta_used <= delta_t[0].value)
         if util_t and solve_for == "n":

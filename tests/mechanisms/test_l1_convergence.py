@@ -160,6 +160,7 @@ def test_compare_and_negotiate_rows_of_a_too_short_chain(short_l1_adapter):
                     eps_max=2.0, result=res)
     (r,) = ans["methods"]
     assert r["status"] == "none" and r["sampler_status"] == "not_converged"
+    assert [x["status"] for x in r["sampler_diagnostics"]] == ["not_converged", "not_converged"]
     assert "not certified: the sampler did not converge" in answer_sentences(ans)[0]
 
 
