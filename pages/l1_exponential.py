@@ -133,8 +133,10 @@ def _sampler_status(diag: dict, advice: bool = True) -> None:
     c4.metric("Chains × steps", f"{fmt.integer(diag['n_chains'])} × {fmt.integer(diag['n_adapt'] + diag['n_sample'])}",
               help=f"{fmt.integer(diag['n_adapt'])} warm-up steps (step size and preconditioner adapted) and "
                    f"{fmt.integer(diag['n_sample'])} sampling steps; {fmt.number(diag['wall_time'], sig=2)} s.")
-    st.caption(f"MCMC diagnostics of this run. {APPROXIMATE_LABEL}. The diagnostics are themselves computed from "
-               "the private data and are shown for teaching; they are not covered by the guarantee.")
+    label = APPROXIMATE_LABEL[0].upper() + APPROXIMATE_LABEL[1:]
+    st.caption(f"MCMC diagnostics of this run ({diag['parametrisation']} kernel). {label}. "
+               "The diagnostics are themselves computed from the private data and are shown for teaching; they are "
+               "not covered by the guarantee.")
 
 
 tab_data, tab_psi, tab_rates, tab_eps, tab_trunc, tab_base, tab_sampler = st.tabs(
