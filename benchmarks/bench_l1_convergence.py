@@ -8,9 +8,9 @@ presets quick = 150 + 250 and fast = 300 + 600 steps) against the current one (c
 uniformly on W, dense preconditioners adapted during warm-up from the chains' own draws, the
 ``ball`` or ``tanh`` kernel chosen during warm-up, quick = 200 + 400 and fast = 300 + 600 steps),
 side by side in one run. Part 1b does the same on randhie standardised as the comparison page
-does (its unconstrained fit lies outside W, so the target's mass sits against the boundary). Both are diagnosed the same way:
-rank-normalised split-R-hat (max of bulk and folded, over the log target and every coordinate)
-and the smallest bulk ESS, on the whole sampling phase. Convergence means R-hat <= 1.05 and ESS
+does (its unconstrained fit lies outside W, so the target's mass sits against the boundary). Both
+are diagnosed the same way: rank-normalised split-R-hat (max of bulk and folded, over the log
+target and every coordinate) and the smallest bulk ESS, on the whole sampling phase. Convergence means R-hat <= 1.05 and ESS
 >= 100 (``dp_core.mechanisms.l1_exponential.mcmc.RHAT_THRESHOLD`` / ``ESS_MIN``).
 
 Part 2 — cost of 100 draws at n = 1e4, d = 5 (the speed target of the issue on sampler speed:

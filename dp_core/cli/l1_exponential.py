@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from .. import display
 from .._validation import check_in_interval
 from ..bounds import l1_exponential as B
 from ..data import HEAVY_DESIGNS, HEAVY_NOISES, train_test_split
@@ -173,12 +174,17 @@ def _simulate_run(a):
                     "ess_min": float(em["ess"].min()), "n_runs": len(statuses), "n_not_converged": n_bad,
                     "rhat_kind": "rank-normalised split-R-hat (max of bulk and folded)",
                     "label": APPROXIMATE_LABEL}
-        worst = (f"{NOT_CONVERGED_MESSAGE} in {diag['n_not_converged']} of {diag['n_runs']} runs (largest R-hat "
-                 f"{diag['rhat_max']:.3f}, smallest bulk ESS {diag['ess_min']:.0f}). {NOT_CONVERGED_ADVICE}"
-                 if diag and diag["n_not_converged"] else
-                 (f"approximate sampler, converged by its diagnostics in every run (largest R-hat {diag['rhat_max']:.3f} "
-                  f"<= {RHAT_THRESHOLD:g}, smallest bulk ESS {diag['ess_min']:.0f} >= {ESS_MIN:g}); the ε-DP guarantee "
-                  "is conditional on the chains having reached the target distribution" if diag else ""))
+        worst = ""
+        if diag:
+            figures = (f"largest rank-normalised R-hat {display.number(diag['rhat_max'], sig=4)}, smallest bulk ESS "
+                       f"{display.integer(diag['ess_min'])}")
+            if diag["n_not_converged"]:
+                worst = (f"{NOT_CONVERGED_MESSAGE} in {diag['n_not_converged']} of {diag['n_runs']} runs ({figures}). "
+                         f"{NOT_CONVERGED_ADVICE}")
+            else:
+                worst = (f"approximate sampler, converged by its diagnostics in every run ({figures}; thresholds "
+                         f"{display.number(RHAT_THRESHOLD)} and {display.integer(ESS_MIN)}); the ε-DP guarantee is "
+                         "conditional on the chains having reached the target distribution")
         cal = L1ExponentialRegression(epsilon=a.eps, theta=a.theta, mode=a.mode, radius=a.radius).calibrate(a.n, a.d)
         return {"mechanism": MECH, "dataset": "heavy_tailed", "model": model.label, "n": a.n, "d": a.d, "eps": a.eps,
                 "theta": a.theta, "convention": a.convention, "mode": str(em["mode"].iloc[0]),

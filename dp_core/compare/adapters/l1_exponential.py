@@ -62,23 +62,32 @@ class L1ExponentialAdapter(Adapter):
                                "Pure ε-DP: exact exponential mechanism on a grid net, with the exact sensitivity of "
                                "the truncated score (replace-one and add/remove neighbours).", pure=True,
                                audit="l1-exponential/tight"),)
-        from ...mechanisms.l1_exponential.mcmc import ESS_MIN, NOT_CONVERGED_ADVICE, NOT_CONVERGED_MESSAGE, RHAT_THRESHOLD
+        from ... import display
+        from ...mechanisms.l1_exponential.mcmc import (
+            ESS_MIN,
+            NOT_CONVERGED_ADVICE,
+            NOT_CONVERGED_MESSAGE,
+            RHAT_THRESHOLD,
+        )
 
         runs = runs or {}
+        thresholds = f"thresholds R̂ ≤ {display.number(RHAT_THRESHOLD)} and bulk ESS ≥ {display.integer(ESS_MIN)}"
         bad = sorted(e for e, r in runs.items() if r["status"] != "converged")
         if bad:
-            worst = max(runs[e]["rhat_max"] for e in bad)
+            worst_r = max((runs[e]["rhat_max"] for e in bad), key=lambda v: -1.0 if math.isnan(v) else v)
+            worst_e = min(runs[e]["ess_min"] for e in bad)
             return (MethodInfo("em_l1", "EM on truncated l1 (MCMC)", "none",
-                               f"{NOT_CONVERGED_MESSAGE} at ε = {', '.join(f'{e:g}' for e in bad)} (largest "
-                               f"rank-normalised R̂ {worst:.3g} > {RHAT_THRESHOLD:g} or bulk ESS < {ESS_MIN:g}): those "
-                               "releases are not samples of the ε-DP distribution and carry no privacy guarantee. "
-                               + NOT_CONVERGED_ADVICE, pure=True, audit="l1-exponential/tight"),)
+                               f"{NOT_CONVERGED_MESSAGE} at ε = {', '.join(display.epsilon(e) for e in bad)} "
+                               f"(largest rank-normalised R̂ {display.number(worst_r, sig=4)}, smallest bulk ESS "
+                               f"{display.integer(worst_e)}; {thresholds}): those releases are not samples of the ε-DP "
+                               "distribution and carry no privacy guarantee. " + NOT_CONVERGED_ADVICE, pure=True,
+                               audit="l1-exponential/tight"),)
         conv = ""
         if runs:
-            conv = (f" The chains converged by their diagnostics at every ε (largest rank-normalised R̂ "
-                    f"{max(r['rhat_max'] for r in runs.values()):.3g} ≤ {RHAT_THRESHOLD:g}, smallest bulk ESS "
-                    f"{min(r['ess_min'] for r in runs.values()):.0f} ≥ {ESS_MIN:g}); the guarantee is conditional on "
-                    "the chains having reached the target distribution.")
+            conv = (" The chains converged by their diagnostics at every ε (largest rank-normalised R̂ "
+                    f"{display.number(max(r['rhat_max'] for r in runs.values()), sig=4)}, smallest bulk ESS "
+                    f"{display.integer(min(r['ess_min'] for r in runs.values()))}; {thresholds}); the guarantee is "
+                    "conditional on the chains having reached the target distribution.")
         return (MethodInfo("em_l1", "EM on truncated l1 (MCMC)", "claimed",
                            "ε-DP for the idealised exact sampler only; this MCMC approximation (with data-driven "
                            "step-size adaptation) is not certified." + conv, pure=True, audit="l1-exponential/tight"),)

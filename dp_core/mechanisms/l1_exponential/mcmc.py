@@ -626,9 +626,10 @@ def mcmc_sample(cost_and_grad: CostGrad, d: int, n_chains: int, *, kappa_value: 
     Notes
     -----
     Initial points are uniform on W (``init="overdispersed"``) or its centre; they never depend on
-    the data. The kernels (``ball``/``tanh``, see the module docstring) use the preconditioned MALA proposal ``w' = w + (h/2) M grad l(w) + sqrt(h) L z`` (``M = L L^T``),
-    accepted with the Metropolis-Hastings ratio including ``log q(w|w') - log q(w'|w)``,
-    ``log q(b|a) = -||L^{-1}(b - a - (h/2) M grad l(a))||^2 / (2h)`` in their own coordinates. During warm-up
+    the data. The kernels (``ball``/``tanh``, see the module docstring) use, in their own
+    coordinates, the preconditioned MALA proposal ``w' = w + (h/2) M grad l(w) + sqrt(h) L z``
+    (``M = L L^T``), accepted with the Metropolis-Hastings ratio including
+    ``log q(w|w') - log q(w'|w)``, ``log q(b|a) = -||L^{-1}(b - a - (h/2) M grad l(a))||^2 / (2h)``. During warm-up
     ``log h += gamma_t (accept_t - 0.574)``, ``gamma_t = max(0.02, 1/sqrt(t))`` with ``t`` counted
     from the last update of ``M`` (see the module docstring for the windows). RWM uses
     ``w' = w + s L z`` and target acceptance 0.234.
@@ -665,7 +666,8 @@ def mcmc_sample(cost_and_grad: CostGrad, d: int, n_chains: int, *, kappa_value: 
     select_from = int(_WINDOWS[-1][0] * n_adapt)
     select_at = int(_WINDOWS[-1][1] * n_adapt) if windows else n_adapt
     g = as_generator(rng)
-    threads = max(1, min(2, os.cpu_count() or 1)) if n_threads is None else check_int("n_threads", n_threads, lo=1, hi=16)
+    threads = (max(1, min(2, os.cpu_count() or 1)) if n_threads is None
+               else check_int("n_threads", n_threads, lo=1, hi=16))
     t0 = time.perf_counter()
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
     try:
