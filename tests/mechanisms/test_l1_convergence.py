@@ -239,9 +239,7 @@ def test_randhie_standardised_as_in_compare_converges_with_the_tanh_kernel(randh
     fit = L1ExponentialRegression(epsilon=1.0, mcmc_preset="quick").run(Xs, ys, rng=0, n_draws=10)
     assert fit.mcmc.parametrisation == "tanh"
     assert fit.sampler_status == "converged" and fit.mcmc.rhat_max <= RHAT_THRESHOLD
-    old = em_mcmc(Xs, ys, epsilon=1.0, theta=1.5, iota=fit.calibration.iota, n_draws=16,
-                  schedule=MCMCSchedule(n_adapt=200, n_sample=400, reparam="none"), rng=0)
-    assert old.diagnostics.rhat_max > fit.mcmc.rhat_max
+    # (the ball kernel alone gives R-hat 1.09-1.23 here: benchmarks/bench_l1_convergence.py, part 1b)
 
 
 @pytest.mark.slow
