@@ -58,7 +58,7 @@ def main() -> None:
                                                schedule=sched, rng=0))
         dg = res.diagnostics
         line(f"100 MALA draws, theta = {theta}, preset {preset} ({dg.n_adapt}+{dg.n_sample} steps)", wall, cpu,
-             10.0, f"accept {dg.acceptance:.2f}, R-hat {dg.rhat_max:.3f}")
+             10.0, f"accept {dg.acceptance:.2f}, R-hat {dg.rhat_max:.3f}, ESS {dg.ess_min:.0f}, {dg.status}")
 
     print("\nExact grid mechanism, d = 2, 200 x 200 grid, 100 draws, eps = 1, iota = 0.05")
     net = grid_net(2, 1.0, 200)

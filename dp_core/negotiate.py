@@ -269,6 +269,9 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
         row = {"mechanism": mi["mechanism"], "adapter": mi["adapter"], "method": mi["method"], "label": mi["label"],
                "status": mi["status"], "pure": mi["pure"], "label_dp": mi["label_dp"],
                "delta": 0.0 if mi["pure"] else delta_used}
+        if "sampler_status" in mi:  # approximate samplers: never counted as a certified answer unless converged
+            row["sampler_status"] = mi["sampler_status"]
+            row["sampler_diagnostics"] = mi.get("sampler_diagnostics", [])
         if delta_t:
             row["meets_delta"] = bool(mi["pure"] or delta_used <= delta_t[0].value)
         if util_t and solve_for == "n":
@@ -358,6 +361,8 @@ def answer_sentences(answer: dict) -> list[str]:
             txt = f"{r['label']}: not reached on the grid"
         else:
             txt = f"{r['label']}: {r.get('measured_note', 'no measured curve')}"
+        if r.get("sampler_status") == "not_converged":
+            txt += " (not certified: the sampler did not converge, so these releases carry no privacy guarantee)"
         eb = r.get("epsilon_bound", math.nan)
         if isinstance(eb, float) and math.isfinite(eb):
             txt += f"; the theoretical bound guarantees it from ε = {eb:.3g}"
@@ -369,7 +374,7 @@ def answer_sentences(answer: dict) -> list[str]:
 
 def answer_table(answer: dict) -> pd.DataFrame:
     """The per-method answers as a table (for the page and the report)."""
-    cols = ["label", "status", "epsilon_measured", "epsilon_measured_lo", "epsilon_measured_hi", "epsilon_bound",
+    cols = ["label", "status", "sampler_status", "epsilon_measured", "epsilon_measured_lo", "epsilon_measured_hi", "epsilon_bound",
             "n_bound", "n_note", "delta", "meets_delta", "n_trials", "measured_note", "bound_note", "mechanism"]
     df = pd.DataFrame(answer["methods"])
     return df[[c for c in cols if c in df.columns]]

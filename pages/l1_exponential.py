@@ -1,12 +1,14 @@
 """Heavy-tailed l1 regression (Wang & Xu): the exponential mechanism with residual truncation."""
 
+import dataclasses
 import math
 
 import streamlit as st
 
+from dp_core import display as fmt
 from dp_core.bounds import l1_exponential as bounds
 from dp_core.mechanisms.l1_exponential import figures as lf
-from dp_core.mechanisms.l1_exponential.mcmc import APPROXIMATE_LABEL
+from dp_core.mechanisms.l1_exponential.mcmc import APPROXIMATE_LABEL, MCMC_PRESETS, MCMCSchedule
 from dp_core.mechanisms.l1_exponential.mechanism import L1ExponentialRegression
 from dp_core.mechanisms.l1_exponential.population import HeavyTailedModel
 from dp_core.mechanisms.l1_exponential.simulation import SimulationConfig, summarize_releases
@@ -104,6 +106,39 @@ except ValueError as exc:
     widgets.show_error(exc)
     st.stop()
 
+def _preset_steps(preset: str, d: int) -> str:
+    a, n = MCMCSchedule.preset(preset).lengths(d)
+    return f"{fmt.integer(a)} + {fmt.integer(n)} steps"
+
+
+def _sampler_status(diag: dict, advice: bool = True) -> None:
+    """The MCMC release's status: a red 'not certified' box, or how well it converged (never 'certified')."""
+    if diag["status"] == "not_converged":
+        st.error("**Not certified: the sampler did not converge.** These releases are not samples of the ε-DP "
+                 "distribution and carry no privacy guarantee." + (
+                     " What to do: choose a longer MCMC length below (fast or spec), select fewer features, or "
+                     "select at most 3 features to use the exact grid sampler (exactly ε-DP)." if advice else ""),
+                 icon="⛔")
+    else:
+        st.warning("**Approximate sampler, converged by its diagnostics.** The ε-DP guarantee is that of the "
+                   "exact target distribution; these draws carry it only to the extent that the chains reached "
+                   "that distribution, which the diagnostics below support but cannot prove.", icon="⚠️")
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("split-R̂ (max)", fmt.number(diag["rhat_max"], sig=4, inf="∞ (stuck)"),
+              help=f"{diag['rhat_kind']}, over the log target and every coordinate. Converged when ≤ "
+                   f"{fmt.number(diag['rhat_threshold'])}.")
+    c2.metric("Smallest bulk ESS", fmt.integer(diag["ess_min"]),
+              help=f"{diag['ess_kind']}. Converged when ≥ {fmt.integer(diag['ess_threshold'])}.")
+    c3.metric("Acceptance (MALA)", fmt.number(diag["acceptance"], sig=2), help="MALA: 0.4 to 0.8 is healthy.")
+    c4.metric("Chains × steps", f"{fmt.integer(diag['n_chains'])} × {fmt.integer(diag['n_adapt'] + diag['n_sample'])}",
+              help=f"{fmt.integer(diag['n_adapt'])} warm-up steps (step size and preconditioner adapted) and "
+                   f"{fmt.integer(diag['n_sample'])} sampling steps; {fmt.number(diag['wall_time'], sig=2)} s.")
+    label = APPROXIMATE_LABEL[0].upper() + APPROXIMATE_LABEL[1:]
+    st.caption(f"MCMC diagnostics of this run ({diag['parametrisation']} kernel). {label}. "
+               "The diagnostics are themselves computed from the private data and are shown for teaching; they are "
+               "not covered by the guarantee.")
+
+
 tab_data, tab_psi, tab_rates, tab_eps, tab_trunc, tab_base, tab_sampler = st.tabs(
     ["📊 Your data", "✂️ Truncation", "📉 Rates vs n", "🔒 Privacy–utility", "⚖️ Truncation trade-off",
      "🦎 Heavy tails vs baselines", "🎲 Sampler honesty"])
@@ -126,8 +161,18 @@ with tab_data:
         st.warning("Select at least one feature.")
     else:
         idx = tuple(names.index(f) for f in feats)
+        est_used = est
+        if mode == "mcmc" or (mode == "auto" and len(feats) > 3):
+            if st.session_state.get("l1_mcmc_preset") not in MCMC_PRESETS:
+                st.session_state["l1_mcmc_preset"] = "quick"
+            preset = st.radio("MCMC length (approximate sampler)", ("quick", "fast", "spec"), key="l1_mcmc_preset",
+                              horizontal=True, format_func=lambda p: f"{p} ({_preset_steps(p, len(feats))})",
+                              help="Warm-up + sampling steps per chain. Longer runs converge more often and take "
+                                   "proportionally longer.")
+            est_used = dataclasses.replace(est, mcmc_preset=preset)
         try:
-            an = cl.analysis(ds.name, ds.fingerprint, est, idx, bool(standardise), int(n_rel), int(seed), float(delta), ds)
+            an = cl.analysis(ds.name, ds.fingerprint, est_used, idx, bool(standardise), int(n_rel), int(seed),
+                             float(delta), ds)
         except ValueError as exc:
             widgets.show_error(exc)
             an = None
@@ -141,8 +186,8 @@ with tab_data:
                 widgets.guarantee_badge("corrected" if conv == "tight" else "claimed", cal["privacy_label"])
             if cal["mode"] == "grid" or conv == "paper_box":
                 badges.audit_badge("l1-exponential", conv)
-            if cal["mode"] != "grid":
-                st.warning(f"**Approximate sampler:** {APPROXIMATE_LABEL}.", icon="⚠️")
+            if an.result.mcmc is not None:
+                _sampler_status(an.result.mcmc)
             m1, m2, m3, m4, m5 = st.columns(5)
             m1.metric("Truncation scale ι", f"{cal['iota']:.3g}")
             m2.metric("Residual threshold 1/ι", f"{cal['threshold']:.3g}")
@@ -169,11 +214,6 @@ with tab_data:
                     probs = {conv: an.density[conv]}
                 st.plotly_chart(lf.density_figure(an.density_points, probs, marks=marks), width="stretch",
                                 key="l1_density")
-            elif an.result.mcmc is not None:
-                d = an.result.mcmc
-                st.caption(f"MCMC diagnostics: acceptance {d['acceptance']:.2f}, split-R̂ max {d['rhat_max']:.3f}"
-                           + (" (flagged: > 1.05)" if d["flagged"] else "") + f", ESS of log-target "
-                           f"{d['ess_logp']:.0f}, {d['n_chains']} chains, {d['wall_time']:.1f} s.")
             st.plotly_chart(lf.residual_histogram(an.residuals, cal["iota"]), width="stretch", key="l1_resid")
 
             with st.expander("Explicit bound U(ι) and the paper's rate for this setting"):
@@ -303,10 +343,7 @@ with tab_sampler:
         try:
             out = cl.sampler_check(1000, float(eps), float(theta), 0.05, 200, int(seed))
             d = out["diagnostics"]
-            c1, c2, c3 = st.columns(3)
-            c1.metric("Acceptance (MALA)", f"{d['acceptance']:.2f}")
-            c2.metric("split-R̂ (max)", f"{d['rhat_max']:.3f}")
-            c3.metric("ESS of log-target", f"{d['ess_logp']:.0f}")
+            _sampler_status(d, advice=False)
             for j in range(2):
                 st.plotly_chart(lf.sampler_figure(out["points"], out["probs"], out["draws"], coord=j, diagnostics=d),
                                 width="stretch", key=f"l1_sampler_{j}")

@@ -32,7 +32,7 @@ PUBLISHABLE = {
     "InputPerturbationRelease": {"theta", "epsilon", "delta", "alpha", "eps_run", "privacy_status", "model", "eta",
                                  "sigma_b", "sigma_u", "Delta_in", "on_boundary", "status"},
     "large_margin_gaussian.ReleaseBatch": {"config", "accounting", "phi", "unbounded"},
-    "L1FitResult": {"draws", "calibration", "privacy_label"},
+    "L1FitResult": {"draws", "calibration", "privacy_label", "sampler_status", "sampler_message"},
     "ClippedEMResult": {"draws", "kappa", "sensitivity", "mode", "label", "net"},
     "LBARelease": {"mechanism", "bags", "xbar", "ybar"},
     "LLPRelease": {"mechanism", "bags", "features", "weights", "ybar", "rho"},

@@ -173,7 +173,11 @@ def run_compare(ds: Dataset, spec: CompareSpec, *, mechanisms: Sequence[str] | N
         notes[a.key] = tuple(a.notes(st))
         leaks[a.key] = tuple(a.leaks(st))
         for mi in a.statuses(st, spec):
-            methods.append(_method_row(a, mi))
+            row = _method_row(a, mi)
+            details = getattr(a, "method_details", None)  # optional per-method extras (e.g. sampler status)
+            if details is not None:
+                row.update(details(st, mi.key))
+            methods.append(row)
     trials = (pd.concat(frames, ignore_index=True) if frames
               else pd.DataFrame(columns=["adapter", "method", "epsilon", "trial", "utility", "excess_risk"]))
     summary = (summarize(trials, by=["adapter", "method", "epsilon"], values=["utility", "excess_risk"])

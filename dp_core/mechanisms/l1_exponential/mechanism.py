@@ -18,7 +18,7 @@ from ...bounds import l1_exponential as bounds
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike
 from .grid import BUDGET_INTERACTIVE, GridEMResult, default_grid_resolution, em_grid, grid_net, grid_size
-from .mcmc import APPROXIMATE_LABEL, MCMC_PRESETS, MCMCDiagnostics, MCMCSchedule, em_mcmc
+from .mcmc import APPROXIMATE_LABEL, MCMC_PRESETS, MIN_CHAINS, MCMCDiagnostics, MCMCSchedule, em_mcmc, release_status
 from .truncation import (
     CONVENTIONS,
     check_theta,
@@ -87,11 +87,21 @@ class L1FitResult:
     The exact output law on the grid (which is computed from the private data) and the MCMC
     sampler's diagnostics are in :class:`L1Diagnostics`, returned only by
     ``run(..., diagnostics=True)``.
+
+    ``sampler_status`` is ``exact`` (grid: exactly epsilon-DP), ``converged`` (MCMC whose
+    diagnostics pass :data:`~.mcmc.RHAT_THRESHOLD` and :data:`~.mcmc.ESS_MIN`; approximate, the
+    guarantee is conditional on convergence) or ``not_converged`` (not certified: the sampler did
+    not converge; the draws are not samples of the epsilon-DP distribution). ``privacy_label``
+    starts with "not certified: the sampler did not converge" in the last case. The status and its
+    message are published with the draws so that nobody presents an unconverged release as
+    certified; the numbers behind them (R-hat, ESS, acceptance) stay in :class:`L1Diagnostics`.
     """
 
     draws: NDArray[np.float64] = field(repr=False)
     calibration: L1Calibration
     privacy_label: str
+    sampler_status: str = "exact"
+    sampler_message: str = ""
 
     @property
     def w(self) -> NDArray[np.float64]:
@@ -101,6 +111,11 @@ class L1FitResult:
     def exact(self) -> bool:
         """Drawn by the exact grid sampler (a public setting)."""
         return self.calibration.mode == "grid"
+
+    @property
+    def certified_sampler(self) -> bool:
+        """The draws come from the exact law (grid) or from chains that passed the thresholds."""
+        return self.sampler_status in ("exact", "converged")
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,6 +134,12 @@ class L1Diagnostics(NonPublicDiagnostics):
 
     grid: GridEMResult | None = None
     mcmc: MCMCDiagnostics | None = None
+
+    def status_dict(self) -> dict:
+        """``sampler_status``, ``sampler_message``, ``certified_sampler`` and the diagnostics (or None)."""
+        out = release_status(self.mcmc)
+        out["sampler_diagnostics"] = None if self.mcmc is None else self.mcmc.as_dict()
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -159,6 +180,8 @@ class L1ExponentialRegression:
         Budget N*n for the default grid.
     mcmc_preset : {"spec", "fast", "quick"}
         MCMC schedule.
+    mcmc_schedule : MCMCSchedule or None
+        An explicit schedule that overrides ``mcmc_preset`` (for example a deliberately short run).
 
     References
     ----------
@@ -180,6 +203,7 @@ class L1ExponentialRegression:
     grid_m: int | None = None
     grid_budget: int = BUDGET_INTERACTIVE
     mcmc_preset: str = "fast"
+    mcmc_schedule: MCMCSchedule | None = None
 
     def __post_init__(self) -> None:
         check_epsilon(self.epsilon)
@@ -199,6 +223,12 @@ class L1ExponentialRegression:
             check_int("grid_m", self.grid_m, lo=2, hi=1 << 20)
         check_int("grid_budget", self.grid_budget, lo=1000)
         check_choice("mcmc_preset", self.mcmc_preset, tuple(MCMC_PRESETS))
+        if self.mcmc_schedule is not None and not isinstance(self.mcmc_schedule, MCMCSchedule):
+            raise TypeError(f"mcmc_schedule must be an MCMCSchedule or None, got {type(self.mcmc_schedule).__name__}.")
+
+    def schedule(self) -> MCMCSchedule:
+        """The MCMC schedule used in mode ``mcmc``."""
+        return self.mcmc_schedule if self.mcmc_schedule is not None else MCMCSchedule.preset(self.mcmc_preset)
 
     # ------------------------------------------------------------------------------------------
     def resolved_mode(self, d: int) -> str:
@@ -264,7 +294,10 @@ class L1ExponentialRegression:
         """Release ``n_draws`` independent outputs of the mechanism on ``(X, y)``.
 
         Grid mode computes S on the net once and draws all releases from the exact law; MCMC
-        mode runs one chain per release (``n_draws >= 2`` chains are always run).
+        mode runs one chain per release (at least :data:`~.mcmc.MIN_CHAINS` chains; the first
+        ``n_draws`` final states are released, the others only serve adaptation and diagnostics) and
+        reports its status (``result.sampler_status``); a run that fails the convergence thresholds is
+        labelled "not certified: the sampler did not converge".
 
         Returns an :class:`L1FitResult`; with ``diagnostics=True`` the pair
         ``(L1FitResult, L1Diagnostics)`` (exact law on the grid or sampler diagnostics: not for
@@ -281,7 +314,11 @@ class L1ExponentialRegression:
             fit = L1FitResult(draws=res.draws, calibration=cal, privacy_label=cal.privacy_label)
             return (fit, L1Diagnostics(grid=res)) if diagnostics else fit
         res = em_mcmc(X, y, epsilon=self.epsilon, theta=self.theta, iota=cal.iota, radius=self.radius,
-                      convention=self.convention, n_draws=max(2, n_draws),
-                      schedule=MCMCSchedule.preset(self.mcmc_preset), rng=rng)
-        fit = L1FitResult(draws=res.draws[:n_draws], calibration=cal, privacy_label=cal.privacy_label)
+                      convention=self.convention, n_draws=max(MIN_CHAINS, n_draws),
+                      schedule=self.schedule(), rng=rng)
+        label = cal.privacy_label
+        if not res.diagnostics.converged:
+            label = res.diagnostics.message  # starts with NOT_CONVERGED_MESSAGE
+        fit = L1FitResult(draws=res.draws[:n_draws], calibration=cal, privacy_label=label,
+                          sampler_status=res.diagnostics.status, sampler_message=res.diagnostics.message)
         return (fit, L1Diagnostics(mcmc=res.diagnostics)) if diagnostics else fit

@@ -81,6 +81,7 @@ class SimulationConfig:
     mode: str = "auto"
     grid_budget: int = 4_000_000
     mcmc_preset: str = "quick"
+    mcmc_schedule: MCMCSchedule | None = None
     methods: tuple = METHODS
     clip_q: float = 0.05
     clip_scale: float = 1.0
@@ -99,7 +100,7 @@ class SimulationConfig:
         L1ExponentialRegression(epsilon=self.epsilon, theta=self.theta, convention=self.convention,
                                 c_iota=self.c_iota, radius=self.radius, eta_total=self.eta_total,
                                 assumption=self.assumption, mode=self.mode, grid_budget=self.grid_budget,
-                                mcmc_preset=self.mcmc_preset)
+                                mcmc_preset=self.mcmc_preset, mcmc_schedule=self.mcmc_schedule)
 
 
 def public_constants(model: HeavyTailedModel, theta: float, assumption: str) -> dict:
@@ -117,7 +118,7 @@ def _estimator(cfg: SimulationConfig, consts: dict) -> L1ExponentialRegression:
     return L1ExponentialRegression(
         epsilon=cfg.epsilon, theta=cfg.theta, convention=cfg.convention, c_iota=cfg.c_iota, radius=cfg.radius,
         tau=consts["tau"], sigma_theta=consts["sigma_theta"], assumption=cfg.assumption, eta_total=cfg.eta_total,
-        mode=cfg.mode, grid_budget=cfg.grid_budget, mcmc_preset=cfg.mcmc_preset)
+        mode=cfg.mode, grid_budget=cfg.grid_budget, mcmc_preset=cfg.mcmc_preset, mcmc_schedule=cfg.mcmc_schedule)
 
 
 def _clip_levels(cfg: SimulationConfig, est: L1ExponentialRegression, d: int) -> tuple[float, float]:
@@ -149,11 +150,12 @@ def simulate_trials(cfg: SimulationConfig, seeds: Sequence[np.random.SeedSequenc
             fit, diag = est.run(X, y, rng=s_em, n_draws=1, diagnostics=True)
             ws["em_l1"] = fit.w
             if diag.mcmc is not None:
-                extra["em_l1"] = {"acceptance": diag.mcmc.acceptance, "rhat": diag.mcmc.rhat_max}
+                extra["em_l1"] = {"acceptance": diag.mcmc.acceptance, "rhat": diag.mcmc.rhat_max,
+                                  "ess": diag.mcmc.ess_min, "sampler_status": diag.mcmc.status}
         if "em_clipped" in cfg.methods:
             b1 = baseline_clipped_em(X, y, epsilon=cfg.epsilon, clip_x=cx, clip_y=cy, radius=cfg.radius,
                                      mode="grid" if cal.mode == "grid" else "mcmc",
-                                     m=cal.grid_m, schedule=MCMCSchedule.preset(cfg.mcmc_preset), rng=s_b1)
+                                     m=cal.grid_m, schedule=est.schedule(), rng=s_b1)
             ws["em_clipped"] = b1.draws[0]
         if "dp_gd" in cfg.methods:
             ws["dp_gd"] = baseline_dp_gd(X, y, epsilon=cfg.epsilon, delta=cfg.delta, clip=cx, n_steps=cfg.gd_steps,
@@ -232,6 +234,8 @@ class RealDataResult(NonPublicDiagnostics):
     mcmc: dict | None
     grid_points: np.ndarray | None = None
     grid_costs: np.ndarray | None = None
+    sampler_status: str = "exact"
+    sampler_message: str = ""
 
 
 def real_data_experiment(X_train, y_train, X_test, y_test, *, estimator: L1ExponentialRegression, n_releases: int = 50,
@@ -252,7 +256,7 @@ def real_data_experiment(X_train, y_train, X_test, y_test, *, estimator: L1Expon
     cal = fit.calibration
     b1 = baseline_clipped_em(Xtr, ytr, epsilon=estimator.epsilon, clip_x=clip_x, clip_y=clip_y,
                              radius=estimator.radius, n_draws=K, mode="grid" if cal.mode == "grid" else "mcmc",
-                             m=cal.grid_m, schedule=MCMCSchedule.preset(estimator.mcmc_preset), rng=s_b1)
+                             m=cal.grid_m, schedule=estimator.schedule(), rng=s_b1)
     b2 = baseline_dp_gd(Xtr, ytr, epsilon=estimator.epsilon, delta=delta, clip=clip_x, n_steps=gd_steps,
                         radius=estimator.radius, n_draws=K, rng=s_b2)
     lad_test = l1_risk(lad.w, Xte, yte)
@@ -267,7 +271,8 @@ def real_data_experiment(X_train, y_train, X_test, y_test, *, estimator: L1Expon
     return RealDataResult(table=pd.DataFrame(rows), lad_w=lad.w, em_draws=fit.draws, calibration=cal.as_dict(),
                           privacy_label=fit.privacy_label, mcmc=None if diag.mcmc is None else diag.mcmc.as_dict(),
                           grid_points=None if diag.grid is None else diag.grid.net.points,
-                          grid_costs=None if diag.grid is None else diag.grid.costs)
+                          grid_costs=None if diag.grid is None else diag.grid.costs,
+                          sampler_status=fit.sampler_status, sampler_message=fit.sampler_message)
 
 
 
