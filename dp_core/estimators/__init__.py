@@ -13,6 +13,8 @@ the training data, the non-private fit or the noise drawn.
 """
 
 from ._base import NEIGHBOURS, STATUSES, PrivacyGuarantee
+from .l1 import L1ExponentialRegressor
+from .label_dp import LabelDPBagRegressor
 from .large_margin import LargeMarginGaussianClassifier
 from .linear import (
     InputPerturbationClassifier,
@@ -28,6 +30,8 @@ __all__ = [
     "STATUSES",
     "InputPerturbationClassifier",
     "InputPerturbationRegressor",
+    "L1ExponentialRegressor",
+    "LabelDPBagRegressor",
     "LargeMarginGaussianClassifier",
     "ObjectivePerturbationClassifier",
     "ObjectivePerturbationRegressor",

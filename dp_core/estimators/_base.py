@@ -148,19 +148,25 @@ def _as_float_matrix(X: Any, name: str = "X") -> np.ndarray:
         raise TypeError(f"{name} must be a 2-D array or a pandas DataFrame, got None.")
     if _is_sparse(X):
         raise TypeError(f"{name} is a sparse matrix; these estimators need dense data: pass X.toarray().")
-    if _is_dataframe(X):
-        A = X.to_numpy(dtype=np.float64, na_value=np.nan)
-    else:
-        try:
-            A = np.asarray(X, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"{name} must hold real numbers only (convert or encode non-numeric columns first): "
-                             f"{exc}") from exc
+    raw = X.to_numpy() if _is_dataframe(X) else np.asarray(X)
+    if raw.dtype.kind == "c":
+        raise ValueError(f"Complex data not supported: {name} must hold real numbers.")
+    try:
+        A = np.asarray(raw, dtype=np.float64)
+    except TypeError as exc:
+        raise TypeError(f"{name} must hold real numbers only (convert or encode non-numeric columns first): "
+                        f"{exc}") from exc
+    except ValueError as exc:
+        raise ValueError(f"{name} must hold real numbers only (convert or encode non-numeric columns first): "
+                         f"{exc}") from exc
     if A.ndim != 2:
-        raise ValueError(f"{name} must be 2-D (rows x columns), got an array with {A.ndim} dimension(s); "
-                         "reshape a single feature with X.reshape(-1, 1).")
-    if A.shape[0] < 1 or A.shape[1] < 1:
-        raise ValueError(f"{name} must have at least one row and one column, got shape {A.shape}.")
+        raise ValueError(f"Expected a 2-D {name} (rows x columns), got an array with {A.ndim} dimension(s). "
+                         "Reshape your data with X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a "
+                         "single row.")
+    if A.shape[1] < 1:
+        raise ValueError(f"Found array with 0 feature(s) (shape={A.shape}) while a minimum of 1 is required.")
+    if A.shape[0] < 1:
+        raise ValueError(f"Found array with 0 sample(s) (shape={A.shape}) while a minimum of 1 is required.")
     if not np.all(np.isfinite(A)):
         raise ValueError(f"{name} contains NaN or infinite values; remove or impute them first.")
     return A
@@ -243,6 +249,8 @@ class DPEstimator:
                 names = np.asarray(cols, dtype=object)
         A = _as_float_matrix(X)
         if reset:
+            if A.shape[0] < 2:
+                raise ValueError(f"n_samples = {A.shape[0]}: a private fit needs at least 2 samples.")
             self.n_features_in_ = int(A.shape[1])
             if names is not None:
                 self.feature_names_in_ = names
@@ -273,6 +281,8 @@ class DPEstimator:
                 raise ValueError(f"y must be 1-D, got a DataFrame with {y.shape[1]} columns.")
             y = y.iloc[:, 0]
         v = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+        if v.dtype.kind == "c":
+            raise ValueError("Complex data not supported: y must hold real numbers or labels.")
         if v.ndim == 2 and v.shape[1] == 1:
             warnings.warn("A column-vector y was passed when a 1d array was expected; it is raveled.",
                           _conversion_warning(), stacklevel=3)
@@ -307,7 +317,7 @@ class DPClassifierMixin:
                              "(use a regressor for a continuous target).")
         classes, codes = np.unique(v, return_inverse=True)
         if classes.size < 2:
-            raise ValueError(f"y must contain at least two classes, got {classes.size} "
+            raise ValueError(f"y must contain at least two classes, got {classes.size} class "
                              f"({classes.tolist()!r}).")
         self.classes_ = classes
         return codes.astype(np.int64)

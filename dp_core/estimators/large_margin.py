@@ -107,12 +107,10 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
         # sqrt(d/k) restores the expected squared norm of a row after a random projection; then clip.
         return clip_to_unit_ball(Z @ self.projection_, math.sqrt(k / d))
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y):
         """Fit on ``X`` (array or DataFrame) and ``y`` (any label values); returns ``self``."""
         from ..mechanisms.large_margin_gaussian import LargeMarginGaussian
 
-        if sample_weight is not None:
-            raise ValueError("sample_weight is not supported: weighting records changes their sensitivity.")
         eps = check_number("epsilon", self.epsilon)
         A = self._validate_X(X, reset=True)
         codes = self._encode_y(self._validate_y(y, A.shape[0]))

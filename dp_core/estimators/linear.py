@@ -25,6 +25,9 @@ Defaults (public, chosen on breast_cancer against diffprivlib, see ``docs/estima
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
 
 from ._base import (
@@ -70,6 +73,40 @@ def default_eta(epsilon: float) -> float:
     return float(min(3.0, max(1.0, epsilon)))
 
 
+@dataclass(frozen=True)
+class _BaselineParams:
+    """Public constants of the objective/output baselines (the fields their samplers read)."""
+
+    eta: float
+    zeta: float
+    lam: float
+    epsilon: float
+    eps_run: float
+    delta: float
+    Delta: float
+
+
+#: delta used in the ridge rule of pure-epsilon output perturbation (a public constant, not a guarantee).
+_RIDGE_RULE_DELTA = 1e-5
+
+
+def _baseline_params(*, d: int, epsilon: float, delta: float, eta: float, model: str, mult: float) -> _BaselineParams:
+    """The ridge ``Delta`` of the baselines: the same public rule as input perturbation, without its sample-size floor.
+
+    ``Delta = max(mult * Delta*, 2 lam / eps (1 + 1e-9))`` with
+    ``Delta* = 4 zeta sqrt(d (8 ln(4/delta) + 4 eps)) / (eps eta)`` (Fukuchi et al. 2017, Algorithm 2 and the
+    choice of Delta in Theorem 4); Gaussian objective perturbation needs ``Delta >= 2 lam / eps`` (Kifer et al.
+    2012, Theorem 2).
+    """
+    from ..mechanisms.input_perturbation.model import model_constants
+
+    c = model_constants(model, eta=eta)
+    dl = delta if delta > 0 else _RIDGE_RULE_DELTA
+    star = 4.0 * c.zeta * math.sqrt(d * (8.0 * math.log(4.0 / dl) + 4.0 * epsilon)) / (epsilon * eta)
+    Delta = max(mult * star, 2.0 * c.lam / epsilon * (1.0 + 1e-9))
+    return _BaselineParams(eta=eta, zeta=c.zeta, lam=c.lam, epsilon=epsilon, eps_run=epsilon, delta=dl, Delta=Delta)
+
+
 class _QuadraticBallModel(DPEstimator):
     """Shared fit of the six linear estimators (see the module docstring)."""
 
@@ -98,22 +135,21 @@ class _QuadraticBallModel(DPEstimator):
 
     def _binary_fit(self, Z: np.ndarray, t: np.ndarray, *, model: str, eps: float, dl: float, mult: float, g):
         """One release ``w`` on prepared rows ``Z`` (unit ball) and targets ``t``; nothing else is kept."""
-        from ..mechanisms.input_perturbation import InputPerturbation
         from ..mechanisms.input_perturbation.mechanism import (
+            InputPerturbation,
             objective_perturbation_thetas,
             output_perturbation_thetas,
         )
         from ..mechanisms.input_perturbation.model import sufficient_stats
 
         eta = default_eta(eps) if isinstance(self.eta, str) else float(self.eta)
-        delta_params = dl if dl > 0 else 1e-5  # output perturbation ignores delta (pure epsilon-DP)
-        cfg = InputPerturbation(epsilon=eps, delta=delta_params, model=model, eta=eta, Delta_multiplier=mult)
         if self._method == "input":
+            cfg = InputPerturbation(epsilon=eps, delta=dl, model=model, eta=eta, Delta_multiplier=mult)
             rel = cfg.run(Z, t, rng=g, sampler="stats")
             params = cfg.params(Z.shape[0], Z.shape[1])
             return np.asarray(rel.theta, dtype=np.float64), params
         stats = sufficient_stats(Z, t, model)
-        params = cfg.params(stats.n, stats.d)
+        params = _baseline_params(d=stats.d, epsilon=eps, delta=dl, eta=eta, model=model, mult=mult)
         if self._method == "objective":
             w = objective_perturbation_thetas(stats, params, n_trials=1, rng=g)[0]
         else:
@@ -149,7 +185,7 @@ class _QuadraticBallModel(DPEstimator):
         scaling = self.intercept_scaling if self.fit_intercept else None
         return augment_intercept(clip_to_unit_ball(X, self.data_norm_), scaling)
 
-    def decision_function(self, X) -> np.ndarray:
+    def _scores(self, X) -> np.ndarray:
         """``<w, z(x)>`` with the public row transform ``z`` (equals ``X @ coef_.T + intercept_`` for rows
         with ``||x|| <= data_norm``; longer rows are clipped first, as in training)."""
         self._check_fitted()
@@ -171,12 +207,10 @@ class _LinearRegressor(DPRegressorMixin, _QuadraticBallModel):
         self.intercept_scaling = intercept_scaling
         self.random_state = random_state
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y):
         """Fit on ``X`` (array or DataFrame) and ``y`` (numbers); returns ``self``."""
         from ..rng import as_generator
 
-        if sample_weight is not None:
-            raise ValueError("sample_weight is not supported: weighting records changes their sensitivity.")
         eps, dl, mult, scaling = self._settings()
         A = self._validate_X(X, reset=True)
         v = np.asarray(self._validate_y(y, A.shape[0]), dtype=np.float64)
@@ -200,7 +234,7 @@ class _LinearRegressor(DPRegressorMixin, _QuadraticBallModel):
 
     def predict(self, X) -> np.ndarray:
         """Predicted targets (the public row transform, then ``<w, z>``)."""
-        return np.asarray(self.decision_function(X), dtype=np.float64)
+        return np.asarray(self._scores(X), dtype=np.float64)
 
 
 class _LinearClassifier(DPClassifierMixin, _QuadraticBallModel):
@@ -215,12 +249,10 @@ class _LinearClassifier(DPClassifierMixin, _QuadraticBallModel):
         self.intercept_scaling = intercept_scaling
         self.random_state = random_state
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y):
         """Fit on ``X`` (array or DataFrame) and ``y`` (any label values); returns ``self``."""
         from ..rng import as_generator
 
-        if sample_weight is not None:
-            raise ValueError("sample_weight is not supported: weighting records changes their sensitivity.")
         eps, dl, mult, scaling = self._settings()
         A = self._validate_X(X, reset=True)
         codes = self._encode_y(self._validate_y(y, A.shape[0]))
@@ -246,6 +278,10 @@ class _LinearClassifier(DPClassifierMixin, _QuadraticBallModel):
         self.intercept_ = np.array([b for _, b in parts])
         self.privacy_ = self._guarantee(eps, dl, leaks, plist)
         return self
+
+    def decision_function(self, X) -> np.ndarray:
+        """``<w, z(x)>`` per class (binary: one column, positive means ``classes_[1]``)."""
+        return self._scores(X)
 
     def predict(self, X) -> np.ndarray:
         """Predicted class labels (values of ``classes_``)."""
