@@ -27,7 +27,7 @@ from dp_core.estimators import (
 )
 from dp_core.estimators.linear import default_eta
 from dp_core.estimators.preprocessing import augment_intercept, clip_to_unit_ball, linear_from_augmented
-from dp_core.exceptions import PrivacyLeakWarning
+from dp_core.exceptions import ApproximateGuaranteeWarning, PrivacyLeakWarning
 
 CLASSIFIERS = [
     lambda **kw: InputPerturbationClassifier(data_norm=1.0, **kw),
@@ -183,12 +183,16 @@ def test_privacy_read_outs():
     assert naive.status == "not valid" and naive.delta == pytest.approx(1.0)  # m k = n: every label in a bag
     l1 = L1ExponentialRegressor(epsilon=1.0, fit_intercept=False, random_state=0).fit(Xr[["x0"]], yr)
     assert l1.sampler_["exact"] and l1.privacy_.status == "certified"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         l1m = L1ExponentialRegressor(epsilon=1.0, random_state=0).fit(
             np.column_stack([Xr.to_numpy(), Xr.to_numpy() ** 2]), yr)
     assert not l1m.sampler_["exact"] and l1m.privacy_.status != "certified"  # MCMC is never certified
     assert isinstance(l1m.sampler_["converged"], bool)
+    # An unconverged run says so, in a warning and in the guarantee's reason.
+    warned = any(issubclass(w.category, ApproximateGuaranteeWarning) for w in caught)
+    assert warned == (not l1m.sampler_["converged"])
+    assert ("did NOT pass" in l1m.privacy_.reason) == (not l1m.sampler_["converged"])
 
 
 def test_multiclass_one_vs_rest_splits_the_budget():

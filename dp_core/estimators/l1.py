@@ -74,6 +74,7 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         """Fit on ``X`` (array or DataFrame) and ``y`` (numbers); returns ``self``."""
         import warnings
 
+        from ..exceptions import ApproximateGuaranteeWarning
         from ..mechanisms.l1_exponential import L1ExponentialRegression
 
         eps = check_number("epsilon", self.epsilon)
@@ -109,6 +110,11 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
             reason = (f"{cal.privacy_label}. The chains "
                       + ("passed" if converged else "did NOT pass (do not use this fit)")
                       + " their convergence check (split-R-hat <= 1.05).")
+        if converged is False:
+            warnings.warn("the MCMC chains of the l1 exponential mechanism failed their convergence check "
+                          "(split-R-hat > 1.05): the draw may be far from the mechanism's distribution, so neither "
+                          "its accuracy nor its guarantee can be relied on; see sampler_ and privacy_.reason.",
+                          ApproximateGuaranteeWarning, stacklevel=2)
         self.privacy_ = PrivacyGuarantee(
             epsilon=eps, delta=0.0, neighbours="replace one record", model="central", status=status,
             mechanism="Exponential mechanism on the truncated l1 risk (Wang & Xu, Algorithms 1-2)", reason=reason,
