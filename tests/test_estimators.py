@@ -267,3 +267,36 @@ def test_dp_core_estimators_import_without_sklearn():
             "print(m.score(X, y) > 0.5, 'sklearn' in [k for k, v in sys.modules.items() if v is not None])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=".")
     assert out.stdout.split() == ["True", "False"]
+
+
+def test_estimator_release_equals_the_engine_release():
+    """Same seed, same public transform: the estimator releases exactly what the engine releases."""
+    from dp_core.mechanisms.input_perturbation import InputPerturbation
+    from dp_core.mechanisms.large_margin_gaussian import LargeMarginGaussian
+
+    X, y = _clf_data(d=8)
+    est = InputPerturbationClassifier(epsilon=1.0, data_norm=1.0, random_state=7).fit(X, y)
+    Z = augment_intercept(clip_to_unit_ball(X.to_numpy(), 1.0), 0.3)
+    t = np.where(y == "yes", 1.0, -1.0)
+    ref = InputPerturbation(epsilon=1.0, delta=1e-5, model="logistic_taylor", eta=1.0, Delta_multiplier=0.3).run(
+        Z, t, rng=7, sampler="stats")
+    np.testing.assert_allclose(est.w_[0], ref.theta, rtol=1e-12)
+    lm = LargeMarginGaussianClassifier(epsilon=2.0, data_norm=1.0, random_state=7).fit(X, y)
+    Zp = clip_to_unit_ball(X.to_numpy() @ lm.projection_, math.sqrt(5 / 8))
+    rel = LargeMarginGaussian(epsilon=2.0, lam=0.1).run(Zp, (y == "yes").astype(int), rng=7)
+    np.testing.assert_allclose(lm.phi_, rel.phi[0], rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("make", [CLASSIFIERS[0], CLASSIFIERS[3]])
+def test_decision_function_agrees_with_predict(make):
+    X, y = _clf_data()
+    m = make(epsilon=5.0, random_state=0).fit(X, y)
+    s = m.decision_function(X)
+    np.testing.assert_array_equal(m.predict(X), m.classes_[(s > 0).astype(int)])
+
+
+def test_label_range_from_data_is_a_declared_leak():
+    Xr, yr = _reg_data()
+    with pytest.warns(PrivacyLeakWarning, match="y_range"):
+        m = LabelDPBagRegressor(k=5, rho=1.0, random_state=0).fit(Xr, yr)
+    assert m.privacy_.leaks == ("the label range y_range was taken from the training labels",)
