@@ -12,7 +12,9 @@ and release ``w`` in three ways:
 * ``method="input"``: input perturbation (Fukuchi, Tran, Sakuma 2017, Algorithms 1-2): every
   contributor adds Gaussian noise to her own record (local model), the server solves the ridge
   problem. (epsilon, delta)-DP *as claimed by the paper* (Theorem 1); its proof relies on a
-  regulariser that depends on the private data, so the status is "claimed by the paper".
+  regulariser that depends on the private data, so the status is "claimed by the paper". The estimator
+  draws the server's inputs with the exact sufficient-statistics sampler, which has the same
+  distribution as every contributor randomising her own record (cost O(d^3), independent of n).
 * ``method="objective"``: Gaussian objective perturbation (Kifer, Smith, Thakurta 2012,
   Algorithm 1 / Theorem 2) with the same ridge and ball: certified (epsilon, delta)-DP.
 * ``method="output"``: output perturbation (Chaudhuri, Monteleoni, Sarwate 2011, Algorithm 1) of
