@@ -1,0 +1,70 @@
+"""Public-only preprocessing used inside the estimators: row scaling, clipping, intercept column.
+
+Every step here is a fixed rule whose only inputs are public settings (a declared norm bound, an
+intercept constant, a projection seed), so it costs no privacy. When a bound is *not* declared the
+estimator computes it from the data and says so (:class:`~dp_core.exceptions.PrivacyLeakWarning`,
+``privacy_.leaks``); that case is handled by the estimator, not here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["augment_intercept", "clip_to_unit_ball", "linear_from_augmented", "public_projection"]
+
+
+def clip_to_unit_ball(X: np.ndarray, data_norm: float) -> np.ndarray:
+    """``x / data_norm``, then rows longer than 1 scaled back onto the unit sphere.
+
+    >>> clip_to_unit_ball(np.array([[3.0, 4.0], [0.3, 0.4]]), 1.0).round(3).tolist()
+    [[0.6, 0.8], [0.3, 0.4]]
+    """
+    Z = np.asarray(X, dtype=np.float64) / float(data_norm)
+    norms = np.linalg.norm(Z, axis=1)
+    return Z / np.maximum(norms, 1.0)[:, None]
+
+
+def augment_intercept(Z: np.ndarray, scaling: float | None) -> np.ndarray:
+    """Append the constant ``scaling`` and divide every row by ``sqrt(1 + scaling^2)``.
+
+    Rows of norm <= 1 stay of norm <= 1, so the mechanisms' unit-ball assumption holds with an
+    intercept. ``scaling=None`` appends nothing (no intercept).
+
+    >>> augment_intercept(np.array([[1.0, 0.0]]), 1.0).round(4).tolist()
+    [[0.7071, 0.0, 0.7071]]
+    """
+    if scaling is None:
+        return Z
+    c = math.sqrt(1.0 + scaling * scaling)
+    return np.column_stack([Z, np.full(Z.shape[0], scaling)]) / c
+
+
+def linear_from_augmented(w: np.ndarray, data_norm: float, scaling: float | None) -> tuple[np.ndarray, float]:
+    """``(coef, intercept)`` with ``<w, z(x)> = <coef, x> + intercept`` for every row with ``||x|| <= data_norm``.
+
+    >>> coef, b = linear_from_augmented(np.array([2.0, 0.0, 1.0]), 2.0, 1.0)
+    >>> coef.round(4).tolist(), round(b, 4)
+    ([0.7071, 0.0], 0.7071)
+    """
+    w = np.asarray(w, dtype=np.float64)
+    if scaling is None:
+        return w / data_norm, 0.0
+    c = math.sqrt(1.0 + scaling * scaling)
+    return w[:-1] / (data_norm * c), float(w[-1] * scaling / c)
+
+
+def public_projection(d: int, k: int, seed: int) -> np.ndarray:
+    """A ``d x k`` matrix with orthonormal columns drawn from ``seed`` alone (never from the data).
+
+    It does not depend on any record, so projecting with it costs no privacy; and because its
+    columns are orthonormal, ``||P^T x|| <= ||x||``: rows in the unit ball stay in it.
+
+    >>> P = public_projection(5, 2, 0)
+    >>> np.allclose(P.T @ P, np.eye(2))
+    True
+    """
+    from ..mechanisms.large_margin_gaussian.experiments import public_projection as _proj
+
+    return _proj(int(d), int(k), seed=int(seed))
