@@ -192,7 +192,20 @@ def test_privacy_read_outs():
     # An unconverged run says so, in a warning and in the guarantee's reason.
     warned = any(issubclass(w.category, ApproximateGuaranteeWarning) for w in caught)
     assert warned == (not l1m.sampler_["converged"])
-    assert ("did NOT pass" in l1m.privacy_.reason) == (not l1m.sampler_["converged"])
+    assert ("Not certified: the sampler did not converge" in l1m.privacy_.reason) == (not l1m.sampler_["converged"])
+    assert (l1m.privacy_.status == "not valid") == (not l1m.sampler_["converged"])
+
+
+def test_l1_regressor_that_did_not_converge_is_not_valid_and_warns():
+    # randhie with an intercept (d = 10): the quick preset's chains fail the R-hat check at this seed
+    from dp_core.data import load_dataset, train_test_split
+
+    tr, _ = train_test_split(load_dataset("randhie"), seed=0)
+    with pytest.warns(ApproximateGuaranteeWarning, match="failed their convergence check"):
+        m = L1ExponentialRegressor(epsilon=1.0, random_state=0).fit(tr.X, tr.y)
+    assert m.sampler_["converged"] is False
+    assert m.privacy_.status == "not valid"
+    assert "Not certified: the sampler did not converge" in m.privacy_.reason
 
 
 def test_multiclass_one_vs_rest_splits_the_budget():

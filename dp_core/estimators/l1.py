@@ -40,7 +40,7 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         Public constants the features and the target are divided by (default 1: no scaling).
     fit_intercept : bool
     mcmc_preset : {"quick", "fast", "spec"}
-        Length of the MCMC run when the dimension is above 3 (default "quick": 150 + 250 steps).
+        Length of the MCMC run when the dimension is above 3 (default "quick": 200 warm-up + 400 sampling steps).
     mode : {"auto", "grid", "mcmc"}
     random_state : None, int or numpy Generator
 
@@ -105,11 +105,15 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         if exact:
             status = "certified" if cal.convention == "tight" else "claimed by the paper"
             reason = f"Pure ε-DP, exact grid sampler: {cal.privacy_label}"
-        else:
+        elif converged:
             status = "claimed by the paper"
-            reason = (f"{cal.privacy_label}. The chains "
-                      + ("passed" if converged else "did NOT pass (do not use this fit)")
-                      + " their convergence check (split-R-hat <= 1.05).")
+            reason = (f"{cal.privacy_label}. The chains passed their convergence check (split-R-hat <= 1.05, "
+                      "bulk ESS >= 100); the guarantee is that of the exact target, conditional on convergence.")
+        else:
+            status = "not valid"
+            reason = (f"{fit.privacy_label}. Not certified: the sampler did not converge, so this draw is not a "
+                      "sample of the ε-DP distribution (do not use this fit). Try mcmc_preset='fast' or 'spec', "
+                      "fewer features, or at most 3 features for the exact grid sampler.")
         if converged is False:
             warnings.warn("the MCMC chains of the l1 exponential mechanism failed their convergence check "
                           "(split-R-hat > 1.05): the draw may be far from the mechanism's distribution, so neither "
