@@ -198,8 +198,7 @@ def sidebar_controls() -> tuple[float, float, int, int]:
         eps, delta = epsilon_delta_controls(container=st.sidebar)
         with st.expander("Monte-Carlo settings", expanded=False):
             seed, trials = seed_trials_controls(container=st)
-        for p in st.session_state.get("_url_problems", []):
-            st.warning(p)
+    state.show_url_problems()
     state.sync_url()
     return eps, delta, seed, trials
 
