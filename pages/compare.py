@@ -90,6 +90,14 @@ except (TypeError, ValueError) as exc:
     widgets.show_error(exc)
     st.stop()
 
+if result.summary.empty or "method" not in result.summary.columns:
+    # every mechanism was skipped or failed on this data (e.g. values near the float limit): say so, never a KeyError
+    st.error("No mechanism could be run on this dataset, so there is nothing to compare. The reasons are below; "
+             "pick another dataset on Home or check the uploaded values.", icon="⚠️")
+    for key, why in result.skipped.items():
+        st.warning(f"{ADAPTERS[key].title} could not be run: {why}")
+    st.stop()
+
 tab_cmp, tab_card, tab_neg, tab_share = st.tabs(["📈 Compare", "🪪 Privacy budget card", "🤝 Negotiate",
                                                   "🔗 Share and export"])
 
