@@ -71,6 +71,8 @@ def decision_regions_figure(panels, X, y, *, scale: float, resolution: int = 101
                     ex, ey = _ellipse(mu_c, Psi)
                     fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color=colors[c], width=1.5),
                                              showlegend=False, hoverinfo="skip"), row=1, col=j)
+                    if np.max(np.abs(mu_c)) > 1.05:  # the centroid lies outside the drawn square: no hidden marker
+                        continue
                     fig.add_trace(go.Scatter(x=[mu_c[0]], y=[mu_c[1]], mode="markers",
                                              marker=dict(symbol="x", size=10, color=colors[c]), showlegend=False,
                                              hovertemplate=f"centroid of class {c}<extra></extra>"), row=1, col=j)
