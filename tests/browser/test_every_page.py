@@ -289,7 +289,10 @@ def _conclude(path: str, visit: str, result: dict) -> None:
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory) -> Path:
-    d = tmp_path_factory.mktemp("every_page")
+    """pytest's temporary directory, or ``$DP_BROWSER_SHOTS`` to keep the screenshots elsewhere."""
+    keep = os.environ.get("DP_BROWSER_SHOTS")
+    d = Path(keep) if keep else tmp_path_factory.mktemp("every_page")
+    d.mkdir(parents=True, exist_ok=True)
     print(f"\nscreenshots of every page: {d}")
     return d
 
