@@ -69,7 +69,7 @@ KNOWN_DEFECTS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
     (_LB, "visitor1"): (_LB_FIGURES, "blank Label-DP bar charts and misplaced log-axis labels (branch h-fig)"),
     (_LB, "visitor2"): (_LB_FIGURES + _LB_CACHE, ("blank Label-DP bar charts and misplaced log-axis labels (branch "
                                                   "h-fig); CacheReplayClosureError for the second visitor (h-upload)")),
-    (_LB, "link"): (_LB_FIGURES, "blank Label-DP bar charts (branch h-fig)"),
+    (_LB, "link"): (_LB_FIGURES, "blank Label-DP bar chart and misplaced log-axis label (branch h-fig)"),
 }
 
 
@@ -186,6 +186,22 @@ _CHARTS_JS = r"""() => {
           + ((xa && xa.type === 'log') || (ya && ya.type === 'log') ? ' (log axis: annotations take log10 units)' : ''));
       }
     });
+    // A line drawn with add_hline/add_vline on a log axis sits at its data value, but its label (an annotation)
+    // needs log10 units: a label at the raw value of the line is drawn somewhere else (e.g. 1e-6 -> near 1).
+    (layout.shapes || []).forEach((sh) => {
+      if (sh.type !== 'line') return;
+      [['y', 'y0', 'y1', 'yref'], ['x', 'x0', 'x1', 'xref']].forEach(([c, a0, a1, ref]) => {
+        const v0 = num(sh[a0]);
+        if (!(v0 > 0) || v0 !== num(sh[a1]) || !/^[xy]\d*$/.test(sh[ref] || '')) return;
+        const ax = axis(sh[ref], c);
+        if (!ax || ax.type !== 'log' || Math.abs(Math.log10(v0) - v0) < 1e-9) return;
+        (layout.annotations || []).forEach((a) => {
+          if (a.visible === false || !a.text || (a[ref] || '') !== sh[ref] || num(a[c]) !== v0) return;
+          out.push(`${name}: annotation "${String(a.text).slice(0, 40)}" of the line at ${c} = ${v0} is placed at `
+            + `${c} = ${v0} in log10 units, i.e. at ${Math.pow(10, v0).toPrecision(3)} (log axis: annotations take log10 units)`);
+        });
+      });
+    });
   });
   return {count: plots.length, problems: out};
 }"""
@@ -262,6 +278,9 @@ def _visit(page, app_url: str, path: str, title: str, query: str, shot: Path | N
         charts += n
         failures += _page_errors(page)  # exceptions sit outside the tabs: reported once (de-duplicated below)
     if shot is not None:
+        if n_tabs > 1 and all_tabs:
+            tabs.nth(0).click()  # the screenshot shows the first tab, as a visitor first sees the page
+            _wait_idle(page, deadline)
         _screenshot(page, shot)
     return {"failures": list(dict.fromkeys(failures)), "charts": charts, "clicked": clicked, "url": page.url,
             "seconds": round(time.time() - deadline + PAGE_TIMEOUT_S, 1)}
