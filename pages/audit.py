@@ -9,6 +9,7 @@ from dp_core.audit import MECHANISMS, VERDICT_VIOLATION
 from dp_core.audit.report import convergence_figure, histogram_figure
 from ui import badges, cached, state, widgets
 from ui import cached_audit as ca
+from ui.constants import AUDIT_RUN_OPTIONS
 from ui.pages import PAGES
 
 st.title("🔍 Privacy audit")
@@ -31,10 +32,8 @@ def apply_audit_row() -> dict | None:
     below re-runs exactly that row live; the stored row is returned while it stays selected.
     """
     state.init_state()  # URL values first (a no-op after a session's first run), then the row's
-    raw = st.query_params.get("audit_row")
-    seen = "_audit_seen_audit_row"
-    if raw is not None and raw != st.session_state.get(seen):
-        st.session_state[seen] = raw
+    followed, raw = state.link_value("audit_row", "")
+    if followed and raw:
         mech_key, _, mode_key_ = raw.partition(":")
         row = ca.audit_table_row(mech_key, mode_key_) if mech_key in MECHANISMS else None
         st.session_state["_audit_row"] = row
@@ -68,23 +67,18 @@ stored_row = apply_audit_row()
 
 eps, delta, seed, _trials = widgets.sidebar_controls()
 
-RUN_OPTIONS = (200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000)
+RUN_OPTIONS = AUDIT_RUN_OPTIONS
 
 names = list(MECHANISMS)
 
 
-def from_link(param: str, key: str, valid, default, kind=str) -> None:
-    """Seed widget ``key`` from the URL parameter ``param`` when a link (e.g. a mechanism page's) set a new value."""
-    raw = st.query_params.get(param)
-    seen = f"_audit_seen_{param}"
-    value = None
-    if raw is not None and raw != st.session_state.get(seen):
-        try:
-            value = kind(float(raw)) if kind is int else kind(raw)
-        except (TypeError, ValueError):
-            value = None
-        st.session_state[seen] = raw
-    if value is not None and value in valid:
+def from_link(param: str, key: str, valid, default) -> None:
+    """Seed widget ``key`` from the URL parameter ``param`` when a link (e.g. a mechanism page's) set a new value.
+
+    The link's value is validated by ``ui.state`` (a refused value gives a message and ``default``).
+    """
+    changed, value = state.link_value(param, default, options=tuple(valid))
+    if changed:
         st.session_state[key] = value
     elif key not in st.session_state or st.session_state[key] not in valid:
         st.session_state[key] = default
@@ -103,7 +97,7 @@ pair = c3.selectbox("Neighbouring datasets", list(mech.pairs), key=pair_key, for
 
 runs_options = [r for r in RUN_OPTIONS if r <= mech.max_runs]
 runs_key = f"audit_runs_{mech_name}"
-from_link("audit_runs", runs_key, runs_options, min(runs_options, key=lambda r: abs(r - mech.default_runs)), int)
+from_link("audit_runs", runs_key, runs_options, min(runs_options, key=lambda r: abs(r - mech.default_runs)))
 runs = st.select_slider("Runs of the mechanism on each dataset", options=runs_options, key=runs_key,
                         format_func=lambda r: f"{r:,}",
                         help="More runs give a tighter bound (and take longer). The bound can never exceed about "
@@ -122,7 +116,7 @@ with st.expander("⚙️ Mechanism options", expanded=False):
             continue
         default = PAGE_DEFAULTS.get((mech_name, opt.name), opt.default)
         okey = f"audit_{mech_name}_{opt.name}"
-        state.seed_widget(okey, opt.kind(default), opt.kind)
+        state.seed_widget(okey, opt.kind(default))
         if not opt.lo <= st.session_state[okey] <= opt.hi:
             st.session_state[okey] = opt.kind(default)
         if opt.kind is int:
@@ -133,7 +127,7 @@ with st.expander("⚙️ Mechanism options", expanded=False):
                                                        format="%.4g", key=okey))
         state.keep_widget(okey)
         option_urls[okey] = options[opt.name]
-    state.seed_widget("audit_pair_seed", 0, int)
+    state.seed_widget("audit_pair_seed", 0)
     pair_seed = int(cols[-1].number_input("Seed of the pair", min_value=0, max_value=2**31 - 1, step=1,
                                           key="audit_pair_seed",
                                           help="Chooses the rows of a random pair and the pilot runs."))
@@ -144,8 +138,7 @@ url_values.update(option_urls)
 if "audit_pair_seed" in st.session_state:
     url_values["audit_pair_seed"] = int(st.session_state["audit_pair_seed"])
 state.sync_url(url_values)
-for _name, _value in url_values.items():  # what this page wrote is not a new link
-    st.session_state[f"_audit_seen_{_name}"] = str(_value)
+state.mark_seen(url_values)  # what this page wrote is not a new link
 
 # ------------------------------------------------------------------ the data
 ds = None

@@ -11,7 +11,7 @@ from dp_core.negotiate import answer_sentences, answer_table
 from dp_core.report import COMPARE_PAGE, targets_from_params
 from ui import badges, share, state, widgets
 from ui import cached_compare as cc
-from ui.constants import EPS_OPTIONS
+from ui.constants import EPS_OPTIONS, GRID_OPTIONS, N_EPS_OPTIONS, TDELTA_MAX, TVALUE_LIMIT
 
 eps, delta, seed, trials = widgets.sidebar_controls()
 share.follow_pending_page(COMPARE_PAGE)
@@ -25,34 +25,31 @@ st.markdown(
 ds = widgets.current_dataset()
 widgets.dataset_badge(ds)
 
-GRID_OPTIONS = tuple(sorted(set(EPS_OPTIONS) | {20.0, 50.0}))
-N_EPS_OPTIONS = (4, 6, 8, 10, 12, 16)
 VIEWS = {"utility": "Utility", "excess_risk": "Excess risk (with bounds)"}
 metric = "r2" if ds.task == "regression" else "accuracy"
 TARGET_METRICS = {metric: METRIC_TITLES[metric] + " at least", "excess_risk": "Excess risk at most",
                   "none": "No utility target (δ only)"}
 
 
-def _init(key, default, kind=str, options=None):
+def _init(key, default=None, options=None):
+    """Seed widget ``key`` from the link (validated by ui.state against ui.constants.URL_PARAMS) once."""
     if key not in st.session_state:
-        value = state.url_param(key, default, kind)
-        if options is not None and value not in options:
-            value = default
-        st.session_state[key] = value
+        st.session_state[key] = state.url_param(key, default, options=options)
     elif options is not None and st.session_state[key] not in options:
         st.session_state[key] = default
 
 
 applicable = [a.key for a in applicable_adapters(ds.task)]
-_init("eps_min", 0.05, float, GRID_OPTIONS)
-_init("eps_max", 10.0, float, GRID_OPTIONS)
-_init("n_eps", 8, int, N_EPS_OPTIONS)
-_init("view", "utility", str, tuple(VIEWS))
-_init("mech", "all", str)
-_init("tmetric", metric, str, tuple(TARGET_METRICS))
-_init("tvalue", 0.9 if metric == "accuracy" else 0.3, float)
-_init("tdelta", 0.0, float)
-_init("tsolve", "epsilon", str, ("epsilon", "n"))
+_init("eps_min", 0.05, GRID_OPTIONS)
+_init("eps_max", 10.0, GRID_OPTIONS)
+_init("n_eps", 8, N_EPS_OPTIONS)
+_init("view", "utility", tuple(VIEWS))
+if "mech" not in st.session_state:
+    st.session_state["mech"] = state.url_param("mech", "all", options=tuple(ADAPTERS))
+_init("tmetric", metric, tuple(TARGET_METRICS))
+_init("tvalue", 0.9 if metric == "accuracy" else 0.3)
+_init("tdelta", 0.0)
+_init("tsolve", "epsilon", ("epsilon", "n"))
 
 with st.expander("⚙️ Comparison settings", expanded=False):
     c1, c2, c3 = st.columns(3)
@@ -91,6 +88,14 @@ try:
     result = cc.compare(ds.name, ds.fingerprint, spec, mechanisms, ds)
 except (TypeError, ValueError) as exc:
     widgets.show_error(exc)
+    st.stop()
+
+if result.summary.empty or "method" not in result.summary.columns:
+    # every mechanism was skipped or failed on this data (e.g. values near the float limit): say so, never a KeyError
+    st.error("No mechanism could be run on this dataset, so there is nothing to compare. The reasons are below; "
+             "pick another dataset on Home or check the uploaded values.", icon="⚠️")
+    for key, why in result.skipped.items():
+        st.warning(f"{ADAPTERS[key].title} could not be run: {why}")
     st.stop()
 
 tab_cmp, tab_card, tab_neg, tab_share = st.tabs(["📈 Compare", "🪪 Privacy budget card", "🤝 Negotiate",
@@ -154,8 +159,9 @@ with tab_neg:
                 "curve (with the range where the 95% band crosses it) and from the theoretical bound.")
     n1, n2, n3 = st.columns(3)
     tmetric = n1.selectbox("Target", list(TARGET_METRICS), format_func=TARGET_METRICS.get, key="tmetric")
-    tvalue = n2.number_input("Value", key="tvalue", format="%.4g", step=0.01, disabled=tmetric == "none")
-    tdelta = n3.number_input("δ at most (0 = no δ target)", key="tdelta", min_value=0.0, max_value=0.5,
+    tvalue = n2.number_input("Value", key="tvalue", format="%.4g", step=0.01, disabled=tmetric == "none",
+                             min_value=-TVALUE_LIMIT, max_value=TVALUE_LIMIT)
+    tdelta = n3.number_input("δ at most (0 = no δ target)", key="tdelta", min_value=0.0, max_value=TDELTA_MAX,
                              format="%.1e", step=1e-6)
     solve = "epsilon"
     if tmetric == "excess_risk":

@@ -1,11 +1,15 @@
 """Home: what the app is for, the dataset (demo or upload), the privacy budget in plain words."""
 
+import math
+
 import streamlit as st
 
 from dp_core import data as dpdata
+from dp_core import display as fmt
 from dp_core import explain
 from dp_core.exceptions import DataValidationError
 from ui import cached, state, widgets
+from ui.constants import BOUND_MAX, BOUND_MIN
 from ui.pages import PAGES
 
 st.title("🔐 Privacy-Utility Explorer")
@@ -110,14 +114,23 @@ c1, c2 = st.columns(2)
 declare = c1.toggle("Declare a public row-norm bound", key="w_declare_bound", value=False)
 bound = None
 if declare:
-    bound = c1.number_input("Public bound on ‖x‖", min_value=1e-6, value=float(f"{stats['row_norm_max']:.3g}"),
+    # widget bounds stay finite and inside JavaScript's number range whatever the data hold (e.g. 1e308)
+    suggested = stats["row_norm_max"]
+    suggested = min(max(float(f"{suggested:.3g}"), BOUND_MIN), BOUND_MAX) if math.isfinite(suggested) else 1.0
+    if "w_bound" in st.session_state and not BOUND_MIN <= st.session_state["w_bound"] <= BOUND_MAX:
+        st.session_state["w_bound"] = suggested
+    bound = c1.number_input("Public bound on ‖x‖", min_value=BOUND_MIN, max_value=BOUND_MAX, value=suggested,
                             key="w_bound", format="%.4g")
+    if not math.isfinite(stats["row_norm_max"]) or stats["row_norm_max"] > BOUND_MAX:
+        c1.caption(f"The data's largest row norm ({fmt.number(stats['row_norm_max'], inf='beyond the largest float')})"
+                   f" exceeds what this box accepts ({fmt.number(BOUND_MAX)}); rows above the bound are scaled down.")
 import warnings  # noqa: E402  (local: silence the leak warning; it is shown as a message instead)
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     _, pinfo = dpdata.scale_rows_to_ball(ds.X, bound)
-c2.markdown(f"Largest row norm in the data: **{stats['row_norm_max']:.4g}** (median {stats['row_norm_median']:.4g}).")
+c2.markdown(f"Largest row norm in the data: **{fmt.number(stats['row_norm_max'], sig=4, inf='beyond the largest float')}**"
+            f" (median {fmt.number(stats['row_norm_median'], sig=4, inf='beyond the largest float')}).")
 c2.markdown(pinfo.description)
 if pinfo.data_dependent:
     st.warning(pinfo.leak_warning, icon="🔓")

@@ -10,6 +10,7 @@ from dp_core.mechanisms.input_perturbation.experiment import SimulationConfig, d
 from dp_core.mechanisms.input_perturbation.params import min_n
 from ui import badges, state, widgets
 from ui import cached_input_perturbation as cip
+from ui.constants import IP_ALPHA_OPTIONS, IP_DMULT_OPTIONS, IP_ETA_MAX, IP_ETA_MIN
 
 st.title("🧮 Input perturbation")
 widgets.audit_link("input-perturbation")
@@ -27,8 +28,8 @@ widgets.dataset_badge(ds)
 MODEL_LABELS = {"least_squares": "Linear regression (least squares)", "logistic_taylor": "Logistic regression (Taylor surrogate)"}
 MODE_LABELS = {"COR2": "Corollary 2 (default)", "ALG1": "Algorithm 1 as printed", "CORR": "CORR (diagnostic only)"}
 SAMPLER_LABELS = {"stats": "fast exact (sufficient statistics)", "records": "per record (as the protocol runs)"}
-DMULT_OPTIONS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
-ALPHA_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0)
+DMULT_OPTIONS = IP_DMULT_OPTIONS
+ALPHA_OPTIONS = IP_ALPHA_OPTIONS
 
 
 def _keep(key: str) -> None:
@@ -40,10 +41,8 @@ def _init(key, default, kind=str, options=None):
     """Seed widget ``key`` from its kept value (or the URL on the first visit, or the default)."""
     kept = f"{key}__value"
     if kept not in st.session_state:
-        value = state.url_param(key, default, kind)
-        if options is not None and value not in options:
-            value = default
-        st.session_state[kept] = value
+        # the link's value, validated against ui.constants.URL_PARAMS (a refused value gives a message)
+        st.session_state[kept] = state.url_param(key, default, options=options)
     st.session_state[key] = st.session_state[kept]
 
 
@@ -69,7 +68,7 @@ with st.expander("⚙️ Mechanism settings", expanded=True):
     alpha = c2.select_slider("α: local / central trade-off", options=ALPHA_OPTIONS, key="ip_alpha", on_change=_keep, args=("ip_alpha",),
                              help="The mechanism runs with ε·α: stronger central privacy and local privacy "
                                   "(∝ √α), at the price of accuracy (bound ∝ 1/α).")
-    eta = c3.number_input("η: radius of the parameter ball ‖w‖ ≤ η", min_value=0.05, max_value=100.0, step=0.25,
+    eta = c3.number_input("η: radius of the parameter ball ‖w‖ ≤ η", min_value=IP_ETA_MIN, max_value=IP_ETA_MAX, step=0.25,
                           key="ip_eta", on_change=_keep, args=("ip_eta",), format="%.3g")
     c4, c5, c6 = st.columns(3)
     dmult = c4.select_slider("Δ multiplier (× Δ*)", options=DMULT_OPTIONS, key="ip_dmult", on_change=_keep, args=("ip_dmult",),
@@ -117,7 +116,7 @@ if n_full <= n_min_mode:
     st.stop()
 N_OPTIONS = sorted({n_full} | {2**k for k in range(5, 25) if 2**k > n_min_mode})
 if "ip_n__value" not in st.session_state:
-    st.session_state["ip_n__value"] = state.url_param("ip_n", n_full, int)
+    st.session_state["ip_n__value"] = state.url_param("ip_n", n_full, options=tuple(N_OPTIONS))
 if st.session_state.get("ip_n__value") not in N_OPTIONS:
     st.session_state["ip_n__value"] = n_full
 

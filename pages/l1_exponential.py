@@ -41,26 +41,23 @@ DESIGNS = {"pareto_sphere": "X3 Pareto radius × direction", "pareto_abs": "X4 P
            "lognormal_sphere": "X5 log-normal radius"}
 
 
-def _init(key: str, url_name: str, default, kind, valid=None):
+def _init(key: str, url_name: str, default=None, options=None):
+    """Seed widget ``key`` from the link's ``url_name`` once (validated against ui.constants.URL_PARAMS)."""
     if key not in st.session_state:
-        v = state.url_param(url_name, default, kind)
-        st.session_state[key] = v if (valid is None or v in valid) else default
+        st.session_state[key] = state.url_param(url_name, default, options=options)
 
 
-_init("l1_theta", "l1_theta", 1.5, float)
-st.session_state["l1_theta"] = float(min(2.0, max(1.05, round(st.session_state["l1_theta"] * 20) / 20)))
-_init("l1_c_iota", "l1_ci", 1.0, float)
-if st.session_state["l1_c_iota"] not in C_OPTIONS:
-    st.session_state["l1_c_iota"] = min(C_OPTIONS, key=lambda c: abs(math.log(c / max(st.session_state["l1_c_iota"], 1e-9))))
-_init("l1_conv", "l1_conv", "tight", str, CONVENTIONS)
-_init("l1_noise", "l1_noise", "student_t", str, NOISES)
-_init("l1_mode", "l1_mode", "auto", str, ("auto", "grid", "mcmc"))
-_init("l1_R", "l1_R", 1.0, float)
+_init("l1_theta", "l1_theta", 1.5)
+_init("l1_c_iota", "l1_ci", 1.0, C_OPTIONS)
+_init("l1_conv", "l1_conv", "tight", CONVENTIONS)
+_init("l1_noise", "l1_noise", "student_t", tuple(NOISES))
+_init("l1_mode", "l1_mode", "auto", ("auto", "grid", "mcmc"))
+_init("l1_R", "l1_R", 1.0)
 
-state.seed_widget("l1_assumption", bounds.ASSUMPTIONS[2], str, tuple(bounds.ASSUMPTIONS))
-state.seed_widget("l1_tau", 1.0, float)
-state.seed_widget("l1_sigma", 1.0, float)
-state.seed_widget("l1_eta", 0.05, float, (0.01, 0.02, 0.05, 0.1, 0.2))
+state.seed_widget("l1_assumption", bounds.ASSUMPTIONS[2], options=tuple(bounds.ASSUMPTIONS))
+state.seed_widget("l1_tau", 1.0)
+state.seed_widget("l1_sigma", 1.0)
+state.seed_widget("l1_eta", 0.05, options=(0.01, 0.02, 0.05, 0.1, 0.2))
 with st.expander("⚙️ Mechanism settings", expanded=True):
     c1, c2, c3 = st.columns(3)
     theta = c1.slider("Moment order θ", 1.05, 2.0, step=0.05, key="l1_theta",

@@ -8,6 +8,7 @@ from dp_core.mechanisms import label_dp_bags as lb
 from dp_core.mechanisms.label_dp_bags import figures as lbf
 from ui import badges, state, widgets
 from ui import cached_label_dp_bags as cl
+from ui.constants import LB_NOISE_MAX, LB_NOISE_MIN, LB_RANGE_LIMIT
 
 st.title("🎒 Label-DP by aggregation")
 widgets.audit_link("label-dp-bags", "naive-llp")
@@ -26,10 +27,9 @@ widgets.dataset_badge(ds)
 VARIANTS = {"noisy-wtd-llp": "noisy-wtd-LLP (public weights, ρ-fraction of noisy labels)",
             "wtd-lba": "wtd-LBA (secret weights, needs a linear residual in the data)"}
 if "lb_variant" not in st.session_state:
-    v = state.url_param("lb_variant", "noisy-wtd-llp", str)
-    st.session_state["lb_variant"] = v if v in VARIANTS else "noisy-wtd-llp"
+    st.session_state["lb_variant"] = state.url_param("lb_variant", options=tuple(VARIANTS))
 if "lb_range_public" not in st.session_state:
-    st.session_state["lb_range_public"] = bool(state.url_param("lb_public", 0, int))
+    st.session_state["lb_range_public"] = bool(state.url_param("lb_public"))
 
 with st.expander("⚙️ Mechanism settings", expanded=True):
     c1, c2, c3 = st.columns(3)
@@ -42,8 +42,9 @@ with st.expander("⚙️ Mechanism settings", expanded=True):
     c4, c5 = st.columns([2, 1])
     variant = c4.radio("Mechanism for the privacy accounting", list(VARIANTS), format_func=VARIANTS.get,
                        key="lb_variant", horizontal=False)
-    state.seed_widget("lb_noise_std", 1.0, float)
-    noise_std = c5.number_input("Label-noise std s", min_value=0.05, max_value=100.0, step=0.05, key="lb_noise_std",
+    state.seed_widget("lb_noise_std", 1.0)
+    noise_std = c5.number_input("Label-noise std s", min_value=LB_NOISE_MIN, max_value=LB_NOISE_MAX, step=0.05,
+                                key="lb_noise_std",
                                 help="Noise N(0, s²); the guarantee behaves as with a label bound B1/s.")
     public = st.checkbox("Declare a public label range (recommended)", key="lb_range_public",
                          help="The labels are clipped to this range and mapped to [−1, 1] (B1 = 1). Reading the range "
@@ -52,10 +53,14 @@ with st.expander("⚙️ Mechanism settings", expanded=True):
     if public:
         y_lo, y_hi = float(ds.y.min()), float(ds.y.max())
         c6, c7 = st.columns(2)
-        state.seed_widget("lb_lo", y_lo, float)
-        state.seed_widget("lb_hi", y_hi if y_hi > y_lo else y_lo + 1.0, float)
-        lo_v = c6.number_input("Label range: lowest value", key="lb_lo", format="%.4g")
-        hi_v = c7.number_input("Label range: highest value", key="lb_hi", format="%.4g")
+        y_lo = min(max(y_lo, -LB_RANGE_LIMIT), LB_RANGE_LIMIT)
+        y_hi = min(max(y_hi if y_hi > y_lo else y_lo + 1.0, -LB_RANGE_LIMIT), LB_RANGE_LIMIT)
+        state.seed_widget("lb_lo", y_lo)
+        state.seed_widget("lb_hi", y_hi)
+        lo_v = c6.number_input("Label range: lowest value", key="lb_lo", format="%.4g", min_value=-LB_RANGE_LIMIT,
+                               max_value=LB_RANGE_LIMIT)
+        hi_v = c7.number_input("Label range: highest value", key="lb_hi", format="%.4g", min_value=-LB_RANGE_LIMIT,
+                               max_value=LB_RANGE_LIMIT)
         label_range = (float(state.keep_widget("lb_lo")), float(state.keep_widget("lb_hi")))
 
 state.keep_widget("lb_noise_std")
@@ -224,7 +229,7 @@ with tab_util:
         st.stop()
     by_k = summarize(per_trial[per_trial["axis"] == "k"], by=["k", "method"], values=["test_mse", "excess_risk", "ratio"])
     by_m = summarize(per_trial[per_trial["axis"] == "m"], by=["m", "method"], values=["test_mse", "excess_risk", "ratio"])
-    state.seed_widget("lb_metric", "test_mse", str, ("test_mse", "excess_risk"))
+    state.seed_widget("lb_metric", "test_mse", options=("test_mse", "excess_risk"))
     metric = st.radio("Metric", ["test_mse", "excess_risk"], horizontal=True, key="lb_metric",
                       format_func={"test_mse": "test MSE", "excess_risk": "excess risk"}.get)
     state.keep_widget("lb_metric")

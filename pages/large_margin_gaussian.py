@@ -8,6 +8,10 @@ from dp_core.mechanisms import large_margin_gaussian as lmg
 from dp_core.mechanisms.large_margin_gaussian import figures as lmf
 from ui import badges, cached, state, widgets
 from ui import cached_large_margin_gaussian as clm
+from ui.constants import (
+    LM_BDELTA_OPTIONS, LM_DATASETS, LM_H_OPTIONS, LM_K_MAX, LM_K_MIN, LM_LAM_OPTIONS, LM_MODES, LM_N_MAX, LM_N_MIN,
+    LM_N_STEP,
+)
 
 st.title("🎯 Large-margin Gaussian classifier")
 widgets.audit_link("large-margin-gaussian", "repaired-psd-off")
@@ -22,23 +26,21 @@ eps, _delta_dp, seed, trials = widgets.sidebar_controls()
 st.sidebar.caption("This mechanism is pure ε-DP: the sidebar's δ is not used here. The δ on this page is the "
                    "confidence of the utility bounds.")
 
-MODES = ("corrected", "repaired", "printed")
-LAM_OPTIONS = (0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+MODES = LM_MODES
+LAM_OPTIONS = LM_LAM_OPTIONS
 MU_OPTIONS = ("= λ",) + LAM_OPTIONS
-H_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
-BDELTA_OPTIONS = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
-DEMO = ("gaussian_classes", "iris", "wine", "breast_cancer")
+H_OPTIONS = LM_H_OPTIONS
+BDELTA_OPTIONS = LM_BDELTA_OPTIONS
+DEMO = LM_DATASETS
 EPS_GRID = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 MU_GRID = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3)
 H_GRID = (0.05, 0.1, 0.2, 0.5, 1.0)
 
 
-def _init(key, default, kind=str, options=None):
+def _init(key, default, kind=None, options=None):
+    """Seed widget ``key`` from the link once (validated by ui.state against ui.constants.URL_PARAMS)."""
     if key not in st.session_state:
-        value = state.url_param(key, default, kind)
-        if options is not None and value not in options:
-            value = default
-        st.session_state[key] = value
+        st.session_state[key] = state.url_param(key, default, options=options)
 
 
 home_ds = widgets.current_dataset()
@@ -84,10 +86,12 @@ with st.expander("⚙️ Data and mechanism settings", expanded=True):
     h = c6.select_slider("h (Huber width)", options=H_OPTIONS, key="lm_h")
     c7, c8, c9 = st.columns(3)
     if data_choice == "gaussian_classes":
-        n = c7.number_input("n (training points)", min_value=100, max_value=20_000, step=100, key="lm_n")
+        n = c7.number_input("n (training points)", min_value=LM_N_MIN, max_value=LM_N_MAX, step=LM_N_STEP,
+                            key="lm_n")
     else:
         n = None
-    k = c8.number_input("k (public projection dimension, d > k)", min_value=1, max_value=10, step=1, key="lm_k",
+    k = c8.number_input("k (public projection dimension, d > k)", min_value=LM_K_MIN, max_value=LM_K_MAX, step=1,
+                        key="lm_k",
                         help="Real data are projected to k dimensions by a fixed random matrix (public: drawn "
                              "without looking at the data). k = 2 lets the page draw decision regions.")
     semantics = c9.radio("ε semantics", ("target", "paper"), key="lm_sem", horizontal=True,

@@ -1,6 +1,15 @@
-"""Widget limits and defaults, in one place (dp_core's validation stays the authority)."""
+"""Widget limits and defaults, and the declaration of every URL parameter, in one place.
+
+dp_core's validation stays the authority for the mechanisms; this module says which values the app's
+widgets accept. :data:`URL_PARAMS` declares every query-string parameter a link may carry (its type,
+documented default, range or options and which direction is more private); ``ui.state`` parses every
+URL value against it, and pages read links only through ``ui.state`` (a test scans for raw reads).
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 EPS_MIN, EPS_MAX, EPS_DEFAULT = 0.01, 10.0, 1.0
 # Log-spaced, readable values for the epsilon slider: 0.01 ... 10.
@@ -20,14 +29,197 @@ RHO_MIN, RHO_MAX, RHO_DEFAULT = 0.0, 1.0, 0.1
 
 DEFAULT_DATASET = "census"
 
-#: Shared parameters mirrored in the URL: name -> (type, default).
-SHARED_PARAMS = {
-    "eps": (float, EPS_DEFAULT),
-    "delta": (float, DELTA_DEFAULT),
-    "seed": (int, SEED_DEFAULT),
-    "trials": (int, TRIALS_DEFAULT),
-    "k": (int, K_DEFAULT),
-    "m": (int, M_DEFAULT),
-    "rho": (float, RHO_DEFAULT),
-    "dataset": (str, DEFAULT_DATASET),
+SEED_MAX = 2**31 - 1
+
+# Home page: the public row-norm bound (finite and far inside JavaScript's number range).
+BOUND_MIN, BOUND_MAX = 1e-6, 1e12
+
+# Compare page.
+GRID_OPTIONS = tuple(sorted(set(EPS_OPTIONS) | {20.0, 50.0}))
+N_EPS_OPTIONS = (4, 6, 8, 10, 12, 16)
+COMPARE_VIEWS = ("utility", "excess_risk")
+COMPARE_TMETRICS = ("accuracy", "r2", "excess_risk", "none")
+TDELTA_MAX = 0.5
+TVALUE_LIMIT = 1e6
+
+# Input perturbation page.
+IP_MODELS = ("least_squares", "logistic_taylor")
+IP_MODES = ("COR2", "ALG1", "CORR")
+IP_SAMPLERS = ("stats", "records")
+IP_DMULT_OPTIONS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
+IP_ALPHA_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0)
+IP_ETA_MIN, IP_ETA_MAX = 0.05, 100.0
+
+# Label-DP page.
+LB_VARIANTS = ("noisy-wtd-llp", "wtd-lba")
+LB_NOISE_MIN, LB_NOISE_MAX = 0.05, 100.0
+LB_RANGE_LIMIT = 1e12
+
+# Large-margin Gaussian page.
+LM_DATASETS = ("gaussian_classes", "iris", "wine", "breast_cancer")
+LM_MODES = ("corrected", "repaired", "printed")
+LM_LAM_OPTIONS = (0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+LM_MU_OPTIONS = ("= λ",) + tuple(str(v) for v in LM_LAM_OPTIONS)
+LM_H_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
+LM_BDELTA_OPTIONS = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
+LM_N_MIN, LM_N_MAX, LM_N_STEP = 100, 20_000, 100
+LM_K_MIN, LM_K_MAX = 1, 10
+
+# Heavy-tailed l1 page.
+L1_C_OPTIONS = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0)
+L1_CONVENTIONS = ("tight", "paper_proof", "paper_box")
+L1_NOISES = ("student_t", "pareto_skewed", "gaussian", "laplace")
+L1_SAMPLERS = ("auto", "grid", "mcmc")
+L1_ASSUMPTIONS = ("A1", "A2", "A3", "A4")
+L1_ETA_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2)
+L1_RELEASE_OPTIONS = (10, 20, 50, 100)
+L1_PSI_IOTA_OPTIONS = (0.1, 0.2, 0.5, 1.0, 2.0)
+L1_DESIGNS = ("pareto_sphere", "pareto_abs", "student_t", "gaussian", "lognormal_sphere")
+L1_TAIL_OPTIONS = (1.5, 1.8, 2.5, 4.0, 8.0)
+L1_SIM_N_OPTIONS = (500, 1000, 2000, 5000)
+L1_SIM_TRIAL_OPTIONS = (4, 8, 16, 32)
+
+# Privacy audit page.
+AUDIT_RUN_OPTIONS = (200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000)
+
+#: Directions of :attr:`UrlParam.private`: which side of the range gives the stronger guarantee.
+LOWER_IS_PRIVATE, HIGHER_IS_PRIVATE = "lower", "higher"
+
+
+@dataclass(frozen=True, slots=True)
+class UrlParam:
+    """How one URL query parameter is parsed.
+
+    Attributes
+    ----------
+    kind : float, int, str or bool
+    default : the documented default used when the link's value is unusable (``None``: the page
+        computes it from the data, e.g. the dataset's label range, and passes it to ``ui.state``).
+    lo, hi : the accepted range of a number (inclusive); a finite value outside it is clamped.
+    options : the accepted values (numbers are snapped to an option, text must match one).
+    step : numbers are rounded to a multiple of ``step`` counted from ``lo``.
+    private : ``"lower"`` or ``"higher"``: the direction of the stronger guarantee; a number between two
+        options is snapped to the more private one.
+    multi : text is a comma-separated list of options (or ``"all"``).
+    page : the page file that reads it (``None``: shared by every page, kept in ``st.session_state``).
+    label : what it is, for the message shown when a link's value is refused.
+    """
+
+    kind: type
+    default: Any
+    lo: float | None = None
+    hi: float | None = None
+    options: tuple | None = None
+    step: float | None = None
+    private: str | None = None
+    multi: bool = False
+    page: str | None = None
+    label: str = ""
+
+
+_C, _IP, _LB, _LM, _L1, _AU = ("pages/compare.py", "pages/input_perturbation.py", "pages/label_dp_bags.py",
+                               "pages/large_margin_gaussian.py", "pages/l1_exponential.py", "pages/audit.py")
+
+#: Every URL parameter of the app. Shared ones (``page=None``) are read by ``ui.state.init_state``;
+#: page ones by ``ui.state.url_param`` / ``seed_widget`` (data-dependent defaults and options are
+#: passed by the page). Audit mechanism options (``audit_<mechanism>_<option>``) are declared by the
+#: audit registry itself: see :func:`url_spec`.
+URL_PARAMS: dict[str, UrlParam] = {
+    # shared
+    "eps": UrlParam(float, EPS_DEFAULT, EPS_MIN, EPS_MAX, private=LOWER_IS_PRIVATE, label="privacy budget ε"),
+    "delta": UrlParam(float, DELTA_DEFAULT, options=DELTA_OPTIONS, private=LOWER_IS_PRIVATE,
+                      label="failure probability δ"),
+    "seed": UrlParam(int, SEED_DEFAULT, 0, SEED_MAX, label="random seed"),
+    "trials": UrlParam(int, TRIALS_DEFAULT, options=TRIAL_OPTIONS, label="Monte-Carlo trials"),
+    "k": UrlParam(int, K_DEFAULT, K_MIN, K_MAX, private=HIGHER_IS_PRIVATE, label="bag size k"),
+    "m": UrlParam(int, M_DEFAULT, M_MIN, M_MAX, private=LOWER_IS_PRIVATE, label="number of bags m"),
+    "rho": UrlParam(float, RHO_DEFAULT, RHO_MIN, RHO_MAX, private=HIGHER_IS_PRIVATE, label="noisy fraction ρ"),
+    "dataset": UrlParam(str, DEFAULT_DATASET, label="dataset"),
+    # compare
+    "eps_min": UrlParam(float, 0.05, options=GRID_OPTIONS, page=_C, label="smallest ε of the grid"),
+    "eps_max": UrlParam(float, 10.0, options=GRID_OPTIONS, page=_C, label="largest ε of the grid"),
+    "n_eps": UrlParam(int, 8, options=N_EPS_OPTIONS, page=_C, label="grid points"),
+    "view": UrlParam(str, "utility", options=COMPARE_VIEWS, page=_C, label="chart view"),
+    "mech": UrlParam(str, "all", multi=True, page=_C, label="mechanisms"),
+    "tmetric": UrlParam(str, None, options=COMPARE_TMETRICS, page=_C, label="negotiation target"),
+    "tvalue": UrlParam(float, None, -TVALUE_LIMIT, TVALUE_LIMIT, page=_C, label="target value"),
+    "tdelta": UrlParam(float, 0.0, 0.0, TDELTA_MAX, page=_C, label="target δ"),
+    "tsolve": UrlParam(str, "epsilon", options=("epsilon", "n"), page=_C, label="solve for"),
+    # input perturbation
+    "ip_model": UrlParam(str, None, options=IP_MODELS, page=_IP, label="model"),
+    "ip_alpha": UrlParam(float, 1.0, options=IP_ALPHA_OPTIONS, private=LOWER_IS_PRIVATE, page=_IP,
+                         label="local / central trade-off α"),
+    "ip_eta": UrlParam(float, 1.0, IP_ETA_MIN, IP_ETA_MAX, page=_IP, label="parameter-ball radius η"),
+    "ip_dmult": UrlParam(float, 1.0, options=IP_DMULT_OPTIONS, page=_IP, label="Δ multiplier"),
+    "ip_mode": UrlParam(str, "COR2", options=IP_MODES, page=_IP, label="σ_u formula"),
+    "ip_sampler": UrlParam(str, "stats", options=IP_SAMPLERS, page=_IP, label="Monte-Carlo sampler"),
+    "ip_pos": UrlParam(float, None, page=_IP, label="positive class"),
+    "ip_n": UrlParam(int, None, page=_IP, label="number of contributors n"),
+    "ip_wnorm": UrlParam(str, "eta", options=("eta", "measured"), page=_IP, label="‖ŵ‖ in the bound curves"),
+    # label-DP by aggregation
+    "lb_variant": UrlParam(str, "noisy-wtd-llp", options=LB_VARIANTS, page=_LB, label="mechanism variant"),
+    "lb_public": UrlParam(bool, False, page=_LB, label="public label range"),
+    "lb_noise_std": UrlParam(float, 1.0, LB_NOISE_MIN, LB_NOISE_MAX, private=HIGHER_IS_PRIVATE, page=_LB,
+                             label="label-noise std s"),
+    "lb_lo": UrlParam(float, None, -LB_RANGE_LIMIT, LB_RANGE_LIMIT, page=_LB, label="lowest label value"),
+    "lb_hi": UrlParam(float, None, -LB_RANGE_LIMIT, LB_RANGE_LIMIT, page=_LB, label="highest label value"),
+    "lb_metric": UrlParam(str, "test_mse", options=("test_mse", "excess_risk"), page=_LB, label="utility metric"),
+    # large-margin Gaussian
+    "lm_data": UrlParam(str, "gaussian_classes", page=_LM, label="dataset"),
+    "lm_mode": UrlParam(str, "corrected", options=LM_MODES, page=_LM, label="mode"),
+    "lm_lam": UrlParam(float, 0.01, options=LM_LAM_OPTIONS, page=_LM, label="trace regulariser λ"),
+    "lm_mu": UrlParam(str, "= λ", options=LM_MU_OPTIONS, page=_LM, label="strong convexity μ"),
+    "lm_h": UrlParam(float, 0.5, options=LM_H_OPTIONS, page=_LM, label="Huber width h"),
+    "lm_n": UrlParam(int, 1000, LM_N_MIN, LM_N_MAX, step=LM_N_STEP, page=_LM, label="training points n"),
+    "lm_k": UrlParam(int, 2, LM_K_MIN, LM_K_MAX, page=_LM, label="projection dimension k"),
+    "lm_psd": UrlParam(str, "on", options=("on", "off"), page=_LM, label="PSD constraint"),
+    "lm_sem": UrlParam(str, "target", options=("target", "paper"), page=_LM, label="ε semantics"),
+    "lm_jac": UrlParam(str, "conservative", options=("conservative", "tight"), page=_LM, label="Jacobian count"),
+    "lm_bdelta": UrlParam(float, 0.05, options=LM_BDELTA_OPTIONS, page=_LM, label="bound confidence δ"),
+    # heavy-tailed l1
+    "l1_theta": UrlParam(float, 1.5, 1.05, 2.0, step=0.05, page=_L1, label="moment order θ"),
+    "l1_ci": UrlParam(float, 1.0, options=L1_C_OPTIONS, page=_L1, label="truncation level ι / ι*"),
+    "l1_conv": UrlParam(str, "tight", options=L1_CONVENTIONS, page=_L1, label="temperature convention"),
+    "l1_noise": UrlParam(str, "student_t", options=L1_NOISES, page=_L1, label="noise family"),
+    "l1_mode": UrlParam(str, "auto", options=L1_SAMPLERS, page=_L1, label="sampler"),
+    "l1_R": UrlParam(float, 1.0, 0.25, 10.0, step=0.25, page=_L1, label="radius R"),
+    "l1_assumption": UrlParam(str, "A3", options=L1_ASSUMPTIONS, page=_L1, label="moment assumption"),
+    "l1_tau": UrlParam(float, 1.0, 0.01, 1000.0, page=_L1, label="moment bound τ"),
+    "l1_sigma": UrlParam(float, 1.0, 0.0, 1000.0, page=_L1, label="noise moment σ_θ"),
+    "l1_eta": UrlParam(float, 0.05, options=L1_ETA_OPTIONS, page=_L1, label="failure probability η_total"),
+    "l1_releases": UrlParam(int, 20, options=L1_RELEASE_OPTIONS, page=_L1, label="releases per method"),
+    "l1_psi_iota": UrlParam(float, 0.5, options=L1_PSI_IOTA_OPTIONS, page=_L1, label="ι of the picture"),
+    "l1_design": UrlParam(str, "pareto_sphere", options=L1_DESIGNS, page=_L1, label="feature design"),
+    "l1_tail": UrlParam(float, 1.8, options=L1_TAIL_OPTIONS, page=_L1, label="feature tail index"),
+    "l1_noise_tail": UrlParam(float, 1.8, options=L1_TAIL_OPTIONS, page=_L1, label="noise tail index"),
+    "l1_sim_n": UrlParam(int, 2000, options=L1_SIM_N_OPTIONS, page=_L1, label="simulation n"),
+    "l1_sim_trials": UrlParam(int, 8, options=L1_SIM_TRIAL_OPTIONS, page=_L1, label="simulation trials"),
+    # privacy audit (options of the chosen mechanism are passed by the page: they depend on it)
+    "mechanism": UrlParam(str, "gaussian", page=_AU, label="audited mechanism"),
+    "audit_mode": UrlParam(str, None, page=_AU, label="audit mode"),
+    "audit_pair": UrlParam(str, None, page=_AU, label="neighbouring datasets"),
+    "audit_runs": UrlParam(int, None, options=AUDIT_RUN_OPTIONS, page=_AU, label="runs per dataset"),
+    "audit_pair_seed": UrlParam(int, 0, 0, SEED_MAX, page=_AU, label="seed of the pair"),
+    "audit_row": UrlParam(str, "", page=_AU, label="audit-table row (mechanism:mode)"),
 }
+
+#: The shared parameters (kept under ``p_<name>`` in ``st.session_state``): name -> (type, default).
+SHARED_PARAMS = {name: (spec.kind, spec.default) for name, spec in URL_PARAMS.items() if spec.page is None}
+
+
+def url_spec(name: str) -> UrlParam:
+    """The declaration of URL parameter ``name``; ``KeyError`` for an undeclared name (a programming error).
+
+    ``audit_<mechanism>_<option>`` parameters come from the audit registry's option declarations
+    (kind, default and range), so that the audit page and the CLI accept the same values.
+    """
+    if name in URL_PARAMS:
+        return URL_PARAMS[name]
+    if name.startswith("audit_"):
+        from dp_core.audit import MECHANISMS
+
+        for mech_name, mech in MECHANISMS.items():
+            for opt in mech.options:
+                if name == f"audit_{mech_name}_{opt.name}":
+                    return UrlParam(opt.kind, opt.default, opt.lo, opt.hi, page=_AU, label=opt.help)
+    raise KeyError(f"{name!r} is not a declared URL parameter: add it to ui.constants.URL_PARAMS.")

@@ -10,7 +10,8 @@ the shared widgets' keys so that they re-seed from the restored values.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 import streamlit as st
@@ -59,6 +60,10 @@ def apply_config(config: ExplorerConfig) -> list[str]:
     messages: list[str] = []
     for key in SHARED_KEYS:
         value = getattr(config, key)
+        if key != "dataset":  # the same validation as a link's values (ranges and options of the widgets)
+            value, problem = state.parse_url_value(key, str(value))
+            if problem:
+                messages.append(problem.replace("The link's", "The configuration's"))
         if key == "dataset":
             if value in DATASETS:
                 st.session_state["p_source"] = "demo"
@@ -89,7 +94,8 @@ def _on_upload(uploader_key: str) -> None:
     except (TypeError, ValueError) as exc:
         st.session_state[_MESSAGE] = ("error", f"This configuration cannot be used: {exc}")
         return
-    st.session_state[_MESSAGE] = ("success", " ".join(apply_config(cfg)))
+    messages = apply_config(cfg)
+    st.session_state[_MESSAGE] = ("success" if len(messages) == 1 else "warning", " ".join(messages))
 
 
 def follow_pending_page(current: str) -> None:
@@ -103,7 +109,7 @@ def show_messages() -> None:
     msg = st.session_state.pop(_MESSAGE, None)
     if msg:
         kind, text = msg
-        (st.error if kind == "error" else st.success)(text)
+        {"error": st.error, "warning": st.warning}.get(kind, st.success)(text)
 
 
 def share_panel(config: ExplorerConfig, *, key: str = "share", report: Callable[[], tuple[str, str]] | None = None,

@@ -1,9 +1,17 @@
-"""Shared parameters: one canonical value per name in ``st.session_state``, mirrored in the URL.
+"""Shared parameters and URL values: one canonical value per name in ``st.session_state``, mirrored in the URL.
 
-Canonical values live under ``p_<name>`` (plain session keys, which survive page switches even
-when the widget that sets them is not on the current page). Widgets use ``w_<name>`` keys and copy
-their value into the canonical key in their ``on_change`` callback. On a session's first run the
-canonical values are read from the URL query string, so a copied link reopens the same setting.
+Canonical values of the shared parameters live under ``p_<name>`` (plain session keys, which survive
+page switches even when the widget that sets them is not on the current page). Widgets use ``w_<name>``
+keys and copy their value into the canonical key in their ``on_change`` callback. On a session's first
+run the canonical values are read from the URL query string, so a copied link reopens the same setting.
+
+Every value of a link is untrusted input. It is parsed here, and only here, against its declaration
+in :data:`ui.constants.URL_PARAMS` (:func:`parse_url_value`): a value that is not a number, not finite,
+too large to represent, not an integer where one is needed, outside the widget's range or not one of
+its options is never used as is. Unusable values give the documented default; finite numbers outside
+the range are clamped to the nearest end (and numbers between two options snapped to the more private
+one). Each such case produces one message naming the parameter, the value received, the valid range
+and the value used; :func:`show_url_problems` shows them on the page that reads the parameter.
 """
 
 from __future__ import annotations
@@ -13,38 +21,220 @@ from typing import Any
 
 import streamlit as st
 
-from .constants import SHARED_PARAMS
+from dp_core.data import DATASETS
+
+from .constants import HIGHER_IS_PRIVATE, LOWER_IS_PRIVATE, SHARED_PARAMS, UrlParam, url_spec
 
 _LOADED = "_qp_loaded"
+_PROBLEMS = "_url_problems"
+_BOX = "_url_box"
+_MAX_RAW = 60  # characters of a hostile value quoted in a message
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
-def _parse(kind: type, raw: str) -> Any:
+# ------------------------------------------------------------------ pure parsing
+def _quote(raw: str) -> str:
+    text = raw if len(raw) <= _MAX_RAW else f"{raw[:20]}…{raw[-8:]} ({len(raw):,} characters)"
+    return f"“{text}”"
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    if isinstance(v, int):
+        return f"{v:,}" if abs(v) >= 10_000 else str(v)
+    return f"“{v}”"
+
+
+def valid_text(spec: UrlParam, options: tuple | None = None, lo: float | None = None, hi: float | None = None) -> str:
+    """The accepted values of ``spec`` in words (for messages)."""
+    options = spec.options if options is None else options
+    lo = spec.lo if lo is None else lo
+    hi = spec.hi if hi is None else hi
+    if spec.kind is bool:
+        return "0 or 1"
+    if options is not None:
+        shown = list(options)
+        if len(shown) > 8:
+            return f"one of {len(shown)} values from {_show(shown[0])} to {_show(shown[-1])}"
+        return "one of " + ", ".join(_show(o) for o in shown)
+    what = "an integer" if spec.kind is int else "a number"
+    if lo is not None and hi is not None:
+        return f"{what} from {_show(lo)} to {_show(hi)}" + (f" in steps of {_show(spec.step)}" if spec.step else "")
+    if spec.kind is str:
+        return "a known name"
+    return what
+
+
+def _number(raw: str, kind: type) -> float | int | None:
+    """``raw`` as a finite number (an int for ``kind`` int), or ``None`` when it is not one."""
+    text = raw.strip()
+    if not text or len(text) > 400:  # a 5,000-digit number is not a setting
+        return None
+    try:
+        v = float(text)
+    except (OverflowError, ValueError):
+        return None
+    if not math.isfinite(v):  # nan, inf, and overflow such as 1e309
+        return None
     if kind is int:
-        return int(float(raw))
-    if kind is float:
-        v = float(raw)
-        if not math.isfinite(v):
-            raise ValueError(raw)
-        return v
-    return str(raw)
+        if not v.is_integer():
+            return None
+        return int(v)
+    return v
 
 
-def init_state() -> list[str]:
-    """Fill the canonical keys from the URL (first run only) or the defaults; return URL problems."""
-    problems: list[str] = []
+def _snap(options: tuple, v: float, private: str | None) -> Any:
+    """The option nearest to ``v`` (log scale for positive options); between two, the more private one."""
+    nums = [float(o) for o in options]
+    if v <= min(nums):
+        return options[nums.index(min(nums))]
+    if v >= max(nums):
+        return options[nums.index(max(nums))]
+    below = max(o for o in nums if o <= v)
+    above = min(o for o in nums if o >= v)
+    if private == LOWER_IS_PRIVATE:
+        pick = below
+    elif private == HIGHER_IS_PRIVATE:
+        pick = above
+    elif below > 0:
+        pick = below if math.log(v / below) <= math.log(above / v) else above
+    else:
+        pick = below if v - below <= above - v else above
+    return options[nums.index(pick)]
+
+
+def parse_url_value(name: str, raw: Any, *, default: Any = None, options: tuple | None = None,
+                    lo: float | None = None, hi: float | None = None) -> tuple[Any, str | None]:
+    """Parse the link's value ``raw`` of parameter ``name``: ``(value to use, message or None)``.
+
+    ``default``, ``options``, ``lo`` and ``hi`` override the declaration in ``URL_PARAMS`` when they
+    depend on the data (for example the classes of the current dataset). The message names the
+    parameter, quotes the value received, states the valid values and the value used instead.
+
+    >>> parse_url_value("trials", "50")
+    (50, None)
+    >>> parse_url_value("trials", "inf")[0]
+    100
+    >>> parse_url_value("eps", "1e-9")[0]
+    0.01
+    """
+    spec = url_spec(name)
+    default = spec.default if default is None else default
+    options = spec.options if options is None else tuple(options)
+    lo = spec.lo if lo is None else lo
+    hi = spec.hi if hi is None else hi
+    raw = "" if raw is None else str(raw)
+    valid = valid_text(spec, options, lo, hi)
+    label = f"{spec.label} ({name})" if spec.label else name
+
+    def refused(why: str) -> tuple[Any, str]:
+        return default, (f"The link's {label} = {_quote(raw)} {why}; it must be {valid}. "
+                         f"Using the default {_show(default)}.")
+
+    if spec.kind is bool:
+        low = raw.strip().lower()
+        if low in _TRUE:
+            return True, None
+        if low in _FALSE:
+            return False, None
+        return refused("is not a yes/no value")
+    if spec.kind is str:
+        if spec.multi:
+            items = [s for s in raw.split(",") if s]
+            if raw == "all" or (items and (options is None or all(s in options for s in items))):
+                return raw, None
+            return refused("names an unknown choice")
+        if options is None or raw in options:
+            return raw, None
+        return refused("is not one of the choices")
+    v = _number(raw, spec.kind)
+    if v is None:
+        if spec.kind is int and _number(raw, float) is not None:
+            return refused("is not a whole number")
+        return refused("is not a finite number")
+    used: Any = v
+    if lo is not None and v < lo:
+        used = spec.kind(lo)
+    elif hi is not None and v > hi:
+        used = spec.kind(hi)
+    if spec.step and lo is not None:
+        stepped = lo + round((used - lo) / spec.step) * spec.step
+        used = spec.kind(round(min(max(stepped, lo), hi if hi is not None else stepped), 10))
+    if options is not None and used not in options:
+        used = _snap(options, float(used), spec.private)
+    if used == v:
+        return v, None
+    if spec.private and ((spec.private == LOWER_IS_PRIVATE) == (used > v)):
+        how = (", the most private value this page offers. That is a weaker guarantee than the link asked for: "
+               "the app cannot run the link's value.")
+    elif spec.private:
+        how = ", which is more private than the link's value."
+    else:
+        how = ", the nearest accepted value."
+    return used, (f"The link's {label} = {_quote(raw)} is not accepted here ({valid}). "
+                  f"Using {_show(used)}{how}")
+
+
+# ------------------------------------------------------------------ messages
+def _page_hash() -> str:
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        ctx = get_script_run_ctx()
+        return "" if ctx is None else str(ctx.page_script_hash)
+    except Exception:  # noqa: BLE001 - outside a script run
+        return ""
+
+
+def _record(name: str, message: str) -> None:
+    """Keep ``message`` for the session; show it now if the page's message area already exists."""
+    problems = st.session_state.setdefault(_PROBLEMS, {})
+    spec = url_spec(name)
+    problems[name] = (None if spec.page is None else _page_hash(), message)
+    box = st.session_state.get(_BOX)
+    if box is not None and box[0] == _page_hash():
+        box[1].warning(message, icon="🔗")
+
+
+def show_url_problems() -> None:
+    """Show, on the current page, the messages about this session's link values (call it near the top).
+
+    Shared parameters' messages appear on every page; page parameters' messages on the page that reads
+    them. Messages recorded later in the same run (page parameters read further down) are added to the
+    same place.
+    """
+    box = st.container()
+    here = _page_hash()
+    st.session_state[_BOX] = (here, box)
+    for page, message in st.session_state.get(_PROBLEMS, {}).values():
+        if page is None or page == here:
+            box.warning(message, icon="🔗")
+
+
+def url_problems() -> dict[str, str]:
+    """The messages recorded for this session's link values: parameter name -> message."""
+    return {name: msg for name, (_page, msg) in st.session_state.get(_PROBLEMS, {}).items()}
+
+
+# ------------------------------------------------------------------ shared parameters
+def init_state() -> None:
+    """Fill the canonical keys from the URL (first run only) or the defaults."""
     first = not st.session_state.get(_LOADED, False)
-    for name, (kind, default) in SHARED_PARAMS.items():
+    st.session_state.pop(_BOX, None)
+    for name, (_kind, default) in SHARED_PARAMS.items():
         key = f"p_{name}"
         if first and name in st.query_params:
-            try:
-                st.session_state[key] = _parse(kind, st.query_params[name])
-            except (TypeError, ValueError):
-                problems.append(f"The link's value {name}={st.query_params[name]!r} is not valid; using {default!r}.")
-                st.session_state[key] = default
+            options = tuple(DATASETS) if name == "dataset" else None
+            value, problem = parse_url_value(name, st.query_params.get(name), options=options)
+            st.session_state[key] = value
+            if problem:
+                _record(name, problem)
         elif key not in st.session_state:
             st.session_state[key] = default
     st.session_state[_LOADED] = True
-    return problems
 
 
 def get(name: str) -> Any:
@@ -65,32 +255,78 @@ def sync_url(extra: dict[str, Any] | None = None) -> None:
     for name, value in values.items():
         if value is None:
             continue
-        text = f"{value:.6g}" if isinstance(value, float) else str(value)
+        if isinstance(value, bool):
+            text = str(int(value))
+        else:
+            text = f"{value:.6g}" if isinstance(value, float) else str(value)
         if st.query_params.get(name) != text:
             st.query_params[name] = text
 
 
-def url_param(name: str, default: Any, kind: type = str) -> Any:
-    """A page-specific parameter restored from the URL once per session (key ``u_<name>``)."""
+# ------------------------------------------------------------------ page parameters
+def url_param(name: str, default: Any = None, kind: type | None = None, *, options: Any = None,
+              lo: float | None = None, hi: float | None = None) -> Any:
+    """A page parameter restored from the URL once per session (kept under ``u_<name>``).
+
+    The value is parsed by :func:`parse_url_value` against the declaration of ``name`` in
+    ``URL_PARAMS`` (``default``, ``options``, ``lo``, ``hi`` override it when they depend on the data).
+    ``kind`` is ignored (the declaration says how to parse); it is accepted for older call sites.
+    """
+    spec = url_spec(name)
     key = f"u_{name}"
     if key not in st.session_state:
-        raw = st.query_params.get(name)
-        try:
-            st.session_state[key] = default if raw is None else _parse(kind, raw)
-        except (TypeError, ValueError):
-            st.session_state[key] = default
+        fallback = spec.default if default is None else default
+        if name in st.query_params:
+            value, problem = parse_url_value(name, st.query_params.get(name), default=fallback,
+                                             options=None if options is None else tuple(options), lo=lo, hi=hi)
+            if problem:
+                _record(name, problem)
+        else:
+            value = fallback
+        st.session_state[key] = value
     return st.session_state[key]
 
 
-def seed_widget(key: str, default: Any, kind: type = str, options: Any = None) -> None:
+def link_value(name: str, default: Any = None, *, options: Any = None, lo: float | None = None,
+               hi: float | None = None) -> tuple[bool, Any]:
+    """``(True, value)`` when the URL's ``name`` changed since this page last saw it (a link was followed).
+
+    For pages whose settings other pages link to (the audit's mechanism and mode): the value is parsed
+    like :func:`url_param`; ``(False, None)`` when the URL has no new value.
+    """
+    url_spec(name)
+    raw = st.query_params.get(name)
+    seen = f"_seen_{name}"
+    if raw is None or raw == st.session_state.get(seen):
+        return False, None
+    st.session_state[seen] = raw
+    value, problem = parse_url_value(name, raw, default=default, options=None if options is None else tuple(options),
+                                     lo=lo, hi=hi)
+    if problem:
+        _record(name, problem)
+    return True, value
+
+
+def mark_seen(values: dict[str, Any]) -> None:
+    """Record what this page wrote into the URL, so that :func:`link_value` does not take it for a new link."""
+    for name, value in values.items():
+        text = f"{value:.6g}" if isinstance(value, float) else str(value)
+        st.session_state[f"_seen_{name}"] = text
+
+
+def seed_widget(key: str, default: Any, kind: type | None = None, options: Any = None, *,
+                lo: float | None = None, hi: float | None = None) -> None:
     """Before creating a page widget with ``key`` (and no ``value=``): give it its last value in this
-    session, else the URL's, else ``default``; values outside ``options`` fall back to ``default``."""
+    session, else the URL's (validated), else ``default``."""
     if key in st.session_state:
         return
     kept = f"{key}__keep"
-    value = st.session_state[kept] if kept in st.session_state else url_param(key, default, kind)
-    if options is not None and value not in options:
-        value = default
+    if kept in st.session_state:
+        value = st.session_state[kept]
+        if options is not None and value not in options:
+            value = default
+    else:
+        value = url_param(key, default, kind, options=options, lo=lo, hi=hi)
     st.session_state[key] = value
 
 
@@ -99,3 +335,4 @@ def keep_widget(key: str) -> Any:
     value = st.session_state.get(key)
     st.session_state[f"{key}__keep"] = value
     return value
+

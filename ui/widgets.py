@@ -82,8 +82,11 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
 def _shared_number(name: str, kind: type, label: str, lo, hi, step, help: str | None, container, fmt=None):
     box = st if container is None else container
     wkey = f"w_{name}"
-    value = kind(min(max(state.get(name), lo), hi))
+    asked = state.get(name)
+    value = kind(min(max(asked, lo), hi))
     state.set_value(name, value)
+    if value != asked:  # e.g. a link's k = 1 on a page whose smallest bag is 2: say so, never silently
+        box.warning(f"{label}: {asked:g} is outside this page's range [{lo:g}, {hi:g}]; using {value:g}.", icon="↔️")
     if wkey not in st.session_state:
         st.session_state[wkey] = value
 
@@ -203,8 +206,7 @@ def sidebar_controls() -> tuple[float, float, int, int]:
         eps, delta = epsilon_delta_controls(container=st.sidebar)
         with st.expander("Monte-Carlo settings", expanded=False):
             seed, trials = seed_trials_controls(container=st)
-        for p in st.session_state.get("_url_problems", []):
-            st.warning(p)
+    state.show_url_problems()
     state.sync_url()
     return eps, delta, seed, trials
 
