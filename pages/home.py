@@ -3,7 +3,7 @@
 import streamlit as st
 
 from dp_core import data as dpdata
-from dp_core import explain
+from dp_core import display, explain
 from dp_core.exceptions import DataValidationError
 from ui import cached, state, widgets
 from ui.pages import PAGES
@@ -52,6 +52,8 @@ else:
             st.caption("Your previous dataset and settings are still active.")
             table = None
         if table is not None:
+            for note in table.notes:
+                st.info(note, icon="🛠️")
             cols = list(table.frame.columns)
             if st.session_state.get("upload_fp") != table.fingerprint:
                 st.session_state["upload_fp"] = table.fingerprint
@@ -81,7 +83,8 @@ else:
             else:
                 st.session_state["upload_dataset"] = ds_up
                 st.session_state["p_source"] = "upload"
-                st.success(f"Using **{upload.name}**: {ds_up.n:,} rows, {ds_up.d} features, {ds_up.task}.")
+                st.success(f"Using **{upload.name}**: {display.integer(ds_up.n)} rows, {display.integer(ds_up.d)} "
+                           f"features, {ds_up.task}.")
     elif st.session_state.get("upload_dataset") is not None:
         st.session_state["p_source"] = "upload"
         st.info(f"Using the file uploaded earlier in this session ({st.session_state['upload_dataset'].name}).")
