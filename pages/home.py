@@ -5,7 +5,7 @@ import streamlit as st
 from dp_core import data as dpdata
 from dp_core import display, explain
 from dp_core.exceptions import DataValidationError
-from ui import cached, state, widgets
+from ui import cached, cached_scope, state, widgets
 from ui.pages import PAGES
 
 st.title("🔐 Privacy-Utility Explorer")
@@ -39,11 +39,13 @@ if source == "demo":
 else:
     lim = dpdata.LIMITS
     st.caption(f"Limits: {lim['max_bytes'] // 2**20} MB, {lim['min_rows']} to {lim['max_rows']:,} rows, at most "
-               f"{lim['max_cols']} columns. The file stays in this browser session's memory: it is never written "
-               "to disk, logged, or shown to anyone else.")
+               f"{lim['max_cols']} columns. The file and everything computed from it stay in this browser session's "
+               "memory: never written to disk, logged, put in the server's shared cache or shown to another "
+               "session, and freed when the session ends (at most about 2 minutes after the tab is closed).")
     upload = st.file_uploader("CSV file (comma, semicolon or tab separated, with a header row)", type=["csv", "txt"],
                               key="csv")
     if upload is not None:
+        cached_scope.release_uploaded_files_with_session()
         raw = upload.getvalue()
         try:
             table = dpdata.parse_csv(raw, file_name=upload.name)

@@ -9,8 +9,9 @@ decides per call:
 * **an upload** (the session's current dataset is its uploaded file, or any argument is, or is named
   after, an uploaded dataset): a small memo in this session's ``st.session_state``. Nothing derived
   from the upload reaches ``st.cache_data``/``st.cache_resource``; the memo holds at most
-  :data:`SESSION_MEMO_MAX_ENTRIES` results (least recently used dropped first), is emptied when
-  another file is uploaded, and is dropped with the session.
+  :data:`SESSION_MEMO_MAX_ENTRIES` results and :data:`SESSION_MEMO_MAX_BYTES` of arrays and tables
+  (least recently used dropped first), is emptied when another file is uploaded, and is dropped
+  with the session.
 
 A wrapper that never receives the session's dataset or anything computed from it (a synthetic
 experiment, say) is declared with ``upload_independent=True`` and always uses the shared cache;
@@ -31,40 +32,79 @@ import hashlib
 import inspect
 import pickle
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 __all__ = [
+    "END_HOOK_KEY",
     "MEMO_KEY",
+    "SESSION_MEMO_MAX_BYTES",
     "SESSION_MEMO_MAX_ENTRIES",
     "UPLOAD_PREFIX",
     "SessionMemo",
+    "approx_nbytes",
     "cache_data",
     "cache_resource",
     "is_upload_value",
+    "release_uploaded_files_with_session",
     "session_uses_upload",
 ]
 
-#: The most results one session keeps for its upload (each is at most a few times the upload's size).
+#: The most results one session keeps for its upload.
 SESSION_MEMO_MAX_ENTRIES = 24
+#: The most bytes of arrays and tables those results may hold together (the newest result is always kept).
+SESSION_MEMO_MAX_BYTES = 256 * 2**20
 #: The ``st.session_state`` key of the memo.
 MEMO_KEY = "_upload_memo"
+#: The ``st.session_state`` key of the object whose end releases the session's uploaded files.
+END_HOOK_KEY = "_upload_end_hook"
 #: How ``dp_core.data.table_to_dataset`` names an uploaded dataset.
 UPLOAD_PREFIX = "upload:"
+
+
+def approx_nbytes(value: Any, _depth: int = 0) -> int:
+    """The bytes held by the arrays and tables inside ``value`` (a bounded walk; small objects count 0)."""
+    if _depth > 4 or value is None or isinstance(value, (str, bytes, int, float, bool)):
+        return len(value) if isinstance(value, bytes) else 0
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes)
+    if isinstance(value, (pd.DataFrame, pd.Series)):
+        return int(value.memory_usage(deep=False).sum()) if isinstance(value, pd.DataFrame) else int(value.nbytes)
+    if isinstance(value, dict):
+        items = list(value.values())
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        items = list(value)
+    elif hasattr(value, "__dict__"):
+        items = list(vars(value).values())
+    elif hasattr(value, "__slots__"):
+        items = [getattr(value, k, None) for k in value.__slots__]
+    else:
+        return 0
+    return sum(approx_nbytes(v, _depth + 1) for v in items[:10_000])
 
 
 class SessionMemo:
     """A bounded least-recently-used store of one session's results for its current upload."""
 
-    def __init__(self, max_entries: int = SESSION_MEMO_MAX_ENTRIES) -> None:
+    def __init__(self, max_entries: int = SESSION_MEMO_MAX_ENTRIES, max_bytes: int = SESSION_MEMO_MAX_BYTES) -> None:
         self.max_entries = int(max_entries)
+        self.max_bytes = int(max_bytes)
         self.upload_fingerprint: str | None = None
         self._entries: OrderedDict[tuple, Any] = OrderedDict()
+        self._sizes: dict[tuple, int] = {}
         self._lock = threading.Lock()
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of arrays and tables held by the stored results (see :func:`approx_nbytes`)."""
+        return sum(self._sizes.values())
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -78,6 +118,7 @@ class SessionMemo:
         with self._lock:
             if fingerprint != self.upload_fingerprint:
                 self._entries.clear()
+                self._sizes.clear()
                 self.upload_fingerprint = fingerprint
 
     def get(self, key: tuple) -> tuple[bool, Any]:
@@ -88,11 +129,42 @@ class SessionMemo:
         return False, None
 
     def put(self, key: tuple, value: Any) -> None:
+        size = approx_nbytes(value)
         with self._lock:
             self._entries[key] = value
+            self._sizes[key] = size
             self._entries.move_to_end(key)
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
+            while len(self._entries) > 1 and (len(self._entries) > self.max_entries
+                                              or sum(self._sizes.values()) > self.max_bytes):
+                old, _ = self._entries.popitem(last=False)
+                self._sizes.pop(old, None)
+
+
+class _SessionEndHook:
+    """Kept in ``st.session_state``; when Streamlit frees the session's state, a finalizer runs."""
+
+
+def _remove_session_files(manager: Any, session_id: str) -> None:
+    remove = getattr(manager, "remove_session_files", None)
+    if remove is not None:
+        remove(session_id)
+
+
+def release_uploaded_files_with_session() -> None:
+    """Make sure the raw bytes of this session's uploads leave server memory with the session.
+
+    Streamlit keeps a closed tab's session for ``server.disconnectedSessionTTL`` seconds (default 120)
+    so that it can reconnect; when that time has passed it drops the session without shutting it down,
+    and its uploaded files stayed in the server's uploaded-file store for good. A finalizer tied to an
+    object in this session's state removes them as soon as the session's state is freed (a session
+    that is shut down normally has its files removed by Streamlit itself; the finalizer is then a no-op).
+    """
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None or END_HOOK_KEY in st.session_state:
+        return
+    hook = _SessionEndHook()
+    weakref.finalize(hook, _remove_session_files, ctx.uploaded_file_mgr, ctx.session_id)
+    st.session_state[END_HOOK_KEY] = hook
 
 
 def is_upload_value(value: Any) -> bool:
