@@ -5,7 +5,7 @@ import streamlit as st
 from dp_core import data as dpdata
 from dp_core import display, explain
 from dp_core.exceptions import DataValidationError
-from ui import cached, cached_scope, state, widgets
+from ui import cached, state, widgets
 from ui.pages import PAGES
 
 st.title("🔐 Privacy-Utility Explorer")
@@ -45,7 +45,6 @@ else:
     upload = st.file_uploader("CSV file (comma, semicolon or tab separated, with a header row)", type=["csv", "txt"],
                               key="csv")
     if upload is not None:
-        cached_scope.release_uploaded_files_with_session()
         raw = upload.getvalue()
         try:
             table = dpdata.parse_csv(raw, file_name=upload.name)

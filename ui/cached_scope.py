@@ -32,7 +32,6 @@ import hashlib
 import inspect
 import pickle
 import threading
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -43,7 +42,6 @@ import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 __all__ = [
-    "END_HOOK_KEY",
     "MEMO_KEY",
     "SESSION_MEMO_MAX_BYTES",
     "SESSION_MEMO_MAX_ENTRIES",
@@ -53,7 +51,6 @@ __all__ = [
     "cache_data",
     "cache_resource",
     "is_upload_value",
-    "release_uploaded_files_with_session",
     "session_uses_upload",
 ]
 
@@ -63,8 +60,6 @@ SESSION_MEMO_MAX_ENTRIES = 24
 SESSION_MEMO_MAX_BYTES = 256 * 2**20
 #: The ``st.session_state`` key of the memo.
 MEMO_KEY = "_upload_memo"
-#: The ``st.session_state`` key of the object whose end releases the session's uploaded files.
-END_HOOK_KEY = "_upload_end_hook"
 #: How ``dp_core.data.table_to_dataset`` names an uploaded dataset.
 UPLOAD_PREFIX = "upload:"
 
@@ -138,33 +133,6 @@ class SessionMemo:
                                               or sum(self._sizes.values()) > self.max_bytes):
                 old, _ = self._entries.popitem(last=False)
                 self._sizes.pop(old, None)
-
-
-class _SessionEndHook:
-    """Kept in ``st.session_state``; when Streamlit frees the session's state, a finalizer runs."""
-
-
-def _remove_session_files(manager: Any, session_id: str) -> None:
-    remove = getattr(manager, "remove_session_files", None)
-    if remove is not None:
-        remove(session_id)
-
-
-def release_uploaded_files_with_session() -> None:
-    """Make sure the raw bytes of this session's uploads leave server memory with the session.
-
-    Streamlit keeps a closed tab's session for ``server.disconnectedSessionTTL`` seconds (default 120)
-    so that it can reconnect; when that time has passed it drops the session without shutting it down,
-    and its uploaded files stayed in the server's uploaded-file store for good. A finalizer tied to an
-    object in this session's state removes them as soon as the session's state is freed (a session
-    that is shut down normally has its files removed by Streamlit itself; the finalizer is then a no-op).
-    """
-    ctx = get_script_run_ctx(suppress_warning=True)
-    if ctx is None or END_HOOK_KEY in st.session_state:
-        return
-    hook = _SessionEndHook()
-    weakref.finalize(hook, _remove_session_files, ctx.uploaded_file_mgr, ctx.session_id)
-    st.session_state[END_HOOK_KEY] = hook
 
 
 def is_upload_value(value: Any) -> bool:

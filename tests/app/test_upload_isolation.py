@@ -186,33 +186,3 @@ def test_an_ended_session_leaves_nothing_behind(clean_caches):
     gc.collect()
     assert [r() is None for r in refs] == [True, True, True]
     assert _shared_cache_functions() <= _upload_independent_functions()
-
-
-def test_an_ended_session_releases_its_uploaded_files(monkeypatch):
-    # Streamlit drops an expired disconnected session without shutting it down, which left its uploaded
-    # bytes in the server's file store; the Home page ties their removal to the session state's lifetime
-    released = []
-    monkeypatch.setattr(cached_scope, "_remove_session_files", lambda mgr, sid: released.append((mgr, sid)))
-    a = _upload(_session(), FILE_A)
-    assert cached_scope.END_HOOK_KEY in a.session_state
-    a.run()  # one hook per session, however many reruns
-    assert released == []
-    del a
-    gc.collect()
-    assert len(released) == 1
-    mgr, sid = released[0]
-    assert hasattr(mgr, "remove_session_files") and isinstance(sid, str) and sid
-
-
-def test_remove_session_files_calls_the_store():
-    class Store:
-        def __init__(self):
-            self.files = {"s1": {"f": b"x" * 10}, "s2": {"g": b"y"}}
-
-        def remove_session_files(self, sid):
-            self.files.pop(sid, None)
-
-    store = Store()
-    cached_scope._remove_session_files(store, "s1")
-    assert store.files == {"s2": {"g": b"y"}}
-    cached_scope._remove_session_files(object(), "s2")  # a store without the method: nothing to do
