@@ -175,13 +175,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--uploads", type=int, default=5)
     ap.add_argument("--ttl", type=int, default=120, help="server.disconnectedSessionTTL in seconds (default 120)")
-    ap.add_argument("--page", default="", help="a mechanism page to open after each upload, e.g. label_dp_bags")
+    ap.add_argument("--page", default="", help="a page to open after each upload (file stem, e.g. label_dp_bags)")
     ap.add_argument("--serve", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--probe-dir", default="", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
         serve(args.serve, args.ttl, Path(args.probe_dir))
         return
+    page_title = ""
+    if args.page:
+        from ui.pages import PAGES
+
+        page_title = {Path(path).stem: title for path, title, _icon, _desc in PAGES}[args.page]
 
     from playwright.sync_api import sync_playwright
 
@@ -229,9 +234,11 @@ def main() -> None:
                     page.get_by_text("Upload a CSV file").first.click()
                     page.locator("input[type=file]").set_input_files(str(f))
                     page.get_by_text(f"Using {f.name}").first.wait_for(timeout=300_000)
-                    if args.page:
-                        page.goto(f"{url}/{args.page}")
-                        page.get_by_text("upload:").first.wait_for(timeout=600_000)
+                    if args.page:  # through the sidebar link: a new URL load would start a new session
+                        page.get_by_role("link", name=page_title).first.click()
+                        page.get_by_text(f"upload:{f.name}").first.wait_for(timeout=600_000)
+                        if args.page == "label_dp_bags":  # the last caption of its utility tab
+                            page.get_by_text("allows at most").first.wait_for(state="attached", timeout=1_200_000)
                     contexts.append(ctx)
                     record(f"during: {i + 1} upload session(s) open")
                 for ctx in contexts:

@@ -88,3 +88,17 @@ def test_headerless_upload_keeps_every_row(app):
     assert any("not as a header" in i.value for i in at.info)
     assert metrics(at)["Rows"] == "40"
     assert at.selectbox(key="w_up_target").value == "column 3"
+
+
+@pytest.mark.timeout(300)
+def test_large_but_accepted_values_work_with_the_bound_toggle_and_compare(app):
+    # values just under the accepted magnitude: squares and row norms stay finite, so no page breaks
+    content = ("a,big,y\n" + "".join(f"{i},{3e99 * (1 + i % 3)},{i % 2}\n" for i in range(ROWS))).encode()
+    for k, v in {"trials": "10"}.items():
+        app.query_params[k] = v
+    at = _upload(app.run(), content)
+    assert not at.exception and any("Using **data.csv**" in s.value for s in at.success)
+    at.toggle(key="w_declare_bound").set_value(True).run()
+    assert not at.exception
+    at.switch_page("pages/compare.py").run()
+    assert not at.exception, [e.value for e in at.exception]
