@@ -224,6 +224,10 @@ def main() -> None:
                 page.goto(url)
                 page.get_by_text("Privacy-Utility Explorer").first.wait_for(timeout=120_000)
                 page.get_by_text("What ε and δ mean").first.wait_for(timeout=120_000)
+                if args.page:  # the same page on demo data first, so that its imports are in the baseline
+                    page.get_by_role("link", name=page_title).first.click()
+                    if args.page == "label_dp_bags":
+                        page.get_by_text("allows at most").first.wait_for(state="attached", timeout=1_200_000)
                 ctx.close()
                 record("before (one demo visit, closed)")
                 contexts = []
