@@ -17,6 +17,11 @@ A wrapper that never receives the session's dataset or anything computed from it
 experiment, say) is declared with ``upload_independent=True`` and always uses the shared cache;
 ``tests/test_upload_isolation.py`` checks that such a wrapper takes no dataset-like argument.
 
+Work stops with the session: once the browser session has disconnected, a wrapper call starts no
+new computation (it ends the script run with ``st.stop()``); a computation already running finishes
+its current call (pure engine code cannot be interrupted), and Streamlit stops the script at its
+next element.
+
 So pages need no special cases: they call the wrappers as before. Like the shared cache, the memo
 keys on the arguments whose names do not start with an underscore; results of :func:`cache_data`
 are handed out as copies (a caller may modify them), results of :func:`cache_resource` as the stored
@@ -154,6 +159,19 @@ def session_uses_upload() -> bool:
     return st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None
 
 
+def _session_ended() -> bool:
+    """True when this script run's browser session has disconnected (the tab was closed)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None:
+        return False
+    try:
+        from streamlit.runtime import Runtime
+
+        return Runtime.exists() and not Runtime.instance().is_active_session(ctx.session_id)
+    except Exception:  # noqa: BLE001 - no runtime (tests, bare mode): the session cannot have ended
+        return False
+
+
 def _memo() -> SessionMemo:
     memo = st.session_state.get(MEMO_KEY)
     if not isinstance(memo, SessionMemo):
@@ -198,6 +216,8 @@ def _scoped(streamlit_cache: Callable, copy_results: bool, upload_independent: b
 
         @functools.wraps(fn)
         def call(*args, **kwargs):
+            if _session_ended():
+                st.stop()  # the visitor has gone: start no new work for this session
             if not (_in_session() and _private(args, kwargs)):
                 return shared(*args, **kwargs)
             memo = _memo()

@@ -46,7 +46,7 @@ FILE_B = ("beta.csv", _csv(240, 2, 3.0))
 
 def _session(**params) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
-    for k, v in {"trials": "10", **params}.items():
+    for k, v in {"trials": "10", "k": "4", "m": "20", **params}.items():  # bags that fit 240 training rows
         at.query_params[k] = str(v)
     return at.run()
 
@@ -186,3 +186,17 @@ def test_an_ended_session_leaves_nothing_behind(clean_caches):
     gc.collect()
     assert [r() is None for r in refs] == [True, True, True]
     assert _shared_cache_functions() <= _upload_independent_functions()
+
+
+def test_no_new_work_starts_once_the_session_has_ended(monkeypatch):
+    a = _upload(_session(), FILE_A)
+    _visit(a, "pages/label_dp_bags.py")
+    charts_alive = len(a.get("plotly_chart"))
+    assert charts_alive >= 6
+    computed = []
+    monkeypatch.setattr(cached_scope, "_session_ended", lambda: True)  # as after the tab was closed
+    monkeypatch.setattr(cached_scope.SessionMemo, "put", lambda self, key, value: computed.append(key))
+    a.session_state[cached_scope.MEMO_KEY].reset_for(None)  # nothing cached: every wrapper would compute
+    a.run()
+    assert not a.exception
+    assert computed == [] and len(a.get("plotly_chart")) == 0
