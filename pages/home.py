@@ -41,7 +41,8 @@ else:
     st.caption(f"Limits: {lim['max_bytes'] // 2**20} MB, {lim['min_rows']} to {lim['max_rows']:,} rows, at most "
                f"{lim['max_cols']} columns. The file and everything computed from it stay in this browser session's "
                "memory: never written to disk, logged, put in the server's shared cache or shown to another "
-               "session, and freed when the session ends (at most about 2 minutes after the tab is closed).")
+               "session, and freed with the session (the server keeps a closed tab's session about 2 minutes "
+               "so that it can reconnect).")
     upload = st.file_uploader("CSV file (comma, semicolon or tab separated, with a header row)", type=["csv", "txt"],
                               key="csv")
     if upload is not None:
