@@ -844,8 +844,8 @@ def table_to_dataset(
     else:
         codes, uniques = pd.factorize(ycol, sort=True)
         if len(uniques) < 2:
-            raise DataValidationError(f"Target {target!r} has a single class ({uniques[0]!r}); a classifier needs "
-                                      "at least two classes.")
+            raise DataValidationError(f"Target {target!r} has a single class ({display.value(uniques[0])}); a "
+                                      "classifier needs at least two classes.")
         if task == "binary" and len(uniques) != 2:
             raise DataValidationError(f"Target {target!r} has {len(uniques)} classes; binary needs exactly 2.")
         if len(uniques) > 20:

@@ -237,3 +237,10 @@ def test_dot_thousands_without_decimals():
     i = np.arange(ROWS)
     np.testing.assert_allclose(t.frame["population"].to_numpy(), (i + 1) * 1e6 + (i * 37) % 1000 * 1e3 + (i * 11) % 1000)
     assert "'.' as the thousands separator" in _notes(t)
+
+
+def test_single_class_message_has_no_numpy_repr():
+    rows = [f"{i},{i % 3},7" for i in range(ROWS)]
+    with pytest.raises(DataValidationError, match=r"single class \(7\)") as exc:
+        data.table_to_dataset(data.parse_csv(_csv(rows)), target="y", task="binary")
+    assert "np." not in str(exc.value)
