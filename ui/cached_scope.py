@@ -15,7 +15,7 @@ decides per call:
 
 A wrapper that never receives the session's dataset or anything computed from it (a synthetic
 experiment, say) is declared with ``upload_independent=True`` and always uses the shared cache;
-``tests/test_upload_isolation.py`` checks that such a wrapper takes no dataset-like argument.
+``tests/app/test_upload_isolation.py`` checks that such a wrapper takes no dataset-like argument.
 
 Work stops with the session: once the browser session has disconnected, a wrapper call starts no
 new computation (it ends the script run with ``st.stop()``); a computation already running finishes
