@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -268,6 +269,7 @@ def main() -> None:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+            shutil.rmtree(tmp, ignore_errors=True)  # the generated files (about 23 MB each) and the server log
     print("\n(sessions = active+stored for reconnection; files/file MB = uploaded files the server still holds; "
           "uploads/memos = uploaded datasets and session memos alive in the server; RSS columns in MB)")
     for col, label in ((1, "RSS"), (2, "RSS after gc + malloc_trim")):
