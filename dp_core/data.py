@@ -15,13 +15,16 @@ import csv
 import hashlib
 import io
 import math
+import re
 import warnings
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from . import display
 from ._validation import check_choice, check_int, check_positive, check_real
 from .exceptions import DataValidationError, PrivacyLeakWarning
 from .rng import RngLike, as_generator
@@ -56,7 +59,10 @@ __all__ = [
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 
 #: Documented limits for uploaded CSV files.
-LIMITS = {"max_bytes": 25 * 1024 * 1024, "max_rows": 200_000, "max_cols": 100, "min_rows": 20}
+#: ``max_abs``: the largest magnitude accepted in a feature or target column; the mechanisms square values
+#: and sum them over rows and columns (row norms, Gram matrices), which must stay finite (float64 overflows
+#: near 1.8e308, so squares of values up to 1e100 summed over 200,000 x 100 cells keep a wide margin).
+LIMITS = {"max_bytes": 25 * 1024 * 1024, "max_rows": 200_000, "max_cols": 100, "min_rows": 20, "max_abs": 1e100}
 
 
 @dataclass(frozen=True)
@@ -400,6 +406,47 @@ class CsvTable:
     delimiter: str
     encoding: str
     fingerprint: str
+    notes: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------------------------------- CSV reading
+# Every check below is linear in the file size and runs before pandas sees the file, so that a hostile
+# or odd file (one line of 150,000 fields, a compressed archive, CR-only line endings) is rejected or
+# repaired in well under a second with a message saying what to do.
+
+#: Magic bytes of files people upload by mistake, with what they are and what to do.
+_UNPACK = "Unpack it first and upload the CSV file inside."
+_GUNZIP = "Unpack it first (for example with 'gunzip' or 7-Zip) and upload the CSV file inside."
+_PARQUET = "Convert it to CSV (for example with pandas' read_parquet and to_csv) and upload that."
+_SAVE_AS = "Open it in a spreadsheet program, use 'Save as' CSV and upload that."
+_MAGIC = (
+    (b"\x1f\x8b", "a gzip-compressed file (.gz)", _GUNZIP),
+    (b"PK\x03\x04", "a ZIP archive", _UNPACK),
+    (b"PK\x05\x06", "an empty ZIP archive", "Put the CSV file itself in the upload box."),
+    (b"BZh", "a bzip2-compressed file (.bz2)", _UNPACK),
+    (b"\xfd7zXZ\x00", "an xz-compressed file (.xz)", _UNPACK),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive", _UNPACK),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old-style Excel workbook (.xls)", _SAVE_AS),
+    (b"%PDF", "a PDF document", "Export the table as CSV from the program that made it and upload that."),
+    (b"PAR1", "a Parquet file", _PARQUET),
+)
+_CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
+_SNIFF_LINES = 50
+_THOUSANDS_MARKS = (",", ".", " ", "\u00a0", "\u202f", "'")
+_MARK_NAMES = {",": "','", ".": "'.'", " ": "a space", "\u00a0": "a non-breaking space", "\u202f": "a thin space",
+               "'": "an apostrophe"}
+
+
+def _sniff_binary(raw: bytes, file_name: str) -> None:
+    head = bytes(raw[:8])
+    for magic, what, todo in _MAGIC:
+        if head.startswith(magic):
+            if magic == b"PK\x03\x04" and (b"[Content_Types].xml" in raw[:4096] or b"xl/" in raw[:4096]):
+                what, todo = "an Excel workbook (.xlsx)", _SAVE_AS
+            raise DataValidationError(f"'{file_name}' is {what}, not CSV text. {todo}")
+    if b"\x00" in raw[:4096] and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise DataValidationError(f"'{file_name}' is a binary file, not CSV text (it contains NUL bytes). Export the "
+                                  "table as CSV (UTF-8) and upload that.")
 
 
 def _decode(raw: bytes) -> tuple[str, str]:
@@ -419,14 +466,191 @@ def _decode(raw: bytes) -> tuple[str, str]:
     return text, "cp1252"
 
 
+def _normalise_newlines(text: str, notes: list[str]) -> str:
+    if "\r" not in text:
+        return text
+    if "\n" not in text:
+        notes.append("The file uses old Mac line endings (CR only); they were read as ordinary line breaks.")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _skip_leading_comments(text: str, notes: list[str]) -> str:
+    """Drop leading blank lines and lines starting with '#' (linear: one pass over those lines)."""
+    pos, n_comments = 0, 0
+    while pos < len(text):
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        line = text[pos:end].strip()
+        if line and not line.startswith("#"):
+            break
+        n_comments += bool(line)
+        pos = end + 1
+    if n_comments:
+        notes.append(f"Skipped {n_comments} comment line{'s' if n_comments > 1 else ''} starting with '#' at the "
+                     "top of the file.")
+    return text[pos:]
+
+
+def _first_lines(text: str, k: int) -> list[str]:
+    """The first ``k`` lines of ``text`` (each in full, however long), found with ``str.find`` (linear)."""
+    out, pos = [], 0
+    while pos < len(text) and len(out) < k:
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        if text[pos:end].strip():
+            out.append(text[pos:end])
+        pos = end + 1
+    return out
+
+
+def _field_counts(lines: list[str], delimiter: str) -> list[int]:
+    try:
+        return [len(row) for row in csv.reader(lines, delimiter=delimiter)]
+    except csv.Error:
+        return []
+
+
+def _detect_delimiter(lines: list[str]) -> str:
+    """The delimiter that splits the first lines into the same number (> 1) of fields; ties: the most fields."""
+    best, best_score = ",", (-1.0, 0)
+    for d in _CANDIDATE_DELIMITERS:
+        if not any(d in line for line in lines):
+            continue
+        counts = _field_counts(lines, d)
+        if not counts or max(counts) < 2:
+            continue
+        consistent = sum(c == counts[0] for c in counts) / len(counts)
+        score = (consistent, counts[0])
+        if score > best_score:
+            best, best_score = d, score
+    return best
+
+
+def _check_field_counts(lines: list[str], delimiter: str, file_name: str, max_cols: int) -> list[str]:
+    """Reject a file whose first lines have more fields than the column limit (before pandas reads anything)."""
+    rows = list(csv.reader(lines, delimiter=delimiter))
+    for i, row in enumerate(rows):
+        if len(row) > max_cols:
+            where = "header row" if i == 0 else f"line {i + 1}"
+            raise DataValidationError(
+                f"'{file_name}' has {len(row):,} fields on its {where}, so {len(row):,} columns; the limit is "
+                f"{max_cols}. Drop columns you do not need before uploading, and check that the file is a table "
+                "with one record per line.")
+    return [h.strip() for h in rows[0]] if rows else []
+
+
+def _is_number(s: str) -> bool:
+    try:
+        float(s.replace(",", ""))
+    except ValueError:
+        return False
+    return bool(s.strip())
+
+
+def _number_pattern(decimal: str, thousands: str | None) -> re.Pattern:
+    d = re.escape(decimal)
+    if thousands is None:
+        body = r"\d+"
+    else:
+        body = rf"(?:\d{{1,3}}(?:{re.escape(thousands)}\d{{3}})+|\d+)"
+    return re.compile(rf"^[+-]?(?:{body}(?:{d}\d*)?|{d}\d+)(?:[eE][+-]?\d+)?$")
+
+
+_NUMBER_CHARS = re.compile(r"[0-9+\-eE.,' \u00a0\u202f]+")
+
+
+def _formats_supported(values: pd.Series) -> list[tuple[str, str | None]]:
+    """Number formats (decimal mark, thousands mark) under which every value of a text column is a number."""
+    if not bool(values.head(20).str.fullmatch(_NUMBER_CHARS).all()) or not bool(
+            values.str.fullmatch(_NUMBER_CHARS).all()):
+        return []  # a text column: one cheap pass instead of one per format
+    out = []
+    for decimal in (".", ","):
+        for thousands in (None, *_THOUSANDS_MARKS):
+            if thousands == decimal:
+                continue
+            pat = _number_pattern(decimal, thousands)
+            if bool(values.str.fullmatch(pat).all()):
+                out.append((decimal, thousands))
+    return out
+
+
+def _number_format(frame: pd.DataFrame, delimiter: str) -> tuple[tuple[str, str | None] | None, list[str]]:
+    """Detect thousands separators and decimal commas in the text columns of a first read.
+
+    Returns the format to re-read the file with (or None) and the columns it turns into numbers. A
+    column qualifies when all its (up to 2,000 sampled) non-empty values are numbers in one format other
+    than the plain one. '1,234' is ambiguous: a decimal comma in a ';'-separated file, a thousands
+    separator in a ','-separated one (where the field had to be quoted).
+    """
+    per_column = {}
+    for c in frame.columns:
+        col = frame[c]
+        if pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
+            continue
+        values = col.dropna().astype(str).str.strip()
+        values = values[values != ""].head(2_000)
+        if values.empty:
+            continue
+        formats = _formats_supported(values)
+        if formats and (".", None) not in formats:
+            per_column[c] = formats
+    if not per_column:
+        return None, []
+    prefer_comma = delimiter != ","
+
+    def rank(fmt):
+        decimal, thousands = fmt
+        return (sum(fmt in f for f in per_column.values()), (decimal == ",") == prefer_comma, thousands is None)
+
+    fmt = max({f for fs in per_column.values() for f in fs}, key=rank)
+    return fmt, [c for c, fs in per_column.items() if fmt in fs]
+
+
+def _describe_format(fmt: tuple[str, str | None]) -> str:
+    decimal, thousands = fmt
+    parts = [f"{_MARK_NAMES[decimal]} as the decimal mark"]
+    if thousands is not None:
+        parts.append(f"{_MARK_NAMES[thousands]} as the thousands separator")
+    return " and ".join(parts)
+
+
+def _read_frame(text: str, delimiter: str, file_name: str, nrows: int, **kw) -> pd.DataFrame:
+    try:
+        return pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True, nrows=nrows, **kw)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
+        raise DataValidationError(f"'{file_name}' could not be read as CSV ({str(exc).splitlines()[0]}). "
+                                  "Check that every row has the same number of fields.") from None
+
+
+def _index_column(frame: pd.DataFrame) -> str | None:
+    """The name of a saved pandas index (an unnamed first column holding 0..n-1 or 1..n), if any."""
+    if frame.shape[1] < 2:
+        return None
+    first = frame.columns[0]
+    if not (str(first).strip() == "" or str(first).startswith("Unnamed: 0")):
+        return None
+    col = frame[first]
+    if not pd.api.types.is_integer_dtype(col) or len(col) == 0:
+        return None
+    v = col.to_numpy()
+    start = int(v[0])
+    return first if start in (0, 1) and np.array_equal(v, np.arange(start, start + len(v))) else None
+
+
 def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None = None) -> CsvTable:
     """Parse and validate an uploaded CSV file held in memory.
 
     Detects the delimiter (comma, semicolon, tab, pipe) and the encoding (UTF-8, UTF-16 with a BOM,
-    Windows-1252). Raises :class:`DataValidationError` with an actionable message for: an empty file,
-    a file that is not text, a single column (usually a wrong delimiter), too few or too many rows or
-    columns, duplicate column names. Non-numeric columns are reported, not rejected: the caller asks
-    the user whether to one-hot encode or drop them (:func:`table_to_dataset`).
+    Windows-1252). Repairs, and says so in ``CsvTable.notes``: CR-only line endings, leading ``#``
+    comment lines, thousands separators and decimal commas (re-read as numbers), a saved pandas index
+    column (dropped), a file without a header row (columns named ``column 1``, ...). Raises
+    :class:`DataValidationError` with an actionable message for: an empty file, a compressed archive,
+    a spreadsheet or other binary file, a first line with more fields than the column limit (checked
+    before pandas reads the file, so a pathological file is rejected at once), a single column (usually
+    a wrong delimiter), too few or too many rows or columns, duplicate column names. Every check is
+    linear in the file size. Non-numeric columns are reported, not rejected: the caller asks the user
+    whether to one-hot encode or drop them (:func:`table_to_dataset`).
     """
     lim = dict(LIMITS, **(limits or {}))
     if not isinstance(raw, (bytes, bytearray)):
@@ -437,29 +661,56 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
     if len(raw) > lim["max_bytes"]:
         raise DataValidationError(f"'{file_name}' is {len(raw) / 2**20:.1f} MB; the limit is "
                                   f"{lim['max_bytes'] / 2**20:.0f} MB. Upload a sample of the rows.")
-    if b"\x00" in raw[:4096] and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise DataValidationError(f"'{file_name}' looks like a binary file (an Excel workbook?), not CSV text. "
-                                  "Export it as CSV and upload that.")
+    _sniff_binary(raw, file_name)
     text, encoding = _decode(bytes(raw))
-    sample = text[:20_000]
-    try:
-        delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
-    except csv.Error:
-        delimiter = ","
-    try:
-        frame = pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
-        raise DataValidationError(f"'{file_name}' could not be read as CSV ({str(exc).splitlines()[0]}). "
-                                  "Check that every row has the same number of fields.") from None
-    header = next(csv.reader(io.StringIO(text), delimiter=delimiter), [])
-    header = [h.strip() for h in header]
-    dupes = sorted({h for h in header if header.count(h) > 1})
-    if dupes:
-        raise DataValidationError(f"'{file_name}' has duplicate column names ({', '.join(map(repr, dupes))}); "
-                                  "rename them so each is unique.")
+    notes: list[str] = []
+    text = _normalise_newlines(text, notes)
+    text = _skip_leading_comments(text, notes)
+    if not text.strip():
+        raise DataValidationError(f"'{file_name}' holds only comment lines. Upload a CSV file with a header row and "
+                                  f"at least {lim['min_rows']} data rows.")
+    lines = _first_lines(text, _SNIFF_LINES)
+    # the field count of the first lines is checked with every candidate delimiter before any other work
+    for d in _CANDIDATE_DELIMITERS:
+        if lines[0].count(d) >= lim["max_cols"]:
+            _check_field_counts(lines[:1], d, file_name, lim["max_cols"])
+    delimiter = _detect_delimiter(lines)
+    header = _check_field_counts(lines, delimiter, file_name, lim["max_cols"])
+    headerless = len(header) > 1 and all(_is_number(h) for h in header)
+    read = {"header": None, "names": [f"column {j + 1}" for j in range(len(header))]} if headerless else {}
+    nrows = lim["max_rows"] + 1
+    frame = _read_frame(text, delimiter, file_name, nrows, **read)
+    if headerless:
+        notes.append(f"The first row holds only numbers, so it was read as data, not as a header; the columns are "
+                     f"named 'column 1' to 'column {len(header)}'. Add a header row to name them.")
+    else:
+        counts = Counter(header)
+        dupes = sorted(h for h, k in counts.items() if k > 1)
+        if dupes:
+            raise DataValidationError(f"'{file_name}' has duplicate column names ({', '.join(map(repr, dupes[:5]))}"
+                                      f"{'...' if len(dupes) > 5 else ''}); rename them so each is unique.")
+    fmt, converted = _number_format(frame, delimiter)
+    if fmt is not None:
+        decimal, thousands = fmt
+        retext = text
+        if thousands in ("\u00a0", "\u202f"):  # pandas takes a one-byte thousands mark: read them as spaces
+            retext, thousands = text.replace(thousands, " "), " "
+        again = _read_frame(retext, delimiter, file_name, nrows, decimal=decimal, thousands=thousands, **read)
+        now_numeric = [c for c in converted if c in again.columns and pd.api.types.is_numeric_dtype(again[c])]
+        if now_numeric and list(again.columns) == list(frame.columns):
+            for c in now_numeric:
+                frame[c] = again[c]
+            notes.append(f"Numbers written with {_describe_format(fmt)} were converted in "
+                         f"{', '.join(map(repr, map(str, now_numeric[:5])))}{'...' if len(now_numeric) > 5 else ''}. "
+                         "Check the preview: if that is wrong, save the file with plain numbers (1234.5).")
     frame.columns = [str(c).strip() for c in frame.columns]
+    index_col = _index_column(frame)
+    if index_col is not None:
+        frame = frame.drop(columns=[index_col])
+        notes.append("The first column has no name and counts the rows (a saved pandas index); it was dropped. "
+                     "Save the file with index=False to avoid this.")
     if frame.shape[1] < 2:
-        other = [d for d in (";", "\t", "|", ",") if d != delimiter and d in sample]
+        other = [d for d in (";", "\t", "|", ",") if d != delimiter and any(d in line for line in lines)]
         hint = f" The file contains {other[0]!r}: is that the delimiter?" if other else ""
         raise DataValidationError(f"'{file_name}' has only one column, so no feature and target can be chosen. "
                                   f"Use a comma, semicolon or tab between fields.{hint}")
@@ -467,8 +718,8 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
         raise DataValidationError(f"'{file_name}' has {frame.shape[0]} data rows; at least {lim['min_rows']} are needed "
                                   "to split into training and test data.")
     if frame.shape[0] > lim["max_rows"]:
-        raise DataValidationError(f"'{file_name}' has {frame.shape[0]:,} rows; the limit is {lim['max_rows']:,}. "
-                                  "Upload a random sample of the rows.")
+        raise DataValidationError(f"'{file_name}' has more than {lim['max_rows']:,} rows; the limit is "
+                                  f"{lim['max_rows']:,}. Upload a random sample of the rows.")
     if frame.shape[1] > lim["max_cols"]:
         raise DataValidationError(f"'{file_name}' has {frame.shape[1]} columns; the limit is {lim['max_cols']}. "
                                   "Drop columns you do not need before uploading.")
@@ -491,7 +742,27 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
                 non_numeric.append(c)
     return CsvTable(frame=frame, file_name=file_name, numeric_columns=tuple(numeric),
                     non_numeric_columns=tuple(non_numeric), delimiter=delimiter, encoding=encoding,
-                    fingerprint=hashlib.sha256(bytes(raw)).hexdigest())
+                    fingerprint=hashlib.sha256(bytes(raw)).hexdigest(), notes=tuple(notes))
+
+
+def _check_magnitude(frame: pd.DataFrame, columns: list[str], limit: float) -> None:
+    """Refuse values so large that the mechanisms' squares and row norms would overflow."""
+    too_big = []
+    for c in columns:
+        col = frame[c]
+        if not pd.api.types.is_numeric_dtype(col):
+            continue
+        v = np.abs(col.to_numpy(dtype=float))
+        v = v[np.isfinite(v)]
+        if v.size and float(v.max()) > limit:
+            too_big.append((c, float(v.max())))
+    if too_big:
+        c, big = too_big[0]
+        others = f" (and {len(too_big) - 1} more column{'s' if len(too_big) > 2 else ''})" if len(too_big) > 1 else ""
+        raise DataValidationError(
+            f"Column {c!r}{others} holds values as large as {display.number(big)}; the mechanisms square such numbers "
+            f"and add them up, which overflows above {display.number(limit)}. Rescale the column (for example "
+            "divide it by a power of ten) or drop it, and upload the file again.")
 
 
 def table_to_dataset(
@@ -521,7 +792,7 @@ def table_to_dataset(
     frame = table.frame.replace([np.inf, -np.inf], np.nan)
     features = [c for c in frame.columns if c != target]
     text_features = [c for c in table.non_numeric_columns if c != target]
-    notes = []
+    notes = list(table.notes)
     if text_features:
         if non_numeric == "error":
             raise DataValidationError(
@@ -541,6 +812,7 @@ def table_to_dataset(
         notes.append(f"Dropped {int(bad_rows.sum())} rows with missing or infinite values.")
     if len(frame) < LIMITS["min_rows"]:
         raise DataValidationError(f"Only {len(frame)} usable rows remain; at least {LIMITS['min_rows']} are needed.")
+    _check_magnitude(frame, features + [target], LIMITS["max_abs"])
     feat = frame[features]
     if non_numeric == "onehot" and text_features:
         for c in text_features:
@@ -572,14 +844,15 @@ def table_to_dataset(
     else:
         codes, uniques = pd.factorize(ycol, sort=True)
         if len(uniques) < 2:
-            raise DataValidationError(f"Target {target!r} has a single class ({uniques[0]!r}); a classifier needs "
-                                      "at least two classes.")
+            raise DataValidationError(f"Target {target!r} has a single class ({display.value(uniques[0])}); a "
+                                      "classifier needs at least two classes.")
         if task == "binary" and len(uniques) != 2:
             raise DataValidationError(f"Target {target!r} has {len(uniques)} classes; binary needs exactly 2.")
         if len(uniques) > 20:
             raise DataValidationError(f"Target {target!r} has {len(uniques)} classes; the limit is 20.")
         y = codes.astype(float)
-        notes.append("Classes coded " + ", ".join(f"{i} = {u!r}" for i, u in enumerate(uniques[:10])) + ".")
+        notes.append("Classes coded " + ", ".join(f"{i} = {display.value(u)}" for i, u in enumerate(uniques[:10]))
+                     + ("..." if len(uniques) > 10 else "") + ".")
     X = feat.to_numpy(dtype=float)
     constant = [c for c, s in zip(feat.columns, np.ptp(X, axis=0)) if s == 0]
     if constant:

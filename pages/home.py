@@ -5,8 +5,7 @@ import math
 import streamlit as st
 
 from dp_core import data as dpdata
-from dp_core import display as fmt
-from dp_core import explain
+from dp_core import display, explain
 from dp_core.exceptions import DataValidationError
 from ui import cached, state, widgets
 from ui.constants import BOUND_MAX, BOUND_MIN
@@ -43,8 +42,10 @@ if source == "demo":
 else:
     lim = dpdata.LIMITS
     st.caption(f"Limits: {lim['max_bytes'] // 2**20} MB, {lim['min_rows']} to {lim['max_rows']:,} rows, at most "
-               f"{lim['max_cols']} columns. The file stays in this browser session's memory: it is never written "
-               "to disk, logged, or shown to anyone else.")
+               f"{lim['max_cols']} columns. The file and everything computed from it stay in this browser session's "
+               "memory: never written to disk, logged, put in the server's shared cache or shown to another "
+               "session, and freed with the session (the server keeps a closed tab's session about 2 minutes "
+               "so that it can reconnect).")
     upload = st.file_uploader("CSV file (comma, semicolon or tab separated, with a header row)", type=["csv", "txt"],
                               key="csv")
     if upload is not None:
@@ -56,6 +57,8 @@ else:
             st.caption("Your previous dataset and settings are still active.")
             table = None
         if table is not None:
+            for note in table.notes:
+                st.info(note, icon="🛠️")
             cols = list(table.frame.columns)
             if st.session_state.get("upload_fp") != table.fingerprint:
                 st.session_state["upload_fp"] = table.fingerprint
@@ -85,7 +88,8 @@ else:
             else:
                 st.session_state["upload_dataset"] = ds_up
                 st.session_state["p_source"] = "upload"
-                st.success(f"Using **{upload.name}**: {ds_up.n:,} rows, {ds_up.d} features, {ds_up.task}.")
+                st.success(f"Using **{upload.name}**: {display.integer(ds_up.n)} rows, {display.integer(ds_up.d)} "
+                           f"features, {ds_up.task}.")
     elif st.session_state.get("upload_dataset") is not None:
         st.session_state["p_source"] = "upload"
         st.info(f"Using the file uploaded earlier in this session ({st.session_state['upload_dataset'].name}).")
@@ -122,15 +126,15 @@ if declare:
     bound = c1.number_input("Public bound on ‖x‖", min_value=BOUND_MIN, max_value=BOUND_MAX, value=suggested,
                             key="w_bound", format="%.4g")
     if not math.isfinite(stats["row_norm_max"]) or stats["row_norm_max"] > BOUND_MAX:
-        c1.caption(f"The data's largest row norm ({fmt.number(stats['row_norm_max'], inf='beyond the largest float')})"
-                   f" exceeds what this box accepts ({fmt.number(BOUND_MAX)}); rows above the bound are scaled down.")
+        c1.caption(f"The data's largest row norm ({display.number(stats['row_norm_max'], inf='beyond the largest float')})"
+                   f" exceeds what this box accepts ({display.number(BOUND_MAX)}); rows above the bound are scaled down.")
 import warnings  # noqa: E402  (local: silence the leak warning; it is shown as a message instead)
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     _, pinfo = dpdata.scale_rows_to_ball(ds.X, bound)
-c2.markdown(f"Largest row norm in the data: **{fmt.number(stats['row_norm_max'], sig=4, inf='beyond the largest float')}**"
-            f" (median {fmt.number(stats['row_norm_median'], sig=4, inf='beyond the largest float')}).")
+c2.markdown(f"Largest row norm in the data: **{display.number(stats['row_norm_max'], sig=4, inf='beyond the largest float')}**"
+            f" (median {display.number(stats['row_norm_median'], sig=4, inf='beyond the largest float')}).")
 c2.markdown(pinfo.description)
 if pinfo.data_dependent:
     st.warning(pinfo.leak_warning, icon="🔓")

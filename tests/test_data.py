@@ -90,7 +90,7 @@ def test_utf16_with_bom():
     [
         (b"", "empty"),
         (b"   \n\n", "empty"),
-        (b"PK\x03\x04\x00\x00binary", "binary"),
+        (b"PK\x03\x04\x00\x00binary", "ZIP archive"),
         (b"a b c\n" + b"1 2 3\n" * 30, "only one column"),
         (b"a,b\n1,2\n", "at least 20"),
         (b"a,a\n" + b"1,2\n" * 30, "duplicate"),

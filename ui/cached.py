@@ -2,23 +2,24 @@
 
 Mechanism pages keep their own wrappers in ``ui/cached_<mechanism>.py``. Arguments are scalars
 and names; ``dp_core.__version__`` is part of every key so that a new engine never serves stale
-results. Uploaded data is never cached here: it stays in the user's session only.
+results. Both are upload-independent (demo names and budget values only), so they always use the
+server's shared cache; wrappers that receive the session's dataset use ``ui.cached_scope``'s rule.
 """
 
 from __future__ import annotations
 
-import streamlit as st
-
 import dp_core
 from dp_core import calibration, data
 
+from . import cached_scope as scoped
 
-@st.cache_data(max_entries=32, show_spinner="Loading the dataset...")
+
+@scoped.cache_data(max_entries=32, show_spinner="Loading the dataset...", upload_independent=True)
 def load_demo(name: str, n: int | None = None, seed: int = 0, _version: str = dp_core.__version__) -> data.Dataset:
     return data.load_dataset(name, n=n, seed=seed)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@scoped.cache_data(max_entries=256, show_spinner=False, upload_independent=True)
 def gaussian_sigmas(epsilon: float, delta: float, sensitivity: float = 1.0) -> dict:
     analytic = calibration.gaussian_sigma_analytic(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
     classic = (calibration.gaussian_sigma_classic(epsilon=epsilon, delta=delta, sensitivity=sensitivity)

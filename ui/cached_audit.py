@@ -1,19 +1,20 @@
-"""``st.cache_data`` wrappers of the privacy audit page (pure ``dp_core.audit`` underneath).
+"""Cached wrappers of the privacy audit page (pure ``dp_core.audit`` underneath).
 
 Arguments are scalars, names and the dataset's fingerprint; the dataset itself is passed with a
 leading underscore (not hashed). ``dp_core.__version__`` is part of every key.
+Demo data go to the server's shared cache, an upload only to this session's memo (``ui.cached_scope``).
 """
 
 from __future__ import annotations
-
-import streamlit as st
 
 import dp_core
 from dp_core.audit import make_target
 from dp_core.audit.report import AuditReport, audit_report
 
+from . import cached_scope as scoped
 
-@st.cache_data(max_entries=24, show_spinner="Running the mechanism on both neighbouring datasets...")
+
+@scoped.cache_data(max_entries=24, show_spinner="Running the mechanism on both neighbouring datasets...")
 def audit(mechanism: str, mode: str, pair: str, epsilon: float, delta: float, runs: int, seed: int, pair_seed: int,
           options: tuple, dataset_name: str, fingerprint: str, _dataset, _version: str = dp_core.__version__
           ) -> AuditReport:
@@ -22,7 +23,7 @@ def audit(mechanism: str, mode: str, pair: str, epsilon: float, delta: float, ru
     return audit_report(target, runs=runs, seed=seed)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@scoped.cache_data(max_entries=64, show_spinner=False, upload_independent=True)
 def audit_table_row(mechanism: str, mode: str, _version: str = dp_core.__version__) -> dict | None:
     """The stored audit-table row of ``mechanism`` in ``mode`` (``None`` if there is none)."""
     from dp_core.audit.table import audit_row

@@ -1,14 +1,14 @@
-"""``st.cache_data`` wrappers of the input-perturbation page (pure dp_core calls; data passed unhashed).
+"""Cached wrappers of the input-perturbation page (pure dp_core calls; data passed unhashed).
 
 Keys are scalars, the dataset's name and fingerprint, and ``dp_core.__version__``; the dataset
 itself is passed as ``_ds`` (not hashed). Cached functions are pure: no Streamlit element is created
 inside them and none is passed in (the spinner is the cache's ``show_spinner``).
+Demo data go to the server's shared cache, an upload only to this session's memo (``ui.cached_scope``).
 """
 
 from __future__ import annotations
 
 import pandas as pd
-import streamlit as st
 
 import dp_core
 from dp_core.bounds import input_perturbation as ipb
@@ -17,15 +17,17 @@ from dp_core.mechanisms.input_perturbation import experiment as ipe
 from dp_core.mechanisms.input_perturbation import model as ipm
 from dp_core.mechanisms.input_perturbation import params as ipp
 
+from . import cached_scope as scoped
+
 V = dp_core.__version__
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@scoped.cache_data(max_entries=64, show_spinner=False)
 def prepared(name: str, fingerprint: str, model: str, positive_class, seed: int, _ds, _v: str = V) -> ipe.PreparedData:
     return ipe.prepare_data(_ds, model, positive_class=positive_class, seed=seed)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@scoped.cache_data(max_entries=256, show_spinner=False)
 def readouts(n: int, d: int, eps: float, delta: float, model: str, eta: float, alpha: float, mult: float,
              mode: str, _v: str = V) -> dict:
     c = ipm.model_constants(model, eta=eta)
@@ -39,13 +41,13 @@ def readouts(n: int, d: int, eps: float, delta: float, model: str, eta: float, a
             "lemma2": ipb.lemma2_bound(p)}
 
 
-@st.cache_data(max_entries=32, show_spinner="Running the mechanisms...")
+@scoped.cache_data(max_entries=32, show_spinner="Running the mechanisms...")
 def sweep(name: str, fingerprint: str, model: str, positive_class, split_seed: int, config: ipe.SimulationConfig,
           ns: tuple, n_trials: int, seed: int, _data: ipe.PreparedData, _v: str = V) -> pd.DataFrame:
     return ipe.simulate_over_n(_data, config, list(ns), n_trials=n_trials, seed=seed)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@scoped.cache_data(max_entries=64, show_spinner=False)
 def bound_curve(ns: tuple, d: int, eps: float, delta: float, model: str, eta: float, alpha: float, mult: float,
                 mode: str, w_norm: float | None, _v: str = V) -> pd.DataFrame:
     c = ipm.model_constants(model, eta=eta)
@@ -54,7 +56,7 @@ def bound_curve(ns: tuple, d: int, eps: float, delta: float, model: str, eta: fl
     return pd.DataFrame(rows)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@scoped.cache_data(max_entries=64, show_spinner=False)
 def noise_tables(n: int, d: int, eps: float, delta: float, model: str, eta: float, alpha: float, mode: str,
                  _v: str = V) -> tuple[pd.DataFrame, pd.DataFrame]:
     import numpy as np
@@ -66,7 +68,7 @@ def noise_tables(n: int, d: int, eps: float, delta: float, model: str, eta: floa
     return by_eps, trade
 
 
-@st.cache_data(max_entries=32, show_spinner="Drawing the contributors' noise...")
+@scoped.cache_data(max_entries=32, show_spinner="Drawing the contributors' noise...")
 def diagnostic(name: str, fingerprint: str, model: str, positive_class, split_seed: int, n: int, eps: float,
                delta: float, eta: float, alpha: float, mult: float, mode: str, n_draws: int, seed: int,
                _data: ipe.PreparedData, _v: str = V) -> dict:
@@ -79,7 +81,7 @@ def diagnostic(name: str, fingerprint: str, model: str, positive_class, split_se
             "threshold": res.threshold}
 
 
-@st.cache_data(max_entries=4, show_spinner="Reproducing Figures 1 and 2 (quick mode)...")
+@scoped.cache_data(max_entries=4, show_spinner="Reproducing Figures 1 and 2 (quick mode)...")
 def reproduction(seed: int, n_trials: int, _v: str = V) -> pd.DataFrame:
     from dp_core.experiments import summarize
     from dp_core.reproduce.input_perturbation import reproduction_table
@@ -93,7 +95,7 @@ def reproduction(seed: int, n_trials: int, _v: str = V) -> pd.DataFrame:
 # costs tens of milliseconds; re-renders that need no new computation stay fast).
 # ------------------------------------------------------------------------------------------------
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@scoped.cache_resource(max_entries=64, show_spinner=False)
 def readout_figures(n: int, d: int, eps: float, delta: float, model: str, eta: float, alpha: float, mult: float,
                     mode: str, _v: str = V) -> dict:
     """Figures that depend on n: the Theorem-2 terms, noise against epsilon, the alpha trade-off."""
@@ -105,7 +107,7 @@ def readout_figures(n: int, d: int, eps: float, delta: float, model: str, eta: f
             "trade": ipf.tradeoff_figure(trade)}
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@scoped.cache_resource(max_entries=64, show_spinner=False)
 def n_scaling_figures(d: int, eps: float, delta: float, model: str, eta: float, alpha: float, mode: str,
                       _v: str = V) -> dict:
     """Figures over a grid of n (independent of the n slider): sigma_u and the local epsilon against n."""
@@ -122,7 +124,7 @@ def n_scaling_figures(d: int, eps: float, delta: float, model: str, eta: float, 
     return {"noise_n": ipf.sigma_u_vs_n_figure(by_n, n_min=n_min), "local_n": ipf.local_vs_n_figure(local_n)}
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+@scoped.cache_resource(max_entries=32, show_spinner=False)
 def sweep_figures(name: str, fingerprint: str, model: str, positive_class, split_seed: int,
                   config: ipe.SimulationConfig, ns: tuple, n_trials: int, seed: int, w_norm_mode: str,
                   _data: ipe.PreparedData, _v: str = V) -> dict:
@@ -140,7 +142,7 @@ def sweep_figures(name: str, fingerprint: str, model: str, positive_class, split
             "summary": s, "w_measured": float(df["w_norm_hat"].iloc[-1])}
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+@scoped.cache_resource(max_entries=32, show_spinner=False)
 def diagnostic_figure(name: str, fingerprint: str, model: str, positive_class, split_seed: int, n: int, eps: float,
                       delta: float, eta: float, alpha: float, mult: float, mode: str, n_draws: int, seed: int,
                       _data: ipe.PreparedData, _v: str = V):

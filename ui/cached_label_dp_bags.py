@@ -1,70 +1,72 @@
-"""``st.cache_data`` wrappers of the label-DP-by-aggregation page (pure dp_core calls).
+"""Cached wrappers of the label-DP-by-aggregation page (pure dp_core calls).
 
 Keys are scalars, tuples, the dataset's name and fingerprint and ``dp_core.__version__``; data
 objects are passed with a leading underscore (not hashed). No Streamlit object (progress bar, callback,
 container) is ever passed in: a cached function is pure and its spinner is the cache's own ``show_spinner``.
+Demo data go to the server's shared cache, an upload only to this session's memo (``ui.cached_scope``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
 import dp_core
 from dp_core.bounds import label_dp_bags as acc
 from dp_core.mechanisms import label_dp_bags as lb
 from dp_core.mechanisms.label_dp_bags import figures as lbf
 
+from . import cached_scope as scoped
+
 V = dp_core.__version__
 
 
-@st.cache_data(max_entries=32, show_spinner="Preparing the data...")
+@scoped.cache_data(max_entries=32, show_spinner="Preparing the data...")
 def prepared(name: str, fingerprint: str, label_range, b1: float, seed: int, _ds, _v: str = V) -> lb.PreparedData:
     return lb.prepare_dataset(_ds, label_range=label_range, b1=b1, seed=seed)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@scoped.cache_data(max_entries=64, show_spinner=False)
 def conditions(name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, m: int, _data, _v: str = V) -> dict:
     return lb.data_conditions(_data.X, _data.y, b1, k=k, m=m)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@scoped.cache_data(max_entries=64, show_spinner=False)
 def residuals(name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, m: int, _data, _v: str = V) -> np.ndarray:
     return lb.bag_residuals(_data.X, _data.y, m=m, k=k, rng=seed)
 
 
-@st.cache_data(max_entries=256, show_spinner="Computing the accounting...")
+@scoped.cache_data(max_entries=256, show_spinner="Computing the accounting...")
 def summary(variant: str, eps: float, n: int, k: int, m: int, b1: float, rho: float, noise_std: float, d, b2, gamma, lam,
             target_delta: float, _v: str = V) -> dict:
     return acc.accounting_summary(variant=variant, epsilon=eps, n=n, k=k, m=m, b1=b1, rho=rho, noise_std=noise_std, d=d,
                                   b2=b2, gamma=gamma, lam=lam, target_delta=target_delta)
 
 
-@st.cache_data(max_entries=64, show_spinner="Computing δ against k...")
+@scoped.cache_data(max_entries=64, show_spinner="Computing δ against k...")
 def delta_k(mechanism: str, epsilons: tuple, m: int, n: int, b1: float, rho: float, noise_std: float, d, b2, gamma, lam,
             _v: str = V) -> pd.DataFrame:
     return lbf.delta_vs_k_table(mechanism=mechanism, epsilons=epsilons, m=m, n=n, b1=b1, rho=rho, noise_std=noise_std,
                                 d=d, b2=b2, gamma=gamma, lam=lam)
 
 
-@st.cache_data(max_entries=64, show_spinner="Computing the ε–δ profile...")
+@scoped.cache_data(max_entries=64, show_spinner="Computing the ε–δ profile...")
 def eps_profile(n: int, k: int, m: int, rho: float, b1: float, noise_std: float, _v: str = V) -> pd.DataFrame:
     return lbf.eps_profile_table(n=n, k=k, m=m, rho=rho, b1=b1, noise_std=noise_std)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@scoped.cache_data(max_entries=64, show_spinner=False)
 def min_k_table(mechanism: str, epsilons: tuple, target_delta: float, n: int, m: int, params: tuple, _v: str = V) -> pd.DataFrame:
     return lbf.min_k_table(mechanism=mechanism, epsilons=epsilons, target_delta=target_delta, n=n, m=m, **dict(params))
 
 
-@st.cache_data(max_entries=32, show_spinner="Running the mechanisms...")
+@scoped.cache_data(max_entries=32, show_spinner="Running the mechanisms...")
 def utility(name: str, fingerprint: str, label_range, b1: float, split_seed: int, points: tuple, trials: int, seed: int,
             eps: float, delta: float, noise_std: float, _data, _v: str = V) -> pd.DataFrame:
     pts = [dict(p) for p in points]
     return lb.utility_sweep(_data, pts, n_trials=trials, seed=seed, epsilon=eps, delta=delta, noise_std=noise_std)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@scoped.cache_data(max_entries=64, show_spinner=False)
 def utility_requirement(name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, _data, _v: str = V) -> dict:
     return lb.utility_requirement(_data, k=k)

@@ -1,25 +1,27 @@
-"""``st.cache_data`` wrappers of the large-margin Gaussian classifier page (pure dp_core calls).
+"""Cached wrappers of the large-margin Gaussian classifier page (pure dp_core calls).
 
 Keys are scalars, frozen configs, the dataset's name and fingerprint and ``dp_core.__version__``;
 the data itself is passed unhashed (leading underscore). Cached functions are pure: no Streamlit element
 is created inside them and none is passed in (the spinner is the cache's ``show_spinner``).
+Demo data go to the server's shared cache, an upload only to this session's memo (``ui.cached_scope``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
 import dp_core
 from dp_core.bounds.large_margin_gaussian import bounds_for_mode, noise_radius, printed_radius
 from dp_core.experiments import summarize
 from dp_core.mechanisms import large_margin_gaussian as lmg
 
+from . import cached_scope as scoped
+
 V = dp_core.__version__
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@scoped.cache_data(max_entries=32, show_spinner=False)
 def task(name: str, fingerprint: str, n_train: int | None, k: int, seed: int, _ds, _v: str = V) -> lmg.ClassificationTask:
     return lmg.make_task(_ds, n_train=n_train, k=k, seed=seed)
 
@@ -28,7 +30,7 @@ def _task_key(t: lmg.ClassificationTask) -> tuple:
     return (t.name, t.n, t.d, t.n_classes)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@scoped.cache_data(max_entries=64, show_spinner=False)
 def accounting(eps: float, n: int, d: int, C: int, lam: float, h: float, mu, mode: str, semantics: str,
                jacobian: str, psd: bool, _v: str = V) -> dict:
     acc = lmg.privacy_params(epsilon=eps, n=n, d=d, n_classes=C, lam=lam, h=h, mu=mu, mode=mode,
@@ -36,7 +38,7 @@ def accounting(eps: float, n: int, d: int, C: int, lam: float, h: float, mu, mod
     return acc.as_dict()
 
 
-@st.cache_data(max_entries=64, show_spinner="Fitting the classifiers...")
+@scoped.cache_data(max_entries=64, show_spinner="Fitting the classifiers...")
 def one_draw(task_key: tuple, fingerprint: str, config: lmg.LargeMarginGaussian, draw: int, seed: int, _task,
              _v: str = V) -> dict:
     """One private draw of ``config`` (the ``draw``-th child of ``seed``) beside the non-private fit.
@@ -62,7 +64,7 @@ def one_draw(task_key: tuple, fingerprint: str, config: lmg.LargeMarginGaussian,
     }
 
 
-@st.cache_data(max_entries=16, show_spinner="Measuring accuracy against ε...")
+@scoped.cache_data(max_entries=16, show_spinner="Measuring accuracy against ε...")
 def accuracy_sweep(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian, epsilons: tuple, modes: tuple,
                    n_trials: int, seed: int, _task, _v: str = V) -> tuple[pd.DataFrame, pd.DataFrame]:
     df = lmg.accuracy_sweep(_task, epsilons=list(epsilons), modes=list(modes), base=base, n_trials=n_trials,
@@ -71,7 +73,7 @@ def accuracy_sweep(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGauss
     return df, s
 
 
-@st.cache_data(max_entries=16, show_spinner="Measuring excess risk against n...")
+@scoped.cache_data(max_entries=16, show_spinner="Measuring excess risk against n...")
 def excess_vs_n(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian, mode: str, ns: tuple,
                 delta: float, n_trials: int, seed: int, _task, _v: str = V) -> tuple[pd.DataFrame, pd.DataFrame]:
     trials, bounds = lmg.excess_vs_n(_task, ns=list(ns), mode=mode, base=base, delta=delta, n_trials=n_trials,
@@ -80,7 +82,7 @@ def excess_vs_n(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian
     return s, bounds
 
 
-@st.cache_data(max_entries=16, show_spinner="Measuring the regularisation trade-off...")
+@scoped.cache_data(max_entries=16, show_spinner="Measuring the regularisation trade-off...")
 def regularisation(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian, parameter: str, values: tuple,
                    n_trials: int, seed: int, _task, _v: str = V) -> pd.DataFrame:
     df = lmg.regularisation_sweep(_task, parameter=parameter, values=list(values), base=base, n_trials=n_trials,
@@ -88,18 +90,18 @@ def regularisation(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGauss
     return summarize(df, by=["method", "value"], values=["accuracy", "excess", "pathwise_bound", "nonprivate_accuracy"])
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@scoped.cache_data(max_entries=64, show_spinner=False)
 def unbounded_share(d: int, n: int, lam: float, epsilons: tuple, n_draws: int, seed: int, _v: str = V) -> pd.DataFrame:
     return lmg.unbounded_share(d=d, n=n, lam=lam, epsilons=list(epsilons), n_draws=n_draws, seed=seed)
 
 
-@st.cache_data(max_entries=32, show_spinner="Measuring the shared-noise leak...")
+@scoped.cache_data(max_entries=32, show_spinner="Measuring the shared-noise leak...")
 def leak(task_key: tuple, fingerprint: str, eps: float, lam: float, h: float, n_draws: int, seed: int, _task,
          _v: str = V) -> pd.DataFrame:
     return lmg.leak_demo(_task, epsilon=eps, lam=lam, h=h, n_draws=n_draws, seed=seed)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@scoped.cache_data(max_entries=64, show_spinner=False)
 def bounds_table(acc_dict: dict, delta: float, phi_star_norm: float, _v: str = V) -> pd.DataFrame:
     acc = lmg.PrivacyAccounting(**acc_dict)
     b = bounds_for_mode(acc, delta=delta, phi_star_norm=phi_star_norm)
@@ -128,7 +130,7 @@ def bounds_table(acc_dict: dict, delta: float, phi_star_norm: float, _v: str = V
     return pd.DataFrame(rows)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@scoped.cache_data(max_entries=32, show_spinner=False)
 def noise_samples(dim: int, beta: float, n_draws: int, seed: int, _v: str = V) -> np.ndarray:
     return np.linalg.norm(lmg.sample_radial(dim, beta, rng=seed, size=n_draws), axis=1)
 

@@ -149,6 +149,11 @@ def parse_url_value(name: str, raw: Any, *, default: Any = None, options: tuple 
             return refused("names an unknown choice")
         if options is None or raw in options:
             return raw, None
+        if name == "dataset" and raw.startswith("upload:"):
+            # an uploaded file never travels with a link (it stays in the session that uploaded it)
+            return default, ("This link was made while an uploaded file was in use. Uploaded files stay in the "
+                             "session that uploaded them and are never shared by a link: upload the file again "
+                             f"on Home to see this view with it. Showing the demo dataset {_show(default)} meanwhile.")
         return refused("is not one of the choices")
     v = _number(raw, spec.kind)
     if v is None:

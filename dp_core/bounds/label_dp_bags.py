@@ -496,11 +496,11 @@ def _log_delta_fn(mechanism: str, params: dict[str, Any]):
     return f
 
 
-def min_k(target_delta: float, epsilon: float, mechanism: str, **params: Any) -> int | None:
+def min_k(target_delta: float, epsilon: float, mechanism: str, **params: Any) -> int | float | None:
     """Smallest integer k >= 16 with delta(k) <= target_delta, or ``None`` if even 1e40 fails.
 
     Bisection on ln k over [16, 1e40] (every term is non-increasing in k for k >= 16), then an
-    integer correction.
+    integer correction below 2**53; beyond it k is returned as a float (to float precision).
 
     Parameters
     ----------
@@ -540,6 +540,10 @@ def min_k(target_delta: float, epsilon: float, mechanism: str, **params: Any) ->
         else:
             lo = mid
     kk = int(math.ceil(math.exp(hi)))
+    if kk >= 2**53:
+        # k - 1 and k are the same float here: the bisection is as exact as k can be (stepping down by 1 would
+        # never change f and never stop). Returned as a float: tables cannot hold integers beyond 64 bits.
+        return float(kk)
     while kk > 16 and f(eps, float(kk - 1)) <= lt:
         kk -= 1
     while f(eps, float(kk)) > lt:

@@ -8,7 +8,7 @@ progress bar passed in as a callback) cannot be replayed (``CacheReplayClosureEr
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import APP
+APP = "../../app.py"  # as in conftest.py: relative to this file
 
 PAGE = "pages/label_dp_bags.py"
 

@@ -211,8 +211,10 @@ class LabelDPAdapter(BlockAdapter):
                 from ...mechanisms.label_dp_bags import data_conditions
 
                 dc = data_conditions(state.data.X, state.data.y, b1)
-                params = {"d": int(dc["rank"]), "b2": float(dc["b2"]), "gamma": float(dc["gamma"]),
-                          "lam": float(dc["lam_star"])}
+                # gamma is None when no neighbour-safe value exists for these data
+                params = {"d": int(dc["rank"]), "b2": float(dc["b2"]),
+                          "gamma": float("nan") if dc["gamma"] is None else float(dc["gamma"]),
+                          "lam": float("nan") if dc["lam_star"] is None else float(dc["lam_star"])}
                 if not (params["gamma"] > 0 and params["lam"] > 0):
                     out.append({"method": label, "epsilon": epsilon, "delta": delta, "m": m, "rho": None, "k": None,
                                 "feasible": False, "note": "the data conditions of Theorem 1.2 do not hold"})

@@ -1,0 +1,104 @@
+"""AppTest: odd and hostile uploads on the Home page give a message (never a traceback), say what was
+repaired, and a rejected file leaves the previous dataset and settings active."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+ROWS = 40
+
+
+def metrics(at):
+    return {m.label: m.value for m in at.metric}
+
+
+def _upload(at, content, name="data.csv"):
+    at.radio(key="w_source").set_value("upload").run()
+    at.file_uploader(key="csv").set_value((name, content, "text/csv")).run()
+    return at
+
+
+def _start_on_iris(app):
+    at = app.run()
+    at.selectbox(key="w_dataset").set_value("iris").run()
+    at.sidebar.select_slider(key="w_eps_slider").set_value(0.5).run()
+    return at
+
+
+def _all_text(at) -> str:
+    parts = []
+    for kind in ("markdown", "caption", "info", "success", "warning", "error"):
+        parts += [str(e.value) for e in getattr(at, kind)]
+    parts += [f"{m.label} {m.value}" for m in at.metric]
+    return " ".join(parts)
+
+
+def _assert_iris_still_active(at):
+    m = metrics(at)
+    assert m["Rows"] == "150" and m["Features"] == "4"
+    assert m["ε (set in the sidebar)"] == "0.5"
+
+
+GOOD = ("a,b,y\n" + "".join(f"{i},{i % 3},{i % 2}\n" for i in range(ROWS))).encode()
+
+
+@pytest.mark.parametrize("content, needle", [
+    (gzip.compress(GOOD), "gzip-compressed"),
+    (b"PK\x03\x04" + b"\x00" * 40, "ZIP archive"),
+    ((",".join(f"c{i}" for i in range(150_000)) + "\n").encode(), "150,000 fields"),
+])
+@pytest.mark.timeout(60)
+def test_rejected_file_keeps_previous_dataset(app, content, needle):
+    at = _upload(_start_on_iris(app), content)
+    assert not at.exception
+    errors = " ".join(e.value for e in at.error)
+    assert needle in errors and "Excel" not in errors
+    _assert_iris_still_active(at)
+
+
+def test_huge_values_are_refused_and_the_bound_toggle_still_works(app):
+    content = ("a,huge,y\n" + "".join(f"{i},{1e308 if i == 5 else i},{i % 2}\n" for i in range(ROWS))).encode()
+    at = _upload(_start_on_iris(app), content)
+    assert not at.exception
+    assert any("Column 'huge' holds values as large as" in e.value for e in at.error)
+    _assert_iris_still_active(at)
+    at.toggle(key="w_declare_bound").set_value(True).run()
+    assert not at.exception
+
+
+def test_repairs_are_said_on_the_page(app):
+    rows = "".join(f'{i},"{1000 + 37 * i:,}",{1 + i % 2}\n' for i in range(ROWS))
+    content = ("# exported by a tool\n,income,y\n" + rows).replace("\n", "\r").encode()
+    at = _upload(app.run(), content)
+    assert not at.exception
+    info = " ".join(i.value for i in at.info)
+    assert "CR only" in info and "comment line" in info and "thousands separator" in info and "pandas index" in info
+    m = metrics(at)
+    assert m["Rows"] == "40" and m["Features"] == "1" and m["Task"] == "binary"
+    text = _all_text(at)
+    assert "np." not in text and "int64" not in text
+
+
+def test_headerless_upload_keeps_every_row(app):
+    content = "".join(f"{i},{i * 0.5},{i % 2}\n" for i in range(ROWS)).encode()
+    at = _upload(app.run(), content)
+    assert not at.exception
+    assert any("not as a header" in i.value for i in at.info)
+    assert metrics(at)["Rows"] == "40"
+    assert at.selectbox(key="w_up_target").value == "column 3"
+
+
+@pytest.mark.timeout(300)
+def test_large_but_accepted_values_work_with_the_bound_toggle_and_compare(app):
+    # values just under the accepted magnitude: squares and row norms stay finite, so no page breaks
+    content = ("a,big,y\n" + "".join(f"{i},{3e99 * (1 + i % 3)},{i % 2}\n" for i in range(ROWS))).encode()
+    for k, v in {"trials": "10"}.items():
+        app.query_params[k] = v
+    at = _upload(app.run(), content)
+    assert not at.exception and any("Using **data.csv**" in s.value for s in at.success)
+    at.toggle(key="w_declare_bound").set_value(True).run()
+    assert not at.exception
+    at.switch_page("pages/compare.py").run()
+    assert not at.exception, [e.value for e in at.exception]
