@@ -540,6 +540,8 @@ def min_k(target_delta: float, epsilon: float, mechanism: str, **params: Any) ->
         else:
             lo = mid
     kk = int(math.ceil(math.exp(hi)))
+    if kk >= 2**53:  # beyond 2**53 neighbouring integers are the same float: no integer correction possible
+        return kk
     while kk > 16 and f(eps, float(kk - 1)) <= lt:
         kk -= 1
     while f(eps, float(kk)) > lt:
