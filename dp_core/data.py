@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from . import display
 from ._validation import check_choice, check_int, check_positive, check_real
 from .exceptions import DataValidationError, PrivacyLeakWarning
 from .rng import RngLike, as_generator
@@ -572,14 +573,15 @@ def table_to_dataset(
     else:
         codes, uniques = pd.factorize(ycol, sort=True)
         if len(uniques) < 2:
-            raise DataValidationError(f"Target {target!r} has a single class ({uniques[0]!r}); a classifier needs "
+            raise DataValidationError(f"Target {target!r} has a single class ({display.plain(uniques[0])!r}); a classifier needs "
                                       "at least two classes.")
         if task == "binary" and len(uniques) != 2:
             raise DataValidationError(f"Target {target!r} has {len(uniques)} classes; binary needs exactly 2.")
         if len(uniques) > 20:
             raise DataValidationError(f"Target {target!r} has {len(uniques)} classes; the limit is 20.")
         y = codes.astype(float)
-        notes.append("Classes coded " + ", ".join(f"{i} = {u!r}" for i, u in enumerate(uniques[:10])) + ".")
+        notes.append("Classes coded " + ", ".join(f"{i} = {display.plain(u)!r}" for i, u in enumerate(uniques[:10]))
+                     + ".")
     X = feat.to_numpy(dtype=float)
     constant = [c for c, s in zip(feat.columns, np.ptp(X, axis=0)) if s == 0]
     if constant:

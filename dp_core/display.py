@@ -33,6 +33,7 @@ from __future__ import annotations
 import decimal
 import math
 import numbers
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -53,6 +54,7 @@ __all__ = [
     "integer",
     "interval",
     "is_missing",
+    "message",
     "number",
     "percent",
     "plain",
@@ -432,7 +434,8 @@ def table(df: Any, *, formats: Mapping[str, Any] | None = None, headers: Mapping
     ``formats`` maps a column to a callable (for example :func:`percent` or :func:`delta`) or to a
     word for ∞ (``{"n_min": NOT_REACHED}``); ``headers`` overrides :func:`header` for some
     columns. ``index``: keep the index as the first column (by default only when it is not the
-    plain 0, 1, 2, ... index). Missing values are written ``missing`` whatever the formatter.
+    plain 0, 1, 2, ... index; an unnamed index gets an empty header unless ``headers`` names it
+    ``"index"``). Missing values are written ``missing`` whatever the formatter.
 
     >>> table(pd.DataFrame({"eps_lower": [np.float64(0.1234)], "n_trials": [np.int64(1149)]}))
       ε lower bound trials
@@ -444,11 +447,11 @@ def table(df: Any, *, formats: Mapping[str, Any] | None = None, headers: Mapping
     headers = dict(headers or {})
     if index is None:
         index = not (isinstance(df.index, pd.RangeIndex) and df.index.start == 0 and df.index.step == 1)
+    unnamed_index = None
     if index:
+        unnamed_index = "index" if df.index.name is None and "index" not in df.columns else None
         df = df.reset_index()
-        if "index" in df.columns and str(df.columns[0]) == "index":
-            df = df.rename(columns={"index": ""})
-    names = _unique([headers[c] if c in headers else header(c) for c in df.columns])
+    names = _unique([headers[c] if c in headers else "" if c == unnamed_index else header(c) for c in df.columns])
     cols = {}
     for name, col in zip(names, df.columns):
         fn = _formatter(formats.get(col), sig=sig, inf=inf, missing=missing)
@@ -469,3 +472,24 @@ def download_frame(df: pd.DataFrame, *, headers: Mapping[str, str] | None = None
     out = df.copy()
     out.columns = _unique([headers[c] if c in headers else header(c) for c in df.columns])
     return out
+
+
+_NP_REPR = re.compile(r"\b(?:np|numpy)\.(?:float|int|uint|bool_|bool|str_|complex)\d*\(\s*([^()]*?)\s*\)")
+_RAW_WORDS = {"nan": "not a number", "NaN": "not a number", "inf": INFINITY, "-inf": f"−{INFINITY}",
+              "Infinity": INFINITY, "None": "none"}
+_RAW_WORD = re.compile(r"(?<![\w\\.])(-inf|nan|NaN|inf|Infinity|None)(?![\w(])")
+
+
+def message(text: Any) -> str:
+    """An error or warning text for people: NumPy scalar reprs (``np.float64(0.5)``) become their
+    value, and the words Python prints for special values become readable ones.
+
+    Use it where a message comes from code that may have formatted a value with ``{x!r}``.
+
+    >>> message("epsilon must be in (0, inf], got np.float64(-1.0).")
+    'epsilon must be in (0, ∞], got -1.0.'
+    >>> message("k = np.int64(3) but got nan")
+    'k = 3 but got not a number'
+    """
+    out = _NP_REPR.sub(lambda m: m.group(1).strip("'\""), str(text))
+    return _RAW_WORD.sub(lambda m: _RAW_WORDS[m.group(1)], out)
