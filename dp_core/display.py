@@ -476,7 +476,7 @@ def download_frame(df: pd.DataFrame, *, headers: Mapping[str, str] | None = None
 
 _NP_REPR = re.compile(r"\b(?:np|numpy)\.(?:float|int|uint|bool_|bool|str_|complex)\d*\(\s*([^()]*?)\s*\)")
 _RAW_WORDS = {"nan": "not a number", "NaN": "not a number", "inf": INFINITY, "-inf": f"−{INFINITY}",
-              "Infinity": INFINITY, "None": "none"}
+              "Infinity": INFINITY, "None": "nothing"}
 _RAW_WORD = re.compile(r"(?<![\w\\.])(-inf|nan|NaN|inf|Infinity|None)(?![\w(])")
 
 
@@ -487,9 +487,20 @@ def message(text: Any) -> str:
     Use it where a message comes from code that may have formatted a value with ``{x!r}``.
 
     >>> message("epsilon must be in (0, inf], got np.float64(-1.0).")
-    'epsilon must be in (0, ∞], got -1.0.'
+    'epsilon must be in (0, ∞], got -1.'
     >>> message("k = np.int64(3) but got nan")
     'k = 3 but got not a number'
     """
-    out = _NP_REPR.sub(lambda m: m.group(1).strip("'\""), str(text))
+    out = _NP_REPR.sub(lambda m: _literal(m.group(1)), str(text))
     return _RAW_WORD.sub(lambda m: _RAW_WORDS[m.group(1)], out)
+
+
+def _literal(inner: str) -> str:
+    """The value inside a NumPy scalar repr, written by this module (``'1e-05'`` -> ``'1e-5'``)."""
+    inner = inner.strip().strip("'\"")
+    for kind in (int, float):
+        try:
+            return number(kind(inner), sig=6, missing="not a number")
+        except ValueError:
+            continue
+    return inner

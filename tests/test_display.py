@@ -214,3 +214,19 @@ def test_delta_reads_back(x):
     assert re.fullmatch(r"[0-9.]+(e-\d+)?", text), text
     back = _parse(text)
     assert back == 0.0 if x < 1e-320 else abs(back - x) <= 0.05 * x * (1 + 1e-9)
+
+
+def test_message_removes_numpy_reprs_and_raw_words():
+    assert D.message("got np.int64(1) rows") == "got 1 rows"
+    assert D.message("epsilon must be in (0, inf], got np.float64(nan).") == \
+        "epsilon must be in (0, ∞], got not a number."
+    assert D.message("class numpy.str_('a') and None") == "class a and nothing"
+    assert D.message("delta = np.float64(1e-05)") == "delta = 1e-5"
+    assert D.message("information about infinite sets") == "information about infinite sets"
+    assert D.message(ValueError("x")) == "x"
+
+
+@given(st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(np.float64), st.integers(-2**63, 2**63 - 1)
+                 .map(np.int64), st.none()))
+def test_message_of_any_repr_is_clean(x):
+    assert not RAW.search(D.message(f"value {x!r} is not allowed")), repr(x)

@@ -220,7 +220,7 @@ def test_report_and_csv_download_show_no_raw_values():
                                  "tmetric": "accuracy", "tvalue": 0.99, "tdelta": 1e-6})
     rep = build_report(cfg)
     body = rep.html.split("<h1>", 1)[1].split('<pre id="config-text">', 1)[0]
-    body = re.sub(r"<script.*?</script>", " ", body, flags=re.S)  # the figures' JSON and plotly.js
+    body = re.sub(r"<script.*?</script>", " ", body, flags=re.DOTALL)  # the figures' JSON and plotly.js
     text = html_lib.unescape(re.sub(r"<[^>]+>", "\n", body))
     problems = [f"report: {what}: {line.strip()[:120]}" for line in text.splitlines()
                 for what, rx in FORBIDDEN.items() if rx.search(line)]
