@@ -71,7 +71,7 @@ else:
             has_missing = bool(table.frame.replace([float("inf"), float("-inf")], float("nan")).isna().any().any())
             missing = "error"
             if has_missing:
-                if st.checkbox("Drop rows with missing, NaN or infinite values", key="w_up_dropna"):
+                if st.checkbox("Drop rows with missing, not-a-number or infinite values", key="w_up_dropna"):
                     missing = "drop_rows"
             try:
                 ds_up = dpdata.table_to_dataset(table, target=target, task=task, non_numeric=non_numeric,
