@@ -311,7 +311,7 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
                 row.update({"epsilon_bound": eb, "bound_note": bnote})
             else:
                 row.update({"epsilon_bound": math.nan,
-                            "bound_note": "bounds are on the excess risk; state an excess_risk target to use them"
+                            "bound_note": "bounds are on the excess risk; state an excess-risk target to use them"
                             if t.metric != "excess_risk" else "no privacy claim"})
         rows.append(row)
     k_answers = []
