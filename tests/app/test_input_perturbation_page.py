@@ -40,7 +40,7 @@ def test_renders_on_census_with_check_values():
     m = metrics(at)
     p = input_perturbation_params(n=16000, d=14, epsilon=1.0, delta=1e-5, eta=1.0, zeta=2.0, lam=1.0)
     assert m["σ_b"] == display.number(p.sigma_b, sig=4) and m["σ_u"] == display.number(p.sigma_u, sig=4) and m["Δ_in"] == display.number(p.Delta_in, sig=4)
-    assert m["Measured: needed event"] == "1.000"
+    assert m["Measured: needed event"] == display.number(1.0)
     figs = charts(at)
     assert len(figs) >= 8
     excess = next(f for f in figs if f["layout"]["title"]["text"] == "Excess empirical risk against n")
