@@ -232,3 +232,16 @@ def test_report_and_csv_download_show_no_raw_values():
     csv_header = rep.csv.splitlines()[0].split(",")
     problems += [f"CSV header {h!r}" for h in csv_header if SNAKE.search(h)]
     assert not problems, "\n".join(problems)
+
+
+def test_experiment_buttons():
+    """Tables that appear only after a button: the large-margin sweeps and the l1 rate experiment."""
+    at = open_page("large_margin_gaussian", {"trials": 10, "lm_n": 200})
+    at.button(key="lm_run").click().run()
+    problems = scan(at, "large_margin_gaussian (sweeps)")
+    at.switch_page("pages/l1_exponential.py").run()
+    at.select_slider(key="l1_sim_trials").set_value(4).run()
+    at.button(key="l1_run_rates_btn").click().run()
+    problems += scan(at, "l1_exponential (rate experiment)")
+    assert len(at.dataframe) >= 3, "the experiments' tables were not shown"
+    assert not problems, "raw values shown to people:\n" + "\n".join(dict.fromkeys(problems))
