@@ -573,8 +573,8 @@ def table_to_dataset(
     else:
         codes, uniques = pd.factorize(ycol, sort=True)
         if len(uniques) < 2:
-            raise DataValidationError(f"Target {target!r} has a single class ({display.plain(uniques[0])!r}); a classifier needs "
-                                      "at least two classes.")
+            raise DataValidationError(f"Target {target!r} has a single class ({display.plain(uniques[0])!r}); a "
+                                      "classifier needs at least two classes.")
         if task == "binary" and len(uniques) != 2:
             raise DataValidationError(f"Target {target!r} has {len(uniques)} classes; binary needs exactly 2.")
         if len(uniques) > 20:

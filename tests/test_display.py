@@ -127,7 +127,8 @@ def test_table_formats_every_cell_and_header():
                        "epsilon_measured": [np.inf, 0.5], "feasible": [np.bool_(True), np.bool_(False)],
                        "delta": [1e-5, 0.0], "se": [2.78954e-18, 0.01]})
     out = D.table(df, formats={"epsilon_measured": D.NOT_REACHED, "delta": D.delta})
-    assert list(out.columns) == ["ε lower bound", "trials", "smallest ε (measured)", "feasible", "δ", "standard error"]
+    assert list(out.columns) == ["ε lower bound", "trials", "smallest ε (measured)", "feasible", "δ",
+                                 "standard error"]
     assert out.iloc[0].tolist() == ["0.123", "1,149", "not reached", "yes", "1e-5", "2.79e-18"]
     assert out.iloc[1].tolist() == ["—", "10", "0.5", "no", "0", "0.01"]
     assert all(isinstance(v, str) for v in out.to_numpy().ravel())

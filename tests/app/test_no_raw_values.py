@@ -219,8 +219,9 @@ def test_report_and_csv_download_show_no_raw_values():
     from dp_core.report import build_report
 
     cfg = ExplorerConfig(eps=0.5, delta=1e-12, seed=3, trials=4, dataset="iris", page="pages/compare.py",
-                         params={"eps_min": 0.1, "eps_max": 10.0, "n_eps": 4, "mech": "output_perturbation,label_dp_bags",
-                                 "tmetric": "accuracy", "tvalue": 0.99, "tdelta": 1e-6})
+                         params={"eps_min": 0.1, "eps_max": 10.0, "n_eps": 4,
+                                 "mech": "output_perturbation,label_dp_bags", "tmetric": "accuracy", "tvalue": 0.99,
+                                 "tdelta": 1e-6})
     rep = build_report(cfg)
     body = rep.html.split("<h1>", 1)[1].split('<pre id="config-text">', 1)[0]
     body = re.sub(r"<script.*?</script>", " ", body, flags=re.DOTALL)  # the figures' JSON and plotly.js
