@@ -9,38 +9,77 @@ Rules
 -----
 * Finite numbers below 1,000 get ``sig`` significant digits (3 by default); from 1,000 on they are
   rounded to whole units with thousands separators (a count is never rounded to 1,150 when it is
-  1,149); scientific notation only outside [1e-4, 1e12).
+  1,149); scientific notation, written the short way (``1.2e-5``, ``3e12``), only outside
+  [1e-4, 1e12).
 * Values whose magnitude is below ``zero_below`` relative to a given ``scale`` are written ``0``
   (a standard error of ``5e-152`` beside a mean of 0.3 is 0).
-* Infinity is written by context: ``"∞"`` by default, or a caller-chosen word such as
-  ``"not reached"``, ``"no guarantee"`` or ``"unbounded"``.
+* Infinity is written by context: ``"∞"`` by default, or a word such as :data:`NOT_REACHED`,
+  :data:`NO_GUARANTEE` or :data:`UNBOUNDED`.
 * Missing values (``None``, NaN, ``pd.NA``) are written ``"—"`` or a caller-chosen word.
 * Column names are turned into headers with :func:`header`, from an explicit table of known names
-  and a readable fallback for any other snake_case name.
+  and a readable fallback for any other snake_case name; :func:`table` formats a whole DataFrame
+  for a page or an HTML report, :func:`download_frame` gives a CSV download human headers while
+  keeping its numbers machine-readable.
+* Messages built with f-strings use :func:`plain` (or these formatters) instead of ``{x!r}`` on
+  NumPy scalars, which would print ``np.float64(0.5)``.
 
-The module is pure (no Streamlit) so that the engine's reports and the app share it.
+The module is pure (no Streamlit) so that the engine's reports and the app share it. No function
+here raises on a number, a NumPy scalar or a missing value: the worst case is the ``str`` of an
+object that is not a number.
 """
 
 from __future__ import annotations
 
+import decimal
 import math
 import numbers
-from typing import Any, Mapping
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 __all__ = [
-    "MISSING", "INFINITY", "is_missing", "number", "integer", "percent", "epsilon", "delta",
-    "interval", "pm", "value", "header", "HEADERS", "table", "plain",
+    "HEADERS",
+    "INFINITY",
+    "MISSING",
+    "NOT_REACHED",
+    "NO_GUARANTEE",
+    "UNBOUNDED",
+    "delta",
+    "download_frame",
+    "epsilon",
+    "header",
+    "integer",
+    "interval",
+    "is_missing",
+    "message",
+    "number",
+    "percent",
+    "plain",
+    "pm",
+    "table",
+    "value",
 ]
 
 MISSING = "—"
 INFINITY = "∞"
+#: Words for ∞ by context: a target no ε on the grid reaches, a bound that guarantees nothing
+#: (ε = ∞ or δ ≥ 1), a quantity that grows without limit (an objective unbounded below).
+NOT_REACHED = "not reached"
+NO_GUARANTEE = "no guarantee"
+UNBOUNDED = "unbounded"
+
+_SCI_LO, _SCI_HI = 1e-4, 1e12
 
 
 def is_missing(x: Any) -> bool:
-    """True for ``None``, NaN (float or NumPy) and ``pd.NA``/``pd.NaT``."""
+    """True for ``None``, NaN (float or NumPy) and ``pd.NA``/``pd.NaT``.
+
+    >>> is_missing(None), is_missing(float("nan")), is_missing(pd.NA), is_missing(0.0)
+    (True, True, True, False)
+    """
     if x is None:
         return True
     try:
@@ -49,15 +88,36 @@ def is_missing(x: Any) -> bool:
         return False
 
 
+def _is_number(x: Any) -> bool:
+    return isinstance(x, numbers.Real | np.integer | np.floating) and not isinstance(x, bool | np.bool_)
+
+
 def _as_float(x: Any) -> float | None:
-    if isinstance(x, bool | np.bool_):
+    """``float(x)`` for real numbers (±inf when out of float range), None otherwise."""
+    if not _is_number(x):
         return None
-    if isinstance(x, numbers.Real | np.integer | np.floating):
+    try:
         return float(x)
-    return None
+    except OverflowError:  # a Python int beyond 1.8e308
+        return math.inf if x > 0 else -math.inf
 
 
-def number(x: Any, *, sig: int = 3, scale: float | None = None, zero_below: float = 1e-12,
+def _sci(mant_exp: str) -> str:
+    """``'1.230e-05'`` -> ``'1.23e-5'``: no trailing zeros, no zero padding, no plus sign."""
+    mant, _, exp = mant_exp.partition("e")
+    if "." in mant:
+        mant = mant.rstrip("0").rstrip(".")
+    return f"{mant}e{int(exp)}"
+
+
+def _int_text(n: int, sig: int) -> str:
+    """An integer: thousands separators below 1e15, short scientific notation above."""
+    if abs(n) < 10**15:
+        return f"{n:,}"
+    return _sci(f"{decimal.Decimal(n):.{sig - 1}e}")
+
+
+def number(x: Any, *, sig: int = 3, scale: Any = None, zero_below: float = 1e-12,
            inf: str = INFINITY, missing: str = MISSING, signed: bool = False) -> str:
     """A real number for people.
 
@@ -66,9 +126,9 @@ def number(x: Any, *, sig: int = 3, scale: float | None = None, zero_below: floa
     x : real number (Python or NumPy), or None/NaN.
     sig : significant digits, at least 1.
     scale : typical magnitude of the quantity (for example the mean beside a standard error).
-        Values with ``|x| < zero_below * scale`` are written ``0``. Without a scale, only values
-        with ``|x| < 1e-300`` (or exact zeros) are written ``0``.
-    inf : the word for ±infinity (a minus sign is prefixed for −∞).
+        Values with ``|x| < zero_below * |scale|`` are written ``0``. Without a (finite, non-zero)
+        scale, only values with ``|x| < 1e-300`` (or exact zeros) are written ``0``.
+    inf : the word for ±infinity (a minus sign is prefixed for −∞ when the word is ``"∞"``).
     missing : the word for None/NaN.
     signed : write a ``+`` in front of positive values.
 
@@ -79,45 +139,50 @@ def number(x: Any, *, sig: int = 3, scale: float | None = None, zero_below: floa
     >>> number(12345.678)
     '12,346'
     >>> number(0.000012345)
-    '1.23e-05'
+    '1.23e-5'
     >>> number(5e-152, scale=0.3)
     '0'
-    >>> number(float("inf"), inf="not reached")
+    >>> number(float("inf"), inf=NOT_REACHED)
     'not reached'
     >>> number(np.int64(1))
     '1'
+    >>> number(0.1 + 0.2)
+    '0.3'
     """
-    if sig < 1:
-        raise ValueError(f"sig must be at least 1, got {sig!r}.")
+    sig = max(1, int(sig))
     if is_missing(x):
         return missing
     v = _as_float(x)
     if v is None:
-        return str(x)
+        return str(x.item()) if isinstance(x, np.generic) else str(x)
+    if isinstance(x, numbers.Integral | np.integer) and not math.isfinite(v):  # beyond 1.8e308
+        return ("+" if signed and x > 0 else "") + _int_text(int(x), sig)
     if math.isinf(v):
-        return inf if v > 0 else f"−{inf}" if inf == INFINITY else inf
+        return (f"−{inf}" if inf == INFINITY else inf) if v < 0 else inf
     a = abs(v)
-    if a == 0.0 or a < 1e-300 or (scale is not None and math.isfinite(scale) and a < zero_below * abs(scale)):
+    s = _as_float(scale) if scale is not None else None
+    if a == 0.0 or a < 1e-300 or (s is not None and math.isfinite(s) and a < zero_below * abs(s)):
         return "0"
-    if isinstance(x, numbers.Integral | np.integer) and a < 1e15:
-        text = f"{int(x):,}"
-    elif 1e3 <= a < 1e12:  # large values: whole units, never rounded to sig digits (1,149 stays 1,149)
+    if isinstance(x, numbers.Integral | np.integer):
+        text = _int_text(int(x), sig)
+    elif 1e3 <= a < _SCI_HI:  # large values: whole units, never rounded to sig digits (1,149 stays 1,149)
         text = f"{round(v):,}"
-    elif 1e-4 <= a < 1e3:
+    elif _SCI_LO <= a < 1e3:
         digits = sig - 1 - math.floor(math.log10(a))
         rounded = round(v, digits)
         if rounded != 0 and abs(rounded) >= 10 ** (math.floor(math.log10(a)) + 1):  # 9.996 -> 10.0
             digits -= 1
             rounded = round(v, digits)
-        text = f"{rounded:,.{max(digits, 0)}f}"
-        if "." in text:
-            text = text.rstrip("0").rstrip(".")
+        if abs(rounded) >= 1e3:  # 999.7 -> 1,000
+            text = f"{round(rounded):,}"
+        else:
+            text = f"{rounded:.{max(digits, 0)}f}"
+            if "." in text:
+                text = text.rstrip("0").rstrip(".")
+        if text in ("-0", "0"):  # rounding to the precision asked for gave zero
+            text = _sci(f"{v:.{sig - 1}e}")
     else:
-        mant, _, exp = f"{v:.{sig - 1}e}".partition("e")
-        if "." in mant:
-            mant = mant.rstrip("0").rstrip(".")
-        e = int(exp)
-        text = f"{mant}e{'-' if e < 0 else '+'}{abs(e):02d}"
+        text = _sci(f"{v:.{sig - 1}e}")
     if signed and v > 0:
         text = "+" + text
     return text
@@ -130,48 +195,58 @@ def integer(x: Any, *, inf: str = INFINITY, missing: str = MISSING) -> str:
     '1,149'
     >>> integer(1149.6)
     '1,150'
+    >>> integer(2.5e20)
+    '2.5e20'
     """
     if is_missing(x):
         return missing
     v = _as_float(x)
     if v is None:
-        return str(x)
-    if math.isinf(v):
-        return inf
-    return f"{int(round(v)):,}"
+        return number(x, inf=inf, missing=missing)
+    if math.isinf(v) and not isinstance(x, numbers.Integral | np.integer):
+        return number(v, inf=inf)
+    n = int(x) if isinstance(x, numbers.Integral | np.integer) else round(v)
+    return _int_text(n, 3)
 
 
 def percent(x: Any, *, sig: int = 3, missing: str = MISSING, inf: str = INFINITY) -> str:
-    """A fraction in [0, 1] as a percentage: ``0.9134 -> '91.3 %'``.
+    """A fraction as a percentage: ``0.9134 -> '91.3 %'``.
 
     >>> percent(0.9134)
     '91.3 %'
     >>> percent(1.0)
     '100 %'
+    >>> percent(np.float64(2e-19))
+    '0 %'
     """
     if is_missing(x):
         return missing
     v = _as_float(x)
     if v is None:
-        return str(x)
+        return number(x, missing=missing)
     if math.isinf(v):
-        return inf
-    return f"{number(100.0 * v, sig=sig, scale=100.0)} %"
+        return number(v, inf=inf)
+    p = 100.0 * v
+    if math.isinf(p):
+        return number(p, inf=inf)
+    return f"{number(p, sig=sig, scale=100.0)} %"
 
 
 def epsilon(x: Any, *, inf: str = INFINITY, missing: str = MISSING) -> str:
-    """A privacy parameter ε: up to 3 significant digits, ∞ for no privacy.
+    """A privacy parameter ε: up to 3 significant digits, ∞ (or a word) for no privacy.
 
     >>> epsilon(0.5)
     '0.5'
     >>> epsilon(1.23456)
     '1.23'
+    >>> epsilon(float("inf"), inf=NO_GUARANTEE)
+    'no guarantee'
     """
     return number(x, sig=3, inf=inf, missing=missing)
 
 
-def delta(x: Any, *, inf: str = INFINITY, missing: str = MISSING) -> str:
-    """A privacy parameter δ: scientific below 0.001 (``1e-05`` style is avoided: ``1e-5``).
+def delta(x: Any, *, sig: int = 2, inf: str = INFINITY, missing: str = MISSING) -> str:
+    """A probability δ: scientific below 0.001, written the short way (``1e-5``, not ``1e-05``).
 
     >>> delta(1e-5)
     '1e-5'
@@ -186,32 +261,48 @@ def delta(x: Any, *, inf: str = INFINITY, missing: str = MISSING) -> str:
         return missing
     v = _as_float(x)
     if v is None:
-        return str(x)
+        return number(x, missing=missing)
     if math.isinf(v):
-        return inf
+        return number(v, inf=inf)
     if v == 0.0:
         return "0"
+    sig = max(1, int(sig))
     if abs(v) >= 1e-3:
-        return number(v, sig=3)
-    mant, _, exp = f"{v:.2e}".partition("e")
-    mant = mant.rstrip("0").rstrip(".")
-    return f"{mant}e{int(exp)}"
+        return number(v, sig=max(sig, 3))
+    return _sci(f"{v:.{sig - 1}e}")
 
 
-def pm(mean: Any, se: Any, *, sig: int = 3, missing: str = MISSING) -> str:
-    """``mean ± se`` where the standard error is written 0 when negligible beside the mean.
+def _decimals_of(text: str) -> int | None:
+    """Decimal places of a fixed-point number text, None for other texts."""
+    if "e" in text or not any(c.isdigit() for c in text):
+        return None
+    return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+def pm(mean: Any, se: Any, *, sig: int = 3, missing: str = MISSING, inf: str = INFINITY) -> str:
+    """``mean ± se``: the standard error with 2 significant digits (0 when negligible beside the
+    mean), and the mean with at least ``sig`` significant digits and as many decimals as the error.
 
     >>> pm(0.91342, 0.0041)
-    '0.913 ± 0.0041'
+    '0.9134 ± 0.0041'
     >>> pm(0.3, 5e-152)
     '0.3 ± 0'
+    >>> pm(1149.4, 12.0)
+    '1,149 ± 12'
+    >>> pm(float("nan"), 0.1)
+    '—'
     """
     if is_missing(mean):
         return missing
     m = _as_float(mean)
-    scale = abs(m) if m not in (None, 0.0) and math.isfinite(m) else 1.0
-    se_text = number(se, sig=2, scale=scale, missing=missing)
-    return f"{number(mean, sig=sig)} ± {se_text}"
+    scale = abs(m) if m is not None and m != 0.0 and math.isfinite(m) else 1.0
+    se_text = number(se, sig=2, scale=scale, missing=missing, inf=inf)
+    mean_text = number(mean, sig=sig, inf=inf, missing=missing)
+    dm, ds = _decimals_of(mean_text), _decimals_of(se_text)
+    if m is not None and math.isfinite(m) and _SCI_LO <= abs(m) < 1e3 and dm is not None and ds is not None \
+            and ds > dm and ds <= 12:
+        mean_text = f"{m:.{ds}f}"
+    return f"{mean_text} ± {se_text}"
 
 
 def interval(lo: Any, hi: Any, *, sig: int = 3, inf: str = INFINITY, missing: str = MISSING) -> str:
@@ -234,12 +325,14 @@ def value(x: Any, *, sig: int = 3, inf: str = INFINITY, missing: str = MISSING) 
     'yes'
     >>> value(None)
     '—'
+    >>> value(np.str_("census"))
+    'census'
     """
     if isinstance(x, bool | np.bool_):
         return "yes" if bool(x) else "no"
     if is_missing(x):
         return missing
-    if _as_float(x) is not None:
+    if _is_number(x):
         return number(x, sig=sig, inf=inf, missing=missing)
     if isinstance(x, np.generic):
         return str(x.item())
@@ -251,6 +344,8 @@ def plain(x: Any) -> Any:
 
     >>> plain(np.int64(3)), plain(np.float64(0.5)), plain("a")
     (3, 0.5, 'a')
+    >>> f"{plain(np.int64(1))!r}"
+    '1'
     """
     return x.item() if isinstance(x, np.generic) else x
 
@@ -258,61 +353,154 @@ def plain(x: Any) -> Any:
 #: Column names used across the engine and their headers for people.
 HEADERS: dict[str, str] = {
     "epsilon": "ε", "eps": "ε", "delta": "δ", "sigma": "σ", "rho": "ρ", "k": "k", "m": "m", "n": "n", "d": "d",
-    "lam": "λ", "eta": "η", "tau": "τ", "gamma": "γ", "theta": "θ",
+    "lam": "λ", "eta": "η", "tau": "τ", "gamma": "γ", "theta": "θ", "iota": "ι", "kappa": "κ", "beta": "β",
     "eps_claimed": "ε claimed", "epsilon_claimed": "ε claimed",
     "eps_lower": "ε lower bound", "epsilon_lower": "ε lower bound",
-    "epsilon_measured": "ε measured", "epsilon_measured_lo": "ε measured (low)",
-    "epsilon_measured_hi": "ε measured (high)",
+    "eps_estimate": "ε estimate", "eps_upper": "ε upper end", "epsilon_upper": "ε upper end",
+    "epsilon_measured": "smallest ε (measured)", "epsilon_measured_lo": "smallest ε (95% band, low)",
+    "epsilon_measured_hi": "smallest ε (95% band, high)", "epsilon_bound": "smallest ε (bound)",
+    "n_bound": "smallest n (bound)", "measured_note": "measured", "bound_note": "bound",
     "n_min": "smallest n", "n_min_lo": "smallest n (low)", "n_min_hi": "smallest n (high)",
     "n_min_source": "smallest n from", "eps_min": "smallest ε", "epsilon_min": "smallest ε",
+    "k_min": "smallest k",
     "se": "standard error", "mean": "mean", "std": "standard deviation", "sd": "standard deviation",
     "n_trials": "trials", "trials": "trials", "trial": "trial", "method": "method", "mechanism": "mechanism",
     "mode": "mode", "status": "status", "accuracy": "accuracy", "test_mse": "test MSE", "mse": "MSE",
     "mae": "MAE", "r2": "R²", "excess_risk": "excess risk", "risk": "risk", "bound": "bound",
-    "nonprivate_risk": "non-private risk", "ratio": "ratio", "rhat": "R̂", "r_hat": "R̂",
+    "nonprivate_risk": "non-private risk", "ratio": "ratio", "rhat": "R̂", "r_hat": "R̂", "rhat_max": "R̂ (max)",
     "ess": "effective sample size", "acceptance": "acceptance rate", "seed": "seed", "runs": "runs",
+    "utility": "utility", "utility_lo": "utility (95% low)", "utility_hi": "utility (95% high)",
+    "utility_mean": "utility", "excess_risk_mean": "excess risk", "label": "method", "verdict": "verdict",
+    "feasible": "feasible", "note": "note", "quantity": "quantity", "value": "value",
+    "rate_paper": "paper rate", "total": "total",
 }
 
 _WORDS = {"eps": "ε", "epsilon": "ε", "delta": "δ", "sigma": "σ", "rho": "ρ", "lam": "λ", "eta": "η",
-          "lo": "(low)", "hi": "(high)", "se": "standard error", "n": "n", "mse": "MSE", "mae": "MAE",
-          "nonprivate": "non-private", "pct": "%", "num": "number of", "ci": "confidence interval"}
+          "iota": "ι", "kappa": "κ", "theta": "θ", "tau": "τ", "gamma": "γ", "beta": "β",
+          "lo": "(low)", "hi": "(high)", "se": "(standard error)", "mse": "MSE", "mae": "MAE", "np": "non-private",
+          "nonprivate": "non-private", "pct": "%", "num": "number of", "ci": "confidence interval",
+          "min": "smallest", "max": "largest", "std": "standard deviation", "sd": "standard deviation",
+          "ess": "ESS", "rhat": "R̂", "r2": "R²", "lad": "LAD", "ols": "OLS", "dp": "DP"}
 
 
 def header(name: Any) -> str:
     """A column name for people: known names from :data:`HEADERS`, otherwise snake_case → words.
 
     >>> header("epsilon_measured_lo")
-    'ε measured (low)'
+    'smallest ε (95% band, low)'
     >>> header("noise_std_label")
-    'noise std label'
+    'noise standard deviation label'
+    >>> header("test_mse_se")
+    'test MSE (standard error)'
     >>> header("Income")
     'Income'
     """
-    key = str(name)
+    key = str(plain(name))
     if key in HEADERS:
         return HEADERS[key]
     if "_" not in key:
         return key
     words = [_WORDS.get(w.lower(), w) for w in key.split("_") if w]
-    return " ".join(words)
+    if len(words) >= 2 and words[-1] == "mean":  # "excess_risk_mean" -> "excess risk (mean)"
+        words[-1] = "(mean)"
+    return " ".join(words) or key
 
 
-def table(df: pd.DataFrame, *, formats: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
-          sig: int = 3, inf: str = INFINITY, missing: str = MISSING) -> pd.DataFrame:
+def _unique(names: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        if n in seen:
+            seen[n] += 1
+            out.append(f"{n} ({seen[n]})")
+        else:
+            seen[n] = 1
+            out.append(n)
+    return out
+
+
+def _formatter(spec: Any, *, sig: int, inf: str, missing: str) -> Callable[[Any], str]:
+    if callable(spec):
+        return spec
+    word = spec if isinstance(spec, str) else inf
+    return lambda v: value(v, sig=sig, inf=word, missing=missing)
+
+
+def table(df: Any, *, formats: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
+          sig: int = 3, inf: str = INFINITY, missing: str = MISSING, index: bool | None = None) -> pd.DataFrame:
     """A copy of ``df`` ready to show: every cell a string formatted here, every header human.
 
-    ``formats`` maps a column to a callable (for example :func:`percent`) or to a word for ∞
-    (``{"n_min": "not reached"}``); ``headers`` overrides :func:`header` for some columns.
+    ``df`` is a DataFrame (or anything ``pd.DataFrame`` accepts, such as a list of dicts).
+    ``formats`` maps a column to a callable (for example :func:`percent` or :func:`delta`) or to a
+    word for ∞ (``{"n_min": NOT_REACHED}``); ``headers`` overrides :func:`header` for some
+    columns. ``index``: keep the index as the first column (by default only when it is not the
+    plain 0, 1, 2, ... index; an unnamed index gets an empty header unless ``headers`` names it
+    ``"index"``). Missing values are written ``missing`` whatever the formatter.
+
+    >>> table(pd.DataFrame({"eps_lower": [np.float64(0.1234)], "n_trials": [np.int64(1149)]}))
+      ε lower bound trials
+    0         0.123  1,149
     """
+    if not isinstance(df, pd.DataFrame):
+        df = pd.DataFrame(df)
     formats = dict(formats or {})
     headers = dict(headers or {})
-    out = pd.DataFrame(index=df.index)
-    for col in df.columns:
-        spec = formats.get(col)
-        if callable(spec):
-            fn = spec
-        else:
-            word = spec if isinstance(spec, str) else inf
-            fn = (lambda w: (lambda v: value(v, sig=sig, inf=w, missing=missing)))(word)
-        out[headers.get(col, header(col))] = [fn(v) for v in df[col].tolist()]
-    return out.reset_index(drop=True)
+    if index is None:
+        index = not (isinstance(df.index, pd.RangeIndex) and df.index.start == 0 and df.index.step == 1)
+    unnamed_index = None
+    if index:
+        unnamed_index = "index" if df.index.name is None and "index" not in df.columns else None
+        df = df.reset_index()
+    names = _unique([headers[c] if c in headers else "" if c == unnamed_index else header(c) for c in df.columns])
+    cols = {}
+    for name, col in zip(names, df.columns):
+        fn = _formatter(formats.get(col), sig=sig, inf=inf, missing=missing)
+        cols[name] = [fn(v) if not is_missing(v) else missing for v in df[col].tolist()]
+    out = pd.DataFrame(cols, columns=names)
+    return out.astype(object) if len(out) else out
+
+
+def download_frame(df: pd.DataFrame, *, headers: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """A copy of ``df`` for a CSV download: human headers, numbers kept as numbers (full
+    precision, so the file can be re-analysed), NumPy scalars as Python values, NaN left empty
+    and ±∞ written ``inf``/``-inf`` (the spelling spreadsheet and pandas readers understand).
+
+    >>> download_frame(pd.DataFrame({"epsilon_measured": [np.inf, 0.5]})).to_csv(index=False).split()
+    ['smallest', 'ε', '(measured)', 'inf', '0.5']
+    """
+    headers = dict(headers or {})
+    out = df.copy()
+    out.columns = _unique([headers[c] if c in headers else header(c) for c in df.columns])
+    return out
+
+
+_NP_REPR = re.compile(r"\b(?:np|numpy)\.(?:float|int|uint|bool_|bool|str_|complex)\d*\(\s*([^()]*?)\s*\)")
+_RAW_WORDS = {"nan": "not a number", "NaN": "not a number", "inf": INFINITY, "-inf": f"−{INFINITY}",
+              "Infinity": INFINITY, "None": "nothing"}
+_RAW_WORD = re.compile(r"(?<![\w\\.])(-inf|nan|NaN|inf|Infinity|None)(?![\w(])")
+
+
+def message(text: Any) -> str:
+    """An error or warning text for people: NumPy scalar reprs (``np.float64(0.5)``) become their
+    value, and the words Python prints for special values become readable ones.
+
+    Use it where a message comes from code that may have formatted a value with ``{x!r}``.
+
+    >>> message("epsilon must be in (0, inf], got np.float64(-1.0).")
+    'epsilon must be in (0, ∞], got -1.'
+    >>> message("k = np.int64(3) but got nan")
+    'k = 3 but got not a number'
+    """
+    out = _NP_REPR.sub(lambda m: _literal(m.group(1)), str(text))
+    return _RAW_WORD.sub(lambda m: _RAW_WORDS[m.group(1)], out)
+
+
+def _literal(inner: str) -> str:
+    """The value inside a NumPy scalar repr, written by this module (``'1e-05'`` -> ``'1e-5'``)."""
+    inner = inner.strip().strip("'\"")
+    for kind in (int, float):
+        try:
+            return number(kind(inner), sig=6, missing="not a number")
+        except ValueError:
+            continue
+    return inner

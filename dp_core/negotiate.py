@@ -28,6 +28,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from . import display
 from ._validation import check_delta, check_epsilon, check_int, check_real
 from .compare import ADAPTERS, CompareResult, default_epsilons, make_spec, run_compare
 from .compare.registry import utility_metric_name
@@ -35,6 +36,7 @@ from .data import Dataset
 from .exceptions import PrivacyLeakWarning
 
 __all__ = ["METRICS", "Target", "parse_target", "negotiate", "crossing", "smallest_n", "answer_table",
+           "answer_table_for_people",
            "answer_sentences"]
 
 #: metric -> (direction, description)
@@ -312,7 +314,7 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
                 row.update({"epsilon_bound": eb, "bound_note": bnote})
             else:
                 row.update({"epsilon_bound": math.nan,
-                            "bound_note": "bounds are on the excess risk; state an excess_risk target to use them"
+                            "bound_note": "bounds are on the excess risk; state an excess-risk target to use them"
                             if t.metric != "excess_risk" else "no privacy claim"})
         rows.append(row)
     k_answers = []
@@ -326,10 +328,10 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
         "grid": list(grid) if util_t and solve_for == "epsilon" else [], "seed": seed, "solve_for": solve_for,
         "n_current": ds.n, "methods": rows, "k_answers": k_answers,
         "skipped": dict(result.skipped),
-        "notes": ["epsilon_measured: where the mean curve meets the target (interpolated in log ε); "
-                  "epsilon_measured_lo/hi: where the 95% band's optimistic / pessimistic edge meets it.",
-                  "epsilon_bound: smallest ε on a fine log grid at which the theoretical bound meets the target "
-                  "(rounded up); inf = not met for ε ≤ 1000."],
+        "notes": ["Smallest ε (measured): where the mean curve meets the target (interpolated in log ε); "
+                  "95% band, low / high: where the band's optimistic / pessimistic edge meets it.",
+                  "Smallest ε (bound): the smallest ε on a fine log grid at which the theoretical bound meets the "
+                  "target (rounded up); never = not met for ε ≤ 1000."],
         "target": (util_t or delta_t)[0].as_dict(),
     }
 
@@ -341,8 +343,9 @@ def answer_sentences(answer: dict) -> list[str]:
         for r in answer["methods"]:
             nb = r.get("n_bound", math.nan)
             if isinstance(nb, float) and math.isfinite(nb):
-                out.append(f"{r['label']}: the bound meets it from n = {int(nb):,} rows at ε = "
-                           f"{answer['epsilon_chosen']:g} (this dataset has {answer['n_current']:,}).")
+                out.append(f"{r['label']}: the bound meets it from n = {display.integer(nb)} rows at ε = "
+                           f"{display.epsilon(answer['epsilon_chosen'])} (this dataset has "
+                           f"{display.integer(answer['n_current'])}).")
             elif isinstance(nb, float) and math.isinf(nb):
                 out.append(f"{r['label']}: {r['n_note']}.")
         return out
@@ -352,11 +355,12 @@ def answer_sentences(answer: dict) -> list[str]:
             continue
         if isinstance(e, float) and math.isfinite(e):
             hi = r["epsilon_measured_hi"]
-            hi_txt = f"{hi:.3g}" if math.isfinite(hi) else "beyond the grid"
-            txt = (f"{r['label']}: ε ≈ {e:.3g} (95% range {r['epsilon_measured_lo']:.3g} to {hi_txt}; "
-                   f"{r['n_trials']} trials)")
+            hi_txt = display.epsilon(hi, inf=BEYOND_GRID)
+            txt = (f"{r['label']}: ε ≈ {display.epsilon(e)} (95% range "
+                   f"{display.epsilon(r['epsilon_measured_lo'], inf=BEYOND_GRID)} to {hi_txt}; "
+                   f"{display.integer(r['n_trials'])} trials)")
             if r.get("measured_note", "").startswith("at or below"):
-                txt = f"{r['label']}: met already at the smallest ε tried ({e:.3g})"
+                txt = f"{r['label']}: met already at the smallest ε tried ({display.epsilon(e)})"
         elif isinstance(e, float) and math.isinf(e):
             txt = f"{r['label']}: not reached on the grid"
         else:
@@ -365,7 +369,7 @@ def answer_sentences(answer: dict) -> list[str]:
             txt += " (not certified: the sampler did not converge, so these releases carry no privacy guarantee)"
         eb = r.get("epsilon_bound", math.nan)
         if isinstance(eb, float) and math.isfinite(eb):
-            txt += f"; the theoretical bound guarantees it from ε = {eb:.3g}"
+            txt += f"; the theoretical bound guarantees it from ε = {display.epsilon(eb)}"
         elif isinstance(eb, float) and math.isinf(eb):
             txt += "; the theoretical bound never guarantees it (ε ≤ 1000)"
         out.append(txt + ".")
@@ -378,3 +382,22 @@ def answer_table(answer: dict) -> pd.DataFrame:
             "n_bound", "n_note", "delta", "meets_delta", "n_trials", "measured_note", "bound_note", "mechanism"]
     df = pd.DataFrame(answer["methods"])
     return df[[c for c in cols if c in df.columns]]
+
+
+#: How the sentences and the table for people write an end of the 95% range past the ε grid.
+BEYOND_GRID = "beyond the grid"
+
+
+def answer_table_for_people(answer: dict) -> pd.DataFrame:
+    """:func:`answer_table` formatted for people with :mod:`dp_core.display`: human headers and the
+    same numbers, rounded the same way, as :func:`answer_sentences`."""
+    def eps_measured(v):
+        return display.epsilon(v, inf=display.NOT_REACHED)
+
+    formats = {"epsilon_measured": eps_measured, "epsilon_measured_lo": eps_measured,
+               "epsilon_measured_hi": lambda v: display.epsilon(v, inf=BEYOND_GRID),
+               "epsilon_bound": lambda v: display.epsilon(v, inf="never (ε ≤ 1000)"),
+               "n_bound": lambda v: display.integer(v, inf="never"), "delta": display.delta,
+               "n_trials": display.integer}
+    headers = {"n_note": "smallest n: note", "meets_delta": "meets the δ target"}
+    return display.table(answer_table(answer), formats=formats, headers=headers)

@@ -12,14 +12,13 @@ from __future__ import annotations
 import base64
 import html
 import importlib.metadata
-import math
 import platform
 from dataclasses import dataclass, field
 from typing import Callable
 
 import pandas as pd
 
-from . import __version__
+from . import __version__, display
 from .compare import ExplorerConfig, default_epsilons, make_spec, run_compare
 from .compare.budget import budget_card, noise_table
 from .compare.engine import CompareResult
@@ -29,7 +28,7 @@ from .data import DATASETS, Dataset, load_dataset
 
 __all__ = ["COMPARE_PAGE", "Report", "compare_settings", "targets_from_params", "software_versions",
            "dataset_for_config",
-           "results_csv", "build_report", "render_html", "config_from_report_html"]
+           "result_headers", "results_csv", "build_report", "render_html", "config_from_report_html"]
 
 COMPARE_PAGE = "pages/compare.py"
 _CONFIG_TAG = "dp-explorer-config"
@@ -116,9 +115,21 @@ def dataset_for_config(config: ExplorerConfig, dataset: Dataset | None = None) -
     return dataset
 
 
+def result_headers(metric: str) -> dict[str, str]:
+    """Headers for people of the results table's columns (CSV download and HTML report alike)."""
+    title = METRIC_TITLES.get(metric, display.header(metric))
+    out = {"label": "method", "adapter": "mechanism key", "method": "method key", "epsilon": "ε",
+           "n_trials": "trials", "n_failed": "failed trials"}
+    for col, name in (("utility", title), ("excess_risk", "excess risk")):
+        out.update({f"{col}_mean": f"{name} (mean)", f"{col}_se": f"{name} (standard error)",
+                    f"{col}_lo": f"{name} (95% low)", f"{col}_hi": f"{name} (95% high)"})
+    return out
+
+
 def results_csv(result: CompareResult) -> str:
-    """The summary table as CSV (one row per mechanism, method and epsilon; full precision)."""
-    t = results_table(result)
+    """The summary table as CSV (one row per mechanism, method and epsilon; full precision, headers
+    for people; the mechanism and method keys are kept for machines)."""
+    t = display.download_frame(results_table(result), headers=result_headers(result.metric))
     return t.to_csv(index=False, float_format="%.10g")
 
 
@@ -165,24 +176,17 @@ def build_report(config: ExplorerConfig, *, dataset: Dataset | None = None, resu
     return Report(html=page, csv=csv, config=cfg, result=result, negotiation=negotiation)
 
 
-def _fmt(v) -> str:
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "–"
-        if math.isinf(v):
-            return "∞" if v > 0 else "−∞"
-        return f"{v:.4g}"
-    return html.escape(str(v))
-
-
-def _table(df: pd.DataFrame) -> str:
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
-    body = "".join("<tr>" + "".join(f"<td>{_fmt(v)}</td>" for v in row) + "</tr>" for row in df.itertuples(index=False))
+def _table(df: pd.DataFrame, **kwargs) -> str:
+    """An HTML table for people: headers and cells through :func:`dp_core.display.table`."""
+    shown = display.table(df, **kwargs)
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in shown.columns)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
+                   for row in shown.itertuples(index=False))
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _kv(d: dict) -> str:
-    return _table(pd.DataFrame({"setting": list(d), "value": [str(v) for v in d.values()]}))
+    return _table(pd.DataFrame({"setting": list(d), "value": [display.value(v, sig=4) for v in d.values()]}))
 
 
 _CSS = """
@@ -201,7 +205,7 @@ pre{background:#f6f8fa;padding:.8em;overflow-x:auto;font-size:.85em}
 def render_html(config: ExplorerConfig, ds: Dataset, result: CompareResult, *, csv: str,
                 negotiation: dict | None = None) -> str:
     """The report as one HTML page (plotly.js inlined once; no external request)."""
-    from .negotiate import answer_sentences, answer_table
+    from .negotiate import answer_sentences, answer_table_for_people
 
     st = compare_settings(config)
     figs = [("Utility against ε", compare_figure(result, y="utility", eps_marker=config.eps)),
@@ -222,16 +226,20 @@ def render_html(config: ExplorerConfig, ds: Dataset, result: CompareResult, *, c
         lis = "".join(f"<li><b>{html.escape(i['label'])}</b> ({html.escape(i['mechanism'])}): "
                       f"{html.escape(i['statement'])}</li>" for i in items)
         groups.append(f"<p class='{status}'><b>{html.escape(STATUS_LABELS[status].capitalize())}</b></p><ul>{lis}</ul>")
-    util = card["utility"].rename(columns={"utility": METRIC_TITLES[result.metric]})
+    title = METRIC_TITLES[result.metric]
+    util = card["utility"].rename(columns={"utility": title, "utility_lo": f"{title}: 95% low",
+                                           "utility_hi": f"{title}: 95% high"})
     versions = software_versions()
-    params = {"ε (chosen)": config.eps, "δ": config.delta, "seed": config.seed, "Monte-Carlo trials": config.trials,
-              "k (bag size)": config.k, "m (bags)": config.m, "ρ (noisy share)": config.rho,
-              "ε grid": ", ".join(f"{e:g}" for e in st["grid"]),
+    params = {"ε (chosen)": display.epsilon(config.eps), "δ": display.delta(config.delta), "seed": str(config.seed),
+              "Monte-Carlo trials": display.integer(config.trials), "k (bag size)": display.integer(config.k),
+              "m (bags)": display.integer(config.m), "ρ (noisy share)": display.number(config.rho),
+              "ε grid": ", ".join(display.epsilon(e) for e in st["grid"]),
               "mechanisms": "all applicable" if st["mechanisms"] is None else ", ".join(st["mechanisms"]),
               "negotiation targets": ", ".join(st["targets"]) or "none"}
-    dsinfo = {"name": ds.name, "rows (n)": ds.n, "features (d)": ds.d, "task": ds.task,
-              "classes": ds.n_classes or "–", "target column": ds.target_name, "SHA-256 fingerprint": ds.fingerprint,
-              "source": ds.source or "–"}
+    dsinfo = {"name": ds.name, "rows (n)": display.integer(ds.n), "features (d)": display.integer(ds.d),
+              "task": ds.task, "classes": display.integer(ds.n_classes) if ds.n_classes else display.MISSING,
+              "target column": ds.target_name, "SHA-256 fingerprint": ds.fingerprint,
+              "source": ds.source or display.MISSING}
     notes = []
     for key, ns in result.notes.items():
         for n_ in ns:
@@ -242,12 +250,14 @@ def render_html(config: ExplorerConfig, ds: Dataset, result: CompareResult, *, c
     neg_html = ""
     if negotiation is not None:
         neg_html = (f"<h2>Negotiation: {html.escape(negotiation['target']['text'])}</h2>"
-                    f"<p>δ used: {negotiation['delta_used']:g}. "
+                    f"<p>δ used: {display.delta(negotiation['delta_used'])}. "
                     + " ".join(html.escape(n) for n in negotiation["notes"]) + "</p><ul>"
                     + "".join(f"<li>{html.escape(s)}</li>" for s in answer_sentences(negotiation)) + "</ul>"
-                    + _table(answer_table(negotiation)))
+                    + _table(answer_table_for_people(negotiation)))
         if negotiation.get("k_answers"):
-            neg_html += "<h3>Label-DP: smallest bag size k</h3>" + _table(pd.DataFrame(negotiation["k_answers"]))
+            neg_html += "<h3>Label-DP: smallest bag size k</h3>" + _table(
+                pd.DataFrame(negotiation["k_answers"]),
+                formats={"delta": display.delta, "k": lambda v: display.integer(v, inf="never")})
     cfg_json = config.to_json()
     csv_b64 = base64.b64encode(csv.encode()).decode()
     cfg_b64 = base64.b64encode(cfg_json.encode()).decode()
@@ -263,15 +273,15 @@ configuration at the end of this page with <code>{cmd}</code>: same configuratio
 <h2>Dataset</h2><p>The data themselves are not in this report; the fingerprint identifies them.</p>{_kv(dsinfo)}
 <h2>Privacy budget card</h2><div class="card">
 {''.join(f'<p>{html.escape(s)}</p>' for s in card['sentences'])}
-<h3>Utility each mechanism reaches at ε = {config.eps:g}</h3>{_table(util)}
+<h3>Utility each mechanism reaches at ε = {display.epsilon(config.eps)}</h3>{_table(util)}
 <h3>Guarantees</h3>{''.join(groups)}</div>
 <h2>Figures</h2>{''.join(fig_html)}
-<h2>Noise scales at ε = {config.eps:g}</h2>{_table(noise)}
+<h2>Noise scales at ε = {display.epsilon(config.eps)}</h2>{_table(noise)}
 {neg_html}
 <h2>Results</h2><p><a download="results.csv" href="data:text/csv;base64,{csv_b64}">Download the results (CSV)</a>
 · <a download="config.json" href="data:application/json;base64,{cfg_b64}">Download the configuration (JSON)</a></p>
 {_table(results_table(result)[["label", "epsilon", "utility_mean", "utility_lo", "utility_hi", "excess_risk_mean",
-                               "n_trials"]])}
+                               "n_trials"]], headers=result_headers(result.metric))}
 <h2>Preprocessing and caveats</h2><ul>{''.join(notes)}</ul>
 {f'<p>Not run on this dataset:</p><ul>{skipped}</ul>' if skipped else ''}
 <h2>Software</h2>{_kv(versions)}

@@ -5,6 +5,7 @@ import math
 import streamlit as st
 
 from dp_core import display
+from dp_core import display as fmt
 from dp_core.audit import MECHANISMS, VERDICT_VIOLATION
 from dp_core.audit.report import convergence_figure, histogram_figure
 from ui import badges, cached, state, widgets
@@ -99,7 +100,7 @@ runs_options = [r for r in RUN_OPTIONS if r <= mech.max_runs]
 runs_key = f"audit_runs_{mech_name}"
 from_link("audit_runs", runs_key, runs_options, min(runs_options, key=lambda r: abs(r - mech.default_runs)))
 runs = st.select_slider("Runs of the mechanism on each dataset", options=runs_options, key=runs_key,
-                        format_func=lambda r: f"{r:,}",
+                        format_func=fmt.integer,
                         help="More runs give a tighter bound (and take longer). The bound can never exceed about "
                              "ln(runs) however leaky the mechanism is.")
 
@@ -164,14 +165,14 @@ except ValueError as exc:
 r = report.result
 
 # ------------------------------------------------------------------ verdict and numbers
-claim_text = f"ε = {r.eps_claimed:.4g}" + (f" at δ = {r.delta:.2g}" if r.delta > 0 else " (δ = 0)")
+claim_text = f"ε = {fmt.number(r.eps_claimed, sig=4)}" + (f" at δ = {fmt.delta(r.delta)}" if r.delta > 0 else " (δ = 0)")
 if r.verdict == VERDICT_VIOLATION:
     widgets.guarantee_badge(
-        "broken", f"**{r.verdict}** — the runs show ε ≥ {r.eps_lower:.3f} with 95% confidence, more than the claimed "
+        "broken", f"**{r.verdict}** — the runs show ε ≥ {fmt.number(r.eps_lower)} with 95% confidence, more than the claimed "
                   f"{claim_text}. The claim is false for this pair of datasets.")
 else:
     widgets.guarantee_badge(
-        "measured", f"**{r.verdict}** — the audited lower bound ε ≥ {r.eps_lower:.3f} stays below the claimed "
+        "measured", f"**{r.verdict}** — the audited lower bound ε ≥ {fmt.number(r.eps_lower)} stays below the claimed "
                     f"{claim_text}. This is not a proof of privacy.")
 
 if stored_row is not None and (stored_row["mechanism"], stored_row["mode"]) == (mech_name, mode):
@@ -193,19 +194,20 @@ if stored_row is not None and (stored_row["mechanism"], stored_row["mode"]) == (
                        "runs, options or data), or the engine changed since the table was computed.", icon="⚠️")
 
 m1, m2, m3, m4 = st.columns(4)
-m1.metric("Claimed ε", f"{r.eps_claimed:.4g}", help=report.note)
-m2.metric("Measured lower bound", f"{r.eps_lower:.3f}",
+m1.metric("Claimed ε", fmt.number(r.eps_claimed, sig=4), help=report.note)
+m2.metric("Measured lower bound", fmt.number(r.eps_lower),
           help="Holds with 95% confidence: ln((TPR_low − δ)/FPR_high) of the chosen test on the evaluation runs.")
-upper = "∞" if r.eps_upper == float("inf") else f"{r.eps_upper:.2f}"
-m3.metric("Test's ε, 95% interval", f"{r.eps_lower:.2f} – {upper}",
+m3.metric("Test's ε, 95% interval", f"{fmt.number(r.eps_lower)} – {fmt.number(r.eps_upper)}",
           help="Clopper–Pearson ends of the chosen test's ε; the upper end is not an upper bound on the mechanism's ε.")
-m4.metric("Runs per dataset", f"{r.runs:,}", help=f"{r.n_select:,} choose the test, {r.n_eval:,} evaluate it.")
+m4.metric("Runs per dataset", fmt.integer(r.runs),
+          help=f"{fmt.integer(r.n_select)} choose the test, {fmt.integer(r.n_eval)} evaluate it.")
 st.caption(f"Claim: {report.note.rstrip('.')}. Pair: {report.pair}.")
 
 # ------------------------------------------------------------------ charts
 st.plotly_chart(histogram_figure(report), width="stretch", key="audit_hist")
 if len(report.extremes):
-    lines = [f"{row.side}: {row.count:,} runs ({row.share:.1%}) at {row.value:+.0e}" for row in report.extremes.itertuples()]
+    lines = [f"{row.side}: {fmt.integer(row.count)} runs ({fmt.percent(row.share)}) at "
+             f"{fmt.number(row.value, sig=1, signed=True)}" for row in report.extremes.itertuples()]
     st.caption("Hatched bars beyond the axis: outcomes coded by a constant (no release, or an aggregate that reveals "
                "the label exactly): " + "; ".join(lines) + ".")
 st.plotly_chart(convergence_figure(report), width="stretch", key="audit_conv")
@@ -223,21 +225,24 @@ with st.expander("How the bound was computed", expanded=False):
             f"probability at least {display.percent(0.5 + 0.5 * r.confidence, sig=3)} (only the TPR end is random).\n")
     else:
         fpr_lines = (
-            f"- **False-positive rate** (on {other}): {r.fpr:.4g}, 95% interval [{r.fpr_low:.4g}, {r.fpr_high:.4g}].\n"
-            f"- **Lower bound:** ln(({r.tpr_low:.4g} − {r.delta:.2g}) / {r.fpr_high:.4g}) = {r.eps_lower:.4f}.\n")
+            f"- **False-positive rate** (on {other}): {fmt.number(r.fpr, sig=4)}, 95% interval "
+            f"{fmt.interval(r.fpr_low, r.fpr_high, sig=4)}.\n"
+            f"- **Lower bound:** ln(({fmt.number(r.tpr_low, sig=4)} − {fmt.delta(r.delta)}) / "
+            f"{fmt.number(r.fpr_high, sig=4)}) = {fmt.number(r.eps_lower, sig=4)}.\n")
     st.markdown(
         f"- **Statistic:** {badges.md_escape(report.statistic)}.\n"
         f"- **Distinguishing event:** {badges.md_escape(r.event)}.\n"
-        f"- **Test** (chosen on the first {r.n_select:,} runs of each side): guess **{r.positive}** when the statistic "
-        f"is {rel} {r.threshold:.4g}.\n"
-        f"- **True-positive rate** (on {r.positive}, {r.n_eval:,} evaluation runs): {r.tpr:.4g}, 95% interval "
-        f"[{r.tpr_low:.4g}, {r.tpr_high:.4g}].\n"
+        f"- **Test** (chosen on the first {fmt.integer(r.n_select)} runs of each side): guess **{r.positive}** when the "
+        f"statistic is {rel} {fmt.number(r.threshold, sig=4)}.\n"
+        f"- **True-positive rate** (on {r.positive}, {fmt.integer(r.n_eval)} evaluation runs): "
+        f"{fmt.number(r.tpr, sig=4)}, 95% interval {fmt.interval(r.tpr_low, r.tpr_high, sig=4)}.\n"
         + fpr_lines
-        + f"- **δ needed at the claimed ε** (lower bound, same test): {r.delta_lower:.4g}."
+        + f"- **δ needed at the claimed ε** (lower bound, same test): {fmt.delta(r.delta_lower)}."
     )
-    st.dataframe(report.convergence, width="stretch", hide_index=True)
+    widgets.table(report.convergence, formats={"runs": fmt.integer}, key="audit_convergence_table")
     if report.details:
-        st.json({k: v for k, v in report.details.items()}, expanded=False)
+        st.json({fmt.header(k): fmt.value(v, sig=4) if not isinstance(v, dict | list | tuple) else v
+                 for k, v in report.details.items()}, expanded=False)
     opts = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in sorted(options.items()))
     dpart = f" --delta {audit_delta:g}" if mech.uses_delta else ""
     data_part = f" --dataset {ds.name}" if ds is not None else ""

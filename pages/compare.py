@@ -3,11 +3,12 @@ smallest ε meeting a target, and share / export (link, JSON configuration, HTML
 
 import streamlit as st
 
+from dp_core import display
 from dp_core.compare import ADAPTERS, applicable_adapters, default_epsilons, make_spec
 from dp_core.compare.budget import budget_card, noise_table
 from dp_core.compare.figures import METRIC_TITLES, compare_figure, negotiation_figure
 from dp_core.compare.registry import STATUS_LABELS
-from dp_core.negotiate import answer_sentences, answer_table
+from dp_core.negotiate import answer_sentences, answer_table_for_people
 from dp_core.report import COMPARE_PAGE, targets_from_params
 from ui import badges, share, state, widgets
 from ui import cached_compare as cc
@@ -53,8 +54,10 @@ _init("tsolve", "epsilon", ("epsilon", "n"))
 
 with st.expander("⚙️ Comparison settings", expanded=False):
     c1, c2, c3 = st.columns(3)
-    eps_min = c1.select_slider("Smallest ε of the grid", options=GRID_OPTIONS, key="eps_min")
-    eps_max = c2.select_slider("Largest ε of the grid", options=GRID_OPTIONS, key="eps_max")
+    eps_min = c1.select_slider("Smallest ε of the grid", options=GRID_OPTIONS, key="eps_min",
+                               format_func=display.epsilon)
+    eps_max = c2.select_slider("Largest ε of the grid", options=GRID_OPTIONS, key="eps_max",
+                               format_func=display.epsilon)
     n_eps = c3.select_slider("Grid points", options=N_EPS_OPTIONS, key="n_eps")
     chosen = st.session_state["mech"]
     if st.session_state.get("_mech_last") != chosen or "mech_select" not in st.session_state:
@@ -107,11 +110,11 @@ with tab_cmp:
     fig = compare_figure(result, y=view, eps_marker=eps)
     st.plotly_chart(fig, width="stretch", key="compare_chart")
     st.caption(f"Means over Monte-Carlo trials with 95% intervals (trials per mechanism in the legend; each "
-               f"mechanism caps the sidebar's {trials} trials at its own limit). "
+               f"mechanism caps the sidebar's {display.integer(trials)} trials at its own limit). "
                + ("Dashed: each method's theoretical bound on its excess risk." if view == "excess_risk" else
                   "Dotted: the best non-private fit. Switch to 'Excess risk' to see the theoretical bounds."))
-    st.subheader(f"Noise scales at ε = {eps:g}, δ = {delta:g}")
-    st.dataframe(noise_table(result, eps), hide_index=True, width="stretch")
+    st.subheader(f"Noise scales at ε = {display.epsilon(eps)}, δ = {display.delta(delta)}")
+    widgets.table(noise_table(result, eps), key="compare_noise_table")
     if result.skipped:
         for key, why in result.skipped.items():
             st.warning(f"{ADAPTERS[key].title} was not run on this dataset: {why}")
@@ -127,15 +130,16 @@ with tab_cmp:
 
 with tab_card:
     card = budget_card(result, epsilon=eps, delta=delta, n=ds.n)
-    st.subheader(f"Privacy budget: ε = {eps:g}, δ = {delta:g}")
+    st.subheader(f"Privacy budget: ε = {display.epsilon(eps)}, δ = {display.delta(delta)}")
     for s in card["sentences"]:
         st.markdown(f"- {s}")
-    st.markdown(f"**What each mechanism reaches at ε = {eps:g}** ({METRIC_TITLES[result.metric].lower()}, "
-                "measured, 95% interval):")
-    st.dataframe(card["utility"], hide_index=True, width="stretch",
-                 column_config={"utility": st.column_config.NumberColumn(format="%.3f"),
-                                "utility_lo": st.column_config.NumberColumn(format="%.3f"),
-                                "utility_hi": st.column_config.NumberColumn(format="%.3f")})
+    st.markdown(f"**What each mechanism reaches at ε = {display.epsilon(eps)}** "
+                f"({METRIC_TITLES[result.metric].lower()}, measured, 95% interval):")
+    _metric_title = METRIC_TITLES[result.metric]
+    widgets.table(card["utility"], key="compare_card_utility",
+                  headers={"utility": _metric_title, "utility_lo": f"{_metric_title}: 95% low",
+                           "utility_hi": f"{_metric_title}: 95% high"},
+                  formats={"n_trials": display.integer})
     st.markdown("**Which guarantees hold**")
     for status, items in card["groups"].items():
         for item in items:
@@ -167,7 +171,7 @@ with tab_neg:
     if tmetric == "excess_risk":
         solve = st.radio("Solve for", ("epsilon", "n"), key="tsolve", horizontal=True,
                          format_func={"epsilon": "the smallest ε (measured and bound)",
-                                      "n": f"the smallest number of rows n at ε = {eps:g} (bound)"}.get)
+                                      "n": f"the smallest number of rows n at ε = {display.epsilon(eps)} (bound)"}.get)
     page_params.update({"tmetric": tmetric, "tvalue": float(tvalue), "tdelta": float(tdelta),
                         "tsolve": st.session_state["tsolve"]})
     try:
@@ -185,11 +189,7 @@ with tab_neg:
     if answer is not None:
         for line in answer_sentences(answer):
             st.markdown(f"- {line}")
-        st.dataframe(answer_table(answer), hide_index=True, width="stretch",
-                     column_config={c: st.column_config.NumberColumn(format="%.3g")
-                                    for c in ("epsilon_measured", "epsilon_measured_lo", "epsilon_measured_hi",
-                                              "epsilon_bound", "n_bound")}
-                     | {"delta": st.column_config.NumberColumn(format="%.0e")})
+        widgets.table(answer_table_for_people(answer), key="compare_answer_table")
         if answer.get("grid"):
             st.plotly_chart(negotiation_figure(result if answer["delta_used"] == delta else
                                                cc.compare(ds.name, ds.fingerprint,
@@ -199,7 +199,9 @@ with tab_neg:
                                                answer), width="stretch", key="negotiation_chart")
         if answer["k_answers"]:
             st.markdown("**Label-DP by aggregation: smallest bag size k**")
-            st.dataframe(answer["k_answers"], hide_index=True, width="stretch")
+            widgets.table(answer["k_answers"], key="compare_k_answers",
+                          formats={"delta": display.delta, "m": display.integer,
+                                   "k": lambda v: display.integer(v, inf="never")})
         for n in answer["notes"]:
             st.caption(n)
         st.caption("The same answer from the shell: `python -m dp_core negotiate --dataset "

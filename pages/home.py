@@ -41,11 +41,11 @@ if source == "demo":
     state.set_value("dataset", st.session_state["w_dataset"])
 else:
     lim = dpdata.LIMITS
-    st.caption(f"Limits: {lim['max_bytes'] // 2**20} MB, {lim['min_rows']} to {lim['max_rows']:,} rows, at most "
-               f"{lim['max_cols']} columns. The file and everything computed from it stay in this browser session's "
-               "memory: never written to disk, logged, put in the server's shared cache or shown to another "
-               "session, and freed with the session (the server keeps a closed tab's session about 2 minutes "
-               "so that it can reconnect).")
+    st.caption(f"Limits: {display.integer(lim['max_bytes'] // 2**20)} MB, {display.integer(lim['min_rows'])} to "
+               f"{display.integer(lim['max_rows'])} rows, at most {display.integer(lim['max_cols'])} columns. The file "
+               "and everything computed from it stay in this browser session's memory: never written to disk, "
+               "logged, put in the server's shared cache or shown to another session, and freed with the session "
+               "(the server keeps a closed tab's session about 2 minutes so that it can reconnect).")
     upload = st.file_uploader("CSV file (comma, semicolon or tab separated, with a header row)", type=["csv", "txt"],
                               key="csv")
     if upload is not None:
@@ -70,14 +70,15 @@ else:
             non_numeric = "error"
             feats_text = [c for c in table.non_numeric_columns if c != target]
             if feats_text:
-                choice = st.radio(f"Non-numeric columns {feats_text}: what should be done with them?",
+                choice = st.radio(f"Non-numeric columns {', '.join(map(str, feats_text))}: what should be done with "
+                                  "them?",
                                   ["onehot", "drop"], key="w_up_nonnum", horizontal=True,
                                   format_func={"onehot": "one-hot encode", "drop": "drop them"}.get)
                 non_numeric = choice
             has_missing = bool(table.frame.replace([float("inf"), float("-inf")], float("nan")).isna().any().any())
             missing = "error"
             if has_missing:
-                if st.checkbox("Drop rows with missing, NaN or infinite values", key="w_up_dropna"):
+                if st.checkbox("Drop rows with missing, not-a-number or infinite values", key="w_up_dropna"):
                     missing = "drop_rows"
             try:
                 ds_up = dpdata.table_to_dataset(table, target=target, task=task, non_numeric=non_numeric,
@@ -99,13 +100,17 @@ else:
 ds = widgets.current_dataset()
 info = dpdata.DATASETS.get(ds.name)
 m1, m2, m3, m4 = st.columns(4)
-m1.metric("Rows", f"{ds.n:,}")
-m2.metric("Features", ds.d)
+m1.metric("Rows", display.integer(ds.n))
+m2.metric("Features", display.integer(ds.d))
 m3.metric("Task", ds.task)
-m4.metric("Classes" if ds.is_classification else "Target", ds.n_classes if ds.is_classification else ds.target_name)
+m4.metric("Classes" if ds.is_classification else "Target",
+          display.integer(ds.n_classes) if ds.is_classification else display.value(ds.target_name))
 st.caption(f"**Source:** {ds.source}. {ds.description.rstrip('.')}." + "".join(f" {n}" for n in ds.notes))
 with st.expander("Preview (first 20 rows)", expanded=False):
-    st.dataframe(ds.to_frame().head(20), width="stretch")
+    _preview = ds.to_frame().head(20)
+    # an upload keeps its own column names; a demo dataset's names get headers for people
+    _own = {c: str(c) for c in _preview.columns} if ds.name.startswith("upload:") else None
+    st.dataframe(display.table(_preview, headers=_own, sig=4), width="stretch", hide_index=True)
 
 # ------------------------------------------------------------------ preprocessing
 st.subheader("Bounds the mechanisms need")
@@ -144,25 +149,25 @@ st.header("2 · What ε and δ mean")
 meaning = explain.budget_meaning(epsilon=eps, delta=delta, n=ds.n)
 sig = cached.gaussian_sigmas(eps, delta)
 b1, b2, b3 = st.columns(3)
-b1.metric("ε (set in the sidebar)", f"{eps:g}", help="Use the slider or type an exact value in the sidebar.")
-b2.metric("Odds can change by at most", f"× {meaning['odds_factor']:.3g}")
+b1.metric("ε (set in the sidebar)", display.epsilon(eps), help="Use the slider or type an exact value in the sidebar.")
+b2.metric("Odds can change by at most", f"× {display.number(meaning['odds_factor'])}")
 lo, hi = meaning["posterior_from_half"]
-b3.metric("A 50 % guess becomes at most", f"{hi:.1%}")
+b3.metric("A 50 % guess becomes at most", display.percent(hi))
 st.markdown(
-    f"With ε = **{eps:g}**, whatever anyone learns from the output, the odds of any statement about **one** person "
-    f"change by a factor of at most e^ε = **{meaning['odds_factor']:.3g}**, whether or not that person's record was "
-    f"used. Someone 50 % sure of a fact about you could end up between **{lo:.1%}** and **{hi:.1%}** sure. "
-    f"δ = **{delta:g}** is the probability that this promise may fail; it should be far below 1/n "
-    f"(here 1/n = {1 / ds.n:.2g})."
+    f"With ε = **{display.epsilon(eps)}**, whatever anyone learns from the output, the odds of any statement about **one** person "
+    f"change by a factor of at most e^ε = **{display.number(meaning['odds_factor'])}**, whether or not that person's record was "
+    f"used. Someone 50 % sure of a fact about you could end up between **{display.percent(lo)}** and "
+    f"**{display.percent(hi)}** sure. δ = **{display.delta(delta)}** is the probability that this promise may fail; "
+    f"it should be far below 1/n (here 1/n = {display.delta(1 / ds.n)})."
 )
 if meaning["delta_warning"]:
-    st.warning(f"δ·n = {delta * ds.n:.3g} ≥ 1: a mechanism could publish one whole record and still meet δ. "
+    st.warning(f"δ·n = {display.number(delta * ds.n)} ≥ 1: a mechanism could publish one whole record and still meet δ. "
                "Choose a smaller δ.", icon="⚠️")
 st.plotly_chart(explain.posterior_figure(epsilon=eps), width="stretch", key="posterior_chart")
 st.markdown(
-    f"**Noise for one count (sensitivity 1):** Laplace scale {sig['laplace']:.3g}; Gaussian σ "
-    f"{sig['analytic']:.3g} (analytic, Balle–Wang)"
-    + (f", {sig['classic']:.3g} with the classic formula." if sig["classic"] == sig["classic"]
+    f"**Noise for one count (sensitivity 1):** Laplace scale {display.number(sig['laplace'])}; Gaussian σ "
+    f"{display.number(sig['analytic'])} (analytic, Balle–Wang)"
+    + (f", {display.number(sig['classic'])} with the classic formula." if sig["classic"] == sig["classic"]
        else "; the classic formula does not apply above ε = 1.")
 )
 

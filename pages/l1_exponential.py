@@ -63,7 +63,7 @@ with st.expander("⚙️ Mechanism settings", expanded=True):
     theta = c1.slider("Moment order θ", 1.05, 2.0, step=0.05, key="l1_theta",
                       help="The algorithm assumes E|x|^θ < ∞ (θ = 2: second moment). Smaller θ tolerates heavier "
                            "tails but under-weights every residual (ψ_θ(x) < x).")
-    c_iota = c2.select_slider("Truncation level ι / ι*", options=C_OPTIONS, key="l1_c_iota",
+    c_iota = c2.select_slider("Truncation level ι / ι*", options=C_OPTIONS, key="l1_c_iota", format_func=fmt.number,
                               help="ι = c·ι*, where ι* minimises the explicit bound (computed from public constants "
                                    "only). Larger ι: lower threshold 1/ι, more bias, colder sampling.")
     conv = c3.radio("Temperature convention", CONVENTIONS, key="l1_conv",
@@ -186,44 +186,52 @@ with tab_data:
             if an.result.mcmc is not None:
                 _sampler_status(an.result.mcmc)
             m1, m2, m3, m4, m5 = st.columns(5)
-            m1.metric("Truncation scale ι", f"{cal['iota']:.3g}")
-            m2.metric("Residual threshold 1/ι", f"{cal['threshold']:.3g}")
-            m3.metric("Sensitivity of S: log θ", f"{cal['cost_sensitivity']:.4g}")
-            m4.metric("Score sensitivity Δu", f"{cal['score_sensitivity']:.3g}",
-                      help=f"Exact log θ/(nι). The paper's 2 log θ/(nι) = {cal['score_sensitivity_paper']:.3g} is a "
-                           "valid bound, loose by 2×.")
-            m5.metric("Inverse temperature κ", f"{cal['kappa']:.4g}")
-            st.caption(f"n = {an.n_train:,} training rows, {an.n_test:,} held out; d = {len(feats)}; "
-                       f"sampler: **{cal['mode']}**" + (f" (grid {cal['grid_m']} cells per axis, N = "
-                       f"{int(cal['net_size']):,} points, ζ_G = {cal['zeta']:.3g})" if cal["mode"] == "grid" else "")
-                       + f"; κ for tight / paper_proof / paper_box = " + " / ".join(
-                           f"{cal['kappas'][c]:.4g}" for c in CONVENTIONS) + f"; β = κnι = {cal['beta']:.4g}. "
-                       f"Paper's sensitivity 2·log θ/(nι) = {cal['score_sensitivity_paper']:.3g} (loose by 2×).")
+            m1.metric("Truncation scale ι", fmt.number(cal["iota"]))
+            m2.metric("Residual threshold 1/ι", fmt.number(cal["threshold"]))
+            m3.metric("Sensitivity of S: log θ", fmt.number(cal["cost_sensitivity"], sig=4))
+            m4.metric("Score sensitivity Δu", fmt.number(cal["score_sensitivity"]),
+                      help=f"Exact log θ/(nι). The paper's 2 log θ/(nι) = "
+                           f"{fmt.number(cal['score_sensitivity_paper'])} is a valid bound, loose by 2×.")
+            m5.metric("Inverse temperature κ", fmt.number(cal["kappa"], sig=4))
+            st.caption(f"n = {fmt.integer(an.n_train)} training rows, {fmt.integer(an.n_test)} held out; "
+                       f"d = {fmt.integer(len(feats))}; "
+                       f"sampler: **{cal['mode']}**" + (f" (grid {fmt.integer(cal['grid_m'])} cells per axis, N = "
+                       f"{fmt.integer(cal['net_size'])} points, ζ_G = {fmt.number(cal['zeta'])})"
+                                                        if cal["mode"] == "grid" else "")
+                       + "; κ for tight / paper proof / paper box = " + " / ".join(
+                           fmt.number(cal["kappas"][c], sig=4) for c in CONVENTIONS)
+                       + f"; β = κnι = {fmt.number(cal['beta'], sig=4)}. "
+                       f"Paper's sensitivity 2·log θ/(nι) = {fmt.number(cal['score_sensitivity_paper'])} "
+                       "(loose by 2×).")
             summ = summarize_releases(an.result.table)
             st.markdown("**Held-out mean absolute error** (real data: no true w*, so the non-private LAD fit is the "
                         "reference; measured over the releases)")
-            st.dataframe(summ, width="stretch")
+            widgets.table(summ, key="l1_release_summary", formats={"releases": fmt.integer},
+                          headers={"index": "method"})
             if an.density is not None:
                 marks = {"LAD (non-private)": an.result.lad_w}
                 if len(feats) == 1:
-                    probs = {f"{c}": an.density[c] for c in CONVENTIONS}
+                    probs = {c.replace("_", " "): an.density[c] for c in CONVENTIONS}
                 else:
-                    probs = {conv: an.density[conv]}
+                    probs = {conv.replace("_", " "): an.density[conv]}
                 st.plotly_chart(lf.density_figure(an.density_points, probs, marks=marks), width="stretch",
                                 key="l1_density")
             st.plotly_chart(lf.residual_histogram(an.residuals, cal["iota"]), width="stretch", key="l1_resid")
 
             with st.expander("Explicit bound U(ι) and the paper's rate for this setting"):
                 b = cal["bound"]
-                st.dataframe(bounds.bound_terms_table(b), hide_index=True, width="stretch")
-                st.caption(f"{bounds.EXPLICIT_LABEL}; assumption {cal['bound_assumption']} with τ = {tau:g}, "
-                           f"σ_θ = {sigma:g}, η = η_total/5 = {cal['eta']:.3g}. Paper rate ({bounds.RATE_LABEL}): "
-                           f"{cal['rate_paper']:.4g}. ι* = {cal['iota_star']:.4g}, paper's ι = {cal['iota_paper']:.4g}.")
+                widgets.table(bounds.bound_terms_table(b), sig=4, key="l1_bound_terms",
+                              formats={"value": lambda v: fmt.number(v, sig=4, inf=fmt.UNBOUNDED)})
+                st.caption(f"{bounds.EXPLICIT_LABEL}; assumption {cal['bound_assumption']} with τ = {fmt.number(tau)}, "
+                           f"σ_θ = {fmt.number(sigma)}, η = η_total/5 = {fmt.number(cal['eta'])}. Paper rate "
+                           f"({bounds.RATE_LABEL}): {fmt.number(cal['rate_paper'], sig=4)}. ι* = "
+                           f"{fmt.number(cal['iota_star'], sig=4)}, paper's ι = {fmt.number(cal['iota_paper'], sig=4)}.")
 
 # ------------------------------------------------------------------------------------------------
 with tab_psi:
     state.seed_widget("l1_psi_iota", 0.5, float, (0.1, 0.2, 0.5, 1.0, 2.0))
-    iota_show = st.select_slider("ι for this picture", options=(0.1, 0.2, 0.5, 1.0, 2.0), key="l1_psi_iota")
+    iota_show = st.select_slider("ι for this picture", options=(0.1, 0.2, 0.5, 1.0, 2.0), key="l1_psi_iota",
+                                 format_func=fmt.number)
     state.sync_url({"l1_psi_iota": state.keep_widget("l1_psi_iota")})
     st.plotly_chart(lf.psi_figure(sorted({1.2, 1.5, 2.0, float(theta)}), float(iota_show)), width="stretch",
                     key="l1_psi_fig")
@@ -250,9 +258,10 @@ def _sim_controls(container) -> None:
     state.seed_widget("l1_sim_n", 2000, int, (500, 1000, 2000, 5000))
     state.seed_widget("l1_sim_trials", 8, int, (4, 8, 16, 32))
     a.selectbox("Feature design", list(DESIGNS), format_func=DESIGNS.get, key="l1_design")
-    b.select_slider("Feature tail index α/ν", options=(1.5, 1.8, 2.5, 4.0, 8.0), key="l1_tail")
-    c.select_slider("Noise tail index", options=(1.5, 1.8, 2.5, 4.0, 8.0), key="l1_noise_tail")
-    d_.select_slider("n (ε and truncation panels)", options=(500, 1000, 2000, 5000), key="l1_sim_n")
+    b.select_slider("Feature tail index α/ν", options=(1.5, 1.8, 2.5, 4.0, 8.0), key="l1_tail", format_func=fmt.number)
+    c.select_slider("Noise tail index", options=(1.5, 1.8, 2.5, 4.0, 8.0), key="l1_noise_tail", format_func=fmt.number)
+    d_.select_slider("n (ε and truncation panels)", options=(500, 1000, 2000, 5000), key="l1_sim_n",
+                     format_func=fmt.integer)
     e.select_slider("Trials", options=(4, 8, 16, 32), key="l1_sim_trials")
     keys = ("l1_design", "l1_tail", "l1_noise_tail", "l1_sim_n", "l1_sim_trials")
     state.sync_url({k: state.keep_widget(k) for k in keys})
@@ -276,10 +285,11 @@ with tab_rates:
             st.plotly_chart(lf.rate_figure(s1), width="stretch", key="l1_rates_fig")
             viol = b1[b1["assumption_violated"]]
             if len(viol):
-                st.warning("θ = " + ", ".join(f"{v:g}" for v in sorted(set(viol["theta"]))) + ": assumption "
+                st.warning("θ = " + ", ".join(fmt.number(v) for v in sorted(set(viol["theta"]))) + ": assumption "
                            "violated for these tails (infinite moment) — no utility guarantee; privacy is unaffected.")
-            st.dataframe(b1[["n", "theta", "iota", "total", "rate_paper"]].rename(columns={
-                "total": "explicit bound U(ι)", "rate_paper": "paper rate (constant 1)"}), hide_index=True)
+            widgets.table(b1[["n", "theta", "iota", "total", "rate_paper"]], key="l1_rates_table", index=False,
+                          headers={"total": "explicit bound U(ι)", "rate_paper": "paper rate (constant 1)"},
+                          formats={"n": fmt.integer, "total": lambda v: fmt.number(v, inf=fmt.UNBOUNDED)})
             st.caption("Dotted lines: reference slope −(θ−1)/θ anchored at the first point; the fitted slope is in "
                        "the legend. The observed slope also follows the ι schedule (ι ∝ n^(−1/θ) shrinks the "
                        "mechanism's own spread like (d/(nε))^((θ−1)/θ)), even when the bias term is absent.")
@@ -290,7 +300,7 @@ with tab_rates:
         n_show = int(st.session_state.get("l1_sim_n", 2000))
         st.plotly_chart(lf.assumption_rates_figure(n=n_show, epsilon=eps, eta_total=eta_total, theta=theta),
                         width="stretch", key="l1_assumption_fig")
-        st.caption(f"n = {n_show:,}, ε = {eps:g}. A bound on every coordinate's moment (A2, A4) is weaker than a "
+        st.caption(f"n = {fmt.integer(n_show)}, ε = {fmt.epsilon(eps)}. A bound on every coordinate's moment (A2, A4) is weaker than a "
                    "bound on the norm's moment (A1, A3), and the rate pays an extra √d (second moment) or d^(1/θ) "
                    "factor; hidden constants set to 1 (rate only).")
 
@@ -323,7 +333,7 @@ with tab_trunc:
 
 with tab_base:
     st.caption("At equal ε: the paper's mechanism (no clipping), the exponential mechanism on clipped data (B1) and "
-               f"DP gradient descent with clipping (B2, (ε, δ = {delta:g})-DP). Baselines are not from the paper. "
+               f"DP gradient descent with clipping (B2, (ε, δ = {fmt.delta(delta)})-DP). Baselines are not from the paper. "
                "Feature and noise tail indices decrease together.")
     if _run_flag("Run the baseline comparison", "l1_run_base", st):
         try:

@@ -2,8 +2,10 @@
 
 import streamlit as st
 
+from dp_core import display as fmt
 from dp_core.bounds import label_dp_bags as acc
 from dp_core.experiments import summarize
+from dp_core.figures import label_of
 from dp_core.mechanisms import label_dp_bags as lb
 from dp_core.mechanisms.label_dp_bags import figures as lbf
 from ui import badges, state, widgets
@@ -76,8 +78,9 @@ except ValueError as exc:
 
 for note in data.notes:
     (st.warning if "leaks" in note else st.caption)(note)
-st.caption(f"Training rows n = {data.n:,} (80 %), test rows {len(data.y_test):,}; d = {data.d} features including the "
-           f"constant; labels mapped to [−1, 1]; ‖x‖ ≤ B2 = {data.b2:.3g} (features are public, so normalizing them "
+st.caption(f"Training rows n = {fmt.integer(data.n)} (80 %), test rows {fmt.integer(len(data.y_test))}; "
+           f"d = {fmt.integer(data.d)} features including the "
+           f"constant; labels mapped to [−1, 1]; ‖x‖ ≤ B2 = {fmt.number(data.b2)} (features are public, so normalizing them "
            "costs no label privacy).")
 
 
@@ -93,8 +96,9 @@ def _use_largest_k() -> None:
 
 if m * k > data.n:
     st.error(
-        f"Not feasible: m·k = {m * k:,} examples are needed for {m:,} disjoint bags of {k}, but the training part has "
-        f"only {data.n:,} rows. With m = {m:,} the largest bag size is k = {data.n // m:,}"
+        f"Not feasible: m·k = {fmt.integer(m * k)} examples are needed for {fmt.integer(m)} disjoint bags of "
+        f"{fmt.integer(k)}, but the training part has only {fmt.integer(data.n)} rows. With m = {fmt.integer(m)} the "
+        f"largest bag size is k = {fmt.integer(data.n // m)}"
         + ("" if data.n // m >= 2 else " (too small: lower m)") + ".", icon="⚠️")
     st.button("Use the largest feasible bag size", on_click=_use_largest_k, key="lb_fix")
     st.stop()
@@ -126,27 +130,29 @@ tab_priv, tab_k, tab_util, tab_teach = st.tabs(["Privacy at this setting", "δ a
 
 # ------------------------------------------------------------------ privacy at the current setting
 with tab_priv:
-    st.subheader(f"{VARIANTS[variant].split(' (')[0]} at k = {k}, m = {m}, ε = {eps:g}")
+    st.subheader(f"{VARIANTS[variant].split(' (')[0]} at k = {fmt.integer(k)}, m = {fmt.integer(m)}, "
+                 f"ε = {fmt.epsilon(eps)}")
     c1, c2, c3, c4 = st.columns(4)
-    c1.metric("δ as claimed by the paper", f"{summ['delta_paper']:.3g}" if summ["delta_paper"] < 1 else "≥ 1",
+    c1.metric("δ as claimed by the paper", fmt.delta(summ["delta_paper"], sig=3) if summ["delta_paper"] < 1 else "≥ 1",
               delta="vacuous: no guarantee" if summ["delta_paper"] >= 1 else None, delta_color="off")
-    c2.metric("δ corrected (explicit)", f"{summ['delta_explicit']:.3g}" if summ["delta_explicit"] < 1 else "≥ 1",
+    c2.metric("δ corrected (explicit)", fmt.delta(summ["delta_explicit"], sig=3) if summ["delta_explicit"] < 1 else "≥ 1",
               delta="vacuous: no guarantee" if summ["delta_explicit"] >= 1 else None, delta_color="off")
     if "delta_exact" in summ:
-        c3.metric("δ exact (beyond the paper)", f"{summ['delta_exact']:.3g}")
-    c4.metric("Naive LBA/LLP: δ at least", f"{summ['naive_lower_bound']:.3g}")
+        c3.metric("δ exact (beyond the paper)", fmt.delta(summ["delta_exact"], sig=3))
+    c4.metric("Naive LBA/LLP: δ at least", fmt.delta(summ["naive_lower_bound"], sig=3))
     widgets.guarantee_badge("claimed", summ["statement_paper"].split(": ", 1)[1])
     badges.audit_badge("label-dp-bags", "noisy-wtd-llp-paper" if variant == "noisy-wtd-llp" else variant)
     widgets.guarantee_badge("corrected", summ["statement_explicit"].split(": ", 1)[1])
     if "statement_exact" in summ:
         st.info(f"**Exact, beyond the paper:** the true privacy profile of noisy-wtd-LLP, computed by quadrature over "
-                f"the public bags and weights: δ({eps:g}) = {summ['delta_exact']:.3g}. No ε brings it below the floor "
-                f"(m·k/n)·P[no noisy bag-mate] = {summ['delta_floor']:.3g}.", icon="🧮")
+                f"the public bags and weights: δ({fmt.epsilon(eps)}) = {fmt.delta(summ['delta_exact'], sig=3)}. No ε "
+                f"brings it below the floor (m·k/n)·P[no noisy bag-mate] = {fmt.delta(summ['delta_floor'], sig=3)}.",
+                icon="🧮")
     if variant == "noisy-wtd-llp" and rho == 0:
         st.error("ρ = 0 is weighted LLP without noise: **not label-DP at all** — δ ≥ m·k/n for every ε.", icon="⛔")
     st.warning(
         f"Naive LBA / naive LLP and weighted LLP without noise are **not label-DP**: a changed label lands in a bag with "
-        f"probability m·k/n = {summ['naive_lower_bound']:.3g}, and then its bag's sum moves deterministically. "
+        f"probability m·k/n = {fmt.delta(summ['naive_lower_bound'], sig=3)}, and then its bag's sum moves deterministically. "
         "So δ ≥ m·k/n for every ε.", icon="⛔")
 
     terms = lbf.terms_table(summ)
@@ -155,45 +161,47 @@ with tab_priv:
     st.plotly_chart(lbf.terms_figure(terms), key="lb_terms")
 
     if not (variant == "noisy-wtd-llp" and rho == 0):
-        st.markdown(f"**Smallest bag size k for δ ≤ {delta:g}** (sidebar δ), next to what the data allow:")
+        st.markdown(f"**Smallest bag size k for δ ≤ {fmt.delta(delta)}** (sidebar δ), next to what the data allow:")
         params = (("rho", rho), ("b1", B1), ("noise_std", noise_std)) if variant == "noisy-wtd-llp" else tuple(
             (key, lba_params[key]) for key in ("d", "b2", "gamma", "lam")) + (("b1", B1),)
-        st.dataframe(cl.min_k_table(variant, (0.5, 1.0, 2.0, 4.0, float(eps)), delta, data.n, m, params), hide_index=True,
-                     key="lb_kmin")
+        _kmin = cl.min_k_table(variant, (0.5, 1.0, 2.0, 4.0, float(eps)), delta, data.n, m, params)
+        widgets.table(_kmin, key="lb_kmin", headers={c: c.replace("k_min", "smallest k") for c in _kmin.columns})
     if not (variant == "noisy-wtd-llp" and rho == 0):
         e_p, e_c = summ.get("eps_min_paper"), summ.get("eps_min_explicit")
-        st.caption(f"Smallest ε with δ ≤ {delta:g} at k = {k}: as claimed by the paper "
-                   + ("none (the tail terms alone exceed it)" if e_p is None else f"{e_p:.3g}") + "; corrected "
-                   + ("none (the tail terms alone exceed it)" if e_c is None else f"{e_c:.3g}") + ".")
+        st.caption(f"Smallest ε with δ ≤ {fmt.delta(delta)} at k = {fmt.integer(k)}: as claimed by the paper "
+                   + ("none (the tail terms alone exceed it)" if e_p is None else fmt.epsilon(e_p)) + "; corrected "
+                   + ("none (the tail terms alone exceed it)" if e_c is None else fmt.epsilon(e_c)) + ".")
     if summ.get("k_min_explicit") is not None and summ["k_min_explicit"] > data.n // m:
-        st.caption(f"At ε = {eps:g} the corrected bound needs k ≥ {summ['k_min_explicit']:,}, about "
-                   f"{summ['k_min_explicit'] / max(1, data.n // m):.2g} times the largest feasible k = {data.n // m:,}. "
+        st.caption(f"At ε = {fmt.epsilon(eps)} the corrected bound needs k ≥ {fmt.integer(summ['k_min_explicit'])}, "
+                   f"about {fmt.number(summ['k_min_explicit'] / max(1, data.n // m), sig=2)} times the largest "
+                   f"feasible k = {fmt.integer(data.n // m)}. "
                    "The paper itself says such bag sizes are unrealistic.")
 
     if variant == "noisy-wtd-llp" and rho > 0:
-        st.markdown(f"**ε–δ profile at k = {k}** (exact curve, and both explicit bounds where they are below 1):")
+        st.markdown(f"**ε–δ profile at k = {fmt.integer(k)}** (exact curve, and both explicit bounds where they are below 1):")
         prof = cl.eps_profile(data.n, k, m, rho, B1, noise_std)
         st.plotly_chart(lbf.eps_profile_figure(prof, target_delta=delta), key="lb_profile")
         e_min = summ.get("eps_min_exact")
-        st.caption(f"Smallest ε with exact δ ≤ {delta:g}: " + (f"{e_min:.3g}." if e_min is not None else
+        st.caption(f"Smallest ε with exact δ ≤ {fmt.delta(delta)}: " + (f"{fmt.epsilon(e_min)}." if e_min is not None else
                    "none — the floor is above the target; larger k or ρ is needed."))
     if variant == "wtd-lba":
         st.markdown("**Data conditions of wtd-LBA** (computed from the private labels):")
         st.warning("γ̂, γ and λ* depend on the private labels. The wtd-LBA theorem is a guarantee *conditional* on a "
                    "promise about the data, not worst-case label-DP. Treat these numbers as diagnostics.", icon="🔓")
         d1, d2, d3, d4 = st.columns(4)
-        d1.metric("rank d'", cond["rank"])
-        d2.metric("γ̂ = opt/n", f"{cond['gamma_hat']:.4g}")
-        d3.metric("neighbour-safe γ", "none" if cond["gamma"] is None else f"{cond['gamma']:.4g}")
-        d4.metric("λ* (min non-zero eigenvalue)", f"{cond['lam_star']:.3g}")
+        d1.metric("rank d'", fmt.integer(cond["rank"]))
+        d2.metric("γ̂ = opt/n", fmt.number(cond["gamma_hat"], sig=4))
+        d3.metric("neighbour-safe γ", fmt.number(cond["gamma"], sig=4, missing="none"))
+        d4.metric("λ* (min non-zero eigenvalue)", fmt.number(cond["lam_star"]))
         for w in cond["warnings"]:
             st.warning(w)
         rss = cl.residuals(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, data)
         st.plotly_chart(lbf.residual_figure(rss, k=k, gamma=lba_params["gamma"]), key="lb_rss")
         ns = lb.conditional_noise_summary(rss, k=k, b1=B1, gamma=lba_params["gamma"], rank=cond["rank"])
-        st.caption(f"Each bag's released label sum carries conditional noise of std √RSS_bag (median {ns['median_noise_std']:.3g}) "
-                   f"against a label change of up to 2·B1 = 2. "
-                   + (f"{ns['fraction_below_threshold']:.0%} of bags fall below γ/4." if "fraction_below_threshold" in ns else ""))
+        st.caption(f"Each bag's released label sum carries conditional noise of std √RSS_bag (median "
+                   f"{fmt.number(ns['median_noise_std'])}) against a label change of up to 2·B1 = 2. "
+                   + (f"{fmt.percent(ns['fraction_below_threshold'], sig=2)} of bags fall below γ/4."
+                      if "fraction_below_threshold" in ns else ""))
 
 # ------------------------------------------------------------------ delta against k
 with tab_k:
@@ -212,9 +220,9 @@ with tab_k:
 
 # ------------------------------------------------------------------ utility
 with tab_util:
-    st.markdown(f"Linear least squares fitted on each release, **{trials} runs** per point (fresh bags, weights and "
+    st.markdown(f"Linear least squares fitted on each release, **{fmt.integer(trials)} runs** per point (fresh bags, weights and "
                 "noise each run). The runs are for evaluation only: releasing many times would compose. Baselines add "
-                f"Gaussian (analytic σ) or Laplace noise to all {data.n:,} training labels at the sidebar's (ε, δ).")
+                f"Gaussian (analytic σ) or Laplace noise to all {fmt.integer(data.n)} training labels at the sidebar's (ε, δ).")
     st.caption("For a linear model naive LLP fits the same regression as naive LBA, and weighted LLP without noise the "
                "same as wtd-LBA (the learner can form Σ w·x itself), so those curves coincide.")
     ks = lbf.k_grid(data.n, m, k)
@@ -236,9 +244,11 @@ with tab_util:
     state.sync_url({"lb_metric": metric})
     u1, u2 = st.columns(2)
     with u1:
-        st.plotly_chart(lbf.utility_figure(by_k, x="k", y=metric, title=f"against k (m = {m})"), key="lb_util_k")
+        st.plotly_chart(lbf.utility_figure(by_k, x="k", y=metric, title=f"against k (m = {fmt.integer(m)})"),
+                        key="lb_util_k")
     with u2:
-        st.plotly_chart(lbf.utility_figure(by_m, x="m", y=metric, title=f"against m (k = {k})"), key="lb_util_m")
+        st.plotly_chart(lbf.utility_figure(by_m, x="m", y=metric, title=f"against m (k = {fmt.integer(k)})"),
+                        key="lb_util_m")
     st.markdown("**Utility ratio val(D, r̂)/opt(D, F): measured against the random-design prediction** "
                 "1 + d/(m − d − 1) (wtd-LBA) and 1 + (1 + ρs²/γ̂)·d/(m − d − 1) (noisy-wtd-LLP):")
     pred = lbf.prediction_table(ms, d=data.d, rho=rho, gamma_hat=cond["gamma_hat"], noise_std=noise_std)
@@ -248,25 +258,30 @@ with tab_util:
     if not here.empty:
         row = here[here["method"] == "wtd_lba"]
         if not row.empty and m > data.d + 1:
-            st.caption(f"At m = {m}: wtd-LBA measured ratio {row['ratio_mean'].iloc[0]:.4g} ± "
-                       f"{1.96 * row['ratio_se'].iloc[0]:.2g} ({int(row['n_trials'].iloc[0])} runs) vs predicted "
-                       f"{acc.predicted_ratio_lba(m, data.d):.4g}. The paper's own utility bound (Theorem 1.2) needs "
+            st.caption(f"At m = {fmt.integer(m)}: wtd-LBA measured ratio "
+                       f"{fmt.pm(row['ratio_mean'].iloc[0], 1.96 * row['ratio_se'].iloc[0], sig=4)} "
+                       f"({fmt.integer(row['n_trials'].iloc[0])} runs) vs predicted "
+                       f"{fmt.number(acc.predicted_ratio_lba(m, data.d), sig=4)}. The paper's own utility bound (Theorem 1.2) needs "
                        "m in the billions to say anything: aggregation keeps labels noise-free but shrinks the sample "
                        "from n to m.")
     req = cl.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)
     st.caption(f"The paper's own utility statement for wtd-LBA (within a factor 3 of the best fit with probability 95 %, "
-               f"θ = 0.5, B = B1 + B2·‖r*‖ = {req['B']:.3g}) needs m ≥ {req['m_required_paper_c0']:.3g} bags with the "
-               f"paper's constant c0 = 1/2, or m ≥ {req['m_required_valid_c0']:.3g} with a valid c0 = 1/16; this data set "
-               f"allows at most {data.n // k:,} bags of size {k}.")
-    st.dataframe(here[["method", "test_mse_mean", "test_mse_se", "excess_risk_mean", "ratio_mean", "n_trials"]]
-                 if not here.empty else by_m, hide_index=True, key="lb_util_table")
+               f"θ = 0.5, B = B1 + B2·‖r*‖ = {fmt.number(req['B'])}) needs m ≥ "
+               f"{fmt.integer(req['m_required_paper_c0'])} bags with the paper's constant c0 = 1/2, or m ≥ "
+               f"{fmt.integer(req['m_required_valid_c0'])} with a valid c0 = 1/16; this data set allows at most "
+               f"{fmt.integer(data.n // k)} bags of size {fmt.integer(k)}.")
+    _util = here[["method", "test_mse_mean", "test_mse_se", "excess_risk_mean", "ratio_mean", "n_trials"]] \
+        if not here.empty else by_m
+    widgets.table(_util.assign(method=_util["method"].map(label_of)), key="lb_util_table", index=False,
+                  formats={"test_mse_se": lambda v: fmt.number(v, sig=2, scale=1.0),
+                           "n_trials": fmt.integer})
 
 # ------------------------------------------------------------------ teaching picture
 with tab_teach:
     st.markdown("Twelve labelled examples, three bags of four. Each member gets a random weight; in noisy-wtd-LLP some "
                 "labels first get N(0, 1) noise. Only the bag totals below are released as label information.")
     ill = lbf.bag_illustration(seed=int(seed), rho=max(rho, 0.25) if rho > 0 else 0.0)
-    st.dataframe(ill, hide_index=True, key="lb_ill_table")
+    widgets.table(ill, key="lb_ill_table", index=False)
     st.plotly_chart(lbf.bag_illustration_figure(ill), key="lb_ill_fig")
     st.caption("Change one label: the plain sum moves by exactly that change (a certain giveaway). The weighted sum "
                "moves by weight × change, and the weight is secret (wtd-LBA) or drowned by the noise of the noisy "

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from dp_core import display as fmt
 from dp_core.data import DATASETS
 from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms import large_margin_gaussian as lmg
@@ -80,10 +81,11 @@ with st.expander("⚙️ Data and mechanism settings", expanded=True):
                    help="Off is the variant covered by the objective-perturbation proof; on relies on the "
                         "constrained analysis of Kifer, Smith & Thakurta (2012). The printed mode is always on.")
     c4, c5, c6 = st.columns(3)
-    lam = c4.select_slider("λ (trace regulariser)", options=LAM_OPTIONS, key="lm_lam")
+    lam = c4.select_slider("λ (trace regulariser)", options=LAM_OPTIONS, key="lm_lam", format_func=fmt.number)
     mu_raw = c5.select_slider("μ (strong convexity, R only)", options=[str(v) for v in MU_OPTIONS], key="lm_mu",
+                              format_func=lambda v: v if v == "= λ" else fmt.number(float(v)),
                               help="P+ forces μ = λ; P has μ = 0 (the paper's literal objective).")
-    h = c6.select_slider("h (Huber width)", options=H_OPTIONS, key="lm_h")
+    h = c6.select_slider("h (Huber width)", options=H_OPTIONS, key="lm_h", format_func=fmt.number)
     c7, c8, c9 = st.columns(3)
     if data_choice == "gaussian_classes":
         n = c7.number_input("n (training points)", min_value=LM_N_MIN, max_value=LM_N_MAX, step=LM_N_STEP,
@@ -127,8 +129,8 @@ if task.data_dependent:
 with st.expander("Preprocessing (what was done to the data)"):
     for note in task.notes:
         st.markdown(f"- {note}")
-    st.markdown(f"- {task.n:,} training rows, {task.X_test.shape[0]:,} test rows, d = {task.d}, "
-                f"C = {task.n_classes} classes; inputs enter as z = (x, 1)/√2 (the printed mode uses (x, 1)).")
+    st.markdown(f"- {fmt.integer(task.n)} training rows, {fmt.integer(task.X_test.shape[0])} test rows, "
+                f"d = {fmt.integer(task.d)}, C = {fmt.integer(task.n_classes)} classes; inputs enter as z = (x, 1)/√2 (the printed mode uses (x, 1)).")
 
 try:
     config = lmg.LargeMarginGaussian(epsilon=float(eps), mode=mode, lam=float(lam), mu=mu, h=float(h), psd=psd_on,
@@ -142,36 +144,44 @@ except (ValueError, TypeError) as exc:
 # ------------------------------------------------------------------------------ 1. privacy accounting
 st.header("1 · Privacy accounting")
 if mode == "corrected":
-    widgets.guarantee_badge("corrected", f"{acc['status']}: ε = {acc['eps_claimed']:.4g} in total "
-                                         f"(noise {acc['eps_noise']:.4g} + Jacobian {acc['k']:.4g}).")
+    widgets.guarantee_badge("corrected", f"{acc['status']}: ε = {fmt.number(acc['eps_claimed'], sig=4)} in total "
+                                         f"(noise {fmt.number(acc['eps_noise'], sig=4)} + Jacobian "
+                                         f"{fmt.number(acc['k'], sig=4)}).")
 else:
     widgets.guarantee_badge("broken", f"{lmg.MODE_LABELS[mode]}. {acc['reason']}")
-    widgets.guarantee_badge("claimed", f"ε′ = ε + k = {acc['eps_prime']:.4g} (k = {acc['k_printed']:.4g} with "
-                                       f"α = 1/(2h) = {acc['alpha']:.4g})" if mode == "printed" else
-                            f"ε = {acc['eps_claimed']:.4g} ({semantics} semantics; k_P = {acc['k']:.4g}).")
+    widgets.guarantee_badge("claimed", f"ε′ = ε + k = {fmt.number(acc['eps_prime'], sig=4)} (k = "
+                                       f"{fmt.number(acc['k_printed'], sig=4)} with α = 1/(2h) = "
+                                       f"{fmt.number(acc['alpha'], sig=4)})" if mode == "printed" else
+                            f"ε = {fmt.number(acc['eps_claimed'], sig=4)} ({semantics} semantics; k_P = "
+                            f"{fmt.number(acc['k'], sig=4)}).")
 badges.audit_badge("large-margin-gaussian", badges.large_margin_audit_mode(mode, psd_on))
 m = st.columns(5)
-m[0].metric("noise dimension", f"{acc['noise_dim']}", help="p² = (d+1)² shared by every class (P, P+) or C·p² (R)")
-m[1].metric("noise rate β", f"{acc['beta']:.4g}", help="density ∝ exp(−β‖N‖_F)")
-m[2].metric("E‖N‖ (mean noise norm)", f"{acc['expected_noise_norm']:.4g}", help=f"SD {acc['sd_noise_norm']:.4g}")
-m[3].metric("ε spent on the noise", f"{acc['eps_noise']:.4g}")
-m[4].metric("claimed total ε", f"{acc['eps_claimed']:.4g}")
+m[0].metric("noise dimension", fmt.integer(acc["noise_dim"]),
+            help="p² = (d+1)² shared by every class (P, P+) or C·p² (R)")
+m[1].metric("noise rate β", fmt.number(acc["beta"], sig=4), help="density ∝ exp(−β‖N‖_F)")
+m[2].metric("E‖N‖ (mean noise norm)", fmt.number(acc["expected_noise_norm"], sig=4),
+            help=f"SD {fmt.number(acc['sd_noise_norm'], sig=4)}")
+m[3].metric("ε spent on the noise", fmt.number(acc["eps_noise"], sig=4))
+m[4].metric("claimed total ε", fmt.number(acc["eps_claimed"], sig=4))
 m = st.columns(5)
-m[0].metric("Jacobian term k", f"{acc['k']:.4g}", help=f"k_P = {acc['k_printed']:.4g} (paper), "
-                                                       f"k_R = {acc['k_corrected']:.4g} (corrected, at μ)")
-m[1].metric("extra regularisation Δ", f"{acc['Delta']:.4g}", help="CMS fallback when k ≥ ε (target semantics)")
-m[2].metric("μ_eff", f"{acc['mu_eff']:.4g}")
-m[3].metric("G (gradient bound)", f"{acc['G']:.4g}")
-m[4].metric("κ (Hessian bound)", f"{acc['kappa']:.4g}")
+m[0].metric("Jacobian term k", fmt.number(acc["k"], sig=4),
+            help=f"k_P = {fmt.number(acc['k_printed'], sig=4)} (paper), "
+                 f"k_R = {fmt.number(acc['k_corrected'], sig=4)} (corrected, at μ)")
+m[1].metric("extra regularisation Δ", fmt.number(acc["Delta"], sig=4),
+            help="CMS fallback when k ≥ ε (target semantics)")
+m[2].metric("μ_eff", fmt.number(acc["mu_eff"], sig=4))
+m[3].metric("G (gradient bound)", fmt.number(acc["G"], sig=4))
+m[4].metric("κ (Hessian bound)", fmt.number(acc["kappa"], sig=4))
 st.markdown("**The three modes at this setting**")
 rows = []
 for mo in MODES:
     a = clm.accounting(float(eps), task.n, task.d, task.n_classes, float(lam), float(h), mu, mo, semantics, jacobian,
                        True if mo == "printed" else psd_on)
-    rows.append({"mode": lmg.MODE_LABELS[mo], "privacy status": a["status"], "claimed ε": round(a["eps_claimed"], 4),
-                 "β": round(a["beta"], 5), "E‖N‖": round(a["expected_noise_norm"], 3),
+    rows.append({"mode": lmg.MODE_LABELS[mo], "privacy status": a["status"],
+                 "claimed ε": fmt.number(a["eps_claimed"], sig=4, inf=fmt.NO_GUARANTEE),
+                 "β": fmt.number(a["beta"], sig=4), "E‖N‖": fmt.number(a["expected_noise_norm"], sig=4),
                  "why": a["reason"] or "noise over all C·p² coordinates, calibrated to the multiclass sensitivity 2G"})
-st.dataframe(rows, hide_index=True, width="stretch")
+widgets.table(rows, key="lm_modes_table")
 
 # ------------------------------------------------------------------------------ 2. decision regions
 st.header("2 · Decision regions: non-private and one private draw")
@@ -179,26 +189,26 @@ b1, b2 = st.columns([1, 3])
 if b1.button("🎲 Resample noise", key="lm_resample"):
     st.session_state["lm_draw"] += 1
 draw = clm.one_draw(tkey, fp, config, int(st.session_state["lm_draw"]), int(seed), _task=task)
-b2.caption(f"Draw #{st.session_state['lm_draw']} · ‖N‖ = {draw['noise_norm']:.4g}.")
+b2.caption(f"Draw #{fmt.integer(st.session_state['lm_draw'])} · ‖N‖ = {fmt.number(draw['noise_norm'], sig=4)}.")
 k1, k2, k3 = st.columns(3)
-k1.metric("non-private test accuracy", f"{draw['acc_np']:.3f}")
+k1.metric("non-private test accuracy", fmt.number(draw["acc_np"]))
 if draw["unbounded"]:
     k2.metric("private test accuracy", "no release")
     k3.metric("agreement with non-private", "—")
     st.error("This noise draw makes the printed objective **unbounded below**: the mechanism has no output "
              "(n·λ·I_Φ + sym(b) is not positive semidefinite).", icon="⛔")
 else:
-    k2.metric(f"private test accuracy ({mode})", f"{draw['acc_p']:.3f}")
-    k3.metric("agreement with non-private", f"{draw['agreement']:.3f}")
+    k2.metric(f"private test accuracy ({mode})", fmt.number(draw["acc_p"]))
+    k3.metric("agreement with non-private", fmt.number(draw["agreement"]))
 if task.d == 2:
     fig = lmf.decision_regions_figure([("non-private Φ*", draw["phi_star"]),
-                                       (f"private ({lmg.MODE_LABELS[mode]}), ε = {eps:g}", draw["phi"])],
+                                       (f"private ({lmg.MODE_LABELS[mode]}), ε = {fmt.epsilon(eps)}", draw["phi"])],
                                       task.X_train, task.y_train, scale=draw["scale"])
     st.plotly_chart(fig, key="lm_regions")
     st.caption("Background: the class each point of the unit disk is assigned to. Ellipses: "
                "{x : (x − μ_c)ᵀΨ_c(x − μ_c) = 1} recovered from Φ_c (drawn only when Ψ_c is positive definite).")
 else:
-    st.info(f"Decision regions are drawn for d = 2; this data has d = {task.d}. Set k = 2 above to project it to "
+    st.info(f"Decision regions are drawn for d = 2; this data has d = {fmt.integer(task.d)}. Set k = 2 above to project it to "
             "two dimensions (a public projection).")
 
 # ------------------------------------------------------------------------------ 3. the two flaws
@@ -207,10 +217,11 @@ f1, f2 = st.columns(2)
 with f1:
     st.subheader("Flaw 1: no minimiser for most draws")
     ub = clm.unbounded_share(task.d, task.n, float(lam), EPS_GRID, 20_000, int(seed))
-    st.plotly_chart(lmf.unbounded_figure(ub, title=f"P: share of unbounded draws (d = {task.d}, nλ = {task.n * lam:g})"),
+    st.plotly_chart(lmf.unbounded_figure(ub, title=f"P: share of unbounded draws (d = {fmt.integer(task.d)}, "
+                                                   f"nλ = {fmt.number(task.n * lam)})"),
                     key="lm_unbounded")
     here = clm.unbounded_share(task.d, task.n, float(lam), (float(eps),), 20_000, int(seed))
-    st.metric(f"unbounded draws at ε = {eps:g}", f"{100 * here['share'].iloc[0]:.1f}%",
+    st.metric(f"unbounded draws at ε = {fmt.epsilon(eps)}", fmt.percent(here["share"].iloc[0]),
               help="Exact test per draw: the objective is bounded below iff n·λ·I_Φ + sym(b) is PSD.")
     st.caption("The trace regulariser and the noise are both linear in Φ, so moving every Φ_c along t·vvᵀ "
                "lowers the objective without limit whenever vᵀ(nλI_Φ + sym(b))v < 0. Because I_Φ has a zero "
@@ -221,23 +232,23 @@ with f2:
     rows = []
     for _, r in lk.iterrows():
         rows.append({"mode": lmg.MODE_LABELS[r["method"]], "PSD": "on" if r["psd"] else "off",
-                     "max ‖ΔΦᵖ − ΔΦ*‖": f"{r['max_diff_error']:.2e}",
-                     "draws with exact leak": f"{100 * r['exact_leak_share']:.0f}%",
-                     "test predictions = non-private": f"{100 * r['agreement']:.1f}%"})
-    st.dataframe(rows, hide_index=True, width="stretch")
+                     "max ‖ΔΦᵖ − ΔΦ*‖": fmt.number(r["max_diff_error"], scale=1.0, zero_below=1e-9),
+                     "draws with exact leak": fmt.percent(r["exact_leak_share"]),
+                     "test predictions = non-private": fmt.percent(r["agreement"])})
+    widgets.table(rows, key="lm_leak_table")
     st.caption("ΔΦ = (Φ_c − Φ_0) for every class c: the only thing argmin_c zᵀΦ_c z depends on. One noise matrix "
                "b added to every class only moves the class average, so with PSD off P+ releases Φ*_c − sym(b)/(nμ): "
                "the class differences, and therefore every prediction, are exactly the non-private ones "
-               f"(20 draws at ε = {eps:g}). R draws independent noise for every class.")
+               f"(20 draws at ε = {fmt.epsilon(eps)}). R draws independent noise for every class.")
 
 # ------------------------------------------------------------------------------ 4. Monte-Carlo sweeps
 st.header("4 · Accuracy against ε, excess risk against ε and n, regularisation (measured)")
 bdelta = st.select_slider("Bound confidence δ (utility-bound failure probability — not a DP δ)",
-                          options=BDELTA_OPTIONS, key="lm_bdelta")
+                          options=BDELTA_OPTIONS, key="lm_bdelta", format_func=fmt.delta)
 state.sync_url({"lm_bdelta": float(bdelta)})
 n_trials = int(min(trials, 200))
-st.caption(f"{n_trials} noise draws per point (the sidebar's Monte-Carlo trials, at most 200), all three modes, "
-           f"ε ∈ {list(EPS_GRID)}; trial t uses the same seed at every ε.")
+st.caption(f"{fmt.integer(n_trials)} noise draws per point (the sidebar's Monte-Carlo trials, at most 200), all three "
+           f"modes, ε ∈ {{{', '.join(fmt.epsilon(e) for e in EPS_GRID)}}}; trial t uses the same seed at every ε.")
 if st.button("▶ Run the Monte-Carlo sweeps", key="lm_run"):
     st.session_state["lm_ran"] = True
 if st.session_state.get("lm_ran"):
@@ -261,11 +272,11 @@ if st.session_state.get("lm_ran"):
                    "only just above the Jacobian term k, the split leaves almost nothing for the noise (ε_noise = ε − k) "
                    "and the excess spikes (visible for P+ when ε is close to k_P).")
         tight = lmg.bound_tightness(summ)
-        st.dataframe([{"mode": lmg.MODE_LABELS[r["method"]], "ε": r["epsilon"],
-                       "measured mean excess": f"{r['excess_mean']:.3g}",
-                       "mean pathwise bound": f"{r['pathwise_bound_mean']:.3g}",
-                       "bound ÷ measured": f"{r['bound_over_measured']:.1f}×"} for _, r in tight.iterrows()],
-                     hide_index=True, width="stretch")
+        widgets.table([{"mode": lmg.MODE_LABELS[r["method"]], "ε": fmt.epsilon(r["epsilon"]),
+                        "measured mean excess": fmt.number(r["excess_mean"]),
+                        "mean pathwise bound": fmt.number(r["pathwise_bound_mean"]),
+                        "bound ÷ measured": f"{fmt.number(r['bound_over_measured'], sig=2)}×"}
+                       for _, r in tight.iterrows()], key="lm_tightness_table")
         st.caption("Bound tightness: how far the pathwise bound sits above the measured excess (the specification's "
                    "pilot found 13–24× for R).")
         ns = tuple(v for v in (100, 200, 500, 1000, 2000, 5000, 10000, 20000) if 2 * task.n_classes <= v <= task.n)
@@ -274,7 +285,8 @@ if st.session_state.get("lm_ran"):
         exc_mode = mode
         s_n, bnds = clm.excess_vs_n(tkey, fp, base, exc_mode, ns, float(bdelta), n_trials, int(seed), _task=task)
         st.plotly_chart(lmf.excess_vs_n_figure(s_n, bnds, method=exc_mode,
-                                               title=f"Empirical excess J(Φᵖ) − J(Φ*) against n ({lmg.MODE_LABELS[exc_mode]}, ε = {eps:g})"),
+                                               title=f"Empirical excess J(Φᵖ) − J(Φ*) against n "
+                                                     f"({lmg.MODE_LABELS[exc_mode]}, ε = {fmt.epsilon(eps)})"),
                         key="lm_excess_n")
         st.caption("Dashed: corrected bounds (Tier C) for the mechanism actually run; dash-dot: the paper's bounds "
                    "in consistent units (Tier U, P+ only); dotted red: the printed Theorem 5.2 as printed (sum-form "
@@ -286,7 +298,7 @@ if st.session_state.get("lm_ran"):
             st.caption("C5.3 bounds L̃(Φᵖ) − L̃(Φ*), the excess of the expected loss, with probability ≥ 1 − 2δ; the right "
                        "panel shows which term dominates at each n (E: the noise, S: Sridharan's sample term scaled by "
                        "G² — a heuristic multiclass adaptation; B uses ‖Φ*‖_F of the non-private fit at each n).")
-        st.subheader(f"Regularisation trade-off at ε = {eps:g} (R)")
+        st.subheader(f"Regularisation trade-off at ε = {fmt.epsilon(eps)} (R)")
         t1, t2 = st.columns(2)
         s_mu = clm.regularisation(tkey, fp, base, "mu", MU_GRID, n_trials, int(seed), _task=task)
         t1.plotly_chart(lmf.tradeoff_figure(s_mu, parameter="mu", title="against μ"), key="lm_trade_mu")
@@ -306,10 +318,10 @@ tab = clm.bounds_table(acc, float(bdelta), draw["phi_star_norm"])
 if mode == "printed":
     st.warning("The printed mode has no valid bound: its objective is not strongly convex (and usually has no "
                "minimiser). Only the paper's printed values are shown.", icon="⚠️")
-st.dataframe(tab, hide_index=True, width="stretch",
-             column_config={"value": st.column_config.NumberColumn(format="%.4g")})
-st.caption(f"‖Φ*‖_F = {draw['phi_star_norm']:.4g} (from the non-private fit) enters term B. This draw: "
-           f"J(Φᵖ) − J(Φ*) = {draw['excess']:.4g}, pathwise bound 2ρ²/(n²μ_eff) = {draw['pathwise_bound']:.4g}.")
+widgets.table(tab, sig=4, key="lm_bounds_table")
+st.caption(f"‖Φ*‖_F = {fmt.number(draw['phi_star_norm'], sig=4)} (from the non-private fit) enters term B. This draw: "
+           f"J(Φᵖ) − J(Φ*) = {fmt.number(draw['excess'], sig=4)}, pathwise bound 2ρ²/(n²μ_eff) = "
+           f"{fmt.number(draw['pathwise_bound'], sig=4)}.")
 norms = clm.noise_samples(acc["noise_dim"], acc["beta"], 2000, int(seed))
 rad = clm.radii(acc["noise_dim"], acc["beta"], float(bdelta), task.d, acc["eps_noise"], acc["shared_noise"])
 st.plotly_chart(lmf.noise_norm_figure(norms, dim=acc["noise_dim"], beta=acc["beta"], radii=rad, method=mode,

@@ -204,7 +204,7 @@ def test_utility_at_interpolates_in_log_epsilon():
 
 def test_budget_card_and_plain_language():
     s = plain_language(epsilon=math.log(3), delta=1e-5, n=1_000_000)
-    assert "≈ 3" in s[0] and "75.0%" in s[1] and "25.0%" in s[1]
+    assert "≈ 3" in s[0] and "75 %" in s[1] and "25 %" in s[1]
     assert "too large" in s[2]
     assert "pure ε-differential privacy" in plain_language(epsilon=1.0, delta=0.0)[2]
     r = run_compare(load_dataset("wine"), make_spec(epsilons=(0.5, 2.0), **QUICK), mechanisms=["output_perturbation"])

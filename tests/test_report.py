@@ -56,7 +56,7 @@ def test_report_rerun_from_its_json_gives_the_same_numbers(report):
 
 def test_csv_has_every_method_and_epsilon(report):
     lines = report.csv.strip().splitlines()
-    assert lines[0].startswith("label,adapter,method,epsilon,utility_mean")
+    assert lines[0].startswith("method,mechanism key,method key,ε,Test accuracy (mean)")
     assert len(lines) == 1 + 2 * 4
 
 

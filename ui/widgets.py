@@ -8,6 +8,7 @@ from typing import Callable
 import numpy as np
 import streamlit as st
 
+from dp_core import display
 from dp_core.data import DATASETS, Dataset
 
 from . import cached, state
@@ -26,11 +27,11 @@ def _nearest(options, value: float) -> float:
 
 
 def _fmt_eps(v: float) -> str:
-    return f"{v:g}"
+    return display.epsilon(v)
 
 
 def _fmt_delta(v: float) -> str:
-    return f"{v:.0e}".replace("e-0", "e-") if v < 0.01 else f"{v:g}"
+    return display.delta(v)
 
 
 def _on_eps_slider() -> None:
@@ -149,7 +150,17 @@ def current_dataset() -> Dataset:
 
 def show_error(exc: BaseException, *, prefix: str = "") -> None:
     """Show a dp_core error as a message (never a traceback)."""
-    st.error(f"{prefix}{exc}", icon="⚠️")
+    st.error(display.message(f"{prefix}{exc}"), icon="⚠️")
+
+
+def table(data, *, key: str | None = None, formats=None, headers=None, sig: int = 3, index: bool | None = None,
+          height=None) -> None:
+    """Show a table to people: every header and cell formatted by ``dp_core.display.table``
+    (human headers, no nan/inf/None, no float dust)."""
+    kwargs = {"hide_index": True, "width": "stretch", "key": key}
+    if height is not None:
+        kwargs["height"] = height
+    st.dataframe(display.table(data, formats=formats, headers=headers, sig=sig, index=index), **kwargs)
 
 
 def progress_reporter(label: str) -> Callable[[int, int], None]:
@@ -166,7 +177,7 @@ def progress_reporter(label: str) -> Callable[[int, int], None]:
         if done >= total:
             bar.empty()
         else:
-            bar.progress(frac, text=f"{label}: {done:,} of {total:,} trials")
+            bar.progress(frac, text=f"{label}: {display.integer(done)} of {display.integer(total)} trials")
 
     return report
 
@@ -186,7 +197,7 @@ def guarantee_badge(kind: str, text: str) -> None:
 
 
 def dataset_badge(ds: Dataset) -> None:
-    st.caption(f"Dataset: **{ds.name}** · {ds.n:,} rows × {ds.d} features · {ds.task}")
+    st.caption(f"Dataset: **{ds.name}** · {display.integer(ds.n)} rows × {display.integer(ds.d)} features · {ds.task}")
 
 
 def sidebar_controls() -> tuple[float, float, int, int]:

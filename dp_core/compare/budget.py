@@ -8,6 +8,7 @@ import math
 
 import pandas as pd
 
+from .. import display
 from .._validation import check_delta, check_epsilon, check_int
 from ..explain import posterior_bounds
 from .engine import CompareResult, utility_at
@@ -28,22 +29,23 @@ def plain_language(*, epsilon: float, delta: float, n: int | None = None) -> lis
     lo, hi = (float(v) for v in posterior_bounds(0.5, epsilon=eps))
     f = math.exp(eps) if eps < 700 else math.inf
     out = [
-        f"With ε = {eps:g}, adding or removing any one person changes the probability of every possible result by "
-        f"a factor of at most e^ε ≈ {f:.3g}.",
+        f"With ε = {display.epsilon(eps)}, adding or removing any one person changes the probability of every "
+        f"possible result by a factor of at most e^ε ≈ {display.number(f)}.",
         f"Someone who thought a statement about one person was a coin flip (50%) can end up believing it at most "
-        f"{100 * hi:.1f}% or at least {100 * lo:.1f}% after seeing the result, whatever else they know.",
+        f"{display.percent(hi)} or at least {display.percent(lo)} after seeing the result, whatever else they know.",
     ]
     if d == 0:
         out.append("δ = 0: the guarantee holds always (pure ε-differential privacy).")
     else:
         one_in = 1.0 / d
-        txt = (f"δ = {d:.0e}: the guarantee may fail with probability up to δ (about 1 in {one_in:,.0f}); "
+        txt = (f"δ = {display.delta(d)}: the guarantee may fail with probability up to δ (about 1 in "
+               f"{display.integer(one_in)}); "
                "mechanisms that claim pure ε-DP are not affected.")
         if n is not None:
             dn = d * n
-            txt += (f" With n = {n:,} people, δ·n = {dn:.2g}"
+            txt += (f" With n = {display.integer(n)} people, δ·n = {display.number(dn, sig=2)}"
                     + (": too large, a mechanism could publish one person's record outright. Choose δ well below "
-                       f"1/n = {1 / n:.1e}." if dn >= 1 else ", below 1 as it should be."))
+                       f"1/n = {display.delta(1 / n)}." if dn >= 1 else ", below 1 as it should be."))
         out.append(txt)
     return out
 

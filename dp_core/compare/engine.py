@@ -210,10 +210,11 @@ def utility_at(result: CompareResult, epsilon: float) -> pd.DataFrame:
                                      "excess_risk", "n_trials"])
     for (ad, meth), g in s.groupby(["adapter", "method"], sort=False):
         g = g.sort_values("epsilon")
-        xs = np.log(g["epsilon"].to_numpy(dtype=float))
+        with np.errstate(divide="ignore"):  # a method accounted at epsilon = 0 (label-DP bags at a large delta)
+            xs = np.log(g["epsilon"].to_numpy(dtype=float))
         le = math.log(eps)
-        near = g[(np.log(g["epsilon"].to_numpy(dtype=float)) >= le - 1e-12) | (g["epsilon"] == g["epsilon"].max())]
-        lo_side = g[np.log(g["epsilon"].to_numpy(dtype=float)) <= le + 1e-12]
+        near = g[(xs >= le - 1e-12) | (g["epsilon"] == g["epsilon"].max()).to_numpy()]
+        lo_side = g[xs <= le + 1e-12]
         bracket = pd.concat([lo_side.tail(1), near.head(1)])
         row = {"adapter": ad, "method": meth, "epsilon": eps, "n_trials": int(bracket["n_trials"].min())}
         for col in ("utility_mean", "utility_lo", "utility_hi", "excess_risk_mean"):

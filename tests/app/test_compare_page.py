@@ -35,6 +35,18 @@ def charts(at):
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
 
 
+MEASURED = "smallest ε (measured)"
+
+
+def shown_number(text):
+    """A number as the page shows it ('1,234', '0.5'; 'not reached' and 'beyond the grid' are ∞, '—' is NaN)."""
+    if text in ("not reached", "beyond the grid", "never", "never (ε ≤ 1000)"):
+        return float("inf")
+    if text == "—":
+        return float("nan")
+    return float(text.replace(",", ""))
+
+
 def markdown_text(at):
     return " ".join(m.value for m in at.markdown)
 
@@ -110,18 +122,19 @@ def test_negotiation_flow(app):
     at.selectbox(key="tmetric").set_value("accuracy").run()
     at.number_input(key="tvalue").set_value(0.8).run()
     assert not at.exception
-    answers = [d.value for d in at.dataframe if "epsilon_measured" in d.value.columns]
+    answers = [d.value for d in at.dataframe if MEASURED in d.value.columns]
     assert answers, "no negotiation table"
     tab = answers[0]
-    assert set(tab["label"]) >= {"Output perturbation (Gaussian)"}
-    ok = tab["epsilon_measured"].notna()
-    assert (tab.loc[ok, "epsilon_measured_lo"] <= tab.loc[ok, "epsilon_measured"]).all()
+    assert set(tab["method"]) >= {"Output perturbation (Gaussian)"}
+    measured, lo = tab[MEASURED].map(shown_number), tab["smallest ε (95% band, low)"].map(shown_number)
+    ok = measured.notna()
+    assert (lo[ok] <= measured[ok]).all()
     assert qp(at, "tvalue") == "0.8"
     # a stricter target needs at least as much budget
-    e1 = float(tab["epsilon_measured"].iloc[0])
+    e1 = measured.iloc[0]
     at.number_input(key="tvalue").set_value(0.9).run()
-    tab2 = [d.value for d in at.dataframe if "epsilon_measured" in d.value.columns][0]
-    assert float(tab2["epsilon_measured"].iloc[0]) >= e1
+    tab2 = [d.value for d in at.dataframe if MEASURED in d.value.columns][0]
+    assert shown_number(tab2[MEASURED].iloc[0]) >= e1
 
 
 def test_json_upload_restores_the_whole_state(app):
@@ -162,7 +175,7 @@ def test_negotiate_smallest_n(app):
     at = open_page(app, dataset="iris", tmetric="excess_risk", tvalue=0.05, **FAST)
     at.radio(key="tsolve").set_value("n").run()
     assert not at.exception
-    tab = [d.value for d in at.dataframe if "n_bound" in d.value.columns][0]
-    assert (tab["n_bound"].dropna() > 10).all()
+    tab = [d.value for d in at.dataframe if "smallest n (bound)" in d.value.columns][0]
+    assert (tab["smallest n (bound)"].map(shown_number).dropna() > 10).all()
     assert any("rows at ε = 1" in m.value for m in at.markdown)
     assert qp(at, "tsolve") == "n"

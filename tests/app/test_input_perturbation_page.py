@@ -5,6 +5,7 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dp_core import display
 from dp_core.data import DATASETS, load_dataset
 from dp_core.mechanisms.input_perturbation.params import input_perturbation_params
 
@@ -38,8 +39,8 @@ def test_renders_on_census_with_check_values():
     assert at.title[0].value == "🧮 Input perturbation"
     m = metrics(at)
     p = input_perturbation_params(n=16000, d=14, epsilon=1.0, delta=1e-5, eta=1.0, zeta=2.0, lam=1.0)
-    assert m["σ_b"] == f"{p.sigma_b:.4g}" and m["σ_u"] == f"{p.sigma_u:.4g}" and m["Δ_in"] == f"{p.Delta_in:.4g}"
-    assert m["Measured: needed event"] == "1.000"
+    assert m["σ_b"] == display.number(p.sigma_b, sig=4) and m["σ_u"] == display.number(p.sigma_u, sig=4) and m["Δ_in"] == display.number(p.Delta_in, sig=4)
+    assert m["Measured: needed event"] == display.number(1.0)
     figs = charts(at)
     assert len(figs) >= 8
     excess = next(f for f in figs if f["layout"]["title"]["text"] == "Excess empirical risk against n")
@@ -57,7 +58,7 @@ def test_alpha_slider_changes_output_and_url():
     assert not at.exception
     after = metrics(at)["σ_b"]
     p = input_perturbation_params(n=16000, d=14, epsilon=1.0, delta=1e-5, eta=1.0, zeta=2.0, lam=1.0, alpha=0.5)
-    assert before != after and after == f"{p.sigma_b:.4g}"
+    assert before != after and after == display.number(p.sigma_b, sig=4)
     assert at.query_params["ip_alpha"] in ("0.5", ["0.5"])
 
 
@@ -67,7 +68,7 @@ def test_n_slider_changes_readouts_only():
     at.select_slider(key="ip_n").set_value(1024).run()
     assert not at.exception
     p = input_perturbation_params(n=1024, d=14, epsilon=1.0, delta=1e-5, eta=1.0, zeta=2.0, lam=1.0)
-    assert metrics(at)["σ_u"] == f"{p.sigma_u:.4g}" != sigma_u
+    assert metrics(at)["σ_u"] == display.number(p.sigma_u, sig=4) != sigma_u
 
 
 def test_query_params_restore_state():
@@ -81,7 +82,7 @@ def test_query_params_restore_state():
     assert at.radio(key="ip_sampler").value == "records"
     p = input_perturbation_params(n=16000, d=14, epsilon=2.0, delta=1e-5, eta=1.0, zeta=0.75, lam=0.25, alpha=0.25,
                                   Delta_multiplier=2.0, sigma_u_mode="ALG1")
-    assert metrics(at)["σ_u"] == f"{p.sigma_u:.4g}"
+    assert metrics(at)["σ_u"] == display.number(p.sigma_u, sig=4)
     acc = next(f for f in charts(at) if f["layout"]["title"]["text"] == "test accuracy against n")
     assert acc["data"]
 

@@ -28,6 +28,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ... import display
 from ...data import Dataset
 from ...publication import NonPublicDiagnostics
 from ..registry import BlockAdapter, CompareSpec, MethodInfo, register
@@ -90,7 +91,8 @@ class LabelDPAdapter(BlockAdapter):
             return None, f"m·k = {m * k:,} exceeds the {n:,} training rows."
         e = llp_exact_min_eps(spec.delta, n, k, m, float(spec.rho), st.data.b1)
         if e is None:
-            return None, (f"no ε reaches δ = {spec.delta:g} at k = {k}, m = {m}, ρ = {spec.rho:g} "
+            return None, (f"no ε reaches δ = {display.delta(spec.delta)} at k = {k:,}, m = {m:,}, "
+                          f"ρ = {display.number(spec.rho)} "
                           "(a bag with no noisy label is too likely); raise k or ρ.")
         return float(e), ""
 
@@ -151,9 +153,10 @@ class LabelDPAdapter(BlockAdapter):
                     mi = MethodInfo(mi.key, mi.label, "none", f"No guarantee at these settings: {state.llp_reason}",
                                     label_dp=True)
                 else:
-                    mi = MethodInfo(mi.key, f"{mi.label} at ε = {state.llp_epsilon:.3g}", mi.status,
-                                    f"({state.llp_epsilon:.3g}, {spec.delta:g})-label-DP at k = {spec.k}, "
-                                    f"m = {spec.m}, ρ = {spec.rho:g} by the exact privacy profile (beyond the paper, "
+                    mi = MethodInfo(mi.key, f"{mi.label} at ε = {display.epsilon(state.llp_epsilon)}", mi.status,
+                                    f"({display.epsilon(state.llp_epsilon)}, {display.delta(spec.delta)})-label-DP at "
+                                    f"k = {display.integer(spec.k)}, m = {display.integer(spec.m)}, "
+                                    f"ρ = {display.number(spec.rho)} by the exact privacy profile (beyond the paper, "
                                     "specification §3.6); measured at that ε only.", label_dp=True,
                                     audit=mi.audit)
             out.append(mi)
@@ -202,7 +205,7 @@ class LabelDPAdapter(BlockAdapter):
                 prev = kv
         out.append({"method": "Noisy weighted LLP (exact profile)", "epsilon": epsilon, "delta": delta, "m": m,
                     "rho": rho, "k": found, "feasible": found is not None,
-                    "note": (f"smallest k ≤ n/m = {kmax:,} with δ(ε) ≤ {delta:g}; with m fixed a larger k is more "
+                    "note": (f"smallest k ≤ n/m = {kmax:,} with δ(ε) ≤ {display.delta(delta)}; with m fixed a larger k is more "
                              "private and uses more rows (m·k)" if found is not None else
                              f"no k ≤ n/m = {kmax:,} reaches it at m = {m}; lower m or raise ρ or ε")})
         for mech, label, params in (("noisy-wtd-llp", "Noisy weighted LLP (paper, corrected)", {"rho": rho}),
@@ -219,6 +222,10 @@ class LabelDPAdapter(BlockAdapter):
                     out.append({"method": label, "epsilon": epsilon, "delta": delta, "m": m, "rho": None, "k": None,
                                 "feasible": False, "note": "the data conditions of Theorem 1.2 do not hold"})
                     continue
+            if params.get("rho", 1.0) <= 0:  # rho = 0: weighted LLP without noise, not label-DP for any k
+                out.append({"method": label, "epsilon": epsilon, "delta": delta, "m": m, "rho": rho, "k": None,
+                            "feasible": False, "note": "ρ = 0 is not label-DP at any k; raise ρ"})
+                continue
             kk = min_k(delta, epsilon, mech, m=m, b1=b1, **params)
             out.append({"method": label, "epsilon": epsilon, "delta": delta, "m": m, "rho": params.get("rho"),
                         "k": kk, "feasible": kk is not None and kk * m <= n,

@@ -210,8 +210,8 @@ def min_k_table(*, mechanism: str, epsilons: Sequence[float], target_delta: floa
             if mechanism == "wtd-lba":
                 kw["form"] = form
             k = acc.min_k(target_delta, e, mechanism, m=m, **kw)
-            row[f"k_min ({ACCOUNTING_LABELS[name]})"] = "none below 1e40" if k is None else f"{k:,}"
-        row["largest feasible k = ⌊n/m⌋"] = f"{n // m:,}"
+            row[f"k_min ({ACCOUNTING_LABELS[name]})"] = "none below 1e40" if k is None else display.integer(k)
+        row["largest feasible k = ⌊n/m⌋"] = display.integer(n // m)
         rows.append(row)
     return pd.DataFrame(rows)
 
