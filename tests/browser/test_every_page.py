@@ -12,8 +12,8 @@ visit opens the page from a shared link with non-default settings. The test fail
 * a page that does not finish within ``PAGE_TIMEOUT_S`` seconds.
 
 Screenshots of each visit are saved under pytest's temporary directory (printed at the end of the run).
-Known defects fixed on other branches are listed in ``KNOWN_DEFECTS``: a visit whose only failures match
-them is reported as xfail (the lead removes the entries once the fixes are merged).
+A defect known but not yet fixed can be listed in ``KNOWN_DEFECTS``: a visit whose only failures match it
+is reported as xfail. The list is empty: every defect this test found has been fixed.
 """
 
 from __future__ import annotations
@@ -57,27 +57,9 @@ SHARED_KEEP = {"eps": "2", "seed": "3", "trials": "10"}
 RUN_BUTTON = re.compile(r"^\W*Run\b")
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|\b[A-Z]\w*(?:Error|Exception): ")
 
-#: (page, visit) -> (patterns of the failures it explains, the defect and the branch that fixes it). A visit
-#: xfails only when EVERY failure matches one of the patterns; anything else still fails. Remove the entries
-#: once the fixes are merged (the visits then pass).
-_LB = "pages/label_dp_bags.py"
-_LB_FIGURES = (r"failure term.*(no trace has a finite point|nothing drawn)",  # terms bar chart blank
-               r"How bags hide labels.*(no trace has a finite point|nothing drawn)",  # illustration bars blank
-               r"annotation .* \(log axis: annotations take log10 units\)")  # δ-vs-k labels placed in raw units
-_LB_CACHE = (r"CacheReplayClosureError",)
-KNOWN_DEFECTS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
-    (_LB, "visitor1"): (_LB_FIGURES, "blank Label-DP bar charts and misplaced log-axis labels (branch h-fig)"),
-    (_LB, "visitor2"): (_LB_FIGURES + _LB_CACHE, ("blank Label-DP bar charts and misplaced log-axis labels (branch "
-                                                  "h-fig); CacheReplayClosureError for the second visitor (h-upload)")),
-    (_LB, "link"): (_LB_FIGURES, "blank Label-DP bar chart and misplaced log-axis label (branch h-fig)"),
-}
-# The same log-axis label defect (add_vline/add_hline labels at raw values on log axes), found by this test on
-# two more figures: the ε marker of the Compare chart and the ι* marker of the l1 truncation trade-off.
-_LOG_LABEL = (r"annotation .* \(log axis: annotations take log10 units\)",)
-_LOG_REASON = "label of a vertical line at its raw value on a log axis (the Label-DP defect class, branch h-fig)"
-for _path, _visit in [("pages/compare.py", "visitor1"), ("pages/compare.py", "visitor2"), ("pages/compare.py", "link"),
-                      ("pages/l1_exponential.py", "visitor1"), ("pages/l1_exponential.py", "visitor2")]:
-    KNOWN_DEFECTS[(_path, _visit)] = (_LOG_LABEL, _LOG_REASON)
+#: (page, visit) -> (patterns of the failures it explains, the defect). A visit xfails only when EVERY failure
+#: matches one of the patterns; anything else still fails.
+KNOWN_DEFECTS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {}
 
 
 def _url(base: str, path: str, query: str) -> str:
