@@ -201,7 +201,25 @@ def _record(name: str, message: str) -> None:
     problems[name] = (None if spec.page is None else _page_hash(), message)
     box = st.session_state.get(_BOX)
     if box is not None and box[0] == _page_hash():
-        box[1].warning(message, icon="🔗")
+        _show_message(box[1], name, message)
+
+
+#: Words every message about a link value that could only be honoured with a weaker guarantee contains.
+WEAKER = "weaker guarantee than the link asked for"
+WEAKER_OK = "_url_weaker_ok"
+
+
+def _show_message(container: Any, name: str, message: str) -> None:
+    """One link message. A value clamped toward a weaker guarantee holds the page until the visitor agrees."""
+    if WEAKER not in message or name in st.session_state.get(WEAKER_OK, ()):
+        container.warning(message, icon="🔗")
+        return
+    container.error(f"{message} Nothing is computed at the weaker setting until you agree, or change the setting "
+                    "yourself.", icon="⛔")
+    if container.button("Continue with the weaker setting", key=f"_url_weaker_{name}"):
+        st.session_state.setdefault(WEAKER_OK, set()).add(name)
+        st.rerun()
+    st.stop()
 
 
 def show_url_problems() -> None:
@@ -214,9 +232,9 @@ def show_url_problems() -> None:
     box = st.container()
     here = _page_hash()
     st.session_state[_BOX] = (here, box)
-    for page, message in st.session_state.get(_PROBLEMS, {}).values():
+    for name, (page, message) in list(st.session_state.get(_PROBLEMS, {}).items()):
         if page is None or page == here:
-            box.warning(message, icon="🔗")
+            _show_message(box, name, message)
 
 
 def url_problems() -> dict[str, str]:
