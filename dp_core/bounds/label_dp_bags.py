@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
-from .._validation import check_choice, check_int, check_in_interval, check_positive, check_real
+from .._validation import check_choice, check_epsilon, check_int, check_in_interval, check_positive, check_real
 from ..calibration import gaussian_delta_analytic, gaussian_sigma_analytic, laplace_scale
 
 __all__ = [
@@ -1068,6 +1068,9 @@ def accounting_summary(
     nn = check_int("n", n, lo=2)
     kk = check_int("k", k, lo=2)
     mm = check_int("m", m, lo=1)
+    check_epsilon(epsilon, allow_inf=False)
+    check_positive("b1", b1)
+    check_positive("noise_std", noise_std)
     if mm * kk > nn:
         raise ValueError(
             f"m*k must be <= n (disjoint bags), got m*k = {mm * kk} > n = {nn}; the largest feasible k for m = {mm} is {nn // mm}."

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from .._validation import check_in_interval
+from .._validation import check_count, check_epsilon, check_in_interval, check_int, check_positive, check_seed
 from ..bounds import l1_exponential as B
 from ..data import HEAVY_DESIGNS, HEAVY_NOISES, train_test_split
 from ..experiments import summarize
@@ -24,7 +24,7 @@ from ..mechanisms.l1_exponential.simulation import (
     summarize_simulation,
 )
 from ..mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONVENTIONS, convention_guarantee, kappa
-from ._common import add_dataset_arguments, add_seed_argument, dataset_from_args
+from ._common import reject_unused, add_dataset_arguments, add_seed_argument, dataset_from_args, add_out_dir_arguments, check_reproduce_args
 from ._registry import Command
 
 MECH = "heavy-tailed-l1"
@@ -50,6 +50,14 @@ def _calibrate_args(p):
 
 
 def _calibrate_run(a):
+    check_int("n", a.n, lo=1)
+    check_int("d", a.d, lo=1)
+    check_epsilon(a.eps, allow_inf=False)
+    check_in_interval("eta_total", a.eta_total, 0.0, 1.0, closed="neither")
+    if a.zeta is not None:
+        check_positive("zeta", a.zeta)
+    if a.grid_m is not None:
+        check_int("grid_m", a.grid_m, lo=1, hi=10_000)
     check_in_interval("c_iota", a.c_iota, 0.05, 20.0)
     theta_b = 2.0 if a.assumption in ("A1", "A2") else a.theta
     c = B.moment_constants(a.assumption, tau=a.tau, d=a.d, theta=theta_b, sigma_theta=a.moment, radius=a.radius)
@@ -117,7 +125,12 @@ def _simulate_args(p):
 
 
 def _simulate_run(a):
+    check_seed(a.seed)
+    check_count("trials", a.trials, lo=1, hi=10_000)
     if a.dataset == "heavy_tailed":
+        reject_unused(a, {"target": "--target"}, "to the synthetic dataset 'heavy_tailed' (only to a CSV --dataset)")
+        check_int("n", a.n, lo=2, hi=10_000_000)
+        check_int("d", a.d, lo=1, hi=1_000)
         model = HeavyTailedModel(d=a.d, design=a.design, noise=a.noise, tail=a.tail, noise_tail=a.noise_tail)
         cfg = SimulationConfig(model=model, n=a.n, epsilon=a.eps, theta=a.theta, convention=a.convention,
                                assumption=a.assumption, c_iota=a.c_iota, radius=a.radius, mode=a.mode,
@@ -166,13 +179,14 @@ def _simulate_run(a):
 
 
 def _reproduce_args(p):
-    p.add_argument("--out", required=True, help="output directory")
+    add_out_dir_arguments(p, "output directory")
     p.add_argument("--quick", action="store_true", help="small grids and few trials (about a minute)")
     add_seed_argument(p)
     p.add_argument("--trials", type=int, default=None, help="repetitions (default 4 quick, 30 full)")
 
 
 def _reproduce_run(a):
+    check_reproduce_args(a, "l1_exponential_")
     from ..reproduce.l1_exponential import reproduce
 
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)

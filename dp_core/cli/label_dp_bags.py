@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from ..bounds import label_dp_bags as acc
-from ._common import add_dataset_arguments, dataset_from_args
+from ._common import reject_unused, add_dataset_arguments, dataset_from_args, add_out_dir_arguments, check_reproduce_args
 from ._registry import Command
 
 MECH = "label-aggregation"
@@ -62,6 +62,9 @@ def _label_range(a):
 def _calibrate_run(a):
     from ..mechanisms.label_dp_bags import data_conditions, prepare_dataset
 
+    if a.dataset is None:
+        reject_unused(a, {"target": "--target", "label_lo": "--label-lo", "label_hi": "--label-hi"},
+                      "without --dataset")
     extra = {}
     n = a.n
     d, b2, gamma, lam = a.d, a.b2, a.gamma, a.lam
@@ -122,9 +125,10 @@ def _simulate_run(a):
     from ..mechanisms.label_dp_bags import prepare_dataset, utility_trials
     from ..rng import spawn_seeds
 
-    from .._validation import check_int
+    from .._validation import check_int, check_seed
 
     trials = check_int("trials", a.trials, lo=2, hi=100000)
+    check_seed(a.seed)
     ds = dataset_from_args(a, n=a.n, seed=a.seed)
     prep = prepare_dataset(ds, label_range=_label_range(a), b1=a.b1, seed=a.seed)
     df = utility_trials(prep, m=a.m, k=a.k, rho=a.rho, seeds=spawn_seeds(a.seed, trials), epsilon=a.eps,
@@ -169,12 +173,13 @@ def _simulate_run(a):
 
 
 def _reproduce_args(p):
-    p.add_argument("--out", required=True, help="output directory (CSV tables and HTML figures)")
+    add_out_dir_arguments(p, "output directory (CSV tables and HTML figures)")
     p.add_argument("--quick", action="store_true", help="small grid and few seeds (about a minute)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
 
 
 def _reproduce_run(a):
+    check_reproduce_args(a, "label_dp_bags_")
     from ..reproduce.label_dp_bags import reproduce
 
     return _clean(reproduce(a.out, quick=a.quick, seed=a.seed))

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ..bounds.large_margin_gaussian import bounds_for_mode
 from ..experiments import mean_se
 from ..mechanisms.large_margin_gaussian import (
@@ -21,7 +19,7 @@ from ..mechanisms.large_margin_gaussian import (
     make_task,
     privacy_params,
 )
-from ._common import add_dataset_arguments, add_seed_argument, dataset_from_args
+from ._common import add_dataset_arguments, add_seed_argument, dataset_from_args, add_out_dir_arguments, check_reproduce_args
 from ._registry import Command
 
 _MODE_HELP = "printed (P, the paper as printed), repaired (P+), corrected (R, default; the private one)"
@@ -102,13 +100,14 @@ def _simulate_args(p):
 
 
 def _simulate_run(a):
-    from .._validation import check_choice, check_int
+    from .._validation import check_choice, check_int, check_seed
 
     modes = [m.strip() for m in str(a.modes).split(",") if m.strip()]
     for m in modes:
         check_choice("modes", m, MODES)
     psd = check_choice("psd", a.psd, ("on", "off")) == "on"
     trials = check_int("trials", a.trials, lo=1, hi=100_000)
+    check_seed(a.seed)
     if a.dataset.lower().endswith(".csv"):
         ds = dataset_from_args(a)
         n_train = a.n
@@ -165,13 +164,14 @@ COMMANDS = [
 
 
 def _reproduce_args(p):
-    p.add_argument("--out", required=True, help="output directory (created if missing)")
+    add_out_dir_arguments(p, "output directory (created if missing)")
     p.add_argument("--quick", action="store_true", help="5 draws per point and a 5,000-point test set (for CI)")
     add_seed_argument(p)
     p.add_argument("--trials", type=int, default=None, help="noise draws per point (default 20 / 15; quick: 5)")
 
 
 def _reproduce_run(a):
+    check_reproduce_args(a, "large_margin_gaussian_")
     from ..reproduce.large_margin_gaussian import reproduce
 
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
