@@ -12,32 +12,34 @@ import functools
 import inspect
 import math
 import numbers
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
 from .exceptions import DataValidationError, InvalidPrivacyParameter
 
 __all__ = [
-    "check_real",
-    "check_int",
-    "check_in_interval",
-    "check_positive",
-    "check_probability",
-    "check_epsilon",
-    "check_delta",
-    "check_epsilon_delta",
-    "check_choice",
-    "check_matrix",
-    "check_Xy",
-    "check_seed",
-    "check_count",
-    "computable",
-    "check_output_dir",
-    "check_output_file",
-    "TINY",
     "HUGE",
     "INT_MAX",
+    "TINY",
+    "check_Xy",
+    "check_array_size",
+    "check_choice",
+    "check_count",
+    "check_delta",
+    "check_epsilon",
+    "check_epsilon_delta",
+    "check_in_interval",
+    "check_int",
+    "check_matrix",
+    "check_output_dir",
+    "check_output_file",
+    "check_positive",
+    "check_probability",
+    "check_real",
+    "check_seed",
+    "computable",
 ]
 
 #: Non-zero reals must have ``TINY <= |x| <= HUGE``: smaller values are subnormal (1e-320 makes
@@ -97,12 +99,18 @@ def check_int(name: str, value: Any, *, lo: int | None = None, hi: int | None = 
         else:
             raise TypeError(f"{name} must be an integer, got {value!r} of type {type(value).__name__}.")
     v = int(value)
-    hi = INT_MAX if hi is None else hi
-    if (lo is not None and v < lo) or v > hi:
-        lo_t = "-inf" if lo is None else str(lo)
-        hi_t = str(hi)
-        raise ValueError(f"{name} must be an integer in [{lo_t}, {hi_t}], got {v}.")
+    lo_t = "-inf" if lo is None else str(lo)
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        hi_t = "inf" if hi is None else str(hi)
+        raise ValueError(f"{name} must be an integer in [{lo_t}, {hi_t}], got {_int_text(v)}.")
+    if hi is None and abs(v) > INT_MAX:
+        raise ValueError(f"{name} must be an integer in [{lo_t}, {INT_MAX}] (it must fit in 64 bits), got {_int_text(v)}.")
     return v
+
+
+def _int_text(v: int) -> str:
+    """An integer for a message; a 5,000-digit one is described, not printed."""
+    return str(v) if abs(v) < 10**30 else f"an integer of {len(str(abs(v)).lstrip('0')) if abs(v) < 10**4000 else 'over 4000'} digits"
 
 
 def check_in_interval(
@@ -220,6 +228,17 @@ def check_seed(value: Any, *, name: str = "seed") -> int:
     7
     """
     return check_int(name, value, lo=0, hi=2**64 - 1)
+
+
+def check_array_size(name: str, n_elements: int, *, limit: int = 10_000_000) -> int:
+    """Refuse arrays with more than ``limit`` elements (80 MB of float64 by default) before allocating them.
+
+    >>> check_array_size("draws x dim", 1000)
+    1000
+    """
+    if n_elements > limit:
+        raise ValueError(f"{name} must be at most {limit:,} elements, got {n_elements:,}.")
+    return n_elements
 
 
 def check_count(name: str, value: Any, *, lo: int = 1, hi: int = 1_000_000) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .._validation import check_choice, check_in_interval
+from .._validation import check_choice, check_epsilon
 from ..exceptions import InvalidPrivacyParameter
 from .core import AuditTarget
 from .simple import gaussian_target, laplace_target
@@ -215,7 +215,8 @@ def make_target(mechanism: str, *, mode: str | None = None, pair: str | None = N
     """
     check_choice("mechanism", mechanism, MECHANISMS)
     # exp(epsilon) appears in every test statistic; above 100 no number of runs could tell epsilons apart
-    check_in_interval("epsilon", epsilon, 0.0, 100.0, closed="right", error=InvalidPrivacyParameter)
+    if check_epsilon(epsilon, allow_inf=False) > 100.0:
+        raise InvalidPrivacyParameter(f"epsilon must be in (0, 100] for an audit, got {epsilon:g}.")
     m = MECHANISMS[mechanism]
     mode = next(iter(m.modes)) if mode is None else check_choice("mode", mode, m.modes)
     pair = next(iter(m.pairs)) if pair is None else check_choice("pair", pair, m.pairs)

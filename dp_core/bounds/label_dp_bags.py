@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
-from .._validation import check_choice, check_epsilon, check_int, check_in_interval, check_positive, check_real
+from .._validation import check_choice, check_epsilon, check_int, check_in_interval, check_positive, check_real, computable
 from ..calibration import gaussian_delta_analytic, gaussian_sigma_analytic, laplace_scale
 
 __all__ = [
@@ -327,6 +327,7 @@ def delta_noisy_wtd_llp(epsilon, k, m, rho, b1, *, variant="corrected", mode="op
 # ---------------------------------------------------------------------------------------------
 
 
+@computable
 def terms_wtd_lba(
     epsilon: float,
     k: float,
@@ -455,6 +456,7 @@ def naive_delta_lower_bound(n: int, k: int, m: int) -> float:
     return mm * kk / nn
 
 
+@computable
 def fixed_split_k_thresholds(epsilon: float, q: float, b1: float) -> tuple[float, float]:
     """The two k thresholds of the fixed split: 147456 B1^2/(q eps^2), 1358954496 B1^4/(q^2 eps^4).
 
@@ -1017,6 +1019,7 @@ def vacuous_statement(delta: float, what: str) -> str:
     return f"{what}: delta = {delta:.3g}."
 
 
+@computable
 def accounting_summary(
     *,
     variant: str,

@@ -18,14 +18,16 @@ import pkgutil
 import re
 import sys
 import warnings
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ..exceptions import DPCoreError
+from ._lazy import modules_for
 from ._registry import CliError, Command
 
-__all__ = ["main", "build_parser", "discover_commands", "to_jsonable", "Command", "CliError"]
+__all__ = ["CliError", "Command", "build_parser", "discover_commands", "main", "to_jsonable"]
 
 VERBS = {
     "calibrate": "print the noise scales and guarantees of a mechanism for given parameters",
@@ -40,7 +42,7 @@ VERBS = {
 class _OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line on stderr and exit status 2."""
 
-    def error(self, message: str):  # noqa: D401 - argparse API
+    def error(self, message: str):
         sys.stderr.write(f"error: {self.prog}: {_one_line(message)} (see --help)\n")
         raise SystemExit(2)
 
@@ -91,11 +93,11 @@ def _harden(parser: argparse.ArgumentParser) -> None:
             action.type = bounded_int
 
 
-def discover_commands() -> list[Command]:
-    """Import every public module of this package and collect its ``COMMANDS``."""
+def discover_commands(only: Sequence[str] | None = None) -> list[Command]:
+    """Import the public modules of this package (or just those named in ``only``) and collect their ``COMMANDS``."""
     found: list[Command] = []
     for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if mod.name.startswith("_"):
+        if mod.name.startswith("_") or (only is not None and mod.name not in only):
             continue
         module = importlib.import_module(f"{__name__}.{mod.name}")
         found.extend(getattr(module, "COMMANDS", []))
@@ -162,8 +164,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     traceback: it is a bug to report); 130: interrupted with Ctrl-C ("interrupted" on stderr).
     """
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
+        words = list(sys.argv[1:] if argv is None else argv)
+        only = modules_for(words)
+        parser = build_parser(discover_commands(only))
+        args = parser.parse_args(words)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             result = args._run(args)

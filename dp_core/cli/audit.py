@@ -7,9 +7,9 @@ Prints ``eps_claimed``, ``eps_lower`` (95% lower bound), ``eps_estimate``, ``eps
 
 from __future__ import annotations
 
+from .._validation import check_count, check_in_interval, check_seed
 from ..audit import MECHANISMS, make_target, run_audit
 from ..audit.registry import AuditableMechanism
-from .._validation import check_count, check_in_interval, check_seed
 from ._common import dataset_from_args, reject_unused
 from ._registry import Command
 
@@ -69,6 +69,9 @@ def _runner(m: AuditableMechanism):
         return out
     return run
 
+
+# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy) ('*': every audit mechanism)
+CLI_NAMES = (("audit", "*"),)
 
 COMMANDS = [Command("audit", m.name, f"{m.title}: measured lower bound on epsilon vs the claim",
                     _adder(m), _runner(m)) for m in MECHANISMS.values()]

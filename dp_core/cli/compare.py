@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .._validation import check_count, check_output_file, check_seed
 from ..compare import ADAPTERS, config_from_json
 from ..data import load_dataset
-from .._validation import check_count, check_output_file, check_seed
 from ._common import reject_unused
 from ._registry import CliError, Command
 
@@ -78,12 +78,15 @@ def _run_report(args: argparse.Namespace) -> dict:
     out.write_text(rep.html, encoding="utf-8")
     result = {"out": str(out), "bytes": len(rep.html.encode()), "dataset": rep.result.dataset,
               "fingerprint": rep.config.dataset_fingerprint, "seed": cfg.seed, "methods": len(rep.result.methods),
-              "rows": int(len(rep.result.summary)), "skipped": rep.result.skipped}
+              "rows": len(rep.result.summary), "skipped": rep.result.skipped}
     if args.csv:
         csv.write_text(rep.csv, encoding="utf-8")
         result["csv"] = args.csv
     return result
 
+
+# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
+CLI_NAMES = (("negotiate", ""), ("report", ""))
 
 COMMANDS = [
     Command("negotiate", "", "smallest epsilon per mechanism meeting a target", _add_negotiate, _run_negotiate),

@@ -24,7 +24,14 @@ from ..mechanisms.l1_exponential.simulation import (
     summarize_simulation,
 )
 from ..mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONVENTIONS, convention_guarantee, kappa
-from ._common import reject_unused, add_dataset_arguments, add_seed_argument, dataset_from_args, add_out_dir_arguments, check_reproduce_args
+from ._common import (
+    add_dataset_arguments,
+    add_out_dir_arguments,
+    add_seed_argument,
+    check_reproduce_args,
+    dataset_from_args,
+    reject_unused,
+)
 from ._registry import Command
 
 MECH = "heavy-tailed-l1"
@@ -71,8 +78,8 @@ def _calibrate_run(a):
         log_N = B.log_net_size(a.d, zeta, 2 * a.radius)
     ks = {conv: kappa(a.eps, c.theta, conv) for conv in CONVENTIONS}
     k = ks[a.convention]
-    common = dict(zeta=zeta, n=a.n, eta=eta, theta=c.theta, M_theta=c.M_theta, V_theta=c.V_theta,
-                  diam_W=2 * a.radius, d=a.d, log_N=log_N)
+    common = {"zeta": zeta, "n": a.n, "eta": eta, "theta": c.theta, "M_theta": c.M_theta, "V_theta": c.V_theta,
+                  "diam_W": 2 * a.radius, "d": a.d, "log_N": log_N}
     aa, bb = B.bound_coefficients(kappa_value=k, **common)
     i_star = B.iota_star(kappa_value=k, **common)
     i_paper = B.iota_paper(a.n, a.d, a.eps, a.eta_total, c.theta, a.tau, a.assumption)
@@ -191,6 +198,9 @@ def _reproduce_run(a):
 
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
 
+
+# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
+CLI_NAMES = (("calibrate", "heavy-tailed-l1"), ("simulate", "heavy-tailed-l1"), ("reproduce", "heavy-tailed-l1"))
 
 COMMANDS = [
     Command("calibrate", MECH, "iota*, sensitivity, temperatures and the explicit bound of EM-L1-HT (Wang & Xu)",

@@ -19,7 +19,13 @@ from ..mechanisms.large_margin_gaussian import (
     make_task,
     privacy_params,
 )
-from ._common import add_dataset_arguments, add_seed_argument, dataset_from_args, add_out_dir_arguments, check_reproduce_args
+from ._common import (
+    add_dataset_arguments,
+    add_out_dir_arguments,
+    add_seed_argument,
+    check_reproduce_args,
+    dataset_from_args,
+)
 from ._registry import Command
 
 _MODE_HELP = "printed (P, the paper as printed), repaired (P+), corrected (R, default; the private one)"
@@ -132,7 +138,7 @@ def _simulate_run(a):
             "unbounded_share": float(g["unbounded"].mean()),
             "nonconverged_share_of_bounded": (float(1.0 - g.loc[g["unbounded"] == 0, "converged"].mean())
                                               if (g["unbounded"] == 0).any() else math.nan),
-            "trials": int(len(g)),
+            "trials": len(g),
         }
         if method != "nonprivate":
             cfg = LargeMarginGaussian(epsilon=a.eps, mode=method, lam=a.lam, mu=a.mu, h=a.h,
@@ -152,6 +158,9 @@ def _simulate_run(a):
         "results": results,
     }
 
+
+# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
+CLI_NAMES = (("calibrate", "large-margin"), ("simulate", "large-margin"), ("reproduce", "large-margin"))
 
 COMMANDS = [
     Command("calibrate", "large-margin",
