@@ -273,11 +273,18 @@ def test_warnings_do_not_break_the_one_line_error(monkeypatch, capsys):
 
 def test_ctrl_c_in_a_real_process():
     """SIGINT while a long simulation runs: "interrupted" on stderr, exit 130, no traceback."""
+    # SIG_DFL in the child: a shell's background job would otherwise pass SIGINT down as ignored
     proc = subprocess.Popen([sys.executable, "-m", "dp_core", "simulate", "label-aggregation", "--trials", "100000"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4.0)  # let it import and start computing (the exit status is the same if it is still importing)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        time.sleep(4.0)  # let it import and start computing (the exit status is the same if it is still importing)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, err
     assert err == "interrupted\n" and out == ""
 

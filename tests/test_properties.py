@@ -175,7 +175,16 @@ def _call_with_limit(func, kwargs):
         signal.signal(signal.SIGALRM, old)
 
 
-_STATS = {"engine": 0, "cli": 0}
+_STATS = {"engine": 0, "cli": 0, "constructed": 0, "runs": 0}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _print_stats():
+    t0 = time.perf_counter()
+    yield
+    _report(f"property module: {_STATS['engine']} engine calls ({_STATS['constructed']} mechanism configurations, "
+            f"{_STATS['runs']} runs), {_STATS['cli']} CLI calls", _STATS["engine"] + _STATS["cli"],
+            time.perf_counter() - t0)
 
 
 def _check_engine_call(target, pname, value):
@@ -214,6 +223,63 @@ def test_engine_hostile_scalars(data):
     pname, kind = data.draw(st.sampled_from(target[3]), label="parameter")
     value = data.draw(st.one_of(hostile_float if kind == "float" else hostile_int, hostile_other), label="value")
     _check_engine_call(target, pname, value)
+
+
+def _tiny_data(task: str):
+    g = np.random.default_rng(0)
+    X = g.uniform(-1, 1, size=(40, 2)) / 2
+    if task == "regression":
+        return X, np.clip(X @ np.array([0.5, -0.3]) + 0.1 * g.standard_normal(40), -1, 1)
+    return X, (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.2).astype(int)
+
+
+def _mechanisms():
+    from dp_core.mechanisms.input_perturbation import InputPerturbation
+    from dp_core.mechanisms.l1_exponential import L1ExponentialRegression
+    from dp_core.mechanisms.label_dp_bags import LabelDPBags
+    from dp_core.mechanisms.large_margin_gaussian import LargeMarginGaussian
+
+    return [
+        (InputPerturbation, {"epsilon": 1.0, "delta": 1e-5}, "regression"),
+        (L1ExponentialRegression, {"epsilon": 1.0, "mode": "grid", "grid_m": 21}, "regression"),
+        (LabelDPBags, {"m": 4, "k": 5}, "regression"),
+        (LargeMarginGaussian, {"epsilon": 1.0}, "classification"),
+    ]
+
+
+MECHANISMS = _mechanisms()
+
+
+@pytest.mark.timeout(120)
+@settings(max_examples=int(os.environ.get("DP_CORE_RUN_EXAMPLES", "800")), deadline=8000, derandomize=True,
+          suppress_health_check=list(HealthCheck), database=None)
+@given(data=st.data())
+def test_mechanism_run_with_a_hostile_setting(data):
+    """Construct a mechanism with ONE hostile numeric setting; if that is accepted, ``run`` on 40 rows
+    must return or raise ValueError/TypeError (not overflow, crash or hang)."""
+    cls, base, task = data.draw(st.sampled_from(MECHANISMS), label="mechanism")
+    params = [(p.name, _scalar_param(p)) for p in inspect.signature(cls).parameters.values() if _scalar_param(p)]
+    pname, kind = data.draw(st.sampled_from(params), label="parameter")
+    moderate = st.floats(min_value=1e-4, max_value=1e4) if kind == "float" else st.integers(min_value=-3, max_value=60)
+    value = data.draw(st.one_of(hostile_float if kind == "float" else hostile_int, moderate), label="value")
+    kwargs = {**base, pname: value}
+    _STATS["constructed"] += 1
+    _STATS["engine"] += 1
+    try:
+        mech = cls(**kwargs)
+    except ALLOWED:
+        return
+    _STATS["runs"] += 1
+    X, y = _tiny_data(task)
+    try:
+        with np.errstate(all="ignore"):
+            _call_with_limit(lambda: mech.run(X, y, rng=0), {})
+    except ALLOWED as exc:
+        assert str(exc).strip() and "\n" not in str(exc).strip()
+    except _CallTimeout as exc:
+        pytest.fail(f"{cls.__name__}({kwargs}).run: hang: {exc}")
+    except Exception as exc:  # noqa: BLE001 - the property under test
+        pytest.fail(f"{cls.__name__}({kwargs}).run: {type(exc).__name__}: {exc}")
 
 
 @pytest.mark.slow

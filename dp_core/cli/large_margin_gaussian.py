@@ -109,6 +109,8 @@ def _simulate_run(a):
     from .._validation import check_choice, check_int, check_seed
 
     modes = [m.strip() for m in str(a.modes).split(",") if m.strip()]
+    if not modes:
+        raise ValueError(f"modes must name at least one of {', '.join(MODES)}, got {a.modes!r}.")
     for m in modes:
         check_choice("modes", m, MODES)
     psd = check_choice("psd", a.psd, ("on", "off")) == "on"
