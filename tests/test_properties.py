@@ -155,6 +155,8 @@ hostile_int = st.one_of(st.sampled_from(HOSTILE_INTS), st.integers(min_value=-(1
 hostile_other = st.sampled_from([None, "nan", "", True, [1.0], np.float64("nan"), np.int64(-1)])
 
 ALLOWED = (ValueError, TypeError)
+#: DP_CORE_PROPERTY_RANDOM=1 explores new examples on every run (default: the same examples every run)
+RANDOM = bool(os.environ.get("DP_CORE_PROPERTY_RANDOM"))
 CALL_LIMIT = 5.0  # seconds per call
 
 
@@ -214,8 +216,8 @@ def test_engine_targets_are_discovered():
     assert len(TARGETS) >= 40
 
 
-@pytest.mark.timeout(150)
-@settings(max_examples=int(os.environ.get("DP_CORE_ENGINE_EXAMPLES", "2000")), deadline=6000, derandomize=True,
+@pytest.mark.timeout(150, method="thread")  # the cases use SIGALRM themselves
+@settings(max_examples=int(os.environ.get("DP_CORE_ENGINE_EXAMPLES", "2000")), deadline=6000, derandomize=not RANDOM,
           suppress_health_check=list(HealthCheck), database=None)
 @given(data=st.data())
 def test_engine_hostile_scalars(data):
@@ -250,8 +252,8 @@ def _mechanisms():
 MECHANISMS = _mechanisms()
 
 
-@pytest.mark.timeout(120)
-@settings(max_examples=int(os.environ.get("DP_CORE_RUN_EXAMPLES", "800")), deadline=8000, derandomize=True,
+@pytest.mark.timeout(120, method="thread")  # the cases use SIGALRM themselves
+@settings(max_examples=int(os.environ.get("DP_CORE_RUN_EXAMPLES", "800")), deadline=8000, derandomize=not RANDOM,
           suppress_health_check=list(HealthCheck), database=None)
 @given(data=st.data())
 def test_mechanism_run_with_a_hostile_setting(data):
@@ -283,7 +285,7 @@ def test_mechanism_run_with_a_hostile_setting(data):
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1800)
+@pytest.mark.timeout(1800, method="thread")  # the cases use SIGALRM themselves
 @pytest.mark.parametrize("target", TARGETS, ids=[t[0] for t in TARGETS])
 def test_engine_every_parameter_every_hostile_value(target):
     for pname, kind in target[3]:
@@ -362,7 +364,7 @@ def fast_reproduce(monkeypatch):
 NUMERIC_FAST = ("-1", "0", "nan", "inf", "1e309", "1e-320", "100000000000000000000", "abc", "9" * 5000)
 
 
-@pytest.mark.timeout(170)
+@pytest.mark.timeout(170, method="thread")  # the cases use SIGALRM themselves
 def test_cli_every_option_of_fast_commands(tmp_path, fast_reproduce):
     """Each hostile value in each option of calibrate/audit/negotiate/report/reproduce (about 1,200 calls)."""
     t0 = time.perf_counter()
@@ -380,8 +382,8 @@ def test_cli_every_option_of_fast_commands(tmp_path, fast_reproduce):
     _report("cli fast commands", n, time.perf_counter() - t0)
 
 
-@pytest.mark.timeout(170)
-@settings(max_examples=int(os.environ.get("DP_CORE_CLI_EXAMPLES", "300")), deadline=None, derandomize=True,
+@pytest.mark.timeout(170, method="thread")  # the cases use SIGALRM themselves
+@settings(max_examples=int(os.environ.get("DP_CORE_CLI_EXAMPLES", "300")), deadline=None, derandomize=not RANDOM,
           suppress_health_check=list(HealthCheck), database=None)
 @given(data=st.data())
 def test_cli_hostile_option_of_any_command(data, tmp_path_factory, fast_reproduce):
@@ -403,7 +405,7 @@ def test_cli_hostile_option_of_any_command(data, tmp_path_factory, fast_reproduc
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(3600)
+@pytest.mark.timeout(3600, method="thread")  # the cases use SIGALRM themselves
 @pytest.mark.parametrize("cmd", COMMANDS, ids=[c.name for c in COMMANDS])
 def test_cli_every_option_every_hostile_value(cmd, tmp_path):
     """The full cross product, including simulate and reproduce (slow)."""

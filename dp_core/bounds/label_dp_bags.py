@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
-from .._validation import check_choice, check_epsilon, check_int, check_in_interval, check_positive, check_real, computable
+from .._validation import check_choice, check_epsilon, check_in_interval, check_int, check_positive, check_real, computable
 from ..calibration import gaussian_delta_analytic, gaussian_sigma_analytic, laplace_scale
 
 __all__ = [
@@ -652,7 +652,7 @@ def llp_delta_floor(n: int, k: int, m: int, rho: float) -> float:
 
 
 def _check_llp_sizes(n, k, m, rho):
-    nn = check_int("n", n, lo=2)
+    nn = check_int("n", n, lo=2, hi=10**9)  # the exact pmf has n terms: about 1 s per 1e9
     kk = check_int("k", k, lo=1)
     mm = check_int("m", m, lo=1)
     if mm * kk > nn:

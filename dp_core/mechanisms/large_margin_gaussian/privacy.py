@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ..._validation import check_choice, check_epsilon, check_int, check_positive, computable, check_array_size
+from ..._validation import check_array_size, check_choice, check_epsilon, check_int, check_positive, computable
 from ...rng import as_generator
 
 __all__ = [
