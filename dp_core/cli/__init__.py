@@ -14,6 +14,7 @@ import dataclasses
 import importlib
 import json
 import math
+import os
 import pkgutil
 import re
 import sys
@@ -183,6 +184,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _stderr_line("interrupted")
         return 130
     except BrokenPipeError:  # stdout closed early (``python -m dp_core ... | head``)
+        try:  # point stdout at /dev/null so the interpreter's final flush does not complain
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
         return 1
     except (OverflowError, ZeroDivisionError, FloatingPointError, MemoryError) as exc:
         # values that pass their own checks but combine into something floats cannot hold
