@@ -317,7 +317,7 @@ def check_output_dir(name: str, path: Any, *, prefix: str = "", overwrite: bool 
 
     if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
         raise ValueError(f"{name} must be a folder path, got {path!r}.")
-    target = Path(path).expanduser()
+    target = Path(path)  # no expanduser: the shell expands ~, and "~nosuchuser" would raise
     if target.exists() and not target.is_dir():
         raise ValueError(f"{name} must be a folder, but {str(target)!r} is a file.")
     if not target.exists():
@@ -345,7 +345,7 @@ def check_output_file(name: str, path: Any, *, overwrite: bool = False):
 
     if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
         raise ValueError(f"{name} must be a file path, got {path!r}.")
-    target = Path(path).expanduser()
+    target = Path(path)  # no expanduser: the shell expands ~, and "~nosuchuser" would raise
     if target.is_dir():
         raise ValueError(f"{name} must be a file, but {str(target)!r} is a folder.")
     if target.exists() and not overwrite:
