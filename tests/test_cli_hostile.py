@@ -273,10 +273,13 @@ def test_warnings_do_not_break_the_one_line_error(monkeypatch, capsys):
 
 def test_ctrl_c_in_a_real_process():
     """SIGINT while a long simulation runs: "interrupted" on stderr, exit 130, no traceback."""
-    # SIG_DFL in the child: a shell's background job would otherwise pass SIGINT down as ignored
-    proc = subprocess.Popen([sys.executable, "-m", "dp_core", "simulate", "label-aggregation", "--trials", "100000"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    # ``python -m dp_core`` with Python's own SIGINT handler installed first: a shell's background job
+    # would otherwise pass SIGINT down as ignored and the child would never see Ctrl-C
+    launcher = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                "sys.argv = ['dp_core', 'simulate', 'label-aggregation', '--trials', '100000']; "
+                "runpy.run_module('dp_core', run_name='__main__', alter_sys=True)")
+    proc = subprocess.Popen([sys.executable, "-c", launcher], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
     try:
         time.sleep(4.0)  # let it import and start computing (the exit status is the same if it is still importing)
         proc.send_signal(signal.SIGINT)
