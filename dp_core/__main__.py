@@ -2,7 +2,10 @@
 
 import sys
 
-from .cli import main
-
 if __name__ == "__main__":
+    try:
+        from .cli import main
+    except KeyboardInterrupt:  # Ctrl-C while the engine is still being imported
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
     sys.exit(main())

@@ -8,27 +8,46 @@ for example ``epsilon must be in (0, inf], got -1.0.`` Wrong kinds of value rais
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import numbers
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
 from .exceptions import DataValidationError, InvalidPrivacyParameter
 
 __all__ = [
-    "check_real",
-    "check_int",
+    "HUGE",
+    "INT_MAX",
+    "TINY",
+    "check_Xy",
+    "check_array_size",
+    "check_choice",
+    "check_count",
+    "check_delta",
+    "check_epsilon",
+    "check_epsilon_delta",
     "check_in_interval",
+    "check_int",
+    "check_matrix",
+    "check_output_dir",
+    "check_output_file",
     "check_positive",
     "check_probability",
-    "check_epsilon",
-    "check_delta",
-    "check_epsilon_delta",
-    "check_choice",
-    "check_matrix",
-    "check_Xy",
+    "check_real",
+    "check_seed",
+    "computable",
 ]
+
+#: Non-zero reals must have ``TINY <= |x| <= HUGE``: smaller values are subnormal (1e-320 makes
+#: ``1 / x`` overflow) and larger ones overflow as soon as they are squared or exponentiated.
+TINY = 1e-300
+HUGE = 1e300
+#: Integers above this do not fit numpy's int64 (``10**20`` raises OverflowError deep in numpy).
+INT_MAX = 2**63 - 1
 
 _PRIVACY_NAMES = {"epsilon", "delta", "eps", "sensitivity", "rho"}
 
@@ -63,6 +82,8 @@ def check_real(name: str, value: Any, *, allow_inf: bool = False) -> float:
         raise ValueError(f"{name} must be a number, got nan.")
     if math.isinf(x) and not allow_inf:
         raise ValueError(f"{name} must be finite, got {_fmt(x)}.")
+    if math.isfinite(x) and x != 0.0 and not (TINY <= abs(x) <= HUGE):
+        raise ValueError(f"{name} must be 0 or between {TINY:g} and {HUGE:g} in absolute value, got {x!r}.")
     return x
 
 
@@ -78,11 +99,18 @@ def check_int(name: str, value: Any, *, lo: int | None = None, hi: int | None = 
         else:
             raise TypeError(f"{name} must be an integer, got {value!r} of type {type(value).__name__}.")
     v = int(value)
+    lo_t = "-inf" if lo is None else str(lo)
     if (lo is not None and v < lo) or (hi is not None and v > hi):
-        lo_t = "-inf" if lo is None else str(lo)
         hi_t = "inf" if hi is None else str(hi)
-        raise ValueError(f"{name} must be an integer in [{lo_t}, {hi_t}], got {v}.")
+        raise ValueError(f"{name} must be an integer in [{lo_t}, {hi_t}], got {_int_text(v)}.")
+    if hi is None and abs(v) > INT_MAX:
+        raise ValueError(f"{name} must be an integer in [{lo_t}, {INT_MAX}] (it must fit in 64 bits), got {_int_text(v)}.")
     return v
+
+
+def _int_text(v: int) -> str:
+    """An integer for a message; a 5,000-digit one is described, not printed."""
+    return str(v) if abs(v) < 10**30 else f"an integer of {len(str(abs(v)).lstrip('0')) if abs(v) < 10**4000 else 'over 4000'} digits"
 
 
 def check_in_interval(
@@ -191,3 +219,138 @@ def check_Xy(X: Any, y: Any, *, min_rows: int = 2) -> tuple[np.ndarray, np.ndarr
     if not np.all(np.isfinite(v)):
         raise DataValidationError("y contains NaN or infinite values; remove or impute them first.")
     return A, v
+
+
+def check_seed(value: Any, *, name: str = "seed") -> int:
+    """A root seed: an integer in [0, 2**64 - 1] (numpy's SeedSequence takes any such integer).
+
+    >>> check_seed(7)
+    7
+    """
+    return check_int(name, value, lo=0, hi=2**64 - 1)
+
+
+def check_array_size(name: str, n_elements: int, *, limit: int = 10_000_000) -> int:
+    """Refuse arrays with more than ``limit`` elements (80 MB of float64 by default) before allocating them.
+
+    >>> check_array_size("draws x dim", 1000)
+    1000
+    """
+    if n_elements > limit:
+        raise ValueError(f"{name} must be at most {limit:,} elements, got {n_elements:,}.")
+    return n_elements
+
+
+def check_count(name: str, value: Any, *, lo: int = 1, hi: int = 1_000_000) -> int:
+    """A number of trials, runs or draws: an integer in [lo, hi] (huge counts would run for hours).
+
+    >>> check_count("trials", 20)
+    20
+    """
+    return check_int(name, value, lo=lo, hi=hi)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_NUMERIC_FAILURES = (OverflowError, ZeroDivisionError, FloatingPointError, MemoryError)
+
+
+def _shown(v: Any) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return repr(bool(v))
+    if isinstance(v, numbers.Real):
+        return _fmt(float(v)) if isinstance(v, float) else _fmt(v) if abs(int(v)) < 10**30 else "a huge integer"
+    if isinstance(v, str):
+        return repr(v if len(v) <= 40 else v[:40] + "...")
+    return type(v).__name__
+
+
+def computable(func: F) -> F:
+    """Decorator: a computation that overflows, divides by zero or runs out of memory raises ``ValueError``.
+
+    Parameters that pass their own range checks can still combine into something a float cannot
+    hold (``exp(epsilon)`` for epsilon = 1000). The message names the function and the numeric
+    arguments it received, so the user knows which values to make moderate.
+    """
+    sig = inspect.signature(func)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except _NUMERIC_FAILURES as exc:
+            try:
+                bound = sig.bind_partial(*args, **kwargs).arguments
+            except TypeError:
+                bound = {}
+            given = ", ".join(f"{k}={_shown(v)}" for k, v in bound.items()
+                              if isinstance(v, (numbers.Real, str)) and k != "self")
+            what = "needs more memory than is available" if isinstance(exc, MemoryError) else (
+                f"cannot be computed in floating point ({type(exc).__name__})")
+            raise ValueError(f"{func.__name__} {what} for these values: {given or 'see the arguments'}; "
+                             "use values of moderate size.") from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _parent_ok(name: str, target) -> None:
+    import os
+
+    parent = target.parent if str(target.parent) else target.cwd()
+    if not parent.exists():
+        raise ValueError(f"{name} must be in an existing folder; {str(parent)!r} does not exist (create it first).")
+    if not parent.is_dir():
+        raise ValueError(f"{name} must be in a folder; {str(parent)!r} is a file.")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{name} must be in a folder you can write to; {str(parent)!r} is not writable.")
+
+
+def check_output_dir(name: str, path: Any, *, prefix: str = "", overwrite: bool = False):
+    """Check an output folder BEFORE any computation; returns it as a :class:`pathlib.Path`.
+
+    The folder may be missing (it is then created, so a folder that cannot be created fails at
+    once), but its parent must exist. Files named ``prefix*`` already in it are an error unless
+    ``overwrite`` is true, so an earlier run is never replaced by accident.
+    """
+    import os
+    from pathlib import Path
+
+    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+        raise ValueError(f"{name} must be a folder path, got {path!r}.")
+    target = Path(path)  # no expanduser: the shell expands ~, and "~nosuchuser" would raise
+    if target.exists() and not target.is_dir():
+        raise ValueError(f"{name} must be a folder, but {str(target)!r} is a file.")
+    if not target.exists():
+        _parent_ok(name, target.absolute())
+        try:
+            target.mkdir()
+        except OSError as exc:
+            raise ValueError(f"{name}: cannot create the folder {str(target)!r} ({exc.strerror or exc}).") from None
+    if not os.access(target, os.W_OK | os.X_OK):
+        raise ValueError(f"{name} must be a folder you can write to; {str(target)!r} is not writable.")
+    if prefix and not overwrite:
+        existing = sorted(p.name for p in target.glob(f"{prefix}*"))
+        if existing:
+            more = f" and {len(existing) - 1} more" if len(existing) > 1 else ""
+            raise ValueError(f"{name} folder {str(target)!r} already holds {existing[0]!r}{more} from an earlier run; "
+                             "pass --force to overwrite.")
+    return target
+
+
+def check_output_file(name: str, path: Any, *, overwrite: bool = False):
+    """Check an output file path BEFORE any computation: its folder must exist and be writable; an
+    existing file is an error unless ``overwrite`` is true."""
+    import os
+    from pathlib import Path
+
+    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+        raise ValueError(f"{name} must be a file path, got {path!r}.")
+    target = Path(path)  # no expanduser: the shell expands ~, and "~nosuchuser" would raise
+    if target.is_dir():
+        raise ValueError(f"{name} must be a file, but {str(target)!r} is a folder.")
+    if target.exists() and not overwrite:
+        raise ValueError(f"{name} file {str(target)!r} already exists; pass --force to overwrite it.")
+    _parent_ok(name, target.absolute())
+    if len(target.name.encode()) > 255:
+        raise ValueError(f"{name} file name must be at most 255 bytes long, got {len(target.name.encode())}.")
+    return target

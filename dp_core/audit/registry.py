@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._validation import check_choice
+from .._validation import check_choice, check_epsilon
+from ..exceptions import InvalidPrivacyParameter
 from .core import AuditTarget
 from .simple import gaussian_target, laplace_target
 
@@ -214,6 +215,9 @@ def make_target(mechanism: str, *, mode: str | None = None, pair: str | None = N
         Mechanism-specific options (see ``MECHANISMS[mechanism].options``).
     """
     check_choice("mechanism", mechanism, MECHANISMS)
+    # exp(epsilon) appears in every test statistic; above 100 no number of runs could tell epsilons apart
+    if check_epsilon(epsilon, allow_inf=False) > 100.0:
+        raise InvalidPrivacyParameter(f"epsilon must be in (0, 100] for an audit, got {epsilon:g}.")
     m = MECHANISMS[mechanism]
     mode = next(iter(m.modes)) if mode is None else check_choice("mode", mode, m.modes)
     pair = next(iter(m.pairs)) if pair is None else check_choice("pair", pair, m.pairs)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-from .._validation import check_choice, check_in_interval, check_int, check_positive, check_probability
+from .._validation import check_choice, check_in_interval, check_int, check_positive, check_probability, computable
 from ..mechanisms.l1_exponential.truncation import CONVENTIONS, check_theta, kappa
 
 __all__ = [
@@ -78,6 +78,7 @@ class MomentConstants:
         return asdict(self)
 
 
+@computable
 def residual_moment_bound(sigma_theta: float, M_theta: float, theta: float, diam_W: float) -> float:
     """Bound (V): ``V_theta <= 2^(theta-1) (sigma_theta + diam_W^theta M_theta)``.
 
@@ -97,6 +98,7 @@ def residual_moment_bound(sigma_theta: float, M_theta: float, theta: float, diam
     return 2.0 ** (th - 1.0) * (s + D**th * M)
 
 
+@computable
 def moment_constants(assumption: str, *, tau: float, d: int, theta: float = 2.0, sigma_theta: float = 1.0,
                      radius: float = 1.0) -> MomentConstants:
     """m1, M_theta and V_theta under an assumption (specification section 1.5 table).
@@ -140,6 +142,7 @@ def moment_constants(assumption: str, *, tau: float, d: int, theta: float = 2.0,
     return MomentConstants(assumption, th, m1, M, V, d if assumption in ("A1", "A3") else 1)
 
 
+@computable
 def log_net_size(d: int, zeta: float, diam_W: float) -> float:
     """``log N <= d log(3 diam_W / zeta)`` (Lemma 2; valid for 0 < zeta <= diam_W).
 
@@ -156,6 +159,7 @@ def log_net_size(d: int, zeta: float, diam_W: float) -> float:
     return d * math.log(3.0 * D / z)
 
 
+@computable
 def rate_paper(n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str,
                C: float = 1.0) -> float:
     """Shape of the paper's rate (hidden constant ``C``; label :data:`RATE_LABEL`).
@@ -236,6 +240,7 @@ def _checked_common(n, zeta, eta, theta, m1, M_theta, V_theta, diam_W, kappa_val
     return n, zeta, eta, th, m1, M, V, D, k, log_N
 
 
+@computable
 def explicit_bound(iota: float, *, zeta: float, n: float, eta: float, theta: float, m1: float, M_theta: float,
                    V_theta: float, diam_W: float, kappa_value: float, d: int = 1,
                    log_N: float | None = None) -> BoundTerms:
@@ -297,6 +302,7 @@ def explicit_bound(iota: float, *, zeta: float, n: float, eta: float, theta: flo
     return BoundTerms(t1, t2, t3, t4, t5, t1 + t2 + t3 + t4 + t5, iota, zeta, log_N, k, eta)
 
 
+@computable
 def bound_coefficients(*, zeta: float, n: float, eta: float, theta: float, M_theta: float, V_theta: float,
                        diam_W: float, kappa_value: float, d: int = 1, log_N: float | None = None,
                        m1: float = 0.0) -> tuple[float, float]:
@@ -321,6 +327,7 @@ def bound_coefficients(*, zeta: float, n: float, eta: float, theta: float, M_the
     return a, b
 
 
+@computable
 def iota_star(*, zeta: float, n: float, eta: float, theta: float, M_theta: float, V_theta: float, diam_W: float,
               kappa_value: float, d: int = 1, log_N: float | None = None) -> float:
     """``iota* = (b / ((theta - 1) a))^(1/theta)``, the minimiser of U (specification section 4.3).
@@ -341,6 +348,7 @@ def iota_star(*, zeta: float, n: float, eta: float, theta: float, M_theta: float
     return (b / ((th - 1.0) * a)) ** (1.0 / th)
 
 
+@computable
 def optimal_bound(*, zeta: float, n: float, eta: float, theta: float, m1: float, M_theta: float, V_theta: float,
                   diam_W: float, kappa_value: float, d: int = 1, log_N: float | None = None) -> float:
     """Closed form ``U(iota*) = 3 zeta m1 + theta a^(1/theta) (b/(theta-1))^((theta-1)/theta)``."""
@@ -350,6 +358,7 @@ def optimal_bound(*, zeta: float, n: float, eta: float, theta: float, m1: float,
     return 3.0 * zeta * m1 + th * a ** (1.0 / th) * (b / (th - 1.0)) ** ((th - 1.0) / th)
 
 
+@computable
 def iota_paper(n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str,
                c_iota: float = 1.0) -> float:
     """The paper's truncation scale ``(c/tau) (d_eff log n log(1/eta)/(n eps))^(1/theta)``.

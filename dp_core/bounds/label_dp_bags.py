@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
-from .._validation import check_choice, check_int, check_in_interval, check_positive, check_real
+from .._validation import check_choice, check_epsilon, check_in_interval, check_int, check_positive, check_real, computable
 from ..calibration import gaussian_delta_analytic, gaussian_sigma_analytic, laplace_scale
 
 __all__ = [
@@ -327,6 +327,7 @@ def delta_noisy_wtd_llp(epsilon, k, m, rho, b1, *, variant="corrected", mode="op
 # ---------------------------------------------------------------------------------------------
 
 
+@computable
 def terms_wtd_lba(
     epsilon: float,
     k: float,
@@ -455,6 +456,7 @@ def naive_delta_lower_bound(n: int, k: int, m: int) -> float:
     return mm * kk / nn
 
 
+@computable
 def fixed_split_k_thresholds(epsilon: float, q: float, b1: float) -> tuple[float, float]:
     """The two k thresholds of the fixed split: 147456 B1^2/(q eps^2), 1358954496 B1^4/(q^2 eps^4).
 
@@ -654,7 +656,7 @@ def llp_delta_floor(n: int, k: int, m: int, rho: float) -> float:
 
 
 def _check_llp_sizes(n, k, m, rho):
-    nn = check_int("n", n, lo=2)
+    nn = check_int("n", n, lo=2, hi=10**9)  # the exact pmf has n terms: about 1 s per 1e9
     kk = check_int("k", k, lo=1)
     mm = check_int("m", m, lo=1)
     if mm * kk > nn:
@@ -1021,6 +1023,7 @@ def vacuous_statement(delta: float, what: str) -> str:
     return f"{what}: delta = {delta:.3g}."
 
 
+@computable
 def accounting_summary(
     *,
     variant: str,
@@ -1072,6 +1075,9 @@ def accounting_summary(
     nn = check_int("n", n, lo=2)
     kk = check_int("k", k, lo=2)
     mm = check_int("m", m, lo=1)
+    check_epsilon(epsilon, allow_inf=False)
+    check_positive("b1", b1)
+    check_positive("noise_std", noise_std)
     if mm * kk > nn:
         raise ValueError(
             f"m*k must be <= n (disjoint bags), got m*k = {mm * kk} > n = {nn}; the largest feasible k for m = {mm} is {nn // mm}."

@@ -25,7 +25,7 @@ import math
 
 from scipy import special
 
-from .._validation import check_choice, check_int, check_positive, check_probability
+from .._validation import check_choice, check_int, check_positive, check_probability, computable
 
 __all__ = [
     "noise_radius",
@@ -84,6 +84,7 @@ def printed_radius(d: int, epsilon: float, delta: float) -> float:
     return 2.0 * (d + 1) ** 2 / epsilon * math.log(d / delta)
 
 
+@computable
 def printed_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float, delta: float) -> dict:
     """Theorems 5.2 and 5.3 evaluated literally (``lam`` as entered; §7 rows 14-21).
 
@@ -119,6 +120,7 @@ def printed_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float
     }
 
 
+@computable
 def tier_u_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float, delta: float) -> dict:
     """Paper-mode bounds in per-example units with the arithmetic fixed (§7 rows 22-25).
 

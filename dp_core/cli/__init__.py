@@ -14,15 +14,21 @@ import dataclasses
 import importlib
 import json
 import math
+import os
 import pkgutil
+import re
 import sys
-from typing import Any, Sequence
+import warnings
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
+from ..exceptions import DPCoreError
+from ._lazy import modules_for
 from ._registry import CliError, Command
 
-__all__ = ["main", "build_parser", "discover_commands", "to_jsonable", "Command", "CliError"]
+__all__ = ["CliError", "Command", "build_parser", "discover_commands", "main", "to_jsonable"]
 
 VERBS = {
     "calibrate": "print the noise scales and guarantees of a mechanism for given parameters",
@@ -38,16 +44,62 @@ VERBS = {
 class _OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line on stderr and exit status 2."""
 
-    def error(self, message: str):  # noqa: D401 - argparse API
-        sys.stderr.write(f"error: {self.prog}: {message} (see --help)\n")
+    def error(self, message: str):
+        sys.stderr.write(f"error: {self.prog}: {_one_line(message)} (see --help)\n")
         raise SystemExit(2)
 
 
-def discover_commands() -> list[Command]:
-    """Import every public module of this package and collect its ``COMMANDS``."""
+_MAX_SHOWN = 60  # characters of a rejected value quoted back in a message
+
+
+def _one_line(text: Any) -> str:
+    """Collapse whitespace and shorten very long messages (a 5,000-digit value must not flood the terminal)."""
+    msg = " ".join(str(text).split())
+    return msg if len(msg) <= 400 else msg[:380] + " ... (shortened)"
+
+
+def _shown(text: str) -> str:
+    return repr(text) if len(text) <= _MAX_SHOWN else repr(text[:_MAX_SHOWN] + "...")
+
+
+def finite_float(text: str) -> float:
+    """argparse type: a finite real number (``nan``, ``inf`` and values that overflow to inf are refused)."""
+    try:
+        x = float(text)
+    except (TypeError, ValueError):
+        raise argparse.ArgumentTypeError(f"invalid float value {_shown(text)}: must be a finite number") from None
+    if not math.isfinite(x):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {_shown(text)}")
+    return x
+
+
+_INT_RE = re.compile(r"^[+-]?[0-9]{1,30}$")
+
+
+def bounded_int(text: str) -> int:
+    """argparse type: an integer written with at most 30 digits (the engine checks each option's range)."""
+    t = str(text).strip().replace("_", "")
+    if not _INT_RE.match(t):
+        if re.match(r"^[+-]?[0-9]+$", t):
+            raise argparse.ArgumentTypeError(f"must be an integer of at most 30 digits, got {_shown(text)}")
+        raise argparse.ArgumentTypeError(f"invalid int value {_shown(text)}: must be an integer")
+    return int(t)
+
+
+def _harden(parser: argparse.ArgumentParser) -> None:
+    """Give every numeric option of ``parser`` the checking types above (so new options are covered too)."""
+    for action in parser._actions:
+        if action.type is float:
+            action.type = finite_float
+        elif action.type is int:
+            action.type = bounded_int
+
+
+def discover_commands(only: Sequence[str] | None = None) -> list[Command]:
+    """Import the public modules of this package (or just those named in ``only``) and collect their ``COMMANDS``."""
     found: list[Command] = []
     for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if mod.name.startswith("_"):
+        if mod.name.startswith("_") or (only is not None and mod.name not in only):
             continue
         module = importlib.import_module(f"{__name__}.{mod.name}")
         found.extend(getattr(module, "COMMANDS", []))
@@ -68,6 +120,7 @@ def build_parser(commands: Sequence[Command] | None = None) -> argparse.Argument
         plain = [c for c in by_verb[verb] if not c.mechanism]
         if plain:
             plain[0].add_arguments(vp)
+            _harden(vp)
             vp.set_defaults(_run=plain[0].run)
             continue
         sub = vp.add_subparsers(dest="mechanism", metavar="MECHANISM", parser_class=_OneLineParser)
@@ -75,6 +128,7 @@ def build_parser(commands: Sequence[Command] | None = None) -> argparse.Argument
         for c in sorted(mechs, key=lambda c: c.mechanism):
             mp = sub.add_parser(c.mechanism, help=c.help, description=c.help)
             c.add_arguments(mp)
+            _harden(mp)
             mp.set_defaults(_run=c.run)
     return parser
 
@@ -106,20 +160,76 @@ def to_jsonable(obj: Any) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0, 1 for an internal error, 2 for bad input)."""
+    """Run the command line; returns the exit status.
+
+    0: success; 2: bad input (one line on stderr); 1: an internal error (one line, never a
+    traceback: it is a bug to report); 130: interrupted with Ctrl-C ("interrupted" on stderr).
+    """
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        result = args._run(args)
-        sys.stdout.write(json.dumps(to_jsonable(result), indent=2) + "\n")
+        words = list(sys.argv[1:] if argv is None else argv)
+        only = modules_for(words)
+        parser = build_parser(discover_commands(only))
+        args = parser.parse_args(words)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = args._run(args)
+        _show_warnings(caught)
+        text = json.dumps(to_jsonable(result), indent=2, allow_nan=False)
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
         return 0
     except SystemExit as exc:  # argparse: --help exits 0, errors exit 2 (already printed)
-        return int(exc.code or 0)
-    except (ValueError, TypeError, CliError, KeyError, FileNotFoundError) as exc:
-        msg = " ".join(str(exc).split()) or type(exc).__name__
-        sys.stderr.write(f"error: {msg}\n")
-        return 2
-    except Exception as exc:  # noqa: BLE001 - never show a traceback
-        msg = " ".join(str(exc).split())
-        sys.stderr.write(f"internal error: {type(exc).__name__}: {msg}\n")
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 2)
+    except KeyboardInterrupt:
+        _stderr_line("interrupted")
+        return 130
+    except BrokenPipeError:  # stdout closed early (``python -m dp_core ... | head``)
+        try:  # point stdout at /dev/null so the interpreter's final flush does not complain
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
         return 1
+    except (OverflowError, ZeroDivisionError, FloatingPointError, MemoryError) as exc:
+        # values that pass their own checks but combine into something floats cannot hold
+        what = "needs more memory than is available" if isinstance(exc, MemoryError) else (
+            f"cannot be computed in floating point ({type(exc).__name__})")
+        _stderr_line(f"error: this command {what} with the values given ({_given(argv)}); use values of moderate size")
+        return 2
+    except (ValueError, TypeError, CliError, KeyError, OSError, DPCoreError) as exc:
+        _stderr_line(f"error: {_one_line(exc) or type(exc).__name__}")
+        return 2
+    except BaseException as exc:  # noqa: BLE001 - never show a traceback
+        _stderr_line(f"internal error: {type(exc).__name__}: {_one_line(exc)}")
+        return 1
+
+
+def _given(argv: Sequence[str] | None) -> str:
+    """The options of a command line, shortened, for an error message."""
+    items = list(sys.argv[1:] if argv is None else argv)
+    text = " ".join(a if len(a) <= 30 else a[:27] + "..." for a in items)
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _show_warnings(caught) -> None:
+    """After a successful run, show dp_core's own warnings (privacy leaks, approximations) one line each.
+
+    numpy's RuntimeWarnings (overflow in an intermediate step) are not shown: a result that is
+    not finite appears as ``"inf"``/``"nan"`` in the JSON, and an error replaces the output.
+    """
+    seen: set[str] = set()
+    for w in caught:
+        if issubclass(w.category, RuntimeWarning) or issubclass(w.category, DeprecationWarning):
+            continue
+        text = _one_line(w.message)
+        if text not in seen and len(seen) < 10:
+            seen.add(text)
+            _stderr_line(f"warning: {text}")
+
+
+def _stderr_line(text: str) -> None:
+    try:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass

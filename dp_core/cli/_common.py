@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from .._validation import check_count, check_output_dir, check_seed
 from ..data import DATASETS, Dataset, load_dataset
+from ._registry import CliError
 
 
 def add_dataset_arguments(parser: argparse.ArgumentParser, *, default: str | None = None) -> None:
@@ -24,7 +26,39 @@ def add_seed_argument(parser: argparse.ArgumentParser, default: int = 0) -> None
 def dataset_from_args(args: argparse.Namespace, *, n: int | None = None, seed: int = 0, **options) -> Dataset:
     """Load the dataset named by ``--dataset`` (demo name or CSV path)."""
     name = args.dataset
+    if not isinstance(name, str) or not name.strip():
+        raise CliError(f"--dataset must be a demo dataset name or a path to a .csv file, got {name!r}.")
+    if not name.lower().endswith(".csv"):
+        reject_unused(args, {"target": "--target"}, f"to the demo dataset {name!r} (only to a CSV --dataset)")
+        if getattr(args, "onehot", False) or getattr(args, "drop_missing", False):
+            raise CliError(f"--onehot and --drop-missing do not apply to the demo dataset {name!r} (only to a CSV --dataset).")
     if name.lower().endswith(".csv"):
         return load_dataset(name, target=args.target, non_numeric="onehot" if getattr(args, "onehot", False) else "error",
                             missing="drop_rows" if getattr(args, "drop_missing", False) else "error")
     return load_dataset(name, n=n, seed=seed, **options)
+
+
+def add_out_dir_arguments(parser: argparse.ArgumentParser, help: str = "output folder (created if missing)") -> None:
+    """``--out FOLDER`` and ``--force`` (overwrite the files of an earlier run in that folder)."""
+    parser.add_argument("--out", required=True, help=help + "; its parent folder must exist")
+    parser.add_argument("--force", "--overwrite", dest="force", action="store_true",
+                        help="overwrite files of an earlier run in --out (default: refuse)")
+
+
+def check_reproduce_args(args: argparse.Namespace, prefix: str, *, max_trials: int = 10_000):
+    """Validate ``--seed``, ``--trials`` and ``--out`` of a ``reproduce`` command before it computes."""
+    check_seed(args.seed)
+    if getattr(args, "trials", None) is not None:
+        check_count("trials", args.trials, lo=1, hi=max_trials)
+    return check_output_dir("--out", args.out, prefix=prefix, overwrite=args.force)
+
+
+def reject_unused(args: argparse.Namespace, names: dict[str, str], reason: str) -> None:
+    """Refuse options the user gave that this command (with these settings) does not use.
+
+    ``names`` maps an attribute of ``args`` to its option name; an option counts as given when its
+    value is not ``None`` (declare such options with ``default=None``).
+    """
+    given = [flag for attr, flag in names.items() if getattr(args, attr, None) is not None]
+    if given:
+        raise CliError(f"{', '.join(given)} does not apply {reason}.")

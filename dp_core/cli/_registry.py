@@ -8,10 +8,11 @@ mechanism to the CLI means adding one module, without touching a shared file.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-__all__ = ["Command", "CliError"]
+__all__ = ["CliError", "Command"]
 
 
 class CliError(Exception):

@@ -7,9 +7,10 @@ Prints ``eps_claimed``, ``eps_lower`` (95% lower bound), ``eps_estimate``, ``eps
 
 from __future__ import annotations
 
+from .._validation import check_count, check_in_interval, check_seed
 from ..audit import MECHANISMS, make_target, run_audit
 from ..audit.registry import AuditableMechanism
-from ._common import dataset_from_args
+from ._common import dataset_from_args, reject_unused
 from ._registry import Command
 
 
@@ -27,8 +28,12 @@ def _adder(m: AuditableMechanism):
         p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
         p.add_argument("--pair-seed", type=int, default=0, help="seed choosing a random neighbouring pair (default 0)")
         p.add_argument("--confidence", type=float, default=0.95, help="Clopper-Pearson level (default 0.95)")
-        p.add_argument("--dataset", default=m.default_dataset,
-                       help=f"dataset for pairs built from data: a demo name or a CSV path (default {m.default_dataset})")
+        if m.needs_data:
+            p.add_argument("--dataset", default=None,
+                           help=f"dataset for the pair(s) {', '.join(m.needs_data)}: a demo name or a CSV path "
+                                f"(default {m.default_dataset})")
+        else:
+            p.add_argument("--dataset", default=None, help="not used: this mechanism's pairs are not built from data")
         p.add_argument("--target", default=None, help="target column of a CSV file (default: the last column)")
         for o in m.options:
             p.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.kind, default=o.default,
@@ -38,7 +43,19 @@ def _adder(m: AuditableMechanism):
 
 def _runner(m: AuditableMechanism):
     def run(a):
-        dataset = dataset_from_args(a) if a.pair in m.needs_data else None
+        if a.pair in m.needs_data:
+            if a.dataset is None:
+                a.dataset = m.default_dataset
+            dataset = dataset_from_args(a)
+        else:
+            uses = f" (only --pair {' / '.join(m.needs_data)} uses a dataset)" if m.needs_data else ""
+            reject_unused(a, {"dataset": "--dataset", "target": "--target"},
+                          f"to audit {m.name} with --pair {a.pair}{uses}")
+            dataset = None
+        check_seed(a.seed)
+        check_seed(a.pair_seed, name="pair_seed")
+        check_count("runs", a.runs, lo=1, hi=m.max_runs)
+        check_in_interval("confidence", a.confidence, 0.0, 1.0, closed="neither")
         options = {o.name: getattr(a, o.name) for o in m.options}
         target = make_target(m.name, mode=a.mode, pair=a.pair, epsilon=a.eps,
                              delta=getattr(a, "delta", 0.0) if m.uses_delta else 0.0, dataset=dataset,
@@ -52,6 +69,9 @@ def _runner(m: AuditableMechanism):
         return out
     return run
 
+
+# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy) ('*': every audit mechanism)
+CLI_NAMES = (("audit", "*"),)
 
 COMMANDS = [Command("audit", m.name, f"{m.title}: measured lower bound on epsilon vs the claim",
                     _adder(m), _runner(m)) for m in MECHANISMS.values()]
@@ -74,6 +94,13 @@ def _run_all(a):
     rows = compute_audit_table(a.only, quick=a.quick)
     out = {"rows": rows, "written": "", "quick": bool(a.quick)}
     if a.write:
+        if a.only:  # rewrite only the rows asked for; every other stored row stays as it is
+            from ..audit.table import load_audit_table, row_key
+
+            fresh = {row_key(r["mechanism"], r["mode"]): r for r in rows}
+            stored = load_audit_table(AUDIT_TABLE_PATH)
+            keys = [row_key(r["mechanism"], r["mode"]) for r in stored]
+            rows = [fresh.pop(k, r) for k, r in zip(keys, stored)] + list(fresh.values())
         out["written"] = str(write_audit_table(rows, AUDIT_TABLE_PATH))
     out["caveat"] = "an audit can show a violation but can never prove privacy"
     return out

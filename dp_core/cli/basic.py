@@ -42,6 +42,9 @@ def _laplace_run(a):
             "std": b * math.sqrt(2.0)}
 
 
+# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
+CLI_NAMES = (("calibrate", "gaussian"), ("calibrate", "laplace"))
+
 COMMANDS = [
     Command("calibrate", "gaussian", "Gaussian mechanism: classic and analytic (Balle-Wang) sigma",
             _gaussian_args, _gaussian_run),

@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .._validation import check_count, check_output_file, check_seed
 from ..compare import ADAPTERS, config_from_json
 from ..data import load_dataset
-from ._registry import Command
+from ._common import reject_unused
+from ._registry import CliError, Command
 
 
 def _add_negotiate(p: argparse.ArgumentParser) -> None:
@@ -34,9 +36,14 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
 def _run_negotiate(args: argparse.Namespace) -> dict:
     from ..negotiate import negotiate
 
+    check_seed(args.seed)
+    check_count("trials", args.trials, lo=1, hi=100_000)
+    check_count("n_eps", args.n_eps, lo=2, hi=200)
     if args.dataset.lower().endswith(".csv"):
         ds = load_dataset(args.dataset, target=args.target_column)
     else:
+        reject_unused(args, {"target_column": "--target-column"},
+                      f"to the demo dataset {args.dataset!r} (only to a CSV --dataset)")
         ds = load_dataset(args.dataset)
     return negotiate(ds, args.targets, epsilon=args.epsilon, delta=args.delta, mechanisms=args.mechanisms,
                      n_trials=args.trials, seed=args.seed, eps_min=args.eps_min, eps_max=args.eps_max,
@@ -49,6 +56,8 @@ def _add_report(p: argparse.ArgumentParser) -> None:
     p.add_argument("--csv", default=None, help="also write the results CSV here")
     p.add_argument("--data", default=None, help="CSV file of an uploaded dataset (its fingerprint must match)")
     p.add_argument("--data-target", default=None, help="target column of --data (default: the last column)")
+    p.add_argument("--force", "--overwrite", dest="force", action="store_true",
+                   help="overwrite --out / --csv if they exist (default: refuse)")
 
 
 def _run_report(args: argparse.Namespace) -> dict:
@@ -57,19 +66,27 @@ def _run_report(args: argparse.Namespace) -> dict:
     path = Path(args.config)
     if not path.is_file():
         raise FileNotFoundError(f"--config file {args.config!r} does not exist.")
+    out = check_output_file("--out", args.out, overwrite=args.force)
+    csv = None if args.csv is None else check_output_file("--csv", args.csv, overwrite=args.force)
+    if csv is not None and csv.absolute() == out.absolute():
+        raise CliError("--csv and --out must be different files.")
+    if args.data is None:
+        reject_unused(args, {"data_target": "--data-target"}, "without --data")
     cfg = config_from_json(path.read_bytes())
     ds = load_dataset(args.data, target=args.data_target) if args.data else None
     rep = build_report(cfg, dataset=ds)
-    out = Path(args.out)
     out.write_text(rep.html, encoding="utf-8")
     result = {"out": str(out), "bytes": len(rep.html.encode()), "dataset": rep.result.dataset,
               "fingerprint": rep.config.dataset_fingerprint, "seed": cfg.seed, "methods": len(rep.result.methods),
-              "rows": int(len(rep.result.summary)), "skipped": rep.result.skipped}
+              "rows": len(rep.result.summary), "skipped": rep.result.skipped}
     if args.csv:
-        Path(args.csv).write_text(rep.csv, encoding="utf-8")
+        csv.write_text(rep.csv, encoding="utf-8")
         result["csv"] = args.csv
     return result
 
+
+# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
+CLI_NAMES = (("negotiate", ""), ("report", ""))
 
 COMMANDS = [
     Command("negotiate", "", "smallest epsilon per mechanism meeting a target", _add_negotiate, _run_negotiate),

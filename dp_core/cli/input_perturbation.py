@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from .._validation import check_count, check_int, check_seed
 from ..bounds.input_perturbation import (
     corollary3_sigma_u_bounds,
     lemma2_bound,
@@ -15,7 +16,13 @@ from ..bounds.input_perturbation import (
 from ..mechanisms.input_perturbation.mechanism import objective_sigma, output_beta
 from ..mechanisms.input_perturbation.model import model_constants
 from ..mechanisms.input_perturbation.params import conservative_accounting, input_perturbation_params, local_privacy
-from ._common import add_dataset_arguments, add_seed_argument, dataset_from_args
+from ._common import (
+    add_dataset_arguments,
+    add_out_dir_arguments,
+    add_seed_argument,
+    check_reproduce_args,
+    dataset_from_args,
+)
 from ._registry import Command
 
 _MODELS = {"least-squares": "least_squares", "logistic": "logistic_taylor"}
@@ -110,8 +117,13 @@ def _simulate_run(a):
     from ..mechanisms.input_perturbation.diagnostic import privacy_diagnostic
     from ..mechanisms.input_perturbation.experiment import SimulationConfig, prepare_data, simulate_over_n
 
+    check_seed(a.seed)
+    check_count("trials", a.trials, lo=1, hi=100_000)
+    check_count("diagnostic_draws", a.diagnostic_draws, lo=1, hi=1_000_000)
+    if a.n is not None:
+        check_int("n", a.n, lo=2, hi=10_000_000)
     model = _MODELS[a.model]
-    rows_needed = None if a.n is None else int(math.ceil(a.n / 0.8)) + 2
+    rows_needed = None if a.n is None else math.ceil(a.n / 0.8) + 2
     ds = dataset_from_args(a, n=rows_needed if a.dataset == "census" else None, seed=a.seed)
     data = prepare_data(ds, model, seed=a.seed)
     n = data.n_train if a.n is None else a.n
@@ -151,7 +163,7 @@ def _simulate_run(a):
 
 
 def _reproduce_args(p):
-    p.add_argument("--out", required=True, help="output directory (created if missing)")
+    add_out_dir_arguments(p, "output directory (created if missing)")
     p.add_argument("--quick", action="store_true", help="small grid and few trials (for CI)")
     add_seed_argument(p)
     p.add_argument("--trials", type=int, default=None, help="trials per point (default 100, quick: 5)")
@@ -160,10 +172,15 @@ def _reproduce_args(p):
 
 
 def _reproduce_run(a):
+    check_reproduce_args(a, "input_perturbation_")
     from ..reproduce.input_perturbation import reproduce
 
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials, tune=not a.no_tune)
 
+
+# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
+CLI_NAMES = (("calibrate", "input-perturbation"), ("simulate", "input-perturbation"),
+             ("reproduce", "input-perturbation"))
 
 COMMANDS = [
     Command("calibrate", "input-perturbation",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from .. import display
-from .._validation import check_in_interval
+from .._validation import check_count, check_epsilon, check_in_interval, check_int, check_positive, check_seed
 from ..bounds import l1_exponential as B
 from ..data import HEAVY_DESIGNS, HEAVY_NOISES, train_test_split
 from ..experiments import summarize
@@ -33,7 +33,14 @@ from ..mechanisms.l1_exponential.simulation import (
     summarize_simulation,
 )
 from ..mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONVENTIONS, convention_guarantee, kappa
-from ._common import add_dataset_arguments, add_seed_argument, dataset_from_args
+from ._common import (
+    add_dataset_arguments,
+    add_out_dir_arguments,
+    add_seed_argument,
+    check_reproduce_args,
+    dataset_from_args,
+    reject_unused,
+)
 from ._registry import Command
 
 MECH = "heavy-tailed-l1"
@@ -59,6 +66,14 @@ def _calibrate_args(p):
 
 
 def _calibrate_run(a):
+    check_int("n", a.n, lo=1)
+    check_int("d", a.d, lo=1)
+    check_epsilon(a.eps, allow_inf=False)
+    check_in_interval("eta_total", a.eta_total, 0.0, 1.0, closed="neither")
+    if a.zeta is not None:
+        check_positive("zeta", a.zeta)
+    if a.grid_m is not None:
+        check_int("grid_m", a.grid_m, lo=1, hi=10_000)
     check_in_interval("c_iota", a.c_iota, 0.05, 20.0)
     theta_b = 2.0 if a.assumption in ("A1", "A2") else a.theta
     c = B.moment_constants(a.assumption, tau=a.tau, d=a.d, theta=theta_b, sigma_theta=a.moment, radius=a.radius)
@@ -72,8 +87,8 @@ def _calibrate_run(a):
         log_N = B.log_net_size(a.d, zeta, 2 * a.radius)
     ks = {conv: kappa(a.eps, c.theta, conv) for conv in CONVENTIONS}
     k = ks[a.convention]
-    common = dict(zeta=zeta, n=a.n, eta=eta, theta=c.theta, M_theta=c.M_theta, V_theta=c.V_theta,
-                  diam_W=2 * a.radius, d=a.d, log_N=log_N)
+    common = {"zeta": zeta, "n": a.n, "eta": eta, "theta": c.theta, "M_theta": c.M_theta, "V_theta": c.V_theta,
+                  "diam_W": 2 * a.radius, "d": a.d, "log_N": log_N}
     aa, bb = B.bound_coefficients(kappa_value=k, **common)
     i_star = B.iota_star(kappa_value=k, **common)
     i_paper = B.iota_paper(a.n, a.d, a.eps, a.eta_total, c.theta, a.tau, a.assumption)
@@ -150,8 +165,13 @@ def _sampler_fields(statuses: list[str], message: str) -> dict:
 
 
 def _simulate_run(a):
+    check_seed(a.seed)
+    check_count("trials", a.trials, lo=1, hi=10_000)
     sched = _schedule(a)
     if a.dataset == "heavy_tailed":
+        reject_unused(a, {"target": "--target"}, "to the synthetic dataset 'heavy_tailed' (only to a CSV --dataset)")
+        check_int("n", a.n, lo=2, hi=10_000_000)
+        check_int("d", a.d, lo=1, hi=1_000)
         model = HeavyTailedModel(d=a.d, design=a.design, noise=a.noise, tail=a.tail, noise_tail=a.noise_tail)
         cfg = SimulationConfig(model=model, n=a.n, epsilon=a.eps, theta=a.theta, convention=a.convention,
                                assumption=a.assumption, c_iota=a.c_iota, radius=a.radius, mode=a.mode,
@@ -217,17 +237,21 @@ def _simulate_run(a):
 
 
 def _reproduce_args(p):
-    p.add_argument("--out", required=True, help="output directory")
+    add_out_dir_arguments(p, "output directory")
     p.add_argument("--quick", action="store_true", help="small grids and few trials (about a minute)")
     add_seed_argument(p)
     p.add_argument("--trials", type=int, default=None, help="repetitions (default 4 quick, 30 full)")
 
 
 def _reproduce_run(a):
+    check_reproduce_args(a, "l1_exponential_")
     from ..reproduce.l1_exponential import reproduce
 
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
 
+
+# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
+CLI_NAMES = (("calibrate", "heavy-tailed-l1"), ("simulate", "heavy-tailed-l1"), ("reproduce", "heavy-tailed-l1"))
 
 COMMANDS = [
     Command("calibrate", MECH, "iota*, sensitivity, temperatures and the explicit bound of EM-L1-HT (Wang & Xu)",

@@ -11,7 +11,13 @@ from __future__ import annotations
 import math
 
 from ..bounds import label_dp_bags as acc
-from ._common import add_dataset_arguments, dataset_from_args
+from ._common import (
+    add_dataset_arguments,
+    add_out_dir_arguments,
+    check_reproduce_args,
+    dataset_from_args,
+    reject_unused,
+)
 from ._registry import Command
 
 MECH = "label-aggregation"
@@ -37,7 +43,7 @@ def _calibrate_args(p):
     p.add_argument("--k", type=int, required=True, help="bag size k (m*k <= n)")
     p.add_argument("--m", type=int, required=True, help="number of bags m")
     p.add_argument("--eps", type=float, required=True, help="epsilon at which delta(epsilon) is evaluated, > 0")
-    p.add_argument("--rho", type=float, default=0.1, help="noisy fraction rho in [0, 1] (noisy-wtd-llp; default 0.1)")
+    p.add_argument("--rho", type=float, default=None, help="noisy fraction rho in [0, 1] (noisy-wtd-llp; default 0.1)")
     p.add_argument("--b1", type=float, default=1.0, help="label bound B1, labels in [-B1, B1] (default 1)")
     p.add_argument("--noise-std", type=float, default=1.0, help="label-noise std s; B1_eff = B1/s (default 1)")
     p.add_argument("--target-delta", type=float, default=None, help="also report k_min and eps_min for this delta")
@@ -62,6 +68,15 @@ def _label_range(a):
 def _calibrate_run(a):
     from ..mechanisms.label_dp_bags import data_conditions, prepare_dataset
 
+    if a.dataset is None:
+        reject_unused(a, {"target": "--target", "label_lo": "--label-lo", "label_hi": "--label-hi"},
+                      "without --dataset")
+    if a.variant == "wtd-lba":
+        reject_unused(a, {"rho": "--rho"}, "to --variant wtd-lba (it adds no label noise)")
+    else:
+        reject_unused(a, {"d": "--d", "b2": "--b2", "gamma": "--gamma", "lam": "--lam"},
+                      f"to --variant {a.variant} (they are wtd-lba data constants)")
+    a.rho = 0.1 if a.rho is None else a.rho
     extra = {}
     n = a.n
     d, b2, gamma, lam = a.d, a.b2, a.gamma, a.lam
@@ -118,13 +133,13 @@ def _simulate_args(p):
 
 
 def _simulate_run(a):
+    from .._validation import check_int, check_seed
     from ..experiments import summarize
     from ..mechanisms.label_dp_bags import prepare_dataset, utility_trials
     from ..rng import spawn_seeds
 
-    from .._validation import check_int
-
     trials = check_int("trials", a.trials, lo=2, hi=100000)
+    check_seed(a.seed)
     ds = dataset_from_args(a, n=a.n, seed=a.seed)
     prep = prepare_dataset(ds, label_range=_label_range(a), b1=a.b1, seed=a.seed)
     df = utility_trials(prep, m=a.m, k=a.k, rho=a.rho, seeds=spawn_seeds(a.seed, trials), epsilon=a.eps,
@@ -138,8 +153,8 @@ def _simulate_run(a):
         "mse_scale_to_original_units": prep.mse_unit, "gamma_hat": opt["gamma_hat"],
         "notes": list(prep.notes) + [
             "test_mse is on labels mapped to [-B1, B1]; multiply by mse_scale_to_original_units for original units.",
-            "For a linear model naive LLP fits the same regression as naive LBA, and weighted LLP without noise the same "
-            "as wtd-LBA (same bags and weights), so their rows are equal.",
+            ("For a linear model naive LLP fits the same regression as naive LBA, and weighted LLP without noise the same "
+            "as wtd-LBA (same bags and weights), so their rows are equal."),
         ],
     }
     for _, row in s.iterrows():
@@ -169,16 +184,21 @@ def _simulate_run(a):
 
 
 def _reproduce_args(p):
-    p.add_argument("--out", required=True, help="output directory (CSV tables and HTML figures)")
+    add_out_dir_arguments(p, "output directory (CSV tables and HTML figures)")
     p.add_argument("--quick", action="store_true", help="small grid and few seeds (about a minute)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
 
 
 def _reproduce_run(a):
+    check_reproduce_args(a, "label_dp_bags_")
     from ..reproduce.label_dp_bags import reproduce
 
     return _clean(reproduce(a.out, quick=a.quick, seed=a.seed))
 
+
+# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
+CLI_NAMES = (("calibrate", "label-aggregation"), ("simulate", "label-aggregation"),
+             ("reproduce", "label-aggregation"))
 
 COMMANDS = [
     Command("calibrate", MECH, "label-DP delta of wtd-LBA / noisy-wtd-LLP: paper-literal, corrected, exact; k_min, eps_min",

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ..bounds.large_margin_gaussian import bounds_for_mode
 from ..experiments import mean_se
 from ..mechanisms.large_margin_gaussian import (
@@ -21,7 +19,13 @@ from ..mechanisms.large_margin_gaussian import (
     make_task,
     privacy_params,
 )
-from ._common import add_dataset_arguments, add_seed_argument, dataset_from_args
+from ._common import (
+    add_dataset_arguments,
+    add_out_dir_arguments,
+    add_seed_argument,
+    check_reproduce_args,
+    dataset_from_args,
+)
 from ._registry import Command
 
 _MODE_HELP = "printed (P, the paper as printed), repaired (P+), corrected (R, default; the private one)"
@@ -102,13 +106,16 @@ def _simulate_args(p):
 
 
 def _simulate_run(a):
-    from .._validation import check_choice, check_int
+    from .._validation import check_choice, check_int, check_seed
 
     modes = [m.strip() for m in str(a.modes).split(",") if m.strip()]
+    if not modes:
+        raise ValueError(f"modes must name at least one of {', '.join(MODES)}, got {a.modes!r}.")
     for m in modes:
         check_choice("modes", m, MODES)
     psd = check_choice("psd", a.psd, ("on", "off")) == "on"
     trials = check_int("trials", a.trials, lo=1, hi=100_000)
+    check_seed(a.seed)
     if a.dataset.lower().endswith(".csv"):
         ds = dataset_from_args(a)
         n_train = a.n
@@ -133,7 +140,7 @@ def _simulate_run(a):
             "unbounded_share": float(g["unbounded"].mean()),
             "nonconverged_share_of_bounded": (float(1.0 - g.loc[g["unbounded"] == 0, "converged"].mean())
                                               if (g["unbounded"] == 0).any() else math.nan),
-            "trials": int(len(g)),
+            "trials": len(g),
         }
         if method != "nonprivate":
             cfg = LargeMarginGaussian(epsilon=a.eps, mode=method, lam=a.lam, mu=a.mu, h=a.h,
@@ -154,6 +161,9 @@ def _simulate_run(a):
     }
 
 
+# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
+CLI_NAMES = (("calibrate", "large-margin"), ("simulate", "large-margin"), ("reproduce", "large-margin"))
+
 COMMANDS = [
     Command("calibrate", "large-margin",
             "Large-margin Gaussian classifier: noise rate, budget split, claimed epsilon and bound tiers per mode",
@@ -165,13 +175,14 @@ COMMANDS = [
 
 
 def _reproduce_args(p):
-    p.add_argument("--out", required=True, help="output directory (created if missing)")
+    add_out_dir_arguments(p, "output directory (created if missing)")
     p.add_argument("--quick", action="store_true", help="5 draws per point and a 5,000-point test set (for CI)")
     add_seed_argument(p)
     p.add_argument("--trials", type=int, default=None, help="noise draws per point (default 20 / 15; quick: 5)")
 
 
 def _reproduce_run(a):
+    check_reproduce_args(a, "large_margin_gaussian_")
     from ..reproduce.large_margin_gaussian import reproduce
 
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)

@@ -228,3 +228,4 @@ COMMANDS = [
     Command("release", "label-aggregation", "one aggregation release with its linear fit (publishable JSON)",
             _bags_args, _bags_run),
 ]
+CLI_NAMES = (("release", "*"),)

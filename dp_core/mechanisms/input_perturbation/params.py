@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..._validation import check_choice, check_delta, check_epsilon, check_in_interval, check_int, check_positive
+from ..._validation import check_choice, check_delta, check_epsilon, check_in_interval, check_int, check_positive, computable
 from ...calibration import gaussian_epsilon_analytic
 from ...exceptions import InvalidPrivacyParameter
 
@@ -203,6 +203,7 @@ class InputPerturbationParams:
         return out
 
 
+@computable
 def input_perturbation_params(
     *,
     n: int,

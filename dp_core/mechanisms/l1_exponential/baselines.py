@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..._validation import check_delta, check_epsilon, check_int, check_positive, check_probability, check_Xy
+from ..._validation import check_delta, check_epsilon, check_int, check_positive, check_probability, check_Xy, computable
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
 from ._blas import single_threaded_blas
@@ -179,6 +179,7 @@ class DPGDCalibration:
     delta: float
 
 
+@computable
 def dp_gd_calibration(*, n: int, d: int, epsilon: float, delta: float, n_steps: int = 200, clip: float = 2.0,
                       radius: float = 1.0) -> DPGDCalibration:
     """Calibrate B2 (replace-one; rho-zCDP => (rho + 2 sqrt(rho L), delta)-DP).

@@ -208,7 +208,8 @@ class L1ExponentialRegression:
     def __post_init__(self) -> None:
         check_epsilon(self.epsilon)
         check_theta(self.theta)
-        check_positive("radius", self.radius)
+        if check_positive("radius", self.radius) > 1e6:  # R^theta terms overflow far above
+            raise ValueError(f"radius must be in (0, 1e+06], got {self.radius:g}.")
         check_choice("convention", self.convention, CONVENTIONS)
         if self.iota is not None:
             check_positive("iota", self.iota)

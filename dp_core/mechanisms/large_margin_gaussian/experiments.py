@@ -18,12 +18,12 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ..._validation import check_choice, check_int, check_probability
+from ..._validation import check_array_size, check_choice, check_int, check_probability
+from ...bounds.large_margin_gaussian import printed_bounds, tier_c_bounds, tier_u_bounds
 from ...data import Dataset, make_gaussian_classes
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
 from ...rng import RngLike, as_generator, as_seed_sequence
-from ...bounds.large_margin_gaussian import printed_bounds, tier_c_bounds, tier_u_bounds
 from .mechanism import LargeMarginGaussian, PreparedData, fit_nonprivate, prepare, release_many
 from .model import loss, predict, preprocess
 from .privacy import MODES, privacy_params, sample_radial
@@ -82,6 +82,7 @@ def public_projection(d: int, k: int, *, seed: RngLike = 20_240_601) -> np.ndarr
     """
     d = check_int("d", d, lo=1)
     k = check_int("k", k, lo=1, hi=d)
+    check_array_size("d x k", d * k, limit=1_000_000)  # a QR factorisation of d x k numbers
     g = as_generator(seed)
     Q, R = np.linalg.qr(g.standard_normal((d, k)))
     return Q * np.sign(np.diag(R))[None, :]

@@ -24,8 +24,8 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from ..._validation import check_choice, check_epsilon, check_int, check_positive, check_Xy
-from ...exceptions import DataValidationError
+from ..._validation import check_choice, check_epsilon, check_in_interval, check_int, check_positive, check_Xy
+from ...exceptions import DataValidationError, InvalidPrivacyParameter
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator, as_seed_sequence
 from .model import encode_labels, objective, outer_vectors, predict, preprocess, sym
@@ -90,15 +90,18 @@ class LargeMarginGaussian:
     tol: float = 1e-9
 
     def __post_init__(self):
-        check_epsilon(self.epsilon, allow_inf=True)
+        # below 1e-3 the noise swamps the objective and the solver's absolute tolerance is out of reach
+        if check_epsilon(self.epsilon, allow_inf=True) < 1e-3:
+            raise InvalidPrivacyParameter(f"epsilon must be in [0.001, inf] for this mechanism, got {self.epsilon:g}.")
         check_choice("mode", self.mode, MODES)
-        check_positive("lam", self.lam)
+        if check_positive("lam", self.lam) > 1e4:  # above 1e4 the solver cannot reach its tolerance
+            raise ValueError(f"lam must be in (0, 10000], got {self.lam:g}.")
         if self.mu is not None:
             check_positive("mu", self.mu)
         check_positive("h", self.h)
         check_choice("semantics", self.semantics, ("target", "paper"))
         check_choice("jacobian", self.jacobian, ("conservative", "tight"))
-        check_positive("tol", self.tol)
+        check_in_interval("tol", self.tol, 1e-13, 1.0)  # below ~1e-13 float64 rounding never lets the solver stop
         if not isinstance(self.psd, (bool, np.bool_)):
             raise TypeError(f"psd must be a bool, got {self.psd!r}.")
         if self.mode == "printed" and not self.psd:

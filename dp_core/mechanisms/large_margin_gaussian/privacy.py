@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ..._validation import check_choice, check_epsilon, check_int, check_positive
+from ..._validation import check_array_size, check_choice, check_epsilon, check_int, check_positive, computable
 from ...rng import as_generator
 
 __all__ = [
@@ -101,6 +101,7 @@ def sample_radial(dim: int, beta: float, rng=None, size: int | None = None) -> N
     beta = check_positive("beta", beta)
     gen = as_generator(rng)
     shape = (1 if size is None else check_int("size", size, lo=0),)
+    check_array_size("dim x size", dim * max(shape[0], 1))
     r = gen.gamma(dim, 1.0 / beta, size=shape)
     g = gen.standard_normal(shape + (dim,))
     nrm = np.linalg.norm(g, axis=1, keepdims=True)
@@ -109,6 +110,7 @@ def sample_radial(dim: int, beta: float, rng=None, size: int | None = None) -> N
     return v[0] if size is None else v
 
 
+@computable
 def k_printed(n: int, lam: float, h: float) -> float:
     """The paper's Jacobian term ``k = ln(1 + 2 alpha/(n lam) + alpha^2/(n lam)^2)``, ``alpha = 1/(2h)``.
 
@@ -116,10 +118,12 @@ def k_printed(n: int, lam: float, h: float) -> float:
     ----------
     Pathak & Raj, Theorem 5.1 (``alpha`` undefined there; pitfall 11 reads it as ``1/(2h)``).
     """
+    n, lam, h = check_int("n", n, lo=1), check_positive("lam", lam), check_positive("h", h)
     a = 1.0 / (2.0 * h) / (n * lam)
     return 2.0 * math.log1p(a)
 
 
+@computable
 def k_corrected(n: int, mu: float, h: float, C: int, *, jacobian: str = "conservative", R_z: float = 1.0) -> float:
     """``k_R = r_J ln(1 + kappa/(n mu))`` with ``kappa = C R_z^4/(2h)``, ``r_J = 2(C-1)`` or ``C-1``.
 
@@ -127,6 +131,9 @@ def k_corrected(n: int, mu: float, h: float, C: int, *, jacobian: str = "conserv
     ----------
     Specification sections 3.4 (step 3) and 4.4.
     """
+    n, mu, h = check_int("n", n, lo=1), check_positive("mu", mu), check_positive("h", h)
+    C, R_z = check_int("C", C, lo=2), check_positive("R_z", R_z)
+    check_choice("jacobian", jacobian, ("conservative", "tight"))
     r_J = 2 * (C - 1) if jacobian == "conservative" else (C - 1)
     kappa = C * R_z**4 / (2.0 * h)
     return r_J * math.log1p(kappa / (n * mu))
@@ -211,6 +218,7 @@ class PrivacyAccounting:
         return asdict(self)
 
 
+@computable
 def privacy_params(
     *,
     epsilon: float,
