@@ -21,6 +21,8 @@ from typing import Any
 
 import streamlit as st
 
+from dp_core._validation import HUGE, TINY
+
 from dp_core.data import DATASETS
 
 from .constants import HIGHER_IS_PRIVATE, LOWER_IS_PRIVATE, SHARED_PARAMS, UrlParam, url_spec
@@ -160,6 +162,8 @@ def parse_url_value(name: str, raw: Any, *, default: Any = None, options: tuple 
         if spec.kind is int and _number(raw, float) is not None:
             return refused("is not a whole number")
         return refused("is not a finite number")
+    if v != 0 and not (TINY <= abs(v) <= HUGE):  # the engine refuses such values (subnormal or overflowing)
+        return refused(f"cannot be computed with (non-zero values must lie between {TINY:g} and {HUGE:g} in size)")
     used: Any = v
     if lo is not None and v < lo:
         used = spec.kind(lo)
