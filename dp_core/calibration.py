@@ -82,7 +82,9 @@ def solve_monotone(
             break
         lo, hi = hi, hi * 2.0
     else:
-        raise InvalidPrivacyParameter(f"no solution for {what}: the search grew past {hi:g}; the privacy budget is too small.")
+        raise InvalidPrivacyParameter(
+            f"no solution for {what}: the search grew past {hi:g}; the privacy budget is too small."
+        )
     for _ in range(400):
         if hi - lo <= rtol * hi:
             break

@@ -140,7 +140,9 @@ def mean_se(values: Any) -> tuple[float, float]:
     return float(v.mean()), float(v.std(ddof=1) / math.sqrt(v.size))
 
 
-def summarize(df: pd.DataFrame, *, by: Sequence[str], values: Sequence[str], z: float = 1.959963984540054) -> pd.DataFrame:
+def summarize(
+    df: pd.DataFrame, *, by: Sequence[str], values: Sequence[str], z: float = 1.959963984540054
+) -> pd.DataFrame:
     """Aggregate a per-trial table: for each value column, ``mean``, ``se``, ``lo``, ``hi``.
 
     Returns one row per group with columns ``{value}_mean``, ``{value}_se``, ``{value}_lo``,

@@ -81,9 +81,14 @@ def _standardise_rows(X):
     return Z / np.linalg.norm(Z, axis=1, keepdims=True)
 
 
-@pytest.mark.parametrize("est", [ObjectivePerturbationClassifier(epsilon=5.0, data_norm=1.0, random_state=0),
-                                 LargeMarginGaussianClassifier(epsilon=5.0, data_norm=1.0, random_state=0)],
-                         ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize(
+    "est",
+    [
+        ObjectivePerturbationClassifier(epsilon=5.0, data_norm=1.0, random_state=0),
+        LargeMarginGaussianClassifier(epsilon=5.0, data_norm=1.0, random_state=0),
+    ],
+    ids=lambda e: type(e).__name__,
+)
 def test_pipeline_cross_val_score_and_clone(est):
     X, y = _breast()
     # The row scaler is a public rule (unit norm) applied to standardised columns; the column

@@ -203,12 +203,17 @@ def _page_errors(page) -> list[str]:
     n_exc = page.locator('[data-testid="stException"]').count()
     if n_exc:
         texts = page.locator('[data-testid="stException"]').all_inner_texts()
-        problems.append(f"{n_exc} exception element(s): " + " | ".join(t.strip().replace("\n", " ")[:300] for t in texts))
-    body = page.locator('[data-testid="stMain"]').first.inner_text() if page.locator('[data-testid="stMain"]').count() \
+        problems.append(
+            f"{n_exc} exception element(s): " + " | ".join(t.strip().replace("\n", " ")[:300] for t in texts)
+        )
+    body = (
+        page.locator('[data-testid="stMain"]').first.inner_text()
+        if page.locator('[data-testid="stMain"]').count()
         else page.locator("body").inner_text()
+    )
     for m in TRACEBACK.finditer(body):
         start = max(0, m.start() - 60)
-        problems.append(f"traceback text in the page: …{body[start:m.end() + 120]!s}…".replace("\n", " "))
+        problems.append(f"traceback text in the page: …{body[start : m.end() + 120]!s}…".replace("\n", " "))
         break
     return problems
 
@@ -218,8 +223,17 @@ def _check_charts(page, where: str) -> tuple[list[str], int]:
     return [f"{where}: {p}" for p in res["problems"]], res["count"]
 
 
-def _visit(page, app_url: str, path: str, title: str, query: str, shot: Path | None, *, run_buttons: bool = True,
-           all_tabs: bool = True) -> dict:
+def _visit(
+    page,
+    app_url: str,
+    path: str,
+    title: str,
+    query: str,
+    shot: Path | None,
+    *,
+    run_buttons: bool = True,
+    all_tabs: bool = True,
+) -> dict:
     """Open ``path`` with ``query``, visit every tab, click every Run button once; return what was found.
 
     ``shot``: where to save a screenshot of the whole page at the end (None: no screenshot).
@@ -260,8 +274,10 @@ def _visit(page, app_url: str, path: str, title: str, query: str, shot: Path | N
                 b.click()
                 page.wait_for_timeout(150)
                 if not _wait_idle(page, deadline):
-                    failures.append(f"{where}: after clicking {b.inner_text().strip()!r} the page did not finish "
-                                    f"within {PAGE_TIMEOUT_S:.0f} s")
+                    failures.append(
+                        f"{where}: after clicking {b.inner_text().strip()!r} the page did not finish "
+                        f"within {PAGE_TIMEOUT_S:.0f} s"
+                    )
                     break
         page.wait_for_timeout(250)  # let Plotly draw the charts of this tab
         probs, n = _check_charts(page, where)
@@ -273,8 +289,13 @@ def _visit(page, app_url: str, path: str, title: str, query: str, shot: Path | N
             tabs.nth(0).click()  # the screenshot shows the first tab, as a visitor first sees the page
             _wait_idle(page, deadline)
         _screenshot(page, shot)
-    return {"failures": list(dict.fromkeys(failures)), "charts": charts, "clicked": clicked, "url": page.url,
-            "seconds": round(time.time() - deadline + PAGE_TIMEOUT_S, 1)}
+    return {
+        "failures": list(dict.fromkeys(failures)),
+        "charts": charts,
+        "clicked": clicked,
+        "url": page.url,
+        "seconds": round(time.time() - deadline + PAGE_TIMEOUT_S, 1),
+    }
 
 
 def _screenshot(page, shot: Path) -> None:
@@ -286,8 +307,10 @@ def _screenshot(page, shot: Path) -> None:
 
 
 def _conclude(path: str, visit: str, result: dict) -> None:
-    print(f"\n{path} ({visit}): {result.get('seconds', '?')} s, {result['charts']} chart checks, "
-          f"clicked {result['clicked'] or 'no button'}, {len(result['failures'])} failure(s)")
+    print(
+        f"\n{path} ({visit}): {result.get('seconds', '?')} s, {result['charts']} chart checks, "
+        f"clicked {result['clicked'] or 'no button'}, {len(result['failures'])} failure(s)"
+    )
     failures = result["failures"]
     if not failures:
         return
@@ -337,8 +360,9 @@ def test_page_from_a_shared_link(entry, browser, app_url, shots):
     try:
         page = ctx.new_page()
         query = SHARED_LINK + ("&" + SHARED_PAGE[path] if path in SHARED_PAGE else "")
-        result = _visit(page, app_url, path, title, query, shots / f"{Path(path).stem}-link.png", run_buttons=False,
-                        all_tabs=False)
+        result = _visit(
+            page, app_url, path, title, query, shots / f"{Path(path).stem}-link.png", run_buttons=False, all_tabs=False
+        )
         warnings = page.locator('[data-testid="stAlert"]', has_text="The link's").all_inner_texts()
     finally:
         ctx.close()

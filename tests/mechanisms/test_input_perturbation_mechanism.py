@@ -205,8 +205,9 @@ def test_samplers_give_the_same_excess_risk_distribution():
     assert abs(es.mean() - er.mean()) < 4 * se
     assert sps.ks_2samp(es, er).pvalue > 1e-3
     # and the comparison has power: a sampler with the wrong quadratic-noise scale (sigma_u doubled) is detected
-    p_wrong = input_perturbation_params(n=n, d=d, epsilon=1.0, delta=0.01, zeta=2.0, lam=1.0, Delta_multiplier=0.1,
-                                        sigma_u_margin=1.0)
+    p_wrong = input_perturbation_params(
+        n=n, d=d, epsilon=1.0, delta=0.01, zeta=2.0, lam=1.0, Delta_multiplier=0.1, sigma_u_margin=1.0
+    )
     ew = empirical_risk(st, input_perturbation_thetas(st, p_wrong, n_trials=4000, rng=23)) - J0
     assert sps.ks_2samp(ew, er).pvalue < 1e-6
 
