@@ -21,7 +21,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from dp_core.audit import audit_statistics, make_target, run_audit  # noqa: E402
 from dp_core.data import load_dataset  # noqa: E402
 
-
 _CPU: list[float] = []
 
 

@@ -65,7 +65,7 @@ def engine(n: int = 1_000_000, trials: int = 1000, records_trials: int = 3) -> N
         f"ratio including the one-off pass for {trials} trials: {per_rec * trials / (t_pass + t_seeded):,.0f}x"
     )
     for m in (1000, 10_000, 100_000):
-        tt, _ = timed(lambda: release_thetas(st, p, m, seed=4))
+        tt, _ = timed(lambda m=m: release_thetas(st, p, m, seed=4))
         print(f"  release_thetas({m:,} runs): {tt:.3f} s ({tt / m * 1e6:.1f} us per run)")
 
 
@@ -174,7 +174,8 @@ def browser(chromium: str = "/usr/bin/chromium", repeats: int = 5) -> None:
                 time.sleep(0.5)
             print(
                 f"browser: bound-norm radio (no new simulation) to re-rendered caption: median "
-                f"{1e3 * sorted(rtimes)[len(rtimes) // 2]:.0f} ms over {repeats} clicks (first {1e3 * rtimes[0]:.0f} ms)"
+                f"{1e3 * sorted(rtimes)[len(rtimes) // 2]:.0f} ms over {repeats} clicks (first {1e3 * rtimes[0]:.0f} "
+                "ms)"
             )
             b.close()
     finally:

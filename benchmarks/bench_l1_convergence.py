@@ -10,8 +10,8 @@ uniformly on W, dense preconditioners adapted during warm-up from the chains' ow
 side by side in one run. Part 1b does the same on randhie standardised as the comparison page
 does (its unconstrained fit lies outside W, so the target's mass sits against the boundary). Both
 are diagnosed the same way: rank-normalised split-R-hat (max of bulk and folded, over the log
-target and every coordinate) and the smallest bulk ESS, on the whole sampling phase. Convergence means R-hat <= 1.05 and ESS
->= 100 (``dp_core.mechanisms.l1_exponential.mcmc.RHAT_THRESHOLD`` / ``ESS_MIN``).
+target and every coordinate) and the smallest bulk ESS, on the whole sampling phase. Convergence means R-hat <= 1.05
+and ESS >= 100 (``dp_core.mechanisms.l1_exponential.mcmc.RHAT_THRESHOLD`` / ``ESS_MIN``).
 
 Part 2 — cost of 100 draws at n = 1e4, d = 5 (the speed target of the issue on sampler speed:
 <= 3 s wanted, and no slower than the older sampler's 10.5 s) for the quick preset and the

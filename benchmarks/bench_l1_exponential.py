@@ -19,8 +19,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dp_core.bounds.l1_exponential import iota_star, moment_constants  # noqa: E402
@@ -66,7 +64,9 @@ def main() -> None:
     for theta, preset in ((1.5, "quick"), (1.5, "fast"), (1.3, "quick"), (2.0, "quick")):
         sched = MCMCSchedule.preset(preset)
         wall, cpu, res = timed(
-            lambda: em_mcmc(ds.X, ds.y, epsilon=1.0, theta=theta, iota=iota, n_draws=100, schedule=sched, rng=0)
+            lambda theta=theta, sched=sched: em_mcmc(
+                ds.X, ds.y, epsilon=1.0, theta=theta, iota=iota, n_draws=100, schedule=sched, rng=0
+            )
         )
         dg = res.diagnostics
         line(
@@ -84,7 +84,9 @@ def main() -> None:
         ds2 = make_heavy_tailed(n2, d=2, seed=2)
         for theta in (1.5, 1.3):
             wall, cpu, _ = timed(
-                lambda: em_grid(ds2.X, ds2.y, epsilon=1.0, theta=theta, iota=0.05, net=net, n_draws=100, rng=0),
+                lambda ds2=ds2, theta=theta: em_grid(
+                    ds2.X, ds2.y, epsilon=1.0, theta=theta, iota=0.05, net=net, n_draws=100, rng=0
+                ),
                 repeat=2,
             )
             line(f"end to end (costs + 100 draws), n = {n2}, theta = {theta}", wall, cpu, 0.5)

@@ -106,7 +106,8 @@ def main() -> None:
         f"     (cvxpy is {t_cvx / t_apg_cold:.0f}x slower)"
     )
     print(
-        f"{'max |Phi_APG - Phi_cvxpy| (entries up to ' + format(float(np.abs(P_cvx).max()), '.3g') + ')':<72s} {diff:10.2e}"
+        f"{'max |Phi_APG - Phi_cvxpy| (entries up to ' + format(float(np.abs(P_cvx).max()), '.3g') + ')':<72s} "
+        f"{diff:10.2e}"
     )
 
     # 3. sweeps ---------------------------------------------------------------------------------------

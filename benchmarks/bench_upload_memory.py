@@ -254,7 +254,8 @@ def main() -> None:
             sessions = f"{info.get('sessions_active', '?')}+{info.get('sessions_stored', '?')}"
             print(
                 f"{step:<40} {rss:8.1f} {sessions:>9} {info.get('upload_sessions_with_files', '?'):>6} "
-                f"{info.get('upload_bytes_held_mb', float('nan')):8.1f} {info.get('shared_cache_mb', float('nan')):9.1f} "
+                f"{info.get('upload_bytes_held_mb', float('nan')):8.1f} "
+                f"{info.get('shared_cache_mb', float('nan')):9.1f} "
                 f"{info.get('upload_datasets_alive', '?'):>7} {info.get('session_memos_alive', '?'):>5} "
                 f"{rows_out[-1][2]:11.1f}",
                 flush=True,

@@ -14,8 +14,8 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from scipy.special import log_ndtr
 

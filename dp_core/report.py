@@ -13,8 +13,8 @@ import base64
 import html
 import importlib.metadata
 import platform
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import pandas as pd
 

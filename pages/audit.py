@@ -291,7 +291,8 @@ with st.expander("How the bound was computed", expanded=False):
     st.markdown(
         f"- **Statistic:** {badges.md_escape(report.statistic)}.\n"
         f"- **Distinguishing event:** {badges.md_escape(r.event)}.\n"
-        f"- **Test** (chosen on the first {fmt.integer(r.n_select)} runs of each side): guess **{r.positive}** when the "
+        f"- **Test** (chosen on the first {fmt.integer(r.n_select)} runs of each side): guess **{r.positive}** when "
+        "the "
         f"statistic is {rel} {fmt.number(r.threshold, sig=4)}.\n"
         f"- **True-positive rate** (on {r.positive}, {fmt.integer(r.n_eval)} evaluation runs): "
         f"{fmt.number(r.tpr, sig=4)}, 95% interval {fmt.interval(r.tpr_low, r.tpr_high, sig=4)}.\n"

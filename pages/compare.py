@@ -12,7 +12,7 @@ from dp_core.negotiate import answer_sentences, answer_table_for_people
 from dp_core.report import COMPARE_PAGE, targets_from_params
 from ui import badges, share, state, widgets
 from ui import cached_compare as cc
-from ui.constants import EPS_OPTIONS, GRID_OPTIONS, N_EPS_OPTIONS, TDELTA_MAX, TVALUE_LIMIT
+from ui.constants import GRID_OPTIONS, N_EPS_OPTIONS, TDELTA_MAX, TVALUE_LIMIT
 
 eps, delta, seed, trials = widgets.sidebar_controls()
 share.follow_pending_page(COMPARE_PAGE)

@@ -179,8 +179,10 @@ b2.metric("Odds can change by at most", f"× {display.number(meaning['odds_facto
 lo, hi = meaning["posterior_from_half"]
 b3.metric("A 50 % guess becomes at most", display.percent(hi))
 st.markdown(
-    f"With ε = **{display.epsilon(eps)}**, whatever anyone learns from the output, the odds of any statement about **one** person "
-    f"change by a factor of at most e^ε = **{display.number(meaning['odds_factor'])}**, whether or not that person's record was "
+    f"With ε = **{display.epsilon(eps)}**, whatever anyone learns from the output, the odds of any statement about "
+    "**one** person "
+    f"change by a factor of at most e^ε = **{display.number(meaning['odds_factor'])}**, whether or not that person's "
+    "record was "
     f"used. Someone 50 % sure of a fact about you could end up between **{display.percent(lo)}** and "
     f"**{display.percent(hi)}** sure. δ = **{display.delta(delta)}** is the probability that this promise may fail; "
     f"it should be far below 1/n (here 1/n = {display.delta(1 / ds.n)})."

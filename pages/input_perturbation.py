@@ -175,7 +175,8 @@ n_min_mode = min_n(float(delta))["alg1" if mode == "ALG1" else "cor2"]
 if n_full <= n_min_mode:
     st.error(
         f"Input perturbation needs more than {fmt.number(n_min_mode, sig=4)} contributors at δ = "
-        f"{fmt.delta(delta)} ({MODE_LABELS[mode]}); this dataset has {fmt.integer(n_full)} training rows. Increase δ or choose a larger "
+        f"{fmt.delta(delta)} ({MODE_LABELS[mode]}); this dataset has {fmt.integer(n_full)} training rows. Increase δ "
+        "or choose a larger "
         "dataset.",
         icon="⚠️",
     )
@@ -315,7 +316,8 @@ def theory_sections() -> None:
     st.subheader("Theorem 2: the expected excess risk bound, term by term")
     st.latex(
         r"\mathbb E[\hat J(w^{in})-\hat J(\hat w)]\le \underbrace{\tfrac{8d\zeta^2(8\ln(4/\delta)+4\varepsilon)}"
-        r"{n\varepsilon^2\Delta}}_{T_1}+\underbrace{\tfrac{\Delta\|\hat w\|^2}{2n}}_{T_2}+\underbrace{\tfrac{(\sigma_u^2"
+        r"{n\varepsilon^2\Delta}}_{T_1}+\underbrace{\tfrac{\Delta\|\hat "
+        r"w\|^2}{2n}}_{T_2}+\underbrace{\tfrac{(\sigma_u^2"
         r"-2\lambda/\varepsilon)\|\hat w\|^2}{2n}}_{T_3}+T_4,\qquad T_4=O(n^{-3/2})"
     )
     st.plotly_chart(figs["terms"], key="ip_terms")

@@ -457,7 +457,8 @@ with tab_rates:
             key="l1_assumption_fig",
         )
         st.caption(
-            f"n = {fmt.integer(n_show)}, ε = {fmt.epsilon(eps)}. A bound on every coordinate's moment (A2, A4) is weaker than a "
+            f"n = {fmt.integer(n_show)}, ε = {fmt.epsilon(eps)}. A bound on every coordinate's moment (A2, A4) is "
+            "weaker than a "
             "bound on the norm's moment (A1, A3), and the rate pays an extra √d (second moment) or d^(1/θ) "
             "factor; hidden constants set to 1 (rate only)."
         )

@@ -229,8 +229,10 @@ with tab_priv:
     if variant == "noisy-wtd-llp" and rho == 0:
         st.error("ρ = 0 is weighted LLP without noise: **not label-DP at all** — δ ≥ m·k/n for every ε.", icon="⛔")
     st.warning(
-        f"Naive LBA / naive LLP and weighted LLP without noise are **not label-DP**: a changed label lands in a bag with "
-        f"probability m·k/n = {fmt.delta(summ['naive_lower_bound'], sig=3)}, and then its bag's sum moves deterministically. "
+        "Naive LBA / naive LLP and weighted LLP without noise are **not label-DP**: a changed label lands in a bag "
+        "with "
+        f"probability m·k/n = {fmt.delta(summ['naive_lower_bound'], sig=3)}, and then its bag's sum moves "
+        "deterministically. "
         "So δ ≥ m·k/n for every ε.",
         icon="⛔",
     )
@@ -343,7 +345,8 @@ with tab_k:
 # ------------------------------------------------------------------ utility
 with tab_util:
     st.markdown(
-        f"Linear least squares fitted on each release, **{fmt.integer(trials)} runs** per point (fresh bags, weights and "
+        f"Linear least squares fitted on each release, **{fmt.integer(trials)} runs** per point (fresh bags, weights "
+        "and "
         "noise each run). The runs are for evaluation only: releasing many times would compose. Baselines add "
         f"Gaussian (analytic σ) or Laplace noise to all {fmt.integer(data.n)} training labels at the sidebar's (ε, δ)."
     )
@@ -414,7 +417,8 @@ with tab_util:
                 f"At m = {fmt.integer(m)}: wtd-LBA measured ratio "
                 f"{fmt.pm(row['ratio_mean'].iloc[0], 1.96 * row['ratio_se'].iloc[0], sig=4)} "
                 f"({fmt.integer(row['n_trials'].iloc[0])} runs) vs predicted "
-                f"{fmt.number(acc.predicted_ratio_lba(m, data.d), sig=4)}. The paper's own utility bound (Theorem 1.2) needs "
+                f"{fmt.number(acc.predicted_ratio_lba(m, data.d), sig=4)}. The paper's own utility bound (Theorem 1.2) "
+                "needs "
                 "m in the billions to say anything: aggregation keeps labels noise-free but shrinks the sample "
                 "from n to m."
             )

@@ -188,7 +188,8 @@ with st.expander("Preprocessing (what was done to the data)"):
         st.markdown(f"- {note}")
     st.markdown(
         f"- {fmt.integer(task.n)} training rows, {fmt.integer(task.X_test.shape[0])} test rows, "
-        f"d = {fmt.integer(task.d)}, C = {fmt.integer(task.n_classes)} classes; inputs enter as z = (x, 1)/√2 (the printed mode uses (x, 1))."
+        f"d = {fmt.integer(task.d)}, C = {fmt.integer(task.n_classes)} classes; inputs enter as z = (x, 1)/√2 (the "
+        "printed mode uses (x, 1))."
     )
 
 try:
@@ -320,7 +321,8 @@ if task.d == 2:
     )
 else:
     st.info(
-        f"Decision regions are drawn for d = 2; this data has d = {fmt.integer(task.d)}. Set k = 2 above to project it to "
+        f"Decision regions are drawn for d = 2; this data has d = {fmt.integer(task.d)}. Set k = 2 above to project it "
+        "to "
         "two dimensions (a public projection)."
     )
 

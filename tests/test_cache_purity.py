@@ -147,7 +147,10 @@ def _cached_index() -> dict[str, set[str]]:
 
 
 def _call_sites(tree: ast.Module, index: dict[str, set[str]]):
-    """Calls of cached functions in a module: ``alias.func(...)`` or ``func(...)`` of an imported/own cached function."""
+    """Calls of cached functions in a module.
+
+    ``alias.func(...)`` or ``func(...)`` of an imported/own cached function.
+    """
     aliases: dict[str, str] = {}  # local name -> module
     direct: set[str] = set()  # local names bound to cached functions
     for node in ast.walk(tree):

@@ -452,7 +452,7 @@ def test_warnings_do_not_break_the_one_line_error(monkeypatch, capsys):
     import dp_core.calibration as cal
 
     def noisy(**kwargs):
-        warnings.warn("overflow encountered in exp", RuntimeWarning)
+        warnings.warn("overflow encountered in exp", RuntimeWarning, stacklevel=2)
         raise ValueError("sensitivity must be in (0, inf), got 0.")
 
     monkeypatch.setattr(cal, "laplace_scale", noisy)

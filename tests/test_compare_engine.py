@@ -164,7 +164,7 @@ def test_each_mechanism_adapter(key, name, methods):
     statuses = {m["method"]: m["status"] for m in r.methods}
     assert methods <= set(statuses)
     # a theoretical bound, where there is one, falls as epsilon grows
-    for (meth, _lab), g in r.bounds.groupby(["method", "label"]):
+    for (_meth, _lab), g in r.bounds.groupby(["method", "label"]):
         g = g.sort_values("epsilon")
         assert (g["bound"] > 0).all()
         assert g["bound"].iloc[0] > g["bound"].iloc[-1]

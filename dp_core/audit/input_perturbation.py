@@ -64,7 +64,9 @@ MODES = {
     "COR2": "σ_u from Corollary 2 (the paper's recommended formula) — as claimed by the paper",
     "ALG1": "σ_u as printed in Algorithm 1 — as claimed by the paper",
     "CORR": "σ_u with the corrected cross-term constant (spec §8 P1)",
-    "LOCAL": "local (ε_L, 2δ) of one contributor's record, Corollary 1 (σ_u from Corollary 2) — as claimed by the paper",
+    "LOCAL": (
+        "local (ε_L, 2δ) of one contributor's record, Corollary 1 (σ_u from Corollary 2) — as claimed by the paper"
+    ),
 }
 
 #: Pilot runs per side used to estimate the projection direction.

@@ -23,7 +23,8 @@ released feature aggregate ``x̄`` (spec §2.9 and §3.7): ``ȳ | x̄ ~ N(x̄ᵀ
 
 Claims audited: for naive LBA/LLP and noiseless weighted LLP the paper claims no guarantee
 (they are not label-DP: ``δ ≥ m k / n`` for every ε), so the audit tests the user's
-``(ε, δ)``; so does wtd-LBA, whose guarantee (Theorem 1.2) depends on conditions of the data; for noisy-wtd-LLP the ``δ`` at the user's ``ε`` from the exact accounting
+``(ε, δ)``; so does wtd-LBA, whose guarantee (Theorem 1.2) depends on conditions of the data;
+for noisy-wtd-LLP the ``δ`` at the user's ``ε`` from the exact accounting
 (:func:`dp_core.bounds.label_dp_bags.llp_exact_delta`) or as claimed by the paper (Theorem 1.3).
 
 References

@@ -207,7 +207,9 @@ def _register_adapters() -> None:
             default_runs=20_000,
             max_runs=200_000,
             page="pages/input_perturbation.py",
-            summary="Every contributor adds Gaussian noise to its own record; the server fits a ridge-regularised model.",
+            summary=(
+                "Every contributor adds Gaussian noise to its own record; the server fits a ridge-regularised model."
+            ),
         )
     )
     register(

@@ -53,7 +53,8 @@ def theorem2_terms(params: InputPerturbationParams, w_norm: float | None = None)
 
     T1 = 8 d zeta^2 (8 ln(4/delta) + 4 eps) / (n eps^2 Delta), T2 = Delta ||w^||^2 / (2n),
     T3 = (sigma_u^2 - 2 lambda/eps) ||w^||^2 / (2n),
-    T4 = (sigma_u^2 ln(4e^3) + 2 sigma_u^2 ln(4e^2)/sqrt(n) + sqrt(2d) lambda sigma_u ln(2e^3)) ||w^||^2 / (2 n sqrt(n)).
+    T4 = (sigma_u^2 ln(4e^3) + 2 sigma_u^2 ln(4e^2)/sqrt(n) + sqrt(2d) lambda sigma_u ln(2e^3))
+         * ||w^||^2 / (2 n sqrt(n)).
 
     Parameters
     ----------

@@ -46,10 +46,9 @@ from .._validation import (
     check_in_interval,
     check_int,
     check_positive,
-    check_real,
     computable,
 )
-from ..calibration import gaussian_delta_analytic, gaussian_sigma_analytic, laplace_scale
+from ..calibration import gaussian_sigma_analytic, laplace_scale
 
 __all__ = [
     "LN2",
@@ -1046,7 +1045,10 @@ def vacuous_statement(delta: float, what: str) -> str:
     if delta >= 1.0:
         return f"{what}: delta >= 1, so this accounting gives no privacy guarantee at all (vacuous)."
     if delta >= 0.1:
-        return f"{what}: delta = {delta:.3g}, a guarantee in name only (one person in {1 / delta:.0f} may be fully exposed)."
+        return (
+            f"{what}: delta = {delta:.3g}, a guarantee in name only "
+            f"(one person in {1 / delta:.0f} may be fully exposed)."
+        )
     return f"{what}: delta = {delta:.3g}."
 
 
@@ -1107,7 +1109,8 @@ def accounting_summary(
     check_positive("noise_std", noise_std)
     if mm * kk > nn:
         raise ValueError(
-            f"m*k must be <= n (disjoint bags), got m*k = {mm * kk} > n = {nn}; the largest feasible k for m = {mm} is {nn // mm}."
+            f"m*k must be <= n (disjoint bags), got m*k = {mm * kk} > n = {nn}; the largest feasible k for m = {mm} is "
+            f"{nn // mm}."
         )
     out: dict[str, Any] = {
         "mechanism": variant,
@@ -1130,7 +1133,9 @@ def accounting_summary(
                     "delta_explicit": 1.0,
                     "delta_exact": mm * kk / nn,
                     "delta_floor": mm * kk / nn,
-                    "statement": "rho = 0 is weighted LLP without noise: not label-DP, delta >= m*k/n for every epsilon.",
+                    "statement": (
+                        "rho = 0 is weighted LLP without noise: not label-DP, delta >= m*k/n for every epsilon."
+                    ),
                     "paper_dominant": "no noise",
                     "explicit_dominant": "no noise",
                 }
@@ -1138,7 +1143,8 @@ def accounting_summary(
             out["statement_paper"] = vacuous_statement(1.0, "As claimed by the paper")
             out["statement_explicit"] = vacuous_statement(1.0, "Corrected explicit bound")
             out["statement_exact"] = (
-                f"Exact: delta = m*k/n = {mm * kk / nn:.3g} for every epsilon; with rho = 0 the mechanism is not label-DP."
+                f"Exact: delta = m*k/n = {mm * kk / nn:.3g} for every epsilon; with rho = 0 the mechanism is not "
+                "label-DP."
             )
             return out
         params = {"m": mm, "rho": rho, "b1": b1, "noise_std": noise_std}

@@ -33,7 +33,9 @@ __all__ = ["CliError", "Command", "build_parser", "discover_commands", "main", "
 VERBS = {
     "calibrate": "print the noise scales and guarantees of a mechanism for given parameters",
     "simulate": "run a mechanism many times on a dataset and print the measured utility",
-    "release": "run a mechanism once on a dataset and print the publishable release (--diagnostics: non-private extras)",
+    "release": (
+        "run a mechanism once on a dataset and print the publishable release (--diagnostics: non-private extras)"
+    ),
     "reproduce": "recreate a paper's figures or tables (CSV + HTML)",
     "audit": "measure a lower bound on a mechanism's epsilon from repeated runs",
     "negotiate": "find the smallest epsilon (or n, or k) that meets a stakeholder's target",

@@ -105,7 +105,8 @@ def _runner(m: AuditableMechanism):
     return run
 
 
-# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy) ('*': every audit mechanism)
+# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
+# ('*': every audit mechanism)
 CLI_NAMES = (("audit", "*"),)
 
 COMMANDS = [

@@ -122,7 +122,9 @@ def _calibrate_run(a):
         "conservative_zeta_tilde": ca.zeta_tilde,
         "conservative_note": "ours (spec 8 P2): conditions on U, does not use Lemma 7",
         "labels": {
-            "eps_run": "central epsilon as claimed by the paper (Theorem 1); its proof's Lemma 7 fails for general data",
+            "eps_run": (
+                "central epsilon as claimed by the paper (Theorem 1); its proof's Lemma 7 fails for general data"
+            ),
             "eps_central_conservative": "corrected: conservative accounting (ours, spec 8 P2)",
             "eps_local_paper": "as claimed by the paper (Corollary 1), used outside its validity range (needs eps < 1)",
             "eps_local_exact": "corrected: exact level of the same Gaussian release (Gaussian DP)",

@@ -109,8 +109,10 @@ def _calibrate_run(a):
             "dataset": ds.name,
             "gamma_hat": cond["gamma_hat"],
             "data_opt": cond["opt"],
-            "data_conditions_warning": "gamma_hat, gamma and lambda* were computed from the private labels: the guarantee is "
-            "conditional on them and not worst-case label-DP.",
+            "data_conditions_warning": (
+                "gamma_hat, gamma and lambda* were computed from the private labels: the guarantee is "
+                "conditional on them and not worst-case label-DP."
+            ),
             "data_warnings": cond["warnings"],
             "preprocessing_notes": list(prep.notes),
         }
@@ -203,8 +205,8 @@ def _simulate_run(a):
         + [
             "test_mse is on labels mapped to [-B1, B1]; multiply by mse_scale_to_original_units for original units.",
             (
-                "For a linear model naive LLP fits the same regression as naive LBA, and weighted LLP without noise the same "
-                "as wtd-LBA (same bags and weights), so their rows are equal."
+                "For a linear model naive LLP fits the same regression as naive LBA, and weighted LLP without noise "
+                "the same as wtd-LBA (same bags and weights), so their rows are equal."
             ),
         ],
     }

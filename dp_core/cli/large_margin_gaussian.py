@@ -244,7 +244,8 @@ COMMANDS.append(
     Command(
         "reproduce",
         "large-margin",
-        "Large-margin Gaussian classifier: re-run the specification's pilot (section 6.2; the paper has no experiments)",
+        "Large-margin Gaussian classifier: re-run the specification's pilot (section 6.2; the paper has no "
+        "experiments)",
         _reproduce_args,
         _reproduce_run,
     )

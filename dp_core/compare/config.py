@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 from urllib.parse import urlencode
 
 from .._validation import check_delta, check_epsilon, check_in_interval, check_int
@@ -204,7 +205,7 @@ class ExplorerConfig:
         base = base_url.rstrip("/")
         return f"{base}/{path}?{urlencode(self.to_query())}" if path else f"{base}/?{urlencode(self.to_query())}"
 
-    def replace(self, **changes: Any) -> "ExplorerConfig":
+    def replace(self, **changes: Any) -> ExplorerConfig:
         values = {
             **self.shared,
             "page": self.page,
@@ -215,7 +216,7 @@ class ExplorerConfig:
         return ExplorerConfig(**values)
 
     @classmethod
-    def from_query(cls, query: Mapping[str, str], *, page: str = "") -> "ExplorerConfig":
+    def from_query(cls, query: Mapping[str, str], *, page: str = "") -> ExplorerConfig:
         """Read a link's query string: shared keys at the top level, every other key a page setting."""
         shared = {k: query[k] for k in SHARED_KEYS if k in query}
         params = {k: v for k, v in query.items() if k not in SHARED_KEYS}

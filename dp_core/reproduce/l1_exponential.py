@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_int
+from ..bounds.l1_exponential import privacy_dominance_epsilon
 from ..data import make_heavy_tailed
 from ..mechanisms.l1_exponential.figures import (
     baseline_figure,
@@ -39,7 +40,6 @@ from ..mechanisms.l1_exponential.simulation import (
     rate_sweep,
     truncation_sweep,
 )
-from ..bounds.l1_exponential import privacy_dominance_epsilon
 
 __all__ = ["QUICK", "FULL", "reproduce"]
 

@@ -391,14 +391,18 @@ def reproduce(out_dir: str | Path, *, quick: bool = False, seed: int = 0, progre
         "table1_max_abs_ratio_minus_prediction": float(dev.max()) if len(dev) else math.nan,
         "all_paper_deltas_vacuous": bool((priv["delta_paper"] >= 1.0).all()) if len(priv) else True,
         "notes": [
-            "Synthetic criteo-like and census-like data (the real data cannot be shipped); OLS on the aggregates instead of "
+            "Synthetic criteo-like and census-like data (the real data cannot be shipped); OLS on the aggregates "
+            "instead of "
             "Adam and an MLP; n_train scaled down, so cells with m*k > n_train are infeasible and left empty.",
-            "The paper reports no (epsilon, delta); label_dp_bags_privacy.csv gives the accounting with labels rescaled to [-1, 1].",
-            "Table 1 and Table 3 share one replica: for a linear model weighted LLP without noise fits the same regression as wtd-LBA.",
+            "The paper reports no (epsilon, delta); label_dp_bags_privacy.csv gives the accounting with labels "
+            "rescaled to [-1, 1].",
+            "Table 1 and Table 3 share one replica: for a linear model weighted LLP without noise fits the same "
+            "regression as wtd-LBA.",
         ]
         + (
             [
-                "Quick mode: criteo-like only (70,000 training rows, 3 seeds, rho in {0.1, 0}); the census-like replica "
+                "Quick mode: criteo-like only (70,000 training rows, 3 seeds, rho in {0.1, 0}); the census-like "
+                "replica "
                 "(d = 403) runs in the full mode."
             ]
             if quick

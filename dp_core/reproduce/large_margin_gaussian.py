@@ -32,9 +32,7 @@ from ..data import make_gaussian_classes
 from ..figures import apply_layout, color_of
 from ..mechanisms.large_margin_gaussian import (
     LargeMarginGaussian,
-    fit_nonprivate,
     predict,
-    prepare,
     preprocess,
     release_many,
 )

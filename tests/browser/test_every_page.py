@@ -114,7 +114,8 @@ _CHARTS_JS = r"""() => {
     if (!el._fullData || traces.length === 0) { out.push(`${name}: no visible trace`); return; }
     const axis = (ref, letter) => layout[(ref || letter).replace(/^([xy])(\d*)$/, (m, a, n) => a + 'axis' + n)];
     const inRange = (ax, v) => {
-      if (!ax || !Array.isArray(ax.range) || ax.type === 'category' || ax.type === 'multicategory' || ax.type === 'date') return true;
+      if (!ax || !Array.isArray(ax.range)) return true;
+      if (ax.type === 'category' || ax.type === 'multicategory' || ax.type === 'date') return true;
       let u = num(v);
       if (ax.type === 'log') { if (!(u > 0)) return false; u = Math.log10(u); }
       const lo = Math.min(ax.range[0], ax.range[1]), hi = Math.max(ax.range[0], ax.range[1]);
@@ -128,7 +129,10 @@ _CHARTS_JS = r"""() => {
       let tracePoints = 0, inside = 0;
       if (type === 'heatmap' || type === 'contour' || type === 'surface') {
         const z = t.z || [];
-        for (let i = 0; i < len(z); i++) { const row = z[i]; for (let j = 0; j < len(row); j++) if (fin(num(row[j]))) tracePoints++; }
+        for (let i = 0; i < len(z); i++) {
+          const row = z[i];
+          for (let j = 0; j < len(row); j++) if (fin(num(row[j]))) tracePoints++;
+        }
         inside = tracePoints;
       } else if (type === 'pie' || type === 'table' || type === 'indicator') {
         tracePoints = 1; inside = 1;
@@ -138,8 +142,10 @@ _CHARTS_JS = r"""() => {
         const xa = axis(t.xaxis, 'x'), ya = axis(t.yaxis, 'y');
         for (let i = 0; i < n; i++) {
           const xv = x ? num(x[i]) : 0, yv = y ? num(y[i]) : 0;
-          const xs = x && (xa && (xa.type === 'category' || xa.type === 'date') ? x[i] !== null && x[i] !== undefined : fin(xv));
-          const ys = y && (ya && (ya.type === 'category' || ya.type === 'date') ? y[i] !== null && y[i] !== undefined : fin(yv));
+          const xs = x && (xa && (xa.type === 'category' || xa.type === 'date')
+            ? x[i] !== null && x[i] !== undefined : fin(xv));
+          const ys = y && (ya && (ya.type === 'category' || ya.type === 'date')
+            ? y[i] !== null && y[i] !== undefined : fin(yv));
           const ok = (x ? xs : true) && (y ? ys : true) && (x || y);
           if (!ok) continue;
           tracePoints++;
@@ -168,11 +174,13 @@ _CHARTS_JS = r"""() => {
       if (a.visible === false || !a.text) return;
       const xa = /^x\d*$/.test(a.xref || '') ? axis(a.xref, 'x') : null;
       const ya = /^y\d*$/.test(a.yref || '') ? axis(a.yref, 'y') : null;
-      const inLog = (ax, v) => (ax && ax.type === 'log' ? (() => { const r = ax.range; const lo = Math.min(r[0], r[1]), hi = Math.max(r[0], r[1]);
+      const inLog = (ax, v) => (ax && ax.type === 'log' ? (() => {
+        const r = ax.range; const lo = Math.min(r[0], r[1]), hi = Math.max(r[0], r[1]);
         return v >= lo - 1e-6 && v <= hi + 1e-6; })() : inRange(ax, v));
       if ((xa && !inLog(xa, num(a.x))) || (ya && !inLog(ya, num(a.y)))) {
         out.push(`${name}: annotation "${String(a.text).slice(0, 40)}" at (${a.x}, ${a.y}) lies outside the axis range`
-          + ((xa && xa.type === 'log') || (ya && ya.type === 'log') ? ' (log axis: annotations take log10 units)' : ''));
+          + ((xa && xa.type === 'log') || (ya && ya.type === 'log')
+            ? ' (log axis: annotations take log10 units)' : ''));
       }
     });
     // A line drawn with add_hline/add_vline on a log axis sits at its data value, but its label (an annotation)
@@ -189,7 +197,8 @@ _CHARTS_JS = r"""() => {
           if (a.visible === false || !a.text || (a[ref] || '') !== sh[ref]) return;
           if (!(Math.abs(av - v0) <= 1e-9 * Math.max(1, v0))) return;
           out.push(`${name}: annotation "${String(a.text).slice(0, 40)}" of the line at ${c} = ${v0} is placed at `
-            + `${c} = ${v0} in log10 units, i.e. at ${Math.pow(10, v0).toPrecision(3)} (log axis: annotations take log10 units)`);
+            + `${c} = ${v0} in log10 units, i.e. at ${Math.pow(10, v0).toPrecision(3)} `
+            + '(log axis: annotations take log10 units)');
         });
       });
     });

@@ -116,7 +116,7 @@ def test_solve_ball_matches_cvxpy():
         prob = cp.Problem(cp.Minimize(0.5 * cp.quad_form(w, cp.psd_wrap(A)) - h @ w), [cp.norm(w, 2) <= eta])
         prob.solve(solver=cp.CLARABEL, tol_gap_abs=1e-11, tol_gap_rel=1e-11, tol_feas=1e-11)
         ours = solve_ball(A, h, eta)
-        f = lambda v: 0.5 * v @ A @ v - h @ v  # noqa: E731
+        f = lambda v, A=A, h=h: 0.5 * v @ A @ v - h @ v  # noqa: E731
         assert f(ours) <= f(w.value) + 1e-7 * max(1.0, abs(f(ours)))
         np.testing.assert_allclose(ours, w.value, atol=1e-5 * max(1.0, eta))
 

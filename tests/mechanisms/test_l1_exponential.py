@@ -31,7 +31,7 @@ from dp_core.mechanisms.l1_exponential import (
     surrogate_cost,
     surrogate_cost_and_grad,
 )
-from dp_core.mechanisms.l1_exponential.grid import default_grid_resolution, grid_probabilities, grid_size
+from dp_core.mechanisms.l1_exponential.grid import default_grid_resolution, grid_size
 from dp_core.mechanisms.l1_exponential.mcmc import effective_sample_size
 from dp_core.mechanisms.l1_exponential.population import (
     HeavyTailedModel,
@@ -311,14 +311,16 @@ def test_noise_g_matches_quadrature(noise, tail):
     for c in (-2.0, 0.0, 0.4, 3.0):
         if noise == "pareto_skewed":
             a = 2 ** (1 / tail)
-            val = 1.3 * split_quad(lambda p: abs(p - a - c / 1.3) * tail * p ** (-tail - 1), 1.0, a + c / 1.3, np.inf)
+            val = 1.3 * split_quad(
+                lambda p, a=a, c=c: abs(p - a - c / 1.3) * tail * p ** (-tail - 1), 1.0, a + c / 1.3, np.inf
+            )
         else:
             dist = {
                 "gaussian": stats.norm(scale=1.3),
                 "student_t": stats.t(tail, scale=1.3),
                 "laplace": stats.laplace(scale=1.3),
             }[noise]
-            val = split_quad(lambda x: abs(x - c) * dist.pdf(x), -np.inf, c, np.inf)
+            val = split_quad(lambda x, c=c, dist=dist: abs(x - c) * dist.pdf(x), -np.inf, c, np.inf)
         assert float(noise_g(c, m)) == pytest.approx(val, rel=1e-6)
 
 

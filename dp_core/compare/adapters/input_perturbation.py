@@ -16,8 +16,9 @@ COLT 2012, Theorem 2 (Gaussian objective perturbation).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

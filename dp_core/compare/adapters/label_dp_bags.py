@@ -22,8 +22,9 @@ via Aggregation*: Theorems 1.2, 1.3; Appendix K (protocol). Specification ``labe
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

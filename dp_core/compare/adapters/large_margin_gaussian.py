@@ -12,10 +12,10 @@ bound), 8 (why P and P+ are not private).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from ...data import Dataset

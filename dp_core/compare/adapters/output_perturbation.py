@@ -8,7 +8,8 @@ JMLR 2011, Algorithm 1 and Corollary 8; B. Balle and Y.-X. Wang, ICML 2018, Theo
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

@@ -16,18 +16,18 @@ References
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from ..._validation import check_choice, check_int, check_positive
+from ...bounds.input_perturbation import objective_gauss_bound, output_perturbation_bound, theorem2_terms
 from ...data import Dataset
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
 from ...rng import as_generator
-from ...bounds.input_perturbation import objective_gauss_bound, output_perturbation_bound, theorem2_terms
 from .mechanism import (
     SAMPLERS,
     input_perturbation_thetas,
@@ -36,7 +36,7 @@ from .mechanism import (
     objective_perturbation_thetas,
     output_perturbation_thetas,
 )
-from .model import MODELS, SufficientStats, empirical_risk, model_constants, prefix_stats
+from .model import MODELS, empirical_risk, model_constants, prefix_stats
 from .params import InputPerturbationParams, input_perturbation_params, local_privacy, sigma_u_value
 
 __all__ = [
@@ -365,7 +365,7 @@ def simulate_over_n(
         f = fixed(n)
         st, p = f["stats"], f["params"]
         frames = []
-        for j, method in enumerate(config.methods):
+        for method in config.methods:
             k = len(seeds)
             if method == "input":
                 kw = {}

@@ -121,7 +121,7 @@ class SufficientStats:
     model: str
 
     @staticmethod
-    def from_moments(n: int, S: np.ndarray, p: np.ndarray, s_sum: float, model: str) -> "SufficientStats":
+    def from_moments(n: int, S: np.ndarray, p: np.ndarray, s_sum: float, model: str) -> SufficientStats:
         S = 0.5 * (S + S.T)
         vals, vecs = np.linalg.eigh(S)
         k = min(int(n), S.shape[0])

@@ -241,7 +241,10 @@ def rate_figure(
                     y=y0 * (xs / x0) ** ref,
                     mode="lines",
                     line={"dash": "dot", "color": _theta_color(th), "width": 1},
-                    name=f"θ = {display.number(th)}: reference slope {display.number(ref)} (fitted {display.number(slope)})",
+                    name=(
+                        f"θ = {display.number(th)}: reference slope {display.number(ref)} (fitted "
+                        f"{display.number(slope)})"
+                    ),
                 )
             )
     if bounds is not None:

@@ -110,7 +110,10 @@ class HeavyTailedModel:
 
     @property
     def label(self) -> str:
-        return f"{DESIGN_IDS[self.design]} ({self.design}, tail {self.tail:g}) + {NOISE_IDS[self.noise]} ({self.noise}, tail {self.noise_tail:g})"
+        return (
+            f"{DESIGN_IDS[self.design]} ({self.design}, tail {self.tail:g}) + "
+            f"{NOISE_IDS[self.noise]} ({self.noise}, tail {self.noise_tail:g})"
+        )
 
     def generator_kwargs(self) -> dict:
         """Keyword arguments of :func:`dp_core.data.make_heavy_tailed`."""

@@ -12,8 +12,8 @@ Specification ``l1_heavy_tailed.md`` sections 5.2-5.3 (protocol, labelled [ours]
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd

@@ -23,13 +23,14 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..._validation import check_choice, check_int, check_in_interval, check_positive, check_Xy
+from ..._validation import check_choice, check_in_interval, check_int, check_positive, check_Xy
 from ...bounds import label_dp_bags as acc
 from ...experiments import run_sweep
 from ...publication import NonPublicDiagnostics

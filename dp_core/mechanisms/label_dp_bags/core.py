@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..._validation import check_choice, check_int, check_in_interval, check_positive, check_Xy
+from ..._validation import check_choice, check_in_interval, check_int, check_positive, check_Xy
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
 
@@ -70,7 +70,8 @@ def check_bag_sizes(n: int, m: int, k: int) -> tuple[int, int, int]:
     kk = check_int("k", k, lo=1)
     if mm * kk > nn:
         raise ValueError(
-            f"m*k must be <= n (the m bags of size k are disjoint), got m = {mm}, k = {kk}, m*k = {mm * kk} > n = {nn}; "
+            f"m*k must be <= n (the m bags of size k are disjoint), got m = {mm}, k = {kk}, m*k = {mm * kk} > n = "
+            f"{nn}; "
             f"with m = {mm} the largest feasible k is {nn // mm}."
         )
     return nn, mm, kk

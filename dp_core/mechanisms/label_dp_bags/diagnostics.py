@@ -107,7 +107,8 @@ def prepare(
     notes = []
     if from_data:
         notes.append(
-            f"The label range [{lo:.4g}, {hi:.4g}] was read from the data. It depends on the private labels, so it leaks "
+            f"The label range [{lo:.4g}, {hi:.4g}] was read from the data. It depends on the private labels, so it "
+            "leaks "
             "information that the guarantee does not cover; declare a public range instead."
         )
     if n_clipped:
@@ -137,8 +138,10 @@ def prepare_dataset(
     prep = prepare(ds.X, ds.y, label_range=label_range, b1=b1, test_fraction=test_fraction, seed=seed, name=ds.name)
     if getattr(ds, "task", "regression") != "regression":
         note = (
-            f"'{ds.name}' is a {ds.task} task: its class code (0..{max(ds.n_classes - 1, 1)}) is treated as a number and "
-            "fitted by least squares. The mechanisms are about real-valued labels; read the MSE as that of a linear score."
+            f"'{ds.name}' is a {ds.task} task: its class code (0..{max(ds.n_classes - 1, 1)}) is treated as a number "
+            "and "
+            "fitted by least squares. The mechanisms are about real-valued labels; read the MSE as that of a linear "
+            "score."
         )
         prep = PreparedData(**{**prep.__dict__, "notes": (note,) + prep.notes})
     return prep
@@ -199,16 +202,19 @@ def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = No
         )
     if gamma is None:
         warns.append(
-            "sqrt(opt) <= 2 B1: some neighbouring dataset may fit the features exactly; no gamma > 0 holds for every neighbour."
+            "sqrt(opt) <= 2 B1: some neighbouring dataset may fit the features exactly; no gamma > 0 holds for every "
+            "neighbour."
         )
     if k is not None:
         if k <= rank:
             warns.append(
-                f"k = {k} <= rank = {rank}: every bag's labels lie in the span of its features, so wtd-LBA gives no privacy at all."
+                f"k = {k} <= rank = {rank}: every bag's labels lie in the span of its features, so wtd-LBA gives no "
+                "privacy at all."
             )
         elif math.sqrt(k) <= rank:
             warns.append(
-                f"sqrt(k) = {math.sqrt(k):.3g} <= rank = {rank}: the chi-square term Pr[chi2_rank > sqrt(k)] is close to 1."
+                f"sqrt(k) = {math.sqrt(k):.3g} <= rank = {rank}: the chi-square term Pr[chi2_rank > sqrt(k)] is close "
+                "to 1."
             )
     if k is not None and m is not None and m * k > n:
         warns.append(f"m*k = {m * k} > n = {n}: infeasible (bags are disjoint); the largest k for m = {m} is {n // m}.")

@@ -166,7 +166,10 @@ def delta_vs_k_figure(
                 mode="lines+markers" if name == "exact" else "lines",
                 name=f"ε = {display.epsilon(eps)}, {ACCOUNTING_LABELS[name]}",
                 line={"color": col, "dash": _DASH[name], "width": 2},
-                hovertemplate=f"ε = {display.epsilon(eps)}, {ACCOUNTING_LABELS[name]}<br>k = %{{x:.3g}}<br>δ = %{{y:.3g}}<extra></extra>",
+                hovertemplate=(
+                    f"ε = {display.epsilon(eps)}, {ACCOUNTING_LABELS[name]}<br>k = %{{x:.3g}}<br>δ = "
+                    f"%{{y:.3g}}<extra></extra>"
+                ),
             )
         )
     if k_current is not None:

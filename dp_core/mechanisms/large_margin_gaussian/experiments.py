@@ -12,8 +12,8 @@ Specification ``large_margin_gaussian.md`` sections 6.1 (data, public projection
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -118,7 +118,8 @@ def make_task(
     if not ds.is_classification:
         raise DataValidationError(
             f"the large-margin classifier needs a classification dataset (a target with 2 to {MAX_CLASSES} classes); "
-            f"{ds.name!r} is a {ds.task} dataset. Pick iris, wine, breast_cancer, gaussian_classes or a CSV with a class column."
+            f"{ds.name!r} is a {ds.task} dataset. Pick iris, wine, breast_cancer, gaussian_classes or a CSV with a "
+            "class column."
         )
     k = check_int("k", k, lo=1, hi=MAX_D)
     ss = as_seed_sequence(seed)
@@ -136,7 +137,8 @@ def make_task(
         test = make_gaussian_classes(n_test_synthetic, d=ds.d, n_classes=C, seed=s_test)
         X_te, y_te = np.asarray(test.X, dtype=float), np.asarray(test.y).astype(np.int64)
         notes.append(
-            f"Synthetic Gaussian classes (spec 6.1); fresh test set of {n_test_synthetic} points from the same generator."
+            f"Synthetic Gaussian classes (spec 6.1); fresh test set of {n_test_synthetic} points from the same "
+            "generator."
         )
         if ds.d > MAX_D:
             raise DataValidationError(f"d must be at most {MAX_D} for this page, got {ds.d}.")

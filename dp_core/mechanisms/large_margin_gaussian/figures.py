@@ -72,7 +72,7 @@ def decision_regions_figure(
     Xs, ys = X[::step], y[::step]
     C = int(max(y.max() + 1, max((p[1].shape[0] for p in panels if p[1] is not None), default=2)))
     colors = [CLASS_COLORS[c % len(CLASS_COLORS)] for c in range(C)]
-    for j, (sub, phi) in enumerate(panels, start=1):
+    for j, (_sub, phi) in enumerate(panels, start=1):
         if phi is not None and np.all(np.isfinite(phi)):
             xs, ys_, lab = decision_grid(phi, scale=scale, resolution=resolution)
             cs = [[i / max(C - 1, 1), hex_to_rgba(colors[i], 0.28)] for i in range(C)]
@@ -92,7 +92,7 @@ def decision_regions_figure(
                 row=1,
                 col=j,
             )
-            for c, (mu_c, Psi, theta, pd_) in enumerate(gaussian_params(phi, scale=scale)):
+            for c, (mu_c, Psi, _theta, pd_) in enumerate(gaussian_params(phi, scale=scale)):
                 if pd_ and np.all(np.isfinite(mu_c)) and np.linalg.norm(mu_c) < 3:
                     ex, ey = _ellipse(mu_c, Psi)
                     if np.any((np.abs(ex) <= _LIM) & (np.abs(ey) <= _LIM)):  # only what the panel shows

@@ -18,8 +18,8 @@ sections 3.1-3.6 and 5.2.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
