@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run test test-quick install install-dev bench clean
+.PHONY: run test test-quick lint install install-dev bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,13 @@ install-dev: $(VENV)/.installed-dev
 run: $(VENV)/.installed
 	$(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port $(PORT)
 
-## make test: install the dev requirements and run the whole test suite (browser test included)
-test: $(VENV)/.installed-dev
+## make lint: ruff lint and format check (configured in pyproject.toml); any finding fails the build
+lint: $(VENV)/.installed-dev
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+## make test: install the dev requirements, lint, and run the whole test suite (browser test included)
+test: lint
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 ## make bench: run every benchmark script
@@ -37,5 +42,5 @@ clean:
 	rm -rf $(VENV) .pytest_cache
 
 ## make test-quick: the suite without the tests marked slow
-test-quick: $(VENV)/.installed-dev
+test-quick: lint
 	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)

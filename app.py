@@ -13,6 +13,8 @@ from ui.pages import PAGES
 st.set_page_config(page_title="Privacy-Utility Explorer", page_icon="🔐", layout="wide")
 
 state.init_state()  # parses the link's shared values (ui.state); messages appear on the page
-pg = st.navigation([st.Page(path, title=title, icon=icon, default=(i == 0))
-                    for i, (path, title, icon, _desc) in enumerate(PAGES)], position="hidden")
+pg = st.navigation(
+    [st.Page(path, title=title, icon=icon, default=(i == 0)) for i, (path, title, icon, _desc) in enumerate(PAGES)],
+    position="hidden",
+)
 pg.run()

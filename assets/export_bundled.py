@@ -7,8 +7,6 @@ The CSVs it writes are committed; their sources and licences are in ``assets/REA
 
 from pathlib import Path
 
-import pandas as pd
-
 HERE = Path(__file__).resolve().parent
 
 

@@ -21,7 +21,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from dp_core.audit import audit_statistics, make_target, run_audit  # noqa: E402
 from dp_core.data import load_dataset  # noqa: E402
 
-
 _CPU: list[float] = []
 
 
@@ -60,8 +59,12 @@ def main() -> None:
         return run_audit(tgt, runs=100_000, seed=0)
 
     t, run = timed(ip)
-    row("Input perturbation, stats sampler, n = 1e4, 1e5 runs per side", t, 20.0,
-        f"(incl. 2x2,000 pilot runs) eps_lower={run.result.eps_lower:.3f}")
+    row(
+        "Input perturbation, stats sampler, n = 1e4, 1e5 runs per side",
+        t,
+        20.0,
+        f"(incl. 2x2,000 pilot runs) eps_lower={run.result.eps_lower:.3f}",
+    )
 
     def ip_page():
         tgt = make_target("input-perturbation", epsilon=1.0, delta=1e-5, dataset=census, n=10_000)
@@ -71,23 +74,46 @@ def main() -> None:
     row("Input perturbation, n = 1e4, 2e4 runs per side (page default)", t, None)
 
     classes = load_dataset("gaussian_classes", n=300, seed=0)
-    t, run = timed(lambda: run_audit(make_target("large-margin-gaussian", mode="repaired-psd-off", epsilon=1.0,
-                                                 delta=0.0, dataset=classes), runs=1_000, seed=0))
-    row("Large-margin classifier P+ PSD off, n = 300, 1e3 runs per side", t, None,
-        f"verdict: {run.result.verdict}")
-    t, run = timed(lambda: run_audit(make_target("large-margin-gaussian", mode="corrected", epsilon=1.0, delta=0.0,
-                                                 dataset=classes), runs=200, seed=0))
-    row("Large-margin classifier R (corrected), n = 300, 200 runs per side", t, None,
-        f"verdict: {run.result.verdict}")
+    t, run = timed(
+        lambda: run_audit(
+            make_target("large-margin-gaussian", mode="repaired-psd-off", epsilon=1.0, delta=0.0, dataset=classes),
+            runs=1_000,
+            seed=0,
+        )
+    )
+    row("Large-margin classifier P+ PSD off, n = 300, 1e3 runs per side", t, None, f"verdict: {run.result.verdict}")
+    t, run = timed(
+        lambda: run_audit(
+            make_target("large-margin-gaussian", mode="corrected", epsilon=1.0, delta=0.0, dataset=classes),
+            runs=200,
+            seed=0,
+        )
+    )
+    row("Large-margin classifier R (corrected), n = 300, 200 runs per side", t, None, f"verdict: {run.result.verdict}")
 
-    t, run = timed(lambda: run_audit(make_target("label-dp-bags", mode="naive-llp", epsilon=2.0, delta=1e-5,
-                                                 dataset=census, m=10, k=64, n=2000), runs=5_000, seed=0))
-    row("Label-DP naive LLP, n = 2000, m = 10, k = 64, 5e3 runs per side", t, None,
-        f"verdict: {run.result.verdict}")
-    t, run = timed(lambda: run_audit(make_target("label-dp-bags", mode="noisy-wtd-llp", epsilon=1.0, delta=1e-5,
-                                                 dataset=census, m=100, k=64, n=20_000), runs=5_000, seed=0))
-    row("Label-DP noisy-wtd-LLP, n = 16000, m = 100, k = 64, 5e3 runs per side", t, None,
-        f"verdict: {run.result.verdict}")
+    t, run = timed(
+        lambda: run_audit(
+            make_target("label-dp-bags", mode="naive-llp", epsilon=2.0, delta=1e-5, dataset=census, m=10, k=64, n=2000),
+            runs=5_000,
+            seed=0,
+        )
+    )
+    row("Label-DP naive LLP, n = 2000, m = 10, k = 64, 5e3 runs per side", t, None, f"verdict: {run.result.verdict}")
+    t, run = timed(
+        lambda: run_audit(
+            make_target(
+                "label-dp-bags", mode="noisy-wtd-llp", epsilon=1.0, delta=1e-5, dataset=census, m=100, k=64, n=20_000
+            ),
+            runs=5_000,
+            seed=0,
+        )
+    )
+    row(
+        "Label-DP noisy-wtd-LLP, n = 16000, m = 100, k = 64, 5e3 runs per side",
+        t,
+        None,
+        f"verdict: {run.result.verdict}",
+    )
 
     t, run = timed(lambda: run_audit(make_target("l1-exponential", epsilon=1.0, delta=0.0), runs=100_000, seed=0))
     row("l1 exponential mechanism (exact grid), 1e5 runs per side", t, None, f"verdict: {run.result.verdict}")

@@ -37,14 +37,14 @@ def main() -> None:
     for name in args.datasets:
         ds = load_dataset(name)
         for a in applicable_adapters(ds.task):
-            _, w, c = _timed(lambda: run_compare(ds, spec, mechanisms=[a.key]))
+            _, w, c = _timed(lambda ds=ds, a=a: run_compare(ds, spec, mechanisms=[a.key]))
             print(f"{name:<17}{a.key:<24}{a.n_trials(spec):>7}{w:>9.2f}{c:>8.2f}")
     print()
     print(f"{'dataset':<17}{'negotiate (all mechanisms, accuracy/r2 target)':<48}{'wall s':>9}{'cpu s':>8}")
     for name in args.datasets:
         ds = load_dataset(name)
         target = "r2=0.2" if ds.task == "regression" else "accuracy=0.8"
-        _, w, c = _timed(lambda: negotiate(ds, [target], n_trials=args.trials))
+        _, w, c = _timed(lambda ds=ds, target=target: negotiate(ds, [target], n_trials=args.trials))
         print(f"{name:<17}{target:<48}{w:>9.2f}{c:>8.2f}")
 
 

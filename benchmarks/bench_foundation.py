@@ -41,17 +41,25 @@ def main() -> None:
     t_parse = best_of(lambda: data.parse_csv(raw, file_name="big.csv"), 3)
     table = data.parse_csv(raw, file_name="big.csv")
     t_conv = best_of(lambda: data.table_to_dataset(table, target="c11"), 3)
-    print(f"CSV at the row limit (200,000 x 12, {len(raw) / 2**20:.1f} MB): parse {t_parse:.2f} s, "
-          f"to dataset {t_conv:.2f} s")
+    print(
+        f"CSV at the row limit (200,000 x 12, {len(raw) / 2**20:.1f} MB): parse {t_parse:.2f} s, "
+        f"to dataset {t_conv:.2f} s"
+    )
 
     def block(point, seeds):
         g = [np.random.default_rng(s) for s in seeds]
         return pd.DataFrame({"method": "x", "v": [gi.standard_normal() for gi in g]})
 
-    t_sweep = best_of(lambda: run_sweep(block, [{"eps": e} for e in np.geomspace(0.01, 10, 8)], n_trials=1000,
-                                        seed=0, block_size=100), 3)
-    print(f"runner overhead: 8 points x 1,000 trivial trials in blocks of 100: {t_sweep * 1e3:.0f} ms "
-          f"({t_sweep / 8000 * 1e6:.1f} us per trial)")
+    t_sweep = best_of(
+        lambda: run_sweep(
+            block, [{"eps": e} for e in np.geomspace(0.01, 10, 8)], n_trials=1000, seed=0, block_size=100
+        ),
+        3,
+    )
+    print(
+        f"runner overhead: 8 points x 1,000 trivial trials in blocks of 100: {t_sweep * 1e3:.0f} ms "
+        f"({t_sweep / 8000 * 1e6:.1f} us per trial)"
+    )
 
 
 if __name__ == "__main__":

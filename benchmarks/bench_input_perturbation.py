@@ -47,19 +47,25 @@ def engine(n: int = 1_000_000, trials: int = 1000, records_trials: int = 3) -> N
     seeds = np.random.SeedSequence(1).spawn(trials)
     t_seeded, w1 = timed(lambda: input_perturbation_thetas(st, p, rng=seeds))
     t_batch, w2 = timed(lambda: release_thetas(st, p, trials, seed=2))
-    print(f"stats sampler, {trials} trials, one seed per trial (page/CLI path): {t_seeded:.3f} s "
-          f"(target <= 2 s: {'met' if t_seeded <= 2 else 'NOT met'})")
+    print(
+        f"stats sampler, {trials} trials, one seed per trial (page/CLI path): {t_seeded:.3f} s "
+        f"(target <= 2 s: {'met' if t_seeded <= 2 else 'NOT met'})"
+    )
     print(f"stats sampler, {trials} trials, one generator for the batch (release_thetas, audit path): {t_batch:.3f} s")
     rseeds = np.random.SeedSequence(3).spawn(records_trials)
     t_rec, w3 = timed(lambda: input_perturbation_thetas(st, p, rng=rseeds, sampler="records", X=X, y=y))
     per_rec = t_rec / records_trials
     per_stats = t_seeded / trials
-    print(f"records sampler at the same n: {per_rec:.3f} s per trial (measured on {records_trials} trials); "
-          f"{trials} trials would take ~{per_rec * trials:.0f} s")
-    print(f"ratio records / stats per trial: {per_rec / per_stats:,.0f}x; "
-          f"ratio including the one-off pass for {trials} trials: {per_rec * trials / (t_pass + t_seeded):,.0f}x")
+    print(
+        f"records sampler at the same n: {per_rec:.3f} s per trial (measured on {records_trials} trials); "
+        f"{trials} trials would take ~{per_rec * trials:.0f} s"
+    )
+    print(
+        f"ratio records / stats per trial: {per_rec / per_stats:,.0f}x; "
+        f"ratio including the one-off pass for {trials} trials: {per_rec * trials / (t_pass + t_seeded):,.0f}x"
+    )
     for m in (1000, 10_000, 100_000):
-        tt, _ = timed(lambda: release_thetas(st, p, m, seed=4))
+        tt, _ = timed(lambda m=m: release_thetas(st, p, m, seed=4))
         print(f"  release_thetas({m:,} runs): {tt:.3f} s ({tt / m * 1e6:.1f} us per run)")
 
 
@@ -74,9 +80,25 @@ def browser(chromium: str = "/usr/bin/chromium", repeats: int = 5) -> None:
 
     port = _free_port()
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(100):
             try:
@@ -84,9 +106,17 @@ def browser(chromium: str = "/usr/bin/chromium", repeats: int = 5) -> None:
                 break
             except OSError:
                 time.sleep(0.2)
-        args = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--disable-quic"]
+        args = [
+            "--no-sandbox",
+            "--headless",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+        ]
         with sync_playwright() as pw:
             b = pw.chromium.launch(executable_path=chromium, args=args)
             page = b.new_page(viewport={"width": 1400, "height": 1000})
@@ -122,23 +152,31 @@ def browser(chromium: str = "/usr/bin/chromium", repeats: int = 5) -> None:
                 thumb.dispatchEvent(new KeyboardEvent('keydown', {key: key, code: key, bubbles: true}));
             })"""
             sliders = page.get_by_role("slider")
-            thumb = next(sliders.nth(i) for i in range(sliders.count())
-                         if "16,000" in (sliders.nth(i).get_attribute("aria-valuetext") or ""))
+            thumb = next(
+                sliders.nth(i)
+                for i in range(sliders.count())
+                if "16,000" in (sliders.nth(i).get_attribute("aria-valuetext") or "")
+            )
             handle = thumb.element_handle()
             times = []
             for k in range(repeats):
                 times.append(page.evaluate(js_slider, [handle, "ArrowLeft" if k % 2 == 0 else "ArrowRight"]) / 1e3)
                 time.sleep(0.5)
-            print(f"browser: n slider (no new simulation) to re-rendered readout: median "
-                  f"{1e3 * sorted(times)[len(times) // 2]:.0f} ms over {repeats} moves "
-                  f"(first {1e3 * times[0]:.0f} ms; later moves hit the cache; target < 300 ms)")
+            print(
+                f"browser: n slider (no new simulation) to re-rendered readout: median "
+                f"{1e3 * sorted(times)[len(times) // 2]:.0f} ms over {repeats} moves "
+                f"(first {1e3 * times[0]:.0f} ms; later moves hit the cache; target < 300 ms)"
+            )
             rtimes = []
             for k in range(repeats):
                 label = "measured ‖ŵ‖ (uses the data)" if k % 2 == 0 else "η (public worst case)"
                 rtimes.append(page.evaluate(js_radio, [label]) / 1e3)
                 time.sleep(0.5)
-            print(f"browser: bound-norm radio (no new simulation) to re-rendered caption: median "
-                  f"{1e3 * sorted(rtimes)[len(rtimes) // 2]:.0f} ms over {repeats} clicks (first {1e3 * rtimes[0]:.0f} ms)")
+            print(
+                f"browser: bound-norm radio (no new simulation) to re-rendered caption: median "
+                f"{1e3 * sorted(rtimes)[len(rtimes) // 2]:.0f} ms over {repeats} clicks (first {1e3 * rtimes[0]:.0f} "
+                "ms)"
+            )
             b.close()
     finally:
         proc.terminate()

@@ -10,8 +10,8 @@ uniformly on W, dense preconditioners adapted during warm-up from the chains' ow
 side by side in one run. Part 1b does the same on randhie standardised as the comparison page
 does (its unconstrained fit lies outside W, so the target's mass sits against the boundary). Both
 are diagnosed the same way: rank-normalised split-R-hat (max of bulk and folded, over the log
-target and every coordinate) and the smallest bulk ESS, on the whole sampling phase. Convergence means R-hat <= 1.05 and ESS
->= 100 (``dp_core.mechanisms.l1_exponential.mcmc.RHAT_THRESHOLD`` / ``ESS_MIN``).
+target and every coordinate) and the smallest bulk ESS, on the whole sampling phase. Convergence means R-hat <= 1.05
+and ESS >= 100 (``dp_core.mechanisms.l1_exponential.mcmc.RHAT_THRESHOLD`` / ``ESS_MIN``).
 
 Part 2 — cost of 100 draws at n = 1e4, d = 5 (the speed target of the issue on sampler speed:
 <= 3 s wanted, and no slower than the older sampler's 10.5 s) for the quick preset and the
@@ -44,8 +44,10 @@ def run(X, y, iota, K, schedule, seed):
 
 
 def fmt_diag(dg, wall):
-    return (f"R-hat {dg.rhat_max:7.3f}  ESS {dg.ess_min:6.0f}  acc {dg.acceptance:4.2f}  {dg.parametrisation:<4}  "
-            f"{dg.status:<13}  wall {wall:6.2f} s")
+    return (
+        f"R-hat {dg.rhat_max:7.3f}  ESS {dg.ess_min:6.0f}  acc {dg.acceptance:4.2f}  {dg.parametrisation:<4}  "
+        f"{dg.status:<13}  wall {wall:6.2f} s"
+    )
 
 
 def main() -> None:
@@ -63,35 +65,55 @@ def main() -> None:
             for seed in seeds:
                 d_old, w_old, _ = run(tr.X, tr.y, iota, K, MCMCSchedule.legacy(preset), seed)
                 d_new, w_new, _ = run(tr.X, tr.y, iota, K, MCMCSchedule.preset(preset), seed)
-                print(f"{K:>6} {preset:<6} {seed:>4} | {fmt_diag(d_old, w_old):<78} | {fmt_diag(d_new, w_new):<78} | "
-                      f"{w_new / w_old:5.2f}", flush=True)
+                print(
+                    f"{K:>6} {preset:<6} {seed:>4} | {fmt_diag(d_old, w_old):<78} | {fmt_diag(d_new, w_new):<78} | "
+                    f"{w_new / w_old:5.2f}",
+                    flush=True,
+                )
 
     X, y = tr.X, tr.y
     Xs = (X - X.mean(axis=0)) / X.std(axis=0) / 3.0
     ys = (y - np.median(y)) / np.median(np.abs(y - np.median(y)))
-    print(f"\nPart 1b: randhie standardised as on the comparison page (features by their sd and sqrt(d), label by "
-          f"its median absolute deviation), same iota = {iota:.4g}")
+    print(
+        f"\nPart 1b: randhie standardised as on the comparison page (features by their sd and sqrt(d), label by "
+        f"its median absolute deviation), same iota = {iota:.4g}"
+    )
     print(header)
     print("-" * len(header))
     for preset in ("quick", "fast"):
         for seed in (0, 1):
             d_old, w_old, _ = run(Xs, ys, iota, 16, MCMCSchedule.legacy(preset), seed)
             d_new, w_new, _ = run(Xs, ys, iota, 16, MCMCSchedule.preset(preset), seed)
-            print(f"{16:>6} {preset:<6} {seed:>4} | {fmt_diag(d_old, w_old):<78} | {fmt_diag(d_new, w_new):<78} | "
-                  f"{w_new / w_old:5.2f}", flush=True)
+            print(
+                f"{16:>6} {preset:<6} {seed:>4} | {fmt_diag(d_old, w_old):<78} | {fmt_diag(d_new, w_new):<78} | "
+                f"{w_new / w_old:5.2f}",
+                flush=True,
+            )
 
     n, d = 10_000, 5
     ds5 = make_heavy_tailed(n, d=d, seed=1)
     c = moment_constants("A3", tau=1.0, d=d, theta=1.5)
-    iota5 = iota_star(zeta=1 / n, n=n, eta=0.01, theta=1.5, M_theta=c.M_theta, V_theta=c.V_theta, diam_W=2.0,
-                      kappa_value=kappa(1.0, 1.5), d=d)
+    iota5 = iota_star(
+        zeta=1 / n,
+        n=n,
+        eta=0.01,
+        theta=1.5,
+        M_theta=c.M_theta,
+        V_theta=c.V_theta,
+        diam_W=2.0,
+        kappa_value=kappa(1.0, 1.5),
+        d=d,
+    )
     print(f"\nPart 2: 100 draws (100 chains), heavy-tailed synthetic n = {n:,}, d = {d}, eps = 1, iota* = {iota5:.4g}")
     for preset in ("quick", "fast"):
         d_old, w_old, c_old = run(ds5.X, ds5.y, iota5, 100, MCMCSchedule.legacy(preset), 0)
         d_new, w_new, c_new = run(ds5.X, ds5.y, iota5, 100, MCMCSchedule.preset(preset), 0)
         print(f"  {preset:<5} before: {fmt_diag(d_old, w_old)} (cpu {c_old:5.1f} s, {d_old.n_adapt}+{d_old.n_sample})")
-        print(f"  {preset:<5} after:  {fmt_diag(d_new, w_new)} (cpu {c_new:5.1f} s, {d_new.n_adapt}+{d_new.n_sample})"
-              f"  ratio after/before {w_new / w_old:4.2f}", flush=True)
+        print(
+            f"  {preset:<5} after:  {fmt_diag(d_new, w_new)} (cpu {c_new:5.1f} s, {d_new.n_adapt}+{d_new.n_sample})"
+            f"  ratio after/before {w_new / w_old:4.2f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -19,8 +19,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dp_core.bounds.l1_exponential import iota_star, moment_constants  # noqa: E402
@@ -41,7 +39,9 @@ def timed(fn, repeat=1):
 
 
 def line(name, wall, cpu, target, extra=""):
-    print(f"{name:<58} wall {wall:8.3f} s  cpu {cpu:8.3f} s  target {target:5.2f} s  ratio {wall / target:5.2f}  {extra}")
+    print(
+        f"{name:<58} wall {wall:8.3f} s  cpu {cpu:8.3f} s  target {target:5.2f} s  ratio {wall / target:5.2f}  {extra}"
+    )
 
 
 def main() -> None:
@@ -49,16 +49,33 @@ def main() -> None:
     n, d = 10_000, 5
     ds = make_heavy_tailed(n, d=d, seed=1)
     c = moment_constants("A3", tau=1.0, d=d, theta=1.5)
-    iota = iota_star(zeta=1 / n, n=n, eta=0.01, theta=1.5, M_theta=c.M_theta, V_theta=c.V_theta, diam_W=2.0,
-                     kappa_value=kappa(1.0, 1.5), d=d)
+    iota = iota_star(
+        zeta=1 / n,
+        n=n,
+        eta=0.01,
+        theta=1.5,
+        M_theta=c.M_theta,
+        V_theta=c.V_theta,
+        diam_W=2.0,
+        kappa_value=kappa(1.0, 1.5),
+        d=d,
+    )
     print(f"MALA, n = {n:,}, d = {d}, 100 chains (one release each), eps = 1, iota* = {iota:.4g}")
     for theta, preset in ((1.5, "quick"), (1.5, "fast"), (1.3, "quick"), (2.0, "quick")):
         sched = MCMCSchedule.preset(preset)
-        wall, cpu, res = timed(lambda: em_mcmc(ds.X, ds.y, epsilon=1.0, theta=theta, iota=iota, n_draws=100,
-                                               schedule=sched, rng=0))
+        wall, cpu, res = timed(
+            lambda theta=theta, sched=sched: em_mcmc(
+                ds.X, ds.y, epsilon=1.0, theta=theta, iota=iota, n_draws=100, schedule=sched, rng=0
+            )
+        )
         dg = res.diagnostics
-        line(f"100 MALA draws, theta = {theta}, preset {preset} ({dg.n_adapt}+{dg.n_sample} steps)", wall, cpu,
-             10.0, f"accept {dg.acceptance:.2f}, R-hat {dg.rhat_max:.3f}, ESS {dg.ess_min:.0f}, {dg.status}")
+        line(
+            f"100 MALA draws, theta = {theta}, preset {preset} ({dg.n_adapt}+{dg.n_sample} steps)",
+            wall,
+            cpu,
+            10.0,
+            f"accept {dg.acceptance:.2f}, R-hat {dg.rhat_max:.3f}, ESS {dg.ess_min:.0f}, {dg.status}",
+        )
 
     print("\nExact grid mechanism, d = 2, 200 x 200 grid, 100 draws, eps = 1, iota = 0.05")
     net = grid_net(2, 1.0, 200)
@@ -66,8 +83,12 @@ def main() -> None:
     for n2 in (500, 1000, 2000):
         ds2 = make_heavy_tailed(n2, d=2, seed=2)
         for theta in (1.5, 1.3):
-            wall, cpu, _ = timed(lambda: em_grid(ds2.X, ds2.y, epsilon=1.0, theta=theta, iota=0.05, net=net,
-                                                 n_draws=100, rng=0), repeat=2)
+            wall, cpu, _ = timed(
+                lambda ds2=ds2, theta=theta: em_grid(
+                    ds2.X, ds2.y, epsilon=1.0, theta=theta, iota=0.05, net=net, n_draws=100, rng=0
+                ),
+                repeat=2,
+            )
             line(f"end to end (costs + 100 draws), n = {n2}, theta = {theta}", wall, cpu, 0.5)
     ds2 = make_heavy_tailed(1000, d=2, seed=2)
     S = grid_costs(net.points, ds2.X, ds2.y, iota=0.05, theta=1.5)

@@ -36,8 +36,10 @@ def timed(fn, repeat=3):
 
 
 def line(name, wall, cpu, target):
-    print(f"{name:<62} wall {wall * 1e3:9.1f} ms  cpu {cpu * 1e3:9.1f} ms  target {target * 1e3:7.0f} ms  "
-          f"ratio {wall / target:5.2f}")
+    print(
+        f"{name:<62} wall {wall * 1e3:9.1f} ms  cpu {cpu * 1e3:9.1f} ms  target {target * 1e3:7.0f} ms  "
+        f"ratio {wall / target:5.2f}"
+    )
 
 
 def main() -> None:

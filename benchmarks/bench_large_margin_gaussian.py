@@ -57,15 +57,18 @@ def main() -> None:
     acc = cfg.accounting(n=data.n, d=data.d, n_classes=3)
     print("Large-margin Gaussian classifier benchmark (n = 1000, d = 2, C = 3, eps = 1, lam = mu = 0.01, h = 0.5)")
     load = os.getloadavg()
-    print(f"machine: {os.cpu_count()} cores, load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} "
-          "(other processes share the cores: times scale with the load)")
+    print(
+        f"machine: {os.cpu_count()} cores, load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} "
+        "(other processes share the cores: times scale with the load)"
+    )
     print("-" * 120)
 
     # 1. one private fit (fast solver) -------------------------------------------------------------
     phi_star = lmg.fit_nonprivate(data, lam=cfg.lam, mu=acc.mu_eff, h=cfg.h)
     seeds = iter(range(10_000))
-    med, best, _ = timed(lambda: lmg.release_many(None, None, cfg, n_runs=1, seed=next(seeds), data=data,
-                                                  phi_star=phi_star))
+    med, best, _ = timed(
+        lambda: lmg.release_many(None, None, cfg, n_runs=1, seed=next(seeds), data=data, phi_star=phi_star)
+    )
     row("one private fit, fast APG (Phi* cached, warm start; what the page does)", med, 0.050, "ms", CPU["last"])
     med_cold, _, _ = timed(lambda: lmg.release_many(ds.X, ds.y, cfg, n_runs=1, seed=next(seeds)))
     row("one private fit, fast APG, from raw data (prepare + Phi* + private solve)", med_cold, 0.050, "ms", CPU["last"])
@@ -76,39 +79,59 @@ def main() -> None:
     N = lmg.sample_radial(acc.noise_dim, acc.beta, rng=1).reshape(3, 3, 3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        t_cvx, _, (P_cvx, status) = timed(lambda: lmg.fit_cvxpy(data.Z, data.y, 3, cfg.lam, acc.mu_eff, cfg.h, noise=N),
-                                          repeat=3)
+        t_cvx, _, (P_cvx, status) = timed(
+            lambda: lmg.fit_cvxpy(data.Z, data.y, 3, cfg.lam, acc.mu_eff, cfg.h, noise=N), repeat=3
+        )
     c_cvx = CPU["last"]
     lin = sym(N)[None] / data.n
     start = lmg.project_psd(phi_star[None] - lin / acc.mu_eff)
-    t_apg, _, res = timed(lambda: lmg.fit_apg(data.Z, data.y, 3, cfg.lam, acc.mu_eff, cfg.h, linear=lin,
-                                              phi0=start, V=data.V))
+    t_apg, _, res = timed(
+        lambda: lmg.fit_apg(data.Z, data.y, 3, cfg.lam, acc.mu_eff, cfg.h, linear=lin, phi0=start, V=data.V)
+    )
     c_apg = CPU["last"]
-    t_apg_cold, _, res_cold = timed(lambda: lmg.fit_apg(data.Z, data.y, 3, cfg.lam, acc.mu_eff, cfg.h, linear=lin,
-                                                        V=data.V))
+    t_apg_cold, _, res_cold = timed(
+        lambda: lmg.fit_apg(data.Z, data.y, 3, cfg.lam, acc.mu_eff, cfg.h, linear=lin, V=data.V)
+    )
     diff = float(np.max(np.abs(res.phi[0] - P_cvx)))
     row(f"same private problem, cvxpy + Clarabel (status {status})", t_cvx, None, "ms", c_cvx)
     row(f"same private problem, fast APG warm start ({res.iterations} iterations)", t_apg, None, "ms", c_apg)
     row(f"same private problem, fast APG cold start from 0 ({res_cold.iterations} iterations)", t_apg_cold, None, "ms")
-    print(f"{'speed ratio fast/cvxpy (time of APG / time of Clarabel), warm start':<72s} {t_apg / t_cvx:10.4f}"
-          f"     (cvxpy is {t_cvx / t_apg:.0f}x slower)")
+    print(
+        f"{'speed ratio fast/cvxpy (time of APG / time of Clarabel), warm start':<72s} {t_apg / t_cvx:10.4f}"
+        f"     (cvxpy is {t_cvx / t_apg:.0f}x slower)"
+    )
     print(f"{'speed ratio fast/cvxpy in CPU time, warm start':<72s} {c_apg / c_cvx:10.4f}")
-    print(f"{'speed ratio fast/cvxpy, cold start':<72s} {t_apg_cold / t_cvx:10.4f}"
-          f"     (cvxpy is {t_cvx / t_apg_cold:.0f}x slower)")
-    print(f"{'max |Phi_APG - Phi_cvxpy| (entries up to ' + format(float(np.abs(P_cvx).max()), '.3g') + ')':<72s} {diff:10.2e}")
+    print(
+        f"{'speed ratio fast/cvxpy, cold start':<72s} {t_apg_cold / t_cvx:10.4f}"
+        f"     (cvxpy is {t_cvx / t_apg_cold:.0f}x slower)"
+    )
+    print(
+        f"{'max |Phi_APG - Phi_cvxpy| (entries up to ' + format(float(np.abs(P_cvx).max()), '.3g') + ')':<72s} "
+        f"{diff:10.2e}"
+    )
 
     # 3. sweeps ---------------------------------------------------------------------------------------
     task = lmg.make_task(ds, seed=0)
     c0, t0 = time.process_time(), time.perf_counter()
     df = lmg.accuracy_sweep(task, epsilons=EPS_GRID, modes=("corrected",), n_trials=100, seed=0)
     t_sweep = time.perf_counter() - t0
-    row("accuracy-vs-eps sweep, R (corrected), 8 eps x 100 trials (+ non-private)", t_sweep, 30.0, "s",
-        time.process_time() - c0)
+    row(
+        "accuracy-vs-eps sweep, R (corrected), 8 eps x 100 trials (+ non-private)",
+        t_sweep,
+        30.0,
+        "s",
+        time.process_time() - c0,
+    )
     for mode in ("repaired", "printed"):
         c0, t0 = time.process_time(), time.perf_counter()
         lmg.accuracy_sweep(task, epsilons=EPS_GRID, modes=(mode,), n_trials=100, seed=0)
-        row(f"accuracy-vs-eps sweep, {mode}, 8 eps x 100 trials", time.perf_counter() - t0, None, "s",
-            time.process_time() - c0)
+        row(
+            f"accuracy-vs-eps sweep, {mode}, 8 eps x 100 trials",
+            time.perf_counter() - t0,
+            None,
+            "s",
+            time.process_time() - c0,
+        )
     est = 8 * 100 * t_cvx
     print(f"{'the R sweep with cvxpy (estimated as 800 x one Clarabel solve)':<72s} {est:10.1f} s")
     r = df[df.method == "corrected"].groupby("epsilon")["accuracy"].mean()

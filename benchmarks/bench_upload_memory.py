@@ -40,9 +40,17 @@ sys.path.insert(0, str(ROOT))
 
 from dp_core.data import LIMITS
 
-LAUNCH_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-dev-shm-usage",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--no-first-run", "--disable-quic"]
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 def rss_mb(pid: int) -> float:
@@ -58,7 +66,7 @@ def make_file(path: Path, seed: int) -> int:
     cols = 12
     n = LIMITS["max_rows"]
     X = g.uniform(0, 1, size=(n, cols))
-    lines = ["," .join(f"x{j + 1}" for j in range(cols - 1)) + ",y"]
+    lines = [",".join(f"x{j + 1}" for j in range(cols - 1)) + ",y"]
     size = len(lines[0]) + 1
     budget = LIMITS["max_bytes"] - 1024
     for row in X:
@@ -100,8 +108,13 @@ def _probe_loop(probe_dir: Path) -> None:
         rt = Runtime.instance()
         mgr = rt._session_mgr
         stored = mgr._session_storage
-        out = {"rss_mb": rss_mb(os.getpid()), "sessions_active": len(mgr.list_active_sessions()),
-               "sessions_stored": len(getattr(stored._cache, "_data", stored._cache)) if hasattr(stored, "_cache") else None}
+        out = {
+            "rss_mb": rss_mb(os.getpid()),
+            "sessions_active": len(mgr.list_active_sessions()),
+            "sessions_stored": len(getattr(stored._cache, "_data", stored._cache))
+            if hasattr(stored, "_cache")
+            else None,
+        }
         files = getattr(rt.uploaded_file_mgr, "file_storage", {})
         out["upload_sessions_with_files"] = sum(1 for v in files.values() if v)
         out["upload_bytes_held_mb"] = sum(len(f.data) for v in files.values() for f in v.values()) / 2**20
@@ -111,8 +124,9 @@ def _probe_loop(probe_dir: Path) -> None:
         out["shared_cache_mb"] = shared / 2**20
         gc.collect()
         alive = [o for o in gc.get_objects() if type(o).__name__ in ("Dataset", "SessionMemo")]
-        out["upload_datasets_alive"] = sum(1 for o in alive if type(o).__name__ == "Dataset"
-                                           and str(getattr(o, "name", "")).startswith("upload:"))
+        out["upload_datasets_alive"] = sum(
+            1 for o in alive if type(o).__name__ == "Dataset" and str(getattr(o, "name", "")).startswith("upload:")
+        )
         out["session_memos_alive"] = sum(1 for o in alive if type(o).__name__ == "SessionMemo")
         del alive
         gc.collect()
@@ -130,9 +144,21 @@ def serve(port: int, ttl: int, probe_dir: Path) -> None:
 
     os.chdir(ROOT)
     threading.Thread(target=_probe_loop, args=(probe_dir,), daemon=True).start()
-    sys.argv = ["streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-                "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-                "--server.disconnectedSessionTTL", str(ttl)]
+    sys.argv = [
+        "streamlit",
+        "run",
+        "app.py",
+        "--server.headless",
+        "true",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.disconnectedSessionTTL",
+        str(ttl),
+    ]
     cli.main()
 
 
@@ -154,9 +180,21 @@ def probe(probe_dir: Path, timeout: float = 120.0) -> dict:
 def start_server(port: int, ttl: int, log, probe_dir: Path) -> subprocess.Popen:
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
     proc = subprocess.Popen(
-        [sys.executable, str(Path(__file__).resolve()), "--serve", str(port), "--ttl", str(ttl),
-         "--probe-dir", str(probe_dir)],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--serve",
+            str(port),
+            "--ttl",
+            str(ttl),
+            "--probe-dir",
+            str(probe_dir),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -203,8 +241,10 @@ def main() -> None:
     rows_out = []
     with open(tmp / "server.log", "wb") as log:
         proc = start_server(port, args.ttl, log, tmp)
-        print(f"{'step':<40} {'RSS':>8} {'sessions':>9} {'files':>6} {'file MB':>8} {'shared MB':>9} "
-              f"{'uploads':>7} {'memos':>5} {'RSS gc+trim':>11}")
+        print(
+            f"{'step':<40} {'RSS':>8} {'sessions':>9} {'files':>6} {'file MB':>8} {'shared MB':>9} "
+            f"{'uploads':>7} {'memos':>5} {'RSS gc+trim':>11}"
+        )
 
         def record(step: str) -> None:
             time.sleep(3)
@@ -212,10 +252,14 @@ def main() -> None:
             info = probe(tmp)
             rows_out.append((step, rss, info.get("rss_after_gc_trim_mb", float("nan"))))
             sessions = f"{info.get('sessions_active', '?')}+{info.get('sessions_stored', '?')}"
-            print(f"{step:<40} {rss:8.1f} {sessions:>9} {info.get('upload_sessions_with_files', '?'):>6} "
-                  f"{info.get('upload_bytes_held_mb', float('nan')):8.1f} {info.get('shared_cache_mb', float('nan')):9.1f} "
-                  f"{info.get('upload_datasets_alive', '?'):>7} {info.get('session_memos_alive', '?'):>5} "
-                  f"{rows_out[-1][2]:11.1f}", flush=True)
+            print(
+                f"{step:<40} {rss:8.1f} {sessions:>9} {info.get('upload_sessions_with_files', '?'):>6} "
+                f"{info.get('upload_bytes_held_mb', float('nan')):8.1f} "
+                f"{info.get('shared_cache_mb', float('nan')):9.1f} "
+                f"{info.get('upload_datasets_alive', '?'):>7} {info.get('session_memos_alive', '?'):>5} "
+                f"{rows_out[-1][2]:11.1f}",
+                flush=True,
+            )
 
         try:
             with sync_playwright() as p:
@@ -270,15 +314,19 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 proc.kill()
             shutil.rmtree(tmp, ignore_errors=True)  # the generated files (about 23 MB each) and the server log
-    print("\n(sessions = active+stored for reconnection; files/file MB = uploaded files the server still holds; "
-          "uploads/memos = uploaded datasets and session memos alive in the server; RSS columns in MB)")
+    print(
+        "\n(sessions = active+stored for reconnection; files/file MB = uploaded files the server still holds; "
+        "uploads/memos = uploaded datasets and session memos alive in the server; RSS columns in MB)"
+    )
     for col, label in ((1, "RSS"), (2, "RSS after gc + malloc_trim")):
         before = rows_out[0][col]
         peak = max(r[col] for r in rows_out if r[0].startswith("during"))
         after = rows_out[-1][col]
         added = peak - before
-        print(f"{label}: the uploads added {added:.1f} MB ({added / args.uploads:.1f} MB per session); still held "
-              f"after expiry: {after - before:.1f} MB = {(after - before) / added:.0%} of it")
+        print(
+            f"{label}: the uploads added {added:.1f} MB ({added / args.uploads:.1f} MB per session); still held "
+            f"after expiry: {after - before:.1f} MB = {(after - before) / added:.0%} of it"
+        )
 
 
 if __name__ == "__main__":

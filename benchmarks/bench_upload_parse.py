@@ -43,8 +43,9 @@ def main() -> None:
     big = plain(200_000, 12)
     while len(big) > data.LIMITS["max_bytes"]:
         big = big[: big.rfind(b"\n", 0, data.LIMITS["max_bytes"]) + 1]
-    thousands = ("a,b,y\n" + "".join(f'"{1000 + 37 * i:,}","{i * 1234.5:,.1f}",{i % 2}\n'
-                                      for i in range(150_000))).encode()
+    thousands = (
+        "a,b,y\n" + "".join(f'"{1000 + 37 * i:,}","{i * 1234.5:,.1f}",{i % 2}\n' for i in range(150_000))
+    ).encode()
     european = ("a;b;y\n" + "".join(f"{i},5;{i * 3},25;{i % 2}\n" for i in range(150_000))).encode()
     cases = [
         ("plain, same size as the wide file", small_plain),
@@ -61,8 +62,10 @@ def main() -> None:
         t, outcome = timed(raw)
         results[name] = t
         print(f"{name:<40} {len(raw) / 2**20:6.1f} {t:8.3f}  {outcome}")
-    print(f"\nwide / plain of the same size: {results['one line of 150,000 fields'] / results[cases[0][0]]:.2f}x; "
-          f"largest accepted file: {results['largest accepted file']:.2f} s (target: under 5 s)")
+    print(
+        f"\nwide / plain of the same size: {results['one line of 150,000 fields'] / results[cases[0][0]]:.2f}x; "
+        f"largest accepted file: {results['largest accepted file']:.2f} s (target: under 5 s)"
+    )
 
 
 if __name__ == "__main__":

@@ -59,8 +59,10 @@ def _import_library():
         import diffprivlib
         from diffprivlib.models import LinearRegression, LogisticRegression
     except (ImportError, TypeError, AttributeError) as exc:  # also diffprivlib failing against a newer scikit-learn
-        sys.exit(f"diffprivlib could not be imported ({type(exc).__name__}: {exc}). Install requirements-bench.txt "
-                 "in its own environment (diffprivlib 0.6.6 needs scikit-learn < 1.6).")
+        sys.exit(
+            f"diffprivlib could not be imported ({type(exc).__name__}: {exc}). Install requirements-bench.txt "
+            "in its own environment (diffprivlib 0.6.6 needs scikit-learn < 1.6)."
+        )
     return diffprivlib.__version__, LogisticRegression, LinearRegression
 
 
@@ -89,10 +91,12 @@ def bench_breast(seeds: int, LogisticRegression) -> None:
     ds = load_dataset("breast_cancer")
     X, y = ds.X, ds.y.astype(int)
     ours = {
-        "Input perturbation": lambda e, s: InputPerturbationClassifier(epsilon=e, delta=DELTA, data_norm=1.0,
-                                                                        random_state=s),
-        "Objective perturbation": lambda e, s: ObjectivePerturbationClassifier(epsilon=e, delta=DELTA, data_norm=1.0,
-                                                                                random_state=s),
+        "Input perturbation": lambda e, s: InputPerturbationClassifier(
+            epsilon=e, delta=DELTA, data_norm=1.0, random_state=s
+        ),
+        "Objective perturbation": lambda e, s: ObjectivePerturbationClassifier(
+            epsilon=e, delta=DELTA, data_norm=1.0, random_state=s
+        ),
         "Output perturbation": lambda e, s: OutputPerturbationClassifier(epsilon=e, data_norm=1.0, random_state=s),
         "Large-margin Gaussian": lambda e, s: LargeMarginGaussianClassifier(epsilon=e, data_norm=1.0, random_state=s),
     }
@@ -114,13 +118,24 @@ def bench_breast(seeds: int, LogisticRegression) -> None:
                 cpu[name][e].append(t)
     ref = "diffprivlib LogisticRegression"
     print(f"\n### breast_cancer: test accuracy, mean ± SE over {seeds} seeds (δ = {display.delta(DELTA)} where used)\n")
-    print("| Estimator | " + " | ".join(f"ε = {display.epsilon(e)}" for e in EPSILONS) + " | ≥ diffprivlib at every ε |")
+    print(
+        "| Estimator | " + " | ".join(f"ε = {display.epsilon(e)}" for e in EPSILONS) + " | ≥ diffprivlib at every ε |"
+    )
     print("|---|" + "---|" * (len(EPSILONS) + 1))
     for name in acc:
         cells = [display.pm(*_mean_se(acc[name][e])) for e in EPSILONS]
-        ok = "" if name == ref else ("yes" if all(np.mean(acc[name][e]) >= np.mean(acc[ref][e]) for e in EPSILONS)
-                                      else "no: " + ", ".join(f"ε = {display.epsilon(e)}" for e in EPSILONS
-                                                              if np.mean(acc[name][e]) < np.mean(acc[ref][e])))
+        ok = (
+            ""
+            if name == ref
+            else (
+                "yes"
+                if all(np.mean(acc[name][e]) >= np.mean(acc[ref][e]) for e in EPSILONS)
+                else "no: "
+                + ", ".join(
+                    f"ε = {display.epsilon(e)}" for e in EPSILONS if np.mean(acc[name][e]) < np.mean(acc[ref][e])
+                )
+            )
+        )
         print(f"| {name} | " + " | ".join(cells) + f" | {ok} |")
     print(f"| Majority class | {display.number(np.mean(majority))} (every ε) |" + " |" * len(EPSILONS))
     print("\n### breast_cancer: CPU time per fit (median over seeds and ε), ratio to diffprivlib\n")
@@ -134,12 +149,15 @@ def bench_breast(seeds: int, LogisticRegression) -> None:
     Xtr, ytr, Xte, yte = _breast_split(X, y, 0)
     times, scores = [], []
     for s in range(3):
-        m, t = _timed_fit(LargeMarginGaussianClassifier(epsilon=1.0, n_components=None, data_norm=1.0,
-                                                        random_state=s), Xtr, ytr)
+        m, t = _timed_fit(
+            LargeMarginGaussianClassifier(epsilon=1.0, n_components=None, data_norm=1.0, random_state=s), Xtr, ytr
+        )
         times.append(t)
         scores.append(m.score(Xte, yte))
-    print(f"| Large-margin Gaussian without projection (ε = 1, 3 fits) | {display.number(np.median(times) * 1e3)} ms"
-          f" | {display.number(np.median(times) / base)} |")
+    print(
+        f"| Large-margin Gaussian without projection (ε = 1, 3 fits) | {display.number(np.median(times) * 1e3)} ms"
+        f" | {display.number(np.median(times) / base)} |"
+    )
     print(f"\nWithout projection (30 dimensions, ε = 1): accuracy {display.number(np.mean(scores))} over 3 fits.")
 
 
@@ -157,8 +175,12 @@ def bench_randhie(seeds: int, LinearRegression) -> None:
 
     ds = load_dataset("randhie")
     X, y = ds.X, ds.y
-    names = ["l1 exponential mechanism (ours)", "Label-DP bags, noisy-wtd-LLP (ours)",
-             "Output perturbation ridge (ours)", "diffprivlib LinearRegression"]
+    names = [
+        "l1 exponential mechanism (ours)",
+        "Label-DP bags, noisy-wtd-LLP (ours)",
+        "Output perturbation ridge (ours)",
+        "diffprivlib LinearRegression",
+    ]
     mae = {nm: {e: [] for e in EPSILONS} for nm in names}
     cpu = {nm: [] for nm in names}
     lad_mae, med_mae, label_eps, unconverged = [], [], [], 0
@@ -181,12 +203,18 @@ def bench_randhie(seeds: int, LinearRegression) -> None:
                 unconverged += int(not m.sampler_["converged"])
                 mae[names[0]][e].append(float(np.mean(np.abs(m.predict(Xte) - yte))))
                 cpu[names[0]].append(t)
-                m, t = _timed_fit(OutputPerturbationRegressor(epsilon=e, data_norm=1.0, y_bound=30.0, random_state=s),
-                                  Xtr, ytr)
+                m, t = _timed_fit(
+                    OutputPerturbationRegressor(epsilon=e, data_norm=1.0, y_bound=30.0, random_state=s), Xtr, ytr
+                )
                 mae[names[2]][e].append(float(np.mean(np.abs(m.predict(Xte) - yte))))
                 cpu[names[2]].append(t)
-                m, t = _timed_fit(LinearRegression(epsilon=e, bounds_X=(Xtr.min(axis=0), Xtr.max(axis=0)),
-                                                   bounds_y=(0.0, 30.0), random_state=s), Xtr, ytr)
+                m, t = _timed_fit(
+                    LinearRegression(
+                        epsilon=e, bounds_X=(Xtr.min(axis=0), Xtr.max(axis=0)), bounds_y=(0.0, 30.0), random_state=s
+                    ),
+                    Xtr,
+                    ytr,
+                )
                 mae[names[3]][e].append(float(np.mean(np.abs(m.predict(Xte) - yte))))
                 cpu[names[3]].append(t)
     print(f"\n### randhie: test mean absolute error, mean ± SE over {seeds} seeds (lower is better)\n")
@@ -200,10 +228,13 @@ def bench_randhie(seeds: int, LinearRegression) -> None:
             cells = [display.pm(*_mean_se(mae[nm][EPSILONS[0]]))] + ["same fit"] * (len(EPSILONS) - 1)
         print(f"| {nm} | " + " | ".join(cells) + f" | {display.number(med * 1e3)} ms | {display.number(med / base)} |")
     print(f"| Non-private LAD | {display.pm(*_mean_se(lad_mae))} (every ε) |" + " |" * (len(EPSILONS) + 1))
-    print(f"| Median of the training labels | {display.pm(*_mean_se(med_mae))} (every ε) |"
-          + " |" * (len(EPSILONS) + 1))
-    print(f"\nLabel-DP bags (k = 100, ρ = 0.5): label-DP at ε = {display.epsilon(np.mean(label_eps))}, "
-          f"δ = {display.delta(DELTA)} (exact privacy profile); one fit, shown in the first column.")
+    print(
+        f"| Median of the training labels | {display.pm(*_mean_se(med_mae))} (every ε) |" + " |" * (len(EPSILONS) + 1)
+    )
+    print(
+        f"\nLabel-DP bags (k = 100, ρ = 0.5): label-DP at ε = {display.epsilon(np.mean(label_eps))}, "
+        f"δ = {display.delta(DELTA)} (exact privacy profile); one fit, shown in the first column."
+    )
     print(f"l1 MCMC fits whose chains failed the convergence check: {unconverged} of {seeds * len(EPSILONS)}.")
 
 
@@ -215,9 +246,11 @@ def main(argv=None) -> None:
     version, LogisticRegression, LinearRegression = _import_library()
     import sklearn
 
-    print(f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {platform.node() or 'this machine'} "
-          f"({platform.processor() or platform.machine()}, Python {platform.python_version()}, diffprivlib {version}, "
-          f"scikit-learn {sklearn.__version__}, numpy {np.__version__}); process CPU time.")
+    print(
+        f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {platform.node() or 'this machine'} "
+        f"({platform.processor() or platform.machine()}, Python {platform.python_version()}, diffprivlib {version}, "
+        f"scikit-learn {sklearn.__version__}, numpy {np.__version__}); process CPU time."
+    )
     bench_breast(args.seeds, LogisticRegression)
     if not args.skip_randhie:
         bench_randhie(args.seeds, LinearRegression)

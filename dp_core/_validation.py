@@ -104,13 +104,19 @@ def check_int(name: str, value: Any, *, lo: int | None = None, hi: int | None = 
         hi_t = "inf" if hi is None else str(hi)
         raise ValueError(f"{name} must be an integer in [{lo_t}, {hi_t}], got {_int_text(v)}.")
     if hi is None and abs(v) > INT_MAX:
-        raise ValueError(f"{name} must be an integer in [{lo_t}, {INT_MAX}] (it must fit in 64 bits), got {_int_text(v)}.")
+        raise ValueError(
+            f"{name} must be an integer in [{lo_t}, {INT_MAX}] (it must fit in 64 bits), got {_int_text(v)}."
+        )
     return v
 
 
 def _int_text(v: int) -> str:
     """An integer for a message; a 5,000-digit one is described, not printed."""
-    return str(v) if abs(v) < 10**30 else f"an integer of {len(str(abs(v)).lstrip('0')) if abs(v) < 10**4000 else 'over 4000'} digits"
+    return (
+        str(v)
+        if abs(v) < 10**30
+        else f"an integer of {len(str(abs(v)).lstrip('0')) if abs(v) < 10**4000 else 'over 4000'} digits"
+    )
 
 
 def check_in_interval(
@@ -283,12 +289,17 @@ def computable(func: F) -> F:
                 bound = sig.bind_partial(*args, **kwargs).arguments
             except TypeError:
                 bound = {}
-            given = ", ".join(f"{k}={_shown(v)}" for k, v in bound.items()
-                              if isinstance(v, (numbers.Real, str)) and k != "self")
-            what = "needs more memory than is available" if isinstance(exc, MemoryError) else (
-                f"cannot be computed in floating point ({type(exc).__name__})")
-            raise ValueError(f"{func.__name__} {what} for these values: {given or 'see the arguments'}; "
-                             "use values of moderate size.") from None
+            given = ", ".join(
+                f"{k}={_shown(v)}" for k, v in bound.items() if isinstance(v, (numbers.Real, str)) and k != "self"
+            )
+            what = (
+                "needs more memory than is available"
+                if isinstance(exc, MemoryError)
+                else (f"cannot be computed in floating point ({type(exc).__name__})")
+            )
+            raise ValueError(
+                f"{func.__name__} {what} for these values: {given or 'see the arguments'}; use values of moderate size."
+            ) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -332,8 +343,10 @@ def check_output_dir(name: str, path: Any, *, prefix: str = "", overwrite: bool 
         existing = sorted(p.name for p in target.glob(f"{prefix}*"))
         if existing:
             more = f" and {len(existing) - 1} more" if len(existing) > 1 else ""
-            raise ValueError(f"{name} folder {str(target)!r} already holds {existing[0]!r}{more} from an earlier run; "
-                             "pass --force to overwrite.")
+            raise ValueError(
+                f"{name} folder {str(target)!r} already holds {existing[0]!r}{more} from an earlier run; "
+                "pass --force to overwrite."
+            )
     return target
 
 

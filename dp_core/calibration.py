@@ -14,8 +14,8 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from scipy.special import log_ndtr
 
@@ -82,7 +82,9 @@ def solve_monotone(
             break
         lo, hi = hi, hi * 2.0
     else:
-        raise InvalidPrivacyParameter(f"no solution for {what}: the search grew past {hi:g}; the privacy budget is too small.")
+        raise InvalidPrivacyParameter(
+            f"no solution for {what}: the search grew past {hi:g}; the privacy budget is too small."
+        )
     for _ in range(400):
         if hi - lo <= rtol * hi:
             break

@@ -83,45 +83,77 @@ DATASETS: dict[str, DatasetInfo] = {
     info.name: info
     for info in [
         DatasetInfo(
-            "census", "Census-like income (synthetic)", "regression", "synthetic", "income",
+            "census",
+            "Census-like income (synthetic)",
+            "regression",
+            "synthetic",
+            "income",
             "Synthetic, seeded; follows the input-perturbation paper's description of the IPUMS 2000 extract",
             "13 bounded attributes (age, education, hours, two marital-status indicators, ...) and an income "
             "target in [0, 1], drawn from a fixed model. Stands in for IPUMS, which cannot be shipped.",
             default_n=20_000,
         ),
         DatasetInfo(
-            "diabetes", "Diabetes progression", "regression", "real", "disease_progression",
+            "diabetes",
+            "Diabetes progression",
+            "regression",
+            "real",
+            "disease_progression",
             "Efron, Hastie, Johnstone and Tibshirani (2004); as bundled with scikit-learn",
             "442 patients, 10 baseline measurements, disease progression one year later.",
         ),
         DatasetInfo(
-            "breast_cancer", "Breast cancer Wisconsin (diagnostic)", "binary", "real", "malignant",
+            "breast_cancer",
+            "Breast cancer Wisconsin (diagnostic)",
+            "binary",
+            "real",
+            "malignant",
             "UCI Machine Learning Repository (Wolberg, Street, Mangasarian 1995); as bundled with scikit-learn",
             "569 tumours, 30 features of cell nuclei, target 1 = malignant.",
         ),
         DatasetInfo(
-            "wine", "Wine cultivars", "multiclass", "real", "cultivar",
+            "wine",
+            "Wine cultivars",
+            "multiclass",
+            "real",
+            "cultivar",
             "UCI Machine Learning Repository (Forina et al. 1991); as bundled with scikit-learn",
             "178 wines, 13 chemical measurements, 3 cultivars.",
         ),
         DatasetInfo(
-            "iris", "Iris flowers", "multiclass", "real", "species",
+            "iris",
+            "Iris flowers",
+            "multiclass",
+            "real",
+            "species",
             "Fisher (1936), UCI Machine Learning Repository; as bundled with scikit-learn",
             "150 flowers, 4 measurements, 3 species.",
         ),
         DatasetInfo(
-            "randhie", "RAND Health Insurance Experiment", "regression", "real", "mdvis",
+            "randhie",
+            "RAND Health Insurance Experiment",
+            "regression",
+            "real",
+            "mdvis",
             "RAND HIE via Cameron and Trivedi (2005); as bundled with statsmodels (public domain)",
             "20,190 person-years, 9 covariates, number of outpatient visits (a heavy-tailed count).",
         ),
         DatasetInfo(
-            "gaussian_classes", "Gaussian classes (synthetic)", "multiclass", "synthetic", "class",
+            "gaussian_classes",
+            "Gaussian classes (synthetic)",
+            "multiclass",
+            "synthetic",
+            "class",
             "Synthetic, seeded; the large-margin Gaussian specification's benchmark (section 6.1)",
             "3 classes with means on a circle of radius 0.5 in 2-D, isotropic spread 0.15, clipped to the unit ball.",
             default_n=1_000,
         ),
         DatasetInfo(
-            "heavy_tailed", "Heavy-tailed regression (synthetic)", "regression", "synthetic", "y",
+            "heavy_tailed",
+            "Heavy-tailed regression (synthetic)",
+            "regression",
+            "synthetic",
+            "y",
             "Synthetic, seeded; the l1 heavy-tailed specification's protocol (section 5.2)",
             "Pareto-radius features (tail index 1.8) and Student-t noise (nu = 1.8): infinite variance on both sides.",
             default_n=5_000,
@@ -129,8 +161,13 @@ DATASETS: dict[str, DatasetInfo] = {
     ]
 }
 
-_REAL_FILES = {"diabetes": "diabetes.csv", "breast_cancer": "breast_cancer.csv", "wine": "wine.csv",
-               "iris": "iris.csv", "randhie": "randhie.csv"}
+_REAL_FILES = {
+    "diabetes": "diabetes.csv",
+    "breast_cancer": "breast_cancer.csv",
+    "wine": "wine.csv",
+    "iris": "iris.csv",
+    "randhie": "randhie.csv",
+}
 
 
 @dataclass(frozen=True, eq=False)
@@ -181,8 +218,15 @@ class Dataset:
         return frame
 
     def summary(self) -> dict:
-        return {"name": self.name, "n": self.n, "d": self.d, "task": self.task,
-                "n_classes": self.n_classes, "target": self.target_name, "fingerprint": self.fingerprint[:16]}
+        return {
+            "name": self.name,
+            "n": self.n,
+            "d": self.d,
+            "task": self.task,
+            "n_classes": self.n_classes,
+            "target": self.target_name,
+            "fingerprint": self.fingerprint[:16],
+        }
 
 
 def fingerprint_arrays(*arrays: np.ndarray) -> str:
@@ -201,9 +245,19 @@ def _make_dataset(name, X, y, feature_names, target_name, task, *, source="", de
     X.setflags(write=False)
     y.setflags(write=False)
     n_classes = int(len(np.unique(y))) if task in ("binary", "multiclass") else 0
-    return Dataset(name=name, X=X, y=y, feature_names=tuple(feature_names), target_name=target_name, task=task,
-                   n_classes=n_classes, source=source, description=description, notes=tuple(notes),
-                   fingerprint=fingerprint_arrays(X, y))
+    return Dataset(
+        name=name,
+        X=X,
+        y=y,
+        feature_names=tuple(feature_names),
+        target_name=target_name,
+        task=task,
+        n_classes=n_classes,
+        source=source,
+        description=description,
+        notes=tuple(notes),
+        fingerprint=fingerprint_arrays(X, y),
+    )
 
 
 def dataset_names() -> list[str]:
@@ -216,8 +270,19 @@ def dataset_names() -> list[str]:
 # ----------------------------------------------------------------------------------------------
 
 CENSUS_FEATURES = (
-    "age", "years_of_schooling", "hours_per_week", "weeks_worked", "is_single", "is_married",
-    "is_female", "household_size", "children", "urban", "owns_home", "occupation_score", "disability",
+    "age",
+    "years_of_schooling",
+    "hours_per_week",
+    "weeks_worked",
+    "is_single",
+    "is_married",
+    "is_female",
+    "household_size",
+    "children",
+    "urban",
+    "owns_home",
+    "occupation_score",
+    "disability",
 )
 
 
@@ -251,25 +316,60 @@ def make_census(n: int = 20_000, *, seed: RngLike = 0) -> Dataset:
     occ = np.clip(0.5 * (school - 13) / 3 + g.normal(0, 1, n), -3, 3)
     disab = (g.random(n) < 0.06 + 0.002 * (age - 18)).astype(float)
     log_income = (
-        9.2 + 0.09 * school + 0.018 * hours + 0.004 * weeks + 0.03 * (age - 18) - 0.0004 * (age - 18) ** 2
-        + 0.12 * is_married - 0.15 * female + 0.08 * urban + 0.2 * occ - 0.3 * disab + g.normal(0, 0.55, n)
+        9.2
+        + 0.09 * school
+        + 0.018 * hours
+        + 0.004 * weeks
+        + 0.03 * (age - 18)
+        - 0.0004 * (age - 18) ** 2
+        + 0.12 * is_married
+        - 0.15 * female
+        + 0.08 * urban
+        + 0.2 * occ
+        - 0.3 * disab
+        + g.normal(0, 0.55, n)
     )
     income_cap = 250_000.0
     income = np.minimum(np.exp(log_income), income_cap) / income_cap
     cols = [
-        (age - 18) / 62, school / 20, hours / 80, weeks / 52, is_single, is_married, female,
-        (household - 1) / 9, children / 8, urban, owns, (occ + 3) / 6, disab,
+        (age - 18) / 62,
+        school / 20,
+        hours / 80,
+        weeks / 52,
+        is_single,
+        is_married,
+        female,
+        (household - 1) / 9,
+        children / 8,
+        urban,
+        owns,
+        (occ + 3) / 6,
+        disab,
     ]
     X = np.column_stack(cols)
     info = DATASETS["census"]
-    return _make_dataset("census", X, income, CENSUS_FEATURES, "income", "regression", source=info.source,
-                         description=info.description,
-                         notes=("Every feature is in [0, 1] by its public domain; income = min(income, 250,000)/250,000.",))
+    return _make_dataset(
+        "census",
+        X,
+        income,
+        CENSUS_FEATURES,
+        "income",
+        "regression",
+        source=info.source,
+        description=info.description,
+        notes=("Every feature is in [0, 1] by its public domain; income = min(income, 250,000)/250,000.",),
+    )
 
 
 def make_gaussian_classes(
-    n: int = 1_000, *, d: int = 2, n_classes: int = 3, spread: float = 0.15, radius: float = 0.5,
-    anisotropic: bool = False, seed: RngLike = 0,
+    n: int = 1_000,
+    *,
+    d: int = 2,
+    n_classes: int = 3,
+    spread: float = 0.15,
+    radius: float = 0.5,
+    anisotropic: bool = False,
+    seed: RngLike = 0,
 ) -> Dataset:
     """Gaussian class-conditional data of the large-margin specification (section 6.1).
 
@@ -300,9 +400,17 @@ def make_gaussian_classes(
     norms = np.linalg.norm(X, axis=1)
     X = X / np.maximum(1.0, norms)[:, None]
     info = DATASETS["gaussian_classes"]
-    return _make_dataset("gaussian_classes", X, y, [f"x{j + 1}" for j in range(d)], "class", "multiclass",
-                         source=info.source, description=info.description,
-                         notes=("Rows clipped to the unit ball (a public rule).",))
+    return _make_dataset(
+        "gaussian_classes",
+        X,
+        y,
+        [f"x{j + 1}" for j in range(d)],
+        "class",
+        "multiclass",
+        source=info.source,
+        description=info.description,
+        notes=("Rows clipped to the unit ball (a public rule).",),
+    )
 
 
 HEAVY_DESIGNS = ("gaussian", "student_t", "pareto_sphere", "pareto_abs", "lognormal_sphere")
@@ -314,8 +422,16 @@ def _unit_sphere(g: np.random.Generator, n: int, d: int) -> np.ndarray:
     return u / np.linalg.norm(u, axis=1, keepdims=True)
 
 
-def sample_heavy_design(g: np.random.Generator, n: int, d: int, design: str = "pareto_sphere", *,
-                        tail: float = 1.8, scale: float = 1.0, log_sigma: float = 0.75) -> np.ndarray:
+def sample_heavy_design(
+    g: np.random.Generator,
+    n: int,
+    d: int,
+    design: str = "pareto_sphere",
+    *,
+    tail: float = 1.8,
+    scale: float = 1.0,
+    log_sigma: float = 0.75,
+) -> np.ndarray:
     """Feature rows of the l1 specification's designs X1-X5 (section 5.2), drawn from ``g``.
 
     ``gaussian`` X1: ``scale * N(0, I_d)``; ``student_t`` X2: ``scale * t(tail)`` coordinates;
@@ -335,8 +451,9 @@ def sample_heavy_design(g: np.random.Generator, n: int, d: int, design: str = "p
     return rho[:, None] * _unit_sphere(g, n, d)
 
 
-def sample_heavy_noise(g: np.random.Generator, n: int, noise: str = "student_t", *, noise_tail: float = 1.8,
-                       noise_scale: float = 1.0) -> np.ndarray:
+def sample_heavy_noise(
+    g: np.random.Generator, n: int, noise: str = "student_t", *, noise_tail: float = 1.8, noise_scale: float = 1.0
+) -> np.ndarray:
     """Median-zero noise of the l1 specification's laws N1-N4 (section 5.2), drawn from ``g``.
 
     ``gaussian`` N1; ``student_t`` N2 (``noise_tail`` degrees of freedom); ``pareto_skewed`` N3
@@ -353,9 +470,18 @@ def sample_heavy_noise(g: np.random.Generator, n: int, noise: str = "student_t",
 
 
 def make_heavy_tailed(
-    n: int = 5_000, *, d: int = 2, design: str = "pareto_sphere", noise: str = "student_t",
-    tail: float = 1.8, noise_tail: float = 1.8, scale: float = 1.0, noise_scale: float = 1.0,
-    w_norm: float = 0.5, log_sigma: float = 0.75, seed: RngLike = 0,
+    n: int = 5_000,
+    *,
+    d: int = 2,
+    design: str = "pareto_sphere",
+    noise: str = "student_t",
+    tail: float = 1.8,
+    noise_tail: float = 1.8,
+    scale: float = 1.0,
+    noise_scale: float = 1.0,
+    w_norm: float = 0.5,
+    log_sigma: float = 0.75,
+    seed: RngLike = 0,
 ) -> Dataset:
     """Heavy-tailed linear regression data, ``y = <x, w0> + xi`` (l1 specification, section 5.2).
 
@@ -378,22 +504,32 @@ def make_heavy_tailed(
     w_norm = check_positive("w_norm", w_norm, allow_zero=True)
     log_sigma = check_positive("log_sigma", log_sigma)
     if noise == "pareto_skewed" and noise_tail <= 1.0:
-        raise ValueError(f"noise_tail must be in (1, inf) for the skewed Pareto noise (finite mean), got {noise_tail:g}.")
+        raise ValueError(
+            f"noise_tail must be in (1, inf) for the skewed Pareto noise (finite mean), got {noise_tail:g}."
+        )
     g = as_generator(seed)
     X = sample_heavy_design(g, n, d, design, tail=tail, scale=scale, log_sigma=log_sigma)
     xi = sample_heavy_noise(g, n, noise, noise_tail=noise_tail, noise_scale=noise_scale)
     w0 = np.full(d, w_norm / math.sqrt(d))
     y = X @ w0 + xi
     info = DATASETS["heavy_tailed"]
-    return _make_dataset("heavy_tailed", X, y, [f"x{j + 1}" for j in range(d)], "y", "regression",
-                         source=info.source,
-                         description=f"design={design} (tail {tail:g}), noise={noise} (tail {noise_tail:g}), d={d}",
-                         notes=(f"True parameter w0 = {w_norm:g} * (1, ..., 1)/sqrt(d).",))
+    return _make_dataset(
+        "heavy_tailed",
+        X,
+        y,
+        [f"x{j + 1}" for j in range(d)],
+        "y",
+        "regression",
+        source=info.source,
+        description=f"design={design} (tail {tail:g}), noise={noise} (tail {noise_tail:g}), d={d}",
+        notes=(f"True parameter w0 = {w_norm:g} * (1, ..., 1)/sqrt(d).",),
+    )
 
 
 # ----------------------------------------------------------------------------------------------
 # CSV parsing and validation
 # ----------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, eq=False)
 class CsvTable:
@@ -433,8 +569,14 @@ _MAGIC = (
 _CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
 _SNIFF_LINES = 50
 _THOUSANDS_MARKS = (",", ".", " ", "\u00a0", "\u202f", "'")
-_MARK_NAMES = {",": "','", ".": "'.'", " ": "a space", "\u00a0": "a non-breaking space", "\u202f": "a thin space",
-               "'": "an apostrophe"}
+_MARK_NAMES = {
+    ",": "','",
+    ".": "'.'",
+    " ": "a space",
+    "\u00a0": "a non-breaking space",
+    "\u202f": "a thin space",
+    "'": "an apostrophe",
+}
 
 
 def _sniff_binary(raw: bytes, file_name: str) -> None:
@@ -445,8 +587,10 @@ def _sniff_binary(raw: bytes, file_name: str) -> None:
                 what, todo = "an Excel workbook (.xlsx)", _SAVE_AS
             raise DataValidationError(f"'{file_name}' is {what}, not CSV text. {todo}")
     if b"\x00" in raw[:4096] and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise DataValidationError(f"'{file_name}' is a binary file, not CSV text (it contains NUL bytes). Export the "
-                                  "table as CSV (UTF-8) and upload that.")
+        raise DataValidationError(
+            f"'{file_name}' is a binary file, not CSV text (it contains NUL bytes). Export the "
+            "table as CSV (UTF-8) and upload that."
+        )
 
 
 def _decode(raw: bytes) -> tuple[str, str]:
@@ -486,8 +630,10 @@ def _skip_leading_comments(text: str, notes: list[str]) -> str:
         n_comments += bool(line)
         pos = end + 1
     if n_comments:
-        notes.append(f"Skipped {n_comments} comment line{'s' if n_comments > 1 else ''} starting with '#' at the "
-                     "top of the file.")
+        notes.append(
+            f"Skipped {n_comments} comment line{'s' if n_comments > 1 else ''} starting with '#' at the "
+            "top of the file."
+        )
     return text[pos:]
 
 
@@ -535,7 +681,8 @@ def _check_field_counts(lines: list[str], delimiter: str, file_name: str, max_co
             raise DataValidationError(
                 f"'{file_name}' has {len(row):,} fields on its {where}, so {len(row):,} columns; the limit is "
                 f"{max_cols}. Drop columns you do not need before uploading, and check that the file is a table "
-                "with one record per line.")
+                "with one record per line."
+            )
     return [h.strip() for h in rows[0]] if rows else []
 
 
@@ -562,7 +709,8 @@ _NUMBER_CHARS = re.compile(r"[0-9+\-eE.,' \u00a0\u202f]+")
 def _formats_supported(values: pd.Series) -> list[tuple[str, str | None]]:
     """Number formats (decimal mark, thousands mark) under which every value of a text column is a number."""
     if not bool(values.head(20).str.fullmatch(_NUMBER_CHARS).all()) or not bool(
-            values.str.fullmatch(_NUMBER_CHARS).all()):
+        values.str.fullmatch(_NUMBER_CHARS).all()
+    ):
         return []  # a text column: one cheap pass instead of one per format
     out = []
     for decimal in (".", ","):
@@ -619,8 +767,10 @@ def _read_frame(text: str, delimiter: str, file_name: str, nrows: int, **kw) -> 
     try:
         return pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True, nrows=nrows, **kw)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
-        raise DataValidationError(f"'{file_name}' could not be read as CSV ({str(exc).splitlines()[0]}). "
-                                  "Check that every row has the same number of fields.") from None
+        raise DataValidationError(
+            f"'{file_name}' could not be read as CSV ({str(exc).splitlines()[0]}). "
+            "Check that every row has the same number of fields."
+        ) from None
 
 
 def _index_column(frame: pd.DataFrame) -> str | None:
@@ -656,19 +806,24 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
     if not isinstance(raw, (bytes, bytearray)):
         raise TypeError(f"raw must be bytes, got {type(raw).__name__}.")
     if len(raw) == 0 or not raw.strip():
-        raise DataValidationError(f"'{file_name}' is empty. Upload a CSV file with a header row and at least "
-                                  f"{lim['min_rows']} data rows.")
+        raise DataValidationError(
+            f"'{file_name}' is empty. Upload a CSV file with a header row and at least {lim['min_rows']} data rows."
+        )
     if len(raw) > lim["max_bytes"]:
-        raise DataValidationError(f"'{file_name}' is {len(raw) / 2**20:.1f} MB; the limit is "
-                                  f"{lim['max_bytes'] / 2**20:.0f} MB. Upload a sample of the rows.")
+        raise DataValidationError(
+            f"'{file_name}' is {len(raw) / 2**20:.1f} MB; the limit is "
+            f"{lim['max_bytes'] / 2**20:.0f} MB. Upload a sample of the rows."
+        )
     _sniff_binary(raw, file_name)
     text, encoding = _decode(bytes(raw))
     notes: list[str] = []
     text = _normalise_newlines(text, notes)
     text = _skip_leading_comments(text, notes)
     if not text.strip():
-        raise DataValidationError(f"'{file_name}' holds only comment lines. Upload a CSV file with a header row and "
-                                  f"at least {lim['min_rows']} data rows.")
+        raise DataValidationError(
+            f"'{file_name}' holds only comment lines. Upload a CSV file with a header row and "
+            f"at least {lim['min_rows']} data rows."
+        )
     lines = _first_lines(text, _SNIFF_LINES)
     # the field count of the first lines is checked with every candidate delimiter before any other work
     for d in _CANDIDATE_DELIMITERS:
@@ -681,14 +836,18 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
     nrows = lim["max_rows"] + 1
     frame = _read_frame(text, delimiter, file_name, nrows, **read)
     if headerless:
-        notes.append(f"The first row holds only numbers, so it was read as data, not as a header; the columns are "
-                     f"named 'column 1' to 'column {len(header)}'. Add a header row to name them.")
+        notes.append(
+            f"The first row holds only numbers, so it was read as data, not as a header; the columns are "
+            f"named 'column 1' to 'column {len(header)}'. Add a header row to name them."
+        )
     else:
         counts = Counter(header)
         dupes = sorted(h for h, k in counts.items() if k > 1)
         if dupes:
-            raise DataValidationError(f"'{file_name}' has duplicate column names ({', '.join(map(repr, dupes[:5]))}"
-                                      f"{'...' if len(dupes) > 5 else ''}); rename them so each is unique.")
+            raise DataValidationError(
+                f"'{file_name}' has duplicate column names ({', '.join(map(repr, dupes[:5]))}"
+                f"{'...' if len(dupes) > 5 else ''}); rename them so each is unique."
+            )
     fmt, converted = _number_format(frame, delimiter)
     if fmt is not None:
         decimal, thousands = fmt
@@ -700,29 +859,41 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
         if now_numeric and list(again.columns) == list(frame.columns):
             for c in now_numeric:
                 frame[c] = again[c]
-            notes.append(f"Numbers written with {_describe_format(fmt)} were converted in "
-                         f"{', '.join(map(repr, map(str, now_numeric[:5])))}{'...' if len(now_numeric) > 5 else ''}. "
-                         "Check the preview: if that is wrong, save the file with plain numbers (1234.5).")
+            notes.append(
+                f"Numbers written with {_describe_format(fmt)} were converted in "
+                f"{', '.join(map(repr, map(str, now_numeric[:5])))}{'...' if len(now_numeric) > 5 else ''}. "
+                "Check the preview: if that is wrong, save the file with plain numbers (1234.5)."
+            )
     frame.columns = [str(c).strip() for c in frame.columns]
     index_col = _index_column(frame)
     if index_col is not None:
         frame = frame.drop(columns=[index_col])
-        notes.append("The first column has no name and counts the rows (a saved pandas index); it was dropped. "
-                     "Save the file with index=False to avoid this.")
+        notes.append(
+            "The first column has no name and counts the rows (a saved pandas index); it was dropped. "
+            "Save the file with index=False to avoid this."
+        )
     if frame.shape[1] < 2:
         other = [d for d in (";", "\t", "|", ",") if d != delimiter and any(d in line for line in lines)]
         hint = f" The file contains {other[0]!r}: is that the delimiter?" if other else ""
-        raise DataValidationError(f"'{file_name}' has only one column, so no feature and target can be chosen. "
-                                  f"Use a comma, semicolon or tab between fields.{hint}")
+        raise DataValidationError(
+            f"'{file_name}' has only one column, so no feature and target can be chosen. "
+            f"Use a comma, semicolon or tab between fields.{hint}"
+        )
     if frame.shape[0] < lim["min_rows"]:
-        raise DataValidationError(f"'{file_name}' has {frame.shape[0]} data rows; at least {lim['min_rows']} are needed "
-                                  "to split into training and test data.")
+        raise DataValidationError(
+            f"'{file_name}' has {frame.shape[0]} data rows; at least {lim['min_rows']} are needed "
+            "to split into training and test data."
+        )
     if frame.shape[0] > lim["max_rows"]:
-        raise DataValidationError(f"'{file_name}' has more than {lim['max_rows']:,} rows; the limit is "
-                                  f"{lim['max_rows']:,}. Upload a random sample of the rows.")
+        raise DataValidationError(
+            f"'{file_name}' has more than {lim['max_rows']:,} rows; the limit is "
+            f"{lim['max_rows']:,}. Upload a random sample of the rows."
+        )
     if frame.shape[1] > lim["max_cols"]:
-        raise DataValidationError(f"'{file_name}' has {frame.shape[1]} columns; the limit is {lim['max_cols']}. "
-                                  "Drop columns you do not need before uploading.")
+        raise DataValidationError(
+            f"'{file_name}' has {frame.shape[1]} columns; the limit is {lim['max_cols']}. "
+            "Drop columns you do not need before uploading."
+        )
     numeric, non_numeric = [], []
     for c in frame.columns:
         col = frame[c]
@@ -732,17 +903,27 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
         elif pd.api.types.is_numeric_dtype(col):
             numeric.append(c)
         else:
-            converted = pd.to_numeric(col.astype(str).str.strip().replace({"": np.nan, "nan": np.nan, "NaN": np.nan,
-                                                                           "inf": np.inf, "-inf": -np.inf}),
-                                      errors="coerce")
+            converted = pd.to_numeric(
+                col.astype(str)
+                .str.strip()
+                .replace({"": np.nan, "nan": np.nan, "NaN": np.nan, "inf": np.inf, "-inf": -np.inf}),
+                errors="coerce",
+            )
             if converted.notna().sum() == col.notna().sum() and col.notna().any():
                 frame[c] = converted
                 numeric.append(c)
             else:
                 non_numeric.append(c)
-    return CsvTable(frame=frame, file_name=file_name, numeric_columns=tuple(numeric),
-                    non_numeric_columns=tuple(non_numeric), delimiter=delimiter, encoding=encoding,
-                    fingerprint=hashlib.sha256(bytes(raw)).hexdigest(), notes=tuple(notes))
+    return CsvTable(
+        frame=frame,
+        file_name=file_name,
+        numeric_columns=tuple(numeric),
+        non_numeric_columns=tuple(non_numeric),
+        delimiter=delimiter,
+        encoding=encoding,
+        fingerprint=hashlib.sha256(bytes(raw)).hexdigest(),
+        notes=tuple(notes),
+    )
 
 
 def _check_magnitude(frame: pd.DataFrame, columns: list[str], limit: float) -> None:
@@ -762,11 +943,17 @@ def _check_magnitude(frame: pd.DataFrame, columns: list[str], limit: float) -> N
         raise DataValidationError(
             f"Column {c!r}{others} holds values as large as {display.number(big)}; the mechanisms square such numbers "
             f"and add them up, which overflows above {display.number(limit)}. Rescale the column (for example "
-            "divide it by a power of ten) or drop it, and upload the file again.")
+            "divide it by a power of ten) or drop it, and upload the file again."
+        )
 
 
 def table_to_dataset(
-    table: CsvTable, *, target: str, task: str = "auto", non_numeric: str = "error", missing: str = "error",
+    table: CsvTable,
+    *,
+    target: str,
+    task: str = "auto",
+    non_numeric: str = "error",
+    missing: str = "error",
     max_categories: int = 30,
 ) -> Dataset:
     """Turn a parsed CSV into a :class:`Dataset`.
@@ -797,7 +984,8 @@ def table_to_dataset(
         if non_numeric == "error":
             raise DataValidationError(
                 f"Columns {', '.join(map(repr, text_features))} are not numeric. Choose to one-hot encode them "
-                "(one 0/1 column per category) or to drop them.")
+                "(one 0/1 column per category) or to drop them."
+            )
         if non_numeric == "drop":
             features = [c for c in features if c not in text_features]
             notes.append(f"Dropped non-numeric columns: {', '.join(text_features)}.")
@@ -807,7 +995,8 @@ def table_to_dataset(
             cols = [c for c in features + [target] if frame[c].isna().any()]
             raise DataValidationError(
                 f"{int(bad_rows.sum())} rows have missing, NaN or infinite values (in {', '.join(map(repr, cols[:5]))}"
-                f"{'...' if len(cols) > 5 else ''}). Choose to drop those rows, or fix the file.")
+                f"{'...' if len(cols) > 5 else ''}). Choose to drop those rows, or fix the file."
+            )
         frame = frame.loc[~bad_rows]
         notes.append(f"Dropped {int(bad_rows.sum())} rows with missing or infinite values.")
     if len(frame) < LIMITS["min_rows"]:
@@ -818,8 +1007,10 @@ def table_to_dataset(
         for c in text_features:
             k = feat[c].nunique()
             if k > max_categories:
-                raise DataValidationError(f"Column {c!r} has {k} categories; one-hot encoding is limited to "
-                                          f"{max_categories}. Drop it instead.")
+                raise DataValidationError(
+                    f"Column {c!r} has {k} categories; one-hot encoding is limited to "
+                    f"{max_categories}. Drop it instead."
+                )
         feat = pd.get_dummies(feat, columns=text_features, dtype=float)
         notes.append(f"One-hot encoded: {', '.join(text_features)}.")
     if feat.shape[1] == 0:
@@ -836,38 +1027,55 @@ def table_to_dataset(
             task = ("binary" if k == 2 else "multiclass") if integral and k <= 10 else "regression"
     if task == "regression":
         if y_is_text:
-            raise DataValidationError(f"Target {target!r} is not numeric, so it cannot be a regression target. "
-                                      "Pick a numeric target or a classification task.")
+            raise DataValidationError(
+                f"Target {target!r} is not numeric, so it cannot be a regression target. "
+                "Pick a numeric target or a classification task."
+            )
         y = ycol.to_numpy(dtype=float)
         if np.ptp(y) == 0:
             raise DataValidationError(f"Target {target!r} has the same value in every row; nothing can be learned.")
     else:
         codes, uniques = pd.factorize(ycol, sort=True)
         if len(uniques) < 2:
-            raise DataValidationError(f"Target {target!r} has a single class ({display.value(uniques[0])}); a "
-                                      "classifier needs at least two classes.")
+            raise DataValidationError(
+                f"Target {target!r} has a single class ({display.value(uniques[0])}); a "
+                "classifier needs at least two classes."
+            )
         if task == "binary" and len(uniques) != 2:
             raise DataValidationError(f"Target {target!r} has {len(uniques)} classes; binary needs exactly 2.")
         if len(uniques) > 20:
             raise DataValidationError(f"Target {target!r} has {len(uniques)} classes; the limit is 20.")
         y = codes.astype(float)
-        notes.append("Classes coded " + ", ".join(f"{i} = {display.value(u)}" for i, u in enumerate(uniques[:10]))
-                     + ("..." if len(uniques) > 10 else "") + ".")
+        notes.append(
+            "Classes coded "
+            + ", ".join(f"{i} = {display.value(u)}" for i, u in enumerate(uniques[:10]))
+            + ("..." if len(uniques) > 10 else "")
+            + "."
+        )
     X = feat.to_numpy(dtype=float)
     constant = [c for c, s in zip(feat.columns, np.ptp(X, axis=0)) if s == 0]
     if constant:
         notes.append(f"Constant columns (carry no information): {', '.join(map(str, constant[:5]))}.")
-    return _make_dataset(f"upload:{table.file_name}", X, y, [str(c) for c in feat.columns], target, task,
-                         source=f"uploaded file {table.file_name} (kept in this session's memory only)",
-                         description=f"{len(frame)} rows, {X.shape[1]} features", notes=notes)
+    return _make_dataset(
+        f"upload:{table.file_name}",
+        X,
+        y,
+        [str(c) for c in feat.columns],
+        target,
+        task,
+        source=f"uploaded file {table.file_name} (kept in this session's memory only)",
+        description=f"{len(frame)} rows, {X.shape[1]} features",
+        notes=notes,
+    )
 
 
 def load_csv_path(path: str | Path, *, target: str | None = None, **options) -> Dataset:
     """Load a CSV file from disk (the CLI's ``--dataset path.csv``); the last column is the default target."""
     p = Path(path)
     if not p.is_file():
-        raise DataValidationError(f"dataset file {str(p)!r} does not exist. Use a demo name "
-                                  f"({', '.join(DATASETS)}) or a path to a CSV file.")
+        raise DataValidationError(
+            f"dataset file {str(p)!r} does not exist. Use a demo name ({', '.join(DATASETS)}) or a path to a CSV file."
+        )
     table = parse_csv(p.read_bytes(), file_name=p.name)
     target = table.frame.columns[-1] if target is None else target
     ds = table_to_dataset(table, target=target, **options)
@@ -907,7 +1115,9 @@ def load_dataset(name: str, *, n: int | None = None, seed: RngLike = 0, **option
     check_choice("dataset", name, DATASETS)
     info = DATASETS[name]
     if info.kind == "synthetic":
-        gen = {"census": make_census, "gaussian_classes": make_gaussian_classes, "heavy_tailed": make_heavy_tailed}[name]
+        gen = {"census": make_census, "gaussian_classes": make_gaussian_classes, "heavy_tailed": make_heavy_tailed}[
+            name
+        ]
         return gen(info.default_n if n is None else n, seed=seed, **options)
     if options:
         raise ValueError(f"dataset {name!r} is a real dataset and takes no generator options, got {sorted(options)}.")
@@ -916,15 +1126,24 @@ def load_dataset(name: str, *, n: int | None = None, seed: RngLike = 0, **option
         n = check_int("n", n, lo=2)
         if n < ds.n:
             idx = np.sort(as_generator(seed).choice(ds.n, size=n, replace=False))
-            ds = _make_dataset(name, ds.X[idx], ds.y[idx], ds.feature_names, ds.target_name, ds.task,
-                               source=ds.source, description=ds.description,
-                               notes=(f"Random subsample of {n} of {ds.n} rows.",))
+            ds = _make_dataset(
+                name,
+                ds.X[idx],
+                ds.y[idx],
+                ds.feature_names,
+                ds.target_name,
+                ds.task,
+                source=ds.source,
+                description=ds.description,
+                notes=(f"Random subsample of {n} of {ds.n} rows.",),
+            )
     return ds
 
 
 # ----------------------------------------------------------------------------------------------
 # Preprocessing (explicit, and honest about data-dependent bounds)
 # ----------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class PreprocessInfo:
@@ -940,9 +1159,11 @@ class PreprocessInfo:
     def leak_warning(self) -> str:
         if not self.data_dependent:
             return ""
-        return (f"The bound for '{self.step}' was computed from the data itself. That choice depends on the "
-                "private records, so it leaks information and the privacy guarantee shown does not cover it. "
-                "Declare a public bound instead.")
+        return (
+            f"The bound for '{self.step}' was computed from the data itself. That choice depends on the "
+            "private records, so it leaks information and the privacy guarantee shown does not cover it. "
+            "Declare a public bound instead."
+        )
 
 
 def clip_rows(X: np.ndarray, radius: float = 1.0) -> np.ndarray:
@@ -953,8 +1174,9 @@ def clip_rows(X: np.ndarray, radius: float = 1.0) -> np.ndarray:
     return A * np.minimum(1.0, r / np.maximum(norms, 1e-300))[:, None]
 
 
-def scale_rows_to_ball(X: np.ndarray, bound: float | None = None, *, radius: float = 1.0,
-                       center: np.ndarray | None = None) -> tuple[np.ndarray, PreprocessInfo]:
+def scale_rows_to_ball(
+    X: np.ndarray, bound: float | None = None, *, radius: float = 1.0, center: np.ndarray | None = None
+) -> tuple[np.ndarray, PreprocessInfo]:
     """Scale rows so that ``||x|| <= radius``.
 
     With a declared ``bound`` (a public upper bound on the row norms), rows are divided by
@@ -981,13 +1203,15 @@ def scale_rows_to_ball(X: np.ndarray, bound: float | None = None, *, radius: flo
         scaled = clip_rows(scaled, r)
     factor = f"{b:.4g}" if r == 1.0 else f"{b:.4g}/{r:g}"
     origin = "the declared public bound" if not data_dependent else "the largest row norm in the data"
-    desc = (f"Rows divided by {factor} ({origin}) so that every ||x|| <= {r:g}"
-            + (f"; {n_out} rows above the declared bound were clipped." if n_out else "."))
+    desc = f"Rows divided by {factor} ({origin}) so that every ||x|| <= {r:g}" + (
+        f"; {n_out} rows above the declared bound were clipped." if n_out else "."
+    )
     return scaled, PreprocessInfo("row scaling", b, data_dependent, n_out, desc)
 
 
-def scale_labels(y: np.ndarray, lo: float | None = None, hi: float | None = None, *,
-                 target: tuple[float, float] = (-1.0, 1.0)) -> tuple[np.ndarray, PreprocessInfo]:
+def scale_labels(
+    y: np.ndarray, lo: float | None = None, hi: float | None = None, *, target: tuple[float, float] = (-1.0, 1.0)
+) -> tuple[np.ndarray, PreprocessInfo]:
     """Map labels from ``[lo, hi]`` affinely onto ``target`` (default [-1, 1]), clipping outside values.
 
     With no declared range, the data's minimum and maximum are used (data-dependent: flagged).
@@ -1004,8 +1228,9 @@ def scale_labels(y: np.ndarray, lo: float | None = None, hi: float | None = None
     clipped = np.clip(v, lo_v, hi_v)
     n_clip = int((clipped != v).sum())
     out = t0 + (clipped - lo_v) * (t1 - t0) / (hi_v - lo_v)
-    desc = (f"Labels mapped from [{lo_v:.4g}, {hi_v:.4g}] to [{t0:g}, {t1:g}]"
-            + (f"; {n_clip} labels outside the declared range were clipped." if n_clip else "."))
+    desc = f"Labels mapped from [{lo_v:.4g}, {hi_v:.4g}] to [{t0:g}, {t1:g}]" + (
+        f"; {n_clip} labels outside the declared range were clipped." if n_clip else "."
+    )
     return out, PreprocessInfo("label scaling", max(abs(t0), abs(t1)), data_dependent, n_clip, desc)
 
 
@@ -1021,8 +1246,17 @@ def train_test_split(ds: Dataset, *, test_fraction: float = 0.2, seed: RngLike =
     te, tr = np.sort(perm[:n_test]), np.sort(perm[n_test:])
 
     def part(idx, suffix):
-        return _make_dataset(f"{ds.name}{suffix}", ds.X[idx], ds.y[idx], ds.feature_names, ds.target_name, ds.task,
-                             source=ds.source, description=ds.description, notes=ds.notes)
+        return _make_dataset(
+            f"{ds.name}{suffix}",
+            ds.X[idx],
+            ds.y[idx],
+            ds.feature_names,
+            ds.target_name,
+            ds.task,
+            source=ds.source,
+            description=ds.description,
+            notes=ds.notes,
+        )
 
     return part(tr, ":train"), part(te, ":test")
 
@@ -1030,8 +1264,12 @@ def train_test_split(ds: Dataset, *, test_fraction: float = 0.2, seed: RngLike =
 def bound_summary(ds: Dataset) -> dict:
     """Row-norm and label statistics, to help a user declare public bounds (shown, not used silently)."""
     norms = np.linalg.norm(ds.X, axis=1)
-    out = {"row_norm_max": float(norms.max()), "row_norm_median": float(np.median(norms)),
-           "label_min": float(ds.y.min()), "label_max": float(ds.y.max())}
+    out = {
+        "row_norm_max": float(norms.max()),
+        "row_norm_median": float(np.median(norms)),
+        "label_min": float(ds.y.min()),
+        "label_max": float(ds.y.max()),
+    }
     return out
 
 

@@ -117,8 +117,16 @@ def _int_text(n: int, sig: int) -> str:
     return _sci(f"{decimal.Decimal(n):.{sig - 1}e}")
 
 
-def number(x: Any, *, sig: int = 3, scale: Any = None, zero_below: float = 1e-12,
-           inf: str = INFINITY, missing: str = MISSING, signed: bool = False) -> str:
+def number(
+    x: Any,
+    *,
+    sig: int = 3,
+    scale: Any = None,
+    zero_below: float = 1e-12,
+    inf: str = INFINITY,
+    missing: str = MISSING,
+    signed: bool = False,
+) -> str:
     """A real number for people.
 
     Parameters
@@ -299,8 +307,15 @@ def pm(mean: Any, se: Any, *, sig: int = 3, missing: str = MISSING, inf: str = I
     se_text = number(se, sig=2, scale=scale, missing=missing, inf=inf)
     mean_text = number(mean, sig=sig, inf=inf, missing=missing)
     dm, ds = _decimals_of(mean_text), _decimals_of(se_text)
-    if m is not None and math.isfinite(m) and _SCI_LO <= abs(m) < 1e3 and dm is not None and ds is not None \
-            and ds > dm and ds <= 12:
+    if (
+        m is not None
+        and math.isfinite(m)
+        and _SCI_LO <= abs(m) < 1e3
+        and dm is not None
+        and ds is not None
+        and ds > dm
+        and ds <= 12
+    ):
         mean_text = f"{m:.{ds}f}"
     return f"{mean_text} ± {se_text}"
 
@@ -352,35 +367,122 @@ def plain(x: Any) -> Any:
 
 #: Column names used across the engine and their headers for people.
 HEADERS: dict[str, str] = {
-    "epsilon": "ε", "eps": "ε", "delta": "δ", "sigma": "σ", "rho": "ρ", "k": "k", "m": "m", "n": "n", "d": "d",
-    "lam": "λ", "eta": "η", "tau": "τ", "gamma": "γ", "theta": "θ", "iota": "ι", "kappa": "κ", "beta": "β",
-    "eps_claimed": "ε claimed", "epsilon_claimed": "ε claimed",
-    "eps_lower": "ε lower bound", "epsilon_lower": "ε lower bound",
-    "eps_estimate": "ε estimate", "eps_upper": "ε upper end", "epsilon_upper": "ε upper end",
-    "epsilon_measured": "smallest ε (measured)", "epsilon_measured_lo": "smallest ε (95% band, low)",
-    "epsilon_measured_hi": "smallest ε (95% band, high)", "epsilon_bound": "smallest ε (bound)",
-    "n_bound": "smallest n (bound)", "measured_note": "measured", "bound_note": "bound",
-    "n_min": "smallest n", "n_min_lo": "smallest n (low)", "n_min_hi": "smallest n (high)",
-    "n_min_source": "smallest n from", "eps_min": "smallest ε", "epsilon_min": "smallest ε",
+    "epsilon": "ε",
+    "eps": "ε",
+    "delta": "δ",
+    "sigma": "σ",
+    "rho": "ρ",
+    "k": "k",
+    "m": "m",
+    "n": "n",
+    "d": "d",
+    "lam": "λ",
+    "eta": "η",
+    "tau": "τ",
+    "gamma": "γ",
+    "theta": "θ",
+    "iota": "ι",
+    "kappa": "κ",
+    "beta": "β",
+    "eps_claimed": "ε claimed",
+    "epsilon_claimed": "ε claimed",
+    "eps_lower": "ε lower bound",
+    "epsilon_lower": "ε lower bound",
+    "eps_estimate": "ε estimate",
+    "eps_upper": "ε upper end",
+    "epsilon_upper": "ε upper end",
+    "epsilon_measured": "smallest ε (measured)",
+    "epsilon_measured_lo": "smallest ε (95% band, low)",
+    "epsilon_measured_hi": "smallest ε (95% band, high)",
+    "epsilon_bound": "smallest ε (bound)",
+    "n_bound": "smallest n (bound)",
+    "measured_note": "measured",
+    "bound_note": "bound",
+    "n_min": "smallest n",
+    "n_min_lo": "smallest n (low)",
+    "n_min_hi": "smallest n (high)",
+    "n_min_source": "smallest n from",
+    "eps_min": "smallest ε",
+    "epsilon_min": "smallest ε",
     "k_min": "smallest k",
-    "se": "standard error", "mean": "mean", "std": "standard deviation", "sd": "standard deviation",
-    "n_trials": "trials", "trials": "trials", "trial": "trial", "method": "method", "mechanism": "mechanism",
-    "mode": "mode", "status": "status", "accuracy": "accuracy", "test_mse": "test MSE", "mse": "MSE",
-    "mae": "MAE", "r2": "R²", "excess_risk": "excess risk", "risk": "risk", "bound": "bound",
-    "nonprivate_risk": "non-private risk", "ratio": "ratio", "rhat": "R̂", "r_hat": "R̂", "rhat_max": "R̂ (max)",
-    "ess": "effective sample size", "acceptance": "acceptance rate", "seed": "seed", "runs": "runs",
-    "utility": "utility", "utility_lo": "utility (95% low)", "utility_hi": "utility (95% high)",
-    "utility_mean": "utility", "excess_risk_mean": "excess risk", "label": "method", "verdict": "verdict",
-    "feasible": "feasible", "note": "note", "quantity": "quantity", "value": "value",
-    "rate_paper": "paper rate", "total": "total",
+    "se": "standard error",
+    "mean": "mean",
+    "std": "standard deviation",
+    "sd": "standard deviation",
+    "n_trials": "trials",
+    "trials": "trials",
+    "trial": "trial",
+    "method": "method",
+    "mechanism": "mechanism",
+    "mode": "mode",
+    "status": "status",
+    "accuracy": "accuracy",
+    "test_mse": "test MSE",
+    "mse": "MSE",
+    "mae": "MAE",
+    "r2": "R²",
+    "excess_risk": "excess risk",
+    "risk": "risk",
+    "bound": "bound",
+    "nonprivate_risk": "non-private risk",
+    "ratio": "ratio",
+    "rhat": "R̂",
+    "r_hat": "R̂",
+    "rhat_max": "R̂ (max)",
+    "ess": "effective sample size",
+    "acceptance": "acceptance rate",
+    "seed": "seed",
+    "runs": "runs",
+    "utility": "utility",
+    "utility_lo": "utility (95% low)",
+    "utility_hi": "utility (95% high)",
+    "utility_mean": "utility",
+    "excess_risk_mean": "excess risk",
+    "label": "method",
+    "verdict": "verdict",
+    "feasible": "feasible",
+    "note": "note",
+    "quantity": "quantity",
+    "value": "value",
+    "rate_paper": "paper rate",
+    "total": "total",
 }
 
-_WORDS = {"eps": "ε", "epsilon": "ε", "delta": "δ", "sigma": "σ", "rho": "ρ", "lam": "λ", "eta": "η",
-          "iota": "ι", "kappa": "κ", "theta": "θ", "tau": "τ", "gamma": "γ", "beta": "β",
-          "lo": "(low)", "hi": "(high)", "se": "(standard error)", "mse": "MSE", "mae": "MAE", "np": "non-private",
-          "nonprivate": "non-private", "pct": "%", "num": "number of", "ci": "confidence interval",
-          "min": "smallest", "max": "largest", "std": "standard deviation", "sd": "standard deviation",
-          "ess": "ESS", "rhat": "R̂", "r2": "R²", "lad": "LAD", "ols": "OLS", "dp": "DP"}
+_WORDS = {
+    "eps": "ε",
+    "epsilon": "ε",
+    "delta": "δ",
+    "sigma": "σ",
+    "rho": "ρ",
+    "lam": "λ",
+    "eta": "η",
+    "iota": "ι",
+    "kappa": "κ",
+    "theta": "θ",
+    "tau": "τ",
+    "gamma": "γ",
+    "beta": "β",
+    "lo": "(low)",
+    "hi": "(high)",
+    "se": "(standard error)",
+    "mse": "MSE",
+    "mae": "MAE",
+    "np": "non-private",
+    "nonprivate": "non-private",
+    "pct": "%",
+    "num": "number of",
+    "ci": "confidence interval",
+    "min": "smallest",
+    "max": "largest",
+    "std": "standard deviation",
+    "sd": "standard deviation",
+    "ess": "ESS",
+    "rhat": "R̂",
+    "r2": "R²",
+    "lad": "LAD",
+    "ols": "OLS",
+    "dp": "DP",
+}
 
 
 def header(name: Any) -> str:
@@ -426,8 +528,16 @@ def _formatter(spec: Any, *, sig: int, inf: str, missing: str) -> Callable[[Any]
     return lambda v: value(v, sig=sig, inf=word, missing=missing)
 
 
-def table(df: Any, *, formats: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None,
-          sig: int = 3, inf: str = INFINITY, missing: str = MISSING, index: bool | None = None) -> pd.DataFrame:
+def table(
+    df: Any,
+    *,
+    formats: Mapping[str, Any] | None = None,
+    headers: Mapping[str, str] | None = None,
+    sig: int = 3,
+    inf: str = INFINITY,
+    missing: str = MISSING,
+    index: bool | None = None,
+) -> pd.DataFrame:
     """A copy of ``df`` ready to show: every cell a string formatted here, every header human.
 
     ``df`` is a DataFrame (or anything ``pd.DataFrame`` accepts, such as a list of dicts).
@@ -475,8 +585,14 @@ def download_frame(df: pd.DataFrame, *, headers: Mapping[str, str] | None = None
 
 
 _NP_REPR = re.compile(r"\b(?:np|numpy)\.(?:float|int|uint|bool_|bool|str_|complex)\d*\(\s*([^()]*?)\s*\)")
-_RAW_WORDS = {"nan": "not a number", "NaN": "not a number", "inf": INFINITY, "-inf": f"−{INFINITY}",
-              "Infinity": INFINITY, "None": "nothing"}
+_RAW_WORDS = {
+    "nan": "not a number",
+    "NaN": "not a number",
+    "inf": INFINITY,
+    "-inf": f"−{INFINITY}",
+    "Infinity": INFINITY,
+    "None": "nothing",
+}
 _RAW_WORD = re.compile(r"(?<![\w\\.])(-inf|nan|NaN|inf|Infinity|None)(?![\w(])")
 
 

@@ -17,8 +17,9 @@ Design
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -140,7 +141,9 @@ def mean_se(values: Any) -> tuple[float, float]:
     return float(v.mean()), float(v.std(ddof=1) / math.sqrt(v.size))
 
 
-def summarize(df: pd.DataFrame, *, by: Sequence[str], values: Sequence[str], z: float = 1.959963984540054) -> pd.DataFrame:
+def summarize(
+    df: pd.DataFrame, *, by: Sequence[str], values: Sequence[str], z: float = 1.959963984540054
+) -> pd.DataFrame:
     """Aggregate a per-trial table: for each value column, ``mean``, ``se``, ``lo``, ``hi``.
 
     Returns one row per group with columns ``{value}_mean``, ``{value}_se``, ``{value}_lo``,

@@ -61,8 +61,22 @@ def posterior_figure(*, epsilon: float) -> go.Figure:
     lo, hi = posterior_bounds(p, epsilon=eps)
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=p, y=hi, mode="lines", line=dict(color="#D55E00"), name="highest possible belief"))
-    fig.add_trace(go.Scatter(x=p, y=lo, mode="lines", line=dict(color="#0072B2"), fill="tonexty",
-                             fillcolor="rgba(213,94,0,0.12)", name="lowest possible belief"))
+    fig.add_trace(
+        go.Scatter(
+            x=p,
+            y=lo,
+            mode="lines",
+            line=dict(color="#0072B2"),
+            fill="tonexty",
+            fillcolor="rgba(213,94,0,0.12)",
+            name="lowest possible belief",
+        )
+    )
     fig.add_trace(go.Scatter(x=p, y=p, mode="lines", line=dict(color="#999999", dash="dot"), name="no change"))
-    return apply_layout(fig, title=f"What an observer can conclude about one person at ε = {display.epsilon(eps)}",
-                        x_title="belief before seeing the output", y_title="belief after", height=360)
+    return apply_layout(
+        fig,
+        title=f"What an observer can conclude about one person at ε = {display.epsilon(eps)}",
+        x_title="belief before seeing the output",
+        y_title="belief after",
+        height=360,
+    )

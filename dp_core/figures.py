@@ -131,16 +131,28 @@ def hex_to_rgba(color: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
-def apply_layout(fig: go.Figure, *, title: str = "", x_title: str = "", y_title: str = "", log_x: bool = False,
-                 log_y: bool = False, height: int = 420) -> go.Figure:
+def apply_layout(
+    fig: go.Figure,
+    *,
+    title: str = "",
+    x_title: str = "",
+    y_title: str = "",
+    log_x: bool = False,
+    log_y: bool = False,
+    height: int = 420,
+) -> go.Figure:
     """The common layout: white template, legend below the plot, axis titles, and log axes where asked.
 
     Without ``log_x``/``log_y`` the axis type is left for Plotly to infer (numbers: linear, text:
     category): forcing ``"linear"`` on an axis of text categories would make Plotly draw nothing.
     """
     fig.update_layout(
-        template="plotly_white", title=title, height=height, margin={"l": 60, "r": 20, "t": 50 if title else 20, "b": 40},
-        legend={"orientation": "h", "yanchor": "top", "y": -0.18, "xanchor": "left", "x": 0}, hovermode="x unified",
+        template="plotly_white",
+        title=title,
+        height=height,
+        margin={"l": 60, "r": 20, "t": 50 if title else 20, "b": 40},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.18, "xanchor": "left", "x": 0},
+        hovermode="x unified",
     )
     fig.update_xaxes(title_text=x_title, **({"type": "log"} if log_x else {}))
     fig.update_yaxes(title_text=y_title, **({"type": "log"} if log_y else {}))
@@ -148,9 +160,19 @@ def apply_layout(fig: go.Figure, *, title: str = "", x_title: str = "", y_title:
 
 
 def line_ci_figure(
-    summary: pd.DataFrame, *, x: str, y: str, method_col: str = "method", title: str = "", x_title: str | None = None,
-    y_title: str | None = None, log_x: bool = False, log_y: bool = False, methods: Sequence[str] | None = None,
-    band: bool = True, height: int = 420,
+    summary: pd.DataFrame,
+    *,
+    x: str,
+    y: str,
+    method_col: str = "method",
+    title: str = "",
+    x_title: str | None = None,
+    y_title: str | None = None,
+    log_x: bool = False,
+    log_y: bool = False,
+    methods: Sequence[str] | None = None,
+    band: bool = True,
+    height: int = 420,
 ) -> go.Figure:
     """Mean curves with 95% bands from a :func:`dp_core.experiments.summarize` table.
 
@@ -177,41 +199,86 @@ def line_ci_figure(
         if log_y:
             lo = np.where(np.isfinite(lo) & (lo > 0), lo, mean / 10)
         trials = s["n_trials"].to_numpy() if "n_trials" in s else np.full(len(s), np.nan)
-        t_text = f"{int(np.min(trials))}" if np.all(trials == trials[0]) else f"{int(np.min(trials))}-{int(np.max(trials))}"
+        t_text = (
+            f"{int(np.min(trials))}" if np.all(trials == trials[0]) else f"{int(np.min(trials))}-{int(np.max(trials))}"
+        )
         name = f"{label_of(m)} ({t_text} trials)"
         xs = s[x].to_numpy()
         if band and np.any(np.isfinite(hi)):
-            fig.add_trace(go.Scatter(x=np.concatenate([xs, xs[::-1]]), y=np.concatenate([hi, lo[::-1]]), mode="lines", fill="toself",
-                                     fillcolor=hex_to_rgba(col, 0.18), line={"width": 0}, hoverinfo="skip",
-                                     showlegend=False, legendgroup=m, name=f"{label_of(m)} 95% interval"))
-        fig.add_trace(go.Scatter(
-            x=xs, y=mean, mode="lines+markers", name=name, legendgroup=m, line={"color": col, "width": 2},
-            customdata=np.column_stack([lo, hi, trials]),
-            hovertemplate=f"{label_of(m)}: %{{y:.4g}} [95%: %{{customdata[0]:.3g}}, %{{customdata[1]:.3g}}], "
-                          "%{customdata[2]} trials<extra></extra>",
-        ))
+            fig.add_trace(
+                go.Scatter(
+                    x=np.concatenate([xs, xs[::-1]]),
+                    y=np.concatenate([hi, lo[::-1]]),
+                    mode="lines",
+                    fill="toself",
+                    fillcolor=hex_to_rgba(col, 0.18),
+                    line={"width": 0},
+                    hoverinfo="skip",
+                    showlegend=False,
+                    legendgroup=m,
+                    name=f"{label_of(m)} 95% interval",
+                )
+            )
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=mean,
+                mode="lines+markers",
+                name=name,
+                legendgroup=m,
+                line={"color": col, "width": 2},
+                customdata=np.column_stack([lo, hi, trials]),
+                hovertemplate=f"{label_of(m)}: %{{y:.4g}} [95%: %{{customdata[0]:.3g}}, %{{customdata[1]:.3g}}], "
+                "%{customdata[2]} trials<extra></extra>",
+            )
+        )
     if missing:
-        fig.add_annotation(text="Not drawn (no finite value): " + ", ".join(missing), xref="paper", yref="paper",
-                           x=0.0, y=1.0, xanchor="left", yanchor="bottom", showarrow=False,
-                           font={"size": 11, "color": "#7F7F7F"})
-    return apply_layout(fig, title=title, x_title=x if x_title is None else x_title,
-                        y_title=y if y_title is None else y_title, log_x=log_x, log_y=log_y, height=height)
+        fig.add_annotation(
+            text="Not drawn (no finite value): " + ", ".join(missing),
+            xref="paper",
+            yref="paper",
+            x=0.0,
+            y=1.0,
+            xanchor="left",
+            yanchor="bottom",
+            showarrow=False,
+            font={"size": 11, "color": "#7F7F7F"},
+        )
+    return apply_layout(
+        fig,
+        title=title,
+        x_title=x if x_title is None else x_title,
+        y_title=y if y_title is None else y_title,
+        log_x=log_x,
+        log_y=log_y,
+        height=height,
+    )
 
 
-def add_bound_trace(fig: go.Figure, x: Iterable[float], y: Iterable[float], *, method: str, name: str,
-                    dash: str = "dash") -> go.Figure:
+def add_bound_trace(
+    fig: go.Figure, x: Iterable[float], y: Iterable[float], *, method: str, name: str, dash: str = "dash"
+) -> go.Figure:
     """Add a theoretical bound as a dashed line in the method's colour (non-finite points are skipped)."""
     xs = np.asarray(list(x), dtype=float)
     ys = np.asarray(list(y), dtype=float)
     ok = np.isfinite(ys)
-    fig.add_trace(go.Scatter(x=xs[ok], y=ys[ok], mode="lines", name=name, legendgroup=method,
-                             line={"color": color_of(method), "dash": dash, "width": 1.5},
-                             hovertemplate=f"{name}: %{{y:.4g}}<extra></extra>"))
+    fig.add_trace(
+        go.Scatter(
+            x=xs[ok],
+            y=ys[ok],
+            mode="lines",
+            name=name,
+            legendgroup=method,
+            line={"color": color_of(method), "dash": dash, "width": 1.5},
+            hovertemplate=f"{name}: %{{y:.4g}}<extra></extra>",
+        )
+    )
     return fig
 
 
-def bound_traces(fig: go.Figure, table: pd.DataFrame, *, x: str, y: str = "bound", method_col: str = "method",
-                 label: str = "bound") -> go.Figure:
+def bound_traces(
+    fig: go.Figure, table: pd.DataFrame, *, x: str, y: str = "bound", method_col: str = "method", label: str = "bound"
+) -> go.Figure:
     """Add one dashed bound line per method from a tidy table with columns ``x``, ``y``, ``method_col``."""
     for m, s in table.groupby(method_col, sort=False):
         s = s.sort_values(x)
@@ -219,8 +286,18 @@ def bound_traces(fig: go.Figure, table: pd.DataFrame, *, x: str, y: str = "bound
     return fig
 
 
-def noise_scale_figure(table: pd.DataFrame, *, x: str, y: str, method_col: str = "method", title: str = "",
-                       x_title: str = "", y_title: str = "", log_x: bool = True, log_y: bool = True) -> go.Figure:
+def noise_scale_figure(
+    table: pd.DataFrame,
+    *,
+    x: str,
+    y: str,
+    method_col: str = "method",
+    title: str = "",
+    x_title: str = "",
+    y_title: str = "",
+    log_x: bool = True,
+    log_y: bool = True,
+) -> go.Figure:
     """Deterministic curves (noise scales, bounds) per method, no bands."""
     fig = go.Figure()
     for m, s in table.groupby(method_col, sort=False):
@@ -234,6 +311,7 @@ def noise_scale_figure(table: pd.DataFrame, *, x: str, y: str, method_col: str =
 # ------------------------------------------------------------------------------------------------
 # Log axes: annotations live in the axis's own (log10) units, shapes in data units
 # ------------------------------------------------------------------------------------------------
+
 
 def to_axis_units(value: float, *, log: bool) -> float:
     """Where Plotly must be told to put an *annotation* at data value ``value``.
@@ -314,8 +392,20 @@ def annotate(fig: go.Figure, x: float, y: float, *, log_x: bool = False, log_y: 
 # The figure checker
 # ------------------------------------------------------------------------------------------------
 
-_CARTESIAN = {"scatter", "scattergl", "bar", "histogram", "box", "violin", "heatmap", "contour", "histogram2d",
-              "histogram2dcontour", "waterfall", "funnel"}
+_CARTESIAN = {
+    "scatter",
+    "scattergl",
+    "bar",
+    "histogram",
+    "box",
+    "violin",
+    "heatmap",
+    "contour",
+    "histogram2d",
+    "histogram2dcontour",
+    "waterfall",
+    "funnel",
+}
 _AXIS_KEY = re.compile(r"^([xy])axis(\d*)$")
 _REF = re.compile(r"^([xy])(\d*)$")
 _NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[-+−]?\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+−]?\d+)?")
@@ -324,11 +414,15 @@ _BAD_TEXT = [
     (re.compile(r"(?<![\w])(nan|NaN|NAN)(?![\w])"), "a 'nan'"),
     (re.compile(r"(?<![\w])[-+]?(inf|Inf|INF)(?![\w])"), "an 'inf'"),
     (re.compile(r"(?<![\w])None(?![\w])"), "a 'None'"),
-    (re.compile(r"object at 0x|<function |<class |\bnp\.\w+\(|\bnumpy\.\w+|\barray\(|\bdtype\b|\bTimestamp\("),
-     "a raw Python repr"),
+    (
+        re.compile(r"object at 0x|<function |<class |\bnp\.\w+\(|\bnumpy\.\w+|\barray\(|\bdtype\b|\bTimestamp\("),
+        "a raw Python repr",
+    ),
     (re.compile(r"\d\.\d{9,}"), "an unrounded float"),
-    (re.compile(r"(?<![\w])(epsilon|eps|delta|sigma|lambda|alpha|theta|iota|kappa|Delta)(?![\w])"),
-     "a Greek letter spelled out (write ε, δ, σ, λ, α, θ, ι, κ, Δ)"),
+    (
+        re.compile(r"(?<![\w])(epsilon|eps|delta|sigma|lambda|alpha|theta|iota|kappa|Delta)(?![\w])"),
+        "a Greek letter spelled out (write ε, δ, σ, λ, α, θ, ι, κ, Δ)",
+    ),
 ]
 _TAGS = re.compile(r"<extra>.*?</extra>|%\{[^}]*\}|<[^>]+>", re.DOTALL)
 
@@ -539,9 +633,11 @@ def figure_problems(fig: go.Figure | dict) -> list[str]:
                 for i in on_axis.get(name, []):
                     cats = _categories(_trace_coords(traces[i])[letter])
                     if cats:
-                        problems.append(f"{_trace_label(i, traces[i])} has text categories ({cats[0]!r}, ...) on "
-                                        f"{name}, whose type is forced to {explicit!r}: Plotly draws nothing; leave "
-                                        "the type unset or make it 'category'")
+                        problems.append(
+                            f"{_trace_label(i, traces[i])} has text categories ({cats[0]!r}, ...) on "
+                            f"{name}, whose type is forced to {explicit!r}: Plotly draws nothing; leave "
+                            "the type unset or make it 'category'"
+                        )
 
     # data extent of every axis, in the axis's own units (log10 on a log axis)
     extent: dict[str, tuple[float, float] | None] = {}
@@ -583,8 +679,10 @@ def figure_problems(fig: go.Figure | dict) -> list[str]:
         names = {letter: _axis_name(t.get(f"{letter}axis", letter)) for letter in ("x", "y")}
         tt = {letter: types[names[letter]] for letter in ("x", "y")}
         if _drawable_points(t, tt) == 0:
-            problems.append(f"{_trace_label(i, t)} has no point it can draw (no finite values"
-                            + (", or none > 0 on a log axis)" if "log" in tt.values() else ")"))
+            problems.append(
+                f"{_trace_label(i, t)} has no point it can draw (no finite values"
+                + (", or none > 0 on a log axis)" if "log" in tt.values() else ")")
+            )
             continue
         coords = _trace_coords(t)
         for letter in ("x", "y"):
@@ -595,15 +693,19 @@ def figure_problems(fig: go.Figure | dict) -> list[str]:
                 vals = np.log10(vals[vals > 0])
             checkable = r is not None and tt[letter] != "category" and vals.size and typ != "heatmap"
             if checkable and not np.any((vals >= r[0] - 1e-9) & (vals <= r[1] + 1e-9)):
-                problems.append(f"{_trace_label(i, t)}: no point inside the visible {name} range "
-                                f"[{r[0]:.3g}, {r[1]:.3g}]" + (" (log10 units)" if tt[letter] == "log" else ""))
+                problems.append(
+                    f"{_trace_label(i, t)}: no point inside the visible {name} range "
+                    f"[{r[0]:.3g}, {r[1]:.3g}]" + (" (log10 units)" if tt[letter] == "log" else "")
+                )
             if typ == "histogram" and vals.size >= 20 and tt[letter] != "category":
                 lo, hi = r if r is not None else (float(vals.min()), float(vals.max()))
                 q05, q95 = np.quantile(vals, [0.05, 0.95])
                 if hi > lo and (q95 - q05) < 0.10 * (hi - lo) and np.unique(vals).size > 2:
-                    problems.append(f"{_trace_label(i, t)}: the central 90% of its data fills only "
-                                    f"{100 * (q95 - q05) / (hi - lo):.1f}% of the {name} range (a few outliers set "
-                                    "the range); clip the range to central quantiles or use a log axis")
+                    problems.append(
+                        f"{_trace_label(i, t)}: the central 90% of its data fills only "
+                        f"{100 * (q95 - q05) / (hi - lo):.1f}% of the {name} range (a few outliers set "
+                        "the range); clip the range to central quantiles or use a log axis"
+                    )
 
     # (d) axis titles
     for name, idx in sorted(on_axis.items()):
@@ -619,8 +721,16 @@ def figure_problems(fig: go.Figure | dict) -> list[str]:
         problems.append(f"{name} carries data but has no title")
 
     # (a) annotations and shapes on log axes; anything outside an explicit range
-    def check_coord(kind: str, label: str, ref: str | None, value, letter: str, text: str = "",
-                    band: bool = False, marked: bool = False) -> str | None:
+    def check_coord(
+        kind: str,
+        label: str,
+        ref: str | None,
+        value,
+        letter: str,
+        text: str = "",
+        band: bool = False,
+        marked: bool = False,
+    ) -> str | None:
         name = _axis_name(ref if ref is not None else letter)
         if name is None or name not in axes or value is None:
             return None
@@ -639,38 +749,59 @@ def figure_problems(fig: go.Figure | dict) -> list[str]:
         pos = c  # in the axis's own units (log10 on a log axis)
         if kind_axis == "log" and kind == "shape":  # shapes take data units
             if c <= 0:
-                return (f"shape {label} sits at {letter} = {c:g} on log axis {name}: shapes on a log axis take data "
-                        "units, so a value ≤ 0 cannot be drawn (and stretches the autorange to 1e-300); a log10 "
-                        "value was probably passed")
+                return (
+                    f"shape {label} sits at {letter} = {c:g} on log axis {name}: shapes on a log axis take data "
+                    "units, so a value ≤ 0 cannot be drawn (and stretches the autorange to 1e-300); a log10 "
+                    "value was probably passed"
+                )
             pos = math.log10(c)
             if w is not None and not (w[0] <= pos <= w[1]) and w[0] <= c <= w[1] and c >= 1e-3:
-                return (f"shape {label} at {letter} = {c:g} lies outside the data's range on log axis {name} while "
-                        f"it would fit as a log10 value: shapes take data units, pass the value itself")
+                return (
+                    f"shape {label} at {letter} = {c:g} lies outside the data's range on log axis {name} while "
+                    f"it would fit as a log10 value: shapes take data units, pass the value itself"
+                )
         elif kind_axis == "log":  # annotations take log10 units
             if not marked:
-                return (f"annotation {label} sits on log axis {name} at {letter} = {c:g} but was not placed with "
-                        "to_axis_units/annotate/vline/hline/vrect/hrect: Plotly reads log10 units there, so it "
-                        f"lands at {letter} = 10^{c:g} unless the value was converted")
+                return (
+                    f"annotation {label} sits on log axis {name} at {letter} = {c:g} but was not placed with "
+                    "to_axis_units/annotate/vline/hline/vrect/hrect: Plotly reads log10 units there, so it "
+                    f"lands at {letter} = 10^{c:g} unless the value was converted"
+                )
             if c != 0 and abs(c) < 1e-3:
-                return (f"annotation {label} sits at {letter} = {c:.3g} on log axis {name}: Plotly reads log10 "
-                        f"units, so it lands at 10^{c:.3g} ≈ 1; pass log10 of the value (to_axis_units)")
+                return (
+                    f"annotation {label} sits at {letter} = {c:.3g} on log axis {name}: Plotly reads log10 "
+                    f"units, so it lands at 10^{c:.3g} ≈ 1; pass log10 of the value (to_axis_units)"
+                )
             if text and c != 0 and any(math.isclose(v, c, rel_tol=0.02) for v in _numbers_in(text)):
-                return (f"annotation {label} sits at {letter} = {c:g}, the number in its own text, on log axis "
-                        f"{name}: Plotly reads log10 units and draws it at {10 ** c:.3g}; pass log10 of the value")
+                return (
+                    f"annotation {label} sits at {letter} = {c:g}, the number in its own text, on log axis "
+                    f"{name}: Plotly reads log10 units and draws it at {10**c:.3g}; pass log10 of the value"
+                )
             if w is not None and not (w[0] <= c <= w[1]) and c > 0 and w[0] <= math.log10(c) <= w[1]:
-                return (f"annotation {label} at {letter} = {c:g} is outside the data's log10 range "
-                        f"[{w[0]:.3g}, {w[1]:.3g}] of {name} but log10 of it is inside: it was given in data units")
+                return (
+                    f"annotation {label} at {letter} = {c:g} is outside the data's log10 range "
+                    f"[{w[0]:.3g}, {w[1]:.3g}] of {name} but log10 of it is inside: it was given in data units"
+                )
         if explicit is not None and not band and not (explicit[0] - 1e-9 <= pos <= explicit[1] + 1e-9):
-            return (f"{kind} {label} at {letter} = {c:g} lies outside the visible range [{explicit[0]:.3g}, "
-                    f"{explicit[1]:.3g}] of {name}" + (" (log10 units)" if kind_axis == "log" else ""))
+            return (
+                f"{kind} {label} at {letter} = {c:g} lies outside the visible range [{explicit[0]:.3g}, "
+                f"{explicit[1]:.3g}] of {name}" + (" (log10 units)" if kind_axis == "log" else "")
+            )
         return None
 
     for j, a in enumerate(layout.get("annotations", []) or []):
         text = _text_of(a.get("text"))
         problems += _text_problems(f"annotation {j}", text)
         for letter in ("x", "y"):
-            p = check_coord("annotation", f"{j} ({text!r})", a.get(f"{letter}ref"), a.get(letter), letter, text,
-                            marked=a.get("name") == LOG_UNITS_MARK)
+            p = check_coord(
+                "annotation",
+                f"{j} ({text!r})",
+                a.get(f"{letter}ref"),
+                a.get(letter),
+                letter,
+                text,
+                marked=a.get("name") == LOG_UNITS_MARK,
+            )
             if p:
                 problems.append(p)
     for j, s in enumerate(layout.get("shapes", []) or []):
@@ -681,8 +812,9 @@ def figure_problems(fig: go.Figure | dict) -> list[str]:
         for letter in ("x", "y"):
             ends = [s.get(f"{letter}0"), s.get(f"{letter}1")]
             for v in ends:
-                p = check_coord("shape", f"{j} ({s.get('type', 'shape')})", s.get(f"{letter}ref"), v, letter, text,
-                                band=is_rect)
+                p = check_coord(
+                    "shape", f"{j} ({s.get('type', 'shape')})", s.get(f"{letter}ref"), v, letter, text, band=is_rect
+                )
                 if p:
                     problems.append(p)
             name = _axis_name(s.get(f"{letter}ref") or letter)

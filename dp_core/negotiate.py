@@ -22,8 +22,8 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -35,9 +35,17 @@ from .compare.registry import utility_metric_name
 from .data import Dataset
 from .exceptions import PrivacyLeakWarning
 
-__all__ = ["METRICS", "Target", "parse_target", "negotiate", "crossing", "smallest_n", "answer_table",
-           "answer_table_for_people",
-           "answer_sentences"]
+__all__ = [
+    "METRICS",
+    "Target",
+    "parse_target",
+    "negotiate",
+    "crossing",
+    "smallest_n",
+    "answer_table",
+    "answer_table_for_people",
+    "answer_sentences",
+]
 
 #: metric -> (direction, description)
 METRICS = {
@@ -91,8 +99,9 @@ def parse_target(text: str) -> Target:
         raise ValueError(f"target value must be a number, got {raw!r} in {text!r}.") from None
     direction = METRICS[metric][0]
     if op != "=" and op != direction:
-        raise ValueError(f"target {metric} must be stated as {metric}{direction}VALUE ({METRICS[metric][1]}), "
-                         f"got {text!r}.")
+        raise ValueError(
+            f"target {metric} must be stated as {metric}{direction}VALUE ({METRICS[metric][1]}), got {text!r}."
+        )
     value = check_real("target value", value)
     if metric == "delta":
         check_delta(value, name="target delta")
@@ -164,8 +173,9 @@ def _bound_crossing(adapter, state, method: str, spec, target: Target, grid: np.
     return min(out, key=lambda t: (math.isnan(t[0]), t[0]))
 
 
-def smallest_n(adapter, state, method: str, *, epsilon: float, spec, target: Target,
-               n_max: float = 1e9) -> tuple[float, str]:
+def smallest_n(
+    adapter, state, method: str, *, epsilon: float, spec, target: Target, n_max: float = 1e9
+) -> tuple[float, str]:
     """Smallest number of rows at which ``method``'s excess-risk bound meets ``target`` at ``epsilon``.
 
     The bound is evaluated on 161 log-spaced n from 10 to ``n_max``; the answer is the start of the
@@ -196,11 +206,25 @@ def smallest_n(adapter, state, method: str, *, epsilon: float, spec, target: Tar
     return float(hi), "smallest n (bound, integer bisection)"
 
 
-def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 1.0, delta: float = 1e-5,
-              mechanisms: Sequence[str] | None = None, n_trials: int = 50, seed: int = 0,
-              eps_min: float = 0.01, eps_max: float = 20.0, n_points: int = 10, k: int = 64, m: int = 100,
-              rho: float = 0.1, progress: Callable[[int, int], None] | None = None,
-              result: CompareResult | None = None, solve_for: str = "epsilon") -> dict:
+def negotiate(
+    ds: Dataset,
+    targets: Sequence[Target | str],
+    *,
+    epsilon: float = 1.0,
+    delta: float = 1e-5,
+    mechanisms: Sequence[str] | None = None,
+    n_trials: int = 50,
+    seed: int = 0,
+    eps_min: float = 0.01,
+    eps_max: float = 20.0,
+    n_points: int = 10,
+    k: int = 64,
+    m: int = 100,
+    rho: float = 0.1,
+    progress: Callable[[int, int], None] | None = None,
+    result: CompareResult | None = None,
+    solve_for: str = "epsilon",
+) -> dict:
     """Answer targets for every applicable mechanism on ``ds``.
 
     Parameters
@@ -239,17 +263,23 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
     util_t = [t for t in parsed if t.metric != "delta"]
     delta_t = [t for t in parsed if t.metric == "delta"]
     if len(util_t) > 1 or len(delta_t) > 1:
-        raise ValueError("give at most one utility or excess-risk target and at most one delta target, got "
-                         f"{[t.text for t in parsed]}.")
+        raise ValueError(
+            "give at most one utility or excess-risk target and at most one delta target, got "
+            f"{[t.text for t in parsed]}."
+        )
     metric = utility_metric_name(ds.task)
     if util_t and util_t[0].metric in ("accuracy", "r2") and util_t[0].metric != metric:
-        raise ValueError(f"target {util_t[0].metric!r} does not fit the {ds.task} task of dataset {ds.name!r}; "
-                         f"use {metric!r} or 'excess_risk'.")
+        raise ValueError(
+            f"target {util_t[0].metric!r} does not fit the {ds.task} task of dataset {ds.name!r}; "
+            f"use {metric!r} or 'excess_risk'."
+        )
     if solve_for not in ("epsilon", "n"):
         raise ValueError(f"solve_for must be 'epsilon' or 'n', got {solve_for!r}.")
     if solve_for == "n" and not (util_t and util_t[0].metric == "excess_risk"):
-        raise ValueError("solve_for='n' needs an excess_risk target (the bounds are on the excess risk), got "
-                         f"{[t.text for t in parsed]}.")
+        raise ValueError(
+            "solve_for='n' needs an excess_risk target (the bounds are on the excess risk), got "
+            f"{[t.text for t in parsed]}."
+        )
     eps_chosen = check_epsilon(epsilon, allow_inf=False)
     delta_used = delta_t[0].value if delta_t else check_delta(delta)
     n_trials = check_int("n_trials", n_trials, lo=1, hi=100_000)
@@ -259,18 +289,33 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
         if result is None or result.spec != spec:
             result = run_compare(ds, spec, mechanisms=mechanisms, progress=progress)
     elif result is None or (result.spec.delta, result.spec.seed, result.spec.k, result.spec.m, result.spec.rho) != (
-            delta_used, seed, k, m, rho):
+        delta_used,
+        seed,
+        k,
+        m,
+        rho,
+    ):
         # delta-only or n negotiation: no Monte-Carlo needed, just the prepared states
-        result = run_compare(ds, make_spec(epsilons=(eps_chosen,), delta=delta_used, n_trials=1, seed=seed, k=k,
-                                           m=m, rho=rho), mechanisms=mechanisms)
+        result = run_compare(
+            ds,
+            make_spec(epsilons=(eps_chosen,), delta=delta_used, n_trials=1, seed=seed, k=k, m=m, rho=rho),
+            mechanisms=mechanisms,
+        )
     rows = []
     fine = np.geomspace(1e-3, 1e3, 241)
     for mi in result.methods:
         adapter = ADAPTERS[mi["adapter"]]
         state = result.states[mi["adapter"]]
-        row = {"mechanism": mi["mechanism"], "adapter": mi["adapter"], "method": mi["method"], "label": mi["label"],
-               "status": mi["status"], "pure": mi["pure"], "label_dp": mi["label_dp"],
-               "delta": 0.0 if mi["pure"] else delta_used}
+        row = {
+            "mechanism": mi["mechanism"],
+            "adapter": mi["adapter"],
+            "method": mi["method"],
+            "label": mi["label"],
+            "status": mi["status"],
+            "pure": mi["pure"],
+            "label_dp": mi["label_dp"],
+            "delta": 0.0 if mi["pure"] else delta_used,
+        }
         if "sampler_status" in mi:  # approximate samplers: never counted as a certified answer unless converged
             row["sampler_status"] = mi["sampler_status"]
             row["sampler_diagnostics"] = mi.get("sampler_diagnostics", [])
@@ -282,8 +327,9 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
             else:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", PrivacyLeakWarning)
-                    nb, nnote = smallest_n(adapter, state, mi["method"], epsilon=eps_chosen, spec=result.spec,
-                                           target=util_t[0])
+                    nb, nnote = smallest_n(
+                        adapter, state, mi["method"], epsilon=eps_chosen, spec=result.spec, target=util_t[0]
+                    )
                 row.update({"n_bound": nb, "n_note": nnote})
         elif util_t:
             t = util_t[0]
@@ -295,16 +341,27 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
                 opt, pes = (f"{col}_hi", f"{col}_lo") if t.direction == ">=" else (f"{col}_lo", f"{col}_hi")
                 e_lo, _ = crossing(s["epsilon"], s[opt], t)
                 e_hi, _ = crossing(s["epsilon"], s[pes], t)
-                row.update({"epsilon_measured": e_mid, "epsilon_measured_lo": min(e_lo, e_mid),
-                            "epsilon_measured_hi": max(e_hi, e_mid), "measured_note": note,
-                            "n_trials": int(s["n_trials"].min())})
+                row.update(
+                    {
+                        "epsilon_measured": e_mid,
+                        "epsilon_measured_lo": min(e_lo, e_mid),
+                        "epsilon_measured_hi": max(e_hi, e_mid),
+                        "measured_note": note,
+                        "n_trials": int(s["n_trials"].min()),
+                    }
+                )
             elif len(s) == 1:
                 r = s.iloc[0]
                 col = "utility" if t.metric != "excess_risk" else "excess_risk"
-                row.update({"epsilon_measured": math.nan, "measured_note":
-                            f"measured at its accounted ε = {r['epsilon']:.3g} only: "
-                            f"{col} = {r[f'{col}_mean']:.3g} ({'meets' if t.met(r[f'{col}_mean']) else 'misses'} "
-                            "the target)", "n_trials": int(r["n_trials"])})
+                row.update(
+                    {
+                        "epsilon_measured": math.nan,
+                        "measured_note": f"measured at its accounted ε = {r['epsilon']:.3g} only: "
+                        f"{col} = {r[f'{col}_mean']:.3g} ({'meets' if t.met(r[f'{col}_mean']) else 'misses'} "
+                        "the target)",
+                        "n_trials": int(r["n_trials"]),
+                    }
+                )
             else:
                 row.update({"epsilon_measured": math.nan, "measured_note": "no measured curve"})
             if t.metric == "excess_risk" and mi["status"] != "none":
@@ -313,9 +370,14 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
                     eb, bnote = _bound_crossing(adapter, state, mi["method"], result.spec, t, fine)
                 row.update({"epsilon_bound": eb, "bound_note": bnote})
             else:
-                row.update({"epsilon_bound": math.nan,
-                            "bound_note": "bounds are on the excess risk; state an excess-risk target to use them"
-                            if t.metric != "excess_risk" else "no privacy claim"})
+                row.update(
+                    {
+                        "epsilon_bound": math.nan,
+                        "bound_note": "bounds are on the excess risk; state an excess-risk target to use them"
+                        if t.metric != "excess_risk"
+                        else "no privacy claim",
+                    }
+                )
         rows.append(row)
     k_answers = []
     for key, state in result.states.items():
@@ -323,15 +385,26 @@ def negotiate(ds: Dataset, targets: Sequence[Target | str], *, epsilon: float = 
         if hook is not None:
             k_answers.extend(hook(state, epsilon=eps_chosen, delta=delta_used, spec=result.spec))
     return {
-        "dataset": ds.name, "task": ds.task, "n": ds.n, "fingerprint": ds.fingerprint,
-        "targets": [t.as_dict() for t in parsed], "epsilon_chosen": eps_chosen, "delta_used": delta_used,
-        "grid": list(grid) if util_t and solve_for == "epsilon" else [], "seed": seed, "solve_for": solve_for,
-        "n_current": ds.n, "methods": rows, "k_answers": k_answers,
+        "dataset": ds.name,
+        "task": ds.task,
+        "n": ds.n,
+        "fingerprint": ds.fingerprint,
+        "targets": [t.as_dict() for t in parsed],
+        "epsilon_chosen": eps_chosen,
+        "delta_used": delta_used,
+        "grid": list(grid) if util_t and solve_for == "epsilon" else [],
+        "seed": seed,
+        "solve_for": solve_for,
+        "n_current": ds.n,
+        "methods": rows,
+        "k_answers": k_answers,
         "skipped": dict(result.skipped),
-        "notes": ["Smallest ε (measured): where the mean curve meets the target (interpolated in log ε); "
-                  "95% band, low / high: where the band's optimistic / pessimistic edge meets it.",
-                  "Smallest ε (bound): the smallest ε on a fine log grid at which the theoretical bound meets the "
-                  "target (rounded up); never = not met for ε ≤ 1000."],
+        "notes": [
+            "Smallest ε (measured): where the mean curve meets the target (interpolated in log ε); "
+            "95% band, low / high: where the band's optimistic / pessimistic edge meets it.",
+            "Smallest ε (bound): the smallest ε on a fine log grid at which the theoretical bound meets the "
+            "target (rounded up); never = not met for ε ≤ 1000.",
+        ],
         "target": (util_t or delta_t)[0].as_dict(),
     }
 
@@ -343,9 +416,11 @@ def answer_sentences(answer: dict) -> list[str]:
         for r in answer["methods"]:
             nb = r.get("n_bound", math.nan)
             if isinstance(nb, float) and math.isfinite(nb):
-                out.append(f"{r['label']}: the bound meets it from n = {display.integer(nb)} rows at ε = "
-                           f"{display.epsilon(answer['epsilon_chosen'])} (this dataset has "
-                           f"{display.integer(answer['n_current'])}).")
+                out.append(
+                    f"{r['label']}: the bound meets it from n = {display.integer(nb)} rows at ε = "
+                    f"{display.epsilon(answer['epsilon_chosen'])} (this dataset has "
+                    f"{display.integer(answer['n_current'])})."
+                )
             elif isinstance(nb, float) and math.isinf(nb):
                 out.append(f"{r['label']}: {r['n_note']}.")
         return out
@@ -356,9 +431,11 @@ def answer_sentences(answer: dict) -> list[str]:
         if isinstance(e, float) and math.isfinite(e):
             hi = r["epsilon_measured_hi"]
             hi_txt = display.epsilon(hi, inf=BEYOND_GRID)
-            txt = (f"{r['label']}: ε ≈ {display.epsilon(e)} (95% range "
-                   f"{display.epsilon(r['epsilon_measured_lo'], inf=BEYOND_GRID)} to {hi_txt}; "
-                   f"{display.integer(r['n_trials'])} trials)")
+            txt = (
+                f"{r['label']}: ε ≈ {display.epsilon(e)} (95% range "
+                f"{display.epsilon(r['epsilon_measured_lo'], inf=BEYOND_GRID)} to {hi_txt}; "
+                f"{display.integer(r['n_trials'])} trials)"
+            )
             if r.get("measured_note", "").startswith("at or below"):
                 txt = f"{r['label']}: met already at the smallest ε tried ({display.epsilon(e)})"
         elif isinstance(e, float) and math.isinf(e):
@@ -378,8 +455,23 @@ def answer_sentences(answer: dict) -> list[str]:
 
 def answer_table(answer: dict) -> pd.DataFrame:
     """The per-method answers as a table (for the page and the report)."""
-    cols = ["label", "status", "sampler_status", "epsilon_measured", "epsilon_measured_lo", "epsilon_measured_hi", "epsilon_bound",
-            "n_bound", "n_note", "delta", "meets_delta", "n_trials", "measured_note", "bound_note", "mechanism"]
+    cols = [
+        "label",
+        "status",
+        "sampler_status",
+        "epsilon_measured",
+        "epsilon_measured_lo",
+        "epsilon_measured_hi",
+        "epsilon_bound",
+        "n_bound",
+        "n_note",
+        "delta",
+        "meets_delta",
+        "n_trials",
+        "measured_note",
+        "bound_note",
+        "mechanism",
+    ]
     df = pd.DataFrame(answer["methods"])
     return df[[c for c in cols if c in df.columns]]
 
@@ -391,13 +483,18 @@ BEYOND_GRID = "beyond the grid"
 def answer_table_for_people(answer: dict) -> pd.DataFrame:
     """:func:`answer_table` formatted for people with :mod:`dp_core.display`: human headers and the
     same numbers, rounded the same way, as :func:`answer_sentences`."""
+
     def eps_measured(v):
         return display.epsilon(v, inf=display.NOT_REACHED)
 
-    formats = {"epsilon_measured": eps_measured, "epsilon_measured_lo": eps_measured,
-               "epsilon_measured_hi": lambda v: display.epsilon(v, inf=BEYOND_GRID),
-               "epsilon_bound": lambda v: display.epsilon(v, inf="never (ε ≤ 1000)"),
-               "n_bound": lambda v: display.integer(v, inf="never"), "delta": display.delta,
-               "n_trials": display.integer}
+    formats = {
+        "epsilon_measured": eps_measured,
+        "epsilon_measured_lo": eps_measured,
+        "epsilon_measured_hi": lambda v: display.epsilon(v, inf=BEYOND_GRID),
+        "epsilon_bound": lambda v: display.epsilon(v, inf="never (ε ≤ 1000)"),
+        "n_bound": lambda v: display.integer(v, inf="never"),
+        "delta": display.delta,
+        "n_trials": display.integer,
+    }
     headers = {"n_note": "smallest n: note", "meets_delta": "meets the δ target"}
     return display.table(answer_table(answer), formats=formats, headers=headers)

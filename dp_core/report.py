@@ -13,8 +13,8 @@ import base64
 import html
 import importlib.metadata
 import platform
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import pandas as pd
 
@@ -26,9 +26,19 @@ from .compare.figures import METRIC_TITLES, compare_figure, negotiation_figure, 
 from .compare.registry import STATUS_LABELS
 from .data import DATASETS, Dataset, load_dataset
 
-__all__ = ["COMPARE_PAGE", "Report", "compare_settings", "targets_from_params", "software_versions",
-           "dataset_for_config",
-           "result_headers", "results_csv", "build_report", "render_html", "config_from_report_html"]
+__all__ = [
+    "COMPARE_PAGE",
+    "Report",
+    "compare_settings",
+    "targets_from_params",
+    "software_versions",
+    "dataset_for_config",
+    "result_headers",
+    "results_csv",
+    "build_report",
+    "render_html",
+    "config_from_report_html",
+]
 
 COMPARE_PAGE = "pages/compare.py"
 _CONFIG_TAG = "dp-explorer-config"
@@ -69,8 +79,16 @@ def compare_settings(config: ExplorerConfig) -> dict:
     targets = targets_from_params(p)
     if solve_for == "n" and not any(t.startswith("excess_risk=") for t in targets):
         solve_for = "epsilon"
-    return {"grid": grid, "mechanisms": mechanisms, "targets": targets, "view": view, "solve_for": solve_for,
-            "eps_min": eps_min, "eps_max": eps_max, "n_eps": n_eps}
+    return {
+        "grid": grid,
+        "mechanisms": mechanisms,
+        "targets": targets,
+        "view": view,
+        "solve_for": solve_for,
+        "eps_min": eps_min,
+        "eps_max": eps_max,
+        "n_eps": n_eps,
+    }
 
 
 def targets_from_params(params) -> list[str]:
@@ -107,22 +125,38 @@ def dataset_for_config(config: ExplorerConfig, dataset: Dataset | None = None) -
         if name in DATASETS or (name.lower().endswith(".csv") and not name.startswith("upload:")):
             dataset = load_dataset(name)
         else:
-            raise ValueError(f"dataset {name!r} is not a demo dataset; it was uploaded, so pass the same file with "
-                             f"--data FILE.csv (demo datasets: {sorted(DATASETS)}).")
+            raise ValueError(
+                f"dataset {name!r} is not a demo dataset; it was uploaded, so pass the same file with "
+                f"--data FILE.csv (demo datasets: {sorted(DATASETS)})."
+            )
     if config.dataset_fingerprint and config.dataset_fingerprint != dataset.fingerprint:
-        raise ValueError(f"the data's fingerprint {dataset.fingerprint[:16]}... does not match the configuration's "
-                         f"{config.dataset_fingerprint[:16]}...: this is not the dataset the report was made from.")
+        raise ValueError(
+            f"the data's fingerprint {dataset.fingerprint[:16]}... does not match the configuration's "
+            f"{config.dataset_fingerprint[:16]}...: this is not the dataset the report was made from."
+        )
     return dataset
 
 
 def result_headers(metric: str) -> dict[str, str]:
     """Headers for people of the results table's columns (CSV download and HTML report alike)."""
     title = METRIC_TITLES.get(metric, display.header(metric))
-    out = {"label": "method", "adapter": "mechanism key", "method": "method key", "epsilon": "ε",
-           "n_trials": "trials", "n_failed": "failed trials"}
+    out = {
+        "label": "method",
+        "adapter": "mechanism key",
+        "method": "method key",
+        "epsilon": "ε",
+        "n_trials": "trials",
+        "n_failed": "failed trials",
+    }
     for col, name in (("utility", title), ("excess_risk", "excess risk")):
-        out.update({f"{col}_mean": f"{name} (mean)", f"{col}_se": f"{name} (standard error)",
-                    f"{col}_lo": f"{name} (95% low)", f"{col}_hi": f"{name} (95% high)"})
+        out.update(
+            {
+                f"{col}_mean": f"{name} (mean)",
+                f"{col}_se": f"{name} (standard error)",
+                f"{col}_lo": f"{name} (95% low)",
+                f"{col}_hi": f"{name} (95% high)",
+            }
+        )
     return out
 
 
@@ -144,8 +178,14 @@ class Report:
     negotiation: dict | None = field(default=None, repr=False)
 
 
-def build_report(config: ExplorerConfig, *, dataset: Dataset | None = None, result: CompareResult | None = None,
-                 negotiation: dict | None = None, progress: Callable[[int, int], None] | None = None) -> Report:
+def build_report(
+    config: ExplorerConfig,
+    *,
+    dataset: Dataset | None = None,
+    result: CompareResult | None = None,
+    negotiation: dict | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Report:
     """Run (or reuse) the comparison a configuration describes and render its report.
 
     Parameters
@@ -162,15 +202,29 @@ def build_report(config: ExplorerConfig, *, dataset: Dataset | None = None, resu
     ds = dataset_for_config(config, dataset)
     cfg = config if config.dataset_fingerprint else config.replace(dataset_fingerprint=ds.fingerprint)
     st = compare_settings(cfg)
-    spec = make_spec(epsilons=st["grid"], delta=cfg.delta, n_trials=cfg.trials, seed=cfg.seed, k=cfg.k, m=cfg.m,
-                     rho=cfg.rho)
+    spec = make_spec(
+        epsilons=st["grid"], delta=cfg.delta, n_trials=cfg.trials, seed=cfg.seed, k=cfg.k, m=cfg.m, rho=cfg.rho
+    )
     if result is None or result.spec != spec:
         result = run_compare(ds, spec, mechanisms=st["mechanisms"], progress=progress)
     if st["targets"] and negotiation is None:
-        negotiation = negotiate(ds, st["targets"], epsilon=cfg.eps, delta=cfg.delta, mechanisms=st["mechanisms"],
-                                n_trials=cfg.trials, seed=cfg.seed, eps_min=st["eps_min"], eps_max=st["eps_max"],
-                                n_points=st["n_eps"], k=cfg.k, m=cfg.m, rho=cfg.rho, result=result,
-                                solve_for=st["solve_for"])
+        negotiation = negotiate(
+            ds,
+            st["targets"],
+            epsilon=cfg.eps,
+            delta=cfg.delta,
+            mechanisms=st["mechanisms"],
+            n_trials=cfg.trials,
+            seed=cfg.seed,
+            eps_min=st["eps_min"],
+            eps_max=st["eps_max"],
+            n_points=st["n_eps"],
+            k=cfg.k,
+            m=cfg.m,
+            rho=cfg.rho,
+            result=result,
+            solve_for=st["solve_for"],
+        )
     csv = results_csv(result)
     page = render_html(cfg, ds, result, csv=csv, negotiation=negotiation)
     return Report(html=page, csv=csv, config=cfg, result=result, negotiation=negotiation)
@@ -180,8 +234,10 @@ def _table(df: pd.DataFrame, **kwargs) -> str:
     """An HTML table for people: headers and cells through :func:`dp_core.display.table`."""
     shown = display.table(df, **kwargs)
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in shown.columns)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
-                   for row in shown.itertuples(index=False))
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
+        for row in shown.itertuples(index=False)
+    )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -202,44 +258,68 @@ pre{background:#f6f8fa;padding:.8em;overflow-x:auto;font-size:.85em}
 """
 
 
-def render_html(config: ExplorerConfig, ds: Dataset, result: CompareResult, *, csv: str,
-                negotiation: dict | None = None) -> str:
+def render_html(
+    config: ExplorerConfig, ds: Dataset, result: CompareResult, *, csv: str, negotiation: dict | None = None
+) -> str:
     """The report as one HTML page (plotly.js inlined once; no external request)."""
     from .negotiate import answer_sentences, answer_table_for_people
 
     st = compare_settings(config)
-    figs = [("Utility against ε", compare_figure(result, y="utility", eps_marker=config.eps)),
-            ("Excess risk against ε, with the theoretical bounds (dashed)",
-             compare_figure(result, y="excess_risk", eps_marker=config.eps))]
+    figs = [
+        ("Utility against ε", compare_figure(result, y="utility", eps_marker=config.eps)),
+        (
+            "Excess risk against ε, with the theoretical bounds (dashed)",
+            compare_figure(result, y="excess_risk", eps_marker=config.eps),
+        ),
+    ]
     if negotiation is not None and negotiation.get("grid"):
         figs.append((f"Negotiation: {negotiation['target']['text']}", negotiation_figure(result, negotiation)))
     fig_html = []
     for i, (title, fig) in enumerate(figs):
-        div = fig.to_html(full_html=False, include_plotlyjs="inline" if i == 0 else False,
-                          config={"displaylogo": False}, div_id=f"fig{i}")
+        div = fig.to_html(
+            full_html=False,
+            include_plotlyjs="inline" if i == 0 else False,
+            config={"displaylogo": False},
+            div_id=f"fig{i}",
+        )
         fig_html.append(f"<h3>{html.escape(title)}</h3>{div}")
     card = budget_card(result, epsilon=config.eps, delta=config.delta, n=ds.n)
     groups = []
     for status, items in card["groups"].items():
         if not items:
             continue
-        lis = "".join(f"<li><b>{html.escape(i['label'])}</b> ({html.escape(i['mechanism'])}): "
-                      f"{html.escape(i['statement'])}</li>" for i in items)
+        lis = "".join(
+            f"<li><b>{html.escape(i['label'])}</b> ({html.escape(i['mechanism'])}): {html.escape(i['statement'])}</li>"
+            for i in items
+        )
         groups.append(f"<p class='{status}'><b>{html.escape(STATUS_LABELS[status].capitalize())}</b></p><ul>{lis}</ul>")
     title = METRIC_TITLES[result.metric]
-    util = card["utility"].rename(columns={"utility": title, "utility_lo": f"{title}: 95% low",
-                                           "utility_hi": f"{title}: 95% high"})
+    util = card["utility"].rename(
+        columns={"utility": title, "utility_lo": f"{title}: 95% low", "utility_hi": f"{title}: 95% high"}
+    )
     versions = software_versions()
-    params = {"ε (chosen)": display.epsilon(config.eps), "δ": display.delta(config.delta), "seed": str(config.seed),
-              "Monte-Carlo trials": display.integer(config.trials), "k (bag size)": display.integer(config.k),
-              "m (bags)": display.integer(config.m), "ρ (noisy share)": display.number(config.rho),
-              "ε grid": ", ".join(display.epsilon(e) for e in st["grid"]),
-              "mechanisms": "all applicable" if st["mechanisms"] is None else ", ".join(st["mechanisms"]),
-              "negotiation targets": ", ".join(st["targets"]) or "none"}
-    dsinfo = {"name": ds.name, "rows (n)": display.integer(ds.n), "features (d)": display.integer(ds.d),
-              "task": ds.task, "classes": display.integer(ds.n_classes) if ds.n_classes else display.MISSING,
-              "target column": ds.target_name, "SHA-256 fingerprint": ds.fingerprint,
-              "source": ds.source or display.MISSING}
+    params = {
+        "ε (chosen)": display.epsilon(config.eps),
+        "δ": display.delta(config.delta),
+        "seed": str(config.seed),
+        "Monte-Carlo trials": display.integer(config.trials),
+        "k (bag size)": display.integer(config.k),
+        "m (bags)": display.integer(config.m),
+        "ρ (noisy share)": display.number(config.rho),
+        "ε grid": ", ".join(display.epsilon(e) for e in st["grid"]),
+        "mechanisms": "all applicable" if st["mechanisms"] is None else ", ".join(st["mechanisms"]),
+        "negotiation targets": ", ".join(st["targets"]) or "none",
+    }
+    dsinfo = {
+        "name": ds.name,
+        "rows (n)": display.integer(ds.n),
+        "features (d)": display.integer(ds.d),
+        "task": ds.task,
+        "classes": display.integer(ds.n_classes) if ds.n_classes else display.MISSING,
+        "target column": ds.target_name,
+        "SHA-256 fingerprint": ds.fingerprint,
+        "source": ds.source or display.MISSING,
+    }
     notes = []
     for key, ns in result.notes.items():
         for n_ in ns:
@@ -249,15 +329,20 @@ def render_html(config: ExplorerConfig, ds: Dataset, result: CompareResult, *, c
     skipped = "".join(f"<li>{html.escape(k)}: {html.escape(v)}</li>" for k, v in result.skipped.items())
     neg_html = ""
     if negotiation is not None:
-        neg_html = (f"<h2>Negotiation: {html.escape(negotiation['target']['text'])}</h2>"
-                    f"<p>δ used: {display.delta(negotiation['delta_used'])}. "
-                    + " ".join(html.escape(n) for n in negotiation["notes"]) + "</p><ul>"
-                    + "".join(f"<li>{html.escape(s)}</li>" for s in answer_sentences(negotiation)) + "</ul>"
-                    + _table(answer_table_for_people(negotiation)))
+        neg_html = (
+            f"<h2>Negotiation: {html.escape(negotiation['target']['text'])}</h2>"
+            f"<p>δ used: {display.delta(negotiation['delta_used'])}. "
+            + " ".join(html.escape(n) for n in negotiation["notes"])
+            + "</p><ul>"
+            + "".join(f"<li>{html.escape(s)}</li>" for s in answer_sentences(negotiation))
+            + "</ul>"
+            + _table(answer_table_for_people(negotiation))
+        )
         if negotiation.get("k_answers"):
             neg_html += "<h3>Label-DP: smallest bag size k</h3>" + _table(
                 pd.DataFrame(negotiation["k_answers"]),
-                formats={"delta": display.delta, "k": lambda v: display.integer(v, inf="never")})
+                formats={"delta": display.delta, "k": lambda v: display.integer(v, inf="never")},
+            )
     cfg_json = config.to_json()
     csv_b64 = base64.b64encode(csv.encode()).decode()
     cfg_b64 = base64.b64encode(cfg_json.encode()).decode()
@@ -272,18 +357,24 @@ configuration at the end of this page with <code>{cmd}</code>: same configuratio
 <h2>Parameters</h2>{_kv(params)}
 <h2>Dataset</h2><p>The data themselves are not in this report; the fingerprint identifies them.</p>{_kv(dsinfo)}
 <h2>Privacy budget card</h2><div class="card">
-{''.join(f'<p>{html.escape(s)}</p>' for s in card['sentences'])}
+{"".join(f"<p>{html.escape(s)}</p>" for s in card["sentences"])}
 <h3>Utility each mechanism reaches at ε = {display.epsilon(config.eps)}</h3>{_table(util)}
-<h3>Guarantees</h3>{''.join(groups)}</div>
-<h2>Figures</h2>{''.join(fig_html)}
+<h3>Guarantees</h3>{"".join(groups)}</div>
+<h2>Figures</h2>{"".join(fig_html)}
 <h2>Noise scales at ε = {display.epsilon(config.eps)}</h2>{_table(noise)}
 {neg_html}
 <h2>Results</h2><p><a download="results.csv" href="data:text/csv;base64,{csv_b64}">Download the results (CSV)</a>
 · <a download="config.json" href="data:application/json;base64,{cfg_b64}">Download the configuration (JSON)</a></p>
-{_table(results_table(result)[["label", "epsilon", "utility_mean", "utility_lo", "utility_hi", "excess_risk_mean",
-                               "n_trials"]], headers=result_headers(result.metric))}
-<h2>Preprocessing and caveats</h2><ul>{''.join(notes)}</ul>
-{f'<p>Not run on this dataset:</p><ul>{skipped}</ul>' if skipped else ''}
+{
+        _table(
+            results_table(result)[
+                ["label", "epsilon", "utility_mean", "utility_lo", "utility_hi", "excess_risk_mean", "n_trials"]
+            ],
+            headers=result_headers(result.metric),
+        )
+    }
+<h2>Preprocessing and caveats</h2><ul>{"".join(notes)}</ul>
+{f"<p>Not run on this dataset:</p><ul>{skipped}</ul>" if skipped else ""}
 <h2>Software</h2>{_kv(versions)}
 <h2>Configuration (re-run with <code>{cmd}</code>)</h2>
 <pre id="config-text">{html.escape(cfg_json)}</pre>
@@ -302,4 +393,3 @@ def config_from_report_html(text: str) -> ExplorerConfig:
         raise ValueError("this HTML file holds no explorer configuration (is it a report of this app?).")
     j = text.find("</script>", i)
     return config_from_json(html.unescape(text[i + len(start_tag) : j]))
-

@@ -29,7 +29,9 @@ def as_seed_sequence(seed: RngLike) -> np.random.SeedSequence:
     if seed is None:
         return np.random.SeedSequence()
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed must be None, a non-negative int, a SeedSequence or a Generator, got {type(seed).__name__}.")
+        raise TypeError(
+            f"seed must be None, a non-negative int, a SeedSequence or a Generator, got {type(seed).__name__}."
+        )
     if int(seed) < 0:
         raise ValueError(f"seed must be a non-negative integer, got {int(seed)}.")
     return np.random.SeedSequence(int(seed))

@@ -12,7 +12,7 @@ from dp_core.negotiate import answer_sentences, answer_table_for_people
 from dp_core.report import COMPARE_PAGE, targets_from_params
 from ui import badges, share, state, widgets
 from ui import cached_compare as cc
-from ui.constants import EPS_OPTIONS, GRID_OPTIONS, N_EPS_OPTIONS, TDELTA_MAX, TVALUE_LIMIT
+from ui.constants import GRID_OPTIONS, N_EPS_OPTIONS, TDELTA_MAX, TVALUE_LIMIT
 
 eps, delta, seed, trials = widgets.sidebar_controls()
 share.follow_pending_page(COMPARE_PAGE)
@@ -28,8 +28,11 @@ widgets.dataset_badge(ds)
 
 VIEWS = {"utility": "Utility", "excess_risk": "Excess risk (with bounds)"}
 metric = "r2" if ds.task == "regression" else "accuracy"
-TARGET_METRICS = {metric: METRIC_TITLES[metric] + " at least", "excess_risk": "Excess risk at most",
-                  "none": "No utility target (δ only)"}
+TARGET_METRICS = {
+    metric: METRIC_TITLES[metric] + " at least",
+    "excess_risk": "Excess risk at most",
+    "none": "No utility target (δ only)",
+}
 
 
 def _init(key, default=None, options=None):
@@ -54,17 +57,24 @@ _init("tsolve", "epsilon", ("epsilon", "n"))
 
 with st.expander("⚙️ Comparison settings", expanded=False):
     c1, c2, c3 = st.columns(3)
-    eps_min = c1.select_slider("Smallest ε of the grid", options=GRID_OPTIONS, key="eps_min",
-                               format_func=display.epsilon)
-    eps_max = c2.select_slider("Largest ε of the grid", options=GRID_OPTIONS, key="eps_max",
-                               format_func=display.epsilon)
+    eps_min = c1.select_slider(
+        "Smallest ε of the grid", options=GRID_OPTIONS, key="eps_min", format_func=display.epsilon
+    )
+    eps_max = c2.select_slider(
+        "Largest ε of the grid", options=GRID_OPTIONS, key="eps_max", format_func=display.epsilon
+    )
     n_eps = c3.select_slider("Grid points", options=N_EPS_OPTIONS, key="n_eps")
     chosen = st.session_state["mech"]
     if st.session_state.get("_mech_last") != chosen or "mech_select" not in st.session_state:
         default_sel = applicable if chosen in ("", "all") else [k for k in chosen.split(",") if k in applicable]
         st.session_state["mech_select"] = default_sel or applicable
-    sel = st.multiselect("Mechanisms", applicable, format_func=lambda k: ADAPTERS[k].title, key="mech_select",
-                         help="Every mechanism that applies to this dataset's task.")
+    sel = st.multiselect(
+        "Mechanisms",
+        applicable,
+        format_func=lambda k: ADAPTERS[k].title,
+        key="mech_select",
+        help="Every mechanism that applies to this dataset's task.",
+    )
     st.session_state["mech"] = "all" if set(sel) == set(applicable) or not sel else ",".join(sel)
     st.session_state["_mech_last"] = st.session_state["mech"]
     if any(ADAPTERS[k].key == "label_dp_bags" for k in sel or applicable):
@@ -73,16 +83,30 @@ with st.expander("⚙️ Comparison settings", expanded=False):
         widgets.shared_int("m", "Number of bags m", container=b2)
         widgets.shared_float("rho", "Noisy share ρ", container=b3)
 
-page_params = {"eps_min": float(eps_min), "eps_max": float(eps_max), "n_eps": int(n_eps),
-               "view": st.session_state["view"], "mech": st.session_state["mech"],
-               "tmetric": st.session_state["tmetric"], "tvalue": float(st.session_state["tvalue"]),
-               "tdelta": float(st.session_state["tdelta"]), "tsolve": st.session_state["tsolve"]}
+page_params = {
+    "eps_min": float(eps_min),
+    "eps_max": float(eps_max),
+    "n_eps": int(n_eps),
+    "view": st.session_state["view"],
+    "mech": st.session_state["mech"],
+    "tmetric": st.session_state["tmetric"],
+    "tvalue": float(st.session_state["tvalue"]),
+    "tdelta": float(st.session_state["tdelta"]),
+    "tsolve": st.session_state["tsolve"],
+}
 
 mechanisms = None if st.session_state["mech"] == "all" else tuple(st.session_state["mech"].split(","))
 try:
     grid = default_epsilons(float(eps_min), float(eps_max), int(n_eps))
-    spec = make_spec(epsilons=grid, delta=delta, n_trials=trials, seed=seed, k=int(state.get("k")),
-                     m=int(state.get("m")), rho=float(state.get("rho")))
+    spec = make_spec(
+        epsilons=grid,
+        delta=delta,
+        n_trials=trials,
+        seed=seed,
+        k=int(state.get("k")),
+        m=int(state.get("m")),
+        rho=float(state.get("rho")),
+    )
 except (TypeError, ValueError) as exc:
     widgets.show_error(exc)
     st.stop()
@@ -95,24 +119,33 @@ except (TypeError, ValueError) as exc:
 
 if result.summary.empty or "method" not in result.summary.columns:
     # every mechanism was skipped or failed on this data (e.g. values near the float limit): say so, never a KeyError
-    st.error("No mechanism could be run on this dataset, so there is nothing to compare. The reasons are below; "
-             "pick another dataset on Home or check the uploaded values.", icon="⚠️")
+    st.error(
+        "No mechanism could be run on this dataset, so there is nothing to compare. The reasons are below; "
+        "pick another dataset on Home or check the uploaded values.",
+        icon="⚠️",
+    )
     for key, why in result.skipped.items():
         st.warning(f"{ADAPTERS[key].title} could not be run: {why}")
     st.stop()
 
-tab_cmp, tab_card, tab_neg, tab_share = st.tabs(["📈 Compare", "🪪 Privacy budget card", "🤝 Negotiate",
-                                                  "🔗 Share and export"])
+tab_cmp, tab_card, tab_neg, tab_share = st.tabs(
+    ["📈 Compare", "🪪 Privacy budget card", "🤝 Negotiate", "🔗 Share and export"]
+)
 
 with tab_cmp:
     view = st.radio("Show", list(VIEWS), format_func=VIEWS.get, key="view", horizontal=True)
     page_params["view"] = view
     fig = compare_figure(result, y=view, eps_marker=eps)
     st.plotly_chart(fig, width="stretch", key="compare_chart")
-    st.caption(f"Means over Monte-Carlo trials with 95% intervals (trials per mechanism in the legend; each "
-               f"mechanism caps the sidebar's {display.integer(trials)} trials at its own limit). "
-               + ("Dashed: each method's theoretical bound on its excess risk." if view == "excess_risk" else
-                  "Dotted: the best non-private fit. Switch to 'Excess risk' to see the theoretical bounds."))
+    st.caption(
+        f"Means over Monte-Carlo trials with 95% intervals (trials per mechanism in the legend; each "
+        f"mechanism caps the sidebar's {display.integer(trials)} trials at its own limit). "
+        + (
+            "Dashed: each method's theoretical bound on its excess risk."
+            if view == "excess_risk"
+            else "Dotted: the best non-private fit. Switch to 'Excess risk' to see the theoretical bounds."
+        )
+    )
     st.subheader(f"Noise scales at ε = {display.epsilon(eps)}, δ = {display.delta(delta)}")
     widgets.table(noise_table(result, eps), key="compare_noise_table")
     if result.skipped:
@@ -133,13 +166,21 @@ with tab_card:
     st.subheader(f"Privacy budget: ε = {display.epsilon(eps)}, δ = {display.delta(delta)}")
     for s in card["sentences"]:
         st.markdown(f"- {s}")
-    st.markdown(f"**What each mechanism reaches at ε = {display.epsilon(eps)}** "
-                f"({METRIC_TITLES[result.metric].lower()}, measured, 95% interval):")
+    st.markdown(
+        f"**What each mechanism reaches at ε = {display.epsilon(eps)}** "
+        f"({METRIC_TITLES[result.metric].lower()}, measured, 95% interval):"
+    )
     _metric_title = METRIC_TITLES[result.metric]
-    widgets.table(card["utility"], key="compare_card_utility",
-                  headers={"utility": _metric_title, "utility_lo": f"{_metric_title}: 95% low",
-                           "utility_hi": f"{_metric_title}: 95% high"},
-                  formats={"n_trials": display.integer})
+    widgets.table(
+        card["utility"],
+        key="compare_card_utility",
+        headers={
+            "utility": _metric_title,
+            "utility_lo": f"{_metric_title}: 95% low",
+            "utility_hi": f"{_metric_title}: 95% high",
+        },
+        formats={"n_trials": display.integer},
+    )
     st.markdown("**Which guarantees hold**")
     for status, items in card["groups"].items():
         for item in items:
@@ -159,21 +200,39 @@ with tab_card:
                 badges.audit_caption(*item["audit"].split("/"))
 
 with tab_neg:
-    st.markdown("State a target; for each mechanism the app finds the smallest ε that meets it, from the measured "
-                "curve (with the range where the 95% band crosses it) and from the theoretical bound.")
+    st.markdown(
+        "State a target; for each mechanism the app finds the smallest ε that meets it, from the measured "
+        "curve (with the range where the 95% band crosses it) and from the theoretical bound."
+    )
     n1, n2, n3 = st.columns(3)
     tmetric = n1.selectbox("Target", list(TARGET_METRICS), format_func=TARGET_METRICS.get, key="tmetric")
-    tvalue = n2.number_input("Value", key="tvalue", format="%.4g", step=0.01, disabled=tmetric == "none",
-                             min_value=-TVALUE_LIMIT, max_value=TVALUE_LIMIT)
-    tdelta = n3.number_input("δ at most (0 = no δ target)", key="tdelta", min_value=0.0, max_value=TDELTA_MAX,
-                             format="%.1e", step=1e-6)
+    tvalue = n2.number_input(
+        "Value",
+        key="tvalue",
+        format="%.4g",
+        step=0.01,
+        disabled=tmetric == "none",
+        min_value=-TVALUE_LIMIT,
+        max_value=TVALUE_LIMIT,
+    )
+    tdelta = n3.number_input(
+        "δ at most (0 = no δ target)", key="tdelta", min_value=0.0, max_value=TDELTA_MAX, format="%.1e", step=1e-6
+    )
     solve = "epsilon"
     if tmetric == "excess_risk":
-        solve = st.radio("Solve for", ("epsilon", "n"), key="tsolve", horizontal=True,
-                         format_func={"epsilon": "the smallest ε (measured and bound)",
-                                      "n": f"the smallest number of rows n at ε = {display.epsilon(eps)} (bound)"}.get)
-    page_params.update({"tmetric": tmetric, "tvalue": float(tvalue), "tdelta": float(tdelta),
-                        "tsolve": st.session_state["tsolve"]})
+        solve = st.radio(
+            "Solve for",
+            ("epsilon", "n"),
+            key="tsolve",
+            horizontal=True,
+            format_func={
+                "epsilon": "the smallest ε (measured and bound)",
+                "n": f"the smallest number of rows n at ε = {display.epsilon(eps)} (bound)",
+            }.get,
+        )
+    page_params.update(
+        {"tmetric": tmetric, "tvalue": float(tvalue), "tdelta": float(tdelta), "tsolve": st.session_state["tsolve"]}
+    )
     try:
         targets = targets_from_params(page_params)
     except (TypeError, ValueError) as exc:
@@ -182,8 +241,9 @@ with tab_neg:
     answer = None
     if targets:
         try:
-            answer = cc.negotiation(ds.name, ds.fingerprint, spec, mechanisms, tuple(targets), float(eps), solve, ds,
-                                    result)
+            answer = cc.negotiation(
+                ds.name, ds.fingerprint, spec, mechanisms, tuple(targets), float(eps), solve, ds, result
+            )
         except (TypeError, ValueError) as exc:
             widgets.show_error(exc)
     if answer is not None:
@@ -191,29 +251,55 @@ with tab_neg:
             st.markdown(f"- {line}")
         widgets.table(answer_table_for_people(answer), key="compare_answer_table")
         if answer.get("grid"):
-            st.plotly_chart(negotiation_figure(result if answer["delta_used"] == delta else
-                                               cc.compare(ds.name, ds.fingerprint,
-                                                          make_spec(epsilons=grid, delta=answer["delta_used"],
-                                                                    n_trials=trials, seed=seed, k=spec.k, m=spec.m,
-                                                                    rho=spec.rho), mechanisms, ds),
-                                               answer), width="stretch", key="negotiation_chart")
+            st.plotly_chart(
+                negotiation_figure(
+                    result
+                    if answer["delta_used"] == delta
+                    else cc.compare(
+                        ds.name,
+                        ds.fingerprint,
+                        make_spec(
+                            epsilons=grid,
+                            delta=answer["delta_used"],
+                            n_trials=trials,
+                            seed=seed,
+                            k=spec.k,
+                            m=spec.m,
+                            rho=spec.rho,
+                        ),
+                        mechanisms,
+                        ds,
+                    ),
+                    answer,
+                ),
+                width="stretch",
+                key="negotiation_chart",
+            )
         if answer["k_answers"]:
             st.markdown("**Label-DP by aggregation: smallest bag size k**")
-            widgets.table(answer["k_answers"], key="compare_k_answers",
-                          formats={"delta": display.delta, "m": display.integer,
-                                   "k": lambda v: display.integer(v, inf="never")})
+            widgets.table(
+                answer["k_answers"],
+                key="compare_k_answers",
+                formats={"delta": display.delta, "m": display.integer, "k": lambda v: display.integer(v, inf="never")},
+            )
         for n in answer["notes"]:
             st.caption(n)
-        st.caption("The same answer from the shell: `python -m dp_core negotiate --dataset "
-                   f"{ds.name if not ds.name.startswith('upload:') else 'FILE.csv'} "
-                   + " ".join(f"--target {t}" for t in targets) + f" --delta {delta:g} --seed {seed}`")
+        st.caption(
+            "The same answer from the shell: `python -m dp_core negotiate --dataset "
+            f"{ds.name if not ds.name.startswith('upload:') else 'FILE.csv'} "
+            + " ".join(f"--target {t}" for t in targets)
+            + f" --delta {delta:g} --seed {seed}`"
+        )
 
 state.sync_url(page_params)
 config = share.current_config(COMPARE_PAGE, page_params, fingerprint=ds.fingerprint)
 
 with tab_share:
-    st.markdown("A link reopens this exact view; the JSON configuration restores it (here or on another machine) "
-                "and re-creates the report from the shell: "
-                "`python -m dp_core report --config dp_explorer_config.json --out report.html`.")
-    share.share_panel(config, key="cmp_share",
-                      report=lambda: cc.report(config.to_json(), ds.fingerprint, ds, result, answer))
+    st.markdown(
+        "A link reopens this exact view; the JSON configuration restores it (here or on another machine) "
+        "and re-creates the report from the shell: "
+        "`python -m dp_core report --config dp_explorer_config.json --out report.html`."
+    )
+    share.share_panel(
+        config, key="cmp_share", report=lambda: cc.report(config.to_json(), ds.fingerprint, ds, result, answer)
+    )

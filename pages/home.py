@@ -36,18 +36,26 @@ if source == "demo":
     def _pick() -> None:
         state.set_value("dataset", st.session_state["w_dataset"])
 
-    st.selectbox("Demo dataset", names, key="w_dataset", on_change=_pick,
-                 format_func=lambda n: f"{dpdata.DATASETS[n].title} — {dpdata.DATASETS[n].task}")
+    st.selectbox(
+        "Demo dataset",
+        names,
+        key="w_dataset",
+        on_change=_pick,
+        format_func=lambda n: f"{dpdata.DATASETS[n].title} — {dpdata.DATASETS[n].task}",
+    )
     state.set_value("dataset", st.session_state["w_dataset"])
 else:
     lim = dpdata.LIMITS
-    st.caption(f"Limits: {display.integer(lim['max_bytes'] // 2**20)} MB, {display.integer(lim['min_rows'])} to "
-               f"{display.integer(lim['max_rows'])} rows, at most {display.integer(lim['max_cols'])} columns. The file "
-               "and everything computed from it stay in this browser session's memory: never written to disk, "
-               "logged, put in the server's shared cache or shown to another session, and freed with the session "
-               "(the server keeps a closed tab's session about 2 minutes so that it can reconnect).")
-    upload = st.file_uploader("CSV file (comma, semicolon or tab separated, with a header row)", type=["csv", "txt"],
-                              key="csv")
+    st.caption(
+        f"Limits: {display.integer(lim['max_bytes'] // 2**20)} MB, {display.integer(lim['min_rows'])} to "
+        f"{display.integer(lim['max_rows'])} rows, at most {display.integer(lim['max_cols'])} columns. The file "
+        "and everything computed from it stay in this browser session's memory: never written to disk, "
+        "logged, put in the server's shared cache or shown to another session, and freed with the session "
+        "(the server keeps a closed tab's session about 2 minutes so that it can reconnect)."
+    )
+    upload = st.file_uploader(
+        "CSV file (comma, semicolon or tab separated, with a header row)", type=["csv", "txt"], key="csv"
+    )
     if upload is not None:
         raw = upload.getvalue()
         try:
@@ -65,15 +73,22 @@ else:
                 st.session_state["w_up_target"] = cols[-1]
             c1, c2 = st.columns(2)
             target = c1.selectbox("Target column (what to predict)", cols, key="w_up_target")
-            task = c2.selectbox("Task", ["auto", "regression", "binary", "multiclass"], key="w_up_task",
-                                help="'auto': a target with at most 10 integer values is a class label.")
+            task = c2.selectbox(
+                "Task",
+                ["auto", "regression", "binary", "multiclass"],
+                key="w_up_task",
+                help="'auto': a target with at most 10 integer values is a class label.",
+            )
             non_numeric = "error"
             feats_text = [c for c in table.non_numeric_columns if c != target]
             if feats_text:
-                choice = st.radio(f"Non-numeric columns {', '.join(map(str, feats_text))}: what should be done with "
-                                  "them?",
-                                  ["onehot", "drop"], key="w_up_nonnum", horizontal=True,
-                                  format_func={"onehot": "one-hot encode", "drop": "drop them"}.get)
+                choice = st.radio(
+                    f"Non-numeric columns {', '.join(map(str, feats_text))}: what should be done with them?",
+                    ["onehot", "drop"],
+                    key="w_up_nonnum",
+                    horizontal=True,
+                    format_func={"onehot": "one-hot encode", "drop": "drop them"}.get,
+                )
                 non_numeric = choice
             has_missing = bool(table.frame.replace([float("inf"), float("-inf")], float("nan")).isna().any().any())
             missing = "error"
@@ -81,16 +96,19 @@ else:
                 if st.checkbox("Drop rows with missing, not-a-number or infinite values", key="w_up_dropna"):
                     missing = "drop_rows"
             try:
-                ds_up = dpdata.table_to_dataset(table, target=target, task=task, non_numeric=non_numeric,
-                                                missing=missing)
+                ds_up = dpdata.table_to_dataset(
+                    table, target=target, task=task, non_numeric=non_numeric, missing=missing
+                )
             except (DataValidationError, ValueError) as exc:
                 widgets.show_error(exc, prefix="Not usable yet: ")
                 st.caption("Your previous dataset and settings are still active.")
             else:
                 st.session_state["upload_dataset"] = ds_up
                 st.session_state["p_source"] = "upload"
-                st.success(f"Using **{upload.name}**: {display.integer(ds_up.n)} rows, {display.integer(ds_up.d)} "
-                           f"features, {ds_up.task}.")
+                st.success(
+                    f"Using **{upload.name}**: {display.integer(ds_up.n)} rows, {display.integer(ds_up.d)} "
+                    f"features, {ds_up.task}."
+                )
     elif st.session_state.get("upload_dataset") is not None:
         st.session_state["p_source"] = "upload"
         st.info(f"Using the file uploaded earlier in this session ({st.session_state['upload_dataset'].name}).")
@@ -103,8 +121,10 @@ m1, m2, m3, m4 = st.columns(4)
 m1.metric("Rows", display.integer(ds.n))
 m2.metric("Features", display.integer(ds.d))
 m3.metric("Task", ds.task)
-m4.metric("Classes" if ds.is_classification else "Target",
-          display.integer(ds.n_classes) if ds.is_classification else display.value(ds.target_name))
+m4.metric(
+    "Classes" if ds.is_classification else "Target",
+    display.integer(ds.n_classes) if ds.is_classification else display.value(ds.target_name),
+)
 st.caption(f"**Source:** {ds.source}. {ds.description.rstrip('.')}." + "".join(f" {n}" for n in ds.notes))
 with st.expander("Preview (first 20 rows)", expanded=False):
     _preview = ds.to_frame().head(20)
@@ -128,18 +148,23 @@ if declare:
     suggested = min(max(float(f"{suggested:.3g}"), BOUND_MIN), BOUND_MAX) if math.isfinite(suggested) else 1.0
     if "w_bound" in st.session_state and not BOUND_MIN <= st.session_state["w_bound"] <= BOUND_MAX:
         st.session_state["w_bound"] = suggested
-    bound = c1.number_input("Public bound on ‖x‖", min_value=BOUND_MIN, max_value=BOUND_MAX, value=suggested,
-                            key="w_bound", format="%.4g")
+    bound = c1.number_input(
+        "Public bound on ‖x‖", min_value=BOUND_MIN, max_value=BOUND_MAX, value=suggested, key="w_bound", format="%.4g"
+    )
     if not math.isfinite(stats["row_norm_max"]) or stats["row_norm_max"] > BOUND_MAX:
-        c1.caption(f"The data's largest row norm ({display.number(stats['row_norm_max'], inf='beyond the largest float')})"
-                   f" exceeds what this box accepts ({display.number(BOUND_MAX)}); rows above the bound are scaled down.")
+        c1.caption(
+            f"The data's largest row norm ({display.number(stats['row_norm_max'], inf='beyond the largest float')})"
+            f" exceeds what this box accepts ({display.number(BOUND_MAX)}); rows above the bound are scaled down."
+        )
 import warnings  # noqa: E402  (local: silence the leak warning; it is shown as a message instead)
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     _, pinfo = dpdata.scale_rows_to_ball(ds.X, bound)
-c2.markdown(f"Largest row norm in the data: **{display.number(stats['row_norm_max'], sig=4, inf='beyond the largest float')}**"
-            f" (median {display.number(stats['row_norm_median'], sig=4, inf='beyond the largest float')}).")
+c2.markdown(
+    f"Largest row norm in the data: **{display.number(stats['row_norm_max'], sig=4, inf='beyond the largest float')}**"
+    f" (median {display.number(stats['row_norm_median'], sig=4, inf='beyond the largest float')})."
+)
 c2.markdown(pinfo.description)
 if pinfo.data_dependent:
     st.warning(pinfo.leak_warning, icon="🔓")
@@ -154,21 +179,29 @@ b2.metric("Odds can change by at most", f"× {display.number(meaning['odds_facto
 lo, hi = meaning["posterior_from_half"]
 b3.metric("A 50 % guess becomes at most", display.percent(hi))
 st.markdown(
-    f"With ε = **{display.epsilon(eps)}**, whatever anyone learns from the output, the odds of any statement about **one** person "
-    f"change by a factor of at most e^ε = **{display.number(meaning['odds_factor'])}**, whether or not that person's record was "
+    f"With ε = **{display.epsilon(eps)}**, whatever anyone learns from the output, the odds of any statement about "
+    "**one** person "
+    f"change by a factor of at most e^ε = **{display.number(meaning['odds_factor'])}**, whether or not that person's "
+    "record was "
     f"used. Someone 50 % sure of a fact about you could end up between **{display.percent(lo)}** and "
     f"**{display.percent(hi)}** sure. δ = **{display.delta(delta)}** is the probability that this promise may fail; "
     f"it should be far below 1/n (here 1/n = {display.delta(1 / ds.n)})."
 )
 if meaning["delta_warning"]:
-    st.warning(f"δ·n = {display.number(delta * ds.n)} ≥ 1: a mechanism could publish one whole record and still meet δ. "
-               "Choose a smaller δ.", icon="⚠️")
+    st.warning(
+        f"δ·n = {display.number(delta * ds.n)} ≥ 1: a mechanism could publish one whole record and still meet δ. "
+        "Choose a smaller δ.",
+        icon="⚠️",
+    )
 st.plotly_chart(explain.posterior_figure(epsilon=eps), width="stretch", key="posterior_chart")
 st.markdown(
     f"**Noise for one count (sensitivity 1):** Laplace scale {display.number(sig['laplace'])}; Gaussian σ "
     f"{display.number(sig['analytic'])} (analytic, Balle–Wang)"
-    + (f", {display.number(sig['classic'])} with the classic formula." if sig["classic"] == sig["classic"]
-       else "; the classic formula does not apply above ε = 1.")
+    + (
+        f", {display.number(sig['classic'])} with the classic formula."
+        if sig["classic"] == sig["classic"]
+        else "; the classic formula does not apply above ε = 1."
+    )
 )
 
 # ------------------------------------------------------------------ pages

@@ -10,7 +10,15 @@ from dp_core.mechanisms.large_margin_gaussian import figures as lmf
 from ui import badges, cached, state, widgets
 from ui import cached_large_margin_gaussian as clm
 from ui.constants import (
-    LM_BDELTA_OPTIONS, LM_DATASETS, LM_H_OPTIONS, LM_K_MAX, LM_K_MIN, LM_LAM_OPTIONS, LM_MODES, LM_N_MAX, LM_N_MIN,
+    LM_BDELTA_OPTIONS,
+    LM_DATASETS,
+    LM_H_OPTIONS,
+    LM_K_MAX,
+    LM_K_MIN,
+    LM_LAM_OPTIONS,
+    LM_MODES,
+    LM_N_MAX,
+    LM_N_MIN,
     LM_N_STEP,
 )
 
@@ -24,8 +32,10 @@ st.markdown(
 )
 
 eps, _delta_dp, seed, trials = widgets.sidebar_controls()
-st.sidebar.caption("This mechanism is pure ε-DP: the sidebar's δ is not used here. The δ on this page is the "
-                   "confidence of the utility bounds.")
+st.sidebar.caption(
+    "This mechanism is pure ε-DP: the sidebar's δ is not used here. The δ on this page is the "
+    "confidence of the utility bounds."
+)
 
 MODES = LM_MODES
 LAM_OPTIONS = LM_LAM_OPTIONS
@@ -70,41 +80,85 @@ def _data_label(v):
 
 with st.expander("⚙️ Data and mechanism settings", expanded=True):
     c1, c2, c3 = st.columns(3)
-    data_choice = c1.selectbox("Dataset (classification)", data_options, key="lm_data", format_func=_data_label,
-                               help="Upload a CSV with a class column on the Home page to use it here.")
+    data_choice = c1.selectbox(
+        "Dataset (classification)",
+        data_options,
+        key="lm_data",
+        format_func=_data_label,
+        help="Upload a CSV with a class column on the Home page to use it here.",
+    )
     if not home_ok:
         c1.caption(f"The Home page dataset ({home_ds.name}) is a {home_ds.task} dataset; this page needs classes.")
-    mode = c2.radio("Mode", MODES, key="lm_mode", format_func=lmg.MODE_LABELS.get,
-                    help="R is the corrected, private mechanism. P and P+ are the paper's mechanism as printed "
-                         "and minimally repaired: both are NOT differentially private.")
-    psd = c3.radio("PSD constraint on Φ_c", ("on", "off"), key="lm_psd", horizontal=True,
-                   help="Off is the variant covered by the objective-perturbation proof; on relies on the "
-                        "constrained analysis of Kifer, Smith & Thakurta (2012). The printed mode is always on.")
+    mode = c2.radio(
+        "Mode",
+        MODES,
+        key="lm_mode",
+        format_func=lmg.MODE_LABELS.get,
+        help="R is the corrected, private mechanism. P and P+ are the paper's mechanism as printed "
+        "and minimally repaired: both are NOT differentially private.",
+    )
+    psd = c3.radio(
+        "PSD constraint on Φ_c",
+        ("on", "off"),
+        key="lm_psd",
+        horizontal=True,
+        help="Off is the variant covered by the objective-perturbation proof; on relies on the "
+        "constrained analysis of Kifer, Smith & Thakurta (2012). The printed mode is always on.",
+    )
     c4, c5, c6 = st.columns(3)
     lam = c4.select_slider("λ (trace regulariser)", options=LAM_OPTIONS, key="lm_lam", format_func=fmt.number)
-    mu_raw = c5.select_slider("μ (strong convexity, R only)", options=[str(v) for v in MU_OPTIONS], key="lm_mu",
-                              format_func=lambda v: v if v == "= λ" else fmt.number(float(v)),
-                              help="P+ forces μ = λ; P has μ = 0 (the paper's literal objective).")
+    mu_raw = c5.select_slider(
+        "μ (strong convexity, R only)",
+        options=[str(v) for v in MU_OPTIONS],
+        key="lm_mu",
+        format_func=lambda v: v if v == "= λ" else fmt.number(float(v)),
+        help="P+ forces μ = λ; P has μ = 0 (the paper's literal objective).",
+    )
     h = c6.select_slider("h (Huber width)", options=H_OPTIONS, key="lm_h", format_func=fmt.number)
     c7, c8, c9 = st.columns(3)
     if data_choice == "gaussian_classes":
-        n = c7.number_input("n (training points)", min_value=LM_N_MIN, max_value=LM_N_MAX, step=LM_N_STEP,
-                            key="lm_n")
+        n = c7.number_input("n (training points)", min_value=LM_N_MIN, max_value=LM_N_MAX, step=LM_N_STEP, key="lm_n")
     else:
         n = None
-    k = c8.number_input("k (public projection dimension, d > k)", min_value=LM_K_MIN, max_value=LM_K_MAX, step=1,
-                        key="lm_k",
-                        help="Real data are projected to k dimensions by a fixed random matrix (public: drawn "
-                             "without looking at the data). k = 2 lets the page draw decision regions.")
-    semantics = c9.radio("ε semantics", ("target", "paper"), key="lm_sem", horizontal=True,
-                         help="target: ε is the total budget (CMS split). paper: ε goes to the noise and the "
-                              "guarantee is ε + k. P always uses paper semantics.")
-    jacobian = st.radio("Jacobian count r_J (R only)", ("conservative", "tight"), key="lm_jac", horizontal=True,
-                        format_func={"conservative": "conservative: 2(C − 1)", "tight": "tight: C − 1"}.get)
+    k = c8.number_input(
+        "k (public projection dimension, d > k)",
+        min_value=LM_K_MIN,
+        max_value=LM_K_MAX,
+        step=1,
+        key="lm_k",
+        help="Real data are projected to k dimensions by a fixed random matrix (public: drawn "
+        "without looking at the data). k = 2 lets the page draw decision regions.",
+    )
+    semantics = c9.radio(
+        "ε semantics",
+        ("target", "paper"),
+        key="lm_sem",
+        horizontal=True,
+        help="target: ε is the total budget (CMS split). paper: ε goes to the noise and the "
+        "guarantee is ε + k. P always uses paper semantics.",
+    )
+    jacobian = st.radio(
+        "Jacobian count r_J (R only)",
+        ("conservative", "tight"),
+        key="lm_jac",
+        horizontal=True,
+        format_func={"conservative": "conservative: 2(C − 1)", "tight": "tight: C − 1"}.get,
+    )
 
-state.sync_url({"lm_data": data_choice, "lm_mode": mode, "lm_lam": float(lam), "lm_mu": mu_raw, "lm_h": float(h),
-                "lm_n": int(st.session_state["lm_n"]), "lm_k": int(k), "lm_psd": psd, "lm_sem": semantics,
-                "lm_jac": jacobian})
+state.sync_url(
+    {
+        "lm_data": data_choice,
+        "lm_mode": mode,
+        "lm_lam": float(lam),
+        "lm_mu": mu_raw,
+        "lm_h": float(h),
+        "lm_n": int(st.session_state["lm_n"]),
+        "lm_k": int(k),
+        "lm_psd": psd,
+        "lm_sem": semantics,
+        "lm_jac": jacobian,
+    }
+)
 mu = None if mu_raw == "= λ" else float(mu_raw)
 psd_on = psd == "on" or mode == "printed"
 
@@ -124,19 +178,34 @@ except (DataValidationError, ValueError, TypeError) as exc:
 tkey = (task.name, task.n, task.d, task.n_classes)
 fp = ds.fingerprint
 if task.data_dependent:
-    st.warning("Preprocessing used the data itself (column standardisation): this leaks information that the "
-               "privacy guarantee does not cover. A deployment would declare public feature ranges instead.", icon="🔓")
+    st.warning(
+        "Preprocessing used the data itself (column standardisation): this leaks information that the "
+        "privacy guarantee does not cover. A deployment would declare public feature ranges instead.",
+        icon="🔓",
+    )
 with st.expander("Preprocessing (what was done to the data)"):
     for note in task.notes:
         st.markdown(f"- {note}")
-    st.markdown(f"- {fmt.integer(task.n)} training rows, {fmt.integer(task.X_test.shape[0])} test rows, "
-                f"d = {fmt.integer(task.d)}, C = {fmt.integer(task.n_classes)} classes; inputs enter as z = (x, 1)/√2 (the printed mode uses (x, 1)).")
+    st.markdown(
+        f"- {fmt.integer(task.n)} training rows, {fmt.integer(task.X_test.shape[0])} test rows, "
+        f"d = {fmt.integer(task.d)}, C = {fmt.integer(task.n_classes)} classes; inputs enter as z = (x, 1)/√2 (the "
+        "printed mode uses (x, 1))."
+    )
 
 try:
-    config = lmg.LargeMarginGaussian(epsilon=float(eps), mode=mode, lam=float(lam), mu=mu, h=float(h), psd=psd_on,
-                                     semantics=semantics, jacobian=jacobian)
-    acc = clm.accounting(float(eps), task.n, task.d, task.n_classes, float(lam), float(h), mu, mode, semantics,
-                         jacobian, psd_on)
+    config = lmg.LargeMarginGaussian(
+        epsilon=float(eps),
+        mode=mode,
+        lam=float(lam),
+        mu=mu,
+        h=float(h),
+        psd=psd_on,
+        semantics=semantics,
+        jacobian=jacobian,
+    )
+    acc = clm.accounting(
+        float(eps), task.n, task.d, task.n_classes, float(lam), float(h), mu, mode, semantics, jacobian, psd_on
+    )
 except (ValueError, TypeError) as exc:
     widgets.show_error(exc)
     st.stop()
@@ -144,43 +213,75 @@ except (ValueError, TypeError) as exc:
 # ------------------------------------------------------------------------------ 1. privacy accounting
 st.header("1 · Privacy accounting")
 if mode == "corrected":
-    widgets.guarantee_badge("corrected", f"{acc['status']}: ε = {fmt.number(acc['eps_claimed'], sig=4)} in total "
-                                         f"(noise {fmt.number(acc['eps_noise'], sig=4)} + Jacobian "
-                                         f"{fmt.number(acc['k'], sig=4)}).")
+    widgets.guarantee_badge(
+        "corrected",
+        f"{acc['status']}: ε = {fmt.number(acc['eps_claimed'], sig=4)} in total "
+        f"(noise {fmt.number(acc['eps_noise'], sig=4)} + Jacobian "
+        f"{fmt.number(acc['k'], sig=4)}).",
+    )
 else:
     widgets.guarantee_badge("broken", f"{lmg.MODE_LABELS[mode]}. {acc['reason']}")
-    widgets.guarantee_badge("claimed", f"ε′ = ε + k = {fmt.number(acc['eps_prime'], sig=4)} (k = "
-                                       f"{fmt.number(acc['k_printed'], sig=4)} with α = 1/(2h) = "
-                                       f"{fmt.number(acc['alpha'], sig=4)})" if mode == "printed" else
-                            f"ε = {fmt.number(acc['eps_claimed'], sig=4)} ({semantics} semantics; k_P = "
-                            f"{fmt.number(acc['k'], sig=4)}).")
+    widgets.guarantee_badge(
+        "claimed",
+        f"ε′ = ε + k = {fmt.number(acc['eps_prime'], sig=4)} (k = "
+        f"{fmt.number(acc['k_printed'], sig=4)} with α = 1/(2h) = "
+        f"{fmt.number(acc['alpha'], sig=4)})"
+        if mode == "printed"
+        else f"ε = {fmt.number(acc['eps_claimed'], sig=4)} ({semantics} semantics; k_P = "
+        f"{fmt.number(acc['k'], sig=4)}).",
+    )
 badges.audit_badge("large-margin-gaussian", badges.large_margin_audit_mode(mode, psd_on))
 m = st.columns(5)
-m[0].metric("noise dimension", fmt.integer(acc["noise_dim"]),
-            help="p² = (d+1)² shared by every class (P, P+) or C·p² (R)")
+m[0].metric(
+    "noise dimension", fmt.integer(acc["noise_dim"]), help="p² = (d+1)² shared by every class (P, P+) or C·p² (R)"
+)
 m[1].metric("noise rate β", fmt.number(acc["beta"], sig=4), help="density ∝ exp(−β‖N‖_F)")
-m[2].metric("E‖N‖ (mean noise norm)", fmt.number(acc["expected_noise_norm"], sig=4),
-            help=f"SD {fmt.number(acc['sd_noise_norm'], sig=4)}")
+m[2].metric(
+    "E‖N‖ (mean noise norm)",
+    fmt.number(acc["expected_noise_norm"], sig=4),
+    help=f"SD {fmt.number(acc['sd_noise_norm'], sig=4)}",
+)
 m[3].metric("ε spent on the noise", fmt.number(acc["eps_noise"], sig=4))
 m[4].metric("claimed total ε", fmt.number(acc["eps_claimed"], sig=4))
 m = st.columns(5)
-m[0].metric("Jacobian term k", fmt.number(acc["k"], sig=4),
-            help=f"k_P = {fmt.number(acc['k_printed'], sig=4)} (paper), "
-                 f"k_R = {fmt.number(acc['k_corrected'], sig=4)} (corrected, at μ)")
-m[1].metric("extra regularisation Δ", fmt.number(acc["Delta"], sig=4),
-            help="CMS fallback when k ≥ ε (target semantics)")
+m[0].metric(
+    "Jacobian term k",
+    fmt.number(acc["k"], sig=4),
+    help=f"k_P = {fmt.number(acc['k_printed'], sig=4)} (paper), "
+    f"k_R = {fmt.number(acc['k_corrected'], sig=4)} (corrected, at μ)",
+)
+m[1].metric(
+    "extra regularisation Δ", fmt.number(acc["Delta"], sig=4), help="CMS fallback when k ≥ ε (target semantics)"
+)
 m[2].metric("μ_eff", fmt.number(acc["mu_eff"], sig=4))
 m[3].metric("G (gradient bound)", fmt.number(acc["G"], sig=4))
 m[4].metric("κ (Hessian bound)", fmt.number(acc["kappa"], sig=4))
 st.markdown("**The three modes at this setting**")
 rows = []
 for mo in MODES:
-    a = clm.accounting(float(eps), task.n, task.d, task.n_classes, float(lam), float(h), mu, mo, semantics, jacobian,
-                       True if mo == "printed" else psd_on)
-    rows.append({"mode": lmg.MODE_LABELS[mo], "privacy status": a["status"],
-                 "claimed ε": fmt.number(a["eps_claimed"], sig=4, inf=fmt.NO_GUARANTEE),
-                 "β": fmt.number(a["beta"], sig=4), "E‖N‖": fmt.number(a["expected_noise_norm"], sig=4),
-                 "why": a["reason"] or "noise over all C·p² coordinates, calibrated to the multiclass sensitivity 2G"})
+    a = clm.accounting(
+        float(eps),
+        task.n,
+        task.d,
+        task.n_classes,
+        float(lam),
+        float(h),
+        mu,
+        mo,
+        semantics,
+        jacobian,
+        True if mo == "printed" else psd_on,
+    )
+    rows.append(
+        {
+            "mode": lmg.MODE_LABELS[mo],
+            "privacy status": a["status"],
+            "claimed ε": fmt.number(a["eps_claimed"], sig=4, inf=fmt.NO_GUARANTEE),
+            "β": fmt.number(a["beta"], sig=4),
+            "E‖N‖": fmt.number(a["expected_noise_norm"], sig=4),
+            "why": a["reason"] or "noise over all C·p² coordinates, calibrated to the multiclass sensitivity 2G",
+        }
+    )
 widgets.table(rows, key="lm_modes_table")
 
 # ------------------------------------------------------------------------------ 2. decision regions
@@ -195,21 +296,35 @@ k1.metric("non-private test accuracy", fmt.number(draw["acc_np"]))
 if draw["unbounded"]:
     k2.metric("private test accuracy", "no release")
     k3.metric("agreement with non-private", "—")
-    st.error("This noise draw makes the printed objective **unbounded below**: the mechanism has no output "
-             "(n·λ·I_Φ + sym(b) is not positive semidefinite).", icon="⛔")
+    st.error(
+        "This noise draw makes the printed objective **unbounded below**: the mechanism has no output "
+        "(n·λ·I_Φ + sym(b) is not positive semidefinite).",
+        icon="⛔",
+    )
 else:
     k2.metric(f"private test accuracy ({mode})", fmt.number(draw["acc_p"]))
     k3.metric("agreement with non-private", fmt.number(draw["agreement"]))
 if task.d == 2:
-    fig = lmf.decision_regions_figure([("non-private Φ*", draw["phi_star"]),
-                                       (f"private ({lmg.MODE_LABELS[mode]}), ε = {fmt.epsilon(eps)}", draw["phi"])],
-                                      task.X_train, task.y_train, scale=draw["scale"])
+    fig = lmf.decision_regions_figure(
+        [
+            ("non-private Φ*", draw["phi_star"]),
+            (f"private ({lmg.MODE_LABELS[mode]}), ε = {fmt.epsilon(eps)}", draw["phi"]),
+        ],
+        task.X_train,
+        task.y_train,
+        scale=draw["scale"],
+    )
     st.plotly_chart(fig, key="lm_regions")
-    st.caption("Background: the class each point of the unit disk is assigned to. Ellipses: "
-               "{x : (x − μ_c)ᵀΨ_c(x − μ_c) = 1} recovered from Φ_c (drawn only when Ψ_c is positive definite).")
+    st.caption(
+        "Background: the class each point of the unit disk is assigned to. Ellipses: "
+        "{x : (x − μ_c)ᵀΨ_c(x − μ_c) = 1} recovered from Φ_c (drawn only when Ψ_c is positive definite)."
+    )
 else:
-    st.info(f"Decision regions are drawn for d = 2; this data has d = {fmt.integer(task.d)}. Set k = 2 above to project it to "
-            "two dimensions (a public projection).")
+    st.info(
+        f"Decision regions are drawn for d = 2; this data has d = {fmt.integer(task.d)}. Set k = 2 above to project it "
+        "to "
+        "two dimensions (a public projection)."
+    )
 
 # ------------------------------------------------------------------------------ 3. the two flaws
 st.header("3 · The two flaws of the printed mechanism (live numbers)")
@@ -217,96 +332,164 @@ f1, f2 = st.columns(2)
 with f1:
     st.subheader("Flaw 1: no minimiser for most draws")
     ub = clm.unbounded_share(task.d, task.n, float(lam), EPS_GRID, 20_000, int(seed))
-    st.plotly_chart(lmf.unbounded_figure(ub, title=f"P: share of unbounded draws (d = {fmt.integer(task.d)}, "
-                                                   f"nλ = {fmt.number(task.n * lam)})"),
-                    key="lm_unbounded")
+    st.plotly_chart(
+        lmf.unbounded_figure(
+            ub, title=f"P: share of unbounded draws (d = {fmt.integer(task.d)}, nλ = {fmt.number(task.n * lam)})"
+        ),
+        key="lm_unbounded",
+    )
     here = clm.unbounded_share(task.d, task.n, float(lam), (float(eps),), 20_000, int(seed))
-    st.metric(f"unbounded draws at ε = {fmt.epsilon(eps)}", fmt.percent(here["share"].iloc[0]),
-              help="Exact test per draw: the objective is bounded below iff n·λ·I_Φ + sym(b) is PSD.")
-    st.caption("The trace regulariser and the noise are both linear in Φ, so moving every Φ_c along t·vvᵀ "
-               "lowers the objective without limit whenever vᵀ(nλI_Φ + sym(b))v < 0. Because I_Φ has a zero "
-               "corner, this happens for at least half of all draws, whatever ε, n or λ.")
+    st.metric(
+        f"unbounded draws at ε = {fmt.epsilon(eps)}",
+        fmt.percent(here["share"].iloc[0]),
+        help="Exact test per draw: the objective is bounded below iff n·λ·I_Φ + sym(b) is PSD.",
+    )
+    st.caption(
+        "The trace regulariser and the noise are both linear in Φ, so moving every Φ_c along t·vvᵀ "
+        "lowers the objective without limit whenever vᵀ(nλI_Φ + sym(b))v < 0. Because I_Φ has a zero "
+        "corner, this happens for at least half of all draws, whatever ε, n or λ."
+    )
 with f2:
     st.subheader("Flaw 2: shared noise leaves the class differences untouched")
     lk = clm.leak(tkey, fp, float(eps), float(lam), float(h), 20, int(seed), _task=task)
     rows = []
     for _, r in lk.iterrows():
-        rows.append({"mode": lmg.MODE_LABELS[r["method"]], "PSD": "on" if r["psd"] else "off",
-                     "max ‖ΔΦᵖ − ΔΦ*‖": fmt.number(r["max_diff_error"], scale=1.0, zero_below=1e-9),
-                     "draws with exact leak": fmt.percent(r["exact_leak_share"]),
-                     "test predictions = non-private": fmt.percent(r["agreement"])})
+        rows.append(
+            {
+                "mode": lmg.MODE_LABELS[r["method"]],
+                "PSD": "on" if r["psd"] else "off",
+                "max ‖ΔΦᵖ − ΔΦ*‖": fmt.number(r["max_diff_error"], scale=1.0, zero_below=1e-9),
+                "draws with exact leak": fmt.percent(r["exact_leak_share"]),
+                "test predictions = non-private": fmt.percent(r["agreement"]),
+            }
+        )
     widgets.table(rows, key="lm_leak_table")
-    st.caption("ΔΦ = (Φ_c − Φ_0) for every class c: the only thing argmin_c zᵀΦ_c z depends on. One noise matrix "
-               "b added to every class only moves the class average, so with PSD off P+ releases Φ*_c − sym(b)/(nμ): "
-               "the class differences, and therefore every prediction, are exactly the non-private ones "
-               f"(20 draws at ε = {fmt.epsilon(eps)}). R draws independent noise for every class.")
+    st.caption(
+        "ΔΦ = (Φ_c − Φ_0) for every class c: the only thing argmin_c zᵀΦ_c z depends on. One noise matrix "
+        "b added to every class only moves the class average, so with PSD off P+ releases Φ*_c − sym(b)/(nμ): "
+        "the class differences, and therefore every prediction, are exactly the non-private ones "
+        f"(20 draws at ε = {fmt.epsilon(eps)}). R draws independent noise for every class."
+    )
 
 # ------------------------------------------------------------------------------ 4. Monte-Carlo sweeps
 st.header("4 · Accuracy against ε, excess risk against ε and n, regularisation (measured)")
-bdelta = st.select_slider("Bound confidence δ (utility-bound failure probability — not a DP δ)",
-                          options=BDELTA_OPTIONS, key="lm_bdelta", format_func=fmt.delta)
+bdelta = st.select_slider(
+    "Bound confidence δ (utility-bound failure probability — not a DP δ)",
+    options=BDELTA_OPTIONS,
+    key="lm_bdelta",
+    format_func=fmt.delta,
+)
 state.sync_url({"lm_bdelta": float(bdelta)})
 n_trials = int(min(trials, 200))
-st.caption(f"{fmt.integer(n_trials)} noise draws per point (the sidebar's Monte-Carlo trials, at most 200), all three "
-           f"modes, ε ∈ {{{', '.join(fmt.epsilon(e) for e in EPS_GRID)}}}; trial t uses the same seed at every ε.")
+st.caption(
+    f"{fmt.integer(n_trials)} noise draws per point (the sidebar's Monte-Carlo trials, at most 200), all three "
+    f"modes, ε ∈ {{{', '.join(fmt.epsilon(e) for e in EPS_GRID)}}}; trial t uses the same seed at every ε."
+)
 if st.button("▶ Run the Monte-Carlo sweeps", key="lm_run"):
     st.session_state["lm_ran"] = True
 if st.session_state.get("lm_ran"):
     try:
-        base = lmg.LargeMarginGaussian(epsilon=float(eps), lam=float(lam), mu=mu, h=float(h), psd=psd == "on",
-                                       semantics=semantics, jacobian=jacobian)
+        base = lmg.LargeMarginGaussian(
+            epsilon=float(eps),
+            lam=float(lam),
+            mu=mu,
+            h=float(h),
+            psd=psd == "on",
+            semantics=semantics,
+            jacobian=jacobian,
+        )
         df, summ = clm.accuracy_sweep(tkey, fp, base, EPS_GRID, MODES, n_trials, int(seed), _task=task)
         g1, g2 = st.columns(2)
-        g1.plotly_chart(lmf.accuracy_figure(summ, chance=1.0 / task.n_classes, title="Test accuracy against ε"),
-                        key="lm_acc")
-        g2.plotly_chart(lmf.accuracy_figure(summ[summ["method"] != "nonprivate"], chance=None, y="agreement",
-                                            title="Share of test predictions equal to the non-private fit",
-                                            y_title="agreement with non-private"), key="lm_agree")
-        st.caption("P and P+ are not differentially private as printed: their flat, near-perfect curves at tiny ε "
-                   "are the leak, not a good mechanism. P's points average only the draws whose objective was "
-                   "bounded. Bands: 95% intervals over the trials.")
-        st.plotly_chart(lmf.excess_vs_epsilon_figure(summ, title="Empirical excess J(Φᵖ) − J(Φ*) against ε"),
-                        key="lm_excess_eps")
-        st.caption("Dashed: the mean of the pathwise bound 2ρ²/(n²μ_eff), which holds for every single draw "
-                   "(spec 5.2e). Where the CMS split adds regularisation (Δ > 0, small ε) the slope changes; where ε is "
-                   "only just above the Jacobian term k, the split leaves almost nothing for the noise (ε_noise = ε − k) "
-                   "and the excess spikes (visible for P+ when ε is close to k_P).")
+        g1.plotly_chart(
+            lmf.accuracy_figure(summ, chance=1.0 / task.n_classes, title="Test accuracy against ε"), key="lm_acc"
+        )
+        g2.plotly_chart(
+            lmf.accuracy_figure(
+                summ[summ["method"] != "nonprivate"],
+                chance=None,
+                y="agreement",
+                title="Share of test predictions equal to the non-private fit",
+                y_title="agreement with non-private",
+            ),
+            key="lm_agree",
+        )
+        st.caption(
+            "P and P+ are not differentially private as printed: their flat, near-perfect curves at tiny ε "
+            "are the leak, not a good mechanism. P's points average only the draws whose objective was "
+            "bounded. Bands: 95% intervals over the trials."
+        )
+        st.plotly_chart(
+            lmf.excess_vs_epsilon_figure(summ, title="Empirical excess J(Φᵖ) − J(Φ*) against ε"), key="lm_excess_eps"
+        )
+        st.caption(
+            "Dashed: the mean of the pathwise bound 2ρ²/(n²μ_eff), which holds for every single draw "
+            "(spec 5.2e). Where the CMS split adds regularisation (Δ > 0, small ε) the slope changes; where ε is "
+            "only just above the Jacobian term k, the split leaves almost nothing for the noise (ε_noise = ε − k) "
+            "and the excess spikes (visible for P+ when ε is close to k_P)."
+        )
         tight = lmg.bound_tightness(summ)
-        widgets.table([{"mode": lmg.MODE_LABELS[r["method"]], "ε": fmt.epsilon(r["epsilon"]),
-                        "measured mean excess": fmt.number(r["excess_mean"]),
-                        "mean pathwise bound": fmt.number(r["pathwise_bound_mean"]),
-                        "bound ÷ measured": f"{fmt.number(r['bound_over_measured'], sig=2)}×"}
-                       for _, r in tight.iterrows()], key="lm_tightness_table")
-        st.caption("Bound tightness: how far the pathwise bound sits above the measured excess (the specification's "
-                   "pilot found 13–24× for R).")
+        widgets.table(
+            [
+                {
+                    "mode": lmg.MODE_LABELS[r["method"]],
+                    "ε": fmt.epsilon(r["epsilon"]),
+                    "measured mean excess": fmt.number(r["excess_mean"]),
+                    "mean pathwise bound": fmt.number(r["pathwise_bound_mean"]),
+                    "bound ÷ measured": f"{fmt.number(r['bound_over_measured'], sig=2)}×",
+                }
+                for _, r in tight.iterrows()
+            ],
+            key="lm_tightness_table",
+        )
+        st.caption(
+            "Bound tightness: how far the pathwise bound sits above the measured excess (the specification's "
+            "pilot found 13–24× for R)."
+        )
         ns = tuple(v for v in (100, 200, 500, 1000, 2000, 5000, 10000, 20000) if 2 * task.n_classes <= v <= task.n)
         if task.n not in ns:
             ns = ns + (task.n,)
         exc_mode = mode
         s_n, bnds = clm.excess_vs_n(tkey, fp, base, exc_mode, ns, float(bdelta), n_trials, int(seed), _task=task)
-        st.plotly_chart(lmf.excess_vs_n_figure(s_n, bnds, method=exc_mode,
-                                               title=f"Empirical excess J(Φᵖ) − J(Φ*) against n "
-                                                     f"({lmg.MODE_LABELS[exc_mode]}, ε = {fmt.epsilon(eps)})"),
-                        key="lm_excess_n")
-        st.caption("Dashed: corrected bounds (Tier C) for the mechanism actually run; dash-dot: the paper's bounds "
-                   "in consistent units (Tier U, P+ only); dotted red: the printed Theorem 5.2 as printed (sum-form "
-                   "units, not a valid bound for this per-example quantity).")
+        st.plotly_chart(
+            lmf.excess_vs_n_figure(
+                s_n,
+                bnds,
+                method=exc_mode,
+                title=f"Empirical excess J(Φᵖ) − J(Φ*) against n ({lmg.MODE_LABELS[exc_mode]}, ε = {fmt.epsilon(eps)})",
+            ),
+            key="lm_excess_n",
+        )
+        st.caption(
+            "Dashed: corrected bounds (Tier C) for the mechanism actually run; dash-dot: the paper's bounds "
+            "in consistent units (Tier U, P+ only); dotted red: the printed Theorem 5.2 as printed (sum-form "
+            "units, not a valid bound for this per-example quantity)."
+        )
         if exc_mode != "printed":
-            st.plotly_chart(lmf.test_loss_figure(s_n, bnds, method=exc_mode,
-                                                 title="True-risk excess: measured on the test set against the C5.3 bound"),
-                            key="lm_test_loss")
-            st.caption("C5.3 bounds L̃(Φᵖ) − L̃(Φ*), the excess of the expected loss, with probability ≥ 1 − 2δ; the right "
-                       "panel shows which term dominates at each n (E: the noise, S: Sridharan's sample term scaled by "
-                       "G² — a heuristic multiclass adaptation; B uses ‖Φ*‖_F of the non-private fit at each n).")
+            st.plotly_chart(
+                lmf.test_loss_figure(
+                    s_n,
+                    bnds,
+                    method=exc_mode,
+                    title="True-risk excess: measured on the test set against the C5.3 bound",
+                ),
+                key="lm_test_loss",
+            )
+            st.caption(
+                "C5.3 bounds L̃(Φᵖ) − L̃(Φ*), the excess of the expected loss, with probability ≥ 1 − 2δ; the right "
+                "panel shows which term dominates at each n (E: the noise, S: Sridharan's sample term scaled by "
+                "G² — a heuristic multiclass adaptation; B uses ‖Φ*‖_F of the non-private fit at each n)."
+            )
         st.subheader(f"Regularisation trade-off at ε = {fmt.epsilon(eps)} (R)")
         t1, t2 = st.columns(2)
         s_mu = clm.regularisation(tkey, fp, base, "mu", MU_GRID, n_trials, int(seed), _task=task)
         t1.plotly_chart(lmf.tradeoff_figure(s_mu, parameter="mu", title="against μ"), key="lm_trade_mu")
         s_h = clm.regularisation(tkey, fp, base, "h", H_GRID, n_trials, int(seed), _task=task)
         t2.plotly_chart(lmf.tradeoff_figure(s_h, parameter="h", title="against h"), key="lm_trade_h")
-        st.caption("Larger μ shrinks the noise's effect (bounds ∝ 1/μ) but biases the fit towards small Φ; a wider "
-                   "Huber width h lowers the Hessian bound κ = C/(2h) (smaller Jacobian term, more budget for the "
-                   "noise) but smooths the hinge more.")
+        st.caption(
+            "Larger μ shrinks the noise's effect (bounds ∝ 1/μ) but biases the fit towards small Φ; a wider "
+            "Huber width h lowers the Hessian bound κ = C/(2h) (smaller Jacobian term, more budget for the "
+            "noise) but smooths the hinge more."
+        )
     except (ValueError, TypeError) as exc:
         widgets.show_error(exc)
 else:
@@ -316,14 +499,27 @@ else:
 st.header("5 · Bounds in three tiers and the noise norm")
 tab = clm.bounds_table(acc, float(bdelta), draw["phi_star_norm"])
 if mode == "printed":
-    st.warning("The printed mode has no valid bound: its objective is not strongly convex (and usually has no "
-               "minimiser). Only the paper's printed values are shown.", icon="⚠️")
+    st.warning(
+        "The printed mode has no valid bound: its objective is not strongly convex (and usually has no "
+        "minimiser). Only the paper's printed values are shown.",
+        icon="⚠️",
+    )
 widgets.table(tab, sig=4, key="lm_bounds_table")
-st.caption(f"‖Φ*‖_F = {fmt.number(draw['phi_star_norm'], sig=4)} (from the non-private fit) enters term B. This draw: "
-           f"J(Φᵖ) − J(Φ*) = {fmt.number(draw['excess'], sig=4)}, pathwise bound 2ρ²/(n²μ_eff) = "
-           f"{fmt.number(draw['pathwise_bound'], sig=4)}.")
+st.caption(
+    f"‖Φ*‖_F = {fmt.number(draw['phi_star_norm'], sig=4)} (from the non-private fit) enters term B. This draw: "
+    f"J(Φᵖ) − J(Φ*) = {fmt.number(draw['excess'], sig=4)}, pathwise bound 2ρ²/(n²μ_eff) = "
+    f"{fmt.number(draw['pathwise_bound'], sig=4)}."
+)
 norms = clm.noise_samples(acc["noise_dim"], acc["beta"], 2000, int(seed))
 rad = clm.radii(acc["noise_dim"], acc["beta"], float(bdelta), task.d, acc["eps_noise"], acc["shared_noise"])
-st.plotly_chart(lmf.noise_norm_figure(norms, dim=acc["noise_dim"], beta=acc["beta"], radii=rad, method=mode,
-                                      title="Sampled noise norms ‖N‖ with the exact density and the radii at δ"),
-                key="lm_noise")
+st.plotly_chart(
+    lmf.noise_norm_figure(
+        norms,
+        dim=acc["noise_dim"],
+        beta=acc["beta"],
+        radii=rad,
+        method=mode,
+        title="Sampled noise norms ‖N‖ with the exact density and the radii at δ",
+    ),
+    key="lm_noise",
+)

@@ -23,8 +23,23 @@ from pathlib import Path
 from dp_core.cli import build_parser, main
 
 # The hostile values of issue 11, as typed on a command line.
-HOSTILE_NUMBERS = ("-1", "0", "-0", "nan", "inf", "-inf", "1e308", "1e309", "1e-320", "-1e-320",
-                   "100000000000000000000", "abc", "", "9" * 5000, "0x10")
+HOSTILE_NUMBERS = (
+    "-1",
+    "0",
+    "-0",
+    "nan",
+    "inf",
+    "-inf",
+    "1e308",
+    "1e309",
+    "1e-320",
+    "-1e-320",
+    "100000000000000000000",
+    "abc",
+    "",
+    "9" * 5000,
+    "0x10",
+)
 HOSTILE_TEXT = ("", "nosuch", "nan", "-1", " ", "../../etc/passwd", "/nonexistent/dir/x.csv", "é∑\u202e", "x" * 5000)
 
 
@@ -129,8 +144,11 @@ def commands() -> list[Cmd]:
     for verb, vp in _subparsers(build_parser()).items():
         for mech, mp in (_subparsers(vp) or {"": vp}).items():
             # --write (audit all) rewrites the audit table shipped with the package: never from a test
-            opts = tuple(Option(a.option_strings[0], a.dest, _kind(a), tuple(a.choices or ()), bool(a.required))
-                         for a in mp._actions if a.option_strings and a.dest not in ("help", "write"))
+            opts = tuple(
+                Option(a.option_strings[0], a.dest, _kind(a), tuple(a.choices or ()), bool(a.required))
+                for a in mp._actions
+                if a.option_strings and a.dest not in ("help", "write")
+            )
             found.append(Cmd(verb, mech, opts))
     return found
 
@@ -144,8 +162,13 @@ QUICK: dict[str, dict[str, str | None]] = {
     "calibrate label-aggregation": {"--n": "1000", "--k": "8", "--m": "10", "--eps": "1"},
     "calibrate large-margin": {"--n": "100", "--d": "2", "--eps": "1"},
     "simulate heavy-tailed-l1": {"--n": "100", "--trials": "2", "--preset": "fast", "--mode": "grid"},
-    "simulate input-perturbation": {"--n": "200", "--eps": "1", "--delta": "1e-5", "--trials": "2",
-                                    "--diagnostic-draws": "10"},
+    "simulate input-perturbation": {
+        "--n": "200",
+        "--eps": "1",
+        "--delta": "1e-5",
+        "--trials": "2",
+        "--diagnostic-draws": "10",
+    },
     "simulate label-aggregation": {"--n": "400", "--k": "8", "--m": "10", "--trials": "2"},
     "simulate large-margin": {"--n": "60", "--trials": "2", "--modes": "corrected"},
     "audit gaussian": {"--runs": "200"},
@@ -155,8 +178,13 @@ QUICK: dict[str, dict[str, str | None]] = {
     "audit label-dp-bags": {"--runs": "50", "--n": "400", "--k": "8", "--m": "10"},
     "audit large-margin-gaussian": {"--runs": "20", "--n": "60"},
     "audit all": {"--quick": None, "--only": "laplace:standard"},
-    "negotiate": {"--dataset": "iris", "--target": "accuracy=0.5", "--trials": "2", "--n-eps": "3",
-                  "--mechanisms": "output_perturbation"},
+    "negotiate": {
+        "--dataset": "iris",
+        "--target": "accuracy=0.5",
+        "--trials": "2",
+        "--n-eps": "3",
+        "--mechanisms": "output_perturbation",
+    },
     "report": {"--out": "{tmp}/report.html", "--config": "{tmp}/config.json"},
 }
 # reproduce: --quick and two trials; still tens of seconds, so the tests stop it at the time limit.
@@ -166,8 +194,21 @@ for _m in ("heavy-tailed-l1", "input-perturbation", "label-aggregation", "large-
 
 def write_report_config(tmp: Path) -> Path:
     path = Path(tmp) / "config.json"
-    path.write_text(json.dumps({"schema": "dp-explorer-config/1", "eps": 1.0, "delta": 1e-5, "seed": 0, "trials": 2,
-                                "dataset": "iris", "page": "", "params": {}}), encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {
+                "schema": "dp-explorer-config/1",
+                "eps": 1.0,
+                "delta": 1e-5,
+                "seed": 0,
+                "trials": 2,
+                "dataset": "iris",
+                "page": "",
+                "params": {},
+            }
+        ),
+        encoding="utf-8",
+    )
     return path
 
 

@@ -137,7 +137,11 @@ def test_only_the_evaluation_split_is_counted():
     [
         (dict(eps_claimed=-1.0, delta=0.0), ValueError, "eps_claimed must be in (0, inf], got -1."),
         (dict(eps_claimed=1.0, delta=1.0), ValueError, "delta must be in [0, 1), got 1."),
-        (dict(eps_claimed=1.0, delta=0.0, select_fraction=1.0), ValueError, "select_fraction must be in (0, 1), got 1."),
+        (
+            dict(eps_claimed=1.0, delta=0.0, select_fraction=1.0),
+            ValueError,
+            "select_fraction must be in (0, 1), got 1.",
+        ),
         (dict(eps_claimed="1", delta=0.0), TypeError, "eps_claimed must be a real number"),
     ],
 )
@@ -156,26 +160,34 @@ def test_audit_statistics_rejects_bad_samples():
 
 
 # ------------------------------------------------------------------ Laplace and Gaussian
-@pytest.mark.parametrize("target", [
-    laplace_target(epsilon=1.0),
-    laplace_target(epsilon=0.2, sensitivity=3.0),
-    gaussian_target(epsilon=1.0, delta=1e-5),
-    gaussian_target(epsilon=0.5, delta=1e-6, calibration="classic"),
-    gaussian_target(epsilon=4.0, delta=1e-3),
-], ids=["laplace-1", "laplace-0.2", "gauss-analytic-1", "gauss-classic-0.5", "gauss-analytic-4"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        laplace_target(epsilon=1.0),
+        laplace_target(epsilon=0.2, sensitivity=3.0),
+        gaussian_target(epsilon=1.0, delta=1e-5),
+        gaussian_target(epsilon=0.5, delta=1e-6, calibration="classic"),
+        gaussian_target(epsilon=4.0, delta=1e-3),
+    ],
+    ids=["laplace-1", "laplace-0.2", "gauss-analytic-1", "gauss-classic-0.5", "gauss-analytic-4"],
+)
 def test_correct_mechanisms_never_report_a_violation(target):
     results = [run_audit(target, runs=5_000, seed=s).result for s in range(60)]
     assert not any(r.violation for r in results)
     assert all(r.eps_lower <= target.eps_claimed for r in results)
 
 
-@pytest.mark.parametrize("target", [
-    laplace_target(epsilon=0.5),
-    laplace_target(epsilon=1.0),
-    laplace_target(epsilon=4.0),
-    gaussian_target(epsilon=1.0, delta=1e-3),
-    gaussian_target(epsilon=4.0, delta=1e-5),
-], ids=["laplace-0.5", "laplace-1", "laplace-4", "gauss-1-1e-3", "gauss-4-1e-5"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        laplace_target(epsilon=0.5),
+        laplace_target(epsilon=1.0),
+        laplace_target(epsilon=4.0),
+        gaussian_target(epsilon=1.0, delta=1e-3),
+        gaussian_target(epsilon=4.0, delta=1e-5),
+    ],
+    ids=["laplace-0.5", "laplace-1", "laplace-4", "gauss-1-1e-3", "gauss-4-1e-5"],
+)
 def test_bound_reaches_half_the_claim_at_1e5_runs(target):
     for seed in range(3):
         r = run_audit(target, runs=100_000, seed=seed).result
@@ -186,8 +198,9 @@ def test_bound_reaches_half_the_claim_at_1e5_runs(target):
 def test_a_miscalibrated_mechanism_is_caught():
     # Laplace noise for epsilon = 2 while claiming 0.5
     honest = laplace_target(epsilon=2.0)
-    lying = AuditTarget(mechanism="laplace", mode="miscalibrated", pair=honest.pair, eps_claimed=0.5, delta=0.0,
-                        sample=honest.sample)
+    lying = AuditTarget(
+        mechanism="laplace", mode="miscalibrated", pair=honest.pair, eps_claimed=0.5, delta=0.0, sample=honest.sample
+    )
     r = run_audit(lying, runs=20_000, seed=0).result
     assert r.verdict == VERDICT_VIOLATION and r.eps_lower > 1.0
     assert r.delta_lower > 0.0

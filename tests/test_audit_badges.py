@@ -82,5 +82,6 @@ def test_compare_page_guarantees_carry_their_audit_row():
     captions = [str(c.value) for c in at.get("caption") if "Audit table:" in str(c.value)]
     assert captions
     for c in captions:
-        assert "audit_row=" in c and ("**certified**" in c or "**as claimed by the paper**" in c
-                                      or "**not valid**" in c)
+        assert "audit_row=" in c and (
+            "**certified**" in c or "**as claimed by the paper**" in c or "**not valid**" in c
+        )

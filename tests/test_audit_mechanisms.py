@@ -26,8 +26,9 @@ def classes():
 # ------------------------------------------------------------------ large-margin classifier
 @pytest.mark.parametrize("eps", [0.1, 1.0, 5.0])
 def test_large_margin_shared_noise_mode_is_caught(classes, eps):
-    t = make_target("large-margin-gaussian", mode="repaired-psd-off", pair="boundary", epsilon=eps, delta=0.0,
-                    dataset=classes)
+    t = make_target(
+        "large-margin-gaussian", mode="repaired-psd-off", pair="boundary", epsilon=eps, delta=0.0, dataset=classes
+    )
     run = run_audit(t, runs=2_000, seed=1)  # a perfect separation bounds epsilon by about ln(runs)
     r = run.result
     assert r.verdict == VERDICT_VIOLATION
@@ -62,8 +63,9 @@ def test_large_margin_rejects_regression_data(census):
 @pytest.mark.parametrize("eps", [0.5, 2.0, 4.0])
 @pytest.mark.parametrize("pair", ["boundary", "random"])
 def test_naive_llp_violates_any_epsilon_below_the_mk_over_n_floor(census, eps, pair):
-    t = make_target("label-dp-bags", mode="naive-llp", pair=pair, epsilon=eps, delta=1e-5, dataset=census,
-                    m=10, k=64, n=2000)
+    t = make_target(
+        "label-dp-bags", mode="naive-llp", pair=pair, epsilon=eps, delta=1e-5, dataset=census, m=10, k=64, n=2000
+    )
     floor = naive_delta_lower_bound(2000, 64, 10)
     assert t.details["mk_over_n"] == pytest.approx(floor) and t.delta < floor
     r = run_audit(t, runs=2_000, seed=0).result
@@ -86,8 +88,9 @@ def test_other_noiseless_aggregations_are_caught(census, mode):
 
 
 def test_noisy_weighted_llp_is_consistent_with_its_exact_accounting(census):
-    t = make_target("label-dp-bags", mode="noisy-wtd-llp", epsilon=1.0, delta=1e-5, dataset=census, m=10, k=64,
-                    n=2000, rho=0.1)
+    t = make_target(
+        "label-dp-bags", mode="noisy-wtd-llp", epsilon=1.0, delta=1e-5, dataset=census, m=10, k=64, n=2000, rho=0.1
+    )
     assert 0.0 < t.delta < 1.0
     r = run_audit(t, runs=3_000, seed=0).result
     assert r.verdict == VERDICT_CONSISTENT
@@ -101,8 +104,7 @@ def test_label_dp_rejects_infeasible_bags(census):
 
 # ------------------------------------------------------------------ input perturbation
 def test_input_perturbation_boundary_contributor_is_consistent(census):
-    t = make_target("input-perturbation", mode="COR2", pair="boundary", epsilon=4.0, delta=1e-5, dataset=census,
-                    n=2000)
+    t = make_target("input-perturbation", mode="COR2", pair="boundary", epsilon=4.0, delta=1e-5, dataset=census, n=2000)
     assert "norm boundary" in t.pair
     a = run_audit(t, runs=2_000, seed=0)
     b = run_audit(t, runs=2_000, seed=0)

@@ -24,16 +24,50 @@ from dp_core.audit.table import (
 )
 from dp_core.cli import main as cli_main
 
-COLUMNS = ("mechanism", "mode", "eps_claimed", "delta", "eps_lower", "confidence", "runs", "verdict", "event",
-           "seed", "date", "engine_version", "status", "claim", "pair", "statistic", "fpr_source")
+COLUMNS = (
+    "mechanism",
+    "mode",
+    "eps_claimed",
+    "delta",
+    "eps_lower",
+    "confidence",
+    "runs",
+    "verdict",
+    "event",
+    "seed",
+    "date",
+    "engine_version",
+    "status",
+    "claim",
+    "pair",
+    "statistic",
+    "fpr_source",
+)
 
 #: Numbers that must be reproduced exactly by a re-run with the same seeds.
-REPRODUCED = ("eps_claimed", "delta", "eps_lower", "eps_estimate", "tpr", "fpr", "threshold", "runs", "verdict",
-              "event", "status")
+REPRODUCED = (
+    "eps_claimed",
+    "delta",
+    "eps_lower",
+    "eps_estimate",
+    "tpr",
+    "fpr",
+    "threshold",
+    "runs",
+    "verdict",
+    "event",
+    "status",
+)
 
 #: Cheap rows re-run by the quick reproducibility test (one per mechanism family, violations and passes).
-QUICK_KEYS = ("l1-exponential:paper_box", "l1-exponential:tight", "label-dp-bags:naive-llp",
-              "input-perturbation:LOCAL", "laplace:standard", "large-margin-gaussian:printed")
+QUICK_KEYS = (
+    "l1-exponential:paper_box",
+    "l1-exponential:tight",
+    "label-dp-bags:naive-llp",
+    "input-perturbation:LOCAL",
+    "laplace:standard",
+    "large-margin-gaussian:printed",
+)
 
 
 @pytest.fixture(scope="module")
@@ -105,8 +139,9 @@ def test_write_merges_rows_and_keeps_order(tmp_path, stored):
     path = tmp_path / "t.json"
     write_audit_table(stored[2:], path)
     write_audit_table(stored[:2], path)
-    assert [row_key(r["mechanism"], r["mode"]) for r in load_audit_table(path)] == \
-        [row_key(r["mechanism"], r["mode"]) for r in stored]
+    assert [row_key(r["mechanism"], r["mode"]) for r in load_audit_table(path)] == [
+        row_key(r["mechanism"], r["mode"]) for r in stored
+    ]
     assert json.loads(path.read_text())["refresh"].startswith("python -m dp_core audit all")
 
 

@@ -118,8 +118,9 @@ def test_exact_null_bound_stays_below_the_true_epsilon_of_a_gaussian_mechanism()
         r = audit_exact_null(rng.normal(mu, 1.0, 20_000), stats.norm.logsf, eps_claimed=true_eps, delta=delta)
         assert 0.5 * true_eps < r.eps_lower <= true_eps, (seed, r.eps_lower, true_eps)
         assert r.verdict == VERDICT_CONSISTENT and r.fpr_source == "exact law"
-    r = audit_exact_null(np.random.default_rng(0).normal(mu, 1.0, 20_000), stats.norm.logsf,
-                         eps_claimed=0.5 * true_eps, delta=delta)
+    r = audit_exact_null(
+        np.random.default_rng(0).normal(mu, 1.0, 20_000), stats.norm.logsf, eps_claimed=0.5 * true_eps, delta=delta
+    )
     assert r.verdict == VERDICT_VIOLATION
 
 

@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted([*ROOT.glob("ui/*.py"), *ROOT.glob("pages/*.py"), ROOT / "app.py"])
 CACHE_DECORATORS = {"cache_data", "cache_resource"}
 UI_NAMES = {"st", "streamlit", "widgets", "state"}
-SUSPECT = re.compile(r"progress|callback|^_?cb$|^_?on_|bar$|container|placeholder|spinner|status|^_?st$|widget",
-                     re.IGNORECASE)
+SUSPECT = re.compile(
+    r"progress|callback|^_?cb$|^_?on_|bar$|container|placeholder|spinner|status|^_?st$|widget", re.IGNORECASE
+)
 
 
 def _decorator_name(dec: ast.expr) -> str | None:
@@ -39,7 +40,8 @@ def _decorator_name(dec: ast.expr) -> str | None:
 
 def _is_cached(fn: ast.AST) -> bool:
     return isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-        _decorator_name(d) in CACHE_DECORATORS for d in fn.decorator_list)
+        _decorator_name(d) in CACHE_DECORATORS for d in fn.decorator_list
+    )
 
 
 def _names_used(node: ast.AST) -> set[str]:
@@ -130,8 +132,11 @@ def _streamlit_objects(arg: ast.AST) -> list[str]:
             streamlit_object = root in ("st", "streamlit") and not rest.startswith(("session_state", "query_params"))
             if streamlit_object or (root == "widgets" and SUSPECT.search(rest)):
                 hits.append(path)
-        elif isinstance(node, ast.Name) and node.id in ("st", "streamlit") and not any(
-                isinstance(p, ast.Attribute) and p.value is node for p in ast.walk(arg)):
+        elif (
+            isinstance(node, ast.Name)
+            and node.id in ("st", "streamlit")
+            and not any(isinstance(p, ast.Attribute) and p.value is node for p in ast.walk(arg))
+        ):
             hits.append(node.id)
     return sorted(set(hits))
 
@@ -142,9 +147,12 @@ def _cached_index() -> dict[str, set[str]]:
 
 
 def _call_sites(tree: ast.Module, index: dict[str, set[str]]):
-    """Calls of cached functions in a module: ``alias.func(...)`` or ``func(...)`` of an imported/own cached function."""
-    aliases: dict[str, str] = {}   # local name -> module
-    direct: set[str] = set()       # local names bound to cached functions
+    """Calls of cached functions in a module.
+
+    ``alias.func(...)`` or ``func(...)`` of an imported/own cached function.
+    """
+    aliases: dict[str, str] = {}  # local name -> module
+    direct: set[str] = set()  # local names bound to cached functions
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
             for a in node.names:
@@ -209,5 +217,6 @@ def test_the_rule_catches_the_label_dp_crash_pattern():
     sites = list(_call_sites(tree, {}))
     assert [s[0] for s in sites] == ["utility"]
     assert _streamlit_objects(sites[0][1].keywords[0].value) == ["widgets.progress_reporter"]
-    assert _streamlit_objects(ast.parse("f(st.progress(0.0), st.session_state['k'], st.query_params.get('a'))")) \
-        == ["st.progress"]
+    assert _streamlit_objects(ast.parse("f(st.progress(0.0), st.session_state['k'], st.query_params.get('a'))")) == [
+        "st.progress"
+    ]

@@ -37,23 +37,76 @@ def one_error_line(res: H.Result, *needles: str) -> str:
 
 # --- internal errors on main: ZeroDivisionError, OverflowError, AttributeError, hangs ------------
 
-@pytest.mark.parametrize("argv, needles", [
-    (["calibrate", "heavy-tailed-l1", "--n", "0", "--d", "2", "--eps", "1"], ["n must be an integer in [1,", "got 0"]),
-    (["calibrate", "heavy-tailed-l1", "--n", "1000", "--d", "2", "--eps", "1", "--tau", "1e308"], ["tau", "1e+308"]),
-    (["calibrate", "input-perturbation", "--n", "1000", "--d", "3", "--eps", "1e-320", "--delta", "1e-5"],
-     ["epsilon", "1e-320"]),
-    (["calibrate", "input-perturbation", "--n", "1000", "--d", "3", "--eps", "1", "--delta", "1e-5", "--alpha", "1e-320"],
-     ["alpha"]),
-    (["calibrate", "label-aggregation", "--n", "100000000000000000000", "--k", "8", "--m", "10", "--eps", "1"],
-     ["n must be an integer in [2, 9223372036854775807]"]),
-    (["calibrate", "label-aggregation", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1", "--noise-std", "0"],
-     ["noise_std must be in (0, inf), got 0"]),
-    (["calibrate", "large-margin", "--n", "100", "--d", "2", "--eps", "1e-320"], ["epsilon", "1e-320"]),
-    (["calibrate", "large-margin", "--n", "100", "--d", "2", "--eps", "1", "--mode", "nan"], ["mode must be one of"]),
-    (["audit", "laplace", "--eps", "1000", "--runs", "200"], ["epsilon must be in (0, 100] for an audit, got 1000"]),
-    (["audit", "large-margin-gaussian", "--h", "1e-320", "--runs", "20"], ["h must be 0 or between", "1e-320"]),
-    (["simulate", "heavy-tailed-l1", "--trials", "100000000000000000000"], ["trials must be an integer in [1, 10000]"]),
-])
+
+@pytest.mark.parametrize(
+    "argv, needles",
+    [
+        (
+            ["calibrate", "heavy-tailed-l1", "--n", "0", "--d", "2", "--eps", "1"],
+            ["n must be an integer in [1,", "got 0"],
+        ),
+        (
+            ["calibrate", "heavy-tailed-l1", "--n", "1000", "--d", "2", "--eps", "1", "--tau", "1e308"],
+            ["tau", "1e+308"],
+        ),
+        (
+            ["calibrate", "input-perturbation", "--n", "1000", "--d", "3", "--eps", "1e-320", "--delta", "1e-5"],
+            ["epsilon", "1e-320"],
+        ),
+        (
+            [
+                "calibrate",
+                "input-perturbation",
+                "--n",
+                "1000",
+                "--d",
+                "3",
+                "--eps",
+                "1",
+                "--delta",
+                "1e-5",
+                "--alpha",
+                "1e-320",
+            ],
+            ["alpha"],
+        ),
+        (
+            ["calibrate", "label-aggregation", "--n", "100000000000000000000", "--k", "8", "--m", "10", "--eps", "1"],
+            ["n must be an integer in [2, 9223372036854775807]"],
+        ),
+        (
+            [
+                "calibrate",
+                "label-aggregation",
+                "--n",
+                "1000",
+                "--k",
+                "8",
+                "--m",
+                "10",
+                "--eps",
+                "1",
+                "--noise-std",
+                "0",
+            ],
+            ["noise_std must be in (0, inf), got 0"],
+        ),
+        (["calibrate", "large-margin", "--n", "100", "--d", "2", "--eps", "1e-320"], ["epsilon", "1e-320"]),
+        (
+            ["calibrate", "large-margin", "--n", "100", "--d", "2", "--eps", "1", "--mode", "nan"],
+            ["mode must be one of"],
+        ),
+        (
+            ["audit", "laplace", "--eps", "1000", "--runs", "200"],
+            ["epsilon must be in (0, 100] for an audit, got 1000"],
+        ),
+        (["audit", "large-margin-gaussian", "--h", "1e-320", "--runs", "20"], ["h must be 0 or between", "1e-320"]),
+        (
+            ["simulate", "heavy-tailed-l1", "--trials", "100000000000000000000"],
+            ["trials must be an integer in [1, 10000]"],
+        ),
+    ],
+)
 def test_former_internal_errors_are_one_line_errors(argv, needles):
     one_error_line(H.run_cli(argv, limit=60), *needles)
 
@@ -68,29 +121,124 @@ def test_engine_overflow_names_the_function_and_values():
 
 # --- nan / inf / -1 silently accepted --------------------------------------------------------
 
+
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e309"])
-@pytest.mark.parametrize("argv", [
-    ["audit", "label-dp-bags", "--runs", "50", "--n", "400", "--k", "8", "--m", "10", "--rho"],
-    ["calibrate", "label-aggregation", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1", "--rho"],
-    ["calibrate", "label-aggregation", "--variant", "wtd-lba", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1",
-     "--d", "2", "--gamma", "0.1", "--lam", "1", "--b2"],
-    ["calibrate", "label-aggregation", "--variant", "wtd-lba", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1",
-     "--d", "2", "--b2", "1", "--lam", "1", "--gamma"],
-    ["calibrate", "label-aggregation", "--variant", "wtd-lba", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1",
-     "--d", "2", "--b2", "1", "--gamma", "0.1", "--lam"],
-    ["simulate", "label-aggregation", "--n", "400", "--k", "8", "--m", "10", "--trials", "2", "--label-hi", "1",
-     "--label-lo"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["audit", "label-dp-bags", "--runs", "50", "--n", "400", "--k", "8", "--m", "10", "--rho"],
+        ["calibrate", "label-aggregation", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1", "--rho"],
+        [
+            "calibrate",
+            "label-aggregation",
+            "--variant",
+            "wtd-lba",
+            "--n",
+            "1000",
+            "--k",
+            "8",
+            "--m",
+            "10",
+            "--eps",
+            "1",
+            "--d",
+            "2",
+            "--gamma",
+            "0.1",
+            "--lam",
+            "1",
+            "--b2",
+        ],
+        [
+            "calibrate",
+            "label-aggregation",
+            "--variant",
+            "wtd-lba",
+            "--n",
+            "1000",
+            "--k",
+            "8",
+            "--m",
+            "10",
+            "--eps",
+            "1",
+            "--d",
+            "2",
+            "--b2",
+            "1",
+            "--lam",
+            "1",
+            "--gamma",
+        ],
+        [
+            "calibrate",
+            "label-aggregation",
+            "--variant",
+            "wtd-lba",
+            "--n",
+            "1000",
+            "--k",
+            "8",
+            "--m",
+            "10",
+            "--eps",
+            "1",
+            "--d",
+            "2",
+            "--b2",
+            "1",
+            "--gamma",
+            "0.1",
+            "--lam",
+        ],
+        [
+            "simulate",
+            "label-aggregation",
+            "--n",
+            "400",
+            "--k",
+            "8",
+            "--m",
+            "10",
+            "--trials",
+            "2",
+            "--label-hi",
+            "1",
+            "--label-lo",
+        ],
+    ],
+)
 def test_non_finite_numbers_are_refused_by_the_parser(argv, value):
     argv = argv[:-1] + [f"{argv[-1]}={value}"]  # --rho=-inf: otherwise argparse reads -inf as an option
     one_error_line(H.run_cli(argv), "must be a finite number", repr(value))
 
 
-@pytest.mark.parametrize("flag, needle", [("--b2", "b2 must be in (0, inf), got -1"), ("--gamma", "gamma"),
-                                          ("--lam", "lam")])
+@pytest.mark.parametrize(
+    "flag, needle", [("--b2", "b2 must be in (0, inf), got -1"), ("--gamma", "gamma"), ("--lam", "lam")]
+)
 def test_negative_label_dp_constants_are_refused(flag, needle):
-    argv = ["calibrate", "label-aggregation", "--variant", "wtd-lba", "--n", "1000", "--k", "8", "--m", "10",
-            "--eps", "1", "--d", "2", "--b2", "1", "--gamma", "0.1", "--lam", "1"]
+    argv = [
+        "calibrate",
+        "label-aggregation",
+        "--variant",
+        "wtd-lba",
+        "--n",
+        "1000",
+        "--k",
+        "8",
+        "--m",
+        "10",
+        "--eps",
+        "1",
+        "--d",
+        "2",
+        "--b2",
+        "1",
+        "--gamma",
+        "0.1",
+        "--lam",
+        "1",
+    ]
     argv[argv.index(flag) + 1] = "-1"
     one_error_line(H.run_cli(argv), needle)
 
@@ -98,14 +246,34 @@ def test_negative_label_dp_constants_are_refused(flag, needle):
 def test_negative_rho_is_refused_and_rho_does_not_apply_to_wtd_lba():
     base = ["calibrate", "label-aggregation", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1"]
     one_error_line(H.run_cli(base + ["--rho", "-1"]), "rho must be in [0, 1], got -1")
-    one_error_line(H.run_cli(base + ["--variant", "wtd-lba", "--d", "2", "--b2", "1", "--gamma", "0.1", "--lam", "1",
-                                     "--rho", "0.2"]), "--rho does not apply to --variant wtd-lba")
+    one_error_line(
+        H.run_cli(
+            base + ["--variant", "wtd-lba", "--d", "2", "--b2", "1", "--gamma", "0.1", "--lam", "1", "--rho", "0.2"]
+        ),
+        "--rho does not apply to --variant wtd-lba",
+    )
     one_error_line(H.run_cli(base + ["--b2", "1"]), "--b2 does not apply to --variant noisy-wtd-llp")
 
 
 def test_label_range_must_be_ordered():
-    res = H.run_cli(["simulate", "label-aggregation", "--n", "400", "--k", "8", "--m", "10", "--trials", "2",
-                     "--label-lo", "1", "--label-hi", "-1"])
+    res = H.run_cli(
+        [
+            "simulate",
+            "label-aggregation",
+            "--n",
+            "400",
+            "--k",
+            "8",
+            "--m",
+            "10",
+            "--trials",
+            "2",
+            "--label-lo",
+            "1",
+            "--label-hi",
+            "-1",
+        ]
+    )
     one_error_line(res)
 
 
@@ -120,17 +288,27 @@ def test_huge_and_malformed_numbers_give_short_messages():
 
 # --- --dataset / --target where a command does not use them ---------------------------------
 
-@pytest.mark.parametrize("argv, needle", [
-    (["audit", "gaussian", "--runs", "200", "--dataset", "iris"], "--dataset does not apply to audit gaussian"),
-    (["audit", "laplace", "--runs", "200", "--pair", "boundary", "--target", "y"], "--target does not apply"),
-    (["simulate", "label-aggregation", "--dataset", "census", "--target", "income", "--trials", "2"],
-     "--target does not apply to the demo dataset 'census'"),
-    (["simulate", "heavy-tailed-l1", "--target", "y", "--trials", "2"], "--target does not apply"),
-    (["calibrate", "label-aggregation", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1", "--target", "y"],
-     "--target does not apply without --dataset"),
-    (["negotiate", "--dataset", "iris", "--target", "accuracy=0.5", "--target-column", "x"],
-     "--target-column does not apply"),
-])
+
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["audit", "gaussian", "--runs", "200", "--dataset", "iris"], "--dataset does not apply to audit gaussian"),
+        (["audit", "laplace", "--runs", "200", "--pair", "boundary", "--target", "y"], "--target does not apply"),
+        (
+            ["simulate", "label-aggregation", "--dataset", "census", "--target", "income", "--trials", "2"],
+            "--target does not apply to the demo dataset 'census'",
+        ),
+        (["simulate", "heavy-tailed-l1", "--target", "y", "--trials", "2"], "--target does not apply"),
+        (
+            ["calibrate", "label-aggregation", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1", "--target", "y"],
+            "--target does not apply without --dataset",
+        ),
+        (
+            ["negotiate", "--dataset", "iris", "--target", "accuracy=0.5", "--target-column", "x"],
+            "--target-column does not apply",
+        ),
+    ],
+)
 def test_options_that_do_not_apply_are_refused(argv, needle):
     one_error_line(H.run_cli(argv), needle)
 
@@ -142,6 +320,7 @@ def test_dataset_still_used_where_it_applies():
 
 
 # --- output paths: checked before any computation --------------------------------------------
+
 
 @pytest.fixture
 def no_compute(monkeypatch):
@@ -166,8 +345,7 @@ def test_reproduce_out_is_an_existing_file(tmp_path, no_compute):
 
 def test_reproduce_out_in_a_missing_folder_is_refused_at_once(tmp_path, no_compute):
     target = tmp_path / "nonexistent" / "dir" / "x.csv"
-    one_error_line(H.run_cli(["reproduce", "label-aggregation", "--out", str(target), "--quick"]),
-                   "does not exist")
+    one_error_line(H.run_cli(["reproduce", "label-aggregation", "--out", str(target), "--quick"]), "does not exist")
     assert not (tmp_path / "nonexistent").exists()
 
 
@@ -177,8 +355,11 @@ def test_reproduce_refuses_to_overwrite_an_earlier_run_without_force(tmp_path, m
     calls = []
     monkeypatch.setattr(lbl, "reproduce", lambda out, **kw: calls.append(out) or {"out": str(out)})
     (tmp_path / "label_dp_bags_tables.csv").write_text("earlier run")
-    one_error_line(H.run_cli(["reproduce", "label-aggregation", "--out", str(tmp_path), "--quick"]),
-                   "label_dp_bags_tables.csv", "--force")
+    one_error_line(
+        H.run_cli(["reproduce", "label-aggregation", "--out", str(tmp_path), "--quick"]),
+        "label_dp_bags_tables.csv",
+        "--force",
+    )
     assert calls == []
     assert H.run_cli(["reproduce", "label-aggregation", "--out", str(tmp_path), "--quick", "--force"]).code == 0
     assert calls == [str(tmp_path)]
@@ -202,8 +383,9 @@ def test_reproduce_unwritable_folder(tmp_path, no_compute):
 def test_reproduce_checks_seed_and_trials_before_computing(tmp_path, no_compute):
     one_error_line(H.run_cli(["reproduce", "label-aggregation", "--out", str(tmp_path), "--seed", "-1"]), "seed")
     one_error_line(H.run_cli(["reproduce", "large-margin", "--out", str(tmp_path), "--trials", "0"]), "trials")
-    one_error_line(H.run_cli(["reproduce", "large-margin", "--out", str(tmp_path), "--trials",
-                              "100000000000000000000"]), "trials")
+    one_error_line(
+        H.run_cli(["reproduce", "large-margin", "--out", str(tmp_path), "--trials", "100000000000000000000"]), "trials"
+    )
 
 
 def test_report_out_exists_or_folder_missing(tmp_path, no_compute):
@@ -211,10 +393,14 @@ def test_report_out_exists_or_folder_missing(tmp_path, no_compute):
     existing = tmp_path / "r.html"
     existing.write_text("old")
     one_error_line(H.run_cli(["report", "--config", str(cfg), "--out", str(existing)]), "already exists", "--force")
-    one_error_line(H.run_cli(["report", "--config", str(cfg), "--out", str(tmp_path / "no" / "r.html")]),
-                   "does not exist")
-    one_error_line(H.run_cli(["report", "--config", str(cfg), "--out", str(tmp_path / "new.html"), "--csv",
-                              str(existing)]), "--csv", "already exists")
+    one_error_line(
+        H.run_cli(["report", "--config", str(cfg), "--out", str(tmp_path / "no" / "r.html")]), "does not exist"
+    )
+    one_error_line(
+        H.run_cli(["report", "--config", str(cfg), "--out", str(tmp_path / "new.html"), "--csv", str(existing)]),
+        "--csv",
+        "already exists",
+    )
     assert existing.read_text() == "old"
 
 
@@ -229,6 +415,7 @@ def test_report_force_overwrites(tmp_path):
 
 # --- Ctrl-C and other exceptions ---------------------------------------------------------------
 
+
 def test_keyboard_interrupt_is_one_line_and_exit_130(monkeypatch, capsys):
     import dp_core.calibration as cal
 
@@ -241,8 +428,10 @@ def test_keyboard_interrupt_is_one_line_and_exit_130(monkeypatch, capsys):
     assert cap.err == "interrupted\n" and cap.out == ""
 
 
-@pytest.mark.parametrize("exc", [RuntimeError("solver exploded"), AttributeError("'NoneType' has no x"),
-                                 RecursionError("deep"), IndexError("0")])
+@pytest.mark.parametrize(
+    "exc",
+    [RuntimeError("solver exploded"), AttributeError("'NoneType' has no x"), RecursionError("deep"), IndexError("0")],
+)
 def test_unexpected_exception_is_still_one_line(monkeypatch, capsys, exc):
     import dp_core.calibration as cal
 
@@ -263,7 +452,7 @@ def test_warnings_do_not_break_the_one_line_error(monkeypatch, capsys):
     import dp_core.calibration as cal
 
     def noisy(**kwargs):
-        warnings.warn("overflow encountered in exp", RuntimeWarning)
+        warnings.warn("overflow encountered in exp", RuntimeWarning, stacklevel=2)
         raise ValueError("sensitivity must be in (0, inf), got 0.")
 
     monkeypatch.setattr(cal, "laplace_scale", noisy)
@@ -275,11 +464,14 @@ def test_ctrl_c_in_a_real_process():
     """SIGINT while a long simulation runs: "interrupted" on stderr, exit 130, no traceback."""
     # ``python -m dp_core`` with Python's own SIGINT handler installed first: a shell's background job
     # would otherwise pass SIGINT down as ignored and the child would never see Ctrl-C
-    launcher = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-                "sys.argv = ['dp_core', 'simulate', 'label-aggregation', '--trials', '100000']; "
-                "runpy.run_module('dp_core', run_name='__main__', alter_sys=True)")
-    proc = subprocess.Popen([sys.executable, "-c", launcher], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    launcher = (
+        "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "sys.argv = ['dp_core', 'simulate', 'label-aggregation', '--trials', '100000']; "
+        "runpy.run_module('dp_core', run_name='__main__', alter_sys=True)"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", launcher], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         time.sleep(4.0)  # let it import and start computing (the exit status is the same if it is still importing)
         proc.send_signal(signal.SIGINT)
@@ -293,6 +485,7 @@ def test_ctrl_c_in_a_real_process():
 
 
 # --- lazy command discovery --------------------------------------------------------------------
+
 
 def test_declared_cli_names_match_the_commands_of_each_module():
     import importlib
@@ -310,15 +503,18 @@ def test_declared_cli_names_match_the_commands_of_each_module():
             assert actual == set(pairs), name
 
 
-@pytest.mark.parametrize("argv, expected", [
-    (["calibrate", "gaussian", "--eps", "1"], ["basic"]),
-    (["audit", "laplace"], ["audit"]),
-    (["negotiate", "--dataset", "iris"], ["compare"]),
-    (["simulate", "label-aggregation", "--trials", "2"], ["label_dp_bags"]),
-    (["calibrate", "nosuch"], None),
-    (["--help"], None),
-    ([], None),
-])
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["calibrate", "gaussian", "--eps", "1"], ["basic"]),
+        (["audit", "laplace"], ["audit"]),
+        (["negotiate", "--dataset", "iris"], ["compare"]),
+        (["simulate", "label-aggregation", "--trials", "2"], ["label_dp_bags"]),
+        (["calibrate", "nosuch"], None),
+        (["--help"], None),
+        ([], None),
+    ],
+)
 def test_only_the_needed_command_module_is_imported(argv, expected):
     from dp_core.cli._lazy import modules_for
 

@@ -15,8 +15,21 @@ CASES = {
     "input-perturbation": ["--dataset", "census", "--y-range", "0", "1", "--x-bound", "3.1", "--seed", "3"],
     "large-margin": ["--dataset", "gaussian_classes", "--seed", "3"],
     "heavy-tailed-l1": ["--dataset", "heavy_tailed", "--seed", "3", "--draws", "2"],
-    "label-aggregation": ["--dataset", "census", "--y-range", "0", "1", "--mechanism", "wtd-lba", "--m", "20",
-                          "--k", "64", "--seed", "3"],
+    "label-aggregation": [
+        "--dataset",
+        "census",
+        "--y-range",
+        "0",
+        "1",
+        "--mechanism",
+        "wtd-lba",
+        "--m",
+        "20",
+        "--k",
+        "64",
+        "--seed",
+        "3",
+    ],
 }
 
 #: The keys that hold non-private values in the diagnostics, per mechanism.
@@ -85,13 +98,16 @@ def test_release_matches_the_python_api(capsys):
     assert out["release"]["epsilon"] == 1.0 and "not certified" in out["release"]["privacy_status"]
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["release", "large-margin", "--dataset", "diabetes"], "must be a classification dataset"),
-    (["release", "input-perturbation", "--y-range", "1", "0"], "y-range must be two finite numbers LO < HI"),
-    (["release", "input-perturbation", "--dataset", "wine"], "exactly 2 classes"),
-    (["release", "heavy-tailed-l1", "--draws", "0"], "draws must be"),
-    (["release", "label-aggregation", "--b1", "-1"], "b1 must be"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["release", "large-margin", "--dataset", "diabetes"], "must be a classification dataset"),
+        (["release", "input-perturbation", "--y-range", "1", "0"], "y-range must be two finite numbers LO < HI"),
+        (["release", "input-perturbation", "--dataset", "wine"], "exactly 2 classes"),
+        (["release", "heavy-tailed-l1", "--draws", "0"], "draws must be"),
+        (["release", "label-aggregation", "--b1", "-1"], "b1 must be"),
+    ],
+)
 def test_release_rejects_bad_input_on_one_line(capsys, args, needle):
     assert main(args) == 2
     cap = capsys.readouterr()

@@ -17,9 +17,19 @@ def test_shared_keys_match_the_app():
         assert SHARED_DEFAULTS[name] == default
 
 
-CFG = ExplorerConfig(eps=0.37, delta=1e-8, seed=12345, trials=200, k=128, m=50, rho=0.25, dataset="wine",
-                     page="pages/compare.py", params={"eps_min": 0.1, "n_eps": 6, "mech": "all", "flag": True},
-                     dataset_fingerprint="ab" * 32)
+CFG = ExplorerConfig(
+    eps=0.37,
+    delta=1e-8,
+    seed=12345,
+    trials=200,
+    k=128,
+    m=50,
+    rho=0.25,
+    dataset="wine",
+    page="pages/compare.py",
+    params={"eps_min": 0.1, "n_eps": 6, "mech": "all", "flag": True},
+    dataset_fingerprint="ab" * 32,
+)
 
 
 def test_json_round_trip_is_exact():
@@ -53,7 +63,7 @@ def test_link_reopens_the_page():
     link = CFG.link("http://127.0.0.1:8501/")
     assert link.startswith("http://127.0.0.1:8501/compare?")
     assert "eps=0.37" in link and "delta=1e-08" in link and "dataset=wine" in link and "n_eps=6" in link
-    assert ExplorerConfig(page="").link("") .startswith("/?")
+    assert ExplorerConfig(page="").link("").startswith("/?")
 
 
 def test_replace_validates():
@@ -62,22 +72,25 @@ def test_replace_validates():
         CFG.replace(eps=-1.0)
 
 
-@pytest.mark.parametrize("text, exc, needle", [
-    ('{"eps": 0}', ValueError, "eps must be in"),
-    ('{"eps": "abc"}', TypeError, "eps must be a number, got 'abc'"),
-    ('{"delta": 1.5}', ValueError, "delta must be in"),
-    ('{"trials": 2.5}', TypeError, "trials must be an integer, got 2.5"),
-    ('{"trials": 0}', ValueError, "trials must be an integer in [1, 100000], got 0"),
-    ('{"rho": 2}', ValueError, "rho must be in"),
-    ('{"dataset": 3}', TypeError, "dataset must be a string"),
-    ('{"colour": "red"}', ValueError, "unknown configuration key(s) ['colour']"),
-    ('{"schema": "other/2"}', ValueError, "schema must be 'dp-explorer-config/1', got 'other/2'"),
-    ('{"params": {"eps": 1}}', ValueError, "params must not repeat the shared setting 'eps'"),
-    ('{"params": {"x": [1, 2]}}', TypeError, "params['x'] must be a string, number or boolean"),
-    ('{"params": [1]}', TypeError, "params must be an object"),
-    ('[1, 2]', TypeError, "the configuration must be a JSON object"),
-    ('{"eps": 1,', ValueError, "the configuration is not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "text, exc, needle",
+    [
+        ('{"eps": 0}', ValueError, "eps must be in"),
+        ('{"eps": "abc"}', TypeError, "eps must be a number, got 'abc'"),
+        ('{"delta": 1.5}', ValueError, "delta must be in"),
+        ('{"trials": 2.5}', TypeError, "trials must be an integer, got 2.5"),
+        ('{"trials": 0}', ValueError, "trials must be an integer in [1, 100000], got 0"),
+        ('{"rho": 2}', ValueError, "rho must be in"),
+        ('{"dataset": 3}', TypeError, "dataset must be a string"),
+        ('{"colour": "red"}', ValueError, "unknown configuration key(s) ['colour']"),
+        ('{"schema": "other/2"}', ValueError, "schema must be 'dp-explorer-config/1', got 'other/2'"),
+        ('{"params": {"eps": 1}}', ValueError, "params must not repeat the shared setting 'eps'"),
+        ('{"params": {"x": [1, 2]}}', TypeError, "params['x'] must be a string, number or boolean"),
+        ('{"params": [1]}', TypeError, "params must be an object"),
+        ("[1, 2]", TypeError, "the configuration must be a JSON object"),
+        ('{"eps": 1,', ValueError, "the configuration is not valid JSON"),
+    ],
+)
 def test_bad_configurations_are_named(text, exc, needle):
     with pytest.raises(exc, match=re.escape(needle)):
         config_from_json(text)

@@ -67,12 +67,14 @@ def test_ridge_expected_excess_is_exact(family):
 
 def test_logistic_excess_below_smoothness_bound():
     model = fit_output_model(_ridge_data(task="binary"), lam=0.05)
-    out = output_perturbation_trials(model, epsilons=[0.3, 3.0], delta=1e-5, family="gaussian",
-                                     seeds=spawn_seeds(0, 500))
+    out = output_perturbation_trials(
+        model, epsilons=[0.3, 3.0], delta=1e-5, family="gaussian", seeds=spawn_seeds(0, 500)
+    )
     for i, e in enumerate((0.3, 3.0)):
         ex = out["excess_risk"][i]
         assert ex.mean() - 4 * ex.std(ddof=1) / math.sqrt(ex.size) <= output_expected_excess(
-            model, epsilon=e, delta=1e-5, family="gaussian")
+            model, epsilon=e, delta=1e-5, family="gaussian"
+        )
 
 
 def test_noise_scales_decrease_and_vanish():
@@ -82,7 +84,8 @@ def test_noise_scales_decrease_and_vanish():
         assert s[0] > s[1] > s[2] > 0
         assert output_noise_scale(model, epsilon=math.inf, delta=1e-5, family=fam) == 0.0
     assert output_noise_scale(model, epsilon=2.0, delta=1e-5, family="laplace") == pytest.approx(
-        model.sensitivity / 2.0)
+        model.sensitivity / 2.0
+    )
 
 
 def test_large_epsilon_recovers_the_nonprivate_fit():
@@ -135,8 +138,9 @@ def test_same_seed_same_numbers_and_different_seed_differs():
     spec = make_spec(epsilons=(0.5, 2.0), **QUICK)
     a = run_compare(ds, spec, mechanisms=["output_perturbation"]).trials
     b = run_compare(ds, spec, mechanisms=["output_perturbation"]).trials
-    c = run_compare(ds, make_spec(epsilons=(0.5, 2.0), delta=1e-5, n_trials=6, seed=1),
-                    mechanisms=["output_perturbation"]).trials
+    c = run_compare(
+        ds, make_spec(epsilons=(0.5, 2.0), delta=1e-5, n_trials=6, seed=1), mechanisms=["output_perturbation"]
+    ).trials
     assert a.equals(b)
     assert not np.allclose(a["excess_risk"], c["excess_risk"])
 
@@ -160,7 +164,7 @@ def test_each_mechanism_adapter(key, name, methods):
     statuses = {m["method"]: m["status"] for m in r.methods}
     assert methods <= set(statuses)
     # a theoretical bound, where there is one, falls as epsilon grows
-    for (meth, _lab), g in r.bounds.groupby(["method", "label"]):
+    for (_meth, _lab), g in r.bounds.groupby(["method", "label"]):
         g = g.sort_values("epsilon")
         assert (g["bound"] > 0).all()
         assert g["bound"].iloc[0] > g["bound"].iloc[-1]
@@ -170,8 +174,11 @@ def test_each_mechanism_adapter(key, name, methods):
 
 
 def test_refuted_modes_are_never_certified():
-    r = run_compare(load_dataset("iris"), make_spec(epsilons=(1.0, 2.0), delta=1e-5, n_trials=2, seed=0),
-                    mechanisms=["large_margin_gaussian"])
+    r = run_compare(
+        load_dataset("iris"),
+        make_spec(epsilons=(1.0, 2.0), delta=1e-5, n_trials=2, seed=0),
+        mechanisms=["large_margin_gaussian"],
+    )
     st = {m["method"]: m["status"] for m in r.methods}
     assert st["lmg_printed"] == "refuted" and st["lmg_repaired"] == "refuted" and st["lmg_corrected"] == "certified"
     card = budget_card(r, epsilon=1.0, delta=1e-5, n=150)
@@ -233,8 +240,11 @@ def test_every_adapter_declares_tasks_and_statuses():
 
 def test_methods_on_one_chart_get_distinct_colours():
     ds = load_dataset("diabetes")
-    r = run_compare(ds, make_spec(epsilons=(0.5, 5.0), delta=1e-5, n_trials=2, seed=0, k=8, m=4, rho=0.5),
-                    mechanisms=["input_perturbation", "label_dp_bags", "output_perturbation"])
+    r = run_compare(
+        ds,
+        make_spec(epsilons=(0.5, 5.0), delta=1e-5, n_trials=2, seed=0, k=8, m=4, rho=0.5),
+        mechanisms=["input_perturbation", "label_dp_bags", "output_perturbation"],
+    )
     fig = compare_figure(r, y="excess_risk")
     by_method = {}
     for t in fig.data:
@@ -267,7 +277,10 @@ def test_a_failing_mechanism_is_skipped_not_fatal(monkeypatch):
         raise SolverFailed("solver failed for the test")
 
     monkeypatch.setattr(type(a), "sweep", boom)
-    r = run_compare(load_dataset("iris"), make_spec(epsilons=(1.0, 2.0), **QUICK),
-                    mechanisms=["output_perturbation", "large_margin_gaussian"])
+    r = run_compare(
+        load_dataset("iris"),
+        make_spec(epsilons=(1.0, 2.0), **QUICK),
+        mechanisms=["output_perturbation", "large_margin_gaussian"],
+    )
     assert "solver failed for the test" in r.skipped["output_perturbation"]
     assert "output_perturbation" not in r.states and set(r.summary["adapter"]) == {"large_margin_gaussian"}

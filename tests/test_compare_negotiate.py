@@ -13,26 +13,34 @@ from dp_core.data import load_dataset
 from dp_core.negotiate import Target, crossing, negotiate, parse_target
 
 
-@pytest.mark.parametrize("text, metric, value, direction", [
-    ("accuracy=0.9", "accuracy", 0.9, ">="), ("accuracy>=0.9", "accuracy", 0.9, ">="),
-    ("excess_risk=0.01", "excess_risk", 0.01, "<="), ("delta<=1e-6", "delta", 1e-6, "<="),
-    (" r2 = 0.3 ", "r2", 0.3, ">="),
-])
+@pytest.mark.parametrize(
+    "text, metric, value, direction",
+    [
+        ("accuracy=0.9", "accuracy", 0.9, ">="),
+        ("accuracy>=0.9", "accuracy", 0.9, ">="),
+        ("excess_risk=0.01", "excess_risk", 0.01, "<="),
+        ("delta<=1e-6", "delta", 1e-6, "<="),
+        (" r2 = 0.3 ", "r2", 0.3, ">="),
+    ],
+)
 def test_parse_target(text, metric, value, direction):
     t = parse_target(text)
     assert (t.metric, t.value, t.direction) == (metric, value, direction)
 
 
-@pytest.mark.parametrize("text, needle", [
-    ("accuracy", "target must look like METRIC=VALUE"),
-    ("speed=3", "target metric must be one of"),
-    ("accuracy<=0.9", "must be stated as accuracy>=VALUE"),
-    ("accuracy=1.5", "target accuracy must be in [0, 1], got 1.5"),
-    ("delta=0", "target delta must be in"),
-    ("delta=2", "target delta must be in"),
-    ("excess_risk=-1", "target excess_risk must be in (0, inf), got -1"),
-    ("accuracy=abc", "target value must be a number, got 'abc'"),
-])
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("accuracy", "target must look like METRIC=VALUE"),
+        ("speed=3", "target metric must be one of"),
+        ("accuracy<=0.9", "must be stated as accuracy>=VALUE"),
+        ("accuracy=1.5", "target accuracy must be in [0, 1], got 1.5"),
+        ("delta=0", "target delta must be in"),
+        ("delta=2", "target delta must be in"),
+        ("excess_risk=-1", "target excess_risk must be in (0, inf), got -1"),
+        ("accuracy=abc", "target value must be a number, got 'abc'"),
+    ],
+)
 def test_bad_targets(text, needle):
     with pytest.raises(ValueError, match=re.escape(needle)):
         parse_target(text)
@@ -54,8 +62,16 @@ def test_crossing_rule():
 
 def test_negotiate_accuracy_target_brackets():
     ds = load_dataset("breast_cancer")
-    ans = negotiate(ds, ["accuracy=0.9"], mechanisms=["output_perturbation"], n_trials=20, seed=0,
-                    eps_min=0.1, eps_max=50.0, n_points=8)
+    ans = negotiate(
+        ds,
+        ["accuracy=0.9"],
+        mechanisms=["output_perturbation"],
+        n_trials=20,
+        seed=0,
+        eps_min=0.1,
+        eps_max=50.0,
+        n_points=8,
+    )
     assert ans["target"]["text"] == "accuracy ≥ 0.9"
     rows = {r["method"]: r for r in ans["methods"]}
     for m in ("output_gaussian", "output_laplace"):
@@ -73,8 +89,9 @@ def test_negotiate_excess_risk_from_the_bound():
     from dp_core.compare import make_spec, run_compare
     from dp_core.compare.baselines import output_expected_excess
 
-    st = run_compare(ds, make_spec(epsilons=(1.0,), delta=1e-5, n_trials=1, seed=0),
-                     mechanisms=["output_perturbation"]).states["output_perturbation"]
+    st = run_compare(
+        ds, make_spec(epsilons=(1.0,), delta=1e-5, n_trials=1, seed=0), mechanisms=["output_perturbation"]
+    ).states["output_perturbation"]
     for r in ans["methods"]:
         fam = "gaussian" if r["method"] == "output_gaussian" else "laplace"
         e = r["epsilon_bound"]
@@ -87,8 +104,16 @@ def test_negotiate_excess_risk_from_the_bound():
 
 def test_negotiate_delta_target_and_k():
     ds = load_dataset("diabetes")
-    ans = negotiate(ds, ["r2=0.2", "delta=1e-6"], mechanisms=["label_dp_bags", "output_perturbation"], n_trials=5,
-                    k=8, m=4, rho=0.5, epsilon=4.0)
+    ans = negotiate(
+        ds,
+        ["r2=0.2", "delta=1e-6"],
+        mechanisms=["label_dp_bags", "output_perturbation"],
+        n_trials=5,
+        k=8,
+        m=4,
+        rho=0.5,
+        epsilon=4.0,
+    )
     assert ans["delta_used"] == 1e-6
     assert all(r["meets_delta"] for r in ans["methods"])
     assert {r["delta"] for r in ans["methods"] if r["pure"]} == {0.0}
@@ -109,12 +134,26 @@ def test_negotiate_rejects_mismatched_metric():
 
 
 def test_cli_negotiate_prints_the_same_answer(capsys):
-    args = ["negotiate", "--dataset", "iris", "--target", "accuracy=0.8", "--mechanisms", "output_perturbation",
-            "--trials", "10", "--seed", "3", "--n-eps", "6"]
+    args = [
+        "negotiate",
+        "--dataset",
+        "iris",
+        "--target",
+        "accuracy=0.8",
+        "--mechanisms",
+        "output_perturbation",
+        "--trials",
+        "10",
+        "--seed",
+        "3",
+        "--n-eps",
+        "6",
+    ]
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
-    direct = negotiate(load_dataset("iris"), ["accuracy=0.8"], mechanisms=["output_perturbation"], n_trials=10,
-                       seed=3, n_points=6)
+    direct = negotiate(
+        load_dataset("iris"), ["accuracy=0.8"], mechanisms=["output_perturbation"], n_trials=10, seed=3, n_points=6
+    )
     for a, b in zip(out["methods"], direct["methods"]):
         for key in ("epsilon_measured", "epsilon_measured_lo", "epsilon_measured_hi"):
             va, vb = a[key], b[key]
@@ -130,16 +169,28 @@ def test_cli_negotiate_bad_input_exits_2(capsys):
 
 
 def test_every_adapter_is_a_cli_choice():
-    assert {"output_perturbation", "input_perturbation", "large_margin_gaussian", "label_dp_bags",
-            "l1_exponential"} <= set(ADAPTERS)
+    assert {
+        "output_perturbation",
+        "input_perturbation",
+        "large_margin_gaussian",
+        "label_dp_bags",
+        "l1_exponential",
+    } <= set(ADAPTERS)
     assert np.isfinite(1.0)
 
 
 def test_answer_sentences_and_table():
     from dp_core.negotiate import answer_sentences, answer_table
 
-    ans = negotiate(load_dataset("iris"), ["accuracy=0.6"], mechanisms=["output_perturbation"], n_trials=10,
-                    eps_min=0.1, eps_max=20.0, n_points=6)
+    ans = negotiate(
+        load_dataset("iris"),
+        ["accuracy=0.6"],
+        mechanisms=["output_perturbation"],
+        n_trials=10,
+        eps_min=0.1,
+        eps_max=20.0,
+        n_points=6,
+    )
     lines = answer_sentences(ans)
     assert len(lines) == 2 and all(line.startswith("Output perturbation") for line in lines)
     assert all("ε ≈" in line or "not reached" in line for line in lines)
@@ -154,8 +205,9 @@ def test_smallest_n_from_the_bound():
     ds = load_dataset("iris")
     ans = negotiate(ds, ["excess_risk=0.05"], mechanisms=["output_perturbation"], epsilon=1.0, solve_for="n")
     assert ans["solve_for"] == "n" and ans["grid"] == []
-    st = run_compare(ds, make_spec(epsilons=(1.0,), delta=1e-5, n_trials=1, seed=0),
-                     mechanisms=["output_perturbation"]).states["output_perturbation"]
+    st = run_compare(
+        ds, make_spec(epsilons=(1.0,), delta=1e-5, n_trials=1, seed=0), mechanisms=["output_perturbation"]
+    ).states["output_perturbation"]
     for r in ans["methods"]:
         fam = "gaussian" if r["method"] == "output_gaussian" else "laplace"
         n = r["n_bound"]
@@ -169,7 +221,21 @@ def test_smallest_n_from_the_bound():
 
 
 def test_cli_solve_for_n(capsys):
-    assert main(["negotiate", "--dataset", "diabetes", "--target", "excess_risk=0.05", "--solve-for", "n",
-                 "--mechanisms", "input_perturbation"]) == 0
+    assert (
+        main(
+            [
+                "negotiate",
+                "--dataset",
+                "diabetes",
+                "--target",
+                "excess_risk=0.05",
+                "--solve-for",
+                "n",
+                "--mechanisms",
+                "input_perturbation",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["solve_for"] == "n" and all(isinstance(r["n_bound"], float) for r in out["methods"])

@@ -235,7 +235,9 @@ def test_dot_thousands_without_decimals():
     rows = [f"{i + 1}.{(i * 37) % 1000:03d}.{(i * 11) % 1000:03d};{i % 2}" for i in range(ROWS)]
     t = data.parse_csv(_csv(rows, header="population;y"))
     i = np.arange(ROWS)
-    np.testing.assert_allclose(t.frame["population"].to_numpy(), (i + 1) * 1e6 + (i * 37) % 1000 * 1e3 + (i * 11) % 1000)
+    np.testing.assert_allclose(
+        t.frame["population"].to_numpy(), (i + 1) * 1e6 + (i * 37) % 1000 * 1e3 + (i * 11) % 1000
+    )
     assert "'.' as the thousands separator" in _notes(t)
 
 

@@ -29,10 +29,26 @@ def _numpy_scalars():
     )
 
 
-ANY = st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**400, 10**400),
-                st.booleans(), _numpy_scalars(), st.just(pd.NA), st.just(pd.NaT))
-FORMATTERS = [D.number, D.integer, D.percent, D.epsilon, D.delta, D.value,
-              lambda x: D.pm(x, x), lambda x: D.interval(x, x), lambda x: D.number(x, sig=1, signed=True)]
+ANY = st.one_of(
+    st.none(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(-(10**400), 10**400),
+    st.booleans(),
+    _numpy_scalars(),
+    st.just(pd.NA),
+    st.just(pd.NaT),
+)
+FORMATTERS = [
+    D.number,
+    D.integer,
+    D.percent,
+    D.epsilon,
+    D.delta,
+    D.value,
+    lambda x: D.pm(x, x),
+    lambda x: D.interval(x, x),
+    lambda x: D.number(x, sig=1, signed=True),
+]
 
 
 def _parse(text: str) -> float:
@@ -41,13 +57,34 @@ def _parse(text: str) -> float:
 
 
 # ------------------------------------------------------------------------------- known values
-@pytest.mark.parametrize("x, text", [
-    (3.730588, "3.73"), (12345.678, "12,346"), (1149, "1,149"), (np.int64(1149), "1,149"), (1149.4, "1,149"),
-    (0.000012345, "1.23e-5"), (2.5e13, "2.5e13"), (0.1 + 0.2, "0.3"), (np.float64(1.0), "1"), (-0.5, "-0.5"),
-    (9.996, "10"), (999.7, "1,000"), (0.99996, "1"), (1e-4, "0.0001"), (-0.0, "0"), (np.int64(1), "1"),
-    (np.uint64(2**64 - 1), "1.84e19"), (10**400, "1e400"), (None, "—"), (float("nan"), "—"), (pd.NA, "—"),
-    (float("inf"), "∞"), (float("-inf"), "−∞"),
-])
+@pytest.mark.parametrize(
+    "x, text",
+    [
+        (3.730588, "3.73"),
+        (12345.678, "12,346"),
+        (1149, "1,149"),
+        (np.int64(1149), "1,149"),
+        (1149.4, "1,149"),
+        (0.000012345, "1.23e-5"),
+        (2.5e13, "2.5e13"),
+        (0.1 + 0.2, "0.3"),
+        (np.float64(1.0), "1"),
+        (-0.5, "-0.5"),
+        (9.996, "10"),
+        (999.7, "1,000"),
+        (0.99996, "1"),
+        (1e-4, "0.0001"),
+        (-0.0, "0"),
+        (np.int64(1), "1"),
+        (np.uint64(2**64 - 1), "1.84e19"),
+        (10**400, "1e400"),
+        (None, "—"),
+        (float("nan"), "—"),
+        (pd.NA, "—"),
+        (float("inf"), "∞"),
+        (float("-inf"), "−∞"),
+    ],
+)
 def test_number_known_values(x, text):
     assert D.number(x) == text
 
@@ -71,7 +108,14 @@ def test_infinity_words_by_context():
 
 def test_delta_and_epsilon():
     assert [D.delta(v) for v in (1e-5, 2.5e-7, 1e-12, 0.05, 0.001, 0.0, 1e-200)] == [
-        "1e-5", "2.5e-7", "1e-12", "0.05", "0.001", "0", "1e-200"]
+        "1e-5",
+        "2.5e-7",
+        "1e-12",
+        "0.05",
+        "0.001",
+        "0",
+        "1e-200",
+    ]
     assert D.delta(1.234e-6, sig=3) == "1.23e-6"
     assert [D.epsilon(v) for v in (0.01, 0.012, 1.0, 10.0, 1.23456)] == ["0.01", "0.012", "1", "10", "1.23"]
 
@@ -106,13 +150,21 @@ def test_value_and_plain():
 
 
 # ------------------------------------------------------------------------------- headers and tables
-@pytest.mark.parametrize("name, text", [
-    ("epsilon_measured_lo", "smallest ε (95% band, low)"), ("eps_lower", "ε lower bound"), ("n_trials", "trials"),
-    ("test_mse_se", "test MSE (standard error)"), ("excess_risk_mean", "excess risk"),
-    ("ratio_mean", "ratio (mean)"), ("Income", "Income"),
-    ("k_min (as claimed by the paper)", "k min (as claimed by the paper)"),
-    (np.int64(3), "3"), ("held-out MAE", "held-out MAE"),
-])
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("epsilon_measured_lo", "smallest ε (95% band, low)"),
+        ("eps_lower", "ε lower bound"),
+        ("n_trials", "trials"),
+        ("test_mse_se", "test MSE (standard error)"),
+        ("excess_risk_mean", "excess risk"),
+        ("ratio_mean", "ratio (mean)"),
+        ("Income", "Income"),
+        ("k_min (as claimed by the paper)", "k min (as claimed by the paper)"),
+        (np.int64(3), "3"),
+        ("held-out MAE", "held-out MAE"),
+    ],
+)
 def test_header(name, text):
     assert D.header(name) == text
 
@@ -123,12 +175,18 @@ def test_header_never_leaves_snake_case(name):
 
 
 def test_table_formats_every_cell_and_header():
-    df = pd.DataFrame({"eps_lower": [np.float64(0.1234), np.nan], "n_trials": [np.int64(1149), np.int64(10)],
-                       "epsilon_measured": [np.inf, 0.5], "feasible": [np.bool_(True), np.bool_(False)],
-                       "delta": [1e-5, 0.0], "se": [2.78954e-18, 0.01]})
+    df = pd.DataFrame(
+        {
+            "eps_lower": [np.float64(0.1234), np.nan],
+            "n_trials": [np.int64(1149), np.int64(10)],
+            "epsilon_measured": [np.inf, 0.5],
+            "feasible": [np.bool_(True), np.bool_(False)],
+            "delta": [1e-5, 0.0],
+            "se": [2.78954e-18, 0.01],
+        }
+    )
     out = D.table(df, formats={"epsilon_measured": D.NOT_REACHED, "delta": D.delta})
-    assert list(out.columns) == ["ε lower bound", "trials", "smallest ε (measured)", "feasible", "δ",
-                                 "standard error"]
+    assert list(out.columns) == ["ε lower bound", "trials", "smallest ε (measured)", "feasible", "δ", "standard error"]
     assert out.iloc[0].tolist() == ["0.123", "1,149", "not reached", "yes", "1e-5", "2.79e-18"]
     assert out.iloc[1].tolist() == ["—", "10", "0.5", "no", "0", "0.01"]
     assert all(isinstance(v, str) for v in out.to_numpy().ravel())
@@ -163,15 +221,21 @@ def test_never_raises_and_never_shows_raw_values(x):
 
 
 @settings(max_examples=300)
-@given(st.floats(allow_nan=True, allow_infinity=True), st.one_of(st.none(), st.floats(), _numpy_scalars()),
-       st.integers(1, 8))
+@given(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.one_of(st.none(), st.floats(), _numpy_scalars()),
+    st.integers(1, 8),
+)
 def test_never_raises_with_any_scale_or_precision(x, scale, sig):
     text = D.number(x, scale=scale, sig=sig)
     assert isinstance(text, str) and not RAW.search(text)
 
 
-@given(st.floats(min_value=1e-300, max_value=1e-12, allow_subnormal=False), st.floats(0.5, 1e6),
-       st.sampled_from([1.0, -1.0]))
+@given(
+    st.floats(min_value=1e-300, max_value=1e-12, allow_subnormal=False),
+    st.floats(0.5, 1e6),
+    st.sampled_from([1.0, -1.0]),
+)
 def test_values_within_the_zero_threshold_are_zero(x, scale, sign):
     """Never '5e-152' beside a quantity of scale ~1: a value below zero_below·scale is 0."""
     tiny = sign * x * scale * 0.999
@@ -190,15 +254,14 @@ def test_round_trip_within_the_stated_significant_digits(x, sig):
         assert abs(back - x) <= 0.5 * 10 ** (1 - sig) * abs(x) * (1 + 1e-9)
 
 
-@given(st.integers(-10**30, 10**30), st.integers(1, 6))
+@given(st.integers(-(10**30), 10**30), st.integers(1, 6))
 def test_integers_are_exact_below_1e15_and_rounded_above(n, sig):
     text = D.number(n, sig=sig)
     if abs(n) < 10**15:
         assert int(text.replace(",", "")) == n
     else:
         assert abs(_parse(text) - n) <= 0.5 * 10 ** (1 - sig) * abs(n) * (1 + 1e-9)
-    assert D.integer(np.int64(max(min(n, 2**63 - 1), -(2**63)))) == D.number(
-        np.int64(max(min(n, 2**63 - 1), -(2**63))))
+    assert D.integer(np.int64(max(min(n, 2**63 - 1), -(2**63)))) == D.number(np.int64(max(min(n, 2**63 - 1), -(2**63))))
 
 
 @given(st.floats(min_value=1e-4, max_value=999.0), st.floats(min_value=1e-6, max_value=10.0))
@@ -219,15 +282,21 @@ def test_delta_reads_back(x):
 
 def test_message_removes_numpy_reprs_and_raw_words():
     assert D.message("got np.int64(1) rows") == "got 1 rows"
-    assert D.message("epsilon must be in (0, inf], got np.float64(nan).") == \
-        "epsilon must be in (0, ∞], got not a number."
+    assert (
+        D.message("epsilon must be in (0, inf], got np.float64(nan).") == "epsilon must be in (0, ∞], got not a number."
+    )
     assert D.message("class numpy.str_('a') and None") == "class a and nothing"
     assert D.message("delta = np.float64(1e-05)") == "delta = 1e-5"
     assert D.message("information about infinite sets") == "information about infinite sets"
     assert D.message(ValueError("x")) == "x"
 
 
-@given(st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(np.float64), st.integers(-2**63, 2**63 - 1)
-                 .map(np.int64), st.none()))
+@given(
+    st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True).map(np.float64),
+        st.integers(-(2**63), 2**63 - 1).map(np.int64),
+        st.none(),
+    )
+)
 def test_message_of_any_repr_is_clean(x):
     assert not RAW.search(D.message(f"value {x!r} is not allowed")), repr(x)

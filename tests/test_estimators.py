@@ -83,13 +83,14 @@ def test_regressor_dataframe_fit_score(make):
     assert model.n_features_in_ == 2 and list(model.feature_names_in_) == ["x0", "x1"]
     assert model.coef_.shape == (2,) and np.isfinite(model.intercept_)
     assert model.score(X[1200:], y[1200:]) > 0.3
-    np.testing.assert_allclose(model.predict(X[1200:]), X[1200:].to_numpy() @ model.coef_ + model.intercept_,
-                               rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(
+        model.predict(X[1200:]), X[1200:].to_numpy() @ model.coef_ + model.intercept_, rtol=1e-9, atol=1e-9
+    )
 
 
 @pytest.mark.parametrize("make", CLASSIFIERS + REGRESSORS)
 def test_same_seed_same_model_and_params_roundtrip(make):
-    X, y = (_clf_data() if make in CLASSIFIERS else _reg_data())
+    X, y = _clf_data() if make in CLASSIFIERS else _reg_data()
     a = make(epsilon=2.0, random_state=3)
     b = make(epsilon=2.0, random_state=3)
     with warnings.catch_warnings():
@@ -118,8 +119,9 @@ def _publishable_values(obj):
     return out
 
 
-@pytest.mark.parametrize("cls", [InputPerturbationClassifier, ObjectivePerturbationClassifier,
-                                 OutputPerturbationClassifier])
+@pytest.mark.parametrize(
+    "cls", [InputPerturbationClassifier, ObjectivePerturbationClassifier, OutputPerturbationClassifier]
+)
 def test_linear_fitted_state_is_only_the_release(cls, monkeypatch):
     """No attribute holds the training data, the non-private fit or the noise: only public settings,
     the released w (and coef_/intercept_ derived from it) and the guarantee."""
@@ -128,9 +130,24 @@ def test_linear_fitted_state_is_only_the_release(cls, monkeypatch):
 
     X, y = _clf_data()
     model = cls(epsilon=1.0, data_norm=1.0, random_state=0).fit(X, y)
-    allowed = {"epsilon", "delta", "eta", "Delta_multiplier", "data_norm", "fit_intercept", "intercept_scaling",
-               "random_state", "classes_", "n_features_in_", "feature_names_in_", "data_norm_", "w_", "coef_",
-               "intercept_", "privacy_"}
+    allowed = {
+        "epsilon",
+        "delta",
+        "eta",
+        "Delta_multiplier",
+        "data_norm",
+        "fit_intercept",
+        "intercept_scaling",
+        "random_state",
+        "classes_",
+        "n_features_in_",
+        "feature_names_in_",
+        "data_norm_",
+        "w_",
+        "coef_",
+        "intercept_",
+        "privacy_",
+    }
     assert set(vars(model)) == allowed
     Z = augment_intercept(clip_to_unit_ball(X.to_numpy(), 1.0), 0.3)
     t = np.where(y == "yes", 1.0, -1.0)
@@ -152,9 +169,27 @@ def test_linear_fitted_state_is_only_the_release(cls, monkeypatch):
 def test_large_margin_fitted_state_and_projection_is_public():
     X, y = _clf_data(d=8)
     m1 = LargeMarginGaussianClassifier(epsilon=1.0, data_norm=1.0, random_state=0).fit(X, y)
-    allowed = {"epsilon", "mode", "lam", "mu", "h", "n_components", "projection_seed", "data_norm", "random_state",
-               "classes_", "n_features_in_", "feature_names_in_", "data_norm_", "projection_", "released_", "phi_",
-               "coef_", "intercept_", "privacy_"}
+    allowed = {
+        "epsilon",
+        "mode",
+        "lam",
+        "mu",
+        "h",
+        "n_components",
+        "projection_seed",
+        "data_norm",
+        "random_state",
+        "classes_",
+        "n_features_in_",
+        "feature_names_in_",
+        "data_norm_",
+        "projection_",
+        "released_",
+        "phi_",
+        "coef_",
+        "intercept_",
+        "privacy_",
+    }
     assert set(vars(m1)) == allowed
     assert m1.projection_.shape == (8, 5) and m1.phi_.shape == (2, 6, 6)
     # The projection depends on the public seed only, never on the data.
@@ -163,15 +198,22 @@ def test_large_margin_fitted_state_and_projection_is_public():
     np.testing.assert_array_equal(m1.projection_, m2.projection_)
     np.testing.assert_allclose(m1.projection_.T @ m1.projection_, np.eye(5), atol=1e-12)
     assert "public seed" in m1.privacy_.reason and m1.privacy_.status == "certified"
-    assert LargeMarginGaussianClassifier(mode="repaired", data_norm=1.0, random_state=0).fit(X, y).privacy_.status \
+    assert (
+        LargeMarginGaussianClassifier(mode="repaired", data_norm=1.0, random_state=0).fit(X, y).privacy_.status
         == "not valid"
+    )
 
 
 def test_privacy_read_outs():
     X, y = _clf_data()
     ip = InputPerturbationClassifier(epsilon=1.0, data_norm=1.0, random_state=0).fit(X, y).privacy_
-    assert (ip.epsilon, ip.delta, ip.model, ip.status, ip.neighbours) == (1.0, 1e-5, "local", "claimed by the paper",
-                                                                          "replace one record")
+    assert (ip.epsilon, ip.delta, ip.model, ip.status, ip.neighbours) == (
+        1.0,
+        1e-5,
+        "local",
+        "claimed by the paper",
+        "replace one record",
+    )
     assert ip.local_epsilon is not None and ip.local_epsilon > ip.epsilon  # each contributor's own level is weaker
     op = OutputPerturbationClassifier(epsilon=1.0, data_norm=1.0, random_state=0).fit(X, y).privacy_
     assert (op.delta, op.model, op.status) == (0.0, "central", "certified")
@@ -186,7 +228,8 @@ def test_privacy_read_outs():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         l1m = L1ExponentialRegressor(epsilon=1.0, random_state=0).fit(
-            np.column_stack([Xr.to_numpy(), Xr.to_numpy() ** 2]), yr)
+            np.column_stack([Xr.to_numpy(), Xr.to_numpy() ** 2]), yr
+        )
     assert not l1m.sampler_["exact"] and l1m.privacy_.status != "certified"  # MCMC is never certified
     assert isinstance(l1m.sampler_["converged"], bool)
     # An unconverged run says so, in a warning and in the guarantee's reason.
@@ -264,20 +307,26 @@ def test_accuracy_grows_with_epsilon_seeded():
     X, y = _clf_data(n=500, d=5)
     acc = {}
     for eps in (0.1, 10.0):
-        s = [ObjectivePerturbationClassifier(epsilon=eps, data_norm=1.0, random_state=r).fit(X[:400], y[:400])
-             .score(X[400:], y[400:]) for r in range(8)]
+        s = [
+            ObjectivePerturbationClassifier(epsilon=eps, data_norm=1.0, random_state=r)
+            .fit(X[:400], y[:400])
+            .score(X[400:], y[400:])
+            for r in range(8)
+        ]
         acc[eps] = (np.mean(s), np.std(s, ddof=1) / math.sqrt(len(s)))
     gap = acc[10.0][0] - acc[0.1][0]
     assert gap > 3 * math.hypot(acc[10.0][1], acc[0.1][1])
 
 
 def test_dp_core_estimators_import_without_sklearn():
-    code = ("import sys; sys.modules['sklearn'] = None\n"
-            "import numpy as np\n"
-            "from dp_core.estimators import ObjectivePerturbationClassifier as C\n"
-            "X = np.random.default_rng(0).standard_normal((80, 3)); y = (X[:, 0] > 0).astype(int)\n"
-            "m = C(epsilon=5.0, data_norm=5.0, random_state=0).fit(X, y)\n"
-            "print(m.score(X, y) > 0.5, 'sklearn' in [k for k, v in sys.modules.items() if v is not None])")
+    code = (
+        "import sys; sys.modules['sklearn'] = None\n"
+        "import numpy as np\n"
+        "from dp_core.estimators import ObjectivePerturbationClassifier as C\n"
+        "X = np.random.default_rng(0).standard_normal((80, 3)); y = (X[:, 0] > 0).astype(int)\n"
+        "m = C(epsilon=5.0, data_norm=5.0, random_state=0).fit(X, y)\n"
+        "print(m.score(X, y) > 0.5, 'sklearn' in [k for k, v in sys.modules.items() if v is not None])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=".")
     assert out.stdout.split() == ["True", "False"]
 
@@ -292,7 +341,8 @@ def test_estimator_release_equals_the_engine_release():
     Z = augment_intercept(clip_to_unit_ball(X.to_numpy(), 1.0), 0.3)
     t = np.where(y == "yes", 1.0, -1.0)
     ref = InputPerturbation(epsilon=1.0, delta=1e-5, model="logistic_taylor", eta=1.0, Delta_multiplier=0.3).run(
-        Z, t, rng=7, sampler="stats")
+        Z, t, rng=7, sampler="stats"
+    )
     np.testing.assert_allclose(est.w_[0], ref.theta, rtol=1e-12)
     lm = LargeMarginGaussianClassifier(epsilon=2.0, data_norm=1.0, random_state=7).fit(X, y)
     Zp = clip_to_unit_ball(X.to_numpy() @ lm.projection_, math.sqrt(5 / 8))

@@ -26,14 +26,6 @@ import warnings
 import numpy as np
 import pytest
 
-sklearn = pytest.importorskip("sklearn")
-
-from sklearn.base import clone, is_classifier, is_regressor
-from sklearn.model_selection import cross_val_score
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import FunctionTransformer
-from sklearn.utils.estimator_checks import check_estimator
-
 from dp_core.estimators import (
     InputPerturbationClassifier,
     InputPerturbationRegressor,
@@ -46,6 +38,14 @@ from dp_core.estimators import (
     OutputPerturbationRegressor,
 )
 from dp_core.exceptions import PrivacyLeakWarning
+
+sklearn = pytest.importorskip("sklearn")
+
+from sklearn.base import clone, is_classifier, is_regressor
+from sklearn.model_selection import cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer
+from sklearn.utils.estimator_checks import check_estimator
 
 CHECKED = [
     InputPerturbationClassifier(epsilon=1000.0, delta=0.9),
@@ -81,9 +81,14 @@ def _standardise_rows(X):
     return Z / np.linalg.norm(Z, axis=1, keepdims=True)
 
 
-@pytest.mark.parametrize("est", [ObjectivePerturbationClassifier(epsilon=5.0, data_norm=1.0, random_state=0),
-                                 LargeMarginGaussianClassifier(epsilon=5.0, data_norm=1.0, random_state=0)],
-                         ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize(
+    "est",
+    [
+        ObjectivePerturbationClassifier(epsilon=5.0, data_norm=1.0, random_state=0),
+        LargeMarginGaussianClassifier(epsilon=5.0, data_norm=1.0, random_state=0),
+    ],
+    ids=lambda e: type(e).__name__,
+)
 def test_pipeline_cross_val_score_and_clone(est):
     X, y = _breast()
     # The row scaler is a public rule (unit norm) applied to standardised columns; the column

@@ -19,8 +19,9 @@ def test_same_seed_same_table_and_block_size_irrelevant():
     pts = [{"mu": 0.0}, {"mu": 1.0}]
     a = run_sweep(_gauss_block, pts, n_trials=20, seed=3)
     b = run_sweep(_gauss_block, pts, n_trials=20, seed=3, block_size=7)
-    pd.testing.assert_frame_equal(a.sort_values(["mu", "trial"]).reset_index(drop=True),
-                                  b.sort_values(["mu", "trial"]).reset_index(drop=True))
+    pd.testing.assert_frame_equal(
+        a.sort_values(["mu", "trial"]).reset_index(drop=True), b.sort_values(["mu", "trial"]).reset_index(drop=True)
+    )
     c = run_sweep(_gauss_block, pts, n_trials=20, seed=4)
     assert not np.allclose(a["value"], c["value"])
 
@@ -34,8 +35,14 @@ def test_common_random_numbers_across_points():
 
 def test_progress_reports_every_trial():
     seen = []
-    run_sweep(_gauss_block, [{"mu": 0.0}, {"mu": 1.0}], n_trials=10, seed=0, block_size=4,
-              progress=lambda d, tot: seen.append((d, tot)))
+    run_sweep(
+        _gauss_block,
+        [{"mu": 0.0}, {"mu": 1.0}],
+        n_trials=10,
+        seed=0,
+        block_size=4,
+        progress=lambda d, tot: seen.append((d, tot)),
+    )
     assert seen[-1] == (20, 20)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
     assert len(seen) == 6

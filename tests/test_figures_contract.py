@@ -44,6 +44,7 @@ _FIGURE_ANNOTATIONS = {"go.Figure", "plotly.graph_objects.Figure", "Figure", go.
 # discovery
 # ------------------------------------------------------------------------------------------------
 
+
 def _dp_core_modules():
     for info in pkgutil.walk_packages(dp_core.__path__, "dp_core."):
         if info.name.endswith("__main__"):
@@ -82,6 +83,7 @@ def _unannotated_figure_functions() -> list[str]:
 # ------------------------------------------------------------------------------------------------
 # the checker fails on broken figures (so it can fail)
 # ------------------------------------------------------------------------------------------------
+
 
 def _ok_line(log_x=False, log_y=False) -> go.Figure:
     fig = go.Figure(go.Scatter(x=[0.1, 1.0, 10.0], y=[1.0, 0.5, 0.2], mode="lines", name="Laplace"))
@@ -194,8 +196,9 @@ def test_checker_flags_missing_axis_titles_per_subplot():
     assert {p.split()[0] for p in probs if "no title" in p} == {"xaxis2", "yaxis", "yaxis2"}
 
 
-@pytest.mark.parametrize("bad", ["excess_risk", "nan", "mean inf", "np.float64(0.5)", "None", "0.30000000000000004",
-                                 "epsilon"])
+@pytest.mark.parametrize(
+    "bad", ["excess_risk", "nan", "mean inf", "np.float64(0.5)", "None", "0.30000000000000004", "epsilon"]
+)
 def test_checker_flags_bad_text(bad):
     fig = _ok_line()
     fig.data[0].name = f"curve {bad}"
@@ -227,6 +230,7 @@ def _ds(name: str, n: int | None = None):
 
 # -- generic ------------------------------------------------------------------------------------
 
+
 @functools.cache
 def _generic_summary() -> pd.DataFrame:
     g = np.random.default_rng(SEED)
@@ -234,19 +238,33 @@ def _generic_summary() -> pd.DataFrame:
     for m, scale in (("laplace", 1.0), ("gaussian", 0.6)):
         for e in (0.1, 0.3, 1.0, 3.0, 10.0):
             for t in range(8):
-                rows.append({"method": m, "epsilon": e, "trial": t, "error": scale / e * (1 + 0.2 * g.standard_normal())})
+                rows.append(
+                    {"method": m, "epsilon": e, "trial": t, "error": scale / e * (1 + 0.2 * g.standard_normal())}
+                )
     return summarize(pd.DataFrame(rows), by=["epsilon", "method"], values=["error"])
 
 
 def _generic_line(log: bool) -> go.Figure:
-    return line_ci_figure(_generic_summary(), x="epsilon", y="error", x_title="privacy budget ε",
-                          y_title="mean absolute error", log_x=log, log_y=log, title="Error against ε")
+    return line_ci_figure(
+        _generic_summary(),
+        x="epsilon",
+        y="error",
+        x_title="privacy budget ε",
+        y_title="mean absolute error",
+        log_x=log,
+        log_y=log,
+        title="Error against ε",
+    )
 
 
 def _generic_bounds() -> pd.DataFrame:
     eps = np.array([0.1, 0.3, 1.0, 3.0, 10.0])
-    return pd.concat([pd.DataFrame({"epsilon": eps, "bound": 2 * s / eps, "method": m})
-                      for m, s in (("laplace", 1.0), ("gaussian", 0.6))])
+    return pd.concat(
+        [
+            pd.DataFrame({"epsilon": eps, "bound": 2 * s / eps, "method": m})
+            for m, s in (("laplace", 1.0), ("gaussian", 0.6))
+        ]
+    )
 
 
 def cases_generic():
@@ -254,29 +272,57 @@ def cases_generic():
 
     for log in (False, True):
         yield f"line_ci_figure[log={log}]", "dp_core.figures.line_ci_figure", lambda log=log: _generic_line(log)
-        yield (f"add_bound_trace[log={log}]", "dp_core.figures.add_bound_trace",
-               lambda log=log: F.add_bound_trace(_generic_line(log), [0.1, 1, 10], [20, 2, 0.2], method="laplace",
-                                                 name="Laplace: bound"))
-        yield (f"bound_traces[log={log}]", "dp_core.figures.bound_traces",
-               lambda log=log: F.bound_traces(_generic_line(log), _generic_bounds(), x="epsilon"))
-        yield (f"apply_layout[log={log}]", "dp_core.figures.apply_layout",
-               lambda log=log: F.apply_layout(go.Figure(go.Bar(x=["a b", "c d"], y=[1.0, 2.0], name="bars")),
-                                              x_title="group", y_title="value", log_y=log))
+        yield (
+            f"add_bound_trace[log={log}]",
+            "dp_core.figures.add_bound_trace",
+            lambda log=log: F.add_bound_trace(
+                _generic_line(log), [0.1, 1, 10], [20, 2, 0.2], method="laplace", name="Laplace: bound"
+            ),
+        )
+        yield (
+            f"bound_traces[log={log}]",
+            "dp_core.figures.bound_traces",
+            lambda log=log: F.bound_traces(_generic_line(log), _generic_bounds(), x="epsilon"),
+        )
+        yield (
+            f"apply_layout[log={log}]",
+            "dp_core.figures.apply_layout",
+            lambda log=log: F.apply_layout(
+                go.Figure(go.Bar(x=["a b", "c d"], y=[1.0, 2.0], name="bars")),
+                x_title="group",
+                y_title="value",
+                log_y=log,
+            ),
+        )
 
     def noise():
         from dp_core.calibration import gaussian_sigma_classic, laplace_scale
 
         eps = np.logspace(-1, 0, 12)
-        t = pd.concat([pd.DataFrame({"epsilon": eps, "scale": [laplace_scale(epsilon=e, sensitivity=1.0) for e in eps],
-                                     "method": "laplace"}),
-                       pd.DataFrame({"epsilon": eps, "scale": [gaussian_sigma_classic(epsilon=e, delta=1e-5,
-                                                                                      sensitivity=1.0) for e in eps],
-                                     "method": "gaussian_classic"})])
+        t = pd.concat(
+            [
+                pd.DataFrame(
+                    {
+                        "epsilon": eps,
+                        "scale": [laplace_scale(epsilon=e, sensitivity=1.0) for e in eps],
+                        "method": "laplace",
+                    }
+                ),
+                pd.DataFrame(
+                    {
+                        "epsilon": eps,
+                        "scale": [gaussian_sigma_classic(epsilon=e, delta=1e-5, sensitivity=1.0) for e in eps],
+                        "method": "gaussian_classic",
+                    }
+                ),
+            ]
+        )
         return F.noise_scale_figure(t, x="epsilon", y="scale", x_title="ε", y_title="noise scale")
 
     yield "noise_scale_figure", "dp_core.figures.noise_scale_figure", noise
 
     for log in (False, True):
+
         def marks(log=log):
             fig = _generic_line(log)
             F.vline(fig, 2.0, log_x=log, annotation_text="ε = 2")
@@ -291,17 +337,24 @@ def cases_generic():
     from dp_core.explain import posterior_figure
 
     for eps in (0.1, 1.0, 5.0):
-        yield f"posterior_figure[eps={eps}]", "dp_core.explain.posterior_figure", lambda e=eps: posterior_figure(epsilon=e)
+        yield (
+            f"posterior_figure[eps={eps}]",
+            "dp_core.explain.posterior_figure",
+            lambda e=eps: posterior_figure(epsilon=e),
+        )
 
 
 # -- compare ------------------------------------------------------------------------------------
+
 
 @functools.cache
 def _compare(dataset: str):
     from dp_core.compare import make_spec, run_compare
 
-    mechs = {"iris": ["output_perturbation", "large_margin_gaussian"],
-             "diabetes": ["output_perturbation", "input_perturbation", "label_dp_bags"]}[dataset]
+    mechs = {
+        "iris": ["output_perturbation", "large_margin_gaussian"],
+        "diabetes": ["output_perturbation", "input_perturbation", "label_dp_bags"],
+    }[dataset]
     spec = make_spec(epsilons=(0.1, 0.3, 2.0, 8.0), delta=1e-5, n_trials=3, seed=SEED, k=8, m=8, rho=0.5)
     return run_compare(_ds(dataset), spec, mechanisms=mechs)
 
@@ -313,23 +366,52 @@ def cases_compare():
     for dataset in ("iris", "diabetes"):
         for view in ("utility", "excess_risk"):
             for marker in (None, 1.0, 0.15):
-                yield (f"compare_figure[{dataset},{view},eps_marker={marker}]", "dp_core.compare.figures.compare_figure",
-                       lambda d=dataset, v=view, mk=marker: compare_figure(_compare(d), y=v, eps_marker=mk))
-        yield (f"compare_figure[{dataset},no bounds]", "dp_core.compare.figures.compare_figure",
-               lambda d=dataset: compare_figure(_compare(d), y="excess_risk", show_bounds=False))
+                yield (
+                    f"compare_figure[{dataset},{view},eps_marker={marker}]",
+                    "dp_core.compare.figures.compare_figure",
+                    lambda d=dataset, v=view, mk=marker: compare_figure(_compare(d), y=v, eps_marker=mk),
+                )
+        yield (
+            f"compare_figure[{dataset},no bounds]",
+            "dp_core.compare.figures.compare_figure",
+            lambda d=dataset: compare_figure(_compare(d), y="excess_risk", show_bounds=False),
+        )
 
     def neg(dataset, target):
         r = _compare(dataset)
-        answer = negotiate(_ds(dataset), [target], epsilon=1.0, delta=1e-5, mechanisms=None, n_trials=3, seed=SEED,
-                           eps_min=0.1, eps_max=8.0, n_points=4, k=8, m=8, rho=0.5, result=r, solve_for="epsilon")
+        answer = negotiate(
+            _ds(dataset),
+            [target],
+            epsilon=1.0,
+            delta=1e-5,
+            mechanisms=None,
+            n_trials=3,
+            seed=SEED,
+            eps_min=0.1,
+            eps_max=8.0,
+            n_points=4,
+            k=8,
+            m=8,
+            rho=0.5,
+            result=r,
+            solve_for="epsilon",
+        )
         return negotiation_figure(r, answer)
 
-    yield "negotiation_figure[accuracy]", "dp_core.compare.figures.negotiation_figure", lambda: neg("iris", "accuracy>=0.6")
-    yield ("negotiation_figure[excess]", "dp_core.compare.figures.negotiation_figure",
-           lambda: neg("diabetes", "excess_risk<=0.05"))
+    yield (
+        "negotiation_figure[accuracy]",
+        "dp_core.compare.figures.negotiation_figure",
+        lambda: neg("iris", "accuracy>=0.6"),
+    )
+    yield (
+        "negotiation_figure[excess]",
+        "dp_core.compare.figures.negotiation_figure",
+        lambda: neg("diabetes", "excess_risk<=0.05"),
+    )
 
 
 # -- audit --------------------------------------------------------------------------------------
+
 
 @functools.cache
 def _audit(mechanism: str, mode: str | None):
@@ -344,12 +426,23 @@ def _audit(mechanism: str, mode: str | None):
 def cases_audit():
     from dp_core.audit.report import convergence_figure, histogram_figure
 
-    for mech, mode in (("gaussian", "analytic"), ("laplace", None), ("label-dp-bags", "naive-lba"), ("label-dp-bags", None),
-                       ("label-dp-bags", "noisy-wtd-llp")):
-        yield (f"histogram_figure[{mech},{mode}]", "dp_core.audit.report.histogram_figure",
-               lambda a=mech, b=mode: histogram_figure(_audit(a, b)))
-        yield (f"convergence_figure[{mech},{mode}]", "dp_core.audit.report.convergence_figure",
-               lambda a=mech, b=mode: convergence_figure(_audit(a, b)))
+    for mech, mode in (
+        ("gaussian", "analytic"),
+        ("laplace", None),
+        ("label-dp-bags", "naive-lba"),
+        ("label-dp-bags", None),
+        ("label-dp-bags", "noisy-wtd-llp"),
+    ):
+        yield (
+            f"histogram_figure[{mech},{mode}]",
+            "dp_core.audit.report.histogram_figure",
+            lambda a=mech, b=mode: histogram_figure(_audit(a, b)),
+        )
+        yield (
+            f"convergence_figure[{mech},{mode}]",
+            "dp_core.audit.report.convergence_figure",
+            lambda a=mech, b=mode: convergence_figure(_audit(a, b)),
+        )
 
     def infinite_estimate():  # a leak with no false positives: the point estimate is infinite at every run count
         import dataclasses
@@ -362,6 +455,7 @@ def cases_audit():
 
 
 # -- input perturbation -------------------------------------------------------------------------
+
 
 @functools.cache
 def _ip_data(model: str):
@@ -376,8 +470,18 @@ def _ip_params(model: str, mode: str, n: int = 4000):
     from dp_core.mechanisms.input_perturbation import params as ipp
 
     c = ipm.model_constants(model, eta=1.0)
-    return ipp.input_perturbation_params(n=n, d=_ip_data(model).d, epsilon=1.0, delta=1e-5, eta=1.0, zeta=c.zeta,
-                                         lam=c.lam, alpha=1.0, Delta_multiplier=1.0, sigma_u_mode=mode)
+    return ipp.input_perturbation_params(
+        n=n,
+        d=_ip_data(model).d,
+        epsilon=1.0,
+        delta=1e-5,
+        eta=1.0,
+        zeta=c.zeta,
+        lam=c.lam,
+        alpha=1.0,
+        Delta_multiplier=1.0,
+        sigma_u_mode=mode,
+    )
 
 
 @functools.cache
@@ -391,9 +495,21 @@ def _ip_sweep(model: str):
     ns = (1024, 2048, data.n_train)
     df = ipe.simulate_over_n(data, cfg, list(ns), n_trials=4, seed=SEED)
     c = ipm.model_constants(model, eta=1.0)
-    bounds = pd.DataFrame(ipb.theorem2_curve(list(ns), d=data.d, epsilon=1.0, delta=1e-5, eta=1.0, zeta=c.zeta,
-                                             lam=c.lam, alpha=1.0, Delta_multiplier=1.0, sigma_u_mode="COR2",
-                                             w_norm=None))
+    bounds = pd.DataFrame(
+        ipb.theorem2_curve(
+            list(ns),
+            d=data.d,
+            epsilon=1.0,
+            delta=1e-5,
+            eta=1.0,
+            zeta=c.zeta,
+            lam=c.lam,
+            alpha=1.0,
+            Delta_multiplier=1.0,
+            sigma_u_mode="COR2",
+            w_norm=None,
+        )
+    )
     return df, bounds
 
 
@@ -407,26 +523,43 @@ def cases_input_perturbation():
 
     mod = "dp_core.mechanisms.input_perturbation.figures"
     for mode in ("COR2", "ALG1"):
-        yield (f"theorem2_stack_figure[{mode}]", f"{mod}.theorem2_stack_figure",
-               lambda md=mode: ipf.theorem2_stack_figure(ipb.theorem2_terms(_ip_params("least_squares", md)).as_dict()))
+        yield (
+            f"theorem2_stack_figure[{mode}]",
+            f"{mod}.theorem2_stack_figure",
+            lambda md=mode: ipf.theorem2_stack_figure(ipb.theorem2_terms(_ip_params("least_squares", md)).as_dict()),
+        )
     d = 14
     for model in ("least_squares", "logistic_taylor"):
-        yield (f"noise_vs_epsilon_figure[{model}]", f"{mod}.noise_vs_epsilon_figure",
-               lambda m=model: ipf.noise_vs_epsilon_figure(ipe.noise_scale_table(
-                   n=4000, d=d, epsilons=np.logspace(-2, 1, 31), delta=1e-5, model=m), n=4000))
-        yield (f"tradeoff_figure[{model}]", f"{mod}.tradeoff_figure",
-               lambda m=model: ipf.tradeoff_figure(ipe.alpha_tradeoff_table(
-                   n=4000, d=d, epsilon=1.0, delta=1e-5, alphas=np.logspace(-2, 0, 21), model=m)))
+        yield (
+            f"noise_vs_epsilon_figure[{model}]",
+            f"{mod}.noise_vs_epsilon_figure",
+            lambda m=model: ipf.noise_vs_epsilon_figure(
+                ipe.noise_scale_table(n=4000, d=d, epsilons=np.logspace(-2, 1, 31), delta=1e-5, model=m), n=4000
+            ),
+        )
+        yield (
+            f"tradeoff_figure[{model}]",
+            f"{mod}.tradeoff_figure",
+            lambda m=model: ipf.tradeoff_figure(
+                ipe.alpha_tradeoff_table(n=4000, d=d, epsilon=1.0, delta=1e-5, alphas=np.logspace(-2, 0, 21), model=m)
+            ),
+        )
 
     def scaling(mode, which):
         n_min = ipp.min_n(1e-5)["alg1" if mode == "ALG1" else "cor2"]
         if which == "sigma":
-            ns = np.unique(np.concatenate([n_min * (1 + np.logspace(-3, 0, 12)),
-                                           np.logspace(np.log10(2 * n_min), 7, 40)]))
+            ns = np.unique(
+                np.concatenate([n_min * (1 + np.logspace(-3, 0, 12)), np.logspace(np.log10(2 * n_min), 7, 40)])
+            )
             t = ipe.noise_vs_n_table(ns=ns, d=14, epsilon=1.0, delta=1e-5, sigma_u_mode=mode)
             return ipf.sigma_u_vs_n_figure(t, n_min=n_min)
-        t = ipe.local_vs_n_table(ns=np.unique(np.logspace(np.log10(n_min + 1), 8, 25).astype(int)), d=14,
-                                 epsilon=1.0, delta=1e-5, sigma_u_mode=mode)
+        t = ipe.local_vs_n_table(
+            ns=np.unique(np.logspace(np.log10(n_min + 1), 8, 25).astype(int)),
+            d=14,
+            epsilon=1.0,
+            delta=1e-5,
+            sigma_u_mode=mode,
+        )
         return ipf.local_vs_n_figure(t)
 
     for mode in ("COR2", "ALG1"):
@@ -435,15 +568,24 @@ def cases_input_perturbation():
 
     for model in ("least_squares", "logistic_taylor"):
         metric_name = "test RMSE" if model == "least_squares" else "test accuracy"
-        yield (f"excess_vs_n_figure[{model}]", f"{mod}.excess_vs_n_figure",
-               lambda m=model: ipf.excess_vs_n_figure(*_ip_sweep(m)))
-        yield (f"excess_vs_n_figure[{model},no rates]", f"{mod}.excess_vs_n_figure",
-               lambda m=model: ipf.excess_vs_n_figure(*_ip_sweep(m), show_rates=False))
+        yield (
+            f"excess_vs_n_figure[{model}]",
+            f"{mod}.excess_vs_n_figure",
+            lambda m=model: ipf.excess_vs_n_figure(*_ip_sweep(m)),
+        )
+        yield (
+            f"excess_vs_n_figure[{model},no rates]",
+            f"{mod}.excess_vs_n_figure",
+            lambda m=model: ipf.excess_vs_n_figure(*_ip_sweep(m), show_rates=False),
+        )
         yield f"gap_figure[{model}]", f"{mod}.gap_figure", lambda m=model: ipf.gap_figure(_ip_sweep(m)[0])
-        yield (f"metric_figure[{model}]", f"{mod}.metric_figure",
-               lambda m=model, name=metric_name: ipf.metric_figure(
-                   summarize(_ip_sweep(m)[0], by=["n", "method"], values=["excess_risk", "test_metric"]),
-                   metric_name=name))
+        yield (
+            f"metric_figure[{model}]",
+            f"{mod}.metric_figure",
+            lambda m=model, name=metric_name: ipf.metric_figure(
+                summarize(_ip_sweep(m)[0], by=["n", "method"], values=["excess_risk", "test_metric"]), metric_name=name
+            ),
+        )
 
     def diag(model):
         data = _ip_data(model)
@@ -474,6 +616,7 @@ def _ip_repro():
 
 # -- heavy-tailed l1 regression -----------------------------------------------------------------
 
+
 @functools.cache
 def _l1_analysis(dataset: str, features: tuple, standardise: bool):
     from dp_core.mechanisms.l1_exponential.mechanism import L1ExponentialRegression
@@ -482,19 +625,47 @@ def _l1_analysis(dataset: str, features: tuple, standardise: bool):
     # heavy_tailed at its default size (5,000 rows, the page's default): its few huge residuals are the case
     # that once squeezed the residual histogram into 2-4 % of its axis
     ds = _ds(dataset, 800) if dataset == "census" else _ds(dataset)
-    est = L1ExponentialRegression(epsilon=1.0, theta=1.5, radius=1.0, convention="tight", c_iota=1.0, tau=1.0,
-                                  sigma_theta=1.0, assumption="A3", eta_total=0.05, mode="auto",
-                                  grid_budget=200_000, mcmc_preset="quick")
-    return analyse_dataset(ds.X, ds.y, feature_names=ds.feature_names, estimator=est, features=features,
-                           standardise=standardise, n_releases=10, seed=SEED, delta=1e-5)
+    est = L1ExponentialRegression(
+        epsilon=1.0,
+        theta=1.5,
+        radius=1.0,
+        convention="tight",
+        c_iota=1.0,
+        tau=1.0,
+        sigma_theta=1.0,
+        assumption="A3",
+        eta_total=0.05,
+        mode="auto",
+        grid_budget=200_000,
+        mcmc_preset="quick",
+    )
+    return analyse_dataset(
+        ds.X,
+        ds.y,
+        feature_names=ds.feature_names,
+        estimator=est,
+        features=features,
+        standardise=standardise,
+        n_releases=10,
+        seed=SEED,
+        delta=1e-5,
+    )
 
 
 def _l1_base(d: int = 1, **kw):
     from dp_core.mechanisms.l1_exponential.population import HeavyTailedModel
     from dp_core.mechanisms.l1_exponential.simulation import SimulationConfig
 
-    return SimulationConfig(model=HeavyTailedModel(d=d), n=kw.pop("n", 400), epsilon=1.0, theta=1.5,
-                            grid_budget=100_000, eval_size=1000, gd_steps=50, **kw)
+    return SimulationConfig(
+        model=HeavyTailedModel(d=d),
+        n=kw.pop("n", 400),
+        epsilon=1.0,
+        theta=1.5,
+        grid_budget=100_000,
+        eval_size=1000,
+        gd_steps=50,
+        **kw,
+    )
 
 
 @functools.cache
@@ -518,8 +689,9 @@ def _l1_sampler():
 
     ds = make_heavy_tailed(300, d=2, seed=SEED)
     grid = em_grid(ds.X, ds.y, epsilon=1.0, theta=1.5, iota=0.05, m=60)
-    mc = em_mcmc(ds.X, ds.y, epsilon=1.0, theta=1.5, iota=0.05, n_draws=40, schedule=MCMCSchedule.preset("quick"),
-                 rng=SEED)
+    mc = em_mcmc(
+        ds.X, ds.y, epsilon=1.0, theta=1.5, iota=0.05, n_draws=40, schedule=MCMCSchedule.preset("quick"), rng=SEED
+    )
     return grid.net.points, grid.probabilities, mc.draws, mc.diagnostics.as_dict()
 
 
@@ -530,10 +702,18 @@ def cases_l1_exponential():
 
     mod = "dp_core.mechanisms.l1_exponential.figures"
     for iota in (0.1, 0.5, 2.0):
-        yield (f"psi_figure[iota={iota}]", f"{mod}.psi_figure",
-               lambda i=iota: lf.psi_figure(sorted({1.2, 1.5, 2.0, 1.8}), i))
-    for dataset, feats, std in (("heavy_tailed", (0,), False), ("heavy_tailed", (0, 1), False),
-                                ("diabetes", (2, 3), True), ("census", (0,), True)):
+        yield (
+            f"psi_figure[iota={iota}]",
+            f"{mod}.psi_figure",
+            lambda i=iota: lf.psi_figure(sorted({1.2, 1.5, 2.0, 1.8}), i),
+        )
+    for dataset, feats, std in (
+        ("heavy_tailed", (0,), False),
+        ("heavy_tailed", (0, 1), False),
+        ("diabetes", (2, 3), True),
+        ("census", (0,), True),
+    ):
+
         def resid(d=dataset, f=feats, s=std):
             an = _l1_analysis(d, f, s)
             return lf.residual_histogram(an.residuals, an.result.calibration["iota"])
@@ -551,27 +731,38 @@ def cases_l1_exponential():
         yield f"density_figure[{dataset},{feats}]", f"{mod}.density_figure", density
     yield "rate_figure", f"{mod}.rate_figure", lambda: lf.rate_figure(_l1_sweep("rates")[0])
     for a in ("A1", "A3"):
-        yield (f"assumption_rates_figure[{a}]", f"{mod}.assumption_rates_figure",
-               lambda: lf.assumption_rates_figure(n=2000, epsilon=1.0, eta_total=0.05, theta=1.5))
+        yield (
+            f"assumption_rates_figure[{a}]",
+            f"{mod}.assumption_rates_figure",
+            lambda: lf.assumption_rates_figure(n=2000, epsilon=1.0, eta_total=0.05, theta=1.5),
+        )
 
     def eps_fig(conv):
         s2, b2 = _l1_sweep("eps")
         np_level = float(s2[s2.method == "nonprivate"]["excess_risk_mean"].mean())
-        return lf.epsilon_figure(s2[s2.method == "em_l1"], b2, eps_star=l1b.privacy_dominance_epsilon(1.5, conv),
-                                 nonprivate=np_level)
+        return lf.epsilon_figure(
+            s2[s2.method == "em_l1"], b2, eps_star=l1b.privacy_dominance_epsilon(1.5, conv), nonprivate=np_level
+        )
 
     for conv in ("tight", "paper_box"):
         yield f"epsilon_figure[{conv}]", f"{mod}.epsilon_figure", lambda c=conv: eps_fig(c)
     yield "truncation_figure", f"{mod}.truncation_figure", lambda: lf.truncation_figure(*_l1_sweep("trunc"))
-    yield ("truncation_figure[no bound]", f"{mod}.truncation_figure",
-           lambda: lf.truncation_figure(_l1_sweep("trunc")[0]))
+    yield (
+        "truncation_figure[no bound]",
+        f"{mod}.truncation_figure",
+        lambda: lf.truncation_figure(_l1_sweep("trunc")[0]),
+    )
     yield "baseline_figure", f"{mod}.baseline_figure", lambda: lf.baseline_figure(_l1_sweep("base"))
     for coord in (0, 1):
-        yield (f"sampler_figure[w{coord + 1}]", f"{mod}.sampler_figure",
-               lambda c=coord: lf.sampler_figure(*_l1_sampler()[:3], coord=c, diagnostics=_l1_sampler()[3]))
+        yield (
+            f"sampler_figure[w{coord + 1}]",
+            f"{mod}.sampler_figure",
+            lambda c=coord: lf.sampler_figure(*_l1_sampler()[:3], coord=c, diagnostics=_l1_sampler()[3]),
+        )
 
 
 # -- label-DP by aggregation --------------------------------------------------------------------
+
 
 @functools.cache
 def _lb_data():
@@ -600,8 +791,9 @@ def _lb_summary(variant: str, eps: float, rho: float, k: int = 16, m: int = 100)
     from dp_core.bounds import label_dp_bags as acc
 
     p = _lb_params(variant, k, m)
-    return acc.accounting_summary(variant=variant, epsilon=eps, n=_lb_data().n, k=k, m=m, b1=1.0, rho=rho,
-                                  noise_std=1.0, target_delta=1e-5, **p)
+    return acc.accounting_summary(
+        variant=variant, epsilon=eps, n=_lb_data().n, k=k, m=m, b1=1.0, rho=rho, noise_std=1.0, target_delta=1e-5, **p
+    )
 
 
 @functools.cache
@@ -613,7 +805,8 @@ def _lb_utility(k: int, m: int, rho: float):
     ks = lbf.k_grid(data.n, m, k, max_points=3)
     ms = lbf.m_grid(data.n, k, m, data.d, max_points=3)
     points = [{"k": kk, "m": m, "rho": rho, "axis": "k"} for kk in ks] + [
-        {"k": k, "m": mm, "rho": rho, "axis": "m"} for mm in ms]
+        {"k": k, "m": mm, "rho": rho, "axis": "m"} for mm in ms
+    ]
     per = lb.utility_sweep(data, points, n_trials=3, seed=SEED, epsilon=1.0, delta=1e-5, noise_std=1.0)
     by_k = summarize(per[per["axis"] == "k"], by=["k", "method"], values=["test_mse", "excess_risk", "ratio"])
     by_m = summarize(per[per["axis"] == "m"], by=["m", "method"], values=["test_mse", "excess_risk", "ratio"])
@@ -640,21 +833,37 @@ def cases_label_dp_bags():
         for eps, rho in ((1.0, 0.1), (4.0, 0.5), (1.0, 0.0)):
             if variant == "wtd-lba" and rho != 0.1:
                 continue
-            yield (f"terms_figure[{variant},eps={eps},rho={rho}]", f"{mod}.terms_figure",
-                   lambda v=variant, e=eps, r=rho: lbf.terms_figure(lbf.terms_table(_lb_summary(v, e, r))))
+            yield (
+                f"terms_figure[{variant},eps={eps},rho={rho}]",
+                f"{mod}.terms_figure",
+                lambda v=variant, e=eps, r=rho: lbf.terms_figure(lbf.terms_table(_lb_summary(v, e, r))),
+            )
 
         def dk(v=variant, target=1e-5):
             data = _lb_data()
             p = _lb_params(v, 16, 100)
-            tab = lbf.delta_vs_k_table(mechanism=v, epsilons=(0.5, 1.0, 2.0, 4.0), m=100, n=data.n, b1=1.0,
-                                       rho=0.1, noise_std=1.0, exact_points=5, **p)
+            tab = lbf.delta_vs_k_table(
+                mechanism=v,
+                epsilons=(0.5, 1.0, 2.0, 4.0),
+                m=100,
+                n=data.n,
+                b1=1.0,
+                rho=0.1,
+                noise_std=1.0,
+                exact_points=5,
+                **p,
+            )
             return lbf.delta_vs_k_figure(tab, n=data.n, m=100, k_current=16, target_delta=target)
 
         yield f"delta_vs_k_figure[{variant}]", f"{mod}.delta_vs_k_figure", dk
     for k, rho, target in ((16, 0.1, 1e-5), (32, 0.5, 1e-2)):
-        yield (f"eps_profile_figure[k={k},rho={rho}]", f"{mod}.eps_profile_figure",
-               lambda kk=k, r=rho, t=target: lbf.eps_profile_figure(
-                   lbf.eps_profile_table(n=_lb_data().n, k=kk, m=100, rho=r, b1=1.0, noise_std=1.0), target_delta=t))
+        yield (
+            f"eps_profile_figure[k={k},rho={rho}]",
+            f"{mod}.eps_profile_figure",
+            lambda kk=k, r=rho, t=target: lbf.eps_profile_figure(
+                lbf.eps_profile_table(n=_lb_data().n, k=kk, m=100, rho=r, b1=1.0, noise_std=1.0), target_delta=t
+            ),
+        )
 
     def rss(k=16, m=100):
         data = _lb_data()
@@ -662,14 +871,24 @@ def cases_label_dp_bags():
         return lbf.residual_figure(r, k=k, gamma=_lb_params("wtd-lba", k, m)["gamma"])
 
     yield "residual_figure", f"{mod}.residual_figure", rss
-    yield ("residual_figure[no gamma]", f"{mod}.residual_figure",
-           lambda: lbf.residual_figure(lb.bag_residuals(_lb_data().X, _lb_data().y, m=100, k=16, rng=SEED), k=16,
-                                       gamma=None))
+    yield (
+        "residual_figure[no gamma]",
+        f"{mod}.residual_figure",
+        lambda: lbf.residual_figure(
+            lb.bag_residuals(_lb_data().X, _lb_data().y, m=100, k=16, rng=SEED), k=16, gamma=None
+        ),
+    )
     for metric in ("test_mse", "excess_risk"):
-        yield (f"utility_figure[k,{metric}]", f"{mod}.utility_figure",
-               lambda y=metric: lbf.utility_figure(_lb_utility(16, 100, 0.1)[0], x="k", y=y, title="against k"))
-        yield (f"utility_figure[m,{metric}]", f"{mod}.utility_figure",
-               lambda y=metric: lbf.utility_figure(_lb_utility(16, 100, 0.1)[1], x="m", y=y, title="against m"))
+        yield (
+            f"utility_figure[k,{metric}]",
+            f"{mod}.utility_figure",
+            lambda y=metric: lbf.utility_figure(_lb_utility(16, 100, 0.1)[0], x="k", y=y, title="against k"),
+        )
+        yield (
+            f"utility_figure[m,{metric}]",
+            f"{mod}.utility_figure",
+            lambda y=metric: lbf.utility_figure(_lb_utility(16, 100, 0.1)[1], x="m", y=y, title="against m"),
+        )
 
     def ratio():
         _, by_m, ms = _lb_utility(16, 100, 0.1)
@@ -680,12 +899,16 @@ def cases_label_dp_bags():
 
     yield "ratio_figure", f"{mod}.ratio_figure", ratio
     for seed, rho in ((0, 0.25), (3, 0.0)):
-        yield (f"bag_illustration_figure[seed={seed},rho={rho}]", f"{mod}.bag_illustration_figure",
-               lambda s=seed, r=rho: lbf.bag_illustration_figure(lbf.bag_illustration(seed=s, rho=r)))
+        yield (
+            f"bag_illustration_figure[seed={seed},rho={rho}]",
+            f"{mod}.bag_illustration_figure",
+            lambda s=seed, r=rho: lbf.bag_illustration_figure(lbf.bag_illustration(seed=s, rho=r)),
+        )
     yield "reproduction_figure", f"{mod}.reproduction_figure", lambda: lbf.reproduction_figure(_lb_replica())
 
 
 # -- large-margin Gaussian classifier -----------------------------------------------------------
+
 
 @functools.cache
 def _lm_task(dataset: str):
@@ -701,8 +924,15 @@ def _lm_draw(dataset: str, mode: str, eps: float):
 
     t = _lm_task(dataset)
     cfg = lmg.LargeMarginGaussian(epsilon=eps, mode=mode, psd=True)
-    b, g = lmg.release_many(t.X_train, t.y_train, cfg, n_runs=1, seed=np.random.SeedSequence([SEED, 0]),
-                            n_classes=t.n_classes, diagnostics=True)
+    b, g = lmg.release_many(
+        t.X_train,
+        t.y_train,
+        cfg,
+        n_runs=1,
+        seed=np.random.SeedSequence([SEED, 0]),
+        n_classes=t.n_classes,
+        diagnostics=True,
+    )
     return g.phi_star, (None if b.unbounded[0] else b.phi[0]), g.data.scale
 
 
@@ -710,18 +940,21 @@ def _lm_draw(dataset: str, mode: str, eps: float):
 def _lm_acc(dataset: str):
     from dp_core.mechanisms import large_margin_gaussian as lmg
 
-    df = lmg.accuracy_sweep(_lm_task(dataset), epsilons=[0.1, 1.0, 10.0], modes=["corrected", "repaired", "printed"],
-                            n_trials=3, seed=SEED)
-    return summarize(df, by=["method", "epsilon"], values=["accuracy", "agreement", "excess", "unbounded",
-                                                            "pathwise_bound"])
+    df = lmg.accuracy_sweep(
+        _lm_task(dataset), epsilons=[0.1, 1.0, 10.0], modes=["corrected", "repaired", "printed"], n_trials=3, seed=SEED
+    )
+    return summarize(
+        df, by=["method", "epsilon"], values=["accuracy", "agreement", "excess", "unbounded", "pathwise_bound"]
+    )
 
 
 @functools.cache
 def _lm_excess_n(mode: str):
     from dp_core.mechanisms import large_margin_gaussian as lmg
 
-    trials, bounds = lmg.excess_vs_n(_lm_task("gaussian_classes"), ns=[60, 120, 280], mode=mode, delta=0.05,
-                                     n_trials=3, seed=SEED)
+    trials, bounds = lmg.excess_vs_n(
+        _lm_task("gaussian_classes"), ns=[60, 120, 280], mode=mode, delta=0.05, n_trials=3, seed=SEED
+    )
     return summarize(trials, by=["method", "n"], values=["excess", "pathwise_bound", "test_loss_excess"]), bounds
 
 
@@ -730,8 +963,9 @@ def _lm_reg(parameter: str):
     from dp_core.mechanisms import large_margin_gaussian as lmg
 
     values = [0.001, 0.03, 0.3] if parameter == "mu" else [0.05, 0.2, 1.0]
-    df = lmg.regularisation_sweep(_lm_task("gaussian_classes"), parameter=parameter, values=values, n_trials=3,
-                                  seed=SEED)
+    df = lmg.regularisation_sweep(
+        _lm_task("gaussian_classes"), parameter=parameter, values=values, n_trials=3, seed=SEED
+    )
     return summarize(df, by=["method", "value"], values=["accuracy", "excess", "pathwise_bound", "nonprivate_accuracy"])
 
 
@@ -745,53 +979,105 @@ def cases_large_margin_gaussian():
     def regions(dataset, mode, eps):
         t = _lm_task(dataset)
         phi_star, phi, scale = _lm_draw(dataset, mode, eps)
-        return lmf.decision_regions_figure([("non-private Φ*", phi_star), (f"private ({mode}), ε = {eps:g}", phi)],
-                                           t.X_train, t.y_train, scale=scale)
+        return lmf.decision_regions_figure(
+            [("non-private Φ*", phi_star), (f"private ({mode}), ε = {eps:g}", phi)], t.X_train, t.y_train, scale=scale
+        )
 
-    for dataset, mode, eps in (("gaussian_classes", "corrected", 1.0), ("iris", "repaired", 0.5),
-                               ("gaussian_classes", "printed", 1.0)):
-        yield (f"decision_regions_figure[{dataset},{mode}]", f"{mod}.decision_regions_figure",
-               lambda a=dataset, b=mode, c=eps: regions(a, b, c))
-    yield ("decision_regions_figure[no release]", f"{mod}.decision_regions_figure",
-           lambda: lmf.decision_regions_figure([("non-private Φ*", _lm_draw("gaussian_classes", "corrected", 1.0)[0]),
-                                                ("private (printed)", None)], _lm_task("gaussian_classes").X_train,
-                                               _lm_task("gaussian_classes").y_train, scale=1.0))
+    for dataset, mode, eps in (
+        ("gaussian_classes", "corrected", 1.0),
+        ("iris", "repaired", 0.5),
+        ("gaussian_classes", "printed", 1.0),
+    ):
+        yield (
+            f"decision_regions_figure[{dataset},{mode}]",
+            f"{mod}.decision_regions_figure",
+            lambda a=dataset, b=mode, c=eps: regions(a, b, c),
+        )
+    yield (
+        "decision_regions_figure[no release]",
+        f"{mod}.decision_regions_figure",
+        lambda: lmf.decision_regions_figure(
+            [("non-private Φ*", _lm_draw("gaussian_classes", "corrected", 1.0)[0]), ("private (printed)", None)],
+            _lm_task("gaussian_classes").X_train,
+            _lm_task("gaussian_classes").y_train,
+            scale=1.0,
+        ),
+    )
     for d in (2, 4):
-        yield (f"unbounded_figure[d={d}]", f"{mod}.unbounded_figure",
-               lambda dd=d: lmf.unbounded_figure(lmg.unbounded_share(d=dd, n=400, lam=0.01,
-                                                                     epsilons=[0.05, 0.5, 5.0], n_draws=2000,
-                                                                     seed=SEED), title="P: share of unbounded draws"))
+        yield (
+            f"unbounded_figure[d={d}]",
+            f"{mod}.unbounded_figure",
+            lambda dd=d: lmf.unbounded_figure(
+                lmg.unbounded_share(d=dd, n=400, lam=0.01, epsilons=[0.05, 0.5, 5.0], n_draws=2000, seed=SEED),
+                title="P: share of unbounded draws",
+            ),
+        )
     for dataset in ("gaussian_classes", "iris"):
-        yield (f"accuracy_figure[{dataset}]", f"{mod}.accuracy_figure",
-               lambda a=dataset: lmf.accuracy_figure(_lm_acc(a), chance=1 / 3, title="Test accuracy against ε"))
-        yield (f"accuracy_figure[{dataset},agreement]", f"{mod}.accuracy_figure",
-               lambda a=dataset: lmf.accuracy_figure(_lm_acc(a)[_lm_acc(a)["method"] != "nonprivate"], chance=None,
-                                                     y="agreement", title="Agreement",
-                                                     y_title="agreement with non-private"))
-        yield (f"excess_vs_epsilon_figure[{dataset}]", f"{mod}.excess_vs_epsilon_figure",
-               lambda a=dataset: lmf.excess_vs_epsilon_figure(_lm_acc(a), title="Excess against ε"))
+        yield (
+            f"accuracy_figure[{dataset}]",
+            f"{mod}.accuracy_figure",
+            lambda a=dataset: lmf.accuracy_figure(_lm_acc(a), chance=1 / 3, title="Test accuracy against ε"),
+        )
+        yield (
+            f"accuracy_figure[{dataset},agreement]",
+            f"{mod}.accuracy_figure",
+            lambda a=dataset: lmf.accuracy_figure(
+                _lm_acc(a)[_lm_acc(a)["method"] != "nonprivate"],
+                chance=None,
+                y="agreement",
+                title="Agreement",
+                y_title="agreement with non-private",
+            ),
+        )
+        yield (
+            f"excess_vs_epsilon_figure[{dataset}]",
+            f"{mod}.excess_vs_epsilon_figure",
+            lambda a=dataset: lmf.excess_vs_epsilon_figure(_lm_acc(a), title="Excess against ε"),
+        )
     for mode in ("corrected", "repaired", "printed"):
-        yield (f"excess_vs_n_figure[{mode}]", f"{mod}.excess_vs_n_figure",
-               lambda m=mode: lmf.excess_vs_n_figure(*_lm_excess_n(m), method=m, title=f"Excess against n ({m})"))
+        yield (
+            f"excess_vs_n_figure[{mode}]",
+            f"{mod}.excess_vs_n_figure",
+            lambda m=mode: lmf.excess_vs_n_figure(*_lm_excess_n(m), method=m, title=f"Excess against n ({m})"),
+        )
         if mode != "printed":
-            yield (f"test_loss_figure[{mode}]", f"{mod}.test_loss_figure",
-                   lambda m=mode: lmf.test_loss_figure(*_lm_excess_n(m), method=m, title="True-risk excess"))
+            yield (
+                f"test_loss_figure[{mode}]",
+                f"{mod}.test_loss_figure",
+                lambda m=mode: lmf.test_loss_figure(*_lm_excess_n(m), method=m, title="True-risk excess"),
+            )
     for parameter in ("mu", "h"):
-        yield (f"tradeoff_figure[{parameter}]", f"{mod}.tradeoff_figure",
-               lambda p=parameter: lmf.tradeoff_figure(_lm_reg(p), parameter=p, title=f"against {p}"))
+        yield (
+            f"tradeoff_figure[{parameter}]",
+            f"{mod}.tradeoff_figure",
+            lambda p=parameter: lmf.tradeoff_figure(_lm_reg(p), parameter=p, title=f"against {p}"),
+        )
 
     def noise(mode):
         t = _lm_task("gaussian_classes")
-        acc = lmg.privacy_params(epsilon=1.0, n=t.n, d=t.d, n_classes=t.n_classes, lam=0.01, h=0.5, mu=None,
-                                 mode=mode, semantics="target", jacobian="conservative",
-                                 psd=True).as_dict()
+        acc = lmg.privacy_params(
+            epsilon=1.0,
+            n=t.n,
+            d=t.d,
+            n_classes=t.n_classes,
+            lam=0.01,
+            h=0.5,
+            mu=None,
+            mode=mode,
+            semantics="target",
+            jacobian="conservative",
+            psd=True,
+        ).as_dict()
         norms = np.linalg.norm(lmg.sample_radial(acc["noise_dim"], acc["beta"], rng=SEED, size=500), axis=1)
-        radii = {"exact": noise_radius(acc["noise_dim"], acc["beta"], 0.05, kind="exact"),
-                 "union": noise_radius(acc["noise_dim"], acc["beta"], 0.05, kind="union")}
+        radii = {
+            "exact": noise_radius(acc["noise_dim"], acc["beta"], 0.05, kind="exact"),
+            "union": noise_radius(acc["noise_dim"], acc["beta"], 0.05, kind="union"),
+        }
         if acc["shared_noise"]:
             radii["printed (Lemma 4)"] = printed_radius(t.d, acc["eps_noise"], 0.05)
-        return lmf.noise_norm_figure(norms, dim=acc["noise_dim"], beta=acc["beta"], radii=radii, method=mode,
-                                     title="Sampled noise norms")
+        return lmf.noise_norm_figure(
+            norms, dim=acc["noise_dim"], beta=acc["beta"], radii=radii, method=mode, title="Sampled noise norms"
+        )
 
     for mode in ("corrected", "repaired", "printed"):
         yield f"noise_norm_figure[{mode}]", f"{mod}.noise_norm_figure", lambda m=mode: noise(m)
@@ -799,45 +1085,85 @@ def cases_large_margin_gaussian():
 
 # -- a few more variants of optional arguments ----------------------------------------------------
 
+
 def cases_variants():
     from dp_core import figures as F
     from dp_core.mechanisms.l1_exponential import figures as lf
     from dp_core.mechanisms.label_dp_bags import figures as lbf
 
-    yield ("noise_scale_figure[linear]", "dp_core.figures.noise_scale_figure",
-           lambda: F.noise_scale_figure(_generic_bounds(), x="epsilon", y="bound", x_title="ε", y_title="bound",
-                                        log_x=False, log_y=False))
-    yield ("sampler_figure[no diagnostics]", "dp_core.mechanisms.l1_exponential.figures.sampler_figure",
-           lambda: lf.sampler_figure(*_l1_sampler()[:3], coord=0))
-    yield ("density_figure[no marks]", "dp_core.mechanisms.l1_exponential.figures.density_figure",
-           lambda: lf.density_figure(_l1_analysis("heavy_tailed", (0,), False).density_points,
-                                     {"tight": _l1_analysis("heavy_tailed", (0,), False).density["tight"]}))
-    yield ("utility_figure[linear k]", "dp_core.mechanisms.label_dp_bags.figures.utility_figure",
-           lambda: lbf.utility_figure(_lb_utility(16, 100, 0.1)[0], x="k", y="test_mse", log_x=False))
-    yield ("eps_profile_figure[no target]", "dp_core.mechanisms.label_dp_bags.figures.eps_profile_figure",
-           lambda: lbf.eps_profile_figure(lbf.eps_profile_table(n=_lb_data().n, k=16, m=100, rho=0.1)))
+    yield (
+        "noise_scale_figure[linear]",
+        "dp_core.figures.noise_scale_figure",
+        lambda: F.noise_scale_figure(
+            _generic_bounds(), x="epsilon", y="bound", x_title="ε", y_title="bound", log_x=False, log_y=False
+        ),
+    )
+    yield (
+        "sampler_figure[no diagnostics]",
+        "dp_core.mechanisms.l1_exponential.figures.sampler_figure",
+        lambda: lf.sampler_figure(*_l1_sampler()[:3], coord=0),
+    )
+    yield (
+        "density_figure[no marks]",
+        "dp_core.mechanisms.l1_exponential.figures.density_figure",
+        lambda: lf.density_figure(
+            _l1_analysis("heavy_tailed", (0,), False).density_points,
+            {"tight": _l1_analysis("heavy_tailed", (0,), False).density["tight"]},
+        ),
+    )
+    yield (
+        "utility_figure[linear k]",
+        "dp_core.mechanisms.label_dp_bags.figures.utility_figure",
+        lambda: lbf.utility_figure(_lb_utility(16, 100, 0.1)[0], x="k", y="test_mse", log_x=False),
+    )
+    yield (
+        "eps_profile_figure[no target]",
+        "dp_core.mechanisms.label_dp_bags.figures.eps_profile_figure",
+        lambda: lbf.eps_profile_figure(lbf.eps_profile_table(n=_lb_data().n, k=16, m=100, rho=0.1)),
+    )
 
     def dk_plain():
-        tab = lbf.delta_vs_k_table(mechanism="noisy-wtd-llp", epsilons=(1.0,), m=100, n=_lb_data().n, rho=0.1,
-                                   exact=False)
+        tab = lbf.delta_vs_k_table(
+            mechanism="noisy-wtd-llp", epsilons=(1.0,), m=100, n=_lb_data().n, rho=0.1, exact=False
+        )
         return lbf.delta_vs_k_figure(tab, n=_lb_data().n, m=100)
 
     yield "delta_vs_k_figure[no marks]", "dp_core.mechanisms.label_dp_bags.figures.delta_vs_k_figure", dk_plain
-    yield ("line_ci_figure[no band, one method]", "dp_core.figures.line_ci_figure",
-           lambda: line_ci_figure(_generic_summary(), x="epsilon", y="error", x_title="ε", y_title="error",
-                                  log_x=True, band=False, methods=["gaussian"]))
+    yield (
+        "line_ci_figure[no band, one method]",
+        "dp_core.figures.line_ci_figure",
+        lambda: line_ci_figure(
+            _generic_summary(),
+            x="epsilon",
+            y="error",
+            x_title="ε",
+            y_title="error",
+            log_x=True,
+            band=False,
+            methods=["gaussian"],
+        ),
+    )
 
     def compare_subset():
         from dp_core.compare.figures import compare_figure
 
-        return compare_figure(_compare("diabetes"), y="excess_risk", eps_marker=2.0,
-                              methods=["output_gaussian", "input"])
+        return compare_figure(
+            _compare("diabetes"), y="excess_risk", eps_marker=2.0, methods=["output_gaussian", "input"]
+        )
 
     yield "compare_figure[methods subset]", "dp_core.compare.figures.compare_figure", compare_subset
 
 
-GROUPS = ("generic", "compare", "audit", "input_perturbation", "l1_exponential", "label_dp_bags",
-          "large_margin_gaussian", "variants")
+GROUPS = (
+    "generic",
+    "compare",
+    "audit",
+    "input_perturbation",
+    "l1_exponential",
+    "label_dp_bags",
+    "large_margin_gaussian",
+    "variants",
+)
 CASES = [case for group in GROUPS for case in globals()[f"cases_{group}"]()]
 
 
@@ -869,6 +1195,7 @@ def test_figure_has_no_problems(builder, make):
 # the defects found on main stay fixed
 # ------------------------------------------------------------------------------------------------
 
+
 def test_compare_marker_label_sits_at_log10_of_epsilon():
     from dp_core.compare.figures import compare_figure
 
@@ -883,8 +1210,10 @@ def test_compare_marker_label_sits_at_log10_of_epsilon():
 def test_label_dp_category_bars_keep_a_category_axis():
     from dp_core.mechanisms.label_dp_bags import figures as lbf
 
-    for fig in (lbf.terms_figure(lbf.terms_table(_lb_summary("noisy-wtd-llp", 1.0, 0.1))),
-                lbf.bag_illustration_figure(lbf.bag_illustration(seed=0))):
+    for fig in (
+        lbf.terms_figure(lbf.terms_table(_lb_summary("noisy-wtd-llp", 1.0, 0.1))),
+        lbf.bag_illustration_figure(lbf.bag_illustration(seed=0)),
+    ):
         assert fig.layout.xaxis.type in (None, "category")
         assert all(isinstance(v, str) for v in fig.data[0].x)
 

@@ -20,17 +20,22 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_dp_core_never_imports_streamlit_statically():
-    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "dp_core").rglob("*.py")
-                 if any(n == "streamlit" or n.startswith("streamlit.") for n in _imports(p))]
+    offenders = [
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "dp_core").rglob("*.py")
+        if any(n == "streamlit" or n.startswith("streamlit.") for n in _imports(p))
+    ]
     assert offenders == []
 
 
 def test_dp_core_import_does_not_load_streamlit():
-    code = ("import sys, importlib, pkgutil, dp_core\n"
-            "for m in pkgutil.walk_packages(dp_core.__path__, 'dp_core.'):\n"
-            "    importlib.import_module(m.name)\n"
-            "import dp_core.cli; dp_core.cli.discover_commands()\n"
-            "print('streamlit' in sys.modules)")
+    code = (
+        "import sys, importlib, pkgutil, dp_core\n"
+        "for m in pkgutil.walk_packages(dp_core.__path__, 'dp_core.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "import dp_core.cli; dp_core.cli.discover_commands()\n"
+        "print('streamlit' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -15,5 +15,5 @@ def test_min_k_beyond_float_resolution_returns(eps):
     k = min_k(1e-5, eps, "wtd-lba", **params)
     assert k is not None and k >= 2**53
     f = _log_delta_fn("wtd-lba", params)
-    assert f(eps, float(k)) <= math.log(1e-5)          # k meets the target
+    assert f(eps, float(k)) <= math.log(1e-5)  # k meets the target
     assert f(eps, float(k) * (1 - 1e-9)) > math.log(1e-5)  # and a visibly smaller k does not

@@ -60,25 +60,99 @@ ENGINE_MODULES = (
 
 # Typical values of required parameters, by name (anything else numeric: 1.0 or 3).
 TYPICAL = {
-    "epsilon": 1.0, "eps": 1.0, "delta": 1e-5, "sensitivity": 1.0, "sigma": 1.0, "n": 200, "d": 2, "k": 4,
-    "m": 10, "rho": 0.1, "theta": 1.5, "tau": 1.0, "eta": 0.05, "zeta": 0.01, "lam": 0.1, "alpha": 1.0,
-    "b1": 1.0, "b2": 1.0, "gamma": 0.1, "h": 0.5, "n_classes": 3, "mu": 1.0, "radius": 1.0, "kappa_value": 0.5,
-    "iota": 0.1, "log_N": 5.0, "diam_W": 2.0, "M_theta": 1.0, "V_theta": 1.0, "m1": 1.0, "target_delta": 1e-5,
-    "noise_std": 1.0, "eps_run": 1.0, "delta_local": 1e-5, "sigma_u": 1.0, "q": 0.5, "seed": 0,
-    "assumption": "A3", "variant": "noisy-wtd-llp", "dim": 3, "beta": 1.0, "mu_eff": 0.1, "C": 3,
+    "epsilon": 1.0,
+    "eps": 1.0,
+    "delta": 1e-5,
+    "sensitivity": 1.0,
+    "sigma": 1.0,
+    "n": 200,
+    "d": 2,
+    "k": 4,
+    "m": 10,
+    "rho": 0.1,
+    "theta": 1.5,
+    "tau": 1.0,
+    "eta": 0.05,
+    "zeta": 0.01,
+    "lam": 0.1,
+    "alpha": 1.0,
+    "b1": 1.0,
+    "b2": 1.0,
+    "gamma": 0.1,
+    "h": 0.5,
+    "n_classes": 3,
+    "mu": 1.0,
+    "radius": 1.0,
+    "kappa_value": 0.5,
+    "iota": 0.1,
+    "log_N": 5.0,
+    "diam_W": 2.0,
+    "M_theta": 1.0,
+    "V_theta": 1.0,
+    "m1": 1.0,
+    "target_delta": 1e-5,
+    "noise_std": 1.0,
+    "eps_run": 1.0,
+    "delta_local": 1e-5,
+    "sigma_u": 1.0,
+    "q": 0.5,
+    "seed": 0,
+    "assumption": "A3",
+    "variant": "noisy-wtd-llp",
+    "dim": 3,
+    "beta": 1.0,
+    "mu_eff": 0.1,
+    "C": 3,
 }
 SCALAR_WORDS = ("float", "int", "bool", "str", "Real", "Integral")
 
 # Functions whose typical call is itself heavy (full experiments, solvers, samplers over data).
 SKIP = {
-    "negotiate", "run_compare", "utility_at", "make_spec", "audit_convergence", "run_audit", "runs_grid",
-    "accuracy_sweep", "excess_vs_n", "regularisation_sweep", "unbounded_share", "bound_tightness", "leak_demo",
-    "decision_grid", "utility_sweep", "utility_trials", "simulate_fits", "simulate_releases", "em_mcmc", "em_grid",
-    "grid_mechanism_releases", "load_dataset", "load_csv_path", "parse_csv", "theorem2_curve",
-    "llp_exact_delta_curve", "bound_terms_table", "make_eval_sample", "population_excess_risk", "solve_monotone",
+    "negotiate",
+    "run_compare",
+    "utility_at",
+    "make_spec",
+    "audit_convergence",
+    "run_audit",
+    "runs_grid",
+    "accuracy_sweep",
+    "excess_vs_n",
+    "regularisation_sweep",
+    "unbounded_share",
+    "bound_tightness",
+    "leak_demo",
+    "decision_grid",
+    "utility_sweep",
+    "utility_trials",
+    "simulate_fits",
+    "simulate_releases",
+    "em_mcmc",
+    "em_grid",
+    "grid_mechanism_releases",
+    "load_dataset",
+    "load_csv_path",
+    "parse_csv",
+    "theorem2_curve",
+    "llp_exact_delta_curve",
+    "bound_terms_table",
+    "make_eval_sample",
+    "population_excess_risk",
+    "solve_monotone",
     # records of results (built by the engine from validated values, not entry points for users)
-    "NoiseSpec", "Theorem2Terms", "MomentConstants", "BoundTerms", "ExactDelta", "PrivacyAccounting", "AuditResult",
-    "AuditTarget", "ThresholdTest", "DatasetInfo", "PreprocessInfo", "GridNet", "Target", "L1Calibration",
+    "NoiseSpec",
+    "Theorem2Terms",
+    "MomentConstants",
+    "BoundTerms",
+    "ExactDelta",
+    "PrivacyAccounting",
+    "AuditResult",
+    "AuditTarget",
+    "ThresholdTest",
+    "DatasetInfo",
+    "PreprocessInfo",
+    "GridNet",
+    "Target",
+    "L1Calibration",
 }
 
 
@@ -130,7 +204,6 @@ def engine_targets() -> list[tuple[str, object, inspect.Signature, list[tuple[st
             seen.add(id(obj))
             found.append((f"{modname}.{name}", obj, sig, numeric))
     return found
-
 
 
 def _typical_kwargs(sig: inspect.Signature) -> dict | None:
@@ -189,9 +262,12 @@ _STATS = {"engine": 0, "cli": 0, "constructed": 0, "runs": 0}
 def _print_stats():
     t0 = time.perf_counter()
     yield
-    _report(f"property module: {_STATS['engine']} engine calls ({_STATS['constructed']} mechanism configurations, "
-            f"{_STATS['runs']} runs), {_STATS['cli']} CLI calls", _STATS["engine"] + _STATS["cli"],
-            time.perf_counter() - t0)
+    _report(
+        f"property module: {_STATS['engine']} engine calls ({_STATS['constructed']} mechanism configurations, "
+        f"{_STATS['runs']} runs), {_STATS['cli']} CLI calls",
+        _STATS["engine"] + _STATS["cli"],
+        time.perf_counter() - t0,
+    )
 
 
 def _check_engine_call(target, pname, value):
@@ -214,16 +290,29 @@ def _check_engine_call(target, pname, value):
 def test_engine_targets_are_discovered():
     names = {t[0].rsplit(".", 1)[1] for t in TARGETS}
     # the calibration functions, bounds, privacy parameters and mechanism configurations are covered
-    for expected in ("gaussian_sigma_analytic", "laplace_scale", "moment_constants", "accounting_summary",
-                     "input_perturbation_params", "privacy_params", "LargeMarginGaussian", "ExplorerConfig",
-                     "make_census"):
+    for expected in (
+        "gaussian_sigma_analytic",
+        "laplace_scale",
+        "moment_constants",
+        "accounting_summary",
+        "input_perturbation_params",
+        "privacy_params",
+        "LargeMarginGaussian",
+        "ExplorerConfig",
+        "make_census",
+    ):
         assert expected in names, sorted(names)
     assert len(TARGETS) >= 40
 
 
 @pytest.mark.timeout(150, method="thread")  # the cases use SIGALRM themselves
-@settings(max_examples=int(os.environ.get("DP_CORE_ENGINE_EXAMPLES", "4000")), deadline=6000, derandomize=not RANDOM,
-          suppress_health_check=list(HealthCheck), database=None)
+@settings(
+    max_examples=int(os.environ.get("DP_CORE_ENGINE_EXAMPLES", "4000")),
+    deadline=6000,
+    derandomize=not RANDOM,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+)
 @given(data=st.data())
 def test_engine_hostile_scalars(data):
     target = data.draw(st.sampled_from(TARGETS), label="target")
@@ -258,8 +347,13 @@ MECHANISMS = _mechanisms()
 
 
 @pytest.mark.timeout(120, method="thread")  # the cases use SIGALRM themselves
-@settings(max_examples=int(os.environ.get("DP_CORE_RUN_EXAMPLES", "800")), deadline=8000, derandomize=not RANDOM,
-          suppress_health_check=list(HealthCheck), database=None)
+@settings(
+    max_examples=int(os.environ.get("DP_CORE_RUN_EXAMPLES", "800")),
+    deadline=8000,
+    derandomize=not RANDOM,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+)
 @given(data=st.data())
 def test_mechanism_run_with_a_hostile_setting(data):
     """Construct a mechanism with ONE hostile numeric setting; if that is accepted, ``run`` on 40 rows
@@ -294,7 +388,7 @@ def test_mechanism_run_with_a_hostile_setting(data):
 @pytest.mark.parametrize("target", TARGETS, ids=[t[0] for t in TARGETS])
 def test_engine_every_parameter_every_hostile_value(target):
     for pname, kind in target[3]:
-        for value in (HOSTILE_FLOATS if kind == "float" else HOSTILE_INTS):
+        for value in HOSTILE_FLOATS if kind == "float" else HOSTILE_INTS:
             _check_engine_call(target, pname, value)
 
 
@@ -323,15 +417,25 @@ def _cli_case(cmd: H.Cmd, opt: H.Option, value: str, tmp: Path, *, real_reproduc
     res = H.run_cli(H.argv_for(cmd, settings_), limit=limit, cwd=tmp)
     _STATS["cli"] += 1
     # A real reproduce command that accepted a valid value may still be computing at the limit.
-    H.check_result(res, may_run_past_limit=real_reproduce and cmd.verb == "reproduce"
-                   and (opt.kind in ("choice", "flag", "text") or _moderate(value)))
+    H.check_result(
+        res,
+        may_run_past_limit=real_reproduce
+        and cmd.verb == "reproduce"
+        and (opt.kind in ("choice", "flag", "text") or _moderate(value)),
+    )
     return res
 
 
 def test_cli_commands_are_discovered():
     names = {c.name for c in COMMANDS}
-    assert {"calibrate gaussian", "simulate label-aggregation", "reproduce large-margin", "audit laplace",
-            "negotiate", "report"} <= names
+    assert {
+        "calibrate gaussian",
+        "simulate label-aggregation",
+        "reproduce large-margin",
+        "audit laplace",
+        "negotiate",
+        "report",
+    } <= names
     assert sum(len(c.options) for c in COMMANDS) > 150
 
 
@@ -366,6 +470,8 @@ def fast_reproduce(monkeypatch):
 
         monkeypatch.setattr(mod, "reproduce", record)
     return calls
+
+
 NUMERIC_FAST = ("-1", "0", "nan", "inf", "1e309", "1e-320", "100000000000000000000", "abc", "9" * 5000)
 
 
@@ -388,8 +494,13 @@ def test_cli_every_option_of_fast_commands(tmp_path, fast_reproduce):
 
 
 @pytest.mark.timeout(170, method="thread")  # the cases use SIGALRM themselves
-@settings(max_examples=int(os.environ.get("DP_CORE_CLI_EXAMPLES", "500")), deadline=None, derandomize=not RANDOM,
-          suppress_health_check=list(HealthCheck), database=None)
+@settings(
+    max_examples=int(os.environ.get("DP_CORE_CLI_EXAMPLES", "500")),
+    deadline=None,
+    derandomize=not RANDOM,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+)
 @given(data=st.data())
 def test_cli_hostile_option_of_any_command(data, tmp_path_factory, fast_reproduce):
     """hypothesis picks a command (simulate and reproduce too), one of its options and a value."""
@@ -397,14 +508,19 @@ def test_cli_hostile_option_of_any_command(data, tmp_path_factory, fast_reproduc
     opts = [o for o in cmd.options if o.kind != "flag"]
     opt = data.draw(st.sampled_from(opts), label="option")
     if opt.kind == "float":
-        value = data.draw(st.one_of(st.sampled_from(H.HOSTILE_NUMBERS),
-                                    st.floats().map(repr)), label="value")
+        value = data.draw(st.one_of(st.sampled_from(H.HOSTILE_NUMBERS), st.floats().map(repr)), label="value")
     elif opt.kind == "int":
         # negative, small, or beyond every cap: a valid count in between (24,687 trials) is a long
         # computation the user asked for, not a hostile value
-        value = data.draw(st.one_of(st.sampled_from(H.HOSTILE_NUMBERS), st.integers(max_value=0).map(str),
-                                    st.integers(min_value=0, max_value=40).map(str),
-                                    st.integers(min_value=10**10).map(str)), label="value")
+        value = data.draw(
+            st.one_of(
+                st.sampled_from(H.HOSTILE_NUMBERS),
+                st.integers(max_value=0).map(str),
+                st.integers(min_value=0, max_value=40).map(str),
+                st.integers(min_value=10**10).map(str),
+            ),
+            label="value",
+        )
     else:
         value = data.draw(st.one_of(st.sampled_from(H.hostile_values(opt)), st.text(max_size=40)), label="value")
     if value.startswith("-") and value not in H.HOSTILE_NUMBERS and opt.kind == "text":

@@ -29,8 +29,21 @@ from dp_core.publication import NOT_FOR_PUBLICATION, NonPublicDiagnostics, is_pu
 
 # ----------------------------------------------------------------------------- declared publishable sets
 PUBLISHABLE = {
-    "InputPerturbationRelease": {"theta", "epsilon", "delta", "alpha", "eps_run", "privacy_status", "model", "eta",
-                                 "sigma_b", "sigma_u", "Delta_in", "on_boundary", "status"},
+    "InputPerturbationRelease": {
+        "theta",
+        "epsilon",
+        "delta",
+        "alpha",
+        "eps_run",
+        "privacy_status",
+        "model",
+        "eta",
+        "sigma_b",
+        "sigma_u",
+        "Delta_in",
+        "on_boundary",
+        "status",
+    },
     "large_margin_gaussian.ReleaseBatch": {"config", "accounting", "phi", "unbounded"},
     "L1FitResult": {"draws", "calibration", "privacy_label", "sampler_status", "sampler_message"},
     "ClippedEMResult": {"draws", "kappa", "sensitivity", "mode", "label", "net"},
@@ -40,9 +53,30 @@ PUBLISHABLE = {
 }
 
 #: Field names that, on a release, would mean a non-private value or the noise is carried along.
-FORBIDDEN = {"theta_nonprivate", "w_hat", "phi_star", "noise", "noise_norm", "rho_noise", "excess", "excess_risk",
-             "pathwise_bound", "direction", "direction_stat", "converged", "data", "costs", "probabilities",
-             "trace_logp", "grid", "mcmc", "lad_w", "secret_weights", "label_noise", "objective"}
+FORBIDDEN = {
+    "theta_nonprivate",
+    "w_hat",
+    "phi_star",
+    "noise",
+    "noise_norm",
+    "rho_noise",
+    "excess",
+    "excess_risk",
+    "pathwise_bound",
+    "direction",
+    "direction_stat",
+    "converged",
+    "data",
+    "costs",
+    "probabilities",
+    "trace_logp",
+    "grid",
+    "mcmc",
+    "lad_w",
+    "secret_weights",
+    "label_noise",
+    "objective",
+}
 
 
 def _key(obj) -> str:
@@ -79,7 +113,7 @@ def _holds(value, secret: np.ndarray) -> bool:
             continue
         if a.shape == secret.shape and np.allclose(a, secret, rtol=1e-12, atol=0, equal_nan=True):
             return True
-        if a.ndim > secret.ndim and a.shape[-secret.ndim:] == secret.shape:  # a stack holding it as one entry
+        if a.ndim > secret.ndim and a.shape[-secret.ndim :] == secret.shape:  # a stack holding it as one entry
             flat = a.reshape((-1,) + secret.shape)
             if any(np.allclose(x, secret, rtol=1e-12, atol=0) for x in flat):
                 return True
@@ -162,8 +196,11 @@ def test_input_perturbation_release_is_publishable(draws, sampler):
     assert isinstance(rel, InputPerturbationRelease)
     rel2, diag = mech.run(X, y, rng=5, sampler=sampler, diagnostics=True)
     _same(rel, rel2)
-    secrets = {"non-private fit": diag.theta_nonprivate, "linear-term noise": diag.noise_linear,
-               "quadratic-term noise": diag.noise_quadratic}
+    secrets = {
+        "non-private fit": diag.theta_nonprivate,
+        "linear-term noise": diag.noise_linear,
+        "quadratic-term noise": diag.noise_quadratic,
+    }
     assert_publishable(rel, secrets)
     assert_diagnostics(diag, secrets)
     assert rel.epsilon == 1.0 and rel.delta == 1e-5 and "not certified" in rel.privacy_status
@@ -209,8 +246,12 @@ def test_large_margin_excess_experiments_match_main(task):
 
     acc = accuracy_sweep(task, epsilons=[0.5, 5.0], modes=("printed", "repaired", "corrected"), n_trials=3, seed=3)
     # values computed on main (commit b48c9f5) with the same seeds
-    main = {"printed": (0.0917904345377957, 102.6264120883169), "repaired": (1.7800459766523558, 197.13634844831043),
-            "corrected": (7.562833304527146, 1630.5443901772644), "nonprivate": (0.0, 0.0)}
+    main = {
+        "printed": (0.0917904345377957, 102.6264120883169),
+        "repaired": (1.7800459766523558, 197.13634844831043),
+        "corrected": (7.562833304527146, 1630.5443901772644),
+        "nonprivate": (0.0, 0.0),
+    }
     for m, (excess, noise_norm) in main.items():
         g = acc[acc.method == m]
         assert float(np.nansum(g.excess)) == pytest.approx(excess, rel=1e-9, abs=1e-15)
@@ -276,17 +317,35 @@ def test_l1_excess_experiments_match_main(draws):
     from dp_core.mechanisms.l1_exponential import simulation as sim
 
     X, y = draws["l1"]
-    df = sim.run_simulation(sim.SimulationConfig(n=200, epsilon=1.0, eval_size=2000, grid_budget=400_000),
-                            n_trials=2, seed=0)
-    main = {"dp_gd": 0.1615112315779815, "em_clipped": 1.5063909063942993, "em_l1": 0.1434302771069683,
-            "nonprivate": 0.007782116561676175}
+    df = sim.run_simulation(
+        sim.SimulationConfig(n=200, epsilon=1.0, eval_size=2000, grid_budget=400_000), n_trials=2, seed=0
+    )
+    main = {
+        "dp_gd": 0.1615112315779815,
+        "em_clipped": 1.5063909063942993,
+        "em_l1": 0.1434302771069683,
+        "nonprivate": 0.007782116561676175,
+    }
     got = df.groupby("method").excess_risk.sum().to_dict()
     for m, v in main.items():
         assert got[m] == pytest.approx(v, rel=1e-9)
-    rd = sim.real_data_experiment(X[:150], y[:150], X[150:], y[150:], estimator=L1ExponentialRegression(epsilon=1.0),
-                                  n_releases=3, clip_x=3.0, clip_y=3.0, rng=0)
-    main = {"dp_gd": 0.0742017617645504, "em_clipped": 0.12470798563454288, "em_l1": 0.025252061641398482,
-            "nonprivate": 0.0}
+    rd = sim.real_data_experiment(
+        X[:150],
+        y[:150],
+        X[150:],
+        y[150:],
+        estimator=L1ExponentialRegression(epsilon=1.0),
+        n_releases=3,
+        clip_x=3.0,
+        clip_y=3.0,
+        rng=0,
+    )
+    main = {
+        "dp_gd": 0.0742017617645504,
+        "em_clipped": 0.12470798563454288,
+        "em_l1": 0.025252061641398482,
+        "nonprivate": 0.0,
+    }
     got = rd.table.groupby("method").excess_test_mae.sum().to_dict()
     for m, v in main.items():
         assert got[m] == pytest.approx(v, rel=1e-9, abs=1e-15)
@@ -338,8 +397,9 @@ def test_label_dp_batch_secrets_only_on_request(draws):
     X, y = draws["bags"]
     batch = simulate_releases(X, y, mechanism="wtd-lba", m=10, k=5, n_trials=3, seed=2, with_xbar=True)
     assert isinstance(batch, ReleaseBatch) and batch.weights is None
-    batch2, sec = simulate_releases(X, y, mechanism="wtd-lba", m=10, k=5, n_trials=3, seed=2, with_xbar=True,
-                                    diagnostics=True)
+    batch2, sec = simulate_releases(
+        X, y, mechanism="wtd-lba", m=10, k=5, n_trials=3, seed=2, with_xbar=True, diagnostics=True
+    )
     np.testing.assert_array_equal(batch.ybar, batch2.ybar)
     # the weights are the ones main returned with return_secrets=True (same seed): first values
     assert sec.weights.shape == (3, 10, 5)
@@ -349,8 +409,9 @@ def test_label_dp_batch_secrets_only_on_request(draws):
         secrets[f"weights of run {r}"] = sec.weights[r]
     assert_publishable(batch, secrets)
     assert_diagnostics(sec, secrets)
-    nb, nsec = simulate_releases(X, y, mechanism="noisy-wtd-llp", m=10, k=5, rho=0.5, n_trials=3, seed=2,
-                                 diagnostics=True)
+    nb, nsec = simulate_releases(
+        X, y, mechanism="noisy-wtd-llp", m=10, k=5, rho=0.5, n_trials=3, seed=2, diagnostics=True
+    )
     assert nb.weights is not None and nsec.weights is None  # LLP weights are public
     assert_publishable(nb, {"label noise": nsec.label_noise})
     assert_diagnostics(nsec, {"label noise": nsec.label_noise})
@@ -378,8 +439,9 @@ def test_every_release_class_is_declared_and_every_diagnostics_class_is_marked()
             continue
         if name.endswith(("Diagnostics", "Secrets")) and dataclasses.is_dataclass(cls):
             raise AssertionError(f"{cls.__module__}.{name} looks like diagnostics but is not a NonPublicDiagnostics")
-        if dataclasses.is_dataclass(cls) and ("Release" in name or name.endswith("FitResult")
-                                              or name == "ClippedEMResult"):
+        if dataclasses.is_dataclass(cls) and (
+            "Release" in name or name.endswith("FitResult") or name == "ClippedEMResult"
+        ):
             key = cls.__module__.split(".")[-2] + ".ReleaseBatch" if name == "ReleaseBatch" else name
             releases.add(key)
             fields = {f.name for f in dataclasses.fields(cls)}
@@ -387,5 +449,15 @@ def test_every_release_class_is_declared_and_every_diagnostics_class_is_marked()
             assert fields == PUBLISHABLE[key], (key, fields ^ PUBLISHABLE[key])
             assert not fields & FORBIDDEN, key
     assert releases == set(PUBLISHABLE)
-    assert {"InputPerturbationDiagnostics", "ReleaseDiagnostics", "L1Diagnostics", "ClippedEMDiagnostics",
-            "ReleaseSecrets", "BagSecrets", "OutputModel", "LadFit", "GridEMResult", "RealDataResult"} <= diagnostics
+    assert {
+        "InputPerturbationDiagnostics",
+        "ReleaseDiagnostics",
+        "L1Diagnostics",
+        "ClippedEMDiagnostics",
+        "ReleaseSecrets",
+        "BagSecrets",
+        "OutputModel",
+        "LadFit",
+        "GridEMResult",
+        "RealDataResult",
+    } <= diagnostics

@@ -17,9 +17,23 @@ from dp_core.report import (
     targets_from_params,
 )
 
-CFG = ExplorerConfig(eps=1.0, delta=1e-5, seed=7, trials=8, dataset="iris", page="pages/compare.py",
-                     params={"eps_min": 0.1, "eps_max": 10.0, "n_eps": 4, "mech": "output_perturbation",
-                             "tmetric": "accuracy", "tvalue": 0.6, "tdelta": 0.0})
+CFG = ExplorerConfig(
+    eps=1.0,
+    delta=1e-5,
+    seed=7,
+    trials=8,
+    dataset="iris",
+    page="pages/compare.py",
+    params={
+        "eps_min": 0.1,
+        "eps_max": 10.0,
+        "n_eps": 4,
+        "mech": "output_perturbation",
+        "tmetric": "accuracy",
+        "tvalue": 0.6,
+        "tdelta": 0.0,
+    },
+)
 
 
 @pytest.fixture(scope="module")

@@ -25,8 +25,9 @@ def test_real_accepts_numpy_and_ints():
     assert v.check_real("x", math.inf, allow_inf=True) == math.inf
 
 
-@pytest.mark.parametrize("value, exc", [(0, ValueError), (-1e-9, ValueError), (math.nan, ValueError),
-                                        ("0.5", TypeError)])
+@pytest.mark.parametrize(
+    "value, exc", [(0, ValueError), (-1e-9, ValueError), (math.nan, ValueError), ("0.5", TypeError)]
+)
 def test_epsilon(value, exc):
     with pytest.raises(exc):
         v.check_epsilon(value)

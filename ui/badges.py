@@ -44,8 +44,13 @@ def large_margin_audit_mode(mode: str, psd: bool) -> str:
 
 def audit_link_params(row: dict) -> dict[str, str]:
     """URL parameters of the Privacy audit page that reopen ``row`` (its settings are applied there)."""
-    return {"mechanism": row["mechanism"], "audit_mode": row["mode"], "audit_pair": row["pair"],
-            "audit_runs": str(int(row["runs"])), "audit_row": row_key(row["mechanism"], row["mode"])}
+    return {
+        "mechanism": row["mechanism"],
+        "audit_mode": row["mode"],
+        "audit_pair": row["pair"],
+        "audit_runs": str(int(row["runs"])),
+        "audit_row": row_key(row["mechanism"], row["mode"]),
+    }
 
 
 def audit_badge(mechanism: str, mode: str, *, container=None) -> str | None:
@@ -70,12 +75,16 @@ def audit_badge(mechanism: str, mode: str, *, container=None) -> str | None:
     if status == STATUS_NOT_VALID:
         verdict = f"the audit measured {bound}, more than the claimed {claim}: the claim is false."
     else:
-        verdict = (f"the audit measured {bound}, not above the claimed {claim} (evidence, not a proof).")
-    show(f"**Audit: {status}** — {verdict} Mode *{row['mode']}* audited at ε = {display.epsilon(row['epsilon'])} "
-         f"(seed {row['seed']}), {display.integer(row['runs'])} runs per dataset; event: {md_escape(row['event'])}. "
-         f"Computed {row['date']} (engine {row['engine_version']}).", icon=icon)
-    box.page_link("pages/audit.py", label="Reopen the audit behind this badge", icon="🔍",
-                  query_params=audit_link_params(row))
+        verdict = f"the audit measured {bound}, not above the claimed {claim} (evidence, not a proof)."
+    show(
+        f"**Audit: {status}** — {verdict} Mode *{row['mode']}* audited at ε = {display.epsilon(row['epsilon'])} "
+        f"(seed {row['seed']}), {display.integer(row['runs'])} runs per dataset; event: {md_escape(row['event'])}. "
+        f"Computed {row['date']} (engine {row['engine_version']}).",
+        icon=icon,
+    )
+    box.page_link(
+        "pages/audit.py", label="Reopen the audit behind this badge", icon="🔍", query_params=audit_link_params(row)
+    )
     return status
 
 
@@ -87,8 +96,10 @@ def audit_caption(mechanism: str, mode: str, *, container=None) -> str | None:
         box.caption(f"No stored audit for {mechanism} in mode {mode}.")
         return None
     params = "&".join(f"{k}={v}" for k, v in audit_link_params(row).items()).replace(":", "%3A")
-    box.caption(f"Audit table: **{row['status']}** ({mechanism}, mode {row['mode']}: claimed "
-                f"ε = {display.epsilon(row['eps_claimed'])}, measured ε ≥ {display.number(row['eps_lower'])} "
-                f"at {display.percent(row['confidence'], sig=2)} confidence, {display.integer(row['runs'])} runs, "
-                f"{row['date']}) [reopen ↗](audit?{params})")
+    box.caption(
+        f"Audit table: **{row['status']}** ({mechanism}, mode {row['mode']}: claimed "
+        f"ε = {display.epsilon(row['eps_claimed'])}, measured ε ≥ {display.number(row['eps_lower'])} "
+        f"at {display.percent(row['confidence'], sig=2)} confidence, {display.integer(row['runs'])} runs, "
+        f"{row['date']}) [reopen ↗](audit?{params})"
+    )
     return row["status"]

@@ -22,7 +22,13 @@ def load_demo(name: str, n: int | None = None, seed: int = 0, _version: str = dp
 @scoped.cache_data(max_entries=256, show_spinner=False, upload_independent=True)
 def gaussian_sigmas(epsilon: float, delta: float, sensitivity: float = 1.0) -> dict:
     analytic = calibration.gaussian_sigma_analytic(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
-    classic = (calibration.gaussian_sigma_classic(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
-               if epsilon <= 1.0 else float("nan"))
-    return {"analytic": analytic, "classic": classic,
-            "laplace": calibration.laplace_scale(epsilon=epsilon, sensitivity=sensitivity)}
+    classic = (
+        calibration.gaussian_sigma_classic(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
+        if epsilon <= 1.0
+        else float("nan")
+    )
+    return {
+        "analytic": analytic,
+        "classic": classic,
+        "laplace": calibration.laplace_scale(epsilon=epsilon, sensitivity=sensitivity),
+    }

@@ -15,11 +15,31 @@ from . import cached_scope as scoped
 
 
 @scoped.cache_data(max_entries=24, show_spinner="Running the mechanism on both neighbouring datasets...")
-def audit(mechanism: str, mode: str, pair: str, epsilon: float, delta: float, runs: int, seed: int, pair_seed: int,
-          options: tuple, dataset_name: str, fingerprint: str, _dataset, _version: str = dp_core.__version__
-          ) -> AuditReport:
-    target = make_target(mechanism, mode=mode, pair=pair, epsilon=epsilon, delta=delta, dataset=_dataset,
-                         pair_seed=pair_seed, **dict(options))
+def audit(
+    mechanism: str,
+    mode: str,
+    pair: str,
+    epsilon: float,
+    delta: float,
+    runs: int,
+    seed: int,
+    pair_seed: int,
+    options: tuple,
+    dataset_name: str,
+    fingerprint: str,
+    _dataset,
+    _version: str = dp_core.__version__,
+) -> AuditReport:
+    target = make_target(
+        mechanism,
+        mode=mode,
+        pair=pair,
+        epsilon=epsilon,
+        delta=delta,
+        dataset=_dataset,
+        pair_seed=pair_seed,
+        **dict(options),
+    )
     return audit_report(target, runs=runs, seed=seed)
 
 

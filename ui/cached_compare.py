@@ -19,24 +19,48 @@ V = dp_core.__version__
 
 
 @scoped.cache_data(max_entries=16, show_spinner="Running every mechanism...")
-def compare(name: str, fingerprint: str, spec: CompareSpec, mechanisms: tuple[str, ...] | None, _ds,
-            _v: str = V) -> CompareResult:
+def compare(
+    name: str, fingerprint: str, spec: CompareSpec, mechanisms: tuple[str, ...] | None, _ds, _v: str = V
+) -> CompareResult:
     return run_compare(_ds, spec, mechanisms=mechanisms)
 
 
 @scoped.cache_data(max_entries=32, show_spinner="Negotiating...")
-def negotiation(name: str, fingerprint: str, spec: CompareSpec, mechanisms: tuple[str, ...] | None,
-                targets: tuple[str, ...], epsilon: float, solve_for: str, _ds, _result: CompareResult,
-                _v: str = V) -> dict:
-    return negotiate(_ds, list(targets), epsilon=epsilon, delta=spec.delta, mechanisms=mechanisms,
-                     n_trials=spec.n_trials, seed=spec.seed, eps_min=min(spec.epsilons), eps_max=max(spec.epsilons),
-                     n_points=len(spec.epsilons), k=spec.k, m=spec.m, rho=spec.rho, result=_result,
-                     solve_for=solve_for)
+def negotiation(
+    name: str,
+    fingerprint: str,
+    spec: CompareSpec,
+    mechanisms: tuple[str, ...] | None,
+    targets: tuple[str, ...],
+    epsilon: float,
+    solve_for: str,
+    _ds,
+    _result: CompareResult,
+    _v: str = V,
+) -> dict:
+    return negotiate(
+        _ds,
+        list(targets),
+        epsilon=epsilon,
+        delta=spec.delta,
+        mechanisms=mechanisms,
+        n_trials=spec.n_trials,
+        seed=spec.seed,
+        eps_min=min(spec.epsilons),
+        eps_max=max(spec.epsilons),
+        n_points=len(spec.epsilons),
+        k=spec.k,
+        m=spec.m,
+        rho=spec.rho,
+        result=_result,
+        solve_for=solve_for,
+    )
 
 
 @scoped.cache_data(max_entries=8, show_spinner="Writing the report...")
-def report(config_json: str, fingerprint: str, _ds, _result: CompareResult, _negotiation: dict | None,
-           _v: str = V) -> tuple[str, str]:
+def report(
+    config_json: str, fingerprint: str, _ds, _result: CompareResult, _negotiation: dict | None, _v: str = V
+) -> tuple[str, str]:
     cfg: ExplorerConfig = config_from_json(config_json)
     rep = build_report(cfg, dataset=_ds, result=_result, negotiation=_negotiation)
     return rep.html, rep.csv

@@ -27,27 +27,81 @@ def prepared(name: str, fingerprint: str, label_range, b1: float, seed: int, _ds
 
 
 @scoped.cache_data(max_entries=64, show_spinner=False)
-def conditions(name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, m: int, _data, _v: str = V) -> dict:
+def conditions(
+    name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, m: int, _data, _v: str = V
+) -> dict:
     return lb.data_conditions(_data.X, _data.y, b1, k=k, m=m)
 
 
 @scoped.cache_data(max_entries=64, show_spinner=False)
-def residuals(name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, m: int, _data, _v: str = V) -> np.ndarray:
+def residuals(
+    name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, m: int, _data, _v: str = V
+) -> np.ndarray:
     return lb.bag_residuals(_data.X, _data.y, m=m, k=k, rng=seed)
 
 
 @scoped.cache_data(max_entries=256, show_spinner="Computing the accounting...")
-def summary(variant: str, eps: float, n: int, k: int, m: int, b1: float, rho: float, noise_std: float, d, b2, gamma, lam,
-            target_delta: float, _v: str = V) -> dict:
-    return acc.accounting_summary(variant=variant, epsilon=eps, n=n, k=k, m=m, b1=b1, rho=rho, noise_std=noise_std, d=d,
-                                  b2=b2, gamma=gamma, lam=lam, target_delta=target_delta)
+def summary(
+    variant: str,
+    eps: float,
+    n: int,
+    k: int,
+    m: int,
+    b1: float,
+    rho: float,
+    noise_std: float,
+    d,
+    b2,
+    gamma,
+    lam,
+    target_delta: float,
+    _v: str = V,
+) -> dict:
+    return acc.accounting_summary(
+        variant=variant,
+        epsilon=eps,
+        n=n,
+        k=k,
+        m=m,
+        b1=b1,
+        rho=rho,
+        noise_std=noise_std,
+        d=d,
+        b2=b2,
+        gamma=gamma,
+        lam=lam,
+        target_delta=target_delta,
+    )
 
 
 @scoped.cache_data(max_entries=64, show_spinner="Computing δ against k...")
-def delta_k(mechanism: str, epsilons: tuple, m: int, n: int, b1: float, rho: float, noise_std: float, d, b2, gamma, lam,
-            _v: str = V) -> pd.DataFrame:
-    return lbf.delta_vs_k_table(mechanism=mechanism, epsilons=epsilons, m=m, n=n, b1=b1, rho=rho, noise_std=noise_std,
-                                d=d, b2=b2, gamma=gamma, lam=lam)
+def delta_k(
+    mechanism: str,
+    epsilons: tuple,
+    m: int,
+    n: int,
+    b1: float,
+    rho: float,
+    noise_std: float,
+    d,
+    b2,
+    gamma,
+    lam,
+    _v: str = V,
+) -> pd.DataFrame:
+    return lbf.delta_vs_k_table(
+        mechanism=mechanism,
+        epsilons=epsilons,
+        m=m,
+        n=n,
+        b1=b1,
+        rho=rho,
+        noise_std=noise_std,
+        d=d,
+        b2=b2,
+        gamma=gamma,
+        lam=lam,
+    )
 
 
 @scoped.cache_data(max_entries=64, show_spinner="Computing the ε–δ profile...")
@@ -56,17 +110,34 @@ def eps_profile(n: int, k: int, m: int, rho: float, b1: float, noise_std: float,
 
 
 @scoped.cache_data(max_entries=64, show_spinner=False)
-def min_k_table(mechanism: str, epsilons: tuple, target_delta: float, n: int, m: int, params: tuple, _v: str = V) -> pd.DataFrame:
+def min_k_table(
+    mechanism: str, epsilons: tuple, target_delta: float, n: int, m: int, params: tuple, _v: str = V
+) -> pd.DataFrame:
     return lbf.min_k_table(mechanism=mechanism, epsilons=epsilons, target_delta=target_delta, n=n, m=m, **dict(params))
 
 
 @scoped.cache_data(max_entries=32, show_spinner="Running the mechanisms...")
-def utility(name: str, fingerprint: str, label_range, b1: float, split_seed: int, points: tuple, trials: int, seed: int,
-            eps: float, delta: float, noise_std: float, _data, _v: str = V) -> pd.DataFrame:
+def utility(
+    name: str,
+    fingerprint: str,
+    label_range,
+    b1: float,
+    split_seed: int,
+    points: tuple,
+    trials: int,
+    seed: int,
+    eps: float,
+    delta: float,
+    noise_std: float,
+    _data,
+    _v: str = V,
+) -> pd.DataFrame:
     pts = [dict(p) for p in points]
     return lb.utility_sweep(_data, pts, n_trials=trials, seed=seed, epsilon=eps, delta=delta, noise_std=noise_std)
 
 
 @scoped.cache_data(max_entries=64, show_spinner=False)
-def utility_requirement(name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, _data, _v: str = V) -> dict:
+def utility_requirement(
+    name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, _data, _v: str = V
+) -> dict:
     return lb.utility_requirement(_data, k=k)

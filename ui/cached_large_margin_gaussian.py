@@ -22,7 +22,9 @@ V = dp_core.__version__
 
 
 @scoped.cache_data(max_entries=32, show_spinner=False)
-def task(name: str, fingerprint: str, n_train: int | None, k: int, seed: int, _ds, _v: str = V) -> lmg.ClassificationTask:
+def task(
+    name: str, fingerprint: str, n_train: int | None, k: int, seed: int, _ds, _v: str = V
+) -> lmg.ClassificationTask:
     return lmg.make_task(_ds, n_train=n_train, k=k, seed=seed)
 
 
@@ -31,16 +33,40 @@ def _task_key(t: lmg.ClassificationTask) -> tuple:
 
 
 @scoped.cache_data(max_entries=64, show_spinner=False)
-def accounting(eps: float, n: int, d: int, C: int, lam: float, h: float, mu, mode: str, semantics: str,
-               jacobian: str, psd: bool, _v: str = V) -> dict:
-    acc = lmg.privacy_params(epsilon=eps, n=n, d=d, n_classes=C, lam=lam, h=h, mu=mu, mode=mode,
-                             semantics=semantics, jacobian=jacobian, psd=psd)
+def accounting(
+    eps: float,
+    n: int,
+    d: int,
+    C: int,
+    lam: float,
+    h: float,
+    mu,
+    mode: str,
+    semantics: str,
+    jacobian: str,
+    psd: bool,
+    _v: str = V,
+) -> dict:
+    acc = lmg.privacy_params(
+        epsilon=eps,
+        n=n,
+        d=d,
+        n_classes=C,
+        lam=lam,
+        h=h,
+        mu=mu,
+        mode=mode,
+        semantics=semantics,
+        jacobian=jacobian,
+        psd=psd,
+    )
     return acc.as_dict()
 
 
 @scoped.cache_data(max_entries=64, show_spinner="Fitting the classifiers...")
-def one_draw(task_key: tuple, fingerprint: str, config: lmg.LargeMarginGaussian, draw: int, seed: int, _task,
-             _v: str = V) -> dict:
+def one_draw(
+    task_key: tuple, fingerprint: str, config: lmg.LargeMarginGaussian, draw: int, seed: int, _task, _v: str = V
+) -> dict:
     """One private draw of ``config`` (the ``draw``-th child of ``seed``) beside the non-private fit.
 
     For the page's comparison only: the dict mixes the release (``phi``, ``unbounded``) with values that are
@@ -49,44 +75,80 @@ def one_draw(task_key: tuple, fingerprint: str, config: lmg.LargeMarginGaussian,
     """
     t = _task
     ss = np.random.SeedSequence([seed, draw])
-    b, diag = lmg.release_many(t.X_train, t.y_train, config, n_runs=1, seed=ss, n_classes=t.n_classes,
-                               diagnostics=True)
+    b, diag = lmg.release_many(t.X_train, t.y_train, config, n_runs=1, seed=ss, n_classes=t.n_classes, diagnostics=True)
     pred_p = b.predictions(t.X_test)[0]
     Zt = lmg.preprocess(t.X_test, scale=diag.data.scale)
     pred_np = lmg.predict(diag.phi_star, Zt)
     return {
-        "phi_star": diag.phi_star, "phi": None if b.unbounded[0] else b.phi[0], "unbounded": bool(b.unbounded[0]),
-        "scale": diag.data.scale, "noise_norm": float(diag.noise_norm[0]), "excess": float(diag.excess[0]),
-        "pathwise_bound": float(diag.pathwise_bound[0]), "acc_np": float(np.mean(pred_np == t.y_test)),
+        "phi_star": diag.phi_star,
+        "phi": None if b.unbounded[0] else b.phi[0],
+        "unbounded": bool(b.unbounded[0]),
+        "scale": diag.data.scale,
+        "noise_norm": float(diag.noise_norm[0]),
+        "excess": float(diag.excess[0]),
+        "pathwise_bound": float(diag.pathwise_bound[0]),
+        "acc_np": float(np.mean(pred_np == t.y_test)),
         "acc_p": float("nan") if b.unbounded[0] else float(np.mean(pred_p == t.y_test)),
         "agreement": float("nan") if b.unbounded[0] else float(np.mean(pred_p == pred_np)),
-        "phi_star_norm": float(np.sqrt(np.sum(diag.phi_star**2))), "converged": bool(diag.converged[0]),
+        "phi_star_norm": float(np.sqrt(np.sum(diag.phi_star**2))),
+        "converged": bool(diag.converged[0]),
     }
 
 
 @scoped.cache_data(max_entries=16, show_spinner="Measuring accuracy against ε...")
-def accuracy_sweep(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian, epsilons: tuple, modes: tuple,
-                   n_trials: int, seed: int, _task, _v: str = V) -> tuple[pd.DataFrame, pd.DataFrame]:
-    df = lmg.accuracy_sweep(_task, epsilons=list(epsilons), modes=list(modes), base=base, n_trials=n_trials,
-                            seed=seed)
-    s = summarize(df, by=["method", "epsilon"], values=["accuracy", "agreement", "excess", "unbounded", "pathwise_bound"])
+def accuracy_sweep(
+    task_key: tuple,
+    fingerprint: str,
+    base: lmg.LargeMarginGaussian,
+    epsilons: tuple,
+    modes: tuple,
+    n_trials: int,
+    seed: int,
+    _task,
+    _v: str = V,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    df = lmg.accuracy_sweep(_task, epsilons=list(epsilons), modes=list(modes), base=base, n_trials=n_trials, seed=seed)
+    s = summarize(
+        df, by=["method", "epsilon"], values=["accuracy", "agreement", "excess", "unbounded", "pathwise_bound"]
+    )
     return df, s
 
 
 @scoped.cache_data(max_entries=16, show_spinner="Measuring excess risk against n...")
-def excess_vs_n(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian, mode: str, ns: tuple,
-                delta: float, n_trials: int, seed: int, _task, _v: str = V) -> tuple[pd.DataFrame, pd.DataFrame]:
-    trials, bounds = lmg.excess_vs_n(_task, ns=list(ns), mode=mode, base=base, delta=delta, n_trials=n_trials,
-                                     seed=seed)
+def excess_vs_n(
+    task_key: tuple,
+    fingerprint: str,
+    base: lmg.LargeMarginGaussian,
+    mode: str,
+    ns: tuple,
+    delta: float,
+    n_trials: int,
+    seed: int,
+    _task,
+    _v: str = V,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    trials, bounds = lmg.excess_vs_n(
+        _task, ns=list(ns), mode=mode, base=base, delta=delta, n_trials=n_trials, seed=seed
+    )
     s = summarize(trials, by=["method", "n"], values=["excess", "pathwise_bound", "test_loss_excess"])
     return s, bounds
 
 
 @scoped.cache_data(max_entries=16, show_spinner="Measuring the regularisation trade-off...")
-def regularisation(task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian, parameter: str, values: tuple,
-                   n_trials: int, seed: int, _task, _v: str = V) -> pd.DataFrame:
-    df = lmg.regularisation_sweep(_task, parameter=parameter, values=list(values), base=base, n_trials=n_trials,
-                                  seed=seed)
+def regularisation(
+    task_key: tuple,
+    fingerprint: str,
+    base: lmg.LargeMarginGaussian,
+    parameter: str,
+    values: tuple,
+    n_trials: int,
+    seed: int,
+    _task,
+    _v: str = V,
+) -> pd.DataFrame:
+    df = lmg.regularisation_sweep(
+        _task, parameter=parameter, values=list(values), base=base, n_trials=n_trials, seed=seed
+    )
     return summarize(df, by=["method", "value"], values=["accuracy", "excess", "pathwise_bound", "nonprivate_accuracy"])
 
 
@@ -96,8 +158,9 @@ def unbounded_share(d: int, n: int, lam: float, epsilons: tuple, n_draws: int, s
 
 
 @scoped.cache_data(max_entries=32, show_spinner="Measuring the shared-noise leak...")
-def leak(task_key: tuple, fingerprint: str, eps: float, lam: float, h: float, n_draws: int, seed: int, _task,
-         _v: str = V) -> pd.DataFrame:
+def leak(
+    task_key: tuple, fingerprint: str, eps: float, lam: float, h: float, n_draws: int, seed: int, _task, _v: str = V
+) -> pd.DataFrame:
     return lmg.leak_demo(_task, epsilon=eps, lam=lam, h=h, n_draws=n_draws, seed=seed)
 
 
@@ -107,16 +170,28 @@ def bounds_table(acc_dict: dict, delta: float, phi_star_norm: float, _v: str = V
     b = bounds_for_mode(acc, delta=delta, phi_star_norm=phi_star_norm)
     rows = []
     names = {
-        "thm52": "Thm 5.2: J(Φᵖ) − J(Φ*)", "thm53_total": "Thm 5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
-        "u52": "U5.2: J(Φᵖ) − J(Φ*)", "u53_total": "U5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
-        "c52_exact": "C5.2 (exact Gamma radius): J(Φᵖ) − J(Φ*)", "c52_union": "C5.2 (union radius): J(Φᵖ) − J(Φ*)",
-        "expected_pathwise": "expected pathwise bound on E[J(Φᵖ) − J(Φ*)]", "c53_A": "C5.3 term A (trace)",
-        "c53_B": "C5.3 term B (Frobenius, uses ‖Φ*‖_F)", "c53_E": "C5.3 term E (2 × C5.2)",
-        "c53_S": "C5.3 term S (sample; heuristic G² scaling)", "c53_total": "C5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
+        "thm52": "Thm 5.2: J(Φᵖ) − J(Φ*)",
+        "thm53_total": "Thm 5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
+        "u52": "U5.2: J(Φᵖ) − J(Φ*)",
+        "u53_total": "U5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
+        "c52_exact": "C5.2 (exact Gamma radius): J(Φᵖ) − J(Φ*)",
+        "c52_union": "C5.2 (union radius): J(Φᵖ) − J(Φ*)",
+        "expected_pathwise": "expected pathwise bound on E[J(Φᵖ) − J(Φ*)]",
+        "c53_A": "C5.3 term A (trace)",
+        "c53_B": "C5.3 term B (Frobenius, uses ‖Φ*‖_F)",
+        "c53_E": "C5.3 term E (2 × C5.2)",
+        "c53_S": "C5.3 term S (sample; heuristic G² scaling)",
+        "c53_total": "C5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
     }
-    probs = {"thm52": "probability", "thm53_total": "probability", "u52": "u52_probability",
-             "u53_total": "u53_probability", "c52_exact": "c52_probability", "c52_union": "c52_probability",
-             "c53_total": "c53_probability"}
+    probs = {
+        "thm52": "probability",
+        "thm53_total": "probability",
+        "u52": "u52_probability",
+        "u53_total": "u53_probability",
+        "c52_exact": "c52_probability",
+        "c52_union": "c52_probability",
+        "c53_total": "c53_probability",
+    }
     for tier in ("printed", "tier_u", "tier_c"):
         if tier not in b:
             continue
@@ -124,9 +199,16 @@ def bounds_table(acc_dict: dict, delta: float, phi_star_norm: float, _v: str = V
         for key, label in names.items():
             if key in block:
                 p = block.get(probs.get(key, ""), None)
-                rows.append({"tier": block["label"], "bound": label, "value": block[key],
-                             "holds with probability": "mean" if key == "expected_pathwise" else
-                             ("—" if p is None else f"≥ {p:.3g}")})
+                rows.append(
+                    {
+                        "tier": block["label"],
+                        "bound": label,
+                        "value": block[key],
+                        "holds with probability": "mean"
+                        if key == "expected_pathwise"
+                        else ("—" if p is None else f"≥ {p:.3g}"),
+                    }
+                )
     return pd.DataFrame(rows)
 
 

@@ -134,8 +134,9 @@ class SessionMemo:
             self._entries[key] = value
             self._sizes[key] = size
             self._entries.move_to_end(key)
-            while len(self._entries) > 1 and (len(self._entries) > self.max_entries
-                                              or sum(self._sizes.values()) > self.max_bytes):
+            while len(self._entries) > 1 and (
+                len(self._entries) > self.max_entries or sum(self._sizes.values()) > self.max_bytes
+            ):
                 old, _ = self._entries.popitem(last=False)
                 self._sizes.pop(old, None)
 
@@ -201,8 +202,9 @@ def _private(args: tuple, kwargs: dict) -> bool:
     return session_uses_upload() or any(is_upload_value(v) for v in (*args, *kwargs.values()))
 
 
-def _scoped(streamlit_cache: Callable, copy_results: bool, upload_independent: bool,
-            **cache_kwargs) -> Callable[[Callable], Callable]:
+def _scoped(
+    streamlit_cache: Callable, copy_results: bool, upload_independent: bool, **cache_kwargs
+) -> Callable[[Callable], Callable]:
     spinner = cache_kwargs.get("show_spinner", True)
 
     def decorate(fn: Callable) -> Callable:

@@ -117,8 +117,14 @@ class UrlParam:
     label: str = ""
 
 
-_C, _IP, _LB, _LM, _L1, _AU = ("pages/compare.py", "pages/input_perturbation.py", "pages/label_dp_bags.py",
-                               "pages/large_margin_gaussian.py", "pages/l1_exponential.py", "pages/audit.py")
+_C, _IP, _LB, _LM, _L1, _AU = (
+    "pages/compare.py",
+    "pages/input_perturbation.py",
+    "pages/label_dp_bags.py",
+    "pages/large_margin_gaussian.py",
+    "pages/l1_exponential.py",
+    "pages/audit.py",
+)
 
 #: Every URL parameter of the app. Shared ones (``page=None``) are read by ``ui.state.init_state``;
 #: page ones by ``ui.state.url_param`` / ``seed_widget`` (data-dependent defaults and options are
@@ -127,8 +133,9 @@ _C, _IP, _LB, _LM, _L1, _AU = ("pages/compare.py", "pages/input_perturbation.py"
 URL_PARAMS: dict[str, UrlParam] = {
     # shared
     "eps": UrlParam(float, EPS_DEFAULT, EPS_MIN, EPS_MAX, private=LOWER_IS_PRIVATE, label="privacy budget ε"),
-    "delta": UrlParam(float, DELTA_DEFAULT, options=DELTA_OPTIONS, private=LOWER_IS_PRIVATE,
-                      label="failure probability δ"),
+    "delta": UrlParam(
+        float, DELTA_DEFAULT, options=DELTA_OPTIONS, private=LOWER_IS_PRIVATE, label="failure probability δ"
+    ),
     "seed": UrlParam(int, SEED_DEFAULT, 0, SEED_MAX, label="random seed"),
     "trials": UrlParam(int, TRIALS_DEFAULT, options=TRIAL_OPTIONS, label="Monte-Carlo trials"),
     "k": UrlParam(int, K_DEFAULT, K_MIN, K_MAX, private=HIGHER_IS_PRIVATE, label="bag size k"),
@@ -147,8 +154,9 @@ URL_PARAMS: dict[str, UrlParam] = {
     "tsolve": UrlParam(str, "epsilon", options=("epsilon", "n"), page=_C, label="solve for"),
     # input perturbation
     "ip_model": UrlParam(str, None, options=IP_MODELS, page=_IP, label="model"),
-    "ip_alpha": UrlParam(float, 1.0, options=IP_ALPHA_OPTIONS, private=LOWER_IS_PRIVATE, page=_IP,
-                         label="local / central trade-off α"),
+    "ip_alpha": UrlParam(
+        float, 1.0, options=IP_ALPHA_OPTIONS, private=LOWER_IS_PRIVATE, page=_IP, label="local / central trade-off α"
+    ),
     "ip_eta": UrlParam(float, 1.0, IP_ETA_MIN, IP_ETA_MAX, page=_IP, label="parameter-ball radius η"),
     "ip_dmult": UrlParam(float, 1.0, options=IP_DMULT_OPTIONS, page=_IP, label="Δ multiplier"),
     "ip_mode": UrlParam(str, "COR2", options=IP_MODES, page=_IP, label="σ_u formula"),
@@ -159,8 +167,9 @@ URL_PARAMS: dict[str, UrlParam] = {
     # label-DP by aggregation
     "lb_variant": UrlParam(str, "noisy-wtd-llp", options=LB_VARIANTS, page=_LB, label="mechanism variant"),
     "lb_public": UrlParam(bool, False, page=_LB, label="public label range"),
-    "lb_noise_std": UrlParam(float, 1.0, LB_NOISE_MIN, LB_NOISE_MAX, private=HIGHER_IS_PRIVATE, page=_LB,
-                             label="label-noise std s"),
+    "lb_noise_std": UrlParam(
+        float, 1.0, LB_NOISE_MIN, LB_NOISE_MAX, private=HIGHER_IS_PRIVATE, page=_LB, label="label-noise std s"
+    ),
     "lb_lo": UrlParam(float, None, -LB_RANGE_LIMIT, LB_RANGE_LIMIT, page=_LB, label="lowest label value"),
     "lb_hi": UrlParam(float, None, -LB_RANGE_LIMIT, LB_RANGE_LIMIT, page=_LB, label="highest label value"),
     "lb_metric": UrlParam(str, "test_mse", options=("test_mse", "excess_risk"), page=_LB, label="utility metric"),

@@ -6,10 +6,40 @@ links to every entry.
 
 PAGES = [
     ("pages/home.py", "Home", "🏠", "Pick a dataset and the privacy budget; what epsilon and delta mean."),
-    ("pages/input_perturbation.py", "Input perturbation", "🧮", "DP-ERM where every contributor noises her own record (Fukuchi et al. 2017)."),
-    ("pages/large_margin_gaussian.py", "Large-margin Gaussian classifier", "🎯", "Multiclass Gaussian classifier with objective perturbation: printed, repaired and corrected (Pathak & Raj)."),
-    ("pages/label_dp_bags.py", "Label-DP by aggregation", "🎒", "Label privacy from random weighted bag sums: k, m and ρ (Brahmbhatt et al.)."),
-    ("pages/l1_exponential.py", "Heavy-tailed ℓ1 regression", "🦎", "Private median regression without clipping: the exponential mechanism on a truncated ℓ1 loss (Wang & Xu)."),
-    ("pages/compare.py", "Compare and negotiate", "⚖️", "Every mechanism on one chart, the privacy budget card, the smallest ε meeting a target; share and export."),
-    ("pages/audit.py", "Privacy audit", "🔍", "Run a mechanism on two neighbouring datasets and measure a lower bound on its ε: does the claim hold?"),
+    (
+        "pages/input_perturbation.py",
+        "Input perturbation",
+        "🧮",
+        "DP-ERM where every contributor noises her own record (Fukuchi et al. 2017).",
+    ),
+    (
+        "pages/large_margin_gaussian.py",
+        "Large-margin Gaussian classifier",
+        "🎯",
+        "Multiclass Gaussian classifier with objective perturbation: printed, repaired and corrected (Pathak & Raj).",
+    ),
+    (
+        "pages/label_dp_bags.py",
+        "Label-DP by aggregation",
+        "🎒",
+        "Label privacy from random weighted bag sums: k, m and ρ (Brahmbhatt et al.).",
+    ),
+    (
+        "pages/l1_exponential.py",
+        "Heavy-tailed ℓ1 regression",
+        "🦎",
+        "Private median regression without clipping: the exponential mechanism on a truncated ℓ1 loss (Wang & Xu).",
+    ),
+    (
+        "pages/compare.py",
+        "Compare and negotiate",
+        "⚖️",
+        "Every mechanism on one chart, the privacy budget card, the smallest ε meeting a target; share and export.",
+    ),
+    (
+        "pages/audit.py",
+        "Privacy audit",
+        "🔍",
+        "Run a mechanism on two neighbouring datasets and measure a lower bound on its ε: does the claim hold?",
+    ),
 ]

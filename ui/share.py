@@ -69,8 +69,10 @@ def apply_config(config: ExplorerConfig) -> list[str]:
                 st.session_state["p_source"] = "demo"
                 state.set_value("dataset", value)
             else:
-                messages.append(f"The configuration's dataset {value!r} was an upload: upload the same file on Home "
-                                "(its fingerprint identifies it); the other settings were restored.")
+                messages.append(
+                    f"The configuration's dataset {value!r} was an upload: upload the same file on Home "
+                    "(its fingerprint identifies it); the other settings were restored."
+                )
             continue
         state.set_value(key, value)
     for key in _SHARED_WIDGETS:
@@ -80,8 +82,11 @@ def apply_config(config: ExplorerConfig) -> list[str]:
         st.session_state[f"u_{key}"] = value
     if config.page:
         st.session_state[_PENDING_PAGE] = config.page
-    messages.insert(0, f"Configuration restored (ε = {config.eps:g}, δ = {config.delta:g}, seed {config.seed}, "
-                       f"dataset {config.dataset}).")
+    messages.insert(
+        0,
+        f"Configuration restored (ε = {config.eps:g}, δ = {config.delta:g}, seed {config.seed}, "
+        f"dataset {config.dataset}).",
+    )
     return messages
 
 
@@ -112,8 +117,13 @@ def show_messages() -> None:
         {"error": st.error, "warning": st.warning}.get(kind, st.success)(text)
 
 
-def share_panel(config: ExplorerConfig, *, key: str = "share", report: Callable[[], tuple[str, str]] | None = None,
-                report_name: str = "privacy_utility_report") -> None:
+def share_panel(
+    config: ExplorerConfig,
+    *,
+    key: str = "share",
+    report: Callable[[], tuple[str, str]] | None = None,
+    report_name: str = "privacy_utility_report",
+) -> None:
     """Copy link, JSON download / upload and (optionally) report + CSV downloads.
 
     Parameters
@@ -127,18 +137,37 @@ def share_panel(config: ExplorerConfig, *, key: str = "share", report: Callable[
     st.markdown("**Link to this view** (the copy icon puts it on the clipboard):")
     st.code(share_link(config), language=None, wrap_lines=True)
     c1, c2 = st.columns(2)
-    c1.download_button("⬇️ Configuration (JSON)", config.to_json(), file_name="dp_explorer_config.json",
-                       mime="application/json", key=f"{key}_json", width="stretch",
-                       help="Everything needed to reopen this view or re-run its numbers: "
-                            "python -m dp_core report --config dp_explorer_config.json --out report.html")
+    c1.download_button(
+        "⬇️ Configuration (JSON)",
+        config.to_json(),
+        file_name="dp_explorer_config.json",
+        mime="application/json",
+        key=f"{key}_json",
+        width="stretch",
+        help="Everything needed to reopen this view or re-run its numbers: "
+        "python -m dp_core report --config dp_explorer_config.json --out report.html",
+    )
     if report is not None:
         html, csv = report()
-        c2.download_button("⬇️ Results (CSV)", csv, file_name="results.csv", mime="text/csv", key=f"{key}_csv",
-                           width="stretch")
-        st.download_button("📄 Download the HTML report", html, file_name=f"{report_name}.html", mime="text/html",
-                           key=f"{key}_report", type="primary", width="stretch",
-                           help="Interactive figures, parameters, dataset fingerprint, software versions and the "
-                                "configuration; opens offline.")
-    st.file_uploader("Restore a configuration (JSON)", type=["json"], key=f"{key}_upload",
-                     on_change=_on_upload, args=(f"{key}_upload",),
-                     help="Upload a configuration downloaded from this app or taken from a report.")
+        c2.download_button(
+            "⬇️ Results (CSV)", csv, file_name="results.csv", mime="text/csv", key=f"{key}_csv", width="stretch"
+        )
+        st.download_button(
+            "📄 Download the HTML report",
+            html,
+            file_name=f"{report_name}.html",
+            mime="text/html",
+            key=f"{key}_report",
+            type="primary",
+            width="stretch",
+            help="Interactive figures, parameters, dataset fingerprint, software versions and the "
+            "configuration; opens offline.",
+        )
+    st.file_uploader(
+        "Restore a configuration (JSON)",
+        type=["json"],
+        key=f"{key}_upload",
+        on_change=_on_upload,
+        args=(f"{key}_upload",),
+        help="Upload a configuration downloaded from this app or taken from a report.",
+    )

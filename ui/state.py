@@ -108,8 +108,15 @@ def _snap(options: tuple, v: float, private: str | None) -> Any:
     return options[nums.index(pick)]
 
 
-def parse_url_value(name: str, raw: Any, *, default: Any = None, options: tuple | None = None,
-                    lo: float | None = None, hi: float | None = None) -> tuple[Any, str | None]:
+def parse_url_value(
+    name: str,
+    raw: Any,
+    *,
+    default: Any = None,
+    options: tuple | None = None,
+    lo: float | None = None,
+    hi: float | None = None,
+) -> tuple[Any, str | None]:
     """Parse the link's value ``raw`` of parameter ``name``: ``(value to use, message or None)``.
 
     ``default``, ``options``, ``lo`` and ``hi`` override the declaration in ``URL_PARAMS`` when they
@@ -133,8 +140,9 @@ def parse_url_value(name: str, raw: Any, *, default: Any = None, options: tuple 
     label = f"{spec.label} ({name})" if spec.label else name
 
     def refused(why: str) -> tuple[Any, str]:
-        return default, (f"The link's {label} = {_quote(raw)} {why}; it must be {valid}. "
-                         f"Using the default {_show(default)}.")
+        return default, (
+            f"The link's {label} = {_quote(raw)} {why}; it must be {valid}. Using the default {_show(default)}."
+        )
 
     if spec.kind is bool:
         low = raw.strip().lower()
@@ -153,9 +161,11 @@ def parse_url_value(name: str, raw: Any, *, default: Any = None, options: tuple 
             return raw, None
         if name == "dataset" and raw.startswith("upload:"):
             # an uploaded file never travels with a link (it stays in the session that uploaded it)
-            return default, ("This link was made while an uploaded file was in use. Uploaded files stay in the "
-                             "session that uploaded them and are never shared by a link: upload the file again "
-                             f"on Home to see this view with it. Showing the demo dataset {_show(default)} meanwhile.")
+            return default, (
+                "This link was made while an uploaded file was in use. Uploaded files stay in the "
+                "session that uploaded them and are never shared by a link: upload the file again "
+                f"on Home to see this view with it. Showing the demo dataset {_show(default)} meanwhile."
+            )
         return refused("is not one of the choices")
     v = _number(raw, spec.kind)
     if v is None:
@@ -177,14 +187,15 @@ def parse_url_value(name: str, raw: Any, *, default: Any = None, options: tuple 
     if used == v:
         return v, None
     if spec.private and ((spec.private == LOWER_IS_PRIVATE) == (used > v)):
-        how = (", the most private value this page offers. That is a weaker guarantee than the link asked for: "
-               "the app cannot run the link's value.")
+        how = (
+            ", the most private value this page offers. That is a weaker guarantee than the link asked for: "
+            "the app cannot run the link's value."
+        )
     elif spec.private:
         how = ", which is more private than the link's value."
     else:
         how = ", the nearest accepted value."
-    return used, (f"The link's {label} = {_quote(raw)} is not accepted here ({valid}). "
-                  f"Using {_show(used)}{how}")
+    return used, (f"The link's {label} = {_quote(raw)} is not accepted here ({valid}). Using {_show(used)}{how}")
 
 
 # ------------------------------------------------------------------ messages
@@ -218,8 +229,10 @@ def _show_message(container: Any, name: str, message: str) -> None:
     if WEAKER not in message or name in st.session_state.get(WEAKER_OK, ()):
         container.warning(message, icon="🔗")
         return
-    container.error(f"{message} Nothing is computed at the weaker setting until you agree, or change the setting "
-                    "yourself.", icon="⛔")
+    container.error(
+        f"{message} Nothing is computed at the weaker setting until you agree, or change the setting yourself.",
+        icon="⛔",
+    )
     if container.button("Continue with the weaker setting", key=f"_url_weaker_{name}"):
         st.session_state.setdefault(WEAKER_OK, set()).add(name)
         st.rerun()
@@ -291,8 +304,15 @@ def sync_url(extra: dict[str, Any] | None = None) -> None:
 
 
 # ------------------------------------------------------------------ page parameters
-def url_param(name: str, default: Any = None, kind: type | None = None, *, options: Any = None,
-              lo: float | None = None, hi: float | None = None) -> Any:
+def url_param(
+    name: str,
+    default: Any = None,
+    kind: type | None = None,
+    *,
+    options: Any = None,
+    lo: float | None = None,
+    hi: float | None = None,
+) -> Any:
     """A page parameter restored from the URL once per session (kept under ``u_<name>``).
 
     The value is parsed by :func:`parse_url_value` against the declaration of ``name`` in
@@ -304,8 +324,14 @@ def url_param(name: str, default: Any = None, kind: type | None = None, *, optio
     if key not in st.session_state:
         fallback = spec.default if default is None else default
         if name in st.query_params:
-            value, problem = parse_url_value(name, st.query_params.get(name), default=fallback,
-                                             options=None if options is None else tuple(options), lo=lo, hi=hi)
+            value, problem = parse_url_value(
+                name,
+                st.query_params.get(name),
+                default=fallback,
+                options=None if options is None else tuple(options),
+                lo=lo,
+                hi=hi,
+            )
             if problem:
                 _record(name, problem)
         else:
@@ -314,8 +340,9 @@ def url_param(name: str, default: Any = None, kind: type | None = None, *, optio
     return st.session_state[key]
 
 
-def link_value(name: str, default: Any = None, *, options: Any = None, lo: float | None = None,
-               hi: float | None = None) -> tuple[bool, Any]:
+def link_value(
+    name: str, default: Any = None, *, options: Any = None, lo: float | None = None, hi: float | None = None
+) -> tuple[bool, Any]:
     """``(True, value)`` when the URL's ``name`` changed since this page last saw it (a link was followed).
 
     For pages whose settings other pages link to (the audit's mechanism and mode): the value is parsed
@@ -327,8 +354,9 @@ def link_value(name: str, default: Any = None, *, options: Any = None, lo: float
     if raw is None or raw == st.session_state.get(seen):
         return False, None
     st.session_state[seen] = raw
-    value, problem = parse_url_value(name, raw, default=default, options=None if options is None else tuple(options),
-                                     lo=lo, hi=hi)
+    value, problem = parse_url_value(
+        name, raw, default=default, options=None if options is None else tuple(options), lo=lo, hi=hi
+    )
     if problem:
         _record(name, problem)
     return True, value
@@ -341,8 +369,15 @@ def mark_seen(values: dict[str, Any]) -> None:
         st.session_state[f"_seen_{name}"] = text
 
 
-def seed_widget(key: str, default: Any, kind: type | None = None, options: Any = None, *,
-                lo: float | None = None, hi: float | None = None) -> None:
+def seed_widget(
+    key: str,
+    default: Any,
+    kind: type | None = None,
+    options: Any = None,
+    *,
+    lo: float | None = None,
+    hi: float | None = None,
+) -> None:
     """Before creating a page widget with ``key`` (and no ``value=``): give it its last value in this
     session, else the URL's (validated), else ``default``."""
     if key in st.session_state:
@@ -362,4 +397,3 @@ def keep_widget(key: str) -> Any:
     value = st.session_state.get(key)
     st.session_state[f"{key}__keep"] = value
     return value
-

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import streamlit as st
@@ -13,7 +13,17 @@ from dp_core.data import DATASETS, Dataset
 
 from . import cached, state
 from .constants import (
-    DELTA_OPTIONS, EPS_MAX, EPS_MIN, EPS_OPTIONS, K_MAX, K_MIN, M_MAX, M_MIN, RHO_MAX, RHO_MIN, TRIAL_OPTIONS,
+    DELTA_OPTIONS,
+    EPS_MAX,
+    EPS_MIN,
+    EPS_OPTIONS,
+    K_MAX,
+    K_MIN,
+    M_MAX,
+    M_MIN,
+    RHO_MAX,
+    RHO_MIN,
+    TRIAL_OPTIONS,
 )
 
 LABEL_CLAIMED = "as claimed by the paper"
@@ -63,18 +73,35 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
     # the sidebar widgets as new ones and would otherwise show their first option (eps 0.01, delta 1e-12).
     st.session_state["w_eps_slider"] = _nearest(EPS_OPTIONS, eps)
     st.session_state["w_eps_num"] = eps
-    box.select_slider("Privacy budget ε (log scale)", options=EPS_OPTIONS, key="w_eps_slider",
-                      format_func=_fmt_eps, on_change=_on_eps_slider,
-                      help="Smaller ε = stronger privacy = more noise. Any conclusion about one person can change "
-                           "by a factor of at most e^ε.")
-    box.number_input("ε (exact value)", min_value=EPS_MIN, max_value=EPS_MAX, step=0.01, format="%.4g",
-                     key="w_eps_num", on_change=_on_eps_num)
+    box.select_slider(
+        "Privacy budget ε (log scale)",
+        options=EPS_OPTIONS,
+        key="w_eps_slider",
+        format_func=_fmt_eps,
+        on_change=_on_eps_slider,
+        help="Smaller ε = stronger privacy = more noise. Any conclusion about one person can change "
+        "by a factor of at most e^ε.",
+    )
+    box.number_input(
+        "ε (exact value)",
+        min_value=EPS_MIN,
+        max_value=EPS_MAX,
+        step=0.01,
+        format="%.4g",
+        key="w_eps_num",
+        on_change=_on_eps_num,
+    )
     delta = float(state.get("delta"))
     if show_delta:
         st.session_state["w_delta"] = _nearest(DELTA_OPTIONS, delta)
-        box.select_slider("Failure probability δ", options=DELTA_OPTIONS, key="w_delta", format_func=_fmt_delta,
-                          on_change=_on_delta,
-                          help="The probability that the ε guarantee may fail. Keep it well below 1/n.")
+        box.select_slider(
+            "Failure probability δ",
+            options=DELTA_OPTIONS,
+            key="w_delta",
+            format_func=_fmt_delta,
+            on_change=_on_delta,
+            help="The probability that the ε guarantee may fail. Keep it well below 1/n.",
+        )
         delta = float(st.session_state["w_delta"])
         state.set_value("delta", delta)
     return float(state.get("eps")), delta
@@ -101,21 +128,38 @@ def _shared_number(name: str, kind: type, label: str, lo, hi, step, help: str | 
     return kind(state.get(name))
 
 
-def shared_int(name: str, label: str, *, lo: int | None = None, hi: int | None = None, step: int = 1,
-               help: str | None = None, container=None) -> int:
+def shared_int(
+    name: str,
+    label: str,
+    *,
+    lo: int | None = None,
+    hi: int | None = None,
+    step: int = 1,
+    help: str | None = None,
+    container=None,
+) -> int:
     """A shared integer parameter (``k``, ``m``, ``seed``, ...) that survives page switches and is in the URL."""
     defaults = {"k": (K_MIN, K_MAX), "m": (M_MIN, M_MAX)}
     dlo, dhi = defaults.get(name, (0, 10**9))
     return _shared_number(name, int, label, dlo if lo is None else lo, dhi if hi is None else hi, step, help, container)
 
 
-def shared_float(name: str, label: str, *, lo: float | None = None, hi: float | None = None, step: float = 0.01,
-                 help: str | None = None, container=None) -> float:
+def shared_float(
+    name: str,
+    label: str,
+    *,
+    lo: float | None = None,
+    hi: float | None = None,
+    step: float = 0.01,
+    help: str | None = None,
+    container=None,
+) -> float:
     """A shared float parameter (``rho``, ...) that survives page switches and is in the URL."""
     defaults = {"rho": (RHO_MIN, RHO_MAX)}
     dlo, dhi = defaults.get(name, (0.0, 1e9))
-    return _shared_number(name, float, label, dlo if lo is None else lo, dhi if hi is None else hi, step, help,
-                          container, fmt="%.4g")
+    return _shared_number(
+        name, float, label, dlo if lo is None else lo, dhi if hi is None else hi, step, help, container, fmt="%.4g"
+    )
 
 
 def seed_trials_controls(*, container=None) -> tuple[int, int]:
@@ -132,8 +176,13 @@ def seed_trials_controls(*, container=None) -> tuple[int, int]:
     def _copy() -> None:
         state.set_value("trials", int(st.session_state["w_trials"]))
 
-    box.select_slider("Monte-Carlo trials", options=TRIAL_OPTIONS, key="w_trials", on_change=_copy,
-                      help="How many times each mechanism is run to measure its utility.")
+    box.select_slider(
+        "Monte-Carlo trials",
+        options=TRIAL_OPTIONS,
+        key="w_trials",
+        on_change=_copy,
+        help="How many times each mechanism is run to measure its utility.",
+    )
     return seed, int(state.get("trials"))
 
 
@@ -153,8 +202,9 @@ def show_error(exc: BaseException, *, prefix: str = "") -> None:
     st.error(display.message(f"{prefix}{exc}"), icon="⚠️")
 
 
-def table(data, *, key: str | None = None, formats=None, headers=None, sig: int = 3, index: bool | None = None,
-          height=None) -> None:
+def table(
+    data, *, key: str | None = None, formats=None, headers=None, sig: int = 3, index: bool | None = None, height=None
+) -> None:
     """Show a table to people: every header and cell formatted by ``dp_core.display.table``
     (human headers, no nan/inf/None, no float dust)."""
     kwargs = {"hide_index": True, "width": "stretch", "key": key}
@@ -227,5 +277,6 @@ def audit_link(mechanism: str, mode: str | None = None, *, label: str = "Audit t
     params = {"mechanism": mechanism}
     if mode:
         params["audit_mode"] = mode
-    st.page_link("pages/audit.py", label=f"{label}: measure how much privacy it really gives", icon="🔍",
-                 query_params=params)
+    st.page_link(
+        "pages/audit.py", label=f"{label}: measure how much privacy it really gives", icon="🔍", query_params=params
+    )

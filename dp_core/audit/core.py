@@ -118,8 +118,7 @@ def clopper_pearson(k, n, confidence: float = 0.95) -> tuple[NDArray[np.float64]
     alpha = 1.0 - conf
     with np.errstate(invalid="ignore", divide="ignore"):
         lower = np.where(k_arr > 0, betaincinv(np.maximum(k_arr, 1.0), n_arr - k_arr + 1.0, alpha / 2.0), 0.0)
-        upper = np.where(k_arr < n_arr, betaincinv(k_arr + 1.0, np.maximum(n_arr - k_arr, 1.0), 1.0 - alpha / 2.0),
-                         1.0)
+        upper = np.where(k_arr < n_arr, betaincinv(k_arr + 1.0, np.maximum(n_arr - k_arr, 1.0), 1.0 - alpha / 2.0), 1.0)
     return lower, upper
 
 
@@ -414,11 +413,31 @@ def audit_statistics(
     delta_lower = max(delta_lower, 0.0) if math.isfinite(delta_lower) else 0.0
     verdict = VERDICT_VIOLATION if eps_lower > eps else VERDICT_CONSISTENT
     return AuditResult(
-        mechanism=mechanism, mode=mode, pair=pair, eps_claimed=eps, delta=d, eps_lower=eps_lower,
-        eps_estimate=eps_point, eps_upper=max(eps_upper, eps_point), runs=runs, n_select=n_sel,
-        n_eval=runs - n_sel, threshold=test.threshold, side=test.side, positive=test.positive, tpr=tpr,
-        tpr_low=tpr_lo, tpr_high=tpr_hi, fpr=fpr, fpr_low=fpr_lo, fpr_high=fpr_hi, delta_lower=delta_lower,
-        confidence=conf, verdict=verdict, note=note, event=event,
+        mechanism=mechanism,
+        mode=mode,
+        pair=pair,
+        eps_claimed=eps,
+        delta=d,
+        eps_lower=eps_lower,
+        eps_estimate=eps_point,
+        eps_upper=max(eps_upper, eps_point),
+        runs=runs,
+        n_select=n_sel,
+        n_eval=runs - n_sel,
+        threshold=test.threshold,
+        side=test.side,
+        positive=test.positive,
+        tpr=tpr,
+        tpr_low=tpr_lo,
+        tpr_high=tpr_hi,
+        fpr=fpr,
+        fpr_low=fpr_lo,
+        fpr_high=fpr_hi,
+        delta_lower=delta_lower,
+        confidence=conf,
+        verdict=verdict,
+        note=note,
+        event=event,
     )
 
 
@@ -504,10 +523,31 @@ def audit_exact_null(
     delta_lower = max(delta_lower, 0.0) if math.isfinite(delta_lower) else 0.0
     verdict = VERDICT_VIOLATION if eps_lower > eps else VERDICT_CONSISTENT
     return AuditResult(
-        mechanism=mechanism, mode=mode, pair=pair, eps_claimed=eps, delta=d, eps_lower=eps_lower,
-        eps_estimate=eps_point, eps_upper=max(eps_upper, eps_point), runs=runs, n_select=n_sel, n_eval=n_eval,
-        threshold=t, side="above", positive="D'", tpr=tpr, tpr_low=tpr_lo, tpr_high=tpr_hi, fpr=fpr, fpr_low=fpr,
-        fpr_high=fpr, delta_lower=delta_lower, confidence=conf, verdict=verdict, note=note, event=event,
+        mechanism=mechanism,
+        mode=mode,
+        pair=pair,
+        eps_claimed=eps,
+        delta=d,
+        eps_lower=eps_lower,
+        eps_estimate=eps_point,
+        eps_upper=max(eps_upper, eps_point),
+        runs=runs,
+        n_select=n_sel,
+        n_eval=n_eval,
+        threshold=t,
+        side="above",
+        positive="D'",
+        tpr=tpr,
+        tpr_low=tpr_lo,
+        tpr_high=tpr_hi,
+        fpr=fpr,
+        fpr_low=fpr,
+        fpr_high=fpr,
+        delta_lower=delta_lower,
+        confidence=conf,
+        verdict=verdict,
+        note=note,
+        event=event,
         fpr_source="exact law",
     )
 
@@ -618,14 +658,33 @@ def run_audit(
     ss0, ss1 = as_seed_sequence(seed).spawn(2)
     s0 = _draw(target, 0, r, ss0, ch)
     s1 = _draw(target, 1, r, ss1, ch)
-    labels = {"mechanism": target.mechanism, "mode": target.mode, "pair": target.pair, "note": target.note,
-                  "event": target.event or target.statistic}
+    labels = {
+        "mechanism": target.mechanism,
+        "mode": target.mode,
+        "pair": target.pair,
+        "note": target.note,
+        "event": target.event or target.statistic,
+    }
     if target.null_log_sf is None:
-        res = audit_statistics(s0, s1, eps_claimed=target.eps_claimed, delta=target.delta, confidence=confidence,
-                               select_fraction=select_fraction, **labels)
+        res = audit_statistics(
+            s0,
+            s1,
+            eps_claimed=target.eps_claimed,
+            delta=target.delta,
+            confidence=confidence,
+            select_fraction=select_fraction,
+            **labels,
+        )
     else:
-        res = audit_exact_null(s1, target.null_log_sf, eps_claimed=target.eps_claimed, delta=target.delta,
-                               confidence=confidence, select_fraction=select_fraction, **labels)
+        res = audit_exact_null(
+            s1,
+            target.null_log_sf,
+            eps_claimed=target.eps_claimed,
+            delta=target.delta,
+            confidence=confidence,
+            select_fraction=select_fraction,
+            **labels,
+        )
     return AuditRun(result=res, stats_d=s0, stats_dprime=s1, target=target)
 
 
@@ -666,11 +725,31 @@ def audit_convergence(
         if r < 4 or r > min(s0.size, s1.size):
             raise ValueError(f"grid entries must be in [4, {min(s0.size, s1.size)}], got {r}.")
         if null_log_sf is None:
-            res = audit_statistics(s0[:r], s1[:r], eps_claimed=eps_claimed, delta=delta, confidence=confidence,
-                                   select_fraction=select_fraction)
+            res = audit_statistics(
+                s0[:r],
+                s1[:r],
+                eps_claimed=eps_claimed,
+                delta=delta,
+                confidence=confidence,
+                select_fraction=select_fraction,
+            )
         else:
-            res = audit_exact_null(s1[:r], null_log_sf, eps_claimed=eps_claimed, delta=delta, confidence=confidence,
-                                   select_fraction=select_fraction)
-        rows.append({"runs": r, "eps_lower": res.eps_lower, "eps_estimate": res.eps_estimate,
-                     "eps_upper": res.eps_upper, "eps_claimed": res.eps_claimed, "verdict": res.verdict})
+            res = audit_exact_null(
+                s1[:r],
+                null_log_sf,
+                eps_claimed=eps_claimed,
+                delta=delta,
+                confidence=confidence,
+                select_fraction=select_fraction,
+            )
+        rows.append(
+            {
+                "runs": r,
+                "eps_lower": res.eps_lower,
+                "eps_estimate": res.eps_estimate,
+                "eps_upper": res.eps_upper,
+                "eps_claimed": res.eps_claimed,
+                "verdict": res.verdict,
+            }
+        )
     return pd.DataFrame(rows)

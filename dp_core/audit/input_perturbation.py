@@ -64,7 +64,9 @@ MODES = {
     "COR2": "σ_u from Corollary 2 (the paper's recommended formula) — as claimed by the paper",
     "ALG1": "σ_u as printed in Algorithm 1 — as claimed by the paper",
     "CORR": "σ_u with the corrected cross-term constant (spec §8 P1)",
-    "LOCAL": "local (ε_L, 2δ) of one contributor's record, Corollary 1 (σ_u from Corollary 2) — as claimed by the paper",
+    "LOCAL": (
+        "local (ε_L, 2δ) of one contributor's record, Corollary 1 (σ_u from Corollary 2) — as claimed by the paper"
+    ),
 }
 
 #: Pilot runs per side used to estimate the projection direction.
@@ -79,8 +81,10 @@ def _neighbour(X: np.ndarray, y: np.ndarray, pair: str, model: str, pair_seed: i
         x_new = X[i] / max(norms[i], 1e-300)
         y_new = -np.sign(y[i]) if y[i] != 0 else 1.0
         X1[i], y1[i] = x_new, y_new
-        text = (f"row {i} (‖x‖ = {norms[i]:.3g}, y = {y[i]:.3g}) replaced by a contributor at the norm boundary: "
-                f"‖x'‖ = 1, y' = {y_new:g}")
+        text = (
+            f"row {i} (‖x‖ = {norms[i]:.3g}, y = {y[i]:.3g}) replaced by a contributor at the norm boundary: "
+            f"‖x'‖ = 1, y' = {y_new:g}"
+        )
     else:
         g = as_generator(np.random.SeedSequence([int(pair_seed), 0xA0D17]))
         i, j = (int(t) for t in g.choice(X.shape[0], size=2, replace=False))
@@ -91,9 +95,18 @@ def _neighbour(X: np.ndarray, y: np.ndarray, pair: str, model: str, pair_seed: i
     return X1, y1, text
 
 
-def input_perturbation_target(*, dataset: Dataset, epsilon: float, delta: float, mode: str = "COR2",
-                              pair: str = "boundary", n: int = 10_000, alpha: float = 1.0, eta: float = 1.0,
-                              pair_seed: int = 0) -> AuditTarget:
+def input_perturbation_target(
+    *,
+    dataset: Dataset,
+    epsilon: float,
+    delta: float,
+    mode: str = "COR2",
+    pair: str = "boundary",
+    n: int = 10_000,
+    alpha: float = 1.0,
+    eta: float = 1.0,
+    pair_seed: int = 0,
+) -> AuditTarget:
     """Audit target for input perturbation on ``dataset``.
 
     Parameters
@@ -133,38 +146,72 @@ def input_perturbation_target(*, dataset: Dataset, epsilon: float, delta: float,
             raise DataValidationError(f"input perturbation needs at least 50 training rows, got {n}.")
     X, y = prep.X_train[:n], prep.y_train[:n]
     if mode == "LOCAL":
-        return _local_target(X, y, model=model, epsilon=epsilon, delta=delta, pair=pair, n=n, alpha=alpha,
-                             eta=eta, pair_seed=pair_seed)
+        return _local_target(
+            X, y, model=model, epsilon=epsilon, delta=delta, pair=pair, n=n, alpha=alpha, eta=eta, pair_seed=pair_seed
+        )
     X1, y1, text = _neighbour(X, y, pair, model, pair_seed)
     const = model_constants(model, eta=eta)
     st0 = sufficient_stats(X, y, model)
     st1 = sufficient_stats(X1, y1, model)
-    params = input_perturbation_params(n=n, d=st0.d, epsilon=epsilon, delta=delta, eta=eta, zeta=const.zeta,
-                                       lam=const.lam, alpha=alpha, sigma_u_mode=mode)
+    params = input_perturbation_params(
+        n=n,
+        d=st0.d,
+        epsilon=epsilon,
+        delta=delta,
+        eta=eta,
+        zeta=const.zeta,
+        lam=const.lam,
+        alpha=alpha,
+        sigma_u_mode=mode,
+    )
     p0, p1 = pilot_seed(pair_seed, 1).spawn(2)
-    v = fisher_direction(release_thetas(st0, params, PILOT_RUNS, seed=p0),
-                         release_thetas(st1, params, PILOT_RUNS, seed=p1))
+    v = fisher_direction(
+        release_thetas(st0, params, PILOT_RUNS, seed=p0), release_thetas(st1, params, PILOT_RUNS, seed=p1)
+    )
     stats = (st0, st1)
 
     def sample(side: int, runs: int, rng: np.random.Generator):
         return release_thetas(stats[side], params, runs, seed=rng) @ v
 
     return AuditTarget(
-        mechanism="input-perturbation", mode=mode, pair=text, eps_claimed=params.eps_run, delta=params.delta,
-        sample=sample, statistic="the released model w projected on the discriminant direction (from pilot runs)",
-        note="(αε, δ)-DP as claimed by the paper (Theorem 1)", max_runs=200_000,
-        details={"model": model, "n": n, "d": st0.d, "sigma_b": params.sigma_b, "sigma_u": params.sigma_u,
-                 "Delta": params.Delta, "pilot_runs": PILOT_RUNS},
+        mechanism="input-perturbation",
+        mode=mode,
+        pair=text,
+        eps_claimed=params.eps_run,
+        delta=params.delta,
+        sample=sample,
+        statistic="the released model w projected on the discriminant direction (from pilot runs)",
+        note="(αε, δ)-DP as claimed by the paper (Theorem 1)",
+        max_runs=200_000,
+        details={
+            "model": model,
+            "n": n,
+            "d": st0.d,
+            "sigma_b": params.sigma_b,
+            "sigma_u": params.sigma_u,
+            "Delta": params.Delta,
+            "pilot_runs": PILOT_RUNS,
+        },
     )
 
 
-def _local_target(X, y, *, model: str, epsilon: float, delta: float, pair: str, n: int, alpha: float, eta: float,
-                  pair_seed: int) -> AuditTarget:
+def _local_target(
+    X, y, *, model: str, epsilon: float, delta: float, pair: str, n: int, alpha: float, eta: float, pair_seed: int
+) -> AuditTarget:
     """Audit target of Corollary 1's local claim for one contributor's randomized record."""
     const = model_constants(model, eta=eta)
     d = X.shape[1]
-    params = input_perturbation_params(n=n, d=d, epsilon=epsilon, delta=delta, eta=eta, zeta=const.zeta,
-                                       lam=const.lam, alpha=alpha, sigma_u_mode="COR2")
+    params = input_perturbation_params(
+        n=n,
+        d=d,
+        epsilon=epsilon,
+        delta=delta,
+        eta=eta,
+        zeta=const.zeta,
+        lam=const.lam,
+        alpha=alpha,
+        sigma_u_mode="COR2",
+    )
     if pair == "boundary":
         e1 = np.zeros((1, d))
         e1[0, 0] = 1.0
@@ -173,7 +220,7 @@ def _local_target(X, y, *, model: str, epsilon: float, delta: float, pair: str, 
     else:
         g = as_generator(np.random.SeedSequence([int(pair_seed), 0x10CA1]))
         i, j = (int(t) for t in g.choice(X.shape[0], size=2, replace=False))
-        recs = ((X[i:i + 1], y[i:i + 1]), (X[j:j + 1], y[j:j + 1]))
+        recs = ((X[i : i + 1], y[i : i + 1]), (X[j : j + 1], y[j : j + 1]))
         text = f"contributor row {i} replaced by row {j} of the same data"
     qp = [quadratic_features(xr, yr, model)[:2] for xr, yr in recs]
     su, sb = params.per_record_std_u, params.per_record_std_b
@@ -192,15 +239,29 @@ def _local_target(X, y, *, model: str, epsilon: float, delta: float, pair: str, 
         return (w - means[0][None]) @ direction
 
     return AuditTarget(
-        mechanism="input-perturbation", mode="LOCAL", pair=text, eps_claimed=lp.epsilon_nominal,
-        delta=lp.delta_local, sample=sample,
+        mechanism="input-perturbation",
+        mode="LOCAL",
+        pair=text,
+        eps_claimed=lp.epsilon_nominal,
+        delta=lp.delta_local,
+        sample=sample,
         statistic="one contributor's randomized record (q̃, p̃), whitened and projected on the direction from D's record "
-                  "to D''s: N(0, 1) on D",
+        "to D''s: N(0, 1) on D",
         event="(q̃, p̃) far on D''s side: the whitened projection above a threshold, with its exact Gaussian tail on D",
-        note="(ε_L, 2δ)-locally private as claimed by the paper (Corollary 1, nominal ε_L)", max_runs=200_000,
+        note="(ε_L, 2δ)-locally private as claimed by the paper (Corollary 1, nominal ε_L)",
+        max_runs=200_000,
         null_log_sf=norm.logsf,
-        details={"model": model, "n": n, "d": d, "sigma_b": params.sigma_b, "sigma_u": params.sigma_u,
-                 "per_record_std_u": su, "per_record_std_b": sb, "gdp_mu_of_pair": mu,
-                 "epsilon_local_nominal": lp.epsilon_nominal, "epsilon_local_exact_paper_sensitivities":
-                 lp.epsilon_exact, "corollary1_valid": lp.corollary1_valid},
+        details={
+            "model": model,
+            "n": n,
+            "d": d,
+            "sigma_b": params.sigma_b,
+            "sigma_u": params.sigma_u,
+            "per_record_std_u": su,
+            "per_record_std_b": sb,
+            "gdp_mu_of_pair": mu,
+            "epsilon_local_nominal": lp.epsilon_nominal,
+            "epsilon_local_exact_paper_sensitivities": lp.epsilon_exact,
+            "corollary1_valid": lp.corollary1_valid,
+        },
     )

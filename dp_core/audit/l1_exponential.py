@@ -51,9 +51,18 @@ PAIRS = {
 }
 
 
-def l1_exponential_target(*, dataset: Dataset, epsilon: float, mode: str = "paper_box", pair: str = "boundary",
-                          n: int = 20, theta: float = 1.5, iota: float = 1.0, grid_points: int = 41,
-                          pair_seed: int = 0) -> AuditTarget:
+def l1_exponential_target(
+    *,
+    dataset: Dataset,
+    epsilon: float,
+    mode: str = "paper_box",
+    pair: str = "boundary",
+    n: int = 20,
+    theta: float = 1.5,
+    iota: float = 1.0,
+    grid_points: int = 41,
+    pair_seed: int = 0,
+) -> AuditTarget:
     """Audit target for the exact grid exponential mechanism of l1 regression (d = 1).
 
     Parameters
@@ -89,8 +98,10 @@ def l1_exponential_target(*, dataset: Dataset, epsilon: float, mode: str = "pape
         X1 = X0.copy()
         y0 = np.r_[R, np.zeros(_REST)]
         y1 = np.zeros(_REST + 1)
-        text = (f"constructed: {_REST} records (x, y) = (1, 0) plus one record (1, {R:g}) in D, replaced by (1, 0) "
-                "in D' (it fits at the edge of W in D and where the others fit in D')")
+        text = (
+            f"constructed: {_REST} records (x, y) = (1, 0) plus one record (1, {R:g}) in D, replaced by (1, 0) "
+            "in D' (it fits at the edge of W in D and where the others fit in D')"
+        )
     else:
         if dataset is None:
             raise ValueError("pair 'random' is built from data: pass a dataset.")
@@ -108,8 +119,10 @@ def l1_exponential_target(*, dataset: Dataset, epsilon: float, mode: str = "pape
         X1[i], y1[i] = X0[j], y0[j]
         text = f"row {i} replaced by row {j} of your data (first feature scaled to |x| ≤ 1, target standardised)"
     net = grid_net(1, R, m)
-    laws = [em_grid(Xs, ys, epsilon=epsilon, theta=theta, iota=iota, convention=mode, n_draws=0, net=net)
-            for Xs, ys in ((X0, y0), (X1, y1))]
+    laws = [
+        em_grid(Xs, ys, epsilon=epsilon, theta=theta, iota=iota, convention=mode, n_draws=0, net=net)
+        for Xs, ys in ((X0, y0), (X1, y1))
+    ]
     p0, p1 = laws[0].probabilities, laws[1].probabilities
     with np.errstate(divide="ignore"):
         llr = np.clip(np.log(p1) - np.log(p0), -1e5, 1e5)
@@ -118,12 +131,25 @@ def l1_exponential_target(*, dataset: Dataset, epsilon: float, mode: str = "pape
     def sample(side: int, runs: int, rng: np.random.Generator):
         return llr[sample_grid(laws[side].probabilities, runs, rng)]
 
-    note = guarantee.label if mode != "paper_box" else "ε-DP as claimed by the paper (Algorithms 1-2); " + guarantee.label
+    note = (
+        guarantee.label if mode != "paper_box" else "ε-DP as claimed by the paper (Algorithms 1-2); " + guarantee.label
+    )
     return AuditTarget(
-        mechanism="l1-exponential", mode=mode, pair=text, eps_claimed=float(epsilon), delta=0.0, sample=sample,
+        mechanism="l1-exponential",
+        mode=mode,
+        pair=text,
+        eps_claimed=float(epsilon),
+        delta=0.0,
+        sample=sample,
         statistic="exact log-likelihood ratio ln p_D'(w) − ln p_D(w) of the released grid point",
-        note=note, max_runs=2_000_000,
-        details={"n": n, "theta": theta, "iota": iota, "grid_points": int(p0.size),
-                 "true_max_privacy_loss": float(np.max(np.abs(llr))),
-                 "replace_one_epsilon": guarantee.replace_one_epsilon},
+        note=note,
+        max_runs=2_000_000,
+        details={
+            "n": n,
+            "theta": theta,
+            "iota": iota,
+            "grid_points": int(p0.size),
+            "true_max_privacy_loss": float(np.max(np.abs(llr))),
+            "replace_one_epsilon": guarantee.replace_one_epsilon,
+        },
     )

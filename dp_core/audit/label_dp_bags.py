@@ -23,7 +23,8 @@ released feature aggregate ``x̄`` (spec §2.9 and §3.7): ``ȳ | x̄ ~ N(x̄ᵀ
 
 Claims audited: for naive LBA/LLP and noiseless weighted LLP the paper claims no guarantee
 (they are not label-DP: ``δ ≥ m k / n`` for every ε), so the audit tests the user's
-``(ε, δ)``; so does wtd-LBA, whose guarantee (Theorem 1.2) depends on conditions of the data; for noisy-wtd-LLP the ``δ`` at the user's ``ε`` from the exact accounting
+``(ε, δ)``; so does wtd-LBA, whose guarantee (Theorem 1.2) depends on conditions of the data;
+for noisy-wtd-LLP the ``δ`` at the user's ``ε`` from the exact accounting
 (:func:`dp_core.bounds.label_dp_bags.llp_exact_delta`) or as claimed by the paper (Theorem 1.3).
 
 References
@@ -153,9 +154,21 @@ def _llr_wtd_lba(batch, X: np.ndarray, y0: np.ndarray, y1: np.ndarray, i_star: i
     return out
 
 
-def label_dp_target(*, dataset: Dataset, epsilon: float, delta: float, mode: str = "naive-llp",
-                    pair: str = "boundary", m: int = 100, k: int = 64, rho: float = 0.1, n: int = 20_000,
-                    b1: float = 1.0, noise_std: float = 1.0, pair_seed: int = 0) -> AuditTarget:
+def label_dp_target(
+    *,
+    dataset: Dataset,
+    epsilon: float,
+    delta: float,
+    mode: str = "naive-llp",
+    pair: str = "boundary",
+    m: int = 100,
+    k: int = 64,
+    rho: float = 0.1,
+    n: int = 20_000,
+    b1: float = 1.0,
+    noise_std: float = 1.0,
+    pair_seed: int = 0,
+) -> AuditTarget:
     """Audit target for the label-DP aggregation mechanisms on ``dataset``.
 
     Parameters
@@ -227,12 +240,16 @@ def label_dp_target(*, dataset: Dataset, epsilon: float, delta: float, mode: str
         note = "δ(ε) as claimed by the paper (Theorem 1.3)"
     elif mech == "wtd-lba":
         claim_delta = dl
-        note = ("wtd-LBA's guarantee (Theorem 1.2) holds only under conditions on the data (see the Label-DP page); "
-                "the audit tests your (ε, δ)")
+        note = (
+            "wtd-LBA's guarantee (Theorem 1.2) holds only under conditions on the data (see the Label-DP page); "
+            "the audit tests your (ε, δ)"
+        )
     else:
         claim_delta = dl
-        note = (f"the paper claims no guarantee for {mech} (δ ≥ m·k/n = {naive_delta_lower_bound(n, k, m):.4g} for "
-                "every ε); the audit tests your (ε, δ)")
+        note = (
+            f"the paper claims no guarantee for {mech} (δ ≥ m·k/n = {naive_delta_lower_bound(n, k, m):.4g} for "
+            "every ε); the audit tests your (ε, δ)"
+        )
     vacuous = not claim_delta < 1.0
     if vacuous:
         note += "; the accounting gives no guarantee at this ε (δ ≥ 1)"
@@ -240,19 +257,48 @@ def label_dp_target(*, dataset: Dataset, epsilon: float, delta: float, mode: str
     labels = (y, y1)
 
     def sample(side: int, runs: int, rng: np.random.Generator):
-        batch = simulate_releases(X, labels[side], mechanism=mech, m=m, k=k, n_trials=runs, seed=rng, rho=rho,
-                                  noise_std=noise_std, noise_set_seed=NOISE_SET_SEED, with_xbar=mech == "wtd-lba")
+        batch = simulate_releases(
+            X,
+            labels[side],
+            mechanism=mech,
+            m=m,
+            k=k,
+            n_trials=runs,
+            seed=rng,
+            rho=rho,
+            noise_std=noise_std,
+            noise_set_seed=NOISE_SET_SEED,
+            with_xbar=mech == "wtd-lba",
+        )
         if mech == "wtd-lba":
             return _llr_wtd_lba(batch, X, y, y1, i_star)
         return _llr(batch, y, i_star, delta_label, mask, noise_std)
 
     return AuditTarget(
-        mechanism="label-dp-bags", mode=mode, pair=text, eps_claimed=eps, delta=float(claim_delta), sample=sample,
-        statistic=("log-likelihood ratio of the bag aggregate containing the changed label, given the released x̄ "
-                   "(weights secret)" if mech == "wtd-lba" else
-                   "log-likelihood ratio of the bag aggregate containing the changed label (public bags and weights)"),
-        note=note, max_runs=200_000, chunk=max(100, 4_000_000 // (m * k * (1 + X.shape[1] * (mech == "wtd-lba")))),
-        details={"n": n, "m": m, "k": k, "rho": rho if noisy else 0.0, "mk_over_n": m * k / n,
-                 "changed_index": i_star, "label_change": delta_label, "claim_vacuous": vacuous,
-                 "delta_floor_naive": naive_delta_lower_bound(n, k, m) if mech in _NOISELESS else math.nan},
+        mechanism="label-dp-bags",
+        mode=mode,
+        pair=text,
+        eps_claimed=eps,
+        delta=float(claim_delta),
+        sample=sample,
+        statistic=(
+            "log-likelihood ratio of the bag aggregate containing the changed label, given the released x̄ "
+            "(weights secret)"
+            if mech == "wtd-lba"
+            else "log-likelihood ratio of the bag aggregate containing the changed label (public bags and weights)"
+        ),
+        note=note,
+        max_runs=200_000,
+        chunk=max(100, 4_000_000 // (m * k * (1 + X.shape[1] * (mech == "wtd-lba")))),
+        details={
+            "n": n,
+            "m": m,
+            "k": k,
+            "rho": rho if noisy else 0.0,
+            "mk_over_n": m * k / n,
+            "changed_index": i_star,
+            "label_change": delta_label,
+            "claim_vacuous": vacuous,
+            "delta_floor_naive": naive_delta_lower_bound(n, k, m) if mech in _NOISELESS else math.nan,
+        },
     )

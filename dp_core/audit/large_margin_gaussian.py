@@ -135,8 +135,17 @@ def _class_diffs(phi: np.ndarray) -> np.ndarray:
     return phi[..., 1:, :, :] - phi[..., :1, :, :]
 
 
-def large_margin_target(*, dataset: Dataset, epsilon: float, mode: str = "repaired-psd-off", pair: str = "boundary",
-                        n: int = 300, lam: float = 0.01, h: float = 0.5, pair_seed: int = 0) -> AuditTarget:
+def large_margin_target(
+    *,
+    dataset: Dataset,
+    epsilon: float,
+    mode: str = "repaired-psd-off",
+    pair: str = "boundary",
+    n: int = 300,
+    lam: float = 0.01,
+    h: float = 0.5,
+    pair_seed: int = 0,
+) -> AuditTarget:
     """Audit target for the large-margin Gaussian classifier on a classification ``dataset``.
 
     Parameters
@@ -206,16 +215,21 @@ def large_margin_target(*, dataset: Dataset, epsilon: float, mode: str = "repair
             r1 = kkt_residual(phi, data[1], lam=lam, mu=mu, h=h)
             return np.log(r1 + _TAU) - np.log(r0 + _TAU)
 
-        statistic = ("ln r_D'(Φ) − ln r_D(Φ): r_D is the residual of the optimality (KKT) conditions of D's objective "
-                     "with one noise matrix shared by all classes")
-        event = ("KKT consistency: the release satisfies the optimality conditions of D's (or D''s) objective with a "
-                 "single noise matrix shared by all classes")
+        statistic = (
+            "ln r_D'(Φ) − ln r_D(Φ): r_D is the residual of the optimality (KKT) conditions of D's objective "
+            "with one noise matrix shared by all classes"
+        )
+        event = (
+            "KKT consistency: the release satisfies the optimality conditions of D's (or D''s) objective with a "
+            "single noise matrix shared by all classes"
+        )
         if base_mode == "printed":
             event += " (draws whose literal objective is unbounded below release nothing, on both sides alike)"
 
     def sample(side: int, runs: int, rng: np.random.Generator):
-        batch = release_many(None, None, cfg, n_runs=runs, seed=rng, phi_star=stars[side], data=data[side],
-                             direction=shared_direction)
+        batch = release_many(
+            None, None, cfg, n_runs=runs, seed=rng, phi_star=stars[side], data=data[side], direction=shared_direction
+        )
         out = np.full(runs, NO_RELEASE)
         ok = ~batch.unbounded
         if ok.any():
@@ -228,8 +242,23 @@ def large_margin_target(*, dataset: Dataset, epsilon: float, mode: str = "repair
         reason = NOT_PRIVATE_REASONS.get(base_mode, "").rstrip(".")
         note = "ε' = ε + k as claimed by the paper (Theorem 5.1); " + reason[:1].lower() + reason[1:]
     return AuditTarget(
-        mechanism="large-margin-gaussian", mode=mode, pair=text, eps_claimed=acc.eps_claimed, delta=0.0,
-        sample=sample, statistic=statistic, note=note, max_runs=20_000, event=event,
-        details={"n": int(X.shape[0]), "n_classes": C, "beta": acc.beta, "mu_eff": acc.mu_eff, "k": acc.k,
-                 "eps_claimed": acc.eps_claimed, "private_as_claimed": acc.private},
+        mechanism="large-margin-gaussian",
+        mode=mode,
+        pair=text,
+        eps_claimed=acc.eps_claimed,
+        delta=0.0,
+        sample=sample,
+        statistic=statistic,
+        note=note,
+        max_runs=20_000,
+        event=event,
+        details={
+            "n": int(X.shape[0]),
+            "n_classes": C,
+            "beta": acc.beta,
+            "mu_eff": acc.mu_eff,
+            "k": acc.k,
+            "eps_claimed": acc.eps_claimed,
+            "private_as_claimed": acc.private,
+        },
     )

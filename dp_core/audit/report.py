@@ -67,8 +67,14 @@ def histogram_table(stats_d, stats_dprime, *, bins: int = 60) -> tuple[pd.DataFr
     for side, s in (("D", s0), ("D'", s1)):
         big = s[np.abs(s) >= EXTREME]
         for value in np.unique(big):
-            ext_rows.append({"side": side, "value": float(value), "count": int(np.count_nonzero(big == value)),
-                             "share": float(np.count_nonzero(big == value)) / max(s.size, 1)})
+            ext_rows.append(
+                {
+                    "side": side,
+                    "value": float(value),
+                    "count": int(np.count_nonzero(big == value)),
+                    "share": float(np.count_nonzero(big == value)) / max(s.size, 1),
+                }
+            )
     f0, f1 = s0[np.abs(s0) < EXTREME], s1[np.abs(s1) < EXTREME]
     pooled = np.concatenate([f0, f1])
     rows = []
@@ -84,15 +90,24 @@ def histogram_table(stats_d, stats_dprime, *, bins: int = 60) -> tuple[pd.DataFr
         for side, s, total in (("D", f0, s0.size), ("D'", f1, s1.size)):
             counts, _ = np.histogram(np.clip(s, edges[0], edges[-1]), bins=edges)
             for i, c in enumerate(counts):
-                rows.append({"side": side, "left": edges[i], "right": edges[i + 1],
-                             "centre": 0.5 * (edges[i] + edges[i + 1]), "count": int(c), "share": c / max(total, 1)})
+                rows.append(
+                    {
+                        "side": side,
+                        "left": edges[i],
+                        "right": edges[i + 1],
+                        "centre": 0.5 * (edges[i] + edges[i + 1]),
+                        "count": int(c),
+                        "share": c / max(total, 1),
+                    }
+                )
     hist = pd.DataFrame(rows, columns=["side", "left", "right", "centre", "count", "share"])
     ext = pd.DataFrame(ext_rows, columns=["side", "value", "count", "share"])
     return hist, ext
 
 
-def audit_report(target: AuditTarget, *, runs: int, seed: RngLike = 0, confidence: float = 0.95,
-                 bins: int = 60, grid_points: int = 6) -> AuditReport:
+def audit_report(
+    target: AuditTarget, *, runs: int, seed: RngLike = 0, confidence: float = 0.95, bins: int = 60, grid_points: int = 6
+) -> AuditReport:
     """Run the audit of ``target`` and build the page's tables.
 
     The convergence table repeats the audit on the first ``r`` runs for a geometric grid of ``r``
@@ -101,10 +116,25 @@ def audit_report(target: AuditTarget, *, runs: int, seed: RngLike = 0, confidenc
     run = run_audit(target, runs=runs, seed=seed, confidence=confidence)
     hist, ext = histogram_table(run.stats_d, run.stats_dprime, bins=bins)
     grid = runs_grid(runs, points=grid_points, smallest=min(100, runs))
-    conv = audit_convergence(run.stats_d, run.stats_dprime, eps_claimed=target.eps_claimed, delta=target.delta,
-                             grid=grid, confidence=confidence, null_log_sf=target.null_log_sf)
-    return AuditReport(result=run.result, histogram=hist, extremes=ext, convergence=conv,
-                       statistic=target.statistic, pair=target.pair, note=target.note, details=dict(target.details))
+    conv = audit_convergence(
+        run.stats_d,
+        run.stats_dprime,
+        eps_claimed=target.eps_claimed,
+        delta=target.delta,
+        grid=grid,
+        confidence=confidence,
+        null_log_sf=target.null_log_sf,
+    )
+    return AuditReport(
+        result=run.result,
+        histogram=hist,
+        extremes=ext,
+        convergence=conv,
+        statistic=target.statistic,
+        pair=target.pair,
+        note=target.note,
+        details=dict(target.details),
+    )
 
 
 def histogram_figure(report: AuditReport, *, title: str = "") -> go.Figure:
@@ -130,30 +160,53 @@ def histogram_figure(report: AuditReport, *, title: str = "") -> go.Figure:
     for side in ("D", "D'"):
         part = hist[hist["side"] == side]
         name = f"on {side} ({r.runs:,} runs)"
-        fig.add_bar(x=part["centre"], y=part["share"], width=(part["right"] - part["left"]), name=name,
-                    marker_color=SIDE_COLORS[side], opacity=0.55, legendgroup=side,
-                    hovertemplate="statistic ≈ %{x:.4g}<br>share of runs %{y:.3%}<extra>" + name + "</extra>")
+        fig.add_bar(
+            x=part["centre"],
+            y=part["share"],
+            width=(part["right"] - part["left"]),
+            name=name,
+            marker_color=SIDE_COLORS[side],
+            opacity=0.55,
+            legendgroup=side,
+            hovertemplate="statistic ≈ %{x:.4g}<br>share of runs %{y:.3%}<extra>" + name + "</extra>",
+        )
         ext = report.extremes[report.extremes["side"] == side] if len(report.extremes) else report.extremes
         if len(ext):
-            fig.add_bar(x=[place[v] for v in ext["value"]], y=ext["share"], width=0.06 * span,
-                        name=f"on {side}: coded outcome", marker_color=SIDE_COLORS[side], opacity=0.55,
-                        marker_pattern_shape="/", legendgroup=side, showlegend=False,
-                        customdata=ext["value"],
-                        hovertemplate="coded outcome %{customdata:.0e}<br>share of runs %{y:.3%}<extra>"
-                                      + side + "</extra>")
+            fig.add_bar(
+                x=[place[v] for v in ext["value"]],
+                y=ext["share"],
+                width=0.06 * span,
+                name=f"on {side}: coded outcome",
+                marker_color=SIDE_COLORS[side],
+                opacity=0.55,
+                marker_pattern_shape="/",
+                legendgroup=side,
+                showlegend=False,
+                customdata=ext["value"],
+                hovertemplate="coded outcome %{customdata:.0e}<br>share of runs %{y:.3%}<extra>" + side + "</extra>",
+            )
     for v, x in place.items():
-        fig.add_annotation(x=x, y=0, yshift=-12, text=f"coded {display.number(v, signed=True)}", showarrow=False,
-                           font={"size": 10})
+        fig.add_annotation(
+            x=x, y=0, yshift=-12, text=f"coded {display.number(v, signed=True)}", showarrow=False, font={"size": 10}
+        )
     fig.update_layout(barmode="overlay")
     t = r.threshold
     if abs(t) < EXTREME or codes:
         x_t = t if lo <= t <= hi else (hi + 0.06 * span if t > hi else lo - 0.06 * span)
         rel = ">" if r.side == "above" else "≤"
-        fig.add_vline(x=x_t, line_dash="dash", line_color="#000000",
-                      annotation_text=f"threshold: guess {r.positive} if statistic {rel} {display.number(t)}",
-                      annotation_position="top")
-    apply_layout(fig, title=title or "The statistic on the two neighbouring datasets", x_title="statistic",
-                 y_title="share of runs")
+        fig.add_vline(
+            x=x_t,
+            line_dash="dash",
+            line_color="#000000",
+            annotation_text=f"threshold: guess {r.positive} if statistic {rel} {display.number(t)}",
+            annotation_position="top",
+        )
+    apply_layout(
+        fig,
+        title=title or "The statistic on the two neighbouring datasets",
+        x_title="statistic",
+        y_title="share of runs",
+    )
     return fig
 
 
@@ -164,20 +217,44 @@ def convergence_figure(report: AuditReport, *, title: str = "") -> go.Figure:
     fig = go.Figure()
     est = conv["eps_estimate"].where(np.isfinite(conv["eps_estimate"]))
     if est.notna().any():
-        fig.add_scatter(x=conv["runs"], y=est, mode="lines+markers", name="point estimate of the chosen test",
-                        line={"color": "#999999", "dash": "dot"},
-                        hovertemplate="%{x:,} runs per side<br>estimate %{y:.3f}<extra></extra>")
+        fig.add_scatter(
+            x=conv["runs"],
+            y=est,
+            mode="lines+markers",
+            name="point estimate of the chosen test",
+            line={"color": "#999999", "dash": "dot"},
+            hovertemplate="%{x:,} runs per side<br>estimate %{y:.3f}<extra></extra>",
+        )
     elif len(conv):  # an infinite estimate at every run count: say so instead of drawing an empty trace
-        fig.add_annotation(text="point estimate of the chosen test: ∞ at every number of runs (it never errs on "
-                                "one side)", xref="paper", yref="paper", x=0.0, y=1.0, xanchor="left",
-                           yanchor="bottom", showarrow=False, font={"size": 11, "color": "#7F7F7F"})
-    fig.add_scatter(x=conv["runs"], y=conv["eps_lower"], mode="lines+markers",
-                    name=f"measured lower bound ({display.percent(r.confidence)} confidence)", line={"color": "#D55E00"},
-                    hovertemplate="%{x:,} runs per side<br>ε ≥ %{y:.3f}<extra></extra>")
+        fig.add_annotation(
+            text="point estimate of the chosen test: ∞ at every number of runs (it never errs on one side)",
+            xref="paper",
+            yref="paper",
+            x=0.0,
+            y=1.0,
+            xanchor="left",
+            yanchor="bottom",
+            showarrow=False,
+            font={"size": 11, "color": "#7F7F7F"},
+        )
+    fig.add_scatter(
+        x=conv["runs"],
+        y=conv["eps_lower"],
+        mode="lines+markers",
+        name=f"measured lower bound ({display.percent(r.confidence)} confidence)",
+        line={"color": "#D55E00"},
+        hovertemplate="%{x:,} runs per side<br>ε ≥ %{y:.3f}<extra></extra>",
+    )
     claimed = r.eps_claimed
     if math.isfinite(claimed):
-        fig.add_hline(y=claimed, line_dash="dash", line_color="#0072B2",
-                      annotation_text=f"claimed ε = {display.epsilon(claimed)}", annotation_position="top left")
-    apply_layout(fig, title=title or "How the bound tightens as runs grow", x_title="runs per side",
-                 y_title="ε", log_x=True)
+        fig.add_hline(
+            y=claimed,
+            line_dash="dash",
+            line_color="#0072B2",
+            annotation_text=f"claimed ε = {display.epsilon(claimed)}",
+            annotation_position="top left",
+        )
+    apply_layout(
+        fig, title=title or "How the bound tightens as runs grow", x_title="runs per side", y_title="ε", log_x=True
+    )
     return fig

@@ -48,12 +48,20 @@ def _query_pair(pair: str, sensitivity: float, y, clip: float, seed) -> tuple[fl
     f0 = float(v.mean())
     f1 = f0 + (v[j] - v[i]) / n
     sens = 2.0 * clip / n
-    return f0, f1, (f"mean of y clipped to [-{clip:g}, {clip:g}]; D' replaces row {i} by row {j} "
-                    f"(change {abs(f1 - f0):.3g} of a possible {sens:.3g})"), sens
+    return (
+        f0,
+        f1,
+        (
+            f"mean of y clipped to [-{clip:g}, {clip:g}]; D' replaces row {i} by row {j} "
+            f"(change {abs(f1 - f0):.3g} of a possible {sens:.3g})"
+        ),
+        sens,
+    )
 
 
-def laplace_target(*, epsilon: float, sensitivity: float = 1.0, pair: str = "boundary", y=None, clip: float = 1.0,
-                   pair_seed=0) -> AuditTarget:
+def laplace_target(
+    *, epsilon: float, sensitivity: float = 1.0, pair: str = "boundary", y=None, clip: float = 1.0, pair_seed=0
+) -> AuditTarget:
     """Audit target: Laplace noise of scale ``sensitivity / epsilon`` on a scalar query.
 
     Parameters
@@ -85,13 +93,30 @@ def laplace_target(*, epsilon: float, sensitivity: float = 1.0, pair: str = "bou
     def sample(side: int, runs: int, rng: np.random.Generator):
         return (f1 if side else f0) + rng.laplace(0.0, b, size=runs)
 
-    return AuditTarget(mechanism="laplace", mode="scale = sensitivity / ε", pair=text, eps_claimed=eps, delta=0.0,
-                       sample=sample, statistic="the released value f(D) + Laplace noise",
-                       note="pure ε-DP (δ = 0), [DR14] Thm 3.6", details={"scale": b, "sensitivity": sens})
+    return AuditTarget(
+        mechanism="laplace",
+        mode="scale = sensitivity / ε",
+        pair=text,
+        eps_claimed=eps,
+        delta=0.0,
+        sample=sample,
+        statistic="the released value f(D) + Laplace noise",
+        note="pure ε-DP (δ = 0), [DR14] Thm 3.6",
+        details={"scale": b, "sensitivity": sens},
+    )
 
 
-def gaussian_target(*, epsilon: float, delta: float, sensitivity: float = 1.0, calibration: str = "analytic",
-                    pair: str = "boundary", y=None, clip: float = 1.0, pair_seed=0) -> AuditTarget:
+def gaussian_target(
+    *,
+    epsilon: float,
+    delta: float,
+    sensitivity: float = 1.0,
+    calibration: str = "analytic",
+    pair: str = "boundary",
+    y=None,
+    clip: float = 1.0,
+    pair_seed=0,
+) -> AuditTarget:
     """Audit target: Gaussian noise on a scalar query, sigma from the classic or analytic calibration.
 
     Parameters
@@ -126,7 +151,14 @@ def gaussian_target(*, epsilon: float, delta: float, sensitivity: float = 1.0, c
     def sample(side: int, runs: int, rng: np.random.Generator):
         return (f1 if side else f0) + sigma * rng.standard_normal(runs)
 
-    return AuditTarget(mechanism="gaussian", mode=f"{calibration} calibration", pair=text, eps_claimed=eps, delta=d,
-                       sample=sample, statistic="the released value f(D) + Gaussian noise",
-                       note=f"(ε, δ)-DP with σ from the {calibration} calibration, {ref}",
-                       details={"sigma": sigma, "sensitivity": sens})
+    return AuditTarget(
+        mechanism="gaussian",
+        mode=f"{calibration} calibration",
+        pair=text,
+        eps_claimed=eps,
+        delta=d,
+        sample=sample,
+        statistic="the released value f(D) + Gaussian noise",
+        note=f"(ε, δ)-DP with σ from the {calibration} calibration, {ref}",
+        details={"sigma": sigma, "sensitivity": sens},
+    )

@@ -191,18 +191,46 @@ def run_row(spec: AuditRowSpec, *, date: str | None = None, quick: bool = True) 
     ds_name = spec.dataset_name()
     dataset = load_dataset(ds_name) if ds_name else None
     delta = spec.delta if m.uses_delta else 0.0
-    target = make_target(spec.mechanism, mode=spec.mode, pair=spec.pair, epsilon=spec.epsilon, delta=delta,
-                         dataset=dataset, pair_seed=spec.pair_seed, **spec.options)
+    target = make_target(
+        spec.mechanism,
+        mode=spec.mode,
+        pair=spec.pair,
+        epsilon=spec.epsilon,
+        delta=delta,
+        dataset=dataset,
+        pair_seed=spec.pair_seed,
+        **spec.options,
+    )
     res = run_audit(target, runs=row_runs(spec, quick=quick), seed=spec.seed).result
     row = {
-        "mechanism": spec.mechanism, "mode": spec.mode, "pair": spec.pair, "pair_text": res.pair,
-        "claim": spec.claim, "expected": spec.expected, "eps_claimed": res.eps_claimed, "delta": res.delta,
-        "eps_lower": res.eps_lower, "eps_estimate": res.eps_estimate, "confidence": res.confidence,
-        "runs": res.runs, "verdict": res.verdict, "event": res.event, "statistic": target.statistic,
-        "fpr_source": res.fpr_source, "tpr": res.tpr, "fpr": res.fpr, "threshold": res.threshold, "note": res.note,
-        "seed": spec.seed, "pair_seed": spec.pair_seed, "epsilon": spec.epsilon,
-        "run_delta": delta, "options": dict(spec.options), "dataset": ds_name,
-        "date": date or _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d"), "engine_version": __version__,
+        "mechanism": spec.mechanism,
+        "mode": spec.mode,
+        "pair": spec.pair,
+        "pair_text": res.pair,
+        "claim": spec.claim,
+        "expected": spec.expected,
+        "eps_claimed": res.eps_claimed,
+        "delta": res.delta,
+        "eps_lower": res.eps_lower,
+        "eps_estimate": res.eps_estimate,
+        "confidence": res.confidence,
+        "runs": res.runs,
+        "verdict": res.verdict,
+        "event": res.event,
+        "statistic": target.statistic,
+        "fpr_source": res.fpr_source,
+        "tpr": res.tpr,
+        "fpr": res.fpr,
+        "threshold": res.threshold,
+        "note": res.note,
+        "seed": spec.seed,
+        "pair_seed": spec.pair_seed,
+        "epsilon": spec.epsilon,
+        "run_delta": delta,
+        "options": dict(spec.options),
+        "dataset": ds_name,
+        "date": date or _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d"),
+        "engine_version": __version__,
     }
     row["status"] = row_status(row)
     return {k: _jsonable(v) for k, v in row.items()}
@@ -225,8 +253,9 @@ def row_status(row: dict) -> str:
     return CLAIM_LABELS.get(row.get("claim", ""), STATUS_NONE)
 
 
-def compute_audit_table(keys: Iterable[str] | None = None, *, quick: bool = True,
-                        progress: Callable[[int, int, str], None] | None = None) -> list[dict[str, Any]]:
+def compute_audit_table(
+    keys: Iterable[str] | None = None, *, quick: bool = True, progress: Callable[[int, int, str], None] | None = None
+) -> list[dict[str, Any]]:
     """Run the rows of :data:`ROW_SPECS` (or only ``keys``, ``"mechanism:mode"``) and return them.
 
     ``quick=True`` (default) gives the stored table's runs; ``quick=False`` ten times as many.

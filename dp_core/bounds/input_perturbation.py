@@ -53,7 +53,8 @@ def theorem2_terms(params: InputPerturbationParams, w_norm: float | None = None)
 
     T1 = 8 d zeta^2 (8 ln(4/delta) + 4 eps) / (n eps^2 Delta), T2 = Delta ||w^||^2 / (2n),
     T3 = (sigma_u^2 - 2 lambda/eps) ||w^||^2 / (2n),
-    T4 = (sigma_u^2 ln(4e^3) + 2 sigma_u^2 ln(4e^2)/sqrt(n) + sqrt(2d) lambda sigma_u ln(2e^3)) ||w^||^2 / (2 n sqrt(n)).
+    T4 = (sigma_u^2 ln(4e^3) + 2 sigma_u^2 ln(4e^2)/sqrt(n) + sqrt(2d) lambda sigma_u ln(2e^3))
+         * ||w^||^2 / (2 n sqrt(n)).
 
     Parameters
     ----------
@@ -77,8 +78,15 @@ def theorem2_terms(params: InputPerturbationParams, w_norm: float | None = None)
     T1 = 8.0 * d * p.zeta**2 * (8.0 * math.log(4.0 / p.delta) + 4.0 * e) / (n * e * e * p.Delta)
     T2 = p.Delta * w2 / (2.0 * n)
     T3 = (su * su - 2.0 * p.lam / e) * w2 / (2.0 * n)
-    T4 = (su * su * (math.log(4.0) + 3.0) + 2.0 * su * su * (math.log(4.0) + 2.0) / math.sqrt(n)
-          + math.sqrt(2.0 * d) * p.lam * su * (math.log(2.0) + 3.0)) * w2 / (2.0 * n * math.sqrt(n))
+    T4 = (
+        (
+            su * su * (math.log(4.0) + 3.0)
+            + 2.0 * su * su * (math.log(4.0) + 2.0) / math.sqrt(n)
+            + math.sqrt(2.0 * d) * p.lam * su * (math.log(2.0) + 3.0)
+        )
+        * w2
+        / (2.0 * n * math.sqrt(n))
+    )
     return Theorem2Terms(T1=T1, T2=T2, T3=T3, T4=T4)
 
 
@@ -87,8 +95,9 @@ def theorem2_bound(params: InputPerturbationParams, w_norm: float | None = None)
     return theorem2_terms(params, w_norm).total
 
 
-def lemma2_bound(params: InputPerturbationParams, w_norm: float | None = None, *, beta_fail: float = 0.05,
-                 gamma_tail: float = 0.05) -> float:
+def lemma2_bound(
+    params: InputPerturbationParams, w_norm: float | None = None, *, beta_fail: float = 0.05, gamma_tail: float = 0.05
+) -> float:
     """High-probability bound of [FTS17] Lemma 2 (holds w.p. >= 1 - gamma_tail - beta_fail).
 
     >>> from dp_core.mechanisms.input_perturbation.params import input_perturbation_params
@@ -105,8 +114,11 @@ def lemma2_bound(params: InputPerturbationParams, w_norm: float | None = None, *
     t2 = p.Delta * w2 / (2.0 * n)
     t3 = (su * su - 2.0 * p.lam / e) * w2 / (2.0 * n)
     L4, L2 = math.log(4.0 / gt), math.log(2.0 / gt)
-    t4 = (su * su * math.sqrt(L4) + su * su * L4 / math.sqrt(n) + su * p.lam * math.sqrt(2.0 * d * L2)) \
-        / (n * math.sqrt(n)) * w2
+    t4 = (
+        (su * su * math.sqrt(L4) + su * su * L4 / math.sqrt(n) + su * p.lam * math.sqrt(2.0 * d * L2))
+        / (n * math.sqrt(n))
+        * w2
+    )
     return t1 + t2 + t3 + t4
 
 
@@ -122,8 +134,9 @@ def corollary3_sigma_u_bounds(params: InputPerturbationParams) -> tuple[float, f
     return s2d * p.lam * p.a2 + root, (4.0 * s2d * p.lam + 4.0 * root) * p.a4 + root
 
 
-def table1_rates(*, n: int, d: int, epsilon: float, delta: float, eta: float, zeta: float,
-                 alpha: float = 1.0) -> dict[str, float]:
+def table1_rates(
+    *, n: int, d: int, epsilon: float, delta: float, eta: float, zeta: float, alpha: float = 1.0
+) -> dict[str, float]:
     """Table 1's rates with every hidden constant set to 1 (shape only, "up to constants").
 
     objective: eta zeta sqrt(d ln(1/delta)) / (eps n); dp_gd: eta zeta sqrt(d) ln(n/delta) / (eps n);
@@ -152,12 +165,14 @@ def objective_gauss_bound(params: InputPerturbationParams, w_norm: float | None 
     p = params
     wn = p.eta if w_norm is None else check_in_interval("w_norm", w_norm, 0.0, p.eta * (1 + 1e-9))
     e = p.eps_run
-    return 8.0 * p.d * p.zeta**2 * (8.0 * math.log(2.0 / p.delta) + 4.0 * e) / (p.n * e * e * p.Delta) \
-        + p.Delta * wn * wn / (2.0 * p.n)
+    return 8.0 * p.d * p.zeta**2 * (8.0 * math.log(2.0 / p.delta) + 4.0 * e) / (
+        p.n * e * e * p.Delta
+    ) + p.Delta * wn * wn / (2.0 * p.n)
 
 
-def output_perturbation_bound(params: InputPerturbationParams, w_norm: float | None = None,
-                              Lambda: float | None = None) -> float:
+def output_perturbation_bound(
+    params: InputPerturbationParams, w_norm: float | None = None, Lambda: float | None = None
+) -> float:
     """Output-perturbation smoothness bound ("derived here", spec section 5.5).
 
     (lambda + Lambda)/2 * 4 d (d+1) zeta^2 / (n^2 Lambda^2 eps^2) + Lambda ||w^||^2 / 2, with
@@ -170,9 +185,21 @@ def output_perturbation_bound(params: InputPerturbationParams, w_norm: float | N
     return (p.lam + L) / 2.0 * 4.0 * p.d * (p.d + 1) * p.zeta**2 / (p.n**2 * L * L * e * e) + L * wn * wn / 2.0
 
 
-def theorem2_curve(ns, *, d: int, epsilon: float, delta: float, eta: float, zeta: float, lam: float,
-                   alpha: float = 1.0, Delta: float | None = None, Delta_multiplier: float = 1.0,
-                   sigma_u_mode: str = "COR2", w_norm: float | None = None) -> list[dict]:
+def theorem2_curve(
+    ns,
+    *,
+    d: int,
+    epsilon: float,
+    delta: float,
+    eta: float,
+    zeta: float,
+    lam: float,
+    alpha: float = 1.0,
+    Delta: float | None = None,
+    Delta_multiplier: float = 1.0,
+    sigma_u_mode: str = "COR2",
+    w_norm: float | None = None,
+) -> list[dict]:
     """Bounds over a grid of n with sigma_u recomputed at every n and Delta fixed (spec section 4.5).
 
     Points with n at or below the minimum of the sigma_u mode get ``nan``.
@@ -180,16 +207,42 @@ def theorem2_curve(ns, *, d: int, epsilon: float, delta: float, eta: float, zeta
     rows = []
     for n in ns:
         try:
-            p = input_perturbation_params(n=int(n), d=d, epsilon=epsilon, delta=delta, eta=eta, zeta=zeta, lam=lam,
-                                          alpha=alpha, Delta=Delta, Delta_multiplier=Delta_multiplier,
-                                          sigma_u_mode=sigma_u_mode)
+            p = input_perturbation_params(
+                n=int(n),
+                d=d,
+                epsilon=epsilon,
+                delta=delta,
+                eta=eta,
+                zeta=zeta,
+                lam=lam,
+                alpha=alpha,
+                Delta=Delta,
+                Delta_multiplier=Delta_multiplier,
+                sigma_u_mode=sigma_u_mode,
+            )
         except ValueError:
-            rows.append({"n": int(n), "input": math.nan, "objective": math.nan, "output": math.nan,
-                         "rate_input": math.nan, "rate_dp_gd": math.nan})
+            rows.append(
+                {
+                    "n": int(n),
+                    "input": math.nan,
+                    "objective": math.nan,
+                    "output": math.nan,
+                    "rate_input": math.nan,
+                    "rate_dp_gd": math.nan,
+                }
+            )
             continue
         rates = table1_rates(n=int(n), d=d, epsilon=epsilon, delta=delta, eta=eta, zeta=zeta, alpha=alpha)
         terms = theorem2_terms(p, w_norm)
-        rows.append({"n": int(n), "input": terms.total, "objective": objective_gauss_bound(p, w_norm),
-                     "output": output_perturbation_bound(p, w_norm), "rate_input": rates["input"],
-                     "rate_dp_gd": rates["dp_gd"], **{k: v for k, v in terms.as_dict().items() if k != "total"}})
+        rows.append(
+            {
+                "n": int(n),
+                "input": terms.total,
+                "objective": objective_gauss_bound(p, w_norm),
+                "output": output_perturbation_bound(p, w_norm),
+                "rate_input": rates["input"],
+                "rate_dp_gd": rates["dp_gd"],
+                **{k: v for k, v in terms.as_dict().items() if k != "total"},
+            }
+        )
     return rows

@@ -99,8 +99,9 @@ def residual_moment_bound(sigma_theta: float, M_theta: float, theta: float, diam
 
 
 @computable
-def moment_constants(assumption: str, *, tau: float, d: int, theta: float = 2.0, sigma_theta: float = 1.0,
-                     radius: float = 1.0) -> MomentConstants:
+def moment_constants(
+    assumption: str, *, tau: float, d: int, theta: float = 2.0, sigma_theta: float = 1.0, radius: float = 1.0
+) -> MomentConstants:
     """m1, M_theta and V_theta under an assumption (specification section 1.5 table).
 
     Parameters
@@ -160,8 +161,9 @@ def log_net_size(d: int, zeta: float, diam_W: float) -> float:
 
 
 @computable
-def rate_paper(n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str,
-               C: float = 1.0) -> float:
+def rate_paper(
+    n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str, C: float = 1.0
+) -> float:
     """Shape of the paper's rate (hidden constant ``C``; label :data:`RATE_LABEL`).
 
     With ``L = log(n) log(1/eta_total)``: A1 ``C tau sqrt(d L/(n eps))``; A2 ``C tau d sqrt(L/(n eps))``;
@@ -241,9 +243,21 @@ def _checked_common(n, zeta, eta, theta, m1, M_theta, V_theta, diam_W, kappa_val
 
 
 @computable
-def explicit_bound(iota: float, *, zeta: float, n: float, eta: float, theta: float, m1: float, M_theta: float,
-                   V_theta: float, diam_W: float, kappa_value: float, d: int = 1,
-                   log_N: float | None = None) -> BoundTerms:
+def explicit_bound(
+    iota: float,
+    *,
+    zeta: float,
+    n: float,
+    eta: float,
+    theta: float,
+    m1: float,
+    M_theta: float,
+    V_theta: float,
+    diam_W: float,
+    kappa_value: float,
+    d: int = 1,
+    log_N: float | None = None,
+) -> BoundTerms:
     """The explicit bound U(iota) with its five terms.
 
     .. math::
@@ -291,8 +305,9 @@ def explicit_bound(iota: float, *, zeta: float, n: float, eta: float, theta: flo
     (3.41, 0.9, 0.2372)
     """
     iota = check_positive("iota", iota)
-    n, zeta, eta, th, m1, M, V, D, k, log_N = _checked_common(n, zeta, eta, theta, m1, M_theta, V_theta, diam_W,
-                                                              kappa_value, log_N, d)
+    n, zeta, eta, th, m1, M, V, D, k, log_N = _checked_common(
+        n, zeta, eta, theta, m1, M_theta, V_theta, diam_W, kappa_value, log_N, d
+    )
     LN = log_N + math.log(1.0 / eta)
     t1 = 3.0 * zeta * m1
     t2 = (3.0 + 2.0 ** (th - 1.0)) / th * iota ** (th - 1.0) * V
@@ -303,9 +318,20 @@ def explicit_bound(iota: float, *, zeta: float, n: float, eta: float, theta: flo
 
 
 @computable
-def bound_coefficients(*, zeta: float, n: float, eta: float, theta: float, M_theta: float, V_theta: float,
-                       diam_W: float, kappa_value: float, d: int = 1, log_N: float | None = None,
-                       m1: float = 0.0) -> tuple[float, float]:
+def bound_coefficients(
+    *,
+    zeta: float,
+    n: float,
+    eta: float,
+    theta: float,
+    M_theta: float,
+    V_theta: float,
+    diam_W: float,
+    kappa_value: float,
+    d: int = 1,
+    log_N: float | None = None,
+    m1: float = 0.0,
+) -> tuple[float, float]:
     """``(a, b)`` with ``U(iota) = 3 zeta m1 + a iota^(theta-1) + b/iota`` (specification section 4.3).
 
     ``a = [(3 + 2^(theta-1)) V_theta + 2^(theta-1) zeta^theta M_theta] / theta`` and
@@ -318,8 +344,9 @@ def bound_coefficients(*, zeta: float, n: float, eta: float, theta: float, M_the
     >>> round(a, 2), round(b, 5)
     (15.93, 0.02318)
     """
-    n, zeta, eta, th, _, M, V, D, k, log_N = _checked_common(n, zeta, eta, theta, m1, M_theta, V_theta, diam_W,
-                                                             kappa_value, log_N, d)
+    n, zeta, eta, th, _, M, V, D, k, log_N = _checked_common(
+        n, zeta, eta, theta, m1, M_theta, V_theta, diam_W, kappa_value, log_N, d
+    )
     LN = log_N + math.log(1.0 / eta)
     a = ((3.0 + 2.0 ** (th - 1.0)) * V + 2.0 ** (th - 1.0) * zeta**th * M) / th
     inv_k = 0.0 if math.isinf(k) else 1.0 / k
@@ -328,8 +355,19 @@ def bound_coefficients(*, zeta: float, n: float, eta: float, theta: float, M_the
 
 
 @computable
-def iota_star(*, zeta: float, n: float, eta: float, theta: float, M_theta: float, V_theta: float, diam_W: float,
-              kappa_value: float, d: int = 1, log_N: float | None = None) -> float:
+def iota_star(
+    *,
+    zeta: float,
+    n: float,
+    eta: float,
+    theta: float,
+    M_theta: float,
+    V_theta: float,
+    diam_W: float,
+    kappa_value: float,
+    d: int = 1,
+    log_N: float | None = None,
+) -> float:
     """``iota* = (b / ((theta - 1) a))^(1/theta)``, the minimiser of U (specification section 4.3).
 
     Computed from public quantities only, so it can be used by the mechanism.
@@ -340,8 +378,18 @@ def iota_star(*, zeta: float, n: float, eta: float, theta: float, M_theta: float
     ...                 kappa_value=1.233, d=5), 5)
     0.02038
     """
-    a, b = bound_coefficients(zeta=zeta, n=n, eta=eta, theta=theta, M_theta=M_theta, V_theta=V_theta,
-                              diam_W=diam_W, kappa_value=kappa_value, d=d, log_N=log_N)
+    a, b = bound_coefficients(
+        zeta=zeta,
+        n=n,
+        eta=eta,
+        theta=theta,
+        M_theta=M_theta,
+        V_theta=V_theta,
+        diam_W=diam_W,
+        kappa_value=kappa_value,
+        d=d,
+        log_N=log_N,
+    )
     th = float(theta)
     if a <= 0:
         raise ValueError("iota_star needs V_theta > 0 or M_theta > 0 (the bias coefficient a is 0).")
@@ -349,18 +397,41 @@ def iota_star(*, zeta: float, n: float, eta: float, theta: float, M_theta: float
 
 
 @computable
-def optimal_bound(*, zeta: float, n: float, eta: float, theta: float, m1: float, M_theta: float, V_theta: float,
-                  diam_W: float, kappa_value: float, d: int = 1, log_N: float | None = None) -> float:
+def optimal_bound(
+    *,
+    zeta: float,
+    n: float,
+    eta: float,
+    theta: float,
+    m1: float,
+    M_theta: float,
+    V_theta: float,
+    diam_W: float,
+    kappa_value: float,
+    d: int = 1,
+    log_N: float | None = None,
+) -> float:
     """Closed form ``U(iota*) = 3 zeta m1 + theta a^(1/theta) (b/(theta-1))^((theta-1)/theta)``."""
-    a, b = bound_coefficients(zeta=zeta, n=n, eta=eta, theta=theta, M_theta=M_theta, V_theta=V_theta,
-                              diam_W=diam_W, kappa_value=kappa_value, d=d, log_N=log_N)
+    a, b = bound_coefficients(
+        zeta=zeta,
+        n=n,
+        eta=eta,
+        theta=theta,
+        M_theta=M_theta,
+        V_theta=V_theta,
+        diam_W=diam_W,
+        kappa_value=kappa_value,
+        d=d,
+        log_N=log_N,
+    )
     th = float(theta)
     return 3.0 * zeta * m1 + th * a ** (1.0 / th) * (b / (th - 1.0)) ** ((th - 1.0) / th)
 
 
 @computable
-def iota_paper(n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str,
-               c_iota: float = 1.0) -> float:
+def iota_paper(
+    n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str, c_iota: float = 1.0
+) -> float:
     """The paper's truncation scale ``(c/tau) (d_eff log n log(1/eta)/(n eps))^(1/theta)``.
 
     d_eff = d for A1/A3 and 1 for A2/A4; theta = 2 for A1/A2. For A4 the exponent is 1/theta
@@ -401,8 +472,12 @@ def bound_terms_table(terms: dict):
     """The five terms of U(iota) and the total as a two-column table (for display)."""
     import pandas as pd
 
-    labels = [("net", "3ζm₁ (net discretisation)"), ("truncation_bias", "truncation bias"),
-              ("discretisation_truncation", "discretisation × truncation"),
-              ("statistical", "statistical (non-private)"), ("privacy", "privacy (exponential mechanism)"),
-              ("total", "U(ι) total")]
+    labels = [
+        ("net", "3ζm₁ (net discretisation)"),
+        ("truncation_bias", "truncation bias"),
+        ("discretisation_truncation", "discretisation × truncation"),
+        ("statistical", "statistical (non-private)"),
+        ("privacy", "privacy (exponential mechanism)"),
+        ("total", "U(ι) total"),
+    ]
     return pd.DataFrame({"term": [lab for _, lab in labels], "value": [float(terms[k]) for k, _ in labels]})

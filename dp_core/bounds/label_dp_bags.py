@@ -40,8 +40,15 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
-from .._validation import check_choice, check_epsilon, check_in_interval, check_int, check_positive, check_real, computable
-from ..calibration import gaussian_delta_analytic, gaussian_sigma_analytic, laplace_scale
+from .._validation import (
+    check_choice,
+    check_epsilon,
+    check_in_interval,
+    check_int,
+    check_positive,
+    computable,
+)
+from ..calibration import gaussian_sigma_analytic, laplace_scale
 
 __all__ = [
     "LN2",
@@ -493,7 +500,9 @@ def _log_delta_fn(mechanism: str, params: dict[str, Any]):
 
         def f(eps, k):
             kw = {x: params[x] for x in keys if x in params}
-            return terms_wtd_lba(eps, k, params["m"], kw.pop("d"), kw.pop("b1"), kw.pop("b2"), kw.pop("gamma"), kw.pop("lam"), **kw)["log_delta"]
+            return terms_wtd_lba(
+                eps, k, params["m"], kw.pop("d"), kw.pop("b1"), kw.pop("b2"), kw.pop("gamma"), kw.pop("lam"), **kw
+            )["log_delta"]
 
     return f
 
@@ -757,7 +766,9 @@ def _mixture(eps: np.ndarray, pop, succ, draws, b_eff, inside, pmf_cut=1e-17):
     return np.minimum(1.0, val @ pmf + dropped), p0, dropped + tail_mass
 
 
-def llp_exact_delta_curve(epsilons, n: int, k: int, m: int, rho: float, b1: float = 1.0, *, noise_std: float = 1.0) -> list[ExactDelta]:
+def llp_exact_delta_curve(
+    epsilons, n: int, k: int, m: int, rho: float, b1: float = 1.0, *, noise_std: float = 1.0
+) -> list[ExactDelta]:
     """:func:`llp_exact_delta` at many epsilons in one vectorized pass (the pmf and quadrature grid are shared).
 
     References
@@ -781,12 +792,21 @@ def llp_exact_delta_curve(epsilons, n: int, k: int, m: int, rho: float, b1: floa
         d_in, trunc = q * v, max(trunc, t)
     delta = np.fmax(d_out, d_in)
     return [
-        ExactDelta(epsilon=float(e), delta=float(dv), delta_out=float(do), delta_in=float(di), floor=floor, truncated_mass=trunc)
+        ExactDelta(
+            epsilon=float(e),
+            delta=float(dv),
+            delta_out=float(do),
+            delta_in=float(di),
+            floor=floor,
+            truncated_mass=trunc,
+        )
         for e, dv, do, di in zip(eps, delta, d_out, d_in)
     ]
 
 
-def llp_exact_delta(epsilon: float, n: int, k: int, m: int, rho: float, b1: float = 1.0, *, noise_std: float = 1.0) -> ExactDelta:
+def llp_exact_delta(
+    epsilon: float, n: int, k: int, m: int, rho: float, b1: float = 1.0, *, noise_std: float = 1.0
+) -> ExactDelta:
     """Exact delta(epsilon) of noisy-wtd-LLP by full-pmf quadrature (beyond the paper).
 
     The bags and weights are public and independent of the labels, so the privacy profile is
@@ -830,7 +850,9 @@ def llp_exact_delta(epsilon: float, n: int, k: int, m: int, rho: float, b1: floa
     return llp_exact_delta_curve([epsilon], n, k, m, rho, b1, noise_std=noise_std)[0]
 
 
-def llp_exact_min_eps(target_delta: float, n: int, k: int, m: int, rho: float, b1: float = 1.0, *, noise_std: float = 1.0) -> float | None:
+def llp_exact_min_eps(
+    target_delta: float, n: int, k: int, m: int, rho: float, b1: float = 1.0, *, noise_std: float = 1.0
+) -> float | None:
     """Smallest epsilon with exact delta(epsilon) <= target_delta (rounded up), or ``None``
     when the floor (m k / n) P[H = 0] already exceeds the target (or epsilon would exceed 1e4).
 
@@ -949,7 +971,9 @@ def predicted_ratio_label_noise(n: int, d: int, noise_variance: float, gamma_hat
     return 1.0 + (1.0 + v / g) * dd / (nn - dd - 1)
 
 
-def lba_utility_failure_log_prob(m: float, k: float, d: int, theta: float, gamma: float, B: float, c0: float = 0.5) -> float:
+def lba_utility_failure_log_prob(
+    m: float, k: float, d: int, theta: float, gamma: float, B: float, c0: float = 0.5
+) -> float:
     """ln P_fail of the wtd-LBA utility statement (capped at 0, i.e. P_fail <= 1).
 
     P_fail = (1 + 48 m^2 k B^2/(theta gamma))^d [2 exp(-m k theta^2 gamma^2/(72 B^4))
@@ -979,7 +1003,9 @@ def lba_utility_failure_log_prob(m: float, k: float, d: int, theta: float, gamma
     return _cap(_logsumexp([log_net + _logsumexp([t1, t2]), t3]))
 
 
-def lba_utility_required_m(target: float, k: float, d: int, theta: float, gamma: float, B: float, c0: float = 0.5) -> float:
+def lba_utility_required_m(
+    target: float, k: float, d: int, theta: float, gamma: float, B: float, c0: float = 0.5
+) -> float:
     """Smallest m (real, bisection on ln m) with P_fail <= target for the wtd-LBA utility bound.
 
     References
@@ -1019,7 +1045,10 @@ def vacuous_statement(delta: float, what: str) -> str:
     if delta >= 1.0:
         return f"{what}: delta >= 1, so this accounting gives no privacy guarantee at all (vacuous)."
     if delta >= 0.1:
-        return f"{what}: delta = {delta:.3g}, a guarantee in name only (one person in {1 / delta:.0f} may be fully exposed)."
+        return (
+            f"{what}: delta = {delta:.3g}, a guarantee in name only "
+            f"(one person in {1 / delta:.0f} may be fully exposed)."
+        )
     return f"{what}: delta = {delta:.3g}."
 
 
@@ -1080,7 +1109,8 @@ def accounting_summary(
     check_positive("noise_std", noise_std)
     if mm * kk > nn:
         raise ValueError(
-            f"m*k must be <= n (disjoint bags), got m*k = {mm * kk} > n = {nn}; the largest feasible k for m = {mm} is {nn // mm}."
+            f"m*k must be <= n (disjoint bags), got m*k = {mm * kk} > n = {nn}; the largest feasible k for m = {mm} is "
+            f"{nn // mm}."
         )
     out: dict[str, Any] = {
         "mechanism": variant,
@@ -1103,7 +1133,9 @@ def accounting_summary(
                     "delta_explicit": 1.0,
                     "delta_exact": mm * kk / nn,
                     "delta_floor": mm * kk / nn,
-                    "statement": "rho = 0 is weighted LLP without noise: not label-DP, delta >= m*k/n for every epsilon.",
+                    "statement": (
+                        "rho = 0 is weighted LLP without noise: not label-DP, delta >= m*k/n for every epsilon."
+                    ),
                     "paper_dominant": "no noise",
                     "explicit_dominant": "no noise",
                 }
@@ -1111,7 +1143,8 @@ def accounting_summary(
             out["statement_paper"] = vacuous_statement(1.0, "As claimed by the paper")
             out["statement_explicit"] = vacuous_statement(1.0, "Corrected explicit bound")
             out["statement_exact"] = (
-                f"Exact: delta = m*k/n = {mm * kk / nn:.3g} for every epsilon; with rho = 0 the mechanism is not label-DP."
+                f"Exact: delta = m*k/n = {mm * kk / nn:.3g} for every epsilon; with rho = 0 the mechanism is not "
+                "label-DP."
             )
             return out
         params = {"m": mm, "rho": rho, "b1": b1, "noise_std": noise_std}
@@ -1145,8 +1178,12 @@ def accounting_summary(
                 out[f"{label}_{name}"] = t[name]
             out[f"{label}_dominant"] = t["dominant"]
             if target_delta is not None:
-                out[f"k_min_{label}"] = min_k(target_delta, epsilon, "wtd-lba", variant=var, mode=mode, form=form, **params)
-                out[f"eps_min_{label}"] = min_eps(target_delta, kk, "wtd-lba", variant=var, mode=mode, form=form, **params)
+                out[f"k_min_{label}"] = min_k(
+                    target_delta, epsilon, "wtd-lba", variant=var, mode=mode, form=form, **params
+                )
+                out[f"eps_min_{label}"] = min_eps(
+                    target_delta, kk, "wtd-lba", variant=var, mode=mode, form=form, **params
+                )
     if target_delta is not None:
         out["target_delta"] = float(target_delta)
     out["statement_paper"] = vacuous_statement(out["delta_paper"], "As claimed by the paper")

@@ -237,7 +237,9 @@ def bounds_for_mode(accounting, *, delta: float, phi_star_norm: float | None = N
             d=a.d, n_classes=a.n_classes, n=a.n, epsilon=a.eps_noise, lam=a.lam, delta=delta
         )
     if a.mode == "repaired":
-        out["tier_u"] = tier_u_bounds(d=a.d, n_classes=a.n_classes, n=a.n, epsilon=a.eps_noise, lam=a.mu_eff, delta=delta)
+        out["tier_u"] = tier_u_bounds(
+            d=a.d, n_classes=a.n_classes, n=a.n, epsilon=a.eps_noise, lam=a.mu_eff, delta=delta
+        )
     if a.mode in ("repaired", "corrected"):
         out["tier_c"] = tier_c_bounds(
             d=a.d,

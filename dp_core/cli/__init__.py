@@ -33,7 +33,9 @@ __all__ = ["CliError", "Command", "build_parser", "discover_commands", "main", "
 VERBS = {
     "calibrate": "print the noise scales and guarantees of a mechanism for given parameters",
     "simulate": "run a mechanism many times on a dataset and print the measured utility",
-    "release": "run a mechanism once on a dataset and print the publishable release (--diagnostics: non-private extras)",
+    "release": (
+        "run a mechanism once on a dataset and print the publishable release (--diagnostics: non-private extras)"
+    ),
     "reproduce": "recreate a paper's figures or tables (CSV + HTML)",
     "audit": "measure a lower bound on a mechanism's epsilon from repeated runs",
     "negotiate": "find the smallest epsilon (or n, or k) that meets a stakeholder's target",
@@ -192,8 +194,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except (OverflowError, ZeroDivisionError, FloatingPointError, MemoryError) as exc:
         # values that pass their own checks but combine into something floats cannot hold
-        what = "needs more memory than is available" if isinstance(exc, MemoryError) else (
-            f"cannot be computed in floating point ({type(exc).__name__})")
+        what = (
+            "needs more memory than is available"
+            if isinstance(exc, MemoryError)
+            else (f"cannot be computed in floating point ({type(exc).__name__})")
+        )
         _stderr_line(f"error: this command {what} with the values given ({_given(argv)}); use values of moderate size")
         return 2
     except (ValueError, TypeError, CliError, KeyError, OSError, DPCoreError) as exc:

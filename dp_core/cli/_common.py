@@ -12,11 +12,14 @@ from ._registry import CliError
 def add_dataset_arguments(parser: argparse.ArgumentParser, *, default: str | None = None) -> None:
     """``--dataset NAME|PATH.csv``, ``--target COLUMN`` (CSV only), ``--n`` and ``--seed``."""
     names = ", ".join(DATASETS)
-    parser.add_argument("--dataset", default=default, required=default is None,
-                        help=f"a demo dataset ({names}) or a path to a CSV file")
+    parser.add_argument(
+        "--dataset", default=default, required=default is None, help=f"a demo dataset ({names}) or a path to a CSV file"
+    )
     parser.add_argument("--target", default=None, help="target column of a CSV file (default: the last column)")
     parser.add_argument("--onehot", action="store_true", help="one-hot encode non-numeric CSV columns (default: error)")
-    parser.add_argument("--drop-missing", action="store_true", help="drop CSV rows with missing values (default: error)")
+    parser.add_argument(
+        "--drop-missing", action="store_true", help="drop CSV rows with missing values (default: error)"
+    )
 
 
 def add_seed_argument(parser: argparse.ArgumentParser, default: int = 0) -> None:
@@ -31,18 +34,29 @@ def dataset_from_args(args: argparse.Namespace, *, n: int | None = None, seed: i
     if not name.lower().endswith(".csv"):
         reject_unused(args, {"target": "--target"}, f"to the demo dataset {name!r} (only to a CSV --dataset)")
         if getattr(args, "onehot", False) or getattr(args, "drop_missing", False):
-            raise CliError(f"--onehot and --drop-missing do not apply to the demo dataset {name!r} (only to a CSV --dataset).")
+            raise CliError(
+                f"--onehot and --drop-missing do not apply to the demo dataset {name!r} (only to a CSV --dataset)."
+            )
     if name.lower().endswith(".csv"):
-        return load_dataset(name, target=args.target, non_numeric="onehot" if getattr(args, "onehot", False) else "error",
-                            missing="drop_rows" if getattr(args, "drop_missing", False) else "error")
+        return load_dataset(
+            name,
+            target=args.target,
+            non_numeric="onehot" if getattr(args, "onehot", False) else "error",
+            missing="drop_rows" if getattr(args, "drop_missing", False) else "error",
+        )
     return load_dataset(name, n=n, seed=seed, **options)
 
 
 def add_out_dir_arguments(parser: argparse.ArgumentParser, help: str = "output folder (created if missing)") -> None:
     """``--out FOLDER`` and ``--force`` (overwrite the files of an earlier run in that folder)."""
     parser.add_argument("--out", required=True, help=help + "; its parent folder must exist")
-    parser.add_argument("--force", "--overwrite", dest="force", action="store_true",
-                        help="overwrite files of an earlier run in --out (default: refuse)")
+    parser.add_argument(
+        "--force",
+        "--overwrite",
+        dest="force",
+        action="store_true",
+        help="overwrite files of an earlier run in --out (default: refuse)",
+    )
 
 
 def check_reproduce_args(args: argparse.Namespace, prefix: str, *, max_trials: int = 10_000):

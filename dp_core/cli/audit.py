@@ -19,25 +19,46 @@ def _adder(m: AuditableMechanism):
         p.add_argument("--eps", type=float, default=1.0, help="claimed epsilon, in (0, inf) (default 1)")
         if m.uses_delta:
             p.add_argument("--delta", type=float, default=1e-5, help="claimed delta, in (0, 1) (default 1e-5)")
-        p.add_argument("--mode", default=next(iter(m.modes)), choices=list(m.modes),
-                       help="; ".join(f"{k}: {v}" for k, v in m.modes.items()))
-        p.add_argument("--pair", default=next(iter(m.pairs)), choices=list(m.pairs),
-                       help="neighbouring pair: " + "; ".join(f"{k}: {v}" for k, v in m.pairs.items()))
-        p.add_argument("--runs", type=int, default=m.default_runs,
-                       help=f"runs of the mechanism on each dataset (default {m.default_runs}, at most {m.max_runs})")
+        p.add_argument(
+            "--mode",
+            default=next(iter(m.modes)),
+            choices=list(m.modes),
+            help="; ".join(f"{k}: {v}" for k, v in m.modes.items()),
+        )
+        p.add_argument(
+            "--pair",
+            default=next(iter(m.pairs)),
+            choices=list(m.pairs),
+            help="neighbouring pair: " + "; ".join(f"{k}: {v}" for k, v in m.pairs.items()),
+        )
+        p.add_argument(
+            "--runs",
+            type=int,
+            default=m.default_runs,
+            help=f"runs of the mechanism on each dataset (default {m.default_runs}, at most {m.max_runs})",
+        )
         p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
         p.add_argument("--pair-seed", type=int, default=0, help="seed choosing a random neighbouring pair (default 0)")
         p.add_argument("--confidence", type=float, default=0.95, help="Clopper-Pearson level (default 0.95)")
         if m.needs_data:
-            p.add_argument("--dataset", default=None,
-                           help=f"dataset for the pair(s) {', '.join(m.needs_data)}: a demo name or a CSV path "
-                                f"(default {m.default_dataset})")
+            p.add_argument(
+                "--dataset",
+                default=None,
+                help=f"dataset for the pair(s) {', '.join(m.needs_data)}: a demo name or a CSV path "
+                f"(default {m.default_dataset})",
+            )
         else:
             p.add_argument("--dataset", default=None, help="not used: this mechanism's pairs are not built from data")
         p.add_argument("--target", default=None, help="target column of a CSV file (default: the last column)")
         for o in m.options:
-            p.add_argument(f"--{o.name.replace('_', '-')}", dest=o.name, type=o.kind, default=o.default,
-                           help=f"{o.help} (default {o.default})")
+            p.add_argument(
+                f"--{o.name.replace('_', '-')}",
+                dest=o.name,
+                type=o.kind,
+                default=o.default,
+                help=f"{o.help} (default {o.default})",
+            )
+
     return add
 
 
@@ -49,41 +70,69 @@ def _runner(m: AuditableMechanism):
             dataset = dataset_from_args(a)
         else:
             uses = f" (only --pair {' / '.join(m.needs_data)} uses a dataset)" if m.needs_data else ""
-            reject_unused(a, {"dataset": "--dataset", "target": "--target"},
-                          f"to audit {m.name} with --pair {a.pair}{uses}")
+            reject_unused(
+                a, {"dataset": "--dataset", "target": "--target"}, f"to audit {m.name} with --pair {a.pair}{uses}"
+            )
             dataset = None
         check_seed(a.seed)
         check_seed(a.pair_seed, name="pair_seed")
         check_count("runs", a.runs, lo=1, hi=m.max_runs)
         check_in_interval("confidence", a.confidence, 0.0, 1.0, closed="neither")
         options = {o.name: getattr(a, o.name) for o in m.options}
-        target = make_target(m.name, mode=a.mode, pair=a.pair, epsilon=a.eps,
-                             delta=getattr(a, "delta", 0.0) if m.uses_delta else 0.0, dataset=dataset,
-                             pair_seed=a.pair_seed, **options)
+        target = make_target(
+            m.name,
+            mode=a.mode,
+            pair=a.pair,
+            epsilon=a.eps,
+            delta=getattr(a, "delta", 0.0) if m.uses_delta else 0.0,
+            dataset=dataset,
+            pair_seed=a.pair_seed,
+            **options,
+        )
         res = run_audit(target, runs=a.runs, seed=a.seed, confidence=a.confidence).result
-        out = {"mechanism": m.name, **res.to_dict(), "statistic": target.statistic, "seed": a.seed,
-               "details": target.details}
+        out = {
+            "mechanism": m.name,
+            **res.to_dict(),
+            "statistic": target.statistic,
+            "seed": a.seed,
+            "details": target.details,
+        }
         if dataset is not None:
             out["dataset"] = dataset.name
         out["caveat"] = "an audit can show a violation but can never prove privacy"
         return out
+
     return run
 
 
-# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy) ('*': every audit mechanism)
+# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
+# ('*': every audit mechanism)
 CLI_NAMES = (("audit", "*"),)
 
-COMMANDS = [Command("audit", m.name, f"{m.title}: measured lower bound on epsilon vs the claim",
-                    _adder(m), _runner(m)) for m in MECHANISMS.values()]
+COMMANDS = [
+    Command("audit", m.name, f"{m.title}: measured lower bound on epsilon vs the claim", _adder(m), _runner(m))
+    for m in MECHANISMS.values()
+]
 
 
 def _add_all(p):
-    p.add_argument("--quick", action="store_true",
-                   help="the quick table (the runs stored with the package); without it, 10x the runs (at most 1e5)")
-    p.add_argument("--write", action="store_true",
-                   help="rewrite the stored table dp_core/audit/audit_table.json with the rows computed")
-    p.add_argument("--only", action="append", default=None, metavar="MECHANISM:MODE",
-                   help="run only this row (repeatable), e.g. large-margin-gaussian:printed")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="the quick table (the runs stored with the package); without it, 10x the runs (at most 1e5)",
+    )
+    p.add_argument(
+        "--write",
+        action="store_true",
+        help="rewrite the stored table dp_core/audit/audit_table.json with the rows computed",
+    )
+    p.add_argument(
+        "--only",
+        action="append",
+        default=None,
+        metavar="MECHANISM:MODE",
+        help="run only this row (repeatable), e.g. large-margin-gaussian:printed",
+    )
 
 
 def _run_all(a):
@@ -106,5 +155,12 @@ def _run_all(a):
     return out
 
 
-COMMANDS.append(Command("audit", "all", "every mechanism and mode: the audit table backing the status badges "
-                        "(--quick; --write stores it)", _add_all, _run_all))
+COMMANDS.append(
+    Command(
+        "audit",
+        "all",
+        "every mechanism and mode: the audit table backing the status badges (--quick; --write stores it)",
+        _add_all,
+        _run_all,
+    )
+)

@@ -17,16 +17,23 @@ def _gaussian_args(p):
 def _gaussian_run(a):
     analytic = cal.gaussian_sigma_analytic(epsilon=a.eps, delta=a.delta, sensitivity=a.sensitivity)
     classic_valid = a.eps <= 1.0
-    classic = (cal.gaussian_sigma_classic(epsilon=a.eps, delta=a.delta, sensitivity=a.sensitivity)
-               if classic_valid else math.nan)
+    classic = (
+        cal.gaussian_sigma_classic(epsilon=a.eps, delta=a.delta, sensitivity=a.sensitivity)
+        if classic_valid
+        else math.nan
+    )
     return {
-        "mechanism": "gaussian", "eps": a.eps, "delta": a.delta, "sensitivity": a.sensitivity,
+        "mechanism": "gaussian",
+        "eps": a.eps,
+        "delta": a.delta,
+        "sensitivity": a.sensitivity,
         "sigma_analytic": analytic,
         "sigma_classic": classic,
         "classic_valid": classic_valid,
         "classic_note": "" if classic_valid else "the classic bound holds only for epsilon <= 1",
         "delta_at_sigma_analytic": cal.gaussian_delta_analytic(sigma=analytic, epsilon=a.eps, sensitivity=a.sensitivity)
-        if analytic > 0 else 0.0,
+        if analytic > 0
+        else 0.0,
         "ratio_analytic_to_classic": analytic / classic if classic_valid and classic > 0 else math.nan,
     }
 
@@ -38,15 +45,19 @@ def _laplace_args(p):
 
 def _laplace_run(a):
     b = cal.laplace_scale(epsilon=a.eps, sensitivity=a.sensitivity)
-    return {"mechanism": "laplace", "eps": a.eps, "sensitivity": a.sensitivity, "scale": b,
-            "std": b * math.sqrt(2.0)}
+    return {"mechanism": "laplace", "eps": a.eps, "sensitivity": a.sensitivity, "scale": b, "std": b * math.sqrt(2.0)}
 
 
 # ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
 CLI_NAMES = (("calibrate", "gaussian"), ("calibrate", "laplace"))
 
 COMMANDS = [
-    Command("calibrate", "gaussian", "Gaussian mechanism: classic and analytic (Balle-Wang) sigma",
-            _gaussian_args, _gaussian_run),
+    Command(
+        "calibrate",
+        "gaussian",
+        "Gaussian mechanism: classic and analytic (Balle-Wang) sigma",
+        _gaussian_args,
+        _gaussian_run,
+    ),
     Command("calibrate", "laplace", "Laplace mechanism: scale = sensitivity / epsilon", _laplace_args, _laplace_run),
 ]

@@ -14,11 +14,22 @@ from ._registry import CliError, Command
 
 def _add_negotiate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dataset", required=True, help="a demo dataset name or a path to a CSV file")
-    p.add_argument("--target", dest="targets", action="append", required=True, metavar="METRIC=VALUE",
-                   help="accuracy=0.9, r2=0.3, excess_risk=0.01 or delta=1e-6 (repeat for a delta target too)")
+    p.add_argument(
+        "--target",
+        dest="targets",
+        action="append",
+        required=True,
+        metavar="METRIC=VALUE",
+        help="accuracy=0.9, r2=0.3, excess_risk=0.01 or delta=1e-6 (repeat for a delta target too)",
+    )
     p.add_argument("--target-column", default=None, help="target column of a CSV file (default: the last column)")
-    p.add_argument("--mechanisms", nargs="+", default=None, metavar="KEY",
-                   help=f"adapters to use (default: all applicable): {', '.join(sorted(ADAPTERS))}")
+    p.add_argument(
+        "--mechanisms",
+        nargs="+",
+        default=None,
+        metavar="KEY",
+        help=f"adapters to use (default: all applicable): {', '.join(sorted(ADAPTERS))}",
+    )
     p.add_argument("--epsilon", type=float, default=1.0, help="the chosen epsilon (for the label-DP k answer)")
     p.add_argument("--delta", type=float, default=1e-5, help="delta when no delta target is given (default 1e-5)")
     p.add_argument("--trials", type=int, default=50, help="Monte-Carlo trials per grid point (default 50)")
@@ -29,8 +40,12 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--k", type=int, default=64, help="label-DP bag size (default 64)")
     p.add_argument("--m", type=int, default=100, help="label-DP number of bags (default 100)")
     p.add_argument("--rho", type=float, default=0.1, help="label-DP noisy share (default 0.1)")
-    p.add_argument("--solve-for", choices=("epsilon", "n"), default="epsilon",
-                   help="epsilon (default) or n: the smallest number of rows from the bound (excess_risk target)")
+    p.add_argument(
+        "--solve-for",
+        choices=("epsilon", "n"),
+        default="epsilon",
+        help="epsilon (default) or n: the smallest number of rows from the bound (excess_risk target)",
+    )
 
 
 def _run_negotiate(args: argparse.Namespace) -> dict:
@@ -42,12 +57,28 @@ def _run_negotiate(args: argparse.Namespace) -> dict:
     if args.dataset.lower().endswith(".csv"):
         ds = load_dataset(args.dataset, target=args.target_column)
     else:
-        reject_unused(args, {"target_column": "--target-column"},
-                      f"to the demo dataset {args.dataset!r} (only to a CSV --dataset)")
+        reject_unused(
+            args,
+            {"target_column": "--target-column"},
+            f"to the demo dataset {args.dataset!r} (only to a CSV --dataset)",
+        )
         ds = load_dataset(args.dataset)
-    return negotiate(ds, args.targets, epsilon=args.epsilon, delta=args.delta, mechanisms=args.mechanisms,
-                     n_trials=args.trials, seed=args.seed, eps_min=args.eps_min, eps_max=args.eps_max,
-                     n_points=args.n_eps, k=args.k, m=args.m, rho=args.rho, solve_for=args.solve_for)
+    return negotiate(
+        ds,
+        args.targets,
+        epsilon=args.epsilon,
+        delta=args.delta,
+        mechanisms=args.mechanisms,
+        n_trials=args.trials,
+        seed=args.seed,
+        eps_min=args.eps_min,
+        eps_max=args.eps_max,
+        n_points=args.n_eps,
+        k=args.k,
+        m=args.m,
+        rho=args.rho,
+        solve_for=args.solve_for,
+    )
 
 
 def _add_report(p: argparse.ArgumentParser) -> None:
@@ -56,8 +87,13 @@ def _add_report(p: argparse.ArgumentParser) -> None:
     p.add_argument("--csv", default=None, help="also write the results CSV here")
     p.add_argument("--data", default=None, help="CSV file of an uploaded dataset (its fingerprint must match)")
     p.add_argument("--data-target", default=None, help="target column of --data (default: the last column)")
-    p.add_argument("--force", "--overwrite", dest="force", action="store_true",
-                   help="overwrite --out / --csv if they exist (default: refuse)")
+    p.add_argument(
+        "--force",
+        "--overwrite",
+        dest="force",
+        action="store_true",
+        help="overwrite --out / --csv if they exist (default: refuse)",
+    )
 
 
 def _run_report(args: argparse.Namespace) -> dict:
@@ -76,9 +112,16 @@ def _run_report(args: argparse.Namespace) -> dict:
     ds = load_dataset(args.data, target=args.data_target) if args.data else None
     rep = build_report(cfg, dataset=ds)
     out.write_text(rep.html, encoding="utf-8")
-    result = {"out": str(out), "bytes": len(rep.html.encode()), "dataset": rep.result.dataset,
-              "fingerprint": rep.config.dataset_fingerprint, "seed": cfg.seed, "methods": len(rep.result.methods),
-              "rows": len(rep.result.summary), "skipped": rep.result.skipped}
+    result = {
+        "out": str(out),
+        "bytes": len(rep.html.encode()),
+        "dataset": rep.result.dataset,
+        "fingerprint": rep.config.dataset_fingerprint,
+        "seed": cfg.seed,
+        "methods": len(rep.result.methods),
+        "rows": len(rep.result.summary),
+        "skipped": rep.result.skipped,
+    }
     if args.csv:
         csv.write_text(rep.csv, encoding="utf-8")
         result["csv"] = args.csv

@@ -37,8 +37,12 @@ def _clean(d: dict) -> dict:
 
 
 def _calibrate_args(p):
-    p.add_argument("--variant", choices=["noisy-wtd-llp", "wtd-lba"], default="noisy-wtd-llp",
-                   help="mechanism to account for (default noisy-wtd-llp)")
+    p.add_argument(
+        "--variant",
+        choices=["noisy-wtd-llp", "wtd-lba"],
+        default="noisy-wtd-llp",
+        help="mechanism to account for (default noisy-wtd-llp)",
+    )
     p.add_argument("--n", type=int, default=None, help="number of examples n (default: the dataset's, else required)")
     p.add_argument("--k", type=int, required=True, help="bag size k (m*k <= n)")
     p.add_argument("--m", type=int, required=True, help="number of bags m")
@@ -51,8 +55,11 @@ def _calibrate_args(p):
     p.add_argument("--b2", type=float, default=None, help="wtd-lba: feature-norm bound B2")
     p.add_argument("--gamma", type=float, default=None, help="wtd-lba: declared gamma in (0, B1^2/3]")
     p.add_argument("--lam", type=float, default=None, help="wtd-lba: lambda*, smallest non-zero eigenvalue of X^T X/n")
-    p.add_argument("--dataset", default=None,
-                   help="wtd-lba: compute d, B2, gamma, lambda* from a demo dataset or CSV (they depend on private labels)")
+    p.add_argument(
+        "--dataset",
+        default=None,
+        help="wtd-lba: compute d, B2, gamma, lambda* from a demo dataset or CSV (they depend on private labels)",
+    )
     p.add_argument("--target", default=None, help="target column of a CSV file")
     p.add_argument("--label-lo", type=float, default=None, help="public lower end of the label range")
     p.add_argument("--label-hi", type=float, default=None, help="public upper end of the label range")
@@ -69,13 +76,17 @@ def _calibrate_run(a):
     from ..mechanisms.label_dp_bags import data_conditions, prepare_dataset
 
     if a.dataset is None:
-        reject_unused(a, {"target": "--target", "label_lo": "--label-lo", "label_hi": "--label-hi"},
-                      "without --dataset")
+        reject_unused(
+            a, {"target": "--target", "label_lo": "--label-lo", "label_hi": "--label-hi"}, "without --dataset"
+        )
     if a.variant == "wtd-lba":
         reject_unused(a, {"rho": "--rho"}, "to --variant wtd-lba (it adds no label noise)")
     else:
-        reject_unused(a, {"d": "--d", "b2": "--b2", "gamma": "--gamma", "lam": "--lam"},
-                      f"to --variant {a.variant} (they are wtd-lba data constants)")
+        reject_unused(
+            a,
+            {"d": "--d", "b2": "--b2", "gamma": "--gamma", "lam": "--lam"},
+            f"to --variant {a.variant} (they are wtd-lba data constants)",
+        )
     a.rho = 0.1 if a.rho is None else a.rho
     extra = {}
     n = a.n
@@ -90,19 +101,38 @@ def _calibrate_run(a):
         lam = cond["lam_star"] if lam is None else lam
         if gamma is None:
             if cond["gamma"] is None:
-                raise ValueError("the data admit no neighbour-safe gamma > 0 (sqrt(opt) <= 2 B1); declare --gamma explicitly.")
+                raise ValueError(
+                    "the data admit no neighbour-safe gamma > 0 (sqrt(opt) <= 2 B1); declare --gamma explicitly."
+                )
             gamma = cond["gamma"]
         extra = {
-            "dataset": ds.name, "gamma_hat": cond["gamma_hat"], "data_opt": cond["opt"],
-            "data_conditions_warning": "gamma_hat, gamma and lambda* were computed from the private labels: the guarantee is "
-                                       "conditional on them and not worst-case label-DP.",
-            "data_warnings": cond["warnings"], "preprocessing_notes": list(prep.notes),
+            "dataset": ds.name,
+            "gamma_hat": cond["gamma_hat"],
+            "data_opt": cond["opt"],
+            "data_conditions_warning": (
+                "gamma_hat, gamma and lambda* were computed from the private labels: the guarantee is "
+                "conditional on them and not worst-case label-DP."
+            ),
+            "data_warnings": cond["warnings"],
+            "preprocessing_notes": list(prep.notes),
         }
     if n is None:
         raise ValueError("--n is required (or give --dataset).")
     out = acc.accounting_summary(
-        variant=a.variant, epsilon=a.eps, n=n, k=a.k, m=a.m, b1=a.b1, rho=a.rho, noise_std=a.noise_std,
-        d=d, b2=b2, gamma=gamma, lam=lam, target_delta=a.target_delta, exact=not a.no_exact,
+        variant=a.variant,
+        epsilon=a.eps,
+        n=n,
+        k=a.k,
+        m=a.m,
+        b1=a.b1,
+        rho=a.rho,
+        noise_std=a.noise_std,
+        d=d,
+        b2=b2,
+        gamma=gamma,
+        lam=lam,
+        target_delta=a.target_delta,
+        exact=not a.no_exact,
     )
     out.update(extra)
     out["accounting_labels"] = {
@@ -142,19 +172,42 @@ def _simulate_run(a):
     check_seed(a.seed)
     ds = dataset_from_args(a, n=a.n, seed=a.seed)
     prep = prepare_dataset(ds, label_range=_label_range(a), b1=a.b1, seed=a.seed)
-    df = utility_trials(prep, m=a.m, k=a.k, rho=a.rho, seeds=spawn_seeds(a.seed, trials), epsilon=a.eps,
-                        delta=a.delta, noise_std=a.noise_std)
+    df = utility_trials(
+        prep,
+        m=a.m,
+        k=a.k,
+        rho=a.rho,
+        seeds=spawn_seeds(a.seed, trials),
+        epsilon=a.eps,
+        delta=a.delta,
+        noise_std=a.noise_std,
+    )
     s = summarize(df, by=["method"], values=["test_mse", "excess_risk", "ratio"])
     opt = prep.optimum()
     out = {
-        "mechanism": MECH, "dataset": ds.name, "n_train": prep.n, "n_test": len(prep.y_test), "d": prep.d, "k": a.k,
-        "m": a.m, "rho": a.rho, "eps": a.eps, "delta": a.delta, "b1": a.b1, "trials": trials,
-        "label_range": [prep.label_lo, prep.label_hi], "label_range_from_data": prep.label_range_from_data,
-        "mse_scale_to_original_units": prep.mse_unit, "gamma_hat": opt["gamma_hat"],
-        "notes": list(prep.notes) + [
+        "mechanism": MECH,
+        "dataset": ds.name,
+        "n_train": prep.n,
+        "n_test": len(prep.y_test),
+        "d": prep.d,
+        "k": a.k,
+        "m": a.m,
+        "rho": a.rho,
+        "eps": a.eps,
+        "delta": a.delta,
+        "b1": a.b1,
+        "trials": trials,
+        "label_range": [prep.label_lo, prep.label_hi],
+        "label_range_from_data": prep.label_range_from_data,
+        "mse_scale_to_original_units": prep.mse_unit,
+        "gamma_hat": opt["gamma_hat"],
+        "notes": list(prep.notes)
+        + [
             "test_mse is on labels mapped to [-B1, B1]; multiply by mse_scale_to_original_units for original units.",
-            ("For a linear model naive LLP fits the same regression as naive LBA, and weighted LLP without noise the same "
-            "as wtd-LBA (same bags and weights), so their rows are equal."),
+            (
+                "For a linear model naive LLP fits the same regression as naive LBA, and weighted LLP without noise "
+                "the same as wtd-LBA (same bags and weights), so their rows are equal."
+            ),
         ],
     }
     for _, row in s.iterrows():
@@ -164,15 +217,22 @@ def _simulate_run(a):
             out[f"{mth}_{v}_se"] = row[f"{v}_se"]
     out["predicted_ratio_wtd_lba"] = acc.predicted_ratio_lba(a.m, prep.d)
     if opt["gamma_hat"] > 0:
-        out["predicted_ratio_noisy_wtd_llp"] = acc.predicted_ratio_llp(a.m, prep.d, a.rho, opt["gamma_hat"], a.noise_std)
+        out["predicted_ratio_noisy_wtd_llp"] = acc.predicted_ratio_llp(
+            a.m, prep.d, a.rho, opt["gamma_hat"], a.noise_std
+        )
         cal = acc.baseline_calibration(a.eps, a.delta, a.b1)
-        out["predicted_ratio_gaussian_label"] = acc.predicted_ratio_label_noise(prep.n, prep.d, cal["gaussian_added_variance"], opt["gamma_hat"])
-        out["predicted_ratio_laplace_label"] = acc.predicted_ratio_label_noise(prep.n, prep.d, cal["laplace_added_variance"], opt["gamma_hat"])
+        out["predicted_ratio_gaussian_label"] = acc.predicted_ratio_label_noise(
+            prep.n, prep.d, cal["gaussian_added_variance"], opt["gamma_hat"]
+        )
+        out["predicted_ratio_laplace_label"] = acc.predicted_ratio_label_noise(
+            prep.n, prep.d, cal["laplace_added_variance"], opt["gamma_hat"]
+        )
         out["gaussian_sigma"] = cal["gaussian_sigma"]
         out["laplace_scale"] = cal["laplace_scale"]
     if a.m * a.k <= prep.n and a.k >= 2:
-        summ = acc.accounting_summary(variant="noisy-wtd-llp", epsilon=a.eps, n=prep.n, k=a.k, m=a.m, b1=a.b1,
-                                      rho=a.rho, noise_std=a.noise_std)
+        summ = acc.accounting_summary(
+            variant="noisy-wtd-llp", epsilon=a.eps, n=prep.n, k=a.k, m=a.m, b1=a.b1, rho=a.rho, noise_std=a.noise_std
+        )
         out["noisy_wtd_llp_delta_paper"] = summ["delta_paper"]
         out["noisy_wtd_llp_delta_explicit"] = summ["delta_explicit"]
         out["noisy_wtd_llp_delta_exact"] = summ["delta_exact"]
@@ -197,14 +257,28 @@ def _reproduce_run(a):
 
 
 # ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
-CLI_NAMES = (("calibrate", "label-aggregation"), ("simulate", "label-aggregation"),
-             ("reproduce", "label-aggregation"))
+CLI_NAMES = (("calibrate", "label-aggregation"), ("simulate", "label-aggregation"), ("reproduce", "label-aggregation"))
 
 COMMANDS = [
-    Command("calibrate", MECH, "label-DP delta of wtd-LBA / noisy-wtd-LLP: paper-literal, corrected, exact; k_min, eps_min",
-            _calibrate_args, _calibrate_run),
-    Command("simulate", MECH, "test MSE and excess risk of every aggregation mechanism and label-noise baseline",
-            _simulate_args, _simulate_run),
-    Command("reproduce", MECH, "the paper's Tables 1-6 (as printed) beside a synthetic replica with OLS",
-            _reproduce_args, _reproduce_run),
+    Command(
+        "calibrate",
+        MECH,
+        "label-DP delta of wtd-LBA / noisy-wtd-LLP: paper-literal, corrected, exact; k_min, eps_min",
+        _calibrate_args,
+        _calibrate_run,
+    ),
+    Command(
+        "simulate",
+        MECH,
+        "test MSE and excess risk of every aggregation mechanism and label-noise baseline",
+        _simulate_args,
+        _simulate_run,
+    ),
+    Command(
+        "reproduce",
+        MECH,
+        "the paper's Tables 1-6 (as printed) beside a synthetic replica with OLS",
+        _reproduce_args,
+        _reproduce_run,
+    ),
 ]

@@ -74,18 +74,41 @@ def _calibrate_args(p):
     p.add_argument("--delta", type=float, default=0.05, help="bound confidence delta in (0, 1) (NOT a DP delta)")
     p.add_argument("--semantics", default="target", help="target (eps is the total budget) or paper")
     p.add_argument("--jacobian", default="conservative", help="conservative (r_J = 2(C-1)) or tight (C-1)")
-    p.add_argument("--phi-star-norm", type=float, default=None,
-                   help="||Phi*||_F for term B of the corrected C5.3 bound (omitted when not given)")
+    p.add_argument(
+        "--phi-star-norm",
+        type=float,
+        default=None,
+        help="||Phi*||_F for term B of the corrected C5.3 bound (omitted when not given)",
+    )
 
 
 def _calibrate_run(a):
-    acc = privacy_params(epsilon=a.eps, n=a.n, d=a.d, n_classes=a.classes, lam=a.lam, h=a.h, mu=a.mu,
-                         mode=a.mode, semantics=a.semantics, jacobian=a.jacobian)
+    acc = privacy_params(
+        epsilon=a.eps,
+        n=a.n,
+        d=a.d,
+        n_classes=a.classes,
+        lam=a.lam,
+        h=a.h,
+        mu=a.mu,
+        mode=a.mode,
+        semantics=a.semantics,
+        jacobian=a.jacobian,
+    )
     from .._validation import check_probability
 
     delta = check_probability("delta", a.delta, closed="neither")
-    out = {"mechanism": "large-margin", "eps": a.eps, "n": a.n, "d": a.d, "classes": a.classes, "lam": a.lam,
-           "h": a.h, "delta": delta, "delta_note": "bound confidence (utility failure probability), not a DP delta"}
+    out = {
+        "mechanism": "large-margin",
+        "eps": a.eps,
+        "n": a.n,
+        "d": a.d,
+        "classes": a.classes,
+        "lam": a.lam,
+        "h": a.h,
+        "delta": delta,
+        "delta_note": "bound confidence (utility failure probability), not a DP delta",
+    }
     out.update(_privacy_block(acc))
     out["bounds"] = bounds_for_mode(acc, delta=delta, phi_star_norm=a.phi_star_norm)
     return out
@@ -134,27 +157,48 @@ def _simulate_run(a):
         ex_m, ex_se = mean_se(g["excess"])
         ag_m, ag_se = mean_se(g["agreement"])
         entry = {
-            "accuracy_mean": acc_m, "accuracy_se": acc_se,
-            "excess_risk_mean": ex_m, "excess_risk_se": ex_se,
-            "agreement_with_nonprivate_mean": ag_m, "agreement_with_nonprivate_se": ag_se,
+            "accuracy_mean": acc_m,
+            "accuracy_se": acc_se,
+            "excess_risk_mean": ex_m,
+            "excess_risk_se": ex_se,
+            "agreement_with_nonprivate_mean": ag_m,
+            "agreement_with_nonprivate_se": ag_se,
             "unbounded_share": float(g["unbounded"].mean()),
-            "nonconverged_share_of_bounded": (float(1.0 - g.loc[g["unbounded"] == 0, "converged"].mean())
-                                              if (g["unbounded"] == 0).any() else math.nan),
+            "nonconverged_share_of_bounded": (
+                float(1.0 - g.loc[g["unbounded"] == 0, "converged"].mean()) if (g["unbounded"] == 0).any() else math.nan
+            ),
             "trials": len(g),
         }
         if method != "nonprivate":
-            cfg = LargeMarginGaussian(epsilon=a.eps, mode=method, lam=a.lam, mu=a.mu, h=a.h,
-                                      psd=True if method == "printed" else psd)
+            cfg = LargeMarginGaussian(
+                epsilon=a.eps, mode=method, lam=a.lam, mu=a.mu, h=a.h, psd=True if method == "printed" else psd
+            )
             acc = cfg.accounting(n=task.n, d=task.d, n_classes=task.n_classes)
             entry.update(_privacy_block(acc))
         else:
-            entry.update({"mode": "nonprivate", "private": False, "privacy_status": "no privacy (reference)",
-                          "unbounded_share": 0.0})
+            entry.update(
+                {
+                    "mode": "nonprivate",
+                    "private": False,
+                    "privacy_status": "no privacy (reference)",
+                    "unbounded_share": 0.0,
+                }
+            )
         results[method] = entry
     return {
-        "mechanism": "large-margin", "dataset": ds.name, "n_train": task.n, "n_test": int(task.X_test.shape[0]),
-        "d": task.d, "classes": task.n_classes, "eps": a.eps, "lam": a.lam, "h": a.h, "psd": psd,
-        "trials": trials, "seed": a.seed, "preprocessing": list(task.notes),
+        "mechanism": "large-margin",
+        "dataset": ds.name,
+        "n_train": task.n,
+        "n_test": int(task.X_test.shape[0]),
+        "d": task.d,
+        "classes": task.n_classes,
+        "eps": a.eps,
+        "lam": a.lam,
+        "h": a.h,
+        "psd": psd,
+        "trials": trials,
+        "seed": a.seed,
+        "preprocessing": list(task.notes),
         "data_dependent_preprocessing": task.data_dependent,
         "excess_risk_definition": "J(Phi^p) - J(Phi*) for the same smoothed objective (same lam, mu_eff, h)",
         "results": results,
@@ -165,12 +209,20 @@ def _simulate_run(a):
 CLI_NAMES = (("calibrate", "large-margin"), ("simulate", "large-margin"), ("reproduce", "large-margin"))
 
 COMMANDS = [
-    Command("calibrate", "large-margin",
-            "Large-margin Gaussian classifier: noise rate, budget split, claimed epsilon and bound tiers per mode",
-            _calibrate_args, _calibrate_run),
-    Command("simulate", "large-margin",
-            "Large-margin Gaussian classifier: accuracy and excess risk per mode (mean, SE) and the unbounded share",
-            _simulate_args, _simulate_run),
+    Command(
+        "calibrate",
+        "large-margin",
+        "Large-margin Gaussian classifier: noise rate, budget split, claimed epsilon and bound tiers per mode",
+        _calibrate_args,
+        _calibrate_run,
+    ),
+    Command(
+        "simulate",
+        "large-margin",
+        "Large-margin Gaussian classifier: accuracy and excess risk per mode (mean, SE) and the unbounded share",
+        _simulate_args,
+        _simulate_run,
+    ),
 ]
 
 
@@ -189,7 +241,12 @@ def _reproduce_run(a):
 
 
 COMMANDS.append(
-    Command("reproduce", "large-margin",
-            "Large-margin Gaussian classifier: re-run the specification's pilot (section 6.2; the paper has no experiments)",
-            _reproduce_args, _reproduce_run)
+    Command(
+        "reproduce",
+        "large-margin",
+        "Large-margin Gaussian classifier: re-run the specification's pilot (section 6.2; the paper has no "
+        "experiments)",
+        _reproduce_args,
+        _reproduce_run,
+    )
 )

@@ -22,31 +22,50 @@ __all__ = ["COMMANDS", "DIAGNOSTICS_KEY"]
 
 #: The only key under which non-private values ever appear in the output of ``release``.
 DIAGNOSTICS_KEY = "diagnostics_not_private"
-_WARNING = (f"{NOT_FOR_PUBLICATION}: these values were computed from the private data beyond the release "
-            "(non-private fit, noise drawn, excess risk, sampler diagnostics). Publishing any of them voids the "
-            "privacy guarantee of the release. Publish only the 'release' object.")
+_WARNING = (
+    f"{NOT_FOR_PUBLICATION}: these values were computed from the private data beyond the release "
+    "(non-private fit, noise drawn, excess risk, sampler diagnostics). Publishing any of them voids the "
+    "privacy guarantee of the release. Publish only the 'release' object."
+)
 _PUBLISH = "Only the 'release' object may be published; every other key describes the run."
 
 
 def _common(p, *, default_dataset: str) -> None:
     add_dataset_arguments(p, default=default_dataset)
     add_seed_argument(p)
-    p.add_argument("--diagnostics", action="store_true",
-                   help=f"also print, under '{DIAGNOSTICS_KEY}', values that are NOT for publication "
-                        "(non-private fit, noise, excess risk)")
+    p.add_argument(
+        "--diagnostics",
+        action="store_true",
+        help=f"also print, under '{DIAGNOSTICS_KEY}', values that are NOT for publication "
+        "(non-private fit, noise, excess risk)",
+    )
 
 
 def _out(mechanism: str, ds, seed: int, release: dict, notes: list[str], diagnostics: dict | None) -> dict:
-    out = {"mechanism": mechanism, "dataset": ds.name, "n": int(ds.n), "d": int(ds.d), "seed": seed,
-           "release": release, "publishable": _PUBLISH, "preprocessing": notes}
+    out = {
+        "mechanism": mechanism,
+        "dataset": ds.name,
+        "n": int(ds.n),
+        "d": int(ds.d),
+        "seed": seed,
+        "release": release,
+        "publishable": _PUBLISH,
+        "preprocessing": notes,
+    }
     if diagnostics is not None:
         out[DIAGNOSTICS_KEY] = {"warning": _WARNING, **diagnostics}
     return out
 
 
 def _add_y_range(p) -> None:
-    p.add_argument("--y-range", type=float, nargs=2, default=None, metavar=("LO", "HI"),
-                   help="public range of the target, mapped linearly onto the label bound (default: used as given)")
+    p.add_argument(
+        "--y-range",
+        type=float,
+        nargs=2,
+        default=None,
+        metavar=("LO", "HI"),
+        help="public range of the target, mapped linearly onto the label bound (default: used as given)",
+    )
 
 
 def _labels(ds, y_range, bound: float) -> tuple[np.ndarray, str]:
@@ -64,8 +83,10 @@ def _labels(ds, y_range, bound: float) -> tuple[np.ndarray, str]:
 def _two_classes(ds) -> np.ndarray:
     classes = np.unique(ds.y)
     if classes.size != 2:
-        raise ValueError(f"dataset must have a regression target or exactly 2 classes for input perturbation, got "
-                         f"{ds.name!r} with {classes.size} classes.")
+        raise ValueError(
+            f"dataset must have a regression target or exactly 2 classes for input perturbation, got "
+            f"{ds.name!r} with {classes.size} classes."
+        )
     return np.where(ds.y == classes[1], 1.0, -1.0)
 
 
@@ -91,17 +112,26 @@ def _ip_run(a):
         notes = [f"Rows clipped to ||x|| <= {a.x_bound:g} (public bound); {how}; least-squares model."]
     else:
         model, y = "logistic_taylor", _two_classes(ds)
-        notes = [(f"Rows clipped to ||x|| <= {a.x_bound:g} (public bound); classes coded -1/+1 in sorted order; "
-                  "logistic Taylor surrogate.")]
-    mech = InputPerturbation(epsilon=a.eps, delta=a.delta, model=model, eta=a.eta, alpha=a.alpha,
-                             x_bound=a.x_bound, y_bound=a.y_bound)
+        notes = [
+            (
+                f"Rows clipped to ||x|| <= {a.x_bound:g} (public bound); classes coded -1/+1 in sorted order; "
+                "logistic Taylor surrogate."
+            )
+        ]
+    mech = InputPerturbation(
+        epsilon=a.eps, delta=a.delta, model=model, eta=a.eta, alpha=a.alpha, x_bound=a.x_bound, y_bound=a.y_bound
+    )
     res = mech.run(ds.X, y, rng=a.seed, sampler="records", diagnostics=a.diagnostics)
     rel, diag = res if a.diagnostics else (res, None)
     extra = None
     if diag is not None:
-        extra = {"theta_nonprivate": diag.theta_nonprivate, "risk_nonprivate": diag.risk_nonprivate,
-                 "excess_risk": diag.excess_risk, "noise_linear": diag.noise_linear,
-                 "noise_quadratic": diag.noise_quadratic}
+        extra = {
+            "theta_nonprivate": diag.theta_nonprivate,
+            "risk_nonprivate": diag.risk_nonprivate,
+            "excess_risk": diag.excess_risk,
+            "noise_linear": diag.noise_linear,
+            "noise_quadratic": diag.noise_quadratic,
+        }
     return _out("input-perturbation", ds, a.seed, rel, notes, extra)
 
 
@@ -111,8 +141,11 @@ def _lmg_args(p):
 
     _common(p, default_dataset="gaussian_classes")
     p.add_argument("--eps", type=float, default=1.0, help="privacy budget epsilon in (0, inf) (default 1)")
-    p.add_argument("--mode", default="corrected", help="one of " + ", ".join(MODES) + " (default corrected; only "
-                   "corrected is differentially private)")
+    p.add_argument(
+        "--mode",
+        default="corrected",
+        help="one of " + ", ".join(MODES) + " (default corrected; only corrected is differentially private)",
+    )
     p.add_argument("--lam", type=float, default=0.01, help="trace regulariser lambda (default 0.01)")
     p.add_argument("--mu", type=float, default=None, help="Frobenius coefficient mu (default lambda)")
     p.add_argument("--h", type=float, default=0.5, help="Huber width h (default 0.5)")
@@ -131,16 +164,28 @@ def _lmg_run(a):
     cfg = LargeMarginGaussian(epsilon=a.eps, mode=a.mode, lam=a.lam, mu=a.mu, h=a.h, psd=psd)
     res = release_many(ds.X, y, cfg, n_runs=1, seed=a.seed, n_classes=int(classes.size), diagnostics=a.diagnostics)
     rel, diag = res if a.diagnostics else (res, None)
-    release = {"phi": None if rel.unbounded[0] else rel.phi[0], "released": not bool(rel.unbounded[0]),
-               "config": rel.config.as_dict(), "accounting": None if rel.accounting is None else rel.accounting.as_dict(),
-               "classes": [str(c) for c in classes]}
-    notes = [("Rows clipped to the unit ball, a constant 1 appended, then scaled by the mode's public input scale; "
-              "classes coded 0..C-1 in sorted order.")]
+    release = {
+        "phi": None if rel.unbounded[0] else rel.phi[0],
+        "released": not bool(rel.unbounded[0]),
+        "config": rel.config.as_dict(),
+        "accounting": None if rel.accounting is None else rel.accounting.as_dict(),
+        "classes": [str(c) for c in classes],
+    }
+    notes = [
+        (
+            "Rows clipped to the unit ball, a constant 1 appended, then scaled by the mode's public input scale; "
+            "classes coded 0..C-1 in sorted order."
+        )
+    ]
     extra = None
     if diag is not None:
-        extra = {"phi_nonprivate": diag.phi_star, "noise_norm": float(diag.noise_norm[0]),
-                 "excess_risk": float(diag.excess[0]), "pathwise_bound": float(diag.pathwise_bound[0]),
-                 "solver_converged": bool(diag.converged[0])}
+        extra = {
+            "phi_nonprivate": diag.phi_star,
+            "noise_norm": float(diag.noise_norm[0]),
+            "excess_risk": float(diag.excess[0]),
+            "pathwise_bound": float(diag.pathwise_bound[0]),
+            "solver_converged": bool(diag.converged[0]),
+        }
     return _out("large-margin", ds, a.seed, release, notes, extra)
 
 
@@ -167,20 +212,30 @@ def _l1_run(a):
     est = L1ExponentialRegression(epsilon=a.eps, theta=a.theta, radius=a.radius, mode=a.mode, mcmc_preset=a.preset)
     res = est.run(ds.X, ds.y, rng=a.seed, n_draws=draws, diagnostics=a.diagnostics)
     rel, diag = res if a.diagnostics else (res, None)
-    release = {"draws": rel.draws, "privacy_label": rel.privacy_label, "exact_sampler": rel.exact,
-               "calibration": rel.calibration.as_dict()}
+    release = {
+        "draws": rel.draws,
+        "privacy_label": rel.privacy_label,
+        "exact_sampler": rel.exact,
+        "calibration": rel.calibration.as_dict(),
+    }
     notes = ["Features and target used as given (never clipped: the truncated score bounds the sensitivity)."]
     extra = None
     if diag is not None:
         lad = lad_fit(ds.X, ds.y, est.radius)
-        extra = {"w_nonprivate_lad": lad.w, "risk_nonprivate": lad.objective,
-                 "excess_empirical_risk": np.atleast_1d(l1_risk(rel.draws, ds.X, ds.y)) - lad.objective}
+        extra = {
+            "w_nonprivate_lad": lad.w,
+            "risk_nonprivate": lad.objective,
+            "excess_empirical_risk": np.atleast_1d(l1_risk(rel.draws, ds.X, ds.y)) - lad.objective,
+        }
         if diag.mcmc is not None:
             extra["sampler"] = diag.mcmc.as_dict()
         if diag.grid is not None:
             p = diag.grid.probabilities
-            extra["sampler"] = {"grid_points": int(p.size), "largest_probability": float(p.max()),
-                                "entropy": float(-np.sum(p[p > 0] * np.log(p[p > 0])))}
+            extra["sampler"] = {
+                "grid_points": int(p.size),
+                "largest_probability": float(p.max()),
+                "entropy": float(-np.sum(p[p > 0] * np.log(p[p > 0]))),
+            }
     return _out("heavy-tailed-l1", ds, a.seed, release, notes, extra)
 
 
@@ -190,8 +245,9 @@ def _bags_args(p):
 
     _common(p, default_dataset="census")
     _add_y_range(p)
-    p.add_argument("--mechanism", default="noisy-wtd-llp", help="one of " + ", ".join(MECHANISMS)
-                   + " (default noisy-wtd-llp)")
+    p.add_argument(
+        "--mechanism", default="noisy-wtd-llp", help="one of " + ", ".join(MECHANISMS) + " (default noisy-wtd-llp)"
+    )
     p.add_argument("--m", type=int, default=20, help="number of bags (default 20)")
     p.add_argument("--k", type=int, default=16, help="bag size (default 16); m*k <= n")
     p.add_argument("--rho", type=float, default=0.1, help="noisy fraction of labels for noisy-wtd-llp (default 0.1)")
@@ -210,8 +266,12 @@ def _bags_run(a):
     cfg = LabelDPBags(mechanism=a.mechanism, m=a.m, k=a.k, rho=a.rho, noise_std=a.noise_std)
     res = cfg.run(X, y, rng=a.seed, diagnostics=a.diagnostics)
     rel, sec = res if a.diagnostics else (res, None)
-    release = {"aggregates": rel, "linear_model_from_release": fit_linear(rel.aggregated_features(), rel.ybar),
-               "label_dp": cfg.is_label_dp, "fraction_of_rows_used": cfg.fraction_used(ds.n)}
+    release = {
+        "aggregates": rel,
+        "linear_model_from_release": fit_linear(rel.aggregated_features(), rel.ybar),
+        "label_dp": cfg.is_label_dp,
+        "fraction_of_rows_used": cfg.fraction_used(ds.n),
+    }
     notes = [f"Features used as given (public in label-DP) with a constant 1 appended; {how} (B1)."]
     extra = None
     if sec is not None:
@@ -222,10 +282,20 @@ def _bags_run(a):
 
 COMMANDS = [
     Command("release", "input-perturbation", "one release of input perturbation (publishable JSON)", _ip_args, _ip_run),
-    Command("release", "large-margin", "one release of the large-margin Gaussian classifier (publishable JSON)",
-            _lmg_args, _lmg_run),
+    Command(
+        "release",
+        "large-margin",
+        "one release of the large-margin Gaussian classifier (publishable JSON)",
+        _lmg_args,
+        _lmg_run,
+    ),
     Command("release", "heavy-tailed-l1", "draws of EM-L1-HT (publishable JSON)", _l1_args, _l1_run),
-    Command("release", "label-aggregation", "one aggregation release with its linear fit (publishable JSON)",
-            _bags_args, _bags_run),
+    Command(
+        "release",
+        "label-aggregation",
+        "one aggregation release with its linear fit (publishable JSON)",
+        _bags_args,
+        _bags_run,
+    ),
 ]
 CLI_NAMES = (("release", "*"),)

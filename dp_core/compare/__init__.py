@@ -15,7 +15,22 @@ from .engine import CompareResult, default_epsilons, make_spec, run_compare, uti
 from .registry import ADAPTERS, STATUS_LABELS, STATUSES, Adapter, CompareSpec, MethodInfo, applicable_adapters
 
 __all__ = [
-    "CONFIG_SCHEMA", "SHARED_DEFAULTS", "SHARED_KEYS", "ExplorerConfig", "config_from_json", "config_from_mapping",
-    "CompareResult", "default_epsilons", "make_spec", "run_compare", "utility_at", "ADAPTERS", "STATUS_LABELS",
-    "STATUSES", "Adapter", "CompareSpec", "MethodInfo", "applicable_adapters",
+    "CONFIG_SCHEMA",
+    "SHARED_DEFAULTS",
+    "SHARED_KEYS",
+    "ExplorerConfig",
+    "config_from_json",
+    "config_from_mapping",
+    "CompareResult",
+    "default_epsilons",
+    "make_spec",
+    "run_compare",
+    "utility_at",
+    "ADAPTERS",
+    "STATUS_LABELS",
+    "STATUSES",
+    "Adapter",
+    "CompareSpec",
+    "MethodInfo",
+    "applicable_adapters",
 ]

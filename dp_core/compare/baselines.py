@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 from scipy import optimize, special
@@ -38,8 +38,16 @@ from ..exceptions import DataValidationError, PrivacyLeakWarning
 from ..publication import NonPublicDiagnostics
 from ..rng import as_generator
 
-__all__ = ["CompareData", "prepare_compare_data", "OutputModel", "fit_output_model", "output_noise_scale",
-           "output_perturbation_trials", "output_expected_excess", "output_expected_excess_at_n"]
+__all__ = [
+    "CompareData",
+    "prepare_compare_data",
+    "OutputModel",
+    "fit_output_model",
+    "output_noise_scale",
+    "output_perturbation_trials",
+    "output_expected_excess",
+    "output_expected_excess_at_n",
+]
 
 FAMILIES = ("gaussian", "laplace")
 
@@ -96,11 +104,15 @@ def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int =
     sd = X[tr].std(axis=0)
     sd = np.where(sd > 0, sd, 1.0)
     root_d = math.sqrt(X.shape[1])
-    notes = [f"Train/test split {n - n_test}/{n_test} (seeded).",
-             "Columns standardised with the training mean and standard deviation, rows divided by sqrt(d) and "
-             "clipped to the unit ball, an intercept appended, then divided by sqrt(2): ||x|| <= 1."]
-    leaks = ["The column means and standard deviations were taken from the training data; declare public "
-             "feature ranges to make the guarantee cover this step."]
+    notes = [
+        f"Train/test split {n - n_test}/{n_test} (seeded).",
+        "Columns standardised with the training mean and standard deviation, rows divided by sqrt(d) and "
+        "clipped to the unit ball, an intercept appended, then divided by sqrt(2): ||x|| <= 1.",
+    ]
+    leaks = [
+        "The column means and standard deviations were taken from the training data; declare public "
+        "feature ranges to make the guarantee cover this step."
+    ]
 
     def scale(A: np.ndarray) -> np.ndarray:
         Z = (A - mu) / sd / root_d
@@ -113,8 +125,9 @@ def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int =
         if not hi > lo:
             raise DataValidationError(f"the target of {ds.name!r} is constant on the training rows.")
         ys = np.clip(2.0 * (y - lo) / (hi - lo) - 1.0, -1.0, 1.0)
-        leaks.append(f"Labels mapped from the training range [{lo:.4g}, {hi:.4g}] to [-1, 1]; declare a public "
-                     "range instead.")
+        leaks.append(
+            f"Labels mapped from the training range [{lo:.4g}, {hi:.4g}] to [-1, 1]; declare a public range instead."
+        )
         n_classes = 0
     else:
         classes, ys = np.unique(y, return_inverse=True)
@@ -122,8 +135,17 @@ def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int =
         n_classes = int(classes.size)
         if n_classes < 2:
             raise DataValidationError(f"dataset {ds.name!r} has a single class.")
-    return CompareData(name=ds.name, task=ds.task, n_classes=n_classes, X_train=scale(X[tr]), y_train=ys[tr],
-                       X_test=scale(X[te]), y_test=ys[te], notes=tuple(notes), leaks=tuple(leaks))
+    return CompareData(
+        name=ds.name,
+        task=ds.task,
+        n_classes=n_classes,
+        X_train=scale(X[tr]),
+        y_train=ys[tr],
+        X_test=scale(X[te]),
+        y_test=ys[te],
+        notes=tuple(notes),
+        leaks=tuple(leaks),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -243,16 +265,28 @@ def fit_output_model(data: CompareData, *, lam: float | None = None) -> OutputMo
             loss, grad = _softmax_parts(X, y, W)
             return loss + 0.5 * lam * float(w @ w), (grad + lam * W).ravel()
 
-        res = optimize.minimize(fun, np.zeros(C * d), jac=True, method="L-BFGS-B",
-                                options={"maxiter": 2000, "gtol": 1e-10, "ftol": 1e-14})
+        res = optimize.minimize(
+            fun, np.zeros(C * d), jac=True, method="L-BFGS-B", options={"maxiter": 2000, "gtol": 1e-10, "ftol": 1e-14}
+        )
         theta = res.x
         L = math.sqrt(2.0)
         smooth = 0.5 * lmax + lam  # Hessian of log-sum-exp <= (1/2) I, times x x^T
         trace_h = math.nan
         n_params = C * d
-    model = OutputModel(task=data.task, lam=lam, theta=theta, sensitivity=2.0 * L / (n * lam), lipschitz=L,
-                        smoothness=smooth, trace_h=trace_h, objective=0.0, n_params=n_params, data=data,
-                        gram_trace=float(np.trace(G)), gram_lmax=lmax)
+    model = OutputModel(
+        task=data.task,
+        lam=lam,
+        theta=theta,
+        sensitivity=2.0 * L / (n * lam),
+        lipschitz=L,
+        smoothness=smooth,
+        trace_h=trace_h,
+        objective=0.0,
+        n_params=n_params,
+        data=data,
+        gram_trace=float(np.trace(G)),
+        gram_lmax=lmax,
+    )
     obj = float(model.train_objective(theta[None, :])[0])
     return OutputModel(**{**model.__dict__, "objective": obj})
 
@@ -307,8 +341,9 @@ def _standard_noise(seeds: Sequence[np.random.SeedSequence], D: int, family: str
     """One standard noise vector per trial (a child stream of the trial's seed, tag 11)."""
     out = np.empty((len(seeds), D))
     for t, ss in enumerate(seeds):
-        g = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-            ss.entropy, spawn_key=tuple(ss.spawn_key) + (11,))))
+        g = np.random.Generator(
+            np.random.PCG64(np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (11,)))
+        )
         if family == "gaussian":
             out[t] = g.standard_normal(D)
         else:
@@ -318,8 +353,9 @@ def _standard_noise(seeds: Sequence[np.random.SeedSequence], D: int, family: str
     return out
 
 
-def output_perturbation_trials(model: OutputModel, *, epsilons: Sequence[float], delta: float, family: str,
-                               seeds: Sequence[np.random.SeedSequence]) -> dict[str, np.ndarray]:
+def output_perturbation_trials(
+    model: OutputModel, *, epsilons: Sequence[float], delta: float, family: str, seeds: Sequence[np.random.SeedSequence]
+) -> dict[str, np.ndarray]:
     """Released parameters' utility and excess objective for each trial and epsilon.
 
     Returns arrays of shape (len(epsilons), len(seeds)): ``utility``, ``excess_risk``, and the

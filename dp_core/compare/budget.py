@@ -38,14 +38,19 @@ def plain_language(*, epsilon: float, delta: float, n: int | None = None) -> lis
         out.append("δ = 0: the guarantee holds always (pure ε-differential privacy).")
     else:
         one_in = 1.0 / d
-        txt = (f"δ = {display.delta(d)}: the guarantee may fail with probability up to δ (about 1 in "
-               f"{display.integer(one_in)}); "
-               "mechanisms that claim pure ε-DP are not affected.")
+        txt = (
+            f"δ = {display.delta(d)}: the guarantee may fail with probability up to δ (about 1 in "
+            f"{display.integer(one_in)}); "
+            "mechanisms that claim pure ε-DP are not affected."
+        )
         if n is not None:
             dn = d * n
-            txt += (f" With n = {display.integer(n)} people, δ·n = {display.number(dn, sig=2)}"
-                    + (": too large, a mechanism could publish one person's record outright. Choose δ well below "
-                       f"1/n = {display.delta(1 / n)}." if dn >= 1 else ", below 1 as it should be."))
+            txt += f" With n = {display.integer(n)} people, δ·n = {display.number(dn, sig=2)}" + (
+                ": too large, a mechanism could publish one person's record outright. Choose δ well below "
+                f"1/n = {display.delta(1 / n)}."
+                if dn >= 1
+                else ", below 1 as it should be."
+            )
         out.append(txt)
     return out
 
@@ -60,8 +65,14 @@ def noise_table(result: CompareResult, epsilon: float) -> pd.DataFrame:
     for key, state in result.states.items():
         adapter = ADAPTERS[key]
         for r in adapter.noise(state, eps, result.spec):
-            rows.append({"mechanism": adapter.title, "method": labels.get(r["method"], r["method"]),
-                         "quantity": r["quantity"], "value": float(r["value"])})
+            rows.append(
+                {
+                    "mechanism": adapter.title,
+                    "method": labels.get(r["method"], r["method"]),
+                    "quantity": r["quantity"],
+                    "value": float(r["value"]),
+                }
+            )
     return pd.DataFrame(rows, columns=["mechanism", "method", "quantity", "value"])
 
 
@@ -82,18 +93,37 @@ def budget_card(result: CompareResult, *, epsilon: float, delta: float, n: int |
     rows = []
     for _, r in at.iterrows():
         m = info.get(r["method"], {})
-        rows.append({"method": m.get("label", r["method"]), "mechanism": m.get("mechanism", r["adapter"]),
-                     "utility": r["utility"], "utility_lo": r["utility_lo"], "utility_hi": r["utility_hi"],
-                     "n_trials": r["n_trials"], "guarantee": STATUS_LABELS.get(m.get("status", "none"), "")})
+        rows.append(
+            {
+                "method": m.get("label", r["method"]),
+                "mechanism": m.get("mechanism", r["adapter"]),
+                "utility": r["utility"],
+                "utility_lo": r["utility_lo"],
+                "utility_hi": r["utility_hi"],
+                "n_trials": r["n_trials"],
+                "guarantee": STATUS_LABELS.get(m.get("status", "none"), ""),
+            }
+        )
     groups = {s: [] for s in STATUSES}
     for m in result.methods:
         extra = " (pure ε-DP)" if m["pure"] else ""
         extra += " (labels only)" if m["label_dp"] else ""
-        groups[m["status"]].append({"label": m["label"] + extra, "statement": m["statement"],
-                                    "mechanism": m["mechanism"], "audit": m.get("audit", "")})
-    return {"epsilon": eps, "delta": d, "metric": result.metric,
-            "sentences": plain_language(epsilon=eps, delta=d, n=n),
-            "utility": pd.DataFrame(rows, columns=["method", "utility", "utility_lo", "utility_hi", "n_trials",
-                                                   "guarantee", "mechanism"]),
-            "groups": groups,
-            "reference_utility": result.reference_utility if math.isfinite(result.reference_utility) else None}
+        groups[m["status"]].append(
+            {
+                "label": m["label"] + extra,
+                "statement": m["statement"],
+                "mechanism": m["mechanism"],
+                "audit": m.get("audit", ""),
+            }
+        )
+    return {
+        "epsilon": eps,
+        "delta": d,
+        "metric": result.metric,
+        "sentences": plain_language(epsilon=eps, delta=d, n=n),
+        "utility": pd.DataFrame(
+            rows, columns=["method", "utility", "utility_lo", "utility_hi", "n_trials", "guarantee", "mechanism"]
+        ),
+        "groups": groups,
+        "reference_utility": result.reference_utility if math.isfinite(result.reference_utility) else None,
+    }

@@ -15,25 +15,48 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 from urllib.parse import urlencode
 
 from .._validation import check_delta, check_epsilon, check_in_interval, check_int
 
-__all__ = ["CONFIG_SCHEMA", "SHARED_KEYS", "SHARED_DEFAULTS", "ExplorerConfig", "config_from_json",
-           "config_from_mapping"]
+__all__ = [
+    "CONFIG_SCHEMA",
+    "SHARED_KEYS",
+    "SHARED_DEFAULTS",
+    "ExplorerConfig",
+    "config_from_json",
+    "config_from_mapping",
+]
 
 #: Identifies the file format; bump it when a key changes meaning.
 CONFIG_SCHEMA = "dp-explorer-config/1"
 
 #: The shared parameters every page reads (mirrors ``ui.constants.SHARED_PARAMS``): name -> type.
-SHARED_KEYS: dict[str, type] = {"eps": float, "delta": float, "seed": int, "trials": int, "k": int, "m": int,
-                                "rho": float, "dataset": str}
+SHARED_KEYS: dict[str, type] = {
+    "eps": float,
+    "delta": float,
+    "seed": int,
+    "trials": int,
+    "k": int,
+    "m": int,
+    "rho": float,
+    "dataset": str,
+}
 
 #: Their defaults (the same as the app's).
-SHARED_DEFAULTS: dict[str, Any] = {"eps": 1.0, "delta": 1e-5, "seed": 0, "trials": 100, "k": 64, "m": 100,
-                                   "rho": 0.1, "dataset": "census"}
+SHARED_DEFAULTS: dict[str, Any] = {
+    "eps": 1.0,
+    "delta": 1e-5,
+    "seed": 0,
+    "trials": 100,
+    "k": 64,
+    "m": 100,
+    "rho": 0.1,
+    "dataset": "census",
+}
 
 _SCALARS = (str, int, float, bool)
 
@@ -151,8 +174,13 @@ class ExplorerConfig:
         return self.params.get(name, default)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"schema": CONFIG_SCHEMA, **self.shared, "page": self.page, "params": dict(self.params),
-                "dataset_fingerprint": self.dataset_fingerprint}
+        return {
+            "schema": CONFIG_SCHEMA,
+            **self.shared,
+            "page": self.page,
+            "params": dict(self.params),
+            "dataset_fingerprint": self.dataset_fingerprint,
+        }
 
     def to_json(self) -> str:
         """The JSON configuration (stable key order; round-trips through :func:`config_from_json`)."""
@@ -172,19 +200,23 @@ class ExplorerConfig:
 
     def link(self, base_url: str = "") -> str:
         """A link that reopens this view: ``base_url/<page>?<query>``."""
-        path = self.page[len("pages/"):] if self.page.startswith("pages/") else self.page
+        path = self.page[len("pages/") :] if self.page.startswith("pages/") else self.page
         path = path[:-3] if path.endswith(".py") else path
         base = base_url.rstrip("/")
         return f"{base}/{path}?{urlencode(self.to_query())}" if path else f"{base}/?{urlencode(self.to_query())}"
 
-    def replace(self, **changes: Any) -> "ExplorerConfig":
-        values = {**self.shared, "page": self.page, "params": dict(self.params),
-                  "dataset_fingerprint": self.dataset_fingerprint}
+    def replace(self, **changes: Any) -> ExplorerConfig:
+        values = {
+            **self.shared,
+            "page": self.page,
+            "params": dict(self.params),
+            "dataset_fingerprint": self.dataset_fingerprint,
+        }
         values.update(changes)
         return ExplorerConfig(**values)
 
     @classmethod
-    def from_query(cls, query: Mapping[str, str], *, page: str = "") -> "ExplorerConfig":
+    def from_query(cls, query: Mapping[str, str], *, page: str = "") -> ExplorerConfig:
         """Read a link's query string: shared keys at the top level, every other key a page setting."""
         shared = {k: query[k] for k in SHARED_KEYS if k in query}
         params = {k: v for k, v in query.items() if k not in SHARED_KEYS}
@@ -203,8 +235,12 @@ def config_from_mapping(data: Mapping[str, Any]) -> ExplorerConfig:
     if unknown:
         raise ValueError(f"unknown configuration key(s) {unknown}; valid keys: {sorted(known)}.")
     shared = _check_shared(data)
-    return ExplorerConfig(**shared, page=data.get("page", ""), params=data.get("params", {}) or {},
-                          dataset_fingerprint=data.get("dataset_fingerprint", ""))
+    return ExplorerConfig(
+        **shared,
+        page=data.get("page", ""),
+        params=data.get("params", {}) or {},
+        dataset_fingerprint=data.get("dataset_fingerprint", ""),
+    )
 
 
 def config_from_json(text: str | bytes) -> ExplorerConfig:

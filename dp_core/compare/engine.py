@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -40,17 +40,31 @@ def default_epsilons(lo: float = 0.05, hi: float = 10.0, n_points: int = 8) -> t
     return tuple(float(f"{v:.3g}") for v in grid)
 
 
-def make_spec(*, epsilons: Sequence[float], delta: float, n_trials: int, seed: int, k: int = 64, m: int = 100,
-              rho: float = 0.1, test_fraction: float = 0.2) -> CompareSpec:
+def make_spec(
+    *,
+    epsilons: Sequence[float],
+    delta: float,
+    n_trials: int,
+    seed: int,
+    k: int = 64,
+    m: int = 100,
+    rho: float = 0.1,
+    test_fraction: float = 0.2,
+) -> CompareSpec:
     """A validated :class:`CompareSpec` (epsilons sorted, duplicates removed)."""
     eps = tuple(sorted({check_epsilon(float(e), allow_inf=False) for e in epsilons}))
     if not eps:
         raise ValueError("epsilons must contain at least one value, got an empty list.")
     return CompareSpec(
-        epsilons=eps, delta=check_delta(delta), n_trials=check_int("n_trials", n_trials, lo=1, hi=100_000),
-        seed=check_int("seed", seed, lo=0), k=check_int("k", k, lo=1), m=check_int("m", m, lo=1),
-        rho=check_in_interval("rho", rho, 0.0, 1.0), test_fraction=check_in_interval(
-            "test_fraction", test_fraction, 0.0, 1.0, closed="neither"))
+        epsilons=eps,
+        delta=check_delta(delta),
+        n_trials=check_int("n_trials", n_trials, lo=1, hi=100_000),
+        seed=check_int("seed", seed, lo=0),
+        k=check_int("k", k, lo=1),
+        m=check_int("m", m, lo=1),
+        rho=check_in_interval("rho", rho, 0.0, 1.0),
+        test_fraction=check_in_interval("test_fraction", test_fraction, 0.0, 1.0, closed="neither"),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,8 +122,13 @@ class CompareResult:
         raise KeyError(method)
 
 
-def run_compare(ds: Dataset, spec: CompareSpec, *, mechanisms: Sequence[str] | None = None,
-                progress: Callable[[int, int], None] | None = None) -> CompareResult:
+def run_compare(
+    ds: Dataset,
+    spec: CompareSpec,
+    *,
+    mechanisms: Sequence[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> CompareResult:
     """Sweep every applicable mechanism over ``spec.epsilons`` on ``ds``.
 
     Parameters
@@ -128,8 +147,10 @@ def run_compare(ds: Dataset, spec: CompareSpec, *, mechanisms: Sequence[str] | N
         raise TypeError(f"spec must be a CompareSpec, got {type(spec).__name__}.")
     adapters = applicable_adapters(ds.task, mechanisms)
     if not adapters:
-        raise ValueError(f"no mechanism applies to the {ds.task} task of dataset {ds.name!r}"
-                         + (f" among {list(mechanisms)}." if mechanisms is not None else "."))
+        raise ValueError(
+            f"no mechanism applies to the {ds.task} task of dataset {ds.name!r}"
+            + (f" among {list(mechanisms)}." if mechanisms is not None else ".")
+        )
     states, skipped = {}, {}
     for a in adapters:
         try:
@@ -178,21 +199,52 @@ def run_compare(ds: Dataset, spec: CompareSpec, *, mechanisms: Sequence[str] | N
             if details is not None:
                 row.update(details(st, mi.key))
             methods.append(row)
-    trials = (pd.concat(frames, ignore_index=True) if frames
-              else pd.DataFrame(columns=["adapter", "method", "epsilon", "trial", "utility", "excess_risk"]))
-    summary = (summarize(trials, by=["adapter", "method", "epsilon"], values=["utility", "excess_risk"])
-               if len(trials) else pd.DataFrame())
-    bounds = (pd.concat(bframes, ignore_index=True) if bframes
-              else pd.DataFrame(columns=["adapter", "method", "epsilon", "bound", "label"]))
-    return CompareResult(dataset=ds.name, task=ds.task, metric=utility_metric_name(ds.task), spec=spec,
-                         trials=trials, summary=summary, bounds=bounds, nonprivate=nonprivate, methods=methods,
-                         notes=notes, leaks=leaks, skipped=skipped, states=states)
+    trials = (
+        pd.concat(frames, ignore_index=True)
+        if frames
+        else pd.DataFrame(columns=["adapter", "method", "epsilon", "trial", "utility", "excess_risk"])
+    )
+    summary = (
+        summarize(trials, by=["adapter", "method", "epsilon"], values=["utility", "excess_risk"])
+        if len(trials)
+        else pd.DataFrame()
+    )
+    bounds = (
+        pd.concat(bframes, ignore_index=True)
+        if bframes
+        else pd.DataFrame(columns=["adapter", "method", "epsilon", "bound", "label"])
+    )
+    return CompareResult(
+        dataset=ds.name,
+        task=ds.task,
+        metric=utility_metric_name(ds.task),
+        spec=spec,
+        trials=trials,
+        summary=summary,
+        bounds=bounds,
+        nonprivate=nonprivate,
+        methods=methods,
+        notes=notes,
+        leaks=leaks,
+        skipped=skipped,
+        states=states,
+    )
 
 
 def _method_row(adapter, mi: MethodInfo) -> dict:
-    return {"adapter": adapter.key, "mechanism": adapter.title, "method": mi.key, "label": mi.label,
-            "status": mi.status, "status_label": STATUS_LABELS[mi.status], "statement": mi.statement,
-            "pure": mi.pure, "label_dp": mi.label_dp, "page": adapter.page, "audit": mi.audit}
+    return {
+        "adapter": adapter.key,
+        "mechanism": adapter.title,
+        "method": mi.key,
+        "label": mi.label,
+        "status": mi.status,
+        "status_label": STATUS_LABELS[mi.status],
+        "statement": mi.statement,
+        "pure": mi.pure,
+        "label_dp": mi.label_dp,
+        "page": adapter.page,
+        "audit": mi.audit,
+    }
 
 
 def utility_at(result: CompareResult, epsilon: float) -> pd.DataFrame:
@@ -206,8 +258,9 @@ def utility_at(result: CompareResult, epsilon: float) -> pd.DataFrame:
     rows = []
     s = result.summary
     if s is None or not len(s):
-        return pd.DataFrame(columns=["adapter", "method", "epsilon", "utility", "utility_lo", "utility_hi",
-                                     "excess_risk", "n_trials"])
+        return pd.DataFrame(
+            columns=["adapter", "method", "epsilon", "utility", "utility_lo", "utility_hi", "excess_risk", "n_trials"]
+        )
     for (ad, meth), g in s.groupby(["adapter", "method"], sort=False):
         g = g.sort_values("epsilon")
         with np.errstate(divide="ignore"):  # a method accounted at epsilon = 0 (label-DP bags at a large delta)

@@ -32,8 +32,7 @@ def _label_for(result, method: str) -> str:
         return label_of(method)
 
 
-_SPARE = ["#332288", "#88CCEE", "#44AA99", "#999933", "#882255", "#AA4499", "#DDCC77", "#661100", "#6699CC",
-          "#888888"]
+_SPARE = ["#332288", "#88CCEE", "#44AA99", "#999933", "#882255", "#AA4499", "#DDCC77", "#661100", "#6699CC", "#888888"]
 
 
 def _distinct_colors(methods: list[str]) -> dict[str, str]:
@@ -61,8 +60,15 @@ def _recolor(fig: go.Figure, colors: dict[str, str]) -> None:
                 tr.line.color = c
 
 
-def compare_figure(result, *, y: str = "utility", eps_marker: float | None = None, show_bounds: bool = True,
-                   methods: list[str] | None = None, height: int = 480) -> go.Figure:
+def compare_figure(
+    result,
+    *,
+    y: str = "utility",
+    eps_marker: float | None = None,
+    show_bounds: bool = True,
+    methods: list[str] | None = None,
+    height: int = 480,
+) -> go.Figure:
     """Utility (``y="utility"``) or excess risk (``y="excess_risk"``) against epsilon.
 
     Parameters
@@ -88,8 +94,17 @@ def compare_figure(result, *, y: str = "utility", eps_marker: float | None = Non
         s = s[s["method"].isin(methods)]
     metric = result.metric if y == "utility" else "excess_risk"
     log_y = y == "excess_risk"
-    fig = line_ci_figure(s, x="epsilon", y=y, method_col="method", log_x=True, log_y=log_y,
-                         x_title="Privacy budget ε (log scale)", y_title=METRIC_TITLES[metric], height=height)
+    fig = line_ci_figure(
+        s,
+        x="epsilon",
+        y=y,
+        method_col="method",
+        log_x=True,
+        log_y=log_y,
+        x_title="Privacy budget ε (log scale)",
+        y_title=METRIC_TITLES[metric],
+        height=height,
+    )
     colors = _distinct_colors(list(dict.fromkeys(s["method"])))
     _recolor(fig, colors)
     # readable legend labels from the adapters (keep the trials count)
@@ -100,10 +115,17 @@ def compare_figure(result, *, y: str = "utility", eps_marker: float | None = Non
         ref = result.reference_utility
         if math.isfinite(ref):  # a real trace over the epsilon range (a legend entry that draws)
             eps = s["epsilon"].to_numpy(dtype=float)
-            fig.add_trace(go.Scatter(x=[float(eps.min()), float(eps.max())], y=[ref, ref], mode="lines",
-                                     name=f"Non-private fit ({display.number(ref)})", legendgroup="nonprivate",
-                                     line={"color": color_of("nonprivate"), "width": 1.5, "dash": "dot"},
-                                     hovertemplate=f"non-private fit: {display.number(ref)}<extra></extra>"))
+            fig.add_trace(
+                go.Scatter(
+                    x=[float(eps.min()), float(eps.max())],
+                    y=[ref, ref],
+                    mode="lines",
+                    name=f"Non-private fit ({display.number(ref)})",
+                    legendgroup="nonprivate",
+                    line={"color": color_of("nonprivate"), "width": 1.5, "dash": "dot"},
+                    hovertemplate=f"non-private fit: {display.number(ref)}<extra></extra>",
+                )
+            )
         lo = float(np.nanmin(s["utility_mean"])) if len(s) else 0.0
         if result.metric == "r2":
             fig.update_yaxes(range=[max(-1.0, min(lo, 0.0)) - 0.05, 1.02])
@@ -113,12 +135,19 @@ def compare_figure(result, *, y: str = "utility", eps_marker: float | None = Non
         b = result.bounds if methods is None else result.bounds[result.bounds["method"].isin(methods)]
         for (meth, lab), g in b.groupby(["method", "label"], sort=False):
             g = g.sort_values("epsilon")
-            add_bound_trace(fig, g["epsilon"], g["bound"], method=str(meth),
-                            name=f"{_label_for(result, str(meth))}: {lab}")
+            add_bound_trace(
+                fig, g["epsilon"], g["bound"], method=str(meth), name=f"{_label_for(result, str(meth))}: {lab}"
+            )
         _recolor(fig, colors)
     if eps_marker is not None and math.isfinite(eps_marker) and eps_marker > 0:
-        vline(fig, eps_marker, log_x=True, line={"color": "#555555", "width": 1, "dash": "dash"},
-              annotation_text=f"ε = {display.epsilon(eps_marker)}", annotation_position="top right")
+        vline(
+            fig,
+            eps_marker,
+            log_x=True,
+            line={"color": "#555555", "width": 1, "dash": "dash"},
+            annotation_text=f"ε = {display.epsilon(eps_marker)}",
+            annotation_position="top right",
+        )
     return fig
 
 
@@ -133,15 +162,27 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
     value = target["value"]
     if y == "excess_risk" and not value > 0:
         raise ValueError(f"an excess-risk target must be > 0 to be drawn on a log axis, got {value!r}.")
-    hline(fig, value, log_y=(y == "excess_risk"), line={"color": "#D55E00", "width": 2},
-          annotation_text=f"target: {metric} {relation} {display.number(value)}", annotation_position="bottom right")
+    hline(
+        fig,
+        value,
+        log_y=(y == "excess_risk"),
+        line={"color": "#D55E00", "width": 2},
+        annotation_text=f"target: {metric} {relation} {display.number(value)}",
+        annotation_position="bottom right",
+    )
     for row in answer["methods"]:
         e = row.get("epsilon_measured")
         if isinstance(e, (int, float)) and math.isfinite(e):
-            fig.add_trace(go.Scatter(x=[e], y=[target["value"]], mode="markers", showlegend=False,
-                                     marker={"symbol": "x", "size": 12, "color": colors.get(row["method"],
-                                                                                       color_of(row["method"]))},
-                                     hovertemplate=f"{row['label']}: ε ≈ {display.epsilon(e)}<extra></extra>"))
+            fig.add_trace(
+                go.Scatter(
+                    x=[e],
+                    y=[target["value"]],
+                    mode="markers",
+                    showlegend=False,
+                    marker={"symbol": "x", "size": 12, "color": colors.get(row["method"], color_of(row["method"]))},
+                    hovertemplate=f"{row['label']}: ε ≈ {display.epsilon(e)}<extra></extra>",
+                )
+            )
     return fig
 
 

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -29,8 +30,18 @@ import pandas as pd
 from ..data import Dataset
 from ..experiments import run_sweep
 
-__all__ = ["STATUSES", "STATUS_LABELS", "MethodInfo", "CompareSpec", "Adapter", "BlockAdapter", "ADAPTERS", "register",
-           "applicable_adapters", "utility_metric_name"]
+__all__ = [
+    "STATUSES",
+    "STATUS_LABELS",
+    "MethodInfo",
+    "CompareSpec",
+    "Adapter",
+    "BlockAdapter",
+    "ADAPTERS",
+    "register",
+    "applicable_adapters",
+    "utility_metric_name",
+]
 
 STATUSES = ("certified", "claimed", "refuted", "none")
 STATUS_LABELS = {
@@ -179,8 +190,9 @@ class BlockAdapter(Adapter):
     per-point :meth:`block` (trial ``t`` gets the same seed at every epsilon)."""
 
     @abstractmethod
-    def block(self, state: Any, point: Mapping[str, Any], seeds: Sequence[np.random.SeedSequence],
-              spec: CompareSpec) -> pd.DataFrame:
+    def block(
+        self, state: Any, point: Mapping[str, Any], seeds: Sequence[np.random.SeedSequence], spec: CompareSpec
+    ) -> pd.DataFrame:
         """Per-trial rows (``method``, ``trial``, ``utility``, ``excess_risk``) at one epsilon point."""
 
     def sweep(self, state: Any, spec: CompareSpec, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
@@ -218,4 +230,3 @@ def applicable_adapters(task: str, keys: Sequence[str] | None = None) -> list[Ad
     if unknown:
         raise ValueError(f"mechanisms must be among {sorted(ADAPTERS)}, got unknown {unknown}.")
     return [ADAPTERS[k] for k in keys if ADAPTERS[k].applies_to(task)]
-

@@ -154,15 +154,19 @@ def _as_float_matrix(X: Any, name: str = "X") -> np.ndarray:
     try:
         A = np.asarray(raw, dtype=np.float64)
     except TypeError as exc:
-        raise TypeError(f"{name} must hold real numbers only (convert or encode non-numeric columns first): "
-                        f"{exc}") from exc
+        raise TypeError(
+            f"{name} must hold real numbers only (convert or encode non-numeric columns first): {exc}"
+        ) from exc
     except ValueError as exc:
-        raise ValueError(f"{name} must hold real numbers only (convert or encode non-numeric columns first): "
-                         f"{exc}") from exc
+        raise ValueError(
+            f"{name} must hold real numbers only (convert or encode non-numeric columns first): {exc}"
+        ) from exc
     if A.ndim != 2:
-        raise ValueError(f"Expected a 2-D {name} (rows x columns), got an array with {A.ndim} dimension(s). "
-                         "Reshape your data with X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a "
-                         "single row.")
+        raise ValueError(
+            f"Expected a 2-D {name} (rows x columns), got an array with {A.ndim} dimension(s). "
+            "Reshape your data with X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a "
+            "single row."
+        )
     if A.shape[1] < 1:
         raise ValueError(f"Found array with 0 feature(s) (shape={A.shape}) while a minimum of 1 is required.")
     if A.shape[0] < 1:
@@ -185,8 +189,11 @@ class DPEstimator:
     @classmethod
     def _get_param_names(cls) -> list[str]:
         sig = inspect.signature(cls.__init__)
-        return sorted(p.name for p in sig.parameters.values()
-                      if p.name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL))
+        return sorted(
+            p.name
+            for p in sig.parameters.values()
+            if p.name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
+        )
 
     def get_params(self, deep: bool = True) -> dict:
         """Constructor parameters as a dict (``deep`` is accepted for compatibility; no sub-estimators)."""
@@ -197,8 +204,10 @@ class DPEstimator:
         valid = set(self._get_param_names())
         for key, value in params.items():
             if key not in valid:
-                raise ValueError(f"Invalid parameter {key!r} for estimator {type(self).__name__}; "
-                                 f"valid parameters are {sorted(valid)}.")
+                raise ValueError(
+                    f"Invalid parameter {key!r} for estimator {type(self).__name__}; "
+                    f"valid parameters are {sorted(valid)}."
+                )
             setattr(self, key, value)
         return self
 
@@ -238,8 +247,10 @@ class DPEstimator:
     # -- input checks ------------------------------------------------------------------------
     def _check_fitted(self) -> None:
         if not self.__sklearn_is_fitted__():
-            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet. Call 'fit' with "
-                                 "appropriate arguments before using this estimator.")
+            raise NotFittedError(
+                f"This {type(self).__name__} instance is not fitted yet. Call 'fit' with "
+                "appropriate arguments before using this estimator."
+            )
 
     def _validate_X(self, X, *, reset: bool) -> np.ndarray:
         names = None
@@ -258,18 +269,28 @@ class DPEstimator:
                 del self.feature_names_in_
             return A
         if A.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {A.shape[1]} features, but {type(self).__name__} is expecting "
-                             f"{self.n_features_in_} features as input.")
+            raise ValueError(
+                f"X has {A.shape[1]} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input."
+            )
         fitted_names = getattr(self, "feature_names_in_", None)
         if fitted_names is not None and names is not None and list(names) != list(fitted_names):
-            raise ValueError("The feature names should match those that were passed during fit; got "
-                             f"{list(names)[:5]}..., expected {list(fitted_names)[:5]}....")
+            raise ValueError(
+                "The feature names should match those that were passed during fit; got "
+                f"{list(names)[:5]}..., expected {list(fitted_names)[:5]}...."
+            )
         if fitted_names is not None and names is None:
-            warnings.warn(f"X does not have valid feature names, but {type(self).__name__} was fitted with "
-                          "feature names", UserWarning, stacklevel=3)
+            warnings.warn(
+                f"X does not have valid feature names, but {type(self).__name__} was fitted with feature names",
+                UserWarning,
+                stacklevel=3,
+            )
         if fitted_names is None and names is not None and hasattr(self, "n_features_in_"):
-            warnings.warn(f"X has feature names, but {type(self).__name__} was fitted without feature names",
-                          UserWarning, stacklevel=3)
+            warnings.warn(
+                f"X has feature names, but {type(self).__name__} was fitted without feature names",
+                UserWarning,
+                stacklevel=3,
+            )
         return A
 
     @staticmethod
@@ -284,8 +305,11 @@ class DPEstimator:
         if v.dtype.kind == "c":
             raise ValueError("Complex data not supported: y must hold real numbers or labels.")
         if v.ndim == 2 and v.shape[1] == 1:
-            warnings.warn("A column-vector y was passed when a 1d array was expected; it is raveled.",
-                          _conversion_warning(), stacklevel=3)
+            warnings.warn(
+                "A column-vector y was passed when a 1d array was expected; it is raveled.",
+                _conversion_warning(),
+                stacklevel=3,
+            )
             v = v.ravel()
         if v.ndim != 1:
             raise ValueError(f"y must be 1-D, got an array with {v.ndim} dimensions.")
@@ -313,12 +337,13 @@ class DPClassifierMixin:
         if v.dtype.kind == "f" and not np.all(np.isfinite(v)):
             raise ValueError("y contains NaN or infinite values; remove them first.")
         if v.dtype.kind == "f" and np.any(v != np.round(v)) and np.unique(v).size > 0.5 * v.size and v.size > 20:
-            raise ValueError("Unknown label type: continuous. This is a classifier: y must hold class labels "
-                             "(use a regressor for a continuous target).")
+            raise ValueError(
+                "Unknown label type: continuous. This is a classifier: y must hold class labels "
+                "(use a regressor for a continuous target)."
+            )
         classes, codes = np.unique(v, return_inverse=True)
         if classes.size < 2:
-            raise ValueError(f"y must contain at least two classes, got {classes.size} class "
-                             f"({classes.tolist()!r}).")
+            raise ValueError(f"y must contain at least two classes, got {classes.size} class ({classes.tolist()!r}).")
         self.classes_ = classes
         return codes.astype(np.int64)
 
@@ -375,9 +400,12 @@ def data_norm_or_leak(X: np.ndarray, data_norm, leaks: list[str], *, name: str =
             raise ValueError(f"{name} must be in (0, inf), got {data_norm!r}.")
         return v
     v = float(np.max(np.linalg.norm(X, axis=1)))
-    warnings.warn(f"{name} was not given, so the largest row norm of the training data ({v:.4g}) is used; this "
-                  f"leaks information outside the privacy guarantee. Declare {name} (a public bound) to avoid it.",
-                  PrivacyLeakWarning, stacklevel=4)
+    warnings.warn(
+        f"{name} was not given, so the largest row norm of the training data ({v:.4g}) is used; this "
+        f"leaks information outside the privacy guarantee. Declare {name} (a public bound) to avoid it.",
+        PrivacyLeakWarning,
+        stacklevel=4,
+    )
     leaks.append(f"the row-norm bound {name} was taken from the training data")
     return v if v > 0 else 1.0
 
@@ -392,15 +420,19 @@ def y_bound_or_leak(y: np.ndarray, y_bound, leaks: list[str]) -> float:
             raise ValueError(f"y_bound must be in (0, inf), got {y_bound!r}.")
         return v
     v = float(np.max(np.abs(y))) if y.size else 1.0
-    warnings.warn(f"y_bound was not given, so the largest |y| of the training data ({v:.4g}) is used; this leaks "
-                  "information outside the privacy guarantee. Declare y_bound (a public bound) to avoid it.",
-                  PrivacyLeakWarning, stacklevel=4)
+    warnings.warn(
+        f"y_bound was not given, so the largest |y| of the training data ({v:.4g}) is used; this leaks "
+        "information outside the privacy guarantee. Declare y_bound (a public bound) to avoid it.",
+        PrivacyLeakWarning,
+        stacklevel=4,
+    )
     leaks.append("the label bound y_bound was taken from the training data")
     return v if v > 0 else 1.0
 
 
-def check_number(name: str, value, *, lo: float = 0.0, hi: float = math.inf, lo_open: bool = True,
-                 allow_inf: bool = False) -> float:
+def check_number(
+    name: str, value, *, lo: float = 0.0, hi: float = math.inf, lo_open: bool = True, allow_inf: bool = False
+) -> float:
     """A real number in the interval (or ``[lo, hi]`` when ``lo_open`` is false); clear errors otherwise."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r} of type {type(value).__name__}.")

@@ -54,8 +54,19 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
     privacy_, n_features_in_, feature_names_in_
     """
 
-    def __init__(self, epsilon=1.0, *, theta=1.5, radius=1.0, x_scale=1.0, y_scale=1.0, fit_intercept=True,
-                 mcmc_preset="quick", mode="auto", random_state=None):
+    def __init__(
+        self,
+        epsilon=1.0,
+        *,
+        theta=1.5,
+        radius=1.0,
+        x_scale=1.0,
+        y_scale=1.0,
+        fit_intercept=True,
+        mcmc_preset="quick",
+        mode="auto",
+        random_state=None,
+    ):
         self.epsilon = epsilon
         self.theta = theta
         self.radius = radius
@@ -87,8 +98,9 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         if not np.all(np.isfinite(v)):
             raise ValueError("y contains NaN or infinite values; remove or impute them first.")
         Z = self._design(A)
-        cfg = L1ExponentialRegression(epsilon=eps, theta=self.theta, radius=self.radius, mode=self.mode,
-                                      mcmc_preset=self.mcmc_preset)
+        cfg = L1ExponentialRegression(
+            epsilon=eps, theta=self.theta, radius=self.radius, mode=self.mode, mcmc_preset=self.mcmc_preset
+        )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             fit, diag = cfg.run(Z, v / ys, rng=check_random_state_like(self.random_state), diagnostics=True)
@@ -100,28 +112,43 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         d = A.shape[1]
         self.coef_ = w[:d] / self.x_scale
         self.intercept_ = float(w[d]) if self.fit_intercept else 0.0
-        self.sampler_ = {"sampler": "grid (exact)" if exact else f"MCMC (MALA, preset {self.mcmc_preset!r})",
-                         "exact": exact, "converged": converged}
+        self.sampler_ = {
+            "sampler": "grid (exact)" if exact else f"MCMC (MALA, preset {self.mcmc_preset!r})",
+            "exact": exact,
+            "converged": converged,
+        }
         if exact:
             status = "certified" if cal.convention == "tight" else "claimed by the paper"
             reason = f"Pure ε-DP, exact grid sampler: {cal.privacy_label}"
         elif converged:
             status = "claimed by the paper"
-            reason = (f"{cal.privacy_label}. The chains passed their convergence check (split-R-hat <= 1.05, "
-                      "bulk ESS >= 100); the guarantee is that of the exact target, conditional on convergence.")
+            reason = (
+                f"{cal.privacy_label}. The chains passed their convergence check (split-R-hat <= 1.05, "
+                "bulk ESS >= 100); the guarantee is that of the exact target, conditional on convergence."
+            )
         else:
             status = "not valid"
-            reason = (f"{fit.privacy_label}. Not certified: the sampler did not converge, so this draw is not a "
-                      "sample of the ε-DP distribution (do not use this fit). Try mcmc_preset='fast' or 'spec', "
-                      "fewer features, or at most 3 features for the exact grid sampler.")
+            reason = (
+                f"{fit.privacy_label}. Not certified: the sampler did not converge, so this draw is not a "
+                "sample of the ε-DP distribution (do not use this fit). Try mcmc_preset='fast' or 'spec', "
+                "fewer features, or at most 3 features for the exact grid sampler."
+            )
         if converged is False:
-            warnings.warn("the MCMC chains of the l1 exponential mechanism failed their convergence check "
-                          "(split-R-hat > 1.05): the draw may be far from the mechanism's distribution, so neither "
-                          "its accuracy nor its guarantee can be relied on; see sampler_ and privacy_.reason.",
-                          ApproximateGuaranteeWarning, stacklevel=2)
+            warnings.warn(
+                "the MCMC chains of the l1 exponential mechanism failed their convergence check "
+                "(split-R-hat > 1.05): the draw may be far from the mechanism's distribution, so neither "
+                "its accuracy nor its guarantee can be relied on; see sampler_ and privacy_.reason.",
+                ApproximateGuaranteeWarning,
+                stacklevel=2,
+            )
         self.privacy_ = PrivacyGuarantee(
-            epsilon=eps, delta=0.0, neighbours="replace one record", model="central", status=status,
-            mechanism="Exponential mechanism on the truncated l1 risk (Wang & Xu, Algorithms 1-2)", reason=reason,
+            epsilon=eps,
+            delta=0.0,
+            neighbours="replace one record",
+            model="central",
+            status=status,
+            mechanism="Exponential mechanism on the truncated l1 risk (Wang & Xu, Algorithms 1-2)",
+            reason=reason,
             extra={"sampler": self.sampler_["sampler"], "converged": converged},
         )
         return self

@@ -54,8 +54,18 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
     coef_, intercept_ : the linear model on the original scale; privacy_, n_features_in_, feature_names_in_.
     """
 
-    def __init__(self, mechanism="noisy-wtd-llp", *, k=100, m=None, rho=0.5, noise_std=1.0, delta=1e-5,
-                 y_range=None, random_state=None):
+    def __init__(
+        self,
+        mechanism="noisy-wtd-llp",
+        *,
+        k=100,
+        m=None,
+        rho=0.5,
+        noise_std=1.0,
+        delta=1e-5,
+        y_range=None,
+        random_state=None,
+    ):
         self.mechanism = mechanism
         self.k = k
         self.m = m
@@ -85,13 +95,18 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         leaks: list[str] = []
         if self.y_range is None:
             lo, hi = float(v.min()), float(v.max())
-            warnings.warn("y_range was not given, so the label range is taken from the training labels; this leaks "
-                          "label information outside the guarantee. Declare y_range (public).", PrivacyLeakWarning,
-                          stacklevel=2)
+            warnings.warn(
+                "y_range was not given, so the label range is taken from the training labels; this leaks "
+                "label information outside the guarantee. Declare y_range (public).",
+                PrivacyLeakWarning,
+                stacklevel=2,
+            )
             leaks.append("the label range y_range was taken from the training labels")
         else:
-            lo, hi = (check_number("y_range[0]", self.y_range[0], lo=-math.inf),
-                      check_number("y_range[1]", self.y_range[1], lo=-math.inf))
+            lo, hi = (
+                check_number("y_range[0]", self.y_range[0], lo=-math.inf),
+                check_number("y_range[1]", self.y_range[1], lo=-math.inf),
+            )
         if not hi > lo:
             raise ValueError(f"y_range must have lo < hi, got ({lo:g}, {hi:g}).")
         cfg = LabelDPBags(mechanism=self.mechanism, m=m, k=k, rho=self.rho, noise_std=self.noise_std)
@@ -115,26 +130,49 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
     def _guarantee(self, n: int, m: int, k: int, dl: float, leaks: list[str]) -> PrivacyGuarantee:
         from ..bounds.label_dp_bags import llp_exact_min_eps
 
-        common = {"neighbours": "replace one label", "model": "central", "leaks": tuple(leaks),
-                      "mechanism": f"{self.mechanism} (Brahmbhatt et al., label-DP by aggregation)",
-                      "extra": {"k": k, "m": m, "rho": float(self.rho)}}
+        common = {
+            "neighbours": "replace one label",
+            "model": "central",
+            "leaks": tuple(leaks),
+            "mechanism": f"{self.mechanism} (Brahmbhatt et al., label-DP by aggregation)",
+            "extra": {"k": k, "m": m, "rho": float(self.rho)},
+        }
         if self.mechanism == "noisy-wtd-llp" and self.rho > 0:
             e = llp_exact_min_eps(dl, n, k, m, float(self.rho), 1.0, noise_std=float(self.noise_std))
             if e is None:
-                return PrivacyGuarantee(epsilon=math.inf, delta=dl, status="not valid",
-                                        reason=f"No ε reaches δ = {dl:g} at k = {k}, m = {m}, ρ = {self.rho:g}: "
-                                               "raise k or ρ.", **common)
-            return PrivacyGuarantee(epsilon=float(e), delta=dl, status="certified",
-                                    reason="Smallest ε that the exact privacy profile of noisy weighted LLP certifies "
-                                           "at this δ (beyond the paper's Theorem 1.3).", **common)
+                return PrivacyGuarantee(
+                    epsilon=math.inf,
+                    delta=dl,
+                    status="not valid",
+                    reason=f"No ε reaches δ = {dl:g} at k = {k}, m = {m}, ρ = {self.rho:g}: raise k or ρ.",
+                    **common,
+                )
+            return PrivacyGuarantee(
+                epsilon=float(e),
+                delta=dl,
+                status="certified",
+                reason="Smallest ε that the exact privacy profile of noisy weighted LLP certifies "
+                "at this δ (beyond the paper's Theorem 1.3).",
+                **common,
+            )
         if self.mechanism == "wtd-lba":
-            return PrivacyGuarantee(epsilon=math.nan, delta=math.nan, status="claimed by the paper",
-                                    reason="Label-DP as claimed by the paper (Theorem 1.2); its proof uses Lemma 2.3, "
-                                           "false as printed, and the corrected accounting certifies nothing at a "
-                                           "feasible bag size.", **common)
-        return PrivacyGuarantee(epsilon=math.inf, delta=min(1.0, m * k / n), status="not valid",
-                                reason="Not label-DP: without noise a bag's weighted label sum reveals the labels "
-                                       "(δ >= m·k/n for every ε).", **common)
+            return PrivacyGuarantee(
+                epsilon=math.nan,
+                delta=math.nan,
+                status="claimed by the paper",
+                reason="Label-DP as claimed by the paper (Theorem 1.2); its proof uses Lemma 2.3, "
+                "false as printed, and the corrected accounting certifies nothing at a "
+                "feasible bag size.",
+                **common,
+            )
+        return PrivacyGuarantee(
+            epsilon=math.inf,
+            delta=min(1.0, m * k / n),
+            status="not valid",
+            reason="Not label-DP: without noise a bag's weighted label sum reveals the labels "
+            "(δ >= m·k/n for every ε).",
+            **common,
+        )
 
     def predict(self, X) -> np.ndarray:
         """Predicted targets ``X @ coef_ + intercept_``."""

@@ -86,8 +86,19 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
     classes_, n_features_in_, feature_names_in_, data_norm_, privacy_
     """
 
-    def __init__(self, epsilon=1.0, *, mode="corrected", lam="auto", mu=None, h=0.5, n_components="auto",
-                 projection_seed=20_240_601, data_norm=None, random_state=None):
+    def __init__(
+        self,
+        epsilon=1.0,
+        *,
+        mode="corrected",
+        lam="auto",
+        mu=None,
+        h=0.5,
+        n_components="auto",
+        projection_seed=20_240_601,
+        data_norm=None,
+        random_state=None,
+    ):
         self.epsilon = epsilon
         self.mode = mode
         self.lam = lam
@@ -149,15 +160,25 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
         status = "certified" if self.mode == "corrected" else "not valid"
         from ..mechanisms.large_margin_gaussian.privacy import NOT_PRIVATE_REASONS
 
-        reason = ("Pure ε-DP (corrected algorithm R: per-class noise calibrated to the corrected sensitivity)."
-                  if status == "certified" else str(NOT_PRIVATE_REASONS.get(self.mode, "not private as printed")))
+        reason = (
+            "Pure ε-DP (corrected algorithm R: per-class noise calibrated to the corrected sensitivity)."
+            if status == "certified"
+            else str(NOT_PRIVATE_REASONS.get(self.mode, "not private as printed"))
+        )
         if self.projection_ is not None:
-            reason += (f" Inputs projected to {k} dimensions by a matrix drawn from the public seed "
-                       f"{self.projection_seed} (data-independent: no privacy cost).")
+            reason += (
+                f" Inputs projected to {k} dimensions by a matrix drawn from the public seed "
+                f"{self.projection_seed} (data-independent: no privacy cost)."
+            )
         self.privacy_ = PrivacyGuarantee(
             epsilon=float(acc.eps_claimed) if acc is not None else eps,
-            delta=0.0, neighbours="replace one record", model="central", status=status,
-            mechanism="Large-margin Gaussian classifier (Pathak & Raj, eq. 8)", reason=reason, leaks=tuple(leaks),
+            delta=0.0,
+            neighbours="replace one record",
+            model="central",
+            status=status,
+            mechanism="Large-margin Gaussian classifier (Pathak & Raj, eq. 8)",
+            reason=reason,
+            leaks=tuple(leaks),
             extra={"mode": self.mode, "n_components": k, "lam": float(lam)},
         )
         return self
@@ -175,8 +196,10 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
 
     def _require_release(self) -> None:
         if not self.released_:
-            raise ValueError("nothing was released: the printed mode's perturbed objective was unbounded below for "
-                             "this draw; refit with another random_state or use mode='corrected'.")
+            raise ValueError(
+                "nothing was released: the printed mode's perturbed objective was unbounded below for "
+                "this draw; refit with another random_state or use mode='corrected'."
+            )
 
     def predict(self, X) -> np.ndarray:
         """Predicted class labels (values of ``classes_``)."""

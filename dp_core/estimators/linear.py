@@ -161,12 +161,16 @@ class _QuadraticBallModel(DPEstimator):
 
     def _guarantee(self, eps: float, dl: float, leaks: list[str], params_list) -> PrivacyGuarantee:
         reason = {
-            "input": ("(ε, δ)-DP as claimed by the paper (Theorem 1); its proof relies on a regulariser that "
-                      "depends on the private data and on an event its Lemma 1 does not secure, so it is not "
-                      "certified."),
+            "input": (
+                "(ε, δ)-DP as claimed by the paper (Theorem 1); its proof relies on a regulariser that "
+                "depends on the private data and on an event its Lemma 1 does not secure, so it is not "
+                "certified."
+            ),
             "objective": "(ε, δ)-DP by Kifer, Smith, Thakurta 2012, Theorem 2 (same ridge and ball).",
-            "output": ("Pure ε-DP by Chaudhuri, Monteleoni, Sarwate 2011, Algorithm 1 and Corollary 8 (L2 "
-                       "sensitivity 2ζ/Δ of the ridge fit)."),
+            "output": (
+                "Pure ε-DP by Chaudhuri, Monteleoni, Sarwate 2011, Algorithm 1 and Corollary 8 (L2 "
+                "sensitivity 2ζ/Δ of the ridge fit)."
+            ),
         }[self._method]
         if len(params_list) > 1:
             reason += f" One-vs-rest: {len(params_list)} binary fits at ε/{len(params_list)} each (composition)."
@@ -176,10 +180,15 @@ class _QuadraticBallModel(DPEstimator):
 
             local = max(local_privacy(p).epsilon_exact for p in params_list)
         return PrivacyGuarantee(
-            epsilon=eps, delta=0.0 if self._method == "output" else dl, neighbours="replace one record",
+            epsilon=eps,
+            delta=0.0 if self._method == "output" else dl,
+            neighbours="replace one record",
             model="local" if self._method == "input" else "central",
             status="claimed by the paper" if self._method == "input" else "certified",
-            mechanism=_NAMES[self._method], reason=reason, leaks=tuple(leaks), local_epsilon=local,
+            mechanism=_NAMES[self._method],
+            reason=reason,
+            leaks=tuple(leaks),
+            local_epsilon=local,
             extra={"eta": [float(p.eta) for p in params_list], "Delta": [float(p.Delta) for p in params_list]},
         )
 
@@ -197,8 +206,19 @@ class _QuadraticBallModel(DPEstimator):
 
 
 class _LinearRegressor(DPRegressorMixin, _QuadraticBallModel):
-    def __init__(self, epsilon=1.0, delta=1e-5, *, eta="auto", Delta_multiplier=0.3, data_norm=None, y_bound=None,
-                 fit_intercept=True, intercept_scaling=0.3, random_state=None):
+    def __init__(
+        self,
+        epsilon=1.0,
+        delta=1e-5,
+        *,
+        eta="auto",
+        Delta_multiplier=0.3,
+        data_norm=None,
+        y_bound=None,
+        fit_intercept=True,
+        intercept_scaling=0.3,
+        random_state=None,
+    ):
         self.epsilon = epsilon
         self.delta = delta
         self.eta = eta
@@ -240,8 +260,18 @@ class _LinearRegressor(DPRegressorMixin, _QuadraticBallModel):
 
 
 class _LinearClassifier(DPClassifierMixin, _QuadraticBallModel):
-    def __init__(self, epsilon=1.0, delta=1e-5, *, eta="auto", Delta_multiplier=0.3, data_norm=None,
-                 fit_intercept=True, intercept_scaling=0.3, random_state=None):
+    def __init__(
+        self,
+        epsilon=1.0,
+        delta=1e-5,
+        *,
+        eta="auto",
+        Delta_multiplier=0.3,
+        data_norm=None,
+        fit_intercept=True,
+        intercept_scaling=0.3,
+        random_state=None,
+    ):
         self.epsilon = epsilon
         self.delta = delta
         self.eta = eta
@@ -268,8 +298,9 @@ class _LinearClassifier(DPClassifierMixin, _QuadraticBallModel):
         eps_each, dl_each = eps / k, dl / k
         ws, plist = [], []
         for tgt in targets:
-            w, params = self._binary_fit(Z, np.where(tgt, 1.0, -1.0), model="logistic_taylor", eps=eps_each,
-                                         dl=dl_each, mult=mult, g=g)
+            w, params = self._binary_fit(
+                Z, np.where(tgt, 1.0, -1.0), model="logistic_taylor", eps=eps_each, dl=dl_each, mult=mult, g=g
+            )
             ws.append(w)
             plist.append(params)
         del Z, codes, targets
@@ -339,38 +370,50 @@ _DOC_PARAMS = """
 
 
 class InputPerturbationRegressor(_LinearRegressor):
-    __doc__ = ("Least squares released by input perturbation (Fukuchi, Tran, Sakuma 2017, Algorithms 1-2); "
-               "local model, (ε, δ)-DP as claimed by the paper.\n" + _DOC_PARAMS
-               + "    y_bound : float or None\n        Public bound on |y| (labels are divided by it and clipped).\n")
+    __doc__ = (
+        "Least squares released by input perturbation (Fukuchi, Tran, Sakuma 2017, Algorithms 1-2); "
+        "local model, (ε, δ)-DP as claimed by the paper.\n"
+        + _DOC_PARAMS
+        + "    y_bound : float or None\n        Public bound on |y| (labels are divided by it and clipped).\n"
+    )
     _method = "input"
 
 
 class ObjectivePerturbationRegressor(_LinearRegressor):
-    __doc__ = ("Least squares released by Gaussian objective perturbation (Kifer, Smith, Thakurta 2012, "
-               "Theorem 2); certified (ε, δ)-DP.\n" + _DOC_PARAMS)
+    __doc__ = (
+        "Least squares released by Gaussian objective perturbation (Kifer, Smith, Thakurta 2012, "
+        "Theorem 2); certified (ε, δ)-DP.\n" + _DOC_PARAMS
+    )
     _method = "objective"
 
 
 class OutputPerturbationRegressor(_LinearRegressor):
-    __doc__ = ("Ridge regression released by output perturbation (Chaudhuri, Monteleoni, Sarwate 2011, "
-               "Algorithm 1); certified pure ε-DP.\n" + _DOC_PARAMS)
+    __doc__ = (
+        "Ridge regression released by output perturbation (Chaudhuri, Monteleoni, Sarwate 2011, "
+        "Algorithm 1); certified pure ε-DP.\n" + _DOC_PARAMS
+    )
     _method = "output"
 
 
 class InputPerturbationClassifier(_LinearClassifier):
-    __doc__ = ("Logistic-Taylor classifier released by input perturbation (Fukuchi, Tran, Sakuma 2017); local "
-               "model, (ε, δ)-DP as claimed by the paper. One-vs-rest for more than two classes.\n" + _DOC_PARAMS)
+    __doc__ = (
+        "Logistic-Taylor classifier released by input perturbation (Fukuchi, Tran, Sakuma 2017); local "
+        "model, (ε, δ)-DP as claimed by the paper. One-vs-rest for more than two classes.\n" + _DOC_PARAMS
+    )
     _method = "input"
 
 
 class ObjectivePerturbationClassifier(_LinearClassifier):
-    __doc__ = ("Logistic-Taylor classifier released by Gaussian objective perturbation (Kifer, Smith, Thakurta "
-               "2012, Theorem 2); certified (ε, δ)-DP.\n" + _DOC_PARAMS)
+    __doc__ = (
+        "Logistic-Taylor classifier released by Gaussian objective perturbation (Kifer, Smith, Thakurta "
+        "2012, Theorem 2); certified (ε, δ)-DP.\n" + _DOC_PARAMS
+    )
     _method = "objective"
 
 
 class OutputPerturbationClassifier(_LinearClassifier):
-    __doc__ = ("Logistic-Taylor classifier released by output perturbation (Chaudhuri, Monteleoni, Sarwate 2011, "
-               "Algorithm 1); certified pure ε-DP.\n" + _DOC_PARAMS)
+    __doc__ = (
+        "Logistic-Taylor classifier released by output perturbation (Chaudhuri, Monteleoni, Sarwate 2011, "
+        "Algorithm 1); certified pure ε-DP.\n" + _DOC_PARAMS
+    )
     _method = "output"
-

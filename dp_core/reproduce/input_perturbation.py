@@ -54,22 +54,31 @@ def tune_regularisation(pool, model: str, epsilon: float, n: int, *, threshold: 
 
     Uses its own train/test split and noise (seed keys 3 and 4), never the trials' splits.
     """
-    data = prepare_data(pool, model, threshold=threshold, seed=np.random.SeedSequence(entropy=root.entropy,
-                                                                                      spawn_key=(3,)))
+    data = prepare_data(
+        pool, model, threshold=threshold, seed=np.random.SeedSequence(entropy=root.entropy, spawn_key=(3,))
+    )
     shared: dict = {}
     scores: dict = {}
     for mult in TUNING_GRID:
         cfg = SimulationConfig(epsilon=epsilon, delta=DELTA, model=model, Delta_multiplier=mult, methods=_PRIVATE)
-        df = simulate_over_n(data, cfg, [n], n_trials=_TUNING_TRIALS, shared=shared, fit_logistic_nonprivate=False,
-                             seed=np.random.SeedSequence(entropy=root.entropy, spawn_key=(4,)))
+        df = simulate_over_n(
+            data,
+            cfg,
+            [n],
+            n_trials=_TUNING_TRIALS,
+            shared=shared,
+            fit_logistic_nonprivate=False,
+            seed=np.random.SeedSequence(entropy=root.entropy, spawn_key=(4,)),
+        )
         for m, g in df.groupby("method"):
             scores[(m, mult)] = float(g["test_metric"].mean())
     better = min if model == "least_squares" else max
     return {m: better(TUNING_GRID, key=lambda k: scores[(m, k)]) for m in _PRIVATE}
 
 
-def reproduction_table(*, quick: bool = False, seed: int = 0, n_trials: int | None = None, progress=None,
-                       tune: bool = True) -> pd.DataFrame:
+def reproduction_table(
+    *, quick: bool = False, seed: int = 0, n_trials: int | None = None, progress=None, tune: bool = True
+) -> pd.DataFrame:
     """Per-trial table of the reproduction: model, epsilon, n, trial, method, excess_risk, test_metric,
     Delta_multiplier (the tuned multiplier of Delta*, or 1 with ``tune=False``)."""
     grid = QUICK_GRID if quick else PAPER_GRID
@@ -83,8 +92,14 @@ def reproduction_table(*, quick: bool = False, seed: int = 0, n_trials: int | No
     done = 0
     for model in ("least_squares", "logistic_taylor"):
         thr = threshold if model == "logistic_taylor" else None
-        chosen = {e: (tune_regularisation(pool, model, e, max(grid), threshold=thr, root=root) if tune
-                      else {m: 1.0 for m in _PRIVATE}) for e in EPSILONS}
+        chosen = {
+            e: (
+                tune_regularisation(pool, model, e, max(grid), threshold=thr, root=root)
+                if tune
+                else {m: 1.0 for m in _PRIVATE}
+            )
+            for e in EPSILONS
+        }
         for t in range(T):
             split_seed = np.random.SeedSequence(entropy=root.entropy, spawn_key=(1, t))
             data = prepare_data(pool, model, threshold=thr, seed=split_seed)
@@ -96,10 +111,22 @@ def reproduction_table(*, quick: bool = False, seed: int = 0, n_trials: int | No
                 noise_seed = np.random.SeedSequence(entropy=root.entropy, spawn_key=(2, t))
                 for i, (mult, methods) in enumerate(sorted(groups.items())):
                     with_np = i == 0 and (model == "least_squares" or t < _NP_LOGISTIC_TRIALS)
-                    cfg = SimulationConfig(epsilon=e, delta=DELTA, model=model, Delta_multiplier=mult,
-                                           methods=tuple(methods) + (("nonprivate",) if with_np else ()))
-                    df = simulate_over_n(data, cfg, grid, n_trials=1, seed=noise_seed,
-                                         fit_logistic_nonprivate=t < _NP_LOGISTIC_TRIALS, shared=shared)
+                    cfg = SimulationConfig(
+                        epsilon=e,
+                        delta=DELTA,
+                        model=model,
+                        Delta_multiplier=mult,
+                        methods=tuple(methods) + (("nonprivate",) if with_np else ()),
+                    )
+                    df = simulate_over_n(
+                        data,
+                        cfg,
+                        grid,
+                        n_trials=1,
+                        seed=noise_seed,
+                        fit_logistic_nonprivate=t < _NP_LOGISTIC_TRIALS,
+                        shared=shared,
+                    )
                     df["trial"] = t
                     df["model"] = model
                     df["epsilon"] = e
@@ -111,8 +138,9 @@ def reproduction_table(*, quick: bool = False, seed: int = 0, n_trials: int | No
     return pd.concat(frames, ignore_index=True)
 
 
-def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | None = None, progress=None,
-              tune: bool = True) -> dict:
+def reproduce(
+    out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | None = None, progress=None, tune: bool = True
+) -> dict:
     """Write ``input_perturbation_reproduction.csv`` and the HTML Figures 1 and 2 into ``out_dir``.
 
     Returns a JSON-able summary: the files written, the settings and the checked shapes of
@@ -123,15 +151,22 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
     t0 = time.perf_counter()
     df = reproduction_table(quick=quick, seed=seed, n_trials=n_trials, progress=progress, tune=tune)
     s = summarize(df, by=["model", "epsilon", "n", "method", "Delta_multiplier"], values=["test_metric", "excess_risk"])
-    tuned = {f"{model}_eps{e:g}": {m: float(g["Delta_multiplier"].iloc[0])
-                                   for m, g in df[(df["model"] == model) & (df["epsilon"] == e)].groupby("method")
-                                   if m != "nonprivate"}
-             for model in ("least_squares", "logistic_taylor") for e in EPSILONS}
+    tuned = {
+        f"{model}_eps{e:g}": {
+            m: float(g["Delta_multiplier"].iloc[0])
+            for m, g in df[(df["model"] == model) & (df["epsilon"] == e)].groupby("method")
+            if m != "nonprivate"
+        }
+        for model in ("least_squares", "logistic_taylor")
+        for e in EPSILONS
+    }
     csv = out / "input_perturbation_reproduction.csv"
     s.to_csv(csv, index=False)
     files = [str(csv)]
-    for model, name in (("least_squares", "input_perturbation_figure1_rmse.html"),
-                        ("logistic_taylor", "input_perturbation_figure2_accuracy.html")):
+    for model, name in (
+        ("least_squares", "input_perturbation_figure1_rmse.html"),
+        ("logistic_taylor", "input_perturbation_figure2_accuracy.html"),
+    ):
         fig = reproduction_figure(s[s["model"] == model], model=model)
         path = out / name
         fig.write_html(path, include_plotlyjs=True, full_html=True)
@@ -148,11 +183,23 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
                 "input_minus_nonprivate_at_n_max": float(at["input"] - at["nonprivate"]),
                 "input_minus_nonprivate_at_n_min": float(first["input"] - first["nonprivate"]),
             }
-    return {"mechanism": "input-perturbation", "quick": quick, "n_grid": sorted(int(v) for v in df["n"].unique()),
-            "epsilons": list(EPSILONS), "delta": DELTA, "trials": int(df["trial"].max()) + 1,
-            "files": files, "shape_checks": checks, "tuned_Delta_multipliers": tuned if tune else None, "seconds": round(time.perf_counter() - t0, 2),
-            "notes": ["census-like synthetic data (IPUMS unavailable offline)",
-                      "Delta multiplier tuned per method at the largest n on a separate split (not private, as in "
-                      "the paper)" if tune else "Delta = Delta* (no tuning)",
-                      "the non-private logistic fit is constrained to the same ball ||w|| <= eta = 1",
-                      f"non-private logistic line fitted on the first {_NP_LOGISTIC_TRIALS} trials only"]}
+    return {
+        "mechanism": "input-perturbation",
+        "quick": quick,
+        "n_grid": sorted(int(v) for v in df["n"].unique()),
+        "epsilons": list(EPSILONS),
+        "delta": DELTA,
+        "trials": int(df["trial"].max()) + 1,
+        "files": files,
+        "shape_checks": checks,
+        "tuned_Delta_multipliers": tuned if tune else None,
+        "seconds": round(time.perf_counter() - t0, 2),
+        "notes": [
+            "census-like synthetic data (IPUMS unavailable offline)",
+            "Delta multiplier tuned per method at the largest n on a separate split (not private, as in the paper)"
+            if tune
+            else "Delta = Delta* (no tuning)",
+            "the non-private logistic fit is constrained to the same ball ||w|| <= eta = 1",
+            f"non-private logistic line fitted on the first {_NP_LOGISTIC_TRIALS} trials only",
+        ],
+    }

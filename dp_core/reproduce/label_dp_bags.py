@@ -117,8 +117,19 @@ def _parse_printed() -> pd.DataFrame:
         m_txt, cells = line.split(":")
         for k, cell in zip(head[5], cells.split()):
             mean, sd = (float(x) for x in cell.split("±"))
-            rows.append({"dataset": head[0], "table": head[1], "rho": head[2], "m": int(m_txt), "k": k,
-                         "paper_mse": mean, "paper_std": sd, "paper_instance_mse": head[3], "paper_instance_std": head[4]})
+            rows.append(
+                {
+                    "dataset": head[0],
+                    "table": head[1],
+                    "rho": head[2],
+                    "m": int(m_txt),
+                    "k": k,
+                    "paper_mse": mean,
+                    "paper_std": sd,
+                    "paper_instance_mse": head[3],
+                    "paper_instance_std": head[4],
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -143,7 +154,9 @@ def _one_hot(g: np.random.Generator, n: int, sizes: list[int]) -> tuple[np.ndarr
     return np.hstack(blocks), codes
 
 
-def _make(n: int, seed, n_numeric: int, sizes: list[int], lo: float, hi: float, base: float, signal: float, noise: float):
+def _make(
+    n: int, seed, n_numeric: int, sizes: list[int], lo: float, hi: float, base: float, signal: float, noise: float
+):
     g = np.random.Generator(np.random.PCG64(as_seed_sequence(seed)))
     num = g.standard_normal((n, n_numeric))
     oh, _ = _one_hot(g, n, sizes)
@@ -176,11 +189,23 @@ def make_census_like(n: int, seed=0) -> tuple[np.ndarray, np.ndarray]:
 
 
 _SETTINGS = {
-    "criteo": {"make": make_criteo_like, "range": (0.0, 254.0), "ks": [32, 64, 128, 256], "ms": [512, 1024, 2048, 4096]},
-    "census": {"make": make_census_like, "range": (0.0, 51.0), "ks": [64, 128, 256, 512], "ms": [1024, 2048, 4096, 8192]},
+    "criteo": {
+        "make": make_criteo_like,
+        "range": (0.0, 254.0),
+        "ks": [32, 64, 128, 256],
+        "ms": [512, 1024, 2048, 4096],
+    },
+    "census": {
+        "make": make_census_like,
+        "range": (0.0, 51.0),
+        "ks": [64, 128, 256, 512],
+        "ms": [1024, 2048, 4096, 8192],
+    },
 }
-_FULL = {"criteo": {"n_train": 1_048_576, "seeds": 10, "rhos": [0.1, 0.0, 0.01, 0.5, 1.0]},
-         "census": {"n_train": 300_000, "seeds": 10, "rhos": [0.1, 0.0, 0.01, 0.5, 1.0]}}
+_FULL = {
+    "criteo": {"n_train": 1_048_576, "seeds": 10, "rhos": [0.1, 0.0, 0.01, 0.5, 1.0]},
+    "census": {"n_train": 300_000, "seeds": 10, "rhos": [0.1, 0.0, 0.01, 0.5, 1.0]},
+}
 _QUICK = {"criteo": {"n_train": 70_000, "seeds": 3, "rhos": [0.1, 0.0]}}
 _TABLE_OF_RHO = {0.1: 2, 0.0: 3, 0.01: 4, 0.5: 5, 1.0: 6}
 
@@ -192,9 +217,19 @@ def _prepared(name: str, n_train: int, seed) -> tuple[PreparedData, dict[str, fl
     n_test = n - n_train
     Xc = np.hstack([X, np.ones((n, 1))])
     tr, te = slice(0, n_train), slice(n_train, n)
-    data = PreparedData(X=np.asfortranarray(Xc[tr]), y=y[tr], X_test=Xc[te], y_test=y[te], b1=(st["range"][1] - st["range"][0]) / 2,
-                        b2=float(np.linalg.norm(Xc, axis=1).max()), label_lo=st["range"][0], label_hi=st["range"][1],
-                        label_range_from_data=False, n_clipped=0, name=f"{name}-like")
+    data = PreparedData(
+        X=np.asfortranarray(Xc[tr]),
+        y=y[tr],
+        X_test=Xc[te],
+        y_test=y[te],
+        b1=(st["range"][1] - st["range"][0]) / 2,
+        b2=float(np.linalg.norm(Xc, axis=1).max()),
+        label_lo=st["range"][0],
+        label_hi=st["range"][1],
+        label_range_from_data=False,
+        n_clipped=0,
+        name=f"{name}-like",
+    )
     opt = data.optimum()
     r = opt["r_star"]
     inst = float(np.mean((y[te] - Xc[te] @ r) ** 2))
@@ -231,23 +266,49 @@ def replica_table(*, quick: bool = False, seed: int = 0, progress=None) -> tuple
             for k in _SETTINGS[name]["ks"]:
                 done += 1
                 feasible = m * k <= data.n
-                base = {"dataset": name, "m": m, "k": k, "feasible": feasible, "n_train": data.n,
-                        "predicted_ratio": acc.predicted_ratio_lba(m, data.d)}
+                base = {
+                    "dataset": name,
+                    "m": m,
+                    "k": k,
+                    "feasible": feasible,
+                    "n_train": data.n,
+                    "predicted_ratio": acc.predicted_ratio_lba(m, data.d),
+                }
                 if not feasible:
                     for tab in [1] + [_TABLE_OF_RHO[r] for r in _TABLE_OF_RHO]:
                         rows.append({**base, "table": tab, "replica_mse": math.nan, "replica_std": math.nan})
                     continue
                 fits = simulate_fits(data.X, data.y, m=m, k=k, rho=0.0, seeds=trial_seeds, mechanisms=("weighted",))
                 mse = _test_mse(data, fits["weighted"])
-                rows.append({**base, "table": 1, "replica_mse": mse.mean(), "replica_std": mse.std(ddof=1) if len(mse) > 1 else math.nan})
-                rows.append({**base, "table": 3, "replica_mse": mse.mean(), "replica_std": mse.std(ddof=1) if len(mse) > 1 else math.nan})
+                rows.append(
+                    {
+                        **base,
+                        "table": 1,
+                        "replica_mse": mse.mean(),
+                        "replica_std": mse.std(ddof=1) if len(mse) > 1 else math.nan,
+                    }
+                )
+                rows.append(
+                    {
+                        **base,
+                        "table": 3,
+                        "replica_mse": mse.mean(),
+                        "replica_std": mse.std(ddof=1) if len(mse) > 1 else math.nan,
+                    }
+                )
                 for rho in c["rhos"]:
                     if rho == 0.0:
                         continue
                     nf = simulate_fits(data.X, data.y, m=m, k=k, rho=rho, seeds=trial_seeds, mechanisms=("noisy",))
                     nm = _test_mse(data, nf["noisy"])
-                    rows.append({**base, "table": _TABLE_OF_RHO[rho], "replica_mse": nm.mean(),
-                                 "replica_std": nm.std(ddof=1) if len(nm) > 1 else math.nan})
+                    rows.append(
+                        {
+                            **base,
+                            "table": _TABLE_OF_RHO[rho],
+                            "replica_mse": nm.mean(),
+                            "replica_std": nm.std(ddof=1) if len(nm) > 1 else math.nan,
+                        }
+                    )
                 if progress is not None:
                     progress(done, len(cells))
     rep = pd.DataFrame(rows)
@@ -271,9 +332,19 @@ def _privacy_rows(facts) -> list[dict[str, Any]]:
             if m * k > n:
                 continue
             s = acc.accounting_summary(variant="noisy-wtd-llp", epsilon=1.0, n=n, k=k, m=m, b1=1.0, rho=0.1)
-            out.append({"dataset": name, "k": k, "m": m, "epsilon": 1.0, "rho": 0.1, "delta_paper": s["delta_paper"],
-                        "delta_explicit": s["delta_explicit"], "delta_exact": s["delta_exact"],
-                        "k_min_explicit_1e-6": acc.min_k(1e-6, 1.0, "noisy-wtd-llp", m=m, rho=0.1, b1=1.0)})
+            out.append(
+                {
+                    "dataset": name,
+                    "k": k,
+                    "m": m,
+                    "epsilon": 1.0,
+                    "rho": 0.1,
+                    "delta_paper": s["delta_paper"],
+                    "delta_explicit": s["delta_explicit"],
+                    "delta_exact": s["delta_exact"],
+                    "k_min_explicit_1e-6": acc.min_k(1e-6, 1.0, "noisy-wtd-llp", m=m, rho=0.1, b1=1.0),
+                }
+            )
     return out
 
 
@@ -307,7 +378,12 @@ def reproduce(out_dir: str | Path, *, quick: bool = False, seed: int = 0, progre
         "out": str(out),
         "quick": bool(quick),
         "seed": int(seed),
-        "files": ["label_dp_bags_tables.csv", "label_dp_bags_privacy.csv", "label_dp_bags_ratio.html", "label_dp_bags_summary.json"],
+        "files": [
+            "label_dp_bags_tables.csv",
+            "label_dp_bags_privacy.csv",
+            "label_dp_bags_ratio.html",
+            "label_dp_bags_summary.json",
+        ],
         "datasets": facts,
         "cells_total": int(len(table)),
         "cells_replicated": int(table["replica_mse"].notna().sum()),
@@ -315,12 +391,23 @@ def reproduce(out_dir: str | Path, *, quick: bool = False, seed: int = 0, progre
         "table1_max_abs_ratio_minus_prediction": float(dev.max()) if len(dev) else math.nan,
         "all_paper_deltas_vacuous": bool((priv["delta_paper"] >= 1.0).all()) if len(priv) else True,
         "notes": [
-            "Synthetic criteo-like and census-like data (the real data cannot be shipped); OLS on the aggregates instead of "
+            "Synthetic criteo-like and census-like data (the real data cannot be shipped); OLS on the aggregates "
+            "instead of "
             "Adam and an MLP; n_train scaled down, so cells with m*k > n_train are infeasible and left empty.",
-            "The paper reports no (epsilon, delta); label_dp_bags_privacy.csv gives the accounting with labels rescaled to [-1, 1].",
-            "Table 1 and Table 3 share one replica: for a linear model weighted LLP without noise fits the same regression as wtd-LBA.",
-        ] + (["Quick mode: criteo-like only (70,000 training rows, 3 seeds, rho in {0.1, 0}); the census-like replica "
-              "(d = 403) runs in the full mode."] if quick else []),
+            "The paper reports no (epsilon, delta); label_dp_bags_privacy.csv gives the accounting with labels "
+            "rescaled to [-1, 1].",
+            "Table 1 and Table 3 share one replica: for a linear model weighted LLP without noise fits the same "
+            "regression as wtd-LBA.",
+        ]
+        + (
+            [
+                "Quick mode: criteo-like only (70,000 training rows, 3 seeds, rho in {0.1, 0}); the census-like "
+                "replica "
+                "(d = 403) runs in the full mode."
+            ]
+            if quick
+            else []
+        ),
     }
     (out / "label_dp_bags_summary.json").write_text(json.dumps(summary, indent=2, default=float))
     return summary

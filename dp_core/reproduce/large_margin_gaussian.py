@@ -32,9 +32,7 @@ from ..data import make_gaussian_classes
 from ..figures import apply_layout, color_of
 from ..mechanisms.large_margin_gaussian import (
     LargeMarginGaussian,
-    fit_nonprivate,
     predict,
-    prepare,
     preprocess,
     release_many,
 )
@@ -51,8 +49,18 @@ PILOT_SPEC = {
     5.0: (3.951, 0.0, 0.8064, 0.9955, 0.0002, 0.00977, 0.0251, 0.234, 0.2325, 0.4003),
     10.0: (8.951, 0.0, 1.827, 0.9958, 0.0001, 0.00171, 0.00328, 0.0403, 0.0453, 0.0780),
 }
-PILOT_COLUMNS = ("eps_noise", "Delta", "beta", "accuracy_mean", "accuracy_sd", "excess_mean", "excess_q95",
-                 "pathwise_mean", "expected_pathwise", "c52_exact")
+PILOT_COLUMNS = (
+    "eps_noise",
+    "Delta",
+    "beta",
+    "accuracy_mean",
+    "accuracy_sd",
+    "excess_mean",
+    "excess_q95",
+    "pathwise_mean",
+    "expected_pathwise",
+    "c52_exact",
+)
 #: Section 6.2, contrast: eps -> (P+ shared-noise accuracy, R stacked-noise accuracy), paper semantics.
 CONTRAST_SPEC = {0.1: (0.994, 0.53), 0.5: (0.994, 0.981), 1.0: (0.995, 0.995)}
 
@@ -82,13 +90,26 @@ def pilot_table(*, quick: bool = False, seed: int = 0, n_trials: int | None = No
         b, diag = release_many(train.X, train.y, cfg, n_runs=n_trials, seed=s_noise, diagnostics=True)
         acc = b.accounting
         accs = np.mean(predict(b.phi, Zt) == test.y[None], axis=1)
-        tc = tier_c_bounds(d=D, n_classes=C, n=N, beta=acc.beta, lam=LAM, mu_eff=acc.mu_eff, delta=DELTA,
-                           shared_noise=False)
-        ours = (acc.eps_noise, acc.Delta, acc.beta, float(accs.mean()), float(accs.std(ddof=1)),
-                float(np.mean(diag.excess)), float(np.quantile(diag.excess, 0.95)), float(np.mean(diag.pathwise_bound)),
-                tc["expected_pathwise"], tc["c52_exact"])
-        row = {"epsilon": e, "n_trials": n_trials,
-               "nonprivate_accuracy": float(np.mean(predict(diag.phi_star, Zt) == test.y))}
+        tc = tier_c_bounds(
+            d=D, n_classes=C, n=N, beta=acc.beta, lam=LAM, mu_eff=acc.mu_eff, delta=DELTA, shared_noise=False
+        )
+        ours = (
+            acc.eps_noise,
+            acc.Delta,
+            acc.beta,
+            float(accs.mean()),
+            float(accs.std(ddof=1)),
+            float(np.mean(diag.excess)),
+            float(np.quantile(diag.excess, 0.95)),
+            float(np.mean(diag.pathwise_bound)),
+            tc["expected_pathwise"],
+            tc["c52_exact"],
+        )
+        row = {
+            "epsilon": e,
+            "n_trials": n_trials,
+            "nonprivate_accuracy": float(np.mean(predict(diag.phi_star, Zt) == test.y)),
+        }
         for name, o, s in zip(PILOT_COLUMNS, ours, spec):
             row[name] = o
             row[f"{name}_spec"] = s
@@ -117,18 +138,50 @@ def contrast_table(*, quick: bool = False, seed: int = 0, n_trials: int | None =
 
 def _figure(pilot: pd.DataFrame, contrast: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=pilot["epsilon"], y=pilot["accuracy_mean"], mode="lines+markers",
-                             name=f"R (ours, {int(pilot['n_trials'].iloc[0])} draws)", line=dict(color=color_of("corrected")),
-                             error_y=dict(type="data", array=pilot["accuracy_sd"], visible=True)))
-    fig.add_trace(go.Scatter(x=pilot["epsilon"], y=pilot["accuracy_mean_spec"], mode="markers",
-                             name="R (specification's pilot)", marker=dict(symbol="x", size=10, color="#000000")))
-    fig.add_trace(go.Scatter(x=contrast["epsilon"], y=contrast["repaired_accuracy"], mode="lines+markers",
-                             name="P+ shared noise, paper semantics (not differentially private as printed)",
-                             line=dict(color=color_of("repaired"))))
-    fig.add_trace(go.Scatter(x=contrast["epsilon"], y=contrast["corrected_accuracy"], mode="lines+markers",
-                             name="R stacked noise, paper semantics", line=dict(color=color_of("corrected"), dash="dot")))
-    return apply_layout(fig, title="Large-margin Gaussian classifier: test accuracy against ε (spec 6.2 pilot)",
-                        x_title="ε", y_title="test accuracy", log_x=True)
+    fig.add_trace(
+        go.Scatter(
+            x=pilot["epsilon"],
+            y=pilot["accuracy_mean"],
+            mode="lines+markers",
+            name=f"R (ours, {int(pilot['n_trials'].iloc[0])} draws)",
+            line=dict(color=color_of("corrected")),
+            error_y=dict(type="data", array=pilot["accuracy_sd"], visible=True),
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=pilot["epsilon"],
+            y=pilot["accuracy_mean_spec"],
+            mode="markers",
+            name="R (specification's pilot)",
+            marker=dict(symbol="x", size=10, color="#000000"),
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=contrast["epsilon"],
+            y=contrast["repaired_accuracy"],
+            mode="lines+markers",
+            name="P+ shared noise, paper semantics (not differentially private as printed)",
+            line=dict(color=color_of("repaired")),
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=contrast["epsilon"],
+            y=contrast["corrected_accuracy"],
+            mode="lines+markers",
+            name="R stacked noise, paper semantics",
+            line=dict(color=color_of("corrected"), dash="dot"),
+        )
+    )
+    return apply_layout(
+        fig,
+        title="Large-margin Gaussian classifier: test accuracy against ε (spec 6.2 pilot)",
+        x_title="ε",
+        y_title="test accuracy",
+        log_x=True,
+    )
 
 
 def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | None = None) -> dict:
@@ -142,8 +195,11 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
     t0 = time.perf_counter()
     pilot = pilot_table(quick=quick, seed=seed, n_trials=n_trials)
     contrast = contrast_table(quick=quick, seed=seed, n_trials=n_trials)
-    f1, f2, f3 = out / "large_margin_gaussian_pilot.csv", out / "large_margin_gaussian_contrast.csv", \
-        out / "large_margin_gaussian_pilot.html"
+    f1, f2, f3 = (
+        out / "large_margin_gaussian_pilot.csv",
+        out / "large_margin_gaussian_contrast.csv",
+        out / "large_margin_gaussian_pilot.html",
+    )
     pilot.to_csv(f1, index=False)
     contrast.to_csv(f2, index=False)
     _figure(pilot, contrast).write_html(f3, include_plotlyjs=True, full_html=True)
@@ -154,12 +210,18 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
         worst = max(worst, float(np.max(np.abs(ours[ok] / spec[ok] - 1))) if ok.any() else 0.0)
         worst = max(worst, float(np.max(np.abs(ours[~ok]))) if (~ok).any() else 0.0)
     return {
-        "mechanism": "large-margin", "quick": quick, "seed": seed, "files": [str(f1), str(f2), str(f3)],
+        "mechanism": "large-margin",
+        "quick": quick,
+        "seed": seed,
+        "files": [str(f1), str(f2), str(f3)],
         "analytic_max_relative_difference_from_spec": worst,
-        "pilot": pilot.to_dict(orient="records"), "contrast": contrast.to_dict(orient="records"),
+        "pilot": pilot.to_dict(orient="records"),
+        "contrast": contrast.to_dict(orient="records"),
         "seconds": round(time.perf_counter() - t0, 2),
-        "notes": ["The paper has no experiments; this re-runs the specification's own pilot (section 6.2).",
-                  "Measured columns come from a different data draw than the specification's and agree only "
-                  "within Monte-Carlo error.",
-                  "P+ (shared noise) is not differentially private as printed: its high accuracy at small ε is the leak."],
+        "notes": [
+            "The paper has no experiments; this re-runs the specification's own pilot (section 6.2).",
+            "Measured columns come from a different data draw than the specification's and agree only "
+            "within Monte-Carlo error.",
+            "P+ (shared noise) is not differentially private as printed: its high accuracy at small ε is the leak.",
+        ],
     }

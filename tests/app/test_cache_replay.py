@@ -31,8 +31,17 @@ def test_label_dp_page_second_visitor_hits_warm_cache_without_exception():
     assert len(second.get("plotly_chart")) == len(first.get("plotly_chart")) >= 6
 
 
-@pytest.mark.parametrize("page", ["pages/compare.py", "pages/input_perturbation.py", "pages/large_margin_gaussian.py",
-                                  "pages/l1_exponential.py", "pages/audit.py", "pages/home.py"])
+@pytest.mark.parametrize(
+    "page",
+    [
+        "pages/compare.py",
+        "pages/input_perturbation.py",
+        "pages/large_margin_gaussian.py",
+        "pages/l1_exponential.py",
+        "pages/audit.py",
+        "pages/home.py",
+    ],
+)
 def test_every_page_second_visitor_without_exception(page):
     # the other pages whose cached wrappers used to create progress bars inside the cached function
     first = _visit(page)

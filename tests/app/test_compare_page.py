@@ -60,8 +60,13 @@ def test_renders_every_applicable_mechanism(app):
     at = open_page(app, dataset="diabetes", trials=4, n_eps=4)
     assert at.title[0].value.startswith("⚖️ Compare and negotiate")
     names = " ".join(t.get("name", "") or "" for t in charts(at)[0]["data"])
-    for label in ("Output perturbation (Gaussian)", "Input perturbation", "Gaussian label noise",
-                  "EM on truncated l1", "Non-private"):
+    for label in (
+        "Output perturbation (Gaussian)",
+        "Input perturbation",
+        "Gaussian label noise",
+        "EM on truncated l1",
+        "Non-private",
+    ):
         assert label in names
     assert not at.error
 
@@ -81,8 +86,18 @@ def test_epsilon_slider_changes_the_card(app):
 
 
 def test_query_params_restore_the_view(app):
-    at = open_page(app, dataset="diabetes", trials=10, mech="output_perturbation", eps_min=0.1, eps_max=5.0, n_eps=4,
-                   view="excess_risk", tmetric="excess_risk", tvalue=0.05)
+    at = open_page(
+        app,
+        dataset="diabetes",
+        trials=10,
+        mech="output_perturbation",
+        eps_min=0.1,
+        eps_max=5.0,
+        n_eps=4,
+        view="excess_risk",
+        tmetric="excess_risk",
+        tvalue=0.05,
+    )
     assert at.select_slider(key="eps_min").value == 0.1
     assert at.select_slider(key="eps_max").value == 5.0
     assert at.select_slider(key="n_eps").value == 4
@@ -139,9 +154,24 @@ def test_negotiation_flow(app):
 
 def test_json_upload_restores_the_whole_state(app):
     at = open_page(app, dataset="iris", **FAST)
-    cfg = ExplorerConfig(eps=4.0, delta=1e-6, seed=5, trials=10, dataset="wine", page=PAGE,
-                         params={"eps_min": 0.1, "eps_max": 5.0, "n_eps": 6, "view": "excess_risk",
-                                 "mech": "output_perturbation", "tmetric": "accuracy", "tvalue": 0.7, "tdelta": 0.0})
+    cfg = ExplorerConfig(
+        eps=4.0,
+        delta=1e-6,
+        seed=5,
+        trials=10,
+        dataset="wine",
+        page=PAGE,
+        params={
+            "eps_min": 0.1,
+            "eps_max": 5.0,
+            "n_eps": 6,
+            "view": "excess_risk",
+            "mech": "output_perturbation",
+            "tmetric": "accuracy",
+            "tvalue": 0.7,
+            "tdelta": 0.0,
+        },
+    )
     at.file_uploader(key="cmp_share_upload").set_value(("c.json", cfg.to_json().encode(), "application/json")).run()
     assert not at.exception
     assert any("Configuration restored" in s.value for s in at.success)

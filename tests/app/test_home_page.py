@@ -7,7 +7,8 @@ import pytest
 from dp_core.data import DATASETS
 
 GOOD_CSV = b"age,income,score,label\n" + b"".join(
-    f"{20 + i % 40},{1000 + 37 * i},{(i * 7) % 11},{i % 2}\n".encode() for i in range(60))
+    f"{20 + i % 40},{1000 + 37 * i},{(i * 7) % 11},{i % 2}\n".encode() for i in range(60)
+)
 
 
 def metrics(at):
@@ -66,6 +67,7 @@ def test_every_demo_dataset(app, name):
     at.selectbox(key="w_dataset").set_value(name).run()
     assert not at.exception
     from dp_core.data import load_dataset
+
     assert metrics(at)["Rows"] == f"{load_dataset(name).n:,}"
 
 
@@ -117,7 +119,8 @@ def test_bad_upload_keeps_previous_choice(app, content, needle):
 
 def test_non_numeric_upload_offers_onehot(app):
     content = b"city,size,price\n" + b"".join(
-        f"{['paris', 'rome', 'oslo'][i % 3]},{i},{100 + i * 3.5}\n".encode() for i in range(40))
+        f"{['paris', 'rome', 'oslo'][i % 3]},{i},{100 + i * 3.5}\n".encode() for i in range(40)
+    )
     at = _upload(app.run(), content)
     assert not at.exception
     radio = at.radio(key="w_up_nonnum")

@@ -42,8 +42,19 @@ AUDIT_OPTION_KEYS = ("audit_gaussian_sensitivity", "audit_gaussian_clip")  # the
 
 #: Parameters whose largest value makes a page slow (more grid points, runs or rows): their out-of-range
 #: value is taken below the range instead of above it.
-LOW_SIDE = {"n_eps", "lm_n", "audit_runs", "l1_releases", "l1_sim_n", "l1_sim_trials", "ip_n", "m", "lm_k",
-            "audit_gaussian_sensitivity", "audit_gaussian_clip"}
+LOW_SIDE = {
+    "n_eps",
+    "lm_n",
+    "audit_runs",
+    "l1_releases",
+    "l1_sim_n",
+    "l1_sim_trials",
+    "ip_n",
+    "m",
+    "lm_k",
+    "audit_gaussian_sensitivity",
+    "audit_gaussian_clip",
+}
 
 
 def out_of_range(spec: UrlParam, name: str = "") -> str:
@@ -78,16 +89,32 @@ def _number(text: str) -> float | None:
 
 # ------------------------------------------------------------------ the parser, for every declared key
 ALL_KEYS = [k for k in URL_PARAMS] + list(AUDIT_OPTION_KEYS)
-DATA_DEFAULTS = {"tmetric": "r2", "tvalue": 0.3, "ip_model": "least_squares", "ip_pos": 0.0, "ip_n": 16_000,
-                 "lb_lo": 0.0, "lb_hi": 1.0, "audit_mode": "analytic", "audit_pair": "boundary",
-                 "audit_runs": 100_000}
-DATA_OPTIONS = {"ip_pos": (0.0, 1.0, 2.0), "ip_n": (64, 128, 256, 16_000), "mechanism": ("laplace", "gaussian"),
-                "audit_mode": ("analytic", "classic"), "audit_pair": ("boundary", "random"),
-                "lm_data": ("gaussian_classes", "iris"), "mech": ("output_perturbation", "label_dp_bags")}
+DATA_DEFAULTS = {
+    "tmetric": "r2",
+    "tvalue": 0.3,
+    "ip_model": "least_squares",
+    "ip_pos": 0.0,
+    "ip_n": 16_000,
+    "lb_lo": 0.0,
+    "lb_hi": 1.0,
+    "audit_mode": "analytic",
+    "audit_pair": "boundary",
+    "audit_runs": 100_000,
+}
+DATA_OPTIONS = {
+    "ip_pos": (0.0, 1.0, 2.0),
+    "ip_n": (64, 128, 256, 16_000),
+    "mechanism": ("laplace", "gaussian"),
+    "audit_mode": ("analytic", "classic"),
+    "audit_pair": ("boundary", "random"),
+    "lm_data": ("gaussian_classes", "iris"),
+    "mech": ("output_perturbation", "label_dp_bags"),
+}
 
 
-@pytest.mark.parametrize("value", HOSTILE, ids=["inf", "-inf", "nan", "1e309", "abc", "5000digits", "1e-320", "-1",
-                                                "0", "out-of-range"])
+@pytest.mark.parametrize(
+    "value", HOSTILE, ids=["inf", "-inf", "nan", "1e309", "abc", "5000digits", "1e-320", "-1", "0", "out-of-range"]
+)
 @pytest.mark.parametrize("name", ALL_KEYS)
 def test_parser_refuses_or_clamps_with_a_message(name, value):
     spec = url_spec(name)
@@ -134,27 +161,30 @@ def test_parser_refuses_or_clamps_with_a_message(name, value):
         assert spec.lo <= used <= spec.hi
 
 
-@pytest.mark.parametrize("name, raw, used, words", [
-    ("eps", "1e-9", 0.01, "weaker guarantee"),           # refused to go below the slider: said so, not silent
-    ("eps", "50", 10.0, "more private"),
-    ("eps", "inf", 1.0, "default"),
-    ("lb_noise_std", "1e9", 100.0, "most private value"),  # never the smallest noise
-    ("lb_noise_std", "0.001", 0.05, "more private"),
-    ("delta", "4e-6", 2e-6, "more private"),            # between two options: the more private one
-    ("delta", "0.7", 0.5, "more private"),
-    ("ip_alpha", "0.3", 0.25, "more private"),
-    ("rho", "2", 1.0, "most private value"),
-    ("k", "1e309", 64, "default"),
-    ("k", "5000", 4096, "most private value"),
-    ("trials", "inf", 100, "default"),
-    ("trials", "30", 20, "nearest"),
-    ("seed", "1e999", 0, "default"),
-    ("seed", "2.5", 0, "not a whole number"),
-    ("lm_n", "160", 200, "nearest"),
-    ("l1_theta", "1.53", 1.55, "nearest"),
-    ("lb_public", "abc", False, "default"),
-    ("view", "zzz", "utility", "default"),
-])
+@pytest.mark.parametrize(
+    "name, raw, used, words",
+    [
+        ("eps", "1e-9", 0.01, "weaker guarantee"),  # refused to go below the slider: said so, not silent
+        ("eps", "50", 10.0, "more private"),
+        ("eps", "inf", 1.0, "default"),
+        ("lb_noise_std", "1e9", 100.0, "most private value"),  # never the smallest noise
+        ("lb_noise_std", "0.001", 0.05, "more private"),
+        ("delta", "4e-6", 2e-6, "more private"),  # between two options: the more private one
+        ("delta", "0.7", 0.5, "more private"),
+        ("ip_alpha", "0.3", 0.25, "more private"),
+        ("rho", "2", 1.0, "most private value"),
+        ("k", "1e309", 64, "default"),
+        ("k", "5000", 4096, "most private value"),
+        ("trials", "inf", 100, "default"),
+        ("trials", "30", 20, "nearest"),
+        ("seed", "1e999", 0, "default"),
+        ("seed", "2.5", 0, "not a whole number"),
+        ("lm_n", "160", 200, "nearest"),
+        ("l1_theta", "1.53", 1.55, "nearest"),
+        ("lb_public", "abc", False, "default"),
+        ("view", "zzz", "utility", "default"),
+    ],
+)
 def test_parser_golden_cases(name, raw, used, words):
     value, message = parse_url_value(name, raw)
     assert value == pytest.approx(used) if isinstance(used, float) else value == used
@@ -172,7 +202,9 @@ def test_parser_accepts_valid_values_silently():
 # ------------------------------------------------------------------ the app: every page, every key
 PAGE_PATHS = [p[0] for p in PAGES]
 READ_ON_DEFAULT_PATH = {  # page keys that are only read in another setting (another model, dataset, mechanism)
-    "ip_pos", "lb_lo", "lb_hi",
+    "ip_pos",
+    "lb_lo",
+    "lb_hi",
 }
 
 
@@ -206,13 +238,18 @@ def run_page(path: str, value: str) -> AppTest:
     return at
 
 
-CASES = [(path, key, v) for path in PAGE_PATHS for key in SHARED + page_keys(path) for v in HOSTILE
-         if not (path != PAGE_PATHS[0] and key == "trials" and parse_url_value("trials", raw_value("trials", v))[0]
-                 != 10)]
+CASES = [
+    (path, key, v)
+    for path in PAGE_PATHS
+    for key in SHARED + page_keys(path)
+    for v in HOSTILE
+    if not (path != PAGE_PATHS[0] and key == "trials" and parse_url_value("trials", raw_value("trials", v))[0] != 10)
+]
 
 
-@pytest.mark.parametrize("path, key, value", CASES,
-                         ids=[f"{Path(p).stem}-{k}-{v if len(v) < 10 else 'big'}" for p, k, v in CASES])
+@pytest.mark.parametrize(
+    "path, key, value", CASES, ids=[f"{Path(p).stem}-{k}-{v if len(v) < 10 else 'big'}" for p, k, v in CASES]
+)
 def test_hostile_link_value(path, key, value):
     at = run_page(path, value)
     assert not at.exception, [e.value for e in at.exception]
@@ -274,10 +311,13 @@ def test_every_url_key_a_page_uses_is_declared():
 
 
 # ------------------------------------------------------------------ a weaker guarantee needs consent
-@pytest.mark.parametrize("path, query, key", [
-    ("pages/home.py", {"eps": "1e-9"}, "eps"),
-    ("pages/label_dp_bags.py", {"lb_noise_std": "1e9", "trials": "10"}, "lb_noise_std"),
-])
+@pytest.mark.parametrize(
+    "path, query, key",
+    [
+        ("pages/home.py", {"eps": "1e-9"}, "eps"),
+        ("pages/label_dp_bags.py", {"lb_noise_std": "1e9", "trials": "10"}, "lb_noise_std"),
+    ],
+)
 def test_a_link_value_clamped_toward_a_weaker_guarantee_holds_the_page_until_the_visitor_agrees(path, query, key):
     at = AppTest.from_file(APP, default_timeout=240)
     for k, v in query.items():

@@ -12,7 +12,8 @@ from dp_core.mechanisms.input_perturbation.params import input_perturbation_para
 APP = "../../app.py"
 PAGE = "pages/input_perturbation.py"
 CSV = b"x1,x2,x3,target\n" + b"".join(
-    f"{(i * 7) % 13},{(i * 3) % 5 + 0.5},{i % 9},{(i * 7) % 13 * 0.4 + (i % 9) * 0.1}\n".encode() for i in range(400))
+    f"{(i * 7) % 13},{(i * 3) % 5 + 0.5},{i % 9},{(i * 7) % 13 * 0.4 + (i % 9) * 0.1}\n".encode() for i in range(400)
+)
 
 
 def open_page(**query):
@@ -39,7 +40,11 @@ def test_renders_on_census_with_check_values():
     assert at.title[0].value == "🧮 Input perturbation"
     m = metrics(at)
     p = input_perturbation_params(n=16000, d=14, epsilon=1.0, delta=1e-5, eta=1.0, zeta=2.0, lam=1.0)
-    assert m["σ_b"] == display.number(p.sigma_b, sig=4) and m["σ_u"] == display.number(p.sigma_u, sig=4) and m["Δ_in"] == display.number(p.Delta_in, sig=4)
+    assert (
+        m["σ_b"] == display.number(p.sigma_b, sig=4)
+        and m["σ_u"] == display.number(p.sigma_u, sig=4)
+        and m["Δ_in"] == display.number(p.Delta_in, sig=4)
+    )
     assert m["Measured: needed event"] == display.number(1.0)
     figs = charts(at)
     assert len(figs) >= 8
@@ -72,16 +77,27 @@ def test_n_slider_changes_readouts_only():
 
 
 def test_query_params_restore_state():
-    at = open_page(eps="2", ip_model="logistic_taylor", ip_alpha="0.25", ip_dmult="2", ip_mode="ALG1",
-                   ip_sampler="records")
+    at = open_page(
+        eps="2", ip_model="logistic_taylor", ip_alpha="0.25", ip_dmult="2", ip_mode="ALG1", ip_sampler="records"
+    )
     assert not at.exception and not at.error
     assert at.radio(key="ip_model").value == "logistic_taylor"
     assert at.select_slider(key="ip_alpha").value == 0.25
     assert at.select_slider(key="ip_dmult").value == 2.0
     assert at.selectbox(key="ip_mode").value == "ALG1"
     assert at.radio(key="ip_sampler").value == "records"
-    p = input_perturbation_params(n=16000, d=14, epsilon=2.0, delta=1e-5, eta=1.0, zeta=0.75, lam=0.25, alpha=0.25,
-                                  Delta_multiplier=2.0, sigma_u_mode="ALG1")
+    p = input_perturbation_params(
+        n=16000,
+        d=14,
+        epsilon=2.0,
+        delta=1e-5,
+        eta=1.0,
+        zeta=0.75,
+        lam=0.25,
+        alpha=0.25,
+        Delta_multiplier=2.0,
+        sigma_u_mode="ALG1",
+    )
     assert metrics(at)["σ_u"] == display.number(p.sigma_u, sig=4)
     acc = next(f for f in charts(at) if f["layout"]["title"]["text"] == "test accuracy against n")
     assert acc["data"]

@@ -9,7 +9,8 @@ PAGE = "pages/l1_exponential.py"
 
 CSV = b"a,b,c,target\n" + b"".join(
     f"{(i * 7) % 13 - 6},{(i * 3) % 5},{i % 4},{((i * 7) % 13 - 6) * 0.3 + ((i * 11) % 9 - 4)}\n".encode()
-    for i in range(120))
+    for i in range(120)
+)
 
 
 def metrics(at):
@@ -118,8 +119,16 @@ def test_assumption_rates_panel(app):
 
 
 def test_secondary_settings_round_trip_through_the_url(app):
-    at = open_page(app, l1_assumption="A1", l1_tau="2.5", l1_eta="0.1", l1_sim_n="5000", l1_tail="2.5",
-                   l1_releases="50", l1_psi_iota="1.0")
+    at = open_page(
+        app,
+        l1_assumption="A1",
+        l1_tau="2.5",
+        l1_eta="0.1",
+        l1_sim_n="5000",
+        l1_tail="2.5",
+        l1_releases="50",
+        l1_psi_iota="1.0",
+    )
     assert not at.exception
     assert at.selectbox(key="l1_assumption").value == "A1"
     assert at.number_input(key="l1_tau").value == 2.5

@@ -28,8 +28,10 @@ def all_text(at):
 
 
 def charts(at):
-    return {json.loads(c.proto.spec).get("layout", {}).get("title", {}).get("text", ""): json.loads(c.proto.spec)
-            for c in at.get("plotly_chart")}
+    return {
+        json.loads(c.proto.spec).get("layout", {}).get("title", {}).get("text", ""): json.loads(c.proto.spec)
+        for c in at.get("plotly_chart")
+    }
 
 
 def test_page_renders_with_defaults(app):
@@ -92,7 +94,9 @@ def test_page_works_on_real_datasets(app, name):
     at = open_page(app, lm_data=name)
     assert not at.error, [e.value for e in at.error]
     assert any("data itself" in w.value for w in at.warning)  # the data-dependent standardisation is flagged
-    heat = [c for c in at.get("plotly_chart") if any(t.get("type") == "heatmap" for t in json.loads(c.proto.spec)["data"])]
+    heat = [
+        c for c in at.get("plotly_chart") if any(t.get("type") == "heatmap" for t in json.loads(c.proto.spec)["data"])
+    ]
     assert len(heat) == 1  # k = 2 by default: the public projection makes the decision regions drawable
     acc = float(metrics(at)["non-private test accuracy"])
     assert acc > 1 / 3 + 0.1
@@ -117,7 +121,9 @@ def test_run_sweeps_produces_accuracy_curves(app):
 
 
 def test_uploaded_csv_is_usable(app):
-    rows = "".join(f"{(i % 3) * 0.5 + 0.01 * (i % 7)},{0.3 * ((i // 3) % 2) - 0.02 * (i % 5)},{i % 3}\n" for i in range(150))
+    rows = "".join(
+        f"{(i % 3) * 0.5 + 0.01 * (i % 7)},{0.3 * ((i // 3) % 2) - 0.02 * (i % 5)},{i % 3}\n" for i in range(150)
+    )
     csv = ("a,b,label\n" + rows).encode()
     app.query_params["trials"] = "10"
     at = app.run()

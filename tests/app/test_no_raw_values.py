@@ -31,16 +31,28 @@ FORBIDDEN = {
 }
 SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
 #: Proto fields holding text that people read.
-TEXT_FIELDS = {"body", "label", "help", "options", "value", "rawValue", "placeholder", "delta", "text", "caption",
-               "message"}
+TEXT_FIELDS = {
+    "body",
+    "label",
+    "help",
+    "options",
+    "value",
+    "rawValue",
+    "placeholder",
+    "delta",
+    "text",
+    "caption",
+    "message",
+}
 SKIP_ELEMENTS = {"Latex", "PlotlyChart", "UnknownElement"}
 
-PAGES = ["home", "input_perturbation", "large_margin_gaussian", "label_dp_bags", "l1_exponential", "compare",
-         "audit"]
+PAGES = ["home", "input_perturbation", "large_margin_gaussian", "label_dp_bags", "l1_exponential", "compare", "audit"]
 
-SMALL_CSV = (b"age,score,group,target\n"
-             + b"".join(f"{20 + i},{(i * 37) % 11 / 10:.1f},{'ab'[i % 2]},{(i * 7) % 5}\n".encode() for i in range(40))
-             + b"61,,a,3\n")
+SMALL_CSV = (
+    b"age,score,group,target\n"
+    + b"".join(f"{20 + i},{(i * 37) % 11 / 10:.1f},{'ab'[i % 2]},{(i * 7) % 5}\n".encode() for i in range(40))
+    + b"61,,a,3\n"
+)
 
 
 def _strings(obj, key=None):
@@ -89,8 +101,11 @@ def _scan_frame(where: str, df: pd.DataFrame, formats: dict, problems: list, own
                         found.setdefault(what, f"cell {v!r}")
             elif v is None or (isinstance(v, float) and not math.isfinite(v)):
                 found.setdefault("missing or infinite number shown raw", f"cell {v!r}")
-            elif isinstance(v, float) and formats.get(name) is None and len(f"{abs(v):.15g}".replace(".", "")
-                                                                                .lstrip("0")) > 6:
+            elif (
+                isinstance(v, float)
+                and formats.get(name) is None
+                and len(f"{abs(v):.15g}".replace(".", "").lstrip("0")) > 6
+            ):
                 found.setdefault("unformatted float", f"cell {v!r}")
         problems += [f"{where}: {example} in {name!r}: {what}" for what, example in found.items()]
 
@@ -119,7 +134,7 @@ def scan(at: AppTest, label: str, own_names=()) -> list[str]:
                 m = rx.search(text)
                 if m:
                     s = max(0, m.start() - 50)
-                    problems.append(f"{where}: {what}: …{text[s:m.end() + 30]}…")
+                    problems.append(f"{where}: {what}: …{text[s : m.end() + 30]}…")
     if at.exception:
         problems.append(f"{label}: exception {at.exception[0].message}")
     return problems
@@ -143,16 +158,39 @@ def check(at: AppTest, label: str) -> None:
 # ------------------------------------------------------------------------------------ the scanner itself
 def test_the_scanner_finds_the_known_raw_values():
     """Each forbidden pattern is caught (what main showed before the formatting module was applied)."""
-    bad = ["np.int64(1) rows", "ε = nan", "upper end inf", "n = None", "se 5e-152", "0.30000000000000004",
-           "0.000000000000000002", "<dp_core.x.Y object at 0x7f>", "Infinity"]
+    bad = [
+        "np.int64(1) rows",
+        "ε = nan",
+        "upper end inf",
+        "n = None",
+        "se 5e-152",
+        "0.30000000000000004",
+        "0.000000000000000002",
+        "<dp_core.x.Y object at 0x7f>",
+        "Infinity",
+    ]
     for text in bad:
         assert any(rx.search(text) for rx in FORBIDDEN.values()), text
-    good = ["ε = 0.3", "δ = 1e-5", "≥ 0.999995", "∞", "not reached", "n = 1,149", "infinite", "information",
-            "1.2e-12", r"\inf", "Nanny", "nanoseconds", "3.14159"]
+    good = [
+        "ε = 0.3",
+        "δ = 1e-5",
+        "≥ 0.999995",
+        "∞",
+        "not reached",
+        "n = 1,149",
+        "infinite",
+        "information",
+        "1.2e-12",
+        r"\inf",
+        "Nanny",
+        "nanoseconds",
+        "3.14159",
+    ]
     assert not [t for t in good if any(rx.search(t) for rx in FORBIDDEN.values())]
     problems: list[str] = []
-    _scan_frame("t", pd.DataFrame({"epsilon_measured_lo": [float("inf")], "se": [0.1234567891], "ok": ["1e-5"]}), {},
-                problems)
+    _scan_frame(
+        "t", pd.DataFrame({"epsilon_measured_lo": [float("inf")], "se": [0.1234567891], "ok": ["1e-5"]}), {}, problems
+    )
     assert len(problems) == 3, problems
 
 
@@ -163,9 +201,11 @@ def test_default_settings(page):
     check(at, f"{page} (default)")
 
 
-@pytest.mark.parametrize("query", [{"eps": 0.01, "delta": 1e-12, "trials": 10},
-                                   {"eps": 10, "delta": 0.5, "trials": 10, "rho": 0, "k": 2, "m": 1}],
-                         ids=["eps0.01-delta1e-12", "eps10-delta0.5-rho0"])
+@pytest.mark.parametrize(
+    "query",
+    [{"eps": 0.01, "delta": 1e-12, "trials": 10}, {"eps": 10, "delta": 0.5, "trials": 10, "rho": 0, "k": 2, "m": 1}],
+    ids=["eps0.01-delta1e-12", "eps10-delta0.5-rho0"],
+)
 def test_edge_settings_every_page(query):
     problems = []
     for page in PAGES:
@@ -218,16 +258,33 @@ def test_report_and_csv_download_show_no_raw_values():
     from dp_core.compare import ExplorerConfig
     from dp_core.report import build_report
 
-    cfg = ExplorerConfig(eps=0.5, delta=1e-12, seed=3, trials=4, dataset="diabetes", page="pages/compare.py",
-                         params={"eps_min": 0.1, "eps_max": 10.0, "n_eps": 4,
-                                 "mech": "output_perturbation,label_dp_bags", "tmetric": "r2", "tvalue": 0.99,
-                                 "tdelta": 1e-6})
+    cfg = ExplorerConfig(
+        eps=0.5,
+        delta=1e-12,
+        seed=3,
+        trials=4,
+        dataset="diabetes",
+        page="pages/compare.py",
+        params={
+            "eps_min": 0.1,
+            "eps_max": 10.0,
+            "n_eps": 4,
+            "mech": "output_perturbation,label_dp_bags",
+            "tmetric": "r2",
+            "tvalue": 0.99,
+            "tdelta": 1e-6,
+        },
+    )
     rep = build_report(cfg)
     body = rep.html.split("<h1>", 1)[1].split('<pre id="config-text">', 1)[0]
     body = re.sub(r"<script.*?</script>", " ", body, flags=re.DOTALL)  # the figures' JSON and plotly.js
     text = html_lib.unescape(re.sub(r"<[^>]+>", "\n", body))
-    problems = [f"report: {what}: {line.strip()[:120]}" for line in text.splitlines()
-                for what, rx in FORBIDDEN.items() if rx.search(line)]
+    problems = [
+        f"report: {what}: {line.strip()[:120]}"
+        for line in text.splitlines()
+        for what, rx in FORBIDDEN.items()
+        if rx.search(line)
+    ]
     headers = [html_lib.unescape(h) for h in re.findall(r"<th>(.*?)</th>", rep.html)]
     problems += [f"report header {h!r}" for h in headers if SNAKE.search(h)]
     csv_header = rep.csv.splitlines()[0].split(",")

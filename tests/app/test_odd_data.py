@@ -21,8 +21,17 @@ def huge_dataset(task: str = "regression", scale: float = 1e308) -> Dataset:
     y = (np.arange(60) % 2).astype(float) if task == "binary" else rng.uniform(0, 1, 60) * scale
     X.setflags(write=False)
     y.setflags(write=False)
-    return Dataset(name="upload:huge.csv", X=X, y=y, feature_names=("a", "b", "c"), target_name="t", task=task,
-                   n_classes=2 if task == "binary" else 0, source="test", fingerprint=fingerprint_arrays(X, y))
+    return Dataset(
+        name="upload:huge.csv",
+        X=X,
+        y=y,
+        feature_names=("a", "b", "c"),
+        target_name="t",
+        task=task,
+        n_classes=2 if task == "binary" else 0,
+        source="test",
+        fingerprint=fingerprint_arrays(X, y),
+    )
 
 
 def _app_with(ds: Dataset, page: str | None = None, **query) -> AppTest:
@@ -38,8 +47,12 @@ def _app_with(ds: Dataset, page: str | None = None, **query) -> AppTest:
 
 
 def _texts(at) -> str:
-    return " ".join(e.value for kind in ("markdown", "warning", "error", "info", "caption") for e in at.get(kind)
-                    if isinstance(getattr(e, "value", None), str))
+    return " ".join(
+        e.value
+        for kind in ("markdown", "warning", "error", "info", "caption")
+        for e in at.get(kind)
+        if isinstance(getattr(e, "value", None), str)
+    )
 
 
 def test_home_bound_toggle_with_huge_values():

@@ -66,8 +66,11 @@ def _visit(at: AppTest, page: str) -> AppTest:
 
 
 def _page_text(at: AppTest) -> str:
-    parts = [str(e.value) for kind in ("markdown", "caption", "info", "success", "warning", "error")
-             for e in getattr(at, kind)]
+    parts = [
+        str(e.value)
+        for kind in ("markdown", "caption", "info", "success", "warning", "error")
+        for e in getattr(at, kind)
+    ]
     return " ".join(parts)
 
 
@@ -82,8 +85,15 @@ def _shared_cache_functions() -> set[str]:
 def _upload_independent_functions() -> set[str]:
     """Display names of the wrappers declared upload-independent (allowed in the shared cache)."""
     out = set()
-    for mod in ("ui.cached", "ui.cached_audit", "ui.cached_compare", "ui.cached_input_perturbation",
-                "ui.cached_l1_exponential", "ui.cached_label_dp_bags", "ui.cached_large_margin_gaussian"):
+    for mod in (
+        "ui.cached",
+        "ui.cached_audit",
+        "ui.cached_compare",
+        "ui.cached_input_perturbation",
+        "ui.cached_l1_exponential",
+        "ui.cached_label_dp_bags",
+        "ui.cached_large_margin_gaussian",
+    ):
         m = importlib.import_module(mod)
         for name, obj in vars(m).items():
             if getattr(obj, "scoped", False) and getattr(obj, "upload_independent", False):
@@ -102,11 +112,21 @@ def clean_caches():
 
 def test_every_wrapper_is_scoped():
     # every cached wrapper decides through ui.cached_scope (so no page needs a special case for uploads)
-    for mod in ("ui.cached", "ui.cached_audit", "ui.cached_compare", "ui.cached_input_perturbation",
-                "ui.cached_l1_exponential", "ui.cached_label_dp_bags", "ui.cached_large_margin_gaussian"):
+    for mod in (
+        "ui.cached",
+        "ui.cached_audit",
+        "ui.cached_compare",
+        "ui.cached_input_perturbation",
+        "ui.cached_l1_exponential",
+        "ui.cached_label_dp_bags",
+        "ui.cached_large_margin_gaussian",
+    ):
         m = importlib.import_module(mod)
-        wrappers = [o for n, o in vars(m).items() if hasattr(o, "clear") and callable(o) and not isinstance(o, type)
-                    and getattr(o, "__module__", mod) == mod]
+        wrappers = [
+            o
+            for n, o in vars(m).items()
+            if hasattr(o, "clear") and callable(o) and not isinstance(o, type) and getattr(o, "__module__", mod) == mod
+        ]
         assert wrappers, mod
         assert all(getattr(o, "scoped", False) for o in wrappers), mod
 
@@ -114,6 +134,7 @@ def test_every_wrapper_is_scoped():
 def test_upload_independent_wrappers_take_no_dataset():
     dataset_like = {"name", "fingerprint", "task_key", "dataset_name", "_ds", "_data", "_task", "_dataset", "n", "d"}
     import inspect
+
     for mod in ("ui.cached", "ui.cached_l1_exponential"):
         m = importlib.import_module(mod)
         for name in {f.rsplit(".", 1)[1] for f in _upload_independent_functions() if f.startswith(mod + ".")}:

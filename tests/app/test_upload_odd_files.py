@@ -44,11 +44,14 @@ def _assert_iris_still_active(at):
 GOOD = ("a,b,y\n" + "".join(f"{i},{i % 3},{i % 2}\n" for i in range(ROWS))).encode()
 
 
-@pytest.mark.parametrize("content, needle", [
-    (gzip.compress(GOOD), "gzip-compressed"),
-    (b"PK\x03\x04" + b"\x00" * 40, "ZIP archive"),
-    ((",".join(f"c{i}" for i in range(150_000)) + "\n").encode(), "150,000 fields"),
-])
+@pytest.mark.parametrize(
+    "content, needle",
+    [
+        (gzip.compress(GOOD), "gzip-compressed"),
+        (b"PK\x03\x04" + b"\x00" * 40, "ZIP archive"),
+        ((",".join(f"c{i}" for i in range(150_000)) + "\n").encode(), "150,000 fields"),
+    ],
+)
 @pytest.mark.timeout(60)
 def test_rejected_file_keeps_previous_dataset(app, content, needle):
     at = _upload(_start_on_iris(app), content)

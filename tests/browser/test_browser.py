@@ -6,8 +6,9 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-CSV = "height,weight,age,smoker\n" + "".join(f"{150 + i % 40},{50 + (i * 7) % 45},{20 + i % 50},{i % 2}\n"
-                                              for i in range(80))
+CSV = "height,weight,age,smoker\n" + "".join(
+    f"{150 + i % 40},{50 + (i * 7) % 45},{20 + i % 50},{i % 2}\n" for i in range(80)
+)
 
 
 def test_home_slider_upload_screenshot(page, app_url, screenshot_dir, tmp_path):

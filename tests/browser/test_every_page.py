@@ -114,7 +114,8 @@ _CHARTS_JS = r"""() => {
     if (!el._fullData || traces.length === 0) { out.push(`${name}: no visible trace`); return; }
     const axis = (ref, letter) => layout[(ref || letter).replace(/^([xy])(\d*)$/, (m, a, n) => a + 'axis' + n)];
     const inRange = (ax, v) => {
-      if (!ax || !Array.isArray(ax.range) || ax.type === 'category' || ax.type === 'multicategory' || ax.type === 'date') return true;
+      if (!ax || !Array.isArray(ax.range)) return true;
+      if (ax.type === 'category' || ax.type === 'multicategory' || ax.type === 'date') return true;
       let u = num(v);
       if (ax.type === 'log') { if (!(u > 0)) return false; u = Math.log10(u); }
       const lo = Math.min(ax.range[0], ax.range[1]), hi = Math.max(ax.range[0], ax.range[1]);
@@ -128,7 +129,10 @@ _CHARTS_JS = r"""() => {
       let tracePoints = 0, inside = 0;
       if (type === 'heatmap' || type === 'contour' || type === 'surface') {
         const z = t.z || [];
-        for (let i = 0; i < len(z); i++) { const row = z[i]; for (let j = 0; j < len(row); j++) if (fin(num(row[j]))) tracePoints++; }
+        for (let i = 0; i < len(z); i++) {
+          const row = z[i];
+          for (let j = 0; j < len(row); j++) if (fin(num(row[j]))) tracePoints++;
+        }
         inside = tracePoints;
       } else if (type === 'pie' || type === 'table' || type === 'indicator') {
         tracePoints = 1; inside = 1;
@@ -138,8 +142,10 @@ _CHARTS_JS = r"""() => {
         const xa = axis(t.xaxis, 'x'), ya = axis(t.yaxis, 'y');
         for (let i = 0; i < n; i++) {
           const xv = x ? num(x[i]) : 0, yv = y ? num(y[i]) : 0;
-          const xs = x && (xa && (xa.type === 'category' || xa.type === 'date') ? x[i] !== null && x[i] !== undefined : fin(xv));
-          const ys = y && (ya && (ya.type === 'category' || ya.type === 'date') ? y[i] !== null && y[i] !== undefined : fin(yv));
+          const xs = x && (xa && (xa.type === 'category' || xa.type === 'date')
+            ? x[i] !== null && x[i] !== undefined : fin(xv));
+          const ys = y && (ya && (ya.type === 'category' || ya.type === 'date')
+            ? y[i] !== null && y[i] !== undefined : fin(yv));
           const ok = (x ? xs : true) && (y ? ys : true) && (x || y);
           if (!ok) continue;
           tracePoints++;
@@ -168,11 +174,13 @@ _CHARTS_JS = r"""() => {
       if (a.visible === false || !a.text) return;
       const xa = /^x\d*$/.test(a.xref || '') ? axis(a.xref, 'x') : null;
       const ya = /^y\d*$/.test(a.yref || '') ? axis(a.yref, 'y') : null;
-      const inLog = (ax, v) => (ax && ax.type === 'log' ? (() => { const r = ax.range; const lo = Math.min(r[0], r[1]), hi = Math.max(r[0], r[1]);
+      const inLog = (ax, v) => (ax && ax.type === 'log' ? (() => {
+        const r = ax.range; const lo = Math.min(r[0], r[1]), hi = Math.max(r[0], r[1]);
         return v >= lo - 1e-6 && v <= hi + 1e-6; })() : inRange(ax, v));
       if ((xa && !inLog(xa, num(a.x))) || (ya && !inLog(ya, num(a.y)))) {
         out.push(`${name}: annotation "${String(a.text).slice(0, 40)}" at (${a.x}, ${a.y}) lies outside the axis range`
-          + ((xa && xa.type === 'log') || (ya && ya.type === 'log') ? ' (log axis: annotations take log10 units)' : ''));
+          + ((xa && xa.type === 'log') || (ya && ya.type === 'log')
+            ? ' (log axis: annotations take log10 units)' : ''));
       }
     });
     // A line drawn with add_hline/add_vline on a log axis sits at its data value, but its label (an annotation)
@@ -189,7 +197,8 @@ _CHARTS_JS = r"""() => {
           if (a.visible === false || !a.text || (a[ref] || '') !== sh[ref]) return;
           if (!(Math.abs(av - v0) <= 1e-9 * Math.max(1, v0))) return;
           out.push(`${name}: annotation "${String(a.text).slice(0, 40)}" of the line at ${c} = ${v0} is placed at `
-            + `${c} = ${v0} in log10 units, i.e. at ${Math.pow(10, v0).toPrecision(3)} (log axis: annotations take log10 units)`);
+            + `${c} = ${v0} in log10 units, i.e. at ${Math.pow(10, v0).toPrecision(3)} `
+            + '(log axis: annotations take log10 units)');
         });
       });
     });
@@ -203,12 +212,17 @@ def _page_errors(page) -> list[str]:
     n_exc = page.locator('[data-testid="stException"]').count()
     if n_exc:
         texts = page.locator('[data-testid="stException"]').all_inner_texts()
-        problems.append(f"{n_exc} exception element(s): " + " | ".join(t.strip().replace("\n", " ")[:300] for t in texts))
-    body = page.locator('[data-testid="stMain"]').first.inner_text() if page.locator('[data-testid="stMain"]').count() \
+        problems.append(
+            f"{n_exc} exception element(s): " + " | ".join(t.strip().replace("\n", " ")[:300] for t in texts)
+        )
+    body = (
+        page.locator('[data-testid="stMain"]').first.inner_text()
+        if page.locator('[data-testid="stMain"]').count()
         else page.locator("body").inner_text()
+    )
     for m in TRACEBACK.finditer(body):
         start = max(0, m.start() - 60)
-        problems.append(f"traceback text in the page: …{body[start:m.end() + 120]!s}…".replace("\n", " "))
+        problems.append(f"traceback text in the page: …{body[start : m.end() + 120]!s}…".replace("\n", " "))
         break
     return problems
 
@@ -218,8 +232,17 @@ def _check_charts(page, where: str) -> tuple[list[str], int]:
     return [f"{where}: {p}" for p in res["problems"]], res["count"]
 
 
-def _visit(page, app_url: str, path: str, title: str, query: str, shot: Path | None, *, run_buttons: bool = True,
-           all_tabs: bool = True) -> dict:
+def _visit(
+    page,
+    app_url: str,
+    path: str,
+    title: str,
+    query: str,
+    shot: Path | None,
+    *,
+    run_buttons: bool = True,
+    all_tabs: bool = True,
+) -> dict:
     """Open ``path`` with ``query``, visit every tab, click every Run button once; return what was found.
 
     ``shot``: where to save a screenshot of the whole page at the end (None: no screenshot).
@@ -260,8 +283,10 @@ def _visit(page, app_url: str, path: str, title: str, query: str, shot: Path | N
                 b.click()
                 page.wait_for_timeout(150)
                 if not _wait_idle(page, deadline):
-                    failures.append(f"{where}: after clicking {b.inner_text().strip()!r} the page did not finish "
-                                    f"within {PAGE_TIMEOUT_S:.0f} s")
+                    failures.append(
+                        f"{where}: after clicking {b.inner_text().strip()!r} the page did not finish "
+                        f"within {PAGE_TIMEOUT_S:.0f} s"
+                    )
                     break
         page.wait_for_timeout(250)  # let Plotly draw the charts of this tab
         probs, n = _check_charts(page, where)
@@ -273,8 +298,13 @@ def _visit(page, app_url: str, path: str, title: str, query: str, shot: Path | N
             tabs.nth(0).click()  # the screenshot shows the first tab, as a visitor first sees the page
             _wait_idle(page, deadline)
         _screenshot(page, shot)
-    return {"failures": list(dict.fromkeys(failures)), "charts": charts, "clicked": clicked, "url": page.url,
-            "seconds": round(time.time() - deadline + PAGE_TIMEOUT_S, 1)}
+    return {
+        "failures": list(dict.fromkeys(failures)),
+        "charts": charts,
+        "clicked": clicked,
+        "url": page.url,
+        "seconds": round(time.time() - deadline + PAGE_TIMEOUT_S, 1),
+    }
 
 
 def _screenshot(page, shot: Path) -> None:
@@ -286,8 +316,10 @@ def _screenshot(page, shot: Path) -> None:
 
 
 def _conclude(path: str, visit: str, result: dict) -> None:
-    print(f"\n{path} ({visit}): {result.get('seconds', '?')} s, {result['charts']} chart checks, "
-          f"clicked {result['clicked'] or 'no button'}, {len(result['failures'])} failure(s)")
+    print(
+        f"\n{path} ({visit}): {result.get('seconds', '?')} s, {result['charts']} chart checks, "
+        f"clicked {result['clicked'] or 'no button'}, {len(result['failures'])} failure(s)"
+    )
     failures = result["failures"]
     if not failures:
         return
@@ -337,8 +369,9 @@ def test_page_from_a_shared_link(entry, browser, app_url, shots):
     try:
         page = ctx.new_page()
         query = SHARED_LINK + ("&" + SHARED_PAGE[path] if path in SHARED_PAGE else "")
-        result = _visit(page, app_url, path, title, query, shots / f"{Path(path).stem}-link.png", run_buttons=False,
-                        all_tabs=False)
+        result = _visit(
+            page, app_url, path, title, query, shots / f"{Path(path).stem}-link.png", run_buttons=False, all_tabs=False
+        )
         warnings = page.locator('[data-testid="stAlert"]', has_text="The link's").all_inner_texts()
     finally:
         ctx.close()

@@ -116,7 +116,7 @@ def test_solve_ball_matches_cvxpy():
         prob = cp.Problem(cp.Minimize(0.5 * cp.quad_form(w, cp.psd_wrap(A)) - h @ w), [cp.norm(w, 2) <= eta])
         prob.solve(solver=cp.CLARABEL, tol_gap_abs=1e-11, tol_gap_rel=1e-11, tol_feas=1e-11)
         ours = solve_ball(A, h, eta)
-        f = lambda v: 0.5 * v @ A @ v - h @ v  # noqa: E731
+        f = lambda v, A=A, h=h: 0.5 * v @ A @ v - h @ v  # noqa: E731
         assert f(ours) <= f(w.value) + 1e-7 * max(1.0, abs(f(ours)))
         np.testing.assert_allclose(ours, w.value, atol=1e-5 * max(1.0, eta))
 
@@ -205,8 +205,9 @@ def test_samplers_give_the_same_excess_risk_distribution():
     assert abs(es.mean() - er.mean()) < 4 * se
     assert sps.ks_2samp(es, er).pvalue > 1e-3
     # and the comparison has power: a sampler with the wrong quadratic-noise scale (sigma_u doubled) is detected
-    p_wrong = input_perturbation_params(n=n, d=d, epsilon=1.0, delta=0.01, zeta=2.0, lam=1.0, Delta_multiplier=0.1,
-                                        sigma_u_margin=1.0)
+    p_wrong = input_perturbation_params(
+        n=n, d=d, epsilon=1.0, delta=0.01, zeta=2.0, lam=1.0, Delta_multiplier=0.1, sigma_u_margin=1.0
+    )
     ew = empirical_risk(st, input_perturbation_thetas(st, p_wrong, n_trials=4000, rng=23)) - J0
     assert sps.ks_2samp(ew, er).pvalue < 1e-6
 

@@ -134,8 +134,9 @@ def test_other_bounds_and_baselines(i):
     lo, hi = corollary3_sigma_u_bounds(p)
     assert rel(lo, (1.575, 4.507, 0.9829, 2.989)[i]) < 1e-3
     assert rel(hi, (2.282, 4.746, 2.519, 3.905)[i]) < 1e-3
-    rates = table1_rates(n=s["n"], d=s["d"], epsilon=s["epsilon"], delta=s["delta"], eta=s["eta"], zeta=s["zeta"],
-                         alpha=s["alpha"])
+    rates = table1_rates(
+        n=s["n"], d=s["d"], epsilon=s["epsilon"], delta=s["delta"], eta=s["eta"], zeta=s["zeta"], alpha=s["alpha"]
+    )
     assert rel(rates["objective"], (0.001073, 0.001181, 0.04534, 0.001073)[i]) < 1e-3
     assert rel(rates["dp_gd"], (0.006553, 0.009016, 0.1998, 0.006553)[i]) < 1e-3
     assert rel(rates["input"], (0.001073, 0.001181, 0.04534, 0.004292)[i]) < 1e-3
@@ -183,10 +184,16 @@ def test_epsilon_sweep(eps, sb, su, Delta, b):
 
 # spec section 6.4: noise-scale table on the paper's grid (d=13, delta=0.01, lam=1, zeta=2, eta=1)
 GRID = {
-    0.1: [(128, 8.193, 8.432, 9.35, 16.04), (8192, 4.746, 4.754, 126.4, 0.2451),
-          (2097152, 4.488, 4.489, 2135, 0.0009563)],
-    1.0: [(128, 4.648, 4.827, 24.32, 1.779), (8192, 1.607, 1.610, 427.4, 0.02544),
-          (2097152, 1.425, 1.425, 7563, 9.913e-05)],
+    0.1: [
+        (128, 8.193, 8.432, 9.35, 16.04),
+        (8192, 4.746, 4.754, 126.4, 0.2451),
+        (2097152, 4.488, 4.489, 2135, 0.0009563),
+    ],
+    1.0: [
+        (128, 4.648, 4.827, 24.32, 1.779),
+        (8192, 1.607, 1.610, 427.4, 0.02544),
+        (2097152, 1.425, 1.425, 7563, 9.913e-05),
+    ],
 }
 
 
@@ -224,8 +231,14 @@ def test_corollary3_sandwich_and_limit():
     for _ in range(100):
         delta = float(10 ** g.uniform(-8, -1))
         n = int(min_n(delta)["theorem2"] * 10 ** g.uniform(0, 5)) + 1
-        p = input_perturbation_params(n=n, d=int(g.integers(1, 30)), epsilon=float(10 ** g.uniform(-2, 1)),
-                                      delta=delta, zeta=1.0, lam=float(10 ** g.uniform(-1, 0.5)))
+        p = input_perturbation_params(
+            n=n,
+            d=int(g.integers(1, 30)),
+            epsilon=float(10 ** g.uniform(-2, 1)),
+            delta=delta,
+            zeta=1.0,
+            lam=float(10 ** g.uniform(-1, 0.5)),
+        )
         lo, hi = corollary3_sigma_u_bounds(p)
         assert lo <= p.sigma_u <= hi
     p = input_perturbation_params(**{**SETTINGS["S1"], "n": 10**12})
@@ -241,8 +254,14 @@ def test_validity_raises():
         input_perturbation_params(**{**base, "n": 51, "sigma_u_mode": "ALG1"})
     with pytest.raises(InvalidPrivacyParameter, match="Delta must be greater than 2\\*lam/eps_run = 2"):
         input_perturbation_params(**base, Delta=2.0)
-    for key, bad in [("delta", 0.0), ("delta", 1.0), ("epsilon", 0.0), ("epsilon", -1.0), ("alpha", 0.0),
-                     ("alpha", 1.5)]:
+    for key, bad in [
+        ("delta", 0.0),
+        ("delta", 1.0),
+        ("epsilon", 0.0),
+        ("epsilon", -1.0),
+        ("alpha", 0.0),
+        ("alpha", 1.5),
+    ]:
         with pytest.raises(ValueError, match=key):
             input_perturbation_params(**{**base, key: bad})
     with pytest.raises(TypeError, match="n must be an integer"):

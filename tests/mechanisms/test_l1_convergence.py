@@ -78,11 +78,14 @@ def test_tanh_map_jacobian_and_round_trip():
         v = g.standard_normal((4, d))
         for i in range(4):
             eps = 1e-6
-            J = np.column_stack([(ball.to_w((U[i] + e)[None])[0] - ball.to_w((U[i] - e)[None])[0]) / (2 * eps)
-                                 for e in np.eye(d) * eps])
+            J = np.column_stack(
+                [(ball.to_w((U[i] + e)[None])[0] - ball.to_w((U[i] - e)[None])[0]) / (2 * eps) for e in np.eye(d) * eps]
+            )
             assert lj[i] == pytest.approx(math.log(abs(np.linalg.det(J))), abs=1e-6)
-            num = [(ball.log_jacobian((U[i] + e)[None])[0][0] - ball.log_jacobian((U[i] - e)[None])[0][0]) / (2 * eps)
-                   for e in np.eye(d) * eps]
+            num = [
+                (ball.log_jacobian((U[i] + e)[None])[0][0] - ball.log_jacobian((U[i] - e)[None])[0][0]) / (2 * eps)
+                for e in np.eye(d) * eps
+            ]
             assert np.allclose(glj[i], num, atol=1e-5)
             assert np.allclose(ball.pullback(U[i][None], v[i][None])[0], J.T @ v[i], atol=1e-6)
 
@@ -115,8 +118,26 @@ def test_exact_grid_release_is_labelled_exact():
 
 
 def test_cli_json_labels_a_too_short_chain(capsys):
-    code = main(["simulate", "heavy-tailed-l1", "--dataset", "diabetes", "--eps", "1", "--trials", "2", "--mode",
-                 "mcmc", "--mcmc-warmup", "6", "--mcmc-steps", "8", "--seed", "1"])
+    code = main(
+        [
+            "simulate",
+            "heavy-tailed-l1",
+            "--dataset",
+            "diabetes",
+            "--eps",
+            "1",
+            "--trials",
+            "2",
+            "--mode",
+            "mcmc",
+            "--mcmc-warmup",
+            "6",
+            "--mcmc-steps",
+            "8",
+            "--seed",
+            "1",
+        ]
+    )
     out = capsys.readouterr()
     assert code == 0, out.err
     r = json.loads(out.out)
@@ -128,8 +149,24 @@ def test_cli_json_labels_a_too_short_chain(capsys):
 
 
 def test_cli_synthetic_simulation_reports_status(capsys):
-    code = main(["simulate", "heavy-tailed-l1", "--n", "300", "--d", "4", "--trials", "2", "--mcmc-warmup", "6",
-                 "--mcmc-steps", "8", "--seed", "0"])
+    code = main(
+        [
+            "simulate",
+            "heavy-tailed-l1",
+            "--n",
+            "300",
+            "--d",
+            "4",
+            "--trials",
+            "2",
+            "--mcmc-warmup",
+            "6",
+            "--mcmc-steps",
+            "8",
+            "--seed",
+            "0",
+        ]
+    )
     out = capsys.readouterr()
     assert code == 0, out.err
     r = json.loads(out.out)
@@ -158,8 +195,17 @@ def test_compare_and_negotiate_rows_of_a_too_short_chain(short_l1_adapter):
     assert row["statement"].startswith(NOT_CONVERGED_MESSAGE)
     assert [d["epsilon"] for d in row["sampler_diagnostics"]] == [0.5, 2.0]
     assert all(d["status"] == "not_converged" for d in row["sampler_diagnostics"])
-    ans = negotiate(ds, ["r2=0.1"], mechanisms=["l1_exponential"], n_trials=3, seed=0, n_points=2, eps_min=0.5,
-                    eps_max=2.0, result=res)
+    ans = negotiate(
+        ds,
+        ["r2=0.1"],
+        mechanisms=["l1_exponential"],
+        n_trials=3,
+        seed=0,
+        n_points=2,
+        eps_min=0.5,
+        eps_max=2.0,
+        result=res,
+    )
     (r,) = ans["methods"]
     assert r["status"] == "none" and r["sampler_status"] == "not_converged"
     assert [x["status"] for x in r["sampler_diagnostics"]] == ["not_converged", "not_converged"]
@@ -221,15 +267,24 @@ def randhie_train():
 def test_randhie_d9_quick_preset_converges_where_the_old_sampler_did_not(randhie_train):
     tr = randhie_train
     assert tr.d == 9
-    fit, diag = L1ExponentialRegression(epsilon=1.0, mcmc_preset="quick").run(tr.X, tr.y, rng=0, n_draws=16,
-                                                                              diagnostics=True)
+    fit, diag = L1ExponentialRegression(epsilon=1.0, mcmc_preset="quick").run(
+        tr.X, tr.y, rng=0, n_draws=16, diagnostics=True
+    )
     dg = diag.mcmc
     assert dg.preconditioned and dg.init == "overdispersed" and dg.parametrisation == "ball"
     assert dg.rhat_max <= RHAT_THRESHOLD and dg.ess_min >= ESS_MIN
     assert fit.sampler_status == "converged"
     assert 0.4 < dg.acceptance < 0.8
-    old = em_mcmc(tr.X, tr.y, epsilon=1.0, theta=1.5, iota=fit.calibration.iota, n_draws=16,
-                  schedule=MCMCSchedule.legacy("quick"), rng=0)
+    old = em_mcmc(
+        tr.X,
+        tr.y,
+        epsilon=1.0,
+        theta=1.5,
+        iota=fit.calibration.iota,
+        n_draws=16,
+        schedule=MCMCSchedule.legacy("quick"),
+        rng=0,
+    )
     assert old.diagnostics.rhat_max > 1.5 and old.diagnostics.status == "not_converged"
 
 
@@ -239,8 +294,7 @@ def test_randhie_standardised_as_in_compare_converges_with_the_tanh_kernel(randh
     X, y = randhie_train.X, randhie_train.y
     Xs = (X - X.mean(axis=0)) / X.std(axis=0) / 3.0
     ys = (y - np.median(y)) / np.median(np.abs(y - np.median(y)))
-    fit, dg = L1ExponentialRegression(epsilon=1.0, mcmc_preset="quick").run(Xs, ys, rng=0, n_draws=10,
-                                                                            diagnostics=True)
+    fit, dg = L1ExponentialRegression(epsilon=1.0, mcmc_preset="quick").run(Xs, ys, rng=0, n_draws=10, diagnostics=True)
     assert dg.mcmc.parametrisation == "tanh"
     assert fit.sampler_status == "converged" and dg.mcmc.rhat_max <= RHAT_THRESHOLD
     # (the ball kernel alone gives R-hat 1.09-1.23 here: benchmarks/bench_l1_convergence.py, part 1b)
@@ -249,8 +303,9 @@ def test_randhie_standardised_as_in_compare_converges_with_the_tanh_kernel(randh
 @pytest.mark.slow
 def test_randhie_d9_fast_preset_100_chains(randhie_train):
     tr = randhie_train
-    fit, dg = L1ExponentialRegression(epsilon=1.0, mcmc_preset="fast").run(tr.X, tr.y, rng=1, n_draws=100,
-                                                                           diagnostics=True)
+    fit, dg = L1ExponentialRegression(epsilon=1.0, mcmc_preset="fast").run(
+        tr.X, tr.y, rng=1, n_draws=100, diagnostics=True
+    )
     assert dg.mcmc.n_chains == 100
     assert dg.mcmc.rhat_max <= RHAT_THRESHOLD and fit.sampler_status == "converged"
 

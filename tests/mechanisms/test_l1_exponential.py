@@ -31,7 +31,7 @@ from dp_core.mechanisms.l1_exponential import (
     surrogate_cost,
     surrogate_cost_and_grad,
 )
-from dp_core.mechanisms.l1_exponential.grid import default_grid_resolution, grid_probabilities, grid_size
+from dp_core.mechanisms.l1_exponential.grid import default_grid_resolution, grid_size
 from dp_core.mechanisms.l1_exponential.mcmc import effective_sample_size
 from dp_core.mechanisms.l1_exponential.population import (
     HeavyTailedModel,
@@ -77,8 +77,11 @@ def test_gradient_matches_finite_differences():
     w = np.array([0.1, 0.05, -0.2])
     S, grad = surrogate_cost_and_grad(w, X, y, iota=0.3, theta=1.5)
     h = 1e-6
-    fd = [(surrogate_cost(w + h * e, X, y, iota=0.3, theta=1.5) - surrogate_cost(w - h * e, X, y, iota=0.3, theta=1.5))
-          / (2 * h) for e in np.eye(3)]
+    fd = [
+        (surrogate_cost(w + h * e, X, y, iota=0.3, theta=1.5) - surrogate_cost(w - h * e, X, y, iota=0.3, theta=1.5))
+        / (2 * h)
+        for e in np.eye(3)
+    ]
     assert np.allclose(grad, fd, rtol=1e-4, atol=1e-6)
     # batch evaluation equals single evaluation
     W = np.stack([w, 2 * w, -w])
@@ -217,8 +220,7 @@ def test_mala_agrees_with_exact_grid_in_d2():
     mean = grid.mean
     sd = np.sqrt(grid.probabilities @ (grid.net.points - mean) ** 2)
     K = 240
-    res = em_mcmc(ds.X, ds.y, epsilon=1, theta=1.5, iota=0.05, n_draws=K, schedule=MCMCSchedule.preset("quick"),
-                  rng=2)
+    res = em_mcmc(ds.X, ds.y, epsilon=1, theta=1.5, iota=0.05, n_draws=K, schedule=MCMCSchedule.preset("quick"), rng=2)
     m_mean = res.draws.mean(axis=0)
     m_sd = res.draws.std(axis=0, ddof=1)
     se = m_sd / math.sqrt(K)
@@ -233,8 +235,16 @@ def test_mala_agrees_with_exact_grid_in_d2():
 def test_rwm_fallback_runs_and_agrees_roughly():
     ds = make_heavy_tailed(500, d=2, seed=3)
     grid = em_grid(ds.X, ds.y, epsilon=1, theta=1.5, iota=0.1, m=120)
-    res = em_mcmc(ds.X, ds.y, epsilon=1, theta=1.5, iota=0.1, n_draws=120,
-                  schedule=MCMCSchedule(n_adapt=150, n_sample=250, method="rwm"), rng=5)
+    res = em_mcmc(
+        ds.X,
+        ds.y,
+        epsilon=1,
+        theta=1.5,
+        iota=0.1,
+        n_draws=120,
+        schedule=MCMCSchedule(n_adapt=150, n_sample=250, method="rwm"),
+        rng=5,
+    )
     se = res.draws.std(axis=0, ddof=1) / math.sqrt(120)
     assert np.all(np.abs(res.draws.mean(axis=0) - grid.mean) < 4 * se)
     assert 0.1 < res.diagnostics.acceptance < 0.45
@@ -284,8 +294,9 @@ def test_lad_ball_constraint_active():
 
 
 # --- population risk ---------------------------------------------------------------------------
-@pytest.mark.parametrize("noise, tail", [("gaussian", 2.0), ("student_t", 3.0), ("student_t", 1.5),
-                                         ("pareto_skewed", 1.8), ("laplace", 2.0)])
+@pytest.mark.parametrize(
+    "noise, tail", [("gaussian", 2.0), ("student_t", 3.0), ("student_t", 1.5), ("pareto_skewed", 1.8), ("laplace", 2.0)]
+)
 def test_noise_g_matches_quadrature(noise, tail):
     m = HeavyTailedModel(noise=noise, noise_tail=tail, noise_scale=1.3)
     g = np.random.default_rng(0)
@@ -300,11 +311,16 @@ def test_noise_g_matches_quadrature(noise, tail):
     for c in (-2.0, 0.0, 0.4, 3.0):
         if noise == "pareto_skewed":
             a = 2 ** (1 / tail)
-            val = 1.3 * split_quad(lambda p: abs(p - a - c / 1.3) * tail * p ** (-tail - 1), 1.0, a + c / 1.3, np.inf)
+            val = 1.3 * split_quad(
+                lambda p, a=a, c=c: abs(p - a - c / 1.3) * tail * p ** (-tail - 1), 1.0, a + c / 1.3, np.inf
+            )
         else:
-            dist = {"gaussian": stats.norm(scale=1.3), "student_t": stats.t(tail, scale=1.3),
-                    "laplace": stats.laplace(scale=1.3)}[noise]
-            val = split_quad(lambda x: abs(x - c) * dist.pdf(x), -np.inf, c, np.inf)
+            dist = {
+                "gaussian": stats.norm(scale=1.3),
+                "student_t": stats.t(tail, scale=1.3),
+                "laplace": stats.laplace(scale=1.3),
+            }[noise]
+            val = split_quad(lambda x, c=c, dist=dist: abs(x - c) * dist.pdf(x), -np.inf, c, np.inf)
         assert float(noise_g(c, m)) == pytest.approx(val, rel=1e-6)
 
 
@@ -329,8 +345,10 @@ def test_bound_monotone_and_minimised_at_iota_star():
         for f in (0.5, 0.9, 1.1, 2.0):
             assert explicit_bound(f * i, zeta=1 / n, n=n, m1=c.m1, kappa_value=k, **common).total > U.total
     assert np.all(np.diff(totals_n) < 0)
-    totals_eps = [explicit_bound(0.05, zeta=1e-3, n=1000, m1=1, kappa_value=kappa(e, 1.5), **common).total
-                  for e in (0.1, 1.0, 10.0)]
+    totals_eps = [
+        explicit_bound(0.05, zeta=1e-3, n=1000, m1=1, kappa_value=kappa(e, 1.5), **common).total
+        for e in (0.1, 1.0, 10.0)
+    ]
     assert np.all(np.diff(totals_eps) < 0)
     rates = [rate_paper(n, 2, 1.0, 0.05, 1.5, 1.0, "A3") for n in (1e3, 1e4, 1e5)]
     assert np.all(np.diff(rates) < 0)
@@ -355,8 +373,17 @@ def test_clipped_em_baseline_modes():
     ds = make_heavy_tailed(400, d=2, seed=8)
     r = baseline_clipped_em(ds.X, ds.y, epsilon=1, clip_x=3, clip_y=5, n_draws=4, m=40, rng=0)
     assert r.mode == "grid" and r.kappa == pytest.approx(1 / 16) and "not from the paper" in r.label
-    r2 = baseline_clipped_em(ds.X, ds.y, epsilon=1, clip_x=3, clip_y=5, n_draws=4, mode="mcmc",
-                             schedule=MCMCSchedule(n_adapt=20, n_sample=20), rng=0)
+    r2 = baseline_clipped_em(
+        ds.X,
+        ds.y,
+        epsilon=1,
+        clip_x=3,
+        clip_y=5,
+        n_draws=4,
+        mode="mcmc",
+        schedule=MCMCSchedule(n_adapt=20, n_sample=20),
+        rng=0,
+    )
     assert r2.draws.shape == (4, 2) and "not certified" in r2.label
 
 
@@ -380,8 +407,9 @@ def test_real_data_experiment_on_randhie():
     tr, te = train_test_split(ds, seed=0)
     X = tr.X[:, :2] / 10.0
     est = L1ExponentialRegression(epsilon=1.0, theta=1.5, radius=1.0, grid_m=40)
-    res = real_data_experiment(X, tr.y, te.X[:, :2] / 10.0, te.y, estimator=est, n_releases=10,
-                               clip_x=2.0, clip_y=10.0, rng=0)
+    res = real_data_experiment(
+        X, tr.y, te.X[:, :2] / 10.0, te.y, estimator=est, n_releases=10, clip_x=2.0, clip_y=10.0, rng=0
+    )
     t = res.table
     assert set(t.method) == {"em_l1", "em_clipped", "dp_gd", "nonprivate"}
     assert (t[t.method == "em_l1"].excess_empirical >= -1e-9).all()

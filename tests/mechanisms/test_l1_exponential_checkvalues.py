@@ -101,8 +101,9 @@ GRID_P = {
 @pytest.mark.parametrize("convention", list(GRID_P))
 def test_exact_grid_probabilities(convention):
     k_exp, p_exp = GRID_P[convention]
-    r = em_grid([[1.0], [2.0], [-1.0]], [0.5, 1.0, 2.0], epsilon=1.0, theta=1.5, iota=1.0, m=5,
-                convention=convention, rng=0)
+    r = em_grid(
+        [[1.0], [2.0], [-1.0]], [0.5, 1.0, 2.0], epsilon=1.0, theta=1.5, iota=1.0, m=5, convention=convention, rng=0
+    )
     assert np.allclose(r.net.points.ravel(), [-0.8, -0.4, 0.0, 0.4, 0.8], atol=1e-12)
     assert r.costs.tolist() == [approx(v) for v in (1.216, 1.213, 1.118, 0.6389, 0.9595)]
     assert r.kappa == approx(k_exp)
@@ -129,21 +130,93 @@ SETTINGS = {
     "E3": (100_000, 10, 2.0, 1.2, "A4", 0.1),
 }
 TABLE = {
-    "E1": dict(eta=0.01, zeta=1e-4, logN=55.01, logNeta=59.62, m1=1.0, M=1.0, V=5.414, logtheta=0.4055,
-               kappas=(1.233, 0.6166, 2.466), a=15.93, b=0.02318, iota_star=0.02038, thr=49.07,
-               du=1.989e-3, du_paper=3.979e-3, beta=251.3, U=3.412, net=3.000e-4, bias=2.275, zt=1.346e-7,
-               stat=0.9001, priv=0.2372, U_pp=3.649, iota_paper=0.05752, thr_paper=17.38, U_paper=4.225,
-               rate=0.2398),
-    "E2": dict(eta=0.01, zeta=1e-3, logN=17.40, logNeta=22.00, m1=1.0, M=1.0, V=10.00, logtheta=0.6931,
-               kappas=(0.3607, 0.1803, 0.7213), a=25.00, b=0.1316, iota_star=0.07256, thr=13.78,
-               du=9.553e-3, du_paper=1.911e-2, beta=26.17, U=3.631, net=3.000e-3, bias=1.814, zt=7.256e-8,
-               stat=0.9732, priv=0.8408, U_pp=4.472, iota_paper=0.2877, thr_paper=3.476, U_paper=7.653,
-               rate=0.2877),
-    "E3": dict(eta=0.02, zeta=1e-5, logN=133.0, logNeta=137.0, m1=6.813, M=10.0, V=27.54, logtheta=0.1823,
-               kappas=(5.485, 2.742, 10.97), a=95.21, b=0.004398, iota_star=9.324e-4, thr=1073,
-               du=1.955e-3, du_paper=3.911e-3, beta=511.4, U=28.30, net=2.044e-4, bias=23.58, zt=2.371e-6,
-               stat=4.449, priv=0.2678, U_pp=28.57, iota_paper=5.870e-4, thr_paper=1704, U_paper=28.99,
-               rate=2.258),
+    "E1": dict(
+        eta=0.01,
+        zeta=1e-4,
+        logN=55.01,
+        logNeta=59.62,
+        m1=1.0,
+        M=1.0,
+        V=5.414,
+        logtheta=0.4055,
+        kappas=(1.233, 0.6166, 2.466),
+        a=15.93,
+        b=0.02318,
+        iota_star=0.02038,
+        thr=49.07,
+        du=1.989e-3,
+        du_paper=3.979e-3,
+        beta=251.3,
+        U=3.412,
+        net=3.000e-4,
+        bias=2.275,
+        zt=1.346e-7,
+        stat=0.9001,
+        priv=0.2372,
+        U_pp=3.649,
+        iota_paper=0.05752,
+        thr_paper=17.38,
+        U_paper=4.225,
+        rate=0.2398,
+    ),
+    "E2": dict(
+        eta=0.01,
+        zeta=1e-3,
+        logN=17.40,
+        logNeta=22.00,
+        m1=1.0,
+        M=1.0,
+        V=10.00,
+        logtheta=0.6931,
+        kappas=(0.3607, 0.1803, 0.7213),
+        a=25.00,
+        b=0.1316,
+        iota_star=0.07256,
+        thr=13.78,
+        du=9.553e-3,
+        du_paper=1.911e-2,
+        beta=26.17,
+        U=3.631,
+        net=3.000e-3,
+        bias=1.814,
+        zt=7.256e-8,
+        stat=0.9732,
+        priv=0.8408,
+        U_pp=4.472,
+        iota_paper=0.2877,
+        thr_paper=3.476,
+        U_paper=7.653,
+        rate=0.2877,
+    ),
+    "E3": dict(
+        eta=0.02,
+        zeta=1e-5,
+        logN=133.0,
+        logNeta=137.0,
+        m1=6.813,
+        M=10.0,
+        V=27.54,
+        logtheta=0.1823,
+        kappas=(5.485, 2.742, 10.97),
+        a=95.21,
+        b=0.004398,
+        iota_star=9.324e-4,
+        thr=1073,
+        du=1.955e-3,
+        du_paper=3.911e-3,
+        beta=511.4,
+        U=28.30,
+        net=2.044e-4,
+        bias=23.58,
+        zt=2.371e-6,
+        stat=4.449,
+        priv=0.2678,
+        U_pp=28.57,
+        iota_paper=5.870e-4,
+        thr_paper=1704,
+        U_paper=28.99,
+        rate=2.258,
+    ),
 }
 
 
@@ -174,7 +247,12 @@ def test_full_setting(name):
     U = explicit_bound(i_star, m1=c.m1, kappa_value=ks[0], **common)
     assert U.total == approx(t["U"])
     assert (U.net, U.truncation_bias, U.discretisation_truncation, U.statistical, U.privacy) == (
-        approx(t["net"]), approx(t["bias"]), approx(t["zt"]), approx(t["stat"]), approx(t["priv"]))
+        approx(t["net"]),
+        approx(t["bias"]),
+        approx(t["zt"]),
+        approx(t["stat"]),
+        approx(t["priv"]),
+    )
     assert optimal_bound(m1=c.m1, kappa_value=ks[0], **common) == pytest.approx(U.total, rel=1e-10)
     # U(iota*) with the paper_proof temperature (iota* of the tight convention, as in the table)
     assert explicit_bound(i_star, m1=c.m1, kappa_value=ks[1], **common).total == approx(t["U_pp"])

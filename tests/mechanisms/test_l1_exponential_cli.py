@@ -14,8 +14,27 @@ def run(capsys, *args):
 
 
 def test_calibrate_e1_check_values(capsys):
-    code, out = run(capsys, "calibrate", "heavy-tailed-l1", "--n", "10000", "--d", "5", "--eps", "1", "--theta", "1.5",
-                    "--tau", "1", "--moment", "1", "--eta-total", "0.05", "--assumption", "A3")
+    code, out = run(
+        capsys,
+        "calibrate",
+        "heavy-tailed-l1",
+        "--n",
+        "10000",
+        "--d",
+        "5",
+        "--eps",
+        "1",
+        "--theta",
+        "1.5",
+        "--tau",
+        "1",
+        "--moment",
+        "1",
+        "--eta-total",
+        "0.05",
+        "--assumption",
+        "A3",
+    )
     assert code == 0, out.err
     r = json.loads(out.out)
     assert r["sensitivity"] == pytest.approx(1.989e-3, rel=1e-3)
@@ -30,8 +49,23 @@ def test_calibrate_e1_check_values(capsys):
 
 
 def test_calibrate_e2_and_paper_box_label(capsys):
-    code, out = run(capsys, "calibrate", "heavy-tailed-l1", "--n", "1000", "--d", "2", "--eps", "0.5", "--theta", "2",
-                    "--assumption", "A1", "--convention", "paper_box")
+    code, out = run(
+        capsys,
+        "calibrate",
+        "heavy-tailed-l1",
+        "--n",
+        "1000",
+        "--d",
+        "2",
+        "--eps",
+        "0.5",
+        "--theta",
+        "2",
+        "--assumption",
+        "A1",
+        "--convention",
+        "paper_box",
+    )
     assert code == 0, out.err
     r = json.loads(out.out)
     assert r["kappa_tight"] == pytest.approx(0.3607, rel=1e-3)
@@ -40,11 +74,14 @@ def test_calibrate_e2_and_paper_box_label(capsys):
     assert "not ε-DP" in r["guarantee"]
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["--eps", "0"], "epsilon must be in"),
-    (["--eps", "1", "--theta", "2.5"], "theta must be in [1.05, 2]"),
-    (["--eps", "1", "--c-iota", "-1"], "c_iota"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--eps", "0"], "epsilon must be in"),
+        (["--eps", "1", "--theta", "2.5"], "theta must be in [1.05, 2]"),
+        (["--eps", "1", "--c-iota", "-1"], "c_iota"),
+    ],
+)
 def test_calibrate_bad_input_exits_2(capsys, args, needle):
     code, out = run(capsys, "calibrate", "heavy-tailed-l1", "--n", "100", "--d", "2", *args)
     assert code == 2
@@ -62,8 +99,21 @@ def test_simulate_synthetic(capsys):
 
 
 def test_simulate_real_dataset_mcmc_diagnostics(capsys):
-    code, out = run(capsys, "simulate", "heavy-tailed-l1", "--dataset", "diabetes", "--eps", "1", "--trials", "4",
-                    "--mode", "mcmc", "--preset", "quick")
+    code, out = run(
+        capsys,
+        "simulate",
+        "heavy-tailed-l1",
+        "--dataset",
+        "diabetes",
+        "--eps",
+        "1",
+        "--trials",
+        "4",
+        "--mode",
+        "mcmc",
+        "--preset",
+        "quick",
+    )
     assert code == 0, out.err
     r = json.loads(out.out)
     assert r["mode"] == "mcmc" and "not certified" in r["privacy_label"]

@@ -137,7 +137,9 @@ def test_batched_fits_equal_single_fits():
         S = g.choice(2000, size=1000, replace=False).reshape(50, 20)
         W = g.standard_normal((50, 20))
         xbar = np.einsum("jr,jrd->jd", W, X[S])
-        np.testing.assert_allclose(fits["weighted"][t], lb.fit_linear(xbar, np.einsum("jr,jr->j", W, y[S])), rtol=1e-7, atol=1e-9)
+        np.testing.assert_allclose(
+            fits["weighted"][t], lb.fit_linear(xbar, np.einsum("jr,jr->j", W, y[S])), rtol=1e-7, atol=1e-9
+        )
         np.testing.assert_allclose(fits["naive"][t], lb.fit_linear(X[S].sum(1), y[S].sum(1)), rtol=1e-7, atol=1e-9)
 
 
@@ -190,10 +192,21 @@ def test_utility_trials_table_and_equivalences():
     X, y = _synthetic(6000, 5, seed=2)
     data = lb.prepare(X[:, :-1], y, label_range=(-1, 1), seed=0)
     df = lb.utility_trials(data, m=100, k=30, rho=0.2, seeds=spawn_seeds(0, 20), epsilon=1.0, delta=1e-5)
-    assert set(df["method"]) == {"naive_lba", "naive_llp", "wtd_lba", "wtd_llp", "noisy_wtd_llp", "gaussian_label", "laplace_label", "nonprivate"}
+    assert set(df["method"]) == {
+        "naive_lba",
+        "naive_llp",
+        "wtd_lba",
+        "wtd_llp",
+        "noisy_wtd_llp",
+        "gaussian_label",
+        "laplace_label",
+        "nonprivate",
+    }
     a = df[df.method == "naive_lba"]["test_mse"].to_numpy()
     np.testing.assert_array_equal(a, df[df.method == "naive_llp"]["test_mse"].to_numpy())
-    np.testing.assert_array_equal(df[df.method == "wtd_lba"]["ratio"].to_numpy(), df[df.method == "wtd_llp"]["ratio"].to_numpy())
+    np.testing.assert_array_equal(
+        df[df.method == "wtd_lba"]["ratio"].to_numpy(), df[df.method == "wtd_llp"]["ratio"].to_numpy()
+    )
     assert np.all(df[df.method == "nonprivate"]["excess_risk"] < 1e-12)
     assert np.all(df["ratio"] >= 1 - 1e-9)
 
@@ -204,7 +217,10 @@ def test_utility_ratio_matches_random_design_prediction():
     m, k, R = 60, 64, 300
     df = lb.utility_trials(data, m=m, k=k, rho=0.5, seeds=spawn_seeds(5, R), methods=["wtd_lba", "noisy_wtd_llp"])
     g_hat = data.optimum()["gamma_hat"]
-    for meth, pred in (("wtd_lba", acc.predicted_ratio_lba(m, data.d)), ("noisy_wtd_llp", acc.predicted_ratio_llp(m, data.d, 0.5, g_hat))):
+    for meth, pred in (
+        ("wtd_lba", acc.predicted_ratio_lba(m, data.d)),
+        ("noisy_wtd_llp", acc.predicted_ratio_llp(m, data.d, 0.5, g_hat)),
+    ):
         v = df[df.method == meth]["ratio"].to_numpy()
         se = v.std(ddof=1) / math.sqrt(R)
         # the prediction is an approximation (Gaussian design); allow 4 SE plus 5% of the excess
@@ -239,10 +255,14 @@ def test_randhie_data_conditions():
     t = acc.terms_wtd_lba(1, 64, 100, 10, 1, c["b2"], c["gamma_hat"], c["lam_star"])
     assert t["chi2"] == pytest.approx(0.6288, rel=1e-3) and t["eigen"] == pytest.approx(985.6, rel=1e-3)
     assert t["net"] == pytest.approx(5.929e57, rel=1e-3) and t["vacuous"]
-    assert acc.terms_wtd_lba(1, 64, 100, 10, 1, c["b2"], c["gamma"], c["lam_star"])["net"] == pytest.approx(1.189e58, rel=1e-3)
+    assert acc.terms_wtd_lba(1, 64, 100, 10, 1, c["b2"], c["gamma"], c["lam_star"])["net"] == pytest.approx(
+        1.189e58, rel=1e-3
+    )
     t10 = acc.terms_wtd_lba(1, 1e10, 100, 10, 1, c["b2"], c["gamma_hat"], c["lam_star"])
     assert t10["gaussian"] == pytest.approx(0.8720, rel=1e-3) and t10["net"] == pytest.approx(1.027e49, rel=1e-3)
-    assert acc.terms_wtd_lba(1, 1e10, 100, 10, 1, c["b2"], c["gamma"], c["lam_star"])["gaussian"] == pytest.approx(0.8937, rel=1e-3)
+    assert acc.terms_wtd_lba(1, 1e10, 100, 10, 1, c["b2"], c["gamma"], c["lam_star"])["gaussian"] == pytest.approx(
+        0.8937, rel=1e-3
+    )
     for k, a, b in ((1e12, 0.006036, 0.009804), (1e13, 3.572e-9, 1.929e-8)):
         assert acc.delta_wtd_lba(1, k, 100, 10, 1, c["b2"], c["gamma_hat"], c["lam_star"]) == pytest.approx(a, rel=1e-3)
         assert acc.delta_wtd_lba(1, k, 100, 10, 1, c["b2"], c["gamma"], c["lam_star"]) == pytest.approx(b, rel=1e-3)
@@ -276,7 +296,11 @@ def test_paper_utility_statement_needs_billions_of_bags():
     req = lb.utility_requirement(data, k=64)
     assert req["m_required_valid_c0"] > req["m_required_paper_c0"] > 1e9 > data.n
     # the requirement is the smallest m with P_fail <= 5%
-    lp = acc.lba_utility_failure_log_prob(req["m_required_paper_c0"] * 1.001, 64, data.d, 0.5, req["gamma_hat"], req["B"], 0.5)
+    lp = acc.lba_utility_failure_log_prob(
+        req["m_required_paper_c0"] * 1.001, 64, data.d, 0.5, req["gamma_hat"], req["B"], 0.5
+    )
     assert lp <= math.log(0.05)
-    lp2 = acc.lba_utility_failure_log_prob(req["m_required_paper_c0"] * 0.999, 64, data.d, 0.5, req["gamma_hat"], req["B"], 0.5)
+    lp2 = acc.lba_utility_failure_log_prob(
+        req["m_required_paper_c0"] * 0.999, 64, data.d, 0.5, req["gamma_hat"], req["B"], 0.5
+    )
     assert lp2 > math.log(0.05)

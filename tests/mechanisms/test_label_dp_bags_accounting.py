@@ -115,9 +115,13 @@ def test_example_b_thresholds_and_min_k():
     t1, t2 = acc.fixed_split_k_thresholds(1, 0.1, 1)
     assert close(t1, 1.475e6) and close(t2, 1.359e11)
     P = dict(m=1000, rho=0.1, b1=1.0)
-    assert acc.min_k(1e-3, 1, "noisy-wtd-llp", variant="paper", mode="fixed", **P) == pytest.approx(103752551153787, rel=1e-9)
+    assert acc.min_k(1e-3, 1, "noisy-wtd-llp", variant="paper", mode="fixed", **P) == pytest.approx(
+        103752551153787, rel=1e-9
+    )
     assert acc.min_k(1e-3, 1, "noisy-wtd-llp", **P) == pytest.approx(2573298278778, rel=1e-9)
-    assert acc.min_k(1e-6, 1, "noisy-wtd-llp", variant="paper", mode="fixed", **P) == pytest.approx(415010204615147, rel=1e-9)
+    assert acc.min_k(1e-6, 1, "noisy-wtd-llp", variant="paper", mode="fixed", **P) == pytest.approx(
+        415010204615147, rel=1e-9
+    )
     assert acc.min_k(1e-6, 1, "noisy-wtd-llp", **P) == pytest.approx(8493046966724, rel=1e-9)
     assert close(acc.min_k(1e-9, 1, "noisy-wtd-llp", variant="paper", mode="fixed", **P), 9.338e14)
     assert close(acc.min_k(1e-9, 1, "noisy-wtd-llp", **P), 1.750e13)
@@ -170,9 +174,13 @@ def test_example_c_small_k_terms():
 
 
 def test_example_c_min_k():
-    assert acc.min_k(1e-3, 1, "wtd-lba", variant="paper", mode="fixed", form="eq24", **C) == pytest.approx(16600408184606, rel=1e-9)
+    assert acc.min_k(1e-3, 1, "wtd-lba", variant="paper", mode="fixed", form="eq24", **C) == pytest.approx(
+        16600408184606, rel=1e-9
+    )
     assert acc.min_k(1e-3, 1, "wtd-lba", **C) == pytest.approx(411974314919, rel=1e-9)
-    assert acc.min_k(1e-6, 1, "wtd-lba", variant="paper", mode="fixed", form="eq24", **C) == pytest.approx(66401632738424, rel=1e-9)
+    assert acc.min_k(1e-6, 1, "wtd-lba", variant="paper", mode="fixed", form="eq24", **C) == pytest.approx(
+        66401632738424, rel=1e-9
+    )
     assert acc.min_k(1e-6, 1, "wtd-lba", **C) == pytest.approx(1359335532963, rel=1e-9)
 
 
@@ -279,8 +287,17 @@ def test_exact_delta_below_paper_bound():
 
 def test_summary_keys_and_statements():
     s = acc.accounting_summary(variant="noisy-wtd-llp", epsilon=1, n=100000, k=64, m=1000, rho=0.1, target_delta=1e-6)
-    for key in ("delta_paper", "delta_explicit", "delta_exact", "delta_floor", "k_min_paper", "k_min_explicit",
-                "paper_gaussian", "explicit_chi", "k_max_feasible"):
+    for key in (
+        "delta_paper",
+        "delta_explicit",
+        "delta_exact",
+        "delta_floor",
+        "k_min_paper",
+        "k_min_explicit",
+        "paper_gaussian",
+        "explicit_chi",
+        "k_max_feasible",
+    ):
         assert key in s
     assert s["delta_paper"] == 1.0 and "no privacy guarantee" in s["statement_paper"]
     assert close(s["delta_exact"], 0.07891)

@@ -17,8 +17,27 @@ def run(capsys, argv):
 
 
 def test_calibrate_noisy_llp_prints_three_accountings(capsys):
-    code, out = run(capsys, ["calibrate", "label-aggregation", "--variant", "noisy-wtd-llp", "--n", "100000", "--k", "64",
-                             "--m", "1000", "--rho", "0.1", "--eps", "1", "--target-delta", "1e-6"])
+    code, out = run(
+        capsys,
+        [
+            "calibrate",
+            "label-aggregation",
+            "--variant",
+            "noisy-wtd-llp",
+            "--n",
+            "100000",
+            "--k",
+            "64",
+            "--m",
+            "1000",
+            "--rho",
+            "0.1",
+            "--eps",
+            "1",
+            "--target-delta",
+            "1e-6",
+        ],
+    )
     assert code == 0
     d = json.loads(out.out)
     assert d["delta_paper"] == 1.0 and d["delta_explicit"] == 1.0
@@ -30,8 +49,27 @@ def test_calibrate_noisy_llp_prints_three_accountings(capsys):
 
 
 def test_calibrate_wtd_lba_from_randhie(capsys):
-    code, out = run(capsys, ["calibrate", "label-aggregation", "--variant", "wtd-lba", "--dataset", "randhie", "--label-lo", "0",
-                             "--label-hi", "20", "--k", "64", "--m", "100", "--eps", "1"])
+    code, out = run(
+        capsys,
+        [
+            "calibrate",
+            "label-aggregation",
+            "--variant",
+            "wtd-lba",
+            "--dataset",
+            "randhie",
+            "--label-lo",
+            "0",
+            "--label-hi",
+            "20",
+            "--k",
+            "64",
+            "--m",
+            "100",
+            "--eps",
+            "1",
+        ],
+    )
     assert code == 0
     d = json.loads(out.out)
     assert d["gamma"] == pytest.approx(0.1152, rel=1e-3) and d["lam"] == pytest.approx(0.002947, rel=1e-3)
@@ -40,11 +78,36 @@ def test_calibrate_wtd_lba_from_randhie(capsys):
 
 
 def test_calibrate_explicit_constants_example_c(capsys):
-    code, out = run(capsys, ["calibrate", "label-aggregation", "--variant", "wtd-lba", "--n", "10000000000000000", "--k",
-                             "100000000000", "--m", "100", "--eps", "1", "--d", "10", "--b2", "2", "--gamma", "0.25", "--lam", "0.1"])
+    code, out = run(
+        capsys,
+        [
+            "calibrate",
+            "label-aggregation",
+            "--variant",
+            "wtd-lba",
+            "--n",
+            "10000000000000000",
+            "--k",
+            "100000000000",
+            "--m",
+            "100",
+            "--eps",
+            "1",
+            "--d",
+            "10",
+            "--b2",
+            "2",
+            "--gamma",
+            "0.25",
+            "--lam",
+            "0.1",
+        ],
+    )
     assert code == 0
     d = json.loads(out.out)
-    assert d["delta_paper"] == pytest.approx(0.5850, rel=1e-3) and d["delta_explicit"] == pytest.approx(0.05656, rel=1e-3)
+    assert d["delta_paper"] == pytest.approx(0.5850, rel=1e-3) and d["delta_explicit"] == pytest.approx(
+        0.05656, rel=1e-3
+    )
 
 
 @pytest.mark.parametrize(
@@ -63,7 +126,9 @@ def test_calibrate_bad_input_exits_2(capsys, argv, needle):
 
 
 def test_simulate_prints_every_method(capsys):
-    code, out = run(capsys, ["simulate", "label-aggregation", "--dataset", "diabetes", "--k", "8", "--m", "30", "--trials", "20"])
+    code, out = run(
+        capsys, ["simulate", "label-aggregation", "--dataset", "diabetes", "--k", "8", "--m", "30", "--trials", "20"]
+    )
     assert code == 0
     d = json.loads(out.out)
     for meth in ("naive_lba", "naive_llp", "wtd_lba", "wtd_llp", "noisy_wtd_llp", "gaussian_label", "laplace_label"):

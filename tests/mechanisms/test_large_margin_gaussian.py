@@ -92,7 +92,9 @@ def test_huber_hinge_properties():
         assert np.all((g >= 0) & (g <= 1)) and np.all(np.diff(g) >= 0)  # convex, |l'| <= 1
         # continuity at the kinks
         for k in (-h, h):
-            assert float(huber_hinge(np.array(k - 1e-9), h)) == pytest.approx(float(huber_hinge(np.array(k + 1e-9), h)), abs=1e-8)
+            assert float(huber_hinge(np.array(k - 1e-9), h)) == pytest.approx(
+                float(huber_hinge(np.array(k + 1e-9), h)), abs=1e-8
+            )
     assert float(huber_hinge(np.array(0.0), 1e-6)) == pytest.approx(0.0, abs=1e-6)
 
 
@@ -214,7 +216,9 @@ def data300():
     return ds
 
 
-@pytest.mark.parametrize("mode,psd", [("corrected", True), ("corrected", False), ("repaired", True), ("repaired", False)])
+@pytest.mark.parametrize(
+    "mode,psd", [("corrected", True), ("corrected", False), ("repaired", True), ("repaired", False)]
+)
 def test_pathwise_chain_holds_for_every_draw(data300, mode, psd):
     cfg = LargeMarginGaussian(mode=mode, epsilon=0.7, psd=psd, tol=1e-11)
     b, g = release_many(data300.X, data300.y, cfg, n_runs=20, seed=9, diagnostics=True)
@@ -243,8 +247,9 @@ def test_shared_noise_leaves_class_differences_untouched(data300):
     assert np.all(b.predictions(Xt) == ref[None])
     # the shared-noise direction statistic is deterministic under P+, random under R
     assert np.std(g.direction_stat) < 1e-6 * (1 + abs(np.mean(g.direction_stat)))
-    r, rg = release_many(data300.X, data300.y, LargeMarginGaussian(epsilon=0.05, psd=False), n_runs=10, seed=1,
-                         diagnostics=True)
+    r, rg = release_many(
+        data300.X, data300.y, LargeMarginGaussian(epsilon=0.05, psd=False), n_runs=10, seed=1, diagnostics=True
+    )
     assert np.std(rg.direction_stat) > 0.1
     assert np.max(rg.class_difference_error(r)) > 1.0
 
@@ -257,8 +262,9 @@ def test_direction_statistic_separates_neighbours_for_shared_noise(data300):
     _, a = release_many(data300.X, data300.y, cfg, n_runs=5, seed=0, diagnostics=True)
     _, b0 = release_many(X2, y2, cfg, n_runs=5, seed=0, diagnostics=True)
     e = leak_direction(a.phi_star, b0.phi_star)
-    _, a = release_many(data300.X, data300.y, cfg, n_runs=50, seed=1, direction=e, phi_star=a.phi_star,
-                        diagnostics=True)
+    _, a = release_many(
+        data300.X, data300.y, cfg, n_runs=50, seed=1, direction=e, phi_star=a.phi_star, diagnostics=True
+    )
     _, b = release_many(X2, y2, cfg, n_runs=50, seed=2, direction=e, phi_star=b0.phi_star, diagnostics=True)
     assert a.direction_stat.min() > b.direction_stat.max()  # perfectly separated: no finite epsilon
 
@@ -283,9 +289,14 @@ def test_epsilon_infinity_recovers_the_nonprivate_fit(data300):
 
 
 def test_large_epsilon_approaches_nonprivate(data300):
-    excess = [np.mean(release_many(data300.X, data300.y, LargeMarginGaussian(epsilon=e), n_runs=10, seed=0,
-                                   diagnostics=True)[1].excess)
-              for e in (1.0, 10.0, 100.0)]
+    excess = [
+        np.mean(
+            release_many(data300.X, data300.y, LargeMarginGaussian(epsilon=e), n_runs=10, seed=0, diagnostics=True)[
+                1
+            ].excess
+        )
+        for e in (1.0, 10.0, 100.0)
+    ]
     assert excess[0] > excess[1] > excess[2] >= 0
 
 

@@ -16,8 +16,27 @@ def run_cli(capsys, *args):
 
 
 def test_calibrate_printed_reports_eps_prime_and_label(capsys):
-    code, out, _ = run_cli(capsys, "calibrate", "large-margin", "--mode", "printed", "--n", "1000", "--d", "2",
-                           "--classes", "3", "--eps", "1", "--lam", "0.01", "--h", "0.5", "--delta", "0.05")
+    code, out, _ = run_cli(
+        capsys,
+        "calibrate",
+        "large-margin",
+        "--mode",
+        "printed",
+        "--n",
+        "1000",
+        "--d",
+        "2",
+        "--classes",
+        "3",
+        "--eps",
+        "1",
+        "--lam",
+        "0.01",
+        "--h",
+        "0.5",
+        "--delta",
+        "0.05",
+    )
     assert code in (0, None)
     d = json.loads(out)
     assert d["beta"] == pytest.approx(0.5) and d["expected_noise_norm"] == pytest.approx(18.0)
@@ -29,8 +48,21 @@ def test_calibrate_printed_reports_eps_prime_and_label(capsys):
 
 
 def test_calibrate_corrected_reports_split_and_tier_c(capsys):
-    code, out, _ = run_cli(capsys, "calibrate", "large-margin", "--mode", "corrected", "--n", "1000", "--d", "2",
-                           "--eps", "1", "--phi-star-norm", "10")
+    code, out, _ = run_cli(
+        capsys,
+        "calibrate",
+        "large-margin",
+        "--mode",
+        "corrected",
+        "--n",
+        "1000",
+        "--d",
+        "2",
+        "--eps",
+        "1",
+        "--phi-star-norm",
+        "10",
+    )
     d = json.loads(out)
     assert d["eps_noise"] == pytest.approx(0.5) and d["Delta"] == pytest.approx(0.01253, rel=1e-3)
     assert d["beta"] == pytest.approx(0.1021, rel=1e-3) and d["private"] is True
@@ -39,8 +71,21 @@ def test_calibrate_corrected_reports_split_and_tier_c(capsys):
 
 
 def test_calibrate_repaired_has_three_tiers(capsys):
-    _, out, _ = run_cli(capsys, "calibrate", "large-margin", "--mode", "repaired", "--n", "1000", "--d", "2",
-                        "--eps", "1", "--semantics", "paper")
+    _, out, _ = run_cli(
+        capsys,
+        "calibrate",
+        "large-margin",
+        "--mode",
+        "repaired",
+        "--n",
+        "1000",
+        "--d",
+        "2",
+        "--eps",
+        "1",
+        "--semantics",
+        "paper",
+    )
     d = json.loads(out)
     assert set(d["bounds"]) >= {"printed", "tier_u", "tier_c"}
     assert d["bounds"]["tier_u"]["u52"] == pytest.approx(2.645, rel=1e-3)
@@ -48,11 +93,14 @@ def test_calibrate_repaired_has_three_tiers(capsys):
     assert "shared by all classes" in d["privacy_reason"]
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["--mode", "paper"], "mode must be one of"),
-    (["--eps", "-1"], "epsilon must be in"),
-    (["--delta", "2"], "delta must be in"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["--mode", "paper"], "mode must be one of"),
+        (["--eps", "-1"], "epsilon must be in"),
+        (["--delta", "2"], "delta must be in"),
+    ],
+)
 def test_calibrate_bad_input_exits_2_with_one_line(capsys, args, needle):
     base = ["calibrate", "large-margin", "--n", "100", "--d", "2", "--eps", "1"]
     code, out, err = run_cli(capsys, *(base + args))
@@ -60,8 +108,21 @@ def test_calibrate_bad_input_exits_2_with_one_line(capsys, args, needle):
 
 
 def test_simulate_reports_modes_and_nonprivate(capsys):
-    code, out, _ = run_cli(capsys, "simulate", "large-margin", "--n", "300", "--trials", "6", "--eps", "2",
-                           "--modes", "repaired,corrected", "--seed", "1")
+    code, out, _ = run_cli(
+        capsys,
+        "simulate",
+        "large-margin",
+        "--n",
+        "300",
+        "--trials",
+        "6",
+        "--eps",
+        "2",
+        "--modes",
+        "repaired,corrected",
+        "--seed",
+        "1",
+    )
     d = json.loads(out)
     res = d["results"]
     assert set(res) == {"repaired", "corrected", "nonprivate"}
@@ -73,8 +134,9 @@ def test_simulate_reports_modes_and_nonprivate(capsys):
 
 
 def test_simulate_printed_unbounded_share_on_iris(capsys):
-    code, out, _ = run_cli(capsys, "simulate", "large-margin", "--dataset", "iris", "--trials", "8",
-                           "--modes", "printed", "--eps", "1")
+    code, out, _ = run_cli(
+        capsys, "simulate", "large-margin", "--dataset", "iris", "--trials", "8", "--modes", "printed", "--eps", "1"
+    )
     d = json.loads(out)
     p = d["results"]["printed"]
     share = p["unbounded_share"]
@@ -85,6 +147,10 @@ def test_simulate_printed_unbounded_share_on_iris(capsys):
 
 
 def test_module_entry_point_runs():
-    r = subprocess.run([sys.executable, "-m", "dp_core", "calibrate", "large-margin", "--n", "50", "--d", "1",
-                        "--eps", "0.5"], capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "dp_core", "calibrate", "large-margin", "--n", "50", "--d", "1", "--eps", "0.5"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0 and json.loads(r.stdout)["mode"] == "corrected"

@@ -62,7 +62,7 @@ def test_accuracy_sweep_is_tidy_reproducible_and_uses_common_random_numbers(task
     from dp_core.mechanisms.large_margin_gaussian import privacy_params
 
     betas = {e: privacy_params(epsilon=e, n=task.n, d=2, n_classes=3, lam=0.01, h=0.5).beta for e in (0.5, 5.0)}
-    ratio = (r[r.epsilon == 0.5].noise_norm.to_numpy() / r[r.epsilon == 5.0].noise_norm.to_numpy())
+    ratio = r[r.epsilon == 0.5].noise_norm.to_numpy() / r[r.epsilon == 5.0].noise_norm.to_numpy()
     np.testing.assert_allclose(ratio, betas[5.0] / betas[0.5], rtol=1e-12)
     # more budget, less excess (mean over the same trials)
     assert r[r.epsilon == 5.0].excess.mean() < r[r.epsilon == 0.5].excess.mean()
@@ -115,8 +115,9 @@ def test_bound_tightness_is_at_least_one(task):
 def test_regularisation_sweep_trades_noise_for_bias(task):
     from dp_core.mechanisms.large_margin_gaussian import regularisation_sweep
 
-    df = regularisation_sweep(task, parameter="mu", values=[0.003, 0.3], n_trials=4, seed=0,
-                              base=LargeMarginGaussian(epsilon=2.0))
+    df = regularisation_sweep(
+        task, parameter="mu", values=[0.003, 0.3], n_trials=4, seed=0, base=LargeMarginGaussian(epsilon=2.0)
+    )
     m = df.groupby("value")[["excess", "pathwise_bound"]].mean()
     assert m.loc[0.3, "pathwise_bound"] < m.loc[0.003, "pathwise_bound"]  # bound ∝ 1/mu_eff
     with pytest.raises(ValueError, match="parameter must be one of 'mu', 'h'"):

@@ -16,8 +16,9 @@ COLT 2012, Theorem 2 (Gaussian objective perturbation).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -60,13 +61,22 @@ class InputPerturbationAdapter(BlockAdapter):
     trial_cap = 500
     summary = "Every contributor adds Gaussian noise to her own record; the server solves a ridge-like problem."
     methods = (
-        MethodInfo("input", "Input perturbation", "claimed",
-                   "(ε, δ)-DP of the released w as claimed by the paper (Theorem 1); its proof relies on a "
-                   "regulariser that depends on the private data and on an event its Lemma 1 does not secure "
-                   "(specification P1-P2), so it is not certified.", audit="input-perturbation/COR2"),
-        MethodInfo("objective", "Objective perturbation (Gaussian, same setup)", "certified",
-                   "(ε, δ)-DP: Gaussian objective perturbation [Kifer, Smith, Thakurta 2012, Thm 2] with the same "
-                   "ridge Δ and ball ‖w‖ ≤ η."),
+        MethodInfo(
+            "input",
+            "Input perturbation",
+            "claimed",
+            "(ε, δ)-DP of the released w as claimed by the paper (Theorem 1); its proof relies on a "
+            "regulariser that depends on the private data and on an event its Lemma 1 does not secure "
+            "(specification P1-P2), so it is not certified.",
+            audit="input-perturbation/COR2",
+        ),
+        MethodInfo(
+            "objective",
+            "Objective perturbation (Gaussian, same setup)",
+            "certified",
+            "(ε, δ)-DP: Gaussian objective perturbation [Kifer, Smith, Thakurta 2012, Thm 2] with the same "
+            "ridge Δ and ball ‖w‖ ≤ η.",
+        ),
     )
 
     def _model(self, ds: Dataset) -> str:
@@ -83,17 +93,26 @@ class InputPerturbationAdapter(BlockAdapter):
         eta = 1.0
         w_hat = nonprivate_theta(st, eta)
         ref = w_hat if model == "least_squares" else logistic_nonprivate_fit(data.X_train, data.y_train, eta)
-        return _State(data=data, stats=st, model=model, eta=eta, w_hat=w_hat,
-                      J_hat=float(empirical_risk(st, w_hat)), np_utility=float(_utility(data, ref)[0]))
+        return _State(
+            data=data,
+            stats=st,
+            model=model,
+            eta=eta,
+            w_hat=w_hat,
+            J_hat=float(empirical_risk(st, w_hat)),
+            np_utility=float(_utility(data, ref)[0]),
+        )
 
     def _params(self, state: _State, epsilon: float, delta: float):
         from ...mechanisms.input_perturbation.experiment import SimulationConfig
 
         return SimulationConfig(epsilon=epsilon, delta=delta, model=state.model, eta=state.eta).params(
-            state.stats.n, state.stats.d)
+            state.stats.n, state.stats.d
+        )
 
-    def block(self, state: Any, point: Mapping[str, Any], seeds: Sequence[np.random.SeedSequence],
-              spec: CompareSpec) -> pd.DataFrame:
+    def block(
+        self, state: Any, point: Mapping[str, Any], seeds: Sequence[np.random.SeedSequence], spec: CompareSpec
+    ) -> pd.DataFrame:
         from ...mechanisms.input_perturbation.experiment import child_seed
         from ...mechanisms.input_perturbation.mechanism import input_perturbation_thetas, objective_perturbation_thetas
         from ...mechanisms.input_perturbation.model import empirical_risk
@@ -103,9 +122,16 @@ class InputPerturbationAdapter(BlockAdapter):
         W_obj = objective_perturbation_thetas(state.stats, p, rng=[child_seed(s, 1) for s in seeds])
         frames = []
         for meth, W in (("input", W_in), ("objective", W_obj)):
-            frames.append(pd.DataFrame({
-                "method": meth, "trial": np.arange(len(seeds)), "utility": _utility(state.data, W),
-                "excess_risk": np.maximum(empirical_risk(state.stats, W) - state.J_hat, 0.0)}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "method": meth,
+                        "trial": np.arange(len(seeds)),
+                        "utility": _utility(state.data, W),
+                        "excess_risk": np.maximum(empirical_risk(state.stats, W) - state.J_hat, 0.0),
+                    }
+                )
+            )
         return pd.concat(frames, ignore_index=True)
 
     def bounds(self, state: Any, epsilons: Sequence[float], spec: CompareSpec) -> pd.DataFrame:
@@ -117,10 +143,22 @@ class InputPerturbationAdapter(BlockAdapter):
                 p = self._params(state, float(e), spec.delta)
             except ValueError:
                 continue
-            rows.append({"method": "input", "epsilon": float(e), "bound": theorem2_terms(p).total,
-                         "label": "Theorem 2 bound (as claimed)"})
-            rows.append({"method": "objective", "epsilon": float(e), "bound": objective_gauss_bound(p),
-                         "label": "Theorem-2 analogue (derived)"})
+            rows.append(
+                {
+                    "method": "input",
+                    "epsilon": float(e),
+                    "bound": theorem2_terms(p).total,
+                    "label": "Theorem 2 bound (as claimed)",
+                }
+            )
+            rows.append(
+                {
+                    "method": "objective",
+                    "epsilon": float(e),
+                    "bound": objective_gauss_bound(p),
+                    "label": "Theorem-2 analogue (derived)",
+                }
+            )
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
     def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
@@ -131,7 +169,8 @@ class InputPerturbationAdapter(BlockAdapter):
             return float("nan")
         try:
             p = SimulationConfig(epsilon=epsilon, delta=spec.delta, model=state.model, eta=state.eta).params(
-                int(math.ceil(n)), state.stats.d)
+                int(math.ceil(n)), state.stats.d
+            )
         except ValueError:  # n at or below the minimum of the calibration: no bound
             return float("inf")
         return theorem2_terms(p).total if method == "input" else objective_gauss_bound(p)

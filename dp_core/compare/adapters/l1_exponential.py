@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -61,10 +62,17 @@ class L1ExponentialAdapter(Adapter):
 
     def _methods(self, mode: str, runs: dict | None = None) -> tuple[MethodInfo, ...]:
         if mode == "grid":
-            return (MethodInfo("em_l1", "EM on truncated l1 (exact grid)", "certified",
-                               "Pure ε-DP: exact exponential mechanism on a grid net, with the exact sensitivity of "
-                               "the truncated score (replace-one and add/remove neighbours).", pure=True,
-                               audit="l1-exponential/tight"),)
+            return (
+                MethodInfo(
+                    "em_l1",
+                    "EM on truncated l1 (exact grid)",
+                    "certified",
+                    "Pure ε-DP: exact exponential mechanism on a grid net, with the exact sensitivity of "
+                    "the truncated score (replace-one and add/remove neighbours).",
+                    pure=True,
+                    audit="l1-exponential/tight",
+                ),
+            )
         from ... import display
         from ...mechanisms.l1_exponential.mcmc import (
             ESS_MIN,
@@ -79,21 +87,38 @@ class L1ExponentialAdapter(Adapter):
         if bad:
             worst_r = max((runs[e]["rhat_max"] for e in bad), key=lambda v: -1.0 if math.isnan(v) else v)
             worst_e = min(runs[e]["ess_min"] for e in bad)
-            return (MethodInfo("em_l1", "EM on truncated l1 (MCMC)", "none",
-                               f"{NOT_CONVERGED_MESSAGE} at ε = {', '.join(display.epsilon(e) for e in bad)} "
-                               f"(largest rank-normalised R̂ {display.number(worst_r, sig=4)}, smallest bulk ESS "
-                               f"{display.integer(worst_e)}; {thresholds}): those releases are not samples of the ε-DP "
-                               "distribution and carry no privacy guarantee. " + NOT_CONVERGED_ADVICE, pure=True,
-                               audit="l1-exponential/tight"),)
+            return (
+                MethodInfo(
+                    "em_l1",
+                    "EM on truncated l1 (MCMC)",
+                    "none",
+                    f"{NOT_CONVERGED_MESSAGE} at ε = {', '.join(display.epsilon(e) for e in bad)} "
+                    f"(largest rank-normalised R̂ {display.number(worst_r, sig=4)}, smallest bulk ESS "
+                    f"{display.integer(worst_e)}; {thresholds}): those releases are not samples of the ε-DP "
+                    "distribution and carry no privacy guarantee. " + NOT_CONVERGED_ADVICE,
+                    pure=True,
+                    audit="l1-exponential/tight",
+                ),
+            )
         conv = ""
         if runs:
-            conv = (" The chains converged by their diagnostics at every ε (largest rank-normalised R̂ "
-                    f"{display.number(max(r['rhat_max'] for r in runs.values()), sig=4)}, smallest bulk ESS "
-                    f"{display.integer(min(r['ess_min'] for r in runs.values()))}; {thresholds}); the guarantee is "
-                    "conditional on the chains having reached the target distribution.")
-        return (MethodInfo("em_l1", "EM on truncated l1 (MCMC)", "claimed",
-                           "ε-DP for the idealised exact sampler only; this MCMC approximation (with data-driven "
-                           "step-size adaptation) is not certified." + conv, pure=True, audit="l1-exponential/tight"),)
+            conv = (
+                " The chains converged by their diagnostics at every ε (largest rank-normalised R̂ "
+                f"{display.number(max(r['rhat_max'] for r in runs.values()), sig=4)}, smallest bulk ESS "
+                f"{display.integer(min(r['ess_min'] for r in runs.values()))}; {thresholds}); the guarantee is "
+                "conditional on the chains having reached the target distribution."
+            )
+        return (
+            MethodInfo(
+                "em_l1",
+                "EM on truncated l1 (MCMC)",
+                "claimed",
+                "ε-DP for the idealised exact sampler only; this MCMC approximation (with data-driven "
+                "step-size adaptation) is not certified." + conv,
+                pure=True,
+                audit="l1-exponential/tight",
+            ),
+        )
 
     @property
     def methods(self) -> tuple[MethodInfo, ...]:  # type: ignore[override]
@@ -120,22 +145,40 @@ class L1ExponentialAdapter(Adapter):
             ymed = float(np.median(y[tr]))
             ys = float(np.median(np.abs(y[tr] - ymed))) or 1.0
             y = (y - ymed) / ys
-            notes.append("Columns standardised and divided by sqrt(d); labels centred by their median and divided "
-                         "by their median absolute deviation (no clipping).")
-            leaks.append("The standardisation and the label centring/scale were taken from the training data "
-                         "(data-dependent; the guarantee does not cover this step).")
+            notes.append(
+                "Columns standardised and divided by sqrt(d); labels centred by their median and divided "
+                "by their median absolute deviation (no clipping)."
+            )
+            leaks.append(
+                "The standardisation and the label centring/scale were taken from the training data "
+                "(data-dependent; the guarantee does not cover this step)."
+            )
         lad = lad_fit(X[tr], y[tr], self.radius)
         mode = "grid" if X.shape[1] <= 3 else "mcmc"
         notes.append(f"Parameter ball ‖w‖ ≤ {self.radius:g}; sampler: {mode} (d = {X.shape[1]}).")
-        return _State(X=X[tr], y=y[tr], X_test=X[te], y_test=y[te], lad_w=lad.w, lad_objective=float(lad.objective),
-                      mode=mode, notes=tuple(notes), leaks=tuple(leaks))
+        return _State(
+            X=X[tr],
+            y=y[tr],
+            X_test=X[te],
+            y_test=y[te],
+            lad_w=lad.w,
+            lad_objective=float(lad.objective),
+            mode=mode,
+            notes=tuple(notes),
+            leaks=tuple(leaks),
+        )
 
     def _estimator(self, epsilon: float):
         from ...mechanisms.l1_exponential.grid import BUDGET_INTERACTIVE
         from ...mechanisms.l1_exponential.mechanism import L1ExponentialRegression
 
-        return L1ExponentialRegression(epsilon=float(epsilon), radius=self.radius, mcmc_preset=self.mcmc_preset,
-                                       mcmc_schedule=self.mcmc_schedule, grid_budget=max(1000, BUDGET_INTERACTIVE // 4))
+        return L1ExponentialRegression(
+            epsilon=float(epsilon),
+            radius=self.radius,
+            mcmc_preset=self.mcmc_preset,
+            mcmc_schedule=self.mcmc_schedule,
+            grid_budget=max(1000, BUDGET_INTERACTIVE // 4),
+        )
 
     def _utility(self, state: _State, W: np.ndarray) -> np.ndarray:
         W = np.atleast_2d(W)
@@ -152,14 +195,24 @@ class L1ExponentialAdapter(Adapter):
         for i, e in enumerate(spec.epsilons):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
-                fit, diag = self._estimator(e).run(state.X, state.y, rng=np.random.Generator(np.random.PCG64(seeds[i])),
-                                                   n_draws=T, diagnostics=True)
+                fit, diag = self._estimator(e).run(
+                    state.X, state.y, rng=np.random.Generator(np.random.PCG64(seeds[i])), n_draws=T, diagnostics=True
+                )
             W = fit.draws[:T]
             if diag.mcmc is not None:
                 state.sampler_runs[float(e)] = diag.mcmc.as_dict()
             excess = np.atleast_1d(l1_risk(W, state.X, state.y)) - state.lad_objective
-            frames.append(pd.DataFrame({"method": "em_l1", "epsilon": float(e), "trial": np.arange(W.shape[0]),
-                                        "utility": self._utility(state, W), "excess_risk": np.maximum(excess, 0.0)}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "method": "em_l1",
+                        "epsilon": float(e),
+                        "trial": np.arange(W.shape[0]),
+                        "utility": self._utility(state, W),
+                        "excess_risk": np.maximum(excess, 0.0),
+                    }
+                )
+            )
             if progress is not None:
                 progress((i + 1) * T, len(spec.epsilons) * T)
         out = pd.concat(frames, ignore_index=True)
@@ -173,9 +226,15 @@ class L1ExponentialAdapter(Adapter):
             cal = self._estimator(float(e)).calibrate(n, d)
             total = cal.bound.get("total") if isinstance(cal.bound, dict) else None
             if total is not None and math.isfinite(float(total)):
-                rows.append({"method": "em_l1", "epsilon": float(e), "bound": float(total),
-                             "label": f"explicit bound U(ι) on the population excess l1 risk under "
-                                      f"{cal.bound_assumption} with τ = 1 (probability ≥ 1 − {5 * cal.eta:g})"})
+                rows.append(
+                    {
+                        "method": "em_l1",
+                        "epsilon": float(e),
+                        "bound": float(total),
+                        "label": f"explicit bound U(ι) on the population excess l1 risk under "
+                        f"{cal.bound_assumption} with τ = 1 (probability ≥ 1 − {5 * cal.eta:g})",
+                    }
+                )
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
     def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
@@ -188,8 +247,10 @@ class L1ExponentialAdapter(Adapter):
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
         n, d = state.X.shape
         cal = self._estimator(float(epsilon)).calibrate(n, d)
-        return [{"method": "em_l1", "quantity": "inverse temperature β = κ·n·ι", "value": cal.beta},
-                {"method": "em_l1", "quantity": "truncation scale ι", "value": cal.iota}]
+        return [
+            {"method": "em_l1", "quantity": "inverse temperature β = κ·n·ι", "value": cal.beta},
+            {"method": "em_l1", "quantity": "truncation scale ι", "value": cal.iota},
+        ]
 
     def statuses(self, state: Any, spec: CompareSpec) -> list[MethodInfo]:
         return list(self._methods(state.mode, state.sampler_runs))
@@ -200,11 +261,32 @@ class L1ExponentialAdapter(Adapter):
         if state.mode == "grid":
             return {"sampler_status": "exact", "sampler_diagnostics": []}
         runs = state.sampler_runs
-        status = ("not_converged" if any(r["status"] != "converged" for r in runs.values())
-                  else "converged" if runs else "not_run")
-        diags = [{"epsilon": e, **{k: r[k] for k in ("status", "rhat_max", "ess_min", "acceptance", "n_chains",
-                                                   "n_adapt", "n_sample", "rhat_kind")}}
-                 for e, r in sorted(runs.items())]
+        status = (
+            "not_converged"
+            if any(r["status"] != "converged" for r in runs.values())
+            else "converged"
+            if runs
+            else "not_run"
+        )
+        diags = [
+            {
+                "epsilon": e,
+                **{
+                    k: r[k]
+                    for k in (
+                        "status",
+                        "rhat_max",
+                        "ess_min",
+                        "acceptance",
+                        "n_chains",
+                        "n_adapt",
+                        "n_sample",
+                        "rhat_kind",
+                    )
+                },
+            }
+            for e, r in sorted(runs.items())
+        ]
         return {"sampler_status": status, "sampler_diagnostics": diags}
 
     def nonprivate_utility(self, state: Any) -> float:

@@ -22,8 +22,9 @@ via Aggregation*: Theorems 1.2, 1.3; Appendix K (protocol). Specification ``labe
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -57,20 +58,41 @@ class LabelDPAdapter(BlockAdapter):
     trial_cap = 200
     summary = "Labels are released only as weighted sums over random bags of size k; features are public."
     methods = (
-        MethodInfo("gaussian_label", "Gaussian label noise + OLS", "certified",
-                   "(ε, δ)-label-DP: Gaussian noise with the analytic σ for sensitivity 2·B1 on every label "
-                   "[Balle & Wang 2018, Thm 8].", label_dp=True),
-        MethodInfo("laplace_label", "Laplace label noise + OLS", "certified",
-                   "Pure ε-label-DP: Laplace noise of scale 2·B1/ε on every label [Dwork & Roth 2014, Thm 3.6].",
-                   pure=True, label_dp=True),
-        MethodInfo("noisy_wtd_llp", "Noisy weighted LLP (k, m, ρ)", "certified",
-                   "(ε, δ)-label-DP at the ε its exact privacy profile gives for δ (beyond the paper, "
-                   "specification §3.6); the paper's own accounting (Theorem 1.3) needs far larger bags.",
-                   label_dp=True, audit="label-dp-bags/noisy-wtd-llp"),
-        MethodInfo("wtd_lba", "Weighted LBA (k, m)", "claimed",
-                   "Label-DP as claimed by the paper (Theorem 1.2). Its proof uses Lemma 2.3, which is false as "
-                   "printed; the corrected accounting needs k of order 1e11, so nothing is certified at a "
-                   "feasible k.", label_dp=True, audit="label-dp-bags/wtd-lba"),
+        MethodInfo(
+            "gaussian_label",
+            "Gaussian label noise + OLS",
+            "certified",
+            "(ε, δ)-label-DP: Gaussian noise with the analytic σ for sensitivity 2·B1 on every label "
+            "[Balle & Wang 2018, Thm 8].",
+            label_dp=True,
+        ),
+        MethodInfo(
+            "laplace_label",
+            "Laplace label noise + OLS",
+            "certified",
+            "Pure ε-label-DP: Laplace noise of scale 2·B1/ε on every label [Dwork & Roth 2014, Thm 3.6].",
+            pure=True,
+            label_dp=True,
+        ),
+        MethodInfo(
+            "noisy_wtd_llp",
+            "Noisy weighted LLP (k, m, ρ)",
+            "certified",
+            "(ε, δ)-label-DP at the ε its exact privacy profile gives for δ (beyond the paper, "
+            "specification §3.6); the paper's own accounting (Theorem 1.3) needs far larger bags.",
+            label_dp=True,
+            audit="label-dp-bags/noisy-wtd-llp",
+        ),
+        MethodInfo(
+            "wtd_lba",
+            "Weighted LBA (k, m)",
+            "claimed",
+            "Label-DP as claimed by the paper (Theorem 1.2). Its proof uses Lemma 2.3, which is false as "
+            "printed; the corrected accounting needs k of order 1e11, so nothing is certified at a "
+            "feasible k.",
+            label_dp=True,
+            audit="label-dp-bags/wtd-lba",
+        ),
     )
 
     def prepare(self, ds: Dataset, spec: CompareSpec) -> Any:
@@ -91,9 +113,11 @@ class LabelDPAdapter(BlockAdapter):
             return None, f"m·k = {m * k:,} exceeds the {n:,} training rows."
         e = llp_exact_min_eps(spec.delta, n, k, m, float(spec.rho), st.data.b1)
         if e is None:
-            return None, (f"no ε reaches δ = {display.delta(spec.delta)} at k = {k:,}, m = {m:,}, "
-                          f"ρ = {display.number(spec.rho)} "
-                          "(a bag with no noisy label is too likely); raise k or ρ.")
+            return None, (
+                f"no ε reaches δ = {display.delta(spec.delta)} at k = {k:,}, m = {m:,}, "
+                f"ρ = {display.number(spec.rho)} "
+                "(a bag with no noisy label is too likely); raise k or ρ."
+            )
         return float(e), ""
 
     def points(self, state: Any, spec: CompareSpec) -> list[dict]:
@@ -105,20 +129,41 @@ class LabelDPAdapter(BlockAdapter):
     def _utility(self, state: _State, test_mse: np.ndarray) -> np.ndarray:
         return 1.0 - np.asarray(test_mse, dtype=float) / state.var_test
 
-    def block(self, state: Any, point: Mapping[str, Any], seeds: Sequence[np.random.SeedSequence],
-              spec: CompareSpec) -> pd.DataFrame:
+    def block(
+        self, state: Any, point: Mapping[str, Any], seeds: Sequence[np.random.SeedSequence], spec: CompareSpec
+    ) -> pd.DataFrame:
         from ...mechanisms.label_dp_bags import utility_trials
 
         if point["kind"] == "bags":
-            df = utility_trials(state.data, m=int(spec.m), k=int(spec.k), rho=float(spec.rho), seeds=list(seeds),
-                                methods=["noisy_wtd_llp"], _opt=state.opt)
+            df = utility_trials(
+                state.data,
+                m=int(spec.m),
+                k=int(spec.k),
+                rho=float(spec.rho),
+                seeds=list(seeds),
+                methods=["noisy_wtd_llp"],
+                _opt=state.opt,
+            )
         else:
-            df = utility_trials(state.data, m=int(spec.m), k=int(spec.k), rho=float(spec.rho), seeds=list(seeds),
-                                epsilon=float(point["epsilon"]), delta=spec.delta, methods=list(_BASELINES),
-                                _opt=state.opt)
-        return pd.DataFrame({"method": df["method"].to_numpy(), "trial": df["trial"].to_numpy(),
-                             "utility": self._utility(state, df["test_mse"].to_numpy()),
-                             "excess_risk": df["excess_risk"].to_numpy(dtype=float)})
+            df = utility_trials(
+                state.data,
+                m=int(spec.m),
+                k=int(spec.k),
+                rho=float(spec.rho),
+                seeds=list(seeds),
+                epsilon=float(point["epsilon"]),
+                delta=spec.delta,
+                methods=list(_BASELINES),
+                _opt=state.opt,
+            )
+        return pd.DataFrame(
+            {
+                "method": df["method"].to_numpy(),
+                "trial": df["trial"].to_numpy(),
+                "utility": self._utility(state, df["test_mse"].to_numpy()),
+                "excess_risk": df["excess_risk"].to_numpy(dtype=float),
+            }
+        )
 
     def bounds(self, state: Any, epsilons: Sequence[float], spec: CompareSpec) -> pd.DataFrame:
         from ...bounds.label_dp_bags import baseline_calibration, predicted_ratio_label_noise
@@ -127,22 +172,34 @@ class LabelDPAdapter(BlockAdapter):
         rows = []
         for e in epsilons:
             cal = baseline_calibration(float(e), spec.delta, state.data.b1)
-            for meth, var in (("gaussian_label", cal["gaussian_added_variance"]),
-                              ("laplace_label", cal["laplace_added_variance"])):
+            for meth, var in (
+                ("gaussian_label", cal["gaussian_added_variance"]),
+                ("laplace_label", cal["laplace_added_variance"]),
+            ):
                 ratio = predicted_ratio_label_noise(state.data.n, state.data.d, var, g)
-                rows.append({"method": meth, "epsilon": float(e), "bound": g * (ratio - 1.0),
-                             "label": "predicted excess (random design)"})
+                rows.append(
+                    {
+                        "method": meth,
+                        "epsilon": float(e),
+                        "bound": g * (ratio - 1.0),
+                        "label": "predicted excess (random design)",
+                    }
+                )
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
         from ...bounds.label_dp_bags import baseline_calibration
 
         cal = baseline_calibration(float(epsilon), spec.delta, state.data.b1)
-        rows = [{"method": "gaussian_label", "quantity": "σ per label", "value": cal["gaussian_sigma"]},
-                {"method": "laplace_label", "quantity": "Laplace scale per label", "value": cal["laplace_scale"]},
-                {"method": "noisy_wtd_llp", "quantity": f"N(0, 1) on ρ = {spec.rho:g} of the labels; "
-                 f"accounted ε at δ = {spec.delta:g}",
-                 "value": math.inf if state.llp_epsilon is None else state.llp_epsilon}]
+        rows = [
+            {"method": "gaussian_label", "quantity": "σ per label", "value": cal["gaussian_sigma"]},
+            {"method": "laplace_label", "quantity": "Laplace scale per label", "value": cal["laplace_scale"]},
+            {
+                "method": "noisy_wtd_llp",
+                "quantity": f"N(0, 1) on ρ = {spec.rho:g} of the labels; accounted ε at δ = {spec.delta:g}",
+                "value": math.inf if state.llp_epsilon is None else state.llp_epsilon,
+            },
+        ]
         return rows
 
     def statuses(self, state: Any, spec: CompareSpec) -> list[MethodInfo]:
@@ -150,15 +207,21 @@ class LabelDPAdapter(BlockAdapter):
         for mi in self.methods:
             if mi.key == "noisy_wtd_llp":
                 if state.llp_epsilon is None:
-                    mi = MethodInfo(mi.key, mi.label, "none", f"No guarantee at these settings: {state.llp_reason}",
-                                    label_dp=True)
+                    mi = MethodInfo(
+                        mi.key, mi.label, "none", f"No guarantee at these settings: {state.llp_reason}", label_dp=True
+                    )
                 else:
-                    mi = MethodInfo(mi.key, f"{mi.label} at ε = {display.epsilon(state.llp_epsilon)}", mi.status,
-                                    f"({display.epsilon(state.llp_epsilon)}, {display.delta(spec.delta)})-label-DP at "
-                                    f"k = {display.integer(spec.k)}, m = {display.integer(spec.m)}, "
-                                    f"ρ = {display.number(spec.rho)} by the exact privacy profile (beyond the paper, "
-                                    "specification §3.6); measured at that ε only.", label_dp=True,
-                                    audit=mi.audit)
+                    mi = MethodInfo(
+                        mi.key,
+                        f"{mi.label} at ε = {display.epsilon(state.llp_epsilon)}",
+                        mi.status,
+                        f"({display.epsilon(state.llp_epsilon)}, {display.delta(spec.delta)})-label-DP at "
+                        f"k = {display.integer(spec.k)}, m = {display.integer(spec.m)}, "
+                        f"ρ = {display.number(spec.rho)} by the exact privacy profile (beyond the paper, "
+                        "specification §3.6); measured at that ε only.",
+                        label_dp=True,
+                        audit=mi.audit,
+                    )
             out.append(mi)
         return out
 
@@ -169,13 +232,16 @@ class LabelDPAdapter(BlockAdapter):
         return float(1.0 - max(mse, 0.0) / state.var_test)
 
     def notes(self, state: Any) -> tuple[str, ...]:
-        return tuple(state.data.notes) + ("Utility is test R² on the [-B1, B1] label scale; features are public "
-                                          "(label-DP protects the labels only).",)
+        return tuple(state.data.notes) + (
+            "Utility is test R² on the [-B1, B1] label scale; features are public (label-DP protects the labels only).",
+        )
 
     def leaks(self, state: Any) -> tuple[str, ...]:
         if state.data.label_range_from_data:
-            return (f"The label range [{state.data.label_lo:.4g}, {state.data.label_hi:.4g}] was taken from the data; "
-                    "declare a public range (the guarantee does not cover this step).",)
+            return (
+                f"The label range [{state.data.label_lo:.4g}, {state.data.label_hi:.4g}] was taken from the data; "
+                "declare a public range (the guarantee does not cover this step).",
+            )
         return ()
 
     def negotiate_k(self, state: Any, *, epsilon: float, delta: float, spec: CompareSpec) -> list[dict]:
@@ -203,33 +269,79 @@ class LabelDPAdapter(BlockAdapter):
                             break
                     break
                 prev = kv
-        out.append({"method": "Noisy weighted LLP (exact profile)", "epsilon": epsilon, "delta": delta, "m": m,
-                    "rho": rho, "k": found, "feasible": found is not None,
-                    "note": (f"smallest k ≤ n/m = {kmax:,} with δ(ε) ≤ {display.delta(delta)}; with m fixed a larger k is more "
-                             "private and uses more rows (m·k)" if found is not None else
-                             f"no k ≤ n/m = {kmax:,} reaches it at m = {m}; lower m or raise ρ or ε")})
-        for mech, label, params in (("noisy-wtd-llp", "Noisy weighted LLP (paper, corrected)", {"rho": rho}),
-                                    ("wtd-lba", "Weighted LBA (paper, corrected)", None)):
+        out.append(
+            {
+                "method": "Noisy weighted LLP (exact profile)",
+                "epsilon": epsilon,
+                "delta": delta,
+                "m": m,
+                "rho": rho,
+                "k": found,
+                "feasible": found is not None,
+                "note": (
+                    f"smallest k ≤ n/m = {kmax:,} with δ(ε) ≤ {display.delta(delta)}; with m fixed a larger k is more "
+                    "private and uses more rows (m·k)"
+                    if found is not None
+                    else f"no k ≤ n/m = {kmax:,} reaches it at m = {m}; lower m or raise ρ or ε"
+                ),
+            }
+        )
+        for mech, label, params in (
+            ("noisy-wtd-llp", "Noisy weighted LLP (paper, corrected)", {"rho": rho}),
+            ("wtd-lba", "Weighted LBA (paper, corrected)", None),
+        ):
             if params is None:
                 from ...mechanisms.label_dp_bags import data_conditions
 
                 dc = data_conditions(state.data.X, state.data.y, b1)
                 # gamma is None when no neighbour-safe value exists for these data
-                params = {"d": int(dc["rank"]), "b2": float(dc["b2"]),
-                          "gamma": float("nan") if dc["gamma"] is None else float(dc["gamma"]),
-                          "lam": float("nan") if dc["lam_star"] is None else float(dc["lam_star"])}
+                params = {
+                    "d": int(dc["rank"]),
+                    "b2": float(dc["b2"]),
+                    "gamma": float("nan") if dc["gamma"] is None else float(dc["gamma"]),
+                    "lam": float("nan") if dc["lam_star"] is None else float(dc["lam_star"]),
+                }
                 if not (params["gamma"] > 0 and params["lam"] > 0):
-                    out.append({"method": label, "epsilon": epsilon, "delta": delta, "m": m, "rho": None, "k": None,
-                                "feasible": False, "note": "the data conditions of Theorem 1.2 do not hold"})
+                    out.append(
+                        {
+                            "method": label,
+                            "epsilon": epsilon,
+                            "delta": delta,
+                            "m": m,
+                            "rho": None,
+                            "k": None,
+                            "feasible": False,
+                            "note": "the data conditions of Theorem 1.2 do not hold",
+                        }
+                    )
                     continue
             if params.get("rho", 1.0) <= 0:  # rho = 0: weighted LLP without noise, not label-DP for any k
-                out.append({"method": label, "epsilon": epsilon, "delta": delta, "m": m, "rho": rho, "k": None,
-                            "feasible": False, "note": "ρ = 0 is not label-DP at any k; raise ρ"})
+                out.append(
+                    {
+                        "method": label,
+                        "epsilon": epsilon,
+                        "delta": delta,
+                        "m": m,
+                        "rho": rho,
+                        "k": None,
+                        "feasible": False,
+                        "note": "ρ = 0 is not label-DP at any k; raise ρ",
+                    }
+                )
                 continue
             kk = min_k(delta, epsilon, mech, m=m, b1=b1, **params)
-            out.append({"method": label, "epsilon": epsilon, "delta": delta, "m": m, "rho": params.get("rho"),
-                        "k": kk, "feasible": kk is not None and kk * m <= n,
-                        "note": ("needs m·k ≤ n" if kk is not None and kk * m > n else "explicit accounting")})
+            out.append(
+                {
+                    "method": label,
+                    "epsilon": epsilon,
+                    "delta": delta,
+                    "m": m,
+                    "rho": params.get("rho"),
+                    "k": kk,
+                    "feasible": kk is not None and kk * m <= n,
+                    "note": ("needs m·k ≤ n" if kk is not None and kk * m > n else "explicit accounting"),
+                }
+            )
         return out
 
 

@@ -12,10 +12,10 @@ bound), 8 (why P and P+ are not private).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from ...data import Dataset
@@ -43,19 +43,34 @@ class LargeMarginAdapter(Adapter):
     trial_cap = 20
     summary = "Objective perturbation of a large-margin Gaussian classifier; every mode is pure ε."
     methods = (
-        MethodInfo("lmg_corrected", "Large-margin R: corrected", "certified",
-                   "Pure ε-DP with independent noise for every class and the corrected Jacobian term "
-                   "(specification §3.6); with the PSD constraint on, the proof relies on the constrained "
-                   "analysis of Kifer, Smith & Thakurta (2012).", pure=True,
-                   audit="large-margin-gaussian/corrected"),
-        MethodInfo("lmg_repaired", "Large-margin P+: repaired", "refuted",
-                   "Claimed ε-DP is false: one noise matrix is shared by all classes, so the class differences "
-                   "that decide every prediction are released exactly as in the non-private fit.", pure=True,
-                   audit="large-margin-gaussian/repaired"),
-        MethodInfo("lmg_printed", "Large-margin P: as printed", "refuted",
-                   "Claimed ε-DP is false: the objective is unbounded below for at least half of the draws "
-                   "(missing trials), and the shared noise leaves the class differences untouched.", pure=True,
-                   audit="large-margin-gaussian/printed"),
+        MethodInfo(
+            "lmg_corrected",
+            "Large-margin R: corrected",
+            "certified",
+            "Pure ε-DP with independent noise for every class and the corrected Jacobian term "
+            "(specification §3.6); with the PSD constraint on, the proof relies on the constrained "
+            "analysis of Kifer, Smith & Thakurta (2012).",
+            pure=True,
+            audit="large-margin-gaussian/corrected",
+        ),
+        MethodInfo(
+            "lmg_repaired",
+            "Large-margin P+: repaired",
+            "refuted",
+            "Claimed ε-DP is false: one noise matrix is shared by all classes, so the class differences "
+            "that decide every prediction are released exactly as in the non-private fit.",
+            pure=True,
+            audit="large-margin-gaussian/repaired",
+        ),
+        MethodInfo(
+            "lmg_printed",
+            "Large-margin P: as printed",
+            "refuted",
+            "Claimed ε-DP is false: the objective is unbounded below for at least half of the draws "
+            "(missing trials), and the shared noise leaves the class differences untouched.",
+            pure=True,
+            audit="large-margin-gaussian/printed",
+        ),
     )
 
     def prepare(self, ds: Dataset, spec: CompareSpec) -> Any:
@@ -69,14 +84,26 @@ class LargeMarginAdapter(Adapter):
     def sweep(self, state: Any, spec: CompareSpec, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
         from ...mechanisms.large_margin_gaussian import MODES, accuracy_sweep
 
-        df = accuracy_sweep(state.task, epsilons=spec.epsilons, modes=MODES, n_trials=self.n_trials(spec),
-                            seed=spec.seed, progress=progress)
+        df = accuracy_sweep(
+            state.task,
+            epsilons=spec.epsilons,
+            modes=MODES,
+            n_trials=self.n_trials(spec),
+            seed=spec.seed,
+            progress=progress,
+        )
         npv = df[df["method"] == "nonprivate"]["accuracy"]
         state.np_utility = float(npv.iloc[0]) if len(npv) else math.nan
         df = df[df["method"] != "nonprivate"]
-        out = pd.DataFrame({"method": df["method"].map(_METHOD).to_numpy(), "epsilon": df["epsilon"].to_numpy(),
-                            "trial": df["trial"].to_numpy(), "utility": df["accuracy"].to_numpy(dtype=float),
-                            "excess_risk": df["excess"].to_numpy(dtype=float)})
+        out = pd.DataFrame(
+            {
+                "method": df["method"].map(_METHOD).to_numpy(),
+                "epsilon": df["epsilon"].to_numpy(),
+                "trial": df["trial"].to_numpy(),
+                "utility": df["accuracy"].to_numpy(dtype=float),
+                "excess_risk": df["excess"].to_numpy(dtype=float),
+            }
+        )
         out["adapter"] = self.key
         return out
 
@@ -98,10 +125,25 @@ class LargeMarginAdapter(Adapter):
             lam = LargeMarginGaussian().lam
             for e in epsilons:
                 acc = self._accounting(state, mode, float(e))
-                b = tier_c_bounds(d=d, n_classes=C, n=n, beta=acc.beta, lam=lam, mu_eff=acc.mu_eff, delta=0.05,
-                                  shared_noise=acc.shared_noise, R_z=acc.R_z)
-                rows.append({"method": _METHOD[mode], "epsilon": float(e), "bound": b["expected_pathwise"],
-                             "label": "expected pathwise bound (Tier C)"})
+                b = tier_c_bounds(
+                    d=d,
+                    n_classes=C,
+                    n=n,
+                    beta=acc.beta,
+                    lam=lam,
+                    mu_eff=acc.mu_eff,
+                    delta=0.05,
+                    shared_noise=acc.shared_noise,
+                    R_z=acc.R_z,
+                )
+                rows.append(
+                    {
+                        "method": _METHOD[mode],
+                        "epsilon": float(e),
+                        "bound": b["expected_pathwise"],
+                        "label": "expected pathwise bound (Tier C)",
+                    }
+                )
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
     def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
@@ -115,16 +157,30 @@ class LargeMarginAdapter(Adapter):
         nn, d, C = int(math.ceil(n)), int(t.X_train.shape[1]), int(t.n_classes)
         cfg = LargeMarginGaussian(epsilon=epsilon, mode=modes[method])
         acc = cfg.accounting(n=nn, d=d, n_classes=C)
-        b = tier_c_bounds(d=d, n_classes=C, n=nn, beta=acc.beta, lam=cfg.lam, mu_eff=acc.mu_eff, delta=0.05,
-                          shared_noise=acc.shared_noise, R_z=acc.R_z)
+        b = tier_c_bounds(
+            d=d,
+            n_classes=C,
+            n=nn,
+            beta=acc.beta,
+            lam=cfg.lam,
+            mu_eff=acc.mu_eff,
+            delta=0.05,
+            shared_noise=acc.shared_noise,
+            R_z=acc.R_z,
+        )
         return float(b["expected_pathwise"])
 
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
         rows = []
         for mode in ("corrected", "repaired", "printed"):
             acc = self._accounting(state, mode, float(epsilon))
-            rows.append({"method": _METHOD[mode], "quantity": "E‖N‖_F (noise norm, density ∝ exp(−β‖N‖))",
-                         "value": acc.expected_noise_norm})
+            rows.append(
+                {
+                    "method": _METHOD[mode],
+                    "quantity": "E‖N‖_F (noise norm, density ∝ exp(−β‖N‖))",
+                    "value": acc.expected_noise_norm,
+                }
+            )
             rows.append({"method": _METHOD[mode], "quantity": "ε claimed in total", "value": acc.eps_claimed})
         return rows
 
@@ -136,8 +192,10 @@ class LargeMarginAdapter(Adapter):
 
     def leaks(self, state: Any) -> tuple[str, ...]:
         if getattr(state.task, "data_dependent", False):
-            return ("Columns were standardised with the training data's mean and standard deviation "
-                    "(data-dependent; the guarantee does not cover it).",)
+            return (
+                "Columns were standardised with the training data's mean and standard deviation "
+                "(data-dependent; the guarantee does not cover it).",
+            )
         return ()
 
 

@@ -19,5 +19,16 @@ from .model import sufficient_stats
 from .params import conservative_accounting, input_perturbation_params, local_privacy
 from .solver import solve_ball
 
-__all__ = ["InputPerturbation", "InputPerturbationRelease", "InputPerturbationDiagnostics", "release_thetas", "release_thetas_xy", "sufficient_stats", "input_perturbation_params", "local_privacy",
-           "conservative_accounting", "privacy_diagnostic", "solve_ball"]
+__all__ = [
+    "InputPerturbation",
+    "InputPerturbationRelease",
+    "InputPerturbationDiagnostics",
+    "release_thetas",
+    "release_thetas_xy",
+    "sufficient_stats",
+    "input_perturbation_params",
+    "local_privacy",
+    "conservative_accounting",
+    "privacy_diagnostic",
+    "solve_ball",
+]

@@ -57,12 +57,17 @@ class PrivacyDiagnostic(NonPublicDiagnostics):
 
     def summary(self) -> dict:
         return {
-            "threshold_2lam_over_eps": self.threshold, "promised_probability": self.promised, "n_draws": self.n_draws,
-            "measured_fraction_lmin_M_plus_Delta_in": self.frac_needed, "se_lmin_M_plus_Delta_in": self.frac_needed_se,
-            "measured_fraction_lemma1_pointwise": self.frac_lemma1, "se_lemma1_pointwise": self.frac_lemma1_se,
+            "threshold_2lam_over_eps": self.threshold,
+            "promised_probability": self.promised,
+            "n_draws": self.n_draws,
+            "measured_fraction_lmin_M_plus_Delta_in": self.frac_needed,
+            "se_lmin_M_plus_Delta_in": self.frac_needed_se,
+            "measured_fraction_lemma1_pointwise": self.frac_lemma1,
+            "se_lemma1_pointwise": self.frac_lemma1_se,
             "measured_fraction_lmin_M_alone": self.frac_lmin_only,
             "normal_approximation_lemma1": self.lemma1_normal_approx,
-            "mean_lmin_M": float(np.mean(self.lmin)), "mean_wMw": float(np.mean(self.quad_form)),
+            "mean_lmin_M": float(np.mean(self.lmin)),
+            "mean_wMw": float(np.mean(self.quad_form)),
             "sd_wMw": float(np.std(self.quad_form, ddof=1)) if self.n_draws > 1 else math.nan,
             "detectable_failure_rate": 3.0 / self.n_draws,  # rule of three: rarer failures go unseen
             "ci95_half_needed": 1.959963984540054 * self.frac_needed_se,
@@ -90,8 +95,9 @@ def pointwise_event_probability(stats: SufficientStats, params: InputPerturbatio
     return float(norm.sf((params.ridge_threshold - s2) / sd))
 
 
-def privacy_diagnostic(stats: SufficientStats, params: InputPerturbationParams, *, n_draws: int = 400, seed=0,
-                       w: np.ndarray | None = None) -> PrivacyDiagnostic:
+def privacy_diagnostic(
+    stats: SufficientStats, params: InputPerturbationParams, *, n_draws: int = 400, seed=0, w: np.ndarray | None = None
+) -> PrivacyDiagnostic:
     """Monte-Carlo frequency of the events Theorem 1's proof needs (spec section 7.6).
 
     Parameters
@@ -135,8 +141,17 @@ def privacy_diagnostic(stats: SufficientStats, params: InputPerturbationParams, 
         return float(math.sqrt(max(f * (1 - f), 1e-300) / b.size))
 
     return PrivacyDiagnostic(
-        threshold=thr, promised=1.0 - params.gamma, n_draws=R, lmin_plus_ridge=lmin + params.Delta_in, lmin=lmin,
-        quad_form=quad, frac_needed=float(needed.mean()), frac_needed_se=se(needed), frac_lemma1=float(lemma1.mean()),
-        frac_lemma1_se=se(lemma1), frac_lmin_only=float((lmin >= thr).mean()),
-        lemma1_normal_approx=pointwise_event_probability(stats, params, w), Delta_in=params.Delta_in,
+        threshold=thr,
+        promised=1.0 - params.gamma,
+        n_draws=R,
+        lmin_plus_ridge=lmin + params.Delta_in,
+        lmin=lmin,
+        quad_form=quad,
+        frac_needed=float(needed.mean()),
+        frac_needed_se=se(needed),
+        frac_lemma1=float(lemma1.mean()),
+        frac_lemma1_se=se(lemma1),
+        frac_lmin_only=float((lmin >= thr).mean()),
+        lemma1_normal_approx=pointwise_event_probability(stats, params, w),
+        Delta_in=params.Delta_in,
     )

@@ -16,18 +16,18 @@ References
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from ..._validation import check_choice, check_int, check_positive
+from ...bounds.input_perturbation import objective_gauss_bound, output_perturbation_bound, theorem2_terms
 from ...data import Dataset
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
 from ...rng import as_generator
-from ...bounds.input_perturbation import objective_gauss_bound, output_perturbation_bound, theorem2_terms
 from .mechanism import (
     SAMPLERS,
     input_perturbation_thetas,
@@ -36,7 +36,7 @@ from .mechanism import (
     objective_perturbation_thetas,
     output_perturbation_thetas,
 )
-from .model import MODELS, SufficientStats, empirical_risk, model_constants, prefix_stats
+from .model import MODELS, empirical_risk, model_constants, prefix_stats
 from .params import InputPerturbationParams, input_perturbation_params, local_privacy, sigma_u_value
 
 __all__ = [
@@ -82,12 +82,21 @@ class PreparedData:
 
 def child_seed(seed: np.random.SeedSequence, *keys: int) -> np.random.SeedSequence:
     """A deterministic child of ``seed`` (does not mutate it, unlike ``SeedSequence.spawn``)."""
-    return np.random.SeedSequence(entropy=seed.entropy, spawn_key=tuple(seed.spawn_key) + tuple(keys),
-                                  pool_size=seed.pool_size)
+    return np.random.SeedSequence(
+        entropy=seed.entropy, spawn_key=tuple(seed.spawn_key) + tuple(keys), pool_size=seed.pool_size
+    )
 
 
-def prepare_data(ds: Dataset, model: str = "least_squares", *, intercept: bool = True, threshold: float | None = None,
-                 positive_class: float | None = None, test_fraction: float = 0.2, seed=0) -> PreparedData:
+def prepare_data(
+    ds: Dataset,
+    model: str = "least_squares",
+    *,
+    intercept: bool = True,
+    threshold: float | None = None,
+    positive_class: float | None = None,
+    test_fraction: float = 0.2,
+    seed=0,
+) -> PreparedData:
     """Turn a :class:`~dp_core.data.Dataset` into bounded rows for input perturbation.
 
     Parameters
@@ -127,8 +136,10 @@ def prepare_data(ds: Dataset, model: str = "least_squares", *, intercept: bool =
         lo, hi = X.min(axis=0), X.max(axis=0)
         span = np.where(hi > lo, hi - lo, 1.0)
         Xs = np.where(hi > lo, (X - lo) / span, 0.0)
-        leaks.append("Each feature column was scaled to [0, 1] with its minimum and maximum taken from the data; "
-                     "public domain bounds should be declared instead (the guarantee does not cover this step).")
+        leaks.append(
+            "Each feature column was scaled to [0, 1] with its minimum and maximum taken from the data; "
+            "public domain bounds should be declared instead (the guarantee does not cover this step)."
+        )
     names = list(ds.feature_names)
     if intercept:
         Xs = np.column_stack([Xs, np.ones(Xs.shape[0])])
@@ -139,7 +150,8 @@ def prepare_data(ds: Dataset, model: str = "least_squares", *, intercept: bool =
         if ds.task != "regression":
             raise DataValidationError(
                 f"dataset {ds.name!r} has a {ds.task} target; least squares needs a regression target. "
-                "Choose the logistic (Taylor) model for classification data.")
+                "Choose the logistic (Taylor) model for classification data."
+            )
         if public_domain:
             ys = np.clip(y, -1.0, 1.0)
             notes.append("Income target already in [0, 1] (public cap).")
@@ -148,8 +160,10 @@ def prepare_data(ds: Dataset, model: str = "least_squares", *, intercept: bool =
             if not yhi > ylo:
                 raise DataValidationError(f"the target of {ds.name!r} is constant; nothing to regress.")
             ys = 2.0 * (y - ylo) / (yhi - ylo) - 1.0
-            leaks.append(f"Target mapped from [{ylo:.4g}, {yhi:.4g}] (the data's range) to [-1, 1]; "
-                         "declare a public range instead.")
+            leaks.append(
+                f"Target mapped from [{ylo:.4g}, {yhi:.4g}] (the data's range) to [-1, 1]; "
+                "declare a public range instead."
+            )
     else:
         if ds.task == "binary":
             classes = np.unique(y)
@@ -178,9 +192,18 @@ def prepare_data(ds: Dataset, model: str = "least_squares", *, intercept: bool =
         raise DataValidationError(f"dataset {ds.name!r} has only {n} rows; at least 5 are needed.")
     perm = as_generator(seed).permutation(n)
     te, tr = perm[:n_test], perm[n_test:]
-    return PreparedData(name=ds.name, model=model, X_train=Xs[tr], y_train=ys[tr], X_test=Xs[te], y_test=ys[te],
-                        feature_names=tuple(names), notes=tuple(notes), leaks=tuple(leaks),
-                        fingerprint=ds.fingerprint)
+    return PreparedData(
+        name=ds.name,
+        model=model,
+        X_train=Xs[tr],
+        y_train=ys[tr],
+        X_test=Xs[te],
+        y_test=ys[te],
+        feature_names=tuple(names),
+        notes=tuple(notes),
+        leaks=tuple(leaks),
+        fingerprint=ds.fingerprint,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -206,9 +229,18 @@ class SimulationConfig:
 
     def params(self, n: int, d: int) -> InputPerturbationParams:
         c = model_constants(self.model, eta=self.eta)
-        return input_perturbation_params(n=n, d=d, epsilon=self.epsilon, delta=self.delta, eta=self.eta, zeta=c.zeta,
-                                         lam=c.lam, alpha=self.alpha, Delta_multiplier=self.Delta_multiplier,
-                                         sigma_u_mode=self.sigma_u_mode)
+        return input_perturbation_params(
+            n=n,
+            d=d,
+            epsilon=self.epsilon,
+            delta=self.delta,
+            eta=self.eta,
+            zeta=c.zeta,
+            lam=c.lam,
+            alpha=self.alpha,
+            Delta_multiplier=self.Delta_multiplier,
+            sigma_u_mode=self.sigma_u_mode,
+        )
 
 
 def default_n_grid(n_max: int, *, n_min: int, factor: int = 4) -> list[int]:
@@ -247,9 +279,17 @@ class _TestSet:
         return out
 
 
-def simulate_over_n(data: PreparedData, config: SimulationConfig, ns: Sequence[int], *, n_trials: int, seed=0,
-                    progress: Callable[[int, int], None] | None = None,
-                    fit_logistic_nonprivate: bool = True, shared: dict | None = None) -> pd.DataFrame:
+def simulate_over_n(
+    data: PreparedData,
+    config: SimulationConfig,
+    ns: Sequence[int],
+    *,
+    n_trials: int,
+    seed=0,
+    progress: Callable[[int, int], None] | None = None,
+    fit_logistic_nonprivate: bool = True,
+    shared: dict | None = None,
+) -> pd.DataFrame:
     """Excess empirical risk and test metric of every method, for each training size n.
 
     The training set of size n is the first n training rows (nested sets; the data are fixed and
@@ -304,12 +344,20 @@ def simulate_over_n(data: PreparedData, config: SimulationConfig, ns: Sequence[i
                     w_log = logistic_nonprivate_fit(data.X_train[:n], data.y_train[:n], config.eta)
                     shared["np_metric"][key] = float(test.metric(w_log)[0])
                 np_metric = shared["np_metric"][key]
-            cache[n] = dict(stats=st, params=p, w_hat=w_hat, J_hat=float(empirical_risk(st, w_hat)),
-                            np_metric=np_metric, w_norm=w_norm,
-                            bounds={"input": (theorem2_terms(p).total, theorem2_terms(p, w_norm).total),
-                                    "objective": (objective_gauss_bound(p), objective_gauss_bound(p, w_norm)),
-                                    "output": (output_perturbation_bound(p), output_perturbation_bound(p, w_norm)),
-                                    "nonprivate": (0.0, 0.0)})
+            cache[n] = dict(
+                stats=st,
+                params=p,
+                w_hat=w_hat,
+                J_hat=float(empirical_risk(st, w_hat)),
+                np_metric=np_metric,
+                w_norm=w_norm,
+                bounds={
+                    "input": (theorem2_terms(p).total, theorem2_terms(p, w_norm).total),
+                    "objective": (objective_gauss_bound(p), objective_gauss_bound(p, w_norm)),
+                    "output": (output_perturbation_bound(p), output_perturbation_bound(p, w_norm)),
+                    "nonprivate": (0.0, 0.0),
+                },
+            )
         return cache[n]
 
     def block(point, seeds):
@@ -317,14 +365,15 @@ def simulate_over_n(data: PreparedData, config: SimulationConfig, ns: Sequence[i
         f = fixed(n)
         st, p = f["stats"], f["params"]
         frames = []
-        for j, method in enumerate(config.methods):
+        for method in config.methods:
             k = len(seeds)
             if method == "input":
                 kw = {}
                 if config.sampler == "records":
                     kw = dict(X=data.X_train[:n], y=data.y_train[:n])
-                sol = input_perturbation_thetas(st, p, rng=[child_seed(s, 0) for s in seeds], sampler=config.sampler,
-                                                return_info=True, **kw)
+                sol = input_perturbation_thetas(
+                    st, p, rng=[child_seed(s, 0) for s in seeds], sampler=config.sampler, return_info=True, **kw
+                )
                 W, onb = sol.w, sol.on_boundary
             elif method == "objective":
                 sol = objective_perturbation_thetas(st, p, rng=[child_seed(s, 1) for s in seeds], return_info=True)
@@ -338,9 +387,20 @@ def simulate_over_n(data: PreparedData, config: SimulationConfig, ns: Sequence[i
             excess = empirical_risk(st, W) - f["J_hat"]
             metric = test.metric(W) if method != "nonprivate" else np.full(k, f["np_metric"])
             b, bm = f["bounds"][method]
-            frames.append(pd.DataFrame({"method": method, "trial": np.arange(k), "excess_risk": np.maximum(excess, 0.0),
-                                        "test_metric": metric, "bound": b, "bound_measured": bm,
-                                        "on_boundary": onb.astype(bool), "w_norm_hat": f["w_norm"]}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "method": method,
+                        "trial": np.arange(k),
+                        "excess_risk": np.maximum(excess, 0.0),
+                        "test_metric": metric,
+                        "bound": b,
+                        "bound_measured": bm,
+                        "on_boundary": onb.astype(bool),
+                        "w_norm_hat": f["w_norm"],
+                    }
+                )
+            )
         return pd.concat(frames, ignore_index=True)
 
     block_size = max(1, min(T, 200))
@@ -349,22 +409,51 @@ def simulate_over_n(data: PreparedData, config: SimulationConfig, ns: Sequence[i
     return df
 
 
-def noise_scale_table(*, n: int, d: int, epsilons: Sequence[float], delta: float, model: str = "least_squares",
-                      eta: float = 1.0, alpha: float = 1.0, sigma_u_mode: str = "COR2") -> pd.DataFrame:
+def noise_scale_table(
+    *,
+    n: int,
+    d: int,
+    epsilons: Sequence[float],
+    delta: float,
+    model: str = "least_squares",
+    eta: float = 1.0,
+    alpha: float = 1.0,
+    sigma_u_mode: str = "COR2",
+) -> pd.DataFrame:
     """sigma_b, sigma_u and the asymptote sqrt(2 lambda/eps) against epsilon (tidy: quantity, epsilon, value)."""
     c = model_constants(model, eta=eta)
     rows = []
     for e in epsilons:
-        p = input_perturbation_params(n=n, d=d, epsilon=float(e), delta=delta, eta=eta, zeta=c.zeta, lam=c.lam,
-                                      alpha=alpha, sigma_u_mode=sigma_u_mode)
-        rows += [{"epsilon": float(e), "quantity": "sigma_b", "value": p.sigma_b},
-                 {"epsilon": float(e), "quantity": "sigma_u", "value": p.sigma_u},
-                 {"epsilon": float(e), "quantity": "sigma_u_limit", "value": math.sqrt(p.ridge_threshold)}]
+        p = input_perturbation_params(
+            n=n,
+            d=d,
+            epsilon=float(e),
+            delta=delta,
+            eta=eta,
+            zeta=c.zeta,
+            lam=c.lam,
+            alpha=alpha,
+            sigma_u_mode=sigma_u_mode,
+        )
+        rows += [
+            {"epsilon": float(e), "quantity": "sigma_b", "value": p.sigma_b},
+            {"epsilon": float(e), "quantity": "sigma_u", "value": p.sigma_u},
+            {"epsilon": float(e), "quantity": "sigma_u_limit", "value": math.sqrt(p.ridge_threshold)},
+        ]
     return pd.DataFrame(rows)
 
 
-def noise_vs_n_table(*, ns: Sequence[float], d: int, epsilon: float, delta: float, model: str = "least_squares",
-                     eta: float = 1.0, alpha: float = 1.0, sigma_u_mode: str = "COR2") -> pd.DataFrame:
+def noise_vs_n_table(
+    *,
+    ns: Sequence[float],
+    d: int,
+    epsilon: float,
+    delta: float,
+    model: str = "least_squares",
+    eta: float = 1.0,
+    alpha: float = 1.0,
+    sigma_u_mode: str = "COR2",
+) -> pd.DataFrame:
     """sigma_u against n with the Corollary-3 envelope and the limit sqrt(2 lambda/eps_run)."""
     c = model_constants(model, eta=eta)
     er = alpha * epsilon
@@ -376,28 +465,65 @@ def noise_vs_n_table(*, ns: Sequence[float], d: int, epsilon: float, delta: floa
         a2 = math.sqrt(math.log(4.0 / delta) / n)
         a4 = math.sqrt(math.log(8.0 / delta) / n)
         lo = math.sqrt(2.0 * d) * c.lam * a2 + root
-        hi = (4.0 * math.sqrt(2.0 * d) * c.lam + 4.0 * root) * a4 + root if n >= 16 * math.log(8.0 / delta) else math.nan
+        hi = (
+            (4.0 * math.sqrt(2.0 * d) * c.lam + 4.0 * root) * a4 + root if n >= 16 * math.log(8.0 / delta) else math.nan
+        )
         rows.append({"n": n, "sigma_u": s, "cor3_lower": lo, "cor3_upper": hi, "limit": root})
     return pd.DataFrame(rows)
 
 
-def alpha_tradeoff_table(*, n: int, d: int, epsilon: float, delta: float, alphas: Sequence[float],
-                         model: str = "least_squares", eta: float = 1.0, sigma_u_mode: str = "COR2") -> pd.DataFrame:
+def alpha_tradeoff_table(
+    *,
+    n: int,
+    d: int,
+    epsilon: float,
+    delta: float,
+    alphas: Sequence[float],
+    model: str = "least_squares",
+    eta: float = 1.0,
+    sigma_u_mode: str = "COR2",
+) -> pd.DataFrame:
     """Central epsilon (alpha eps), local epsilon (nominal and exact) and Theorem-2 bound over alpha."""
     c = model_constants(model, eta=eta)
     rows = []
     for a in alphas:
-        p = input_perturbation_params(n=n, d=d, epsilon=epsilon, delta=delta, eta=eta, zeta=c.zeta, lam=c.lam,
-                                      alpha=float(a), sigma_u_mode=sigma_u_mode)
+        p = input_perturbation_params(
+            n=n,
+            d=d,
+            epsilon=epsilon,
+            delta=delta,
+            eta=eta,
+            zeta=c.zeta,
+            lam=c.lam,
+            alpha=float(a),
+            sigma_u_mode=sigma_u_mode,
+        )
         lp = local_privacy(p)
-        rows.append({"alpha": float(a), "central_epsilon": p.eps_run, "local_epsilon_nominal": lp.epsilon_nominal,
-                     "local_epsilon_exact": lp.epsilon_exact, "bound_theorem2": theorem2_terms(p).total,
-                     "sigma_b": p.sigma_b, "sigma_u": p.sigma_u})
+        rows.append(
+            {
+                "alpha": float(a),
+                "central_epsilon": p.eps_run,
+                "local_epsilon_nominal": lp.epsilon_nominal,
+                "local_epsilon_exact": lp.epsilon_exact,
+                "bound_theorem2": theorem2_terms(p).total,
+                "sigma_b": p.sigma_b,
+                "sigma_u": p.sigma_u,
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def local_vs_n_table(*, ns: Sequence[float], d: int, epsilon: float, delta: float, model: str = "least_squares",
-                     eta: float = 1.0, alpha: float = 1.0, sigma_u_mode: str = "COR2") -> pd.DataFrame:
+def local_vs_n_table(
+    *,
+    ns: Sequence[float],
+    d: int,
+    epsilon: float,
+    delta: float,
+    model: str = "least_squares",
+    eta: float = 1.0,
+    alpha: float = 1.0,
+    sigma_u_mode: str = "COR2",
+) -> pd.DataFrame:
     """Local epsilon of one contributor's release (nominal Corollary 1 and exact GDP) against n.
 
     Points at or below the minimum n of the sigma_u mode are left out. The local level grows like
@@ -407,11 +533,26 @@ def local_vs_n_table(*, ns: Sequence[float], d: int, epsilon: float, delta: floa
     rows = []
     for n in ns:
         try:
-            p = input_perturbation_params(n=int(n), d=d, epsilon=epsilon, delta=delta, eta=eta, zeta=c.zeta,
-                                          lam=c.lam, alpha=alpha, sigma_u_mode=sigma_u_mode)
+            p = input_perturbation_params(
+                n=int(n),
+                d=d,
+                epsilon=epsilon,
+                delta=delta,
+                eta=eta,
+                zeta=c.zeta,
+                lam=c.lam,
+                alpha=alpha,
+                sigma_u_mode=sigma_u_mode,
+            )
         except ValueError:
             continue
         lp = local_privacy(p)
-        rows.append({"n": int(n), "local_epsilon_nominal": lp.epsilon_nominal, "local_epsilon_exact": lp.epsilon_exact,
-                     "central_epsilon": p.eps_run})
+        rows.append(
+            {
+                "n": int(n),
+                "local_epsilon_nominal": lp.epsilon_nominal,
+                "local_epsilon_exact": lp.epsilon_exact,
+                "central_epsilon": p.eps_run,
+            }
+        )
     return pd.DataFrame(rows)

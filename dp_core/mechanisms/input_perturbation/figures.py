@@ -26,16 +26,23 @@ __all__ = [
 ]
 
 _TERM_COLORS = {"T1": "#0072B2", "T2": "#56B4E9", "T3": "#E69F00", "T4": "#D55E00"}
-_TERM_TEXT = {"T1": "T1: linear noise b", "T2": "T2: ridge Δ", "T3": "T3: σ_u² − 2λ/ε",
-              "T4": "T4: n^(−3/2) terms"}
+_TERM_TEXT = {"T1": "T1: linear noise b", "T2": "T2: ridge Δ", "T3": "T3: σ_u² − 2λ/ε", "T4": "T4: n^(−3/2) terms"}
 
 
 def theorem2_stack_figure(terms: dict, *, title: str = "Theorem 2 bound, term by term") -> go.Figure:
     """One horizontal stacked bar: T1 + T2 + T3 + T4 = B_in."""
     fig = go.Figure()
     for k in ("T1", "T2", "T3", "T4"):
-        fig.add_trace(go.Bar(y=["B_in"], x=[terms[k]], name=_TERM_TEXT[k], orientation="h",
-                             marker_color=_TERM_COLORS[k], hovertemplate=f"{_TERM_TEXT[k]}: %{{x:.4g}}<extra></extra>"))
+        fig.add_trace(
+            go.Bar(
+                y=["B_in"],
+                x=[terms[k]],
+                name=_TERM_TEXT[k],
+                orientation="h",
+                marker_color=_TERM_COLORS[k],
+                hovertemplate=f"{_TERM_TEXT[k]}: %{{x:.4g}}<extra></extra>",
+            )
+        )
     fig.update_layout(barmode="stack")
     apply_layout(fig, title=title, x_title="upper bound on E[excess empirical risk]", height=260)
     fig.update_yaxes(type="category", title_text="bound")
@@ -51,39 +58,78 @@ def _lines_only_bands(fig: go.Figure) -> go.Figure:
     return fig
 
 
-def excess_vs_n_figure(df: pd.DataFrame, bounds: pd.DataFrame | None = None, *, show_rates: bool = True,
-                       title: str = "Excess empirical risk against n") -> go.Figure:
+def excess_vs_n_figure(
+    df: pd.DataFrame,
+    bounds: pd.DataFrame | None = None,
+    *,
+    show_rates: bool = True,
+    title: str = "Excess empirical risk against n",
+) -> go.Figure:
     """Mean excess risk per method with 95% bands (log-log), the bound curves, rates and a slope -1 guide."""
     priv = df[df["method"] != "nonprivate"]
     s = summarize(priv, by=["n", "method"], values=["excess_risk"])
     s = s[s["excess_risk_mean"] > 0]
-    fig = _lines_only_bands(line_ci_figure(s, x="n", y="excess_risk", log_x=True, log_y=True, title=title,
-                                           x_title="n (contributors)", y_title="excess empirical risk J(w) - J(w^)"))
+    fig = _lines_only_bands(
+        line_ci_figure(
+            s,
+            x="n",
+            y="excess_risk",
+            log_x=True,
+            log_y=True,
+            title=title,
+            x_title="n (contributors)",
+            y_title="excess empirical risk J(w) - J(w^)",
+        )
+    )
     if bounds is not None and len(bounds):
         b = bounds.sort_values("n")
         add_bound_trace(fig, b["n"], b["input"], method="input", name="Input: Theorem 2 bound (paper's constants)")
         add_bound_trace(fig, b["n"], b["objective"], method="objective", name="Obj-Gauss: bound derived here")
         add_bound_trace(fig, b["n"], b["output"], method="output", name="Output: bound derived here")
         if show_rates:
-            fig.add_trace(go.Scatter(x=b["n"], y=b["rate_input"], mode="lines", line={"color": "#777777", "dash": "dot"},
-                                     name="Table-1 rate, constant = 1 (shape only, up to constants)"))
-            fig.add_trace(go.Scatter(x=b["n"], y=b["rate_dp_gd"], mode="lines",
-                                     line={"color": METHOD_COLORS.get("dp_gd", "#E69F00"), "dash": "dot"},
-                                     name="DP-GD rate (Bassily et al.), constant = 1, up to constants"))
-    fig.update_layout(height=520, legend={"orientation": "v", "x": 1.02, "y": 1.0, "yanchor": "top", "xanchor": "left"},
-                      margin={"r": 20})
+            fig.add_trace(
+                go.Scatter(
+                    x=b["n"],
+                    y=b["rate_input"],
+                    mode="lines",
+                    line={"color": "#777777", "dash": "dot"},
+                    name="Table-1 rate, constant = 1 (shape only, up to constants)",
+                )
+            )
+            fig.add_trace(
+                go.Scatter(
+                    x=b["n"],
+                    y=b["rate_dp_gd"],
+                    mode="lines",
+                    line={"color": METHOD_COLORS.get("dp_gd", "#E69F00"), "dash": "dot"},
+                    name="DP-GD rate (Bassily et al.), constant = 1, up to constants",
+                )
+            )
+    fig.update_layout(
+        height=520,
+        legend={"orientation": "v", "x": 1.02, "y": 1.0, "yanchor": "top", "xanchor": "left"},
+        margin={"r": 20},
+    )
     if len(s):
         n0, n1 = float(s["n"].min()), float(s["n"].max())
         y0 = float(s[s["n"] == s["n"].min()]["excess_risk_mean"].max())
-        fig.add_trace(go.Scatter(x=[n0, n1], y=[y0, y0 * n0 / n1], mode="lines", name="slope -1 guide",
-                                 line={"color": "#BBBBBB", "dash": "longdash", "width": 1}))
+        fig.add_trace(
+            go.Scatter(
+                x=[n0, n1],
+                y=[y0, y0 * n0 / n1],
+                mode="lines",
+                name="slope -1 guide",
+                line={"color": "#BBBBBB", "dash": "longdash", "width": 1},
+            )
+        )
     return fig
 
 
 def gap_table(df: pd.DataFrame) -> pd.DataFrame:
     """Per-trial difference excess(input) - excess(objective) at every n, summarised (mean, 95% CI)."""
-    wide = df[df["method"].isin(["input", "objective"])].pivot_table(index=["n", "trial"], columns="method",
-                                                                     values="excess_risk")
+    wide = df[df["method"].isin(["input", "objective"])].pivot_table(
+        index=["n", "trial"], columns="method", values="excess_risk"
+    )
     if not {"input", "objective"} <= set(wide.columns):
         return pd.DataFrame(columns=["n", "gap_mean", "gap_lo", "gap_hi", "n_trials"])
     wide = wide.reset_index()
@@ -95,8 +141,17 @@ def gap_table(df: pd.DataFrame) -> pd.DataFrame:
 def gap_figure(df: pd.DataFrame) -> go.Figure:
     """Input minus Obj-Gauss excess risk against n (the paper's O(n^-3/2) explanation)."""
     g = gap_table(df)
-    fig = _lines_only_bands(line_ci_figure(g, x="n", y="gap", log_x=True, title="Input minus Obj-Gauss excess risk",
-                                           x_title="n (contributors)", y_title="mean difference of excess risk"))
+    fig = _lines_only_bands(
+        line_ci_figure(
+            g,
+            x="n",
+            y="gap",
+            log_x=True,
+            title="Input minus Obj-Gauss excess risk",
+            x_title="n (contributors)",
+            y_title="mean difference of excess risk",
+        )
+    )
     for tr in fig.data:
         if tr.mode != "lines":
             tr.name = tr.name.replace("Input perturbation", "Input − Obj-Gauss (paired by trial)")
@@ -106,60 +161,138 @@ def gap_figure(df: pd.DataFrame) -> go.Figure:
 
 def metric_figure(summary: pd.DataFrame, *, metric_name: str) -> go.Figure:
     """Test RMSE or accuracy against n, one curve per method with 95% bands."""
-    return _lines_only_bands(line_ci_figure(summary, x="n", y="test_metric", log_x=True,
-                                            title=f"{metric_name} against n", x_title="n (contributors)",
-                                            y_title=metric_name))
+    return _lines_only_bands(
+        line_ci_figure(
+            summary,
+            x="n",
+            y="test_metric",
+            log_x=True,
+            title=f"{metric_name} against n",
+            x_title="n (contributors)",
+            y_title=metric_name,
+        )
+    )
 
 
 def noise_vs_epsilon_figure(table: pd.DataFrame, *, n: int) -> go.Figure:
     """sigma_b and sigma_u against epsilon (log-log) with sigma_u's asymptote sqrt(2 lambda/eps)."""
     fig = go.Figure()
-    styles = {"sigma_b": ("#0072B2", "solid", "σ_b (linear-term noise, aggregate)"),
-              "sigma_u": ("#D55E00", "solid", "σ_u (quadratic-term noise, aggregate)"),
-              "sigma_u_limit": ("#D55E00", "dot", "√(2λ/ε): σ_u as n grows")}
+    styles = {
+        "sigma_b": ("#0072B2", "solid", "σ_b (linear-term noise, aggregate)"),
+        "sigma_u": ("#D55E00", "solid", "σ_u (quadratic-term noise, aggregate)"),
+        "sigma_u_limit": ("#D55E00", "dot", "√(2λ/ε): σ_u as n grows"),
+    }
     for q, (c, dash, name) in styles.items():
         s = table[table["quantity"] == q].sort_values("epsilon")
-        fig.add_trace(go.Scatter(x=s["epsilon"], y=s["value"], mode="lines", name=name, line={"color": c, "dash": dash}))
-    return apply_layout(fig, title=f"Noise scales against ε (n = {n:,})", x_title="central privacy budget ε",
-                        y_title="noise standard deviation", log_x=True, log_y=True)
+        fig.add_trace(
+            go.Scatter(x=s["epsilon"], y=s["value"], mode="lines", name=name, line={"color": c, "dash": dash})
+        )
+    return apply_layout(
+        fig,
+        title=f"Noise scales against ε (n = {n:,})",
+        x_title="central privacy budget ε",
+        y_title="noise standard deviation",
+        log_x=True,
+        log_y=True,
+    )
 
 
 def sigma_u_vs_n_figure(table: pd.DataFrame, *, n_min: float) -> go.Figure:
     """sigma_u against n with the Corollary-3 envelope, its limit and the minimum n."""
     t = table.sort_values("n")
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=t["n"], y=t["cor3_upper"], mode="lines", line={"color": "#999999", "dash": "dash"},
-                             name="Corollary 3 upper bound"))
-    fig.add_trace(go.Scatter(x=t["n"], y=t["cor3_lower"], mode="lines", line={"color": "#999999", "dash": "dot"},
-                             name="Corollary 3 lower bound"))
-    fig.add_trace(go.Scatter(x=t["n"], y=t["sigma_u"], mode="lines", line={"color": "#D55E00", "width": 2.5},
-                             name="σ_u (in use)"))
-    fig.add_trace(go.Scatter(x=t["n"], y=t["limit"], mode="lines", line={"color": "#000000", "dash": "dot", "width": 1},
-                             name="limit √(2λ/ε)"))
+    fig.add_trace(
+        go.Scatter(
+            x=t["n"],
+            y=t["cor3_upper"],
+            mode="lines",
+            line={"color": "#999999", "dash": "dash"},
+            name="Corollary 3 upper bound",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=t["n"],
+            y=t["cor3_lower"],
+            mode="lines",
+            line={"color": "#999999", "dash": "dot"},
+            name="Corollary 3 lower bound",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(x=t["n"], y=t["sigma_u"], mode="lines", line={"color": "#D55E00", "width": 2.5}, name="σ_u (in use)")
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=t["n"],
+            y=t["limit"],
+            mode="lines",
+            line={"color": "#000000", "dash": "dot", "width": 1},
+            name="limit √(2λ/ε)",
+        )
+    )
     ys = t[["sigma_u", "cor3_upper"]].to_numpy(dtype=float)
     ys = ys[np.isfinite(ys)]
     if ys.size:  # a vertical segment as a trace (shapes on log axes need log10 coordinates)
-        fig.add_trace(go.Scatter(x=[n_min, n_min], y=[float(ys.min()), float(ys.max())], mode="lines",
-                                 line={"color": "#CC0000", "dash": "dash"}, name=f"minimum n = {display.number(n_min, sig=4)}"))
-    return apply_layout(fig, title="σ_u against n", x_title="n (contributors)",
-                        y_title="σ_u (quadratic-term noise std)", log_x=True, log_y=True)
+        fig.add_trace(
+            go.Scatter(
+                x=[n_min, n_min],
+                y=[float(ys.min()), float(ys.max())],
+                mode="lines",
+                line={"color": "#CC0000", "dash": "dash"},
+                name=f"minimum n = {display.number(n_min, sig=4)}",
+            )
+        )
+    return apply_layout(
+        fig,
+        title="σ_u against n",
+        x_title="n (contributors)",
+        y_title="σ_u (quadratic-term noise std)",
+        log_x=True,
+        log_y=True,
+    )
 
 
 def tradeoff_figure(table: pd.DataFrame) -> go.Figure:
     """Local epsilon (nominal and exact) against central epsilon = alpha eps, coloured by the bound."""
     t = table.sort_values("central_epsilon")
     fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=t["central_epsilon"], y=t["local_epsilon_nominal"], mode="lines+markers", name="local ε, Corollary 1 (nominal)",
-        line={"color": "#0072B2"}, marker={"size": 9, "color": t["bound_theorem2"], "colorscale": "Viridis",
-                                                 "colorbar": {"title": "Thm 2 bound", "x": 1.02}, "showscale": True},
-        customdata=np.column_stack([t["alpha"], t["bound_theorem2"]]),
-        hovertemplate="α = %{customdata[0]:.3g}: central ε %{x:.3g}, local ε %{y:.4g}, "
-                      "Theorem 2 bound %{customdata[1]:.3g}<extra></extra>"))
-    fig.add_trace(go.Scatter(x=t["central_epsilon"], y=t["local_epsilon_exact"], mode="lines+markers",
-                             name="local ε, exact (Gaussian DP)", line={"color": "#D55E00", "dash": "dash"}))
-    fig = apply_layout(fig, title="Local against central privacy as α varies", x_title="central ε = α × ε",
-                       y_title="local ε of one contributor's release", log_x=True, log_y=True)
+    fig.add_trace(
+        go.Scatter(
+            x=t["central_epsilon"],
+            y=t["local_epsilon_nominal"],
+            mode="lines+markers",
+            name="local ε, Corollary 1 (nominal)",
+            line={"color": "#0072B2"},
+            marker={
+                "size": 9,
+                "color": t["bound_theorem2"],
+                "colorscale": "Viridis",
+                "colorbar": {"title": "Thm 2 bound", "x": 1.02},
+                "showscale": True,
+            },
+            customdata=np.column_stack([t["alpha"], t["bound_theorem2"]]),
+            hovertemplate="α = %{customdata[0]:.3g}: central ε %{x:.3g}, local ε %{y:.4g}, "
+            "Theorem 2 bound %{customdata[1]:.3g}<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=t["central_epsilon"],
+            y=t["local_epsilon_exact"],
+            mode="lines+markers",
+            name="local ε, exact (Gaussian DP)",
+            line={"color": "#D55E00", "dash": "dash"},
+        )
+    )
+    fig = apply_layout(
+        fig,
+        title="Local against central privacy as α varies",
+        x_title="central ε = α × ε",
+        y_title="local ε of one contributor's release",
+        log_x=True,
+        log_y=True,
+    )
     fig.update_layout(hovermode="closest")
     return fig
 
@@ -184,22 +317,34 @@ def diagnostic_figure(lmin_plus_ridge: np.ndarray, quad_form: np.ndarray, thresh
             notes.append(f"{out:,} of {v.size:,} draws outside the range shown")
         if not show_mark and v.size:
             side = "below" if threshold < lo else "above"
-            notes.append(f"threshold {display.number(threshold)} is far {side} the range shown; "
-                         f"{display.percent(float(np.mean(v >= threshold)))} of draws reach it")
+            notes.append(
+                f"threshold {display.number(threshold)} is far {side} the range shown; "
+                f"{display.percent(float(np.mean(v >= threshold)))} of draws reach it"
+            )
         titles.append(text + "".join(f"<br><sup>{n}</sup>" for n in notes))
         panels.append((v, lo, hi, show_mark))
     fig = make_subplots(rows=1, cols=2, subplot_titles=titles)
-    for col, ((v, lo, hi, show_mark), name, colour) in enumerate(zip(panels, names, ("#009E73", "#0072B2")),
-                                                                  start=1):
-        fig.add_trace(go.Histogram(x=v, marker_color=colour, name=name,
-                                   xbins={"start": lo, "end": hi, "size": (hi - lo) / 40}), row=1, col=col)
+    for col, ((v, lo, hi, show_mark), name, colour) in enumerate(zip(panels, names, ("#009E73", "#0072B2")), start=1):
+        fig.add_trace(
+            go.Histogram(x=v, marker_color=colour, name=name, xbins={"start": lo, "end": hi, "size": (hi - lo) / 40}),
+            row=1,
+            col=col,
+        )
         fig.update_xaxes(range=[lo, hi], title_text=f"{name} (one value per draw)", row=1, col=col)
         fig.update_yaxes(title_text="number of draws", row=1, col=col)
         if show_mark:
             fig.add_vline(x=threshold, line={"color": "#CC0000", "dash": "dash"}, row=1, col=col)
-    fig.add_annotation(text=f"threshold 2λ/ε = {display.number(threshold)} (dashed where it falls near the draws)", xref="paper",
-                       yref="paper", x=0.5, y=-0.3, showarrow=False)
-    fig.update_layout(template="plotly_white", height=380, showlegend=False, margin={"l": 50, "r": 20, "t": 80, "b": 80})
+    fig.add_annotation(
+        text=f"threshold 2λ/ε = {display.number(threshold)} (dashed where it falls near the draws)",
+        xref="paper",
+        yref="paper",
+        x=0.5,
+        y=-0.3,
+        showarrow=False,
+    )
+    fig.update_layout(
+        template="plotly_white", height=380, showlegend=False, margin={"l": 50, "r": 20, "t": 80, "b": 80}
+    )
     return fig
 
 
@@ -221,8 +366,9 @@ def reproduction_figure(summary: pd.DataFrame, *, model: str) -> go.Figure:
     """Paper Figure 1 (RMSE, least squares) or Figure 2 (accuracy, logistic): one panel per epsilon."""
     epsilons = sorted(summary["epsilon"].unique())
     metric = "test RMSE" if model == "least_squares" else "test accuracy"
-    fig = make_subplots(rows=1, cols=len(epsilons), subplot_titles=[f"ε = {display.epsilon(e)}" for e in epsilons],
-                        shared_yaxes=True)
+    fig = make_subplots(
+        rows=1, cols=len(epsilons), subplot_titles=[f"ε = {display.epsilon(e)}" for e in epsilons], shared_yaxes=True
+    )
     for j, e in enumerate(epsilons, start=1):
         s = summary[summary["epsilon"] == e]
         for m in ["input", "output", "objective", "nonprivate"]:
@@ -231,19 +377,42 @@ def reproduction_figure(summary: pd.DataFrame, *, model: str) -> go.Figure:
                 continue
             c = color_of(m)
             trials = int(t["n_trials"].min())
-            fig.add_trace(go.Scatter(x=np.concatenate([t["n"], t["n"][::-1]]),
-                                     y=np.concatenate([t["test_metric_hi"], t["test_metric_lo"][::-1]]), fill="toself",
-                                     mode="lines",
-                                     fillcolor=hex_to_rgba(c, 0.15), line={"width": 0}, hoverinfo="skip",
-                                     showlegend=False), row=1, col=j)
-            fig.add_trace(go.Scatter(x=t["n"], y=t["test_metric_mean"], mode="lines+markers",
-                                     name=f"{label_of(m)} ({trials} trials)", line={"color": c},
-                                     legendgroup=m, showlegend=j == 1), row=1, col=j)
+            fig.add_trace(
+                go.Scatter(
+                    x=np.concatenate([t["n"], t["n"][::-1]]),
+                    y=np.concatenate([t["test_metric_hi"], t["test_metric_lo"][::-1]]),
+                    fill="toself",
+                    mode="lines",
+                    fillcolor=hex_to_rgba(c, 0.15),
+                    line={"width": 0},
+                    hoverinfo="skip",
+                    showlegend=False,
+                ),
+                row=1,
+                col=j,
+            )
+            fig.add_trace(
+                go.Scatter(
+                    x=t["n"],
+                    y=t["test_metric_mean"],
+                    mode="lines+markers",
+                    name=f"{label_of(m)} ({trials} trials)",
+                    line={"color": c},
+                    legendgroup=m,
+                    showlegend=j == 1,
+                ),
+                row=1,
+                col=j,
+            )
         fig.update_xaxes(type="log", title_text="n (training examples)", row=1, col=j)
         fig.update_yaxes(title_text=metric, row=1, col=j)
     name = "Figure 1 (linear regression)" if model == "least_squares" else "Figure 2 (logistic regression)"
-    fig.update_layout(template="plotly_white", height=420, title=f"Reproduction of {name}, census-like data",
-                      legend={"orientation": "h", "y": -0.2})
+    fig.update_layout(
+        template="plotly_white",
+        height=420,
+        title=f"Reproduction of {name}, census-like data",
+        legend={"orientation": "h", "y": -0.2},
+    )
     return fig
 
 
@@ -251,14 +420,41 @@ def local_vs_n_figure(table: pd.DataFrame) -> go.Figure:
     """Local epsilon (nominal and exact) against n on log-log axes, with a slope 1/2 guide."""
     t = table.sort_values("n")
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=t["n"], y=t["local_epsilon_nominal"], mode="lines", line={"color": "#0072B2"},
-                             name="local ε, Corollary 1 (nominal)"))
-    fig.add_trace(go.Scatter(x=t["n"], y=t["local_epsilon_exact"], mode="lines", line={"color": "#D55E00", "dash": "dash"},
-                             name="local ε, exact (Gaussian DP)"))
+    fig.add_trace(
+        go.Scatter(
+            x=t["n"],
+            y=t["local_epsilon_nominal"],
+            mode="lines",
+            line={"color": "#0072B2"},
+            name="local ε, Corollary 1 (nominal)",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=t["n"],
+            y=t["local_epsilon_exact"],
+            mode="lines",
+            line={"color": "#D55E00", "dash": "dash"},
+            name="local ε, exact (Gaussian DP)",
+        )
+    )
     if len(t) >= 2:
         n0, n1 = float(t["n"].iloc[-1]) / 1e4, float(t["n"].iloc[-1])
         y1 = float(t["local_epsilon_nominal"].iloc[-1])
-        fig.add_trace(go.Scatter(x=[n0, n1], y=[y1 / 100.0, y1], mode="lines", name="slope 1/2 guide (sqrt n)",
-                                 line={"color": "#BBBBBB", "dash": "longdash", "width": 1}))
-    return apply_layout(fig, title="Local privacy weakens like sqrt(n)", x_title="n (contributors)",
-                        y_title="local ε of one contributor's release", log_x=True, log_y=True)
+        fig.add_trace(
+            go.Scatter(
+                x=[n0, n1],
+                y=[y1 / 100.0, y1],
+                mode="lines",
+                name="slope 1/2 guide (sqrt n)",
+                line={"color": "#BBBBBB", "dash": "longdash", "width": 1},
+            )
+        )
+    return apply_layout(
+        fig,
+        title="Local privacy weakens like sqrt(n)",
+        x_title="n (contributors)",
+        y_title="local ε of one contributor's release",
+        log_x=True,
+        log_y=True,
+    )

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -70,7 +69,9 @@ def _generators(rng, n_trials: int | None):
     return as_generator(rng)
 
 
-def contributor_randomize(Q: np.ndarray, P: np.ndarray, params: InputPerturbationParams, rng) -> tuple[np.ndarray, np.ndarray]:
+def contributor_randomize(
+    Q: np.ndarray, P: np.ndarray, params: InputPerturbationParams, rng
+) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 1 for every row at once: return (Q~, P~) = (Q + U, P - R_noise).
 
     Each row gets noise of variance sigma^2 / n per coordinate (spec P19), so the sums have
@@ -131,8 +132,16 @@ def _records_draw(Q: np.ndarray, P: np.ndarray, params: InputPerturbationParams,
 
 
 def sample_server_inputs(
-    stats: SufficientStats, params: InputPerturbationParams, *, n_trials: int | None = None, rng=None,
-    sampler: str = "stats", X=None, y=None, x_bound: float = 1.0, y_bound: float = 1.0,
+    stats: SufficientStats,
+    params: InputPerturbationParams,
+    *,
+    n_trials: int | None = None,
+    rng=None,
+    sampler: str = "stats",
+    X=None,
+    y=None,
+    x_bound: float = 1.0,
+    y_bound: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Draw the server's inputs (Q~^T Q~, p~) for many independent runs of Algorithm 1.
 
@@ -177,11 +186,23 @@ def sample_server_inputs(
     return _stats_draw(stats, params, gens, check_int("n_trials", n_trials, lo=1))
 
 
-def input_perturbation_thetas(stats, params, *, n_trials=None, rng=None, sampler="stats", X=None, y=None,
-                              x_bound: float = 1.0, y_bound: float = 1.0, return_info: bool = False):
+def input_perturbation_thetas(
+    stats,
+    params,
+    *,
+    n_trials=None,
+    rng=None,
+    sampler="stats",
+    X=None,
+    y=None,
+    x_bound: float = 1.0,
+    y_bound: float = 1.0,
+    return_info: bool = False,
+):
     """Released w^in for many runs (Algorithm 1 then Algorithm 2); shape (T, d)."""
-    QtQt, pt = sample_server_inputs(stats, params, n_trials=n_trials, rng=rng, sampler=sampler, X=X, y=y,
-                                    x_bound=x_bound, y_bound=y_bound)
+    QtQt, pt = sample_server_inputs(
+        stats, params, n_trials=n_trials, rng=rng, sampler=sampler, X=X, y=y, x_bound=x_bound, y_bound=y_bound
+    )
     return server_fit(QtQt, pt, params, return_info=return_info)
 
 
@@ -219,9 +240,23 @@ def release_thetas(stats: SufficientStats, params: InputPerturbationParams, n_ru
     return np.concatenate(out)
 
 
-def release_thetas_xy(X, y, *, epsilon: float, delta: float, n_runs: int, seed=None, model: str = "least_squares",
-                      eta: float = 1.0, alpha: float = 1.0, Delta: float | None = None, Delta_multiplier: float = 1.0,
-                      sigma_u_mode: str = "COR2", x_bound: float = 1.0, y_bound: float = 1.0) -> np.ndarray:
+def release_thetas_xy(
+    X,
+    y,
+    *,
+    epsilon: float,
+    delta: float,
+    n_runs: int,
+    seed=None,
+    model: str = "least_squares",
+    eta: float = 1.0,
+    alpha: float = 1.0,
+    Delta: float | None = None,
+    Delta_multiplier: float = 1.0,
+    sigma_u_mode: str = "COR2",
+    x_bound: float = 1.0,
+    y_bound: float = 1.0,
+) -> np.ndarray:
     """:func:`release_thetas` from raw rows: ``n_runs`` releases of input perturbation on (X, y).
 
     The public constants (lambda, zeta) follow from ``model`` and the declared bounds, and Delta from
@@ -245,15 +280,26 @@ def release_thetas_xy(X, y, *, epsilon: float, delta: float, n_runs: int, seed=N
 
     stats = sufficient_stats(X, y, model, x_bound=x_bound, y_bound=y_bound)
     c = model_constants(model, eta=eta, x_bound=x_bound, y_bound=y_bound)
-    params = input_perturbation_params(n=stats.n, d=stats.d, epsilon=epsilon, delta=delta, eta=eta, zeta=c.zeta,
-                                       lam=c.lam, alpha=alpha, Delta=Delta, Delta_multiplier=Delta_multiplier,
-                                       sigma_u_mode=sigma_u_mode)
+    params = input_perturbation_params(
+        n=stats.n,
+        d=stats.d,
+        epsilon=epsilon,
+        delta=delta,
+        eta=eta,
+        zeta=c.zeta,
+        lam=c.lam,
+        alpha=alpha,
+        Delta=Delta,
+        Delta_multiplier=Delta_multiplier,
+        sigma_u_mode=sigma_u_mode,
+    )
     return release_thetas(stats, params, n_runs, seed=seed)
 
 
 # ----------------------------------------------------------------------------------------------
 # Baselines on the same data, constraint and regularisation Delta
 # ----------------------------------------------------------------------------------------------
+
 
 def objective_sigma(params: InputPerturbationParams) -> float:
     """sigma_obj = zeta sqrt(8 ln(2/delta) + 4 eps) / eps ([KST12] Theorem 2; note delta, not delta/2).
@@ -264,8 +310,9 @@ def objective_sigma(params: InputPerturbationParams) -> float:
     return params.zeta * math.sqrt(8.0 * math.log(2.0 / params.delta) + 4.0 * e) / e
 
 
-def objective_perturbation_thetas(stats: SufficientStats, params: InputPerturbationParams, *, n_trials=None,
-                                  rng=None, return_info: bool = False):
+def objective_perturbation_thetas(
+    stats: SufficientStats, params: InputPerturbationParams, *, n_trials=None, rng=None, return_info: bool = False
+):
     """Gaussian objective perturbation ("Obj-Gauss"): argmin_{||w||<=eta} 1/2 w^T (S + Delta I) w - (p - b)^T w.
 
     References
@@ -307,7 +354,11 @@ def output_perturbation_thetas(stats: SufficientStats, params: InputPerturbation
         z /= np.linalg.norm(z, axis=1, keepdims=True)
         return z * g.gamma(d, 1.0 / beta, size=(T, 1))
 
-    b = np.concatenate([draw(g, 1) for g in gens]) if isinstance(gens, list) else draw(gens, check_int("n_trials", n_trials, lo=1))
+    b = (
+        np.concatenate([draw(g, 1) for g in gens])
+        if isinstance(gens, list)
+        else draw(gens, check_int("n_trials", n_trials, lo=1))
+    )
     w = w_lam[None] + b
     norms = np.linalg.norm(w, axis=1, keepdims=True)
     return w * np.minimum(1.0, params.eta / np.maximum(norms, 1e-300))
@@ -358,8 +409,10 @@ def logistic_nonprivate_fit(X, y_pm, eta: float, *, max_iter: int = 50, tol: flo
 
 
 #: Privacy status of every input-perturbation release (see the privacy-proof diagnostic).
-PRIVACY_STATUS = ("claimed by the paper (Theorem 1), not certified: the proof relies on a regulariser that depends "
-                  "on the private data and on an event its Lemma 1 does not secure")
+PRIVACY_STATUS = (
+    "claimed by the paper (Theorem 1), not certified: the proof relies on a regulariser that depends "
+    "on the private data and on an event its Lemma 1 does not secure"
+)
 
 
 @dataclass(frozen=True)
@@ -477,9 +530,18 @@ class InputPerturbation:
         from .params import input_perturbation_params
 
         c = self.constants()
-        return input_perturbation_params(n=n, d=d, epsilon=self.epsilon, delta=self.delta, eta=self.eta, zeta=c.zeta,
-                                         lam=c.lam, alpha=self.alpha, Delta_multiplier=self.Delta_multiplier,
-                                         sigma_u_mode=self.sigma_u_mode)
+        return input_perturbation_params(
+            n=n,
+            d=d,
+            epsilon=self.epsilon,
+            delta=self.delta,
+            eta=self.eta,
+            zeta=c.zeta,
+            lam=c.lam,
+            alpha=self.alpha,
+            Delta_multiplier=self.Delta_multiplier,
+            sigma_u_mode=self.sigma_u_mode,
+        )
 
     def run(self, X, y, *, rng, sampler: str = "records", diagnostics: bool = False):
         """Run the protocol once on (X, y).
@@ -492,19 +554,35 @@ class InputPerturbation:
 
         stats = sufficient_stats(X, y, self.model, x_bound=self.x_bound, y_bound=self.y_bound)
         params = self.params(stats.n, stats.d)
-        QtQt, pt = sample_server_inputs(stats, params, n_trials=1, rng=rng, sampler=sampler, X=X, y=y,
-                                        x_bound=self.x_bound, y_bound=self.y_bound)
+        QtQt, pt = sample_server_inputs(
+            stats, params, n_trials=1, rng=rng, sampler=sampler, X=X, y=y, x_bound=self.x_bound, y_bound=self.y_bound
+        )
         sol = server_fit(QtQt, pt, params, return_info=True)
         w = sol.w[0]
         release = InputPerturbationRelease(
-            theta=w, epsilon=params.epsilon, delta=params.delta, alpha=params.alpha, eps_run=params.eps_run,
-            privacy_status=PRIVACY_STATUS, model=self.model, eta=self.eta, sigma_b=params.sigma_b,
-            sigma_u=params.sigma_u, Delta_in=params.Delta_in, on_boundary=bool(sol.on_boundary[0]), status="optimal")
+            theta=w,
+            epsilon=params.epsilon,
+            delta=params.delta,
+            alpha=params.alpha,
+            eps_run=params.eps_run,
+            privacy_status=PRIVACY_STATUS,
+            model=self.model,
+            eta=self.eta,
+            sigma_b=params.sigma_b,
+            sigma_u=params.sigma_u,
+            Delta_in=params.Delta_in,
+            on_boundary=bool(sol.on_boundary[0]),
+            status="optimal",
+        )
         if not diagnostics:
             return release
         w_hat = nonprivate_theta(stats, self.eta)
         risk_hat = float(empirical_risk(stats, w_hat))
         diag = InputPerturbationDiagnostics(
-            theta_nonprivate=w_hat, risk_nonprivate=risk_hat, excess_risk=float(empirical_risk(stats, w)) - risk_hat,
-            noise_linear=stats.p - pt[0], noise_quadratic=QtQt[0] - stats.S)
+            theta_nonprivate=w_hat,
+            risk_nonprivate=risk_hat,
+            excess_risk=float(empirical_risk(stats, w)) - risk_hat,
+            noise_linear=stats.p - pt[0],
+            noise_quadratic=QtQt[0] - stats.S,
+        )
         return release, diag

@@ -83,7 +83,9 @@ def _prepare(X, y, model: str, x_bound: float, y_bound: float) -> tuple[np.ndarr
         y = np.clip(y, -y_bound, y_bound)
     else:
         if not np.all(np.isin(y, (-1.0, 1.0))):
-            raise DataValidationError("labels for model 'logistic_taylor' must be -1 or +1; map {0, 1} by 2y - 1 first.")
+            raise DataValidationError(
+                "labels for model 'logistic_taylor' must be -1 or +1; map {0, 1} by 2y - 1 first."
+            )
     return X, y
 
 
@@ -119,16 +121,20 @@ class SufficientStats:
     model: str
 
     @staticmethod
-    def from_moments(n: int, S: np.ndarray, p: np.ndarray, s_sum: float, model: str) -> "SufficientStats":
+    def from_moments(n: int, S: np.ndarray, p: np.ndarray, s_sum: float, model: str) -> SufficientStats:
         S = 0.5 * (S + S.T)
         vals, vecs = np.linalg.eigh(S)
         k = min(int(n), S.shape[0])
         vals, vecs = vals[::-1][:k], vecs[:, ::-1][:, :k]
         R = np.sqrt(np.maximum(vals, 0.0))[:, None] * vecs.T
-        return SufficientStats(n=int(n), d=S.shape[0], S=S, p=np.asarray(p, float), s_sum=float(s_sum), R=R, model=model)
+        return SufficientStats(
+            n=int(n), d=S.shape[0], S=S, p=np.asarray(p, float), s_sum=float(s_sum), R=R, model=model
+        )
 
 
-def sufficient_stats(X, y, model: str = "least_squares", *, x_bound: float = 1.0, y_bound: float = 1.0) -> SufficientStats:
+def sufficient_stats(
+    X, y, model: str = "least_squares", *, x_bound: float = 1.0, y_bound: float = 1.0
+) -> SufficientStats:
     """The one O(n d^2) pass over the data: Q^T Q, sum p_i, sum s_i (chunked over rows)."""
     Q, P, s = quadratic_features(X, y, model, x_bound=x_bound, y_bound=y_bound)
     d = Q.shape[1]
@@ -139,8 +145,9 @@ def sufficient_stats(X, y, model: str = "least_squares", *, x_bound: float = 1.0
     return SufficientStats.from_moments(Q.shape[0], S, P.sum(axis=0), float(s.sum()), model)
 
 
-def prefix_stats(X, y, ns, model: str = "least_squares", *, x_bound: float = 1.0,
-                 y_bound: float = 1.0) -> list[SufficientStats]:
+def prefix_stats(
+    X, y, ns, model: str = "least_squares", *, x_bound: float = 1.0, y_bound: float = 1.0
+) -> list[SufficientStats]:
     """Sufficient statistics of the first ``n`` rows for every ``n`` in ``ns`` (one pass, increasing n)."""
     Q, P, s = quadratic_features(X, y, model, x_bound=x_bound, y_bound=y_bound)
     ns_sorted = sorted({check_int("n", v, lo=1, hi=Q.shape[0]) for v in ns})

@@ -15,7 +15,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..._validation import check_choice, check_delta, check_epsilon, check_in_interval, check_int, check_positive, computable
+from ..._validation import (
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_in_interval,
+    check_int,
+    check_positive,
+    computable,
+)
 from ...calibration import gaussian_epsilon_analytic
 from ...exceptions import InvalidPrivacyParameter
 
@@ -198,8 +206,13 @@ class InputPerturbationParams:
 
     def as_dict(self) -> dict:
         out = {f: getattr(self, f) for f in self.__slots__}  # type: ignore[attr-defined]
-        out.update(per_record_std_b=self.per_record_std_b, per_record_std_u=self.per_record_std_u,
-                   kappa_lower=self.kappa_lower, kappa_upper=self.kappa_upper, valid=self.valid)
+        out.update(
+            per_record_std_b=self.per_record_std_b,
+            per_record_std_u=self.per_record_std_u,
+            kappa_lower=self.kappa_lower,
+            kappa_upper=self.kappa_upper,
+            valid=self.valid,
+        )
         return out
 
 
@@ -279,7 +292,9 @@ def input_perturbation_params(
     if mode == "ALG1" and not valid_alg1:
         raise ValueError(f"n must be greater than 4 ln(4/delta) = {mins['alg1']:.4g} for sigma_u_mode='ALG1', got {n}.")
     if mode in ("COR2", "CORR") and not valid_cor2:
-        raise ValueError(f"n must be greater than 4 ln(8/delta) = {mins['cor2']:.4g} for sigma_u_mode={mode!r}, got {n}.")
+        raise ValueError(
+            f"n must be greater than 4 ln(8/delta) = {mins['cor2']:.4g} for sigma_u_mode={mode!r}, got {n}."
+        )
 
     eps_run = alpha * eps
     gamma = dl / 2.0
@@ -300,14 +315,42 @@ def input_perturbation_params(
         Delta_v = check_positive("Delta", Delta)
         if not Delta_v > thr:
             raise InvalidPrivacyParameter(
-                f"Delta must be greater than 2*lam/eps_run = {thr:.6g} (Theorem 1 needs Delta_in > 0), got {Delta_v:g}.")
+                f"Delta must be greater than 2*lam/eps_run = {thr:.6g} (Theorem 1 needs Delta_in > 0), got {Delta_v:g}."
+            )
     return InputPerturbationParams(
-        n=n, d=d, epsilon=eps, delta=dl, eta=eta, zeta=zeta, lam=lam, alpha=alpha, sigma_u_mode=mode,
-        sigma_u_margin=margin, Delta_multiplier=mult, eps_run=eps_run, gamma=gamma, delta_prime=delta_prime,
-        a2=a2, a4=a4, K=K, sigma_b2=sigma_b2, sigma_b=math.sqrt(sigma_b2), sigma_u=chosen, sigma_u_alg1=s_alg1,
-        sigma_u_cor2=s_cor2, sigma_u_corr=s_corr, ridge_threshold=thr, Delta_star=Delta_star, Delta=Delta_v,
-        Delta_in=Delta_v - thr, n_min_cor2=mins["cor2"], n_min_alg1=mins["alg1"], n_min_theorem2=mins["theorem2"],
-        valid_cor2=bool(valid_cor2), valid_alg1=bool(valid_alg1), valid_theorem2=bool(n >= mins["theorem2"]),
+        n=n,
+        d=d,
+        epsilon=eps,
+        delta=dl,
+        eta=eta,
+        zeta=zeta,
+        lam=lam,
+        alpha=alpha,
+        sigma_u_mode=mode,
+        sigma_u_margin=margin,
+        Delta_multiplier=mult,
+        eps_run=eps_run,
+        gamma=gamma,
+        delta_prime=delta_prime,
+        a2=a2,
+        a4=a4,
+        K=K,
+        sigma_b2=sigma_b2,
+        sigma_b=math.sqrt(sigma_b2),
+        sigma_u=chosen,
+        sigma_u_alg1=s_alg1,
+        sigma_u_cor2=s_cor2,
+        sigma_u_corr=s_corr,
+        ridge_threshold=thr,
+        Delta_star=Delta_star,
+        Delta=Delta_v,
+        Delta_in=Delta_v - thr,
+        n_min_cor2=mins["cor2"],
+        n_min_alg1=mins["alg1"],
+        n_min_theorem2=mins["theorem2"],
+        valid_cor2=bool(valid_cor2),
+        valid_alg1=bool(valid_alg1),
+        valid_theorem2=bool(n >= mins["theorem2"]),
     )
 
 
@@ -346,7 +389,10 @@ def exact_local_epsilon(mu: float, delta_local: float) -> float:
 
 
 def local_privacy(
-    params: InputPerturbationParams, *, sensitivities: str = "paper", q_bound: float | None = None,
+    params: InputPerturbationParams,
+    *,
+    sensitivities: str = "paper",
+    q_bound: float | None = None,
     p_bound: float | None = None,
 ) -> LocalPrivacy:
     """Local privacy of Algorithm 1's release, nominal ([FTS17] Corollary 1) and exact (GDP).
@@ -380,11 +426,23 @@ def local_privacy(
     delta_local = 2.0 * params.delta
     eps_exact = exact_local_epsilon(mu, delta_local) if delta_local < 1.0 else 0.0
     er = params.eps_run
-    large_n = 2.0 * c * math.sqrt(n) * math.sqrt(er) * (
-        math.sqrt(params.lam / 2.0) + math.sqrt(er / (8.0 * math.log(2.0 / params.delta_prime) + 4.0 * er)))
+    large_n = (
+        2.0
+        * c
+        * math.sqrt(n)
+        * math.sqrt(er)
+        * (math.sqrt(params.lam / 2.0) + math.sqrt(er / (8.0 * math.log(2.0 / params.delta_prime) + 4.0 * er)))
+    )
     return LocalPrivacy(
-        epsilon_nominal=eps_q + eps_p, epsilon_exact=eps_exact, delta_local=delta_local, epsilon_q=eps_q,
-        epsilon_p=eps_p, mu=mu, c=c, corollary1_valid=bool(eps_q < 1.0 and eps_p < 1.0), sensitivities=sensitivities,
+        epsilon_nominal=eps_q + eps_p,
+        epsilon_exact=eps_exact,
+        delta_local=delta_local,
+        epsilon_q=eps_q,
+        epsilon_p=eps_p,
+        mu=mu,
+        c=c,
+        corollary1_valid=bool(eps_q < 1.0 and eps_p < 1.0),
+        sensitivities=sensitivities,
         epsilon_large_n=large_n,
     )
 
@@ -450,9 +508,17 @@ def conservative_accounting(params: InputPerturbationParams, *, gamma_t: float |
     e_b = (4.0 * z2 + math.sqrt(16.0 * z2 * z2 + 4.0 * s2 * L * z2)) / (2.0 * s2)
     ridge_ok_at_eb = p.Delta_in >= 2.0 * lam_t / e_b
     return ConservativeAccounting(
-        t=t, chi2_quantile=q, lam_tilde=lam_t, zeta_tilde=zeta_t, ridge_needed=ridge_needed,
-        ridge_ok=bool(p.Delta_in >= ridge_needed), sigma_b_needed=sigma_needed, sigma_b_ok=bool(p.sigma_b >= sigma_needed),
-        epsilon_from_sigma_b=e_b, epsilon=e_b if ridge_ok_at_eb else math.inf, delta=p.delta_prime + gt,
+        t=t,
+        chi2_quantile=q,
+        lam_tilde=lam_t,
+        zeta_tilde=zeta_t,
+        ridge_needed=ridge_needed,
+        ridge_ok=bool(p.Delta_in >= ridge_needed),
+        sigma_b_needed=sigma_needed,
+        sigma_b_ok=bool(p.sigma_b >= sigma_needed),
+        epsilon_from_sigma_b=e_b,
+        epsilon=e_b if ridge_ok_at_eb else math.inf,
+        delta=p.delta_prime + gt,
     )
 
 

@@ -42,8 +42,7 @@ class BallSolution:
     mu: np.ndarray
 
 
-def solve_ball(A: np.ndarray, h: np.ndarray, eta: float, *, rel_eig_tol: float = 1e-12,
-               return_info: bool = False):
+def solve_ball(A: np.ndarray, h: np.ndarray, eta: float, *, rel_eig_tol: float = 1e-12, return_info: bool = False):
     """Minimise 1/2 w^T A w - h^T w subject to ||w|| <= eta, exactly.
 
     Parameters
@@ -90,7 +89,9 @@ def solve_ball(A: np.ndarray, h: np.ndarray, eta: float, *, rel_eig_tol: float =
         A = A[None]
         h = h[None]
     if A.ndim != 3 or A.shape[-1] != A.shape[-2] or h.shape != A.shape[:2]:
-        raise DataValidationError(f"A must have shape (d, d) or (T, d, d) and h (d,) or (T, d); got {A.shape} and {h.shape}.")
+        raise DataValidationError(
+            f"A must have shape (d, d) or (T, d, d) and h (d,) or (T, d); got {A.shape} and {h.shape}."
+        )
     a, V = np.linalg.eigh(0.5 * (A + np.swapaxes(A, -1, -2)))
     scale = np.maximum(np.abs(a).max(axis=-1, keepdims=True), 1e-300)
     if np.any(a < -1e-9 * scale):

@@ -14,6 +14,12 @@ Wang & Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed D
 * :mod:`.simulation` — Monte-Carlo experiments.
 """
 
+from .baselines import BASELINE_LABEL, baseline_clipped_em, baseline_dp_gd, dp_gd_calibration
+from .grid import GridEMResult, GridNet, default_grid_resolution, em_grid, grid_mechanism_releases, grid_net
+from .lad import l1_risk, lad_fit, lad_fit_ball, lad_fit_linprog
+from .mcmc import APPROXIMATE_LABEL, MCMCSchedule, effective_sample_size, em_mcmc, split_rhat
+from .mechanism import L1Calibration, L1Diagnostics, L1ExponentialRegression, L1FitResult
+from .population import HeavyTailedModel, make_eval_sample, noise_g, population_excess_risk
 from .truncation import (
     CONVENTION_LABELS,
     CONVENTIONS,
@@ -28,20 +34,45 @@ from .truncation import (
     surrogate_cost_and_grad,
     surrogate_risk,
 )
-from .grid import GridEMResult, GridNet, default_grid_resolution, em_grid, grid_mechanism_releases, grid_net
-from .mcmc import APPROXIMATE_LABEL, MCMCSchedule, em_mcmc, effective_sample_size, split_rhat
-from .baselines import BASELINE_LABEL, baseline_clipped_em, baseline_dp_gd, dp_gd_calibration
-from .lad import l1_risk, lad_fit, lad_fit_ball, lad_fit_linprog
-from .population import HeavyTailedModel, make_eval_sample, noise_g, population_excess_risk
-from .mechanism import L1Calibration, L1Diagnostics, L1ExponentialRegression, L1FitResult
 
 __all__ = [
-    "CONVENTIONS", "CONVENTION_LABELS", "convention_guarantee", "cost_sensitivity", "inverse_temperature", "kappa",
-    "psi", "psi_prime", "score_sensitivity", "surrogate_cost", "surrogate_cost_and_grad", "surrogate_risk",
-    "GridEMResult", "GridNet", "default_grid_resolution", "em_grid", "grid_mechanism_releases", "grid_net",
-    "APPROXIMATE_LABEL", "MCMCSchedule", "em_mcmc", "effective_sample_size", "split_rhat",
-    "BASELINE_LABEL", "baseline_clipped_em", "baseline_dp_gd", "dp_gd_calibration",
-    "l1_risk", "lad_fit", "lad_fit_ball", "lad_fit_linprog",
-    "HeavyTailedModel", "make_eval_sample", "noise_g", "population_excess_risk",
-    "L1Calibration", "L1ExponentialRegression", "L1FitResult", "L1Diagnostics",
+    "CONVENTIONS",
+    "CONVENTION_LABELS",
+    "convention_guarantee",
+    "cost_sensitivity",
+    "inverse_temperature",
+    "kappa",
+    "psi",
+    "psi_prime",
+    "score_sensitivity",
+    "surrogate_cost",
+    "surrogate_cost_and_grad",
+    "surrogate_risk",
+    "GridEMResult",
+    "GridNet",
+    "default_grid_resolution",
+    "em_grid",
+    "grid_mechanism_releases",
+    "grid_net",
+    "APPROXIMATE_LABEL",
+    "MCMCSchedule",
+    "em_mcmc",
+    "effective_sample_size",
+    "split_rhat",
+    "BASELINE_LABEL",
+    "baseline_clipped_em",
+    "baseline_dp_gd",
+    "dp_gd_calibration",
+    "l1_risk",
+    "lad_fit",
+    "lad_fit_ball",
+    "lad_fit_linprog",
+    "HeavyTailedModel",
+    "make_eval_sample",
+    "noise_g",
+    "population_excess_risk",
+    "L1Calibration",
+    "L1ExponentialRegression",
+    "L1FitResult",
+    "L1Diagnostics",
 ]

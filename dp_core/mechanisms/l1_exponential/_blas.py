@@ -13,8 +13,8 @@ import ctypes
 import functools
 import glob
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import numpy as np
 

@@ -20,7 +20,15 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..._validation import check_delta, check_epsilon, check_int, check_positive, check_probability, check_Xy, computable
+from ..._validation import (
+    check_delta,
+    check_epsilon,
+    check_int,
+    check_positive,
+    check_probability,
+    check_Xy,
+    computable,
+)
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
 from ._blas import single_threaded_blas
@@ -59,7 +67,9 @@ def markov_clip_level(moment: float, theta: float, q: float = 0.05) -> float:
     return (m / q) ** (1.0 / th)
 
 
-def clip_data(X: ArrayLike, y: ArrayLike, clip_x: float, clip_y: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def clip_data(
+    X: ArrayLike, y: ArrayLike, clip_x: float, clip_y: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """``x_i <- x_i min(1, C_x/||x_i||)`` and ``y_i <- max(-C_y, min(C_y, y_i))``."""
     X, y = check_Xy(X, y, min_rows=1)
     cx = check_positive("clip_x", clip_x)
@@ -78,8 +88,9 @@ def clipped_em_kappa(epsilon: float, clip_x: float, clip_y: float, radius: float
     0.0625
     """
     eps = check_epsilon(epsilon)
-    return eps / (2.0 * (check_positive("clip_y", clip_y) + check_positive("clip_x", clip_x)
-                         * check_positive("radius", radius)))
+    return eps / (
+        2.0 * (check_positive("clip_y", clip_y) + check_positive("clip_x", clip_x) * check_positive("radius", radius))
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,16 +125,28 @@ def _abs_cost(W, X, y, want_grad=True):
     G = np.empty((k, X.shape[1]))
     rows = max(1, (1 << 18) // n)
     for s in range(0, k, rows):
-        r = y - W[s:s + rows] @ X.T
-        S[s:s + rows] = np.abs(r).sum(axis=1)
+        r = y - W[s : s + rows] @ X.T
+        S[s : s + rows] = np.abs(r).sum(axis=1)
         if want_grad:
-            G[s:s + rows] = -(np.sign(r) @ X)
+            G[s : s + rows] = -(np.sign(r) @ X)
     return S, G
 
 
-def baseline_clipped_em(X: ArrayLike, y: ArrayLike, *, epsilon: float, clip_x: float, clip_y: float,
-                        radius: float = 1.0, n_draws: int = 1, mode: str = "auto", m: int | None = None,
-                        schedule: MCMCSchedule | None = None, rng: RngLike = None, diagnostics: bool = False):
+def baseline_clipped_em(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    epsilon: float,
+    clip_x: float,
+    clip_y: float,
+    radius: float = 1.0,
+    n_draws: int = 1,
+    mode: str = "auto",
+    m: int | None = None,
+    schedule: MCMCSchedule | None = None,
+    rng: RngLike = None,
+    diagnostics: bool = False,
+):
     """B1: exponential mechanism with the raw l1 cost on clipped data (pure epsilon-DP, replace-one).
 
     ``mode="grid"`` (d <= 3, exact) or ``"mcmc"`` (MALA; the target is log-concave here); ``"auto"``
@@ -148,15 +171,22 @@ def baseline_clipped_em(X: ArrayLike, y: ArrayLike, *, epsilon: float, clip_x: f
         with single_threaded_blas():
             S = _abs_cost(net.points, Xc, yc, want_grad=False)[0]
         idx = sample_grid(grid_probabilities(S, k), n_draws, rng)
-        rel = ClippedEMResult(net.points[idx], k, sens, "grid",
-                              f"{BASELINE_LABEL}; exact ε-DP (replace-one, sensitivity C_y + C_x R = {sens:g})", net=net)
+        rel = ClippedEMResult(
+            net.points[idx],
+            k,
+            sens,
+            "grid",
+            f"{BASELINE_LABEL}; exact ε-DP (replace-one, sensitivity C_y + C_x R = {sens:g})",
+            net=net,
+        )
         return (rel, ClippedEMDiagnostics()) if diagnostics else rel
     if mode != "mcmc":
         raise ValueError(f"mode must be one of 'auto', 'grid', 'mcmc', got {mode!r}.")
     if math.isinf(k):
         raise ValueError("epsilon must be finite for the MCMC sampler, got inf.")
-    res = mcmc_sample(lambda W: _abs_cost(W, Xc, yc), d, max(2, n_draws), kappa_value=k, radius=R,
-                      schedule=schedule, rng=rng)
+    res = mcmc_sample(
+        lambda W: _abs_cost(W, Xc, yc), d, max(2, n_draws), kappa_value=k, radius=R, schedule=schedule, rng=rng
+    )
     rel = ClippedEMResult(res.draws[:n_draws], k, sens, "mcmc", f"{BASELINE_LABEL}; {APPROXIMATE_LABEL}")
     return (rel, ClippedEMDiagnostics(mcmc=res)) if diagnostics else rel
 
@@ -180,8 +210,9 @@ class DPGDCalibration:
 
 
 @computable
-def dp_gd_calibration(*, n: int, d: int, epsilon: float, delta: float, n_steps: int = 200, clip: float = 2.0,
-                      radius: float = 1.0) -> DPGDCalibration:
+def dp_gd_calibration(
+    *, n: int, d: int, epsilon: float, delta: float, n_steps: int = 200, clip: float = 2.0, radius: float = 1.0
+) -> DPGDCalibration:
     """Calibrate B2 (replace-one; rho-zCDP => (rho + 2 sqrt(rho L), delta)-DP).
 
     Examples
@@ -204,8 +235,18 @@ def dp_gd_calibration(*, n: int, d: int, epsilon: float, delta: float, n_steps: 
     return DPGDCalibration(rho, sigma, G, 2.0 * R / (G * math.sqrt(T)), T, C, eps, delta)
 
 
-def baseline_dp_gd(X: ArrayLike, y: ArrayLike, *, epsilon: float, delta: float = 1e-5, clip: float = 2.0,
-                   n_steps: int = 200, radius: float = 1.0, n_draws: int = 1, rng: RngLike = None) -> NDArray[np.float64]:
+def baseline_dp_gd(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    epsilon: float,
+    delta: float = 1e-5,
+    clip: float = 2.0,
+    n_steps: int = 200,
+    radius: float = 1.0,
+    n_draws: int = 1,
+    rng: RngLike = None,
+) -> NDArray[np.float64]:
     """B2: DP projected subgradient descent with per-example clipping; ``n_draws`` independent releases.
 
     The per-example subgradient ``-sign(r_i) x_i`` has norm ``||x_i||``, so its clipped version is

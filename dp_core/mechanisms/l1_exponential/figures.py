@@ -31,8 +31,11 @@ __all__ = [
     "truncation_figure",
 ]
 
-_CONVENTION_NAMES = {"tight": "tight convention (ε-DP)", "paper_proof": "paper's proof convention (ε-DP)",
-                     "paper_box": "paper's printed convention (2ε-DP)"}
+_CONVENTION_NAMES = {
+    "tight": "tight convention (ε-DP)",
+    "paper_proof": "paper's proof convention (ε-DP)",
+    "paper_box": "paper's printed convention (2ε-DP)",
+}
 _THETA_COLORS = {1.2: "#CC79A7", 1.5: "#0072B2", 1.8: "#009E73", 2.0: "#D55E00"}
 
 
@@ -45,16 +48,34 @@ def psi_figure(thetas: Sequence[float], iota: float, *, r_max: float | None = No
     r_max = 2.5 / iota if r_max is None else r_max
     r = np.linspace(0, r_max, 400)
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=r, y=r, mode="lines", name="raw |r| (ℓ1 loss)", line={"color": "#000000", "dash": "dot"}))
+    fig.add_trace(
+        go.Scatter(x=r, y=r, mode="lines", name="raw |r| (ℓ1 loss)", line={"color": "#000000", "dash": "dot"})
+    )
     for th in thetas:
-        fig.add_trace(go.Scatter(x=r, y=psi(iota * r, th) / iota, mode="lines", name=f"(1/ι) ψ_θ(ι|r|), θ = {display.number(th)}",
-                                 line={"color": _theta_color(th), "width": 2}))
-        fig.add_hline(y=math.log(th) / iota, line={"color": _theta_color(th), "dash": "dash", "width": 1},
-                      annotation_text=f"saturation log θ/ι (θ = {display.number(th)})", annotation_position="top left")
-    fig.add_vline(x=1 / iota, line={"color": "#555555", "dash": "dash"}, annotation_text=f"threshold 1/ι = {display.number(1 / iota)}")
+        fig.add_trace(
+            go.Scatter(
+                x=r,
+                y=psi(iota * r, th) / iota,
+                mode="lines",
+                name=f"(1/ι) ψ_θ(ι|r|), θ = {display.number(th)}",
+                line={"color": _theta_color(th), "width": 2},
+            )
+        )
+        fig.add_hline(
+            y=math.log(th) / iota,
+            line={"color": _theta_color(th), "dash": "dash", "width": 1},
+            annotation_text=f"saturation log θ/ι (θ = {display.number(th)})",
+            annotation_position="top left",
+        )
+    fig.add_vline(
+        x=1 / iota,
+        line={"color": "#555555", "dash": "dash"},
+        annotation_text=f"threshold 1/ι = {display.number(1 / iota)}",
+    )
     fig.update_yaxes(range=[0, 1.3 * max(math.log(max(thetas)) / iota, 1e-9) * 1.0 + 0.0])
-    return apply_layout(fig, title="Truncated loss: residuals beyond 1/ι exert no pull", x_title="|residual|",
-                        y_title="per-sample loss")
+    return apply_layout(
+        fig, title="Truncated loss: residuals beyond 1/ι exert no pull", x_title="|residual|", y_title="per-sample loss"
+    )
 
 
 def residual_histogram(residuals: np.ndarray, iota: float, *, clip_quantile: float = 0.005) -> go.Figure:
@@ -77,20 +98,31 @@ def residual_histogram(residuals: np.ndarray, iota: float, *, clip_quantile: flo
     pad = 0.04 * (hi - lo) if hi > lo else 0.5
     lo, hi = lo - pad, hi + pad
     size = (hi - lo) / 50
-    fig = go.Figure(go.Histogram(x=np.maximum(lx, lo + 1e-9 * size), xbins={"start": lo, "end": hi, "size": size},
-                                 marker_color="#56B4E9", name="residuals (first bin: everything smaller)",
-                                 hovertemplate="%{y:,} residuals<extra></extra>"))
+    fig = go.Figure(
+        go.Histogram(
+            x=np.maximum(lx, lo + 1e-9 * size),
+            xbins={"start": lo, "end": hi, "size": size},
+            marker_color="#56B4E9",
+            name="residuals (first bin: everything smaller)",
+            hovertemplate="%{y:,} residuals<extra></extra>",
+        )
+    )
     decades = np.arange(math.ceil(lo), math.floor(hi) + 1)
-    fig.update_xaxes(range=[lo, hi], tickvals=decades.tolist(),
-                     ticktext=[display.number(10.0 ** float(k)) for k in decades])
-    fig.add_vline(x=math.log10(thr), line={"color": "#D55E00", "dash": "dash"},
-                  annotation_text=f"threshold 1/ι = {display.number(thr)}: {display.percent(frac)} of residuals beyond",
-                  annotation_position="top left")
+    fig.update_xaxes(
+        range=[lo, hi], tickvals=decades.tolist(), ticktext=[display.number(10.0 ** float(k)) for k in decades]
+    )
+    fig.add_vline(
+        x=math.log10(thr),
+        line={"color": "#D55E00", "dash": "dash"},
+        annotation_text=f"threshold 1/ι = {display.number(thr)}: {display.percent(frac)} of residuals beyond",
+        annotation_position="top left",
+    )
     title = "Residuals at the non-private fit (log scale)"
     if zeros:
         title += f"; {zeros:,} exact zero{'s' if zeros > 1 else ''} not shown"
-    return apply_layout(fig, title=title, x_title="|residual| (log scale)", y_title="number of training rows",
-                        height=320)
+    return apply_layout(
+        fig, title=title, x_title="|residual| (log scale)", y_title="number of training rows", height=320
+    )
 
 
 def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None) -> go.Figure:
@@ -102,13 +134,23 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
         order = np.argsort(P[:, 0])
         h = float(np.median(np.diff(P[order, 0]))) if P.shape[0] > 1 else 1.0
         for name, p in probs.items():
-            fig.add_trace(go.Scatter(x=P[order, 0], y=np.asarray(p)[order] / h, mode="lines",
-                                     name=_CONVENTION_NAMES.get(name, name)))
+            fig.add_trace(
+                go.Scatter(
+                    x=P[order, 0], y=np.asarray(p)[order] / h, mode="lines", name=_CONVENTION_NAMES.get(name, name)
+                )
+            )
         for name, w in marks.items():
-            fig.add_vline(x=float(np.ravel(w)[0]), line={"dash": "dash", "color": "#000000" if "LAD" in name else "#009E73"},
-                          annotation_text=name)
-        return apply_layout(fig, title="Output density of the exponential mechanism over W", x_title="w",
-                            y_title="density (probability / grid step)")
+            fig.add_vline(
+                x=float(np.ravel(w)[0]),
+                line={"dash": "dash", "color": "#000000" if "LAD" in name else "#009E73"},
+                annotation_text=name,
+            )
+        return apply_layout(
+            fig,
+            title="Output density of the exponential mechanism over W",
+            x_title="w",
+            y_title="density (probability / grid step)",
+        )
     name, p = next(iter(probs.items()))
     # Points of a regular grid net (boundary points projected onto the ball): rebuild the square image
     # on the cell lattice, each point drawn in its nearest cell.
@@ -127,19 +169,30 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
         mask = np.zeros((size, size), dtype=bool)
         mask[iy, ix] = True
         img[~mask] = np.nan
-        fig.add_trace(go.Heatmap(x=lattice, y=lattice, z=img, colorscale="Viridis", colorbar={"title": "probability"},
-                                 name=name))
+        fig.add_trace(
+            go.Heatmap(x=lattice, y=lattice, z=img, colorscale="Viridis", colorbar={"title": "probability"}, name=name)
+        )
     else:
-        fig.add_trace(go.Scatter(x=P[:, 0], y=P[:, 1], mode="markers", marker={"color": p, "colorscale": "Viridis"},
-                                 name=name))
+        fig.add_trace(
+            go.Scatter(x=P[:, 0], y=P[:, 1], mode="markers", marker={"color": p, "colorscale": "Viridis"}, name=name)
+        )
     for label, w in marks.items():
         w = np.ravel(w)
-        fig.add_trace(go.Scatter(x=[w[0]], y=[w[1]], mode="markers+text", text=[label], textposition="top center",
-                                 marker={"symbol": "x", "size": 12, "color": "#FFFFFF" if "LAD" in label else "#FF4B4B"},
-                                 name=label))
+        fig.add_trace(
+            go.Scatter(
+                x=[w[0]],
+                y=[w[1]],
+                mode="markers+text",
+                text=[label],
+                textposition="top center",
+                marker={"symbol": "x", "size": 12, "color": "#FFFFFF" if "LAD" in label else "#FF4B4B"},
+                name=label,
+            )
+        )
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
-    return apply_layout(fig, title=f"Output law over W ({_CONVENTION_NAMES.get(name, name)})", x_title="w₁",
-                        y_title="w₂", height=480)
+    return apply_layout(
+        fig, title=f"Output law over W ({_CONVENTION_NAMES.get(name, name)})", x_title="w₁", y_title="w₂", height=480
+    )
 
 
 def fitted_slope(x: Sequence[float], y: Sequence[float]) -> float:
@@ -152,13 +205,29 @@ def fitted_slope(x: Sequence[float], y: Sequence[float]) -> float:
     return float(np.polyfit(np.log(x[ok]), np.log(y[ok]), 1)[0])
 
 
-def rate_figure(summary: pd.DataFrame, *, x: str = "n", series: str = "theta", y: str = "excess_risk",
-                bounds: pd.DataFrame | None = None, title: str = "Excess population risk against n") -> go.Figure:
+def rate_figure(
+    summary: pd.DataFrame,
+    *,
+    x: str = "n",
+    series: str = "theta",
+    y: str = "excess_risk",
+    bounds: pd.DataFrame | None = None,
+    title: str = "Excess population risk against n",
+) -> go.Figure:
     """Excess risk vs n on log-log axes, one curve per theta, reference slopes -(theta-1)/theta (F1, panel 3)."""
     s = summary.copy()
     s["series"] = [f"θ = {display.number(v)}" for v in s[series]]
-    fig = line_ci_figure(s, x=x, y=y, method_col="series", log_x=True, log_y=True, title=title,
-                         x_title="n (log)", y_title="excess population risk (log)")
+    fig = line_ci_figure(
+        s,
+        x=x,
+        y=y,
+        method_col="series",
+        log_x=True,
+        log_y=True,
+        title=title,
+        x_title="n (log)",
+        y_title="excess population risk (log)",
+    )
     for th, g in s.groupby(series):
         g = g.sort_values(x)
         slope = fitted_slope(g[x], g[f"{y}_mean"])
@@ -166,9 +235,18 @@ def rate_figure(summary: pd.DataFrame, *, x: str = "n", series: str = "theta", y
         x0, y0 = float(g[x].iloc[0]), float(g[f"{y}_mean"].iloc[0])
         xs = g[x].to_numpy(dtype=float)
         if y0 > 0:
-            fig.add_trace(go.Scatter(x=xs, y=y0 * (xs / x0) ** ref, mode="lines",
-                                     line={"dash": "dot", "color": _theta_color(th), "width": 1},
-                                     name=f"θ = {display.number(th)}: reference slope {display.number(ref)} (fitted {display.number(slope)})"))
+            fig.add_trace(
+                go.Scatter(
+                    x=xs,
+                    y=y0 * (xs / x0) ** ref,
+                    mode="lines",
+                    line={"dash": "dot", "color": _theta_color(th), "width": 1},
+                    name=(
+                        f"θ = {display.number(th)}: reference slope {display.number(ref)} (fitted "
+                        f"{display.number(slope)})"
+                    ),
+                )
+            )
     if bounds is not None:
         for name, g in bounds.groupby("curve"):
             add_bound_trace(fig, g[x], g["value"], method=str(name), name=str(name))
@@ -179,17 +257,42 @@ def rate_figure(summary: pd.DataFrame, *, x: str = "n", series: str = "theta", y
     return fig
 
 
-def epsilon_figure(summary: pd.DataFrame, bound: pd.DataFrame, *, eps_star: float, nonprivate: float | None = None) -> go.Figure:
+def epsilon_figure(
+    summary: pd.DataFrame, bound: pd.DataFrame, *, eps_star: float, nonprivate: float | None = None
+) -> go.Figure:
     """Excess risk vs epsilon with the bound split into statistical and privacy parts (F2, panel 4)."""
-    fig = line_ci_figure(summary, x="epsilon", y="excess_risk", method_col="method", log_x=True, log_y=True,
-                         title="Privacy-utility: excess risk against ε", x_title="ε (log)",
-                         y_title="excess population risk (log)")
-    for col, name, dash in (("statistical", "bound: statistical part (non-private)", "dot"),
-                            ("privacy", "bound: privacy part", "dash"), ("total", "explicit bound U(ι*)", "solid")):
-        fig.add_trace(go.Scatter(x=bound["epsilon"], y=bound[col], mode="lines", name=name,
-                                 line={"dash": dash, "color": "#777777" if col != "privacy" else "#D55E00", "width": 1.5}))
-    vline(fig, eps_star, log_x=True, line={"color": "#555555", "dash": "dash"},
-          annotation_text=f"ε = (2/3) log θ = {display.epsilon(eps_star)}: below it privacy dominates")
+    fig = line_ci_figure(
+        summary,
+        x="epsilon",
+        y="excess_risk",
+        method_col="method",
+        log_x=True,
+        log_y=True,
+        title="Privacy-utility: excess risk against ε",
+        x_title="ε (log)",
+        y_title="excess population risk (log)",
+    )
+    for col, name, dash in (
+        ("statistical", "bound: statistical part (non-private)", "dot"),
+        ("privacy", "bound: privacy part", "dash"),
+        ("total", "explicit bound U(ι*)", "solid"),
+    ):
+        fig.add_trace(
+            go.Scatter(
+                x=bound["epsilon"],
+                y=bound[col],
+                mode="lines",
+                name=name,
+                line={"dash": dash, "color": "#777777" if col != "privacy" else "#D55E00", "width": 1.5},
+            )
+        )
+    vline(
+        fig,
+        eps_star,
+        log_x=True,
+        line={"color": "#555555", "dash": "dash"},
+        annotation_text=f"ε = (2/3) log θ = {display.epsilon(eps_star)}: below it privacy dominates",
+    )
     if nonprivate is not None and nonprivate > 0:
         hline(fig, nonprivate, log_y=True, line={"color": "#000000", "dash": "dot"}, annotation_text="non-private LAD")
     return fig
@@ -198,27 +301,65 @@ def epsilon_figure(summary: pd.DataFrame, bound: pd.DataFrame, *, eps_star: floa
 def truncation_figure(summary: pd.DataFrame, bound: pd.DataFrame | None = None) -> go.Figure:
     """Excess risk vs the multiplier c_iota (iota = c_iota iota*) per noise case (F3, panel 5)."""
     s = summary.copy()
-    fig = line_ci_figure(s, x="c_iota", y="excess_risk", method_col="case", log_x=True, log_y=True,
-                         title="Truncation trade-off: excess risk against ι/ι*", x_title="c_ι = ι/ι* (log)",
-                         y_title="excess population risk (log)")
+    fig = line_ci_figure(
+        s,
+        x="c_iota",
+        y="excess_risk",
+        method_col="case",
+        log_x=True,
+        log_y=True,
+        title="Truncation trade-off: excess risk against ι/ι*",
+        x_title="c_ι = ι/ι* (log)",
+        y_title="excess population risk (log)",
+    )
     if bound is not None:
-        fig.add_trace(go.Scatter(x=bound["c_iota"], y=bound["total"], mode="lines", name="explicit bound U(c_ι ι*)",
-                                 line={"dash": "dash", "color": "#777777"}, yaxis="y2"))
-        fig.update_layout(yaxis2={"overlaying": "y", "side": "right", "type": "log", "title": "bound U (right axis)",
-                                      "showgrid": False})
+        fig.add_trace(
+            go.Scatter(
+                x=bound["c_iota"],
+                y=bound["total"],
+                mode="lines",
+                name="explicit bound U(c_ι ι*)",
+                line={"dash": "dash", "color": "#777777"},
+                yaxis="y2",
+            )
+        )
+        fig.update_layout(
+            yaxis2={
+                "overlaying": "y",
+                "side": "right",
+                "type": "log",
+                "title": "bound U (right axis)",
+                "showgrid": False,
+            }
+        )
     vline(fig, 1.0, log_x=True, line={"color": "#555555", "dash": "dot"}, annotation_text="ι*")
     return fig
 
 
-def baseline_figure(summary: pd.DataFrame, *, x: str = "tail", x_title: str = "tail index α of the features") -> go.Figure:
+def baseline_figure(
+    summary: pd.DataFrame, *, x: str = "tail", x_title: str = "tail index α of the features"
+) -> go.Figure:
     """EM-L1-HT against the clipped EM (B1) and DP-GD (B2) as the tails get heavier (F4, panel 6)."""
-    return line_ci_figure(summary, x=x, y="excess_risk", method_col="method", log_y=True,
-                          title="Heavy tails: the paper's mechanism vs non-robust baselines (not from the paper)",
-                          x_title=x_title, y_title="excess population risk (log)")
+    return line_ci_figure(
+        summary,
+        x=x,
+        y="excess_risk",
+        method_col="method",
+        log_y=True,
+        title="Heavy tails: the paper's mechanism vs non-robust baselines (not from the paper)",
+        x_title=x_title,
+        y_title="excess population risk (log)",
+    )
 
 
-def sampler_figure(grid_points: np.ndarray, grid_probs: np.ndarray, mcmc_draws: np.ndarray, *, coord: int = 0,
-                   diagnostics: dict | None = None) -> go.Figure:
+def sampler_figure(
+    grid_points: np.ndarray,
+    grid_probs: np.ndarray,
+    mcmc_draws: np.ndarray,
+    *,
+    coord: int = 0,
+    diagnostics: dict | None = None,
+) -> go.Figure:
     """Marginal of one coordinate: exact grid law vs MCMC final states (F5, panel 8)."""
     P = np.asarray(grid_points, dtype=float)[:, coord]
     p = np.asarray(grid_probs, dtype=float)
@@ -227,18 +368,31 @@ def sampler_figure(grid_points: np.ndarray, grid_probs: np.ndarray, mcmc_draws: 
     np.add.at(marg, np.searchsorted(vals, np.round(P, 12)), p)
     h = float(np.median(np.diff(vals))) if vals.size > 1 else 1.0
     fig = go.Figure()
-    fig.add_trace(go.Histogram(x=np.asarray(mcmc_draws)[:, coord], histnorm="probability density", nbinsx=40,
-                               name="MCMC final states (approximate)", marker_color="#56B4E9", opacity=0.7))
-    fig.add_trace(go.Scatter(x=vals, y=marg / h, mode="lines", name="exact grid law", line={"color": "#D55E00", "width": 2}))
+    fig.add_trace(
+        go.Histogram(
+            x=np.asarray(mcmc_draws)[:, coord],
+            histnorm="probability density",
+            nbinsx=40,
+            name="MCMC final states (approximate)",
+            marker_color="#56B4E9",
+            opacity=0.7,
+        )
+    )
+    fig.add_trace(
+        go.Scatter(x=vals, y=marg / h, mode="lines", name="exact grid law", line={"color": "#D55E00", "width": 2})
+    )
     title = f"Sampler honesty: coordinate w{coord + 1}"
     if diagnostics:
-        title += (f" — acceptance {display.number(diagnostics['acceptance'], sig=2)}, "
-                  f"R̂ {display.number(diagnostics['rhat_max'], sig=4)}")
+        title += (
+            f" — acceptance {display.number(diagnostics['acceptance'], sig=2)}, "
+            f"R̂ {display.number(diagnostics['rhat_max'], sig=4)}"
+        )
     return apply_layout(fig, title=title, x_title=f"w{coord + 1}", y_title="density", height=360)
 
 
-def assumption_rates_figure(*, n: int, epsilon: float, eta_total: float, theta: float, tau: float = 1.0,
-                            d_max: int = 50) -> go.Figure:
+def assumption_rates_figure(
+    *, n: int, epsilon: float, eta_total: float, theta: float, tau: float = 1.0, d_max: int = 50
+) -> go.Figure:
     """Panel 7: the paper's rates (constant 1) against d under A1 vs A2 and A3 vs A4.
 
     The coordinate-wise assumptions cost an extra sqrt(d) (second moment) or d^(1/theta) factor.
@@ -247,15 +401,29 @@ def assumption_rates_figure(*, n: int, epsilon: float, eta_total: float, theta: 
 
     ds = np.unique(np.round(np.logspace(0, math.log10(d_max), 25)).astype(int))
     fig = go.Figure()
-    styles = {"A1": ("#0072B2", "solid"), "A2": ("#0072B2", "dash"), "A3": ("#D55E00", "solid"),
-              "A4": ("#D55E00", "dash")}
-    names = {"A1": "A1: E‖x‖² ≤ τ² (θ = 2)", "A2": "A2: E x_j² ≤ τ² (θ = 2)",
-             "A3": f"A3: E‖x‖^θ ≤ τ^θ (θ = {display.number(theta)})",
-             "A4": f"A4: E|x_j|^θ ≤ τ^θ (θ = {display.number(theta)})"}
+    styles = {
+        "A1": ("#0072B2", "solid"),
+        "A2": ("#0072B2", "dash"),
+        "A3": ("#D55E00", "solid"),
+        "A4": ("#D55E00", "dash"),
+    }
+    names = {
+        "A1": "A1: E‖x‖² ≤ τ² (θ = 2)",
+        "A2": "A2: E x_j² ≤ τ² (θ = 2)",
+        "A3": f"A3: E‖x‖^θ ≤ τ^θ (θ = {display.number(theta)})",
+        "A4": f"A4: E|x_j|^θ ≤ τ^θ (θ = {display.number(theta)})",
+    }
     for a, (col, dash) in styles.items():
         th = 2.0 if a in ("A1", "A2") else theta
         ys = [rate_paper(n, int(d), epsilon, eta_total, th, tau, a) for d in ds]
-        fig.add_trace(go.Scatter(x=ds.tolist(), y=ys, mode="lines", name=names[a],
-                                 line={"color": col, "dash": dash, "width": 2}))
-    return apply_layout(fig, title=f"Norm vs coordinate-wise assumptions: {RATE_LABEL}", x_title="d (log)",
-                        y_title="rate (log)", log_x=True, log_y=True)
+        fig.add_trace(
+            go.Scatter(x=ds.tolist(), y=ys, mode="lines", name=names[a], line={"color": col, "dash": dash, "width": 2})
+        )
+    return apply_layout(
+        fig,
+        title=f"Norm vs coordinate-wise assumptions: {RATE_LABEL}",
+        x_title="d (log)",
+        y_title="rate (log)",
+        log_x=True,
+        log_y=True,
+    )

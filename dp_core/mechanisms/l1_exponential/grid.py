@@ -182,8 +182,9 @@ def _n_threads() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
-def grid_costs(points: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float,
-               n_threads: int | None = None) -> NDArray[np.float64]:
+def grid_costs(
+    points: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float, n_threads: int | None = None
+) -> NDArray[np.float64]:
     """``S(g)`` for every net point (blocked; split over up to two threads when large).
 
     numpy releases the GIL inside its element-wise kernels, so two threads roughly halve the
@@ -200,7 +201,7 @@ def grid_costs(points: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, th
 
     def job(ab):
         with single_threaded_blas():
-            return _cost_blocks(P[ab[0]:ab[1]], X, y, iota, theta, False)[0]
+            return _cost_blocks(P[ab[0] : ab[1]], X, y, iota, theta, False)[0]
 
     if threads == 1 or k * X.shape[0] < 4_000_000:
         return job((0, k))
@@ -293,9 +294,20 @@ def _check_common(epsilon, theta, iota, convention):
     return theta, iota, k
 
 
-def em_grid(X: ArrayLike, y: ArrayLike, *, epsilon: float, theta: float, iota: float, radius: float = 1.0,
-            m: int | None = None, convention: str = "tight", n_draws: int = 1, rng: RngLike = None,
-            net: GridNet | None = None) -> GridEMResult:
+def em_grid(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    epsilon: float,
+    theta: float,
+    iota: float,
+    radius: float = 1.0,
+    m: int | None = None,
+    convention: str = "tight",
+    n_draws: int = 1,
+    rng: RngLike = None,
+    net: GridNet | None = None,
+) -> GridEMResult:
     """Run the exact grid exponential mechanism (EM-L1-HT, Mode G) ``n_draws`` times on one dataset.
 
     Parameters
@@ -347,15 +359,34 @@ def em_grid(X: ArrayLike, y: ArrayLike, *, epsilon: float, theta: float, iota: f
     S = grid_costs(net.points, X, y, iota=iota, theta=theta)
     p = grid_probabilities(S, k)
     idx = sample_grid(p, n_draws, rng)
-    return GridEMResult(net=net, costs=S, probabilities=p, draws=net.points[idx], draw_indices=idx, kappa=k,
-                        convention=convention, epsilon=float(epsilon), theta=theta, iota=iota,
-                        privacy_label=convention_guarantee(epsilon, theta, convention).label
-                        + exact_sampler_suffix(convention))
+    return GridEMResult(
+        net=net,
+        costs=S,
+        probabilities=p,
+        draws=net.points[idx],
+        draw_indices=idx,
+        kappa=k,
+        convention=convention,
+        epsilon=float(epsilon),
+        theta=theta,
+        iota=iota,
+        privacy_label=convention_guarantee(epsilon, theta, convention).label + exact_sampler_suffix(convention),
+    )
 
 
-def grid_mechanism_releases(X: ArrayLike, y: ArrayLike, n_releases: int, *, epsilon: float, theta: float,
-                            iota: float, radius: float = 1.0, m: int = 64, convention: str = "tight",
-                            rng: RngLike = None) -> NDArray[np.float64]:
+def grid_mechanism_releases(
+    X: ArrayLike,
+    y: ArrayLike,
+    n_releases: int,
+    *,
+    epsilon: float,
+    theta: float,
+    iota: float,
+    radius: float = 1.0,
+    m: int = 64,
+    convention: str = "tight",
+    rng: RngLike = None,
+) -> NDArray[np.float64]:
     """Run the exact grid mechanism ``n_releases`` times on a fixed dataset; return the released w's.
 
     This is the fast entry point for privacy audits: the costs ``S`` are computed once, and the
@@ -388,5 +419,15 @@ def grid_mechanism_releases(X: ArrayLike, y: ArrayLike, n_releases: int, *, epsi
     """
     n_releases = check_int("n_releases", n_releases, lo=1)
     m = check_int("m", m, lo=1)
-    return em_grid(X, y, epsilon=epsilon, theta=theta, iota=iota, radius=radius, m=m, convention=convention,
-                   n_draws=n_releases, rng=rng).draws
+    return em_grid(
+        X,
+        y,
+        epsilon=epsilon,
+        theta=theta,
+        iota=iota,
+        radius=radius,
+        m=m,
+        convention=convention,
+        n_draws=n_releases,
+        rng=rng,
+    ).draws

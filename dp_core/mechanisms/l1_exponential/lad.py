@@ -57,7 +57,7 @@ def l1_risk(w: ArrayLike, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64] | f
     out = np.empty(W.shape[0])
     rows = max(1, (1 << 20) // X.shape[0])
     for s in range(0, W.shape[0], rows):
-        out[s:s + rows] = np.abs(y - W[s:s + rows] @ X.T).mean(axis=1)
+        out[s : s + rows] = np.abs(y - W[s : s + rows] @ X.T).mean(axis=1)
     return float(out[0]) if single else out
 
 
@@ -113,8 +113,13 @@ def lad_fit_1d(X: ArrayLike, y: ArrayLike, radius: float | None = None) -> LadFi
         if abs(w) > R:
             w, constrained = float(np.clip(w, -R, R)), True
     wv = np.array([w])
-    return LadFit(w=wv, objective=float(np.mean(np.abs(y - x * w))), solver="weighted-median",
-                  constrained=constrained, status="optimal")
+    return LadFit(
+        w=wv,
+        objective=float(np.mean(np.abs(y - x * w))),
+        solver="weighted-median",
+        constrained=constrained,
+        status="optimal",
+    )
 
 
 def lad_fit_ball(X: ArrayLike, y: ArrayLike, radius: float) -> LadFit:

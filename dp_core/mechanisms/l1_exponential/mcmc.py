@@ -139,8 +139,9 @@ SAMPLER_STATUSES = ("converged", "not_converged")
 NOT_CONVERGED_MESSAGE = "not certified: the sampler did not converge"
 
 #: What to do about it (page, CLI and comparison rows).
-NOT_CONVERGED_ADVICE = ("Use a longer preset (fast or spec), fewer features, or the exact grid sampler "
-                        "(mode grid, d ≤ 3).")
+NOT_CONVERGED_ADVICE = (
+    "Use a longer preset (fast or spec), fewer features, or the exact grid sampler (mode grid, d ≤ 3)."
+)
 
 #: Named schedules: (warm-up steps, sampling steps). ``spec`` is the specification's default length.
 #: ``quick`` was (150, 250) before the preconditioned sampler; 200 + 400 steps give R-hat <= 1.05
@@ -311,27 +312,49 @@ class MCMCDiagnostics(NonPublicDiagnostics):
     @property
     def message(self) -> str:
         """One sentence for people: how well the sampler converged and what the guarantee is conditional on."""
-        figures = (f"largest rank-normalised split-R̂ {_fmt(self.rhat_max, 4)} (threshold ≤ "
-                   f"{_fmt(RHAT_THRESHOLD, 3)}), smallest bulk ESS {_fmt(self.ess_min, 0)} (threshold ≥ "
-                   f"{_fmt(ESS_MIN, 0)}), acceptance {_fmt(self.acceptance, 2)}, {_fmt(self.n_chains, 0)} chains × "
-                   f"{_fmt(self.n_adapt, 0)} warm-up + {_fmt(self.n_sample, 0)} sampling steps")
+        figures = (
+            f"largest rank-normalised split-R̂ {_fmt(self.rhat_max, 4)} (threshold ≤ "
+            f"{_fmt(RHAT_THRESHOLD, 3)}), smallest bulk ESS {_fmt(self.ess_min, 0)} (threshold ≥ "
+            f"{_fmt(ESS_MIN, 0)}), acceptance {_fmt(self.acceptance, 2)}, {_fmt(self.n_chains, 0)} chains × "
+            f"{_fmt(self.n_adapt, 0)} warm-up + {_fmt(self.n_sample, 0)} sampling steps"
+        )
         if self.converged:
-            return ("Approximate sampler, converged by its diagnostics (" + figures + "). The ε-DP guarantee is "
-                    "that of the exact target distribution; these draws carry it only to the extent that the "
-                    "chains reached that distribution, which diagnostics can support but never prove.")
-        return (f"{NOT_CONVERGED_MESSAGE} (" + figures + "). These releases are not samples of the ε-DP "
-                f"distribution and carry no privacy guarantee. {NOT_CONVERGED_ADVICE}")
+            return (
+                "Approximate sampler, converged by its diagnostics (" + figures + "). The ε-DP guarantee is "
+                "that of the exact target distribution; these draws carry it only to the extent that the "
+                "chains reached that distribution, which diagnostics can support but never prove."
+            )
+        return (
+            f"{NOT_CONVERGED_MESSAGE} (" + figures + "). These releases are not samples of the ε-DP "
+            f"distribution and carry no privacy guarantee. {NOT_CONVERGED_ADVICE}"
+        )
 
     def as_dict(self) -> dict:
-        return {"method": self.method, "n_chains": self.n_chains, "n_adapt": self.n_adapt,
-                "n_sample": self.n_sample, "acceptance": self.acceptance, "step_size": self.step_size,
-                "rhat_kind": RHAT_KIND, "rhat_logp": self.rhat_logp, "rhat_max": self.rhat_max,
-                "rhat_coords": list(self.rhat_coords), "ess_kind": ESS_KIND, "ess_logp": self.ess_logp,
-                "ess_min": self.ess_min, "rhat_threshold": RHAT_THRESHOLD, "ess_threshold": ESS_MIN,
-                "preconditioned": self.preconditioned, "init": self.init,
-                "parametrisation": self.parametrisation, "wall_time": self.wall_time,
-                "status": self.status, "flagged": self.flagged, "message": self.message,
-                "label": APPROXIMATE_LABEL}
+        return {
+            "method": self.method,
+            "n_chains": self.n_chains,
+            "n_adapt": self.n_adapt,
+            "n_sample": self.n_sample,
+            "acceptance": self.acceptance,
+            "step_size": self.step_size,
+            "rhat_kind": RHAT_KIND,
+            "rhat_logp": self.rhat_logp,
+            "rhat_max": self.rhat_max,
+            "rhat_coords": list(self.rhat_coords),
+            "ess_kind": ESS_KIND,
+            "ess_logp": self.ess_logp,
+            "ess_min": self.ess_min,
+            "rhat_threshold": RHAT_THRESHOLD,
+            "ess_threshold": ESS_MIN,
+            "preconditioned": self.preconditioned,
+            "init": self.init,
+            "parametrisation": self.parametrisation,
+            "wall_time": self.wall_time,
+            "status": self.status,
+            "flagged": self.flagged,
+            "message": self.message,
+            "label": APPROXIMATE_LABEL,
+        }
 
 
 RHAT_KIND = "rank-normalised split-R̂, max of bulk and folded (Vehtari et al. 2021)"
@@ -368,7 +391,7 @@ def _check_chains(chains: ArrayLike) -> NDArray[np.float64]:
 
 def _split(x: NDArray[np.float64]) -> NDArray[np.float64]:
     half = x.shape[1] // 2
-    return np.concatenate([x[:, :half], x[:, x.shape[1] - half:]], axis=0)
+    return np.concatenate([x[:, :half], x[:, x.shape[1] - half :]], axis=0)
 
 
 def _rhat_parts(parts: NDArray[np.float64]) -> float:
@@ -490,7 +513,7 @@ def _threaded(fn: CostGrad, threads: int, pool: ThreadPoolExecutor | None) -> Co
         if k < 2 * threads:
             return job(W)
         b = np.linspace(0, k, threads + 1).astype(int)
-        parts = list(pool.map(lambda ab: job(W[ab[0]:ab[1]]), itertools.pairwise(b)))
+        parts = list(pool.map(lambda ab: job(W[ab[0] : ab[1]]), itertools.pairwise(b)))
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts], axis=0)
 
     return run
@@ -537,8 +560,7 @@ class _TanhBall:
         lj = math.log(R) + 2.0 * log_sech + (d - 1) * (math.log(R) + log_tanh_over_r)
         with np.errstate(over="ignore"):
             inv_sinh2 = np.where(small, 0.0, 2.0 / np.sinh(2.0 * rs))
-        c = np.where(small, -2.0 - 2.0 * (d - 1) / 3.0,
-                     (-2.0 * np.tanh(rs) + (d - 1) * (inv_sinh2 - 1.0 / rs)) / rs)
+        c = np.where(small, -2.0 - 2.0 * (d - 1) / 3.0, (-2.0 * np.tanh(rs) + (d - 1) * (inv_sinh2 - 1.0 / rs)) / rs)
         return lj, U * c[:, None]
 
     def pullback(self, U, V):
@@ -596,9 +618,17 @@ def _shrunk_covariance(samples: NDArray[np.float64]) -> NDArray[np.float64] | No
     return C
 
 
-def mcmc_sample(cost_and_grad: CostGrad, d: int, n_chains: int, *, kappa_value: float, radius: float,
-                schedule: MCMCSchedule | None = None, rng: RngLike = None,
-                n_threads: int | None = None) -> MCMCResult:
+def mcmc_sample(
+    cost_and_grad: CostGrad,
+    d: int,
+    n_chains: int,
+    *,
+    kappa_value: float,
+    radius: float,
+    schedule: MCMCSchedule | None = None,
+    rng: RngLike = None,
+    n_threads: int | None = None,
+) -> MCMCResult:
     """Sample ``pi(w) ∝ exp(-kappa * cost(w))`` on the ball of radius R with K vectorised chains.
 
     Parameters
@@ -667,8 +697,9 @@ def mcmc_sample(cost_and_grad: CostGrad, d: int, n_chains: int, *, kappa_value: 
     select_from = int(_WINDOWS[-1][0] * n_adapt)
     select_at = int(_WINDOWS[-1][1] * n_adapt) if windows else n_adapt
     g = as_generator(rng)
-    threads = (max(1, min(2, os.cpu_count() or 1)) if n_threads is None
-               else check_int("n_threads", n_threads, lo=1, hi=16))
+    threads = (
+        max(1, min(2, os.cpu_count() or 1)) if n_threads is None else check_int("n_threads", n_threads, lo=1, hi=16)
+    )
     t0 = time.perf_counter()
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
     try:
@@ -725,8 +756,9 @@ def mcmc_sample(cost_and_grad: CostGrad, d: int, n_chains: int, *, kappa_value: 
                 log_alpha = lpp - lp[idx]
                 if mala:
                     back = (x[idx] - xp[idx] - 0.5 * h * (glp @ kn.M)) @ kn.Linv.T
-                    log_alpha += (-np.einsum("ij,ij->i", back, back) / (2.0 * h)
-                                  + 0.5 * np.einsum("ij,ij->i", z[idx], z[idx]))
+                    log_alpha += -np.einsum("ij,ij->i", back, back) / (2.0 * h) + 0.5 * np.einsum(
+                        "ij,ij->i", z[idx], z[idx]
+                    )
                 u = g.random(idx.size)
                 with np.errstate(invalid="ignore"):
                     ok = np.log(u) < log_alpha
@@ -775,18 +807,39 @@ def mcmc_sample(cost_and_grad: CostGrad, d: int, n_chains: int, *, kappa_value: 
     rh_all = (rh_lp, *rh_c)
     kc = kernels[chosen]
     diag = MCMCDiagnostics(
-        method=schedule.method, n_chains=K, n_adapt=n_adapt, n_sample=n_sample,
-        acceptance=n_acc / (K * n_sample) if n_sample else math.nan, step_size=math.exp(kc.log_step),
-        rhat_logp=rh_lp, rhat_coords=rh_c,
+        method=schedule.method,
+        n_chains=K,
+        n_adapt=n_adapt,
+        n_sample=n_sample,
+        acceptance=n_acc / (K * n_sample) if n_sample else math.nan,
+        step_size=math.exp(kc.log_step),
+        rhat_logp=rh_lp,
+        rhat_coords=rh_c,
         rhat_max=math.nan if any(math.isnan(v) for v in rh_all) else max(rh_all),
-        ess_logp=ess_lp, ess_min=min([ess_lp, *ess_c]) if ok_len else math.nan, wall_time=wall,
-        preconditioned=kc.preconditioned, init=schedule.init, parametrisation=chosen,
+        ess_logp=ess_lp,
+        ess_min=min([ess_lp, *ess_c]) if ok_len else math.nan,
+        wall_time=wall,
+        preconditioned=kc.preconditioned,
+        init=schedule.init,
+        parametrisation=chosen,
     )
     return MCMCResult(draws=w.copy(), diagnostics=diag, trace_logp=trace_lp)
 
-def em_mcmc(X: ArrayLike, y: ArrayLike, *, epsilon: float, theta: float, iota: float, radius: float = 1.0,
-            convention: str = "tight", n_draws: int = 100, schedule: MCMCSchedule | None = None,
-            rng: RngLike = None, n_threads: int | None = None) -> MCMCResult:
+
+def em_mcmc(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    epsilon: float,
+    theta: float,
+    iota: float,
+    radius: float = 1.0,
+    convention: str = "tight",
+    n_draws: int = 100,
+    schedule: MCMCSchedule | None = None,
+    rng: RngLike = None,
+    n_threads: int | None = None,
+) -> MCMCResult:
     """Approximate draws of the continuous exponential mechanism EM-L1-HT (Mode M).
 
     Each of the ``n_draws`` chains gives one release. The result's ``label`` is
@@ -831,8 +884,9 @@ def em_mcmc(X: ArrayLike, y: ArrayLike, *, epsilon: float, theta: float, iota: f
     def cost_grad(W):
         return _cost_blocks(W, X32, y32, iota, theta, want_grad=True)
 
-    return mcmc_sample(cost_grad, X.shape[1], n_draws, kappa_value=k, radius=radius, schedule=schedule, rng=rng,
-                       n_threads=n_threads)
+    return mcmc_sample(
+        cost_grad, X.shape[1], n_draws, kappa_value=k, radius=radius, schedule=schedule, rng=rng, n_threads=n_threads
+    )
 
 
 def release_status(diagnostics: MCMCDiagnostics | None) -> dict:

@@ -55,14 +55,20 @@ def student_t_abs_moment(p: float, nu: float) -> float:
     """
     if p >= nu:
         return math.inf
-    return math.exp(0.5 * p * math.log(nu) + special.gammaln((p + 1) / 2) + special.gammaln((nu - p) / 2)
-                    - 0.5 * math.log(math.pi) - special.gammaln(nu / 2))
+    return math.exp(
+        0.5 * p * math.log(nu)
+        + special.gammaln((p + 1) / 2)
+        + special.gammaln((nu - p) / 2)
+        - 0.5 * math.log(math.pi)
+        - special.gammaln(nu / 2)
+    )
 
 
 def sphere_coord_moment(p: float, d: int) -> float:
     """``E|u_j|^p`` for u uniform on the unit sphere of R^d."""
-    return math.exp(special.gammaln(d / 2) + special.gammaln((p + 1) / 2) - 0.5 * math.log(math.pi)
-                    - special.gammaln((d + p) / 2))
+    return math.exp(
+        special.gammaln(d / 2) + special.gammaln((p + 1) / 2) - 0.5 * math.log(math.pi) - special.gammaln((d + p) / 2)
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -104,13 +110,24 @@ class HeavyTailedModel:
 
     @property
     def label(self) -> str:
-        return f"{DESIGN_IDS[self.design]} ({self.design}, tail {self.tail:g}) + {NOISE_IDS[self.noise]} ({self.noise}, tail {self.noise_tail:g})"
+        return (
+            f"{DESIGN_IDS[self.design]} ({self.design}, tail {self.tail:g}) + "
+            f"{NOISE_IDS[self.noise]} ({self.noise}, tail {self.noise_tail:g})"
+        )
 
     def generator_kwargs(self) -> dict:
         """Keyword arguments of :func:`dp_core.data.make_heavy_tailed`."""
-        return {"d": self.d, "design": self.design, "noise": self.noise, "tail": self.tail,
-                "noise_tail": self.noise_tail, "scale": self.scale, "noise_scale": self.noise_scale,
-                "w_norm": self.w_norm, "log_sigma": self.log_sigma}
+        return {
+            "d": self.d,
+            "design": self.design,
+            "noise": self.noise,
+            "tail": self.tail,
+            "noise_tail": self.noise_tail,
+            "scale": self.scale,
+            "noise_scale": self.noise_scale,
+            "w_norm": self.w_norm,
+            "log_sigma": self.log_sigma,
+        }
 
 
 def noise_g(c: ArrayLike, model: HeavyTailedModel) -> NDArray[np.float64]:
@@ -234,8 +251,9 @@ def make_eval_sample(model: HeavyTailedModel, size: int = 20_000, *, seed: RngLi
     """Draw the evaluation sample of x (common to all methods and repetitions; section 5.2)."""
     size = check_int("size", size, lo=100, hi=2_000_000)
     g = as_generator(seed)
-    X = sample_heavy_design(g, size, model.d, model.design, tail=model.tail, scale=model.scale,
-                            log_sigma=model.log_sigma)
+    X = sample_heavy_design(
+        g, size, model.d, model.design, tail=model.tail, scale=model.scale, log_sigma=model.log_sigma
+    )
     return EvalSample(model=model, X=X)
 
 
@@ -266,10 +284,10 @@ def population_excess_risk(w: ArrayLike, sample: EvalSample, *, return_se: bool 
     ses = np.empty(W.shape[0])
     rows = max(1, (1 << 21) // M)
     for s in range(0, W.shape[0], rows):
-        C = D[s:s + rows] @ sample.X.T
+        C = D[s : s + rows] @ sample.X.T
         G = noise_g(C, model) - g0
-        vals[s:s + rows] = G.mean(axis=1)
-        ses[s:s + rows] = G.std(axis=1, ddof=1) / math.sqrt(M)
+        vals[s : s + rows] = G.mean(axis=1)
+        ses[s : s + rows] = G.std(axis=1, ddof=1) / math.sqrt(M)
     vals = np.maximum(vals, 0.0)
     if single:
         return (float(vals[0]), float(ses[0])) if return_se else float(vals[0])

@@ -12,8 +12,8 @@ Specification ``l1_heavy_tailed.md`` sections 5.2-5.3 (protocol, labelled [ours]
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -97,10 +97,19 @@ class SimulationConfig:
         check_probability("clip_q", self.clip_q, closed="neither")
         for m in self.methods:
             check_choice("method", m, METHODS)
-        L1ExponentialRegression(epsilon=self.epsilon, theta=self.theta, convention=self.convention,
-                                c_iota=self.c_iota, radius=self.radius, eta_total=self.eta_total,
-                                assumption=self.assumption, mode=self.mode, grid_budget=self.grid_budget,
-                                mcmc_preset=self.mcmc_preset, mcmc_schedule=self.mcmc_schedule)
+        L1ExponentialRegression(
+            epsilon=self.epsilon,
+            theta=self.theta,
+            convention=self.convention,
+            c_iota=self.c_iota,
+            radius=self.radius,
+            eta_total=self.eta_total,
+            assumption=self.assumption,
+            mode=self.mode,
+            grid_budget=self.grid_budget,
+            mcmc_preset=self.mcmc_preset,
+            mcmc_schedule=self.mcmc_schedule,
+        )
 
 
 def public_constants(model: HeavyTailedModel, theta: float, assumption: str) -> dict:
@@ -110,15 +119,30 @@ def public_constants(model: HeavyTailedModel, theta: float, assumption: str) -> 
     tau = assumption_tau(model, ass, th)
     sigma = noise_abs_moment(th, model)
     violated = not (math.isfinite(tau) and math.isfinite(sigma))
-    return {"tau": tau if math.isfinite(tau) else 1.0, "sigma_theta": sigma if math.isfinite(sigma) else 1.0,
-            "assumption_violated": violated, "bound_assumption": ass}
+    return {
+        "tau": tau if math.isfinite(tau) else 1.0,
+        "sigma_theta": sigma if math.isfinite(sigma) else 1.0,
+        "assumption_violated": violated,
+        "bound_assumption": ass,
+    }
 
 
 def _estimator(cfg: SimulationConfig, consts: dict) -> L1ExponentialRegression:
     return L1ExponentialRegression(
-        epsilon=cfg.epsilon, theta=cfg.theta, convention=cfg.convention, c_iota=cfg.c_iota, radius=cfg.radius,
-        tau=consts["tau"], sigma_theta=consts["sigma_theta"], assumption=cfg.assumption, eta_total=cfg.eta_total,
-        mode=cfg.mode, grid_budget=cfg.grid_budget, mcmc_preset=cfg.mcmc_preset, mcmc_schedule=cfg.mcmc_schedule)
+        epsilon=cfg.epsilon,
+        theta=cfg.theta,
+        convention=cfg.convention,
+        c_iota=cfg.c_iota,
+        radius=cfg.radius,
+        tau=consts["tau"],
+        sigma_theta=consts["sigma_theta"],
+        assumption=cfg.assumption,
+        eta_total=cfg.eta_total,
+        mode=cfg.mode,
+        grid_budget=cfg.grid_budget,
+        mcmc_preset=cfg.mcmc_preset,
+        mcmc_schedule=cfg.mcmc_schedule,
+    )
 
 
 def _clip_levels(cfg: SimulationConfig, est: L1ExponentialRegression, d: int) -> tuple[float, float]:
@@ -130,7 +154,9 @@ def _clip_levels(cfg: SimulationConfig, est: L1ExponentialRegression, d: int) ->
     return cx, cy
 
 
-def simulate_trials(cfg: SimulationConfig, seeds: Sequence[np.random.SeedSequence], *, eval_sample=None) -> pd.DataFrame:
+def simulate_trials(
+    cfg: SimulationConfig, seeds: Sequence[np.random.SeedSequence], *, eval_sample=None
+) -> pd.DataFrame:
     """Run ``len(seeds)`` independent trials at one configuration; one row per trial and method."""
     model = cfg.model
     consts = public_constants(model, cfg.theta, cfg.assumption)
@@ -150,23 +176,46 @@ def simulate_trials(cfg: SimulationConfig, seeds: Sequence[np.random.SeedSequenc
             fit, diag = est.run(X, y, rng=s_em, n_draws=1, diagnostics=True)
             ws["em_l1"] = fit.w
             if diag.mcmc is not None:
-                extra["em_l1"] = {"acceptance": diag.mcmc.acceptance, "rhat": diag.mcmc.rhat_max,
-                                  "ess": diag.mcmc.ess_min, "sampler_status": diag.mcmc.status}
+                extra["em_l1"] = {
+                    "acceptance": diag.mcmc.acceptance,
+                    "rhat": diag.mcmc.rhat_max,
+                    "ess": diag.mcmc.ess_min,
+                    "sampler_status": diag.mcmc.status,
+                }
         if "em_clipped" in cfg.methods:
-            b1 = baseline_clipped_em(X, y, epsilon=cfg.epsilon, clip_x=cx, clip_y=cy, radius=cfg.radius,
-                                     mode="grid" if cal.mode == "grid" else "mcmc",
-                                     m=cal.grid_m, schedule=est.schedule(), rng=s_b1)
+            b1 = baseline_clipped_em(
+                X,
+                y,
+                epsilon=cfg.epsilon,
+                clip_x=cx,
+                clip_y=cy,
+                radius=cfg.radius,
+                mode="grid" if cal.mode == "grid" else "mcmc",
+                m=cal.grid_m,
+                schedule=est.schedule(),
+                rng=s_b1,
+            )
             ws["em_clipped"] = b1.draws[0]
         if "dp_gd" in cfg.methods:
-            ws["dp_gd"] = baseline_dp_gd(X, y, epsilon=cfg.epsilon, delta=cfg.delta, clip=cx, n_steps=cfg.gd_steps,
-                                            radius=cfg.radius, rng=s_b2)[0]
+            ws["dp_gd"] = baseline_dp_gd(
+                X, y, epsilon=cfg.epsilon, delta=cfg.delta, clip=cx, n_steps=cfg.gd_steps, radius=cfg.radius, rng=s_b2
+            )[0]
         for method in cfg.methods:
             w = ws[method]
             exc, se = population_excess_risk(w, ev, return_se=True)
-            row = {"trial": t, "method": method, "excess_risk": exc, "excess_risk_se_x": se,
-                   "excess_empirical": l1_risk(w, X, y) - lad.objective,
-                   "dist_w0": float(np.linalg.norm(w - model.w0)), "iota": cal.iota, "mode": cal.mode,
-                   "assumption_violated": consts["assumption_violated"], "clip_x": cx, "clip_y": cy}
+            row = {
+                "trial": t,
+                "method": method,
+                "excess_risk": exc,
+                "excess_risk_se_x": se,
+                "excess_empirical": l1_risk(w, X, y) - lad.objective,
+                "dist_w0": float(np.linalg.norm(w - model.w0)),
+                "iota": cal.iota,
+                "mode": cal.mode,
+                "assumption_violated": consts["assumption_violated"],
+                "clip_x": cx,
+                "clip_y": cy,
+            }
             row.update(extra.get(method, {}))
             rows.append(row)
     return pd.DataFrame(rows)
@@ -191,8 +240,9 @@ def simulation_points(base: SimulationConfig, **sweeps) -> list[dict]:
     return out
 
 
-def run_simulation(base: SimulationConfig, *, n_trials: int, seed: RngLike, progress: Callable | None = None,
-                   **sweeps) -> pd.DataFrame:
+def run_simulation(
+    base: SimulationConfig, *, n_trials: int, seed: RngLike, progress: Callable | None = None, **sweeps
+) -> pd.DataFrame:
     """Per-trial table over a grid of configurations (common random numbers across the grid)."""
     points = simulation_points(base, **sweeps) if sweeps else [{"_config": base}]
     evals: dict = {}
@@ -238,9 +288,20 @@ class RealDataResult(NonPublicDiagnostics):
     sampler_message: str = ""
 
 
-def real_data_experiment(X_train, y_train, X_test, y_test, *, estimator: L1ExponentialRegression, n_releases: int = 50,
-                         clip_x: float, clip_y: float, delta: float = 1e-5, gd_steps: int = 200,
-                         rng: RngLike = None) -> RealDataResult:
+def real_data_experiment(
+    X_train,
+    y_train,
+    X_test,
+    y_test,
+    *,
+    estimator: L1ExponentialRegression,
+    n_releases: int = 50,
+    clip_x: float,
+    clip_y: float,
+    delta: float = 1e-5,
+    gd_steps: int = 200,
+    rng: RngLike = None,
+) -> RealDataResult:
     """Held-out mean absolute error of ``n_releases`` releases of each method (real data: no w*).
 
     Returns one row per release and method with ``test_mae`` and ``excess_test_mae`` (minus the
@@ -254,26 +315,57 @@ def real_data_experiment(X_train, y_train, X_test, y_test, *, estimator: L1Expon
     lad = lad_fit(Xtr, ytr, estimator.radius)
     fit, diag = estimator.run(Xtr, ytr, rng=s_em, n_draws=K, diagnostics=True)
     cal = fit.calibration
-    b1 = baseline_clipped_em(Xtr, ytr, epsilon=estimator.epsilon, clip_x=clip_x, clip_y=clip_y,
-                             radius=estimator.radius, n_draws=K, mode="grid" if cal.mode == "grid" else "mcmc",
-                             m=cal.grid_m, schedule=estimator.schedule(), rng=s_b1)
-    b2 = baseline_dp_gd(Xtr, ytr, epsilon=estimator.epsilon, delta=delta, clip=clip_x, n_steps=gd_steps,
-                        radius=estimator.radius, n_draws=K, rng=s_b2)
+    b1 = baseline_clipped_em(
+        Xtr,
+        ytr,
+        epsilon=estimator.epsilon,
+        clip_x=clip_x,
+        clip_y=clip_y,
+        radius=estimator.radius,
+        n_draws=K,
+        mode="grid" if cal.mode == "grid" else "mcmc",
+        m=cal.grid_m,
+        schedule=estimator.schedule(),
+        rng=s_b1,
+    )
+    b2 = baseline_dp_gd(
+        Xtr,
+        ytr,
+        epsilon=estimator.epsilon,
+        delta=delta,
+        clip=clip_x,
+        n_steps=gd_steps,
+        radius=estimator.radius,
+        n_draws=K,
+        rng=s_b2,
+    )
     lad_test = l1_risk(lad.w, Xte, yte)
     rows = []
-    for method, W in (("em_l1", fit.draws), ("em_clipped", b1.draws), ("dp_gd", b2),
-                      ("nonprivate", lad.w[None, :])):
+    for method, W in (("em_l1", fit.draws), ("em_clipped", b1.draws), ("dp_gd", b2), ("nonprivate", lad.w[None, :])):
         test = np.atleast_1d(l1_risk(W, Xte, yte))
         train = np.atleast_1d(l1_risk(W, Xtr, ytr))
         for i in range(W.shape[0]):
-            rows.append({"trial": i, "method": method, "test_mae": test[i], "excess_test_mae": test[i] - lad_test,
-                         "excess_empirical": train[i] - lad.objective})
-    return RealDataResult(table=pd.DataFrame(rows), lad_w=lad.w, em_draws=fit.draws, calibration=cal.as_dict(),
-                          privacy_label=fit.privacy_label, mcmc=None if diag.mcmc is None else diag.mcmc.as_dict(),
-                          grid_points=None if diag.grid is None else diag.grid.net.points,
-                          grid_costs=None if diag.grid is None else diag.grid.costs,
-                          sampler_status=fit.sampler_status, sampler_message=fit.sampler_message)
-
+            rows.append(
+                {
+                    "trial": i,
+                    "method": method,
+                    "test_mae": test[i],
+                    "excess_test_mae": test[i] - lad_test,
+                    "excess_empirical": train[i] - lad.objective,
+                }
+            )
+    return RealDataResult(
+        table=pd.DataFrame(rows),
+        lad_w=lad.w,
+        em_draws=fit.draws,
+        calibration=cal.as_dict(),
+        privacy_label=fit.privacy_label,
+        mcmc=None if diag.mcmc is None else diag.mcmc.as_dict(),
+        grid_points=None if diag.grid is None else diag.grid.net.points,
+        grid_costs=None if diag.grid is None else diag.grid.costs,
+        sampler_status=fit.sampler_status,
+        sampler_message=fit.sampler_message,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -283,14 +375,31 @@ def _bound_row(cfg: SimulationConfig) -> dict:
     consts = public_constants(cfg.model, cfg.theta, cfg.assumption)
     cal = _estimator(cfg, consts).calibrate(cfg.n, cfg.model.d)
     b = cal.bound
-    return {"n": cfg.n, "theta": cfg.theta, "epsilon": cfg.epsilon, "c_iota": cfg.c_iota, "tail": cfg.model.tail,
-            "total": b["total"], "statistical": b["statistical"], "privacy": b["privacy"],
-            "truncation_bias": b["truncation_bias"], "rate_paper": cal.rate_paper, "iota": cal.iota,
-            "assumption_violated": consts["assumption_violated"]}
+    return {
+        "n": cfg.n,
+        "theta": cfg.theta,
+        "epsilon": cfg.epsilon,
+        "c_iota": cfg.c_iota,
+        "tail": cfg.model.tail,
+        "total": b["total"],
+        "statistical": b["statistical"],
+        "privacy": b["privacy"],
+        "truncation_bias": b["truncation_bias"],
+        "rate_paper": cal.rate_paper,
+        "iota": cal.iota,
+        "assumption_violated": consts["assumption_violated"],
+    }
 
 
-def rate_sweep(base: SimulationConfig, *, ns: Sequence[int], thetas: Sequence[float], n_trials: int, seed: RngLike,
-               progress: Callable | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def rate_sweep(
+    base: SimulationConfig,
+    *,
+    ns: Sequence[int],
+    thetas: Sequence[float],
+    n_trials: int,
+    seed: RngLike,
+    progress: Callable | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """F1: EM-L1-HT excess risk against n for several theta; returns (summary, bounds)."""
     cfg = replace(base, methods=("em_l1",))
     df = run_simulation(cfg, n_trials=n_trials, seed=seed, progress=progress, n=list(ns), theta=list(thetas))
@@ -299,8 +408,9 @@ def rate_sweep(base: SimulationConfig, *, ns: Sequence[int], thetas: Sequence[fl
     return summ, pd.DataFrame(rows)
 
 
-def epsilon_sweep(base: SimulationConfig, *, epsilons: Sequence[float], n_trials: int, seed: RngLike,
-                  progress: Callable | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def epsilon_sweep(
+    base: SimulationConfig, *, epsilons: Sequence[float], n_trials: int, seed: RngLike, progress: Callable | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """F2: excess risk against epsilon (EM-L1-HT and the non-private fit) and the split bound."""
     cfg = replace(base, methods=("em_l1", "nonprivate"))
     df = run_simulation(cfg, n_trials=n_trials, seed=seed, progress=progress, epsilon=list(epsilons))
@@ -315,8 +425,9 @@ TRUNCATION_CASES = {
 }
 
 
-def truncation_sweep(base: SimulationConfig, *, c_iotas: Sequence[float], n_trials: int, seed: RngLike,
-                     progress: Callable | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def truncation_sweep(
+    base: SimulationConfig, *, c_iotas: Sequence[float], n_trials: int, seed: RngLike, progress: Callable | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """F3: excess risk against c_iota under symmetric and skewed noise; the bound U(c_iota iota*)."""
     frames = []
     for case, kw in TRUNCATION_CASES.items():
@@ -331,8 +442,15 @@ def truncation_sweep(base: SimulationConfig, *, c_iotas: Sequence[float], n_tria
     return summ, pd.DataFrame(rows)
 
 
-def baseline_sweep(base: SimulationConfig, *, tails: Sequence[float], n_trials: int, seed: RngLike,
-                   progress: Callable | None = None, noise_follows: bool = True) -> pd.DataFrame:
+def baseline_sweep(
+    base: SimulationConfig,
+    *,
+    tails: Sequence[float],
+    n_trials: int,
+    seed: RngLike,
+    progress: Callable | None = None,
+    noise_follows: bool = True,
+) -> pd.DataFrame:
     """F4: EM-L1-HT, B1 and B2 as the tail index of the features (and of the noise) decreases."""
     cfg = replace(base, methods=("em_l1", "em_clipped", "dp_gd"))
     points = {"tail": list(tails)}
@@ -367,9 +485,20 @@ class DatasetAnalysis:
     notes: tuple
 
 
-def analyse_dataset(X, y, *, feature_names: Sequence[str], estimator: L1ExponentialRegression, features: Sequence[int],
-                    standardise: bool, n_releases: int = 50, seed: int = 0, test_fraction: float = 0.2,
-                    clip_q: float = 0.05, delta: float = 1e-5) -> DatasetAnalysis:
+def analyse_dataset(
+    X,
+    y,
+    *,
+    feature_names: Sequence[str],
+    estimator: L1ExponentialRegression,
+    features: Sequence[int],
+    standardise: bool,
+    n_releases: int = 50,
+    seed: int = 0,
+    test_fraction: float = 0.2,
+    clip_q: float = 0.05,
+    delta: float = 1e-5,
+) -> DatasetAnalysis:
     """Split, (optionally) standardise, release ``n_releases`` outputs of each method, and the exact law.
 
     Standardising with the sample's own means and standard deviations depends on the private
@@ -392,10 +521,12 @@ def analyse_dataset(X, y, *, feature_names: Sequence[str], estimator: L1Exponent
         sy = sy if sy > 0 else 1.0
         Xs = (Xs - mu) / sd
         y = (y - my) / sy
-        notes.append("Features were centred and scaled, and the target centred at its median and scaled by its mean "
-                     "absolute deviation, using the training sample's own statistics: this depends on the private "
-                     "data and leaks information (a real release would use public scales). The guarantee shown "
-                     "covers the mechanism given these scales, not the choice of scales.")
+        notes.append(
+            "Features were centred and scaled, and the target centred at its median and scaled by its mean "
+            "absolute deviation, using the training sample's own statistics: this depends on the private "
+            "data and leaks information (a real release would use public scales). The guarantee shown "
+            "covers the mechanism given these scales, not the choice of scales."
+        )
     else:
         notes.append("Features and target used on their raw scale (no data-dependent preprocessing).")
     Xtr, ytr, Xte, yte = Xs[tr], y[tr], Xs[te], y[te]
@@ -403,10 +534,13 @@ def analyse_dataset(X, y, *, feature_names: Sequence[str], estimator: L1Exponent
     th = cal.moments["theta"]
     cx = markov_clip_level(cal.moments["M_theta"], th, clip_q)
     cy = markov_clip_level(cal.moments["V_theta"], th, clip_q)
-    notes.append(f"Baselines (not from the paper) clip ‖x‖ at C_x = {cx:.3g} and |y| at C_y = {cy:.3g} "
-                 f"(Markov quantiles of the public moment bounds, q = {clip_q:g}).")
-    res = real_data_experiment(Xtr, ytr, Xte, yte, estimator=estimator, n_releases=n_releases, clip_x=cx, clip_y=cy,
-                               delta=delta, rng=g)
+    notes.append(
+        f"Baselines (not from the paper) clip ‖x‖ at C_x = {cx:.3g} and |y| at C_y = {cy:.3g} "
+        f"(Markov quantiles of the public moment bounds, q = {clip_q:g})."
+    )
+    res = real_data_experiment(
+        Xtr, ytr, Xte, yte, estimator=estimator, n_releases=n_releases, clip_x=cx, clip_y=cy, delta=delta, rng=g
+    )
     residuals = ytr - Xtr @ res.lad_w
     points = density = None
     if res.grid_points is not None and Xtr.shape[1] <= 2:
@@ -417,18 +551,29 @@ def analyse_dataset(X, y, *, feature_names: Sequence[str], estimator: L1Exponent
         density = {c: grid_probabilities(res.grid_costs, _kappa(estimator.epsilon, estimator.theta, c)) for c in _CONV}
         points = res.grid_points
     names = tuple(str(feature_names[j]) for j in idx)
-    return DatasetAnalysis(result=res, feature_names=names, n_train=len(tr), n_test=len(te), standardised=standardise,
-                           residuals=residuals, density_points=points, density=density, notes=tuple(notes))
+    return DatasetAnalysis(
+        result=res,
+        feature_names=names,
+        n_train=len(tr),
+        n_test=len(te),
+        standardised=standardise,
+        residuals=residuals,
+        density_points=points,
+        density=density,
+        notes=tuple(notes),
+    )
 
 
 def summarize_releases(table: pd.DataFrame) -> pd.DataFrame:
     """Per-method held-out MAE, its excess over the LAD fit, standard error and release count (labelled rows)."""
     g = table.groupby("method")
-    out = pd.DataFrame({
-        "held-out MAE": g["test_mae"].mean(),
-        "minus LAD's MAE": g["excess_test_mae"].mean(),
-        "SE": g["excess_test_mae"].std(ddof=1) / np.sqrt(g["trial"].count()),
-        "releases": g["trial"].count(),
-    })
+    out = pd.DataFrame(
+        {
+            "held-out MAE": g["test_mae"].mean(),
+            "minus LAD's MAE": g["excess_test_mae"].mean(),
+            "SE": g["excess_test_mae"].std(ddof=1) / np.sqrt(g["trial"].count()),
+            "releases": g["trial"].count(),
+        }
+    )
     out.index = [METHOD_LABELS[m] for m in out.index]
     return out

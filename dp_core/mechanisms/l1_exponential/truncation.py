@@ -210,7 +210,9 @@ def _cost_blocks(W, X, y, iota, theta, want_grad):
     return S, G
 
 
-def surrogate_cost(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float) -> NDArray[np.float64] | float:
+def surrogate_cost(
+    w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float
+) -> NDArray[np.float64] | float:
     """Summed surrogate cost ``S(w) = sum_i psi_theta(iota * |y_i - <x_i, w>|)``.
 
     Parameters
@@ -414,6 +416,8 @@ def convention_guarantee(epsilon: float, theta: float, convention: str = "tight"
     elif convention == "paper_proof":
         label = f"ε = {epsilon:g}-DP as in the paper's proofs; over-private (actual replace-one loss {rep:g})"
     else:
-        label = (f"as printed in the paper: {add:g}-DP only under add/remove neighbours with ι, ζ and the net fixed "
-                 f"independently of n; exactly {rep:g}-DP (= 2ε) under replace-one — not ε-DP")
+        label = (
+            f"as printed in the paper: {add:g}-DP only under add/remove neighbours with ι, ζ and the net fixed "
+            f"independently of n; exactly {rep:g}-DP (= 2ε) under replace-one — not ε-DP"
+        )
     return Guarantee(convention, float(epsilon), rep, add, label)

@@ -23,13 +23,14 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..._validation import check_choice, check_int, check_in_interval, check_positive, check_Xy
+from ..._validation import check_choice, check_in_interval, check_int, check_positive, check_Xy
 from ...bounds import label_dp_bags as acc
 from ...experiments import run_sweep
 from ...publication import NonPublicDiagnostics
@@ -297,7 +298,9 @@ def simulate_fits(
     buf = None
     for a in range(0, R, step):
         chunk = seeds[a : a + step]
-        bags, W, E = _draw(chunk, n, m, k, weighted=want_w, noisy_slots=None if mask is None else mask.__getitem__, noise_std=s)
+        bags, W, E = _draw(
+            chunk, n, m, k, weighted=want_w, noisy_slots=None if mask is None else mask.__getitem__, noise_std=s
+        )
         ys = np.take(y, bags, mode="clip")
         Rc = len(chunk)
         x_naive = np.empty((Rc, m, d)) if "naive" in mechanisms else None
@@ -420,8 +423,18 @@ def utility_trials(
         fit_names.append("weighted")
     if "noisy_wtd_llp" in need:
         fit_names.append("noisy")
-    fits = simulate_fits(data.X, data.y, m=m, k=k, rho=rho, seeds=seeds, noise_std=noise_std, mechanisms=fit_names) if fit_names else {}
-    src = {"naive_lba": "naive", "naive_llp": "naive", "wtd_lba": "weighted", "wtd_llp": "weighted", "noisy_wtd_llp": "noisy"}
+    fits = (
+        simulate_fits(data.X, data.y, m=m, k=k, rho=rho, seeds=seeds, noise_std=noise_std, mechanisms=fit_names)
+        if fit_names
+        else {}
+    )
+    src = {
+        "naive_lba": "naive",
+        "naive_llp": "naive",
+        "wtd_lba": "weighted",
+        "wtd_llp": "weighted",
+        "noisy_wtd_llp": "noisy",
+    }
     frames = []
     for meth in methods:
         if meth in src:
@@ -462,7 +475,9 @@ def _baseline_coefs(data: PreparedData, meth: str, epsilon: float, delta: float,
         if cache is not None and key in cache:
             out[t] = cache[key]
             continue
-        g = np.random.Generator(np.random.PCG64(np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (tag,))))
+        g = np.random.Generator(
+            np.random.PCG64(np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (tag,)))
+        )
         if meth == "gaussian_label":
             noise = cal["gaussian_sigma"] * g.standard_normal(n)
         else:
@@ -498,8 +513,17 @@ def utility_sweep(
 
     def block(point, seeds):
         return utility_trials(
-            data, m=int(point["m"]), k=int(point["k"]), rho=float(point.get("rho", 0.1)), seeds=list(seeds),
-            epsilon=epsilon, delta=delta, noise_std=noise_std, methods=methods, _opt=opt, _cache=cache,
+            data,
+            m=int(point["m"]),
+            k=int(point["k"]),
+            rho=float(point.get("rho", 0.1)),
+            seeds=list(seeds),
+            epsilon=epsilon,
+            delta=delta,
+            noise_std=noise_std,
+            methods=methods,
+            _opt=opt,
+            _cache=cache,
         )
 
     return run_sweep(block, points, n_trials=n_trials, seed=seed, block_size=block_size, progress=progress)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..._validation import check_choice, check_int, check_in_interval, check_positive, check_Xy
+from ..._validation import check_choice, check_in_interval, check_int, check_positive, check_Xy
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
 
@@ -70,7 +70,8 @@ def check_bag_sizes(n: int, m: int, k: int) -> tuple[int, int, int]:
     kk = check_int("k", k, lo=1)
     if mm * kk > nn:
         raise ValueError(
-            f"m*k must be <= n (the m bags of size k are disjoint), got m = {mm}, k = {kk}, m*k = {mm * kk} > n = {nn}; "
+            f"m*k must be <= n (the m bags of size k are disjoint), got m = {mm}, k = {kk}, m*k = {mm * kk} > n = "
+            f"{nn}; "
             f"with m = {mm} the largest feasible k is {nn // mm}."
         )
     return nn, mm, kk
@@ -242,7 +243,15 @@ def wtd_lba(X, y, *, m: int, k: int, rng: RngLike, diagnostics: bool = False):
 
 
 def noisy_wtd_llp(
-    X, y, *, m: int, k: int, rho: float, rng: RngLike, noise_mask: np.ndarray | None = None, noise_std: float = 1.0,
+    X,
+    y,
+    *,
+    m: int,
+    k: int,
+    rho: float,
+    rng: RngLike,
+    noise_mask: np.ndarray | None = None,
+    noise_std: float = 1.0,
     diagnostics: bool = False,
 ):
     """noisy-wtd-LLP: noise N(0, s^2) on the labels of N, then weighted label sums with public weights.
@@ -296,8 +305,18 @@ def weighted_llp(X, y, *, m: int, k: int, rng: RngLike, diagnostics: bool = Fals
     return noisy_wtd_llp(X, y, m=m, k=k, rho=0.0, rng=rng, diagnostics=diagnostics)
 
 
-def release(mechanism: str, X, y, *, m: int, k: int, rng: RngLike, rho: float = 0.1, noise_std: float = 1.0,
-            diagnostics: bool = False):
+def release(
+    mechanism: str,
+    X,
+    y,
+    *,
+    m: int,
+    k: int,
+    rng: RngLike,
+    rho: float = 0.1,
+    noise_std: float = 1.0,
+    diagnostics: bool = False,
+):
     """Run one of :data:`MECHANISMS` once and return its release object.
 
     With ``diagnostics=True`` the pair ``(release, BagSecrets)`` (the secret weights or label noise,
@@ -411,8 +430,17 @@ class LabelDPBags:
 
     def run(self, X, y, *, rng: RngLike, diagnostics: bool = False):
         """Release once on (X, y); see :func:`release` (``diagnostics=True``: also the :class:`BagSecrets`)."""
-        return release(self.mechanism, X, y, m=self.m, k=self.k, rng=rng, rho=self.rho, noise_std=self.noise_std,
-                       diagnostics=diagnostics)
+        return release(
+            self.mechanism,
+            X,
+            y,
+            m=self.m,
+            k=self.k,
+            rng=rng,
+            rho=self.rho,
+            noise_std=self.noise_std,
+            diagnostics=diagnostics,
+        )
 
     def fit(self, X, y, *, rng: RngLike, b3: float | None = None) -> np.ndarray:
         """Release once and fit the linear model on the aggregates."""

@@ -86,7 +86,9 @@ def prepare(
         lo, hi = check_real("label_lo", label_range[0]), check_real("label_hi", label_range[1])
     if not hi > lo:
         if from_data:
-            raise DataValidationError(f"the label is constant ({lo:g}); there is nothing to learn. Choose another target.")
+            raise DataValidationError(
+                f"the label is constant ({lo:g}); there is nothing to learn. Choose another target."
+            )
         raise ValueError(f"label_hi must be greater than label_lo, got label_lo={lo:g}, label_hi={hi:g}.")
     yc = np.clip(y, lo, hi)
     n_clipped = int((yc != y).sum())
@@ -105,26 +107,41 @@ def prepare(
     notes = []
     if from_data:
         notes.append(
-            f"The label range [{lo:.4g}, {hi:.4g}] was read from the data. It depends on the private labels, so it leaks "
+            f"The label range [{lo:.4g}, {hi:.4g}] was read from the data. It depends on the private labels, so it "
+            "leaks "
             "information that the guarantee does not cover; declare a public range instead."
         )
     if n_clipped:
         notes.append(f"{n_clipped} labels outside the declared range [{lo:.4g}, {hi:.4g}] were clipped.")
     X_train = np.asfortranarray(Z[tr])  # column-major: X.T is C-contiguous for the per-column gathers
     return PreparedData(
-        X=X_train, y=ys[tr], X_test=Z[te], y_test=ys[te], b1=B1, b2=b2, label_lo=lo, label_hi=hi,
-        label_range_from_data=from_data, n_clipped=n_clipped, name=name, notes=tuple(notes),
+        X=X_train,
+        y=ys[tr],
+        X_test=Z[te],
+        y_test=ys[te],
+        b1=B1,
+        b2=b2,
+        label_lo=lo,
+        label_hi=hi,
+        label_range_from_data=from_data,
+        n_clipped=n_clipped,
+        name=name,
+        notes=tuple(notes),
     )
 
 
-def prepare_dataset(ds, *, label_range=None, b1: float = 1.0, test_fraction: float = 0.2, seed: RngLike = 0) -> PreparedData:
+def prepare_dataset(
+    ds, *, label_range=None, b1: float = 1.0, test_fraction: float = 0.2, seed: RngLike = 0
+) -> PreparedData:
     """:func:`prepare` for a :class:`dp_core.data.Dataset`; a classification target is used as a number
     (its class code), which is said in the notes."""
     prep = prepare(ds.X, ds.y, label_range=label_range, b1=b1, test_fraction=test_fraction, seed=seed, name=ds.name)
     if getattr(ds, "task", "regression") != "regression":
         note = (
-            f"'{ds.name}' is a {ds.task} task: its class code (0..{max(ds.n_classes - 1, 1)}) is treated as a number and "
-            "fitted by least squares. The mechanisms are about real-valued labels; read the MSE as that of a linear score."
+            f"'{ds.name}' is a {ds.task} task: its class code (0..{max(ds.n_classes - 1, 1)}) is treated as a number "
+            "and "
+            "fitted by least squares. The mechanisms are about real-valued labels; read the MSE as that of a linear "
+            "score."
         )
         prep = PreparedData(**{**prep.__dict__, "notes": (note,) + prep.notes})
     return prep
@@ -180,14 +197,25 @@ def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = No
     gamma = min(B1 * B1 / 3.0, root * root / n) if root > 0 else None
     warns = []
     if gamma_hat >= B1 * B1 / 3.0:
-        warns.append(f"gamma_hat = {gamma_hat:.4g} is at least B1^2/3 = {B1 * B1 / 3:.4g}; the theorem caps gamma at B1^2/3.")
+        warns.append(
+            f"gamma_hat = {gamma_hat:.4g} is at least B1^2/3 = {B1 * B1 / 3:.4g}; the theorem caps gamma at B1^2/3."
+        )
     if gamma is None:
-        warns.append("sqrt(opt) <= 2 B1: some neighbouring dataset may fit the features exactly; no gamma > 0 holds for every neighbour.")
+        warns.append(
+            "sqrt(opt) <= 2 B1: some neighbouring dataset may fit the features exactly; no gamma > 0 holds for every "
+            "neighbour."
+        )
     if k is not None:
         if k <= rank:
-            warns.append(f"k = {k} <= rank = {rank}: every bag's labels lie in the span of its features, so wtd-LBA gives no privacy at all.")
+            warns.append(
+                f"k = {k} <= rank = {rank}: every bag's labels lie in the span of its features, so wtd-LBA gives no "
+                "privacy at all."
+            )
         elif math.sqrt(k) <= rank:
-            warns.append(f"sqrt(k) = {math.sqrt(k):.3g} <= rank = {rank}: the chi-square term Pr[chi2_rank > sqrt(k)] is close to 1.")
+            warns.append(
+                f"sqrt(k) = {math.sqrt(k):.3g} <= rank = {rank}: the chi-square term Pr[chi2_rank > sqrt(k)] is close "
+                "to 1."
+            )
     if k is not None and m is not None and m * k > n:
         warns.append(f"m*k = {m * k} > n = {n}: infeasible (bags are disjoint); the largest k for m = {m} is {n // m}.")
     return {
@@ -230,7 +258,9 @@ def bag_residuals(X, y, *, m: int, k: int, rng: RngLike) -> np.ndarray:
     return np.einsum("jk,jk->j", res, res)
 
 
-def conditional_noise_summary(rss: np.ndarray, *, k: int, b1: float, gamma: float | None, rank: int) -> dict[str, float]:
+def conditional_noise_summary(
+    rss: np.ndarray, *, k: int, b1: float, gamma: float | None, rank: int
+) -> dict[str, float]:
     """Summaries of per-bag residuals: fraction of bags below gamma/4 per example, median
     conditional noise std sqrt(RSS), and the shift bound 4 B1/(sqrt(gamma) k^{1/4}).
 

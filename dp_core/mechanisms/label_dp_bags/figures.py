@@ -86,46 +86,102 @@ def delta_vs_k_table(
                     t = acc.terms_noisy_wtd_llp(eps, k, m, rho, b1, variant=var, mode=mode, noise_std=noise_std)
                 else:
                     t = acc.terms_wtd_lba(eps, k, m, d, b1, b2, gamma, lam, variant=var, mode=mode, form=form)
-                raw = acc._logsumexp([t[f"log_{x}"] for x in ("gaussian", "weights", "count", "chi", "chi2", "eigen", "net") if f"log_{x}" in t])
-                rows.append({"epsilon": eps, "k": float(k), "accounting": name, "delta": t["delta"],
-                             "delta_uncapped": math.exp(min(raw, math.log(_DISPLAY_CAP)))})
+                raw = acc._logsumexp(
+                    [
+                        t[f"log_{x}"]
+                        for x in ("gaussian", "weights", "count", "chi", "chi2", "eigen", "net")
+                        if f"log_{x}" in t
+                    ]
+                )
+                rows.append(
+                    {
+                        "epsilon": eps,
+                        "k": float(k),
+                        "accounting": name,
+                        "delta": t["delta"],
+                        "delta_uncapped": math.exp(min(raw, math.log(_DISPLAY_CAP))),
+                    }
+                )
     if exact and mechanism == "noisy-wtd-llp" and rho > 0:
         k_max = n // m
         if k_max >= 2:
             kx = np.unique(np.round(np.logspace(math.log10(2), math.log10(k_max), exact_points)).astype(int))
             for k in kx:
                 for ex in acc.llp_exact_delta_curve(list(epsilons), n, int(k), m, rho, b1, noise_std=noise_std):
-                    rows.append({"epsilon": ex.epsilon, "k": float(k), "accounting": "exact", "delta": ex.delta,
-                                 "delta_uncapped": ex.delta})
+                    rows.append(
+                        {
+                            "epsilon": ex.epsilon,
+                            "k": float(k),
+                            "accounting": "exact",
+                            "delta": ex.delta,
+                            "delta_uncapped": ex.delta,
+                        }
+                    )
     return pd.DataFrame(rows)
 
 
-def delta_vs_k_figure(table: pd.DataFrame, *, n: int, m: int, k_current: int | None = None,
-                      target_delta: float | None = None, title: str = "") -> go.Figure:
+def delta_vs_k_figure(
+    table: pd.DataFrame,
+    *,
+    n: int,
+    m: int,
+    k_current: int | None = None,
+    target_delta: float | None = None,
+    title: str = "",
+) -> go.Figure:
     """Log-log delta against k: one colour per epsilon, one dash per accounting; the vacuous
     region (delta >= 1) shaded red, the feasible band k <= n/m shaded green."""
     fig = go.Figure()
     k_max = n // m
-    hrect(fig, 1.0, _DISPLAY_CAP, log_y=True, fillcolor="rgba(213,94,0,0.10)", line_width=0,
-          annotation_text="vacuous: δ ≥ 1, no guarantee", annotation_position="top right")
+    hrect(
+        fig,
+        1.0,
+        _DISPLAY_CAP,
+        log_y=True,
+        fillcolor="rgba(213,94,0,0.10)",
+        line_width=0,
+        annotation_text="vacuous: δ ≥ 1, no guarantee",
+        annotation_position="top right",
+    )
     if k_max >= 2:
-        vrect(fig, 2, k_max, log_x=True, fillcolor="rgba(0,158,115,0.10)", line_width=0,
-              annotation_text=f"feasible k ≤ n/m = {k_max:,}", annotation_position="bottom left")
+        vrect(
+            fig,
+            2,
+            k_max,
+            log_x=True,
+            fillcolor="rgba(0,158,115,0.10)",
+            line_width=0,
+            annotation_text=f"feasible k ≤ n/m = {k_max:,}",
+            annotation_position="bottom left",
+        )
     for (eps, name), s in table.groupby(["epsilon", "accounting"], sort=False):
         s = s.sort_values("k")
         col = _EPS_COLORS.get(float(eps), color_of(f"eps{eps}"))
         y = s["delta_uncapped"].to_numpy()
         y = np.where(y > 0, y, np.nan)
-        fig.add_trace(go.Scatter(
-            x=s["k"], y=y, mode="lines+markers" if name == "exact" else "lines",
-            name=f"ε = {display.epsilon(eps)}, {ACCOUNTING_LABELS[name]}", line={"color": col, "dash": _DASH[name], "width": 2},
-            hovertemplate=f"ε = {display.epsilon(eps)}, {ACCOUNTING_LABELS[name]}<br>k = %{{x:.3g}}<br>δ = %{{y:.3g}}<extra></extra>",
-        ))
+        fig.add_trace(
+            go.Scatter(
+                x=s["k"],
+                y=y,
+                mode="lines+markers" if name == "exact" else "lines",
+                name=f"ε = {display.epsilon(eps)}, {ACCOUNTING_LABELS[name]}",
+                line={"color": col, "dash": _DASH[name], "width": 2},
+                hovertemplate=(
+                    f"ε = {display.epsilon(eps)}, {ACCOUNTING_LABELS[name]}<br>k = %{{x:.3g}}<br>δ = "
+                    f"%{{y:.3g}}<extra></extra>"
+                ),
+            )
+        )
     if k_current is not None:
         vline(fig, k_current, log_x=True, line={"color": "#444", "dash": "dot"}, annotation_text=f"k = {k_current:,}")
     if target_delta is not None and target_delta > 0:
-        hline(fig, target_delta, log_y=True, line={"color": "#444", "dash": "dash"},
-              annotation_text=f"target δ = {display.delta(target_delta)}")
+        hline(
+            fig,
+            target_delta,
+            log_y=True,
+            line={"color": "#444", "dash": "dash"},
+            annotation_text=f"target δ = {display.delta(target_delta)}",
+        )
     apply_layout(fig, title=title, x_title="bag size k", y_title="δ (log scale)", log_x=True, log_y=True, height=480)
     fig.update_yaxes(range=[-30, math.log10(_DISPLAY_CAP)], exponentformat="power")
     k_top = float(table["k"].max()) if len(table) else 1e16
@@ -136,18 +192,34 @@ def delta_vs_k_figure(table: pd.DataFrame, *, n: int, m: int, k_current: int | N
 
 def terms_table(summary: dict[str, Any]) -> pd.DataFrame:
     """The failure terms of :func:`dp_core.bounds.label_dp_bags.accounting_summary`, long format."""
-    names = ("gaussian", "weights", "count", "chi") if summary["mechanism"] == "noisy-wtd-llp" else ("gaussian", "chi2", "eigen", "net")
-    nice = {"gaussian": "Gaussian (Lemma 2.3)", "weights": "large weight (E1)", "count": "few noisy members (E2)",
-            "chi": "small noise variance (E3)", "chi2": "χ² projection (event A)", "eigen": "bag eigenvalue (Lemma B.1)",
-            "net": "bag residual net (Lemma B.2)"}
+    names = (
+        ("gaussian", "weights", "count", "chi")
+        if summary["mechanism"] == "noisy-wtd-llp"
+        else ("gaussian", "chi2", "eigen", "net")
+    )
+    nice = {
+        "gaussian": "Gaussian (Lemma 2.3)",
+        "weights": "large weight (E1)",
+        "count": "few noisy members (E2)",
+        "chi": "small noise variance (E3)",
+        "chi2": "χ² projection (event A)",
+        "eigen": "bag eigenvalue (Lemma B.1)",
+        "net": "bag residual net (Lemma B.2)",
+    }
     rows = []
     for acc_name, prefix in (("paper", "paper"), ("corrected", "explicit")):
         for t in names:
             v = summary.get(f"{prefix}_{t}")
             if v is None:
                 continue
-            rows.append({"accounting": ACCOUNTING_LABELS[acc_name], "term": nice[t], "value": float(v),
-                         "dominant": summary.get(f"{prefix}_dominant") == t})
+            rows.append(
+                {
+                    "accounting": ACCOUNTING_LABELS[acc_name],
+                    "term": nice[t],
+                    "value": float(v),
+                    "dominant": summary.get(f"{prefix}_dominant") == t,
+                }
+            )
     return pd.DataFrame(rows, columns=["accounting", "term", "value", "dominant"])
 
 
@@ -155,29 +227,64 @@ def terms_figure(table: pd.DataFrame) -> go.Figure:
     """Bar chart of the failure terms (log scale) for both accountings; terms above 1 make the bound vacuous."""
     fig = go.Figure()
     if table.empty:
-        fig.add_annotation(text="no failure terms: this setting has no guarantee to decompose", showarrow=False,
-                           x=0.5, y=0.5, xref="paper", yref="paper")
+        fig.add_annotation(
+            text="no failure terms: this setting has no guarantee to decompose",
+            showarrow=False,
+            x=0.5,
+            y=0.5,
+            xref="paper",
+            yref="paper",
+        )
     for name, s in table.groupby("accounting", sort=False):
         col = "#999999" if name.startswith("as claimed") else "#E69F00"
         v = np.clip(s["value"].to_numpy(), 1e-300, None)
-        fig.add_trace(go.Bar(x=s["term"].astype(str).tolist(), y=v.tolist(), name=name, marker_color=col,
-                             hovertemplate="%{x}: %{y:.3g}<extra>" + name + "</extra>"))
-    hline(fig, 1.0, log_y=True, line={"color": "#D55E00", "dash": "dash"}, annotation_text="1 (a term ≥ 1 makes δ vacuous)")
+        fig.add_trace(
+            go.Bar(
+                x=s["term"].astype(str).tolist(),
+                y=v.tolist(),
+                name=name,
+                marker_color=col,
+                hovertemplate="%{x}: %{y:.3g}<extra>" + name + "</extra>",
+            )
+        )
+    hline(
+        fig,
+        1.0,
+        log_y=True,
+        line={"color": "#D55E00", "dash": "dash"},
+        annotation_text="1 (a term ≥ 1 makes δ vacuous)",
+    )
     apply_layout(fig, x_title="failure term", y_title="value (log scale)", log_y=True, height=360)
     fig.update_layout(barmode="group", hovermode="closest")
     return fig
 
 
-def eps_profile_table(*, n: int, k: int, m: int, rho: float, b1: float = 1.0, noise_std: float = 1.0,
-                      epsilons: Sequence[float] | None = None) -> pd.DataFrame:
+def eps_profile_table(
+    *,
+    n: int,
+    k: int,
+    m: int,
+    rho: float,
+    b1: float = 1.0,
+    noise_std: float = 1.0,
+    epsilons: Sequence[float] | None = None,
+) -> pd.DataFrame:
     """delta(epsilon) at fixed k for noisy-wtd-LLP: the exact profile and both explicit bounds."""
     eps_grid = np.logspace(-1.5, 1.3, 24) if epsilons is None else np.asarray(epsilons, dtype=float)
     rows = []
     for e, ex in zip(eps_grid, acc.llp_exact_delta_curve(eps_grid, n, k, m, rho, b1, noise_std=noise_std)):
         rows.append({"epsilon": float(e), "accounting": "exact", "delta": ex.delta, "floor": ex.floor})
         for name, (var, mode, _) in acc.ACCOUNTINGS.items():
-            rows.append({"epsilon": float(e), "accounting": name, "floor": ex.floor,
-                         "delta": acc.delta_noisy_wtd_llp(float(e), k, m, rho, b1, variant=var, mode=mode, noise_std=noise_std)})
+            rows.append(
+                {
+                    "epsilon": float(e),
+                    "accounting": name,
+                    "floor": ex.floor,
+                    "delta": acc.delta_noisy_wtd_llp(
+                        float(e), k, m, rho, b1, variant=var, mode=mode, noise_std=noise_std
+                    ),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -186,21 +293,40 @@ def eps_profile_figure(table: pd.DataFrame, *, target_delta: float | None = None
     fig = go.Figure()
     cols = {"exact": "#D55E00", "paper": "#999999", "corrected": "#E69F00"}
     for name, s in table.groupby("accounting", sort=False):
-        fig.add_trace(go.Scatter(x=s["epsilon"], y=s["delta"], mode="lines", name=ACCOUNTING_LABELS[name],
-                                 line={"color": cols[name], "dash": _DASH[name], "width": 2}))
+        fig.add_trace(
+            go.Scatter(
+                x=s["epsilon"],
+                y=s["delta"],
+                mode="lines",
+                name=ACCOUNTING_LABELS[name],
+                line={"color": cols[name], "dash": _DASH[name], "width": 2},
+            )
+        )
     floor = float(table["floor"].iloc[0])
     if floor > 0:
-        hline(fig, floor, log_y=True, line={"color": "#444", "dash": "dot"},
-              annotation_text=f"floor (mk/n)·P[H=0] = {display.delta(floor)}")
+        hline(
+            fig,
+            floor,
+            log_y=True,
+            line={"color": "#444", "dash": "dot"},
+            annotation_text=f"floor (mk/n)·P[H=0] = {display.delta(floor)}",
+        )
     if target_delta is not None and target_delta > 0:
-        hline(fig, target_delta, log_y=True, line={"color": "#0072B2", "dash": "dash"},
-              annotation_text=f"target δ = {display.delta(target_delta)}")
+        hline(
+            fig,
+            target_delta,
+            log_y=True,
+            line={"color": "#0072B2", "dash": "dash"},
+            annotation_text=f"target δ = {display.delta(target_delta)}",
+        )
     apply_layout(fig, x_title="ε", y_title="δ(ε) (log scale)", log_x=True, log_y=True, height=380)
     fig.update_layout(hovermode="closest")
     return fig
 
 
-def min_k_table(*, mechanism: str, epsilons: Sequence[float], target_delta: float, n: int, m: int, **params: Any) -> pd.DataFrame:
+def min_k_table(
+    *, mechanism: str, epsilons: Sequence[float], target_delta: float, n: int, m: int, **params: Any
+) -> pd.DataFrame:
     """k_min(epsilon, target delta) for both explicit accountings, next to the feasibility limit n/m."""
     rows = []
     for e in sorted({float(x) for x in epsilons}):
@@ -216,25 +342,45 @@ def min_k_table(*, mechanism: str, epsilons: Sequence[float], target_delta: floa
     return pd.DataFrame(rows)
 
 
-def utility_figure(summary: pd.DataFrame, *, x: str, y: str = "test_mse", title: str = "", y_title: str | None = None,
-                   log_x: bool = True) -> go.Figure:
+def utility_figure(
+    summary: pd.DataFrame,
+    *,
+    x: str,
+    y: str = "test_mse",
+    title: str = "",
+    y_title: str | None = None,
+    log_x: bool = True,
+) -> go.Figure:
     """Mean and 95% interval of a utility metric against k or m for every mechanism and baseline."""
-    label = {"test_mse": "test MSE (labels in [−B1, B1])", "excess_risk": "excess risk val/n − opt/n",
-             "ratio": "val(D, r̂) / opt(D, F)"}.get(y, y)
+    label = {
+        "test_mse": "test MSE (labels in [−B1, B1])",
+        "excess_risk": "excess risk val/n − opt/n",
+        "ratio": "val(D, r̂) / opt(D, F)",
+    }.get(y, y)
     x_title = {"k": "bag size k", "m": "number of bags m"}.get(x, x)
-    fig = line_ci_figure(summary, x=x, y=y, title=title, x_title=x_title, y_title=y_title or label, log_x=log_x,
-                         log_y=y != "ratio")
+    fig = line_ci_figure(
+        summary, x=x, y=y, title=title, x_title=x_title, y_title=y_title or label, log_x=log_x, log_y=y != "ratio"
+    )
     fig.update_layout(hovermode="closest")
     return fig
 
 
 def ratio_figure(summary: pd.DataFrame, prediction: pd.DataFrame, *, x: str = "m") -> go.Figure:
     """Measured val(D, r̂)/opt against m with the random-design prediction (dashed, same colour)."""
-    fig = line_ci_figure(summary, x=x, y="ratio", x_title="number of bags m", y_title="val(D, r̂) / opt(D, F)", log_x=True, log_y=True)
+    fig = line_ci_figure(
+        summary, x=x, y="ratio", x_title="number of bags m", y_title="val(D, r̂) / opt(D, F)", log_x=True, log_y=True
+    )
     for meth, s in prediction.groupby("method", sort=False):
         s = s.sort_values(x)
-        fig.add_trace(go.Scatter(x=s[x], y=s["predicted"], mode="lines", name=f"{label_of(meth)}: predicted 1 + c·d/(m−d−1)",
-                                 line={"color": color_of(meth), "dash": "dash", "width": 1.5}))
+        fig.add_trace(
+            go.Scatter(
+                x=s[x],
+                y=s["predicted"],
+                mode="lines",
+                name=f"{label_of(meth)}: predicted 1 + c·d/(m−d−1)",
+                line={"color": color_of(meth), "dash": "dash", "width": 1.5},
+            )
+        )
     fig.update_layout(hovermode="closest")
     return fig
 
@@ -252,8 +398,18 @@ def bag_illustration(*, n_items: int = 12, m: int = 3, k: int = 4, rho: float = 
     for j in range(m):
         for r in range(k):
             i = int(perm[j, r])
-            rows.append({"bag": j + 1, "item": i, "label y": y[i], "weight w": w[j, r], "noisy (in N)": bool(noisy[i]),
-                         "noise g": noise[i], "w·y": round(w[j, r] * y[i], 4), "w·(y+g)": round(w[j, r] * (y[i] + noise[i]), 4)})
+            rows.append(
+                {
+                    "bag": j + 1,
+                    "item": i,
+                    "label y": y[i],
+                    "weight w": w[j, r],
+                    "noisy (in N)": bool(noisy[i]),
+                    "noise g": noise[i],
+                    "w·y": round(w[j, r] * y[i], 4),
+                    "w·(y+g)": round(w[j, r] * (y[i] + noise[i]), 4),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -262,11 +418,21 @@ def bag_illustration_figure(table: pd.DataFrame) -> go.Figure:
     each member's contribution stacked; the aggregate is the only label information released."""
     fig = go.Figure()
     bags = sorted(table["bag"].unique())
-    for col, name, key in (("#999999", "plain sum Σ y (naive)", "label y"), ("#E69F00", "weighted Σ w·y", "w·y"),
-                           ("#D55E00", "noisy weighted Σ w·(y+g)", "w·(y+g)")):
+    for col, name, key in (
+        ("#999999", "plain sum Σ y (naive)", "label y"),
+        ("#E69F00", "weighted Σ w·y", "w·y"),
+        ("#D55E00", "noisy weighted Σ w·(y+g)", "w·(y+g)"),
+    ):
         sums = [table[table.bag == b][key].sum() for b in bags]
-        fig.add_trace(go.Bar(x=[f"bag {b}" for b in bags], y=sums, name=name, marker_color=col,
-                             hovertemplate="%{x}: %{y:.3f}<extra>" + name + "</extra>"))
+        fig.add_trace(
+            go.Bar(
+                x=[f"bag {b}" for b in bags],
+                y=sums,
+                name=name,
+                marker_color=col,
+                hovertemplate="%{x}: %{y:.3f}<extra>" + name + "</extra>",
+            )
+        )
     apply_layout(fig, x_title="bag", y_title="released label aggregate", height=320)
     fig.update_layout(barmode="group", hovermode="closest")
     return fig
@@ -274,8 +440,9 @@ def bag_illustration_figure(table: pd.DataFrame) -> go.Figure:
 
 def residual_figure(rss: np.ndarray, *, k: int, gamma: float | None) -> go.Figure:
     """Histogram of per-bag RSS/k (the conditional noise variance per example) against gamma/4."""
-    fig = go.Figure(go.Histogram(x=np.asarray(rss) / k, nbinsx=40, marker_color=hex_to_rgba(color_of("wtd_lba"), 0.8),
-                                 name="bags"))
+    fig = go.Figure(
+        go.Histogram(x=np.asarray(rss) / k, nbinsx=40, marker_color=hex_to_rgba(color_of("wtd_lba"), 0.8), name="bags")
+    )
     if gamma is not None:
         fig.add_vline(x=gamma / 4, line={"color": "#D55E00", "dash": "dash"}, annotation_text="γ/4 (Lemma 3.4)")
     apply_layout(fig, x_title="per-bag residual RSS_bag / k", y_title="number of bags", height=300)
@@ -293,18 +460,46 @@ def reproduction_figure(table: pd.DataFrame) -> go.Figure:
         i = sorted(t[t.dataset == ds]["k"].unique()).index(k)
         col = palette[i % 4]
         sym = "circle" if ds == "criteo" else "diamond"
-        fig.add_trace(go.Scatter(x=s["m"], y=s["paper_ratio"], mode="markers", marker={"color": col, "symbol": sym, "size": 9},
-                                 name=f"{ds} k={k}: paper (as printed)"))
+        fig.add_trace(
+            go.Scatter(
+                x=s["m"],
+                y=s["paper_ratio"],
+                mode="markers",
+                marker={"color": col, "symbol": sym, "size": 9},
+                name=f"{ds} k={k}: paper (as printed)",
+            )
+        )
         ok = s["replica_ratio"].notna()
         if ok.any():
-            fig.add_trace(go.Scatter(x=s["m"][ok], y=s["replica_ratio"][ok], mode="lines+markers",
-                                     line={"color": col}, marker={"symbol": sym}, name=f"{ds} k={k}: replica (synthetic, OLS)"))
+            fig.add_trace(
+                go.Scatter(
+                    x=s["m"][ok],
+                    y=s["replica_ratio"][ok],
+                    mode="lines+markers",
+                    line={"color": col},
+                    marker={"symbol": sym},
+                    name=f"{ds} k={k}: replica (synthetic, OLS)",
+                )
+            )
     for ds, s in t.groupby("dataset"):
         s = s.drop_duplicates("m").sort_values("m")
-        fig.add_trace(go.Scatter(x=s["m"], y=s["predicted_ratio"], mode="lines", line={"color": "#000", "dash": "dash"},
-                                 name=f"{ds}: predicted 1 + d/(m−d−1)"))
-    apply_layout(fig, title="Table 1 (wtd-LBA): test MSE relative to instance-level MSE", x_title="number of bags m",
-                 y_title="MSE / instance MSE", log_x=True, height=520)
+        fig.add_trace(
+            go.Scatter(
+                x=s["m"],
+                y=s["predicted_ratio"],
+                mode="lines",
+                line={"color": "#000", "dash": "dash"},
+                name=f"{ds}: predicted 1 + d/(m−d−1)",
+            )
+        )
+    apply_layout(
+        fig,
+        title="Table 1 (wtd-LBA): test MSE relative to instance-level MSE",
+        x_title="number of bags m",
+        y_title="MSE / instance MSE",
+        log_x=True,
+        height=520,
+    )
     fig.update_layout(hovermode="closest")
     return fig
 
@@ -333,7 +528,9 @@ def m_grid(n: int, k: int, m: int, d: int, *, max_points: int = 7) -> list[int]:
     return sorted({int(x) for x in ms})
 
 
-def prediction_table(ms: Sequence[int], *, d: int, rho: float, gamma_hat: float, noise_std: float = 1.0) -> pd.DataFrame:
+def prediction_table(
+    ms: Sequence[int], *, d: int, rho: float, gamma_hat: float, noise_std: float = 1.0
+) -> pd.DataFrame:
     """The random-design predictions of val(D, r̂)/opt(D, F) against m (spec section 5.4)."""
     rows = []
     for m in ms:
@@ -341,7 +538,13 @@ def prediction_table(ms: Sequence[int], *, d: int, rho: float, gamma_hat: float,
             continue
         rows.append({"m": m, "method": "wtd_lba", "predicted": acc.predicted_ratio_lba(m, d)})
         if gamma_hat > 0:
-            rows.append({"m": m, "method": "noisy_wtd_llp", "predicted": acc.predicted_ratio_llp(m, d, rho, gamma_hat, noise_std)})
+            rows.append(
+                {
+                    "m": m,
+                    "method": "noisy_wtd_llp",
+                    "predicted": acc.predicted_ratio_llp(m, d, rho, gamma_hat, noise_std),
+                }
+            )
     return pd.DataFrame(rows, columns=["m", "method", "predicted"])
 
 

@@ -12,8 +12,8 @@ Specification ``large_margin_gaussian.md`` sections 6.1 (data, public projection
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -118,7 +118,8 @@ def make_task(
     if not ds.is_classification:
         raise DataValidationError(
             f"the large-margin classifier needs a classification dataset (a target with 2 to {MAX_CLASSES} classes); "
-            f"{ds.name!r} is a {ds.task} dataset. Pick iris, wine, breast_cancer, gaussian_classes or a CSV with a class column."
+            f"{ds.name!r} is a {ds.task} dataset. Pick iris, wine, breast_cancer, gaussian_classes or a CSV with a "
+            "class column."
         )
     k = check_int("k", k, lo=1, hi=MAX_D)
     ss = as_seed_sequence(seed)
@@ -135,7 +136,10 @@ def make_task(
         X_tr, y_tr = np.asarray(ds.X, dtype=float), y_all
         test = make_gaussian_classes(n_test_synthetic, d=ds.d, n_classes=C, seed=s_test)
         X_te, y_te = np.asarray(test.X, dtype=float), np.asarray(test.y).astype(np.int64)
-        notes.append(f"Synthetic Gaussian classes (spec 6.1); fresh test set of {n_test_synthetic} points from the same generator.")
+        notes.append(
+            f"Synthetic Gaussian classes (spec 6.1); fresh test set of {n_test_synthetic} points from the same "
+            "generator."
+        )
         if ds.d > MAX_D:
             raise DataValidationError(f"d must be at most {MAX_D} for this page, got {ds.d}.")
     else:
@@ -175,10 +179,21 @@ def make_task(
             notes.append(f"Random training subsample of {n_train} rows.")
     if len(np.unique(y_tr)) < 2:
         raise DataValidationError("the training data must contain at least two classes.")
-    names = tuple(ds.feature_names) if ds.name == "gaussian_classes" or ds.d <= k else tuple(f"proj{j + 1}" for j in range(X_tr.shape[1]))
+    names = (
+        tuple(ds.feature_names)
+        if ds.name == "gaussian_classes" or ds.d <= k
+        else tuple(f"proj{j + 1}" for j in range(X_tr.shape[1]))
+    )
     return ClassificationTask(
-        name=ds.name, X_train=X_tr, y_train=y_tr, X_test=X_te, y_test=y_te, n_classes=C,
-        feature_names=names, notes=tuple(notes), data_dependent=data_dependent,
+        name=ds.name,
+        X_train=X_tr,
+        y_train=y_tr,
+        X_test=X_te,
+        y_test=y_te,
+        n_classes=C,
+        feature_names=names,
+        notes=tuple(notes),
+        data_dependent=data_dependent,
     )
 
 
@@ -202,7 +217,9 @@ class _FitCache:
     def phi_star(self, cfg: LargeMarginGaussian, mu_eff: float):
         key = (cfg.input_scale(), round(mu_eff, 15), cfg.psd, cfg.lam, cfg.h)
         if key not in self.fits:
-            self.fits[key] = fit_nonprivate(self.prepared(cfg.input_scale()), lam=cfg.lam, mu=mu_eff, h=cfg.h, psd=cfg.psd)
+            self.fits[key] = fit_nonprivate(
+                self.prepared(cfg.input_scale()), lam=cfg.lam, mu=mu_eff, h=cfg.h, psd=cfg.psd
+            )
         return self.fits[key]
 
 
@@ -242,16 +259,27 @@ def accuracy_sweep(
             Zt = preprocess(task.X_test, scale=cfg.input_scale())
             acc = float(np.mean(predict(ph, Zt) == task.y_test))
             R = len(seeds)
-            return pd.DataFrame({"accuracy": np.full(R, acc), "agreement": np.ones(R), "excess": np.zeros(R),
-                                 "pathwise_bound": np.zeros(R), "unbounded": np.zeros(R), "converged": np.ones(R),
-                                 "noise_norm": np.zeros(R), "eps_claimed": np.full(R, np.inf), "private": np.zeros(R)})
+            return pd.DataFrame(
+                {
+                    "accuracy": np.full(R, acc),
+                    "agreement": np.ones(R),
+                    "excess": np.zeros(R),
+                    "pathwise_bound": np.zeros(R),
+                    "unbounded": np.zeros(R),
+                    "converged": np.ones(R),
+                    "noise_norm": np.zeros(R),
+                    "eps_claimed": np.full(R, np.inf),
+                    "private": np.zeros(R),
+                }
+            )
         cfg = _config_for(base, mode, eps)
         data = cache.prepared(cfg.input_scale())
         acc_obj = cfg.accounting(n=data.n, d=data.d, n_classes=data.n_classes)
         mu_eff = cfg.mu_eff(acc_obj)
         ph = cache.phi_star(cfg, mu_eff)
-        batch, diag = release_many(None, None, cfg, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph,
-                                   diagnostics=True)
+        batch, diag = release_many(
+            None, None, cfg, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph, diagnostics=True
+        )
         Zt = preprocess(task.X_test, scale=cfg.input_scale())
         key = id(ph)
         if key not in test_pred_cache:
@@ -261,18 +289,31 @@ def accuracy_sweep(
         ok = ~batch.unbounded
         accuracy = np.where(ok, np.mean(pred == task.y_test[None], axis=1), np.nan)
         agreement = np.where(ok, np.mean(pred == ref[None], axis=1), np.nan)
-        return pd.DataFrame({
-            "accuracy": accuracy, "agreement": agreement, "excess": diag.excess,
-            "pathwise_bound": diag.pathwise_bound, "unbounded": batch.unbounded.astype(float),
-            "converged": diag.converged.astype(float), "noise_norm": diag.noise_norm,
-            "eps_claimed": np.full(len(seeds), acc_obj.eps_claimed), "private": np.full(len(seeds), float(acc_obj.private)),
-        })
+        return pd.DataFrame(
+            {
+                "accuracy": accuracy,
+                "agreement": agreement,
+                "excess": diag.excess,
+                "pathwise_bound": diag.pathwise_bound,
+                "unbounded": batch.unbounded.astype(float),
+                "converged": diag.converged.astype(float),
+                "noise_norm": diag.noise_norm,
+                "eps_claimed": np.full(len(seeds), acc_obj.eps_claimed),
+                "private": np.full(len(seeds), float(acc_obj.private)),
+            }
+        )
 
     eps_list = [float(e) for e in epsilons]
     points = [{"method": m, "epsilon": e} for m in modes for e in eps_list]
     points += [{"method": "nonprivate", "epsilon": e} for e in eps_list]
-    return run_sweep(block, points, n_trials=check_int("n_trials", n_trials, lo=1), seed=seed,
-                     progress=progress, block_size=block_size)
+    return run_sweep(
+        block,
+        points,
+        n_trials=check_int("n_trials", n_trials, lo=1),
+        seed=seed,
+        progress=progress,
+        block_size=block_size,
+    )
 
 
 def excess_vs_n(
@@ -321,17 +362,39 @@ def excess_vs_n(
         pb = printed_bounds(d=data.d, n_classes=task.n_classes, n=n, epsilon=acc.eps_noise, lam=cfg0.lam, delta=delta)
         brows.append({"n": n, "bound": "printed Thm 5.2 (sum-form units)", "value": pb["thm52"], "tier": "printed"})
         if mode != "printed":
-            tc = tier_c_bounds(d=data.d, n_classes=task.n_classes, n=n, beta=acc.beta, lam=cfg0.lam, mu_eff=mu_eff,
-                               delta=delta, shared_noise=acc.shared_noise, R_z=acc.R_z)
+            tc = tier_c_bounds(
+                d=data.d,
+                n_classes=task.n_classes,
+                n=n,
+                beta=acc.beta,
+                lam=cfg0.lam,
+                mu_eff=mu_eff,
+                delta=delta,
+                shared_noise=acc.shared_noise,
+                R_z=acc.R_z,
+            )
             brows.append({"n": n, "bound": "C5.2 exact radius", "value": tc["c52_exact"], "tier": "tier_c"})
             brows.append({"n": n, "bound": "C5.2 union radius", "value": tc["c52_union"], "tier": "tier_c"})
             brows.append({"n": n, "bound": "expected pathwise", "value": tc["expected_pathwise"], "tier": "tier_c"})
-            tc3 = tier_c_bounds(d=data.d, n_classes=task.n_classes, n=n, beta=acc.beta, lam=cfg0.lam, mu_eff=mu_eff,
-                                delta=delta, shared_noise=acc.shared_noise, R_z=acc.R_z,
-                                phi_star_norm=float(np.sqrt(np.sum(ph**2))))
-            for key, name in (("c53_A", "C5.3 term A (trace)"), ("c53_B", "C5.3 term B (Frobenius)"),
-                              ("c53_E", "C5.3 term E (empirical)"), ("c53_S", "C5.3 term S (sample)"),
-                              ("c53_total", "C5.3 total")):
+            tc3 = tier_c_bounds(
+                d=data.d,
+                n_classes=task.n_classes,
+                n=n,
+                beta=acc.beta,
+                lam=cfg0.lam,
+                mu_eff=mu_eff,
+                delta=delta,
+                shared_noise=acc.shared_noise,
+                R_z=acc.R_z,
+                phi_star_norm=float(np.sqrt(np.sum(ph**2))),
+            )
+            for key, name in (
+                ("c53_A", "C5.3 term A (trace)"),
+                ("c53_B", "C5.3 term B (Frobenius)"),
+                ("c53_E", "C5.3 term E (empirical)"),
+                ("c53_S", "C5.3 term S (sample)"),
+                ("c53_total", "C5.3 total"),
+            ):
                 brows.append({"n": n, "bound": name, "value": tc3[key], "tier": "tier_c", "quantity": "true_risk"})
         if mode == "repaired":
             tu = tier_u_bounds(d=data.d, n_classes=task.n_classes, n=n, epsilon=acc.eps_noise, lam=mu_eff, delta=delta)
@@ -340,11 +403,18 @@ def excess_vs_n(
     def block(point, seeds):
         n = int(point["n"])
         data, ph = subsets[n]
-        b, diag = release_many(None, None, cfg0, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph,
-                               diagnostics=True)
+        b, diag = release_many(
+            None, None, cfg0, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph, diagnostics=True
+        )
         test_excess = loss(b.phi, Zt, task.y_test, cfg0.h) - float(loss(ph, Zt, task.y_test, cfg0.h))
-        return pd.DataFrame({"excess": diag.excess, "pathwise_bound": diag.pathwise_bound,
-                             "unbounded": b.unbounded.astype(float), "test_loss_excess": test_excess})
+        return pd.DataFrame(
+            {
+                "excess": diag.excess,
+                "pathwise_bound": diag.pathwise_bound,
+                "unbounded": b.unbounded.astype(float),
+                "test_loss_excess": test_excess,
+            }
+        )
 
     Zt = preprocess(task.X_test, scale=cfg0.input_scale())
     points = [{"method": mode, "n": n} for n in subsets]
@@ -380,7 +450,9 @@ def unbounded_share(
         acc = privacy_params(epsilon=e, n=n, d=d, n_classes=2, lam=lam, h=0.5, mode="printed")
         b = sample_radial(p * p, acc.beta, rng=ss, size=n_draws).reshape(n_draws, p, p)
         share = 1.0 - float(literal_objective_bounded(b, n, lam).mean())
-        rows.append({"epsilon": float(e), "share": share, "se": math.sqrt(share * (1 - share) / n_draws), "n_draws": n_draws})
+        rows.append(
+            {"epsilon": float(e), "share": share, "se": math.sqrt(share * (1 - share) / n_draws), "n_draws": n_draws}
+        )
     return pd.DataFrame(rows)
 
 
@@ -441,14 +513,20 @@ def leak_demo(
             err = np.sqrt(np.sum(((b.phi[:, 1:] - b.phi[:, :1]) - ref_diff[None]) ** 2, axis=(-2, -1))).max(axis=1)
             scale = max(1.0, float(np.max(np.abs(ref))))
             pred = predict(b.phi, Zt)
-            rows.append({
-                "method": mode, "psd": psd, "epsilon": float(epsilon), "n_draws": n_draws,
-                "max_diff_error": float(err.max()), "median_diff_error": float(np.median(err)),
-                "exact_leak_share": float(np.mean(err < leak_tol * scale)),
-                "same_predictions_share": float(np.mean(np.all(pred == ref_pred[None], axis=1))),
-                "agreement": float(np.mean(pred == ref_pred[None])),
-                "private": mode == "corrected",
-            })
+            rows.append(
+                {
+                    "method": mode,
+                    "psd": psd,
+                    "epsilon": float(epsilon),
+                    "n_draws": n_draws,
+                    "max_diff_error": float(err.max()),
+                    "median_diff_error": float(np.median(err)),
+                    "exact_leak_share": float(np.mean(err < leak_tol * scale)),
+                    "same_predictions_share": float(np.mean(np.all(pred == ref_pred[None], axis=1))),
+                    "agreement": float(np.mean(pred == ref_pred[None])),
+                    "private": mode == "corrected",
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -492,12 +570,19 @@ def regularisation_sweep(
         data = cache.prepared(cfg.input_scale())
         acc = cfg.accounting(n=data.n, d=data.d, n_classes=data.n_classes)
         ph = cache.phi_star(cfg, cfg.mu_eff(acc))
-        b, diag = release_many(None, None, cfg, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph,
-                               diagnostics=True)
+        b, diag = release_many(
+            None, None, cfg, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph, diagnostics=True
+        )
         accuracy = np.mean(predict(b.phi, Zt) == task.y_test[None], axis=1)
         np_acc = float(np.mean(predict(ph, Zt) == task.y_test))
-        return pd.DataFrame({"accuracy": accuracy, "nonprivate_accuracy": np.full(len(seeds), np_acc),
-                             "excess": diag.excess, "pathwise_bound": diag.pathwise_bound})
+        return pd.DataFrame(
+            {
+                "accuracy": accuracy,
+                "nonprivate_accuracy": np.full(len(seeds), np_acc),
+                "excess": diag.excess,
+                "pathwise_bound": diag.pathwise_bound,
+            }
+        )
 
     points = [{"method": "corrected", "value": float(v)} for v in values]
     return run_sweep(block, points, n_trials=check_int("n_trials", n_trials, lo=1), seed=seed, progress=progress)

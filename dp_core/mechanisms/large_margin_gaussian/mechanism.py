@@ -18,8 +18,8 @@ sections 3.1-3.6 and 5.2.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -118,8 +118,17 @@ class LargeMarginGaussian:
         if math.isinf(self.epsilon):
             return None
         return privacy_params(
-            epsilon=self.epsilon, n=n, d=d, n_classes=n_classes, lam=self.lam, h=self.h, mu=self.mu,
-            mode=self.mode, semantics=self.semantics, jacobian=self.jacobian, psd=self.psd,
+            epsilon=self.epsilon,
+            n=n,
+            d=d,
+            n_classes=n_classes,
+            lam=self.lam,
+            h=self.h,
+            mu=self.mu,
+            mode=self.mode,
+            semantics=self.semantics,
+            jacobian=self.jacobian,
+            psd=self.psd,
         )
 
     def input_scale(self) -> float:
@@ -136,12 +145,21 @@ class LargeMarginGaussian:
             return self.lam
         return self.lam if self.mu is None else self.mu
 
-    def run(self, X, y, *, rng: RngLike, n_classes: int | None = None, phi_star: FloatArray | None = None,
-            diagnostics: bool = False):
+    def run(
+        self,
+        X,
+        y,
+        *,
+        rng: RngLike,
+        n_classes: int | None = None,
+        phi_star: FloatArray | None = None,
+        diagnostics: bool = False,
+    ):
         """One private release (see :func:`release_many`): a :class:`ReleaseBatch` with ``R = 1``, or
         ``(ReleaseBatch, ReleaseDiagnostics)`` with ``diagnostics=True`` (not for publication)."""
-        return release_many(X, y, self, n_runs=1, seed=rng, n_classes=n_classes, phi_star=phi_star,
-                            diagnostics=diagnostics)
+        return release_many(
+            X, y, self, n_runs=1, seed=rng, n_classes=n_classes, phi_star=phi_star, diagnostics=diagnostics
+        )
 
 
 @dataclass(frozen=True)
@@ -173,7 +191,9 @@ def prepare(X, y, *, scale: float = 1.0 / math.sqrt(2.0), n_classes: int | None 
     return PreparedData(Z=Z, y=yi, n_classes=C, V=outer_vectors(Z), scale=scale)
 
 
-def fit_nonprivate(data: PreparedData, *, lam: float, mu: float, h: float, psd: bool = True, tol: float = 1e-10) -> FloatArray:
+def fit_nonprivate(
+    data: PreparedData, *, lam: float, mu: float, h: float, psd: bool = True, tol: float = 1e-10
+) -> FloatArray:
     """``Phi* = argmin J`` (no noise) by accelerated projected gradient; shape ``(C, p, p)``.
 
     With ``mu = 0`` (the literal paper objective) the minimiser is not unique; the one reached
@@ -436,8 +456,20 @@ def release_many(
             else:
                 start = np.broadcast_to(phi_star, lin.shape)
             tol, max_iter = _solver_limits(mu_eff, config.tol)
-            res = fit_apg(data.Z, data.y, C, config.lam, mu_eff, config.h, linear=lin, psd=config.psd,
-                          phi0=start, tol=tol, V=data.V, max_iter=max_iter)
+            res = fit_apg(
+                data.Z,
+                data.y,
+                C,
+                config.lam,
+                mu_eff,
+                config.h,
+                linear=lin,
+                psd=config.psd,
+                phi0=start,
+                tol=tol,
+                V=data.V,
+                max_iter=max_iter,
+            )
             phi[idx] = res.phi
             converged[idx] = res.converged
     release = ReleaseBatch(config=config, accounting=acc, phi=phi, unbounded=~bounded)
@@ -455,6 +487,14 @@ def release_many(
     if idx.size:
         stat[idx] = direction_statistic(phi[idx], direction)
     return release, ReleaseDiagnostics(
-        data=data, phi_star=phi_star, noise=noise, noise_norm=noise_norm, rho=rho, converged=converged,
-        excess=excess, pathwise_bound=pathwise, direction=direction, direction_stat=stat,
+        data=data,
+        phi_star=phi_star,
+        noise=noise,
+        noise_norm=noise_norm,
+        rho=rho,
+        converged=converged,
+        excess=excess,
+        pathwise_bound=pathwise,
+        direction=direction,
+        direction_stat=stat,
     )

@@ -202,7 +202,7 @@ def fit_apg(
     converged = np.zeros(R, dtype=bool)
     gm = np.full(R, np.inf)
     it = 0
-    for it in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):  # noqa: B007 (read after the loop: the iteration count returned)
         full = active.size == R
         if full:
             Ya, Xa, La = Y, X, linear
