@@ -22,7 +22,6 @@ from typing import Any
 import streamlit as st
 
 from dp_core._validation import HUGE, TINY
-
 from dp_core.data import DATASETS
 
 from .constants import HIGHER_IS_PRIVATE, LOWER_IS_PRIVATE, SHARED_PARAMS, UrlParam, url_spec

@@ -124,8 +124,9 @@ def test_parser_refuses_or_clamps_with_a_message(name, value):
     used, message = parse_url_value(name, raw, default=default, options=options)
     x = _number(raw)
     numeric = spec.kind in (int, float)
-    usable = (numeric and x is not None and (spec.kind is float or x.is_integer())
-              and (x == 0 or TINY <= abs(x) <= HUGE))  # the engine refuses subnormal and overflowing values
+    usable = (
+        numeric and x is not None and (spec.kind is float or x.is_integer()) and (x == 0 or TINY <= abs(x) <= HUGE)
+    )  # the engine refuses subnormal and overflowing values
     if spec.kind is bool and raw in ("0",):
         assert used is False and message is None
         return
