@@ -1,30 +1,20 @@
 """AppTest tests of the "Privacy audit" page."""
 
-import json
-
 import pytest
+from _helpers import charts, metrics
+from _helpers import open_page as _open_page
 
 from dp_core.audit import MECHANISMS
 from dp_core.data import DATASETS
 
 PAGE = "pages/audit.py"
-LOWER = "Measured lower bound"
 
 
 def open_page(app, **params):
-    for key, value in params.items():
-        app.query_params[key] = str(value)
-    at = app.run()
-    at.switch_page(PAGE).run()
-    return at
+    return _open_page(app, PAGE, **params)
 
 
-def metrics(at):
-    return {m.label: m.value for m in at.metric}
-
-
-def charts(at):
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+LOWER = "Measured lower bound"
 
 
 def text_of(at):

@@ -2,26 +2,24 @@
 negotiation flow, JSON configuration upload and the report download."""
 
 import base64
-import json
 
 import numpy as np
 import pytest
+from _helpers import charts
+from _helpers import open_page as _open_page
 
 from dp_core.compare import ExplorerConfig
 from dp_core.data import DATASETS
 from dp_core.figures import figure_problems
 
 PAGE = "pages/compare.py"
-FAST = {"trials": "10", "n_eps": "4", "mech": "output_perturbation"}
 
 
 def open_page(app, **query):
-    for k, v in query.items():
-        app.query_params[k] = str(v)
-    at = app.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, at.exception
-    return at
+    return _open_page(app, PAGE, check=True, **query)
+
+
+FAST = {"trials": "10", "n_eps": "4", "mech": "output_perturbation"}
 
 
 def values(arr):
@@ -29,10 +27,6 @@ def values(arr):
     if isinstance(arr, dict):
         return np.frombuffer(base64.b64decode(arr["bdata"]), dtype=np.dtype(arr["dtype"])).tolist()
     return list(arr)
-
-
-def charts(at):
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
 
 
 MEASURED = "smallest ε (measured)"

@@ -3,16 +3,13 @@
 import json
 
 import pytest
+from _helpers import metrics
 
 from dp_core.data import DATASETS
 
 GOOD_CSV = b"age,income,score,label\n" + b"".join(
     f"{20 + i % 40},{1000 + 37 * i},{(i * 7) % 11},{i % 2}\n".encode() for i in range(60)
 )
-
-
-def metrics(at):
-    return {m.label: m.value for m in at.metric}
 
 
 def test_home_renders(app):

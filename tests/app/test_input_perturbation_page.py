@@ -1,8 +1,8 @@
 """AppTest tests of the input-perturbation page."""
 
-import json
-
 import pytest
+from _helpers import charts, metrics
+from _helpers import open_page as _open_page
 from streamlit.testing.v1 import AppTest
 
 from dp_core import display
@@ -11,27 +11,16 @@ from dp_core.mechanisms.input_perturbation.params import input_perturbation_para
 
 APP = "../../app.py"
 PAGE = "pages/input_perturbation.py"
-CSV = b"x1,x2,x3,target\n" + b"".join(
-    f"{(i * 7) % 13},{(i * 3) % 5 + 0.5},{i % 9},{(i * 7) % 13 * 0.4 + (i % 9) * 0.1}\n".encode() for i in range(400)
-)
 
 
 def open_page(**query):
-    at = AppTest.from_file(APP, default_timeout=120)
-    query.setdefault("trials", "10")
-    for k, v in query.items():
-        at.query_params[k] = v
-    at.run()
-    at.switch_page(PAGE).run()
-    return at
+    app = AppTest.from_file(APP, default_timeout=120)
+    return _open_page(app, PAGE, defaults={"trials": "10"}, **query)
 
 
-def metrics(at):
-    return {m.label: m.value for m in at.metric}
-
-
-def charts(at):
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+CSV = b"x1,x2,x3,target\n" + b"".join(
+    f"{(i * 7) % 13},{(i * 3) % 5 + 0.5},{i % 9},{(i * 7) % 13 * 0.4 + (i % 9) * 0.1}\n".encode() for i in range(400)
+)
 
 
 def test_renders_on_census_with_check_values():

@@ -4,25 +4,20 @@ import json
 
 import numpy as np
 import pytest
+from _helpers import metrics
+from _helpers import open_page as _open_page
 
 PAGE = "pages/l1_exponential.py"
+
+
+def open_page(app, **query):
+    return _open_page(app, PAGE, **query)
+
 
 CSV = b"a,b,c,target\n" + b"".join(
     f"{(i * 7) % 13 - 6},{(i * 3) % 5},{i % 4},{((i * 7) % 13 - 6) * 0.3 + ((i * 11) % 9 - 4)}\n".encode()
     for i in range(120)
 )
-
-
-def metrics(at):
-    return {m.label: m.value for m in at.metric}
-
-
-def open_page(app, **query):
-    for k, v in query.items():
-        app.query_params[k] = v
-    at = app.run()
-    at.switch_page(PAGE).run()
-    return at
 
 
 def test_page_renders_with_readouts(app):

@@ -1,8 +1,8 @@
 """AppTest tests of the "Label-DP by aggregation" page."""
 
-import json
-
 import pytest
+from _helpers import charts, metrics
+from _helpers import open_page as _open_page
 
 from dp_core.data import DATASETS
 
@@ -10,20 +10,7 @@ PAGE = "pages/label_dp_bags.py"
 
 
 def open_page(app, **params):
-    params = {"trials": "10", **params}
-    for key, value in params.items():
-        app.query_params[key] = str(value)
-    at = app.run()
-    at.switch_page(PAGE).run()
-    return at
-
-
-def metrics(at):
-    return {m.label: m.value for m in at.metric}
-
-
-def charts(at):
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    return _open_page(app, PAGE, defaults={"trials": "10"}, **params)
 
 
 def test_page_renders_with_three_accountings(app):

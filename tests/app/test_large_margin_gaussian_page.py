@@ -3,22 +3,14 @@
 import json
 
 import pytest
+from _helpers import metrics
+from _helpers import open_page as _open_page
 
 PAGE = "pages/large_margin_gaussian.py"
 
 
 def open_page(app, **params):
-    app.query_params["trials"] = "10"
-    for k, v in params.items():
-        app.query_params[k] = v
-    at = app.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, at.exception
-    return at
-
-
-def metrics(at):
-    return {m.label: m.value for m in at.metric}
+    return _open_page(app, PAGE, defaults={"trials": "10"}, check=True, **params)
 
 
 def all_text(at):

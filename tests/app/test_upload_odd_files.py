@@ -6,12 +6,9 @@ from __future__ import annotations
 import gzip
 
 import pytest
+from _helpers import metrics
 
 ROWS = 40
-
-
-def metrics(at):
-    return {m.label: m.value for m in at.metric}
 
 
 def _upload(at, content, name="data.csv"):

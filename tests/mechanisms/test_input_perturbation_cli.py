@@ -6,16 +6,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from dp_core.cli import main
+from _helpers import run_main as run
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(capsys, *args):
-    code = main(list(args))
-    out = capsys.readouterr()
-    return code, out
 
 
 def test_calibrate_s1_check_values(capsys):

@@ -3,14 +3,7 @@
 import json
 
 import pytest
-
-from dp_core.cli import main
-
-
-def run(capsys, *args):
-    code = main(list(args))
-    out = capsys.readouterr()
-    return code, out
+from _helpers import run_main as run
 
 
 def test_calibrate_e1_check_values(capsys):

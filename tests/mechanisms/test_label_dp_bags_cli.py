@@ -5,15 +5,13 @@ import math
 
 import pandas as pd
 import pytest
+from _helpers import run_main
 
-from dp_core.cli import main
 from dp_core.reproduce import label_dp_bags as rep
 
 
 def run(capsys, argv):
-    code = main(argv)
-    out = capsys.readouterr()
-    return code, out
+    return run_main(capsys, *argv)
 
 
 def test_calibrate_noisy_llp_prints_three_accountings(capsys):

@@ -5,14 +5,12 @@ import subprocess
 import sys
 
 import pytest
-
-from dp_core.cli import main
+from _helpers import run_main
 
 
 def run_cli(capsys, *args):
-    code = main(list(args))
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    code, captured = run_main(capsys, *args)
+    return code, captured.out, captured.err
 
 
 def test_calibrate_printed_reports_eps_prime_and_label(capsys):
