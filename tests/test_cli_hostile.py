@@ -54,20 +54,7 @@ def one_error_line(res: H.Result, *needles: str) -> str:
             ["epsilon", "1e-320"],
         ),
         (
-            [
-                "calibrate",
-                "input-perturbation",
-                "--n",
-                "1000",
-                "--d",
-                "3",
-                "--eps",
-                "1",
-                "--delta",
-                "1e-5",
-                "--alpha",
-                "1e-320",
-            ],
+            "calibrate input-perturbation --n 1000 --d 3 --eps 1 --delta 1e-5 --alpha 1e-320".split(),
             ["alpha"],
         ),
         (
@@ -75,20 +62,7 @@ def one_error_line(res: H.Result, *needles: str) -> str:
             ["n must be an integer in [2, 9223372036854775807]"],
         ),
         (
-            [
-                "calibrate",
-                "label-aggregation",
-                "--n",
-                "1000",
-                "--k",
-                "8",
-                "--m",
-                "10",
-                "--eps",
-                "1",
-                "--noise-std",
-                "0",
-            ],
+            "calibrate label-aggregation --n 1000 --k 8 --m 10 --eps 1 --noise-std 0".split(),
             ["noise_std must be in (0, inf), got 0"],
         ),
         (["calibrate", "large-margin", "--n", "100", "--d", "2", "--eps", "1e-320"], ["epsilon", "1e-320"]),
@@ -128,84 +102,16 @@ def test_engine_overflow_names_the_function_and_values():
     [
         ["audit", "label-dp-bags", "--runs", "50", "--n", "400", "--k", "8", "--m", "10", "--rho"],
         ["calibrate", "label-aggregation", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1", "--rho"],
-        [
-            "calibrate",
-            "label-aggregation",
-            "--variant",
-            "wtd-lba",
-            "--n",
-            "1000",
-            "--k",
-            "8",
-            "--m",
-            "10",
-            "--eps",
-            "1",
-            "--d",
-            "2",
-            "--gamma",
-            "0.1",
-            "--lam",
-            "1",
-            "--b2",
-        ],
-        [
-            "calibrate",
-            "label-aggregation",
-            "--variant",
-            "wtd-lba",
-            "--n",
-            "1000",
-            "--k",
-            "8",
-            "--m",
-            "10",
-            "--eps",
-            "1",
-            "--d",
-            "2",
-            "--b2",
-            "1",
-            "--lam",
-            "1",
-            "--gamma",
-        ],
-        [
-            "calibrate",
-            "label-aggregation",
-            "--variant",
-            "wtd-lba",
-            "--n",
-            "1000",
-            "--k",
-            "8",
-            "--m",
-            "10",
-            "--eps",
-            "1",
-            "--d",
-            "2",
-            "--b2",
-            "1",
-            "--gamma",
-            "0.1",
-            "--lam",
-        ],
-        [
-            "simulate",
-            "label-aggregation",
-            "--n",
-            "400",
-            "--k",
-            "8",
-            "--m",
-            "10",
-            "--trials",
-            "2",
-            "--label-hi",
-            "1",
-            "--label-lo",
-        ],
+        (
+            "calibrate label-aggregation --variant wtd-lba --n 1000 --k 8 --m 10 --eps 1 --d 2 --gamma 0.1 --lam 1 --b2"
+        ).split(),
+        (
+            "calibrate label-aggregation --variant wtd-lba --n 1000 --k 8 --m 10 --eps 1 --d 2 --b2 1 --lam 1 --gamma"
+        ).split(),
+        (
+            "calibrate label-aggregation --variant wtd-lba --n 1000 --k 8 --m 10 --eps 1 --d 2 --b2 1 --gamma 0.1 --lam"
+        ).split(),
+        "simulate label-aggregation --n 400 --k 8 --m 10 --trials 2 --label-hi 1 --label-lo".split(),
     ],
 )
 def test_non_finite_numbers_are_refused_by_the_parser(argv, value):
@@ -217,28 +123,9 @@ def test_non_finite_numbers_are_refused_by_the_parser(argv, value):
     "flag, needle", [("--b2", "b2 must be in (0, inf), got -1"), ("--gamma", "gamma"), ("--lam", "lam")]
 )
 def test_negative_label_dp_constants_are_refused(flag, needle):
-    argv = [
-        "calibrate",
-        "label-aggregation",
-        "--variant",
-        "wtd-lba",
-        "--n",
-        "1000",
-        "--k",
-        "8",
-        "--m",
-        "10",
-        "--eps",
-        "1",
-        "--d",
-        "2",
-        "--b2",
-        "1",
-        "--gamma",
-        "0.1",
-        "--lam",
-        "1",
-    ]
+    argv = (
+        "calibrate label-aggregation --variant wtd-lba --n 1000 --k 8 --m 10 --eps 1 --d 2 --b2 1 --gamma 0.1 --lam 1"
+    ).split()
     argv[argv.index(flag) + 1] = "-1"
     one_error_line(H.run_cli(argv), needle)
 
@@ -256,24 +143,7 @@ def test_negative_rho_is_refused_and_rho_does_not_apply_to_wtd_lba():
 
 
 def test_label_range_must_be_ordered():
-    res = H.run_cli(
-        [
-            "simulate",
-            "label-aggregation",
-            "--n",
-            "400",
-            "--k",
-            "8",
-            "--m",
-            "10",
-            "--trials",
-            "2",
-            "--label-lo",
-            "1",
-            "--label-hi",
-            "-1",
-        ]
-    )
+    res = H.run_cli("simulate label-aggregation --n 400 --k 8 --m 10 --trials 2 --label-lo 1 --label-hi -1".split())
     one_error_line(res)
 
 

@@ -15,21 +15,7 @@ CASES = {
     "input-perturbation": ["--dataset", "census", "--y-range", "0", "1", "--x-bound", "3.1", "--seed", "3"],
     "large-margin": ["--dataset", "gaussian_classes", "--seed", "3"],
     "heavy-tailed-l1": ["--dataset", "heavy_tailed", "--seed", "3", "--draws", "2"],
-    "label-aggregation": [
-        "--dataset",
-        "census",
-        "--y-range",
-        "0",
-        "1",
-        "--mechanism",
-        "wtd-lba",
-        "--m",
-        "20",
-        "--k",
-        "64",
-        "--seed",
-        "3",
-    ],
+    "label-aggregation": "--dataset census --y-range 0 1 --mechanism wtd-lba --m 20 --k 64 --seed 3".split(),
 }
 
 #: The keys that hold non-private values in the diagnostics, per mechanism.

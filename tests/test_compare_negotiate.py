@@ -134,21 +134,9 @@ def test_negotiate_rejects_mismatched_metric():
 
 
 def test_cli_negotiate_prints_the_same_answer(capsys):
-    args = [
-        "negotiate",
-        "--dataset",
-        "iris",
-        "--target",
-        "accuracy=0.8",
-        "--mechanisms",
-        "output_perturbation",
-        "--trials",
-        "10",
-        "--seed",
-        "3",
-        "--n-eps",
-        "6",
-    ]
+    args = (
+        "negotiate --dataset iris --target accuracy=0.8 --mechanisms output_perturbation --trials 10 --seed 3 --n-eps 6"
+    ).split()
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
     direct = negotiate(
@@ -223,17 +211,9 @@ def test_smallest_n_from_the_bound():
 def test_cli_solve_for_n(capsys):
     assert (
         main(
-            [
-                "negotiate",
-                "--dataset",
-                "diabetes",
-                "--target",
-                "excess_risk=0.05",
-                "--solve-for",
-                "n",
-                "--mechanisms",
-                "input_perturbation",
-            ]
+            (
+                "negotiate --dataset diabetes --target excess_risk=0.05 --solve-for n --mechanisms input_perturbation"
+            ).split()
         )
         == 0
     )

@@ -17,24 +17,10 @@ def run(capsys, argv):
 def test_calibrate_noisy_llp_prints_three_accountings(capsys):
     code, out = run(
         capsys,
-        [
-            "calibrate",
-            "label-aggregation",
-            "--variant",
-            "noisy-wtd-llp",
-            "--n",
-            "100000",
-            "--k",
-            "64",
-            "--m",
-            "1000",
-            "--rho",
-            "0.1",
-            "--eps",
-            "1",
-            "--target-delta",
-            "1e-6",
-        ],
+        (
+            "calibrate label-aggregation --variant noisy-wtd-llp --n 100000 --k 64 --m 1000 --rho 0.1 --eps "
+            "1 --target-delta 1e-6"
+        ).split(),
     )
     assert code == 0
     d = json.loads(out.out)
@@ -49,24 +35,10 @@ def test_calibrate_noisy_llp_prints_three_accountings(capsys):
 def test_calibrate_wtd_lba_from_randhie(capsys):
     code, out = run(
         capsys,
-        [
-            "calibrate",
-            "label-aggregation",
-            "--variant",
-            "wtd-lba",
-            "--dataset",
-            "randhie",
-            "--label-lo",
-            "0",
-            "--label-hi",
-            "20",
-            "--k",
-            "64",
-            "--m",
-            "100",
-            "--eps",
-            "1",
-        ],
+        (
+            "calibrate label-aggregation --variant wtd-lba --dataset randhie --label-lo 0 --label-hi 20 --k "
+            "64 --m 100 --eps 1"
+        ).split(),
     )
     assert code == 0
     d = json.loads(out.out)
@@ -78,28 +50,10 @@ def test_calibrate_wtd_lba_from_randhie(capsys):
 def test_calibrate_explicit_constants_example_c(capsys):
     code, out = run(
         capsys,
-        [
-            "calibrate",
-            "label-aggregation",
-            "--variant",
-            "wtd-lba",
-            "--n",
-            "10000000000000000",
-            "--k",
-            "100000000000",
-            "--m",
-            "100",
-            "--eps",
-            "1",
-            "--d",
-            "10",
-            "--b2",
-            "2",
-            "--gamma",
-            "0.25",
-            "--lam",
-            "0.1",
-        ],
+        (
+            "calibrate label-aggregation --variant wtd-lba --n 10000000000000000 --k 100000000000 --m 100 "
+            "--eps 1 --d 10 --b2 2 --gamma 0.25 --lam 0.1"
+        ).split(),
     )
     assert code == 0
     d = json.loads(out.out)
