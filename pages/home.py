@@ -206,5 +206,5 @@ st.markdown(
 
 # ------------------------------------------------------------------ pages
 st.header("3 · Explore")
-for path, title, icon, desc in PAGES[1:]:
+for path, title, icon, desc in [p for p in PAGES if p[0] != "pages/home.py"]:
     st.page_link(path, label=f"**{title}** — {desc}", icon=icon)
