@@ -670,6 +670,13 @@ GLOSSARY: tuple[Entry, ...] = (
     # ---------------------------------------------------------------- compare, audit, general
     _e("OLS", "OLS", "Ordinary least squares: the plain linear regression.", "argmin Σ(y − ⟨x, w⟩)².", _CMP),
     _e(
+        "GD",
+        "GD",
+        "Gradient descent: fitting a model by many small downhill steps; DP-GD clips and noises every step.",
+        "Noisy (clipped) gradient descent, a baseline of the heavy-tailed page (not from the paper).",
+        _L1,
+    ),
+    _e(
         "L2",
         "L2",
         "The usual (Euclidean) length of a vector.",
@@ -744,7 +751,7 @@ _TOKEN = re.compile(
             # Latin letter with a hat or tilde (R̂, ŵ) or a subscript (k_R, r_J, TPR_low)
             rf"(?<![\w\\/.-])(?P<latin>[A-Za-z][\u0302\u0303]|[ŵŷ]|[A-Za-z]{_SUB}|[A-Z]{{2,}}{_SUB})(?![\w/])",
             # abbreviations in capitals (LBA, LLP, ESS, MCMC, COR2) and numbered names (A3, B1, C5.3)
-            r"(?<![\w\\/.=&?-])(?P<caps>[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*|[A-Z]\d+(?:\.\d+)*)(?![\w/=])",
+            r"(?<![\w\\/.=&?])(?P<caps>[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*|[A-Z]\d+(?:\.\d+)*)(?![\w/=])",
             # tiers
             r"(?P<tier>\bTier [A-Z0-9]+\b)",
             # a single Latin letter used in a formula: "n = 16,000", "d > k", "k ≤ n/m", "(k, m, ρ)"
@@ -776,7 +783,7 @@ def symbols_in(text: str) -> set[str]:
     """The symbol-like tokens of ``text`` (Markdown as the pages write it), normalised.
 
     >>> sorted(symbols_in("With ε = 1 and σ_b = 2, the LBA bound for k_R holds (‖x‖ ≤ 1)."))
-    ['LBA', 'k_R', 'σ_b', 'ε', '‖x‖']
+    ['LBA', 'k_R', 'ε', 'σ_b', '‖x‖']
     """
     found: set[str] = set()
     for m in _TOKEN.finditer(_clean(str(text))):
