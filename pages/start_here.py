@@ -10,7 +10,7 @@ import streamlit as st
 from dp_core import display, explain, glossary, tour
 from dp_core.compare import default_epsilons, make_spec
 from dp_core.compare.figures import compare_figure
-from dp_core.figures import noise_scale_figure
+from dp_core.figures import noise_scale_figure, vline
 from dp_core.mechanisms.input_perturbation import figures as ipf
 from ui import badges, cached, state, widgets
 from ui import cached_compare as cc
@@ -58,10 +58,13 @@ st.progress(step / TOUR_STEPS)
 st.header(f"{display.integer(step)} · {STEPS[step - 1]}")
 
 
-def _nav() -> None:
+def _nav(where: str = "") -> None:
     b1, b2, _ = st.columns([1, 1, 4])
-    b1.button("← Back", key="tour_back", on_click=_go, args=(-1,), disabled=step <= 1, width="stretch")
-    b2.button("Next →", key="tour_next", on_click=_go, args=(1,), disabled=step >= TOUR_STEPS, width="stretch")
+    b1.button("← Back", key=f"tour_back{where}", on_click=_go, args=(-1,), disabled=step <= 1, width="stretch")
+    b2.button("Next →", key=f"tour_next{where}", on_click=_go, args=(1,), disabled=step >= TOUR_STEPS, width="stretch")
+
+
+_nav()  # at the top, so that each step starts on the screen where the visitor clicked
 
 
 def _symbols(*symbols: str) -> None:
@@ -89,11 +92,11 @@ if step == 1:
         "probability that the promise may fail."
     )
     ds = cached.load_demo(TOUR_DATASET)
-    true_count = int((ds.y == ds.y.max()).sum())
+    true_count = int((ds.y == 1).sum())  # target 1 = malignant
     out = tour.noisy_counts(true_count, epsilon=eps, n_draws=5, seed=seed)
     st.markdown(
         f"**A tiny live example.** In the breast-cancer data, {display.integer(true_count)} of "
-        f"{display.integer(ds.n)} tumours are in one class. Publishing that count privately means adding Laplace "
+        f"{display.integer(ds.n)} tumours are malignant. Publishing that count privately means adding Laplace "
         f"noise of scale b = 1/ε = {display.number(out['scale'])}. Five releases at ε = {display.epsilon(eps)}:"
     )
     c = st.columns(len(out["released"]))
@@ -135,7 +138,7 @@ elif step == 2:
         x_title="ε (privacy budget)",
         y_title="noise scale (b or σ)",
     )
-    fig.add_vline(x=float(e2), line_dash="dot", line_color="#444")
+    vline(fig, float(e2), log_x=True, line_dash="dot", line_color="#444")
     st.plotly_chart(fig, width="stretch", key="tour_noise_chart")
     sig = cached.gaussian_sigmas(float(e2), delta)
     m1, m2 = st.columns(2)
@@ -205,9 +208,10 @@ elif step == 4:
 elif step == 5:
     st.markdown(
         "Papers can be wrong. The heavy-tailed ℓ1 regression paper (Wang & Xu) prints a sampling temperature that "
-        "is only half as private as claimed when one person's record is *replaced*. An **audit** runs the "
-        "mechanism many times on two datasets that differ in one record and measures a lower bound on ε: above "
-        "the claim means the claim is false. The badges below come from the stored audit table (no run needed)."
+        "gives 2ε-differential privacy, not the claimed ε, when one person's record is *replaced*. "
+        "An **audit** runs the mechanism many times on two datasets that differ in one record and measures "
+        "a lower bound on ε: above the claim means the claim is false. The badges below come from the stored "
+        "audit table (no run needed)."
     )
     st.markdown("**As printed in the paper** (temperature convention *paper_box*):")
     badges.audit_badge("l1-exponential", "paper_box")
@@ -238,4 +242,4 @@ else:
     _deeper("pages/compare.py", "Compare and negotiate on your current dataset")
 
 st.divider()
-_nav()
+_nav("_end")
