@@ -19,6 +19,7 @@ st.markdown(
 )
 
 eps, delta, _seed, _trials = widgets.sidebar_controls()
+st.page_link("pages/start_here.py", label="**New here? Start here:** a guided tour in six steps", icon="🧭")
 
 # ------------------------------------------------------------------ dataset
 st.header("1 · Dataset")

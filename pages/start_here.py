@@ -243,3 +243,6 @@ else:
 
 st.divider()
 _nav("_end")
+with st.expander("Glossary: every symbol the app and the command line show", expanded=False):
+    st.markdown(glossary.as_markdown())
+    st.caption("The same table from the shell: `python -m dp_core glossary` (or `python -m dp_core glossary σ_b`).")
