@@ -85,3 +85,12 @@ def test_negotiation_button_presets_breast_cancer_and_the_target(app):
     url = btn.proto.url
     assert url.startswith("compare?") and "dataset=breast_cancer" in url
     assert "tmetric=accuracy" in url and "tvalue=0.9" in url
+
+
+@pytest.mark.parametrize("step", range(1, TOUR_STEPS + 1))
+@pytest.mark.parametrize("budget", [{"eps": 0.01, "delta": 1e-12}, {"eps": 10, "delta": 0.5}], ids=["tight", "loose"])
+def test_every_step_at_the_edges_of_the_budget(app, step, budget):
+    at = open_page(app, TOUR_PAGE, defaults=QUICK, check=True, step=step, **budget)
+    assert not at.error, [e.value for e in at.error]
+    text = " ".join(m.value for m in [*at.markdown, *at.caption, *at.metric])
+    assert "nan" not in text.split() and "inf" not in text.split()
