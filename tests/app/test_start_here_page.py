@@ -87,6 +87,7 @@ def test_negotiation_button_presets_breast_cancer_and_the_target(app):
     assert "tmetric=accuracy" in url and "tvalue=0.9" in url
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", range(1, TOUR_STEPS + 1))
 @pytest.mark.parametrize("budget", [{"eps": 0.01, "delta": 1e-12}, {"eps": 10, "delta": 0.5}], ids=["tight", "loose"])
 def test_every_step_at_the_edges_of_the_budget(app, step, budget):
