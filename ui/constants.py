@@ -79,6 +79,9 @@ L1_TAIL_OPTIONS = (1.5, 1.8, 2.5, 4.0, 8.0)
 L1_SIM_N_OPTIONS = (500, 1000, 2000, 5000)
 L1_SIM_TRIAL_OPTIONS = (4, 8, 16, 32)
 
+# Guided tour ("Start here").
+TOUR_STEPS = 6
+
 # Privacy audit page.
 AUDIT_RUN_OPTIONS = (200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000)
 
@@ -117,13 +120,14 @@ class UrlParam:
     label: str = ""
 
 
-_C, _IP, _LB, _LM, _L1, _AU = (
+_C, _IP, _LB, _LM, _L1, _AU, _TOUR = (
     "pages/compare.py",
     "pages/input_perturbation.py",
     "pages/label_dp_bags.py",
     "pages/large_margin_gaussian.py",
     "pages/l1_exponential.py",
     "pages/audit.py",
+    "pages/start_here.py",
 )
 
 #: Every URL parameter of the app. Shared ones (``page=None``) are read by ``ui.state.init_state``;
@@ -203,6 +207,8 @@ URL_PARAMS: dict[str, UrlParam] = {
     "l1_noise_tail": UrlParam(float, 1.8, options=L1_TAIL_OPTIONS, page=_L1, label="noise tail index"),
     "l1_sim_n": UrlParam(int, 2000, options=L1_SIM_N_OPTIONS, page=_L1, label="simulation n"),
     "l1_sim_trials": UrlParam(int, 8, options=L1_SIM_TRIAL_OPTIONS, page=_L1, label="simulation trials"),
+    # guided tour
+    "step": UrlParam(int, 1, 1, TOUR_STEPS, page=_TOUR, label="tour step"),
     # privacy audit (options of the chosen mechanism are passed by the page: they depend on it)
     "mechanism": UrlParam(str, "gaussian", page=_AU, label="audited mechanism"),
     "audit_mode": UrlParam(str, None, page=_AU, label="audit mode"),

@@ -1,10 +1,20 @@
 """The app's pages, in navigation order: (file, title, icon, one-line description).
 
 Add a page here (one line); ``app.py`` builds the navigation from this list and the Home page
-links to every entry.
+links to every entry. The guided tour is listed first; Home stays the page a bare link opens
+(:data:`DEFAULT_PAGE`), so that links and tests written for Home keep working.
 """
 
+DEFAULT_PAGE = "pages/home.py"
+TOUR_PAGE = "pages/start_here.py"
+
 PAGES = [
+    (
+        TOUR_PAGE,
+        "Start here",
+        "🧭",
+        "A guided tour in six steps: what ε means, noise, accuracy, local privacy, audits.",
+    ),
     ("pages/home.py", "Home", "🏠", "Pick a dataset and the privacy budget; what epsilon and delta mean."),
     (
         "pages/input_perturbation.py",

@@ -40,6 +40,7 @@ VERBS = {
     "audit": "measure a lower bound on a mechanism's epsilon from repeated runs",
     "negotiate": "find the smallest epsilon (or n, or k) that meets a stakeholder's target",
     "report": "write an HTML report from a JSON configuration",
+    "glossary": "the meaning of a symbol (ε, σ_b, Δ*, LBA, ...) shown by the app or the CLI",
 }
 
 

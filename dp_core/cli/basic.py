@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 
 from .. import calibration as cal
+from ._common import delta_help, eps_help
 from ._registry import Command
 
 
 def _gaussian_args(p):
-    p.add_argument("--eps", type=float, required=True, help="epsilon, in (0, inf)")
-    p.add_argument("--delta", type=float, required=True, help="delta, in (0, 1)")
+    p.add_argument("--eps", type=float, required=True, help=eps_help())
+    p.add_argument("--delta", type=float, required=True, help=delta_help())
     p.add_argument("--sensitivity", type=float, default=1.0, help="l2 sensitivity (default 1)")
 
 
@@ -39,7 +40,7 @@ def _gaussian_run(a):
 
 
 def _laplace_args(p):
-    p.add_argument("--eps", type=float, required=True, help="epsilon, in (0, inf)")
+    p.add_argument("--eps", type=float, required=True, help=eps_help())
     p.add_argument("--sensitivity", type=float, default=1.0, help="l1 sensitivity (default 1)")
 
 
