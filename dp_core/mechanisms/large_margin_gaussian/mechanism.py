@@ -317,7 +317,7 @@ def _standard_radial(seeds: Sequence[np.random.SeedSequence], dim: int) -> Float
     """
     out = np.empty((len(seeds), dim))
     for j, s in enumerate(seeds):
-        g = np.random.Generator(np.random.PCG64(s))
+        g = as_generator(s)
         r = g.gamma(dim, 1.0)
         u = g.standard_normal(dim)
         out[j] = r * u / np.linalg.norm(u)
