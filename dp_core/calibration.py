@@ -170,21 +170,29 @@ def output_perturbation_sensitivity(*, lipschitz: float, n: float, lam: float) -
     return 2.0 * L / (nn * lm)
 
 
-def sample_laplace_norm(rng, size: int, d: int, *, scale: float = 1.0) -> np.ndarray:
+def sample_laplace_norm(rng, size: int, d: int, *, scale: float = 1.0, radius_first: bool = False) -> np.ndarray:
     """``size`` draws in R^d of the density ``∝ exp(-||b|| / scale)`` ([CMS11] Algorithm 1).
 
     Drawn as a uniform direction (a normalised standard normal vector) times a
-    ``Gamma(d, scale)`` radius, in that order from ``rng`` (a ``numpy.random.Generator``): the
-    one sampler of output perturbation's pure-epsilon noise; ``scale = sensitivity / epsilon``.
-    Returns an array of shape ``(size, d)``.
+    ``Gamma(d, scale)`` radius from ``rng`` (a ``numpy.random.Generator``): the one sampler of
+    the norm-Laplace ("radial") noise of output perturbation and of the large-margin mechanism;
+    ``scale = sensitivity / epsilon``. The direction is drawn first, the radii first with
+    ``radius_first=True`` (the large-margin mechanism's order, kept so its seeded draws stay the
+    same). Returns an array of shape ``(size, d)``.
 
     >>> b = sample_laplace_norm(np.random.default_rng(0), 2000, 3, scale=0.5)
     >>> b.shape, round(float(np.linalg.norm(b, axis=1).mean()), 1)  # E||b|| = d * scale
     ((2000, 3), 1.5)
     """
-    z = rng.standard_normal((size, d))
-    z /= np.linalg.norm(z, axis=1, keepdims=True)
-    return z * rng.gamma(d, scale, size=(size, 1))
+    if radius_first:
+        r = rng.gamma(d, scale, size=(size, 1))
+        z = rng.standard_normal((size, d))
+    else:
+        z = rng.standard_normal((size, d))
+        r = rng.gamma(d, scale, size=(size, 1))
+    nrm = np.linalg.norm(z, axis=1, keepdims=True)
+    nrm[nrm == 0.0] = 1.0
+    return z / nrm * r
 
 
 def gaussian_sigma_classic(*, epsilon: float, delta: float, sensitivity: float) -> float:

@@ -329,3 +329,16 @@ def test_keyed_seed_and_default_rng_equivalences():
         for s in np.random.SeedSequence(as_generator(8).integers(0, 2**63 - 1, size=4).tolist()).spawn(3)
     ]
     assert a == b
+
+
+def test_large_margin_radial_noise_is_the_same_sampler():
+    from dp_core.mechanisms.large_margin_gaussian.mechanism import _standard_radial
+    from dp_core.mechanisms.large_margin_gaussian.privacy import sample_radial
+
+    v = sample_radial(6, 0.5, rng=3, size=4)
+    np.testing.assert_allclose(v, sample_laplace_norm(as_generator(3), 4, 6, scale=2.0, radius_first=True), rtol=1e-15)
+    seeds = spawn_seeds(5, 3)
+    std = _standard_radial(seeds, 6)
+    # common random numbers: the draw at rate beta is the standard draw divided by beta
+    for j, s in enumerate(seeds):
+        np.testing.assert_allclose(sample_radial(6, 4.0, rng=s), std[j] / 4.0, rtol=1e-12)

@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..._validation import check_choice, check_epsilon, check_in_interval, check_int, check_positive, check_Xy
+from ...calibration import sample_laplace_norm
 from ...exceptions import DataValidationError, InvalidPrivacyParameter
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator, as_seed_sequence
@@ -317,10 +318,7 @@ def _standard_radial(seeds: Sequence[np.random.SeedSequence], dim: int) -> Float
     """
     out = np.empty((len(seeds), dim))
     for j, s in enumerate(seeds):
-        g = as_generator(s)
-        r = g.gamma(dim, 1.0)
-        u = g.standard_normal(dim)
-        out[j] = r * u / np.linalg.norm(u)
+        out[j] = sample_laplace_norm(as_generator(s), 1, dim, radius_first=True)[0]
     return out
 
 
