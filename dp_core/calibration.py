@@ -192,7 +192,8 @@ def sample_laplace_norm(rng, size: int, d: int, *, scale: float = 1.0, radius_fi
         r = rng.gamma(d, scale, size=(size, 1))
     nrm = np.linalg.norm(z, axis=1, keepdims=True)
     nrm[nrm == 0.0] = 1.0
-    return z / nrm * r
+    # each caller's historical operation order, so that seeded draws stay bit-identical
+    return r * z / nrm if radius_first else z / nrm * r
 
 
 def gaussian_sigma_classic(*, epsilon: float, delta: float, sensitivity: float) -> float:
