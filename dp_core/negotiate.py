@@ -30,6 +30,7 @@ import pandas as pd
 
 from . import display
 from ._validation import check_delta, check_epsilon, check_int, check_real
+from .calibration import solve_monotone
 from .compare import ADAPTERS, CompareResult, default_epsilons, make_spec, run_compare
 from .compare.registry import utility_metric_name
 from .data import Dataset
@@ -195,14 +196,14 @@ def smallest_n(
         j -= 1
     if j == 0:
         return float(grid[0]), f"met already at n = {int(grid[0])}"
-    lo, hi = int(grid[j - 1]), int(grid[j])
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        v = adapter.bound_at(state, method, epsilon=epsilon, n=float(mid), spec=spec)
-        if math.isfinite(v) and target.met(v):
-            hi = mid
-        else:
-            lo = mid
+
+    def met(n: int) -> float:  # 0/1 indicator, non-decreasing in n on this bracket
+        v = adapter.bound_at(state, method, epsilon=epsilon, n=float(n), spec=spec)
+        return 1.0 if math.isfinite(v) and target.met(v) else 0.0
+
+    hi = solve_monotone(
+        met, 1.0, lo=int(grid[j - 1]), hi=int(grid[j]), increasing=True, safe="upper", integer=True, what="n"
+    )
     return float(hi), "smallest n (bound, integer bisection)"
 
 

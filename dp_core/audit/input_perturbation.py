@@ -50,7 +50,7 @@ from ..mechanisms.input_perturbation.experiment import prepare_data
 from ..mechanisms.input_perturbation.mechanism import contributor_randomize, release_thetas
 from ..mechanisms.input_perturbation.model import model_constants, quadratic_features, sufficient_stats
 from ..mechanisms.input_perturbation.params import input_perturbation_params, local_privacy
-from ..rng import as_generator
+from ..rng import as_generator, keyed_seed
 from ._stats import fisher_direction, pilot_seed
 from .core import AuditTarget
 
@@ -86,7 +86,7 @@ def _neighbour(X: np.ndarray, y: np.ndarray, pair: str, model: str, pair_seed: i
             f"‖x'‖ = 1, y' = {y_new:g}"
         )
     else:
-        g = as_generator(np.random.SeedSequence([int(pair_seed), 0xA0D17]))
+        g = as_generator(keyed_seed(pair_seed, 0xA0D17))
         i, j = (int(t) for t in g.choice(X.shape[0], size=2, replace=False))
         X1[i], y1[i] = X[j], y[j]
         text = f"row {i} replaced by row {j} of the same data"
@@ -218,7 +218,7 @@ def _local_target(
         recs = ((e1, np.ones(1)), (-e1, np.ones(1)))
         text = "contributor (x = e₁, y = 1) replaced by (x' = −e₁, y' = 1): q and p both move by the domain's diameter"
     else:
-        g = as_generator(np.random.SeedSequence([int(pair_seed), 0x10CA1]))
+        g = as_generator(keyed_seed(pair_seed, 0x10CA1))
         i, j = (int(t) for t in g.choice(X.shape[0], size=2, replace=False))
         recs = ((X[i : i + 1], y[i : i + 1]), (X[j : j + 1], y[j : j + 1]))
         text = f"contributor row {i} replaced by row {j} of the same data"

@@ -32,7 +32,7 @@ from .._validation import check_choice, check_int, check_positive
 from ..data import Dataset
 from ..mechanisms.l1_exponential import convention_guarantee, em_grid, grid_net
 from ..mechanisms.l1_exponential.grid import sample_grid
-from ..rng import as_generator
+from ..rng import as_generator, keyed_seed
 from .core import AuditTarget
 
 __all__ = ["MODES", "PAIRS", "l1_exponential_target"]
@@ -114,7 +114,7 @@ def l1_exponential_target(
         y = (y - float(np.mean(y))) / (sd if sd > 0 else 1.0)
         X0, y0 = x[:, None].copy(), y.copy()
         X1, y1 = X0.copy(), y0.copy()
-        g = as_generator(np.random.SeedSequence([int(pair_seed), 0x11E4]))
+        g = as_generator(keyed_seed(pair_seed, 0x11E4))
         i, j = (int(t) for t in g.choice(n, size=2, replace=False))
         X1[i], y1[i] = X0[j], y0[j]
         text = f"row {i} replaced by row {j} of your data (first feature scaled to |x| ≤ 1, target standardised)"

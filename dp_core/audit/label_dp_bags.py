@@ -44,7 +44,7 @@ from ..bounds.label_dp_bags import delta_noisy_wtd_llp, llp_exact_delta, naive_d
 from ..data import Dataset
 from ..exceptions import DataValidationError
 from ..mechanisms.label_dp_bags import check_bag_sizes, noise_set, prepare_dataset, simulate_releases
-from ..rng import as_generator
+from ..rng import as_generator, keyed_seed
 from .core import AuditTarget
 
 __all__ = ["MODES", "PAIRS", "label_dp_target"]
@@ -217,7 +217,7 @@ def label_dp_target(
             raise ValueError("rho = 1 puts every index in the noise set; the boundary pair needs one outside it.")
     else:
         mask = None
-    g = as_generator(np.random.SeedSequence([int(pair_seed), 0x1ABE1]))
+    g = as_generator(keyed_seed(pair_seed, 0x1ABE1))
     candidates = np.flatnonzero(~mask) if mask is not None else np.arange(n)
     i_star = int(candidates[g.integers(candidates.size)])
     y1 = y.copy()

@@ -61,7 +61,7 @@ from ..mechanisms.large_margin_gaussian import (
     release_many,
 )
 from ..mechanisms.large_margin_gaussian.model import gradient
-from ..rng import as_generator
+from ..rng import as_generator, keyed_seed
 from ._stats import NO_RELEASE, pilot_seed
 from .core import AuditTarget
 
@@ -183,7 +183,7 @@ def large_margin_target(
         y1[0] = (y[0] + 1) % C
         text = f"row 0 (class {y[0]}) replaced by the opposite point on the unit sphere with class {y1[0]}"
     else:
-        g = as_generator(np.random.SeedSequence([int(pair_seed), 0x1A46E]))
+        g = as_generator(keyed_seed(pair_seed, 0x1A46E))
         idx = np.flatnonzero(y != y[0])
         i = int(g.integers(X.shape[0]))
         others = np.flatnonzero(y != y[i])

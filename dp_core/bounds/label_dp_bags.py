@@ -48,7 +48,7 @@ from .._validation import (
     check_positive,
     computable,
 )
-from ..calibration import gaussian_sigma_analytic, laplace_scale
+from ..calibration import gaussian_privacy_profile, gaussian_sigma_analytic, laplace_scale, solve_monotone
 
 __all__ = [
     "LN2",
@@ -510,8 +510,9 @@ def _log_delta_fn(mechanism: str, params: dict[str, Any]):
 def min_k(target_delta: float, epsilon: float, mechanism: str, **params: Any) -> int | float | None:
     """Smallest integer k >= 16 with delta(k) <= target_delta, or ``None`` if even 1e40 fails.
 
-    Bisection on ln k over [16, 1e40] (every term is non-increasing in k for k >= 16), then an
-    integer correction below 2**53; beyond it k is returned as a float (to float precision).
+    :func:`~dp_core.calibration.solve_monotone` (log-space bisection, rounded up) over [16, 1e40]
+    (every term is non-increasing in k for k >= 16), then an integer correction below 2**53;
+    beyond it k is returned as a float (to float precision).
 
     Parameters
     ----------
@@ -537,20 +538,15 @@ def min_k(target_delta: float, epsilon: float, mechanism: str, **params: Any) ->
     eps = check_positive("epsilon", epsilon)
     f = _log_delta_fn(mechanism, params)
     lt = math.log(target)
-    lo, hi = math.log(16.0), math.log(1e40)
     if f(eps, 16.0) <= lt:
         return 16
     if f(eps, 1e40) > lt:
         return None
-    for _ in range(200):
-        if hi - lo < 1e-13:
-            break
-        mid = 0.5 * (lo + hi)
-        if f(eps, math.exp(mid)) <= lt:
-            hi = mid
-        else:
-            lo = mid
-    kk = int(math.ceil(math.exp(hi)))
+    # ln delta(k) is non-increasing in k: the safe side is the upper end of the bracket.
+    k_up = solve_monotone(
+        lambda k: f(eps, k), lt, lo=16.0, hi=1e40, increasing=False, safe="upper", rtol=1e-13, what="k"
+    )
+    kk = int(math.ceil(k_up))
     if kk >= 2**53:
         # k - 1 and k are the same float here: the bisection is as exact as k can be (stepping down by 1 would
         # never change f and never stop). Returned as a float: tables cannot hold integers beyond 64 bits.
@@ -563,8 +559,9 @@ def min_k(target_delta: float, epsilon: float, mechanism: str, **params: Any) ->
 
 
 def min_eps(target_delta: float, k: float, mechanism: str, **params: Any) -> float | None:
-    """Smallest epsilon in [1e-3, 100] with delta(epsilon) <= target_delta (bisection on ln eps,
-    rounded up), or ``None`` when even epsilon = 100 fails (the tail terms alone exceed it).
+    """Smallest epsilon in [1e-3, 100] with delta(epsilon) <= target_delta (found by
+    :func:`~dp_core.calibration.solve_monotone`, rounded up), or ``None`` when even
+    epsilon = 100 fails (the tail terms alone exceed it).
 
     Parameters are as in :func:`min_k`.
 
@@ -580,20 +577,13 @@ def min_eps(target_delta: float, k: float, mechanism: str, **params: Any) -> flo
     target = check_in_interval("target_delta", target_delta, 0.0, 1.0, closed="neither")
     f = _log_delta_fn(mechanism, params)
     lt = math.log(target)
-    lo, hi = math.log(1e-3), math.log(100.0)
-    if f(math.exp(hi), k) > lt:
+    if f(100.0, k) > lt:
         return None
-    if f(math.exp(lo), k) <= lt:
+    if f(1e-3, k) <= lt:
         return 1e-3
-    for _ in range(200):
-        if hi - lo < 1e-12:
-            break
-        mid = 0.5 * (lo + hi)
-        if f(math.exp(mid), k) <= lt:
-            hi = mid
-        else:
-            lo = mid
-    return math.exp(hi)
+    return solve_monotone(
+        lambda e: f(e, k), lt, lo=1e-3, hi=100.0, increasing=False, safe="upper", rtol=1e-12, what="epsilon"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -625,22 +615,7 @@ def gaussian_delta_profile(epsilon: float, shift: Any) -> np.ndarray:
     [0.0068, 0.5099, 0.2933]
     """
     eps = check_positive("epsilon", epsilon, allow_zero=True)
-    M = np.asarray(shift, dtype=np.float64)
-    out = np.zeros_like(M)
-    pos = M > 0
-    inf = np.isinf(M)
-    out[inf] = 1.0
-    fin = pos & ~inf
-    if np.any(fin):
-        Mf = M[fin]
-        a = Mf / 2.0 - eps / Mf
-        b = -Mf / 2.0 - eps / Mf
-        la = special.log_ndtr(a)
-        lb = eps + special.log_ndtr(b)
-        diff = np.minimum(lb - la, 0.0)
-        with np.errstate(under="ignore"):
-            out[fin] = np.exp(la) * (-np.expm1(diff))
-    return np.clip(out, 0.0, 1.0)
+    return np.asarray(gaussian_privacy_profile(eps, shift), dtype=np.float64)
 
 
 def llp_delta_floor(n: int, k: int, m: int, rho: float) -> float:
@@ -709,16 +684,7 @@ _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(96)
 
 def _dg(eps: np.ndarray, M: np.ndarray) -> np.ndarray:
     """delta_G broadcast over eps (shape (E, 1, 1)) and M (any shape); M = 0 -> 0, M = inf -> 1."""
-    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
-        Mp = np.where(M > 0, M, 1.0)
-        a = Mp / 2.0 - eps / Mp
-        b = -Mp / 2.0 - eps / Mp
-        la = special.log_ndtr(a)
-        lb = eps + special.log_ndtr(b)
-        val = np.exp(la) * (-np.expm1(np.minimum(lb - la, 0.0)))
-    val = np.where(M > 0, val, 0.0)
-    val = np.where(np.isinf(M), 1.0, val)
-    return np.clip(val, 0.0, 1.0)
+    return gaussian_privacy_profile(eps, M)
 
 
 def _expected_profile(eps: np.ndarray, h: np.ndarray, b_eff: float, inside: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -1006,7 +972,8 @@ def lba_utility_failure_log_prob(
 def lba_utility_required_m(
     target: float, k: float, d: int, theta: float, gamma: float, B: float, c0: float = 0.5
 ) -> float:
-    """Smallest m (real, bisection on ln m) with P_fail <= target for the wtd-LBA utility bound.
+    """Smallest m >= 1 (real, rounded up by :func:`~dp_core.calibration.solve_monotone`) with
+    P_fail <= target for the wtd-LBA utility bound.
 
     References
     ----------
@@ -1017,22 +984,15 @@ def lba_utility_required_m(
     """
     t = check_in_interval("target", target, 0.0, 1.0, closed="neither")
     lt = math.log(t)
-    lo, hi = 0.0, math.log(1e40)
 
-    def f(lm):
-        return lba_utility_failure_log_prob(math.exp(lm), k, d, theta, gamma, B, c0)
+    def f(m):
+        return lba_utility_failure_log_prob(m, k, d, theta, gamma, B, c0)
 
-    if f(hi) > lt:
+    if f(1e40) > lt:
         return math.inf
-    for _ in range(200):
-        if hi - lo < 1e-12:
-            break
-        mid = 0.5 * (lo + hi)
-        if f(mid) <= lt:
-            hi = mid
-        else:
-            lo = mid
-    return math.exp(hi)
+    if f(1.0) <= lt:
+        return 1.0
+    return solve_monotone(f, lt, lo=1.0, hi=1e40, increasing=False, safe="upper", rtol=1e-12, what="m")
 
 
 # ---------------------------------------------------------------------------------------------

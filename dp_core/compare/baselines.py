@@ -32,11 +32,16 @@ import numpy as np
 from scipy import optimize, special
 
 from .._validation import check_choice, check_in_interval, check_positive
-from ..calibration import gaussian_sigma_analytic
-from ..data import Dataset
+from ..calibration import (
+    gaussian_sigma_analytic,
+    laplace_scale,
+    output_perturbation_sensitivity,
+    sample_laplace_norm,
+)
+from ..data import Dataset, split_indices
 from ..exceptions import DataValidationError, PrivacyLeakWarning
 from ..publication import NonPublicDiagnostics
-from ..rng import as_generator
+from ..rng import as_generator, child_seed
 
 __all__ = [
     "CompareData",
@@ -97,8 +102,7 @@ def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int =
     n_test = max(1, int(round(f * n)))
     if n - n_test < 5:
         raise DataValidationError(f"dataset {ds.name!r} has only {n} rows; at least {n_test + 5} are needed.")
-    perm = as_generator(seed).permutation(n)
-    te, tr = np.sort(perm[:n_test]), np.sort(perm[n_test:])
+    tr, te = split_indices(n, test_fraction=f, seed=seed)
     X = np.asarray(ds.X, dtype=float)
     mu = X[tr].mean(axis=0)
     sd = X[tr].std(axis=0)
@@ -277,7 +281,7 @@ def fit_output_model(data: CompareData, *, lam: float | None = None) -> OutputMo
         task=data.task,
         lam=lam,
         theta=theta,
-        sensitivity=2.0 * L / (n * lam),
+        sensitivity=output_perturbation_sensitivity(lipschitz=L, n=n, lam=lam),
         lipschitz=L,
         smoothness=smooth,
         trace_h=trace_h,
@@ -296,8 +300,7 @@ def output_noise_scale(model: OutputModel, *, epsilon: float, delta: float, fami
     check_choice("family", family, FAMILIES)
     if family == "gaussian":
         return gaussian_sigma_analytic(epsilon=epsilon, delta=delta, sensitivity=model.sensitivity)
-    check_positive("epsilon", epsilon, allow_inf=True)
-    return 0.0 if math.isinf(epsilon) else model.sensitivity / epsilon
+    return laplace_scale(epsilon=epsilon, sensitivity=model.sensitivity)
 
 
 def output_expected_excess(model: OutputModel, *, epsilon: float, delta: float, family: str) -> float:
@@ -325,11 +328,11 @@ def output_expected_excess_at_n(model: OutputModel, *, epsilon: float, delta: fl
     n = check_positive("n", n)
     lam = 1.0 / math.sqrt(n)
     L = (1.0 + 1.0 / math.sqrt(lam)) if model.task == "regression" else math.sqrt(2.0)
-    sens = 2.0 * L / (n * lam)
+    sens = output_perturbation_sensitivity(lipschitz=L, n=n, lam=lam)
     if family == "gaussian":
         s = gaussian_sigma_analytic(epsilon=epsilon, delta=delta, sensitivity=sens)
     else:
-        s = 0.0 if math.isinf(epsilon) else sens / check_positive("epsilon", epsilon, allow_inf=True)
+        s = laplace_scale(epsilon=epsilon, sensitivity=sens)
     D = model.n_params
     e_norm2 = D * s * s if family == "gaussian" else D * (D + 1) * s * s
     if model.task == "regression":
@@ -341,15 +344,11 @@ def _standard_noise(seeds: Sequence[np.random.SeedSequence], D: int, family: str
     """One standard noise vector per trial (a child stream of the trial's seed, tag 11)."""
     out = np.empty((len(seeds), D))
     for t, ss in enumerate(seeds):
-        g = np.random.Generator(
-            np.random.PCG64(np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (11,)))
-        )
+        g = as_generator(child_seed(ss, 11))
         if family == "gaussian":
             out[t] = g.standard_normal(D)
         else:
-            u = g.standard_normal(D)
-            u /= np.linalg.norm(u)
-            out[t] = g.gamma(D, 1.0) * u
+            out[t] = sample_laplace_norm(g, 1, D)[0]
     return out
 
 

@@ -35,7 +35,7 @@ from ..data import make_census
 from ..experiments import summarize
 from ..mechanisms.input_perturbation.experiment import SimulationConfig, prepare_data, simulate_over_n
 from ..mechanisms.input_perturbation.figures import reproduction_figure
-from ..rng import as_seed_sequence
+from ..rng import as_seed_sequence, child_seed
 
 __all__ = ["reproduce", "reproduction_table", "PAPER_GRID", "QUICK_GRID"]
 
@@ -54,9 +54,7 @@ def tune_regularisation(pool, model: str, epsilon: float, n: int, *, threshold: 
 
     Uses its own train/test split and noise (seed keys 3 and 4), never the trials' splits.
     """
-    data = prepare_data(
-        pool, model, threshold=threshold, seed=np.random.SeedSequence(entropy=root.entropy, spawn_key=(3,))
-    )
+    data = prepare_data(pool, model, threshold=threshold, seed=child_seed(root, 3))
     shared: dict = {}
     scores: dict = {}
     for mult in TUNING_GRID:
@@ -68,7 +66,7 @@ def tune_regularisation(pool, model: str, epsilon: float, n: int, *, threshold: 
             n_trials=_TUNING_TRIALS,
             shared=shared,
             fit_logistic_nonprivate=False,
-            seed=np.random.SeedSequence(entropy=root.entropy, spawn_key=(4,)),
+            seed=child_seed(root, 4),
         )
         for m, g in df.groupby("method"):
             scores[(m, mult)] = float(g["test_metric"].mean())
@@ -85,7 +83,7 @@ def reproduction_table(
     T = check_int("n_trials", (5 if quick else 100) if n_trials is None else n_trials, lo=1, hi=1000)
     pool_n = int(math.ceil(max(grid) / 0.8)) + 8
     root = as_seed_sequence(seed)
-    pool = make_census(pool_n, seed=np.random.SeedSequence(entropy=root.entropy, spawn_key=(0,)))
+    pool = make_census(pool_n, seed=child_seed(root, 0))
     threshold = float(np.median(pool.y))
     frames = []
     total = 2 * len(EPSILONS) * T
@@ -101,14 +99,14 @@ def reproduction_table(
             for e in EPSILONS
         }
         for t in range(T):
-            split_seed = np.random.SeedSequence(entropy=root.entropy, spawn_key=(1, t))
+            split_seed = child_seed(root, 1, t)
             data = prepare_data(pool, model, threshold=thr, seed=split_seed)
             shared: dict = {}
             for e in EPSILONS:
                 groups: dict = {}
                 for m, mult in chosen[e].items():
                     groups.setdefault(mult, []).append(m)
-                noise_seed = np.random.SeedSequence(entropy=root.entropy, spawn_key=(2, t))
+                noise_seed = child_seed(root, 2, t)
                 for i, (mult, methods) in enumerate(sorted(groups.items())):
                     with_np = i == 0 and (model == "least_squares" or t < _NP_LOGISTIC_TRIALS)
                     cfg = SimulationConfig(

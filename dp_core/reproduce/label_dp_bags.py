@@ -36,7 +36,7 @@ import pandas as pd
 
 from ..bounds import label_dp_bags as acc
 from ..mechanisms.label_dp_bags.batch import PreparedData, simulate_fits
-from ..rng import as_seed_sequence
+from ..rng import as_generator, as_seed_sequence, child_seed
 
 __all__ = ["PAPER_TABLES", "paper_tables", "make_criteo_like", "make_census_like", "replica_table", "reproduce"]
 
@@ -157,7 +157,7 @@ def _one_hot(g: np.random.Generator, n: int, sizes: list[int]) -> tuple[np.ndarr
 def _make(
     n: int, seed, n_numeric: int, sizes: list[int], lo: float, hi: float, base: float, signal: float, noise: float
 ):
-    g = np.random.Generator(np.random.PCG64(as_seed_sequence(seed)))
+    g = as_generator(as_seed_sequence(seed))
     num = g.standard_normal((n, n_numeric))
     oh, _ = _one_hot(g, n, sizes)
     X = np.hstack([num, oh])
@@ -259,9 +259,9 @@ def replica_table(*, quick: bool = False, seed: int = 0, progress=None) -> tuple
     done = 0
     for di, name in enumerate(names):
         c = cfg[name]
-        data, info = _prepared(name, c["n_train"], np.random.SeedSequence(root.entropy, spawn_key=(di,)))
+        data, info = _prepared(name, c["n_train"], child_seed(root, di))
         facts[name] = {"n_train": data.n, "d": data.d, "seeds": c["seeds"], **info}
-        trial_seeds = np.random.SeedSequence(root.entropy, spawn_key=(100 + di,)).spawn(c["seeds"])
+        trial_seeds = child_seed(root, 100 + di).spawn(c["seeds"])
         for m in _SETTINGS[name]["ms"]:
             for k in _SETTINGS[name]["ks"]:
                 done += 1

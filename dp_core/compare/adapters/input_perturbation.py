@@ -113,9 +113,9 @@ class InputPerturbationAdapter(BlockAdapter):
     def block(
         self, state: Any, point: Mapping[str, Any], seeds: Sequence[np.random.SeedSequence], spec: CompareSpec
     ) -> pd.DataFrame:
-        from ...mechanisms.input_perturbation.experiment import child_seed
         from ...mechanisms.input_perturbation.mechanism import input_perturbation_thetas, objective_perturbation_thetas
         from ...mechanisms.input_perturbation.model import empirical_risk
+        from ...rng import child_seed
 
         p = self._params(state, float(point["epsilon"]), spec.delta)
         W_in = input_perturbation_thetas(state.stats, p, rng=[child_seed(s, 0) for s in seeds])

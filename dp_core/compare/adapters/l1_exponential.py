@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...data import Dataset
+from ...data import Dataset, split_indices
 from ...exceptions import DataValidationError
 from ...publication import NonPublicDiagnostics
 from ...rng import as_generator, as_seed_sequence
@@ -131,8 +131,7 @@ class L1ExponentialAdapter(Adapter):
         n_test = max(1, int(round(spec.test_fraction * n)))
         if n - n_test < 10:
             raise DataValidationError(f"dataset {ds.name!r} has only {n} rows; at least {n_test + 10} are needed.")
-        perm = as_generator(as_seed_sequence(spec.seed)).permutation(n)
-        te, tr = np.sort(perm[:n_test]), np.sort(perm[n_test:])
+        tr, te = split_indices(n, test_fraction=spec.test_fraction, seed=spec.seed)
         X = np.asarray(ds.X, dtype=float)
         y = np.asarray(ds.y, dtype=float)
         notes, leaks = [f"Train/test split {n - n_test}/{n_test} (seeded)."], []
@@ -196,7 +195,7 @@ class L1ExponentialAdapter(Adapter):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
                 fit, diag = self._estimator(e).run(
-                    state.X, state.y, rng=np.random.Generator(np.random.PCG64(seeds[i])), n_draws=T, diagnostics=True
+                    state.X, state.y, rng=as_generator(seeds[i]), n_draws=T, diagnostics=True
                 )
             W = fit.draws[:T]
             if diag.mcmc is not None:

@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp
 
 from ..._validation import check_choice, check_int, check_positive, check_Xy
+from ...calibration import solve_monotone
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
 from ._blas import single_threaded_blas
@@ -165,17 +166,22 @@ def default_grid_resolution(n: int, d: int, radius: float = 1.0, *, budget: int 
     cap = max(cap, 2)
     if d == 1:
         return int(max(2, min(cap, budget // n)))
-    # N(m) grows like the ball volume in cells; bisect on the exact count.
-    lo, hi = 2, cap
-    if grid_size(d, hi, R) * n <= budget:
-        return hi
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if grid_size(d, mid, R) * n <= budget:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    # N(m) grows like the ball volume in cells; integer bisection on the exact count. The counts are
+    # integers, so "N(m) n <= budget" is "N(m) n < budget + 1": the safe side is the largest such m.
+    if grid_size(d, cap, R) * n <= budget:
+        return cap
+    if grid_size(d, 2, R) * n > budget:
+        return 2
+    return solve_monotone(
+        lambda m: grid_size(d, m, R) * n,
+        budget + 1,
+        lo=2,
+        hi=cap,
+        increasing=True,
+        safe="lower",
+        integer=True,
+        what="the grid resolution",
+    )
 
 
 def _n_threads() -> int:
