@@ -486,7 +486,7 @@ def _ip_params(model: str, mode: str, n: int = 4000):
 
 @functools.cache
 def _ip_sweep(model: str):
-    from dp_core.bounds import input_perturbation as ipb
+    from dp_core.mechanisms.input_perturbation import bounds as ipb
     from dp_core.mechanisms.input_perturbation import experiment as ipe
     from dp_core.mechanisms.input_perturbation import model as ipm
 
@@ -514,7 +514,7 @@ def _ip_sweep(model: str):
 
 
 def cases_input_perturbation():
-    from dp_core.bounds import input_perturbation as ipb
+    from dp_core.mechanisms.input_perturbation import bounds as ipb
     from dp_core.mechanisms.input_perturbation import diagnostic as ipd
     from dp_core.mechanisms.input_perturbation import experiment as ipe
     from dp_core.mechanisms.input_perturbation import figures as ipf
@@ -609,7 +609,7 @@ def cases_input_perturbation():
 
 @functools.cache
 def _ip_repro():
-    from dp_core.reproduce.input_perturbation import reproduction_table
+    from dp_core.mechanisms.input_perturbation.reproduce import reproduction_table
 
     return reproduction_table(quick=True, seed=SEED, n_trials=2, tune=False)
 

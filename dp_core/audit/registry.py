@@ -147,7 +147,7 @@ register(
 
 
 def _build_input_perturbation(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=10_000, alpha=1.0):
-    from .input_perturbation import input_perturbation_target
+    from ..mechanisms.input_perturbation.audit import input_perturbation_target
 
     return input_perturbation_target(
         dataset=dataset, epsilon=epsilon, delta=delta, mode=mode, pair=pair, n=n, alpha=alpha, pair_seed=pair_seed
@@ -187,7 +187,7 @@ def _build_l1(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=20, th
 
 
 def _register_adapters() -> None:
-    from . import input_perturbation as ip
+    from ..mechanisms.input_perturbation import audit as ip
     from . import l1_exponential as l1
     from . import label_dp_bags as ld
     from . import large_margin_gaussian as lm

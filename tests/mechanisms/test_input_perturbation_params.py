@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from dp_core.bounds.input_perturbation import (
+from dp_core.mechanisms.input_perturbation.bounds import (
     corollary3_sigma_u_bounds,
     lemma2_bound,
     objective_gauss_bound,

@@ -4,7 +4,7 @@ Modules: :mod:`.params` (Step 0, local privacy, conservative accounting), :mod:`
 losses and sufficient statistics), :mod:`.solver` (exact ball-constrained ridge), :mod:`.mechanism`
 (Algorithms 1-2, the ``records`` and ``stats`` samplers, baselines, :func:`release_thetas` for audits),
 :mod:`.diagnostic` (the privacy-proof diagnostic), :mod:`.experiment` (Monte-Carlo sweeps, data
-preparation) and :mod:`.figures`. Bounds live in :mod:`dp_core.bounds.input_perturbation`.
+preparation) and :mod:`.figures`. Bounds live in :mod:`dp_core.mechanisms.input_perturbation.bounds`.
 """
 
 from .diagnostic import privacy_diagnostic

@@ -43,16 +43,16 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import norm
 
-from .._validation import check_choice, check_in_interval, check_int
-from ..data import Dataset
-from ..exceptions import DataValidationError
-from ..mechanisms.input_perturbation.experiment import prepare_data
-from ..mechanisms.input_perturbation.mechanism import contributor_randomize, release_thetas
-from ..mechanisms.input_perturbation.model import model_constants, quadratic_features, sufficient_stats
-from ..mechanisms.input_perturbation.params import input_perturbation_params, local_privacy
-from ..rng import as_generator
-from ._stats import fisher_direction, pilot_seed
-from .core import AuditTarget
+from ..._validation import check_choice, check_in_interval, check_int
+from ...data import Dataset
+from ...exceptions import DataValidationError
+from .experiment import prepare_data
+from .mechanism import contributor_randomize, release_thetas
+from .model import model_constants, quadratic_features, sufficient_stats
+from .params import input_perturbation_params, local_privacy
+from ...rng import as_generator
+from ...audit._stats import fisher_direction, pilot_seed
+from ...audit.core import AuditTarget
 
 __all__ = ["MODES", "PAIRS", "input_perturbation_target"]
 
