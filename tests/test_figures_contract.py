@@ -696,7 +696,7 @@ def _l1_sampler():
 
 
 def cases_l1_exponential():
-    from dp_core.bounds import l1_exponential as l1b
+    from dp_core.mechanisms.l1_exponential import bounds as l1b
     from dp_core.mechanisms.l1_exponential import figures as lf
     from dp_core.mechanisms.l1_exponential.truncation import CONVENTIONS
 

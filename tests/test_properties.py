@@ -44,7 +44,7 @@ import _hostile as H
 ENGINE_MODULES = (
     "dp_core.calibration",
     "dp_core.mechanisms.input_perturbation.bounds",
-    "dp_core.bounds.l1_exponential",
+    "dp_core.mechanisms.l1_exponential.bounds",
     "dp_core.bounds.label_dp_bags",
     "dp_core.bounds.large_margin_gaussian",
     "dp_core.mechanisms.input_perturbation",

@@ -171,7 +171,7 @@ def _build_label_dp(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, m=
 
 
 def _build_l1(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=20, theta=1.5, iota=1.0, grid_points=41):
-    from .l1_exponential import l1_exponential_target
+    from ..mechanisms.l1_exponential.audit import l1_exponential_target
 
     return l1_exponential_target(
         dataset=dataset,
@@ -188,7 +188,7 @@ def _build_l1(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=20, th
 
 def _register_adapters() -> None:
     from ..mechanisms.input_perturbation import audit as ip
-    from . import l1_exponential as l1
+    from ..mechanisms.l1_exponential import audit as l1
     from . import label_dp_bags as ld
     from . import large_margin_gaussian as lm
 

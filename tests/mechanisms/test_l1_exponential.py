@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from dp_core.bounds.l1_exponential import explicit_bound, iota_star, moment_constants, rate_paper
+from dp_core.mechanisms.l1_exponential.bounds import explicit_bound, iota_star, moment_constants, rate_paper
 from dp_core.data import make_heavy_tailed, sample_heavy_noise
 from dp_core.mechanisms.l1_exponential import (
     APPROXIMATE_LABEL,

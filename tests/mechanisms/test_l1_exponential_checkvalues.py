@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from dp_core.bounds.l1_exponential import (
+from dp_core.mechanisms.l1_exponential.bounds import (
     bound_coefficients,
     explicit_bound,
     iota_paper,

@@ -22,7 +22,7 @@ from ..._validation import (
     check_probability,
     check_Xy,
 )
-from ...bounds import l1_exponential as bounds
+from . import bounds
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike
 from .grid import BUDGET_INTERACTIVE, GridEMResult, default_grid_resolution, em_grid, grid_net, grid_size

@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_positive
-from ..data import Dataset
-from ..mechanisms.l1_exponential import convention_guarantee, em_grid, grid_net
-from ..mechanisms.l1_exponential.grid import sample_grid
-from ..rng import as_generator
-from .core import AuditTarget
+from ..._validation import check_choice, check_int, check_positive
+from ...data import Dataset
+from . import convention_guarantee, em_grid, grid_net
+from .grid import sample_grid
+from ...rng import as_generator
+from ...audit.core import AuditTarget
 
 __all__ = ["MODES", "PAIRS", "l1_exponential_target"]
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import math
 
-from .. import display
-from .._validation import check_count, check_epsilon, check_in_interval, check_int, check_positive, check_seed
-from ..bounds import l1_exponential as B
-from ..data import HEAVY_DESIGNS, HEAVY_NOISES, train_test_split
-from ..experiments import summarize
-from ..mechanisms.l1_exponential.baselines import markov_clip_level
-from ..mechanisms.l1_exponential.grid import grid_size
-from ..mechanisms.l1_exponential.mcmc import (
+from ... import display
+from ..._validation import check_count, check_epsilon, check_in_interval, check_int, check_positive, check_seed
+from . import bounds as B
+from ...data import HEAVY_DESIGNS, HEAVY_NOISES, train_test_split
+from ...experiments import summarize
+from .baselines import markov_clip_level
+from .grid import grid_size
+from .mcmc import (
     APPROXIMATE_LABEL,
     ESS_MIN,
     MCMC_PRESETS,
@@ -23,17 +23,17 @@ from ..mechanisms.l1_exponential.mcmc import (
     RHAT_THRESHOLD,
     MCMCSchedule,
 )
-from ..mechanisms.l1_exponential.mechanism import L1ExponentialRegression
-from ..mechanisms.l1_exponential.population import HeavyTailedModel
-from ..mechanisms.l1_exponential.simulation import (
+from .mechanism import L1ExponentialRegression
+from .population import HeavyTailedModel
+from .simulation import (
     METHOD_LABELS,
     SimulationConfig,
     real_data_experiment,
     run_simulation,
     summarize_simulation,
 )
-from ..mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONVENTIONS, convention_guarantee, kappa
-from ._common import (
+from .truncation import CONVENTION_LABELS, CONVENTIONS, convention_guarantee, kappa
+from ...cli._common import (
     add_dataset_arguments,
     add_out_dir_arguments,
     add_seed_argument,
@@ -41,7 +41,7 @@ from ._common import (
     dataset_from_args,
     reject_unused,
 )
-from ._registry import Command
+from ...cli._registry import Command
 
 MECH = "heavy-tailed-l1"
 
@@ -389,7 +389,7 @@ def _reproduce_args(p):
 
 def _reproduce_run(a):
     check_reproduce_args(a, "l1_exponential_")
-    from ..reproduce.l1_exponential import reproduce
+    from .reproduce import reproduce
 
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
 
