@@ -3,7 +3,7 @@
 import streamlit as st
 
 from dp_core import display as fmt
-from dp_core.bounds import label_dp_bags as acc
+from dp_core.mechanisms.label_dp_bags import bounds as acc
 from dp_core.experiments import summarize
 from dp_core.figures import label_of
 from dp_core.mechanisms import label_dp_bags as lb

@@ -196,7 +196,7 @@ def test_dataset_still_used_where_it_applies():
 def no_compute(monkeypatch):
     """Make every reproduce/report computation fail loudly: the checks must come first."""
     import dp_core.report
-    import dp_core.reproduce.label_dp_bags as lbl
+    import dp_core.mechanisms.label_dp_bags.reproduce as lbl
 
     def boom(*args, **kwargs):
         raise AssertionError("the computation started before the output path was checked")
@@ -220,7 +220,7 @@ def test_reproduce_out_in_a_missing_folder_is_refused_at_once(tmp_path, no_compu
 
 
 def test_reproduce_refuses_to_overwrite_an_earlier_run_without_force(tmp_path, monkeypatch):
-    import dp_core.reproduce.label_dp_bags as lbl
+    import dp_core.mechanisms.label_dp_bags.reproduce as lbl
 
     calls = []
     monkeypatch.setattr(lbl, "reproduce", lambda out, **kw: calls.append(out) or {"out": str(out)})

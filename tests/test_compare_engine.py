@@ -193,7 +193,7 @@ def test_label_dp_point_at_its_accounted_epsilon():
     r = run_compare(ds, spec, mechanisms=["label_dp_bags"])
     llp = r.summary[r.summary["method"] == "noisy_wtd_llp"]
     assert len(llp) == 1 and 0.5 < llp["epsilon"].iloc[0] < 10
-    from dp_core.bounds.label_dp_bags import llp_exact_delta
+    from dp_core.mechanisms.label_dp_bags.bounds import llp_exact_delta
 
     st = r.states["label_dp_bags"]
     eps_llp = float(llp["epsilon"].iloc[0])

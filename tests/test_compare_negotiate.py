@@ -120,7 +120,7 @@ def test_negotiate_delta_target_and_k():
     assert ans["k_answers"] and all("k" in a for a in ans["k_answers"])
     exact = ans["k_answers"][0]
     if exact["k"] is not None:
-        from dp_core.bounds.label_dp_bags import llp_exact_delta
+        from dp_core.mechanisms.label_dp_bags.bounds import llp_exact_delta
 
         st_n = ans["n"] - round(0.2 * ans["n"])
         assert llp_exact_delta(4.0, st_n, exact["k"], 4, 0.5).delta <= 1e-6

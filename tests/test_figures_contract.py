@@ -788,7 +788,7 @@ def _lb_params(variant: str, k: int, m: int) -> dict:
 
 @functools.cache
 def _lb_summary(variant: str, eps: float, rho: float, k: int = 16, m: int = 100):
-    from dp_core.bounds import label_dp_bags as acc
+    from dp_core.mechanisms.label_dp_bags import bounds as acc
 
     p = _lb_params(variant, k, m)
     return acc.accounting_summary(
@@ -817,7 +817,7 @@ def _lb_utility(k: int, m: int, rho: float):
 def _lb_replica():
     from unittest import mock
 
-    from dp_core.reproduce import label_dp_bags as rep
+    from dp_core.mechanisms.label_dp_bags import reproduce as rep
 
     # the quick replica at a third of its size (still several feasible cells of Table 1)
     with mock.patch.dict(rep._QUICK["criteo"], {"n_train": 24_000, "seeds": 2}):

@@ -163,7 +163,7 @@ def _build_large_margin(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0
 
 
 def _build_label_dp(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, m=10, k=64, rho=0.1, n=2000):
-    from .label_dp_bags import label_dp_target
+    from ..mechanisms.label_dp_bags.audit import label_dp_target
 
     return label_dp_target(
         dataset=dataset, epsilon=epsilon, delta=delta, mode=mode, pair=pair, m=m, k=k, rho=rho, n=n, pair_seed=pair_seed
@@ -189,7 +189,7 @@ def _build_l1(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=20, th
 def _register_adapters() -> None:
     from ..mechanisms.input_perturbation import audit as ip
     from ..mechanisms.l1_exponential import audit as l1
-    from . import label_dp_bags as ld
+    from ..mechanisms.label_dp_bags import audit as ld
     from . import large_margin_gaussian as lm
 
     register(

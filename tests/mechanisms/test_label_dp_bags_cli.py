@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from _helpers import run_main
 
-from dp_core.reproduce import label_dp_bags as rep
+from dp_core.mechanisms.label_dp_bags import reproduce as rep
 
 
 def run(capsys, argv):

@@ -4,7 +4,7 @@ Engine of the "Label-DP by aggregation" page: the bag sampler and the five mecha
 (:mod:`.core`), the vectorized Monte-Carlo engine (:mod:`.batch`, including
 :func:`simulate_releases` for audits), data preparation and the data conditions of wtd-LBA
 (:mod:`.diagnostics`) and the figures (:mod:`.figures`). The privacy accounting lives in
-:mod:`dp_core.bounds.label_dp_bags`.
+:mod:`dp_core.mechanisms.label_dp_bags.bounds`.
 
 References
 ----------

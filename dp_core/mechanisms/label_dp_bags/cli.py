@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import math
 
-from ..bounds import label_dp_bags as acc
-from ._common import (
+from . import bounds as acc
+from ...cli._common import (
     add_dataset_arguments,
     add_out_dir_arguments,
     check_reproduce_args,
     dataset_from_args,
     reject_unused,
 )
-from ._registry import Command
+from ...cli._registry import Command
 
 MECH = "label-aggregation"
 
@@ -73,7 +73,7 @@ def _label_range(a):
 
 
 def _calibrate_run(a):
-    from ..mechanisms.label_dp_bags import data_conditions, prepare_dataset
+    from . import data_conditions, prepare_dataset
 
     if a.dataset is None:
         reject_unused(
@@ -163,10 +163,10 @@ def _simulate_args(p):
 
 
 def _simulate_run(a):
-    from .._validation import check_int, check_seed
-    from ..experiments import summarize
-    from ..mechanisms.label_dp_bags import prepare_dataset, utility_trials
-    from ..rng import spawn_seeds
+    from ..._validation import check_int, check_seed
+    from ...experiments import summarize
+    from . import prepare_dataset, utility_trials
+    from ...rng import spawn_seeds
 
     trials = check_int("trials", a.trials, lo=2, hi=100000)
     check_seed(a.seed)
@@ -251,7 +251,7 @@ def _reproduce_args(p):
 
 def _reproduce_run(a):
     check_reproduce_args(a, "label_dp_bags_")
-    from ..reproduce.label_dp_bags import reproduce
+    from .reproduce import reproduce
 
     return _clean(reproduce(a.out, quick=a.quick, seed=a.seed))
 

@@ -25,7 +25,7 @@ Claims audited: for naive LBA/LLP and noiseless weighted LLP the paper claims no
 (they are not label-DP: ``δ ≥ m k / n`` for every ε), so the audit tests the user's
 ``(ε, δ)``; so does wtd-LBA, whose guarantee (Theorem 1.2) depends on conditions of the data;
 for noisy-wtd-LLP the ``δ`` at the user's ``ε`` from the exact accounting
-(:func:`dp_core.bounds.label_dp_bags.llp_exact_delta`) or as claimed by the paper (Theorem 1.3).
+(:func:`dp_core.mechanisms.label_dp_bags.bounds.llp_exact_delta`) or as claimed by the paper (Theorem 1.3).
 
 References
 ----------
@@ -39,13 +39,13 @@ import math
 
 import numpy as np
 
-from .._validation import check_choice, check_delta, check_in_interval, check_int, check_positive
-from ..bounds.label_dp_bags import delta_noisy_wtd_llp, llp_exact_delta, naive_delta_lower_bound
-from ..data import Dataset
-from ..exceptions import DataValidationError
-from ..mechanisms.label_dp_bags import check_bag_sizes, noise_set, prepare_dataset, simulate_releases
-from ..rng import as_generator
-from .core import AuditTarget
+from ..._validation import check_choice, check_delta, check_in_interval, check_int, check_positive
+from .bounds import delta_noisy_wtd_llp, llp_exact_delta, naive_delta_lower_bound
+from ...data import Dataset
+from ...exceptions import DataValidationError
+from . import check_bag_sizes, noise_set, prepare_dataset, simulate_releases
+from ...rng import as_generator
+from ...audit.core import AuditTarget
 
 __all__ = ["MODES", "PAIRS", "label_dp_target"]
 
