@@ -970,7 +970,7 @@ def _lm_reg(parameter: str):
 
 
 def cases_large_margin_gaussian():
-    from dp_core.bounds.large_margin_gaussian import noise_radius, printed_radius
+    from dp_core.mechanisms.large_margin_gaussian.bounds import noise_radius, printed_radius
     from dp_core.mechanisms import large_margin_gaussian as lmg
     from dp_core.mechanisms.large_margin_gaussian import figures as lmf
 
@@ -1260,7 +1260,7 @@ def test_checker_reads_figure_json():
 
 def test_large_margin_reproduction_figure():
     """The reproduction's own (private) figure builder, at its quick size."""
-    from dp_core.reproduce import large_margin_gaussian as rep
+    from dp_core.mechanisms.large_margin_gaussian import reproduce as rep
 
     pilot = rep.pilot_table(quick=True, seed=SEED, n_trials=2)
     contrast = rep.contrast_table(quick=True, seed=SEED, n_trials=2)

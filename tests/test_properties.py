@@ -46,7 +46,7 @@ ENGINE_MODULES = (
     "dp_core.mechanisms.input_perturbation.bounds",
     "dp_core.mechanisms.l1_exponential.bounds",
     "dp_core.mechanisms.label_dp_bags.bounds",
-    "dp_core.bounds.large_margin_gaussian",
+    "dp_core.mechanisms.large_margin_gaussian.bounds",
     "dp_core.mechanisms.input_perturbation",
     "dp_core.mechanisms.l1_exponential",
     "dp_core.mechanisms.label_dp_bags",

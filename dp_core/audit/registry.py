@@ -155,7 +155,7 @@ def _build_input_perturbation(*, mode, pair, epsilon, delta, dataset=None, pair_
 
 
 def _build_large_margin(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=300, lam=0.01, h=0.5):
-    from .large_margin_gaussian import large_margin_target
+    from ..mechanisms.large_margin_gaussian.audit import large_margin_target
 
     return large_margin_target(
         dataset=dataset, epsilon=epsilon, mode=mode, pair=pair, n=n, lam=lam, h=h, pair_seed=pair_seed
@@ -190,7 +190,7 @@ def _register_adapters() -> None:
     from ..mechanisms.input_perturbation import audit as ip
     from ..mechanisms.l1_exponential import audit as l1
     from ..mechanisms.label_dp_bags import audit as ld
-    from . import large_margin_gaussian as lm
+    from ..mechanisms.large_margin_gaussian import audit as lm
 
     register(
         AuditableMechanism(

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from dp_core.bounds.large_margin_gaussian import (
+from dp_core.mechanisms.large_margin_gaussian.bounds import (
     noise_radius,
     printed_bounds,
     printed_radius,

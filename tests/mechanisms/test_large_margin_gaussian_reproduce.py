@@ -10,7 +10,7 @@ from dp_core.cli import main
 
 @pytest.fixture(scope="module")
 def result(tmp_path_factory):
-    from dp_core.reproduce.large_margin_gaussian import reproduce
+    from dp_core.mechanisms.large_margin_gaussian.reproduce import reproduce
 
     return reproduce(tmp_path_factory.mktemp("lmg"), quick=True, seed=0)
 

@@ -26,17 +26,17 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .._validation import check_int
-from ..bounds.large_margin_gaussian import tier_c_bounds
-from ..data import make_gaussian_classes
-from ..figures import apply_layout, color_of
-from ..mechanisms.large_margin_gaussian import (
+from ..._validation import check_int
+from .bounds import tier_c_bounds
+from ...data import make_gaussian_classes
+from ...figures import apply_layout, color_of
+from . import (
     LargeMarginGaussian,
     predict,
     preprocess,
     release_many,
 )
-from ..rng import as_seed_sequence
+from ...rng import as_seed_sequence
 
 __all__ = ["PILOT_SPEC", "CONTRAST_SPEC", "pilot_table", "contrast_table", "reproduce"]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 
-from ..bounds.large_margin_gaussian import bounds_for_mode
-from ..experiments import mean_se
-from ..mechanisms.large_margin_gaussian import (
+from .bounds import bounds_for_mode
+from ...experiments import mean_se
+from . import (
     MODE_LABELS,
     MODES,
     LargeMarginGaussian,
@@ -19,14 +19,14 @@ from ..mechanisms.large_margin_gaussian import (
     make_task,
     privacy_params,
 )
-from ._common import (
+from ...cli._common import (
     add_dataset_arguments,
     add_out_dir_arguments,
     add_seed_argument,
     check_reproduce_args,
     dataset_from_args,
 )
-from ._registry import Command
+from ...cli._registry import Command
 
 _MODE_HELP = "printed (P, the paper as printed), repaired (P+), corrected (R, default; the private one)"
 
@@ -95,7 +95,7 @@ def _calibrate_run(a):
         semantics=a.semantics,
         jacobian=a.jacobian,
     )
-    from .._validation import check_probability
+    from ..._validation import check_probability
 
     delta = check_probability("delta", a.delta, closed="neither")
     out = {
@@ -129,7 +129,7 @@ def _simulate_args(p):
 
 
 def _simulate_run(a):
-    from .._validation import check_choice, check_int, check_seed
+    from ..._validation import check_choice, check_int, check_seed
 
     modes = [m.strip() for m in str(a.modes).split(",") if m.strip()]
     if not modes:
@@ -235,7 +235,7 @@ def _reproduce_args(p):
 
 def _reproduce_run(a):
     check_reproduce_args(a, "large_margin_gaussian_")
-    from ..reproduce.large_margin_gaussian import reproduce
+    from .reproduce import reproduce
 
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
 

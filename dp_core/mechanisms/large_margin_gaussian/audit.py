@@ -51,19 +51,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_choice, check_int
-from ..data import Dataset
-from ..mechanisms.large_margin_gaussian import (
+from ..._validation import check_choice, check_int
+from ...data import Dataset
+from . import (
     NOT_PRIVATE_REASONS,
     LargeMarginGaussian,
     leak_direction,
     make_task,
     release_many,
 )
-from ..mechanisms.large_margin_gaussian.model import gradient
-from ..rng import as_generator
-from ._stats import NO_RELEASE, pilot_seed
-from .core import AuditTarget
+from .model import gradient
+from ...rng import as_generator
+from ...audit._stats import NO_RELEASE, pilot_seed
+from ...audit.core import AuditTarget
 
 __all__ = ["MODES", "PAIRS", "kkt_residual", "large_margin_target"]
 
