@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dp_core.compare import ADAPTERS, applicable_adapters, default_epsilons, make_spec, run_compare, utility_at
-from dp_core.compare.baselines import (
+from dp_core.mechanisms.output_perturbation.baselines import (
     CompareData,
     fit_output_model,
     output_expected_excess,

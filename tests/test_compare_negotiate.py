@@ -87,7 +87,7 @@ def test_negotiate_excess_risk_from_the_bound():
     ds = load_dataset("diabetes")
     ans = negotiate(ds, ["excess_risk=0.05"], mechanisms=["output_perturbation"], n_trials=10, seed=0)
     from dp_core.compare import make_spec, run_compare
-    from dp_core.compare.baselines import output_expected_excess
+    from dp_core.mechanisms.output_perturbation.baselines import output_expected_excess
 
     st = run_compare(
         ds, make_spec(epsilons=(1.0,), delta=1e-5, n_trials=1, seed=0), mechanisms=["output_perturbation"]
@@ -188,7 +188,7 @@ def test_answer_sentences_and_table():
 
 def test_smallest_n_from_the_bound():
     from dp_core.compare import make_spec, run_compare
-    from dp_core.compare.baselines import output_expected_excess_at_n
+    from dp_core.mechanisms.output_perturbation.baselines import output_expected_excess_at_n
 
     ds = load_dataset("iris")
     ans = negotiate(ds, ["excess_risk=0.05"], mechanisms=["output_perturbation"], epsilon=1.0, solve_for="n")

@@ -430,8 +430,8 @@ def test_cli_commands_are_discovered():
     names = {c.name for c in COMMANDS}
     assert {
         "calibrate gaussian",
-        "simulate label-aggregation",
-        "reproduce large-margin",
+        "simulate label-dp-bags",
+        "reproduce large-margin-gaussian",
         "audit laplace",
         "negotiate",
         "report",
@@ -462,7 +462,7 @@ def fast_reproduce(monkeypatch):
     starts. The slow cross product below runs the real computation."""
     calls = []
     for name in REPRODUCE_MODULES:
-        mod = importlib.import_module(f"dp_core.reproduce.{name}")
+        mod = importlib.import_module(f"dp_core.mechanisms.{name}.reproduce")
 
         def record(out_dir, **kwargs):
             calls.append((str(out_dir), kwargs))

@@ -3,13 +3,31 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from .._validation import check_count, check_output_file, check_seed
-from ..compare import ADAPTERS, config_from_json
+from ..compare import config_from_json
 from ..data import load_dataset
 from ._common import reject_unused
 from ._registry import CliError, Command
+
+
+def _compare_names() -> list[str]:
+    """The canonical names of the mechanisms with a comparison adapter."""
+    from ..registry import plugins
+
+    return [p.name for p in plugins() if p.has("compare")]
+
+
+def _adapter_keys(names: list[str]) -> list[str]:
+    """``--mechanisms`` values (canonical names; old spellings print one deprecation line) as adapter keys."""
+    from ..registry import canonical_name, get
+
+    def note(text: str) -> None:
+        sys.stderr.write(f"warning: {text} (the old spelling will be removed)\n")
+
+    return [get(canonical_name(n, on_alias=note)).key for n in names]
 
 
 def _add_negotiate(p: argparse.ArgumentParser) -> None:
@@ -28,9 +46,11 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
         nargs="+",
         default=None,
         metavar="KEY",
-        help=f"adapters to use (default: all applicable): {', '.join(sorted(ADAPTERS))}",
+        help=f"mechanisms to use (default: all applicable): {', '.join(_compare_names())}",
     )
-    p.add_argument("--epsilon", type=float, default=1.0, help="the chosen epsilon (for the label-DP k answer)")
+    p.add_argument(
+        "--eps", dest="epsilon", type=float, default=1.0, help="the chosen epsilon (for the label-DP k answer)"
+    )
     p.add_argument("--delta", type=float, default=1e-5, help="delta when no delta target is given (default 1e-5)")
     p.add_argument("--trials", type=int, default=50, help="Monte-Carlo trials per grid point (default 50)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -68,7 +88,7 @@ def _run_negotiate(args: argparse.Namespace) -> dict:
         args.targets,
         epsilon=args.epsilon,
         delta=args.delta,
-        mechanisms=args.mechanisms,
+        mechanisms=None if args.mechanisms is None else _adapter_keys(args.mechanisms),
         n_trials=args.trials,
         seed=args.seed,
         eps_min=args.eps_min,

@@ -29,6 +29,7 @@ import pandas as pd
 
 from ..data import Dataset
 from ..experiments import run_sweep
+from ..plugin import STATUS_LABELS, STATUSES, MethodInfo
 
 __all__ = [
     "STATUSES",
@@ -43,53 +44,10 @@ __all__ = [
     "utility_metric_name",
 ]
 
-STATUSES = ("certified", "claimed", "refuted", "none")
-STATUS_LABELS = {
-    "certified": "certified (a proof covers it)",
-    "claimed": "claimed only (as claimed by the paper; not certified)",
-    "refuted": "refuted (the claim is false)",
-    "none": "no privacy claim",
-}
-
 
 def utility_metric_name(task: str) -> str:
     """``accuracy`` for classification tasks, ``r2`` for regression."""
     return "r2" if task == "regression" else "accuracy"
-
-
-@dataclass(frozen=True)
-class MethodInfo:
-    """One curve of the comparison.
-
-    Attributes
-    ----------
-    key : str
-        Unique method name (also its colour key in :data:`dp_core.figures.METHOD_COLORS`).
-    label : str
-        Legend label.
-    status : str
-        One of :data:`STATUSES`.
-    statement : str
-        One sentence: what is guaranteed (or why not), with the paper's name for it.
-    pure : bool
-        Pure epsilon-DP (delta = 0).
-    label_dp : bool
-        The guarantee protects labels only (features public).
-    audit : str
-        ``MECHANISM/MODE`` of :data:`dp_core.audit.MECHANISMS` that measures this claim ('' if none).
-    """
-
-    key: str
-    label: str
-    status: str
-    statement: str
-    pure: bool = False
-    label_dp: bool = False
-    audit: str = ""
-
-    def __post_init__(self) -> None:
-        if self.status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}.")
 
 
 @dataclass(frozen=True)
@@ -208,14 +166,49 @@ class BlockAdapter(Adapter):
         return df
 
 
-ADAPTERS: dict[str, Adapter] = {}
+class _AdapterRegistry(Mapping):
+    """``{key: Adapter}`` of every mechanism plug-in with a ``compare`` hook (see :mod:`dp_core.registry`).
+
+    Filled on first use by importing the plug-ins' adapters (each calls :func:`register`), so
+    importing :mod:`dp_core.compare` does not import the mechanisms.
+    """
+
+    def __init__(self) -> None:
+        self._items: dict[str, Adapter] = {}
+        self._loaded = False
+
+    def _load(self) -> dict[str, Adapter]:
+        if not self._loaded:
+            self._loaded = True
+            from ..registry import plugins
+
+            for plugin in plugins():
+                if plugin.has("compare"):
+                    plugin.load("compare")
+        return self._items
+
+    def reload(self) -> None:
+        """Look at the registry again (after a plug-in folder was added)."""
+        self._loaded = False
+
+    def __getitem__(self, key: str) -> Adapter:
+        return self._load()[key]
+
+    def __iter__(self):
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
+ADAPTERS = _AdapterRegistry()
 
 
 def register(adapter: Adapter) -> Adapter:
     """Add an adapter to :data:`ADAPTERS` (its ``key`` must be new or replace the same class)."""
     if not adapter.key:
         raise ValueError("an adapter needs a non-empty key.")
-    ADAPTERS[adapter.key] = adapter
+    ADAPTERS._items[adapter.key] = adapter
     return adapter
 
 

@@ -40,6 +40,6 @@ def test_files_written(result):
 
 
 def test_cli_reproduce_quick(tmp_path, capsys):
-    code = main(["reproduce", "large-margin", "--out", str(tmp_path), "--quick", "--trials", "3"])
+    code = main(["reproduce", "large-margin-gaussian", "--out", str(tmp_path), "--quick", "--trials", "3"])
     d = json.loads(capsys.readouterr().out)
     assert code in (0, None) and d["pilot"][0]["n_trials"] == 3

@@ -32,3 +32,39 @@ __all__ = [
     "privacy_diagnostic",
     "solve_ball",
 ]
+
+
+# -- the plug-in (see dp_core.plugin; discovered by dp_core.registry) -----------------------------
+from ...plugin import LOWER_IS_PRIVATE, Mechanism, ParamSpec  # noqa: E402
+
+PLUGIN = Mechanism(
+    name="input-perturbation",
+    title="Input perturbation (Fukuchi, Tran, Sakuma)",
+    aliases=(),
+    page="pages/input_perturbation.py",
+    summary="Every contributor adds Gaussian noise to its own record; the server fits a ridge-regularised model.",
+    params=(
+        ParamSpec(
+            "alpha",
+            float,
+            1.0,
+            0.01,
+            1.0,
+            private=LOWER_IS_PRIVATE,
+            label="local / central trade-off α",
+            symbol="α",
+            url_prefix="ip_",
+            help="the claim is (αε, δ)-DP",
+        ),
+        ParamSpec("eta", float, 1.0, 0.05, 100.0, label="parameter-ball radius η", symbol="η", url_prefix="ip_"),
+        ParamSpec("mode", str, "COR2", options=("COR2", "ALG1", "CORR"), label="σ_u formula", url_prefix="ip_"),
+        ParamSpec("sampler", str, "stats", options=("stats", "records"), label="Monte-Carlo sampler", url_prefix="ip_"),
+    ),
+    hooks={
+        "cli": f"{__name__}.cli",
+        "compare": f"{__name__}.compare:ADAPTER",
+        "audit": f"{__name__}.audit:AUDIT",
+        "reproduce": f"{__name__}.reproduce:reproduce",
+        "bounds": f"{__name__}.bounds",
+    },
+)

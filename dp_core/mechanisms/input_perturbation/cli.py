@@ -5,6 +5,14 @@ from __future__ import annotations
 import math
 
 from ..._validation import check_count, check_int, check_seed
+from ...cli._common import (
+    add_dataset_arguments,
+    add_out_dir_arguments,
+    add_seed_argument,
+    check_reproduce_args,
+    dataset_from_args,
+)
+from ...cli._registry import Command
 from .bounds import (
     corollary3_sigma_u_bounds,
     lemma2_bound,
@@ -16,14 +24,6 @@ from .bounds import (
 from .mechanism import objective_sigma, output_beta
 from .model import model_constants
 from .params import conservative_accounting, input_perturbation_params, local_privacy
-from ...cli._common import (
-    add_dataset_arguments,
-    add_out_dir_arguments,
-    add_seed_argument,
-    check_reproduce_args,
-    dataset_from_args,
-)
-from ...cli._registry import Command
 
 _MODELS = {"least-squares": "least_squares", "logistic": "logistic_taylor"}
 
@@ -276,13 +276,6 @@ def _reproduce_run(a):
 
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials, tune=not a.no_tune)
 
-
-# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
-CLI_NAMES = (
-    ("calibrate", "input-perturbation"),
-    ("simulate", "input-perturbation"),
-    ("reproduce", "input-perturbation"),
-)
 
 COMMANDS = [
     Command(

@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...compare.registry import BlockAdapter, CompareSpec, MethodInfo, register
 from ...data import Dataset
 from ...publication import NonPublicDiagnostics
-from ...compare.registry import BlockAdapter, CompareSpec, MethodInfo, register
 
 __all__ = ["InputPerturbationAdapter"]
 
@@ -196,4 +196,4 @@ class InputPerturbationAdapter(BlockAdapter):
         return tuple(state.data.leaks)
 
 
-register(InputPerturbationAdapter())
+ADAPTER = register(InputPerturbationAdapter())

@@ -23,11 +23,11 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_choice, check_int, check_positive
-from .bounds import objective_gauss_bound, output_perturbation_bound, theorem2_terms
 from ...data import Dataset
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
 from ...rng import as_generator
+from .bounds import objective_gauss_bound, output_perturbation_bound, theorem2_terms
 from .mechanism import (
     SAMPLERS,
     input_perturbation_thetas,

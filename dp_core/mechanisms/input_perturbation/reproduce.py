@@ -33,9 +33,9 @@ import pandas as pd
 from ..._validation import check_int
 from ...data import make_census
 from ...experiments import summarize
+from ...rng import as_seed_sequence
 from .experiment import SimulationConfig, prepare_data, simulate_over_n
 from .figures import reproduction_figure
-from ...rng import as_seed_sequence
 
 __all__ = ["reproduce", "reproduction_table", "PAPER_GRID", "QUICK_GRID"]
 

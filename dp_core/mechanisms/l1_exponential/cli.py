@@ -1,6 +1,6 @@
 """``calibrate``, ``simulate`` and ``reproduce`` for heavy-tailed l1 regression (Wang & Xu).
 
-``python -m dp_core calibrate heavy-tailed-l1 --n 10000 --d 5 --eps 1 --theta 1.5 --assumption A3``
+``python -m dp_core calibrate l1-exponential --n 10000 --d 5 --eps 1 --theta 1.5 --assumption A3``
 """
 
 from __future__ import annotations
@@ -9,9 +9,18 @@ import math
 
 from ... import display
 from ..._validation import check_count, check_epsilon, check_in_interval, check_int, check_positive, check_seed
-from . import bounds as B
+from ...cli._common import (
+    add_dataset_arguments,
+    add_out_dir_arguments,
+    add_seed_argument,
+    check_reproduce_args,
+    dataset_from_args,
+    reject_unused,
+)
+from ...cli._registry import Command
 from ...data import HEAVY_DESIGNS, HEAVY_NOISES, train_test_split
 from ...experiments import summarize
+from . import bounds as B
 from .baselines import markov_clip_level
 from .grid import grid_size
 from .mcmc import (
@@ -33,17 +42,8 @@ from .simulation import (
     summarize_simulation,
 )
 from .truncation import CONVENTION_LABELS, CONVENTIONS, convention_guarantee, kappa
-from ...cli._common import (
-    add_dataset_arguments,
-    add_out_dir_arguments,
-    add_seed_argument,
-    check_reproduce_args,
-    dataset_from_args,
-    reject_unused,
-)
-from ...cli._registry import Command
 
-MECH = "heavy-tailed-l1"
+MECH = "l1-exponential"
 
 
 def _calibrate_args(p):
@@ -393,9 +393,6 @@ def _reproduce_run(a):
 
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
 
-
-# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
-CLI_NAMES = (("calibrate", "heavy-tailed-l1"), ("simulate", "heavy-tailed-l1"), ("reproduce", "heavy-tailed-l1"))
 
 COMMANDS = [
     Command(

@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...compare.registry import Adapter, CompareSpec, MethodInfo, register
 from ...data import Dataset
 from ...exceptions import DataValidationError
 from ...publication import NonPublicDiagnostics
 from ...rng import as_generator, as_seed_sequence
-from ...compare.registry import Adapter, CompareSpec, MethodInfo, register
 
 __all__ = ["L1ExponentialAdapter"]
 
@@ -299,4 +299,4 @@ class L1ExponentialAdapter(Adapter):
         return state.leaks
 
 
-register(L1ExponentialAdapter())
+ADAPTER = register(L1ExponentialAdapter())

@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_int
-from .bounds import privacy_dominance_epsilon
 from ...data import make_heavy_tailed
+from .bounds import privacy_dominance_epsilon
 from .figures import (
     baseline_figure,
     epsilon_figure,
@@ -86,7 +86,7 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
     )
     files: list[str] = []
     summary: dict = {
-        "mechanism": "heavy-tailed-l1",
+        "mechanism": "l1-exponential",
         "quick": quick,
         "seed": seed,
         "trials": P["trials"],

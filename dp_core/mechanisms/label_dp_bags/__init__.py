@@ -81,3 +81,46 @@ __all__ = [
     "conditional_noise_summary",
     "utility_requirement",
 ]
+
+
+# -- the plug-in (see dp_core.plugin; discovered by dp_core.registry) -----------------------------
+from ...plugin import HIGHER_IS_PRIVATE, LOWER_IS_PRIVATE, Mechanism, ParamSpec  # noqa: E402
+
+PLUGIN = Mechanism(
+    name="label-dp-bags",
+    title="Label-DP by aggregation (Brahmbhatt et al.)",
+    aliases=("label-aggregation",),
+    page="pages/label_dp_bags.py",
+    summary="Labels released only as (weighted) sums over random bags.",
+    params=(
+        ParamSpec("k", int, 64, 1, 4096, private=HIGHER_IS_PRIVATE, label="bag size k", symbol="k"),
+        ParamSpec("m", int, 100, 1, 100_000, private=LOWER_IS_PRIVATE, label="number of bags m", symbol="m"),
+        ParamSpec("rho", float, 0.1, 0.0, 1.0, private=HIGHER_IS_PRIVATE, label="noisy fraction ρ", symbol="ρ"),
+        ParamSpec(
+            "variant",
+            str,
+            "noisy-wtd-llp",
+            options=("noisy-wtd-llp", "wtd-lba"),
+            label="mechanism variant",
+            url_prefix="lb_",
+        ),
+        ParamSpec(
+            "noise_std",
+            float,
+            1.0,
+            0.05,
+            100.0,
+            private=HIGHER_IS_PRIVATE,
+            label="label-noise std s",
+            symbol="s",
+            url_prefix="lb_",
+        ),
+    ),
+    hooks={
+        "cli": f"{__name__}.cli",
+        "compare": f"{__name__}.compare:ADAPTER",
+        "audit": f"{__name__}.audit:AUDIT",
+        "reproduce": f"{__name__}.reproduce:reproduce",
+        "bounds": f"{__name__}.bounds",
+    },
+)

@@ -30,9 +30,9 @@ import numpy as np
 import pandas as pd
 
 from ... import display
+from ...compare.registry import BlockAdapter, CompareSpec, MethodInfo, register
 from ...data import Dataset
 from ...publication import NonPublicDiagnostics
-from ...compare.registry import BlockAdapter, CompareSpec, MethodInfo, register
 
 __all__ = ["LabelDPAdapter"]
 
@@ -345,4 +345,4 @@ class LabelDPAdapter(BlockAdapter):
         return out
 
 
-register(LabelDPAdapter())
+ADAPTER = register(LabelDPAdapter())

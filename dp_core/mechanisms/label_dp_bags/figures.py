@@ -20,8 +20,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ... import display
-from . import bounds as acc
 from ...figures import apply_layout, color_of, hex_to_rgba, hline, hrect, label_of, line_ci_figure, vline, vrect
+from . import bounds as acc
 
 __all__ = [
     "ACCOUNTING_LABELS",

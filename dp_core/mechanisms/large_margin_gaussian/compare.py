@@ -18,9 +18,9 @@ from typing import Any
 
 import pandas as pd
 
+from ...compare.registry import Adapter, CompareSpec, MethodInfo, register
 from ...data import Dataset
 from ...publication import NonPublicDiagnostics
-from ...compare.registry import Adapter, CompareSpec, MethodInfo, register
 
 __all__ = ["LargeMarginAdapter"]
 
@@ -115,8 +115,8 @@ class LargeMarginAdapter(Adapter):
         return cfg.accounting(n=int(t.X_train.shape[0]), d=int(t.X_train.shape[1]), n_classes=int(t.n_classes))
 
     def bounds(self, state: Any, epsilons: Sequence[float], spec: CompareSpec) -> pd.DataFrame:
-        from .bounds import tier_c_bounds
         from . import LargeMarginGaussian
+        from .bounds import tier_c_bounds
 
         t = state.task
         n, d, C = int(t.X_train.shape[0]), int(t.X_train.shape[1]), int(t.n_classes)
@@ -147,8 +147,8 @@ class LargeMarginAdapter(Adapter):
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
     def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
-        from .bounds import tier_c_bounds
         from . import LargeMarginGaussian
+        from .bounds import tier_c_bounds
 
         modes = {v: k for k, v in _METHOD.items()}
         if modes.get(method) not in ("corrected", "repaired"):
@@ -199,4 +199,4 @@ class LargeMarginAdapter(Adapter):
         return ()
 
 
-register(LargeMarginAdapter())
+ADAPTER = register(LargeMarginAdapter())

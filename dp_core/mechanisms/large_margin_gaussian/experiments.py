@@ -19,11 +19,11 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_array_size, check_choice, check_int, check_probability
-from .bounds import printed_bounds, tier_c_bounds, tier_u_bounds
 from ...data import Dataset, make_gaussian_classes
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
 from ...rng import RngLike, as_generator, as_seed_sequence
+from .bounds import printed_bounds, tier_c_bounds, tier_u_bounds
 from .mechanism import LargeMarginGaussian, PreparedData, fit_nonprivate, prepare, release_many
 from .model import loss, predict, preprocess
 from .privacy import MODES, privacy_params, sample_radial

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from .. import calibration as cal
-from ._registry import Command
+from ... import calibration as cal
+from ...cli._registry import Command
 
 
 def _gaussian_args(p):
@@ -47,9 +47,6 @@ def _laplace_run(a):
     b = cal.laplace_scale(epsilon=a.eps, sensitivity=a.sensitivity)
     return {"mechanism": "laplace", "eps": a.eps, "sensitivity": a.sensitivity, "scale": b, "std": b * math.sqrt(2.0)}
 
-
-# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
-CLI_NAMES = (("calibrate", "gaussian"), ("calibrate", "laplace"))
 
 COMMANDS = [
     Command(

@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize, special
 
-from .._validation import check_choice, check_in_interval, check_positive
-from ..calibration import gaussian_sigma_analytic
-from ..data import Dataset
-from ..exceptions import DataValidationError, PrivacyLeakWarning
-from ..publication import NonPublicDiagnostics
-from ..rng import as_generator
+from ..._validation import check_choice, check_in_interval, check_positive
+from ...calibration import gaussian_sigma_analytic
+from ...data import Dataset
+from ...exceptions import DataValidationError, PrivacyLeakWarning
+from ...publication import NonPublicDiagnostics
+from ...rng import as_generator
 
 __all__ = [
     "CompareData",
