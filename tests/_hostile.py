@@ -183,7 +183,7 @@ QUICK: dict[str, dict[str, str | None]] = {
         "--target": "accuracy=0.5",
         "--trials": "2",
         "--n-eps": "3",
-        "--mechanisms": "output_perturbation",
+        "--mechanisms": "output-perturbation",
     },
     "report": {"--out": "{tmp}/report.html", "--config": "{tmp}/config.json"},
 }
