@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._validation import check_in_interval, check_int, check_real
+
 __all__ = [
     "HIGHER_IS_PRIVATE",
     "LOWER_IS_PRIVATE",
@@ -140,25 +142,16 @@ class ParamSpec:
             if not isinstance(value, str):
                 raise TypeError(f"{self.name} must be a string, got {value!r}.")
             out: Any = value
+        elif self.kind is int:
+            out = check_int(self.name, value, lo=self.lo, hi=self.hi)
         else:
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise TypeError(f"{self.name} must be {self.range_text()}, got {value!r}.")
-            if self.kind is int:
-                if isinstance(value, float) and not value.is_integer():
-                    raise ValueError(f"{self.name} must be {self.range_text()}, got {value!r}.")
-                out = int(value)
-            else:
-                out = float(value)
-                if not math.isfinite(out):
-                    raise ValueError(f"{self.name} must be {self.range_text()}, got {value!r}.")
+            lo = -math.inf if self.lo is None else self.lo
+            hi = math.inf if self.hi is None else self.hi
+            out = check_in_interval(self.name, check_real(self.name, value), lo, hi, closed="both")
         if self.options:
             if out not in self.options:
                 raise ValueError(f"{self.name} must be {self.range_text()}, got {value!r}.")
             return out
-        if self.kind in (int, float) and (
-            (self.lo is not None and out < self.lo) or (self.hi is not None and out > self.hi)
-        ):
-            raise ValueError(f"{self.name} must be {self.range_text()}, got {value!r}.")
         return out
 
     def to_url(self, value: Any) -> str:
@@ -257,6 +250,9 @@ class Mechanism:
         ``{part: "module[:attribute]"}`` for the parts of :data:`HOOKS` it provides (imported lazily).
     order : int
         Position in listings (smaller first; ties by folder name).
+    compare_params : tuple of str
+        Names of :attr:`params` the comparison and the negotiation take (shared with the other
+        mechanisms' of the same name; e.g. the bag parameters ``k``, ``m``, ``rho``).
     """
 
     name: str
@@ -268,6 +264,7 @@ class Mechanism:
     methods: tuple[MethodInfo, ...] = ()
     hooks: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     order: int = 100
+    compare_params: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not _NAME_RE.match(self.name):
@@ -278,6 +275,9 @@ class Mechanism:
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
             raise ValueError(f"mechanism {self.name}: duplicate parameter names in {names}.")
+        missing = sorted(set(self.compare_params) - set(names))
+        if missing:
+            raise ValueError(f"mechanism {self.name}: compare_params {missing} are not among its params {names}.")
 
     @property
     def key(self) -> str:

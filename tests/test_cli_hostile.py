@@ -195,8 +195,8 @@ def test_dataset_still_used_where_it_applies():
 @pytest.fixture
 def no_compute(monkeypatch):
     """Make every reproduce/report computation fail loudly: the checks must come first."""
-    import dp_core.report
     import dp_core.mechanisms.label_dp_bags.reproduce as lbl
+    import dp_core.report
 
     def boom(*args, **kwargs):
         raise AssertionError("the computation started before the output path was checked")
@@ -254,7 +254,8 @@ def test_reproduce_checks_seed_and_trials_before_computing(tmp_path, no_compute)
     one_error_line(H.run_cli(["reproduce", "label-dp-bags", "--out", str(tmp_path), "--seed", "-1"]), "seed")
     one_error_line(H.run_cli(["reproduce", "large-margin-gaussian", "--out", str(tmp_path), "--trials", "0"]), "trials")
     one_error_line(
-        H.run_cli(["reproduce", "large-margin-gaussian", "--out", str(tmp_path), "--trials", "100000000000000000000"]), "trials"
+        H.run_cli(["reproduce", "large-margin-gaussian", "--out", str(tmp_path), "--trials", "100000000000000000000"]),
+        "trials",
     )
 
 
@@ -376,10 +377,12 @@ def test_declared_cli_names_match_the_commands_of_each_module():
 @pytest.mark.parametrize(
     "argv, expected",
     [
-        (["calibrate", "gaussian", "--eps", "1"], ["basic"]),
+        (["calibrate", "gaussian", "--eps", "1"], ["mechanisms.textbook"]),
         (["audit", "laplace"], ["audit"]),
         (["negotiate", "--dataset", "iris"], ["compare"]),
-        (["simulate", "label-dp-bags", "--trials", "2"], ["label_dp_bags"]),
+        (["simulate", "label-dp-bags", "--trials", "2"], ["mechanisms.label_dp_bags"]),
+        (["simulate", "label-aggregation", "--trials", "2"], ["mechanisms.label_dp_bags"]),
+        (["release", "label-dp-bags"], ["release"]),
         (["calibrate", "nosuch"], None),
         (["--help"], None),
         ([], None),

@@ -8,6 +8,9 @@ import numpy as np
 import pytest
 
 from dp_core.compare import ADAPTERS, applicable_adapters, default_epsilons, make_spec, run_compare, utility_at
+from dp_core.compare.budget import budget_card, noise_table, plain_language
+from dp_core.compare.figures import compare_figure
+from dp_core.data import DATASETS, load_dataset
 from dp_core.mechanisms.output_perturbation.baselines import (
     CompareData,
     fit_output_model,
@@ -16,9 +19,6 @@ from dp_core.mechanisms.output_perturbation.baselines import (
     output_perturbation_trials,
     prepare_compare_data,
 )
-from dp_core.compare.budget import budget_card, noise_table, plain_language
-from dp_core.compare.figures import compare_figure
-from dp_core.data import DATASETS, load_dataset
 from dp_core.rng import spawn_seeds
 
 

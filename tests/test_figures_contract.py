@@ -970,9 +970,9 @@ def _lm_reg(parameter: str):
 
 
 def cases_large_margin_gaussian():
-    from dp_core.mechanisms.large_margin_gaussian.bounds import noise_radius, printed_radius
     from dp_core.mechanisms import large_margin_gaussian as lmg
     from dp_core.mechanisms.large_margin_gaussian import figures as lmf
+    from dp_core.mechanisms.large_margin_gaussian.bounds import noise_radius, printed_radius
 
     mod = "dp_core.mechanisms.large_margin_gaussian.figures"
 

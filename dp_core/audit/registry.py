@@ -58,6 +58,8 @@ class AuditableMechanism:
         One line about the mechanism.
     default_dataset : str
         Demo dataset used by the CLI when none is given.
+    extra : dict
+        Anything else; ``extra["page_defaults"]`` (option -> value) overrides option defaults on the audit page.
     """
 
     name: str

@@ -61,10 +61,7 @@ def modules_for(argv: Sequence[str]) -> list[str] | None:
     mech = words[1] if len(words) > 1 else ""
     chosen = []
     matched = False
-    folder = folder_of(mech) if mech else None
-    if folder is not None:
-        chosen.append(f"mechanisms.{folder}")
-        matched = True
+    shared_verb = False  # a shared module (audit, release) builds this verb for every mechanism
     for name, pairs in sorted(declared_names().items()):
         if pairs is None:
             chosen.append(name)
@@ -73,5 +70,10 @@ def modules_for(argv: Sequence[str]) -> list[str] | None:
             if v == verb and (m == "*" or m == mech or (m == "" and v == verb)):
                 chosen.append(name)
                 matched = True
+                shared_verb = shared_verb or m == "*"
                 break
+    folder = folder_of(mech) if mech else None
+    if folder is not None and not shared_verb:
+        chosen.append(f"mechanisms.{folder}")
+        matched = True
     return chosen if matched else None

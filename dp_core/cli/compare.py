@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from .._validation import check_count, check_output_file, check_seed
-from ..compare import config_from_json
+from ..compare import compare_param_specs, config_from_json
 from ..data import load_dataset
 from ._common import reject_unused
 from ._registry import CliError, Command
@@ -22,11 +22,16 @@ def _compare_names() -> list[str]:
 
 def _adapter_keys(names: list[str]) -> list[str]:
     """``--mechanisms`` values (canonical names; old spellings print one deprecation line) as adapter keys."""
+    from .. import registry
     from ..registry import canonical_name, get
 
     def note(text: str) -> None:
         sys.stderr.write(f"warning: {text} (the old spelling will be removed)\n")
 
+    valid = _compare_names()
+    unknown = [n for n in names if registry.folder_of(n) is None or registry.get(n).name not in valid]
+    if unknown:
+        raise ValueError(f"mechanisms must be among {valid}, got unknown {unknown}.")
     return [get(canonical_name(n, on_alias=note)).key for n in names]
 
 
@@ -57,9 +62,9 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--eps-min", type=float, default=0.01, help="smallest epsilon of the grid (default 0.01)")
     p.add_argument("--eps-max", type=float, default=20.0, help="largest epsilon of the grid (default 20)")
     p.add_argument("--n-eps", type=int, default=10, help="grid points (default 10)")
-    p.add_argument("--k", type=int, default=64, help="label-DP bag size (default 64)")
-    p.add_argument("--m", type=int, default=100, help="label-DP number of bags (default 100)")
-    p.add_argument("--rho", type=float, default=0.1, help="label-DP noisy share (default 0.1)")
+    # the mechanisms' own comparison parameters (label-DP's k, m, rho), declared by their plug-ins
+    for spec in compare_param_specs().values():
+        p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=f"{spec.label} (default {spec.default})")
     p.add_argument(
         "--solve-for",
         choices=("epsilon", "n"),
@@ -94,9 +99,7 @@ def _run_negotiate(args: argparse.Namespace) -> dict:
         eps_min=args.eps_min,
         eps_max=args.eps_max,
         n_points=args.n_eps,
-        k=args.k,
-        m=args.m,
-        rho=args.rho,
+        **{name: getattr(args, name) for name in compare_param_specs()},
         solve_for=args.solve_for,
     )
 

@@ -300,3 +300,5 @@ COMMANDS = [
         _bags_run,
     ),
 ]
+
+CLI_NAMES = (("release", "*"),)

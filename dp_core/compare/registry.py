@@ -41,6 +41,7 @@ __all__ = [
     "ADAPTERS",
     "register",
     "applicable_adapters",
+    "adapter_key",
     "utility_metric_name",
 ]
 
@@ -64,8 +65,10 @@ class CompareSpec:
         Trials per point (each adapter caps it at its ``trial_cap``).
     seed : int
         Root seed (also the train/test split seed).
-    k, m, rho : int, int, float
-        Label-DP bag parameters.
+    params : tuple of (name, value)
+        The mechanisms' own comparison parameters (each plug-in's ``compare_params``, for example
+        the label-DP bag parameters ``k``, ``m``, ``rho``), sorted by name; read them as
+        ``spec.param("k")`` or ``spec.k``. :func:`dp_core.compare.make_spec` fills the defaults.
     test_fraction : float
         Held-out share.
     """
@@ -74,10 +77,23 @@ class CompareSpec:
     delta: float
     n_trials: int
     seed: int
-    k: int = 64
-    m: int = 100
-    rho: float = 0.1
+    params: tuple[tuple[str, Any], ...] = ()
     test_fraction: float = 0.2
+
+    def param(self, name: str) -> Any:
+        """The value of the mechanism parameter ``name`` (``KeyError`` naming the known ones)."""
+        for key, value in self.params:
+            if key == name:
+                return value
+        raise KeyError(f"the comparison has no parameter {name!r}; known: {[k for k, _ in self.params]}.")
+
+    def __getattr__(self, name: str) -> Any:
+        # ``spec.k``: a mechanism parameter read like a field (only called when no field matches)
+        if not name.startswith("_"):
+            for key, value in self.__dict__.get("params", ()):
+                if key == name:
+                    return value
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 class Adapter(ABC):
@@ -215,11 +231,25 @@ def register(adapter: Adapter) -> Adapter:
 def applicable_adapters(task: str, keys: Sequence[str] | None = None) -> list[Adapter]:
     """The registered adapters that apply to ``task`` (restricted to ``keys`` if given, in that order).
 
-    Raises ``ValueError`` naming the valid keys if ``keys`` holds an unknown one.
+    ``keys`` may spell a mechanism by its adapter key (``label_dp_bags``), its canonical name
+    (``label-dp-bags``) or an alias. Raises ``ValueError`` naming the valid keys if one is unknown.
     """
     if keys is None:
         return [a for a in ADAPTERS.values() if a.applies_to(task)]
+    keys = [adapter_key(k) for k in keys]
     unknown = [k for k in keys if k not in ADAPTERS]
     if unknown:
         raise ValueError(f"mechanisms must be among {sorted(ADAPTERS)}, got unknown {unknown}.")
     return [ADAPTERS[k] for k in keys if ADAPTERS[k].applies_to(task)]
+
+
+def adapter_key(name: str) -> str:
+    """The adapter key of a mechanism spelled any way (unknown names are returned unchanged)."""
+    if name in ADAPTERS:
+        return name
+    from ..registry import get
+
+    try:
+        return get(name).key
+    except ValueError:
+        return name

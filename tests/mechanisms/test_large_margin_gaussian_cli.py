@@ -133,7 +133,17 @@ def test_simulate_reports_modes_and_nonprivate(capsys):
 
 def test_simulate_printed_unbounded_share_on_iris(capsys):
     code, out, _ = run_cli(
-        capsys, "simulate", "large-margin-gaussian", "--dataset", "iris", "--trials", "8", "--modes", "printed", "--eps", "1"
+        capsys,
+        "simulate",
+        "large-margin-gaussian",
+        "--dataset",
+        "iris",
+        "--trials",
+        "8",
+        "--modes",
+        "printed",
+        "--eps",
+        "1",
     )
     d = json.loads(out)
     p = d["results"]["printed"]
@@ -146,7 +156,19 @@ def test_simulate_printed_unbounded_share_on_iris(capsys):
 
 def test_module_entry_point_runs():
     r = subprocess.run(
-        [sys.executable, "-m", "dp_core", "calibrate", "large-margin-gaussian", "--n", "50", "--d", "1", "--eps", "0.5"],
+        [
+            sys.executable,
+            "-m",
+            "dp_core",
+            "calibrate",
+            "large-margin-gaussian",
+            "--n",
+            "50",
+            "--d",
+            "1",
+            "--eps",
+            "0.5",
+        ],
         capture_output=True,
         text=True,
         timeout=120,

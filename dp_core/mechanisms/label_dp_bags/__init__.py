@@ -93,8 +93,8 @@ PLUGIN = Mechanism(
     page="pages/label_dp_bags.py",
     summary="Labels released only as (weighted) sums over random bags.",
     params=(
-        ParamSpec("k", int, 64, 1, 4096, private=HIGHER_IS_PRIVATE, label="bag size k", symbol="k"),
-        ParamSpec("m", int, 100, 1, 100_000, private=LOWER_IS_PRIVATE, label="number of bags m", symbol="m"),
+        ParamSpec("k", int, 64, 1, None, private=HIGHER_IS_PRIVATE, label="bag size k", symbol="k"),
+        ParamSpec("m", int, 100, 1, None, private=LOWER_IS_PRIVATE, label="number of bags m", symbol="m"),
         ParamSpec("rho", float, 0.1, 0.0, 1.0, private=HIGHER_IS_PRIVATE, label="noisy fraction ρ", symbol="ρ"),
         ParamSpec(
             "variant",
@@ -116,6 +116,7 @@ PLUGIN = Mechanism(
             url_prefix="lb_",
         ),
     ),
+    compare_params=("k", "m", "rho"),
     hooks={
         "cli": f"{__name__}.cli",
         "compare": f"{__name__}.compare:ADAPTER",

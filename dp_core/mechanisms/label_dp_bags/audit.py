@@ -330,4 +330,5 @@ AUDIT = AuditableMechanism(
     max_runs=200_000,
     page="pages/label_dp_bags.py",
     summary="Labels released only as (weighted) sums over random bags.",
+    extra={"page_defaults": {"n": 20_000}},  # the audit page starts from more rows than the CLI
 )

@@ -126,8 +126,24 @@ PLUGIN = Mechanism(
         ParamSpec(
             "mode", str, "corrected", options=("corrected", "repaired", "printed"), label="mode", url_prefix="lm_"
         ),
-        ParamSpec("lam", float, 0.01, 1e-4, 10.0, label="trace regulariser λ", symbol="λ", url_prefix="lm_"),
-        ParamSpec("h", float, 0.5, 0.01, 5.0, label="Huber width h", symbol="h", url_prefix="lm_"),
+        ParamSpec(
+            "lam",
+            float,
+            0.01,
+            options=(0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0),
+            label="trace regulariser λ",
+            symbol="λ",
+            url_prefix="lm_",
+        ),
+        ParamSpec(
+            "h",
+            float,
+            0.5,
+            options=(0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0),
+            label="Huber width h",
+            symbol="h",
+            url_prefix="lm_",
+        ),
         ParamSpec("n", int, 1000, 100, 20_000, step=100, label="training points n", symbol="n", url_prefix="lm_"),
     ),
     hooks={
