@@ -250,6 +250,8 @@ class Mechanism:
         ``{part: "module[:attribute]"}`` for the parts of :data:`HOOKS` it provides (imported lazily).
     order : int
         Position in listings (smaller first; ties by folder name).
+    icon : str
+        The page's icon in the app's navigation.
     compare_params : tuple of str
         Names of :attr:`params` the comparison and the negotiation take (shared with the other
         mechanisms' of the same name; e.g. the bag parameters ``k``, ``m``, ``rho``).
@@ -265,6 +267,7 @@ class Mechanism:
     hooks: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     order: int = 100
     compare_params: tuple[str, ...] = ()
+    icon: str = ""
 
     def __post_init__(self) -> None:
         if not _NAME_RE.match(self.name):

@@ -33,6 +33,7 @@ __all__ = [
     "add_search_path",
     "canonical_name",
     "declared",
+    "declared_pages",
     "folder_of",
     "get",
     "plugins",
@@ -100,6 +101,32 @@ def declared() -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
                     found.append(got)
         if found:
             out[folder] = tuple(found)
+    return out
+
+
+_PAGE_FIELDS = ("name", "title", "page", "summary", "icon")
+
+
+def declared_pages() -> list[dict[str, str]]:
+    """``[{name, title, page, summary, icon}]`` of every plug-in with a page, read without importing it.
+
+    The app's navigation (``ui.pages``) adds these, so a new mechanism's page needs no shared edit.
+    Fields that are not literal strings are left out.
+    """
+    out = []
+    for _folder, path in _folders():
+        try:
+            tree = ast.parse((path / "__init__.py").read_text(encoding="utf-8"))
+        except (OSError, SyntaxError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "Mechanism":
+                entry = {}
+                for k in node.keywords:
+                    if k.arg in _PAGE_FIELDS and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
+                        entry[k.arg] = k.value.value
+                if entry.get("page"):
+                    out.append(entry)
     return out
 
 

@@ -156,6 +156,8 @@ PLUGIN = Mechanism(
     name="toy-mean",
     title="Toy mean",
     aliases=("toy-old",),
+    page="pages/toy_mean.py",
+    icon="🧸",
     params=(ParamSpec("clip", float, 1.0, 0.01, 100.0, private=LOWER_IS_PRIVATE, label="clip"),),
     hooks={"cli": f"{__name__}.cli", "compare": f"{__name__}.compare:ADAPTER", "audit": f"{__name__}.audit:AUDIT"},
 )
@@ -245,10 +247,25 @@ def test_a_toy_fifth_mechanism_appears_everywhere_without_a_shared_edit(toy_plug
     assert "toy-mean" in MECHANISMS
     assert main(["audit", "toy-mean", "--runs", "200"]) == 0
     assert json.loads(capsys.readouterr().out)["mechanism"] == "toy-mean"
-    # its page reads its link parameters from the plug-in (no edit of ui/constants.py)
+    # its page is in the navigation, before the comparison (no edit of ui/pages.py) ...
+    entry = next(d for d in registry.declared_pages() if d["name"] == "toy-mean")
+    assert entry == {"name": "toy-mean", "title": "Toy mean", "page": "pages/toy_mean.py", "icon": "🧸"}
+    # ... and reads its link parameters from the plug-in (no edit of ui/constants.py)
     from ui.constants import url_spec
 
     assert url_spec("clip").default == 1.0 and url_spec("clip").hi == 100.0
+
+
+def test_every_mechanism_page_is_in_the_navigation_once():
+    from ui.pages import PAGES
+
+    files = [p[0] for p in PAGES]
+    assert len(files) == len(set(files))
+    for plugin in PLUGINS:
+        if plugin.page:
+            entry = PAGES[files.index(plugin.page)]
+            assert entry[2] == plugin.icon, plugin.name
+            assert files.index(plugin.page) < files.index("pages/compare.py")
 
 
 @pytest.mark.parametrize("plugin", PLUGINS, ids=IDS)

@@ -1,8 +1,12 @@
 """The app's pages, in navigation order: (file, title, icon, one-line description).
 
 Add a page here (one line); ``app.py`` builds the navigation from this list and the Home page
-links to every entry.
+links to every entry. A mechanism plug-in's page (``Mechanism(page=..., title=..., icon=...,
+summary=...)`` in ``dp_core/mechanisms/<name>/__init__.py``) is added without an edit here, before
+the comparison (:func:`dp_core.registry.declared_pages`, read without importing the mechanism).
 """
+
+from dp_core.registry import declared_pages
 
 PAGES = [
     ("pages/home.py", "Home", "🏠", "Pick a dataset and the privacy budget; what epsilon and delta mean."),
@@ -42,4 +46,13 @@ PAGES = [
         "🔍",
         "Run a mechanism on two neighbouring datasets and measure a lower bound on its ε: does the claim hold?",
     ),
+]
+
+# mechanism pages declared by plug-ins and not listed above go before "Compare and negotiate"
+_listed = {p[0] for p in PAGES}
+_at = next((i for i, p in enumerate(PAGES) if p[0] == "pages/compare.py"), len(PAGES))
+PAGES[_at:_at] = [
+    (d["page"], d.get("title", d["page"]), d.get("icon", "🧩"), d.get("summary", ""))
+    for d in declared_pages()
+    if d["page"] not in _listed
 ]

@@ -42,6 +42,7 @@ PLUGIN = Mechanism(
     title="Input perturbation (Fukuchi, Tran, Sakuma)",
     aliases=(),
     page="pages/input_perturbation.py",
+    icon="🧮",
     summary="Every contributor adds Gaussian noise to its own record; the server fits a ridge-regularised model.",
     params=(
         ParamSpec(

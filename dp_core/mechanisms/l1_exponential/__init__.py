@@ -86,6 +86,7 @@ PLUGIN = Mechanism(
     title="Heavy-tailed ℓ1 regression (Wang & Xu)",
     aliases=("heavy-tailed-l1",),
     page="pages/l1_exponential.py",
+    icon="🦎",
     summary="The exponential mechanism on a truncated ℓ1 loss.",
     params=(
         ParamSpec("theta", float, 1.5, 1.05, 2.0, step=0.05, label="moment order θ", symbol="θ", url_prefix="l1_"),

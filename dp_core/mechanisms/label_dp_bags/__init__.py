@@ -91,6 +91,7 @@ PLUGIN = Mechanism(
     title="Label-DP by aggregation (Brahmbhatt et al.)",
     aliases=("label-aggregation",),
     page="pages/label_dp_bags.py",
+    icon="🎒",
     summary="Labels released only as (weighted) sums over random bags.",
     params=(
         ParamSpec("k", int, 64, 1, None, private=HIGHER_IS_PRIVATE, label="bag size k", symbol="k"),

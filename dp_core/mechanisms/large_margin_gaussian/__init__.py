@@ -121,6 +121,7 @@ PLUGIN = Mechanism(
     title="Large-margin Gaussian classifier (Pathak & Raj)",
     aliases=("large-margin",),
     page="pages/large_margin_gaussian.py",
+    icon="🎯",
     summary="Objective perturbation of a multiclass large-margin Gaussian classifier.",
     params=(
         ParamSpec(
