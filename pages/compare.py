@@ -3,11 +3,11 @@ smallest ε meeting a target, and share / export (link, JSON configuration, HTML
 
 import streamlit as st
 
-from dp_core import display
-from dp_core.compare import ADAPTERS, applicable_adapters, default_epsilons, make_spec
+from dp_core import display, registry
+from dp_core.compare import ADAPTERS, applicable_adapters, compare_param_specs, default_epsilons, make_spec
 from dp_core.compare.budget import budget_card, noise_table
 from dp_core.compare.figures import METRIC_TITLES, compare_figure, negotiation_figure
-from dp_core.compare.registry import STATUS_LABELS
+from dp_core.compare.registry import STATUS_LABELS, adapter_key
 from dp_core.negotiate import answer_sentences, answer_table_for_people
 from dp_core.report import COMPARE_PAGE, targets_from_params
 from ui import badges, share, state, widgets
@@ -49,7 +49,9 @@ _init("eps_max", 10.0, GRID_OPTIONS)
 _init("n_eps", 8, N_EPS_OPTIONS)
 _init("view", "utility", tuple(VIEWS))
 if "mech" not in st.session_state:
-    st.session_state["mech"] = state.url_param("mech", "all", options=tuple(ADAPTERS))
+    # canonical names (``label-dp-bags``); links written with the adapter keys (``label_dp_bags``) still open
+    _mech_names = tuple(p.name for p in registry.plugins() if p.has("compare"))
+    st.session_state["mech"] = state.url_param("mech", "all", options=_mech_names + tuple(ADAPTERS))
 _init("tmetric", metric, tuple(TARGET_METRICS))
 _init("tvalue", 0.9 if metric == "accuracy" else 0.3)
 _init("tdelta", 0.0)
@@ -66,7 +68,11 @@ with st.expander("⚙️ Comparison settings", expanded=False):
     n_eps = c3.select_slider("Grid points", options=N_EPS_OPTIONS, key="n_eps")
     chosen = st.session_state["mech"]
     if st.session_state.get("_mech_last") != chosen or "mech_select" not in st.session_state:
-        default_sel = applicable if chosen in ("", "all") else [k for k in chosen.split(",") if k in applicable]
+        default_sel = (
+            applicable
+            if chosen in ("", "all")
+            else [adapter_key(k) for k in chosen.split(",") if adapter_key(k) in applicable]
+        )
         st.session_state["mech_select"] = default_sel or applicable
     sel = st.multiselect(
         "Mechanisms",
@@ -75,13 +81,20 @@ with st.expander("⚙️ Comparison settings", expanded=False):
         key="mech_select",
         help="Every mechanism that applies to this dataset's task.",
     )
-    st.session_state["mech"] = "all" if set(sel) == set(applicable) or not sel else ",".join(sel)
+    st.session_state["mech"] = (
+        "all" if set(sel) == set(applicable) or not sel else ",".join(registry.get(k).name for k in sel)
+    )
     st.session_state["_mech_last"] = st.session_state["mech"]
-    if any(ADAPTERS[k].key == "label_dp_bags" for k in sel or applicable):
-        b1, b2, b3 = st.columns(3)
-        widgets.shared_int("k", "Bag size k", container=b1)
-        widgets.shared_int("m", "Number of bags m", container=b2)
-        widgets.shared_float("rho", "Noisy share ρ", container=b3)
+    # the chosen mechanisms' own comparison parameters (label-DP's k, m, ρ), declared by their plug-ins
+    mech_params = [
+        plugin.param(name)
+        for plugin in registry.plugins()
+        if plugin.key in (sel or applicable)
+        for name in plugin.compare_params
+    ]
+    for spec_p, col in zip(mech_params, st.columns(len(mech_params)) if mech_params else []):
+        shared = widgets.shared_int if spec_p.kind is int else widgets.shared_float
+        shared(spec_p.name, spec_p.label[:1].upper() + spec_p.label[1:], container=col)
 
 page_params = {
     "eps_min": float(eps_min),
@@ -103,9 +116,7 @@ try:
         delta=delta,
         n_trials=trials,
         seed=seed,
-        k=int(state.get("k")),
-        m=int(state.get("m")),
-        rho=float(state.get("rho")),
+        **{name: s.kind(state.get(name)) for name, s in compare_param_specs().items()},
     )
 except (TypeError, ValueError) as exc:
     widgets.show_error(exc)
@@ -263,9 +274,7 @@ with tab_neg:
                             delta=answer["delta_used"],
                             n_trials=trials,
                             seed=seed,
-                            k=spec.k,
-                            m=spec.m,
-                            rho=spec.rho,
+                            **dict(spec.params),
                         ),
                         mechanisms,
                         ds,

@@ -87,7 +87,7 @@ def test_negotiate_excess_risk_from_the_bound():
     ds = load_dataset("diabetes")
     ans = negotiate(ds, ["excess_risk=0.05"], mechanisms=["output_perturbation"], n_trials=10, seed=0)
     from dp_core.compare import make_spec, run_compare
-    from dp_core.compare.baselines import output_expected_excess
+    from dp_core.mechanisms.output_perturbation.baselines import output_expected_excess
 
     st = run_compare(
         ds, make_spec(epsilons=(1.0,), delta=1e-5, n_trials=1, seed=0), mechanisms=["output_perturbation"]
@@ -120,7 +120,7 @@ def test_negotiate_delta_target_and_k():
     assert ans["k_answers"] and all("k" in a for a in ans["k_answers"])
     exact = ans["k_answers"][0]
     if exact["k"] is not None:
-        from dp_core.bounds.label_dp_bags import llp_exact_delta
+        from dp_core.mechanisms.label_dp_bags.bounds import llp_exact_delta
 
         st_n = ans["n"] - round(0.2 * ans["n"])
         assert llp_exact_delta(4.0, st_n, exact["k"], 4, 0.5).delta <= 1e-6
@@ -188,7 +188,7 @@ def test_answer_sentences_and_table():
 
 def test_smallest_n_from_the_bound():
     from dp_core.compare import make_spec, run_compare
-    from dp_core.compare.baselines import output_expected_excess_at_n
+    from dp_core.mechanisms.output_perturbation.baselines import output_expected_excess_at_n
 
     ds = load_dataset("iris")
     ans = negotiate(ds, ["excess_risk=0.05"], mechanisms=["output_perturbation"], epsilon=1.0, solve_for="n")

@@ -12,7 +12,6 @@ import math
 import numpy as np
 import pytest
 
-from dp_core.bounds import label_dp_bags as acc
 from dp_core.calibration import (
     gaussian_delta_analytic,
     gaussian_privacy_profile,
@@ -23,6 +22,7 @@ from dp_core.calibration import (
 )
 from dp_core.data import _make_dataset, split_indices, train_test_split
 from dp_core.exceptions import InvalidPrivacyParameter
+from dp_core.mechanisms.label_dp_bags import bounds as acc
 from dp_core.rng import as_generator, as_seed_sequence, child_seed, keyed_seed, spawn_seeds
 
 # --------------------------------------------------------------------------------------------
@@ -178,10 +178,10 @@ def test_profile_scalar_and_array_paths_agree_with_check_values():
 
 
 def test_output_perturbation_noise_is_one_sampler():
-    from dp_core.compare.baselines import _standard_noise
     from dp_core.mechanisms.input_perturbation.mechanism import output_beta, output_perturbation_thetas
     from dp_core.mechanisms.input_perturbation.model import sufficient_stats
     from dp_core.mechanisms.input_perturbation.params import input_perturbation_params
+    from dp_core.mechanisms.output_perturbation.baselines import _standard_noise
 
     seeds = spawn_seeds(4, 3)
     Z = _standard_noise(seeds, 5, "laplace")
@@ -216,7 +216,7 @@ def test_laplace_norm_sampler_moments():
 
 
 def test_output_sensitivity_and_scale_formulas():
-    from dp_core.compare.baselines import OutputModel, output_noise_scale
+    from dp_core.mechanisms.output_perturbation.baselines import OutputModel, output_noise_scale
 
     assert output_perturbation_sensitivity(lipschitz=math.sqrt(2), n=50, lam=0.2) == pytest.approx(
         2 * math.sqrt(2) / 10, rel=1e-15
@@ -242,9 +242,9 @@ def _indexed(n: int, task: str = "regression"):
 
 @pytest.mark.parametrize("seed", [0, 7, 2026])
 def test_one_seed_gives_one_split_everywhere(seed):
-    from dp_core.compare.baselines import prepare_compare_data
     from dp_core.mechanisms.input_perturbation.experiment import prepare_data
     from dp_core.mechanisms.label_dp_bags.diagnostics import prepare
+    from dp_core.mechanisms.output_perturbation.baselines import prepare_compare_data
 
     n = 101
     tr, te = split_indices(n, test_fraction=0.2, seed=seed)

@@ -49,9 +49,7 @@ def negotiation(
         eps_min=min(spec.epsilons),
         eps_max=max(spec.epsilons),
         n_points=len(spec.epsilons),
-        k=spec.k,
-        m=spec.m,
-        rho=spec.rho,
+        **dict(spec.params),
         result=_result,
         solve_for=solve_for,
     )

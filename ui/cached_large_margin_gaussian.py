@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 
 import dp_core
-from dp_core.bounds.large_margin_gaussian import bounds_for_mode, noise_radius, printed_radius
 from dp_core.experiments import summarize
 from dp_core.mechanisms import large_margin_gaussian as lmg
+from dp_core.mechanisms.large_margin_gaussian.bounds import bounds_for_mode, noise_radius, printed_radius
 from dp_core.rng import keyed_seed
 
 from . import cached_scope as scoped

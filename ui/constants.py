@@ -226,7 +226,8 @@ def url_spec(name: str) -> UrlParam:
     """The declaration of URL parameter ``name``; ``KeyError`` for an undeclared name (a programming error).
 
     ``audit_<mechanism>_<option>`` parameters come from the audit registry's option declarations
-    (kind, default and range), so that the audit page and the CLI accept the same values.
+    (kind, default and range), so that the audit page and the CLI accept the same values; other
+    names from the mechanism plug-ins' ``ParamSpec`` declarations (:func:`plugin_url_params`).
     """
     if name in URL_PARAMS:
         return URL_PARAMS[name]
@@ -237,4 +238,36 @@ def url_spec(name: str) -> UrlParam:
             for opt in mech.options:
                 if name == f"audit_{mech_name}_{opt.name}":
                     return UrlParam(opt.kind, opt.default, opt.lo, opt.hi, page=_AU, label=opt.help)
-    raise KeyError(f"{name!r} is not a declared URL parameter: add it to ui.constants.URL_PARAMS.")
+    spec = plugin_url_params().get(name)
+    if spec is not None:
+        return spec
+    raise KeyError(
+        f"{name!r} is not a declared URL parameter: declare it as a ParamSpec of its mechanism's plug-in "
+        "(or, for a page without a plug-in, in ui.constants.URL_PARAMS)."
+    )
+
+
+def plugin_url_params() -> dict[str, UrlParam]:
+    """The URL parameters the mechanism plug-ins declare (``ParamSpec.url_key``), on their pages.
+
+    A new mechanism's page reads its links through these, with no edit of this file. Where a key is
+    also in :data:`URL_PARAMS` (the four first mechanisms, until their pages are generated from the
+    plug-ins), the entry here is the same parameter (a test checks they agree).
+    """
+    from dp_core.registry import plugins
+
+    out: dict[str, UrlParam] = {}
+    for plugin in plugins():
+        for p in plugin.params:
+            out[p.url_key] = UrlParam(
+                p.kind,
+                p.default,
+                p.lo,
+                p.hi,
+                options=p.options or None,
+                step=p.step,
+                private=p.private or None,
+                page=None if not p.url_prefix else (plugin.page or None),
+                label=p.label or p.name,
+            )
+    return out

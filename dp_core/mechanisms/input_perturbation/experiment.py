@@ -23,11 +23,11 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_choice, check_int, check_positive
-from ...bounds.input_perturbation import objective_gauss_bound, output_perturbation_bound, theorem2_terms
 from ...data import Dataset, split_indices
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
 from ...rng import child_seed
+from .bounds import objective_gauss_bound, output_perturbation_bound, theorem2_terms
 from .mechanism import (
     SAMPLERS,
     input_perturbation_thetas,

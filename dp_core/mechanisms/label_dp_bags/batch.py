@@ -31,10 +31,10 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_choice, check_in_interval, check_int, check_positive, check_Xy
-from ...bounds import label_dp_bags as acc
 from ...experiments import run_sweep
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator, as_seed_sequence, child_seed
+from . import bounds as acc
 from .core import MECHANISMS, check_bag_sizes
 
 __all__ = [

@@ -398,7 +398,7 @@ class LabelDPBags:
     :math:`m` disjoint random bags of size :math:`k` (m k <= n), iid N(0, 1) weights for the
     weighted mechanisms, and for noisy-wtd-LLP N(0, s^2) noise on a rho-fraction of labels.
     There is no epsilon parameter: (epsilon, delta) are outputs of the accounting
-    (:mod:`dp_core.bounds.label_dp_bags`).
+    (:mod:`dp_core.mechanisms.label_dp_bags.bounds`).
 
     Parameters
     ----------

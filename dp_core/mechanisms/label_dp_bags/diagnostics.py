@@ -291,7 +291,7 @@ def utility_requirement(data, *, k: int, theta: float = 0.5, target: float = 0.0
     ----------
     [BSHNR] Theorem 1.2 (utility), Theorem C.3; spec section 5.1.
     """
-    from ...bounds import label_dp_bags as acc
+    from . import bounds as acc
 
     opt = data.optimum()
     b3 = float(np.linalg.norm(opt["r_star"]))

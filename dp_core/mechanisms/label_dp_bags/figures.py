@@ -20,9 +20,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ... import display
-from ...bounds import label_dp_bags as acc
 from ...figures import apply_layout, color_of, hex_to_rgba, hline, hrect, label_of, line_ci_figure, vline, vrect
 from ...rng import as_generator
+from . import bounds as acc
 
 __all__ = [
     "ACCOUNTING_LABELS",
@@ -192,7 +192,7 @@ def delta_vs_k_figure(
 
 
 def terms_table(summary: dict[str, Any]) -> pd.DataFrame:
-    """The failure terms of :func:`dp_core.bounds.label_dp_bags.accounting_summary`, long format."""
+    """The failure terms of :func:`dp_core.mechanisms.label_dp_bags.bounds.accounting_summary`, long format."""
     names = (
         ("gaussian", "weights", "count", "chi")
         if summary["mechanism"] == "noisy-wtd-llp"

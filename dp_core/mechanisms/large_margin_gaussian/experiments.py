@@ -19,11 +19,11 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_array_size, check_choice, check_int, check_probability
-from ...bounds.large_margin_gaussian import printed_bounds, tier_c_bounds, tier_u_bounds
 from ...data import Dataset, make_gaussian_classes, split_indices
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
 from ...rng import RngLike, as_generator, as_seed_sequence
+from .bounds import printed_bounds, tier_c_bounds, tier_u_bounds
 from .mechanism import LargeMarginGaussian, PreparedData, fit_nonprivate, prepare, release_many
 from .model import loss, predict, preprocess
 from .privacy import MODES, privacy_params, sample_radial
@@ -423,7 +423,7 @@ def excess_vs_n(
     if not bounds.empty:
         bounds["quantity"] = bounds["quantity"].fillna("empirical") if "quantity" in bounds else "empirical"
     if not bounds.empty:
-        from ...bounds.large_margin_gaussian import TIER_LABELS
+        from .bounds import TIER_LABELS
 
         bounds["label"] = bounds["tier"].map(TIER_LABELS)
     return trials, bounds

@@ -1,6 +1,6 @@
 """``calibrate``, ``simulate`` and ``reproduce`` for label-DP by aggregation (Brahmbhatt et al.).
 
-``python -m dp_core calibrate label-aggregation --variant noisy-wtd-llp --n 100000 --k 64 --m 1000
+``python -m dp_core calibrate label-dp-bags --variant noisy-wtd-llp --n 100000 --k 64 --m 1000
 --rho 0.1 --eps 1`` prints the paper-literal delta, the corrected explicit delta and (for
 noisy-wtd-LLP) the exact delta, with every failure term and, given ``--target-delta``, the
 minimum k and minimum epsilon.
@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import math
 
-from ..bounds import label_dp_bags as acc
-from ._common import (
+from ...cli._common import (
     add_dataset_arguments,
     add_out_dir_arguments,
     check_reproduce_args,
     dataset_from_args,
     reject_unused,
 )
-from ._registry import Command
+from ...cli._registry import Command
+from . import bounds as acc
 
-MECH = "label-aggregation"
+MECH = "label-dp-bags"
 
 
 def _finite(x):
@@ -73,7 +73,7 @@ def _label_range(a):
 
 
 def _calibrate_run(a):
-    from ..mechanisms.label_dp_bags import data_conditions, prepare_dataset
+    from . import data_conditions, prepare_dataset
 
     if a.dataset is None:
         reject_unused(
@@ -163,10 +163,10 @@ def _simulate_args(p):
 
 
 def _simulate_run(a):
-    from .._validation import check_int, check_seed
-    from ..experiments import summarize
-    from ..mechanisms.label_dp_bags import prepare_dataset, utility_trials
-    from ..rng import spawn_seeds
+    from ..._validation import check_int, check_seed
+    from ...experiments import summarize
+    from ...rng import spawn_seeds
+    from . import prepare_dataset, utility_trials
 
     trials = check_int("trials", a.trials, lo=2, hi=100000)
     check_seed(a.seed)
@@ -251,13 +251,10 @@ def _reproduce_args(p):
 
 def _reproduce_run(a):
     check_reproduce_args(a, "label_dp_bags_")
-    from ..reproduce.label_dp_bags import reproduce
+    from .reproduce import reproduce
 
     return _clean(reproduce(a.out, quick=a.quick, seed=a.seed))
 
-
-# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
-CLI_NAMES = (("calibrate", "label-aggregation"), ("simulate", "label-aggregation"), ("reproduce", "label-aggregation"))
 
 COMMANDS = [
     Command(

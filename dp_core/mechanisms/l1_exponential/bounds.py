@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-from .._validation import check_choice, check_in_interval, check_int, check_positive, check_probability, computable
-from ..mechanisms.l1_exponential.truncation import CONVENTIONS, check_theta, kappa
+from ..._validation import check_choice, check_in_interval, check_int, check_positive, check_probability, computable
+from .truncation import CONVENTIONS, check_theta, kappa
 
 __all__ = [
     "ASSUMPTIONS",

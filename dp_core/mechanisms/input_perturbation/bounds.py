@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .._validation import check_delta, check_epsilon, check_in_interval, check_int, check_positive
-from ..mechanisms.input_perturbation.params import InputPerturbationParams, input_perturbation_params
+from ..._validation import check_delta, check_epsilon, check_in_interval, check_int, check_positive
+from .params import InputPerturbationParams, input_perturbation_params
 
 __all__ = [
     "Theorem2Terms",

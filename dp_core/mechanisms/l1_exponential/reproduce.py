@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._validation import check_int
-from ..bounds.l1_exponential import privacy_dominance_epsilon
-from ..data import make_heavy_tailed
-from ..mechanisms.l1_exponential.figures import (
+from ..._validation import check_int
+from ...data import make_heavy_tailed
+from .bounds import privacy_dominance_epsilon
+from .figures import (
     baseline_figure,
     epsilon_figure,
     psi_figure,
@@ -30,10 +30,10 @@ from ..mechanisms.l1_exponential.figures import (
     sampler_figure,
     truncation_figure,
 )
-from ..mechanisms.l1_exponential.grid import em_grid
-from ..mechanisms.l1_exponential.mcmc import MCMCSchedule, em_mcmc
-from ..mechanisms.l1_exponential.population import HeavyTailedModel
-from ..mechanisms.l1_exponential.simulation import (
+from .grid import em_grid
+from .mcmc import MCMCSchedule, em_mcmc
+from .population import HeavyTailedModel
+from .simulation import (
     SimulationConfig,
     baseline_sweep,
     epsilon_sweep,
@@ -86,7 +86,7 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
     )
     files: list[str] = []
     summary: dict = {
-        "mechanism": "heavy-tailed-l1",
+        "mechanism": "l1-exponential",
         "quick": quick,
         "seed": seed,
         "trials": P["trials"],
@@ -109,7 +109,7 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
     save(s1, "F1_rates")
     save(b1, "F1_bounds")
     save_fig(rate_figure(s1), "F1_rates")
-    from ..mechanisms.l1_exponential.figures import fitted_slope
+    from .figures import fitted_slope
 
     summary["F1_fitted_slopes"] = {
         f"theta={t:g}": fitted_slope(g["n"], g["excess_risk_mean"]) for t, g in s1.groupby("theta")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
-from .. import calibration as cal
-from ._common import delta_help, eps_help
-from ._registry import Command
+from ... import calibration as cal
+from ...cli._common import delta_help, eps_help
+from ...cli._registry import Command
 
 
 def _gaussian_args(p):
@@ -48,9 +48,6 @@ def _laplace_run(a):
     b = cal.laplace_scale(epsilon=a.eps, sensitivity=a.sensitivity)
     return {"mechanism": "laplace", "eps": a.eps, "sensitivity": a.sensitivity, "scale": b, "std": b * math.sqrt(2.0)}
 
-
-# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
-CLI_NAMES = (("calibrate", "gaussian"), ("calibrate", "laplace"))
 
 COMMANDS = [
     Command(

@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...compare.registry import BlockAdapter, CompareSpec, MethodInfo, register
 from ...data import Dataset
-from ..baselines import (
+from .baselines import (
     fit_output_model,
     output_expected_excess,
     output_expected_excess_at_n,
@@ -23,7 +24,6 @@ from ..baselines import (
     output_perturbation_trials,
     prepare_compare_data,
 )
-from ..registry import BlockAdapter, CompareSpec, MethodInfo, register
 
 __all__ = ["OutputPerturbationAdapter"]
 
@@ -126,4 +126,4 @@ class OutputPerturbationAdapter(BlockAdapter):
         return state.data.leaks
 
 
-register(OutputPerturbationAdapter())
+ADAPTER = register(OutputPerturbationAdapter())

@@ -30,12 +30,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._validation import check_int
-from ..data import make_census
-from ..experiments import summarize
-from ..mechanisms.input_perturbation.experiment import SimulationConfig, prepare_data, simulate_over_n
-from ..mechanisms.input_perturbation.figures import reproduction_figure
-from ..rng import as_seed_sequence, child_seed
+from ..._validation import check_int
+from ...data import make_census
+from ...experiments import summarize
+from ...rng import as_seed_sequence, child_seed
+from .experiment import SimulationConfig, prepare_data, simulate_over_n
+from .figures import reproduction_figure
 
 __all__ = ["reproduce", "reproduction_table", "PAPER_GRID", "QUICK_GRID"]
 

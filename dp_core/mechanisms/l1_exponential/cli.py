@@ -1,20 +1,29 @@
 """``calibrate``, ``simulate`` and ``reproduce`` for heavy-tailed l1 regression (Wang & Xu).
 
-``python -m dp_core calibrate heavy-tailed-l1 --n 10000 --d 5 --eps 1 --theta 1.5 --assumption A3``
+``python -m dp_core calibrate l1-exponential --n 10000 --d 5 --eps 1 --theta 1.5 --assumption A3``
 """
 
 from __future__ import annotations
 
 import math
 
-from .. import display
-from .._validation import check_count, check_epsilon, check_in_interval, check_int, check_positive, check_seed
-from ..bounds import l1_exponential as B
-from ..data import HEAVY_DESIGNS, HEAVY_NOISES, train_test_split
-from ..experiments import summarize
-from ..mechanisms.l1_exponential.baselines import markov_clip_level
-from ..mechanisms.l1_exponential.grid import grid_size
-from ..mechanisms.l1_exponential.mcmc import (
+from ... import display
+from ..._validation import check_count, check_epsilon, check_in_interval, check_int, check_positive, check_seed
+from ...cli._common import (
+    add_dataset_arguments,
+    add_out_dir_arguments,
+    add_seed_argument,
+    check_reproduce_args,
+    dataset_from_args,
+    reject_unused,
+)
+from ...cli._registry import Command
+from ...data import HEAVY_DESIGNS, HEAVY_NOISES, train_test_split
+from ...experiments import summarize
+from . import bounds as B
+from .baselines import markov_clip_level
+from .grid import grid_size
+from .mcmc import (
     APPROXIMATE_LABEL,
     ESS_MIN,
     MCMC_PRESETS,
@@ -23,27 +32,18 @@ from ..mechanisms.l1_exponential.mcmc import (
     RHAT_THRESHOLD,
     MCMCSchedule,
 )
-from ..mechanisms.l1_exponential.mechanism import L1ExponentialRegression
-from ..mechanisms.l1_exponential.population import HeavyTailedModel
-from ..mechanisms.l1_exponential.simulation import (
+from .mechanism import L1ExponentialRegression
+from .population import HeavyTailedModel
+from .simulation import (
     METHOD_LABELS,
     SimulationConfig,
     real_data_experiment,
     run_simulation,
     summarize_simulation,
 )
-from ..mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONVENTIONS, convention_guarantee, kappa
-from ._common import (
-    add_dataset_arguments,
-    add_out_dir_arguments,
-    add_seed_argument,
-    check_reproduce_args,
-    dataset_from_args,
-    reject_unused,
-)
-from ._registry import Command
+from .truncation import CONVENTION_LABELS, CONVENTIONS, convention_guarantee, kappa
 
-MECH = "heavy-tailed-l1"
+MECH = "l1-exponential"
 
 
 def _calibrate_args(p):
@@ -389,13 +389,10 @@ def _reproduce_args(p):
 
 def _reproduce_run(a):
     check_reproduce_args(a, "l1_exponential_")
-    from ..reproduce.l1_exponential import reproduce
+    from .reproduce import reproduce
 
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
 
-
-# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
-CLI_NAMES = (("calibrate", "heavy-tailed-l1"), ("simulate", "heavy-tailed-l1"), ("reproduce", "heavy-tailed-l1"))
 
 COMMANDS = [
     Command(

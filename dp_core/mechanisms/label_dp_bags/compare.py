@@ -1,5 +1,5 @@
 """Adapter of label-DP by random weighted aggregation (Brahmbhatt et al.) through
-:mod:`dp_core.mechanisms.label_dp_bags` and :mod:`dp_core.bounds.label_dp_bags`.
+:mod:`dp_core.mechanisms.label_dp_bags` and :mod:`dp_core.mechanisms.label_dp_bags.bounds`.
 
 These mechanisms have no epsilon knob: (epsilon, delta) are outputs of the accounting of the bag
 size k, the number of bags m and the noisy share rho. The comparison therefore shows
@@ -30,9 +30,9 @@ import numpy as np
 import pandas as pd
 
 from ... import display
+from ...compare.registry import BlockAdapter, CompareSpec, MethodInfo, register
 from ...data import Dataset
 from ...publication import NonPublicDiagnostics
-from ..registry import BlockAdapter, CompareSpec, MethodInfo, register
 
 __all__ = ["LabelDPAdapter"]
 
@@ -96,7 +96,7 @@ class LabelDPAdapter(BlockAdapter):
     )
 
     def prepare(self, ds: Dataset, spec: CompareSpec) -> Any:
-        from ...mechanisms.label_dp_bags import prepare_dataset
+        from . import prepare_dataset
 
         data = prepare_dataset(ds, test_fraction=spec.test_fraction, seed=spec.seed)
         opt = data.optimum()
@@ -106,7 +106,7 @@ class LabelDPAdapter(BlockAdapter):
         return st
 
     def _llp_epsilon(self, st: _State, spec: CompareSpec) -> tuple[float | None, str]:
-        from ...bounds.label_dp_bags import llp_exact_min_eps
+        from .bounds import llp_exact_min_eps
 
         n, k, m = st.data.n, int(spec.k), int(spec.m)
         if m * k > n:
@@ -132,7 +132,7 @@ class LabelDPAdapter(BlockAdapter):
     def block(
         self, state: Any, point: Mapping[str, Any], seeds: Sequence[np.random.SeedSequence], spec: CompareSpec
     ) -> pd.DataFrame:
-        from ...mechanisms.label_dp_bags import utility_trials
+        from . import utility_trials
 
         if point["kind"] == "bags":
             df = utility_trials(
@@ -166,7 +166,7 @@ class LabelDPAdapter(BlockAdapter):
         )
 
     def bounds(self, state: Any, epsilons: Sequence[float], spec: CompareSpec) -> pd.DataFrame:
-        from ...bounds.label_dp_bags import baseline_calibration, predicted_ratio_label_noise
+        from .bounds import baseline_calibration, predicted_ratio_label_noise
 
         g = state.opt["gamma_hat"]
         rows = []
@@ -188,7 +188,7 @@ class LabelDPAdapter(BlockAdapter):
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
-        from ...bounds.label_dp_bags import baseline_calibration
+        from .bounds import baseline_calibration
 
         cal = baseline_calibration(float(epsilon), spec.delta, state.data.b1)
         rows = [
@@ -250,7 +250,7 @@ class LabelDPAdapter(BlockAdapter):
         Exact profile (noisy weighted LLP): a scan of k over integers up to n/m (geometric grid,
         then every integer below the first success); paper-corrected accounting: :func:`min_k`.
         """
-        from ...bounds.label_dp_bags import llp_exact_delta, min_k
+        from .bounds import llp_exact_delta, min_k
 
         n, m, rho, b1 = state.data.n, int(spec.m), float(spec.rho), state.data.b1
         kmax = n // m
@@ -291,7 +291,7 @@ class LabelDPAdapter(BlockAdapter):
             ("wtd-lba", "Weighted LBA (paper, corrected)", None),
         ):
             if params is None:
-                from ...mechanisms.label_dp_bags import data_conditions
+                from . import data_conditions
 
                 dc = data_conditions(state.data.X, state.data.y, b1)
                 # gamma is None when no neighbour-safe value exists for these data
@@ -345,4 +345,4 @@ class LabelDPAdapter(BlockAdapter):
         return out
 
 
-register(LabelDPAdapter())
+ADAPTER = register(LabelDPAdapter())

@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...compare.registry import BlockAdapter, CompareSpec, MethodInfo, register
 from ...data import Dataset
 from ...publication import NonPublicDiagnostics
-from ..registry import BlockAdapter, CompareSpec, MethodInfo, register
 
 __all__ = ["InputPerturbationAdapter"]
 
@@ -83,9 +83,9 @@ class InputPerturbationAdapter(BlockAdapter):
         return "least_squares" if ds.task == "regression" else "logistic_taylor"
 
     def prepare(self, ds: Dataset, spec: CompareSpec) -> Any:
-        from ...mechanisms.input_perturbation.experiment import prepare_data
-        from ...mechanisms.input_perturbation.mechanism import logistic_nonprivate_fit, nonprivate_theta
-        from ...mechanisms.input_perturbation.model import empirical_risk, sufficient_stats
+        from .experiment import prepare_data
+        from .mechanism import logistic_nonprivate_fit, nonprivate_theta
+        from .model import empirical_risk, sufficient_stats
 
         model = self._model(ds)
         data = prepare_data(ds, model, test_fraction=spec.test_fraction, seed=spec.seed)
@@ -104,7 +104,7 @@ class InputPerturbationAdapter(BlockAdapter):
         )
 
     def _params(self, state: _State, epsilon: float, delta: float):
-        from ...mechanisms.input_perturbation.experiment import SimulationConfig
+        from .experiment import SimulationConfig
 
         return SimulationConfig(epsilon=epsilon, delta=delta, model=state.model, eta=state.eta).params(
             state.stats.n, state.stats.d
@@ -113,9 +113,9 @@ class InputPerturbationAdapter(BlockAdapter):
     def block(
         self, state: Any, point: Mapping[str, Any], seeds: Sequence[np.random.SeedSequence], spec: CompareSpec
     ) -> pd.DataFrame:
-        from ...mechanisms.input_perturbation.mechanism import input_perturbation_thetas, objective_perturbation_thetas
-        from ...mechanisms.input_perturbation.model import empirical_risk
         from ...rng import child_seed
+        from .mechanism import input_perturbation_thetas, objective_perturbation_thetas
+        from .model import empirical_risk
 
         p = self._params(state, float(point["epsilon"]), spec.delta)
         W_in = input_perturbation_thetas(state.stats, p, rng=[child_seed(s, 0) for s in seeds])
@@ -135,7 +135,7 @@ class InputPerturbationAdapter(BlockAdapter):
         return pd.concat(frames, ignore_index=True)
 
     def bounds(self, state: Any, epsilons: Sequence[float], spec: CompareSpec) -> pd.DataFrame:
-        from ...bounds.input_perturbation import objective_gauss_bound, theorem2_terms
+        from .bounds import objective_gauss_bound, theorem2_terms
 
         rows = []
         for e in epsilons:
@@ -162,8 +162,8 @@ class InputPerturbationAdapter(BlockAdapter):
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
     def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
-        from ...bounds.input_perturbation import objective_gauss_bound, theorem2_terms
-        from ...mechanisms.input_perturbation.experiment import SimulationConfig
+        from .bounds import objective_gauss_bound, theorem2_terms
+        from .experiment import SimulationConfig
 
         if method not in ("input", "objective"):
             return float("nan")
@@ -176,7 +176,7 @@ class InputPerturbationAdapter(BlockAdapter):
         return theorem2_terms(p).total if method == "input" else objective_gauss_bound(p)
 
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
-        from ...mechanisms.input_perturbation.mechanism import objective_sigma
+        from .mechanism import objective_sigma
 
         p = self._params(state, epsilon, spec.delta)
         return [
@@ -196,4 +196,4 @@ class InputPerturbationAdapter(BlockAdapter):
         return tuple(state.data.leaks)
 
 
-register(InputPerturbationAdapter())
+ADAPTER = register(InputPerturbationAdapter())

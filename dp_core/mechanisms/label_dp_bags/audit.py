@@ -25,7 +25,7 @@ Claims audited: for naive LBA/LLP and noiseless weighted LLP the paper claims no
 (they are not label-DP: ``δ ≥ m k / n`` for every ε), so the audit tests the user's
 ``(ε, δ)``; so does wtd-LBA, whose guarantee (Theorem 1.2) depends on conditions of the data;
 for noisy-wtd-LLP the ``δ`` at the user's ``ε`` from the exact accounting
-(:func:`dp_core.bounds.label_dp_bags.llp_exact_delta`) or as claimed by the paper (Theorem 1.3).
+(:func:`dp_core.mechanisms.label_dp_bags.bounds.llp_exact_delta`) or as claimed by the paper (Theorem 1.3).
 
 References
 ----------
@@ -39,13 +39,14 @@ import math
 
 import numpy as np
 
-from .._validation import check_choice, check_delta, check_in_interval, check_int, check_positive
-from ..bounds.label_dp_bags import delta_noisy_wtd_llp, llp_exact_delta, naive_delta_lower_bound
-from ..data import Dataset
-from ..exceptions import DataValidationError
-from ..mechanisms.label_dp_bags import check_bag_sizes, noise_set, prepare_dataset, simulate_releases
-from ..rng import as_generator, keyed_seed
-from .core import AuditTarget
+from ..._validation import check_choice, check_delta, check_in_interval, check_int, check_positive
+from ...audit.core import AuditTarget
+from ...audit.registry import AuditableMechanism, Option
+from ...data import Dataset
+from ...exceptions import DataValidationError
+from ...rng import as_generator, keyed_seed
+from . import check_bag_sizes, noise_set, prepare_dataset, simulate_releases
+from .bounds import delta_noisy_wtd_llp, llp_exact_delta, naive_delta_lower_bound
 
 __all__ = ["MODES", "PAIRS", "label_dp_target"]
 
@@ -302,3 +303,32 @@ def label_dp_target(
             "delta_floor_naive": naive_delta_lower_bound(n, k, m) if mech in _NOISELESS else math.nan,
         },
     )
+
+
+# -- the plug-in's audit entry (dp_core.audit.MECHANISMS collects it) ---------------------------
+def _build_label_dp(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, m=10, k=64, rho=0.1, n=2000):
+
+    return label_dp_target(
+        dataset=dataset, epsilon=epsilon, delta=delta, mode=mode, pair=pair, m=m, k=k, rho=rho, n=n, pair_seed=pair_seed
+    )
+
+
+AUDIT = AuditableMechanism(
+    name="label-dp-bags",
+    title="Label-DP by aggregation",
+    modes=MODES,
+    pairs=PAIRS,
+    build=_build_label_dp,
+    options=(
+        Option("m", int, 10, "number of bags m", lo=1, hi=100_000),
+        Option("k", int, 64, "bag size k (m·k ≤ n)", lo=1, hi=4096),
+        Option("rho", float, 0.1, "noisy fraction ρ (noisy-wtd-LLP)", lo=0.0, hi=1.0),
+        Option("n", int, 2_000, "rows used (first n training rows)", lo=2, hi=1_000_000),
+    ),
+    needs_data=tuple(PAIRS),
+    default_runs=2_000,
+    max_runs=200_000,
+    page="pages/label_dp_bags.py",
+    summary="Labels released only as (weighted) sums over random bags.",
+    extra={"page_defaults": {"n": 20_000}},  # the audit page starts from more rows than the CLI
+)

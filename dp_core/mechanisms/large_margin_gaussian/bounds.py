@@ -25,7 +25,7 @@ import math
 
 from scipy import special
 
-from .._validation import check_choice, check_int, check_positive, check_probability, computable
+from ..._validation import check_choice, check_int, check_positive, check_probability, computable
 
 __all__ = [
     "noise_radius",

@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...compare.registry import Adapter, CompareSpec, MethodInfo, register
 from ...data import Dataset, split_indices
 from ...exceptions import DataValidationError
 from ...publication import NonPublicDiagnostics
 from ...rng import as_generator, as_seed_sequence
-from ..registry import Adapter, CompareSpec, MethodInfo, register
 
 __all__ = ["L1ExponentialAdapter"]
 
@@ -74,7 +74,7 @@ class L1ExponentialAdapter(Adapter):
                 ),
             )
         from ... import display
-        from ...mechanisms.l1_exponential.mcmc import (
+        from .mcmc import (
             ESS_MIN,
             NOT_CONVERGED_ADVICE,
             NOT_CONVERGED_MESSAGE,
@@ -125,7 +125,7 @@ class L1ExponentialAdapter(Adapter):
         return self._methods("grid") + self._methods("mcmc")
 
     def prepare(self, ds: Dataset, spec: CompareSpec) -> Any:
-        from ...mechanisms.l1_exponential.lad import lad_fit
+        from .lad import lad_fit
 
         n = ds.n
         n_test = max(1, int(round(spec.test_fraction * n)))
@@ -168,8 +168,8 @@ class L1ExponentialAdapter(Adapter):
         )
 
     def _estimator(self, epsilon: float):
-        from ...mechanisms.l1_exponential.grid import BUDGET_INTERACTIVE
-        from ...mechanisms.l1_exponential.mechanism import L1ExponentialRegression
+        from .grid import BUDGET_INTERACTIVE
+        from .mechanism import L1ExponentialRegression
 
         return L1ExponentialRegression(
             epsilon=float(epsilon),
@@ -186,7 +186,7 @@ class L1ExponentialAdapter(Adapter):
         return 1.0 - np.mean(R * R, axis=0) / var
 
     def sweep(self, state: Any, spec: CompareSpec, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
-        from ...mechanisms.l1_exponential.lad import l1_risk
+        from .lad import l1_risk
 
         T = self.n_trials(spec)
         frames = []
@@ -298,4 +298,4 @@ class L1ExponentialAdapter(Adapter):
         return state.leaks
 
 
-register(L1ExponentialAdapter())
+ADAPTER = register(L1ExponentialAdapter())

@@ -43,16 +43,17 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import norm
 
-from .._validation import check_choice, check_in_interval, check_int
-from ..data import Dataset
-from ..exceptions import DataValidationError
-from ..mechanisms.input_perturbation.experiment import prepare_data
-from ..mechanisms.input_perturbation.mechanism import contributor_randomize, release_thetas
-from ..mechanisms.input_perturbation.model import model_constants, quadratic_features, sufficient_stats
-from ..mechanisms.input_perturbation.params import input_perturbation_params, local_privacy
-from ..rng import as_generator, keyed_seed
-from ._stats import fisher_direction, pilot_seed
-from .core import AuditTarget
+from ..._validation import check_choice, check_in_interval, check_int
+from ...audit._stats import fisher_direction, pilot_seed
+from ...audit.core import AuditTarget
+from ...audit.registry import AuditableMechanism, Option
+from ...data import Dataset
+from ...exceptions import DataValidationError
+from ...rng import as_generator, keyed_seed
+from .experiment import prepare_data
+from .mechanism import contributor_randomize, release_thetas
+from .model import model_constants, quadratic_features, sufficient_stats
+from .params import input_perturbation_params, local_privacy
 
 __all__ = ["MODES", "PAIRS", "input_perturbation_target"]
 
@@ -265,3 +266,29 @@ def _local_target(
             "corollary1_valid": lp.corollary1_valid,
         },
     )
+
+
+# -- the plug-in's audit entry (dp_core.audit.MECHANISMS collects it) ---------------------------
+def _build_input_perturbation(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=10_000, alpha=1.0):
+
+    return input_perturbation_target(
+        dataset=dataset, epsilon=epsilon, delta=delta, mode=mode, pair=pair, n=n, alpha=alpha, pair_seed=pair_seed
+    )
+
+
+AUDIT = AuditableMechanism(
+    name="input-perturbation",
+    title="Input perturbation",
+    modes=MODES,
+    pairs=PAIRS,
+    build=_build_input_perturbation,
+    options=(
+        Option("n", int, 10_000, "number of contributors (first n training rows)", lo=50, hi=1_000_000),
+        Option("alpha", float, 1.0, "local/central knob α in (0, 1]; the claim is (αε, δ)-DP", lo=0.01, hi=1.0),
+    ),
+    needs_data=tuple(PAIRS),
+    default_runs=20_000,
+    max_runs=200_000,
+    page="pages/input_perturbation.py",
+    summary=("Every contributor adds Gaussian noise to its own record; the server fits a ridge-regularised model."),
+)

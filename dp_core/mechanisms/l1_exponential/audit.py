@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_positive
-from ..data import Dataset
-from ..mechanisms.l1_exponential import convention_guarantee, em_grid, grid_net
-from ..mechanisms.l1_exponential.grid import sample_grid
-from ..rng import as_generator, keyed_seed
-from .core import AuditTarget
+from ..._validation import check_choice, check_int, check_positive
+from ...audit.core import AuditTarget
+from ...audit.registry import AuditableMechanism, Option
+from ...data import Dataset
+from ...rng import as_generator, keyed_seed
+from . import convention_guarantee, em_grid, grid_net
+from .grid import sample_grid
 
 __all__ = ["MODES", "PAIRS", "l1_exponential_target"]
 
@@ -153,3 +154,41 @@ def l1_exponential_target(
             "replace_one_epsilon": guarantee.replace_one_epsilon,
         },
     )
+
+
+# -- the plug-in's audit entry (dp_core.audit.MECHANISMS collects it) ---------------------------
+def _build_l1(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=20, theta=1.5, iota=1.0, grid_points=41):
+
+    return l1_exponential_target(
+        dataset=dataset,
+        epsilon=epsilon,
+        mode=mode,
+        pair=pair,
+        n=n,
+        theta=theta,
+        iota=iota,
+        grid_points=grid_points,
+        pair_seed=pair_seed,
+    )
+
+
+AUDIT = AuditableMechanism(
+    name="l1-exponential",
+    title="Heavy-tailed ℓ1 regression",
+    modes=MODES,
+    pairs=PAIRS,
+    build=_build_l1,
+    options=(
+        Option("n", int, 20, "rows used (random pair)", lo=2, hi=100_000),
+        Option("theta", float, 1.5, "moment order θ in [1.05, 2]", lo=1.05, hi=2.0),
+        Option("iota", float, 1.0, "truncation scale ι", lo=1e-3, hi=100.0),
+        Option("grid_points", int, 41, "grid points on W = [−1, 1]", lo=3, hi=100_001),
+    ),
+    uses_delta=False,
+    needs_data=("random",),
+    default_runs=100_000,
+    max_runs=2_000_000,
+    page="pages/l1_exponential.py",
+    default_dataset="heavy_tailed",
+    summary="The exponential mechanism on a truncated ℓ1 loss (exact grid sampler, d = 1).",
+)

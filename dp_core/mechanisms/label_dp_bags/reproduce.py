@@ -34,9 +34,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..bounds import label_dp_bags as acc
-from ..mechanisms.label_dp_bags.batch import PreparedData, simulate_fits
-from ..rng import as_generator, as_seed_sequence, child_seed
+from ...rng import as_generator, as_seed_sequence, child_seed
+from . import bounds as acc
+from .batch import PreparedData, simulate_fits
 
 __all__ = ["PAPER_TABLES", "paper_tables", "make_criteo_like", "make_census_like", "replica_table", "reproduce"]
 
@@ -361,7 +361,7 @@ def reproduce(out_dir: str | Path, *, quick: bool = False, seed: int = 0, progre
     dict
         The summary (also written as JSON).
     """
-    from ..mechanisms.label_dp_bags.figures import reproduction_figure
+    from .figures import reproduction_figure
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -374,7 +374,7 @@ def reproduce(out_dir: str | Path, *, quick: bool = False, seed: int = 0, progre
     t1 = table[(table["table"] == 1) & table["feasible"].fillna(False).astype(bool)]
     dev = (t1["replica_ratio"] - t1["predicted_ratio"]).abs()
     summary = {
-        "mechanism": "label-aggregation",
+        "mechanism": "label-dp-bags",
         "out": str(out),
         "quick": bool(quick),
         "seed": int(seed),

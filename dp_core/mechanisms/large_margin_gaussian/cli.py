@@ -1,4 +1,4 @@
-"""``calibrate large-margin`` and ``simulate large-margin``.
+"""``calibrate large-margin-gaussian`` and ``simulate large-margin-gaussian``.
 
 Modes on the command line: ``printed`` (P), ``repaired`` (P+), ``corrected`` (R, default). Every
 P/P+ output carries ``"private": false``, ``"privacy_status": "not differentially private as
@@ -9,9 +9,16 @@ from __future__ import annotations
 
 import math
 
-from ..bounds.large_margin_gaussian import bounds_for_mode
-from ..experiments import mean_se
-from ..mechanisms.large_margin_gaussian import (
+from ...cli._common import (
+    add_dataset_arguments,
+    add_out_dir_arguments,
+    add_seed_argument,
+    check_reproduce_args,
+    dataset_from_args,
+)
+from ...cli._registry import Command
+from ...experiments import mean_se
+from . import (
     MODE_LABELS,
     MODES,
     LargeMarginGaussian,
@@ -19,14 +26,7 @@ from ..mechanisms.large_margin_gaussian import (
     make_task,
     privacy_params,
 )
-from ._common import (
-    add_dataset_arguments,
-    add_out_dir_arguments,
-    add_seed_argument,
-    check_reproduce_args,
-    dataset_from_args,
-)
-from ._registry import Command
+from .bounds import bounds_for_mode
 
 _MODE_HELP = "printed (P, the paper as printed), repaired (P+), corrected (R, default; the private one)"
 
@@ -95,11 +95,11 @@ def _calibrate_run(a):
         semantics=a.semantics,
         jacobian=a.jacobian,
     )
-    from .._validation import check_probability
+    from ..._validation import check_probability
 
     delta = check_probability("delta", a.delta, closed="neither")
     out = {
-        "mechanism": "large-margin",
+        "mechanism": "large-margin-gaussian",
         "eps": a.eps,
         "n": a.n,
         "d": a.d,
@@ -129,7 +129,7 @@ def _simulate_args(p):
 
 
 def _simulate_run(a):
-    from .._validation import check_choice, check_int, check_seed
+    from ..._validation import check_choice, check_int, check_seed
 
     modes = [m.strip() for m in str(a.modes).split(",") if m.strip()]
     if not modes:
@@ -186,7 +186,7 @@ def _simulate_run(a):
             )
         results[method] = entry
     return {
-        "mechanism": "large-margin",
+        "mechanism": "large-margin-gaussian",
         "dataset": ds.name,
         "n_train": task.n,
         "n_test": int(task.X_test.shape[0]),
@@ -205,20 +205,17 @@ def _simulate_run(a):
     }
 
 
-# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
-CLI_NAMES = (("calibrate", "large-margin"), ("simulate", "large-margin"), ("reproduce", "large-margin"))
-
 COMMANDS = [
     Command(
         "calibrate",
-        "large-margin",
+        "large-margin-gaussian",
         "Large-margin Gaussian classifier: noise rate, budget split, claimed epsilon and bound tiers per mode",
         _calibrate_args,
         _calibrate_run,
     ),
     Command(
         "simulate",
-        "large-margin",
+        "large-margin-gaussian",
         "Large-margin Gaussian classifier: accuracy and excess risk per mode (mean, SE) and the unbounded share",
         _simulate_args,
         _simulate_run,
@@ -235,7 +232,7 @@ def _reproduce_args(p):
 
 def _reproduce_run(a):
     check_reproduce_args(a, "large_margin_gaussian_")
-    from ..reproduce.large_margin_gaussian import reproduce
+    from .reproduce import reproduce
 
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
 
@@ -243,7 +240,7 @@ def _reproduce_run(a):
 COMMANDS.append(
     Command(
         "reproduce",
-        "large-margin",
+        "large-margin-gaussian",
         "Large-margin Gaussian classifier: re-run the specification's pilot (section 6.2; the paper has no "
         "experiments)",
         _reproduce_args,

@@ -26,17 +26,17 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .._validation import check_int
-from ..bounds.large_margin_gaussian import tier_c_bounds
-from ..data import make_gaussian_classes
-from ..figures import apply_layout, color_of
-from ..mechanisms.large_margin_gaussian import (
+from ..._validation import check_int
+from ...data import make_gaussian_classes
+from ...figures import apply_layout, color_of
+from ...rng import as_seed_sequence
+from . import (
     LargeMarginGaussian,
     predict,
     preprocess,
     release_many,
 )
-from ..rng import as_seed_sequence
+from .bounds import tier_c_bounds
 
 __all__ = ["PILOT_SPEC", "CONTRAST_SPEC", "pilot_table", "contrast_table", "reproduce"]
 
@@ -210,7 +210,7 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
         worst = max(worst, float(np.max(np.abs(ours[ok] / spec[ok] - 1))) if ok.any() else 0.0)
         worst = max(worst, float(np.max(np.abs(ours[~ok]))) if (~ok).any() else 0.0)
     return {
-        "mechanism": "large-margin",
+        "mechanism": "large-margin-gaussian",
         "quick": quick,
         "seed": seed,
         "files": [str(f1), str(f2), str(f3)],

@@ -18,9 +18,9 @@ from typing import Any
 
 import pandas as pd
 
+from ...compare.registry import Adapter, CompareSpec, MethodInfo, register
 from ...data import Dataset
 from ...publication import NonPublicDiagnostics
-from ..registry import Adapter, CompareSpec, MethodInfo, register
 
 __all__ = ["LargeMarginAdapter"]
 
@@ -74,7 +74,7 @@ class LargeMarginAdapter(Adapter):
     )
 
     def prepare(self, ds: Dataset, spec: CompareSpec) -> Any:
-        from ...mechanisms.large_margin_gaussian import make_task
+        from . import make_task
 
         return _State(task=make_task(ds, seed=spec.seed, test_fraction=spec.test_fraction))
 
@@ -82,7 +82,7 @@ class LargeMarginAdapter(Adapter):
         return [{"epsilon": float(e), "method": m} for m in (*_METHOD, "nonprivate") for e in spec.epsilons]
 
     def sweep(self, state: Any, spec: CompareSpec, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
-        from ...mechanisms.large_margin_gaussian import MODES, accuracy_sweep
+        from . import MODES, accuracy_sweep
 
         df = accuracy_sweep(
             state.task,
@@ -108,15 +108,15 @@ class LargeMarginAdapter(Adapter):
         return out
 
     def _accounting(self, state: _State, mode: str, epsilon: float):
-        from ...mechanisms.large_margin_gaussian import LargeMarginGaussian
+        from . import LargeMarginGaussian
 
         cfg = LargeMarginGaussian(epsilon=epsilon, mode=mode)
         t = state.task
         return cfg.accounting(n=int(t.X_train.shape[0]), d=int(t.X_train.shape[1]), n_classes=int(t.n_classes))
 
     def bounds(self, state: Any, epsilons: Sequence[float], spec: CompareSpec) -> pd.DataFrame:
-        from ...bounds.large_margin_gaussian import tier_c_bounds
-        from ...mechanisms.large_margin_gaussian import LargeMarginGaussian
+        from . import LargeMarginGaussian
+        from .bounds import tier_c_bounds
 
         t = state.task
         n, d, C = int(t.X_train.shape[0]), int(t.X_train.shape[1]), int(t.n_classes)
@@ -147,8 +147,8 @@ class LargeMarginAdapter(Adapter):
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
     def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
-        from ...bounds.large_margin_gaussian import tier_c_bounds
-        from ...mechanisms.large_margin_gaussian import LargeMarginGaussian
+        from . import LargeMarginGaussian
+        from .bounds import tier_c_bounds
 
         modes = {v: k for k, v in _METHOD.items()}
         if modes.get(method) not in ("corrected", "repaired"):
@@ -199,4 +199,4 @@ class LargeMarginAdapter(Adapter):
         return ()
 
 
-register(LargeMarginAdapter())
+ADAPTER = register(LargeMarginAdapter())

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import math
 
-from .._validation import check_count, check_int, check_seed
-from ..bounds.input_perturbation import (
+from ..._validation import check_count, check_int, check_seed
+from ...cli._common import (
+    add_dataset_arguments,
+    add_out_dir_arguments,
+    add_seed_argument,
+    check_reproduce_args,
+    dataset_from_args,
+)
+from ...cli._registry import Command
+from .bounds import (
     corollary3_sigma_u_bounds,
     lemma2_bound,
     objective_gauss_bound,
@@ -13,17 +21,9 @@ from ..bounds.input_perturbation import (
     table1_rates,
     theorem2_terms,
 )
-from ..mechanisms.input_perturbation.mechanism import objective_sigma, output_beta
-from ..mechanisms.input_perturbation.model import model_constants
-from ..mechanisms.input_perturbation.params import conservative_accounting, input_perturbation_params, local_privacy
-from ._common import (
-    add_dataset_arguments,
-    add_out_dir_arguments,
-    add_seed_argument,
-    check_reproduce_args,
-    dataset_from_args,
-)
-from ._registry import Command
+from .mechanism import objective_sigma, output_beta
+from .model import model_constants
+from .params import conservative_accounting, input_perturbation_params, local_privacy
 
 _MODELS = {"least-squares": "least_squares", "logistic": "logistic_taylor"}
 
@@ -179,9 +179,9 @@ def _simulate_args(p):
 
 
 def _simulate_run(a):
-    from ..experiments import summarize
-    from ..mechanisms.input_perturbation.diagnostic import privacy_diagnostic
-    from ..mechanisms.input_perturbation.experiment import SimulationConfig, prepare_data, simulate_over_n
+    from ...experiments import summarize
+    from .diagnostic import privacy_diagnostic
+    from .experiment import SimulationConfig, prepare_data, simulate_over_n
 
     check_seed(a.seed)
     check_count("trials", a.trials, lo=1, hi=100_000)
@@ -221,7 +221,7 @@ def _simulate_run(a):
             "bound_measured_w_norm": float(sub["bound_measured"].iloc[0]),
             "n_trials": int(r["n_trials"]),
         }
-    from ..mechanisms.input_perturbation.model import sufficient_stats
+    from .model import sufficient_stats
 
     diag = privacy_diagnostic(
         sufficient_stats(data.X_train[:n], data.y_train[:n], model), p, n_draws=a.diagnostic_draws, seed=a.seed
@@ -272,17 +272,10 @@ def _reproduce_args(p):
 
 def _reproduce_run(a):
     check_reproduce_args(a, "input_perturbation_")
-    from ..reproduce.input_perturbation import reproduce
+    from .reproduce import reproduce
 
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials, tune=not a.no_tune)
 
-
-# ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
-CLI_NAMES = (
-    ("calibrate", "input-perturbation"),
-    ("simulate", "input-perturbation"),
-    ("reproduce", "input-perturbation"),
-)
 
 COMMANDS = [
     Command(

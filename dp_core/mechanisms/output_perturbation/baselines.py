@@ -31,17 +31,17 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize, special
 
-from .._validation import check_choice, check_in_interval, check_positive
-from ..calibration import (
+from ..._validation import check_choice, check_in_interval, check_positive
+from ...calibration import (
     gaussian_sigma_analytic,
     laplace_scale,
     output_perturbation_sensitivity,
     sample_laplace_norm,
 )
-from ..data import Dataset, split_indices
-from ..exceptions import DataValidationError, PrivacyLeakWarning
-from ..publication import NonPublicDiagnostics
-from ..rng import as_generator, child_seed
+from ...data import Dataset, split_indices
+from ...exceptions import DataValidationError, PrivacyLeakWarning
+from ...publication import NonPublicDiagnostics
+from ...rng import as_generator, child_seed
 
 __all__ = [
     "CompareData",

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
-from .._validation import (
+from ..._validation import (
     check_choice,
     check_epsilon,
     check_in_interval,
@@ -48,7 +48,7 @@ from .._validation import (
     check_positive,
     computable,
 )
-from ..calibration import gaussian_privacy_profile, gaussian_sigma_analytic, laplace_scale, solve_monotone
+from ...calibration import gaussian_privacy_profile, gaussian_sigma_analytic, laplace_scale, solve_monotone
 
 __all__ = [
     "LN2",

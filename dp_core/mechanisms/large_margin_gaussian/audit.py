@@ -51,19 +51,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_choice, check_int
-from ..data import Dataset
-from ..mechanisms.large_margin_gaussian import (
+from ..._validation import check_choice, check_int
+from ...audit._stats import NO_RELEASE, pilot_seed
+from ...audit.core import AuditTarget
+from ...audit.registry import AuditableMechanism, Option
+from ...data import Dataset
+from ...rng import as_generator, keyed_seed
+from . import (
     NOT_PRIVATE_REASONS,
     LargeMarginGaussian,
     leak_direction,
     make_task,
     release_many,
 )
-from ..mechanisms.large_margin_gaussian.model import gradient
-from ..rng import as_generator, keyed_seed
-from ._stats import NO_RELEASE, pilot_seed
-from .core import AuditTarget
+from .model import gradient
 
 __all__ = ["MODES", "PAIRS", "kkt_residual", "large_margin_target"]
 
@@ -262,3 +263,32 @@ def large_margin_target(
             "private_as_claimed": acc.private,
         },
     )
+
+
+# -- the plug-in's audit entry (dp_core.audit.MECHANISMS collects it) ---------------------------
+def _build_large_margin(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=300, lam=0.01, h=0.5):
+
+    return large_margin_target(
+        dataset=dataset, epsilon=epsilon, mode=mode, pair=pair, n=n, lam=lam, h=h, pair_seed=pair_seed
+    )
+
+
+AUDIT = AuditableMechanism(
+    name="large-margin-gaussian",
+    title="Large-margin Gaussian classifier",
+    modes=MODES,
+    pairs=PAIRS,
+    build=_build_large_margin,
+    options=(
+        Option("n", int, 300, "training rows used", lo=20, hi=5_000),
+        Option("lam", float, 0.01, "trace regulariser λ", lo=1e-4, hi=10.0),
+        Option("h", float, 0.5, "Huber width h", lo=0.01, hi=5.0),
+    ),
+    uses_delta=False,
+    needs_data=tuple(PAIRS),
+    default_runs=1_000,
+    max_runs=20_000,
+    page="pages/large_margin_gaussian.py",
+    default_dataset="gaussian_classes",
+    summary="Objective perturbation of a multiclass large-margin Gaussian classifier.",
+)

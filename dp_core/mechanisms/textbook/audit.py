@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import calibration as cal
-from .._validation import check_choice, check_delta, check_epsilon, check_positive
-from ..rng import as_generator
-from .core import AuditTarget
+from ... import calibration as cal
+from ..._validation import check_choice, check_delta, check_epsilon, check_positive
+from ...audit.core import AuditTarget
+from ...audit.registry import AuditableMechanism, Option
+from ...rng import as_generator
 
 __all__ = ["PAIRS_SIMPLE", "gaussian_target", "laplace_target"]
 
@@ -162,3 +163,64 @@ def gaussian_target(
         note=f"(ε, δ)-DP with σ from the {calibration} calibration, {ref}",
         details={"sigma": sigma, "sensitivity": sens},
     )
+
+
+# -- the plug-ins' audit entries (dp_core.audit.MECHANISMS collects them) -------------------------
+def _build_laplace(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, sensitivity=1.0, clip=1.0):
+    return laplace_target(
+        epsilon=epsilon,
+        sensitivity=sensitivity,
+        pair=pair,
+        y=None if dataset is None else dataset.y,
+        clip=clip,
+        pair_seed=pair_seed,
+    )
+
+
+def _build_gaussian(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, sensitivity=1.0, clip=1.0):
+    return gaussian_target(
+        epsilon=epsilon,
+        delta=delta,
+        sensitivity=sensitivity,
+        calibration=mode,
+        pair=pair,
+        y=None if dataset is None else dataset.y,
+        clip=clip,
+        pair_seed=pair_seed,
+    )
+
+
+_SIMPLE_PAIRS = {
+    "boundary": "worst case: the query moves by its full sensitivity",
+    "random": "from your data: one random row replaced by another (mean of y, clipped)",
+}
+_SIMPLE_OPTIONS = (
+    Option("sensitivity", float, 1.0, "sensitivity of the query (boundary pair)", lo=1e-6, hi=1e6),
+    Option("clip", float, 1.0, "clipping bound of the mean query (random pair)", lo=1e-6, hi=1e6),
+)
+
+
+LAPLACE_AUDIT = AuditableMechanism(
+    name="laplace",
+    title="Laplace mechanism",
+    modes={"standard": "scale = sensitivity / ε (pure ε-DP)"},
+    pairs=_SIMPLE_PAIRS,
+    build=_build_laplace,
+    options=_SIMPLE_OPTIONS,
+    uses_delta=False,
+    needs_data=("random",),
+    summary="Laplace noise of scale Δ/ε on a scalar query.",
+)
+GAUSSIAN_AUDIT = AuditableMechanism(
+    name="gaussian",
+    title="Gaussian mechanism",
+    modes={
+        "analytic": "σ from the analytic calibration (Balle–Wang)",
+        "classic": "σ = Δ·sqrt(2 ln(1.25/δ))/ε (ε ≤ 1)",
+    },
+    pairs=_SIMPLE_PAIRS,
+    build=_build_gaussian,
+    options=_SIMPLE_OPTIONS,
+    needs_data=("random",),
+    summary="Gaussian noise on a scalar query, calibrated for (ε, δ).",
+)
