@@ -36,6 +36,7 @@ def negotiation(
     solve_for: str,
     _ds,
     _result: CompareResult,
+    rows_factor: float = 1.0,
     _v: str = V,
 ) -> dict:
     return negotiate(
@@ -54,6 +55,7 @@ def negotiation(
         rho=spec.rho,
         result=_result,
         solve_for=solve_for,
+        rows_factor=rows_factor,
     )
 
 

@@ -195,3 +195,110 @@ def results_table(result) -> pd.DataFrame:
 
 
 __all__.append("results_table")
+
+
+def learning_curve_figure(answer: dict, *, height: int = 420) -> go.Figure:
+    """Each method's measured learning curve (utility or excess risk against the number of rows)
+    at the grid ε nearest the chosen one, with 95% error bars, the target, the fitted curve beyond
+    the data (dotted: an extrapolation) and each method's smallest n marked."""
+    from ..negotiate import extrapolate
+
+    target = answer["target"]
+    col = "excess_risk" if target["metric"] == "excess_risk" else "utility"
+    lc = pd.DataFrame(answer.get("learning_curve") or [])
+    fig = go.Figure()
+    if not len(lc):
+        fig.update_layout(title="No learning curve", template="plotly_white")
+        return fig
+    eps_all = np.unique(lc["epsilon"].to_numpy(dtype=float))
+    e = float(eps_all[np.argmin(np.abs(np.log(eps_all) - math.log(answer["epsilon_chosen"])))])
+    lc = lc[np.isclose(lc["epsilon"], e)]
+    labels = {r["method"]: r["label"] for r in answer["methods"]}
+    by_method = {r["method"]: r for r in answer["methods"]}
+    colors = _distinct_colors(list(dict.fromkeys(lc["method"])))
+    n_far = max(float(answer.get("n_answer", answer["n"])), float(answer["n"]))
+    for r in answer["methods"]:
+        v = r.get("n_min_hi", math.nan)
+        if isinstance(v, float) and math.isfinite(v):
+            n_far = max(n_far, v)
+    n_far = min(n_far, 1000.0 * answer["n"])
+    for meth, g in lc.groupby("method", sort=False):
+        g = g.sort_values("n_rows")
+        c = colors.get(meth, color_of(meth))
+        name = labels.get(meth, label_of(meth))
+        ys = g[f"{col}_mean"].to_numpy(dtype=float)
+        fig.add_trace(
+            go.Scatter(
+                x=g["n_rows"],
+                y=ys,
+                mode="lines+markers",
+                name=name,
+                legendgroup=meth,
+                line={"color": c},
+                error_y={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": (g[f"{col}_hi"] - g[f"{col}_mean"]).to_numpy(dtype=float),
+                    "arrayminus": (g[f"{col}_mean"] - g[f"{col}_lo"]).to_numpy(dtype=float),
+                },
+                hovertemplate=f"{name}<br>n = %{{x:,.0f}}<br>%{{y:.3f}}<extra></extra>",
+            )
+        )
+        if n_far > float(g["n_rows"].max()) * 1.01:
+            xs = np.geomspace(float(g["n_rows"].max()), n_far, 20)
+            ns = g["n_rows"].to_numpy(dtype=float)
+            ex = [extrapolate(ns, ys, x, target["metric"]) for x in xs]
+            fig.add_trace(
+                go.Scatter(
+                    x=xs,
+                    y=ex,
+                    mode="lines",
+                    name=f"{name}: extrapolated",
+                    legendgroup=meth,
+                    showlegend=False,
+                    line={"color": c, "dash": "dot"},
+                    hovertemplate=f"{name} (extrapolated)<br>n = %{{x:,.0f}}<br>%{{y:.3f}}<extra></extra>",
+                )
+            )
+        nm = by_method.get(meth, {}).get("n_min", math.nan)
+        if isinstance(nm, float) and math.isfinite(nm):
+            fig.add_trace(
+                go.Scatter(
+                    x=[nm],
+                    y=[target["value"]],
+                    mode="markers",
+                    showlegend=False,
+                    marker={"symbol": "x", "size": 12, "color": c},
+                    hovertemplate=f"{name}: n ≈ {display.integer(nm)}<extra></extra>",
+                )
+            )
+    log_y = col == "excess_risk"
+    hline(
+        fig,
+        target["value"],
+        log_y=log_y,
+        line={"color": "#D55E00", "width": 2},
+        annotation_text=f"target {display.number(target['value'])}",
+        annotation_position="bottom right",
+    )
+    vline(
+        fig,
+        float(answer["n"]),
+        log_x=True,
+        line={"color": "#555555", "width": 1, "dash": "dash"},
+        annotation_text=f"this dataset: {display.integer(answer['n'])} rows",
+        annotation_position="top left",
+    )
+    fig.update_layout(
+        template="plotly_white",
+        height=height,
+        title=f"Learning curves at ε = {display.epsilon(e)} (dotted: extrapolated)",
+        xaxis={"type": "log", "title": "Rows in the dataset (log scale)"},
+        yaxis={"type": "log" if log_y else "linear", "title": METRIC_TITLES.get(target["metric"], col)},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0},
+        margin={"b": 120},
+    )
+    return fig
+
+
+__all__.append("learning_curve_figure")
