@@ -378,7 +378,8 @@ def solve_n_on_curve(n: Sequence[float], y: Sequence[float], target: Target, n_m
     n_star = (b / gap) ** (1.0 / p)
     if not math.isfinite(n_star) or n_star > n_max:
         return math.inf, f"not reached below {display.integer(n_max)} rows (extrapolated)"
-    return float(math.ceil(max(n_star, float(np.nanmax(nn))))), "extrapolated from the learning curve"
+    # rounded up to a whole row (a relative 1e-9 absorbs the rounding of the fit)
+    return float(math.ceil(max(n_star * (1 - 1e-9), float(np.nanmax(nn))))), "extrapolated from the learning curve"
 
 
 def _at_epsilon(g: pd.DataFrame, eps: float, col: str) -> float:
