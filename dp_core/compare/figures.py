@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from .. import display
 from ..figures import add_bound_trace, color_of, hex_to_rgba, hline, label_of, line_ci_figure, vline
 
-__all__ = ["METRIC_TITLES", "compare_figure", "negotiation_figure"]
+__all__ = ["METRIC_TITLES", "LEGEND_TITLES", "compare_figure", "negotiation_figure"]
 
 METRIC_TITLES = {
     "accuracy": "Test accuracy",
@@ -139,6 +139,7 @@ def compare_figure(
                 fig, g["epsilon"], g["bound"], method=str(meth), name=f"{_label_for(result, str(meth))}: {lab}"
             )
         _recolor(fig, colors)
+    _group_legends(fig, result, height=height)
     if eps_marker is not None and math.isfinite(eps_marker) and eps_marker > 0:
         vline(
             fig,
@@ -148,6 +149,54 @@ def compare_figure(
             annotation_text=f"ε = {display.epsilon(eps_marker)}",
             annotation_position="top right",
         )
+    return fig
+
+
+#: Legend titles: what each group of methods protects.
+LEGEND_TITLES = {"legend": "Protects features and labels", "legend2": "Protects labels only (features public)"}
+_ROW_PX, _TITLE_PX, _AXIS_PX, _GAP_PX = 19, 24, 62, 4
+
+
+def _group_legends(fig: go.Figure, result, *, height: int) -> go.Figure:
+    """Two legends below the plot, one per kind of protection, never over an axis.
+
+    Each trace's ``legendgroup`` is its method (so a method's line, band and bound still toggle
+    together); methods whose guarantee protects the labels only go to the second legend
+    (``legend2``), titled as such. Both legends sit under the x-axis title, one entry a row, and the
+    figure grows by the space they take so the plot area keeps ``height``.
+    """
+    label_only = {m["method"] for m in result.methods if m.get("label_dp")}
+    counts = {"legend": 0, "legend2": 0}
+    groups: dict[str, set] = {"legend": set(), "legend2": set()}
+    for tr in fig.data:
+        which = "legend2" if tr.legendgroup in label_only else "legend"
+        tr.legend = which
+        if tr.showlegend is not False:
+            counts[which] += 1
+            groups[which].add(tr.legendgroup)
+    top = 50 if fig.layout.title.text else 20
+    plot_h = height - top - 40
+    y_px = _AXIS_PX
+    layouts = {}
+    for name in ("legend", "legend2"):
+        if not counts[name]:
+            continue
+        layouts[name] = {
+            "title": {"text": f"<b>{LEGEND_TITLES[name]}</b>", "side": "top"},
+            "orientation": "v",
+            "tracegroupgap": _GAP_PX,
+            "x": 0,
+            "xanchor": "left",
+            "y": -y_px / plot_h,
+            "yanchor": "top",
+            "yref": "paper",
+            "font": {"size": 12},
+        }
+        y_px += _TITLE_PX + counts[name] * _ROW_PX + len(groups[name]) * _GAP_PX + 6
+    bottom = y_px + 10
+    fig.update_layout(
+        height=plot_h + top + bottom, margin={"t": top, "b": bottom, "autoexpand": True}, showlegend=True, **layouts
+    )
     return fig
 
 
@@ -273,22 +322,6 @@ def learning_curve_figure(answer: dict, *, height: int = 420) -> go.Figure:
                 )
             )
     log_y = col == "excess_risk"
-    hline(
-        fig,
-        target["value"],
-        log_y=log_y,
-        line={"color": "#D55E00", "width": 2},
-        annotation_text=f"target {display.number(target['value'])}",
-        annotation_position="bottom right",
-    )
-    vline(
-        fig,
-        float(answer["n"]),
-        log_x=True,
-        line={"color": "#555555", "width": 1, "dash": "dash"},
-        annotation_text=f"this dataset: {display.integer(answer['n'])} rows",
-        annotation_position="top left",
-    )
     fig.update_layout(
         template="plotly_white",
         height=height,
@@ -297,6 +330,25 @@ def learning_curve_figure(answer: dict, *, height: int = 420) -> go.Figure:
         yaxis={"type": "log" if log_y else "linear", "title": METRIC_TITLES.get(target["metric"], col)},
         legend={"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0},
         margin={"b": 120},
+    )
+    n_lo = float(lc["n_rows"].min())
+    fig.add_trace(  # the target as a trace over the rows shown (a shape would need the axis' own units)
+        go.Scatter(
+            x=[n_lo, max(n_far, float(answer["n"]))],
+            y=[target["value"], target["value"]],
+            mode="lines",
+            name=f"target {display.number(target['value'])}",
+            line={"color": "#D55E00", "width": 2},
+            hovertemplate=f"target: {display.number(target['value'])}<extra></extra>",
+        )
+    )
+    vline(
+        fig,
+        float(answer["n"]),
+        log_x=True,
+        line={"color": "#555555", "width": 1, "dash": "dash"},
+        annotation_text=f"this dataset: {display.integer(answer['n'])} rows",
+        annotation_position="top left",
     )
     return fig
 
