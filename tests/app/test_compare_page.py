@@ -263,3 +263,9 @@ def test_legend_grouped_by_what_is_protected(app):
     assert label_only and all("label" in n.lower() or "LLP" in n for n in label_only)
     # both legends below the x-axis title: never over an axis
     assert lay["legend"]["y"] < -0.1 and lay["legend2"]["y"] < lay["legend"]["y"]
+
+
+def test_link_with_an_uploaded_dataset_says_upload_it_again(app):
+    at = open_page(app, dataset="upload:people.csv", **FAST)
+    shown = " ".join(w.value for w in [*at.warning, *at.info, *at.error])
+    assert "upload the file again" in shown
