@@ -30,7 +30,15 @@ import numpy as np
 import pandas as pd
 
 from . import display
-from ._validation import check_delta, check_epsilon, check_in_interval, check_int, check_real
+from ._validation import (
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_in_interval,
+    check_int,
+    check_positive,
+    check_real,
+)
 from .compare import ADAPTERS, CompareResult, default_epsilons, make_spec, run_compare
 from .compare.registry import utility_metric_name
 from .data import Dataset, fingerprint_arrays
@@ -156,28 +164,60 @@ def crossing(eps: Sequence[float], values: Sequence[float], target: Target) -> t
     return float(math.exp(x0 + t * (x1 - x0))), "interpolated"
 
 
-def _bound_crossing(adapter, state, method: str, spec, target: Target, grid: np.ndarray) -> tuple[float, str]:
-    b = adapter.bounds(state, list(grid), spec)
-    if b is None or not len(b):
+def _first_met(size: int, met: Callable[[int], bool]) -> int | None:
+    """Index of the first grid point that meets a target, for a bound that is monotone along the
+    grid (misses, then meets): bisection on the indices, so ``O(log size)`` evaluations instead of
+    ``size``. ``None`` when even the last point misses."""
+    if not met(size - 1):
+        return None
+    if met(0):
+        return 0
+    lo, hi = 0, size - 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if met(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _bound_crossing(
+    adapter, state, method: str, spec, target: Target, grid: np.ndarray, cache: dict | None = None
+) -> tuple[float, str]:
+    """Smallest ε of ``grid`` at which ``method``'s bound meets ``target`` (safe side: a grid point).
+
+    The bounds are non-increasing in ε, so each label is bisected on the grid (:func:`_first_met`);
+    ``cache`` (per adapter) shares the bound tables between the methods of one mechanism.
+    """
+    cache = {} if cache is None else cache
+
+    def table(i: int) -> pd.DataFrame:
+        if i not in cache:
+            cache[i] = adapter.bounds(state, [float(grid[i])], spec)
+        b = cache[i]
+        return b[b["method"] == method] if b is not None and len(b) else pd.DataFrame(columns=["label", "bound"])
+
+    top = table(len(grid) - 1)
+    if cache[len(grid) - 1] is None or not len(cache[len(grid) - 1]):
         return math.nan, "no bound for this mechanism"
-    b = b[b["method"] == method]
-    if not len(b):
+    if not len(top):
         return math.nan, "no bound for this method"
     out = []
-    for lab, g in b.groupby("label", sort=False):
-        g = g.sort_values("epsilon")
-        e, note = crossing(g["epsilon"].to_numpy(), g["bound"].to_numpy(), target)
-        if note == "interpolated":
-            # safe side: the first grid epsilon at which the bound is met
-            vals = g["bound"].to_numpy(dtype=float)
-            eg = g["epsilon"].to_numpy(dtype=float)
-            idx = np.nonzero(eg >= e * (1 - 1e-12))[0]
-            first_ok = [i for i in idx if target.met(vals[i])]
-            e = float(eg[first_ok[0]]) if first_ok else e
-            note = f"{lab} (rounded up to a grid of {len(grid)} log-spaced ε)"
+    for lab in dict.fromkeys(top["label"]):
+
+        def met(i: int, _lab=lab) -> bool:
+            t = table(i)
+            v = t.loc[t["label"] == _lab, "bound"].to_numpy(dtype=float)
+            return bool(len(v) and math.isfinite(v[0]) and target.met(v[0]))
+
+        j = _first_met(len(grid), met)
+        if j is None:
+            out.append((math.inf, f"{lab}: not reached"))
+        elif j == 0:
+            out.append((float(grid[0]), f"{lab}: at or below the smallest epsilon tried"))
         else:
-            note = f"{lab}: {note}"
-        out.append((e, note))
+            out.append((float(grid[j]), f"{lab} (rounded up to a grid of {len(grid)} log-spaced ε)"))
     return min(out, key=lambda t: (math.isnan(t[0]), t[0]))
 
 
@@ -186,21 +226,23 @@ def smallest_n(
 ) -> tuple[float, str]:
     """Smallest number of rows at which ``method``'s excess-risk bound meets ``target`` at ``epsilon``.
 
-    The bound is evaluated on 161 log-spaced n from 10 to ``n_max``; the answer is the start of the
-    tail of grid points that all meet the target, refined by integer bisection below it (the bound
-    is non-increasing in n there). ``inf`` when even ``n_max`` rows do not suffice, ``nan`` when the
-    method has no bound.
+    The bound is non-increasing in n: bisection on 161 log-spaced n from 10 to ``n_max`` finds the
+    first grid point that meets the target, then integer bisection below it. ``inf`` when even
+    ``n_max`` rows do not suffice, ``nan`` when the method has no bound.
     """
     grid = np.unique(np.ceil(np.geomspace(10, n_max, 161)))
-    vals = np.array([adapter.bound_at(state, method, epsilon=epsilon, n=float(n), spec=spec) for n in grid])
-    if np.all(np.isnan(vals)):
+    vals: dict[int, float] = {}
+
+    def value(i: int) -> float:
+        if i not in vals:
+            vals[i] = adapter.bound_at(state, method, epsilon=epsilon, n=float(grid[i]), spec=spec)
+        return vals[i]
+
+    if math.isnan(value(len(grid) - 1)) and math.isnan(value(0)):
         return math.nan, "no bound for this method"
-    ok = np.array([math.isfinite(v) and target.met(v) for v in vals])
-    if not ok[-1]:
+    j = _first_met(len(grid), lambda i: math.isfinite(value(i)) and target.met(value(i)))
+    if j is None:
         return math.inf, f"not met for n ≤ {n_max:.0e}"
-    j = len(ok) - 1
-    while j > 0 and ok[j - 1]:
-        j -= 1
     if j == 0:
         return float(grid[0]), f"met already at n = {int(grid[0])}"
     lo, hi = int(grid[j - 1]), int(grid[j])
@@ -302,6 +344,18 @@ def learning_curves(
     return pd.concat(frames, ignore_index=True)
 
 
+def _curve_arrays(n, y) -> tuple[np.ndarray, np.ndarray]:
+    try:
+        nn, yy = np.asarray(n, dtype=float), np.asarray(y, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"n and y must be sequences of numbers, got {type(n).__name__} and {type(y).__name__}: {exc}"
+        ) from None
+    if nn.ndim != 1 or yy.ndim != 1 or len(nn) != len(yy):
+        raise ValueError(f"n and y must be 1-D sequences of the same length, got shapes {nn.shape} and {yy.shape}.")
+    return nn, yy
+
+
 def fit_learning_curve(n: Sequence[float], y: Sequence[float]) -> tuple[float, float, float]:
     """Least-squares fit of ``y(n) = a + b * n**(-p)`` for ``p`` in :data:`LC_EXPONENTS` [ours].
 
@@ -315,8 +369,7 @@ def fit_learning_curve(n: Sequence[float], y: Sequence[float]) -> tuple[float, f
     >>> round(a + b * 1600 ** (-p), 3)
     0.95
     """
-    n = np.asarray(n, dtype=float)
-    y = np.asarray(y, dtype=float)
+    n, y = _curve_arrays(n, y)
     ok = np.isfinite(n) & np.isfinite(y) & (n > 0)
     n, y = n[ok], y[ok]
     if len(n) == 0:
@@ -346,6 +399,8 @@ def _clip_metric(v: float, metric: str) -> float:
 def extrapolate(n: Sequence[float], y: Sequence[float], n_new: float, metric: str) -> float:
     """The learning curve :func:`fit_learning_curve` of ``(n, y)`` evaluated at ``n_new`` (kept in
     the metric's range: accuracy in [0, 1], R² at most 1, excess risk at least 0)."""
+    n_new = check_positive("n_new", n_new)
+    metric = check_choice("metric", metric, ("accuracy", "r2", "excess_risk"))
     a, b, p = fit_learning_curve(n, y)
     if not math.isfinite(a):
         return math.nan
@@ -360,8 +415,12 @@ def solve_n_on_curve(n: Sequence[float], y: Sequence[float], target: Target, n_m
     an extrapolation); ``inf`` when the fit never meets the target below ``n_max`` rows.
     Returns ``(n, note)``; ``n`` is rounded up to a whole row.
     """
-    nn = np.asarray(n, dtype=float)
-    yy = np.asarray(y, dtype=float)
+    if not isinstance(target, Target):
+        raise TypeError(f"target must be a Target, got {type(target).__name__}.")
+    n_max = check_positive("n_max", n_max)
+    nn, yy = _curve_arrays(n, y)
+    if np.any(~np.isfinite(nn) | (nn <= 0)):
+        raise ValueError(f"n must hold positive finite numbers of rows, got {nn.tolist()}.")
     if not len(nn) or not np.any(np.isfinite(yy)):
         return math.nan, "no measured learning curve"
     x, note = crossing(nn, yy, target)
@@ -519,6 +578,7 @@ def negotiate(
         )
     rows = []
     fine = np.geomspace(1e-3, 1e3, 241)
+    bound_cache: dict[str, dict] = {}
     n_target = ds.n * rows_factor
     for mi in result.methods:
         adapter = ADAPTERS[mi["adapter"]]
@@ -598,7 +658,8 @@ def negotiate(
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", PrivacyLeakWarning)
                     if rows_factor == 1.0:
-                        eb, bnote = _bound_crossing(adapter, state, mi["method"], result.spec, t, fine)
+                        cache = bound_cache.setdefault(mi["adapter"], {})
+                        eb, bnote = _bound_crossing(adapter, state, mi["method"], result.spec, t, fine, cache)
                     else:
                         eb, bnote = _bound_crossing_at_n(adapter, state, mi["method"], result.spec, t, fine, n_target)
                 row.update({"epsilon_bound": eb, "bound_note": bnote})
@@ -720,15 +781,18 @@ def _extrapolated_summary(lc: pd.DataFrame, mi: dict, col: str, n_new: float, me
 
 
 def _bound_crossing_at_n(adapter, state, method: str, spec, target: Target, grid: np.ndarray, n: float):
-    vals = np.array([adapter.bound_at(state, method, epsilon=float(e), n=float(n), spec=spec) for e in grid])
-    if np.all(np.isnan(vals)):
+    vals: dict[int, float] = {}
+
+    def value(i: int) -> float:
+        if i not in vals:
+            vals[i] = adapter.bound_at(state, method, epsilon=float(grid[i]), n=float(n), spec=spec)
+        return vals[i]
+
+    if math.isnan(value(len(grid) - 1)):
         return math.nan, "no bound for this method"
-    ok = np.array([math.isfinite(v) and target.met(v) for v in vals])
-    if not ok[-1]:
+    j = _first_met(len(grid), lambda i: math.isfinite(value(i)) and target.met(value(i)))
+    if j is None:
         return math.inf, f"not met for ε ≤ 1000 at n = {display.integer(n)}"
-    j = len(ok) - 1
-    while j > 0 and ok[j - 1]:
-        j -= 1
     return float(grid[j]), f"bound at n = {display.integer(n)} (rounded up to a grid of {len(grid)} log-spaced ε)"
 
 
