@@ -684,6 +684,12 @@ def negotiate(
         "Smallest ε (bound): the smallest ε on a fine log grid at which the theoretical bound meets the "
         "target (rounded up); never = not met for ε ≤ 1000.",
     ]
+    if solve_for == "n":
+        notes = [
+            f"Smallest n: the fewest rows at which the measured curve at ε = {display.epsilon(eps_chosen)} meets "
+            "the target; 95% range: where the band's optimistic / pessimistic edge meets it. Smallest n (bound): "
+            "the fewest rows at which the theoretical bound meets an excess-risk target."
+        ]
     if lc is not None:
         sizes = sorted({int(v) for v in lc["n_rows"]}) if len(lc) else []
         notes.append(

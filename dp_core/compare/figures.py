@@ -246,7 +246,7 @@ def results_table(result) -> pd.DataFrame:
 __all__.append("results_table")
 
 
-def learning_curve_figure(answer: dict, *, height: int = 420) -> go.Figure:
+def learning_curve_figure(answer: dict, *, height: int = 520) -> go.Figure:
     """Each method's measured learning curve (utility or excess risk against the number of rows)
     at the grid ε nearest the chosen one, with 95% error bars, the target, the fitted curve beyond
     the data (dotted: an extrapolation) and each method's smallest n marked."""
@@ -328,8 +328,8 @@ def learning_curve_figure(answer: dict, *, height: int = 420) -> go.Figure:
         title=f"Learning curves at ε = {display.epsilon(e)} (dotted: extrapolated)",
         xaxis={"type": "log", "title": "Rows in the dataset (log scale)"},
         yaxis={"type": "log" if log_y else "linear", "title": METRIC_TITLES.get(target["metric"], col)},
-        legend={"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0},
-        margin={"b": 120},
+        legend={"orientation": "h", "yanchor": "top", "y": -_AXIS_PX / (height - 60 - 130), "xanchor": "left", "x": 0},
+        margin={"t": 60, "b": 130},
     )
     n_lo = float(lc["n_rows"].min())
     fig.add_trace(  # the target as a trace over the rows shown (a shape would need the axis' own units)
@@ -338,7 +338,7 @@ def learning_curve_figure(answer: dict, *, height: int = 420) -> go.Figure:
             y=[target["value"], target["value"]],
             mode="lines",
             name=f"target {display.number(target['value'])}",
-            line={"color": "#D55E00", "width": 2},
+            line={"color": "#222222", "width": 2, "dash": "dashdot"},
             hovertemplate=f"target: {display.number(target['value'])}<extra></extra>",
         )
     )
