@@ -356,11 +356,14 @@ def _curve_arrays(n, y) -> tuple[np.ndarray, np.ndarray]:
     return nn, yy
 
 
-def fit_learning_curve(n: Sequence[float], y: Sequence[float]) -> tuple[float, float, float]:
+def fit_learning_curve(
+    n: Sequence[float], y: Sequence[float], exponent: float | None = None
+) -> tuple[float, float, float]:
     """Least-squares fit of ``y(n) = a + b * n**(-p)`` for ``p`` in :data:`LC_EXPONENTS` [ours].
 
-    Returns ``(a, b, p)`` of the exponent with the smaller residual. The model is the usual shape
-    of a learning curve (the sampling error falls like ``n**-0.5``, the privacy noise of an
+    Returns ``(a, b, p)`` of the exponent with the smaller residual (or of ``exponent`` when given:
+    the band's edges are fitted with the mean curve's exponent so the three curves stay comparable).
+    The model is the usual shape of a learning curve (the sampling error falls like ``n**-0.5``, the privacy noise of an
     ε-DP empirical risk minimiser like ``1/(n ε)``: Chaudhuri, Monteleoni & Sarwate, *Differentially
     Private Empirical Risk Minimization*, Theorems 18 and 26); it is a heuristic for extrapolation,
     not a guarantee. With one finite point the curve is flat (``b = 0``).
@@ -377,7 +380,8 @@ def fit_learning_curve(n: Sequence[float], y: Sequence[float]) -> tuple[float, f
     if len(np.unique(n)) < 2:
         return float(np.mean(y)), 0.0, LC_EXPONENTS[0]
     best = None
-    for p in LC_EXPONENTS:
+    exps = LC_EXPONENTS if exponent is None else (check_positive("exponent", exponent),)
+    for p in exps:
         A = np.column_stack([np.ones_like(n), n ** (-p)])
         coef, *_ = np.linalg.lstsq(A, y, rcond=None)
         res = float(np.sum((A @ coef - y) ** 2))
@@ -396,18 +400,22 @@ def _clip_metric(v: float, metric: str) -> float:
     return v
 
 
-def extrapolate(n: Sequence[float], y: Sequence[float], n_new: float, metric: str) -> float:
+def extrapolate(
+    n: Sequence[float], y: Sequence[float], n_new: float, metric: str, exponent: float | None = None
+) -> float:
     """The learning curve :func:`fit_learning_curve` of ``(n, y)`` evaluated at ``n_new`` (kept in
     the metric's range: accuracy in [0, 1], R² at most 1, excess risk at least 0)."""
     n_new = check_positive("n_new", n_new)
     metric = check_choice("metric", metric, ("accuracy", "r2", "excess_risk"))
-    a, b, p = fit_learning_curve(n, y)
+    a, b, p = fit_learning_curve(n, y, exponent)
     if not math.isfinite(a):
         return math.nan
     return _clip_metric(a + b * float(n_new) ** (-p), metric)
 
 
-def solve_n_on_curve(n: Sequence[float], y: Sequence[float], target: Target, n_max: float) -> tuple[float, str]:
+def solve_n_on_curve(
+    n: Sequence[float], y: Sequence[float], target: Target, n_max: float, exponent: float | None = None
+) -> tuple[float, str]:
     """Smallest number of rows at which a measured learning curve meets ``target``.
 
     Inside the measured sizes: :func:`crossing` in log n (the start of the tail that meets it).
@@ -428,7 +436,7 @@ def solve_n_on_curve(n: Sequence[float], y: Sequence[float], target: Target, n_m
         return float(math.ceil(x - 1e-9)), "measured (interpolated between subsample sizes)"
     if note.startswith("at or below"):
         return float(math.ceil(x)), "met already at the smallest subsample"
-    a, b, p = fit_learning_curve(nn, yy)
+    a, b, p = fit_learning_curve(nn, yy, exponent)
     t = target.value
     gap = t - a  # b * n**(-p) must reach the target: n = (b / gap)**(1/p)
     improving = (b < 0 and gap < 0) if target.direction == ">=" else (b > 0 and gap > 0)
@@ -755,13 +763,15 @@ def _answer_n(lc: pd.DataFrame, mi: dict, t: Target, eps: float, n_now: int) -> 
     pts.sort()
     ns = [p[0] for p in pts]
     n_max = LC_MAX_FACTOR * n_now
-    mid, note = solve_n_on_curve(ns, [p[1] for p in pts], t, n_max)
+    mean = [p[1] for p in pts]
+    mid, note = solve_n_on_curve(ns, mean, t, n_max)
+    expo = fit_learning_curve(ns, mean)[2]
     opt, pes = (3, 2) if t.direction == ">=" else (2, 3)
-    lo, _ = solve_n_on_curve(ns, [p[opt] for p in pts], t, n_max)
-    hi, _ = solve_n_on_curve(ns, [p[pes] for p in pts], t, n_max)
-    if not math.isnan(mid):
-        lo = mid if math.isnan(lo) else min(lo, mid)
-        hi = mid if math.isnan(hi) else max(hi, mid)
+    lo, _ = solve_n_on_curve(ns, [p[opt] for p in pts], t, n_max, expo)
+    hi, _ = solve_n_on_curve(ns, [p[pes] for p in pts], t, n_max, expo)
+    if not math.isnan(mid):  # the range holds every answer (fits of the edges may cross the mean's)
+        ends = [v for v in (lo, mid, hi) if not math.isnan(v)]
+        lo, hi = min(ends), max(ends)
     return {
         "n_min": mid,
         "n_min_lo": lo,
@@ -780,8 +790,13 @@ def _extrapolated_summary(lc: pd.DataFrame, mi: dict, col: str, n_new: float, me
         ge = ge.sort_values("n_rows")
         ns = ge["n_rows"].to_numpy(dtype=float)
         row = {"epsilon": float(e), "n_trials": int(ge["n_trials"].min())}
-        for w in ("mean", "lo", "hi"):
-            row[f"{col}_{w}"] = extrapolate(ns, ge[f"{col}_{w}"].to_numpy(dtype=float), n_new, metric)
+        mean = ge[f"{col}_mean"].to_numpy(dtype=float)
+        expo = fit_learning_curve(ns, mean)[2]
+        row[f"{col}_mean"] = m = extrapolate(ns, mean, n_new, metric)
+        ends = [extrapolate(ns, ge[f"{col}_{w}"].to_numpy(dtype=float), n_new, metric, expo) for w in ("lo", "hi")]
+        ends = [v for v in ends if math.isfinite(v)]
+        row[f"{col}_lo"] = min([m, *ends]) if math.isfinite(m) else math.nan
+        row[f"{col}_hi"] = max([m, *ends]) if math.isfinite(m) else math.nan
         rows.append(row)
     return pd.DataFrame(rows, columns=["epsilon", "n_trials", f"{col}_mean", f"{col}_lo", f"{col}_hi"])
 
@@ -827,7 +842,7 @@ def headline(answer: dict) -> str:
         extra = " (extrapolated beyond the data)" if "extrapolated" in r.get("n_min_note", "") else ""
         return (
             f"{what.capitalize()} {where} at ε = {eps_txt} needs about {_rows(r['n_min'])} "
-            f"(95% range {_n(r['n_min_lo'])} to {_n(r['n_min_hi'])}; {src}{extra}) with {r['label']}; "
+            f"(95% range {_n(r['n_min_lo'])} to {_n(r['n_min_hi'])}; {src}{extra}) with {_method_words(r)}; "
             f"the dataset has {_rows(answer['n'])}."
         )
     best = _best(answer["methods"], "epsilon_measured")
@@ -846,7 +861,7 @@ def headline(answer: dict) -> str:
     return (
         f"The smallest ε for {what} {where}{rows_txt} is about {display.epsilon(r['epsilon_measured'])} "
         f"(95% range {display.epsilon(r['epsilon_measured_lo'], inf=BEYOND_GRID)} to "
-        f"{display.epsilon(r['epsilon_measured_hi'], inf=BEYOND_GRID)}), with {r['label']} "
+        f"{display.epsilon(r['epsilon_measured_hi'], inf=BEYOND_GRID)}), with {_method_words(r)} "
         f"({STATUS_WORDS.get(r['status'], r['status'])})."
     )
 
@@ -866,6 +881,11 @@ def rows_factor_words(factor: float) -> str:
     if factor == 2:
         return "twice the rows"
     return f"{display.number(factor)} times the rows"
+
+
+def _method_words(r: dict) -> str:
+    """A method's name in the headline, saying when it protects the labels only."""
+    return f"{r['label']} (protects labels only)" if r.get("label_dp") else r["label"]
 
 
 def _target_words(t: dict) -> str:
