@@ -409,6 +409,25 @@ def cases_compare():
         lambda: neg("diabetes", "excess_risk<=0.05"),
     )
 
+    def curve(dataset, target, **kw):
+        from dp_core.compare.figures import learning_curve_figure
+
+        answer = negotiate(
+            _ds(dataset), [target], epsilon=1.0, mechanisms=["output_perturbation"], n_trials=3, seed=SEED, **kw
+        )
+        return learning_curve_figure(answer)
+
+    yield (
+        "learning_curve_figure[smallest n]",
+        "dp_core.compare.figures.learning_curve_figure",
+        lambda: curve("iris", "accuracy>=0.8", solve_for="n"),
+    )
+    yield (
+        "learning_curve_figure[twice the rows, excess]",
+        "dp_core.compare.figures.learning_curve_figure",
+        lambda: curve("diabetes", "excess_risk<=0.05", rows_factor=2.0, eps_min=0.1, eps_max=8.0, n_points=4),
+    )
+
 
 # -- audit --------------------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ def negotiation(
     solve_for: str,
     _ds,
     _result: CompareResult,
+    rows_factor: float = 1.0,
     _v: str = V,
 ) -> dict:
     return negotiate(
@@ -52,6 +53,7 @@ def negotiation(
         **dict(spec.params),
         result=_result,
         solve_for=solve_for,
+        rows_factor=rows_factor,
     )
 
 

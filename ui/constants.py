@@ -41,6 +41,12 @@ COMPARE_VIEWS = ("utility", "excess_risk")
 COMPARE_TMETRICS = ("accuracy", "r2", "excess_risk", "none")
 TDELTA_MAX = 0.5
 TVALUE_LIMIT = 1e6
+#: The compare page's tabs (URL value ``cview``).
+COMPARE_TABS = ("compare", "card", "negotiate", "share")
+#: "What if we had N times the rows" choices of the negotiation (1 = the data as it is).
+ROWS_FACTOR_OPTIONS = (1.0, 2.0, 4.0, 10.0)
+#: The negotiation target each metric starts from when it is picked.
+TVALUE_DEFAULTS = {"accuracy": 0.9, "r2": 0.3, "excess_risk": 0.05, "none": 0.0}
 
 # Input perturbation page.
 IP_MODELS = ("least_squares", "logistic_taylor")
@@ -156,6 +162,8 @@ URL_PARAMS: dict[str, UrlParam] = {
     "tvalue": UrlParam(float, None, -TVALUE_LIMIT, TVALUE_LIMIT, page=_C, label="target value"),
     "tdelta": UrlParam(float, 0.0, 0.0, TDELTA_MAX, page=_C, label="target δ"),
     "tsolve": UrlParam(str, "epsilon", options=("epsilon", "n"), page=_C, label="solve for"),
+    "trows": UrlParam(float, 1.0, options=ROWS_FACTOR_OPTIONS, page=_C, label="times the rows"),
+    "cview": UrlParam(str, "compare", options=COMPARE_TABS, page=_C, label="tab"),
     # input perturbation
     "ip_model": UrlParam(str, None, options=IP_MODELS, page=_IP, label="model"),
     "ip_alpha": UrlParam(

@@ -69,7 +69,15 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
         "--solve-for",
         choices=("epsilon", "n"),
         default="epsilon",
-        help="epsilon (default) or n: the smallest number of rows from the bound (excess_risk target)",
+        help="epsilon (default) or n: the smallest number of rows at --eps, from measured learning curves "
+        "(any target) and from the bound (excess_risk); reports n_min, n_min_lo, n_min_hi, n_min_source per method",
+    )
+    p.add_argument(
+        "--rows-factor",
+        type=float,
+        default=1.0,
+        help="answer the smallest epsilon for a dataset this many times as large (2 = twice the rows; "
+        "extrapolated from learning curves; default 1)",
     )
 
 
@@ -101,6 +109,7 @@ def _run_negotiate(args: argparse.Namespace) -> dict:
         n_points=args.n_eps,
         **{name: getattr(args, name) for name in compare_param_specs()},
         solve_for=args.solve_for,
+        rows_factor=args.rows_factor,
     )
 
 
@@ -155,6 +164,8 @@ def _run_report(args: argparse.Namespace) -> dict:
 CLI_NAMES = (("negotiate", ""), ("report", ""))
 
 COMMANDS = [
-    Command("negotiate", "", "smallest epsilon per mechanism meeting a target", _add_negotiate, _run_negotiate),
+    Command(
+        "negotiate", "", "smallest epsilon (or rows) per mechanism meeting a target", _add_negotiate, _run_negotiate
+    ),
     Command("report", "", "write the HTML report of a JSON configuration", _add_report, _run_report),
 ]
