@@ -637,6 +637,13 @@ GLOSSARY: tuple[Entry, ...] = (
     ),
     _e("LAD", "LAD", "Least absolute deviations: the non-private median regression.", "argmin Σ|y − ⟨x, w⟩|.", _L1),
     _e(
+        "MAE",
+        "MAE",
+        "Mean absolute error: the average size of a prediction's miss, in the target's units (smaller is better).",
+        "MAE(w) = the mean of |y − ⟨x, w⟩| over the held-out rows: the ℓ1 loss the mechanism minimises [WX, §1].",
+        _L1,
+    ),
+    _e(
         "EM",
         "EM",
         "The exponential mechanism: pick an answer at random, better answers more likely.",
