@@ -28,7 +28,7 @@ def calibration(est: L1ExponentialRegression, n: int, d: int, _v: str = V) -> L1
     return est.calibrate(n, d)
 
 
-@scoped.cache_data(max_entries=32, show_spinner="Running the mechanism and the baselines on the data...")
+@scoped.cache_data(max_entries=32, show_spinner="Drawing the private coefficients...")
 def analysis(
     name: str,
     fingerprint: str,
@@ -39,8 +39,10 @@ def analysis(
     seed: int,
     delta: float,
     _ds,
+    baselines: bool = False,
     _v: str = V,
 ) -> sim.DatasetAnalysis:
+    """The mechanism's releases on the data (and, with ``baselines``, those of B1 and B2: slower)."""
     return sim.analyse_dataset(
         _ds.X,
         _ds.y,
@@ -51,6 +53,7 @@ def analysis(
         n_releases=n_releases,
         seed=seed,
         delta=delta,
+        baselines=baselines,
     )
 
 

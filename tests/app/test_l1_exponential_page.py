@@ -47,7 +47,7 @@ def test_query_params_restore_state(app):
     at = open_page(app, l1_theta="1.2", l1_ci="2", l1_conv="paper_box")
     assert not at.exception
     assert at.slider(key="l1_theta").value == pytest.approx(1.2)
-    assert at.select_slider(key="l1_c_iota").value == pytest.approx(2.0)
+    assert at.select_slider(key="l1_ci").value == pytest.approx(2.0)
     assert at.radio(key="l1_conv").value == "paper_box"
     # the printed temperature is shown as not a valid guarantee under replace-one
     assert any("2ε-DP under replace-one" in e.value for e in at.error)
@@ -64,7 +64,7 @@ def test_demo_datasets(app, name):
 
 def test_mcmc_mode_with_more_features(app):
     at = open_page(app, dataset="diabetes")
-    at.multiselect(key="l1_features").set_value(["age", "sex", "bmi", "bp"]).run()
+    at.multiselect[0].set_value(["age", "sex", "bmi", "bp"]).run()
     assert not at.exception
     assert any("Approximate sampler" in w.value for w in at.warning)
     assert any("MCMC diagnostics" in c.value for c in at.caption)
@@ -83,7 +83,8 @@ def test_uploaded_csv(app):
 def test_rate_experiment_button(app):
     at = open_page(app, dataset="heavy_tailed")
     at.select_slider(key="l1_sim_trials").set_value(4).run()
-    at.button(key="l1_run_rates_btn").click().run()
+    assert at.radio(key="l1_exp").value == "rates"
+    at.button(key="l1_run_exp_btn").click().run()
     assert not at.exception
     figs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     rate = [f for f in figs if "against n" in f["layout"]["title"]["text"]]
