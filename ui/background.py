@@ -25,6 +25,7 @@ Rules:
 from __future__ import annotations
 
 import concurrent.futures as cf
+import importlib
 import inspect
 import multiprocessing
 import os
@@ -45,6 +46,7 @@ __all__ = [
     "get_job",
     "live_section",
     "start",
+    "warm",
 ]
 
 #: A server-wide store keeps at most this many finished demo-data jobs.
@@ -109,6 +111,38 @@ _BOARD: Any = None
 _MANAGER: Any = None
 
 
+#: Modules the fork server imports once, so that every worker starts with the engine loaded.
+PRELOAD = ("numpy", "pandas", "scipy.linalg", "dp_core.experiments", "dp_core.mechanisms.large_margin_gaussian")
+#: Engine modules the server imports in the background at start (pure dp_core and plotly: no Streamlit).
+SERVER_PRELOAD = (
+    "dp_core.audit",
+    "dp_core.compare",
+    "dp_core.explain",
+    "dp_core.figures",
+    "dp_core.mechanisms.input_perturbation",
+    "dp_core.mechanisms.input_perturbation.figures",
+    "dp_core.mechanisms.label_dp_bags",
+    "dp_core.mechanisms.label_dp_bags.figures",
+    "dp_core.mechanisms.large_margin_gaussian",
+    "dp_core.mechanisms.large_margin_gaussian.figures",
+    "dp_core.mechanisms.l1_exponential",
+    "dp_core.mechanisms.l1_exponential.figures",
+    "plotly.subplots",
+)
+#: Workers run at a lower CPU priority than the server, so the visitors' reruns come first on a busy machine.
+WORKER_NICE = 10
+
+
+def _worker_start() -> None:
+    """Runs once in each worker process: lower its priority, one BLAS thread (the pool is the parallelism)."""
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
+    try:
+        os.nice(WORKER_NICE)
+    except OSError:  # not permitted here: run at the server's priority
+        pass
+
+
 def _context():
     # forkserver: never fork the server's threads (tornado, script runners); workers import dp_core once
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
@@ -121,9 +155,12 @@ def executor() -> tuple[cf.Executor, Any]:
     with _POOL_LOCK:
         if _POOL is None:
             ctx = _context()
+            if ctx.get_start_method() == "forkserver":
+                # the fork server loads the engine once; each worker is a fork of it (not of the web server)
+                ctx.set_forkserver_preload(list(PRELOAD))
             _MANAGER = ctx.Manager()
             _BOARD = _MANAGER.dict()
-            _POOL = cf.ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx)
+            _POOL = cf.ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx, initializer=_worker_start)
         return _POOL, _BOARD
 
 
@@ -136,6 +173,42 @@ def shutdown() -> None:
         if _MANAGER is not None:
             _MANAGER.shutdown()
         _POOL = _BOARD = _MANAGER = None
+
+
+_WARMING: threading.Thread | None = None
+
+
+def _noop() -> int:
+    return os.getpid()
+
+
+def warm() -> None:
+    """Start the pool and its workers, and import the engine, in a background thread (once per server).
+
+    The first Run then finds its workers ready, and the first visitor of each page finds the engine's modules
+    (the audit registry, the mechanisms, their figures: several seconds of imports) already loaded.
+
+    Does nothing outside a Streamlit server (AppTest, scripts) and costs nothing after the first call.
+    """
+    global _WARMING
+    if _WARMING is not None or not in_server():
+        return
+
+    def go() -> None:
+        pool, _board = executor()
+        futures = [pool.submit(_noop) for _ in range(WORKERS)]
+        for name in SERVER_PRELOAD:  # the first visitor of each page then pays no engine import
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - a module moved or failed: the page imports it and says why
+                pass
+        for f in futures:
+            f.result()
+
+    with _POOL_LOCK:
+        if _WARMING is None:
+            _WARMING = threading.Thread(target=go, name="background-warm", daemon=True)
+            _WARMING.start()
 
 
 class _InlineExecutor(cf.Executor):
