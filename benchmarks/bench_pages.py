@@ -558,6 +558,24 @@ def heavy_table(heavy: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
+START, END = "<!-- bench_pages:start -->", "<!-- bench_pages:end -->"
+
+
+def write_results(out: Path, text: str) -> None:
+    """Put ``text`` between the benchmark's markers in ``out`` (the rest of the file is kept)."""
+    block = f"{START}\n{text}{END}"
+    if out.exists() and START in (old := out.read_text()) and END in old:
+        head, rest = old.split(START, 1)
+        new = head + block + rest.split(END, 1)[1]
+    else:
+        new = (
+            "# Performance\n\nServer time of the pages, measured by `benchmarks/bench_pages.py` (see its docstring "
+            "for what each figure is).\n\n" + block + "\n"
+        )
+    out.write_text(new)
+    print(f"written to {out}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="3 page widgets per page, 1 and 5 sessions, fewer reruns")
@@ -636,14 +654,7 @@ def main(argv: list[str] | None = None) -> int:
     text = "\n\n".join(parts) + "\n"
     print(text)
     if args.out:
-        out = Path(args.out)
-        intro = (
-            "# Performance\n\nServer time of the pages, measured by `benchmarks/bench_pages.py` (see its docstring "
-            "for what each figure is). Regenerate with `nice -n 10 .venv/bin/python benchmarks/bench_pages.py "
-            "--before <old checkout>`.\n\n"
-        )
-        out.write_text(intro + text)
-        print(f"written to {out}", file=sys.stderr)
+        write_results(Path(args.out), text)
     return 0
 
 

@@ -28,6 +28,7 @@ import concurrent.futures as cf
 import importlib
 import inspect
 import multiprocessing
+import multiprocessing.managers
 import os
 import threading
 import time
@@ -133,8 +134,21 @@ SERVER_PRELOAD = (
 WORKER_NICE = 10
 
 
+def _die_with_parent() -> None:
+    """Linux: this process gets SIGTERM when its parent (the fork server) ends, so a killed server leaves no
+    worker behind (the fork server itself exits when the server's end of its pipe closes)."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+    except Exception:  # noqa: BLE001 - not Linux: the pool's own shutdown is all there is
+        pass
+
+
 def _worker_start() -> None:
     """Runs once in each worker process: lower its priority, one BLAS thread (the pool is the parallelism)."""
+    _die_with_parent()
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")
     try:
@@ -158,7 +172,8 @@ def executor() -> tuple[cf.Executor, Any]:
             if ctx.get_start_method() == "forkserver":
                 # the fork server loads the engine once; each worker is a fork of it (not of the web server)
                 ctx.set_forkserver_preload(list(PRELOAD))
-            _MANAGER = ctx.Manager()
+            _MANAGER = multiprocessing.managers.SyncManager(ctx=ctx)
+            _MANAGER.start(_die_with_parent)
             _BOARD = _MANAGER.dict()
             _POOL = cf.ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx, initializer=_worker_start)
         return _POOL, _BOARD
