@@ -388,7 +388,8 @@ st.caption(
     f"{fmt.integer(n_trials)} noise draws per point (the sidebar's Monte-Carlo trials, at most 200), all three "
     f"modes, ε ∈ {{{', '.join(fmt.epsilon(e) for e in EPS_GRID)}}}; trial t uses the same seed at every ε."
 )
-if st.button("▶ Run the Monte-Carlo sweeps", key="lm_run"):
+lm_pressed = st.button("▶ Run the Monte-Carlo sweeps", key="lm_run")
+if lm_pressed:
     st.session_state["lm_ran"] = True
 if st.session_state.get("lm_ran"):
     try:
@@ -420,7 +421,7 @@ if st.session_state.get("lm_ran"):
             quick=background.in_server(),
         )
         job_key = repr((dp_core.__version__, tkey, fp, base, ns, float(bdelta), n_trials, int(seed)))
-        background.start("lm_sweeps", job_key, blocks, private=scoped.session_uses_upload())
+        background.start("lm_sweeps", job_key, blocks, private=scoped.session_uses_upload(), restart=lm_pressed)
     except (ValueError, TypeError) as exc:
         widgets.show_error(exc)
         st.session_state["lm_ran"] = False

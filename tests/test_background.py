@@ -165,3 +165,31 @@ def test_finished_jobs_are_shared_only_for_demo_data(private):
     assert not at.exception, at.exception
     assert any("result (3, 1)" in m.value for m in at.markdown)
     assert (background._shared_get("k-demo" if not private else "k-private") is not None) == (not private)
+
+
+def _failing_script():
+    import streamlit as st
+
+    from ui import background as bg
+
+    st.session_state["runs"] = st.session_state.get("runs", 0)
+
+    def _count_and_fail(x: int) -> None:
+        st.session_state["runs"] += 1  # inline blocks run in this session (this counts how often the block ran)
+        raise ValueError(f"x must be > 1, got {x}.")
+
+    restart = st.button("Run", key="run")
+    job = bg.start("f", "k", [bg.Block("bad", _count_and_fail, (1,))], private=True, restart=restart)
+    bg.live_section("f", lambda j: None)
+    st.write(f"job {id(job)}")
+
+
+def test_a_failed_job_is_shown_once_and_rerun_only_on_request():
+    at = AppTest.from_function(_failing_script, default_timeout=60)
+    at.run()
+    assert any("x must be > 1, got 1." in e.value for e in at.error)
+    at.run()  # a rerun shows the failure again without running the block again
+    assert at.session_state["runs"] == 1
+    at.button(key="run").click().run()  # the Run button retries
+    assert at.session_state["runs"] == 2
+    assert any("x must be > 1" in e.value for e in at.error)

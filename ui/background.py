@@ -423,10 +423,20 @@ def get_job(name: str):
     return None if entry is None else entry[1]
 
 
-def start(name: str, key: str, blocks: Sequence[Block], *, private: bool, background: bool | None = None):
+def start(
+    name: str,
+    key: str,
+    blocks: Sequence[Block],
+    *,
+    private: bool,
+    restart: bool = False,
+    background: bool | None = None,
+):
     """Start (or reuse) this session's job ``name`` for the settings ``key``; returns its handle.
 
-    The same ``key`` returns the same job (running or finished); a new ``key`` cancels the old job. With
+    The same ``key`` returns the same job (running, finished, failed or cancelled: a failure is shown, not
+    retried on every rerun); ``restart`` (the Run button was pressed) runs a failed or cancelled job again.
+    A new ``key`` cancels the old job and starts one for the new settings. With
     ``private=False`` a finished job is kept server-wide and reused by any session with the same ``key``.
     ``background=None`` runs in the process pool inside a server and in the calling thread elsewhere.
     """
@@ -434,8 +444,10 @@ def start(name: str, key: str, blocks: Sequence[Block], *, private: bool, backgr
 
     slot = _slot(name)
     entry = st.session_state.get(slot)
-    if entry is not None and entry[0] == key and not entry[1].cancelled and entry[1].error() is None:
-        return entry[1]
+    if entry is not None and entry[0] == key:
+        old = entry[1]
+        if not (restart and (old.cancelled or old.error() is not None)):
+            return old
     if entry is not None and not entry[1].done():
         entry[1].cancel()
     shared = None if private else _shared_get(key)
