@@ -279,9 +279,10 @@ class Session:
     def __init__(self, port: int) -> None:
         from websockets.sync.client import connect
 
-        self.ws = connect(
+        self._conn = connect(
             f"ws://127.0.0.1:{port}/_stcore/stream", subprotocols=["streamlit"], max_size=None, open_timeout=120
         )
+        self.ws = self._conn.__enter__()  # the connection is held across calls, closed by close()
         self.widgets: dict[str, object] = {}  # key -> element proto
         self.states: dict[str, object] = {}  # id -> WidgetState (what the browser would send back)
         self.auto: tuple[str, float] | None = None  # a fragment's (id, seconds) polling, as the browser runs it
@@ -363,7 +364,7 @@ class Session:
         self.states.pop(proto.id, None)
 
     def close(self) -> None:
-        self.ws.close()
+        self._conn.__exit__(None, None, None)
 
 
 def _pct(values: list[float], q: float) -> float:
