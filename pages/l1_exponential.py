@@ -16,8 +16,9 @@ from dp_core.mechanisms.l1_exponential.mcmc import APPROXIMATE_LABEL, MCMCSchedu
 from dp_core.mechanisms.l1_exponential.mechanism import L1ExponentialRegression
 from dp_core.mechanisms.l1_exponential.population import HeavyTailedModel
 from dp_core.mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONVENTIONS
+from ui import background, state, widgets
 from ui import cached_l1_exponential as cl
-from ui import state, widgets
+from ui import cached_scope as scoped
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
 
 MECH = "l1-exponential"
@@ -241,11 +242,24 @@ with screen:
 
 
 # ------------------------------------------------------------------------------------------ expert sections
-def _pressed(label: str, key: str) -> bool:
-    """One Run button: True once pressed in this session (the run's result is cached, so it stays shown)."""
-    if st.button(label, key=f"{key}_btn"):
-        st.session_state[key] = True
-    return bool(st.session_state.get(key, False))
+def _run_section(name: str, label: str, make_job, render, *, running: str) -> None:
+    """One Run button; once pressed, the section's job follows the settings in the background.
+
+    ``make_job()`` gives ``(key, blocks)``; the job runs off the page thread (``ui.background``) with a
+    progress bar and a Cancel button, and ``render(results)`` draws what has finished (quick results first).
+    """
+    pressed = st.button(label, key=f"{name}_btn")
+    if pressed:
+        st.session_state[f"{name}_on"] = True
+    if not st.session_state.get(f"{name}_on"):
+        return
+    try:
+        key, blocks = make_job()
+        background.start(name, key, blocks, private=scoped.session_uses_upload(), restart=pressed)
+    except (ValueError, TypeError) as exc:
+        widgets.show_error(exc)
+        return
+    background.live_section(name, lambda job: render(job.finished()), label=running)
 
 
 def _sampler_status(diag: dict, advice: bool = True) -> None:
@@ -355,19 +369,23 @@ with expert_section("Against clipping baselines on this data (not from the paper
         "At equal ε: the paper's mechanism, the exponential mechanism on clipped data (B1) and DP gradient "
         f"descent with clipping (B2, (ε, δ = {fmt.delta(delta)})-DP), held-out MAE over the same releases."
     )
-    if _pressed("Run the baselines on this data", "l1_run_data_base"):
-        try:
-            full = cl.analysis(
-                ds.name, ds.fingerprint, est, idx, standardise, int(n_rel), int(seed), float(delta), ds, baselines=True
-            )
+
+    def _render_data_baselines(results: dict) -> None:
+        if "full" in results:
             widgets.table(
-                sim.summarize_releases(full.result.table),
+                sim.summarize_releases(results["full"].result.table),
                 key="l1_release_summary",
                 formats={"releases": fmt.integer},
                 headers={"index": "method"},
             )
-        except ValueError as exc:
-            widgets.show_error(exc)
+
+    _run_section(
+        "l1_run_data_base",
+        "Run the baselines on this data",
+        lambda: cl.data_baseline_blocks(ds, est, idx, standardise, int(n_rel), int(seed), float(delta)),
+        _render_data_baselines,
+        running="Running the baselines",
+    )
 
 with expert_section("The paper's error bound for this setting"):
     b = cal["bound"]
@@ -447,50 +465,59 @@ def _experiments(
         "Synthetic protocol of the specification (not from the paper, which has no experiments): d = 1, "
         "w₀ = 0.5, exact population risk (noise integrated in closed form), exact grid sampler. ι = c·ι* per n."
     )
-    if not _pressed("Run the experiment", "l1_run_exp"):
+    _run_section(
+        "l1_run_exp",
+        "Run the experiment",
+        lambda: cl.experiment_blocks(which, base, int(sim_trials), int(seed), quick=background.in_server()),
+        lambda results: _render_experiment(which, results, theta, conv),
+        running=f"Running: {EXPERIMENT_NAMES[which].lower()}",
+    )
+
+
+def _render_experiment(which: str, results: dict, theta: float, conv: str) -> None:
+    got = cl.latest(results)
+    if got is None:
         return
-    trials_n = int(sim_trials)
-    try:
-        if which == "rates":
-            s1, b1 = cl.rates(base, (500, 2000, 8000), tuple(sorted({1.2, 1.5, 2.0})), trials_n, int(seed))
-            st.plotly_chart(lf.rate_figure(s1), width="stretch", key="l1_rates_fig")
-            viol = b1[b1["assumption_violated"]]
-            if len(viol):
-                st.warning(
-                    "θ = " + ", ".join(fmt.number(v) for v in sorted(set(viol["theta"]))) + ": assumption "
-                    "violated for these tails (infinite moment): no utility guarantee; privacy is unaffected."
-                )
-            widgets.table(
-                b1[["n", "theta", "iota", "total", "rate_paper"]],
-                key="l1_rates_table",
-                index=False,
-                headers={"total": "explicit bound U(ι)", "rate_paper": "paper rate (constant 1)"},
-                formats={"n": fmt.integer, "total": lambda v: fmt.number(v, inf=fmt.UNBOUNDED)},
+    value, stage = got
+    if stage == "quick":
+        st.caption(f"Quick first look with {fmt.integer(cl.QUICK_TRIALS)} trials per point; refining.")
+    if which == "rates":
+        s1, b1 = value
+        st.plotly_chart(lf.rate_figure(s1), width="stretch", key="l1_rates_fig")
+        viol = b1[b1["assumption_violated"]]
+        if len(viol):
+            st.warning(
+                "θ = " + ", ".join(fmt.number(v) for v in sorted(set(viol["theta"]))) + ": assumption "
+                "violated for these tails (infinite moment): no utility guarantee; privacy is unaffected."
             )
-            st.caption(
-                "Dotted lines: reference slope −(θ−1)/θ anchored at the first point; the fitted slope is in the legend."
-            )
-        elif which == "epsilon":
-            s2, b2 = cl.epsilons(base, (0.1, 0.3, 1.0, 3.0, 10.0), trials_n, int(seed))
-            np_level = float(s2[s2.method == "nonprivate"]["excess_risk_mean"].mean())
-            st.plotly_chart(
-                lf.epsilon_figure(
-                    s2[s2.method == "em_l1"],
-                    b2,
-                    eps_star=bounds.privacy_dominance_epsilon(theta, conv),
-                    nonprivate=np_level,
-                ),
-                width="stretch",
-                key="l1_eps_fig",
-            )
-        elif which == "truncation":
-            s3, b3 = cl.truncation(base, (0.05, 0.2, 1.0, 5.0, 20.0), trials_n, int(seed))
-            st.plotly_chart(lf.truncation_figure(s3, b3), width="stretch", key="l1_trunc_fig")
-        else:
-            s4 = cl.baselines(base, (1.5, 2.5, 4.0), trials_n, int(seed))
-            st.plotly_chart(lf.baseline_figure(s4), width="stretch", key="l1_base_fig")
-    except ValueError as exc:
-        widgets.show_error(exc)
+        widgets.table(
+            b1[["n", "theta", "iota", "total", "rate_paper"]],
+            key="l1_rates_table",
+            index=False,
+            headers={"total": "explicit bound U(ι)", "rate_paper": "paper rate (constant 1)"},
+            formats={"n": fmt.integer, "total": lambda v: fmt.number(v, inf=fmt.UNBOUNDED)},
+        )
+        st.caption(
+            "Dotted lines: reference slope −(θ−1)/θ anchored at the first point; the fitted slope is in the legend."
+        )
+    elif which == "epsilon":
+        s2, b2 = value
+        np_level = float(s2[s2.method == "nonprivate"]["excess_risk_mean"].mean())
+        st.plotly_chart(
+            lf.epsilon_figure(
+                s2[s2.method == "em_l1"],
+                b2,
+                eps_star=bounds.privacy_dominance_epsilon(theta, conv),
+                nonprivate=np_level,
+            ),
+            width="stretch",
+            key="l1_eps_fig",
+        )
+    elif which == "truncation":
+        s3, b3 = value
+        st.plotly_chart(lf.truncation_figure(s3, b3), width="stretch", key="l1_trunc_fig")
+    else:
+        st.plotly_chart(lf.baseline_figure(value), width="stretch", key="l1_base_fig")
 
 
 with expert_section("Experiments on synthetic data"):
@@ -504,20 +531,27 @@ def _sampler_check(eps: float, theta: float, seed: int) -> None:
         "d = 2, n = 1000, ι = 0.05: the exact grid law (200 × 200 grid) against the final states of 200 MALA "
         "chains. The grid sampler is the paper's algorithm and is exactly ε-DP."
     )
-    if not _pressed("Run the sampler check", "l1_run_sampler"):
+    _run_section(
+        "l1_run_sampler",
+        "Run the sampler check",
+        lambda: cl.sampler_blocks(1000, eps, theta, 0.05, 200, seed),
+        _render_sampler,
+        running="Running the grid sampler and 200 chains",
+    )
+
+
+def _render_sampler(results: dict) -> None:
+    if "full" not in results:
         return
-    try:
-        out = cl.sampler_check(1000, eps, theta, 0.05, 200, seed)
-        d = out["diagnostics"]
-        _sampler_status(d, advice=False)
-        for j in range(2):
-            st.plotly_chart(
-                lf.sampler_figure(out["points"], out["probs"], out["draws"], coord=j, diagnostics=d),
-                width="stretch",
-                key=f"l1_sampler_{j}",
-            )
-    except ValueError as exc:
-        widgets.show_error(exc)
+    out = results["full"]
+    d = out["diagnostics"]
+    _sampler_status(d, advice=False)
+    for j in range(2):
+        st.plotly_chart(
+            lf.sampler_figure(out["points"], out["probs"], out["draws"], coord=j, diagnostics=d),
+            width="stretch",
+            key=f"l1_sampler_{j}",
+        )
 
 
 with expert_section("Sampler honesty: the approximate sampler against the exact one"):
