@@ -310,97 +310,103 @@ def _sampler_status(diag: dict, advice: bool = True) -> None:
     )
 
 
-with expert_section("How the coefficients are drawn: truncation, temperature and the guarantee"):
-    st.markdown(
-        "Instead of clipping the data, the mechanism replaces each absolute residual |r| by a *truncated* loss "
-        "(1/ι)·ψ_θ(ι|r|) that stops growing at the **threshold 1/ι**. Every record then moves the summed cost "
-        "S(w) by at most **log θ**, whatever its size, and the **exponential mechanism** samples w with "
-        "probability ∝ exp(−κ·S(w)). Pure ε-DP: δ plays no role here (it is only used by the DP-GD baseline). "
-        "Source: Di Wang and Jinhui Xu, *Differentially Private ℓ1-norm Linear Regression with Heavy-tailed Data*."
-    )
-    if conv == "paper_box":
-        widgets.guarantee_badge("broken", CONVENTION_LABELS["paper_box"])
-    elif cal["mode"] == "grid":
-        widgets.guarantee_badge("corrected" if conv == "tight" else "claimed", cal["privacy_label"])
-    if mcmc is not None:
-        _sampler_status(mcmc)
-    m1, m2, m3, m4, m5 = st.columns(5)
-    m1.metric("Truncation scale ι", fmt.number(cal["iota"]), help=tip("ι"))
-    m2.metric("Residual threshold 1/ι", fmt.number(cal["threshold"]), help=tip("1/ι"))
-    m3.metric("Sensitivity of S: log θ", fmt.number(cal["cost_sensitivity"], sig=4), help=tip("θ"))
-    m4.metric(
-        "Score sensitivity Δu",
-        fmt.number(cal["score_sensitivity"]),
-        help=f"Exact log θ/(nι). The paper's 2 log θ/(nι) = "
-        f"{fmt.number(cal['score_sensitivity_paper'])} is a valid bound, loose by 2×.",
-    )
-    m5.metric("Inverse temperature κ", fmt.number(cal["kappa"], sig=4), help=tip("κ"))
-    st.caption(
-        f"n = {fmt.integer(an.n_train)}; d = {fmt.integer(len(feats))}; sampler: **{cal['mode']}**"
-        + (
-            f" (grid {fmt.integer(cal['grid_m'])} cells per axis, N = "
-            f"{fmt.integer(cal['net_size'])} points, ζ_G = {fmt.number(cal['zeta'])})"
-            if cal["mode"] == "grid"
-            else ""
+with expert_section(
+    "How the coefficients are drawn: truncation, temperature and the guarantee", key="l1_x_how"
+) as shown:
+    if shown:
+        st.markdown(
+            "Instead of clipping the data, the mechanism replaces each absolute residual |r| by a *truncated* loss "
+            "(1/ι)·ψ_θ(ι|r|) that stops growing at the **threshold 1/ι**. Every record then moves the summed cost "
+            "S(w) by at most **log θ**, whatever its size, and the **exponential mechanism** samples w with "
+            "probability ∝ exp(−κ·S(w)). Pure ε-DP: δ plays no role here (it is only used by the DP-GD baseline). "
+            "Source: Di Wang and Jinhui Xu, *Differentially Private ℓ1-norm Linear Regression with Heavy-tailed Data*."
         )
-        + "; κ for tight / paper proof / paper box = "
-        + " / ".join(fmt.number(cal["kappas"][c], sig=4) for c in CONVENTIONS)
-        + f"; β = κnι = {fmt.number(cal['beta'], sig=4)}. "
-        f"Paper's sensitivity 2·log θ/(nι) = {fmt.number(cal['score_sensitivity_paper'])} (loose by 2×)."
-    )
-    widgets.audit_link(MECH, conv)
-
-with expert_section("Where the noise comes from: the output law and the residuals"):
-    for note in an.notes:
-        (st.warning if "leaks" in note else st.caption)(note)
-    if an.density is not None:
-        marks = {"LAD (non-private)": an.result.lad_w}
-        if len(feats) == 1:
-            probs = {c.replace("_", " "): an.density[c] for c in CONVENTIONS}
-        else:
-            probs = {conv.replace("_", " "): an.density[conv]}
-        st.plotly_chart(lf.density_figure(an.density_points, probs, marks=marks), width="stretch", key="l1_density")
-    else:
-        st.caption("The exact output law is drawn for one or two features.")
-    st.plotly_chart(lf.residual_histogram(an.residuals, cal["iota"]), width="stretch", key="l1_resid")
-
-with expert_section("Against clipping baselines on this data (not from the paper)"):
-    st.caption(
-        "At equal ε: the paper's mechanism, the exponential mechanism on clipped data (B1) and DP gradient "
-        f"descent with clipping (B2, (ε, δ = {fmt.delta(delta)})-DP), held-out MAE over the same releases."
-    )
-
-    def _render_data_baselines(results: dict) -> None:
-        if "full" in results:
-            widgets.table(
-                sim.summarize_releases(results["full"].result.table),
-                key="l1_release_summary",
-                formats={"releases": fmt.integer},
-                headers={"index": "method"},
+        if conv == "paper_box":
+            widgets.guarantee_badge("broken", CONVENTION_LABELS["paper_box"])
+        elif cal["mode"] == "grid":
+            widgets.guarantee_badge("corrected" if conv == "tight" else "claimed", cal["privacy_label"])
+        if mcmc is not None:
+            _sampler_status(mcmc)
+        m1, m2, m3, m4, m5 = st.columns(5)
+        m1.metric("Truncation scale ι", fmt.number(cal["iota"]), help=tip("ι"))
+        m2.metric("Residual threshold 1/ι", fmt.number(cal["threshold"]), help=tip("1/ι"))
+        m3.metric("Sensitivity of S: log θ", fmt.number(cal["cost_sensitivity"], sig=4), help=tip("θ"))
+        m4.metric(
+            "Score sensitivity Δu",
+            fmt.number(cal["score_sensitivity"]),
+            help=f"Exact log θ/(nι). The paper's 2 log θ/(nι) = "
+            f"{fmt.number(cal['score_sensitivity_paper'])} is a valid bound, loose by 2×.",
+        )
+        m5.metric("Inverse temperature κ", fmt.number(cal["kappa"], sig=4), help=tip("κ"))
+        st.caption(
+            f"n = {fmt.integer(an.n_train)}; d = {fmt.integer(len(feats))}; sampler: **{cal['mode']}**"
+            + (
+                f" (grid {fmt.integer(cal['grid_m'])} cells per axis, N = "
+                f"{fmt.integer(cal['net_size'])} points, ζ_G = {fmt.number(cal['zeta'])})"
+                if cal["mode"] == "grid"
+                else ""
             )
+            + "; κ for tight / paper proof / paper box = "
+            + " / ".join(fmt.number(cal["kappas"][c], sig=4) for c in CONVENTIONS)
+            + f"; β = κnι = {fmt.number(cal['beta'], sig=4)}. "
+            f"Paper's sensitivity 2·log θ/(nι) = {fmt.number(cal['score_sensitivity_paper'])} (loose by 2×)."
+        )
+        widgets.audit_link(MECH, conv)
 
-    _run_section(
-        "l1_run_data_base",
-        "Run the baselines on this data",
-        lambda: cl.data_baseline_blocks(ds, est, idx, standardise, int(n_rel), int(seed), float(delta)),
-        _render_data_baselines,
-        running="Running the baselines",
-    )
+with expert_section("Where the noise comes from: the output law and the residuals", key="l1_x_noise") as shown:
+    if shown:
+        for note in an.notes:
+            (st.warning if "leaks" in note else st.caption)(note)
+        if an.density is not None:
+            marks = {"LAD (non-private)": an.result.lad_w}
+            if len(feats) == 1:
+                probs = {c.replace("_", " "): an.density[c] for c in CONVENTIONS}
+            else:
+                probs = {conv.replace("_", " "): an.density[conv]}
+            st.plotly_chart(lf.density_figure(an.density_points, probs, marks=marks), width="stretch", key="l1_density")
+        else:
+            st.caption("The exact output law is drawn for one or two features.")
+        st.plotly_chart(lf.residual_histogram(an.residuals, cal["iota"]), width="stretch", key="l1_resid")
 
-with expert_section("The paper's error bound for this setting"):
-    b = cal["bound"]
-    widgets.table(
-        bounds.bound_terms_table(b),
-        sig=4,
-        key="l1_bound_terms",
-        formats={"value": lambda v: fmt.number(v, sig=4, inf=fmt.UNBOUNDED)},
-    )
-    st.caption(
-        f"{bounds.EXPLICIT_LABEL}; assumption {cal['bound_assumption']} with τ = {fmt.number(tau)}, "
-        f"σ_θ = {fmt.number(sigma)}, η = η_total/5 = {fmt.number(cal['eta'])}. Paper rate "
-        f"({bounds.RATE_LABEL}): {fmt.number(cal['rate_paper'], sig=4)}. ι* = "
-        f"{fmt.number(cal['iota_star'], sig=4)}, paper's ι = {fmt.number(cal['iota_paper'], sig=4)}."
-    )
+with expert_section("Against clipping baselines on this data (not from the paper)", key="l1_x_base") as shown:
+    if shown:
+        st.caption(
+            "At equal ε: the paper's mechanism, the exponential mechanism on clipped data (B1) and DP gradient "
+            f"descent with clipping (B2, (ε, δ = {fmt.delta(delta)})-DP), held-out MAE over the same releases."
+        )
+
+        def _render_data_baselines(results: dict) -> None:
+            if "full" in results:
+                widgets.table(
+                    sim.summarize_releases(results["full"].result.table),
+                    key="l1_release_summary",
+                    formats={"releases": fmt.integer},
+                    headers={"index": "method"},
+                )
+
+        _run_section(
+            "l1_run_data_base",
+            "Run the baselines on this data",
+            lambda: cl.data_baseline_blocks(ds, est, idx, standardise, int(n_rel), int(seed), float(delta)),
+            _render_data_baselines,
+            running="Running the baselines",
+        )
+
+with expert_section("The paper's error bound for this setting", key="l1_x_bound") as shown:
+    if shown:
+        b = cal["bound"]
+        widgets.table(
+            bounds.bound_terms_table(b),
+            sig=4,
+            key="l1_bound_terms",
+            formats={"value": lambda v: fmt.number(v, sig=4, inf=fmt.UNBOUNDED)},
+        )
+        st.caption(
+            f"{bounds.EXPLICIT_LABEL}; assumption {cal['bound_assumption']} with τ = {fmt.number(tau)}, "
+            f"σ_θ = {fmt.number(sigma)}, η = η_total/5 = {fmt.number(cal['eta'])}. Paper rate "
+            f"({bounds.RATE_LABEL}): {fmt.number(cal['rate_paper'], sig=4)}. ι* = "
+            f"{fmt.number(cal['iota_star'], sig=4)}, paper's ι = {fmt.number(cal['iota_paper'], sig=4)}."
+        )
 
 
 @st.fragment
@@ -416,20 +422,22 @@ def _truncation_picture(theta: float) -> None:
     )
 
 
-with expert_section("The truncated loss ψ_θ"):
-    _truncation_picture(float(theta))
+with expert_section("The truncated loss ψ_θ", key="l1_x_psi") as shown:
+    if shown:
+        _truncation_picture(float(theta))
 
-with expert_section("Norm against coordinate-wise moment assumptions"):
-    st.plotly_chart(
-        lf.assumption_rates_figure(n=int(an.n_train), epsilon=eps, eta_total=eta_total, theta=theta),
-        width="stretch",
-        key="l1_assumption_fig",
-    )
-    st.caption(
-        f"n = {fmt.integer(an.n_train)}, ε = {fmt.epsilon(eps)}. A bound on every coordinate's moment (A2, A4) is "
-        "weaker than a bound on the norm's moment (A1, A3), and the rate pays an extra √d (second moment) or "
-        "d^(1/θ) factor; hidden constants set to 1 (rate only)."
-    )
+with expert_section("Norm against coordinate-wise moment assumptions", key="l1_x_assume") as shown:
+    if shown:
+        st.plotly_chart(
+            lf.assumption_rates_figure(n=int(an.n_train), epsilon=eps, eta_total=eta_total, theta=theta),
+            width="stretch",
+            key="l1_assumption_fig",
+        )
+        st.caption(
+            f"n = {fmt.integer(an.n_train)}, ε = {fmt.epsilon(eps)}. A bound on every coordinate's moment (A2, A4) is "
+            "weaker than a bound on the norm's moment (A1, A3), and the rate pays an extra √d (second moment) or "
+            "d^(1/θ) factor; hidden constants set to 1 (rate only)."
+        )
 
 
 @st.fragment
@@ -520,8 +528,11 @@ def _render_experiment(which: str, results: dict, theta: float, conv: str) -> No
         st.plotly_chart(lf.baseline_figure(value), width="stretch", key="l1_base_fig")
 
 
-with expert_section("Experiments on synthetic data"):
-    _experiments(float(eps), float(delta), int(seed), float(theta), conv, float(c_iota), float(eta_total), assumption)
+with expert_section("Experiments on synthetic data", key="l1_x_exp") as shown:
+    if shown:
+        _experiments(
+            float(eps), float(delta), int(seed), float(theta), conv, float(c_iota), float(eta_total), assumption
+        )
 
 
 @st.fragment
@@ -554,5 +565,6 @@ def _render_sampler(results: dict) -> None:
         )
 
 
-with expert_section("Sampler honesty: the approximate sampler against the exact one"):
-    _sampler_check(float(eps), float(theta), int(seed))
+with expert_section("Sampler honesty: the approximate sampler against the exact one", key="l1_x_sampler") as shown:
+    if shown:
+        _sampler_check(float(eps), float(theta), int(seed))

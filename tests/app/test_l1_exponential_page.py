@@ -10,7 +10,15 @@ from _helpers import open_page as _open_page
 PAGE = "pages/l1_exponential.py"
 
 
-def open_page(app, **query):
+#: The lazy expert sections of the page (their content is computed only while open).
+SECTIONS = ("l1_x_how", "l1_x_noise", "l1_x_base", "l1_x_bound", "l1_x_psi", "l1_x_assume", "l1_x_exp", "l1_x_sampler")
+
+
+def open_page(app, sections: bool = True, **query):
+    """The page with these link values; with ``sections``, every expert section opened as a visitor would."""
+    if sections:
+        for key in SECTIONS:
+            app.session_state[key] = True
     return _open_page(app, PAGE, **query)
 
 
@@ -71,6 +79,8 @@ def test_mcmc_mode_with_more_features(app):
 
 
 def test_uploaded_csv(app):
+    for key in SECTIONS:
+        app.session_state[key] = True
     at = app.run()
     at.radio(key="w_source").set_value("upload").run()
     at.file_uploader(key="csv").set_value(("mine.csv", CSV, "text/csv")).run()
@@ -280,6 +290,8 @@ SMALL = b"x1,x2,y\n" + b"".join(
 
 
 def test_small_upload_of_100_rows_gives_a_full_first_screen(app):
+    for key in SECTIONS:
+        app.session_state[key] = True
     at = app.run()
     at.radio(key="w_source").set_value("upload").run()
     at.file_uploader(key="csv").set_value(("small.csv", SMALL, "text/csv")).run()
@@ -304,3 +316,13 @@ def test_baselines_on_the_data_use_the_same_private_releases_as_the_first_screen
     assert em["held-out MAE"].iloc[0] == mae  # same seed, same draws: the quick first answer is not redrawn
     at.run()  # the finished job stays shown on the next rerun
     assert any("held-out MAE" in d.value.columns for d in at.dataframe)
+
+
+def test_expert_sections_compute_their_content_only_when_opened(app):
+    at = open_page(app, sections=False)
+    assert not at.exception
+    assert [e.label for e in at.expander][1:] and "Truncation scale ι" not in metrics(at)
+    assert len(at.get("plotly_chart")) == 1  # the first screen's chart only
+    at.session_state["l1_x_how"] = True
+    at.run()
+    assert not at.exception and "Truncation scale ι" in metrics(at)
