@@ -152,7 +152,7 @@ if not feats:
 idx = tuple(names.index(f) for f in feats)
 standardise = scale == "sample"
 try:
-    an = cl.analysis(ds.name, ds.fingerprint, est, idx, standardise, int(n_rel), int(seed), float(delta), ds)
+    an = cl.analysis(ds.name, ds.fingerprint, est, idx, standardise, int(n_rel), int(seed), ds)
 except ValueError as exc:
     with screen:
         widgets.show_error(exc)
