@@ -235,8 +235,9 @@ with screen:
         st.warning(f"**Approximate sampler:** {APPROXIMATE_LABEL}.", icon="⚠️")
     if head["lad_on_boundary"]:
         st.info(
-            f"The non-private fit sits on the edge of the allowed coefficients (‖w‖ ≤ R = {fmt.number(radius)}): "
-            "a larger radius R in the settings would fit better, at the cost of a wider spread.",
+            f"The non-private fit reaches the largest coefficients allowed (radius R = {fmt.number(radius)}): "
+            "the data would prefer larger ones. A larger R in the settings lets both fits reach them but widens "
+            "the private draw's spread; compare the held-out error after the change.",
             icon="ℹ️",
         )
 

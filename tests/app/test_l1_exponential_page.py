@@ -216,7 +216,7 @@ def test_first_screen_has_three_numbers_a_status_badge_and_one_chart(app):
 def test_every_symbol_on_the_first_screen_has_a_glossary_entry(app):
     from dp_core import glossary
 
-    for query in ({}, {"l1_conv": "paper_box"}, {"dataset": "diabetes", "l1_mode": "mcmc"}):
+    for query in ({}, {"l1_conv": "paper_box"}, {"dataset": "diabetes", "l1_mode": "mcmc"}, {"dataset": "iris"}):
         at = open_page(app, **query)
         assert not at.exception
         texts = first_screen_texts(at)
@@ -326,3 +326,13 @@ def test_expert_sections_compute_their_content_only_when_opened(app):
     at.session_state["l1_x_how"] = True
     at.run()
     assert not at.exception and "Truncation scale ι" in metrics(at)
+
+
+def test_a_fit_at_the_edge_of_the_allowed_coefficients_is_said_with_what_to_change(app):
+    at = open_page(app, sections=False, dataset="iris")  # standardised iris: the LAD fit has norm 1 = R
+    assert not at.exception
+    assert any("largest coefficients allowed (radius R = 1)" in i.value for i in at.info)
+    from streamlit.testing.v1 import AppTest
+
+    at = open_page(AppTest.from_file(app._script_path, default_timeout=90), sections=False, dataset="census")
+    assert not any("largest coefficients" in i.value for i in at.info)
