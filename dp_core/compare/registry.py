@@ -110,6 +110,8 @@ class CompareSpec:
         Label-DP bag parameters.
     test_fraction : float
         Held-out share.
+    preprocess : str
+        Row preprocessing of the feature-based mechanisms (:data:`dp_core.preprocessing.PREPROCESS_METHODS`).
     """
 
     epsilons: tuple[float, ...]
@@ -120,6 +122,7 @@ class CompareSpec:
     m: int = 100
     rho: float = 0.1
     test_fraction: float = 0.2
+    preprocess: str = "normalize"
 
 
 class Adapter(ABC):

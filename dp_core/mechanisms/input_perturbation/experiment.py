@@ -24,9 +24,11 @@ import pandas as pd
 
 from ..._validation import check_choice, check_int, check_positive
 from ...bounds.input_perturbation import objective_gauss_bound, output_perturbation_bound, theorem2_terms
-from ...data import Dataset
+from ...data import Dataset, public_bounds
+from ...estimators.preprocessing import augment_intercept
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
+from ...preprocessing import PREPROCESS_HELP, PREPROCESS_METHODS, preprocess_rows
 from ...rng import as_generator
 from .mechanism import (
     SAMPLERS,
@@ -96,6 +98,7 @@ def prepare_data(
     positive_class: float | None = None,
     test_fraction: float = 0.2,
     seed=0,
+    preprocess: str = "normalize",
 ) -> PreparedData:
     """Turn a :class:`~dp_core.data.Dataset` into bounded rows for input perturbation.
 
@@ -113,6 +116,11 @@ def prepare_data(
         Held-out share in (0, 1).
     seed : int
         Seed of the train/test split.
+    preprocess : {"normalize", "clip", "scale", "minmax"}
+        How rows reach the unit ball (:mod:`dp_core.preprocessing`): centre and scale every column
+        by the dataset's public bounds (:func:`dp_core.data.public_bounds`) then bound the row norm;
+        ``"minmax"`` is the historical rule (column min-max from the data, rows divided by sqrt(d)).
+        With an intercept the constant 1 is appended after and the row divided by sqrt(2).
 
     Raises
     ------
@@ -129,7 +137,21 @@ def prepare_data(
     notes: list[str] = []
     leaks: list[str] = []
     public_domain = ds.name == "census"  # every census column lies in [0, 1] by its public definition
-    if public_domain:
+    check_choice("preprocess", preprocess, PREPROCESS_METHODS)
+    names = list(ds.feature_names)
+    if preprocess != "minmax":
+        bounds = public_bounds(ds)
+        Xs = preprocess_rows(X, bounds, preprocess)
+        notes.append(
+            f"Features centred and scaled by public constants ({bounds.source}); {PREPROCESS_HELP[preprocess]}."
+        )
+        if bounds.data_derived:
+            leaks.append(bounds.leak_warning)
+        if intercept:
+            Xs = augment_intercept(Xs, 1.0)
+            names.append("intercept")
+            notes.append("Intercept: the constant 1 appended and the row divided by sqrt(2), so ||x|| <= 1.")
+    elif public_domain:
         Xs = np.clip(X, 0.0, 1.0)
         notes.append("Features already in [0, 1] by their public domain (census-like data).")
     else:
@@ -140,12 +162,12 @@ def prepare_data(
             "Each feature column was scaled to [0, 1] with its minimum and maximum taken from the data; "
             "public domain bounds should be declared instead (the guarantee does not cover this step)."
         )
-    names = list(ds.feature_names)
-    if intercept:
-        Xs = np.column_stack([Xs, np.ones(Xs.shape[0])])
-        names.append("intercept")
-    Xs = Xs / math.sqrt(Xs.shape[1])
-    notes.append(f"Rows divided by sqrt({Xs.shape[1]}) so that every ||x|| <= 1 (no data needed for this step).")
+    if preprocess == "minmax":
+        if intercept:
+            Xs = np.column_stack([Xs, np.ones(Xs.shape[0])])
+            names.append("intercept")
+        Xs = Xs / math.sqrt(Xs.shape[1])
+        notes.append(f"Rows divided by sqrt({Xs.shape[1]}) so that every ||x|| <= 1 (no data needed for this step).")
     if model == "least_squares":
         if ds.task != "regression":
             raise DataValidationError(
