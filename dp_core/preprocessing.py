@@ -46,6 +46,7 @@ from ._validation import check_choice, check_positive
 __all__ = [
     "PREPROCESS_METHODS",
     "DEFAULT_PREPROCESS",
+    "INTERCEPT_CONSTANT",
     "PREPROCESS_HELP",
     "PublicBounds",
     "bounds_from_data",
@@ -58,6 +59,12 @@ __all__ = [
 #: The per-record row-bounding rules, in the order the CLI and the app list them.
 PREPROCESS_METHODS: tuple[str, ...] = ("normalize", "clip", "scale", "minmax")
 DEFAULT_PREPROCESS = "normalize"
+
+#: The public constant appended to unit-ball rows as the intercept feature (the row is then divided by
+#: ``sqrt(1 + c^2)``). A small constant keeps most of each row's norm for the features; measured on
+#: breast_cancer (12 seeds, objective perturbation, default eta): c = 0.25 gives 0.926 at epsilon = 1 and
+#: 0.953 at epsilon = 10, c = 1 gives 0.900 and 0.939.
+INTERCEPT_CONSTANT = 0.25
 
 #: One sentence per rule (CLI help, app tooltips).
 PREPROCESS_HELP: dict[str, str] = {

@@ -28,7 +28,7 @@ from ...data import Dataset, public_bounds
 from ...estimators.preprocessing import augment_intercept
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
-from ...preprocessing import PREPROCESS_HELP, PREPROCESS_METHODS, preprocess_rows
+from ...preprocessing import INTERCEPT_CONSTANT, PREPROCESS_HELP, PREPROCESS_METHODS, preprocess_rows
 from ...rng import as_generator
 from .mechanism import (
     SAMPLERS,
@@ -120,7 +120,8 @@ def prepare_data(
         How rows reach the unit ball (:mod:`dp_core.preprocessing`): centre and scale every column
         by the dataset's public bounds (:func:`dp_core.data.public_bounds`) then bound the row norm;
         ``"minmax"`` is the historical rule (column min-max from the data, rows divided by sqrt(d)).
-        With an intercept the constant 1 is appended after and the row divided by sqrt(2).
+        With an intercept the public constant :data:`dp_core.preprocessing.INTERCEPT_CONSTANT` is
+        appended after and the row divided by ``sqrt(1 + c^2)``.
 
     Raises
     ------
@@ -148,9 +149,12 @@ def prepare_data(
         if bounds.data_derived:
             leaks.append(bounds.leak_warning)
         if intercept:
-            Xs = augment_intercept(Xs, 1.0)
+            c = INTERCEPT_CONSTANT
+            Xs = augment_intercept(Xs, c)
             names.append("intercept")
-            notes.append("Intercept: the constant 1 appended and the row divided by sqrt(2), so ||x|| <= 1.")
+            notes.append(
+                f"Intercept: the constant {c:g} appended and the row divided by sqrt(1 + {c:g}²), so ||x|| <= 1."
+            )
     elif public_domain:
         Xs = np.clip(X, 0.0, 1.0)
         notes.append("Features already in [0, 1] by their public domain (census-like data).")
