@@ -135,8 +135,9 @@ class PublicBounds:
         if not self.data_derived:
             return ""
         return (
-            "The feature ranges were computed from the uploaded records, so the preprocessing depends on "
-            "private data and the privacy guarantee does not cover that step. Declare public ranges instead."
+            "The feature ranges were computed from the uploaded records: that choice depends on the private data, "
+            "so it leaks information and the privacy guarantee does not cover that step. Declare public ranges "
+            "instead."
         )
 
 
@@ -148,21 +149,30 @@ def bounds_from_data(X: np.ndarray) -> PublicBounds:
 
     >>> b = bounds_from_data(np.array([[0.0, 5.0], [2.0, 5.0]]))
     >>> b.lo, b.hi, b.centre, b.scale, b.data_derived
-    ((0.0, 4.5), (2.0, 5.5), (1.0, 5.0), (1.0, 1.0), True)
+    ((0.0, 4.5), (2.0, 5.5), (1.0, 5.0), (1.0, 0.5), True)
     """
     A = np.asarray(X, dtype=np.float64)
     if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
         raise ValueError(f"X must be a non-empty 2-D array, got shape {A.shape}.")
+    if not np.all(np.isfinite(A)):
+        raise ValueError("X must contain only finite values.")
     lo, hi = A.min(axis=0), A.max(axis=0)
     flat = ~(hi > lo)
     lo = np.where(flat, lo - 0.5, lo)
     hi = np.where(flat, hi + 0.5, hi)
-    sd = A.std(axis=0)
-    sd = np.where(sd > 0, sd, 1.0)
+    # mean and spread computed on columns scaled by their largest magnitude (no overflow near 1e308)
+    mag = np.maximum(np.abs(lo), np.abs(hi))
+    mag = np.where(mag > 0, mag, 1.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = (A / mag).mean(axis=0) * mag
+        sd = (A / mag).std(axis=0) * mag
+    mid, half = lo / 2.0 + hi / 2.0, hi / 2.0 - lo / 2.0
+    mean = np.where(np.isfinite(mean), mean, mid)
+    sd = np.where(np.isfinite(sd) & (sd > 0), sd, half)
     return PublicBounds(
         tuple(lo),
         tuple(hi),
-        tuple(A.mean(axis=0)),
+        tuple(mean),
         tuple(sd),
         source="computed from the data (column minima, maxima, means and standard deviations)",
         data_derived=True,

@@ -55,7 +55,7 @@ def test_an_upload_gets_data_derived_bounds_with_the_leak_warning(tmp_path):
 def test_bounds_from_data_values():
     b = bounds_from_data(np.array([[0.0, 5.0], [2.0, 5.0]]))
     assert b.lo == (0.0, 4.5) and b.hi == (2.0, 5.5)
-    assert b.centre == (1.0, 5.0) and b.scale == (1.0, 1.0)
+    assert b.centre == (1.0, 5.0) and b.scale == (1.0, 0.5)  # a constant column: its half-range
 
 
 @pytest.mark.parametrize(
