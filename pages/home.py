@@ -152,7 +152,22 @@ with c2:
             "scale": pbounds.scale,
         }
     )
-    st.dataframe(display.table(_bt, headers={"column": "Column"}, sig=4), width="stretch", hide_index=True, height=210)
+    st.dataframe(
+        display.table(
+            _bt,
+            headers={
+                "column": "Column",
+                "lowest": "Lowest",
+                "highest": "Highest",
+                "centre": "Centre",
+                "scale": "Scale",
+            },
+            sig=4,
+        ),
+        width="stretch",
+        hide_index=True,
+        height=210,
+    )
     st.caption(f"Source: {pbounds.source}.")
 if pbounds.data_derived:
     st.warning(pbounds.leak_warning, icon="🔓")

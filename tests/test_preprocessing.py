@@ -179,3 +179,13 @@ def test_breast_cancer_accuracy_targets():
     j = int(np.argmax(means))
     se = acc[:, j].std(ddof=1) / math.sqrt(acc.shape[0])
     assert means[j] >= 0.95 - 3 * se, (means, se)
+
+
+def test_eta_cap_reports_a_binding_bound():
+    from dp_core.mechanisms.input_perturbation.experiment import eta_cap
+
+    data = prepare_data(load_dataset("breast_cancer"), "logistic_taylor")
+    cap = eta_cap(data, 1.0)
+    assert cap["binding"] and cap["w_norm"] > 1.0 and "bound limits accuracy" in cap["note"]
+    loose = eta_cap(data, cap["w_norm"] * 1.1)
+    assert not loose["binding"] and loose["note"] == ""

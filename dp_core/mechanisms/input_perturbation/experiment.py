@@ -53,6 +53,7 @@ __all__ = [
     "alpha_tradeoff_table",
     "local_vs_n_table",
     "child_seed",
+    "eta_cap",
 ]
 
 METHODS = ("input", "objective", "output", "nonprivate")
@@ -230,6 +231,36 @@ def prepare_data(
         leaks=tuple(leaks),
         fingerprint=ds.fingerprint,
     )
+
+
+def eta_cap(data: PreparedData, eta: float) -> dict:
+    """Does the parameter bound ``||w|| <= eta`` hold the non-private model back on these data?
+
+    Fits the non-private model over the larger ball of :func:`dp_core.preprocessing.reference_eta`
+    (least squares exactly, logistic by projected Newton on the true loss) and compares its norm with
+    ``eta``. NOT FOR PUBLICATION: the norm is a statistic of the private data (shown to the analyst to
+    choose a public eta, never released).
+
+    Returns
+    -------
+    dict
+        ``eta``, ``eta_reference``, ``w_norm`` (norm of the reference fit), ``binding`` (the fit
+        would be larger than ``eta``: accuracy is capped by the bound, not by the budget) and ``note``
+        (a sentence for the page, '' when not binding).
+    """
+    from ...preprocessing import eta_cap_note, reference_eta
+    from .mechanism import logistic_nonprivate_fit, nonprivate_theta
+    from .model import sufficient_stats
+
+    eta = check_positive("eta", eta)
+    eta_ref = max(reference_eta(int(data.d)), eta)
+    if data.model == "least_squares":
+        w = nonprivate_theta(sufficient_stats(data.X_train, data.y_train, data.model), eta_ref)
+    else:
+        w = logistic_nonprivate_fit(data.X_train, data.y_train, eta_ref)
+    w_norm = float(np.linalg.norm(w))
+    note = eta_cap_note(w_norm, eta) if w_norm > eta else ""
+    return {"eta": eta, "eta_reference": eta_ref, "w_norm": w_norm, "binding": bool(note), "note": note}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
