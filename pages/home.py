@@ -166,7 +166,7 @@ with c2:
         ),
         width="stretch",
         hide_index=True,
-        height=210,
+        height=210 if len(_bt) > 5 else "auto",
     )
     st.caption(f"Source: {pbounds.source}.")
 if pbounds.data_derived:

@@ -194,7 +194,8 @@ def suggest_bag_params(
         )
     else:
         more = (
-            f"About {fmt.integer(need)} rows would reach δ ≤ {fmt.delta(target)} with at least {fmt.integer(mb)} bags."
+            f"About {fmt.integer(need)} rows to bag (now {fmt.integer(n)}) would reach δ ≤ {fmt.delta(target)} "
+            f"with at least {fmt.integer(mb)} bags."
             if need is not None
             else f"Even {fmt.integer(_N_MAX_SEARCH)} rows would not reach δ ≤ {fmt.delta(target)}: raise ε or ρ."
             if explain
