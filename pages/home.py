@@ -138,7 +138,7 @@ st.markdown(
     "records) and a **per-record rule**; both are used by every page, the comparison and the command line, and "
     "kept in the link."
 )
-pbounds = cached.public_bounds_of(ds.name, ds.fingerprint, _ds=ds)
+pbounds = widgets.public_bounds(ds)
 c1, c2 = st.columns([1, 2])
 with c1:
     widgets.preprocess_control()

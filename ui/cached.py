@@ -32,9 +32,3 @@ def gaussian_sigmas(epsilon: float, delta: float, sensitivity: float = 1.0) -> d
         "classic": classic,
         "laplace": calibration.laplace_scale(epsilon=epsilon, sensitivity=sensitivity),
     }
-
-
-@scoped.cache_data(max_entries=64, show_spinner=False)
-def public_bounds_of(name: str, fingerprint: str, _ds: data.Dataset, _version: str = dp_core.__version__):
-    """The per-column bounds used to preprocess the dataset (:func:`dp_core.data.public_bounds`)."""
-    return data.public_bounds(_ds)

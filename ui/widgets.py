@@ -247,9 +247,24 @@ def guarantee_badge(kind: str, text: str) -> None:
         raise ValueError(f"kind must be one of 'claimed', 'corrected', 'measured', 'broken', got {kind!r}.")
 
 
+def public_bounds(ds: Dataset):
+    """The dataset's per-column bounds (:func:`dp_core.data.public_bounds`), kept in this session only.
+
+    Not a shared cache: for an upload they are computed from its records, which must never reach another
+    session; for a demo dataset they are constants.
+    """
+    from dp_core.data import public_bounds as _public_bounds
+
+    memo = st.session_state.setdefault("_public_bounds", {})
+    if ds.fingerprint not in memo:
+        memo.clear()  # one dataset at a time
+        memo[ds.fingerprint] = _public_bounds(ds)
+    return memo[ds.fingerprint]
+
+
 def dataset_badge(ds: Dataset) -> None:
     """One line under a page's title: the dataset, and where its per-column bounds come from."""
-    b = cached.public_bounds_of(ds.name, ds.fingerprint, _ds=ds)
+    b = public_bounds(ds)
     origin = "bounds computed from the data (see Home)" if b.data_derived else "declared public bounds"
     st.caption(
         f"Dataset: **{ds.name}** · {display.integer(ds.n)} rows × {display.integer(ds.d)} features · {ds.task} · "
