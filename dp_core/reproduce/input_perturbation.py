@@ -54,8 +54,12 @@ def tune_regularisation(pool, model: str, epsilon: float, n: int, *, threshold: 
 
     Uses its own train/test split and noise (seed keys 3 and 4), never the trials' splits.
     """
-    data = prepare_data(
-        pool, model, threshold=threshold, seed=np.random.SeedSequence(entropy=root.entropy, spawn_key=(3,))
+    data = prepare_data(  # the paper's protocol (columns in [0, 1], rows / sqrt(d)): preprocess="minmax"
+        pool,
+        model,
+        threshold=threshold,
+        seed=np.random.SeedSequence(entropy=root.entropy, spawn_key=(3,)),
+        preprocess="minmax",
     )
     shared: dict = {}
     scores: dict = {}
@@ -102,7 +106,7 @@ def reproduction_table(
         }
         for t in range(T):
             split_seed = np.random.SeedSequence(entropy=root.entropy, spawn_key=(1, t))
-            data = prepare_data(pool, model, threshold=thr, seed=split_seed)
+            data = prepare_data(pool, model, threshold=thr, seed=split_seed, preprocess="minmax")  # paper protocol
             shared: dict = {}
             for e in EPSILONS:
                 groups: dict = {}
