@@ -8,13 +8,13 @@ live in ``st.session_state`` (``ui.state``), survive page switches and are mirro
 import streamlit as st
 
 from ui import state
-from ui.pages import PAGES
+from ui.pages import DEFAULT_PAGE, PAGES
 
 st.set_page_config(page_title="Privacy-Utility Explorer", page_icon="🔐", layout="wide")
 
 state.init_state()  # parses the link's shared values (ui.state); messages appear on the page
 pg = st.navigation(
-    [st.Page(path, title=title, icon=icon, default=(i == 0)) for i, (path, title, icon, _desc) in enumerate(PAGES)],
+    [st.Page(path, title=title, icon=icon, default=(path == DEFAULT_PAGE)) for path, title, icon, _desc in PAGES],
     position="hidden",
 )
 pg.run()

@@ -30,9 +30,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dp_core.bounds.l1_exponential import iota_star, moment_constants
 from dp_core.data import load_dataset, make_heavy_tailed, train_test_split
 from dp_core.mechanisms.l1_exponential import kappa
+from dp_core.mechanisms.l1_exponential.bounds import iota_star, moment_constants
 from dp_core.mechanisms.l1_exponential.mcmc import ESS_MIN, RHAT_THRESHOLD, MCMCSchedule, em_mcmc
 from dp_core.mechanisms.l1_exponential.mechanism import L1ExponentialRegression
 

@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dp_core.bounds.l1_exponential import iota_star, moment_constants  # noqa: E402
 from dp_core.data import make_heavy_tailed  # noqa: E402
 from dp_core.mechanisms.l1_exponential import MCMCSchedule, em_grid, em_mcmc, grid_net, kappa  # noqa: E402
+from dp_core.mechanisms.l1_exponential.bounds import iota_star, moment_constants  # noqa: E402
 from dp_core.mechanisms.l1_exponential.grid import grid_costs, grid_probabilities, sample_grid  # noqa: E402
 
 

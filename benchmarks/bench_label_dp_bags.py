@@ -18,8 +18,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dp_core.bounds import label_dp_bags as acc  # noqa: E402
 from dp_core.mechanisms import label_dp_bags as lb  # noqa: E402
+from dp_core.mechanisms.label_dp_bags import bounds as acc  # noqa: E402
 from dp_core.rng import spawn_seeds  # noqa: E402
 
 

@@ -26,9 +26,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dp_core.compare.adapters.input_perturbation import InputPerturbationAdapter  # noqa: E402
 from dp_core.compare.registry import CompareSpec  # noqa: E402
 from dp_core.data import load_dataset  # noqa: E402
+from dp_core.mechanisms.input_perturbation.compare import InputPerturbationAdapter  # noqa: E402
 from dp_core.preprocessing import PREPROCESS_METHODS  # noqa: E402
 
 EPSILONS = (0.1, 1.0, 10.0)

@@ -7,6 +7,8 @@ References
 ----------
 .. [DR14] C. Dwork and A. Roth, *The Algorithmic Foundations of Differential Privacy*, 2014,
    Thm 3.6 (Laplace) and Thm A.1 (classic Gaussian, epsilon < 1).
+.. [CMS11] K. Chaudhuri, C. Monteleoni and A. D. Sarwate, *Differentially Private Empirical Risk
+   Minimization*, JMLR 12, 2011, Algorithm 1 (output perturbation) and Corollary 8 (sensitivity).
 .. [BW18] B. Balle and Y.-X. Wang, *Improving the Gaussian Mechanism for Differential Privacy:
    Analytical Calibration and Optimal Denoising*, ICML 2018, Thm 8 (exact privacy profile).
 """
@@ -17,6 +19,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 from scipy.special import log_ndtr
 
 from ._validation import check_delta, check_epsilon, check_positive
@@ -26,8 +29,11 @@ __all__ = [
     "NoiseSpec",
     "laplace_scale",
     "laplace_epsilon",
+    "output_perturbation_sensitivity",
+    "sample_laplace_norm",
     "gaussian_sigma_classic",
     "gaussian_epsilon_classic",
+    "gaussian_privacy_profile",
     "gaussian_delta_analytic",
     "gaussian_sigma_analytic",
     "gaussian_epsilon_analytic",
@@ -56,35 +62,58 @@ def solve_monotone(
     safe: str,
     rtol: float = 1e-12,
     max_doublings: int = 200,
+    integer: bool = False,
     what: str = "the parameter",
 ) -> float:
     """Solve ``f(x) = target`` for a monotone ``f`` on ``(lo, inf)`` and round to the safe side.
 
+    The one root search of :mod:`dp_core`: every calibration, inverse and "smallest n / k / m"
+    question is answered here. Write ``g(x) = f(x) - target`` if ``increasing`` else
+    ``target - f(x)``; ``g`` is non-decreasing and the search keeps ``g(lo) < 0 <= g(hi)``.
+
     The bracket ``[lo, hi]`` grows by doubling ``hi`` (at most ``max_doublings`` times), then
     bisection runs in log space until the bracket is narrower than ``rtol`` relative. ``safe``
-    says which end of the final bracket is returned: ``"upper"`` or ``"lower"``. Returning a
-    bracket end, not the midpoint, keeps the answer on the conservative side of the root.
+    says which end of the final bracket is returned: ``"upper"`` (the smallest ``x`` found with
+    ``g(x) >= 0``) or ``"lower"`` (the largest found with ``g(x) < 0``). Returning a bracket end,
+    not the midpoint, keeps the answer on the conservative side of the root.
+
+    With ``integer=True`` the bracket ends are integers and bisection stops when they are
+    adjacent, so ``"upper"`` is exactly the smallest integer with ``g >= 0`` and ``"lower"`` the
+    largest with ``g < 0`` (``rtol`` is then unused). ``f`` may be a 0/1 indicator of a monotone
+    condition (target 1): the search then finds where the condition starts to hold.
 
     >>> round(solve_monotone(lambda x: x * x, 2.0, lo=1e-9, hi=1.0, increasing=True, safe="upper"), 9)
     1.414213562
+    >>> solve_monotone(lambda k: k * k, 50, lo=1, hi=2, increasing=True, safe="upper", integer=True)
+    8
     """
     if safe not in ("upper", "lower"):
         raise ValueError(f"safe must be 'upper' or 'lower', got {safe!r}.")
     sign = 1.0 if increasing else -1.0
 
-    def g(x: float) -> float:  # increasing in x, root at the solution
+    def g(x: float) -> float:  # non-decreasing in x, root at the solution
         return sign * (f(x) - target)
 
+    if integer:
+        lo, hi = int(math.floor(lo)), int(math.ceil(hi))
     if g(lo) > 0:
         raise InvalidPrivacyParameter(f"no solution for {what}: already exceeded at the smallest value {lo:g}.")
     for _ in range(max_doublings):
         if g(hi) >= 0:
             break
-        lo, hi = hi, hi * 2.0
+        lo, hi = hi, hi * 2
     else:
         raise InvalidPrivacyParameter(
             f"no solution for {what}: the search grew past {hi:g}; the privacy budget is too small."
         )
+    if integer:
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if g(mid) >= 0:
+                hi = mid
+            else:
+                lo = mid
+        return hi if safe == "upper" else lo
     for _ in range(400):
         if hi - lo <= rtol * hi:
             break
@@ -125,6 +154,48 @@ def laplace_epsilon(*, scale: float, sensitivity: float) -> float:
     return math.inf if b == 0.0 else sens / b
 
 
+def output_perturbation_sensitivity(*, lipschitz: float, n: float, lam: float) -> float:
+    """L2 sensitivity ``2 L / (n lam)`` of the minimiser of a ``lam``-strongly convex regularised
+    empirical risk whose per-record loss is ``L``-Lipschitz ([CMS11] Corollary 8).
+
+    The one formula behind every output perturbation (the input-perturbation page's baseline with
+    ``L = zeta``, ``n lam = Delta``, and the comparison's ridge / logistic baselines).
+
+    >>> output_perturbation_sensitivity(lipschitz=1.0, n=100, lam=0.1)
+    0.2
+    """
+    L = check_positive("lipschitz", lipschitz, allow_zero=True)
+    nn = check_positive("n", n)
+    lm = check_positive("lam", lam)
+    return 2.0 * L / (nn * lm)
+
+
+def sample_laplace_norm(rng, size: int, d: int, *, scale: float = 1.0, radius_first: bool = False) -> np.ndarray:
+    """``size`` draws in R^d of the density ``∝ exp(-||b|| / scale)`` ([CMS11] Algorithm 1).
+
+    Drawn as a uniform direction (a normalised standard normal vector) times a
+    ``Gamma(d, scale)`` radius from ``rng`` (a ``numpy.random.Generator``): the one sampler of
+    the norm-Laplace ("radial") noise of output perturbation and of the large-margin mechanism;
+    ``scale = sensitivity / epsilon``. The direction is drawn first, the radii first with
+    ``radius_first=True`` (the large-margin mechanism's order, kept so its seeded draws stay the
+    same). Returns an array of shape ``(size, d)``.
+
+    >>> b = sample_laplace_norm(np.random.default_rng(0), 2000, 3, scale=0.5)
+    >>> b.shape, round(float(np.linalg.norm(b, axis=1).mean()), 1)  # E||b|| = d * scale
+    ((2000, 3), 1.5)
+    """
+    if radius_first:
+        r = rng.gamma(d, scale, size=(size, 1))
+        z = rng.standard_normal((size, d))
+    else:
+        z = rng.standard_normal((size, d))
+        r = rng.gamma(d, scale, size=(size, 1))
+    nrm = np.linalg.norm(z, axis=1, keepdims=True)
+    nrm[nrm == 0.0] = 1.0
+    # each caller's historical operation order, so that seeded draws stay bit-identical
+    return r * z / nrm if radius_first else z / nrm * r
+
+
 def gaussian_sigma_classic(*, epsilon: float, delta: float, sensitivity: float) -> float:
     """Classic Gaussian mechanism: ``sigma = sensitivity * sqrt(2 ln(1.25/delta)) / epsilon``.
 
@@ -163,13 +234,47 @@ def gaussian_epsilon_classic(*, sigma: float, delta: float, sensitivity: float) 
     return eps
 
 
-def _log_sub_exp(a: float, b: float) -> float:
-    """log(exp(a) - exp(b)) for a >= b, -inf when equal."""
-    if b > a:
-        return -math.inf if math.isclose(a, b, rel_tol=1e-15, abs_tol=1e-300) else float("nan")
-    if b == -math.inf:
-        return a
-    return a + math.log1p(-math.exp(b - a)) if a != b else -math.inf
+def _profile_formula(e, M, exp, expm1, minimum):
+    """[BW18] Thm 8 at ``0 < M < inf``, ``e < inf``, written once for floats and arrays alike."""
+    a = M / 2.0 - e / M
+    b = -M / 2.0 - e / M
+    la = log_ndtr(a)
+    lb = e + log_ndtr(b)
+    return exp(la) * -expm1(minimum(lb - la, 0.0))
+
+
+def gaussian_privacy_profile(epsilon, mu):
+    """Exact privacy profile of a ``mu``-GDP Gaussian release, broadcast over both arguments ([BW18] Thm 8).
+
+    :math:`\\delta(\\varepsilon; \\mu) = \\Phi(\\tfrac{\\mu}{2} - \\tfrac{\\varepsilon}{\\mu})
+    - e^{\\varepsilon}\\,\\Phi(-\\tfrac{\\mu}{2} - \\tfrac{\\varepsilon}{\\mu})` with
+    ``mu = sensitivity / sigma``, evaluated in log space as
+    :math:`\\Phi(a)\\,(1 - e^{\\varepsilon + \\ln\\Phi(b) - \\ln\\Phi(a)})`.
+    ``mu = 0`` gives 0, ``mu = inf`` gives 1 (for finite epsilon), ``epsilon = inf`` gives 0.
+    The one implementation of the Gaussian profile in :mod:`dp_core`; the scalar
+    :func:`gaussian_delta_analytic` and the label-DP accounting call it. No validation (callers
+    validate); ``epsilon`` and ``mu`` must be >= 0. Scalars in, a float out (the fast path
+    of the calibrations' root searches); otherwise an array of the broadcast shape.
+
+    >>> [round(float(gaussian_privacy_profile(e, m)), 4) for e, m in [(1, 0.5), (1, 2), (0.3, 1)]]
+    [0.0068, 0.5099, 0.2933]
+    """
+    if isinstance(epsilon, (int, float)) and isinstance(mu, (int, float)):
+        e, M = float(epsilon), float(mu)
+        if not (M > 0.0 and e < math.inf):
+            return 0.0
+        if M == math.inf:
+            return 1.0
+        val = float(_profile_formula(e, M, math.exp, math.expm1, min))
+        # nan only from rounding at extreme arguments, where the true value is tiny; no -0.0
+        return min(val, 1.0) if val > 0.0 else 0.0
+    eps = np.asarray(epsilon, dtype=np.float64)
+    M = np.asarray(mu, dtype=np.float64)
+    e = np.where(np.isinf(eps), 0.0, eps)  # epsilon = inf: masked to 0 below
+    Mp = np.where(M > 0, M, 1.0)  # mu = 0: masked to 0 below; mu = inf gives 1 on its own
+    val = _profile_formula(e, Mp, np.exp, np.expm1, np.minimum)
+    val = np.where((M > 0) & (eps < math.inf) & ~np.isnan(val), val, 0.0)
+    return np.clip(val, 0.0, 1.0) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
 def gaussian_delta_analytic(*, sigma: float, epsilon: float, sensitivity: float) -> float:
@@ -177,7 +282,7 @@ def gaussian_delta_analytic(*, sigma: float, epsilon: float, sensitivity: float)
 
     :math:`\\delta(\\varepsilon) = \\Phi(\\tfrac{\\Delta}{2\\sigma} - \\tfrac{\\varepsilon\\sigma}{\\Delta})
     - e^{\\varepsilon}\\,\\Phi(-\\tfrac{\\Delta}{2\\sigma} - \\tfrac{\\varepsilon\\sigma}{\\Delta})`,
-    evaluated in log space.
+    i.e. :func:`gaussian_privacy_profile` at ``mu = sensitivity / sigma``, validated.
 
     >>> round(gaussian_delta_analytic(sigma=3.7306, epsilon=1.0, sensitivity=1.0) * 1e5, 3)
     1.0
@@ -187,12 +292,7 @@ def gaussian_delta_analytic(*, sigma: float, epsilon: float, sensitivity: float)
     sens = check_positive("sensitivity", sensitivity, allow_zero=True)
     if sens == 0.0 or math.isinf(s) or math.isinf(eps):
         return 0.0
-    a = sens / (2.0 * s) - eps * s / sens
-    b = -sens / (2.0 * s) - eps * s / sens
-    log_delta = _log_sub_exp(float(log_ndtr(a)), eps + float(log_ndtr(b)))
-    if math.isnan(log_delta):  # rounding at extreme arguments; the true value is tiny
-        return 0.0
-    return max(0.0, math.exp(log_delta))
+    return gaussian_privacy_profile(eps, sens / s)
 
 
 def gaussian_sigma_analytic(*, epsilon: float, delta: float, sensitivity: float, rtol: float = 1e-12) -> float:

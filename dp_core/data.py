@@ -52,6 +52,7 @@ __all__ = [
     "scale_rows_to_ball",
     "clip_rows",
     "scale_labels",
+    "split_indices",
     "train_test_split",
     "fingerprint_arrays",
 ]
@@ -1234,16 +1235,68 @@ def scale_labels(
     return out, PreprocessInfo("label scaling", max(abs(t0), abs(t1)), data_dependent, n_clip, desc)
 
 
+def split_indices(
+    n: int,
+    *,
+    test_fraction: float = 0.2,
+    seed: RngLike = 0,
+    min_test: int = 1,
+    min_train: int = 1,
+    shuffle_train: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The one seeded train/test split of :mod:`dp_core`: sorted ``(train, test)`` row indices.
+
+    Seed derivation (the same on every page, command and engine): the permutation is
+    ``as_generator(seed).permutation(n)`` (:func:`dp_core.rng.as_generator`, i.e. the
+    generator ``PCG64(SeedSequence(seed))`` for an integer seed, or the caller's own generator,
+    which is then advanced by exactly that one permutation). Its first
+    ``n_test = max(min_test, round(test_fraction * n))`` entries are the test rows, the rest the
+    training rows; both parts are returned in increasing order (with ``shuffle_train=True`` the
+    training rows keep the permutation's random order, for callers that take nested prefixes of
+    them as subsamples). So one seed gives the same split of the same rows everywhere.
+
+    Parameters
+    ----------
+    n : int
+        Number of rows, >= 1.
+    test_fraction : float
+        In [0, 1).
+    seed : None, int, SeedSequence or Generator
+    min_test : int
+        Smallest number of test rows, >= 0 (0 allows an empty test part).
+    min_train : int
+        Smallest number of training rows, >= 1; fewer raise :class:`DataValidationError`.
+    shuffle_train : bool
+        Return the training rows in random (permutation) order instead of sorted.
+
+    >>> tr, te = split_indices(10, test_fraction=0.3, seed=0)
+    >>> len(tr), len(te), sorted(tr.tolist() + te.tolist()) == list(range(10))
+    (7, 3, True)
+    """
+    from ._validation import check_in_interval, check_int
+
+    nn = check_int("n", n, lo=1)
+    f = check_in_interval("test_fraction", test_fraction, 0.0, 1.0, closed="left")
+    mt = check_int("min_test", min_test, lo=0)
+    mtr = check_int("min_train", min_train, lo=1)
+    n_test = max(mt, int(round(f * nn)))
+    if nn - n_test < mtr:
+        raise DataValidationError(
+            f"test_fraction={f:g} leaves {nn - n_test} training rows for n={nn}; at least {mtr} are needed."
+        )
+    perm = as_generator(seed).permutation(nn)
+    train = perm[n_test:] if shuffle_train else np.sort(perm[n_test:])
+    return train, np.sort(perm[:n_test])
+
+
 def train_test_split(ds: Dataset, *, test_fraction: float = 0.2, seed: RngLike = 0) -> tuple[Dataset, Dataset]:
-    """Seeded random split of a dataset into training and test parts."""
+    """Seeded random split of a dataset into training and test parts (rows as :func:`split_indices`)."""
     from ._validation import check_in_interval
 
     f = check_in_interval("test_fraction", test_fraction, 0.0, 1.0, closed="neither")
-    n_test = max(1, int(round(f * ds.n)))
-    if n_test >= ds.n:
+    if max(1, int(round(f * ds.n))) >= ds.n:
         raise DataValidationError(f"test_fraction={f:g} leaves no training rows for n={ds.n}.")
-    perm = as_generator(seed).permutation(ds.n)
-    te, tr = np.sort(perm[:n_test]), np.sort(perm[n_test:])
+    tr, te = split_indices(ds.n, test_fraction=f, seed=seed)
 
     def part(idx, suffix):
         return _make_dataset(

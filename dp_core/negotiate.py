@@ -19,6 +19,7 @@ smallest bag size k reaching (epsilon, delta) at the chosen epsilon.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import warnings
@@ -29,11 +30,21 @@ import numpy as np
 import pandas as pd
 
 from . import display
-from ._validation import check_delta, check_epsilon, check_int, check_real
+from ._validation import (
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_in_interval,
+    check_int,
+    check_positive,
+    check_real,
+)
+from .calibration import solve_monotone
 from .compare import ADAPTERS, CompareResult, default_epsilons, make_spec, run_compare
 from .compare.registry import utility_metric_name
-from .data import Dataset
+from .data import Dataset, fingerprint_arrays
 from .exceptions import PrivacyLeakWarning
+from .rng import as_generator
 
 __all__ = [
     "METRICS",
@@ -45,6 +56,12 @@ __all__ = [
     "answer_table",
     "answer_table_for_people",
     "answer_sentences",
+    "headline",
+    "learning_curves",
+    "subsample",
+    "fit_learning_curve",
+    "extrapolate",
+    "solve_n_on_curve",
 ]
 
 #: metric -> (direction, description)
@@ -148,28 +165,60 @@ def crossing(eps: Sequence[float], values: Sequence[float], target: Target) -> t
     return float(math.exp(x0 + t * (x1 - x0))), "interpolated"
 
 
-def _bound_crossing(adapter, state, method: str, spec, target: Target, grid: np.ndarray) -> tuple[float, str]:
-    b = adapter.bounds(state, list(grid), spec)
-    if b is None or not len(b):
+def _first_met(size: int, met: Callable[[int], bool]) -> int | None:
+    """Index of the first grid point that meets a target, for a bound that is monotone along the
+    grid (misses, then meets): bisection on the indices, so ``O(log size)`` evaluations instead of
+    ``size``. ``None`` when even the last point misses."""
+    if not met(size - 1):
+        return None
+    if met(0):
+        return 0
+    lo, hi = 0, size - 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if met(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _bound_crossing(
+    adapter, state, method: str, spec, target: Target, grid: np.ndarray, cache: dict | None = None
+) -> tuple[float, str]:
+    """Smallest ε of ``grid`` at which ``method``'s bound meets ``target`` (safe side: a grid point).
+
+    The bounds are non-increasing in ε, so each label is bisected on the grid (:func:`_first_met`);
+    ``cache`` (per adapter) shares the bound tables between the methods of one mechanism.
+    """
+    cache = {} if cache is None else cache
+
+    def table(i: int) -> pd.DataFrame:
+        if i not in cache:
+            cache[i] = adapter.bounds(state, [float(grid[i])], spec)
+        b = cache[i]
+        return b[b["method"] == method] if b is not None and len(b) else pd.DataFrame(columns=["label", "bound"])
+
+    top = table(len(grid) - 1)
+    if cache[len(grid) - 1] is None or not len(cache[len(grid) - 1]):
         return math.nan, "no bound for this mechanism"
-    b = b[b["method"] == method]
-    if not len(b):
+    if not len(top):
         return math.nan, "no bound for this method"
     out = []
-    for lab, g in b.groupby("label", sort=False):
-        g = g.sort_values("epsilon")
-        e, note = crossing(g["epsilon"].to_numpy(), g["bound"].to_numpy(), target)
-        if note == "interpolated":
-            # safe side: the first grid epsilon at which the bound is met
-            vals = g["bound"].to_numpy(dtype=float)
-            eg = g["epsilon"].to_numpy(dtype=float)
-            idx = np.nonzero(eg >= e * (1 - 1e-12))[0]
-            first_ok = [i for i in idx if target.met(vals[i])]
-            e = float(eg[first_ok[0]]) if first_ok else e
-            note = f"{lab} (rounded up to a grid of {len(grid)} log-spaced ε)"
+    for lab in dict.fromkeys(top["label"]):
+
+        def met(i: int, _lab=lab) -> bool:
+            t = table(i)
+            v = t.loc[t["label"] == _lab, "bound"].to_numpy(dtype=float)
+            return bool(len(v) and math.isfinite(v[0]) and target.met(v[0]))
+
+        j = _first_met(len(grid), met)
+        if j is None:
+            out.append((math.inf, f"{lab}: not reached"))
+        elif j == 0:
+            out.append((float(grid[0]), f"{lab}: at or below the smallest epsilon tried"))
         else:
-            note = f"{lab}: {note}"
-        out.append((e, note))
+            out.append((float(grid[j]), f"{lab} (rounded up to a grid of {len(grid)} log-spaced ε)"))
     return min(out, key=lambda t: (math.isnan(t[0]), t[0]))
 
 
@@ -178,32 +227,240 @@ def smallest_n(
 ) -> tuple[float, str]:
     """Smallest number of rows at which ``method``'s excess-risk bound meets ``target`` at ``epsilon``.
 
-    The bound is evaluated on 161 log-spaced n from 10 to ``n_max``; the answer is the start of the
-    tail of grid points that all meet the target, refined by integer bisection below it (the bound
-    is non-increasing in n there). ``inf`` when even ``n_max`` rows do not suffice, ``nan`` when the
-    method has no bound.
+    The bound is non-increasing in n: bisection on 161 log-spaced n from 10 to ``n_max`` finds the
+    first grid point that meets the target, then integer bisection below it. ``inf`` when even
+    ``n_max`` rows do not suffice, ``nan`` when the method has no bound.
     """
     grid = np.unique(np.ceil(np.geomspace(10, n_max, 161)))
-    vals = np.array([adapter.bound_at(state, method, epsilon=epsilon, n=float(n), spec=spec) for n in grid])
-    if np.all(np.isnan(vals)):
+    vals: dict[int, float] = {}
+
+    def value(i: int) -> float:
+        if i not in vals:
+            vals[i] = adapter.bound_at(state, method, epsilon=epsilon, n=float(grid[i]), spec=spec)
+        return vals[i]
+
+    if math.isnan(value(len(grid) - 1)) and math.isnan(value(0)):
         return math.nan, "no bound for this method"
-    ok = np.array([math.isfinite(v) and target.met(v) for v in vals])
-    if not ok[-1]:
+    j = _first_met(len(grid), lambda i: math.isfinite(value(i)) and target.met(value(i)))
+    if j is None:
         return math.inf, f"not met for n ≤ {n_max:.0e}"
-    j = len(ok) - 1
-    while j > 0 and ok[j - 1]:
-        j -= 1
     if j == 0:
         return float(grid[0]), f"met already at n = {int(grid[0])}"
-    lo, hi = int(grid[j - 1]), int(grid[j])
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        v = adapter.bound_at(state, method, epsilon=epsilon, n=float(mid), spec=spec)
-        if math.isfinite(v) and target.met(v):
-            hi = mid
-        else:
-            lo = mid
+
+    def met(n: int) -> float:  # 0/1 indicator, non-decreasing in n on this bracket
+        v = adapter.bound_at(state, method, epsilon=epsilon, n=float(n), spec=spec)
+        return 1.0 if math.isfinite(v) and target.met(v) else 0.0
+
+    hi = solve_monotone(
+        met, 1.0, lo=int(grid[j - 1]), hi=int(grid[j]), increasing=True, safe="upper", integer=True, what="n"
+    )
     return float(hi), "smallest n (bound, integer bisection)"
+
+
+# --------------------------------------------------------------------------- learning curves
+#: Training-set fractions at which the learning curves are measured (1.0 is the full dataset).
+LC_FRACTIONS = (0.125, 0.25, 0.5, 1.0)
+#: Fractions of the learning curves behind "N times the rows" (every ε of the grid at each size).
+LC_FRACTIONS_GRID = (0.25, 0.5, 1.0)
+#: Trials per point of a subsample run (the full dataset keeps the comparison's trials).
+LC_TRIAL_CAP = 20
+#: Fewest training rows a learning-curve subsample may have (smaller fractions are left out).
+LC_MIN_TRAIN = 24
+#: Largest multiple of the current rows an extrapolated answer may reach (beyond: "not reached").
+LC_MAX_FACTOR = 1000.0
+#: Candidate exponents p of the learning-curve model ``y(n) = a + b * n**(-p)`` [ours].
+LC_EXPONENTS = (0.5, 1.0)
+
+
+def subsample(ds: Dataset, n_train: int, *, test_fraction: float = 0.2, seed: int = 0) -> tuple[Dataset, float]:
+    """A subsample of ``ds`` with ``n_train`` training rows and the same number of test rows.
+
+    The comparison splits every dataset into training and test rows with ``test_fraction``; to
+    measure a learning curve the *test* set keeps its size (so the utility is measured as precisely
+    at every size) and only the training rows shrink. Rows are taken from one seeded permutation,
+    so the subsamples are nested (a smaller one is part of every larger one).
+
+    Returns the subsample (same name, so adapters preprocess it as they would the full data) and
+    the test fraction that keeps the test size.
+    """
+    n_train = check_int("n_train", n_train, lo=1)
+    n_test = max(1, int(round(test_fraction * ds.n)))
+    if n_train + n_test > ds.n:
+        raise ValueError(f"n_train must be at most {ds.n - n_test} for dataset {ds.name!r}, got {n_train}.")
+    n_sub = n_train + n_test
+    # a stream of its own (entropy [seed, 0x1C]), independent of the split and trial streams of ``seed``
+    perm = as_generator(np.random.SeedSequence([int(seed), 0x1C])).permutation(ds.n)
+    idx = np.sort(perm[:n_sub])
+    X, y = np.ascontiguousarray(ds.X[idx]), np.ascontiguousarray(ds.y[idx])
+    X.setflags(write=False)
+    y.setflags(write=False)
+    sub = dataclasses.replace(ds, X=X, y=y, fingerprint=fingerprint_arrays(X, y))
+    return sub, n_test / n_sub
+
+
+def learning_curves(
+    ds: Dataset,
+    spec,
+    *,
+    mechanisms: Sequence[str] | None = None,
+    fractions: Sequence[float] = LC_FRACTIONS,
+    result: CompareResult | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> pd.DataFrame:
+    """Each method's measured utility and excess risk on nested subsamples of ``ds``.
+
+    Every fraction ``f`` of the training rows is a subsample (:func:`subsample`, same test size)
+    run through :func:`dp_core.compare.run_compare` with ``spec`` (same ε grid and seed; at most
+    :data:`LC_TRIAL_CAP` trials, so the 95% band of a subsample is wider).
+    The full dataset (``f = 1``) reuses ``result`` when given. Sizes are reported as ``n_rows``:
+    the rows a whole dataset would have for that many training rows (``n_train / (1 - test
+    share)``), so the full dataset has ``n_rows = ds.n``.
+
+    Returns the rows of :attr:`CompareResult.summary` with ``n_rows`` and ``n_train`` added.
+    """
+    n_test = max(1, int(round(spec.test_fraction * ds.n)))
+    n_train_full = ds.n - n_test
+    fracs = sorted({float(check_in_interval("fraction", f, 0.0, 1.0, closed="right")) for f in fractions})
+    sizes = sorted({max(1, int(round(f * n_train_full))) for f in fracs})
+    sizes = [s for s in sizes if s >= min(LC_MIN_TRAIN, n_train_full)]
+    frames = []
+    for i, n_tr in enumerate(sizes):
+        if n_tr == n_train_full:
+            res = result if result is not None and result.spec == spec else run_compare(ds, spec, mechanisms=mechanisms)
+        else:
+            sub, tf = subsample(ds, n_tr, test_fraction=spec.test_fraction, seed=spec.seed)
+            sub_spec = dataclasses.replace(spec, test_fraction=tf, n_trials=min(spec.n_trials, LC_TRIAL_CAP))
+            res = run_compare(sub, sub_spec, mechanisms=mechanisms)
+        if progress is not None:
+            progress(i + 1, len(sizes))
+        s = res.summary
+        if s is None or not len(s):
+            continue
+        s = s.copy()
+        s["n_train"] = n_tr
+        s["n_rows"] = ds.n if n_tr == n_train_full else int(math.ceil(n_tr * ds.n / n_train_full))
+        frames.append(s)
+    if not frames:
+        return pd.DataFrame(columns=["adapter", "method", "epsilon", "n_rows", "n_train"])
+    return pd.concat(frames, ignore_index=True)
+
+
+def _curve_arrays(n, y) -> tuple[np.ndarray, np.ndarray]:
+    try:
+        nn, yy = np.asarray(n, dtype=float), np.asarray(y, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"n and y must be sequences of numbers, got {type(n).__name__} and {type(y).__name__}: {exc}"
+        ) from None
+    if nn.ndim != 1 or yy.ndim != 1 or len(nn) != len(yy):
+        raise ValueError(f"n and y must be 1-D sequences of the same length, got shapes {nn.shape} and {yy.shape}.")
+    return nn, yy
+
+
+def fit_learning_curve(
+    n: Sequence[float], y: Sequence[float], exponent: float | None = None
+) -> tuple[float, float, float]:
+    """Least-squares fit of ``y(n) = a + b * n**(-p)`` for ``p`` in :data:`LC_EXPONENTS` [ours].
+
+    Returns ``(a, b, p)`` of the exponent with the smaller residual (or of ``exponent`` when given:
+    the band's edges are fitted with the mean curve's exponent so the three curves stay comparable).
+    The model is the usual shape of a learning curve (the sampling error falls like ``n**-0.5``, the privacy noise of an
+    ε-DP empirical risk minimiser like ``1/(n ε)``: Chaudhuri, Monteleoni & Sarwate, *Differentially
+    Private Empirical Risk Minimization*, Theorems 18 and 26); it is a heuristic for extrapolation,
+    not a guarantee. With one finite point the curve is flat (``b = 0``).
+
+    >>> a, b, p = fit_learning_curve([100, 400], [0.8, 0.9])
+    >>> round(a + b * 1600 ** (-p), 3)
+    0.95
+    """
+    n, y = _curve_arrays(n, y)
+    ok = np.isfinite(n) & np.isfinite(y) & (n > 0)
+    n, y = n[ok], y[ok]
+    if len(n) == 0:
+        return math.nan, math.nan, LC_EXPONENTS[0]
+    if len(np.unique(n)) < 2:
+        return float(np.mean(y)), 0.0, LC_EXPONENTS[0]
+    best = None
+    exps = LC_EXPONENTS if exponent is None else (check_positive("exponent", exponent),)
+    for p in exps:
+        A = np.column_stack([np.ones_like(n), n ** (-p)])
+        coef, *_ = np.linalg.lstsq(A, y, rcond=None)
+        res = float(np.sum((A @ coef - y) ** 2))
+        if best is None or res < best[0] - 1e-15:
+            best = (res, float(coef[0]), float(coef[1]), p)
+    return best[1], best[2], best[3]
+
+
+def _clip_metric(v: float, metric: str) -> float:
+    if metric == "accuracy":
+        return min(max(v, 0.0), 1.0)
+    if metric == "r2":
+        return min(v, 1.0)
+    if metric == "excess_risk":
+        return max(v, 0.0)
+    return v
+
+
+def extrapolate(
+    n: Sequence[float], y: Sequence[float], n_new: float, metric: str, exponent: float | None = None
+) -> float:
+    """The learning curve :func:`fit_learning_curve` of ``(n, y)`` evaluated at ``n_new`` (kept in
+    the metric's range: accuracy in [0, 1], R² at most 1, excess risk at least 0)."""
+    n_new = check_positive("n_new", n_new)
+    metric = check_choice("metric", metric, ("accuracy", "r2", "excess_risk"))
+    a, b, p = fit_learning_curve(n, y, exponent)
+    if not math.isfinite(a):
+        return math.nan
+    return _clip_metric(a + b * float(n_new) ** (-p), metric)
+
+
+def solve_n_on_curve(
+    n: Sequence[float], y: Sequence[float], target: Target, n_max: float, exponent: float | None = None
+) -> tuple[float, str]:
+    """Smallest number of rows at which a measured learning curve meets ``target``.
+
+    Inside the measured sizes: :func:`crossing` in log n (the start of the tail that meets it).
+    Beyond the largest size: the fitted curve of :func:`fit_learning_curve` solved for n (labelled
+    an extrapolation); ``inf`` when the fit never meets the target below ``n_max`` rows.
+    Returns ``(n, note)``; ``n`` is rounded up to a whole row.
+    """
+    if not isinstance(target, Target):
+        raise TypeError(f"target must be a Target, got {type(target).__name__}.")
+    n_max = check_positive("n_max", n_max)
+    nn, yy = _curve_arrays(n, y)
+    if np.any(~np.isfinite(nn) | (nn <= 0)):
+        raise ValueError(f"n must hold positive finite numbers of rows, got {nn.tolist()}.")
+    if not len(nn) or not np.any(np.isfinite(yy)):
+        return math.nan, "no measured learning curve"
+    x, note = crossing(nn, yy, target)
+    if note == "interpolated":
+        return float(math.ceil(x - 1e-9)), "measured (interpolated between subsample sizes)"
+    if note.startswith("at or below"):
+        return float(math.ceil(x)), "met already at the smallest subsample"
+    a, b, p = fit_learning_curve(nn, yy, exponent)
+    t = target.value
+    gap = t - a  # b * n**(-p) must reach the target: n = (b / gap)**(1/p)
+    improving = (b < 0 and gap < 0) if target.direction == ">=" else (b > 0 and gap > 0)
+    if not improving:
+        return math.inf, "not reached: the learning curve levels off before the target"
+    n_star = (b / gap) ** (1.0 / p)
+    if not math.isfinite(n_star) or n_star > n_max:
+        return math.inf, f"not reached below {display.integer(n_max)} rows (extrapolated)"
+    # rounded up to a whole row (a relative 1e-9 absorbs the rounding of the fit)
+    return float(math.ceil(max(n_star * (1 - 1e-9), float(np.nanmax(nn))))), "extrapolated from the learning curve"
+
+
+def _at_epsilon(g: pd.DataFrame, eps: float, col: str) -> float:
+    """``col`` of one method's summary rows at ``eps`` (linear in log ε; nan outside the grid)."""
+    g = g.sort_values("epsilon")
+    xs = np.log(g["epsilon"].to_numpy(dtype=float))
+    ys = g[col].to_numpy(dtype=float)
+    le = math.log(eps)
+    if len(xs) == 1:
+        return float(ys[0]) if abs(xs[0] - le) < 1e-9 else math.nan
+    if not xs[0] - 1e-9 <= le <= xs[-1] + 1e-9:
+        return math.nan
+    return float(np.interp(le, xs, ys))
 
 
 def negotiate(
@@ -224,6 +481,8 @@ def negotiate(
     progress: Callable[[int, int], None] | None = None,
     result: CompareResult | None = None,
     solve_for: str = "epsilon",
+    rows_factor: float = 1.0,
+    fractions: Sequence[float] | None = None,
 ) -> dict:
     """Answer targets for every applicable mechanism on ``ds``.
 
@@ -233,7 +492,7 @@ def negotiate(
     targets : sequence of Target or str
         At most one utility/excess-risk target and at most one delta target.
     epsilon : float
-        The chosen epsilon (used for the label-DP k answer and reported back).
+        The chosen epsilon (used for the smallest n, the label-DP k answer, and reported back).
     delta : float
         delta of the (epsilon, delta) mechanisms when no delta target is given.
     mechanisms : sequence of str, optional
@@ -245,14 +504,25 @@ def negotiate(
     result : CompareResult, optional
         Reuse an existing comparison (its spec must match) instead of running one.
     solve_for : {"epsilon", "n"}
-        ``"n"``: with an excess-risk target, the smallest number of rows at which each method's
-        bound meets it at the chosen ``epsilon`` (from the bound only; nothing is simulated).
+        ``"n"``: the smallest number of rows at which each method meets the target at the chosen
+        ``epsilon``: from its measured learning curve (:func:`learning_curves` at ``fractions`` of
+        the training rows; interpolated, extrapolated beyond the data with
+        :func:`fit_learning_curve`, 95% range from the band) and, for excess-risk targets, from
+        its bound. Per method: ``n_min``, ``n_min_lo``, ``n_min_hi``, ``n_min_source``
+        (``measured`` or ``bound``) and ``n_min_note``.
+    rows_factor : float
+        With ``solve_for="epsilon"``: answer for a dataset ``rows_factor`` times as large ("what if
+        we had twice the rows": 2). Above 1 the measured curves are extrapolated from the learning
+        curves and the bounds are evaluated at that many rows; the answer says so.
+    fractions : sequence of float, optional
+        Training-row fractions of the learning curves (default :data:`LC_FRACTIONS` for the
+        smallest n, :data:`LC_FRACTIONS_GRID` for ``rows_factor``).
 
     Returns
     -------
     dict
         JSON-ready: ``dataset``, ``task``, ``targets``, ``delta_used``, ``grid``, ``methods``
-        (one entry per method, see the module docstring), ``k_answers``, ``notes``.
+        (one entry per method, see the module docstring), ``k_answers``, ``notes``, ``headline``.
     """
     parsed = [parse_target(t) if isinstance(t, str) else t for t in targets]
     if not parsed:
@@ -275,19 +545,33 @@ def negotiate(
         )
     if solve_for not in ("epsilon", "n"):
         raise ValueError(f"solve_for must be 'epsilon' or 'n', got {solve_for!r}.")
-    if solve_for == "n" and not (util_t and util_t[0].metric == "excess_risk"):
+    if solve_for == "n" and not util_t:
+        raise ValueError(f"solve_for='n' needs an accuracy, r2 or excess_risk target, got {[t.text for t in parsed]}.")
+    rows_factor = check_real("rows_factor", rows_factor)
+    if not 1.0 <= rows_factor <= LC_MAX_FACTOR:
+        raise ValueError(f"rows_factor must be in [1, {LC_MAX_FACTOR:g}], got {rows_factor:g}.")
+    if rows_factor != 1.0 and (solve_for != "epsilon" or not util_t):
         raise ValueError(
-            "solve_for='n' needs an excess_risk target (the bounds are on the excess risk), got "
-            f"{[t.text for t in parsed]}."
+            f"rows_factor applies to solve_for='epsilon' with a utility target, got rows_factor={rows_factor:g} "
+            f"with solve_for={solve_for!r}."
         )
     eps_chosen = check_epsilon(epsilon, allow_inf=False)
     delta_used = delta_t[0].value if delta_t else check_delta(delta)
     n_trials = check_int("n_trials", n_trials, lo=1, hi=100_000)
     grid = default_epsilons(eps_min, eps_max, n_points)
     spec = make_spec(epsilons=grid, delta=delta_used, n_trials=n_trials, seed=seed, k=k, m=m, rho=rho)
+    lc = None
     if util_t and solve_for == "epsilon":
         if result is None or result.spec != spec:
             result = run_compare(ds, spec, mechanisms=mechanisms, progress=progress)
+        if rows_factor != 1.0:
+            fr = LC_FRACTIONS_GRID if fractions is None else fractions
+            lc = learning_curves(ds, spec, mechanisms=mechanisms, fractions=fr, result=result)
+    elif util_t and solve_for == "n":
+        spec_n = make_spec(epsilons=(eps_chosen,), delta=delta_used, n_trials=n_trials, seed=seed, k=k, m=m, rho=rho)
+        result = run_compare(ds, spec_n, mechanisms=mechanisms, progress=progress)
+        fr = LC_FRACTIONS if fractions is None else fractions
+        lc = learning_curves(ds, spec_n, mechanisms=mechanisms, fractions=fr, result=result)
     elif result is None or (result.spec.delta, result.spec.seed, result.spec.k, result.spec.m, result.spec.rho) != (
         delta_used,
         seed,
@@ -295,7 +579,7 @@ def negotiate(
         m,
         rho,
     ):
-        # delta-only or n negotiation: no Monte-Carlo needed, just the prepared states
+        # delta-only negotiation: no Monte-Carlo needed, just the prepared states
         result = run_compare(
             ds,
             make_spec(epsilons=(eps_chosen,), delta=delta_used, n_trials=1, seed=seed, k=k, m=m, rho=rho),
@@ -303,6 +587,8 @@ def negotiate(
         )
     rows = []
     fine = np.geomspace(1e-3, 1e3, 241)
+    bound_cache: dict[str, dict] = {}
+    n_target = ds.n * rows_factor
     for mi in result.methods:
         adapter = ADAPTERS[mi["adapter"]]
         state = result.states[mi["adapter"]]
@@ -322,25 +608,39 @@ def negotiate(
         if delta_t:
             row["meets_delta"] = bool(mi["pure"] or delta_used <= delta_t[0].value)
         if util_t and solve_for == "n":
-            if mi["status"] == "none":
-                row.update({"n_bound": math.nan, "n_note": "no privacy claim"})
-            else:
+            row.update(_answer_n(lc, mi, util_t[0], eps_chosen, ds.n))
+            if util_t[0].metric == "excess_risk" and mi["status"] != "none":
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", PrivacyLeakWarning)
                     nb, nnote = smallest_n(
                         adapter, state, mi["method"], epsilon=eps_chosen, spec=result.spec, target=util_t[0]
                     )
-                row.update({"n_bound": nb, "n_note": nnote})
+            else:
+                nb, nnote = (
+                    math.nan,
+                    (
+                        "bounds are on the excess risk; state an excess-risk target to use them"
+                        if util_t[0].metric != "excess_risk"
+                        else "no privacy claim"
+                    ),
+                )
+            row.update({"n_bound": nb, "n_note": nnote})
+            if math.isnan(row["n_min"]) and not math.isnan(nb):
+                row.update({"n_min": nb, "n_min_lo": nb, "n_min_hi": nb, "n_min_source": "bound", "n_min_note": nnote})
         elif util_t:
             t = util_t[0]
+            col = "utility" if t.metric != "excess_risk" else "excess_risk"
             summ = result.summary
             s = summ[(summ["adapter"] == mi["adapter"]) & (summ["method"] == mi["method"])]
+            if lc is not None and len(s) >= 2:
+                s = _extrapolated_summary(lc, mi, col, n_target, t.metric)
             if len(s) >= 2:
-                col = "utility" if t.metric != "excess_risk" else "excess_risk"
                 e_mid, note = crossing(s["epsilon"], s[f"{col}_mean"], t)
                 opt, pes = (f"{col}_hi", f"{col}_lo") if t.direction == ">=" else (f"{col}_lo", f"{col}_hi")
                 e_lo, _ = crossing(s["epsilon"], s[opt], t)
                 e_hi, _ = crossing(s["epsilon"], s[pes], t)
+                if rows_factor != 1.0:
+                    note = f"{note}; extrapolated from the learning curve to {display.integer(n_target)} rows"
                 row.update(
                     {
                         "epsilon_measured": e_mid,
@@ -352,13 +652,12 @@ def negotiate(
                 )
             elif len(s) == 1:
                 r = s.iloc[0]
-                col = "utility" if t.metric != "excess_risk" else "excess_risk"
                 row.update(
                     {
                         "epsilon_measured": math.nan,
-                        "measured_note": f"measured at its accounted ε = {r['epsilon']:.3g} only: "
-                        f"{col} = {r[f'{col}_mean']:.3g} ({'meets' if t.met(r[f'{col}_mean']) else 'misses'} "
-                        "the target)",
+                        "measured_note": f"measured at its accounted ε = {display.epsilon(r['epsilon'])} only: "
+                        f"{col.replace('_', ' ')} = {display.number(r[f'{col}_mean'])} "
+                        f"({'meets' if t.met(r[f'{col}_mean']) else 'misses'} the target)",
                         "n_trials": int(r["n_trials"]),
                     }
                 )
@@ -367,7 +666,11 @@ def negotiate(
             if t.metric == "excess_risk" and mi["status"] != "none":
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", PrivacyLeakWarning)
-                    eb, bnote = _bound_crossing(adapter, state, mi["method"], result.spec, t, fine)
+                    if rows_factor == 1.0:
+                        cache = bound_cache.setdefault(mi["adapter"], {})
+                        eb, bnote = _bound_crossing(adapter, state, mi["method"], result.spec, t, fine, cache)
+                    else:
+                        eb, bnote = _bound_crossing_at_n(adapter, state, mi["method"], result.spec, t, fine, n_target)
                 row.update({"epsilon_bound": eb, "bound_note": bnote})
             else:
                 row.update(
@@ -384,7 +687,27 @@ def negotiate(
         hook = getattr(ADAPTERS[key], "negotiate_k", None)
         if hook is not None:
             k_answers.extend(hook(state, epsilon=eps_chosen, delta=delta_used, spec=result.spec))
-    return {
+    notes = [
+        "Smallest ε (measured): where the mean curve meets the target (interpolated in log ε); "
+        "95% band, low / high: where the band's optimistic / pessimistic edge meets it.",
+        "Smallest ε (bound): the smallest ε on a fine log grid at which the theoretical bound meets the "
+        "target (rounded up); never = not met for ε ≤ 1000.",
+    ]
+    if solve_for == "n":
+        notes = [
+            f"Smallest n: the fewest rows at which the measured curve at ε = {display.epsilon(eps_chosen)} meets "
+            "the target; 95% range: where the band's optimistic / pessimistic edge meets it. Smallest n (bound): "
+            "the fewest rows at which the theoretical bound meets an excess-risk target."
+        ]
+    if lc is not None:
+        sizes = sorted({int(v) for v in lc["n_rows"]}) if len(lc) else []
+        notes.append(
+            "Learning curve: each mechanism run on nested subsamples of "
+            + ", ".join(display.integer(v) for v in sizes)
+            + " rows (same test rows); beyond the data it is extrapolated with y = a + b·n^(−p), p ∈ {½, 1}, "
+            "fitted to the measured points: an extrapolation, not a guarantee."
+        )
+    answer = {
         "dataset": ds.name,
         "task": ds.task,
         "n": ds.n,
@@ -395,34 +718,231 @@ def negotiate(
         "grid": list(grid) if util_t and solve_for == "epsilon" else [],
         "seed": seed,
         "solve_for": solve_for,
+        "rows_factor": rows_factor,
         "n_current": ds.n,
+        "n_answer": int(round(n_target)),
         "methods": rows,
         "k_answers": k_answers,
         "skipped": dict(result.skipped),
-        "notes": [
-            "Smallest ε (measured): where the mean curve meets the target (interpolated in log ε); "
-            "95% band, low / high: where the band's optimistic / pessimistic edge meets it.",
-            "Smallest ε (bound): the smallest ε on a fine log grid at which the theoretical bound meets the "
-            "target (rounded up); never = not met for ε ≤ 1000.",
-        ],
+        "notes": notes,
         "target": (util_t or delta_t)[0].as_dict(),
+        "learning_curve": [] if lc is None else _curve_records(lc, result),
     }
+    answer["headline"] = headline(answer)
+    return answer
+
+
+def _curve_records(lc: pd.DataFrame, result: CompareResult) -> list[dict]:
+    keep = {(m["adapter"], m["method"]) for m in result.methods if m["status"] != "none"}
+    cols = ["adapter", "method", "epsilon", "n_rows", "utility_mean", "utility_lo", "utility_hi"]
+    cols += ["excess_risk_mean", "excess_risk_lo", "excess_risk_hi", "n_trials"]
+    out = []
+    for r in lc[cols].to_dict("records"):
+        if (r["adapter"], r["method"]) in keep:
+            out.append({k: (int(v) if k in ("n_rows", "n_trials") else v) for k, v in r.items()})
+    return out
+
+
+def _method_curve(lc: pd.DataFrame, mi: dict) -> pd.DataFrame:
+    return lc[(lc["adapter"] == mi["adapter"]) & (lc["method"] == mi["method"])]
+
+
+def _answer_n(lc: pd.DataFrame, mi: dict, t: Target, eps: float, n_now: int) -> dict:
+    """The smallest n of one method from its measured learning curve at ``eps``."""
+    col = "utility" if t.metric != "excess_risk" else "excess_risk"
+    empty = {"n_min": math.nan, "n_min_lo": math.nan, "n_min_hi": math.nan, "n_min_source": "measured"}
+    if mi["status"] == "none":
+        return {**empty, "n_min_note": "no privacy claim"}
+    g = _method_curve(lc, mi)
+    pts = []
+    for n_rows, gg in g.groupby("n_rows"):
+        vals = [_at_epsilon(gg, eps, f"{col}_{w}") for w in ("mean", "lo", "hi")]
+        if math.isfinite(vals[0]):
+            pts.append((float(n_rows), *vals, int(gg["n_trials"].min())))
+    if not pts:
+        return {**empty, "n_min_note": f"no measured learning curve at ε = {display.epsilon(eps)}"}
+    pts.sort()
+    ns = [p[0] for p in pts]
+    n_max = LC_MAX_FACTOR * n_now
+    mean = [p[1] for p in pts]
+    mid, note = solve_n_on_curve(ns, mean, t, n_max)
+    expo = fit_learning_curve(ns, mean)[2]
+    opt, pes = (3, 2) if t.direction == ">=" else (2, 3)
+    lo, _ = solve_n_on_curve(ns, [p[opt] for p in pts], t, n_max, expo)
+    hi, _ = solve_n_on_curve(ns, [p[pes] for p in pts], t, n_max, expo)
+    if not math.isnan(mid):  # the range holds every answer (fits of the edges may cross the mean's)
+        ends = [v for v in (lo, mid, hi) if not math.isnan(v)]
+        lo, hi = min(ends), max(ends)
+    return {
+        "n_min": mid,
+        "n_min_lo": lo,
+        "n_min_hi": hi,
+        "n_min_source": "measured",
+        "n_min_note": note,
+        "n_trials": min(p[4] for p in pts),
+    }
+
+
+def _extrapolated_summary(lc: pd.DataFrame, mi: dict, col: str, n_new: float, metric: str) -> pd.DataFrame:
+    """One method's curve against ε at ``n_new`` rows, extrapolated per ε from its learning curve."""
+    g = _method_curve(lc, mi)
+    rows = []
+    for e, ge in g.groupby("epsilon"):
+        ge = ge.sort_values("n_rows")
+        ns = ge["n_rows"].to_numpy(dtype=float)
+        row = {"epsilon": float(e), "n_trials": int(ge["n_trials"].min())}
+        mean = ge[f"{col}_mean"].to_numpy(dtype=float)
+        expo = fit_learning_curve(ns, mean)[2]
+        row[f"{col}_mean"] = m = extrapolate(ns, mean, n_new, metric)
+        ends = [extrapolate(ns, ge[f"{col}_{w}"].to_numpy(dtype=float), n_new, metric, expo) for w in ("lo", "hi")]
+        ends = [v for v in ends if math.isfinite(v)]
+        row[f"{col}_lo"] = min([m, *ends]) if math.isfinite(m) else math.nan
+        row[f"{col}_hi"] = max([m, *ends]) if math.isfinite(m) else math.nan
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["epsilon", "n_trials", f"{col}_mean", f"{col}_lo", f"{col}_hi"])
+
+
+def _bound_crossing_at_n(adapter, state, method: str, spec, target: Target, grid: np.ndarray, n: float):
+    vals: dict[int, float] = {}
+
+    def value(i: int) -> float:
+        if i not in vals:
+            vals[i] = adapter.bound_at(state, method, epsilon=float(grid[i]), n=float(n), spec=spec)
+        return vals[i]
+
+    if math.isnan(value(len(grid) - 1)):
+        return math.nan, "no bound for this method"
+    j = _first_met(len(grid), lambda i: math.isfinite(value(i)) and target.met(value(i)))
+    if j is None:
+        return math.inf, f"not met for ε ≤ 1000 at n = {display.integer(n)}"
+    return float(grid[j]), f"bound at n = {display.integer(n)} (rounded up to a grid of {len(grid)} log-spaced ε)"
+
+
+#: statuses whose answers the headline may quote, best first
+_HEADLINE_STATUSES = ("certified", "claimed")
+
+
+def headline(answer: dict) -> str:
+    """One sentence with the answer: the best certified method's number and its 95% range.
+
+    Certified methods are preferred (then methods claimed by their paper); an answer that needs an
+    extrapolation says so. Every number is formatted by :mod:`dp_core.display`, as in the table.
+    """
+    t = answer.get("target", {})
+    if t.get("metric") in (None, "delta"):
+        return ""
+    what = _target_words(t)
+    where = f"on {answer['dataset']}"
+    if answer.get("solve_for") == "n":
+        best = _best(answer["methods"], "n_min")
+        eps_txt = display.epsilon(answer["epsilon_chosen"])
+        if best is None:
+            return f"No method reaches {what} {where} at ε = {eps_txt} with up to {_rows(LC_MAX_FACTOR * answer['n'])}."
+        r = best
+        src = "from its bound" if r["n_min_source"] == "bound" else "measured"
+        extra = " (extrapolated beyond the data)" if "extrapolated" in r.get("n_min_note", "") else ""
+        return (
+            f"{what.capitalize()} {where} at ε = {eps_txt} needs about {_rows(r['n_min'])} "
+            f"(95% range {_n(r['n_min_lo'])} to {_n(r['n_min_hi'])}; {src}{extra}) with {_method_words(r)}; "
+            f"the dataset has {_rows(answer['n'])}."
+        )
+    best = _best(answer["methods"], "epsilon_measured")
+    rows_txt = ""
+    if answer.get("rows_factor", 1.0) != 1.0:
+        rows_txt = f" with {rows_factor_words(answer['rows_factor'])} ({_rows(answer['n_answer'])}, extrapolated)"
+    if best is None:
+        eb = _best(answer["methods"], "epsilon_bound")
+        if eb is not None:
+            return (
+                f"{what.capitalize()} {where}{rows_txt}: not reached by any measured curve; the bound of "
+                f"{eb['label']} guarantees it from ε = {display.epsilon(eb['epsilon_bound'])}."
+            )
+        return f"{what.capitalize()} {where}{rows_txt}: not reached on the ε grid by any method with a privacy claim."
+    r = best
+    return (
+        f"The smallest ε for {what} {where}{rows_txt} is about {display.epsilon(r['epsilon_measured'])} "
+        f"(95% range {display.epsilon(r['epsilon_measured_lo'], inf=BEYOND_GRID)} to "
+        f"{display.epsilon(r['epsilon_measured_hi'], inf=BEYOND_GRID)}), with {_method_words(r)} "
+        f"({STATUS_WORDS.get(r['status'], r['status'])})."
+    )
+
+
+#: a guarantee's status in the headline
+STATUS_WORDS = {"certified": "certified", "claimed": "claimed by its paper, not certified"}
+
+
+def rows_factor_words(factor: float) -> str:
+    """``"twice the rows"``, ``"4 times the rows"``, ``"the same rows"``.
+
+    >>> rows_factor_words(2)
+    'twice the rows'
+    """
+    if factor == 1:
+        return "the same rows"
+    if factor == 2:
+        return "twice the rows"
+    return f"{display.number(factor)} times the rows"
+
+
+def _method_words(r: dict) -> str:
+    """A method's name in the headline, saying when it protects the labels only."""
+    return f"{r['label']} (protects labels only)" if r.get("label_dp") else r["label"]
+
+
+def _target_words(t: dict) -> str:
+    names = {"accuracy": "test accuracy", "r2": "test R²", "excess_risk": "excess risk"}
+    rel = "≥" if t["direction"] == ">=" else "≤"
+    return f"{names.get(t['metric'], t['metric'])} {rel} {display.number(t['value'])}"
+
+
+def _n(v: float) -> str:
+    return display.integer(v, inf="more than the extrapolation reaches")
+
+
+def _rows(v: float) -> str:
+    return f"{display.integer(v)} rows"
+
+
+def _best(rows: list[dict], key: str) -> dict | None:
+    for status in _HEADLINE_STATUSES:
+        cands = [
+            r
+            for r in rows
+            if r["status"] == status
+            and r.get("sampler_status") != "not_converged"
+            and isinstance(r.get(key), float)
+            and math.isfinite(r[key])
+        ]
+        if cands:
+            return min(cands, key=lambda r: r[key])
+    return None
 
 
 def answer_sentences(answer: dict) -> list[str]:
     """One plain sentence per method: the smallest epsilon, its 95% range, and the bound's answer."""
     out = []
     if answer.get("solve_for") == "n":
+        eps_txt = display.epsilon(answer["epsilon_chosen"])
         for r in answer["methods"]:
-            nb = r.get("n_bound", math.nan)
-            if isinstance(nb, float) and math.isfinite(nb):
-                out.append(
-                    f"{r['label']}: the bound meets it from n = {display.integer(nb)} rows at ε = "
-                    f"{display.epsilon(answer['epsilon_chosen'])} (this dataset has "
-                    f"{display.integer(answer['n_current'])})."
+            nm = r.get("n_min", math.nan)
+            if r.get("status") == "none":
+                continue
+            if isinstance(nm, float) and math.isfinite(nm):
+                src = "its bound" if r.get("n_min_source") == "bound" else "the measured learning curve"
+                txt = (
+                    f"{r['label']}: n ≈ {display.integer(nm)} rows at ε = {eps_txt} (95% range "
+                    f"{_n(r['n_min_lo'])} to {_n(r['n_min_hi'])}; from {src}, {r.get('n_min_note', '')})"
                 )
-            elif isinstance(nb, float) and math.isinf(nb):
-                out.append(f"{r['label']}: {r['n_note']}.")
+            elif isinstance(nm, float) and math.isinf(nm):
+                txt = f"{r['label']}: {r.get('n_min_note', 'not reached')}"
+            else:
+                txt = f"{r['label']}: {r.get('n_min_note', 'no answer')}"
+            nb = r.get("n_bound", math.nan)
+            if r.get("n_min_source") != "bound" and isinstance(nb, float) and math.isfinite(nb):
+                txt += f"; the bound meets it from n = {display.integer(nb)} rows"
+            elif r.get("n_min_source") != "bound" and isinstance(nb, float) and math.isinf(nb):
+                txt += f"; the bound: {r['n_note']}"
+            out.append(txt + ".")
         return out
     for r in answer["methods"]:
         e = r.get("epsilon_measured", math.nan)
@@ -463,6 +983,11 @@ def answer_table(answer: dict) -> pd.DataFrame:
         "epsilon_measured_lo",
         "epsilon_measured_hi",
         "epsilon_bound",
+        "n_min",
+        "n_min_lo",
+        "n_min_hi",
+        "n_min_source",
+        "n_min_note",
         "n_bound",
         "n_note",
         "delta",
@@ -493,8 +1018,20 @@ def answer_table_for_people(answer: dict) -> pd.DataFrame:
         "epsilon_measured_hi": lambda v: display.epsilon(v, inf=BEYOND_GRID),
         "epsilon_bound": lambda v: display.epsilon(v, inf="never (ε ≤ 1000)"),
         "n_bound": lambda v: display.integer(v, inf="never"),
+        "n_min": lambda v: display.integer(v, inf=display.NOT_REACHED),
+        "n_min_lo": lambda v: display.integer(v, inf=display.NOT_REACHED),
+        "n_min_hi": _n,
         "delta": display.delta,
         "n_trials": display.integer,
     }
-    headers = {"n_note": "smallest n: note", "meets_delta": "meets the δ target"}
+    headers = {
+        "n_note": "smallest n (bound): note",
+        "n_bound": "smallest n (bound)",
+        "n_min": "smallest n",
+        "n_min_lo": "smallest n: 95% low",
+        "n_min_hi": "smallest n: 95% high",
+        "n_min_source": "smallest n: from",
+        "n_min_note": "smallest n: how",
+        "meets_delta": "meets the δ target",
+    }
     return display.table(answer_table(answer), formats=formats, headers=headers)

@@ -47,6 +47,7 @@ __all__ = [
     "PREPROCESS_METHODS",
     "DEFAULT_PREPROCESS",
     "INTERCEPT_CONSTANT",
+    "append_intercept",
     "PREPROCESS_HELP",
     "PublicBounds",
     "bounds_from_data",
@@ -227,6 +228,17 @@ def preprocess_rows(X: np.ndarray, bounds: PublicBounds, method: str = DEFAULT_P
         r = min(r, 2.0 * math.sqrt(d))
         Z = Z * np.minimum(1.0, r / np.maximum(norms, 1e-300))[:, None]
     return Z / r
+
+
+def append_intercept(Z: np.ndarray, constant: float = INTERCEPT_CONSTANT) -> np.ndarray:
+    """Append the public ``constant`` to every row and divide by ``sqrt(1 + constant^2)`` (norms stay <= 1).
+
+    >>> append_intercept(np.array([[1.0, 0.0]]), 1.0).round(4).tolist()
+    [[0.7071, 0.0, 0.7071]]
+    """
+    c = check_positive("constant", constant)
+    A = np.asarray(Z, dtype=np.float64)
+    return np.column_stack([A, np.full(A.shape[0], c)]) / math.sqrt(1.0 + c * c)
 
 
 def default_eta(d: int, epsilon: float | None = None, method: str = DEFAULT_PREPROCESS) -> float:

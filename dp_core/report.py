@@ -62,7 +62,8 @@ def compare_settings(config: ExplorerConfig) -> dict:
     Page parameters: ``eps_min`` (default 0.05), ``eps_max`` (10), ``n_eps`` (8), ``mech``
     (comma-separated adapter keys or ``all``), ``view`` (``utility`` or ``excess_risk``) and the
     negotiation target (see :func:`targets_from_params`) with ``tsolve`` (``epsilon`` or ``n``: the
-    smallest number of rows from the bound, excess-risk targets only).
+    smallest number of rows, from learning curves and bounds; needs a utility or excess-risk target)
+    and ``trows`` (answer for that many times the rows, 1 to 1000; smallest-ε answers only).
     """
     p = config.params
     eps_min = float(p.get("eps_min", 0.05))
@@ -78,9 +79,15 @@ def compare_settings(config: ExplorerConfig) -> dict:
     if solve_for not in ("epsilon", "n"):
         raise ValueError(f"tsolve must be 'epsilon' or 'n', got {solve_for!r}.")
     targets = targets_from_params(p)
-    if solve_for == "n" and not any(t.startswith("excess_risk=") for t in targets):
+    if solve_for == "n" and not any(not t.startswith("delta=") for t in targets):
         solve_for = "epsilon"
+    rows_factor = float(p.get("trows", 1.0))
+    if not 1.0 <= rows_factor <= 1000.0:
+        raise ValueError(f"trows must be in [1, 1000], got {rows_factor:g}.")
+    if solve_for == "n" or not any(not t.startswith("delta=") for t in targets):
+        rows_factor = 1.0
     return {
+        "rows_factor": rows_factor,
         "grid": grid,
         "mechanisms": mechanisms,
         "targets": targets,
@@ -227,6 +234,7 @@ def build_report(
             rho=cfg.rho,
             result=result,
             solve_for=st["solve_for"],
+            rows_factor=st["rows_factor"],
         )
     csv = results_csv(result)
     page = render_html(cfg, ds, result, csv=csv, negotiation=negotiation)

@@ -4,7 +4,7 @@ import math
 
 import streamlit as st
 
-from dp_core import display
+from dp_core import display, registry
 from dp_core import display as fmt
 from dp_core.audit import MECHANISMS, VERDICT_VIOLATION
 from dp_core.audit.report import convergence_figure, histogram_figure
@@ -64,8 +64,11 @@ def apply_audit_row() -> dict | None:
     return st.session_state.get("_audit_row")
 
 
-PAGE_DEFAULTS = {("label-dp-bags", "n"): 20_000}
-SHARED_OPTIONS = {("label-dp-bags", "k"), ("label-dp-bags", "m"), ("label-dp-bags", "rho")}
+# the page's own defaults and the options shared with the other pages (label-DP's k, m, ρ), from the plug-ins
+PAGE_DEFAULTS = {
+    (name, opt): value for name, m in MECHANISMS.items() for opt, value in m.extra.get("page_defaults", {}).items()
+}
+SHARED_OPTIONS = {(p.name, opt) for p in registry.plugins() for opt in p.compare_params}
 stored_row = apply_audit_row()
 
 eps, delta, seed, _trials = widgets.sidebar_controls()

@@ -3,16 +3,24 @@ smallest ε meeting a target, and share / export (link, JSON configuration, HTML
 
 import streamlit as st
 
-from dp_core import display
-from dp_core.compare import ADAPTERS, applicable_adapters, default_epsilons, make_spec
+from dp_core import display, registry
+from dp_core.compare import ADAPTERS, applicable_adapters, compare_param_specs, default_epsilons, make_spec
 from dp_core.compare.budget import budget_card, noise_table
-from dp_core.compare.figures import METRIC_TITLES, compare_figure, negotiation_figure
-from dp_core.compare.registry import STATUS_LABELS
-from dp_core.negotiate import answer_sentences, answer_table_for_people
+from dp_core.compare.figures import METRIC_TITLES, compare_figure, learning_curve_figure, negotiation_figure
+from dp_core.compare.registry import STATUS_LABELS, adapter_key
+from dp_core.negotiate import answer_sentences, answer_table_for_people, rows_factor_words
 from dp_core.report import COMPARE_PAGE, targets_from_params
 from ui import badges, share, state, widgets
 from ui import cached_compare as cc
-from ui.constants import GRID_OPTIONS, N_EPS_OPTIONS, TDELTA_MAX, TVALUE_LIMIT
+from ui.constants import (
+    COMPARE_TABS,
+    GRID_OPTIONS,
+    N_EPS_OPTIONS,
+    ROWS_FACTOR_OPTIONS,
+    TDELTA_MAX,
+    TVALUE_DEFAULTS,
+    TVALUE_LIMIT,
+)
 
 eps, delta, seed, trials = widgets.sidebar_controls()
 share.follow_pending_page(COMPARE_PAGE)
@@ -49,11 +57,27 @@ _init("eps_max", 10.0, GRID_OPTIONS)
 _init("n_eps", 8, N_EPS_OPTIONS)
 _init("view", "utility", tuple(VIEWS))
 if "mech" not in st.session_state:
-    st.session_state["mech"] = state.url_param("mech", "all", options=tuple(ADAPTERS))
+    # canonical names (``label-dp-bags``); links written with the adapter keys (``label_dp_bags``) still open
+    _mech_names = tuple(p.name for p in registry.plugins() if p.has("compare"))
+    st.session_state["mech"] = state.url_param("mech", "all", options=_mech_names + tuple(ADAPTERS))
 _init("tmetric", metric, tuple(TARGET_METRICS))
-_init("tvalue", 0.9 if metric == "accuracy" else 0.3)
+_init("tvalue", TVALUE_DEFAULTS[st.session_state["tmetric"]])
 _init("tdelta", 0.0)
 _init("tsolve", "epsilon", ("epsilon", "n"))
+_init("trows", 1.0, ROWS_FACTOR_OPTIONS)
+_init("cview", "compare", COMPARE_TABS)
+
+
+def _reset_target_value():
+    """A new target metric starts from its own sensible value (0.9 accuracy is no excess risk)."""
+    st.session_state["tvalue"] = TVALUE_DEFAULTS[st.session_state["tmetric"]]
+
+
+def _ask_rows(factor: float):
+    """The one-click question "what if we had N times the rows?" (smallest ε at that size)."""
+    st.session_state["trows"] = factor
+    st.session_state["tsolve"] = "epsilon"
+
 
 with st.expander("⚙️ Comparison settings", expanded=False):
     c1, c2, c3 = st.columns(3)
@@ -66,7 +90,11 @@ with st.expander("⚙️ Comparison settings", expanded=False):
     n_eps = c3.select_slider("Grid points", options=N_EPS_OPTIONS, key="n_eps")
     chosen = st.session_state["mech"]
     if st.session_state.get("_mech_last") != chosen or "mech_select" not in st.session_state:
-        default_sel = applicable if chosen in ("", "all") else [k for k in chosen.split(",") if k in applicable]
+        default_sel = (
+            applicable
+            if chosen in ("", "all")
+            else [adapter_key(k) for k in chosen.split(",") if adapter_key(k) in applicable]
+        )
         st.session_state["mech_select"] = default_sel or applicable
     sel = st.multiselect(
         "Mechanisms",
@@ -75,13 +103,20 @@ with st.expander("⚙️ Comparison settings", expanded=False):
         key="mech_select",
         help="Every mechanism that applies to this dataset's task.",
     )
-    st.session_state["mech"] = "all" if set(sel) == set(applicable) or not sel else ",".join(sel)
+    st.session_state["mech"] = (
+        "all" if set(sel) == set(applicable) or not sel else ",".join(registry.get(k).name for k in sel)
+    )
     st.session_state["_mech_last"] = st.session_state["mech"]
-    if any(ADAPTERS[k].key == "label_dp_bags" for k in sel or applicable):
-        b1, b2, b3 = st.columns(3)
-        widgets.shared_int("k", "Bag size k", container=b1)
-        widgets.shared_int("m", "Number of bags m", container=b2)
-        widgets.shared_float("rho", "Noisy share ρ", container=b3)
+    # the chosen mechanisms' own comparison parameters (label-DP's k, m, ρ), declared by their plug-ins
+    mech_params = [
+        plugin.param(name)
+        for plugin in registry.plugins()
+        if plugin.key in (sel or applicable)
+        for name in plugin.compare_params
+    ]
+    for spec_p, col in zip(mech_params, st.columns(len(mech_params)) if mech_params else []):
+        shared = widgets.shared_int if spec_p.kind is int else widgets.shared_float
+        shared(spec_p.name, spec_p.label[:1].upper() + spec_p.label[1:], container=col)
 
 page_params = {
     "eps_min": float(eps_min),
@@ -93,6 +128,8 @@ page_params = {
     "tvalue": float(st.session_state["tvalue"]),
     "tdelta": float(st.session_state["tdelta"]),
     "tsolve": st.session_state["tsolve"],
+    "trows": float(st.session_state["trows"]),
+    "cview": st.session_state["cview"],
 }
 
 mechanisms = None if st.session_state["mech"] == "all" else tuple(st.session_state["mech"].split(","))
@@ -103,9 +140,7 @@ try:
         delta=delta,
         n_trials=trials,
         seed=seed,
-        k=int(state.get("k")),
-        m=int(state.get("m")),
-        rho=float(state.get("rho")),
+        **{name: s.kind(state.get(name)) for name, s in compare_param_specs().items()},
     )
 except (TypeError, ValueError) as exc:
     widgets.show_error(exc)
@@ -128,8 +163,19 @@ if result.summary.empty or "method" not in result.summary.columns:
         st.warning(f"{ADAPTERS[key].title} could not be run: {why}")
     st.stop()
 
+TAB_LABELS = dict(zip(COMPARE_TABS, ["📈 Compare", "🪪 Privacy budget card", "🤝 Negotiate", "🔗 Share and export"]))
+_tab_key = {v: k for k, v in TAB_LABELS.items()}
+
+
+def _on_tab():
+    st.session_state["cview"] = _tab_key.get(st.session_state.get("cview_tab"), "compare")
+
+
 tab_cmp, tab_card, tab_neg, tab_share = st.tabs(
-    ["📈 Compare", "🪪 Privacy budget card", "🤝 Negotiate", "🔗 Share and export"]
+    list(TAB_LABELS.values()),
+    key="cview_tab",
+    default=TAB_LABELS[st.session_state["cview"]],
+    on_change=_on_tab,
 )
 
 with tab_cmp:
@@ -201,11 +247,14 @@ with tab_card:
 
 with tab_neg:
     st.markdown(
-        "State a target; for each mechanism the app finds the smallest ε that meets it, from the measured "
-        "curve (with the range where the 95% band crosses it) and from the theoretical bound."
+        "State a target; for each mechanism the app finds the smallest ε that meets it, or the smallest number of "
+        "rows at the ε chosen in the sidebar: from the measured curves (with the range where the 95% band crosses "
+        "it) and, for excess-risk targets, from the theoretical bound."
     )
     n1, n2, n3 = st.columns(3)
-    tmetric = n1.selectbox("Target", list(TARGET_METRICS), format_func=TARGET_METRICS.get, key="tmetric")
+    tmetric = n1.selectbox(
+        "Target", list(TARGET_METRICS), format_func=TARGET_METRICS.get, key="tmetric", on_change=_reset_target_value
+    )
     tvalue = n2.number_input(
         "Value",
         key="tvalue",
@@ -218,39 +267,79 @@ with tab_neg:
     tdelta = n3.number_input(
         "δ at most (0 = no δ target)", key="tdelta", min_value=0.0, max_value=TDELTA_MAX, format="%.1e", step=1e-6
     )
-    solve = "epsilon"
-    if tmetric == "excess_risk":
-        solve = st.radio(
-            "Solve for",
-            ("epsilon", "n"),
-            key="tsolve",
-            horizontal=True,
-            format_func={
-                "epsilon": "the smallest ε (measured and bound)",
-                "n": f"the smallest number of rows n at ε = {display.epsilon(eps)} (bound)",
-            }.get,
+    s1, s2 = st.columns([3, 2])
+    solve = s1.radio(
+        "Solve for",
+        ("epsilon", "n"),
+        key="tsolve",
+        horizontal=True,
+        disabled=tmetric == "none",
+        format_func={
+            "epsilon": "the smallest ε",
+            "n": f"the smallest number of rows at ε = {display.epsilon(eps)}",
+        }.get,
+    )
+    rows_factor = 1.0
+    if solve == "epsilon" and tmetric != "none":
+        rows_factor = s2.select_slider(
+            "With how many times the rows",
+            options=ROWS_FACTOR_OPTIONS,
+            key="trows",
+            format_func=lambda f: "the data as it is" if f == 1 else f"{display.number(f)}×",
+            help="Above 1× the measured curves are extrapolated from learning curves (each mechanism run on "
+            "subsamples of the data) and the bounds are evaluated at that many rows.",
         )
+        if rows_factor == 1.0:
+            st.button("What if we had twice the rows?", key="ask_twice", on_click=_ask_rows, args=(2.0,), icon="➕")
+        else:
+            st.button("Back to the data as it is", key="ask_same", on_click=_ask_rows, args=(1.0,))
     page_params.update(
-        {"tmetric": tmetric, "tvalue": float(tvalue), "tdelta": float(tdelta), "tsolve": st.session_state["tsolve"]}
+        {
+            "tmetric": tmetric,
+            "tvalue": float(tvalue),
+            "tdelta": float(tdelta),
+            "tsolve": st.session_state["tsolve"],
+            "trows": float(st.session_state["trows"]),
+        }
     )
     try:
         targets = targets_from_params(page_params)
     except (TypeError, ValueError) as exc:
         widgets.show_error(exc)
         targets = []
+    if tmetric == "none":
+        solve, rows_factor = "epsilon", 1.0
     answer = None
     if targets:
         try:
             answer = cc.negotiation(
-                ds.name, ds.fingerprint, spec, mechanisms, tuple(targets), float(eps), solve, ds, result
+                ds.name,
+                ds.fingerprint,
+                spec,
+                mechanisms,
+                tuple(targets),
+                float(eps),
+                solve,
+                ds,
+                result,
+                float(rows_factor),
             )
         except (TypeError, ValueError) as exc:
             widgets.show_error(exc)
     if answer is not None:
+        if answer.get("headline"):
+            st.success(f"**{answer['headline']}**", icon="🎯")
+            if answer["rows_factor"] != 1.0:
+                st.caption(
+                    f"{rows_factor_words(answer['rows_factor']).capitalize()}: an extrapolation from learning "
+                    "curves measured on subsamples of this dataset, not a measurement."
+                )
         for line in answer_sentences(answer):
             st.markdown(f"- {line}")
         widgets.table(answer_table_for_people(answer), key="compare_answer_table")
-        if answer.get("grid"):
+        if answer.get("learning_curve"):
+            st.plotly_chart(learning_curve_figure(answer), width="stretch", key="learning_curve_chart")
+        if answer.get("grid") and answer["rows_factor"] == 1.0:
             st.plotly_chart(
                 negotiation_figure(
                     result
@@ -263,9 +352,7 @@ with tab_neg:
                             delta=answer["delta_used"],
                             n_trials=trials,
                             seed=seed,
-                            k=spec.k,
-                            m=spec.m,
-                            rho=spec.rho,
+                            **dict(spec.params),
                         ),
                         mechanisms,
                         ds,
@@ -284,11 +371,15 @@ with tab_neg:
             )
         for n in answer["notes"]:
             st.caption(n)
+        cli_extra = f" --solve-for n --epsilon {eps:g}" if solve == "n" else ""
+        if rows_factor != 1.0:
+            cli_extra += f" --rows-factor {rows_factor:g}"
         st.caption(
             "The same answer from the shell: `python -m dp_core negotiate --dataset "
             f"{ds.name if not ds.name.startswith('upload:') else 'FILE.csv'} "
             + " ".join(f"--target {t}" for t in targets)
-            + f" --delta {delta:g} --seed {seed}`"
+            + f"{cli_extra} --delta {delta:g} --seed {seed} --trials {trials} --eps-min {eps_min:g} "
+            f"--eps-max {eps_max:g} --n-eps {n_eps}`"
         )
 
 state.sync_url(page_params)

@@ -17,6 +17,7 @@ st.markdown(
 )
 
 eps, delta, _seed, _trials = widgets.sidebar_controls()
+st.page_link("pages/start_here.py", label="**New here? Start here:** a guided tour in six steps", icon="🧭")
 
 # ------------------------------------------------------------------ dataset
 st.header("1 · Dataset")
@@ -211,5 +212,5 @@ st.markdown(
 
 # ------------------------------------------------------------------ pages
 st.header("3 · Explore")
-for path, title, icon, desc in PAGES[1:]:
+for path, title, icon, desc in [p for p in PAGES if p[0] != "pages/home.py"]:
     st.page_link(path, label=f"**{title}** — {desc}", icon=icon)

@@ -6,7 +6,7 @@ import math
 import streamlit as st
 
 from dp_core import display as fmt
-from dp_core.bounds import l1_exponential as bounds
+from dp_core.mechanisms.l1_exponential import bounds
 from dp_core.mechanisms.l1_exponential import figures as lf
 from dp_core.mechanisms.l1_exponential.mcmc import APPROXIMATE_LABEL, MCMC_PRESETS, MCMCSchedule
 from dp_core.mechanisms.l1_exponential.mechanism import L1ExponentialRegression

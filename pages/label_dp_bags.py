@@ -3,10 +3,10 @@
 import streamlit as st
 
 from dp_core import display as fmt
-from dp_core.bounds import label_dp_bags as acc
 from dp_core.experiments import summarize
 from dp_core.figures import label_of
 from dp_core.mechanisms import label_dp_bags as lb
+from dp_core.mechanisms.label_dp_bags import bounds as acc
 from dp_core.mechanisms.label_dp_bags import figures as lbf
 from ui import badges, state, widgets
 from ui import cached_label_dp_bags as cl

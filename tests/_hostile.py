@@ -157,11 +157,11 @@ def commands() -> list[Cmd]:
 QUICK: dict[str, dict[str, str | None]] = {
     "calibrate gaussian": {"--eps": "1", "--delta": "1e-5"},
     "calibrate laplace": {"--eps": "1"},
-    "calibrate heavy-tailed-l1": {"--n": "1000", "--d": "2", "--eps": "1"},
+    "calibrate l1-exponential": {"--n": "1000", "--d": "2", "--eps": "1"},
     "calibrate input-perturbation": {"--n": "1000", "--d": "3", "--eps": "1", "--delta": "1e-5"},
-    "calibrate label-aggregation": {"--n": "1000", "--k": "8", "--m": "10", "--eps": "1"},
-    "calibrate large-margin": {"--n": "100", "--d": "2", "--eps": "1"},
-    "simulate heavy-tailed-l1": {"--n": "100", "--trials": "2", "--preset": "fast", "--mode": "grid"},
+    "calibrate label-dp-bags": {"--n": "1000", "--k": "8", "--m": "10", "--eps": "1"},
+    "calibrate large-margin-gaussian": {"--n": "100", "--d": "2", "--eps": "1"},
+    "simulate l1-exponential": {"--n": "100", "--trials": "2", "--preset": "fast", "--mode": "grid"},
     "simulate input-perturbation": {
         "--n": "200",
         "--eps": "1",
@@ -169,8 +169,8 @@ QUICK: dict[str, dict[str, str | None]] = {
         "--trials": "2",
         "--diagnostic-draws": "10",
     },
-    "simulate label-aggregation": {"--n": "400", "--k": "8", "--m": "10", "--trials": "2"},
-    "simulate large-margin": {"--n": "60", "--trials": "2", "--modes": "corrected"},
+    "simulate label-dp-bags": {"--n": "400", "--k": "8", "--m": "10", "--trials": "2"},
+    "simulate large-margin-gaussian": {"--n": "60", "--trials": "2", "--modes": "corrected"},
     "audit gaussian": {"--runs": "200"},
     "audit laplace": {"--runs": "200"},
     "audit input-perturbation": {"--runs": "50", "--n": "200"},
@@ -183,12 +183,12 @@ QUICK: dict[str, dict[str, str | None]] = {
         "--target": "accuracy=0.5",
         "--trials": "2",
         "--n-eps": "3",
-        "--mechanisms": "output_perturbation",
+        "--mechanisms": "output-perturbation",
     },
     "report": {"--out": "{tmp}/report.html", "--config": "{tmp}/config.json"},
 }
 # reproduce: --quick and two trials; still tens of seconds, so the tests stop it at the time limit.
-for _m in ("heavy-tailed-l1", "input-perturbation", "label-aggregation", "large-margin"):
+for _m in ("l1-exponential", "input-perturbation", "label-dp-bags", "large-margin-gaussian"):
     QUICK[f"reproduce {_m}"] = {"--out": "{tmp}/out", "--quick": None}
 
 

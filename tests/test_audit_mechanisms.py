@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from dp_core.audit import VERDICT_CONSISTENT, VERDICT_VIOLATION, make_target, run_audit
-from dp_core.bounds.label_dp_bags import naive_delta_lower_bound
 from dp_core.cli import main as cli_main
 from dp_core.data import load_dataset
+from dp_core.mechanisms.label_dp_bags.bounds import naive_delta_lower_bound
 
 
 @pytest.fixture(scope="module")

@@ -12,12 +12,12 @@ from scipy import stats
 
 from dp_core.audit import VERDICT_CONSISTENT, VERDICT_VIOLATION, make_target, run_audit
 from dp_core.audit.core import audit_exact_null
-from dp_core.audit.large_margin_gaussian import kkt_residual
 from dp_core.audit.table import ROW_SPECS, run_row
 from dp_core.cli import main as cli_main
 from dp_core.data import load_dataset
 from dp_core.mechanisms.input_perturbation.params import exact_local_epsilon
 from dp_core.mechanisms.large_margin_gaussian import LargeMarginGaussian, make_task, release_many
+from dp_core.mechanisms.large_margin_gaussian.audit import kkt_residual
 from dp_core.mechanisms.large_margin_gaussian.model import sym
 
 

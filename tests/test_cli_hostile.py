@@ -42,11 +42,11 @@ def one_error_line(res: H.Result, *needles: str) -> str:
     "argv, needles",
     [
         (
-            ["calibrate", "heavy-tailed-l1", "--n", "0", "--d", "2", "--eps", "1"],
+            ["calibrate", "l1-exponential", "--n", "0", "--d", "2", "--eps", "1"],
             ["n must be an integer in [1,", "got 0"],
         ),
         (
-            ["calibrate", "heavy-tailed-l1", "--n", "1000", "--d", "2", "--eps", "1", "--tau", "1e308"],
+            ["calibrate", "l1-exponential", "--n", "1000", "--d", "2", "--eps", "1", "--tau", "1e308"],
             ["tau", "1e+308"],
         ),
         (
@@ -58,16 +58,16 @@ def one_error_line(res: H.Result, *needles: str) -> str:
             ["alpha"],
         ),
         (
-            ["calibrate", "label-aggregation", "--n", "100000000000000000000", "--k", "8", "--m", "10", "--eps", "1"],
+            ["calibrate", "label-dp-bags", "--n", "100000000000000000000", "--k", "8", "--m", "10", "--eps", "1"],
             ["n must be an integer in [2, 9223372036854775807]"],
         ),
         (
-            "calibrate label-aggregation --n 1000 --k 8 --m 10 --eps 1 --noise-std 0".split(),
+            "calibrate label-dp-bags --n 1000 --k 8 --m 10 --eps 1 --noise-std 0".split(),
             ["noise_std must be in (0, inf), got 0"],
         ),
-        (["calibrate", "large-margin", "--n", "100", "--d", "2", "--eps", "1e-320"], ["epsilon", "1e-320"]),
+        (["calibrate", "large-margin-gaussian", "--n", "100", "--d", "2", "--eps", "1e-320"], ["epsilon", "1e-320"]),
         (
-            ["calibrate", "large-margin", "--n", "100", "--d", "2", "--eps", "1", "--mode", "nan"],
+            ["calibrate", "large-margin-gaussian", "--n", "100", "--d", "2", "--eps", "1", "--mode", "nan"],
             ["mode must be one of"],
         ),
         (
@@ -76,7 +76,7 @@ def one_error_line(res: H.Result, *needles: str) -> str:
         ),
         (["audit", "large-margin-gaussian", "--h", "1e-320", "--runs", "20"], ["h must be 0 or between", "1e-320"]),
         (
-            ["simulate", "heavy-tailed-l1", "--trials", "100000000000000000000"],
+            ["simulate", "l1-exponential", "--trials", "100000000000000000000"],
             ["trials must be an integer in [1, 10000]"],
         ),
     ],
@@ -101,17 +101,17 @@ def test_engine_overflow_names_the_function_and_values():
     "argv",
     [
         ["audit", "label-dp-bags", "--runs", "50", "--n", "400", "--k", "8", "--m", "10", "--rho"],
-        ["calibrate", "label-aggregation", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1", "--rho"],
+        ["calibrate", "label-dp-bags", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1", "--rho"],
         (
-            "calibrate label-aggregation --variant wtd-lba --n 1000 --k 8 --m 10 --eps 1 --d 2 --gamma 0.1 --lam 1 --b2"
+            "calibrate label-dp-bags --variant wtd-lba --n 1000 --k 8 --m 10 --eps 1 --d 2 --gamma 0.1 --lam 1 --b2"
         ).split(),
         (
-            "calibrate label-aggregation --variant wtd-lba --n 1000 --k 8 --m 10 --eps 1 --d 2 --b2 1 --lam 1 --gamma"
+            "calibrate label-dp-bags --variant wtd-lba --n 1000 --k 8 --m 10 --eps 1 --d 2 --b2 1 --lam 1 --gamma"
         ).split(),
         (
-            "calibrate label-aggregation --variant wtd-lba --n 1000 --k 8 --m 10 --eps 1 --d 2 --b2 1 --gamma 0.1 --lam"
+            "calibrate label-dp-bags --variant wtd-lba --n 1000 --k 8 --m 10 --eps 1 --d 2 --b2 1 --gamma 0.1 --lam"
         ).split(),
-        "simulate label-aggregation --n 400 --k 8 --m 10 --trials 2 --label-hi 1 --label-lo".split(),
+        "simulate label-dp-bags --n 400 --k 8 --m 10 --trials 2 --label-hi 1 --label-lo".split(),
     ],
 )
 def test_non_finite_numbers_are_refused_by_the_parser(argv, value):
@@ -124,14 +124,14 @@ def test_non_finite_numbers_are_refused_by_the_parser(argv, value):
 )
 def test_negative_label_dp_constants_are_refused(flag, needle):
     argv = (
-        "calibrate label-aggregation --variant wtd-lba --n 1000 --k 8 --m 10 --eps 1 --d 2 --b2 1 --gamma 0.1 --lam 1"
+        "calibrate label-dp-bags --variant wtd-lba --n 1000 --k 8 --m 10 --eps 1 --d 2 --b2 1 --gamma 0.1 --lam 1"
     ).split()
     argv[argv.index(flag) + 1] = "-1"
     one_error_line(H.run_cli(argv), needle)
 
 
 def test_negative_rho_is_refused_and_rho_does_not_apply_to_wtd_lba():
-    base = ["calibrate", "label-aggregation", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1"]
+    base = ["calibrate", "label-dp-bags", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1"]
     one_error_line(H.run_cli(base + ["--rho", "-1"]), "rho must be in [0, 1], got -1")
     one_error_line(
         H.run_cli(
@@ -143,7 +143,7 @@ def test_negative_rho_is_refused_and_rho_does_not_apply_to_wtd_lba():
 
 
 def test_label_range_must_be_ordered():
-    res = H.run_cli("simulate label-aggregation --n 400 --k 8 --m 10 --trials 2 --label-lo 1 --label-hi -1".split())
+    res = H.run_cli("simulate label-dp-bags --n 400 --k 8 --m 10 --trials 2 --label-lo 1 --label-hi -1".split())
     one_error_line(res)
 
 
@@ -151,7 +151,7 @@ def test_huge_and_malformed_numbers_give_short_messages():
     res = H.run_cli(["calibrate", "laplace", "--eps", "1", "--sensitivity", "9" * 5000])
     line = one_error_line(res, "--sensitivity", "must be a finite number")
     assert len(line) < 300
-    res = H.run_cli(["simulate", "label-aggregation", "--trials", "9" * 5000])
+    res = H.run_cli(["simulate", "label-dp-bags", "--trials", "9" * 5000])
     line = one_error_line(res, "--trials", "at most 30 digits")
     assert len(line) < 300
 
@@ -165,12 +165,12 @@ def test_huge_and_malformed_numbers_give_short_messages():
         (["audit", "gaussian", "--runs", "200", "--dataset", "iris"], "--dataset does not apply to audit gaussian"),
         (["audit", "laplace", "--runs", "200", "--pair", "boundary", "--target", "y"], "--target does not apply"),
         (
-            ["simulate", "label-aggregation", "--dataset", "census", "--target", "income", "--trials", "2"],
+            ["simulate", "label-dp-bags", "--dataset", "census", "--target", "income", "--trials", "2"],
             "--target does not apply to the demo dataset 'census'",
         ),
-        (["simulate", "heavy-tailed-l1", "--target", "y", "--trials", "2"], "--target does not apply"),
+        (["simulate", "l1-exponential", "--target", "y", "--trials", "2"], "--target does not apply"),
         (
-            ["calibrate", "label-aggregation", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1", "--target", "y"],
+            ["calibrate", "label-dp-bags", "--n", "1000", "--k", "8", "--m", "10", "--eps", "1", "--target", "y"],
             "--target does not apply without --dataset",
         ),
         (
@@ -195,8 +195,8 @@ def test_dataset_still_used_where_it_applies():
 @pytest.fixture
 def no_compute(monkeypatch):
     """Make every reproduce/report computation fail loudly: the checks must come first."""
+    import dp_core.mechanisms.label_dp_bags.reproduce as lbl
     import dp_core.report
-    import dp_core.reproduce.label_dp_bags as lbl
 
     def boom(*args, **kwargs):
         raise AssertionError("the computation started before the output path was checked")
@@ -208,34 +208,34 @@ def no_compute(monkeypatch):
 def test_reproduce_out_is_an_existing_file(tmp_path, no_compute):
     f = tmp_path / "x.csv"
     f.write_text("keep me")
-    one_error_line(H.run_cli(["reproduce", "label-aggregation", "--out", str(f), "--quick"]), "--out", "is a file")
-    one_error_line(H.run_cli(["reproduce", "label-aggregation", "--out", str(f), "--quick", "--force"]), "is a file")
+    one_error_line(H.run_cli(["reproduce", "label-dp-bags", "--out", str(f), "--quick"]), "--out", "is a file")
+    one_error_line(H.run_cli(["reproduce", "label-dp-bags", "--out", str(f), "--quick", "--force"]), "is a file")
     assert f.read_text() == "keep me"
 
 
 def test_reproduce_out_in_a_missing_folder_is_refused_at_once(tmp_path, no_compute):
     target = tmp_path / "nonexistent" / "dir" / "x.csv"
-    one_error_line(H.run_cli(["reproduce", "label-aggregation", "--out", str(target), "--quick"]), "does not exist")
+    one_error_line(H.run_cli(["reproduce", "label-dp-bags", "--out", str(target), "--quick"]), "does not exist")
     assert not (tmp_path / "nonexistent").exists()
 
 
 def test_reproduce_refuses_to_overwrite_an_earlier_run_without_force(tmp_path, monkeypatch):
-    import dp_core.reproduce.label_dp_bags as lbl
+    import dp_core.mechanisms.label_dp_bags.reproduce as lbl
 
     calls = []
     monkeypatch.setattr(lbl, "reproduce", lambda out, **kw: calls.append(out) or {"out": str(out)})
     (tmp_path / "label_dp_bags_tables.csv").write_text("earlier run")
     one_error_line(
-        H.run_cli(["reproduce", "label-aggregation", "--out", str(tmp_path), "--quick"]),
+        H.run_cli(["reproduce", "label-dp-bags", "--out", str(tmp_path), "--quick"]),
         "label_dp_bags_tables.csv",
         "--force",
     )
     assert calls == []
-    assert H.run_cli(["reproduce", "label-aggregation", "--out", str(tmp_path), "--quick", "--force"]).code == 0
+    assert H.run_cli(["reproduce", "label-dp-bags", "--out", str(tmp_path), "--quick", "--force"]).code == 0
     assert calls == [str(tmp_path)]
     (tmp_path / "unrelated.txt").write_text("x")  # other files in the folder do not block a run
     other = tmp_path / "fresh"
-    assert H.run_cli(["reproduce", "label-aggregation", "--out", str(other), "--quick"]).code == 0
+    assert H.run_cli(["reproduce", "label-dp-bags", "--out", str(other), "--quick"]).code == 0
     assert other.is_dir()
 
 
@@ -245,16 +245,17 @@ def test_reproduce_unwritable_folder(tmp_path, no_compute):
     ro.mkdir()
     ro.chmod(0o500)
     try:
-        one_error_line(H.run_cli(["reproduce", "label-aggregation", "--out", str(ro / "x"), "--quick"]), "writ")
+        one_error_line(H.run_cli(["reproduce", "label-dp-bags", "--out", str(ro / "x"), "--quick"]), "writ")
     finally:
         ro.chmod(0o700)
 
 
 def test_reproduce_checks_seed_and_trials_before_computing(tmp_path, no_compute):
-    one_error_line(H.run_cli(["reproduce", "label-aggregation", "--out", str(tmp_path), "--seed", "-1"]), "seed")
-    one_error_line(H.run_cli(["reproduce", "large-margin", "--out", str(tmp_path), "--trials", "0"]), "trials")
+    one_error_line(H.run_cli(["reproduce", "label-dp-bags", "--out", str(tmp_path), "--seed", "-1"]), "seed")
+    one_error_line(H.run_cli(["reproduce", "large-margin-gaussian", "--out", str(tmp_path), "--trials", "0"]), "trials")
     one_error_line(
-        H.run_cli(["reproduce", "large-margin", "--out", str(tmp_path), "--trials", "100000000000000000000"]), "trials"
+        H.run_cli(["reproduce", "large-margin-gaussian", "--out", str(tmp_path), "--trials", "100000000000000000000"]),
+        "trials",
     )
 
 
@@ -336,7 +337,7 @@ def test_ctrl_c_in_a_real_process():
     # would otherwise pass SIGINT down as ignored and the child would never see Ctrl-C
     launcher = (
         "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-        "sys.argv = ['dp_core', 'simulate', 'label-aggregation', '--trials', '100000']; "
+        "sys.argv = ['dp_core', 'simulate', 'label-dp-bags', '--trials', '100000']; "
         "runpy.run_module('dp_core', run_name='__main__', alter_sys=True)"
     )
     proc = subprocess.Popen(
@@ -376,10 +377,12 @@ def test_declared_cli_names_match_the_commands_of_each_module():
 @pytest.mark.parametrize(
     "argv, expected",
     [
-        (["calibrate", "gaussian", "--eps", "1"], ["basic"]),
+        (["calibrate", "gaussian", "--eps", "1"], ["mechanisms.textbook"]),
         (["audit", "laplace"], ["audit"]),
         (["negotiate", "--dataset", "iris"], ["compare"]),
-        (["simulate", "label-aggregation", "--trials", "2"], ["label_dp_bags"]),
+        (["simulate", "label-dp-bags", "--trials", "2"], ["mechanisms.label_dp_bags"]),
+        (["simulate", "label-aggregation", "--trials", "2"], ["mechanisms.label_dp_bags"]),
+        (["release", "label-dp-bags"], ["release"]),
         (["calibrate", "nosuch"], None),
         (["--help"], None),
         ([], None),

@@ -13,17 +13,17 @@ from dp_core.data import load_dataset
 
 CASES = {
     "input-perturbation": ["--dataset", "census", "--y-range", "0", "1", "--x-bound", "3.1", "--seed", "3"],
-    "large-margin": ["--dataset", "gaussian_classes", "--seed", "3"],
-    "heavy-tailed-l1": ["--dataset", "heavy_tailed", "--seed", "3", "--draws", "2"],
-    "label-aggregation": "--dataset census --y-range 0 1 --mechanism wtd-lba --m 20 --k 64 --seed 3".split(),
+    "large-margin-gaussian": ["--dataset", "gaussian_classes", "--seed", "3"],
+    "l1-exponential": ["--dataset", "heavy_tailed", "--seed", "3", "--draws", "2"],
+    "label-dp-bags": "--dataset census --y-range 0 1 --mechanism wtd-lba --m 20 --k 64 --seed 3".split(),
 }
 
 #: The keys that hold non-private values in the diagnostics, per mechanism.
 SECRET_KEYS = {
     "input-perturbation": ("theta_nonprivate", "noise_linear", "noise_quadratic"),
-    "large-margin": ("phi_nonprivate",),
-    "heavy-tailed-l1": ("w_nonprivate_lad",),
-    "label-aggregation": ("theta_nonprivate", "secret_weights"),
+    "large-margin-gaussian": ("phi_nonprivate",),
+    "l1-exponential": ("w_nonprivate_lad",),
+    "label-dp-bags": ("theta_nonprivate", "secret_weights"),
 }
 
 
@@ -87,11 +87,11 @@ def test_release_matches_the_python_api(capsys):
 @pytest.mark.parametrize(
     "args, needle",
     [
-        (["release", "large-margin", "--dataset", "diabetes"], "must be a classification dataset"),
+        (["release", "large-margin-gaussian", "--dataset", "diabetes"], "must be a classification dataset"),
         (["release", "input-perturbation", "--y-range", "1", "0"], "y-range must be two finite numbers LO < HI"),
         (["release", "input-perturbation", "--dataset", "wine"], "exactly 2 classes"),
-        (["release", "heavy-tailed-l1", "--draws", "0"], "draws must be"),
-        (["release", "label-aggregation", "--b1", "-1"], "b1 must be"),
+        (["release", "l1-exponential", "--draws", "0"], "draws must be"),
+        (["release", "label-dp-bags", "--b1", "-1"], "b1 must be"),
     ],
 )
 def test_release_rejects_bad_input_on_one_line(capsys, args, needle):

@@ -8,7 +8,10 @@ import numpy as np
 import pytest
 
 from dp_core.compare import ADAPTERS, applicable_adapters, default_epsilons, make_spec, run_compare, utility_at
-from dp_core.compare.baselines import (
+from dp_core.compare.budget import budget_card, noise_table, plain_language
+from dp_core.compare.figures import compare_figure
+from dp_core.data import DATASETS, load_dataset
+from dp_core.mechanisms.output_perturbation.baselines import (
     CompareData,
     fit_output_model,
     output_expected_excess,
@@ -16,9 +19,6 @@ from dp_core.compare.baselines import (
     output_perturbation_trials,
     prepare_compare_data,
 )
-from dp_core.compare.budget import budget_card, noise_table, plain_language
-from dp_core.compare.figures import compare_figure
-from dp_core.data import DATASETS, load_dataset
 from dp_core.rng import spawn_seeds
 
 
@@ -193,7 +193,7 @@ def test_label_dp_point_at_its_accounted_epsilon():
     r = run_compare(ds, spec, mechanisms=["label_dp_bags"])
     llp = r.summary[r.summary["method"] == "noisy_wtd_llp"]
     assert len(llp) == 1 and 0.5 < llp["epsilon"].iloc[0] < 10
-    from dp_core.bounds.label_dp_bags import llp_exact_delta
+    from dp_core.mechanisms.label_dp_bags.bounds import llp_exact_delta
 
     st = r.states["label_dp_bags"]
     eps_llp = float(llp["epsilon"].iloc[0])

@@ -87,7 +87,7 @@ def test_negotiate_excess_risk_from_the_bound():
     ds = load_dataset("diabetes")
     ans = negotiate(ds, ["excess_risk=0.05"], mechanisms=["output_perturbation"], n_trials=10, seed=0)
     from dp_core.compare import make_spec, run_compare
-    from dp_core.compare.baselines import output_expected_excess
+    from dp_core.mechanisms.output_perturbation.baselines import output_expected_excess
 
     st = run_compare(
         ds, make_spec(epsilons=(1.0,), delta=1e-5, n_trials=1, seed=0), mechanisms=["output_perturbation"]
@@ -120,7 +120,7 @@ def test_negotiate_delta_target_and_k():
     assert ans["k_answers"] and all("k" in a for a in ans["k_answers"])
     exact = ans["k_answers"][0]
     if exact["k"] is not None:
-        from dp_core.bounds.label_dp_bags import llp_exact_delta
+        from dp_core.mechanisms.label_dp_bags.bounds import llp_exact_delta
 
         st_n = ans["n"] - round(0.2 * ans["n"])
         assert llp_exact_delta(4.0, st_n, exact["k"], 4, 0.5).delta <= 1e-6
@@ -188,7 +188,7 @@ def test_answer_sentences_and_table():
 
 def test_smallest_n_from_the_bound():
     from dp_core.compare import make_spec, run_compare
-    from dp_core.compare.baselines import output_expected_excess_at_n
+    from dp_core.mechanisms.output_perturbation.baselines import output_expected_excess_at_n
 
     ds = load_dataset("iris")
     ans = negotiate(ds, ["excess_risk=0.05"], mechanisms=["output_perturbation"], epsilon=1.0, solve_for="n")
@@ -204,8 +204,8 @@ def test_smallest_n_from_the_bound():
     # more privacy (smaller epsilon) needs more rows
     strict = negotiate(ds, ["excess_risk=0.05"], mechanisms=["output_perturbation"], epsilon=0.5, solve_for="n")
     assert all(a["n_bound"] > b["n_bound"] for a, b in zip(strict["methods"], ans["methods"]))
-    with pytest.raises(ValueError, match="solve_for='n' needs an excess_risk target"):
-        negotiate(ds, ["accuracy=0.9"], solve_for="n")
+    with pytest.raises(ValueError, match="solve_for='n' needs an accuracy, r2 or excess_risk target"):
+        negotiate(ds, ["delta=1e-6"], solve_for="n")
 
 
 def test_cli_solve_for_n(capsys):
@@ -219,3 +219,128 @@ def test_cli_solve_for_n(capsys):
     )
     out = json.loads(capsys.readouterr().out)
     assert out["solve_for"] == "n" and all(isinstance(r["n_bound"], float) for r in out["methods"])
+
+
+# ------------------------------------------------------------------ learning curves and the smallest n
+
+
+def test_subsample_keeps_the_test_size_and_nests():
+    from dp_core.negotiate import subsample
+
+    ds = load_dataset("breast_cancer")
+    n_test = round(0.2 * ds.n)
+    small, tf_small = subsample(ds, 50, seed=4)
+    big, tf_big = subsample(ds, 200, seed=4)
+    assert (small.n, big.n) == (50 + n_test, 200 + n_test)
+    assert round(tf_small * small.n) == n_test and round(tf_big * big.n) == n_test
+    assert small.name == ds.name and small.fingerprint != ds.fingerprint
+    rows_big = {tuple(r) for r in np.column_stack([big.X, big.y])}
+    assert all(tuple(r) in rows_big for r in np.column_stack([small.X, small.y]))
+    again, _ = subsample(ds, 50, seed=4)
+    assert again.fingerprint == small.fingerprint
+    with pytest.raises(ValueError, match="n_train must be at most"):
+        subsample(ds, ds.n, seed=0)
+
+
+@pytest.mark.parametrize("p", [0.5, 1.0])
+def test_fit_learning_curve_recovers_the_model(p):
+    from dp_core.negotiate import extrapolate, fit_learning_curve
+
+    n = np.array([100.0, 200.0, 400.0, 800.0])
+    y = 0.95 - 3.0 * n ** (-p)
+    a, b, q = fit_learning_curve(n, y)
+    assert q == p and a == pytest.approx(0.95, rel=1e-9) and b == pytest.approx(-3.0, rel=1e-9)
+    assert extrapolate(n, y, 3200.0, "accuracy") == pytest.approx(0.95 - 3.0 * 3200.0 ** (-p), rel=1e-9)
+    # kept in the metric's range
+    assert extrapolate([10, 20], [0.9, 1.2], 1e6, "accuracy") == 1.0
+    assert extrapolate([10, 20], [0.2, 0.1], 1e6, "excess_risk") >= 0.0
+
+
+def test_solve_n_on_a_learning_curve():
+    from dp_core.negotiate import solve_n_on_curve
+
+    up = Target("accuracy", 0.9, ">=")
+    n = np.array([100.0, 200.0, 400.0])
+    y = 0.95 - 3.0 * n ** (-0.5)  # 0.65, 0.738, 0.80: the target lies beyond the data
+    got, note = solve_n_on_curve(n, y, up, 1e9)
+    assert "extrapolated" in note and got == math.ceil((3.0 / 0.05) ** 2)  # 3600 rows
+    got, note = solve_n_on_curve(n, [0.8, 0.88, 0.92], up, 1e9)
+    assert "interpolated" in note and 200 < got < 400
+    assert solve_n_on_curve(n, [0.91, 0.92, 0.95], up, 1e9) == (100.0, "met already at the smallest subsample")
+    assert math.isinf(solve_n_on_curve(n, [0.7, 0.7, 0.7], up, 1e9)[0])  # levels off
+    assert math.isinf(solve_n_on_curve(n, y, up, 1000.0)[0])  # beyond the cap
+    down = Target("excess_risk", 0.01, "<=")
+    got, _ = solve_n_on_curve(n, 2.0 / n, down, 1e9)  # 2/n <= 0.01 from n = 200
+    assert got == pytest.approx(200, abs=1)
+
+
+def test_negotiate_smallest_n_for_accuracy():
+    ds = load_dataset("breast_cancer")
+    kw = {"mechanisms": ["output_perturbation"], "n_trials": 20, "seed": 1, "solve_for": "n"}
+    ans = negotiate(ds, ["accuracy=0.9"], epsilon=1.0, **kw)
+    assert ans["learning_curve"] and ans["grid"] == []
+    sizes = sorted({r["n_rows"] for r in ans["learning_curve"]})
+    assert sizes[-1] == ds.n and len(sizes) >= 3
+    rows = {r["method"]: r for r in ans["methods"]}
+    g = rows["output_gaussian"]
+    assert g["n_min_source"] == "measured"
+    assert g["n_min_lo"] <= g["n_min"] <= g["n_min_hi"]
+    assert math.isfinite(g["n_min"]) and g["n_min"] == int(g["n_min"])
+    # the answer is where the measured curve (or its fit beyond the data) meets the target
+    pts = sorted((r["n_rows"], r["utility_mean"]) for r in ans["learning_curve"] if r["method"] == "output_gaussian")
+    if g["n_min"] > ds.n:
+        assert pts[-1][1] < 0.9
+    # more privacy needs at least as many rows; a looser target no more
+    strict = negotiate(ds, ["accuracy=0.9"], epsilon=0.5, **kw)
+    assert strict["methods"][0]["n_min"] >= rows[strict["methods"][0]["method"]]["n_min"]
+    loose = negotiate(ds, ["accuracy=0.85"], epsilon=1.0, **kw)
+    assert all(lo["n_min"] <= rows[lo["method"]]["n_min"] for lo in loose["methods"] if math.isfinite(lo["n_min"]))
+    assert "needs about" in ans["headline"] and "rows" in ans["headline"]
+
+
+def test_twice_the_rows_and_the_headline():
+    from dp_core import display
+    from dp_core.negotiate import answer_table_for_people
+
+    ds = load_dataset("breast_cancer")
+    kw = {"mechanisms": ["output_perturbation"], "n_trials": 20, "seed": 0, "eps_min": 0.1, "eps_max": 20.0}
+    same = negotiate(ds, ["accuracy=0.9"], **kw)
+    twice = negotiate(ds, ["accuracy=0.9"], rows_factor=2.0, **kw)
+    assert twice["n_answer"] == 2 * ds.n and "twice the rows" in twice["headline"]
+    for a, b in zip(same["methods"], twice["methods"]):
+        assert "extrapolated" in b["measured_note"]
+        if math.isfinite(a["epsilon_measured"]):
+            assert b["epsilon_measured"] <= a["epsilon_measured"]  # more rows never need more budget here
+    # the headline quotes the table's number, rounded the same way
+    for ans in (same, twice):
+        tab = answer_table_for_people(ans)
+        best = min(
+            (r for r in ans["methods"] if r["status"] == "certified" and math.isfinite(r["epsilon_measured"])),
+            key=lambda r: r["epsilon_measured"],
+        )
+        shown = tab.loc[tab["method"] == best["label"], "smallest ε (measured)"].iloc[0]
+        assert shown == display.epsilon(best["epsilon_measured"]) and f"about {shown} " in ans["headline"]
+    with pytest.raises(ValueError, match="rows_factor must be in"):
+        negotiate(ds, ["accuracy=0.9"], rows_factor=0.5, **kw)
+
+
+def test_cli_solve_for_n_with_an_accuracy_target(capsys):
+    args = (
+        "negotiate --dataset breast_cancer --target accuracy=0.9 --solve-for n --eps 1"
+        " --mechanisms output_perturbation --trials 10 --seed 2"
+    ).split()
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    direct = negotiate(
+        load_dataset("breast_cancer"),
+        ["accuracy=0.9"],
+        mechanisms=["output_perturbation"],
+        n_trials=10,
+        seed=2,
+        solve_for="n",
+    )
+    for a, b in zip(out["methods"], direct["methods"]):
+        assert a["n_min_source"] in ("measured", "bound")
+        for key in ("n_min", "n_min_lo", "n_min_hi"):
+            va, vb = a[key], b[key]
+            assert (va == "inf" and math.isinf(vb)) or va == pytest.approx(vb, rel=1e-12)

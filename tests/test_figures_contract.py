@@ -409,6 +409,25 @@ def cases_compare():
         lambda: neg("diabetes", "excess_risk<=0.05"),
     )
 
+    def curve(dataset, target, **kw):
+        from dp_core.compare.figures import learning_curve_figure
+
+        answer = negotiate(
+            _ds(dataset), [target], epsilon=1.0, mechanisms=["output_perturbation"], n_trials=3, seed=SEED, **kw
+        )
+        return learning_curve_figure(answer)
+
+    yield (
+        "learning_curve_figure[smallest n]",
+        "dp_core.compare.figures.learning_curve_figure",
+        lambda: curve("iris", "accuracy>=0.8", solve_for="n"),
+    )
+    yield (
+        "learning_curve_figure[twice the rows, excess]",
+        "dp_core.compare.figures.learning_curve_figure",
+        lambda: curve("diabetes", "excess_risk<=0.05", rows_factor=2.0, eps_min=0.1, eps_max=8.0, n_points=4),
+    )
+
 
 # -- audit --------------------------------------------------------------------------------------
 
@@ -486,7 +505,7 @@ def _ip_params(model: str, mode: str, n: int = 4000):
 
 @functools.cache
 def _ip_sweep(model: str):
-    from dp_core.bounds import input_perturbation as ipb
+    from dp_core.mechanisms.input_perturbation import bounds as ipb
     from dp_core.mechanisms.input_perturbation import experiment as ipe
     from dp_core.mechanisms.input_perturbation import model as ipm
 
@@ -514,7 +533,7 @@ def _ip_sweep(model: str):
 
 
 def cases_input_perturbation():
-    from dp_core.bounds import input_perturbation as ipb
+    from dp_core.mechanisms.input_perturbation import bounds as ipb
     from dp_core.mechanisms.input_perturbation import diagnostic as ipd
     from dp_core.mechanisms.input_perturbation import experiment as ipe
     from dp_core.mechanisms.input_perturbation import figures as ipf
@@ -609,7 +628,7 @@ def cases_input_perturbation():
 
 @functools.cache
 def _ip_repro():
-    from dp_core.reproduce.input_perturbation import reproduction_table
+    from dp_core.mechanisms.input_perturbation.reproduce import reproduction_table
 
     return reproduction_table(quick=True, seed=SEED, n_trials=2, tune=False)
 
@@ -696,7 +715,7 @@ def _l1_sampler():
 
 
 def cases_l1_exponential():
-    from dp_core.bounds import l1_exponential as l1b
+    from dp_core.mechanisms.l1_exponential import bounds as l1b
     from dp_core.mechanisms.l1_exponential import figures as lf
     from dp_core.mechanisms.l1_exponential.truncation import CONVENTIONS
 
@@ -788,7 +807,7 @@ def _lb_params(variant: str, k: int, m: int) -> dict:
 
 @functools.cache
 def _lb_summary(variant: str, eps: float, rho: float, k: int = 16, m: int = 100):
-    from dp_core.bounds import label_dp_bags as acc
+    from dp_core.mechanisms.label_dp_bags import bounds as acc
 
     p = _lb_params(variant, k, m)
     return acc.accounting_summary(
@@ -817,7 +836,7 @@ def _lb_utility(k: int, m: int, rho: float):
 def _lb_replica():
     from unittest import mock
 
-    from dp_core.reproduce import label_dp_bags as rep
+    from dp_core.mechanisms.label_dp_bags import reproduce as rep
 
     # the quick replica at a third of its size (still several feasible cells of Table 1)
     with mock.patch.dict(rep._QUICK["criteo"], {"n_train": 24_000, "seeds": 2}):
@@ -970,9 +989,9 @@ def _lm_reg(parameter: str):
 
 
 def cases_large_margin_gaussian():
-    from dp_core.bounds.large_margin_gaussian import noise_radius, printed_radius
     from dp_core.mechanisms import large_margin_gaussian as lmg
     from dp_core.mechanisms.large_margin_gaussian import figures as lmf
+    from dp_core.mechanisms.large_margin_gaussian.bounds import noise_radius, printed_radius
 
     mod = "dp_core.mechanisms.large_margin_gaussian.figures"
 
@@ -1260,7 +1279,7 @@ def test_checker_reads_figure_json():
 
 def test_large_margin_reproduction_figure():
     """The reproduction's own (private) figure builder, at its quick size."""
-    from dp_core.reproduce import large_margin_gaussian as rep
+    from dp_core.mechanisms.large_margin_gaussian import reproduce as rep
 
     pilot = rep.pilot_table(quick=True, seed=SEED, n_trials=2)
     contrast = rep.contrast_table(quick=True, seed=SEED, n_trials=2)

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from dp_core.bounds.label_dp_bags import _log_delta_fn, min_k
+from dp_core.mechanisms.label_dp_bags.bounds import _log_delta_fn, min_k
 
 
 @pytest.mark.timeout(20)

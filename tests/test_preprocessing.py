@@ -157,8 +157,8 @@ def test_breast_cancer_accuracy_targets():
     8 seeds (each its own split) x 10 trials; tolerances are 3 standard errors over the seeds.
     """
     pytest.importorskip("sklearn")
-    from dp_core.compare.adapters.input_perturbation import InputPerturbationAdapter
     from dp_core.compare.registry import CompareSpec
+    from dp_core.mechanisms.input_perturbation.compare import InputPerturbationAdapter
 
     ds = load_dataset("breast_cancer")
     ad = InputPerturbationAdapter()

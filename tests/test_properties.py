@@ -43,10 +43,10 @@ import _hostile as H
 
 ENGINE_MODULES = (
     "dp_core.calibration",
-    "dp_core.bounds.input_perturbation",
-    "dp_core.bounds.l1_exponential",
-    "dp_core.bounds.label_dp_bags",
-    "dp_core.bounds.large_margin_gaussian",
+    "dp_core.mechanisms.input_perturbation.bounds",
+    "dp_core.mechanisms.l1_exponential.bounds",
+    "dp_core.mechanisms.label_dp_bags.bounds",
+    "dp_core.mechanisms.large_margin_gaussian.bounds",
     "dp_core.mechanisms.input_perturbation",
     "dp_core.mechanisms.l1_exponential",
     "dp_core.mechanisms.label_dp_bags",
@@ -430,8 +430,8 @@ def test_cli_commands_are_discovered():
     names = {c.name for c in COMMANDS}
     assert {
         "calibrate gaussian",
-        "simulate label-aggregation",
-        "reproduce large-margin",
+        "simulate label-dp-bags",
+        "reproduce large-margin-gaussian",
         "audit laplace",
         "negotiate",
         "report",
@@ -462,7 +462,7 @@ def fast_reproduce(monkeypatch):
     starts. The slow cross product below runs the real computation."""
     calls = []
     for name in REPRODUCE_MODULES:
-        mod = importlib.import_module(f"dp_core.reproduce.{name}")
+        mod = importlib.import_module(f"dp_core.mechanisms.{name}.reproduce")
 
         def record(out_dir, **kwargs):
             calls.append((str(out_dir), kwargs))

@@ -114,3 +114,17 @@ def test_cli_report_errors_exit_2(tmp_path, capsys):
     bad.write_text('{"eps": -3}')
     assert main(["report", "--config", str(bad), "--out", str(tmp_path / "r.html")]) == 2
     assert "eps must be in" in capsys.readouterr().err
+
+
+def test_report_reproduces_the_smallest_n_and_twice_the_rows():
+    from dp_core.negotiate import negotiate
+
+    kw = {"mechanisms": ["output_perturbation"], "n_trials": 8, "seed": 7, "eps_min": 0.1, "eps_max": 10.0}
+    ds = load_dataset("iris")
+    twice = build_report(CFG.replace(params={**CFG.params, "trows": 2.0})).negotiation
+    direct = negotiate(ds, ["accuracy=0.6"], n_points=4, rows_factor=2.0, **kw)
+    assert twice["rows_factor"] == 2.0 and twice["headline"] == direct["headline"]
+    n_ans = build_report(CFG.replace(params={**CFG.params, "tsolve": "n"})).negotiation
+    assert n_ans["solve_for"] == "n" and all("n_min" in r for r in n_ans["methods"])
+    with pytest.raises(ValueError, match="trows must be in"):
+        compare_settings(CFG.replace(params={**CFG.params, "trows": 0.5}))

@@ -36,6 +36,7 @@ def negotiation(
     solve_for: str,
     _ds,
     _result: CompareResult,
+    rows_factor: float = 1.0,
     _v: str = V,
 ) -> dict:
     return negotiate(
@@ -49,11 +50,10 @@ def negotiation(
         eps_min=min(spec.epsilons),
         eps_max=max(spec.epsilons),
         n_points=len(spec.epsilons),
-        k=spec.k,
-        m=spec.m,
-        rho=spec.rho,
+        **dict(spec.params),
         result=_result,
         solve_for=solve_for,
+        rows_factor=rows_factor,
     )
 
 

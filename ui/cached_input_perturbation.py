@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 import dp_core
-from dp_core.bounds import input_perturbation as ipb
+from dp_core.mechanisms.input_perturbation import bounds as ipb
 from dp_core.mechanisms.input_perturbation import diagnostic as ipd
 from dp_core.mechanisms.input_perturbation import experiment as ipe
 from dp_core.mechanisms.input_perturbation import model as ipm
@@ -177,7 +177,7 @@ def diagnostic(
 @scoped.cache_data(max_entries=4, show_spinner="Reproducing Figures 1 and 2 (quick mode)...")
 def reproduction(seed: int, n_trials: int, _v: str = V) -> pd.DataFrame:
     from dp_core.experiments import summarize
-    from dp_core.reproduce.input_perturbation import reproduction_table
+    from dp_core.mechanisms.input_perturbation.reproduce import reproduction_table
 
     df = reproduction_table(quick=True, seed=seed, n_trials=n_trials)
     return summarize(df, by=["model", "epsilon", "n", "method"], values=["test_metric", "excess_risk"])

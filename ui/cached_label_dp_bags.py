@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 import dp_core
-from dp_core.bounds import label_dp_bags as acc
 from dp_core.mechanisms import label_dp_bags as lb
+from dp_core.mechanisms.label_dp_bags import bounds as acc
 from dp_core.mechanisms.label_dp_bags import figures as lbf
 
 from . import cached_scope as scoped

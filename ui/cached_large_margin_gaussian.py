@@ -12,9 +12,10 @@ import numpy as np
 import pandas as pd
 
 import dp_core
-from dp_core.bounds.large_margin_gaussian import bounds_for_mode, noise_radius, printed_radius
 from dp_core.experiments import summarize
 from dp_core.mechanisms import large_margin_gaussian as lmg
+from dp_core.mechanisms.large_margin_gaussian.bounds import bounds_for_mode, noise_radius, printed_radius
+from dp_core.rng import keyed_seed
 
 from . import cached_scope as scoped
 
@@ -74,7 +75,7 @@ def one_draw(
     :class:`~dp_core.mechanisms.large_margin_gaussian.ReleaseDiagnostics`.
     """
     t = _task
-    ss = np.random.SeedSequence([seed, draw])
+    ss = keyed_seed(seed, draw)
     b, diag = lmg.release_many(t.X_train, t.y_train, config, n_runs=1, seed=ss, n_classes=t.n_classes, diagnostics=True)
     pred_p = b.predictions(t.X_test)[0]
     Zt = lmg.preprocess(t.X_test, scale=diag.data.scale)

@@ -45,6 +45,12 @@ COMPARE_VIEWS = ("utility", "excess_risk")
 COMPARE_TMETRICS = ("accuracy", "r2", "excess_risk", "none")
 TDELTA_MAX = 0.5
 TVALUE_LIMIT = 1e6
+#: The compare page's tabs (URL value ``cview``).
+COMPARE_TABS = ("compare", "card", "negotiate", "share")
+#: "What if we had N times the rows" choices of the negotiation (1 = the data as it is).
+ROWS_FACTOR_OPTIONS = (1.0, 2.0, 4.0, 10.0)
+#: The negotiation target each metric starts from when it is picked.
+TVALUE_DEFAULTS = {"accuracy": 0.9, "r2": 0.3, "excess_risk": 0.05, "none": 0.0}
 
 # Input perturbation page.
 IP_MODELS = ("least_squares", "logistic_taylor")
@@ -82,6 +88,9 @@ L1_DESIGNS = ("pareto_sphere", "pareto_abs", "student_t", "gaussian", "lognormal
 L1_TAIL_OPTIONS = (1.5, 1.8, 2.5, 4.0, 8.0)
 L1_SIM_N_OPTIONS = (500, 1000, 2000, 5000)
 L1_SIM_TRIAL_OPTIONS = (4, 8, 16, 32)
+
+# Guided tour ("Start here").
+TOUR_STEPS = 6
 
 # Privacy audit page.
 AUDIT_RUN_OPTIONS = (200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000)
@@ -121,13 +130,14 @@ class UrlParam:
     label: str = ""
 
 
-_C, _IP, _LB, _LM, _L1, _AU = (
+_C, _IP, _LB, _LM, _L1, _AU, _TOUR = (
     "pages/compare.py",
     "pages/input_perturbation.py",
     "pages/label_dp_bags.py",
     "pages/large_margin_gaussian.py",
     "pages/l1_exponential.py",
     "pages/audit.py",
+    "pages/start_here.py",
 )
 
 #: Every URL parameter of the app. Shared ones (``page=None``) are read by ``ui.state.init_state``;
@@ -157,6 +167,8 @@ URL_PARAMS: dict[str, UrlParam] = {
     "tvalue": UrlParam(float, None, -TVALUE_LIMIT, TVALUE_LIMIT, page=_C, label="target value"),
     "tdelta": UrlParam(float, 0.0, 0.0, TDELTA_MAX, page=_C, label="target δ"),
     "tsolve": UrlParam(str, "epsilon", options=("epsilon", "n"), page=_C, label="solve for"),
+    "trows": UrlParam(float, 1.0, options=ROWS_FACTOR_OPTIONS, page=_C, label="times the rows"),
+    "cview": UrlParam(str, "compare", options=COMPARE_TABS, page=_C, label="tab"),
     # input perturbation
     "ip_model": UrlParam(str, None, options=IP_MODELS, page=_IP, label="model"),
     "ip_alpha": UrlParam(
@@ -208,6 +220,8 @@ URL_PARAMS: dict[str, UrlParam] = {
     "l1_noise_tail": UrlParam(float, 1.8, options=L1_TAIL_OPTIONS, page=_L1, label="noise tail index"),
     "l1_sim_n": UrlParam(int, 2000, options=L1_SIM_N_OPTIONS, page=_L1, label="simulation n"),
     "l1_sim_trials": UrlParam(int, 8, options=L1_SIM_TRIAL_OPTIONS, page=_L1, label="simulation trials"),
+    # guided tour
+    "step": UrlParam(int, 1, 1, TOUR_STEPS, page=_TOUR, label="tour step"),
     # privacy audit (options of the chosen mechanism are passed by the page: they depend on it)
     "mechanism": UrlParam(str, "gaussian", page=_AU, label="audited mechanism"),
     "audit_mode": UrlParam(str, None, page=_AU, label="audit mode"),
@@ -225,7 +239,8 @@ def url_spec(name: str) -> UrlParam:
     """The declaration of URL parameter ``name``; ``KeyError`` for an undeclared name (a programming error).
 
     ``audit_<mechanism>_<option>`` parameters come from the audit registry's option declarations
-    (kind, default and range), so that the audit page and the CLI accept the same values.
+    (kind, default and range), so that the audit page and the CLI accept the same values; other
+    names from the mechanism plug-ins' ``ParamSpec`` declarations (:func:`plugin_url_params`).
     """
     if name in URL_PARAMS:
         return URL_PARAMS[name]
@@ -236,4 +251,36 @@ def url_spec(name: str) -> UrlParam:
             for opt in mech.options:
                 if name == f"audit_{mech_name}_{opt.name}":
                     return UrlParam(opt.kind, opt.default, opt.lo, opt.hi, page=_AU, label=opt.help)
-    raise KeyError(f"{name!r} is not a declared URL parameter: add it to ui.constants.URL_PARAMS.")
+    spec = plugin_url_params().get(name)
+    if spec is not None:
+        return spec
+    raise KeyError(
+        f"{name!r} is not a declared URL parameter: declare it as a ParamSpec of its mechanism's plug-in "
+        "(or, for a page without a plug-in, in ui.constants.URL_PARAMS)."
+    )
+
+
+def plugin_url_params() -> dict[str, UrlParam]:
+    """The URL parameters the mechanism plug-ins declare (``ParamSpec.url_key``), on their pages.
+
+    A new mechanism's page reads its links through these, with no edit of this file. Where a key is
+    also in :data:`URL_PARAMS` (the four first mechanisms, until their pages are generated from the
+    plug-ins), the entry here is the same parameter (a test checks they agree).
+    """
+    from dp_core.registry import plugins
+
+    out: dict[str, UrlParam] = {}
+    for plugin in plugins():
+        for p in plugin.params:
+            out[p.url_key] = UrlParam(
+                p.kind,
+                p.default,
+                p.lo,
+                p.hi,
+                options=p.options or None,
+                step=p.step,
+                private=p.private or None,
+                page=None if not p.url_prefix else (plugin.page or None),
+                label=p.label or p.name,
+            )
+    return out

@@ -406,3 +406,113 @@ def keep_widget(key: str) -> Any:
     value = st.session_state.get(key)
     st.session_state[f"{key}__keep"] = value
     return value
+
+
+# ------------------------------------------------------------------ the one widget idiom
+def _url_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(int(value))
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def _clamped(value: Any, lo: float | None, hi: float | None) -> Any:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return value
+    if lo is not None and value < lo:
+        return type(value)(lo)
+    if hi is not None and value > hi:
+        return type(value)(hi)
+    return value
+
+
+def widget(
+    name: str,
+    *,
+    control: str | None = None,
+    label: str | None = None,
+    default: Any = None,
+    options: Any = None,
+    lo: float | None = None,
+    hi: float | None = None,
+    step: float | None = None,
+    help: str | None = None,
+    format_func: Any = None,
+    container: Any = None,
+    disabled: bool = False,
+    url: bool = True,
+) -> Any:
+    """Create the widget of the declared parameter ``name`` and return its value: THE page-widget idiom.
+
+    The declaration (:func:`ui.constants.url_spec`: ``URL_PARAMS`` or a mechanism plug-in's
+    ``ParamSpec``) gives the type, default, range or options and label; ``default``, ``options``,
+    ``lo``, ``hi`` override it when they depend on the data. The value
+
+    * starts from this session's last value (it survives page switches), else the link's (validated
+      by :func:`parse_url_value`, a refused value is reported once), else the default;
+    * is clamped/snapped when the data-dependent range or options changed;
+    * is written back into the URL (``url=False`` for values a link should not carry).
+
+    ``control`` picks the widget: ``"select"`` (selectbox), ``"select_slider"``, ``"radio"``,
+    ``"slider"``, ``"number"`` or ``"toggle"``; by default a bool is a toggle, a declared option list
+    a select slider for numbers and a select box for text, a bounded number a slider, and any other
+    number a number input. The widget's key is ``name``.
+    """
+    spec = url_spec(name)
+    opts = tuple(options) if options is not None else (tuple(spec.options) if spec.options else None)
+    lo = spec.lo if lo is None else lo
+    hi = spec.hi if hi is None else hi
+    fallback = spec.default if default is None else default
+    seed_widget(name, fallback, options=opts, lo=lo, hi=hi)
+    if opts is None:
+        clamped = _clamped(st.session_state.get(name), lo, hi)
+        if clamped != st.session_state.get(name):
+            st.session_state[name] = clamped
+    box = st if container is None else container
+    text = label if label is not None else (spec.label[:1].upper() + spec.label[1:] if spec.label else name)
+    if control is None:
+        if spec.kind is bool:
+            control = "toggle"
+        elif opts is not None:
+            control = "select_slider" if spec.kind in (int, float) and len(opts) > 3 else "select"
+        elif lo is not None and hi is not None:
+            control = "slider"
+        else:
+            control = "number"
+    common: dict[str, Any] = {"key": name, "help": help, "disabled": disabled}
+    if control == "toggle":
+        box.toggle(text, **common)
+    elif control in ("select", "select_slider", "radio"):
+        if opts is None:
+            raise ValueError(f"widget {name!r}: control {control!r} needs options.")
+        if format_func is not None:
+            common["format_func"] = format_func
+        if control == "select":
+            box.selectbox(text, opts, **common)
+        elif control == "radio":
+            box.radio(text, opts, horizontal=True, **common)
+        else:
+            box.select_slider(text, opts, **common)
+    elif control in ("slider", "number"):
+        kind = int if spec.kind is int else float
+        bounds = {}
+        if lo is not None:
+            bounds["min_value"] = kind(lo)
+        if hi is not None:
+            bounds["max_value"] = kind(hi)
+        the_step = step if step is not None else spec.step
+        if the_step is not None:
+            bounds["step"] = kind(the_step)
+        if format_func is not None:
+            bounds["format"] = format_func
+        if control == "slider":
+            box.slider(text, **bounds, **common)
+        else:
+            box.number_input(text, **bounds, **common)
+    else:
+        raise ValueError(f"widget {name!r}: control must be select, select_slider, radio, slider, number or toggle.")
+    value = keep_widget(name)
+    if url and value is not None:
+        txt = _url_text(value)
+        if st.query_params.get(name) != txt:
+            st.query_params[name] = txt
+    return value

@@ -32,7 +32,6 @@ from .core import (
     runs_grid,
 )
 from .registry import MECHANISMS, AuditableMechanism, Option, make_target
-from .simple import gaussian_target, laplace_target
 
 __all__ = [
     "MECHANISMS",
@@ -54,3 +53,12 @@ __all__ = [
     "run_audit",
     "runs_grid",
 ]
+
+
+def __getattr__(name: str):
+    # the textbook targets live in their mechanism folder; imported on first use (no upward import)
+    if name in ("gaussian_target", "laplace_target"):
+        from ..mechanisms.textbook import audit as _textbook
+
+        return getattr(_textbook, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from ..rng import keyed_seed
+
 __all__ = ["NO_RELEASE", "fisher_direction", "pilot_seed"]
 
 #: Value of the statistic for a run that released nothing (e.g. an unbounded objective). Finite and
@@ -14,7 +16,7 @@ NO_RELEASE = -1.0e6
 
 def pilot_seed(pair_seed: int, tag: int) -> np.random.SeedSequence:
     """A seed for pilot runs, independent of every audit seed (different SeedSequence entropy)."""
-    return np.random.SeedSequence([int(pair_seed), 0x5EED_A0D1, int(tag)])
+    return keyed_seed(pair_seed, 0x5EED_A0D1, tag)
 
 
 def fisher_direction(V0: NDArray[np.float64], V1: NDArray[np.float64], *, ridge: float = 1e-9) -> NDArray[np.float64]:

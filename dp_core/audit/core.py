@@ -55,7 +55,7 @@ from numpy.typing import NDArray
 from scipy.special import betaincinv, ndtri
 
 from .._validation import check_delta, check_epsilon, check_in_interval, check_int
-from ..rng import RngLike, as_seed_sequence
+from ..rng import RngLike, as_generator, as_seed_sequence
 
 __all__ = [
     "VERDICT_CONSISTENT",
@@ -614,7 +614,7 @@ def _draw(target: AuditTarget, side: int, runs: int, seed: np.random.SeedSequenc
     n_chunks = max(1, math.ceil(runs / chunk))
     for c, child in enumerate(seed.spawn(n_chunks)):
         lo, hi = c * chunk, min(runs, (c + 1) * chunk)
-        vals = np.asarray(target.sample(side, hi - lo, np.random.Generator(np.random.PCG64(child))), dtype=np.float64)
+        vals = np.asarray(target.sample(side, hi - lo, as_generator(child)), dtype=np.float64)
         if vals.shape != (hi - lo,):
             raise ValueError(f"the sampler of {target.mechanism} returned shape {vals.shape}, expected {(hi - lo,)}.")
         out[lo:hi] = vals

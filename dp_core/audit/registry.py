@@ -1,19 +1,20 @@
 """The mechanisms the audit knows, their modes, neighbouring pairs and options.
 
 One :class:`AuditableMechanism` per mechanism; the CLI (``python -m dp_core audit NAME``) and the
-audit page are both built from :data:`MECHANISMS`, so a new adapter appears in both at once.
+audit page are both built from :data:`MECHANISMS`, so a new adapter appears in both at once. Each
+mechanism folder declares its entry as ``AUDIT`` in ``dp_core/mechanisms/<name>/audit.py``
+(the plug-in's ``audit`` hook); :data:`MECHANISMS` collects them from :mod:`dp_core.registry`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._validation import check_choice, check_epsilon
 from ..exceptions import InvalidPrivacyParameter
 from .core import AuditTarget
-from .simple import gaussian_target, laplace_target
 
 __all__ = ["MECHANISMS", "AuditableMechanism", "Option", "make_target", "register"]
 
@@ -57,6 +58,8 @@ class AuditableMechanism:
         One line about the mechanism.
     default_dataset : str
         Demo dataset used by the CLI when none is given.
+    extra : dict
+        Anything else; ``extra["page_defaults"]`` (option -> value) overrides option defaults on the audit page.
     """
 
     name: str
@@ -75,209 +78,48 @@ class AuditableMechanism:
     extra: dict = field(default_factory=dict)
 
 
-def _build_laplace(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, sensitivity=1.0, clip=1.0):
-    return laplace_target(
-        epsilon=epsilon,
-        sensitivity=sensitivity,
-        pair=pair,
-        y=None if dataset is None else dataset.y,
-        clip=clip,
-        pair_seed=pair_seed,
-    )
+class _AuditRegistry(Mapping):
+    """``{name: AuditableMechanism}`` of every mechanism plug-in with an ``audit`` hook.
+
+    Filled on first use from :mod:`dp_core.registry` (so importing :mod:`dp_core.audit` does not
+    import the mechanisms); :func:`register` adds one by hand.
+    """
+
+    def __init__(self) -> None:
+        self._items: dict[str, AuditableMechanism] = {}
+        self._loaded = False
+
+    def _load(self) -> dict[str, AuditableMechanism]:
+        if not self._loaded:
+            self._loaded = True
+            from ..registry import plugins
+
+            for plugin in plugins():
+                if plugin.has("audit"):
+                    entry = plugin.load("audit")
+                    self._items.setdefault(entry.name, entry)
+        return self._items
+
+    def reload(self) -> None:
+        """Look at the registry again (after a plug-in folder was added)."""
+        self._loaded = False
+
+    def __getitem__(self, key: str) -> AuditableMechanism:
+        return self._load()[key]
+
+    def __iter__(self):
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
 
 
-def _build_gaussian(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, sensitivity=1.0, clip=1.0):
-    return gaussian_target(
-        epsilon=epsilon,
-        delta=delta,
-        sensitivity=sensitivity,
-        calibration=mode,
-        pair=pair,
-        y=None if dataset is None else dataset.y,
-        clip=clip,
-        pair_seed=pair_seed,
-    )
-
-
-_SIMPLE_PAIRS = {
-    "boundary": "worst case: the query moves by its full sensitivity",
-    "random": "from your data: one random row replaced by another (mean of y, clipped)",
-}
-_SIMPLE_OPTIONS = (
-    Option("sensitivity", float, 1.0, "sensitivity of the query (boundary pair)", lo=1e-6, hi=1e6),
-    Option("clip", float, 1.0, "clipping bound of the mean query (random pair)", lo=1e-6, hi=1e6),
-)
-
-MECHANISMS: dict[str, AuditableMechanism] = {}
+MECHANISMS = _AuditRegistry()
 
 
 def register(m: AuditableMechanism) -> None:
     """Add (or replace) a mechanism in :data:`MECHANISMS`."""
-    MECHANISMS[m.name] = m
-
-
-register(
-    AuditableMechanism(
-        name="laplace",
-        title="Laplace mechanism",
-        modes={"standard": "scale = sensitivity / ε (pure ε-DP)"},
-        pairs=_SIMPLE_PAIRS,
-        build=_build_laplace,
-        options=_SIMPLE_OPTIONS,
-        uses_delta=False,
-        needs_data=("random",),
-        summary="Laplace noise of scale Δ/ε on a scalar query.",
-    )
-)
-register(
-    AuditableMechanism(
-        name="gaussian",
-        title="Gaussian mechanism",
-        modes={
-            "analytic": "σ from the analytic calibration (Balle–Wang)",
-            "classic": "σ = Δ·sqrt(2 ln(1.25/δ))/ε (ε ≤ 1)",
-        },
-        pairs=_SIMPLE_PAIRS,
-        build=_build_gaussian,
-        options=_SIMPLE_OPTIONS,
-        needs_data=("random",),
-        summary="Gaussian noise on a scalar query, calibrated for (ε, δ).",
-    )
-)
-
-
-def _build_input_perturbation(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=10_000, alpha=1.0):
-    from .input_perturbation import input_perturbation_target
-
-    return input_perturbation_target(
-        dataset=dataset, epsilon=epsilon, delta=delta, mode=mode, pair=pair, n=n, alpha=alpha, pair_seed=pair_seed
-    )
-
-
-def _build_large_margin(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=300, lam=0.01, h=0.5):
-    from .large_margin_gaussian import large_margin_target
-
-    return large_margin_target(
-        dataset=dataset, epsilon=epsilon, mode=mode, pair=pair, n=n, lam=lam, h=h, pair_seed=pair_seed
-    )
-
-
-def _build_label_dp(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, m=10, k=64, rho=0.1, n=2000):
-    from .label_dp_bags import label_dp_target
-
-    return label_dp_target(
-        dataset=dataset, epsilon=epsilon, delta=delta, mode=mode, pair=pair, m=m, k=k, rho=rho, n=n, pair_seed=pair_seed
-    )
-
-
-def _build_l1(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=20, theta=1.5, iota=1.0, grid_points=41):
-    from .l1_exponential import l1_exponential_target
-
-    return l1_exponential_target(
-        dataset=dataset,
-        epsilon=epsilon,
-        mode=mode,
-        pair=pair,
-        n=n,
-        theta=theta,
-        iota=iota,
-        grid_points=grid_points,
-        pair_seed=pair_seed,
-    )
-
-
-def _register_adapters() -> None:
-    from . import input_perturbation as ip
-    from . import l1_exponential as l1
-    from . import label_dp_bags as ld
-    from . import large_margin_gaussian as lm
-
-    register(
-        AuditableMechanism(
-            name="input-perturbation",
-            title="Input perturbation",
-            modes=ip.MODES,
-            pairs=ip.PAIRS,
-            build=_build_input_perturbation,
-            options=(
-                Option("n", int, 10_000, "number of contributors (first n training rows)", lo=50, hi=1_000_000),
-                Option("alpha", float, 1.0, "local/central knob α in (0, 1]; the claim is (αε, δ)-DP", lo=0.01, hi=1.0),
-            ),
-            needs_data=tuple(ip.PAIRS),
-            default_runs=20_000,
-            max_runs=200_000,
-            page="pages/input_perturbation.py",
-            summary=(
-                "Every contributor adds Gaussian noise to its own record; the server fits a ridge-regularised model."
-            ),
-        )
-    )
-    register(
-        AuditableMechanism(
-            name="large-margin-gaussian",
-            title="Large-margin Gaussian classifier",
-            modes=lm.MODES,
-            pairs=lm.PAIRS,
-            build=_build_large_margin,
-            options=(
-                Option("n", int, 300, "training rows used", lo=20, hi=5_000),
-                Option("lam", float, 0.01, "trace regulariser λ", lo=1e-4, hi=10.0),
-                Option("h", float, 0.5, "Huber width h", lo=0.01, hi=5.0),
-            ),
-            uses_delta=False,
-            needs_data=tuple(lm.PAIRS),
-            default_runs=1_000,
-            max_runs=20_000,
-            page="pages/large_margin_gaussian.py",
-            default_dataset="gaussian_classes",
-            summary="Objective perturbation of a multiclass large-margin Gaussian classifier.",
-        )
-    )
-    register(
-        AuditableMechanism(
-            name="label-dp-bags",
-            title="Label-DP by aggregation",
-            modes=ld.MODES,
-            pairs=ld.PAIRS,
-            build=_build_label_dp,
-            options=(
-                Option("m", int, 10, "number of bags m", lo=1, hi=100_000),
-                Option("k", int, 64, "bag size k (m·k ≤ n)", lo=1, hi=4096),
-                Option("rho", float, 0.1, "noisy fraction ρ (noisy-wtd-LLP)", lo=0.0, hi=1.0),
-                Option("n", int, 2_000, "rows used (first n training rows)", lo=2, hi=1_000_000),
-            ),
-            needs_data=tuple(ld.PAIRS),
-            default_runs=2_000,
-            max_runs=200_000,
-            page="pages/label_dp_bags.py",
-            summary="Labels released only as (weighted) sums over random bags.",
-        )
-    )
-    register(
-        AuditableMechanism(
-            name="l1-exponential",
-            title="Heavy-tailed ℓ1 regression",
-            modes=l1.MODES,
-            pairs=l1.PAIRS,
-            build=_build_l1,
-            options=(
-                Option("n", int, 20, "rows used (random pair)", lo=2, hi=100_000),
-                Option("theta", float, 1.5, "moment order θ in [1.05, 2]", lo=1.05, hi=2.0),
-                Option("iota", float, 1.0, "truncation scale ι", lo=1e-3, hi=100.0),
-                Option("grid_points", int, 41, "grid points on W = [−1, 1]", lo=3, hi=100_001),
-            ),
-            uses_delta=False,
-            needs_data=("random",),
-            default_runs=100_000,
-            max_runs=2_000_000,
-            page="pages/l1_exponential.py",
-            default_dataset="heavy_tailed",
-            summary="The exponential mechanism on a truncated ℓ1 loss (exact grid sampler, d = 1).",
-        )
-    )
-
-
-_register_adapters()
+    MECHANISMS._items[m.name] = m
 
 
 def make_target(

@@ -4,7 +4,9 @@ Every command prints one JSON object on stdout. Errors print one line on stderr 
 status 2; no traceback is ever shown. Non-finite numbers are written as the strings ``"inf"``,
 ``"-inf"`` and ``"nan"`` (strict JSON has no literal for them).
 
-Commands are discovered from the modules of this package (see :mod:`dp_core.cli._registry`).
+Commands are discovered from the modules of this package (the shared verbs) and from the
+``cli`` hook of every mechanism plug-in (:mod:`dp_core.registry`; see :mod:`dp_core.cli._registry`).
+A mechanism's old spelling and ``negotiate --epsilon`` still work and print one deprecation line.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+import importlib.util
 import json
 import math
 import os
@@ -40,6 +43,7 @@ VERBS = {
     "audit": "measure a lower bound on a mechanism's epsilon from repeated runs",
     "negotiate": "find the smallest epsilon (or n, or k) that meets a stakeholder's target",
     "report": "write an HTML report from a JSON configuration",
+    "glossary": "the meaning of a symbol (ε, σ_b, Δ*, LBA, ...) shown by the app or the CLI",
 }
 
 
@@ -98,14 +102,55 @@ def _harden(parser: argparse.ArgumentParser) -> None:
 
 
 def discover_commands(only: Sequence[str] | None = None) -> list[Command]:
-    """Import the public modules of this package (or just those named in ``only``) and collect their ``COMMANDS``."""
+    """Collect the ``COMMANDS`` of the shared verb modules and of every mechanism plug-in.
+
+    ``only`` (from :func:`dp_core.cli._lazy.modules_for`) restricts the import to the named verb
+    modules and mechanism folders (``mechanisms.<folder>``).
+    """
+    from .. import registry
+
     found: list[Command] = []
     for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if mod.name.startswith("_") or (only is not None and mod.name not in only):
             continue
         module = importlib.import_module(f"{__name__}.{mod.name}")
         found.extend(getattr(module, "COMMANDS", []))
+    if only is None:
+        for plugin in registry.plugins():
+            found.extend(plugin.commands())
+    else:
+        for name in only:
+            if name.startswith("mechanisms."):
+                cli = f"{registry.__package__}.{name}.cli"
+                if importlib.util.find_spec(cli) is not None:
+                    found.extend(getattr(importlib.import_module(cli), "COMMANDS", []))
     return found
+
+
+def _deprecated(note: str) -> None:
+    _stderr_line(f"warning: {note} (the old spelling will be removed)")
+
+
+def normalise_argv(words: Sequence[str]) -> list[str]:
+    """Replace a mechanism's old spelling and ``negotiate --epsilon`` by the canonical ones.
+
+    Each replacement prints one deprecation line on stderr; everything else is left alone.
+    """
+    from .. import registry
+
+    out = list(words)
+    positional = [i for i, a in enumerate(out) if not a.startswith("-")][:2]
+    if len(positional) == 2:
+        i = positional[1]
+        if registry.folder_of(out[i]) is not None:
+            out[i] = registry.canonical_name(out[i], on_alias=_deprecated, declared_only=True)
+    if positional and out[positional[0]] == "negotiate":
+        for j, a in enumerate(out):
+            if a == "--epsilon" or a.startswith("--epsilon="):
+                _deprecated("'--epsilon' is deprecated, use '--eps'")
+                out[j] = "--eps" + a[len("--epsilon") :]
+                break
+    return out
 
 
 def build_parser(commands: Sequence[Command] | None = None) -> argparse.ArgumentParser:
@@ -168,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     traceback: it is a bug to report); 130: interrupted with Ctrl-C ("interrupted" on stderr).
     """
     try:
-        words = list(sys.argv[1:] if argv is None else argv)
+        words = normalise_argv(sys.argv[1:] if argv is None else argv)
         only = modules_for(words)
         parser = build_parser(discover_commands(only))
         args = parser.parse_args(words)

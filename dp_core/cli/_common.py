@@ -36,6 +36,20 @@ def add_preprocess_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def eps_help(extra: str = "in (0, inf)") -> str:
+    """Help text of an ``--eps`` option, from the glossary (one source for the app's and the CLI's wording)."""
+    from ..glossary import lookup
+
+    return f"ε, the privacy budget ({extra}): {lookup('ε').plain}"
+
+
+def delta_help(extra: str = "in (0, 1)") -> str:
+    """Help text of a ``--delta`` option, from the glossary."""
+    from ..glossary import lookup
+
+    return f"δ ({extra}): {lookup('δ').plain}"
+
+
 def add_seed_argument(parser: argparse.ArgumentParser, default: int = 0) -> None:
     parser.add_argument("--seed", type=int, default=default, help=f"random seed (default {default})")
 

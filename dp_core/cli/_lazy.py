@@ -1,9 +1,14 @@
 """Import only the command module a command line needs (the CLI starts in about 0.5 s, not 3 s).
 
-Each module of :mod:`dp_core.cli` may declare ``CLI_NAMES``, a literal tuple of
-``(verb, mechanism)`` pairs (``"*"``: every mechanism of that verb; ``""``: a verb without a
-mechanism). It is read with :mod:`ast`, without importing the module. A module without
-``CLI_NAMES`` is always imported, so a new module works before it declares them.
+Two kinds of command modules:
+
+* the shared verbs in :mod:`dp_core.cli` (``audit``, ``negotiate``, ``report``, ``release``): each
+  may declare ``CLI_NAMES``, a literal tuple of ``(verb, mechanism)`` pairs (``"*"``: every
+  mechanism of that verb; ``""``: a verb without a mechanism), read with :mod:`ast` without
+  importing the module. A module without ``CLI_NAMES`` is always imported;
+* a mechanism's own ``dp_core/mechanisms/<folder>/cli.py``: chosen when the command line names
+  that mechanism (any spelling), found from the declarations :func:`dp_core.registry.declared`
+  reads without importing anything.
 """
 
 from __future__ import annotations
@@ -43,7 +48,12 @@ def _words(argv: Sequence[str]) -> list[str]:
 
 
 def modules_for(argv: Sequence[str]) -> list[str] | None:
-    """The modules to import for ``argv``, or ``None`` when every module is needed (help, typos)."""
+    """The modules to import for ``argv``, or ``None`` when every module is needed (help, typos).
+
+    Names are modules of :mod:`dp_core.cli` (``audit``) or mechanism folders (``mechanisms.textbook``).
+    """
+    from ..registry import folder_of
+
     words = _words(argv)
     if not words or any(a in ("-h", "--help") for a in argv[:2]):
         return None
@@ -51,6 +61,7 @@ def modules_for(argv: Sequence[str]) -> list[str] | None:
     mech = words[1] if len(words) > 1 else ""
     chosen = []
     matched = False
+    shared_verb = False  # a shared module (audit, release) builds this verb for every mechanism
     for name, pairs in sorted(declared_names().items()):
         if pairs is None:
             chosen.append(name)
@@ -59,5 +70,10 @@ def modules_for(argv: Sequence[str]) -> list[str] | None:
             if v == verb and (m == "*" or m == mech or (m == "" and v == verb)):
                 chosen.append(name)
                 matched = True
+                shared_verb = shared_verb or m == "*"
                 break
+    folder = folder_of(mech) if mech else None
+    if folder is not None and not shared_verb:
+        chosen.append(f"mechanisms.{folder}")
+        matched = True
     return chosen if matched else None

@@ -109,11 +109,6 @@ def _runner(m: AuditableMechanism):
 # ('*': every audit mechanism)
 CLI_NAMES = (("audit", "*"),)
 
-COMMANDS = [
-    Command("audit", m.name, f"{m.title}: measured lower bound on epsilon vs the claim", _adder(m), _runner(m))
-    for m in MECHANISMS.values()
-]
-
 
 def _add_all(p):
     p.add_argument(
@@ -155,12 +150,26 @@ def _run_all(a):
     return out
 
 
-COMMANDS.append(
-    Command(
-        "audit",
-        "all",
-        "every mechanism and mode: the audit table backing the status badges (--quick; --write stores it)",
-        _add_all,
-        _run_all,
+def _commands() -> list[Command]:
+    """One ``audit NAME`` per mechanism of :data:`MECHANISMS` (as registered now), then ``audit all``."""
+    found = [
+        Command("audit", m.name, f"{m.title}: measured lower bound on epsilon vs the claim", _adder(m), _runner(m))
+        for m in MECHANISMS.values()
+    ]
+    found.append(
+        Command(
+            "audit",
+            "all",
+            "every mechanism and mode: the audit table backing the status badges (--quick; --write stores it)",
+            _add_all,
+            _run_all,
+        )
     )
-)
+    return found
+
+
+def __getattr__(name: str):
+    # ``COMMANDS`` is built on each access, so a mechanism plug-in added later is an audit command too
+    if name == "COMMANDS":
+        return _commands()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

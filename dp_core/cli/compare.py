@@ -3,13 +3,36 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from .._validation import check_count, check_output_file, check_seed
-from ..compare import ADAPTERS, config_from_json
+from ..compare import compare_param_specs, config_from_json
 from ..data import load_dataset
 from ._common import reject_unused
 from ._registry import CliError, Command
+
+
+def _compare_names() -> list[str]:
+    """The canonical names of the mechanisms with a comparison adapter."""
+    from ..registry import plugins
+
+    return [p.name for p in plugins() if p.has("compare")]
+
+
+def _adapter_keys(names: list[str]) -> list[str]:
+    """``--mechanisms`` values (canonical names; old spellings print one deprecation line) as adapter keys."""
+    from .. import registry
+    from ..registry import canonical_name, get
+
+    def note(text: str) -> None:
+        sys.stderr.write(f"warning: {text} (the old spelling will be removed)\n")
+
+    valid = _compare_names()
+    unknown = [n for n in names if registry.folder_of(n) is None or registry.get(n).name not in valid]
+    if unknown:
+        raise ValueError(f"mechanisms must be among {valid}, got unknown {unknown}.")
+    return [get(canonical_name(n, on_alias=note)).key for n in names]
 
 
 def _add_negotiate(p: argparse.ArgumentParser) -> None:
@@ -28,23 +51,33 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
         nargs="+",
         default=None,
         metavar="KEY",
-        help=f"adapters to use (default: all applicable): {', '.join(sorted(ADAPTERS))}",
+        help=f"mechanisms to use (default: all applicable): {', '.join(_compare_names())}",
     )
-    p.add_argument("--epsilon", type=float, default=1.0, help="the chosen epsilon (for the label-DP k answer)")
+    p.add_argument(
+        "--eps", dest="epsilon", type=float, default=1.0, help="the chosen epsilon (for the label-DP k answer)"
+    )
     p.add_argument("--delta", type=float, default=1e-5, help="delta when no delta target is given (default 1e-5)")
     p.add_argument("--trials", type=int, default=50, help="Monte-Carlo trials per grid point (default 50)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--eps-min", type=float, default=0.01, help="smallest epsilon of the grid (default 0.01)")
     p.add_argument("--eps-max", type=float, default=20.0, help="largest epsilon of the grid (default 20)")
     p.add_argument("--n-eps", type=int, default=10, help="grid points (default 10)")
-    p.add_argument("--k", type=int, default=64, help="label-DP bag size (default 64)")
-    p.add_argument("--m", type=int, default=100, help="label-DP number of bags (default 100)")
-    p.add_argument("--rho", type=float, default=0.1, help="label-DP noisy share (default 0.1)")
+    # the mechanisms' own comparison parameters (label-DP's k, m, rho), declared by their plug-ins
+    for spec in compare_param_specs().values():
+        p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=f"{spec.label} (default {spec.default})")
     p.add_argument(
         "--solve-for",
         choices=("epsilon", "n"),
         default="epsilon",
-        help="epsilon (default) or n: the smallest number of rows from the bound (excess_risk target)",
+        help="epsilon (default) or n: the smallest number of rows at --eps, from measured learning curves "
+        "(any target) and from the bound (excess_risk); reports n_min, n_min_lo, n_min_hi, n_min_source per method",
+    )
+    p.add_argument(
+        "--rows-factor",
+        type=float,
+        default=1.0,
+        help="answer the smallest epsilon for a dataset this many times as large (2 = twice the rows; "
+        "extrapolated from learning curves; default 1)",
     )
 
 
@@ -68,16 +101,15 @@ def _run_negotiate(args: argparse.Namespace) -> dict:
         args.targets,
         epsilon=args.epsilon,
         delta=args.delta,
-        mechanisms=args.mechanisms,
+        mechanisms=None if args.mechanisms is None else _adapter_keys(args.mechanisms),
         n_trials=args.trials,
         seed=args.seed,
         eps_min=args.eps_min,
         eps_max=args.eps_max,
         n_points=args.n_eps,
-        k=args.k,
-        m=args.m,
-        rho=args.rho,
+        **{name: getattr(args, name) for name in compare_param_specs()},
         solve_for=args.solve_for,
+        rows_factor=args.rows_factor,
     )
 
 
@@ -132,6 +164,8 @@ def _run_report(args: argparse.Namespace) -> dict:
 CLI_NAMES = (("negotiate", ""), ("report", ""))
 
 COMMANDS = [
-    Command("negotiate", "", "smallest epsilon per mechanism meeting a target", _add_negotiate, _run_negotiate),
+    Command(
+        "negotiate", "", "smallest epsilon (or rows) per mechanism meeting a target", _add_negotiate, _run_negotiate
+    ),
     Command("report", "", "write the HTML report of a JSON configuration", _add_report, _run_report),
 ]

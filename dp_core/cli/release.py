@@ -158,7 +158,9 @@ def _lmg_run(a):
 
     ds = dataset_from_args(a)
     if ds.task == "regression":
-        raise ValueError(f"dataset must be a classification dataset for large-margin, got {ds.name!r} (regression).")
+        raise ValueError(
+            f"dataset must be a classification dataset for large-margin-gaussian, got {ds.name!r} (regression)."
+        )
     psd = check_choice("psd", a.psd, ("on", "off")) == "on"
     classes, y = np.unique(ds.y, return_inverse=True)
     cfg = LargeMarginGaussian(epsilon=a.eps, mode=a.mode, lam=a.lam, mu=a.mu, h=a.h, psd=psd)
@@ -186,7 +188,7 @@ def _lmg_run(a):
             "pathwise_bound": float(diag.pathwise_bound[0]),
             "solver_converged": bool(diag.converged[0]),
         }
-    return _out("large-margin", ds, a.seed, release, notes, extra)
+    return _out("large-margin-gaussian", ds, a.seed, release, notes, extra)
 
 
 # ----------------------------------------------------------------------------- l1 exponential mechanism
@@ -207,7 +209,7 @@ def _l1_run(a):
 
     ds = dataset_from_args(a)
     if ds.task != "regression":
-        raise ValueError(f"dataset must be a regression dataset for heavy-tailed-l1, got {ds.name!r} ({ds.task}).")
+        raise ValueError(f"dataset must be a regression dataset for l1-exponential, got {ds.name!r} ({ds.task}).")
     draws = check_int("draws", a.draws, lo=1, hi=10_000)
     est = L1ExponentialRegression(epsilon=a.eps, theta=a.theta, radius=a.radius, mode=a.mode, mcmc_preset=a.preset)
     res = est.run(ds.X, ds.y, rng=a.seed, n_draws=draws, diagnostics=a.diagnostics)
@@ -236,7 +238,7 @@ def _l1_run(a):
                 "largest_probability": float(p.max()),
                 "entropy": float(-np.sum(p[p > 0] * np.log(p[p > 0]))),
             }
-    return _out("heavy-tailed-l1", ds, a.seed, release, notes, extra)
+    return _out("l1-exponential", ds, a.seed, release, notes, extra)
 
 
 # ----------------------------------------------------------------------------- label-DP bags
@@ -277,25 +279,26 @@ def _bags_run(a):
     if sec is not None:
         theta_np, *_ = np.linalg.lstsq(X, y, rcond=None)
         extra = {"theta_nonprivate": theta_np, "secret_weights": sec.weights, "label_noise": sec.label_noise}
-    return _out("label-aggregation", ds, a.seed, release, notes, extra)
+    return _out("label-dp-bags", ds, a.seed, release, notes, extra)
 
 
 COMMANDS = [
     Command("release", "input-perturbation", "one release of input perturbation (publishable JSON)", _ip_args, _ip_run),
     Command(
         "release",
-        "large-margin",
+        "large-margin-gaussian",
         "one release of the large-margin Gaussian classifier (publishable JSON)",
         _lmg_args,
         _lmg_run,
     ),
-    Command("release", "heavy-tailed-l1", "draws of EM-L1-HT (publishable JSON)", _l1_args, _l1_run),
+    Command("release", "l1-exponential", "draws of EM-L1-HT (publishable JSON)", _l1_args, _l1_run),
     Command(
         "release",
-        "label-aggregation",
+        "label-dp-bags",
         "one aggregation release with its linear fit (publishable JSON)",
         _bags_args,
         _bags_run,
     ),
 ]
+
 CLI_NAMES = (("release", "*"),)

@@ -2,16 +2,15 @@
 
 * :mod:`.config` — :class:`ExplorerConfig`, the JSON configuration / URL of a view.
 * :mod:`.registry` — the adapter interface and registry (:data:`ADAPTERS`).
-* :mod:`.adapters` — one adapter per mechanism (importing it registers them).
-* :mod:`.baselines` — output perturbation of a ridge / logistic fit (textbook baseline).
+* the adapters live in the mechanism folders (``dp_core/mechanisms/<name>/compare.py``) and are
+  found through :mod:`dp_core.registry` on first use of :data:`ADAPTERS`.
 * :mod:`.engine` — :func:`run_compare`, :class:`CompareResult`.
 * :mod:`.budget` — the privacy budget card.
 * :mod:`.figures` — the comparison figures.
 """
 
-from . import adapters  # noqa: F401  (registers the adapters)
 from .config import CONFIG_SCHEMA, SHARED_DEFAULTS, SHARED_KEYS, ExplorerConfig, config_from_json, config_from_mapping
-from .engine import CompareResult, default_epsilons, make_spec, run_compare, utility_at
+from .engine import CompareResult, compare_param_specs, default_epsilons, make_spec, run_compare, utility_at
 from .registry import ADAPTERS, STATUS_LABELS, STATUSES, Adapter, CompareSpec, MethodInfo, applicable_adapters
 
 __all__ = [
@@ -22,6 +21,7 @@ __all__ = [
     "config_from_json",
     "config_from_mapping",
     "CompareResult",
+    "compare_param_specs",
     "default_epsilons",
     "make_spec",
     "run_compare",

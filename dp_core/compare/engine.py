@@ -12,6 +12,7 @@ import math
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -20,9 +21,11 @@ from .._validation import check_delta, check_epsilon, check_in_interval, check_i
 from ..data import Dataset
 from ..exceptions import DPCoreError, PrivacyLeakWarning
 from ..experiments import summarize
+from ..plugin import ParamSpec
+from ..registry import plugins
 from .registry import STATUS_LABELS, CompareSpec, MethodInfo, applicable_adapters, utility_metric_name
 
-__all__ = ["CompareResult", "make_spec", "default_epsilons", "run_compare", "utility_at"]
+__all__ = ["CompareResult", "compare_param_specs", "make_spec", "default_epsilons", "run_compare", "utility_at"]
 
 
 def default_epsilons(lo: float = 0.05, hi: float = 10.0, n_points: int = 8) -> tuple[float, ...]:
@@ -46,25 +49,45 @@ def make_spec(
     delta: float,
     n_trials: int,
     seed: int,
-    k: int = 64,
-    m: int = 100,
-    rho: float = 0.1,
     test_fraction: float = 0.2,
+    **params: Any,
 ) -> CompareSpec:
-    """A validated :class:`CompareSpec` (epsilons sorted, duplicates removed)."""
+    """A validated :class:`CompareSpec` (epsilons sorted, duplicates removed).
+
+    ``params`` are the mechanisms' comparison parameters (:func:`compare_param_specs`, e.g.
+    ``k``, ``m``, ``rho``); each is validated by its plug-in's :class:`~dp_core.plugin.ParamSpec`
+    and missing ones take its default.
+    """
     eps = tuple(sorted({check_epsilon(float(e), allow_inf=False) for e in epsilons}))
     if not eps:
         raise ValueError("epsilons must contain at least one value, got an empty list.")
+    specs = compare_param_specs()
+    unknown = sorted(set(params) - set(specs))
+    if unknown:
+        raise TypeError(f"unknown comparison parameter(s) {unknown}; valid: {sorted(specs)}.")
+    values = tuple(
+        (name, s.validate(params[name]) if name in params else s.default) for name, s in sorted(specs.items())
+    )
     return CompareSpec(
         epsilons=eps,
         delta=check_delta(delta),
         n_trials=check_int("n_trials", n_trials, lo=1, hi=100_000),
         seed=check_int("seed", seed, lo=0),
-        k=check_int("k", k, lo=1),
-        m=check_int("m", m, lo=1),
-        rho=check_in_interval("rho", rho, 0.0, 1.0),
+        params=values,
         test_fraction=check_in_interval("test_fraction", test_fraction, 0.0, 1.0, closed="neither"),
     )
+
+
+def compare_param_specs() -> dict[str, ParamSpec]:
+    """``{name: ParamSpec}`` of every plug-in's comparison parameters (``Mechanism.compare_params``)."""
+    out: dict[str, ParamSpec] = {}
+    for plugin in plugins():
+        for name in plugin.compare_params:
+            spec = plugin.param(name)
+            if name in out and out[name] != spec:
+                raise ValueError(f"comparison parameter {name!r} is declared differently by two mechanisms.")
+            out[name] = spec
+    return out
 
 
 @dataclass(frozen=True, eq=False)

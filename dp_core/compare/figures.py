@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from .. import display
 from ..figures import add_bound_trace, color_of, hex_to_rgba, hline, label_of, line_ci_figure, vline
 
-__all__ = ["METRIC_TITLES", "compare_figure", "negotiation_figure"]
+__all__ = ["METRIC_TITLES", "LEGEND_TITLES", "compare_figure", "negotiation_figure"]
 
 METRIC_TITLES = {
     "accuracy": "Test accuracy",
@@ -139,6 +139,7 @@ def compare_figure(
                 fig, g["epsilon"], g["bound"], method=str(meth), name=f"{_label_for(result, str(meth))}: {lab}"
             )
         _recolor(fig, colors)
+    _group_legends(fig, result, height=height)
     if eps_marker is not None and math.isfinite(eps_marker) and eps_marker > 0:
         vline(
             fig,
@@ -148,6 +149,54 @@ def compare_figure(
             annotation_text=f"ε = {display.epsilon(eps_marker)}",
             annotation_position="top right",
         )
+    return fig
+
+
+#: Legend titles: what each group of methods protects.
+LEGEND_TITLES = {"legend": "Protects features and labels", "legend2": "Protects labels only (features public)"}
+_ROW_PX, _TITLE_PX, _AXIS_PX, _GAP_PX = 19, 24, 62, 4
+
+
+def _group_legends(fig: go.Figure, result, *, height: int) -> go.Figure:
+    """Two legends below the plot, one per kind of protection, never over an axis.
+
+    Each trace's ``legendgroup`` is its method (so a method's line, band and bound still toggle
+    together); methods whose guarantee protects the labels only go to the second legend
+    (``legend2``), titled as such. Both legends sit under the x-axis title, one entry a row, and the
+    figure grows by the space they take so the plot area keeps ``height``.
+    """
+    label_only = {m["method"] for m in result.methods if m.get("label_dp")}
+    counts = {"legend": 0, "legend2": 0}
+    groups: dict[str, set] = {"legend": set(), "legend2": set()}
+    for tr in fig.data:
+        which = "legend2" if tr.legendgroup in label_only else "legend"
+        tr.legend = which
+        if tr.showlegend is not False:
+            counts[which] += 1
+            groups[which].add(tr.legendgroup)
+    top = 50 if fig.layout.title.text else 20
+    plot_h = height - top - 40
+    y_px = _AXIS_PX
+    layouts = {}
+    for name in ("legend", "legend2"):
+        if not counts[name]:
+            continue
+        layouts[name] = {
+            "title": {"text": f"<b>{LEGEND_TITLES[name]}</b>", "side": "top"},
+            "orientation": "v",
+            "tracegroupgap": _GAP_PX,
+            "x": 0,
+            "xanchor": "left",
+            "y": -y_px / plot_h,
+            "yanchor": "top",
+            "yref": "paper",
+            "font": {"size": 12},
+        }
+        y_px += _TITLE_PX + counts[name] * _ROW_PX + len(groups[name]) * _GAP_PX + 6
+    bottom = y_px + 10
+    fig.update_layout(
+        height=plot_h + top + bottom, margin={"t": top, "b": bottom, "autoexpand": True}, showlegend=True, **layouts
+    )
     return fig
 
 
@@ -195,3 +244,113 @@ def results_table(result) -> pd.DataFrame:
 
 
 __all__.append("results_table")
+
+
+def learning_curve_figure(answer: dict, *, height: int = 520) -> go.Figure:
+    """Each method's measured learning curve (utility or excess risk against the number of rows)
+    at the grid ε nearest the chosen one, with 95% error bars, the target, the fitted curve beyond
+    the data (dotted: an extrapolation) and each method's smallest n marked."""
+    from ..negotiate import extrapolate
+
+    target = answer["target"]
+    col = "excess_risk" if target["metric"] == "excess_risk" else "utility"
+    lc = pd.DataFrame(answer.get("learning_curve") or [])
+    fig = go.Figure()
+    if not len(lc):
+        fig.update_layout(title="No learning curve", template="plotly_white")
+        return fig
+    eps_all = np.unique(lc["epsilon"].to_numpy(dtype=float))
+    e = float(eps_all[np.argmin(np.abs(np.log(eps_all) - math.log(answer["epsilon_chosen"])))])
+    lc = lc[np.isclose(lc["epsilon"], e)]
+    labels = {r["method"]: r["label"] for r in answer["methods"]}
+    by_method = {r["method"]: r for r in answer["methods"]}
+    colors = _distinct_colors(list(dict.fromkeys(lc["method"])))
+    n_far = max(float(answer.get("n_answer", answer["n"])), float(answer["n"]))
+    for r in answer["methods"]:
+        v = r.get("n_min_hi", math.nan)
+        if isinstance(v, float) and math.isfinite(v):
+            n_far = max(n_far, v)
+    n_far = min(n_far, 1000.0 * answer["n"])
+    for meth, g in lc.groupby("method", sort=False):
+        g = g.sort_values("n_rows")
+        c = colors.get(meth, color_of(meth))
+        name = labels.get(meth, label_of(meth))
+        ys = g[f"{col}_mean"].to_numpy(dtype=float)
+        fig.add_trace(
+            go.Scatter(
+                x=g["n_rows"],
+                y=ys,
+                mode="lines+markers",
+                name=name,
+                legendgroup=meth,
+                line={"color": c},
+                error_y={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": (g[f"{col}_hi"] - g[f"{col}_mean"]).to_numpy(dtype=float),
+                    "arrayminus": (g[f"{col}_mean"] - g[f"{col}_lo"]).to_numpy(dtype=float),
+                },
+                hovertemplate=f"{name}<br>n = %{{x:,.0f}}<br>%{{y:.3f}}<extra></extra>",
+            )
+        )
+        if n_far > float(g["n_rows"].max()) * 1.01:
+            xs = np.geomspace(float(g["n_rows"].max()), n_far, 20)
+            ns = g["n_rows"].to_numpy(dtype=float)
+            ex = [extrapolate(ns, ys, x, target["metric"]) for x in xs]
+            fig.add_trace(
+                go.Scatter(
+                    x=xs,
+                    y=ex,
+                    mode="lines",
+                    name=f"{name}: extrapolated",
+                    legendgroup=meth,
+                    showlegend=False,
+                    line={"color": c, "dash": "dot"},
+                    hovertemplate=f"{name} (extrapolated)<br>n = %{{x:,.0f}}<br>%{{y:.3f}}<extra></extra>",
+                )
+            )
+        nm = by_method.get(meth, {}).get("n_min", math.nan)
+        if isinstance(nm, float) and math.isfinite(nm):
+            fig.add_trace(
+                go.Scatter(
+                    x=[nm],
+                    y=[target["value"]],
+                    mode="markers",
+                    showlegend=False,
+                    marker={"symbol": "x", "size": 12, "color": c},
+                    hovertemplate=f"{name}: n ≈ {display.integer(nm)}<extra></extra>",
+                )
+            )
+    log_y = col == "excess_risk"
+    fig.update_layout(
+        template="plotly_white",
+        height=height,
+        title=f"Learning curves at ε = {display.epsilon(e)} (dotted: extrapolated)",
+        xaxis={"type": "log", "title": "Rows in the dataset (log scale)"},
+        yaxis={"type": "log" if log_y else "linear", "title": METRIC_TITLES.get(target["metric"], col)},
+        legend={"orientation": "h", "yanchor": "top", "y": -_AXIS_PX / (height - 60 - 130), "xanchor": "left", "x": 0},
+        margin={"t": 60, "b": 130},
+    )
+    n_lo = float(lc["n_rows"].min())
+    fig.add_trace(  # the target as a trace over the rows shown (a shape would need the axis' own units)
+        go.Scatter(
+            x=[n_lo, max(n_far, float(answer["n"]))],
+            y=[target["value"], target["value"]],
+            mode="lines",
+            name=f"target {display.number(target['value'])}",
+            line={"color": "#222222", "width": 2, "dash": "dashdot"},
+            hovertemplate=f"target: {display.number(target['value'])}<extra></extra>",
+        )
+    )
+    vline(
+        fig,
+        float(answer["n"]),
+        log_x=True,
+        line={"color": "#555555", "width": 1, "dash": "dash"},
+        annotation_text=f"this dataset: {display.integer(answer['n'])} rows",
+        annotation_position="top left",
+    )
+    return fig
+
+
+__all__.append("learning_curve_figure")

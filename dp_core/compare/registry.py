@@ -29,6 +29,7 @@ import pandas as pd
 
 from ..data import Dataset
 from ..experiments import run_sweep
+from ..plugin import STATUS_LABELS, STATUSES, MethodInfo
 
 __all__ = [
     "STATUSES",
@@ -40,56 +41,14 @@ __all__ = [
     "ADAPTERS",
     "register",
     "applicable_adapters",
+    "adapter_key",
     "utility_metric_name",
 ]
-
-STATUSES = ("certified", "claimed", "refuted", "none")
-STATUS_LABELS = {
-    "certified": "certified (a proof covers it)",
-    "claimed": "claimed only (as claimed by the paper; not certified)",
-    "refuted": "refuted (the claim is false)",
-    "none": "no privacy claim",
-}
 
 
 def utility_metric_name(task: str) -> str:
     """``accuracy`` for classification tasks, ``r2`` for regression."""
     return "r2" if task == "regression" else "accuracy"
-
-
-@dataclass(frozen=True)
-class MethodInfo:
-    """One curve of the comparison.
-
-    Attributes
-    ----------
-    key : str
-        Unique method name (also its colour key in :data:`dp_core.figures.METHOD_COLORS`).
-    label : str
-        Legend label.
-    status : str
-        One of :data:`STATUSES`.
-    statement : str
-        One sentence: what is guaranteed (or why not), with the paper's name for it.
-    pure : bool
-        Pure epsilon-DP (delta = 0).
-    label_dp : bool
-        The guarantee protects labels only (features public).
-    audit : str
-        ``MECHANISM/MODE`` of :data:`dp_core.audit.MECHANISMS` that measures this claim ('' if none).
-    """
-
-    key: str
-    label: str
-    status: str
-    statement: str
-    pure: bool = False
-    label_dp: bool = False
-    audit: str = ""
-
-    def __post_init__(self) -> None:
-        if self.status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}.")
 
 
 @dataclass(frozen=True)
@@ -106,8 +65,10 @@ class CompareSpec:
         Trials per point (each adapter caps it at its ``trial_cap``).
     seed : int
         Root seed (also the train/test split seed).
-    k, m, rho : int, int, float
-        Label-DP bag parameters.
+    params : tuple of (name, value)
+        The mechanisms' own comparison parameters (each plug-in's ``compare_params``, for example
+        the label-DP bag parameters ``k``, ``m``, ``rho``), sorted by name; read them as
+        ``spec.param("k")`` or ``spec.k``. :func:`dp_core.compare.make_spec` fills the defaults.
     test_fraction : float
         Held-out share.
     preprocess : str
@@ -118,11 +79,24 @@ class CompareSpec:
     delta: float
     n_trials: int
     seed: int
-    k: int = 64
-    m: int = 100
-    rho: float = 0.1
+    params: tuple[tuple[str, Any], ...] = ()
     test_fraction: float = 0.2
     preprocess: str = "normalize"
+
+    def param(self, name: str) -> Any:
+        """The value of the mechanism parameter ``name`` (``KeyError`` naming the known ones)."""
+        for key, value in self.params:
+            if key == name:
+                return value
+        raise KeyError(f"the comparison has no parameter {name!r}; known: {[k for k, _ in self.params]}.")
+
+    def __getattr__(self, name: str) -> Any:
+        # ``spec.k``: a mechanism parameter read like a field (only called when no field matches)
+        if not name.startswith("_"):
+            for key, value in self.__dict__.get("params", ()):
+                if key == name:
+                    return value
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 class Adapter(ABC):
@@ -211,25 +185,74 @@ class BlockAdapter(Adapter):
         return df
 
 
-ADAPTERS: dict[str, Adapter] = {}
+class _AdapterRegistry(Mapping):
+    """``{key: Adapter}`` of every mechanism plug-in with a ``compare`` hook (see :mod:`dp_core.registry`).
+
+    Filled on first use by importing the plug-ins' adapters (each calls :func:`register`), so
+    importing :mod:`dp_core.compare` does not import the mechanisms.
+    """
+
+    def __init__(self) -> None:
+        self._items: dict[str, Adapter] = {}
+        self._loaded = False
+
+    def _load(self) -> dict[str, Adapter]:
+        if not self._loaded:
+            self._loaded = True
+            from ..registry import plugins
+
+            for plugin in plugins():
+                if plugin.has("compare"):
+                    plugin.load("compare")
+        return self._items
+
+    def reload(self) -> None:
+        """Look at the registry again (after a plug-in folder was added)."""
+        self._loaded = False
+
+    def __getitem__(self, key: str) -> Adapter:
+        return self._load()[key]
+
+    def __iter__(self):
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
+ADAPTERS = _AdapterRegistry()
 
 
 def register(adapter: Adapter) -> Adapter:
     """Add an adapter to :data:`ADAPTERS` (its ``key`` must be new or replace the same class)."""
     if not adapter.key:
         raise ValueError("an adapter needs a non-empty key.")
-    ADAPTERS[adapter.key] = adapter
+    ADAPTERS._items[adapter.key] = adapter
     return adapter
 
 
 def applicable_adapters(task: str, keys: Sequence[str] | None = None) -> list[Adapter]:
     """The registered adapters that apply to ``task`` (restricted to ``keys`` if given, in that order).
 
-    Raises ``ValueError`` naming the valid keys if ``keys`` holds an unknown one.
+    ``keys`` may spell a mechanism by its adapter key (``label_dp_bags``), its canonical name
+    (``label-dp-bags``) or an alias. Raises ``ValueError`` naming the valid keys if one is unknown.
     """
     if keys is None:
         return [a for a in ADAPTERS.values() if a.applies_to(task)]
+    keys = [adapter_key(k) for k in keys]
     unknown = [k for k in keys if k not in ADAPTERS]
     if unknown:
         raise ValueError(f"mechanisms must be among {sorted(ADAPTERS)}, got unknown {unknown}.")
     return [ADAPTERS[k] for k in keys if ADAPTERS[k].applies_to(task)]
+
+
+def adapter_key(name: str) -> str:
+    """The adapter key of a mechanism spelled any way (unknown names are returned unchanged)."""
+    if name in ADAPTERS:
+        return name
+    from ..registry import get
+
+    try:
+        return get(name).key
+    except ValueError:
+        return name

@@ -128,7 +128,7 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         return self
 
     def _guarantee(self, n: int, m: int, k: int, dl: float, leaks: list[str]) -> PrivacyGuarantee:
-        from ..bounds.label_dp_bags import llp_exact_min_eps
+        from ..mechanisms.label_dp_bags.bounds import llp_exact_min_eps
 
         common = {
             "neighbours": "replace one label",

@@ -2,6 +2,7 @@
 negotiation flow, JSON configuration upload and the report download."""
 
 import base64
+import re
 
 import numpy as np
 import pytest
@@ -203,3 +204,68 @@ def test_negotiate_smallest_n(app):
     assert (tab["smallest n (bound)"].map(shown_number).dropna() > 10).all()
     assert any("rows at ε = 1" in m.value for m in at.markdown)
     assert qp(at, "tsolve") == "n"
+
+
+def _headline(at):
+    return [s.value for s in at.success if "smallest ε" in s.value or "needs about" in s.value]
+
+
+def test_link_reopens_the_negotiate_answer(app):
+    """view + target + solve-for in the URL: the page opens on the answer (the Negotiate tab)."""
+    at = open_page(app, dataset="breast_cancer", cview="negotiate", tmetric="accuracy", tvalue=0.9, **FAST)
+    assert at.session_state["cview_tab"] == "🤝 Negotiate"
+    first = _headline(at)
+    assert first and "test accuracy ≥ 0.9 on breast_cancer" in first[0]
+    # the same link, a second visitor: the same sentence
+    again = open_page(app, dataset="breast_cancer", cview="negotiate", tmetric="accuracy", tvalue=0.9, **FAST)
+    assert _headline(again) == first
+
+
+def test_twice_the_rows_is_one_click_and_in_the_link(app):
+    at = open_page(app, dataset="breast_cancer", cview="negotiate", **FAST)
+    at.button(key="ask_twice").click().run()
+    assert not at.exception
+    assert qp(at, "trows") == "2" and qp(at, "cview") == "negotiate"
+    head = _headline(at)
+    assert head and "twice the rows (1,138 rows, extrapolated)" in head[0]
+    assert any(c.get("layout", {}).get("xaxis", {}).get("type") == "log" for c in charts(at))
+    at.button(key="ask_same").click().run()
+    assert qp(at, "trows") == "1" and "twice" not in _headline(at)[0]
+
+
+def test_switching_the_metric_resets_the_target(app):
+    at = open_page(app, dataset="breast_cancer", cview="negotiate", **FAST)
+    assert at.number_input(key="tvalue").value == 0.9
+    at.selectbox(key="tmetric").set_value("excess_risk").run()
+    assert not at.exception
+    assert at.number_input(key="tvalue").value == 0.05 and qp(at, "tvalue") == "0.05"
+    at.selectbox(key="tmetric").set_value("accuracy").run()
+    assert at.number_input(key="tvalue").value == 0.9
+
+
+def test_smallest_n_for_accuracy_headline_matches_table(app):
+    at = open_page(app, dataset="breast_cancer", cview="negotiate", tsolve="n", **FAST)
+    assert not at.exception
+    tab = [d.value for d in at.dataframe if "smallest n" in d.value.columns][0]
+    head = _headline(at)
+    assert head and "needs about" in head[0]
+    shown = re.search(r"needs about ([0-9,]+) rows", head[0]).group(1)
+    assert shown in set(tab["smallest n"])  # one rounding: the sentence and the table agree
+
+
+def test_legend_grouped_by_what_is_protected(app):
+    at = open_page(app, dataset="diabetes", trials=4, n_eps=4, mech="output_perturbation,label_dp_bags")
+    fig = charts(at)[0]
+    lay = fig["layout"]
+    assert "features and labels" in lay["legend"]["title"]["text"]
+    assert "labels only" in lay["legend2"]["title"]["text"]
+    label_only = {t["name"] for t in fig["data"] if t.get("legend") == "legend2" and t.get("showlegend", True)}
+    assert label_only and all("label" in n.lower() or "LLP" in n for n in label_only)
+    # both legends below the x-axis title: never over an axis
+    assert lay["legend"]["y"] < -0.1 and lay["legend2"]["y"] < lay["legend"]["y"]
+
+
+def test_link_with_an_uploaded_dataset_says_upload_it_again(app):
+    at = open_page(app, dataset="upload:people.csv", **FAST)
+    shown = " ".join(w.value for w in [*at.warning, *at.info, *at.error])
+    assert "upload the file again" in shown

@@ -29,7 +29,7 @@ from streamlit.testing.v1 import AppTest
 from dp_core._validation import HUGE, TINY
 from dp_core.data import DATASETS
 from ui.constants import HIGHER_IS_PRIVATE, LOWER_IS_PRIVATE, URL_PARAMS, UrlParam, url_spec
-from ui.pages import PAGES
+from ui.pages import DEFAULT_PAGE, PAGES
 from ui.state import WEAKER, WEAKER_OK, parse_url_value
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -229,7 +229,7 @@ def run_page(path: str, value: str) -> AppTest:
     at.session_state[WEAKER_OK] = set(SHARED + page_keys(path))
     for key in SHARED + page_keys(path):
         at.query_params[key] = raw_value(key, value)
-    if path != PAGE_PATHS[0]:
+    if path != DEFAULT_PAGE:
         used, _ = parse_url_value("trials", raw_value("trials", value))
         if used != 10:
             at.query_params["trials"] = "10"
@@ -244,7 +244,7 @@ CASES = [
     for path in PAGE_PATHS
     for key in SHARED + page_keys(path)
     for v in HOSTILE
-    if not (path != PAGE_PATHS[0] and key == "trials" and parse_url_value("trials", raw_value("trials", v))[0] != 10)
+    if not (path != DEFAULT_PAGE and key == "trials" and parse_url_value("trials", raw_value("trials", v))[0] != 10)
 ]
 
 
@@ -269,7 +269,7 @@ def test_hostile_link_value(path, key, value):
     assert len(named) == 1, (key, raw[:30], named)  # one visible warning naming the key
     # the page uses the parser's value (shared values: checked on Home, where no widget narrows them further)
     state_key = f"p_{key}" if spec.page is None else f"u_{key}"
-    if (spec.page is not None or path == PAGE_PATHS[0]) and state_key in at.session_state:
+    if (spec.page is not None or path == DEFAULT_PAGE) and state_key in at.session_state:
         got = at.session_state[state_key]
         assert got == (pytest.approx(used) if isinstance(used, float) else used), (key, raw[:30], got, used)
 
@@ -323,7 +323,7 @@ def test_a_link_value_clamped_toward_a_weaker_guarantee_holds_the_page_until_the
     at = AppTest.from_file(APP, default_timeout=240)
     for k, v in query.items():
         at.query_params[k] = v
-    if path != PAGE_PATHS[0]:
+    if path != DEFAULT_PAGE:
         at.switch_page(path)
     at.run()
     assert not at.exception

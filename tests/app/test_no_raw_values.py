@@ -46,7 +46,16 @@ TEXT_FIELDS = {
 }
 SKIP_ELEMENTS = {"Latex", "PlotlyChart", "UnknownElement"}
 
-PAGES = ["home", "input_perturbation", "large_margin_gaussian", "label_dp_bags", "l1_exponential", "compare", "audit"]
+PAGES = [
+    "start_here",
+    "home",
+    "input_perturbation",
+    "large_margin_gaussian",
+    "label_dp_bags",
+    "l1_exponential",
+    "compare",
+    "audit",
+]
 
 SMALL_CSV = (
     b"age,score,group,target\n"

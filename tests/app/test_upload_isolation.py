@@ -26,10 +26,10 @@ from streamlit.runtime.caching.cache_resource_api import get_resource_cache_stat
 from streamlit.testing.v1 import AppTest
 
 from ui import cached_scope
-from ui.pages import PAGES
+from ui.pages import DEFAULT_PAGE, PAGES, TOUR_PAGE
 
 APP = "../../app.py"  # as in conftest.py: relative to this file
-MECHANISM_PAGES = [p for p, *_ in PAGES[1:]]
+MECHANISM_PAGES = [p for p, *_ in PAGES if p not in (DEFAULT_PAGE, TOUR_PAGE)]
 
 
 def _csv(n: int, seed: int, scale: float) -> bytes:

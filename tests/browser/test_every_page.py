@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from ui.pages import PAGES
+from ui.pages import DEFAULT_PAGE, PAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
@@ -64,11 +64,11 @@ KNOWN_DEFECTS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {}
 
 def _url(base: str, path: str, query: str) -> str:
     stem = Path(path).stem
-    return f"{base}/{'' if path == PAGES[0][0] else stem}?{query}"
+    return f"{base}/{'' if path == DEFAULT_PAGE else stem}?{query}"
 
 
 def _expected_title(path: str, title: str) -> str:
-    return "Privacy-Utility Explorer" if path == PAGES[0][0] else title
+    return "Privacy-Utility Explorer" if path == DEFAULT_PAGE else title
 
 
 _BUSY_JS = """() => {

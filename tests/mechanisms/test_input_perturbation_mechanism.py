@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from dp_core.bounds.input_perturbation import theorem2_bound
 from dp_core.data import load_dataset, make_census
 from dp_core.exceptions import DataValidationError
+from dp_core.mechanisms.input_perturbation.bounds import theorem2_bound
 from dp_core.mechanisms.input_perturbation.diagnostic import pointwise_event_probability, privacy_diagnostic
 from dp_core.mechanisms.input_perturbation.experiment import (
     SimulationConfig,

@@ -9,7 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from dp_core.bounds.input_perturbation import (
+from dp_core.exceptions import InvalidPrivacyParameter
+from dp_core.mechanisms.input_perturbation.bounds import (
     corollary3_sigma_u_bounds,
     lemma2_bound,
     objective_gauss_bound,
@@ -18,7 +19,6 @@ from dp_core.bounds.input_perturbation import (
     theorem2_bound,
     theorem2_terms,
 )
-from dp_core.exceptions import InvalidPrivacyParameter
 from dp_core.mechanisms.input_perturbation.mechanism import objective_sigma, output_beta
 from dp_core.mechanisms.input_perturbation.params import (
     conservative_accounting,

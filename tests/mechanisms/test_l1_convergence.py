@@ -120,7 +120,7 @@ def test_exact_grid_release_is_labelled_exact():
 def test_cli_json_labels_a_too_short_chain(capsys):
     code = main(
         (
-            "simulate heavy-tailed-l1 --dataset diabetes --eps 1 --trials 2 --mode mcmc --mcmc-warmup 6 "
+            "simulate l1-exponential --dataset diabetes --eps 1 --trials 2 --mode mcmc --mcmc-warmup 6 "
             "--mcmc-steps 8 --seed 1"
         ).split()
     )
@@ -135,7 +135,7 @@ def test_cli_json_labels_a_too_short_chain(capsys):
 
 
 def test_cli_synthetic_simulation_reports_status(capsys):
-    code = main("simulate heavy-tailed-l1 --n 300 --d 4 --trials 2 --mcmc-warmup 6 --mcmc-steps 8 --seed 0".split())
+    code = main("simulate l1-exponential --n 300 --d 4 --trials 2 --mcmc-warmup 6 --mcmc-steps 8 --seed 0".split())
     out = capsys.readouterr()
     assert code == 0, out.err
     r = json.loads(out.out)
@@ -144,7 +144,7 @@ def test_cli_synthetic_simulation_reports_status(capsys):
 
 
 def test_cli_schedule_needs_both_lengths(capsys):
-    code = main(["simulate", "heavy-tailed-l1", "--dataset", "diabetes", "--mode", "mcmc", "--mcmc-warmup", "6"])
+    code = main(["simulate", "l1-exponential", "--dataset", "diabetes", "--mode", "mcmc", "--mcmc-warmup", "6"])
     assert code == 2
     assert "--mcmc-steps" in capsys.readouterr().err
 

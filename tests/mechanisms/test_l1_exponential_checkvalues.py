@@ -5,17 +5,6 @@ import math
 import numpy as np
 import pytest
 
-from dp_core.bounds.l1_exponential import (
-    bound_coefficients,
-    explicit_bound,
-    iota_paper,
-    iota_star,
-    log_net_size,
-    moment_constants,
-    optimal_bound,
-    privacy_dominance_epsilon,
-    rate_paper,
-)
 from dp_core.mechanisms.l1_exponential import (
     baseline_dp_gd,
     dp_gd_calibration,
@@ -30,6 +19,17 @@ from dp_core.mechanisms.l1_exponential import (
     surrogate_risk,
 )
 from dp_core.mechanisms.l1_exponential.baselines import clipped_em_kappa
+from dp_core.mechanisms.l1_exponential.bounds import (
+    bound_coefficients,
+    explicit_bound,
+    iota_paper,
+    iota_star,
+    log_net_size,
+    moment_constants,
+    optimal_bound,
+    privacy_dominance_epsilon,
+    rate_paper,
+)
 from dp_core.mechanisms.l1_exponential.population import (
     HeavyTailedModel,
     assumption_tau,

@@ -1,4 +1,4 @@
-"""The heavy-tailed-l1 commands of ``python -m dp_core`` (calibrate, simulate, reproduce --quick)."""
+"""The l1-exponential commands of ``python -m dp_core`` (calibrate, simulate, reproduce --quick)."""
 
 import json
 
@@ -10,7 +10,7 @@ def test_calibrate_e1_check_values(capsys):
     code, out = run(
         capsys,
         "calibrate",
-        "heavy-tailed-l1",
+        "l1-exponential",
         "--n",
         "10000",
         "--d",
@@ -45,7 +45,7 @@ def test_calibrate_e2_and_paper_box_label(capsys):
     code, out = run(
         capsys,
         "calibrate",
-        "heavy-tailed-l1",
+        "l1-exponential",
         "--n",
         "1000",
         "--d",
@@ -76,13 +76,13 @@ def test_calibrate_e2_and_paper_box_label(capsys):
     ],
 )
 def test_calibrate_bad_input_exits_2(capsys, args, needle):
-    code, out = run(capsys, "calibrate", "heavy-tailed-l1", "--n", "100", "--d", "2", *args)
+    code, out = run(capsys, "calibrate", "l1-exponential", "--n", "100", "--d", "2", *args)
     assert code == 2
     assert needle in out.err and out.err.count("\n") == 1
 
 
 def test_simulate_synthetic(capsys):
-    code, out = run(capsys, "simulate", "heavy-tailed-l1", "--n", "500", "--d", "1", "--trials", "3", "--seed", "2")
+    code, out = run(capsys, "simulate", "l1-exponential", "--n", "500", "--d", "1", "--trials", "3", "--seed", "2")
     assert code == 0, out.err
     r = json.loads(out.out)
     assert set(r["methods"]) == {"em_l1", "em_clipped", "dp_gd", "nonprivate"}
@@ -95,7 +95,7 @@ def test_simulate_real_dataset_mcmc_diagnostics(capsys):
     code, out = run(
         capsys,
         "simulate",
-        "heavy-tailed-l1",
+        "l1-exponential",
         "--dataset",
         "diabetes",
         "--eps",
@@ -115,7 +115,7 @@ def test_simulate_real_dataset_mcmc_diagnostics(capsys):
 
 @pytest.mark.slow
 def test_reproduce_quick(capsys, tmp_path):
-    code, out = run(capsys, "reproduce", "heavy-tailed-l1", "--out", str(tmp_path), "--quick", "--trials", "2")
+    code, out = run(capsys, "reproduce", "l1-exponential", "--out", str(tmp_path), "--quick", "--trials", "2")
     assert code == 0, out.err
     r = json.loads(out.out)
     assert (tmp_path / "l1_exponential_F1_rates.csv").exists()

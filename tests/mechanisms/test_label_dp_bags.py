@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from dp_core.bounds import label_dp_bags as acc
 from dp_core.data import load_dataset
 from dp_core.experiments import summarize
 from dp_core.mechanisms import label_dp_bags as lb
+from dp_core.mechanisms.label_dp_bags import bounds as acc
 from dp_core.rng import spawn_seeds
 
 

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from dp_core.bounds import label_dp_bags as acc
 from dp_core.calibration import gaussian_epsilon_analytic
+from dp_core.mechanisms.label_dp_bags import bounds as acc
 
 REL = 1e-3
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from _helpers import run_main
 
-from dp_core.reproduce import label_dp_bags as rep
+from dp_core.mechanisms.label_dp_bags import reproduce as rep
 
 
 def run(capsys, argv):
@@ -18,7 +18,7 @@ def test_calibrate_noisy_llp_prints_three_accountings(capsys):
     code, out = run(
         capsys,
         (
-            "calibrate label-aggregation --variant noisy-wtd-llp --n 100000 --k 64 --m 1000 --rho 0.1 --eps "
+            "calibrate label-dp-bags --variant noisy-wtd-llp --n 100000 --k 64 --m 1000 --rho 0.1 --eps "
             "1 --target-delta 1e-6"
         ).split(),
     )
@@ -36,7 +36,7 @@ def test_calibrate_wtd_lba_from_randhie(capsys):
     code, out = run(
         capsys,
         (
-            "calibrate label-aggregation --variant wtd-lba --dataset randhie --label-lo 0 --label-hi 20 --k "
+            "calibrate label-dp-bags --variant wtd-lba --dataset randhie --label-lo 0 --label-hi 20 --k "
             "64 --m 100 --eps 1"
         ).split(),
     )
@@ -51,7 +51,7 @@ def test_calibrate_explicit_constants_example_c(capsys):
     code, out = run(
         capsys,
         (
-            "calibrate label-aggregation --variant wtd-lba --n 10000000000000000 --k 100000000000 --m 100 "
+            "calibrate label-dp-bags --variant wtd-lba --n 10000000000000000 --k 100000000000 --m 100 "
             "--eps 1 --d 10 --b2 2 --gamma 0.25 --lam 0.1"
         ).split(),
     )
@@ -72,14 +72,14 @@ def test_calibrate_explicit_constants_example_c(capsys):
     ],
 )
 def test_calibrate_bad_input_exits_2(capsys, argv, needle):
-    code, out = run(capsys, ["calibrate", "label-aggregation", *argv])
+    code, out = run(capsys, ["calibrate", "label-dp-bags", *argv])
     assert code == 2
     assert needle in out.err and out.err.count("\n") == 1
 
 
 def test_simulate_prints_every_method(capsys):
     code, out = run(
-        capsys, ["simulate", "label-aggregation", "--dataset", "diabetes", "--k", "8", "--m", "30", "--trials", "20"]
+        capsys, ["simulate", "label-dp-bags", "--dataset", "diabetes", "--k", "8", "--m", "30", "--trials", "20"]
     )
     assert code == 0
     d = json.loads(out.out)
@@ -101,7 +101,7 @@ def test_paper_tables_as_printed():
 
 @pytest.mark.slow
 def test_reproduce_quick(tmp_path, capsys):
-    code, out = run(capsys, ["reproduce", "label-aggregation", "--out", str(tmp_path), "--quick"])
+    code, out = run(capsys, ["reproduce", "label-dp-bags", "--out", str(tmp_path), "--quick"])
     assert code == 0
     s = json.loads(out.out)
     for f in s["files"]:

@@ -4,9 +4,9 @@ import warnings
 
 import pytest
 
-from dp_core.bounds.label_dp_bags import llp_exact_delta
 from dp_core.data import DATASETS, load_dataset
 from dp_core.mechanisms.label_dp_bags import prepare_dataset, suggest_bag_params
+from dp_core.mechanisms.label_dp_bags.bounds import llp_exact_delta
 
 
 def _check(s, n, eps, d):

@@ -4,14 +4,14 @@ import math
 
 import pytest
 
-from dp_core.bounds.large_margin_gaussian import (
+from dp_core.mechanisms.large_margin_gaussian import privacy_params
+from dp_core.mechanisms.large_margin_gaussian.bounds import (
     noise_radius,
     printed_bounds,
     printed_radius,
     tier_c_bounds,
     tier_u_bounds,
 )
-from dp_core.mechanisms.large_margin_gaussian import privacy_params
 
 SETTINGS = {
     "S1": dict(d=2, C=3, n=1000, eps=1.0, lam=0.01, h=0.5, delta=0.05),

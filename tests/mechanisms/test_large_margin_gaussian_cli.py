@@ -1,4 +1,4 @@
-"""CLI: ``calibrate large-margin`` and ``simulate large-margin``."""
+"""CLI: ``calibrate large-margin-gaussian`` and ``simulate large-margin-gaussian``."""
 
 import json
 import subprocess
@@ -17,7 +17,7 @@ def test_calibrate_printed_reports_eps_prime_and_label(capsys):
     code, out, _ = run_cli(
         capsys,
         "calibrate",
-        "large-margin",
+        "large-margin-gaussian",
         "--mode",
         "printed",
         "--n",
@@ -49,7 +49,7 @@ def test_calibrate_corrected_reports_split_and_tier_c(capsys):
     code, out, _ = run_cli(
         capsys,
         "calibrate",
-        "large-margin",
+        "large-margin-gaussian",
         "--mode",
         "corrected",
         "--n",
@@ -72,7 +72,7 @@ def test_calibrate_repaired_has_three_tiers(capsys):
     _, out, _ = run_cli(
         capsys,
         "calibrate",
-        "large-margin",
+        "large-margin-gaussian",
         "--mode",
         "repaired",
         "--n",
@@ -100,7 +100,7 @@ def test_calibrate_repaired_has_three_tiers(capsys):
     ],
 )
 def test_calibrate_bad_input_exits_2_with_one_line(capsys, args, needle):
-    base = ["calibrate", "large-margin", "--n", "100", "--d", "2", "--eps", "1"]
+    base = ["calibrate", "large-margin-gaussian", "--n", "100", "--d", "2", "--eps", "1"]
     code, out, err = run_cli(capsys, *(base + args))
     assert code == 2 and needle in err and err.strip().count("\n") == 0
 
@@ -109,7 +109,7 @@ def test_simulate_reports_modes_and_nonprivate(capsys):
     code, out, _ = run_cli(
         capsys,
         "simulate",
-        "large-margin",
+        "large-margin-gaussian",
         "--n",
         "300",
         "--trials",
@@ -133,7 +133,17 @@ def test_simulate_reports_modes_and_nonprivate(capsys):
 
 def test_simulate_printed_unbounded_share_on_iris(capsys):
     code, out, _ = run_cli(
-        capsys, "simulate", "large-margin", "--dataset", "iris", "--trials", "8", "--modes", "printed", "--eps", "1"
+        capsys,
+        "simulate",
+        "large-margin-gaussian",
+        "--dataset",
+        "iris",
+        "--trials",
+        "8",
+        "--modes",
+        "printed",
+        "--eps",
+        "1",
     )
     d = json.loads(out)
     p = d["results"]["printed"]
@@ -146,7 +156,19 @@ def test_simulate_printed_unbounded_share_on_iris(capsys):
 
 def test_module_entry_point_runs():
     r = subprocess.run(
-        [sys.executable, "-m", "dp_core", "calibrate", "large-margin", "--n", "50", "--d", "1", "--eps", "0.5"],
+        [
+            sys.executable,
+            "-m",
+            "dp_core",
+            "calibrate",
+            "large-margin-gaussian",
+            "--n",
+            "50",
+            "--d",
+            "1",
+            "--eps",
+            "0.5",
+        ],
         capture_output=True,
         text=True,
         timeout=120,

@@ -10,7 +10,7 @@ from dp_core.cli import main
 
 @pytest.fixture(scope="module")
 def result(tmp_path_factory):
-    from dp_core.reproduce.large_margin_gaussian import reproduce
+    from dp_core.mechanisms.large_margin_gaussian.reproduce import reproduce
 
     return reproduce(tmp_path_factory.mktemp("lmg"), quick=True, seed=0)
 
@@ -40,6 +40,6 @@ def test_files_written(result):
 
 
 def test_cli_reproduce_quick(tmp_path, capsys):
-    code = main(["reproduce", "large-margin", "--out", str(tmp_path), "--quick", "--trials", "3"])
+    code = main(["reproduce", "large-margin-gaussian", "--out", str(tmp_path), "--quick", "--trials", "3"])
     d = json.loads(capsys.readouterr().out)
     assert code in (0, None) and d["pilot"][0]["n_trials"] == 3

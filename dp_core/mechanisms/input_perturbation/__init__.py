@@ -4,7 +4,7 @@ Modules: :mod:`.params` (Step 0, local privacy, conservative accounting), :mod:`
 losses and sufficient statistics), :mod:`.solver` (exact ball-constrained ridge), :mod:`.mechanism`
 (Algorithms 1-2, the ``records`` and ``stats`` samplers, baselines, :func:`release_thetas` for audits),
 :mod:`.diagnostic` (the privacy-proof diagnostic), :mod:`.experiment` (Monte-Carlo sweeps, data
-preparation) and :mod:`.figures`. Bounds live in :mod:`dp_core.bounds.input_perturbation`.
+preparation) and :mod:`.figures`. Bounds live in :mod:`dp_core.mechanisms.input_perturbation.bounds`.
 """
 
 from .diagnostic import privacy_diagnostic
@@ -32,3 +32,39 @@ __all__ = [
     "privacy_diagnostic",
     "solve_ball",
 ]
+
+
+# -- the plug-in (see dp_core.plugin; discovered by dp_core.registry) -----------------------------
+from ...plugin import LOWER_IS_PRIVATE, Mechanism, ParamSpec  # noqa: E402
+
+PLUGIN = Mechanism(
+    name="input-perturbation",
+    title="Input perturbation (Fukuchi, Tran, Sakuma)",
+    aliases=(),
+    page="pages/input_perturbation.py",
+    icon="🧮",
+    summary="Every contributor adds Gaussian noise to its own record; the server fits a ridge-regularised model.",
+    params=(
+        ParamSpec(
+            "alpha",
+            float,
+            1.0,
+            options=(0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0),
+            private=LOWER_IS_PRIVATE,
+            label="local / central trade-off α",
+            symbol="α",
+            url_prefix="ip_",
+            help="the claim is (αε, δ)-DP",
+        ),
+        ParamSpec("eta", float, 1.0, 0.05, 100.0, label="parameter-ball radius η", symbol="η", url_prefix="ip_"),
+        ParamSpec("mode", str, "COR2", options=("COR2", "ALG1", "CORR"), label="σ_u formula", url_prefix="ip_"),
+        ParamSpec("sampler", str, "stats", options=("stats", "records"), label="Monte-Carlo sampler", url_prefix="ip_"),
+    ),
+    hooks={
+        "cli": f"{__name__}.cli",
+        "compare": f"{__name__}.compare:ADAPTER",
+        "audit": f"{__name__}.audit:AUDIT",
+        "reproduce": f"{__name__}.reproduce:reproduce",
+        "bounds": f"{__name__}.bounds",
+    },
+)

@@ -23,13 +23,12 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_choice, check_int, check_positive
-from ...bounds.input_perturbation import objective_gauss_bound, output_perturbation_bound, theorem2_terms
-from ...data import Dataset, public_bounds
-from ...estimators.preprocessing import augment_intercept
+from ...data import Dataset, public_bounds, split_indices
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
-from ...preprocessing import INTERCEPT_CONSTANT, PREPROCESS_HELP, PREPROCESS_METHODS, preprocess_rows
-from ...rng import as_generator
+from ...preprocessing import INTERCEPT_CONSTANT, PREPROCESS_HELP, PREPROCESS_METHODS, append_intercept, preprocess_rows
+from ...rng import child_seed
+from .bounds import objective_gauss_bound, output_perturbation_bound, theorem2_terms
 from .mechanism import (
     SAMPLERS,
     input_perturbation_thetas,
@@ -81,13 +80,6 @@ class PreparedData:
     @property
     def d(self) -> int:
         return int(self.X_train.shape[1])
-
-
-def child_seed(seed: np.random.SeedSequence, *keys: int) -> np.random.SeedSequence:
-    """A deterministic child of ``seed`` (does not mutate it, unlike ``SeedSequence.spawn``)."""
-    return np.random.SeedSequence(
-        entropy=seed.entropy, spawn_key=tuple(seed.spawn_key) + tuple(keys), pool_size=seed.pool_size
-    )
 
 
 def prepare_data(
@@ -151,7 +143,7 @@ def prepare_data(
             leaks.append(bounds.leak_warning)
         if intercept:
             c = INTERCEPT_CONSTANT
-            Xs = augment_intercept(Xs, c)
+            Xs = append_intercept(Xs, c)
             names.append("intercept")
             notes.append(
                 f"Intercept: the constant {c:g} appended and the row divided by sqrt(1 + {c:g}²), so ||x|| <= 1."
@@ -217,8 +209,8 @@ def prepare_data(
     n_test = max(1, int(round(test_fraction * n)))
     if n - n_test < 4:
         raise DataValidationError(f"dataset {ds.name!r} has only {n} rows; at least 5 are needed.")
-    perm = as_generator(seed).permutation(n)
-    te, tr = perm[:n_test], perm[n_test:]
+    # training rows in random order: the sweeps use nested prefixes X_train[:n] as subsamples
+    tr, te = split_indices(n, test_fraction=test_fraction, seed=seed, shuffle_train=True)
     return PreparedData(
         name=ds.name,
         model=model,

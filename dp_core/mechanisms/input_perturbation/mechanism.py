@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..._validation import check_choice, check_int
+from ...calibration import output_perturbation_sensitivity, sample_laplace_norm
 from ...publication import NonPublicDiagnostics
 from ...rng import as_generator, as_seed_sequence
 from .model import SufficientStats, quadratic_features, sufficient_stats
@@ -65,7 +66,7 @@ _CHUNK = 1 << 16
 def _generators(rng, n_trials: int | None):
     """Either one generator for a batch (fast path) or one generator per trial seed."""
     if isinstance(rng, (list, tuple)):
-        return [np.random.Generator(np.random.PCG64(as_seed_sequence(s))) for s in rng]
+        return [as_generator(as_seed_sequence(s)) for s in rng]
     return as_generator(rng)
 
 
@@ -331,8 +332,14 @@ def objective_perturbation_thetas(
 
 
 def output_beta(params: InputPerturbationParams) -> float:
-    """beta_out = n Lambda eps / (2 zeta) with Lambda = Delta / n ([CMS11] Algorithm 1; spec 5.2)."""
-    return params.Delta * params.eps_run / (2.0 * params.zeta)
+    """beta_out = n Lambda eps / (2 zeta) with Lambda = Delta / n ([CMS11] Algorithm 1; spec 5.2).
+
+    That is eps / sensitivity with the sensitivity 2 zeta / (n Lambda) of [CMS11] Corollary 8
+    (:func:`~dp_core.calibration.output_perturbation_sensitivity`, zeta the Lipschitz constant).
+    """
+    # the regulariser is Delta = n Lambda: pass n = 1, lam = Delta (the baseline configs hold no n)
+    sens = output_perturbation_sensitivity(lipschitz=params.zeta, n=1.0, lam=params.Delta)
+    return params.eps_run / sens
 
 
 def output_perturbation_thetas(stats: SufficientStats, params: InputPerturbationParams, *, n_trials=None, rng=None):
@@ -350,9 +357,7 @@ def output_perturbation_thetas(stats: SufficientStats, params: InputPerturbation
     gens = _generators(rng, n_trials)
 
     def draw(g, T):
-        z = g.standard_normal((T, d))
-        z /= np.linalg.norm(z, axis=1, keepdims=True)
-        return z * g.gamma(d, 1.0 / beta, size=(T, 1))
+        return sample_laplace_norm(g, T, d, scale=1.0 / beta)
 
     b = (
         np.concatenate([draw(g, 1) for g in gens])

@@ -76,3 +76,36 @@ __all__ = [
     "L1FitResult",
     "L1Diagnostics",
 ]
+
+
+# -- the plug-in (see dp_core.plugin; discovered by dp_core.registry) -----------------------------
+from ...plugin import Mechanism, ParamSpec  # noqa: E402
+
+PLUGIN = Mechanism(
+    name="l1-exponential",
+    title="Heavy-tailed ℓ1 regression (Wang & Xu)",
+    aliases=("heavy-tailed-l1",),
+    page="pages/l1_exponential.py",
+    icon="🦎",
+    summary="The exponential mechanism on a truncated ℓ1 loss.",
+    params=(
+        ParamSpec("theta", float, 1.5, 1.05, 2.0, step=0.05, label="moment order θ", symbol="θ", url_prefix="l1_"),
+        ParamSpec(
+            "conv",
+            str,
+            "tight",
+            options=("tight", "paper_proof", "paper_box"),
+            label="temperature convention",
+            url_prefix="l1_",
+        ),
+        ParamSpec("R", float, 1.0, 0.25, 10.0, step=0.25, label="radius R", symbol="R", url_prefix="l1_"),
+        ParamSpec("mode", str, "auto", options=("auto", "grid", "mcmc"), label="sampler", url_prefix="l1_"),
+    ),
+    hooks={
+        "cli": f"{__name__}.cli",
+        "compare": f"{__name__}.compare:ADAPTER",
+        "audit": f"{__name__}.audit:AUDIT",
+        "reproduce": f"{__name__}.reproduce:reproduce",
+        "bounds": f"{__name__}.bounds",
+    },
+)

@@ -397,7 +397,7 @@ def assumption_rates_figure(
 
     The coordinate-wise assumptions cost an extra sqrt(d) (second moment) or d^(1/theta) factor.
     """
-    from ...bounds.l1_exponential import RATE_LABEL, rate_paper
+    from .bounds import RATE_LABEL, rate_paper
 
     ds = np.unique(np.round(np.logspace(0, math.log10(d_max), 25)).astype(int))
     fig = go.Figure()

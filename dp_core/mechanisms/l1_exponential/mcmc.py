@@ -145,11 +145,26 @@ NOT_CONVERGED_ADVICE = (
 
 #: Named schedules: (warm-up steps, sampling steps). ``spec`` is the specification's default length.
 #: ``quick`` was (150, 250) before the preconditioned sampler; 200 + 400 steps give R-hat <= 1.05
-#: on randhie (d = 9) with 16 or more chains (benchmarks/bench_l1_convergence.py).
-MCMC_PRESETS = {"spec": (500, None), "fast": (300, 600), "quick": (200, 400)}
+#: on randhie (d = 9) with 16 or more chains (benchmarks/bench_l1_convergence.py). ``fast`` (the
+#: library default, 100 chains in practice) was (300, 600); with 100 chains a 150-step warm-up
+#: suffices (randhie d = 9: R-hat 1.02) and the sampling phase stops early once the diagnostics
+#: pass :data:`STOP_RHAT` and :data:`STOP_ESS` (benchmarks/bench_l1_sampler.py). The sampling
+#: lengths are maxima when ``MCMCSchedule.stop_early`` is on (the default).
+MCMC_PRESETS = {"spec": (500, None), "fast": (150, 600), "quick": (200, 400)}
 
 #: Presets of the older sampler (isotropic MALA, every chain started at the centre of W).
 LEGACY_PRESETS = {"spec": (500, None), "fast": (300, 600), "quick": (150, 250)}
+
+#: Early stop of the sampling phase (``MCMCSchedule.stop_early``, default on): from
+#: :data:`STOP_MIN_SAMPLE` sampling steps on, every :data:`STOP_CHECK_EVERY` steps, the diagnostics of
+#: the whole sampling phase so far are computed and the run stops once the largest R-hat is at most
+#: :data:`STOP_RHAT` and the smallest bulk ESS at least :data:`STOP_ESS`: stricter than the
+#: convergence thresholds (1.05 and 100), with a margin: a release is never labelled converged on a
+#: diagnostic that only just passes. The preset length is then a maximum.
+STOP_RHAT = 1.02
+STOP_ESS = 4.0 * ESS_MIN
+STOP_MIN_SAMPLE = 100
+STOP_CHECK_EVERY = 50
 
 #: The mechanism runs at least this many chains (releasing the first ``n_draws`` final states):
 #: fewer chains give a poor warm-up covariance estimate and too few draws for the diagnostics.
@@ -199,6 +214,10 @@ class MCMCSchedule:
         ``none``: sample w itself, rejecting proposals outside W (older sampler). ``tanh``: sample
         ``u`` in R^d with ``w = R tanh(|u|) u/|u|`` (no boundary). ``auto`` (default): alternate the
         two kernels during warm-up and keep, for the sampling phase, the one whose chains moved more.
+    stop_early : bool
+        Stop the sampling phase as soon as the diagnostics of the steps so far reach
+        :data:`STOP_RHAT` and :data:`STOP_ESS` (checked every :data:`STOP_CHECK_EVERY` steps from
+        :data:`STOP_MIN_SAMPLE` on); ``n_sample`` is then the maximum length (default True).
     """
 
     n_adapt: int = 500
@@ -208,6 +227,7 @@ class MCMCSchedule:
     precondition: bool = True
     init: str = "overdispersed"
     reparam: str = "auto"
+    stop_early: bool = True
 
     def __post_init__(self) -> None:
         check_int("n_adapt", self.n_adapt, lo=0, hi=1_000_000)
@@ -220,10 +240,12 @@ class MCMCSchedule:
             raise TypeError(f"precondition must be True or False, got {type(self.precondition).__name__}.")
         check_choice("init", self.init, ("overdispersed", "centre"))
         check_choice("reparam", self.reparam, ("auto", "tanh", "none"))
+        if not isinstance(self.stop_early, (bool, np.bool_)):
+            raise TypeError(f"stop_early must be True or False, got {type(self.stop_early).__name__}.")
 
     @classmethod
     def preset(cls, name: str, method: str = "mala") -> MCMCSchedule:
-        """``spec`` (500 + max(1000, 100 d)), ``fast`` (300 + 600) or ``quick`` (200 + 400)."""
+        """``spec`` (500 + max(1000, 100 d)), ``fast`` (150 + at most 600) or ``quick`` (200 + 400)."""
         check_choice("preset", name, tuple(MCMC_PRESETS))
         a, s = MCMC_PRESETS[name]
         return cls(n_adapt=a, n_sample=s, method=method)
@@ -236,7 +258,9 @@ class MCMCSchedule:
         """
         check_choice("preset", name, tuple(LEGACY_PRESETS))
         a, s = LEGACY_PRESETS[name]
-        return cls(n_adapt=a, n_sample=s, method=method, precondition=False, init="centre", reparam="none")
+        return cls(
+            n_adapt=a, n_sample=s, method=method, precondition=False, init="centre", reparam="none", stop_early=False
+        )
 
     def lengths(self, d: int) -> tuple[int, int]:
         n_sample = max(1000, 100 * d) if self.n_sample is None else self.n_sample
@@ -498,6 +522,12 @@ def bulk_ess(chains: ArrayLike) -> float:
     True
     """
     return effective_sample_size(_rank_normal(_split(_check_chains(chains))))
+
+
+def _diagnostics(trace_lp: NDArray[np.float64], trace_w: NDArray[np.float64]) -> tuple[tuple, list]:
+    """Rank-normalised split-R-hat and bulk ESS of the log target and of every coordinate."""
+    qs = [trace_lp] + [trace_w[:, :, j] for j in range(trace_w.shape[2])]
+    return tuple(rank_normalized_rhat(q) for q in qs), [bulk_ess(q) for q in qs]
 
 
 def _threaded(fn: CostGrad, threads: int, pool: ThreadPoolExecutor | None) -> CostGrad:
@@ -795,16 +825,28 @@ def mcmc_sample(
                 s = t - n_adapt - 1
                 trace_lp[:, s] = lw
                 trace_w[:, s] = w
+                done = s + 1
+                if (
+                    schedule.stop_early
+                    and done < n_sample
+                    and done >= STOP_MIN_SAMPLE
+                    and (done - STOP_MIN_SAMPLE) % STOP_CHECK_EVERY == 0
+                ):
+                    rh, es = _diagnostics(trace_lp[:, :done], trace_w[:, :done])
+                    if max(rh) <= STOP_RHAT and min(es) >= STOP_ESS:
+                        n_sample = done
+                        trace_lp, trace_w = trace_lp[:, :done], trace_w[:, :done]
+                        break
     finally:
         if pool is not None:
             pool.shutdown()
     wall = time.perf_counter() - t0
     ok_len = n_sample >= 4
-    rh_lp = rank_normalized_rhat(trace_lp) if ok_len else math.nan
-    rh_c = tuple(rank_normalized_rhat(trace_w[:, :, j]) if ok_len else math.nan for j in range(d))
-    ess_lp = bulk_ess(trace_lp) if ok_len else math.nan
-    ess_c = [bulk_ess(trace_w[:, :, j]) if ok_len else math.nan for j in range(d)]
-    rh_all = (rh_lp, *rh_c)
+    if ok_len:
+        rh_all, ess_all = _diagnostics(trace_lp, trace_w)
+    else:
+        rh_all, ess_all = (math.nan,) * (d + 1), [math.nan] * (d + 1)
+    rh_lp, rh_c, ess_lp = rh_all[0], tuple(rh_all[1:]), ess_all[0]
     kc = kernels[chosen]
     diag = MCMCDiagnostics(
         method=schedule.method,
@@ -817,7 +859,7 @@ def mcmc_sample(
         rhat_coords=rh_c,
         rhat_max=math.nan if any(math.isnan(v) for v in rh_all) else max(rh_all),
         ess_logp=ess_lp,
-        ess_min=min([ess_lp, *ess_c]) if ok_len else math.nan,
+        ess_min=min(ess_all) if ok_len else math.nan,
         wall_time=wall,
         preconditioned=kc.preconditioned,
         init=schedule.init,
@@ -878,15 +920,97 @@ def em_mcmc(
         raise ValueError("epsilon must be finite for the MCMC sampler, got inf; use the non-private fit (lad_fit).")
     convention_guarantee(epsilon, theta, convention)
 
-    # float32 arithmetic (sums in float64): about twice as fast, and the sampler is approximate anyway.
+    return mcmc_sample(
+        _fast_cost_grad(X, y, iota, theta),
+        X.shape[1],
+        n_draws,
+        kappa_value=k,
+        radius=radius,
+        schedule=schedule,
+        rng=rng,
+        n_threads=n_threads,
+    )
+
+
+def _legacy_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float, theta: float) -> CostGrad:
+    """The sampler's earlier cost function (generic blocked evaluation in float32), kept for the
+    before/after benchmark ``benchmarks/bench_l1_sampler.py`` and as a cross-check in the tests."""
     X32, y32 = X.astype(np.float32), y.astype(np.float32)
 
     def cost_grad(W):
         return _cost_blocks(W, X32, y32, iota, theta, want_grad=True)
 
-    return mcmc_sample(
-        cost_grad, X.shape[1], n_draws, kappa_value=k, radius=radius, schedule=schedule, rng=rng, n_threads=n_threads
-    )
+    return cost_grad
+
+
+#: Elements of the (chains x samples) work array per block of :func:`_fast_cost_grad`.
+_MCMC_BLOCK = 1 << 16
+
+
+def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float, theta: float) -> CostGrad:
+    """``W -> (S(W), grad S(W))`` for the sampler: float32 arithmetic, sums in float64, few passes.
+
+    The same quantities as :func:`~dp_core.mechanisms.l1_exponential.truncation.surrogate_cost_and_grad`
+    up to float32 rounding (relative 1e-6; the sampler is approximate anyway, and a fixed
+    deterministic cost function is all that the Metropolis-Hastings correction needs):
+
+    * one product ``[w, 1] @ [iota X, -iota y]^T = iota (<x, w> - y)`` per block, so ``c = min(|.|, 1)``;
+    * ``f = 1 + c (c**(theta-1)/theta - 1)`` (``psi = -log f``), ``psi' = (1 - c**(theta-1)) / f``;
+    * ``grad S = sum_i psi'_i sign(<x_i, w> - y_i) iota x_i``, one product with ``iota X``. At a
+      residual of exactly 0 the sign is that of the zero (the older evaluation used 0): any fixed
+      choice on this null set leaves MALA exact, since the gradient only shapes the proposal.
+    """
+    n, d = X.shape
+    XA = np.empty((d + 1, n), dtype=np.float32)
+    XA[:d] = (iota * X).T
+    XA[d] = -iota * y
+    Xs = np.ascontiguousarray(iota * X, dtype=np.float32)
+    one = np.float32(1.0)
+    inv_theta = np.float32(1.0 / theta)
+    power = np.float32(theta - 1.0)
+    rows = max(1, _MCMC_BLOCK // n)
+
+    def cost_grad(W):
+        W = np.asarray(W, dtype=np.float64)
+        k = W.shape[0]
+        WA = np.ones((k, d + 1), dtype=np.float32)
+        WA[:, :d] = W
+        S = np.empty(k)
+        G = np.empty((k, d))
+        m = min(rows, k)
+        B = np.empty((m, n), dtype=np.float32)
+        C = np.empty_like(B)
+        Q = np.empty_like(B)
+        for start in range(0, k, rows):
+            stop = min(k, start + rows)
+            b, c, q = B[: stop - start], C[: stop - start], Q[: stop - start]
+            np.matmul(WA[start:stop], XA, out=b)
+            np.abs(b, out=c)
+            np.minimum(c, one, out=c)
+            if theta == 1.5:
+                p = np.sqrt(c, out=q)
+            elif theta == 2.0:
+                np.copyto(q, c)
+                p = q
+            else:
+                with np.errstate(divide="ignore"):
+                    p = np.log(c, out=q)
+                p *= power
+                np.exp(p, out=p)
+            # f = 1 + c (p/theta - 1) into c; psi' = (1 - p)/f into q
+            t = p * inv_theta
+            t -= one
+            c *= t
+            c += one
+            np.subtract(one, p, out=q)
+            q /= c
+            np.copysign(q, b, out=q)
+            np.log(c, out=c)
+            S[start:stop] = -c.sum(axis=1, dtype=np.float64)
+            G[start:stop] = q @ Xs
+        return S, G
+
+    return cost_grad
 
 
 def release_status(diagnostics: MCMCDiagnostics | None) -> dict:

@@ -22,9 +22,9 @@ from ..._validation import (
     check_probability,
     check_Xy,
 )
-from ...bounds import l1_exponential as bounds
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike
+from . import bounds
 from .grid import BUDGET_INTERACTIVE, GridEMResult, default_grid_resolution, em_grid, grid_net, grid_size
 from .mcmc import APPROXIMATE_LABEL, MCMC_PRESETS, MIN_CHAINS, MCMCDiagnostics, MCMCSchedule, em_mcmc, release_status
 from .truncation import (

@@ -19,10 +19,10 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_choice, check_epsilon, check_int, check_positive, check_probability, check_Xy
-from ...data import make_heavy_tailed
+from ...data import make_heavy_tailed, split_indices
 from ...experiments import run_sweep, summarize
 from ...publication import NonPublicDiagnostics
-from ...rng import RngLike, as_generator
+from ...rng import RngLike, as_generator, spawn_seeds
 from .baselines import baseline_clipped_em, baseline_dp_gd, markov_clip_level
 from .lad import l1_risk, lad_fit
 from .mcmc import MCMCSchedule
@@ -311,7 +311,7 @@ def real_data_experiment(
     Xte, yte = check_Xy(X_test, y_test, min_rows=1)
     K = check_int("n_releases", n_releases, lo=2, hi=10_000)
     g = as_generator(rng)
-    s_em, s_b1, s_b2 = np.random.SeedSequence(g.integers(0, 2**63 - 1, size=4).tolist()).spawn(3)
+    s_em, s_b1, s_b2 = spawn_seeds(g, 3)  # a child sequence drawn from g (as_seed_sequence), then 3 children
     lad = lad_fit(Xtr, ytr, estimator.radius)
     fit, diag = estimator.run(Xtr, ytr, rng=s_em, n_draws=K, diagnostics=True)
     cal = fit.calibration
@@ -509,9 +509,8 @@ def analyse_dataset(
     if not idx:
         raise ValueError("features must select at least one column, got none.")
     g = as_generator(seed)
-    perm = g.permutation(X.shape[0])
-    n_test = max(1, int(round(check_probability("test_fraction", test_fraction, closed="neither") * X.shape[0])))
-    te, tr = perm[:n_test], perm[n_test:]
+    f = check_probability("test_fraction", test_fraction, closed="neither")
+    tr, te = split_indices(X.shape[0], test_fraction=f, seed=g)  # advances g by the split's permutation
     Xs = X[:, idx]
     notes = []
     if standardise:

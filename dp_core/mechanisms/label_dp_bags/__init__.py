@@ -4,7 +4,7 @@ Engine of the "Label-DP by aggregation" page: the bag sampler and the five mecha
 (:mod:`.core`), the vectorized Monte-Carlo engine (:mod:`.batch`, including
 :func:`simulate_releases` for audits), data preparation and the data conditions of wtd-LBA
 (:mod:`.diagnostics`) and the figures (:mod:`.figures`). The privacy accounting lives in
-:mod:`dp_core.bounds.label_dp_bags`.
+:mod:`dp_core.mechanisms.label_dp_bags.bounds`.
 
 References
 ----------
@@ -84,3 +84,48 @@ __all__ = [
     "BagSuggestion",
     "suggest_bag_params",
 ]
+
+
+# -- the plug-in (see dp_core.plugin; discovered by dp_core.registry) -----------------------------
+from ...plugin import HIGHER_IS_PRIVATE, LOWER_IS_PRIVATE, Mechanism, ParamSpec  # noqa: E402
+
+PLUGIN = Mechanism(
+    name="label-dp-bags",
+    title="Label-DP by aggregation (Brahmbhatt et al.)",
+    aliases=("label-aggregation",),
+    page="pages/label_dp_bags.py",
+    icon="🎒",
+    summary="Labels released only as (weighted) sums over random bags.",
+    params=(
+        ParamSpec("k", int, 64, 1, None, private=HIGHER_IS_PRIVATE, label="bag size k", symbol="k"),
+        ParamSpec("m", int, 100, 1, None, private=LOWER_IS_PRIVATE, label="number of bags m", symbol="m"),
+        ParamSpec("rho", float, 0.1, 0.0, 1.0, private=HIGHER_IS_PRIVATE, label="noisy fraction ρ", symbol="ρ"),
+        ParamSpec(
+            "variant",
+            str,
+            "noisy-wtd-llp",
+            options=("noisy-wtd-llp", "wtd-lba"),
+            label="mechanism variant",
+            url_prefix="lb_",
+        ),
+        ParamSpec(
+            "noise_std",
+            float,
+            1.0,
+            0.05,
+            100.0,
+            private=HIGHER_IS_PRIVATE,
+            label="label-noise std s",
+            symbol="s",
+            url_prefix="lb_",
+        ),
+    ),
+    compare_params=("k", "m", "rho"),
+    hooks={
+        "cli": f"{__name__}.cli",
+        "compare": f"{__name__}.compare:ADAPTER",
+        "audit": f"{__name__}.audit:AUDIT",
+        "reproduce": f"{__name__}.reproduce:reproduce",
+        "bounds": f"{__name__}.bounds",
+    },
+)

@@ -31,10 +31,10 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_choice, check_in_interval, check_int, check_positive, check_Xy
-from ...bounds import label_dp_bags as acc
 from ...experiments import run_sweep
 from ...publication import NonPublicDiagnostics
-from ...rng import RngLike, as_seed_sequence
+from ...rng import RngLike, as_generator, as_seed_sequence, child_seed
+from . import bounds as acc
 from .core import MECHANISMS, check_bag_sizes
 
 __all__ = [
@@ -77,7 +77,7 @@ def _draw(seeds, n, m, k, *, weighted: bool, noisy_slots: Callable | None, noise
     W = np.empty((R, m, k)) if weighted else None
     E = np.zeros((R, m, k)) if noisy_slots is not None else None
     for t, ss in enumerate(seeds):
-        g = np.random.Generator(np.random.PCG64(ss))
+        g = as_generator(ss)
         bags[t] = g.choice(n, size=m * k, replace=False).reshape(m, k)
         if weighted:
             W[t] = g.standard_normal((m, k))
@@ -475,9 +475,7 @@ def _baseline_coefs(data: PreparedData, meth: str, epsilon: float, delta: float,
         if cache is not None and key in cache:
             out[t] = cache[key]
             continue
-        g = np.random.Generator(
-            np.random.PCG64(np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (tag,)))
-        )
+        g = as_generator(child_seed(ss, tag))
         if meth == "gaussian_label":
             noise = cal["gaussian_sigma"] * g.standard_normal(n)
         else:

@@ -22,11 +22,13 @@ References
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..._validation import check_choice, check_in_interval, check_int, check_positive, check_Xy
+from ...calibration import solve_monotone
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
 
@@ -372,21 +374,20 @@ def fit_linear(xbar, ybar, *, b3: float | None = None) -> np.ndarray:
     evals = np.maximum(evals, 0.0)
     c = evecs.T @ (A.T @ v)
 
-    def norm_at(mu: float) -> float:
-        return float(np.linalg.norm(c / (evals + mu)))
+    def norm_at(mu: float) -> float:  # mu -> 0+ tends to at least ||r|| > b3
+        return float(np.linalg.norm(c / (evals + mu))) if mu > 0 else math.inf
 
-    lo, hi = 0.0, max(1.0, float(np.linalg.norm(c)) / B3)
-    while norm_at(hi) > B3:
-        lo, hi = hi, hi * 2.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if norm_at(mid) > B3:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= 1e-15 * max(1.0, hi):
-            break
-    mu = hi
+    # ||r(mu)|| decreases in mu; the upper end of the bracket keeps ||r(mu)|| <= b3 (inside F0).
+    mu = solve_monotone(
+        norm_at,
+        B3,
+        lo=0.0,
+        hi=max(1.0, float(np.linalg.norm(c)) / B3),
+        increasing=False,
+        safe="upper",
+        rtol=1e-15,
+        what="mu",
+    )
     return evecs @ (c / (evals + mu))
 
 
@@ -397,7 +398,7 @@ class LabelDPBags:
     :math:`m` disjoint random bags of size :math:`k` (m k <= n), iid N(0, 1) weights for the
     weighted mechanisms, and for noisy-wtd-LLP N(0, s^2) noise on a rho-fraction of labels.
     There is no epsilon parameter: (epsilon, delta) are outputs of the accounting
-    (:mod:`dp_core.bounds.label_dp_bags`).
+    (:mod:`dp_core.mechanisms.label_dp_bags.bounds`).
 
     Parameters
     ----------

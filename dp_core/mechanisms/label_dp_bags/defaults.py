@@ -3,7 +3,7 @@
 The paper's accountings of noisy-wtd-LLP and wtd-LBA need bags of about ``10^12`` examples before
 their delta drops below 1 (Brahmbhatt et al., *Label Differential Privacy via Aggregation*,
 Theorems 1.2 and 1.3), so no real dataset can make them informative. The exact privacy profile of
-noisy-wtd-LLP (:func:`dp_core.bounds.label_dp_bags.llp_exact_delta`, beyond the paper) is
+noisy-wtd-LLP (:func:`dp_core.mechanisms.label_dp_bags.bounds.llp_exact_delta`, beyond the paper) is
 informative at realistic sizes, and it has a simple structure this module uses:
 
 * ``delta(epsilon; n, k, m) = m * delta_1(epsilon; n, k)``: the changed record lands in one of the
@@ -82,7 +82,7 @@ def _k_grid(k_max: int) -> list[int]:
 
 
 def _delta_1(epsilon: float, n: int, k: int, rho: float, b1: float) -> float:
-    from ...bounds.label_dp_bags import llp_exact_delta
+    from .bounds import llp_exact_delta
 
     return float(llp_exact_delta(epsilon, n, k, 1, rho, b1).delta)
 

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..._validation import check_int, check_positive, check_real, check_Xy
+from ...data import split_indices
 from ...exceptions import DataValidationError
 from ...rng import RngLike, as_generator
 from .batch import PreparedData
@@ -98,11 +99,8 @@ def prepare(
     f = float(test_fraction)
     if not 0.0 <= f < 1.0:
         raise ValueError(f"test_fraction must be in [0, 1), got {test_fraction!r}.")
-    n = X.shape[0]
-    perm = as_generator(seed).permutation(n)
-    n_test = int(round(f * n))
-    te, tr = np.sort(perm[:n_test]), np.sort(perm[n_test:])
-    if n_test == 0:
+    tr, te = split_indices(X.shape[0], test_fraction=f, seed=seed, min_test=0)
+    if te.size == 0:
         te = tr
     notes = []
     if from_data:
@@ -293,7 +291,7 @@ def utility_requirement(data, *, k: int, theta: float = 0.5, target: float = 0.0
     ----------
     [BSHNR] Theorem 1.2 (utility), Theorem C.3; spec section 5.1.
     """
-    from ...bounds import label_dp_bags as acc
+    from . import bounds as acc
 
     opt = data.optimum()
     b3 = float(np.linalg.norm(opt["r_star"]))

@@ -20,8 +20,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ... import display
-from ...bounds import label_dp_bags as acc
 from ...figures import apply_layout, color_of, hex_to_rgba, hline, hrect, label_of, line_ci_figure, vline, vrect
+from ...rng import as_generator
+from . import bounds as acc
 
 __all__ = [
     "ACCOUNTING_LABELS",
@@ -191,7 +192,7 @@ def delta_vs_k_figure(
 
 
 def terms_table(summary: dict[str, Any]) -> pd.DataFrame:
-    """The failure terms of :func:`dp_core.bounds.label_dp_bags.accounting_summary`, long format."""
+    """The failure terms of :func:`dp_core.mechanisms.label_dp_bags.bounds.accounting_summary`, long format."""
     names = (
         ("gaussian", "weights", "count", "chi")
         if summary["mechanism"] == "noisy-wtd-llp"
@@ -387,7 +388,7 @@ def ratio_figure(summary: pd.DataFrame, prediction: pd.DataFrame, *, x: str = "m
 
 def bag_illustration(*, n_items: int = 12, m: int = 3, k: int = 4, rho: float = 0.25, seed: int = 0) -> pd.DataFrame:
     """A small worked example: items with labels, their bag, weight, noise and contribution."""
-    g = np.random.default_rng(seed)
+    g = as_generator(seed)
     y = np.round(g.uniform(-1, 1, n_items), 2)
     perm = g.permutation(n_items)[: m * k].reshape(m, k)
     w = np.round(g.standard_normal((m, k)), 2)

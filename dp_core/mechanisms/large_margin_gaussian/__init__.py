@@ -111,3 +111,47 @@ __all__ = [
     "literal_objective_bounded",
     "project_psd",
 ]
+
+
+# -- the plug-in (see dp_core.plugin; discovered by dp_core.registry) -----------------------------
+from ...plugin import Mechanism, ParamSpec  # noqa: E402
+
+PLUGIN = Mechanism(
+    name="large-margin-gaussian",
+    title="Large-margin Gaussian classifier (Pathak & Raj)",
+    aliases=("large-margin",),
+    page="pages/large_margin_gaussian.py",
+    icon="🎯",
+    summary="Objective perturbation of a multiclass large-margin Gaussian classifier.",
+    params=(
+        ParamSpec(
+            "mode", str, "corrected", options=("corrected", "repaired", "printed"), label="mode", url_prefix="lm_"
+        ),
+        ParamSpec(
+            "lam",
+            float,
+            0.01,
+            options=(0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0),
+            label="trace regulariser λ",
+            symbol="λ",
+            url_prefix="lm_",
+        ),
+        ParamSpec(
+            "h",
+            float,
+            0.5,
+            options=(0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0),
+            label="Huber width h",
+            symbol="h",
+            url_prefix="lm_",
+        ),
+        ParamSpec("n", int, 1000, 100, 20_000, step=100, label="training points n", symbol="n", url_prefix="lm_"),
+    ),
+    hooks={
+        "cli": f"{__name__}.cli",
+        "compare": f"{__name__}.compare:ADAPTER",
+        "audit": f"{__name__}.audit:AUDIT",
+        "reproduce": f"{__name__}.reproduce:reproduce",
+        "bounds": f"{__name__}.bounds",
+    },
+)

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..._validation import check_array_size, check_choice, check_epsilon, check_int, check_positive, computable
+from ...calibration import sample_laplace_norm
 from ...rng import as_generator
 
 __all__ = [
@@ -102,11 +103,7 @@ def sample_radial(dim: int, beta: float, rng=None, size: int | None = None) -> N
     gen = as_generator(rng)
     shape = (1 if size is None else check_int("size", size, lo=0),)
     check_array_size("dim x size", dim * max(shape[0], 1))
-    r = gen.gamma(dim, 1.0 / beta, size=shape)
-    g = gen.standard_normal(shape + (dim,))
-    nrm = np.linalg.norm(g, axis=1, keepdims=True)
-    nrm[nrm == 0.0] = 1.0
-    v = r[:, None] * g / nrm
+    v = sample_laplace_norm(gen, shape[0], dim, scale=1.0 / beta, radius_first=True)
     return v[0] if size is None else v
 
 

@@ -1,1 +1,0 @@
-"""Theoretical bounds, one module per mechanism, one pure function per theorem."""

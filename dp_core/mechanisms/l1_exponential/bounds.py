@@ -1,0 +1,483 @@
+"""Utility bounds of the exponential mechanism for heavy-tailed l1 regression.
+
+* :func:`rate_paper` — the shapes of the paper's Õ rates under Assumptions 1-4 with the hidden
+  constant set to ``C`` (default 1): "rate only, constant not known".
+* :func:`explicit_bound` — the non-asymptotic bound U(iota) re-derived from the proofs, with its
+  five terms reported separately (holds with probability >= 1 - 5 eta).
+* :func:`iota_star` — the truncation scale minimising U; :func:`iota_paper` — the paper's choice.
+* :func:`moment_constants` — m1, M_theta and V_theta from an assumption and its moment bound tau.
+
+References
+----------
+D. Wang and J. Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed Data*:
+Theorem 1 (eqs. (7), (8), (14)), Theorem 2 (eqs. (17)-(19), (24)-(26)), Lemmas 1, 2, 4-5, 7-10.
+Specification ``l1_heavy_tailed.md`` sections 1.4-1.5, 2.5, 4.1-4.4 (corrections in section 8).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+from ..._validation import check_choice, check_in_interval, check_int, check_positive, check_probability, computable
+from .truncation import CONVENTIONS, check_theta, kappa
+
+__all__ = [
+    "ASSUMPTIONS",
+    "RATE_LABEL",
+    "EXPLICIT_LABEL",
+    "MomentConstants",
+    "moment_constants",
+    "residual_moment_bound",
+    "log_net_size",
+    "rate_paper",
+    "rate_slope",
+    "BoundTerms",
+    "explicit_bound",
+    "bound_coefficients",
+    "iota_star",
+    "iota_paper",
+    "optimal_bound",
+    "privacy_dominance_epsilon",
+    "bound_terms_table",
+]
+
+ASSUMPTIONS = ("A1", "A2", "A3", "A4")
+
+RATE_LABEL = "paper's rate with the hidden constant set to 1 (rate only, constant not known)"
+EXPLICIT_LABEL = "explicit bound U(ι), constants re-derived from the proofs, holds with probability ≥ 1 − 5η"
+
+
+@dataclass(frozen=True)
+class MomentConstants:
+    """The moment numbers fed to the bounds (specification section 1.5).
+
+    Attributes
+    ----------
+    assumption : {"A1", "A2", "A3", "A4"}
+    theta : float
+        The moment order used (2 for A1/A2).
+    m1 : float
+        Bound on E||x||.
+    M_theta : float
+        Bound on E||x||^theta.
+    V_theta : float
+        Bound (V) on sup_w E|y - <x, w>|^theta.
+    d_eff : int
+        d for the norm assumptions (A1, A3), 1 for the coordinate-wise ones (A2, A4).
+    """
+
+    assumption: str
+    theta: float
+    m1: float
+    M_theta: float
+    V_theta: float
+    d_eff: int
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@computable
+def residual_moment_bound(sigma_theta: float, M_theta: float, theta: float, diam_W: float) -> float:
+    """Bound (V): ``V_theta <= 2^(theta-1) (sigma_theta + diam_W^theta M_theta)``.
+
+    References
+    ----------
+    Specification section 1.4 (corrects the paper's displayed inequality, section 8 item 8).
+
+    Examples
+    --------
+    >>> round(residual_moment_bound(1.0, 1.0, 1.5, 2.0), 3)
+    5.414
+    """
+    s = check_positive("sigma_theta", sigma_theta, allow_zero=True)
+    M = check_positive("M_theta", M_theta, allow_zero=True)
+    th = check_in_interval("theta", theta, 1.0, 2.0, closed="right")
+    D = check_positive("diam_W", diam_W)
+    return 2.0 ** (th - 1.0) * (s + D**th * M)
+
+
+@computable
+def moment_constants(
+    assumption: str, *, tau: float, d: int, theta: float = 2.0, sigma_theta: float = 1.0, radius: float = 1.0
+) -> MomentConstants:
+    """m1, M_theta and V_theta under an assumption (specification section 1.5 table).
+
+    Parameters
+    ----------
+    assumption : {"A1", "A2", "A3", "A4"}
+        A1: E||x||^2 <= tau^2; A2: E x_j^2 <= tau^2; A3: E||x||^theta <= tau^theta;
+        A4: E|x_j|^theta <= tau^theta.
+    tau : float
+        Moment bound > 0.
+    d : int
+        Dimension >= 1.
+    theta : float
+        Moment order in [1.05, 2] for A3/A4 (A1/A2 always use 2).
+    sigma_theta : float
+        Noise moment E|y - <x, w*>|^theta >= 0 (section 1.4, implicit assumption R-theta).
+    radius : float
+        Radius R of W (diameter 2R).
+
+    Examples
+    --------
+    >>> c = moment_constants("A4", tau=1, d=10, theta=1.2)
+    >>> round(c.m1, 3), round(c.M_theta, 3), round(c.V_theta, 2)
+    (6.813, 10.0, 27.54)
+    """
+    check_choice("assumption", assumption, ASSUMPTIONS)
+    tau = check_positive("tau", tau)
+    d = check_int("d", d, lo=1)
+    th = 2.0 if assumption in ("A1", "A2") else check_theta(theta)
+    if assumption == "A1":
+        m1, M = tau, tau**2
+    elif assumption == "A2":
+        m1, M = math.sqrt(d) * tau, d * tau**2
+    elif assumption == "A3":
+        m1, M = tau, tau**th
+    else:
+        m1, M = d ** (1.0 / th) * tau, d * tau**th
+    R = check_positive("radius", radius)
+    V = residual_moment_bound(sigma_theta, M, th, 2.0 * R)
+    return MomentConstants(assumption, th, m1, M, V, d if assumption in ("A1", "A3") else 1)
+
+
+@computable
+def log_net_size(d: int, zeta: float, diam_W: float) -> float:
+    """``log N <= d log(3 diam_W / zeta)`` (Lemma 2; valid for 0 < zeta <= diam_W).
+
+    Examples
+    --------
+    >>> round(log_net_size(5, 1e-4, 2.0), 2)
+    55.01
+    """
+    d = check_int("d", d, lo=1)
+    z = check_positive("zeta", zeta)
+    D = check_positive("diam_W", diam_W)
+    if z > D:
+        raise ValueError(f"zeta must be in (0, diam_W] = (0, {D:g}], got {z:g}.")
+    return d * math.log(3.0 * D / z)
+
+
+@computable
+def rate_paper(
+    n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str, C: float = 1.0
+) -> float:
+    """Shape of the paper's rate (hidden constant ``C``; label :data:`RATE_LABEL`).
+
+    With ``L = log(n) log(1/eta_total)``: A1 ``C tau sqrt(d L/(n eps))``; A2 ``C tau d sqrt(L/(n eps))``;
+    A3 ``C tau (d L/(n eps))^((theta-1)/theta)``; A4 ``C tau d (L/(n eps))^((theta-1)/theta)``.
+
+    References
+    ----------
+    Wang & Xu, eqs. (7), (8), (18), (19); specification section 4.4.
+
+    Examples
+    --------
+    >>> round(rate_paper(10_000, 5, 1.0, 0.05, 1.5, 1.0, "A3"), 4)
+    0.2398
+    """
+    n = check_positive("n", n)
+    d = check_int("d", d, lo=1)
+    eps = check_positive("epsilon", epsilon)
+    eta = check_probability("eta_total", eta_total, closed="neither")
+    tau = check_positive("tau", tau)
+    C = check_positive("C", C)
+    check_choice("assumption", assumption, ASSUMPTIONS)
+    th = check_theta(theta)
+    L = math.log(n) * math.log(1.0 / eta)
+    if assumption == "A1":
+        return C * tau * math.sqrt(d * L / (n * eps))
+    if assumption == "A2":
+        return C * tau * d * math.sqrt(L / (n * eps))
+    if assumption == "A3":
+        return C * tau * (d * L / (n * eps)) ** ((th - 1.0) / th)
+    return C * tau * d * (L / (n * eps)) ** ((th - 1.0) / th)
+
+
+def rate_slope(theta: float, assumption: str) -> float:
+    """Log-log slope in n of the rate (up to log factors): -1/2 (A1, A2) or -(theta-1)/theta."""
+    check_choice("assumption", assumption, ASSUMPTIONS)
+    if assumption in ("A1", "A2"):
+        return -0.5
+    th = check_theta(theta)
+    return -(th - 1.0) / th
+
+
+@dataclass(frozen=True)
+class BoundTerms:
+    """U(iota) and its five terms (specification section 4.2)."""
+
+    net: float
+    truncation_bias: float
+    discretisation_truncation: float
+    statistical: float
+    privacy: float
+    total: float
+    iota: float
+    zeta: float
+    log_N: float
+    kappa: float
+    eta: float
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _checked_common(n, zeta, eta, theta, m1, M_theta, V_theta, diam_W, kappa_value, log_N, d):
+    n = check_positive("n", n)
+    zeta = check_positive("zeta", zeta)
+    eta = check_probability("eta", eta, closed="neither")
+    th = check_in_interval("theta", theta, 1.0, 2.0, closed="right")
+    m1 = check_positive("m1", m1, allow_zero=True)
+    M = check_positive("M_theta", M_theta, allow_zero=True)
+    V = check_positive("V_theta", V_theta, allow_zero=True)
+    D = check_positive("diam_W", diam_W)
+    k = check_positive("kappa", kappa_value, allow_inf=True)
+    if log_N is None:
+        log_N = log_net_size(d, zeta, D)
+    else:
+        log_N = check_positive("log_N", log_N, allow_zero=True)
+    return n, zeta, eta, th, m1, M, V, D, k, log_N
+
+
+@computable
+def explicit_bound(
+    iota: float,
+    *,
+    zeta: float,
+    n: float,
+    eta: float,
+    theta: float,
+    m1: float,
+    M_theta: float,
+    V_theta: float,
+    diam_W: float,
+    kappa_value: float,
+    d: int = 1,
+    log_N: float | None = None,
+) -> BoundTerms:
+    """The explicit bound U(iota) with its five terms.
+
+    .. math::
+        U(\\iota) = 3\\zeta m_1 + \\frac{3 + 2^{\\theta-1}}{\\theta}\\iota^{\\theta-1}V_\\theta
+        + \\frac{(2\\iota)^{\\theta-1}\\zeta^\\theta}{\\theta}M_\\theta
+        + \\frac{3\\log(N/\\eta) + \\log(1/\\eta)}{n\\iota} + \\frac{\\log(N/\\eta)}{\\kappa n\\iota}
+
+    Parameters
+    ----------
+    iota : float
+        Truncation scale > 0.
+    zeta : float
+        Net covering radius > 0.
+    n : float
+        Sample size.
+    eta : float
+        Per-event failure probability in (0, 1) (eta_total = 5 eta).
+    theta : float
+        Moment order in (1, 2].
+    m1, M_theta, V_theta : float
+        Moment constants (:func:`moment_constants`).
+    diam_W : float
+        Diameter of W (2R).
+    kappa_value : float
+        Inverse temperature on S (any convention; ``inf`` drops the privacy term).
+    d : int
+        Dimension (used for log N when ``log_N`` is not given).
+    log_N : float, optional
+        log of the net size (default ``d log(3 diam_W / zeta)``; pass ``log|G|`` for a grid).
+
+    Returns
+    -------
+    BoundTerms
+
+    References
+    ----------
+    Wang & Xu, proofs of Theorems 1-2 (eqs. (14), (24)-(26)), corrected in specification
+    section 4.2 (section 8 item 10).
+
+    Examples
+    --------
+    >>> b = explicit_bound(0.02038, zeta=1e-4, n=10_000, eta=0.01, theta=1.5, m1=1, M_theta=1,
+    ...                    V_theta=5.414, diam_W=2, kappa_value=1.233, d=5)
+    >>> round(b.total, 2), round(b.statistical, 3), round(b.privacy, 4)
+    (3.41, 0.9, 0.2372)
+    """
+    iota = check_positive("iota", iota)
+    n, zeta, eta, th, m1, M, V, D, k, log_N = _checked_common(
+        n, zeta, eta, theta, m1, M_theta, V_theta, diam_W, kappa_value, log_N, d
+    )
+    LN = log_N + math.log(1.0 / eta)
+    t1 = 3.0 * zeta * m1
+    t2 = (3.0 + 2.0 ** (th - 1.0)) / th * iota ** (th - 1.0) * V
+    t3 = (2.0 * iota) ** (th - 1.0) * zeta**th / th * M
+    t4 = (3.0 * LN + math.log(1.0 / eta)) / (n * iota)
+    t5 = 0.0 if math.isinf(k) else LN / (k * n * iota)
+    return BoundTerms(t1, t2, t3, t4, t5, t1 + t2 + t3 + t4 + t5, iota, zeta, log_N, k, eta)
+
+
+@computable
+def bound_coefficients(
+    *,
+    zeta: float,
+    n: float,
+    eta: float,
+    theta: float,
+    M_theta: float,
+    V_theta: float,
+    diam_W: float,
+    kappa_value: float,
+    d: int = 1,
+    log_N: float | None = None,
+    m1: float = 0.0,
+) -> tuple[float, float]:
+    """``(a, b)`` with ``U(iota) = 3 zeta m1 + a iota^(theta-1) + b/iota`` (specification section 4.3).
+
+    ``a = [(3 + 2^(theta-1)) V_theta + 2^(theta-1) zeta^theta M_theta] / theta`` and
+    ``b = [(3 + 1/kappa) log(N/eta) + log(1/eta)] / n``.
+
+    Examples
+    --------
+    >>> a, b = bound_coefficients(zeta=1e-4, n=10_000, eta=0.01, theta=1.5, M_theta=1, V_theta=5.414,
+    ...                           diam_W=2, kappa_value=1.233, d=5)
+    >>> round(a, 2), round(b, 5)
+    (15.93, 0.02318)
+    """
+    n, zeta, eta, th, _, M, V, D, k, log_N = _checked_common(
+        n, zeta, eta, theta, m1, M_theta, V_theta, diam_W, kappa_value, log_N, d
+    )
+    LN = log_N + math.log(1.0 / eta)
+    a = ((3.0 + 2.0 ** (th - 1.0)) * V + 2.0 ** (th - 1.0) * zeta**th * M) / th
+    inv_k = 0.0 if math.isinf(k) else 1.0 / k
+    b = ((3.0 + inv_k) * LN + math.log(1.0 / eta)) / n
+    return a, b
+
+
+@computable
+def iota_star(
+    *,
+    zeta: float,
+    n: float,
+    eta: float,
+    theta: float,
+    M_theta: float,
+    V_theta: float,
+    diam_W: float,
+    kappa_value: float,
+    d: int = 1,
+    log_N: float | None = None,
+) -> float:
+    """``iota* = (b / ((theta - 1) a))^(1/theta)``, the minimiser of U (specification section 4.3).
+
+    Computed from public quantities only, so it can be used by the mechanism.
+
+    Examples
+    --------
+    >>> round(iota_star(zeta=1e-4, n=10_000, eta=0.01, theta=1.5, M_theta=1, V_theta=5.414, diam_W=2,
+    ...                 kappa_value=1.233, d=5), 5)
+    0.02038
+    """
+    a, b = bound_coefficients(
+        zeta=zeta,
+        n=n,
+        eta=eta,
+        theta=theta,
+        M_theta=M_theta,
+        V_theta=V_theta,
+        diam_W=diam_W,
+        kappa_value=kappa_value,
+        d=d,
+        log_N=log_N,
+    )
+    th = float(theta)
+    if a <= 0:
+        raise ValueError("iota_star needs V_theta > 0 or M_theta > 0 (the bias coefficient a is 0).")
+    return (b / ((th - 1.0) * a)) ** (1.0 / th)
+
+
+@computable
+def optimal_bound(
+    *,
+    zeta: float,
+    n: float,
+    eta: float,
+    theta: float,
+    m1: float,
+    M_theta: float,
+    V_theta: float,
+    diam_W: float,
+    kappa_value: float,
+    d: int = 1,
+    log_N: float | None = None,
+) -> float:
+    """Closed form ``U(iota*) = 3 zeta m1 + theta a^(1/theta) (b/(theta-1))^((theta-1)/theta)``."""
+    a, b = bound_coefficients(
+        zeta=zeta,
+        n=n,
+        eta=eta,
+        theta=theta,
+        M_theta=M_theta,
+        V_theta=V_theta,
+        diam_W=diam_W,
+        kappa_value=kappa_value,
+        d=d,
+        log_N=log_N,
+    )
+    th = float(theta)
+    return 3.0 * zeta * m1 + th * a ** (1.0 / th) * (b / (th - 1.0)) ** ((th - 1.0) / th)
+
+
+@computable
+def iota_paper(
+    n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str, c_iota: float = 1.0
+) -> float:
+    """The paper's truncation scale ``(c/tau) (d_eff log n log(1/eta)/(n eps))^(1/theta)``.
+
+    d_eff = d for A1/A3 and 1 for A2/A4; theta = 2 for A1/A2. For A4 the exponent is 1/theta
+    (the paper prints (theta-1)/theta, a typo: specification section 2.5 and section 8 item 7).
+
+    Examples
+    --------
+    >>> round(iota_paper(10_000, 5, 1.0, 0.05, 1.5, 1.0, "A3"), 5)
+    0.05752
+    """
+    n = check_positive("n", n)
+    d = check_int("d", d, lo=1)
+    eps = check_positive("epsilon", epsilon)
+    eta = check_probability("eta_total", eta_total, closed="neither")
+    tau = check_positive("tau", tau)
+    c = check_positive("c_iota", c_iota)
+    check_choice("assumption", assumption, ASSUMPTIONS)
+    th = 2.0 if assumption in ("A1", "A2") else check_theta(theta)
+    d_eff = d if assumption in ("A1", "A3") else 1
+    return (c / tau) * (d_eff * math.log(n) * math.log(1.0 / eta) / (n * eps)) ** (1.0 / th)
+
+
+def privacy_dominance_epsilon(theta: float, convention: str = "tight") -> float:
+    """The epsilon below which the privacy part of b dominates the statistical part (1/kappa > 3).
+
+    tight: ``(2/3) log theta``; paper_proof: ``(4/3) log theta``; paper_box: ``(1/3) log theta``.
+
+    Examples
+    --------
+    >>> round(privacy_dominance_epsilon(2.0), 3), round(privacy_dominance_epsilon(1.5), 3)
+    (0.462, 0.27)
+    """
+    check_choice("convention", convention, CONVENTIONS)
+    return 1.0 / (3.0 * kappa(1.0, theta, convention))
+
+
+def bound_terms_table(terms: dict):
+    """The five terms of U(iota) and the total as a two-column table (for display)."""
+    import pandas as pd
+
+    labels = [
+        ("net", "3ζm₁ (net discretisation)"),
+        ("truncation_bias", "truncation bias"),
+        ("discretisation_truncation", "discretisation × truncation"),
+        ("statistical", "statistical (non-private)"),
+        ("privacy", "privacy (exponential mechanism)"),
+        ("total", "U(ι) total"),
+    ]
+    return pd.DataFrame({"term": [lab for _, lab in labels], "value": [float(terms[k]) for k, _ in labels]})

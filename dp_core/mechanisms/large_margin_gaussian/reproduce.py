@@ -1,0 +1,227 @@
+"""Reproduction of the specification's pilot study of the large-margin Gaussian classifier.
+
+The paper (Pathak & Raj) contains no experiments, so there is nothing of theirs to reproduce; this
+module re-runs the specification's own pilot (section 6.2, [ours]) and prints our numbers beside
+the specification's: Algorithm R, PSD on, target semantics, conservative Jacobian, synthetic
+Gaussian classes (n = 1000, d = 2, C = 3, spread 0.15), lam = mu = 0.01, h = 0.5, delta = 0.05,
+20 noise draws per epsilon, a fresh test set of 20,000 points. It also re-runs the contrast of the
+same section: the paper's shared noise (P+, paper semantics) against stacked per-class noise
+(R, paper semantics), both PSD on, no budget split.
+
+The analytic columns (eps_noise, Delta, beta, expected pathwise bound, C5.2 exact) must match the
+specification exactly; the measured ones come from a different data draw and only agree within their
+Monte-Carlo error.
+
+References
+----------
+Specification ``large_margin_gaussian.md`` section 6.2 (pilot results) and section 5.4.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..._validation import check_int
+from ...data import make_gaussian_classes
+from ...figures import apply_layout, color_of
+from ...rng import as_seed_sequence
+from . import (
+    LargeMarginGaussian,
+    predict,
+    preprocess,
+    release_many,
+)
+from .bounds import tier_c_bounds
+
+__all__ = ["PILOT_SPEC", "CONTRAST_SPEC", "pilot_table", "contrast_table", "reproduce"]
+
+#: Specification section 6.2, first table: eps -> (eps_noise, Delta, beta, acc mean, acc sd, mean excess,
+#: 95% quantile of the excess, mean pathwise bound, expected pathwise bound, C5.2 exact).
+PILOT_SPEC = {
+    0.5: (0.25, 0.03652, 0.05103, 0.950, 0.042, 1.034, 2.67, 13.8, 12.48, 21.49),
+    1.0: (0.5, 0.01253, 0.1021, 0.987, 0.011, 0.372, 0.808, 6.45, 6.442, 11.09),
+    2.0: (0.9505, 0.0, 0.1940, 0.9945, 0.0011, 0.166, 0.289, 3.71, 4.016, 6.914),
+    5.0: (3.951, 0.0, 0.8064, 0.9955, 0.0002, 0.00977, 0.0251, 0.234, 0.2325, 0.4003),
+    10.0: (8.951, 0.0, 1.827, 0.9958, 0.0001, 0.00171, 0.00328, 0.0403, 0.0453, 0.0780),
+}
+PILOT_COLUMNS = (
+    "eps_noise",
+    "Delta",
+    "beta",
+    "accuracy_mean",
+    "accuracy_sd",
+    "excess_mean",
+    "excess_q95",
+    "pathwise_mean",
+    "expected_pathwise",
+    "c52_exact",
+)
+#: Section 6.2, contrast: eps -> (P+ shared-noise accuracy, R stacked-noise accuracy), paper semantics.
+CONTRAST_SPEC = {0.1: (0.994, 0.53), 0.5: (0.994, 0.981), 1.0: (0.995, 0.995)}
+
+N, D, C, SPREAD, LAM, H, DELTA = 1000, 2, 3, 0.15, 0.01, 0.5, 0.05
+
+
+def _data(seed, n_test):
+    ss = as_seed_sequence(seed)
+    s_train, s_test, s_noise = ss.spawn(3)
+    train = make_gaussian_classes(N, d=D, n_classes=C, spread=SPREAD, seed=s_train)
+    test = make_gaussian_classes(n_test, d=D, n_classes=C, spread=SPREAD, seed=s_test)
+    return train, test, s_noise
+
+
+def pilot_table(*, quick: bool = False, seed: int = 0, n_trials: int | None = None) -> pd.DataFrame:
+    """Our numbers beside the specification's for the pilot table (one row per epsilon).
+
+    Columns ``<name>`` (ours) and ``<name>_spec`` for every name in :data:`PILOT_COLUMNS`, plus
+    ``n_trials`` and ``nonprivate_accuracy``.
+    """
+    n_trials = check_int("n_trials", (5 if quick else 20) if n_trials is None else n_trials, lo=2)
+    train, test, s_noise = _data(seed, 5_000 if quick else 20_000)
+    Zt = preprocess(test.X)
+    rows = []
+    for e, spec in PILOT_SPEC.items():
+        cfg = LargeMarginGaussian(epsilon=e, mode="corrected", lam=LAM, h=H, psd=True)
+        b, diag = release_many(train.X, train.y, cfg, n_runs=n_trials, seed=s_noise, diagnostics=True)
+        acc = b.accounting
+        accs = np.mean(predict(b.phi, Zt) == test.y[None], axis=1)
+        tc = tier_c_bounds(
+            d=D, n_classes=C, n=N, beta=acc.beta, lam=LAM, mu_eff=acc.mu_eff, delta=DELTA, shared_noise=False
+        )
+        ours = (
+            acc.eps_noise,
+            acc.Delta,
+            acc.beta,
+            float(accs.mean()),
+            float(accs.std(ddof=1)),
+            float(np.mean(diag.excess)),
+            float(np.quantile(diag.excess, 0.95)),
+            float(np.mean(diag.pathwise_bound)),
+            tc["expected_pathwise"],
+            tc["c52_exact"],
+        )
+        row = {
+            "epsilon": e,
+            "n_trials": n_trials,
+            "nonprivate_accuracy": float(np.mean(predict(diag.phi_star, Zt) == test.y)),
+        }
+        for name, o, s in zip(PILOT_COLUMNS, ours, spec):
+            row[name] = o
+            row[f"{name}_spec"] = s
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def contrast_table(*, quick: bool = False, seed: int = 0, n_trials: int | None = None) -> pd.DataFrame:
+    """Shared noise (P+) against stacked per-class noise (R), paper semantics, PSD on: test accuracy."""
+    n_trials = check_int("n_trials", (5 if quick else 15) if n_trials is None else n_trials, lo=2)
+    train, test, s_noise = _data(seed, 5_000 if quick else 20_000)
+    Zt = preprocess(test.X)
+    rows = []
+    for e, (spec_shared, spec_stacked) in CONTRAST_SPEC.items():
+        row = {"epsilon": e, "n_trials": n_trials}
+        for mode, spec in (("repaired", spec_shared), ("corrected", spec_stacked)):
+            cfg = LargeMarginGaussian(epsilon=e, mode=mode, lam=LAM, h=H, psd=True, semantics="paper")
+            b = release_many(train.X, train.y, cfg, n_runs=n_trials, seed=s_noise)
+            accs = np.mean(predict(b.phi, Zt) == test.y[None], axis=1)
+            row[f"{mode}_accuracy"] = float(accs.mean())
+            row[f"{mode}_accuracy_sd"] = float(accs.std(ddof=1))
+            row[f"{mode}_accuracy_spec"] = spec
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _figure(pilot: pd.DataFrame, contrast: pd.DataFrame) -> go.Figure:
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=pilot["epsilon"],
+            y=pilot["accuracy_mean"],
+            mode="lines+markers",
+            name=f"R (ours, {int(pilot['n_trials'].iloc[0])} draws)",
+            line=dict(color=color_of("corrected")),
+            error_y=dict(type="data", array=pilot["accuracy_sd"], visible=True),
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=pilot["epsilon"],
+            y=pilot["accuracy_mean_spec"],
+            mode="markers",
+            name="R (specification's pilot)",
+            marker=dict(symbol="x", size=10, color="#000000"),
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=contrast["epsilon"],
+            y=contrast["repaired_accuracy"],
+            mode="lines+markers",
+            name="P+ shared noise, paper semantics (not differentially private as printed)",
+            line=dict(color=color_of("repaired")),
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=contrast["epsilon"],
+            y=contrast["corrected_accuracy"],
+            mode="lines+markers",
+            name="R stacked noise, paper semantics",
+            line=dict(color=color_of("corrected"), dash="dot"),
+        )
+    )
+    return apply_layout(
+        fig,
+        title="Large-margin Gaussian classifier: test accuracy against ε (spec 6.2 pilot)",
+        x_title="ε",
+        y_title="test accuracy",
+        log_x=True,
+    )
+
+
+def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | None = None) -> dict:
+    """Write ``large_margin_gaussian_pilot.csv``, ``large_margin_gaussian_contrast.csv`` and an HTML figure.
+
+    Returns a JSON-able summary with both tables and the largest relative difference of the analytic
+    columns from the specification.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    pilot = pilot_table(quick=quick, seed=seed, n_trials=n_trials)
+    contrast = contrast_table(quick=quick, seed=seed, n_trials=n_trials)
+    f1, f2, f3 = (
+        out / "large_margin_gaussian_pilot.csv",
+        out / "large_margin_gaussian_contrast.csv",
+        out / "large_margin_gaussian_pilot.html",
+    )
+    pilot.to_csv(f1, index=False)
+    contrast.to_csv(f2, index=False)
+    _figure(pilot, contrast).write_html(f3, include_plotlyjs=True, full_html=True)
+    worst = 0.0
+    for name in ("eps_noise", "Delta", "beta", "expected_pathwise", "c52_exact"):
+        ours, spec = pilot[name].to_numpy(), pilot[f"{name}_spec"].to_numpy()
+        ok = spec != 0
+        worst = max(worst, float(np.max(np.abs(ours[ok] / spec[ok] - 1))) if ok.any() else 0.0)
+        worst = max(worst, float(np.max(np.abs(ours[~ok]))) if (~ok).any() else 0.0)
+    return {
+        "mechanism": "large-margin-gaussian",
+        "quick": quick,
+        "seed": seed,
+        "files": [str(f1), str(f2), str(f3)],
+        "analytic_max_relative_difference_from_spec": worst,
+        "pilot": pilot.to_dict(orient="records"),
+        "contrast": contrast.to_dict(orient="records"),
+        "seconds": round(time.perf_counter() - t0, 2),
+        "notes": [
+            "The paper has no experiments; this re-runs the specification's own pilot (section 6.2).",
+            "Measured columns come from a different data draw than the specification's and agree only "
+            "within Monte-Carlo error.",
+            "P+ (shared noise) is not differentially private as printed: its high accuracy at small ε is the leak.",
+        ],
+    }

@@ -1,0 +1,38 @@
+"""The two textbook mechanisms: Laplace (pure ε-DP) and Gaussian (ε, δ)-DP on a scalar query.
+
+They share one folder because they share everything but the noise: the calibration formulas in
+:mod:`dp_core.calibration` (which stays at the bottom of the engine, used by every mechanism),
+one audit module (:mod:`.audit`: the boundary and random neighbouring pairs) and one command
+module (:mod:`.cli`: ``calibrate laplace`` and ``calibrate gaussian``).
+
+References
+----------
+C. Dwork and A. Roth, *The Algorithmic Foundations of Differential Privacy*, Theorem 3.6
+(Laplace) and Theorem A.1 (Gaussian); B. Balle and Y.-X. Wang, *Improving the Gaussian Mechanism
+for Differential Privacy: Analytical Calibration and Optimal Denoising*, Theorem 8.
+"""
+
+from ...plugin import LOWER_IS_PRIVATE, Mechanism, ParamSpec
+
+_SENSITIVITY = ParamSpec("sensitivity", float, 1.0, 1e-6, 1e6, private=LOWER_IS_PRIVATE, label="sensitivity Δ")
+
+LAPLACE = Mechanism(
+    name="laplace",
+    title="Laplace mechanism",
+    summary="Laplace noise of scale Δ/ε on a scalar query.",
+    params=(_SENSITIVITY,),
+    hooks={"cli": f"{__name__}.cli", "audit": f"{__name__}.audit:LAPLACE_AUDIT"},
+    order=0,
+)
+GAUSSIAN = Mechanism(
+    name="gaussian",
+    title="Gaussian mechanism",
+    summary="Gaussian noise on a scalar query, calibrated for (ε, δ).",
+    params=(_SENSITIVITY,),
+    hooks={"cli": f"{__name__}.cli", "audit": f"{__name__}.audit:GAUSSIAN_AUDIT"},
+    order=1,
+)
+
+PLUGINS = (LAPLACE, GAUSSIAN)
+
+__all__ = ["GAUSSIAN", "LAPLACE", "PLUGINS"]

@@ -1,0 +1,318 @@
+"""The plug-in contract of a mechanism: :class:`ParamSpec`, :class:`MethodInfo` and :class:`Mechanism`.
+
+Every folder ``dp_core/mechanisms/<name>/`` exports one :class:`Mechanism` as ``PLUGIN`` (or a
+tuple ``PLUGINS`` when one folder holds several small mechanisms) in its ``__init__.py``;
+:mod:`dp_core.registry` discovers them. The command line, the comparison, the audit and the
+negotiation iterate over that registry, so a new mechanism is its folder plus its page file.
+
+This module sits at the bottom of the engine: it imports only :mod:`dp_core._validation`.
+Heavy parts of a plug-in (its command-line module, comparison adapter, audit entry,
+reproduction) are named by module path and imported only when asked for
+(:meth:`Mechanism.load`), so listing the mechanisms stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._validation import check_in_interval, check_int, check_real
+
+__all__ = [
+    "HIGHER_IS_PRIVATE",
+    "LOWER_IS_PRIVATE",
+    "STATUSES",
+    "STATUS_LABELS",
+    "HOOKS",
+    "Mechanism",
+    "MethodInfo",
+    "ParamSpec",
+]
+
+LOWER_IS_PRIVATE = "lower"
+HIGHER_IS_PRIVATE = "higher"
+
+STATUSES = ("certified", "claimed", "refuted", "none")
+STATUS_LABELS = {
+    "certified": "certified (a proof covers it)",
+    "claimed": "claimed only (as claimed by the paper; not certified)",
+    "refuted": "refuted (the claim is false)",
+    "none": "no privacy claim",
+}
+
+#: The parts a plug-in may provide, each a module (``"pkg.mod"``) or an attribute (``"pkg.mod:attr"``):
+#: ``cli`` a module with ``COMMANDS`` (:class:`dp_core.cli._registry.Command`);
+#: ``compare`` an :class:`dp_core.compare.registry.Adapter` instance;
+#: ``audit`` an :class:`dp_core.audit.registry.AuditableMechanism`;
+#: ``reproduce`` ``reproduce(out_dir, *, quick, seed, ...)``;
+#: ``bounds`` the module of the theoretical bounds.
+HOOKS = ("cli", "compare", "audit", "reproduce", "bounds")
+
+_NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+_IDENT_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_KINDS = (int, float, str, bool)
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One parameter of a mechanism: drives its CLI option, URL key, widget and validation.
+
+    Attributes
+    ----------
+    name : str
+        Python identifier (``noise_std``); the CLI flag is ``--noise-std`` (:attr:`flag`).
+    kind : type
+        ``int``, ``float``, ``str`` or ``bool``.
+    default : object
+        The documented default (``None``: none; the value is then required or data-dependent).
+    lo, hi : float, optional
+        Closed range of a number (``None``: unbounded on that side).
+    options : tuple, optional
+        The allowed values (a choice); when given, ``lo``/``hi`` are not used.
+    step : float, optional
+        Widget step.
+    private : str
+        ``"lower"`` if smaller values are more private, ``"higher"`` if larger ones are, ``""`` if neither.
+    label, help, symbol : str
+        Widget label, one-line help text (also the CLI help), mathematical symbol (``ρ``).
+    url_prefix : str
+        Prefix of the URL key (``lb_`` gives ``lb_noise_std``); ``""`` for a shared key.
+    """
+
+    name: str
+    kind: type
+    default: Any = None
+    lo: float | None = None
+    hi: float | None = None
+    options: tuple = ()
+    step: float | None = None
+    private: str = ""
+    label: str = ""
+    help: str = ""
+    symbol: str = ""
+    url_prefix: str = ""
+
+    def __post_init__(self) -> None:
+        if not _IDENT_RE.match(self.name):
+            raise ValueError(f"ParamSpec name must be an identifier, got {self.name!r}.")
+        if self.kind not in _KINDS:
+            raise TypeError(f"ParamSpec {self.name}: kind must be one of int, float, str, bool, got {self.kind!r}.")
+        if self.private not in ("", LOWER_IS_PRIVATE, HIGHER_IS_PRIVATE):
+            raise ValueError(f"ParamSpec {self.name}: private must be '', 'lower' or 'higher', got {self.private!r}.")
+        if self.lo is not None and self.hi is not None and self.lo > self.hi:
+            raise ValueError(f"ParamSpec {self.name}: lo = {self.lo} exceeds hi = {self.hi}.")
+        if self.default is not None:
+            self.validate(self.default)
+
+    # -- what derives from the declaration ---------------------------------------------------
+    @property
+    def flag(self) -> str:
+        """The command-line option, ``--kebab-name``."""
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def url_key(self) -> str:
+        """The query-string key of the page."""
+        return self.url_prefix + self.name
+
+    def range_text(self) -> str:
+        """The valid values, in words (for error messages and help)."""
+        if self.options:
+            return "one of " + ", ".join(str(o) for o in self.options)
+        if self.kind is bool:
+            return "true or false"
+        if self.kind is str:
+            return "a string"
+        lo = "-inf" if self.lo is None else f"{self.lo:g}"
+        hi = "inf" if self.hi is None else f"{self.hi:g}"
+        what = "an integer" if self.kind is int else "a number"
+        return f"{what} in [{lo}, {hi}]"
+
+    def validate(self, value: Any) -> Any:
+        """``value`` converted to :attr:`kind` if it is valid; ``ValueError``/``TypeError`` naming the parameter."""
+        if self.kind is bool:
+            if isinstance(value, bool):
+                return value
+            raise TypeError(f"{self.name} must be true or false, got {value!r}.")
+        if self.kind is str:
+            if not isinstance(value, str):
+                raise TypeError(f"{self.name} must be a string, got {value!r}.")
+            out: Any = value
+        elif self.kind is int:
+            out = check_int(self.name, value, lo=self.lo, hi=self.hi)
+        else:
+            lo = -math.inf if self.lo is None else self.lo
+            hi = math.inf if self.hi is None else self.hi
+            out = check_in_interval(self.name, check_real(self.name, value), lo, hi, closed="both")
+        if self.options:
+            if out not in self.options:
+                raise ValueError(f"{self.name} must be {self.range_text()}, got {value!r}.")
+            return out
+        return out
+
+    def to_url(self, value: Any) -> str:
+        """The query-string text of a valid value (``repr`` of a float round-trips exactly)."""
+        value = self.validate(value)
+        if self.kind is bool:
+            return "true" if value else "false"
+        if self.kind is float:
+            return repr(float(value))
+        return str(value)
+
+    def parse(self, text: str) -> Any:
+        """The value of a query-string or command-line text; ``ValueError`` naming the parameter."""
+        if not isinstance(text, str):
+            raise TypeError(f"{self.name} must be given as text, got {text!r}.")
+        t = text.strip()
+        if self.kind is bool:
+            low = t.lower()
+            if low in ("true", "1", "yes", "on"):
+                return True
+            if low in ("false", "0", "no", "off"):
+                return False
+            raise ValueError(f"{self.name} must be true or false, got {text[:60]!r}.")
+        if self.kind is str:
+            return self.validate(t)
+        try:
+            x = float(t) if self.kind is float else int(t) if re.fullmatch(r"[+-]?\d{1,30}", t) else float(t)
+        except ValueError:
+            raise ValueError(f"{self.name} must be {self.range_text()}, got {text[:60]!r}.") from None
+        return self.validate(x)
+
+
+@dataclass(frozen=True)
+class MethodInfo:
+    """One curve of the comparison (a mode or variant of a mechanism).
+
+    Attributes
+    ----------
+    key : str
+        Unique method name (also its colour key in :data:`dp_core.figures.METHOD_COLORS`).
+    label : str
+        Legend label.
+    status : str
+        One of :data:`STATUSES`.
+    statement : str
+        One sentence: what is guaranteed (or why not), with the paper's name for it.
+    pure : bool
+        Pure epsilon-DP (delta = 0).
+    label_dp : bool
+        The guarantee protects labels only (features public).
+    audit : str
+        ``MECHANISM/MODE`` of :data:`dp_core.audit.MECHANISMS` that measures this claim ('' if none).
+    """
+
+    key: str
+    label: str
+    status: str
+    statement: str
+    pure: bool = False
+    label_dp: bool = False
+    audit: str = ""
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}.")
+
+
+def _load(ref: str) -> Any:
+    module, _, attr = ref.partition(":")
+    mod = importlib.import_module(module)
+    return getattr(mod, attr) if attr else mod
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    """The plug-in of one mechanism (exported as ``PLUGIN`` by ``dp_core/mechanisms/<name>/__init__.py``).
+
+    Attributes
+    ----------
+    name : str
+        The one canonical name, kebab-case (``label-dp-bags``): CLI commands, ``--mechanisms``,
+        the URL ``mech`` value, JSON keys. :attr:`key` is its Python form (``label_dp_bags``).
+    title : str
+        Human title.
+    aliases : tuple of str
+        Old spellings still accepted (each use prints one deprecation line on stderr).
+    page : str
+        The page file (``pages/label_dp_bags.py``), or ``""``.
+    summary : str
+        One line about the mechanism.
+    params : tuple of ParamSpec
+        The parameters its page and commands share.
+    methods : tuple of MethodInfo
+        The curves it draws in the comparison.
+    hooks : dict
+        ``{part: "module[:attribute]"}`` for the parts of :data:`HOOKS` it provides (imported lazily).
+    order : int
+        Position in listings (smaller first; ties by folder name).
+    icon : str
+        The page's icon in the app's navigation.
+    compare_params : tuple of str
+        Names of :attr:`params` the comparison and the negotiation take (shared with the other
+        mechanisms' of the same name; e.g. the bag parameters ``k``, ``m``, ``rho``).
+    """
+
+    name: str
+    title: str
+    aliases: tuple[str, ...] = ()
+    page: str = ""
+    summary: str = ""
+    params: tuple[ParamSpec, ...] = ()
+    methods: tuple[MethodInfo, ...] = ()
+    hooks: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    order: int = 100
+    compare_params: tuple[str, ...] = ()
+    icon: str = ""
+
+    def __post_init__(self) -> None:
+        if not _NAME_RE.match(self.name):
+            raise ValueError(f"a mechanism name must be kebab-case (like 'label-dp-bags'), got {self.name!r}.")
+        unknown = sorted(set(self.hooks) - set(HOOKS))
+        if unknown:
+            raise ValueError(f"mechanism {self.name}: unknown hooks {unknown}; valid: {list(HOOKS)}.")
+        names = [p.name for p in self.params]
+        if len(set(names)) != len(names):
+            raise ValueError(f"mechanism {self.name}: duplicate parameter names in {names}.")
+        missing = sorted(set(self.compare_params) - set(names))
+        if missing:
+            raise ValueError(f"mechanism {self.name}: compare_params {missing} are not among its params {names}.")
+
+    @property
+    def key(self) -> str:
+        """The Python identifier form of :attr:`name` (``label_dp_bags``)."""
+        return self.name.replace("-", "_")
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """The canonical name, its identifier form and the aliases."""
+        return tuple(dict.fromkeys((self.name, self.key, *self.aliases)))
+
+    def param(self, name: str) -> ParamSpec:
+        """The :class:`ParamSpec` called ``name`` (``KeyError`` naming the valid ones)."""
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(f"mechanism {self.name} has no parameter {name!r}; valid: {[p.name for p in self.params]}.")
+
+    def has(self, hook: str) -> bool:
+        return hook in self.hooks
+
+    def load(self, hook: str) -> Any:
+        """Import and return the part ``hook`` (one of :data:`HOOKS`); ``KeyError`` if not provided."""
+        if hook not in self.hooks:
+            raise KeyError(f"mechanism {self.name} provides no {hook!r} hook (it has {sorted(self.hooks)}).")
+        return _load(self.hooks[hook])
+
+    def commands(self) -> list:
+        """The command-line commands of the plug-in (``[]`` if it has none)."""
+        if not self.has("cli"):
+            return []
+        return [c for c in getattr(self.load("cli"), "COMMANDS", []) if c.mechanism == self.name]
+
+    def reproduce(self) -> Callable[..., Any]:
+        return self.load("reproduce")

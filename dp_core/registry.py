@@ -1,0 +1,196 @@
+"""The one registry of mechanisms, discovered from the folders of :mod:`dp_core.mechanisms`.
+
+Every sub-package of :mod:`dp_core.mechanisms` that exports ``PLUGIN`` (a
+:class:`dp_core.plugin.Mechanism`) or ``PLUGINS`` (a tuple of them) is a mechanism. The command
+line, the comparison, the audit and the negotiation iterate over :func:`plugins`; adding a
+mechanism means adding its folder (and its page), with no edit of a shared file.
+
+Two ways to look:
+
+* :func:`declared` reads each folder's ``__init__.py`` with :mod:`ast` (names and aliases only,
+  nothing imported), so ``python -m dp_core COMMAND MECHANISM`` imports one mechanism;
+* :func:`plugins` imports the folders and returns the :class:`~dp_core.plugin.Mechanism` objects.
+
+More folders can be put on the search path with :func:`add_search_path` or the environment
+variable ``DP_CORE_PLUGIN_PATH`` (directories separated by ``os.pathsep``): their sub-packages
+become ``dp_core.mechanisms.<folder>``.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import os
+import pkgutil
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+
+from . import mechanisms as _pkg
+from .plugin import Mechanism
+
+__all__ = [
+    "add_search_path",
+    "canonical_name",
+    "declared",
+    "declared_pages",
+    "folder_of",
+    "get",
+    "plugins",
+    "resolve_names",
+]
+
+_ENV = "DP_CORE_PLUGIN_PATH"
+
+
+def _apply_env() -> None:
+    for d in os.environ.get(_ENV, "").split(os.pathsep):
+        if d and d not in _pkg.__path__:
+            _pkg.__path__.append(d)
+
+
+def add_search_path(path: str | os.PathLike) -> None:
+    """Look for mechanism folders in ``path`` too (its sub-packages become ``dp_core.mechanisms.<name>``)."""
+    p = str(Path(path).resolve())
+    if p not in _pkg.__path__:
+        _pkg.__path__.append(p)
+    _clear()
+
+
+def _clear() -> None:
+    declared.cache_clear()
+    plugins.cache_clear()
+
+
+def _folders() -> list[tuple[str, Path]]:
+    _apply_env()
+    out = []
+    for mod in pkgutil.iter_modules(list(_pkg.__path__)):
+        if mod.ispkg and not mod.name.startswith("_"):
+            out.append((mod.name, Path(mod.module_finder.path) / mod.name))
+    return sorted(out)
+
+
+def _literal_names(call: ast.Call) -> tuple[str, tuple[str, ...]] | None:
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    try:
+        name = ast.literal_eval(kw["name"]) if "name" in kw else ast.literal_eval(call.args[0])
+        aliases = tuple(ast.literal_eval(kw["aliases"])) if "aliases" in kw else ()
+    except (ValueError, IndexError, KeyError, TypeError, SyntaxError):
+        return None
+    return (name, aliases) if isinstance(name, str) else None
+
+
+@cache
+def declared() -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+    """``{folder: ((name, aliases), ...)}`` read from each folder's ``__init__.py`` without importing it.
+
+    The declaration must spell ``Mechanism(name="...", aliases=(...))`` with literal values.
+    """
+    out: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+    for folder, path in _folders():
+        try:
+            tree = ast.parse((path / "__init__.py").read_text(encoding="utf-8"))
+        except (OSError, SyntaxError):
+            continue
+        found = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "Mechanism":
+                got = _literal_names(node)
+                if got:
+                    found.append(got)
+        if found:
+            out[folder] = tuple(found)
+    return out
+
+
+_PAGE_FIELDS = ("name", "title", "page", "summary", "icon")
+
+
+def declared_pages() -> list[dict[str, str]]:
+    """``[{name, title, page, summary, icon}]`` of every plug-in with a page, read without importing it.
+
+    The app's navigation (``ui.pages``) adds these, so a new mechanism's page needs no shared edit.
+    Fields that are not literal strings are left out.
+    """
+    out = []
+    for _folder, path in _folders():
+        try:
+            tree = ast.parse((path / "__init__.py").read_text(encoding="utf-8"))
+        except (OSError, SyntaxError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "Mechanism":
+                entry = {}
+                for k in node.keywords:
+                    if k.arg in _PAGE_FIELDS and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
+                        entry[k.arg] = k.value.value
+                if entry.get("page"):
+                    out.append(entry)
+    return out
+
+
+def folder_of(name: str) -> str | None:
+    """The folder declaring the mechanism spelled ``name`` (canonical, identifier form or alias)."""
+    for folder, entries in declared().items():
+        for canon, aliases in entries:
+            if name in (canon, canon.replace("-", "_"), *aliases):
+                return folder
+    return None
+
+
+@cache
+def plugins() -> tuple[Mechanism, ...]:
+    """Every registered mechanism, in folder order (imports the folders)."""
+    out: list[Mechanism] = []
+    seen: dict[str, str] = {}
+    for folder, _ in _folders():
+        module = importlib.import_module(f"{_pkg.__name__}.{folder}")
+        found = list(getattr(module, "PLUGINS", ()))
+        if hasattr(module, "PLUGIN"):
+            found.insert(0, module.PLUGIN)
+        for p in found:
+            if not isinstance(p, Mechanism):
+                raise TypeError(
+                    f"{module.__name__}: PLUGIN(S) must be dp_core.plugin.Mechanism, got {type(p).__name__}."
+                )
+            for s in p.spellings:
+                if s in seen and seen[s] != p.name:
+                    raise ValueError(f"mechanism name {s!r} is used by both {seen[s]!r} and {p.name!r}.")
+                seen[s] = p.name
+            out.append(p)
+    return tuple(sorted(out, key=lambda p: p.order))
+
+
+def get(name: str) -> Mechanism:
+    """The mechanism spelled ``name`` (any spelling); ``ValueError`` naming the valid names."""
+    for p in plugins():
+        if name in p.spellings:
+            return p
+    raise ValueError(f"mechanism must be one of {[p.name for p in plugins()]}, got {name!r}.")
+
+
+def canonical_name(name: str, *, on_alias: Callable[[str], None] | None = None, declared_only: bool = False) -> str:
+    """The canonical name of the mechanism spelled ``name``.
+
+    An old spelling (an alias or the underscore form) calls ``on_alias`` with a one-line
+    deprecation note. ``declared_only`` resolves from the declarations alone (no import).
+    Unknown names raise ``ValueError`` naming the valid ones.
+    """
+    if declared_only:
+        entries = [e for es in declared().values() for e in es]
+    else:
+        entries = [(p.name, p.aliases) for p in plugins()]
+    for canon, aliases in entries:
+        if name == canon:
+            return canon
+        if name in aliases or name == canon.replace("-", "_"):
+            if on_alias is not None:
+                on_alias(f"{name!r} is deprecated, use {canon!r}")
+            return canon
+    raise ValueError(f"mechanism must be one of {sorted(c for c, _ in entries)}, got {name!r}.")
+
+
+def resolve_names(names: Iterable[str], *, on_alias: Callable[[str], None] | None = None) -> list[str]:
+    """:func:`canonical_name` of each name (for ``--mechanisms`` lists)."""
+    return [canonical_name(n, on_alias=on_alias) for n in names]

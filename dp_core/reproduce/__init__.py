@@ -1,1 +1,0 @@
-"""Reproductions of the papers' experiments (CSV plus interactive HTML figures)."""

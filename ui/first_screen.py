@@ -1,0 +1,139 @@
+"""The plain first screen every mechanism page opens with, and the titled expert sections below it.
+
+A first screen answers, at the current setting and without a symbol left unexplained:
+
+* **who is protected from whom** (one sentence in plain words);
+* **three key numbers**: the noise added, the guarantee with its status (certified / as claimed by
+  the paper / not valid, taken from the stored audit table, never from the page's own text), and
+  the measured utility beside the non-private one;
+* **one chart**.
+
+Everything else (derivations, bound tiers, diagnostics, reproductions) goes below in
+:func:`expert_section` blocks, collapsed by default so the first screen stays one screen tall.
+
+Numbers reach this module already formatted by :mod:`dp_core.display`; tooltips come from the one
+glossary (``dp_core.glossary`` when present) through :func:`tip`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import streamlit as st
+
+from dp_core.audit.table import STATUS_CERTIFIED, STATUS_CLAIMED, STATUS_NOT_VALID
+
+from . import cached_audit
+
+__all__ = ["KeyNumber", "first_screen", "expert_section", "status_badge", "tip", "STATUS_WORDS"]
+
+#: What a person reads for each audit-table status, with the badge colour and icon.
+STATUS_WORDS: dict[str, tuple[str, str, str]] = {
+    STATUS_CERTIFIED: ("Certified", "green", ":material/verified:"),
+    STATUS_CLAIMED: ("As claimed by the paper", "blue", ":material/description:"),
+    STATUS_NOT_VALID: ("Not valid", "red", ":material/block:"),
+}
+
+
+def tip(symbol: str, fallback: str = "") -> str | None:
+    """The glossary's short explanation of ``symbol`` for a widget's ``help=`` (``fallback`` if none)."""
+    try:
+        from dp_core import glossary  # the one glossary table of the engine
+    except ImportError:  # pragma: no cover - before the glossary module exists
+        return fallback or None
+    try:
+        text = glossary.tooltip(symbol)
+    except (KeyError, ValueError, AttributeError):
+        text = None
+    return text or fallback or None
+
+
+@dataclass(frozen=True)
+class KeyNumber:
+    """One of the first screen's key numbers.
+
+    ``value`` and ``delta`` are display strings (from :mod:`dp_core.display`); ``help`` is the
+    plain-words explanation shown in the metric's tooltip (use :func:`tip` for glossary symbols).
+    """
+
+    label: str
+    value: str
+    help: str | None = None
+    delta: str | None = None
+    delta_color: str = "off"
+
+
+def status_badge(mechanism: str, mode: str, *, container=None) -> str | None:
+    """A compact badge for the guarantee of ``mechanism`` in ``mode``, from its audit-table row.
+
+    Shows "Certified", "As claimed by the paper" or "Not valid" and a link that reopens the audit
+    behind it; returns the row's status, or ``None`` (with a visible note) when no row backs it.
+    """
+    from .badges import audit_link_params
+
+    box = st if container is None else container
+    row = cached_audit.audit_table_row(mechanism, mode)
+    if row is None:
+        box.caption(f"No stored audit backs a status for this setting ({mechanism}, mode {mode}).")
+        return None
+    words, color, icon = STATUS_WORDS.get(row["status"], (str(row["status"]).capitalize(), "gray", None))
+    from dp_core import display
+
+    claim = f"ε = {display.epsilon(row['eps_claimed'])}"
+    detail = (
+        f"Stored audit of mode {row['mode']}: claimed {claim}; measured ε ≥ {display.number(row['eps_lower'])} "
+        f"({display.percent(row['confidence'], sig=2)} confidence, {display.integer(row['runs'])} runs, {row['date']})."
+    )
+    box.badge(words, color=color, icon=icon, help=detail)
+    from urllib.parse import urlencode
+
+    box.markdown(f"[🔍 How we checked ↗](audit?{urlencode(audit_link_params(row))})")
+    return row["status"]
+
+
+def first_screen(
+    *,
+    who: str,
+    numbers: Sequence[KeyNumber],
+    mechanism: str | None = None,
+    mode: str | None = None,
+    chart=None,
+    chart_caption: str | None = None,
+    chart_key: str | None = None,
+    note: str | None = None,
+) -> str | None:
+    """Draw the plain first screen; return the guarantee's audit status (or ``None``).
+
+    Parameters
+    ----------
+    who : one sentence, plain words: who is protected, from whom, and what stays public.
+    numbers : the key numbers (three is the design: noise, guarantee, utility beside non-private).
+    mechanism, mode : the audit-table row whose status badge sits beside the numbers.
+    chart : a Plotly figure (the one chart of the first screen), or ``None``.
+    note : an optional one-line caption under the numbers (e.g. what changed the numbers).
+    """
+    st.markdown(f"**Who is protected:** {who}")
+    status = None
+    cols = st.columns(len(numbers) + (1 if mechanism else 0))
+    for col, num in zip(cols, numbers, strict=False):
+        col.metric(num.label, num.value, delta=num.delta, delta_color=num.delta_color, help=num.help)
+    if mechanism:
+        with cols[-1]:
+            st.caption("Guarantee status")
+            status = status_badge(mechanism, mode or "", container=st)
+    if note:
+        st.caption(note)
+    if chart is not None:
+        st.plotly_chart(chart, key=chart_key)
+        if chart_caption:
+            st.caption(chart_caption)
+    return status
+
+
+@contextmanager
+def expert_section(title: str, *, expanded: bool = False) -> Iterator[None]:
+    """A titled, collapsed section below the first screen for derivations, tiers and diagnostics."""
+    with st.expander(title, expanded=expanded):
+        yield
