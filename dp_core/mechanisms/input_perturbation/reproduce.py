@@ -55,9 +55,7 @@ def tune_regularisation(pool, model: str, epsilon: float, n: int, *, threshold: 
     Uses its own train/test split and noise (seed keys 3 and 4), never the trials' splits.
     """
     # the paper's protocol: columns in [0, 1], rows divided by sqrt(d) (preprocess="minmax")
-    data = prepare_data(
-        pool, model, threshold=threshold, seed=child_seed(root, 3), preprocess="minmax"
-    )
+    data = prepare_data(pool, model, threshold=threshold, seed=child_seed(root, 3), preprocess="minmax")
     shared: dict = {}
     scores: dict = {}
     for mult in TUNING_GRID:
