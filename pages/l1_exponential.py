@@ -219,6 +219,12 @@ with screen:
             f"{fmt.integer(an.n_train)} training rows, {fmt.integer(an.n_test)} held out; "
             + ("exact sampler." if mcmc is None else "approximate sampler (MCMC).")
             + (
+                " Features and target standardised with the sample's own statistics (this choice is not covered "
+                "by the guarantee; 'raw' in the settings avoids it)."
+                if standardise
+                else " Features and target on their raw scale."
+            )
+            + (
                 f" '{ds.name}' is a {ds.task} dataset: its class labels are treated as numbers."
                 if ds.task != "regression"
                 else ""
