@@ -61,3 +61,15 @@ def test_sampler_comparison_gives_the_exact_law_and_the_chains():
     assert out["points"].shape[1] == 2 and out["draws"].shape == (8, 2)
     assert np.allclose(out["grid_mean"], out["probs"] @ out["points"])
     assert {"rhat_max", "ess_min", "status"} <= set(out["diagnostics"])
+
+
+def test_releases_figure_draws_every_release_and_refuses_mismatched_shapes():
+    from dp_core.mechanisms.l1_exponential.figures import releases_figure
+
+    draws = np.arange(12, dtype=float).reshape(6, 2)
+    fig = releases_figure(draws, np.array([0.5, -0.5]), ["a", "b"])
+    dots = [t for t in fig.data if t.name == "private releases"]
+    assert [list(t.y) for t in dots] == [list(draws[:, 0]), list(draws[:, 1])]
+    assert list(fig.data[-1].y) == [0.5, -0.5]
+    with pytest.raises(ValueError, match="one column per feature"):
+        releases_figure(draws, np.zeros(3), ["a", "b", "c"])
