@@ -239,7 +239,7 @@ with screen:
             icon="⛔",
         )
     elif mcmc is not None:
-        st.warning(f"**Approximate sampler:** {APPROXIMATE_LABEL}.", icon="⚠️")
+        st.warning(APPROXIMATE_LABEL[0].upper() + APPROXIMATE_LABEL[1:] + ".", icon="⚠️")
     if head["lad_on_boundary"]:
         st.info(
             f"The non-private fit reaches the largest coefficients allowed (radius R = {fmt.number(radius)}): "
