@@ -254,7 +254,13 @@ def _identity(x):
 
 
 def _call(fn, item):
-    return fn(item)
+    # a block running on a worker runs its own nested sweeps in that worker's process (a worker
+    # that inherited DP_CORE_WORKERS must not start a cluster of its own)
+    token = _EXECUTOR.set(_IN_PROCESS)
+    try:
+        return fn(item)
+    finally:
+        _EXECUTOR.reset(token)
 
 
 class DaskExecutor(Executor):
