@@ -70,6 +70,7 @@ import re
 import threading
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -298,7 +299,9 @@ class DaskExecutor(Executor):
         try:
             # ship the (possibly large) block function once, as a task the scheduler can recompute
             # if the worker holding it dies; every block task depends on it
-            fn_future = client.submit(_identity, fn, key=f"dp-core-fn-{tag}", pure=False)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # "Sending large graph": the data is sent once, on purpose
+                fn_future = client.submit(_identity, fn, key=f"dp-core-fn-{tag}", pure=False)
             futures = [
                 client.submit(_call, fn_future, item, key=f"dp-core-block-{tag}-{i}", pure=False)
                 for i, item in enumerate(items)
@@ -417,7 +420,7 @@ def _local_cluster(workers: int) -> DaskExecutor:
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
-            dashboard_address=None,
+            dashboard_address=":0",  # a free port: never fight another cluster for 8787
             silence_logs=logging.ERROR,
         )
         client = Client(cluster, set_as_default=False)
