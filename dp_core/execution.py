@@ -421,7 +421,7 @@ def _local_cluster(workers: int) -> DaskExecutor:
             processes=True,
             host="127.0.0.1",
             dashboard_address=":0",  # a free port: never fight another cluster for 8787
-            silence_logs=logging.ERROR,
+            silence_logs=logging.CRITICAL,  # a worker outliving its scheduler at shutdown is not news
         )
         client = Client(cluster, set_as_default=False)
         ex = DaskExecutor(client, kind="local-cluster", address=cluster.scheduler_address, cluster=cluster)
