@@ -312,3 +312,38 @@ def test_scheduler_gone_raises_and_returns_no_partial_result(own_loopback_cluste
         handle.result(timeout=120)
     done, total = handle.progress()
     assert done < total == 120
+
+
+# ------------------------------------------------------------------ the app: the operator chooses
+
+
+def _executor_page():
+    import streamlit as st
+
+    from ui.executor import configure_executor
+
+    configure_executor.clear()
+    info = configure_executor()
+    st.text(f"{info['source']} {info['executor']}")
+
+
+def test_app_executor_from_secrets_and_fallback(monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setattr(execution, "_DEFAULT", None)
+    monkeypatch.delenv(execution.ENV_SCHEDULER, raising=False)
+    monkeypatch.delenv(execution.ENV_WORKERS, raising=False)
+    at = AppTest.from_function(_executor_page, default_timeout=60).run()
+    assert not at.exception
+    assert at.text[0].value == "environment in-process"
+
+    at = AppTest.from_function(_executor_page, default_timeout=60)
+    at.secrets["dp_core"] = {"workers": 0}
+    at.run()
+    assert not at.exception and at.text[0].value == "secrets in-process"
+
+    at = AppTest.from_function(_executor_page, default_timeout=60)
+    at.secrets["dp_core"] = {"scheduler": "anywhere you like"}  # refused, logged, in-process
+    at.run()
+    assert not at.exception and at.text[0].value == "fallback in-process"
+    assert execution.current_executor().kind == "in-process"
