@@ -61,6 +61,7 @@ Low-level use: ``with use_executor(get_executor(workers=2)): run_sweep(...)``, o
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextlib
 import contextvars
@@ -334,14 +335,12 @@ class DaskExecutor(Executor):
                         f"a block kept killing its Dask workers ({' '.join(str(exc).split())[:200]}); "
                         "the run is incomplete and no result is returned."
                     ) from None
-                except (asyncio_cancelled(), OSError, TimeoutError) as exc:
+                except (Exception, asyncio.CancelledError) as exc:
+                    if fut.status == "error":
+                        raise  # the block's own error (a ValueError from bad parameters, ...)
                     if job is not None and job.cancelled:
                         raise RunCancelled("the run was cancelled.") from None
-                    raise self._lost(done, len(futures), exc) from None
-                except Exception as exc:
-                    if type(exc).__module__.startswith(("distributed", "tornado")):
-                        raise self._lost(done, len(futures), exc) from None
-                    raise  # the block's own error (a ValueError from bad parameters, ...)
+                    raise self._lost(done, len(futures), exc) from None  # scheduler gone, future lost
                 done += 1
                 fut.release()
                 _log_progress(tag, done, len(futures))
@@ -359,13 +358,6 @@ class DaskExecutor(Executor):
         if self._cluster is not None:
             with contextlib.suppress(Exception):
                 self._cluster.close(timeout=10)
-
-
-def asyncio_cancelled() -> type:
-    """The exception type a cancelled future raises (``asyncio.CancelledError``)."""
-    import asyncio
-
-    return asyncio.CancelledError
 
 
 # --------------------------------------------------------------------------------------------

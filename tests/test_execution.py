@@ -96,6 +96,12 @@ def test_local_cluster_sweep_is_bit_identical_to_in_process():
             assert ex.describe()["workers"] == 2
             on_cluster = _toy_sweep()
             audit_on_cluster = run_audit(target, runs=30_000, seed=4, chunk=4_000)
+
+            def bad(point, seeds):
+                raise ValueError(f"scale must be at most 2, got {point['scale']}.")
+
+            with pytest.raises(ValueError, match="scale must be at most 2, got 0.5"):
+                run_sweep(bad, POINTS, n_trials=4, seed=0)  # a block's own error comes back as it is
     finally:
         execution.shutdown()
     assert len(reference) == 3 * 40
