@@ -131,6 +131,11 @@ def test_unreachable_scheduler_exits_2_with_one_line_quickly():
         (["--scheduler", "not an address"], "--scheduler must be an address"),
         (["--scheduler", "tcp://127.0.0.1:99999"], "port 1-65535"),
         (["--workers", "-1"], "--workers must be an integer in [0, 256]"),
+        (["--workers", "100000000000000000000"], "--workers must be an integer in [0, 256]"),
+        (["--workers", "nan"], "invalid int value"),
+        (["--scheduler", ""], "--scheduler must be an address"),
+        (["--scheduler", "x" * 5000], "--scheduler must be an address"),
+        (["--scheduler", "../../etc/passwd"], "--scheduler must be an address"),
         (["--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"], "not allowed with argument"),
     ],
 )
