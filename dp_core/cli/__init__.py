@@ -224,16 +224,23 @@ def _run_with_executor(args: argparse.Namespace) -> Any:
 
     try:
         with use_executor(executor_from_args(args)) as executor:
-            start = time.perf_counter()
+            start, load = time.perf_counter(), _load_average()
             result = args._run(args)
             if args.command == "reproduce" and isinstance(result, dict):
-                result["execution"] = _write_run_info(args, executor, time.perf_counter() - start)
+                result["execution"] = _write_run_info(args, executor, time.perf_counter() - start, load)
             return result
     finally:
         shutdown()
 
 
-def _write_run_info(args: argparse.Namespace, executor, wall_time_s: float) -> dict:
+def _load_average() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (OSError, AttributeError):  # not on every platform
+        return None
+
+
+def _write_run_info(args: argparse.Namespace, executor, wall_time_s: float, load_at_start: float | None) -> dict:
     """``run_info.json`` beside a reproduction's outputs: machine, executor, workers, wall time."""
     import platform
     from pathlib import Path
@@ -246,6 +253,8 @@ def _write_run_info(args: argparse.Namespace, executor, wall_time_s: float) -> d
             "cpu_count": os.cpu_count(),
             "python": platform.python_version(),
             "numpy": np.__version__,
+            # a shared machine: the 1-minute load average at the start and the end of the run
+            "load_average": [load_at_start, _load_average()],
         },
         **executor.describe(),
         "wall_time_s": round(wall_time_s, 1),
