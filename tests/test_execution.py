@@ -84,9 +84,8 @@ def _toy_sweep(delay: float = 0.0, n_trials: int = 40, block_size: int = 5) -> p
 
 
 def test_local_cluster_sweep_is_bit_identical_to_in_process():
-    from dp_core.audit.simple import laplace_target
-
     from dp_core.audit.core import run_audit
+    from dp_core.mechanisms.textbook.audit import laplace_target
 
     target = laplace_target(epsilon=1.0)
     reference = _toy_sweep()
