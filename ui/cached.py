@@ -32,3 +32,11 @@ def gaussian_sigmas(epsilon: float, delta: float, sensitivity: float = 1.0) -> d
         "classic": classic,
         "laplace": calibration.laplace_scale(epsilon=epsilon, sensitivity=sensitivity),
     }
+
+
+@scoped.cache_data(max_entries=64, show_spinner=False, upload_independent=True)
+def noise_figure(epsilon: float, delta: float, _version: str = dp_core.__version__):
+    """Home's first chart: noise for one count against ε, the current setting marked."""
+    from dp_core import explain
+
+    return explain.noise_figure(epsilon=epsilon, delta=delta)
