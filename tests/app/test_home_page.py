@@ -1,7 +1,5 @@
 """AppTest tests of the Home page and the shared sidebar."""
 
-import json
-
 import pytest
 from _helpers import charts, metrics
 
