@@ -214,7 +214,7 @@ with first:
     )
     _bounds = widgets.public_bounds(ds)
     _origin = (
-        "computed from the uploaded records (see the warning below)"
+        "so they are not public (see the warning below)"
         if _bounds.data_derived
         else "declared public, so preprocessing with them leaks nothing"
     )
