@@ -11,7 +11,7 @@ from . import display
 from ._validation import check_delta, check_epsilon
 from .figures import apply_layout
 
-__all__ = ["posterior_bounds", "budget_meaning", "posterior_figure", "noise_figure", "NOISE_EPS_RANGE"]
+__all__ = ["posterior_bounds", "budget_meaning", "posterior_figure", "noise_curves", "noise_figure", "NOISE_EPS_RANGE"]
 
 #: The ε range of the noise-against-ε chart (the app's privacy-budget slider runs over it).
 NOISE_EPS_RANGE = (0.01, 10.0)
@@ -85,14 +85,23 @@ def posterior_figure(*, epsilon: float) -> go.Figure:
     )
 
 
-def noise_figure(*, epsilon: float, delta: float, sensitivity: float = 1.0, n_points: int = 41) -> go.Figure:
+def noise_curves(*, delta: float, sensitivity: float = 1.0, n_points: int = 25):
+    """The curves of :func:`noise_figure`: :func:`dp_core.tour.noise_scale_table` on a log grid over
+    :data:`NOISE_EPS_RANGE` (they depend on δ only, so a page can keep them while ε moves)."""
+    from .tour import noise_scale_table
+
+    lo, hi = NOISE_EPS_RANGE
+    return noise_scale_table(np.geomspace(lo, hi, n_points), delta=check_delta(delta), sensitivity=sensitivity)
+
+
+def noise_figure(*, epsilon: float, delta: float, sensitivity: float = 1.0, curves=None) -> go.Figure:
     """Noise for one count against ε, with the current setting marked (Home's first chart).
 
-    Two curves over :data:`NOISE_EPS_RANGE` (log axes), from :func:`dp_core.tour.noise_scale_table`:
-    the Laplace scale b = Δ₁/ε (pure ε-DP; Dwork, McSherry, Nissim and Smith, *Calibrating noise to
-    sensitivity in private data analysis*, 2006) and the analytic Gaussian σ at ``delta`` (Balle and
-    Wang, *Improving the Gaussian mechanism for differential privacy*, 2018, Theorem 8). A dotted line
-    and one marker per curve show the values at ``epsilon``.
+    Two curves over :data:`NOISE_EPS_RANGE` (log axes; ``curves`` from :func:`noise_curves`, computed
+    when not given): the Laplace scale b = Δ₁/ε (pure ε-DP; Dwork, McSherry, Nissim and Smith,
+    *Calibrating noise to sensitivity in private data analysis*, 2006) and the analytic Gaussian σ at
+    ``delta`` (Balle and Wang, *Improving the Gaussian mechanism for differential privacy*, 2018,
+    Theorem 8). A dotted line and one marker per curve show the values at ``epsilon``.
 
     >>> fig = noise_figure(epsilon=1.0, delta=1e-5)
     >>> [t.name for t in fig.data][:2]
@@ -103,9 +112,7 @@ def noise_figure(*, epsilon: float, delta: float, sensitivity: float = 1.0, n_po
 
     eps = check_epsilon(epsilon, allow_inf=False)
     d = check_delta(delta)
-    lo, hi = NOISE_EPS_RANGE
-    grid = sorted({float(v) for v in np.geomspace(lo, hi, n_points)} | {eps})
-    table = noise_scale_table(grid, delta=d, sensitivity=sensitivity)
+    table = noise_curves(delta=d, sensitivity=sensitivity) if curves is None else curves
     fig = noise_scale_figure(
         table,
         x="epsilon",
@@ -114,7 +121,7 @@ def noise_figure(*, epsilon: float, delta: float, sensitivity: float = 1.0, n_po
         x_title="privacy budget ε (smaller = more private)",
         y_title="noise scale (Laplace b, Gaussian σ)",
     )
-    here = table[table["epsilon"] == eps]
+    here = noise_scale_table([eps], delta=d, sensitivity=sensitivity)
     for trace in list(fig.data):
         row = here[here["method"].map(lambda m, name=trace.name: name.lower().startswith(str(m)))]
         if len(row):
