@@ -302,6 +302,34 @@ def test_a_toy_shared_parameter_flows_through_the_config_and_negotiate(toy_plugi
     assert "span" in capsys.readouterr().err
 
 
+def _shared_span_page():
+    import streamlit as st
+
+    from ui import share, state
+
+    st.text(f"span={state.get('span')}")
+    state.sync_url()
+    st.text(f"config span={share.current_config('pages/home.py').span}")
+
+
+def test_a_toy_shared_parameter_is_a_shared_app_setting(toy_plugin):
+    """The app reads a plug-in's shared parameter from the link (validated) and keeps it in the URL."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_shared_span_page, default_timeout=60)
+    at.query_params["span"] = "7"
+    at.run()
+    assert not at.exception, at.exception
+    assert [t.value for t in at.text] == ["span=7", "config span=7"]
+    assert at.query_params["span"] in (["7"], "7")
+    fresh = AppTest.from_function(_shared_span_page, default_timeout=60)
+    fresh.query_params["span"] = "1000"  # out of the declared range [1, 100]: clamped, with a message
+    fresh.run()
+    assert [t.value for t in fresh.text] == ["span=100", "config span=100"]
+    default = AppTest.from_function(_shared_span_page, default_timeout=60).run()
+    assert [t.value for t in default.text] == ["span=3", "config span=3"]
+
+
 def test_every_mechanism_page_is_in_the_navigation_once():
     from ui.pages import PAGES
 
