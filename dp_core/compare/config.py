@@ -1,9 +1,10 @@
 """The shareable configuration of the explorer: every shared setting plus one page's settings.
 
 A configuration is what a link, a JSON download and a report all carry: the privacy budget
-``(eps, delta)``, the Monte-Carlo ``seed`` and ``trials``, the label-DP bag parameters
-``(k, m, rho)``, the dataset's *name* (never its data; a fingerprint identifies it), the page
-that was open and that page's own URL parameters. :func:`config_from_json` validates everything
+``(eps, delta)``, the Monte-Carlo ``seed`` and ``trials``, the mechanisms' shared comparison
+parameters declared by their plug-ins (``Mechanism.compare_params``: today the label-DP bag parameters
+``(k, m, rho)``), the row ``preprocess`` rule, the dataset's *name* (never its data; a fingerprint
+identifies it), the page that was open and that page's own URL parameters. :func:`config_from_json` validates everything
 it reads, so an edited or foreign file is rejected with a message naming the bad key.
 
 The same object serialises three ways: :meth:`ExplorerConfig.to_json` (the download, and the
