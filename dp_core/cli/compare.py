@@ -9,7 +9,7 @@ from pathlib import Path
 from .._validation import check_count, check_output_file, check_seed
 from ..compare import compare_param_specs, config_from_json
 from ..data import load_dataset
-from ._common import reject_unused
+from ._common import add_preprocess_argument, reject_unused
 from ._registry import CliError, Command
 
 
@@ -62,6 +62,7 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--eps-min", type=float, default=0.01, help="smallest epsilon of the grid (default 0.01)")
     p.add_argument("--eps-max", type=float, default=20.0, help="largest epsilon of the grid (default 20)")
     p.add_argument("--n-eps", type=int, default=10, help="grid points (default 10)")
+    add_preprocess_argument(p)
     # the mechanisms' own comparison parameters (label-DP's k, m, rho), declared by their plug-ins
     for spec in compare_param_specs().values():
         p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=f"{spec.label} (default {spec.default})")
@@ -107,6 +108,7 @@ def _run_negotiate(args: argparse.Namespace) -> dict:
         eps_min=args.eps_min,
         eps_max=args.eps_max,
         n_points=args.n_eps,
+        preprocess=args.preprocess,
         **{name: getattr(args, name) for name in compare_param_specs()},
         solve_for=args.solve_for,
         rows_factor=args.rows_factor,
