@@ -40,6 +40,8 @@ __all__ = [
     "leak_demo",
     "bound_tightness",
     "regularisation_sweep",
+    "suggest_settings",
+    "SuggestedSettings",
     "MAX_D",
     "MAX_CLASSES",
 ]
@@ -73,6 +75,61 @@ class ClassificationTask:
     @property
     def n(self) -> int:
         return int(self.X_train.shape[0])
+
+
+#: Largest default projection dimension for real data [ours]: the noise matrix has C·(k + 1)² entries, so every
+#: extra dimension costs privacy noise; up to 5 keeps most of the class structure of the demo datasets (and is
+#: the comparison's choice, ``compare.ADAPTER.max_projection``).
+DEFAULT_MAX_PROJECTION = 5
+#: Default trace regulariser for real data and uploads [ours]. Rows are scaled to norm about 1/(2·sqrt(2)), so the
+#: per-example hinge loss is small and λ = 0.01 lets the trace penalty dominate: the non-private fit then collapses
+#: towards Φ = 0 on some splits (test accuracy 0.49 on a separable 3-class upload, 0.62 to 0.91 on wine).
+DEFAULT_LAM_REAL = 0.001
+
+
+@dataclass(frozen=True)
+class SuggestedSettings:
+    """Defaults that give a sound non-private reference for a dataset (:func:`suggest_settings`)."""
+
+    k: int
+    lam: float
+    reason: str
+
+
+def suggest_settings(name: str, d: int, n: int, n_classes: int) -> SuggestedSettings:
+    """The page's default projection dimension ``k`` and trace regulariser ``λ`` for a dataset [ours].
+
+    * ``gaussian_classes`` (spec section 6.1): the specification's setting S1, ``λ = 0.01`` (its rows are
+      already two-dimensional, ``k`` is not used).
+    * Real data and uploads: ``k = min(d, 5)`` and ``λ = 0.001``. Measured over seeds 0-9 (70/30 splits,
+      Huber width 0.5): the non-private test accuracy is then at or above the nearest-class-mean baseline
+      on the same projected data (iris 0.95 vs 0.86, wine 0.83 vs 0.80, breast_cancer 0.97 vs 0.97), where
+      the old defaults ``k = 2, λ = 0.01`` gave iris 0.86, wine 0.61 and breast_cancer 0.60 and a
+      seed-dependent collapse on a separable upload.
+
+    ``n`` and ``n_classes`` are validated (they bound what can be fitted); the rule does not depend on them
+    beyond that.
+
+    >>> suggest_settings("wine", 13, 178, 3).k
+    5
+    >>> suggest_settings("gaussian_classes", 2, 1000, 3).lam
+    0.01
+    """
+    d = check_int("d", d, lo=1)
+    n = check_int("n", n, lo=2)
+    n_classes = check_int("n_classes", n_classes, lo=2, hi=MAX_CLASSES)
+    if name == "gaussian_classes":
+        return SuggestedSettings(
+            k=min(d, MAX_D), lam=0.01, reason="the specification's setting S1 (λ = 0.01) for the synthetic classes"
+        )
+    k = min(d, DEFAULT_MAX_PROJECTION)
+    why = (
+        f"all d = {d} features (no projection)"
+        if k == d
+        else f"a public projection to k = {k} of d = {d} dimensions (more dimensions add noise to (k + 1)² "
+        "entries per class)"
+    )
+    return SuggestedSettings(k=k, lam=DEFAULT_LAM_REAL, reason=f"{why} and λ = {DEFAULT_LAM_REAL:g}")
 
 
 def public_projection(d: int, k: int, *, seed: RngLike = 20_240_601) -> np.ndarray:
