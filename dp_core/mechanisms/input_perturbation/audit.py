@@ -145,7 +145,7 @@ def input_perturbation_target(
     n = check_int("n", n, lo=50)
     alpha = check_in_interval("alpha", alpha, 0.0, 1.0, closed="right")
     model = "least_squares" if dataset.task == "regression" else "logistic_taylor"
-    prep = prepare_data(dataset, model, seed=0)
+    prep = prepare_data(dataset, model, seed=0, preprocess="minmax")  # the stored audit table's protocol
     if prep.n_train < n:
         n = prep.n_train
         if n < 50:
