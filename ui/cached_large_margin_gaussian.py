@@ -29,6 +29,11 @@ def task(
     return lmg.make_task(_ds, n_train=n_train, k=k, seed=seed)
 
 
+def suggestion(name: str, d: int, n: int, n_classes: int) -> lmg.SuggestedSettings:
+    """The dataset's suggested projection dimension and regulariser (cheap; not cached)."""
+    return lmg.suggest_settings(name, d, n, n_classes)
+
+
 def _task_key(t: lmg.ClassificationTask) -> tuple:
     return (t.name, t.n, t.d, t.n_classes)
 
@@ -62,6 +67,14 @@ def accounting(
         psd=psd,
     )
     return acc.as_dict()
+
+
+@scoped.cache_data(max_entries=64, show_spinner=False)
+def nonprivate_accuracy(
+    task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian, seed: int, _task, _v: str = V
+) -> float:
+    """Test accuracy of the classifier trained without privacy (``base`` at ε = ∞, no extra regularisation)."""
+    return lmg.nonprivate_accuracy(_task, base)
 
 
 @scoped.cache_data(max_entries=64, show_spinner="Fitting the classifiers...")

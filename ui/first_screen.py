@@ -133,7 +133,16 @@ def first_screen(
 
 
 @contextmanager
-def expert_section(title: str, *, expanded: bool = False) -> Iterator[None]:
-    """A titled, collapsed section below the first screen for derivations, tiers and diagnostics."""
-    with st.expander(title, expanded=expanded):
-        yield
+def expert_section(title: str, *, expanded: bool = False, key: str | None = None) -> Iterator[bool]:
+    """A titled, collapsed section below the first screen for derivations, tiers and diagnostics.
+
+    With ``key`` the section is lazy: it yields whether it is open, so that a page computes its content
+    only when someone opens it (``if open_: ...``); without ``key`` it always yields ``True``.
+    """
+    if key is None:
+        with st.expander(title, expanded=expanded):
+            yield True
+        return
+    box = st.expander(title, expanded=expanded, key=key, on_change="rerun")
+    with box:
+        yield bool(box.open)

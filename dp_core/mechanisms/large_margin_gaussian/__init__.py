@@ -22,15 +22,17 @@ Privacy"; specification ``large_margin_gaussian.md``.
 
 from .experiments import (
     ClassificationTask,
+    SuggestedSettings,
     accuracy_sweep,
     bound_tightness,
     decision_grid,
     excess_vs_n,
     leak_demo,
     make_task,
-    suggest_settings,
+    nonprivate_accuracy,
     public_projection,
     regularisation_sweep,
+    suggest_settings,
     unbounded_share,
 )
 from .mechanism import (
@@ -76,6 +78,8 @@ __all__ = [
     "excess_vs_n",
     "leak_demo",
     "make_task",
+    "nonprivate_accuracy",
+    "SuggestedSettings",
     "suggest_settings",
     "public_projection",
     "regularisation_sweep",
