@@ -133,6 +133,7 @@ with expert_section("⚙️ Settings: regulariser, Huber width, projection, budg
     semantics = state.widget(
         "lm_sem",
         control="radio",
+        label="ε semantics",
         container=s7,
         help="target: ε is the total budget (CMS split). paper: ε goes to the noise and the "
         "guarantee is ε + k. P always uses paper semantics.",

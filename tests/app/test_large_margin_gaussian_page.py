@@ -289,3 +289,15 @@ def test_small_upload_of_100_rows_gets_working_defaults(app):
     assert nonprivate(at) >= 0.95  # two well-separated classes
     assert len(key_numbers(at)) == 3 and heatmaps(at) == 1
     assert any("data itself" in c.value for c in at.caption)  # the upload's data-derived scaling is flagged
+
+
+def test_every_symbol_in_the_expert_sections_has_a_glossary_entry(app):
+    at = open_page(app, lm_mode="repaired")
+    at.button(key="lm_run").click().run()
+    texts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success") for e in at.get(kind)]
+    texts += [
+        e.label for kind in ("metric", "radio", "select_slider", "number_input", "expander") for e in at.get(kind)
+    ]
+    assert len(at.metric) > 10  # the sections really rendered
+    unknown = glossary.unknown_symbols("\n".join(str(t) for t in texts))
+    assert unknown == [], unknown
