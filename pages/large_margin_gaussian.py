@@ -5,6 +5,8 @@ test accuracy beside the non-private fit, one chart); settings, accounting, the 
 Monte-Carlo sweeps and bounds follow in titled expert sections (computed only when opened).
 """
 
+import functools
+
 import streamlit as st
 
 import dp_core
@@ -235,11 +237,8 @@ with first:
         ),
     ]
     if task.d == 2:
-        chart = lmf.decision_regions_figure(
-            [("trained without noise", draw["phi_star"]), ("private release", draw["phi"])],
-            task.X_train,
-            task.y_train,
-            scale=draw["scale"],
+        chart = clm.regions_figure(
+            tkey, fp, config, int(st.session_state["lm_draw"]), int(seed), _draw=draw, _task=task
         )
         caption = (
             "Which class each point of the plane is assigned to, without privacy (left) and by the private "
@@ -455,7 +454,8 @@ with expert_section("3 · The two flaws of the printed mechanism (live numbers)"
             )
 
 
-def _render_sweeps(job) -> None:
+def _render_sweeps(job, n_trials: int, exc_mode: str) -> None:
+    """The sweeps finished so far (quick results first)."""
     done = job.finished()
     got = lmj.latest(done, "accuracy")
     if got is None:
@@ -557,58 +557,65 @@ def _render_sweeps(job) -> None:
     )
 
 
+@st.fragment
+def _sweeps_section() -> None:
+    """Section 4 (a fragment: its Run button reruns only this section, not the first screen)."""
+    n_trials = int(min(trials, 200))
+    st.caption(
+        f"{fmt.integer(n_trials)} noise draws per point (the sidebar's Monte-Carlo trials, at most 200), all three "
+        f"modes, ε ∈ {{{', '.join(fmt.epsilon(e) for e in EPS_GRID)}}}; trial t uses the same seed at every ε."
+    )
+    lm_pressed = st.button("▶ Run the Monte-Carlo sweeps", key="lm_run")
+    if lm_pressed:
+        st.session_state["lm_ran"] = True
+    if st.session_state.get("lm_ran"):
+        try:
+            base = lmg.LargeMarginGaussian(
+                epsilon=float(eps),
+                lam=float(lam),
+                mu=mu,
+                h=float(h),
+                psd=psd == "on",
+                semantics=semantics,
+                jacobian=jacobian,
+            )
+            ns = tuple(v for v in (100, 200, 500, 1000, 2000, 5000, 10000, 20000) if 2 * task.n_classes <= v <= task.n)
+            if task.n not in ns:
+                ns = ns + (task.n,)
+            blocks = lmj.sweep_blocks(
+                task,
+                base,
+                epsilons=EPS_GRID,
+                modes=MODES,
+                exc_mode=mode,
+                ns=ns,
+                delta=float(bdelta),
+                mu_grid=MU_GRID,
+                h_grid=H_GRID,
+                n_trials=n_trials,
+                seed=int(seed),
+                quick=background.in_server(),
+            )
+            job_key = repr((dp_core.__version__, tkey, fp, base, ns, float(bdelta), n_trials, int(seed)))
+            background.start("lm_sweeps", job_key, blocks, private=scoped.session_uses_upload(), restart=lm_pressed)
+        except (ValueError, TypeError) as exc:
+            widgets.show_error(exc)
+            st.session_state["lm_ran"] = False
+    if st.session_state.get("lm_ran"):
+        background.live_section(
+            "lm_sweeps",
+            functools.partial(_render_sweeps, n_trials=n_trials, exc_mode=mode),
+            label="Running the Monte-Carlo sweeps",
+        )
+    else:
+        st.info("Press the button to run the sweeps (they take a few seconds to a minute; results are cached).")
+
+
 with expert_section(
     "4 · Accuracy against ε, excess risk against ε and n, regularisation (measured)", key="lm_sec_sweeps"
 ) as _open:
     if _open:
-        n_trials = int(min(trials, 200))
-        st.caption(
-            f"{fmt.integer(n_trials)} noise draws per point (the sidebar's Monte-Carlo trials, at most 200), all three "
-            f"modes, ε ∈ {{{', '.join(fmt.epsilon(e) for e in EPS_GRID)}}}; trial t uses the same seed at every ε."
-        )
-        lm_pressed = st.button("▶ Run the Monte-Carlo sweeps", key="lm_run")
-        if lm_pressed:
-            st.session_state["lm_ran"] = True
-        if st.session_state.get("lm_ran"):
-            try:
-                base = lmg.LargeMarginGaussian(
-                    epsilon=float(eps),
-                    lam=float(lam),
-                    mu=mu,
-                    h=float(h),
-                    psd=psd == "on",
-                    semantics=semantics,
-                    jacobian=jacobian,
-                )
-                ns = tuple(
-                    v for v in (100, 200, 500, 1000, 2000, 5000, 10000, 20000) if 2 * task.n_classes <= v <= task.n
-                )
-                if task.n not in ns:
-                    ns = ns + (task.n,)
-                exc_mode = mode
-                blocks = lmj.sweep_blocks(
-                    task,
-                    base,
-                    epsilons=EPS_GRID,
-                    modes=MODES,
-                    exc_mode=exc_mode,
-                    ns=ns,
-                    delta=float(bdelta),
-                    mu_grid=MU_GRID,
-                    h_grid=H_GRID,
-                    n_trials=n_trials,
-                    seed=int(seed),
-                    quick=background.in_server(),
-                )
-                job_key = repr((dp_core.__version__, tkey, fp, base, ns, float(bdelta), n_trials, int(seed)))
-                background.start("lm_sweeps", job_key, blocks, private=scoped.session_uses_upload(), restart=lm_pressed)
-            except (ValueError, TypeError) as exc:
-                widgets.show_error(exc)
-                st.session_state["lm_ran"] = False
-        if st.session_state.get("lm_ran"):
-            background.live_section("lm_sweeps", _render_sweeps, label="Running the Monte-Carlo sweeps")
-        else:
-            st.info("Press the button to run the sweeps (they take a few seconds to a minute; results are cached).")
+        _sweeps_section()
 
 with expert_section("5 · Bounds in three tiers and the noise norm", key="lm_sec_bounds") as _open:
     if _open:

@@ -109,6 +109,22 @@ def one_draw(
     }
 
 
+@scoped.cache_data(max_entries=32, show_spinner=False)
+def regions_figure(
+    task_key: tuple, fingerprint: str, config: lmg.LargeMarginGaussian, draw: int, seed: int, _draw, _task, _v: str = V
+):
+    """The first screen's decision regions of draw ``draw`` (the :func:`one_draw` with the same key) beside the
+    noise-free fit; cached because drawing the two class maps costs more than the rest of a rerun."""
+    from dp_core.mechanisms.large_margin_gaussian import figures as lmf
+
+    return lmf.decision_regions_figure(
+        [("trained without noise", _draw["phi_star"]), ("private release", _draw["phi"])],
+        _task.X_train,
+        _task.y_train,
+        scale=_draw["scale"],
+    )
+
+
 @scoped.cache_data(max_entries=16, show_spinner="Measuring accuracy against ε...")
 def accuracy_sweep(
     task_key: tuple,
