@@ -257,12 +257,20 @@ with first:
             f"The data have {fmt.integer(task.d)} dimensions after the public projection: the class regions are "
             "drawn when k = 2 (Settings)."
         )
-    note = None
+    notes = [
+        lmg.utility_note(
+            float("nan") if draw["unbounded"] else draw["acc_p"],
+            acc_np,
+            task.n_classes,
+            k=int(k) if ds.name != "gaussian_classes" else None,
+        )
+    ]
     if task.data_dependent:
-        note = (
+        notes.append(
             "🔓 Columns were scaled with statistics of the data itself: the guarantee does not cover that step "
             "(see Preprocessing)."
         )
+    note = " ".join(t for t in notes if t) or None
     first_screen(
         who="each training point (its features and its class) is protected from anyone who sees the released "
         "classifier; the test points and the public projection are not secret.",

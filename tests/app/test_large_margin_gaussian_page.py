@@ -138,8 +138,10 @@ def heatmaps(at) -> int:
     )
 
 
-@pytest.mark.parametrize(("name", "d", "floor"), [("iris", 4, 0.85), ("wine", 13, 0.7), ("breast_cancer", 30, 0.9)])
-def test_page_works_on_real_datasets(app, name, d, floor):
+@pytest.mark.parametrize(
+    ("name", "d", "C", "floor"), [("iris", 4, 3, 0.85), ("wine", 13, 3, 0.7), ("breast_cancer", 30, 2, 0.9)]
+)
+def test_page_works_on_real_datasets(app, name, d, C, floor):
     at = open_page(app, lm_data=name)
     assert not at.error, [e.value for e in at.error]
     assert not any("data itself" in w.value for w in at.warning)  # demo datasets ship public bounds: no leak
@@ -148,6 +150,9 @@ def test_page_works_on_real_datasets(app, name, d, floor):
     assert at.select_slider(key="lm_lam").value == pytest.approx(0.001)
     assert nonprivate(at) > floor
     assert heatmaps(at) == 0 and "Test accuracy" in charts(at)  # d > 2: the first screen's chart is the bars
+    private = key_numbers(at)["Test accuracy (private)"][0]
+    near_guessing = private == "no release" or float(private) < 1 / C + 0.25 * (nonprivate(at) - 1 / C)
+    assert near_guessing == any("barely better than guessing" in c.value for c in at.caption)
     # k = 2 (public projection to the plane) draws the decision regions instead
     at.number_input(key="lm_k").set_value(2).run()
     assert not at.exception and heatmaps(at) == 1

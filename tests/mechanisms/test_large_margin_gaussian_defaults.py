@@ -71,3 +71,15 @@ def test_gaussian_classes_keep_the_specification_setting():
     assert (s.k, s.lam) == (2, 0.01)
     with pytest.raises(ValueError, match="n_classes"):
         suggest_settings("wine", 13, 178, 11)
+
+
+def test_utility_note_speaks_only_when_the_release_is_near_guessing():
+    from dp_core.mechanisms.large_margin_gaussian import utility_note
+
+    note = utility_note(0.36, 0.95, 3, k=4)
+    assert note is not None and "guessing" in note and "larger ε" in note and "k (now 4)" in note
+    assert utility_note(float("nan"), 0.95, 3) is not None  # no release at all
+    assert utility_note(0.9, 0.95, 3) is None
+    assert utility_note(0.5, 0.52, 2) is None  # the non-private fit itself is no better than chance
+    with pytest.raises(ValueError, match="n_classes"):
+        utility_note(0.5, 0.9, 1)

@@ -34,6 +34,7 @@ from .experiments import (
     regularisation_sweep,
     suggest_settings,
     unbounded_share,
+    utility_note,
 )
 from .mechanism import (
     LargeMarginGaussian,
@@ -84,6 +85,7 @@ __all__ = [
     "public_projection",
     "regularisation_sweep",
     "unbounded_share",
+    "utility_note",
     "LargeMarginGaussian",
     "PreparedData",
     "ReleaseBatch",

@@ -43,6 +43,7 @@ __all__ = [
     "suggest_settings",
     "SuggestedSettings",
     "nonprivate_accuracy",
+    "utility_note",
     "MAX_D",
     "MAX_CLASSES",
 ]
@@ -301,6 +302,31 @@ def nonprivate_accuracy(task: ClassificationTask, base: LargeMarginGaussian) -> 
     phi = fit_nonprivate(data, lam=cfg.lam, mu=cfg.mu_eff(None), h=cfg.h, psd=cfg.psd)
     Zt = preprocess(task.X_test, scale=cfg.input_scale())
     return float(np.mean(predict(phi, Zt) == task.y_test))
+
+
+def utility_note(acc_private: float, acc_nonprivate: float, n_classes: int, *, k: int | None = None) -> str | None:
+    """A plain sentence when a private release is little better than guessing, saying what would change that.
+
+    ``None`` when the release keeps at least a quarter of the non-private gain over chance (``1/C``), or when
+    the non-private fit itself is no better than chance. An unbounded draw (``nan``) counts as no release.
+
+    >>> utility_note(0.34, 0.95, 3) is not None
+    True
+    >>> utility_note(0.9, 0.95, 3) is None
+    True
+    """
+    n_classes = check_int("n_classes", n_classes, lo=2, hi=MAX_CLASSES)
+    chance = 1.0 / n_classes
+    gain = float(acc_nonprivate) - chance
+    if not math.isfinite(gain) or gain <= 0.05:
+        return None
+    if math.isfinite(float(acc_private)) and float(acc_private) - chance >= 0.25 * gain:
+        return None
+    fewer = f", or a smaller projection dimension k (now {k})" if k is not None and k > 1 else ""
+    return (
+        "At this setting the noise swamps the classifier: this release is barely better than guessing. "
+        f"More training rows, a larger ε{fewer} would change that."
+    )
 
 
 def accuracy_sweep(
