@@ -25,10 +25,9 @@ from ui.first_screen import KeyNumber, expert_section, first_screen, tip
 st.title("🎯 Large-margin Gaussian classifier")
 widgets.audit_link("large-margin-gaussian", "repaired-psd-off")
 st.markdown(
-    "A classifier that describes each class by an ellipse-shaped region and assigns a point to the nearest one. "
-    "It is trained with a random term added to its training objective, so that the released classifier "
-    "reveals little about any single training point. Source: Pathak & Raj, *Large Margin Multiclass Gaussian "
-    "Classification with Differential Privacy*."
+    "A classifier that gives each class an ellipse-shaped region, trained with a random term added to its "
+    "objective so that the released classifier reveals little about any one training point "
+    "(Pathak & Raj, *Large Margin Multiclass Gaussian Classification with Differential Privacy*)."
 )
 
 eps, _delta_dp, seed, trials = widgets.sidebar_controls()
@@ -217,7 +216,7 @@ with first:
     acc_delta = f"non-private {fmt.number(acc_np)}"
     numbers = [
         KeyNumber(
-            "Noise added (average size)",
+            "Noise added",
             fmt.number(acc["expected_noise_norm"], sig=3),
             help="The average size of the random matrix added to the training objective (its norm). "
             "Larger means more noise, more privacy and less accuracy.",
@@ -232,6 +231,7 @@ with first:
             "Test accuracy (private)",
             acc_value,
             delta=acc_delta,
+            delta_arrow="off",
             help="Share of held-out test points classified correctly by this private release, beside the "
             "same classifier trained without noise.",
         ),
@@ -272,8 +272,7 @@ with first:
         )
     note = " ".join(t for t in notes if t) or None
     first_screen(
-        who="each training point (its features and its class) is protected from anyone who sees the released "
-        "classifier; the test points and the public projection are not secret.",
+        who="each training point, its features and its class, from anyone who sees the released classifier.",
         numbers=numbers,
         mechanism="large-margin-gaussian",
         mode=badges.large_margin_audit_mode(mode, psd_on),

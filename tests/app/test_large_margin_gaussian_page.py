@@ -14,7 +14,7 @@ from dp_core import glossary
 
 PAGE = "pages/large_margin_gaussian.py"
 SECTIONS = ("lm_sec_accounting", "lm_sec_draw", "lm_sec_flaws", "lm_sec_sweeps", "lm_sec_bounds")
-FIRST = ("Noise added (average size)", "Privacy guarantee", "Test accuracy (private)")
+FIRST = ("Noise added", "Privacy guarantee", "Test accuracy (private)")
 
 
 def open_page(app, *, sections=SECTIONS, **params):

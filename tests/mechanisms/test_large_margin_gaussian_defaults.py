@@ -77,7 +77,8 @@ def test_utility_note_speaks_only_when_the_release_is_near_guessing():
     from dp_core.mechanisms.large_margin_gaussian import utility_note
 
     note = utility_note(0.36, 0.95, 3, k=4)
-    assert note is not None and "guessing" in note and "larger ε" in note and "k (now 4)" in note
+    assert note is not None and "guessing" in note and "larger ε" in note and "k = 4 now" in note
+    assert "k =" not in utility_note(0.36, 0.95, 3, k=2)  # two dimensions: projecting further is no advice
     assert utility_note(float("nan"), 0.95, 3) is not None  # no release at all
     assert utility_note(0.9, 0.95, 3) is None
     assert utility_note(0.5, 0.52, 2) is None  # the non-private fit itself is no better than chance

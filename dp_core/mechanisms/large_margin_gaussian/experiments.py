@@ -322,10 +322,12 @@ def utility_note(acc_private: float, acc_nonprivate: float, n_classes: int, *, k
         return None
     if math.isfinite(float(acc_private)) and float(acc_private) - chance >= 0.25 * gain:
         return None
-    fewer = f", or a smaller projection dimension k (now {k})" if k is not None and k > 1 else ""
+    options = ["more training rows", "a larger ε"]
+    if k is not None and k > 2:
+        options.append(f"fewer projected dimensions (k = {k} now, in Settings)")
     return (
         "At this setting the noise swamps the classifier: this release is barely better than guessing. "
-        f"More training rows, a larger ε{fewer} would change that."
+        f"{', '.join(options[:-1]).capitalize()} or {options[-1]} would change that."
     )
 
 

@@ -162,6 +162,9 @@ def decision_regions_figure(
     return fig
 
 
+_BAR_COLORS = ("#BBBBBB", "#0072B2", "#444444")  # chance, private, non-private (in the page's order)
+
+
 def accuracy_bars_figure(
     bars: list[tuple[str, float]], *, title: str = "", x_title: str = "test accuracy"
 ) -> go.Figure:
@@ -176,7 +179,7 @@ def accuracy_bars_figure(
             orientation="h",
             text=texts,
             textposition="auto",
-            marker={"color": [color_of("nonprivate") if "non-private" in lab else "#0072B2" for lab in labels]},
+            marker={"color": [_BAR_COLORS[i % len(_BAR_COLORS)] for i in range(len(labels))]},
             hovertemplate="%{y}: %{x:.3f}<extra></extra>",
             showlegend=False,
         )
