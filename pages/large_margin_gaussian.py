@@ -32,8 +32,8 @@ st.markdown(
 
 eps, _delta_dp, seed, trials = widgets.sidebar_controls()
 st.sidebar.caption(
-    "This mechanism is pure ε-DP: the sidebar's δ is not used here. The δ on this page is the "
-    "confidence of the utility bounds."
+    "This mechanism's guarantee has no failure probability: the sidebar's δ is not used here. The δ in the "
+    "settings below is the confidence of the utility bounds."
 )
 
 MODES = lmg.MODES
@@ -150,7 +150,7 @@ with expert_section("⚙️ Settings: regulariser, Huber width, projection, budg
     bdelta = state.widget(
         "lm_bdelta",
         control="select_slider",
-        label="Bound confidence δ (utility bounds, not a DP δ)",
+        label="Bound confidence δ (utility bounds, not the privacy δ)",
         format_func=fmt.delta,
         container=s9,
         help="Failure probability of the utility bounds below; not the δ of differential privacy.",
