@@ -586,9 +586,7 @@ def _sweeps_section() -> None:
                 semantics=semantics,
                 jacobian=jacobian,
             )
-            ns = tuple(v for v in (100, 200, 500, 1000, 2000, 5000, 10000, 20000) if 2 * task.n_classes <= v <= task.n)
-            if task.n not in ns:
-                ns = ns + (task.n,)
+            ns = lmj.n_grid(task.n, task.n_classes)
             blocks = lmj.sweep_blocks(
                 task,
                 base,
