@@ -518,7 +518,6 @@ def widget(
     return value
 
 
-
 def reset_on_change(name: str, value: Any, defaults: dict[str, Any]) -> None:
     """Give the widgets in ``defaults`` their (data-dependent) default when widget ``name`` changed value.
 
