@@ -65,15 +65,6 @@ LB_VARIANTS = ("noisy-wtd-llp", "wtd-lba")
 LB_NOISE_MIN, LB_NOISE_MAX = 0.05, 100.0
 LB_RANGE_LIMIT = 1e12
 
-# Large-margin Gaussian page.
-LM_DATASETS = ("gaussian_classes", "iris", "wine", "breast_cancer")
-LM_MODES = ("corrected", "repaired", "printed")
-LM_LAM_OPTIONS = (0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
-LM_MU_OPTIONS = ("= λ",) + tuple(str(v) for v in LM_LAM_OPTIONS)
-LM_H_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
-LM_BDELTA_OPTIONS = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
-LM_N_MIN, LM_N_MAX, LM_N_STEP = 100, 20_000, 100
-LM_K_MIN, LM_K_MAX = 1, 10
 
 # Guided tour ("Start here").
 TOUR_STEPS = 6
@@ -177,17 +168,6 @@ URL_PARAMS: dict[str, UrlParam] = {
     "lb_hi": UrlParam(float, None, -LB_RANGE_LIMIT, LB_RANGE_LIMIT, page=_LB, label="highest label value"),
     "lb_metric": UrlParam(str, "test_mse", options=("test_mse", "excess_risk"), page=_LB, label="utility metric"),
     # large-margin Gaussian
-    "lm_data": UrlParam(str, "gaussian_classes", page=_LM, label="dataset"),
-    "lm_mode": UrlParam(str, "corrected", options=LM_MODES, page=_LM, label="mode"),
-    "lm_lam": UrlParam(float, 0.01, options=LM_LAM_OPTIONS, page=_LM, label="trace regulariser λ"),
-    "lm_mu": UrlParam(str, "= λ", options=LM_MU_OPTIONS, page=_LM, label="strong convexity μ"),
-    "lm_h": UrlParam(float, 0.5, options=LM_H_OPTIONS, page=_LM, label="Huber width h"),
-    "lm_n": UrlParam(int, 1000, LM_N_MIN, LM_N_MAX, step=LM_N_STEP, page=_LM, label="training points n"),
-    "lm_k": UrlParam(int, 2, LM_K_MIN, LM_K_MAX, page=_LM, label="projection dimension k"),
-    "lm_psd": UrlParam(str, "on", options=("on", "off"), page=_LM, label="PSD constraint"),
-    "lm_sem": UrlParam(str, "target", options=("target", "paper"), page=_LM, label="ε semantics"),
-    "lm_jac": UrlParam(str, "conservative", options=("conservative", "tight"), page=_LM, label="Jacobian count"),
-    "lm_bdelta": UrlParam(float, 0.05, options=LM_BDELTA_OPTIONS, page=_LM, label="bound confidence δ"),
     # guided tour
     "step": UrlParam(int, 1, 1, TOUR_STEPS, page=_TOUR, label="tour step"),
     # privacy audit (options of the chosen mechanism are passed by the page: they depend on it)

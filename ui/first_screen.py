@@ -63,6 +63,7 @@ class KeyNumber:
     help: str | None = None
     delta: str | None = None
     delta_color: str = "off"
+    delta_arrow: str = "auto"  # "off" for a delta that is a comparison, not a change (no up/down arrow)
 
 
 def status_badge(mechanism: str, mode: str, *, container=None) -> str | None:
@@ -118,7 +119,14 @@ def first_screen(
     status = None
     cols = st.columns(len(numbers) + (1 if mechanism else 0))
     for col, num in zip(cols, numbers, strict=False):
-        col.metric(num.label, num.value, delta=num.delta, delta_color=num.delta_color, help=num.help)
+        col.metric(
+            num.label,
+            num.value,
+            delta=num.delta,
+            delta_color=num.delta_color,
+            delta_arrow=num.delta_arrow,
+            help=num.help,
+        )
     if mechanism:
         with cols[-1]:
             st.caption("Guarantee status")

@@ -535,3 +535,19 @@ def widget(
         if st.query_params.get(name) != txt:
             st.query_params[name] = txt
     return value
+
+
+def reset_on_change(name: str, value: Any, defaults: dict[str, Any]) -> None:
+    """Give the widgets in ``defaults`` their (data-dependent) default when widget ``name`` changed value.
+
+    Call it before those widgets are created. After, say, a new dataset, its suggested settings apply
+    instead of values chosen for the previous one; a link's values apply to the run that opened it.
+    """
+    seen = f"_last_{name}"
+    last = st.session_state.get(seen)
+    if last is not None and last != value:
+        for dep, default in defaults.items():
+            st.session_state.pop(f"{dep}__keep", None)
+            st.session_state.pop(f"u_{dep}", None)
+            st.session_state[dep] = default
+    st.session_state[seen] = value
