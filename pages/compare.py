@@ -4,6 +4,7 @@ smallest ε meeting a target, and share / export (link, JSON configuration, HTML
 import streamlit as st
 
 from dp_core import display, registry
+from dp_core.audit.table import STATUS_CERTIFIED, STATUS_CLAIMED, STATUS_NOT_VALID
 from dp_core.compare import ADAPTERS, applicable_adapters, compare_param_specs, default_epsilons, make_spec
 from dp_core.compare.budget import budget_card, headline, noise_table
 from dp_core.compare.figures import METRIC_TITLES, compare_figure, learning_curve_figure, negotiation_figure
@@ -134,6 +135,13 @@ if result.summary.empty or "method" not in result.summary.columns:
     st.stop()
 
 # ------------------------------------------------------------------ the first screen
+#: The comparison's guarantee statuses in the words of the audit table's badges (when no stored audit backs one).
+COMPARE_STATUS = {
+    "certified": STATUS_CERTIFIED,
+    "claimed": STATUS_CLAIMED,
+    "refuted": STATUS_NOT_VALID,
+    "none": "no privacy claim",
+}
 top = headline(result, eps)
 _metric_title = METRIC_TITLES[result.metric]
 _short = "R²" if result.metric == "r2" else _metric_title.removeprefix("Test ").lower()
@@ -162,12 +170,19 @@ first_screen(
         ),
         KeyNumber(
             "Lost to privacy",
-            display.number(top["gap"]),
-            help=f"Non-private minus best private {_metric_title.lower()}: the price of the privacy budget.",
+            display.number(max(top["gap"], 0.0) if top["gap"] == top["gap"] else top["gap"]),
+            help=f"Non-private minus best private {_metric_title.lower()}: the price of the privacy budget"
+            + (
+                " (the best private run scored above the non-private fit here: the test set is small and the "
+                "difference is sampling noise)."
+                if top["gap"] < 0
+                else "."
+            ),
         ),
     ],
     mechanism=audit_mech or None,
     mode=audit_mode or None,
+    status=(COMPARE_STATUS.get(best["status"], best["status"]), best["statement"]) if best else None,
     note=(
         (f"Best at this budget: **{best['label']}** (its guarantee's status on the right)." if best else "")
         + (

@@ -142,8 +142,9 @@ def headline(result: CompareResult, epsilon: float) -> dict:
     dict
         ``metric``, ``epsilon``, ``best`` and ``best_labels_only`` (each ``None`` or a dict with
         ``method``, ``label``, ``utility``, ``utility_lo``, ``utility_hi``, ``audit`` as
-        ``"mechanism/mode"`` or ``""``), ``reference`` (non-private utility, ``nan`` if unknown) and
-        ``gap`` (reference minus best, ``nan`` if either is unknown).
+        ``"mechanism/mode"`` or ``""``, the guarantee's ``status`` (one of
+        :data:`~dp_core.plugin.STATUSES`) and its ``statement``), ``reference`` (non-private utility,
+        ``nan`` if unknown) and ``gap`` (reference minus best, ``nan`` if either is unknown).
     """
     eps = check_epsilon(epsilon, allow_inf=False)
     at = utility_at(result, eps)
@@ -163,6 +164,8 @@ def headline(result: CompareResult, epsilon: float) -> dict:
                 "utility_lo": float(r["utility_lo"]),
                 "utility_hi": float(r["utility_hi"]),
                 "audit": m.get("audit", "") or "",
+                "status": m.get("status", "none"),
+                "statement": m.get("statement", ""),
             }
     ref = float(result.reference_utility)
     top = best[False]

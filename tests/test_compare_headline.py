@@ -1,0 +1,50 @@
+"""dp_core.compare.budget.headline: the compare page's key numbers at the sidebar's ε."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from dp_core.compare import default_epsilons, make_spec, run_compare
+from dp_core.compare.budget import headline
+from dp_core.compare.engine import utility_at
+from dp_core.data import load_dataset
+
+
+@pytest.fixture(scope="module")
+def result():
+    spec = make_spec(epsilons=default_epsilons(0.1, 10.0, 4), delta=1e-5, n_trials=6, seed=0)
+    return run_compare(load_dataset("diabetes"), spec, mechanisms=("output_perturbation", "label_dp_bags"))
+
+
+def test_best_is_the_largest_utility_among_whole_record_methods(result):
+    h = headline(result, 1.0)
+    at = utility_at(result, 1.0)
+    labels_only = {m["method"] for m in result.methods if m["label_dp"]}
+    full = at[~at["method"].isin(labels_only)].dropna(subset=["utility"])
+    assert h["best"]["utility"] == pytest.approx(full["utility"].max(), rel=1e-9)
+    assert h["best"]["method"] not in labels_only
+    lo = at[at["method"].isin(labels_only)].dropna(subset=["utility"])
+    assert h["best_labels_only"]["utility"] == pytest.approx(lo["utility"].max(), rel=1e-9)
+    assert h["best"]["utility_lo"] <= h["best"]["utility"] <= h["best"]["utility_hi"]
+    assert h["best"]["status"] in ("certified", "claimed", "refuted", "none")
+
+
+def test_gap_is_reference_minus_best_and_shrinks_with_more_budget(result):
+    small, large = headline(result, 0.1), headline(result, 10.0)
+    for h in (small, large):
+        assert h["reference"] == pytest.approx(result.reference_utility)
+        assert h["gap"] == pytest.approx(h["reference"] - h["best"]["utility"])
+    assert large["best"]["utility"] > small["best"]["utility"]  # more budget, less noise
+    assert large["gap"] < small["gap"]
+
+
+def test_outside_the_grid_there_is_no_best(result):
+    h = headline(result, 100.0)  # the grid ends at 10: nothing measured there
+    assert h["best"] is None and math.isnan(h["gap"])
+
+
+def test_invalid_epsilon_is_refused(result):
+    with pytest.raises(ValueError, match="epsilon"):
+        headline(result, -1.0)
