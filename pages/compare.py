@@ -7,7 +7,7 @@ from dp_core import display, registry
 from dp_core.audit.table import STATUS_CERTIFIED, STATUS_CLAIMED, STATUS_NOT_VALID
 from dp_core.compare import ADAPTERS, applicable_adapters, compare_param_specs, default_epsilons, make_spec
 from dp_core.compare.budget import budget_card, headline, noise_table
-from dp_core.compare.figures import METRIC_TITLES, compare_figure, learning_curve_figure, negotiation_figure
+from dp_core.compare.figures import METRIC_TITLES
 from dp_core.compare.registry import STATUS_LABELS, adapter_key
 from dp_core.negotiate import answer_sentences, answer_table_for_people, rows_factor_words
 from dp_core.report import COMPARE_PAGE, targets_from_params
@@ -197,7 +197,11 @@ view = state.widget(
     "view", control="radio", label="Show", options=tuple(VIEWS), format_func=VIEWS.get, default="utility"
 )
 page_params["view"] = view
-st.plotly_chart(compare_figure(result, y=view, eps_marker=eps), width="stretch", key="compare_chart")
+st.plotly_chart(
+    cc.compare_chart(ds.name, ds.fingerprint, spec, mechanisms, view, float(eps), result),
+    width="stretch",
+    key="compare_chart",
+)
 st.caption(
     f"Means over Monte-Carlo trials with 95% intervals (trials per mechanism in the legend; each "
     f"mechanism caps the sidebar's {display.integer(trials)} trials at its own limit). "
@@ -386,31 +390,38 @@ with tab_neg:
         for line in answer_sentences(answer):
             st.markdown(f"- {line}")
         widgets.table(answer_table_for_people(answer), key="compare_answer_table")
-        if answer.get("learning_curve"):
-            st.plotly_chart(learning_curve_figure(answer), width="stretch", key="learning_curve_chart")
-        if answer.get("grid") and answer["rows_factor"] == 1.0:
-            st.plotly_chart(
-                negotiation_figure(
-                    result
-                    if answer["delta_used"] == delta
-                    else cc.compare(
-                        ds.name,
-                        ds.fingerprint,
-                        make_spec(
-                            epsilons=grid,
-                            delta=answer["delta_used"],
-                            n_trials=trials,
-                            seed=seed,
-                            **dict(spec.params),
-                        ),
-                        mechanisms,
-                        ds,
+        show_grid = bool(answer.get("grid")) and answer["rows_factor"] == 1.0
+        at_delta = None
+        if show_grid:
+            at_delta = (
+                result
+                if answer["delta_used"] == delta
+                else cc.compare(
+                    ds.name,
+                    ds.fingerprint,
+                    make_spec(
+                        epsilons=grid, delta=answer["delta_used"], n_trials=trials, seed=seed, **dict(spec.params)
                     ),
-                    answer,
-                ),
-                width="stretch",
-                key="negotiation_chart",
+                    mechanisms,
+                    ds,
+                )
             )
+        figs = cc.negotiation_charts(
+            ds.name,
+            ds.fingerprint,
+            spec,
+            mechanisms,
+            tuple(targets),
+            float(eps),
+            solve,
+            float(rows_factor),
+            answer,
+            at_delta,
+        )
+        if figs["learning_curve"] is not None:
+            st.plotly_chart(figs["learning_curve"], width="stretch", key="learning_curve_chart")
+        if figs["negotiation"] is not None:
+            st.plotly_chart(figs["negotiation"], width="stretch", key="negotiation_chart")
         if answer["k_answers"]:
             st.markdown("**Label-DP by aggregation: smallest bag size k**")
             widgets.table(

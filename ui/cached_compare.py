@@ -64,3 +64,48 @@ def report(
     cfg: ExplorerConfig = config_from_json(config_json)
     rep = build_report(cfg, dataset=_ds, result=_result, negotiation=_negotiation)
     return rep.html, rep.csv
+
+
+# ------------------------------------------------------------------ figures (built once per result and view)
+# A Plotly figure of a comparison costs 0.1-0.3 s to build; a rerun that changes nothing it shows (another
+# tab, the negotiation target, a text box) reuses it. Keyed like the result it draws; never modified.
+@scoped.cache_resource(max_entries=32, show_spinner=False)
+def compare_chart(
+    name: str,
+    fingerprint: str,
+    spec: CompareSpec,
+    mechanisms: tuple[str, ...] | None,
+    view: str,
+    eps_marker: float,
+    _result: CompareResult,
+    _v: str = V,
+):
+    from dp_core.compare.figures import compare_figure
+
+    return compare_figure(_result, y=view, eps_marker=eps_marker)
+
+
+@scoped.cache_resource(max_entries=32, show_spinner=False)
+def negotiation_charts(
+    name: str,
+    fingerprint: str,
+    spec: CompareSpec,
+    mechanisms: tuple[str, ...] | None,
+    targets: tuple[str, ...],
+    epsilon: float,
+    solve_for: str,
+    rows_factor: float,
+    _answer: dict,
+    _result: CompareResult | None,
+    _v: str = V,
+) -> dict:
+    """The negotiation's figures: ``learning_curve`` and ``negotiation`` (each a figure or ``None``).
+
+    ``_result`` is the comparison at the answer's δ (``None`` when the negotiation figure is not shown).
+    """
+    from dp_core.compare.figures import learning_curve_figure, negotiation_figure
+
+    return {
+        "learning_curve": learning_curve_figure(_answer) if _answer.get("learning_curve") else None,
+        "negotiation": negotiation_figure(_result, _answer) if _result is not None else None,
+    }
