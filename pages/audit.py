@@ -8,7 +8,6 @@ import streamlit as st
 from dp_core import display, registry
 from dp_core import display as fmt
 from dp_core.audit import MECHANISMS, VERDICT_VIOLATION
-from dp_core.audit.report import convergence_figure, histogram_figure
 from ui import badges, cached, state, widgets
 from ui import cached_audit as ca
 from ui.constants import AUDIT_RUN_OPTIONS
@@ -202,6 +201,20 @@ except ValueError as exc:
     st.stop()
 
 r = report.result
+hist_fig, conv_fig = ca.audit_figures(
+    mech_name,
+    mode,
+    pair,
+    float(eps),
+    audit_delta,
+    int(runs),
+    int(seed),
+    pair_seed,
+    tuple(sorted(options.items())),
+    "" if ds is None else ds.name,
+    "" if ds is None else ds.fingerprint,
+    report,
+)
 
 # ------------------------------------------------------------------ the first screen
 claim_text = f"ε = {fmt.number(r.eps_claimed, sig=4)}" + (
@@ -242,7 +255,7 @@ else:
         "private: a statistic or a pair of datasets that was not tried may leak more.",
         icon="📏",
     )
-st.plotly_chart(histogram_figure(report), width="stretch", key="audit_hist")
+st.plotly_chart(hist_fig, width="stretch", key="audit_hist")
 if len(report.extremes):
     lines = [
         f"{row.side}: {fmt.integer(row.count)} runs ({fmt.percent(row.share)}) at "
@@ -292,7 +305,7 @@ with expert_section("How an audit works"):
     st.caption(f"Claim: {report.note.rstrip('.')}. Pair: {report.pair}.")
 
 with expert_section("How the bound grows with the number of runs"):
-    st.plotly_chart(convergence_figure(report), width="stretch", key="audit_conv")
+    st.plotly_chart(conv_fig, width="stretch", key="audit_conv")
     widgets.table(report.convergence, formats={"runs": fmt.integer}, key="audit_convergence_table")
 
 with expert_section("How the bound was computed"):
