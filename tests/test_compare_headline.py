@@ -48,3 +48,45 @@ def test_outside_the_grid_there_is_no_best(result):
 def test_invalid_epsilon_is_refused(result):
     with pytest.raises(ValueError, match="epsilon"):
         headline(result, -1.0)
+
+
+# ------------------------------------------------------------------ combine_results
+def test_mechanisms_run_one_at_a_time_combine_to_the_joint_run():
+    from dp_core.compare import combine_results
+
+    ds = load_dataset("breast_cancer")
+    spec = make_spec(epsilons=default_epsilons(0.1, 10.0, 3), delta=1e-5, n_trials=4, seed=3)
+    keys = ("output_perturbation", "input_perturbation")
+    joint = run_compare(ds, spec, mechanisms=keys)
+    parts = combine_results([run_compare(ds, spec, mechanisms=(k,)) for k in keys])
+    cols = ["adapter", "method", "epsilon", "trial"]
+    a = joint.trials.sort_values(cols).reset_index(drop=True)
+    b = parts.trials.sort_values(cols).reset_index(drop=True)
+    assert a.equals(b)  # the same numbers: each adapter draws from spec.seed alone
+    assert (
+        joint.summary.sort_values(cols[:3])
+        .reset_index(drop=True)
+        .equals(parts.summary.sort_values(cols[:3]).reset_index(drop=True))
+    )
+    assert parts.nonprivate == joint.nonprivate and parts.reference_utility == joint.reference_utility
+    assert [m["method"] for m in parts.methods] == [m["method"] for m in joint.methods]
+    assert headline(parts, 1.0) == headline(joint, 1.0)
+
+
+def test_combine_refuses_parts_that_do_not_fit():
+    from dp_core.compare import combine_results
+
+    ds = load_dataset("breast_cancer")
+    spec = make_spec(epsilons=(1.0,), delta=1e-5, n_trials=2, seed=0)
+    one = run_compare(ds, spec, mechanisms=("output_perturbation",))
+    with pytest.raises(ValueError, match="parts"):
+        combine_results([])
+    with pytest.raises(ValueError, match="disjoint"):
+        combine_results([one, one])
+    other = run_compare(
+        ds, make_spec(epsilons=(1.0,), delta=1e-5, n_trials=2, seed=1), mechanisms=("input_perturbation",)
+    )
+    with pytest.raises(ValueError, match="same dataset and spec"):
+        combine_results([one, other])
+    with pytest.raises(TypeError, match="CompareResult"):
+        combine_results([one, "not a result"])

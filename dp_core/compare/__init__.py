@@ -10,7 +10,15 @@
 """
 
 from .config import CONFIG_SCHEMA, SHARED_DEFAULTS, SHARED_KEYS, ExplorerConfig, config_from_json, config_from_mapping
-from .engine import CompareResult, compare_param_specs, default_epsilons, make_spec, run_compare, utility_at
+from .engine import (
+    CompareResult,
+    combine_results,
+    compare_param_specs,
+    default_epsilons,
+    make_spec,
+    run_compare,
+    utility_at,
+)
 from .registry import ADAPTERS, STATUS_LABELS, STATUSES, Adapter, CompareSpec, MethodInfo, applicable_adapters
 
 __all__ = [
@@ -25,6 +33,7 @@ __all__ = [
     "default_epsilons",
     "make_spec",
     "run_compare",
+    "combine_results",
     "utility_at",
     "ADAPTERS",
     "STATUS_LABELS",
