@@ -118,7 +118,15 @@ except (TypeError, ValueError) as exc:
     st.stop()
 
 try:
-    result = cc.compare(ds.name, ds.fingerprint, spec, mechanisms, ds)
+    bar = st.empty()
+
+    def _progress(done: int, total: int, title: str) -> None:
+        if done < total:
+            bar.progress(done / total, text=f"Running {title} ({done + 1} of {total} mechanisms)...")
+        else:
+            bar.empty()
+
+    result = cc.compare_by_mechanism(ds.name, ds.fingerprint, spec, mechanisms, ds, progress=_progress)
 except (TypeError, ValueError) as exc:
     widgets.show_error(exc)
     st.stop()

@@ -8,8 +8,19 @@ Demo data go to the server's shared cache, an upload only to this session's memo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import dp_core
-from dp_core.compare import CompareResult, CompareSpec, ExplorerConfig, config_from_json, run_compare
+from dp_core.compare import (
+    ADAPTERS,
+    CompareResult,
+    CompareSpec,
+    ExplorerConfig,
+    applicable_adapters,
+    combine_results,
+    config_from_json,
+    run_compare,
+)
 from dp_core.negotiate import negotiate
 from dp_core.report import build_report
 
@@ -23,6 +34,40 @@ def compare(
     name: str, fingerprint: str, spec: CompareSpec, mechanisms: tuple[str, ...] | None, _ds, _v: str = V
 ) -> CompareResult:
     return run_compare(_ds, spec, mechanisms=mechanisms)
+
+
+@scoped.cache_data(max_entries=48, show_spinner=False)
+def compare_one(name: str, fingerprint: str, spec: CompareSpec, key: str, _ds, _v: str = V) -> CompareResult:
+    """The comparison of one mechanism (adapter ``key``): cached on its own, so a change of the selection
+    reruns only the mechanisms added, and a slow mechanism never holds the others back."""
+    return run_compare(_ds, spec, mechanisms=(key,))
+
+
+def compare_by_mechanism(
+    name: str,
+    fingerprint: str,
+    spec: CompareSpec,
+    mechanisms: tuple[str, ...] | None,
+    ds,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> CompareResult:
+    """:func:`compare` computed one mechanism at a time (each cached by :func:`compare_one`), then combined
+    (the same numbers: every mechanism draws from the spec's seed alone).
+
+    ``progress(done, total, title)`` is called before each mechanism and after the last one (with
+    ``done == total``): the page shows it as one progress bar.
+    """
+    keys = [a.key for a in applicable_adapters(ds.task, mechanisms)]
+    if not keys:
+        return run_compare(ds, spec, mechanisms=mechanisms)  # raises the engine's message
+    parts = []
+    for i, key in enumerate(keys):
+        if progress is not None:
+            progress(i, len(keys), ADAPTERS[key].title)
+        parts.append(compare_one(name, fingerprint, spec, key, ds))
+    if progress is not None:
+        progress(len(keys), len(keys), "")
+    return combine_results(parts)
 
 
 @scoped.cache_data(max_entries=32, show_spinner="Negotiating...")
