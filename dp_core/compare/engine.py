@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._blas import single_threaded_blas
 from .._validation import check_delta, check_epsilon, check_in_interval, check_int
 from ..data import Dataset
 from ..exceptions import DPCoreError, PrivacyLeakWarning
@@ -182,6 +183,11 @@ def run_compare(
             f"no mechanism applies to the {ds.task} task of dataset {ds.name!r}"
             + (f" among {list(mechanisms)}." if mechanisms is not None else ".")
         )
+    with single_threaded_blas():  # many small products: BLAS threads only contend for the shared cores
+        return _run_compare(ds, spec, adapters, progress)
+
+
+def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> CompareResult:
     states, skipped = {}, {}
     for a in adapters:
         try:
