@@ -162,7 +162,7 @@ first_screen(
     ),
     numbers=[
         KeyNumber(
-            f"Best private {_short} at ε = {display.epsilon(eps)}",
+            f"Best private {_short}",
             display.number(best["utility"]) if best else display.MISSING,
             help=(
                 f"{tip('ε', '')} The best measured {_metric_title.lower()} of a method that protects whole "
@@ -192,7 +192,13 @@ first_screen(
     mode=audit_mode or None,
     status=(COMPARE_STATUS.get(best["status"], best["status"]), best["statement"]) if best else None,
     note=(
-        (f"Best at this budget: **{best['label']}** (its guarantee's status on the right)." if best else "")
+        (
+            f"At ε = {display.epsilon(eps)} (the sidebar's budget), the best method whose guarantee holds: "
+            f"**{best['label']}** (its status on the right)."
+            if best
+            else f"No method whose guarantee holds was measured at ε = {display.epsilon(eps)}: widen the grid "
+            "in the comparison settings."
+        )
         + (
             f" Best of the weaker, labels-only methods: {best_lo['label']} ({display.number(best_lo['utility'])})."
             if best_lo

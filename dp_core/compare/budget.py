@@ -129,11 +129,17 @@ def budget_card(result: CompareResult, *, epsilon: float, delta: float, n: int |
     }
 
 
+#: Guarantee statuses under which a method counts as private for the headline numbers.
+VALID_STATUSES = ("certified", "claimed")
+
+
 def headline(result: CompareResult, epsilon: float) -> dict:
     """The compare page's key numbers at ``epsilon``: the best measured private utility, the non-private one.
 
-    The best method is chosen among those that protect features and labels; the best label-only
-    method (a weaker promise: the features are public) is reported beside it, never instead of it.
+    The best method is chosen among those whose guarantee holds (certified, or claimed by its paper and
+    not refuted: a method whose claim is false is not private, however accurate) and that protect
+    features and labels; the best label-only method (a weaker promise: the features are public) is
+    reported beside it, never instead of it.
     Utility is the mean over trials interpolated at ``epsilon`` (:func:`~dp_core.compare.engine.utility_at`);
     methods without a finite value there (outside their grid) are left out.
 
@@ -155,6 +161,8 @@ def headline(result: CompareResult, epsilon: float) -> dict:
         if not math.isfinite(u):
             continue
         m = info.get(r["method"], {})
+        if m.get("status", "none") not in VALID_STATUSES:
+            continue
         labels_only = bool(m.get("label_dp", False))
         if best[labels_only] is None or u > best[labels_only]["utility"]:
             best[labels_only] = {

@@ -296,7 +296,7 @@ def test_first_screen_three_numbers_status_badge_one_chart_and_every_symbol_expl
     nodes = first_screen_nodes(at)
     kind = [getattr(n, "type", None) for n in nodes]
     shown = {n.label: n.value for n in nodes if getattr(n, "type", None) == "metric"}
-    assert list(shown) == ["Best private accuracy at ε = 1", "Non-private accuracy", "Lost to privacy"]
+    assert list(shown) == ["Best private accuracy", "Non-private accuracy", "Lost to privacy"]
     assert all(n.help for n in nodes if getattr(n, "type", None) == "metric")
     best, ref, gap = (float(v) for v in shown.values())
     assert 0.5 < best <= ref <= 1.0 and gap == pytest.approx(ref - best, abs=2e-3)
@@ -361,7 +361,7 @@ def test_small_upload_of_100_rows(app):
     assert all(e.value.startswith("**Not a valid guarantee:**") for e in at.error)
     assert len(charts(at)) >= 1
     shown = {m.label: m.value for m in at.metric}
-    assert list(shown)[:3] == ["Best private accuracy at ε = 1", "Non-private accuracy", "Lost to privacy"]
+    assert list(shown)[:3] == ["Best private accuracy", "Non-private accuracy", "Lost to privacy"]
     assert float(shown["Lost to privacy"]) >= 0  # a private run above the non-private one is noise, not a gain
     for w in at.warning:  # a mechanism that cannot run on 100 rows says why, in words
         assert "Traceback" not in w.value
