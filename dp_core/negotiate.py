@@ -40,10 +40,10 @@ from ._validation import (
 )
 from .calibration import solve_monotone
 from .compare import ADAPTERS, CompareResult, default_epsilons, make_spec, run_compare
-from .compare.curves import _curve_arrays, extrapolate, fit_learning_curve
 from .compare.registry import utility_metric_name
 from .data import Dataset, fingerprint_arrays
 from .exceptions import PrivacyLeakWarning
+from .learning_curve import _curve_arrays, extrapolate, fit_learning_curve
 from .rng import as_generator
 
 __all__ = [

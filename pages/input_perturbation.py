@@ -9,6 +9,7 @@ from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms.input_perturbation import figures as ipf
 from dp_core.mechanisms.input_perturbation.experiment import SimulationConfig, default_n_grid
 from dp_core.mechanisms.input_perturbation.params import min_n
+from dp_core.preprocessing import default_eta
 from ui import badges, state, widgets
 from ui import cached_input_perturbation as cip
 from ui.constants import IP_ALPHA_OPTIONS, IP_DMULT_OPTIONS, IP_ETA_MAX, IP_ETA_MIN
@@ -59,7 +60,10 @@ if st.session_state.get("ip_last_fp") not in (None, ds.fingerprint):
 st.session_state["ip_last_fp"] = ds.fingerprint
 _init("ip_model", default_model, str, tuple(MODEL_LABELS))
 _init("ip_alpha", 1.0, float, ALPHA_OPTIONS)
-_init("ip_eta", 1.0, float)
+preprocess = str(state.get("preprocess"))
+# the documented rule (dp_core.preprocessing.default_eta): from the dimension and the budget, never the data
+eta_rule = default_eta(ds.d + 1, float(eps), preprocess)
+_init("ip_eta", eta_rule, float)
 _init("ip_dmult", 1.0, float, DMULT_OPTIONS)
 _init("ip_mode", "COR2", str, tuple(MODE_LABELS))
 _init("ip_sampler", "stats", str, tuple(SAMPLER_LABELS))
@@ -95,6 +99,8 @@ with st.expander("⚙️ Mechanism settings", expanded=True):
         on_change=_keep,
         args=("ip_eta",),
         format="%.3g",
+        help="Default from the rule η = max(1, √d·min(1, ε/10)) (d with the intercept): a larger ball lets the "
+        "model fit better but every mechanism's noise grows with η.",
     )
     c4, c5, c6 = st.columns(3)
     dmult = c4.select_slider(
@@ -153,7 +159,7 @@ state.sync_url(
 )
 
 try:
-    data = cip.prepared(ds.name, ds.fingerprint, model, positive_class, int(seed), _ds=ds)
+    data = cip.prepared(ds.name, ds.fingerprint, model, positive_class, int(seed), _ds=ds, preprocess=preprocess)
 except (DataValidationError, ValueError, TypeError) as exc:
     widgets.show_error(exc)
     if ds.task != "regression" and model == "least_squares":
@@ -162,6 +168,15 @@ except (DataValidationError, ValueError, TypeError) as exc:
 
 for leak in data.leaks:
     st.warning(leak, icon="🔓")
+_cap = cip.eta_cap(ds.name, ds.fingerprint, model, positive_class, int(seed), preprocess, float(eta), _data=data)
+if _cap["binding"]:
+    # below the rule's value the bound is the user's choice and worth a flag; at or above it, a plain note
+    _say = st.info if float(eta) < eta_rule * (1 - 1e-9) else st.caption
+    _say(
+        _cap["note"] + f" The rule gives η = {fmt.number(eta_rule)} at ε = {fmt.epsilon(eps)}, which balances the "
+        "two for this budget.",
+        **({"icon": "📏"} if _say is st.info else {}),
+    )
 with st.expander("Preprocessing (what was done to the data)"):
     for note in data.notes:
         st.markdown(f"- {note}")

@@ -1,7 +1,10 @@
-"""Learning curves: the fitted shape ``y(n) = a + b n**(-p)`` of a utility against the number of rows.
+"""Learning curves: the model ``y(n) = a + b * n**(-p)`` fitted to measured utility at several sizes.
 
-Used by the negotiation (the smallest n, "what if we had N times the rows") and by the comparison's
-learning-curve figure; it lives here, below both, so that neither imports the other.
+Pure numpy, below the comparison and the negotiation (both use it): :func:`fit_learning_curve`
+fits the model by least squares for each candidate exponent and keeps the better fit;
+:func:`extrapolate` evaluates it at a new size, kept inside the metric's range. The model is our
+choice [ours]: the ``1/sqrt(n)`` and ``1/n`` rates are the usual rates of excess risk in the
+papers' bounds.
 """
 
 from __future__ import annotations
@@ -11,9 +14,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._validation import check_choice, check_positive
+from ._validation import check_choice, check_positive
 
-__all__ = ["LC_EXPONENTS", "fit_learning_curve", "extrapolate"]
+__all__ = ["LC_EXPONENTS", "extrapolate", "fit_learning_curve"]
 
 #: Candidate exponents p of the learning-curve model ``y(n) = a + b * n**(-p)`` [ours].
 LC_EXPONENTS = (0.5, 1.0)
