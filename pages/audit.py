@@ -180,6 +180,37 @@ if pair in mech.needs_data:
 else:
     st.caption(f"This pair needs no data ({mech.pairs[pair]}).")
 
+
+def _use_bags(k: int, m: int) -> None:
+    """The one-click fix: the suggested label-DP bag setting (shared with the label-DP page)."""
+    for name, value in (("k", k), ("m", m)):
+        state.set_value(name, int(value))
+        st.session_state[f"w_{name}"] = int(value)  # the shared widget
+
+
+if mech_name == "label-dp-bags" and ds is not None and {"k", "m"} <= set(options):
+    # bags of the user's data must fit its training rows (the engine's 80 % split): say so, offer a setting
+    n_train = ds.n - int(round(0.2 * ds.n))
+    if int(options["k"]) * int(options["m"]) > n_train:
+        from ui import cached_label_dp_bags as cl
+
+        hint = cl.bag_suggestion(n_train, ds.d + 1, float(eps), float(options.get("rho", 0.1)) or 0.1)
+        st.warning(
+            f"The bags do not fit these data: m = {fmt.integer(options['m'])} bags of k = "
+            f"{fmt.integer(options['k'])} rows need {fmt.integer(int(options['k']) * int(options['m']))} rows, "
+            f"and **{ds.name}** has {fmt.integer(n_train)} training rows. {hint.message}",
+            icon="🧺",
+        )
+        if hint.k > 0:
+            st.button(
+                f"Use k = {fmt.integer(hint.k)}, m = {fmt.integer(hint.m)}",
+                key="audit_use_bags",
+                on_click=_use_bags,
+                args=(hint.k, hint.m),
+                type="primary",
+            )
+        st.stop()
+
 audit_delta = float(delta) if mech.uses_delta else 0.0
 try:
     report = ca.audit(
