@@ -3,16 +3,18 @@ smallest ε meeting a target, and share / export (link, JSON configuration, HTML
 
 import streamlit as st
 
+import dp_core
 from dp_core import display, registry
 from dp_core.audit.table import STATUS_CERTIFIED, STATUS_CLAIMED, STATUS_NOT_VALID
 from dp_core.compare import ADAPTERS, applicable_adapters, compare_param_specs, default_epsilons, make_spec
 from dp_core.compare.budget import budget_card, headline, noise_table
-from dp_core.compare.figures import METRIC_TITLES
+from dp_core.compare.figures import METRIC_TITLES, compare_figure
 from dp_core.compare.registry import STATUS_LABELS, adapter_key
 from dp_core.negotiate import answer_sentences, answer_table_for_people, rows_factor_words
 from dp_core.report import COMPARE_PAGE, targets_from_params
-from ui import badges, share, state, widgets
+from ui import background, badges, share, state, widgets
 from ui import cached_compare as cc
+from ui import cached_scope as scoped
 from ui.constants import (
     COMPARE_TABS,
     TVALUE_DEFAULTS,
@@ -117,19 +119,39 @@ except (TypeError, ValueError) as exc:
     widgets.show_error(exc)
     st.stop()
 
+# the sweep runs in the background, one block per mechanism (quick ones appear first); tests and scripts
+# run it inline
 try:
-    bar = st.empty()
-
-    def _progress(done: int, total: int, title: str) -> None:
-        if done < total:
-            bar.progress(done / total, text=f"Running {title} ({done + 1} of {total} mechanisms)...")
-        else:
-            bar.empty()
-
-    result = cc.compare_by_mechanism(ds.name, ds.fingerprint, spec, mechanisms, ds, progress=_progress)
+    sweep_keys, blocks = cc.sweep_blocks(ds, spec, mechanisms)
 except (TypeError, ValueError) as exc:
     widgets.show_error(exc)
     st.stop()
+background.start(
+    "compare_sweep",
+    repr((dp_core.__version__, ds.name, ds.fingerprint, spec, tuple(sweep_keys))),
+    blocks,
+    private=scoped.session_uses_upload(),
+)
+
+
+def _first_results(job) -> None:
+    """While the sweep runs: the chart of the mechanisms that have finished."""
+    if job.done():
+        return
+    part = cc.combined(job.finished(), sweep_keys)
+    if part is None or part.summary.empty:
+        st.caption(f"Running {len(sweep_keys)} mechanisms on {ds.name}; the first results appear here.")
+        return
+    names = ", ".join(ADAPTERS[k].title for k in sweep_keys if k in part.states)
+    st.caption(f"First results ({len(part.states)} of {len(sweep_keys)} mechanisms: {names}); the rest follow.")
+    st.plotly_chart(compare_figure(part, y="utility", eps_marker=eps), width="stretch", key="compare_first_chart")
+
+
+background.live_section("compare_sweep", _first_results, label="Running every mechanism")
+job = background.get_job("compare_sweep")
+if job is None or not job.done() or job.cancelled or job.error() is not None:
+    st.stop()
+result = cc.combined(job.result(), sweep_keys)
 
 if result.summary.empty or "method" not in result.summary.columns:
     # every mechanism was skipped or failed on this data (e.g. values near the float limit): say so, never a KeyError

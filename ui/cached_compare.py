@@ -8,11 +8,8 @@ Demo data go to the server's shared cache, an upload only to this session's memo
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import dp_core
 from dp_core.compare import (
-    ADAPTERS,
     CompareResult,
     CompareSpec,
     ExplorerConfig,
@@ -36,38 +33,25 @@ def compare(
     return run_compare(_ds, spec, mechanisms=mechanisms)
 
 
-@scoped.cache_data(max_entries=48, show_spinner=False)
-def compare_one(name: str, fingerprint: str, spec: CompareSpec, key: str, _ds, _v: str = V) -> CompareResult:
-    """The comparison of one mechanism (adapter ``key``): cached on its own, so a change of the selection
-    reruns only the mechanisms added, and a slow mechanism never holds the others back."""
-    return run_compare(_ds, spec, mechanisms=(key,))
+def sweep_blocks(ds, spec: CompareSpec, mechanisms: tuple[str, ...] | None) -> tuple[list[str], list]:
+    """The comparison as background blocks, one per applicable mechanism: ``(adapter keys, blocks)``.
 
-
-def compare_by_mechanism(
-    name: str,
-    fingerprint: str,
-    spec: CompareSpec,
-    mechanisms: tuple[str, ...] | None,
-    ds,
-    progress: Callable[[int, int, str], None] | None = None,
-) -> CompareResult:
-    """:func:`compare` computed one mechanism at a time (each cached by :func:`compare_one`), then combined
-    (the same numbers: every mechanism draws from the spec's seed alone).
-
-    ``progress(done, total, title)`` is called before each mechanism and after the last one (with
-    ``done == total``): the page shows it as one progress bar.
+    Each block is ``run_compare(ds, spec, mechanisms=(key,))`` (it reports progress and stops when the job
+    is cancelled); :func:`dp_core.compare.combine_results` of the blocks' results in the order of the keys
+    is the joint comparison, with the same numbers. ``ValueError`` when no mechanism applies.
     """
+    from .background import Block
+
     keys = [a.key for a in applicable_adapters(ds.task, mechanisms)]
     if not keys:
-        return run_compare(ds, spec, mechanisms=mechanisms)  # raises the engine's message
-    parts = []
-    for i, key in enumerate(keys):
-        if progress is not None:
-            progress(i, len(keys), ADAPTERS[key].title)
-        parts.append(compare_one(name, fingerprint, spec, key, ds))
-    if progress is not None:
-        progress(len(keys), len(keys), "")
-    return combine_results(parts)
+        run_compare(ds, spec, mechanisms=mechanisms)  # raises the engine's message
+    return keys, [Block(k, run_compare, args=(ds, spec), kwargs={"mechanisms": (k,)}) for k in keys]
+
+
+def combined(results: dict, keys: list[str]) -> CompareResult | None:
+    """:func:`~dp_core.compare.combine_results` of the finished blocks among ``keys`` (``None`` if none)."""
+    parts = [results[k] for k in keys if k in results]
+    return combine_results(parts) if parts else None
 
 
 @scoped.cache_data(max_entries=32, show_spinner="Negotiating...")
