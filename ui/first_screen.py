@@ -119,7 +119,8 @@ def first_screen(
     """
     st.markdown(f"**Who is protected:** {who}")
     given, status = status, None
-    cols = st.columns(len(numbers) + (1 if mechanism or given else 0))
+    # the status column is a little wider: "As claimed by the paper" fits on one line
+    cols = st.columns([1.0] * len(numbers) + ([1.35] if mechanism or given else []))
     for col, num in zip(cols, numbers, strict=False):
         col.metric(num.label, num.value, delta=num.delta, delta_color=num.delta_color, help=num.help)
     if mechanism:
