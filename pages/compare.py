@@ -45,6 +45,10 @@ applicable = [a.key for a in applicable_adapters(ds.task)]
 # the open tab is not a widget of the idiom (st.tabs): restored from the link once, then kept by its callback
 if "cview" not in st.session_state:
     state.set_widget("cview", state.url_param("cview", "compare", options=COMPARE_TABS))
+# the link's values of the widgets further down are read (and a refused value reported) here, at the top,
+# so that the message shows even when the page stops before those widgets (no mechanism could run)
+for _name in ("view", "tdelta", "tsolve", "trows"):
+    state.url_param(_name)
 
 
 def _reset_target_value():
