@@ -104,6 +104,7 @@ def first_screen(
     chart_caption: str | None = None,
     chart_key: str | None = None,
     note: str | None = None,
+    status: tuple[str, str] | None = None,
 ) -> str | None:
     """Draw the plain first screen; return the guarantee's audit status (or ``None``).
 
@@ -114,10 +115,13 @@ def first_screen(
     mechanism, mode : the audit-table row whose status badge sits beside the numbers.
     chart : a Plotly figure (the one chart of the first screen), or ``None``.
     note : an optional one-line caption under the numbers (e.g. what changed the numbers).
+    status : ``(status, explanation)`` for a guarantee no audit-table row backs (a textbook
+        mechanism certified by a standard theorem); used only when ``mechanism`` is ``None``.
     """
     st.markdown(f"**Who is protected:** {who}")
-    status = None
-    cols = st.columns(len(numbers) + (1 if mechanism else 0))
+    given, status = status, None
+    # the status column is a little wider: "As claimed by the paper" fits on one line
+    cols = st.columns([1.0] * len(numbers) + ([1.35] if mechanism or given else []))
     for col, num in zip(cols, numbers, strict=False):
         col.metric(
             num.label,
@@ -131,6 +135,12 @@ def first_screen(
         with cols[-1]:
             st.caption("Guarantee status")
             status = status_badge(mechanism, mode or "", container=st)
+    elif given:
+        with cols[-1]:
+            st.caption("Guarantee status")
+            words, color, icon = STATUS_WORDS.get(given[0], (str(given[0]).capitalize(), "gray", None))
+            st.badge(words, color=color, icon=icon, help=given[1])
+            status = given[0]
     if note:
         st.caption(note)
     if chart is not None:

@@ -459,6 +459,8 @@ def widget(
     container: Any = None,
     disabled: bool = False,
     url: bool = True,
+    on_change: Any = None,
+    args: tuple | None = None,
 ) -> Any:
     """Create the widget of the declared parameter ``name`` and return its value: THE page-widget idiom.
 
@@ -474,7 +476,8 @@ def widget(
     ``control`` picks the widget: ``"select"`` (selectbox), ``"select_slider"``, ``"radio"``,
     ``"slider"``, ``"number"`` or ``"toggle"``; by default a bool is a toggle, a declared option list
     a select slider for numbers and a select box for text, a bounded number a slider, and any other
-    number a number input. The widget's key is ``name``.
+    number a number input. The widget's key is ``name``. ``on_change``/``args`` are passed to the
+    widget (a callback that resets dependent widgets with :func:`forget_widget`).
     """
     spec = url_spec(name)
     opts = tuple(options) if options is not None else (tuple(spec.options) if spec.options else None)
@@ -482,6 +485,9 @@ def widget(
     hi = spec.hi if hi is None else hi
     fallback = spec.default if default is None else default
     seed_widget(name, fallback, options=opts, lo=lo, hi=hi)
+    if opts is not None and st.session_state.get(name) not in opts:
+        # the data-dependent options changed (another dataset, another mechanism): the default again
+        st.session_state[name] = fallback if fallback in opts else opts[0]
     if opts is None:
         clamped = _clamped(st.session_state.get(name), lo, hi)
         if clamped != st.session_state.get(name):
@@ -498,6 +504,9 @@ def widget(
         else:
             control = "number"
     common: dict[str, Any] = {"key": name, "help": help, "disabled": disabled}
+    if on_change is not None:
+        common["on_change"] = on_change
+        common["args"] = args
     if control == "toggle":
         box.toggle(text, **common)
     elif control in ("select", "select_slider", "radio"):
@@ -551,3 +560,40 @@ def reset_on_change(name: str, value: Any, defaults: dict[str, Any]) -> None:
             st.session_state.pop(f"u_{dep}", None)
             st.session_state[dep] = default
     st.session_state[seen] = value
+
+
+def set_widget(name: str, value: Any) -> None:
+    """Give the page widget ``name`` the value ``value`` (before it is created in this run, or in a callback).
+
+    For values that arrive from elsewhere than the widget itself: a followed link, a stored row, a
+    one-click question. The value survives page switches like one set by the widget.
+    """
+    st.session_state[name] = value
+    st.session_state[f"{name}__keep"] = value
+
+
+def forget_widget(*names: str, url: bool = False) -> None:
+    """Drop this session's values of the page widgets ``names`` (and the link's, read once per session),
+    so that each starts again from its default: for widgets whose meaning depends on another one
+    (the audit's mode when the mechanism changes). ``url=True`` also drops their values from the URL
+    (when the visitor changed the widget they depend on, the URL's values are stale)."""
+    for name in names:
+        for key in (name, f"{name}__keep", f"u_{name}"):
+            st.session_state.pop(key, None)
+        if url and name in st.query_params:
+            del st.query_params[name]
+
+
+def follow_link(
+    name: str, default: Any = None, *, options: Any = None, lo: float | None = None, hi: float | None = None
+) -> bool:
+    """If the URL's ``name`` changed since this page last wrote it (a link from another page was
+    followed), set the page widget ``name`` to the link's validated value; return whether it did.
+
+    Call it before the widget is created; call :func:`mark_seen` with the page's own URL values once
+    the widgets exist, so that they are not taken for a new link on the next run.
+    """
+    changed, value = link_value(name, default, options=options, lo=lo, hi=hi)
+    if changed:
+        set_widget(name, value)
+    return changed

@@ -18,7 +18,15 @@ from .config import (
     shared_defaults,
     shared_keys,
 )
-from .engine import CompareResult, compare_param_specs, default_epsilons, make_spec, run_compare, utility_at
+from .engine import (
+    CompareResult,
+    combine_results,
+    compare_param_specs,
+    default_epsilons,
+    make_spec,
+    run_compare,
+    utility_at,
+)
 from .registry import ADAPTERS, STATUS_LABELS, STATUSES, Adapter, CompareSpec, MethodInfo, applicable_adapters
 
 __all__ = [
@@ -34,6 +42,7 @@ __all__ = [
     "default_epsilons",
     "make_spec",
     "run_compare",
+    "combine_results",
     "utility_at",
     "ADAPTERS",
     "STATUS_LABELS",

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._blas import single_threaded_blas
 from .._validation import check_choice, check_delta, check_epsilon, check_in_interval, check_int
 from ..data import Dataset
 from ..exceptions import DPCoreError, PrivacyLeakWarning
@@ -27,7 +28,15 @@ from ..preprocessing import DEFAULT_PREPROCESS, PREPROCESS_METHODS
 from ..registry import plugins
 from .registry import STATUS_LABELS, CompareSpec, MethodInfo, applicable_adapters, utility_metric_name
 
-__all__ = ["CompareResult", "compare_param_specs", "make_spec", "default_epsilons", "run_compare", "utility_at"]
+__all__ = [
+    "CompareResult",
+    "combine_results",
+    "compare_param_specs",
+    "make_spec",
+    "default_epsilons",
+    "run_compare",
+    "utility_at",
+]
 
 
 def default_epsilons(lo: float = 0.05, hi: float = 10.0, n_points: int = 8) -> tuple[float, ...]:
@@ -185,6 +194,11 @@ def run_compare(
             f"no mechanism applies to the {ds.task} task of dataset {ds.name!r}"
             + (f" among {list(mechanisms)}." if mechanisms is not None else ".")
         )
+    with single_threaded_blas():  # many small products: BLAS threads only contend for the shared cores
+        return _run_compare(ds, spec, adapters, progress)
+
+
+def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> CompareResult:
     states, skipped = {}, {}
     for a in adapters:
         try:
@@ -262,6 +276,66 @@ def run_compare(
         leaks=leaks,
         skipped=skipped,
         states=states,
+    )
+
+
+def combine_results(parts: Sequence[CompareResult]) -> CompareResult:
+    """One comparison from comparisons of disjoint sets of mechanisms on the same data and spec.
+
+    Every adapter draws its randomness from ``spec.seed`` alone, so running the mechanisms one at a time
+    (for example as separate background jobs, the quick ones first) and combining the parts gives the
+    same tables as one :func:`run_compare` call over all of them (rows in the order of ``parts``).
+
+    Raises
+    ------
+    ValueError
+        When ``parts`` is empty, the parts differ in dataset, task or spec, or two parts ran the same
+        mechanism.
+    """
+    parts = list(parts)
+    if not parts:
+        raise ValueError("parts must hold at least one CompareResult, got none.")
+    for p in parts:
+        if not isinstance(p, CompareResult):
+            raise TypeError(f"parts must be CompareResult objects, got {type(p).__name__}.")
+    first = parts[0]
+    for p in parts[1:]:
+        if (p.dataset, p.task, p.spec) != (first.dataset, first.task, first.spec):
+            raise ValueError(
+                "parts must come from the same dataset and spec, got "
+                f"{first.dataset!r} and {p.dataset!r} (specs {'equal' if p.spec == first.spec else 'different'})."
+            )
+    seen: set[str] = set()
+    for p in parts:
+        keys = set(p.states) | set(p.skipped)
+        if keys & seen:
+            raise ValueError(f"parts must run disjoint mechanisms; repeated: {sorted(keys & seen)}.")
+        seen |= keys
+
+    def cat(frames: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+        frames = [f for f in frames if f is not None and len(f)]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+
+    trials = cat([p.trials for p in parts], ["adapter", "method", "epsilon", "trial", "utility", "excess_risk"])
+    summary = (
+        summarize(trials, by=["adapter", "method", "epsilon"], values=["utility", "excess_risk"])
+        if len(trials)
+        else pd.DataFrame()
+    )
+    merged: dict[str, dict] = {"nonprivate": {}, "notes": {}, "leaks": {}, "skipped": {}, "states": {}}
+    for p in parts:
+        for name, store in merged.items():
+            store.update(getattr(p, name))
+    return CompareResult(
+        dataset=first.dataset,
+        task=first.task,
+        metric=first.metric,
+        spec=first.spec,
+        trials=trials,
+        summary=summary,
+        bounds=cat([p.bounds for p in parts], ["adapter", "method", "epsilon", "bound", "label"]),
+        methods=[m for p in parts for m in p.methods],
+        **merged,
     )
 
 
