@@ -398,6 +398,27 @@ def keep_widget(key: str) -> Any:
     return value
 
 
+def reset_on_change(names: tuple[str, ...] | list[str], token: str, *, tag: str) -> bool:
+    """Forget this session's values of the page widgets ``names`` when ``token`` changed since the last call.
+
+    For data-dependent widgets (a model that fits the dataset's target, sizes and classes of the
+    dataset): pass the dataset's fingerprint as ``token``; when another dataset was picked, the widgets
+    start again from their data-dependent defaults (the link's values are not reused either).
+    ``tag`` names the memory of the token (one per page). Returns ``True`` when values were forgotten.
+    """
+    memo = f"_reset_{tag}"
+    last = st.session_state.get(memo)
+    st.session_state[memo] = token
+    if last is None or last == token:
+        return False
+    for name in names:
+        for key in (name, f"{name}__keep", f"u_{name}"):
+            st.session_state.pop(key, None)
+        if name in st.query_params:  # the link's value was for the other dataset
+            del st.query_params[name]
+    return True
+
+
 # ------------------------------------------------------------------ the one widget idiom
 def _url_text(value: Any) -> str:
     if isinstance(value, bool):
