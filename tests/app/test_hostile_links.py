@@ -88,8 +88,9 @@ def _number(text: str) -> float | None:
 
 
 # ------------------------------------------------------------------ the parser, for every declared key
-#: Every declaration a link is parsed against: ui.constants.URL_PARAMS and the mechanism plug-ins' ParamSpecs.
-DECLARED = {**plugin_url_params(), **URL_PARAMS}
+#: Every declaration a link is parsed against: ui.constants.URL_PARAMS and the page parameters the mechanism
+#: plug-ins declare as ParamSpecs (those without a URL prefix are not read from links by any page).
+DECLARED = {**{k: s for k, s in plugin_url_params().items() if s.page is not None}, **URL_PARAMS}
 ALL_KEYS = [k for k in DECLARED] + list(AUDIT_OPTION_KEYS)
 DATA_DEFAULTS = {
     "tmetric": "r2",
@@ -217,7 +218,7 @@ def page_keys(path: str) -> list[str]:
 
 
 SHARED = [k for k, s in DECLARED.items() if s.page is None]
-DYNAMIC = {"mech", "mechanism", "lm_data", "audit_mode", "audit_pair", "audit_runs"}
+DYNAMIC = {"mech", "mechanism", "lm_data", "audit_mode", "audit_pair", "audit_runs", "ip_n"}
 _RUNS: dict[tuple[str, str], AppTest] = {}
 
 
