@@ -166,11 +166,12 @@ if ns:
 with top:
     if head is not None:
         utility = KeyNumber(
-            f"{head['metric'].capitalize()}: private / non-private",
-            f"{fmt.number(head['private'])} / {fmt.number(head['nonprivate'])}",
+            f"{head['metric'].removeprefix('test ').capitalize()} vs non-private",
+            f"{fmt.number(head['private'], sig=2)} / {fmt.number(head['nonprivate'], sig=2)}",
             help=f"Mean over {fmt.integer(head['trials'])} runs on {fmt.integer(head['n'])} training rows "
-            f"(95% range {fmt.interval(head['private_lo'], head['private_hi'])}), measured on held-out rows; "
-            "non-private is the same model fitted without any noise.",
+            f"(95% range {fmt.interval(head['private_lo'], head['private_hi'])}), measured on held-out rows "
+            f"({head['metric']}: {fmt.number(head['private'])} with privacy, {fmt.number(head['nonprivate'])} "
+            "for the same model fitted without any noise).",
         )
     else:
         utility = KeyNumber(
@@ -184,14 +185,14 @@ with top:
         "model is differentially private.",
         numbers=[
             KeyNumber(
-                "Noise in the server's sums: σ_b / σ_u",
+                "Noise σ_b / σ_u",
                 f"{fmt.number(P_full['sigma_b'], sig=3)} / {fmt.number(P_full['sigma_u'], sig=3, inf='undefined')}",
                 help=f"{tip('σ_b')} {tip('σ_u')} Each of the {fmt.integer(n_full)} contributors adds 1/√n of "
                 f"it: {fmt.number(P_full['per_record_std_b'], sig=3)} and "
                 f"{fmt.number(P_full['per_record_std_u'], sig=3, inf='undefined')}.",
             ),
             KeyNumber(
-                "Guarantee of the released model",
+                "Released model",
                 f"ε = {fmt.epsilon(P_full['eps_run'])}",
                 help=f"({fmt.epsilon(P_full['eps_run'])}, {fmt.delta(delta)})-differential privacy for the "
                 f"released model, as claimed by the paper (Theorem 1), at α·ε with α = {fmt.number(alpha)}. "

@@ -1,0 +1,204 @@
+"""AppTest checks of the input-perturbation page's first screen, its links and a small upload."""
+
+import base64
+import json
+
+import numpy as np
+import pytest
+from _helpers import open_page as _open_page
+from streamlit.testing.v1 import AppTest
+
+from dp_core import display, glossary
+from dp_core.audit.table import audit_row
+from dp_core.data import load_dataset
+from dp_core.mechanisms.input_perturbation import PLUGIN
+from dp_core.mechanisms.input_perturbation.experiment import (
+    SimulationConfig,
+    prepare_data,
+    simulate_over_n,
+    sweep_sizes,
+    utility_at,
+)
+from dp_core.mechanisms.input_perturbation.params import feasibility, input_perturbation_params
+from ui.first_screen import STATUS_WORDS
+
+APP = "../../app.py"
+PAGE = "pages/input_perturbation.py"
+SETTINGS = "⚙️ Settings"
+
+
+def open_page(**query):
+    app = AppTest.from_file(APP, default_timeout=120)
+    return _open_page(app, PAGE, defaults={"trials": "10"}, **query)
+
+
+def first_screen(at):
+    """The block drawn just above the Settings expander: the page's first screen."""
+    children = list(at.main.children.values())
+    i = next(i for i, c in enumerate(children) if getattr(c, "label", "").startswith(SETTINGS))
+    return children[i - 1]
+
+
+def walk(node):
+    yield node
+    for child in getattr(node, "children", {}).values():
+        yield from walk(child)
+
+
+def parts(block):
+    nodes = list(walk(block))
+    return {
+        "metrics": [n for n in nodes if type(n).__name__ == "Metric"],
+        "markdown": [n.value for n in nodes if type(n).__name__ in ("Markdown", "Caption")],
+        "charts": [json.loads(n.proto.spec) for n in nodes if getattr(n, "type", "") == "plotly_chart"],
+    }
+
+
+def chart_text(fig: dict) -> str:
+    lay = fig["layout"]
+    texts = [lay.get("title", {}).get("text", "")]
+    for ax in ("xaxis", "yaxis"):
+        texts.append(lay.get(ax, {}).get("title", {}).get("text", ""))
+    texts += [t.get("name", "") for t in fig["data"] if t.get("showlegend", True)]
+    return " ".join(texts)
+
+
+def values(arr) -> list:
+    """A Plotly array (a list, or a typed array ``{"dtype", "bdata"}``) as a list."""
+    if isinstance(arr, dict):
+        return np.frombuffer(base64.b64decode(arr["bdata"]), dtype=np.dtype(arr["dtype"])).tolist()
+    return list(arr)
+
+
+def qp(at, key: str) -> str:
+    v = at.query_params[key]
+    return str(v[0] if isinstance(v, list) else v)
+
+
+def upload(csv: bytes, **query):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["trials"] = "10"
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    at.radio(key="w_source").set_value("upload").run()
+    at.file_uploader(key="csv").set_value(("small.csv", csv, "text/csv")).run()
+    assert not at.exception
+    at.switch_page(PAGE).run()
+    return at
+
+
+def small_csv(rows: int) -> bytes:
+    return b"x1,x2,x3,target\n" + b"".join(
+        f"{(i * 7) % 13},{(i * 3) % 5 + 0.5},{i % 9},{(i * 7) % 13 * 0.4 + (i % 9) * 0.1 + (i % 4) * 0.3}\n".encode()
+        for i in range(rows)
+    )
+
+
+def test_first_screen_three_numbers_status_and_one_chart_on_census():
+    at = open_page()
+    assert not at.exception and not at.error
+    fs = parts(first_screen(at))
+    labels = [m.label for m in fs["metrics"]]
+    assert len(fs["metrics"]) == 3, labels
+    noise, guarantee, utility = fs["metrics"]
+    # the noise at the dataset's own training size (census: 16,000 training rows, d = 14)
+    p = input_perturbation_params(n=16000, d=14, epsilon=1.0, delta=1e-5, eta=1.0, zeta=2.0, lam=1.0)
+    assert "σ_b" in noise.label and "σ_u" in noise.label
+    assert noise.value == f"{display.number(p.sigma_b, sig=3)} / {display.number(p.sigma_u, sig=3)}"
+    assert guarantee.value == f"ε = {display.epsilon(1.0)}"
+    # the utility beside non-private, from the same seeded simulation
+    data = prepare_data(load_dataset("census"), "least_squares", seed=0)
+    ns = sweep_sizes(data.n_train, data.d, feasibility(data.n_train, 1e-5).n_min)
+    df = simulate_over_n(data, SimulationConfig(epsilon=1.0, delta=1e-5), list(ns), n_trials=10, seed=0)
+    h = utility_at(df, data.y_test)
+    assert h["metric"] == "test R²" and "R²" in utility.label and "non-private" in utility.label
+    assert utility.value == f"{display.number(h['private'], sig=2)} / {display.number(h['nonprivate'], sig=2)}"
+    # the status badge comes from the audit table's row of the chosen mode
+    words = STATUS_WORDS[audit_row("input-perturbation", "COR2")["status"]][0]
+    badges = [m for m in fs["markdown"] if "-badge[" in m]
+    assert len(badges) == 1 and words in badges[0]
+    assert len(fs["charts"]) == 1 and fs["charts"][0]["layout"]["title"]["text"] == "test R² against n"
+    assert "Who is protected" in fs["markdown"][0]
+
+
+def test_every_symbol_on_the_first_screen_has_a_glossary_entry():
+    for query in ({}, {"dataset": "breast_cancer", "ip_alpha": "0.5"}):
+        at = open_page(**query)
+        assert not at.exception and not at.error
+        fs = parts(first_screen(at))
+        text = " ".join(
+            [*fs["markdown"], *(m.label for m in fs["metrics"]), *(m.value for m in fs["metrics"])]
+            + [chart_text(f) for f in fs["charts"]]
+        )
+        symbols = glossary.symbols_in(text)
+        assert {"σ_b", "σ_u", "ε"} <= symbols
+        assert glossary.unknown_symbols(text) == [], text
+        assert len(symbols) <= 5, sorted(symbols)
+        for m in fs["metrics"]:
+            assert m.help  # every key number explains itself
+
+
+def test_classification_first_screen_shows_accuracy_and_changes_with_alpha():
+    at = open_page(dataset="breast_cancer")
+    before = [m.value for m in parts(first_screen(at))["metrics"]]
+    assert parts(first_screen(at))["metrics"][2].label == "Accuracy vs non-private"
+    at.select_slider(key="ip_alpha").set_value(0.5).run()
+    assert not at.exception and not at.error
+    after = parts(first_screen(at))["metrics"]
+    assert after[1].value == f"ε = {display.epsilon(0.5)}" != before[1]
+    assert after[0].value != before[0]  # the noise grows when the mechanism runs at α·ε
+
+
+NON_DEFAULT = {
+    "alpha": 0.25,
+    "eta": 2.5,
+    "mode": "ALG1",
+    "sampler": "records",
+    "model": "logistic_taylor",
+    "dmult": 2.0,
+    "n": 1024,
+    "wnorm": "measured",
+}
+
+
+def test_every_param_spec_widget_round_trips_through_the_url():
+    specs = [p for p in PLUGIN.params if p.url_prefix]
+    assert {p.name for p in specs} == set(NON_DEFAULT) | {"pos"}
+    link = {p.url_key: p.to_url(NON_DEFAULT[p.name]) for p in specs if p.name in NON_DEFAULT}
+    at = open_page(dataset="breast_cancer", **link)
+    assert not at.exception and not at.error
+    for p in specs:
+        if p.name == "pos":
+            continue
+        assert at.session_state[p.url_key] == NON_DEFAULT[p.name], p.name
+        assert p.parse(qp(at, p.url_key)) == NON_DEFAULT[p.name], p.name
+    # the class picker of a multiclass dataset round-trips too
+    at = open_page(dataset="wine", ip_pos="2")
+    assert not at.exception and at.selectbox(key="ip_pos").value == 2.0
+    at.selectbox(key="ip_pos").set_value(1.0).run()
+    assert qp(at, "ip_pos") == "1"
+
+
+@pytest.mark.parametrize("rows", [100])
+def test_small_upload_runs_with_working_defaults(rows):
+    at = upload(small_csv(rows))
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    fs = parts(first_screen(at))
+    assert len(fs["metrics"]) == 3 and len(fs["charts"]) == 1
+    assert fs["metrics"][2].value != "not measured"
+    # 80 training rows: sizes 64 and 80 are measured
+    xs = [set(values(t["x"])) for t in fs["charts"][0]["data"] if t.get("name", "").startswith("Input")]
+    assert xs and all(x == {64, 80} for x in xs)
+
+
+def test_too_small_upload_says_what_would_change_it():
+    at = upload(small_csv(50))
+    assert not at.exception
+    msg = " ".join(e.value for e in at.error)
+    f = feasibility(40, 1e-5)
+    assert not f.ok and "40 training rows" in msg and display.delta(f.delta_min) in msg
+    # following the advice (a δ at least that large) makes it run
+    at.sidebar.select_slider(key="w_delta").set_value(0.001).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert len(parts(first_screen(at))["metrics"]) == 3
