@@ -24,6 +24,12 @@ MODE_LABELS = {"COR2": "Corollary 2 (default)", "ALG1": "Algorithm 1 as printed"
 SAMPLER_LABELS = {"stats": "fast exact (sufficient statistics)", "records": "per record (as the protocol runs)"}
 WNORM_LABELS = {"eta": "η (public worst case)", "measured": "measured ‖ŵ‖ (uses the data)"}
 
+
+def _utility(x: float) -> str:
+    """An accuracy or R² for the first screen: two significant digits, 0 below half a percent."""
+    return fmt.number(x, sig=2, scale=1.0, zero_below=5e-3)
+
+
 st.title("🧮 Input perturbation")
 st.markdown(
     "Every contributor adds random noise to her own record **before** sending it; the server fits the "
@@ -167,7 +173,7 @@ with top:
     if head is not None:
         utility = KeyNumber(
             f"{head['metric'].removeprefix('test ').capitalize()} vs non-private",
-            f"{fmt.number(head['private'], sig=2)} / {fmt.number(head['nonprivate'], sig=2)}",
+            f"{_utility(head['private'])} / {_utility(head['nonprivate'])}",
             help=f"Mean over {fmt.integer(head['trials'])} runs on {fmt.integer(head['n'])} training rows "
             f"(95% range {fmt.interval(head['private_lo'], head['private_hi'])}), measured on held-out rows "
             f"({head['metric']}: {fmt.number(head['private'])} with privacy, {fmt.number(head['nonprivate'])} "

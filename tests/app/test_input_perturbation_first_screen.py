@@ -113,7 +113,8 @@ def test_first_screen_three_numbers_status_and_one_chart_on_census():
     df = simulate_over_n(data, SimulationConfig(epsilon=1.0, delta=1e-5), list(ns), n_trials=10, seed=0)
     h = utility_at(df, data.y_test)
     assert h["metric"] == "test R²" and "R²" in utility.label and "non-private" in utility.label
-    assert utility.value == f"{display.number(h['private'], sig=2)} / {display.number(h['nonprivate'], sig=2)}"
+    shown = [display.number(h[k], sig=2, scale=1.0, zero_below=5e-3) for k in ("private", "nonprivate")]
+    assert utility.value == " / ".join(shown)
     # the status badge comes from the audit table's row of the chosen mode
     words = STATUS_WORDS[audit_row("input-perturbation", "COR2")["status"]][0]
     badges = [m for m in fs["markdown"] if "-badge[" in m]
@@ -187,6 +188,7 @@ def test_small_upload_runs_with_working_defaults(rows):
     fs = parts(first_screen(at))
     assert len(fs["metrics"]) == 3 and len(fs["charts"]) == 1
     assert fs["metrics"][2].value != "not measured"
+    assert "e-" not in fs["metrics"][2].value  # an R² near 0 reads 0, not 1e-4
     # 80 training rows: sizes 64 and 80 are measured
     xs = [set(values(t["x"])) for t in fs["charts"][0]["data"] if t.get("name", "").startswith("Input")]
     assert xs and all(x == {64, 80} for x in xs)
