@@ -223,6 +223,8 @@ with top:
         )
 
 # ---------------------------------------------------------------------------------- expert sections
+# ---------------------------------------------------------------------------------- expert sections
+# Each section is lazy (ui.first_screen.expert_section with a key): its work runs only while it is open.
 with expert_section("Preprocessing: what was done to the data"):
     for note in data.notes:
         st.markdown(f"- {note}")
@@ -235,9 +237,15 @@ N_OPTIONS = n_choices(n_full, feas.n_min)
 
 
 @st.fragment
-def theory_sections() -> None:
-    """The formulas at any n (its slider re-renders only this fragment)."""
-    with expert_section("How the noise is set: the formulas at any number of contributors n"):
+def formulas_section() -> None:
+    """The formulas at any n (its slider and the section's opening re-render only this fragment)."""
+    with expert_section(
+        "How the noise is set: the formulas at any number of contributors n",
+        key="ip_sec_formulas",
+        expanded=state.linked("ip_n"),
+    ) as shown:
+        if not shown:
+            return
         st.markdown(
             "The noise on the linear part sums to exactly the noise of objective perturbation; the noise on "
             "the quadratic part acts as a ridge penalty that replaces part of the explicit regularisation. "
@@ -246,7 +254,7 @@ def theory_sections() -> None:
         n = state.widget(
             "ip_n",
             control="select_slider",
-            label="n: number of contributors for these sections (the dataset's training size by default)",
+            label="n: number of contributors for this section (the dataset's training size by default)",
             options=N_OPTIONS,
             default=n_full,
             format_func=fmt.integer,
@@ -264,6 +272,7 @@ def theory_sections() -> None:
             widgets.show_error(exc)
             return
         P = r["params"]
+        st.subheader("The noise every contributor adds")
         st.latex(
             r"\tilde q_i = q_i + u_i,\quad u_i\sim\mathcal N\!\big(0,\tfrac{\sigma_u^2}{n}I_d\big),\qquad "
             r"\tilde p_i = p_i - r_i,\quad r_i\sim\mathcal N\!\big(0,\tfrac{\sigma_b^2}{n}I_d\big)"
@@ -318,11 +327,7 @@ def theory_sections() -> None:
                 f"n < 16 ln(8/δ) = {fmt.number(P['n_min_theorem2'], sig=4)}: Theorem 2's utility bound does not apply.",
                 icon="⚠️",
             )
-
-    with expert_section("Privacy guarantees: central (the released model) and local (one contributor's message)"):
-        privacy_statements(r, n)
-
-    with expert_section("Theorem 2: the expected excess-risk bound, term by term"):
+        st.subheader("Theorem 2: the expected excess-risk bound, term by term")
         st.latex(
             r"\mathbb E[\hat J(w^{in})-\hat J(\hat w)]\le \underbrace{\tfrac{8d\zeta^2(8\ln(4/\delta)+4\varepsilon)}"
             r"{n\varepsilon^2\Delta}}_{T_1}+\underbrace{\tfrac{\Delta\|\hat "
@@ -335,8 +340,7 @@ def theory_sections() -> None:
             f"version: {fmt.number(r['lemma2'], sig=4)}). It is conditional on the calibration event of the "
             "privacy proof."
         )
-
-    with expert_section("Noise and privacy against ε and α at this n"):
+        st.subheader("Noise and privacy against ε and α at this n")
         h1, h2 = st.columns(2)
         h1.plotly_chart(figs["noise_eps"], key="ip_noise_eps")
         h2.plotly_chart(figs["trade"], key="ip_trade")
@@ -347,64 +351,67 @@ def theory_sections() -> None:
         )
 
 
-def privacy_statements(r: dict, n: int) -> None:
-    """The paper's privacy statements and their corrected forms, each labelled."""
-    P, lp, lpd, ca = r["params"], r["local"], r["local_domain"], r["conservative"]
-    st.markdown("**Central: the released model**")
-    widgets.guarantee_badge(
-        "claimed",
-        f"the released w is ({fmt.number(P['eps_run'], sig=4)}, {fmt.delta(delta)})-differentially private "
-        "(Theorem 1). The section on the proof's key event measures whether the event its proof needs holds.",
-    )
-    if ca.epsilon < float("inf"):
+formulas_section()
+
+with expert_section(
+    "Privacy guarantees: central (the released model) and local (one contributor's message)", key="ip_sec_privacy"
+) as shown:
+    if shown:
+        lp, lpd, ca = r_full["local"], r_full["local_domain"], r_full["conservative"]
+        st.markdown("**Central: the released model**")
+        widgets.guarantee_badge(
+            "claimed",
+            f"the released w is ({fmt.number(P_full['eps_run'], sig=4)}, {fmt.delta(delta)})-differentially private "
+            "(Theorem 1). The section on the proof's key event measures whether the event its proof needs holds.",
+        )
+        if ca.epsilon < float("inf"):
+            widgets.guarantee_badge(
+                "corrected",
+                f"a conservative accounting that does not use the paper's Lemma 7 (ours: condition on the quadratic "
+                f"noise, enlarge the constants to λ̃ = {fmt.number(ca.lam_tilde, sig=4)}, ζ̃ = "
+                f"{fmt.number(ca.zeta_tilde, sig=4)}) gives ({fmt.number(ca.epsilon, sig=4)}, "
+                f"{fmt.delta(ca.delta)})-DP for the released w.",
+            )
+        else:
+            widgets.guarantee_badge(
+                "broken",
+                f"the conservative accounting (ours) gives no finite ε here: Δ_in = "
+                f"{fmt.number(P_full['Delta_in'], sig=4)} is below 2λ̃/ε = {fmt.number(ca.ridge_needed, sig=4)}.",
+            )
+        st.markdown("**Local: one contributor's noisy message**")
+        status_badge(MECH, "LOCAL")
+        widgets.guarantee_badge(
+            "claimed",
+            f"each contributor's message is ({fmt.number(lp.epsilon_nominal, sig=4)}, "
+            f"{fmt.delta(lp.delta_local)})-locally private (Corollary 1, c at its limit "
+            f"{fmt.number(lp.c, sig=4)}). This uses the Gaussian-mechanism formula outside its range (it needs "
+            f"each part's ε < 1; here ε_q = {fmt.number(lp.epsilon_q, sig=4)}, ε_p = "
+            f"{fmt.number(lp.epsilon_p, sig=4)}).",
+        )
         widgets.guarantee_badge(
             "corrected",
-            f"a conservative accounting that does not use the paper's Lemma 7 (ours: condition on the quadratic "
-            f"noise, enlarge the constants to λ̃ = {fmt.number(ca.lam_tilde, sig=4)}, ζ̃ = "
-            f"{fmt.number(ca.zeta_tilde, sig=4)}) gives ({fmt.number(ca.epsilon, sig=4)}, "
-            f"{fmt.delta(ca.delta)})-DP for the released w.",
+            f"the exact local level of the same Gaussian message (Gaussian DP, μ = "
+            f"{fmt.number(lp.mu, sig=4)}) is ε = {fmt.number(lp.epsilon_exact, sig=4)} at δ = "
+            f"{fmt.delta(lp.delta_local)}. With the data-domain sensitivities (2·sup‖q‖, 2·sup‖p‖) it is "
+            f"ε = {fmt.number(lpd.epsilon_exact, sig=4)}.",
         )
-    else:
-        widgets.guarantee_badge(
-            "broken",
-            f"the conservative accounting (ours) gives no finite ε here: Δ_in = {fmt.number(P['Delta_in'], sig=4)} "
-            f"is below 2λ̃/ε = {fmt.number(ca.ridge_needed, sig=4)}.",
+        st.caption(
+            f"At the dataset's n = {fmt.integer(n_full)} training rows. Local privacy weakens like √n: every "
+            "contributor's noise shrinks as 1/√n so that the sums stay calibrated. α trades local against central "
+            "privacy."
         )
-    st.markdown("**Local: one contributor's noisy message**")
-    status_badge(MECH, "LOCAL")
-    widgets.guarantee_badge(
-        "claimed",
-        f"each contributor's message is ({fmt.number(lp.epsilon_nominal, sig=4)}, "
-        f"{fmt.delta(lp.delta_local)})-locally private (Corollary 1, c at its limit "
-        f"{fmt.number(lp.c, sig=4)}). This uses the Gaussian-mechanism formula outside its range (it needs "
-        f"each part's ε < 1; here ε_q = {fmt.number(lp.epsilon_q, sig=4)}, ε_p = "
-        f"{fmt.number(lp.epsilon_p, sig=4)}).",
-    )
-    widgets.guarantee_badge(
-        "corrected",
-        f"the exact local level of the same Gaussian message (Gaussian DP, μ = "
-        f"{fmt.number(lp.mu, sig=4)}) is ε = {fmt.number(lp.epsilon_exact, sig=4)} at δ = "
-        f"{fmt.delta(lp.delta_local)}. With the data-domain sensitivities (2·sup‖q‖, 2·sup‖p‖) it is "
-        f"ε = {fmt.number(lpd.epsilon_exact, sig=4)}.",
-    )
-    st.caption(
-        f"At n = {fmt.integer(n)}. Local privacy weakens like √n: every contributor's noise shrinks as 1/√n so "
-        "that the sums stay calibrated. α trades local against central privacy."
-    )
-    widgets.audit_link(MECH, mode)
+        widgets.audit_link(MECH, mode)
 
-
-theory_sections()
-
-with expert_section("How σ_u and local privacy change with n"):
-    scaling = cip.n_scaling_figures(data.d, float(eps), float(delta), model, float(eta), float(alpha), mode)
-    t1, t2 = st.columns(2)
-    t1.plotly_chart(scaling["noise_n"], key="ip_noise_n")
-    t2.plotly_chart(scaling["local_n"], key="ip_local_n")
-    st.caption(
-        "σ_u blows up as n approaches its minimum and settles at √(2λ/ε); every contributor's noise shrinks "
-        "like 1/√n, so her local privacy weakens like √n."
-    )
+with expert_section("How σ_u and local privacy change with n", key="ip_sec_scaling") as shown:
+    if shown:
+        scaling = cip.n_scaling_figures(data.d, float(eps), float(delta), model, float(eta), float(alpha), mode)
+        t1, t2 = st.columns(2)
+        t1.plotly_chart(scaling["noise_n"], key="ip_noise_n")
+        t2.plotly_chart(scaling["local_n"], key="ip_local_n")
+        st.caption(
+            "σ_u blows up as n approaches its minimum and settles at √(2λ/ε); every contributor's noise shrinks "
+            "like 1/√n, so her local privacy weakens like √n."
+        )
 
 
 @st.fragment
@@ -431,87 +438,92 @@ def simulation_section() -> None:
 
 
 if ns and sweep_error is None:
-    with expert_section("Excess risk against n (measured) and the bounds"):
-        if n_trials < trials:
-            st.caption(
-                f"The per-record sampler is limited to {fmt.integer(n_trials)} trials here; use the fast sampler "
-                "for more."
-            )
-        simulation_section()
-        # the gap chart does not depend on the radio: outside the fragment (not re-sent when it changes)
-        st.plotly_chart(cip.sweep_figures(*sweep_key, "eta", _data=data)["gap"], key="ip_gap")
+    with expert_section(
+        "Excess risk against n (measured) and the bounds", key="ip_sec_excess", expanded=state.linked("ip_wnorm")
+    ) as shown:
+        if shown:
+            if n_trials < trials:
+                st.caption(
+                    f"The per-record sampler is limited to {fmt.integer(n_trials)} trials here; use the fast "
+                    "sampler for more."
+                )
+            simulation_section()
+            # the gap chart does not depend on the radio: outside the fragment (not re-sent when it changes)
+            st.plotly_chart(cip.sweep_figures(*sweep_key, "eta", _data=data)["gap"], key="ip_gap")
 
-with expert_section("Does the privacy proof's key event hold? (measured)"):
-    st.markdown(
-        "Theorem 1’s proof needs the noise’s contribution M = Q̃ᵀQ̃ − QᵀQ = UᵀU + UᵀQ + QᵀU to supply a ridge of at "
-        "least 2λ/ε with probability ≥ 1 − δ/2. The paper's Lemma 7 bounds the cross term UᵀQ by a constant that "
-        "does not hold for general data, and the event the argument of Kifer et al. really needs is on the smallest "
-        "eigenvalue:"
-    )
-    st.latex(r"\text{needed:}\quad \lambda_{\min}(M)+\Delta_{in}\;\ge\;\frac{2\lambda}{\varepsilon}")
-    st.latex(
-        r"\text{paper's Lemma 1 event:}\quad w^\top M w\;\ge\;\frac{2\lambda}{\varepsilon}\ \text{ at } "
-        r"w=\hat w/\|\hat w\|"
-    )
-    diag_key = (
-        ds.name,
-        ds.fingerprint,
-        model,
-        positive_class,
-        int(seed),
-        n_full,
-        float(eps),
-        float(delta),
-        float(eta),
-        float(alpha),
-        float(dmult),
-        mode,
-        int(min(max(trials, 100), 2000)),
-        int(seed),
-    )
-    sm = cip.diagnostic(*diag_key, _data=data)["summary"]
-    k1, k2, k3 = st.columns(3)
-    k1.metric("Promised by the paper", f"≥ {fmt.number(sm['promised_probability'], sig=6)}")
-    k2.metric(
-        "Measured: needed event",
-        fmt.number(sm["measured_fraction_lmin_M_plus_Delta_in"]),
-        help=f"95% interval ± {fmt.number(sm['ci95_half_needed'], sig=2, scale=1.0)}, "
-        f"{fmt.integer(sm['n_draws'])} draws",
-    )
-    k3.metric(
-        "Measured: paper's Lemma 1 event",
-        fmt.number(sm["measured_fraction_lemma1_pointwise"]),
-        help=f"95% interval ± {fmt.number(sm['ci95_half_lemma1'], sig=2, scale=1.0)}; normal approximation "
-        f"{fmt.number(sm['normal_approximation_lemma1'])}",
-    )
-    widgets.guarantee_badge(
-        "claimed", f"the event holds with probability at least {fmt.number(sm['promised_probability'], sig=6)}."
-    )
-    verdict = {True: "consistent with the promise", False: "clearly below the promise"}
-    widgets.guarantee_badge(
-        "measured",
-        f"over {fmt.integer(sm['n_draws'])} draws of the contributors' noise, λ_min(M) + Δ_in ≥ 2λ/ε held "
-        f"in {fmt.percent(sm['measured_fraction_lmin_M_plus_Delta_in'])} "
-        f"({verdict[bool(sm['needed_consistent'])]}) and the paper's pointwise event in "
-        f"{fmt.percent(sm['measured_fraction_lemma1_pointwise'])} ({verdict[bool(sm['lemma1_consistent'])]}); "
-        f"λ_min(M) alone ≥ 2λ/ε in {fmt.percent(sm['measured_fraction_lmin_M_alone'])}. With "
-        f"{fmt.integer(sm['n_draws'])} draws, failure rates below about "
-        f"{fmt.number(sm['detectable_failure_rate'], sig=2)} cannot be seen. M also depends on the private Q, which "
-        "the cited theorem does not cover, so the central guarantee stays 'as claimed', never certified.",
-    )
-    st.plotly_chart(cip.diagnostic_figure(*diag_key, _data=data), key="ip_diag")
+with expert_section("Does the privacy proof's key event hold? (measured)", key="ip_sec_diag") as shown:
+    if shown:
+        st.markdown(
+            "Theorem 1’s proof needs the noise’s contribution M = Q̃ᵀQ̃ − QᵀQ = UᵀU + UᵀQ + QᵀU to supply a ridge "
+            "of at least 2λ/ε with probability ≥ 1 − δ/2. The paper's Lemma 7 bounds the cross term UᵀQ by a "
+            "constant that does not hold for general data, and the event the argument of Kifer et al. really needs "
+            "is on the smallest eigenvalue:"
+        )
+        st.latex(r"\text{needed:}\quad \lambda_{\min}(M)+\Delta_{in}\;\ge\;\frac{2\lambda}{\varepsilon}")
+        st.latex(
+            r"\text{paper's Lemma 1 event:}\quad w^\top M w\;\ge\;\frac{2\lambda}{\varepsilon}\ \text{ at } "
+            r"w=\hat w/\|\hat w\|"
+        )
+        diag_key = (
+            ds.name,
+            ds.fingerprint,
+            model,
+            positive_class,
+            int(seed),
+            n_full,
+            float(eps),
+            float(delta),
+            float(eta),
+            float(alpha),
+            float(dmult),
+            mode,
+            int(min(max(trials, 100), 2000)),
+            int(seed),
+        )
+        sm = cip.diagnostic(*diag_key, _data=data)["summary"]
+        k1, k2, k3 = st.columns(3)
+        k1.metric("Promised by the paper", f"≥ {fmt.number(sm['promised_probability'], sig=6)}")
+        k2.metric(
+            "Measured: needed event",
+            fmt.number(sm["measured_fraction_lmin_M_plus_Delta_in"]),
+            help=f"95% interval ± {fmt.number(sm['ci95_half_needed'], sig=2, scale=1.0)}, "
+            f"{fmt.integer(sm['n_draws'])} draws",
+        )
+        k3.metric(
+            "Measured: paper's Lemma 1 event",
+            fmt.number(sm["measured_fraction_lemma1_pointwise"]),
+            help=f"95% interval ± {fmt.number(sm['ci95_half_lemma1'], sig=2, scale=1.0)}; normal approximation "
+            f"{fmt.number(sm['normal_approximation_lemma1'])}",
+        )
+        widgets.guarantee_badge(
+            "claimed", f"the event holds with probability at least {fmt.number(sm['promised_probability'], sig=6)}."
+        )
+        verdict = {True: "consistent with the promise", False: "clearly below the promise"}
+        widgets.guarantee_badge(
+            "measured",
+            f"over {fmt.integer(sm['n_draws'])} draws of the contributors' noise, λ_min(M) + Δ_in ≥ 2λ/ε held "
+            f"in {fmt.percent(sm['measured_fraction_lmin_M_plus_Delta_in'])} "
+            f"({verdict[bool(sm['needed_consistent'])]}) and the paper's pointwise event in "
+            f"{fmt.percent(sm['measured_fraction_lemma1_pointwise'])} ({verdict[bool(sm['lemma1_consistent'])]}); "
+            f"λ_min(M) alone ≥ 2λ/ε in {fmt.percent(sm['measured_fraction_lmin_M_alone'])}. With "
+            f"{fmt.integer(sm['n_draws'])} draws, failure rates below about "
+            f"{fmt.number(sm['detectable_failure_rate'], sig=2)} cannot be seen. M also depends on the private Q, "
+            "which the cited theorem does not cover, so the central guarantee stays 'as claimed', never certified.",
+        )
+        st.plotly_chart(cip.diagnostic_figure(*diag_key, _data=data), key="ip_diag")
 
-with expert_section("Reproducing the paper's Figures 1 and 2"):
-    st.markdown(
-        "Census-like synthetic data (IPUMS cannot be downloaded here), ε ∈ {0.1, 1}, δ = 0.01, n from 2⁷ "
-        "upward. Compare the *shapes* with the paper: Input and Obj-Gauss nearly coincide and approach the "
-        "non-private line. The full grid (to 2²¹, 100 trials) runs from the command line: "
-        "`python -m dp_core reproduce input-perturbation --out DIR`."
-    )
-    if st.button("Run the quick reproduction (n up to 2¹³, 5 trials)", key="ip_repro_btn"):
-        st.session_state["ip_repro"] = True
-    if st.session_state.get("ip_repro"):
-        figs_rep = cip.reproduction_figures(int(seed), 5)
-        f1, f2 = st.columns(2)
-        f1.plotly_chart(figs_rep["least_squares"], key="ip_fig1")
-        f2.plotly_chart(figs_rep["logistic_taylor"], key="ip_fig2")
+with expert_section("Reproducing the paper's Figures 1 and 2", key="ip_sec_repro") as shown:
+    if shown:
+        st.markdown(
+            "Census-like synthetic data (IPUMS cannot be downloaded here), ε ∈ {0.1, 1}, δ = 0.01, n from 2⁷ "
+            "upward. Compare the *shapes* with the paper: Input and Obj-Gauss nearly coincide and approach the "
+            "non-private line. The full grid (to 2²¹, 100 trials) runs from the command line: "
+            "`python -m dp_core reproduce input-perturbation --out DIR`."
+        )
+        if st.button("Run the quick reproduction (n up to 2¹³, 5 trials)", key="ip_repro_btn"):
+            st.session_state["ip_repro"] = True
+        if st.session_state.get("ip_repro"):
+            figs_rep = cip.reproduction_figures(int(seed), 5)
+            f1, f2 = st.columns(2)
+            f1.plotly_chart(figs_rep["least_squares"], key="ip_fig1")
+            f2.plotly_chart(figs_rep["logistic_taylor"], key="ip_fig2")

@@ -133,7 +133,22 @@ def first_screen(
 
 
 @contextmanager
-def expert_section(title: str, *, expanded: bool = False) -> Iterator[None]:
-    """A titled, collapsed section below the first screen for derivations, tiers and diagnostics."""
-    with st.expander(title, expanded=expanded):
-        yield
+def expert_section(title: str, *, expanded: bool = False, key: str | None = None) -> Iterator[bool]:
+    """A titled, collapsed section below the first screen for derivations, tiers and diagnostics.
+
+    With a ``key`` the section is lazy: opening or closing it reruns the script (``on_change="rerun"``) and
+    the ``with`` statement gives whether it is open, so that its work runs only while someone reads it::
+
+        with expert_section("Diagnostics", key="x_diag") as shown:
+            if shown:
+                ...
+
+    Without a key the content always runs and the ``with`` statement gives ``True``.
+    """
+    if key is None:
+        with st.expander(title, expanded=expanded):
+            yield True
+        return
+    box = st.expander(title, expanded=expanded, key=key, on_change="rerun")
+    with box:
+        yield bool(box.open)

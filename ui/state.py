@@ -398,6 +398,12 @@ def keep_widget(key: str) -> Any:
     return value
 
 
+def linked(*names: str) -> bool:
+    """``True`` when the page's URL carries one of the parameters ``names`` (for example to open the section
+    of a page that holds their widgets when a link names them)."""
+    return any(name in st.query_params for name in names)
+
+
 def reset_on_change(names: tuple[str, ...] | list[str], token: str, *, tag: str) -> bool:
     """Forget this session's values of the page widgets ``names`` when ``token`` changed since the last call.
 

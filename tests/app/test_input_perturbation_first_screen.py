@@ -204,3 +204,16 @@ def test_too_small_upload_says_what_would_change_it():
     at.sidebar.select_slider(key="w_delta").set_value(0.001).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert len(parts(first_screen(at))["metrics"]) == 3
+
+
+def test_expert_sections_are_closed_and_lazy_until_opened_or_linked():
+    at = open_page()
+    assert not at.exception
+    # closed: nothing below the first screen was computed (one chart, three metrics in the whole page)
+    assert len(at.get("plotly_chart")) == 1 and len(at.metric) == 3
+    at.session_state["ip_sec_diag"] = True
+    at.run()
+    assert not at.exception and "Measured: needed event" in [m.label for m in at.metric]
+    # a link that names a section's parameter opens that section
+    at = open_page(ip_n="1024", ip_wnorm="measured")
+    assert at.select_slider(key="ip_n").value == 1024 and at.radio(key="ip_wnorm").value == "measured"
