@@ -214,6 +214,14 @@ with top:
         "audit finds that claim not valid (see *Privacy guarantees* below). More contributors mean less noise "
         "per record and a model closer to the non-private one.",
     )
+    if head is not None and head["private_hi"] <= head["trivial"] + 0.01:
+        baseline = "predicting the mean" if head["metric"] == "test R²" else "predicting the majority class"
+        st.info(
+            f"At {fmt.integer(head['n'])} training rows the private model does no better than {baseline} "
+            f"({_utility(head['trivial'])}): the noise drowns the signal. What would help: a larger ε (sidebar), "
+            "α = 1 (Settings) or more rows; the chart shows how it improves with n.",
+            icon="💡",
+        )
     if sweep_error is not None:
         widgets.show_error(sweep_error)
     elif not ns:

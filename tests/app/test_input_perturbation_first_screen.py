@@ -189,6 +189,15 @@ def test_small_upload_runs_with_working_defaults(rows):
     assert len(fs["metrics"]) == 3 and len(fs["charts"]) == 1
     assert fs["metrics"][2].value != "not measured"
     assert "e-" not in fs["metrics"][2].value  # an R² near 0 reads 0, not 1e-4
+    data = prepare_data(at.session_state["upload_dataset"], "least_squares", seed=0)
+    ns = sweep_sizes(data.n_train, data.d, feasibility(data.n_train, 1e-5).n_min)
+    df = simulate_over_n(data, SimulationConfig(epsilon=1.0, delta=1e-5), list(ns), n_trials=10, seed=0)
+    h = utility_at(df, data.y_test)
+    hint = [i.value for i in at.info if "does no better than" in i.value]
+    # a private model no better than predicting the mean is said plainly, with what would help
+    assert bool(hint) == (h["private_hi"] <= 0.01) and h["n"] == 80
+    if hint:
+        assert "larger ε" in hint[0] and "more rows" in hint[0]
     # 80 training rows: sizes 64 and 80 are measured
     xs = [set(values(t["x"])) for t in fs["charts"][0]["data"] if t.get("name", "").startswith("Input")]
     assert xs and all(x == {64, 80} for x in xs)

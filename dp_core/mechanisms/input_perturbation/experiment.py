@@ -582,8 +582,9 @@ def utility_frame(df: pd.DataFrame, y_test: np.ndarray) -> tuple[pd.DataFrame, s
 def utility_at(df: pd.DataFrame, y_test: np.ndarray, n: int | None = None) -> dict[str, float | str]:
     """Mean test utility of ``input`` and ``nonprivate`` at training size ``n`` (the largest by default).
 
-    Returns ``{"metric", "n", "trials", "private", "private_lo", "private_hi", "nonprivate"}`` where the
-    private range is mean +- 1.96 standard errors over the trials.
+    Returns ``{"metric", "n", "trials", "private", "private_lo", "private_hi", "nonprivate", "trivial"}`` where
+    the private range is mean +- 1.96 standard errors over the trials and ``trivial`` is what a model that
+    ignores the features scores: 0 for R^2 (predicting the mean), the majority share for accuracy.
     """
     u, name = utility_frame(df, y_test)
     n = int(u["n"].max()) if n is None else int(n)
@@ -604,6 +605,9 @@ def utility_at(df: pd.DataFrame, y_test: np.ndarray, n: int | None = None) -> di
         "private_lo": mean - half,
         "private_hi": mean + half,
         "nonprivate": float(npv.mean()),
+        "trivial": 0.0
+        if name == "test R²"
+        else float(max(np.mean(np.asarray(y_test) > 0), np.mean(np.asarray(y_test) <= 0))),
     }
 
 
