@@ -214,8 +214,15 @@ with top:
         "audit finds that claim not valid (see *Privacy guarantees* below). More contributors mean less noise "
         "per record and a model closer to the non-private one.",
     )
-    if head is not None and head["private_hi"] <= head["trivial"] + 0.01:
-        baseline = "predicting the mean" if head["metric"] == "test R²" else "predicting the majority class"
+    baseline = "predicting the mean" if head and head["metric"] == "test R²" else "predicting the majority class"
+    if head is not None and head["nonprivate"] <= head["trivial"] + 0.01:
+        st.info(
+            f"Even without any noise this model does no better than {baseline} ({_utility(head['trivial'])}) "
+            "on this data: the parameter ball ‖w‖ ≤ η is too tight for the scaled data. A larger η (Settings) "
+            "lets the model fit; the noise grows with η, so compare a few values.",
+            icon="💡",
+        )
+    elif head is not None and head["private_hi"] <= head["trivial"] + 0.01:
         st.info(
             f"At {fmt.integer(head['n'])} training rows the private model does no better than {baseline} "
             f"({_utility(head['trivial'])}): the noise drowns the signal. What would help: a larger ε (sidebar), "

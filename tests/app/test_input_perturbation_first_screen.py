@@ -226,3 +226,13 @@ def test_expert_sections_are_closed_and_lazy_until_opened_or_linked():
     # a link that names a section's parameter opens that section
     at = open_page(ip_n="1024", ip_wnorm="measured")
     assert at.select_slider(key="ip_n").value == 1024 and at.radio(key="ip_wnorm").value == "measured"
+
+
+def test_a_non_private_fit_no_better_than_trivial_points_to_eta():
+    # gaussian_classes: with η = 1 even the non-private fit predicts the majority class; η = 10 fits
+    at = open_page(dataset="gaussian_classes")
+    assert not at.exception and not at.error
+    hint = [i.value for i in at.info if "Even without any noise" in i.value]
+    assert hint and "larger η" in hint[0]
+    at.number_input(key="ip_eta").set_value(10.0).run()
+    assert not at.exception and not [i.value for i in at.info if "Even without any noise" in i.value]
