@@ -236,3 +236,18 @@ def test_a_non_private_fit_no_better_than_trivial_points_to_eta():
     assert hint and "larger η" in hint[0]
     at.number_input(key="ip_eta").set_value(10.0).run()
     assert not at.exception and not [i.value for i in at.info if "Even without any noise" in i.value]
+
+
+def test_every_symbol_in_the_open_expert_sections_has_a_glossary_entry():
+    at = open_page(ip_sampler="stats")
+    for key in ("ip_sec_formulas", "ip_sec_privacy", "ip_sec_scaling", "ip_sec_excess", "ip_sec_diag"):
+        at.session_state[key] = True
+    at.run()
+    assert not at.exception and len(at.get("plotly_chart")) >= 8
+    texts = []
+    for kind in ("title", "header", "subheader", "markdown", "caption", "info", "warning", "success", "error"):
+        texts += [e.value for e in at.get(kind) if isinstance(getattr(e, "value", None), str)]
+    for kind in ("slider", "select_slider", "selectbox", "radio", "number_input", "button", "expander", "metric"):
+        texts += [e.label for e in at.get(kind) if isinstance(getattr(e, "label", None), str)]
+    unknown = {s: t[:100] for t in texts for s in glossary.unknown_symbols(t)}
+    assert unknown == {}
