@@ -7,11 +7,12 @@ live in ``st.session_state`` (``ui.state``), survive page switches and are mirro
 
 import streamlit as st
 
-from ui import state
+from ui import background, state
 from ui.pages import DEFAULT_PAGE, PAGES
 
 st.set_page_config(page_title="Privacy-Utility Explorer", page_icon="🔐", layout="wide")
 
+background.warm()  # once per server: the Monte-Carlo worker processes start in a background thread
 state.init_state()  # parses the link's shared values (ui.state); messages appear on the page
 pg = st.navigation(
     [st.Page(path, title=title, icon=icon, default=(path == DEFAULT_PAGE)) for path, title, icon, _desc in PAGES],

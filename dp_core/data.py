@@ -1327,3 +1327,221 @@ def bound_summary(ds: Dataset) -> dict:
 
 
 __all__.append("bound_summary")
+
+
+# ----------------------------------------------------------------------------------------------
+# Public per-column bounds of the demo datasets
+# ----------------------------------------------------------------------------------------------
+
+#: Documented public ranges ``(lo, hi)`` and, where given, a public centre and scale per feature
+#: column (in the order of the dataset's columns). Sources and justification:
+#:
+#: * ``breast_cancer``: the minimum and maximum of every feature as printed in the dataset's
+#:   documentation (UCI WDBC description, reproduced in scikit-learn's ``load_breast_cancer``
+#:   description); centre and scale are the mean and standard deviation of the public 1995
+#:   release, frozen here as constants (3 significant digits).
+#: * ``wine``, ``iris``: the ranges of the UCI documentation (as printed in scikit-learn's
+#:   descriptions); centre and scale frozen from the public release, as above.
+#: * ``diabetes``: clinical ranges of the raw baseline variables of Efron et al. (2004) (age 19-79,
+#:   sex coded 1/2, BMI, blood pressure and the six serum measurements as published); centre and
+#:   scale frozen from the public release.
+#: * ``randhie``: the variables' definitional domains in Cameron and Trivedi (2005): indicators in
+#:   [0, 1], ``lncoins = log(coinsurance + 1)`` in [0, log(101)], ``lpi = log(max(1, premium))``
+#:   and ``fmde`` (log of the maximum dollar expenditure) in [0, 9], ``disea`` (chronic diseases)
+#:   in [0, 60]; centre and scale frozen from the public release.
+#:
+#: Freezing summary constants of a dataset that is itself public costs no privacy; for private
+#: data they would have to come from elsewhere (a census table, a previous public study), which is
+#: what the explorer asks an uploader to declare. The synthetic generators are handled in
+#: :func:`public_bounds` from their public definitions.
+PUBLIC_BOUNDS: dict[str, dict[str, tuple[float, ...]]] = {
+    "breast_cancer": {
+        "lo": (
+            6.981,
+            9.71,
+            43.79,
+            143.5,
+            0.05263,
+            0.01938,
+            0.0,
+            0.0,
+            0.106,
+            0.04996,
+            0.1115,
+            0.3602,
+            0.757,
+            6.802,
+            0.001713,
+            0.002252,
+            0.0,
+            0.0,
+            0.007882,
+            0.0008948,
+            7.93,
+            12.02,
+            50.41,
+            185.2,
+            0.07117,
+            0.02729,
+            0.0,
+            0.0,
+            0.1565,
+            0.05504,
+        ),
+        "hi": (
+            28.11,
+            39.28,
+            188.5,
+            2501.0,
+            0.1634,
+            0.3454,
+            0.4268,
+            0.2012,
+            0.304,
+            0.09744,
+            2.873,
+            4.885,
+            21.98,
+            542.2,
+            0.03113,
+            0.1354,
+            0.396,
+            0.05279,
+            0.07895,
+            0.02984,
+            36.04,
+            49.54,
+            251.2,
+            4254.0,
+            0.2226,
+            1.058,
+            1.252,
+            0.291,
+            0.6638,
+            0.2075,
+        ),
+        "centre": (
+            14.1,
+            19.3,
+            92.0,
+            655.0,
+            0.0964,
+            0.104,
+            0.0888,
+            0.0489,
+            0.181,
+            0.0628,
+            0.405,
+            1.22,
+            2.87,
+            40.3,
+            0.00704,
+            0.0255,
+            0.0319,
+            0.0118,
+            0.0205,
+            0.00379,
+            16.3,
+            25.7,
+            107.0,
+            881.0,
+            0.132,
+            0.254,
+            0.272,
+            0.115,
+            0.29,
+            0.0839,
+        ),
+        "scale": (
+            3.52,
+            4.3,
+            24.3,
+            352.0,
+            0.0141,
+            0.0528,
+            0.0797,
+            0.0388,
+            0.0274,
+            0.00706,
+            0.277,
+            0.552,
+            2.02,
+            45.5,
+            0.003,
+            0.0179,
+            0.0302,
+            0.00617,
+            0.00827,
+            0.00265,
+            4.83,
+            6.15,
+            33.6,
+            569.0,
+            0.0228,
+            0.157,
+            0.209,
+            0.0657,
+            0.0619,
+            0.0181,
+        ),
+    },
+    "wine": {
+        "lo": (11.03, 0.74, 1.36, 10.6, 70.0, 0.98, 0.34, 0.13, 0.41, 1.28, 0.48, 1.27, 278.0),
+        "hi": (14.83, 5.8, 3.23, 30.0, 162.0, 3.88, 5.08, 0.66, 3.58, 13.0, 1.71, 4.0, 1680.0),
+        "centre": (13.0, 2.34, 2.37, 19.5, 99.7, 2.3, 2.03, 0.362, 1.59, 5.06, 0.957, 2.61, 747.0),
+        "scale": (0.812, 1.12, 0.274, 3.34, 14.3, 0.626, 0.999, 0.124, 0.572, 2.32, 0.229, 0.71, 315.0),
+    },
+    "iris": {
+        "lo": (4.3, 2.0, 1.0, 0.1),
+        "hi": (7.9, 4.4, 6.9, 2.5),
+        "centre": (5.84, 3.06, 3.76, 1.2),
+        "scale": (0.828, 0.436, 1.77, 0.762),
+    },
+    "diabetes": {
+        "lo": (19.0, 1.0, 18.0, 62.0, 97.0, 41.6, 22.0, 2.0, 3.2581, 58.0),
+        "hi": (79.0, 2.0, 42.2, 133.0, 301.0, 242.4, 99.0, 9.09, 6.107, 124.0),
+        "centre": (48.5, 1.47, 26.4, 94.6, 189.0, 115.0, 49.8, 4.07, 4.64, 91.3),
+        "scale": (13.1, 0.5, 4.42, 13.8, 34.6, 30.4, 12.9, 1.29, 0.522, 11.5),
+    },
+    "randhie": {
+        "lo": (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+        "hi": (4.61512, 1.0, 9.0, 9.0, 1.0, 60.0, 1.0, 1.0, 1.0),
+        "centre": (1.77, 0.26, 4.71, 4.03, 0.124, 11.2, 0.362, 0.0773, 0.015),
+        "scale": (1.98, 0.439, 2.7, 3.47, 0.322, 6.74, 0.481, 0.267, 0.121),
+    },
+}
+
+
+def public_bounds(ds: Dataset):
+    """The per-column bounds used to preprocess ``ds``: documented for a demo dataset, data-derived otherwise.
+
+    Demo datasets get :data:`PUBLIC_BOUNDS` (real data) or their generator's public domain
+    (``census``: every column in [0, 1]; ``gaussian_classes``: the unit ball, so [-1, 1];
+    ``heavy_tailed``: [-5, 5] around 0 with unit scale - its design is unbounded, so the public
+    range clips the tail). Anything else (an upload, a CSV path, a demo dataset whose columns
+    do not match) gets :func:`dp_core.preprocessing.bounds_from_data`, marked ``data_derived``.
+
+    Returns
+    -------
+    dp_core.preprocessing.PublicBounds
+    """
+    from .preprocessing import PublicBounds, bounds_from_data
+
+    if not isinstance(ds, Dataset):
+        raise TypeError(f"ds must be a dp_core Dataset, got {type(ds).__name__}.")
+    d = ds.d
+    if ds.name in PUBLIC_BOUNDS and len(PUBLIC_BOUNDS[ds.name]["lo"]) == d:
+        entry = PUBLIC_BOUNDS[ds.name]
+        return PublicBounds(
+            entry["lo"], entry["hi"], entry.get("centre"), entry.get("scale"), source=f"documented ranges of {ds.name}"
+        )
+    if ds.name == "census":
+        return PublicBounds((0.0,) * d, (1.0,) * d, source="public domain of every census column, [0, 1]")
+    if ds.name == "gaussian_classes":
+        return PublicBounds((-1.0,) * d, (1.0,) * d, source="the generator clips rows to the unit ball")
+    if ds.name == "heavy_tailed":
+        return PublicBounds((-5.0,) * d, (5.0,) * d, (0.0,) * d, (1.0,) * d, source="public clipping range [-5, 5]")
+    return bounds_from_data(ds.X)
+
+
+__all__ += ["PUBLIC_BOUNDS", "public_bounds"]

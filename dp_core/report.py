@@ -10,6 +10,7 @@ configuration and same seed give the same numbers.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import html
 import importlib.metadata
 import platform
@@ -212,6 +213,8 @@ def build_report(
     spec = make_spec(
         epsilons=st["grid"], delta=cfg.delta, n_trials=cfg.trials, seed=cfg.seed, k=cfg.k, m=cfg.m, rho=cfg.rho
     )
+    if spec.preprocess != cfg.preprocess:  # the configuration's row preprocessing (dp_core.preprocessing)
+        spec = dataclasses.replace(spec, preprocess=cfg.preprocess)
     if result is None or result.spec != spec:
         result = run_compare(ds, spec, mechanisms=st["mechanisms"], progress=progress)
     if st["targets"] and negotiation is None:

@@ -1,14 +1,12 @@
 """Home: what the app is for, the dataset (demo or upload), the privacy budget in plain words."""
 
-import math
-
+import pandas as pd
 import streamlit as st
 
 from dp_core import data as dpdata
 from dp_core import display, explain
 from dp_core.exceptions import DataValidationError
 from ui import cached, state, widgets
-from ui.constants import BOUND_MAX, BOUND_MIN
 from ui.pages import PAGES
 
 st.title("🔐 Privacy-Utility Explorer")
@@ -134,41 +132,48 @@ with st.expander("Preview (first 20 rows)", expanded=False):
     st.dataframe(display.table(_preview, headers=_own, sig=4), width="stretch", hide_index=True)
 
 # ------------------------------------------------------------------ preprocessing
-st.subheader("Bounds the mechanisms need")
+st.subheader("Public bounds, declared once")
 st.markdown(
-    "Most mechanisms assume every feature vector has norm ‖x‖ ≤ 1 and every label |y| ≤ 1. The bounds must be "
-    "**declared publicly**: computing them from the data lets the data choose its own noise, which leaks."
+    "Every mechanism assumes each feature vector has norm ‖x‖ ≤ 1. The explorer gets there from **public "
+    "per-column bounds** (a range, a typical value and a spread for each column, known without looking at the "
+    "records) and a **per-record rule**; both are used by every page, the comparison and the command line, and "
+    "kept in the link."
 )
-stats = dpdata.bound_summary(ds)
-c1, c2 = st.columns(2)
-declare = c1.toggle("Declare a public row-norm bound", key="w_declare_bound", value=False)
-bound = None
-if declare:
-    # widget bounds stay finite and inside JavaScript's number range whatever the data hold (e.g. 1e308)
-    suggested = stats["row_norm_max"]
-    suggested = min(max(float(f"{suggested:.3g}"), BOUND_MIN), BOUND_MAX) if math.isfinite(suggested) else 1.0
-    if "w_bound" in st.session_state and not BOUND_MIN <= st.session_state["w_bound"] <= BOUND_MAX:
-        st.session_state["w_bound"] = suggested
-    bound = c1.number_input(
-        "Public bound on ‖x‖", min_value=BOUND_MIN, max_value=BOUND_MAX, value=suggested, key="w_bound", format="%.4g"
+pbounds = widgets.public_bounds(ds)
+c1, c2 = st.columns([1, 2])
+with c1:
+    widgets.preprocess_control()
+with c2:
+    _bt = pd.DataFrame(
+        {
+            "column": list(ds.feature_names),
+            "lowest": pbounds.lo,
+            "highest": pbounds.hi,
+            "centre": pbounds.centre,
+            "scale": pbounds.scale,
+        }
     )
-    if not math.isfinite(stats["row_norm_max"]) or stats["row_norm_max"] > BOUND_MAX:
-        c1.caption(
-            f"The data's largest row norm ({display.number(stats['row_norm_max'], inf='beyond the largest float')})"
-            f" exceeds what this box accepts ({display.number(BOUND_MAX)}); rows above the bound are scaled down."
-        )
-import warnings  # noqa: E402  (local: silence the leak warning; it is shown as a message instead)
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    _, pinfo = dpdata.scale_rows_to_ball(ds.X, bound)
-c2.markdown(
-    f"Largest row norm in the data: **{display.number(stats['row_norm_max'], sig=4, inf='beyond the largest float')}**"
-    f" (median {display.number(stats['row_norm_median'], sig=4, inf='beyond the largest float')})."
-)
-c2.markdown(pinfo.description)
-if pinfo.data_dependent:
-    st.warning(pinfo.leak_warning, icon="🔓")
+    st.dataframe(
+        display.table(
+            _bt,
+            headers={
+                "column": "Column",
+                "lowest": "Lowest",
+                "highest": "Highest",
+                "centre": "Centre",
+                "scale": "Scale",
+            },
+            sig=4,
+        ),
+        width="stretch",
+        hide_index=True,
+        height=210 if len(_bt) > 5 else "auto",
+    )
+    st.caption(f"Source: {pbounds.source}.")
+if pbounds.data_derived:
+    st.warning(pbounds.leak_warning, icon="🔓")
+else:
+    st.caption("These bounds are public: preprocessing with them leaks nothing, so no page shows a leak warning.")
 
 # ------------------------------------------------------------------ budget
 st.header("2 · What ε and δ mean")

@@ -11,6 +11,7 @@ import streamlit as st
 from dp_core import display as fmt
 from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms.input_perturbation.experiment import SimulationConfig, n_choices, sweep_sizes
+from dp_core.preprocessing import default_eta
 from ui import cached_input_perturbation as cip
 from ui import state, widgets
 from ui.first_screen import KeyNumber, expert_section, first_screen, status_badge, tip
@@ -44,6 +45,9 @@ top = st.container()  # the first screen, filled once the settings below are kno
 default_model = "least_squares" if ds.task == "regression" else "logistic_taylor"
 # another dataset picked on Home: start again from the model that fits its target and its own sizes
 state.reset_on_change(("ip_model", "ip_n", "ip_pos"), ds.fingerprint, tag="ip_dataset")
+preprocess = str(state.get("preprocess"))
+# the documented rule (dp_core.preprocessing.default_eta): from the dimension and the budget, never the data
+eta_rule = default_eta(ds.d + 1, float(eps), preprocess)
 
 with st.expander("⚙️ Settings: model, local / central trade-off, regularisation", expanded=False):
     c1, c2, c3 = st.columns(3)
@@ -69,10 +73,12 @@ with st.expander("⚙️ Settings: model, local / central trade-off, regularisat
         "ip_eta",
         control="number",
         label="η: radius of the parameter ball ‖w‖ ≤ η",
+        default=eta_rule,
         step=0.25,
         format_func="%.3g",
         container=c3,
-        help=tip("η"),
+        help=f"{tip('η')} Default from the rule η = max(1, √d·min(1, ε/10)) (d with the intercept): a larger "
+        "ball lets the model fit better but every mechanism's noise grows with η.",
     )
     c4, c5, c6 = st.columns(3)
     dmult = state.widget(
@@ -115,7 +121,7 @@ with st.expander("⚙️ Settings: model, local / central trade-off, regularisat
         )
 
 try:
-    data = cip.prepared(ds.name, ds.fingerprint, model, positive_class, int(seed), _ds=ds)
+    data = cip.prepared(ds.name, ds.fingerprint, model, positive_class, int(seed), _ds=ds, preprocess=preprocess)
 except (DataValidationError, ValueError, TypeError) as exc:
     with top:
         widgets.show_error(exc)
@@ -126,6 +132,7 @@ except (DataValidationError, ValueError, TypeError) as exc:
 with notices:
     for leak in data.leaks:
         st.warning(leak, icon="🔓")
+_cap = cip.eta_cap(ds.name, ds.fingerprint, model, positive_class, int(seed), preprocess, float(eta), _data=data)
 
 n_full = data.n_train
 feas = cip.feasibility(n_full, float(delta), mode)
@@ -215,11 +222,19 @@ with top:
         "per record and a model closer to the non-private one.",
     )
     baseline = "predicting the mean" if head and head["metric"] == "test R²" else "predicting the majority class"
+    if _cap["binding"]:
+        # below the rule's value the bound is the user's choice and worth a flag; at or above it, a plain note
+        _say = st.info if float(eta) < eta_rule * (1 - 1e-9) else st.caption
+        _say(
+            _cap["note"] + f" The rule gives η = {fmt.number(eta_rule)} at ε = {fmt.epsilon(eps)}, which balances "
+            "the two for this budget.",
+            **({"icon": "📏"} if _say is st.info else {}),
+        )
     if head is not None and head["nonprivate"] <= head["trivial"] + 0.01:
         st.info(
             f"Even without any noise this model does no better than {baseline} ({_utility(head['trivial'])}) "
-            "on this data: the parameter ball ‖w‖ ≤ η is too tight for the scaled data. A larger η (Settings) "
-            "lets the model fit; the noise grows with η, so compare a few values.",
+            "on this data, so privacy costs nothing measurable here."
+            + (" A larger η (Settings) lets the model fit; the noise grows with η." if _cap["binding"] else ""),
             icon="💡",
         )
     elif head is not None and head["private_hi"] <= head["trivial"] + 0.01:

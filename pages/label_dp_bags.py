@@ -10,7 +10,7 @@ from dp_core.mechanisms.label_dp_bags import bounds as acc
 from dp_core.mechanisms.label_dp_bags import figures as lbf
 from ui import badges, state, widgets
 from ui import cached_label_dp_bags as cl
-from ui.constants import LB_NOISE_MAX, LB_NOISE_MIN, LB_RANGE_LIMIT
+from ui.constants import K_DEFAULT, LB_NOISE_MAX, LB_NOISE_MIN, LB_RANGE_LIMIT, M_DEFAULT
 
 st.title("🎒 Label-DP by aggregation")
 widgets.audit_link("label-dp-bags", "naive-llp")
@@ -35,6 +35,33 @@ if "lb_variant" not in st.session_state:
 if "lb_range_public" not in st.session_state:
     st.session_state["lb_range_public"] = bool(state.url_param("lb_public"))
 
+
+def _set_km(kk: int, mm: int) -> None:
+    state.set_value("k", int(kk))
+    state.set_value("m", int(mm))
+    st.session_state["w_k"] = int(kk)
+    st.session_state["w_m"] = int(mm)
+
+
+# Defaults that fit the data (issue 13): unless the link or the visitor chose k and m, start from the
+# suggested setting for this many training rows (same 80 % split as the preparation below).
+n_train = ds.n - int(round(0.2 * ds.n))
+_rho_now = float(state.get("rho"))
+suggestion = cl.bag_suggestion(n_train, ds.d + 1, float(eps), _rho_now) if _rho_now > 0 else None
+_auto_key = (ds.fingerprint, float(eps), float(state.get("rho")))
+_auto = st.session_state.get("lb_auto_km")
+_km_now = (int(state.get("k")), int(state.get("m")))
+_untouched = _km_now == (K_DEFAULT, M_DEFAULT) or (_auto is not None and _km_now == _auto[1])
+if (
+    suggestion is not None
+    and suggestion.k > 0
+    and _untouched
+    and not state.url_gave("k", "m")
+    and (_auto is None or _auto[0] != _auto_key)
+):
+    _set_km(suggestion.k, suggestion.m)
+    st.session_state["lb_auto_km"] = (_auto_key, (suggestion.k, suggestion.m))
+
 with st.expander("⚙️ Mechanism settings", expanded=True):
     c1, c2, c3 = st.columns(3)
     k = widgets.shared_int(
@@ -57,6 +84,11 @@ with st.expander("⚙️ Mechanism settings", expanded=True):
         container=c3,
         help="noisy-wtd-LLP adds N(0, 1) noise to this fraction of the labels before aggregating.",
     )
+    if suggestion is not None:
+        st.caption(
+            ("Default from the data size. " if (k, m) == (suggestion.k, suggestion.m) else "Suggested for these data: ")
+            + suggestion.message
+        )
     c4, c5 = st.columns([2, 1])
     variant = c4.radio(
         "Mechanism for the privacy accounting",
@@ -127,26 +159,20 @@ st.caption(
 )
 
 
-def _use_largest_k() -> None:
-    kk = max(2, data.n // max(1, int(state.get("m"))))
-    state.set_value("k", kk)
-    st.session_state["w_k"] = kk
-    if kk * int(state.get("m")) > data.n:
-        mm = max(1, data.n // kk)
-        state.set_value("m", mm)
-        st.session_state["w_m"] = mm
-
-
 if m * k > data.n:
     st.error(
         f"Not feasible: m·k = {fmt.integer(m * k)} examples are needed for {fmt.integer(m)} disjoint bags of "
-        f"{fmt.integer(k)}, but the training part has only {fmt.integer(data.n)} rows. With m = {fmt.integer(m)} the "
-        f"largest bag size is k = {fmt.integer(data.n // m)}"
-        + ("" if data.n // m >= 2 else " (too small: lower m)")
-        + ".",
+        f"{fmt.integer(k)}, but the training part has only {fmt.integer(data.n)} rows. "
+        + (suggestion.message if suggestion is not None else f"Lower k or m (k ≤ n/m = {fmt.integer(data.n // m)})."),
         icon="⚠️",
     )
-    st.button("Use the largest feasible bag size", on_click=_use_largest_k, key="lb_fix")
+    if suggestion is not None and suggestion.k > 0:
+        st.button(
+            f"Use the suggested setting k = {fmt.integer(suggestion.k)}, m = {fmt.integer(suggestion.m)}",
+            on_click=_set_km,
+            args=(suggestion.k, suggestion.m),
+            key="lb_fix",
+        )
     st.stop()
 
 cond = cl.conditions(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, data)

@@ -2,13 +2,16 @@
 
 import streamlit as st
 
+import dp_core
 from dp_core import display as fmt
 from dp_core.data import DATASETS
 from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms import large_margin_gaussian as lmg
 from dp_core.mechanisms.large_margin_gaussian import figures as lmf
-from ui import badges, cached, state, widgets
+from ui import background, badges, cached, state, widgets
 from ui import cached_large_margin_gaussian as clm
+from ui import cached_scope as scoped
+from ui import jobs_large_margin_gaussian as lmj
 from ui.constants import (
     LM_BDELTA_OPTIONS,
     LM_DATASETS,
@@ -385,7 +388,8 @@ st.caption(
     f"{fmt.integer(n_trials)} noise draws per point (the sidebar's Monte-Carlo trials, at most 200), all three "
     f"modes, ε ∈ {{{', '.join(fmt.epsilon(e) for e in EPS_GRID)}}}; trial t uses the same seed at every ε."
 )
-if st.button("▶ Run the Monte-Carlo sweeps", key="lm_run"):
+lm_pressed = st.button("▶ Run the Monte-Carlo sweeps", key="lm_run")
+if lm_pressed:
     st.session_state["lm_ran"] = True
 if st.session_state.get("lm_ran"):
     try:
@@ -398,100 +402,135 @@ if st.session_state.get("lm_ran"):
             semantics=semantics,
             jacobian=jacobian,
         )
-        df, summ = clm.accuracy_sweep(tkey, fp, base, EPS_GRID, MODES, n_trials, int(seed), _task=task)
-        g1, g2 = st.columns(2)
-        g1.plotly_chart(
-            lmf.accuracy_figure(summ, chance=1.0 / task.n_classes, title="Test accuracy against ε"), key="lm_acc"
-        )
-        g2.plotly_chart(
-            lmf.accuracy_figure(
-                summ[summ["method"] != "nonprivate"],
-                chance=None,
-                y="agreement",
-                title="Share of test predictions equal to the non-private fit",
-                y_title="agreement with non-private",
-            ),
-            key="lm_agree",
-        )
-        st.caption(
-            "P and P+ are not differentially private as printed: their flat, near-perfect curves at tiny ε "
-            "are the leak, not a good mechanism. P's points average only the draws whose objective was "
-            "bounded. Bands: 95% intervals over the trials."
-        )
-        st.plotly_chart(
-            lmf.excess_vs_epsilon_figure(summ, title="Empirical excess J(Φᵖ) − J(Φ*) against ε"), key="lm_excess_eps"
-        )
-        st.caption(
-            "Dashed: the mean of the pathwise bound 2ρ²/(n²μ_eff), which holds for every single draw "
-            "(spec 5.2e). Where the CMS split adds regularisation (Δ > 0, small ε) the slope changes; where ε is "
-            "only just above the Jacobian term k, the split leaves almost nothing for the noise (ε_noise = ε − k) "
-            "and the excess spikes (visible for P+ when ε is close to k_P)."
-        )
-        tight = lmg.bound_tightness(summ)
-        widgets.table(
-            [
-                {
-                    "mode": lmg.MODE_LABELS[r["method"]],
-                    "ε": fmt.epsilon(r["epsilon"]),
-                    "measured mean excess": fmt.number(r["excess_mean"]),
-                    "mean pathwise bound": fmt.number(r["pathwise_bound_mean"]),
-                    "bound ÷ measured": f"{fmt.number(r['bound_over_measured'], sig=2)}×",
-                }
-                for _, r in tight.iterrows()
-            ],
-            key="lm_tightness_table",
-        )
-        st.caption(
-            "Bound tightness: how far the pathwise bound sits above the measured excess (the specification's "
-            "pilot found 13–24× for R)."
-        )
         ns = tuple(v for v in (100, 200, 500, 1000, 2000, 5000, 10000, 20000) if 2 * task.n_classes <= v <= task.n)
         if task.n not in ns:
             ns = ns + (task.n,)
         exc_mode = mode
-        s_n, bnds = clm.excess_vs_n(tkey, fp, base, exc_mode, ns, float(bdelta), n_trials, int(seed), _task=task)
+        blocks = lmj.sweep_blocks(
+            task,
+            base,
+            epsilons=EPS_GRID,
+            modes=MODES,
+            exc_mode=exc_mode,
+            ns=ns,
+            delta=float(bdelta),
+            mu_grid=MU_GRID,
+            h_grid=H_GRID,
+            n_trials=n_trials,
+            seed=int(seed),
+            quick=background.in_server(),
+        )
+        job_key = repr((dp_core.__version__, tkey, fp, base, ns, float(bdelta), n_trials, int(seed)))
+        background.start("lm_sweeps", job_key, blocks, private=scoped.session_uses_upload(), restart=lm_pressed)
+    except (ValueError, TypeError) as exc:
+        widgets.show_error(exc)
+        st.session_state["lm_ran"] = False
+
+
+def _render_sweeps(job) -> None:
+    done = job.finished()
+    got = lmj.latest(done, "accuracy")
+    if got is None:
+        return
+    (_df, summ), stage = got
+    if stage == "quick":
+        st.caption(f"Quick first look: {fmt.integer(lmj.QUICK_TRIALS)} trials per point; refining to {n_trials}.")
+    g1, g2 = st.columns(2)
+    g1.plotly_chart(
+        lmf.accuracy_figure(summ, chance=1.0 / task.n_classes, title="Test accuracy against ε"), key="lm_acc"
+    )
+    g2.plotly_chart(
+        lmf.accuracy_figure(
+            summ[summ["method"] != "nonprivate"],
+            chance=None,
+            y="agreement",
+            title="Share of test predictions equal to the non-private fit",
+            y_title="agreement with non-private",
+        ),
+        key="lm_agree",
+    )
+    st.caption(
+        "P and P+ are not differentially private as printed: their flat, near-perfect curves at tiny ε "
+        "are the leak, not a good mechanism. P's points average only the draws whose objective was "
+        "bounded. Bands: 95% intervals over the trials."
+    )
+    st.plotly_chart(
+        lmf.excess_vs_epsilon_figure(summ, title="Empirical excess J(Φᵖ) − J(Φ*) against ε"), key="lm_excess_eps"
+    )
+    st.caption(
+        "Dashed: the mean of the pathwise bound 2ρ²/(n²μ_eff), which holds for every single draw "
+        "(spec 5.2e). Where the CMS split adds regularisation (Δ > 0, small ε) the slope changes; where ε is "
+        "only just above the Jacobian term k, the split leaves almost nothing for the noise (ε_noise = ε − k) "
+        "and the excess spikes (visible for P+ when ε is close to k_P)."
+    )
+    tight = lmg.bound_tightness(summ)
+    widgets.table(
+        [
+            {
+                "mode": lmg.MODE_LABELS[r["method"]],
+                "ε": fmt.epsilon(r["epsilon"]),
+                "measured mean excess": fmt.number(r["excess_mean"]),
+                "mean pathwise bound": fmt.number(r["pathwise_bound_mean"]),
+                "bound ÷ measured": f"{fmt.number(r['bound_over_measured'], sig=2)}×",
+            }
+            for _, r in tight.iterrows()
+        ],
+        key="lm_tightness_table",
+    )
+    st.caption(
+        "Bound tightness: how far the pathwise bound sits above the measured excess (the specification's "
+        "pilot found 13–24× for R)."
+    )
+    got = lmj.latest(done, "excess_n")
+    if got is None:
+        return
+    s_n, bnds = got[0]
+    st.plotly_chart(
+        lmf.excess_vs_n_figure(
+            s_n,
+            bnds,
+            method=exc_mode,
+            title=f"Empirical excess J(Φᵖ) − J(Φ*) against n ({lmg.MODE_LABELS[exc_mode]}, ε = {fmt.epsilon(eps)})",
+        ),
+        key="lm_excess_n",
+    )
+    st.caption(
+        "Dashed: corrected bounds (Tier C) for the mechanism actually run; dash-dot: the paper's bounds "
+        "in consistent units (Tier U, P+ only); dotted red: the printed Theorem 5.2 as printed (sum-form "
+        "units, not a valid bound for this per-example quantity)."
+    )
+    if exc_mode != "printed":
         st.plotly_chart(
-            lmf.excess_vs_n_figure(
+            lmf.test_loss_figure(
                 s_n,
                 bnds,
                 method=exc_mode,
-                title=f"Empirical excess J(Φᵖ) − J(Φ*) against n ({lmg.MODE_LABELS[exc_mode]}, ε = {fmt.epsilon(eps)})",
+                title="True-risk excess: measured on the test set against the C5.3 bound",
             ),
-            key="lm_excess_n",
+            key="lm_test_loss",
         )
         st.caption(
-            "Dashed: corrected bounds (Tier C) for the mechanism actually run; dash-dot: the paper's bounds "
-            "in consistent units (Tier U, P+ only); dotted red: the printed Theorem 5.2 as printed (sum-form "
-            "units, not a valid bound for this per-example quantity)."
+            "C5.3 bounds L̃(Φᵖ) − L̃(Φ*), the excess of the expected loss, with probability ≥ 1 − 2δ; the right "
+            "panel shows which term dominates at each n (E: the noise, S: Sridharan's sample term scaled by "
+            "G² — a heuristic multiclass adaptation; B uses ‖Φ*‖_F of the non-private fit at each n)."
         )
-        if exc_mode != "printed":
-            st.plotly_chart(
-                lmf.test_loss_figure(
-                    s_n,
-                    bnds,
-                    method=exc_mode,
-                    title="True-risk excess: measured on the test set against the C5.3 bound",
-                ),
-                key="lm_test_loss",
-            )
-            st.caption(
-                "C5.3 bounds L̃(Φᵖ) − L̃(Φ*), the excess of the expected loss, with probability ≥ 1 − 2δ; the right "
-                "panel shows which term dominates at each n (E: the noise, S: Sridharan's sample term scaled by "
-                "G² — a heuristic multiclass adaptation; B uses ‖Φ*‖_F of the non-private fit at each n)."
-            )
-        st.subheader(f"Regularisation trade-off at ε = {fmt.epsilon(eps)} (R)")
-        t1, t2 = st.columns(2)
-        s_mu = clm.regularisation(tkey, fp, base, "mu", MU_GRID, n_trials, int(seed), _task=task)
-        t1.plotly_chart(lmf.tradeoff_figure(s_mu, parameter="mu", title="against μ"), key="lm_trade_mu")
-        s_h = clm.regularisation(tkey, fp, base, "h", H_GRID, n_trials, int(seed), _task=task)
-        t2.plotly_chart(lmf.tradeoff_figure(s_h, parameter="h", title="against h"), key="lm_trade_h")
-        st.caption(
-            "Larger μ shrinks the noise's effect (bounds ∝ 1/μ) but biases the fit towards small Φ; a wider "
-            "Huber width h lowers the Hessian bound κ = C/(2h) (smaller Jacobian term, more budget for the "
-            "noise) but smooths the hinge more."
-        )
-    except (ValueError, TypeError) as exc:
-        widgets.show_error(exc)
+    st.subheader(f"Regularisation trade-off at ε = {fmt.epsilon(eps)} (R)")
+    t1, t2 = st.columns(2)
+    got_mu, got_h = lmj.latest(done, "mu"), lmj.latest(done, "h")
+    if got_mu is None or got_h is None:
+        return
+    s_mu, s_h = got_mu[0], got_h[0]
+    t1.plotly_chart(lmf.tradeoff_figure(s_mu, parameter="mu", title="against μ"), key="lm_trade_mu")
+    t2.plotly_chart(lmf.tradeoff_figure(s_h, parameter="h", title="against h"), key="lm_trade_h")
+    st.caption(
+        "Larger μ shrinks the noise's effect (bounds ∝ 1/μ) but biases the fit towards small Φ; a wider "
+        "Huber width h lowers the Hessian bound κ = C/(2h) (smaller Jacobian term, more budget for the "
+        "noise) but smooths the hinge more."
+    )
+
+
+if st.session_state.get("lm_ran"):
+    background.live_section("lm_sweeps", _render_sweeps, label="Running the Monte-Carlo sweeps")
 else:
     st.info("Press the button to run the sweeps (they take a few seconds to a minute; results are cached).")
 

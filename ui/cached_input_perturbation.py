@@ -23,8 +23,18 @@ V = dp_core.__version__
 
 
 @scoped.cache_data(max_entries=64, show_spinner=False)
-def prepared(name: str, fingerprint: str, model: str, positive_class, seed: int, _ds, _v: str = V) -> ipe.PreparedData:
-    return ipe.prepare_data(_ds, model, positive_class=positive_class, seed=seed)
+def prepared(
+    name: str, fingerprint: str, model: str, positive_class, seed: int, _ds, preprocess: str = "normalize", _v: str = V
+) -> ipe.PreparedData:
+    return ipe.prepare_data(_ds, model, positive_class=positive_class, seed=seed, preprocess=preprocess)
+
+
+@scoped.cache_data(max_entries=64, show_spinner=False)
+def eta_cap(
+    name: str, fingerprint: str, model: str, positive_class, seed: int, preprocess: str, eta: float, _data
+) -> dict:
+    """Whether the bound eta holds the non-private fit back (:func:`ipe.eta_cap`)."""
+    return ipe.eta_cap(_data, eta)
 
 
 @scoped.cache_data(max_entries=256, show_spinner=False)

@@ -141,3 +141,9 @@ def utility_requirement(
     name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, _data, _v: str = V
 ) -> dict:
     return lb.utility_requirement(_data, k=k)
+
+
+@scoped.cache_data(upload_independent=True, max_entries=64, show_spinner="Choosing bag sizes for these data...")
+def bag_suggestion(n: int, d: int, eps: float, rho: float, _v: str = V) -> lb.BagSuggestion:
+    """Feasible, non-vacuous (k, m) for ``n`` training rows (:func:`lb.suggest_bag_params`)."""
+    return lb.suggest_bag_params(int(n), epsilon=float(eps), d=int(d), rho=float(rho))

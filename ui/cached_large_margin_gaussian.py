@@ -12,12 +12,12 @@ import numpy as np
 import pandas as pd
 
 import dp_core
-from dp_core.experiments import summarize
 from dp_core.mechanisms import large_margin_gaussian as lmg
 from dp_core.mechanisms.large_margin_gaussian.bounds import bounds_for_mode, noise_radius, printed_radius
 from dp_core.rng import keyed_seed
 
 from . import cached_scope as scoped
+from . import jobs_large_margin_gaussian as jobs
 
 V = dp_core.__version__
 
@@ -108,11 +108,7 @@ def accuracy_sweep(
     _task,
     _v: str = V,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    df = lmg.accuracy_sweep(_task, epsilons=list(epsilons), modes=list(modes), base=base, n_trials=n_trials, seed=seed)
-    s = summarize(
-        df, by=["method", "epsilon"], values=["accuracy", "agreement", "excess", "unbounded", "pathwise_bound"]
-    )
-    return df, s
+    return jobs.accuracy(_task, base, epsilons, modes, n_trials, seed)
 
 
 @scoped.cache_data(max_entries=16, show_spinner="Measuring excess risk against n...")
@@ -128,11 +124,7 @@ def excess_vs_n(
     _task,
     _v: str = V,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    trials, bounds = lmg.excess_vs_n(
-        _task, ns=list(ns), mode=mode, base=base, delta=delta, n_trials=n_trials, seed=seed
-    )
-    s = summarize(trials, by=["method", "n"], values=["excess", "pathwise_bound", "test_loss_excess"])
-    return s, bounds
+    return jobs.excess_n(_task, base, mode, ns, delta, n_trials, seed)
 
 
 @scoped.cache_data(max_entries=16, show_spinner="Measuring the regularisation trade-off...")
@@ -147,10 +139,7 @@ def regularisation(
     _task,
     _v: str = V,
 ) -> pd.DataFrame:
-    df = lmg.regularisation_sweep(
-        _task, parameter=parameter, values=list(values), base=base, n_trials=n_trials, seed=seed
-    )
-    return summarize(df, by=["method", "value"], values=["accuracy", "excess", "pathwise_bound", "nonprivate_accuracy"])
+    return jobs.regularisation(_task, base, parameter, values, n_trials, seed)
 
 
 @scoped.cache_data(max_entries=64, show_spinner=False)

@@ -28,6 +28,10 @@ M_MIN, M_MAX, M_DEFAULT = 1, 100_000, 100
 RHO_MIN, RHO_MAX, RHO_DEFAULT = 0.0, 1.0, 0.1
 
 DEFAULT_DATASET = "census"
+#: Row preprocessing rules (mirrors ``dp_core.preprocessing.PREPROCESS_METHODS``; kept literal so this
+#: module imports nothing heavy).
+PREPROCESS_OPTIONS = ("normalize", "clip", "scale", "minmax")
+PREPROCESS_DEFAULT = "normalize"
 
 SEED_MAX = 2**31 - 1
 
@@ -146,6 +150,7 @@ URL_PARAMS: dict[str, UrlParam] = {
     "m": UrlParam(int, M_DEFAULT, M_MIN, M_MAX, private=LOWER_IS_PRIVATE, label="number of bags m"),
     "rho": UrlParam(float, RHO_DEFAULT, RHO_MIN, RHO_MAX, private=HIGHER_IS_PRIVATE, label="noisy fraction ρ"),
     "dataset": UrlParam(str, DEFAULT_DATASET, label="dataset"),
+    "preprocess": UrlParam(str, PREPROCESS_DEFAULT, options=PREPROCESS_OPTIONS, label="row preprocessing"),
     # compare
     "eps_min": UrlParam(float, 0.05, options=GRID_OPTIONS, page=_C, label="smallest ε of the grid"),
     "eps_max": UrlParam(float, 10.0, options=GRID_OPTIONS, page=_C, label="largest ε of the grid"),

@@ -29,6 +29,7 @@ from .constants import HIGHER_IS_PRIVATE, LOWER_IS_PRIVATE, SHARED_PARAMS, UrlPa
 _LOADED = "_qp_loaded"
 _PROBLEMS = "_url_problems"
 _BOX = "_url_box"
+_URL_KEYS = "_url_first_keys"
 _MAX_RAW = 60  # characters of a hostile value quoted in a message
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
@@ -263,6 +264,8 @@ def init_state() -> None:
     """Fill the canonical keys from the URL (first run only) or the defaults."""
     first = not st.session_state.get(_LOADED, False)
     st.session_state.pop(_BOX, None)
+    if first:
+        st.session_state[_URL_KEYS] = tuple(st.query_params)
     for name, (_kind, default) in SHARED_PARAMS.items():
         key = f"p_{name}"
         if first and name in st.query_params:
@@ -274,6 +277,13 @@ def init_state() -> None:
         elif key not in st.session_state:
             st.session_state[key] = default
     st.session_state[_LOADED] = True
+
+
+def url_gave(*names: str) -> bool:
+    """True when the link that opened this session carried any of ``names`` (a choice to keep)."""
+    if not st.session_state.get(_LOADED, False):
+        init_state()
+    return any(n in st.session_state.get(_URL_KEYS, ()) for n in names)
 
 
 def get(name: str) -> Any:

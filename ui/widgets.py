@@ -21,6 +21,7 @@ from .constants import (
     K_MIN,
     M_MAX,
     M_MIN,
+    PREPROCESS_OPTIONS,
     RHO_MAX,
     RHO_MIN,
     TRIAL_OPTIONS,
@@ -246,8 +247,52 @@ def guarantee_badge(kind: str, text: str) -> None:
         raise ValueError(f"kind must be one of 'claimed', 'corrected', 'measured', 'broken', got {kind!r}.")
 
 
+def public_bounds(ds: Dataset):
+    """The dataset's per-column bounds (:func:`dp_core.data.public_bounds`), kept in this session only.
+
+    Not a shared cache: for an upload they are computed from its records, which must never reach another
+    session; for a demo dataset they are constants.
+    """
+    from dp_core.data import public_bounds as _public_bounds
+
+    memo = st.session_state.setdefault("_public_bounds", {})
+    if ds.fingerprint not in memo:
+        memo.clear()  # one dataset at a time
+        memo[ds.fingerprint] = _public_bounds(ds)
+    return memo[ds.fingerprint]
+
+
 def dataset_badge(ds: Dataset) -> None:
-    st.caption(f"Dataset: **{ds.name}** · {display.integer(ds.n)} rows × {display.integer(ds.d)} features · {ds.task}")
+    """One line under a page's title: the dataset, and where its per-column bounds come from."""
+    b = public_bounds(ds)
+    origin = "bounds computed from the data (see Home)" if b.data_derived else "declared public bounds"
+    st.caption(
+        f"Dataset: **{ds.name}** · {display.integer(ds.n)} rows × {display.integer(ds.d)} features · {ds.task} · "
+        f"{origin} · rows: {state.get('preprocess')}"
+    )
+
+
+def preprocess_control(*, container=None) -> str:
+    """The shared row-preprocessing rule (``preprocess``): kept across pages and in the URL."""
+    from dp_core.preprocessing import PREPROCESS_HELP
+
+    box = st if container is None else container
+    if "w_preprocess" not in st.session_state:
+        st.session_state["w_preprocess"] = state.get("preprocess")
+
+    def _copy() -> None:
+        state.set_value("preprocess", st.session_state["w_preprocess"])
+
+    box.radio(
+        "How rows reach the unit ball",
+        PREPROCESS_OPTIONS,
+        key="w_preprocess",
+        on_change=_copy,
+        format_func=lambda k: f"{k}: {PREPROCESS_HELP[k]}",
+        help="Every mechanism assumes ‖x‖ ≤ 1. Each rule uses only the public bounds below and one record at a "
+        "time, so it costs no privacy; 'normalize' keeps the most accuracy.",
+    )
+    return str(state.get("preprocess"))
 
 
 def sidebar_controls() -> tuple[float, float, int, int]:

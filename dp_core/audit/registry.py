@@ -14,21 +14,21 @@ from typing import Any
 
 from .._validation import check_choice, check_epsilon
 from ..exceptions import InvalidPrivacyParameter
+from ..plugin import ParamSpec
 from .core import AuditTarget
 
 __all__ = ["MECHANISMS", "AuditableMechanism", "Option", "make_target", "register"]
 
 
-@dataclass(frozen=True)
-class Option:
-    """A mechanism-specific numeric option (CLI ``--kebab-name``, page widget)."""
+def Option(
+    name: str, kind: type, default: Any, help: str, lo: float | None = None, hi: float | None = None
+) -> ParamSpec:  # noqa: N802
+    """A mechanism-specific numeric option of an audit (CLI ``--kebab-name``, page widget, URL key).
 
-    name: str
-    kind: type
-    default: Any
-    help: str
-    lo: float | None = None
-    hi: float | None = None
+    It is a :class:`dp_core.plugin.ParamSpec` (the one parameter declaration of the engine), so its
+    default is checked against its range and :meth:`~dp_core.plugin.ParamSpec.validate` names it.
+    """
+    return ParamSpec(name, kind, default, lo, hi, label=help, help=help)
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,8 @@ class AuditableMechanism:
         the first entry of each is the default.
     build : callable
         ``build(*, mode, pair, epsilon, delta, dataset, pair_seed, **options) -> AuditTarget``.
-    options : tuple of Option
+    options : tuple of ParamSpec
+        Made with :func:`Option`.
     uses_delta : bool
         Whether the claim has a delta (pure-DP mechanisms are audited at delta = 0).
     needs_data : tuple of str
@@ -67,7 +68,7 @@ class AuditableMechanism:
     modes: dict[str, str]
     pairs: dict[str, str]
     build: Callable[..., AuditTarget]
-    options: tuple[Option, ...] = ()
+    options: tuple[ParamSpec, ...] = ()
     uses_delta: bool = True
     needs_data: tuple[str, ...] = ()
     default_runs: int = 100_000

@@ -22,6 +22,20 @@ def add_dataset_arguments(parser: argparse.ArgumentParser, *, default: str | Non
     )
 
 
+def add_preprocess_argument(parser: argparse.ArgumentParser) -> None:
+    """``--preprocess RULE``: how rows reach the unit ball (:mod:`dp_core.preprocessing`)."""
+    from ..preprocessing import DEFAULT_PREPROCESS, PREPROCESS_HELP, PREPROCESS_METHODS
+
+    rules = "; ".join(f"{k}: {v}" for k, v in PREPROCESS_HELP.items())
+    parser.add_argument(
+        "--preprocess",
+        choices=PREPROCESS_METHODS,
+        default=DEFAULT_PREPROCESS,
+        help=f"row preprocessing from the dataset's public per-column bounds (default {DEFAULT_PREPROCESS}). {rules}. "
+        "A CSV file has no public bounds: they are computed from its columns and reported as a leak.",
+    )
+
+
 def eps_help(extra: str = "in (0, inf)") -> str:
     """Help text of an ``--eps`` option, from the glossary (one source for the app's and the CLI's wording)."""
     from ..glossary import lookup

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from .._validation import check_delta, check_epsilon, check_in_interval, check_int
+from .._validation import check_choice, check_delta, check_epsilon, check_in_interval, check_int
 
 __all__ = [
     "CONFIG_SCHEMA",
@@ -44,6 +44,7 @@ SHARED_KEYS: dict[str, type] = {
     "m": int,
     "rho": float,
     "dataset": str,
+    "preprocess": str,
 }
 
 #: Their defaults (the same as the app's).
@@ -56,6 +57,7 @@ SHARED_DEFAULTS: dict[str, Any] = {
     "m": 100,
     "rho": 0.1,
     "dataset": "census",
+    "preprocess": "normalize",
 }
 
 _SCALARS = (str, int, float, bool)
@@ -96,6 +98,9 @@ def _check_shared(values: Mapping[str, Any]) -> dict[str, Any]:
     check_in_interval("rho", out["rho"], 0.0, 1.0, closed="both")
     if not out["dataset"]:
         raise ValueError("dataset must be a dataset name, got ''.")
+    from ..preprocessing import PREPROCESS_METHODS
+
+    check_choice("preprocess", out["preprocess"], PREPROCESS_METHODS)
     return out
 
 
@@ -133,6 +138,8 @@ class ExplorerConfig:
     dataset : str
         The dataset's name (a demo name, or ``upload:<file>`` for an upload, which a report can
         identify by fingerprint but not reload).
+    preprocess : str
+        Row preprocessing rule of :mod:`dp_core.preprocessing` (``"normalize"`` by default).
     page : str
         The page that was open, e.g. ``"pages/compare.py"`` ('' for none).
     params : dict
@@ -149,6 +156,7 @@ class ExplorerConfig:
     m: int = SHARED_DEFAULTS["m"]
     rho: float = SHARED_DEFAULTS["rho"]
     dataset: str = SHARED_DEFAULTS["dataset"]
+    preprocess: str = SHARED_DEFAULTS["preprocess"]
     page: str = ""
     params: Mapping[str, Any] = field(default_factory=dict)
     dataset_fingerprint: str = ""

@@ -250,7 +250,7 @@ def learning_curve_figure(answer: dict, *, height: int = 520) -> go.Figure:
     """Each method's measured learning curve (utility or excess risk against the number of rows)
     at the grid ε nearest the chosen one, with 95% error bars, the target, the fitted curve beyond
     the data (dotted: an extrapolation) and each method's smallest n marked."""
-    from ..negotiate import extrapolate
+    from ..learning_curve import extrapolate
 
     target = answer["target"]
     col = "excess_risk" if target["metric"] == "excess_risk" else "utility"

@@ -71,6 +71,8 @@ class CompareSpec:
         ``spec.param("k")`` or ``spec.k``. :func:`dp_core.compare.make_spec` fills the defaults.
     test_fraction : float
         Held-out share.
+    preprocess : str
+        Row preprocessing of the feature-based mechanisms (:data:`dp_core.preprocessing.PREPROCESS_METHODS`).
     """
 
     epsilons: tuple[float, ...]
@@ -79,6 +81,7 @@ class CompareSpec:
     seed: int
     params: tuple[tuple[str, Any], ...] = ()
     test_fraction: float = 0.2
+    preprocess: str = "normalize"
 
     def param(self, name: str) -> Any:
         """The value of the mechanism parameter ``name`` (``KeyError`` naming the known ones)."""

@@ -228,14 +228,16 @@ def test_expert_sections_are_closed_and_lazy_until_opened_or_linked():
     assert at.select_slider(key="ip_n").value == 1024 and at.radio(key="ip_wnorm").value == "measured"
 
 
-def test_a_non_private_fit_no_better_than_trivial_points_to_eta():
-    # gaussian_classes: with η = 1 even the non-private fit predicts the majority class; η = 10 fits
-    at = open_page(dataset="gaussian_classes")
+def test_plain_hints_when_the_bound_or_the_data_limit_accuracy():
+    # randhie under the app's preprocessing: even the non-private fit is worse than predicting the mean
+    at = open_page(dataset="randhie")
     assert not at.exception and not at.error
-    hint = [i.value for i in at.info if "Even without any noise" in i.value]
-    assert hint and "larger η" in hint[0]
-    at.number_input(key="ip_eta").set_value(10.0).run()
-    assert not at.exception and not [i.value for i in at.info if "Even without any noise" in i.value]
+    assert [i.value for i in at.info if "Even without any noise" in i.value]
+    # a ball smaller than the documented rule's value that holds the non-private fit back is flagged
+    at = open_page(ip_eta="0.25")
+    assert not at.exception and not at.error
+    flagged = [i.value for i in at.info if "reaches the parameter bound" in i.value]
+    assert flagged and "The rule gives η = 1" in flagged[0]
 
 
 def test_every_symbol_in_the_open_expert_sections_has_a_glossary_entry():

@@ -129,7 +129,7 @@ def test_uploaded_csv():
     assert not at.exception and not at.error
     assert "upload" in at.caption[0].value or "mine.csv" in " ".join(c.value for c in at.caption)
     assert at.radio(key="ip_model").value == "least_squares"
-    assert any("from the data" in w.value for w in at.warning)  # data-dependent scaling is flagged
+    assert any("computed from the uploaded records" in w.value for w in at.warning)  # data-derived bounds flagged
     assert "σ_b" in metrics(at)
 
 

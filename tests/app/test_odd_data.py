@@ -55,14 +55,11 @@ def _texts(at) -> str:
     )
 
 
-def test_home_bound_toggle_with_huge_values():
+def test_home_bounds_with_huge_values():
     at = _app_with(huge_dataset()).run()
     assert not at.exception
-    at.toggle(key="w_declare_bound").set_value(True).run()
+    at.radio(key="w_preprocess").set_value("scale").run()
     assert not at.exception, [e.value for e in at.exception]
-    box = at.number_input(key="w_bound")
-    assert 0 < box.max <= 2**53 and 0 < box.min < box.max  # finite bounds inside JavaScript's safe range
-    assert box.min <= box.value <= box.max
     text = _texts(at)
     assert "inf" not in text.replace("info", "")  # the row norm is written for people, not as a repr
 

@@ -58,13 +58,13 @@ def test_rejected_file_keeps_previous_dataset(app, content, needle):
     _assert_iris_still_active(at)
 
 
-def test_huge_values_are_refused_and_the_bound_toggle_still_works(app):
+def test_huge_values_are_refused_and_the_preprocessing_choice_still_works(app):
     content = ("a,huge,y\n" + "".join(f"{i},{1e308 if i == 5 else i},{i % 2}\n" for i in range(ROWS))).encode()
     at = _upload(_start_on_iris(app), content)
     assert not at.exception
     assert any("Column 'huge' holds values as large as" in e.value for e in at.error)
     _assert_iris_still_active(at)
-    at.toggle(key="w_declare_bound").set_value(True).run()
+    at.radio(key="w_preprocess").set_value("clip").run()
     assert not at.exception
 
 
@@ -91,14 +91,14 @@ def test_headerless_upload_keeps_every_row(app):
 
 
 @pytest.mark.timeout(300)
-def test_large_but_accepted_values_work_with_the_bound_toggle_and_compare(app):
+def test_large_but_accepted_values_work_with_the_preprocessing_choice_and_compare(app):
     # values just under the accepted magnitude: squares and row norms stay finite, so no page breaks
     content = ("a,big,y\n" + "".join(f"{i},{3e99 * (1 + i % 3)},{i % 2}\n" for i in range(ROWS))).encode()
     for k, v in {"trials": "10"}.items():
         app.query_params[k] = v
     at = _upload(app.run(), content)
     assert not at.exception and any("Using **data.csv**" in s.value for s in at.success)
-    at.toggle(key="w_declare_bound").set_value(True).run()
+    at.radio(key="w_preprocess").set_value("clip").run()
     assert not at.exception
     at.switch_page("pages/compare.py").run()
     assert not at.exception, [e.value for e in at.exception]

@@ -158,7 +158,19 @@ def test_simulate_logistic_records_on_a_demo_dataset(capsys):
     assert code == 0, out.err
     r = json.loads(out.out)
     assert r["metric"] == "accuracy" and 0.3 < r["methods"]["input"]["accuracy_mean"] <= 1
-    assert r["leak_warnings"]
+    # breast_cancer ships documented public ranges: nothing is read off the data
+    assert r["leak_warnings"] == [] and r["preprocess"] == "normalize" and r["eta_rule"]
+
+
+def test_simulate_preprocess_option(capsys):
+    args = ("simulate", "input-perturbation", "--dataset", "breast_cancer", "--eps", "2", "--delta", "1e-3")
+    code, out = run(capsys, *args, "--trials", "5", "--model", "logistic", "--preprocess", "minmax", "--eta", "2")
+    assert code == 0, out.err
+    r = json.loads(out.out)
+    assert r["preprocess"] == "minmax" and r["eta"] == 2.0 and not r["eta_rule"]
+    assert any("minimum and maximum taken from the data" in w for w in r["leak_warnings"])
+    code, out = run(capsys, *args, "--preprocess", "standardise")
+    assert code == 2 and "--preprocess" in out.err
 
 
 def test_simulate_least_squares_on_classes_is_a_clear_error(capsys):

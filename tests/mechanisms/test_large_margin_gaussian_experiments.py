@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from dp_core.data import load_dataset, make_gaussian_classes
+from dp_core.data import Dataset, load_dataset, make_gaussian_classes
 from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms.large_margin_gaussian import (
     LargeMarginGaussian,
@@ -36,9 +36,13 @@ def test_public_projection_is_orthonormal_and_data_independent():
 
 def test_make_task_on_real_data_projects_flags_and_clips():
     t = make_task(load_dataset("wine"), k=2, seed=0)
-    assert t.d == 2 and t.n_classes == 3 and t.data_dependent
+    assert t.d == 2 and t.n_classes == 3 and not t.data_dependent  # wine ships public ranges and scales
     assert np.all(np.linalg.norm(t.X_train, axis=1) <= 1 + 1e-12)
-    assert any("data-dependent" in n for n in t.notes) and any("public seed" in n for n in t.notes)
+    assert any("public constants" in n for n in t.notes) and any("public seed" in n for n in t.notes)
+    wine = load_dataset("wine")
+    upload = Dataset(**{**wine.__dict__, "name": "upload:wine.csv"})  # same data, no declared bounds
+    tu = make_task(upload, k=2, seed=0)
+    assert tu.data_dependent and any("data-dependent" in n for n in tu.notes)
     t4 = make_task(load_dataset("iris"), k=10, seed=0)
     assert t4.d == 4  # k larger than d: no projection
     g = make_task(make_gaussian_classes(300, seed=1), seed=0)

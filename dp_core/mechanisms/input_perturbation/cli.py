@@ -8,11 +8,13 @@ from ..._validation import check_count, check_int, check_seed
 from ...cli._common import (
     add_dataset_arguments,
     add_out_dir_arguments,
+    add_preprocess_argument,
     add_seed_argument,
     check_reproduce_args,
     dataset_from_args,
 )
 from ...cli._registry import Command
+from ...preprocessing import default_eta
 from .bounds import (
     corollary3_sigma_u_bounds,
     lemma2_bound,
@@ -28,11 +30,20 @@ from .params import conservative_accounting, input_perturbation_params, local_pr
 _MODELS = {"least-squares": "least_squares", "logistic": "logistic_taylor"}
 
 
-def _common_privacy_args(p, *, n_required: bool):
+def _common_privacy_args(p, *, n_required: bool, eta_rule: bool = False):
     p.add_argument("--n", type=int, required=n_required, default=None, help="number of contributors n")
     p.add_argument("--eps", type=float, required=True, help="central epsilon, in (0, inf)")
     p.add_argument("--delta", type=float, required=True, help="delta, in (0, 1)")
-    p.add_argument("--eta", type=float, default=1.0, help="radius of the parameter ball W (default 1)")
+    if eta_rule:
+        p.add_argument(
+            "--eta",
+            type=float,
+            default=None,
+            help="radius of the parameter ball W (default: max(1, sqrt(d) min(1, eps/10)), from the dimension and "
+            "the budget only; see dp_core.preprocessing.default_eta)",
+        )
+    else:
+        p.add_argument("--eta", type=float, default=1.0, help="radius of the parameter ball W (default 1)")
     p.add_argument("--alpha", type=float, default=1.0, help="local/central trade-off in (0, 1] (default 1)")
     p.add_argument("--delta-multiplier", type=float, default=1.0, help="Delta = multiplier x Delta* (default 1)")
     p.add_argument(
@@ -165,7 +176,8 @@ def _calibrate_run(a):
 
 def _simulate_args(p):
     add_dataset_arguments(p, default="census")
-    _common_privacy_args(p, n_required=False)
+    add_preprocess_argument(p)
+    _common_privacy_args(p, n_required=False, eta_rule=True)
     add_seed_argument(p)
     p.add_argument("--trials", type=int, default=100, help="Monte-Carlo trials (default 100)")
     p.add_argument(
@@ -191,15 +203,16 @@ def _simulate_run(a):
     model = _MODELS[a.model]
     rows_needed = None if a.n is None else math.ceil(a.n / 0.8) + 2
     ds = dataset_from_args(a, n=rows_needed if a.dataset == "census" else None, seed=a.seed)
-    data = prepare_data(ds, model, seed=a.seed)
+    data = prepare_data(ds, model, seed=a.seed, preprocess=a.preprocess)
     n = data.n_train if a.n is None else a.n
+    eta = default_eta(data.d, a.eps, a.preprocess) if a.eta is None else a.eta
     if n > data.n_train:
         raise ValueError(f"n must be at most {data.n_train} (the training rows of {ds.name!r}), got {n}.")
     cfg = SimulationConfig(
         epsilon=a.eps,
         delta=a.delta,
         model=model,
-        eta=a.eta,
+        eta=eta,
         alpha=a.alpha,
         Delta_multiplier=a.delta_multiplier,
         sigma_u_mode=a.sigma_u_mode,
@@ -255,6 +268,9 @@ def _simulate_run(a):
         "privacy_diagnostic": diag.summary(),
         "preprocessing": list(data.notes),
         "leak_warnings": list(data.leaks),
+        "preprocess": a.preprocess,
+        "eta": eta,
+        "eta_rule": a.eta is None,
     }
 
 

@@ -37,10 +37,26 @@ class _State(NonPublicDiagnostics):
     data: Any = field(repr=False)
     stats: Any = field(repr=False)
     model: str
-    eta: float
-    w_hat: np.ndarray = field(repr=False)
-    J_hat: float
+    eta_ref: float
     np_utility: float
+    cap_note: str
+    w_hats: dict = field(default_factory=dict, repr=False)
+
+    def eta(self, epsilon: float) -> float:
+        """The parameter bound at ``epsilon`` (:func:`dp_core.preprocessing.default_eta`)."""
+        from ...preprocessing import default_eta
+
+        return default_eta(int(self.stats.d), float(epsilon))
+
+    def J_hat(self, eta: float) -> tuple[np.ndarray, float]:
+        """The non-private minimiser over ``||w|| <= eta`` and its risk (cached per eta)."""
+        from ...mechanisms.input_perturbation.mechanism import nonprivate_theta
+        from ...mechanisms.input_perturbation.model import empirical_risk
+
+        if eta not in self.w_hats:
+            w = nonprivate_theta(self.stats, eta)
+            self.w_hats[eta] = (w, float(empirical_risk(self.stats, w)))
+        return self.w_hats[eta]
 
 
 def _utility(data, W: np.ndarray) -> np.ndarray:
@@ -83,30 +99,39 @@ class InputPerturbationAdapter(BlockAdapter):
         return "least_squares" if ds.task == "regression" else "logistic_taylor"
 
     def prepare(self, ds: Dataset, spec: CompareSpec) -> Any:
+        from ...preprocessing import eta_cap_note, reference_eta
         from .experiment import prepare_data
         from .mechanism import logistic_nonprivate_fit, nonprivate_theta
-        from .model import empirical_risk, sufficient_stats
+        from .model import sufficient_stats
 
         model = self._model(ds)
-        data = prepare_data(ds, model, test_fraction=spec.test_fraction, seed=spec.seed)
+        data = prepare_data(
+            ds,
+            model,
+            test_fraction=spec.test_fraction,
+            seed=spec.seed,
+            preprocess=spec.preprocess,
+        )
         st = sufficient_stats(data.X_train, data.y_train, model)
-        eta = 1.0
-        w_hat = nonprivate_theta(st, eta)
-        ref = w_hat if model == "least_squares" else logistic_nonprivate_fit(data.X_train, data.y_train, eta)
+        eta_ref = reference_eta(st.d)
+        ref = (
+            nonprivate_theta(st, eta_ref)
+            if model == "least_squares"
+            else logistic_nonprivate_fit(data.X_train, data.y_train, eta_ref)
+        )
         return _State(
             data=data,
             stats=st,
             model=model,
-            eta=eta,
-            w_hat=w_hat,
-            J_hat=float(empirical_risk(st, w_hat)),
+            eta_ref=eta_ref,
             np_utility=float(_utility(data, ref)[0]),
+            cap_note=eta_cap_note(float(np.linalg.norm(ref)), eta_ref),
         )
 
     def _params(self, state: _State, epsilon: float, delta: float):
         from .experiment import SimulationConfig
 
-        return SimulationConfig(epsilon=epsilon, delta=delta, model=state.model, eta=state.eta).params(
+        return SimulationConfig(epsilon=epsilon, delta=delta, model=state.model, eta=state.eta(epsilon)).params(
             state.stats.n, state.stats.d
         )
 
@@ -118,6 +143,7 @@ class InputPerturbationAdapter(BlockAdapter):
         from .model import empirical_risk
 
         p = self._params(state, float(point["epsilon"]), spec.delta)
+        J_hat = state.J_hat(p.eta)[1]
         W_in = input_perturbation_thetas(state.stats, p, rng=[child_seed(s, 0) for s in seeds])
         W_obj = objective_perturbation_thetas(state.stats, p, rng=[child_seed(s, 1) for s in seeds])
         frames = []
@@ -128,7 +154,7 @@ class InputPerturbationAdapter(BlockAdapter):
                         "method": meth,
                         "trial": np.arange(len(seeds)),
                         "utility": _utility(state.data, W),
-                        "excess_risk": np.maximum(empirical_risk(state.stats, W) - state.J_hat, 0.0),
+                        "excess_risk": np.maximum(empirical_risk(state.stats, W) - J_hat, 0.0),
                     }
                 )
             )
@@ -168,7 +194,7 @@ class InputPerturbationAdapter(BlockAdapter):
         if method not in ("input", "objective"):
             return float("nan")
         try:
-            p = SimulationConfig(epsilon=epsilon, delta=spec.delta, model=state.model, eta=state.eta).params(
+            p = SimulationConfig(epsilon=epsilon, delta=spec.delta, model=state.model, eta=state.eta(epsilon)).params(
                 int(math.ceil(n)), state.stats.d
             )
         except ValueError:  # n at or below the minimum of the calibration: no bound
@@ -190,7 +216,15 @@ class InputPerturbationAdapter(BlockAdapter):
         return state.np_utility
 
     def notes(self, state: Any) -> tuple[str, ...]:
-        return tuple(state.data.notes) + (f"Model: {state.model}, ball ‖w‖ ≤ η = {state.eta:g}.",)
+        extra = (state.cap_note,) if state.cap_note else ()
+        return (
+            tuple(state.data.notes)
+            + (
+                f"Model: {state.model}; parameter ball ‖w‖ ≤ η with η = max(1, √d·min(1, ε/10)) "
+                f"(d = {state.stats.d}); the non-private reference uses η = {state.eta_ref:.3g}.",
+            )
+            + extra
+        )
 
     def leaks(self, state: Any) -> tuple[str, ...]:
         return tuple(state.data.leaks)

@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import ndtr
+from scipy.special import ndtr  # the normal cdf; scipy.stats alone takes about a second to import
 
 from ..._validation import check_int
 from ...publication import NonPublicDiagnostics
@@ -92,7 +92,7 @@ def pointwise_event_probability(stats: SufficientStats, params: InputPerturbatio
     s2 = params.sigma_u**2
     qw2 = float(w @ stats.S @ w)
     sd = math.sqrt(4.0 * s2 * qw2 / stats.n + 2.0 * s2 * s2 / stats.n)
-    return float(ndtr((s2 - params.ridge_threshold) / sd))  # the normal upper tail at (2λ/ε - σ_u²) / sd
+    return float(ndtr(-(params.ridge_threshold - s2) / sd))  # the normal upper tail
 
 
 def privacy_diagnostic(

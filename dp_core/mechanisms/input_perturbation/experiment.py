@@ -23,9 +23,10 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_choice, check_int, check_positive
-from ...data import Dataset, split_indices
+from ...data import Dataset, public_bounds, split_indices
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
+from ...preprocessing import INTERCEPT_CONSTANT, PREPROCESS_HELP, PREPROCESS_METHODS, append_intercept, preprocess_rows
 from ...rng import child_seed
 from .bounds import objective_gauss_bound, output_perturbation_bound, theorem2_terms
 from .mechanism import (
@@ -55,6 +56,7 @@ __all__ = [
     "sweep_sizes",
     "utility_at",
     "child_seed",
+    "eta_cap",
 ]
 
 METHODS = ("input", "objective", "output", "nonprivate")
@@ -93,6 +95,7 @@ def prepare_data(
     positive_class: float | None = None,
     test_fraction: float = 0.2,
     seed=0,
+    preprocess: str = "normalize",
 ) -> PreparedData:
     """Turn a :class:`~dp_core.data.Dataset` into bounded rows for input perturbation.
 
@@ -110,6 +113,12 @@ def prepare_data(
         Held-out share in (0, 1).
     seed : int
         Seed of the train/test split.
+    preprocess : {"normalize", "clip", "scale", "minmax"}
+        How rows reach the unit ball (:mod:`dp_core.preprocessing`): centre and scale every column
+        by the dataset's public bounds (:func:`dp_core.data.public_bounds`) then bound the row norm;
+        ``"minmax"`` is the historical rule (column min-max from the data, rows divided by sqrt(d)).
+        With an intercept the public constant :data:`dp_core.preprocessing.INTERCEPT_CONSTANT` is
+        appended after and the row divided by ``sqrt(1 + c^2)``.
 
     Raises
     ------
@@ -126,7 +135,24 @@ def prepare_data(
     notes: list[str] = []
     leaks: list[str] = []
     public_domain = ds.name == "census"  # every census column lies in [0, 1] by its public definition
-    if public_domain:
+    check_choice("preprocess", preprocess, PREPROCESS_METHODS)
+    names = list(ds.feature_names)
+    if preprocess != "minmax":
+        bounds = public_bounds(ds)
+        Xs = preprocess_rows(X, bounds, preprocess)
+        notes.append(
+            f"Features centred and scaled by public constants ({bounds.source}); {PREPROCESS_HELP[preprocess]}."
+        )
+        if bounds.data_derived:
+            leaks.append(bounds.leak_warning)
+        if intercept:
+            c = INTERCEPT_CONSTANT
+            Xs = append_intercept(Xs, c)
+            names.append("intercept")
+            notes.append(
+                f"Intercept: the constant {c:g} appended and the row divided by sqrt(1 + {c:g}²), so ||x|| <= 1."
+            )
+    elif public_domain:
         Xs = np.clip(X, 0.0, 1.0)
         notes.append("Features already in [0, 1] by their public domain (census-like data).")
     else:
@@ -137,12 +163,12 @@ def prepare_data(
             "Each feature column was scaled to [0, 1] with its minimum and maximum taken from the data; "
             "public domain bounds should be declared instead (the guarantee does not cover this step)."
         )
-    names = list(ds.feature_names)
-    if intercept:
-        Xs = np.column_stack([Xs, np.ones(Xs.shape[0])])
-        names.append("intercept")
-    Xs = Xs / math.sqrt(Xs.shape[1])
-    notes.append(f"Rows divided by sqrt({Xs.shape[1]}) so that every ||x|| <= 1 (no data needed for this step).")
+    if preprocess == "minmax":
+        if intercept:
+            Xs = np.column_stack([Xs, np.ones(Xs.shape[0])])
+            names.append("intercept")
+        Xs = Xs / math.sqrt(Xs.shape[1])
+        notes.append(f"Rows divided by sqrt({Xs.shape[1]}) so that every ||x|| <= 1 (no data needed for this step).")
     if model == "least_squares":
         if ds.task != "regression":
             raise DataValidationError(
@@ -201,6 +227,36 @@ def prepare_data(
         leaks=tuple(leaks),
         fingerprint=ds.fingerprint,
     )
+
+
+def eta_cap(data: PreparedData, eta: float) -> dict:
+    """Does the parameter bound ``||w|| <= eta`` hold the non-private model back on these data?
+
+    Fits the non-private model over the larger ball of :func:`dp_core.preprocessing.reference_eta`
+    (least squares exactly, logistic by projected Newton on the true loss) and compares its norm with
+    ``eta``. NOT FOR PUBLICATION: the norm is a statistic of the private data (shown to the analyst to
+    choose a public eta, never released).
+
+    Returns
+    -------
+    dict
+        ``eta``, ``eta_reference``, ``w_norm`` (norm of the reference fit), ``binding`` (the fit
+        would be larger than ``eta``: accuracy is capped by the bound, not by the budget) and ``note``
+        (a sentence for the page, '' when not binding).
+    """
+    from ...preprocessing import eta_cap_note, reference_eta
+    from .mechanism import logistic_nonprivate_fit, nonprivate_theta
+    from .model import sufficient_stats
+
+    eta = check_positive("eta", eta)
+    eta_ref = max(reference_eta(int(data.d)), eta)
+    if data.model == "least_squares":
+        w = nonprivate_theta(sufficient_stats(data.X_train, data.y_train, data.model), eta_ref)
+    else:
+        w = logistic_nonprivate_fit(data.X_train, data.y_train, eta_ref)
+    w_norm = float(np.linalg.norm(w))
+    note = eta_cap_note(w_norm, eta) if w_norm > eta else ""
+    return {"eta": eta, "eta_reference": eta_ref, "w_norm": w_norm, "binding": bool(note), "note": note}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

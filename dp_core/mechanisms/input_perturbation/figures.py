@@ -9,7 +9,16 @@ from plotly.subplots import make_subplots
 
 from ... import display
 from ...experiments import summarize
-from ...figures import METHOD_COLORS, add_bound_trace, apply_layout, color_of, hex_to_rgba, label_of, line_ci_figure
+from ...figures import (
+    METHOD_COLORS,
+    add_bound_trace,
+    apply_layout,
+    color_of,
+    hex_to_rgba,
+    label_of,
+    line_ci_figure,
+    use_white_template,
+)
 
 __all__ = [
     "diagnostic_figure",
@@ -342,9 +351,8 @@ def diagnostic_figure(lmin_plus_ridge: np.ndarray, quad_form: np.ndarray, thresh
         y=-0.3,
         showarrow=False,
     )
-    fig.update_layout(
-        template="plotly_white", height=380, showlegend=False, margin={"l": 50, "r": 20, "t": 80, "b": 80}
-    )
+    use_white_template(fig)
+    fig.update_layout(height=380, showlegend=False, margin={"l": 50, "r": 20, "t": 80, "b": 80})
     return fig
 
 
@@ -407,8 +415,8 @@ def reproduction_figure(summary: pd.DataFrame, *, model: str) -> go.Figure:
         fig.update_xaxes(type="log", title_text="n (training examples)", row=1, col=j)
         fig.update_yaxes(title_text=metric, row=1, col=j)
     name = "Figure 1 (linear regression)" if model == "least_squares" else "Figure 2 (logistic regression)"
+    use_white_template(fig)
     fig.update_layout(
-        template="plotly_white",
         height=420,
         title=f"Reproduction of {name}, census-like data",
         legend={"orientation": "h", "y": -0.2},

@@ -54,7 +54,8 @@ def tune_regularisation(pool, model: str, epsilon: float, n: int, *, threshold: 
 
     Uses its own train/test split and noise (seed keys 3 and 4), never the trials' splits.
     """
-    data = prepare_data(pool, model, threshold=threshold, seed=child_seed(root, 3))
+    # the paper's protocol: columns in [0, 1], rows divided by sqrt(d) (preprocess="minmax")
+    data = prepare_data(pool, model, threshold=threshold, seed=child_seed(root, 3), preprocess="minmax")
     shared: dict = {}
     scores: dict = {}
     for mult in TUNING_GRID:
@@ -100,7 +101,7 @@ def reproduction_table(
         }
         for t in range(T):
             split_seed = child_seed(root, 1, t)
-            data = prepare_data(pool, model, threshold=thr, seed=split_seed)
+            data = prepare_data(pool, model, threshold=thr, seed=split_seed, preprocess="minmax")  # paper protocol
             shared: dict = {}
             for e in EPSILONS:
                 groups: dict = {}

@@ -40,6 +40,7 @@ from .core import (
     weighted_llp,
     wtd_lba,
 )
+from .defaults import BagSuggestion, suggest_bag_params
 from .diagnostics import (
     bag_residuals,
     conditional_noise_summary,
@@ -80,6 +81,8 @@ __all__ = [
     "bag_residuals",
     "conditional_noise_summary",
     "utility_requirement",
+    "BagSuggestion",
+    "suggest_bag_params",
 ]
 
 

@@ -48,6 +48,9 @@ class _State(NonPublicDiagnostics):
     var_test: float
     llp_epsilon: float | None = None
     llp_reason: str = ""
+    k: int = 0
+    m: int = 0
+    km_note: str = ""
 
 
 class LabelDPAdapter(BlockAdapter):
@@ -102,13 +105,42 @@ class LabelDPAdapter(BlockAdapter):
         opt = data.optimum()
         y = data.y_test
         st = _State(data=data, opt=opt, var_test=float(np.var(y)) or 1.0)
+        st.k, st.m, st.km_note = self._bag_setting(data, spec)
         st.llp_epsilon, st.llp_reason = self._llp_epsilon(st, spec)
         return st
+
+    @staticmethod
+    def _bag_setting(data: Any, spec: CompareSpec) -> tuple[int, int, str]:
+        """The (k, m) compared: the spec's when m·k fits the training rows, else the suggested setting
+        (:func:`dp_core.mechanisms.label_dp_bags.defaults.suggest_bag_params` at the largest ε of the
+        grid and the comparison's δ)."""
+        from ...mechanisms.label_dp_bags.defaults import suggest_bag_params
+
+        k, m, n = int(spec.k), int(spec.m), int(data.n)
+        if m * k <= n or spec.rho <= 0:
+            return k, m, ""
+        s = suggest_bag_params(
+            n,
+            epsilon=max(spec.epsilons),
+            d=int(data.d),
+            rho=float(spec.rho),
+            b1=float(data.b1),
+            target_delta=float(spec.delta),
+            explain=False,
+        )
+        if s.k == 0:
+            return k, m, ""
+        return (
+            s.k,
+            s.m,
+            f"k = {k:,}, m = {m:,} need {m * k:,} rows but the training part has {n:,}: compared at the suggested "
+            f"k = {s.k:,}, m = {s.m:,} instead.",
+        )
 
     def _llp_epsilon(self, st: _State, spec: CompareSpec) -> tuple[float | None, str]:
         from .bounds import llp_exact_min_eps
 
-        n, k, m = st.data.n, int(spec.k), int(spec.m)
+        n, k, m = st.data.n, st.k, st.m
         if m * k > n:
             return None, f"m·k = {m * k:,} exceeds the {n:,} training rows."
         e = llp_exact_min_eps(spec.delta, n, k, m, float(spec.rho), st.data.b1)
@@ -137,8 +169,8 @@ class LabelDPAdapter(BlockAdapter):
         if point["kind"] == "bags":
             df = utility_trials(
                 state.data,
-                m=int(spec.m),
-                k=int(spec.k),
+                m=state.m,
+                k=state.k,
                 rho=float(spec.rho),
                 seeds=list(seeds),
                 methods=["noisy_wtd_llp"],
@@ -147,8 +179,8 @@ class LabelDPAdapter(BlockAdapter):
         else:
             df = utility_trials(
                 state.data,
-                m=int(spec.m),
-                k=int(spec.k),
+                m=state.m,
+                k=state.k,
                 rho=float(spec.rho),
                 seeds=list(seeds),
                 epsilon=float(point["epsilon"]),
@@ -216,7 +248,7 @@ class LabelDPAdapter(BlockAdapter):
                         f"{mi.label} at ε = {display.epsilon(state.llp_epsilon)}",
                         mi.status,
                         f"({display.epsilon(state.llp_epsilon)}, {display.delta(spec.delta)})-label-DP at "
-                        f"k = {display.integer(spec.k)}, m = {display.integer(spec.m)}, "
+                        f"k = {display.integer(state.k)}, m = {display.integer(state.m)}, "
                         f"ρ = {display.number(spec.rho)} by the exact privacy profile (beyond the paper, "
                         "specification §3.6); measured at that ε only.",
                         label_dp=True,
@@ -232,8 +264,13 @@ class LabelDPAdapter(BlockAdapter):
         return float(1.0 - max(mse, 0.0) / state.var_test)
 
     def notes(self, state: Any) -> tuple[str, ...]:
-        return tuple(state.data.notes) + (
-            "Utility is test R² on the [-B1, B1] label scale; features are public (label-DP protects the labels only).",
+        return (
+            tuple(state.data.notes)
+            + (
+                "Utility is test R² on the [-B1, B1] label scale; features are public (label-DP protects the labels "
+                "only).",
+            )
+            + ((state.km_note,) if state.km_note else ())
         )
 
     def leaks(self, state: Any) -> tuple[str, ...]:
@@ -252,7 +289,7 @@ class LabelDPAdapter(BlockAdapter):
         """
         from .bounds import llp_exact_delta, min_k
 
-        n, m, rho, b1 = state.data.n, int(spec.m), float(spec.rho), state.data.b1
+        n, m, rho, b1 = state.data.n, state.m, float(spec.rho), state.data.b1
         kmax = n // m
         out = []
         if delta <= 0 or delta >= 1:

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_array_size, check_choice, check_int, check_probability
-from ...data import Dataset, make_gaussian_classes, split_indices
+from ...data import Dataset, make_gaussian_classes, public_bounds, split_indices
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
 from ...rng import RngLike, as_generator, as_seed_sequence
@@ -148,15 +148,21 @@ def make_task(
     else:
         tr, te = split_indices(ds.n, test_fraction=test_fraction, seed=s_split, min_test=C)
         X = np.asarray(ds.X, dtype=float)
-        mean = X[tr].mean(axis=0)
-        sd = X[tr].std(axis=0)
-        sd[sd == 0] = 1.0
+        bounds = public_bounds(ds)
+        if bounds.data_derived:
+            mean = X[tr].mean(axis=0)
+            sd = X[tr].std(axis=0)
+            sd[sd == 0] = 1.0
+            data_dependent = True
+            notes.append(
+                "Columns standardised with the training data's own mean and standard deviation: data-dependent, "
+                "so it leaks information that the privacy guarantee does not cover."
+            )
+        else:
+            X = np.clip(X, bounds.lo, bounds.hi)
+            mean, sd = np.asarray(bounds.centre), np.asarray(bounds.scale)
+            notes.append(f"Columns centred and scaled by public constants ({bounds.source}); no data needed.")
         Xs = (X - mean) / sd
-        data_dependent = True
-        notes.append(
-            "Columns standardised with the training data's own mean and standard deviation: data-dependent, "
-            "so it leaks information that the privacy guarantee does not cover."
-        )
         kk = min(k, ds.d)
         if ds.d > kk:
             P = public_projection(ds.d, kk)

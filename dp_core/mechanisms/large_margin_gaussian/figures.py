@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ...figures import apply_layout, color_of, hex_to_rgba, label_of, line_ci_figure
+from ...figures import apply_layout, color_of, hex_to_rgba, label_of, line_ci_figure, use_white_template
 from .experiments import decision_grid
 from .model import gaussian_params
 
@@ -151,8 +151,8 @@ def decision_regions_figure(
         fig.update_yaxes(
             range=[-_LIM, _LIM], title_text="x₂", row=1, col=j, scaleanchor=f"x{'' if j == 1 else j}", scaleratio=1
         )
+    use_white_template(fig)
     fig.update_layout(
-        template="plotly_white",
         height=430,
         title=title,
         margin={"l": 50, "r": 20, "t": 60, "b": 40},
@@ -388,9 +388,9 @@ def test_loss_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str
                 row=1,
                 col=2,
             )
+    use_white_template(fig)
     fig.update_layout(
         barmode="stack",
-        template="plotly_white",
         height=420,
         title=title,
         margin={"l": 60, "r": 20, "t": 60, "b": 40},

@@ -1,0 +1,226 @@
+"""Bag sizes that fit the data: feasible, non-vacuous ``k`` and ``m`` chosen from the number of rows.
+
+The paper's accountings of noisy-wtd-LLP and wtd-LBA need bags of about ``10^12`` examples before
+their delta drops below 1 (Brahmbhatt et al., *Label Differential Privacy via Aggregation*,
+Theorems 1.2 and 1.3), so no real dataset can make them informative. The exact privacy profile of
+noisy-wtd-LLP (:func:`dp_core.mechanisms.label_dp_bags.bounds.llp_exact_delta`, beyond the paper) is
+informative at realistic sizes, and it has a simple structure this module uses:
+
+* ``delta(epsilon; n, k, m) = m * delta_1(epsilon; n, k)``: the changed record lands in one of the
+  ``m`` disjoint bags with probability ``m k / n``, and the rest only depends on its bag;
+* ``delta_1`` falls with ``k`` (more noisy bag-mates hide the changed label better).
+
+:func:`suggest_bag_params` therefore searches the bag size ``k`` on a geometric grid and, for each
+``k``, takes the largest number of bags ``m`` with ``m k <= n`` and ``m * delta_1 <= target_delta``
+(more bags: better utility). It needs at least ``min_bags`` bags (the regression on bag means has
+``d`` unknowns; default ``d + 2``). When no setting reaches the target it returns the setting with
+the smallest delta, says whether that is still a guarantee (``delta < 1``) and how many rows would
+reach the target (``n_needed``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ... import display as fmt
+from ..._validation import check_in_interval, check_int, check_positive
+
+__all__ = ["BagSuggestion", "suggest_bag_params"]
+
+_N_MAX_SEARCH = 100_000_000
+
+
+@dataclass(frozen=True)
+class BagSuggestion:
+    """The suggested bag setting and what it achieves.
+
+    Attributes
+    ----------
+    k, m : int
+        Bag size and number of bags (0, 0 when not even two bags of two fit).
+    delta : float
+        Exact delta of noisy-wtd-LLP at ``epsilon`` for this setting (1.0 when none fits).
+    epsilon, target_delta, rho : float
+        The inputs.
+    n, min_bags : int
+        Rows available and the fewest bags accepted.
+    informative : bool
+        ``delta <= target_delta``.
+    vacuous : bool
+        ``delta >= 1``: no guarantee at all.
+    n_needed : int or None
+        Fewest rows with which some setting reaches ``target_delta`` (``n`` itself when it already
+        does; None when not even 100 million rows would).
+    message : str
+        One plain sentence for the page and the CLI.
+    """
+
+    k: int
+    m: int
+    delta: float
+    epsilon: float
+    target_delta: float
+    rho: float
+    n: int
+    min_bags: int
+    informative: bool
+    vacuous: bool
+    n_needed: int | None
+    message: str
+
+
+def _k_grid(k_max: int) -> list[int]:
+    ks, k = [], 2.0
+    while int(k) <= k_max:
+        if not ks or int(k) != ks[-1]:
+            ks.append(int(k))
+        k *= math.sqrt(2.0)
+    if k_max >= 2 and ks[-1] != k_max:
+        ks.append(k_max)
+    return ks
+
+
+def _delta_1(epsilon: float, n: int, k: int, rho: float, b1: float) -> float:
+    from .bounds import llp_exact_delta
+
+    return float(llp_exact_delta(epsilon, n, k, 1, rho, b1).delta)
+
+
+def _best(n: int, epsilon: float, rho: float, b1: float, target: float, min_bags: int) -> tuple[int, int, float]:
+    """(k, m, delta): the most bags with delta <= target, else the least delta at min_bags; (0, 0, 1) if none fits."""
+    k_max = n // min_bags
+    if k_max < 2:
+        return 0, 0, 1.0
+    best_ok: tuple[int, int, float] | None = None
+    best_any: tuple[int, int, float] | None = None
+    for k in _k_grid(k_max):
+        d1 = _delta_1(epsilon, n, k, rho, b1)
+        m_ok = min(n // k, math.floor(target / d1)) if d1 > 0 else n // k
+        if m_ok >= min_bags:
+            cand = (k, m_ok, min(1.0, m_ok * d1))
+            if best_ok is None or cand[1] > best_ok[1] or (cand[1] == best_ok[1] and cand[2] < best_ok[2]):
+                best_ok = cand
+        cand = (k, min_bags, min(1.0, min_bags * d1))
+        if best_any is None or cand[2] < best_any[2]:
+            best_any = cand
+    assert best_any is not None
+    return best_ok if best_ok is not None else best_any
+
+
+def _reaches(n: int, epsilon: float, rho: float, b1: float, target: float, min_bags: int) -> bool:
+    return _best(n, epsilon, rho, b1, target, min_bags)[2] <= target
+
+
+def _n_needed(n: int, epsilon: float, rho: float, b1: float, target: float, min_bags: int) -> int | None:
+    lo, hi = n, max(n, 2 * min_bags)
+    while not _reaches(hi, epsilon, rho, b1, target, min_bags):
+        lo, hi = hi, hi * 2
+        if hi > _N_MAX_SEARCH:
+            return None
+    # smallest n in (lo, hi] that reaches the target, to 1 % (the search grid of k is coarse anyway)
+    while hi - lo > max(1, lo // 100):
+        mid = (lo + hi) // 2
+        if _reaches(mid, epsilon, rho, b1, target, min_bags):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def suggest_bag_params(
+    n: int,
+    *,
+    epsilon: float,
+    d: int | None = None,
+    rho: float = 0.1,
+    b1: float = 1.0,
+    target_delta: float = 0.1,
+    min_bags: int | None = None,
+    explain: bool = True,
+) -> BagSuggestion:
+    """Feasible, non-vacuous bag size ``k`` and number of bags ``m`` for ``n`` rows.
+
+    Parameters
+    ----------
+    n : int
+        Rows available for bagging (the training part). Must be >= 1.
+    epsilon : float
+        The privacy parameter at which delta is evaluated. Must be in (0, inf).
+    d : int, optional
+        Number of features of the regression on bag means (with the intercept); sets the default
+        ``min_bags = d + 2``. Must be >= 1.
+    rho : float
+        Noisy fraction of noisy-wtd-LLP, in (0, 1].
+    b1 : float
+        Label bound (labels in [-B1, B1]). Must be > 0.
+    target_delta : float
+        The delta a setting must reach to count as informative, in (0, 1).
+    min_bags : int, optional
+        Fewest bags accepted (default ``d + 2``, or 10 without ``d``). Must be >= 1.
+    explain : bool
+        Search ``n_needed`` when the target is not reached (a bisection over n; False skips it and
+        leaves ``n_needed = None`` in that case).
+
+    Returns
+    -------
+    BagSuggestion
+
+    Examples
+    --------
+    >>> s = suggest_bag_params(16_000, epsilon=1.0, d=14)
+    >>> s.informative, s.m * s.k <= 16_000, s.m >= 16
+    (True, True, True)
+    >>> suggest_bag_params(30, epsilon=1.0, d=14).k
+    0
+    """
+    n = check_int("n", n, lo=1)
+    eps = check_positive("epsilon", epsilon)
+    r = check_in_interval("rho", rho, 0.0, 1.0, closed="right")
+    b = check_positive("b1", b1)
+    target = check_in_interval("target_delta", target_delta, 0.0, 1.0, closed="neither")
+    if min_bags is None:
+        min_bags = 10 if d is None else check_int("d", d, lo=1) + 2
+    mb = check_int("min_bags", min_bags, lo=1)
+    k, m, delta = _best(n, eps, r, b, target, mb)
+    informative = k > 0 and delta <= target
+    vacuous = delta >= 1.0
+    need = n if informative else (_n_needed(n, eps, r, b, target, mb) if explain else None)
+    at = f"at ε = {fmt.epsilon(eps)}"
+    if informative:
+        msg = (
+            f"Suggested k = {fmt.integer(k)}, m = {fmt.integer(m)}: {fmt.integer(m * k)} of {fmt.integer(n)} rows "
+            f"in bags, exact δ = {fmt.delta(delta)} {at} (target {fmt.delta(target)})."
+        )
+    else:
+        more = (
+            f"About {fmt.integer(need)} rows to bag (now {fmt.integer(n)}) would reach δ ≤ {fmt.delta(target)} "
+            f"with at least {fmt.integer(mb)} bags."
+            if need is not None
+            else f"Even {fmt.integer(_N_MAX_SEARCH)} rows would not reach δ ≤ {fmt.delta(target)}: raise ε or ρ."
+            if explain
+            else ""
+        )
+        if k == 0:
+            msg = f"No feasible setting: {fmt.integer(n)} rows cannot hold {fmt.integer(mb)} bags of 2. " + more
+        elif vacuous:
+            msg = f"No non-vacuous setting {at} for {fmt.integer(n)} rows: every feasible k and m give δ ≥ 1. " + more
+        else:
+            msg = (
+                f"Best available: k = {fmt.integer(k)}, m = {fmt.integer(m)} with exact δ = {fmt.delta(delta)} {at}, "
+                f"weaker than the target {fmt.delta(target)}. " + more
+            )
+    return BagSuggestion(
+        k=k,
+        m=m,
+        delta=float(delta),
+        epsilon=eps,
+        target_delta=target,
+        rho=r,
+        n=n,
+        min_bags=mb,
+        informative=bool(informative),
+        vacuous=bool(vacuous),
+        n_needed=need,
+        message=msg,
+    )

@@ -1,0 +1,512 @@
+"""Heavy Monte-Carlo work off the page thread: a job of blocks, its progress, a Cancel button.
+
+Why: a page script runs on the server's thread for its session, and pure-Python/numpy work there holds the
+GIL, so one visitor's 40-second sweep stalls every other visitor's slider. A :class:`Job` runs its blocks in a
+process pool instead (``concurrent.futures.ProcessPoolExecutor``; a later execution layer can stand behind the
+same three methods :meth:`Job.progress`, :meth:`Job.cancel`, :meth:`Job.result`), and the page polls it from an
+``st.fragment(run_every=...)`` that redraws only its own section (:func:`live_section`).
+
+Rules:
+
+* A block is ``Block(name, fn, args, kwargs, weight)``: ``fn`` is a module-level, picklable, pure function
+  (no Streamlit element, no session state). If it accepts a ``progress`` keyword it is given a reporter
+  ``progress(done, total)``, which also stops the block (raises :class:`JobCancelled`) once the job is
+  cancelled, so Cancel frees the worker at the next block boundary.
+* The results are exactly those of calling the blocks in the page's thread with the same arguments (the seeds
+  travel with the arguments); :meth:`Job.result` re-raises a block's exception, and :func:`error_message` turns
+  it into the one-line message the page shows.
+* Jobs and their results live in the session (``st.session_state``). A finished job on demo data is also
+  kept in a small server-wide store, so the next visitor with the same settings gets it at once; a job on
+  an uploaded file (``private=True``, see ``ui.cached_scope``) never leaves its session.
+* Outside a Streamlit server (AppTest, scripts, the CLI) the blocks run in the calling thread, so tests see
+  the finished result in one script run.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import importlib
+import inspect
+import multiprocessing
+import multiprocessing.managers
+import os
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "Block",
+    "Job",
+    "JobCancelled",
+    "error_message",
+    "executor",
+    "get_job",
+    "live_section",
+    "start",
+    "warm",
+]
+
+#: A server-wide store keeps at most this many finished demo-data jobs.
+SHARED_MAX = 16
+#: Worker processes of the server-wide pool (the page thread stays free for the other sessions' reruns).
+WORKERS = max(1, min(2, os.cpu_count() or 1))
+
+
+class JobCancelled(Exception):
+    """Raised inside a block once its job has been cancelled."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """One unit of a job: ``fn(*args, **kwargs)``; ``weight`` is its share of the job's work (for progress)."""
+
+    name: str
+    fn: Callable[..., Any]
+    args: tuple = ()
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    weight: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not callable(self.fn):
+            raise TypeError(f"Block {self.name!r}: fn must be callable, got {type(self.fn).__name__}.")
+        if not (self.weight > 0):
+            raise ValueError(f"Block {self.name!r}: weight must be > 0, got {self.weight!r}.")
+
+
+def _accepts_progress(fn: Callable) -> bool:
+    try:
+        return "progress" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+class _Reporter:
+    """``progress(done, total)`` for one block; writes into a (possibly cross-process) mapping, checks cancel."""
+
+    def __init__(self, board: Any, job_id: str, block: str) -> None:
+        self.board, self.job_id, self.block = board, job_id, block
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.board.get(("cancel", self.job_id)):
+            raise JobCancelled(f"job {self.job_id} was cancelled")
+        self.board[(self.job_id, self.block)] = min(1.0, max(0.0, done / total)) if total else 1.0
+
+
+def _run_block(fn: Callable, args: tuple, kwargs: dict, reporter: _Reporter | None) -> Any:
+    """Run one block (in a worker process or the calling thread)."""
+    if reporter is not None:
+        if reporter.board.get(("cancel", reporter.job_id)):
+            raise JobCancelled(f"job {reporter.job_id} was cancelled")
+        kwargs = {**kwargs, "progress": reporter}
+    return fn(*args, **kwargs)
+
+
+# ------------------------------------------------------------------ the server-wide pool
+_POOL_LOCK = threading.Lock()
+_POOL: cf.Executor | None = None
+_BOARD: Any = None
+_MANAGER: Any = None
+
+
+#: Modules the fork server imports once, so that every worker starts with the engine loaded.
+PRELOAD = ("numpy", "pandas", "scipy.linalg", "dp_core.experiments", "dp_core.mechanisms.large_margin_gaussian")
+#: Engine modules the server imports in the background at start (pure dp_core and plotly: no Streamlit).
+SERVER_PRELOAD = (
+    "dp_core.audit",
+    "dp_core.compare",
+    "dp_core.explain",
+    "dp_core.figures",
+    "dp_core.mechanisms.input_perturbation",
+    "dp_core.mechanisms.input_perturbation.figures",
+    "dp_core.mechanisms.label_dp_bags",
+    "dp_core.mechanisms.label_dp_bags.figures",
+    "dp_core.mechanisms.large_margin_gaussian",
+    "dp_core.mechanisms.large_margin_gaussian.figures",
+    "dp_core.mechanisms.l1_exponential",
+    "dp_core.mechanisms.l1_exponential.figures",
+    "plotly.subplots",
+)
+#: Workers run at a lower CPU priority than the server, so the visitors' reruns come first on a busy machine.
+WORKER_NICE = 10
+
+
+def _die_with_parent() -> None:
+    """Linux: this process gets SIGTERM when its parent (the fork server) ends, so a killed server leaves no
+    worker behind (the fork server itself exits when the server's end of its pipe closes)."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+    except Exception:  # noqa: BLE001 - not Linux: the pool's own shutdown is all there is
+        pass
+
+
+def _worker_start() -> None:
+    """Runs once in each worker process: lower its priority, one BLAS thread (the pool is the parallelism)."""
+    _die_with_parent()
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
+    try:
+        os.nice(WORKER_NICE)
+    except OSError:  # not permitted here: run at the server's priority
+        pass
+
+
+def _context():
+    # forkserver: never fork the server's threads (tornado, script runners); workers import dp_core once
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    return multiprocessing.get_context(method)
+
+
+def executor() -> tuple[cf.Executor, Any]:
+    """The server-wide process pool and its progress board (created on first use, reused by every session)."""
+    global _POOL, _BOARD, _MANAGER
+    with _POOL_LOCK:
+        if _POOL is None:
+            ctx = _context()
+            if ctx.get_start_method() == "forkserver":
+                # the fork server loads the engine once; each worker is a fork of it (not of the web server)
+                ctx.set_forkserver_preload(list(PRELOAD))
+            _MANAGER = multiprocessing.managers.SyncManager(ctx=ctx)
+            _MANAGER.start(_die_with_parent)
+            _BOARD = _MANAGER.dict()
+            _POOL = cf.ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx, initializer=_worker_start)
+        return _POOL, _BOARD
+
+
+def shutdown() -> None:
+    """Stop the server-wide pool and its manager (tests and benchmarks call this; the server never needs to)."""
+    global _POOL, _BOARD, _MANAGER
+    with _POOL_LOCK:
+        if _POOL is not None:
+            _POOL.shutdown(wait=True, cancel_futures=True)
+        if _MANAGER is not None:
+            _MANAGER.shutdown()
+        _POOL = _BOARD = _MANAGER = None
+
+
+_WARMING: threading.Thread | None = None
+
+
+def _noop() -> int:
+    return os.getpid()
+
+
+def warm() -> None:
+    """Start the pool and its workers, and import the engine, in a background thread (once per server).
+
+    The first Run then finds its workers ready, and the first visitor of each page finds the engine's modules
+    (the audit registry, the mechanisms, their figures: several seconds of imports) already loaded.
+
+    Does nothing outside a Streamlit server (AppTest, scripts) and costs nothing after the first call.
+    """
+    global _WARMING
+    if _WARMING is not None or not in_server():
+        return
+
+    def go() -> None:
+        pool, _board = executor()
+        futures = [pool.submit(_noop) for _ in range(WORKERS)]
+        for name in SERVER_PRELOAD:  # the first visitor of each page then pays no engine import
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - a module moved or failed: the page imports it and says why
+                pass
+        for f in futures:
+            f.result()
+
+    with _POOL_LOCK:
+        if _WARMING is None:
+            _WARMING = threading.Thread(target=go, name="background-warm", daemon=True)
+            _WARMING.start()
+
+
+class _InlineExecutor(cf.Executor):
+    """Runs each submitted call at once in the calling thread (outside a server, and for comparison)."""
+
+    def submit(self, fn, /, *args, **kwargs):  # noqa: D102 - the Executor interface
+        fut: cf.Future = cf.Future()
+        try:
+            fut.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # noqa: BLE001 - the future carries it to result()
+            fut.set_exception(exc)
+        return fut
+
+
+# ------------------------------------------------------------------ the job
+class Job:
+    """Blocks submitted to an executor; poll it with :meth:`progress`, stop it with :meth:`cancel`.
+
+    ``executor=None`` uses the calling thread (every block has finished when the constructor returns);
+    pass :func:`executor`'s pool (and its board) to run the blocks in worker processes.
+    """
+
+    def __init__(self, blocks: Sequence[Block], *, executor: cf.Executor | None = None, board: Any = None) -> None:
+        blocks = list(blocks)
+        if not blocks:
+            raise ValueError("blocks must contain at least one Block, got none.")
+        names = [b.name for b in blocks]
+        if len(set(names)) != len(names):
+            raise ValueError(f"block names must be unique, got {names}.")
+        self.id = uuid.uuid4().hex
+        self.blocks = {b.name: b for b in blocks}
+        self.started = time.monotonic()
+        self.finished_at: float | None = None
+        self._board = {} if board is None else board
+        self._cancelled = False
+        pool = _InlineExecutor() if executor is None else executor
+        self._futures: dict[str, cf.Future] = {}
+        for b in blocks:
+            reporter = _Reporter(self._board, self.id, b.name) if _accepts_progress(b.fn) else None
+            self._futures[b.name] = pool.submit(_run_block, b.fn, tuple(b.args), dict(b.kwargs), reporter)
+
+    # -- the handle (the same three methods as the execution layer's)
+    def progress(self) -> float:
+        """Share of the work done, in [0, 1]: finished blocks count fully, running ones by their reports."""
+        total = sum(b.weight for b in self.blocks.values())
+        done = 0.0
+        for name, fut in self._futures.items():
+            w = self.blocks[name].weight
+            if fut.done():
+                done += w
+            else:
+                try:
+                    done += w * float(self._board.get((self.id, name), 0.0))
+                except Exception:  # noqa: BLE001 - the board's manager has gone (server stopping)
+                    pass
+        return min(1.0, done / total)
+
+    def cancel(self) -> None:
+        """Drop the blocks not yet started and stop the running ones at their next progress report."""
+        self._cancelled = True
+        try:
+            self._board[("cancel", self.id)] = True
+        except Exception:  # noqa: BLE001 - the board's manager has gone: nothing is running any more
+            pass
+        for fut in self._futures.values():
+            fut.cancel()
+
+    def result(self, timeout: float | None = None) -> dict[str, Any]:
+        """Every block's result by name; waits for them, re-raises the first failure (or :class:`JobCancelled`)."""
+        if self._cancelled:
+            raise JobCancelled("the run was cancelled")
+        out = {}
+        for name, fut in self._futures.items():
+            try:
+                out[name] = fut.result(timeout=timeout)
+            except cf.CancelledError as exc:
+                raise JobCancelled("the run was cancelled") from exc
+        return out
+
+    # -- for the page
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+    def done(self) -> bool:
+        """True when every block has finished, failed or been cancelled."""
+        finished = all(f.done() for f in self._futures.values())
+        if finished and self.finished_at is None:
+            self.finished_at = time.monotonic()
+        return finished
+
+    def error(self) -> BaseException | None:
+        """The first failed block's exception (``None`` while running or when all succeeded)."""
+        for fut in self._futures.values():
+            if fut.done() and not fut.cancelled() and fut.exception() is not None:
+                return fut.exception()
+        return None
+
+    def finished(self) -> dict[str, Any]:
+        """Results of the blocks that have finished successfully so far (for quick results first)."""
+        return {
+            name: fut.result()
+            for name, fut in self._futures.items()
+            if fut.done() and not fut.cancelled() and fut.exception() is None
+        }
+
+    def elapsed(self) -> float:
+        end = self.finished_at if self.done() and self.finished_at is not None else time.monotonic()
+        return end - self.started
+
+
+def error_message(exc: BaseException) -> str:
+    """The one line a page shows for a failed job (the parameter message of a ValueError/TypeError)."""
+    if isinstance(exc, JobCancelled):
+        return "The run was cancelled. Press the button to run it again."
+    if isinstance(exc, (ValueError, TypeError)):
+        return str(exc)
+    return f"The run failed ({type(exc).__name__}): {exc}"
+
+
+# ------------------------------------------------------------------ finished demo-data results, server-wide
+_SHARED: OrderedDict[str, dict] = OrderedDict()
+_SHARED_LOCK = threading.Lock()
+
+
+def _shared_get(key: str) -> dict | None:
+    with _SHARED_LOCK:
+        if key in _SHARED:
+            _SHARED.move_to_end(key)
+            return _SHARED[key]
+    return None
+
+
+def _shared_put(key: str, value: dict) -> None:
+    with _SHARED_LOCK:
+        _SHARED[key] = value
+        _SHARED.move_to_end(key)
+        while len(_SHARED) > SHARED_MAX:
+            _SHARED.popitem(last=False)
+
+
+def clear_shared() -> None:
+    with _SHARED_LOCK:
+        _SHARED.clear()
+
+
+class _Finished:
+    """A job whose results were already known (from the server-wide store): same interface as :class:`Job`."""
+
+    def __init__(self, results: dict) -> None:
+        self._results = results
+        self.cancelled = False
+        self.started = self.finished_at = time.monotonic()
+
+    def progress(self) -> float:
+        return 1.0
+
+    def cancel(self) -> None:
+        pass
+
+    def result(self, timeout: float | None = None) -> dict:
+        return dict(self._results)
+
+    def done(self) -> bool:
+        return True
+
+    def error(self) -> None:
+        return None
+
+    def finished(self) -> dict:
+        return dict(self._results)
+
+    def elapsed(self) -> float:
+        return 0.0
+
+
+# ------------------------------------------------------------------ Streamlit side
+def in_server() -> bool:
+    try:
+        from streamlit.runtime import Runtime
+
+        # AppTest installs a mock Runtime: only the real class means a server with its own event loop
+        return Runtime.exists() and type(Runtime.instance()) is Runtime
+    except Exception:  # noqa: BLE001 - no runtime: a script, the CLI
+        return False
+
+
+def _slot(name: str) -> str:
+    return f"_bg_job_{name}"
+
+
+def get_job(name: str):
+    """This session's job called ``name`` (``None`` before :func:`start`)."""
+    import streamlit as st
+
+    entry = st.session_state.get(_slot(name))
+    return None if entry is None else entry[1]
+
+
+def start(
+    name: str,
+    key: str,
+    blocks: Sequence[Block],
+    *,
+    private: bool,
+    restart: bool = False,
+    background: bool | None = None,
+):
+    """Start (or reuse) this session's job ``name`` for the settings ``key``; returns its handle.
+
+    The same ``key`` returns the same job (running, finished, failed or cancelled: a failure is shown, not
+    retried on every rerun); ``restart`` (the Run button was pressed) runs a failed or cancelled job again.
+    A new ``key`` cancels the old job and starts one for the new settings. With
+    ``private=False`` a finished job is kept server-wide and reused by any session with the same ``key``.
+    ``background=None`` runs in the process pool inside a server and in the calling thread elsewhere.
+    """
+    import streamlit as st
+
+    slot = _slot(name)
+    entry = st.session_state.get(slot)
+    if entry is not None and entry[0] == key:
+        old = entry[1]
+        if not (restart and (old.cancelled or old.error() is not None)):
+            return old
+    if entry is not None and not entry[1].done():
+        entry[1].cancel()
+    shared = None if private else _shared_get(key)
+    if shared is not None:
+        job = _Finished(shared)
+    else:
+        use_pool = in_server() if background is None else background
+        if use_pool:
+            pool, board = executor()
+            job = Job(blocks, executor=pool, board=board)
+        else:
+            with st.spinner("Running..."):
+                job = Job(blocks)
+    st.session_state[slot] = (key, job, private)
+    return job
+
+
+def _remember(name: str) -> None:
+    import streamlit as st
+
+    entry = st.session_state.get(_slot(name))
+    if entry is None:
+        return
+    key, job, private = entry
+    if not private and isinstance(job, Job) and job.done() and job.error() is None and not job.cancelled:
+        _shared_put(key, job.finished())
+
+
+def live_section(name: str, render: Callable[[Any], None], *, every: float = 1.0, label: str = "Running") -> None:
+    """Draw ``render(job)`` for this session's job ``name`` in a fragment that polls it while it runs.
+
+    While the job runs, the fragment reruns every ``every`` seconds (only this section, not the page): a
+    progress bar from the finished blocks, a Cancel button, and ``render(job)`` with whatever has finished
+    (quick results first). When the job ends the whole page reruns once, which stops the polling.
+    """
+    import streamlit as st
+
+    job = get_job(name)
+    running = job is not None and not job.done()
+
+    def body() -> None:
+        j = get_job(name)
+        if j is None:
+            return
+        if not j.done():
+            st.progress(j.progress(), text=f"{label}: {j.progress():.0%} done after {j.elapsed():.0f} s")
+            if st.button("✖ Cancel", key=f"_bg_cancel_{name}"):
+                j.cancel()
+                st.rerun()
+        elif running:  # it finished since the page last ran: one full rerun stops the polling
+            _remember(name)
+            st.rerun()
+        else:
+            _remember(name)
+        exc = j.error() if j.done() else None
+        if j.cancelled:
+            st.warning(error_message(JobCancelled()), icon="✖")
+        elif exc is not None:
+            st.error(error_message(exc), icon="⚠️")
+        render(j)
+
+    st.fragment(body, run_every=every if running else None)()
