@@ -8,12 +8,15 @@ is made by ``ui.state.widget`` (the plug-in's ``ParamSpec``s: session value, els
 
 import streamlit as st
 
+import dp_core
 from dp_core import display as fmt
 from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms.input_perturbation.experiment import SimulationConfig, n_choices, sweep_sizes
 from dp_core.preprocessing import default_eta
+from ui import background, state, widgets
 from ui import cached_input_perturbation as cip
-from ui import state, widgets
+from ui import cached_scope as scoped
+from ui import jobs_input_perturbation as ipj
 from ui.first_screen import KeyNumber, expert_section, first_screen, status_badge, tip
 
 MECH = "input-perturbation"
@@ -167,16 +170,37 @@ cfg = SimulationConfig(
     sigma_u_mode=mode,
     sampler=sampler,
 )
-sweep_key = (ds.name, ds.fingerprint, model, positive_class, int(seed), cfg, ns, n_trials, int(seed))
-head, chart, sweep_error = None, None, None
+sweep_base = (ds.name, ds.fingerprint, model, positive_class, int(seed), cfg, ns)
+sweep_key = (*sweep_base, n_trials, int(seed))
 if ns:
-    try:
-        head = cip.headline(*sweep_key, _data=data)
-        chart = cip.utility_figure(*sweep_key, _data=data)
-    except (ValueError, TypeError) as exc:
-        sweep_error = exc
+    # the Monte-Carlo sweep runs off the page thread (ui.background): a quick pass first, then the full one
+    background.start(
+        "ip_sweep",
+        repr((dp_core.__version__, *sweep_key)),
+        ipj.sweep_blocks(data, cfg, ns, n_trials, int(seed), quick=background.in_server()),
+        private=scoped.session_uses_upload(),
+    )
 
-with top:
+
+def sweep_ready() -> tuple | None:
+    """The cache key of the most refined finished sweep (its table stored in ``cip.sweep``), or ``None``."""
+    job = background.get_job("ip_sweep") if ns else None
+    got = None if job is None else ipj.latest(job.finished(), n_trials)
+    if got is None:
+        return None
+    df, trials_done = got
+    key = (*sweep_base, trials_done, int(seed))
+    cip.sweep(*key, _data=data, _df=df)
+    return key
+
+
+def draw_first_screen(job=None) -> None:
+    """The first screen at the current setting, with the sweep's most refined result so far."""
+    key = sweep_ready()
+    head = chart = None
+    if key is not None:
+        head = cip.headline(*key, _data=data)
+        chart = cip.utility_figure(*key, _data=data)
     if head is not None:
         utility = KeyNumber(
             f"{head['metric'].removeprefix('test ').capitalize()} vs non-private",
@@ -186,11 +210,15 @@ with top:
             f"({head['metric']}: {fmt.number(head['private'])} with privacy, {fmt.number(head['nonprivate'])} "
             "for the same model fitted without any noise).",
         )
+    elif ns and job is not None and not job.done():
+        utility = KeyNumber("Utility", "measuring…", help="The mechanisms are running on the data (see the progress).")
     else:
         utility = KeyNumber(
             "Utility",
             "not measured",
-            help=f"The measured curve needs more training rows than the {fmt.integer(n_full)} this dataset has.",
+            help=f"The measured curve needs more training rows than the {fmt.integer(n_full)} this dataset has."
+            if not ns
+            else "The run did not finish (see the message above).",
         )
     first_screen(
         who="each contributor's record (her features and her label), from everyone, the analyst who fits "
@@ -221,6 +249,11 @@ with top:
         "audit finds that claim not valid (see *Privacy guarantees* below). More contributors mean less noise "
         "per record and a model closer to the non-private one.",
     )
+    if head is not None and head["trials"] < n_trials:
+        st.caption(
+            f"Quick first look: {fmt.integer(head['trials'])} runs; refining to {fmt.integer(n_trials)} in the "
+            "background."
+        )
     baseline = "predicting the mean" if head and head["metric"] == "test R²" else "predicting the majority class"
     if _cap["binding"]:
         # below the rule's value the bound is the user's choice and worth a flag; at or above it, a plain note
@@ -244,15 +277,19 @@ with top:
             "α = 1 (Settings) or more rows; the chart shows how it improves with n.",
             icon="💡",
         )
-    if sweep_error is not None:
-        widgets.show_error(sweep_error)
-    elif not ns:
+    if not ns:
         st.info(
             f"The measured curve needs more than {fmt.integer(max(2 * data.d, int(feas.n_min) + 1))} training "
             f"rows; this dataset has {fmt.integer(n_full)}. A larger δ (sidebar) or a larger dataset would allow it."
         )
 
-# ---------------------------------------------------------------------------------- expert sections
+
+with top:
+    if ns:
+        background.live_section("ip_sweep", draw_first_screen, label="Running the mechanisms on the data")
+    else:
+        draw_first_screen()
+
 # ---------------------------------------------------------------------------------- expert sections
 # Each section is lazy (ui.first_screen.expert_section with a key): its work runs only while it is open.
 with expert_section("Preprocessing: what was done to the data"):
@@ -445,10 +482,10 @@ with expert_section("How σ_u and local privacy change with n", key="ip_sec_scal
 
 
 @st.fragment
-def simulation_section() -> None:
+def simulation_section(key: tuple) -> None:
     """The measured excess risk against n; its radio re-renders only this fragment."""
     wsel = state.widget("ip_wnorm", control="radio", label="‖ŵ‖ in the bound curves", format_func=WNORM_LABELS.get)
-    figs = cip.sweep_figures(*sweep_key, wsel, _data=data)
+    figs = cip.sweep_figures(*key, wsel, _data=data)
     st.plotly_chart(figs["excess"], key="ip_excess")
     s = figs["summary"]
     last = s[s["n"] == s["n"].max()].set_index("method")
@@ -467,19 +504,22 @@ def simulation_section() -> None:
     )
 
 
-if ns and sweep_error is None:
+if ns:
     with expert_section(
         "Excess risk against n (measured) and the bounds", key="ip_sec_excess", expanded=state.linked("ip_wnorm")
     ) as shown:
-        if shown:
+        ready = sweep_ready() if shown else None
+        if shown and ready is None:
+            st.caption("The mechanisms are still running (progress on the first screen); this section follows.")
+        elif shown:
             if n_trials < trials:
                 st.caption(
                     f"The per-record sampler is limited to {fmt.integer(n_trials)} trials here; use the fast "
                     "sampler for more."
                 )
-            simulation_section()
+            simulation_section(ready)
             # the gap chart does not depend on the radio: outside the fragment (not re-sent when it changes)
-            st.plotly_chart(cip.sweep_figures(*sweep_key, "eta", _data=data)["gap"], key="ip_gap")
+            st.plotly_chart(cip.sweep_figures(*ready, "eta", _data=data)["gap"], key="ip_gap")
 
 with expert_section("Does the privacy proof's key event hold? (measured)", key="ip_sec_diag") as shown:
     if shown:

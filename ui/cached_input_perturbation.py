@@ -82,7 +82,12 @@ def sweep(
     seed: int,
     _data: ipe.PreparedData,
     _v: str = V,
+    _df: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
+    """The sweep's per-trial table; ``_df``: the same table computed by the page's background job
+    (``ui.jobs_input_perturbation.sweep_table`` with these arguments), stored under this key as is."""
+    if _df is not None:
+        return _df
     return ipe.simulate_over_n(_data, config, list(ns), n_trials=n_trials, seed=seed)
 
 
