@@ -53,6 +53,8 @@ ROWS_FACTOR_OPTIONS = (1.0, 2.0, 4.0, 10.0)
 TVALUE_DEFAULTS = {"accuracy": 0.9, "r2": 0.3, "excess_risk": 0.05, "none": 0.0}
 
 # Input perturbation page: its parameters are the ParamSpecs of dp_core/mechanisms/input_perturbation.
+#: The α choices of that plug-in's ParamSpec, also used by the guided tour (a test checks they agree).
+IP_ALPHA_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0)
 
 # Label-DP page.
 LB_VARIANTS = ("noisy-wtd-llp", "wtd-lba")

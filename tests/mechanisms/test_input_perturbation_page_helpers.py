@@ -76,3 +76,10 @@ def test_utility_accuracy_kept_and_majority_baseline():
     df = _frame("accuracy", {(4, "input"): [0.5, 0.75], (4, "nonprivate"): [1.0, 1.0]})
     h = utility_at(df, y)
     assert h["metric"] == "test accuracy" and h["private"] == pytest.approx(0.625) and h["trivial"] == 0.75
+
+
+def test_the_tour_alpha_choices_are_the_plugin_s():
+    from dp_core.mechanisms.input_perturbation import PLUGIN
+    from ui.constants import IP_ALPHA_OPTIONS
+
+    assert tuple(PLUGIN.param("alpha").options) == IP_ALPHA_OPTIONS
