@@ -582,6 +582,19 @@ with expert_section("Does the privacy proof's key event hold? (measured)", key="
         )
         st.plotly_chart(cip.diagnostic_figure(*diag_key, _data=data), key="ip_diag")
 
+
+def draw_reproduction(job) -> None:
+    """The reproduced Figures 1 and 2 once the job has finished."""
+    done = job.finished()
+    if "reproduction" not in done:
+        return
+    cip.reproduction(int(seed), 5, _summary=done["reproduction"])
+    figs_rep = cip.reproduction_figures(int(seed), 5)
+    f1, f2 = st.columns(2)
+    f1.plotly_chart(figs_rep["least_squares"], key="ip_fig1")
+    f2.plotly_chart(figs_rep["logistic_taylor"], key="ip_fig2")
+
+
 with expert_section("Reproducing the paper's Figures 1 and 2", key="ip_sec_repro") as shown:
     if shown:
         st.markdown(
@@ -590,10 +603,14 @@ with expert_section("Reproducing the paper's Figures 1 and 2", key="ip_sec_repro
             "non-private line. The full grid (to 2²¹, 100 trials) runs from the command line: "
             "`python -m dp_core reproduce input-perturbation --out DIR`."
         )
-        if st.button("Run the quick reproduction (n up to 2¹³, 5 trials)", key="ip_repro_btn"):
-            st.session_state["ip_repro"] = True
-        if st.session_state.get("ip_repro"):
-            figs_rep = cip.reproduction_figures(int(seed), 5)
-            f1, f2 = st.columns(2)
-            f1.plotly_chart(figs_rep["least_squares"], key="ip_fig1")
-            f2.plotly_chart(figs_rep["logistic_taylor"], key="ip_fig2")
+        pressed = st.button("Run the quick reproduction (n up to 2¹³, 5 trials)", key="ip_repro_btn")
+        if pressed or background.get_job("ip_repro") is not None:
+            # a few seconds of Monte Carlo: off the page thread, with progress and Cancel
+            background.start(
+                "ip_repro",
+                repr((dp_core.__version__, int(seed), 5)),
+                ipj.reproduction_blocks(int(seed), 5),
+                private=False,
+                restart=pressed,
+            )
+            background.live_section("ip_repro", draw_reproduction, label="Reproducing Figures 1 and 2")

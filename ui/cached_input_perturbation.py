@@ -180,12 +180,14 @@ def diagnostic(
 
 
 @scoped.cache_data(max_entries=4, show_spinner="Reproducing Figures 1 and 2 (quick mode)...")
-def reproduction(seed: int, n_trials: int, _v: str = V) -> pd.DataFrame:
-    from dp_core.experiments import summarize
-    from dp_core.mechanisms.input_perturbation.reproduce import reproduction_table
+def reproduction(seed: int, n_trials: int, _v: str = V, _summary: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The quick reproduction's summary; ``_summary``: the same table computed by the page's background job
+    (``ui.jobs_input_perturbation.reproduction_summary(seed, n_trials)``), stored under this key as is."""
+    if _summary is not None:
+        return _summary
+    from .jobs_input_perturbation import reproduction_summary
 
-    df = reproduction_table(quick=True, seed=seed, n_trials=n_trials)
-    return summarize(df, by=["model", "epsilon", "n", "method"], values=["test_metric", "excess_risk"])
+    return reproduction_summary(seed, n_trials)
 
 
 # ------------------------------------------------------------------------------------------------

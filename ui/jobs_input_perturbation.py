@@ -55,3 +55,17 @@ def latest(results: dict, n_trials: int) -> tuple[pd.DataFrame, int] | None:
     if "quick" in results:
         return results["quick"], QUICK_TRIALS
     return None
+
+
+def reproduction_summary(seed: int, n_trials: int, progress: Callable | None = None) -> pd.DataFrame:
+    """The quick reproduction of the paper's Figures 1-2, summarised per model, ε, n and method."""
+    from dp_core.experiments import summarize
+    from dp_core.mechanisms.input_perturbation.reproduce import reproduction_table
+
+    df = reproduction_table(quick=True, seed=seed, n_trials=n_trials, progress=progress)
+    return summarize(df, by=["model", "epsilon", "n", "method"], values=["test_metric", "excess_risk"])
+
+
+def reproduction_blocks(seed: int, n_trials: int) -> list[Block]:
+    """One block: :func:`reproduction_summary` (named ``"reproduction"``)."""
+    return [Block("reproduction", reproduction_summary, (int(seed), int(n_trials)), weight=float(n_trials))]
