@@ -172,22 +172,32 @@ cfg = SimulationConfig(
 )
 sweep_base = (ds.name, ds.fingerprint, model, positive_class, int(seed), cfg, ns)
 sweep_key = (*sweep_base, n_trials, int(seed))
+# a quick first look in the page thread (about 0.1 s: a few trials), then the full sweep off the page thread
+# (ui.background, progress and Cancel); trial t is the same draw in both, so the full run refines the quick one
+quick_key = (*sweep_base, min(n_trials, ipj.QUICK_TRIALS), int(seed))
 if ns:
-    # the Monte-Carlo sweep runs off the page thread (ui.background): a quick pass first, then the full one
-    background.start(
-        "ip_sweep",
-        repr((dp_core.__version__, *sweep_key)),
-        ipj.sweep_blocks(data, cfg, ns, n_trials, int(seed), quick=background.in_server()),
-        private=scoped.session_uses_upload(),
-    )
+    try:
+        cip.sweep(*quick_key, _data=data)
+    except (ValueError, TypeError) as exc:
+        widgets.show_error(exc)
+        st.stop()
+    if n_trials > ipj.QUICK_TRIALS:
+        background.start(
+            "ip_sweep",
+            repr((dp_core.__version__, *sweep_key)),
+            ipj.sweep_blocks(data, cfg, ns, n_trials, int(seed), quick=False),
+            private=scoped.session_uses_upload(),
+        )
 
 
 def sweep_ready() -> tuple | None:
     """The cache key of the most refined finished sweep (its table stored in ``cip.sweep``), or ``None``."""
-    job = background.get_job("ip_sweep") if ns else None
+    if not ns:
+        return None
+    job = background.get_job("ip_sweep") if n_trials > ipj.QUICK_TRIALS else None
     got = None if job is None else ipj.latest(job.finished(), n_trials)
     if got is None:
-        return None
+        return quick_key
     df, trials_done = got
     key = (*sweep_base, trials_done, int(seed))
     cip.sweep(*key, _data=data, _df=df)
@@ -210,8 +220,6 @@ def draw_first_screen(job=None) -> None:
             f"({head['metric']}: {fmt.number(head['private'])} with privacy, {fmt.number(head['nonprivate'])} "
             "for the same model fitted without any noise).",
         )
-    elif ns and job is not None and not job.done():
-        utility = KeyNumber("Utility", "measuring…", help="The mechanisms are running on the data (see the progress).")
     else:
         utility = KeyNumber(
             "Utility",
@@ -255,14 +263,10 @@ def draw_first_screen(job=None) -> None:
             "background."
         )
     baseline = "predicting the mean" if head and head["metric"] == "test R²" else "predicting the majority class"
-    if _cap["binding"]:
-        # below the rule's value the bound is the user's choice and worth a flag; at or above it, a plain note
-        _say = st.info if float(eta) < eta_rule * (1 - 1e-9) else st.caption
-        _say(
-            _cap["note"] + f" The rule gives η = {fmt.number(eta_rule)} at ε = {fmt.epsilon(eps)}, which balances "
-            "the two for this budget.",
-            **({"icon": "📏"} if _say is st.info else {}),
-        )
+    if _cap["binding"] and float(eta) < eta_rule * (1 - 1e-9):
+        # below the rule's value the bound is the user's choice and worth a flag here (at or above it, a plain
+        # note in the Preprocessing section)
+        st.info(_cap_text(), icon="📏")
     if head is not None and head["nonprivate"] <= head["trivial"] + 0.01:
         st.info(
             f"Even without any noise this model does no better than {baseline} ({_utility(head['trivial'])}) "
@@ -284,8 +288,15 @@ def draw_first_screen(job=None) -> None:
         )
 
 
+def _cap_text() -> str:
+    return (
+        _cap["note"] + f" The rule gives η = {fmt.number(eta_rule)} at ε = {fmt.epsilon(eps)}, which balances the "
+        "two for this budget."
+    )
+
+
 with top:
-    if ns:
+    if ns and n_trials > ipj.QUICK_TRIALS:
         background.live_section("ip_sweep", draw_first_screen, label="Running the mechanisms on the data")
     else:
         draw_first_screen()
@@ -295,6 +306,8 @@ with top:
 with expert_section("Preprocessing: what was done to the data"):
     for note in data.notes:
         st.markdown(f"- {note}")
+    if _cap["binding"] and float(eta) >= eta_rule * (1 - 1e-9):
+        st.caption(_cap_text())
     st.markdown(
         f"- {fmt.integer(data.n_train)} training rows, {fmt.integer(data.X_test.shape[0])} held-out rows, "
         f"d = {fmt.integer(data.d)}."

@@ -253,3 +253,18 @@ def test_every_symbol_in_the_open_expert_sections_has_a_glossary_entry():
         texts += [e.label for e in at.get(kind) if isinstance(getattr(e, "label", None), str)]
     unknown = {s: t[:100] for t in texts for s in glossary.unknown_symbols(t)}
     assert unknown == {}
+
+
+def test_more_trials_than_the_quick_pass_go_through_the_background_job():
+    # outside a server the job runs in the calling thread: the first screen shows the full run at once
+    at = open_page(trials="20")
+    assert not at.exception and not at.error
+    utility = parts(first_screen(at))["metrics"][2]
+    assert "Mean over 20 runs" in utility.help
+    assert not [c.value for c in at.caption if "Quick first look" in c.value]
+    data = prepare_data(load_dataset("census"), "least_squares", seed=0)
+    ns = sweep_sizes(data.n_train, data.d, feasibility(data.n_train, 1e-5).n_min)
+    df = simulate_over_n(data, SimulationConfig(epsilon=1.0, delta=1e-5), list(ns), n_trials=20, seed=0)
+    h = utility_at(df, data.y_test)
+    shown = [display.number(h[k], sig=2, scale=1.0, zero_below=5e-3) for k in ("private", "nonprivate")]
+    assert utility.value == " / ".join(shown)
