@@ -47,7 +47,7 @@ top = st.container()  # the first screen, filled once the settings below are kno
 
 default_model = "least_squares" if ds.task == "regression" else "logistic_taylor"
 # another dataset picked on Home: start again from the model that fits its target and its own sizes
-state.reset_on_change(("ip_model", "ip_n", "ip_pos"), ds.fingerprint, tag="ip_dataset")
+state.reset_on_change("ip_dataset", ds.fingerprint, {"ip_model": default_model})
 preprocess = str(state.get("preprocess"))
 # the documented rule (dp_core.preprocessing.default_eta): from the dimension and the budget, never the data
 eta_rule = default_eta(ds.d + 1, float(eps), preprocess)
@@ -114,6 +114,7 @@ with st.expander("⚙️ Settings: model, local / central trade-off, regularisat
     positive_class = None
     if model == "logistic_taylor" and ds.task == "multiclass":
         classes = cip.class_values(ds.name, ds.fingerprint, _ds=ds)
+        state.reset_on_change("ip_dataset_pos", ds.fingerprint, {"ip_pos": classes[0]})
         positive_class = state.widget(
             "ip_pos",
             control="select",
@@ -314,6 +315,7 @@ with expert_section("Preprocessing: what was done to the data"):
     )
 
 N_OPTIONS = n_choices(n_full, feas.n_min)
+state.reset_on_change("ip_dataset_n", ds.fingerprint, {"ip_n": n_full})
 
 
 @st.fragment

@@ -50,6 +50,7 @@ def negotiation(
         eps_min=min(spec.epsilons),
         eps_max=max(spec.epsilons),
         n_points=len(spec.epsilons),
+        preprocess=spec.preprocess,
         **dict(spec.params),
         result=_result,
         solve_for=solve_for,

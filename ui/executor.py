@@ -37,11 +37,18 @@ def _secrets_section() -> dict:
     return dict(section) if section else {}
 
 
-@st.cache_resource(show_spinner=False)
 def configure_executor() -> dict:
     """Set the process's default executor once per server process; returns its description."""
     section = _secrets_section()
-    scheduler, workers = section.get("scheduler"), section.get("workers")
+    return _configure(section.get("scheduler"), section.get("workers"))
+
+
+configure_executor.clear = lambda: _configure.clear()  # type: ignore[attr-defined]  # for tests
+
+
+@st.cache_resource(show_spinner=False)
+def _configure(scheduler, workers) -> dict:
+    """Once per (scheduler, workers) and server process (the operator's secrets rarely change)."""
     try:
         if scheduler is None and workers is None:
             return {**execution.current_executor().describe(), "source": "environment"}

@@ -63,6 +63,7 @@ class KeyNumber:
     help: str | None = None
     delta: str | None = None
     delta_color: str = "off"
+    delta_arrow: str = "auto"  # "off" for a delta that is a comparison, not a change (no up/down arrow)
 
 
 def status_badge(mechanism: str, mode: str, *, container=None) -> str | None:
@@ -118,7 +119,14 @@ def first_screen(
     status = None
     cols = st.columns(len(numbers) + (1 if mechanism else 0))
     for col, num in zip(cols, numbers, strict=False):
-        col.metric(num.label, num.value, delta=num.delta, delta_color=num.delta_color, help=num.help)
+        col.metric(
+            num.label,
+            num.value,
+            delta=num.delta,
+            delta_color=num.delta_color,
+            delta_arrow=num.delta_arrow,
+            help=num.help,
+        )
     if mechanism:
         with cols[-1]:
             st.caption("Guarantee status")
@@ -136,14 +144,9 @@ def first_screen(
 def expert_section(title: str, *, expanded: bool = False, key: str | None = None) -> Iterator[bool]:
     """A titled, collapsed section below the first screen for derivations, tiers and diagnostics.
 
-    With a ``key`` the section is lazy: opening or closing it reruns the script (``on_change="rerun"``) and
-    the ``with`` statement gives whether it is open, so that its work runs only while someone reads it::
-
-        with expert_section("Diagnostics", key="x_diag") as shown:
-            if shown:
-                ...
-
-    Without a key the content always runs and the ``with`` statement gives ``True``.
+    With ``key`` the section is lazy: opening or closing it reruns the page, and the value yielded
+    says whether it is open, so the page computes its content only then (``with expert_section(t,
+    key=k) as shown: if shown: ...``). Without ``key`` the content is always computed (yields True).
     """
     if key is None:
         with st.expander(title, expanded=expanded):

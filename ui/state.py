@@ -30,6 +30,7 @@ _LOADED = "_qp_loaded"
 _PROBLEMS = "_url_problems"
 _BOX = "_url_box"
 _URL_KEYS = "_url_first_keys"
+_EXTRA_SHARED = "_plugin_shared_names"  # plug-ins' shared parameters read so far (kept in the URL too)
 _MAX_RAW = 60  # characters of a hostile value quoted in a message
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
@@ -287,10 +288,27 @@ def url_gave(*names: str) -> bool:
 
 
 def get(name: str) -> Any:
-    """The canonical value of a shared parameter."""
-    if f"p_{name}" not in st.session_state:
+    """The canonical value of a shared parameter.
+
+    A mechanism plug-in's shared parameter (a ``ParamSpec`` without URL prefix that is not in
+    ``URL_PARAMS``) is read the same way on first use: from the link that opened the session (validated),
+    else its declared default; :func:`sync_url` then keeps it in the URL.
+    """
+    key = f"p_{name}"
+    if key not in st.session_state:
         init_state()
-    return st.session_state[f"p_{name}"]
+    if key not in st.session_state:
+        spec = url_spec(name)  # KeyError for an undeclared name
+        if spec.page is not None:
+            raise KeyError(f"{name!r} is a parameter of {spec.page}, not a shared one: use ui.state.widget.")
+        value = spec.default
+        if name in st.session_state.get(_URL_KEYS, ()) and name in st.query_params:
+            value, problem = parse_url_value(name, st.query_params.get(name))
+            if problem:
+                _record(name, problem)
+        st.session_state[key] = value
+        st.session_state.setdefault(_EXTRA_SHARED, set()).add(name)
+    return st.session_state[key]
 
 
 def set_value(name: str, value: Any) -> None:
@@ -299,7 +317,8 @@ def set_value(name: str, value: Any) -> None:
 
 def sync_url(extra: dict[str, Any] | None = None) -> None:
     """Write every shared parameter (and ``extra`` page parameters) into the URL query string."""
-    values = {name: st.session_state.get(f"p_{name}") for name in SHARED_PARAMS}
+    names = [*SHARED_PARAMS, *sorted(st.session_state.get(_EXTRA_SHARED, ()))]
+    values = {name: st.session_state.get(f"p_{name}") for name in names}
     values.update(extra or {})
     for name, value in values.items():
         if value is None:
@@ -414,27 +433,6 @@ def linked(*names: str) -> bool:
     return any(name in st.query_params for name in names)
 
 
-def reset_on_change(names: tuple[str, ...] | list[str], token: str, *, tag: str) -> bool:
-    """Forget this session's values of the page widgets ``names`` when ``token`` changed since the last call.
-
-    For data-dependent widgets (a model that fits the dataset's target, sizes and classes of the
-    dataset): pass the dataset's fingerprint as ``token``; when another dataset was picked, the widgets
-    start again from their data-dependent defaults (the link's values are not reused either).
-    ``tag`` names the memory of the token (one per page). Returns ``True`` when values were forgotten.
-    """
-    memo = f"_reset_{tag}"
-    last = st.session_state.get(memo)
-    st.session_state[memo] = token
-    if last is None or last == token:
-        return False
-    for name in names:
-        for key in (name, f"{name}__keep", f"u_{name}"):
-            st.session_state.pop(key, None)
-        if name in st.query_params:  # the link's value was for the other dataset
-            del st.query_params[name]
-    return True
-
-
 # ------------------------------------------------------------------ the one widget idiom
 def _url_text(value: Any) -> str:
     if isinstance(value, bool):
@@ -543,3 +541,19 @@ def widget(
         if st.query_params.get(name) != txt:
             st.query_params[name] = txt
     return value
+
+
+def reset_on_change(name: str, value: Any, defaults: dict[str, Any]) -> None:
+    """Give the widgets in ``defaults`` their (data-dependent) default when widget ``name`` changed value.
+
+    Call it before those widgets are created. After, say, a new dataset, its suggested settings apply
+    instead of values chosen for the previous one; a link's values apply to the run that opened it.
+    """
+    seen = f"_last_{name}"
+    last = st.session_state.get(seen)
+    if last is not None and last != value:
+        for dep, default in defaults.items():
+            st.session_state.pop(f"{dep}__keep", None)
+            st.session_state.pop(f"u_{dep}", None)
+            st.session_state[dep] = default
+    st.session_state[seen] = value

@@ -8,6 +8,7 @@ grid and collects the noise scales and guarantee statuses at the chosen epsilon.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Callable, Sequence
@@ -17,11 +18,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_delta, check_epsilon, check_in_interval, check_int
+from .._validation import check_choice, check_delta, check_epsilon, check_in_interval, check_int
 from ..data import Dataset
 from ..exceptions import DPCoreError, PrivacyLeakWarning
 from ..experiments import summarize
 from ..plugin import ParamSpec
+from ..preprocessing import DEFAULT_PREPROCESS, PREPROCESS_METHODS
 from ..registry import plugins
 from .registry import STATUS_LABELS, CompareSpec, MethodInfo, applicable_adapters, utility_metric_name
 
@@ -50,13 +52,15 @@ def make_spec(
     n_trials: int,
     seed: int,
     test_fraction: float = 0.2,
+    preprocess: str = DEFAULT_PREPROCESS,
     **params: Any,
 ) -> CompareSpec:
     """A validated :class:`CompareSpec` (epsilons sorted, duplicates removed).
 
-    ``params`` are the mechanisms' comparison parameters (:func:`compare_param_specs`, e.g.
-    ``k``, ``m``, ``rho``); each is validated by its plug-in's :class:`~dp_core.plugin.ParamSpec`
-    and missing ones take its default.
+    ``preprocess`` is the row preprocessing of the feature-based mechanisms (one of
+    :data:`dp_core.preprocessing.PREPROCESS_METHODS`). ``params`` are the mechanisms' comparison
+    parameters (:func:`compare_param_specs`, e.g. ``k``, ``m``, ``rho``); each is validated by its
+    plug-in's :class:`~dp_core.plugin.ParamSpec` and missing ones take its default.
     """
     eps = tuple(sorted({check_epsilon(float(e), allow_inf=False) for e in epsilons}))
     if not eps:
@@ -75,6 +79,7 @@ def make_spec(
         seed=check_int("seed", seed, lo=0),
         params=values,
         test_fraction=check_in_interval("test_fraction", test_fraction, 0.0, 1.0, closed="neither"),
+        preprocess=check_choice("preprocess", preprocess, PREPROCESS_METHODS),
     )
 
 
@@ -151,6 +156,7 @@ def run_compare(
     *,
     mechanisms: Sequence[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    preprocess: str | None = None,
 ) -> CompareResult:
     """Sweep every applicable mechanism over ``spec.epsilons`` on ``ds``.
 
@@ -162,12 +168,17 @@ def run_compare(
         Adapter keys (default: every registered adapter that applies to the task).
     progress : callable, optional
         ``progress(done, total)`` over all adapters' trials.
+    preprocess : str, optional
+        Row preprocessing (:data:`dp_core.preprocessing.PREPROCESS_METHODS`) overriding
+        ``spec.preprocess``; the result's ``spec`` records the one used.
 
     Adapters that reject the dataset (``ValueError``: too few rows, wrong label range, ...) are
     listed in ``skipped`` with the reason instead of failing the whole comparison.
     """
     if not isinstance(spec, CompareSpec):
         raise TypeError(f"spec must be a CompareSpec, got {type(spec).__name__}.")
+    if preprocess is not None and preprocess != spec.preprocess:
+        spec = dataclasses.replace(spec, preprocess=check_choice("preprocess", preprocess, PREPROCESS_METHODS))
     adapters = applicable_adapters(ds.task, mechanisms)
     if not adapters:
         raise ValueError(
