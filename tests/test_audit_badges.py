@@ -55,8 +55,8 @@ PAGE_ROWS = [
     ("pages/l1_exponential.py", {"l1_conv": "paper_box"}, [("l1-exponential", "paper_box")]),
     ("pages/large_margin_gaussian.py", {}, [("large-margin-gaussian", "corrected")]),
     ("pages/label_dp_bags.py", {}, [("label-dp-bags", "noisy-wtd-llp-paper")]),
-    ("pages/input_perturbation.py", {}, [("input-perturbation", "COR2"), ("input-perturbation", "LOCAL")]),
 ]
+# (the input-perturbation page shows its badges through ui.first_screen: see the test below)
 
 
 @pytest.mark.parametrize("page, params, rows", PAGE_ROWS)
@@ -85,3 +85,28 @@ def test_compare_page_guarantees_carry_their_audit_row():
         assert "audit_row=" in c and (
             "**certified**" in c or "**as claimed by the paper**" in c or "**not valid**" in c
         )
+
+
+@pytest.mark.parametrize("mode", ["COR2", "ALG1"])
+def test_input_perturbation_first_screen_badges_come_from_the_table(mode):
+    """The first screen's status badge (the chosen mode's row) and the local-privacy badge (row LOCAL) of the
+    privacy section: their words and their "How we checked" links come from the stored rows."""
+    from urllib.parse import urlencode
+
+    from ui.first_screen import STATUS_WORDS
+
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.query_params["ip_mode"] = mode
+    at.query_params["trials"] = "10"
+    at.run()
+    at.switch_page("pages/input_perturbation.py").run()
+    at.session_state["ip_sec_privacy"] = True
+    at.run()
+    assert not at.exception
+    text = _texts(at)
+    badges = [m.value for m in at.markdown if "-badge[" in m.value]
+    assert len(badges) == 2
+    for badge, m in zip(badges, (mode, "LOCAL"), strict=True):
+        row = audit_row("input-perturbation", m)
+        assert STATUS_WORDS[row["status"]][0] in badge, (m, badge)
+        assert f"audit?{urlencode(audit_link_params(row))}" in text, m

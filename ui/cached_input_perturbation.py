@@ -82,7 +82,12 @@ def sweep(
     seed: int,
     _data: ipe.PreparedData,
     _v: str = V,
+    _df: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
+    """The sweep's per-trial table; ``_df``: the same table computed by the page's background job
+    (``ui.jobs_input_perturbation.sweep_table`` with these arguments), stored under this key as is."""
+    if _df is not None:
+        return _df
     return ipe.simulate_over_n(_data, config, list(ns), n_trials=n_trials, seed=seed)
 
 
@@ -175,12 +180,14 @@ def diagnostic(
 
 
 @scoped.cache_data(max_entries=4, show_spinner="Reproducing Figures 1 and 2 (quick mode)...")
-def reproduction(seed: int, n_trials: int, _v: str = V) -> pd.DataFrame:
-    from dp_core.experiments import summarize
-    from dp_core.mechanisms.input_perturbation.reproduce import reproduction_table
+def reproduction(seed: int, n_trials: int, _v: str = V, _summary: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The quick reproduction's summary; ``_summary``: the same table computed by the page's background job
+    (``ui.jobs_input_perturbation.reproduction_summary(seed, n_trials)``), stored under this key as is."""
+    if _summary is not None:
+        return _summary
+    from .jobs_input_perturbation import reproduction_summary
 
-    df = reproduction_table(quick=True, seed=seed, n_trials=n_trials)
-    return summarize(df, by=["model", "epsilon", "n", "method"], values=["test_metric", "excess_risk"])
+    return reproduction_summary(seed, n_trials)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -314,3 +321,73 @@ def diagnostic_figure(
         _data=_data,
     )
     return ipf.diagnostic_figure(dg["lmin_plus_ridge"], dg["quad_form"], dg["threshold"])
+
+
+# ------------------------------------------------------------------------------------------------
+# The first screen: the measured utility beside non-private, and its one chart.
+# ------------------------------------------------------------------------------------------------
+
+
+@scoped.cache_data(max_entries=64, show_spinner=False)
+def feasibility(n: int, delta: float, mode: str, _v: str = V) -> ipp.Feasibility:
+    return ipp.feasibility(n, delta, mode)
+
+
+@scoped.cache_data(max_entries=64, show_spinner=False)
+def headline(
+    name: str,
+    fingerprint: str,
+    model: str,
+    positive_class,
+    split_seed: int,
+    config: ipe.SimulationConfig,
+    ns: tuple,
+    n_trials: int,
+    seed: int,
+    _data: ipe.PreparedData,
+    _v: str = V,
+) -> dict:
+    """Mean test utility (accuracy, or R² for regression) of input perturbation and non-private at the largest n."""
+    df = sweep(name, fingerprint, model, positive_class, split_seed, config, ns, n_trials, seed, _data=_data)
+    return ipe.utility_at(df, _data.y_test)
+
+
+@scoped.cache_resource(max_entries=32, show_spinner=False)
+def utility_figure(
+    name: str,
+    fingerprint: str,
+    model: str,
+    positive_class,
+    split_seed: int,
+    config: ipe.SimulationConfig,
+    ns: tuple,
+    n_trials: int,
+    seed: int,
+    _data: ipe.PreparedData,
+    _v: str = V,
+):
+    """Test utility (accuracy, or R²) against n for every method: the first screen's chart."""
+    from dp_core.experiments import summarize
+    from dp_core.mechanisms.input_perturbation import figures as ipf
+
+    df = sweep(name, fingerprint, model, positive_class, split_seed, config, ns, n_trials, seed, _data=_data)
+    u, metric = ipe.utility_frame(df, _data.y_test)
+    s = summarize(u.assign(test_metric=u["utility"]), by=["n", "method"], values=["test_metric"])
+    return ipf.metric_figure(s, metric_name=metric)
+
+
+@scoped.cache_data(max_entries=64, show_spinner=False)
+def class_values(name: str, fingerprint: str, _ds, _v: str = V) -> tuple[float, ...]:
+    """The distinct labels of a multiclass dataset, sorted (the one-vs-rest choices)."""
+    import numpy as np
+
+    return tuple(float(v) for v in np.unique(np.asarray(_ds.y, dtype=float)))
+
+
+@scoped.cache_resource(max_entries=4, show_spinner=False)
+def reproduction_figures(seed: int, n_trials: int, _v: str = V) -> dict:
+    """The quick reproduction of the paper's Figures 1 (least squares) and 2 (logistic)."""
+    from dp_core.mechanisms.input_perturbation import figures as ipf
+
+    rep = reproduction(seed, n_trials)
+    return {m: ipf.reproduction_figure(rep[rep["model"] == m], model=m) for m in ("least_squares", "logistic_taylor")}

@@ -52,13 +52,9 @@ ROWS_FACTOR_OPTIONS = (1.0, 2.0, 4.0, 10.0)
 #: The negotiation target each metric starts from when it is picked.
 TVALUE_DEFAULTS = {"accuracy": 0.9, "r2": 0.3, "excess_risk": 0.05, "none": 0.0}
 
-# Input perturbation page.
-IP_MODELS = ("least_squares", "logistic_taylor")
-IP_MODES = ("COR2", "ALG1", "CORR")
-IP_SAMPLERS = ("stats", "records")
-IP_DMULT_OPTIONS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
+# Input perturbation page: its parameters are the ParamSpecs of dp_core/mechanisms/input_perturbation.
+#: The α choices of that plug-in's ParamSpec, also used by the guided tour (a test checks they agree).
 IP_ALPHA_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0)
-IP_ETA_MIN, IP_ETA_MAX = 0.05, 100.0
 
 # Label-DP page.
 LB_VARIANTS = ("noisy-wtd-llp", "wtd-lba")
@@ -146,18 +142,6 @@ URL_PARAMS: dict[str, UrlParam] = {
     "tsolve": UrlParam(str, "epsilon", options=("epsilon", "n"), page=_C, label="solve for"),
     "trows": UrlParam(float, 1.0, options=ROWS_FACTOR_OPTIONS, page=_C, label="times the rows"),
     "cview": UrlParam(str, "compare", options=COMPARE_TABS, page=_C, label="tab"),
-    # input perturbation
-    "ip_model": UrlParam(str, None, options=IP_MODELS, page=_IP, label="model"),
-    "ip_alpha": UrlParam(
-        float, 1.0, options=IP_ALPHA_OPTIONS, private=LOWER_IS_PRIVATE, page=_IP, label="local / central trade-off α"
-    ),
-    "ip_eta": UrlParam(float, 1.0, IP_ETA_MIN, IP_ETA_MAX, page=_IP, label="parameter-ball radius η"),
-    "ip_dmult": UrlParam(float, 1.0, options=IP_DMULT_OPTIONS, page=_IP, label="Δ multiplier"),
-    "ip_mode": UrlParam(str, "COR2", options=IP_MODES, page=_IP, label="σ_u formula"),
-    "ip_sampler": UrlParam(str, "stats", options=IP_SAMPLERS, page=_IP, label="Monte-Carlo sampler"),
-    "ip_pos": UrlParam(float, None, page=_IP, label="positive class"),
-    "ip_n": UrlParam(int, None, page=_IP, label="number of contributors n"),
-    "ip_wnorm": UrlParam(str, "eta", options=("eta", "measured"), page=_IP, label="‖ŵ‖ in the bound curves"),
     # label-DP by aggregation
     "lb_variant": UrlParam(str, "noisy-wtd-llp", options=LB_VARIANTS, page=_LB, label="mechanism variant"),
     "lb_public": UrlParam(bool, False, page=_LB, label="public label range"),

@@ -427,6 +427,12 @@ def keep_widget(key: str) -> Any:
     return value
 
 
+def linked(*names: str) -> bool:
+    """``True`` when the page's URL carries one of the parameters ``names`` (for example to open the section
+    of a page that holds their widgets when a link names them)."""
+    return any(name in st.query_params for name in names)
+
+
 # ------------------------------------------------------------------ the one widget idiom
 def _url_text(value: Any) -> str:
     if isinstance(value, bool):

@@ -13,9 +13,20 @@ APP = "../../app.py"
 PAGE = "pages/input_perturbation.py"
 
 
+#: The page's lazy expert sections (their content runs only while open).
+SECTIONS = ("ip_sec_formulas", "ip_sec_privacy", "ip_sec_scaling", "ip_sec_excess", "ip_sec_diag", "ip_sec_repro")
+
+
+def open_sections(at):
+    """Open every expert section, as a reader clicking each one would."""
+    for key in SECTIONS:
+        at.session_state[key] = True
+    return at.run()
+
+
 def open_page(**query):
     app = AppTest.from_file(APP, default_timeout=120)
-    return _open_page(app, PAGE, defaults={"trials": "10"}, **query)
+    return open_sections(_open_page(app, PAGE, defaults={"trials": "10"}, **query))
 
 
 CSV = b"x1,x2,x3,target\n" + b"".join(
@@ -114,7 +125,7 @@ def test_uploaded_csv():
     at.radio(key="w_source").set_value("upload").run()
     at.file_uploader(key="csv").set_value(("mine.csv", CSV, "text/csv")).run()
     assert not at.exception
-    at.switch_page(PAGE).run()
+    open_sections(at.switch_page(PAGE).run())
     assert not at.exception and not at.error
     assert "upload" in at.caption[0].value or "mine.csv" in " ".join(c.value for c in at.caption)
     assert at.radio(key="ip_model").value == "least_squares"
@@ -158,7 +169,7 @@ def test_settings_survive_a_page_switch():
     at.radio(key="ip_model").set_value("logistic_taylor").run()
     at.select_slider(key="ip_n").set_value(4096).run()
     at.switch_page("pages/home.py").run()
-    at.switch_page(PAGE).run()
+    open_sections(at.switch_page(PAGE).run())
     assert not at.exception
     assert at.select_slider(key="ip_alpha").value == 0.5
     assert at.radio(key="ip_model").value == "logistic_taylor"

@@ -51,6 +51,10 @@ __all__ = [
     "noise_vs_n_table",
     "alpha_tradeoff_table",
     "local_vs_n_table",
+    "utility_frame",
+    "n_choices",
+    "sweep_sizes",
+    "utility_at",
     "child_seed",
     "eta_cap",
 ]
@@ -605,3 +609,87 @@ def local_vs_n_table(
             }
         )
     return pd.DataFrame(rows)
+
+
+def utility_frame(df: pd.DataFrame, y_test: np.ndarray) -> tuple[pd.DataFrame, str]:
+    """The per-trial test utility of :func:`simulate_over_n`'s rows, higher is better.
+
+    Classification keeps the test accuracy; regression turns the test RMSE into the coefficient
+    of determination R^2 = 1 - RMSE^2 / Var(y_test) on the held-out rows (the variance about their
+    own mean), so that a reader compares one number where 1 is perfect and 0 is "predict the mean".
+
+    Returns the frame with a ``utility`` column and the metric's name (``"test accuracy"`` or
+    ``"test R²"``).
+    """
+    y = np.asarray(y_test, dtype=float)
+    if y.ndim != 1 or y.size < 2:
+        raise ValueError(f"y_test must be a 1-D array with at least 2 values, got shape {y.shape}.")
+    out = df.copy()
+    if str(df["metric_name"].iloc[0]) == "accuracy":
+        out["utility"] = out["test_metric"]
+        return out, "test accuracy"
+    var = float(np.var(y))
+    if not var > 0:
+        raise ValueError("y_test is constant: R² is undefined (its variance is 0).")
+    out["utility"] = 1.0 - out["test_metric"] ** 2 / var
+    return out, "test R²"
+
+
+def utility_at(df: pd.DataFrame, y_test: np.ndarray, n: int | None = None) -> dict[str, float | str]:
+    """Mean test utility of ``input`` and ``nonprivate`` at training size ``n`` (the largest by default).
+
+    Returns ``{"metric", "n", "trials", "private", "private_lo", "private_hi", "nonprivate", "trivial"}`` where
+    the private range is mean +- 1.96 standard errors over the trials and ``trivial`` is what a model that
+    ignores the features scores: 0 for R^2 (predicting the mean), the majority share for accuracy.
+    """
+    u, name = utility_frame(df, y_test)
+    n = int(u["n"].max()) if n is None else int(n)
+    at = u[u["n"] == n]
+    if at.empty:
+        raise ValueError(f"n must be one of the simulated sizes {sorted(set(u['n']))}, got {n}.")
+    inp = at.loc[at["method"] == "input", "utility"].to_numpy()
+    npv = at.loc[at["method"] == "nonprivate", "utility"].to_numpy()
+    if inp.size == 0 or npv.size == 0:
+        raise ValueError("the simulation must include the methods 'input' and 'nonprivate'.")
+    mean = float(inp.mean())
+    half = 1.96 * float(inp.std(ddof=1)) / math.sqrt(inp.size) if inp.size > 1 else 0.0
+    return {
+        "metric": name,
+        "n": n,
+        "trials": int(inp.size),
+        "private": mean,
+        "private_lo": mean - half,
+        "private_hi": mean + half,
+        "nonprivate": float(npv.mean()),
+        "trivial": 0.0
+        if name == "test R²"
+        else float(max(np.mean(np.asarray(y_test) > 0), np.mean(np.asarray(y_test) <= 0))),
+    }
+
+
+def n_choices(n_max: int, n_min: float) -> tuple[int, ...]:
+    """Sizes a reader can pick for the formulas: powers of two above ``n_min`` up to 2^24, and ``n_max``.
+
+    >>> n_choices(100, 54.4)[:4], n_choices(100, 54.4)[-1]
+    ((64, 100, 128, 256), 16777216)
+    """
+    n_max = check_int("n_max", n_max, lo=1)
+    return tuple(sorted({n_max} | {2**k for k in range(5, 25) if 2**k > n_min}))
+
+
+def sweep_sizes(n_max: int, d: int, n_min: float, *, factor: int = 4) -> tuple[int, ...]:
+    """The training sizes of the measured curves: from the first power of two at or above
+    max(2d, floor(n_min) + 1) up to ``n_max`` by ``factor``; ``()`` when ``n_max`` is not above that start.
+
+    >>> sweep_sizes(16000, 14, 54.4)
+    (64, 256, 1024, 4096, 16000)
+    >>> sweep_sizes(50, 14, 54.4)
+    ()
+    """
+    n_max = check_int("n_max", n_max, lo=1)
+    d = check_int("d", d, lo=1)
+    start = max(2 * d, int(math.floor(n_min)) + 1)
+    if start >= n_max:
+        return ()
+    first = int(2 ** math.ceil(math.log2(start)))
+    return tuple(v for v in default_n_grid(n_max, n_min=first, factor=factor) if v >= start)

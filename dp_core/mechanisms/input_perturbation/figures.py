@@ -413,13 +413,15 @@ def reproduction_figure(summary: pd.DataFrame, *, model: str) -> go.Figure:
                 col=j,
             )
         fig.update_xaxes(type="log", title_text="n (training examples)", row=1, col=j)
-        fig.update_yaxes(title_text=metric, row=1, col=j)
+        if j == 1:  # the panels share the y axis: one title
+            fig.update_yaxes(title_text=metric, row=1, col=j)
     name = "Figure 1 (linear regression)" if model == "least_squares" else "Figure 2 (logistic regression)"
     use_white_template(fig)
     fig.update_layout(
-        height=420,
-        title=f"Reproduction of {name}, census-like data",
-        legend={"orientation": "h", "y": -0.2},
+        height=460,
+        title=name,
+        legend={"orientation": "h", "yanchor": "top", "y": -0.28, "xanchor": "left", "x": 0},
+        margin={"b": 150},
     )
     return fig
 

@@ -36,6 +36,8 @@ __all__ = [
     "kappa_upper",
     "kappa_lower_one_sided",
     "min_n",
+    "Feasibility",
+    "feasibility",
     "LocalPrivacy",
     "local_privacy",
     "exact_local_epsilon",
@@ -58,6 +60,52 @@ def min_n(delta: float) -> dict[str, float]:
         "alg1": 4.0 * math.log(4.0 / dl),
         "theorem2": 16.0 * math.log(8.0 / dl),
     }
+
+
+@dataclass(frozen=True, slots=True)
+class Feasibility:
+    """Whether ``n`` contributors suffice at ``delta`` for a sigma_u mode, and what would change it.
+
+    Attributes
+    ----------
+    ok : bool
+        ``n`` is above the mode's minimum (sigma_u is defined).
+    n_min : float
+        The mode's minimum: 4 ln(8/delta) (Corollary 2, also CORR) or 4 ln(4/delta) (Algorithm 1).
+    delta_min : float
+        The smallest delta at which ``n`` contributors suffice (``n > n_min(delta)``), i.e.
+        8 exp(-n/4) (4 exp(-n/4) for Algorithm 1); above 0.5 when no useful delta exists.
+    n_theorem2 : float
+        16 ln(8/delta): from this size on, the utility bound of Theorem 2 applies.
+    """
+
+    ok: bool
+    n_min: float
+    delta_min: float
+    n_theorem2: float
+
+
+def feasibility(n: int, delta: float, mode: str = "COR2") -> Feasibility:
+    """Can input perturbation run with ``n`` contributors at ``delta`` (spec section 3.3)?
+
+    The quadratic-noise scale sigma_u of Corollary 2 (and of Algorithm 1) has a positive denominator
+    only for n > 4 ln(8/delta) (n > 4 ln(4/delta)); inverting it gives the smallest delta that ``n``
+    contributors allow. [FTS17] Algorithm 1 and Corollary 2.
+
+    >>> f = feasibility(80, 1e-5)
+    >>> f.ok, round(f.n_min, 1)
+    (True, 54.4)
+    >>> f = feasibility(40, 1e-5)
+    >>> f.ok, f"{f.delta_min:.2g}"
+    (False, '0.00036')
+    """
+    n = check_int("n", n, lo=1)
+    dl = check_delta(delta)
+    mode = check_choice("mode", mode, SIGMA_U_MODES)
+    c = 4.0 if mode == "ALG1" else 8.0
+    mins = min_n(dl)
+    n_min = mins["alg1" if mode == "ALG1" else "cor2"]
+    return Feasibility(ok=n > n_min, n_min=n_min, delta_min=c * math.exp(-n / 4.0), n_theorem2=mins["theorem2"])
 
 
 def _a_values(n: float, delta: float) -> tuple[float, float]:
