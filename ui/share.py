@@ -16,19 +16,26 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from dp_core.compare import SHARED_KEYS, ExplorerConfig, config_from_json
+from dp_core.compare import ExplorerConfig, config_from_json, shared_keys
 from dp_core.data import DATASETS
 
 from . import state
 
 _PENDING_PAGE = "_share_goto"
 _MESSAGE = "_share_message"
-_SHARED_WIDGETS = ("w_eps_slider", "w_eps_num", "w_delta", "w_seed", "w_trials", "w_k", "w_m", "w_rho")
+_BASE_WIDGETS = ("w_eps_slider", "w_eps_num", "w_delta", "w_seed", "w_trials")
+
+
+def _shared_widgets() -> tuple[str, ...]:
+    """The sidebar widgets of the shared settings, the plug-ins' shared parameters (``w_<name>``) included."""
+    from dp_core.compare import mechanism_param_specs
+
+    return _BASE_WIDGETS + tuple(f"w_{name}" for name in mechanism_param_specs())
 
 
 def current_config(page: str, params: Mapping[str, Any] | None = None, *, fingerprint: str = "") -> ExplorerConfig:
     """The configuration of the current view: shared values from ``ui.state`` plus ``params``."""
-    shared = {k: state.get(k) for k in SHARED_KEYS}
+    shared = {k: state.get(k) for k in shared_keys()}
     if st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None:
         shared["dataset"] = st.session_state["upload_dataset"].name
     return ExplorerConfig(**shared, page=page, params=dict(params or {}), dataset_fingerprint=fingerprint)
@@ -58,7 +65,7 @@ def apply_config(config: ExplorerConfig) -> list[str]:
     uploaded again).
     """
     messages: list[str] = []
-    for key in SHARED_KEYS:
+    for key in shared_keys():
         value = getattr(config, key)
         if key != "dataset":  # the same validation as a link's values (ranges and options of the widgets)
             value, problem = state.parse_url_value(key, str(value))
@@ -75,7 +82,7 @@ def apply_config(config: ExplorerConfig) -> list[str]:
                 )
             continue
         state.set_value(key, value)
-    for key in _SHARED_WIDGETS:
+    for key in _shared_widgets():
         st.session_state.pop(key, None)
     for key, value in config.params.items():
         st.session_state[key] = value
