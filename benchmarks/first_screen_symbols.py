@@ -148,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
                 while time.time() < t_end:
                     time.sleep(1.0)
                     res = pg.evaluate(JS_FIRST_SCREEN, VIEW_H)
-                    if last is not None and res == last and pg.query_selector('[data-testid="stStatusWidget"]') is None:
+                    settled = res["text"].strip() and res == last
+                    if settled and pg.query_selector('[data-testid="stStatusWidget"]') is None:
                         break
                     last = res
                 syms = symbols_in(res["text"])
