@@ -32,8 +32,12 @@ _MODELS = {"least-squares": "least_squares", "logistic": "logistic_taylor"}
 
 def _common_privacy_args(p, *, n_required: bool, eta_rule: bool = False):
     p.add_argument("--n", type=int, required=n_required, default=None, help="number of contributors n")
-    p.add_argument("--eps", type=float, required=True, help="central epsilon, in (0, inf)")
-    p.add_argument("--delta", type=float, required=True, help="delta, in (0, 1)")
+    if eta_rule:  # simulate: the app's defaults (epsilon 1, delta 1e-5), so a run needs only the data
+        p.add_argument("--eps", type=float, default=1.0, help="central epsilon, in (0, inf) (default 1)")
+        p.add_argument("--delta", type=float, default=1e-5, help="delta, in (0, 1) (default 1e-5)")
+    else:
+        p.add_argument("--eps", type=float, required=True, help="central epsilon, in (0, inf)")
+        p.add_argument("--delta", type=float, required=True, help="delta, in (0, 1)")
     if eta_rule:
         p.add_argument(
             "--eta",
