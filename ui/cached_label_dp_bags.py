@@ -145,5 +145,43 @@ def utility_requirement(
 
 @scoped.cache_data(upload_independent=True, max_entries=64, show_spinner="Choosing bag sizes for these data...")
 def bag_suggestion(n: int, d: int, eps: float, rho: float, _v: str = V) -> lb.BagSuggestion:
-    """Feasible, non-vacuous (k, m) for ``n`` training rows (:func:`lb.suggest_bag_params`)."""
-    return lb.suggest_bag_params(int(n), epsilon=float(eps), d=int(d), rho=float(rho))
+    """Feasible, non-vacuous (k, m) for ``n`` training rows (:func:`lb.suggest_bag_params`), with at least
+    :func:`lb.utility_min_bags` bags so that the regression on the bags keeps a useful model."""
+    return lb.suggest_bag_params(int(n), epsilon=float(eps), d=int(d), rho=float(rho), min_bags=lb.utility_min_bags(d))
+
+
+#: Trials of the first screen's measured utility (a quick, cached run; the sweeps below use the sidebar's trials).
+FIRST_TRIALS = 20
+
+
+@scoped.cache_data(max_entries=64, show_spinner="Measuring the utility...")
+def first_utility(
+    name: str,
+    fingerprint: str,
+    label_range,
+    b1: float,
+    split_seed: int,
+    variant: str,
+    k: int,
+    m: int,
+    rho: float,
+    noise_std: float,
+    seed: int,
+    eps: float,
+    delta: float,
+    _data,
+    _v: str = V,
+) -> dict:
+    """Measured test MSE of ``variant`` at (k, m, rho) beside non-private, noisy labels and the trivial model."""
+    return lb.first_screen_utility(
+        _data,
+        variant=variant,
+        k=k,
+        m=m,
+        rho=rho,
+        noise_std=noise_std,
+        n_trials=FIRST_TRIALS,
+        seed=seed,
+        epsilon=eps,
+        delta=delta,
+    )

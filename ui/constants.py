@@ -181,15 +181,7 @@ URL_PARAMS: dict[str, UrlParam] = {
     "ip_pos": UrlParam(float, None, page=_IP, label="positive class"),
     "ip_n": UrlParam(int, None, page=_IP, label="number of contributors n"),
     "ip_wnorm": UrlParam(str, "eta", options=("eta", "measured"), page=_IP, label="‖ŵ‖ in the bound curves"),
-    # label-DP by aggregation
-    "lb_variant": UrlParam(str, "noisy-wtd-llp", options=LB_VARIANTS, page=_LB, label="mechanism variant"),
-    "lb_public": UrlParam(bool, False, page=_LB, label="public label range"),
-    "lb_noise_std": UrlParam(
-        float, 1.0, LB_NOISE_MIN, LB_NOISE_MAX, private=HIGHER_IS_PRIVATE, page=_LB, label="label-noise std s"
-    ),
-    "lb_lo": UrlParam(float, None, -LB_RANGE_LIMIT, LB_RANGE_LIMIT, page=_LB, label="lowest label value"),
-    "lb_hi": UrlParam(float, None, -LB_RANGE_LIMIT, LB_RANGE_LIMIT, page=_LB, label="highest label value"),
-    "lb_metric": UrlParam(str, "test_mse", options=("test_mse", "excess_risk"), page=_LB, label="utility metric"),
+    # label-DP by aggregation: the lb_* keys are declared by its plug-in (ParamSpec)
     # large-margin Gaussian
     "lm_data": UrlParam(str, "gaussian_classes", page=_LM, label="dataset"),
     "lm_mode": UrlParam(str, "corrected", options=LM_MODES, page=_LM, label="mode"),

@@ -28,7 +28,7 @@ from streamlit.testing.v1 import AppTest
 
 from dp_core._validation import HUGE, TINY
 from dp_core.data import DATASETS
-from ui.constants import HIGHER_IS_PRIVATE, LOWER_IS_PRIVATE, URL_PARAMS, UrlParam, url_spec
+from ui.constants import HIGHER_IS_PRIVATE, LOWER_IS_PRIVATE, URL_PARAMS, UrlParam, plugin_url_params, url_spec
 from ui.pages import DEFAULT_PAGE, PAGES
 from ui.state import WEAKER, WEAKER_OK, parse_url_value
 
@@ -88,7 +88,9 @@ def _number(text: str) -> float | None:
 
 
 # ------------------------------------------------------------------ the parser, for every declared key
-ALL_KEYS = [k for k in URL_PARAMS] + list(AUDIT_OPTION_KEYS)
+#: Every declared key: ui.constants.URL_PARAMS and the keys the mechanism plug-ins declare (ParamSpec).
+DECLARED = {**plugin_url_params(), **URL_PARAMS}
+ALL_KEYS = [k for k in DECLARED] + list(AUDIT_OPTION_KEYS)
 DATA_DEFAULTS = {
     "tmetric": "r2",
     "tvalue": 0.3,
@@ -210,7 +212,7 @@ READ_ON_DEFAULT_PATH = {  # page keys that are only read in another setting (ano
 
 
 def page_keys(path: str) -> list[str]:
-    keys = [k for k, s in URL_PARAMS.items() if s.page == path and k not in READ_ON_DEFAULT_PATH]
+    keys = [k for k, s in DECLARED.items() if s.page == path and k not in READ_ON_DEFAULT_PATH]
     return keys + (list(AUDIT_OPTION_KEYS) if path == "pages/audit.py" else [])
 
 

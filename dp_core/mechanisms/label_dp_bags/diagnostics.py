@@ -311,3 +311,70 @@ def utility_requirement(data, *, k: int, theta: float = 0.5, target: float = 0.0
 
 
 __all__.append("utility_requirement")
+
+
+def first_screen_utility(
+    data,
+    *,
+    variant: str,
+    k: int,
+    m: int,
+    rho: float,
+    noise_std: float,
+    n_trials: int,
+    seed: RngLike,
+    epsilon: float | None = None,
+    delta: float | None = None,
+) -> dict[str, Any]:
+    """Measured test MSE of ``variant`` at one setting, beside the non-private fit and the trivial model.
+
+    The page's first screen shows these three numbers: the mean test MSE of the linear fit on the
+    release of ``variant`` (``"noisy-wtd-llp"`` or ``"wtd-lba"``) over ``n_trials`` fresh bags, weights
+    and noise; the test MSE of non-private least squares on all training labels; and the test MSE of
+    predicting the training labels' mean for every row (the trivial model: a fit at or above it has
+    learned nothing useful). All on the label scale [-B1, B1].
+
+    With ``epsilon`` and ``delta`` it also measures the baseline that adds Gaussian noise (analytic
+    sigma for (epsilon, delta)) to every training label (``gaussian``; ``None`` without them).
+
+    Returns a dict with ``mse``, ``mse_se`` (standard error over the trials), ``nonprivate``,
+    ``trivial``, ``gaussian``, ``useful`` (``mse < trivial``), ``n_trials``.
+
+    References
+    ----------
+    Brahmbhatt et al., *Label Differential Privacy via Aggregation*, Appendix K (the protocol: a linear
+    model fitted on the bag aggregates, evaluated on held-out rows).
+    """
+    from ...experiments import summarize
+    from .batch import METHOD_KEYS, utility_sweep
+
+    if variant not in ("noisy-wtd-llp", "wtd-lba"):
+        raise ValueError(f"variant must be 'noisy-wtd-llp' or 'wtd-lba', got {variant!r}.")
+    t = check_int("n_trials", n_trials, lo=2)
+    key = METHOD_KEYS[variant]
+    baseline = epsilon is not None and delta is not None
+    df = utility_sweep(
+        data,
+        [{"k": int(k), "m": int(m), "rho": float(rho)}],
+        n_trials=t,
+        seed=seed,
+        epsilon=epsilon,
+        delta=delta,
+        noise_std=noise_std,
+        methods=[key, "nonprivate"] + (["gaussian_label"] if baseline else []),
+    )
+    s = summarize(df, by=["method"], values=["test_mse"]).set_index("method")
+    trivial = float(np.mean((data.y_test - float(np.mean(data.y))) ** 2))
+    mse = float(s.loc[key, "test_mse_mean"])
+    return {
+        "mse": mse,
+        "mse_se": float(s.loc[key, "test_mse_se"]),
+        "nonprivate": float(s.loc["nonprivate", "test_mse_mean"]),
+        "trivial": trivial,
+        "gaussian": float(s.loc["gaussian_label", "test_mse_mean"]) if baseline else None,
+        "useful": bool(mse < trivial),
+        "n_trials": t,
+    }
+
+
+__all__.append("first_screen_utility")

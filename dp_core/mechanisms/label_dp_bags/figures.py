@@ -550,3 +550,41 @@ def prediction_table(
 
 
 __all__ += ["k_grid", "m_grid", "prediction_table"]
+
+
+def first_screen_figure(util: dict, *, mechanism_label: str) -> go.Figure:
+    """Bar chart of the first screen: test error of the bag mechanism beside the references.
+
+    ``util`` is the dict of :func:`dp_core.mechanisms.label_dp_bags.first_screen_utility`: bars for the
+    non-private fit, ``mechanism_label`` (with a 95 % interval over the runs), Gaussian noise on every
+    label at the same (epsilon, delta) when measured, and the trivial model that predicts the average
+    label. Lower is better; a bar at or above the trivial one has learned nothing useful.
+    """
+    names = ["No privacy", mechanism_label]
+    values = [util["nonprivate"], util["mse"]]
+    errors = [0.0, 1.96 * util["mse_se"]]
+    colors = ["#444444", "#D55E00"]
+    if util.get("gaussian") is not None:
+        names.append("Noise on every label")
+        values.append(util["gaussian"])
+        errors.append(0.0)
+        colors.append("#0072B2")
+    names.append("Predict the average")
+    values.append(util["trivial"])
+    errors.append(0.0)
+    colors.append("#BBBBBB")
+    fig = go.Figure(
+        go.Bar(
+            x=names,
+            y=values,
+            marker_color=colors,
+            error_y={"type": "data", "array": errors, "visible": True},
+            text=[display.number(v, sig=3) for v in values],
+            textposition="outside",
+            hovertemplate="%{x}: %{text}<extra></extra>",
+            showlegend=False,
+        )
+    )
+    apply_layout(fig, y_title="squared error on held-out rows (lower is better)", height=330)
+    fig.update_yaxes(range=[0, 1.2 * max(values)])
+    return fig
