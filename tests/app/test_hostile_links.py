@@ -208,6 +208,7 @@ READ_ON_DEFAULT_PATH = {  # page keys that are only read in another setting (ano
     "ip_pos",
     "lb_lo",
     "lb_hi",
+    "lb_gamma",  # read with the secret-weights variant only
 }
 
 
