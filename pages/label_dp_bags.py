@@ -406,13 +406,14 @@ if variant == "wtd-lba":
             )
         )
 
-# ------------------------------------------------------------------ utility sweeps (background, quick pass first)
-ks = lbf.k_grid(data.n, m, k)
-ms = lbf.m_grid(data.n, k, m, data.d)
-points = tuple(tuple(sorted({"k": kk, "m": m, "rho": rho, "axis": "k"}.items())) for kk in ks) + tuple(
-    tuple(sorted({"k": k, "m": mm, "rho": rho, "axis": "m"}.items())) for mm in ms
-)
-try:
+
+def _start_sweeps(restart: bool) -> None:
+    """Start (or reuse) the background job of the utility sweeps against k and m at this setting."""
+    ks = lbf.k_grid(data.n, m, k)
+    ms = lbf.m_grid(data.n, k, m, data.d)
+    points = tuple(tuple(sorted({"k": kk, "m": m, "rho": rho, "axis": "k"}.items())) for kk in ks) + tuple(
+        tuple(sorted({"k": k, "m": mm, "rho": rho, "axis": "m"}.items())) for mm in ms
+    )
     blocks = lbj.sweep_blocks(
         data,
         points,
@@ -425,10 +426,7 @@ try:
     )
     settings = (int(trials), int(seed), float(eps), float(delta), float(noise_std))
     job_key = repr((dp_core.__version__, "lb", ds.fingerprint, label_range, points) + settings)
-    background.start("lb_sweeps", job_key, blocks, private=scoped.session_uses_upload())
-except (ValueError, TypeError) as exc:
-    widgets.show_error(exc)
-    st.stop()
+    background.start("lb_sweeps", job_key, blocks, private=scoped.session_uses_upload(), restart=restart)
 
 
 def _render_sweeps(job) -> None:
@@ -446,12 +444,6 @@ def _render_sweeps(job) -> None:
     by_m = summarize(
         per_trial[per_trial["axis"] == "m"], by=["m", "method"], values=["test_mse", "excess_risk", "ratio"]
     )
-    metric = state.widget(
-        "lb_metric",
-        control="radio",
-        label="Metric",
-        format_func={"test_mse": "test MSE", "excess_risk": "excess risk"}.get,
-    )
     u1, u2 = st.columns(2)
     with u1:
         st.plotly_chart(
@@ -465,6 +457,7 @@ def _render_sweeps(job) -> None:
         "**Utility ratio val(D, r̂)/opt(D, F): measured against the random-design prediction** "
         "1 + d/(m − d − 1) (wtd-LBA) and 1 + (1 + ρs²/γ̂)·d/(m − d − 1) (noisy-wtd-LLP):"
     )
+    ms = sorted(int(x) for x in by_m["m"].unique())
     pred = lbf.prediction_table(ms, d=data.d, rho=rho, gamma_hat=cond["gamma_hat"], noise_std=noise_std)
     sel = by_m[by_m["method"].isin(["wtd_lba", "noisy_wtd_llp"]) & (by_m["m"] > data.d + 1)]
     st.plotly_chart(lbf.ratio_figure(sel, pred), key="lb_ratio")
@@ -504,7 +497,30 @@ with expert_section("Utility against k and m, and the paper's utility statement"
         "For a linear model naive LLP fits the same regression as naive LBA, and weighted LLP without noise the "
         "same as wtd-LBA (the learner can form Σ w·x itself), so those curves coincide."
     )
-    background.live_section("lb_sweeps", _render_sweeps, label="Running the utility sweeps")
+    metric = state.widget(
+        "lb_metric",
+        control="radio",
+        label="Metric",
+        format_func={"test_mse": "test MSE", "excess_risk": "excess risk"}.get,
+    )
+    pressed = st.button(
+        "▶ Run the utility sweeps", key="lb_run", help="Monte-Carlo runs over a grid of k and of m, in the background."
+    )
+    if pressed:
+        st.session_state["lb_ran"] = True
+    if st.session_state.get("lb_ran"):
+        try:
+            _start_sweeps(restart=pressed)
+        except (ValueError, TypeError) as exc:
+            widgets.show_error(exc)
+        else:
+            background.live_section("lb_sweeps", _render_sweeps, label="Running the utility sweeps")
+    else:
+        st.info(
+            "Press the button to run the sweeps (a few seconds; quick results first, then refined). The first "
+            "screen's numbers above are already measured.",
+            icon="▶",
+        )
     req = cl.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)
     st.caption(
         f"The paper's own utility statement for wtd-LBA (within a factor 3 of the best fit with probability 95 %, "

@@ -26,11 +26,15 @@ def prepared(name: str, fingerprint: str, label_range, b1: float, seed: int, _ds
     return lb.prepare_dataset(_ds, label_range=label_range, b1=b1, seed=seed)
 
 
-@scoped.cache_data(max_entries=64, show_spinner=False)
-def conditions(
-    name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, m: int, _data, _v: str = V
-) -> dict:
-    return lb.data_conditions(_data.X, _data.y, b1, k=k, m=m)
+@scoped.cache_data(max_entries=32, show_spinner=False)
+def _conditions(name: str, fingerprint: str, label_range, b1: float, seed: int, _data, _v: str = V) -> dict:
+    return lb.data_conditions(_data.X, _data.y, b1)
+
+
+def conditions(name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, m: int, _data) -> dict:
+    """The data constants of wtd-LBA (computed once per dataset) with the warnings of this (k, m)."""
+    c = _conditions(name, fingerprint, label_range, b1, seed, _data)
+    return {**c, "warnings": c["warnings"] + lb.bag_warnings(c["n"], c["rank"], k=k, m=m)}
 
 
 @scoped.cache_data(max_entries=64, show_spinner=False)

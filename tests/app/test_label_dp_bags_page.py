@@ -24,7 +24,12 @@ def test_page_renders_with_three_accountings(app):
     assert 0 < float(m["δ exact (beyond the paper)"]) < 1
     text = " ".join(x.value for x in at.markdown) + " ".join(x.value for x in at.info)
     assert "no privacy guarantee at all" in text
+    # the Monte-Carlo sweeps run behind their button (in the background on a server; here in the script)
+    before = len(charts(at))
+    at.button(key="lb_run").click().run()
+    assert not at.exception
     figs = charts(at)
+    assert len(figs) == before + 3  # against k, against m, the utility ratio
     assert len(figs) >= 6
     # the delta-vs-k figure has the three accountings
     names = " ".join(t.get("name", "") for f in figs for t in f["data"])

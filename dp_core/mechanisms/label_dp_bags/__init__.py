@@ -43,6 +43,7 @@ from .core import (
 from .defaults import BagSuggestion, suggest_bag_params, utility_min_bags
 from .diagnostics import (
     bag_residuals,
+    bag_warnings,
     conditional_noise_summary,
     data_conditions,
     first_screen_utility,
@@ -80,6 +81,7 @@ __all__ = [
     "prepare_dataset",
     "data_conditions",
     "bag_residuals",
+    "bag_warnings",
     "conditional_noise_summary",
     "utility_requirement",
     "BagSuggestion",

@@ -28,7 +28,14 @@ from ...rng import RngLike, as_generator
 from .batch import PreparedData
 from .core import check_bag_sizes
 
-__all__ = ["prepare", "prepare_dataset", "data_conditions", "bag_residuals", "conditional_noise_summary"]
+__all__ = [
+    "prepare",
+    "prepare_dataset",
+    "data_conditions",
+    "bag_warnings",
+    "bag_residuals",
+    "conditional_noise_summary",
+]
 
 
 def _features(X: np.ndarray) -> np.ndarray:
@@ -203,19 +210,7 @@ def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = No
             "sqrt(opt) <= 2 B1: some neighbouring dataset may fit the features exactly; no gamma > 0 holds for every "
             "neighbour."
         )
-    if k is not None:
-        if k <= rank:
-            warns.append(
-                f"k = {k} <= rank = {rank}: every bag's labels lie in the span of its features, so wtd-LBA gives no "
-                "privacy at all."
-            )
-        elif math.sqrt(k) <= rank:
-            warns.append(
-                f"sqrt(k) = {math.sqrt(k):.3g} <= rank = {rank}: the chi-square term Pr[chi2_rank > sqrt(k)] is close "
-                "to 1."
-            )
-    if k is not None and m is not None and m * k > n:
-        warns.append(f"m*k = {m * k} > n = {n}: infeasible (bags are disjoint); the largest k for m = {m} is {n // m}.")
+    warns += bag_warnings(n, rank, k=k, m=m)
     return {
         "n": n,
         "d": d,
@@ -233,6 +228,29 @@ def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = No
         "depends_on_private_labels": True,
         "warnings": warns,
     }
+
+
+def bag_warnings(n: int, rank: int, *, k: int | None = None, m: int | None = None) -> list[str]:
+    """The warnings of :func:`data_conditions` that depend on the bag size ``k`` and the number of bags ``m``.
+
+    Cheap (no linear algebra), so a page can keep the data constants of :func:`data_conditions` (computed
+    once with ``k = m = None``) and add these for each setting.
+    """
+    warns = []
+    if k is not None:
+        if k <= rank:
+            warns.append(
+                f"k = {k} <= rank = {rank}: every bag's labels lie in the span of its features, so wtd-LBA gives no "
+                "privacy at all."
+            )
+        elif math.sqrt(k) <= rank:
+            warns.append(
+                f"sqrt(k) = {math.sqrt(k):.3g} <= rank = {rank}: the chi-square term Pr[chi2_rank > sqrt(k)] is close "
+                "to 1."
+            )
+    if k is not None and m is not None and m * k > n:
+        warns.append(f"m*k = {m * k} > n = {n}: infeasible (bags are disjoint); the largest k for m = {m} is {n // m}.")
+    return warns
 
 
 def bag_residuals(X, y, *, m: int, k: int, rng: RngLike) -> np.ndarray:
