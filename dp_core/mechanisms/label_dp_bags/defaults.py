@@ -113,6 +113,8 @@ def _best(n: int, epsilon: float, rho: float, b1: float, target: float, min_bags
     best_ok: tuple[int, int, float] | None = None
     best_any: tuple[int, int, float] | None = None
     for k in _k_grid(k_max):
+        if best_ok is not None and n // k < best_ok[1]:
+            break  # m <= n // k falls with k: no larger k gives more bags (and best_any is not needed any more)
         d1 = _delta_1(epsilon, n, k, rho, b1)
         m_ok = min(n // k, math.floor(target / d1)) if d1 > 0 else n // k
         if m_ok >= min_bags:
