@@ -199,8 +199,8 @@ except ValueError as exc:
 no_noise = variant == "noisy-wtd-llp" and rho == 0
 if variant == "noisy-wtd-llp":
     noise = KeyNumber(
-        "Noise on the labels",
-        f"{fmt.percent(rho, sig=2)} of labels",
+        "Labels made noisy",
+        fmt.percent(rho, sig=2),
         help=f"A share ρ of the labels gets Gaussian noise of standard deviation {fmt.number(noise_std)} before "
         "the weighted bag sums are formed; the bag weights are public. " + (tip("ρ") or ""),
     )
@@ -221,15 +221,16 @@ if variant == "noisy-wtd-llp":
         audit_mode = "noisy-wtd-llp"
 else:
     noise = KeyNumber(
-        "Noise on the labels",
-        "none (secret weights)",
+        "Labels made noisy",
+        "none",
         help="No label is changed: each bag releases sums of labels and features with secret random N(0, 1) "
         "weights, and the secrecy of the weights is what hides a label.",
     )
     d_expl = summ["delta_explicit"]
     guarantee = KeyNumber(
         f"Privacy at ε = {fmt.epsilon(eps)}",
-        f"δ = {fmt.delta(d_expl, sig=2)}" if d_expl < 1 else "no guarantee at this size",
+        f"δ = {fmt.delta(d_expl, sig=2)}" if d_expl < 1 else "δ ≥ 1",
+        delta=None if d_expl < 1 else "no guarantee at this size",
         help="The corrected bound of the paper's theorem for secret weights; it needs bags of about 10¹² rows "
         "before δ drops below 1. " + (tip("δ") or ""),
     )
@@ -245,27 +246,40 @@ utility = KeyNumber(
 with screen:
     first_screen(who=WHO, numbers=[noise, guarantee, utility], mechanism="label-dp-bags", mode=audit_mode)
 with chart_box:
-    st.plotly_chart(
-        lbf.first_screen_figure(util, mechanism_label=f"Bags ({VARIANTS[variant].lower()})"), key="lb_first"
-    )
-    st.caption(
-        f"Squared error of the model on held-out rows ({fmt.integer(util['n_trials'])} runs; bar: 95 % "
-        f"interval). Noise on every label uses the same ε = {fmt.epsilon(eps)} and δ = {fmt.delta(delta)}."
-    )
     if no_noise:
         st.error("ρ = 0 is weighted LLP without noise: **not label-DP at all** — δ ≥ m·k/n for every ε.", icon="⛔")
     if not util["useful"]:
+        need_m = lb.bags_for_useful_model(
+            d=data.d,
+            nonprivate=util["nonprivate"],
+            trivial=util["trivial"],
+            rho=rho if variant == "noisy-wtd-llp" else 0.0,
+            noise_std=noise_std,
+        )
         st.warning(
             f"At this setting the private model predicts worse than the average label (squared error "
             f"{fmt.number(util['mse'], sig=3)} against {fmt.number(util['trivial'], sig=3)}): it has learned nothing "
-            f"useful. More bags help (each bag is one data point for the model; now m = {fmt.integer(m)} for "
-            f"{fmt.integer(data.d)} unknowns), so more rows"
-            + (f" (about {fmt.integer(suggestion.n_needed)} to bag)" if suggestion and suggestion.n_needed else "")
-            + (" or less label noise (smaller ρ or s)." if variant == "noisy-wtd-llp" else "."),
+            "useful. "
+            + (
+                "Even without privacy these features barely predict the label, so more rows would not help."
+                if need_m is None
+                else f"Each bag is one data point for the model: about m = {fmt.integer(need_m)} bags (now "
+                f"{fmt.integer(m)}), that is about {fmt.integer(need_m * k)} rows at k = {fmt.integer(k)} (now "
+                f"{fmt.integer(data.n)}), would make it useful"
+                + (", as would less label noise (smaller ρ or s)." if variant == "noisy-wtd-llp" else ".")
+            ),
             icon="📉",
         )
     elif suggestion is not None and (k, m) == (suggestion.k, suggestion.m) and not suggestion.informative:
         st.info(suggestion.message, icon="📏")
+
+with chart_box:
+    st.plotly_chart(lbf.first_screen_figure(util, mechanism_label="With bags"), key="lb_first")
+    st.caption(
+        f"Squared error on held-out rows ({fmt.integer(util['n_trials'])} runs; bar: 95 % interval). "
+        f"“With bags”: {VARIANTS[variant].lower()}; “Noise on every label”: Gaussian noise on each training label "
+        f"at the same ε = {fmt.epsilon(eps)} and δ = {fmt.delta(delta)}."
+    )
 
 # ------------------------------------------------------------------ expert sections
 with expert_section("Privacy accounting: as claimed by the paper, corrected, exact"):

@@ -44,6 +44,7 @@ from .defaults import BagSuggestion, suggest_bag_params, utility_min_bags
 from .diagnostics import (
     bag_residuals,
     bag_warnings,
+    bags_for_useful_model,
     conditional_noise_summary,
     data_conditions,
     first_screen_utility,
@@ -82,6 +83,7 @@ __all__ = [
     "data_conditions",
     "bag_residuals",
     "bag_warnings",
+    "bags_for_useful_model",
     "conditional_noise_summary",
     "utility_requirement",
     "BagSuggestion",

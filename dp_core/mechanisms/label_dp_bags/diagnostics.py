@@ -396,3 +396,32 @@ def first_screen_utility(
 
 
 __all__.append("first_screen_utility")
+
+
+def bags_for_useful_model(
+    *, d: int, nonprivate: float, trivial: float, rho: float = 0.0, noise_std: float = 1.0
+) -> int | None:
+    """About how many bags make the fit on the bags better than predicting the average label.
+
+    From the random-design prediction of the test error of least squares on ``m`` bag aggregates with
+    ``d`` unknowns, ``nonprivate + (nonprivate + rho s^2) d/(m - d - 1)`` (spec section 5.4 [ours]; ``rho = 0``
+    for wtd-LBA), the smallest ``m`` with a prediction below ``trivial`` (the error of predicting the
+    average). ``None`` when even the non-private fit is not below ``trivial`` (the features do not
+    predict the labels: no number of rows helps). An estimate: small ``m`` measure somewhat worse.
+
+    >>> bags_for_useful_model(d=3, nonprivate=0.2, trivial=0.4, rho=0.1)
+    9
+    >>> bags_for_useful_model(d=3, nonprivate=0.4, trivial=0.4) is None
+    True
+    """
+    dd = check_int("d", d, lo=1)
+    npv = check_positive("nonprivate", nonprivate, allow_zero=True)
+    tv = check_positive("trivial", trivial, allow_zero=True)
+    r = check_real("rho", rho)
+    s = check_positive("noise_std", noise_std)
+    if tv <= npv:
+        return None
+    return dd + 1 + math.floor((npv + r * s * s) * dd / (tv - npv)) + 1
+
+
+__all__.append("bags_for_useful_model")

@@ -585,6 +585,6 @@ def first_screen_figure(util: dict, *, mechanism_label: str) -> go.Figure:
             showlegend=False,
         )
     )
-    apply_layout(fig, y_title="squared error on held-out rows (lower is better)", height=330)
-    fig.update_yaxes(range=[0, 1.2 * max(values)])
+    apply_layout(fig, y_title="squared error (lower is better)", height=330)
+    fig.update_yaxes(range=[0, 1.15 * max(v + e for v, e in zip(values, errors, strict=True))])
     return fig
