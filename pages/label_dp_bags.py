@@ -352,8 +352,7 @@ with expert_section("Privacy accounting: as claimed by the paper, corrected, exa
         st.markdown(
             f"**ε–δ profile at k = {fmt.integer(k)}** (exact curve, and both explicit bounds where they are below 1):"
         )
-        prof = cl.eps_profile(data.n, k, m, rho, B1, noise_std)
-        st.plotly_chart(lbf.eps_profile_figure(prof, target_delta=delta), key="lb_profile")
+        st.plotly_chart(cl.eps_profile_fig(data.n, k, m, rho, B1, noise_std, delta), key="lb_profile")
         e_min = summ.get("eps_min_exact")
         st.caption(
             f"Smallest ε with exact δ ≤ {fmt.delta(delta)}: "
@@ -374,7 +373,7 @@ with expert_section("δ against the bag size k"):
         st.info("ρ = 0: there is no guarantee to plot (δ ≥ m·k/n). Set ρ > 0.")
     else:
         kw = dict(d=None, b2=None, gamma=None, lam=None) if variant == "noisy-wtd-llp" else lba_params
-        tab = cl.delta_k(
+        args = (
             variant,
             (0.5, 1.0, 2.0, 4.0),
             m,
@@ -387,7 +386,7 @@ with expert_section("δ against the bag size k"):
             kw["gamma"],
             kw["lam"],
         )
-        st.plotly_chart(lbf.delta_vs_k_figure(tab, n=data.n, m=m, k_current=k, target_delta=delta), key="lb_delta_k")
+        st.plotly_chart(cl.delta_k_fig(args, data.n, m, k, delta), key="lb_delta_k")
         st.caption(
             "The explicit bounds need k in the billions or more; the exact accounting of noisy-wtd-LLP is "
             "informative at feasible k, but never drops below its floor."
@@ -549,9 +548,9 @@ with expert_section("How bags hide labels (a picture with twelve rows)"):
         "Twelve labelled examples, three bags of four. Each member gets a random weight; in noisy-wtd-LLP some "
         "labels first get N(0, 1) noise. Only the bag totals below are released as label information."
     )
-    ill = lbf.bag_illustration(seed=int(seed), rho=max(rho, 0.25) if rho > 0 else 0.0)
+    ill, ill_fig = cl.illustration(int(seed), max(rho, 0.25) if rho > 0 else 0.0)
     widgets.table(ill, key="lb_ill_table", index=False)
-    st.plotly_chart(lbf.bag_illustration_figure(ill), key="lb_ill_fig")
+    st.plotly_chart(ill_fig, key="lb_ill_fig")
     st.caption(
         "Change one label: the plain sum moves by exactly that change (a certain giveaway). The weighted sum "
         "moves by weight × change, and the weight is secret (wtd-LBA) or drowned by the noise of the noisy "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 
 import dp_core
 from dp_core.mechanisms import label_dp_bags as lb
@@ -189,3 +190,23 @@ def first_utility(
         epsilon=eps,
         delta=delta,
     )
+
+
+# -- figures built from the cached tables (stored, not copied: st.plotly_chart only reads them) --------------
+@scoped.cache_resource(upload_independent=True, max_entries=64, show_spinner=False)
+def eps_profile_fig(
+    n: int, k: int, m: int, rho: float, b1: float, noise_std: float, target_delta: float, _v: str = V
+) -> go.Figure:
+    return lbf.eps_profile_figure(eps_profile(n, k, m, rho, b1, noise_std), target_delta=target_delta)
+
+
+@scoped.cache_resource(upload_independent=True, max_entries=64, show_spinner=False)
+def delta_k_fig(args: tuple, n: int, m: int, k: int, target_delta: float, _v: str = V) -> go.Figure:
+    """The δ-against-k figure; ``args`` are those of :func:`delta_k`."""
+    return lbf.delta_vs_k_figure(delta_k(*args), n=n, m=m, k_current=k, target_delta=target_delta)
+
+
+@scoped.cache_resource(upload_independent=True, max_entries=8, show_spinner=False)
+def illustration(seed: int, rho: float, _v: str = V) -> tuple[pd.DataFrame, go.Figure]:
+    ill = lbf.bag_illustration(seed=seed, rho=rho)
+    return ill, lbf.bag_illustration_figure(ill)
