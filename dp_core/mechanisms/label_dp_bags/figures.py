@@ -362,7 +362,8 @@ def utility_figure(
     fig = line_ci_figure(
         summary, x=x, y=y, title=title, x_title=x_title, y_title=y_title or label, log_x=log_x, log_y=y != "ratio"
     )
-    fig.update_layout(hovermode="closest")
+    # drawn half-width on the page: the legend goes lower so that it never covers the x-axis title
+    fig.update_layout(hovermode="closest", legend={"y": -0.32})
     return fig
 
 
