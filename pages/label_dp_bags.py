@@ -255,6 +255,8 @@ with chart_box:
             trivial=util["trivial"],
             rho=rho if variant == "noisy-wtd-llp" else 0.0,
             noise_std=noise_std,
+            measured=util["mse"],
+            m=m,
         )
         st.warning(
             f"At this setting the private model predicts worse than the average label (squared error "

@@ -46,6 +46,9 @@ def test_bags_for_useful_model_meets_the_prediction():
     assert lb.bags_for_useful_model(d=d, nonprivate=npv, trivial=triv, rho=0.5) > m
     assert lb.bags_for_useful_model(d=d, nonprivate=npv, trivial=0.25, rho=rho) > m
     assert lb.bags_for_useful_model(d=d, nonprivate=0.4, trivial=0.35) is None
+    # from a measurement at m bags: scaled as 1/(m - d - 1), never fewer bags than a useless measurement had
+    m_meas = lb.bags_for_useful_model(d=d, nonprivate=npv, trivial=triv, measured=0.5, m=40)
+    assert m_meas > 40 and npv + (0.5 - npv) * (40 - d - 1) / (m_meas - d - 1) < triv
 
 
 def test_utility_min_bags_and_bag_warnings(census):

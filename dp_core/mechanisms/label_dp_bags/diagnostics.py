@@ -399,7 +399,14 @@ __all__.append("first_screen_utility")
 
 
 def bags_for_useful_model(
-    *, d: int, nonprivate: float, trivial: float, rho: float = 0.0, noise_std: float = 1.0
+    *,
+    d: int,
+    nonprivate: float,
+    trivial: float,
+    rho: float = 0.0,
+    noise_std: float = 1.0,
+    measured: float | None = None,
+    m: int | None = None,
 ) -> int | None:
     """About how many bags make the fit on the bags better than predicting the average label.
 
@@ -407,12 +414,16 @@ def bags_for_useful_model(
     ``d`` unknowns, ``nonprivate + (nonprivate + rho s^2) d/(m - d - 1)`` (spec section 5.4 [ours]; ``rho = 0``
     for wtd-LBA), the smallest ``m`` with a prediction below ``trivial`` (the error of predicting the
     average). ``None`` when even the non-private fit is not below ``trivial`` (the features do not
-    predict the labels: no number of rows helps). An estimate: small ``m`` measure somewhat worse.
+    predict the labels: no number of rows helps). With the test error ``measured`` at ``m`` bags
+    (``m > d + 1``) the extra error is scaled from that measurement instead, as ``1/(m - d - 1)``: small
+    ``m`` measure worse than the prediction, and the page should never promise fewer bags than it has.
 
     >>> bags_for_useful_model(d=3, nonprivate=0.2, trivial=0.4, rho=0.1)
     9
     >>> bags_for_useful_model(d=3, nonprivate=0.4, trivial=0.4) is None
     True
+    >>> bags_for_useful_model(d=3, nonprivate=0.25, trivial=0.5, measured=0.75, m=10)
+    17
     """
     dd = check_int("d", d, lo=1)
     npv = check_positive("nonprivate", nonprivate, allow_zero=True)
@@ -421,6 +432,9 @@ def bags_for_useful_model(
     s = check_positive("noise_std", noise_std)
     if tv <= npv:
         return None
+    if measured is not None and m is not None and check_int("m", m, lo=1) > dd + 1:
+        excess = max(check_real("measured", measured) - npv, 0.0) * (m - dd - 1)
+        return dd + 1 + math.floor(excess / (tv - npv)) + 1
     return dd + 1 + math.floor((npv + r * s * s) * dd / (tv - npv)) + 1
 
 
