@@ -8,10 +8,12 @@ live in ``st.session_state`` (``ui.state``), survive page switches and are mirro
 import streamlit as st
 
 from ui import background, state
+from ui.executor import configure_executor
 from ui.pages import DEFAULT_PAGE, PAGES
 
 st.set_page_config(page_title="Privacy-Utility Explorer", page_icon="🔐", layout="wide")
 
+configure_executor()  # the operator's choice of executor (secrets or environment), once per process
 background.warm()  # once per server: the Monte-Carlo worker processes start in a background thread
 state.init_state()  # parses the link's shared values (ui.state); messages appear on the page
 pg = st.navigation(

@@ -19,12 +19,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ._validation import check_int
+from .execution import current_executor
 from .rng import RngLike, as_seed_sequence
 
 __all__ = ["Block", "make_blocks", "run_sweep", "summarize", "mean_se"]
@@ -111,14 +113,16 @@ def run_sweep(
     progress : callable, optional
         Called as ``progress(trials_done, trials_total)`` after each block.
     map_fn : callable, optional
-        A ``map``-like function (for example an executor's ``map``) to run blocks elsewhere.
+        A ``map``-like function returning results in the order of its items. Default: the
+        ``map`` of :func:`dp_core.execution.current_executor` (in-process unless a local cluster
+        or a Dask scheduler was chosen), so the table is the same whichever runs the blocks.
     """
     blocks = make_blocks(points, n_trials=n_trials, seed=seed, block_size=block_size)
     total = sum(b.n_trials for b in blocks)
-    mapper = map if map_fn is None else map_fn
+    mapper = current_executor().map if map_fn is None else map_fn
     frames = []
     done = 0
-    for block, frame in zip(blocks, mapper(lambda b: _run_block(block_fn, b), blocks)):
+    for block, frame in zip(blocks, mapper(partial(_run_block, block_fn), blocks)):
         frames.append(frame)
         done += block.n_trials
         if progress is not None:

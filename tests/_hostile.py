@@ -143,11 +143,13 @@ def commands() -> list[Cmd]:
     found = []
     for verb, vp in _subparsers(build_parser()).items():
         for mech, mp in (_subparsers(vp) or {"": vp}).items():
-            # --write (audit all) rewrites the audit table shipped with the package: never from a test
+            # --write (audit all) rewrites the audit table shipped with the package: never from a test;
+            # --workers/--scheduler start or reach a Dask cluster (a valid --workers 17 would start 17
+            # processes): their hostile values are checked in test_execution.py
             opts = tuple(
                 Option(a.option_strings[0], a.dest, _kind(a), tuple(a.choices or ()), bool(a.required))
                 for a in mp._actions
-                if a.option_strings and a.dest not in ("help", "write")
+                if a.option_strings and a.dest not in ("help", "write", "workers", "scheduler")
             )
             found.append(Cmd(verb, mech, opts))
     return found

@@ -48,6 +48,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -55,6 +56,7 @@ from numpy.typing import NDArray
 from scipy.special import betaincinv, ndtri
 
 from .._validation import check_delta, check_epsilon, check_in_interval, check_int
+from ..execution import current_executor
 from ..rng import RngLike, as_generator, as_seed_sequence
 
 __all__ = [
@@ -609,16 +611,21 @@ class AuditRun:
     target: AuditTarget
 
 
+def _draw_chunk(target: AuditTarget, side: int, job: tuple[int, np.random.SeedSequence]) -> NDArray[np.float64]:
+    size, child = job
+    vals = np.asarray(target.sample(side, size, as_generator(child)), dtype=np.float64)
+    if vals.shape != (size,):
+        raise ValueError(f"the sampler of {target.mechanism} returned shape {vals.shape}, expected {(size,)}.")
+    return vals
+
+
 def _draw(target: AuditTarget, side: int, runs: int, seed: np.random.SeedSequence, chunk: int) -> NDArray[np.float64]:
-    out = np.empty(runs, dtype=np.float64)
+    """``runs`` statistics in chunks, each from its own child stream; the chunks run on the current
+    executor (:mod:`dp_core.execution`) and are joined in order, so the numbers do not depend on it."""
     n_chunks = max(1, math.ceil(runs / chunk))
-    for c, child in enumerate(seed.spawn(n_chunks)):
-        lo, hi = c * chunk, min(runs, (c + 1) * chunk)
-        vals = np.asarray(target.sample(side, hi - lo, as_generator(child)), dtype=np.float64)
-        if vals.shape != (hi - lo,):
-            raise ValueError(f"the sampler of {target.mechanism} returned shape {vals.shape}, expected {(hi - lo,)}.")
-        out[lo:hi] = vals
-    return out
+    jobs = [(min(runs, (c + 1) * chunk) - c * chunk, child) for c, child in enumerate(seed.spawn(n_chunks))]
+    parts = list(current_executor().map(partial(_draw_chunk, target, side), jobs))
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
 
 def run_audit(

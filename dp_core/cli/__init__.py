@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import DPCoreError
+from ._common import EXECUTION_VERBS, add_execution_options, executor_from_args
 from ._lazy import modules_for
 from ._registry import CliError, Command
 
@@ -167,6 +168,8 @@ def build_parser(commands: Sequence[Command] | None = None) -> argparse.Argument
         plain = [c for c in by_verb[verb] if not c.mechanism]
         if plain:
             plain[0].add_arguments(vp)
+            if verb in EXECUTION_VERBS:
+                add_execution_options(vp)
             _harden(vp)
             vp.set_defaults(_run=plain[0].run)
             continue
@@ -175,6 +178,8 @@ def build_parser(commands: Sequence[Command] | None = None) -> argparse.Argument
         for c in sorted(mechs, key=lambda c: c.mechanism):
             mp = sub.add_parser(c.mechanism, help=c.help, description=c.help)
             c.add_arguments(mp)
+            if verb in EXECUTION_VERBS:
+                add_execution_options(mp)
             _harden(mp)
             mp.set_defaults(_run=c.run)
     return parser
@@ -219,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(words)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            result = args._run(args)
+            result = _run_with_executor(args)
         _show_warnings(caught)
         text = json.dumps(to_jsonable(result), indent=2, allow_nan=False)
         sys.stdout.write(text + "\n")
@@ -252,6 +257,59 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BaseException as exc:  # noqa: BLE001 - never show a traceback
         _stderr_line(f"internal error: {type(exc).__name__}: {_one_line(exc)}")
         return 1
+
+
+def _run_with_executor(args: argparse.Namespace) -> Any:
+    """Run the command with the executor of ``--workers`` / ``--scheduler`` (closed afterwards)."""
+    if getattr(args, "command", None) not in EXECUTION_VERBS:
+        return args._run(args)
+    import time
+
+    from ..execution import shutdown, use_executor
+
+    try:
+        with use_executor(executor_from_args(args)) as executor:
+            start, load = time.perf_counter(), _load_average()
+            result = args._run(args)
+            if args.command == "reproduce" and isinstance(result, dict):
+                result["execution"] = _write_run_info(args, executor, time.perf_counter() - start, load)
+            return result
+    finally:
+        shutdown()
+
+
+def _load_average() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (OSError, AttributeError):  # not on every platform
+        return None
+
+
+def _write_run_info(args: argparse.Namespace, executor, wall_time_s: float, load_at_start: float | None) -> dict:
+    """``run_info.json`` beside a reproduction's outputs: machine, executor, workers, wall time."""
+    import platform
+    from pathlib import Path
+
+    info = {
+        "command": "python -m dp_core " + " ".join(sys.argv[1:]) if sys.argv[1:2] == [args.command] else None,
+        "machine": {
+            "platform": platform.platform(),
+            "machine": platform.machine(),
+            "cpu_count": os.cpu_count(),
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+            # a shared machine: the 1-minute load average at the start and the end of the run
+            "load_average": [load_at_start, _load_average()],
+        },
+        **executor.describe(),
+        "wall_time_s": round(wall_time_s, 1),
+        "seed": getattr(args, "seed", None),
+        "quick": bool(getattr(args, "quick", False)),
+    }
+    out = getattr(args, "out", None)
+    if out is not None and Path(out).is_dir():
+        (Path(out) / "run_info.json").write_text(json.dumps(to_jsonable(info), indent=2) + "\n", encoding="utf-8")
+    return info
 
 
 def _given(argv: Sequence[str] | None) -> str:

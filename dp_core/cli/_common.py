@@ -104,3 +104,45 @@ def reject_unused(args: argparse.Namespace, names: dict[str, str], reason: str) 
     given = [flag for attr, flag in names.items() if getattr(args, attr, None) is not None]
     if given:
         raise CliError(f"{', '.join(given)} does not apply {reason}.")
+
+
+#: Verbs whose Monte-Carlo work can run on a Dask cluster (``--workers`` / ``--scheduler``).
+EXECUTION_VERBS = ("simulate", "audit", "reproduce", "negotiate", "compare", "report")
+
+
+def add_execution_options(parser: argparse.ArgumentParser) -> None:
+    """``--workers N`` (a local Dask cluster of N processes) and ``--scheduler ADDRESS`` (exclusive).
+
+    Without either, ``DP_CORE_SCHEDULER`` / ``DP_CORE_WORKERS`` decide (unset: in-process). The
+    numbers are identical whichever runs the blocks (see :mod:`dp_core.execution`).
+    """
+    group = parser.add_argument_group("where the Monte-Carlo blocks run (same numbers either way)")
+    ex = group.add_mutually_exclusive_group()
+    ex.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="start a local Dask cluster of N worker processes (0: in this process; default: $DP_CORE_WORKERS)",
+    )
+    ex.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="run on an existing Dask scheduler, e.g. tcp://127.0.0.1:8786 (default: $DP_CORE_SCHEDULER)",
+    )
+
+
+def executor_from_args(args: argparse.Namespace):
+    """The :class:`dp_core.execution.Executor` chosen by ``--workers`` / ``--scheduler`` or the environment."""
+    from .. import execution
+
+    workers = getattr(args, "workers", None)
+    scheduler = getattr(args, "scheduler", None)
+    if workers is None and scheduler is None:
+        return execution.current_executor()
+    if scheduler is not None:
+        execution.check_scheduler_address(scheduler, "--scheduler")
+    if workers is not None and not 0 <= workers <= execution.MAX_LOCAL_WORKERS:
+        raise CliError(f"--workers must be an integer in [0, {execution.MAX_LOCAL_WORKERS}], got {workers}.")
+    return execution.get_executor(workers=workers, scheduler=scheduler)

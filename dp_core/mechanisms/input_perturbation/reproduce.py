@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +33,7 @@ import pandas as pd
 
 from ..._validation import check_int
 from ...data import make_census
+from ...execution import current_executor
 from ...experiments import summarize
 from ...rng import as_seed_sequence, child_seed
 from .experiment import SimulationConfig, prepare_data, simulate_over_n
@@ -75,6 +77,43 @@ def tune_regularisation(pool, model: str, epsilon: float, n: int, *, threshold: 
     return {m: better(TUNING_GRID, key=lambda k: scores[(m, k)]) for m in _PRIVATE}
 
 
+def _trial_frames(t: int, *, pool, model: str, thr, chosen: dict, grid, root) -> list[pd.DataFrame]:
+    """The per-trial tables of trial ``t`` of one model (every epsilon and method group)."""
+    frames = []
+    split_seed = child_seed(root, 1, t)
+    data = prepare_data(pool, model, threshold=thr, seed=split_seed, preprocess="minmax")  # paper protocol
+    shared: dict = {}
+    for e in EPSILONS:
+        groups: dict = {}
+        for m, mult in chosen[e].items():
+            groups.setdefault(mult, []).append(m)
+        noise_seed = child_seed(root, 2, t)
+        for i, (mult, methods) in enumerate(sorted(groups.items())):
+            with_np = i == 0 and (model == "least_squares" or t < _NP_LOGISTIC_TRIALS)
+            cfg = SimulationConfig(
+                epsilon=e,
+                delta=DELTA,
+                model=model,
+                Delta_multiplier=mult,
+                methods=tuple(methods) + (("nonprivate",) if with_np else ()),
+            )
+            df = simulate_over_n(
+                data,
+                cfg,
+                grid,
+                n_trials=1,
+                seed=noise_seed,
+                fit_logistic_nonprivate=t < _NP_LOGISTIC_TRIALS,
+                shared=shared,
+            )
+            df["trial"] = t
+            df["model"] = model
+            df["epsilon"] = e
+            df["Delta_multiplier"] = mult
+            frames.append(df)
+    return frames
+
+
 def reproduction_table(
     *, quick: bool = False, seed: int = 0, n_trials: int | None = None, progress=None, tune: bool = True
 ) -> pd.DataFrame:
@@ -99,41 +138,13 @@ def reproduction_table(
             )
             for e in EPSILONS
         }
-        for t in range(T):
-            split_seed = child_seed(root, 1, t)
-            data = prepare_data(pool, model, threshold=thr, seed=split_seed, preprocess="minmax")  # paper protocol
-            shared: dict = {}
-            for e in EPSILONS:
-                groups: dict = {}
-                for m, mult in chosen[e].items():
-                    groups.setdefault(mult, []).append(m)
-                noise_seed = child_seed(root, 2, t)
-                for i, (mult, methods) in enumerate(sorted(groups.items())):
-                    with_np = i == 0 and (model == "least_squares" or t < _NP_LOGISTIC_TRIALS)
-                    cfg = SimulationConfig(
-                        epsilon=e,
-                        delta=DELTA,
-                        model=model,
-                        Delta_multiplier=mult,
-                        methods=tuple(methods) + (("nonprivate",) if with_np else ()),
-                    )
-                    df = simulate_over_n(
-                        data,
-                        cfg,
-                        grid,
-                        n_trials=1,
-                        seed=noise_seed,
-                        fit_logistic_nonprivate=t < _NP_LOGISTIC_TRIALS,
-                        shared=shared,
-                    )
-                    df["trial"] = t
-                    df["model"] = model
-                    df["epsilon"] = e
-                    df["Delta_multiplier"] = mult
-                    frames.append(df)
-                done += 1
-                if progress is not None:
-                    progress(done, total)
+        # one block per trial, on the current executor (dp_core.execution), joined in trial order
+        trial = partial(_trial_frames, pool=pool, model=model, thr=thr, chosen=chosen, grid=grid, root=root)
+        for per_trial in current_executor().map(trial, range(T)):
+            frames.extend(per_trial)
+            done += len(EPSILONS)
+            if progress is not None:
+                progress(done, total)
     return pd.concat(frames, ignore_index=True)
 
 
@@ -168,7 +179,7 @@ def reproduce(
     ):
         fig = reproduction_figure(s[s["model"] == model], model=model)
         path = out / name
-        fig.write_html(path, include_plotlyjs=True, full_html=True)
+        fig.write_html(path, include_plotlyjs="cdn", full_html=True)
         files.append(str(path))
     checks = {}
     for model in ("least_squares", "logistic_taylor"):

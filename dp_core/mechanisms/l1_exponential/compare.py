@@ -16,6 +16,7 @@ import math
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,7 @@ import pandas as pd
 from ...compare.registry import Adapter, CompareSpec, MethodInfo, register
 from ...data import Dataset, split_indices
 from ...exceptions import DataValidationError
+from ...execution import current_executor
 from ...publication import NonPublicDiagnostics
 from ...rng import as_generator, as_seed_sequence
 
@@ -185,33 +187,37 @@ class L1ExponentialAdapter(Adapter):
         var = float(np.var(state.y_test)) or 1.0
         return 1.0 - np.mean(R * R, axis=0) / var
 
-    def sweep(self, state: Any, spec: CompareSpec, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    def _epsilon_block(self, state: _State, T: int, job: tuple) -> tuple[pd.DataFrame, dict | None]:
+        """The ``T`` draws at one epsilon (one block of the executor) and the sampler's diagnostics."""
         from .lad import l1_risk
 
+        e, seed = job
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            fit, diag = self._estimator(e).run(state.X, state.y, rng=as_generator(seed), n_draws=T, diagnostics=True)
+        W = fit.draws[:T]
+        excess = np.atleast_1d(l1_risk(W, state.X, state.y)) - state.lad_objective
+        frame = pd.DataFrame(
+            {
+                "method": "em_l1",
+                "epsilon": float(e),
+                "trial": np.arange(W.shape[0]),
+                "utility": self._utility(state, W),
+                "excess_risk": np.maximum(excess, 0.0),
+            }
+        )
+        return frame, (diag.mcmc.as_dict() if diag.mcmc is not None else None)
+
+    def sweep(self, state: Any, spec: CompareSpec, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
         T = self.n_trials(spec)
         frames = []
         seeds = as_seed_sequence(spec.seed).spawn(len(spec.epsilons))
-        for i, e in enumerate(spec.epsilons):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                fit, diag = self._estimator(e).run(
-                    state.X, state.y, rng=as_generator(seeds[i]), n_draws=T, diagnostics=True
-                )
-            W = fit.draws[:T]
-            if diag.mcmc is not None:
-                state.sampler_runs[float(e)] = diag.mcmc.as_dict()
-            excess = np.atleast_1d(l1_risk(W, state.X, state.y)) - state.lad_objective
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "method": "em_l1",
-                        "epsilon": float(e),
-                        "trial": np.arange(W.shape[0]),
-                        "utility": self._utility(state, W),
-                        "excess_risk": np.maximum(excess, 0.0),
-                    }
-                )
-            )
+        # one block per epsilon on the current executor (dp_core.execution), joined in order
+        jobs = list(zip(spec.epsilons, seeds))
+        for i, (frame, mcmc) in enumerate(current_executor().map(partial(self._epsilon_block, state, T), jobs)):
+            if mcmc is not None:
+                state.sampler_runs[float(spec.epsilons[i])] = mcmc
+            frames.append(frame)
             if progress is not None:
                 progress((i + 1) * T, len(spec.epsilons) * T)
         out = pd.concat(frames, ignore_index=True)

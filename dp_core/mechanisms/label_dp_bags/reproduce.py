@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import json
 import math
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ...execution import current_executor
 from ...rng import as_generator, as_seed_sequence, child_seed
 from . import bounds as acc
 from .batch import PreparedData, simulate_fits
@@ -245,6 +247,57 @@ def _test_mse(data: PreparedData, coefs: np.ndarray) -> np.ndarray:
     return np.mean(res * res, axis=1)
 
 
+def _cell_rows(mk: tuple[int, int], *, name: str, data, c: dict, trial_seeds) -> list[dict]:
+    """The replica rows of one (m, k) cell of dataset ``name`` (every table)."""
+    m, k = mk
+    rows: list[dict] = []
+    feasible = m * k <= data.n
+    base = {
+        "dataset": name,
+        "m": m,
+        "k": k,
+        "feasible": feasible,
+        "n_train": data.n,
+        "predicted_ratio": acc.predicted_ratio_lba(m, data.d),
+    }
+    if not feasible:
+        for tab in [1] + [_TABLE_OF_RHO[r] for r in _TABLE_OF_RHO]:
+            rows.append({**base, "table": tab, "replica_mse": math.nan, "replica_std": math.nan})
+        return rows
+    fits = simulate_fits(data.X, data.y, m=m, k=k, rho=0.0, seeds=trial_seeds, mechanisms=("weighted",))
+    mse = _test_mse(data, fits["weighted"])
+    rows.append(
+        {
+            **base,
+            "table": 1,
+            "replica_mse": mse.mean(),
+            "replica_std": mse.std(ddof=1) if len(mse) > 1 else math.nan,
+        }
+    )
+    rows.append(
+        {
+            **base,
+            "table": 3,
+            "replica_mse": mse.mean(),
+            "replica_std": mse.std(ddof=1) if len(mse) > 1 else math.nan,
+        }
+    )
+    for rho in c["rhos"]:
+        if rho == 0.0:
+            continue
+        nf = simulate_fits(data.X, data.y, m=m, k=k, rho=rho, seeds=trial_seeds, mechanisms=("noisy",))
+        nm = _test_mse(data, nf["noisy"])
+        rows.append(
+            {
+                **base,
+                "table": _TABLE_OF_RHO[rho],
+                "replica_mse": nm.mean(),
+                "replica_std": nm.std(ddof=1) if len(nm) > 1 else math.nan,
+            }
+        )
+    return rows
+
+
 def replica_table(*, quick: bool = False, seed: int = 0, progress=None) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The synthetic replica: one row per (dataset, table, m, k) with replica mean/std test MSE.
 
@@ -262,55 +315,14 @@ def replica_table(*, quick: bool = False, seed: int = 0, progress=None) -> tuple
         data, info = _prepared(name, c["n_train"], child_seed(root, di))
         facts[name] = {"n_train": data.n, "d": data.d, "seeds": c["seeds"], **info}
         trial_seeds = child_seed(root, 100 + di).spawn(c["seeds"])
-        for m in _SETTINGS[name]["ms"]:
-            for k in _SETTINGS[name]["ks"]:
-                done += 1
-                feasible = m * k <= data.n
-                base = {
-                    "dataset": name,
-                    "m": m,
-                    "k": k,
-                    "feasible": feasible,
-                    "n_train": data.n,
-                    "predicted_ratio": acc.predicted_ratio_lba(m, data.d),
-                }
-                if not feasible:
-                    for tab in [1] + [_TABLE_OF_RHO[r] for r in _TABLE_OF_RHO]:
-                        rows.append({**base, "table": tab, "replica_mse": math.nan, "replica_std": math.nan})
-                    continue
-                fits = simulate_fits(data.X, data.y, m=m, k=k, rho=0.0, seeds=trial_seeds, mechanisms=("weighted",))
-                mse = _test_mse(data, fits["weighted"])
-                rows.append(
-                    {
-                        **base,
-                        "table": 1,
-                        "replica_mse": mse.mean(),
-                        "replica_std": mse.std(ddof=1) if len(mse) > 1 else math.nan,
-                    }
-                )
-                rows.append(
-                    {
-                        **base,
-                        "table": 3,
-                        "replica_mse": mse.mean(),
-                        "replica_std": mse.std(ddof=1) if len(mse) > 1 else math.nan,
-                    }
-                )
-                for rho in c["rhos"]:
-                    if rho == 0.0:
-                        continue
-                    nf = simulate_fits(data.X, data.y, m=m, k=k, rho=rho, seeds=trial_seeds, mechanisms=("noisy",))
-                    nm = _test_mse(data, nf["noisy"])
-                    rows.append(
-                        {
-                            **base,
-                            "table": _TABLE_OF_RHO[rho],
-                            "replica_mse": nm.mean(),
-                            "replica_std": nm.std(ddof=1) if len(nm) > 1 else math.nan,
-                        }
-                    )
-                if progress is not None:
-                    progress(done, len(cells))
+        # one block per (m, k) cell, on the current executor (dp_core.execution), joined in order
+        cell = partial(_cell_rows, name=name, data=data, c=c, trial_seeds=trial_seeds)
+        mks = [(m, k) for m in _SETTINGS[name]["ms"] for k in _SETTINGS[name]["ks"]]
+        for cell_rows in current_executor().map(cell, mks):
+            rows.extend(cell_rows)
+            done += 1
+            if progress is not None:
+                progress(done, len(cells))
     rep = pd.DataFrame(rows)
     merged = PAPER_TABLES[PAPER_TABLES["dataset"].isin(names)].merge(rep, on=["dataset", "table", "m", "k"], how="left")
     for name, f in facts.items():
@@ -370,7 +382,7 @@ def reproduce(out_dir: str | Path, *, quick: bool = False, seed: int = 0, progre
     priv = pd.DataFrame(_privacy_rows(facts))
     priv.to_csv(out / "label_dp_bags_privacy.csv", index=False)
     fig = reproduction_figure(table)
-    fig.write_html(out / "label_dp_bags_ratio.html", include_plotlyjs=True, full_html=True)
+    fig.write_html(out / "label_dp_bags_ratio.html", include_plotlyjs="cdn", full_html=True)
     t1 = table[(table["table"] == 1) & table["feasible"].fillna(False).astype(bool)]
     dev = (t1["replica_ratio"] - t1["predicted_ratio"]).abs()
     summary = {

@@ -1,0 +1,570 @@
+"""Where Monte-Carlo blocks run: in this process, on a local Dask cluster, or on an existing one.
+
+Every Monte-Carlo computation of the engine (sweeps, audits, compare, negotiate, the papers'
+reproductions) splits its work into independent seeded blocks (:mod:`dp_core.experiments`) and
+hands them to :func:`current_executor`'s ``map``. Nothing else in the engine knows which executor
+runs them. Three executors exist:
+
+* **in-process** (the default): blocks run one after another in the calling thread; no start-up
+  cost, no new dependency.
+* **local cluster** (``workers=N``): a Dask ``distributed.LocalCluster`` of ``N`` worker processes
+  with one thread each, started on first use, reused by every later run of this process and closed
+  when the process exits.
+* **scheduler** (``scheduler="tcp://host:port"``): a ``distributed.Client`` connected to a Dask
+  scheduler someone already started (``dask scheduler`` + ``dask worker``, dask-jobqueue on
+  SLURM/PBS, dask-kubernetes, ...). The workers must be able to import :mod:`dp_core`. An
+  unreachable address raises :class:`ValueError` within :data:`CONNECT_TIMEOUT_S` seconds.
+
+Same seed, same numbers
+    Every block carries its own :class:`numpy.random.SeedSequence` children (spawned from the root
+    seed before any block runs) and results are collected in submission order, never in
+    completion order. The per-trial table is therefore bit-identical whichever executor ran it and
+    however many workers it had.
+
+Faults
+    A worker that dies in the middle of a run loses nothing: the scheduler reruns its blocks on
+    another worker (Dask's ``distributed.scheduler.allowed-failures``, 3 by default) and the result
+    is complete and identical. A scheduler that goes away raises :class:`ExecutionError`; a partial
+    result is never returned as if it were complete.
+
+Choosing the executor
+    The command line has ``--workers N`` and ``--scheduler ADDRESS`` (see
+    :func:`dp_core.cli._common.add_execution_options`). Without them, and in the app, the
+    environment decides: ``DP_CORE_SCHEDULER=tcp://host:port`` or ``DP_CORE_WORKERS=N`` (both
+    unset: in-process). The app's operator may also call :func:`configure` once at start-up (for
+    example from Streamlit secrets); a page never lets a visitor type an address, since that would
+    let anyone make the server connect anywhere.
+
+API for user interfaces
+    ``handle = submit(fn, *args, **kwargs)`` runs ``fn`` in a background thread with the current
+    executor and returns a :class:`RunHandle`:
+
+    * ``handle.progress() -> (done, total)``: blocks finished and blocks submitted so far, counted
+      from completed futures (``total`` grows when ``fn`` starts another sweep, for example compare
+      running one mechanism after another);
+    * ``handle.cancel()``: stop submitting blocks and cancel those not yet finished;
+      ``result()`` then raises :class:`RunCancelled`;
+    * ``handle.done() -> bool`` and ``handle.result(timeout=None)``: the return value of ``fn``, or
+      its exception re-raised.
+
+    Example::
+
+        handle = submit(run_compare, dataset, spec)
+        while not handle.done():
+            done, total = handle.progress()
+            time.sleep(0.2)
+        result = handle.result()
+
+Low-level use: ``with use_executor(get_executor(workers=2)): run_sweep(...)``, or
+``current_executor().map(fn, items)`` (an iterator over ``fn(item)`` in the order of ``items``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import contextvars
+import logging
+import os
+import re
+import threading
+import time
+import uuid
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from ._validation import check_int
+from .exceptions import DPCoreError
+
+__all__ = [
+    "CONNECT_TIMEOUT_S",
+    "ENV_SCHEDULER",
+    "ENV_WORKERS",
+    "ExecutionError",
+    "Executor",
+    "InProcessExecutor",
+    "DaskExecutor",
+    "RunCancelled",
+    "RunHandle",
+    "configure",
+    "current_executor",
+    "get_executor",
+    "shutdown",
+    "submit",
+    "use_executor",
+]
+
+ENV_SCHEDULER = "DP_CORE_SCHEDULER"
+ENV_WORKERS = "DP_CORE_WORKERS"
+#: Optional file to which every executor appends one line per finished block (for long batch runs).
+ENV_PROGRESS_LOG = "DP_CORE_PROGRESS_LOG"
+#: Seconds allowed to reach a scheduler (and for it to show at least one worker).
+CONNECT_TIMEOUT_S = 3.0
+#: Most worker processes a local cluster may start.
+MAX_LOCAL_WORKERS = 256
+
+_ADDRESS_RE = re.compile(r"^(?:(tcp|tls)://)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9._-]+):([0-9]{1,5})$")
+
+
+class ExecutionError(DPCoreError, RuntimeError):
+    """The cluster failed during a run (scheduler gone, a block's workers kept dying); no result."""
+
+
+class RunCancelled(DPCoreError, RuntimeError):
+    """The run was cancelled through :meth:`RunHandle.cancel`; no result."""
+
+
+# --------------------------------------------------------------------------------------------
+# progress and cancellation of one submitted run
+# --------------------------------------------------------------------------------------------
+
+
+class RunHandle:
+    """A run started by :func:`submit`: progress from completed blocks, cancel, result."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._done_blocks = 0
+        self._total_blocks = 0
+        self._cancelled = threading.Event()
+        self._finished = threading.Event()
+        self._futures: list = []
+        self._client = None
+        self._value: Any = None
+        self._error: BaseException | None = None
+
+    # called by the executors
+    def _add_total(self, n: int) -> None:
+        with self._lock:
+            self._total_blocks += n
+
+    def _add_done(self, n: int = 1) -> None:
+        with self._lock:
+            self._done_blocks += n
+
+    def _track(self, client, futures: list) -> None:
+        with self._lock:
+            self._client = client
+            self._futures = list(futures)
+        if self._cancelled.is_set():
+            client.cancel(futures)
+
+    def _check_cancelled(self) -> None:
+        if self._cancelled.is_set():
+            raise RunCancelled("the run was cancelled.")
+
+    # public
+    def progress(self) -> tuple[int, int]:
+        """``(blocks done, blocks submitted so far)``."""
+        with self._lock:
+            return self._done_blocks, self._total_blocks
+
+    def cancel(self) -> None:
+        """Stop the run: no new block starts; blocks queued on a cluster are cancelled."""
+        self._cancelled.set()
+        with self._lock:
+            client, futures = self._client, list(self._futures)
+        if client is not None and futures:
+            with contextlib.suppress(Exception):
+                client.cancel(futures)
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def done(self) -> bool:
+        """True once the run has finished, failed or been cancelled."""
+        return self._finished.is_set()
+
+    def result(self, timeout: float | None = None) -> Any:
+        """The return value of the submitted function (waits up to ``timeout`` seconds).
+
+        Raises the function's exception, :class:`RunCancelled` after :meth:`cancel`, or
+        :class:`TimeoutError` when ``timeout`` passes first.
+        """
+        if not self._finished.wait(timeout):
+            raise TimeoutError(f"the run has not finished within {timeout} s.")
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+_JOB: contextvars.ContextVar[RunHandle | None] = contextvars.ContextVar("dp_core_job", default=None)
+_EXECUTOR: contextvars.ContextVar[Executor | None] = contextvars.ContextVar("dp_core_executor", default=None)
+
+
+# --------------------------------------------------------------------------------------------
+# executors
+# --------------------------------------------------------------------------------------------
+
+
+class Executor:
+    """Runs ``fn`` over items and yields the results in the order of the items."""
+
+    kind = "abstract"
+    workers = 0
+
+    def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        raise NotImplementedError
+
+    def describe(self) -> dict:
+        """What runs the blocks, for summaries: ``{"executor", "workers", "address"}``."""
+        return {"executor": self.kind, "workers": self.workers, "address": None}
+
+    def close(self) -> None:
+        """Release the executor's resources (a no-op in-process)."""
+
+
+class InProcessExecutor(Executor):
+    """Run blocks one after another in the calling thread (the default)."""
+
+    kind = "in-process"
+    workers = 1
+
+    def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        items = list(items)
+        job = _JOB.get()
+        if job is not None:
+            job._add_total(len(items))
+        return self._iterate(fn, items, job)
+
+    @staticmethod
+    def _iterate(fn, items, job) -> Iterator[Any]:
+        tag = uuid.uuid4().hex[:8]
+        for i, item in enumerate(items):
+            if job is not None:
+                job._check_cancelled()
+            out = fn(item)
+            if job is not None:
+                job._add_done(1)
+            _log_progress(tag, i + 1, len(items))
+            yield out
+
+
+def _log_progress(tag: str, done: int, total: int) -> None:
+    """Append ``time tag done/total`` to ``$DP_CORE_PROGRESS_LOG`` when it is set (never fails a run)."""
+    path = os.environ.get(ENV_PROGRESS_LOG, "").strip()
+    if path:
+        with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as fh:
+            fh.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {tag} {done}/{total}\n")
+
+
+def _identity(x):
+    return x
+
+
+def _call(fn, item):
+    # a block running on a worker runs its own nested sweeps in that worker's process (a worker
+    # that inherited DP_CORE_WORKERS must not start a cluster of its own)
+    token = _EXECUTOR.set(_IN_PROCESS)
+    try:
+        return fn(item)
+    finally:
+        _EXECUTOR.reset(token)
+
+
+class DaskExecutor(Executor):
+    """Run blocks as Dask futures through a ``distributed.Client``."""
+
+    def __init__(self, client, *, kind: str, address: str, cluster=None) -> None:
+        self._client = client
+        self._cluster = cluster
+        self.kind = kind
+        self.address = address
+        self._n_requested: int | None = None
+
+    @property
+    def workers(self) -> int:  # type: ignore[override]
+        try:
+            return len(self._client.scheduler_info(n_workers=-1).get("workers", {}))
+        except TypeError:  # older distributed without n_workers
+            return len(self._client.scheduler_info().get("workers", {}))
+        except Exception:  # noqa: BLE001 - a lost scheduler has no workers
+            return 0
+
+    def describe(self) -> dict:
+        return {"executor": self.kind, "workers": self.workers, "address": self.address}
+
+    def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        items = list(items)
+        job = _JOB.get()
+        if job is not None:
+            job._check_cancelled()
+            job._add_total(len(items))
+        if not items:
+            return iter(())
+        client = self._client
+        tag = uuid.uuid4().hex[:12]
+        try:
+            # ship the (possibly large) block function once, as a task the scheduler can recompute
+            # if the worker holding it dies; every block task depends on it
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # "Sending large graph": the data is sent once, on purpose
+                fn_future = client.submit(_identity, fn, key=f"dp-core-fn-{tag}", pure=False)
+            futures = [
+                client.submit(_call, fn_future, item, key=f"dp-core-block-{tag}-{i}", pure=False)
+                for i, item in enumerate(items)
+            ]
+        except Exception as exc:  # noqa: BLE001 - the scheduler is unreachable
+            raise self._lost(0, len(items), exc) from None
+        if job is not None:
+            for f in futures:
+                f.add_done_callback(lambda f, _job=job: _job._add_done(1) if f.status == "finished" else None)
+            job._track(client, futures)
+        return self._gather_in_order(futures, fn_future, job, tag)
+
+    def _lost(self, done: int, total: int, exc: BaseException) -> ExecutionError:
+        return ExecutionError(
+            f"lost the Dask {self.kind} at {self.address} after {done} of {total} blocks "
+            f"({type(exc).__name__}: {' '.join(str(exc).split())[:200] or 'no detail'}); "
+            "the run is incomplete and no result is returned."
+        )
+
+    def _gather_in_order(self, futures, fn_future, job, tag: str) -> Iterator[Any]:
+        from distributed import KilledWorker
+
+        done = 0
+        try:
+            for fut in futures:
+                try:
+                    out = fut.result()
+                except KilledWorker as exc:
+                    raise ExecutionError(
+                        f"a block kept killing its Dask workers ({' '.join(str(exc).split())[:200]}); "
+                        "the run is incomplete and no result is returned."
+                    ) from None
+                except (Exception, asyncio.CancelledError) as exc:
+                    if fut.status == "error":
+                        raise  # the block's own error (a ValueError from bad parameters, ...)
+                    if job is not None and job.cancelled:
+                        raise RunCancelled("the run was cancelled.") from None
+                    raise self._lost(done, len(futures), exc) from None  # scheduler gone, future lost
+                done += 1
+                fut.release()
+                _log_progress(tag, done, len(futures))
+                yield out
+        finally:
+            rest = [f for f in futures if f.status not in ("finished", "lost", "cancelled")]
+            with contextlib.suppress(Exception):
+                if rest:
+                    self._client.cancel(rest)
+                fn_future.release()
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self._client.close(timeout=5)
+        if self._cluster is not None:
+            with contextlib.suppress(Exception):
+                self._cluster.close(timeout=10)
+
+
+# --------------------------------------------------------------------------------------------
+# choosing, caching and closing executors
+# --------------------------------------------------------------------------------------------
+
+_LOCK = threading.Lock()
+_IN_PROCESS = InProcessExecutor()
+_LOCAL: DaskExecutor | None = None  # the one local cluster of this process
+_REMOTE: dict[str, DaskExecutor] = {}
+_DEFAULT: Executor | None = None  # set by configure() or from the environment on first use
+_ATEXIT = False
+
+
+def check_scheduler_address(address: Any, name: str = "scheduler") -> str:
+    """``tcp://host:port`` (or ``tls://``, or plain ``host:port``) with a port in [1, 65535]."""
+    if not isinstance(address, str):
+        raise TypeError(f"{name} must be a string like tcp://127.0.0.1:8786, got {type(address).__name__}.")
+    text = address.strip()
+    m = _ADDRESS_RE.match(text)
+    if m is None or not 1 <= int(m.group(3)) <= 65535:
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        raise ValueError(f"{name} must be an address like tcp://127.0.0.1:8786 (port 1-65535), got {shown!r}.")
+    return text if m.group(1) else "tcp://" + text
+
+
+def _quiet_distributed() -> None:
+    for name in ("distributed", "tornado"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+
+def _register_atexit() -> None:
+    global _ATEXIT
+    if not _ATEXIT:
+        atexit.register(shutdown)
+        _ATEXIT = True
+
+
+def _local_cluster(workers: int) -> DaskExecutor:
+    global _LOCAL
+    with _LOCK:
+        if _LOCAL is not None and _LOCAL._cluster is not None and _LOCAL._n_requested == workers:
+            return _LOCAL
+        if _LOCAL is not None:
+            _LOCAL.close()
+            _LOCAL = None
+        _quiet_distributed()
+        from distributed import Client, LocalCluster
+
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=":0",  # a free port: never fight another cluster for 8787
+            silence_logs=logging.CRITICAL,  # a worker outliving its scheduler at shutdown is not news
+        )
+        client = Client(cluster, set_as_default=False)
+        ex = DaskExecutor(client, kind="local-cluster", address=cluster.scheduler_address, cluster=cluster)
+        ex._n_requested = workers
+        _LOCAL = ex
+        _register_atexit()
+        return ex
+
+
+def _connect(address: str, timeout: float) -> DaskExecutor:
+    with _LOCK:
+        ex = _REMOTE.get(address)
+        if ex is not None and ex._client.status == "running":
+            return ex
+        _quiet_distributed()
+        from distributed import Client
+
+        try:
+            client = Client(address, timeout=timeout, set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise ValueError(
+                f"scheduler: cannot reach a Dask scheduler at {address} within {timeout:g} s "
+                f"({type(exc).__name__}); start one with `dask scheduler` or check the address."
+            ) from None
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except (OSError, TimeoutError):
+            with contextlib.suppress(Exception):
+                client.close(timeout=2)
+            raise ValueError(
+                f"scheduler: the Dask scheduler at {address} has no workers (none joined within {timeout:g} s); "
+                "start some with `dask worker " + address + "`."
+            ) from None
+        ex = DaskExecutor(client, kind="scheduler", address=address)
+        _REMOTE[address] = ex
+        _register_atexit()
+        return ex
+
+
+def get_executor(
+    workers: int | None = None, scheduler: str | None = None, *, timeout: float = CONNECT_TIMEOUT_S
+) -> Executor:
+    """The executor for ``workers`` / ``scheduler`` (both ``None``: in-process).
+
+    Parameters
+    ----------
+    workers : int, optional
+        Start (or reuse) a local cluster of this many worker processes, in [1, 256]. ``0`` means
+        in-process.
+    scheduler : str, optional
+        Address of a running Dask scheduler, ``tcp://host:port``. Exclusive with ``workers``.
+    timeout : float
+        Seconds allowed to connect to ``scheduler``.
+    """
+    if workers is not None and scheduler is not None:
+        raise ValueError("workers and scheduler are exclusive: give one of them (workers starts a local cluster).")
+    if scheduler is not None:
+        return _connect(check_scheduler_address(scheduler), float(timeout))
+    if workers is None:
+        return _IN_PROCESS
+    w = check_int("workers", workers, lo=0, hi=MAX_LOCAL_WORKERS)
+    return _IN_PROCESS if w == 0 else _local_cluster(w)
+
+
+def _from_environment() -> Executor:
+    address = os.environ.get(ENV_SCHEDULER, "").strip() or None
+    text = os.environ.get(ENV_WORKERS, "").strip()
+    workers = None
+    if text:
+        try:
+            workers = int(text)
+        except ValueError:
+            raise ValueError(f"{ENV_WORKERS} must be an integer in [0, {MAX_LOCAL_WORKERS}], got {text!r}.") from None
+    if address is not None and workers is not None:
+        raise ValueError(f"set only one of {ENV_SCHEDULER} and {ENV_WORKERS}.")
+    if address is not None:
+        return get_executor(scheduler=check_scheduler_address(address, ENV_SCHEDULER))
+    return get_executor(workers=workers)
+
+
+def configure(workers: int | None = None, scheduler: str | None = None) -> Executor:
+    """Set this process's default executor (used where no :func:`use_executor` is active).
+
+    For a server's operator (for example from Streamlit secrets at start-up). Without a call, the
+    default comes from ``DP_CORE_SCHEDULER`` / ``DP_CORE_WORKERS`` on first use.
+    """
+    global _DEFAULT
+    ex = get_executor(workers=workers, scheduler=scheduler)
+    _DEFAULT = ex
+    return ex
+
+
+def current_executor() -> Executor:
+    """The executor of this context: the one of :func:`use_executor`, else the process default."""
+    global _DEFAULT
+    ex = _EXECUTOR.get()
+    if ex is not None:
+        return ex
+    if _DEFAULT is None:
+        if not (os.environ.get(ENV_SCHEDULER, "").strip() or os.environ.get(ENV_WORKERS, "").strip()):
+            return _IN_PROCESS
+        _DEFAULT = _from_environment()
+    return _DEFAULT
+
+
+@contextlib.contextmanager
+def use_executor(executor: Executor) -> Iterator[Executor]:
+    """Run the body with ``executor`` as :func:`current_executor` (in this thread/context)."""
+    if not isinstance(executor, Executor):
+        raise TypeError(f"executor must be a dp_core.execution.Executor, got {type(executor).__name__}.")
+    token = _EXECUTOR.set(executor)
+    try:
+        yield executor
+    finally:
+        _EXECUTOR.reset(token)
+
+
+def submit(fn: Callable[..., Any], /, *args: Any, executor: Executor | None = None, **kwargs: Any) -> RunHandle:
+    """Run ``fn(*args, **kwargs)`` in a background thread; return its :class:`RunHandle`.
+
+    Every sweep inside ``fn`` reports its blocks to the handle and stops when it is cancelled.
+    ``executor`` defaults to :func:`current_executor` of the caller.
+    """
+    if not callable(fn):
+        raise TypeError(f"fn must be callable, got {type(fn).__name__}.")
+    ex = current_executor() if executor is None else executor
+    handle = RunHandle()
+    ctx = contextvars.copy_context()
+
+    def body() -> None:
+        _JOB.set(handle)
+        _EXECUTOR.set(ex)
+        try:
+            handle._value = fn(*args, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - handed to result()
+            handle._error = RunCancelled("the run was cancelled.") if handle.cancelled else exc
+        finally:
+            handle._finished.set()
+
+    threading.Thread(target=ctx.run, args=(body,), name="dp-core-run", daemon=True).start()
+    return handle
+
+
+def shutdown() -> None:
+    """Close the local cluster and every scheduler connection of this process."""
+    global _LOCAL, _DEFAULT
+    with _LOCK:
+        executors = ([_LOCAL] if _LOCAL is not None else []) + list(_REMOTE.values())
+        _LOCAL = None
+        _REMOTE.clear()
+        if _DEFAULT is not _IN_PROCESS:
+            _DEFAULT = None
+    for ex in executors:
+        ex.close()

@@ -1,0 +1,52 @@
+"""Where the app's Monte-Carlo blocks run: chosen by the server's operator, never by a visitor.
+
+Order of precedence:
+
+1. Streamlit secrets (``.streamlit/secrets.toml``)::
+
+       [dp_core]
+       scheduler = "tcp://10.0.0.5:8786"   # an existing Dask scheduler, or
+       workers = 4                          # a local cluster of 4 worker processes
+
+2. the environment: ``DP_CORE_SCHEDULER`` / ``DP_CORE_WORKERS`` (read by :mod:`dp_core.execution`);
+3. otherwise every block runs in the server's own process.
+
+No page has a field for an address: a visitor-typed address would let anyone make the server
+connect anywhere. A configuration that does not work (unreachable scheduler, bad value) is logged
+for the operator and the app falls back to in-process execution; the numbers are the same.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import streamlit as st
+
+from dp_core import execution
+
+__all__ = ["configure_executor"]
+
+_log = logging.getLogger(__name__)
+
+
+def _secrets_section() -> dict:
+    try:
+        section = st.secrets.get("dp_core", None)
+    except Exception:  # noqa: BLE001 - no secrets file at all is the common case
+        return {}
+    return dict(section) if section else {}
+
+
+@st.cache_resource(show_spinner=False)
+def configure_executor() -> dict:
+    """Set the process's default executor once per server process; returns its description."""
+    section = _secrets_section()
+    scheduler, workers = section.get("scheduler"), section.get("workers")
+    try:
+        if scheduler is None and workers is None:
+            return {**execution.current_executor().describe(), "source": "environment"}
+        ex = execution.configure(workers=workers, scheduler=scheduler)
+        return {**ex.describe(), "source": "secrets"}
+    except (ValueError, TypeError) as exc:
+        _log.error("dp_core executor not configured (%s); running in-process", exc)
+        return {**execution.configure().describe(), "source": "fallback", "error": str(exc)}
