@@ -157,27 +157,14 @@ if variant == "wtd-lba":
         )
 
 try:
-    if variant == "wtd-lba":
-        summ = cl.summary(
-            variant,
-            eps,
-            data.n,
-            k,
-            m,
-            B1,
-            rho,
-            noise_std,
-            lba_params["d"],
-            lba_params["b2"],
-            lba_params["gamma"],
-            lba_params["lam"],
-            delta,
-        )
-    else:
-        summ = cl.summary(variant, eps, data.n, k, m, B1, rho, noise_std, None, None, None, None, delta)
-    util = cl.first_utility(
-        ds.name,
-        ds.fingerprint,
+    lba = (
+        (lba_params["d"], lba_params["b2"], lba_params["gamma"], lba_params["lam"])
+        if variant == "wtd-lba"
+        else (None, None, None, None)
+    )
+    summary_args = (variant, eps, data.n, k, m, B1, rho, noise_std, *lba, delta)
+    summ = cl.summary(*summary_args)
+    utility_args = (
         label_range,
         B1,
         int(seed),
@@ -189,8 +176,8 @@ try:
         int(seed),
         float(eps),
         float(delta),
-        data,
     )
+    util = cl.first_utility(ds.name, ds.fingerprint, *utility_args, data)
 except ValueError as exc:
     widgets.show_error(exc)
     st.stop()
@@ -276,7 +263,7 @@ with chart_box:
         st.info(suggestion.message, icon="📏")
 
 with chart_box:
-    st.plotly_chart(lbf.first_screen_figure(util, mechanism_label="With bags"), key="lb_first")
+    st.plotly_chart(cl.first_fig(ds.name, ds.fingerprint, utility_args, data), key="lb_first")
     st.caption(
         f"Squared error on held-out rows ({fmt.integer(util['n_trials'])} runs; bar: 95 % interval). "
         f"“With bags”: {VARIANTS[variant].lower()}; “Noise on every label”: Gaussian noise on each training label "
@@ -319,12 +306,11 @@ with expert_section("Privacy accounting: as claimed by the paper, corrected, exa
         "deterministically. So δ ≥ m·k/n for every ε.",
         icon="⛔",
     )
-    terms = lbf.terms_table(summ)
     st.markdown(
         f"**Which failure term dominates?** As claimed by the paper: *{summ['paper_dominant']}*; corrected: "
         f"*{summ['explicit_dominant']}*. Any term ≥ 1 makes the bound vacuous."
     )
-    st.plotly_chart(lbf.terms_figure(terms), key="lb_terms")
+    st.plotly_chart(cl.terms_fig(summary_args), key="lb_terms")
 
     if not no_noise:
         st.markdown(f"**Smallest bag size k for δ ≤ {fmt.delta(delta)}** (sidebar δ), next to what the data allow:")

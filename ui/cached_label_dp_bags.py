@@ -210,3 +210,16 @@ def delta_k_fig(args: tuple, n: int, m: int, k: int, target_delta: float, _v: st
 def illustration(seed: int, rho: float, _v: str = V) -> tuple[pd.DataFrame, go.Figure]:
     ill = lbf.bag_illustration(seed=seed, rho=rho)
     return ill, lbf.bag_illustration_figure(ill)
+
+
+@scoped.cache_resource(upload_independent=True, max_entries=64, show_spinner=False)
+def terms_fig(summary_args: tuple, _v: str = V) -> go.Figure:
+    """The failure-terms figure of the accounting :func:`summary` ``(*summary_args)``."""
+    return lbf.terms_figure(lbf.terms_table(summary(*summary_args)))
+
+
+@scoped.cache_resource(max_entries=64, show_spinner=False)
+def first_fig(name: str, fingerprint: str, utility_args: tuple, _data, _v: str = V) -> go.Figure:
+    """The first screen's bar chart of :func:`first_utility` ``(name, fingerprint, *utility_args, _data)``."""
+    util = first_utility(name, fingerprint, *utility_args, _data)
+    return lbf.first_screen_figure(util, mechanism_label="With bags")
