@@ -88,17 +88,29 @@ with expert_section("Settings for experts: label noise and label range"):
         step=0.05,
         help="Noise N(0, s²) on the noisy labels; the guarantee behaves as with a label bound B1/s.",
     )
+    known = lb.public_label_range(ds)
+    if st.session_state.get("lb_range_fp", ds.fingerprint) != ds.fingerprint:
+        # another dataset: its own label range and data promise, never the previous dataset's
+        y_lo0, y_hi0 = (known[0], known[1]) if known else (float(ds.y.min()), float(ds.y.max()))
+        state.assign("lb_public", known is not None)
+        state.assign("lb_lo", float(y_lo0))
+        state.assign("lb_hi", float(y_hi0) if y_hi0 > y_lo0 else float(y_lo0) + 1.0)
+        state.forget("lb_gamma")
+    st.session_state["lb_range_fp"] = ds.fingerprint
     public = state.widget(
         "lb_public",
         control="toggle",
         label="Declare a public label range (recommended)",
+        default=known is not None,
         container=e2,
         help="The labels are clipped to this range and mapped to [−1, 1] (B1 = 1). Reading the range "
         "off the data leaks information about the private labels.",
     )
     label_range = None
     if public:
-        y_lo, y_hi = float(ds.y.min()), float(ds.y.max())
+        y_lo, y_hi = (known[0], known[1]) if known else (float(ds.y.min()), float(ds.y.max()))
+        if known:
+            st.caption(f"Public label range of {ds.name}: {known[2]}.")
         c6, c7 = st.columns(2)
         lim = 1e12
         y_lo = min(max(y_lo, -lim), lim)

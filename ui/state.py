@@ -552,3 +552,16 @@ def assign(name: str, value: Any) -> None:
     st.session_state[f"{name}__keep"] = value
     if name in SHARED_PARAMS:
         set_value(name, value)
+
+
+def forget(name: str) -> None:
+    """Drop this session's value of the declared widget ``name``: it restarts from its (data-dependent) default.
+
+    For a page whose default depends on the data, when the data change (another dataset). Its value also
+    leaves the URL (the widget writes the new one back when it is drawn).
+    """
+    url_spec(name)
+    for key in (name, f"{name}__keep", f"u_{name}"):
+        st.session_state.pop(key, None)
+    if name in st.query_params:
+        del st.query_params[name]

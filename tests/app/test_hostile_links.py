@@ -218,7 +218,7 @@ def page_keys(path: str) -> list[str]:
 
 
 SHARED = [k for k, s in URL_PARAMS.items() if s.page is None]
-DYNAMIC = {"mech", "mechanism", "lm_data", "audit_mode", "audit_pair", "audit_runs"}
+DYNAMIC = {"mech", "mechanism", "lm_data", "audit_mode", "audit_pair", "audit_runs", "lb_public"}
 _RUNS: dict[tuple[str, str], AppTest] = {}
 
 

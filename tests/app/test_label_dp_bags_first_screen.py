@@ -164,3 +164,18 @@ def test_a_small_upload_gets_a_feasible_setting_and_a_plain_verdict(app):
     assert float(metrics(at)["Test error (squared)"]) >= float(charts(at)[0]["data"][0]["y"][-1])  # the average
     said = " ".join(w.value for w in at.warning)
     assert "learned nothing useful" in said and "more rows would not help" in said
+
+
+def test_another_dataset_brings_its_own_label_range(app):
+    at = open_page(app, dataset="census")
+    assert at.toggle(key="lb_public").value  # census labels lie in [0, 1] by construction: public
+    assert (at.number_input(key="lb_lo").value, at.number_input(key="lb_hi").value) == (0.0, 1.0)
+    assert not any("leaks" in w.value for w in at.warning)
+    at.switch_page("pages/home.py").run()
+    at.selectbox(key="w_dataset").set_value("diabetes").run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    # diabetes has no documented label bound: not the census range, and the page says reading it leaks
+    assert not at.toggle(key="lb_public").value
+    assert any("leaks" in w.value for w in at.warning)
+    assert all(x in metrics(at) for x in KEYS)

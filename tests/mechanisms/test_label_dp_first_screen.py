@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from dp_core.data import load_dataset
@@ -60,3 +62,20 @@ def test_utility_min_bags_and_bag_warnings(census):
     assert c["warnings"] == base["warnings"] + lb.bag_warnings(base["n"], base["rank"], k=4, m=10)
     assert any("rank" in w for w in lb.bag_warnings(100, 15, k=4)) and lb.bag_warnings(100, 3, k=400) == []
     assert any("infeasible" in w for w in lb.bag_warnings(100, 3, k=20, m=10))
+
+
+def test_public_label_ranges_hold_the_demo_labels_and_uploads_get_none():
+    from dp_core.data import DATASETS, Dataset
+
+    for name in DATASETS:
+        ds = load_dataset(name)
+        got = lb.public_label_range(ds)
+        if got is not None:
+            lo, hi, source = got
+            assert lo <= ds.y.min() and ds.y.max() <= hi and source
+    assert lb.public_label_range(load_dataset("census"))[:2] == (0.0, 1.0)
+    assert lb.public_label_range(load_dataset("diabetes")) is None
+    upload = dataclasses.replace(load_dataset("iris"), name="upload:iris.csv")
+    assert isinstance(upload, Dataset) and lb.public_label_range(upload) is None
+    with pytest.raises(TypeError, match="ds"):
+        lb.public_label_range("census")

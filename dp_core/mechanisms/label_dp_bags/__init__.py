@@ -50,6 +50,7 @@ from .diagnostics import (
     first_screen_utility,
     prepare,
     prepare_dataset,
+    public_label_range,
     utility_requirement,
 )
 
@@ -90,6 +91,7 @@ __all__ = [
     "suggest_bag_params",
     "utility_min_bags",
     "first_screen_utility",
+    "public_label_range",
 ]
 
 

@@ -439,3 +439,33 @@ def bags_for_useful_model(
 
 
 __all__.append("bags_for_useful_model")
+
+
+#: Label domains of the demo datasets that are public by construction or by the task's definition.
+_PUBLIC_LABEL_RANGES: dict[str, tuple[float, float, str]] = {
+    "census": (0.0, 1.0, "income is capped at a public maximum and mapped to [0, 1] by construction"),
+    "breast_cancer": (0.0, 1.0, "the two classes are coded 0 and 1 by the task's definition"),
+    "wine": (0.0, 2.0, "the three classes are coded 0, 1 and 2 by the task's definition"),
+    "iris": (0.0, 2.0, "the three classes are coded 0, 1 and 2 by the task's definition"),
+    "gaussian_classes": (0.0, 2.0, "the three classes are coded 0, 1 and 2 by the generator"),
+}
+
+
+def public_label_range(ds) -> tuple[float, float, str] | None:
+    """The label range of a demo dataset that is public without looking at its labels, with its source.
+
+    ``(lo, hi, source)`` for the demo datasets whose label domain is fixed by construction (census:
+    [0, 1]) or by the task (class codes 0..C-1); ``None`` otherwise (uploads, and demo regression
+    targets without a documented bound: diabetes, randhie, heavy_tailed), where the page asks the
+    visitor to declare a range or warns that reading it off the data leaks.
+    """
+    from ...data import DATASETS, Dataset
+
+    if not isinstance(ds, Dataset):
+        raise TypeError(f"ds must be a dp_core Dataset, got {type(ds).__name__}.")
+    if ds.name not in DATASETS or ds.name not in _PUBLIC_LABEL_RANGES:
+        return None
+    return _PUBLIC_LABEL_RANGES[ds.name]
+
+
+__all__.append("public_label_range")
