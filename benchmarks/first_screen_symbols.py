@@ -69,7 +69,7 @@ def _start_server(port: int) -> subprocess.Popen:
 
 JS_FIRST_SCREEN = """
 (limit) => {
-  const main = document.querySelector('section[data-testid="stMain"]') || document.body;
+  const main = document.querySelector('[data-testid="stMain"]') || document.body;
   const out = [];
   const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
   let node;

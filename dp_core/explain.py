@@ -11,7 +11,10 @@ from . import display
 from ._validation import check_delta, check_epsilon
 from .figures import apply_layout
 
-__all__ = ["posterior_bounds", "budget_meaning", "posterior_figure"]
+__all__ = ["posterior_bounds", "budget_meaning", "posterior_figure", "noise_curves", "noise_figure", "NOISE_EPS_RANGE"]
+
+#: The ε range of the noise-against-ε chart (the app's privacy-budget slider runs over it).
+NOISE_EPS_RANGE = (0.01, 10.0)
 
 
 def posterior_bounds(prior: float | np.ndarray, *, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
@@ -80,3 +83,60 @@ def posterior_figure(*, epsilon: float) -> go.Figure:
         y_title="belief after",
         height=360,
     )
+
+
+def noise_curves(*, delta: float, sensitivity: float = 1.0, n_points: int = 25):
+    """The curves of :func:`noise_figure`: :func:`dp_core.tour.noise_scale_table` on a log grid over
+    :data:`NOISE_EPS_RANGE` (they depend on δ only, so a page can keep them while ε moves)."""
+    from .tour import noise_scale_table
+
+    lo, hi = NOISE_EPS_RANGE
+    return noise_scale_table(np.geomspace(lo, hi, n_points), delta=check_delta(delta), sensitivity=sensitivity)
+
+
+def noise_figure(*, epsilon: float, delta: float, sensitivity: float = 1.0, curves=None) -> go.Figure:
+    """Noise for one count against ε, with the current setting marked (Home's first chart).
+
+    Two curves over :data:`NOISE_EPS_RANGE` (log axes; ``curves`` from :func:`noise_curves`, computed
+    when not given): the Laplace scale b = Δ₁/ε (pure ε-DP; Dwork, McSherry, Nissim and Smith,
+    *Calibrating noise to sensitivity in private data analysis*, 2006) and the analytic Gaussian σ at
+    ``delta`` (Balle and Wang, *Improving the Gaussian mechanism for differential privacy*, 2018,
+    Theorem 8). A dotted line and one marker per curve show the values at ``epsilon``.
+
+    >>> fig = noise_figure(epsilon=1.0, delta=1e-5)
+    >>> [t.name for t in fig.data][:2]
+    ['Laplace', 'Gaussian']
+    """
+    from .figures import noise_scale_figure, vline
+    from .tour import noise_scale_table
+
+    eps = check_epsilon(epsilon, allow_inf=False)
+    d = check_delta(delta)
+    table = noise_curves(delta=d, sensitivity=sensitivity) if curves is None else curves
+    fig = noise_scale_figure(
+        table,
+        x="epsilon",
+        y="scale",
+        title=f"Noise added to one count, against ε (now ε = {display.epsilon(eps)})",
+        x_title="privacy budget ε (smaller = more private)",
+        y_title="noise scale (Laplace b, Gaussian σ)",
+    )
+    here = noise_scale_table([eps], delta=d, sensitivity=sensitivity)
+    for trace in list(fig.data):
+        row = here[here["method"].map(lambda m, name=trace.name: name.lower().startswith(str(m)))]
+        if len(row):
+            value = float(row["scale"].iloc[0])
+            fig.add_trace(
+                go.Scatter(
+                    x=[eps],
+                    y=[value],
+                    mode="markers",
+                    marker={"color": trace.line.color, "size": 10},
+                    name=f"{trace.name} at ε = {display.epsilon(eps)}: {display.number(value)}",
+                    showlegend=False,
+                    hovertemplate=f"{trace.name}: {display.number(value)} at ε = {display.epsilon(eps)}<extra></extra>",
+                )
+            )
+    vline(fig, eps, log_x=True, line_dash="dot", line_color="#444")
+    fig.update_layout(height=340)
+    return fig

@@ -524,6 +524,35 @@ GLOSSARY: tuple[Entry, ...] = (
         "Tier A",
         "Tier B",
     ),
+    _e(
+        "Tier C",
+        "tier_c",
+        "The corrected utility bounds: valid for the large-margin mechanism that is actually run.",
+        "Ours: the repaired statements of [PR10, Theorems 5.2-5.3] for the corrected mechanism.",
+        _LM,
+    ),
+    _e(
+        "k_P",
+        "k_printed",
+        "The Jacobian term the large-margin paper adds to ε, as printed.",
+        "k_P = ln(1 + 2α/(nλ) + α²/(n²λ²)) with α = 1/(2h) [PR10, Theorem 5.1].",
+        _LM,
+    ),
+    _e(
+        "ε_noise",
+        "epsilon_noise",
+        "The part of the privacy budget left for the noise once the Jacobian term is paid.",
+        "ε_noise = ε − k (target semantics, the budget split of [CMS11, Algorithm 2]); the noise rate is "
+        "β = ε_noise/(2G).",
+        _LM,
+    ),
+    _e(
+        "L̃",
+        "true_risk",
+        "The expected loss of a classifier on new data from the same source (its true risk).",
+        "L̃(Φ) = E[ℓ_h(Φ; z, y)] over the data distribution [PR10, Theorem 5.3].",
+        _LM,
+    ),
     # ---------------------------------------------------------------- label-DP by aggregation
     _e("m", "m", "The number of bags in label-DP by aggregation.", "m bags of k examples, m·k ≤ n [BMS, §2].", _LB),
     _e(
@@ -645,6 +674,13 @@ GLOSSARY: tuple[Entry, ...] = (
     ),
     _e("LAD", "LAD", "Least absolute deviations: the non-private median regression.", "argmin Σ|y − ⟨x, w⟩|.", _L1),
     _e(
+        "MAE",
+        "MAE",
+        "Mean absolute error: the average size of a prediction's miss, in the target's units (smaller is better).",
+        "MAE(w) = the mean of |y − ⟨x, w⟩| over the held-out rows: the ℓ1 loss the mechanism minimises [WX, §1].",
+        _L1,
+    ),
+    _e(
         "EM",
         "EM",
         "The exponential mechanism: pick an answer at random, better answers more likely.",
@@ -720,6 +756,7 @@ GLOSSARY: tuple[Entry, ...] = (
         "DR14",
         "KST12",
         "CMS11",
+        "CMS",
         "FTS17",
         "PR10",
         "BMS",

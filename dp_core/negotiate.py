@@ -25,6 +25,7 @@ import re
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -44,6 +45,7 @@ from .compare.registry import utility_metric_name
 from .data import Dataset, fingerprint_arrays
 from .exceptions import PrivacyLeakWarning
 from .learning_curve import _curve_arrays, extrapolate, fit_learning_curve
+from .preprocessing import DEFAULT_PREPROCESS
 from .rng import as_generator
 
 __all__ = [
@@ -392,6 +394,11 @@ def _at_epsilon(g: pd.DataFrame, eps: float, col: str) -> float:
     return float(np.interp(le, xs, ys))
 
 
+def _setting(spec) -> tuple:
+    """What a delta-only negotiation needs to match (everything but the grid and the trials)."""
+    return (spec.delta, spec.seed, spec.params, spec.preprocess, spec.test_fraction)
+
+
 def negotiate(
     ds: Dataset,
     targets: Sequence[Target | str],
@@ -404,14 +411,13 @@ def negotiate(
     eps_min: float = 0.01,
     eps_max: float = 20.0,
     n_points: int = 10,
-    k: int = 64,
-    m: int = 100,
-    rho: float = 0.1,
+    preprocess: str = DEFAULT_PREPROCESS,
     progress: Callable[[int, int], None] | None = None,
     result: CompareResult | None = None,
     solve_for: str = "epsilon",
     rows_factor: float = 1.0,
     fractions: Sequence[float] | None = None,
+    **params: Any,
 ) -> dict:
     """Answer targets for every applicable mechanism on ``ds``.
 
@@ -430,6 +436,9 @@ def negotiate(
         Monte-Carlo trials per grid point (each mechanism caps it) and root seed.
     eps_min, eps_max, n_points : float, float, int
         The log grid of the measured curves.
+    preprocess : str
+        How rows reach the unit ball (:data:`dp_core.preprocessing.PREPROCESS_METHODS`), passed to the
+        comparison (:attr:`dp_core.compare.CompareSpec.preprocess`).
     result : CompareResult, optional
         Reuse an existing comparison (its spec must match) instead of running one.
     solve_for : {"epsilon", "n"}
@@ -446,6 +455,9 @@ def negotiate(
     fractions : sequence of float, optional
         Training-row fractions of the learning curves (default :data:`LC_FRACTIONS` for the
         smallest n, :data:`LC_FRACTIONS_GRID` for ``rows_factor``).
+    **params
+        The mechanisms' comparison parameters (:func:`dp_core.compare.compare_param_specs`, declared
+        by their plug-ins; e.g. label-DP's ``k``, ``m``, ``rho``); missing ones take their defaults.
 
     Returns
     -------
@@ -488,7 +500,8 @@ def negotiate(
     delta_used = delta_t[0].value if delta_t else check_delta(delta)
     n_trials = check_int("n_trials", n_trials, lo=1, hi=100_000)
     grid = default_epsilons(eps_min, eps_max, n_points)
-    spec = make_spec(epsilons=grid, delta=delta_used, n_trials=n_trials, seed=seed, k=k, m=m, rho=rho)
+    common = {"delta": delta_used, "seed": seed, "preprocess": preprocess, **params}
+    spec = make_spec(epsilons=grid, n_trials=n_trials, **common)
     lc = None
     if util_t and solve_for == "epsilon":
         if result is None or result.spec != spec:
@@ -497,23 +510,13 @@ def negotiate(
             fr = LC_FRACTIONS_GRID if fractions is None else fractions
             lc = learning_curves(ds, spec, mechanisms=mechanisms, fractions=fr, result=result)
     elif util_t and solve_for == "n":
-        spec_n = make_spec(epsilons=(eps_chosen,), delta=delta_used, n_trials=n_trials, seed=seed, k=k, m=m, rho=rho)
+        spec_n = make_spec(epsilons=(eps_chosen,), n_trials=n_trials, **common)
         result = run_compare(ds, spec_n, mechanisms=mechanisms, progress=progress)
         fr = LC_FRACTIONS if fractions is None else fractions
         lc = learning_curves(ds, spec_n, mechanisms=mechanisms, fractions=fr, result=result)
-    elif result is None or (result.spec.delta, result.spec.seed, result.spec.k, result.spec.m, result.spec.rho) != (
-        delta_used,
-        seed,
-        k,
-        m,
-        rho,
-    ):
+    elif result is None or _setting(result.spec) != _setting(spec):
         # delta-only negotiation: no Monte-Carlo needed, just the prepared states
-        result = run_compare(
-            ds,
-            make_spec(epsilons=(eps_chosen,), delta=delta_used, n_trials=1, seed=seed, k=k, m=m, rho=rho),
-            mechanisms=mechanisms,
-        )
+        result = run_compare(ds, make_spec(epsilons=(eps_chosen,), n_trials=1, **common), mechanisms=mechanisms)
     rows = []
     fine = np.geomspace(1e-3, 1e3, 241)
     bound_cache: dict[str, dict] = {}

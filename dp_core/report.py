@@ -10,7 +10,6 @@ configuration and same seed give the same numbers.
 from __future__ import annotations
 
 import base64
-import dataclasses
 import html
 import importlib.metadata
 import platform
@@ -211,10 +210,13 @@ def build_report(
     cfg = config if config.dataset_fingerprint else config.replace(dataset_fingerprint=ds.fingerprint)
     st = compare_settings(cfg)
     spec = make_spec(
-        epsilons=st["grid"], delta=cfg.delta, n_trials=cfg.trials, seed=cfg.seed, k=cfg.k, m=cfg.m, rho=cfg.rho
+        epsilons=st["grid"],
+        delta=cfg.delta,
+        n_trials=cfg.trials,
+        seed=cfg.seed,
+        preprocess=cfg.preprocess,
+        **cfg.mechanism_params,
     )
-    if spec.preprocess != cfg.preprocess:  # the configuration's row preprocessing (dp_core.preprocessing)
-        spec = dataclasses.replace(spec, preprocess=cfg.preprocess)
     if result is None or result.spec != spec:
         result = run_compare(ds, spec, mechanisms=st["mechanisms"], progress=progress)
     if st["targets"] and negotiation is None:
@@ -229,9 +231,8 @@ def build_report(
             eps_min=st["eps_min"],
             eps_max=st["eps_max"],
             n_points=st["n_eps"],
-            k=cfg.k,
-            m=cfg.m,
-            rho=cfg.rho,
+            preprocess=cfg.preprocess,
+            **cfg.mechanism_params,
             result=result,
             solve_for=st["solve_for"],
             rows_factor=st["rows_factor"],

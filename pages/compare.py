@@ -3,33 +3,31 @@ smallest ε meeting a target, and share / export (link, JSON configuration, HTML
 
 import streamlit as st
 
+import dp_core
 from dp_core import display, registry
+from dp_core.audit.table import STATUS_CERTIFIED, STATUS_CLAIMED, STATUS_NOT_VALID
 from dp_core.compare import ADAPTERS, applicable_adapters, compare_param_specs, default_epsilons, make_spec
-from dp_core.compare.budget import budget_card, noise_table
-from dp_core.compare.figures import METRIC_TITLES, compare_figure, learning_curve_figure, negotiation_figure
+from dp_core.compare.budget import budget_card, headline, noise_table
+from dp_core.compare.figures import METRIC_TITLES, compare_figure
 from dp_core.compare.registry import STATUS_LABELS, adapter_key
 from dp_core.negotiate import answer_sentences, answer_table_for_people, rows_factor_words
 from dp_core.report import COMPARE_PAGE, targets_from_params
-from ui import badges, share, state, widgets
+from ui import background, badges, share, state, widgets
 from ui import cached_compare as cc
+from ui import cached_scope as scoped
 from ui.constants import (
     COMPARE_TABS,
-    GRID_OPTIONS,
-    N_EPS_OPTIONS,
-    ROWS_FACTOR_OPTIONS,
-    TDELTA_MAX,
     TVALUE_DEFAULTS,
-    TVALUE_LIMIT,
 )
+from ui.first_screen import KeyNumber, expert_section, first_screen, tip
 
 eps, delta, seed, trials = widgets.sidebar_controls()
 share.follow_pending_page(COMPARE_PAGE)
 
 st.title("⚖️ Compare and negotiate")
 st.markdown(
-    "Every mechanism that applies to the current dataset, run on the same data: utility against ε on one chart, "
-    "the privacy budget card at the ε chosen in the sidebar, the smallest ε that meets a stakeholder's target, "
-    "and a report anyone can re-run."
+    "**Which mechanism keeps the most utility for a given privacy budget on this dataset, and what budget does "
+    "a target need?** Every mechanism that applies is run on the same data."
 )
 ds = widgets.current_dataset()
 widgets.dataset_badge(ds)
@@ -43,51 +41,36 @@ TARGET_METRICS = {
 }
 
 
-def _init(key, default=None, options=None):
-    """Seed widget ``key`` from the link (validated by ui.state against ui.constants.URL_PARAMS) once."""
-    if key not in st.session_state:
-        st.session_state[key] = state.url_param(key, default, options=options)
-    elif options is not None and st.session_state[key] not in options:
-        st.session_state[key] = default
-
-
 applicable = [a.key for a in applicable_adapters(ds.task)]
-_init("eps_min", 0.05, GRID_OPTIONS)
-_init("eps_max", 10.0, GRID_OPTIONS)
-_init("n_eps", 8, N_EPS_OPTIONS)
-_init("view", "utility", tuple(VIEWS))
-if "mech" not in st.session_state:
-    # canonical names (``label-dp-bags``); links written with the adapter keys (``label_dp_bags``) still open
-    _mech_names = tuple(p.name for p in registry.plugins() if p.has("compare"))
-    st.session_state["mech"] = state.url_param("mech", "all", options=_mech_names + tuple(ADAPTERS))
-_init("tmetric", metric, tuple(TARGET_METRICS))
-_init("tvalue", TVALUE_DEFAULTS[st.session_state["tmetric"]])
-_init("tdelta", 0.0)
-_init("tsolve", "epsilon", ("epsilon", "n"))
-_init("trows", 1.0, ROWS_FACTOR_OPTIONS)
-_init("cview", "compare", COMPARE_TABS)
+# the open tab is not a widget of the idiom (st.tabs): restored from the link once, then kept by its callback
+if "cview" not in st.session_state:
+    state.set_widget("cview", state.url_param("cview", "compare", options=COMPARE_TABS))
+# the link's values of the widgets further down are read (and a refused value reported) here, at the top,
+# so that the message shows even when the page stops before those widgets (no mechanism could run)
+for _name in ("view", "tdelta", "tsolve", "trows"):
+    state.url_param(_name)
 
 
 def _reset_target_value():
     """A new target metric starts from its own sensible value (0.9 accuracy is no excess risk)."""
-    st.session_state["tvalue"] = TVALUE_DEFAULTS[st.session_state["tmetric"]]
+    state.set_widget("tvalue", TVALUE_DEFAULTS[st.session_state["tmetric"]])
 
 
 def _ask_rows(factor: float):
     """The one-click question "what if we had N times the rows?" (smallest ε at that size)."""
-    st.session_state["trows"] = factor
-    st.session_state["tsolve"] = "epsilon"
+    state.set_widget("trows", factor)
+    state.set_widget("tsolve", "epsilon")
 
 
 with st.expander("⚙️ Comparison settings", expanded=False):
     c1, c2, c3 = st.columns(3)
-    eps_min = c1.select_slider(
-        "Smallest ε of the grid", options=GRID_OPTIONS, key="eps_min", format_func=display.epsilon
-    )
-    eps_max = c2.select_slider(
-        "Largest ε of the grid", options=GRID_OPTIONS, key="eps_max", format_func=display.epsilon
-    )
-    n_eps = c3.select_slider("Grid points", options=N_EPS_OPTIONS, key="n_eps")
+    eps_min = state.widget("eps_min", label="Smallest ε of the grid", format_func=display.epsilon, container=c1)
+    eps_max = state.widget("eps_max", label="Largest ε of the grid", format_func=display.epsilon, container=c2)
+    n_eps = state.widget("n_eps", label="Grid points", container=c3, help="How many values of ε are run.")
+    if "mech" not in st.session_state:
+        # canonical names (``label-dp-bags``); links written with the adapter keys (``label_dp_bags``) still open
+        _mech_names = tuple(p.name for p in registry.plugins() if p.has("compare"))
+        state.set_widget("mech", state.url_param("mech", "all", options=_mech_names + tuple(ADAPTERS)))
     chosen = st.session_state["mech"]
     if st.session_state.get("_mech_last") != chosen or "mech_select" not in st.session_state:
         default_sel = (
@@ -95,7 +78,7 @@ with st.expander("⚙️ Comparison settings", expanded=False):
             if chosen in ("", "all")
             else [adapter_key(k) for k in chosen.split(",") if adapter_key(k) in applicable]
         )
-        st.session_state["mech_select"] = default_sel or applicable
+        state.set_widget("mech_select", default_sel or applicable)
     sel = st.multiselect(
         "Mechanisms",
         applicable,
@@ -103,8 +86,8 @@ with st.expander("⚙️ Comparison settings", expanded=False):
         key="mech_select",
         help="Every mechanism that applies to this dataset's task.",
     )
-    st.session_state["mech"] = (
-        "all" if set(sel) == set(applicable) or not sel else ",".join(registry.get(k).name for k in sel)
+    state.set_widget(
+        "mech", "all" if set(sel) == set(applicable) or not sel else ",".join(registry.get(k).name for k in sel)
     )
     st.session_state["_mech_last"] = st.session_state["mech"]
     # the chosen mechanisms' own comparison parameters (label-DP's k, m, ρ), declared by their plug-ins
@@ -122,13 +105,7 @@ page_params = {
     "eps_min": float(eps_min),
     "eps_max": float(eps_max),
     "n_eps": int(n_eps),
-    "view": st.session_state["view"],
     "mech": st.session_state["mech"],
-    "tmetric": st.session_state["tmetric"],
-    "tvalue": float(st.session_state["tvalue"]),
-    "tdelta": float(st.session_state["tdelta"]),
-    "tsolve": st.session_state["tsolve"],
-    "trows": float(st.session_state["trows"]),
     "cview": st.session_state["cview"],
 }
 
@@ -140,17 +117,46 @@ try:
         delta=delta,
         n_trials=trials,
         seed=seed,
+        preprocess=state.get("preprocess"),
         **{name: s.kind(state.get(name)) for name, s in compare_param_specs().items()},
     )
 except (TypeError, ValueError) as exc:
     widgets.show_error(exc)
     st.stop()
 
+# the sweep runs in the background, one block per mechanism (quick ones appear first); tests and scripts
+# run it inline
 try:
-    result = cc.compare(ds.name, ds.fingerprint, spec, mechanisms, ds)
+    sweep_keys, blocks = cc.sweep_blocks(ds, spec, mechanisms)
 except (TypeError, ValueError) as exc:
     widgets.show_error(exc)
     st.stop()
+background.start(
+    "compare_sweep",
+    repr((dp_core.__version__, ds.name, ds.fingerprint, spec, tuple(sweep_keys))),
+    blocks,
+    private=scoped.session_uses_upload(),
+)
+
+
+def _first_results(job) -> None:
+    """While the sweep runs: the chart of the mechanisms that have finished."""
+    if job.done():
+        return
+    part = cc.combined(job.finished(), sweep_keys)
+    if part is None or part.summary.empty:
+        st.caption(f"Running {len(sweep_keys)} mechanisms on {ds.name}; the first results appear here.")
+        return
+    names = ", ".join(ADAPTERS[k].title for k in sweep_keys if k in part.states)
+    st.caption(f"First results ({len(part.states)} of {len(sweep_keys)} mechanisms: {names}); the rest follow.")
+    st.plotly_chart(compare_figure(part, y="utility", eps_marker=eps), width="stretch", key="compare_first_chart")
+
+
+background.live_section("compare_sweep", _first_results, label="Running every mechanism")
+job = background.get_job("compare_sweep")
+if job is None or not job.done() or job.cancelled or job.error() is not None:
+    st.stop()
+result = cc.combined(job.result(), sweep_keys)
 
 if result.summary.empty or "method" not in result.summary.columns:
     # every mechanism was skipped or failed on this data (e.g. values near the float limit): say so, never a KeyError
@@ -163,12 +169,99 @@ if result.summary.empty or "method" not in result.summary.columns:
         st.warning(f"{ADAPTERS[key].title} could not be run: {why}")
     st.stop()
 
-TAB_LABELS = dict(zip(COMPARE_TABS, ["📈 Compare", "🪪 Privacy budget card", "🤝 Negotiate", "🔗 Share and export"]))
+# ------------------------------------------------------------------ the first screen
+#: The comparison's guarantee statuses in the words of the audit table's badges (when no stored audit backs one).
+COMPARE_STATUS = {
+    "certified": STATUS_CERTIFIED,
+    "claimed": STATUS_CLAIMED,
+    "refuted": STATUS_NOT_VALID,
+    "none": "no privacy claim",
+}
+top = headline(result, eps)
+_metric_title = METRIC_TITLES[result.metric]
+_short = "R²" if result.metric == "r2" else _metric_title.removeprefix("Test ").lower()
+best, best_lo = top["best"], top["best_labels_only"]
+audit_mech, _, audit_mode = (best["audit"] if best else "").partition("/")
+first_screen(
+    who=(
+        "each person in the dataset, from anyone who sees a model trained on it (methods marked *labels only* "
+        "protect only each person's label: their other columns are treated as public)."
+    ),
+    numbers=[
+        KeyNumber(
+            f"Best private {_short}",
+            display.number(best["utility"]) if best else display.MISSING,
+            help=(
+                f"{tip('ε', '')} The best measured {_metric_title.lower()} of a method that protects whole "
+                "records, at the ε chosen in the sidebar (mean over trials; its 95% interval is "
+                + (display.interval(best["utility_lo"], best["utility_hi"]) if best else display.MISSING)
+                + ")."
+            ),
+        ),
+        KeyNumber(
+            f"Non-private {_short}",
+            display.number(top["reference"]),
+            help="The same model fitted without any privacy: the most any mechanism could reach.",
+        ),
+        KeyNumber(
+            "Lost to privacy",
+            display.number(max(top["gap"], 0.0) if top["gap"] == top["gap"] else top["gap"]),
+            help=f"Non-private minus best private {_metric_title.lower()}: the price of the privacy budget"
+            + (
+                " (the best private run scored above the non-private fit here: the test set is small and the "
+                "difference is sampling noise)."
+                if top["gap"] < 0
+                else "."
+            ),
+        ),
+    ],
+    mechanism=audit_mech or None,
+    mode=audit_mode or None,
+    status=(COMPARE_STATUS.get(best["status"], best["status"]), best["statement"]) if best else None,
+    note=(
+        (
+            f"At ε = {display.epsilon(eps)} (the sidebar's budget), the best method whose guarantee holds: "
+            f"**{best['label']}** (its status on the right)."
+            if best
+            else f"No method whose guarantee holds was measured at ε = {display.epsilon(eps)}: widen the grid "
+            "in the comparison settings."
+        )
+        + (
+            f" Best of the weaker, labels-only methods: {best_lo['label']} ({display.number(best_lo['utility'])})."
+            if best_lo
+            else ""
+        )
+    ).strip()
+    or None,
+)
+view = state.widget(
+    "view", control="radio", label="Show", options=tuple(VIEWS), format_func=VIEWS.get, default="utility"
+)
+page_params["view"] = view
+st.plotly_chart(
+    cc.compare_chart(ds.name, ds.fingerprint, spec, mechanisms, view, float(eps), result),
+    width="stretch",
+    key="compare_chart",
+)
+st.caption(
+    f"Means over Monte-Carlo trials with 95% intervals (trials per mechanism in the legend; each "
+    f"mechanism caps the sidebar's {display.integer(trials)} trials at its own limit). "
+    + (
+        "Dashed: each method's theoretical bound on its excess risk."
+        if view == "excess_risk"
+        else "Dotted: the best non-private fit. Switch to 'Excess risk' to see the theoretical bounds."
+    )
+)
+
+# ------------------------------------------------------------------ for experts
+TAB_LABELS = dict(
+    zip(COMPARE_TABS, ["📈 Noise and caveats", "🪪 Privacy budget card", "🤝 Negotiate", "🔗 Share and export"])
+)
 _tab_key = {v: k for k, v in TAB_LABELS.items()}
 
 
 def _on_tab():
-    st.session_state["cview"] = _tab_key.get(st.session_state.get("cview_tab"), "compare")
+    state.set_widget("cview", _tab_key.get(st.session_state.get("cview_tab"), "compare"))
 
 
 tab_cmp, tab_card, tab_neg, tab_share = st.tabs(
@@ -179,25 +272,12 @@ tab_cmp, tab_card, tab_neg, tab_share = st.tabs(
 )
 
 with tab_cmp:
-    view = st.radio("Show", list(VIEWS), format_func=VIEWS.get, key="view", horizontal=True)
-    page_params["view"] = view
-    fig = compare_figure(result, y=view, eps_marker=eps)
-    st.plotly_chart(fig, width="stretch", key="compare_chart")
-    st.caption(
-        f"Means over Monte-Carlo trials with 95% intervals (trials per mechanism in the legend; each "
-        f"mechanism caps the sidebar's {display.integer(trials)} trials at its own limit). "
-        + (
-            "Dashed: each method's theoretical bound on its excess risk."
-            if view == "excess_risk"
-            else "Dotted: the best non-private fit. Switch to 'Excess risk' to see the theoretical bounds."
-        )
-    )
     st.subheader(f"Noise scales at ε = {display.epsilon(eps)}, δ = {display.delta(delta)}")
     widgets.table(noise_table(result, eps), key="compare_noise_table")
     if result.skipped:
         for key, why in result.skipped.items():
             st.warning(f"{ADAPTERS[key].title} was not run on this dataset: {why}")
-    with st.expander("Preprocessing and caveats"):
+    with expert_section("Preprocessing and caveats"):
         for key, notes in result.notes.items():
             for n in notes:
                 st.markdown(f"- **{ADAPTERS[key].title}**: {n}")
@@ -216,7 +296,6 @@ with tab_card:
         f"**What each mechanism reaches at ε = {display.epsilon(eps)}** "
         f"({METRIC_TITLES[result.metric].lower()}, measured, 95% interval):"
     )
-    _metric_title = METRIC_TITLES[result.metric]
     widgets.table(
         card["utility"],
         key="compare_card_utility",
@@ -252,27 +331,41 @@ with tab_neg:
         "it) and, for excess-risk targets, from the theoretical bound."
     )
     n1, n2, n3 = st.columns(3)
-    tmetric = n1.selectbox(
-        "Target", list(TARGET_METRICS), format_func=TARGET_METRICS.get, key="tmetric", on_change=_reset_target_value
+    tmetric = state.widget(
+        "tmetric",
+        control="select",
+        label="Target",
+        options=tuple(TARGET_METRICS),
+        default=metric,
+        format_func=TARGET_METRICS.get,
+        container=n1,
+        on_change=_reset_target_value,
     )
-    tvalue = n2.number_input(
-        "Value",
-        key="tvalue",
-        format="%.4g",
+    tvalue = state.widget(
+        "tvalue",
+        control="number",
+        label="Value",
+        default=TVALUE_DEFAULTS[tmetric],
         step=0.01,
+        format_func="%.4g",
+        container=n2,
         disabled=tmetric == "none",
-        min_value=-TVALUE_LIMIT,
-        max_value=TVALUE_LIMIT,
     )
-    tdelta = n3.number_input(
-        "δ at most (0 = no δ target)", key="tdelta", min_value=0.0, max_value=TDELTA_MAX, format="%.1e", step=1e-6
+    tdelta = state.widget(
+        "tdelta",
+        control="number",
+        label="δ at most (0 = no δ target)",
+        step=1e-6,
+        format_func="%.1e",
+        container=n3,
+        help=tip("δ"),
     )
     s1, s2 = st.columns([3, 2])
-    solve = s1.radio(
-        "Solve for",
-        ("epsilon", "n"),
-        key="tsolve",
-        horizontal=True,
+    solve = state.widget(
+        "tsolve",
+        control="radio",
+        label="Solve for",
+        container=s1,
         disabled=tmetric == "none",
         format_func={
             "epsilon": "the smallest ε",
@@ -281,10 +374,11 @@ with tab_neg:
     )
     rows_factor = 1.0
     if solve == "epsilon" and tmetric != "none":
-        rows_factor = s2.select_slider(
-            "With how many times the rows",
-            options=ROWS_FACTOR_OPTIONS,
-            key="trows",
+        rows_factor = state.widget(
+            "trows",
+            control="select_slider",
+            label="With how many times the rows",
+            container=s2,
             format_func=lambda f: "the data as it is" if f == 1 else f"{display.number(f)}×",
             help="Above 1× the measured curves are extrapolated from learning curves (each mechanism run on "
             "subsamples of the data) and the bounds are evaluated at that many rows.",
@@ -298,8 +392,8 @@ with tab_neg:
             "tmetric": tmetric,
             "tvalue": float(tvalue),
             "tdelta": float(tdelta),
-            "tsolve": st.session_state["tsolve"],
-            "trows": float(st.session_state["trows"]),
+            "tsolve": solve,
+            "trows": float(st.session_state.get("trows", 1.0)),
         }
     )
     try:
@@ -337,31 +431,43 @@ with tab_neg:
         for line in answer_sentences(answer):
             st.markdown(f"- {line}")
         widgets.table(answer_table_for_people(answer), key="compare_answer_table")
-        if answer.get("learning_curve"):
-            st.plotly_chart(learning_curve_figure(answer), width="stretch", key="learning_curve_chart")
-        if answer.get("grid") and answer["rows_factor"] == 1.0:
-            st.plotly_chart(
-                negotiation_figure(
-                    result
-                    if answer["delta_used"] == delta
-                    else cc.compare(
-                        ds.name,
-                        ds.fingerprint,
-                        make_spec(
-                            epsilons=grid,
-                            delta=answer["delta_used"],
-                            n_trials=trials,
-                            seed=seed,
-                            **dict(spec.params),
-                        ),
-                        mechanisms,
-                        ds,
+        show_grid = bool(answer.get("grid")) and answer["rows_factor"] == 1.0
+        at_delta = None
+        if show_grid:
+            at_delta = (
+                result
+                if answer["delta_used"] == delta
+                else cc.compare(
+                    ds.name,
+                    ds.fingerprint,
+                    make_spec(
+                        epsilons=grid,
+                        delta=answer["delta_used"],
+                        n_trials=trials,
+                        seed=seed,
+                        preprocess=spec.preprocess,
+                        **dict(spec.params),
                     ),
-                    answer,
-                ),
-                width="stretch",
-                key="negotiation_chart",
+                    mechanisms,
+                    ds,
+                )
             )
+        figs = cc.negotiation_charts(
+            ds.name,
+            ds.fingerprint,
+            spec,
+            mechanisms,
+            tuple(targets),
+            float(eps),
+            solve,
+            float(rows_factor),
+            answer,
+            at_delta,
+        )
+        if figs["learning_curve"] is not None:
+            st.plotly_chart(figs["learning_curve"], width="stretch", key="learning_curve_chart")
+        if figs["negotiation"] is not None:
+            st.plotly_chart(figs["negotiation"], width="stretch", key="negotiation_chart")
         if answer["k_answers"]:
             st.markdown("**Label-DP by aggregation: smallest bag size k**")
             widgets.table(

@@ -1,4 +1,5 @@
-"""Home: what the app is for, the dataset (demo or upload), the privacy budget in plain words."""
+"""Home: a plain first screen (what ε and δ mean, the current dataset, noise against ε), then the dataset,
+its public bounds and preprocessing, the details of the budget, and the pages."""
 
 import pandas as pd
 import streamlit as st
@@ -7,17 +8,20 @@ from dp_core import data as dpdata
 from dp_core import display, explain
 from dp_core.exceptions import DataValidationError
 from ui import cached, state, widgets
+from ui.first_screen import KeyNumber, expert_section, first_screen, tip
 from ui.pages import PAGES
 
 st.title("🔐 Privacy-Utility Explorer")
-st.markdown(
-    "See what differential privacy costs. Pick a dataset and a privacy budget here, then open a mechanism page: "
-    "each one shows the noise it adds, the guarantee **as claimed by the paper** and, where the paper is wrong, "
-    "the **corrected** one, and the utility **measured** by really running the mechanism many times."
+st.caption(
+    "See what differential privacy costs: each mechanism page shows the noise it adds, its guarantee and the "
+    "accuracy measured by really running it many times."
 )
 
 eps, delta, _seed, _trials = widgets.sidebar_controls()
 st.page_link("pages/start_here.py", label="**New here? Start here:** a guided tour in six steps", icon="🧭")
+# The first screen is drawn into this container at the end of the script, once the dataset section below
+# has taken this run's choice (an upload is read in the page body, not in a callback).
+first = st.container()
 
 # ------------------------------------------------------------------ dataset
 st.header("1 · Dataset")
@@ -132,7 +136,7 @@ with st.expander("Preview (first 20 rows)", expanded=False):
     st.dataframe(display.table(_preview, headers=_own, sig=4), width="stretch", hide_index=True)
 
 # ------------------------------------------------------------------ preprocessing
-st.subheader("Public bounds, declared once")
+st.header("2 · Public bounds, declared once")
 st.markdown(
     "Every mechanism assumes each feature vector has norm ‖x‖ ≤ 1. The explorer gets there from **public "
     "per-column bounds** (a range, a typical value and a spread for each column, known without looking at the "
@@ -175,40 +179,70 @@ if pbounds.data_derived:
 else:
     st.caption("These bounds are public: preprocessing with them leaks nothing, so no page shows a leak warning.")
 
-# ------------------------------------------------------------------ budget
-st.header("2 · What ε and δ mean")
+# ------------------------------------------------------------------ the budget in detail
 meaning = explain.budget_meaning(epsilon=eps, delta=delta, n=ds.n)
 sig = cached.gaussian_sigmas(eps, delta)
-b1, b2, b3 = st.columns(3)
-b1.metric("ε (set in the sidebar)", display.epsilon(eps), help="Use the slider or type an exact value in the sidebar.")
-b2.metric("Odds can change by at most", f"× {display.number(meaning['odds_factor'])}")
-lo, hi = meaning["posterior_from_half"]
-b3.metric("A 50 % guess becomes at most", display.percent(hi))
-st.markdown(
-    f"With ε = **{display.epsilon(eps)}**, whatever anyone learns from the output, the odds of any statement about "
-    "**one** person "
-    f"change by a factor of at most e^ε = **{display.number(meaning['odds_factor'])}**, whether or not that person's "
-    "record was "
-    f"used. Someone 50 % sure of a fact about you could end up between **{display.percent(lo)}** and "
-    f"**{display.percent(hi)}** sure. δ = **{display.delta(delta)}** is the probability that this promise may fail; "
-    f"it should be far below 1/n (here 1/n = {display.delta(1 / ds.n)})."
-)
-if meaning["delta_warning"]:
-    st.warning(
-        f"δ·n = {display.number(delta * ds.n)} ≥ 1: a mechanism could publish one whole record and still meet δ. "
-        "Choose a smaller δ.",
-        icon="⚠️",
+with expert_section("What ε and δ mean, in detail"):
+    lo, hi = meaning["posterior_from_half"]
+    st.metric("A 50 % guess becomes at most", display.percent(hi), help=tip("ε"))
+    st.markdown(
+        f"With ε = **{display.epsilon(eps)}**, whatever anyone learns from the output, the odds of any statement "
+        "about **one** person change by a factor of at most e^ε = "
+        f"**{display.number(meaning['odds_factor'])}**, whether or not that person's record was used. Someone 50 % "
+        f"sure of a fact about you could end up between **{display.percent(lo)}** and **{display.percent(hi)}** "
+        f"sure. δ = **{display.delta(delta)}** is the probability that this promise may fail; it should be far "
+        f"below 1/n (here 1/n = {display.delta(1 / ds.n)})."
     )
-st.plotly_chart(explain.posterior_figure(epsilon=eps), width="stretch", key="posterior_chart")
-st.markdown(
-    f"**Noise for one count (sensitivity 1):** Laplace scale {display.number(sig['laplace'])}; Gaussian σ "
-    f"{display.number(sig['analytic'])} (analytic, Balle–Wang)"
-    + (
-        f", {display.number(sig['classic'])} with the classic formula."
-        if sig["classic"] == sig["classic"]
-        else "; the classic formula does not apply above ε = 1."
+    st.plotly_chart(explain.posterior_figure(epsilon=eps), width="stretch", key="posterior_chart")
+    st.markdown(
+        f"**Noise for one count (sensitivity 1):** Laplace scale b = {display.number(sig['laplace'])}; Gaussian σ "
+        f"{display.number(sig['analytic'])} (analytic, Balle–Wang)"
+        + (
+            f", {display.number(sig['classic'])} with the classic formula."
+            if sig["classic"] == sig["classic"]
+            else "; the classic formula does not apply above ε = 1."
+        )
     )
-)
+
+# ------------------------------------------------------------------ the first screen (drawn at the top)
+with first:
+    st.markdown(
+        f"**What ε and δ mean.** With a privacy budget ε = **{display.epsilon(eps)}**, anything published is about "
+        "as likely with or without any one person's record: the odds of any conclusion about that person change by "
+        f"at most × {display.number(meaning['odds_factor'])}. δ = **{display.delta(delta)}** is the small chance "
+        "that this promise fails; keep it far below one in the number of rows."
+    )
+    _bounds = widgets.public_bounds(ds)
+    _origin = (
+        "so they are not public (see the warning below)"
+        if _bounds.data_derived
+        else "declared public, so preprocessing with them leaks nothing"
+    )
+    _title = info.title if info is not None else ds.name.removeprefix("upload:")
+    first_screen(
+        who="each person whose record is in the dataset, from anyone who sees what a mechanism publishes.",
+        numbers=[
+            KeyNumber("ε (set in the sidebar)", display.epsilon(eps), help=tip("ε")),
+            KeyNumber(
+                "Odds can change by at most",
+                f"× {display.number(meaning['odds_factor'])}",
+                help="The factor e^ε: how much any conclusion about one person can move because of their record.",
+            ),
+            KeyNumber("Noise on one count (Laplace scale)", display.number(sig["laplace"]), help=tip("b")),
+        ],
+        note=(
+            f"Dataset: **{_title}**, {display.integer(ds.n)} rows, {display.integer(ds.d)} features, {ds.task}. "
+            f"Column bounds: {_bounds.source}, {_origin}. Change the dataset below."
+        ),
+        chart=cached.noise_figure(eps, delta),
+        chart_key="noise_chart",
+    )
+    if meaning["delta_warning"]:
+        st.warning(
+            f"δ·n = {display.number(delta * ds.n)} ≥ 1: a mechanism could publish one whole record and still meet "
+            f"δ. Choose δ below {display.delta(1 / ds.n)} (one over the number of rows) in the sidebar.",
+            icon="⚠️",
+        )
 
 # ------------------------------------------------------------------ pages
 st.header("3 · Explore")

@@ -45,14 +45,14 @@ if (
     and not state.url_gave("k", "m")
     and (_auto is None or _auto[0] != _auto_key)
 ):
-    state.assign("k", suggestion.k)
-    state.assign("m", suggestion.m)
+    state.set_widget("k", suggestion.k)
+    state.set_widget("m", suggestion.m)
     st.session_state["lb_auto_km"] = (_auto_key, (suggestion.k, suggestion.m))
 
 
 def _use_suggestion(kk: int, mm: int) -> None:
-    state.assign("k", int(kk))
-    state.assign("m", int(mm))
+    state.set_widget("k", int(kk))
+    state.set_widget("m", int(mm))
 
 
 # ------------------------------------------------------------------ the first screen's settings
@@ -92,10 +92,10 @@ with expert_section("Settings for experts: label noise and label range"):
     if st.session_state.get("lb_range_fp", ds.fingerprint) != ds.fingerprint:
         # another dataset: its own label range and data promise, never the previous dataset's
         y_lo0, y_hi0 = (known[0], known[1]) if known else (float(ds.y.min()), float(ds.y.max()))
-        state.assign("lb_public", known is not None)
-        state.assign("lb_lo", float(y_lo0))
-        state.assign("lb_hi", float(y_hi0) if y_hi0 > y_lo0 else float(y_lo0) + 1.0)
-        state.forget("lb_gamma")
+        state.set_widget("lb_public", known is not None)
+        state.set_widget("lb_lo", float(y_lo0))
+        state.set_widget("lb_hi", float(y_hi0) if y_hi0 > y_lo0 else float(y_lo0) + 1.0)
+        state.forget_widget("lb_gamma", url=True)
     st.session_state["lb_range_fp"] = ds.fingerprint
     public = state.widget(
         "lb_public",

@@ -1,4 +1,11 @@
-"""Large-margin Gaussian classifier (Pathak & Raj): the paper's mechanism as printed, repaired and corrected."""
+"""Large-margin Gaussian classifier (Pathak & Raj): the paper's mechanism as printed, repaired and corrected.
+
+The page opens with a plain first screen (who is protected, the noise, the guarantee with its audit status,
+test accuracy beside the non-private fit, one chart); settings, accounting, the printed mechanism's flaws,
+Monte-Carlo sweeps and bounds follow in titled expert sections (computed only when opened).
+"""
+
+import functools
 
 import streamlit as st
 
@@ -12,67 +19,32 @@ from ui import background, badges, cached, state, widgets
 from ui import cached_large_margin_gaussian as clm
 from ui import cached_scope as scoped
 from ui import jobs_large_margin_gaussian as lmj
-from ui.constants import (
-    LM_BDELTA_OPTIONS,
-    LM_DATASETS,
-    LM_H_OPTIONS,
-    LM_K_MAX,
-    LM_K_MIN,
-    LM_LAM_OPTIONS,
-    LM_MODES,
-    LM_N_MAX,
-    LM_N_MIN,
-    LM_N_STEP,
-)
+from ui.constants import url_spec
+from ui.first_screen import KeyNumber, expert_section, first_screen, tip
 
 st.title("🎯 Large-margin Gaussian classifier")
 widgets.audit_link("large-margin-gaussian", "repaired-psd-off")
 st.markdown(
-    "Each class is one Gaussian ellipsoid, encoded as a positive semidefinite matrix Φ_c; a point goes to the "
-    "class with the smallest Mahalanobis distance, and the Φ_c are trained with a smoothed hinge loss and a trace "
-    "regulariser. Privacy comes from **objective perturbation**: a random matrix is added to the training "
-    "objective. Source: Pathak & Raj, *Large Margin Multiclass Gaussian Classification with Differential Privacy*."
+    "A classifier that gives each class an ellipse-shaped region, trained with a random term added to its "
+    "objective so that the released classifier reveals little about any one training point "
+    "(Pathak & Raj, *Large Margin Multiclass Gaussian Classification with Differential Privacy*)."
 )
 
 eps, _delta_dp, seed, trials = widgets.sidebar_controls()
 st.sidebar.caption(
-    "This mechanism is pure ε-DP: the sidebar's δ is not used here. The δ on this page is the "
-    "confidence of the utility bounds."
+    "This mechanism's guarantee has no failure probability: the sidebar's δ is not used here. The δ in the "
+    "settings below is the confidence of the utility bounds."
 )
 
-MODES = LM_MODES
-LAM_OPTIONS = LM_LAM_OPTIONS
-MU_OPTIONS = ("= λ",) + LAM_OPTIONS
-H_OPTIONS = LM_H_OPTIONS
-BDELTA_OPTIONS = LM_BDELTA_OPTIONS
-DEMO = LM_DATASETS
+MODES = lmg.MODES
 EPS_GRID = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 MU_GRID = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3)
 H_GRID = (0.05, 0.1, 0.2, 0.5, 1.0)
-
-
-def _init(key, default, kind=None, options=None):
-    """Seed widget ``key`` from the link once (validated by ui.state against ui.constants.URL_PARAMS)."""
-    if key not in st.session_state:
-        st.session_state[key] = state.url_param(key, default, options=options)
-
+DEMO = tuple(o for o in url_spec("lm_data").options if o != "home")
 
 home_ds = widgets.current_dataset()
 home_ok = home_ds.is_classification
 data_options = list(DEMO) + (["home"] if home_ok and home_ds.name not in DEMO else [])
-_init("lm_data", "gaussian_classes", str, tuple(data_options))
-_init("lm_mode", "corrected", str, MODES)
-_init("lm_lam", 0.01, float, LAM_OPTIONS)
-_init("lm_mu", "= λ", str, tuple(str(v) for v in MU_OPTIONS))
-_init("lm_h", 0.5, float, H_OPTIONS)
-_init("lm_n", 1000, int)
-_init("lm_k", 2, int)
-_init("lm_psd", "on", str, ("on", "off"))
-_init("lm_sem", "target", str, ("target", "paper"))
-_init("lm_jac", "conservative", str, ("conservative", "tight"))
-_init("lm_bdelta", 0.05, float, BDELTA_OPTIONS)
-if "lm_draw" not in st.session_state:
-    st.session_state["lm_draw"] = 0
 
 
 def _data_label(v):
@@ -81,119 +53,127 @@ def _data_label(v):
     return DATASETS[v].title if v in DATASETS else v
 
 
-with st.expander("⚙️ Data and mechanism settings", expanded=True):
-    c1, c2, c3 = st.columns(3)
-    data_choice = c1.selectbox(
-        "Dataset (classification)",
-        data_options,
-        key="lm_data",
-        format_func=_data_label,
-        help="Upload a CSV with a class column on the Home page to use it here.",
+c1, c2 = st.columns([1, 1])
+data_choice = state.widget(
+    "lm_data",
+    control="select",
+    label="Dataset (classification)",
+    options=data_options,
+    format_func=_data_label,
+    container=c1,
+    help="Upload a CSV with a class column on the Home page to use it here.",
+)
+if not home_ok:
+    c1.caption(f"The Home page dataset ({home_ds.name}) is a {home_ds.task} dataset; this page needs classes.")
+mode = state.widget(
+    "lm_mode",
+    control="radio",
+    label="Version of the mechanism",
+    format_func=lmg.MODE_LABELS.get,
+    container=c2,
+    help="R is the corrected, private mechanism. P and P+ are the paper's mechanism as printed "
+    "and minimally repaired: neither is differentially private.",
+)
+first = st.container()  # the first screen, drawn once the numbers are known
+
+with expert_section("⚙️ Settings: regulariser, Huber width, projection, budget split"):
+    s1, s2, s3 = st.columns(3)
+    if data_choice == "gaussian_classes":
+        n = state.widget("lm_n", control="number", container=s1, help=tip("n"))
+    else:
+        n = None
+    try:
+        if data_choice == "home":
+            ds = home_ds
+        elif data_choice == "gaussian_classes":
+            ds = cached.load_demo("gaussian_classes", int(n), int(seed))
+        else:
+            ds = cached.load_demo(data_choice)
+        sugg = clm.suggestion(ds.name, ds.d, ds.n, int(ds.n_classes or 2))
+    except (DataValidationError, ValueError, TypeError) as exc:
+        widgets.show_error(exc)
+        st.stop()
+    # a new dataset gets the settings suggested for it (projection dimension and regulariser)
+    state.reset_on_change("lm_data", data_choice, {"lm_k": sugg.k, "lm_lam": sugg.lam})
+    lam = state.widget(
+        "lm_lam", default=sugg.lam, control="select_slider", format_func=fmt.number, container=s2, help=tip("λ")
     )
-    if not home_ok:
-        c1.caption(f"The Home page dataset ({home_ds.name}) is a {home_ds.task} dataset; this page needs classes.")
-    mode = c2.radio(
-        "Mode",
-        MODES,
-        key="lm_mode",
-        format_func=lmg.MODE_LABELS.get,
-        help="R is the corrected, private mechanism. P and P+ are the paper's mechanism as printed "
-        "and minimally repaired: both are NOT differentially private.",
+    h = state.widget("lm_h", control="select_slider", format_func=fmt.number, container=s3, help=tip("h"))
+    s4, s5, s6 = st.columns(3)
+    mu_raw = state.widget(
+        "lm_mu",
+        control="select_slider",
+        label="Strong convexity μ (R only)",
+        format_func=lambda v: v if v == "= λ" else fmt.number(float(v)),
+        container=s4,
+        help=(tip("μ") or "") + " P+ forces μ = λ; P has μ = 0 (the paper's literal objective).",
     )
-    psd = c3.radio(
-        "PSD constraint on Φ_c",
-        ("on", "off"),
-        key="lm_psd",
-        horizontal=True,
+    if ds.name != "gaussian_classes":
+        k = state.widget(
+            "lm_k",
+            default=sugg.k,
+            control="number",
+            label="Projection dimension k (public)",
+            hi=min(lmg.experiments.MAX_D, ds.d),
+            container=s5,
+            help="Real data are projected to k dimensions by a fixed random matrix (public: drawn without looking "
+            "at the data). k = 2 lets the page draw decision regions; more dimensions keep more of the data but "
+            f"add noise. Suggested here: {sugg.reason}.",
+        )
+    else:
+        k = sugg.k
+    psd = state.widget(
+        "lm_psd",
+        control="radio",
+        label="PSD constraint on Φ_c",
+        container=s6,
         help="Off is the variant covered by the objective-perturbation proof; on relies on the "
         "constrained analysis of Kifer, Smith & Thakurta (2012). The printed mode is always on.",
     )
-    c4, c5, c6 = st.columns(3)
-    lam = c4.select_slider("λ (trace regulariser)", options=LAM_OPTIONS, key="lm_lam", format_func=fmt.number)
-    mu_raw = c5.select_slider(
-        "μ (strong convexity, R only)",
-        options=[str(v) for v in MU_OPTIONS],
-        key="lm_mu",
-        format_func=lambda v: v if v == "= λ" else fmt.number(float(v)),
-        help="P+ forces μ = λ; P has μ = 0 (the paper's literal objective).",
-    )
-    h = c6.select_slider("h (Huber width)", options=H_OPTIONS, key="lm_h", format_func=fmt.number)
-    c7, c8, c9 = st.columns(3)
-    if data_choice == "gaussian_classes":
-        n = c7.number_input("n (training points)", min_value=LM_N_MIN, max_value=LM_N_MAX, step=LM_N_STEP, key="lm_n")
-    else:
-        n = None
-    k = c8.number_input(
-        "k (public projection dimension, d > k)",
-        min_value=LM_K_MIN,
-        max_value=LM_K_MAX,
-        step=1,
-        key="lm_k",
-        help="Real data are projected to k dimensions by a fixed random matrix (public: drawn "
-        "without looking at the data). k = 2 lets the page draw decision regions.",
-    )
-    semantics = c9.radio(
-        "ε semantics",
-        ("target", "paper"),
-        key="lm_sem",
-        horizontal=True,
+    s7, s8, s9 = st.columns(3)
+    semantics = state.widget(
+        "lm_sem",
+        control="radio",
+        label="ε semantics",
+        container=s7,
         help="target: ε is the total budget (CMS split). paper: ε goes to the noise and the "
         "guarantee is ε + k. P always uses paper semantics.",
     )
-    jacobian = st.radio(
-        "Jacobian count r_J (R only)",
-        ("conservative", "tight"),
-        key="lm_jac",
-        horizontal=True,
+    jacobian = state.widget(
+        "lm_jac",
+        control="radio",
+        label="Jacobian count r_J (R only)",
         format_func={"conservative": "conservative: 2(C − 1)", "tight": "tight: C − 1"}.get,
+        container=s8,
+        help=tip("r_J"),
     )
+    bdelta = state.widget(
+        "lm_bdelta",
+        control="select_slider",
+        label="Bound confidence δ (utility bounds, not the privacy δ)",
+        format_func=fmt.delta,
+        container=s9,
+        help="Failure probability of the utility bounds below; not the δ of differential privacy.",
+    )
+    st.caption(f"Suggested for this dataset: {sugg.reason}.")
 
-state.sync_url(
-    {
-        "lm_data": data_choice,
-        "lm_mode": mode,
-        "lm_lam": float(lam),
-        "lm_mu": mu_raw,
-        "lm_h": float(h),
-        "lm_n": int(st.session_state["lm_n"]),
-        "lm_k": int(k),
-        "lm_psd": psd,
-        "lm_sem": semantics,
-        "lm_jac": jacobian,
-    }
-)
 mu = None if mu_raw == "= λ" else float(mu_raw)
 psd_on = psd == "on" or mode == "printed"
 
 try:
-    if data_choice == "home":
-        ds = home_ds
-    elif data_choice == "gaussian_classes":
-        ds = cached.load_demo("gaussian_classes", int(n), int(seed))
-    else:
-        ds = cached.load_demo(data_choice)
-    widgets.dataset_badge(ds)
     task = clm.task(ds.name, ds.fingerprint, None, int(k), int(seed), _ds=ds)
 except (DataValidationError, ValueError, TypeError) as exc:
-    widgets.show_error(exc)
+    with first:
+        widgets.dataset_badge(ds)
+        widgets.show_error(exc)
+        st.info(
+            "No usable setting exists for this data: the classifier needs at least two classes in the training "
+            "part and 2 to 10 classes overall. More rows per class (or fewer classes) would change that."
+        )
     st.stop()
 
 tkey = (task.name, task.n, task.d, task.n_classes)
 fp = ds.fingerprint
-if task.data_dependent:
-    st.warning(
-        "Preprocessing used the data itself (column standardisation): this leaks information that the "
-        "privacy guarantee does not cover. A deployment would declare public feature ranges instead.",
-        icon="🔓",
-    )
-with st.expander("Preprocessing (what was done to the data)"):
-    for note in task.notes:
-        st.markdown(f"- {note}")
-    st.markdown(
-        f"- {fmt.integer(task.n)} training rows, {fmt.integer(task.X_test.shape[0])} test rows, "
-        f"d = {fmt.integer(task.d)}, C = {fmt.integer(task.n_classes)} classes; inputs enter as z = (x, 1)/√2 (the "
-        "printed mode uses (x, 1))."
-    )
 
 try:
     config = lmg.LargeMarginGaussian(
@@ -210,224 +190,279 @@ try:
         float(eps), task.n, task.d, task.n_classes, float(lam), float(h), mu, mode, semantics, jacobian, psd_on
     )
 except (ValueError, TypeError) as exc:
-    widgets.show_error(exc)
+    with first:
+        widgets.show_error(exc)
     st.stop()
 
-# ------------------------------------------------------------------------------ 1. privacy accounting
-st.header("1 · Privacy accounting")
-if mode == "corrected":
-    widgets.guarantee_badge(
-        "corrected",
-        f"{acc['status']}: ε = {fmt.number(acc['eps_claimed'], sig=4)} in total "
-        f"(noise {fmt.number(acc['eps_noise'], sig=4)} + Jacobian "
-        f"{fmt.number(acc['k'], sig=4)}).",
-    )
-else:
-    widgets.guarantee_badge("broken", f"{lmg.MODE_LABELS[mode]}. {acc['reason']}")
-    widgets.guarantee_badge(
-        "claimed",
-        f"ε′ = ε + k = {fmt.number(acc['eps_prime'], sig=4)} (k = "
-        f"{fmt.number(acc['k_printed'], sig=4)} with α = 1/(2h) = "
-        f"{fmt.number(acc['alpha'], sig=4)})"
-        if mode == "printed"
-        else f"ε = {fmt.number(acc['eps_claimed'], sig=4)} ({semantics} semantics; k_P = "
-        f"{fmt.number(acc['k'], sig=4)}).",
-    )
-badges.audit_badge("large-margin-gaussian", badges.large_margin_audit_mode(mode, psd_on))
-m = st.columns(5)
-m[0].metric(
-    "noise dimension", fmt.integer(acc["noise_dim"]), help="p² = (d+1)² shared by every class (P, P+) or C·p² (R)"
-)
-m[1].metric("noise rate β", fmt.number(acc["beta"], sig=4), help="density ∝ exp(−β‖N‖_F)")
-m[2].metric(
-    "E‖N‖ (mean noise norm)",
-    fmt.number(acc["expected_noise_norm"], sig=4),
-    help=f"SD {fmt.number(acc['sd_noise_norm'], sig=4)}",
-)
-m[3].metric("ε spent on the noise", fmt.number(acc["eps_noise"], sig=4))
-m[4].metric("claimed total ε", fmt.number(acc["eps_claimed"], sig=4))
-m = st.columns(5)
-m[0].metric(
-    "Jacobian term k",
-    fmt.number(acc["k"], sig=4),
-    help=f"k_P = {fmt.number(acc['k_printed'], sig=4)} (paper), "
-    f"k_R = {fmt.number(acc['k_corrected'], sig=4)} (corrected, at μ)",
-)
-m[1].metric(
-    "extra regularisation Δ", fmt.number(acc["Delta"], sig=4), help="CMS fallback when k ≥ ε (target semantics)"
-)
-m[2].metric("μ_eff", fmt.number(acc["mu_eff"], sig=4))
-m[3].metric("G (gradient bound)", fmt.number(acc["G"], sig=4))
-m[4].metric("κ (Hessian bound)", fmt.number(acc["kappa"], sig=4))
-st.markdown("**The three modes at this setting**")
-rows = []
-for mo in MODES:
-    a = clm.accounting(
-        float(eps),
-        task.n,
-        task.d,
-        task.n_classes,
-        float(lam),
-        float(h),
-        mu,
-        mo,
-        semantics,
-        jacobian,
-        True if mo == "printed" else psd_on,
-    )
-    rows.append(
-        {
-            "mode": lmg.MODE_LABELS[mo],
-            "privacy status": a["status"],
-            "claimed ε": fmt.number(a["eps_claimed"], sig=4, inf=fmt.NO_GUARANTEE),
-            "β": fmt.number(a["beta"], sig=4),
-            "E‖N‖": fmt.number(a["expected_noise_norm"], sig=4),
-            "why": a["reason"] or "noise over all C·p² coordinates, calibrated to the multiclass sensitivity 2G",
-        }
-    )
-widgets.table(rows, key="lm_modes_table")
+if "lm_draw" not in st.session_state:
+    st.session_state["lm_draw"] = 0
 
-# ------------------------------------------------------------------------------ 2. decision regions
-st.header("2 · Decision regions: non-private and one private draw")
-b1, b2 = st.columns([1, 3])
-if b1.button("🎲 Resample noise", key="lm_resample"):
-    st.session_state["lm_draw"] += 1
+
+def _next_draw() -> None:
+    st.session_state["lm_draw"] = int(st.session_state.get("lm_draw", 0)) + 1
+
+
 draw = clm.one_draw(tkey, fp, config, int(st.session_state["lm_draw"]), int(seed), _task=task)
-b2.caption(f"Draw #{fmt.integer(st.session_state['lm_draw'])} · ‖N‖ = {fmt.number(draw['noise_norm'], sig=4)}.")
-k1, k2, k3 = st.columns(3)
-k1.metric("non-private test accuracy", fmt.number(draw["acc_np"]))
-if draw["unbounded"]:
-    k2.metric("private test accuracy", "no release")
-    k3.metric("agreement with non-private", "—")
-    st.error(
-        "This noise draw makes the printed objective **unbounded below**: the mechanism has no output "
-        "(n·λ·I_Φ + sym(b) is not positive semidefinite).",
-        icon="⛔",
-    )
-else:
-    k2.metric(f"private test accuracy ({mode})", fmt.number(draw["acc_p"]))
-    k3.metric("agreement with non-private", fmt.number(draw["agreement"]))
-if task.d == 2:
-    fig = lmf.decision_regions_figure(
-        [
-            ("non-private Φ*", draw["phi_star"]),
-            (f"private ({lmg.MODE_LABELS[mode]}), ε = {fmt.epsilon(eps)}", draw["phi"]),
-        ],
-        task.X_train,
-        task.y_train,
-        scale=draw["scale"],
-    )
-    st.plotly_chart(fig, key="lm_regions")
-    st.caption(
-        "Background: the class each point of the unit disk is assigned to. Ellipses: "
-        "{x : (x − μ_c)ᵀΨ_c(x − μ_c) = 1} recovered from Φ_c (drawn only when Ψ_c is positive definite)."
-    )
-else:
-    st.info(
-        f"Decision regions are drawn for d = 2; this data has d = {fmt.integer(task.d)}. Set k = 2 above to project it "
-        "to "
-        "two dimensions (a public projection)."
-    )
+acc_np = clm.nonprivate_accuracy(tkey, fp, config, int(seed), _task=task)
 
-# ------------------------------------------------------------------------------ 3. the two flaws
-st.header("3 · The two flaws of the printed mechanism (live numbers)")
-f1, f2 = st.columns(2)
-with f1:
-    st.subheader("Flaw 1: no minimiser for most draws")
-    ub = clm.unbounded_share(task.d, task.n, float(lam), EPS_GRID, 20_000, int(seed))
-    st.plotly_chart(
-        lmf.unbounded_figure(
-            ub, title=f"P: share of unbounded draws (d = {fmt.integer(task.d)}, nλ = {fmt.number(task.n * lam)})"
+# ------------------------------------------------------------------------------ the first screen
+with first:
+    widgets.dataset_badge(ds)
+    private = mode == "corrected"
+    guarantee = (
+        f"ε = {fmt.epsilon(acc['eps_claimed'])}" if private else f"claimed ε = {fmt.epsilon(acc['eps_claimed'])}"
+    )
+    acc_value = "no release" if draw["unbounded"] else fmt.number(draw["acc_p"])
+    acc_delta = f"non-private {fmt.number(acc_np)}"
+    numbers = [
+        KeyNumber(
+            "Noise added",
+            fmt.number(acc["expected_noise_norm"], sig=3),
+            help="The average size of the random matrix added to the training objective (its norm). "
+            "Larger means more noise, more privacy and less accuracy.",
         ),
-        key="lm_unbounded",
-    )
-    here = clm.unbounded_share(task.d, task.n, float(lam), (float(eps),), 20_000, int(seed))
-    st.metric(
-        f"unbounded draws at ε = {fmt.epsilon(eps)}",
-        fmt.percent(here["share"].iloc[0]),
-        help="Exact test per draw: the objective is bounded below iff n·λ·I_Φ + sym(b) is PSD.",
-    )
-    st.caption(
-        "The trace regulariser and the noise are both linear in Φ, so moving every Φ_c along t·vvᵀ "
-        "lowers the objective without limit whenever vᵀ(nλI_Φ + sym(b))v < 0. Because I_Φ has a zero "
-        "corner, this happens for at least half of all draws, whatever ε, n or λ."
-    )
-with f2:
-    st.subheader("Flaw 2: shared noise leaves the class differences untouched")
-    lk = clm.leak(tkey, fp, float(eps), float(lam), float(h), 20, int(seed), _task=task)
-    rows = []
-    for _, r in lk.iterrows():
-        rows.append(
-            {
-                "mode": lmg.MODE_LABELS[r["method"]],
-                "PSD": "on" if r["psd"] else "off",
-                "max ‖ΔΦᵖ − ΔΦ*‖": fmt.number(r["max_diff_error"], scale=1.0, zero_below=1e-9),
-                "draws with exact leak": fmt.percent(r["exact_leak_share"]),
-                "test predictions = non-private": fmt.percent(r["agreement"]),
-            }
+        KeyNumber(
+            "Privacy guarantee",
+            guarantee,
+            help=(tip("ε") or "")
+            + ("" if private else " P and P+ are not differentially private: this ε is only what the paper claims."),
+        ),
+        KeyNumber(
+            "Test accuracy (private)",
+            acc_value,
+            delta=acc_delta,
+            delta_arrow="off",
+            help="Share of held-out test points classified correctly by this private release, beside the "
+            "same classifier trained without noise.",
+        ),
+    ]
+    if task.d == 2:
+        chart = clm.regions_figure(
+            tkey, fp, config, int(st.session_state["lm_draw"]), int(seed), _draw=draw, _task=task
         )
-    widgets.table(rows, key="lm_leak_table")
-    st.caption(
-        "ΔΦ = (Φ_c − Φ_0) for every class c: the only thing argmin_c zᵀΦ_c z depends on. One noise matrix "
-        "b added to every class only moves the class average, so with PSD off P+ releases Φ*_c − sym(b)/(nμ): "
-        "the class differences, and therefore every prediction, are exactly the non-private ones "
-        f"(20 draws at ε = {fmt.epsilon(eps)}). R draws independent noise for every class."
+        caption = (
+            "Which class each point of the plane is assigned to, without privacy (left) and by the private "
+            "release (right). Dots: training points."
+        )
+    else:
+        chart = lmf.accuracy_bars_figure(
+            [
+                ("guessing (chance)", 1.0 / task.n_classes),
+                ("private release", None if draw["unbounded"] else draw["acc_p"]),
+                ("trained without privacy", acc_np),
+            ],
+            title="Test accuracy",
+        )
+        caption = (
+            f"The data have {fmt.integer(task.d)} dimensions after the public projection: the class regions are "
+            "drawn when k = 2 (Settings)."
+        )
+    notes = [
+        lmg.utility_note(
+            float("nan") if draw["unbounded"] else draw["acc_p"],
+            acc_np,
+            task.n_classes,
+            k=int(k) if ds.name != "gaussian_classes" else None,
+        )
+    ]
+    if task.data_dependent:
+        notes.append(
+            "🔓 Columns were scaled with statistics of the data itself: the guarantee does not cover that step "
+            "(see Preprocessing)."
+        )
+    note = " ".join(t for t in notes if t) or None
+    first_screen(
+        who="each training point, its features and its class, from anyone who sees the released classifier.",
+        numbers=numbers,
+        mechanism="large-margin-gaussian",
+        mode=badges.large_margin_audit_mode(mode, psd_on),
+        chart=chart,
+        chart_caption=caption,
+        chart_key="lm_regions" if task.d == 2 else "lm_accuracy_bars",
+        note=note,
+    )
+    b1, b2 = st.columns([1, 3])
+    b1.button("🎲 Draw new noise", key="lm_resample", on_click=_next_draw)
+    b2.caption(
+        f"Draw #{fmt.integer(st.session_state['lm_draw'])} · noise size {fmt.number(draw['noise_norm'], sig=4)}."
+    )
+    if draw["unbounded"]:
+        st.error(
+            "This noise draw makes the printed objective **unbounded below**: the mechanism has no output.",
+            icon="⛔",
+        )
+
+with expert_section("Preprocessing (what was done to the data)"):
+    if task.data_dependent:
+        st.warning(
+            "Preprocessing used the data itself (column standardisation): this leaks information that the "
+            "privacy guarantee does not cover. A deployment would declare public feature ranges instead.",
+            icon="🔓",
+        )
+    for note_text in task.notes:
+        st.markdown(f"- {note_text}")
+    st.markdown(
+        f"- {fmt.integer(task.n)} training rows, {fmt.integer(task.X_test.shape[0])} test rows, "
+        f"d = {fmt.integer(task.d)}, C = {fmt.integer(task.n_classes)} classes; inputs enter as z = (x, 1)/√2 (the "
+        "printed mode uses (x, 1))."
     )
 
-# ------------------------------------------------------------------------------ 4. Monte-Carlo sweeps
-st.header("4 · Accuracy against ε, excess risk against ε and n, regularisation (measured)")
-bdelta = st.select_slider(
-    "Bound confidence δ (utility-bound failure probability — not a DP δ)",
-    options=BDELTA_OPTIONS,
-    key="lm_bdelta",
-    format_func=fmt.delta,
-)
-state.sync_url({"lm_bdelta": float(bdelta)})
-n_trials = int(min(trials, 200))
-st.caption(
-    f"{fmt.integer(n_trials)} noise draws per point (the sidebar's Monte-Carlo trials, at most 200), all three "
-    f"modes, ε ∈ {{{', '.join(fmt.epsilon(e) for e in EPS_GRID)}}}; trial t uses the same seed at every ε."
-)
-lm_pressed = st.button("▶ Run the Monte-Carlo sweeps", key="lm_run")
-if lm_pressed:
-    st.session_state["lm_ran"] = True
-if st.session_state.get("lm_ran"):
-    try:
-        base = lmg.LargeMarginGaussian(
-            epsilon=float(eps),
-            lam=float(lam),
-            mu=mu,
-            h=float(h),
-            psd=psd == "on",
-            semantics=semantics,
-            jacobian=jacobian,
+with expert_section(
+    "1 · Privacy accounting: noise rate, budget split, Jacobian term, the three modes", key="lm_sec_accounting"
+) as _open:
+    if _open:
+        if mode == "corrected":
+            widgets.guarantee_badge(
+                "corrected",
+                f"{acc['status']}: ε = {fmt.number(acc['eps_claimed'], sig=4)} in total "
+                f"(noise {fmt.number(acc['eps_noise'], sig=4)} + Jacobian "
+                f"{fmt.number(acc['k'], sig=4)}).",
+            )
+        else:
+            widgets.guarantee_badge("broken", f"{lmg.MODE_LABELS[mode]}. {acc['reason']}")
+            widgets.guarantee_badge(
+                "claimed",
+                f"ε′ = ε + k = {fmt.number(acc['eps_prime'], sig=4)} (k = "
+                f"{fmt.number(acc['k_printed'], sig=4)} with α = 1/(2h) = "
+                f"{fmt.number(acc['alpha'], sig=4)})"
+                if mode == "printed"
+                else f"ε = {fmt.number(acc['eps_claimed'], sig=4)} ({semantics} semantics; k_P = "
+                f"{fmt.number(acc['k'], sig=4)}).",
+            )
+        m = st.columns(5)
+        m[0].metric(
+            "noise dimension",
+            fmt.integer(acc["noise_dim"]),
+            help="p² = (d+1)² shared by every class (P, P+) or C·p² (R)",
         )
-        ns = tuple(v for v in (100, 200, 500, 1000, 2000, 5000, 10000, 20000) if 2 * task.n_classes <= v <= task.n)
-        if task.n not in ns:
-            ns = ns + (task.n,)
-        exc_mode = mode
-        blocks = lmj.sweep_blocks(
-            task,
-            base,
-            epsilons=EPS_GRID,
-            modes=MODES,
-            exc_mode=exc_mode,
-            ns=ns,
-            delta=float(bdelta),
-            mu_grid=MU_GRID,
-            h_grid=H_GRID,
-            n_trials=n_trials,
-            seed=int(seed),
-            quick=background.in_server(),
+        m[1].metric("noise rate β", fmt.number(acc["beta"], sig=4), help="density ∝ exp(−β‖N‖_F)")
+        m[2].metric(
+            "E‖N‖ (mean noise norm)",
+            fmt.number(acc["expected_noise_norm"], sig=4),
+            help=f"SD {fmt.number(acc['sd_noise_norm'], sig=4)}",
         )
-        job_key = repr((dp_core.__version__, tkey, fp, base, ns, float(bdelta), n_trials, int(seed)))
-        background.start("lm_sweeps", job_key, blocks, private=scoped.session_uses_upload(), restart=lm_pressed)
-    except (ValueError, TypeError) as exc:
-        widgets.show_error(exc)
-        st.session_state["lm_ran"] = False
+        m[3].metric("ε spent on the noise", fmt.number(acc["eps_noise"], sig=4))
+        m[4].metric("claimed total ε", fmt.number(acc["eps_claimed"], sig=4))
+        m = st.columns(5)
+        m[0].metric(
+            "Jacobian term k",
+            fmt.number(acc["k"], sig=4),
+            help=f"k_P = {fmt.number(acc['k_printed'], sig=4)} (paper), "
+            f"k_R = {fmt.number(acc['k_corrected'], sig=4)} (corrected, at μ)",
+        )
+        m[1].metric(
+            "extra regularisation Δ", fmt.number(acc["Delta"], sig=4), help="CMS fallback when k ≥ ε (target semantics)"
+        )
+        m[2].metric("μ_eff", fmt.number(acc["mu_eff"], sig=4))
+        m[3].metric("G (gradient bound)", fmt.number(acc["G"], sig=4))
+        m[4].metric("κ (Hessian bound)", fmt.number(acc["kappa"], sig=4))
+        st.markdown("**The three modes at this setting**")
+        rows = []
+        for mo in MODES:
+            a = clm.accounting(
+                float(eps),
+                task.n,
+                task.d,
+                task.n_classes,
+                float(lam),
+                float(h),
+                mu,
+                mo,
+                semantics,
+                jacobian,
+                True if mo == "printed" else psd_on,
+            )
+            rows.append(
+                {
+                    "mode": lmg.MODE_LABELS[mo],
+                    "privacy status": a["status"],
+                    "claimed ε": fmt.number(a["eps_claimed"], sig=4, inf=fmt.NO_GUARANTEE),
+                    "β": fmt.number(a["beta"], sig=4),
+                    "E‖N‖": fmt.number(a["expected_noise_norm"], sig=4),
+                    "why": a["reason"]
+                    or "noise over all C·p² coordinates, calibrated to the multiclass sensitivity 2G",
+                }
+            )
+        widgets.table(rows, key="lm_modes_table")
+
+with expert_section("2 · This draw in detail", key="lm_sec_draw") as _open:
+    if _open:
+        k1, k2, k3 = st.columns(3)
+        k1.metric(
+            "non-private fit, same regularisation",
+            fmt.number(draw["acc_np"]),
+            help="Test accuracy of the noise-free fit of the objective this draw perturbs (μ_eff, including the "
+            "extra regularisation Δ of the budget split); the first screen's non-private number has no Δ.",
+        )
+        if draw["unbounded"]:
+            k2.metric("private test accuracy", "no release")
+            k3.metric("agreement with non-private", "—")
+            st.caption(
+                "This draw: n·λ·I_Φ + sym(b) is not positive semidefinite, so the printed objective has no minimiser."
+            )
+        else:
+            k2.metric(f"private test accuracy ({mode})", fmt.number(draw["acc_p"]))
+            k3.metric("agreement with non-private", fmt.number(draw["agreement"]))
+        st.caption(
+            f"‖N‖ = {fmt.number(draw['noise_norm'], sig=4)} for this draw. Background of the first screen's "
+            "chart: the class each point of the unit disk is assigned to. Ellipses: "
+            "{x : (x − μ_c)ᵀΨ_c(x − μ_c) = 1} recovered from Φ_c (drawn only when Ψ_c is positive definite)."
+        )
+        if task.d != 2:
+            st.info(
+                f"Decision regions are drawn for d = 2; this data has d = {fmt.integer(task.d)}. Set k = 2 in "
+                "Settings to project it to two dimensions (a public projection)."
+            )
+
+with expert_section("3 · The two flaws of the printed mechanism (live numbers)", key="lm_sec_flaws") as _open:
+    if _open:
+        f1, f2 = st.columns(2)
+        with f1:
+            st.subheader("Flaw 1: no minimiser for most draws")
+            ub = clm.unbounded_share(task.d, task.n, float(lam), EPS_GRID, 20_000, int(seed))
+            st.plotly_chart(
+                lmf.unbounded_figure(
+                    ub,
+                    title=f"P: share of unbounded draws (d = {fmt.integer(task.d)}, nλ = {fmt.number(task.n * lam)})",
+                ),
+                key="lm_unbounded",
+            )
+            here = clm.unbounded_share(task.d, task.n, float(lam), (float(eps),), 20_000, int(seed))
+            st.metric(
+                f"unbounded draws at ε = {fmt.epsilon(eps)}",
+                fmt.percent(here["share"].iloc[0]),
+                help="Exact test per draw: the objective is bounded below iff n·λ·I_Φ + sym(b) is PSD.",
+            )
+            st.caption(
+                "The trace regulariser and the noise are both linear in Φ, so moving every Φ_c along t·vvᵀ "
+                "lowers the objective without limit whenever vᵀ(nλI_Φ + sym(b))v < 0. Because I_Φ has a zero "
+                "corner, this happens for at least half of all draws, whatever ε, n or λ."
+            )
+        with f2:
+            st.subheader("Flaw 2: shared noise leaves the class differences untouched")
+            lk = clm.leak(tkey, fp, float(eps), float(lam), float(h), 20, int(seed), _task=task)
+            rows = []
+            for _, r in lk.iterrows():
+                rows.append(
+                    {
+                        "mode": lmg.MODE_LABELS[r["method"]],
+                        "PSD": "on" if r["psd"] else "off",
+                        "max ‖ΔΦᵖ − ΔΦ*‖": fmt.number(r["max_diff_error"], scale=1.0, zero_below=1e-9),
+                        "draws with exact leak": fmt.percent(r["exact_leak_share"]),
+                        "test predictions = non-private": fmt.percent(r["agreement"]),
+                    }
+                )
+            widgets.table(rows, key="lm_leak_table")
+            st.caption(
+                "ΔΦ = (Φ_c − Φ_0) for every class c: the only thing argmin_c zᵀΦ_c z depends on. One noise matrix "
+                "b added to every class only moves the class average, so with PSD off P+ releases Φ*_c − sym(b)/(nμ): "
+                "the class differences, and therefore every prediction, are exactly the non-private ones "
+                f"(20 draws at ε = {fmt.epsilon(eps)}). R draws independent noise for every class."
+            )
 
 
-def _render_sweeps(job) -> None:
+def _render_sweeps(job, n_trials: int, exc_mode: str) -> None:
+    """The sweeps finished so far (quick results first)."""
     done = job.finished()
     got = lmj.latest(done, "accuracy")
     if got is None:
@@ -529,36 +564,89 @@ def _render_sweeps(job) -> None:
     )
 
 
-if st.session_state.get("lm_ran"):
-    background.live_section("lm_sweeps", _render_sweeps, label="Running the Monte-Carlo sweeps")
-else:
-    st.info("Press the button to run the sweeps (they take a few seconds to a minute; results are cached).")
-
-# ------------------------------------------------------------------------------ 5. bounds and noise
-st.header("5 · Bounds in three tiers and the noise norm")
-tab = clm.bounds_table(acc, float(bdelta), draw["phi_star_norm"])
-if mode == "printed":
-    st.warning(
-        "The printed mode has no valid bound: its objective is not strongly convex (and usually has no "
-        "minimiser). Only the paper's printed values are shown.",
-        icon="⚠️",
+@st.fragment
+def _sweeps_section() -> None:
+    """Section 4 (a fragment: its Run button reruns only this section, not the first screen)."""
+    n_trials = int(min(trials, 200))
+    st.caption(
+        f"{fmt.integer(n_trials)} noise draws per point (the sidebar's Monte-Carlo trials, at most 200), all three "
+        f"modes, ε ∈ {{{', '.join(fmt.epsilon(e) for e in EPS_GRID)}}}; trial t uses the same seed at every ε."
     )
-widgets.table(tab, sig=4, key="lm_bounds_table")
-st.caption(
-    f"‖Φ*‖_F = {fmt.number(draw['phi_star_norm'], sig=4)} (from the non-private fit) enters term B. This draw: "
-    f"J(Φᵖ) − J(Φ*) = {fmt.number(draw['excess'], sig=4)}, pathwise bound 2ρ²/(n²μ_eff) = "
-    f"{fmt.number(draw['pathwise_bound'], sig=4)}."
-)
-norms = clm.noise_samples(acc["noise_dim"], acc["beta"], 2000, int(seed))
-rad = clm.radii(acc["noise_dim"], acc["beta"], float(bdelta), task.d, acc["eps_noise"], acc["shared_noise"])
-st.plotly_chart(
-    lmf.noise_norm_figure(
-        norms,
-        dim=acc["noise_dim"],
-        beta=acc["beta"],
-        radii=rad,
-        method=mode,
-        title="Sampled noise norms ‖N‖ with the exact density and the radii at δ",
-    ),
-    key="lm_noise",
-)
+    lm_pressed = st.button("▶ Run the Monte-Carlo sweeps", key="lm_run")
+    if lm_pressed:
+        st.session_state["lm_ran"] = True
+    if st.session_state.get("lm_ran"):
+        try:
+            base = lmg.LargeMarginGaussian(
+                epsilon=float(eps),
+                lam=float(lam),
+                mu=mu,
+                h=float(h),
+                psd=psd == "on",
+                semantics=semantics,
+                jacobian=jacobian,
+            )
+            ns = lmj.n_grid(task.n, task.n_classes)
+            blocks = lmj.sweep_blocks(
+                task,
+                base,
+                epsilons=EPS_GRID,
+                modes=MODES,
+                exc_mode=mode,
+                ns=ns,
+                delta=float(bdelta),
+                mu_grid=MU_GRID,
+                h_grid=H_GRID,
+                n_trials=n_trials,
+                seed=int(seed),
+                quick=background.in_server(),
+            )
+            job_key = repr((dp_core.__version__, tkey, fp, base, ns, float(bdelta), n_trials, int(seed)))
+            background.start("lm_sweeps", job_key, blocks, private=scoped.session_uses_upload(), restart=lm_pressed)
+        except (ValueError, TypeError) as exc:
+            widgets.show_error(exc)
+            st.session_state["lm_ran"] = False
+    if st.session_state.get("lm_ran"):
+        background.live_section(
+            "lm_sweeps",
+            functools.partial(_render_sweeps, n_trials=n_trials, exc_mode=mode),
+            label="Running the Monte-Carlo sweeps",
+        )
+    else:
+        st.info("Press the button to run the sweeps (they take a few seconds to a minute; results are cached).")
+
+
+with expert_section(
+    "4 · Accuracy against ε, excess risk against ε and n, regularisation (measured)", key="lm_sec_sweeps"
+) as _open:
+    if _open:
+        _sweeps_section()
+
+with expert_section("5 · Bounds in three tiers and the noise norm", key="lm_sec_bounds") as _open:
+    if _open:
+        tab = clm.bounds_table(acc, float(bdelta), draw["phi_star_norm"])
+        if mode == "printed":
+            st.warning(
+                "The printed mode has no valid bound: its objective is not strongly convex (and usually has no "
+                "minimiser). Only the paper's printed values are shown.",
+                icon="⚠️",
+            )
+        widgets.table(tab, sig=4, key="lm_bounds_table")
+        st.caption(
+            f"‖Φ*‖_F = {fmt.number(draw['phi_star_norm'], sig=4)} (from the non-private fit) enters term B. This draw: "
+            f"J(Φᵖ) − J(Φ*) = {fmt.number(draw['excess'], sig=4)}, pathwise bound 2ρ²/(n²μ_eff) = "
+            f"{fmt.number(draw['pathwise_bound'], sig=4)}."
+        )
+        norms = clm.noise_samples(acc["noise_dim"], acc["beta"], 2000, int(seed))
+        rad = clm.radii(acc["noise_dim"], acc["beta"], float(bdelta), task.d, acc["eps_noise"], acc["shared_noise"])
+        st.plotly_chart(
+            lmf.noise_norm_figure(
+                norms,
+                dim=acc["noise_dim"],
+                beta=acc["beta"],
+                radii=rad,
+                method=mode,
+                title="Sampled noise norms ‖N‖ with the exact density and the radii at δ",
+            ),
+            key="lm_noise",
+        )

@@ -187,6 +187,7 @@ QUICK: dict[str, dict[str, str | None]] = {
         "--n-eps": "3",
         "--mechanisms": "output-perturbation",
     },
+    "compare": {"--dataset": "iris", "--trials": "2", "--n-eps": "2", "--mechanisms": "output-perturbation"},
     "report": {"--out": "{tmp}/report.html", "--config": "{tmp}/config.json"},
 }
 # reproduce: --quick and two trials; still tens of seconds, so the tests stop it at the time limit.

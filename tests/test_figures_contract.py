@@ -746,8 +746,13 @@ def cases_l1_exponential():
                 probs = {"tight": an.density["tight"]}
             return lf.density_figure(an.density_points, probs, marks=marks)
 
+        def releases(d=dataset, f=feats, s=std):
+            an = _l1_analysis(d, f, s)
+            return lf.releases_figure(an.result.em_draws, an.result.lad_w, an.feature_names)
+
         yield f"residual_histogram[{dataset},{feats}]", f"{mod}.residual_histogram", resid
         yield f"density_figure[{dataset},{feats}]", f"{mod}.density_figure", density
+        yield f"releases_figure[{dataset},{feats}]", f"{mod}.releases_figure", releases
     yield "rate_figure", f"{mod}.rate_figure", lambda: lf.rate_figure(_l1_sweep("rates")[0])
     for a in ("A1", "A3"):
         yield (

@@ -160,7 +160,11 @@ PLUGIN = Mechanism(
     aliases=("toy-old",),
     page="pages/toy_mean.py",
     icon="🧸",
-    params=(ParamSpec("clip", float, 1.0, 0.01, 100.0, private=LOWER_IS_PRIVATE, label="clip"),),
+    params=(
+        ParamSpec("clip", float, 1.0, 0.01, 100.0, private=LOWER_IS_PRIVATE, label="clip"),
+        ParamSpec("span", int, 3, 1, 100, label="toy span"),  # a shared comparison parameter (like label-DP's k)
+    ),
+    compare_params=("span",),
     hooks={"cli": f"{__name__}.cli", "compare": f"{__name__}.compare:ADAPTER", "audit": f"{__name__}.audit:AUDIT"},
 )
 '''
@@ -192,7 +196,9 @@ class ToyAdapter(BlockAdapter):
         return ds
 
     def block(self, state, point, seeds, spec):
-        return pd.DataFrame({"method": "toy_mean", "trial": range(len(seeds)), "utility": 0.0, "excess_risk": 0.0})
+        # the utility shows which shared parameter and preprocessing reached the adapter
+        util = spec.span / 100 + (0.3 if spec.preprocess == "minmax" else 0.0)
+        return pd.DataFrame({"method": "toy_mean", "trial": range(len(seeds)), "utility": util, "excess_risk": 0.0})
 
 ADAPTER = register(ToyAdapter())
 """
@@ -256,6 +262,74 @@ def test_a_toy_fifth_mechanism_appears_everywhere_without_a_shared_edit(toy_plug
     from ui.constants import url_spec
 
     assert url_spec("clip").default == 1.0 and url_spec("clip").hi == 100.0
+
+
+def test_a_toy_shared_parameter_flows_through_the_config_and_negotiate(toy_plugin, capsys):
+    from dp_core.compare import SHARED_DEFAULTS, SHARED_KEYS, ExplorerConfig, config_from_json, make_spec
+    from dp_core.data import load_dataset
+    from dp_core.negotiate import negotiate
+
+    # the configuration knows the toy's shared parameter: default, attribute, JSON, link, validation
+    assert SHARED_KEYS["span"] is int and SHARED_DEFAULTS["span"] == 3
+    assert list(SHARED_KEYS)[-2:] == ["dataset", "preprocess"]  # plug-in keys sit before them, as k, m, rho do
+    cfg = ExplorerConfig(span=7, k=8, dataset="iris")
+    assert cfg.span == 7 and cfg.k == 8 and cfg.mechanism_params["span"] == 7
+    assert json.loads(cfg.to_json())["span"] == 7
+    assert config_from_json(cfg.to_json()) == cfg
+    assert ExplorerConfig.from_query(cfg.to_query()).span == 7
+    assert ExplorerConfig().span == 3
+    assert cfg.replace(span=9).span == 9
+    with pytest.raises(ValueError, match="span"):
+        ExplorerConfig(span=0)
+    with pytest.raises(TypeError, match="spam"):
+        ExplorerConfig(spam=1)
+    # the comparison spec and negotiate() take it (and the shared preprocessing) as keywords
+    assert make_spec(epsilons=[1.0], delta=1e-5, n_trials=1, seed=0, span=5).span == 5
+    ds = load_dataset("iris")
+    kw = {"mechanisms": ["toy_mean"], "n_trials": 2, "n_points": 3, "eps_min": 0.1, "eps_max": 1.0}
+    met = negotiate(ds, ["accuracy=0.5"], span=60, **kw)["methods"][0]
+    missed = negotiate(ds, ["accuracy=0.5"], span=40, **kw)["methods"][0]
+    rescued = negotiate(ds, ["accuracy=0.5"], span=40, preprocess="minmax", **kw)["methods"][0]
+    assert met["epsilon_measured"] == pytest.approx(0.1)
+    assert missed["epsilon_measured"] == math.inf  # not met on the grid
+    assert rescued["epsilon_measured"] == pytest.approx(0.1)
+    # and the command line has one option per shared parameter, plus --preprocess
+    base = ["negotiate", "--dataset", "iris", "--target", "accuracy=0.5", "--mechanisms", "toy-mean"]
+    base += ["--trials", "2", "--n-eps", "3", "--eps-min", "0.1", "--eps-max", "1"]
+    assert main([*base, "--span", "40"]) == 0
+    assert json.loads(capsys.readouterr().out)["methods"][0]["epsilon_measured"] == "inf"  # not met
+    assert main([*base, "--span", "40", "--preprocess", "minmax"]) == 0
+    assert json.loads(capsys.readouterr().out)["methods"][0]["epsilon_measured"] == pytest.approx(0.1)
+    assert main([*base, "--span", "0"]) == 2
+    assert "span" in capsys.readouterr().err
+
+
+def _shared_span_page():
+    import streamlit as st
+
+    from ui import share, state
+
+    st.text(f"span={state.get('span')}")
+    state.sync_url()
+    st.text(f"config span={share.current_config('pages/home.py').span}")
+
+
+def test_a_toy_shared_parameter_is_a_shared_app_setting(toy_plugin):
+    """The app reads a plug-in's shared parameter from the link (validated) and keeps it in the URL."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_shared_span_page, default_timeout=60)
+    at.query_params["span"] = "7"
+    at.run()
+    assert not at.exception, at.exception
+    assert [t.value for t in at.text] == ["span=7", "config span=7"]
+    assert at.query_params["span"] in (["7"], "7")
+    fresh = AppTest.from_function(_shared_span_page, default_timeout=60)
+    fresh.query_params["span"] = "1000"  # out of the declared range [1, 100]: clamped, with a message
+    fresh.run()
+    assert [t.value for t in fresh.text] == ["span=100", "config span=100"]
+    default = AppTest.from_function(_shared_span_page, default_timeout=60).run()
+    assert [t.value for t in default.text] == ["span=3", "config span=3"]
 
 
 def test_every_mechanism_page_is_in_the_navigation_once():

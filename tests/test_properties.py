@@ -298,7 +298,7 @@ def test_engine_targets_are_discovered():
         "input_perturbation_params",
         "privacy_params",
         "LargeMarginGaussian",
-        "ExplorerConfig",
+        "CompareSpec",  # ExplorerConfig now takes the plug-ins' parameters as keywords (not introspectable)
         "make_census",
     ):
         assert expected in names, sorted(names)
@@ -433,6 +433,7 @@ def test_cli_commands_are_discovered():
         "simulate label-dp-bags",
         "reproduce large-margin-gaussian",
         "audit laplace",
+        "compare",
         "negotiate",
         "report",
     } <= names
@@ -451,7 +452,7 @@ def test_cli_base_settings_succeed(tmp_path):
         assert res.code == 0, (cmd.name, res.err)
 
 
-FAST_CMDS = [c for c in COMMANDS if c.verb in ("calibrate", "negotiate", "report", "audit", "reproduce")]
+FAST_CMDS = [c for c in COMMANDS if c.verb in ("calibrate", "compare", "negotiate", "report", "audit", "reproduce")]
 REPRODUCE_MODULES = ("input_perturbation", "l1_exponential", "label_dp_bags", "large_margin_gaussian")
 
 

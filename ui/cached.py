@@ -32,3 +32,18 @@ def gaussian_sigmas(epsilon: float, delta: float, sensitivity: float = 1.0) -> d
         "classic": classic,
         "laplace": calibration.laplace_scale(epsilon=epsilon, sensitivity=sensitivity),
     }
+
+
+@scoped.cache_data(max_entries=16, show_spinner=False, upload_independent=True)
+def noise_curves(delta: float, _version: str = dp_core.__version__):
+    """The noise-against-ε curves of Home's first chart (they depend on δ only)."""
+    from dp_core import explain
+
+    return explain.noise_curves(delta=delta)
+
+
+def noise_figure(epsilon: float, delta: float):
+    """Home's first chart: noise for one count against ε, the current setting marked (curves cached by δ)."""
+    from dp_core import explain
+
+    return explain.noise_figure(epsilon=epsilon, delta=delta, curves=noise_curves(delta))

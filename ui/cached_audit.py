@@ -49,3 +49,25 @@ def audit_table_row(mechanism: str, mode: str, _version: str = dp_core.__version
     from dp_core.audit.table import audit_row
 
     return audit_row(mechanism, mode)
+
+
+@scoped.cache_resource(max_entries=24, show_spinner=False)
+def audit_figures(
+    mechanism: str,
+    mode: str,
+    pair: str,
+    epsilon: float,
+    delta: float,
+    runs: int,
+    seed: int,
+    pair_seed: int,
+    options: tuple,
+    dataset_name: str,
+    fingerprint: str,
+    _report: AuditReport,
+    _version: str = dp_core.__version__,
+) -> tuple:
+    """``(histogram, convergence)`` figures of the audit with these arguments (built once; never modified)."""
+    from dp_core.audit.report import convergence_figure, histogram_figure
+
+    return histogram_figure(_report), convergence_figure(_report)

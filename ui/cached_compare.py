@@ -9,7 +9,15 @@ Demo data go to the server's shared cache, an upload only to this session's memo
 from __future__ import annotations
 
 import dp_core
-from dp_core.compare import CompareResult, CompareSpec, ExplorerConfig, config_from_json, run_compare
+from dp_core.compare import (
+    CompareResult,
+    CompareSpec,
+    ExplorerConfig,
+    applicable_adapters,
+    combine_results,
+    config_from_json,
+    run_compare,
+)
 from dp_core.negotiate import negotiate
 from dp_core.report import build_report
 
@@ -23,6 +31,27 @@ def compare(
     name: str, fingerprint: str, spec: CompareSpec, mechanisms: tuple[str, ...] | None, _ds, _v: str = V
 ) -> CompareResult:
     return run_compare(_ds, spec, mechanisms=mechanisms)
+
+
+def sweep_blocks(ds, spec: CompareSpec, mechanisms: tuple[str, ...] | None) -> tuple[list[str], list]:
+    """The comparison as background blocks, one per applicable mechanism: ``(adapter keys, blocks)``.
+
+    Each block is ``run_compare(ds, spec, mechanisms=(key,))`` (it reports progress and stops when the job
+    is cancelled); :func:`dp_core.compare.combine_results` of the blocks' results in the order of the keys
+    is the joint comparison, with the same numbers. ``ValueError`` when no mechanism applies.
+    """
+    from .background import Block
+
+    keys = [a.key for a in applicable_adapters(ds.task, mechanisms)]
+    if not keys:
+        run_compare(ds, spec, mechanisms=mechanisms)  # raises the engine's message
+    return keys, [Block(k, run_compare, args=(ds, spec), kwargs={"mechanisms": (k,)}) for k in keys]
+
+
+def combined(results: dict, keys: list[str]) -> CompareResult | None:
+    """:func:`~dp_core.compare.combine_results` of the finished blocks among ``keys`` (``None`` if none)."""
+    parts = [results[k] for k in keys if k in results]
+    return combine_results(parts) if parts else None
 
 
 @scoped.cache_data(max_entries=32, show_spinner="Negotiating...")
@@ -50,6 +79,7 @@ def negotiation(
         eps_min=min(spec.epsilons),
         eps_max=max(spec.epsilons),
         n_points=len(spec.epsilons),
+        preprocess=spec.preprocess,
         **dict(spec.params),
         result=_result,
         solve_for=solve_for,
@@ -64,3 +94,48 @@ def report(
     cfg: ExplorerConfig = config_from_json(config_json)
     rep = build_report(cfg, dataset=_ds, result=_result, negotiation=_negotiation)
     return rep.html, rep.csv
+
+
+# ------------------------------------------------------------------ figures (built once per result and view)
+# A Plotly figure of a comparison costs 0.1-0.3 s to build; a rerun that changes nothing it shows (another
+# tab, the negotiation target, a text box) reuses it. Keyed like the result it draws; never modified.
+@scoped.cache_resource(max_entries=32, show_spinner=False)
+def compare_chart(
+    name: str,
+    fingerprint: str,
+    spec: CompareSpec,
+    mechanisms: tuple[str, ...] | None,
+    view: str,
+    eps_marker: float,
+    _result: CompareResult,
+    _v: str = V,
+):
+    from dp_core.compare.figures import compare_figure
+
+    return compare_figure(_result, y=view, eps_marker=eps_marker)
+
+
+@scoped.cache_resource(max_entries=32, show_spinner=False)
+def negotiation_charts(
+    name: str,
+    fingerprint: str,
+    spec: CompareSpec,
+    mechanisms: tuple[str, ...] | None,
+    targets: tuple[str, ...],
+    epsilon: float,
+    solve_for: str,
+    rows_factor: float,
+    _answer: dict,
+    _result: CompareResult | None,
+    _v: str = V,
+) -> dict:
+    """The negotiation's figures: ``learning_curve`` and ``negotiation`` (each a figure or ``None``).
+
+    ``_result`` is the comparison at the answer's δ (``None`` when the negotiation figure is not shown).
+    """
+    from dp_core.compare.figures import learning_curve_figure, negotiation_figure
+
+    return {
+        "learning_curve": learning_curve_figure(_answer) if _answer.get("learning_curve") else None,
+        "negotiation": negotiation_figure(_result, _answer) if _result is not None else None,
+    }

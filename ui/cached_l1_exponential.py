@@ -1,26 +1,36 @@
-"""Cached wrappers of the heavy-tailed l1 page (pure dp_core calls).
+"""Cached wrappers and background jobs of the heavy-tailed l1 page (pure dp_core calls).
 
 Keys are scalars, tuples, frozen configuration dataclasses, the dataset's name and fingerprint
 and ``dp_core.__version__``; data objects carry a leading underscore. No Streamlit element is created
-inside a cached function (the page calls them inside tabs, where replaying elements fails); a
-spinner text shows while an experiment runs.
-Demo data go to the server's shared cache, an upload only to this session's memo (``ui.cached_scope``).
+inside a cached function. Demo data go to the server's shared cache, an upload only to this session's
+memo (``ui.cached_scope``).
+
+The page's Monte-Carlo runs (the baselines on the data, the synthetic experiments, the sampler check)
+are :class:`ui.background.Block` lists of module-level ``dp_core`` functions, run off the page thread
+by :mod:`ui.background`; an experiment first runs a quick pass of :data:`QUICK_TRIALS` trials.
 """
 
 from __future__ import annotations
 
-import pandas as pd
-
 import dp_core
-from dp_core.data import make_heavy_tailed
 from dp_core.mechanisms.l1_exponential import simulation as sim
-from dp_core.mechanisms.l1_exponential.grid import em_grid
-from dp_core.mechanisms.l1_exponential.mcmc import MCMCSchedule, em_mcmc
 from dp_core.mechanisms.l1_exponential.mechanism import L1Calibration, L1ExponentialRegression
 
 from . import cached_scope as scoped
+from .background import Block
 
 V = dp_core.__version__
+
+#: Trials of the quick first pass of a synthetic experiment.
+QUICK_TRIALS = 4
+
+#: The grids of the synthetic experiments (specification section 9, panels 3 to 6).
+EXPERIMENTS = {
+    "rates": (sim.rate_sweep, {"ns": (500, 2000, 8000), "thetas": (1.2, 1.5, 2.0)}),
+    "epsilon": (sim.epsilon_sweep, {"epsilons": (0.1, 0.3, 1.0, 3.0, 10.0)}),
+    "truncation": (sim.truncation_sweep, {"c_iotas": (0.05, 0.2, 1.0, 5.0, 20.0)}),
+    "baselines": (sim.baseline_sweep, {"tails": (1.5, 2.5, 4.0)}),
+}
 
 
 @scoped.cache_data(max_entries=256, show_spinner=False)
@@ -28,7 +38,7 @@ def calibration(est: L1ExponentialRegression, n: int, d: int, _v: str = V) -> L1
     return est.calibrate(n, d)
 
 
-@scoped.cache_data(max_entries=32, show_spinner="Running the mechanism and the baselines on the data...")
+@scoped.cache_data(max_entries=32, show_spinner="Drawing the private coefficients...")
 def analysis(
     name: str,
     fingerprint: str,
@@ -37,10 +47,14 @@ def analysis(
     standardise: bool,
     n_releases: int,
     seed: int,
-    delta: float,
     _ds,
     _v: str = V,
 ) -> sim.DatasetAnalysis:
+    """The mechanism's releases on the data and the non-private LAD fit (the first screen).
+
+    δ is not a key: the mechanism is pure ε-DP and only the DP-GD baseline (run by
+    :func:`data_baseline_blocks`) uses it, so moving δ costs no new run.
+    """
     return sim.analyse_dataset(
         _ds.X,
         _ds.y,
@@ -50,56 +64,49 @@ def analysis(
         standardise=standardise,
         n_releases=n_releases,
         seed=seed,
-        delta=delta,
+        baselines=False,
     )
 
 
-@scoped.cache_data(max_entries=16, show_spinner="Running the rate experiment...", upload_independent=True)
-def rates(
-    base: sim.SimulationConfig, ns: tuple, thetas: tuple, trials: int, seed: int, _v: str = V
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    return sim.rate_sweep(base, ns=ns, thetas=thetas, n_trials=trials, seed=seed)
-
-
-@scoped.cache_data(max_entries=16, show_spinner="Running the ε experiment...", upload_independent=True)
-def epsilons(
-    base: sim.SimulationConfig, eps_grid: tuple, trials: int, seed: int, _v: str = V
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    return sim.epsilon_sweep(base, epsilons=eps_grid, n_trials=trials, seed=seed)
-
-
-@scoped.cache_data(max_entries=16, show_spinner="Running the truncation experiment...", upload_independent=True)
-def truncation(
-    base: sim.SimulationConfig, c_iotas: tuple, trials: int, seed: int, _v: str = V
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    return sim.truncation_sweep(base, c_iotas=c_iotas, n_trials=trials, seed=seed)
-
-
-@scoped.cache_data(max_entries=16, show_spinner="Running the baseline comparison...", upload_independent=True)
-def baselines(base: sim.SimulationConfig, tails: tuple, trials: int, seed: int, _v: str = V) -> pd.DataFrame:
-    return sim.baseline_sweep(base, tails=tails, n_trials=trials, seed=seed)
-
-
-@scoped.cache_data(
-    max_entries=8, show_spinner="Running the exact grid sampler and MALA in d = 2...", upload_independent=True
-)
-def sampler_check(n: int, epsilon: float, theta: float, iota: float, chains: int, seed: int, _v: str = V) -> dict:
-    ds = make_heavy_tailed(n, d=2, seed=seed)
-    grid = em_grid(ds.X, ds.y, epsilon=epsilon, theta=theta, iota=iota, m=200)
-    mc = em_mcmc(
-        ds.X,
-        ds.y,
-        epsilon=epsilon,
-        theta=theta,
-        iota=iota,
-        n_draws=chains,
-        schedule=MCMCSchedule.preset("quick"),
-        rng=seed,
-    )
-    return {
-        "points": grid.net.points,
-        "probs": grid.probabilities,
-        "draws": mc.draws,
-        "diagnostics": mc.diagnostics.as_dict(),
-        "grid_mean": grid.mean,
+def data_baseline_blocks(
+    ds, est: L1ExponentialRegression, features: tuple, standardise: bool, n_releases: int, seed: int, delta: float
+) -> tuple[str, list[Block]]:
+    """``(job key, blocks)`` of the analysis with the baselines B1 and B2 on the data (same EM-L1-HT draws)."""
+    kwargs = {
+        "feature_names": tuple(ds.feature_names),
+        "estimator": est,
+        "features": features,
+        "standardise": standardise,
+        "n_releases": n_releases,
+        "seed": seed,
+        "delta": delta,
+        "baselines": True,
     }
+    key = repr((V, "data_baselines", ds.name, ds.fingerprint, kwargs))
+    return key, [Block("full", sim.analyse_dataset, (ds.X, ds.y), kwargs)]
+
+
+def experiment_blocks(which: str, base: sim.SimulationConfig, trials: int, seed: int, *, quick: bool):
+    """``(job key, blocks)`` of synthetic experiment ``which``: a quick pass first (``quick``), then the full one."""
+    if which not in EXPERIMENTS:
+        raise ValueError(f"experiment must be one of {', '.join(EXPERIMENTS)}, got {which!r}.")
+    fn, grid = EXPERIMENTS[which]
+    stages = [("full", int(trials))]
+    if quick and trials > QUICK_TRIALS:
+        stages.insert(0, ("quick", QUICK_TRIALS))
+    blocks = [Block(stage, fn, (base,), {**grid, "n_trials": t, "seed": int(seed)}, weight=t) for stage, t in stages]
+    return repr((V, which, base, int(trials), int(seed))), blocks
+
+
+def sampler_blocks(n: int, epsilon: float, theta: float, iota: float, chains: int, seed: int):
+    """``(job key, blocks)`` of the sampler check (exact grid law against MALA chains, d = 2)."""
+    args = (int(n), float(epsilon), float(theta), float(iota), int(chains), int(seed))
+    return repr((V, "sampler", args)), [Block("full", sim.sampler_comparison, args)]
+
+
+def latest(results: dict) -> tuple[object, str] | None:
+    """The most refined finished result of a job: ``(value, stage)``, or ``None`` while none has finished."""
+    for stage in ("full", "quick"):
+        if stage in results:
+            return results[stage], stage
+    return None

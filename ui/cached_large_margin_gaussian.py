@@ -29,6 +29,11 @@ def task(
     return lmg.make_task(_ds, n_train=n_train, k=k, seed=seed)
 
 
+def suggestion(name: str, d: int, n: int, n_classes: int) -> lmg.SuggestedSettings:
+    """The dataset's suggested projection dimension and regulariser (cheap; not cached)."""
+    return lmg.suggest_settings(name, d, n, n_classes)
+
+
 def _task_key(t: lmg.ClassificationTask) -> tuple:
     return (t.name, t.n, t.d, t.n_classes)
 
@@ -64,6 +69,14 @@ def accounting(
     return acc.as_dict()
 
 
+@scoped.cache_data(max_entries=64, show_spinner=False)
+def nonprivate_accuracy(
+    task_key: tuple, fingerprint: str, base: lmg.LargeMarginGaussian, seed: int, _task, _v: str = V
+) -> float:
+    """Test accuracy of the classifier trained without privacy (``base`` at ε = ∞, no extra regularisation)."""
+    return lmg.nonprivate_accuracy(_task, base)
+
+
 @scoped.cache_data(max_entries=64, show_spinner="Fitting the classifiers...")
 def one_draw(
     task_key: tuple, fingerprint: str, config: lmg.LargeMarginGaussian, draw: int, seed: int, _task, _v: str = V
@@ -94,6 +107,22 @@ def one_draw(
         "phi_star_norm": float(np.sqrt(np.sum(diag.phi_star**2))),
         "converged": bool(diag.converged[0]),
     }
+
+
+@scoped.cache_data(max_entries=32, show_spinner=False)
+def regions_figure(
+    task_key: tuple, fingerprint: str, config: lmg.LargeMarginGaussian, draw: int, seed: int, _draw, _task, _v: str = V
+):
+    """The first screen's decision regions of draw ``draw`` (the :func:`one_draw` with the same key) beside the
+    noise-free fit; cached because drawing the two class maps costs more than the rest of a rerun."""
+    from dp_core.mechanisms.large_margin_gaussian import figures as lmf
+
+    return lmf.decision_regions_figure(
+        [("trained without noise", _draw["phi_star"]), ("private release", _draw["phi"])],
+        _task.X_train,
+        _task.y_train,
+        scale=_draw["scale"],
+    )
 
 
 @scoped.cache_data(max_entries=16, show_spinner="Measuring accuracy against ε...")

@@ -65,29 +65,6 @@ LB_VARIANTS = ("noisy-wtd-llp", "wtd-lba")
 LB_NOISE_MIN, LB_NOISE_MAX = 0.05, 100.0
 LB_RANGE_LIMIT = 1e12
 
-# Large-margin Gaussian page.
-LM_DATASETS = ("gaussian_classes", "iris", "wine", "breast_cancer")
-LM_MODES = ("corrected", "repaired", "printed")
-LM_LAM_OPTIONS = (0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
-LM_MU_OPTIONS = ("= λ",) + tuple(str(v) for v in LM_LAM_OPTIONS)
-LM_H_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
-LM_BDELTA_OPTIONS = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
-LM_N_MIN, LM_N_MAX, LM_N_STEP = 100, 20_000, 100
-LM_K_MIN, LM_K_MAX = 1, 10
-
-# Heavy-tailed l1 page.
-L1_C_OPTIONS = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0)
-L1_CONVENTIONS = ("tight", "paper_proof", "paper_box")
-L1_NOISES = ("student_t", "pareto_skewed", "gaussian", "laplace")
-L1_SAMPLERS = ("auto", "grid", "mcmc")
-L1_ASSUMPTIONS = ("A1", "A2", "A3", "A4")
-L1_ETA_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2)
-L1_RELEASE_OPTIONS = (10, 20, 50, 100)
-L1_PSI_IOTA_OPTIONS = (0.1, 0.2, 0.5, 1.0, 2.0)
-L1_DESIGNS = ("pareto_sphere", "pareto_abs", "student_t", "gaussian", "lognormal_sphere")
-L1_TAIL_OPTIONS = (1.5, 1.8, 2.5, 4.0, 8.0)
-L1_SIM_N_OPTIONS = (500, 1000, 2000, 5000)
-L1_SIM_TRIAL_OPTIONS = (4, 8, 16, 32)
 
 # Guided tour ("Start here").
 TOUR_STEPS = 6
@@ -183,35 +160,6 @@ URL_PARAMS: dict[str, UrlParam] = {
     "ip_wnorm": UrlParam(str, "eta", options=("eta", "measured"), page=_IP, label="‖ŵ‖ in the bound curves"),
     # label-DP by aggregation: the lb_* keys are declared by its plug-in (ParamSpec)
     # large-margin Gaussian
-    "lm_data": UrlParam(str, "gaussian_classes", page=_LM, label="dataset"),
-    "lm_mode": UrlParam(str, "corrected", options=LM_MODES, page=_LM, label="mode"),
-    "lm_lam": UrlParam(float, 0.01, options=LM_LAM_OPTIONS, page=_LM, label="trace regulariser λ"),
-    "lm_mu": UrlParam(str, "= λ", options=LM_MU_OPTIONS, page=_LM, label="strong convexity μ"),
-    "lm_h": UrlParam(float, 0.5, options=LM_H_OPTIONS, page=_LM, label="Huber width h"),
-    "lm_n": UrlParam(int, 1000, LM_N_MIN, LM_N_MAX, step=LM_N_STEP, page=_LM, label="training points n"),
-    "lm_k": UrlParam(int, 2, LM_K_MIN, LM_K_MAX, page=_LM, label="projection dimension k"),
-    "lm_psd": UrlParam(str, "on", options=("on", "off"), page=_LM, label="PSD constraint"),
-    "lm_sem": UrlParam(str, "target", options=("target", "paper"), page=_LM, label="ε semantics"),
-    "lm_jac": UrlParam(str, "conservative", options=("conservative", "tight"), page=_LM, label="Jacobian count"),
-    "lm_bdelta": UrlParam(float, 0.05, options=LM_BDELTA_OPTIONS, page=_LM, label="bound confidence δ"),
-    # heavy-tailed l1
-    "l1_theta": UrlParam(float, 1.5, 1.05, 2.0, step=0.05, page=_L1, label="moment order θ"),
-    "l1_ci": UrlParam(float, 1.0, options=L1_C_OPTIONS, page=_L1, label="truncation level ι / ι*"),
-    "l1_conv": UrlParam(str, "tight", options=L1_CONVENTIONS, page=_L1, label="temperature convention"),
-    "l1_noise": UrlParam(str, "student_t", options=L1_NOISES, page=_L1, label="noise family"),
-    "l1_mode": UrlParam(str, "auto", options=L1_SAMPLERS, page=_L1, label="sampler"),
-    "l1_R": UrlParam(float, 1.0, 0.25, 10.0, step=0.25, page=_L1, label="radius R"),
-    "l1_assumption": UrlParam(str, "A3", options=L1_ASSUMPTIONS, page=_L1, label="moment assumption"),
-    "l1_tau": UrlParam(float, 1.0, 0.01, 1000.0, page=_L1, label="moment bound τ"),
-    "l1_sigma": UrlParam(float, 1.0, 0.0, 1000.0, page=_L1, label="noise moment σ_θ"),
-    "l1_eta": UrlParam(float, 0.05, options=L1_ETA_OPTIONS, page=_L1, label="failure probability η_total"),
-    "l1_releases": UrlParam(int, 20, options=L1_RELEASE_OPTIONS, page=_L1, label="releases per method"),
-    "l1_psi_iota": UrlParam(float, 0.5, options=L1_PSI_IOTA_OPTIONS, page=_L1, label="ι of the picture"),
-    "l1_design": UrlParam(str, "pareto_sphere", options=L1_DESIGNS, page=_L1, label="feature design"),
-    "l1_tail": UrlParam(float, 1.8, options=L1_TAIL_OPTIONS, page=_L1, label="feature tail index"),
-    "l1_noise_tail": UrlParam(float, 1.8, options=L1_TAIL_OPTIONS, page=_L1, label="noise tail index"),
-    "l1_sim_n": UrlParam(int, 2000, options=L1_SIM_N_OPTIONS, page=_L1, label="simulation n"),
-    "l1_sim_trials": UrlParam(int, 8, options=L1_SIM_TRIAL_OPTIONS, page=_L1, label="simulation trials"),
     # guided tour
     "step": UrlParam(int, 1, 1, TOUR_STEPS, page=_TOUR, label="tour step"),
     # privacy audit (options of the chosen mechanism are passed by the page: they depend on it)

@@ -19,6 +19,7 @@ for the operator and the app falls back to in-process execution; the numbers are
 from __future__ import annotations
 
 import logging
+import threading
 
 import streamlit as st
 
@@ -37,11 +38,32 @@ def _secrets_section() -> dict:
     return dict(section) if section else {}
 
 
-@st.cache_resource(show_spinner=False)
 def configure_executor() -> dict:
     """Set the process's default executor once per server process; returns its description."""
     section = _secrets_section()
-    scheduler, workers = section.get("scheduler"), section.get("workers")
+    key = (section.get("scheduler"), section.get("workers"))
+    with _LOCK:
+        if key not in _DONE:
+            _DONE[key] = _configure(*key)
+        return _DONE[key]
+
+
+#: the setting applied in this server process, per (scheduler, workers): plain module state, not a
+#: Streamlit cache (it derives from the operator's secrets, never from a visitor's data)
+_DONE: dict = {}
+_LOCK = threading.Lock()
+
+
+def _clear() -> None:
+    with _LOCK:
+        _DONE.clear()
+
+
+configure_executor.clear = _clear  # type: ignore[attr-defined]  # for tests
+
+
+def _configure(scheduler, workers) -> dict:
+    """Apply the operator's setting (once per value and server process)."""
     try:
         if scheduler is None and workers is None:
             return {**execution.current_executor().describe(), "source": "environment"}

@@ -63,6 +63,7 @@ class KeyNumber:
     help: str | None = None
     delta: str | None = None
     delta_color: str = "off"
+    delta_arrow: str = "auto"  # "off" for a delta that is a comparison, not a change (no up/down arrow)
 
 
 def status_badge(mechanism: str, mode: str, *, container=None) -> str | None:
@@ -103,6 +104,7 @@ def first_screen(
     chart_caption: str | None = None,
     chart_key: str | None = None,
     note: str | None = None,
+    status: tuple[str, str] | None = None,
 ) -> str | None:
     """Draw the plain first screen; return the guarantee's audit status (or ``None``).
 
@@ -113,16 +115,32 @@ def first_screen(
     mechanism, mode : the audit-table row whose status badge sits beside the numbers.
     chart : a Plotly figure (the one chart of the first screen), or ``None``.
     note : an optional one-line caption under the numbers (e.g. what changed the numbers).
+    status : ``(status, explanation)`` for a guarantee no audit-table row backs (a textbook
+        mechanism certified by a standard theorem); used only when ``mechanism`` is ``None``.
     """
     st.markdown(f"**Who is protected:** {who}")
-    status = None
-    cols = st.columns(len(numbers) + (1 if mechanism else 0))
+    given, status = status, None
+    # the status column is a little wider: "As claimed by the paper" fits on one line
+    cols = st.columns([1.0] * len(numbers) + ([1.35] if mechanism or given else []))
     for col, num in zip(cols, numbers, strict=False):
-        col.metric(num.label, num.value, delta=num.delta, delta_color=num.delta_color, help=num.help)
+        col.metric(
+            num.label,
+            num.value,
+            delta=num.delta,
+            delta_color=num.delta_color,
+            delta_arrow=num.delta_arrow,
+            help=num.help,
+        )
     if mechanism:
         with cols[-1]:
             st.caption("Guarantee status")
             status = status_badge(mechanism, mode or "", container=st)
+    elif given:
+        with cols[-1]:
+            st.caption("Guarantee status")
+            words, color, icon = STATUS_WORDS.get(given[0], (str(given[0]).capitalize(), "gray", None))
+            st.badge(words, color=color, icon=icon, help=given[1])
+            status = given[0]
     if note:
         st.caption(note)
     if chart is not None:
@@ -133,7 +151,17 @@ def first_screen(
 
 
 @contextmanager
-def expert_section(title: str, *, expanded: bool = False) -> Iterator[None]:
-    """A titled, collapsed section below the first screen for derivations, tiers and diagnostics."""
-    with st.expander(title, expanded=expanded):
-        yield
+def expert_section(title: str, *, expanded: bool = False, key: str | None = None) -> Iterator[bool]:
+    """A titled, collapsed section below the first screen for derivations, tiers and diagnostics.
+
+    With ``key`` the section is lazy: opening or closing it reruns the page, and the value yielded
+    says whether it is open, so the page computes its content only then (``with expert_section(t,
+    key=k) as shown: if shown: ...``). Without ``key`` the content is always computed (yields True).
+    """
+    if key is None:
+        with st.expander(title, expanded=expanded):
+            yield True
+        return
+    box = st.expander(title, expanded=expanded, key=key, on_change="rerun")
+    with box:
+        yield bool(box.open)

@@ -30,6 +30,7 @@ _LOADED = "_qp_loaded"
 _PROBLEMS = "_url_problems"
 _BOX = "_url_box"
 _URL_KEYS = "_url_first_keys"
+_EXTRA_SHARED = "_plugin_shared_names"  # plug-ins' shared parameters read so far (kept in the URL too)
 _MAX_RAW = 60  # characters of a hostile value quoted in a message
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
@@ -287,10 +288,27 @@ def url_gave(*names: str) -> bool:
 
 
 def get(name: str) -> Any:
-    """The canonical value of a shared parameter."""
-    if f"p_{name}" not in st.session_state:
+    """The canonical value of a shared parameter.
+
+    A mechanism plug-in's shared parameter (a ``ParamSpec`` without URL prefix that is not in
+    ``URL_PARAMS``) is read the same way on first use: from the link that opened the session (validated),
+    else its declared default; :func:`sync_url` then keeps it in the URL.
+    """
+    key = f"p_{name}"
+    if key not in st.session_state:
         init_state()
-    return st.session_state[f"p_{name}"]
+    if key not in st.session_state:
+        spec = url_spec(name)  # KeyError for an undeclared name
+        if spec.page is not None:
+            raise KeyError(f"{name!r} is a parameter of {spec.page}, not a shared one: use ui.state.widget.")
+        value = spec.default
+        if name in st.session_state.get(_URL_KEYS, ()) and name in st.query_params:
+            value, problem = parse_url_value(name, st.query_params.get(name))
+            if problem:
+                _record(name, problem)
+        st.session_state[key] = value
+        st.session_state.setdefault(_EXTRA_SHARED, set()).add(name)
+    return st.session_state[key]
 
 
 def set_value(name: str, value: Any) -> None:
@@ -299,7 +317,8 @@ def set_value(name: str, value: Any) -> None:
 
 def sync_url(extra: dict[str, Any] | None = None) -> None:
     """Write every shared parameter (and ``extra`` page parameters) into the URL query string."""
-    values = {name: st.session_state.get(f"p_{name}") for name in SHARED_PARAMS}
+    names = [*SHARED_PARAMS, *sorted(st.session_state.get(_EXTRA_SHARED, ()))]
+    values = {name: st.session_state.get(f"p_{name}") for name in names}
     values.update(extra or {})
     for name, value in values.items():
         if value is None:
@@ -440,6 +459,8 @@ def widget(
     container: Any = None,
     disabled: bool = False,
     url: bool = True,
+    on_change: Any = None,
+    args: tuple | None = None,
 ) -> Any:
     """Create the widget of the declared parameter ``name`` and return its value: THE page-widget idiom.
 
@@ -456,7 +477,8 @@ def widget(
     ``"slider"``, ``"number"`` or ``"toggle"``; by default a bool is a toggle, a declared option list
     a select slider for numbers and a select box for text, a bounded number a slider, and any other
     number a number input. The widget's key is ``name``. A shared parameter (``SHARED_PARAMS``) starts
-    from, and writes back to, its canonical value, so other pages see the same setting.
+    from, and writes back to, its canonical value, so other pages see the same setting. ``on_change``/``args``
+    are passed to the widget (a callback that resets dependent widgets with :func:`forget_widget`).
     """
     spec = url_spec(name)
     opts = tuple(options) if options is not None else (tuple(spec.options) if spec.options else None)
@@ -468,6 +490,9 @@ def widget(
         # a shared parameter (``k`` of label-DP, also set on Compare) starts from its canonical value
         st.session_state[f"{name}__keep"] = get(name)
     seed_widget(name, fallback, options=opts, lo=lo, hi=hi)
+    if opts is not None and st.session_state.get(name) not in opts:
+        # the data-dependent options changed (another dataset, another mechanism): the default again
+        st.session_state[name] = fallback if fallback in opts else opts[0]
     if opts is None:
         clamped = _clamped(st.session_state.get(name), lo, hi)
         if clamped != st.session_state.get(name):
@@ -484,6 +509,9 @@ def widget(
         else:
             control = "number"
     common: dict[str, Any] = {"key": name, "help": help, "disabled": disabled}
+    if on_change is not None:
+        common["on_change"] = on_change
+        common["args"] = args
     if control == "toggle":
         box.toggle(text, **common)
     elif control in ("select", "select_slider", "radio"):
@@ -541,27 +569,54 @@ def peek(name: str) -> Any:
     return url_param(name)
 
 
-def assign(name: str, value: Any) -> None:
-    """Set the widget of the declared parameter ``name`` from code (a suggested default, a fix button).
+def reset_on_change(name: str, value: Any, defaults: dict[str, Any]) -> None:
+    """Give the widgets in ``defaults`` their (data-dependent) default when widget ``name`` changed value.
 
-    Call it before the widget is drawn in this run, or from a widget callback; the value is kept across
-    page switches like a visitor's choice and, for a shared parameter, becomes its canonical value.
+    Call it before those widgets are created. After, say, a new dataset, its suggested settings apply
+    instead of values chosen for the previous one; a link's values apply to the run that opened it.
     """
-    url_spec(name)
+    seen = f"_last_{name}"
+    last = st.session_state.get(seen)
+    if last is not None and last != value:
+        for dep, default in defaults.items():
+            st.session_state.pop(f"{dep}__keep", None)
+            st.session_state.pop(f"u_{dep}", None)
+            st.session_state[dep] = default
+    st.session_state[seen] = value
+
+
+def set_widget(name: str, value: Any) -> None:
+    """Give the page widget ``name`` the value ``value`` (before it is created in this run, or in a callback).
+
+    For values that arrive from elsewhere than the widget itself: a followed link, a stored row, a
+    one-click question. The value survives page switches like one set by the widget.
+    """
     st.session_state[name] = value
     st.session_state[f"{name}__keep"] = value
-    if name in SHARED_PARAMS:
-        set_value(name, value)
 
 
-def forget(name: str) -> None:
-    """Drop this session's value of the declared widget ``name``: it restarts from its (data-dependent) default.
+def forget_widget(*names: str, url: bool = False) -> None:
+    """Drop this session's values of the page widgets ``names`` (and the link's, read once per session),
+    so that each starts again from its default: for widgets whose meaning depends on another one
+    (the audit's mode when the mechanism changes). ``url=True`` also drops their values from the URL
+    (when the visitor changed the widget they depend on, the URL's values are stale)."""
+    for name in names:
+        for key in (name, f"{name}__keep", f"u_{name}"):
+            st.session_state.pop(key, None)
+        if url and name in st.query_params:
+            del st.query_params[name]
 
-    For a page whose default depends on the data, when the data change (another dataset). Its value also
-    leaves the URL (the widget writes the new one back when it is drawn).
+
+def follow_link(
+    name: str, default: Any = None, *, options: Any = None, lo: float | None = None, hi: float | None = None
+) -> bool:
+    """If the URL's ``name`` changed since this page last wrote it (a link from another page was
+    followed), set the page widget ``name`` to the link's validated value; return whether it did.
+
+    Call it before the widget is created; call :func:`mark_seen` with the page's own URL values once
+    the widgets exist, so that they are not taken for a new link on the next run.
     """
-    url_spec(name)
-    for key in (name, f"{name}__keep", f"u_{name}"):
-        st.session_state.pop(key, None)
-    if name in st.query_params:
-        del st.query_params[name]
+    changed, value = link_value(name, default, options=options, lo=lo, hi=hi)
+    if changed:
+        set_widget(name, value)
+    return changed

@@ -12,20 +12,7 @@ from dp_core import display
 from dp_core.data import DATASETS, Dataset
 
 from . import cached, state
-from .constants import (
-    DELTA_OPTIONS,
-    EPS_MAX,
-    EPS_MIN,
-    EPS_OPTIONS,
-    K_MAX,
-    K_MIN,
-    M_MAX,
-    M_MIN,
-    PREPROCESS_OPTIONS,
-    RHO_MAX,
-    RHO_MIN,
-    TRIAL_OPTIONS,
-)
+from .constants import EPS_OPTIONS, url_spec
 
 LABEL_CLAIMED = "as claimed by the paper"
 LABEL_CORRECTED = "corrected"
@@ -68,7 +55,8 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
     come from the URL on a session's first run.
     """
     box = st.sidebar if container is None else container
-    eps = float(min(max(state.get("eps"), EPS_MIN), EPS_MAX))
+    spec = url_spec("eps")  # the declared range (URL_PARAMS); the slider shows readable values inside it
+    eps = float(min(max(state.get("eps"), spec.lo), spec.hi))
     state.set_value("eps", eps)
     # Re-seed the widgets from the canonical values on every run: after a page switch Streamlit treats
     # the sidebar widgets as new ones and would otherwise show their first option (eps 0.01, delta 1e-12).
@@ -85,8 +73,8 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
     )
     box.number_input(
         "ε (exact value)",
-        min_value=EPS_MIN,
-        max_value=EPS_MAX,
+        min_value=float(spec.lo),
+        max_value=float(spec.hi),
         step=0.01,
         format="%.4g",
         key="w_eps_num",
@@ -94,10 +82,11 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
     )
     delta = float(state.get("delta"))
     if show_delta:
-        st.session_state["w_delta"] = _nearest(DELTA_OPTIONS, delta)
+        delta_options = url_spec("delta").options
+        st.session_state["w_delta"] = _nearest(delta_options, delta)
         box.select_slider(
             "Failure probability δ",
-            options=DELTA_OPTIONS,
+            options=delta_options,
             key="w_delta",
             format_func=_fmt_delta,
             on_change=_on_delta,
@@ -129,6 +118,18 @@ def _shared_number(name: str, kind: type, label: str, lo, hi, step, help: str | 
     return kind(state.get(name))
 
 
+def _declared_range(name: str, lo, hi, fallback: tuple) -> tuple:
+    """``(lo, hi)`` of a shared number: the caller's, else its declaration (``URL_PARAMS`` or a plug-in's
+    ``ParamSpec``, e.g. label-DP's ``k``), else ``fallback``."""
+    try:
+        spec = url_spec(name)
+    except KeyError:
+        spec = None
+    dlo = spec.lo if spec is not None and spec.lo is not None else fallback[0]
+    dhi = spec.hi if spec is not None and spec.hi is not None else fallback[1]
+    return (dlo if lo is None else lo), (dhi if hi is None else hi)
+
+
 def shared_int(
     name: str,
     label: str,
@@ -139,10 +140,12 @@ def shared_int(
     help: str | None = None,
     container=None,
 ) -> int:
-    """A shared integer parameter (``k``, ``m``, ``seed``, ...) that survives page switches and is in the URL."""
-    defaults = {"k": (K_MIN, K_MAX), "m": (M_MIN, M_MAX)}
-    dlo, dhi = defaults.get(name, (0, 10**9))
-    return _shared_number(name, int, label, dlo if lo is None else lo, dhi if hi is None else hi, step, help, container)
+    """A shared integer parameter (``k``, ``m``, ``seed``, ...) that survives page switches and is in the URL.
+
+    Its range is the declared one (:func:`ui.constants.url_spec`) unless ``lo``/``hi`` narrow it.
+    """
+    dlo, dhi = _declared_range(name, lo, hi, (0, 10**9))
+    return _shared_number(name, int, label, int(dlo), int(dhi), step, help, container)
 
 
 def shared_float(
@@ -155,21 +158,23 @@ def shared_float(
     help: str | None = None,
     container=None,
 ) -> float:
-    """A shared float parameter (``rho``, ...) that survives page switches and is in the URL."""
-    defaults = {"rho": (RHO_MIN, RHO_MAX)}
-    dlo, dhi = defaults.get(name, (0.0, 1e9))
-    return _shared_number(
-        name, float, label, dlo if lo is None else lo, dhi if hi is None else hi, step, help, container, fmt="%.4g"
-    )
+    """A shared float parameter (``rho``, ...) that survives page switches and is in the URL.
+
+    Its range is the declared one (:func:`ui.constants.url_spec`) unless ``lo``/``hi`` narrow it.
+    """
+    dlo, dhi = _declared_range(name, lo, hi, (0.0, 1e9))
+    return _shared_number(name, float, label, float(dlo), float(dhi), step, help, container, fmt="%.4g")
 
 
 def seed_trials_controls(*, container=None) -> tuple[int, int]:
     """The Monte-Carlo seed and number of trials (sidebar)."""
     box = st.sidebar if container is None else container
-    seed = _shared_number("seed", int, "Random seed", 0, 2**31 - 1, 1, "Same seed, same numbers.", box)
+    s_lo, s_hi = _declared_range("seed", None, None, (0, 2**31 - 1))
+    seed = _shared_number("seed", int, "Random seed", int(s_lo), int(s_hi), 1, "Same seed, same numbers.", box)
+    trial_options = url_spec("trials").options
     trials = int(state.get("trials"))
-    if trials not in TRIAL_OPTIONS:
-        trials = min(TRIAL_OPTIONS, key=lambda t: abs(t - trials))
+    if trials not in trial_options:
+        trials = min(trial_options, key=lambda t: abs(t - trials))
         state.set_value("trials", trials)
     if "w_trials" not in st.session_state:
         st.session_state["w_trials"] = trials
@@ -179,7 +184,7 @@ def seed_trials_controls(*, container=None) -> tuple[int, int]:
 
     box.select_slider(
         "Monte-Carlo trials",
-        options=TRIAL_OPTIONS,
+        options=trial_options,
         key="w_trials",
         on_change=_copy,
         help="How many times each mechanism is run to measure its utility.",
@@ -285,7 +290,7 @@ def preprocess_control(*, container=None) -> str:
 
     box.radio(
         "How rows reach the unit ball",
-        PREPROCESS_OPTIONS,
+        url_spec("preprocess").options,
         key="w_preprocess",
         on_change=_copy,
         format_func=lambda k: f"{k}: {PREPROCESS_HELP[k]}",

@@ -1,4 +1,4 @@
-"""``python -m dp_core negotiate`` and ``python -m dp_core report`` (verbs without a mechanism)."""
+"""``python -m dp_core compare``, ``negotiate`` and ``report`` (verbs without a mechanism)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from .._validation import check_count, check_output_file, check_seed
 from ..compare import compare_param_specs, config_from_json
 from ..data import load_dataset
-from ._common import reject_unused
+from ._common import add_preprocess_argument, reject_unused
 from ._registry import CliError, Command
 
 
@@ -33,6 +33,71 @@ def _adapter_keys(names: list[str]) -> list[str]:
     if unknown:
         raise ValueError(f"mechanisms must be among {valid}, got unknown {unknown}.")
     return [get(canonical_name(n, on_alias=note)).key for n in names]
+
+
+def _add_grid_and_data(p: argparse.ArgumentParser) -> None:
+    """The options ``compare`` and ``negotiate`` share: dataset, mechanisms, grid, trials, seed, parameters."""
+    p.add_argument("--dataset", required=True, help="a demo dataset name or a path to a CSV file")
+    p.add_argument("--target-column", default=None, help="target column of a CSV file (default: the last column)")
+    p.add_argument(
+        "--mechanisms",
+        nargs="+",
+        default=None,
+        metavar="NAME",
+        help=f"mechanisms to use (default: all applicable): {', '.join(_compare_names())}",
+    )
+    p.add_argument("--delta", type=float, default=1e-5, help="delta of the (epsilon, delta) mechanisms (default 1e-5)")
+    p.add_argument("--trials", type=int, default=50, help="Monte-Carlo trials per grid point (default 50)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--eps-min", type=float, default=0.05, help="smallest epsilon of the grid (default 0.05)")
+    p.add_argument("--eps-max", type=float, default=10.0, help="largest epsilon of the grid (default 10)")
+    p.add_argument("--n-eps", type=int, default=8, help="grid points, log-spaced (default 8)")
+    add_preprocess_argument(p)
+    for spec in compare_param_specs().values():
+        p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=f"{spec.label} (default {spec.default})")
+
+
+def _dataset_of(args: argparse.Namespace):
+    if args.dataset.lower().endswith(".csv"):
+        return load_dataset(args.dataset, target=args.target_column)
+    reject_unused(
+        args, {"target_column": "--target-column"}, f"to the demo dataset {args.dataset!r} (only to a CSV --dataset)"
+    )
+    return load_dataset(args.dataset)
+
+
+def _run_compare(args: argparse.Namespace) -> dict:
+    """Every applicable mechanism over one epsilon grid: per method and epsilon, measured utility and excess risk."""
+    from ..compare import default_epsilons, make_spec, run_compare
+
+    check_seed(args.seed)
+    check_count("trials", args.trials, lo=1, hi=100_000)
+    check_count("n_eps", args.n_eps, lo=2, hi=200)
+    ds = _dataset_of(args)
+    spec = make_spec(
+        epsilons=default_epsilons(args.eps_min, args.eps_max, args.n_eps),
+        delta=args.delta,
+        n_trials=args.trials,
+        seed=args.seed,
+        preprocess=args.preprocess,
+        **{name: getattr(args, name) for name in compare_param_specs()},
+    )
+    res = run_compare(ds, spec, mechanisms=None if args.mechanisms is None else _adapter_keys(args.mechanisms))
+    summary = res.summary.drop(columns=[c for c in ("adapter",) if c in res.summary.columns])
+    return {
+        "dataset": res.dataset,
+        "task": res.task,
+        "metric": res.metric,
+        "epsilons": list(spec.epsilons),
+        "delta": spec.delta,
+        "trials": spec.n_trials,
+        "seed": spec.seed,
+        "preprocess": spec.preprocess,
+        "methods": res.methods,
+        "nonprivate": res.nonprivate,
+        "summary": summary.to_dict(orient="records"),
+        "skipped": res.skipped,
+    }
 
 
 def _add_negotiate(p: argparse.ArgumentParser) -> None:
@@ -62,6 +127,7 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--eps-min", type=float, default=0.01, help="smallest epsilon of the grid (default 0.01)")
     p.add_argument("--eps-max", type=float, default=20.0, help="largest epsilon of the grid (default 20)")
     p.add_argument("--n-eps", type=int, default=10, help="grid points (default 10)")
+    add_preprocess_argument(p)
     # the mechanisms' own comparison parameters (label-DP's k, m, rho), declared by their plug-ins
     for spec in compare_param_specs().values():
         p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=f"{spec.label} (default {spec.default})")
@@ -107,6 +173,7 @@ def _run_negotiate(args: argparse.Namespace) -> dict:
         eps_min=args.eps_min,
         eps_max=args.eps_max,
         n_points=args.n_eps,
+        preprocess=args.preprocess,
         **{name: getattr(args, name) for name in compare_param_specs()},
         solve_for=args.solve_for,
         rows_factor=args.rows_factor,
@@ -161,9 +228,16 @@ def _run_report(args: argparse.Namespace) -> dict:
 
 
 # ``verb mechanism`` pairs this module defines, read without importing it (see dp_core.cli._lazy)
-CLI_NAMES = (("negotiate", ""), ("report", ""))
+CLI_NAMES = (("compare", ""), ("negotiate", ""), ("report", ""))
 
 COMMANDS = [
+    Command(
+        "compare",
+        "",
+        "every applicable mechanism over one epsilon grid: measured utility and excess risk per method",
+        _add_grid_and_data,
+        _run_compare,
+    ),
     Command(
         "negotiate", "", "smallest epsilon (or rows) per mechanism meeting a target", _add_negotiate, _run_negotiate
     ),

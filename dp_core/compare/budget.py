@@ -14,7 +14,7 @@ from ..explain import posterior_bounds
 from .engine import CompareResult, utility_at
 from .registry import STATUS_LABELS, STATUSES
 
-__all__ = ["plain_language", "budget_card", "noise_table"]
+__all__ = ["plain_language", "budget_card", "noise_table", "headline"]
 
 
 def plain_language(*, epsilon: float, delta: float, n: int | None = None) -> list[str]:
@@ -126,4 +126,63 @@ def budget_card(result: CompareResult, *, epsilon: float, delta: float, n: int |
         ),
         "groups": groups,
         "reference_utility": result.reference_utility if math.isfinite(result.reference_utility) else None,
+    }
+
+
+#: Guarantee statuses under which a method counts as private for the headline numbers.
+VALID_STATUSES = ("certified", "claimed")
+
+
+def headline(result: CompareResult, epsilon: float) -> dict:
+    """The compare page's key numbers at ``epsilon``: the best measured private utility, the non-private one.
+
+    The best method is chosen among those whose guarantee holds (certified, or claimed by its paper and
+    not refuted: a method whose claim is false is not private, however accurate) and that protect
+    features and labels; the best label-only method (a weaker promise: the features are public) is
+    reported beside it, never instead of it.
+    Utility is the mean over trials interpolated at ``epsilon`` (:func:`~dp_core.compare.engine.utility_at`);
+    methods without a finite value there (outside their grid) are left out.
+
+    Returns
+    -------
+    dict
+        ``metric``, ``epsilon``, ``best`` and ``best_labels_only`` (each ``None`` or a dict with
+        ``method``, ``label``, ``utility``, ``utility_lo``, ``utility_hi``, ``audit`` as
+        ``"mechanism/mode"`` or ``""``, the guarantee's ``status`` (one of
+        :data:`~dp_core.plugin.STATUSES`) and its ``statement``), ``reference`` (non-private utility,
+        ``nan`` if unknown) and ``gap`` (reference minus best, ``nan`` if either is unknown).
+    """
+    eps = check_epsilon(epsilon, allow_inf=False)
+    at = utility_at(result, eps)
+    info = {m["method"]: m for m in result.methods}
+    best: dict[bool, dict | None] = {False: None, True: None}
+    for _, r in at.iterrows():
+        u = float(r["utility"])
+        if not math.isfinite(u):
+            continue
+        m = info.get(r["method"], {})
+        if m.get("status", "none") not in VALID_STATUSES:
+            continue
+        labels_only = bool(m.get("label_dp", False))
+        if best[labels_only] is None or u > best[labels_only]["utility"]:
+            best[labels_only] = {
+                "method": r["method"],
+                "label": m.get("label", r["method"]),
+                "utility": u,
+                "utility_lo": float(r["utility_lo"]),
+                "utility_hi": float(r["utility_hi"]),
+                "audit": m.get("audit", "") or "",
+                "status": m.get("status", "none"),
+                "statement": m.get("statement", ""),
+            }
+    ref = float(result.reference_utility)
+    top = best[False]
+    gap = ref - top["utility"] if top is not None and math.isfinite(ref) else math.nan
+    return {
+        "metric": result.metric,
+        "epsilon": eps,
+        "best": top,
+        "best_labels_only": best[True],
+        "reference": ref,
+        "gap": gap,
     }

@@ -1,9 +1,10 @@
 """The shareable configuration of the explorer: every shared setting plus one page's settings.
 
 A configuration is what a link, a JSON download and a report all carry: the privacy budget
-``(eps, delta)``, the Monte-Carlo ``seed`` and ``trials``, the label-DP bag parameters
-``(k, m, rho)``, the dataset's *name* (never its data; a fingerprint identifies it), the page
-that was open and that page's own URL parameters. :func:`config_from_json` validates everything
+``(eps, delta)``, the Monte-Carlo ``seed`` and ``trials``, the mechanisms' shared comparison
+parameters declared by their plug-ins (``Mechanism.compare_params``: today the label-DP bag parameters
+``(k, m, rho)``), the row ``preprocess`` rule, the dataset's *name* (never its data; a fingerprint
+identifies it), the page that was open and that page's own URL parameters. :func:`config_from_json` validates everything
 it reads, so an edited or foreign file is rejected with a message naming the bad key.
 
 The same object serialises three ways: :meth:`ExplorerConfig.to_json` (the download, and the
@@ -16,17 +17,17 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from .._validation import check_choice, check_delta, check_epsilon, check_in_interval, check_int
+from .._validation import check_choice, check_delta, check_epsilon, check_int
 
 __all__ = [
     "CONFIG_SCHEMA",
-    "SHARED_KEYS",
-    "SHARED_DEFAULTS",
     "ExplorerConfig",
+    "mechanism_param_specs",
+    "shared_defaults",
+    "shared_keys",
     "config_from_json",
     "config_from_mapping",
 ]
@@ -34,31 +35,66 @@ __all__ = [
 #: Identifies the file format; bump it when a key changes meaning.
 CONFIG_SCHEMA = "dp-explorer-config/1"
 
-#: The shared parameters every page reads (mirrors ``ui.constants.SHARED_PARAMS``): name -> type.
-SHARED_KEYS: dict[str, type] = {
-    "eps": float,
-    "delta": float,
-    "seed": int,
-    "trials": int,
-    "k": int,
-    "m": int,
-    "rho": float,
-    "dataset": str,
-    "preprocess": str,
+#: The settings every page reads that belong to no mechanism: name -> (type, default). The mechanisms'
+#: shared comparison parameters (label-DP's ``k``, ``m``, ``rho``) come from their plug-ins.
+_BASE_BEFORE: dict[str, tuple[type, Any]] = {
+    "eps": (float, 1.0),
+    "delta": (float, 1e-5),
+    "seed": (int, 0),
+    "trials": (int, 100),
 }
+_BASE_AFTER: dict[str, tuple[type, Any]] = {"dataset": (str, "census"), "preprocess": (str, "normalize")}
+_BASE = {**_BASE_BEFORE, **_BASE_AFTER}
 
-#: Their defaults (the same as the app's).
-SHARED_DEFAULTS: dict[str, Any] = {
-    "eps": 1.0,
-    "delta": 1e-5,
-    "seed": 0,
-    "trials": 100,
-    "k": 64,
-    "m": 100,
-    "rho": 0.1,
-    "dataset": "census",
-    "preprocess": "normalize",
-}
+
+def mechanism_param_specs() -> dict[str, Any]:
+    """``{name: ParamSpec}`` of the plug-ins' shared comparison parameters (``Mechanism.compare_params``).
+
+    These are part of every configuration (top-level keys of the JSON, attributes of
+    :class:`ExplorerConfig`), so a new mechanism with shared parameters needs no edit of this module.
+    """
+    from ..registry import plugins
+
+    out: dict[str, Any] = {}
+    for plugin in plugins():
+        for name in plugin.compare_params:
+            spec = plugin.param(name)
+            if name in _BASE:
+                raise ValueError(f"mechanism {plugin.name}: comparison parameter {name!r} is a shared setting's name.")
+            if name in out and out[name] != spec:
+                raise ValueError(f"comparison parameter {name!r} is declared differently by two mechanisms.")
+            out[name] = spec
+    return out
+
+
+def shared_keys() -> dict[str, type]:
+    """The shared parameters every page reads (mirrors ``ui.constants.SHARED_PARAMS``): name -> type."""
+    mech = {name: spec.kind for name, spec in mechanism_param_specs().items()}
+    return {
+        **{k: t for k, (t, _d) in _BASE_BEFORE.items()},
+        **mech,
+        **{k: t for k, (t, _d) in _BASE_AFTER.items()},
+    }
+
+
+def shared_defaults() -> dict[str, Any]:
+    """Their defaults (the same as the app's)."""
+    mech = {name: spec.default for name, spec in mechanism_param_specs().items()}
+    return {
+        **{k: d for k, (_t, d) in _BASE_BEFORE.items()},
+        **mech,
+        **{k: d for k, (_t, d) in _BASE_AFTER.items()},
+    }
+
+
+def __getattr__(name: str) -> Any:
+    # SHARED_KEYS and SHARED_DEFAULTS (not in __all__): computed from the registry when first read (PEP 562)
+    if name == "SHARED_KEYS":
+        return shared_keys()
+    if name == "SHARED_DEFAULTS":
+        return shared_defaults()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _SCALARS = (str, int, float, bool)
 
@@ -69,6 +105,12 @@ def _coerce(name: str, kind: type, raw: Any) -> Any:
         if not isinstance(raw, str):
             raise TypeError(f"{name} must be a string, got {raw!r} of type {type(raw).__name__}.")
         return raw
+    if kind is bool:
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, str) and raw.strip().lower() in ("1", "true", "0", "false"):
+            return raw.strip().lower() in ("1", "true")
+        raise TypeError(f"{name} must be true or false, got {raw!r}.")
     if isinstance(raw, bool):
         raise TypeError(f"{name} must be a number, got {raw!r}.")
     if isinstance(raw, str):
@@ -86,16 +128,16 @@ def _coerce(name: str, kind: type, raw: Any) -> Any:
 
 
 def _check_shared(values: Mapping[str, Any]) -> dict[str, Any]:
+    kinds, defaults, mech = shared_keys(), shared_defaults(), mechanism_param_specs()
     out = {}
-    for name, kind in SHARED_KEYS.items():
-        out[name] = _coerce(name, kind, values.get(name, SHARED_DEFAULTS[name]))
+    for name, kind in kinds.items():
+        out[name] = _coerce(name, kind, values.get(name, defaults[name]))
     check_epsilon(out["eps"], allow_inf=False, name="eps")
     check_delta(out["delta"], allow_zero=True, name="delta")
     check_int("seed", out["seed"], lo=0, hi=2**32 - 1)
     check_int("trials", out["trials"], lo=1, hi=100_000)
-    check_int("k", out["k"], lo=1)
-    check_int("m", out["m"], lo=1)
-    check_in_interval("rho", out["rho"], 0.0, 1.0, closed="both")
+    for name, spec in mech.items():  # each plug-in validates its own (e.g. k >= 1, rho in [0, 1])
+        out[name] = spec.validate(out[name])
     if not out["dataset"]:
         raise ValueError("dataset must be a dataset name, got ''.")
     from ..preprocessing import PREPROCESS_METHODS
@@ -107,11 +149,12 @@ def _check_shared(values: Mapping[str, Any]) -> dict[str, Any]:
 def _check_params(params: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(params, Mapping):
         raise TypeError(f"params must be an object of page settings, got {type(params).__name__}.")
+    shared = shared_keys()
     out = {}
     for key, value in params.items():
         if not isinstance(key, str) or not key:
             raise TypeError(f"params keys must be non-empty strings, got {key!r}.")
-        if key in SHARED_KEYS:
+        if key in shared:
             raise ValueError(f"params must not repeat the shared setting {key!r}; put it at the top level.")
         if not isinstance(value, _SCALARS):
             raise TypeError(f"params[{key!r}] must be a string, number or boolean, got {type(value).__name__}.")
@@ -121,9 +164,8 @@ def _check_params(params: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-@dataclass(frozen=True)
 class ExplorerConfig:
-    """Everything needed to reopen a view of the app or re-run its numbers.
+    """Everything needed to reopen a view of the app or re-run its numbers (immutable).
 
     Attributes
     ----------
@@ -131,10 +173,12 @@ class ExplorerConfig:
         The privacy budget. ``eps`` must be in (0, inf), ``delta`` in [0, 1).
     seed, trials : int
         Root seed (>= 0) and Monte-Carlo trials per point (1 to 100 000).
-    k, m : int
-        Bag size and number of bags of the label-DP mechanisms (>= 1).
-    rho : float
-        Share of noisy labels of noisy-wtd-LLP, in [0, 1].
+    mechanism_params : dict
+        The mechanisms' shared comparison parameters declared by their plug-ins
+        (:func:`mechanism_param_specs`; today label-DP's bag size ``k``, number of bags ``m`` and
+        noisy share ``rho``), each validated by its ``ParamSpec``; missing ones take its default.
+        They are passed as keywords (``ExplorerConfig(k=8)``), read as attributes (``cfg.k``) and
+        written as top-level keys of the JSON, as before.
     dataset : str
         The dataset's name (a demo name, or ``upload:<file>`` for an upload, which a report can
         identify by fingerprint but not reload).
@@ -148,34 +192,76 @@ class ExplorerConfig:
         SHA-256 of the data ('' when unknown); a report re-run checks it.
     """
 
-    eps: float = SHARED_DEFAULTS["eps"]
-    delta: float = SHARED_DEFAULTS["delta"]
-    seed: int = SHARED_DEFAULTS["seed"]
-    trials: int = SHARED_DEFAULTS["trials"]
-    k: int = SHARED_DEFAULTS["k"]
-    m: int = SHARED_DEFAULTS["m"]
-    rho: float = SHARED_DEFAULTS["rho"]
-    dataset: str = SHARED_DEFAULTS["dataset"]
-    preprocess: str = SHARED_DEFAULTS["preprocess"]
-    page: str = ""
-    params: Mapping[str, Any] = field(default_factory=dict)
-    dataset_fingerprint: str = ""
+    __slots__ = ("_shared", "page", "params", "dataset_fingerprint")
 
-    def __post_init__(self) -> None:
-        shared = _check_shared({k: getattr(self, k) for k in SHARED_KEYS})
-        for k, v in shared.items():
-            object.__setattr__(self, k, v)
-        if not isinstance(self.page, str):
-            raise TypeError(f"page must be a string, got {type(self.page).__name__}.")
-        if not isinstance(self.dataset_fingerprint, str):
-            raise TypeError(f"dataset_fingerprint must be a string, got {type(self.dataset_fingerprint).__name__}.")
-        object.__setattr__(self, "params", dict(sorted(_check_params(self.params).items())))
+    def __init__(
+        self,
+        *,
+        page: str = "",
+        params: Mapping[str, Any] | None = None,
+        dataset_fingerprint: str = "",
+        mechanism_params: Mapping[str, Any] | None = None,
+        **shared: Any,
+    ) -> None:
+        kinds = shared_keys()
+        unknown = sorted(set(shared) - set(kinds))
+        if unknown:
+            raise TypeError(f"unknown configuration setting(s) {unknown}; valid: {list(kinds)}.")
+        values = {**dict(mechanism_params or {}), **shared}
+        object.__setattr__(self, "_shared", _check_shared(values))
+        if not isinstance(page, str):
+            raise TypeError(f"page must be a string, got {type(page).__name__}.")
+        if not isinstance(dataset_fingerprint, str):
+            raise TypeError(f"dataset_fingerprint must be a string, got {type(dataset_fingerprint).__name__}.")
+        object.__setattr__(self, "page", page)
+        object.__setattr__(self, "params", dict(sorted(_check_params(params or {}).items())))
+        object.__setattr__(self, "dataset_fingerprint", dataset_fingerprint)
+
+    def __getattr__(self, name: str) -> Any:
+        # ``cfg.eps``, ``cfg.k``: the shared settings read like fields (only called when no slot matches)
+        if not name.startswith("_"):
+            try:
+                return object.__getattribute__(self, "_shared")[name]
+            except (AttributeError, KeyError):
+                pass
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"ExplorerConfig is immutable; use .replace({name}=...)")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ExplorerConfig):
+            return NotImplemented
+        return (self._shared, self.page, self.params, self.dataset_fingerprint) == (
+            other._shared,
+            other.page,
+            other.params,
+            other.dataset_fingerprint,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # params is a dict
+
+    def __reduce__(self) -> tuple:
+        # pickling and copying go through the validated JSON form (the slots are read-only)
+        return (config_from_mapping, (self.to_dict(),))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self._shared.items())
+        return (
+            f"ExplorerConfig({inner}, page={self.page!r}, params={self.params!r}, "
+            f"dataset_fingerprint={self.dataset_fingerprint!r})"
+        )
 
     # -- views -------------------------------------------------------------------------------
     @property
     def shared(self) -> dict[str, Any]:
         """The shared settings as a dict (name -> value)."""
-        return {k: getattr(self, k) for k in SHARED_KEYS}
+        return dict(self._shared)
+
+    @property
+    def mechanism_params(self) -> dict[str, Any]:
+        """The mechanisms' shared comparison parameters (``{"k": 64, "m": 100, "rho": 0.1}`` today)."""
+        return {k: self._shared[k] for k in mechanism_param_specs()}
 
     def param(self, name: str, default: Any = None) -> Any:
         """A page setting, or ``default``."""
@@ -226,8 +312,9 @@ class ExplorerConfig:
     @classmethod
     def from_query(cls, query: Mapping[str, str], *, page: str = "") -> ExplorerConfig:
         """Read a link's query string: shared keys at the top level, every other key a page setting."""
-        shared = {k: query[k] for k in SHARED_KEYS if k in query}
-        params = {k: v for k, v in query.items() if k not in SHARED_KEYS}
+        keys = shared_keys()
+        shared = {k: query[k] for k in keys if k in query}
+        params = {k: v for k, v in query.items() if k not in keys}
         return config_from_mapping({**shared, "page": page, "params": params})
 
 
@@ -238,7 +325,7 @@ def config_from_mapping(data: Mapping[str, Any]) -> ExplorerConfig:
     schema = data.get("schema", CONFIG_SCHEMA)
     if schema != CONFIG_SCHEMA:
         raise ValueError(f"schema must be {CONFIG_SCHEMA!r}, got {schema!r}.")
-    known = set(SHARED_KEYS) | {"schema", "page", "params", "dataset_fingerprint"}
+    known = set(shared_keys()) | {"schema", "page", "params", "dataset_fingerprint"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(f"unknown configuration key(s) {unknown}; valid keys: {sorted(known)}.")

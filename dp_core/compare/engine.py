@@ -8,6 +8,7 @@ grid and collects the noise scales and guarantee statuses at the chosen epsilon.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Callable, Sequence
@@ -17,15 +18,25 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_delta, check_epsilon, check_in_interval, check_int
+from .._blas import single_threaded_blas
+from .._validation import check_choice, check_delta, check_epsilon, check_in_interval, check_int
 from ..data import Dataset
 from ..exceptions import DPCoreError, PrivacyLeakWarning
 from ..experiments import summarize
 from ..plugin import ParamSpec
+from ..preprocessing import DEFAULT_PREPROCESS, PREPROCESS_METHODS
 from ..registry import plugins
 from .registry import STATUS_LABELS, CompareSpec, MethodInfo, applicable_adapters, utility_metric_name
 
-__all__ = ["CompareResult", "compare_param_specs", "make_spec", "default_epsilons", "run_compare", "utility_at"]
+__all__ = [
+    "CompareResult",
+    "combine_results",
+    "compare_param_specs",
+    "make_spec",
+    "default_epsilons",
+    "run_compare",
+    "utility_at",
+]
 
 
 def default_epsilons(lo: float = 0.05, hi: float = 10.0, n_points: int = 8) -> tuple[float, ...]:
@@ -50,13 +61,15 @@ def make_spec(
     n_trials: int,
     seed: int,
     test_fraction: float = 0.2,
+    preprocess: str = DEFAULT_PREPROCESS,
     **params: Any,
 ) -> CompareSpec:
     """A validated :class:`CompareSpec` (epsilons sorted, duplicates removed).
 
-    ``params`` are the mechanisms' comparison parameters (:func:`compare_param_specs`, e.g.
-    ``k``, ``m``, ``rho``); each is validated by its plug-in's :class:`~dp_core.plugin.ParamSpec`
-    and missing ones take its default.
+    ``preprocess`` is the row preprocessing of the feature-based mechanisms (one of
+    :data:`dp_core.preprocessing.PREPROCESS_METHODS`). ``params`` are the mechanisms' comparison
+    parameters (:func:`compare_param_specs`, e.g. ``k``, ``m``, ``rho``); each is validated by its
+    plug-in's :class:`~dp_core.plugin.ParamSpec` and missing ones take its default.
     """
     eps = tuple(sorted({check_epsilon(float(e), allow_inf=False) for e in epsilons}))
     if not eps:
@@ -75,6 +88,7 @@ def make_spec(
         seed=check_int("seed", seed, lo=0),
         params=values,
         test_fraction=check_in_interval("test_fraction", test_fraction, 0.0, 1.0, closed="neither"),
+        preprocess=check_choice("preprocess", preprocess, PREPROCESS_METHODS),
     )
 
 
@@ -151,6 +165,7 @@ def run_compare(
     *,
     mechanisms: Sequence[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    preprocess: str | None = None,
 ) -> CompareResult:
     """Sweep every applicable mechanism over ``spec.epsilons`` on ``ds``.
 
@@ -162,18 +177,28 @@ def run_compare(
         Adapter keys (default: every registered adapter that applies to the task).
     progress : callable, optional
         ``progress(done, total)`` over all adapters' trials.
+    preprocess : str, optional
+        Row preprocessing (:data:`dp_core.preprocessing.PREPROCESS_METHODS`) overriding
+        ``spec.preprocess``; the result's ``spec`` records the one used.
 
     Adapters that reject the dataset (``ValueError``: too few rows, wrong label range, ...) are
     listed in ``skipped`` with the reason instead of failing the whole comparison.
     """
     if not isinstance(spec, CompareSpec):
         raise TypeError(f"spec must be a CompareSpec, got {type(spec).__name__}.")
+    if preprocess is not None and preprocess != spec.preprocess:
+        spec = dataclasses.replace(spec, preprocess=check_choice("preprocess", preprocess, PREPROCESS_METHODS))
     adapters = applicable_adapters(ds.task, mechanisms)
     if not adapters:
         raise ValueError(
             f"no mechanism applies to the {ds.task} task of dataset {ds.name!r}"
             + (f" among {list(mechanisms)}." if mechanisms is not None else ".")
         )
+    with single_threaded_blas():  # many small products: BLAS threads only contend for the shared cores
+        return _run_compare(ds, spec, adapters, progress)
+
+
+def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> CompareResult:
     states, skipped = {}, {}
     for a in adapters:
         try:
@@ -251,6 +276,66 @@ def run_compare(
         leaks=leaks,
         skipped=skipped,
         states=states,
+    )
+
+
+def combine_results(parts: Sequence[CompareResult]) -> CompareResult:
+    """One comparison from comparisons of disjoint sets of mechanisms on the same data and spec.
+
+    Every adapter draws its randomness from ``spec.seed`` alone, so running the mechanisms one at a time
+    (for example as separate background jobs, the quick ones first) and combining the parts gives the
+    same tables as one :func:`run_compare` call over all of them (rows in the order of ``parts``).
+
+    Raises
+    ------
+    ValueError
+        When ``parts`` is empty, the parts differ in dataset, task or spec, or two parts ran the same
+        mechanism.
+    """
+    parts = list(parts)
+    if not parts:
+        raise ValueError("parts must hold at least one CompareResult, got none.")
+    for p in parts:
+        if not isinstance(p, CompareResult):
+            raise TypeError(f"parts must be CompareResult objects, got {type(p).__name__}.")
+    first = parts[0]
+    for p in parts[1:]:
+        if (p.dataset, p.task, p.spec) != (first.dataset, first.task, first.spec):
+            raise ValueError(
+                "parts must come from the same dataset and spec, got "
+                f"{first.dataset!r} and {p.dataset!r} (specs {'equal' if p.spec == first.spec else 'different'})."
+            )
+    seen: set[str] = set()
+    for p in parts:
+        keys = set(p.states) | set(p.skipped)
+        if keys & seen:
+            raise ValueError(f"parts must run disjoint mechanisms; repeated: {sorted(keys & seen)}.")
+        seen |= keys
+
+    def cat(frames: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+        frames = [f for f in frames if f is not None and len(f)]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+
+    trials = cat([p.trials for p in parts], ["adapter", "method", "epsilon", "trial", "utility", "excess_risk"])
+    summary = (
+        summarize(trials, by=["adapter", "method", "epsilon"], values=["utility", "excess_risk"])
+        if len(trials)
+        else pd.DataFrame()
+    )
+    merged: dict[str, dict] = {"nonprivate": {}, "notes": {}, "leaks": {}, "skipped": {}, "states": {}}
+    for p in parts:
+        for name, store in merged.items():
+            store.update(getattr(p, name))
+    return CompareResult(
+        dataset=first.dataset,
+        task=first.task,
+        metric=first.metric,
+        spec=first.spec,
+        trials=trials,
+        summary=summary,
+        bounds=cat([p.bounds for p in parts], ["adapter", "method", "epsilon", "bound", "label"]),
+        methods=[m for p in parts for m in p.methods],
+        **merged,
     )
 
 

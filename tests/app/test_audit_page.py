@@ -44,7 +44,7 @@ def test_query_parameter_preselects_the_mechanism(app):
     at = open_page(app, mechanism="laplace", audit_runs=10000, eps="2")
     assert not at.exception
     assert at.selectbox(key="mechanism").value == "laplace"
-    assert at.select_slider(key="audit_runs_laplace").value == 10000
+    assert at.select_slider(key="audit_runs").value == 10000
     assert metrics(at)["Claimed ε"] == "2"
     assert at.query_params["mechanism"] in (["laplace"], "laplace")
 
@@ -58,7 +58,7 @@ def test_unknown_mechanism_in_the_link_falls_back(app):
 def test_more_runs_change_the_bound(app):
     at = open_page(app, mechanism="laplace", audit_runs=1000)
     before = metrics(at)[LOWER]
-    at.select_slider(key="audit_runs_laplace").set_value(100000).run()
+    at.select_slider(key="audit_runs").set_value(100000).run()
     assert not at.exception
     after = metrics(at)
     assert after["Runs per dataset"] == "100,000" and after[LOWER] != before
@@ -130,7 +130,7 @@ def test_uploaded_csv(app):
     assert not at.exception and not at.error
     assert "mine" in text_of(at)
     before = charts(at)[0]
-    at.select_slider(key="audit_runs_gaussian").set_value(20000).run()
+    at.select_slider(key="audit_runs").set_value(20000).run()
     assert not at.exception
     assert metrics(at)["Runs per dataset"] == "20,000" and charts(at)[0] != before
     # the label-DP audit on the uploaded data, with bags that fit its 320 training rows
@@ -151,7 +151,7 @@ def test_a_mechanism_page_link_selects_its_audit_later_in_the_session(app):
     at.switch_page(PAGE).run()
     assert not at.exception
     assert at.selectbox(key="mechanism").value == "l1-exponential"
-    assert at.selectbox(key="audit_mode_l1-exponential").value == "tight"
+    assert at.selectbox(key="audit_mode").value == "tight"
     # the page's own URL updates are not mistaken for a new link
     at.selectbox(key="mechanism").set_value("gaussian").run()
     assert at.selectbox(key="mechanism").value == "gaussian"
@@ -166,3 +166,123 @@ def test_pair_seed_and_options_round_trip_through_the_url(app):
     option_keys = [k for k in (n.key for n in at.number_input) if k and k.startswith("audit_laplace_")]
     for k in option_keys:
         assert k in at.query_params
+
+
+# ------------------------------------------------------------------ the plain first screen (issue 13)
+def first_screen_nodes(at):
+    """The elements of the page outside its expert sections (expanders and tabs), in page order."""
+    out = []
+
+    def walk(node):
+        for ch in node.children.values():
+            if getattr(ch, "type", None) in ("expander", "tab_container", "tab"):
+                continue
+            out.append(ch)
+            if hasattr(ch, "children"):
+                walk(ch)
+
+    walk(at.main)
+    return out
+
+
+def first_screen_text(nodes) -> list[str]:
+    texts = []
+    for n in nodes:
+        for attr in ("label", "value"):
+            v = getattr(n, attr, None)
+            if isinstance(v, str) and v:
+                texts.append(v)
+    return texts
+
+
+def test_first_screen_three_numbers_status_badge_one_chart_and_every_symbol_explained(app):
+    from dp_core import glossary
+
+    at = open_page(app, audit_runs=2000)
+    assert not at.exception
+    nodes = first_screen_nodes(at)
+    kinds = [getattr(n, "type", None) for n in nodes]
+    shown = [n.label for n in nodes if getattr(n, "type", None) == "metric"]
+    assert shown == ["Claimed ε", LOWER, "Runs per dataset"]
+    assert all(n.help for n in nodes if getattr(n, "type", None) == "metric")  # every number explained
+    badges = [n.value for n in nodes if getattr(n, "type", None) == "markdown" and "-badge[" in n.value]
+    assert badges == [":green-badge[:material/verified: Certified]"]  # gaussian, analytic: the stored row
+    assert kinds.count("plotly_chart") == 1  # the histogram; the convergence chart is in an expert section
+    assert {e.label for e in at.expander} >= {"How an audit works", "How the bound was computed"}
+    unknown = {s for t in first_screen_text(nodes) for s in glossary.unknown_symbols(t)}
+    assert unknown == set()
+
+
+def test_the_verdict_merges_with_the_status_badge(app):
+    """A refuted claim: the stored badge says 'Not valid' and the live audit says why, both on the first screen."""
+    at = open_page(app, mechanism="label-dp-bags", audit_mode="naive-llp", audit_runs=1000, eps="2", k=64, m=100)
+    assert not at.exception
+    nodes = first_screen_nodes(at)
+    badges = [n.value for n in nodes if getattr(n, "type", None) == "markdown" and "-badge[" in n.value]
+    assert len(badges) == 1 and badges[0].startswith(":red-badge") and "Not valid" in badges[0]
+    errors = [n.value for n in nodes if getattr(n, "type", None) == "error"]
+    assert any("Not a valid guarantee" in e and "violation found" in e for e in errors)
+
+
+@pytest.mark.parametrize("name", list(MECHANISMS))
+def test_every_widget_round_trips_through_the_url(app, name):
+    """A link with a non-default value of every page widget opens with exactly those values, and writes them back."""
+    mech = MECHANISMS[name]
+    link = {
+        "mechanism": name,
+        "audit_mode": list(mech.modes)[-1],
+        "audit_pair": list(mech.pairs)[-1],
+        "audit_runs": 200,
+        "audit_pair_seed": 11,
+    }
+    shared = {"k", "m", "rho"}  # label-DP's options are the shared widgets of the sidebar's kind
+    for opt in mech.options:
+        if opt.name in shared and name == "label-dp-bags":
+            continue
+        value = opt.default * 2 if opt.hi is None or opt.default * 2 <= opt.hi else (opt.default + opt.hi) / 2
+        link[f"audit_{name}_{opt.name}"] = opt.kind(value)
+    at = open_page(app, **link)
+    assert not at.exception
+    assert at.selectbox(key="mechanism").value == name
+    assert at.selectbox(key="audit_mode").value == link["audit_mode"]
+    assert at.selectbox(key="audit_pair").value == link["audit_pair"]
+    assert at.select_slider(key="audit_runs").value == 200
+    assert at.number_input(key="audit_pair_seed").value == 11
+    for key, value in link.items():
+        if key.startswith(f"audit_{name}_"):
+            assert at.number_input(key=key).value == pytest.approx(value)
+        q = at.query_params[key]
+        q = q[0] if isinstance(q, list) else q
+        assert q == (f"{value:.6g}" if isinstance(value, float) else str(value)), key
+    # a change goes back into the URL and survives a rerun
+    at.number_input(key="audit_pair_seed").set_value(12).run()
+    at.run()
+    assert at.number_input(key="audit_pair_seed").value == 12
+    q = at.query_params["audit_pair_seed"]
+    assert (q[0] if isinstance(q, list) else q) == "12"
+
+
+def test_small_upload_runs_with_the_defaults(app):
+    """An uploaded CSV of 100 rows: the data-based audits run at their defaults, or say plainly what to change."""
+    rows = "".join(f"{i % 7},{(i * 13) % 17},{i % 2}\n" for i in range(100))
+    at = app.run()
+    at.radio(key="w_source").set_value("upload").run()
+    at.file_uploader(key="csv").set_value(("small.csv", ("a,b,target\n" + rows).encode(), "text/csv")).run()
+    assert not at.exception
+    at.query_params["audit_pair"] = "random"
+    at.query_params["audit_runs"] = "2000"
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error
+    assert metrics(at)["Runs per dataset"] == "2,000" and len(charts(at)) == 2
+    for name in ("input-perturbation", "large-margin-gaussian"):
+        at.selectbox(key="mechanism").set_value(name).run()
+        assert not at.exception and metrics(at)["Claimed ε"] == "1", name
+    # label-DP's default bags (k = 64, m = 100) do not fit 80 training rows: a plain message and a one-click fit
+    at.selectbox(key="mechanism").set_value("label-dp-bags").run()
+    assert not at.exception and not at.error
+    assert any("do not fit these data" in w.value and "80 training rows" in w.value for w in at.warning)
+    at.button(key="audit_use_bags").click().run()
+    assert not at.exception
+    k, m = at.session_state["p_k"], at.session_state["p_m"]
+    assert k * m <= 80 and k >= 2 and m >= 2
+    assert metrics(at)["Runs per dataset"] == "2,000" and len(charts(at)) == 2

@@ -269,3 +269,99 @@ def test_link_with_an_uploaded_dataset_says_upload_it_again(app):
     at = open_page(app, dataset="upload:people.csv", **FAST)
     shown = " ".join(w.value for w in [*at.warning, *at.info, *at.error])
     assert "upload the file again" in shown
+
+
+# ------------------------------------------------------------------ the plain first screen (issue 13)
+def first_screen_nodes(at):
+    """The elements of the page outside its expert sections (expanders and tabs), in page order."""
+    out = []
+
+    def walk(node):
+        for ch in node.children.values():
+            if getattr(ch, "type", None) in ("expander", "tab_container", "tab"):
+                continue
+            out.append(ch)
+            if hasattr(ch, "children"):
+                walk(ch)
+
+    walk(at.main)
+    return out
+
+
+def test_first_screen_three_numbers_status_badge_one_chart_and_every_symbol_explained(app):
+    from dp_core import glossary
+    from dp_core.compare.budget import headline
+
+    at = open_page(app, dataset="breast_cancer", **FAST)
+    nodes = first_screen_nodes(at)
+    kind = [getattr(n, "type", None) for n in nodes]
+    shown = {n.label: n.value for n in nodes if getattr(n, "type", None) == "metric"}
+    assert list(shown) == ["Best private accuracy", "Non-private accuracy", "Lost to privacy"]
+    assert all(n.help for n in nodes if getattr(n, "type", None) == "metric")
+    best, ref, gap = (float(v) for v in shown.values())
+    assert 0.5 < best <= ref <= 1.0 and gap == pytest.approx(ref - best, abs=2e-3)
+    badges = [n.value for n in nodes if getattr(n, "type", None) == "markdown" and "-badge[" in n.value]
+    assert len(badges) == 1  # the status of the best method's guarantee, from the audit table
+    assert kind.count("plotly_chart") == 1  # the comparison; the learning curves and negotiation live in tabs
+    texts = [t for n in nodes for t in (getattr(n, "label", None), getattr(n, "value", None)) if isinstance(t, str)]
+    assert {s for t in texts for s in glossary.unknown_symbols(t)} == set()
+    # the numbers are the engine's
+    from dp_core.compare import default_epsilons, make_spec, run_compare
+    from dp_core.data import load_dataset
+
+    spec = make_spec(epsilons=default_epsilons(0.05, 10.0, 4), delta=1e-5, n_trials=10, seed=0)
+    h = headline(run_compare(load_dataset("breast_cancer"), spec, mechanisms=("output_perturbation",)), 1.0)
+    assert best == pytest.approx(h["best"]["utility"], rel=2e-2) and ref == pytest.approx(h["reference"], rel=2e-2)
+
+
+def test_every_widget_round_trips_through_the_url(app):
+    link = {
+        "dataset": "iris",
+        "trials": "10",
+        "mech": "output_perturbation",
+        "eps_min": "0.1",
+        "eps_max": "5",
+        "n_eps": "4",
+        "view": "excess_risk",
+        "tmetric": "accuracy",
+        "tvalue": "0.7",
+        "tdelta": "1e-06",
+        "tsolve": "epsilon",
+        "trows": "2",
+        "cview": "negotiate",
+    }
+    at = open_page(app, **link)
+    assert at.select_slider(key="eps_min").value == 0.1 and at.select_slider(key="eps_max").value == 5.0
+    assert at.select_slider(key="n_eps").value == 4 and at.radio(key="view").value == "excess_risk"
+    assert at.selectbox(key="tmetric").value == "accuracy" and at.number_input(key="tvalue").value == 0.7
+    assert at.number_input(key="tdelta").value == 1e-6 and at.radio(key="tsolve").value == "epsilon"
+    assert at.select_slider(key="trows").value == 2.0 and at.session_state["cview_tab"] == "🤝 Negotiate"
+    link["mech"] = "output-perturbation"  # the link's adapter key is written back as the canonical name
+    for key, value in link.items():
+        assert qp(at, key) == value, key
+    # a change goes back into the URL and survives a page switch
+    at.select_slider(key="n_eps").set_value(6).run()
+    at.switch_page("pages/home.py").run()
+    at.switch_page(PAGE).run()
+    assert at.select_slider(key="n_eps").value == 6 and qp(at, "n_eps") == "6"
+    assert at.number_input(key="tvalue").value == 0.7
+
+
+def test_small_upload_of_100_rows(app):
+    """A 100-row upload: every applicable mechanism runs at the defaults, or the page says plainly why not."""
+    csv = b"a,b,c,label\n" + b"".join(f"{i % 7},{(i * 3) % 11},{i % 5},{(i // 3) % 2}\n".encode() for i in range(100))
+    for k, v in {"trials": "10", "n_eps": "4"}.items():
+        app.query_params[k] = v
+    at = app.run()
+    at.radio(key="w_source").set_value("upload").run()
+    at.file_uploader(key="csv").set_value(("small.csv", csv, "text/csv")).run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    # the only errors are the budget card's refuted claims (large-margin), never a failed run
+    assert all(e.value.startswith("**Not a valid guarantee:**") for e in at.error)
+    assert len(charts(at)) >= 1
+    shown = {m.label: m.value for m in at.metric}
+    assert list(shown)[:3] == ["Best private accuracy", "Non-private accuracy", "Lost to privacy"]
+    assert float(shown["Lost to privacy"]) >= 0  # a private run above the non-private one is noise, not a gain
+    for w in at.warning:  # a mechanism that cannot run on 100 rows says why, in words
+        assert "Traceback" not in w.value

@@ -1,9 +1,7 @@
 """AppTest tests of the Home page and the shared sidebar."""
 
-import json
-
 import pytest
-from _helpers import metrics
+from _helpers import charts, metrics
 
 from dp_core.data import DATASETS
 
@@ -68,13 +66,119 @@ def test_every_demo_dataset(app, name):
     assert metrics(at)["Rows"] == f"{load_dataset(name).n:,}"
 
 
+def _chart(at, word: str) -> dict:
+    """The first chart whose title contains ``word``."""
+    return next(c for c in charts(at) if word in c["layout"]["title"]["text"])
+
+
 def test_posterior_chart_follows_eps(app):
     at = app.run()
-    fig = json.loads(at.get("plotly_chart")[0].proto.spec)
+    fig = _chart(at, "conclude about one person")
     assert "ε = 1" in fig["layout"]["title"]["text"]
     at.sidebar.select_slider(key="w_eps_slider").set_value(5).run()
-    fig = json.loads(at.get("plotly_chart")[0].proto.spec)
+    fig = _chart(at, "conclude about one person")
     assert "ε = 5" in fig["layout"]["title"]["text"]
+
+
+# ------------------------------------------------------------------ the plain first screen
+FIRST_NUMBERS = ["ε (set in the sidebar)", "Odds can change by at most", "Noise on one count (Laplace scale)"]
+
+
+def test_first_screen_three_numbers_one_chart_and_the_tour_link(app):
+    at = app.run()
+    assert not at.exception
+    assert [m.label for m in at.metric[:3]] == FIRST_NUMBERS  # the first screen comes before the dataset section
+    assert all(m.help for m in at.metric[:3])  # each number explains itself
+    m = metrics(at)
+    assert m["ε (set in the sidebar)"] == "1" and m["Noise on one count (Laplace scale)"] == "1"
+    first = charts(at)[0]  # the one chart of the first screen: noise against ε, the current ε marked
+    assert first["layout"]["title"]["text"].startswith("Noise added to one count, against ε")
+    names = [t["name"] for t in first["data"]]
+    assert names[:2] == ["Laplace", "Gaussian"]
+    marked = [t for t in first["data"] if t.get("mode") == "markers"]
+    assert [t["x"] for t in marked] == [[1.0], [1.0]] and marked[0]["y"] == [1.0]  # b = 1/ε at ε = 1
+    assert any("Start here" in str(p.proto.label) for p in at.get("page_link"))
+    # the dataset and where its bounds come from, in plain words
+    assert any("Dataset: **" in c.value and "Column bounds:" in c.value for c in at.caption)
+
+
+def test_first_screen_numbers_and_chart_follow_the_budget(app):
+    at = app.run()
+    at.sidebar.select_slider(key="w_eps_slider").set_value(0.5).run()
+    assert not at.exception
+    m = metrics(at)
+    assert m["Noise on one count (Laplace scale)"] == "2" and m["Odds can change by at most"] == "× 1.65"
+    marked = [t for t in charts(at)[0]["data"] if t.get("mode") == "markers"]
+    assert marked[0]["x"] == [0.5] and marked[0]["y"] == pytest.approx([2.0])
+    assert marked[1]["y"][0] > marked[0]["y"][0]  # Gaussian σ at δ = 1e-5 is larger than b here
+
+
+def test_every_symbol_on_the_first_screen_has_a_glossary_entry(app):
+    from dp_core import glossary
+
+    at = app.run()
+    first_texts = [at.markdown[i].value for i in range(2)]  # what ε and δ mean; who is protected
+    first_texts += [c.value for c in at.caption if c.value.startswith("Dataset:")]
+    first_texts += FIRST_NUMBERS
+    fig = charts(at)[0]
+    first_texts += [fig["layout"]["title"]["text"], fig["layout"]["xaxis"]["title"]["text"]]
+    first_texts += [fig["layout"]["yaxis"]["title"]["text"]] + [t["name"] for t in fig["data"]]
+    text = " ".join(first_texts)
+    shown = glossary.symbols_in(text)
+    assert {"ε", "δ"} <= shown
+    assert glossary.unknown_symbols(text) == []
+    assert len(shown) <= 5, shown
+
+
+@pytest.mark.parametrize(
+    "query, widget, expected",
+    [
+        ({"eps": "0.25"}, ("number_input", "w_eps_num"), 0.25),
+        ({"delta": "1e-07"}, ("select_slider", "w_delta"), 1e-7),
+        ({"seed": "42"}, ("number_input", "w_seed"), 42),
+        ({"trials": "500"}, ("select_slider", "w_trials"), 500),
+        ({"preprocess": "clip"}, ("radio", "w_preprocess"), "clip"),
+        ({"dataset": "iris"}, ("selectbox", "w_dataset"), "iris"),
+    ],
+)
+def test_url_round_trip_of_every_shared_widget(app, query, widget, expected):
+    for k, v in query.items():
+        app.query_params[k] = v
+    at = app.run()
+    assert not at.exception
+    kind, key = widget
+    where = at.sidebar if key in ("w_eps_num", "w_delta", "w_seed", "w_trials") else at
+    value = getattr(where, kind)(key=key).value
+    assert value == (pytest.approx(expected) if isinstance(expected, float) else expected)
+    name = next(iter(query))
+    back = at.query_params[name]
+    back = back[0] if isinstance(back, list) else back
+    assert back == query[name]  # the link written back is the one that opened the page
+
+
+def test_shared_number_ranges_come_from_the_declarations():
+    from ui.constants import url_spec
+    from ui.widgets import _declared_range
+
+    for name in ("k", "m", "rho", "seed"):
+        spec = url_spec(name)
+        assert _declared_range(name, None, None, (-1, -1)) == (spec.lo, spec.hi)
+    assert _declared_range("k", 2, None, (0, 1)) == (2, url_spec("k").hi)  # a page may narrow it
+
+
+SMALL_CSV = b"x1,x2,y\n" + b"".join(f"{i % 7},{(i * 3) % 10},{i % 2}\n".encode() for i in range(100))
+
+
+def test_small_upload_first_screen_and_delta_advice(app):
+    at = _upload(app.run(), SMALL_CSV, name="small.csv")
+    assert not at.exception
+    m = metrics(at)
+    assert m["Rows"] == "100" and [x.label for x in at.metric[:3]] == FIRST_NUMBERS
+    assert any("small.csv" in c.value and "100 rows" in c.value for c in at.caption if c.value.startswith("Dataset:"))
+    assert not [w for w in at.warning if "δ·n" in w.value]  # the default δ = 1e-5 fits 100 rows
+    at.sidebar.select_slider(key="w_delta").set_value(0.05).run()
+    advice = [w.value for w in at.warning if "δ·n" in w.value]
+    assert advice and "Choose δ below 0.01" in advice[0]  # says what would fix it
 
 
 def _upload(at, content, name="data.csv"):

@@ -305,6 +305,9 @@ def test_report_and_csv_download_show_no_raw_values():
 def test_experiment_buttons():
     """Tables that appear only after a button: the large-margin sweeps and the l1 rate experiment."""
     at = open_page("large_margin_gaussian", {"trials": 10, "lm_n": 200})
+    for key in ("lm_sec_accounting", "lm_sec_draw", "lm_sec_flaws", "lm_sec_sweeps", "lm_sec_bounds"):
+        at.session_state[key] = True  # the page's expert sections are lazy: open them all
+    at.run()
     at.button(key="lm_run").click().run()
     problems = scan(at, "large_margin_gaussian (sweeps)")
     at.switch_page("pages/l1_exponential.py").run()

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..._blas import single_threaded_blas
 from ..._validation import (
     check_delta,
     check_epsilon,
@@ -31,7 +32,6 @@ from ..._validation import (
 )
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
-from ._blas import single_threaded_blas
 from .grid import GridNet, default_grid_resolution, grid_net, grid_probabilities, sample_grid
 from .mcmc import APPROXIMATE_LABEL, MCMCResult, MCMCSchedule, mcmc_sample
 

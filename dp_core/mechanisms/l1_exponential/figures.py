@@ -25,6 +25,7 @@ __all__ = [
     "epsilon_figure",
     "fitted_slope",
     "psi_figure",
+    "releases_figure",
     "rate_figure",
     "residual_histogram",
     "sampler_figure",
@@ -122,6 +123,54 @@ def residual_histogram(residuals: np.ndarray, iota: float, *, clip_quantile: flo
         title += f"; {zeros:,} exact zero{'s' if zeros > 1 else ''} not shown"
     return apply_layout(
         fig, title=title, x_title="|residual| (log scale)", y_title="number of training rows", height=320
+    )
+
+
+def releases_figure(draws: np.ndarray, lad_w: np.ndarray, names: Sequence[str]) -> go.Figure:
+    """Each private release's coefficients (dots, one column per feature) beside the non-private LAD fit.
+
+    The spread of the dots is the mechanism's noise at the current setting; the diamond is what the
+    same data give without privacy.
+    """
+    W = np.atleast_2d(np.asarray(draws, dtype=float))
+    w = np.ravel(np.asarray(lad_w, dtype=float))
+    if W.shape[1] != w.size or w.size != len(names):
+        raise ValueError(
+            f"draws must have one column per feature ({len(names)}), got {W.shape[1]}; lad_w has {w.size} entries."
+        )
+    fig = go.Figure()
+    k = W.shape[0]
+    jitter = (np.arange(k) - (k - 1) / 2) / max(k, 1) * 0.3
+    for j, name in enumerate(names):
+        fig.add_trace(
+            go.Scatter(
+                x=j + jitter,
+                y=W[:, j],
+                mode="markers",
+                marker={"size": 7, "color": color_of("em_l1"), "opacity": 0.6},
+                name="private releases",
+                legendgroup="private",
+                showlegend=j == 0,
+                hovertemplate=f"{name}: %{{y:.3g}}<extra>private release</extra>",
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=np.arange(w.size),
+            y=w,
+            mode="markers",
+            marker={"symbol": "diamond", "size": 14, "color": color_of("nonprivate"), "line": {"width": 1}},
+            name="non-private fit (LAD)",
+            hovertemplate="%{y:.3g}<extra>non-private fit</extra>",
+        )
+    )
+    fig.update_xaxes(tickmode="array", tickvals=list(range(w.size)), ticktext=[str(n) for n in names])
+    return apply_layout(
+        fig,
+        title="Private coefficients against the non-private fit",
+        x_title="feature",
+        y_title="coefficient",
+        height=380,
     )
 
 

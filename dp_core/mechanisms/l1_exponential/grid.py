@@ -21,11 +21,11 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp
 
+from ..._blas import single_threaded_blas
 from ..._validation import check_choice, check_int, check_positive, check_Xy
 from ...calibration import solve_monotone
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
-from ._blas import single_threaded_blas
 from .truncation import CONVENTIONS, _cost_blocks, check_theta, convention_guarantee, exact_sampler_suffix, kappa
 
 __all__ = [

@@ -90,10 +90,10 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import ndtri
 
 from ... import display
+from ..._blas import single_threaded_blas
 from ..._validation import check_choice, check_int, check_positive, check_Xy
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
-from ._blas import single_threaded_blas
 from .truncation import CONVENTIONS, _cost_blocks, check_theta, convention_guarantee, kappa
 
 __all__ = [

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import integrate, special, stats
+from scipy import special  # scipy.stats and scipy.integrate are imported where used (slow to import)
 
 from ..._validation import check_choice, check_int, check_positive
 from ...data import HEAVY_DESIGNS, HEAVY_NOISES, sample_heavy_design
@@ -147,6 +147,8 @@ def noise_g(c: ArrayLike, model: HeavyTailedModel) -> NDArray[np.float64]:
     if model.noise == "student_t":
         nu = model.noise_tail
         z = c / s
+        from scipy import stats
+
         f = stats.t.pdf(z, nu)
         F = special.stdtr(nu, z)
         return s * (z * (2.0 * F - 1.0) + 2.0 * (nu + z * z) / (nu - 1.0) * f)
@@ -185,6 +187,8 @@ def noise_abs_moment(p: float, model: HeavyTailedModel) -> float:
 
     def f(x):
         return abs(x - m) ** p * al * x ** (-al - 1.0)
+
+    from scipy import integrate
 
     left = integrate.quad(f, 1.0, m, limit=200)[0]
     right = integrate.quad(f, m, math.inf, limit=400)[0]

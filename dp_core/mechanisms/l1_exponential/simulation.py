@@ -44,6 +44,8 @@ __all__ = [
     "DatasetAnalysis",
     "analyse_dataset",
     "summarize_releases",
+    "headline",
+    "sampler_comparison",
     "rate_sweep",
     "epsilon_sweep",
     "truncation_sweep",
@@ -301,11 +303,14 @@ def real_data_experiment(
     delta: float = 1e-5,
     gd_steps: int = 200,
     rng: RngLike = None,
+    baselines: bool = True,
 ) -> RealDataResult:
     """Held-out mean absolute error of ``n_releases`` releases of each method (real data: no w*).
 
     Returns one row per release and method with ``test_mae`` and ``excess_test_mae`` (minus the
-    non-private LAD's held-out MAE) and ``excess_empirical`` on the training part.
+    non-private LAD's held-out MAE) and ``excess_empirical`` on the training part. With
+    ``baselines=False`` only EM-L1-HT and the LAD fit are run (the quick first answer of the page);
+    the EM-L1-HT releases are the same draws as with the baselines (same seed, same numbers).
     """
     Xtr, ytr = check_Xy(X_train, y_train)
     Xte, yte = check_Xy(X_test, y_test, min_rows=1)
@@ -315,33 +320,12 @@ def real_data_experiment(
     lad = lad_fit(Xtr, ytr, estimator.radius)
     fit, diag = estimator.run(Xtr, ytr, rng=s_em, n_draws=K, diagnostics=True)
     cal = fit.calibration
-    b1 = baseline_clipped_em(
-        Xtr,
-        ytr,
-        epsilon=estimator.epsilon,
-        clip_x=clip_x,
-        clip_y=clip_y,
-        radius=estimator.radius,
-        n_draws=K,
-        mode="grid" if cal.mode == "grid" else "mcmc",
-        m=cal.grid_m,
-        schedule=estimator.schedule(),
-        rng=s_b1,
-    )
-    b2 = baseline_dp_gd(
-        Xtr,
-        ytr,
-        epsilon=estimator.epsilon,
-        delta=delta,
-        clip=clip_x,
-        n_steps=gd_steps,
-        radius=estimator.radius,
-        n_draws=K,
-        rng=s_b2,
-    )
+    runs = [("em_l1", fit.draws)]
+    if baselines:
+        runs += _baseline_runs(Xtr, ytr, estimator, cal, K, clip_x, clip_y, delta, gd_steps, s_b1, s_b2)
     lad_test = l1_risk(lad.w, Xte, yte)
     rows = []
-    for method, W in (("em_l1", fit.draws), ("em_clipped", b1.draws), ("dp_gd", b2), ("nonprivate", lad.w[None, :])):
+    for method, W in (*runs, ("nonprivate", lad.w[None, :])):
         test = np.atleast_1d(l1_risk(W, Xte, yte))
         train = np.atleast_1d(l1_risk(W, Xtr, ytr))
         for i in range(W.shape[0]):
@@ -366,6 +350,35 @@ def real_data_experiment(
         sampler_status=fit.sampler_status,
         sampler_message=fit.sampler_message,
     )
+
+
+def _baseline_runs(Xtr, ytr, estimator, cal, K, clip_x, clip_y, delta, gd_steps, s_b1, s_b2) -> list:
+    """The releases of the two baselines (B1 clipped EM, B2 DP-GD; not from the paper)."""
+    b1 = baseline_clipped_em(
+        Xtr,
+        ytr,
+        epsilon=estimator.epsilon,
+        clip_x=clip_x,
+        clip_y=clip_y,
+        radius=estimator.radius,
+        n_draws=K,
+        mode="grid" if cal.mode == "grid" else "mcmc",
+        m=cal.grid_m,
+        schedule=estimator.schedule(),
+        rng=s_b1,
+    )
+    b2 = baseline_dp_gd(
+        Xtr,
+        ytr,
+        epsilon=estimator.epsilon,
+        delta=delta,
+        clip=clip_x,
+        n_steps=gd_steps,
+        radius=estimator.radius,
+        n_draws=K,
+        rng=s_b2,
+    )
+    return [("em_clipped", b1.draws), ("dp_gd", b2)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -498,11 +511,13 @@ def analyse_dataset(
     test_fraction: float = 0.2,
     clip_q: float = 0.05,
     delta: float = 1e-5,
+    baselines: bool = True,
 ) -> DatasetAnalysis:
     """Split, (optionally) standardise, release ``n_releases`` outputs of each method, and the exact law.
 
     Standardising with the sample's own means and standard deviations depends on the private
-    data; the returned notes say so (a real release would use public scales).
+    data; the returned notes say so (a real release would use public scales). ``baselines=False``
+    runs EM-L1-HT and the LAD fit only (same draws, see :func:`real_data_experiment`).
     """
     X, y = check_Xy(X, y, min_rows=10)
     idx = [check_int("feature index", int(j), lo=0, hi=X.shape[1] - 1) for j in features]
@@ -538,7 +553,17 @@ def analyse_dataset(
         f"(Markov quantiles of the public moment bounds, q = {clip_q:g})."
     )
     res = real_data_experiment(
-        Xtr, ytr, Xte, yte, estimator=estimator, n_releases=n_releases, clip_x=cx, clip_y=cy, delta=delta, rng=g
+        Xtr,
+        ytr,
+        Xte,
+        yte,
+        estimator=estimator,
+        n_releases=n_releases,
+        clip_x=cx,
+        clip_y=cy,
+        delta=delta,
+        rng=g,
+        baselines=baselines,
     )
     residuals = ytr - Xtr @ res.lad_w
     points = density = None
@@ -576,3 +601,82 @@ def summarize_releases(table: pd.DataFrame) -> pd.DataFrame:
     )
     out.index = [METHOD_LABELS[m] for m in out.index]
     return out
+
+
+def headline(analysis: DatasetAnalysis, radius: float) -> dict:
+    """The first screen's numbers of an analysis (NOT FOR PUBLICATION: they use the private data).
+
+    * ``mae_private``: mean held-out MAE of the EM-L1-HT releases, with its standard error ``mae_private_se``;
+    * ``mae_nonprivate``: held-out MAE of the non-private LAD fit on the same split;
+    * ``spread``: root-mean-square distance ``sqrt(mean_k ||w_k - w_LAD||^2)`` of the releases from the
+      LAD fit (the noise the mechanism adds, in coefficient units);
+    * ``lad_on_boundary``: the LAD fit lies on the sphere ``||w|| = radius`` (within 1 %), so a larger radius
+      would fit the data better (and the constrained reference understates the achievable error).
+
+    Examples
+    --------
+    >>> from dp_core.data import make_heavy_tailed
+    >>> ds = make_heavy_tailed(400, d=1, seed=0)
+    >>> est = L1ExponentialRegression(epsilon=1.0, theta=1.5, radius=1.0)
+    >>> an = analyse_dataset(ds.X, ds.y, feature_names=ds.feature_names, estimator=est, features=(0,),
+    ...                      standardise=False, n_releases=10, seed=0, baselines=False)
+    >>> h = headline(an, est.radius)
+    >>> h["spread"] > 0 and h["mae_private"] >= h["mae_nonprivate"] - 3 * h["mae_private_se"]
+    True
+    """
+    t = analysis.result.table
+    em = t.loc[t["method"] == "em_l1", "test_mae"].to_numpy(dtype=float)
+    lad = float(t.loc[t["method"] == "nonprivate", "test_mae"].iloc[0])
+    draws = np.atleast_2d(np.asarray(analysis.result.em_draws, dtype=float))
+    w = np.ravel(np.asarray(analysis.result.lad_w, dtype=float))
+    spread = float(np.sqrt(np.mean(np.sum((draws - w) ** 2, axis=1))))
+    radius = check_positive("radius", radius)
+    return {
+        "mae_private": float(np.mean(em)),
+        "mae_private_se": float(np.std(em, ddof=1) / math.sqrt(em.size)) if em.size > 1 else math.nan,
+        "mae_nonprivate": lad,
+        "spread": spread,
+        "lad_norm": float(np.linalg.norm(w)),
+        "lad_on_boundary": bool(np.linalg.norm(w) >= 0.99 * radius),
+    }
+
+
+def sampler_comparison(
+    n: int = 1000,
+    epsilon: float = 1.0,
+    theta: float = 1.5,
+    iota: float = 0.05,
+    chains: int = 200,
+    seed: int = 0,
+    *,
+    m: int = 200,
+    preset: str = "quick",
+) -> dict:
+    """Sampler honesty (spec section 9, panel 8): the exact grid law against the final states of MALA chains.
+
+    On a synthetic heavy-tailed sample (d = 2, ``n`` rows), returns the grid's ``points`` and
+    ``probs`` (the exact discrete exponential mechanism, ``m`` cells per axis), ``chains`` MALA
+    ``draws`` of the continuous mechanism, their ``diagnostics`` (a dict) and the grid's mean.
+    """
+    from .grid import em_grid
+    from .mcmc import em_mcmc
+
+    data = make_heavy_tailed(check_int("n", n, lo=10), d=2, seed=seed)
+    grid = em_grid(data.X, data.y, epsilon=epsilon, theta=theta, iota=iota, m=m)
+    mc = em_mcmc(
+        data.X,
+        data.y,
+        epsilon=epsilon,
+        theta=theta,
+        iota=iota,
+        n_draws=check_int("chains", chains, lo=2),
+        schedule=MCMCSchedule.preset(preset),
+        rng=seed,
+    )
+    return {
+        "points": grid.net.points,
+        "probs": grid.probabilities,
+        "draws": mc.draws,
+        "diagnostics": mc.diagnostics.as_dict(),
+        "grid_mean": grid.mean,
+    }

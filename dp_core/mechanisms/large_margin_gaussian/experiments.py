@@ -40,6 +40,10 @@ __all__ = [
     "leak_demo",
     "bound_tightness",
     "regularisation_sweep",
+    "suggest_settings",
+    "SuggestedSettings",
+    "nonprivate_accuracy",
+    "utility_note",
     "MAX_D",
     "MAX_CLASSES",
 ]
@@ -73,6 +77,62 @@ class ClassificationTask:
     @property
     def n(self) -> int:
         return int(self.X_train.shape[0])
+
+
+#: Largest default projection dimension for real data [ours]: the noise matrix has C·(k + 1)² entries, so every
+#: extra dimension costs privacy noise; up to 5 keeps most of the class structure of the demo datasets (and is
+#: the comparison's choice, ``compare.ADAPTER.max_projection``).
+DEFAULT_MAX_PROJECTION = 5
+#: Default trace regulariser for real data and uploads [ours]. Rows are scaled to norm about 1/(2·sqrt(2)), so the
+#: per-example hinge loss is small and λ = 0.01 lets the trace penalty dominate: the non-private fit then collapses
+#: towards Φ = 0 on some splits (test accuracy 0.49 on a separable 3-class upload, 0.62 to 0.91 on wine).
+DEFAULT_LAM_REAL = 0.001
+
+
+@dataclass(frozen=True)
+class SuggestedSettings:
+    """Defaults that give a sound non-private reference for a dataset (:func:`suggest_settings`)."""
+
+    k: int
+    lam: float
+    reason: str
+
+
+def suggest_settings(name: str, d: int, n: int, n_classes: int) -> SuggestedSettings:
+    """The page's default projection dimension ``k`` and trace regulariser ``λ`` for a dataset [ours].
+
+    * ``gaussian_classes`` (spec section 6.1): the specification's setting S1, ``λ = 0.01`` (its rows are
+      already two-dimensional, ``k`` is not used).
+    * Real data and uploads: ``k = min(d, 5)`` and ``λ = 0.001``. Measured over seeds 0-9 (70/30 splits,
+      Huber width 0.5, the demo datasets' public bounds): the mean non-private test accuracy is then at or
+      above the nearest-class-mean baseline on the same projected data (iris 0.95 vs 0.86, wine 0.83 vs
+      0.81, breast_cancer 0.97 vs 0.97), where the old defaults ``k = 2, λ = 0.01`` gave iris 0.85, wine
+      0.61 and breast_cancer 0.60, and seed-dependent failures on a separable upload (test accuracy down to
+      0.87 at h = 0.5 and 0.49 at h = 0.1, against 1.0 on every seed with λ = 0.001).
+
+    ``n`` and ``n_classes`` are validated (they bound what can be fitted); the rule does not depend on them
+    beyond that.
+
+    >>> suggest_settings("wine", 13, 178, 3).k
+    5
+    >>> suggest_settings("gaussian_classes", 2, 1000, 3).lam
+    0.01
+    """
+    d = check_int("d", d, lo=1)
+    n = check_int("n", n, lo=2)
+    n_classes = check_int("n_classes", n_classes, lo=2, hi=MAX_CLASSES)
+    if name == "gaussian_classes":
+        return SuggestedSettings(
+            k=min(d, MAX_D), lam=0.01, reason="the specification's first setting (λ = 0.01) for the synthetic classes"
+        )
+    k = min(d, DEFAULT_MAX_PROJECTION)
+    why = (
+        f"all d = {d} features (no projection)"
+        if k == d
+        else f"a public projection to k = {k} of d = {d} dimensions (more dimensions add noise to (k + 1)² "
+        "entries per class)"
+    )
+    return SuggestedSettings(k=k, lam=DEFAULT_LAM_REAL, reason=f"{why} and λ = {DEFAULT_LAM_REAL:g}")
 
 
 def public_projection(d: int, k: int, *, seed: RngLike = 20_240_601) -> np.ndarray:
@@ -227,6 +287,48 @@ class _FitCache:
                 self.prepared(cfg.input_scale()), lam=cfg.lam, mu=mu_eff, h=cfg.h, psd=cfg.psd
             )
         return self.fits[key]
+
+
+def nonprivate_accuracy(task: ClassificationTask, base: LargeMarginGaussian) -> float:
+    """Test accuracy of the classifier trained without privacy: ``base`` at ``ε = ∞`` (no noise, no extra
+    regularisation Δ; ``μ`` as set, else ``λ``) — the reference the private releases are compared with.
+
+    It is the ``nonprivate`` row of :func:`accuracy_sweep` (the same fit), computed alone.
+    """
+    if not isinstance(base, LargeMarginGaussian):
+        raise TypeError(f"base must be a LargeMarginGaussian, got {type(base).__name__}.")
+    cfg = replace(base, mode="corrected", epsilon=math.inf)
+    data = prepare(task.X_train, task.y_train, scale=cfg.input_scale(), n_classes=task.n_classes)
+    phi = fit_nonprivate(data, lam=cfg.lam, mu=cfg.mu_eff(None), h=cfg.h, psd=cfg.psd)
+    Zt = preprocess(task.X_test, scale=cfg.input_scale())
+    return float(np.mean(predict(phi, Zt) == task.y_test))
+
+
+def utility_note(acc_private: float, acc_nonprivate: float, n_classes: int, *, k: int | None = None) -> str | None:
+    """A plain sentence when a private release is little better than guessing, saying what would change that.
+
+    ``None`` when the release keeps at least a quarter of the non-private gain over chance (``1/C``), or when
+    the non-private fit itself is no better than chance. An unbounded draw (``nan``) counts as no release.
+
+    >>> utility_note(0.34, 0.95, 3) is not None
+    True
+    >>> utility_note(0.9, 0.95, 3) is None
+    True
+    """
+    n_classes = check_int("n_classes", n_classes, lo=2, hi=MAX_CLASSES)
+    chance = 1.0 / n_classes
+    gain = float(acc_nonprivate) - chance
+    if not math.isfinite(gain) or gain <= 0.05:
+        return None
+    if math.isfinite(float(acc_private)) and float(acc_private) - chance >= 0.25 * gain:
+        return None
+    options = ["more training rows", "a larger ε"]
+    if k is not None and k > 2:
+        options.append(f"fewer projected dimensions (k = {k} now, in Settings)")
+    return (
+        "At this setting the noise swamps the classifier: this release is barely better than guessing. "
+        f"{', '.join(options[:-1]).capitalize()} or {options[-1]} would change that."
+    )
 
 
 def accuracy_sweep(

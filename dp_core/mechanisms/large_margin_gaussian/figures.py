@@ -15,6 +15,7 @@ from .model import gaussian_params
 
 __all__ = [
     "CLASS_COLORS",
+    "accuracy_bars_figure",
     "accuracy_figure",
     "decision_regions_figure",
     "excess_vs_epsilon_figure",
@@ -158,6 +159,35 @@ def decision_regions_figure(
         margin={"l": 50, "r": 20, "t": 60, "b": 40},
         legend={"orientation": "h", "y": -0.15},
     )
+    return fig
+
+
+_BAR_COLORS = ("#BBBBBB", "#0072B2", "#444444")  # chance, private, non-private (in the page's order)
+
+
+def accuracy_bars_figure(
+    bars: list[tuple[str, float]], *, title: str = "", x_title: str = "test accuracy"
+) -> go.Figure:
+    """Horizontal bars of test accuracies (``(label, value)`` pairs, missing values drawn as empty bars)."""
+    labels = [b[0] for b in bars]
+    values = [float(b[1]) if b[1] is not None and math.isfinite(float(b[1])) else 0.0 for b in bars]
+    texts = [f"{v:.2f}" if b[1] is not None and math.isfinite(float(b[1])) else "none" for b, v in zip(bars, values)]
+    fig = go.Figure(
+        go.Bar(
+            x=values,
+            y=labels,
+            orientation="h",
+            text=texts,
+            textposition="auto",
+            marker={"color": [_BAR_COLORS[i % len(_BAR_COLORS)] for i in range(len(labels))]},
+            hovertemplate="%{y}: %{x:.3f}<extra></extra>",
+            showlegend=False,
+        )
+    )
+    apply_layout(fig, title=title, x_title=x_title, y_title="")
+    fig.update_xaxes(range=[0, 1.02])
+    fig.update_yaxes(autorange="reversed")
+    fig.update_layout(height=260)
     return fig
 
 
