@@ -265,9 +265,21 @@ with chart_box:
                 "Even without privacy these features barely predict the label, so more rows would not help."
                 if need_m is None
                 else f"Each bag is one data point for the model: about m = {fmt.integer(need_m)} bags (now "
-                f"{fmt.integer(m)}), that is about {fmt.integer(need_m * k)} rows at k = {fmt.integer(k)} (now "
-                f"{fmt.integer(data.n)}), would make it useful"
-                + (", as would less label noise (smaller ρ or s)." if variant == "noisy-wtd-llp" else ".")
+                f"{fmt.integer(m)}) would make it useful"
+                + (
+                    f". The data have room for them ({fmt.integer(need_m * k)} of {fmt.integer(data.n)} rows at "
+                    f"k = {fmt.integer(k)}), but every bag adds to δ"
+                    + (
+                        f" (about {fmt.delta(summ['delta_exact'] * need_m / m, sig=2)} instead of "
+                        f"{fmt.delta(summ['delta_exact'], sig=2)})"
+                        if "delta_exact" in summ
+                        else ""
+                    )
+                    + ": choose between the guarantee and a useful model, or use more rows."
+                    if need_m * k <= data.n
+                    else f": about {fmt.integer(need_m * k)} rows at k = {fmt.integer(k)} (now {fmt.integer(data.n)})."
+                )
+                + (" Less label noise (smaller ρ or s) also helps." if variant == "noisy-wtd-llp" else "")
             ),
             icon="📉",
         )
