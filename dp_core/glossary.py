@@ -556,6 +556,14 @@ GLOSSARY: tuple[Entry, ...] = (
     # ---------------------------------------------------------------- label-DP by aggregation
     _e("m", "m", "The number of bags in label-DP by aggregation.", "m bags of k examples, m·k ≤ n [BMS, §2].", _LB),
     _e(
+        "s",
+        "noise_std",
+        "Label-DP: the size (standard deviation) of the noise added to the noisy labels.",
+        "noisy-wtd-LLP with labels ỹ = y + N(0, s²) on the noisy set; the paper's Theorem 1.3 uses s = 1, and "
+        "a general s acts as the label bound B1/s [BMS, Theorem 1.3; ours].",
+        _LB,
+    ),
+    _e(
         "LBA",
         "LBA",
         "Learning from bag aggregates: each bag releases weighted sums of labels and features.",

@@ -2,55 +2,41 @@
 
 import streamlit as st
 
+import dp_core
 from dp_core import display as fmt
 from dp_core.experiments import summarize
 from dp_core.figures import label_of
 from dp_core.mechanisms import label_dp_bags as lb
 from dp_core.mechanisms.label_dp_bags import bounds as acc
 from dp_core.mechanisms.label_dp_bags import figures as lbf
-from ui import badges, state, widgets
+from ui import background, state, widgets
 from ui import cached_label_dp_bags as cl
-from ui.constants import K_DEFAULT, LB_NOISE_MAX, LB_NOISE_MIN, LB_RANGE_LIMIT, M_DEFAULT
+from ui import cached_scope as scoped
+from ui import jobs_label_dp_bags as lbj
+from ui.constants import K_DEFAULT, K_MAX, M_DEFAULT, M_MAX
+from ui.first_screen import KeyNumber, expert_section, first_screen, status_badge, tip
 
 st.title("🎒 Label-DP by aggregation")
-widgets.audit_link("label-dp-bags", "naive-llp")
-st.markdown(
-    "Features are public, labels are private. Instead of adding noise to every label, the data are split into "
-    "**m random bags of k examples** and only a **weighted sum of the labels of each bag** is released, with random "
-    "N(0, 1) weights. *wtd-LBA* keeps the weights secret and also releases the weighted feature sums; "
-    "*noisy-wtd-LLP* publishes the weights and adds N(0, 1) noise to a fraction **ρ** of the labels first. "
-    "Source: Brahmbhatt, Saket, Havaldar, Nasery & Raghuveer, *Label Differential Privacy via Aggregation*."
-)
 
 eps, delta, seed, trials = widgets.sidebar_controls()
 ds = widgets.current_dataset()
 widgets.dataset_badge(ds)
 
+#: The two private variants, in plain words (the paper's names are given in the expert section).
 VARIANTS = {
-    "noisy-wtd-llp": "noisy-wtd-LLP (public weights, ρ-fraction of noisy labels)",
-    "wtd-lba": "wtd-LBA (secret weights, needs a linear residual in the data)",
+    "noisy-wtd-llp": "Public weights, some labels made noisy",
+    "wtd-lba": "Secret weights",
 }
-if "lb_variant" not in st.session_state:
-    st.session_state["lb_variant"] = state.url_param("lb_variant", options=tuple(VARIANTS))
-if "lb_range_public" not in st.session_state:
-    st.session_state["lb_range_public"] = bool(state.url_param("lb_public"))
-
-
-def _set_km(kk: int, mm: int) -> None:
-    state.set_value("k", int(kk))
-    state.set_value("m", int(mm))
-    st.session_state["w_k"] = int(kk)
-    st.session_state["w_m"] = int(mm)
-
+PAPER_NAMES = {"noisy-wtd-llp": "noisy-wtd-LLP", "wtd-lba": "wtd-LBA"}
 
 # Defaults that fit the data (issue 13): unless the link or the visitor chose k and m, start from the
 # suggested setting for this many training rows (same 80 % split as the preparation below).
 n_train = ds.n - int(round(0.2 * ds.n))
-_rho_now = float(state.get("rho"))
+_rho_now = float(state.peek("rho"))
 suggestion = cl.bag_suggestion(n_train, ds.d + 1, float(eps), _rho_now) if _rho_now > 0 else None
-_auto_key = (ds.fingerprint, float(eps), float(state.get("rho")))
+_auto_key = (ds.fingerprint, float(eps), _rho_now)
 _auto = st.session_state.get("lb_auto_km")
-_km_now = (int(state.get("k")), int(state.get("m")))
+_km_now = (int(state.peek("k")), int(state.peek("m")))
 _untouched = _km_now == (K_DEFAULT, M_DEFAULT) or (_auto is not None and _km_now == _auto[1])
 if (
     suggestion is not None
@@ -59,88 +45,79 @@ if (
     and not state.url_gave("k", "m")
     and (_auto is None or _auto[0] != _auto_key)
 ):
-    _set_km(suggestion.k, suggestion.m)
+    state.set_widget("k", suggestion.k)
+    state.set_widget("m", suggestion.m)
     st.session_state["lb_auto_km"] = (_auto_key, (suggestion.k, suggestion.m))
 
-with st.expander("⚙️ Mechanism settings", expanded=True):
-    c1, c2, c3 = st.columns(3)
-    k = widgets.shared_int(
-        "k",
-        "Bag size k",
-        lo=2,
-        container=c1,
-        help="Number of examples per bag. Larger bags hide each label better but leave fewer bags.",
-    )
-    m = widgets.shared_int(
-        "m",
-        "Number of bags m",
-        lo=1,
-        container=c2,
-        help="Bags are disjoint, so m·k must not exceed the number of training rows.",
-    )
-    rho = widgets.shared_float(
-        "rho",
-        "Noisy fraction ρ",
-        container=c3,
-        help="noisy-wtd-LLP adds N(0, 1) noise to this fraction of the labels before aggregating.",
-    )
-    if suggestion is not None:
-        st.caption(
-            ("Default from the data size. " if (k, m) == (suggestion.k, suggestion.m) else "Suggested for these data: ")
-            + suggestion.message
-        )
-    c4, c5 = st.columns([2, 1])
-    variant = c4.radio(
-        "Mechanism for the privacy accounting",
-        list(VARIANTS),
-        format_func=VARIANTS.get,
-        key="lb_variant",
-        horizontal=False,
-    )
-    state.seed_widget("lb_noise_std", 1.0)
-    noise_std = c5.number_input(
-        "Label-noise std s",
-        min_value=LB_NOISE_MIN,
-        max_value=LB_NOISE_MAX,
+
+def _use_suggestion(kk: int, mm: int) -> None:
+    state.set_widget("k", int(kk))
+    state.set_widget("m", int(mm))
+
+
+# ------------------------------------------------------------------ the first screen's settings
+WHO = (
+    "each person's **label** (the value to predict), from anyone who sees what is released. Features are "
+    "public. Labels are only released as weighted sums over random bags of k rows."
+)
+screen = st.container()  # who is protected and the key numbers, filled once every setting is read
+c1, c2, c3, c4 = st.columns([1, 1, 1, 2])
+k = state.widget("k", control="number", label="Bag size k", lo=2, hi=K_MAX, container=c1, help=tip("k"))
+m = state.widget("m", control="number", label="Number of bags m", lo=1, hi=M_MAX, container=c2, help=tip("m"))
+rho = state.widget(
+    "rho", control="number", label="Noisy fraction ρ", step=0.01, container=c3, help=tip("ρ"), format_func="%.4g"
+)
+variant = state.widget(
+    "lb_variant",
+    control="radio",
+    label="Variant",
+    container=c4,
+    format_func=VARIANTS.get,
+    help="Public weights: the bag weights are released and a share ρ of the labels gets noise first "
+    "(noisy-wtd-LLP). Secret weights: no label noise, the weights stay secret (wtd-LBA).",
+)
+chart_box = st.container()  # the first screen's chart, under the settings
+
+# ------------------------------------------------------------------ expert settings (read before the numbers)
+with expert_section("Settings for experts: label noise and label range"):
+    e1, e2 = st.columns([1, 2])
+    noise_std = state.widget(
+        "lb_noise_std",
+        control="number",
+        container=e1,
         step=0.05,
-        key="lb_noise_std",
-        help="Noise N(0, s²); the guarantee behaves as with a label bound B1/s.",
+        help="Noise N(0, s²) on the noisy labels; the guarantee behaves as with a label bound B1/s.",
     )
-    public = st.checkbox(
-        "Declare a public label range (recommended)",
-        key="lb_range_public",
+    known = lb.public_label_range(ds)
+    if st.session_state.get("lb_range_fp", ds.fingerprint) != ds.fingerprint:
+        # another dataset: its own label range and data promise, never the previous dataset's
+        y_lo0, y_hi0 = (known[0], known[1]) if known else (float(ds.y.min()), float(ds.y.max()))
+        state.set_widget("lb_public", known is not None)
+        state.set_widget("lb_lo", float(y_lo0))
+        state.set_widget("lb_hi", float(y_hi0) if y_hi0 > y_lo0 else float(y_lo0) + 1.0)
+        state.forget_widget("lb_gamma", url=True)
+    st.session_state["lb_range_fp"] = ds.fingerprint
+    public = state.widget(
+        "lb_public",
+        control="toggle",
+        label="Declare a public label range (recommended)",
+        default=known is not None,
+        container=e2,
         help="The labels are clipped to this range and mapped to [−1, 1] (B1 = 1). Reading the range "
         "off the data leaks information about the private labels.",
     )
     label_range = None
     if public:
-        y_lo, y_hi = float(ds.y.min()), float(ds.y.max())
+        y_lo, y_hi = (known[0], known[1]) if known else (float(ds.y.min()), float(ds.y.max()))
+        if known:
+            st.caption(f"Public label range of {ds.name}: {known[2]}.")
         c6, c7 = st.columns(2)
-        y_lo = min(max(y_lo, -LB_RANGE_LIMIT), LB_RANGE_LIMIT)
-        y_hi = min(max(y_hi if y_hi > y_lo else y_lo + 1.0, -LB_RANGE_LIMIT), LB_RANGE_LIMIT)
-        state.seed_widget("lb_lo", y_lo)
-        state.seed_widget("lb_hi", y_hi)
-        lo_v = c6.number_input(
-            "Label range: lowest value", key="lb_lo", format="%.4g", min_value=-LB_RANGE_LIMIT, max_value=LB_RANGE_LIMIT
-        )
-        hi_v = c7.number_input(
-            "Label range: highest value",
-            key="lb_hi",
-            format="%.4g",
-            min_value=-LB_RANGE_LIMIT,
-            max_value=LB_RANGE_LIMIT,
-        )
-        label_range = (float(state.keep_widget("lb_lo")), float(state.keep_widget("lb_hi")))
-
-state.keep_widget("lb_noise_std")
-state.sync_url(
-    {
-        "lb_variant": variant,
-        "lb_public": int(public),
-        "lb_noise_std": float(noise_std),
-        **({"lb_lo": label_range[0], "lb_hi": label_range[1]} if label_range else {}),
-    }
-)
+        lim = 1e12
+        y_lo = min(max(y_lo, -lim), lim)
+        y_hi = min(max(y_hi if y_hi > y_lo else y_lo + 1.0, -lim), lim)
+        lo_v = state.widget("lb_lo", control="number", default=y_lo, container=c6, format_func="%.4g")
+        hi_v = state.widget("lb_hi", control="number", default=y_hi, container=c7, format_func="%.4g")
+        label_range = (float(lo_v), float(hi_v))
 B1 = 1.0
 
 try:
@@ -151,13 +128,12 @@ except ValueError as exc:
 
 for note in data.notes:
     (st.warning if "leaks" in note else st.caption)(note)
-st.caption(
-    f"Training rows n = {fmt.integer(data.n)} (80 %), test rows {fmt.integer(len(data.y_test))}; "
-    f"d = {fmt.integer(data.d)} features including the "
-    f"constant; labels mapped to [−1, 1]; ‖x‖ ≤ B2 = {fmt.number(data.b2)} (features are public, so normalizing them "
-    "costs no label privacy)."
-)
 
+if suggestion is not None:
+    st.caption(
+        ("Default from the data size. " if (k, m) == (suggestion.k, suggestion.m) else "Suggested for these data: ")
+        + suggestion.message
+    )
 
 if m * k > data.n:
     st.error(
@@ -169,7 +145,7 @@ if m * k > data.n:
     if suggestion is not None and suggestion.k > 0:
         st.button(
             f"Use the suggested setting k = {fmt.integer(suggestion.k)}, m = {fmt.integer(suggestion.m)}",
-            on_click=_set_km,
+            on_click=_use_suggestion,
             args=(suggestion.k, suggestion.m),
             key="lb_fix",
         )
@@ -178,73 +154,169 @@ if m * k > data.n:
 cond = cl.conditions(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, data)
 lba_params = None
 if variant == "wtd-lba":
-    if "lb_gamma" not in st.session_state or st.session_state.get("lb_gamma_fp") != (ds.fingerprint, label_range):
-        st.session_state["lb_gamma"] = float(min(cond["gamma_default"], 1 / 3))
-        st.session_state["lb_gamma_fp"] = (ds.fingerprint, label_range)
     lba_params = {"d": cond["rank"], "b2": cond["b2"], "lam": cond["lam_star"]}
+    with expert_section("wtd-LBA: the data promise behind its accounting", expanded=False):
+        lba_params["gamma"] = float(
+            state.widget(
+                "lb_gamma",
+                control="number",
+                default=float(min(cond["gamma_default"], 1 / 3)),
+                step=0.001,
+                format_func="%.4g",
+                help="The default is the neighbour-safe value computed from the data: a promise about the "
+                "private labels, not a worst-case guarantee.",
+            )
+        )
 
 try:
-    if variant == "wtd-lba":
-        gamma = st.number_input(
-            "γ used for the accounting (declared lower bound on the per-example linear residual)",
-            min_value=1e-6,
-            max_value=1 / 3,
-            step=0.001,
-            format="%.4g",
-            key="lb_gamma",
-            help="The default is the neighbour-safe value computed from the data: a promise about the "
-            "private labels, not a worst-case guarantee.",
-        )
-        lba_params["gamma"] = float(gamma)
-        summ = cl.summary(
-            variant,
-            eps,
-            data.n,
-            k,
-            m,
-            B1,
-            rho,
-            noise_std,
-            lba_params["d"],
-            lba_params["b2"],
-            lba_params["gamma"],
-            lba_params["lam"],
-            delta,
-        )
-    else:
-        summ = cl.summary(variant, eps, data.n, k, m, B1, rho, noise_std, None, None, None, None, delta)
+    lba = (
+        (lba_params["d"], lba_params["b2"], lba_params["gamma"], lba_params["lam"])
+        if variant == "wtd-lba"
+        else (None, None, None, None)
+    )
+    summary_args = (variant, eps, data.n, k, m, B1, rho, noise_std, *lba, delta)
+    summ = cl.summary(*summary_args)
+    utility_args = (
+        label_range,
+        B1,
+        int(seed),
+        variant,
+        int(k),
+        int(m),
+        float(rho),
+        float(noise_std),
+        int(seed),
+        float(eps),
+        float(delta),
+    )
+    util = cl.first_utility(ds.name, ds.fingerprint, *utility_args, data)
 except ValueError as exc:
     widgets.show_error(exc)
     st.stop()
 
-tab_priv, tab_k, tab_util, tab_teach = st.tabs(
-    ["Privacy at this setting", "δ against k", "Utility", "How bags hide labels"]
-)
-
-# ------------------------------------------------------------------ privacy at the current setting
-with tab_priv:
-    st.subheader(
-        f"{VARIANTS[variant].split(' (')[0]} at k = {fmt.integer(k)}, m = {fmt.integer(m)}, ε = {fmt.epsilon(eps)}"
+# ------------------------------------------------------------------ the first screen
+no_noise = variant == "noisy-wtd-llp" and rho == 0
+if variant == "noisy-wtd-llp":
+    noise = KeyNumber(
+        "Labels made noisy",
+        fmt.percent(rho, sig=2),
+        help=f"A share ρ of the labels gets Gaussian noise of standard deviation {fmt.number(noise_std)} before "
+        "the weighted bag sums are formed; the bag weights are public. " + (tip("ρ") or ""),
     )
-    c1, c2, c3, c4 = st.columns(4)
-    c1.metric(
+    if no_noise:
+        guarantee = KeyNumber(
+            f"Privacy at ε = {fmt.epsilon(eps)}",
+            "none",
+            help="Without noisy labels a changed label moves its bag's sum by a known amount: δ ≥ m·k/n for every ε.",
+        )
+        audit_mode = "weighted-llp"
+    else:
+        guarantee = KeyNumber(
+            f"Privacy at ε = {fmt.epsilon(eps)}",
+            f"δ = {fmt.delta(summ['delta_exact'], sig=2)}",
+            help="The chance that the ε promise fails, from the exact accounting of this mechanism (beyond the "
+            "paper; the paper's own bound is vacuous at this size, see below). " + (tip("δ") or ""),
+        )
+        audit_mode = "noisy-wtd-llp"
+else:
+    noise = KeyNumber(
+        "Labels made noisy",
+        "none",
+        help="No label is changed: each bag releases sums of labels and features with secret random N(0, 1) "
+        "weights, and the secrecy of the weights is what hides a label.",
+    )
+    d_expl = summ["delta_explicit"]
+    guarantee = KeyNumber(
+        f"Privacy at ε = {fmt.epsilon(eps)}",
+        f"δ = {fmt.delta(d_expl, sig=2)}" if d_expl < 1 else "δ ≥ 1",
+        delta=None if d_expl < 1 else "no guarantee at this size",
+        help="The corrected bound of the paper's theorem for secret weights; it needs bags of about 10¹² rows "
+        "before δ drops below 1. " + (tip("δ") or ""),
+    )
+    audit_mode = "wtd-lba"
+utility = KeyNumber(
+    "Test error (squared)",
+    fmt.number(util["mse"], sig=3),
+    help="Mean squared error on held-out rows of a linear model fitted on the release "
+    f"({fmt.integer(util['n_trials'])} runs), on labels mapped to [−1, 1]. Without privacy: "
+    f"{fmt.number(util['nonprivate'], sig=3)}; predicting the average label: {fmt.number(util['trivial'], sig=3)}.",
+    delta=f"no privacy: {fmt.number(util['nonprivate'], sig=3)}",
+)
+with screen:
+    first_screen(who=WHO, numbers=[noise, guarantee, utility], mechanism="label-dp-bags", mode=audit_mode)
+with chart_box:
+    if no_noise:
+        st.error("ρ = 0 is weighted LLP without noise: **not label-DP at all** — δ ≥ m·k/n for every ε.", icon="⛔")
+    if not util["useful"]:
+        need_m = lb.bags_for_useful_model(
+            d=data.d,
+            nonprivate=util["nonprivate"],
+            trivial=util["trivial"],
+            rho=rho if variant == "noisy-wtd-llp" else 0.0,
+            noise_std=noise_std,
+            measured=util["mse"],
+            m=m,
+        )
+        st.warning(
+            f"At this setting the private model predicts worse than the average label (squared error "
+            f"{fmt.number(util['mse'], sig=3)} against {fmt.number(util['trivial'], sig=3)}): it has learned nothing "
+            "useful. "
+            + (
+                "Even without privacy these features barely predict the label, so more rows would not help."
+                if need_m is None
+                else f"Each bag is one data point for the model: about m = {fmt.integer(need_m)} bags (now "
+                f"{fmt.integer(m)}) would make it useful"
+                + (
+                    f". The data have room for them ({fmt.integer(need_m * k)} of {fmt.integer(data.n)} rows at "
+                    f"k = {fmt.integer(k)}), but every bag adds to δ"
+                    + (
+                        f" (about {fmt.delta(summ['delta_exact'] * need_m / m, sig=2)} instead of "
+                        f"{fmt.delta(summ['delta_exact'], sig=2)})"
+                        if "delta_exact" in summ
+                        else ""
+                    )
+                    + ": choose between the guarantee and a useful model, or use more rows."
+                    if need_m * k <= data.n
+                    else f": about {fmt.integer(need_m * k)} rows at k = {fmt.integer(k)} (now {fmt.integer(data.n)})."
+                )
+                + (" Less label noise (smaller ρ or s) also helps." if variant == "noisy-wtd-llp" else "")
+            ),
+            icon="📉",
+        )
+    elif suggestion is not None and (k, m) == (suggestion.k, suggestion.m) and not suggestion.informative:
+        st.info(suggestion.message, icon="📏")
+
+with chart_box:
+    st.plotly_chart(cl.first_fig(ds.name, ds.fingerprint, utility_args, data), key="lb_first")
+    st.caption(
+        f"Squared error on held-out rows ({fmt.integer(util['n_trials'])} runs; bar: 95 % interval). "
+        f"“With bags”: {VARIANTS[variant].lower()}; “Noise on every label”: Gaussian noise on each training label "
+        f"at the same ε = {fmt.epsilon(eps)} and δ = {fmt.delta(delta)}."
+    )
+
+# ------------------------------------------------------------------ expert sections
+with expert_section("Privacy accounting: as claimed by the paper, corrected, exact"):
+    widgets.audit_link("label-dp-bags", "naive-llp")
+    st.subheader(f"{PAPER_NAMES[variant]} at k = {fmt.integer(k)}, m = {fmt.integer(m)}, ε = {fmt.epsilon(eps)}")
+    a1, a2, a3, a4 = st.columns(4)
+    a1.metric(
         "δ as claimed by the paper",
         fmt.delta(summ["delta_paper"], sig=3) if summ["delta_paper"] < 1 else "≥ 1",
         delta="vacuous: no guarantee" if summ["delta_paper"] >= 1 else None,
         delta_color="off",
     )
-    c2.metric(
+    a2.metric(
         "δ corrected (explicit)",
         fmt.delta(summ["delta_explicit"], sig=3) if summ["delta_explicit"] < 1 else "≥ 1",
         delta="vacuous: no guarantee" if summ["delta_explicit"] >= 1 else None,
         delta_color="off",
     )
     if "delta_exact" in summ:
-        c3.metric("δ exact (beyond the paper)", fmt.delta(summ["delta_exact"], sig=3))
-    c4.metric("Naive LBA/LLP: δ at least", fmt.delta(summ["naive_lower_bound"], sig=3))
-    widgets.guarantee_badge("claimed", summ["statement_paper"].split(": ", 1)[1])
-    badges.audit_badge("label-dp-bags", "noisy-wtd-llp-paper" if variant == "noisy-wtd-llp" else variant)
-    widgets.guarantee_badge("corrected", summ["statement_explicit"].split(": ", 1)[1])
+        a3.metric("δ exact (beyond the paper)", fmt.delta(summ["delta_exact"], sig=3))
+    a4.metric("Naive LBA/LLP: δ at least", fmt.delta(summ["naive_lower_bound"], sig=3))
+    st.markdown(f"**As claimed by the paper:** {summ['statement_paper'].split(': ', 1)[1]}")
+    status_badge("label-dp-bags", "noisy-wtd-llp-paper" if variant == "noisy-wtd-llp" else variant)
+    st.markdown(f"**Corrected:** {summ['statement_explicit'].split(': ', 1)[1]}")
     if "statement_exact" in summ:
         st.info(
             f"**Exact, beyond the paper:** the true privacy profile of noisy-wtd-LLP, computed by quadrature over "
@@ -252,25 +324,19 @@ with tab_priv:
             f"brings it below the floor (m·k/n)·P[no noisy bag-mate] = {fmt.delta(summ['delta_floor'], sig=3)}.",
             icon="🧮",
         )
-    if variant == "noisy-wtd-llp" and rho == 0:
-        st.error("ρ = 0 is weighted LLP without noise: **not label-DP at all** — δ ≥ m·k/n for every ε.", icon="⛔")
     st.warning(
         "Naive LBA / naive LLP and weighted LLP without noise are **not label-DP**: a changed label lands in a bag "
-        "with "
-        f"probability m·k/n = {fmt.delta(summ['naive_lower_bound'], sig=3)}, and then its bag's sum moves "
-        "deterministically. "
-        "So δ ≥ m·k/n for every ε.",
+        f"with probability m·k/n = {fmt.delta(summ['naive_lower_bound'], sig=3)}, and then its bag's sum moves "
+        "deterministically. So δ ≥ m·k/n for every ε.",
         icon="⛔",
     )
-
-    terms = lbf.terms_table(summ)
     st.markdown(
         f"**Which failure term dominates?** As claimed by the paper: *{summ['paper_dominant']}*; corrected: "
         f"*{summ['explicit_dominant']}*. Any term ≥ 1 makes the bound vacuous."
     )
-    st.plotly_chart(lbf.terms_figure(terms), key="lb_terms")
+    st.plotly_chart(cl.terms_fig(summary_args), key="lb_terms")
 
-    if not (variant == "noisy-wtd-llp" and rho == 0):
+    if not no_noise:
         st.markdown(f"**Smallest bag size k for δ ≤ {fmt.delta(delta)}** (sidebar δ), next to what the data allow:")
         params = (
             (("rho", rho), ("b1", B1), ("noise_std", noise_std))
@@ -279,7 +345,6 @@ with tab_priv:
         )
         _kmin = cl.min_k_table(variant, (0.5, 1.0, 2.0, 4.0, float(eps)), delta, data.n, m, params)
         widgets.table(_kmin, key="lb_kmin", headers={c: c.replace("k_min", "smallest k") for c in _kmin.columns})
-    if not (variant == "noisy-wtd-llp" and rho == 0):
         e_p, e_c = summ.get("eps_min_paper"), summ.get("eps_min_explicit")
         st.caption(
             f"Smallest ε with δ ≤ {fmt.delta(delta)} at k = {fmt.integer(k)}: as claimed by the paper "
@@ -295,13 +360,11 @@ with tab_priv:
             f"feasible k = {fmt.integer(data.n // m)}. "
             "The paper itself says such bag sizes are unrealistic."
         )
-
     if variant == "noisy-wtd-llp" and rho > 0:
         st.markdown(
             f"**ε–δ profile at k = {fmt.integer(k)}** (exact curve, and both explicit bounds where they are below 1):"
         )
-        prof = cl.eps_profile(data.n, k, m, rho, B1, noise_std)
-        st.plotly_chart(lbf.eps_profile_figure(prof, target_delta=delta), key="lb_profile")
+        st.plotly_chart(cl.eps_profile_fig(data.n, k, m, rho, B1, noise_std, delta), key="lb_profile")
         e_min = summ.get("eps_min_exact")
         st.caption(
             f"Smallest ε with exact δ ≤ {fmt.delta(delta)}: "
@@ -311,8 +374,38 @@ with tab_priv:
                 else "none — the floor is above the target; larger k or ρ is needed."
             )
         )
-    if variant == "wtd-lba":
-        st.markdown("**Data conditions of wtd-LBA** (computed from the private labels):")
+
+with expert_section("δ against the bag size k"):
+    st.markdown(
+        "δ as a function of the bag size for several ε. Dotted: **as claimed by the paper**; dashed: "
+        "**corrected**; solid with markers: **exact** (noisy-wtd-LLP, feasible k only). The red band is "
+        "vacuous (δ ≥ 1: no guarantee); the green band is what your data allow (k ≤ n/m)."
+    )
+    if no_noise:
+        st.info("ρ = 0: there is no guarantee to plot (δ ≥ m·k/n). Set ρ > 0.")
+    else:
+        kw = dict(d=None, b2=None, gamma=None, lam=None) if variant == "noisy-wtd-llp" else lba_params
+        args = (
+            variant,
+            (0.5, 1.0, 2.0, 4.0),
+            m,
+            data.n,
+            B1,
+            max(rho, 1e-9),
+            noise_std,
+            kw["d"],
+            kw["b2"],
+            kw["gamma"],
+            kw["lam"],
+        )
+        st.plotly_chart(cl.delta_k_fig(args, data.n, m, k, delta), key="lb_delta_k")
+        st.caption(
+            "The explicit bounds need k in the billions or more; the exact accounting of noisy-wtd-LLP is "
+            "informative at feasible k, but never drops below its floor."
+        )
+
+if variant == "wtd-lba":
+    with expert_section("wtd-LBA: data conditions (computed from the private labels)"):
         st.warning(
             "γ̂, γ and λ* depend on the private labels. The wtd-LBA theorem is a guarantee *conditional* on a "
             "promise about the data, not worst-case label-DP. Treat these numbers as diagnostics.",
@@ -338,87 +431,44 @@ with tab_priv:
             )
         )
 
-# ------------------------------------------------------------------ delta against k
-with tab_k:
-    st.markdown(
-        "δ as a function of the bag size for several ε. Dotted: **as claimed by the paper**; dashed: "
-        "**corrected**; solid with markers: **exact** (noisy-wtd-LLP, feasible k only). The red band is "
-        "vacuous (δ ≥ 1: no guarantee); the green band is what your data allow (k ≤ n/m)."
-    )
-    if variant == "noisy-wtd-llp" and rho == 0:
-        st.info("ρ = 0: there is no guarantee to plot (δ ≥ m·k/n). Set ρ > 0.")
-    else:
-        kw = dict(d=None, b2=None, gamma=None, lam=None) if variant == "noisy-wtd-llp" else lba_params
-        tab = cl.delta_k(
-            variant,
-            (0.5, 1.0, 2.0, 4.0),
-            m,
-            data.n,
-            B1,
-            max(rho, 1e-9),
-            noise_std,
-            kw["d"],
-            kw["b2"],
-            kw["gamma"],
-            kw["lam"],
-        )
-        st.plotly_chart(lbf.delta_vs_k_figure(tab, n=data.n, m=m, k_current=k, target_delta=delta), key="lb_delta_k")
-        st.caption(
-            "The explicit bounds need k in the billions or more; the exact accounting of noisy-wtd-LLP is "
-            "informative at feasible k, but never drops below its floor."
-        )
 
-# ------------------------------------------------------------------ utility
-with tab_util:
-    st.markdown(
-        f"Linear least squares fitted on each release, **{fmt.integer(trials)} runs** per point (fresh bags, weights "
-        "and "
-        "noise each run). The runs are for evaluation only: releasing many times would compose. Baselines add "
-        f"Gaussian (analytic σ) or Laplace noise to all {fmt.integer(data.n)} training labels at the sidebar's (ε, δ)."
-    )
-    st.caption(
-        "For a linear model naive LLP fits the same regression as naive LBA, and weighted LLP without noise the "
-        "same as wtd-LBA (the learner can form Σ w·x itself), so those curves coincide."
-    )
+def _start_sweeps(restart: bool) -> None:
+    """Start (or reuse) the background job of the utility sweeps against k and m at this setting."""
     ks = lbf.k_grid(data.n, m, k)
     ms = lbf.m_grid(data.n, k, m, data.d)
     points = tuple(tuple(sorted({"k": kk, "m": m, "rho": rho, "axis": "k"}.items())) for kk in ks) + tuple(
         tuple(sorted({"k": k, "m": mm, "rho": rho, "axis": "m"}.items())) for mm in ms
     )
-    try:
-        per_trial = cl.utility(
-            ds.name,
-            ds.fingerprint,
-            label_range,
-            B1,
-            int(seed),
-            points,
-            int(trials),
-            int(seed),
-            float(eps),
-            float(delta),
-            float(noise_std),
-            data,
+    blocks = lbj.sweep_blocks(
+        data,
+        points,
+        n_trials=int(trials),
+        seed=int(seed),
+        eps=float(eps),
+        delta=float(delta),
+        noise_std=float(noise_std),
+        quick=background.in_server(),
+    )
+    settings = (int(trials), int(seed), float(eps), float(delta), float(noise_std))
+    job_key = repr((dp_core.__version__, "lb", ds.fingerprint, label_range, points) + settings)
+    background.start("lb_sweeps", job_key, blocks, private=scoped.session_uses_upload(), restart=restart)
+
+
+def _render_sweeps(job) -> None:
+    got = lbj.latest(job.finished())
+    if got is None:
+        return
+    per_trial, stage = got
+    if stage == "quick":
+        st.caption(
+            f"Quick first look: {fmt.integer(lbj.QUICK_TRIALS)} runs per point; refining to {fmt.integer(trials)}."
         )
-    except ValueError as exc:
-        widgets.show_error(exc)
-        st.stop()
     by_k = summarize(
         per_trial[per_trial["axis"] == "k"], by=["k", "method"], values=["test_mse", "excess_risk", "ratio"]
     )
     by_m = summarize(
         per_trial[per_trial["axis"] == "m"], by=["m", "method"], values=["test_mse", "excess_risk", "ratio"]
     )
-    state.seed_widget("lb_metric", "test_mse", options=("test_mse", "excess_risk"))
-    metric = st.radio(
-        "Metric",
-        ["test_mse", "excess_risk"],
-        horizontal=True,
-        key="lb_metric",
-        format_func={"test_mse": "test MSE", "excess_risk": "excess risk"}.get,
-    )
-    state.keep_widget("lb_metric")
-    state.sync_url({"lb_metric": metric})
     u1, u2 = st.columns(2)
     with u1:
         st.plotly_chart(
@@ -432,6 +482,7 @@ with tab_util:
         "**Utility ratio val(D, r̂)/opt(D, F): measured against the random-design prediction** "
         "1 + d/(m − d − 1) (wtd-LBA) and 1 + (1 + ρs²/γ̂)·d/(m − d − 1) (noisy-wtd-LLP):"
     )
+    ms = sorted(int(x) for x in by_m["m"].unique())
     pred = lbf.prediction_table(ms, d=data.d, rho=rho, gamma_hat=cond["gamma_hat"], noise_std=noise_std)
     sel = by_m[by_m["method"].isin(["wtd_lba", "noisy_wtd_llp"]) & (by_m["m"] > data.d + 1)]
     st.plotly_chart(lbf.ratio_figure(sel, pred), key="lb_ratio")
@@ -443,19 +494,10 @@ with tab_util:
                 f"At m = {fmt.integer(m)}: wtd-LBA measured ratio "
                 f"{fmt.pm(row['ratio_mean'].iloc[0], 1.96 * row['ratio_se'].iloc[0], sig=4)} "
                 f"({fmt.integer(row['n_trials'].iloc[0])} runs) vs predicted "
-                f"{fmt.number(acc.predicted_ratio_lba(m, data.d), sig=4)}. The paper's own utility bound (Theorem 1.2) "
-                "needs "
-                "m in the billions to say anything: aggregation keeps labels noise-free but shrinks the sample "
-                "from n to m."
+                f"{fmt.number(acc.predicted_ratio_lba(m, data.d), sig=4)}. The paper's own utility bound "
+                "(Theorem 1.2) needs m in the billions to say anything: aggregation keeps labels noise-free but "
+                "shrinks the sample from n to m."
             )
-    req = cl.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)
-    st.caption(
-        f"The paper's own utility statement for wtd-LBA (within a factor 3 of the best fit with probability 95 %, "
-        f"θ = 0.5, B = B1 + B2·‖r*‖ = {fmt.number(req['B'])}) needs m ≥ "
-        f"{fmt.integer(req['m_required_paper_c0'])} bags with the paper's constant c0 = 1/2, or m ≥ "
-        f"{fmt.integer(req['m_required_valid_c0'])} with a valid c0 = 1/16; this data set allows at most "
-        f"{fmt.integer(data.n // k)} bags of size {fmt.integer(k)}."
-    )
     _util = (
         here[["method", "test_mse_mean", "test_mse_se", "excess_risk_mean", "ratio_mean", "n_trials"]]
         if not here.empty
@@ -468,17 +510,64 @@ with tab_util:
         formats={"test_mse_se": lambda v: fmt.number(v, sig=2, scale=1.0), "n_trials": fmt.integer},
     )
 
-# ------------------------------------------------------------------ teaching picture
-with tab_teach:
+
+with expert_section("Utility against k and m, and the paper's utility statement"):
+    st.markdown(
+        f"Linear least squares fitted on each release, **{fmt.integer(trials)} runs** per point (fresh bags, "
+        "weights and noise each run). The runs are for evaluation only: releasing many times would compose. "
+        f"Baselines add Gaussian (analytic σ) or Laplace noise to all {fmt.integer(data.n)} training labels at the "
+        "sidebar's (ε, δ)."
+    )
+    st.caption(
+        "For a linear model naive LLP fits the same regression as naive LBA, and weighted LLP without noise the "
+        "same as wtd-LBA (the learner can form Σ w·x itself), so those curves coincide."
+    )
+    metric = state.widget(
+        "lb_metric",
+        control="radio",
+        label="Metric",
+        format_func={"test_mse": "test MSE", "excess_risk": "excess risk"}.get,
+    )
+    pressed = st.button(
+        "▶ Run the utility sweeps", key="lb_run", help="Monte-Carlo runs over a grid of k and of m, in the background."
+    )
+    if pressed:
+        st.session_state["lb_ran"] = True
+    if st.session_state.get("lb_ran"):
+        try:
+            _start_sweeps(restart=pressed)
+        except (ValueError, TypeError) as exc:
+            widgets.show_error(exc)
+        else:
+            background.live_section("lb_sweeps", _render_sweeps, label="Running the utility sweeps")
+    else:
+        st.info(
+            "Press the button to run the sweeps (a few seconds; quick results first, then refined). The first "
+            "screen's numbers above are already measured.",
+            icon="▶",
+        )
+    req = cl.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)
+    st.caption(
+        f"The paper's own utility statement for wtd-LBA (within a factor 3 of the best fit with probability 95 %, "
+        f"θ = 0.5, B = B1 + B2·‖r*‖ = {fmt.number(req['B'])}) needs m ≥ "
+        f"{fmt.integer(req['m_required_paper_c0'])} bags with the paper's constant c0 = 1/2, or m ≥ "
+        f"{fmt.integer(req['m_required_valid_c0'])} with a valid c0 = 1/16; this data set allows at most "
+        f"{fmt.integer(data.n // k)} bags of size {fmt.integer(k)}."
+    )
+
+with expert_section("How bags hide labels (a picture with twelve rows)"):
     st.markdown(
         "Twelve labelled examples, three bags of four. Each member gets a random weight; in noisy-wtd-LLP some "
         "labels first get N(0, 1) noise. Only the bag totals below are released as label information."
     )
-    ill = lbf.bag_illustration(seed=int(seed), rho=max(rho, 0.25) if rho > 0 else 0.0)
+    ill, ill_fig = cl.illustration(int(seed), max(rho, 0.25) if rho > 0 else 0.0)
     widgets.table(ill, key="lb_ill_table", index=False)
-    st.plotly_chart(lbf.bag_illustration_figure(ill), key="lb_ill_fig")
+    st.plotly_chart(ill_fig, key="lb_ill_fig")
     st.caption(
         "Change one label: the plain sum moves by exactly that change (a certain giveaway). The weighted sum "
         "moves by weight × change, and the weight is secret (wtd-LBA) or drowned by the noise of the noisy "
-        "bag-mates (noisy-wtd-LLP)."
+        f"bag-mates (noisy-wtd-LLP). Training rows n = {fmt.integer(data.n)} (80 %), test rows "
+        f"{fmt.integer(len(data.y_test))}; d = {fmt.integer(data.d)} features including the constant; labels mapped "
+        f"to [−1, 1]; ‖x‖ ≤ B2 = {fmt.number(data.b2)} (features are public, so normalizing them costs no label "
+        "privacy)."
     )

@@ -75,11 +75,13 @@ def test_param_specs_round_trip_and_refuse_by_name(plugin: Mechanism):
         assert spec.parse(spec.to_url(value)) == value
         if spec.options:
             bad = "no-such-option" if spec.kind is str else max(spec.options) * 10 + 1
+        elif spec.kind is bool:
+            bad = "yes"  # a switch takes True or False, not text
         elif spec.hi is not None:
             bad = spec.hi * 2 + 1
         else:
             bad = spec.lo - 1
-        with pytest.raises(ValueError, match=spec.name):
+        with pytest.raises(TypeError if spec.kind is bool else ValueError, match=spec.name):
             spec.validate(bad)
         with pytest.raises((ValueError, TypeError), match=spec.name):
             spec.parse("not a number" if spec.kind in (int, float) else "")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 
 import dp_core
 from dp_core.mechanisms import label_dp_bags as lb
@@ -26,11 +27,15 @@ def prepared(name: str, fingerprint: str, label_range, b1: float, seed: int, _ds
     return lb.prepare_dataset(_ds, label_range=label_range, b1=b1, seed=seed)
 
 
-@scoped.cache_data(max_entries=64, show_spinner=False)
-def conditions(
-    name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, m: int, _data, _v: str = V
-) -> dict:
-    return lb.data_conditions(_data.X, _data.y, b1, k=k, m=m)
+@scoped.cache_data(max_entries=32, show_spinner=False)
+def _conditions(name: str, fingerprint: str, label_range, b1: float, seed: int, _data, _v: str = V) -> dict:
+    return lb.data_conditions(_data.X, _data.y, b1)
+
+
+def conditions(name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, m: int, _data) -> dict:
+    """The data constants of wtd-LBA (computed once per dataset) with the warnings of this (k, m)."""
+    c = _conditions(name, fingerprint, label_range, b1, seed, _data)
+    return {**c, "warnings": c["warnings"] + lb.bag_warnings(c["n"], c["rank"], k=k, m=m)}
 
 
 @scoped.cache_data(max_entries=64, show_spinner=False)
@@ -145,5 +150,76 @@ def utility_requirement(
 
 @scoped.cache_data(upload_independent=True, max_entries=64, show_spinner="Choosing bag sizes for these data...")
 def bag_suggestion(n: int, d: int, eps: float, rho: float, _v: str = V) -> lb.BagSuggestion:
-    """Feasible, non-vacuous (k, m) for ``n`` training rows (:func:`lb.suggest_bag_params`)."""
-    return lb.suggest_bag_params(int(n), epsilon=float(eps), d=int(d), rho=float(rho))
+    """Feasible, non-vacuous (k, m) for ``n`` training rows (:func:`lb.suggest_bag_params`), with at least
+    :func:`lb.utility_min_bags` bags so that the regression on the bags keeps a useful model."""
+    return lb.suggest_bag_params(int(n), epsilon=float(eps), d=int(d), rho=float(rho), min_bags=lb.utility_min_bags(d))
+
+
+#: Trials of the first screen's measured utility (a quick, cached run; the sweeps below use the sidebar's trials).
+FIRST_TRIALS = 20
+
+
+@scoped.cache_data(max_entries=64, show_spinner="Measuring the utility...")
+def first_utility(
+    name: str,
+    fingerprint: str,
+    label_range,
+    b1: float,
+    split_seed: int,
+    variant: str,
+    k: int,
+    m: int,
+    rho: float,
+    noise_std: float,
+    seed: int,
+    eps: float,
+    delta: float,
+    _data,
+    _v: str = V,
+) -> dict:
+    """Measured test MSE of ``variant`` at (k, m, rho) beside non-private, noisy labels and the trivial model."""
+    return lb.first_screen_utility(
+        _data,
+        variant=variant,
+        k=k,
+        m=m,
+        rho=rho,
+        noise_std=noise_std,
+        n_trials=FIRST_TRIALS,
+        seed=seed,
+        epsilon=eps,
+        delta=delta,
+    )
+
+
+# -- figures built from the cached tables (stored, not copied: st.plotly_chart only reads them) --------------
+@scoped.cache_resource(upload_independent=True, max_entries=64, show_spinner=False)
+def eps_profile_fig(
+    n: int, k: int, m: int, rho: float, b1: float, noise_std: float, target_delta: float, _v: str = V
+) -> go.Figure:
+    return lbf.eps_profile_figure(eps_profile(n, k, m, rho, b1, noise_std), target_delta=target_delta)
+
+
+@scoped.cache_resource(upload_independent=True, max_entries=64, show_spinner=False)
+def delta_k_fig(args: tuple, n: int, m: int, k: int, target_delta: float, _v: str = V) -> go.Figure:
+    """The δ-against-k figure; ``args`` are those of :func:`delta_k`."""
+    return lbf.delta_vs_k_figure(delta_k(*args), n=n, m=m, k_current=k, target_delta=target_delta)
+
+
+@scoped.cache_resource(upload_independent=True, max_entries=8, show_spinner=False)
+def illustration(seed: int, rho: float, _v: str = V) -> tuple[pd.DataFrame, go.Figure]:
+    ill = lbf.bag_illustration(seed=seed, rho=rho)
+    return ill, lbf.bag_illustration_figure(ill)
+
+
+@scoped.cache_resource(upload_independent=True, max_entries=64, show_spinner=False)
+def terms_fig(summary_args: tuple, _v: str = V) -> go.Figure:
+    """The failure-terms figure of the accounting :func:`summary` ``(*summary_args)``."""
+    return lbf.terms_figure(lbf.terms_table(summary(*summary_args)))
+
+
+@scoped.cache_resource(max_entries=64, show_spinner=False)
+def first_fig(name: str, fingerprint: str, utility_args: tuple, _data, _v: str = V) -> go.Figure:
+    """The first screen's bar chart of :func:`first_utility` ``(name, fingerprint, *utility_args, _data)``."""
+    util = first_utility(name, fingerprint, *utility_args, _data)
+    return lbf.first_screen_figure(util, mechanism_label="With bags")

@@ -56,10 +56,6 @@ TVALUE_DEFAULTS = {"accuracy": 0.9, "r2": 0.3, "excess_risk": 0.05, "none": 0.0}
 #: The α choices of that plug-in's ParamSpec, also used by the guided tour (a test checks they agree).
 IP_ALPHA_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0)
 
-# Label-DP page.
-LB_VARIANTS = ("noisy-wtd-llp", "wtd-lba")
-LB_NOISE_MIN, LB_NOISE_MAX = 0.05, 100.0
-LB_RANGE_LIMIT = 1e12
 
 
 # Guided tour ("Start here").
@@ -142,15 +138,8 @@ URL_PARAMS: dict[str, UrlParam] = {
     "tsolve": UrlParam(str, "epsilon", options=("epsilon", "n"), page=_C, label="solve for"),
     "trows": UrlParam(float, 1.0, options=ROWS_FACTOR_OPTIONS, page=_C, label="times the rows"),
     "cview": UrlParam(str, "compare", options=COMPARE_TABS, page=_C, label="tab"),
-    # label-DP by aggregation
-    "lb_variant": UrlParam(str, "noisy-wtd-llp", options=LB_VARIANTS, page=_LB, label="mechanism variant"),
-    "lb_public": UrlParam(bool, False, page=_LB, label="public label range"),
-    "lb_noise_std": UrlParam(
-        float, 1.0, LB_NOISE_MIN, LB_NOISE_MAX, private=HIGHER_IS_PRIVATE, page=_LB, label="label-noise std s"
-    ),
-    "lb_lo": UrlParam(float, None, -LB_RANGE_LIMIT, LB_RANGE_LIMIT, page=_LB, label="lowest label value"),
-    "lb_hi": UrlParam(float, None, -LB_RANGE_LIMIT, LB_RANGE_LIMIT, page=_LB, label="highest label value"),
-    "lb_metric": UrlParam(str, "test_mse", options=("test_mse", "excess_risk"), page=_LB, label="utility metric"),
+    # input perturbation, label-DP by aggregation, large-margin, heavy-tailed l1: their ip_*, lb_*, lm_*, l1_*
+    # keys are declared by their plug-ins (ParamSpec, dp_core/mechanisms/<name>/__init__.py)
     # large-margin Gaussian
     # guided tour
     "step": UrlParam(int, 1, 1, TOUR_STEPS, page=_TOUR, label="tour step"),

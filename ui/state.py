@@ -482,14 +482,19 @@ def widget(
     ``control`` picks the widget: ``"select"`` (selectbox), ``"select_slider"``, ``"radio"``,
     ``"slider"``, ``"number"`` or ``"toggle"``; by default a bool is a toggle, a declared option list
     a select slider for numbers and a select box for text, a bounded number a slider, and any other
-    number a number input. The widget's key is ``name``. ``on_change``/``args`` are passed to the
-    widget (a callback that resets dependent widgets with :func:`forget_widget`).
+    number a number input. The widget's key is ``name``. A shared parameter (``SHARED_PARAMS``) starts
+    from, and writes back to, its canonical value, so other pages see the same setting. ``on_change``/``args``
+    are passed to the widget (a callback that resets dependent widgets with :func:`forget_widget`).
     """
     spec = url_spec(name)
     opts = tuple(options) if options is not None else (tuple(spec.options) if spec.options else None)
     lo = spec.lo if lo is None else lo
     hi = spec.hi if hi is None else hi
     fallback = spec.default if default is None else default
+    shared = name in SHARED_PARAMS
+    if shared and name not in st.session_state:
+        # a shared parameter (``k`` of label-DP, also set on Compare) starts from its canonical value
+        st.session_state[f"{name}__keep"] = get(name)
     seed_widget(name, fallback, options=opts, lo=lo, hi=hi)
     if opts is not None and st.session_state.get(name) not in opts:
         # the data-dependent options changed (another dataset, another mechanism): the default again
@@ -545,11 +550,29 @@ def widget(
     else:
         raise ValueError(f"widget {name!r}: control must be select, select_slider, radio, slider, number or toggle.")
     value = keep_widget(name)
+    if shared:
+        set_value(name, value)
     if url and value is not None:
         txt = _url_text(value)
         if st.query_params.get(name) != txt:
             st.query_params[name] = txt
     return value
+
+
+def peek(name: str) -> Any:
+    """The value the widget of the declared parameter ``name`` will show in this run, before it is drawn.
+
+    For decisions a page takes above the widget (a data-dependent default): the widget's value of this
+    session, else its kept value, else the canonical value of a shared parameter, else the link's or the
+    declared default.
+    """
+    if name in st.session_state:
+        return st.session_state[name]
+    if f"{name}__keep" in st.session_state:
+        return st.session_state[f"{name}__keep"]
+    if name in SHARED_PARAMS:
+        return get(name)
+    return url_param(name)
 
 
 def reset_on_change(name: str, value: Any, defaults: dict[str, Any]) -> None:

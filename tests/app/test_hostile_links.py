@@ -209,6 +209,7 @@ READ_ON_DEFAULT_PATH = {  # page keys that are only read in another setting (ano
     "ip_pos",
     "lb_lo",
     "lb_hi",
+    "lb_gamma",  # read with the secret-weights variant only
 }
 
 
@@ -218,7 +219,7 @@ def page_keys(path: str) -> list[str]:
 
 
 SHARED = [k for k, s in DECLARED.items() if s.page is None]
-DYNAMIC = {"mech", "mechanism", "lm_data", "audit_mode", "audit_pair", "audit_runs", "ip_n"}
+DYNAMIC = {"mech", "mechanism", "lm_data", "audit_mode", "audit_pair", "audit_runs", "ip_n", "lb_public"}
 _RUNS: dict[tuple[str, str], AppTest] = {}
 
 

@@ -24,7 +24,12 @@ def test_page_renders_with_three_accountings(app):
     assert 0 < float(m["δ exact (beyond the paper)"]) < 1
     text = " ".join(x.value for x in at.markdown) + " ".join(x.value for x in at.info)
     assert "no privacy guarantee at all" in text
+    # the Monte-Carlo sweeps run behind their button (in the background on a server; here in the script)
+    before = len(charts(at))
+    at.button(key="lb_run").click().run()
+    assert not at.exception
     figs = charts(at)
+    assert len(figs) == before + 3  # against k, against m, the utility ratio
     assert len(figs) >= 6
     # the delta-vs-k figure has the three accountings
     names = " ".join(t.get("name", "") for f in figs for t in f["data"])
@@ -34,7 +39,7 @@ def test_page_renders_with_three_accountings(app):
 def test_changing_k_changes_output(app):
     at = open_page(app, k=64, m=100, rho=0.1)
     before = metrics(at)["δ exact (beyond the paper)"]
-    at.number_input(key="w_k").set_value(16).run()
+    at.number_input(key="k").set_value(16).run()
     assert not at.exception
     after = metrics(at)["δ exact (beyond the paper)"]
     assert before != after
@@ -44,9 +49,9 @@ def test_changing_k_changes_output(app):
 def test_query_params_restore_state(app):
     at = open_page(app, k=20, m=50, rho=0.3, lb_variant="wtd-lba")
     assert not at.exception
-    assert at.number_input(key="w_k").value == 20
-    assert at.number_input(key="w_m").value == 50
-    assert at.number_input(key="w_rho").value == pytest.approx(0.3)
+    assert at.number_input(key="k").value == 20
+    assert at.number_input(key="m").value == 50
+    assert at.number_input(key="rho").value == pytest.approx(0.3)
     assert at.radio(key="lb_variant").value == "wtd-lba"
     # wtd-LBA shows the data conditions and says they depend on the private labels
     assert any("depend on the private labels" in w.value for w in at.warning)
@@ -60,7 +65,7 @@ def test_infeasible_setting_is_explained_and_fixable(app):
     at.button(key="lb_fix").click().run()
     assert not at.exception
     assert not any("Not feasible" in e.value for e in at.error)
-    assert at.number_input(key="w_k").value * at.number_input(key="w_m").value <= 16000
+    assert at.number_input(key="k").value * at.number_input(key="m").value <= 16000
 
 
 def test_rho_zero_is_flagged_as_not_private(app):
@@ -96,8 +101,8 @@ def test_uploaded_csv(app):
     at.switch_page(PAGE).run()
     assert not at.exception
     assert "upload" in at.caption[0].value or "mine.csv" in " ".join(c.value for c in at.caption)
-    at.number_input(key="w_k").set_value(8).run()
-    at.number_input(key="w_m").set_value(20).run()
+    at.number_input(key="k").set_value(8).run()
+    at.number_input(key="m").set_value(20).run()
     assert not at.exception
     assert not at.error
     assert "δ exact (beyond the paper)" in metrics(at)

@@ -2,7 +2,7 @@
 
 from _helpers import open_page as _open_page
 
-from dp_core.mechanisms.label_dp_bags import suggest_bag_params
+from dp_core.mechanisms.label_dp_bags import suggest_bag_params, utility_min_bags
 
 PAGE = "pages/label_dp_bags.py"
 
@@ -12,7 +12,7 @@ def open_page(app, **params):
 
 
 def _km(at):
-    return at.number_input(key="w_k").value, at.number_input(key="w_m").value
+    return at.number_input(key="k").value, at.number_input(key="m").value
 
 
 def test_without_k_and_m_in_the_link_the_defaults_fit_the_data(app):
@@ -20,7 +20,7 @@ def test_without_k_and_m_in_the_link_the_defaults_fit_the_data(app):
     assert not at.exception
     assert not any("Not feasible" in e.value for e in at.error)
     n_train = 442 - round(0.2 * 442)
-    s = suggest_bag_params(n_train, epsilon=1.0, d=11)
+    s = suggest_bag_params(n_train, epsilon=1.0, d=11, min_bags=utility_min_bags(11))
     assert _km(at) == (s.k, s.m)
     assert any("Default from the data size" in c.value for c in at.caption)
 

@@ -40,13 +40,17 @@ from .core import (
     weighted_llp,
     wtd_lba,
 )
-from .defaults import BagSuggestion, suggest_bag_params
+from .defaults import BagSuggestion, suggest_bag_params, utility_min_bags
 from .diagnostics import (
     bag_residuals,
+    bag_warnings,
+    bags_for_useful_model,
     conditional_noise_summary,
     data_conditions,
+    first_screen_utility,
     prepare,
     prepare_dataset,
+    public_label_range,
     utility_requirement,
 )
 
@@ -79,10 +83,15 @@ __all__ = [
     "prepare_dataset",
     "data_conditions",
     "bag_residuals",
+    "bag_warnings",
+    "bags_for_useful_model",
     "conditional_noise_summary",
     "utility_requirement",
     "BagSuggestion",
     "suggest_bag_params",
+    "utility_min_bags",
+    "first_screen_utility",
+    "public_label_range",
 ]
 
 
@@ -118,6 +127,23 @@ PLUGIN = Mechanism(
             label="label-noise std s",
             symbol="s",
             url_prefix="lb_",
+        ),
+        # the page's own settings (URL keys lb_*): the data-dependent defaults are passed by the page
+        ParamSpec("public", bool, False, label="public label range", url_prefix="lb_"),
+        ParamSpec("lo", float, 0.0, -1e12, 1e12, label="lowest label value", url_prefix="lb_"),
+        ParamSpec("hi", float, 1.0, -1e12, 1e12, label="highest label value", url_prefix="lb_"),
+        ParamSpec(
+            "gamma",
+            float,
+            0.01,
+            1e-6,
+            1 / 3,
+            label="γ used for the accounting (declared lower bound on the per-example linear residual)",
+            symbol="γ",
+            url_prefix="lb_",
+        ),
+        ParamSpec(
+            "metric", str, "test_mse", options=("test_mse", "excess_risk"), label="utility metric", url_prefix="lb_"
         ),
     ),
     compare_params=("k", "m", "rho"),

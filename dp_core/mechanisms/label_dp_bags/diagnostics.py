@@ -28,7 +28,14 @@ from ...rng import RngLike, as_generator
 from .batch import PreparedData
 from .core import check_bag_sizes
 
-__all__ = ["prepare", "prepare_dataset", "data_conditions", "bag_residuals", "conditional_noise_summary"]
+__all__ = [
+    "prepare",
+    "prepare_dataset",
+    "data_conditions",
+    "bag_warnings",
+    "bag_residuals",
+    "conditional_noise_summary",
+]
 
 
 def _features(X: np.ndarray) -> np.ndarray:
@@ -203,19 +210,7 @@ def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = No
             "sqrt(opt) <= 2 B1: some neighbouring dataset may fit the features exactly; no gamma > 0 holds for every "
             "neighbour."
         )
-    if k is not None:
-        if k <= rank:
-            warns.append(
-                f"k = {k} <= rank = {rank}: every bag's labels lie in the span of its features, so wtd-LBA gives no "
-                "privacy at all."
-            )
-        elif math.sqrt(k) <= rank:
-            warns.append(
-                f"sqrt(k) = {math.sqrt(k):.3g} <= rank = {rank}: the chi-square term Pr[chi2_rank > sqrt(k)] is close "
-                "to 1."
-            )
-    if k is not None and m is not None and m * k > n:
-        warns.append(f"m*k = {m * k} > n = {n}: infeasible (bags are disjoint); the largest k for m = {m} is {n // m}.")
+    warns += bag_warnings(n, rank, k=k, m=m)
     return {
         "n": n,
         "d": d,
@@ -233,6 +228,29 @@ def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = No
         "depends_on_private_labels": True,
         "warnings": warns,
     }
+
+
+def bag_warnings(n: int, rank: int, *, k: int | None = None, m: int | None = None) -> list[str]:
+    """The warnings of :func:`data_conditions` that depend on the bag size ``k`` and the number of bags ``m``.
+
+    Cheap (no linear algebra), so a page can keep the data constants of :func:`data_conditions` (computed
+    once with ``k = m = None``) and add these for each setting.
+    """
+    warns = []
+    if k is not None:
+        if k <= rank:
+            warns.append(
+                f"k = {k} <= rank = {rank}: every bag's labels lie in the span of its features, so wtd-LBA gives no "
+                "privacy at all."
+            )
+        elif math.sqrt(k) <= rank:
+            warns.append(
+                f"sqrt(k) = {math.sqrt(k):.3g} <= rank = {rank}: the chi-square term Pr[chi2_rank > sqrt(k)] is close "
+                "to 1."
+            )
+    if k is not None and m is not None and m * k > n:
+        warns.append(f"m*k = {m * k} > n = {n}: infeasible (bags are disjoint); the largest k for m = {m} is {n // m}.")
+    return warns
 
 
 def bag_residuals(X, y, *, m: int, k: int, rng: RngLike) -> np.ndarray:
@@ -311,3 +329,143 @@ def utility_requirement(data, *, k: int, theta: float = 0.5, target: float = 0.0
 
 
 __all__.append("utility_requirement")
+
+
+def first_screen_utility(
+    data,
+    *,
+    variant: str,
+    k: int,
+    m: int,
+    rho: float,
+    noise_std: float,
+    n_trials: int,
+    seed: RngLike,
+    epsilon: float | None = None,
+    delta: float | None = None,
+) -> dict[str, Any]:
+    """Measured test MSE of ``variant`` at one setting, beside the non-private fit and the trivial model.
+
+    The page's first screen shows these three numbers: the mean test MSE of the linear fit on the
+    release of ``variant`` (``"noisy-wtd-llp"`` or ``"wtd-lba"``) over ``n_trials`` fresh bags, weights
+    and noise; the test MSE of non-private least squares on all training labels; and the test MSE of
+    predicting the training labels' mean for every row (the trivial model: a fit at or above it has
+    learned nothing useful). All on the label scale [-B1, B1].
+
+    With ``epsilon`` and ``delta`` it also measures the baseline that adds Gaussian noise (analytic
+    sigma for (epsilon, delta)) to every training label (``gaussian``; ``None`` without them).
+
+    Returns a dict with ``mse``, ``mse_se`` (standard error over the trials), ``nonprivate``,
+    ``trivial``, ``gaussian``, ``useful`` (``mse < trivial``), ``n_trials``.
+
+    References
+    ----------
+    Brahmbhatt et al., *Label Differential Privacy via Aggregation*, Appendix K (the protocol: a linear
+    model fitted on the bag aggregates, evaluated on held-out rows).
+    """
+    from ...experiments import summarize
+    from .batch import METHOD_KEYS, utility_sweep
+
+    if variant not in ("noisy-wtd-llp", "wtd-lba"):
+        raise ValueError(f"variant must be 'noisy-wtd-llp' or 'wtd-lba', got {variant!r}.")
+    t = check_int("n_trials", n_trials, lo=2)
+    key = METHOD_KEYS[variant]
+    baseline = epsilon is not None and delta is not None
+    df = utility_sweep(
+        data,
+        [{"k": int(k), "m": int(m), "rho": float(rho)}],
+        n_trials=t,
+        seed=seed,
+        epsilon=epsilon,
+        delta=delta,
+        noise_std=noise_std,
+        methods=[key, "nonprivate"] + (["gaussian_label"] if baseline else []),
+    )
+    s = summarize(df, by=["method"], values=["test_mse"]).set_index("method")
+    trivial = float(np.mean((data.y_test - float(np.mean(data.y))) ** 2))
+    mse = float(s.loc[key, "test_mse_mean"])
+    return {
+        "mse": mse,
+        "mse_se": float(s.loc[key, "test_mse_se"]),
+        "nonprivate": float(s.loc["nonprivate", "test_mse_mean"]),
+        "trivial": trivial,
+        "gaussian": float(s.loc["gaussian_label", "test_mse_mean"]) if baseline else None,
+        "useful": bool(mse < trivial),
+        "n_trials": t,
+    }
+
+
+__all__.append("first_screen_utility")
+
+
+def bags_for_useful_model(
+    *,
+    d: int,
+    nonprivate: float,
+    trivial: float,
+    rho: float = 0.0,
+    noise_std: float = 1.0,
+    measured: float | None = None,
+    m: int | None = None,
+) -> int | None:
+    """About how many bags make the fit on the bags better than predicting the average label.
+
+    From the random-design prediction of the test error of least squares on ``m`` bag aggregates with
+    ``d`` unknowns, ``nonprivate + (nonprivate + rho s^2) d/(m - d - 1)`` (spec section 5.4 [ours]; ``rho = 0``
+    for wtd-LBA), the smallest ``m`` with a prediction below ``trivial`` (the error of predicting the
+    average). ``None`` when even the non-private fit is not below ``trivial`` (the features do not
+    predict the labels: no number of rows helps). With the test error ``measured`` at ``m`` bags
+    (``m > d + 1``) the extra error is scaled from that measurement instead, as ``1/(m - d - 1)``: small
+    ``m`` measure worse than the prediction, and the page should never promise fewer bags than it has.
+
+    >>> bags_for_useful_model(d=3, nonprivate=0.2, trivial=0.4, rho=0.1)
+    9
+    >>> bags_for_useful_model(d=3, nonprivate=0.4, trivial=0.4) is None
+    True
+    >>> bags_for_useful_model(d=3, nonprivate=0.25, trivial=0.5, measured=0.75, m=10)
+    17
+    """
+    dd = check_int("d", d, lo=1)
+    npv = check_positive("nonprivate", nonprivate, allow_zero=True)
+    tv = check_positive("trivial", trivial, allow_zero=True)
+    r = check_real("rho", rho)
+    s = check_positive("noise_std", noise_std)
+    if tv <= npv:
+        return None
+    if measured is not None and m is not None and check_int("m", m, lo=1) > dd + 1:
+        excess = max(check_real("measured", measured) - npv, 0.0) * (m - dd - 1)
+        return dd + 1 + math.floor(excess / (tv - npv)) + 1
+    return dd + 1 + math.floor((npv + r * s * s) * dd / (tv - npv)) + 1
+
+
+__all__.append("bags_for_useful_model")
+
+
+#: Label domains of the demo datasets that are public by construction or by the task's definition.
+_PUBLIC_LABEL_RANGES: dict[str, tuple[float, float, str]] = {
+    "census": (0.0, 1.0, "income is capped at a public maximum and mapped to [0, 1] by construction"),
+    "breast_cancer": (0.0, 1.0, "the two classes are coded 0 and 1 by the task's definition"),
+    "wine": (0.0, 2.0, "the three classes are coded 0, 1 and 2 by the task's definition"),
+    "iris": (0.0, 2.0, "the three classes are coded 0, 1 and 2 by the task's definition"),
+    "gaussian_classes": (0.0, 2.0, "the three classes are coded 0, 1 and 2 by the generator"),
+}
+
+
+def public_label_range(ds) -> tuple[float, float, str] | None:
+    """The label range of a demo dataset that is public without looking at its labels, with its source.
+
+    ``(lo, hi, source)`` for the demo datasets whose label domain is fixed by construction (census:
+    [0, 1]) or by the task (class codes 0..C-1); ``None`` otherwise (uploads, and demo regression
+    targets without a documented bound: diabetes, randhie, heavy_tailed), where the page asks the
+    visitor to declare a range or warns that reading it off the data leaks.
+    """
+    from ...data import DATASETS, Dataset
+
+    if not isinstance(ds, Dataset):
+        raise TypeError(f"ds must be a dp_core Dataset, got {type(ds).__name__}.")
+    if ds.name not in DATASETS or ds.name not in _PUBLIC_LABEL_RANGES:
+        return None
+    return _PUBLIC_LABEL_RANGES[ds.name]
+
+
+__all__.append("public_label_range")

@@ -362,7 +362,8 @@ def utility_figure(
     fig = line_ci_figure(
         summary, x=x, y=y, title=title, x_title=x_title, y_title=y_title or label, log_x=log_x, log_y=y != "ratio"
     )
-    fig.update_layout(hovermode="closest")
+    # drawn half-width on the page: the legend goes lower so that it never covers the x-axis title
+    fig.update_layout(hovermode="closest", legend={"y": -0.32})
     return fig
 
 
@@ -550,3 +551,41 @@ def prediction_table(
 
 
 __all__ += ["k_grid", "m_grid", "prediction_table"]
+
+
+def first_screen_figure(util: dict, *, mechanism_label: str) -> go.Figure:
+    """Bar chart of the first screen: test error of the bag mechanism beside the references.
+
+    ``util`` is the dict of :func:`dp_core.mechanisms.label_dp_bags.first_screen_utility`: bars for the
+    non-private fit, ``mechanism_label`` (with a 95 % interval over the runs), Gaussian noise on every
+    label at the same (epsilon, delta) when measured, and the trivial model that predicts the average
+    label. Lower is better; a bar at or above the trivial one has learned nothing useful.
+    """
+    names = ["No privacy", mechanism_label]
+    values = [util["nonprivate"], util["mse"]]
+    errors = [0.0, 1.96 * util["mse_se"]]
+    colors = ["#444444", "#D55E00"]
+    if util.get("gaussian") is not None:
+        names.append("Noise on every label")
+        values.append(util["gaussian"])
+        errors.append(0.0)
+        colors.append("#0072B2")
+    names.append("Predict the average")
+    values.append(util["trivial"])
+    errors.append(0.0)
+    colors.append("#BBBBBB")
+    fig = go.Figure(
+        go.Bar(
+            x=names,
+            y=values,
+            marker_color=colors,
+            error_y={"type": "data", "array": errors, "visible": True},
+            text=[display.number(v, sig=3) for v in values],
+            textposition="outside",
+            hovertemplate="%{x}: %{text}<extra></extra>",
+            showlegend=False,
+        )
+    )
+    apply_layout(fig, y_title="squared error (lower is better)", height=330)
+    fig.update_yaxes(range=[0, 1.15 * max(v + e for v, e in zip(values, errors, strict=True))])
+    return fig
