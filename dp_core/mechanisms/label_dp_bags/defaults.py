@@ -29,6 +29,8 @@ from ..._validation import check_in_interval, check_int, check_positive
 __all__ = ["BagSuggestion", "suggest_bag_params", "utility_min_bags"]
 
 _N_MAX_SEARCH = 100_000_000
+#: Smallest target delta accepted by :func:`suggest_bag_params`.
+TARGET_DELTA_MIN = 1e-9
 
 
 @dataclass(frozen=True)
@@ -129,7 +131,14 @@ def _best(n: int, epsilon: float, rho: float, b1: float, target: float, min_bags
 
 
 def _reaches(n: int, epsilon: float, rho: float, b1: float, target: float, min_bags: int) -> bool:
-    return _best(n, epsilon, rho, b1, target, min_bags)[2] <= target
+    """Whether some bag size reaches ``target`` with ``min_bags`` bags of ``n`` rows.
+
+    For the "rows needed" estimate only: it tries the largest bag size that fits (delta falls as bags
+    grow, so the largest bags are the ones that can reach a small target), one exact delta, instead of
+    the whole grid that :func:`_best` searches for the setting itself.
+    """
+    k_max = n // min_bags
+    return k_max >= 2 and min_bags * _delta_1(epsilon, n, k_max, rho, b1) <= target
 
 
 def _n_needed(n: int, epsilon: float, rho: float, b1: float, target: float, min_bags: int) -> int | None:
@@ -138,8 +147,8 @@ def _n_needed(n: int, epsilon: float, rho: float, b1: float, target: float, min_
         lo, hi = hi, hi * 2
         if hi > _N_MAX_SEARCH:
             return None
-    # smallest n in (lo, hi] that reaches the target, to 1 % (the search grid of k is coarse anyway)
-    while hi - lo > max(1, lo // 100):
+    # smallest n in (lo, hi] that reaches the target, to 5 % (an "about" figure for the message)
+    while hi - lo > max(1, lo // 20):
         mid = (lo + hi) // 2
         if _reaches(mid, epsilon, rho, b1, target, min_bags):
             hi = mid
@@ -175,7 +184,8 @@ def suggest_bag_params(
     b1 : float
         Label bound (labels in [-B1, B1]). Must be > 0.
     target_delta : float
-        The delta a setting must reach to count as informative, in (0, 1).
+        The delta a setting must reach to count as informative, in [1e-9, 1) (smaller targets would send
+        the "rows needed" search through billions of rows; no demo or upload needs them).
     min_bags : int, optional
         Fewest bags accepted (default ``d + 2``, or 10 without ``d``). Must be >= 1.
     explain : bool
@@ -198,7 +208,7 @@ def suggest_bag_params(
     eps = check_positive("epsilon", epsilon)
     r = check_in_interval("rho", rho, 0.0, 1.0, closed="right")
     b = check_positive("b1", b1)
-    target = check_in_interval("target_delta", target_delta, 0.0, 1.0, closed="neither")
+    target = check_in_interval("target_delta", target_delta, TARGET_DELTA_MIN, 1.0, closed="left")
     if min_bags is None:
         min_bags = 10 if d is None else check_int("d", d, lo=1) + 2
     mb = check_int("min_bags", min_bags, lo=1)
