@@ -1178,6 +1178,48 @@ def cases_variants():
     yield "compare_figure[methods subset]", "dp_core.compare.figures.compare_figure", compare_subset
 
 
+def cases_first_screens():
+    """The first-screen charts of Home, label-DP and large-margin (added with the plain first screens)."""
+    from dp_core import explain
+
+    for eps, delta in ((0.01, 1e-5), (1.0, 1e-5), (10.0, 1e-12)):
+        yield (
+            f"noise_figure[{eps},{delta}]",
+            "dp_core.explain.noise_figure",
+            lambda e=eps, d=delta: explain.noise_figure(epsilon=e, delta=d),
+        )
+
+    def bags(variant: str, rho: float):
+        from dp_core.data import load_dataset
+        from dp_core.mechanisms import label_dp_bags as lb
+        from dp_core.mechanisms.label_dp_bags import figures as lbf
+
+        ds = load_dataset("diabetes")
+        data = lb.prepare(ds.X, ds.y, label_range=(float(ds.y.min()), float(ds.y.max())))
+        util = lb.first_screen_utility(
+            data, variant=variant, k=4, m=20, rho=rho, noise_std=1.0, n_trials=5, seed=0, epsilon=1.0, delta=1e-5
+        )
+        return lbf.first_screen_figure(util, mechanism_label="With bags")
+
+    for variant, rho in (("noisy-wtd-llp", 0.1), ("wtd-lba", 0.0)):
+        yield (
+            f"first_screen_figure[{variant}]",
+            "dp_core.mechanisms.label_dp_bags.figures.first_screen_figure",
+            lambda v=variant, r=rho: bags(v, r),
+        )
+    from dp_core.mechanisms.large_margin_gaussian import figures as lmf
+
+    for name, bars in (
+        ("two", [("No privacy", 0.95), ("Corrected, ε = 1", 0.61)]),
+        ("missing", [("No privacy", 0.83), ("Printed", None), ("Repaired", float("nan"))]),
+    ):
+        yield (
+            f"accuracy_bars_figure[{name}]",
+            "dp_core.mechanisms.large_margin_gaussian.figures.accuracy_bars_figure",
+            lambda b=bars: lmf.accuracy_bars_figure(b, title="Test accuracy"),
+        )
+
+
 GROUPS = (
     "generic",
     "compare",
@@ -1187,6 +1229,7 @@ GROUPS = (
     "label_dp_bags",
     "large_margin_gaussian",
     "variants",
+    "first_screens",
 )
 CASES = [case for group in GROUPS for case in globals()[f"cases_{group}"]()]
 

@@ -586,6 +586,6 @@ def first_screen_figure(util: dict, *, mechanism_label: str) -> go.Figure:
             showlegend=False,
         )
     )
-    apply_layout(fig, y_title="squared error (lower is better)", height=330)
+    apply_layout(fig, x_title="model", y_title="squared error (lower is better)", height=330)
     fig.update_yaxes(range=[0, 1.15 * max(v + e for v, e in zip(values, errors, strict=True))])
     return fig

@@ -184,7 +184,7 @@ def accuracy_bars_figure(
             showlegend=False,
         )
     )
-    apply_layout(fig, title=title, x_title=x_title, y_title="")
+    apply_layout(fig, title=title, x_title=x_title, y_title="classifier")
     fig.update_xaxes(range=[0, 1.02])
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(height=260)
