@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from urllib.parse import quote, urlencode
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -43,7 +46,9 @@ def test_audit_page_reopens_the_stored_row_and_reproduces_it(mech, mode):
     at.switch_page("pages/audit.py").run()
     assert not at.exception
     text = _texts(at)
-    assert "Stored audit-table row behind the status badge" in text
+    # the row opened from the badge's link is shown in its own section, with its stored status
+    assert "The stored audit-table row behind the status badge" in [e.label for e in at.expander]
+    assert f"**Stored audit-table row** ({mech} · {mode}): status **{row['status']}**" in text
     assert "reproduces the stored row exactly" in text, text[-2000:]
     assert "violation found" in text
     assert "Distinguishing event:" in text
@@ -59,18 +64,36 @@ PAGE_ROWS = [
 # (the input-perturbation page shows its badges through ui.first_screen: see the test below)
 
 
+def _badges_by_link(at) -> dict[str, str]:
+    """Each "How we checked" link's target (``audit?...``) with the status badge drawn just before it."""
+    values = [str(m.value) for m in at.markdown]
+    out = {}
+    for i, v in enumerate(values):
+        for target in re.findall(r"\]\((audit\?[^)]+)\)", v):
+            out[target] = values[i - 1] if i > 0 and "-badge[" in values[i - 1] else ""
+    return out
+
+
 @pytest.mark.parametrize("page, params, rows", PAGE_ROWS)
 def test_mechanism_page_badge_comes_from_the_table(page, params, rows):
+    """The page's status badge for each setting shows the words of the stored row's status, and its link
+    names that row (``audit_row=mechanism:mode`` with the row's budget, pair and seeds)."""
+    from ui.first_screen import STATUS_WORDS
+
     at = AppTest.from_file(APP, default_timeout=180)
     for k, v in params.items():
         at.query_params[k] = v
     at.run()
     at.switch_page(page).run()
     assert not at.exception
-    text = _texts(at)
+    shown = _badges_by_link(at)
     for mech, mode in rows:
         row = audit_row(mech, mode)
-        assert f"Audit: {row['status']}** — " in text and f"Mode *{mode}*" in text, (mech, mode)
+        target = f"audit?{urlencode(audit_link_params(row))}"
+        assert target in shown, (mech, mode, list(shown))
+        assert f"audit_row={quote(row_key(mech, mode))}" in target
+        words = STATUS_WORDS[row["status"]][0]
+        assert f"{words}]" in shown[target], (mech, mode, shown[target])
 
 
 @pytest.mark.slow

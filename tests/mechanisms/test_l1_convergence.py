@@ -295,13 +295,21 @@ def test_page_shows_not_certified_box_and_diagnostics():
     # diabetes on its raw scale: the coefficients want to leave W, the chains pile up on its boundary
     # and the quick run does not converge; the page must say so in a red box with what to do
     at = _l1_page(dataset="diabetes")
-    at.checkbox(key="l1_std").uncheck().run()
-    at.multiselect(key="l1_features").set_value(["age", "sex", "bmi", "bp", "s1", "s2"]).run()
+    at.radio(key="l1_scale").set_value("raw").run()
+    (features,) = [w for w in at.multiselect if w.key.startswith("l1_features")]  # keyed by the dataset
+    features.set_value(["age", "sex", "bmi", "bp", "s1", "s2"]).run()
     assert not at.exception
+    # the first screen says so at once
     errors = [e.value for e in at.error]
     assert any("Not certified: the sampler did not converge" in e and "longer MCMC length" in e for e in errors)
+    # the diagnostics are in the (lazy) section on how the coefficients are drawn: open it
+    at.session_state["l1_x_how"] = True
+    at.run()
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert sum("Not certified: the sampler did not converge" in e for e in errors) == 2
     labels = {m.label: m.value for m in at.metric}
     assert {"split-R̂ (max)", "Smallest bulk ESS", "Acceptance (MALA)", "Chains × steps"} <= set(labels)
     assert "nan" not in " ".join(labels.values()) and "inf" not in " ".join(labels.values())
     # a longer run is one click away
-    assert [o.split()[0] for o in at.radio(key="l1_mcmc_preset").options] == ["quick", "fast", "spec"]
+    assert [o.split()[0] for o in at.radio(key="l1_preset").options] == ["quick", "fast", "spec"]
