@@ -57,7 +57,6 @@ TVALUE_DEFAULTS = {"accuracy": 0.9, "r2": 0.3, "excess_risk": 0.05, "none": 0.0}
 IP_ALPHA_OPTIONS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0)
 
 
-
 # Guided tour ("Start here").
 TOUR_STEPS = 6
 
