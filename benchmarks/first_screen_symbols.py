@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    from ui.pages import PAGES
+    from ui.pages import DEFAULT_PAGE, PAGES
 
     stems = [Path(p[0]).stem for p in PAGES]
     if args.pages:
@@ -133,10 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with sync_playwright() as p:
             b = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--headless"])
-            for i, stem in enumerate(stems):
+            for stem in stems:
                 ctx = b.new_context(viewport={"width": VIEW_W, "height": VIEW_H})
                 pg = ctx.new_page()
-                path = "" if i == 0 and stem == Path(PAGES[0][0]).stem else stem
+                path = "" if stem == Path(DEFAULT_PAGE).stem else stem  # the default page has no path
                 pg.goto(f"http://127.0.0.1:{port}/{path}", timeout=180_000)
                 pg.wait_for_selector('[data-testid="stMain"]', timeout=180_000)
                 time.sleep(1.0)
