@@ -16,8 +16,6 @@ st.set_page_config(page_title="Privacy-Utility Explorer", page_icon="🔐", layo
 configure_executor()  # the operator's choice of executor (secrets or environment), once per process
 background.warm()  # once per server: the Monte-Carlo worker processes start in a background thread
 state.init_state()  # parses the link's shared values (ui.state); messages appear on the page
-pg = st.navigation(
-    [st.Page(path, title=title, icon=icon, default=(path == DEFAULT_PAGE)) for path, title, icon, _desc in PAGES],
-    position="hidden",
-)
+_pages = [st.Page(path, title=title, icon=icon, default=(path == DEFAULT_PAGE)) for path, title, icon, _desc in PAGES]
+pg = st.navigation(_pages, position="hidden")
 pg.run()

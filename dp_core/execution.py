@@ -68,8 +68,10 @@ import contextvars
 import logging
 import os
 import re
+import sys
 import threading
 import time
+import types
 import uuid
 import warnings
 from collections.abc import Callable, Iterable, Iterator
@@ -396,6 +398,29 @@ def _register_atexit() -> None:
         _ATEXIT = True
 
 
+@contextlib.contextmanager
+def _importable_main():
+    """Start worker processes without re-running a script as their ``__main__``.
+
+    Dask starts workers with the ``spawn`` method, which re-runs the parent's ``__main__`` file in
+    each child. Under Streamlit (the app, and its AppTest runs) ``__main__`` is a page script, whose
+    top-level code must not run in a worker; the command line's ``__main__`` is an importable module
+    and a script started as ``python script.py`` is kept too. While the cluster starts, any other
+    ``__main__`` is replaced by an empty module.
+    """
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    started_as = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if main is None or getattr(main, "__spec__", None) is not None or not path or os.path.abspath(path) == started_as:
+        yield  # a module (python -m ...) or the script that was started: workers may import it
+        return
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
+
+
 def _local_cluster(workers: int) -> DaskExecutor:
     global _LOCAL
     with _LOCK:
@@ -407,14 +432,15 @@ def _local_cluster(workers: int) -> DaskExecutor:
         _quiet_distributed()
         from distributed import Client, LocalCluster
 
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=":0",  # a free port: never fight another cluster for 8787
-            silence_logs=logging.CRITICAL,  # a worker outliving its scheduler at shutdown is not news
-        )
+        with _importable_main():
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=":0",  # a free port: never fight another cluster for 8787
+                silence_logs=logging.CRITICAL,  # a worker outliving its scheduler at shutdown is not news
+            )
         client = Client(cluster, set_as_default=False)
         ex = DaskExecutor(client, kind="local-cluster", address=cluster.scheduler_address, cluster=cluster)
         ex._n_requested = workers

@@ -210,11 +210,17 @@ def _page_hash() -> str:
         return ""
 
 
-def _record(name: str, message: str) -> None:
-    """Keep ``message`` for the session; show it now if the page's message area already exists."""
+def _record(name: str, message: str, page_hash: str | None = None) -> None:
+    """Keep ``message`` for the session; show it now if the page's message area already exists.
+
+    ``page_hash`` names the page a page parameter's message belongs to (default: the running page).
+    """
     problems = st.session_state.setdefault(_PROBLEMS, {})
     spec = url_spec(name)
-    problems[name] = (None if spec.page is None else _page_hash(), message)
+    entry = (None if spec.page is None else (page_hash or _page_hash()), message)
+    if problems.get(name) == entry:
+        return  # already recorded (and shown) for this page, e.g. by check_page_links
+    problems[name] = entry
     box = st.session_state.get(_BOX)
     if box is not None and box[0] == _page_hash():
         _show_message(box[1], name, message)
@@ -626,3 +632,36 @@ def follow_link(
     if changed:
         set_widget(name, value)
     return changed
+
+
+#: Page parameters whose valid values depend on the data or on another setting (the page parses them
+#: itself, with that range, when it creates their widget; a second, data-blind message would contradict it).
+DATA_DEPENDENT_LINKS = frozenset(
+    {"ip_n", "ip_pos", "lm_data", "mech", "mechanism", "audit_mode", "audit_pair", "audit_runs"}
+    | {"lb_lo", "lb_hi", "lb_public"}
+)
+
+
+def check_page_links(page: str, page_hash: str | None = None) -> None:
+    """Parse every value the link gives for a parameter of ``page`` now, and report the refused ones.
+
+    A widget inside a lazy expert section is created (and its link value parsed) only when someone
+    opens the section; without this check a hostile or mistyped value there would be ignored in
+    silence. Values are only checked here (each link value once per session): the widget still
+    takes its value through :func:`widget` with its data-dependent range when it is created.
+    """
+    seen = st.session_state.setdefault("_links_checked", set())
+    for name in list(st.query_params):
+        try:
+            spec = url_spec(name)
+        except KeyError:
+            continue
+        raw = st.query_params.get(name)
+        if spec.page != page or spec.default is None or name in DATA_DEPENDENT_LINKS or (name, raw) in seen:
+            continue  # another page's, or data-dependent (the page parses it with the data's range), or done
+        if f"u_{name}" in st.session_state or name in st.session_state:
+            continue
+        seen.add((name, raw))
+        _value, problem = parse_url_value(name, raw)
+        if problem:
+            _record(name, problem, page_hash)

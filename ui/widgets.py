@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -17,6 +19,9 @@ from .constants import EPS_OPTIONS, url_spec
 LABEL_CLAIMED = "as claimed by the paper"
 LABEL_CORRECTED = "corrected"
 LABEL_MEASURED = "measured"
+
+
+_ROOT = Path(__file__).resolve().parents[1]
 
 
 def _nearest(options, value: float) -> float:
@@ -317,6 +322,9 @@ def sidebar_controls() -> tuple[float, float, int, int]:
         eps, delta = epsilon_delta_controls(container=st.sidebar)
         with st.expander("Monte-Carlo settings", expanded=False):
             seed, trials = seed_trials_controls(container=st)
+    # the link's values for this page, also those of widgets in sections that are still closed
+    caller = sys._getframe(1).f_globals.get("__file__") or ""
+    state.check_page_links(Path(caller).resolve().relative_to(_ROOT).as_posix() if caller else "")
     state.show_url_problems()
     state.sync_url()
     return eps, delta, seed, trials

@@ -213,7 +213,7 @@ def test_no_new_work_starts_once_the_session_has_ended(monkeypatch):
     a = _upload(_session(), FILE_A)
     _visit(a, "pages/label_dp_bags.py")
     charts_alive = len(a.get("plotly_chart"))
-    assert charts_alive >= 6
+    assert charts_alive >= 1  # the first screen and the open sections draw charts (expert sections are lazy)
     computed = []
     monkeypatch.setattr(cached_scope, "_session_ended", lambda: True)  # as after the tab was closed
     monkeypatch.setattr(cached_scope.SessionMemo, "put", lambda self, key, value: computed.append(key))

@@ -6,7 +6,7 @@ from dp_core.report import config_from_report_html
 
 pytestmark = pytest.mark.browser
 
-LINK = "/compare?dataset=iris&trials=10&n_eps=4&mech=output_perturbation&eps=2&seed=3"
+LINK = "/compare?dataset=iris&trials=10&n_eps=4&mech=output-perturbation&eps=2&seed=3"
 
 
 def test_download_report_and_open_it(page, app_url, screenshot_dir, tmp_path, browser):
@@ -26,7 +26,7 @@ def test_download_report_and_open_it(page, app_url, screenshot_dir, tmp_path, br
     html = path.read_text(encoding="utf-8")
     cfg = config_from_report_html(html)
     assert cfg.dataset == "iris" and cfg.eps == 2.0 and cfg.seed == 3 and cfg.trials == 10
-    assert cfg.params["mech"] == "output_perturbation"
+    assert cfg.params["mech"] == "output-perturbation"  # the canonical name
 
     # open the downloaded file with no server and no network: the charts must render
     ctx = browser.new_context(offline=True)
