@@ -14,14 +14,14 @@ CSV = "height,weight,age,smoker\n" + "".join(
 def test_home_slider_upload_screenshot(page, app_url, screenshot_dir, tmp_path):
     page.goto(app_url + "/?eps=1&dataset=census", wait_until="domcontentloaded")
     page.get_by_text("Privacy-Utility Explorer").first.wait_for(timeout=120_000)
-    page.get_by_text("× 2.72").wait_for(timeout=90_000)
+    page.get_by_text("× 2.72", exact=True).first.wait_for(timeout=90_000)
     page.locator(".js-plotly-plot").first.wait_for(timeout=90_000)
 
     # Move the epsilon slider with the keyboard: 1 -> 1.2 (the next readable value).
     slider = page.get_by_role("slider").first
     slider.focus()
     page.keyboard.press("ArrowRight")
-    page.get_by_text("× 3.32").wait_for(timeout=90_000)
+    page.get_by_text("× 3.32", exact=True).first.wait_for(timeout=90_000)
     assert re.search(r"eps=1\.2", page.url)
 
     # Upload a CSV and see it become the active dataset.
