@@ -61,6 +61,7 @@ Low-level use: ``with use_executor(get_executor(workers=2)): run_sweep(...)``, o
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import atexit
 import contextlib
@@ -202,20 +203,21 @@ _EXECUTOR: contextvars.ContextVar[Executor | None] = contextvars.ContextVar("dp_
 # --------------------------------------------------------------------------------------------
 
 
-class Executor:
+class Executor(abc.ABC):
     """Runs ``fn`` over items and yields the results in the order of the items."""
 
     kind = "abstract"
     workers = 0
 
+    @abc.abstractmethod
     def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
-        raise NotImplementedError
+        """Yield ``fn(item)`` for every item, in the order of ``items`` (whatever order they finish in)."""
 
     def describe(self) -> dict:
         """What runs the blocks, for summaries: ``{"executor", "workers", "address"}``."""
         return {"executor": self.kind, "workers": self.workers, "address": None}
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional hook: executors without resources keep this no-op
         """Release the executor's resources (a no-op in-process)."""
 
 
