@@ -20,6 +20,7 @@ import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -187,6 +188,10 @@ class Dataset:
         0 for regression.
     fingerprint : str
         SHA-256 of the arrays: identifies the data without revealing it (for caching and reports).
+        With declared bounds it also covers them, so every cache keyed on it keys on the bounds.
+    declared_bounds : dp_core.preprocessing.PublicBounds or None
+        Public per-column bounds declared for this data (:meth:`with_public_bounds`); used by
+        :func:`public_bounds` instead of the documented or data-derived ones.
     """
 
     name: str
@@ -200,6 +205,7 @@ class Dataset:
     description: str = ""
     notes: tuple[str, ...] = ()
     fingerprint: str = ""
+    declared_bounds: Any = field(default=None, repr=False)
 
     @property
     def n(self) -> int:
@@ -212,6 +218,35 @@ class Dataset:
     @property
     def is_classification(self) -> bool:
         return self.task in ("binary", "multiclass")
+
+    def with_public_bounds(self, bounds: Any) -> Dataset:
+        """A copy of this dataset that carries declared public per-column bounds (``None``: drop them).
+
+        The bounds are checked (:func:`dp_core.preprocessing.check_declared_bounds`: one ``(lo, hi)``
+        per feature, finite, ``lo < hi``, centre inside ``[lo, hi]``, ``scale > 0``, not marked
+        ``data_derived``; errors name the column). The copy's :attr:`fingerprint` is the SHA-256 of
+        the data's fingerprint and the bounds' text form, so results computed with other bounds are
+        never reused. :func:`public_bounds` then returns these bounds (``data_derived=False``).
+
+        >>> ds = load_dataset("iris")
+        >>> from dp_core.preprocessing import parse_bounds
+        >>> b = parse_bounds("4:8,2:5,1:7,0:3", ds.feature_names)
+        >>> declared = ds.with_public_bounds(b)
+        >>> public_bounds(declared) is b, declared.fingerprint != ds.fingerprint
+        (True, True)
+        >>> declared.with_public_bounds(None).fingerprint == ds.fingerprint
+        True
+        """
+        import dataclasses
+
+        from .preprocessing import check_declared_bounds, format_bounds
+
+        base = self.fingerprint if self.declared_bounds is None else fingerprint_arrays(self.X, self.y)
+        if bounds is None:
+            return dataclasses.replace(self, declared_bounds=None, fingerprint=base)
+        check_declared_bounds(bounds, self.feature_names)
+        fp = hashlib.sha256(f"{base}|public-bounds:{format_bounds(bounds)}".encode()).hexdigest()
+        return dataclasses.replace(self, declared_bounds=bounds, fingerprint=fp)
 
     def to_frame(self) -> pd.DataFrame:
         frame = pd.DataFrame(self.X, columns=list(self.feature_names))
@@ -1515,7 +1550,8 @@ PUBLIC_BOUNDS: dict[str, dict[str, tuple[float, ...]]] = {
 def public_bounds(ds: Dataset):
     """The per-column bounds used to preprocess ``ds``: documented for a demo dataset, data-derived otherwise.
 
-    Demo datasets get :data:`PUBLIC_BOUNDS` (real data) or their generator's public domain
+    Bounds declared for ``ds`` (:meth:`Dataset.with_public_bounds`) come first. Otherwise demo
+    datasets get :data:`PUBLIC_BOUNDS` (real data) or their generator's public domain
     (``census``: every column in [0, 1]; ``gaussian_classes``: the unit ball, so [-1, 1];
     ``heavy_tailed``: [-5, 5] around 0 with unit scale - its design is unbounded, so the public
     range clips the tail). Anything else (an upload, a CSV path, a demo dataset whose columns
@@ -1529,6 +1565,8 @@ def public_bounds(ds: Dataset):
 
     if not isinstance(ds, Dataset):
         raise TypeError(f"ds must be a dp_core Dataset, got {type(ds).__name__}.")
+    if ds.declared_bounds is not None:
+        return ds.declared_bounds
     d = ds.d
     if ds.name in PUBLIC_BOUNDS and len(PUBLIC_BOUNDS[ds.name]["lo"]) == d:
         entry = PUBLIC_BOUNDS[ds.name]

@@ -12,7 +12,10 @@ step honest and accurate:
    frozen summary of a dataset that is itself public); an upload gets ranges, centre and scale
    computed from its own columns,
    marked ``data_derived=True`` - that choice depends on the private records, which is the only
-   case where the explorer shows its leak warning.
+   case where the explorer shows its leak warning. An uploader who knows public ranges declares
+   them (:meth:`dp_core.data.Dataset.with_public_bounds`, :data:`DECLARED_SOURCE`); they are then
+   used everywhere instead, with no leak warning, and travel in links and on the command line in
+   the text form of :func:`format_bounds` / :func:`parse_bounds` (``lo:hi,lo:hi,...``).
 2. **Per-record transformations** (:func:`preprocess_rows`): each row is centred and scaled by the
    public constants (every coordinate then lies in [-1, 1]) and its norm is bounded by one of
 
@@ -37,6 +40,7 @@ The guidance for the parameter bound ``||w|| <= eta`` that pairs with these rows
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,6 +55,12 @@ __all__ = [
     "PREPROCESS_HELP",
     "PublicBounds",
     "bounds_from_data",
+    "DECLARED_SOURCE",
+    "check_declared_bounds",
+    "format_bounds",
+    "parse_bounds",
+    "bounds_from_records",
+    "clipped_counts",
     "preprocess_rows",
     "default_eta",
     "reference_eta",
@@ -180,6 +190,218 @@ def bounds_from_data(X: np.ndarray) -> PublicBounds:
     )
 
 
+#: ``PublicBounds.source`` of ranges a person declared (the app's "Declare" button, the CLI's ``--bounds``).
+DECLARED_SOURCE = "declared by the user"
+#: The longest text form :func:`parse_bounds` reads (a link is untrusted input).
+MAX_BOUNDS_TEXT = 20_000
+
+
+def _column(names: Sequence[str] | None, j: int) -> str:
+    if names is not None and j < len(names):
+        return f"column {names[j]!r}"
+    return f"column {j + 1}"
+
+
+def check_declared_bounds(bounds: PublicBounds, feature_names: Sequence[str] | None = None) -> PublicBounds:
+    """Check ranges a person declares for a dataset; ``ValueError`` naming the column otherwise.
+
+    Declared ranges must not be marked ``data_derived``, must give one ``(lo, hi)`` per feature
+    (when ``feature_names`` is given), and every centre must lie inside its range (``lo < hi``,
+    finite values and ``scale > 0`` are already checked by :class:`PublicBounds`).
+
+    >>> check_declared_bounds(PublicBounds((0.0,), (1.0,), (2.0,), (1.0,)), ["age"])
+    Traceback (most recent call last):
+    ...
+    ValueError: bounds of column 'age': the centre must lie in [lo, hi] = [0, 1], got 2.
+    """
+    if not isinstance(bounds, PublicBounds):
+        raise TypeError(f"bounds must be PublicBounds, got {type(bounds).__name__}.")
+    if bounds.data_derived:
+        raise ValueError("declared bounds must not be data_derived: ranges computed from the records are not public.")
+    if feature_names is not None and len(feature_names) != bounds.d:
+        raise ValueError(
+            f"bounds must give one (lo, hi) per feature: {len(feature_names)} features "
+            f"({', '.join(map(str, feature_names))}), got {bounds.d}."
+        )
+    for j, (a, b, c) in enumerate(zip(bounds.lo, bounds.hi, bounds.centre)):
+        if not a <= c <= b:
+            raise ValueError(
+                f"bounds of {_column(feature_names, j)}: the centre must lie in [lo, hi] = [{a:g}, {b:g}], got {c:g}."
+            )
+    return bounds
+
+
+def _num_text(v: float) -> str:
+    text = repr(float(v))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def format_bounds(bounds: PublicBounds) -> str:
+    """The compact text form of ``bounds`` (links, the CLI's ``--bounds``): ``lo:hi,lo:hi,...``.
+
+    One entry per feature, in column order. An entry is ``lo:hi`` when the centre and scale are the
+    midpoint and half-width of the range, else ``lo:hi:centre:scale``. Numbers are written exactly
+    (shortest round-trip form), so :func:`parse_bounds` gives the same bounds back.
+
+    >>> format_bounds(PublicBounds((0.0, -1.5), (90.0, 2.5), (40.0, 0.5), (10.0, 2.0)))
+    '0:90:40:10,-1.5:2.5'
+    """
+    if not isinstance(bounds, PublicBounds):
+        raise TypeError(f"bounds must be PublicBounds, got {type(bounds).__name__}.")
+    parts = []
+    for a, b, c, s in zip(bounds.lo, bounds.hi, bounds.centre, bounds.scale):
+        entry = f"{_num_text(a)}:{_num_text(b)}"
+        if c != (a + b) / 2.0 or s != (b - a) / 2.0:
+            entry += f":{_num_text(c)}:{_num_text(s)}"
+        parts.append(entry)
+    return ",".join(parts)
+
+
+def _finite(text: str, what: str, where: str) -> float:
+    try:
+        v = float(text.strip())
+    except ValueError:
+        raise ValueError(f"bounds of {where}: {what} {text.strip()!r} is not a number.") from None
+    if not math.isfinite(v):
+        raise ValueError(f"bounds of {where}: {what} must be finite, got {text.strip()!r}.")
+    return v
+
+
+def _entry_bounds(
+    rows: Iterable[tuple[float, float, float | None, float | None]],
+    feature_names: Sequence[str] | None,
+    source: str,
+) -> PublicBounds:
+    lo, hi, centre, scale = [], [], [], []
+    for j, (a, b, c, s) in enumerate(rows):
+        where = _column(feature_names, j)
+        if not b > a:
+            raise ValueError(f"bounds of {where}: lo must be below hi, got [{a:g}, {b:g}].")
+        c = (a + b) / 2.0 if c is None else c
+        s = (b - a) / 2.0 if s is None else s
+        if not a <= c <= b:
+            raise ValueError(f"bounds of {where}: the centre must lie in [lo, hi] = [{a:g}, {b:g}], got {c:g}.")
+        if not s > 0:
+            raise ValueError(f"bounds of {where}: the scale must be > 0, got {s:g}.")
+        lo.append(a)
+        hi.append(b)
+        centre.append(c)
+        scale.append(s)
+    return check_declared_bounds(PublicBounds(tuple(lo), tuple(hi), tuple(centre), tuple(scale), source=source))
+
+
+def parse_bounds(
+    text: str, feature_names: Sequence[str] | None = None, *, source: str = DECLARED_SOURCE
+) -> PublicBounds:
+    """Read the text form of :func:`format_bounds` into declared :class:`PublicBounds`.
+
+    Parameters
+    ----------
+    text : str
+        ``lo:hi`` or ``lo:hi:centre:scale`` per feature, separated by commas, in column order
+        (spaces are ignored).
+    feature_names : sequence of str, optional
+        The dataset's features: the number of entries must match, and errors name the column.
+    source : str
+        Where the ranges come from (default :data:`DECLARED_SOURCE`).
+
+    Raises
+    ------
+    ValueError
+        Naming the column: a wrong number of entries, a non-number, an infinite value,
+        ``lo >= hi``, a centre outside ``[lo, hi]`` or a scale ``<= 0``.
+
+    >>> b = parse_bounds("0:90, -1:1:0.5:0.25", ["age", "score"])
+    >>> b.lo, b.hi, b.centre, b.scale, b.data_derived
+    ((0.0, -1.0), (90.0, 1.0), (45.0, 0.5), (45.0, 0.25), False)
+    >>> parse_bounds("5:3", ["age"])
+    Traceback (most recent call last):
+    ...
+    ValueError: bounds of column 'age': lo must be below hi, got [5, 3].
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"bounds must be text like 'lo:hi,lo:hi', got {type(text).__name__}.")
+    if len(text) > MAX_BOUNDS_TEXT:
+        raise ValueError(f"bounds text must be at most {MAX_BOUNDS_TEXT:,} characters, got {len(text):,}.")
+    entries = [e.strip() for e in text.strip().split(",")]
+    if not text.strip() or any(not e for e in entries):
+        raise ValueError(f"bounds must be 'lo:hi' per feature separated by commas, got {text[:60]!r}.")
+    if feature_names is not None and len(entries) != len(feature_names):
+        raise ValueError(
+            f"bounds must give one lo:hi per feature, in column order: {len(feature_names)} features "
+            f"({', '.join(map(str, feature_names))}), got {len(entries)}."
+        )
+    rows = []
+    for j, entry in enumerate(entries):
+        where = _column(feature_names, j)
+        fields = entry.split(":")
+        if len(fields) not in (2, 4):
+            raise ValueError(f"bounds of {where}: expected lo:hi or lo:hi:centre:scale, got {entry[:60]!r}.")
+        vals = [_finite(f, what, where) for f, what in zip(fields, ("lo", "hi", "centre", "scale"))]
+        rows.append((vals[0], vals[1], *(vals[2:] if len(vals) == 4 else (None, None))))
+    return _entry_bounds(rows, feature_names, source)
+
+
+def bounds_from_records(
+    records: Iterable[Mapping[str, object]], feature_names: Sequence[str], *, source: str = DECLARED_SOURCE
+) -> PublicBounds:
+    """Declared bounds from one record per feature, ``{"column", "lo", "hi"[, "centre", "scale"]}``.
+
+    Columns are matched by name (any order); every feature needs exactly one record. This is the
+    reader of a bounds file (CSV or JSON) and of the app's bounds table.
+
+    >>> bounds_from_records([{"column": "b", "lo": 0, "hi": 2}, {"column": "a", "lo": -1, "hi": 1}], ["a", "b"]).lo
+    (-1.0, 0.0)
+    """
+    names = [str(n) for n in feature_names]
+    by_name: dict[str, tuple] = {}
+    for rec in records:
+        if not isinstance(rec, Mapping):
+            raise TypeError(f"each bounds record must be a mapping with column, lo, hi, got {type(rec).__name__}.")
+        col = str(rec.get("column", "")).strip()
+        if col not in names:
+            raise ValueError(f"bounds name an unknown column {col!r}; the features are {', '.join(names)}.")
+        if col in by_name:
+            raise ValueError(f"bounds give column {col!r} twice.")
+        where = f"column {col!r}"
+        vals = []
+        for key in ("lo", "hi", "centre", "scale"):
+            raw = rec.get(key)
+            if (
+                raw is None
+                or (isinstance(raw, str) and not raw.strip())
+                or (isinstance(raw, float) and math.isnan(raw))
+            ):
+                if key in ("lo", "hi"):
+                    raise ValueError(f"bounds of {where}: {key} is missing.")
+                vals.append(None)
+            else:
+                vals.append(_finite(str(raw), key, where))
+        by_name[col] = tuple(vals)
+    missing = [n for n in names if n not in by_name]
+    if missing:
+        raise ValueError(f"bounds are missing for column(s) {', '.join(map(repr, missing))}.")
+    return _entry_bounds([by_name[n] for n in names], names, source)
+
+
+def clipped_counts(X: np.ndarray, bounds: PublicBounds) -> tuple[int, ...]:
+    """How many values of each column lie outside its range ``[lo, hi]`` (and get clipped).
+
+    A data-dependent diagnostic for the person who owns the data (it looks at every record): it is
+    never part of a released output.
+
+    >>> clipped_counts(np.array([[0.0, 5.0], [3.0, -1.0]]), PublicBounds((0.0, 0.0), (2.0, 4.0)))
+    (1, 2)
+    """
+    if not isinstance(bounds, PublicBounds):
+        raise TypeError(f"bounds must be PublicBounds, got {type(bounds).__name__}.")
+    A = np.asarray(X, dtype=np.float64)
+    if A.ndim != 2 or A.shape[1] != bounds.d:
+        raise ValueError(f"X must have shape (n, {bounds.d}) to match the bounds, got {A.shape}.")
+    out = (A < np.asarray(bounds.lo)) | (A > np.asarray(bounds.hi))
+    return tuple(int(v) for v in out.sum(axis=0))
+
+
 def preprocess_rows(X: np.ndarray, bounds: PublicBounds, method: str = DEFAULT_PREPROCESS) -> np.ndarray:
     """Map every row into the unit ball using public constants only (see the module docstring).
 
@@ -187,7 +409,10 @@ def preprocess_rows(X: np.ndarray, bounds: PublicBounds, method: str = DEFAULT_P
     ----------
     X : array of shape (n, d)
     bounds : PublicBounds
-        One range per column of ``X``. Values outside a range are clipped to it first.
+        One range per column of ``X``. Values outside a range are clipped to it first: clipping
+        to a public (declared or documented) range is itself a per-record map with public
+        constants, so it keeps the guarantee (Dwork and Roth 2014, Proposition 2.1, applied
+        record-wise). :func:`clipped_counts` says how many values were clipped.
     method : {"normalize", "clip", "scale", "minmax"}
 
     Returns

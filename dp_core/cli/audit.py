@@ -10,7 +10,7 @@ from __future__ import annotations
 from .._validation import check_count, check_in_interval, check_seed
 from ..audit import MECHANISMS, make_target, run_audit
 from ..audit.registry import AuditableMechanism
-from ._common import dataset_from_args, reject_unused
+from ._common import add_bounds_argument, dataset_from_args, reject_unused
 from ._registry import Command
 
 
@@ -50,6 +50,7 @@ def _adder(m: AuditableMechanism):
         else:
             p.add_argument("--dataset", default=None, help="not used: this mechanism's pairs are not built from data")
         p.add_argument("--target", default=None, help="target column of a CSV file (default: the last column)")
+        add_bounds_argument(p)
         for o in m.options:
             p.add_argument(
                 f"--{o.name.replace('_', '-')}",
@@ -71,7 +72,9 @@ def _runner(m: AuditableMechanism):
         else:
             uses = f" (only --pair {' / '.join(m.needs_data)} uses a dataset)" if m.needs_data else ""
             reject_unused(
-                a, {"dataset": "--dataset", "target": "--target"}, f"to audit {m.name} with --pair {a.pair}{uses}"
+                a,
+                {"dataset": "--dataset", "target": "--target", "bounds": "--bounds"},
+                f"to audit {m.name} with --pair {a.pair}{uses}",
             )
             dataset = None
         check_seed(a.seed)

@@ -9,7 +9,7 @@ from pathlib import Path
 from .._validation import check_count, check_output_file, check_seed
 from ..compare import compare_param_specs, config_from_json
 from ..data import load_dataset
-from ._common import add_preprocess_argument, reject_unused
+from ._common import add_bounds_argument, add_preprocess_argument, apply_bounds_arg, reject_unused
 from ._registry import CliError, Command
 
 
@@ -53,17 +53,30 @@ def _add_grid_and_data(p: argparse.ArgumentParser) -> None:
     p.add_argument("--eps-max", type=float, default=10.0, help="largest epsilon of the grid (default 10)")
     p.add_argument("--n-eps", type=int, default=8, help="grid points, log-spaced (default 8)")
     add_preprocess_argument(p)
+    add_bounds_argument(p)
     for spec in compare_param_specs().values():
         p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=f"{spec.label} (default {spec.default})")
 
 
 def _dataset_of(args: argparse.Namespace):
     if args.dataset.lower().endswith(".csv"):
-        return load_dataset(args.dataset, target=args.target_column)
+        return apply_bounds_arg(args, load_dataset(args.dataset, target=args.target_column))
     reject_unused(
         args, {"target_column": "--target-column"}, f"to the demo dataset {args.dataset!r} (only to a CSV --dataset)"
     )
-    return load_dataset(args.dataset)
+    return apply_bounds_arg(args, load_dataset(args.dataset))
+
+
+def _bounds_info(ds) -> dict:
+    """Where the dataset's per-column bounds come from (the JSON's ``bounds`` entry)."""
+    from ..data import public_bounds
+    from ..preprocessing import format_bounds
+
+    b = public_bounds(ds)
+    out = {"source": b.source, "declared": ds.declared_bounds is not None, "text": format_bounds(b)}
+    if b.data_derived:
+        out["leak"] = b.leak_warning
+    return out
 
 
 def _run_compare(args: argparse.Namespace) -> dict:
@@ -97,6 +110,7 @@ def _run_compare(args: argparse.Namespace) -> dict:
         "nonprivate": res.nonprivate,
         "summary": summary.to_dict(orient="records"),
         "skipped": res.skipped,
+        "bounds": _bounds_info(ds),
     }
 
 
@@ -128,6 +142,7 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--eps-max", type=float, default=20.0, help="largest epsilon of the grid (default 20)")
     p.add_argument("--n-eps", type=int, default=10, help="grid points (default 10)")
     add_preprocess_argument(p)
+    add_bounds_argument(p)
     # the mechanisms' own comparison parameters (label-DP's k, m, rho), declared by their plug-ins
     for spec in compare_param_specs().values():
         p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=f"{spec.label} (default {spec.default})")
@@ -153,16 +168,8 @@ def _run_negotiate(args: argparse.Namespace) -> dict:
     check_seed(args.seed)
     check_count("trials", args.trials, lo=1, hi=100_000)
     check_count("n_eps", args.n_eps, lo=2, hi=200)
-    if args.dataset.lower().endswith(".csv"):
-        ds = load_dataset(args.dataset, target=args.target_column)
-    else:
-        reject_unused(
-            args,
-            {"target_column": "--target-column"},
-            f"to the demo dataset {args.dataset!r} (only to a CSV --dataset)",
-        )
-        ds = load_dataset(args.dataset)
-    return negotiate(
+    ds = _dataset_of(args)
+    out = negotiate(
         ds,
         args.targets,
         epsilon=args.epsilon,
@@ -178,6 +185,9 @@ def _run_negotiate(args: argparse.Namespace) -> dict:
         solve_for=args.solve_for,
         rows_factor=args.rows_factor,
     )
+    if isinstance(out, dict):
+        out["bounds"] = _bounds_info(ds)
+    return out
 
 
 def _add_report(p: argparse.ArgumentParser) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from ...cli._common import (
+    add_bounds_argument,
     add_dataset_arguments,
     add_out_dir_arguments,
     check_reproduce_args,
@@ -61,6 +62,7 @@ def _calibrate_args(p):
         help="wtd-lba: compute d, B2, gamma, lambda* from a demo dataset or CSV (they depend on private labels)",
     )
     p.add_argument("--target", default=None, help="target column of a CSV file")
+    add_bounds_argument(p)
     p.add_argument("--label-lo", type=float, default=None, help="public lower end of the label range")
     p.add_argument("--label-hi", type=float, default=None, help="public upper end of the label range")
     p.add_argument("--no-exact", action="store_true", help="skip the exact LLP accounting")
@@ -77,7 +79,9 @@ def _calibrate_run(a):
 
     if a.dataset is None:
         reject_unused(
-            a, {"target": "--target", "label_lo": "--label-lo", "label_hi": "--label-hi"}, "without --dataset"
+            a,
+            {"target": "--target", "label_lo": "--label-lo", "label_hi": "--label-hi", "bounds": "--bounds"},
+            "without --dataset",
         )
     if a.variant == "wtd-lba":
         reject_unused(a, {"rho": "--rho"}, "to --variant wtd-lba (it adds no label noise)")
