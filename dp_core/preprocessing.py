@@ -61,6 +61,7 @@ __all__ = [
     "parse_bounds",
     "bounds_from_records",
     "clipped_counts",
+    "rounded_bounds",
     "preprocess_rows",
     "default_eta",
     "reference_eta",
@@ -382,6 +383,31 @@ def bounds_from_records(
     if missing:
         raise ValueError(f"bounds are missing for column(s) {', '.join(map(repr, missing))}.")
     return _entry_bounds([by_name[n] for n in names], names, source)
+
+
+def rounded_bounds(bounds: PublicBounds, sig: int = 4) -> PublicBounds:
+    """``bounds`` with every number rounded to ``sig`` significant digits (a table a person edits).
+
+    The range is widened to stay inside-out (``lo`` rounded down, ``hi`` up), the centre kept
+    inside it; the source and ``data_derived`` flag are kept.
+
+    >>> rounded_bounds(PublicBounds((0.123456,), (9.87654,), (3.33333,), (1.23456,))).lo
+    (0.1234,)
+    """
+    if isinstance(sig, bool) or not isinstance(sig, int) or not 1 <= sig <= 17:
+        raise ValueError(f"sig must be an integer in [1, 17], got {sig!r}.")
+
+    def rnd(v: float, how) -> float:
+        if v == 0:
+            return 0.0
+        e = math.floor(math.log10(abs(v))) - (sig - 1)
+        return float(f"{how(v / 10.0**e)}e{e}")
+
+    lo = tuple(min(rnd(v, math.floor), v) for v in bounds.lo)
+    hi = tuple(max(rnd(v, math.ceil), v) for v in bounds.hi)
+    centre = tuple(min(max(rnd(v, round), a), b) for v, a, b in zip(bounds.centre, lo, hi))
+    scale = tuple(rnd(v, round) or v for v in bounds.scale)
+    return PublicBounds(lo, hi, centre, scale, source=bounds.source, data_derived=bounds.data_derived)
 
 
 def clipped_counts(X: np.ndarray, bounds: PublicBounds) -> tuple[int, ...]:

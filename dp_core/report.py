@@ -125,7 +125,8 @@ def dataset_for_config(config: ExplorerConfig, dataset: Dataset | None = None) -
     """The dataset a configuration names (a demo dataset or a CSV path), or the one given.
 
     An uploaded dataset (``upload:<file>``) cannot be reloaded from its name: pass it (or run the
-    CLI with ``--data FILE.csv``). A fingerprint in the configuration must match the data.
+    CLI with ``--data FILE.csv``). Bounds declared in the configuration are declared for the data. A
+    fingerprint in the configuration must match the data (with those bounds).
     """
     if dataset is None:
         name = config.dataset
@@ -136,6 +137,11 @@ def dataset_for_config(config: ExplorerConfig, dataset: Dataset | None = None) -
                 f"dataset {name!r} is not a demo dataset; it was uploaded, so pass the same file with "
                 f"--data FILE.csv (demo datasets: {sorted(DATASETS)})."
             )
+    bounds = getattr(config, "bounds", "")
+    if bounds and dataset.declared_bounds is None:
+        from .preprocessing import parse_bounds
+
+        dataset = dataset.with_public_bounds(parse_bounds(bounds, dataset.feature_names))
     if config.dataset_fingerprint and config.dataset_fingerprint != dataset.fingerprint:
         raise ValueError(
             f"the data's fingerprint {dataset.fingerprint[:16]}... does not match the configuration's "

@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from dp_core import data as dpdata
-from dp_core import display, explain
+from dp_core import display, explain, preprocessing
 from dp_core.exceptions import DataValidationError
 from ui import cached, state, widgets
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
@@ -144,40 +144,114 @@ st.markdown(
     "kept in the link."
 )
 pbounds = widgets.public_bounds(ds)
+_BOUND_HEADERS = {"column": "Column", "lo": "Lowest", "hi": "Highest", "centre": "Centre", "scale": "Scale"}
 c1, c2 = st.columns([1, 2])
 with c1:
     widgets.preprocess_control()
-with c2:
-    _bt = pd.DataFrame(
-        {
-            "column": list(ds.feature_names),
-            "lowest": pbounds.lo,
-            "highest": pbounds.hi,
-            "centre": pbounds.centre,
-            "scale": pbounds.scale,
-        }
-    )
-    st.dataframe(
-        display.table(
-            _bt,
-            headers={
-                "column": "Column",
-                "lowest": "Lowest",
-                "highest": "Highest",
-                "centre": "Centre",
-                "scale": "Scale",
-            },
-            sig=4,
-        ),
-        width="stretch",
-        hide_index=True,
-        height=210 if len(_bt) > 5 else "auto",
-    )
-    st.caption(f"Source: {pbounds.source}.")
-if pbounds.data_derived:
-    st.warning(pbounds.leak_warning, icon="🔓")
-else:
+_raw = st.session_state.get("upload_dataset") if ds.name.startswith("upload:") else None
+if _raw is None:
+    with c2:
+        _bt = pd.DataFrame(
+            {
+                "column": list(ds.feature_names),
+                "lo": pbounds.lo,
+                "hi": pbounds.hi,
+                "centre": pbounds.centre,
+                "scale": pbounds.scale,
+            }
+        )
+        st.dataframe(
+            display.table(_bt, headers=_BOUND_HEADERS, sig=4),
+            width="stretch",
+            hide_index=True,
+            height=210 if len(_bt) > 5 else "auto",
+        )
+        st.caption(f"Source: {pbounds.source}.")
     st.caption("These bounds are public: preprocessing with them leaks nothing, so no page shows a leak warning.")
+else:
+    # an upload: an editable table, prefilled with the data-derived ranges until public ones are declared
+    _message = st.session_state.pop(widgets.BOUNDS_MESSAGE, None)
+    if _message is not None:
+        (st.info if _message[0] == "info" else st.warning)(_message[1], icon="🔗")
+    _declared = widgets.declared_bounds_for(_raw)
+    _shown = (
+        _declared if _declared is not None else preprocessing.rounded_bounds(preprocessing.bounds_from_data(_raw.X))
+    )
+    _version = st.session_state.get("_bounds_editor_version", 0)
+    with c2:
+        if _declared is None:
+            st.markdown(
+                "**Prefilled with ranges computed from your data — not public.** Replace them with ranges "
+                "known without looking at the records (a questionnaire's scale, physical limits, a "
+                "published table), then declare them."
+            )
+        else:
+            st.markdown(f"**Declared public bounds** ({_declared.source}): every page uses them.")
+        _edited = st.data_editor(
+            pd.DataFrame(
+                {
+                    "Column": [str(c) for c in _raw.feature_names],
+                    "Lowest": list(_shown.lo),
+                    "Highest": list(_shown.hi),
+                    "Centre": list(_shown.centre),
+                    "Scale": list(_shown.scale),
+                }
+            ),
+            key=f"w_bounds_editor_{_version}",
+            disabled=["Column"],
+            hide_index=True,
+            num_rows="fixed",
+            width="stretch",
+            height=210 if _raw.d > 5 else "auto",
+        )
+        b1, b2 = st.columns(2)
+        _declare = b1.button("Declare these ranges as public", key="w_bounds_declare", type="primary")
+        _reset = b2.button("Reset to data-derived", key="w_bounds_reset", disabled=_declared is None)
+    if _declare:
+        try:
+            _new = preprocessing.bounds_from_records(
+                [
+                    {
+                        "column": r["Column"],
+                        "lo": r["Lowest"],
+                        "hi": r["Highest"],
+                        "centre": r["Centre"],
+                        "scale": r["Scale"],
+                    }
+                    for r in _edited.to_dict(orient="records")
+                ],
+                [str(c) for c in _raw.feature_names],
+            )
+            widgets.declare_bounds(_raw, _new)
+        except (TypeError, ValueError) as exc:
+            widgets.show_error(exc, prefix="Bounds not declared: ")
+            st.caption(
+                "The previous bounds stay in use."
+                if _declared is not None
+                else "The bounds computed from the data stay in use."
+            )
+        else:
+            st.session_state["_bounds_editor_version"] = _version + 1
+            st.rerun()
+    if _reset:
+        widgets.declare_bounds(_raw, None)
+        st.session_state["_bounds_editor_version"] = _version + 1
+        st.rerun()
+    if pbounds.data_derived:
+        st.warning(pbounds.leak_warning, icon="🔓")
+    else:
+        _counts = preprocessing.clipped_counts(_raw.X, pbounds)
+        _out = [f"{name} {display.integer(c)}" for name, c in zip(_raw.feature_names, _counts) if c]
+        st.caption(
+            "These bounds are declared public: preprocessing with them leaks nothing, so no page shows a leak "
+            "warning. Values outside a declared range are clipped to it. "
+            + (
+                f"Clipped values per column: {', '.join(_out)}."
+                if _out
+                else "No value of your file lies outside the declared ranges."
+            )
+            + " (This count reads your records: it is shown only to you and is part of no released output.)"
+        )
 
 # ------------------------------------------------------------------ the budget in detail
 meaning = explain.budget_meaning(epsilon=eps, delta=delta, n=ds.n)

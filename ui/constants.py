@@ -125,6 +125,8 @@ URL_PARAMS: dict[str, UrlParam] = {
     "rho": UrlParam(float, RHO_DEFAULT, RHO_MIN, RHO_MAX, private=HIGHER_IS_PRIVATE, label="noisy fraction ρ"),
     "dataset": UrlParam(str, DEFAULT_DATASET, label="dataset"),
     "preprocess": UrlParam(str, PREPROCESS_DEFAULT, options=PREPROCESS_OPTIONS, label="row preprocessing"),
+    # public per-column bounds declared for an uploaded file ('lo:hi,lo:hi,...'; '' for none)
+    "bounds": UrlParam(str, "", label="declared public bounds"),
     # compare
     "eps_min": UrlParam(float, 0.05, options=GRID_OPTIONS, page=_C, label="smallest ε of the grid"),
     "eps_max": UrlParam(float, 10.0, options=GRID_OPTIONS, page=_C, label="largest ε of the grid"),

@@ -38,6 +38,8 @@ def current_config(page: str, params: Mapping[str, Any] | None = None, *, finger
     shared = {k: state.get(k) for k in shared_keys()}
     if st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None:
         shared["dataset"] = st.session_state["upload_dataset"].name
+    else:
+        shared["bounds"] = ""  # declared bounds belong to an upload
     return ExplorerConfig(**shared, page=page, params=dict(params or {}), dataset_fingerprint=fingerprint)
 
 
@@ -80,6 +82,11 @@ def apply_config(config: ExplorerConfig) -> list[str]:
                     f"The configuration's dataset {value!r} was an upload: upload the same file on Home "
                     "(its fingerprint identifies it); the other settings were restored."
                 )
+            continue
+        if key == "bounds":  # declared for an upload: they apply when that file is uploaded again
+            from .widgets import LINK_BOUNDS
+
+            st.session_state[LINK_BOUNDS] = str(value or "")
             continue
         state.set_value(key, value)
     for key in _shared_widgets():

@@ -321,6 +321,10 @@ def set_value(name: str, value: Any) -> None:
     st.session_state[f"p_{name}"] = value
 
 
+#: Shared text parameters that leave the URL when empty (declared bounds exist only for uploads).
+CLEARED_WHEN_EMPTY = frozenset({"bounds"})
+
+
 def sync_url(extra: dict[str, Any] | None = None) -> None:
     """Write every shared parameter (and ``extra`` page parameters) into the URL query string."""
     names = [*SHARED_PARAMS, *sorted(st.session_state.get(_EXTRA_SHARED, ()))]
@@ -328,6 +332,10 @@ def sync_url(extra: dict[str, Any] | None = None) -> None:
     values.update(extra or {})
     for name, value in values.items():
         if value is None:
+            continue
+        if value == "" and name in CLEARED_WHEN_EMPTY:
+            if name in st.query_params:
+                del st.query_params[name]
             continue
         if isinstance(value, bool):
             text = str(int(value))

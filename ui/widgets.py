@@ -197,10 +197,95 @@ def seed_trials_controls(*, container=None) -> tuple[int, int]:
     return seed, int(state.get("trials"))
 
 
+#: Session key: public bounds declared for uploads, ``{fingerprint of the uploaded data: PublicBounds}``.
+DECLARED_BOUNDS = "upload_declared_bounds"
+#: Session key: the declared bounds of the link that opened the session, until a file takes them.
+LINK_BOUNDS = "_link_bounds"
+#: Session key: one message about the link's bounds for Home (``(kind, text)``).
+BOUNDS_MESSAGE = "_bounds_message"
+_DECLARED_DS = "_declared_dataset"
+
+
+def _link_bounds() -> str:
+    """The link's declared bounds, read once per session (they wait for the upload they belong to)."""
+    if LINK_BOUNDS not in st.session_state:
+        st.session_state[LINK_BOUNDS] = str(state.get("bounds") or "") if state.url_gave("bounds") else ""
+    return st.session_state[LINK_BOUNDS]
+
+
+def declared_bounds_for(raw: Dataset):
+    """The public bounds declared in this session for the uploaded ``raw`` data, or ``None``."""
+    return st.session_state.get(DECLARED_BOUNDS, {}).get(raw.fingerprint)
+
+
+def declare_bounds(raw: Dataset, bounds) -> None:
+    """Declare ``bounds`` public for the uploaded ``raw`` data (``None``: back to data-derived bounds).
+
+    Checked first (``ValueError`` naming the column); kept for the session (page switches) and put in
+    the URL (``bounds``) by :func:`current_dataset`.
+    """
+    from dp_core.preprocessing import format_bounds
+
+    store = st.session_state.setdefault(DECLARED_BOUNDS, {})
+    if bounds is None:
+        store.pop(raw.fingerprint, None)
+    else:
+        raw.with_public_bounds(bounds)  # validates against the file's features
+        store[raw.fingerprint] = bounds
+    st.session_state.pop(_DECLARED_DS, None)
+    state.set_value("bounds", "" if bounds is None else format_bounds(bounds))
+
+
+def _take_link_bounds(raw: Dataset) -> None:
+    """Apply a link's declared bounds to the first upload (the same file uploaded again)."""
+    from dp_core.preprocessing import parse_bounds
+
+    pending = _link_bounds()
+    if not pending or declared_bounds_for(raw) is not None:
+        return
+    st.session_state[LINK_BOUNDS] = ""  # used once
+    try:
+        declare_bounds(raw, parse_bounds(pending, raw.feature_names))
+    except (TypeError, ValueError) as exc:
+        st.session_state[BOUNDS_MESSAGE] = (
+            "warning",
+            f"The link's declared public bounds do not fit this file ({exc}). Bounds computed from the data are "
+            "used until you declare public ones.",
+        )
+    else:
+        st.session_state[BOUNDS_MESSAGE] = ("info", "The link's declared public bounds apply to this file.")
+
+
+def _set_url_bounds(text: str) -> None:
+    """Keep the shared ``bounds`` (and the URL, if this run already wrote it) equal to ``text``."""
+    if state.get("bounds") != text:
+        state.set_value("bounds", text)
+        state.sync_url()
+
+
 def current_dataset() -> Dataset:
-    """The dataset the user picked on Home: a demo dataset or the accepted upload of this session."""
+    """The dataset the user picked on Home: a demo dataset or the accepted upload of this session.
+
+    An upload carries the public bounds declared for it on Home (or by the link that opened the
+    session), and the URL's ``bounds`` follows them.
+    """
+    from dp_core.preprocessing import format_bounds
+
+    _link_bounds()
     if st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None:
-        return st.session_state["upload_dataset"]
+        raw = st.session_state["upload_dataset"]
+        _take_link_bounds(raw)
+        bounds = declared_bounds_for(raw)
+        _set_url_bounds("" if bounds is None else format_bounds(bounds))
+        if bounds is None:
+            return raw
+        key = (raw.fingerprint, state.get("bounds"))
+        kept = st.session_state.get(_DECLARED_DS)
+        if kept is None or kept[0] != key:
+            kept = (key, raw.with_public_bounds(bounds))
+            st.session_state[_DECLARED_DS] = kept
+        return kept[1]
+    _set_url_bounds("")
     name = state.get("dataset")
     if name not in DATASETS:
         name = "census"
@@ -275,7 +360,12 @@ def public_bounds(ds: Dataset):
 def dataset_badge(ds: Dataset) -> None:
     """One line under a page's title: the dataset, and where its per-column bounds come from."""
     b = public_bounds(ds)
-    origin = "bounds computed from the data (see Home)" if b.data_derived else "declared public bounds"
+    if b.data_derived:
+        origin = "bounds computed from the data (see Home)"
+    elif ds.declared_bounds is not None:
+        origin = "declared public bounds"
+    else:
+        origin = "documented public bounds"
     st.caption(
         f"Dataset: **{ds.name}** · {display.integer(ds.n)} rows × {display.integer(ds.d)} features · {ds.task} · "
         f"{origin} · rows: {state.get('preprocess')}"

@@ -43,7 +43,11 @@ _BASE_BEFORE: dict[str, tuple[type, Any]] = {
     "seed": (int, 0),
     "trials": (int, 100),
 }
-_BASE_AFTER: dict[str, tuple[type, Any]] = {"dataset": (str, "census"), "preprocess": (str, "normalize")}
+_BASE_AFTER: dict[str, tuple[type, Any]] = {
+    "dataset": (str, "census"),
+    "preprocess": (str, "normalize"),
+    "bounds": (str, ""),
+}
 _BASE = {**_BASE_BEFORE, **_BASE_AFTER}
 
 
@@ -143,6 +147,10 @@ def _check_shared(values: Mapping[str, Any]) -> dict[str, Any]:
     from ..preprocessing import PREPROCESS_METHODS
 
     check_choice("preprocess", out["preprocess"], PREPROCESS_METHODS)
+    if out["bounds"]:
+        from ..preprocessing import parse_bounds
+
+        parse_bounds(out["bounds"])  # the text form; the column count is checked against the data later
     return out
 
 
@@ -184,6 +192,10 @@ class ExplorerConfig:
         identify by fingerprint but not reload).
     preprocess : str
         Row preprocessing rule of :mod:`dp_core.preprocessing` (``"normalize"`` by default).
+    bounds : str
+        Public per-column bounds declared for an uploaded dataset, in the text form of
+        :func:`dp_core.preprocessing.format_bounds` ('' for none: the dataset's documented or
+        data-derived bounds).
     page : str
         The page that was open, e.g. ``"pages/compare.py"`` ('' for none).
     params : dict
@@ -284,6 +296,8 @@ class ExplorerConfig:
         """URL query parameters: the shared settings and the page settings (as text)."""
         out: dict[str, str] = {}
         for k, v in {**self.shared, **self.params}.items():
+            if k == "bounds" and not v:
+                continue  # no declared bounds: nothing to carry
             if isinstance(v, bool):
                 out[k] = "1" if v else "0"
             elif isinstance(v, float):

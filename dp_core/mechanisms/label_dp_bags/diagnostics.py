@@ -455,7 +455,8 @@ def public_label_range(ds) -> tuple[float, float, str] | None:
     """The label range of a demo dataset that is public without looking at its labels, with its source.
 
     ``(lo, hi, source)`` for the demo datasets whose label domain is fixed by construction (census:
-    [0, 1]) or by the task (class codes 0..C-1); ``None`` otherwise (uploads, and demo regression
+    [0, 1]) or by the task (class codes 0..C-1; for any binary dataset, uploads too, 0 and 1);
+    ``None`` otherwise (other uploads, and demo regression
     targets without a documented bound: diabetes, randhie, heavy_tailed), where the page asks the
     visitor to declare a range or warns that reading it off the data leaks.
     """
@@ -463,9 +464,11 @@ def public_label_range(ds) -> tuple[float, float, str] | None:
 
     if not isinstance(ds, Dataset):
         raise TypeError(f"ds must be a dp_core Dataset, got {type(ds).__name__}.")
-    if ds.name not in DATASETS or ds.name not in _PUBLIC_LABEL_RANGES:
-        return None
-    return _PUBLIC_LABEL_RANGES[ds.name]
+    if ds.name in DATASETS and ds.name in _PUBLIC_LABEL_RANGES:
+        return _PUBLIC_LABEL_RANGES[ds.name]
+    if ds.task == "binary":  # any binary target is coded 0/1 (dp_core.data.table_to_dataset): fixed by the task
+        return (0.0, 1.0, "the class codes 0 and 1 of a binary task")
+    return None
 
 
 __all__.append("public_label_range")

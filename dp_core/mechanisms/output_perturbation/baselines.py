@@ -90,7 +90,9 @@ def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int =
     """Split ``ds`` (seeded) and scale it for the output-perturbation baselines.
 
     Columns are standardised with the training mean and standard deviation (data-dependent,
-    recorded as a leak), rows divided by sqrt(d) and clipped to the unit ball (a public rule), an
+    recorded as a leak) - or, when public bounds were declared for ``ds``
+    (:meth:`dp_core.data.Dataset.with_public_bounds`), clipped to them and centred and scaled by
+    their public constants (no leak) - rows divided by sqrt(d) and clipped to the unit ball (a public rule), an
     intercept appended and every row divided by sqrt(2), so that ``||x|| <= 1``. Regression labels are
     mapped from the training range
     to [-1, 1] (data-dependent, recorded).
@@ -104,19 +106,33 @@ def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int =
         raise DataValidationError(f"dataset {ds.name!r} has only {n} rows; at least {n_test + 5} are needed.")
     tr, te = split_indices(n, test_fraction=f, seed=seed)
     X = np.asarray(ds.X, dtype=float)
-    mu = X[tr].mean(axis=0)
-    sd = X[tr].std(axis=0)
-    sd = np.where(sd > 0, sd, 1.0)
     root_d = math.sqrt(X.shape[1])
-    notes = [
-        f"Train/test split {n - n_test}/{n_test} (seeded).",
-        "Columns standardised with the training mean and standard deviation, rows divided by sqrt(d) and "
-        "clipped to the unit ball, an intercept appended, then divided by sqrt(2): ||x|| <= 1.",
-    ]
-    leaks = [
-        "The column means and standard deviations were taken from the training data; declare public "
-        "feature ranges to make the guarantee cover this step."
-    ]
+    if ds.declared_bounds is not None:
+        # public bounds declared for the data: clip to them and centre/scale by their public constants
+        # (a per-record map with public constants: Dwork and Roth 2014, Proposition 2.1, record-wise)
+        b = ds.declared_bounds
+        X = np.clip(X, b.lo, b.hi)
+        mu, sd = np.asarray(b.centre), np.asarray(b.scale)
+        notes = [
+            f"Train/test split {n - n_test}/{n_test} (seeded).",
+            f"Columns clipped to the declared public ranges and centred and scaled by their public constants "
+            f"({b.source}), rows divided by sqrt(d) and clipped to the unit ball, an intercept appended, then "
+            "divided by sqrt(2): ||x|| <= 1.",
+        ]
+        leaks = []
+    else:
+        mu = X[tr].mean(axis=0)
+        sd = X[tr].std(axis=0)
+        sd = np.where(sd > 0, sd, 1.0)
+        notes = [
+            f"Train/test split {n - n_test}/{n_test} (seeded).",
+            "Columns standardised with the training mean and standard deviation, rows divided by sqrt(d) and "
+            "clipped to the unit ball, an intercept appended, then divided by sqrt(2): ||x|| <= 1.",
+        ]
+        leaks = [
+            "The column means and standard deviations were taken from the training data; declare public "
+            "feature ranges to make the guarantee cover this step."
+        ]
 
     def scale(A: np.ndarray) -> np.ndarray:
         Z = (A - mu) / sd / root_d
