@@ -287,11 +287,12 @@ with first:
         "that this promise fails; keep it far below one in the number of rows."
     )
     _bounds = widgets.public_bounds(ds)
-    _origin = (
-        "so they are not public (see the warning below)"
-        if _bounds.data_derived
-        else "declared public, so preprocessing with them leaks nothing"
-    )
+    if _bounds.data_derived:
+        _origin = "so they are not public (see the warning below)"
+    elif ds.declared_bounds is not None:
+        _origin = "public, so preprocessing with them leaks nothing"
+    else:
+        _origin = "declared public, so preprocessing with them leaks nothing"
     _title = info.title if info is not None else ds.name.removeprefix("upload:")
     first_screen(
         who="each person whose record is in the dataset, from anyone who sees what a mechanism publishes.",
