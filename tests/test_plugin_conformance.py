@@ -271,7 +271,7 @@ def test_a_toy_shared_parameter_flows_through_the_config_and_negotiate(toy_plugi
 
     # the configuration knows the toy's shared parameter: default, attribute, JSON, link, validation
     assert SHARED_KEYS["span"] is int and SHARED_DEFAULTS["span"] == 3
-    assert list(SHARED_KEYS)[-2:] == ["dataset", "preprocess"]  # plug-in keys sit before them, as k, m, rho do
+    assert list(SHARED_KEYS)[-3:] == ["dataset", "preprocess", "bounds"]  # plug-in keys sit before them, as k, m, rho
     cfg = ExplorerConfig(span=7, k=8, dataset="iris")
     assert cfg.span == 7 and cfg.k == 8 and cfg.mechanism_params["span"] == 7
     assert json.loads(cfg.to_json())["span"] == 7
