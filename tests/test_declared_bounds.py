@@ -297,3 +297,23 @@ def test_cli_bounds_file_with_an_unknown_column_exits_2(capsys, csv_path, tmp_pa
     f.write_text("column,lo,hi\nweight,0,1\n")
     code, out = run_main(capsys, "simulate", "input-perturbation", "--dataset", csv_path, "--bounds", f"@{f}")
     assert code == 2 and "unknown column 'weight'" in out.err and out.err.strip().count("\n") == 0
+
+
+# ------------------------------------------------------------------ shared configurations and reports
+
+
+def test_configurations_carry_declared_bounds_and_reports_apply_them(upload):
+    from dp_core.compare import ExplorerConfig, config_from_json
+    from dp_core.report import dataset_for_config
+
+    declared = upload.with_public_bounds(parse_bounds(DECLARED, upload.feature_names))
+    cfg = ExplorerConfig(dataset=upload.name, bounds=DECLARED, dataset_fingerprint=declared.fingerprint)
+    assert config_from_json(cfg.to_json()) == cfg and cfg.to_query()["bounds"] == DECLARED
+    assert ExplorerConfig.from_query(cfg.to_query()).bounds == DECLARED
+    assert "bounds" not in ExplorerConfig(dataset="iris").to_query()  # nothing to carry
+    # the report re-run declares the configuration's bounds for the file, so the fingerprint matches
+    assert dataset_for_config(cfg, upload).fingerprint == declared.fingerprint
+    with pytest.raises(ValueError, match="does not match"):
+        dataset_for_config(cfg.replace(bounds="0:1,0:1,0:1,0:1"), upload)
+    with pytest.raises(ValueError, match="column 2: lo must be below hi"):
+        ExplorerConfig(dataset="iris", bounds="0:1,3:2")

@@ -36,10 +36,15 @@ def _shared_widgets() -> tuple[str, ...]:
 def current_config(page: str, params: Mapping[str, Any] | None = None, *, fingerprint: str = "") -> ExplorerConfig:
     """The configuration of the current view: shared values from ``ui.state`` plus ``params``."""
     shared = {k: state.get(k) for k in shared_keys()}
+    shared["bounds"] = ""  # declared bounds belong to an upload (never the raw text of a link)
     if st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None:
+        from dp_core.preprocessing import format_bounds
+
+        from .widgets import declared_bounds_for
+
         shared["dataset"] = st.session_state["upload_dataset"].name
-    else:
-        shared["bounds"] = ""  # declared bounds belong to an upload
+        declared = declared_bounds_for(st.session_state["upload_dataset"])
+        shared["bounds"] = "" if declared is None else format_bounds(declared)
     return ExplorerConfig(**shared, page=page, params=dict(params or {}), dataset_fingerprint=fingerprint)
 
 
