@@ -101,7 +101,7 @@ def compare_settings(config: ExplorerConfig) -> dict:
 def targets_from_params(params) -> list[str]:
     """The negotiation targets of the compare page's settings, as ``METRIC=VALUE`` texts.
 
-    ``tmetric`` (``accuracy``, ``r2``, ``excess_risk`` or ``none``) with ``tvalue``, and ``tdelta``
+    ``tmetric`` (``accuracy``, ``r2``, ``mae``, ``excess_risk`` or ``none``) with ``tvalue``, and ``tdelta``
     (> 0 adds a delta target). Each is validated by :func:`dp_core.negotiate.parse_target`.
 
     >>> targets_from_params({"tmetric": "accuracy", "tvalue": 0.9, "tdelta": 1e-6})

@@ -108,7 +108,8 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
         action="append",
         required=True,
         metavar="METRIC=VALUE",
-        help="accuracy=0.9, r2=0.3, excess_risk=0.01 or delta=1e-6 (repeat for a delta target too)",
+        help="accuracy=0.9, r2=0.3, mae=50 (test mean absolute error in the target's units, at most), "
+        "excess_risk=0.01 or delta=1e-6 (repeat for a delta target too)",
     )
     p.add_argument("--target-column", default=None, help="target column of a CSV file (default: the last column)")
     p.add_argument(
@@ -136,7 +137,8 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
         choices=("epsilon", "n"),
         default="epsilon",
         help="epsilon (default) or n: the smallest number of rows at --eps, from measured learning curves "
-        "(any target) and from the bound (excess_risk); reports n_min, n_min_lo, n_min_hi, n_min_source per method",
+        "(accuracy, r2, mae, excess_risk) and from the bound (excess_risk only: no bound exists on accuracy, R² or "
+        "MAE); reports n_min, n_min_lo, n_min_hi, n_min_source per method",
     )
     p.add_argument(
         "--rows-factor",
