@@ -83,7 +83,9 @@ def _run_compare(args: argparse.Namespace) -> dict:
         **{name: getattr(args, name) for name in compare_param_specs()},
     )
     res = run_compare(ds, spec, mechanisms=None if args.mechanisms is None else _adapter_keys(args.mechanisms))
-    summary = res.summary.drop(columns=[c for c in ("adapter",) if c in res.summary.columns])
+    drop = ["adapter"] + ([] if res.has_mae else [c for c in res.summary.columns if c.startswith("mae_")])
+    summary = res.summary.drop(columns=[c for c in drop if c in res.summary.columns])
+    extra = {"nonprivate_mae": res.nonprivate_mae} if res.has_mae else {}  # regression: test MAE, target's units
     return {
         "dataset": res.dataset,
         "task": res.task,
@@ -95,6 +97,7 @@ def _run_compare(args: argparse.Namespace) -> dict:
         "preprocess": spec.preprocess,
         "methods": res.methods,
         "nonprivate": res.nonprivate,
+        **extra,
         "summary": summary.to_dict(orient="records"),
         "skipped": res.skipped,
     }
