@@ -155,7 +155,7 @@ def result_headers(metric: str) -> dict[str, str]:
         "n_trials": "trials",
         "n_failed": "failed trials",
     }
-    for col, name in (("utility", title), ("excess_risk", "excess risk")):
+    for col, name in (("utility", title), ("excess_risk", "excess risk"), ("mae", "test MAE")):
         out.update(
             {
                 f"{col}_mean": f"{name} (mean)",
@@ -380,7 +380,9 @@ configuration at the end of this page with <code>{cmd}</code>: same configuratio
 {
         _table(
             results_table(result)[
-                ["label", "epsilon", "utility_mean", "utility_lo", "utility_hi", "excess_risk_mean", "n_trials"]
+                ["label", "epsilon", "utility_mean", "utility_lo", "utility_hi", "excess_risk_mean"]
+                + (["mae_mean"] if result.has_mae else [])
+                + ["n_trials"]
             ],
             headers=result_headers(result.metric),
         )

@@ -270,8 +270,11 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
 
 
 def results_table(result) -> pd.DataFrame:
-    """The summary as a readable table (one row per method and epsilon)."""
+    """The summary as a readable table (one row per method and epsilon); the test-MAE columns only when
+    a method measured one (regression)."""
     s = result.summary.copy()
+    if not result.has_mae:
+        s = s.drop(columns=[c for c in s.columns if c.startswith("mae_")])
     labels = {m["method"]: m["label"] for m in result.methods}
     s.insert(0, "label", s["method"].map(lambda m: labels.get(m, label_of(m))))
     return s
