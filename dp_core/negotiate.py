@@ -640,8 +640,8 @@ def negotiate(
     if util_t and util_t[0].metric == "mae":
         notes.append(
             f"Test MAE: the mean absolute error of the released model's predictions on the held-out rows, in the "
-            f"units of the target ({ds.target_name}); lower is better. No mechanism here has a theoretical bound "
-            "on it, so every answer is measured (no bound)."
+            f"units of the target ({display.header(ds.target_name)}); lower is better. No mechanism here has a "
+            "theoretical bound on it, so every answer is measured (no bound)."
         )
     if lc is not None:
         sizes = sorted({int(v) for v in lc["n_rows"]}) if len(lc) else []

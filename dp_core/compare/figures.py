@@ -251,7 +251,8 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
         log_y=(y == "excess_risk"),
         line={"color": "#D55E00", "width": 2},
         annotation_text=f"target: {metric} {relation} {display.number(value)}",
-        annotation_position="bottom right",
+        # MAE: the curves fall onto the target from above on the right; the label sits clear of them on the left
+        annotation_position="top left" if y == "mae" else "bottom right",
     )
     for row in answer["methods"]:
         e = row.get("epsilon_measured")
