@@ -263,3 +263,30 @@ def test_cli_mae_target_on_classification_exits_2_with_one_line(capsys):
     assert code == 2
     lines = cap.err.strip().splitlines()
     assert len(lines) == 1 and "regression" in lines[0] and "mae" in lines[0]
+
+
+def test_report_with_an_mae_target_shows_the_answer_and_the_mae_column():
+    from dp_core.compare import ExplorerConfig
+    from dp_core.report import build_report
+
+    params = {"eps_min": 0.1, "eps_max": 10.0, "n_eps": 4, "mech": "output_perturbation,label_dp_bags"}
+    cfg = ExplorerConfig(
+        eps=1.0,
+        delta=1e-5,
+        seed=7,
+        trials=8,
+        dataset="diabetes",
+        page="pages/compare.py",
+        params={**params, "tmetric": "mae", "tvalue": 60.0, "tdelta": 0.0},
+    )
+    rep = build_report(cfg)
+    assert rep.negotiation["target"]["metric"] == "mae"
+    assert "test MAE ≤ 60 on diabetes" in rep.negotiation["headline"]
+    assert "Test MAE (lower is better)" in rep.html and "nan" not in rep.csv.lower()
+    header = rep.csv.splitlines()[0]
+    assert "test MAE (mean)" in header
+    cls = ExplorerConfig(
+        eps=1.0, delta=1e-5, seed=7, trials=4, dataset="iris", page="pages/compare.py",
+        params={**params, "mech": "output_perturbation", "tmetric": "accuracy", "tvalue": 0.6},
+    )  # fmt: skip
+    assert "MAE" not in build_report(cls).csv.splitlines()[0]  # classification: no empty MAE columns
