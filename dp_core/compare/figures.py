@@ -359,7 +359,7 @@ def learning_curve_figure(answer: dict, *, height: int = 520) -> go.Figure:
                     hovertemplate=f"{name}: n ≈ {display.integer(nm)}<extra></extra>",
                 )
             )
-    log_y = col == "excess_risk"
+    log_y = col in ("excess_risk", "mae")  # MAE: the curves span orders of magnitude (noisy small samples)
     fig.update_layout(
         template="plotly_white",
         height=height,

@@ -95,3 +95,17 @@ def test_mae_is_not_offered_for_classification(app):
     at = open_page(app, dataset="breast_cancer", cview="negotiate", tmetric="mae", **FAST)
     assert not any("MAE" in str(o) for o in at.selectbox(key="tmetric").options)
     assert at.selectbox(key="tmetric").value == "accuracy" and at.number_input(key="tvalue").value == 0.9
+
+
+def test_smallest_n_for_an_mae_target(app):
+    at = open_page(app, dataset="diabetes", cview="negotiate", tmetric="mae", tvalue="60", tsolve="n", **FAST)
+    assert not at.error
+    head = headline(at)
+    assert head and "Test MAE ≤ 60 on diabetes at ε = 1 needs about" in head[0]
+    shown = re.search(r"needs about ([0-9,]+) rows", head[0]).group(1)
+    tab = [d.value for d in at.dataframe if "smallest n" in d.value.columns][0]
+    assert shown in set(tab["smallest n"])  # the sentence and the table agree
+    assert set(tab["smallest n: from"]) <= {"measured"}  # no bound on the MAE
+    lc = [c for c in charts(at) if "Learning curves" in (c["layout"].get("title", {}).get("text") or "")]
+    assert lc and lc[0]["layout"]["yaxis"]["title"]["text"] == "Test MAE (lower is better)"
+    assert lc[0]["layout"]["yaxis"]["type"] == "log"
