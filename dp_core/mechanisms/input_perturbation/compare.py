@@ -72,11 +72,17 @@ def _utility(data, W: np.ndarray) -> np.ndarray:
 
 def _mae(data, W: np.ndarray) -> np.ndarray:
     """Test mean absolute error of each row of ``W`` in the target's units (``nan`` for classification)."""
+    return _scores(data, W)[1]
+
+
+def _scores(data, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_utility` and :func:`_mae` of each row of ``W`` from one product with the test rows."""
     W = np.atleast_2d(W)
     if data.model != "least_squares":
-        return np.full(W.shape[0], np.nan)
-    pred = data.X_test @ W.T
-    return data.label_scale * np.mean(np.abs(pred - data.y_test[:, None]), axis=0)
+        return _utility(data, W), np.full(W.shape[0], np.nan)
+    R = data.X_test @ W.T - data.y_test[:, None]
+    var = float(np.var(data.y_test)) or 1.0
+    return 1.0 - np.mean(R * R, axis=0) / var, data.label_scale * np.mean(np.abs(R), axis=0)
 
 
 class InputPerturbationAdapter(BlockAdapter):
@@ -159,14 +165,15 @@ class InputPerturbationAdapter(BlockAdapter):
         W_obj = objective_perturbation_thetas(state.stats, p, rng=[child_seed(s, 1) for s in seeds])
         frames = []
         for meth, W in (("input", W_in), ("objective", W_obj)):
+            util, mae = _scores(state.data, W)
             frames.append(
                 pd.DataFrame(
                     {
                         "method": meth,
                         "trial": np.arange(len(seeds)),
-                        "utility": _utility(state.data, W),
+                        "utility": util,
                         "excess_risk": np.maximum(empirical_risk(state.stats, W) - J_hat, 0.0),
-                        "mae": _mae(state.data, W),
+                        "mae": mae,
                     }
                 )
             )

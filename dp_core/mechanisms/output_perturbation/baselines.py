@@ -264,6 +264,16 @@ def mae_of(data: CompareData, Theta: np.ndarray) -> np.ndarray:
     return np.mean(np.abs(pred - np.asarray(y, dtype=float)[:, None]), axis=0)
 
 
+def _regression_scores(data: CompareData, Theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`utility_of` and :func:`mae_of` of a regression model's rows of ``Theta``, sharing the product."""
+    P = data.X_test @ np.atleast_2d(Theta).T
+    R = P - data.y_test[:, None]
+    var = float(np.var(data.y_test)) or 1.0
+    y = data.y_test_raw if data.y_test_raw is not None else data.label_lo + (data.y_test + 1.0) * data.label_half
+    pred = data.label_lo + (P + 1.0) * data.label_half
+    return 1.0 - np.mean(R * R, axis=0) / var, np.mean(np.abs(pred - np.asarray(y, dtype=float)[:, None]), axis=0)
+
+
 def fit_output_model(data: CompareData, *, lam: float | None = None) -> OutputModel:
     """Fit the non-private regularised model and compute its output-perturbation constants.
 
@@ -401,8 +411,10 @@ def output_perturbation_trials(
         s = output_noise_scale(model, epsilon=float(e), delta=delta, family=family)
         Theta = model.theta[None, :] + s * Z
         scales[i] = s
-        util[i] = model.utility(Theta)
-        mae[i] = model.mae(Theta)
+        if model.task == "regression":  # R² and MAE from one product with the test rows
+            util[i], mae[i] = _regression_scores(model.data, Theta)
+        else:
+            util[i], mae[i] = model.utility(Theta), np.nan
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", PrivacyLeakWarning)
             excess[i] = np.maximum(model.train_objective(Theta) - model.objective, 0.0)
