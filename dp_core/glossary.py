@@ -677,7 +677,9 @@ GLOSSARY: tuple[Entry, ...] = (
         "MAE",
         "MAE",
         "Mean absolute error: the average size of a prediction's miss, in the target's units (smaller is better).",
-        "MAE(w) = the mean of |y − ⟨x, w⟩| over the held-out rows: the ℓ1 loss the mechanism minimises [WX, §1].",
+        "MAE(w) = the mean of |y − ⟨x, w⟩| over the held-out rows: the ℓ1 loss the mechanism minimises [WX, §1]. "
+        "Also a negotiation target on Compare (regression, in the target's original units), answered from the "
+        "measured curves only: no mechanism here has a bound on it.",
         _L1,
     ),
     _e(

@@ -73,7 +73,7 @@ def _clip_metric(v: float, metric: str) -> float:
         return min(max(v, 0.0), 1.0)
     if metric == "r2":
         return min(v, 1.0)
-    if metric == "excess_risk":
+    if metric in ("excess_risk", "mae"):
         return max(v, 0.0)
     return v
 
@@ -82,9 +82,9 @@ def extrapolate(
     n: Sequence[float], y: Sequence[float], n_new: float, metric: str, exponent: float | None = None
 ) -> float:
     """The learning curve :func:`fit_learning_curve` of ``(n, y)`` evaluated at ``n_new`` (kept in
-    the metric's range: accuracy in [0, 1], R² at most 1, excess risk at least 0)."""
+    the metric's range: accuracy in [0, 1], R² at most 1, excess risk and MAE at least 0)."""
     n_new = check_positive("n_new", n_new)
-    metric = check_choice("metric", metric, ("accuracy", "r2", "excess_risk"))
+    metric = check_choice("metric", metric, ("accuracy", "r2", "excess_risk", "mae"))
     a, b, p = fit_learning_curve(n, y, exponent)
     if not math.isfinite(a):
         return math.nan

@@ -1,16 +1,19 @@
 """Negotiate a privacy budget: the smallest epsilon (or k) that meets a stakeholder's target.
 
 A target is ``METRIC=VALUE``: ``accuracy=0.9`` (test accuracy at least 0.9, classification),
-``r2=0.3`` (test R^2 at least 0.3, regression), ``excess_risk=0.01`` (excess risk at most 0.01)
+``r2=0.3`` (test R^2 at least 0.3, regression), ``mae=50`` (test mean absolute error at most 50,
+in the units of the dataset's target; regression), ``excess_risk=0.01`` (excess risk at most 0.01)
 or ``delta=1e-6`` (delta at most 1e-6). Explicit comparisons (``accuracy>=0.9``,
-``excess_risk<=0.01``) are accepted when they agree with the metric's direction.
+``excess_risk<=0.01``, ``mae<=50``) are accepted when they agree with the metric's direction.
 
 For every method of every applicable mechanism, :func:`negotiate` reports
 
 * the smallest epsilon on the **measured** curve (Monte-Carlo means on a log grid, interpolated
   in log epsilon) together with the range where the 95% band crosses the target, and
 * the smallest epsilon from the **theoretical bound** (excess-risk targets; the bound is
-  monotone in epsilon and solved on a fine log grid, rounded up to the safe side).
+  monotone in epsilon and solved on a fine log grid, rounded up to the safe side). No mechanism
+  here has a bound on its test accuracy, R² or MAE, so those targets are answered from the
+  measured curves only (the answer says "no bound").
 
 A ``delta`` target sets the delta every (epsilon, delta) mechanism is calibrated at (pure
 epsilon-DP methods meet any delta target); for label-DP by aggregation it also gives the
@@ -57,6 +60,8 @@ __all__ = [
     "smallest_n",
     "answer_table",
     "answer_table_for_people",
+    "default_target_value",
+    "metric_column",
     "answer_sentences",
     "headline",
     "learning_curves",
@@ -70,9 +75,21 @@ __all__ = [
 METRICS = {
     "accuracy": (">=", "test accuracy (classification)"),
     "r2": (">=", "test R² (regression)"),
+    "mae": ("<=", "test mean absolute error, in the units of the target (regression)"),
     "excess_risk": ("<=", "excess risk of the mechanism's own training objective"),
     "delta": ("<=", "the failure probability δ"),
 }
+
+#: metrics measured only on regression data, and only on classification data
+REGRESSION_METRICS = ("r2", "mae")
+CLASSIFICATION_METRICS = ("accuracy",)
+#: the column of :attr:`dp_core.compare.CompareResult.summary` that measures each target metric
+_COLUMNS = {"accuracy": "utility", "r2": "utility", "mae": "mae", "excess_risk": "excess_risk"}
+#: why a target metric has no theoretical answer
+NO_BOUND_NOTE = {
+    "mae": "no bound: no mechanism here has a bound on the test MAE; answered from the measured curves only",
+}
+_BOUND_ON_EXCESS = "bounds are on the excess risk; state an excess-risk target to use them"
 
 _TARGET_RE = re.compile(r"^\s*([A-Za-z_0-9]+)\s*(>=|<=|=)\s*([^\s]+)\s*$")
 
@@ -103,6 +120,8 @@ def parse_target(text: str) -> Target:
     'accuracy ≥ 0.9'
     >>> parse_target("delta<=1e-6").value
     1e-06
+    >>> parse_target("mae=50").text
+    'mae ≤ 50'
     """
     if not isinstance(text, str):
         raise TypeError(f"target must be a string like 'accuracy=0.9', got {type(text).__name__}.")
@@ -132,6 +151,10 @@ def parse_target(text: str) -> Target:
         raise ValueError(f"target r2 must be at most 1, got {value:g}.")
     elif metric == "excess_risk" and not value > 0:
         raise ValueError(f"target excess_risk must be in (0, inf), got {value:g}.")
+    elif metric == "mae" and not (value > 0 and math.isfinite(value)):
+        raise ValueError(
+            f"target mae must be in (0, inf) (a test mean absolute error in the target's units), got {value:g}."
+        )
     return Target(metric, value, direction)
 
 
@@ -478,16 +501,14 @@ def negotiate(
             "give at most one utility or excess-risk target and at most one delta target, got "
             f"{[t.text for t in parsed]}."
         )
-    metric = utility_metric_name(ds.task)
-    if util_t and util_t[0].metric in ("accuracy", "r2") and util_t[0].metric != metric:
-        raise ValueError(
-            f"target {util_t[0].metric!r} does not fit the {ds.task} task of dataset {ds.name!r}; "
-            f"use {metric!r} or 'excess_risk'."
-        )
+    if util_t:
+        check_target_fits(util_t[0], ds)
     if solve_for not in ("epsilon", "n"):
         raise ValueError(f"solve_for must be 'epsilon' or 'n', got {solve_for!r}.")
     if solve_for == "n" and not util_t:
-        raise ValueError(f"solve_for='n' needs an accuracy, r2 or excess_risk target, got {[t.text for t in parsed]}.")
+        raise ValueError(
+            f"solve_for='n' needs an accuracy, r2, mae or excess_risk target, got {[t.text for t in parsed]}."
+        )
     rows_factor = check_real("rows_factor", rows_factor)
     if not 1.0 <= rows_factor <= LC_MAX_FACTOR:
         raise ValueError(f"rows_factor must be in [1, {LC_MAX_FACTOR:g}], got {rows_factor:g}.")
@@ -548,22 +569,14 @@ def negotiate(
                         adapter, state, mi["method"], epsilon=eps_chosen, spec=result.spec, target=util_t[0]
                     )
             else:
-                nb, nnote = (
-                    math.nan,
-                    (
-                        "bounds are on the excess risk; state an excess-risk target to use them"
-                        if util_t[0].metric != "excess_risk"
-                        else "no privacy claim"
-                    ),
-                )
+                nb, nnote = math.nan, _no_bound_note(util_t[0].metric)
             row.update({"n_bound": nb, "n_note": nnote})
             if math.isnan(row["n_min"]) and not math.isnan(nb):
                 row.update({"n_min": nb, "n_min_lo": nb, "n_min_hi": nb, "n_min_source": "bound", "n_min_note": nnote})
         elif util_t:
             t = util_t[0]
-            col = "utility" if t.metric != "excess_risk" else "excess_risk"
-            summ = result.summary
-            s = summ[(summ["adapter"] == mi["adapter"]) & (summ["method"] == mi["method"])]
+            col = metric_column(t.metric)
+            s = _measured(result.summary, mi, col)
             if lc is not None and len(s) >= 2:
                 s = _extrapolated_summary(lc, mi, col, n_target, t.metric)
             if len(s) >= 2:
@@ -605,14 +618,7 @@ def negotiate(
                         eb, bnote = _bound_crossing_at_n(adapter, state, mi["method"], result.spec, t, fine, n_target)
                 row.update({"epsilon_bound": eb, "bound_note": bnote})
             else:
-                row.update(
-                    {
-                        "epsilon_bound": math.nan,
-                        "bound_note": "bounds are on the excess risk; state an excess-risk target to use them"
-                        if t.metric != "excess_risk"
-                        else "no privacy claim",
-                    }
-                )
+                row.update({"epsilon_bound": math.nan, "bound_note": _no_bound_note(t.metric)})
         rows.append(row)
     k_answers = []
     for key, state in result.states.items():
@@ -631,6 +637,12 @@ def negotiate(
             "the target; 95% range: where the band's optimistic / pessimistic edge meets it. Smallest n (bound): "
             "the fewest rows at which the theoretical bound meets an excess-risk target."
         ]
+    if util_t and util_t[0].metric == "mae":
+        notes.append(
+            f"Test MAE: the mean absolute error of the released model's predictions on the held-out rows, in the "
+            f"units of the target ({display.header(ds.target_name)}); lower is better. No mechanism here has a "
+            "theoretical bound on it, so every answer is measured (no bound)."
+        )
     if lc is not None:
         sizes = sorted({int(v) for v in lc["n_rows"]}) if len(lc) else []
         notes.append(
@@ -667,12 +679,82 @@ def negotiate(
 def _curve_records(lc: pd.DataFrame, result: CompareResult) -> list[dict]:
     keep = {(m["adapter"], m["method"]) for m in result.methods if m["status"] != "none"}
     cols = ["adapter", "method", "epsilon", "n_rows", "utility_mean", "utility_lo", "utility_hi"]
-    cols += ["excess_risk_mean", "excess_risk_lo", "excess_risk_hi", "n_trials"]
+    cols += ["excess_risk_mean", "excess_risk_lo", "excess_risk_hi"]
+    if "mae_mean" in lc.columns and np.isfinite(lc["mae_mean"].to_numpy(dtype=float)).any():  # regression
+        cols += ["mae_mean", "mae_lo", "mae_hi"]
+    cols += ["n_trials"]
     out = []
     for r in lc[cols].to_dict("records"):
         if (r["adapter"], r["method"]) in keep:
             out.append({k: (int(v) if k in ("n_rows", "n_trials") else v) for k, v in r.items()})
     return out
+
+
+def metric_column(metric: str) -> str:
+    """The measured column behind a target metric: ``utility`` (accuracy, R²), ``mae`` or ``excess_risk``.
+
+    >>> metric_column("mae")
+    'mae'
+    """
+    if metric not in _COLUMNS:
+        raise ValueError(f"metric must be one of {sorted(_COLUMNS)}, got {metric!r}.")
+    return _COLUMNS[metric]
+
+
+def check_target_fits(target: Target, ds: Dataset) -> None:
+    """``ValueError`` naming the problem when a utility target does not fit the dataset's task
+    (accuracy needs classification; R² and MAE need regression)."""
+    metric = utility_metric_name(ds.task)
+    if target.metric in REGRESSION_METRICS and ds.task != "regression":
+        raise ValueError(
+            f"target {target.metric!r} needs a regression dataset, but dataset {ds.name!r} has a {ds.task} "
+            f"target; use {metric!r} or 'excess_risk'."
+        )
+    if target.metric in CLASSIFICATION_METRICS and ds.task == "regression":
+        raise ValueError(
+            f"target {target.metric!r} does not fit the {ds.task} task of dataset {ds.name!r}; "
+            "use 'r2', 'mae' or 'excess_risk'."
+        )
+
+
+def _no_bound_note(metric: str) -> str:
+    return "no privacy claim" if metric == "excess_risk" else NO_BOUND_NOTE.get(metric, _BOUND_ON_EXCESS)
+
+
+def _measured(summary: pd.DataFrame, mi: dict, col: str) -> pd.DataFrame:
+    """One method's summary rows (none when the table has no ``col``: a comparison made before it existed)."""
+    if summary is None or not len(summary) or f"{col}_mean" not in summary.columns:
+        return pd.DataFrame(columns=["epsilon", "n_trials", f"{col}_mean", f"{col}_lo", f"{col}_hi"])
+    return summary[(summary["adapter"] == mi["adapter"]) & (summary["method"] == mi["method"])]
+
+
+def default_target_value(result: CompareResult, metric: str, *, sig: int = 2) -> float:
+    """A sensible starting value of a ``metric`` target on this comparison (``nan``: none measured).
+
+    Only ``mae`` depends on the data (its unit is the target's): halfway between the best non-private
+    test MAE and the worst point of the best private curve (the smallest private MAE measured at the
+    grid's smallest ε, what almost no budget buys), rounded to ``sig`` significant digits. Such a
+    target lies inside what the measured curves cover, so the answer is a crossing, not "not reached".
+
+    >>> import math
+    >>> math.isnan(default_target_value(None, "accuracy"))
+    True
+    """
+    if metric != "mae" or result is None or not result.has_mae:
+        return math.nan
+    ref = result.reference_mae
+    s = result.summary
+    claimed = {(m["adapter"], m["method"]) for m in result.methods if m["status"] != "none"}
+    s = s[[(a, m) in claimed for a, m in zip(s["adapter"], s["method"])]]
+    s = s[np.isfinite(s["mae_mean"].to_numpy(dtype=float))]
+    if not len(s) or not math.isfinite(ref):
+        return math.nan
+    worst = float(s[s["epsilon"] == s["epsilon"].min()]["mae_mean"].min())
+    mid = 0.5 * (ref + max(worst, ref))
+    if not mid > 0:
+        return math.nan
+    step = 10.0 ** (math.floor(math.log10(mid)) - (sig - 1))
+    return float(round(round(mid / step) * step, 12))
 
 
 def _method_curve(lc: pd.DataFrame, mi: dict) -> pd.DataFrame:
@@ -681,11 +763,13 @@ def _method_curve(lc: pd.DataFrame, mi: dict) -> pd.DataFrame:
 
 def _answer_n(lc: pd.DataFrame, mi: dict, t: Target, eps: float, n_now: int) -> dict:
     """The smallest n of one method from its measured learning curve at ``eps``."""
-    col = "utility" if t.metric != "excess_risk" else "excess_risk"
+    col = metric_column(t.metric)
     empty = {"n_min": math.nan, "n_min_lo": math.nan, "n_min_hi": math.nan, "n_min_source": "measured"}
     if mi["status"] == "none":
         return {**empty, "n_min_note": "no privacy claim"}
     g = _method_curve(lc, mi)
+    if f"{col}_mean" not in g.columns:
+        g = g.iloc[:0]
     pts = []
     for n_rows, gg in g.groupby("n_rows"):
         vals = [_at_epsilon(gg, eps, f"{col}_{w}") for w in ("mean", "lo", "hi")]
@@ -774,7 +858,7 @@ def headline(answer: dict) -> str:
         src = "from its bound" if r["n_min_source"] == "bound" else "measured"
         extra = " (extrapolated beyond the data)" if "extrapolated" in r.get("n_min_note", "") else ""
         return (
-            f"{what.capitalize()} {where} at ε = {eps_txt} needs about {_rows(r['n_min'])} "
+            f"{_cap(what)} {where} at ε = {eps_txt} needs about {_rows(r['n_min'])} "
             f"(95% range {_n(r['n_min_lo'])} to {_n(r['n_min_hi'])}; {src}{extra}) with {_method_words(r)}; "
             f"the dataset has {_rows(answer['n'])}."
         )
@@ -786,10 +870,10 @@ def headline(answer: dict) -> str:
         eb = _best(answer["methods"], "epsilon_bound")
         if eb is not None:
             return (
-                f"{what.capitalize()} {where}{rows_txt}: not reached by any measured curve; the bound of "
+                f"{_cap(what)} {where}{rows_txt}: not reached by any measured curve; the bound of "
                 f"{eb['label']} guarantees it from ε = {display.epsilon(eb['epsilon_bound'])}."
             )
-        return f"{what.capitalize()} {where}{rows_txt}: not reached on the ε grid by any method with a privacy claim."
+        return f"{_cap(what)} {where}{rows_txt}: not reached on the ε grid by any method with a privacy claim."
     r = best
     return (
         f"The smallest ε for {what} {where}{rows_txt} is about {display.epsilon(r['epsilon_measured'])} "
@@ -822,9 +906,14 @@ def _method_words(r: dict) -> str:
 
 
 def _target_words(t: dict) -> str:
-    names = {"accuracy": "test accuracy", "r2": "test R²", "excess_risk": "excess risk"}
+    names = {"accuracy": "test accuracy", "r2": "test R²", "mae": "test MAE", "excess_risk": "excess risk"}
     rel = "≥" if t["direction"] == ">=" else "≤"
     return f"{names.get(t['metric'], t['metric'])} {rel} {display.number(t['value'])}"
+
+
+def _cap(text: str) -> str:
+    """The first letter in capitals, the rest unchanged (``str.capitalize`` would write "Test r²")."""
+    return text[:1].upper() + text[1:]
 
 
 def _n(v: float) -> str:

@@ -46,7 +46,8 @@ STATUS_LABELS = {
 
 #: The parts a plug-in may provide, each a module (``"pkg.mod"``) or an attribute (``"pkg.mod:attr"``):
 #: ``cli`` a module with ``COMMANDS`` (:class:`dp_core.cli._registry.Command`);
-#: ``compare`` an :class:`dp_core.compare.registry.Adapter` instance;
+#: ``compare`` an :class:`dp_core.compare.registry.Adapter` instance (its sweep gives ``utility``,
+#: ``excess_risk`` and, for regression when it can, ``mae`` in the target's units with ``nonprivate_mae``);
 #: ``audit`` an :class:`dp_core.audit.registry.AuditableMechanism`;
 #: ``reproduce`` ``reproduce(out_dir, *, quick, seed, ...)``;
 #: ``bounds`` the module of the theoretical bounds.

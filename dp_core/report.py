@@ -101,7 +101,7 @@ def compare_settings(config: ExplorerConfig) -> dict:
 def targets_from_params(params) -> list[str]:
     """The negotiation targets of the compare page's settings, as ``METRIC=VALUE`` texts.
 
-    ``tmetric`` (``accuracy``, ``r2``, ``excess_risk`` or ``none``) with ``tvalue``, and ``tdelta``
+    ``tmetric`` (``accuracy``, ``r2``, ``mae``, ``excess_risk`` or ``none``) with ``tvalue``, and ``tdelta``
     (> 0 adds a delta target). Each is validated by :func:`dp_core.negotiate.parse_target`.
 
     >>> targets_from_params({"tmetric": "accuracy", "tvalue": 0.9, "tdelta": 1e-6})
@@ -161,7 +161,7 @@ def result_headers(metric: str) -> dict[str, str]:
         "n_trials": "trials",
         "n_failed": "failed trials",
     }
-    for col, name in (("utility", title), ("excess_risk", "excess risk")):
+    for col, name in (("utility", title), ("excess_risk", "excess risk"), ("mae", "test MAE")):
         out.update(
             {
                 f"{col}_mean": f"{name} (mean)",
@@ -386,7 +386,9 @@ configuration at the end of this page with <code>{cmd}</code>: same configuratio
 {
         _table(
             results_table(result)[
-                ["label", "epsilon", "utility_mean", "utility_lo", "utility_hi", "excess_risk_mean", "n_trials"]
+                ["label", "epsilon", "utility_mean", "utility_lo", "utility_hi", "excess_risk_mean"]
+                + (["mae_mean"] if result.has_mae else [])
+                + ["n_trials"]
             ],
             headers=result_headers(result.metric),
         )

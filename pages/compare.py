@@ -1,6 +1,8 @@
 """Compare and negotiate: every mechanism on the current dataset, the privacy budget card, the
 smallest ε meeting a target, and share / export (link, JSON configuration, HTML report, CSV)."""
 
+import math
+
 import streamlit as st
 
 import dp_core
@@ -10,7 +12,7 @@ from dp_core.compare import ADAPTERS, applicable_adapters, compare_param_specs, 
 from dp_core.compare.budget import budget_card, headline, noise_table
 from dp_core.compare.figures import METRIC_TITLES, compare_figure
 from dp_core.compare.registry import STATUS_LABELS, adapter_key
-from dp_core.negotiate import answer_sentences, answer_table_for_people, rows_factor_words
+from dp_core.negotiate import answer_sentences, answer_table_for_people, default_target_value, rows_factor_words
 from dp_core.report import COMPARE_PAGE, targets_from_params
 from ui import background, badges, share, state, widgets
 from ui import cached_compare as cc
@@ -36,6 +38,7 @@ VIEWS = {"utility": "Utility", "excess_risk": "Excess risk (with bounds)"}
 metric = "r2" if ds.task == "regression" else "accuracy"
 TARGET_METRICS = {
     metric: METRIC_TITLES[metric] + " at least",
+    **({"mae": f"Test MAE at most (in units of {display.header(ds.target_name)})"} if ds.task == "regression" else {}),
     "excess_risk": "Excess risk at most",
     "none": "No utility target (δ only)",
 }
@@ -52,8 +55,9 @@ for _name in ("view", "tdelta", "tsolve", "trows"):
 
 
 def _reset_target_value():
-    """A new target metric starts from its own sensible value (0.9 accuracy is no excess risk)."""
-    state.set_widget("tvalue", TVALUE_DEFAULTS[st.session_state["tmetric"]])
+    """A new target metric starts from its own sensible value (0.9 accuracy is no excess risk); the value
+    is set further down, before the value widget is drawn, where the measured curves are known (MAE)."""
+    st.session_state["_tvalue_reset"] = True
 
 
 def _ask_rows(factor: float):
@@ -329,8 +333,17 @@ with tab_neg:
         "State a target; for each mechanism the app finds the smallest ε that meets it, or the smallest number of "
         "rows at the ε chosen in the sidebar: from the measured curves (with the range where the 95% band crosses "
         "it) and, for excess-risk targets, from the theoretical bound."
+        + (
+            " On regression data the target can also be a test MAE (mean absolute error, in the target's own "
+            "units; lower is better), answered from the measured curves (no bound exists on it)."
+            if ds.task == "regression"
+            else ""
+        )
     )
     n1, n2, n3 = st.columns(3)
+    if st.session_state.get("tmetric") not in (None, *TARGET_METRICS):
+        # the metric kept from another dataset does not apply here (MAE on classification): its value neither
+        st.session_state["_tvalue_reset"] = True
     tmetric = state.widget(
         "tmetric",
         control="select",
@@ -341,12 +354,18 @@ with tab_neg:
         container=n1,
         on_change=_reset_target_value,
     )
+    # MAE is in the target's units: its starting value comes from the measured curves
+    tvalue_default = default_target_value(result, tmetric)
+    if tvalue_default != tvalue_default:  # nan: a fixed default (or no MAE measured)
+        tvalue_default = TVALUE_DEFAULTS[tmetric]
+    if st.session_state.pop("_tvalue_reset", False):
+        state.set_widget("tvalue", tvalue_default)
     tvalue = state.widget(
         "tvalue",
         control="number",
-        label="Value",
-        default=TVALUE_DEFAULTS[tmetric],
-        step=0.01,
+        label="Value" if tmetric != "mae" else f"Value ({display.header(ds.target_name)} units)",
+        default=tvalue_default,
+        step=0.01 if tmetric != "mae" else max(0.01, 10.0 ** (math.floor(math.log10(max(tvalue_default, 1e-9))) - 1)),
         format_func="%.4g",
         container=n2,
         disabled=tmetric == "none",

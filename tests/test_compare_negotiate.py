@@ -204,7 +204,7 @@ def test_smallest_n_from_the_bound():
     # more privacy (smaller epsilon) needs more rows
     strict = negotiate(ds, ["excess_risk=0.05"], mechanisms=["output_perturbation"], epsilon=0.5, solve_for="n")
     assert all(a["n_bound"] > b["n_bound"] for a, b in zip(strict["methods"], ans["methods"]))
-    with pytest.raises(ValueError, match="solve_for='n' needs an accuracy, r2 or excess_risk target"):
+    with pytest.raises(ValueError, match="solve_for='n' needs an accuracy, r2, mae or excess_risk target"):
         negotiate(ds, ["delta=1e-6"], solve_for="n")
 
 

@@ -42,15 +42,16 @@ BOUND_MIN, BOUND_MAX = 1e-6, 1e12
 GRID_OPTIONS = tuple(sorted(set(EPS_OPTIONS) | {20.0, 50.0}))
 N_EPS_OPTIONS = (4, 6, 8, 10, 12, 16)
 COMPARE_VIEWS = ("utility", "excess_risk")
-COMPARE_TMETRICS = ("accuracy", "r2", "excess_risk", "none")
+COMPARE_TMETRICS = ("accuracy", "r2", "mae", "excess_risk", "none")
 TDELTA_MAX = 0.5
 TVALUE_LIMIT = 1e6
 #: The compare page's tabs (URL value ``cview``).
 COMPARE_TABS = ("compare", "card", "negotiate", "share")
 #: "What if we had N times the rows" choices of the negotiation (1 = the data as it is).
 ROWS_FACTOR_OPTIONS = (1.0, 2.0, 4.0, 10.0)
-#: The negotiation target each metric starts from when it is picked.
-TVALUE_DEFAULTS = {"accuracy": 0.9, "r2": 0.3, "excess_risk": 0.05, "none": 0.0}
+#: The negotiation target each metric starts from when it is picked (``mae``, in the target's units, starts
+#: from the measured curves: :func:`dp_core.negotiate.default_target_value`; this value only when none is measured).
+TVALUE_DEFAULTS = {"accuracy": 0.9, "r2": 0.3, "mae": 1.0, "excess_risk": 0.05, "none": 0.0}
 
 # Input perturbation page: its parameters are the ParamSpecs of dp_core/mechanisms/input_perturbation.
 #: The α choices of that plug-in's ParamSpec, also used by the guided tour (a test checks they agree).

@@ -96,7 +96,9 @@ def _run_compare(args: argparse.Namespace) -> dict:
         **{name: getattr(args, name) for name in compare_param_specs()},
     )
     res = run_compare(ds, spec, mechanisms=None if args.mechanisms is None else _adapter_keys(args.mechanisms))
-    summary = res.summary.drop(columns=[c for c in ("adapter",) if c in res.summary.columns])
+    drop = ["adapter"] + ([] if res.has_mae else [c for c in res.summary.columns if c.startswith("mae_")])
+    summary = res.summary.drop(columns=[c for c in drop if c in res.summary.columns])
+    extra = {"nonprivate_mae": res.nonprivate_mae} if res.has_mae else {}  # regression: test MAE, target's units
     return {
         "dataset": res.dataset,
         "task": res.task,
@@ -108,6 +110,7 @@ def _run_compare(args: argparse.Namespace) -> dict:
         "preprocess": spec.preprocess,
         "methods": res.methods,
         "nonprivate": res.nonprivate,
+        **extra,
         "summary": summary.to_dict(orient="records"),
         "skipped": res.skipped,
         "bounds": _bounds_info(ds),
@@ -122,7 +125,8 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
         action="append",
         required=True,
         metavar="METRIC=VALUE",
-        help="accuracy=0.9, r2=0.3, excess_risk=0.01 or delta=1e-6 (repeat for a delta target too)",
+        help="accuracy=0.9, r2=0.3, mae=50 (test mean absolute error in the target's units, at most), "
+        "excess_risk=0.01 or delta=1e-6 (repeat for a delta target too)",
     )
     p.add_argument("--target-column", default=None, help="target column of a CSV file (default: the last column)")
     p.add_argument(
@@ -151,7 +155,8 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
         choices=("epsilon", "n"),
         default="epsilon",
         help="epsilon (default) or n: the smallest number of rows at --eps, from measured learning curves "
-        "(any target) and from the bound (excess_risk); reports n_min, n_min_lo, n_min_hi, n_min_source per method",
+        "(accuracy, r2, mae, excess_risk) and from the bound (excess_risk only: no bound exists on accuracy, R² or "
+        "MAE); reports n_min, n_min_lo, n_min_hi, n_min_source per method",
     )
     p.add_argument(
         "--rows-factor",

@@ -29,6 +29,8 @@ from ..registry import plugins
 from .registry import STATUS_LABELS, CompareSpec, MethodInfo, applicable_adapters, utility_metric_name
 
 __all__ = [
+    "TRIAL_COLUMNS",
+    "TRIAL_VALUES",
     "CompareResult",
     "combine_results",
     "compare_param_specs",
@@ -37,6 +39,27 @@ __all__ = [
     "run_compare",
     "utility_at",
 ]
+
+
+#: The measured values of one trial (``mae``: regression only, ``nan`` otherwise).
+TRIAL_VALUES = ["utility", "excess_risk", "mae"]
+#: The columns of :attr:`CompareResult.trials`.
+TRIAL_COLUMNS = ["adapter", "method", "epsilon", "trial", *TRIAL_VALUES]
+
+
+def _trial_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """An adapter's sweep with every column of :data:`TRIAL_COLUMNS` (``mae`` is optional: ``nan``)."""
+    if "mae" not in df.columns:
+        df = df.assign(mae=math.nan)
+    return df[TRIAL_COLUMNS]
+
+
+def _summarize_trials(trials: pd.DataFrame) -> pd.DataFrame:
+    if not len(trials):
+        return pd.DataFrame()
+    if "mae" not in trials.columns:  # a table from before the MAE column
+        trials = trials.assign(mae=math.nan)
+    return summarize(trials, by=["adapter", "method", "epsilon"], values=TRIAL_VALUES)
 
 
 def default_epsilons(lo: float = 0.05, hi: float = 10.0, n_points: int = 8) -> tuple[float, ...]:
@@ -111,14 +134,17 @@ class CompareResult:
     Attributes
     ----------
     trials : DataFrame
-        One row per (adapter, method, epsilon, trial): ``utility``, ``excess_risk``.
+        One row per (adapter, method, epsilon, trial): ``utility``, ``excess_risk`` and ``mae`` (test
+        mean absolute error in the label's units; regression only, ``nan`` for classification).
     summary : DataFrame
         :func:`dp_core.experiments.summarize` of ``trials`` by (adapter, method, epsilon):
-        ``utility_mean/_se/_lo/_hi``, ``excess_risk_*``, ``n_trials``.
+        ``utility_mean/_se/_lo/_hi``, ``excess_risk_*``, ``mae_*``, ``n_trials``.
     bounds : DataFrame
         ``adapter``, ``method``, ``epsilon``, ``bound``, ``label`` (theoretical excess-risk bounds).
     nonprivate : dict
         Non-private utility per adapter.
+    nonprivate_mae : dict
+        Non-private test MAE per adapter (label units; ``nan`` for classification).
     methods : list of dict
         One per method: adapter, method, label, status, statement, pure, label_dp.
     notes, leaks : dict
@@ -145,12 +171,25 @@ class CompareResult:
     leaks: dict = field(default_factory=dict)
     skipped: dict = field(default_factory=dict)
     states: dict = field(default_factory=dict, repr=False)
+    nonprivate_mae: dict = field(default_factory=dict)
 
     @property
     def reference_utility(self) -> float:
         """The best non-private utility (the reference line)."""
         vals = [v for v in self.nonprivate.values() if math.isfinite(v)]
         return max(vals) if vals else math.nan
+
+    @property
+    def reference_mae(self) -> float:
+        """The smallest non-private test MAE (the reference line of the MAE view; ``nan``: none)."""
+        vals = [v for v in self.nonprivate_mae.values() if math.isfinite(v)]
+        return min(vals) if vals else math.nan
+
+    @property
+    def has_mae(self) -> bool:
+        """Whether any method measured a test MAE (regression adapters)."""
+        s = self.summary
+        return bool(s is not None and "mae_mean" in s.columns and np.isfinite(s["mae_mean"].to_numpy(float)).any())
 
     def method_info(self, method: str) -> dict:
         for m in self.methods:
@@ -212,7 +251,7 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
     grand = sum(totals.values())
     offset = 0
     frames, bframes, methods = [], [], []
-    nonprivate, notes, leaks = {}, {}, {}
+    nonprivate, nonprivate_mae, notes, leaks = {}, {}, {}, {}
     for a in active:
         st = states[a.key]
         base = offset
@@ -233,12 +272,13 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
             continue
         offset += totals[a.key]
         if len(df):
-            frames.append(df[["adapter", "method", "epsilon", "trial", "utility", "excess_risk"]])
+            frames.append(_trial_frame(df))
         if len(b):
             b = b.copy()
             b["adapter"] = a.key
             bframes.append(b[["adapter", "method", "epsilon", "bound", "label"]])
         nonprivate[a.key] = float(a.nonprivate_utility(st))
+        nonprivate_mae[a.key] = float(a.nonprivate_mae(st))
         notes[a.key] = tuple(a.notes(st))
         leaks[a.key] = tuple(a.leaks(st))
         for mi in a.statuses(st, spec):
@@ -247,16 +287,8 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
             if details is not None:
                 row.update(details(st, mi.key))
             methods.append(row)
-    trials = (
-        pd.concat(frames, ignore_index=True)
-        if frames
-        else pd.DataFrame(columns=["adapter", "method", "epsilon", "trial", "utility", "excess_risk"])
-    )
-    summary = (
-        summarize(trials, by=["adapter", "method", "epsilon"], values=["utility", "excess_risk"])
-        if len(trials)
-        else pd.DataFrame()
-    )
+    trials = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TRIAL_COLUMNS)
+    summary = _summarize_trials(trials)
     bounds = (
         pd.concat(bframes, ignore_index=True)
         if bframes
@@ -271,6 +303,7 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
         summary=summary,
         bounds=bounds,
         nonprivate=nonprivate,
+        nonprivate_mae=nonprivate_mae,
         methods=methods,
         notes=notes,
         leaks=leaks,
@@ -316,13 +349,16 @@ def combine_results(parts: Sequence[CompareResult]) -> CompareResult:
         frames = [f for f in frames if f is not None and len(f)]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
 
-    trials = cat([p.trials for p in parts], ["adapter", "method", "epsilon", "trial", "utility", "excess_risk"])
-    summary = (
-        summarize(trials, by=["adapter", "method", "epsilon"], values=["utility", "excess_risk"])
-        if len(trials)
-        else pd.DataFrame()
-    )
-    merged: dict[str, dict] = {"nonprivate": {}, "notes": {}, "leaks": {}, "skipped": {}, "states": {}}
+    trials = cat([p.trials for p in parts], TRIAL_COLUMNS)
+    summary = _summarize_trials(trials)
+    merged: dict[str, dict] = {
+        "nonprivate": {},
+        "nonprivate_mae": {},
+        "notes": {},
+        "leaks": {},
+        "skipped": {},
+        "states": {},
+    }
     for p in parts:
         for name, store in merged.items():
             store.update(getattr(p, name))

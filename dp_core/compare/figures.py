@@ -22,7 +22,10 @@ METRIC_TITLES = {
     "accuracy": "Test accuracy",
     "r2": "Test R² (labels on [-1, 1])",
     "excess_risk": "Excess risk (own training objective)",
+    "mae": "Test MAE (lower is better)",
 }
+#: the measured column of each target metric (:func:`dp_core.negotiate.metric_column`)
+_TARGET_COLUMN = {"accuracy": "utility", "r2": "utility", "mae": "mae", "excess_risk": "excess_risk"}
 
 
 def _label_for(result, method: str) -> str:
@@ -69,12 +72,13 @@ def compare_figure(
     methods: list[str] | None = None,
     height: int = 480,
 ) -> go.Figure:
-    """Utility (``y="utility"``) or excess risk (``y="excess_risk"``) against epsilon.
+    """Utility (``y="utility"``), excess risk (``y="excess_risk"``) or test MAE (``y="mae"``,
+    regression: in the target's units, with the best non-private MAE dotted) against epsilon.
 
     Parameters
     ----------
     result : dp_core.compare.CompareResult
-    y : {"utility", "excess_risk"}
+    y : {"utility", "excess_risk", "mae"}
     eps_marker : float, optional
         Draw a vertical line at the chosen epsilon.
     show_bounds : bool
@@ -83,8 +87,10 @@ def compare_figure(
     methods : list of str, optional
         Methods to draw (default all).
     """
-    if y not in ("utility", "excess_risk"):
-        raise ValueError(f"y must be 'utility' or 'excess_risk', got {y!r}.")
+    if y not in ("utility", "excess_risk", "mae"):
+        raise ValueError(f"y must be 'utility', 'excess_risk' or 'mae', got {y!r}.")
+    if y == "mae" and not result.has_mae:
+        raise ValueError(f"y='mae' needs a regression comparison with a measured MAE; {result.dataset!r} has none.")
     s = result.summary
     if s is None or not len(s):
         fig = go.Figure()
@@ -92,7 +98,9 @@ def compare_figure(
         return fig
     if methods is not None:
         s = s[s["method"].isin(methods)]
-    metric = result.metric if y == "utility" else "excess_risk"
+    if y == "mae":  # only the methods that measured it, so no empty legend entry
+        s = s[np.isfinite(s["mae_mean"].to_numpy(dtype=float))]
+    metric = result.metric if y == "utility" else y
     log_y = y == "excess_risk"
     fig = line_ci_figure(
         s,
@@ -131,6 +139,21 @@ def compare_figure(
             fig.update_yaxes(range=[max(-1.0, min(lo, 0.0)) - 0.05, 1.02])
         else:
             fig.update_yaxes(range=[max(0.0, lo - 0.05), 1.02])
+    elif y == "mae":
+        ref = result.reference_mae
+        if math.isfinite(ref):
+            eps = s["epsilon"].to_numpy(dtype=float)
+            fig.add_trace(
+                go.Scatter(
+                    x=[float(eps.min()), float(eps.max())],
+                    y=[ref, ref],
+                    mode="lines",
+                    name=f"Non-private fit ({display.number(ref)})",
+                    legendgroup="nonprivate",
+                    line={"color": color_of("nonprivate"), "width": 1.5, "dash": "dot"},
+                    hovertemplate=f"non-private fit: {display.number(ref)}<extra></extra>",
+                )
+            )
     elif show_bounds and result.bounds is not None and len(result.bounds):
         b = result.bounds if methods is None else result.bounds[result.bounds["method"].isin(methods)]
         for (meth, lab), g in b.groupby(["method", "label"], sort=False):
@@ -203,21 +226,33 @@ def _group_legends(fig: go.Figure, result, *, height: int) -> go.Figure:
 def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
     """The measured curves with the target as a horizontal line and each method's answer marked."""
     target = answer["target"]
-    y = "excess_risk" if target["metric"] == "excess_risk" else "utility"
+    y = _TARGET_COLUMN.get(target["metric"], "utility")
     fig = compare_figure(result, y=y, show_bounds=(y == "excess_risk"), height=height)
     colors = _distinct_colors(list(dict.fromkeys(result.summary["method"]))) if len(result.summary) else {}
-    metric = METRIC_TITLES.get(target["metric"], str(target["metric"]).replace("_", " ")).lower()
-    relation = "≤" if target["metric"] == "excess_risk" else "≥"
+    metric = (
+        "test MAE"
+        if y == "mae"
+        else METRIC_TITLES.get(target["metric"], str(target["metric"]).replace("_", " ")).lower()
+    )
+    relation = "≤" if target["metric"] in ("excess_risk", "mae") else "≥"
     value = target["value"]
     if y == "excess_risk" and not value > 0:
         raise ValueError(f"an excess-risk target must be > 0 to be drawn on a log axis, got {value!r}.")
+    if y == "mae":  # the target in view even above the curves' range
+        vals = result.summary["mae_mean"].to_numpy(dtype=float)
+        vals = vals[np.isfinite(vals)]
+        ref = result.reference_mae
+        lo = min([float(value), *([ref] if math.isfinite(ref) else []), *vals.tolist()])
+        top = float(value) * 2.5
+        fig.update_yaxes(range=[max(0.0, lo * 0.9), max(top, lo * 1.5)])
     hline(
         fig,
         value,
         log_y=(y == "excess_risk"),
         line={"color": "#D55E00", "width": 2},
         annotation_text=f"target: {metric} {relation} {display.number(value)}",
-        annotation_position="bottom right",
+        # MAE: the curves fall onto the target from above on the right; the label sits clear of them on the left
+        annotation_position="top left" if y == "mae" else "bottom right",
     )
     for row in answer["methods"]:
         e = row.get("epsilon_measured")
@@ -236,8 +271,11 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
 
 
 def results_table(result) -> pd.DataFrame:
-    """The summary as a readable table (one row per method and epsilon)."""
+    """The summary as a readable table (one row per method and epsilon); the test-MAE columns only when
+    a method measured one (regression)."""
     s = result.summary.copy()
+    if not result.has_mae:
+        s = s.drop(columns=[c for c in s.columns if c.startswith("mae_")])
     labels = {m["method"]: m["label"] for m in result.methods}
     s.insert(0, "label", s["method"].map(lambda m: labels.get(m, label_of(m))))
     return s
@@ -253,7 +291,7 @@ def learning_curve_figure(answer: dict, *, height: int = 520) -> go.Figure:
     from ..learning_curve import extrapolate
 
     target = answer["target"]
-    col = "excess_risk" if target["metric"] == "excess_risk" else "utility"
+    col = _TARGET_COLUMN.get(target["metric"], "utility")
     lc = pd.DataFrame(answer.get("learning_curve") or [])
     fig = go.Figure()
     if not len(lc):
@@ -321,7 +359,7 @@ def learning_curve_figure(answer: dict, *, height: int = 520) -> go.Figure:
                     hovertemplate=f"{name}: n ≈ {display.integer(nm)}<extra></extra>",
                 )
             )
-    log_y = col == "excess_risk"
+    log_y = col in ("excess_risk", "mae")  # MAE: the curves span orders of magnitude (noisy small samples)
     fig.update_layout(
         template="plotly_white",
         height=height,

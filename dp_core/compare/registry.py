@@ -13,7 +13,11 @@ each method's guarantee:
 Every sweep returns the same tidy table: one row per (method, epsilon, trial) with ``utility``
 (test accuracy for classification, test R^2 for regression) and ``excess_risk`` (the increase of
 the mechanism's *own* training objective over its non-private optimum, the quantity its bound
-controls).
+controls). Regression adapters also give ``mae``: the test mean absolute error of the released
+predictor on the label's original scale (the units of the dataset's target), with
+:meth:`Adapter.nonprivate_mae` as its reference. ``mae`` is optional in the contract (an adapter
+without it gets ``nan``), but a regression adapter that can compute it must; classification
+results have none.
 """
 
 from __future__ import annotations
@@ -119,7 +123,8 @@ class Adapter(ABC):
 
     @abstractmethod
     def sweep(self, state: Any, spec: CompareSpec, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
-        """Per-trial rows: ``adapter``, ``method``, ``epsilon``, ``trial``, ``utility``, ``excess_risk``."""
+        """Per-trial rows: ``adapter``, ``method``, ``epsilon``, ``trial``, ``utility``, ``excess_risk`` and,
+        for regression, ``mae`` (test mean absolute error in the label's units; optional column)."""
 
     def bounds(self, state: Any, epsilons: Sequence[float], spec: CompareSpec) -> pd.DataFrame:
         """Theoretical bounds on the excess risk: ``method``, ``epsilon``, ``bound``, ``label``."""
@@ -138,6 +143,10 @@ class Adapter(ABC):
         return math.nan
 
     def nonprivate_utility(self, state: Any) -> float:
+        return math.nan
+
+    def nonprivate_mae(self, state: Any) -> float:
+        """Test mean absolute error of the non-private fit in the label's units (``nan``: no MAE)."""
         return math.nan
 
     def notes(self, state: Any) -> tuple[str, ...]:
@@ -170,7 +179,8 @@ class BlockAdapter(Adapter):
     def block(
         self, state: Any, point: Mapping[str, Any], seeds: Sequence[np.random.SeedSequence], spec: CompareSpec
     ) -> pd.DataFrame:
-        """Per-trial rows (``method``, ``trial``, ``utility``, ``excess_risk``) at one epsilon point."""
+        """Per-trial rows (``method``, ``trial``, ``utility``, ``excess_risk``, optional ``mae``) at one
+        epsilon point."""
 
     def sweep(self, state: Any, spec: CompareSpec, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
         pts = self.points(state, spec)

@@ -40,6 +40,7 @@ class _State(NonPublicDiagnostics):
     eta_ref: float
     np_utility: float
     cap_note: str
+    np_mae: float = float("nan")
     w_hats: dict = field(default_factory=dict, repr=False)
 
     def eta(self, epsilon: float) -> float:
@@ -67,6 +68,21 @@ def _utility(data, W: np.ndarray) -> np.ndarray:
         var = float(np.var(y)) or 1.0
         return 1.0 - np.mean((pred - y[:, None]) ** 2, axis=0) / var
     return np.mean(np.where(pred > 0, 1.0, -1.0) == y[:, None], axis=0)
+
+
+def _mae(data, W: np.ndarray) -> np.ndarray:
+    """Test mean absolute error of each row of ``W`` in the target's units (``nan`` for classification)."""
+    return _scores(data, W)[1]
+
+
+def _scores(data, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_utility` and :func:`_mae` of each row of ``W`` from one product with the test rows."""
+    W = np.atleast_2d(W)
+    if data.model != "least_squares":
+        return _utility(data, W), np.full(W.shape[0], np.nan)
+    R = data.X_test @ W.T - data.y_test[:, None]
+    var = float(np.var(data.y_test)) or 1.0
+    return 1.0 - np.mean(R * R, axis=0) / var, data.label_scale * np.mean(np.abs(R), axis=0)
 
 
 class InputPerturbationAdapter(BlockAdapter):
@@ -125,6 +141,7 @@ class InputPerturbationAdapter(BlockAdapter):
             model=model,
             eta_ref=eta_ref,
             np_utility=float(_utility(data, ref)[0]),
+            np_mae=float(_mae(data, ref)[0]),
             cap_note=eta_cap_note(float(np.linalg.norm(ref)), eta_ref),
         )
 
@@ -148,13 +165,15 @@ class InputPerturbationAdapter(BlockAdapter):
         W_obj = objective_perturbation_thetas(state.stats, p, rng=[child_seed(s, 1) for s in seeds])
         frames = []
         for meth, W in (("input", W_in), ("objective", W_obj)):
+            util, mae = _scores(state.data, W)
             frames.append(
                 pd.DataFrame(
                     {
                         "method": meth,
                         "trial": np.arange(len(seeds)),
-                        "utility": _utility(state.data, W),
+                        "utility": util,
                         "excess_risk": np.maximum(empirical_risk(state.stats, W) - J_hat, 0.0),
+                        "mae": mae,
                     }
                 )
             )
@@ -214,6 +233,9 @@ class InputPerturbationAdapter(BlockAdapter):
 
     def nonprivate_utility(self, state: Any) -> float:
         return state.np_utility
+
+    def nonprivate_mae(self, state: Any) -> float:
+        return state.np_mae
 
     def notes(self, state: Any) -> tuple[str, ...]:
         extra = (state.cap_note,) if state.cap_note else ()

@@ -64,7 +64,12 @@ METHODS = ("input", "objective", "output", "nonprivate")
 
 @dataclass(frozen=True, eq=False)
 class PreparedData:
-    """Training and test rows ready for a quadratic model (||x|| <= 1, |y| <= 1 or y in {-1, +1})."""
+    """Training and test rows ready for a quadratic model (||x|| <= 1, |y| <= 1 or y in {-1, +1}).
+
+    ``label_scale``: a difference of prepared regression labels times ``label_scale`` is the same
+    difference in the target's own units (half the label range mapped onto [-1, 1]; 1 when the
+    labels are used as given or for classification).
+    """
 
     name: str
     model: str
@@ -76,6 +81,7 @@ class PreparedData:
     notes: tuple[str, ...]
     leaks: tuple[str, ...]
     fingerprint: str
+    label_scale: float = 1.0
 
     @property
     def n_train(self) -> int:
@@ -134,6 +140,7 @@ def prepare_data(
     y = np.asarray(ds.y, dtype=float)
     notes: list[str] = []
     leaks: list[str] = []
+    label_scale = 1.0
     public_domain = ds.name == "census"  # every census column lies in [0, 1] by its public definition
     check_choice("preprocess", preprocess, PREPROCESS_METHODS)
     names = list(ds.feature_names)
@@ -183,6 +190,7 @@ def prepare_data(
             if not yhi > ylo:
                 raise DataValidationError(f"the target of {ds.name!r} is constant; nothing to regress.")
             ys = 2.0 * (y - ylo) / (yhi - ylo) - 1.0
+            label_scale = (yhi - ylo) / 2.0
             leaks.append(
                 f"Target mapped from [{ylo:.4g}, {yhi:.4g}] (the data's range) to [-1, 1]; "
                 "declare a public range instead."
@@ -226,6 +234,7 @@ def prepare_data(
         notes=tuple(notes),
         leaks=tuple(leaks),
         fingerprint=ds.fingerprint,
+        label_scale=float(label_scale),
     )
 
 

@@ -46,6 +46,7 @@ class _State(NonPublicDiagnostics):
     notes: tuple
     leaks: tuple
     sampler_runs: dict = field(default_factory=dict)
+    label_scale: float = 1.0  # a prepared label difference times this is one in the target's units
 
 
 class L1ExponentialAdapter(Adapter):
@@ -137,6 +138,7 @@ class L1ExponentialAdapter(Adapter):
         X = np.asarray(ds.X, dtype=float)
         y = np.asarray(ds.y, dtype=float)
         notes, leaks = [f"Train/test split {n - n_test}/{n_test} (seeded)."], []
+        label_scale = 1.0
         if ds.name == "heavy_tailed":
             notes.append("Heavy-tailed synthetic data used as generated: the mechanism needs no clipping.")
         else:
@@ -146,6 +148,7 @@ class L1ExponentialAdapter(Adapter):
             ymed = float(np.median(y[tr]))
             ys = float(np.median(np.abs(y[tr] - ymed))) or 1.0
             y = (y - ymed) / ys
+            label_scale = ys
             notes.append(
                 "Columns standardised and divided by sqrt(d); labels centred by their median and divided "
                 "by their median absolute deviation (no clipping)."
@@ -167,6 +170,7 @@ class L1ExponentialAdapter(Adapter):
             mode=mode,
             notes=tuple(notes),
             leaks=tuple(leaks),
+            label_scale=float(label_scale),
         )
 
     def _estimator(self, epsilon: float):
@@ -187,6 +191,11 @@ class L1ExponentialAdapter(Adapter):
         var = float(np.var(state.y_test)) or 1.0
         return 1.0 - np.mean(R * R, axis=0) / var
 
+    def _mae(self, state: _State, W: np.ndarray) -> np.ndarray:
+        """Test mean absolute error of each row of ``W`` in the target's units."""
+        W = np.atleast_2d(W)
+        return state.label_scale * np.mean(np.abs(state.X_test @ W.T - state.y_test[:, None]), axis=0)
+
     def _epsilon_block(self, state: _State, T: int, job: tuple) -> tuple[pd.DataFrame, dict | None]:
         """The ``T`` draws at one epsilon (one block of the executor) and the sampler's diagnostics."""
         from .lad import l1_risk
@@ -204,6 +213,7 @@ class L1ExponentialAdapter(Adapter):
                 "trial": np.arange(W.shape[0]),
                 "utility": self._utility(state, W),
                 "excess_risk": np.maximum(excess, 0.0),
+                "mae": self._mae(state, W),
             }
         )
         return frame, (diag.mcmc.as_dict() if diag.mcmc is not None else None)
@@ -296,6 +306,9 @@ class L1ExponentialAdapter(Adapter):
 
     def nonprivate_utility(self, state: Any) -> float:
         return float(self._utility(state, state.lad_w)[0])
+
+    def nonprivate_mae(self, state: Any) -> float:
+        return float(self._mae(state, state.lad_w)[0])
 
     def notes(self, state: Any) -> tuple[str, ...]:
         return state.notes + ("Non-private reference: least absolute deviations on the same ball.",)

@@ -366,12 +366,19 @@ class PreparedData:
             "test_G": self.X_test.T @ self.X_test / len(self.y_test),
             "test_c": self.X_test.T @ self.y_test / len(self.y_test),
             "test_yy": float(self.y_test @ self.y_test / len(self.y_test)),
+            "test_X": self.X_test,
+            "test_y": self.y_test,
         }
 
     @property
     def mse_unit(self) -> float:
         """Factor from MSE on the [-B1, B1] scale to MSE in the label's original units."""
         return ((self.label_hi - self.label_lo) / (2.0 * self.b1)) ** 2
+
+    @property
+    def mae_unit(self) -> float:
+        """Factor from a mean absolute error on the [-B1, B1] scale to one in the label's original units."""
+        return (self.label_hi - self.label_lo) / (2.0 * self.b1)
 
 
 def _metrics(coefs: np.ndarray, opt: Mapping[str, Any]) -> dict[str, np.ndarray]:
@@ -380,7 +387,10 @@ def _metrics(coefs: np.ndarray, opt: Mapping[str, Any]) -> dict[str, np.ndarray]
     test = opt["test_yy"] - 2.0 * coefs @ opt["test_c"] + np.einsum("rd,de,re->r", coefs, opt["test_G"], coefs)
     g = opt["gamma_hat"]
     ratio = 1.0 + excess / g if g > 0 else np.full_like(excess, math.inf)
-    return {"test_mse": np.maximum(test, 0.0), "excess_risk": np.maximum(excess, 0.0), "ratio": ratio}
+    out = {"test_mse": np.maximum(test, 0.0), "excess_risk": np.maximum(excess, 0.0), "ratio": ratio}
+    if "test_X" in opt:  # the same predictions' mean absolute error (one product for all trials)
+        out["test_mae"] = np.mean(np.abs(opt["test_X"] @ coefs.T - opt["test_y"][:, None]), axis=0)
+    return out
 
 
 def utility_trials(
@@ -399,9 +409,10 @@ def utility_trials(
 ) -> pd.DataFrame:
     """Per-trial utility of every mechanism and baseline: one row per (trial, method).
 
-    Columns: ``method`` (keys of :data:`METHOD_KEYS` values), ``trial``, ``test_mse`` (on the
-    [-B1, B1] label scale), ``excess_risk`` (val(D, r)/n - opt(D, F)/n on the training data),
-    ``ratio`` (val(D, r)/opt(D, F)).
+    Columns: ``method`` (keys of :data:`METHOD_KEYS` values), ``trial``, ``test_mse`` and
+    ``test_mae`` (on the [-B1, B1] label scale; :attr:`PreparedData.mse_unit` and
+    :attr:`PreparedData.mae_unit` convert them to the label's units), ``excess_risk``
+    (val(D, r)/n - opt(D, F)/n on the training data), ``ratio`` (val(D, r)/opt(D, F)).
 
     Baselines (only with ``epsilon`` and ``delta``): OLS on all n training labels with Gaussian
     noise of the analytic sigma for (epsilon, delta) or Laplace noise b = 2 B1/epsilon

@@ -194,6 +194,7 @@ class LabelDPAdapter(BlockAdapter):
                 "trial": df["trial"].to_numpy(),
                 "utility": self._utility(state, df["test_mse"].to_numpy()),
                 "excess_risk": df["excess_risk"].to_numpy(dtype=float),
+                "mae": state.data.mae_unit * df["test_mae"].to_numpy(dtype=float),
             }
         )
 
@@ -262,6 +263,11 @@ class LabelDPAdapter(BlockAdapter):
         r = o["r_star"]
         mse = o["test_yy"] - 2.0 * r @ o["test_c"] + r @ o["test_G"] @ r
         return float(1.0 - max(mse, 0.0) / state.var_test)
+
+    def nonprivate_mae(self, state: Any) -> float:
+        """Test MAE of the non-private OLS fit in the label's units."""
+        d = state.data
+        return float(d.mae_unit * np.mean(np.abs(d.X_test @ state.opt["r_star"] - d.y_test)))
 
     def notes(self, state: Any) -> tuple[str, ...]:
         return (

@@ -52,6 +52,7 @@ __all__ = [
     "output_perturbation_trials",
     "output_expected_excess",
     "output_expected_excess_at_n",
+    "mae_of",
 ]
 
 FAMILIES = ("gaussian", "laplace")
@@ -64,7 +65,9 @@ class CompareData:
 
     ``notes`` lists every step; ``leaks`` the steps that looked at the private data (the row-norm
     bound and the label range of a dataset without public bounds), which the guarantee does not
-    cover.
+    cover. Regression only: a prediction ``p`` on the [-1, 1] scale is ``label_lo + (p + 1) *
+    label_half`` in the target's units, and ``y_test_raw`` holds the test labels in those units
+    (before the mapping and its clipping), for the test mean absolute error.
     """
 
     name: str
@@ -76,6 +79,9 @@ class CompareData:
     y_test: np.ndarray = field(repr=False)
     notes: tuple[str, ...] = ()
     leaks: tuple[str, ...] = ()
+    label_lo: float = -1.0
+    label_half: float = 1.0
+    y_test_raw: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def n(self) -> int:
@@ -140,11 +146,13 @@ def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int =
         return np.column_stack([Z, np.ones(A.shape[0])]) / math.sqrt(2.0)
 
     y = np.asarray(ds.y, dtype=float)
+    label_lo, label_half, y_raw = -1.0, 1.0, None
     if ds.task == "regression":
         lo, hi = float(y[tr].min()), float(y[tr].max())
         if not hi > lo:
             raise DataValidationError(f"the target of {ds.name!r} is constant on the training rows.")
         ys = np.clip(2.0 * (y - lo) / (hi - lo) - 1.0, -1.0, 1.0)
+        label_lo, label_half, y_raw = lo, (hi - lo) / 2.0, y[te]
         leaks.append(
             f"Labels mapped from the training range [{lo:.4g}, {hi:.4g}] to [-1, 1]; declare a public range instead."
         )
@@ -165,6 +173,9 @@ def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int =
         y_test=ys[te],
         notes=tuple(notes),
         leaks=tuple(leaks),
+        label_lo=float(label_lo),
+        label_half=float(label_half),
+        y_test_raw=y_raw,
     )
 
 
@@ -200,6 +211,10 @@ class OutputModel(NonPublicDiagnostics):
     def utility(self, Theta: np.ndarray) -> np.ndarray:
         """Test accuracy (classification) or test R^2 (regression) of each row of ``Theta``."""
         return utility_of(self.data, Theta)
+
+    def mae(self, Theta: np.ndarray) -> np.ndarray:
+        """Test mean absolute error in the target's units of each row of ``Theta`` (regression; ``nan`` otherwise)."""
+        return mae_of(self.data, Theta)
 
 
 def _softmax_parts(X: np.ndarray, y: np.ndarray, W: np.ndarray) -> tuple[float, np.ndarray]:
@@ -249,6 +264,30 @@ def utility_of(data: CompareData, Theta: np.ndarray) -> np.ndarray:
         pred = np.argmax(np.einsum("nd,tcd->tnc", X, W), axis=2)
         out[a : a + step] = np.mean(pred == y[None, :].astype(int), axis=1)
     return out
+
+
+def mae_of(data: CompareData, Theta: np.ndarray) -> np.ndarray:
+    """Test mean absolute error of each row of ``Theta`` in the target's own units (regression).
+
+    The predictions on the [-1, 1] scale are mapped back with ``label_lo + (p + 1) * label_half`` and
+    compared with the unclipped test labels; ``nan`` for classification data.
+    """
+    Theta = np.atleast_2d(Theta)
+    if data.task != "regression":
+        return np.full(Theta.shape[0], np.nan)
+    y = data.y_test_raw if data.y_test_raw is not None else data.label_lo + (data.y_test + 1.0) * data.label_half
+    pred = data.label_lo + (data.X_test @ Theta.T + 1.0) * data.label_half
+    return np.mean(np.abs(pred - np.asarray(y, dtype=float)[:, None]), axis=0)
+
+
+def _regression_scores(data: CompareData, Theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`utility_of` and :func:`mae_of` of a regression model's rows of ``Theta``, sharing the product."""
+    P = data.X_test @ np.atleast_2d(Theta).T
+    R = P - data.y_test[:, None]
+    var = float(np.var(data.y_test)) or 1.0
+    y = data.y_test_raw if data.y_test_raw is not None else data.label_lo + (data.y_test + 1.0) * data.label_half
+    pred = data.label_lo + (P + 1.0) * data.label_half
+    return 1.0 - np.mean(R * R, axis=0) / var, np.mean(np.abs(pred - np.asarray(y, dtype=float)[:, None]), axis=0)
 
 
 def fit_output_model(data: CompareData, *, lam: float | None = None) -> OutputModel:
@@ -373,21 +412,26 @@ def output_perturbation_trials(
 ) -> dict[str, np.ndarray]:
     """Released parameters' utility and excess objective for each trial and epsilon.
 
-    Returns arrays of shape (len(epsilons), len(seeds)): ``utility``, ``excess_risk``, and the
-    per-epsilon ``scale`` (len(epsilons),).
+    Returns arrays of shape (len(epsilons), len(seeds)): ``utility``, ``excess_risk``, ``mae`` (test
+    mean absolute error in the target's units; ``nan`` for classification), and the per-epsilon
+    ``scale`` (len(epsilons),).
     """
     check_choice("family", family, FAMILIES)
     Z = _standard_noise(seeds, model.n_params, family)
     T = len(seeds)
     util = np.empty((len(epsilons), T))
     excess = np.empty((len(epsilons), T))
+    mae = np.empty((len(epsilons), T))
     scales = np.empty(len(epsilons))
     for i, e in enumerate(epsilons):
         s = output_noise_scale(model, epsilon=float(e), delta=delta, family=family)
         Theta = model.theta[None, :] + s * Z
         scales[i] = s
-        util[i] = model.utility(Theta)
+        if model.task == "regression":  # R² and MAE from one product with the test rows
+            util[i], mae[i] = _regression_scores(model.data, Theta)
+        else:
+            util[i], mae[i] = model.utility(Theta), np.nan
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", PrivacyLeakWarning)
             excess[i] = np.maximum(model.train_objective(Theta) - model.objective, 0.0)
-    return {"utility": util, "excess_risk": excess, "scale": scales}
+    return {"utility": util, "excess_risk": excess, "mae": mae, "scale": scales}

@@ -75,6 +75,7 @@ class OutputPerturbationAdapter(BlockAdapter):
                         "trial": np.arange(len(seeds)),
                         "utility": out["utility"][0],
                         "excess_risk": out["excess_risk"][0],
+                        "mae": out["mae"][0],
                     }
                 )
             )
@@ -117,6 +118,9 @@ class OutputPerturbationAdapter(BlockAdapter):
 
     def nonprivate_utility(self, state: Any) -> float:
         return float(state.utility(state.theta[None, :])[0])
+
+    def nonprivate_mae(self, state: Any) -> float:
+        return float(state.mae(state.theta[None, :])[0])
 
     def notes(self, state: Any) -> tuple[str, ...]:
         model = "ridge regression" if state.task == "regression" else "multinomial logistic regression"
