@@ -627,10 +627,13 @@ def negotiate(
             k_answers.extend(hook(state, epsilon=eps_chosen, delta=delta_used, spec=result.spec))
     notes = [
         "Smallest ε (measured): where the mean curve meets the target (interpolated in log ε); "
-        "95% band, low / high: where the band's optimistic / pessimistic edge meets it.",
-        "Smallest ε (bound): the smallest ε on a fine log grid at which the theoretical bound meets the "
-        "target (rounded up); never = not met for ε ≤ 1000.",
+        "95% band, low / high: where the band's optimistic / pessimistic edge meets it."
     ]
+    if util_t and util_t[0].metric == "excess_risk":  # the only metric a theoretical bound speaks to
+        notes.append(
+            "Smallest ε (bound): the smallest ε on a fine log grid at which the theoretical bound meets the "
+            "target (rounded up); never = not met for ε ≤ 1000."
+        )
     if solve_for == "n":
         notes = [
             f"Smallest n: the fewest rows at which the measured curve at ε = {display.epsilon(eps_chosen)} meets "

@@ -344,3 +344,42 @@ def test_cli_solve_for_n_with_an_accuracy_target(capsys):
         for key in ("n_min", "n_min_lo", "n_min_hi"):
             va, vb = a[key], b[key]
             assert (va == "inf" and math.isinf(vb)) or va == pytest.approx(vb, rel=1e-12)
+
+
+def test_a_method_keeps_its_colour_across_the_negotiation_charts_and_bound_notes_only_for_excess_risk():
+    from dp_core.compare import make_spec, run_compare
+    from dp_core.compare.figures import compare_figure, learning_curve_figure, negotiation_figure
+
+    ds = load_dataset("diabetes")
+    # objective perturbation and Gaussian label noise share a default colour: one of them gets a spare on a
+    # chart that shows both, and must keep it on a chart that shows it alone
+    mechs = ["input_perturbation", "label_dp_bags"]
+    spec = make_spec(epsilons=(0.3, 2.0, 8.0), delta=1e-5, n_trials=3, seed=2, k=8, m=8, rho=0.5)
+    result = run_compare(ds, spec, mechanisms=mechs)
+    kw = {"mechanisms": mechs, "n_trials": 3, "seed": 2, "eps_min": 0.3, "eps_max": 8.0, "n_points": 3}
+    kw.update(k=8, m=8, rho=0.5)
+    ans = negotiate(ds, ["r2=0.2"], epsilon=1.0, result=result, solve_for="n", **kw)
+
+    def line_colours(fig):
+        out = {}
+        for tr in fig.data:
+            c = getattr(tr.line, "color", None) if getattr(tr, "mode", "") and "lines" in tr.mode else None
+            if tr.legendgroup and c:
+                out.setdefault(tr.legendgroup, c)
+        return out
+
+    whole = line_colours(compare_figure(result))
+    only_one = line_colours(compare_figure(result, methods=["gaussian_label"]))
+    assert only_one
+    curves = line_colours(learning_curve_figure(ans))
+    neg = line_colours(negotiation_figure(result, negotiate(ds, ["r2=0.2"], epsilon=1.0, result=result, **kw)))
+    assert whole and curves
+    for chart in (only_one, curves, neg):
+        for m, c in chart.items():
+            assert whole.get(m, c) == c, m
+    # colours stay distinct within a chart
+    assert len(set(whole.values())) == len(whole)
+    eps_ans = negotiate(ds, ["r2=0.2"], epsilon=1.0, result=result, **kw)
+    assert not any("(bound)" in n for n in eps_ans["notes"])
+    er = negotiate(ds, ["excess_risk=0.05"], epsilon=1.0, result=result, **kw)
+    assert any("Smallest ε (bound)" in n for n in er["notes"])

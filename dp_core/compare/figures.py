@@ -52,6 +52,15 @@ def _distinct_colors(methods: list[str]) -> dict[str, str]:
     return out
 
 
+def _method_colors(result) -> dict[str, str]:
+    """Each method's colour over the whole comparison (its methods in their order), so a method keeps its
+    colour whichever subset a chart shows: the ε chart, the negotiation and the learning curves agree."""
+    order = [m["method"] for m in result.methods]
+    if len(result.summary):
+        order += list(result.summary["method"])
+    return _distinct_colors(list(dict.fromkeys(order)))
+
+
 def _recolor(fig: go.Figure, colors: dict[str, str]) -> None:
     for tr in fig.data:
         m = tr.legendgroup
@@ -113,7 +122,7 @@ def compare_figure(
         y_title=METRIC_TITLES[metric],
         height=height,
     )
-    colors = _distinct_colors(list(dict.fromkeys(s["method"])))
+    colors = _method_colors(result)
     _recolor(fig, colors)
     # readable legend labels from the adapters (keep the trials count)
     for tr in fig.data:
@@ -121,8 +130,9 @@ def compare_figure(
             tr.name = f"{_label_for(result, tr.legendgroup)} ({tr.name.rsplit(' (', 1)[1]}"
     if y == "utility":
         ref = result.reference_utility
-        if math.isfinite(ref):  # a real trace over the epsilon range (a legend entry that draws)
-            eps = s["epsilon"].to_numpy(dtype=float)
+        # a real trace over the epsilon range (a legend entry that draws); the whole grid if no method is drawn
+        eps = (s if len(s) else result.summary)["epsilon"].to_numpy(dtype=float)
+        if math.isfinite(ref) and len(eps):
             fig.add_trace(
                 go.Scatter(
                     x=[float(eps.min()), float(eps.max())],
@@ -142,7 +152,8 @@ def compare_figure(
     elif y == "mae":
         ref = result.reference_mae
         if math.isfinite(ref):
-            eps = s["epsilon"].to_numpy(dtype=float)
+            eps = (s if len(s) else result.summary)["epsilon"].to_numpy(dtype=float)
+        if math.isfinite(ref) and len(eps):
             fig.add_trace(
                 go.Scatter(
                     x=[float(eps.min()), float(eps.max())],
@@ -228,7 +239,7 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
     target = answer["target"]
     y = _TARGET_COLUMN.get(target["metric"], "utility")
     fig = compare_figure(result, y=y, show_bounds=(y == "excess_risk"), height=height)
-    colors = _distinct_colors(list(dict.fromkeys(result.summary["method"]))) if len(result.summary) else {}
+    colors = _method_colors(result)
     metric = (
         "test MAE"
         if y == "mae"
@@ -249,7 +260,7 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
         fig,
         value,
         log_y=(y == "excess_risk"),
-        line={"color": "#D55E00", "width": 2},
+        line={"color": "#222222", "width": 2, "dash": "dashdot"},
         annotation_text=f"target: {metric} {relation} {display.number(value)}",
         # MAE: the curves fall onto the target from above on the right; the label sits clear of them on the left
         annotation_position="top left" if y == "mae" else "bottom right",
@@ -302,7 +313,7 @@ def learning_curve_figure(answer: dict, *, height: int = 520) -> go.Figure:
     lc = lc[np.isclose(lc["epsilon"], e)]
     labels = {r["method"]: r["label"] for r in answer["methods"]}
     by_method = {r["method"]: r for r in answer["methods"]}
-    colors = _distinct_colors(list(dict.fromkeys(lc["method"])))
+    colors = _distinct_colors(list(dict.fromkeys([r["method"] for r in answer["methods"]] + list(lc["method"]))))
     n_far = max(float(answer.get("n_answer", answer["n"])), float(answer["n"]))
     for r in answer["methods"]:
         v = r.get("n_min_hi", math.nan)
