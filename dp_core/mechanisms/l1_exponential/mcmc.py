@@ -430,10 +430,25 @@ def _rhat_parts(parts: NDArray[np.float64]) -> float:
 
 
 def _rank_normal(x: NDArray[np.float64]) -> NDArray[np.float64]:
-    from scipy.stats import rankdata  # imported here: scipy.stats is slow to import
+    """Normal scores ``Phi^-1((r - 3/8) / (S + 1/4))`` of the pooled average ranks r (ties share their mean rank).
 
-    r = rankdata(x, method="average").reshape(x.shape)
-    return ndtri((r - 0.375) / (x.size + 0.25))
+    The same numbers as ``ndtri((scipy.stats.rankdata(x, "average") - 0.375) / (x.size + 0.25))``: one
+    unstable sort (ties are averaged, so stability is not needed), the tie groups read off the sorted
+    values, and ``ndtri`` evaluated once per distinct value (rejected MCMC proposals repeat values).
+    """
+    flat = x.ravel()
+    size = flat.size
+    order = np.argsort(flat)
+    xs = flat[order]
+    new = np.empty(size, dtype=bool)
+    new[:1] = True
+    np.not_equal(xs[1:], xs[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    ends = np.append(starts[1:], size)
+    mean_rank = (starts + ends + 1) / 2.0  # 1-based ranks starts+1 .. ends
+    out = np.empty(size)
+    out[order] = np.repeat(ndtri((mean_rank - 0.375) / (size + 0.25)), ends - starts)
+    return out.reshape(x.shape)
 
 
 def split_rhat(chains: ArrayLike) -> float:
@@ -524,10 +539,41 @@ def bulk_ess(chains: ArrayLike) -> float:
     return effective_sample_size(_rank_normal(_split(_check_chains(chains))))
 
 
-def _diagnostics(trace_lp: NDArray[np.float64], trace_w: NDArray[np.float64]) -> tuple[tuple, list]:
-    """Rank-normalised split-R-hat and bulk ESS of the log target and of every coordinate."""
+def _diagnostics(
+    trace_lp: NDArray[np.float64],
+    trace_w: NDArray[np.float64],
+    *,
+    rhat_max: float | None = None,
+    ess_min: float | None = None,
+) -> tuple[tuple, list] | None:
+    """Rank-normalised split-R-hat and bulk ESS of the log target and of every coordinate.
+
+    The values are those of :func:`rank_normalized_rhat` and :func:`bulk_ess` (the bulk normal scores
+    are computed once and serve both). With ``rhat_max``/``ess_min`` (the early-stop check), returns
+    None as soon as one quantity fails ``R-hat <= rhat_max`` or ``ESS >= ess_min`` (the cheap bulk
+    R-hat first), and the full diagnostics only when every quantity passes.
+    """
+    check = rhat_max is not None
     qs = [trace_lp] + [trace_w[:, :, j] for j in range(trace_w.shape[2])]
-    return tuple(rank_normalized_rhat(q) for q in qs), [bulk_ess(q) for q in qs]
+    zs = []
+    for q in qs:
+        parts = _split(_check_chains(q))
+        z = _rank_normal(parts)
+        if check and _rhat_parts(z) > rhat_max:
+            return None
+        zs.append((parts, z))
+    rh, es = [], []
+    for parts, z in zs:
+        ess = effective_sample_size(z)
+        if check and ess < ess_min:
+            return None
+        folded = _rhat_parts(_rank_normal(np.abs(parts - np.median(parts))))
+        r = max(_rhat_parts(z), folded)
+        if check and r > rhat_max:
+            return None
+        rh.append(r)
+        es.append(ess)
+    return tuple(rh), es
 
 
 def _threaded(fn: CostGrad, threads: int, pool: ThreadPoolExecutor | None) -> CostGrad:
@@ -763,6 +809,7 @@ def mcmc_sample(
         win = 0
         buf: list = []
         chosen = spaces[0]
+        final = None
         for t in range(1, total + 1):
             space = spaces[t % len(spaces)] if t <= select_at else chosen
             kn = kernels[space]
@@ -832,17 +879,22 @@ def mcmc_sample(
                     and done >= STOP_MIN_SAMPLE
                     and (done - STOP_MIN_SAMPLE) % STOP_CHECK_EVERY == 0
                 ):
-                    rh, es = _diagnostics(trace_lp[:, :done], trace_w[:, :done])
-                    if max(rh) <= STOP_RHAT and min(es) >= STOP_ESS:
+                    passed = _diagnostics(
+                        trace_lp[:, :done], trace_w[:, :done], rhat_max=STOP_RHAT, ess_min=STOP_ESS
+                    )
+                    if passed is not None:
                         n_sample = done
                         trace_lp, trace_w = trace_lp[:, :done], trace_w[:, :done]
+                        final = passed
                         break
     finally:
         if pool is not None:
             pool.shutdown()
     wall = time.perf_counter() - t0
     ok_len = n_sample >= 4
-    if ok_len:
+    if final is not None:  # the early stop's check computed them on this very trace
+        rh_all, ess_all = final
+    elif ok_len:
         rh_all, ess_all = _diagnostics(trace_lp, trace_w)
     else:
         rh_all, ess_all = (math.nan,) * (d + 1), [math.nan] * (d + 1)
