@@ -95,6 +95,30 @@ def test_fast_sampler_kernel_matches_float64_surrogate(theta):
     assert np.max(np.abs(G - G64)) <= 2e-5 * np.max(np.abs(G64))
     S_old, G_old = mcmc_module._legacy_cost_grad(X, y, 0.1, theta)(W)
     np.testing.assert_allclose(S, S_old, rtol=2e-6)
+    # the product-tree kernel against the previous one (one float32 log per term, copysign)
+    S_prev, G_prev = mcmc_module._previous_cost_grad(X, y, 0.1, theta)(W)
+    np.testing.assert_allclose(S, S_prev, rtol=2e-6)
+    assert np.max(np.abs(G - G_prev)) <= 2e-5 * np.max(np.abs(G64))
+
+
+@pytest.mark.parametrize("n", [1, 31, 32, 33, 2049])
+def test_fast_sampler_kernel_padding_and_blocks(n, monkeypatch):
+    # n around the product group (32), and blocks of a few rows: padded columns add nothing
+    monkeypatch.setattr(mcmc_module, "_MCMC_BLOCK", 3 * 2080)
+    g = np.random.default_rng(n)
+    X = g.standard_normal((n, 3))
+    y = X @ [0.4, -0.2, 0.1] + g.standard_t(2, n)
+    W = g.uniform(-0.6, 0.6, (11, 3))
+    for theta in (1.05, 1.5, 2.0):
+        S, G = mcmc_module._fast_cost_grad(X, y, 0.7, theta)(W)
+        S64, G64 = surrogate_cost_and_grad(W, X, y, iota=0.7, theta=theta)
+        np.testing.assert_allclose(S, S64, rtol=2e-6, atol=1e-6)
+        np.testing.assert_allclose(G, G64, rtol=1e-4, atol=2e-5 * np.max(np.abs(G64)))
+        # a row's cost does not depend on the block it was computed in (its gradient, a BLAS product
+        # whose summation order follows the block's shape, only up to float32 rounding)
+        S1, G1 = mcmc_module._fast_cost_grad(X, y, 0.7, theta)(W[4:5])
+        assert S1[0] == S[4]
+        np.testing.assert_allclose(G1[0], G[4], rtol=1e-5, atol=1e-6 * np.max(np.abs(G64)))
 
 
 # --- (c) the early stop ----------------------------------------------------------------------------
