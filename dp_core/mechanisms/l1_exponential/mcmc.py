@@ -576,6 +576,12 @@ def _diagnostics(
     return tuple(rh), es
 
 
+#: Default threading of the sampler: a second thread only when every thread gets at least this many
+#: (chain x data row) terms per evaluation (about half a millisecond of work); below, the hand-over
+#: to the thread pool costs more than it saves, and on a shared machine more so.
+_THREAD_MIN_WORK = 1 << 18
+
+
 def _threaded(fn: CostGrad, threads: int, pool: ThreadPoolExecutor | None) -> CostGrad:
     def job(W):
         with single_threaded_blas():
@@ -722,7 +728,8 @@ def mcmc_sample(
     schedule : MCMCSchedule
     rng : seed or Generator
     n_threads : int, optional
-        Threads for the cost evaluation (default up to 2).
+        Threads for the cost evaluation (default: 2 on a machine with two or more cores when each thread
+        gets at least 2**18 chain x data-row terms per evaluation, else 1).
 
     Returns
     -------
@@ -773,9 +780,13 @@ def mcmc_sample(
     select_from = int(_WINDOWS[-1][0] * n_adapt)
     select_at = int(_WINDOWS[-1][1] * n_adapt) if windows else n_adapt
     g = as_generator(rng)
-    threads = (
-        max(1, min(2, os.cpu_count() or 1)) if n_threads is None else check_int("n_threads", n_threads, lo=1, hi=16)
-    )
+    if n_threads is None:
+        threads = max(1, min(2, os.cpu_count() or 1))
+        terms = getattr(cost_and_grad, "n_terms", None)  # data rows per evaluated point, when the kernel says
+        if terms is not None and K * terms < threads * _THREAD_MIN_WORK:
+            threads = 1  # too little work per thread: handing it over costs more than it saves
+    else:
+        threads = check_int("n_threads", n_threads, lo=1, hi=16)
     t0 = time.perf_counter()
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
     try:
@@ -1092,6 +1103,7 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
             G[start:stop] = (XsT @ q.T).T
         return S, G
 
+    cost_grad.n_terms = n  # type: ignore[attr-defined]  # work per point, read by mcmc_sample's threading
     return cost_grad
 
 
