@@ -173,6 +173,7 @@ def test_early_stopped_fast_preset_matches_exact_grid_law():
     grid = em_grid(ds.X, ds.y, m=m, **kw)
     res = em_mcmc(ds.X, ds.y, n_draws=K, schedule=MCMCSchedule.preset("fast"), rng=8, **kw)
     assert res.diagnostics.status == "converged" and res.diagnostics.n_sample < 600
+    assert res.diagnostics.rhat_max <= 1.01  # the fast preset's stop level
     P, p = grid.net.points[:, 0], grid.probabilities
     mean = float(p @ P)
     sd = float(np.sqrt(p @ (P - mean) ** 2))
@@ -186,3 +187,75 @@ def test_early_stopped_fast_preset_matches_exact_grid_law():
         frac = float(np.mean(draws <= xq))
         # Binomial(K, q)/K standard error, plus the mass of one grid cell (the grid CDF jumps by at most that)
         assert abs(frac - q) < 4 * math.sqrt(q * (1 - q) / K) + p.max(), (q, frac)
+
+
+# --- (e) the faster diagnostics give the same numbers ----------------------------------------------
+def test_rank_normal_scores_equal_scipy_average_ranks_with_ties():
+    from scipy.special import ndtri
+    from scipy.stats import rankdata
+
+    g = np.random.default_rng(12)
+    x = g.standard_normal((40, 90))
+    x[:, 1::3] = x[:, 0::3][:, : x[:, 1::3].shape[1]]  # repeated values within chains, as after rejections
+    x[5] = x[6]  # and across chains
+    x = np.round(x, 1)  # many ties
+    for arr in (x, g.standard_cauchy((7, 33))):
+        expected = ndtri((rankdata(arr, method="average").reshape(arr.shape) - 0.375) / (arr.size + 0.25))
+        np.testing.assert_array_equal(mcmc_module._rank_normal(arr), expected)
+
+
+def test_diagnostics_with_early_exit_agree_with_the_public_functions():
+    g = np.random.default_rng(3)
+    lp = g.standard_normal((16, 120)).cumsum(axis=1) * 0.05 + g.standard_normal((16, 120))
+    w = g.standard_normal((16, 120, 2))
+    rh, es = mcmc_module._diagnostics(lp, w)
+    qs = [lp, w[:, :, 0], w[:, :, 1]]
+    assert rh == tuple(rank_normalized_rhat(q) for q in qs)
+    assert es == [bulk_ess(q) for q in qs]
+    # the early-stop form returns None unless every quantity passes, else the same values
+    assert mcmc_module._diagnostics(lp, w, rhat_max=min(rh) - 1e-9, ess_min=0.0) is None
+    assert mcmc_module._diagnostics(lp, w, rhat_max=10.0, ess_min=max(es) + 1.0) is None
+    assert mcmc_module._diagnostics(lp, w, rhat_max=max(rh), ess_min=min(es)) == (rh, es)
+
+
+# --- (f) the early stop's level is a schedule setting -----------------------------------------------
+def test_stop_rhat_is_validated():
+    assert MCMCSchedule().stop_rhat == STOP_RHAT
+    # the library default preset stops at the R-hat its older fixed length reached; quick keeps 1.02
+    assert MCMCSchedule.preset("fast").stop_rhat == 1.01
+    assert MCMCSchedule.preset("quick").stop_rhat == MCMCSchedule.preset("spec").stop_rhat == STOP_RHAT
+    for bad in (0.99, 1.06, math.nan):
+        with pytest.raises(ValueError, match="stop_rhat must"):
+            MCMCSchedule(stop_rhat=bad)
+    with pytest.raises(TypeError, match="stop_rhat must be a real number"):
+        MCMCSchedule(stop_rhat="1.01")
+
+
+def test_a_stricter_stop_rhat_runs_longer_to_a_smaller_rhat():
+    X, y, kw = _small_problem()
+    loose = em_mcmc(X, y, n_draws=64, schedule=MCMCSchedule(n_adapt=150, n_sample=2000), rng=3, **kw)
+    strict_schedule = MCMCSchedule(n_adapt=150, n_sample=2000, stop_rhat=1.005)
+    strict = em_mcmc(X, y, n_draws=64, schedule=strict_schedule, rng=3, **kw)
+    assert strict.diagnostics.n_sample > loose.diagnostics.n_sample
+    assert strict.diagnostics.rhat_max <= 1.005 and strict.diagnostics.ess_min >= STOP_ESS
+    assert strict.diagnostics.n_sample < 2000  # it did stop early
+
+
+def test_threads_only_for_enough_work(monkeypatch):
+    # the same draws with one thread or two: only the threading (not the kernel's values) changes
+    X, y, kw = _small_problem()
+    calls = []
+    real = mcmc_module.ThreadPoolExecutor
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs.get("max_workers", args[0] if args else None))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(mcmc_module, "ThreadPoolExecutor", spy)
+    monkeypatch.setattr(mcmc_module.os, "cpu_count", lambda: 2)
+    sched = MCMCSchedule(n_adapt=20, n_sample=10, stop_early=False)
+    em_mcmc(X, y, n_draws=32, schedule=sched, rng=0, **kw)  # 32 x 400 terms: one thread
+    assert calls == []
+    monkeypatch.setattr(mcmc_module, "_THREAD_MIN_WORK", 1000)
+    em_mcmc(X, y, n_draws=32, schedule=sched, rng=0, **kw)  # now enough per thread
+    assert calls == [2]
