@@ -112,6 +112,7 @@ __all__ = [
     "convergence_status",
     "effective_sample_size",
     "em_mcmc",
+    "em_mcmc_sweep",
     "mcmc_sample",
     "rank_normalized_rhat",
     "release_status",
@@ -595,20 +596,28 @@ def _diagnostics(
 _THREAD_MIN_WORK = 1 << 18
 
 
-def _threaded(fn: CostGrad, threads: int, pool: ThreadPoolExecutor | None) -> CostGrad:
-    def job(W):
+def _threaded(fn: Callable, threads: int, pool: ThreadPoolExecutor | None) -> Callable:
+    """``fn`` with one BLAS thread, its rows split over ``threads`` threads; an optional second argument
+    (one scale per row, see :func:`_fast_cost_grad`) is split with them."""
+
+    def job(W, scales=None):
         with single_threaded_blas():
-            return fn(W)
+            return fn(W) if scales is None else fn(W, scales)
 
     if pool is None or threads <= 1:
         return job
 
-    def run(W):
+    def run(W, scales=None):
         k = W.shape[0]
         if k < 2 * threads:
-            return job(W)
+            return job(W, scales)
         b = np.linspace(0, k, threads + 1).astype(int)
-        parts = list(pool.map(lambda ab: job(W[ab[0] : ab[1]]), itertools.pairwise(b)))
+        parts = list(
+            pool.map(
+                lambda ab: job(W[ab[0] : ab[1]], None if scales is None else scales[ab[0] : ab[1]]),
+                itertools.pairwise(b),
+            )
+        )
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts], axis=0)
 
     return run
@@ -770,6 +779,28 @@ def mcmc_sample(
     k = check_positive("kappa", kappa_value)
     R = check_positive("radius", radius)
     schedule = MCMCSchedule() if schedule is None else schedule
+    return _run_chains(cost_and_grad, d, [(K, k, None)], R, schedule, as_generator(rng), n_threads)[0]
+
+
+def _run_chains(
+    cost_and_grad: Callable,
+    d: int,
+    groups: list,
+    R: float,
+    schedule: MCMCSchedule,
+    g: np.random.Generator,
+    n_threads: int | None,
+) -> list[MCMCResult]:
+    """The sampler of :func:`mcmc_sample` for one or more ensembles ("groups") run side by side.
+
+    ``groups`` lists ``(n_chains, kappa, scale)``: each group samples its own target
+    ``exp(-kappa S_scale(w))`` with its own kernels, adaptation, kernel choice, diagnostics and early
+    stop, exactly as if it ran alone; only the cost evaluations of all groups' proposals share one
+    call (``cost_and_grad(W, scales)`` with one scale per row when a scale is given, else
+    ``cost_and_grad(W)``), which saves the per-step overhead of running the groups one after another.
+    A group that stops early is left out of the later steps. With one group the draws are those of
+    the one-ensemble sampler (same random stream, same arithmetic).
+    """
     n_adapt, n_sample = schedule.lengths(d)
     mala = schedule.method == "mala"
     target = 0.574 if mala else 0.234
@@ -784,7 +815,17 @@ def mcmc_sample(
 
     # step after an update of M (M then approximates the target's covariance): Roberts-Rosenthal scales
     step_reset = (1.0 / d ** (1.0 / 3.0)) if mala else (2.38 / math.sqrt(d))
-    kernels = {s: _Kernel(s, d, first_step(s)) for s in spaces}
+    n_groups = len(groups)
+    sizes = [int(grp[0]) for grp in groups]
+    K = sum(sizes)
+    edges = np.concatenate([[0], np.cumsum(sizes)]).astype(int)
+    span = [slice(int(edges[i]), int(edges[i + 1])) for i in range(n_groups)]
+    chain_ids = [np.arange(edges[i], edges[i + 1]) for i in range(n_groups)]
+    kap = np.repeat(np.array([float(grp[1]) for grp in groups]), sizes)  # kappa of every chain
+    scale = None
+    if any(grp[2] is not None for grp in groups):
+        scale = np.repeat(np.array([1.0 if grp[2] is None else float(grp[2]) for grp in groups]), sizes)
+    kernels = [{sp: _Kernel(sp, d, first_step(sp)) for sp in spaces} for _ in range(n_groups)]
     windows = []
     if schedule.precondition and n_adapt > 0:
         windows = [(int(a * n_adapt), int(b * n_adapt)) for a, b in _WINDOWS]
@@ -792,7 +833,6 @@ def mcmc_sample(
     # kernels alternate until select_at, compared on their jumps from select_from on; then the best one runs alone
     select_from = int(_WINDOWS[-1][0] * n_adapt)
     select_at = int(_WINDOWS[-1][1] * n_adapt) if windows else n_adapt
-    g = as_generator(rng)
     if n_threads is None:
         threads = max(1, min(2, os.cpu_count() or 1))
         terms = getattr(cost_and_grad, "n_terms", None)  # data rows per evaluated point, when the kernel says
@@ -805,15 +845,20 @@ def mcmc_sample(
     try:
         f = _threaded(cost_and_grad, threads, pool)
 
-        def evaluate(space, X):
+        def cost(W, rows):
+            return f(W) if scale is None else f(W, scale[rows])
+
+        def evaluate(space, X, rows):
             """Log target and gradient in the kernel's coordinates, and the point, log target and gradient in w."""
+            k = kap[rows]
+            kc = k[:, None]
             if space == "ball":
-                S, G = f(X)
-                return -k * S, -k * G, X, -k * S, -k * G
+                S, G = cost(X, rows)
+                return -k * S, -kc * G, X, -k * S, -kc * G
             W = ball.to_w(X)
-            S, G = f(W)
+            S, G = cost(W, rows)
             lj, glj = ball.log_jacobian(X)
-            return -k * S + lj, ball.pullback(X, -k * G) + glj, W, -k * S, -k * G
+            return -k * S + lj, ball.pullback(X, -kc * G) + glj, W, -k * S, -kc * G
 
         def in_coordinates(space, W, LW, GLW):
             if space == "ball":
@@ -824,124 +869,166 @@ def mcmc_sample(
 
         # the state is kept in w (with its log target and gradient); each kernel maps it to its coordinates
         w = _uniform_ball(g, K, d, R) if schedule.init == "overdispersed" else np.zeros((K, d))
-        S, G = f(w)
-        lw, glw = -k * S, -k * G
-        trace_lp = np.empty((K, n_sample))
-        trace_w = np.empty((K, n_sample, d))
-        n_acc = 0
+        all_rows = np.arange(K)
+        S, G = cost(w, all_rows)
+        lw, glw = -kap * S, -kap[:, None] * G
+        trace_lp = [np.empty((sizes[i], n_sample)) for i in range(n_groups)]
+        trace_w = [np.empty((sizes[i], n_sample, d)) for i in range(n_groups)]
+        lengths = [n_sample] * n_groups
+        n_acc = [0] * n_groups
+        final: list = [None] * n_groups
+        running = [True] * n_groups
         total = n_adapt + n_sample
         win = 0
-        buf: list = []
-        chosen = spaces[0]
-        final = None
+        buf: list = [[] for _ in range(n_groups)]
+        chosen = [spaces[0]] * n_groups
         for t in range(1, total + 1):
-            space = spaces[t % len(spaces)] if t <= select_at else chosen
-            kn = kernels[space]
-            h = math.exp(kn.log_step)
-            z = g.standard_normal((K, d))
-            x, lp, gl = in_coordinates(space, w, lw, glw)
-            noise = z @ kn.L.T
-            if mala:
-                xp = x + 0.5 * h * (gl @ kn.M) + math.sqrt(h) * noise
-            else:
-                xp = x + h * noise
-            if space == "ball":
-                inside = np.einsum("ij,ij->i", xp, xp) <= R * R
-            else:
-                inside = np.isfinite(xp).all(axis=1)
+            active = [i for i in range(n_groups) if running[i]]
+            space_of = {i: (spaces[t % len(spaces)] if t <= select_at else chosen[i]) for i in active}
+            z_all = g.standard_normal((sum(sizes[i] for i in active), d))
+            z_at, pos = {}, 0
+            for i in active:
+                z_at[i] = z_all[pos : pos + sizes[i]]
+                pos += sizes[i]
             accept = np.zeros(K, dtype=bool)
-            idx = np.flatnonzero(inside)
             w_old = w.copy() if (select_from < t <= select_at and len(spaces) > 1) else None
-            if idx.size:
-                lpp, glp, Wp, LWp, GLWp = evaluate(space, xp[idx])
+            for space in spaces:
+                members = [i for i in active if space_of[i] == space]
+                if not members:
+                    continue
+                one = len(members) == n_groups
+                rows = all_rows if one else np.concatenate([chain_ids[i] for i in members])
+                if one:
+                    x, lp, gl = in_coordinates(space, w, lw, glw)
+                    z = z_all
+                else:
+                    x, lp, gl = in_coordinates(space, w[rows], lw[rows], glw[rows])
+                    z = np.concatenate([z_at[i] for i in members])
+                xp = np.empty_like(x)
+                local, pos = [], 0
+                for i in members:
+                    kn = kernels[i][space]
+                    h = math.exp(kn.log_step)
+                    loc = slice(pos, pos + sizes[i]) if not one else span[i]
+                    local.append((loc, kn, h))
+                    noise = z[loc] @ kn.L.T
+                    if mala:
+                        xp[loc] = x[loc] + 0.5 * h * (gl[loc] @ kn.M) + math.sqrt(h) * noise
+                    else:
+                        xp[loc] = x[loc] + h * noise
+                    pos += sizes[i]
+                if space == "ball":
+                    inside = np.einsum("ij,ij->i", xp, xp) <= R * R
+                else:
+                    inside = np.isfinite(xp).all(axis=1)
+                idx = np.flatnonzero(inside)
+                if not idx.size:
+                    continue
+                lpp, glp, Wp, LWp, GLWp = evaluate(space, xp[idx], rows[idx])
                 log_alpha = lpp - lp[idx]
                 if mala:
-                    back = (x[idx] - xp[idx] - 0.5 * h * (glp @ kn.M)) @ kn.Linv.T
-                    log_alpha += -np.einsum("ij,ij->i", back, back) / (2.0 * h) + 0.5 * np.einsum(
-                        "ij,ij->i", z[idx], z[idx]
-                    )
+                    for loc, kn, h in local:
+                        a, b = np.searchsorted(idx, [loc.start, loc.stop])
+                        if a == b:
+                            continue
+                        ii = idx[a:b]
+                        back = (x[ii] - xp[ii] - 0.5 * h * (glp[a:b] @ kn.M)) @ kn.Linv.T
+                        log_alpha[a:b] += -np.einsum("ij,ij->i", back, back) / (2.0 * h) + 0.5 * np.einsum(
+                            "ij,ij->i", z[ii], z[ii]
+                        )
                 u = g.random(idx.size)
                 with np.errstate(invalid="ignore"):
                     ok = np.log(u) < log_alpha
-                sel = idx[ok]
+                sel = rows[idx[ok]]
                 accept[sel] = True
                 w[sel] = Wp[ok]
                 lw[sel] = LWp[ok]
                 glw[sel] = GLWp[ok]
-            rate = accept.mean()
-            if t <= n_adapt:
-                kn.t_local += 1
-                kn.log_step += max(0.02, 1.0 / math.sqrt(kn.t_local)) * (rate - target)
-                if w_old is not None:
-                    sd = w_old.std(axis=0)
-                    sd = np.where(sd > 0, sd, 1.0)
-                    kn.jump += float(np.mean(np.sum(((w - w_old) / sd) ** 2, axis=1)))
-                    kn.moves += 1
-                if win < len(windows):
-                    a, b = windows[win]
-                    if a < t <= b:
-                        buf.append(w.copy())
-                    if t == b:
-                        pooled = np.concatenate(buf, axis=0)
-                        buf = []
-                        win += 1
-                        for other in kernels.values():
+            in_window = win < len(windows) and windows[win][0] < t <= windows[win][1]
+            window_ends = win < len(windows) and t == windows[win][1]
+            for i in active:
+                sp_i = span[i]
+                rate = accept[sp_i].mean()
+                if t <= n_adapt:
+                    kn = kernels[i][space_of[i]]
+                    kn.t_local += 1
+                    kn.log_step += max(0.02, 1.0 / math.sqrt(kn.t_local)) * (rate - target)
+                    if w_old is not None:
+                        sd = w_old[sp_i].std(axis=0)
+                        sd = np.where(sd > 0, sd, 1.0)
+                        kn.jump += float(np.mean(np.sum(((w[sp_i] - w_old[sp_i]) / sd) ** 2, axis=1)))
+                        kn.moves += 1
+                    if in_window:
+                        buf[i].append(w[sp_i].copy())
+                    if window_ends:
+                        pooled = np.concatenate(buf[i], axis=0)
+                        buf[i] = []
+                        for other in kernels[i].values():
                             C = _shrunk_covariance(pooled if other.space == "ball" else ball.from_w(pooled))
                             if C is not None:
                                 other.set_metric(C, step_reset)
-                if t == select_at and len(spaces) > 1:
-                    chosen = max(spaces, key=lambda s: kernels[s].jump / max(kernels[s].moves, 1))
-            else:
-                n_acc += int(accept.sum())
-                s = t - n_adapt - 1
-                trace_lp[:, s] = lw
-                trace_w[:, s] = w
-                done = s + 1
-                if (
-                    schedule.stop_early
-                    and done < n_sample
-                    and done >= STOP_MIN_SAMPLE
-                    and (done - STOP_MIN_SAMPLE) % STOP_CHECK_EVERY == 0
-                ):
-                    passed = _diagnostics(
-                        trace_lp[:, :done], trace_w[:, :done], rhat_max=schedule.stop_rhat, ess_min=STOP_ESS
-                    )
-                    if passed is not None:
-                        n_sample = done
-                        trace_lp, trace_w = trace_lp[:, :done], trace_w[:, :done]
-                        final = passed
-                        break
+                    if t == select_at and len(spaces) > 1:
+                        ks = kernels[i]
+                        chosen[i] = max(spaces, key=lambda sp, ks=ks: ks[sp].jump / max(ks[sp].moves, 1))
+                else:
+                    n_acc[i] += int(accept[sp_i].sum())
+                    s = t - n_adapt - 1
+                    trace_lp[i][:, s] = lw[sp_i]
+                    trace_w[i][:, s] = w[sp_i]
+                    done = s + 1
+                    if (
+                        schedule.stop_early
+                        and done < n_sample
+                        and done >= STOP_MIN_SAMPLE
+                        and (done - STOP_MIN_SAMPLE) % STOP_CHECK_EVERY == 0
+                    ):
+                        passed = _diagnostics(
+                            trace_lp[i][:, :done], trace_w[i][:, :done], rhat_max=schedule.stop_rhat, ess_min=STOP_ESS
+                        )
+                        if passed is not None:
+                            lengths[i] = done
+                            trace_lp[i], trace_w[i] = trace_lp[i][:, :done], trace_w[i][:, :done]
+                            final[i] = passed
+                            running[i] = False
+            if window_ends:
+                win += 1
+            if not any(running):
+                break
     finally:
         if pool is not None:
             pool.shutdown()
     wall = time.perf_counter() - t0
-    ok_len = n_sample >= 4
-    if final is not None:  # the early stop's check computed them on this very trace
-        rh_all, ess_all = final
-    elif ok_len:
-        rh_all, ess_all = _diagnostics(trace_lp, trace_w)
-    else:
-        rh_all, ess_all = (math.nan,) * (d + 1), [math.nan] * (d + 1)
-    rh_lp, rh_c, ess_lp = rh_all[0], tuple(rh_all[1:]), ess_all[0]
-    kc = kernels[chosen]
-    diag = MCMCDiagnostics(
-        method=schedule.method,
-        n_chains=K,
-        n_adapt=n_adapt,
-        n_sample=n_sample,
-        acceptance=n_acc / (K * n_sample) if n_sample else math.nan,
-        step_size=math.exp(kc.log_step),
-        rhat_logp=rh_lp,
-        rhat_coords=rh_c,
-        rhat_max=math.nan if any(math.isnan(v) for v in rh_all) else max(rh_all),
-        ess_logp=ess_lp,
-        ess_min=min(ess_all) if ok_len else math.nan,
-        wall_time=wall,
-        preconditioned=kc.preconditioned,
-        init=schedule.init,
-        parametrisation=chosen,
-    )
-    return MCMCResult(draws=w.copy(), diagnostics=diag, trace_logp=trace_lp)
+    out = []
+    for i in range(n_groups):
+        m = lengths[i]
+        ok_len = m >= 4
+        if final[i] is not None:  # the early stop's check computed them on this very trace
+            rh_all, ess_all = final[i]
+        elif ok_len:
+            rh_all, ess_all = _diagnostics(trace_lp[i], trace_w[i])
+        else:
+            rh_all, ess_all = (math.nan,) * (d + 1), [math.nan] * (d + 1)
+        rh_lp, rh_c, ess_lp = rh_all[0], tuple(rh_all[1:]), ess_all[0]
+        kc = kernels[i][chosen[i]]
+        diag = MCMCDiagnostics(
+            method=schedule.method,
+            n_chains=sizes[i],
+            n_adapt=n_adapt,
+            n_sample=m,
+            acceptance=n_acc[i] / (sizes[i] * m) if m else math.nan,
+            step_size=math.exp(kc.log_step),
+            rhat_logp=rh_lp,
+            rhat_coords=rh_c,
+            rhat_max=math.nan if any(math.isnan(v) for v in rh_all) else max(rh_all),
+            ess_logp=ess_lp,
+            ess_min=min(ess_all) if ok_len else math.nan,
+            wall_time=wall * sizes[i] / K,
+            preconditioned=kc.preconditioned,
+            init=schedule.init,
+            parametrisation=chosen[i],
+        )
+        out.append(MCMCResult(draws=w[span[i]].copy(), diagnostics=diag, trace_logp=trace_lp[i]))
+    return out
 
 
 def em_mcmc(
@@ -1008,6 +1095,59 @@ def em_mcmc(
     )
 
 
+def em_mcmc_sweep(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    epsilons: ArrayLike,
+    theta: float,
+    iotas: ArrayLike,
+    radius: float = 1.0,
+    convention: str = "tight",
+    n_draws: int = 100,
+    schedule: MCMCSchedule | None = None,
+    rng: RngLike = None,
+    n_threads: int | None = None,
+) -> list[MCMCResult]:
+    """:func:`em_mcmc` at several privacy budgets at once (one result per ``epsilons[i]``, truncation ``iotas[i]``).
+
+    Each budget gets its own ``n_draws`` chains with their own target ``exp(-kappa_i S_i(w))``,
+    adaptation, kernel choice, diagnostics and early stop (:func:`_run_chains`): the same sampler as
+    :func:`em_mcmc`, run side by side so that one cost evaluation per step serves every budget's
+    proposals (the comparison sweep's per-step overhead is paid once instead of once per ε). The
+    chains start uniformly on W, independently of the data, like :func:`em_mcmc`'s. The random stream
+    is shared, so the draws are not those of separate :func:`em_mcmc` calls (their law is the same).
+
+    Examples
+    --------
+    >>> g = np.random.default_rng(0); X = g.standard_normal((200, 2)); y = X @ [0.3, -0.2]
+    >>> rs = em_mcmc_sweep(X, y, epsilons=[0.5, 2.0], theta=1.5, iotas=[0.4, 0.3], n_draws=8,
+    ...                    schedule=MCMCSchedule(n_adapt=50, n_sample=50), rng=1)
+    >>> [r.draws.shape for r in rs], rs[0].label.startswith("approximate sampler")
+    ([(8, 2), (8, 2)], True)
+    """
+    X, y = check_Xy(X, y, min_rows=1)
+    theta = check_theta(theta)
+    check_choice("convention", convention, CONVENTIONS)
+    eps = [float(e) for e in np.atleast_1d(np.asarray(epsilons, dtype=float))]
+    io = [check_positive("iota", float(v)) for v in np.atleast_1d(np.asarray(iotas, dtype=float))]
+    if not eps or len(eps) != len(io):
+        raise ValueError(f"epsilons and iotas must have the same positive length, got {len(eps)} and {len(io)}.")
+    kappas = []
+    for e in eps:
+        k = kappa(e, theta, convention)
+        if math.isinf(k):
+            raise ValueError("epsilon must be finite for the MCMC sampler, got inf; use the non-private fit (lad_fit).")
+        convention_guarantee(e, theta, convention)
+        kappas.append(check_positive("kappa", k))
+    K = check_int("n_draws", n_draws, lo=2, hi=100_000)
+    R = check_positive("radius", radius)
+    schedule = MCMCSchedule() if schedule is None else schedule
+    groups = [(K, k, None if i == 0 else io[i] / io[0]) for i, k in enumerate(kappas)]
+    cost = _fast_cost_grad(X, y, io[0], theta)
+    return _run_chains(cost, X.shape[1], groups, R, schedule, as_generator(rng), n_threads)
+
+
 def _legacy_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float, theta: float) -> CostGrad:
     """The sampler's earlier cost function (generic blocked evaluation in float32), kept for the
     before/after benchmark ``benchmarks/bench_l1_sampler.py`` and as a cross-check in the tests."""
@@ -1051,6 +1191,11 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
 
     The rows are padded with zero columns up to a multiple of the group (factor ``g = theta``,
     counted in ``n log theta``; zero rows of ``theta iota X``, so no gradient).
+
+    The returned function takes an optional second argument ``scales`` (one per row of W): row ``r``
+    is then evaluated with the truncation scale ``scales[r] * iota`` (``[s w, s] @ [iota X, -iota y]^T``
+    and the gradient times ``s``), so several truncation scales share one call (:func:`em_mcmc_sweep`).
+    A scale of exactly 1 gives the same numbers as no scale.
     """
     n, d = X.shape
     group = _PRODUCT_GROUP
@@ -1066,11 +1211,16 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
     offset = n_pad * math.log(float(th))
     rows = max(1, _MCMC_BLOCK // n_pad)
 
-    def cost_grad(W):
+    def cost_grad(W, scales=None):
         W = np.asarray(W, dtype=np.float64)
         k = W.shape[0]
         WA = np.ones((k, d + 1), dtype=np.float32)
-        WA[:, :d] = W
+        if scales is None:
+            WA[:, :d] = W
+        else:
+            scales = np.asarray(scales, dtype=np.float64)
+            WA[:, :d] = W * scales[:, None]
+            WA[:, d] = scales
         S = np.empty(k)
         G = np.empty((k, d))
         m = min(rows, k)
@@ -1114,6 +1264,8 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
                 src, dst, h = dst, src, half
             S[start:stop] = offset - np.log(src[:, :h], dtype=np.float64).sum(axis=1)
             G[start:stop] = (XsT @ q.T).T
+        if scales is not None:
+            G *= scales[:, None]
         return S, G
 
     cost_grad.n_terms = n  # type: ignore[attr-defined]  # work per point, read by mcmc_sample's threading
