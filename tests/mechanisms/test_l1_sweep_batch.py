@@ -63,6 +63,43 @@ def test_one_budget_gives_exactly_em_mcmc(reparam):
 
 
 # --- (c) side by side, each budget samples its own exact law -----------------------------------------
+def _assert_exact_law(draws, grid, K, m, label):
+    """Mean, spread and three quantiles of 1-d draws against the exact grid law (4 standard errors)."""
+    half_cell = 1.0 / m
+    P, p = grid.net.points[:, 0], grid.probabilities
+    mean = float(p @ P)
+    sd = float(np.sqrt(p @ (P - mean) ** 2))
+    assert abs(draws.mean() - mean) < 4 * sd / math.sqrt(K) + half_cell, (label, draws.mean(), mean)
+    kurt = float(p @ (P - mean) ** 4) / sd**4
+    assert abs(draws.std(ddof=1) / sd - 1) < 4 * math.sqrt((kurt - 1) / (4 * K)) + half_cell / sd, label
+    order = np.argsort(P)
+    cdf = np.cumsum(p[order])
+    for q in (0.1, 0.5, 0.9):
+        xq = P[order][np.searchsorted(cdf, q)]
+        lo = float(np.mean(draws <= xq - half_cell))
+        hi = float(np.mean(draws <= xq + half_cell))
+        tol = 4 * math.sqrt(q * (1 - q) / K)
+        assert lo - tol <= q <= hi + tol, (label, q, lo, hi)
+    return sd
+
+
+def test_budgets_in_different_kernels_and_lengths_sample_their_exact_laws():
+    # the target of the small budget sits against the boundary of W (tanh kernel), the large one inside
+    # (ball kernel); they also stop at different lengths: the mixed path of the side-by-side sampler
+    ds = make_heavy_tailed(500, d=1, seed=2)
+    X, y = ds.X * 3.0, ds.y * 3.0 + 2.5
+    eps, iotas, m, K = [0.3, 5.0], [0.3, 0.1], 400, 400
+    runs = em_mcmc_sweep(
+        X, y, epsilons=eps, theta=1.5, iotas=iotas, n_draws=K, schedule=MCMCSchedule.preset("quick"), rng=2
+    )
+    assert [r.diagnostics.parametrisation for r in runs] == ["tanh", "ball"]
+    assert runs[0].diagnostics.n_sample != runs[1].diagnostics.n_sample
+    for e, io, res in zip(eps, iotas, runs):
+        assert res.diagnostics.status == "converged"
+        grid = em_grid(X, y, epsilon=e, theta=1.5, iota=io, m=m)
+        _assert_exact_law(res.draws[:, 0], grid, K, m, e)
+
+
 def test_budgets_side_by_side_sample_their_exact_laws():
     # d = 1: the exact grid law is computed on a fine grid; three budgets with different kappa and iota
     ds = make_heavy_tailed(500, d=1, seed=0)
@@ -70,7 +107,6 @@ def test_budgets_side_by_side_sample_their_exact_laws():
     runs = em_mcmc_sweep(
         ds.X, ds.y, epsilons=eps, theta=1.5, iotas=iotas, n_draws=K, schedule=MCMCSchedule.preset("quick"), rng=2
     )
-    half_cell = 1.0 / m
     spreads = []
     for e, io, res in zip(eps, iotas, runs):
         dg = res.diagnostics
@@ -80,22 +116,7 @@ def test_budgets_side_by_side_sample_their_exact_laws():
         assert dg.rhat_logp == pytest.approx(rank_normalized_rhat(res.trace_logp), rel=1e-12)
         assert dg.ess_logp == pytest.approx(bulk_ess(res.trace_logp), rel=1e-12)
         grid = em_grid(ds.X, ds.y, epsilon=e, theta=1.5, iota=io, m=m)
-        P, p = grid.net.points[:, 0], grid.probabilities
-        mean = float(p @ P)
-        sd = float(np.sqrt(p @ (P - mean) ** 2))
-        spreads.append(sd)
-        draws = res.draws[:, 0]
-        assert abs(draws.mean() - mean) < 4 * sd / math.sqrt(K) + half_cell, (e, draws.mean(), mean)
-        kurt = float(p @ (P - mean) ** 4) / sd**4
-        assert abs(draws.std(ddof=1) / sd - 1) < 4 * math.sqrt((kurt - 1) / (4 * K)) + half_cell / sd
-        order = np.argsort(P)
-        cdf = np.cumsum(p[order])
-        for q in (0.1, 0.5, 0.9):
-            xq = P[order][np.searchsorted(cdf, q)]
-            lo = float(np.mean(draws <= xq - half_cell))
-            hi = float(np.mean(draws <= xq + half_cell))
-            tol = 4 * math.sqrt(q * (1 - q) / K)
-            assert lo - tol <= q <= hi + tol, (e, q, lo, hi)
+        spreads.append(_assert_exact_law(res.draws[:, 0], grid, K, m, e))
     # power: the three laws differ (a larger budget concentrates), so mixing them up would fail above
     assert spreads[0] > 1.5 * spreads[2]
 
