@@ -95,6 +95,30 @@ def test_fast_sampler_kernel_matches_float64_surrogate(theta):
     assert np.max(np.abs(G - G64)) <= 2e-5 * np.max(np.abs(G64))
     S_old, G_old = mcmc_module._legacy_cost_grad(X, y, 0.1, theta)(W)
     np.testing.assert_allclose(S, S_old, rtol=2e-6)
+    # the product-tree kernel against the previous one (one float32 log per term, copysign)
+    S_prev, G_prev = mcmc_module._previous_cost_grad(X, y, 0.1, theta)(W)
+    np.testing.assert_allclose(S, S_prev, rtol=2e-6)
+    assert np.max(np.abs(G - G_prev)) <= 2e-5 * np.max(np.abs(G64))
+
+
+@pytest.mark.parametrize("n", [1, 31, 32, 33, 2049])
+def test_fast_sampler_kernel_padding_and_blocks(n, monkeypatch):
+    # n around the product group (32), and blocks of a few rows: padded columns add nothing
+    monkeypatch.setattr(mcmc_module, "_MCMC_BLOCK", 3 * 2080)
+    g = np.random.default_rng(n)
+    X = g.standard_normal((n, 3))
+    y = X @ [0.4, -0.2, 0.1] + g.standard_t(2, n)
+    W = g.uniform(-0.6, 0.6, (11, 3))
+    for theta in (1.05, 1.5, 2.0):
+        S, G = mcmc_module._fast_cost_grad(X, y, 0.7, theta)(W)
+        S64, G64 = surrogate_cost_and_grad(W, X, y, iota=0.7, theta=theta)
+        np.testing.assert_allclose(S, S64, rtol=2e-6, atol=1e-6)
+        np.testing.assert_allclose(G, G64, rtol=1e-4, atol=2e-5 * np.max(np.abs(G64)))
+        # a row's cost does not depend on the block it was computed in (its gradient, a BLAS product
+        # whose summation order follows the block's shape, only up to float32 rounding)
+        S1, G1 = mcmc_module._fast_cost_grad(X, y, 0.7, theta)(W[4:5])
+        assert S1[0] == S[4]
+        np.testing.assert_allclose(G1[0], G[4], rtol=1e-5, atol=1e-6 * np.max(np.abs(G64)))
 
 
 # --- (c) the early stop ----------------------------------------------------------------------------
@@ -149,6 +173,7 @@ def test_early_stopped_fast_preset_matches_exact_grid_law():
     grid = em_grid(ds.X, ds.y, m=m, **kw)
     res = em_mcmc(ds.X, ds.y, n_draws=K, schedule=MCMCSchedule.preset("fast"), rng=8, **kw)
     assert res.diagnostics.status == "converged" and res.diagnostics.n_sample < 600
+    assert res.diagnostics.rhat_max <= 1.01  # the fast preset's stop level
     P, p = grid.net.points[:, 0], grid.probabilities
     mean = float(p @ P)
     sd = float(np.sqrt(p @ (P - mean) ** 2))
@@ -162,3 +187,75 @@ def test_early_stopped_fast_preset_matches_exact_grid_law():
         frac = float(np.mean(draws <= xq))
         # Binomial(K, q)/K standard error, plus the mass of one grid cell (the grid CDF jumps by at most that)
         assert abs(frac - q) < 4 * math.sqrt(q * (1 - q) / K) + p.max(), (q, frac)
+
+
+# --- (e) the faster diagnostics give the same numbers ----------------------------------------------
+def test_rank_normal_scores_equal_scipy_average_ranks_with_ties():
+    from scipy.special import ndtri
+    from scipy.stats import rankdata
+
+    g = np.random.default_rng(12)
+    x = g.standard_normal((40, 90))
+    x[:, 1::3] = x[:, 0::3][:, : x[:, 1::3].shape[1]]  # repeated values within chains, as after rejections
+    x[5] = x[6]  # and across chains
+    x = np.round(x, 1)  # many ties
+    for arr in (x, g.standard_cauchy((7, 33))):
+        expected = ndtri((rankdata(arr, method="average").reshape(arr.shape) - 0.375) / (arr.size + 0.25))
+        np.testing.assert_array_equal(mcmc_module._rank_normal(arr), expected)
+
+
+def test_diagnostics_with_early_exit_agree_with_the_public_functions():
+    g = np.random.default_rng(3)
+    lp = g.standard_normal((16, 120)).cumsum(axis=1) * 0.05 + g.standard_normal((16, 120))
+    w = g.standard_normal((16, 120, 2))
+    rh, es = mcmc_module._diagnostics(lp, w)
+    qs = [lp, w[:, :, 0], w[:, :, 1]]
+    assert rh == tuple(rank_normalized_rhat(q) for q in qs)
+    assert es == [bulk_ess(q) for q in qs]
+    # the early-stop form returns None unless every quantity passes, else the same values
+    assert mcmc_module._diagnostics(lp, w, rhat_max=min(rh) - 1e-9, ess_min=0.0) is None
+    assert mcmc_module._diagnostics(lp, w, rhat_max=10.0, ess_min=max(es) + 1.0) is None
+    assert mcmc_module._diagnostics(lp, w, rhat_max=max(rh), ess_min=min(es)) == (rh, es)
+
+
+# --- (f) the early stop's level is a schedule setting -----------------------------------------------
+def test_stop_rhat_is_validated():
+    assert MCMCSchedule().stop_rhat == STOP_RHAT
+    # the library default preset stops at the R-hat its older fixed length reached; quick keeps 1.02
+    assert MCMCSchedule.preset("fast").stop_rhat == 1.01
+    assert MCMCSchedule.preset("quick").stop_rhat == MCMCSchedule.preset("spec").stop_rhat == STOP_RHAT
+    for bad in (0.99, 1.06, math.nan):
+        with pytest.raises(ValueError, match="stop_rhat must"):
+            MCMCSchedule(stop_rhat=bad)
+    with pytest.raises(TypeError, match="stop_rhat must be a real number"):
+        MCMCSchedule(stop_rhat="1.01")
+
+
+def test_a_stricter_stop_rhat_runs_longer_to_a_smaller_rhat():
+    X, y, kw = _small_problem()
+    loose = em_mcmc(X, y, n_draws=64, schedule=MCMCSchedule(n_adapt=150, n_sample=2000), rng=3, **kw)
+    strict_schedule = MCMCSchedule(n_adapt=150, n_sample=2000, stop_rhat=1.005)
+    strict = em_mcmc(X, y, n_draws=64, schedule=strict_schedule, rng=3, **kw)
+    assert strict.diagnostics.n_sample > loose.diagnostics.n_sample
+    assert strict.diagnostics.rhat_max <= 1.005 and strict.diagnostics.ess_min >= STOP_ESS
+    assert strict.diagnostics.n_sample < 2000  # it did stop early
+
+
+def test_threads_only_for_enough_work(monkeypatch):
+    # the same draws with one thread or two: only the threading (not the kernel's values) changes
+    X, y, kw = _small_problem()
+    calls = []
+    real = mcmc_module.ThreadPoolExecutor
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs.get("max_workers", args[0] if args else None))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(mcmc_module, "ThreadPoolExecutor", spy)
+    monkeypatch.setattr(mcmc_module.os, "cpu_count", lambda: 2)
+    sched = MCMCSchedule(n_adapt=20, n_sample=10, stop_early=False)
+    em_mcmc(X, y, n_draws=32, schedule=sched, rng=0, **kw)  # 32 x 400 terms: one thread
+    assert calls == []
+    monkeypatch.setattr(mcmc_module, "_THREAD_MIN_WORK", 1000)
+    em_mcmc(X, y, n_draws=32, schedule=sched, rng=0, **kw)  # now enough per thread
+    assert calls == [2]

@@ -63,6 +63,11 @@ class L1ExponentialAdapter(Adapter):
     mcmc_preset = "quick"
     mcmc_schedule = None
 
+    #: MCMC mode: up to this many ε run side by side as one chain ensemble (``em_mcmc_sweep``: each ε
+    #: keeps its own chains, adaptation and diagnostics; one cost evaluation per step serves them all),
+    #: one block of the executor per group of ε (progress and cancellation between blocks).
+    mcmc_batch = 4
+
     def _methods(self, mode: str, runs: dict | None = None) -> tuple[MethodInfo, ...]:
         if mode == "grid":
             return (
@@ -196,15 +201,25 @@ class L1ExponentialAdapter(Adapter):
         W = np.atleast_2d(W)
         return state.label_scale * np.mean(np.abs(state.X_test @ W.T - state.y_test[:, None]), axis=0)
 
-    def _epsilon_block(self, state: _State, T: int, job: tuple) -> tuple[pd.DataFrame, dict | None]:
-        """The ``T`` draws at one epsilon (one block of the executor) and the sampler's diagnostics."""
+    def _epsilon_block(
+        self, state: _State, T: int, job: tuple, drawn: tuple | None = None
+    ) -> tuple[pd.DataFrame, dict | None]:
+        """The ``T`` draws at one epsilon (one block of the executor) and the sampler's diagnostics.
+
+        ``drawn``: the draws and diagnostics already sampled (by :meth:`_mcmc_block`), else sampled here.
+        """
         from .lad import l1_risk
 
         e, seed = job
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            fit, diag = self._estimator(e).run(state.X, state.y, rng=as_generator(seed), n_draws=T, diagnostics=True)
-        W = fit.draws[:T]
+        if drawn is None:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                fit, diag = self._estimator(e).run(
+                    state.X, state.y, rng=as_generator(seed), n_draws=T, diagnostics=True
+                )
+            W, mcmc = fit.draws[:T], (diag.mcmc.as_dict() if diag.mcmc is not None else None)
+        else:
+            W, mcmc = drawn
         excess = np.atleast_1d(l1_risk(W, state.X, state.y)) - state.lad_objective
         frame = pd.DataFrame(
             {
@@ -216,20 +231,64 @@ class L1ExponentialAdapter(Adapter):
                 "mae": self._mae(state, W),
             }
         )
-        return frame, (diag.mcmc.as_dict() if diag.mcmc is not None else None)
+        return frame, mcmc
+
+    def _mcmc_block(self, state: _State, T: int, job: tuple) -> list[tuple[pd.DataFrame, dict | None]]:
+        """The draws at a group of epsilons, sampled side by side (``em_mcmc_sweep``), one frame each.
+
+        Each epsilon gets what :meth:`L1ExponentialRegression.run` would give it: its calibrated ι and
+        κ, at least ``MIN_CHAINS`` chains, the adapter's schedule; a group of one epsilon gives exactly
+        the draws of ``run`` with the same seed.
+        """
+        from .mcmc import MIN_CHAINS, em_mcmc_sweep
+
+        eps, seed = job
+        n, d = state.X.shape
+        ests = [self._estimator(e) for e in eps]
+        est = ests[0]
+        iotas = [x.calibrate(n, d).iota for x in ests]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            runs = em_mcmc_sweep(
+                state.X,
+                state.y,
+                epsilons=eps,
+                theta=est.theta,
+                iotas=iotas,
+                radius=est.radius,
+                convention=est.convention,
+                n_draws=max(MIN_CHAINS, T),
+                schedule=est.schedule(),
+                rng=as_generator(seed),
+            )
+        return [
+            self._epsilon_block(state, T, (e, None), drawn=(r.draws[:T], r.diagnostics.as_dict()))
+            for e, r in zip(eps, runs)
+        ]
 
     def sweep(self, state: Any, spec: CompareSpec, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
         T = self.n_trials(spec)
         frames = []
-        seeds = as_seed_sequence(spec.seed).spawn(len(spec.epsilons))
-        # one block per epsilon on the current executor (dp_core.execution), joined in order
-        jobs = list(zip(spec.epsilons, seeds))
-        for i, (frame, mcmc) in enumerate(current_executor().map(partial(self._epsilon_block, state, T), jobs)):
-            if mcmc is not None:
-                state.sampler_runs[float(spec.epsilons[i])] = mcmc
-            frames.append(frame)
+        eps = list(spec.epsilons)
+        seeds = as_seed_sequence(spec.seed).spawn(len(eps))
+        if state.mode == "mcmc":
+            # groups of up to mcmc_batch epsilons, each group one block (seeded by its first epsilon's seed)
+            b = max(1, int(self.mcmc_batch))
+            jobs = [(tuple(eps[i : i + b]), seeds[i]) for i in range(0, len(eps), b)]
+            blocks = current_executor().map(partial(self._mcmc_block, state, T), jobs)
+        else:
+            # one block per epsilon on the current executor (dp_core.execution), joined in order
+            jobs = list(zip(eps, seeds))
+            blocks = ([pair] for pair in current_executor().map(partial(self._epsilon_block, state, T), jobs))
+        i = 0
+        for block in blocks:
+            for frame, mcmc in block:
+                if mcmc is not None:
+                    state.sampler_runs[float(eps[i])] = mcmc
+                frames.append(frame)
+                i += 1
             if progress is not None:
-                progress((i + 1) * T, len(spec.epsilons) * T)
+                progress(i * T, len(eps) * T)
         out = pd.concat(frames, ignore_index=True)
         out["adapter"] = self.key
         return out

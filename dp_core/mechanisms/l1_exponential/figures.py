@@ -401,6 +401,10 @@ def baseline_figure(
     )
 
 
+#: Bins of :func:`sampler_figure` (the same for the exact law and the MCMC draws).
+_SAMPLER_BINS = 40
+
+
 def sampler_figure(
     grid_points: np.ndarray,
     grid_probs: np.ndarray,
@@ -409,26 +413,51 @@ def sampler_figure(
     coord: int = 0,
     diagnostics: dict | None = None,
 ) -> go.Figure:
-    """Marginal of one coordinate: exact grid law vs MCMC final states (F5, panel 8)."""
+    """Marginal of one coordinate: exact grid law vs MCMC final states (F5, panel 8).
+
+    Both are shown as densities on the same bins (``_SAMPLER_BINS`` equal bins over the range holding
+    the grid law's mass and every draw): the grid's coordinates are not equally spaced (the net keeps
+    points of several spacings near the boundary of W), so the law's marginal per distinct coordinate
+    would zig-zag between neighbouring values.
+    """
     P = np.asarray(grid_points, dtype=float)[:, coord]
     p = np.asarray(grid_probs, dtype=float)
-    vals = np.unique(np.round(P, 12))
-    marg = np.zeros(vals.size)
-    np.add.at(marg, np.searchsorted(vals, np.round(P, 12)), p)
-    h = float(np.median(np.diff(vals))) if vals.size > 1 else 1.0
+    x = np.asarray(mcmc_draws, dtype=float)[:, coord]
+    order = np.argsort(P)
+    cdf = np.cumsum(p[order]) / p.sum()
+    lo = min(float(P[order][np.searchsorted(cdf, 1e-4)]), float(x.min()))
+    hi = max(float(P[order][min(np.searchsorted(cdf, 1.0 - 1e-4), P.size - 1)]), float(x.max()))
+    if not hi > lo:
+        lo, hi = lo - 0.5, hi + 0.5
+    # bins of a whole number of lattice steps, edges halfway between lattice values (no aliasing)
+    vals = np.unique(P)
+    step = float(np.max(np.diff(vals))) if vals.size > 1 else hi - lo
+    width = step * max(1, round((hi - lo) / _SAMPLER_BINS / step))
+    anchor = float(P[int(np.argmax(p))]) - step / 2  # a lattice value of the interior, minus half a step
+    lo = anchor + math.floor((lo - anchor) / width) * width
+    edges = lo + width * np.arange(math.ceil((hi - lo) / width) + 1)
+    hi = float(edges[-1])
+    mass = np.histogram(P, bins=edges, weights=p)[0] / p.sum()
     fig = go.Figure()
     fig.add_trace(
         go.Histogram(
-            x=np.asarray(mcmc_draws)[:, coord],
+            x=x,
             histnorm="probability density",
-            nbinsx=40,
+            xbins={"start": lo, "end": hi + 1e-9 * width, "size": width},
             name="MCMC final states (approximate)",
             marker_color="#56B4E9",
             opacity=0.7,
         )
     )
     fig.add_trace(
-        go.Scatter(x=vals, y=marg / h, mode="lines", name="exact grid law", line={"color": "#D55E00", "width": 2})
+        go.Scatter(
+            x=0.5 * (edges[:-1] + edges[1:]),
+            y=mass / width,
+            mode="lines",
+            line_shape="hvh",
+            name="exact grid law",
+            line={"color": "#D55E00", "width": 2},
+        )
     )
     title = f"Sampler honesty: coordinate w{coord + 1}"
     if diagnostics:

@@ -91,7 +91,7 @@ from scipy.special import ndtri
 
 from ... import display
 from ..._blas import single_threaded_blas
-from ..._validation import check_choice, check_int, check_positive, check_Xy
+from ..._validation import check_choice, check_in_interval, check_int, check_positive, check_Xy
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator
 from .truncation import CONVENTIONS, _cost_blocks, check_theta, convention_guarantee, kappa
@@ -112,6 +112,7 @@ __all__ = [
     "convergence_status",
     "effective_sample_size",
     "em_mcmc",
+    "em_mcmc_sweep",
     "mcmc_sample",
     "rank_normalized_rhat",
     "release_status",
@@ -148,7 +149,8 @@ NOT_CONVERGED_ADVICE = (
 #: on randhie (d = 9) with 16 or more chains (benchmarks/bench_l1_convergence.py). ``fast`` (the
 #: library default, 100 chains in practice) was (300, 600); with 100 chains a 150-step warm-up
 #: suffices (randhie d = 9: R-hat 1.02) and the sampling phase stops early once the diagnostics
-#: pass :data:`STOP_RHAT` and :data:`STOP_ESS` (benchmarks/bench_l1_sampler.py). The sampling
+#: pass the preset's R-hat level (:data:`PRESET_STOP_RHAT`, else :data:`STOP_RHAT`) and
+#: :data:`STOP_ESS` (benchmarks/bench_l1_sampler.py). The sampling
 #: lengths are maxima when ``MCMCSchedule.stop_early`` is on (the default).
 MCMC_PRESETS = {"spec": (500, None), "fast": (150, 600), "quick": (200, 400)}
 
@@ -163,6 +165,12 @@ LEGACY_PRESETS = {"spec": (500, None), "fast": (300, 600), "quick": (150, 250)}
 #: diagnostic that only just passes. The preset length is then a maximum.
 STOP_RHAT = 1.02
 STOP_ESS = 4.0 * ESS_MIN
+
+#: Presets whose early stop waits for a smaller R-hat than :data:`STOP_RHAT`. ``fast`` (the library
+#: default) stops at 1.01, the R-hat its older fixed length (300 + 600 steps) reached: on n = 10^4, d = 5
+#: with 100 chains that run gave 1.0069 and this one stops at 1.0086 after 150 + 550 steps
+#: (benchmarks/bench_l1_sampler.py); ``quick`` keeps 1.02 (interactive runs, the comparison).
+PRESET_STOP_RHAT = {"fast": 1.01}
 STOP_MIN_SAMPLE = 100
 STOP_CHECK_EVERY = 50
 
@@ -218,6 +226,9 @@ class MCMCSchedule:
         Stop the sampling phase as soon as the diagnostics of the steps so far reach
         :data:`STOP_RHAT` and :data:`STOP_ESS` (checked every :data:`STOP_CHECK_EVERY` steps from
         :data:`STOP_MIN_SAMPLE` on); ``n_sample`` is then the maximum length (default True).
+    stop_rhat : float
+        The early stop's R-hat level, in [1, :data:`RHAT_THRESHOLD`] (default :data:`STOP_RHAT`); a
+        smaller value runs longer, to a smaller R-hat (``1.01`` matches the older 300 + 600 step runs).
     """
 
     n_adapt: int = 500
@@ -228,6 +239,7 @@ class MCMCSchedule:
     init: str = "overdispersed"
     reparam: str = "auto"
     stop_early: bool = True
+    stop_rhat: float = STOP_RHAT
 
     def __post_init__(self) -> None:
         check_int("n_adapt", self.n_adapt, lo=0, hi=1_000_000)
@@ -242,13 +254,15 @@ class MCMCSchedule:
         check_choice("reparam", self.reparam, ("auto", "tanh", "none"))
         if not isinstance(self.stop_early, (bool, np.bool_)):
             raise TypeError(f"stop_early must be True or False, got {type(self.stop_early).__name__}.")
+        check_in_interval("stop_rhat", self.stop_rhat, 1.0, RHAT_THRESHOLD, closed="both")
 
     @classmethod
     def preset(cls, name: str, method: str = "mala") -> MCMCSchedule:
-        """``spec`` (500 + max(1000, 100 d)), ``fast`` (150 + at most 600) or ``quick`` (200 + 400)."""
+        """``spec`` (500 + max(1000, 100 d)), ``fast`` (150 + at most 600, early stop at R-hat <= 1.01)
+        or ``quick`` (200 + at most 400); see :data:`PRESET_STOP_RHAT`."""
         check_choice("preset", name, tuple(MCMC_PRESETS))
         a, s = MCMC_PRESETS[name]
-        return cls(n_adapt=a, n_sample=s, method=method)
+        return cls(n_adapt=a, n_sample=s, method=method, stop_rhat=PRESET_STOP_RHAT.get(name, STOP_RHAT))
 
     @classmethod
     def legacy(cls, name: str, method: str = "mala") -> MCMCSchedule:
@@ -430,10 +444,25 @@ def _rhat_parts(parts: NDArray[np.float64]) -> float:
 
 
 def _rank_normal(x: NDArray[np.float64]) -> NDArray[np.float64]:
-    from scipy.stats import rankdata  # imported here: scipy.stats is slow to import
+    """Normal scores ``Phi^-1((r - 3/8) / (S + 1/4))`` of the pooled average ranks r (ties share their mean rank).
 
-    r = rankdata(x, method="average").reshape(x.shape)
-    return ndtri((r - 0.375) / (x.size + 0.25))
+    The same numbers as ``ndtri((scipy.stats.rankdata(x, "average") - 0.375) / (x.size + 0.25))``: one
+    unstable sort (ties are averaged, so stability is not needed), the tie groups read off the sorted
+    values, and ``ndtri`` evaluated once per distinct value (rejected MCMC proposals repeat values).
+    """
+    flat = x.ravel()
+    size = flat.size
+    order = np.argsort(flat)
+    xs = flat[order]
+    new = np.empty(size, dtype=bool)
+    new[:1] = True
+    np.not_equal(xs[1:], xs[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    ends = np.append(starts[1:], size)
+    mean_rank = (starts + ends + 1) / 2.0  # 1-based ranks starts+1 .. ends
+    out = np.empty(size)
+    out[order] = np.repeat(ndtri((mean_rank - 0.375) / (size + 0.25)), ends - starts)
+    return out.reshape(x.shape)
 
 
 def split_rhat(chains: ArrayLike) -> float:
@@ -524,26 +553,71 @@ def bulk_ess(chains: ArrayLike) -> float:
     return effective_sample_size(_rank_normal(_split(_check_chains(chains))))
 
 
-def _diagnostics(trace_lp: NDArray[np.float64], trace_w: NDArray[np.float64]) -> tuple[tuple, list]:
-    """Rank-normalised split-R-hat and bulk ESS of the log target and of every coordinate."""
+def _diagnostics(
+    trace_lp: NDArray[np.float64],
+    trace_w: NDArray[np.float64],
+    *,
+    rhat_max: float | None = None,
+    ess_min: float | None = None,
+) -> tuple[tuple, list] | None:
+    """Rank-normalised split-R-hat and bulk ESS of the log target and of every coordinate.
+
+    The values are those of :func:`rank_normalized_rhat` and :func:`bulk_ess` (the bulk normal scores
+    are computed once and serve both). With ``rhat_max``/``ess_min`` (the early-stop check), returns
+    None as soon as one quantity fails ``R-hat <= rhat_max`` or ``ESS >= ess_min`` (the cheap bulk
+    R-hat first), and the full diagnostics only when every quantity passes.
+    """
+    check = rhat_max is not None
     qs = [trace_lp] + [trace_w[:, :, j] for j in range(trace_w.shape[2])]
-    return tuple(rank_normalized_rhat(q) for q in qs), [bulk_ess(q) for q in qs]
+    zs = []
+    for q in qs:
+        parts = _split(_check_chains(q))
+        z = _rank_normal(parts)
+        if check and _rhat_parts(z) > rhat_max:
+            return None
+        zs.append((parts, z))
+    rh, es = [], []
+    for parts, z in zs:
+        ess = effective_sample_size(z)
+        if check and ess < ess_min:
+            return None
+        folded = _rhat_parts(_rank_normal(np.abs(parts - np.median(parts))))
+        r = max(_rhat_parts(z), folded)
+        if check and r > rhat_max:
+            return None
+        rh.append(r)
+        es.append(ess)
+    return tuple(rh), es
 
 
-def _threaded(fn: CostGrad, threads: int, pool: ThreadPoolExecutor | None) -> CostGrad:
-    def job(W):
+#: Default threading of the sampler: a second thread only when every thread gets at least this many
+#: (chain x data row) terms per evaluation (about half a millisecond of work); below, the hand-over
+#: to the thread pool costs more than it saves, and on a shared machine more so.
+_THREAD_MIN_WORK = 1 << 18
+
+
+def _threaded(fn: Callable, threads: int, pool: ThreadPoolExecutor | None) -> Callable:
+    """``fn`` with one BLAS thread, its rows split over ``threads`` threads; an optional second argument
+    (one scale per row, see :func:`_fast_cost_grad`) is split with them."""
+
+    def job(W, scales=None):
         with single_threaded_blas():
-            return fn(W)
+            return fn(W) if scales is None else fn(W, scales)
 
     if pool is None or threads <= 1:
         return job
 
-    def run(W):
+    def run(W, scales=None):
         k = W.shape[0]
         if k < 2 * threads:
-            return job(W)
+            return job(W, scales)
         b = np.linspace(0, k, threads + 1).astype(int)
-        parts = list(pool.map(lambda ab: job(W[ab[0] : ab[1]]), itertools.pairwise(b)))
+        parts = list(
+            pool.map(
+                lambda ab: job(W[ab[0] : ab[1]], None if scales is None else scales[ab[0] : ab[1]]),
+                itertools.pairwise(b),
+            )
+        )
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts], axis=0)
 
     return run
@@ -676,7 +750,8 @@ def mcmc_sample(
     schedule : MCMCSchedule
     rng : seed or Generator
     n_threads : int, optional
-        Threads for the cost evaluation (default up to 2).
+        Threads for the cost evaluation (default: 2 on a machine with two or more cores when each thread
+        gets at least 2**18 chain x data-row terms per evaluation, else 1).
 
     Returns
     -------
@@ -704,6 +779,28 @@ def mcmc_sample(
     k = check_positive("kappa", kappa_value)
     R = check_positive("radius", radius)
     schedule = MCMCSchedule() if schedule is None else schedule
+    return _run_chains(cost_and_grad, d, [(K, k, None)], R, schedule, as_generator(rng), n_threads)[0]
+
+
+def _run_chains(
+    cost_and_grad: Callable,
+    d: int,
+    groups: list,
+    R: float,
+    schedule: MCMCSchedule,
+    g: np.random.Generator,
+    n_threads: int | None,
+) -> list[MCMCResult]:
+    """The sampler of :func:`mcmc_sample` for one or more ensembles ("groups") run side by side.
+
+    ``groups`` lists ``(n_chains, kappa, scale)``: each group samples its own target
+    ``exp(-kappa S_scale(w))`` with its own kernels, adaptation, kernel choice, diagnostics and early
+    stop, exactly as if it ran alone; only the cost evaluations of all groups' proposals share one
+    call (``cost_and_grad(W, scales)`` with one scale per row when a scale is given, else
+    ``cost_and_grad(W)``), which saves the per-step overhead of running the groups one after another.
+    A group that stops early is left out of the later steps. With one group the draws are those of
+    the one-ensemble sampler (same random stream, same arithmetic).
+    """
     n_adapt, n_sample = schedule.lengths(d)
     mala = schedule.method == "mala"
     target = 0.574 if mala else 0.234
@@ -718,7 +815,17 @@ def mcmc_sample(
 
     # step after an update of M (M then approximates the target's covariance): Roberts-Rosenthal scales
     step_reset = (1.0 / d ** (1.0 / 3.0)) if mala else (2.38 / math.sqrt(d))
-    kernels = {s: _Kernel(s, d, first_step(s)) for s in spaces}
+    n_groups = len(groups)
+    sizes = [int(grp[0]) for grp in groups]
+    K = sum(sizes)
+    edges = np.concatenate([[0], np.cumsum(sizes)]).astype(int)
+    span = [slice(int(edges[i]), int(edges[i + 1])) for i in range(n_groups)]
+    chain_ids = [np.arange(edges[i], edges[i + 1]) for i in range(n_groups)]
+    kap = np.repeat(np.array([float(grp[1]) for grp in groups]), sizes)  # kappa of every chain
+    scale = None
+    if any(grp[2] is not None for grp in groups):
+        scale = np.repeat(np.array([1.0 if grp[2] is None else float(grp[2]) for grp in groups]), sizes)
+    kernels = [{sp: _Kernel(sp, d, first_step(sp)) for sp in spaces} for _ in range(n_groups)]
     windows = []
     if schedule.precondition and n_adapt > 0:
         windows = [(int(a * n_adapt), int(b * n_adapt)) for a, b in _WINDOWS]
@@ -726,24 +833,32 @@ def mcmc_sample(
     # kernels alternate until select_at, compared on their jumps from select_from on; then the best one runs alone
     select_from = int(_WINDOWS[-1][0] * n_adapt)
     select_at = int(_WINDOWS[-1][1] * n_adapt) if windows else n_adapt
-    g = as_generator(rng)
-    threads = (
-        max(1, min(2, os.cpu_count() or 1)) if n_threads is None else check_int("n_threads", n_threads, lo=1, hi=16)
-    )
+    if n_threads is None:
+        threads = max(1, min(2, os.cpu_count() or 1))
+        terms = getattr(cost_and_grad, "n_terms", None)  # data rows per evaluated point, when the kernel says
+        if terms is not None and K * terms < threads * _THREAD_MIN_WORK:
+            threads = 1  # too little work per thread: handing it over costs more than it saves
+    else:
+        threads = check_int("n_threads", n_threads, lo=1, hi=16)
     t0 = time.perf_counter()
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
     try:
         f = _threaded(cost_and_grad, threads, pool)
 
-        def evaluate(space, X):
+        def cost(W, rows):
+            return f(W) if scale is None else f(W, scale[rows])
+
+        def evaluate(space, X, rows):
             """Log target and gradient in the kernel's coordinates, and the point, log target and gradient in w."""
+            k = kap[rows]
+            kc = k[:, None]
             if space == "ball":
-                S, G = f(X)
-                return -k * S, -k * G, X, -k * S, -k * G
+                S, G = cost(X, rows)
+                return -k * S, -kc * G, X, -k * S, -kc * G
             W = ball.to_w(X)
-            S, G = f(W)
+            S, G = cost(W, rows)
             lj, glj = ball.log_jacobian(X)
-            return -k * S + lj, ball.pullback(X, -k * G) + glj, W, -k * S, -k * G
+            return -k * S + lj, ball.pullback(X, -kc * G) + glj, W, -k * S, -kc * G
 
         def in_coordinates(space, W, LW, GLW):
             if space == "ball":
@@ -754,118 +869,166 @@ def mcmc_sample(
 
         # the state is kept in w (with its log target and gradient); each kernel maps it to its coordinates
         w = _uniform_ball(g, K, d, R) if schedule.init == "overdispersed" else np.zeros((K, d))
-        S, G = f(w)
-        lw, glw = -k * S, -k * G
-        trace_lp = np.empty((K, n_sample))
-        trace_w = np.empty((K, n_sample, d))
-        n_acc = 0
+        all_rows = np.arange(K)
+        S, G = cost(w, all_rows)
+        lw, glw = -kap * S, -kap[:, None] * G
+        trace_lp = [np.empty((sizes[i], n_sample)) for i in range(n_groups)]
+        trace_w = [np.empty((sizes[i], n_sample, d)) for i in range(n_groups)]
+        lengths = [n_sample] * n_groups
+        n_acc = [0] * n_groups
+        final: list = [None] * n_groups
+        running = [True] * n_groups
         total = n_adapt + n_sample
         win = 0
-        buf: list = []
-        chosen = spaces[0]
+        buf: list = [[] for _ in range(n_groups)]
+        chosen = [spaces[0]] * n_groups
         for t in range(1, total + 1):
-            space = spaces[t % len(spaces)] if t <= select_at else chosen
-            kn = kernels[space]
-            h = math.exp(kn.log_step)
-            z = g.standard_normal((K, d))
-            x, lp, gl = in_coordinates(space, w, lw, glw)
-            noise = z @ kn.L.T
-            if mala:
-                xp = x + 0.5 * h * (gl @ kn.M) + math.sqrt(h) * noise
-            else:
-                xp = x + h * noise
-            if space == "ball":
-                inside = np.einsum("ij,ij->i", xp, xp) <= R * R
-            else:
-                inside = np.isfinite(xp).all(axis=1)
+            active = [i for i in range(n_groups) if running[i]]
+            space_of = {i: (spaces[t % len(spaces)] if t <= select_at else chosen[i]) for i in active}
+            z_all = g.standard_normal((sum(sizes[i] for i in active), d))
+            z_at, pos = {}, 0
+            for i in active:
+                z_at[i] = z_all[pos : pos + sizes[i]]
+                pos += sizes[i]
             accept = np.zeros(K, dtype=bool)
-            idx = np.flatnonzero(inside)
             w_old = w.copy() if (select_from < t <= select_at and len(spaces) > 1) else None
-            if idx.size:
-                lpp, glp, Wp, LWp, GLWp = evaluate(space, xp[idx])
+            for space in spaces:
+                members = [i for i in active if space_of[i] == space]
+                if not members:
+                    continue
+                one = len(members) == n_groups
+                rows = all_rows if one else np.concatenate([chain_ids[i] for i in members])
+                if one:
+                    x, lp, gl = in_coordinates(space, w, lw, glw)
+                    z = z_all
+                else:
+                    x, lp, gl = in_coordinates(space, w[rows], lw[rows], glw[rows])
+                    z = np.concatenate([z_at[i] for i in members])
+                xp = np.empty_like(x)
+                local, pos = [], 0
+                for i in members:
+                    kn = kernels[i][space]
+                    h = math.exp(kn.log_step)
+                    loc = slice(pos, pos + sizes[i]) if not one else span[i]
+                    local.append((loc, kn, h))
+                    noise = z[loc] @ kn.L.T
+                    if mala:
+                        xp[loc] = x[loc] + 0.5 * h * (gl[loc] @ kn.M) + math.sqrt(h) * noise
+                    else:
+                        xp[loc] = x[loc] + h * noise
+                    pos += sizes[i]
+                if space == "ball":
+                    inside = np.einsum("ij,ij->i", xp, xp) <= R * R
+                else:
+                    inside = np.isfinite(xp).all(axis=1)
+                idx = np.flatnonzero(inside)
+                if not idx.size:
+                    continue
+                lpp, glp, Wp, LWp, GLWp = evaluate(space, xp[idx], rows[idx])
                 log_alpha = lpp - lp[idx]
                 if mala:
-                    back = (x[idx] - xp[idx] - 0.5 * h * (glp @ kn.M)) @ kn.Linv.T
-                    log_alpha += -np.einsum("ij,ij->i", back, back) / (2.0 * h) + 0.5 * np.einsum(
-                        "ij,ij->i", z[idx], z[idx]
-                    )
+                    for loc, kn, h in local:
+                        a, b = np.searchsorted(idx, [loc.start, loc.stop])
+                        if a == b:
+                            continue
+                        ii = idx[a:b]
+                        back = (x[ii] - xp[ii] - 0.5 * h * (glp[a:b] @ kn.M)) @ kn.Linv.T
+                        log_alpha[a:b] += -np.einsum("ij,ij->i", back, back) / (2.0 * h) + 0.5 * np.einsum(
+                            "ij,ij->i", z[ii], z[ii]
+                        )
                 u = g.random(idx.size)
                 with np.errstate(invalid="ignore"):
                     ok = np.log(u) < log_alpha
-                sel = idx[ok]
+                sel = rows[idx[ok]]
                 accept[sel] = True
                 w[sel] = Wp[ok]
                 lw[sel] = LWp[ok]
                 glw[sel] = GLWp[ok]
-            rate = accept.mean()
-            if t <= n_adapt:
-                kn.t_local += 1
-                kn.log_step += max(0.02, 1.0 / math.sqrt(kn.t_local)) * (rate - target)
-                if w_old is not None:
-                    sd = w_old.std(axis=0)
-                    sd = np.where(sd > 0, sd, 1.0)
-                    kn.jump += float(np.mean(np.sum(((w - w_old) / sd) ** 2, axis=1)))
-                    kn.moves += 1
-                if win < len(windows):
-                    a, b = windows[win]
-                    if a < t <= b:
-                        buf.append(w.copy())
-                    if t == b:
-                        pooled = np.concatenate(buf, axis=0)
-                        buf = []
-                        win += 1
-                        for other in kernels.values():
+            in_window = win < len(windows) and windows[win][0] < t <= windows[win][1]
+            window_ends = win < len(windows) and t == windows[win][1]
+            for i in active:
+                sp_i = span[i]
+                rate = accept[sp_i].mean()
+                if t <= n_adapt:
+                    kn = kernels[i][space_of[i]]
+                    kn.t_local += 1
+                    kn.log_step += max(0.02, 1.0 / math.sqrt(kn.t_local)) * (rate - target)
+                    if w_old is not None:
+                        sd = w_old[sp_i].std(axis=0)
+                        sd = np.where(sd > 0, sd, 1.0)
+                        kn.jump += float(np.mean(np.sum(((w[sp_i] - w_old[sp_i]) / sd) ** 2, axis=1)))
+                        kn.moves += 1
+                    if in_window:
+                        buf[i].append(w[sp_i].copy())
+                    if window_ends:
+                        pooled = np.concatenate(buf[i], axis=0)
+                        buf[i] = []
+                        for other in kernels[i].values():
                             C = _shrunk_covariance(pooled if other.space == "ball" else ball.from_w(pooled))
                             if C is not None:
                                 other.set_metric(C, step_reset)
-                if t == select_at and len(spaces) > 1:
-                    chosen = max(spaces, key=lambda s: kernels[s].jump / max(kernels[s].moves, 1))
-            else:
-                n_acc += int(accept.sum())
-                s = t - n_adapt - 1
-                trace_lp[:, s] = lw
-                trace_w[:, s] = w
-                done = s + 1
-                if (
-                    schedule.stop_early
-                    and done < n_sample
-                    and done >= STOP_MIN_SAMPLE
-                    and (done - STOP_MIN_SAMPLE) % STOP_CHECK_EVERY == 0
-                ):
-                    rh, es = _diagnostics(trace_lp[:, :done], trace_w[:, :done])
-                    if max(rh) <= STOP_RHAT and min(es) >= STOP_ESS:
-                        n_sample = done
-                        trace_lp, trace_w = trace_lp[:, :done], trace_w[:, :done]
-                        break
+                    if t == select_at and len(spaces) > 1:
+                        ks = kernels[i]
+                        chosen[i] = max(spaces, key=lambda sp, ks=ks: ks[sp].jump / max(ks[sp].moves, 1))
+                else:
+                    n_acc[i] += int(accept[sp_i].sum())
+                    s = t - n_adapt - 1
+                    trace_lp[i][:, s] = lw[sp_i]
+                    trace_w[i][:, s] = w[sp_i]
+                    done = s + 1
+                    if (
+                        schedule.stop_early
+                        and done < n_sample
+                        and done >= STOP_MIN_SAMPLE
+                        and (done - STOP_MIN_SAMPLE) % STOP_CHECK_EVERY == 0
+                    ):
+                        passed = _diagnostics(
+                            trace_lp[i][:, :done], trace_w[i][:, :done], rhat_max=schedule.stop_rhat, ess_min=STOP_ESS
+                        )
+                        if passed is not None:
+                            lengths[i] = done
+                            trace_lp[i], trace_w[i] = trace_lp[i][:, :done], trace_w[i][:, :done]
+                            final[i] = passed
+                            running[i] = False
+            if window_ends:
+                win += 1
+            if not any(running):
+                break
     finally:
         if pool is not None:
             pool.shutdown()
     wall = time.perf_counter() - t0
-    ok_len = n_sample >= 4
-    if ok_len:
-        rh_all, ess_all = _diagnostics(trace_lp, trace_w)
-    else:
-        rh_all, ess_all = (math.nan,) * (d + 1), [math.nan] * (d + 1)
-    rh_lp, rh_c, ess_lp = rh_all[0], tuple(rh_all[1:]), ess_all[0]
-    kc = kernels[chosen]
-    diag = MCMCDiagnostics(
-        method=schedule.method,
-        n_chains=K,
-        n_adapt=n_adapt,
-        n_sample=n_sample,
-        acceptance=n_acc / (K * n_sample) if n_sample else math.nan,
-        step_size=math.exp(kc.log_step),
-        rhat_logp=rh_lp,
-        rhat_coords=rh_c,
-        rhat_max=math.nan if any(math.isnan(v) for v in rh_all) else max(rh_all),
-        ess_logp=ess_lp,
-        ess_min=min(ess_all) if ok_len else math.nan,
-        wall_time=wall,
-        preconditioned=kc.preconditioned,
-        init=schedule.init,
-        parametrisation=chosen,
-    )
-    return MCMCResult(draws=w.copy(), diagnostics=diag, trace_logp=trace_lp)
+    out = []
+    for i in range(n_groups):
+        m = lengths[i]
+        ok_len = m >= 4
+        if final[i] is not None:  # the early stop's check computed them on this very trace
+            rh_all, ess_all = final[i]
+        elif ok_len:
+            rh_all, ess_all = _diagnostics(trace_lp[i], trace_w[i])
+        else:
+            rh_all, ess_all = (math.nan,) * (d + 1), [math.nan] * (d + 1)
+        rh_lp, rh_c, ess_lp = rh_all[0], tuple(rh_all[1:]), ess_all[0]
+        kc = kernels[i][chosen[i]]
+        diag = MCMCDiagnostics(
+            method=schedule.method,
+            n_chains=sizes[i],
+            n_adapt=n_adapt,
+            n_sample=m,
+            acceptance=n_acc[i] / (sizes[i] * m) if m else math.nan,
+            step_size=math.exp(kc.log_step),
+            rhat_logp=rh_lp,
+            rhat_coords=rh_c,
+            rhat_max=math.nan if any(math.isnan(v) for v in rh_all) else max(rh_all),
+            ess_logp=ess_lp,
+            ess_min=min(ess_all) if ok_len else math.nan,
+            wall_time=wall * sizes[i] / K,
+            preconditioned=kc.preconditioned,
+            init=schedule.init,
+            parametrisation=chosen[i],
+        )
+        out.append(MCMCResult(draws=w[span[i]].copy(), diagnostics=diag, trace_logp=trace_lp[i]))
+    return out
 
 
 def em_mcmc(
@@ -932,6 +1095,59 @@ def em_mcmc(
     )
 
 
+def em_mcmc_sweep(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    epsilons: ArrayLike,
+    theta: float,
+    iotas: ArrayLike,
+    radius: float = 1.0,
+    convention: str = "tight",
+    n_draws: int = 100,
+    schedule: MCMCSchedule | None = None,
+    rng: RngLike = None,
+    n_threads: int | None = None,
+) -> list[MCMCResult]:
+    """:func:`em_mcmc` at several privacy budgets at once (one result per ``epsilons[i]``, truncation ``iotas[i]``).
+
+    Each budget gets its own ``n_draws`` chains with their own target ``exp(-kappa_i S_i(w))``,
+    adaptation, kernel choice, diagnostics and early stop (:func:`_run_chains`): the same sampler as
+    :func:`em_mcmc`, run side by side so that one cost evaluation per step serves every budget's
+    proposals (the comparison sweep's per-step overhead is paid once instead of once per ε). The
+    chains start uniformly on W, independently of the data, like :func:`em_mcmc`'s. The random stream
+    is shared, so the draws are not those of separate :func:`em_mcmc` calls (their law is the same).
+
+    Examples
+    --------
+    >>> g = np.random.default_rng(0); X = g.standard_normal((200, 2)); y = X @ [0.3, -0.2]
+    >>> rs = em_mcmc_sweep(X, y, epsilons=[0.5, 2.0], theta=1.5, iotas=[0.4, 0.3], n_draws=8,
+    ...                    schedule=MCMCSchedule(n_adapt=50, n_sample=50), rng=1)
+    >>> [r.draws.shape for r in rs], rs[0].label.startswith("approximate sampler")
+    ([(8, 2), (8, 2)], True)
+    """
+    X, y = check_Xy(X, y, min_rows=1)
+    theta = check_theta(theta)
+    check_choice("convention", convention, CONVENTIONS)
+    eps = [float(e) for e in np.atleast_1d(np.asarray(epsilons, dtype=float))]
+    io = [check_positive("iota", float(v)) for v in np.atleast_1d(np.asarray(iotas, dtype=float))]
+    if not eps or len(eps) != len(io):
+        raise ValueError(f"epsilons and iotas must have the same positive length, got {len(eps)} and {len(io)}.")
+    kappas = []
+    for e in eps:
+        k = kappa(e, theta, convention)
+        if math.isinf(k):
+            raise ValueError("epsilon must be finite for the MCMC sampler, got inf; use the non-private fit (lad_fit).")
+        convention_guarantee(e, theta, convention)
+        kappas.append(check_positive("kappa", k))
+    K = check_int("n_draws", n_draws, lo=2, hi=100_000)
+    R = check_positive("radius", radius)
+    schedule = MCMCSchedule() if schedule is None else schedule
+    groups = [(K, k, None if i == 0 else io[i] / io[0]) for i, k in enumerate(kappas)]
+    cost = _fast_cost_grad(X, y, io[0], theta)
+    return _run_chains(cost, X.shape[1], groups, R, schedule, as_generator(rng), n_threads)
+
+
 def _legacy_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float, theta: float) -> CostGrad:
     """The sampler's earlier cost function (generic blocked evaluation in float32), kept for the
     before/after benchmark ``benchmarks/bench_l1_sampler.py`` and as a cross-check in the tests."""
@@ -946,9 +1162,119 @@ def _legacy_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: floa
 #: Elements of the (chains x samples) work array per block of :func:`_fast_cost_grad`.
 _MCMC_BLOCK = 1 << 16
 
+#: Terms multiplied together (in float32) before one logarithm in :func:`_fast_cost_grad`: each factor
+#: lies in [1, theta] with theta <= 2, so a product of 32 stays below 2**32 (no overflow, no underflow).
+_PRODUCT_GROUP = 32
+
+_SIGN_BIT = np.int32(-(2**31))
+
 
 def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float, theta: float) -> CostGrad:
     """``W -> (S(W), grad S(W))`` for the sampler: float32 arithmetic, sums in float64, few passes.
+
+    The same quantities as :func:`~dp_core.mechanisms.l1_exponential.truncation.surrogate_cost_and_grad`
+    up to float32 rounding (relative 1e-6; a fixed deterministic cost function is all that the
+    Metropolis-Hastings correction needs, and the sampled law is exactly ``exp(-kappa S~)`` for the
+    computed ``S~``):
+
+    * one product ``[w, 1] @ [iota X, -iota y]^T = iota (<x, w> - y)`` per block, so ``c = min(|.|, 1)``;
+    * with ``p = c**(theta-1)`` (a square root at theta = 1.5, ``c`` itself at theta = 2), the factor
+      ``g = theta f = c (p - theta) + theta`` in ``[1, theta]``, where ``f = 1 + c (p/theta - 1)`` and
+      ``psi = -log f``; so ``S = n log theta - sum_i log g_i``;
+    * the logarithms are taken of products of :data:`_PRODUCT_GROUP` consecutive factors (float32,
+      relative error at most 32 units in the last place per product, the same order as 32 rounded
+      logarithms), and summed in float64: one logarithm per 32 terms instead of one per term;
+    * ``psi' = (1 - p)/f = theta (1 - p)/g``; ``grad S = sum_i psi'_i sign(<x_i, w> - y_i) iota x_i``,
+      one product with ``theta iota X``. The sign is copied bitwise from the residual (``psi' >= 0``);
+      at a residual of exactly 0 it is the sign of that zero: any fixed choice on this null set leaves
+      MALA exact, since the gradient only shapes the proposal.
+
+    The rows are padded with zero columns up to a multiple of the group (factor ``g = theta``,
+    counted in ``n log theta``; zero rows of ``theta iota X``, so no gradient).
+
+    The returned function takes an optional second argument ``scales`` (one per row of W): row ``r``
+    is then evaluated with the truncation scale ``scales[r] * iota`` (``[s w, s] @ [iota X, -iota y]^T``
+    and the gradient times ``s``), so several truncation scales share one call (:func:`em_mcmc_sweep`).
+    A scale of exactly 1 gives the same numbers as no scale.
+    """
+    n, d = X.shape
+    group = _PRODUCT_GROUP
+    n_pad = -(-n // group) * group
+    XA = np.zeros((d + 1, n_pad), dtype=np.float32)
+    XA[:d, :n] = (iota * X).T
+    XA[d, :n] = -iota * y
+    XsT = np.zeros((d, n_pad), dtype=np.float32)  # (theta iota X)^T: the gradient as XsT @ q^T
+    XsT[:, :n] = (theta * iota * X).T
+    one = np.float32(1.0)
+    th = np.float32(theta)
+    power = np.float32(theta - 1.0)
+    offset = n_pad * math.log(float(th))
+    rows = max(1, _MCMC_BLOCK // n_pad)
+
+    def cost_grad(W, scales=None):
+        W = np.asarray(W, dtype=np.float64)
+        k = W.shape[0]
+        WA = np.ones((k, d + 1), dtype=np.float32)
+        if scales is None:
+            WA[:, :d] = W
+        else:
+            scales = np.asarray(scales, dtype=np.float64)
+            WA[:, :d] = W * scales[:, None]
+            WA[:, d] = scales
+        S = np.empty(k)
+        G = np.empty((k, d))
+        m = min(rows, k)
+        B = np.empty((m, n_pad), dtype=np.float32)
+        C = np.empty_like(B)
+        Q = np.empty_like(B)
+        T = np.empty_like(B)
+        U = np.empty((m, n_pad // 2), dtype=np.float32)
+        for start in range(0, k, rows):
+            stop = min(k, start + rows)
+            r = stop - start
+            b, c, q, t, u = B[:r], C[:r], Q[:r], T[:r], U[:r]
+            np.matmul(WA[start:stop], XA, out=b)
+            np.abs(b, out=c)
+            np.minimum(c, one, out=c)
+            if theta == 1.5:
+                p = np.sqrt(c, out=q)
+            elif theta == 2.0:
+                p = c
+            else:
+                with np.errstate(divide="ignore"):
+                    p = np.log(c, out=q)
+                p *= power
+                np.exp(p, out=p)
+            np.subtract(p, th, out=t)  # g = c (p - theta) + theta into t
+            t *= c
+            t += th
+            np.subtract(one, p, out=q)  # (1 - p)/g into q, with the residual's sign
+            q /= t
+            sign = c.view(np.int32)
+            np.bitwise_and(b.view(np.int32), _SIGN_BIT, out=sign)
+            np.bitwise_or(q.view(np.int32), sign, out=q.view(np.int32))
+            # products of `group` factors: halve the row repeatedly, ping-ponging between two buffers
+            # (an output overlapping its input would make numpy copy)
+            h = n_pad // 2
+            np.multiply(t[:, :h], t[:, h:], out=u)
+            src, dst = u, t
+            while h > n_pad // group:
+                half = h // 2
+                np.multiply(src[:, :half], src[:, half:h], out=dst[:, :half])
+                src, dst, h = dst, src, half
+            S[start:stop] = offset - np.log(src[:, :h], dtype=np.float64).sum(axis=1)
+            G[start:stop] = (XsT @ q.T).T
+        if scales is not None:
+            G *= scales[:, None]
+        return S, G
+
+    cost_grad.n_terms = n  # type: ignore[attr-defined]  # work per point, read by mcmc_sample's threading
+    return cost_grad
+
+
+def _previous_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float, theta: float) -> CostGrad:
+    """The sampler's cost function before the product-tree kernel :func:`_fast_cost_grad` (one float32
+    log per term, ``copysign``), kept for the before/after benchmark and as a cross-check in the tests.
 
     The same quantities as :func:`~dp_core.mechanisms.l1_exponential.truncation.surrogate_cost_and_grad`
     up to float32 rounding (relative 1e-6; the sampler is approximate anyway, and a fixed
