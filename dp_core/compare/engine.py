@@ -199,54 +199,64 @@ def run_compare(
 
 
 def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> CompareResult:
+    from .. import precomputed
+
     states, skipped = {}, {}
+    stored: dict[str, precomputed.Entry] = {}
     for a in adapters:
+        hit = precomputed.lookup(ds, a.key, spec)  # a shipped result of this exact run (None: compute it)
+        if hit is not None:
+            stored[a.key] = hit
+            if hit.skipped is None or hit.phase != "prepare":
+                states[a.key] = precomputed.LazyState(a.key, ds, spec)  # prepared only if something needs it
+            else:
+                skipped[a.key] = hit.skipped
+            continue
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", PrivacyLeakWarning)
                 states[a.key] = a.prepare(ds, spec)
         except ValueError as exc:
             skipped[a.key] = str(exc)
+            precomputed.remember(ds, a.key, spec, precomputed.Entry(skipped=str(exc), phase="prepare"))
     active = [a for a in adapters if a.key in states]
-    totals = {a.key: len(a.points(states[a.key], spec)) * a.n_trials(spec) for a in active}
+    totals = {
+        a.key: stored[a.key].total if a.key in stored else len(a.points(states[a.key], spec)) * a.n_trials(spec)
+        for a in active
+    }
     grand = sum(totals.values())
     offset = 0
     frames, bframes, methods = [], [], []
     nonprivate, notes, leaks = {}, {}, {}
     for a in active:
-        st = states[a.key]
         base = offset
 
         def prog(done, total, _base=base):
             if progress is not None:
                 progress(_base + done, grand)
 
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", PrivacyLeakWarning)
-                df = a.sweep(st, spec, progress=prog)
-                b = a.bounds(st, spec.epsilons, spec)
-        except (ValueError, DPCoreError) as exc:  # a failed solve or a rejected setting: report, keep the rest
-            skipped[a.key] = f"{type(exc).__name__}: {exc}"
-            del states[a.key]
-            offset += totals[a.key]
-            continue
+        part = stored.get(a.key)
+        if part is None:
+            part = _run_adapter(a, states[a.key], spec, prog, totals[a.key])
+            precomputed.remember(ds, a.key, spec, part)
+        elif progress is not None:
+            progress(base + totals[a.key], grand)
         offset += totals[a.key]
+        if part.skipped is not None:  # a failed solve or a rejected setting: report, keep the rest
+            skipped[a.key] = part.skipped
+            del states[a.key]
+            continue
+        df, b = part.trials, part.bounds
         if len(df):
             frames.append(df[["adapter", "method", "epsilon", "trial", "utility", "excess_risk"]])
         if len(b):
             b = b.copy()
             b["adapter"] = a.key
             bframes.append(b[["adapter", "method", "epsilon", "bound", "label"]])
-        nonprivate[a.key] = float(a.nonprivate_utility(st))
-        notes[a.key] = tuple(a.notes(st))
-        leaks[a.key] = tuple(a.leaks(st))
-        for mi in a.statuses(st, spec):
-            row = _method_row(a, mi)
-            details = getattr(a, "method_details", None)  # optional per-method extras (e.g. sampler status)
-            if details is not None:
-                row.update(details(st, mi.key))
-            methods.append(row)
+        nonprivate[a.key] = part.nonprivate
+        notes[a.key] = part.notes
+        leaks[a.key] = part.leaks
+        methods.extend(dict(m) for m in part.methods)
     trials = (
         pd.concat(frames, ignore_index=True)
         if frames
@@ -276,6 +286,36 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
         leaks=leaks,
         skipped=skipped,
         states=states,
+    )
+
+
+def _run_adapter(a, st, spec: CompareSpec, prog, total: int):
+    """One mechanism's part of a comparison: its sweep, bounds, non-private utility, notes and statuses
+    (a :class:`dp_core.precomputed.Entry`; ``skipped`` set when the sweep or the bounds refused)."""
+    from ..precomputed import Entry
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PrivacyLeakWarning)
+            df = a.sweep(st, spec, progress=prog)
+            b = a.bounds(st, spec.epsilons, spec)
+    except (ValueError, DPCoreError) as exc:
+        return Entry(skipped=f"{type(exc).__name__}: {exc}", phase="sweep", total=total)
+    rows = []
+    for mi in a.statuses(st, spec):
+        row = _method_row(a, mi)
+        details = getattr(a, "method_details", None)  # optional per-method extras (e.g. sampler status)
+        if details is not None:
+            row.update(details(st, mi.key))
+        rows.append(row)
+    return Entry(
+        trials=df,
+        bounds=b,
+        total=total,
+        nonprivate=float(a.nonprivate_utility(st)),
+        notes=tuple(a.notes(st)),
+        leaks=tuple(a.leaks(st)),
+        methods=rows,
     )
 
 
