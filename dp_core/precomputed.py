@@ -65,6 +65,7 @@ __all__ = [
     "engine_hash",
     "entry_key",
     "lookup",
+    "memo",
     "recording",
     "regenerate",
     "store_folder",
@@ -214,6 +215,8 @@ class Entry:
     notes: tuple = ()
     leaks: tuple = ()
     methods: list = field(default_factory=list)
+    #: results of deterministic follow-up calls on this part (see :func:`memo`), by canonical call text
+    extras: dict = field(default_factory=dict)
 
 
 def _encode_value(v: Any) -> Any:
@@ -280,6 +283,7 @@ def _encode_entry(e: Entry) -> dict:
         "notes": _encode_value(tuple(e.notes)),
         "leaks": _encode_value(tuple(e.leaks)),
         "methods": _encode_value(list(e.methods)),
+        "extras": {k: _encode_value(v) for k, v in sorted(e.extras.items())},
     }
 
 
@@ -294,6 +298,7 @@ def _decode_entry(d: dict) -> Entry:
         notes=_decode_value(d["notes"]),
         leaks=_decode_value(d["leaks"]),
         methods=_decode_value(d["methods"]),
+        extras={k: _decode_value(v) for k, v in d.get("extras", {}).items()},
     )
 
 
@@ -354,8 +359,34 @@ def lookup(ds, adapter_key: str, spec, *, folder: Path | None = None) -> Entry |
     entries = _file_entries(ds.name, folder)
     if not entries:
         return None
-    raw = entries.get(entry_key(ds, adapter_key, spec))
-    return None if raw is None else _decode_entry(raw["entry"])
+    key = entry_key(ds, adapter_key, spec)
+    raw = entries.get(key)
+    if raw is None:
+        return None
+    with _cache_lock:  # decoded once per process; the engine copies what it changes (tables, method rows)
+        if "__decoded__" not in raw:
+            raw["__decoded__"] = _decode_entry(raw["entry"])
+        return raw["__decoded__"]
+
+
+def memo(ds, adapter_key: str, spec, name: str, args: dict, compute: Callable[[], Any]) -> Any:
+    """``compute()``, or its stored value: a deterministic follow-up call on a stored part (for example the
+    label-DP bag-size answer of a negotiation), keyed by ``name`` and ``args`` beside the part's key.
+
+    The value must be JSON-like (numbers, strings, lists, dicts, tuples); it is recorded inside
+    :func:`recording` so that regeneration stores it with the part.
+    """
+    call = name + json.dumps(args, sort_keys=True, default=repr)
+    hit = lookup(ds, adapter_key, spec)
+    if hit is not None and call in hit.extras:
+        return _decode_value(_encode_value(hit.extras[call]))  # a fresh copy
+    value = compute()
+    rec = _recorder.get()
+    if rec is not None:
+        key = entry_key(ds, adapter_key, spec)
+        if key in rec:
+            rec[key][2].extras[call] = _decode_value(_encode_value(value))
+    return value
 
 
 def remember(ds, adapter_key: str, spec, entry: Entry) -> None:
@@ -403,8 +434,9 @@ class LazyState(NonPublicDiagnostics):
 
     A stored comparison needs no state to show its tables; the negotiation's bounds, the budget card's
     noise scales and label-DP's bag-size answer do. Attribute access prepares the state once
-    (``ADAPTERS[key].prepare(ds, spec)``, deterministic) and forwards to it. NOT FOR PUBLICATION, like
-    the state itself.
+    (``ADAPTERS[key].prepare(ds, spec)``, deterministic) and forwards to it. What a sweep adds to a state
+    (large-margin's non-private utility, the ℓ1 sampler's runs) is not recomputed: it reaches the result
+    through the stored part (``nonprivate``, the method rows). NOT FOR PUBLICATION, like the state itself.
     """
 
     __slots__ = ("_adapter", "_ds", "_spec", "_value", "_lock")
