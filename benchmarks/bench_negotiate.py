@@ -42,6 +42,7 @@ import dp_core.negotiate as neg  # noqa: E402
 from dp_core import precomputed  # noqa: E402
 from dp_core.compare import default_epsilons, make_spec, run_compare  # noqa: E402
 from dp_core.data import DATASETS, load_dataset  # noqa: E402
+from dp_core.precomputed_runs import default_target  # noqa: E402
 
 
 def _old_bound_crossing(adapter, state, method, spec, target, grid, cache=None):
@@ -73,7 +74,7 @@ def _wall(fn):
 def _full_negotiation(ds, trials: int) -> tuple[float, float, float]:
     """Seconds of the three questions at the CLI's default grid: smallest ε, smallest n, twice the rows."""
     kw = {"n_trials": trials, "seed": 0, "eps_min": 0.01, "eps_max": 20.0, "n_points": 10, "epsilon": 1.0}
-    target = [precomputed.default_target(ds.task)]
+    target = [default_target(ds.task)]
     eps, t_eps = _wall(lambda: neg.negotiate(ds, target, **kw))
     _, t_n = _wall(lambda: neg.negotiate(ds, target, solve_for="n", **kw))
     # "twice the rows" reuses the comparison the first question ran, as the page and the CLI do

@@ -19,7 +19,8 @@ Keys
 
 Regenerating
     ``python -m dp_core precompute [--workers N]`` reruns every default-setting run of
-    :data:`DEMO_RUNS` with the store switched off, records each mechanism's part and rewrites the files;
+    :data:`dp_core.precomputed_runs.DEMO_RUNS` with the store switched off, records each mechanism's part
+    (:func:`recording`) and rewrites the files (:func:`write_store`);
     ``python -m dp_core precompute --check`` exits 1 listing the stale files. Run it after any change to
     the engine (``docs/performance.md``).
 
@@ -29,7 +30,10 @@ Switching it off
 
 Nothing here is a release: the stored tables are the analyst's own evaluation of many releases (as
 :class:`~dp_core.compare.CompareResult` documents); the prepared states (data, non-private fits) are
-never stored, they are recomputed on first use (:class:`LazyState`).
+never stored, they are recomputed on first use (:class:`dp_core.compare.engine.LazyState`).
+
+This module imports nothing of the engine at import time (the comparison engine and the negotiation call it);
+the runs that fill it are in :mod:`dp_core.precomputed_runs`.
 """
 
 from __future__ import annotations
@@ -50,16 +54,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .publication import NonPublicDiagnostics
-
 __all__ = [
-    "DEMO_RUNS",
     "ENV_DISABLE",
     "STORE_DIR",
     "UNHASHED",
     "Entry",
-    "LazyState",
     "check",
+    "clear_cache",
     "disabled",
     "enabled",
     "engine_hash",
@@ -67,7 +68,8 @@ __all__ = [
     "lookup",
     "memo",
     "recording",
-    "regenerate",
+    "remember",
+    "write_store",
     "store_folder",
 ]
 
@@ -423,150 +425,6 @@ def write_store(entries: dict[str, dict], *, folder: Path | None = None) -> list
         written.append(path)
     clear_cache()
     return written
-
-
-# ------------------------------------------------------------------------------------------ lazy state
-_UNSET = object()
-
-
-class LazyState(NonPublicDiagnostics):
-    """A mechanism's prepared state that is prepared on first use.
-
-    A stored comparison needs no state to show its tables; the negotiation's bounds, the budget card's
-    noise scales and label-DP's bag-size answer do. Attribute access prepares the state once
-    (``ADAPTERS[key].prepare(ds, spec)``, deterministic) and forwards to it. What a sweep adds to a state
-    (large-margin's non-private utility, the ℓ1 sampler's runs) is not recomputed: it reaches the result
-    through the stored part (``nonprivate``, the method rows). NOT FOR PUBLICATION, like the state itself.
-    """
-
-    __slots__ = ("_adapter", "_ds", "_spec", "_value", "_lock")
-
-    def __init__(self, adapter_key: str, ds, spec) -> None:
-        object.__setattr__(self, "_adapter", adapter_key)
-        object.__setattr__(self, "_ds", ds)
-        object.__setattr__(self, "_spec", spec)
-        object.__setattr__(self, "_value", _UNSET)
-        object.__setattr__(self, "_lock", threading.Lock())
-
-    def resolve(self) -> Any:
-        """The prepared state (prepared now if needed)."""
-        if self._value is _UNSET:
-            with self._lock:
-                if self._value is _UNSET:
-                    import warnings
-
-                    from .compare.registry import ADAPTERS
-                    from .exceptions import PrivacyLeakWarning
-
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore", PrivacyLeakWarning)
-                        value = ADAPTERS[self._adapter].prepare(self._ds, self._spec)
-                    object.__setattr__(self, "_value", value)
-        return self._value
-
-    def __getattr__(self, name: str) -> Any:
-        if name in LazyState.__slots__:
-            raise AttributeError(name)
-        return getattr(self.resolve(), name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        setattr(self.resolve(), name, value)
-
-    def __reduce__(self):
-        return (_restore_lazy, (self._adapter, self._ds, self._spec, None if self._value is _UNSET else self._value))
-
-    def __repr__(self) -> str:
-        return f"LazyState({self._adapter!r}, prepared={self._value is not _UNSET})"
-
-
-def _restore_lazy(adapter_key: str, ds, spec, value) -> LazyState:
-    s = LazyState(adapter_key, ds, spec)
-    if value is not None:
-        object.__setattr__(s, "_value", value)
-    return s
-
-
-# ------------------------------------------------------------------------------------------ the runs
-#: ``(label, eps_min, eps_max, n_points, n_trials, negotiations)``: the default settings stored for every
-#: demo dataset. ``cli compare``: ``python -m dp_core compare``; ``cli negotiate``: ``python -m dp_core
-#: negotiate`` (smallest ε, ``--solve-for n`` at ε = 1, ``--rows-factor 2``); ``app``: the Compare page
-#: (grid 0.05-10 with 8 points, 100 trials; the negotiation's three questions at the sidebar's ε = 1).
-#: ``tests/test_precomputed.py`` checks these against the CLI's and the app's defaults.
-DEMO_RUNS = (
-    ("cli compare", 0.05, 10.0, 8, 50, False),
-    ("cli negotiate", 0.01, 20.0, 10, 50, True),
-    ("app", 0.05, 10.0, 8, 100, True),
-)
-#: Seed, δ and the chosen ε of every stored run.
-DEMO_SEED, DEMO_DELTA, DEMO_EPSILON = 0, 1e-5, 1.0
-
-
-def default_target(task: str) -> str:
-    """The negotiation target the app starts from (its metric at the app's default value)."""
-    return "r2=0.3" if task == "regression" else "accuracy=0.9"
-
-
-def _runs_of(name: str, runs: Sequence[tuple] = DEMO_RUNS) -> dict:
-    """Every default-setting run on one demo dataset, computed with the store off and recorded."""
-    import warnings
-
-    from .compare import default_epsilons, make_spec, run_compare
-    from .data import load_dataset
-    from .execution import get_executor, use_executor
-    from .negotiate import negotiate
-
-    ds = load_dataset(name)
-    # in this process (a worker when the datasets are spread over a cluster): never a nested cluster
-    with use_executor(get_executor(workers=0)), disabled(), recording() as rec, warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for _label, lo, hi, n_points, trials, with_negotiation in runs:
-            spec = make_spec(
-                epsilons=default_epsilons(lo, hi, n_points), delta=DEMO_DELTA, n_trials=trials, seed=DEMO_SEED
-            )
-            result = run_compare(ds, spec)
-            if not with_negotiation:
-                continue
-            kw = {
-                "epsilon": DEMO_EPSILON,
-                "delta": DEMO_DELTA,
-                "n_trials": trials,
-                "seed": DEMO_SEED,
-                "eps_min": lo,
-                "eps_max": hi,
-                "n_points": n_points,
-            }
-            target = [default_target(ds.task)]
-            negotiate(ds, target, result=result, rows_factor=2.0, **kw)
-            negotiate(ds, target, solve_for="n", **kw)
-    return {k: (meta, e) for k, (_n, meta, e) in rec.items()}
-
-
-def regenerate(
-    datasets: Sequence[str] | None = None,
-    *,
-    folder: Path | None = None,
-    progress: Callable[[str], None] | None = None,
-) -> dict:
-    """Recompute every stored run (on the current executor, one block per dataset) and rewrite the files.
-
-    Returns ``{"files": [...], "entries": {dataset: count}, "engine_hash": ...}``.
-    """
-    from .data import DATASETS
-    from .execution import current_executor
-
-    names = list(DATASETS) if datasets is None else list(datasets)
-    out: dict[str, dict] = {}
-    for name, entries in zip(names, current_executor().map(_runs_of, names)):
-        out[name] = entries
-        if progress is not None:
-            progress(name)
-    files = write_store(out, folder=folder)
-    return {
-        "files": [str(p) for p in files],
-        "entries": {k: len(v) for k, v in out.items()},
-        "bytes": sum(p.stat().st_size for p in files),
-        "engine_hash": engine_hash(),
-    }
 
 
 def check(datasets: Sequence[str] | None = None, *, folder: Path | None = None) -> list[str]:

@@ -14,7 +14,9 @@ import pytest
 from _helpers import run_main
 
 from dp_core import precomputed as pc
+from dp_core import precomputed_runs as runs
 from dp_core.compare import ADAPTERS, default_epsilons, make_spec, run_compare
+from dp_core.compare.engine import LazyState
 from dp_core.data import DATASETS, load_dataset
 
 REGENERATE = "python -m dp_core precompute"
@@ -79,7 +81,7 @@ def test_store_round_trip_answers_without_running_the_mechanisms(tmp_path, monke
     # to a state (large-margin's non-private utility, the l1 sampler's runs) reaches the result via the store
     key = next(iter(stored.states))
     lazy = pickle.loads(pickle.dumps(stored.states[key]))
-    assert isinstance(lazy, pc.LazyState)
+    assert isinstance(lazy, LazyState)
     real = ADAPTERS[key].prepare(ds, spec)  # what a state is before a sweep fills in its extras
     for f in dataclasses.fields(real):
         got, want = getattr(lazy, f.name), getattr(real, f.name)
@@ -132,7 +134,7 @@ def test_no_shipped_entry_is_stale():
 def _shipped_equals_fresh(name: str) -> None:
     shipped = pc._file_entries(name)
     assert shipped, f"no current shipped entries for {name}; run `{REGENERATE}`"
-    fresh = pc._runs_of(name)
+    fresh = runs.runs_of(name)
     assert set(fresh) == set(shipped)
     for key, (meta, entry) in fresh.items():
         expect = json.dumps(pc._encode_entry(entry), sort_keys=True)
@@ -162,18 +164,18 @@ def test_default_settings_match_the_cli_and_the_app():
 
     parser = build_parser(discover_commands(["compare"]))
     sub = parser._subparsers._group_actions[0].choices
-    runs = {label: (lo, hi, n, t) for label, lo, hi, n, t, _ in pc.DEMO_RUNS}
+    grids = {label: (lo, hi, n, t) for label, lo, hi, n, t, _ in runs.DEMO_RUNS}
     for verb, label in (("compare", "cli compare"), ("negotiate", "cli negotiate")):
         d = sub[verb].parse_args(["--dataset", "iris"] + (["--target", "accuracy=0.9"] if verb == "negotiate" else []))
-        assert (d.eps_min, d.eps_max, d.n_eps, d.trials) == runs[label]
-        assert (d.seed, d.delta) == (pc.DEMO_SEED, pc.DEMO_DELTA)
+        assert (d.eps_min, d.eps_max, d.n_eps, d.trials) == grids[label]
+        assert (d.seed, d.delta) == (runs.DEMO_SEED, runs.DEMO_DELTA)
         if verb == "negotiate":
-            assert d.epsilon == pc.DEMO_EPSILON
+            assert d.epsilon == runs.DEMO_EPSILON
     app = tuple(URL_PARAMS[k].default for k in ("eps_min", "eps_max", "n_eps", "trials"))
-    assert app == runs["app"]
-    assert (SEED_DEFAULT, DELTA_DEFAULT, EPS_DEFAULT) == (pc.DEMO_SEED, pc.DEMO_DELTA, pc.DEMO_EPSILON)
-    assert pc.default_target("regression") == f"r2={TVALUE_DEFAULTS['r2']:g}"
-    assert pc.default_target("binary") == f"accuracy={TVALUE_DEFAULTS['accuracy']:g}"
+    assert app == grids["app"]
+    assert (SEED_DEFAULT, DELTA_DEFAULT, EPS_DEFAULT) == (runs.DEMO_SEED, runs.DEMO_DELTA, runs.DEMO_EPSILON)
+    assert runs.default_target("regression") == f"r2={TVALUE_DEFAULTS['r2']:g}"
+    assert runs.default_target("binary") == f"accuracy={TVALUE_DEFAULTS['accuracy']:g}"
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,9 @@ def _run_precompute(args: argparse.Namespace) -> dict:
         sys.stderr.write(f"done: {name}\n")
         sys.stderr.flush()
 
-    return precomputed.regenerate(args.datasets, progress=note)
+    from ..precomputed_runs import regenerate
+
+    return regenerate(args.datasets, progress=note)
 
 
 COMMANDS = [

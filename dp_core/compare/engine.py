@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,11 +26,13 @@ from ..exceptions import DPCoreError, PrivacyLeakWarning
 from ..experiments import summarize
 from ..plugin import ParamSpec
 from ..preprocessing import DEFAULT_PREPROCESS, PREPROCESS_METHODS
+from ..publication import NonPublicDiagnostics
 from ..registry import plugins
 from .registry import STATUS_LABELS, CompareSpec, MethodInfo, applicable_adapters, utility_metric_name
 
 __all__ = [
     "CompareResult",
+    "LazyState",
     "combine_results",
     "compare_param_specs",
     "make_spec",
@@ -208,7 +211,7 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
         if hit is not None:
             stored[a.key] = hit
             if hit.skipped is None or hit.phase != "prepare":
-                states[a.key] = precomputed.LazyState(a.key, ds, spec)  # prepared only if something needs it
+                states[a.key] = LazyState(a.key, ds, spec)  # prepared only if something needs it
             else:
                 skipped[a.key] = hit.skipped
             continue
@@ -429,3 +432,61 @@ def utility_at(result: CompareResult, epsilon: float) -> pd.DataFrame:
             row[col.replace("_mean", "")] = v
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------ states of stored parts
+_UNSET = object()
+
+
+class LazyState(NonPublicDiagnostics):
+    """A mechanism's prepared state that is prepared on first use.
+
+    A stored comparison needs no state to show its tables; the negotiation's bounds, the budget card's
+    noise scales and label-DP's bag-size answer do. Attribute access prepares the state once
+    (``ADAPTERS[key].prepare(ds, spec)``, deterministic) and forwards to it. What a sweep adds to a state
+    (large-margin's non-private utility, the ℓ1 sampler's runs) is not recomputed: it reaches the result
+    through the stored part (``nonprivate``, the method rows). NOT FOR PUBLICATION, like the state itself.
+    """
+
+    __slots__ = ("_adapter", "_ds", "_spec", "_value", "_lock")
+
+    def __init__(self, adapter_key: str, ds, spec) -> None:
+        object.__setattr__(self, "_adapter", adapter_key)
+        object.__setattr__(self, "_ds", ds)
+        object.__setattr__(self, "_spec", spec)
+        object.__setattr__(self, "_value", _UNSET)
+        object.__setattr__(self, "_lock", threading.Lock())
+
+    def resolve(self) -> Any:
+        """The prepared state (prepared now if needed)."""
+        if self._value is _UNSET:
+            with self._lock:
+                if self._value is _UNSET:
+                    from .registry import ADAPTERS
+
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", PrivacyLeakWarning)
+                        value = ADAPTERS[self._adapter].prepare(self._ds, self._spec)
+                    object.__setattr__(self, "_value", value)
+        return self._value
+
+    def __getattr__(self, name: str) -> Any:
+        if name in LazyState.__slots__:
+            raise AttributeError(name)
+        return getattr(self.resolve(), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self.resolve(), name, value)
+
+    def __reduce__(self):
+        return (_restore_lazy, (self._adapter, self._ds, self._spec, None if self._value is _UNSET else self._value))
+
+    def __repr__(self) -> str:
+        return f"LazyState({self._adapter!r}, prepared={self._value is not _UNSET})"
+
+
+def _restore_lazy(adapter_key: str, ds, spec, value) -> LazyState:
+    s = LazyState(adapter_key, ds, spec)
+    if value is not None:
+        object.__setattr__(s, "_value", value)
+    return s
