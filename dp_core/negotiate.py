@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from . import display, precomputed
+from ._blas import single_threaded_blas
 from ._validation import (
     check_delta,
     check_epsilon,
@@ -626,7 +627,7 @@ def negotiate(
                     result.spec,
                     "negotiate_k",
                     {"epsilon": eps_chosen, "delta": delta_used},
-                    lambda hook=hook, state=state: hook(state, epsilon=eps_chosen, delta=delta_used, spec=result.spec),
+                    lambda hook=hook, state=state: _k_answers(hook, state, eps_chosen, delta_used, result.spec),
                 )
             )
     notes = [
@@ -672,6 +673,14 @@ def negotiate(
     }
     answer["headline"] = headline(answer)
     return answer
+
+
+def _k_answers(hook, state, epsilon: float, delta: float, spec) -> list[dict]:
+    """A mechanism's bag-size answers with one BLAS thread: the same numbers in every process (a Dask worker
+    or the precomputed store's regeneration has one BLAS thread; the label-DP bound's k can differ by one
+    between thread counts)."""
+    with single_threaded_blas():
+        return hook(state, epsilon=epsilon, delta=delta, spec=spec)
 
 
 def _curve_records(lc: pd.DataFrame, result: CompareResult) -> list[dict]:
