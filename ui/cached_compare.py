@@ -48,6 +48,14 @@ def sweep_blocks(ds, spec: CompareSpec, mechanisms: tuple[str, ...] | None) -> t
     return keys, [Block(k, run_compare, args=(ds, spec), kwargs={"mechanisms": (k,)}) for k in keys]
 
 
+def all_stored(ds, spec: CompareSpec, keys: list[str]) -> bool:
+    """Whether every block among ``keys`` is answered by the shipped demo results (:mod:`dp_core.precomputed`):
+    then the sweep takes milliseconds and the page runs it inline instead of in the background."""
+    from dp_core import precomputed
+
+    return bool(keys) and all(precomputed.lookup(ds, k, spec) is not None for k in keys)
+
+
 def combined(results: dict, keys: list[str]) -> CompareResult | None:
     """:func:`~dp_core.compare.combine_results` of the finished blocks among ``keys`` (``None`` if none)."""
     parts = [results[k] for k in keys if k in results]

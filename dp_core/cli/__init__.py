@@ -45,6 +45,7 @@ VERBS = {
     "negotiate": "find the smallest epsilon (or n, or k) that meets a stakeholder's target",
     "report": "write an HTML report from a JSON configuration",
     "glossary": "the meaning of a symbol (ε, σ_b, Δ*, LBA, ...) shown by the app or the CLI",
+    "precompute": "recompute the shipped demo results at default settings (--check: list the stale ones)",
 }
 
 

@@ -186,7 +186,7 @@ def reject_unused(args: argparse.Namespace, names: dict[str, str], reason: str) 
 
 
 #: Verbs whose Monte-Carlo work can run on a Dask cluster (``--workers`` / ``--scheduler``).
-EXECUTION_VERBS = ("simulate", "audit", "reproduce", "negotiate", "compare", "report")
+EXECUTION_VERBS = ("simulate", "audit", "reproduce", "negotiate", "compare", "report", "precompute")
 
 
 def add_execution_options(parser: argparse.ArgumentParser) -> None:

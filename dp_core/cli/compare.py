@@ -35,6 +35,24 @@ def _adapter_keys(names: list[str]) -> list[str]:
     return [get(canonical_name(n, on_alias=note)).key for n in names]
 
 
+def _add_no_precomputed(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--no-precomputed",
+        action="store_true",
+        help="compute everything, never answering from the shipped demo results (same numbers, slower; "
+        "also: DP_CORE_NO_PRECOMPUTED=1)",
+    )
+
+
+def _store(args: argparse.Namespace):
+    """The context the command runs in: the shipped results switched off by ``--no-precomputed``."""
+    import contextlib
+
+    from .. import precomputed
+
+    return precomputed.disabled() if getattr(args, "no_precomputed", False) else contextlib.nullcontext()
+
+
 def _add_grid_and_data(p: argparse.ArgumentParser) -> None:
     """The options ``compare`` and ``negotiate`` share: dataset, mechanisms, grid, trials, seed, parameters."""
     p.add_argument("--dataset", required=True, help="a demo dataset name or a path to a CSV file")
@@ -56,6 +74,7 @@ def _add_grid_and_data(p: argparse.ArgumentParser) -> None:
     add_bounds_argument(p)
     for spec in compare_param_specs().values():
         p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=f"{spec.label} (default {spec.default})")
+    _add_no_precomputed(p)
 
 
 def _dataset_of(args: argparse.Namespace):
@@ -95,7 +114,8 @@ def _run_compare(args: argparse.Namespace) -> dict:
         preprocess=args.preprocess,
         **{name: getattr(args, name) for name in compare_param_specs()},
     )
-    res = run_compare(ds, spec, mechanisms=None if args.mechanisms is None else _adapter_keys(args.mechanisms))
+    with _store(args):
+        res = run_compare(ds, spec, mechanisms=None if args.mechanisms is None else _adapter_keys(args.mechanisms))
     drop = ["adapter"] + ([] if res.has_mae else [c for c in res.summary.columns if c.startswith("mae_")])
     summary = res.summary.drop(columns=[c for c in drop if c in res.summary.columns])
     extra = {"nonprivate_mae": res.nonprivate_mae} if res.has_mae else {}  # regression: test MAE, target's units
@@ -165,6 +185,7 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
         help="answer the smallest epsilon for a dataset this many times as large (2 = twice the rows; "
         "extrapolated from learning curves; default 1)",
     )
+    _add_no_precomputed(p)
 
 
 def _run_negotiate(args: argparse.Namespace) -> dict:
@@ -174,7 +195,15 @@ def _run_negotiate(args: argparse.Namespace) -> dict:
     check_count("trials", args.trials, lo=1, hi=100_000)
     check_count("n_eps", args.n_eps, lo=2, hi=200)
     ds = _dataset_of(args)
-    out = negotiate(
+    with _store(args):
+        out = _negotiate(negotiate, ds, args)
+    if isinstance(out, dict):
+        out["bounds"] = _bounds_info(ds)
+    return out
+
+
+def _negotiate(negotiate, ds, args: argparse.Namespace) -> dict:
+    return negotiate(
         ds,
         args.targets,
         epsilon=args.epsilon,
@@ -190,9 +219,6 @@ def _run_negotiate(args: argparse.Namespace) -> dict:
         solve_for=args.solve_for,
         rows_factor=args.rows_factor,
     )
-    if isinstance(out, dict):
-        out["bounds"] = _bounds_info(ds)
-    return out
 
 
 def _add_report(p: argparse.ArgumentParser) -> None:

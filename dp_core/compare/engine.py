@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from ..exceptions import DPCoreError, PrivacyLeakWarning
 from ..experiments import summarize
 from ..plugin import ParamSpec
 from ..preprocessing import DEFAULT_PREPROCESS, PREPROCESS_METHODS
+from ..publication import NonPublicDiagnostics
 from ..registry import plugins
 from .registry import STATUS_LABELS, CompareSpec, MethodInfo, applicable_adapters, utility_metric_name
 
@@ -32,6 +34,7 @@ __all__ = [
     "TRIAL_COLUMNS",
     "TRIAL_VALUES",
     "CompareResult",
+    "LazyState",
     "combine_results",
     "compare_param_specs",
     "make_spec",
@@ -238,55 +241,65 @@ def run_compare(
 
 
 def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> CompareResult:
+    from .. import precomputed
+
     states, skipped = {}, {}
+    stored: dict[str, precomputed.Entry] = {}
     for a in adapters:
+        hit = precomputed.lookup(ds, a.key, spec)  # a shipped result of this exact run (None: compute it)
+        if hit is not None:
+            stored[a.key] = hit
+            if hit.skipped is None or hit.phase != "prepare":
+                states[a.key] = LazyState(a.key, ds, spec)  # prepared only if something needs it
+            else:
+                skipped[a.key] = hit.skipped
+            continue
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", PrivacyLeakWarning)
                 states[a.key] = a.prepare(ds, spec)
         except ValueError as exc:
             skipped[a.key] = str(exc)
+            precomputed.remember(ds, a.key, spec, precomputed.Entry(skipped=str(exc), phase="prepare"))
     active = [a for a in adapters if a.key in states]
-    totals = {a.key: len(a.points(states[a.key], spec)) * a.n_trials(spec) for a in active}
+    totals = {
+        a.key: stored[a.key].total if a.key in stored else len(a.points(states[a.key], spec)) * a.n_trials(spec)
+        for a in active
+    }
     grand = sum(totals.values())
     offset = 0
     frames, bframes, methods = [], [], []
     nonprivate, nonprivate_mae, notes, leaks = {}, {}, {}, {}
     for a in active:
-        st = states[a.key]
         base = offset
 
         def prog(done, total, _base=base):
             if progress is not None:
                 progress(_base + done, grand)
 
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", PrivacyLeakWarning)
-                df = a.sweep(st, spec, progress=prog)
-                b = a.bounds(st, spec.epsilons, spec)
-        except (ValueError, DPCoreError) as exc:  # a failed solve or a rejected setting: report, keep the rest
-            skipped[a.key] = f"{type(exc).__name__}: {exc}"
-            del states[a.key]
-            offset += totals[a.key]
-            continue
+        part = stored.get(a.key)
+        if part is None:
+            part = _run_adapter(a, states[a.key], spec, prog, totals[a.key])
+            precomputed.remember(ds, a.key, spec, part)
+        elif progress is not None:
+            progress(base + totals[a.key], grand)
         offset += totals[a.key]
+        if part.skipped is not None:  # a failed solve or a rejected setting: report, keep the rest
+            skipped[a.key] = part.skipped
+            del states[a.key]
+            continue
+        df, b = part.trials, part.bounds
         if len(df):
             frames.append(_trial_frame(df))
         if len(b):
             b = b.copy()
             b["adapter"] = a.key
             bframes.append(b[["adapter", "method", "epsilon", "bound", "label"]])
-        nonprivate[a.key] = float(a.nonprivate_utility(st))
-        nonprivate_mae[a.key] = float(a.nonprivate_mae(st))
-        notes[a.key] = tuple(a.notes(st))
-        leaks[a.key] = tuple(a.leaks(st))
-        for mi in a.statuses(st, spec):
-            row = _method_row(a, mi)
-            details = getattr(a, "method_details", None)  # optional per-method extras (e.g. sampler status)
-            if details is not None:
-                row.update(details(st, mi.key))
-            methods.append(row)
+        nonprivate[a.key] = part.nonprivate
+        nonprivate_mae[a.key] = part.nonprivate_mae
+        notes[a.key] = part.notes
+        leaks[a.key] = part.leaks
+        methods.extend(dict(m) for m in part.methods)
     trials = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TRIAL_COLUMNS)
     summary = _summarize_trials(trials)
     bounds = (
@@ -309,6 +322,37 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
         leaks=leaks,
         skipped=skipped,
         states=states,
+    )
+
+
+def _run_adapter(a, st, spec: CompareSpec, prog, total: int):
+    """One mechanism's part of a comparison: its sweep, bounds, non-private utility, notes and statuses
+    (a :class:`dp_core.precomputed.Entry`; ``skipped`` set when the sweep or the bounds refused)."""
+    from ..precomputed import Entry
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PrivacyLeakWarning)
+            df = a.sweep(st, spec, progress=prog)
+            b = a.bounds(st, spec.epsilons, spec)
+    except (ValueError, DPCoreError) as exc:
+        return Entry(skipped=f"{type(exc).__name__}: {exc}", phase="sweep", total=total)
+    rows = []
+    for mi in a.statuses(st, spec):
+        row = _method_row(a, mi)
+        details = getattr(a, "method_details", None)  # optional per-method extras (e.g. sampler status)
+        if details is not None:
+            row.update(details(st, mi.key))
+        rows.append(row)
+    return Entry(
+        trials=df,
+        bounds=b,
+        total=total,
+        nonprivate=float(a.nonprivate_utility(st)),
+        nonprivate_mae=float(a.nonprivate_mae(st)),
+        notes=tuple(a.notes(st)),
+        leaks=tuple(a.leaks(st)),
+        methods=rows,
     )
 
 
@@ -425,3 +469,61 @@ def utility_at(result: CompareResult, epsilon: float) -> pd.DataFrame:
             row[col.replace("_mean", "")] = v
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------ states of stored parts
+_UNSET = object()
+
+
+class LazyState(NonPublicDiagnostics):
+    """A mechanism's prepared state that is prepared on first use.
+
+    A stored comparison needs no state to show its tables; the negotiation's bounds, the budget card's
+    noise scales and label-DP's bag-size answer do. Attribute access prepares the state once
+    (``ADAPTERS[key].prepare(ds, spec)``, deterministic) and forwards to it. What a sweep adds to a state
+    (large-margin's non-private utility, the ℓ1 sampler's runs) is not recomputed: it reaches the result
+    through the stored part (``nonprivate``, the method rows). NOT FOR PUBLICATION, like the state itself.
+    """
+
+    __slots__ = ("_adapter", "_ds", "_spec", "_value", "_lock")
+
+    def __init__(self, adapter_key: str, ds, spec) -> None:
+        object.__setattr__(self, "_adapter", adapter_key)
+        object.__setattr__(self, "_ds", ds)
+        object.__setattr__(self, "_spec", spec)
+        object.__setattr__(self, "_value", _UNSET)
+        object.__setattr__(self, "_lock", threading.Lock())
+
+    def resolve(self) -> Any:
+        """The prepared state (prepared now if needed)."""
+        if self._value is _UNSET:
+            with self._lock:
+                if self._value is _UNSET:
+                    from .registry import ADAPTERS
+
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", PrivacyLeakWarning)
+                        value = ADAPTERS[self._adapter].prepare(self._ds, self._spec)
+                    object.__setattr__(self, "_value", value)
+        return self._value
+
+    def __getattr__(self, name: str) -> Any:
+        if name in LazyState.__slots__:
+            raise AttributeError(name)
+        return getattr(self.resolve(), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self.resolve(), name, value)
+
+    def __reduce__(self):
+        return (_restore_lazy, (self._adapter, self._ds, self._spec, None if self._value is _UNSET else self._value))
+
+    def __repr__(self) -> str:
+        return f"LazyState({self._adapter!r}, prepared={self._value is not _UNSET})"
+
+
+def _restore_lazy(adapter_key: str, ds, spec, value) -> LazyState:
+    s = LazyState(adapter_key, ds, spec)
+    if value is not None:
+        object.__setattr__(s, "_value", value)
+    return s

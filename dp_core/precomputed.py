@@ -1,0 +1,456 @@
+"""Shipped results of deterministic comparison runs on the demo datasets at default settings.
+
+Every Monte-Carlo run of :func:`dp_core.compare.run_compare` is seeded, so one mechanism's part of a
+comparison (its per-trial table, bounds, non-private utility, notes and guarantee statuses) is a
+deterministic function of the dataset, the :class:`~dp_core.compare.CompareSpec`, the mechanism and the
+engine's code. This module keeps those parts for the demo datasets at the app's and the command line's
+default settings in ``dp_core/precomputed_data/<dataset>.json.xz`` (xz-compressed JSON, one file per
+dataset; floats are written with Python's shortest round-trip ``repr``, so every number comes back
+bit for bit, and the column types are stored beside the columns).
+
+Keys
+    An entry is found by :func:`entry_key`: the SHA-256 of the dataset's name, fingerprint, size, task and
+    public bounds, the mechanism's adapter key and every field of the spec (ε grid, δ, trials, seed,
+    mechanism parameters, test fraction, preprocessing). A file also records :func:`engine_hash`, the
+    SHA-256 of every engine source that can change a number (every ``.py`` file of :mod:`dp_core` except
+    :data:`UNHASHED`, which only format, explain, plot or parse) and of the numerical libraries' versions.
+    A lookup whose key is absent or whose file was written by other code returns ``None`` and the caller
+    computes as before: a stale or missing entry costs time, never correctness.
+
+Regenerating
+    ``python -m dp_core precompute [--workers N]`` reruns every default-setting run of
+    :data:`dp_core.precomputed_runs.DEMO_RUNS` with the store switched off, records each mechanism's part
+    (:func:`recording`) and rewrites the files (:func:`write_store`);
+    ``python -m dp_core precompute --check`` exits 1 listing the stale files. Run it after any change to
+    the engine (``docs/performance.md``).
+
+Switching it off
+    ``DP_CORE_NO_PRECOMPUTED=1`` in the environment, ``--no-precomputed`` on the command line, or
+    ``with precomputed.disabled(): ...`` in code.
+
+Nothing here is a release: the stored tables are the analyst's own evaluation of many releases (as
+:class:`~dp_core.compare.CompareResult` documents); the prepared states (data, non-private fits) are
+never stored, they are recomputed on first use (:class:`dp_core.compare.engine.LazyState`).
+
+This module imports nothing of the engine at import time (the comparison engine and the negotiation call it);
+the runs that fill it are in :mod:`dp_core.precomputed_runs`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import dataclasses
+import functools
+import hashlib
+import json
+import lzma
+import math
+import os
+import platform
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "ENV_DISABLE",
+    "STORE_DIR",
+    "UNHASHED",
+    "Entry",
+    "check",
+    "clear_cache",
+    "disabled",
+    "enabled",
+    "engine_hash",
+    "entry_key",
+    "lookup",
+    "memo",
+    "recording",
+    "remember",
+    "write_store",
+    "store_folder",
+]
+
+#: Folder of the shipped files (one ``<dataset>.json.xz`` per demo dataset).
+STORE_DIR = Path(__file__).resolve().parent / "precomputed_data"
+#: Environment variable that switches the store off when set to anything but ``""``/``0``.
+ENV_DISABLE = "DP_CORE_NO_PRECOMPUTED"
+#: Format version of the files (part of the engine hash).
+FORMAT = 1
+_ROOT = Path(__file__).resolve().parent
+#: Sources of dp_core left out of :func:`engine_hash`: they format, explain, plot or parse, and never
+#: change a number of a comparison. Everything else under dp_core counts (better too much than too little).
+UNHASHED = (
+    "cli/",
+    "audit/",
+    "display.py",
+    "explain.py",
+    "figures.py",
+    "glossary.py",
+    "report.py",
+    "tour.py",
+    "compare/figures.py",
+)
+#: Libraries whose version can change a number (random streams, solvers, linear algebra).
+_LIBRARIES = ("numpy", "scipy", "pandas", "cvxpy", "clarabel", "scs", "osqp", "highspy")
+
+_enabled_var: contextvars.ContextVar[bool] = contextvars.ContextVar("dp_core_precomputed", default=True)
+_recorder: contextvars.ContextVar[dict | None] = contextvars.ContextVar("dp_core_precomputed_rec", default=None)
+_folder_var: contextvars.ContextVar[Path | None] = contextvars.ContextVar("dp_core_precomputed_dir", default=None)
+
+
+# ------------------------------------------------------------------------------------------ switches
+def enabled() -> bool:
+    """Whether lookups may answer (not switched off by :func:`disabled` or ``DP_CORE_NO_PRECOMPUTED``)."""
+    if os.environ.get(ENV_DISABLE, "").strip() not in ("", "0"):
+        return False
+    return _enabled_var.get()
+
+
+@contextlib.contextmanager
+def disabled() -> Iterator[None]:
+    """Compute everything inside this block (the store is not read)."""
+    token = _enabled_var.set(False)
+    try:
+        yield
+    finally:
+        _enabled_var.reset(token)
+
+
+@contextlib.contextmanager
+def store_folder(folder: str | Path) -> Iterator[None]:
+    """Read the store from ``folder`` instead of :data:`STORE_DIR` inside this block (tests, trials)."""
+    token = _folder_var.set(Path(folder))
+    try:
+        yield
+    finally:
+        _folder_var.reset(token)
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[dict]:
+    """Collect ``{key: (dataset name, Entry)}`` of every mechanism part computed inside this block."""
+    rec: dict = {}
+    token = _recorder.set(rec)
+    try:
+        yield rec
+    finally:
+        _recorder.reset(token)
+
+
+# ------------------------------------------------------------------------------------------ hashing
+def _hashed_files() -> list[Path]:
+    out = []
+    for p in sorted(_ROOT.rglob("*.py")):
+        rel = p.relative_to(_ROOT).as_posix()
+        if any(rel == u or (u.endswith("/") and rel.startswith(u)) for u in UNHASHED):
+            continue
+        out.append(p)
+    return out
+
+
+@functools.cache
+def engine_hash() -> str:
+    """SHA-256 (hex, 16 characters) of the engine sources and library versions the stored numbers depend on."""
+    from importlib import metadata
+
+    h = hashlib.sha256(f"format {FORMAT}\n".encode())
+    for lib in _LIBRARIES:
+        try:
+            v = metadata.version(lib)
+        except metadata.PackageNotFoundError:
+            v = "absent"
+        h.update(f"{lib} {v}\n".encode())
+    h.update(f"machine {platform.machine()}\n".encode())
+    for p in _hashed_files():
+        h.update(p.relative_to(_ROOT).as_posix().encode() + b"\0")
+        h.update(p.read_bytes().replace(b"\r\n", b"\n") + b"\0")
+    return h.hexdigest()[:16]
+
+
+def _bounds_text(ds) -> str:
+    from .data import public_bounds
+
+    try:
+        return repr(public_bounds(ds))
+    except (TypeError, ValueError):
+        return ""
+
+
+def _spec_dict(spec) -> dict:
+    return json.loads(json.dumps(dataclasses.asdict(spec), default=str))
+
+
+def entry_key(ds, adapter_key: str, spec) -> str:
+    """The canonical key (SHA-256 hex, 24 characters) of one mechanism's part of a comparison."""
+    payload = {
+        "dataset": ds.name,
+        "fingerprint": ds.fingerprint,
+        "task": ds.task,
+        "shape": [int(ds.n), int(ds.d)],
+        "public_bounds": _bounds_text(ds),
+        "adapter": str(adapter_key),
+        "spec": _spec_dict(spec),
+    }
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+# ------------------------------------------------------------------------------------------ entries
+@dataclass(frozen=True, eq=False)
+class Entry:
+    """One mechanism's part of a comparison, as :func:`dp_core.compare.run_compare` computes it.
+
+    ``skipped`` is the reason when the mechanism could not run (``phase`` says whether ``prepare`` or the
+    sweep refused); otherwise ``trials`` is the sweep's table, ``bounds`` the bound table, ``total`` the
+    number of trial blocks (for progress), and the rest as in :class:`~dp_core.compare.CompareResult`.
+    """
+
+    skipped: str | None = None
+    phase: str = ""
+    trials: Any = field(default=None, repr=False)
+    bounds: Any = field(default=None, repr=False)
+    total: int = 0
+    nonprivate: float = math.nan
+    #: the non-private test MAE (regression; NaN otherwise or when the mechanism measures none)
+    nonprivate_mae: float = math.nan
+    notes: tuple = ()
+    leaks: tuple = ()
+    methods: list = field(default_factory=list)
+    #: results of deterministic follow-up calls on this part (see :func:`memo`), by canonical call text
+    extras: dict = field(default_factory=dict)
+
+
+def _encode_value(v: Any) -> Any:
+    import numpy as np
+
+    if isinstance(v, tuple):
+        return {"__tuple__": [_encode_value(x) for x in v]}
+    if isinstance(v, list):
+        return [_encode_value(x) for x in v]
+    if isinstance(v, dict):
+        return {"__dict__": [[_encode_value(k), _encode_value(x)] for k, x in v.items()]}
+    if isinstance(v, np.bool_):
+        return bool(v)
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    raise TypeError(f"cannot store a value of type {type(v).__name__} in the precomputed store.")
+
+
+def _decode_value(v: Any) -> Any:
+    if isinstance(v, list):
+        return [_decode_value(x) for x in v]
+    if isinstance(v, dict):
+        if "__tuple__" in v:
+            return tuple(_decode_value(x) for x in v["__tuple__"])
+        if "__dict__" in v:
+            return {_decode_value(k): _decode_value(x) for k, x in v["__dict__"]}
+    return v
+
+
+def _encode_frame(df) -> dict | None:
+    if df is None:
+        return None
+    import pandas as pd
+
+    if not isinstance(df.index, pd.RangeIndex) or df.index.start != 0 or df.index.step != 1:
+        df = df.reset_index(drop=True)
+    cols = [str(c) for c in df.columns]
+    dtypes = [str(t) for t in df.dtypes]
+    data = [[_encode_value(x) for x in df[c].tolist()] for c in df.columns]
+    return {"columns": cols, "dtypes": dtypes, "data": data, "rows": len(df)}
+
+
+def _decode_frame(obj: dict | None):
+    if obj is None:
+        return None
+    import pandas as pd
+
+    series = {c: pd.Series(vals, dtype=dt) for c, dt, vals in zip(obj["columns"], obj["dtypes"], obj["data"])}
+    return pd.DataFrame(series, columns=obj["columns"], index=pd.RangeIndex(obj["rows"]))
+
+
+def _encode_entry(e: Entry) -> dict:
+    return {
+        "skipped": e.skipped,
+        "phase": e.phase,
+        "trials": _encode_frame(e.trials),
+        "bounds": _encode_frame(e.bounds),
+        "total": int(e.total),
+        "nonprivate": _encode_value(e.nonprivate),
+        "nonprivate_mae": _encode_value(e.nonprivate_mae),
+        "notes": _encode_value(tuple(e.notes)),
+        "leaks": _encode_value(tuple(e.leaks)),
+        "methods": _encode_value(list(e.methods)),
+        "extras": {k: _encode_value(v) for k, v in sorted(e.extras.items())},
+    }
+
+
+def _decode_entry(d: dict) -> Entry:
+    return Entry(
+        skipped=d["skipped"],
+        phase=d["phase"],
+        trials=_decode_frame(d["trials"]),
+        bounds=_decode_frame(d["bounds"]),
+        total=int(d["total"]),
+        nonprivate=d["nonprivate"],
+        nonprivate_mae=d.get("nonprivate_mae", math.nan),
+        notes=_decode_value(d["notes"]),
+        leaks=_decode_value(d["leaks"]),
+        methods=_decode_value(d["methods"]),
+        extras={k: _decode_value(v) for k, v in d.get("extras", {}).items()},
+    )
+
+
+# ------------------------------------------------------------------------------------------ files
+def _folder(folder: str | Path | None) -> Path:
+    if folder is not None:
+        return Path(folder)
+    return _folder_var.get() or STORE_DIR
+
+
+def _path(name: str, folder: str | Path | None = None) -> Path:
+    return _folder(folder) / f"{name}.json.xz"
+
+
+_cache_lock = threading.Lock()
+_loaded: dict[tuple[str, str], dict | None] = {}
+
+
+def _read_file(path: Path) -> dict | None:
+    try:
+        with lzma.open(path, "rt", encoding="utf-8") as fh:
+            obj = json.load(fh)
+    except (OSError, ValueError, EOFError, lzma.LZMAError):
+        return None
+    return obj if isinstance(obj, dict) and obj.get("format") == FORMAT else None
+
+
+def _file_entries(name: str, folder: Path | None = None) -> dict | None:
+    """The raw entries of one dataset's file when it was written by this engine (else ``None``); cached."""
+    path = _path(name, folder)
+    key = (str(path), engine_hash())
+    with _cache_lock:
+        if key in _loaded:
+            return _loaded[key]
+    obj = _read_file(path)
+    entries = obj["entries"] if obj is not None and obj.get("engine_hash") == engine_hash() else None
+    with _cache_lock:
+        _loaded[key] = entries
+    return entries
+
+
+def clear_cache() -> None:
+    """Forget the files read so far (after they were rewritten)."""
+    with _cache_lock:
+        _loaded.clear()
+
+
+def lookup(ds, adapter_key: str, spec, *, folder: Path | None = None) -> Entry | None:
+    """The stored part of ``adapter_key`` on ``ds`` with ``spec``, or ``None`` (compute it then).
+
+    Only demo datasets are looked up; ``None`` also when the store is switched off, the dataset's file is
+    missing or was written by other engine code (:func:`engine_hash`), or the key is absent.
+    """
+    from .data import DATASETS
+
+    if not enabled() or getattr(ds, "name", None) not in DATASETS:
+        return None
+    entries = _file_entries(ds.name, folder)
+    if not entries:
+        return None
+    key = entry_key(ds, adapter_key, spec)
+    raw = entries.get(key)
+    if raw is None:
+        return None
+    with _cache_lock:  # decoded once per process; the engine copies what it changes (tables, method rows)
+        if "__decoded__" not in raw:
+            raw["__decoded__"] = _decode_entry(raw["entry"])
+        return raw["__decoded__"]
+
+
+def memo(ds, adapter_key: str, spec, name: str, args: dict, compute: Callable[[], Any]) -> Any:
+    """``compute()``, or its stored value: a deterministic follow-up call on a stored part (for example the
+    label-DP bag-size answer of a negotiation), keyed by ``name`` and ``args`` beside the part's key.
+
+    The value must be JSON-like (numbers, strings, lists, dicts, tuples); it is recorded inside
+    :func:`recording` so that regeneration stores it with the part.
+    """
+    call = name + json.dumps(args, sort_keys=True, default=repr)
+    hit = lookup(ds, adapter_key, spec)
+    if hit is not None and call in hit.extras:
+        return _decode_value(_encode_value(hit.extras[call]))  # a fresh copy
+    value = compute()
+    rec = _recorder.get()
+    if rec is not None:
+        key = entry_key(ds, adapter_key, spec)
+        if key in rec:
+            rec[key][2].extras[call] = _decode_value(_encode_value(value))
+    return value
+
+
+def remember(ds, adapter_key: str, spec, entry: Entry) -> None:
+    """Record a computed part when inside :func:`recording` (no-op otherwise)."""
+    rec = _recorder.get()
+    if rec is None:
+        return
+    meta = {
+        "adapter": adapter_key,
+        "n": int(ds.n),
+        "epsilons": list(spec.epsilons),
+        "n_trials": int(spec.n_trials),
+        "test_fraction": float(spec.test_fraction),
+    }
+    rec[entry_key(ds, adapter_key, spec)] = (ds.name, meta, entry)
+
+
+def write_store(entries: dict[str, dict], *, folder: Path | None = None) -> list[Path]:
+    """Write ``{dataset: {key: (meta, Entry)}}`` as one deterministic ``.json.xz`` per dataset."""
+    folder = _folder(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in sorted(entries):
+        body = {
+            "format": FORMAT,
+            "dataset": name,
+            "engine_hash": engine_hash(),
+            "regenerate": "python -m dp_core precompute",
+            "entries": {k: {"meta": meta, "entry": _encode_entry(e)} for k, (meta, e) in sorted(entries[name].items())},
+        }
+        text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=True)
+        path = _path(name, folder)
+        path.write_bytes(lzma.compress(text.encode("utf-8"), preset=9 | lzma.PRESET_EXTREME))
+        written.append(path)
+    clear_cache()
+    return written
+
+
+def check(datasets: Sequence[str] | None = None, *, folder: Path | None = None) -> list[str]:
+    """The stale files: ``"<dataset>: <why>"`` for every demo dataset whose file is missing, unreadable or
+    written by other engine code (empty list: every shipped entry matches this engine)."""
+    from .data import DATASETS
+
+    names = list(DATASETS) if datasets is None else list(datasets)
+    stale = []
+    for name in names:
+        path = _path(name, folder)
+        if not path.is_file():
+            stale.append(f"{name}: no file {path.name}")
+            continue
+        obj = _read_file(path)
+        if obj is None:
+            stale.append(f"{name}: {path.name} is unreadable or of another format")
+        elif obj.get("engine_hash") != engine_hash():
+            stale.append(
+                f"{name}: {len(obj.get('entries', {}))} entries written by engine {obj.get('engine_hash')}, "
+                f"this engine is {engine_hash()}"
+            )
+        elif not obj.get("entries"):
+            stale.append(f"{name}: no entries")
+    return stale
