@@ -502,27 +502,36 @@ def fresh_server_visits(variants: dict[str, tuple[Path, dict]], pages: list[str]
     ``repeats`` servers per page and variant, the variants (``label -> (checkout, environment)``) interleaved so
     that they share the machine's load."""
     raw: dict[str, dict[str, dict[str, list[float]]]] = {lab: {} for lab in variants}
-    for page in pages:
-        name = "" if page == "pages/home.py" else Path(page).stem
+
+    def url_name(page: str) -> str:
+        return "" if page == "pages/home.py" else Path(page).stem
+
+    for i, page in enumerate(pages):
+        other = pages[(i + 1) % len(pages)]  # a page this server has not served yet
         for _ in range(repeats):
             for lab, (root, env) in variants.items():
                 if not (root / page).exists():
                     continue
                 with Server(root, env=env) as srv:
                     s = Session(srv.port)
-                    first = s.rerun(name)
+                    first = s.rerun(url_name(page))
                     s.close()
                     srv.wait_idle()
                     s2 = Session(srv.port)
-                    new = s2.rerun(name)
+                    new = s2.rerun(url_name(page))
                     s2.close()
-                got = raw[lab].setdefault(page, {"first_visitor": [], "new_visitor": []})
+                    s3 = Session(srv.port)
+                    fresh_other = s3.rerun(url_name(other)) if (root / other).exists() else float("nan")
+                    s3.close()
+                got = raw[lab].setdefault(page, {"first_visitor": [], "new_visitor": [], "other_page": []})
                 got["first_visitor"].append(first)
                 got["new_visitor"].append(new)
+                got["other_page"].append(fresh_other)
         print(f"  fresh servers: {page} measured", file=sys.stderr, flush=True)
     return {
         lab: [
-            {"page": page, **{k: statistics.median(v) for k, v in got.items()}, "runs": got}
+            {"page": page, "other": pages[(pages.index(page) + 1) % len(pages)], "runs": got}
+            | {k: statistics.median(v) for k, v in got.items()}
             for page, got in by_page.items()
         ]
         for lab, by_page in raw.items()
@@ -706,15 +715,23 @@ def fresh_table(fresh: dict[str, list[dict]]) -> str:
     labels = list(fresh)
     lines = [
         "| page | "
-        + " | ".join(f"first visitor of a fresh server ({lab}) | new visitor, running server ({lab})" for lab in labels)
+        + " | ".join(
+            f"first visitor of a fresh server ({lab}) | new visitor, running server ({lab}) | "
+            f"then the next page's first visit ({lab})"
+            for lab in labels
+        )
         + " |",
-        "|---" * (1 + 2 * len(labels)) + "|",
+        "|---" * (1 + 3 * len(labels)) + "|",
     ]
     for row in fresh[labels[0]]:
         cells = []
         for lab in labels:
             r = next((x for x in fresh[lab] if x["page"] == row["page"]), None)
-            cells += ["—", "—"] if r is None else [_s(r["first_visitor"]), _s(r["new_visitor"])]
+            cells += (
+                ["—", "—", "—"]
+                if r is None
+                else [_s(r["first_visitor"]), _s(r["new_visitor"]), _s(r.get("other_page", float("nan")))]
+            )
         lines.append(f"| {Path(row['page']).stem.replace('_', ' ')} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -786,8 +803,11 @@ def main(argv: list[str] | None = None) -> int:
     load0 = os.getloadavg()[0]
     page_res = {}
     if not args.no_pages:
-        for lab, root in roots.items():
-            page_res[lab] = run_children(root, [p for p in pages if (root / p).exists()], max_widgets)
+        page_res = {lab: [] for lab in roots}
+        for page in pages:  # page by page, the checkouts one after the other: they share the machine's load
+            for lab, root in roots.items():
+                if (root / page).exists():
+                    page_res[lab] += run_children(root, [page], max_widgets)
     raw: dict = {"pages": page_res}
 
     def save_raw() -> None:
@@ -835,8 +855,9 @@ def main(argv: list[str] | None = None) -> int:
         parts += [
             "### First visits on the real server",
             "Each page in its own freshly started server: the first visitor opens it directly (the server's imports "
-            "are paid in this visit), then, once the server is idle, a new visitor opens it. Median of "
-            f"{1 if args.quick else 3} servers per page and column, the columns' servers interleaved.",
+            "are paid in this visit), then, once the server is idle, a new visitor opens it, then another new visitor "
+            "opens the next page in this list (its first visit in that server: what the warm-up thread is for). "
+            f"Median of {1 if args.quick else 3} servers per page and column, the columns' servers interleaved.",
             fresh_table(fresh),
         ]
     if conc:
