@@ -13,9 +13,12 @@ from ui.pages import DEFAULT_PAGE, PAGES
 
 st.set_page_config(page_title="Privacy-Utility Explorer", page_icon="🔐", layout="wide")
 
-configure_executor()  # the operator's choice of executor (secrets or environment), once per process
-background.warm()  # once per server: the Monte-Carlo worker processes start in a background thread
-state.init_state()  # parses the link's shared values (ui.state); messages appear on the page
-_pages = [st.Page(path, title=title, icon=icon, default=(path == DEFAULT_PAGE)) for path, title, icon, _desc in PAGES]
-pg = st.navigation(_pages, position="hidden")
-pg.run()
+with background.script_run():  # while a visitor's page runs, the warm-up thread below waits
+    configure_executor()  # the operator's choice of executor (secrets or environment), once per process
+    background.warm()  # once per server, between visits: engine imports and the Monte-Carlo worker processes
+    state.init_state()  # parses the link's shared values (ui.state); messages appear on the page
+    _pages = [
+        st.Page(path, title=title, icon=icon, default=(path == DEFAULT_PAGE)) for path, title, icon, _desc in PAGES
+    ]
+    pg = st.navigation(_pages, position="hidden")
+    pg.run()

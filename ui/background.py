@@ -34,7 +34,8 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,7 @@ __all__ = [
     "executor",
     "get_job",
     "live_section",
+    "script_run",
     "start",
     "warm",
 ]
@@ -89,6 +91,10 @@ class _Reporter:
 
     def __init__(self, board: Any, job_id: str, block: str) -> None:
         self.board, self.job_id, self.block = board, job_id, block
+
+    def rebind(self, board: Any) -> _Reporter:
+        """The same reporter writing into ``board`` (the pool's board, once a pending job is submitted)."""
+        return _Reporter(board, self.job_id, self.block)
 
     def __call__(self, done: int, total: int) -> None:
         if self.board.get(("cancel", self.job_id)):
@@ -197,27 +203,67 @@ def _noop() -> int:
     return os.getpid()
 
 
+#: Script runs in progress on this server (``app.py`` wraps every full run in :func:`script_run`).
+_RUNS = 0
+_RUNS_LOCK = threading.Lock()
+#: How long no script may have run before the warm-up thread takes its next step (seconds).
+QUIET = 0.25
+
+
+@contextmanager
+def script_run() -> Iterator[None]:
+    """``app.py`` wraps every script run in this, so that :func:`warm`'s work waits while a visitor's page runs."""
+    global _RUNS, _LAST_RUN_END
+    with _RUNS_LOCK:
+        _RUNS += 1
+    try:
+        yield
+    finally:
+        with _RUNS_LOCK:
+            _RUNS -= 1
+            _LAST_RUN_END = time.monotonic()
+
+
+_LAST_RUN_END = 0.0
+
+
+def _wait_until_quiet(poll: float = 0.05) -> None:
+    """Return once no script run is in progress and none has ended for :data:`QUIET` seconds."""
+    while True:
+        with _RUNS_LOCK:
+            quiet = _RUNS == 0 and time.monotonic() - _LAST_RUN_END >= QUIET
+        if quiet:
+            return
+        time.sleep(poll)
+
+
 def warm() -> None:
-    """Start the pool and its workers, and import the engine, in a background thread (once per server).
+    """Import the engine, then start the pool and its workers, in a background thread (once per server).
 
-    The first Run then finds its workers ready, and the first visitor of each page finds the engine's modules
-    (the audit registry, the mechanisms, their figures: several seconds of imports) already loaded.
+    The first visitor of each page then finds the engine's modules (the audit registry, the mechanisms, their
+    figures: a second or two of imports) already loaded, and the first Run finds its workers ready.
 
-    Does nothing outside a Streamlit server (AppTest, scripts) and costs nothing after the first call.
+    Every step waits until no visitor's script is running (:func:`script_run`): imports hold the GIL and the
+    fork server takes a core, so doing them beside the first visitor's page made that first visit about twice
+    as slow (measured by ``benchmarks/bench_pages.py --warm-compare``: 2.2 s instead of 0.8 s on Home).
+
+    Does nothing outside a Streamlit server (AppTest, scripts), nor when the environment variable
+    ``PUE_NO_WARM`` is set (the benchmark's comparison), and costs nothing after the first call.
     """
     global _WARMING
-    if _WARMING is not None or not in_server():
+    if _WARMING is not None or not in_server() or os.environ.get("PUE_NO_WARM"):
         return
 
     def go() -> None:
-        pool, _board = executor()
-        futures = [pool.submit(_noop) for _ in range(WORKERS)]
         for name in SERVER_PRELOAD:  # the first visitor of each page then pays no engine import
+            _wait_until_quiet()
             try:
                 importlib.import_module(name)
             except Exception:  # noqa: BLE001 - a module moved or failed: the page imports it and says why
                 pass
-        for f in futures:
+        _wait_until_quiet()
+        pool, _board = executor()
+        for f in [pool.submit(_noop) for _ in range(WORKERS)]:
             f.result()
 
     with _POOL_LOCK:
@@ -236,6 +282,95 @@ class _InlineExecutor(cf.Executor):
         except BaseException as exc:  # noqa: BLE001 - the future carries it to result()
             fut.set_exception(exc)
         return fut
+
+
+class _PendingBoard:
+    """The progress board of a job submitted before the server-wide pool had started.
+
+    Reads give the default and writes are kept until the pool's board exists, then both go to it, so the page
+    can create the job (and cancel it) without waiting for the pool to start.
+    """
+
+    def __init__(self) -> None:
+        self._early: dict = {}
+        self._lock = threading.Lock()
+
+    def _real(self) -> Any:
+        return _BOARD if _POOL is not None else None
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        real = self._real()
+        if real is None:
+            with self._lock:
+                return self._early.get(key, default)
+        return real.get(key, default)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        real = self._real()
+        if real is None:
+            with self._lock:
+                self._early[key] = value
+                return
+        real[key] = value
+
+    def flush(self, real: Any) -> None:
+        """Copy what was written before the pool started (a cancel, say) to the pool's board."""
+        with self._lock:
+            for k, v in self._early.items():
+                real[k] = v
+            self._early.clear()
+
+
+class _PendingPool(cf.Executor):
+    """Submits to the server-wide pool once it has started, from a thread: the page never waits for the start.
+
+    The first job on a freshly started server used to start the pool in the page's thread (the fork server
+    loads the engine, the manager starts: 1–5 s the first visitor of a page with a background sweep waited).
+    A future returned here is cancelled at once by :meth:`Job.cancel` (the block then stops at its first
+    progress report, as a running block does).
+    """
+
+    def __init__(self, board: _PendingBoard) -> None:
+        self.board = board
+
+    def submit(self, fn, /, *args, **kwargs):  # noqa: D102 - the Executor interface
+        outer: cf.Future = cf.Future()
+
+        def go() -> None:
+            if outer.cancelled():  # cancelled before the pool started: nothing to submit
+                return
+            try:
+                pool, real = executor()
+                self.board.flush(real)
+                call = [a.rebind(real) if isinstance(a, _Reporter) else a for a in args]
+                if outer.cancelled():
+                    return
+                inner = pool.submit(fn, *call, **kwargs)
+            except BaseException as exc:  # noqa: BLE001 - the job shows it
+                if not outer.cancelled():
+                    outer.set_exception(exc)
+                return
+
+            def copy(f: cf.Future) -> None:
+                if outer.cancelled():
+                    return
+                if f.cancelled():
+                    outer.cancel()
+                elif f.exception() is not None:
+                    outer.set_exception(f.exception())
+                else:
+                    outer.set_result(f.result())
+
+            inner.add_done_callback(copy)
+            outer.add_done_callback(lambda f: inner.cancel() if f.cancelled() else None)
+
+        threading.Thread(target=go, name="background-submit", daemon=True).start()
+        return outer
+
+
+def _pool_ready() -> bool:
+    with _POOL_LOCK:
+        return _POOL is not None
 
 
 # ------------------------------------------------------------------ the job
@@ -455,9 +590,12 @@ def start(
         job = _Finished(shared)
     else:
         use_pool = in_server() if background is None else background
-        if use_pool:
+        if use_pool and _pool_ready():
             pool, board = executor()
             job = Job(blocks, executor=pool, board=board)
+        elif use_pool:  # the pool starts in the background; the page does not wait for it
+            board = _PendingBoard()
+            job = Job(blocks, executor=_PendingPool(board), board=board)
         else:
             with st.spinner("Running..."):
                 job = Job(blocks)

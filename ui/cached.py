@@ -42,8 +42,14 @@ def noise_curves(delta: float, _version: str = dp_core.__version__):
     return explain.noise_curves(delta=delta)
 
 
-def noise_figure(epsilon: float, delta: float):
-    """Home's first chart: noise for one count against ε, the current setting marked (curves cached by δ)."""
+@scoped.cache_resource(max_entries=64, show_spinner=False, upload_independent=True)
+def noise_figure(epsilon: float, delta: float, _version: str = dp_core.__version__):
+    """Home's first chart: noise for one count against ε, the current setting marked (curves cached by δ).
+
+    Kept as the stored, never-modified figure for each (ε, δ) (the select slider has a few dozen values):
+    moving ε back and forth, as every visitor does, rebuilds nothing; building it costs 30–40 ms, a third of
+    Home's ε rerun and the share of it that five sessions at once wait for in turn.
+    """
     from dp_core import explain
 
     return explain.noise_figure(epsilon=epsilon, delta=delta, curves=noise_curves(delta))

@@ -109,12 +109,16 @@ def one_draw(
     }
 
 
-@scoped.cache_data(max_entries=32, show_spinner=False)
+@scoped.cache_resource(max_entries=32, show_spinner=False)
 def regions_figure(
     task_key: tuple, fingerprint: str, config: lmg.LargeMarginGaussian, draw: int, seed: int, _draw, _task, _v: str = V
 ):
     """The first screen's decision regions of draw ``draw`` (the :func:`one_draw` with the same key) beside the
-    noise-free fit; cached because drawing the two class maps costs more than the rest of a rerun."""
+    noise-free fit; cached because drawing the two class maps costs more than the rest of a rerun.
+
+    Kept as the stored, never-modified figure (``cache_resource``): ``cache_data`` would unpickle a copy on every
+    hit, and unpickling a Plotly figure re-validates it and its template (about 0.15 s, most of a new session's
+    first run of this page)."""
     from dp_core.mechanisms.large_margin_gaussian import figures as lmf
 
     return lmf.decision_regions_figure(

@@ -538,11 +538,11 @@ def conservative_accounting(params: InputPerturbationParams, *, gamma_t: float |
     >>> round(c.t, 4), round(c.lam_tilde, 3), round(c.ridge_needed, 3), c.ridge_ok
     (0.1328, 1.283, 2.566, True)
     """
-    from scipy.stats import chi2
+    from scipy.special import chdtri  # chi2.isf without importing scipy.stats (about 0.4 s on a page's first visit)
 
     p = params
     gt = p.delta / 2.0 if gamma_t is None else check_in_interval("gamma_t", gamma_t, 0.0, 1.0, closed="neither")
-    q = float(chi2.isf(gt / p.n, p.d))
+    q = float(chdtri(p.d, gt / p.n))  # the chi-square quantile of upper tail gt / n (scipy.stats.chi2.isf)
     t = p.sigma_u * math.sqrt(q) / math.sqrt(p.n)
     lam_t = (math.sqrt(p.lam) + t) ** 2
     p_sup = max(p.zeta - p.lam * p.eta, 0.0)
