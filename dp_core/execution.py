@@ -401,14 +401,15 @@ def _register_atexit() -> None:
 
 
 @contextlib.contextmanager
-def _importable_main():
+def importable_main():
     """Start worker processes without re-running a script as their ``__main__``.
 
     Dask starts workers with the ``spawn`` method, which re-runs the parent's ``__main__`` file in
-    each child. Under Streamlit (the app, and its AppTest runs) ``__main__`` is a page script, whose
-    top-level code must not run in a worker; the command line's ``__main__`` is an importable module
-    and a script started as ``python script.py`` is kept too. While the cluster starts, any other
-    ``__main__`` is replaced by an empty module.
+    each child (so does ``multiprocessing``'s ``forkserver`` method, for each process it starts).
+    Under Streamlit (the app, and its AppTest runs) ``__main__`` is a page script, whose top-level
+    code must not run in a worker; the command line's ``__main__`` is an importable module and a
+    script started as ``python script.py`` is kept too. While workers start, any other ``__main__``
+    is replaced by an empty module.
     """
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
@@ -434,7 +435,7 @@ def _local_cluster(workers: int) -> DaskExecutor:
         _quiet_distributed()
         from distributed import Client, LocalCluster
 
-        with _importable_main():
+        with importable_main():
             cluster = LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,

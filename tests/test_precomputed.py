@@ -7,6 +7,7 @@ import dataclasses
 import json
 import math
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -209,3 +210,28 @@ def test_learning_curve_grid_is_stored_for_the_default_negotiation(monkeypatch):
     by_n = negotiate(ds, ["accuracy=0.9"], solve_for="n", **kw)
     assert twice["learning_curve"] and by_n["learning_curve"]
     assert len({r["n_rows"] for r in by_n["learning_curve"]}) >= 3
+
+
+def test_precompute_command_checks_and_refuses_bad_input():
+    """``precompute --check`` answers from the hashes alone (writes nothing); a bad dataset name exits 2."""
+    import subprocess
+    import sys
+
+    folder = Path(pc.__file__).parent / "precomputed_data"
+    before = {p.name: p.stat().st_mtime_ns for p in folder.iterdir()}
+    ok = subprocess.run(
+        [sys.executable, "-m", "dp_core", "precompute", "--check", "--datasets", "iris"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["stale"] == []
+    bad = subprocess.run(
+        [sys.executable, "-m", "dp_core", "precompute", "--check", "--datasets", "nope"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "nope" in bad.stderr
+    assert {p.name: p.stat().st_mtime_ns for p in folder.iterdir()} == before

@@ -169,6 +169,22 @@ def _context():
     return multiprocessing.get_context(method)
 
 
+def _importable_main():
+    from dp_core.execution import importable_main
+
+    return importable_main()
+
+
+class _ScriptSafePool(cf.ProcessPoolExecutor):
+    """A process pool whose workers never re-run a page script: Streamlit makes the running page script the
+    process's ``__main__``, and a ``forkserver``/``spawn`` child re-runs the ``__main__`` file it is given
+    (:func:`dp_core.execution.importable_main` hides it while a worker starts; workers start on submit)."""
+
+    def _spawn_process(self):
+        with _importable_main():
+            super()._spawn_process()
+
+
 def executor() -> tuple[cf.Executor, Any]:
     """The server-wide process pool and its progress board (created on first use, reused by every session)."""
     global _POOL, _BOARD, _MANAGER
@@ -178,10 +194,12 @@ def executor() -> tuple[cf.Executor, Any]:
             if ctx.get_start_method() == "forkserver":
                 # the fork server loads the engine once; each worker is a fork of it (not of the web server)
                 ctx.set_forkserver_preload(list(PRELOAD))
-            _MANAGER = multiprocessing.managers.SyncManager(ctx=ctx)
-            _MANAGER.start(_die_with_parent)
+            manager = multiprocessing.managers.SyncManager(ctx=ctx)
+            with _importable_main():
+                manager.start(_die_with_parent)
+            _MANAGER = manager
             _BOARD = _MANAGER.dict()
-            _POOL = cf.ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx, initializer=_worker_start)
+            _POOL = _ScriptSafePool(max_workers=WORKERS, mp_context=ctx, initializer=_worker_start)
         return _POOL, _BOARD
 
 
@@ -191,7 +209,7 @@ def shutdown() -> None:
     with _POOL_LOCK:
         if _POOL is not None:
             _POOL.shutdown(wait=True, cancel_futures=True)
-        if _MANAGER is not None:
+        if _MANAGER is not None and hasattr(_MANAGER, "shutdown"):  # a manager that never started has none
             _MANAGER.shutdown()
         _POOL = _BOARD = _MANAGER = None
 

@@ -476,13 +476,13 @@ _UNSET = object()
 
 
 class LazyState(NonPublicDiagnostics):
-    """A mechanism's prepared state that is prepared on first use.
+    """NOT FOR PUBLICATION: a mechanism's prepared state that is prepared on first use.
 
     A stored comparison needs no state to show its tables; the negotiation's bounds, the budget card's
     noise scales and label-DP's bag-size answer do. Attribute access prepares the state once
     (``ADAPTERS[key].prepare(ds, spec)``, deterministic) and forwards to it. What a sweep adds to a state
     (large-margin's non-private utility, the ℓ1 sampler's runs) is not recomputed: it reaches the result
-    through the stored part (``nonprivate``, the method rows). NOT FOR PUBLICATION, like the state itself.
+    through the stored part (``nonprivate``, the method rows). Not for publication, like the state itself.
     """
 
     __slots__ = ("_adapter", "_ds", "_spec", "_value", "_lock")
