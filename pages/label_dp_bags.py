@@ -151,7 +151,17 @@ if m * k > data.n:
         )
     st.stop()
 
-cond = cl.conditions(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, data)
+
+def _conditions() -> dict:
+    """The wtd-LBA data constants of these data (rank, γ̂, λ*; cached per dataset), with this (k, m)'s warnings.
+
+    Read only where they are used (the secret-weights variant, its data-conditions section, the sweeps'
+    prediction), so the first screen of the public-weights variant never computes them.
+    """
+    return cl.conditions(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, data)
+
+
+cond = _conditions() if variant == "wtd-lba" else None
 lba_params = None
 if variant == "wtd-lba":
     lba_params = {"d": cond["rank"], "b2": cond["b2"], "lam": cond["lam_star"]}
@@ -175,7 +185,9 @@ try:
         else (None, None, None, None)
     )
     summary_args = (variant, eps, data.n, k, m, B1, rho, noise_std, *lba, delta)
-    summ = cl.summary(*summary_args)
+    # the first screen needs only δ at this ε; the smallest k and ε for the sidebar's δ are computed in the
+    # accounting section, when it is open
+    summ = cl.summary(*summary_args[:-1], None)
     utility_args = (
         label_range,
         B1,
@@ -297,6 +309,11 @@ with chart_box:
 # ------------------------------------------------------------------ expert sections
 with expert_section("Privacy accounting: as claimed by the paper, corrected, exact", key="lb_x_accounting") as shown:
     if shown:
+        try:
+            summ = cl.summary(*summary_args)  # with the smallest k and ε for the sidebar's δ
+        except ValueError as exc:
+            widgets.show_error(exc)
+            st.stop()
         widgets.audit_link("label-dp-bags", "naive-llp")
         st.subheader(f"{PAPER_NAMES[variant]} at k = {fmt.integer(k)}, m = {fmt.integer(m)}, ε = {fmt.epsilon(eps)}")
         a1, a2, a3, a4 = st.columns(4)
@@ -487,7 +504,7 @@ def _render_sweeps(job) -> None:
         "1 + d/(m − d − 1) (wtd-LBA) and 1 + (1 + ρs²/γ̂)·d/(m − d − 1) (noisy-wtd-LLP):"
     )
     ms = sorted(int(x) for x in by_m["m"].unique())
-    pred = lbf.prediction_table(ms, d=data.d, rho=rho, gamma_hat=cond["gamma_hat"], noise_std=noise_std)
+    pred = lbf.prediction_table(ms, d=data.d, rho=rho, gamma_hat=_conditions()["gamma_hat"], noise_std=noise_std)
     sel = by_m[by_m["method"].isin(["wtd_lba", "noisy_wtd_llp"]) & (by_m["m"] > data.d + 1)]
     st.plotly_chart(lbf.ratio_figure(sel, pred), key="lb_ratio")
     here = by_m[by_m["m"] == m]
