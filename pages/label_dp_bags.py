@@ -151,7 +151,17 @@ if m * k > data.n:
         )
     st.stop()
 
-cond = cl.conditions(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, data)
+
+def _conditions() -> dict:
+    """The wtd-LBA data constants of these data (rank, γ̂, λ*; cached per dataset), with this (k, m)'s warnings.
+
+    Read only where they are used (the secret-weights variant, its data-conditions section, the sweeps'
+    prediction), so the first screen of the public-weights variant never computes them.
+    """
+    return cl.conditions(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, data)
+
+
+cond = _conditions() if variant == "wtd-lba" else None
 lba_params = None
 if variant == "wtd-lba":
     lba_params = {"d": cond["rank"], "b2": cond["b2"], "lam": cond["lam_star"]}
@@ -175,7 +185,9 @@ try:
         else (None, None, None, None)
     )
     summary_args = (variant, eps, data.n, k, m, B1, rho, noise_std, *lba, delta)
-    summ = cl.summary(*summary_args)
+    # the first screen needs only δ at this ε; the smallest k and ε for the sidebar's δ are computed in the
+    # accounting section, when it is open
+    summ = cl.summary(*summary_args[:-1], None)
     utility_args = (
         label_range,
         B1,
@@ -295,141 +307,150 @@ with chart_box:
     )
 
 # ------------------------------------------------------------------ expert sections
-with expert_section("Privacy accounting: as claimed by the paper, corrected, exact"):
-    widgets.audit_link("label-dp-bags", "naive-llp")
-    st.subheader(f"{PAPER_NAMES[variant]} at k = {fmt.integer(k)}, m = {fmt.integer(m)}, ε = {fmt.epsilon(eps)}")
-    a1, a2, a3, a4 = st.columns(4)
-    a1.metric(
-        "δ as claimed by the paper",
-        fmt.delta(summ["delta_paper"], sig=3) if summ["delta_paper"] < 1 else "≥ 1",
-        delta="vacuous: no guarantee" if summ["delta_paper"] >= 1 else None,
-        delta_color="off",
-    )
-    a2.metric(
-        "δ corrected (explicit)",
-        fmt.delta(summ["delta_explicit"], sig=3) if summ["delta_explicit"] < 1 else "≥ 1",
-        delta="vacuous: no guarantee" if summ["delta_explicit"] >= 1 else None,
-        delta_color="off",
-    )
-    if "delta_exact" in summ:
-        a3.metric("δ exact (beyond the paper)", fmt.delta(summ["delta_exact"], sig=3))
-    a4.metric("Naive LBA/LLP: δ at least", fmt.delta(summ["naive_lower_bound"], sig=3))
-    st.markdown(f"**As claimed by the paper:** {summ['statement_paper'].split(': ', 1)[1]}")
-    status_badge("label-dp-bags", "noisy-wtd-llp-paper" if variant == "noisy-wtd-llp" else variant)
-    st.markdown(f"**Corrected:** {summ['statement_explicit'].split(': ', 1)[1]}")
-    if "statement_exact" in summ:
-        st.info(
-            f"**Exact, beyond the paper:** the true privacy profile of noisy-wtd-LLP, computed by quadrature over "
-            f"the public bags and weights: δ({fmt.epsilon(eps)}) = {fmt.delta(summ['delta_exact'], sig=3)}. No ε "
-            f"brings it below the floor (m·k/n)·P[no noisy bag-mate] = {fmt.delta(summ['delta_floor'], sig=3)}.",
-            icon="🧮",
+with expert_section("Privacy accounting: as claimed by the paper, corrected, exact", key="lb_x_accounting") as shown:
+    if shown:
+        try:
+            summ = cl.summary(*summary_args)  # with the smallest k and ε for the sidebar's δ
+        except ValueError as exc:
+            widgets.show_error(exc)
+            st.stop()
+        widgets.audit_link("label-dp-bags", "naive-llp")
+        st.subheader(f"{PAPER_NAMES[variant]} at k = {fmt.integer(k)}, m = {fmt.integer(m)}, ε = {fmt.epsilon(eps)}")
+        a1, a2, a3, a4 = st.columns(4)
+        a1.metric(
+            "δ as claimed by the paper",
+            fmt.delta(summ["delta_paper"], sig=3) if summ["delta_paper"] < 1 else "≥ 1",
+            delta="vacuous: no guarantee" if summ["delta_paper"] >= 1 else None,
+            delta_color="off",
         )
-    st.warning(
-        "Naive LBA / naive LLP and weighted LLP without noise are **not label-DP**: a changed label lands in a bag "
-        f"with probability m·k/n = {fmt.delta(summ['naive_lower_bound'], sig=3)}, and then its bag's sum moves "
-        "deterministically. So δ ≥ m·k/n for every ε.",
-        icon="⛔",
-    )
-    st.markdown(
-        f"**Which failure term dominates?** As claimed by the paper: *{summ['paper_dominant']}*; corrected: "
-        f"*{summ['explicit_dominant']}*. Any term ≥ 1 makes the bound vacuous."
-    )
-    st.plotly_chart(cl.terms_fig(summary_args), key="lb_terms")
-
-    if not no_noise:
-        st.markdown(f"**Smallest bag size k for δ ≤ {fmt.delta(delta)}** (sidebar δ), next to what the data allow:")
-        params = (
-            (("rho", rho), ("b1", B1), ("noise_std", noise_std))
-            if variant == "noisy-wtd-llp"
-            else tuple((key, lba_params[key]) for key in ("d", "b2", "gamma", "lam")) + (("b1", B1),)
+        a2.metric(
+            "δ corrected (explicit)",
+            fmt.delta(summ["delta_explicit"], sig=3) if summ["delta_explicit"] < 1 else "≥ 1",
+            delta="vacuous: no guarantee" if summ["delta_explicit"] >= 1 else None,
+            delta_color="off",
         )
-        _kmin = cl.min_k_table(variant, (0.5, 1.0, 2.0, 4.0, float(eps)), delta, data.n, m, params)
-        widgets.table(_kmin, key="lb_kmin", headers={c: c.replace("k_min", "smallest k") for c in _kmin.columns})
-        e_p, e_c = summ.get("eps_min_paper"), summ.get("eps_min_explicit")
-        st.caption(
-            f"Smallest ε with δ ≤ {fmt.delta(delta)} at k = {fmt.integer(k)}: as claimed by the paper "
-            + ("none (the tail terms alone exceed it)" if e_p is None else fmt.epsilon(e_p))
-            + "; corrected "
-            + ("none (the tail terms alone exceed it)" if e_c is None else fmt.epsilon(e_c))
-            + "."
-        )
-    if summ.get("k_min_explicit") is not None and summ["k_min_explicit"] > data.n // m:
-        st.caption(
-            f"At ε = {fmt.epsilon(eps)} the corrected bound needs k ≥ {fmt.integer(summ['k_min_explicit'])}, "
-            f"about {fmt.number(summ['k_min_explicit'] / max(1, data.n // m), sig=2)} times the largest "
-            f"feasible k = {fmt.integer(data.n // m)}. "
-            "The paper itself says such bag sizes are unrealistic."
-        )
-    if variant == "noisy-wtd-llp" and rho > 0:
-        st.markdown(
-            f"**ε–δ profile at k = {fmt.integer(k)}** (exact curve, and both explicit bounds where they are below 1):"
-        )
-        st.plotly_chart(cl.eps_profile_fig(data.n, k, m, rho, B1, noise_std, delta), key="lb_profile")
-        e_min = summ.get("eps_min_exact")
-        st.caption(
-            f"Smallest ε with exact δ ≤ {fmt.delta(delta)}: "
-            + (
-                f"{fmt.epsilon(e_min)}."
-                if e_min is not None
-                else "none — the floor is above the target; larger k or ρ is needed."
+        if "delta_exact" in summ:
+            a3.metric("δ exact (beyond the paper)", fmt.delta(summ["delta_exact"], sig=3))
+        a4.metric("Naive LBA/LLP: δ at least", fmt.delta(summ["naive_lower_bound"], sig=3))
+        st.markdown(f"**As claimed by the paper:** {summ['statement_paper'].split(': ', 1)[1]}")
+        status_badge("label-dp-bags", "noisy-wtd-llp-paper" if variant == "noisy-wtd-llp" else variant)
+        st.markdown(f"**Corrected:** {summ['statement_explicit'].split(': ', 1)[1]}")
+        if "statement_exact" in summ:
+            st.info(
+                f"**Exact, beyond the paper:** the true privacy profile of noisy-wtd-LLP, computed by quadrature over "
+                f"the public bags and weights: δ({fmt.epsilon(eps)}) = {fmt.delta(summ['delta_exact'], sig=3)}. No ε "
+                f"brings it below the floor (m·k/n)·P[no noisy bag-mate] = {fmt.delta(summ['delta_floor'], sig=3)}.",
+                icon="🧮",
             )
+        st.warning(
+            "Naive LBA / naive LLP and weighted LLP without noise are **not label-DP**: a changed label lands in a bag "
+            f"with probability m·k/n = {fmt.delta(summ['naive_lower_bound'], sig=3)}, and then its bag's sum moves "
+            "deterministically. So δ ≥ m·k/n for every ε.",
+            icon="⛔",
         )
+        st.markdown(
+            f"**Which failure term dominates?** As claimed by the paper: *{summ['paper_dominant']}*; corrected: "
+            f"*{summ['explicit_dominant']}*. Any term ≥ 1 makes the bound vacuous."
+        )
+        st.plotly_chart(cl.terms_fig(summary_args), key="lb_terms")
 
-with expert_section("δ against the bag size k"):
-    st.markdown(
-        "δ as a function of the bag size for several ε. Dotted: **as claimed by the paper**; dashed: "
-        "**corrected**; solid with markers: **exact** (noisy-wtd-LLP, feasible k only). The red band is "
-        "vacuous (δ ≥ 1: no guarantee); the green band is what your data allow (k ≤ n/m)."
-    )
-    if no_noise:
-        st.info("ρ = 0: there is no guarantee to plot (δ ≥ m·k/n). Set ρ > 0.")
-    else:
-        kw = dict(d=None, b2=None, gamma=None, lam=None) if variant == "noisy-wtd-llp" else lba_params
-        args = (
-            variant,
-            (0.5, 1.0, 2.0, 4.0),
-            m,
-            data.n,
-            B1,
-            max(rho, 1e-9),
-            noise_std,
-            kw["d"],
-            kw["b2"],
-            kw["gamma"],
-            kw["lam"],
+        if not no_noise:
+            st.markdown(f"**Smallest bag size k for δ ≤ {fmt.delta(delta)}** (sidebar δ), next to what the data allow:")
+            params = (
+                (("rho", rho), ("b1", B1), ("noise_std", noise_std))
+                if variant == "noisy-wtd-llp"
+                else tuple((key, lba_params[key]) for key in ("d", "b2", "gamma", "lam")) + (("b1", B1),)
+            )
+            _kmin = cl.min_k_table(variant, (0.5, 1.0, 2.0, 4.0, float(eps)), delta, data.n, m, params)
+            widgets.table(_kmin, key="lb_kmin", headers={c: c.replace("k_min", "smallest k") for c in _kmin.columns})
+            e_p, e_c = summ.get("eps_min_paper"), summ.get("eps_min_explicit")
+            st.caption(
+                f"Smallest ε with δ ≤ {fmt.delta(delta)} at k = {fmt.integer(k)}: as claimed by the paper "
+                + ("none (the tail terms alone exceed it)" if e_p is None else fmt.epsilon(e_p))
+                + "; corrected "
+                + ("none (the tail terms alone exceed it)" if e_c is None else fmt.epsilon(e_c))
+                + "."
+            )
+        if summ.get("k_min_explicit") is not None and summ["k_min_explicit"] > data.n // m:
+            st.caption(
+                f"At ε = {fmt.epsilon(eps)} the corrected bound needs k ≥ {fmt.integer(summ['k_min_explicit'])}, "
+                f"about {fmt.number(summ['k_min_explicit'] / max(1, data.n // m), sig=2)} times the largest "
+                f"feasible k = {fmt.integer(data.n // m)}. "
+                "The paper itself says such bag sizes are unrealistic."
+            )
+        if variant == "noisy-wtd-llp" and rho > 0:
+            st.markdown(
+                f"**ε–δ profile at k = {fmt.integer(k)}** (exact curve, and both explicit bounds where they are "
+                "below 1):"
+            )
+            st.plotly_chart(cl.eps_profile_fig(data.n, k, m, rho, B1, noise_std, delta), key="lb_profile")
+            e_min = summ.get("eps_min_exact")
+            st.caption(
+                f"Smallest ε with exact δ ≤ {fmt.delta(delta)}: "
+                + (
+                    f"{fmt.epsilon(e_min)}."
+                    if e_min is not None
+                    else "none — the floor is above the target; larger k or ρ is needed."
+                )
+            )
+
+with expert_section("δ against the bag size k", key="lb_x_delta_k") as shown:
+    if shown:
+        st.markdown(
+            "δ as a function of the bag size for several ε. Dotted: **as claimed by the paper**; dashed: "
+            "**corrected**; solid with markers: **exact** (noisy-wtd-LLP, feasible k only). The red band is "
+            "vacuous (δ ≥ 1: no guarantee); the green band is what your data allow (k ≤ n/m)."
         )
-        st.plotly_chart(cl.delta_k_fig(args, data.n, m, k, delta), key="lb_delta_k")
-        st.caption(
-            "The explicit bounds need k in the billions or more; the exact accounting of noisy-wtd-LLP is "
-            "informative at feasible k, but never drops below its floor."
-        )
+        if no_noise:
+            st.info("ρ = 0: there is no guarantee to plot (δ ≥ m·k/n). Set ρ > 0.")
+        else:
+            kw = dict(d=None, b2=None, gamma=None, lam=None) if variant == "noisy-wtd-llp" else lba_params
+            args = (
+                variant,
+                (0.5, 1.0, 2.0, 4.0),
+                m,
+                data.n,
+                B1,
+                max(rho, 1e-9),
+                noise_std,
+                kw["d"],
+                kw["b2"],
+                kw["gamma"],
+                kw["lam"],
+            )
+            st.plotly_chart(cl.delta_k_fig(args, data.n, m, k, delta), key="lb_delta_k")
+            st.caption(
+                "The explicit bounds need k in the billions or more; the exact accounting of noisy-wtd-LLP is "
+                "informative at feasible k, but never drops below its floor."
+            )
 
 if variant == "wtd-lba":
-    with expert_section("wtd-LBA: data conditions (computed from the private labels)"):
-        st.warning(
-            "γ̂, γ and λ* depend on the private labels. The wtd-LBA theorem is a guarantee *conditional* on a "
-            "promise about the data, not worst-case label-DP. Treat these numbers as diagnostics.",
-            icon="🔓",
-        )
-        d1, d2, d3, d4 = st.columns(4)
-        d1.metric("rank d'", fmt.integer(cond["rank"]))
-        d2.metric("γ̂ = opt/n", fmt.number(cond["gamma_hat"], sig=4))
-        d3.metric("neighbour-safe γ", fmt.number(cond["gamma"], sig=4, missing="none"))
-        d4.metric("λ* (min non-zero eigenvalue)", fmt.number(cond["lam_star"]))
-        for w in cond["warnings"]:
-            st.warning(w)
-        rss = cl.residuals(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, data)
-        st.plotly_chart(lbf.residual_figure(rss, k=k, gamma=lba_params["gamma"]), key="lb_rss")
-        ns = lb.conditional_noise_summary(rss, k=k, b1=B1, gamma=lba_params["gamma"], rank=cond["rank"])
-        st.caption(
-            f"Each bag's released label sum carries conditional noise of std √RSS_bag (median "
-            f"{fmt.number(ns['median_noise_std'])}) against a label change of up to 2·B1 = 2. "
-            + (
-                f"{fmt.percent(ns['fraction_below_threshold'], sig=2)} of bags fall below γ/4."
-                if "fraction_below_threshold" in ns
-                else ""
+    with expert_section("wtd-LBA: data conditions (computed from the private labels)", key="lb_x_conditions") as shown:
+        if shown:
+            st.warning(
+                "γ̂, γ and λ* depend on the private labels. The wtd-LBA theorem is a guarantee *conditional* on a "
+                "promise about the data, not worst-case label-DP. Treat these numbers as diagnostics.",
+                icon="🔓",
             )
-        )
+            d1, d2, d3, d4 = st.columns(4)
+            d1.metric("rank d'", fmt.integer(cond["rank"]))
+            d2.metric("γ̂ = opt/n", fmt.number(cond["gamma_hat"], sig=4))
+            d3.metric("neighbour-safe γ", fmt.number(cond["gamma"], sig=4, missing="none"))
+            d4.metric("λ* (min non-zero eigenvalue)", fmt.number(cond["lam_star"]))
+            for w in cond["warnings"]:
+                st.warning(w)
+            rss = cl.residuals(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, data)
+            st.plotly_chart(lbf.residual_figure(rss, k=k, gamma=lba_params["gamma"]), key="lb_rss")
+            ns = lb.conditional_noise_summary(rss, k=k, b1=B1, gamma=lba_params["gamma"], rank=cond["rank"])
+            st.caption(
+                f"Each bag's released label sum carries conditional noise of std √RSS_bag (median "
+                f"{fmt.number(ns['median_noise_std'])}) against a label change of up to 2·B1 = 2. "
+                + (
+                    f"{fmt.percent(ns['fraction_below_threshold'], sig=2)} of bags fall below γ/4."
+                    if "fraction_below_threshold" in ns
+                    else ""
+                )
+            )
 
 
 def _start_sweeps(restart: bool) -> None:
@@ -483,7 +504,7 @@ def _render_sweeps(job) -> None:
         "1 + d/(m − d − 1) (wtd-LBA) and 1 + (1 + ρs²/γ̂)·d/(m − d − 1) (noisy-wtd-LLP):"
     )
     ms = sorted(int(x) for x in by_m["m"].unique())
-    pred = lbf.prediction_table(ms, d=data.d, rho=rho, gamma_hat=cond["gamma_hat"], noise_std=noise_std)
+    pred = lbf.prediction_table(ms, d=data.d, rho=rho, gamma_hat=_conditions()["gamma_hat"], noise_std=noise_std)
     sel = by_m[by_m["method"].isin(["wtd_lba", "noisy_wtd_llp"]) & (by_m["m"] > data.d + 1)]
     st.plotly_chart(lbf.ratio_figure(sel, pred), key="lb_ratio")
     here = by_m[by_m["m"] == m]
@@ -511,63 +532,69 @@ def _render_sweeps(job) -> None:
     )
 
 
-with expert_section("Utility against k and m, and the paper's utility statement"):
-    st.markdown(
-        f"Linear least squares fitted on each release, **{fmt.integer(trials)} runs** per point (fresh bags, "
-        "weights and noise each run). The runs are for evaluation only: releasing many times would compose. "
-        f"Baselines add Gaussian (analytic σ) or Laplace noise to all {fmt.integer(data.n)} training labels at the "
-        "sidebar's (ε, δ)."
-    )
-    st.caption(
-        "For a linear model naive LLP fits the same regression as naive LBA, and weighted LLP without noise the "
-        "same as wtd-LBA (the learner can form Σ w·x itself), so those curves coincide."
-    )
-    metric = state.widget(
-        "lb_metric",
-        control="radio",
-        label="Metric",
-        format_func={"test_mse": "test MSE", "excess_risk": "excess risk"}.get,
-    )
-    pressed = st.button(
-        "▶ Run the utility sweeps", key="lb_run", help="Monte-Carlo runs over a grid of k and of m, in the background."
-    )
-    if pressed:
-        st.session_state["lb_ran"] = True
-    if st.session_state.get("lb_ran"):
-        try:
-            _start_sweeps(restart=pressed)
-        except (ValueError, TypeError) as exc:
-            widgets.show_error(exc)
-        else:
-            background.live_section("lb_sweeps", _render_sweeps, label="Running the utility sweeps")
-    else:
-        st.info(
-            "Press the button to run the sweeps (a few seconds; quick results first, then refined). The first "
-            "screen's numbers above are already measured.",
-            icon="▶",
+with expert_section(
+    "Utility against k and m, and the paper's utility statement", key="lb_x_utility", expanded=state.linked("lb_metric")
+) as shown:
+    if shown:
+        st.markdown(
+            f"Linear least squares fitted on each release, **{fmt.integer(trials)} runs** per point (fresh bags, "
+            "weights and noise each run). The runs are for evaluation only: releasing many times would compose. "
+            f"Baselines add Gaussian (analytic σ) or Laplace noise to all {fmt.integer(data.n)} training labels at the "
+            "sidebar's (ε, δ)."
         )
-    req = cl.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)
-    st.caption(
-        f"The paper's own utility statement for wtd-LBA (within a factor 3 of the best fit with probability 95 %, "
-        f"θ = 0.5, B = B1 + B2·‖r*‖ = {fmt.number(req['B'])}) needs m ≥ "
-        f"{fmt.integer(req['m_required_paper_c0'])} bags with the paper's constant c0 = 1/2, or m ≥ "
-        f"{fmt.integer(req['m_required_valid_c0'])} with a valid c0 = 1/16; this data set allows at most "
-        f"{fmt.integer(data.n // k)} bags of size {fmt.integer(k)}."
-    )
+        st.caption(
+            "For a linear model naive LLP fits the same regression as naive LBA, and weighted LLP without noise the "
+            "same as wtd-LBA (the learner can form Σ w·x itself), so those curves coincide."
+        )
+        metric = state.widget(
+            "lb_metric",
+            control="radio",
+            label="Metric",
+            format_func={"test_mse": "test MSE", "excess_risk": "excess risk"}.get,
+        )
+        pressed = st.button(
+            "▶ Run the utility sweeps",
+            key="lb_run",
+            help="Monte-Carlo runs over a grid of k and of m, in the background.",
+        )
+        if pressed:
+            st.session_state["lb_ran"] = True
+        if st.session_state.get("lb_ran"):
+            try:
+                _start_sweeps(restart=pressed)
+            except (ValueError, TypeError) as exc:
+                widgets.show_error(exc)
+            else:
+                background.live_section("lb_sweeps", _render_sweeps, label="Running the utility sweeps")
+        else:
+            st.info(
+                "Press the button to run the sweeps (a few seconds; quick results first, then refined). The first "
+                "screen's numbers above are already measured.",
+                icon="▶",
+            )
+        req = cl.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)
+        st.caption(
+            f"The paper's own utility statement for wtd-LBA (within a factor 3 of the best fit with probability 95 %, "
+            f"θ = 0.5, B = B1 + B2·‖r*‖ = {fmt.number(req['B'])}) needs m ≥ "
+            f"{fmt.integer(req['m_required_paper_c0'])} bags with the paper's constant c0 = 1/2, or m ≥ "
+            f"{fmt.integer(req['m_required_valid_c0'])} with a valid c0 = 1/16; this data set allows at most "
+            f"{fmt.integer(data.n // k)} bags of size {fmt.integer(k)}."
+        )
 
-with expert_section("How bags hide labels (a picture with twelve rows)"):
-    st.markdown(
-        "Twelve labelled examples, three bags of four. Each member gets a random weight; in noisy-wtd-LLP some "
-        "labels first get N(0, 1) noise. Only the bag totals below are released as label information."
-    )
-    ill, ill_fig = cl.illustration(int(seed), max(rho, 0.25) if rho > 0 else 0.0)
-    widgets.table(ill, key="lb_ill_table", index=False)
-    st.plotly_chart(ill_fig, key="lb_ill_fig")
-    st.caption(
-        "Change one label: the plain sum moves by exactly that change (a certain giveaway). The weighted sum "
-        "moves by weight × change, and the weight is secret (wtd-LBA) or drowned by the noise of the noisy "
-        f"bag-mates (noisy-wtd-LLP). Training rows n = {fmt.integer(data.n)} (80 %), test rows "
-        f"{fmt.integer(len(data.y_test))}; d = {fmt.integer(data.d)} features including the constant; labels mapped "
-        f"to [−1, 1]; ‖x‖ ≤ B2 = {fmt.number(data.b2)} (features are public, so normalizing them costs no label "
-        "privacy)."
-    )
+with expert_section("How bags hide labels (a picture with twelve rows)", key="lb_x_bags") as shown:
+    if shown:
+        st.markdown(
+            "Twelve labelled examples, three bags of four. Each member gets a random weight; in noisy-wtd-LLP some "
+            "labels first get N(0, 1) noise. Only the bag totals below are released as label information."
+        )
+        ill, ill_fig = cl.illustration(int(seed), max(rho, 0.25) if rho > 0 else 0.0)
+        widgets.table(ill, key="lb_ill_table", index=False)
+        st.plotly_chart(ill_fig, key="lb_ill_fig")
+        st.caption(
+            "Change one label: the plain sum moves by exactly that change (a certain giveaway). The weighted sum "
+            "moves by weight × change, and the weight is secret (wtd-LBA) or drowned by the noise of the noisy "
+            f"bag-mates (noisy-wtd-LLP). Training rows n = {fmt.integer(data.n)} (80 %), test rows "
+            f"{fmt.integer(len(data.y_test))}; d = {fmt.integer(data.d)} features including the constant; labels "
+            f"mapped to [−1, 1]; ‖x‖ ≤ B2 = {fmt.number(data.b2)} (features are public, so normalizing them costs no "
+            "label privacy)."
+        )

@@ -13,8 +13,15 @@ APP = "../../app.py"  # as in conftest.py: relative to this file
 PAGE = "pages/label_dp_bags.py"
 
 
+#: The label-DP page's lazy expert sections (opened here: the utility sweeps' button is in one of them).
+LB_SECTIONS = ("lb_x_accounting", "lb_x_delta_k", "lb_x_conditions", "lb_x_utility", "lb_x_bags")
+
+
 def _visit(page: str, **params) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=90)
+    if page == PAGE:
+        for key in LB_SECTIONS:
+            at.session_state[key] = True
     for key, value in {"trials": "10", **params}.items():
         at.query_params[key] = str(value)
     at.run()

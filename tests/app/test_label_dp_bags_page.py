@@ -1,4 +1,8 @@
-"""AppTest tests of the "Label-DP by aggregation" page."""
+"""AppTest tests of the "Label-DP by aggregation" page.
+
+The expert sections below the first screen are lazy expanders (their content is computed only while open);
+these tests open them all through their keys (``SECTIONS``), as a visitor's clicks on their titles do.
+"""
 
 import pytest
 from _helpers import charts, metrics
@@ -9,8 +13,38 @@ from dp_core.data import DATASETS
 PAGE = "pages/label_dp_bags.py"
 
 
+#: The lazy expert sections of the page.
+SECTIONS = ("lb_x_accounting", "lb_x_delta_k", "lb_x_conditions", "lb_x_utility", "lb_x_bags")
+
+
+def open_sections(at):
+    """Open every lazy expert section of the session ``at`` (before its next run)."""
+    for key in SECTIONS:
+        at.session_state[key] = True
+    return at
+
+
 def open_page(app, **params):
-    return _open_page(app, PAGE, defaults={"trials": "10"}, **params)
+    """The page with these link values and every expert section open."""
+    return _open_page(open_sections(app), PAGE, defaults={"trials": "10"}, **params)
+
+
+def test_expert_sections_compute_only_when_opened(app):
+    at = _open_page(app, PAGE, defaults={"trials": "10"}, k=64, m=100, rho=0.1)
+    assert not at.exception
+    # closed: the titles are there, their content is not (one chart: the first screen's)
+    assert {e.label.split(":")[0] for e in at.expander} >= {"Privacy accounting", "δ against the bag size k"}
+    assert "δ as claimed by the paper" not in metrics(at)
+    assert len(charts(at)) == 1
+    at.session_state["lb_x_accounting"] = True
+    at.run()
+    assert not at.exception
+    assert metrics(at)["δ as claimed by the paper"] == "≥ 1"
+    assert len(charts(at)) == 3  # the failure terms and the ε–δ profile
+    at.session_state["lb_x_delta_k"] = True
+    at.run()
+    names = " ".join(t.get("name", "") for t in charts(at)[-1]["data"])
+    assert "as claimed by the paper" in names and "exact" in names
 
 
 def test_page_renders_with_three_accountings(app):
@@ -93,7 +127,7 @@ def test_every_demo_dataset(app, name):
 def test_uploaded_csv(app):
     rows = "".join(f"{i % 7},{(i * 13) % 17},{(i * 5) % 11 + 0.5 * (i % 3)}\n" for i in range(400))
     content = ("a,b,target\n" + rows).encode()
-    at = app.run()
+    at = open_sections(app).run()
     at.radio(key="w_source").set_value("upload").run()
     at.file_uploader(key="csv").set_value(("mine.csv", content, "text/csv")).run()
     assert not at.exception

@@ -149,8 +149,14 @@ def scan(at: AppTest, label: str, own_names=()) -> list[str]:
     return problems
 
 
+#: Lazy expert sections opened before every scan (their content is drawn only while open).
+OPEN_SECTIONS = ("lb_x_accounting", "lb_x_delta_k", "lb_x_conditions", "lb_x_utility", "lb_x_bags")
+
+
 def open_page(page: str, query: dict | None = None) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
+    for key in OPEN_SECTIONS:
+        at.session_state[key] = True
     for k, v in (query or {}).items():
         at.query_params[k] = str(v)
     at.run()

@@ -60,6 +60,8 @@ __all__ = [
     "delta_noisy_wtd_llp",
     "terms_wtd_lba",
     "delta_wtd_lba",
+    "terms_noisy_wtd_llp_over_k",
+    "terms_wtd_lba_over_k",
     "naive_delta_lower_bound",
     "min_k",
     "min_eps",
@@ -442,6 +444,196 @@ def delta_wtd_lba(epsilon, k, m, d, b1, b2, gamma, lam, *, variant="corrected", 
     0.05656
     """
     return terms_wtd_lba(epsilon, k, m, d, b1, b2, gamma, lam, variant=variant, mode=mode, form=form)["delta"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The same terms over many bag sizes at once (curves of delta against k)
+# ---------------------------------------------------------------------------------------------
+
+
+def _check_ks(ks: Any) -> np.ndarray:
+    """``ks`` as a 1-d float array of bag sizes, each in [2, 1e300] (one check for the whole array)."""
+    try:
+        k = np.atleast_1d(np.asarray(ks, dtype=np.float64))
+    except (TypeError, ValueError):
+        raise TypeError(f"ks must be an array of real numbers, got {ks!r}.") from None
+    if k.ndim != 1 or k.size == 0:
+        raise ValueError(f"ks must be a non-empty 1-d array of bag sizes, got shape {k.shape}.")
+    bad = ~(np.isfinite(k) & (k >= 2.0) & (k <= 1e300))
+    if np.any(bad):
+        raise ValueError(f"every k must be in [2, 1e300], got {float(k[np.argmax(bad)])!r}.")
+    return k
+
+
+def _lemma23_log_delta_over(eps: float, kappa: np.ndarray, zeta: float, mode: str) -> np.ndarray:
+    """:func:`lemma23_log_delta` elementwise over the array ``kappa`` (arguments already checked)."""
+    sq = np.sqrt(kappa)
+    ok = (kappa < 0.5) & (sq / zeta < 1.0)
+    if mode == "fixed":
+        ok &= ~((48.0 * kappa > eps) | (48.0 * sq / zeta > eps))
+        theta = np.full(kappa.shape, eps * zeta / 48.0)
+    else:
+        theta = zeta * (eps / 16.0 - kappa) - sq
+        ok &= theta > 0.0
+    theta = np.minimum(theta, 1.0)
+    return np.where(ok, -(theta * theta) / (4.0 * kappa), 0.0)
+
+
+def _logsumexp_over(rows: list[np.ndarray]) -> np.ndarray:
+    """:func:`_logsumexp` of the terms ``rows`` elementwise (the terms added in the same order)."""
+    logs = np.vstack(rows)
+    top = np.max(logs, axis=0)
+    base = np.where(top == -np.inf, 0.0, top)
+    total = np.zeros(logs.shape[1])
+    for row in logs:
+        total = total + np.where(row == -np.inf, 0.0, np.exp(row - base))
+    with np.errstate(divide="ignore"):
+        return np.where(top == -np.inf, -np.inf, base + np.log(total))
+
+
+def _package_over(logs: dict[str, np.ndarray], ks: np.ndarray) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {"k": ks}
+    for name, lv in logs.items():
+        out[f"log_{name}"] = lv
+    raw = _logsumexp_over(list(logs.values()))
+    capped = np.minimum(0.0, raw)
+    out["log_total"] = raw
+    out["log_delta"] = capped
+    out["delta"] = np.where(capped > -745.2, np.exp(capped), 0.0)
+    return out
+
+
+def terms_noisy_wtd_llp_over_k(
+    epsilon: float,
+    ks: Any,
+    m: float,
+    rho: float,
+    b1: float,
+    *,
+    variant: str = "corrected",
+    mode: str = "optimized",
+    noise_std: float = 1.0,
+) -> dict[str, np.ndarray]:
+    """The failure terms of :func:`terms_noisy_wtd_llp` at many bag sizes ``ks`` at once, as arrays.
+
+    The same formulas ([BSHNR] Theorem 1.3 / D.1, eqs. (39)-(42), and Lemma 2.3), evaluated with
+    NumPy over ``ks`` after checking the arguments once (a delta-against-k curve has hundreds of
+    points). The values agree with :func:`terms_noisy_wtd_llp` to floating-point rounding (1e-12
+    relative): NumPy's ``exp``/``log`` may differ from ``math``'s in the last bit.
+
+    Parameters
+    ----------
+    epsilon, m, rho, b1, variant, mode, noise_std
+        As for :func:`terms_noisy_wtd_llp`.
+    ks : array_like
+        Bag sizes, each in [2, 1e300] (real numbers accepted).
+
+    Returns
+    -------
+    dict of numpy arrays, one value per k
+        ``k``, ``log_gaussian``, ``log_weights``, ``log_count``, ``log_chi``, ``log_total`` (the logsumexp of
+        the terms before the cap), ``log_delta`` (capped at 0) and ``delta`` (capped at 1).
+
+    References
+    ----------
+    [BSHNR] Theorem 1.3, Theorem D.1, Appendix D eqs. (39)-(42) (spec section 3.4).
+
+    Examples
+    --------
+    >>> t = terms_noisy_wtd_llp_over_k(1.0, [1e6, 1e12], 1000, 0.1, 1.0)
+    >>> [round(float(x), 5) for x in t["delta"]]
+    [1.0, 0.02067]
+    """
+    eps = check_positive("epsilon", epsilon)
+    mm = check_in_interval("m", m, 1.0, math.inf, closed="left")
+    kk = _check_ks(ks)
+    r = check_in_interval("rho", rho, 0.0, 1.0, closed="right")
+    b = check_positive("b1", b1) / check_positive("noise_std", noise_std)
+    check_choice("variant", variant, _VARIANTS)
+    check_choice("mode", mode, _MODES)
+    kappa = 8.0 * b / np.sqrt(r * kk)
+    beta = r**0.25 / math.sqrt(2.0 * b)
+    log_g = _lemma23_log_delta_over(eps, kappa, beta, mode)
+    lm, lk, sk = math.log(mm), np.log(kk), np.sqrt(kk)
+    if variant == "corrected":
+        log_w = lm + lk + 0.5 * math.log(2.0 / math.pi) - sk / 2.0
+        log_chi = lm - C_CHI * r * kk / 2.0
+    else:
+        log_w = lm + lk - sk / 2.0
+        log_chi = lm - r * kk / 16.0
+    log_cnt = lm - kk * r * r / 2.0
+    return _package_over({"gaussian": log_g, "weights": log_w, "count": log_cnt, "chi": log_chi}, kk)
+
+
+@computable
+def terms_wtd_lba_over_k(
+    epsilon: float,
+    ks: Any,
+    m: float,
+    d: int,
+    b1: float,
+    b2: float,
+    gamma: float,
+    lam: float,
+    *,
+    variant: str = "corrected",
+    mode: str = "optimized",
+    form: str = "eq22",
+) -> dict[str, np.ndarray]:
+    """The failure terms of :func:`terms_wtd_lba` at many bag sizes ``ks`` at once, as arrays.
+
+    The same formulas ([BSHNR] Theorem 1.2, eqs. (22)-(24)) evaluated with NumPy over ``ks``
+    after checking the arguments once; they agree with :func:`terms_wtd_lba` to floating-point
+    rounding (1e-12 relative). The guarantee is conditional on the data (see :func:`terms_wtd_lba`).
+
+    Returns
+    -------
+    dict of numpy arrays, one value per k
+        ``k``, ``log_gaussian``, ``log_chi2``, ``log_eigen``, ``log_net``, ``log_total``, ``log_delta``, ``delta``.
+
+    References
+    ----------
+    [BSHNR] Theorem 1.2, Lemmas 3.2-3.4, Lemmas B.1-B.3, eqs. (22)-(24) (spec section 3.3).
+
+    Examples
+    --------
+    >>> t = terms_wtd_lba_over_k(1.0, [1e11], 100, 10, 1.0, 2.0, 0.25, 0.1)
+    >>> round(float(t["delta"][0]), 5)
+    0.05656
+    """
+    eps = check_positive("epsilon", epsilon)
+    mm = check_in_interval("m", m, 1.0, math.inf, closed="left")
+    kk = _check_ks(ks)
+    dd = check_int("d", d, lo=1)
+    B1 = check_positive("b1", b1)
+    B2 = check_positive("b2", b2)
+    g = check_in_interval("gamma", gamma, 0.0, B1 * B1 / 3.0, closed="right")
+    lam_ = check_in_interval("lam", lam, 0.0, B2 * B2, closed="right")
+    check_choice("variant", variant, _VARIANTS)
+    check_choice("mode", mode, _MODES)
+    check_choice("form", form, _FORMS)
+    kappa0 = 8.0 * B1 / np.sqrt(g * kk)
+    kappa = kappa0 * (1.0 + kappa0 / 4.0) if variant == "corrected" else kappa0
+    zeta = g**0.25 / math.sqrt(2.0 * B1)
+    log_g = _lemma23_log_delta_over(eps, kappa, zeta, mode)
+    sf = special.chdtrc(dd, np.sqrt(kk))  # the chi-square survival function
+    with np.errstate(divide="ignore"):
+        log_chi = np.where(sf > 0, np.log(np.where(sf > 0, sf, 1.0)), -np.inf)
+    lm = math.log(mm)
+    K = math.sqrt(g / (2.0 * lam_)) + math.sqrt(2.0) * B1 / math.sqrt(lam_)
+    if form == "eq22":
+        A = K * B2 + B1
+        log_eig = lm + math.log(dd) + (kk * lam_ / (2.0 * B2 * B2)) * (LN2 - 1.0)
+        log_net = lm + dd * math.log(24.0 * A * A / g) - g * g * kk / (2.0 * A**4)
+    else:
+        c = (1.0 - LN2) if variant == "corrected" else LN2
+        log_eig = lm + math.log(dd) - c * kk * lam_ / (2.0 * B2 * B2)
+        log_net = (
+            lm
+            + dd * math.log(192.0 * B1 * B1 * B2 * B2 / (g * lam_))
+            - kk * lam_ * lam_ * g * g / (128.0 * B1**4 * B2**4)
+        )
+    return _package_over({"gaussian": log_g, "chi2": log_chi, "eigen": log_eig, "net": log_net}, kk)
 
 
 def naive_delta_lower_bound(n: int, k: int, m: int) -> float:

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._blas import single_threaded_blas
 from ..._validation import check_int, check_positive, check_real, check_Xy
 from ...data import split_indices
 from ...exceptions import DataValidationError
@@ -190,12 +191,13 @@ def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = No
     v = np.clip(v, -B1, B1)
     n, d = A.shape
     b2 = float(np.linalg.norm(A, axis=1).max())
-    r, *_ = np.linalg.lstsq(A, v, rcond=None)
-    res = v - A @ r
-    opt = float(res @ res)
-    Q = A.T @ A / n
-    ev = np.sort(np.linalg.eigvalsh(Q))[::-1]
-    rank = int(np.linalg.matrix_rank(A))
+    with single_threaded_blas():  # small d x d products: BLAS threads only slow them down (same numbers)
+        r, *_ = np.linalg.lstsq(A, v, rcond=None)
+        res = v - A @ r
+        opt = float(res @ res)
+        Q = A.T @ A / n
+        ev = np.sort(np.linalg.eigvalsh(Q))[::-1]
+        rank = int(np.linalg.matrix_rank(A))
     lam_star = float(ev[rank - 1]) if rank > 0 else 0.0
     gamma_hat = opt / n
     root = math.sqrt(opt) - 2.0 * B1

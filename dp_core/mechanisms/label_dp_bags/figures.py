@@ -76,33 +76,32 @@ def delta_vs_k_table(
     """delta(k) for each epsilon and accounting; columns ``epsilon, k, accounting, delta,
     delta_uncapped`` (the sum of the terms before the cap at 1, for drawing the vacuous band).
 
-    The exact noisy-wtd-LLP curve is computed only at feasible k (2 <= k <= floor(n/m)).
+    The explicit accountings are evaluated over the whole k grid at once
+    (:func:`~dp_core.mechanisms.label_dp_bags.bounds.terms_noisy_wtd_llp_over_k`,
+    :func:`~dp_core.mechanisms.label_dp_bags.bounds.terms_wtd_lba_over_k`). The exact noisy-wtd-LLP
+    curve is computed only at feasible k (2 <= k <= floor(n/m)).
     """
-    rows = []
     ks = _k_grid(16.0, k_hi)
+    parts: list[pd.DataFrame] = []
+    log_cap = math.log(_DISPLAY_CAP)
     for eps in epsilons:
         for name, (var, mode, form) in acc.ACCOUNTINGS.items():
-            for k in ks:
-                if mechanism == "noisy-wtd-llp":
-                    t = acc.terms_noisy_wtd_llp(eps, k, m, rho, b1, variant=var, mode=mode, noise_std=noise_std)
-                else:
-                    t = acc.terms_wtd_lba(eps, k, m, d, b1, b2, gamma, lam, variant=var, mode=mode, form=form)
-                raw = acc._logsumexp(
-                    [
-                        t[f"log_{x}"]
-                        for x in ("gaussian", "weights", "count", "chi", "chi2", "eigen", "net")
-                        if f"log_{x}" in t
-                    ]
-                )
-                rows.append(
+            if mechanism == "noisy-wtd-llp":
+                t = acc.terms_noisy_wtd_llp_over_k(eps, ks, m, rho, b1, variant=var, mode=mode, noise_std=noise_std)
+            else:
+                t = acc.terms_wtd_lba_over_k(eps, ks, m, d, b1, b2, gamma, lam, variant=var, mode=mode, form=form)
+            parts.append(
+                pd.DataFrame(
                     {
-                        "epsilon": eps,
-                        "k": float(k),
+                        "epsilon": np.full(ks.size, eps, dtype=np.float64),
+                        "k": ks.astype(np.float64),
                         "accounting": name,
                         "delta": t["delta"],
-                        "delta_uncapped": math.exp(min(raw, math.log(_DISPLAY_CAP))),
+                        "delta_uncapped": np.exp(np.minimum(t["log_total"], log_cap)),
                     }
                 )
+            )
+    rows = []
     if exact and mechanism == "noisy-wtd-llp" and rho > 0:
         k_max = n // m
         if k_max >= 2:
@@ -118,7 +117,11 @@ def delta_vs_k_table(
                             "delta_uncapped": ex.delta,
                         }
                     )
-    return pd.DataFrame(rows)
+    if rows:
+        parts.append(pd.DataFrame(rows))
+    if not parts:
+        return pd.DataFrame(columns=["epsilon", "k", "accounting", "delta", "delta_uncapped"])
+    return pd.concat(parts, ignore_index=True)
 
 
 def delta_vs_k_figure(
