@@ -64,6 +64,9 @@ __all__ = [
     "disabled",
     "enabled",
     "engine_hash",
+    "code_hash",
+    "library_versions",
+    "stale_by_libraries_only",
     "entry_key",
     "lookup",
     "memo",
@@ -152,22 +155,55 @@ def _hashed_files() -> list[Path]:
 
 
 @functools.cache
-def engine_hash() -> str:
-    """SHA-256 (hex, 16 characters) of the engine sources and library versions the stored numbers depend on."""
+def library_versions() -> dict[str, str]:
+    """The installed versions of the libraries in :data:`_LIBRARIES` (``"absent"`` when not installed)."""
     from importlib import metadata
 
-    h = hashlib.sha256(f"format {FORMAT}\n".encode())
+    out = {}
     for lib in _LIBRARIES:
         try:
-            v = metadata.version(lib)
+            out[lib] = metadata.version(lib)
         except metadata.PackageNotFoundError:
-            v = "absent"
-        h.update(f"{lib} {v}\n".encode())
+            out[lib] = "absent"
+    return out
+
+
+def code_hash() -> str:
+    """SHA-256 (hex, 16 characters) of the engine sources alone (:func:`engine_hash` without the libraries)."""
+    h = hashlib.sha256(f"format {FORMAT}\n".encode())
     h.update(f"machine {platform.machine()}\n".encode())
     for p in _hashed_files():
         h.update(p.relative_to(_ROOT).as_posix().encode() + b"\0")
         h.update(p.read_bytes().replace(b"\r\n", b"\n") + b"\0")
     return h.hexdigest()[:16]
+
+
+def engine_hash() -> str:
+    """SHA-256 (hex, 16 characters) of the engine sources and library versions the stored numbers depend on."""
+    h = hashlib.sha256(f"code {code_hash()}\n".encode())
+    for lib, v in library_versions().items():
+        h.update(f"{lib} {v}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def stale_by_libraries_only(datasets: Sequence[str] | None = None, *, folder: Path | None = None) -> dict:
+    """Files written by this very engine code under other library versions: ``{dataset: {lib: (stored,
+    installed)}}``. Such a file is unused (a lookup needs :func:`engine_hash` to match) until it is
+    regenerated; a new numpy or solver release on the machine causes it, not a change of this code."""
+    from .data import DATASETS
+
+    out = {}
+    now = library_versions()
+    for name in list(DATASETS) if datasets is None else list(datasets):
+        path = _path(name, folder)
+        obj = _read_file(path) if path.is_file() else None
+        if obj is None or obj.get("code_hash") != code_hash():
+            continue
+        stored = obj.get("libraries") or {}
+        diff = {k: (stored.get(k, "?"), v) for k, v in now.items() if stored.get(k) != v}
+        if diff:
+            out[name] = diff
+    return out
 
 
 def _bounds_text(ds) -> str:
@@ -420,6 +456,8 @@ def write_store(entries: dict[str, dict], *, folder: Path | None = None) -> list
             "format": FORMAT,
             "dataset": name,
             "engine_hash": engine_hash(),
+            "code_hash": code_hash(),
+            "libraries": library_versions(),
             "regenerate": "python -m dp_core precompute",
             "entries": {k: {"meta": meta, "entry": _encode_entry(e)} for k, (meta, e) in sorted(entries[name].items())},
         }

@@ -112,6 +112,24 @@ def test_stale_engine_hash_is_ignored_and_reported(tmp_path, monkeypatch, fresh_
     _assert_same_result(again, computed)
 
 
+def test_a_new_library_release_makes_a_file_stale_and_says_so(tmp_path, monkeypatch, fresh_cache):
+    ds = load_dataset("iris")
+    spec = make_spec(**SMALL)
+    with pc.disabled(), pc.recording() as rec:
+        run_compare(ds, spec)
+    pc.write_store({"iris": {k: (meta, e) for k, (_, meta, e) in rec.items()}}, folder=tmp_path)
+    assert pc.stale_by_libraries_only(["iris"], folder=tmp_path) == {}
+    newer = {**pc.library_versions(), "numpy": "99.0"}
+    monkeypatch.setattr(pc, "library_versions", lambda: newer)
+    pc.clear_cache()
+    assert pc.check(["iris"], folder=tmp_path)  # unused: the numbers may differ under another numpy
+    assert pc.lookup(ds, next(iter(rec.values()))[1]["adapter"], spec, folder=tmp_path) is None
+    diff = pc.stale_by_libraries_only(["iris"], folder=tmp_path)
+    assert list(diff) == ["iris"] and diff["iris"]["numpy"][1] == "99.0"
+    monkeypatch.setattr(pc, "code_hash", lambda: "fedcba9876543210")  # the code changed too: not libraries only
+    assert pc.stale_by_libraries_only(["iris"], folder=tmp_path) == {}
+
+
 def test_switched_off_by_the_environment(tmp_path, monkeypatch, fresh_cache):
     ds = load_dataset("iris")
     spec = make_spec(**SMALL)
@@ -126,6 +144,9 @@ def test_switched_off_by_the_environment(tmp_path, monkeypatch, fresh_cache):
 
 def test_no_shipped_entry_is_stale():
     stale = pc.check()
+    by_libs = pc.stale_by_libraries_only()
+    if stale and len(by_libs) == len(stale):  # this code, other installed library versions: not a code defect
+        pytest.skip(f"the store was written under other library versions ({by_libs}); regenerate: {REGENERATE}")
     assert not stale, (
         "the shipped demo results are stale (the engine changed since they were written); regenerate them with "
         f"`{REGENERATE} --workers 2` and commit dp_core/precomputed_data/: " + "; ".join(stale)
@@ -133,6 +154,8 @@ def test_no_shipped_entry_is_stale():
 
 
 def _shipped_equals_fresh(name: str) -> None:
+    if name in pc.stale_by_libraries_only([name]):
+        pytest.skip(f"{name}: stored under other library versions; nothing of it is used until regenerated")
     shipped = pc._file_entries(name)
     assert shipped, f"no current shipped entries for {name}; run `{REGENERATE}`"
     fresh = runs.runs_of(name)
@@ -225,8 +248,10 @@ def test_precompute_command_checks_and_refuses_bad_input():
         text=True,
         timeout=120,
     )
-    assert ok.returncode == 0, ok.stderr
-    assert json.loads(ok.stdout)["stale"] == []
+    stale = bool(pc.check(["iris"]))
+    assert ok.returncode == (1 if stale else 0), ok.stderr
+    if not stale:
+        assert json.loads(ok.stdout)["stale"] == []
     bad = subprocess.run(
         [sys.executable, "-m", "dp_core", "precompute", "--check", "--datasets", "nope"],
         capture_output=True,
