@@ -608,7 +608,13 @@ def negotiate(
                     }
                 )
             else:
-                row.update({"epsilon_measured": math.nan, "measured_note": "no measured curve"})
+                note = "no measured curve"
+                if mi.get("status") == "none" and mi.get("statement"):  # say why it was not run
+                    why = str(mi["statement"])
+                    note = f"not run: {why[:1].lower()}{why[1:]}"
+                elif len(result.summary) and not (result.summary["method"] == mi["method"]).any():
+                    note = "not run in this comparison (its own page runs it)"
+                row.update({"epsilon_measured": math.nan, "measured_note": note})
             if t.metric == "excess_risk" and mi["status"] != "none":
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", PrivacyLeakWarning)

@@ -377,7 +377,7 @@ with tab_neg:
         control="number",
         label="δ at most (0 = no δ target)",
         step=1e-6,
-        format_func="%.1e",
+        format_func="%g",  # 0 and 1e-06, never "0.0e+0"
         container=n3,
         help=tip("δ"),
     )

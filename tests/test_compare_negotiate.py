@@ -10,7 +10,7 @@ import pytest
 from dp_core.cli import main
 from dp_core.compare import ADAPTERS
 from dp_core.data import load_dataset
-from dp_core.negotiate import Target, crossing, negotiate, parse_target
+from dp_core.negotiate import Target, answer_sentences, crossing, negotiate, parse_target
 
 
 @pytest.mark.parametrize(
@@ -383,3 +383,14 @@ def test_a_method_keeps_its_colour_across_the_negotiation_charts_and_bound_notes
     assert not any("(bound)" in n for n in eps_ans["notes"])
     er = negotiate(ds, ["excess_risk=0.05"], epsilon=1.0, result=result, **kw)
     assert any("Smallest ε (bound)" in n for n in er["notes"])
+
+
+def test_a_method_that_was_not_run_says_why():
+    ds = load_dataset("diabetes")
+    kw = {"mechanisms": ["label_dp_bags"], "n_trials": 2, "seed": 0, "eps_min": 0.5, "eps_max": 4.0, "n_points": 3}
+    ans = negotiate(ds, ["r2=0.2"], epsilon=1.0, **kw)
+    rows = {r["method"]: r for r in ans["methods"]}
+    assert rows["noisy_wtd_llp"]["measured_note"].startswith("not run: no guarantee at these settings")
+    assert "raise k or ρ" in rows["noisy_wtd_llp"]["measured_note"]
+    assert rows["wtd_lba"]["measured_note"] == "not run in this comparison (its own page runs it)"
+    assert any("Noisy weighted LLP" in s and "not run" in s for s in answer_sentences(ans))
