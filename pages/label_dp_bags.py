@@ -223,11 +223,16 @@ if variant == "noisy-wtd-llp":
         )
         audit_mode = "weighted-llp"
     else:
+        _weak = summ["delta_exact"] > 1.0 / ds.n  # a valid guarantee, but one that may fail for someone
         guarantee = KeyNumber(
             f"Privacy at ε = {fmt.epsilon(eps)}",
             f"δ = {fmt.delta(summ['delta_exact'], sig=2)}",
             help="The chance that the ε promise fails, from the exact accounting of this mechanism (beyond the "
-            "paper; the paper's own bound is vacuous at this size, see below). " + (tip("δ") or ""),
+            "paper; the paper's own bound is vacuous at this size, see below). A δ above 1/n is a weak promise: "
+            "it may fail for about one person in the data. " + (tip("δ") or ""),
+            delta=f"weak: above 1/n = {fmt.delta(1.0 / ds.n)}" if _weak else None,
+            delta_color="inverse" if _weak else "off",
+            delta_arrow="off",
         )
         audit_mode = "noisy-wtd-llp"
 else:

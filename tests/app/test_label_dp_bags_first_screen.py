@@ -179,3 +179,38 @@ def test_another_dataset_brings_its_own_label_range(app):
     assert not at.toggle(key="lb_public").value
     assert any("leaks" in w.value for w in at.warning)
     assert all(x in metrics(at) for x in KEYS)
+
+
+def test_a_delta_above_one_over_n_is_flagged_weak():
+    from _helpers import open_page
+    from streamlit.testing.v1 import AppTest
+
+    seen = set()
+    for name, n in (("diabetes", 442), ("census", 20_000)):
+        at = open_page(
+            AppTest.from_file("../../app.py", default_timeout=120),
+            "pages/label_dp_bags.py",
+            defaults={"trials": "10"},
+            dataset=name,
+            check=True,
+        )
+        privacy = next(m for m in at.metric if m.label.startswith("Privacy at ε"))
+        delta = float(privacy.value.split("=")[1])
+        weak = delta > 1 / n
+        seen.add(weak)
+        assert bool(privacy.delta) == weak, (name, delta, privacy.delta)
+        if weak:
+            assert privacy.delta.startswith("weak: above 1/n")
+    # a strong setting: enough noisy labels that no bag is likely clean
+    at = open_page(
+        AppTest.from_file("../../app.py", default_timeout=120),
+        "pages/label_dp_bags.py",
+        defaults={"trials": "10"},
+        dataset="census",
+        k=512,
+        m=30,
+        rho=1,
+        check=True,
+    )
+    privacy = next(m for m in at.metric if m.label.startswith("Privacy at ε"))
+    assert float(privacy.value.split("=")[1]) <= 1 / 20_000 and not privacy.delta, privacy.value
