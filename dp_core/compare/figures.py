@@ -52,6 +52,25 @@ def _distinct_colors(methods: list[str]) -> dict[str, str]:
     return out
 
 
+def _nonprivate_line(fig: go.Figure, result, s: pd.DataFrame, ref: float) -> None:
+    """The best non-private value ``ref`` as a dotted line over the drawn methods' ε range (the whole grid
+    when none is drawn): a real trace, so its legend entry draws."""
+    eps = (s if len(s) else result.summary)["epsilon"].to_numpy(dtype=float)
+    if not (math.isfinite(ref) and len(eps)):
+        return
+    fig.add_trace(
+        go.Scatter(
+            x=[float(eps.min()), float(eps.max())],
+            y=[ref, ref],
+            mode="lines",
+            name=f"Non-private fit ({display.number(ref)})",
+            legendgroup="nonprivate",
+            line={"color": color_of("nonprivate"), "width": 1.5, "dash": "dot"},
+            hovertemplate=f"non-private fit: {display.number(ref)}<extra></extra>",
+        )
+    )
+
+
 def _method_colors(result) -> dict[str, str]:
     """Each method's colour over the whole comparison (its methods in their order), so a method keeps its
     colour whichever subset a chart shows: the ε chart, the negotiation and the learning curves agree."""
@@ -129,42 +148,14 @@ def compare_figure(
         if tr.name and " (" in tr.name and tr.legendgroup:
             tr.name = f"{_label_for(result, tr.legendgroup)} ({tr.name.rsplit(' (', 1)[1]}"
     if y == "utility":
-        ref = result.reference_utility
-        # a real trace over the epsilon range (a legend entry that draws); the whole grid if no method is drawn
-        eps = (s if len(s) else result.summary)["epsilon"].to_numpy(dtype=float)
-        if math.isfinite(ref) and len(eps):
-            fig.add_trace(
-                go.Scatter(
-                    x=[float(eps.min()), float(eps.max())],
-                    y=[ref, ref],
-                    mode="lines",
-                    name=f"Non-private fit ({display.number(ref)})",
-                    legendgroup="nonprivate",
-                    line={"color": color_of("nonprivate"), "width": 1.5, "dash": "dot"},
-                    hovertemplate=f"non-private fit: {display.number(ref)}<extra></extra>",
-                )
-            )
+        _nonprivate_line(fig, result, s, result.reference_utility)
         lo = float(np.nanmin(s["utility_mean"])) if len(s) else 0.0
         if result.metric == "r2":
             fig.update_yaxes(range=[max(-1.0, min(lo, 0.0)) - 0.05, 1.02])
         else:
             fig.update_yaxes(range=[max(0.0, lo - 0.05), 1.02])
     elif y == "mae":
-        ref = result.reference_mae
-        if math.isfinite(ref):
-            eps = (s if len(s) else result.summary)["epsilon"].to_numpy(dtype=float)
-        if math.isfinite(ref) and len(eps):
-            fig.add_trace(
-                go.Scatter(
-                    x=[float(eps.min()), float(eps.max())],
-                    y=[ref, ref],
-                    mode="lines",
-                    name=f"Non-private fit ({display.number(ref)})",
-                    legendgroup="nonprivate",
-                    line={"color": color_of("nonprivate"), "width": 1.5, "dash": "dot"},
-                    hovertemplate=f"non-private fit: {display.number(ref)}<extra></extra>",
-                )
-            )
+        _nonprivate_line(fig, result, s, result.reference_mae)
     elif show_bounds and result.bounds is not None and len(result.bounds):
         b = result.bounds if methods is None else result.bounds[result.bounds["method"].isin(methods)]
         for (meth, lab), g in b.groupby(["method", "label"], sort=False):
