@@ -122,3 +122,16 @@ def test_auto_round_trips_through_the_url_config_and_cli_help(capsys):
         pass
     out = " ".join(capsys.readouterr().out.split())
     assert "bag size k (default 0 = auto: k and m from the data size)" in out
+
+
+@pytest.mark.slow
+def test_more_rows_than_the_search_takes_are_accounted_on_all_rows():
+    from dp_core.compare import ADAPTERS
+    from dp_core.mechanisms.label_dp_bags.defaults import N_AUTO_MAX
+
+    st = ADAPTERS["label_dp_bags"].prepare(load_dataset("census", n=70_000), make_spec(**QUICK))
+    n = st.data.n
+    assert n > N_AUTO_MAX and st.auto and st.m == utility_min_bags(st.data.d) and st.k == N_AUTO_MAX // st.m
+    assert st.llp_epsilon == pytest.approx(llp_exact_min_eps(1e-5, n, st.k, st.m, 0.1, st.data.b1), rel=1e-9)
+    # the same bags among more rows are more private than among N_AUTO_MAX rows
+    assert st.llp_epsilon < auto_bag_setting(N_AUTO_MAX, d=st.data.d, delta=1e-5, rho=0.1).epsilon

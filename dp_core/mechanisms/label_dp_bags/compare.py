@@ -113,8 +113,7 @@ class LabelDPAdapter(BlockAdapter):
             st.llp_epsilon, st.llp_reason = self._llp_epsilon(st, spec)
         return st
 
-    @staticmethod
-    def _auto_setting(st: _State, spec: CompareSpec) -> None:
+    def _auto_setting(self, st: _State, spec: CompareSpec) -> None:
         """k and m from the data size (k = 0 or m = 0 in the spec): the smallest accounted ε at δ."""
         from ...mechanisms.label_dp_bags.defaults import auto_bag_setting
 
@@ -124,13 +123,27 @@ class LabelDPAdapter(BlockAdapter):
             st.k, st.m = max(1, int(data.n) // max(1, int(data.d))), max(1, min(int(data.d), int(data.n)))
             st.llp_epsilon, st.llp_reason = None, "ρ = 0 is not label-DP at any k and m; raise ρ."
             return
-        a = auto_bag_setting(int(data.n), d=int(data.d), delta=float(spec.delta), rho=float(spec.rho), b1=data.b1)
+        from ...mechanisms.label_dp_bags.defaults import N_AUTO_MAX
+
+        n = int(data.n)
+        a = auto_bag_setting(
+            min(n, N_AUTO_MAX), d=int(data.d), delta=float(spec.delta), rho=float(spec.rho), b1=data.b1
+        )
         # a bag setting the baselines' runs accept even when none gives a guarantee (they do not use it)
-        st.m = max(1, min(a.m, int(data.n)))
-        st.k = max(1, a.k, int(data.n) // st.m)
+        st.m = max(1, min(a.m, n))
+        st.k = max(1, a.k, n // st.m)
         st.llp_epsilon = a.epsilon
         st.llp_reason = "" if a.epsilon is not None else a.message
         st.km_note = a.message if a.epsilon is not None else ""
+        if n > N_AUTO_MAX:  # more rows than the search takes: the same bags, accounted on all n rows
+            st.k = N_AUTO_MAX // st.m
+            st.llp_epsilon, reason = self._llp_epsilon(st, spec)
+            st.llp_reason = reason if st.llp_epsilon is None else ""
+            st.km_note = (
+                f"k = {st.k:,}, m = {st.m:,} from the data size (the setting found for {N_AUTO_MAX:,} rows)."
+                if st.llp_epsilon is not None
+                else ""
+            )
 
     @staticmethod
     def _bag_setting(data: Any, spec: CompareSpec) -> tuple[int, int, str]:

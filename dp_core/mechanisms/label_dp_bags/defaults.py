@@ -29,6 +29,8 @@ from ..._validation import check_in_interval, check_int, check_positive
 __all__ = ["AutoBags", "BagSuggestion", "auto_bag_setting", "suggest_bag_params", "utility_min_bags"]
 
 _N_MAX_SEARCH = 100_000_000
+#: Most rows :func:`auto_bag_setting` searches (its exact accounting takes about a second here).
+N_AUTO_MAX = 50_000
 #: Smallest target delta accepted by :func:`suggest_bag_params`.
 TARGET_DELTA_MIN = 1e-9
 
@@ -273,7 +275,7 @@ class AutoBags:
         Rows available and the fewest bags accepted (:func:`utility_min_bags`).
     n_needed : int or None
         When ``epsilon`` is None: about how many rows would give a finite epsilon at this ``rho``
-        (None when not even 100 million rows would).
+        (None when not even 50,000 rows would).
     epsilon_rho_one : float or None
         When ``epsilon`` is None: the epsilon the same rows would give with ``rho = 1``.
     message : str
@@ -301,6 +303,17 @@ def _auto_eps(n: int, min_bags: int, delta: float, rho: float, b1: float) -> flo
     return llp_exact_min_eps(delta, n, k, min_bags, rho, b1)
 
 
+def _auto_has_guarantee(n: int, min_bags: int, delta: float, rho: float, b1: float) -> bool:
+    """Whether ``_auto_eps`` is finite, from its first test only (the floor of the exact profile; no search)."""
+    from .bounds import llp_exact_delta
+
+    k = n // min_bags
+    if k < 2:
+        return False
+    first = llp_exact_delta(0.0, n, k, min_bags, rho, b1)
+    return bool(first.delta <= delta or first.floor + first.truncated_mass < delta)
+
+
 def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.0) -> AutoBags:
     """The (k, m) of noisy-wtd-LLP with the smallest certified epsilon at ``delta`` and a useful fit.
 
@@ -314,11 +327,12 @@ def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.
     Parameters
     ----------
     n : int
-        Training rows available for bagging. Must be >= 1.
+        Training rows available for bagging, in [1, 50000] (the comparison
+        accounts larger data at the setting found for 50,000 rows).
     d : int
-        Unknowns of the regression on bag means (with the intercept). Must be >= 1.
+        Unknowns of the regression on bag means (with the intercept), in [1, 10000].
     delta : float
-        The comparison's delta, in (0, 1).
+        The comparison's delta, in [1e-9, 1).
     rho : float
         Noisy fraction of noisy-wtd-LLP, in (0, 1] (kept as given).
     b1 : float
@@ -336,9 +350,9 @@ def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.
     >>> auto_bag_setting(354, d=11, delta=1e-5, rho=0.1).epsilon is None
     True
     """
-    n = check_int("n", n, lo=1)
-    d = check_int("d", d, lo=1)
-    dl = check_in_interval("delta", delta, 0.0, 1.0, closed="neither")
+    n = check_int("n", n, lo=1, hi=N_AUTO_MAX)
+    d = check_int("d", d, lo=1, hi=10_000)
+    dl = check_in_interval("delta", delta, TARGET_DELTA_MIN, 1.0, closed="left")
     r = check_in_interval("rho", rho, 0.0, 1.0, closed="right")
     b = check_positive("b1", b1)
     mb = utility_min_bags(d)
@@ -354,15 +368,15 @@ def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.
         return AutoBags(k, mb, float(eps), dl, r, n, mb, n, None, msg)
     need: int | None = None
     lo, hi = n, max(n, 2 * mb)
-    while _auto_eps(hi, mb, dl, r, b) is None:
+    while not _auto_has_guarantee(hi, mb, dl, r, b):
         lo, hi = hi, hi * 2
-        if hi > _N_MAX_SEARCH:
+        if hi > N_AUTO_MAX:
             hi = 0
             break
     if hi:
         while hi - lo > max(1, lo // 20):
             mid = (lo + hi) // 2
-            if _auto_eps(mid, mb, dl, r, b) is None:
+            if not _auto_has_guarantee(mid, mb, dl, r, b):
                 lo = mid
             else:
                 hi = mid
