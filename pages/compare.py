@@ -103,7 +103,13 @@ with st.expander("⚙️ Comparison settings", expanded=False):
     ]
     for spec_p, col in zip(mech_params, st.columns(len(mech_params)) if mech_params else []):
         shared = widgets.shared_int if spec_p.kind is int else widgets.shared_float
-        shared(spec_p.name, spec_p.label[:1].upper() + spec_p.label[1:], container=col)
+        auto = spec_p.help.startswith("0 = auto")  # k, m: 0 means "from the data size"
+        shared(
+            spec_p.name,
+            spec_p.label[:1].upper() + spec_p.label[1:] + (" (0 = auto)" if auto else ""),
+            help=spec_p.help or None,
+            container=col,
+        )
 
 page_params = {
     "eps_min": float(eps_min),

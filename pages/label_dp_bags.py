@@ -13,7 +13,7 @@ from ui import background, state, widgets
 from ui import cached_label_dp_bags as cl
 from ui import cached_scope as scoped
 from ui import jobs_label_dp_bags as lbj
-from ui.constants import K_DEFAULT, K_MAX, M_DEFAULT, M_MAX
+from ui.constants import K_DEFAULT, K_FALLBACK, K_MAX, M_DEFAULT, M_FALLBACK, M_MAX
 from ui.first_screen import KeyNumber, expert_section, first_screen, status_badge, tip
 
 st.title("🎒 Label-DP by aggregation")
@@ -37,17 +37,21 @@ suggestion = cl.bag_suggestion(n_train, ds.d + 1, float(eps), _rho_now) if _rho_
 _auto_key = (ds.fingerprint, float(eps), _rho_now)
 _auto = st.session_state.get("lb_auto_km")
 _km_now = (int(state.peek("k")), int(state.peek("m")))
-_untouched = _km_now == (K_DEFAULT, M_DEFAULT) or (_auto is not None and _km_now == _auto[1])
+# k = 0 or m = 0 is "auto" (the Compare page's default, also in links): this page picks the setting itself
+_is_auto = 0 in _km_now
+_untouched = _is_auto or _km_now == (K_DEFAULT, M_DEFAULT) or (_auto is not None and _km_now == _auto[1])
 if (
     suggestion is not None
     and suggestion.k > 0
     and _untouched
-    and not state.url_gave("k", "m")
-    and (_auto is None or _auto[0] != _auto_key)
+    and (_is_auto or (not state.url_gave("k", "m") and (_auto is None or _auto[0] != _auto_key)))
 ):
     state.set_widget("k", suggestion.k)
     state.set_widget("m", suggestion.m)
     st.session_state["lb_auto_km"] = (_auto_key, (suggestion.k, suggestion.m))
+elif _is_auto:  # no setting fits these rows: the page's fixed setting, whose infeasibility it explains
+    state.set_widget("k", K_FALLBACK)
+    state.set_widget("m", M_FALLBACK)
 
 
 def _use_suggestion(kk: int, mm: int) -> None:

@@ -59,7 +59,8 @@ def test_audit_page_reopens_the_stored_row_and_reproduces_it(mech, mode):
 PAGE_ROWS = [
     ("pages/l1_exponential.py", {"l1_conv": "paper_box"}, [("l1-exponential", "paper_box")]),
     ("pages/large_margin_gaussian.py", {}, [("large-margin-gaussian", "corrected")]),
-    ("pages/label_dp_bags.py", {}, [("label-dp-bags", "noisy-wtd-llp-paper")]),
+    # default k, m = 0 (auto): the page starts from its suggested setting, certified by the exact profile
+    ("pages/label_dp_bags.py", {}, [("label-dp-bags", "noisy-wtd-llp")]),
 ]
 #: lazy expert sections that hold a page's badge (computed only when open): opened before the run
 OPEN_SECTIONS = {"pages/label_dp_bags.py": ("lb_x_accounting",)}

@@ -388,7 +388,13 @@ def test_a_method_keeps_its_colour_across_the_negotiation_charts_and_bound_notes
 def test_a_method_that_was_not_run_says_why():
     ds = load_dataset("diabetes")
     kw = {"mechanisms": ["label_dp_bags"], "n_trials": 2, "seed": 0, "eps_min": 0.5, "eps_max": 4.0, "n_points": 3}
-    ans = negotiate(ds, ["r2=0.2"], epsilon=1.0, **kw)
+    # k, m from the data size (the default): no setting has a guarantee on 354 rows, and the note says what would
+    auto = negotiate(ds, ["r2=0.2"], epsilon=1.0, **kw)
+    note = {r["method"]: r for r in auto["methods"]}["noisy_wtd_llp"]["measured_note"]
+    assert note.startswith("not run: no setting from the data size gives a guarantee at δ = 1e-5")
+    assert "training rows" in note and "ρ = 1" in note
+    # an explicit setting: the fixed k, m and the same advice as before
+    ans = negotiate(ds, ["r2=0.2"], epsilon=1.0, k=64, m=100, **kw)
     rows = {r["method"]: r for r in ans["methods"]}
     assert rows["noisy_wtd_llp"]["measured_note"].startswith("not run: no guarantee at these settings")
     assert "raise k or ρ" in rows["noisy_wtd_llp"]["measured_note"]

@@ -23,8 +23,11 @@ TRIAL_OPTIONS = (10, 20, 50, 100, 200, 500, 1000)
 TRIALS_DEFAULT = 100
 
 # Label-DP bag parameters (shared so they survive page switches and live in the URL).
-K_MIN, K_MAX, K_DEFAULT = 1, 4096, 64
-M_MIN, M_MAX, M_DEFAULT = 1, 100_000, 100
+# k = 0 or m = 0 means "auto": the comparison picks both from the data size; the Label-DP page replaces
+# it by its suggested setting (or K_FALLBACK, M_FALLBACK when none fits).
+K_MIN, K_MAX, K_DEFAULT = 0, 4096, 0
+M_MIN, M_MAX, M_DEFAULT = 0, 100_000, 0
+K_FALLBACK, M_FALLBACK = 64, 100
 RHO_MIN, RHO_MAX, RHO_DEFAULT = 0.0, 1.0, 0.1
 
 DEFAULT_DATASET = "census"

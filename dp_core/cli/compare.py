@@ -73,8 +73,15 @@ def _add_grid_and_data(p: argparse.ArgumentParser) -> None:
     add_preprocess_argument(p)
     add_bounds_argument(p)
     for spec in compare_param_specs().values():
-        p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=f"{spec.label} (default {spec.default})")
+        p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=_param_help(spec))
     _add_no_precomputed(p)
+
+
+def _param_help(spec) -> str:
+    """CLI help of a mechanism's comparison parameter; ``0 = auto`` ones (label-DP's k, m) say so."""
+    if spec.help.startswith("0 = auto"):
+        return f"{spec.label} (default {spec.help})"
+    return f"{spec.label} (default {spec.default})"
 
 
 def _dataset_of(args: argparse.Namespace):
@@ -169,7 +176,7 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
     add_bounds_argument(p)
     # the mechanisms' own comparison parameters (label-DP's k, m, rho), declared by their plug-ins
     for spec in compare_param_specs().values():
-        p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=f"{spec.label} (default {spec.default})")
+        p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=_param_help(spec))
     p.add_argument(
         "--solve-for",
         choices=("epsilon", "n"),

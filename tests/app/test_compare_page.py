@@ -365,3 +365,20 @@ def test_small_upload_of_100_rows(app):
     assert float(shown["Lost to privacy"]) >= 0  # a private run above the non-private one is noise, not a gain
     for w in at.warning:  # a mechanism that cannot run on 100 rows says why, in words
         assert "Traceback" not in w.value
+
+
+def test_label_dp_bags_auto_from_the_data_size_and_explicit_links(app):
+    # default k = m = 0 ("auto"): the bags get a setting from the data size and a point on the chart
+    at = open_page(app, dataset="census", trials=4, n_eps=4, mech="label-dp-bags")
+    assert at.number_input(key="w_k").value == 0 and at.number_input(key="w_m").value == 0
+    assert "(0 = auto)" in at.number_input(key="w_k").label
+    names = [t.get("name") or "" for t in charts(at)[0]["data"]]
+    assert any("Noisy weighted LLP" in s and "from the data size" in s for s in names)
+
+
+def test_label_dp_bags_explicit_k_m_in_a_link_are_kept(app):
+    # an explicit k, m in the link is kept (at 64, 100 the bags have no guarantee on census: no point)
+    at = open_page(app, dataset="census", trials=4, n_eps=4, mech="label-dp-bags", k=64, m=100)
+    assert (at.number_input(key="w_k").value, at.number_input(key="w_m").value) == (64, 100)
+    names = [t.get("name") or "" for t in charts(at)[0]["data"]]
+    assert not any("Noisy weighted LLP" in s for s in names)

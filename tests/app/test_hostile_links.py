@@ -177,7 +177,7 @@ def test_parser_refuses_or_clamps_with_a_message(name, value):
         ("delta", "0.7", 0.5, "more private"),
         ("ip_alpha", "0.3", 0.25, "more private"),
         ("rho", "2", 1.0, "most private value"),
-        ("k", "1e309", 64, "default"),
+        ("k", "1e309", 0, "default"),  # 0 = auto: k and m from the data size
         ("k", "5000", 4096, "most private value"),
         ("trials", "inf", 100, "default"),
         ("trials", "30", 20, "nearest"),

@@ -49,3 +49,12 @@ def test_a_small_upload_gets_a_feasible_default(app):
     k, m = _km(at)
     assert k * m <= 80
     assert not any("Not feasible" in e.value for e in at.error)
+
+
+def test_an_auto_link_from_the_compare_page_gets_the_suggested_setting(app):
+    # k = 0, m = 0 ("auto", the Compare page's default) in a link: this page picks its own fitting setting
+    at = open_page(app, dataset="diabetes", k=0, m=0)
+    assert not at.exception
+    n_train = 442 - round(0.2 * 442)
+    s = suggest_bag_params(n_train, epsilon=1.0, d=11, min_bags=utility_min_bags(11))
+    assert _km(at) == (s.k, s.m)

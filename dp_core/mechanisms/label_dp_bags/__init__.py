@@ -40,7 +40,7 @@ from .core import (
     weighted_llp,
     wtd_lba,
 )
-from .defaults import BagSuggestion, suggest_bag_params, utility_min_bags
+from .defaults import AutoBags, BagSuggestion, auto_bag_setting, suggest_bag_params, utility_min_bags
 from .diagnostics import (
     bag_residuals,
     bag_warnings,
@@ -87,7 +87,9 @@ __all__ = [
     "bags_for_useful_model",
     "conditional_noise_summary",
     "utility_requirement",
+    "AutoBags",
     "BagSuggestion",
+    "auto_bag_setting",
     "suggest_bag_params",
     "utility_min_bags",
     "first_screen_utility",
@@ -106,8 +108,29 @@ PLUGIN = Mechanism(
     icon="🎒",
     summary="Labels released only as (weighted) sums over random bags.",
     params=(
-        ParamSpec("k", int, 64, 1, None, private=HIGHER_IS_PRIVATE, label="bag size k", symbol="k"),
-        ParamSpec("m", int, 100, 1, None, private=LOWER_IS_PRIVATE, label="number of bags m", symbol="m"),
+        # k = 0 or m = 0 ("auto"): the comparison picks both from the data size (auto_bag_setting)
+        ParamSpec(
+            "k",
+            int,
+            0,
+            0,
+            None,
+            private=HIGHER_IS_PRIVATE,
+            label="bag size k",
+            help="0 = auto: k and m from the data size",
+            symbol="k",
+        ),
+        ParamSpec(
+            "m",
+            int,
+            0,
+            0,
+            None,
+            private=LOWER_IS_PRIVATE,
+            label="number of bags m",
+            help="0 = auto: k and m from the data size",
+            symbol="m",
+        ),
         ParamSpec("rho", float, 0.1, 0.0, 1.0, private=HIGHER_IS_PRIVATE, label="noisy fraction ρ", symbol="ρ"),
         ParamSpec(
             "variant",

@@ -51,6 +51,7 @@ class _State(NonPublicDiagnostics):
     k: int = 0
     m: int = 0
     km_note: str = ""
+    auto: bool = False
 
 
 class LabelDPAdapter(BlockAdapter):
@@ -105,13 +106,53 @@ class LabelDPAdapter(BlockAdapter):
         opt = data.optimum()
         y = data.y_test
         st = _State(data=data, opt=opt, var_test=float(np.var(y)) or 1.0)
-        st.k, st.m, st.km_note = self._bag_setting(data, spec)
-        st.llp_epsilon, st.llp_reason = self._llp_epsilon(st, spec)
+        if int(spec.k) == 0 or int(spec.m) == 0:
+            self._auto_setting(st, spec)
+        else:
+            st.k, st.m, st.km_note = self._bag_setting(data, spec)
+            st.llp_epsilon, st.llp_reason = self._llp_epsilon(st, spec)
         return st
+
+    def _auto_setting(self, st: _State, spec: CompareSpec) -> None:
+        """k and m from the data size (k = 0 or m = 0 in the spec): the smallest accounted ε at δ."""
+        from ...mechanisms.label_dp_bags.defaults import auto_bag_setting
+
+        data = st.data
+        st.auto = True
+        if spec.rho <= 0:
+            st.k, st.m = max(1, int(data.n) // max(1, int(data.d))), max(1, min(int(data.d), int(data.n)))
+            st.llp_epsilon, st.llp_reason = None, "ρ = 0 is not label-DP at any k and m; raise ρ."
+            return
+        from ...mechanisms.label_dp_bags.defaults import N_AUTO_MAX
+
+        n = int(data.n)
+        a = auto_bag_setting(
+            min(n, N_AUTO_MAX), d=int(data.d), delta=float(spec.delta), rho=float(spec.rho), b1=data.b1
+        )
+        # a bag setting the baselines' runs accept even when none gives a guarantee (they do not use it)
+        st.m = max(1, min(a.m, n))
+        st.k = max(1, a.k, n // st.m)
+        st.llp_epsilon = a.epsilon
+        st.llp_reason = "" if a.epsilon is not None else a.message
+        st.km_note = a.message if a.epsilon is not None else ""
+        if n > N_AUTO_MAX:  # more rows than the search takes: the same bags, accounted on all n rows
+            st.k = N_AUTO_MAX // st.m
+            st.llp_epsilon, reason = self._llp_epsilon(st, spec)
+            st.llp_reason = reason if st.llp_epsilon is None else ""
+            st.km_note = (
+                f"k = {st.k:,}, m = {st.m:,} from the data size (the setting found for {N_AUTO_MAX:,} rows)."
+                if st.llp_epsilon is not None
+                else ""
+            )
 
     @staticmethod
     def _bag_setting(data: Any, spec: CompareSpec) -> tuple[int, int, str]:
-        """The (k, m) compared: the spec's when m·k fits the training rows, else the suggested setting
+        """The (k, m) compared.
+
+        ``k = 0`` or ``m = 0`` (the default, "auto"): from the data size
+        (:func:`dp_core.mechanisms.label_dp_bags.defaults.auto_bag_setting`: the fewest bags for a useful
+        fit, each as large as the rows allow, which gives the smallest accounted ε at the comparison's δ).
+        Otherwise the spec's when m·k fits the training rows, else the suggested setting
         (:func:`dp_core.mechanisms.label_dp_bags.defaults.suggest_bag_params` at the largest ε of the
         grid and the comparison's δ)."""
         from ...mechanisms.label_dp_bags.defaults import suggest_bag_params
@@ -229,7 +270,12 @@ class LabelDPAdapter(BlockAdapter):
             {"method": "laplace_label", "quantity": "Laplace scale per label", "value": cal["laplace_scale"]},
             {
                 "method": "noisy_wtd_llp",
-                "quantity": f"N(0, 1) on ρ = {spec.rho:g} of the labels; accounted ε at δ = {spec.delta:g}",
+                "quantity": f"N(0, 1) on ρ = {spec.rho:g} of the labels; accounted ε at δ = {spec.delta:g}"
+                + (
+                    f" (k = {display.integer(state.k)}, m = {display.integer(state.m)} from the data size)"
+                    if state.auto and state.llp_epsilon is not None
+                    else ""
+                ),
                 "value": math.inf if state.llp_epsilon is None else state.llp_epsilon,
             },
         ]
@@ -239,17 +285,28 @@ class LabelDPAdapter(BlockAdapter):
         out = []
         for mi in self.methods:
             if mi.key == "noisy_wtd_llp":
+                auto = " from the data size" if state.auto else ""
                 if state.llp_epsilon is None:
                     mi = MethodInfo(
-                        mi.key, mi.label, "none", f"No guarantee at these settings: {state.llp_reason}", label_dp=True
+                        mi.key,
+                        mi.label,
+                        "none",
+                        state.llp_reason if state.auto else f"No guarantee at these settings: {state.llp_reason}",
+                        label_dp=True,
                     )
                 else:
+                    label = (
+                        f"Noisy weighted LLP (k = {display.integer(state.k)}, m = {display.integer(state.m)}{auto}, "
+                        f"ρ = {display.number(spec.rho)})"
+                        if state.auto
+                        else mi.label
+                    )
                     mi = MethodInfo(
                         mi.key,
-                        f"{mi.label} at ε = {display.epsilon(state.llp_epsilon)}",
+                        f"{label} at ε = {display.epsilon(state.llp_epsilon)}",
                         mi.status,
                         f"({display.epsilon(state.llp_epsilon)}, {display.delta(spec.delta)})-label-DP at "
-                        f"k = {display.integer(state.k)}, m = {display.integer(state.m)}, "
+                        f"k = {display.integer(state.k)}, m = {display.integer(state.m)}{auto}, "
                         f"ρ = {display.number(spec.rho)} by the exact privacy profile (beyond the paper, "
                         "specification §3.6); measured at that ε only.",
                         label_dp=True,

@@ -26,9 +26,11 @@ from dataclasses import dataclass
 from ... import display as fmt
 from ..._validation import check_in_interval, check_int, check_positive
 
-__all__ = ["BagSuggestion", "suggest_bag_params", "utility_min_bags"]
+__all__ = ["AutoBags", "BagSuggestion", "auto_bag_setting", "suggest_bag_params", "utility_min_bags"]
 
 _N_MAX_SEARCH = 100_000_000
+#: Most rows :func:`auto_bag_setting` searches (its exact accounting takes about a second here).
+N_AUTO_MAX = 50_000
 #: Smallest target delta accepted by :func:`suggest_bag_params`.
 TARGET_DELTA_MIN = 1e-9
 
@@ -254,3 +256,144 @@ def suggest_bag_params(
         n_needed=need,
         message=msg,
     )
+
+
+@dataclass(frozen=True)
+class AutoBags:
+    """The bag setting the comparison picks from the data size (:func:`auto_bag_setting`).
+
+    Attributes
+    ----------
+    k, m : int
+        Bag size and number of bags (``m`` the fewest bags for a useful fit, ``k`` as large as the rows
+        allow); when no setting fits, the closest one tried (``k = 0`` when not even ``m`` bags of 2 fit).
+    epsilon : float or None
+        Smallest epsilon the exact privacy profile of noisy-wtd-LLP certifies at ``delta`` (None: none).
+    delta, rho : float
+        The inputs.
+    n, min_bags : int
+        Rows available and the fewest bags accepted (:func:`utility_min_bags`).
+    n_needed : int or None
+        When ``epsilon`` is None: about how many rows would give a finite epsilon at this ``rho``
+        (None when not even 50,000 rows would).
+    epsilon_rho_one : float or None
+        When ``epsilon`` is None: the epsilon the same rows would give with ``rho = 1``.
+    message : str
+        One plain sentence for the comparison's statement.
+    """
+
+    k: int
+    m: int
+    epsilon: float | None
+    delta: float
+    rho: float
+    n: int
+    min_bags: int
+    n_needed: int | None
+    epsilon_rho_one: float | None
+    message: str
+
+
+def _auto_eps(n: int, min_bags: int, delta: float, rho: float, b1: float) -> float | None:
+    from .bounds import llp_exact_min_eps
+
+    k = n // min_bags
+    if k < 2:
+        return None
+    return llp_exact_min_eps(delta, n, k, min_bags, rho, b1)
+
+
+def _auto_has_guarantee(n: int, min_bags: int, delta: float, rho: float, b1: float) -> bool:
+    """Whether ``_auto_eps`` is finite, from its first test only (the floor of the exact profile; no search)."""
+    from .bounds import llp_exact_delta
+
+    k = n // min_bags
+    if k < 2:
+        return False
+    first = llp_exact_delta(0.0, n, k, min_bags, rho, b1)
+    return bool(first.delta <= delta or first.floor + first.truncated_mass < delta)
+
+
+def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.0) -> AutoBags:
+    """The (k, m) of noisy-wtd-LLP with the smallest certified epsilon at ``delta`` and a useful fit.
+
+    Uses the structure of the exact privacy profile described in the module docstring:
+    ``delta(epsilon; n, k, m) = m * delta_1(epsilon; n, k)`` grows with ``m`` and ``delta_1`` falls
+    with ``k``, so over all settings with at least ``min_bags = utility_min_bags(d)`` bags and
+    ``m k <= n`` the smallest epsilon at ``delta`` is reached by the fewest bags, ``m = min_bags``,
+    each as large as the rows allow, ``k = n // m`` (Brahmbhatt et al., *Label Differential Privacy
+    via Aggregation*, noisy-wtd-LLP of Fig. 2, accounted by the exact profile beyond the paper).
+
+    Parameters
+    ----------
+    n : int
+        Training rows available for bagging, in [1, 50000] (the comparison
+        accounts larger data at the setting found for 50,000 rows).
+    d : int
+        Unknowns of the regression on bag means (with the intercept), in [1, 10000].
+    delta : float
+        The comparison's delta, in [1e-9, 1).
+    rho : float
+        Noisy fraction of noisy-wtd-LLP, in (0, 1] (kept as given).
+    b1 : float
+        Label bound (labels in [-B1, B1]). Must be > 0.
+
+    Returns
+    -------
+    AutoBags
+
+    Examples
+    --------
+    >>> a = auto_bag_setting(16_000, d=14, delta=1e-5, rho=0.1)
+    >>> (a.k, a.m, round(a.epsilon, 2))
+    (551, 29, 2.77)
+    >>> auto_bag_setting(354, d=11, delta=1e-5, rho=0.1).epsilon is None
+    True
+    """
+    n = check_int("n", n, lo=1, hi=N_AUTO_MAX)
+    d = check_int("d", d, lo=1, hi=10_000)
+    dl = check_in_interval("delta", delta, TARGET_DELTA_MIN, 1.0, closed="left")
+    r = check_in_interval("rho", rho, 0.0, 1.0, closed="right")
+    b = check_positive("b1", b1)
+    mb = utility_min_bags(d)
+    k = n // mb
+    eps = _auto_eps(n, mb, dl, r, b)
+    at = f"δ = {fmt.delta(dl)}"
+    if eps is not None:
+        msg = (
+            f"k = {fmt.integer(k)}, m = {fmt.integer(mb)} from the data size: the fewest bags for a useful fit "
+            f"(2d + 1 = {fmt.integer(mb)}), each as large as the {fmt.integer(n)} training rows allow, give the "
+            f"smallest accounted ε, {fmt.epsilon(eps)} at {at}."
+        )
+        return AutoBags(k, mb, float(eps), dl, r, n, mb, n, None, msg)
+    need: int | None = None
+    lo, hi = n, max(n, 2 * mb)
+    while not _auto_has_guarantee(hi, mb, dl, r, b):
+        lo, hi = hi, hi * 2
+        if hi > N_AUTO_MAX:
+            hi = 0
+            break
+    if hi:
+        while hi - lo > max(1, lo // 20):
+            mid = (lo + hi) // 2
+            if not _auto_has_guarantee(mid, mb, dl, r, b):
+                lo = mid
+            else:
+                hi = mid
+        need = hi
+    eps1 = _auto_eps(n, mb, dl, 1.0, b) if r < 1.0 else None
+    fits = (
+        f"{fmt.integer(n)} training rows hold at most {fmt.integer(mb)} bags (the fewest for a useful fit, 2d + 1) "
+        f"of {fmt.integer(k)}, too few to hide a label"
+        if k >= 2
+        else f"{fmt.integer(n)} training rows cannot hold {fmt.integer(mb)} bags (the fewest for a useful fit, "
+        "2d + 1) of 2"
+    )
+    fixes = []
+    if need is not None:
+        fixes.append(f"about {fmt.integer(need)} training rows at ρ = {fmt.number(r)}")
+    if eps1 is not None:
+        fixes.append(f"ρ = 1 on these rows (ε = {fmt.epsilon(eps1)} then)")
+    fix = (" What would give one: " + " or ".join(fixes) + ".") if fixes else " Raise ρ or use more rows."
+    msg = f"No setting from the data size gives a guarantee at {at}: {fits}.{fix}"
+    return AutoBags(k if k >= 2 else 0, mb, None, dl, r, n, mb, need, None if eps1 is None else float(eps1), msg)
