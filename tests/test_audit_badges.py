@@ -60,7 +60,7 @@ PAGE_ROWS = [
     ("pages/l1_exponential.py", {"l1_conv": "paper_box"}, [("l1-exponential", "paper_box")]),
     ("pages/large_margin_gaussian.py", {}, [("large-margin-gaussian", "corrected")]),
     # default k, m = 0 (auto): the page starts from its suggested setting, certified by the exact profile
-    ("pages/label_dp_bags.py", {}, [("label-dp-bags", "noisy-wtd-llp")]),
+    ("pages/label_dp_bags.py", {}, [("label-dp-bags", "noisy-wtd-llp"), ("label-dp-bags", "noisy-wtd-llp-paper")]),
 ]
 #: lazy expert sections that hold a page's badge (computed only when open): opened before the run
 OPEN_SECTIONS = {"pages/label_dp_bags.py": ("lb_x_accounting",)}
