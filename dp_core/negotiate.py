@@ -602,7 +602,7 @@ def negotiate(
                     {
                         "epsilon_measured": math.nan,
                         "measured_note": f"measured at its accounted ε = {display.epsilon(r['epsilon'])} only: "
-                        f"{col.replace('_', ' ')} = {display.number(r[f'{col}_mean'])} "
+                        f"{_METRIC_NAMES.get(t.metric, t.metric)} = {display.number(r[f'{col}_mean'])} "
                         f"({'meets' if t.met(r[f'{col}_mean']) else 'misses'} the target)",
                         "n_trials": int(r["n_trials"]),
                     }
@@ -933,10 +933,13 @@ def _method_words(r: dict) -> str:
     return f"{r['label']} (protects labels only)" if r.get("label_dp") else r["label"]
 
 
+#: each target metric in words (answers and notes)
+_METRIC_NAMES = {"accuracy": "test accuracy", "r2": "test R²", "mae": "test MAE", "excess_risk": "excess risk"}
+
+
 def _target_words(t: dict) -> str:
-    names = {"accuracy": "test accuracy", "r2": "test R²", "mae": "test MAE", "excess_risk": "excess risk"}
     rel = "≥" if t["direction"] == ">=" else "≤"
-    return f"{names.get(t['metric'], t['metric'])} {rel} {display.number(t['value'])}"
+    return f"{_METRIC_NAMES.get(t['metric'], t['metric'])} {rel} {display.number(t['value'])}"
 
 
 def _cap(text: str) -> str:

@@ -400,3 +400,12 @@ def test_a_method_that_was_not_run_says_why():
     assert "raise k or ρ" in rows["noisy_wtd_llp"]["measured_note"]
     assert rows["wtd_lba"]["measured_note"] == "not run in this comparison (its own page runs it)"
     assert any("Noisy weighted LLP" in s and "not run" in s for s in answer_sentences(ans))
+
+
+def test_a_method_measured_at_one_epsilon_names_the_target_metric():
+    ds = load_dataset("diabetes")
+    kw = {"mechanisms": ["label_dp_bags"], "n_trials": 2, "seed": 0, "eps_min": 0.5, "eps_max": 4.0, "n_points": 3}
+    ans = negotiate(ds, ["r2=0.2"], epsilon=1.0, rho=1.0, **kw)  # ρ = 1: a setting from the data size exists
+    note = {r["method"]: r for r in ans["methods"]}["noisy_wtd_llp"]["measured_note"]
+    assert note.startswith("measured at its accounted ε = ") and " only: test R² = " in note, note
+    assert note.endswith("(meets the target)") or note.endswith("(misses the target)")
