@@ -150,6 +150,15 @@ with st.expander("⚙️ Mechanism options", expanded=False):
                 container=col,
             )
         )
+    _auto = [name for name in ("k", "m") if mech_name == "label-dp-bags" and int(options.get(name, 1)) == 0]
+    if _auto:  # 0 = "from the data size" (the comparison's auto setting): the audit runs its own setting
+        _own = {o.name: o.kind(PAGE_DEFAULTS.get((mech_name, o.name), o.default)) for o in mech.options}
+        options.update({name: _own[name] for name in _auto})
+        st.caption(
+            'k or m = 0 means "from the data size" in the comparison; this audit runs its own setting: '
+            + ", ".join(f"{name} = {fmt.integer(options[name])}" for name in ("k", "m"))
+            + "."
+        )
     pair_seed = int(
         state.widget(
             "audit_pair_seed",
