@@ -168,6 +168,7 @@ def library_versions() -> dict[str, str]:
     return out
 
 
+@functools.cache
 def code_hash() -> str:
     """SHA-256 (hex, 16 characters) of the engine sources alone (:func:`engine_hash` without the libraries)."""
     h = hashlib.sha256(f"format {FORMAT}\n".encode())
