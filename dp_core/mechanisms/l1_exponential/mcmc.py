@@ -1074,25 +1074,20 @@ def em_mcmc(
     >>> r.draws.shape, r.label.startswith("approximate sampler")
     ((8, 2), True)
     """
-    X, y = check_Xy(X, y, min_rows=1)
-    theta = check_theta(theta)
-    iota = check_positive("iota", iota)
-    check_choice("convention", convention, CONVENTIONS)
-    k = kappa(epsilon, theta, convention)
-    if math.isinf(k):
-        raise ValueError("epsilon must be finite for the MCMC sampler, got inf; use the non-private fit (lad_fit).")
-    convention_guarantee(epsilon, theta, convention)
-
-    return mcmc_sample(
-        _fast_cost_grad(X, y, iota, theta),
-        X.shape[1],
-        n_draws,
-        kappa_value=k,
+    # one budget of the side-by-side sampler: the same validation, chains and draws (tested)
+    return em_mcmc_sweep(
+        X,
+        y,
+        epsilons=[epsilon],
+        theta=theta,
+        iotas=[iota],
         radius=radius,
+        convention=convention,
+        n_draws=n_draws,
         schedule=schedule,
         rng=rng,
         n_threads=n_threads,
-    )
+    )[0]
 
 
 def em_mcmc_sweep(
