@@ -221,27 +221,8 @@ if mech_name == "label-dp-bags" and ds is not None and {"k", "m"} <= set(options
         st.stop()
 
 audit_delta = float(delta) if mech.uses_delta else 0.0
-try:
-    report = ca.audit(
-        mech_name,
-        mode,
-        pair,
-        float(eps),
-        audit_delta,
-        int(runs),
-        int(seed),
-        pair_seed,
-        tuple(sorted(options.items())),
-        "" if ds is None else ds.name,
-        "" if ds is None else ds.fingerprint,
-        ds,
-    )
-except ValueError as exc:
-    widgets.show_error(exc)
-    st.stop()
-
-r = report.result
-hist_fig, conv_fig = ca.audit_figures(
+# what the audit and its figures are keyed on (the dataset itself is passed unhashed, by its fingerprint)
+audit_key = (
     mech_name,
     mode,
     pair,
@@ -253,8 +234,15 @@ hist_fig, conv_fig = ca.audit_figures(
     tuple(sorted(options.items())),
     "" if ds is None else ds.name,
     "" if ds is None else ds.fingerprint,
-    report,
 )
+try:
+    report = ca.audit(*audit_key, ds)
+except ValueError as exc:
+    widgets.show_error(exc)
+    st.stop()
+
+r = report.result
+hist_fig, conv_fig = ca.audit_figures(*audit_key, report)
 
 # ------------------------------------------------------------------ the first screen
 claim_text = f"ε = {fmt.number(r.eps_claimed, sig=4)}" + (
