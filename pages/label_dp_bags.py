@@ -232,9 +232,10 @@ if variant == "noisy-wtd-llp":
             f"Privacy at ε = {fmt.epsilon(eps)}",
             f"δ = {fmt.delta(summ['delta_exact'], sig=2)}",
             help="The chance that the ε promise fails, from the exact accounting of this mechanism (beyond the "
-            "paper; the paper's own bound is vacuous at this size, see below). A δ above 1/n is a weak promise: "
-            "it may fail for about one person in the data. " + (tip("δ") or ""),
-            delta=f"weak: above 1/n = {fmt.delta(1.0 / ds.n)}" if _weak else None,
+            "paper; the paper's own bound is vacuous at this size, see below). A δ above 1/n "
+            f"(here {fmt.delta(1.0 / ds.n)}) is a weak promise: it may fail for about one person in the data. "
+            + (tip("δ") or ""),
+            delta="weak: above 1/n" if _weak else None,  # short: the chip shares a quarter of the width
             delta_color="inverse" if _weak else "off",
             delta_arrow="off",
         )
