@@ -3,17 +3,20 @@
 The navigation is built from ``ui/pages.py`` (add a page there). Every page starts with
 ``widgets.sidebar_controls()``: the shared privacy budget, seed and trials, whose canonical values
 live in ``st.session_state`` (``ui.state``), survive page switches and are mirrored in the URL.
+Everything after ``set_page_config`` runs inside one error boundary (``ui.errors.boundary``): a failure
+anywhere in a page shows a plain message with a reference id, and its traceback goes to the server's log only.
 """
 
 import streamlit as st
 
-from ui import background, state
+from ui import background, errors, state
 from ui.executor import configure_executor
 from ui.pages import DEFAULT_PAGE, PAGES
 
 st.set_page_config(page_title="Privacy-Utility Explorer", page_icon="🔐", layout="wide")
 
-with background.script_run():  # while a visitor's page runs, the warm-up thread below waits
+# while a visitor's page runs, the warm-up thread below waits; no exception gets past the boundary
+with background.script_run(), errors.boundary():
     configure_executor()  # the operator's choice of executor (secrets or environment), once per process
     background.warm()  # once per server, between visits: engine imports and the Monte-Carlo worker processes
     state.init_state()  # parses the link's shared values (ui.state); messages appear on the page

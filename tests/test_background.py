@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import numpy as np
@@ -98,7 +99,7 @@ def test_cancel_stops_a_running_block_and_drops_pending_ones(pool):
     assert again.result(timeout=120) == {"x": 2}
 
 
-def test_failure_becomes_a_one_line_message(pool):
+def test_failure_becomes_a_one_line_message(pool, page_failures):
     executor, board = pool
     job = background.Job(
         [background.Block("ok", steps, (1, 0.0)), background.Block("bad", refuse, (-1.0,))],
@@ -111,7 +112,14 @@ def test_failure_becomes_a_one_line_message(pool):
     assert job.finished() == {"ok": 1}
     with pytest.raises(ValueError, match="epsilon must be > 0"):
         job.result()
-    assert background.error_message(RuntimeError("boom")).startswith("The run failed (RuntimeError)")
+    # an unexpected failure: a reference id, never its text (which may hold a server path); logged once per exception
+    odd = RuntimeError("boom in /work/secret/path.py")
+    shown = background.error_message(odd)
+    assert "boom" not in shown and "/work/" not in shown and "RuntimeError" not in shown
+    ref = re.search(r"reference ([0-9a-f]{8})\b", shown).group(1)
+    assert background.error_message(odd) == shown
+    logged = page_failures()
+    assert len(logged) == 1 and ref in logged[0].getMessage() and logged[0].exc_info[1] is odd
 
 
 def test_large_margin_sweeps_in_workers_equal_the_in_thread_run(pool):

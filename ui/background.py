@@ -20,6 +20,13 @@ Rules:
   an uploaded file (``private=True``, see ``ui.cached_scope``) never leaves its session.
 * Outside a Streamlit server (AppTest, scripts, the CLI) the blocks run in the calling thread, so tests see
   the finished result in one script run.
+* The pool heals: a worker that dies (an out-of-memory kill, a native crash) breaks a
+  ``ProcessPoolExecutor`` for good, so :func:`executor` replaces a broken pool (and a dead progress board)
+  before handing it out, under one lock, at most :data:`MAX_REBUILDS` times per :data:`REBUILD_WINDOW`
+  seconds. The jobs that were running in it end with :data:`WORKER_LOST` and a "Run again" button
+  (:func:`live_section`); a run that keeps killing its worker is offered again at most
+  :data:`MAX_LOSSES` times. Any other unexpected failure shows a reference id, never its text
+  (:func:`ui.errors.reference` logs the traceback).
 """
 
 from __future__ import annotations
@@ -27,22 +34,26 @@ from __future__ import annotations
 import concurrent.futures as cf
 import importlib
 import inspect
+import logging
 import multiprocessing
 import multiprocessing.managers
 import os
 import threading
 import time
 import uuid
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import reference
+
 __all__ = [
     "Block",
     "Job",
     "JobCancelled",
+    "PoolUnavailable",
     "error_message",
     "executor",
     "get_job",
@@ -56,10 +67,27 @@ __all__ = [
 SHARED_MAX = 16
 #: Worker processes of the server-wide pool (the page thread stays free for the other sessions' reruns).
 WORKERS = max(1, min(2, os.cpu_count() or 1))
+#: A broken pool is rebuilt automatically at most this many times within :data:`REBUILD_WINDOW` seconds.
+MAX_REBUILDS = 5
+REBUILD_WINDOW = 600.0
+#: A session's run whose worker died is offered "Run again" until it has lost its worker this many times.
+MAX_LOSSES = 3
+
+#: What a job interrupted by a dead worker says (issue 24).
+WORKER_LOST = (
+    "The background worker stopped unexpectedly (for example out of memory); your results were not affected by "
+    "anyone else's run. Run again?"
+)
+
+_log = logging.getLogger(__name__)
 
 
 class JobCancelled(Exception):
     """Raised inside a block once its job has been cancelled."""
+
+
+class PoolUnavailable(RuntimeError):
+    """The pool broke more than :data:`MAX_REBUILDS` times within :data:`REBUILD_WINDOW`: not rebuilt for now."""
 
 
 @dataclass(frozen=True)
@@ -186,21 +214,74 @@ class _ScriptSafePool(cf.ProcessPoolExecutor):
 
 
 def executor() -> tuple[cf.Executor, Any]:
-    """The server-wide process pool and its progress board (created on first use, reused by every session)."""
-    global _POOL, _BOARD, _MANAGER
+    """The server-wide process pool and its progress board (created on first use, reused by every session).
+
+    A pool broken by a dead worker, or a board whose manager process has died, is replaced first (once, under
+    the lock: sessions asking at the same time all get the one new pool); :class:`PoolUnavailable` once it has
+    been replaced :data:`MAX_REBUILDS` times within :data:`REBUILD_WINDOW` seconds.
+    """
     with _POOL_LOCK:
+        if _POOL is not None and (_is_broken(_POOL) or not _manager_alive()):
+            _replace_locked()
         if _POOL is None:
-            ctx = _context()
-            if ctx.get_start_method() == "forkserver":
-                # the fork server loads the engine once; each worker is a fork of it (not of the web server)
-                ctx.set_forkserver_preload(list(PRELOAD))
-            manager = multiprocessing.managers.SyncManager(ctx=ctx)
-            with _importable_main():
-                manager.start(_die_with_parent)
-            _MANAGER = manager
-            _BOARD = _MANAGER.dict()
-            _POOL = _ScriptSafePool(max_workers=WORKERS, mp_context=ctx, initializer=_worker_start)
+            _start_locked()
         return _POOL, _BOARD
+
+
+def _is_broken(pool: cf.Executor) -> bool:
+    """True once a worker of ``pool`` died: ``ProcessPoolExecutor`` then refuses every submit, for good."""
+    return bool(getattr(pool, "_broken", False))
+
+
+def _manager_alive() -> bool:
+    proc = getattr(_MANAGER, "_process", None)
+    return proc is None or proc.is_alive()
+
+
+def _start_locked() -> None:
+    """Start the pool (and the board's manager, unless it is running); hold ``_POOL_LOCK``."""
+    global _POOL, _BOARD, _MANAGER
+    ctx = _context()
+    if _MANAGER is None:
+        if ctx.get_start_method() == "forkserver":
+            # the fork server loads the engine once; each worker is a fork of it (not of the web server)
+            ctx.set_forkserver_preload(list(PRELOAD))
+        manager = multiprocessing.managers.SyncManager(ctx=ctx)
+        with _importable_main():
+            manager.start(_die_with_parent)
+        _MANAGER = manager
+        _BOARD = _MANAGER.dict()
+    _POOL = _ScriptSafePool(max_workers=WORKERS, mp_context=ctx, initializer=_worker_start)
+
+
+#: When the pool was last replaced (monotonic seconds), for the cap on automatic rebuilds.
+_REBUILDS: deque[float] = deque()
+
+
+def _replace_locked() -> None:
+    """Drop the broken pool (and a dead manager) so that :func:`_start_locked` makes new ones; hold the lock."""
+    global _POOL, _BOARD, _MANAGER
+    now = time.monotonic()
+    while _REBUILDS and now - _REBUILDS[0] > REBUILD_WINDOW:
+        _REBUILDS.popleft()
+    if len(_REBUILDS) >= MAX_REBUILDS:
+        raise PoolUnavailable(
+            f"Background runs are paused: the background workers stopped unexpectedly {len(_REBUILDS)} times in "
+            f"the last {REBUILD_WINDOW / 60:.0f} minutes. Please run again in a few minutes."
+        )
+    _REBUILDS.append(now)
+    manager_dead = not _manager_alive()
+    _log.warning(
+        "background pool replaced (%s; rebuild %d of at most %d per %.0f s)",
+        "its board's manager died" if manager_dead else "a worker process died",
+        len(_REBUILDS),
+        MAX_REBUILDS,
+        REBUILD_WINDOW,
+    )
+    _POOL.shutdown(wait=False, cancel_futures=True)
+    _POOL = None
+    if manager_dead:
+        _MANAGER = _BOARD = None
 
 
 def shutdown() -> None:
@@ -210,8 +291,12 @@ def shutdown() -> None:
         if _POOL is not None:
             _POOL.shutdown(wait=True, cancel_futures=True)
         if _MANAGER is not None and hasattr(_MANAGER, "shutdown"):  # a manager that never started has none
-            _MANAGER.shutdown()
+            try:
+                _MANAGER.shutdown()
+            except Exception:  # noqa: BLE001 - its process has died already: nothing left to stop
+                pass
         _POOL = _BOARD = _MANAGER = None
+        _REBUILDS.clear()
 
 
 _WARMING: threading.Thread | None = None
@@ -358,12 +443,11 @@ class _PendingPool(cf.Executor):
             if outer.cancelled():  # cancelled before the pool started: nothing to submit
                 return
             try:
-                pool, real = executor()
+                _pool, real = executor()
                 self.board.flush(real)
-                call = [a.rebind(real) if isinstance(a, _Reporter) else a for a in args]
                 if outer.cancelled():
                     return
-                inner = pool.submit(fn, *call, **kwargs)
+                inner = _ServerPool().submit(fn, *args, **kwargs)
             except BaseException as exc:  # noqa: BLE001 - the job shows it
                 if not outer.cancelled():
                     outer.set_exception(exc)
@@ -386,12 +470,39 @@ class _PendingPool(cf.Executor):
         return outer
 
 
+class _ServerPool(cf.Executor):
+    """Submits to the server-wide pool as it is now: a pool found broken at submit is replaced and the call
+    submitted once more to the new one; progress reporters are bound to the current board."""
+
+    def submit(self, fn, /, *args, **kwargs):  # noqa: D102 - the Executor interface
+        for attempt in range(2):
+            pool, board = executor()
+            call = [a.rebind(board) if isinstance(a, _Reporter) else a for a in args]
+            try:
+                return pool.submit(fn, *call, **kwargs)
+            except cf.BrokenExecutor:
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
 def _pool_ready() -> bool:
     with _POOL_LOCK:
         return _POOL is not None
 
 
 # ------------------------------------------------------------------ the job
+def _submit(pool: cf.Executor, block: Block, reporter: _Reporter | None) -> cf.Future:
+    """``block`` submitted to ``pool``; a pool that refuses it (broken, paused) gives a failed future instead,
+    so the job shows the failure and the page goes on."""
+    try:
+        return pool.submit(_run_block, block.fn, tuple(block.args), dict(block.kwargs), reporter)
+    except Exception as exc:  # noqa: BLE001 - the job carries it to error() and result()
+        fut: cf.Future = cf.Future()
+        fut.set_exception(exc)
+        return fut
+
+
 class Job:
     """Blocks submitted to an executor; poll it with :meth:`progress`, stop it with :meth:`cancel`.
 
@@ -412,11 +523,12 @@ class Job:
         self.finished_at: float | None = None
         self._board = {} if board is None else board
         self._cancelled = False
+        self.in_pool = executor is not None
         pool = _InlineExecutor() if executor is None else executor
         self._futures: dict[str, cf.Future] = {}
         for b in blocks:
             reporter = _Reporter(self._board, self.id, b.name) if _accepts_progress(b.fn) else None
-            self._futures[b.name] = pool.submit(_run_block, b.fn, tuple(b.args), dict(b.kwargs), reporter)
+            self._futures[b.name] = _submit(pool, b, reporter)
 
     # -- the handle (the same three methods as the execution layer's)
     def progress(self) -> float:
@@ -488,13 +600,24 @@ class Job:
         return end - self.started
 
 
+def worker_lost(exc: BaseException | None) -> bool:
+    """True for the failure of a job whose worker process died (the pool broke under it)."""
+    return isinstance(exc, cf.BrokenExecutor)
+
+
 def error_message(exc: BaseException) -> str:
-    """The one line a page shows for a failed job (the parameter message of a ValueError/TypeError)."""
+    """The one line a page shows for a failed job: the parameter message of a ValueError/TypeError, plain words
+    for a cancelled run, a dead worker or a paused pool, and a reference id (never the text) for anything else."""
     if isinstance(exc, JobCancelled):
         return "The run was cancelled. Press the button to run it again."
-    if isinstance(exc, (ValueError, TypeError)):
+    if worker_lost(exc):
+        return WORKER_LOST
+    if isinstance(exc, (ValueError, TypeError, PoolUnavailable)):
         return str(exc)
-    return f"The run failed ({type(exc).__name__}): {exc}"
+    return (
+        "The run failed because of an internal error; the details are in the server's log under the reference "
+        f"{reference(exc, 'background job')}. Run again?"
+    )
 
 
 # ------------------------------------------------------------------ finished demo-data results, server-wide
@@ -607,18 +730,48 @@ def start(
     if shared is not None:
         job = _Finished(shared)
     else:
-        use_pool = in_server() if background is None else background
-        if use_pool and _pool_ready():
-            pool, board = executor()
-            job = Job(blocks, executor=pool, board=board)
-        elif use_pool:  # the pool starts in the background; the page does not wait for it
-            board = _PendingBoard()
-            job = Job(blocks, executor=_PendingPool(board), board=board)
-        else:
-            with st.spinner("Running..."):
-                job = Job(blocks)
+        job = _launch(blocks, use_pool=in_server() if background is None else background)
     st.session_state[slot] = (key, job, private)
     return job
+
+
+def _launch(blocks: Sequence[Block], *, use_pool: bool) -> Job:
+    """A new job of ``blocks``: in the server-wide pool (started in the background if need be), or inline."""
+    import streamlit as st
+
+    if not use_pool:
+        with st.spinner("Running..."):
+            return Job(blocks)
+    # the board follows the pool's current board, so a job outlives a replaced manager
+    board = _PendingBoard()
+    if _pool_ready():
+        return Job(blocks, executor=_ServerPool(), board=board)
+    return Job(blocks, executor=_PendingPool(board), board=board)  # the page does not wait for the pool to start
+
+
+def run_again(name: str) -> None:
+    """Run this session's job ``name`` again with the same blocks and settings key (the "Run again" button)."""
+    import streamlit as st
+
+    entry = st.session_state.get(_slot(name))
+    if entry is None or not isinstance(entry[1], Job):
+        return
+    key, old, private = entry
+    if worker_lost(old.error()):
+        st.session_state[_lost_slot(name)] = (key, _losses(name, key) + 1)
+    st.session_state[_slot(name)] = (key, _launch(list(old.blocks.values()), use_pool=old.in_pool), private)
+
+
+def _lost_slot(name: str) -> str:
+    return f"_bg_lost_{name}"
+
+
+def _losses(name: str, key: str) -> int:
+    """How many times this session's run ``name`` with settings ``key`` has lost its worker and been re-run."""
+    import streamlit as st
+
+    entry = st.session_state.get(_lost_slot(name))
+    return entry[1] if entry is not None and entry[0] == key else 0
 
 
 def _remember(name: str) -> None:
@@ -637,9 +790,13 @@ def live_section(name: str, render: Callable[[Any], None], *, every: float = 1.0
 
     While the job runs, the fragment reruns every ``every`` seconds (only this section, not the page): a
     progress bar from the finished blocks, a Cancel button, and ``render(job)`` with whatever has finished
-    (quick results first). When the job ends the whole page reruns once, which stops the polling.
+    (quick results first). When the job ends the whole page reruns once, which stops the polling. A job that
+    was cancelled, lost its worker or failed unexpectedly says so in plain words with a "Run again" button
+    (:func:`run_again`). The section runs inside the page's error boundary (:mod:`ui.errors`).
     """
     import streamlit as st
+
+    from .errors import boundary
 
     job = get_job(name)
     running = job is not None and not job.done()
@@ -658,11 +815,42 @@ def live_section(name: str, render: Callable[[Any], None], *, every: float = 1.0
             st.rerun()
         else:
             _remember(name)
-        exc = j.error() if j.done() else None
-        if j.cancelled:
-            st.warning(error_message(JobCancelled()), icon="✖")
-        elif exc is not None:
-            st.error(error_message(exc), icon="⚠️")
+        _show_failure(name, j)
         render(j)
 
-    st.fragment(body, run_every=every if running else None)()
+    def guarded() -> None:
+        with boundary(f"background section {name}"):
+            body()
+
+    st.fragment(guarded, run_every=every if running else None)()
+
+
+def _show_failure(name: str, job: Any) -> None:
+    """A finished job's cancellation or failure in plain words, with "Run again" where running again may help."""
+    import streamlit as st
+
+    exc = job.error() if job.done() else None
+    if job.cancelled:
+        st.warning(error_message(JobCancelled()), icon="✖")
+    elif exc is not None:
+        st.error(error_message(exc), icon="⚠️")
+    if not isinstance(job, Job) or not (job.cancelled or _retryable(exc)):
+        return
+    if worker_lost(exc):
+        entry = st.session_state.get(_slot(name))
+        lost = _losses(name, entry[0]) + 1 if entry is not None else 1
+        if lost >= MAX_LOSSES:
+            st.info(
+                f"This run has stopped its background worker {lost} times, so it is not offered again: it probably "
+                "needs more memory than the server has. Fewer trials or a smaller dataset need less.",
+                icon="🛑",
+            )
+            return
+    if st.button("↻ Run again", key=f"_bg_again_{name}"):
+        run_again(name)
+        st.rerun()
+
+
+def _retryable(exc: BaseException | None) -> bool:
+    """Failures that running again may cure: a dead worker, a paused pool, an internal error (not bad settings)."""
+    return exc is not None and not isinstance(exc, (ValueError, TypeError, JobCancelled))

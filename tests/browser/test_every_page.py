@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from ui.errors import PAGE_MESSAGE
 from ui.pages import DEFAULT_PAGE, PAGES
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
@@ -54,6 +55,8 @@ SHARED_PAGE = {
 #: Settings whose value must still be in the URL after the shared link was opened.
 SHARED_KEEP = {"eps": "2", "seed": "3", "trials": "10"}
 
+#: The start of the message ui.errors.boundary shows instead of a failed page.
+BOUNDARY = PAGE_MESSAGE.split(",")[0]
 RUN_BUTTON = re.compile(r"^\W*Run\b")
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|\b[A-Z]\w*(?:Error|Exception): ")
 
@@ -220,6 +223,9 @@ def _page_errors(page) -> list[str]:
         if page.locator('[data-testid="stMain"]').count()
         else page.locator("body").inner_text()
     )
+    if BOUNDARY in body:  # the page failed and ui.errors.boundary turned it into a plain message
+        start = body.index(BOUNDARY)
+        problems.append(f"the page failed: …{body[start : start + 300]!s}…".replace("\n", " "))
     for m in TRACEBACK.finditer(body):
         start = max(0, m.start() - 60)
         problems.append(f"traceback text in the page: …{body[start : m.end() + 120]!s}…".replace("\n", " "))
