@@ -13,6 +13,7 @@ from ui import background, errors, state
 from ui.executor import configure_executor
 from ui.pages import DEFAULT_PAGE, PAGES
 
+errors.install()  # the boundary also handles what escapes this script run elsewhere (fragments)
 st.set_page_config(page_title="Privacy-Utility Explorer", page_icon="🔐", layout="wide")
 
 # while a visitor's page runs, the warm-up thread below waits; no exception gets past the boundary

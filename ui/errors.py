@@ -1,13 +1,21 @@
 """One error boundary for every page: a plain message and a reference id for the visitor, the traceback in the log.
 
-``app.py`` runs the whole page inside :func:`boundary`; a fragment's own reruns run only the fragment, so a
-fragment's body is wrapped too (:func:`fragment`, and ``ui.background.live_section``). Any exception a page
-does not handle ends there: the visitor sees :data:`PAGE_MESSAGE` with a short reference id, and the server's
-log gets the full traceback under the same id (:func:`reference`). No exception text, type, traceback or server
-path reaches the page. Streamlit's own control flow (``st.rerun``, ``st.stop``, ``st.switch_page``) raises
-``BaseException`` subclasses, which pass through untouched; so does ``FragmentHandledException`` (an error
-Streamlit has already shown: ``client.showErrorDetails = "none"`` in ``.streamlit/config.toml`` keeps that
-display free of details too).
+Any exception a page does not handle ends at the boundary: the visitor sees :data:`PAGE_MESSAGE` with a short
+reference id, and the server's log gets the full traceback under the same id (:func:`reference`). No exception
+text, type, traceback or server path reaches the page. The boundary is entered three ways, all showing the same:
+
+* ``app.py`` runs everything after ``set_page_config`` inside :func:`boundary`;
+* :func:`install` (``app.py`` and ``ui.widgets.sidebar_controls``, the first call of every page) makes it this
+  script run's error handler, for the runs that do not pass through ``app.py`` (Streamlit runs a page file
+  directly when a session's first request names it, and in ``AppTest`` after ``switch_page``) and for a
+  fragment's body during a full run;
+* a fragment's own reruns run only the fragment, so a fragment's body is wrapped too (:func:`fragment`, and
+  ``ui.background.live_section``).
+
+Streamlit's own control flow (``st.rerun``, ``st.stop``, ``st.switch_page``) raises ``BaseException``
+subclasses, which pass through untouched; so does ``FragmentHandledException`` (an error already shown).
+``client.showErrorDetails = "none"`` in ``.streamlit/config.toml`` is the second line of defence: were an
+exception ever to reach Streamlit's own display, it would show no message, type or traceback.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-__all__ = ["PAGE_MESSAGE", "boundary", "fragment", "reference"]
+__all__ = ["PAGE_MESSAGE", "boundary", "fragment", "install", "reference"]
 
 _log = logging.getLogger("pue.errors")
 
@@ -45,6 +53,27 @@ def reference(exc: BaseException, where: str = "page") -> str:
     return ref
 
 
+def _show(exc: BaseException, where: str) -> None:
+    import streamlit as st
+
+    st.error(PAGE_MESSAGE.format(ref=reference(exc, where)), icon="⚠️")
+
+
+def _on_script_error(exc: Exception) -> bool:
+    """Streamlit's per-run error handler: show the plain message; ``True`` suppresses Streamlit's own display."""
+    _show(exc, "page")
+    return True
+
+
+def install() -> None:
+    """Make the boundary this script run's error handler (every run: Streamlit starts each run without it)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is not None and hasattr(ctx, "on_script_error"):  # Streamlit ≥ 1.5x has the hook
+        ctx.on_script_error = _on_script_error
+
+
 def _handled_by_streamlit() -> tuple[type[BaseException], ...]:
     try:
         from streamlit.errors import FragmentHandledException
@@ -56,14 +85,12 @@ def _handled_by_streamlit() -> tuple[type[BaseException], ...]:
 @contextmanager
 def boundary(where: str = "page") -> Iterator[None]:
     """Run the body; any ``Exception`` it raises becomes :data:`PAGE_MESSAGE` on the page and a log entry."""
-    import streamlit as st
-
     try:
         yield
     except _handled_by_streamlit():
         raise
     except Exception as exc:  # noqa: BLE001 - the boundary: everything a page did not handle ends here
-        st.error(PAGE_MESSAGE.format(ref=reference(exc, where)), icon="⚠️")
+        _show(exc, where)
 
 
 def fragment(func: Callable | None = None, **kwargs):

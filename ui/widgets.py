@@ -402,8 +402,10 @@ def sidebar_controls() -> tuple[float, float, int, int]:
     the entry script emits around ``pg.run()`` on reruns; state is shared through ``ui.state`` either way.)
     Returns ``(epsilon, delta, seed, trials)``.
     """
+    from .errors import install
     from .pages import PAGES
 
+    install()  # the page's error boundary (ui.errors), also when Streamlit runs this page without app.py
     with st.sidebar:
         for path, title, icon, _desc in PAGES:
             st.page_link(path, label=title, icon=icon)
