@@ -17,6 +17,7 @@ from ui import background, state, widgets
 from ui import cached_input_perturbation as cip
 from ui import cached_scope as scoped
 from ui import jobs_input_perturbation as ipj
+from ui.errors import fragment
 from ui.first_screen import KeyNumber, expert_section, first_screen, status_badge, tip
 
 MECH = "input-perturbation"
@@ -318,7 +319,7 @@ N_OPTIONS = n_choices(n_full, feas.n_min)
 state.reset_on_change("ip_dataset_n", ds.fingerprint, {"ip_n": n_full})
 
 
-@st.fragment
+@fragment  # st.fragment inside the page's error boundary (ui.errors)
 def formulas_section() -> None:
     """The formulas at any n (its slider and the section's opening re-render only this fragment)."""
     with expert_section(
@@ -496,7 +497,7 @@ with expert_section("How σ_u and local privacy change with n", key="ip_sec_scal
         )
 
 
-@st.fragment
+@fragment  # st.fragment inside the page's error boundary (ui.errors)
 def simulation_section(key: tuple) -> None:
     """The measured excess risk against n; its radio re-renders only this fragment."""
     wsel = state.widget("ip_wnorm", control="radio", label="‖ŵ‖ in the bound curves", format_func=WNORM_LABELS.get)

@@ -19,6 +19,7 @@ from dp_core.mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONV
 from ui import background, state, widgets
 from ui import cached_l1_exponential as cl
 from ui import cached_scope as scoped
+from ui.errors import fragment
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
 
 MECH = "l1-exponential"
@@ -417,7 +418,7 @@ with expert_section("The paper's error bound for this setting", key="l1_x_bound"
         )
 
 
-@st.fragment
+@fragment  # st.fragment inside the page's error boundary (ui.errors)
 def _truncation_picture(theta: float) -> None:
     iota_show = state.widget("l1_psi_iota", format_func=fmt.number, help=tip("ι"))
     st.plotly_chart(
@@ -448,7 +449,7 @@ with expert_section("Norm against coordinate-wise moment assumptions", key="l1_x
         )
 
 
-@st.fragment
+@fragment  # st.fragment inside the page's error boundary (ui.errors)
 def _experiments(
     eps: float, delta: float, seed: int, theta: float, conv: str, c_iota: float, eta_total: float, assumption: str
 ) -> None:
@@ -543,7 +544,7 @@ with expert_section("Experiments on synthetic data", key="l1_x_exp") as shown:
         )
 
 
-@st.fragment
+@fragment  # st.fragment inside the page's error boundary (ui.errors)
 def _sampler_check(eps: float, theta: float, seed: int) -> None:
     st.warning(f"**MCMC (Mode M):** {APPROXIMATE_LABEL}.", icon="⚠️")
     st.caption(

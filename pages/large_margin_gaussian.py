@@ -20,6 +20,7 @@ from ui import cached_large_margin_gaussian as clm
 from ui import cached_scope as scoped
 from ui import jobs_large_margin_gaussian as lmj
 from ui.constants import url_spec
+from ui.errors import fragment
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
 
 st.title("🎯 Large-margin Gaussian classifier")
@@ -564,7 +565,7 @@ def _render_sweeps(job, n_trials: int, exc_mode: str) -> None:
     )
 
 
-@st.fragment
+@fragment  # st.fragment inside the page's error boundary (ui.errors)
 def _sweeps_section() -> None:
     """Section 4 (a fragment: its Run button reruns only this section, not the first screen)."""
     n_trials = int(min(trials, 200))
