@@ -53,14 +53,19 @@ __all__ = [
     "Block",
     "Job",
     "JobCancelled",
+    "MAX_LOSSES",
+    "MAX_REBUILDS",
     "PoolUnavailable",
+    "WORKER_LOST",
     "error_message",
     "executor",
     "get_job",
     "live_section",
+    "run_again",
     "script_run",
     "start",
     "warm",
+    "worker_lost",
 ]
 
 #: A server-wide store keeps at most this many finished demo-data jobs.
@@ -87,7 +92,8 @@ class JobCancelled(Exception):
 
 
 class PoolUnavailable(RuntimeError):
-    """The pool broke more than :data:`MAX_REBUILDS` times within :data:`REBUILD_WINDOW`: not rebuilt for now."""
+    """The pool broke again after :data:`MAX_REBUILDS` rebuilds within :data:`REBUILD_WINDOW` seconds: it is not
+    rebuilt until the oldest of them is that old."""
 
 
 @dataclass(frozen=True)
