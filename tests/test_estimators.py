@@ -206,6 +206,7 @@ def test_large_margin_fitted_state_and_projection_is_public():
     )
 
 
+@pytest.mark.filterwarnings("ignore::dp_core.exceptions.InvalidGuaranteeWarning")  # naive-lba on purpose
 def test_privacy_read_outs():
     X, y = _clf_data()
     ip = InputPerturbationClassifier(epsilon=1.0, data_norm=1.0, random_state=0).fit(X, y).privacy_
