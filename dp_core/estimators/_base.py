@@ -378,8 +378,9 @@ class DPClassifierMixin:
 
         pred = np.asarray(self.predict(X))
         if np.unique(pred).size == 1:
+            label = pred[0].item() if isinstance(pred[0], np.generic) else pred[0]
             return (
-                f"the fitted model predicts the single class {pred[0]!r} for all {display.integer(pred.size)} "
+                f"the fitted model predicts the single class {label!r} for all {display.integer(pred.size)} "
                 "training rows (a constant predictor, no better than always answering one class)."
             )
         truth = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y).ravel()

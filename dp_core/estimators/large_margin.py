@@ -218,7 +218,8 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
             extra={"mode": self.mode, "n_components": k, "lam": float(lam), "mu": mu},
         )
         self._warn_if_no_guarantee()
-        self._warn_if_degenerate(X, y)
+        if self.released_:  # an unbounded printed-mode draw released nothing: predict says so
+            self._warn_if_degenerate(X, y)
         return self
 
     def _regularisers(self, n: int, eps: float) -> tuple[float, float | None]:
