@@ -85,7 +85,7 @@ def test_regressor_far_worse_than_the_mean_warns():
 # -- guarantees that are not valid ---------------------------------------------------------------
 def test_label_dp_refuses_a_setting_without_a_guarantee():
     X, y = _reg_data(300, 5)
-    with pytest.raises(ValueError, match=r"k = 10, m = 30.*ε = ∞.*k='auto' \(k = 23, m = 13"):
+    with pytest.raises(ValueError, match=r"k = 10, m = 30.*ε = ∞.*use k = 23, m = 13 "):
         LabelDPBagRegressor(k=10, y_range=(-10.0, 10.0), random_state=0).fit(X, y)
 
 
@@ -100,12 +100,17 @@ def test_label_dp_refuses_too_few_bags_and_no_noise():
 
 def test_label_dp_auto_setting_is_the_compare_rule_and_has_a_guarantee():
     X, y = _reg_data(2000, 3)
-    with warnings.catch_warnings():  # the fewest bags fit poorly here (and say so; tested above)
+    with warnings.catch_warnings():  # a loose y_range: the label noise dominates, and the fit says so
         warnings.simplefilter("ignore", DegenerateFitWarning)
-        m = LabelDPBagRegressor(y_range=(-10.0, 10.0), random_state=0).fit(X, y)
-    mb = utility_min_bags(3 + 1)
-    assert (m.privacy_.extra["m"], m.privacy_.extra["k"]) == (mb, 2000 // mb)
+        m = LabelDPBagRegressor(y_range=(-10.0, 10.0), random_state=0).fit(X, y)  # 2000 // 100 bags of 100
+    mb = utility_min_bags(3 + 1)  # 9 bags, the fewest for a useful fit, fewer than 2000 // 100
+    assert (m.privacy_.extra["m"], m.privacy_.extra["k"]) == (20, 100) and mb < 20
     assert math.isfinite(m.privacy_.epsilon) and m.privacy_.epsilon > 0
+    X, y = _reg_data(300, 5)  # 300 // 100 = 3 bags < 2(d + 1) + 1 = 13: the Compare page's floor
+    with warnings.catch_warnings():  # so few bags fit poorly here, and say so (tested above)
+        warnings.simplefilter("ignore", DegenerateFitWarning)
+        small = LabelDPBagRegressor(y_range=(-10.0, 10.0), random_state=0).fit(X, y)
+    assert (small.privacy_.extra["m"], small.privacy_.extra["k"]) == (utility_min_bags(6), 300 // 13)
 
 
 @pytest.mark.parametrize("mode", ["repaired", "printed"])

@@ -27,7 +27,11 @@ import numpy as np
 
 from ._base import DPEstimator, DPRegressorMixin, PrivacyGuarantee, check_number, check_random_state_like
 
-__all__ = ["LabelDPBagRegressor"]
+__all__ = ["AUTO_BAG_SIZE", "LabelDPBagRegressor"]
+
+
+#: Bag size of ``k="auto"`` when the rows hold at least ``2 (d + 1) + 1`` such bags.
+AUTO_BAG_SIZE = 100
 
 
 def _is_int(v) -> bool:
@@ -41,10 +45,10 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
     ----------
     mechanism : {"noisy-wtd-llp", "wtd-lba", "weighted-llp", "naive-lba", "naive-llp"}
     k : "auto" or int
-        Bag size. ``"auto"`` (default) takes ``k`` and ``m`` from the data size by the rule the Compare page
-        uses (:func:`~dp_core.mechanisms.label_dp_bags.defaults.auto_bag_setting`): the fewest bags for a
-        useful fit, ``m = 2 (d + 1) + 1`` (``d + 1`` unknowns with the intercept), each as large as the rows
-        allow, ``k = n // m``, which gives the smallest accounted epsilon at ``delta``.
+        Bag size. ``"auto"`` (default): ``m = max(n // 100, 2 (d + 1) + 1)`` bags of ``k = n // m`` rows. Bags
+        of 100 (:data:`AUTO_BAG_SIZE`) when the rows hold enough of them; otherwise the floor of the Compare
+        page's rule (:func:`~dp_core.mechanisms.label_dp_bags.defaults.auto_bag_setting`): the fewest bags for
+        a useful fit of the ``d + 1`` unknowns, each as large as the rows allow.
     m : int or None
         Number of bags (default: the rule above with ``k="auto"``, else ``n // k``: every record in one bag).
     rho : float
@@ -152,7 +156,7 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         if isinstance(self.k, str) and self.k == "auto":
             if m is not None:
                 return max(1, n // int(m)), int(m)
-            from ..mechanisms.label_dp_bags.defaults import N_AUTO_MAX, utility_min_bags
+            from ..mechanisms.label_dp_bags.defaults import utility_min_bags
 
             mb = utility_min_bags(d + 1)
             if n // mb < 2:
@@ -160,7 +164,8 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
                     f"k='auto': n = {n} rows cannot hold the {mb} bags of at least 2 rows that a useful fit of "
                     f"{d + 1} parameters needs (2(d + 1) + 1 bags); use at least {2 * mb} rows or fewer features."
                 )
-            return min(n, N_AUTO_MAX) // mb, mb
+            m = max(n // AUTO_BAG_SIZE, mb)
+            return n // m, m
         if not (_is_int(self.k) and 1 <= self.k <= n):
             raise ValueError(f"k must be 'auto' or an int in [1, n = {n}], got {self.k!r}.")
         k = int(self.k)
@@ -179,8 +184,9 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         if m >= p:
             return
         good = utility_min_bags(p)
+        auto_m = max(n // AUTO_BAG_SIZE, good)
         fix = (
-            f"use k='auto' (m = {good} bags of {n // good})"
+            f"use k='auto' (m = {auto_m} bags of {n // auto_m})"
             if n // good >= 2
             else f"use more rows (at least {2 * good}) or fewer features"
         )
@@ -209,7 +215,10 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
             return float(e)
         a = self._auto(n, d, dl)
         if a.epsilon is not None and (k, m) != (a.k, a.m):
-            fix = f"use k='auto' (k = {a.k}, m = {a.m}: ε = {a.epsilon:.3g} at δ = {dl:g}) or raise k, rho or delta"
+            fix = (
+                f"use k = {a.k}, m = {a.m} (the fewest bags for a useful fit, as the Compare page picks: "
+                f"ε = {a.epsilon:.3g} at δ = {dl:g}), or raise k, rho or delta."
+            )
         else:
             fix = a.message[0].lower() + a.message[1:] if a.message else "raise k, rho or delta"
         raise ValueError(
@@ -237,9 +246,9 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         extra = self.privacy_.extra
         return (
             f"Likely cause: m = {extra['m']} bags of k = {extra['k']} leave too few noisy aggregates for the "
-            f"{self.n_features_in_ + 1} parameters (k='auto' takes the fewest bags, 2(d + 1) + 1, for the "
-            "smallest epsilon, and fits poorly: docs/label_dp_bags.md). Fix: more bags at a larger epsilon "
-            "(a smaller k; m = n // k), more training rows, or fewer features."
+            f"{self.n_features_in_ + 1} parameters (few large bags give a small epsilon and a poor fit: "
+            "docs/label_dp_bags.md). Fix: more bags at a larger epsilon (a smaller k; m = n // k), more training "
+            "rows, or fewer features."
         )
 
     def _guarantee(self, n: int, m: int, k: int, dl: float, e: float | None, leaks: list[str]) -> PrivacyGuarantee:
