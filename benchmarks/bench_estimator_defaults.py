@@ -105,7 +105,8 @@ def main(argv=None) -> None:
     ap.add_argument("--datasets", nargs="*", default=list(DATASETS))
     args = ap.parse_args(argv)
     print(f"Accuracy (mean ± SE over {args.seeds} seeds) and fits that predicted one class on the training rows.\n")
-    print("| Dataset (n train, d) | ε | majority rate | before | after | after − majority, in SE | constant fits |")
+    cols = ["Dataset (n train, d)", "ε", "majority rate", "before", "after", "after − majority, in SE"]
+    print("| " + " | ".join([*cols, "constant, before/after"]) + " |")
     print("|---|---|---|---|---|---|---|")
     for name in args.datasets:
         for eps in EPSILONS:
