@@ -197,7 +197,7 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         )
 
     def _epsilon_or_refuse(self, n: int, d: int, k: int, m: int, dl: float) -> float | None:
-        """The smallest epsilon the exact privacy profile certifies (noisy-wtd-LLP), else a refusal naming the fix.
+        """The smallest epsilon at which the exact privacy profile reaches delta (noisy-wtd-LLP), else a refusal.
 
         ``None`` for the other mechanisms (their status is stated in :meth:`_guarantee`)."""
         from ..mechanisms.label_dp_bags.bounds import llp_exact_min_eps
