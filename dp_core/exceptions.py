@@ -15,6 +15,8 @@ __all__ = [
     "UnboundedProblem",
     "PrivacyLeakWarning",
     "ApproximateGuaranteeWarning",
+    "DegenerateFitWarning",
+    "InvalidGuaranteeWarning",
 ]
 
 
@@ -55,3 +57,21 @@ class PrivacyLeakWarning(UserWarning):
 
 class ApproximateGuaranteeWarning(UserWarning):
     """A sampler is only approximately the mechanism the guarantee is about."""
+
+
+class DegenerateFitWarning(UserWarning):
+    """A fitted private model is no better than a trivial predictor on its own training data.
+
+    Raised after ``fit`` when a classifier predicts one class for every training row, or a
+    regressor does far worse than predicting the mean. The message names the likely cause and
+    the setting to change. The check reads the training data after the release; its answer is
+    for the analyst who holds that data and is not part of what the estimator publishes.
+    """
+
+
+class InvalidGuaranteeWarning(UserWarning):
+    """The estimator was asked, explicitly, for a variant that gives no privacy guarantee.
+
+    Only raised for an explicit opt-in (a non-private ``mode`` or ``mechanism`` kept to show why it
+    fails); a default or a parameter choice that silently loses the guarantee is refused instead.
+    """

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import DataValidationError, DPCoreError, PrivacyLeakWarning
+from ..exceptions import DataValidationError, DegenerateFitWarning, DPCoreError, PrivacyLeakWarning
 
 __all__ = [
     "NEIGHBOURS",
@@ -39,6 +39,8 @@ __all__ = [
 
 #: What a fitted estimator's guarantee rests on.
 STATUSES = ("certified", "claimed by the paper", "not valid")
+#: Training R² below which a regressor's fit is reported as degenerate (far worse than the mean, R² = 0).
+DEGENERATE_R2 = -1.0
 #: Neighbouring relations used by the estimators.
 NEIGHBOURS = ("replace one record", "add or remove one record", "replace one label")
 
@@ -224,6 +226,29 @@ class DPEstimator:
     def __getstate__(self):
         return dict(self.__dict__)
 
+    # -- post-fit check: never fail silently ---------------------------------------------------
+    def _warn_if_degenerate(self, X, y) -> None:
+        """Warn (:class:`~dp_core.exceptions.DegenerateFitWarning`) when the fitted model is no better than a
+        trivial predictor on its own training data, naming the likely cause and the fix.
+
+        The check reads the training data after the release; its answer is for the analyst who holds that
+        data and is not stored on the estimator (nothing publishable changes).
+        """
+        problem = self._degenerate_problem(X, y)
+        if problem:
+            warnings.warn(
+                f"{type(self).__name__}: {problem} {self._degenerate_advice()}",
+                DegenerateFitWarning,
+                stacklevel=3,
+            )
+
+    def _degenerate_problem(self, X, y) -> str:  # overridden by the classifier and regressor mixins
+        return ""
+
+    def _degenerate_advice(self) -> str:
+        """The likely cause and the setting to change (each estimator says its own)."""
+        return "Raise epsilon or give more training rows."
+
     # -- scikit-learn tags (built lazily, only when scikit-learn asks) ----------------------
     def __sklearn_tags__(self):
         from sklearn.utils import ClassifierTags, InputTags, RegressorTags, Tags, TargetTags
@@ -347,6 +372,27 @@ class DPClassifierMixin:
         self.classes_ = classes
         return codes.astype(np.int64)
 
+    def _degenerate_problem(self, X, y) -> str:
+        """A constant predictor (one class for every training row), or training accuracy below the majority rate."""
+        from .. import display
+
+        pred = np.asarray(self.predict(X))
+        if np.unique(pred).size == 1:
+            label = pred[0].item() if isinstance(pred[0], np.generic) else pred[0]
+            return (
+                f"the fitted model predicts the single class {label!r} for all {display.integer(pred.size)} "
+                "training rows (a constant predictor, no better than always answering one class)."
+            )
+        truth = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y).ravel()
+        acc = float(np.mean(pred == truth))
+        majority = float(np.unique(truth, return_counts=True)[1].max() / truth.size)
+        if acc >= majority:
+            return ""
+        return (
+            f"the fitted model's accuracy on its own training data, {display.number(acc)}, is below the "
+            f"majority-class rate {display.number(majority)} (always answering the most frequent class does better)."
+        )
+
     def score(self, X, y, sample_weight=None) -> float:
         """Mean accuracy of ``predict(X)`` against ``y`` (optionally weighted)."""
         pred = self.predict(X)
@@ -362,6 +408,18 @@ class DPRegressorMixin:
     """``score`` = coefficient of determination R²."""
 
     _estimator_type = "regressor"
+
+    def _degenerate_problem(self, X, y) -> str:
+        """Far worse than the constant mean predictor on the training data (R² below :data:`DEGENERATE_R2`)."""
+        from .. import display
+
+        r2 = self.score(X, y)
+        if not r2 < DEGENERATE_R2:
+            return ""
+        return (
+            f"the fitted model's R² on its own training data is {display.number(r2)}, far worse than "
+            f"predicting the mean (R² = 0; the warning fires below {display.number(DEGENERATE_R2)})."
+        )
 
     def score(self, X, y, sample_weight=None) -> float:
         """R² of ``predict(X)`` against ``y`` (1 is perfect; 0 is the constant mean predictor)."""

@@ -151,7 +151,17 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
             reason=reason,
             extra={"sampler": self.sampler_["sampler"], "converged": converged},
         )
+        self._warn_if_degenerate(X, y)
         return self
+
+    def _degenerate_advice(self) -> str:
+        return (
+            f"Likely cause: x_scale = {self.x_scale!r} and y_scale = {self.y_scale!r} leave the scaled rows and "
+            f"labels far from the ball of radius {self.radius!r} the mechanism searches, the noise dominates at "
+            f"epsilon = {self.epsilon!r}, or the MCMC chains did not converge (see sampler_). Fix: set x_scale "
+            "and y_scale so that scaled features and labels are of order 1, raise epsilon, or use at most 3 "
+            "fitted dimensions (the exact grid sampler)."
+        )
 
     def predict(self, X) -> np.ndarray:
         """Predicted targets ``X @ coef_ + intercept_``."""

@@ -27,7 +27,15 @@ import numpy as np
 
 from ._base import DPEstimator, DPRegressorMixin, PrivacyGuarantee, check_number, check_random_state_like
 
-__all__ = ["LabelDPBagRegressor"]
+__all__ = ["AUTO_BAG_SIZE", "LabelDPBagRegressor"]
+
+
+#: Bag size of ``k="auto"`` when the rows hold at least ``2 (d + 1) + 1`` such bags.
+AUTO_BAG_SIZE = 100
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
 
 
 class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
@@ -36,10 +44,13 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
     Parameters
     ----------
     mechanism : {"noisy-wtd-llp", "wtd-lba", "weighted-llp", "naive-lba", "naive-llp"}
-    k : int
-        Bag size (default 100).
+    k : "auto" or int
+        Bag size. ``"auto"`` (default): ``m = max(n // 100, 2 (d + 1) + 1)`` bags of ``k = n // m`` rows. Bags
+        of 100 (:data:`AUTO_BAG_SIZE`) when the rows hold enough of them; otherwise the floor of the Compare
+        page's rule (:func:`~dp_core.mechanisms.label_dp_bags.defaults.auto_bag_setting`): the fewest bags for
+        a useful fit of the ``d + 1`` unknowns, each as large as the rows allow.
     m : int or None
-        Number of bags (default ``n // k``: every record in one bag).
+        Number of bags (default: the rule above with ``k="auto"``, else ``n // k``: every record in one bag).
     rho : float
         Share of labels that get N(0, noise_std^2) noise (noisy-wtd-LLP), in [0, 1] (default 0.5).
     noise_std : float
@@ -58,7 +69,7 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         self,
         mechanism="noisy-wtd-llp",
         *,
-        k=100,
+        k="auto",
         m=None,
         rho=0.5,
         noise_std=1.0,
@@ -87,11 +98,12 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         if not np.all(np.isfinite(v)):
             raise ValueError("y contains NaN or infinite values; remove or impute them first.")
         n = A.shape[0]
-        if isinstance(self.k, (bool, np.bool_)) or not isinstance(self.k, numbers.Integral) or not 1 <= self.k <= n:
-            raise ValueError(f"k must be an int in [1, n = {n}], got {self.k!r}.")
-        k = int(self.k)
-        m = n // k if self.m is None else self.m
         dl = check_number("delta", self.delta, hi=1.0)
+        if dl >= 1.0:
+            raise ValueError(f"delta must be in (0, 1), got {self.delta!r}.")
+        k, m = self._bags(n, A.shape[1], dl)
+        self._check_enough_bags(n, A.shape[1], k, m)
+        eps = self._epsilon_or_refuse(n, A.shape[1], k, m, dl)
         leaks: list[str] = []
         if self.y_range is None:
             lo, hi = float(v.min()), float(v.max())
@@ -124,12 +136,122 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         half = 0.5 * (hi - lo)
         self.coef_ = r[:-1] / self.feature_scale_ * half
         self.intercept_ = float(lo + half * (1.0 + r[-1]) - self.coef_ @ mu)
-        self.privacy_ = self._guarantee(n, m, k, dl, leaks)
+        self.privacy_ = self._guarantee(n, m, k, dl, eps, leaks)
+        self._warn_if_no_guarantee()
+        self._warn_if_degenerate(X, y)
         return self
 
-    def _guarantee(self, n: int, m: int, k: int, dl: float, leaks: list[str]) -> PrivacyGuarantee:
+    def _auto(self, n: int, d: int, dl: float):
+        """The Compare page's setting from the data size (at most 50,000 rows searched, as there)."""
+        from ..mechanisms.label_dp_bags.defaults import N_AUTO_MAX, auto_bag_setting
+
+        return auto_bag_setting(min(n, N_AUTO_MAX), d=d + 1, delta=max(dl, 1e-9), rho=float(self.rho))
+
+    def _bags(self, n: int, d: int, dl: float) -> tuple[int, int]:
+        """``(k, m)``: from the data size for ``k="auto"``, else as given (``m`` defaults to ``n // k``)."""
+        check_number("rho", self.rho, lo=0.0, hi=1.0, lo_open=False)
+        m = self.m
+        if m is not None and not (_is_int(m) and 1 <= m <= n):
+            raise ValueError(f"m must be None or an int in [1, n = {n}], got {m!r}.")
+        if isinstance(self.k, str) and self.k == "auto":
+            if m is not None:
+                return max(1, n // int(m)), int(m)
+            from ..mechanisms.label_dp_bags.defaults import utility_min_bags
+
+            mb = utility_min_bags(d + 1)
+            if n // mb < 2:
+                raise ValueError(
+                    f"k='auto': n = {n} rows cannot hold the {mb} bags of at least 2 rows that a useful fit of "
+                    f"{d + 1} parameters needs (2(d + 1) + 1 bags); use at least {2 * mb} rows or fewer features."
+                )
+            m = max(n // AUTO_BAG_SIZE, mb)
+            return n // m, m
+        if not (_is_int(self.k) and 1 <= self.k <= n):
+            raise ValueError(f"k must be 'auto' or an int in [1, n = {n}], got {self.k!r}.")
+        k = int(self.k)
+        m = n // k if m is None else int(m)
+        if m * k > n:
+            raise ValueError(f"m * k must be at most n = {n} (every record in at most one bag), got m = {m}, k = {k}.")
+        return k, m
+
+    @staticmethod
+    def _check_enough_bags(n: int, d: int, k: int, m: int) -> None:
+        """Refuse fewer bags than unknowns: least squares on ``m`` bag aggregates cannot determine ``d + 1``
+        parameters (``utility_min_bags``: ``2d + 1`` bags for a useful fit, Brahmbhatt et al. setting)."""
+        from ..mechanisms.label_dp_bags.defaults import utility_min_bags
+
+        p = d + 1
+        if m >= p:
+            return
+        good = utility_min_bags(p)
+        auto_m = max(n // AUTO_BAG_SIZE, good)
+        fix = (
+            f"use k='auto' (m = {auto_m} bags of {n // auto_m})"
+            if n // good >= 2
+            else f"use more rows (at least {2 * good}) or fewer features"
+        )
+        raise ValueError(
+            f"m = {m} bag(s) (k = {k} on n = {n} rows) cannot determine the {p} parameters of the linear model "
+            f"(d + 1 with the intercept): m must be in [{p}, {n // 2}], and {good} (2(d + 1) + 1) or more for a "
+            f"useful fit; {fix}."
+        )
+
+    def _epsilon_or_refuse(self, n: int, d: int, k: int, m: int, dl: float) -> float | None:
+        """The smallest epsilon at which the exact privacy profile reaches delta (noisy-wtd-LLP), else a refusal.
+
+        ``None`` for the other mechanisms (their status is stated in :meth:`_guarantee`)."""
         from ..mechanisms.label_dp_bags.bounds import llp_exact_min_eps
 
+        if self.mechanism != "noisy-wtd-llp":
+            return None
+        if self.rho == 0:
+            raise ValueError(
+                "rho must be in (0, 1] for mechanism='noisy-wtd-llp', got 0: without noise the bag sums reveal "
+                "the labels (not label-DP at any epsilon). To run the non-private baseline on purpose, use "
+                "mechanism='weighted-llp'."
+            )
+        e = llp_exact_min_eps(dl, n, k, m, float(self.rho), 1.0, noise_std=float(self.noise_std))
+        if e is not None:
+            return float(e)
+        a = self._auto(n, d, dl)
+        if a.epsilon is not None and (k, m) != (a.k, a.m):
+            fix = (
+                f"use k = {a.k}, m = {a.m} (the fewest bags for a useful fit, as the Compare page picks: "
+                f"ε = {a.epsilon:.3g} at δ = {dl:g}), or raise k, rho or delta."
+            )
+        else:
+            fix = a.message[0].lower() + a.message[1:] if a.message else "raise k, rho or delta"
+        raise ValueError(
+            f"No label-DP guarantee at k = {k}, m = {m}, rho = {self.rho!r}, noise_std = {self.noise_std!r}, "
+            f"delta = {dl:g} on n = {n} rows (ε = ∞: the exact privacy profile stays above delta at every ε); "
+            f"refusing to fit. Fix: {fix}"
+        )
+
+    def _warn_if_no_guarantee(self) -> None:
+        if self.mechanism not in ("weighted-llp", "naive-lba", "naive-llp"):
+            return
+        import warnings
+
+        from ..exceptions import InvalidGuaranteeWarning
+
+        warnings.warn(
+            f"LabelDPBagRegressor(mechanism={self.mechanism!r}) adds no noise, so it is not label-DP (a bag's "
+            "label sum reveals its labels); privacy_ has no valid guarantee. Use mechanism='noisy-wtd-llp' "
+            "for a private release.",
+            InvalidGuaranteeWarning,
+            stacklevel=3,
+        )
+
+    def _degenerate_advice(self) -> str:
+        extra = self.privacy_.extra
+        return (
+            f"Likely cause: m = {extra['m']} bags of k = {extra['k']} leave too few noisy aggregates for the "
+            f"{self.n_features_in_ + 1} parameters (few large bags give a small epsilon and a poor fit: "
+            "docs/label_dp_bags.md). Fix: more bags at a larger epsilon (a smaller k; m = n // k), more training "
+            "rows, or fewer features."
+        )
+
+    def _guarantee(self, n: int, m: int, k: int, dl: float, e: float | None, leaks: list[str]) -> PrivacyGuarantee:
         common = {
             "neighbours": "replace one label",
             "model": "central",
@@ -137,16 +259,7 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
             "mechanism": f"{self.mechanism} (Brahmbhatt et al., label-DP by aggregation)",
             "extra": {"k": k, "m": m, "rho": float(self.rho)},
         }
-        if self.mechanism == "noisy-wtd-llp" and self.rho > 0:
-            e = llp_exact_min_eps(dl, n, k, m, float(self.rho), 1.0, noise_std=float(self.noise_std))
-            if e is None:
-                return PrivacyGuarantee(
-                    epsilon=math.inf,
-                    delta=dl,
-                    status="not valid",
-                    reason=f"No ε reaches δ = {dl:g} at k = {k}, m = {m}, ρ = {self.rho:g}: raise k or ρ.",
-                    **common,
-                )
+        if e is not None:
             return PrivacyGuarantee(
                 epsilon=float(e),
                 delta=dl,

@@ -252,7 +252,16 @@ class _LinearRegressor(DPRegressorMixin, _QuadraticBallModel):
         self.coef_ = coef * yb
         self.intercept_ = float(icpt * yb)
         self.privacy_ = self._guarantee(eps, dl, leaks, [params])
+        self._warn_if_degenerate(X, y)
         return self
+
+    def _degenerate_advice(self) -> str:
+        return (
+            f"Likely cause: at epsilon = {self.epsilon!r} the noise or the ridge dominates, or the declared bounds "
+            "(y_bound, data_norm) are far looser than the data, so the scaled labels and rows are tiny. Fix: "
+            "declare y_bound and data_norm close to the data's real range, raise epsilon or Delta_multiplier "
+            "(a larger ridge means less noise), or give more training rows."
+        )
 
     def predict(self, X) -> np.ndarray:
         """Predicted targets (the public row transform, then ``<w, z>``)."""
@@ -310,7 +319,17 @@ class _LinearClassifier(DPClassifierMixin, _QuadraticBallModel):
         self.coef_ = np.vstack([c for c, _ in parts])
         self.intercept_ = np.array([b for _, b in parts])
         self.privacy_ = self._guarantee(eps, dl, leaks, plist)
+        self._warn_if_degenerate(X, y)
         return self
+
+    def _degenerate_advice(self) -> str:
+        C = int(self.classes_.size)
+        split = f" ({C} one-vs-rest fits at epsilon/{C} each)" if C > 2 else ""
+        return (
+            f"Likely cause: at epsilon = {self.epsilon!r}{split} the noise or the ridge dominates the signal, or "
+            "data_norm is far larger than the rows' real norm, so every scaled row is tiny. Fix: raise epsilon, "
+            "declare data_norm close to the rows' real norm bound, or give more training rows."
+        )
 
     def decision_function(self, X) -> np.ndarray:
         """``<w, z(x)>`` per class (binary: one column, positive means ``classes_[1]``)."""
