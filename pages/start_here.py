@@ -8,6 +8,7 @@ step's symbols are listed under "Symbols on this step".
 import streamlit as st
 
 from dp_core import display, explain, glossary, tour
+from dp_core.audit.table import audit_row
 from dp_core.compare import default_epsilons, make_spec
 from dp_core.compare.figures import compare_figure
 from dp_core.figures import noise_scale_figure, vline
@@ -140,6 +141,7 @@ elif step == 2:
     )
     vline(fig, float(e2), log_x=True, line_dash="dot", line_color="#444")
     st.plotly_chart(fig, width="stretch", key="tour_noise_chart")
+    st.markdown(tour.noise_story(table, float(e2)))
     sig = cached.gaussian_sigmas(float(e2), delta)
     m1, m2 = st.columns(2)
     m1.metric(f"Laplace b at ε = {display.epsilon(e2)}", display.number(sig["laplace"]), help=tip("b"))
@@ -162,15 +164,9 @@ elif step == 3:
         widgets.show_error(exc)
     else:
         st.plotly_chart(compare_figure(result, y="utility", eps_marker=eps), width="stretch", key="tour_accuracy")
-        best = result.summary.dropna(subset=["utility_mean"]).sort_values("utility_mean", ascending=False)
-        at_top = best[best["epsilon"] == max(grid)]
-        if not at_top.empty:
-            top = at_top.iloc[0]
-            st.markdown(
-                f"At ε = {display.epsilon(max(grid))} the most accurate mechanism reaches "
-                f"**{display.percent(top['utility_mean'])}** accuracy; at ε = {display.epsilon(min(grid))} every "
-                "mechanism is close to guessing. Where the curves rise is the price of privacy."
-            )
+        guess = tour.guessing_score(ds.y, ds.task)
+        st.markdown(tour.accuracy_story(result.summary, result.methods, metric=result.metric, guess=guess))
+        st.caption("Where the curves rise is the price of privacy.")
     _symbols("ε", "δ")
     _deeper("pages/compare.py", "every mechanism on your data (Compare and negotiate)", dataset=TOUR_DATASET)
 elif step == 4:
@@ -200,8 +196,8 @@ elif step == 4:
         st.plotly_chart(ipf.tradeoff_figure(trade), width="stretch", key="tour_tradeoff")
         st.caption(
             f"n = {display.integer(data.n_train)} contributors, d = {display.integer(data.d)}; local ε of one "
-            f"contributor at this α: {display.number(row['local_epsilon_exact'])} (exact, Gaussian DP). Smaller α: "
-            "stronger guarantees, more noise."
+            f"contributor at this α: {display.number(row['local_epsilon_exact'])} (exact, Gaussian DP). "
+            + tour.tradeoff_story(trade)
         )
     _symbols("α", "σ_b", "σ_u", "ε_run", "ε_L", "n", "d")
     _deeper("pages/input_perturbation.py", "input perturbation's noise, bounds and proofs")
@@ -217,6 +213,10 @@ elif step == 5:
     badges.audit_badge("l1-exponential", "paper_box")
     st.markdown("**Corrected** (temperature convention *tight*, exact sensitivity log θ):")
     badges.audit_badge("l1-exponential", "tight")
+    for mode, title in (("paper_box", "As printed"), ("tight", "Corrected")):
+        row = audit_row("l1-exponential", mode)
+        if row is not None:
+            st.markdown("- " + tour.audit_story(row, title))
     st.caption(
         "An audit can show a claim false; a consistent audit is evidence, never a proof. Other corrected papers: "
         "the large-margin Gaussian classifier and label-DP by aggregation."
