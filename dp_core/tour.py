@@ -132,14 +132,15 @@ def _points_at(summary: pd.DataFrame, methods: Sequence[dict], epsilon: float) -
 
 
 def best_method(summary: pd.DataFrame, methods: Sequence[dict], epsilon: float) -> dict | None:
-    """The method with the highest mean utility at ``epsilon`` among those whose status is not refuted and
-    that have at least one successful run (``{"method", "label", "value"}``), or ``None``."""
+    """The highest mean utility at ``epsilon`` among the methods whose status is not refuted and that have at
+    least one successful run: ``{"value", "labels"}`` (every method reaching that value, in table order), or
+    ``None``."""
     pts = _points_at(summary, methods, epsilon)
     pts = pts[~pts["refuted"]]
     if pts.empty:
         return None
-    top = pts.loc[pts["value"].idxmax()]
-    return {"method": top["method"], "label": top["label"], "value": float(top["value"])}
+    top = float(pts["value"].max())
+    return {"value": top, "labels": [str(x) for x in pts.loc[pts["value"] >= top, "label"]]}
 
 
 def guess_groups(
@@ -181,7 +182,7 @@ def accuracy_story(
     if best is not None:
         parts.append(
             f"At ε = {display.epsilon(hi)} the best {name} among the mechanisms whose guarantee is not refuted "
-            f"is {best['label']} at **{fmt(best['value'])}**."
+            f"is **{fmt(best['value'])}**, reached by {' and '.join(best['labels'])}."
         )
     tol = display.percent(tolerance) if metric == "accuracy" else display.number(tolerance)
     groups = guess_groups(summary, methods, lo, guess, tolerance)
