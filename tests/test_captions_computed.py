@@ -239,7 +239,8 @@ def test_input_obj_gauss_failure_numbers_recomputed():
     assert list(far.index) == [128, 512, 2048, 8192] and (far < 0).all()
     row = rc.input_perturbation_claims(RESULTS)[1]
     assert row["verdict"] == rc.NOT_REPRODUCED
-    expected = f"Input lower (better) by {display.number(-far.max(), sig=2)}–{display.number(-far.min(), sig=2)} RMSE"
+    lo, hi = display.number(-far.max(), sig=2), display.number(-far.min(), sig=2)
+    expected = f"Input lower (better) by {lo} to {hi} RMSE"
     assert expected in row["numbers"] and "n = 128–8,192" in row["numbers"]
 
 
@@ -293,3 +294,89 @@ def test_a_written_reproduction_figure_draws_offline(tmp_path):
     assert not re.search(r"<script[^>]+src=", html)
     assert len(html) > 1_000_000 and "Plotly.newPlot" in html  # the bundle is inside
     assert rc.network_figures(tmp_path) == []
+
+
+# ------------------------------------------------------------------ the mechanism pages' captions
+@pytest.fixture(scope="module")
+def large_margin_tables(tmp_path_factory):
+    """The large-margin page's accuracy summary (3 ε, 3 trials) on three datasets and a 100-row upload."""
+    from dp_core.mechanisms import large_margin_gaussian as lmg
+    from ui.jobs_large_margin_gaussian import accuracy
+
+    out = {}
+    for name in ("breast_cancer", "wine", "gaussian_classes", "upload100"):
+        ds = _upload100(tmp_path_factory.mktemp("u")) if name == "upload100" else load_dataset(name)
+        task = lmg.make_task(ds, k=2, seed=0)
+        modes = ("printed", "repaired", "corrected")
+        out[name] = accuracy(task, lmg.LargeMarginGaussian(), (0.1, 1.0, 10.0), modes, 3, 0)[1]
+    return out
+
+
+@pytest.mark.parametrize("name", ["breast_cancer", "wine", "gaussian_classes", "upload100"])
+def test_large_margin_leak_caption_states_the_chart_s_values(large_margin_tables, name):
+    from dp_core import captions
+    from dp_core.mechanisms import large_margin_gaussian as lmg
+
+    s = large_margin_tables[name]
+    story = captions.leak_story(s, lmg.MODE_LABELS, ("printed", "repaired"))
+    ok = s[(s["n_trials"] > 0) & s["accuracy_mean"].notna()]
+    eps = ok.loc[ok["method"] != "nonprivate", "epsilon"].min()
+    at = ok[ok["epsilon"] == eps].set_index("method")["accuracy_mean"]
+    ref = float(ok.loc[ok["method"] == "nonprivate", "accuracy_mean"].iloc[0])
+    assert f"({display.epsilon(eps)})" in story and f"without privacy {display.percent(ref)}" in story
+    for m, label in lmg.MODE_LABELS.items():
+        if m in at.index:
+            assert f"{label} {display.percent(at[m])}" in story
+        else:
+            assert f"{label}: no successful run" in story
+    bad = [abs(at[m] - ref) for m in ("printed", "repaired") if m in at.index]
+    if bad and "corrected" in at.index:
+        closer = max(bad) < abs(at["corrected"] - ref)
+        assert ("that is the leak" in story) == closer
+
+
+def test_large_margin_leak_caption_does_not_claim_a_leak_the_chart_does_not_show():
+    from dp_core import captions
+
+    s = pd.DataFrame(
+        {
+            "method": ["repaired", "corrected", "nonprivate"],
+            "epsilon": [0.1, 0.1, 0.1],
+            "accuracy_mean": [0.5, 0.9, 0.95],
+            "n_trials": [5, 5, 5],
+        }
+    )
+    story = captions.leak_story(s, {"repaired": "P+", "corrected": "R"}, ("repaired",))
+    assert "leak" not in story and "Here P+ does not stay closer" in story
+
+
+@pytest.mark.parametrize("name", ["breast_cancer", "wine", "gaussian_classes", "upload100"])
+def test_large_margin_tightness_caption_is_the_table_s_range(large_margin_tables, name):
+    from dp_core import captions
+    from dp_core.mechanisms import large_margin_gaussian as lmg
+
+    tight = lmg.bound_tightness(large_margin_tables[name])
+    story = captions.tightness_story(tight, lmg.MODE_LABELS)
+    for m, g in tight.groupby("method"):
+        lo, hi = (display.number(v, sig=2) for v in (g["bound_over_measured"].min(), g["bound_over_measured"].max()))
+        span = lo if lo == hi else f"{lo}–{hi}"
+        assert f"{span} times the measured mean excess for {lmg.MODE_LABELS[m]} ({len(g)} values of ε)" in story
+    assert "13–24" not in story or tight.empty
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.05])
+def test_input_objective_overlap_sentence_follows_the_table(shift):
+    """The input-perturbation page's reproduction caption: with Obj-Gauss moved onto Input it holds; moved
+    0.05 away at every n it does not, and the sentence gives that gap."""
+    df = _ip()
+    obj = df["method"] == "objective"
+    for col in ("test_metric_mean",):
+        inp = df[df["method"] == "input"].set_index(["model", "epsilon", "n"])[col]
+        key = pd.MultiIndex.from_frame(df.loc[obj, ["model", "epsilon", "n"]])
+        df.loc[obj, col] = inp.reindex(key).to_numpy() + shift
+    text = rc.input_objective_overlap(df)
+    if shift == 0.0:
+        assert "close at every n" in text and '"very close for all n" holds' in text
+    else:
+        assert "does not hold" in text and "not close at n = 128–2,097,152 (8 of 8 sizes)" in text
+        assert "Input lower (better) by 0.05 RMSE" in text  # Obj-Gauss moved up by 0.05 at every n
