@@ -135,7 +135,7 @@ def _overlap_parts(df: pd.DataFrame) -> tuple[bool, list[str]]:
         parts.append(
             f"ε = {display.epsilon(eps)}: not close at n = {display.integer(far.index.min())}–"
             f"{display.integer(far.index.max())} ({len(far)} of {len(gap)} sizes), {who} by "
-            f"{_range(far['diff'].abs())} RMSE"
+            f"{_range(far['diff'].abs())} in test root-mean-square error"
         )
     return ok, parts
 

@@ -240,7 +240,7 @@ def test_input_obj_gauss_failure_numbers_recomputed():
     row = rc.input_perturbation_claims(RESULTS)[1]
     assert row["verdict"] == rc.NOT_REPRODUCED
     lo, hi = display.number(-far.max(), sig=2), display.number(-far.min(), sig=2)
-    expected = f"Input lower (better) by {lo} to {hi} RMSE"
+    expected = f"Input lower (better) by {lo} to {hi} in test root-mean-square error"
     assert expected in row["numbers"] and "n = 128–8,192" in row["numbers"]
 
 
@@ -379,4 +379,6 @@ def test_input_objective_overlap_sentence_follows_the_table(shift):
         assert "close at every n" in text and '"very close for all n" holds' in text
     else:
         assert "does not hold" in text and "not close at n = 128–2,097,152 (8 of 8 sizes)" in text
-        assert "Input lower (better) by 0.05 RMSE" in text  # Obj-Gauss moved up by 0.05 at every n
+        assert (
+            "Input lower (better) by 0.05 in test root-mean-square error" in text
+        )  # Obj-Gauss moved up by 0.05 at every n
