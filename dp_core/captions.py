@@ -15,7 +15,7 @@ import pandas as pd
 
 from . import display
 
-__all__ = ["leak_story", "tightness_story"]
+__all__ = ["delta_k_story", "leak_story", "tightness_story"]
 
 
 def _span(lo: float, hi: float, fmt) -> str:
@@ -73,5 +73,47 @@ def leak_story(summary: pd.DataFrame, labels: Mapping[str, str], broken: tuple[s
             "mechanism."
             if closer
             else f" Here {names} {verb[1]} not stay closer to the non-private accuracy than {others}."
+        )
+    return text
+
+
+def _k_needed(g: pd.DataFrame, target_delta: float) -> float:
+    """The smallest plotted k whose δ is at most ``target_delta`` (``nan``: none)."""
+    ok = g.loc[g["delta"] <= target_delta, "k"]
+    return float(ok.min()) if len(ok) else float("nan")
+
+
+def delta_k_story(table: pd.DataFrame, *, n: int, m: int, target_delta: float, labels: Mapping[str, str]) -> str:
+    """From the δ-against-k table (``epsilon``, ``k``, ``accounting``, ``delta``) at its largest ε: the bag size
+    each explicit accounting in ``labels`` needs for δ ≤ ``target_delta``, against the largest feasible
+    k = ⌊n/m⌋, and the smallest δ the exact accounting reaches at feasible k."""
+    if table.empty:
+        return "No accounting could be plotted at this setting."
+    eps = float(table["epsilon"].max())
+    at = table[np.isclose(table["epsilon"], eps)]
+    k_max = max(1, int(n) // int(m))
+    parts = []
+    for acc, label in labels.items():
+        g = at[at["accounting"] == acc]
+        if g.empty:
+            continue
+        k = _k_needed(g, target_delta)
+        parts.append(
+            f"k ≥ {display.number(k, sig=2)} {label} ({display.number(k / k_max, sig=2)} times the largest feasible k)"
+            if np.isfinite(k)
+            else f"a k beyond the plotted range (up to {display.number(g['k'].max(), sig=2)}) {label}"
+        )
+    text = (
+        f"At ε = {display.epsilon(eps)} (the largest plotted), δ ≤ {display.delta(target_delta)} needs "
+        + " and ".join(parts)
+        + f"; the largest feasible k here is n/m = {display.integer(k_max)}."
+    )
+    ex = at[at["accounting"] == "exact"]
+    if not ex.empty:
+        best = ex.loc[ex["delta"].idxmin()]
+        side = "below" if best["delta"] <= target_delta else "above"
+        text += (
+            f" The exact accounting's smallest δ at feasible k is {display.delta(best['delta'])} "
+            f"(k = {display.integer(best['k'])}), {side} the target."
         )
     return text

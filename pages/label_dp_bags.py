@@ -3,7 +3,9 @@
 import streamlit as st
 
 import dp_core
+from dp_core import captions
 from dp_core import display as fmt
+from dp_core.audit.table import STATUS_CLAIMED
 from dp_core.experiments import summarize
 from dp_core.figures import label_of
 from dp_core.mechanisms import label_dp_bags as lb
@@ -430,8 +432,13 @@ with expert_section("δ against the bag size k", key="lb_x_delta_k") as shown:
             )
             st.plotly_chart(cl.delta_k_fig(args, data.n, m, k, delta), key="lb_delta_k")
             st.caption(
-                "The explicit bounds need k in the billions or more; the exact accounting of noisy-wtd-LLP is "
-                "informative at feasible k, but never drops below its floor."
+                captions.delta_k_story(
+                    cl.delta_k(*args),
+                    n=data.n,
+                    m=m,
+                    target_delta=delta,
+                    labels={"paper": STATUS_CLAIMED, "corrected": "corrected"},
+                )
             )
 
 if variant == "wtd-lba":

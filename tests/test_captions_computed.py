@@ -382,3 +382,29 @@ def test_input_objective_overlap_sentence_follows_the_table(shift):
         assert (
             "Input lower (better) by 0.05 in test root-mean-square error" in text
         )  # Obj-Gauss moved up by 0.05 at every n
+
+
+@pytest.mark.parametrize("name", ["census", "breast_cancer", "diabetes", "upload100"])
+def test_label_dp_delta_k_caption_is_read_off_the_chart_s_table(name, tmp_path):
+    from dp_core import captions
+    from dp_core.mechanisms.label_dp_bags import figures as lbf
+
+    ds = _upload100(tmp_path) if name == "upload100" else load_dataset(name)
+    m = max(2, ds.n // 100)
+    table = lbf.delta_vs_k_table(mechanism="noisy-wtd-llp", epsilons=(0.5, 1.0, 4.0), m=m, n=ds.n, rho=0.1)
+    labels = {"paper": "as claimed by the paper", "corrected": "corrected"}
+    story = captions.delta_k_story(table, n=ds.n, m=m, target_delta=1e-5, labels=labels)
+    at = table[table["epsilon"] == 4.0]
+    k_max = ds.n // m
+    assert f"n/m = {display.integer(k_max)}" in story
+    for acc, label in labels.items():
+        g = at[(at["accounting"] == acc) & (at["delta"] <= 1e-5)]
+        if len(g):
+            k = g["k"].min()
+            assert f"k ≥ {display.number(k, sig=2)} {label} ({display.number(k / k_max, sig=2)} times" in story
+        else:
+            assert f"beyond the plotted range (up to {display.number(at['k'].max(), sig=2)}) {label}" in story
+    ex = at[at["accounting"] == "exact"]
+    best = ex["delta"].min()
+    assert f"smallest δ at feasible k is {display.delta(best)}" in story
+    assert (", above the target" in story) == (best > 1e-5)

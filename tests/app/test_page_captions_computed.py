@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pandas as pd
-from _helpers import open_page
+from _helpers import charts, open_page
 
 from dp_core import display
 from dp_core import reproduction_claims as rc
@@ -46,3 +46,29 @@ def test_input_perturbation_reproduction_caption_is_computed_from_the_run(app):
     summary: pd.DataFrame = reproduction_summary(3, 5)
     assert caption == rc.input_objective_overlap(summary)
     assert not any("nearly coincide and approach" in m.value and "paper says" not in m.value for m in at.markdown)
+
+
+def test_label_dp_delta_k_caption_is_read_off_the_figure(app):
+    import base64
+
+    import numpy as np
+
+    def values(v):
+        if isinstance(v, dict):
+            return np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"])).astype(float)
+        return np.asarray(v, dtype=float)
+
+    at = open_page(app, "pages/label_dp_bags.py", defaults={"trials": "10"}, check=True, k=64, m=100, rho=0.1)
+    at.session_state["lb_x_delta_k"] = True
+    at.run()
+    fig = [f for f in charts(at) if any("exact" in t.get("name", "") for t in f["data"])][-1]
+    traces = {t["name"]: (values(t["x"]), values(t["y"])) for t in fig["data"]}
+    eps = max(float(n.split(",")[0].removeprefix("ε = ")) for n in traces)
+    (caption,) = [c for c in _captions(at) if c.startswith("At ε = ")]
+    assert caption.startswith(f"At ε = {display.epsilon(eps)} (the largest plotted)")
+    delta = 1e-5  # the sidebar's default δ
+    x, y = traces[f"ε = {display.epsilon(eps)}, as claimed by the paper"]
+    assert f"k ≥ {display.number(x[y <= delta].min(), sig=2)} as claimed by the paper" in caption
+    x, y = traces[f"ε = {display.epsilon(eps)}, exact (beyond the paper)"]
+    assert f"smallest δ at feasible k is {display.delta(y.min())} (k = {display.integer(x[np.argmin(y)])})" in caption
+    assert "billions" not in caption
