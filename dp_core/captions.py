@@ -15,7 +15,7 @@ import pandas as pd
 
 from . import display
 
-__all__ = ["delta_k_story", "leak_story", "tightness_story"]
+__all__ = ["bags_needed_story", "delta_k_story", "leak_story", "tightness_story"]
 
 
 def _span(lo: float, hi: float, fmt) -> str:
@@ -117,3 +117,20 @@ def delta_k_story(table: pd.DataFrame, *, n: int, m: int, target_delta: float, l
             f"(k = {display.integer(best['k'])}), {side} the target."
         )
     return text
+
+
+def bags_needed_story(m_required: float, m: int) -> str:
+    """The paper's utility bound for wtd-LBA against the number of bags used: how many bags it needs and how
+    many times the current ``m`` that is (``m_required`` from ``label_dp_bags.utility_requirement``).
+
+    >>> bags_needed_story(2.5e9, 100)
+    "The paper's own utility bound (Theorem 1.2) needs m ≥ 2,500,000,000 bags, 25,000,000 times this m = 100."
+    """
+    if not np.isfinite(float(m_required)):
+        return "The paper's own utility bound (Theorem 1.2) cannot be met on these data with any number of bags."
+    ratio = float(m_required) / max(1, int(m))
+    where = "times this" if ratio >= 1 else "of this"
+    return (
+        f"The paper's own utility bound (Theorem 1.2) needs m ≥ {display.integer(m_required)} bags, "
+        f"{display.number(ratio, sig=2)} {where} m = {display.integer(m)}."
+    )

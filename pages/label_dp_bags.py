@@ -532,9 +532,14 @@ def _render_sweeps(job) -> None:
                 f"At m = {fmt.integer(m)}: wtd-LBA measured ratio "
                 f"{fmt.pm(row['ratio_mean'].iloc[0], 1.96 * row['ratio_se'].iloc[0], sig=4)} "
                 f"({fmt.integer(row['n_trials'].iloc[0])} runs) vs predicted "
-                f"{fmt.number(acc.predicted_ratio_lba(m, data.d), sig=4)}. The paper's own utility bound "
-                "(Theorem 1.2) needs m in the billions to say anything: aggregation keeps labels noise-free but "
-                "shrinks the sample from n to m."
+                f"{fmt.number(acc.predicted_ratio_lba(m, data.d), sig=4)}. "
+                + captions.bags_needed_story(
+                    cl.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)[
+                        "m_required_paper_c0"
+                    ],
+                    m,
+                )
+                + " Aggregation keeps labels noise-free but shrinks the sample from n to m."
             )
     _util = (
         here[["method", "test_mse_mean", "test_mse_se", "excess_risk_mean", "ratio_mean", "n_trials"]]

@@ -408,3 +408,21 @@ def test_label_dp_delta_k_caption_is_read_off_the_chart_s_table(name, tmp_path):
     best = ex["delta"].min()
     assert f"smallest δ at feasible k is {display.delta(best)}" in story
     assert (", above the target" in story) == (best > 1e-5)
+
+
+@pytest.mark.parametrize("name", ["census", "diabetes", "randhie"])
+def test_label_dp_bags_needed_caption_states_the_requirement_and_its_ratio(name):
+    from dp_core import captions
+    from dp_core.mechanisms import label_dp_bags as lb
+
+    data = lb.prepare_dataset(load_dataset(name), label_range=None, b1=1.0, seed=0)
+    req = lb.utility_requirement(data, k=64)["m_required_paper_c0"]
+    m = max(2, data.n // 640)
+    story = captions.bags_needed_story(req, m)
+    if not math.isfinite(req):
+        assert "cannot be met" in story
+        return
+    assert f"m ≥ {display.integer(req)} bags" in story
+    ratio = req / m
+    where = "times this" if ratio >= 1 else "of this"
+    assert f"{display.number(ratio, sig=2)} {where} m = {display.integer(m)}" in story

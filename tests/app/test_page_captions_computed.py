@@ -72,3 +72,20 @@ def test_label_dp_delta_k_caption_is_read_off_the_figure(app):
     x, y = traces[f"ε = {display.epsilon(eps)}, exact (beyond the paper)"]
     assert f"smallest δ at feasible k is {display.delta(y.min())} (k = {display.integer(x[np.argmin(y)])})" in caption
     assert "billions" not in caption
+
+
+def test_label_dp_utility_caption_states_the_bags_the_paper_s_bound_needs(app):
+    from dp_core import captions
+    from dp_core.data import load_dataset
+    from dp_core.mechanisms import label_dp_bags as lb
+
+    at = open_page(app, "pages/label_dp_bags.py", defaults={"trials": "10"}, check=True, k=64, m=100, rho=0.1)
+    at.session_state["lb_x_utility"] = True
+    at.run()
+    at.button(key="lb_run").click().run()
+    assert not at.exception
+    (caption,) = [c for c in _captions(at) if "Theorem 1.2" in c and c.startswith("At m = ")]
+    assert "billions" not in caption
+    data = lb.prepare_dataset(load_dataset("census"), label_range=(0.0, 1.0), b1=1.0, seed=0)
+    need = lb.utility_requirement(data, k=64)["m_required_paper_c0"]
+    assert captions.bags_needed_story(need, 100) in caption
