@@ -98,7 +98,8 @@ if step == 1:
     st.markdown(
         f"**A tiny live example.** In the breast-cancer data, {display.integer(true_count)} of "
         f"{display.integer(ds.n)} tumours are malignant. Publishing that count privately means adding Laplace "
-        f"noise of scale b = 1/ε = {display.number(out['scale'])}. Five releases at ε = {display.epsilon(eps)}:"
+        f"noise of scale b = 1/ε = {display.number(out['scale'])}. {display.integer(len(out['released']))} releases "
+        f"at ε = {display.epsilon(eps)}:"
     )
     c = st.columns(len(out["released"]))
     for i, (col, v) in enumerate(zip(c, out["released"])):
@@ -150,13 +151,13 @@ elif step == 2:
     _deeper("pages/audit.py", "run a noise mechanism and measure its ε (Privacy audit)", mechanism="laplace")
 elif step == 3:
     ds = cached.load_demo(TOUR_DATASET)
+    grid = default_epsilons(0.1, 10.0, 5)
     st.markdown(
         f"Noise costs accuracy. Here every mechanism that applies is trained on the **breast-cancer data** "
-        f"({display.integer(ds.n)} patients, {display.integer(ds.d)} features; is a tumour malignant?) at five "
-        f"values of ε, {display.integer(TOUR_TRIALS)} runs each, with the same engine and chart as the Compare page. "
-        "The dotted line is the accuracy without privacy."
+        f"({display.integer(ds.n)} patients, {display.integer(ds.d)} features; is a tumour malignant?) at "
+        f"{display.integer(len(grid))} values of ε, {display.integer(TOUR_TRIALS)} runs each, with the same engine "
+        "and chart as the Compare page. The dotted line is the accuracy without privacy."
     )
-    grid = default_epsilons(0.1, 10.0, 5)
     try:
         spec = make_spec(epsilons=grid, delta=delta, n_trials=TOUR_TRIALS, seed=seed)
         result = cc.compare(ds.name, ds.fingerprint, spec, None, ds)
