@@ -86,3 +86,19 @@ def test_steps_two_and_four_state_the_chart_s_end_points(app, step):
         assert f"the central ε grows from {display.number(x[i])} to {display.number(x[j])}" in text
         verb = "grows" if y[j] > y[i] else "falls"
         assert f"one contributor's local ε {verb} from {display.number(y[i])} to {display.number(y[j])}" in text
+
+
+@pytest.mark.parametrize("eps", [0.1, 1.0, 4.0])
+def test_step_one_numbers_are_computed_from_epsilon_and_the_data(app, eps):
+    """Step 1: the count, the five releases' scale and the 50 % posterior range, recomputed here."""
+    import math
+
+    at = open_page(app, "pages/start_here.py", defaults={**QUICK, "eps": eps}, step=1)
+    text = _text(at)
+    ds = load_dataset("breast_cancer")
+    assert f"{display.integer(int((ds.y == 1).sum()))} of {display.integer(ds.n)} tumours are malignant" in text
+    assert f"b = 1/ε = {display.number(1.0 / eps)}" in text
+    hi = math.exp(eps) / (1.0 + math.exp(eps))  # odds 1:1 multiplied by e^ε
+    assert f"**{display.percent(1.0 - hi)}** and **{display.percent(hi)}** sure" in text
+    releases = [m for m in at.metric if m.label.startswith("Release")]
+    assert f"{display.integer(len(releases))} releases at ε = {display.epsilon(eps)}" in text
