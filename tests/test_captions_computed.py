@@ -152,6 +152,12 @@ def test_a_method_with_no_successful_run_contributes_no_number():
     assert tour.best_method(summary, METHODS, 1.0)["labels"] == ["Input"]
 
 
+def test_the_refuted_key_is_a_plugin_status():
+    from dp_core.plugin import STATUSES
+
+    assert tour.REFUTED in STATUSES
+
+
 def test_all_refuted_gives_no_best():
     summary = _table([("a", 0.1, 0.7, 5), ("a", 1.0, 0.9, 5)])
     story = tour.accuracy_story(summary, METHODS, metric="accuracy", guess=0.5)
