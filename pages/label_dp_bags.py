@@ -3,7 +3,9 @@
 import streamlit as st
 
 import dp_core
+from dp_core import captions
 from dp_core import display as fmt
+from dp_core.audit.table import STATUS_CLAIMED
 from dp_core.experiments import summarize
 from dp_core.figures import label_of
 from dp_core.mechanisms import label_dp_bags as lb
@@ -430,8 +432,13 @@ with expert_section("δ against the bag size k", key="lb_x_delta_k") as shown:
             )
             st.plotly_chart(cl.delta_k_fig(args, data.n, m, k, delta), key="lb_delta_k")
             st.caption(
-                "The explicit bounds need k in the billions or more; the exact accounting of noisy-wtd-LLP is "
-                "informative at feasible k, but never drops below its floor."
+                captions.delta_k_story(
+                    cl.delta_k(*args),
+                    n=data.n,
+                    m=m,
+                    target_delta=delta,
+                    labels={"paper": STATUS_CLAIMED, "corrected": "corrected"},
+                )
             )
 
 if variant == "wtd-lba":
@@ -525,9 +532,14 @@ def _render_sweeps(job) -> None:
                 f"At m = {fmt.integer(m)}: wtd-LBA measured ratio "
                 f"{fmt.pm(row['ratio_mean'].iloc[0], 1.96 * row['ratio_se'].iloc[0], sig=4)} "
                 f"({fmt.integer(row['n_trials'].iloc[0])} runs) vs predicted "
-                f"{fmt.number(acc.predicted_ratio_lba(m, data.d), sig=4)}. The paper's own utility bound "
-                "(Theorem 1.2) needs m in the billions to say anything: aggregation keeps labels noise-free but "
-                "shrinks the sample from n to m."
+                f"{fmt.number(acc.predicted_ratio_lba(m, data.d), sig=4)}. "
+                + captions.bags_needed_story(
+                    cl.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)[
+                        "m_required_paper_c0"
+                    ],
+                    m,
+                )
+                + " Aggregation keeps labels noise-free but shrinks the sample from n to m."
             )
     _util = (
         here[["method", "test_mse_mean", "test_mse_se", "excess_risk_mean", "ratio_mean", "n_trials"]]

@@ -10,6 +10,7 @@ import functools
 import streamlit as st
 
 import dp_core
+from dp_core import captions
 from dp_core import display as fmt
 from dp_core.data import DATASETS
 from dp_core.exceptions import DataValidationError
@@ -486,9 +487,9 @@ def _render_sweeps(job, n_trials: int, exc_mode: str) -> None:
         key="lm_agree",
     )
     st.caption(
-        "P and P+ are not differentially private as printed: their flat, near-perfect curves at tiny ε "
-        "are the leak, not a good mechanism. P's points average only the draws whose objective was "
-        "bounded. Bands: 95% intervals over the trials."
+        "P and P+ are not differentially private as printed. "
+        + captions.leak_story(summ, lmg.MODE_LABELS, ("printed", "repaired"))
+        + " P's points average only the draws whose objective was bounded. Bands: 95% intervals over the trials."
     )
     st.plotly_chart(
         lmf.excess_vs_epsilon_figure(summ, title="Empirical excess J(Φᵖ) − J(Φ*) against ε"), key="lm_excess_eps"
@@ -514,8 +515,8 @@ def _render_sweeps(job, n_trials: int, exc_mode: str) -> None:
         key="lm_tightness_table",
     )
     st.caption(
-        "Bound tightness: how far the pathwise bound sits above the measured excess (the specification's "
-        "pilot found 13–24× for R)."
+        "Bound tightness: how far the pathwise bound sits above the measured excess. "
+        + captions.tightness_story(tight, lmg.MODE_LABELS)
     )
     got = lmj.latest(done, "excess_n")
     if got is None:

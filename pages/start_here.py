@@ -8,6 +8,7 @@ step's symbols are listed under "Symbols on this step".
 import streamlit as st
 
 from dp_core import display, explain, glossary, tour
+from dp_core.audit.table import audit_row
 from dp_core.compare import default_epsilons, make_spec
 from dp_core.compare.figures import compare_figure
 from dp_core.figures import noise_scale_figure, vline
@@ -97,7 +98,8 @@ if step == 1:
     st.markdown(
         f"**A tiny live example.** In the breast-cancer data, {display.integer(true_count)} of "
         f"{display.integer(ds.n)} tumours are malignant. Publishing that count privately means adding Laplace "
-        f"noise of scale b = 1/ε = {display.number(out['scale'])}. Five releases at ε = {display.epsilon(eps)}:"
+        f"noise of scale b = 1/ε = {display.number(out['scale'])}. {display.integer(len(out['released']))} releases "
+        f"at ε = {display.epsilon(eps)}:"
     )
     c = st.columns(len(out["released"]))
     for i, (col, v) in enumerate(zip(c, out["released"])):
@@ -140,6 +142,7 @@ elif step == 2:
     )
     vline(fig, float(e2), log_x=True, line_dash="dot", line_color="#444")
     st.plotly_chart(fig, width="stretch", key="tour_noise_chart")
+    st.markdown(tour.noise_story(table, float(e2)))
     sig = cached.gaussian_sigmas(float(e2), delta)
     m1, m2 = st.columns(2)
     m1.metric(f"Laplace b at ε = {display.epsilon(e2)}", display.number(sig["laplace"]), help=tip("b"))
@@ -148,13 +151,13 @@ elif step == 2:
     _deeper("pages/audit.py", "run a noise mechanism and measure its ε (Privacy audit)", mechanism="laplace")
 elif step == 3:
     ds = cached.load_demo(TOUR_DATASET)
+    grid = default_epsilons(0.1, 10.0, 5)
     st.markdown(
         f"Noise costs accuracy. Here every mechanism that applies is trained on the **breast-cancer data** "
-        f"({display.integer(ds.n)} patients, {display.integer(ds.d)} features; is a tumour malignant?) at five "
-        f"values of ε, {display.integer(TOUR_TRIALS)} runs each, with the same engine and chart as the Compare page. "
-        "The dotted line is the accuracy without privacy."
+        f"({display.integer(ds.n)} patients, {display.integer(ds.d)} features; is a tumour malignant?) at "
+        f"{display.integer(len(grid))} values of ε, {display.integer(TOUR_TRIALS)} runs each, with the same engine "
+        "and chart as the Compare page. The dotted line is the accuracy without privacy."
     )
-    grid = default_epsilons(0.1, 10.0, 5)
     try:
         spec = make_spec(epsilons=grid, delta=delta, n_trials=TOUR_TRIALS, seed=seed)
         result = cc.compare(ds.name, ds.fingerprint, spec, None, ds)
@@ -162,15 +165,9 @@ elif step == 3:
         widgets.show_error(exc)
     else:
         st.plotly_chart(compare_figure(result, y="utility", eps_marker=eps), width="stretch", key="tour_accuracy")
-        best = result.summary.dropna(subset=["utility_mean"]).sort_values("utility_mean", ascending=False)
-        at_top = best[best["epsilon"] == max(grid)]
-        if not at_top.empty:
-            top = at_top.iloc[0]
-            st.markdown(
-                f"At ε = {display.epsilon(max(grid))} the most accurate mechanism reaches "
-                f"**{display.percent(top['utility_mean'])}** accuracy; at ε = {display.epsilon(min(grid))} every "
-                "mechanism is close to guessing. Where the curves rise is the price of privacy."
-            )
+        guess = tour.guessing_score(ds.y, ds.task)
+        st.markdown(tour.accuracy_story(result.summary, result.methods, metric=result.metric, guess=guess))
+        st.caption("Where the curves rise is the price of privacy.")
     _symbols("ε", "δ")
     _deeper("pages/compare.py", "every mechanism on your data (Compare and negotiate)", dataset=TOUR_DATASET)
 elif step == 4:
@@ -200,8 +197,8 @@ elif step == 4:
         st.plotly_chart(ipf.tradeoff_figure(trade), width="stretch", key="tour_tradeoff")
         st.caption(
             f"n = {display.integer(data.n_train)} contributors, d = {display.integer(data.d)}; local ε of one "
-            f"contributor at this α: {display.number(row['local_epsilon_exact'])} (exact, Gaussian DP). Smaller α: "
-            "stronger guarantees, more noise."
+            f"contributor at this α: {display.number(row['local_epsilon_exact'])} (exact, Gaussian DP). "
+            + tour.tradeoff_story(trade)
         )
     _symbols("α", "σ_b", "σ_u", "ε_run", "ε_L", "n", "d")
     _deeper("pages/input_perturbation.py", "input perturbation's noise, bounds and proofs")
@@ -217,6 +214,10 @@ elif step == 5:
     badges.audit_badge("l1-exponential", "paper_box")
     st.markdown("**Corrected** (temperature convention *tight*, exact sensitivity log θ):")
     badges.audit_badge("l1-exponential", "tight")
+    for mode, title in (("paper_box", "As printed"), ("tight", "Corrected")):
+        row = audit_row("l1-exponential", mode)
+        if row is not None:
+            st.markdown("- " + tour.audit_story(row, title))
     st.caption(
         "An audit can show a claim false; a consistent audit is evidence, never a proof. Other corrected papers: "
         "the large-margin Gaussian classifier and label-DP by aggregation."

@@ -179,7 +179,7 @@ def reproduce(
     ):
         fig = reproduction_figure(s[s["model"] == model], model=model)
         path = out / name
-        fig.write_html(path, include_plotlyjs="cdn", full_html=True)
+        fig.write_html(path, include_plotlyjs=True, full_html=True)
         files.append(str(path))
     checks = {}
     for model in ("least_squares", "logistic_taylor"):

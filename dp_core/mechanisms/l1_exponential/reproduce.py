@@ -101,7 +101,7 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
 
     def save_fig(fig, name: str) -> None:
         path = out / f"l1_exponential_{name}.html"
-        fig.write_html(path, include_plotlyjs="cdn", full_html=True)
+        fig.write_html(path, include_plotlyjs=True, full_html=True)
         files.append(str(path))
 
     # F1 -- rates

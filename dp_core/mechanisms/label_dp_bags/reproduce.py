@@ -382,7 +382,7 @@ def reproduce(out_dir: str | Path, *, quick: bool = False, seed: int = 0, progre
     priv = pd.DataFrame(_privacy_rows(facts))
     priv.to_csv(out / "label_dp_bags_privacy.csv", index=False)
     fig = reproduction_figure(table)
-    fig.write_html(out / "label_dp_bags_ratio.html", include_plotlyjs="cdn", full_html=True)
+    fig.write_html(out / "label_dp_bags_ratio.html", include_plotlyjs=True, full_html=True)
     t1 = table[(table["table"] == 1) & table["feasible"].fillna(False).astype(bool)]
     dev = (t1["replica_ratio"] - t1["predicted_ratio"]).abs()
     summary = {

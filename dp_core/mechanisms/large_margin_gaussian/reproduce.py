@@ -218,7 +218,7 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
     )
     pilot.to_csv(f1, index=False)
     contrast.to_csv(f2, index=False)
-    _figure(pilot, contrast).write_html(f3, include_plotlyjs="cdn", full_html=True)
+    _figure(pilot, contrast).write_html(f3, include_plotlyjs=True, full_html=True)
     worst = 0.0
     for name in ("eps_noise", "Delta", "beta", "expected_pathwise", "c52_exact"):
         ours, spec = pilot[name].to_numpy(), pilot[f"{name}_spec"].to_numpy()
