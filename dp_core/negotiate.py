@@ -74,6 +74,7 @@ __all__ = [
     "answer_number",
     "status_words",
     "ranked_clause",
+    "question_title",
 ]
 
 #: metric -> (direction, description)
@@ -1094,6 +1095,22 @@ def answer_number(r: dict, key: str) -> float:
     return math.nan
 
 
+def question_title(answer: dict) -> str:
+    """The negotiation's question in a few words, naming the rows factor and the chosen ε where they
+    matter: ``"accuracy ≥ 0.9 with 2× the rows (1,138 rows)"``, ``"accuracy ≥ 0.9: fewest rows at ε = 1"``.
+
+    >>> question_title({"target": {"text": "accuracy ≥ 0.9"}, "rows_factor": 2.0, "n": 569, "solve_for": "epsilon"})
+    'accuracy ≥ 0.9 with 2× the rows (1,138 rows)'
+    """
+    text = answer["target"]["text"]
+    if answer.get("solve_for") == "n":
+        return f"{text}: fewest rows at ε = {display.epsilon(answer['epsilon_chosen'])}"
+    factor = float(answer.get("rows_factor", 1.0))
+    if factor != 1.0:
+        return f"{text} with {display.number(factor)}× the rows ({display.integer(factor * answer['n'])} rows)"
+    return text
+
+
 def rows_factor_words(factor: float) -> str:
     """``"twice the rows"``, ``"4 times the rows"``, ``"the same rows"``.
 
@@ -1141,7 +1158,9 @@ def _best(rows: list[dict], key: str) -> tuple[dict | None, str]:
         cands = [
             r
             for r in rows
-            if r["status"] == status and r.get("sampler_status") != "not_converged" and math.isfinite(answer_number(r, key))
+            if r["status"] == status
+            and r.get("sampler_status") != "not_converged"
+            and math.isfinite(answer_number(r, key))
         ]
         if cands:
             return min(cands, key=lambda r: answer_number(r, key)), status
@@ -1163,7 +1182,8 @@ def _sentence_n(r: dict, answer: dict) -> str:
         src = "its bound" if r.get("n_min_source") == "bound" else "the model of the measured utility"
         txt = (
             f"{r['label']}: n ≈ {display.integer(nm)} rows at ε = {eps_txt} (95% range "
-            f"{_n(answer_number(r, 'n_min_lo'))} to {_n(answer_number(r, 'n_min_hi'))}; from {src}, {r.get('n_min_note', '')})"
+            f"{_n(answer_number(r, 'n_min_lo'))} to {_n(answer_number(r, 'n_min_hi'))}; "
+            f"from {src}, {r.get('n_min_note', '')})"
         )
     else:
         txt = f"{r['label']}: {r.get('n_min_note', 'no answer')}"
