@@ -136,10 +136,13 @@ def cell_replicates(values, n_boot: int, rng: np.random.Generator) -> np.ndarray
     return np.concatenate([[ok.mean()], ok[idx].mean(axis=1)])
 
 
-def _fit_slopes(sizes: np.ndarray, weights: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _fit_slopes(sizes: np.ndarray, weights: np.ndarray, g: np.ndarray, cap: float) -> tuple[np.ndarray, np.ndarray]:
     """Weighted least squares of ``g = a + b n**(-p)`` per replicate and ε, the better ``p`` of
     :data:`LC_EXPONENTS` (as :func:`fit_learning_curve`); ``b = 0`` where fewer than two sizes count.
 
+    The asymptote ``a`` (the value with unlimited rows) is at most ``cap``, the metric's best (accuracy
+    and R² 1, MAE and excess risk 0): a free fit of a steep, very negative R² curve at a tiny ε puts it far
+    above 1 and promises any target with twice the rows. Where it would, ``a = cap`` and ``b`` is refitted.
     ``sizes`` (S,), ``weights`` (R, S) (how often each size was drawn), ``g`` (R, S, E).
     Returns ``b`` and ``p``, each (R, E)."""
     w = weights[:, :, None] * np.isfinite(g) * (g > _UNMEASURED)
@@ -149,13 +152,17 @@ def _fit_slopes(sizes: np.ndarray, weights: np.ndarray, g: np.ndarray) -> tuple[
     best_res = np.full(sw.shape, np.inf)
     best_b, best_p = np.zeros(sw.shape), np.full(sw.shape, LC_EXPONENTS[0])
     for p in LC_EXPONENTS:
-        x = sizes ** (-p)
+        x = (sizes ** (-p))[None, :, None]
         with np.errstate(invalid="ignore", divide="ignore"):
-            xm = (w * x[None, :, None]).sum(axis=1) / sw
+            xm = (w * x).sum(axis=1) / sw
             ym = (w * gz).sum(axis=1) / sw
-            dx = x[None, :, None] - xm[:, None, :]
+            dx = x - xm[:, None, :]
             b = (w * dx * (gz - ym[:, None, :])).sum(axis=1) / (w * dx**2).sum(axis=1)
-            res = (w * (gz - ym[:, None, :] - b[:, None, :] * dx) ** 2).sum(axis=1)
+            a = ym - b * xm
+            b_capped = (w * x * (gz - cap)).sum(axis=1) / (w * x**2).sum(axis=1)
+            over = a > cap
+            a, b = np.where(over, cap, a), np.where(over, b_capped, b)
+            res = (w * (gz - a[:, None, :] - b[:, None, :] * x) ** 2).sum(axis=1)
         better = distinct & np.isfinite(b) & (res < best_res - 1e-15)
         best_res = np.where(better, res, best_res)
         best_b, best_p = np.where(better, b, best_b), np.where(better, p, best_p)
@@ -291,8 +298,9 @@ def fit_utility_model(
     least squares weighted by how often a size was drawn). Up to ``n_data`` the model is the
     measurement (linear in log n between sizes); beyond it, the full size's value plus the fitted
     gain ``b (n^(-p) - n_data^(-p))`` (anchored, so it is continuous; a fitted loss is set to no gain:
-    more rows never hurt), kept in the metric's range, up to ``n_max_factor · n_data`` rows. ε between
-    grid points is linear in log ε. ``None`` when no cell has enough successful trials.
+    more rows never hurt; the fitted asymptote ``a`` is at most the metric's best), kept in the
+    metric's range, up to ``n_max_factor · n_data`` rows. ε between grid points is linear in log ε.
+    ``None`` when no cell has enough successful trials.
 
     ``direction`` is ``">="`` (larger is better) or ``"<="``; ``extra_n`` / ``extra_eps`` add nodes
     (sizes such as 2·n_data, the chosen ε) so answers there are exact nodes of the surface.
@@ -323,7 +331,7 @@ def fit_utility_model(
     if len(sizes) > 1:
         draws = np.random.default_rng([*base, _TAG_SIZES]).integers(0, len(sizes) - 1, (n_boot, len(sizes) - 1))
         weights[1:, :-1] = np.stack([np.bincount(d, minlength=len(sizes) - 1) for d in draws])
-    b, p = _fit_slopes(sizes, weights, g)
+    b, p = _fit_slopes(sizes, weights, g, _CAPS[metric])
     b = np.minimum(b, 0.0)  # goodness a + b n^-p: b < 0 gains with n; a fitted loss becomes no gain
     extra = [float(x) for x in extra_n if n_data < float(x) <= n_max_factor * n_data]
     far = np.geomspace(n_data, n_max_factor * n_data, int(_NODES_PER_DECADE * math.log10(n_max_factor)) + 1)

@@ -204,3 +204,17 @@ def test_same_seed_same_answers(answers):
     assert negotiate(ds, ["r2=0.3"], epsilon=1.0, rows_factor=2.0, **KW) == twice
     other = negotiate(ds, ["r2=0.3"], epsilon=1.0, rows_factor=2.0, **{**KW, "seed": 5})
     assert other != twice
+
+
+def test_a_steep_negative_curve_is_not_promised_the_target_with_twice_the_rows():
+    """R² of -800 at n/8 rising to -100 at n: the fitted asymptote may not exceed R² = 1, so twice the rows
+    gains tens, not hundreds (a free fit with p = ½ put it at +283 and met any target)."""
+    rng = np.random.default_rng(0)
+    cells = {}
+    for n, v in ((N_DATA // 8, -800.0), (N_DATA // 4, -400.0), (N_DATA // 2, -200.0), (N_DATA, -100.0)):
+        for e in (0.01, 0.1):
+            cells[(float(n), e)] = v * (1 + 0.01 * rng.standard_normal(10))
+    m = model_of(cells, metric="r2", extra_n=(2 * N_DATA,))
+    mid, lo, hi = m.band(2 * N_DATA, 0.01)
+    assert -100.0 < mid < -30.0 and hi < 0.3
+    assert m.eps_needed(2 * N_DATA, 0.3)[0] == math.inf
