@@ -414,19 +414,6 @@ def solve_n_on_curve(
     return float(math.ceil(max(n_star * (1 - 1e-9), float(np.nanmax(nn))))), "extrapolated from the learning curve"
 
 
-def _at_epsilon(g: pd.DataFrame, eps: float, col: str) -> float:
-    """``col`` of one method's summary rows at ``eps`` (linear in log ε; nan outside the grid)."""
-    g = g.sort_values("epsilon")
-    xs = np.log(g["epsilon"].to_numpy(dtype=float))
-    ys = g[col].to_numpy(dtype=float)
-    le = math.log(eps)
-    if len(xs) == 1:
-        return float(ys[0]) if abs(xs[0] - le) < 1e-9 else math.nan
-    if not xs[0] - 1e-9 <= le <= xs[-1] + 1e-9:
-        return math.nan
-    return float(np.interp(le, xs, ys))
-
-
 def _setting(spec) -> tuple:
     """What a delta-only negotiation needs to match (everything but the grid and the trials)."""
     return (spec.delta, spec.seed, spec.params, spec.preprocess, spec.test_fraction)
@@ -787,10 +774,6 @@ def default_target_value(result: CompareResult, metric: str, *, sig: int = 2) ->
         return math.nan
     step = 10.0 ** (math.floor(math.log10(mid)) - (sig - 1))
     return float(round(round(mid / step) * step, 12))
-
-
-def _method_curve(lc: pd.DataFrame, mi: dict) -> pd.DataFrame:
-    return lc[(lc["adapter"] == mi["adapter"]) & (lc["method"] == mi["method"])]
 
 
 #: outcomes of an answer that carry a number (its ends may still be open: ``None`` in the JSON)
