@@ -10,13 +10,23 @@ papers' bounds.
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from ._validation import check_choice, check_positive
 
-__all__ = ["LC_EXPONENTS", "extrapolate", "fit_learning_curve"]
+__all__ = [
+    "LC_EXPONENTS",
+    "N_BOOTSTRAP",
+    "UtilityModel",
+    "cell_replicates",
+    "extrapolate",
+    "fit_learning_curve",
+    "fit_utility_model",
+]
 
 #: Candidate exponents p of the learning-curve model ``y(n) = a + b * n**(-p)`` [ours].
 LC_EXPONENTS = (0.5, 1.0)
@@ -89,3 +99,262 @@ def extrapolate(
     if not math.isfinite(a):
         return math.nan
     return _clip_metric(a + b * float(n_new) ** (-p), metric)
+
+
+# --------------------------------------------------------------------------- one model over (n, ε)
+#: Bootstrap replicates of :class:`UtilityModel` [ours]: the 2.5% and 97.5% ends are the 5th and 196th of
+#: 200 ordered replicates.
+N_BOOTSTRAP = 200
+#: A cell (one size, one ε) counts only when at least this share of its trials returned a model: a
+#: mechanism that fails on most draws does not deliver the utility of its few successes [ours].
+MIN_SUCCESS_SHARE = 0.5
+#: Extrapolation nodes per decade of n beyond the data (the model is piecewise linear in log n between them).
+_NODES_PER_DECADE = 40
+#: Goodness of a cell that could not be measured: lower than any target, so it never meets one.
+_UNMEASURED = -1e30
+#: Stream tags of the bootstrap (entropy ``[seed, tag, method key, ...]``), apart from every other stream.
+_TAG_TRIALS, _TAG_SIZES = 0xB0075, 0x5125
+_CAPS = {"accuracy": 1.0, "r2": 1.0, "mae": 0.0, "excess_risk": 0.0}  # largest goodness (metric's best)
+
+
+def cell_replicates(values, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """The mean of one cell's trials (entry 0) and ``n_boot`` bootstrap means (trials drawn with
+    replacement); all ``nan`` when fewer than :data:`MIN_SUCCESS_SHARE` of the trials succeeded
+    (a failed trial is a ``nan`` value).
+
+    >>> r = cell_replicates([1.0, 2.0, 3.0], 4, np.random.default_rng(0))
+    >>> float(r[0]), r.shape
+    (2.0, (5,))
+    >>> bool(np.isnan(cell_replicates([1.0, np.nan, np.nan], 4, np.random.default_rng(0))).all())
+    True
+    """
+    v = np.asarray(values, dtype=float)
+    ok = v[np.isfinite(v)]
+    if not len(v) or not len(ok) or len(ok) < MIN_SUCCESS_SHARE * len(v):
+        return np.full(n_boot + 1, np.nan)
+    idx = rng.integers(0, len(ok), size=(n_boot, len(ok)))
+    return np.concatenate([[ok.mean()], ok[idx].mean(axis=1)])
+
+
+def _fit_slopes(sizes: np.ndarray, weights: np.ndarray, g: np.ndarray, cap: float) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted least squares of ``g = a + b n**(-p)`` per replicate and ε, the better ``p`` of
+    :data:`LC_EXPONENTS` (as :func:`fit_learning_curve`); ``b = 0`` where fewer than two sizes count.
+
+    The asymptote ``a`` (the value with unlimited rows) is at most ``cap``, the metric's best (accuracy
+    and R² 1, MAE and excess risk 0): a free fit of a steep, very negative R² curve at a tiny ε puts it far
+    above 1 and promises any target with twice the rows. Where it would, ``a = cap`` and ``b`` is refitted.
+    ``sizes`` (S,), ``weights`` (R, S) (how often each size was drawn), ``g`` (R, S, E).
+    Returns ``b`` and ``p``, each (R, E)."""
+    w = weights[:, :, None] * np.isfinite(g) * (g > _UNMEASURED)
+    gz = np.where(w > 0, g, 0.0)
+    sw = w.sum(axis=1)
+    distinct = ((w > 0).sum(axis=1) >= 2) & (sw > 0)
+    best_res = np.full(sw.shape, np.inf)
+    best_b, best_p = np.zeros(sw.shape), np.full(sw.shape, LC_EXPONENTS[0])
+    for p in LC_EXPONENTS:
+        x = (sizes ** (-p))[None, :, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            xm = (w * x).sum(axis=1) / sw
+            ym = (w * gz).sum(axis=1) / sw
+            dx = x - xm[:, None, :]
+            b = (w * dx * (gz - ym[:, None, :])).sum(axis=1) / (w * dx**2).sum(axis=1)
+            a = ym - b * xm
+            b_capped = (w * x * (gz - cap)).sum(axis=1) / (w * x**2).sum(axis=1)
+            over = a > cap
+            a, b = np.where(over, cap, a), np.where(over, b_capped, b)
+            res = (w * (gz - a[:, None, :] - b[:, None, :] * x) ** 2).sum(axis=1)
+        better = distinct & np.isfinite(b) & (res < best_res - 1e-15)
+        best_res = np.where(better, res, best_res)
+        best_b, best_p = np.where(better, b, best_b), np.where(better, p, best_p)
+    return best_b, best_p
+
+
+def _interp_axis(nodes: np.ndarray, arr: np.ndarray, x: float, axis: int) -> np.ndarray | None:
+    """``arr`` linearly interpolated in log ``x`` along ``axis`` (``None`` outside the nodes)."""
+    lx, ln = math.log(x), np.log(nodes)
+    if not ln[0] - 1e-12 <= lx <= ln[-1] + 1e-12:
+        return None
+    i = int(np.clip(np.searchsorted(ln, lx), 1, len(ln) - 1)) if len(ln) > 1 else 0
+    if len(ln) == 1 or abs(lx - ln[i - 1]) < 1e-12:
+        return np.take(arr, i - 1 if len(ln) > 1 else 0, axis=axis)
+    a = (lx - ln[i - 1]) / (ln[i] - ln[i - 1])
+    return (1 - a) * np.take(arr, i - 1, axis=axis) + a * np.take(arr, i, axis=axis)
+
+
+def _first_crossing(nodes: np.ndarray, vals: np.ndarray, t: float) -> np.ndarray:
+    """Per row of ``vals`` (non-decreasing along the nodes): the smallest node value, interpolated in log,
+    where it reaches ``t``; the first node when it starts there, ``inf`` when it never does."""
+    met = vals >= t
+    j = np.argmax(met, axis=1)
+    out = np.full(len(vals), np.inf)
+    any_met = met.any(axis=1)
+    out[any_met & (j == 0)] = nodes[0]
+    k = np.flatnonzero(any_met & (j > 0))
+    if len(k):
+        jj = j[k]
+        v0, v1 = vals[k, jj - 1], vals[k, jj]
+        frac = np.clip((t - v0) / (v1 - v0), 0.0, 1.0)
+        ln = np.log(nodes)
+        out[k] = np.exp(ln[jj - 1] + frac * (ln[jj] - ln[jj - 1]))
+    return out
+
+
+def _interval(reps: np.ndarray) -> tuple[float, float, float]:
+    """Point (replicate 0) and the 95% percentile interval of the others, widened to hold the point."""
+    point = float(reps[0])
+    if len(reps) < 2:
+        return point, point, point
+    lo, hi = (float(np.quantile(reps[1:], q, method="inverted_cdf")) for q in (0.025, 0.975))
+    return point, min(lo, point), max(hi, point)
+
+
+@dataclass(frozen=True)
+class UtilityModel:
+    """One model of a method's utility over (n, ε), with bootstrap replicates [ours].
+
+    Built by :func:`fit_utility_model`. ``goodness`` holds, per replicate (entry 0: the measured means,
+    no resampling), the metric signed so that larger is better, at the nodes ``ns`` × ``epsilons``,
+    after the monotone envelope (the worst value at any larger n and larger ε): the model never claims
+    that a target met at (n, ε) is missed with more rows or a larger budget. Between nodes it is
+    bilinear in (log n, log ε), so it is monotone in each and every answer inverts the same surface:
+    the target is met at (n, ε) exactly when ε is at least the smallest ε at n, exactly when n is at
+    least the rows needed at ε. ``raw`` is the same model before the envelope (for the utility bands).
+    """
+
+    ns: np.ndarray
+    epsilons: np.ndarray
+    goodness: np.ndarray
+    raw: np.ndarray
+    sign: float
+    n_data: float
+    n_trials: int
+
+    def eps_needed(self, n: float, target: float) -> tuple[float, float, float] | None:
+        """Smallest ε meeting ``target`` (in the metric's units) with ``n`` rows: point and 95% range
+        (``inf``: not on the grid; ``None``: ``n`` outside the model)."""
+        row = _interp_axis(self.ns, self.goodness, n, axis=1)
+        if row is None:
+            return None
+        return _interval(_first_crossing(self.epsilons, row, self.sign * target))
+
+    def n_needed(self, epsilon: float, target: float) -> tuple[float, float, float] | None:
+        """Fewest rows meeting ``target`` at ``epsilon`` (rounded up to whole rows; ``inf``: not below the
+        model's largest n; ``None``: ``epsilon`` outside the grid)."""
+        col = _interp_axis(self.epsilons, self.goodness, epsilon, axis=2)
+        if col is None:
+            return None
+        return _interval(np.ceil(_first_crossing(self.ns, col, self.sign * target) * (1 - 1e-12)))
+
+    def met(self, n: float, epsilon: float, target: float) -> bool:
+        """Whether the model (entry 0) meets ``target`` at ``n`` rows and ``epsilon``."""
+        row = _interp_axis(self.ns, self.goodness[:1], n, axis=1)
+        v = None if row is None else _interp_axis(self.epsilons, row, epsilon, axis=1)
+        return bool(v is not None and v[0] >= self.sign * target)
+
+    def band(self, n: float, epsilon: float) -> tuple[float, float, float]:
+        """The modelled metric at (``n``, ``epsilon``) and its 95% range (``nan`` where unmeasured).
+
+        Beyond the data the range is never narrower than the measured one at the same ε (each side
+        at least as wide as at ``n_data``): an extrapolation knows no more than the measurement it
+        starts from, however the replicates of the fitted slope happen to offset the measured noise.
+        """
+        reps = self._raw_at(n, epsilon)
+        if reps is None or not np.all(reps > _UNMEASURED / 2):
+            return math.nan, math.nan, math.nan
+        mid, lo, hi = _interval(reps)
+        if n > self.n_data * (1 + 1e-9):
+            base = self._raw_at(self.n_data, epsilon)
+            m0, lo0, hi0 = _interval(base)
+            lo, hi = min(lo, mid - (m0 - lo0)), max(hi, mid + (hi0 - m0))
+        out = sorted(self.sign * v for v in (lo, hi))
+        return self.sign * mid, out[0], out[1]
+
+    def _raw_at(self, n: float, epsilon: float) -> np.ndarray | None:
+        row = _interp_axis(self.ns, self.raw, n, axis=1)
+        return None if row is None else _interp_axis(self.epsilons, row, epsilon, axis=1)
+
+
+def fit_utility_model(
+    cells: dict,
+    *,
+    n_data: float,
+    metric: str,
+    direction: str,
+    seed: int,
+    key: str,
+    n_max_factor: float = 1000.0,
+    extra_n: Sequence[float] = (),
+    extra_eps: Sequence[float] = (),
+    n_boot: int = N_BOOTSTRAP,
+) -> UtilityModel | None:
+    """Fit :class:`UtilityModel` to the per-trial values of one method [ours].
+
+    ``cells`` maps ``(n_rows, epsilon)`` to that cell's per-trial values (``nan``: a failed trial); the
+    cells at ``n_rows == n_data`` are the full dataset, smaller ``n_rows`` are subsamples. Each
+    replicate resamples every cell's trials (:func:`cell_replicates`, a stream of its own per cell:
+    the same cell gets the same replicates whatever other cells exist) and draws the subsample sizes
+    with replacement (the full size is always kept: it is the data we have), then refits the
+    learning curve ``g = a + b n^(-p)`` per ε on those sizes (:func:`fit_learning_curve`'s model,
+    least squares weighted by how often a size was drawn). Up to ``n_data`` the model is the
+    measurement (linear in log n between sizes); beyond it, the full size's value plus the fitted
+    gain ``b (n^(-p) - n_data^(-p))`` (anchored, so it is continuous; a fitted loss is set to no gain:
+    more rows never hurt; the fitted asymptote ``a`` is at most the metric's best), kept in the
+    metric's range, up to ``n_max_factor · n_data`` rows. ε between grid points is linear in log ε.
+    ``None`` when no cell has enough successful trials.
+
+    ``direction`` is ``">="`` (larger is better) or ``"<="``; ``extra_n`` / ``extra_eps`` add nodes
+    (sizes such as 2·n_data, the chosen ε) so answers there are exact nodes of the surface.
+    """
+    metric = check_choice("metric", metric, tuple(_CAPS))
+    direction = check_choice("direction", direction, (">=", "<="))
+    sign = 1.0 if direction == ">=" else -1.0
+    sizes = np.array(sorted({float(n) for n, _ in cells}))
+    eps = np.array(sorted({float(e) for _, e in cells}))
+    if float(n_data) not in sizes:
+        raise ValueError(f"cells must include the full size n_data = {n_data!r}, got sizes {sizes.tolist()}.")
+    sizes = sizes[sizes <= n_data]
+    base = [int(seed), int(zlib.crc32(key.encode()))]
+    means = np.full((n_boot + 1, len(sizes), len(eps)), np.nan)
+    counts = []
+    for (n, e), vals in cells.items():
+        if float(n) not in sizes:
+            continue
+        i, j = int(np.searchsorted(sizes, float(n))), int(np.searchsorted(eps, float(e)))
+        rng = np.random.default_rng([*base, _TAG_TRIALS, int(round(float(n))), j])
+        means[:, i, j] = cell_replicates(vals, n_boot, rng)
+        if np.isfinite(means[0, i, j]):
+            counts.append(int(np.isfinite(np.asarray(vals, dtype=float)).sum()))
+    if not counts:
+        return None
+    g = np.where(np.isfinite(means), sign * means, _UNMEASURED)
+    weights = np.ones((n_boot + 1, len(sizes)))
+    if len(sizes) > 1:
+        draws = np.random.default_rng([*base, _TAG_SIZES]).integers(0, len(sizes) - 1, (n_boot, len(sizes) - 1))
+        weights[1:, :-1] = np.stack([np.bincount(d, minlength=len(sizes) - 1) for d in draws])
+    b, p = _fit_slopes(sizes, weights, g, _CAPS[metric])
+    b = np.minimum(b, 0.0)  # goodness a + b n^-p: b < 0 gains with n; a fitted loss becomes no gain
+    extra = [float(x) for x in extra_n if n_data < float(x) <= n_max_factor * n_data]
+    far = np.geomspace(n_data, n_max_factor * n_data, int(_NODES_PER_DECADE * math.log10(n_max_factor)) + 1)
+    ns_out = np.unique(np.concatenate([far[1:], extra])) if len(sizes) > 1 else np.array([])
+    anchor = g[:, -1, :]
+    gain = b[:, None, :] * (ns_out[None, :, None] ** (-p[:, None, :]) - n_data ** (-p[:, None, :]))
+    ext = np.where(
+        anchor[:, None, :] > _UNMEASURED / 2, np.minimum(anchor[:, None, :] + gain, _CAPS[metric]), anchor[:, None, :]
+    )
+    raw = np.concatenate([g, ext], axis=1)
+    ns = np.concatenate([sizes, ns_out])
+    raw, eps = _insert_eps(raw, eps, extra_eps)
+    env = np.minimum.accumulate(raw[:, ::-1, :], axis=1)[:, ::-1, :]
+    env = np.minimum.accumulate(env[:, :, ::-1], axis=2)[:, :, ::-1]
+    return UtilityModel(ns, eps, env, raw, sign, float(n_data), min(counts))
+
+
+def _insert_eps(raw: np.ndarray, eps: np.ndarray, extra: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Add ε nodes inside the grid, their values linear in log ε between the neighbours."""
+    for e in sorted({float(x) for x in extra}):
+        if not eps[0] < e < eps[-1] or np.any(np.isclose(eps, e, rtol=1e-12, atol=0)):
+            continue
+        col = _interp_axis(eps, raw, e, axis=2)
+        k = int(np.searchsorted(eps, e))
+        raw, eps = np.insert(raw, k, col, axis=2), np.insert(eps, k, e)
+    return raw, eps

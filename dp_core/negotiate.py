@@ -48,7 +48,7 @@ from .compare import ADAPTERS, CompareResult, default_epsilons, make_spec, run_c
 from .compare.registry import utility_metric_name
 from .data import Dataset, fingerprint_arrays
 from .exceptions import PrivacyLeakWarning
-from .learning_curve import _curve_arrays, extrapolate, fit_learning_curve
+from .learning_curve import N_BOOTSTRAP, _curve_arrays, extrapolate, fit_learning_curve, fit_utility_model
 from .preprocessing import DEFAULT_PREPROCESS
 from .rng import as_generator
 
@@ -70,6 +70,11 @@ __all__ = [
     "fit_learning_curve",
     "extrapolate",
     "solve_n_on_curve",
+    "json_safe",
+    "answer_number",
+    "status_words",
+    "ranked_clause",
+    "question_title",
 ]
 
 #: metric -> (direction, description)
@@ -286,8 +291,6 @@ def smallest_n(
 # --------------------------------------------------------------------------- learning curves
 #: Training-set fractions at which the learning curves are measured (1.0 is the full dataset).
 LC_FRACTIONS = (0.125, 0.25, 0.5, 1.0)
-#: Fractions of the learning curves behind "N times the rows" (every ε of the grid at each size).
-LC_FRACTIONS_GRID = (0.25, 0.5, 1.0)
 #: Trials per point of a subsample run (the full dataset keeps the comparison's trials).
 LC_TRIAL_CAP = 20
 #: Fewest training rows a learning-curve subsample may have (smaller fractions are left out).
@@ -342,12 +345,25 @@ def learning_curves(
 
     Returns the rows of :attr:`CompareResult.summary` with ``n_rows`` and ``n_train`` added.
     """
+    return _lc_frame(_lc_runs(ds, spec, mechanisms=mechanisms, fractions=fractions, result=result, progress=progress))
+
+
+def _lc_runs(
+    ds: Dataset,
+    spec,
+    *,
+    mechanisms: Sequence[str] | None,
+    fractions: Sequence[float],
+    result: CompareResult | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[tuple[int, int, CompareResult]]:
+    """``(n_rows, n_train, comparison)`` per learning-curve size (see :func:`learning_curves`)."""
     n_test = max(1, int(round(spec.test_fraction * ds.n)))
     n_train_full = ds.n - n_test
     fracs = sorted({float(check_in_interval("fraction", f, 0.0, 1.0, closed="right")) for f in fractions})
     sizes = sorted({max(1, int(round(f * n_train_full))) for f in fracs})
     sizes = [s for s in sizes if s >= min(LC_MIN_TRAIN, n_train_full)]
-    frames = []
+    out = []
     for i, n_tr in enumerate(sizes):
         if n_tr == n_train_full:
             res = result if result is not None and result.spec == spec else run_compare(ds, spec, mechanisms=mechanisms)
@@ -357,16 +373,9 @@ def learning_curves(
             res = run_compare(sub, sub_spec, mechanisms=mechanisms)
         if progress is not None:
             progress(i + 1, len(sizes))
-        s = res.summary
-        if s is None or not len(s):
-            continue
-        s = s.copy()
-        s["n_train"] = n_tr
-        s["n_rows"] = ds.n if n_tr == n_train_full else int(math.ceil(n_tr * ds.n / n_train_full))
-        frames.append(s)
-    if not frames:
-        return pd.DataFrame(columns=["adapter", "method", "epsilon", "n_rows", "n_train"])
-    return pd.concat(frames, ignore_index=True)
+        n_rows = ds.n if n_tr == n_train_full else int(math.ceil(n_tr * ds.n / n_train_full))
+        out.append((n_rows, n_tr, res))
+    return out
 
 
 def solve_n_on_curve(
@@ -403,19 +412,6 @@ def solve_n_on_curve(
         return math.inf, f"not reached below {display.integer(n_max)} rows (extrapolated)"
     # rounded up to a whole row (a relative 1e-9 absorbs the rounding of the fit)
     return float(math.ceil(max(n_star * (1 - 1e-9), float(np.nanmax(nn))))), "extrapolated from the learning curve"
-
-
-def _at_epsilon(g: pd.DataFrame, eps: float, col: str) -> float:
-    """``col`` of one method's summary rows at ``eps`` (linear in log ε; nan outside the grid)."""
-    g = g.sort_values("epsilon")
-    xs = np.log(g["epsilon"].to_numpy(dtype=float))
-    ys = g[col].to_numpy(dtype=float)
-    le = math.log(eps)
-    if len(xs) == 1:
-        return float(ys[0]) if abs(xs[0] - le) < 1e-9 else math.nan
-    if not xs[0] - 1e-9 <= le <= xs[-1] + 1e-9:
-        return math.nan
-    return float(np.interp(le, xs, ys))
 
 
 def _setting(spec) -> tuple:
@@ -467,18 +463,21 @@ def negotiate(
         Reuse an existing comparison (its spec must match) instead of running one.
     solve_for : {"epsilon", "n"}
         ``"n"``: the smallest number of rows at which each method meets the target at the chosen
-        ``epsilon``: from its measured learning curve (:func:`learning_curves` at ``fractions`` of
-        the training rows; interpolated, extrapolated beyond the data with
-        :func:`fit_learning_curve`, 95% range from the band) and, for excess-risk targets, from
-        its bound. Per method: ``n_min``, ``n_min_lo``, ``n_min_hi``, ``n_min_source``
-        (``measured`` or ``bound``) and ``n_min_note``.
+        ``epsilon``: from its utility model (:func:`dp_core.learning_curve.fit_utility_model` of
+        the trials of :func:`learning_curves` at ``fractions`` of the training rows, over the whole
+        ε grid; 95% range over its bootstrap replicates) and, for excess-risk targets, from its
+        bound. Per method: ``n_min``, ``n_min_lo``, ``n_min_hi``, ``n_min_source`` (``measured``
+        or ``bound``), ``n_min_note`` and ``n_min_outcome``. The smallest ε, the smallest n and
+        ``rows_factor`` all invert the same model, so they agree: the target is met at
+        (``n``, ε) exactly when ε is at least the smallest ε at ``n`` and exactly when ``n`` is at
+        least the smallest n at ε.
     rows_factor : float
         With ``solve_for="epsilon"``: answer for a dataset ``rows_factor`` times as large ("what if
         we had twice the rows": 2). Above 1 the measured curves are extrapolated from the learning
         curves and the bounds are evaluated at that many rows; the answer says so.
     fractions : sequence of float, optional
-        Training-row fractions of the learning curves (default :data:`LC_FRACTIONS` for the
-        smallest n, :data:`LC_FRACTIONS_GRID` for ``rows_factor``).
+        Training-row fractions of the learning curves behind the smallest n and ``rows_factor``
+        (default :data:`LC_FRACTIONS`; every ε of the grid at each size).
     **params
         The mechanisms' comparison parameters (:func:`dp_core.compare.compare_param_specs`, declared
         by their plug-ins; e.g. label-DP's ``k``, ``m``, ``rho``); missing ones take their defaults.
@@ -486,8 +485,10 @@ def negotiate(
     Returns
     -------
     dict
-        JSON-ready: ``dataset``, ``task``, ``targets``, ``delta_used``, ``grid``, ``methods``
-        (one entry per method, see the module docstring), ``k_answers``, ``notes``, ``headline``.
+        JSON-ready (:func:`json_safe`: no NaN or infinity, ``None`` instead): ``dataset``, ``task``,
+        ``targets``, ``delta_used``, ``grid``, ``methods`` (one entry per method, see the module
+        docstring; ``measured_outcome`` / ``n_min_outcome`` / ``bound_outcome`` say whether an
+        answer is ``reached``, ``not reached`` or has none), ``k_answers``, ``notes``, ``headline``.
     """
     parsed = [parse_target(t) if isinstance(t, str) else t for t in targets]
     if not parsed:
@@ -525,17 +526,15 @@ def negotiate(
     common = {"delta": delta_used, "seed": seed, "preprocess": preprocess, **params}
     spec = make_spec(epsilons=grid, n_trials=n_trials, **common)
     lc = None
-    if util_t and solve_for == "epsilon":
+    runs: list[tuple[int, int, CompareResult]] = []
+    if util_t:
         if result is None or result.spec != spec:
             result = run_compare(ds, spec, mechanisms=mechanisms, progress=progress)
-        if rows_factor != 1.0:
-            fr = LC_FRACTIONS_GRID if fractions is None else fractions
-            lc = learning_curves(ds, spec, mechanisms=mechanisms, fractions=fr, result=result)
-    elif util_t and solve_for == "n":
-        spec_n = make_spec(epsilons=(eps_chosen,), n_trials=n_trials, **common)
-        result = run_compare(ds, spec_n, mechanisms=mechanisms, progress=progress)
-        fr = LC_FRACTIONS if fractions is None else fractions
-        lc = learning_curves(ds, spec_n, mechanisms=mechanisms, fractions=fr, result=result)
+        runs = [(ds.n, 0, result)]
+        if solve_for == "n" or rows_factor != 1.0:
+            fr = LC_FRACTIONS if fractions is None else fractions
+            runs = _lc_runs(ds, spec, mechanisms=mechanisms, fractions=fr, result=result)
+            lc = _lc_frame(runs)
     elif result is None or _setting(result.spec) != _setting(spec):
         # delta-only negotiation: no Monte-Carlo needed, just the prepared states
         result = run_compare(ds, make_spec(epsilons=(eps_chosen,), n_trials=1, **common), mechanisms=mechanisms)
@@ -561,60 +560,28 @@ def negotiate(
             row["sampler_diagnostics"] = mi.get("sampler_diagnostics", [])
         if delta_t:
             row["meets_delta"] = bool(mi["pure"] or delta_used <= delta_t[0].value)
-        if util_t and solve_for == "n":
-            row.update(_answer_n(lc, mi, util_t[0], eps_chosen, ds.n))
-            if util_t[0].metric == "excess_risk" and mi["status"] != "none":
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", PrivacyLeakWarning)
-                    nb, nnote = smallest_n(
-                        adapter, state, mi["method"], epsilon=eps_chosen, spec=result.spec, target=util_t[0]
-                    )
-            else:
-                nb, nnote = math.nan, _no_bound_note(util_t[0].metric)
-            row.update({"n_bound": nb, "n_note": nnote})
-            if math.isnan(row["n_min"]) and not math.isnan(nb):
-                row.update({"n_min": nb, "n_min_lo": nb, "n_min_hi": nb, "n_min_source": "bound", "n_min_note": nnote})
-        elif util_t:
-            t = util_t[0]
-            col = metric_column(t.metric)
-            s = _measured(result.summary, mi, col)
-            if lc is not None and len(s) >= 2:
-                s = _extrapolated_summary(lc, mi, col, n_target, t.metric)
-            if len(s) >= 2:
-                e_mid, note = crossing(s["epsilon"], s[f"{col}_mean"], t)
-                opt, pes = (f"{col}_hi", f"{col}_lo") if t.direction == ">=" else (f"{col}_lo", f"{col}_hi")
-                e_lo, _ = crossing(s["epsilon"], s[opt], t)
-                e_hi, _ = crossing(s["epsilon"], s[pes], t)
-                if rows_factor != 1.0:
-                    note = f"{note}; extrapolated from the learning curve to {display.integer(n_target)} rows"
+        if not util_t:
+            rows.append(row)
+            continue
+        t = util_t[0]
+        model, why = _method_model(runs, mi, t, ds.n, seed, extra_n=(n_target,), extra_eps=(eps_chosen,))
+        if solve_for == "n":
+            row.update(_answer_n(model, why, mi, t, eps_chosen, ds.n))
+            row.update(_bound_n(adapter, state, mi, t, eps_chosen, result.spec))
+            if row["n_min_outcome"] not in _ANSWERED and row["n_bound_outcome"] in _ANSWERED:
+                nb = row["n_bound"]
                 row.update(
                     {
-                        "epsilon_measured": e_mid,
-                        "epsilon_measured_lo": min(e_lo, e_mid),
-                        "epsilon_measured_hi": max(e_hi, e_mid),
-                        "measured_note": note,
-                        "n_trials": int(s["n_trials"].min()),
+                        "n_min": nb,
+                        "n_min_lo": nb,
+                        "n_min_hi": nb,
+                        "n_min_source": "bound",
+                        "n_min_note": row["n_note"],
+                        "n_min_outcome": row["n_bound_outcome"],
                     }
                 )
-            elif len(s) == 1:
-                r = s.iloc[0]
-                row.update(
-                    {
-                        "epsilon_measured": math.nan,
-                        "measured_note": f"measured at its accounted ε = {display.epsilon(r['epsilon'])} only: "
-                        f"{_METRIC_NAMES.get(t.metric, t.metric)} = {display.number(r[f'{col}_mean'])} "
-                        f"({'meets' if t.met(r[f'{col}_mean']) else 'misses'} the target)",
-                        "n_trials": int(r["n_trials"]),
-                    }
-                )
-            else:
-                note = "no measured curve"
-                if mi.get("status") == "none" and mi.get("statement"):  # say why it was not run
-                    why = str(mi["statement"])
-                    note = f"not run: {why[:1].lower()}{why[1:]}"
-                elif len(result.summary) and not (result.summary["method"] == mi["method"]).any():
-                    note = "not run in this comparison (its own page runs it)"
-                row.update({"epsilon_measured": math.nan, "measured_note": note})
+        else:
+            row.update(_answer_eps(model, why, mi, t, result, ds.n, rows_factor))
             if t.metric == "excess_risk" and mi["status"] != "none":
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", PrivacyLeakWarning)
@@ -623,9 +590,9 @@ def negotiate(
                         eb, bnote = _bound_crossing(adapter, state, mi["method"], result.spec, t, fine, cache)
                     else:
                         eb, bnote = _bound_crossing_at_n(adapter, state, mi["method"], result.spec, t, fine, n_target)
-                row.update({"epsilon_bound": eb, "bound_note": bnote})
             else:
-                row.update({"epsilon_bound": math.nan, "bound_note": _no_bound_note(t.metric)})
+                eb, bnote = math.nan, _no_bound_note(t.metric)
+            row.update({"epsilon_bound": eb, "bound_note": bnote, "bound_outcome": _outcome(eb)})
         rows.append(row)
     k_answers = []
     for key, state in result.states.items():
@@ -643,8 +610,11 @@ def negotiate(
                 )
             )
     notes = [
-        "Smallest ε (measured): where the mean curve meets the target (interpolated in log ε); "
-        "95% band, low / high: where the band's optimistic / pessimistic edge meets it."
+        "Every answer (smallest ε at n rows, fewest rows at ε, smallest ε with N times the rows) comes from one "
+        "model of the measured utility over (rows, ε); 95% range: the 2.5% and 97.5% percentiles of the answer "
+        f"over {N_BOOTSTRAP} bootstrap replicates that resample each measured point's trials and the subsample "
+        "sizes and refit the model. A target is met at (n, ε) exactly when ε is at least the smallest ε at n "
+        "and exactly when n is at least the rows needed at ε."
     ]
     if util_t and util_t[0].metric == "excess_risk":  # the only metric a theoretical bound speaks to
         notes.append(
@@ -652,11 +622,10 @@ def negotiate(
             "target (rounded up); never = not met for ε ≤ 1000."
         )
     if solve_for == "n":
-        notes = [
-            f"Smallest n: the fewest rows at which the measured curve at ε = {display.epsilon(eps_chosen)} meets "
-            "the target; 95% range: where the band's optimistic / pessimistic edge meets it. Smallest n (bound): "
-            "the fewest rows at which the theoretical bound meets an excess-risk target."
-        ]
+        notes.append(
+            f"Smallest n: the fewest rows at which the model meets the target at ε = {display.epsilon(eps_chosen)}. "
+            "Smallest n (bound): the fewest rows at which the theoretical bound meets an excess-risk target."
+        )
     if util_t and util_t[0].metric == "mae":
         notes.append(
             f"Test MAE: the mean absolute error of the released model's predictions on the held-out rows, in the "
@@ -668,8 +637,9 @@ def negotiate(
         notes.append(
             "Learning curve: each mechanism run on nested subsamples of "
             + ", ".join(display.integer(v) for v in sizes)
-            + " rows (same test rows); beyond the data it is extrapolated with y = a + b·n^(−p), p ∈ {½, 1}, "
-            "fitted to the measured points: an extrapolation, not a guarantee."
+            + " rows (same test rows); beyond the data the model adds to the measured value the gain of "
+            "y = a + b·n^(−p), p ∈ {½, 1}, fitted to the measured points: an extrapolation, not a guarantee; its "
+            "95% range is never narrower than the measured one."
         )
     answer = {
         "dataset": ds.name,
@@ -680,6 +650,7 @@ def negotiate(
         "epsilon_chosen": eps_chosen,
         "delta_used": delta_used,
         "grid": list(grid) if util_t and solve_for == "epsilon" else [],
+        "bootstrap_replicates": N_BOOTSTRAP if util_t else 0,
         "seed": seed,
         "solve_for": solve_for,
         "rows_factor": rows_factor,
@@ -693,7 +664,27 @@ def negotiate(
         "learning_curve": [] if lc is None else _curve_records(lc, result),
     }
     answer["headline"] = headline(answer)
-    return answer
+    return json_safe(answer)
+
+
+def json_safe(obj: Any) -> Any:
+    """``obj`` with every non-finite float as ``None`` and NumPy scalars as Python numbers (JSON has no NaN
+    or infinity; an answer's ``*_outcome`` says whether a ``None`` is "not reached" or "no answer").
+
+    >>> json_safe({"a": [float("nan"), 1.5, float("inf")]})
+    {'a': [None, 1.5, None]}
+    """
+    if isinstance(obj, dict):
+        return {k: json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    if isinstance(obj, (bool, np.bool_)):
+        return bool(obj)
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        return float(obj) if math.isfinite(obj) else None
+    return obj
 
 
 def _k_answers(hook, state, epsilon: float, delta: float, spec) -> list[dict]:
@@ -785,65 +776,177 @@ def default_target_value(result: CompareResult, metric: str, *, sig: int = 2) ->
     return float(round(round(mid / step) * step, 12))
 
 
-def _method_curve(lc: pd.DataFrame, mi: dict) -> pd.DataFrame:
-    return lc[(lc["adapter"] == mi["adapter"]) & (lc["method"] == mi["method"])]
+#: outcomes of an answer that carry a number (its ends may still be open: ``None`` in the JSON)
+_ANSWERED = ("reached",)
 
 
-def _answer_n(lc: pd.DataFrame, mi: dict, t: Target, eps: float, n_now: int) -> dict:
-    """The smallest n of one method from its measured learning curve at ``eps``."""
+def _outcome(v: float) -> str:
+    """``reached`` (a number), ``not reached`` (``inf``) or ``no answer`` (``nan``)."""
+    return "no answer" if math.isnan(v) else ("not reached" if math.isinf(v) else "reached")
+
+
+def _lc_frame(runs: list) -> pd.DataFrame:
+    """The learning-curve summaries of :func:`_lc_runs` (as :func:`learning_curves` returns them)."""
+    frames = []
+    for n_rows, n_tr, res in runs:
+        if res.summary is not None and len(res.summary):
+            frames.append(res.summary.assign(n_train=n_tr, n_rows=n_rows))
+    if not frames:
+        return pd.DataFrame(columns=["adapter", "method", "epsilon", "n_rows", "n_train"])
+    return pd.concat(frames, ignore_index=True)
+
+
+def _method_cells(runs: list, mi: dict, col: str) -> dict:
+    """One method's per-trial values of ``col`` per ``(n_rows, ε)`` over the learning-curve runs."""
+    cells = {}
+    for n_rows, _n_tr, res in runs:
+        tr = res.trials
+        if tr is None or not len(tr) or col not in tr.columns:
+            continue
+        g = tr[(tr["adapter"] == mi["adapter"]) & (tr["method"] == mi["method"])]
+        for e, ge in g.groupby("epsilon"):
+            cells[(float(n_rows), float(e))] = ge[col].to_numpy(dtype=float)
+    return cells
+
+
+def _method_model(runs: list, mi: dict, t: Target, n_data: int, seed: int, *, extra_n, extra_eps):
+    """One method's :class:`~dp_core.learning_curve.UtilityModel` of the target's metric, or ``None`` and why
+    (``"single"``: measured at one ε only; ``"not run"``; or a "could not be run: ..." sentence)."""
     col = metric_column(t.metric)
-    empty = {"n_min": math.nan, "n_min_lo": math.nan, "n_min_hi": math.nan, "n_min_source": "measured"}
-    if mi["status"] == "none":
-        return {**empty, "n_min_note": "no privacy claim"}
-    g = _method_curve(lc, mi)
-    if f"{col}_mean" not in g.columns:
-        g = g.iloc[:0]
-    pts = []
-    for n_rows, gg in g.groupby("n_rows"):
-        vals = [_at_epsilon(gg, eps, f"{col}_{w}") for w in ("mean", "lo", "hi")]
-        if math.isfinite(vals[0]):
-            pts.append((float(n_rows), *vals, int(gg["n_trials"].min())))
-    if not pts:
-        return {**empty, "n_min_note": f"no measured learning curve at ε = {display.epsilon(eps)}"}
-    pts.sort()
-    ns = [p[0] for p in pts]
-    n_max = LC_MAX_FACTOR * n_now
-    mean = [p[1] for p in pts]
-    mid, note = solve_n_on_curve(ns, mean, t, n_max)
-    expo = fit_learning_curve(ns, mean)[2]
-    opt, pes = (3, 2) if t.direction == ">=" else (2, 3)
-    lo, _ = solve_n_on_curve(ns, [p[opt] for p in pts], t, n_max, expo)
-    hi, _ = solve_n_on_curve(ns, [p[pes] for p in pts], t, n_max, expo)
-    if not math.isnan(mid):  # the range holds every answer (fits of the edges may cross the mean's)
-        ends = [v for v in (lo, mid, hi) if not math.isnan(v)]
-        lo, hi = min(ends), max(ends)
+    cells = _method_cells(runs, mi, col)
+    full = {e: v for (n, e), v in cells.items() if n == float(n_data)}
+    if not full:
+        return None, "not run"
+    if len(full) == 1:
+        return None, "single"
+    model = fit_utility_model(
+        cells,
+        n_data=float(n_data),
+        metric=t.metric,
+        direction=t.direction,
+        seed=seed,
+        key=f"{mi['adapter']}/{mi['method']}",
+        n_max_factor=LC_MAX_FACTOR,
+        extra_n=extra_n,
+        extra_eps=extra_eps,
+    )
+    if model is not None:
+        return model, ""
+    ok = [int(np.isfinite(v).sum()) for v in full.values()]
+    tot = [len(v) for v in full.values()]
+    if max(ok) == 0:
+        return None, f"could not be run: none of its {display.integer(sum(tot))} trials returned a model at any ε"
+    k = int(np.argmax(ok))
+    return None, (
+        f"could not be run: fewer than half of its trials returned a model at every ε (at best "
+        f"{display.integer(ok[k])} of {display.integer(tot[k])}), so no utility is measured"
+    )
+
+
+def _not_modelled(why: str, mi: dict, result: CompareResult | None) -> str:
+    """Why a method has no measured answer."""
+    if why.startswith("could not be run"):
+        return why
+    if mi.get("status") == "none" and mi.get("statement"):  # say why it was not run
+        text = str(mi["statement"])
+        return f"not run: {text[:1].lower()}{text[1:]}"
+    if result is not None and len(result.summary) and not (result.summary["method"] == mi["method"]).any():
+        return "not run in this comparison (its own page runs it)"
+    return "no measured curve"
+
+
+def _answer_eps(model, why: str, mi: dict, t: Target, result: CompareResult, n_data: int, rows_factor: float) -> dict:
+    """The smallest ε of one method at ``rows_factor · n_data`` rows, from its utility model."""
+    if model is None and why == "single":
+        return _single_point(_measured(result.summary, mi, metric_column(t.metric)), t)
+    if model is None:
+        return {"epsilon_measured": math.nan, "measured_note": _not_modelled(why, mi, result), "measured_outcome": why}
+    n_target = n_data * rows_factor
+    e, lo, hi = model.eps_needed(n_target, t.value)
+    if rows_factor != 1.0:
+        lo, hi = _no_narrower(e, lo, hi, model.eps_needed(n_data, t.value))
+    note = "not reached" if math.isinf(e) else "interpolated"
+    if e == model.epsilons[0]:
+        note = "at or below the smallest epsilon tried"
+    if rows_factor != 1.0:
+        note = f"{note}; extrapolated from the learning curve to {display.integer(n_target)} rows"
     return {
-        "n_min": mid,
+        "epsilon_measured": e,
+        "epsilon_measured_lo": lo,
+        "epsilon_measured_hi": hi,
+        "measured_note": note,
+        "measured_outcome": _outcome(e),
+        "n_trials": model.n_trials,
+    }
+
+
+def _no_narrower(e: float, lo: float, hi: float, measured: tuple[float, float, float]) -> tuple[float, float]:
+    """An extrapolated ε range widened so that, relative to its point, it is no narrower than the
+    measured one at the data's own size (each side): an answer about rows we do not have is never
+    stated more precisely than the answer about the rows we have."""
+    e1, lo1, hi1 = measured
+    if not (math.isfinite(e) and math.isfinite(e1) and e1 > 0):
+        return lo, hi
+    return min(lo, e * lo1 / e1), max(hi, e * hi1 / e1 if math.isfinite(hi1) else math.inf)
+
+
+def _single_point(s: pd.DataFrame, t: Target) -> dict:
+    """A method measured at its own accounted ε only (no curve to cross)."""
+    r = s.iloc[0]
+    col = metric_column(t.metric)
+    return {
+        "epsilon_measured": math.nan,
+        "measured_note": f"measured at its accounted ε = {display.epsilon(r['epsilon'])} only: "
+        f"{_METRIC_NAMES.get(t.metric, t.metric)} = {display.number(r[f'{col}_mean'])} "
+        f"({'meets' if t.met(r[f'{col}_mean']) else 'misses'} the target)",
+        "measured_outcome": "single",
+        "n_trials": int(r["n_trials"]),
+    }
+
+
+def _answer_n(model, why: str, mi: dict, t: Target, eps: float, n_data: int) -> dict:
+    """The fewest rows of one method at ``eps``, from its utility model."""
+    out = {"n_min": math.nan, "n_min_lo": math.nan, "n_min_hi": math.nan, "n_min_source": "measured"}
+    if mi["status"] == "none":
+        return {**out, "n_min_note": "no privacy claim", "n_min_outcome": "no answer"}
+    if model is None:
+        note = "measured at one ε only" if why == "single" else _not_modelled(why, mi, None)
+        return {**out, "n_min_note": note, "n_min_outcome": why}
+    ans = model.n_needed(eps, t.value)
+    if ans is None:
+        lo, hi = model.epsilons[0], model.epsilons[-1]
+        grid = f"{display.epsilon(lo)} to {display.epsilon(hi)}"
+        note = f"ε = {display.epsilon(eps)} is outside the measured grid ({grid})"
+        return {**out, "n_min_note": note, "n_min_outcome": "no answer"}
+    n, lo, hi = ans
+    if math.isinf(n):
+        note = f"not reached below {display.integer(LC_MAX_FACTOR * n_data)} rows (extrapolated)"
+    elif n <= model.ns[0]:
+        note = "met already at the smallest subsample"
+    elif n <= n_data:
+        note = "measured (interpolated between subsample sizes)"
+    else:
+        note = "extrapolated from the learning curve"
+    return {
+        "n_min": n,
         "n_min_lo": lo,
         "n_min_hi": hi,
         "n_min_source": "measured",
         "n_min_note": note,
-        "n_trials": min(p[4] for p in pts),
+        "n_min_outcome": _outcome(n),
+        "n_trials": model.n_trials,
     }
 
 
-def _extrapolated_summary(lc: pd.DataFrame, mi: dict, col: str, n_new: float, metric: str) -> pd.DataFrame:
-    """One method's curve against ε at ``n_new`` rows, extrapolated per ε from its learning curve."""
-    g = _method_curve(lc, mi)
-    rows = []
-    for e, ge in g.groupby("epsilon"):
-        ge = ge.sort_values("n_rows")
-        ns = ge["n_rows"].to_numpy(dtype=float)
-        row = {"epsilon": float(e), "n_trials": int(ge["n_trials"].min())}
-        mean = ge[f"{col}_mean"].to_numpy(dtype=float)
-        expo = fit_learning_curve(ns, mean)[2]
-        row[f"{col}_mean"] = m = extrapolate(ns, mean, n_new, metric)
-        ends = [extrapolate(ns, ge[f"{col}_{w}"].to_numpy(dtype=float), n_new, metric, expo) for w in ("lo", "hi")]
-        ends = [v for v in ends if math.isfinite(v)]
-        row[f"{col}_lo"] = min([m, *ends]) if math.isfinite(m) else math.nan
-        row[f"{col}_hi"] = max([m, *ends]) if math.isfinite(m) else math.nan
-        rows.append(row)
-    return pd.DataFrame(rows, columns=["epsilon", "n_trials", f"{col}_mean", f"{col}_lo", f"{col}_hi"])
+def _bound_n(adapter, state, mi: dict, t: Target, eps: float, spec) -> dict:
+    """The fewest rows at which the method's excess-risk bound meets ``t`` (other metrics: no bound)."""
+    if t.metric == "excess_risk" and mi["status"] != "none":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PrivacyLeakWarning)
+            nb, nnote = smallest_n(adapter, state, mi["method"], epsilon=eps, spec=spec, target=t)
+    else:
+        nb, nnote = math.nan, _no_bound_note(t.metric)
+    return {"n_bound": nb, "n_note": nnote, "n_bound_outcome": _outcome(nb)}
 
 
 def _bound_crossing_at_n(adapter, state, method: str, spec, target: Target, grid: np.ndarray, n: float):
@@ -862,57 +965,133 @@ def _bound_crossing_at_n(adapter, state, method: str, spec, target: Target, grid
     return float(grid[j]), f"bound at n = {display.integer(n)} (rounded up to a grid of {len(grid)} log-spaced ε)"
 
 
-#: statuses whose answers the headline may quote, best first
+#: statuses whose answers the headline may quote, best first (a refuted method is never the answer)
 _HEADLINE_STATUSES = ("certified", "claimed")
 
 
-def headline(answer: dict) -> str:
-    """One sentence with the answer: the best certified method's number and its 95% range.
+def status_words() -> dict[str, str]:
+    """Each method status of the registry in the audit table's words (:mod:`dp_core.audit.table`)."""
+    from .audit import table as audit_table
 
-    Certified methods are preferred (then methods claimed by their paper); an answer that needs an
-    extrapolation says so. Every number is formatted by :mod:`dp_core.display`, as in the table.
+    return {
+        "certified": audit_table.STATUS_CERTIFIED,
+        "claimed": audit_table.STATUS_CLAIMED,
+        "refuted": audit_table.STATUS_NOT_VALID,
+        "none": audit_table.STATUS_NONE,
+    }
+
+
+def ranked_clause(methods: list[dict], status: str) -> str:
+    """Which statuses the headline ranks: ``"Ranked among methods whose guarantee is X; 3 methods with
+    other statuses (Y: 1, Z: 2) are not ranked."``"""
+    words = status_words()
+    others: dict[str, int] = {}
+    for r in methods:
+        if r.get("status") != status:
+            w = words.get(r.get("status"), str(r.get("status")))
+            others[w] = others.get(w, 0) + 1
+    text = f"Ranked among methods whose guarantee is {words.get(status, status)}"
+    if not others:
+        return text + "."
+    n = sum(others.values())
+    parts = ", ".join(f"{w}: {display.integer(c)}" for w, c in others.items())
+    verb = "is" if n == 1 else "are"
+    return (
+        f"{text}; {display.integer(n)} method{'' if n == 1 else 's'} with other statuses ({parts}) {verb} not ranked."
+    )
+
+
+def headline(answer: dict) -> str:
+    """One sentence with the answer, then which statuses it ranks: the best method of the best status
+    that has an answer (proved guarantees first, then those claimed by their paper; refuted methods and
+    methods without a claim never), its number and 95% range.
+
+    An answer that needs an extrapolation says so. Every number is formatted by :mod:`dp_core.display`,
+    as in the table.
     """
     t = answer.get("target", {})
     if t.get("metric") in (None, "delta"):
         return ""
     what = _target_words(t)
     where = f"on {answer['dataset']}"
+    methods = answer["methods"]
     if answer.get("solve_for") == "n":
-        best = _best(answer["methods"], "n_min")
+        r, status = _best(methods, "n_min")
         eps_txt = display.epsilon(answer["epsilon_chosen"])
-        if best is None:
-            return f"No method reaches {what} {where} at ε = {eps_txt} with up to {_rows(LC_MAX_FACTOR * answer['n'])}."
-        r = best
+        if r is None:
+            return (
+                f"No method reaches {what} {where} at ε = {eps_txt} with up to {_rows(LC_MAX_FACTOR * answer['n'])}. "
+                + ranked_clause(methods, status)
+            )
         src = "from its bound" if r["n_min_source"] == "bound" else "measured"
         extra = " (extrapolated beyond the data)" if "extrapolated" in r.get("n_min_note", "") else ""
         return (
-            f"{_cap(what)} {where} at ε = {eps_txt} needs about {_rows(r['n_min'])} "
-            f"(95% range {_n(r['n_min_lo'])} to {_n(r['n_min_hi'])}; {src}{extra}) with {_method_words(r)}; "
-            f"the dataset has {_rows(answer['n'])}."
+            f"{_cap(what)} {where} at ε = {eps_txt} needs about {_rows(answer_number(r, 'n_min'))} "
+            f"(95% range {_n(answer_number(r, 'n_min_lo'))} to {_n(answer_number(r, 'n_min_hi'))}; {src}{extra}) with "
+            f"{_method_words(r)}; the dataset has {_rows(answer['n'])}. " + ranked_clause(methods, status)
         )
-    best = _best(answer["methods"], "epsilon_measured")
+    r, status = _best(methods, "epsilon_measured")
     rows_txt = ""
     if answer.get("rows_factor", 1.0) != 1.0:
         rows_txt = f" with {rows_factor_words(answer['rows_factor'])} ({_rows(answer['n_answer'])}, extrapolated)"
-    if best is None:
-        eb = _best(answer["methods"], "epsilon_bound")
+    if r is None:
+        eb, _ = _best(methods, "epsilon_bound")
         if eb is not None:
             return (
                 f"{_cap(what)} {where}{rows_txt}: not reached by any measured curve; the bound of "
-                f"{eb['label']} guarantees it from ε = {display.epsilon(eb['epsilon_bound'])}."
+                f"{eb['label']} guarantees it from ε = {display.epsilon(answer_number(eb, 'epsilon_bound'))}."
             )
         return f"{_cap(what)} {where}{rows_txt}: not reached on the ε grid by any method with a privacy claim."
-    r = best
     return (
-        f"The smallest ε for {what} {where}{rows_txt} is about {display.epsilon(r['epsilon_measured'])} "
-        f"(95% range {display.epsilon(r['epsilon_measured_lo'], inf=BEYOND_GRID)} to "
-        f"{display.epsilon(r['epsilon_measured_hi'], inf=BEYOND_GRID)}), with {_method_words(r)} "
-        f"({STATUS_WORDS.get(r['status'], r['status'])})."
+        f"The smallest ε for {what} {where}{rows_txt} is about {display.epsilon(answer_number(r, 'epsilon_measured'))} "
+        f"(95% range {display.epsilon(answer_number(r, 'epsilon_measured_lo'), inf=BEYOND_GRID)} to "
+        f"{display.epsilon(answer_number(r, 'epsilon_measured_hi'), inf=BEYOND_GRID)}), with {_method_words(r)} "
+        f"({status_words().get(r['status'], r['status'])}). " + ranked_clause(methods, status)
     )
 
 
-#: a guarantee's status in the headline
-STATUS_WORDS = {"certified": "certified", "claimed": "claimed by its paper, not certified"}
+#: the outcome field of each number of an answer (``None`` in the JSON: ``inf`` when "not reached" or an
+#: open end of a reached answer's range, ``nan`` otherwise)
+_OUTCOME_OF = {
+    "epsilon_measured": "measured_outcome",
+    "epsilon_measured_lo": "measured_outcome",
+    "epsilon_measured_hi": "measured_outcome",
+    "n_min": "n_min_outcome",
+    "n_min_lo": "n_min_outcome",
+    "n_min_hi": "n_min_outcome",
+    "epsilon_bound": "bound_outcome",
+    "n_bound": "n_bound_outcome",
+}
+
+
+def answer_number(r: dict, key: str) -> float:
+    """An answer's number as a float: ``None`` is ``inf`` where its outcome is (not) reached, else ``nan``.
+
+    >>> answer_number({"n_min": None, "n_min_outcome": "not reached"}, "n_min")
+    inf
+    """
+    v = r.get(key)
+    if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
+        return float(v)
+    if v is None and r.get(_OUTCOME_OF.get(key, ""), "") in ("reached", "not reached"):
+        return math.inf
+    return math.nan
+
+
+def question_title(answer: dict) -> str:
+    """The negotiation's question in a few words, naming the rows factor and the chosen ε where they
+    matter: ``"accuracy ≥ 0.9 with 2× the rows (1,138 rows)"``, ``"accuracy ≥ 0.9: fewest rows at ε = 1"``.
+
+    >>> question_title({"target": {"text": "accuracy ≥ 0.9"}, "rows_factor": 2.0, "n": 569, "solve_for": "epsilon"})
+    'accuracy ≥ 0.9 with 2× the rows (1,138 rows)'
+    """
+    text = answer["target"]["text"]
+    if answer.get("solve_for") == "n":
+        return f"{text}: fewest rows at ε = {display.epsilon(answer['epsilon_chosen'])}"
+    factor = float(answer.get("rows_factor", 1.0))
+    if factor != 1.0:
+        return f"{text} with {display.number(factor)}× the rows ({display.integer(factor * answer['n'])} rows)"
+    return text
 
 
 def rows_factor_words(factor: float) -> str:
@@ -955,74 +1134,73 @@ def _rows(v: float) -> str:
     return f"{display.integer(v)} rows"
 
 
-def _best(rows: list[dict], key: str) -> dict | None:
+def _best(rows: list[dict], key: str) -> tuple[dict | None, str]:
+    """The row with the smallest finite ``key`` among the first status of :data:`_HEADLINE_STATUSES` that has
+    one (a sampler that did not converge never counts), and that status (the first when none has one)."""
     for status in _HEADLINE_STATUSES:
         cands = [
             r
             for r in rows
             if r["status"] == status
             and r.get("sampler_status") != "not_converged"
-            and isinstance(r.get(key), float)
-            and math.isfinite(r[key])
+            and math.isfinite(answer_number(r, key))
         ]
         if cands:
-            return min(cands, key=lambda r: r[key])
-    return None
+            return min(cands, key=lambda r: answer_number(r, key)), status
+    return None, _HEADLINE_STATUSES[0]
 
 
 def answer_sentences(answer: dict) -> list[str]:
-    """One plain sentence per method: the smallest epsilon, its 95% range, and the bound's answer."""
-    out = []
+    """One plain sentence per method: the smallest epsilon (or n), its 95% range, and the bound's answer;
+    a method that could not be run says why, with no number."""
     if answer.get("solve_for") == "n":
-        eps_txt = display.epsilon(answer["epsilon_chosen"])
-        for r in answer["methods"]:
-            nm = r.get("n_min", math.nan)
-            if r.get("status") == "none":
-                continue
-            if isinstance(nm, float) and math.isfinite(nm):
-                src = "its bound" if r.get("n_min_source") == "bound" else "the measured learning curve"
-                txt = (
-                    f"{r['label']}: n ≈ {display.integer(nm)} rows at ε = {eps_txt} (95% range "
-                    f"{_n(r['n_min_lo'])} to {_n(r['n_min_hi'])}; from {src}, {r.get('n_min_note', '')})"
-                )
-            elif isinstance(nm, float) and math.isinf(nm):
-                txt = f"{r['label']}: {r.get('n_min_note', 'not reached')}"
-            else:
-                txt = f"{r['label']}: {r.get('n_min_note', 'no answer')}"
-            nb = r.get("n_bound", math.nan)
-            if r.get("n_min_source") != "bound" and isinstance(nb, float) and math.isfinite(nb):
-                txt += f"; the bound meets it from n = {display.integer(nb)} rows"
-            elif r.get("n_min_source") != "bound" and isinstance(nb, float) and math.isinf(nb):
-                txt += f"; the bound: {r['n_note']}"
-            out.append(txt + ".")
-        return out
-    for r in answer["methods"]:
-        e = r.get("epsilon_measured", math.nan)
-        if "epsilon_measured" not in r:
-            continue
-        if isinstance(e, float) and math.isfinite(e):
-            hi = r["epsilon_measured_hi"]
-            hi_txt = display.epsilon(hi, inf=BEYOND_GRID)
-            txt = (
-                f"{r['label']}: ε ≈ {display.epsilon(e)} (95% range "
-                f"{display.epsilon(r['epsilon_measured_lo'], inf=BEYOND_GRID)} to {hi_txt}; "
-                f"{display.integer(r['n_trials'])} trials)"
-            )
-            if r.get("measured_note", "").startswith("at or below"):
-                txt = f"{r['label']}: met already at the smallest ε tried ({display.epsilon(e)})"
-        elif isinstance(e, float) and math.isinf(e):
-            txt = f"{r['label']}: not reached on the grid"
-        else:
-            txt = f"{r['label']}: {r.get('measured_note', 'no measured curve')}"
-        if r.get("sampler_status") == "not_converged":
-            txt += " (not certified: the sampler did not converge, so these releases carry no privacy guarantee)"
-        eb = r.get("epsilon_bound", math.nan)
-        if isinstance(eb, float) and math.isfinite(eb):
-            txt += f"; the theoretical bound guarantees it from ε = {display.epsilon(eb)}"
-        elif isinstance(eb, float) and math.isinf(eb):
-            txt += "; the theoretical bound never guarantees it (ε ≤ 1000)"
-        out.append(txt + ".")
-    return out
+        return [_sentence_n(r, answer) for r in answer["methods"] if r.get("status") != "none"]
+    return [_sentence_eps(r) for r in answer["methods"] if "epsilon_measured" in r]
+
+
+def _sentence_n(r: dict, answer: dict) -> str:
+    eps_txt = display.epsilon(answer["epsilon_chosen"])
+    nm = answer_number(r, "n_min")
+    if math.isfinite(nm):
+        src = "its bound" if r.get("n_min_source") == "bound" else "the model of the measured utility"
+        txt = (
+            f"{r['label']}: n ≈ {display.integer(nm)} rows at ε = {eps_txt} (95% range "
+            f"{_n(answer_number(r, 'n_min_lo'))} to {_n(answer_number(r, 'n_min_hi'))}; "
+            f"from {src}, {r.get('n_min_note', '')})"
+        )
+    else:
+        txt = f"{r['label']}: {r.get('n_min_note', 'no answer')}"
+    nb = answer_number(r, "n_bound")
+    if r.get("n_min_source") != "bound" and math.isfinite(nb):
+        txt += f"; the bound meets it from n = {display.integer(nb)} rows"
+    elif r.get("n_min_source") != "bound" and math.isinf(nb):
+        txt += f"; the bound: {r['n_note']}"
+    return txt + "."
+
+
+def _sentence_eps(r: dict) -> str:
+    e = answer_number(r, "epsilon_measured")
+    if math.isfinite(e):
+        txt = (
+            f"{r['label']}: ε ≈ {display.epsilon(e)} (95% range "
+            f"{display.epsilon(answer_number(r, 'epsilon_measured_lo'), inf=BEYOND_GRID)} to "
+            f"{display.epsilon(answer_number(r, 'epsilon_measured_hi'), inf=BEYOND_GRID)}; "
+            f"{display.integer(r['n_trials'])} trials per point)"
+        )
+        if r.get("measured_note", "").startswith("at or below"):
+            txt = f"{r['label']}: met already at the smallest ε tried ({display.epsilon(e)})"
+    elif math.isinf(e):
+        txt = f"{r['label']}: not reached on the grid"
+    else:
+        txt = f"{r['label']}: {r.get('measured_note', 'no measured curve')}"
+    if r.get("sampler_status") == "not_converged":
+        txt += " (no guarantee: the sampler did not converge, so these releases carry no privacy guarantee)"
+    eb = answer_number(r, "epsilon_bound")
+    if math.isfinite(eb):
+        txt += f"; the theoretical bound guarantees it from ε = {display.epsilon(eb)}"
+    elif math.isinf(eb):
+        txt += "; the theoretical bound never guarantees it (ε ≤ 1000)"
+    return txt + "."
 
 
 def answer_table(answer: dict) -> pd.DataFrame:
@@ -1049,7 +1227,7 @@ def answer_table(answer: dict) -> pd.DataFrame:
         "bound_note",
         "mechanism",
     ]
-    df = pd.DataFrame(answer["methods"])
+    df = pd.DataFrame([{**r, **{k: answer_number(r, k) for k in _OUTCOME_OF if k in r}} for r in answer["methods"]])
     return df[[c for c in cols if c in df.columns]]
 
 

@@ -280,7 +280,7 @@ def render_html(
     config: ExplorerConfig, ds: Dataset, result: CompareResult, *, csv: str, negotiation: dict | None = None
 ) -> str:
     """The report as one HTML page (plotly.js inlined once; no external request)."""
-    from .negotiate import answer_sentences, answer_table_for_people
+    from .negotiate import answer_sentences, answer_table_for_people, question_title
 
     st = compare_settings(config)
     figs = [
@@ -291,7 +291,7 @@ def render_html(
         ),
     ]
     if negotiation is not None and negotiation.get("grid"):
-        figs.append((f"Negotiation: {negotiation['target']['text']}", negotiation_figure(result, negotiation)))
+        figs.append((f"Negotiation: {question_title(negotiation)}", negotiation_figure(result, negotiation)))
     fig_html = []
     for i, (title, fig) in enumerate(figs):
         div = fig.to_html(
@@ -327,6 +327,9 @@ def render_html(
         "ε grid": ", ".join(display.epsilon(e) for e in st["grid"]),
         "mechanisms": "all applicable" if st["mechanisms"] is None else ", ".join(st["mechanisms"]),
         "negotiation targets": ", ".join(st["targets"]) or "none",
+        "negotiation question": "fewest rows at the chosen ε" if st["solve_for"] == "n" else "smallest ε",
+        "rows factor": f"{display.number(st['rows_factor'])}× the rows "
+        f"({display.integer(st['rows_factor'] * ds.n)} rows)",
     }
     dsinfo = {
         "name": ds.name,
@@ -348,7 +351,8 @@ def render_html(
     neg_html = ""
     if negotiation is not None:
         neg_html = (
-            f"<h2>Negotiation: {html.escape(negotiation['target']['text'])}</h2>"
+            f"<h2>Negotiation: {html.escape(question_title(negotiation))}</h2>"
+            f"<p><b>{html.escape(negotiation.get('headline', ''))}</b></p>"
             f"<p>δ used: {display.delta(negotiation['delta_used'])}. "
             + " ".join(html.escape(n) for n in negotiation["notes"])
             + "</p><ul>"

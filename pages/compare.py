@@ -452,10 +452,11 @@ with tab_neg:
             st.success(f"**{answer['headline']}**", icon="🎯")
             if answer["rows_factor"] != 1.0:
                 st.caption(
-                    f"{rows_factor_words(answer['rows_factor']).capitalize()}: an extrapolation from learning "
-                    "curves measured on subsamples of this dataset, not a measurement."
+                    f"{rows_factor_words(answer['rows_factor']).capitalize()}: an extrapolation of one model of "
+                    "the utility measured on subsamples of this dataset, not a measurement; its 95% ranges are "
+                    "never narrower than the ones at the data's own size."
                 )
-        for line in answer_sentences(answer):
+        for line in answer_sentences(answer):  # a method that could not be run says why, with no number
             st.markdown(f"- {line}")
         widgets.table(answer_table_for_people(answer), key="compare_answer_table")
         show_grid = bool(answer.get("grid")) and answer["rows_factor"] == 1.0
@@ -504,7 +505,7 @@ with tab_neg:
             )
         for n in answer["notes"]:
             st.caption(n)
-        cli_extra = f" --solve-for n --epsilon {eps:g}" if solve == "n" else ""
+        cli_extra = f" --solve-for n --eps {eps:g}" if solve == "n" else ""
         if rows_factor != 1.0:
             cli_extra += f" --rows-factor {rows_factor:g}"
         st.caption(

@@ -16,6 +16,7 @@ from dp_core.compare import ADAPTERS, default_epsilons, make_spec, run_compare
 from dp_core.data import load_dataset, split_indices
 from dp_core.exceptions import PrivacyLeakWarning
 from dp_core.negotiate import (
+    answer_number,
     crossing,
     default_target_value,
     negotiate,
@@ -178,9 +179,9 @@ def test_smallest_epsilon_for_an_mae_target_is_where_the_curve_crosses_it(diabet
     assert ans["headline"].startswith(f"The smallest ε for test MAE ≤ {v:g} on diabetes is about")
     answered = 0
     for r in ans["methods"]:
-        assert "no bound" in r["bound_note"] and math.isnan(r["epsilon_bound"])
-        e = r.get("epsilon_measured", math.nan)
-        if not (isinstance(e, float) and math.isfinite(e)) or r["measured_note"] != "interpolated":
+        assert "no bound" in r["bound_note"] and r["epsilon_bound"] is None
+        e = answer_number(r, "epsilon_measured")
+        if not math.isfinite(e) or r["measured_note"] != "interpolated":
             continue
         g = result.summary[result.summary["method"] == r["method"]].sort_values("epsilon")
         at = np.interp(math.log(e), np.log(g["epsilon"]), g["mae_mean"])
@@ -196,7 +197,7 @@ def test_a_looser_mae_target_never_needs_more_budget_or_rows(diabetes, result):
     answers = [negotiate(diabetes, [f"mae={x}"], result=result, **common) for x in (0.9 * v, v, 1.2 * v)]
     for strict, loose in zip(answers, answers[1:]):
         for a, b in zip(strict["methods"], loose["methods"]):
-            ea, eb = a.get("epsilon_measured", math.nan), b.get("epsilon_measured", math.nan)
+            ea, eb = answer_number(a, "epsilon_measured"), answer_number(b, "epsilon_measured")
             if math.isfinite(eb) or math.isinf(ea):
                 assert not eb > ea, (a["method"], ea, eb)
     # smallest n at ε = 2: the same order, and each range holds its answer
@@ -209,11 +210,12 @@ def test_a_looser_mae_target_never_needs_more_budget_or_rows(diabetes, result):
         if a["status"] == "none":
             continue
         assert a["n_min_source"] == b["n_min_source"] == "measured" and "no bound" in a["n_note"]
-        if math.isnan(a["n_min"]):
+        na, nb = answer_number(a, "n_min"), answer_number(b, "n_min")
+        if math.isnan(na):
             continue
-        assert a["n_min_lo"] <= a["n_min"] <= a["n_min_hi"]
-        assert not b["n_min"] > a["n_min"], (a["method"], a["n_min"], b["n_min"])
-        found += math.isfinite(a["n_min"])
+        assert answer_number(a, "n_min_lo") <= na <= answer_number(a, "n_min_hi")
+        assert not nb > na, (a["method"], na, nb)
+        found += math.isfinite(na)
     assert found >= 1
     lc = ns[0]["learning_curve"]
     assert lc and all("mae_mean" in r for r in lc)
@@ -225,7 +227,7 @@ def test_twice_the_rows_for_an_mae_target(diabetes, result):
                     result=result, rows_factor=2.0)  # fmt: skip
     assert f"with twice the rows ({2 * diabetes.n:,} rows, extrapolated)" in ans["headline"]
     assert ans["n_answer"] == 2 * diabetes.n
-    assert any(math.isfinite(r.get("epsilon_measured", math.nan)) for r in ans["methods"])
+    assert any(math.isfinite(answer_number(r, "epsilon_measured")) for r in ans["methods"])
 
 
 def test_crossing_with_a_lower_is_better_curve():
@@ -244,16 +246,9 @@ def test_cli_negotiate_solve_for_n_with_an_mae_target_round_trips(capsys, diabet
     direct = negotiate(diabetes, ["mae=55"], solve_for="n", epsilon=2.0, mechanisms=FAST, n_trials=10)
     assert len(out["methods"]) == len(direct["methods"])
 
-    def back(v):  # the CLI writes infinities as "inf" and missing numbers as null
-        return math.nan if v is None else float(v) if v in ("inf", "-inf", "nan") else v
-
-    for got, want in zip(out["methods"], direct["methods"]):
-        for key in ("n_min", "n_min_lo", "n_min_hi", "n_min_source"):
-            assert key in got
-            if isinstance(want[key], float) and math.isnan(want[key]):
-                assert math.isnan(back(got[key]))
-            else:
-                assert back(got[key]) == want[key]
+    for got, want in zip(out["methods"], direct["methods"]):  # null (not "nan"/"inf") where there is no number
+        for key in ("n_min", "n_min_lo", "n_min_hi", "n_min_source", "n_min_outcome"):
+            assert key in got and got[key] == want[key]
     assert any(isinstance(m["n_min"], float) and math.isfinite(m["n_min"]) for m in out["methods"])
     assert out["headline"] == direct["headline"]
 

@@ -121,9 +121,16 @@ def test_report_reproduces_the_smallest_n_and_twice_the_rows():
 
     kw = {"mechanisms": ["output_perturbation"], "n_trials": 8, "seed": 7, "eps_min": 0.1, "eps_max": 10.0}
     ds = load_dataset("iris")
-    twice = build_report(CFG.replace(params={**CFG.params, "trows": 2.0})).negotiation
+    rep = build_report(CFG.replace(params={**CFG.params, "trows": 2.0}))
+    twice = rep.negotiation
     direct = negotiate(ds, ["accuracy=0.6"], n_points=4, rows_factor=2.0, **kw)
     assert twice["rows_factor"] == 2.0 and twice["headline"] == direct["headline"]
+    # the report's title and parameters name the rows factor (issue 23: a twice-the-rows answer was titled
+    # as if it were about the data we have)
+    assert f"<h2>Negotiation: accuracy ≥ 0.6 with 2× the rows ({2 * ds.n:,} rows)</h2>" in rep.html
+    assert f"<td>rows factor</td><td>2× the rows ({2 * ds.n:,} rows)</td>" in rep.html
+    same = build_report(CFG).html
+    assert "<h2>Negotiation: accuracy ≥ 0.6</h2>" in same and "<td>1× the rows (" in same
     n_ans = build_report(CFG.replace(params={**CFG.params, "tsolve": "n"})).negotiation
     assert n_ans["solve_for"] == "n" and all("n_min" in r for r in n_ans["methods"])
     with pytest.raises(ValueError, match="trows must be in"):

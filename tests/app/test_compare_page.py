@@ -244,7 +244,8 @@ def test_switching_the_metric_resets_the_target(app):
 
 
 def test_smallest_n_for_accuracy_headline_matches_table(app):
-    at = open_page(app, dataset="breast_cancer", cview="negotiate", tsolve="n", **FAST)
+    # accuracy 0.8: on this coarse 4-point grid and 10 trials, 0.9 is not reached at ε = 1 with any number of rows
+    at = open_page(app, dataset="breast_cancer", cview="negotiate", tsolve="n", tvalue=0.8, **FAST)
     assert not at.exception
     tab = [d.value for d in at.dataframe if "smallest n" in d.value.columns][0]
     head = _headline(at)
