@@ -8,7 +8,8 @@ import streamlit as st
 from dp_core import display, registry
 from dp_core import display as fmt
 from dp_core.audit import MECHANISMS, VERDICT_VIOLATION
-from ui import badges, cached, state, widgets
+from dp_core.text import escape_markdown
+from ui import cached, state, widgets
 from ui import cached_audit as ca
 from ui.constants import AUDIT_RUN_OPTIONS
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
@@ -361,8 +362,8 @@ with expert_section("How the bound was computed"):
             f"{fmt.number(r.fpr_high, sig=4)}) = {fmt.number(r.eps_lower, sig=4)}.\n"
         )
     st.markdown(
-        f"- **Statistic:** {badges.md_escape(report.statistic)}.\n"
-        f"- **Distinguishing event:** {badges.md_escape(r.event)}.\n"
+        f"- **Statistic:** {escape_markdown(report.statistic)}.\n"
+        f"- **Distinguishing event:** {escape_markdown(r.event)}.\n"
         f"- **Test** (chosen on the first {fmt.integer(r.n_select)} runs of each side): guess **{r.positive}** when "
         "the "
         f"statistic is {rel} {fmt.number(r.threshold, sig=4)}.\n"

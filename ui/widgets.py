@@ -12,6 +12,7 @@ import streamlit as st
 
 from dp_core import display
 from dp_core.data import DATASETS, Dataset
+from dp_core.text import escape_markdown
 
 from . import cached, state
 from .constants import EPS_OPTIONS, url_spec
@@ -295,7 +296,7 @@ def current_dataset() -> Dataset:
 
 def show_error(exc: BaseException, *, prefix: str = "") -> None:
     """Show a dp_core error as a message (never a traceback)."""
-    st.error(display.message(f"{prefix}{exc}"), icon="⚠️")
+    st.error(escape_markdown(display.message(f"{prefix}{exc}")), icon="⚠️")  # it may quote a file's contents
 
 
 def table(
@@ -414,8 +415,9 @@ def sidebar_controls() -> tuple[float, float, int, int]:
             seed, trials = seed_trials_controls(container=st)
     # the link's values for this page, also those of widgets in sections that are still closed
     caller = sys._getframe(1).f_globals.get("__file__") or ""
-    state.check_page_links(Path(caller).resolve().relative_to(_ROOT).as_posix() if caller else "")
-    state.show_url_problems()
+    page = Path(caller).resolve().relative_to(_ROOT).as_posix() if caller else ""
+    state.check_page_links(page)
+    state.show_url_problems(page)
     state.sync_url()
     return eps, delta, seed, trials
 
