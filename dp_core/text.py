@@ -7,22 +7,24 @@ environment variable can hold Markdown or HTML. Streamlit renders Markdown in ``
 visitor's browser fetches when the page opens. Every such text goes through :func:`escape_markdown`
 before it reaches one of those places; the HTML report uses :func:`escape_html`.
 
-How :func:`escape_markdown` neutralises Markdown (CommonMark section 2.4 "Backslash escapes": any ASCII
-punctuation character may be backslash-escaped and then renders as itself):
+How :func:`escape_markdown` neutralises Markdown (CommonMark section 2.4 "Backslash escapes": an ASCII
+punctuation character after a backslash renders as itself):
 
-* every ASCII punctuation character gets a backslash, which disarms links ``[x](u)``, images ``![x](u)``,
-  autolinks ``<http://…>``, reference links ``[x][1]`` / ``[1]: u``, emphasis, headings, lists, block
-  quotes, tables, code spans, raw HTML, entities, ``$…$`` math, ``:red[…]`` directives;
+* every ASCII punctuation character that can start or end Markdown syntax gets a backslash (all of them
+  but ``. , ; ? ' " / %``, which start nothing in running text), which disarms links ``[x](u)``, images
+  ``![x](u)``, autolinks ``<http://…>``, reference links ``[x][1]`` / ``[1]: u``, emphasis, headings, lists,
+  block quotes, tables, code spans, raw HTML, entities, ``$…$`` math and ``:red[…]`` directives; a ``.``
+  after the digits that open a line (an ordered list item) gets one too;
 * three constructs are recognised in the *rendered* text, after escapes are resolved, so a backslash does
   not stop them: GFM's literal autolinks (``http://…``, ``www.…``, ``name@host.org``) and Streamlit's
   ``:emoji:`` / ``:material/icon:`` shortcodes. An invisible WORD JOINER (U+2060) is put after every ``:``
-  and ``@`` and before every ``.``, which none of their patterns accepts there.
+  and ``@`` and between ``www`` and a following ``.``, where none of their patterns accepts it.
 
 :func:`unescape_markdown` undoes exactly that, so ``unescape_markdown(escape_markdown(t)) == t`` for every
 text ``t`` (a property test checks it).
 
 >>> print(escape_markdown("[x](http://h/p)").replace(JOINER, "<WJ>"))
-\[x\]\(http\:<WJ>\/\/h\/p\)
+\[x\]\(http\:<WJ>//h/p\)
 >>> unescape_markdown(escape_markdown("![x](http://h/p.png)"))
 '![x](http://h/p.png)'
 """
@@ -30,51 +32,52 @@ text ``t`` (a property test checks it).
 from __future__ import annotations
 
 import html
+import re
 import string
 from typing import Any
 
-__all__ = ["JOINER", "PUNCTUATION", "escape_html", "escape_markdown", "unescape_markdown"]
+__all__ = ["ESCAPED", "JOINER", "escape_html", "escape_markdown", "unescape_markdown"]
 
-#: ASCII punctuation: the characters CommonMark lets a backslash escape.
-PUNCTUATION = frozenset(string.punctuation)
+#: The ASCII punctuation :func:`escape_markdown` backslash-escapes: all but ``. , ; ? ' " / %``.
+ESCAPED = frozenset(string.punctuation) - frozenset(".,;?'\"/%")
+_PUNCTUATION = frozenset(string.punctuation)  # what a backslash may escape (CommonMark 2.4)
 #: U+2060 WORD JOINER: invisible, no line break, not a word or space character in any autolink pattern.
 JOINER = "\u2060"
 _JOIN_AFTER = frozenset(":@")  # "http://", "name@host", ":emoji:", ":material/icon:"
-_JOIN_BEFORE = frozenset(".")  # "www.host"
+_WWW = re.compile(f"(?i)(www{JOINER}*)\\.")  # "www.host": one more joiner before the dot
+_WWW_BACK = re.compile(f"(?i)(www{JOINER}*){JOINER}\\.")
+_LIST_ITEM = re.compile(r"(?m)^([ \t]*\d{1,9})\.")  # "1. item" at the start of a line
 
 
 def escape_markdown(text: Any) -> str:
     r"""``text`` (any object: its ``str``) as Markdown source that renders as exactly that text.
 
-    >>> print(escape_markdown("**bold** $x$"))
-    \*\*bold\*\* \$x\$
+    >>> print(escape_markdown("**bold** $x$ in data.csv"))
+    \*\*bold\*\* \$x\$ in data.csv
     """
     out = []
     for ch in str(text):
-        if ch in _JOIN_BEFORE:
-            out.append(JOINER)
-        if ch in PUNCTUATION:
+        if ch in ESCAPED:
             out.append("\\")
         out.append(ch)
         if ch in _JOIN_AFTER:
             out.append(JOINER)
-    return "".join(out)
+    escaped = _LIST_ITEM.sub(r"\1\\.", "".join(out))
+    return _WWW.sub(rf"\1{JOINER}.", escaped)
 
 
 def unescape_markdown(text: str) -> str:
     """The text :func:`escape_markdown` was given (its inverse).
 
-    >>> unescape_markdown(escape_markdown("a_b: c.d@e"))
-    'a_b: c.d@e'
+    >>> unescape_markdown(escape_markdown("a_b: c.d@e www.x 1. y"))
+    'a_b: c.d@e www.x 1. y'
     """
+    text = _WWW_BACK.sub(r"\1.", text)
     out = []
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
-        if ch == JOINER and text[i + 1 : i + 3] in {f"\\{c}" for c in _JOIN_BEFORE}:
-            i += 1  # the joiner put before an escaped "."
-            continue
-        if ch == "\\" and i + 1 < n and text[i + 1] in PUNCTUATION:
+        if ch == "\\" and i + 1 < n and text[i + 1] in _PUNCTUATION:
             ch = text[i + 1]
             i += 1
             if ch in _JOIN_AFTER and i + 1 < n and text[i + 1] == JOINER:
