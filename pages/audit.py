@@ -51,7 +51,8 @@ def apply_audit_row() -> dict | None:
         row = ca.audit_table_row(mech_key, mode_key_) if mech_key in MECHANISMS else None
         st.session_state["_audit_row"] = row
         if row is None:
-            st.warning(f"The link asks for the audit-table row {raw!r}, which the stored table does not have.")
+            shown = escape_markdown(raw if len(raw) <= 60 else f"{raw[:40]}…")
+            st.warning(f"The link asks for the audit-table row “{shown}”, which the stored table does not have.")
             return None
         m = MECHANISMS[mech_key]
         state.set_value("eps", float(row["epsilon"]))

@@ -16,6 +16,7 @@ from dp_core.mechanisms.l1_exponential.mcmc import APPROXIMATE_LABEL, MCMCSchedu
 from dp_core.mechanisms.l1_exponential.mechanism import L1ExponentialRegression
 from dp_core.mechanisms.l1_exponential.population import HeavyTailedModel
 from dp_core.mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONVENTIONS
+from dp_core.text import escape_markdown
 from ui import background, state, widgets
 from ui import cached_l1_exponential as cl
 from ui import cached_scope as scoped
@@ -226,7 +227,7 @@ with screen:
                 else " Features and target on their raw scale."
             )
             + (
-                f" '{ds.name}' is a {ds.task} dataset: its class labels are treated as numbers."
+                f" '{escape_markdown(ds.name)}' is a {ds.task} dataset: its class labels are treated as numbers."
                 if ds.task != "regression"
                 else ""
             )
@@ -364,7 +365,7 @@ with expert_section(
 with expert_section("Where the noise comes from: the output law and the residuals", key="l1_x_noise") as shown:
     if shown:
         for note in an.notes:
-            (st.warning if "leaks" in note else st.caption)(note)
+            (st.warning if "leaks" in note else st.caption)(escape_markdown(note))
         if an.density is not None:
             marks = {"LAD (non-private)": an.result.lad_w}
             if len(feats) == 1:

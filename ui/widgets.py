@@ -368,8 +368,8 @@ def dataset_badge(ds: Dataset) -> None:
     else:
         origin = "documented public bounds"
     st.caption(
-        f"Dataset: **{ds.name}** · {display.integer(ds.n)} rows × {display.integer(ds.d)} features · {ds.task} · "
-        f"{origin} · rows: {state.get('preprocess')}"
+        f"Dataset: **{escape_markdown(ds.name)}** · {display.integer(ds.n)} rows × {display.integer(ds.d)} features · "
+        f"{ds.task} · {origin} · rows: {state.get('preprocess')}"
     )
 
 
