@@ -7,18 +7,25 @@ environment variable can hold Markdown or HTML. Streamlit renders Markdown in ``
 visitor's browser fetches when the page opens. Every such text goes through :func:`escape_markdown`
 before it reaches one of those places; the HTML report uses :func:`escape_html`.
 
-How :func:`escape_markdown` neutralises Markdown (CommonMark section 2.4 "Backslash escapes": an ASCII
-punctuation character after a backslash renders as itself):
+How :func:`escape_markdown` neutralises Markdown (CommonMark 0.31 section 2.4 "Backslash escapes": an ASCII
+punctuation character after a backslash renders as itself, and starts or ends no syntax):
 
-* every ASCII punctuation character that can start or end Markdown syntax gets a backslash (all of them
-  but ``. , ; ? ' " / %``, which start nothing in running text), which disarms links ``[x](u)``, images
-  ``![x](u)``, autolinks ``<http://…>``, reference links ``[x][1]`` / ``[1]: u``, emphasis, headings, lists,
-  block quotes, tables, code spans, raw HTML, entities, ``$…$`` math and ``:red[…]`` directives; a ``.``
-  after the digits that open a line (an ordered list item) gets one too;
+* always escaped: ``\\ ` * [ ] ( ) < ! $ # | ~ { } ^ &``. That disarms links ``[x](u)``, images ``![x](u)``,
+  autolinks and raw HTML ``<…>``, reference links ``[x][1]`` / ``[1]: u``, footnotes, emphasis with ``*``,
+  code spans, ATX headings, tables, strikethrough, ``$…$`` math, ``:red[…]`` directives and entities;
+* escaped where they could start syntax, left alone where they cannot (so that ordinary messages keep
+  their words, ``data_set.csv`` or ``File rejected: gzip-compressed``):
+  ``_`` unless it stands between two letters or digits (intraword ``_`` opens no emphasis, section 6.2);
+  ``:`` and ``@`` unless followed by white space (a scheme ``http:``, a shortcode ``:smile:``, a directive
+  ``:red[`` or an e-mail ``a@host`` needs a character after them); ``- + = >`` and a list number's ``.`` or
+  ``)`` at the start of a line (list items, setext headings, thematic breaks, block quotes);
 * three constructs are recognised in the *rendered* text, after escapes are resolved, so a backslash does
   not stop them: GFM's literal autolinks (``http://…``, ``www.…``, ``name@host.org``) and Streamlit's
-  ``:emoji:`` / ``:material/icon:`` shortcodes. An invisible WORD JOINER (U+2060) is put after every ``:``
-  and ``@`` and between ``www`` and a following ``.``, where none of their patterns accepts it.
+  ``:emoji:`` / ``:material/icon:`` shortcodes. An invisible WORD JOINER (U+2060) follows every escaped
+  ``:`` and ``@`` and separates ``www`` from a following ``.``, where none of their patterns accepts it.
+
+The start and the end of the text count as a line start and as "no white space follows" (the text may be
+put anywhere in a sentence). ``. , ; ? ' " / % -`` and the rest start nothing in running text.
 
 :func:`unescape_markdown` undoes exactly that, so ``unescape_markdown(escape_markdown(t)) == t`` for every
 text ``t`` (a property test checks it).
@@ -36,34 +43,56 @@ import re
 import string
 from typing import Any
 
-__all__ = ["ESCAPED", "JOINER", "escape_html", "escape_markdown", "unescape_markdown"]
+__all__ = ["ALWAYS", "JOINER", "escape_html", "escape_markdown", "unescape_markdown"]
 
-#: The ASCII punctuation :func:`escape_markdown` backslash-escapes: all but ``. , ; ? ' " / %``.
-ESCAPED = frozenset(string.punctuation) - frozenset(".,;?'\"/%")
+#: ASCII punctuation escaped wherever it stands.
+ALWAYS = frozenset("\\`*[]()<!$#|~{}^&")
 _PUNCTUATION = frozenset(string.punctuation)  # what a backslash may escape (CommonMark 2.4)
 #: U+2060 WORD JOINER: invisible, no line break, not a word or space character in any autolink pattern.
 JOINER = "\u2060"
 _JOIN_AFTER = frozenset(":@")  # "http://", "name@host", ":emoji:", ":material/icon:"
+_LINE_START = frozenset("-+=>")  # list items, setext headings and thematic breaks, block quotes
 _WWW = re.compile(f"(?i)(www{JOINER}*)\\.")  # "www.host": one more joiner before the dot
 _WWW_BACK = re.compile(f"(?i)(www{JOINER}*){JOINER}\\.")
-_LIST_ITEM = re.compile(r"(?m)^([ \t]*\d{1,9})\.")  # "1. item" at the start of a line
+_LIST_NUMBER = re.compile(r"[ \t]*\d{1,9}[.)]")  # "1. item", "2) item"
+
+
+def _needs_escape(text: str, i: int, line_start: bool) -> bool:
+    """Whether the punctuation character ``text[i]`` could start or end Markdown syntax where it stands."""
+    ch = text[i]
+    if ch in ALWAYS:
+        return True
+    after = text[i + 1] if i + 1 < len(text) else ""
+    if ch in _JOIN_AFTER:
+        return not after.isspace()  # also at the end of the text: "" is not white space
+    if ch == "_":
+        before = text[i - 1] if i > 0 else ""
+        return not (before.isalnum() and after.isalnum())
+    return line_start and ch in _LINE_START
 
 
 def escape_markdown(text: Any) -> str:
     r"""``text`` (any object: its ``str``) as Markdown source that renders as exactly that text.
 
-    >>> print(escape_markdown("**bold** $x$ in data.csv"))
-    \*\*bold\*\* \$x\$ in data.csv
+    >>> print(escape_markdown("**bold** $x$ in data_set.csv: ok"))
+    \*\*bold\*\* \$x\$ in data_set.csv: ok
     """
+    text = str(text)
     out = []
-    for ch in str(text):
-        if ch in ESCAPED:
+    line_start, number_end = True, -1  # only blanks so far on this line; where its list number ends
+    for i, ch in enumerate(text):
+        if line_start and not ch.isspace():
+            found = _LIST_NUMBER.match(text, i)
+            number_end = found.end() - 1 if found else -1
+        if ch in _PUNCTUATION and (_needs_escape(text, i, line_start) or i == number_end):
             out.append("\\")
-        out.append(ch)
-        if ch in _JOIN_AFTER:
-            out.append(JOINER)
-    escaped = _LIST_ITEM.sub(r"\1\\.", "".join(out))
-    return _WWW.sub(rf"\1{JOINER}.", escaped)
+            out.append(ch)
+            if ch in _JOIN_AFTER:
+                out.append(JOINER)
+        else:
+            out.append(ch)
+        line_start = ch in "\n\r" or (line_start and ch in " \t")
+    return _WWW.sub(rf"\1{JOINER}.", "".join(out))
 
 
 def unescape_markdown(text: str) -> str:

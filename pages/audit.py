@@ -182,8 +182,8 @@ if pair in mech.needs_data:
     ds = widgets.current_dataset()
     if mech_name == "large-margin-gaussian" and not ds.is_classification:
         st.info(
-            f"The large-margin classifier needs classification data; **{ds.name}** is a {ds.task} dataset, so "
-            f"the demo dataset **{mech.default_dataset}** is used here.",
+            f"The large-margin classifier needs classification data; **{escape_markdown(ds.name)}** is a {ds.task} "
+            f"dataset, so the demo dataset **{mech.default_dataset}** is used here.",
             icon="ℹ️",
         )
         ds = cached.load_demo(mech.default_dataset)
@@ -209,7 +209,7 @@ if mech_name == "label-dp-bags" and ds is not None and {"k", "m"} <= set(options
         st.warning(
             f"The bags do not fit these data: m = {fmt.integer(options['m'])} bags of k = "
             f"{fmt.integer(options['k'])} rows need {fmt.integer(int(options['k']) * int(options['m']))} rows, "
-            f"and **{ds.name}** has {fmt.integer(n_train)} training rows. {hint.message}",
+            f"and **{escape_markdown(ds.name)}** has {fmt.integer(n_train)} training rows. {hint.message}",
             icon="🧺",
         )
         if hint.k > 0:

@@ -158,7 +158,8 @@ def _first_results(job) -> None:
         return
     part = cc.combined(job.finished(), sweep_keys)
     if part is None or part.summary.empty:
-        st.caption(f"Running {len(sweep_keys)} mechanisms on {ds.name}; the first results appear here.")
+        name = escape_markdown(ds.name)
+        st.caption(f"Running {len(sweep_keys)} mechanisms on {name}; the first results appear here.")
         return
     names = ", ".join(ADAPTERS[k].title for k in sweep_keys if k in part.states)
     st.caption(f"First results ({len(part.states)} of {len(sweep_keys)} mechanisms: {names}); the rest follow.")
@@ -372,7 +373,7 @@ with tab_neg:
     tvalue = state.widget(
         "tvalue",
         control="number",
-        label="Value" if tmetric != "mae" else f"Value ({display.header(ds.target_name)} units)",
+        label="Value" if tmetric != "mae" else f"Value ({escape_markdown(display.header(ds.target_name))} units)",
         default=tvalue_default,
         step=0.01 if tmetric != "mae" else max(0.01, 10.0 ** (math.floor(math.log10(max(tvalue_default, 1e-9))) - 1)),
         format_func="%.4g",

@@ -308,3 +308,19 @@ MARKDOWN_PAYLOADS = (
 def markdown_payloads(host: str) -> tuple[str, ...]:
     """:data:`MARKDOWN_PAYLOADS` pointing at ``host`` (``"127.0.0.1:PORT"``)."""
     return tuple(p.format(host=host) for p in MARKDOWN_PAYLOADS)
+
+
+def payload_csv(host: str, n: int = 200) -> bytes:
+    """A CSV file whose column headers, category cells and class labels are payloads pointing at ``host``
+    (three numeric features, one text feature, a binary text target: usable on every page)."""
+    import csv
+
+    p = markdown_payloads(host)
+    buf = io.StringIO()
+    writer = csv.writer(buf)
+    writer.writerow([p[0], p[1], p[12], p[2], p[3]])
+    for i in range(n):
+        x1, x2, x3 = (i % 17) / 17, (i % 7) / 7, (i % 5) / 5
+        category, label = (p[4], p[13], p[18])[i % 3], (p[5], p[21])[x1 + x2 > 0.9]
+        writer.writerow([f"{x1:.4f}", f"{x2:.4f}", f"{x3:.4f}", category, label])
+    return buf.getvalue().encode()

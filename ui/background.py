@@ -662,7 +662,9 @@ def live_section(name: str, render: Callable[[Any], None], *, every: float = 1.0
         if j.cancelled:
             st.warning(error_message(JobCancelled()), icon="✖")
         elif exc is not None:
-            st.error(error_message(exc), icon="⚠️")
+            from dp_core.text import escape_markdown  # the message may quote an uploaded file's names
+
+            st.error(escape_markdown(error_message(exc)), icon="⚠️")
         render(j)
 
     st.fragment(body, run_every=every if running else None)()

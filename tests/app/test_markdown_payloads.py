@@ -11,15 +11,13 @@ them. The real browser with a canary server is ``tests/browser/test_markdown_can
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 from itertools import cycle
 from pathlib import Path
 
 import pytest
-from _hostile import markdown_payloads
+from _hostile import markdown_payloads, payload_csv
 from streamlit.testing.v1 import AppTest
 
 from ui.constants import url_spec
@@ -113,20 +111,6 @@ def test_a_shared_payload_in_a_message_reads_as_the_link_gave_it():
 
 
 # ------------------------------------------------------------------ an uploaded file
-def payload_csv(n: int = 200) -> bytes:
-    """A file whose headers, category cells and class labels are payloads (features stay numeric)."""
-    headers = [PAYLOADS[0], PAYLOADS[1], PAYLOADS[12], PAYLOADS[2], PAYLOADS[3]]
-    categories = [PAYLOADS[4], PAYLOADS[13], PAYLOADS[18]]
-    labels = [PAYLOADS[5], PAYLOADS[21]]
-    buf = io.StringIO()
-    writer = csv.writer(buf)
-    writer.writerow(headers)
-    for i in range(n):
-        x1, x2, x3 = (i % 17) / 17, (i % 7) / 7, (i % 5) / 5
-        writer.writerow([f"{x1:.4f}", f"{x2:.4f}", f"{x3:.4f}", categories[i % 3], labels[int(x1 + x2 > 0.9)]])
-    return buf.getvalue().encode()
-
-
 FILE_NAME = "[report](http://127.0.0.1:9/file).csv"
 
 
@@ -137,7 +121,7 @@ def uploaded() -> AppTest:
         at.query_params[key] = value
     at.run()
     at.radio(key="w_source").set_value("upload").run()
-    at.file_uploader(key="csv").set_value((FILE_NAME, payload_csv(), "text/csv")).run()
+    at.file_uploader(key="csv").set_value((FILE_NAME, payload_csv(HOST), "text/csv")).run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state["upload_dataset"] is not None, [e.value for e in at.error]
     return at
