@@ -436,11 +436,15 @@ def sync_url(extra: dict[str, Any] | None = None) -> None:
             text = f"{value:.6g}" if isinstance(value, float) else str(value)
         if st.query_params.get_all(name) != [text]:
             st.query_params[name] = text
-    _sync_source_marker()
+    sync_source_marker()
 
 
-def _sync_source_marker() -> None:
-    """``source=upload`` in the URL while an uploaded file is in use (a link copied then says so when opened)."""
+def sync_source_marker() -> None:
+    """``source=upload`` in the URL while an uploaded file is in use (a link copied then says so when opened).
+
+    Called by :func:`sync_url` and again where a page takes its dataset (an upload is accepted further down
+    the Home page than the sidebar that syncs the URL).
+    """
     uploading = st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None
     if uploading and st.query_params.get_all(SOURCE_KEY) != ["upload"]:
         st.query_params[SOURCE_KEY] = "upload"

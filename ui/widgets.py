@@ -273,6 +273,7 @@ def current_dataset() -> Dataset:
     from dp_core.preprocessing import format_bounds
 
     _link_bounds()
+    state.sync_source_marker()  # a link copied from now on says it was made on an upload
     if st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None:
         raw = st.session_state["upload_dataset"]
         _take_link_bounds(raw)

@@ -20,7 +20,6 @@ import pytest
 from _hostile import markdown_payloads, payload_csv
 from streamlit.testing.v1 import AppTest
 
-from ui.constants import url_spec
 from ui.pages import DEFAULT_PAGE, PAGES
 from ui.state import WEAKER_OK
 
@@ -138,5 +137,8 @@ def test_an_uploaded_files_payloads_stay_text_on_every_page(uploaded, path):
     uploaded.switch_page(path).run()
     assert not uploaded.exception, [e.value for e in uploaded.exception]
     assert leaks(uploaded) == []
-    url_spec("dataset")  # the upload is this session's dataset on every page
     assert uploaded.session_state["p_source"] == "upload"
+    assert uploaded.query_params.get("source") in ("upload", ["upload"])  # the address bar says it, too
+    if path == "pages/compare.py":  # the share link: the marker, never the file or its name
+        links = [c.value for c in uploaded.code if "?" in c.value and "eps=" in c.value]
+        assert links and all("source=upload" in c and "report" not in c and "127.0.0.1" not in c for c in links)
