@@ -318,7 +318,7 @@ def payload_csv(host: str, n: int = 200) -> bytes:
     p = markdown_payloads(host)
     buf = io.StringIO()
     writer = csv.writer(buf)
-    writer.writerow([p[0], p[1], p[12], p[2], p[3]])
+    writer.writerow([p[12], p[0], p[1], p[2], p[3]])  # the first two features are plotted (l1 page)
     for i in range(n):
         x1, x2, x3 = (i % 17) / 17, (i % 7) / 7, (i % 5) / 5
         category, label = (p[4], p[13], p[18])[i % 3], (p[5], p[21])[x1 + x2 > 0.9]
