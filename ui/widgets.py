@@ -250,8 +250,8 @@ def _take_link_bounds(raw: Dataset) -> None:
     except (TypeError, ValueError) as exc:
         st.session_state[BOUNDS_MESSAGE] = (
             "warning",
-            f"The link's declared public bounds do not fit this file ({exc}). Bounds computed from the data are "
-            "used until you declare public ones.",
+            f"The link's declared public bounds do not fit this file ({escape_markdown(exc)}). Bounds computed "
+            "from the data are used until you declare public ones.",
         )
     else:
         st.session_state[BOUNDS_MESSAGE] = ("info", "The link's declared public bounds apply to this file.")
