@@ -10,15 +10,19 @@ before it reaches one of those places; the HTML report uses :func:`escape_html`.
 How :func:`escape_markdown` neutralises Markdown (CommonMark 0.31 section 2.4 "Backslash escapes": an ASCII
 punctuation character after a backslash renders as itself, and starts or ends no syntax):
 
-* always escaped: ``\\ ` * [ ] ( ) < ! $ # | ~ { } ^ &``. That disarms links ``[x](u)``, images ``![x](u)``,
-  autolinks and raw HTML ``<…>``, reference links ``[x][1]`` / ``[1]: u``, footnotes, emphasis with ``*``,
-  code spans, ATX headings, tables, strikethrough, ``$…$`` math, ``:red[…]`` directives and entities;
+* always escaped: ``\\ ` * [ ] < ! $ # | ~ { } ^ &``. That disarms link texts and images ``[x]``,
+  ``![x]``, autolinks and raw HTML ``<…>``, reference links ``[x][1]`` / ``[1]: u``, footnotes, emphasis
+  with ``*``, code spans, ATX headings, tables, strikethrough, ``$…$`` math and entities;
 * escaped where they could start syntax, left alone where they cannot (so that ordinary messages keep
-  their words, ``data_set.csv`` or ``File rejected: gzip-compressed``):
+  their words: ``data_set.csv``, ``upload:alpha.csv``, ``File rejected: gzip-compressed (.gz)``):
+  ``(`` at the start of the text (right after a ``]`` of the surrounding Markdown it would open a link
+  destination; inside the text every ``]`` is escaped, so no other ``(`` can);
   ``_`` unless it stands between two letters or digits (intraword ``_`` opens no emphasis, section 6.2);
-  ``:`` and ``@`` unless followed by white space (a scheme ``http:``, a shortcode ``:smile:``, a directive
-  ``:red[`` or an e-mail ``a@host`` needs a character after them); ``- + = >`` and a list number's ``.`` or
-  ``)`` at the start of a line (list items, setext headings, thematic breaks, block quotes);
+  ``@`` unless white space follows (an e-mail autolink needs a domain after it);
+  ``:`` unless white space follows or a word that ends in neither ``:``, ``/``, ``[`` nor ``{`` (a scheme
+  ``http://``, a shortcode ``:smile:`` or ``:material/icon:`` and a directive ``:red[…]`` all need one
+  of those); ``- + = >`` at the start of a line (list items, setext headings, thematic breaks, block
+  quotes) and the ``.`` or ``)`` after a number that opens a line (an ordered list item);
 * three constructs are recognised in the *rendered* text, after escapes are resolved, so a backslash does
   not stop them: GFM's literal autolinks (``http://…``, ``www.…``, ``name@host.org``) and Streamlit's
   ``:emoji:`` / ``:material/icon:`` shortcodes. An invisible WORD JOINER (U+2060) follows every escaped
@@ -31,7 +35,7 @@ put anywhere in a sentence). ``. , ; ? ' " / % -`` and the rest start nothing in
 text ``t`` (a property test checks it).
 
 >>> print(escape_markdown("[x](http://h/p)").replace(JOINER, "<WJ>"))
-\[x\]\(http\:<WJ>//h/p\)
+\[x\](http\:<WJ>//h/p)
 >>> unescape_markdown(escape_markdown("![x](http://h/p.png)"))
 '![x](http://h/p.png)'
 """
@@ -46,7 +50,7 @@ from typing import Any
 __all__ = ["ALWAYS", "JOINER", "escape_html", "escape_markdown", "unescape_markdown"]
 
 #: ASCII punctuation escaped wherever it stands.
-ALWAYS = frozenset("\\`*[]()<!$#|~{}^&")
+ALWAYS = frozenset("\\`*[]<!$#|~{}^&")
 _PUNCTUATION = frozenset(string.punctuation)  # what a backslash may escape (CommonMark 2.4)
 #: U+2060 WORD JOINER: invisible, no line break, not a word or space character in any autolink pattern.
 JOINER = "\u2060"
@@ -55,6 +59,7 @@ _LINE_START = frozenset("-+=>")  # list items, setext headings and thematic brea
 _WWW = re.compile(f"(?i)(www{JOINER}*)\\.")  # "www.host": one more joiner before the dot
 _WWW_BACK = re.compile(f"(?i)(www{JOINER}*){JOINER}\\.")
 _LIST_NUMBER = re.compile(r"[ \t]*\d{1,9}[.)]")  # "1. item", "2) item"
+_WORD = re.compile(r"[A-Za-z0-9_+-]+")  # what a shortcode or a directive name is made of
 
 
 def _needs_escape(text: str, i: int, line_start: bool) -> bool:
@@ -63,8 +68,14 @@ def _needs_escape(text: str, i: int, line_start: bool) -> bool:
     if ch in ALWAYS:
         return True
     after = text[i + 1] if i + 1 < len(text) else ""
-    if ch in _JOIN_AFTER:
+    if ch == "(":
+        return i == 0
+    if ch == "@":
         return not after.isspace()  # also at the end of the text: "" is not white space
+    if ch == ":":
+        word = _WORD.match(text, i + 1)
+        end = text[word.end() : word.end() + 1] if word else ""
+        return not (after.isspace() or (word and end and end not in ":/[{"))
     if ch == "_":
         before = text[i - 1] if i > 0 else ""
         return not (before.isalnum() and after.isalnum())
@@ -74,8 +85,8 @@ def _needs_escape(text: str, i: int, line_start: bool) -> bool:
 def escape_markdown(text: Any) -> str:
     r"""``text`` (any object: its ``str``) as Markdown source that renders as exactly that text.
 
-    >>> print(escape_markdown("**bold** $x$ in data_set.csv: ok"))
-    \*\*bold\*\* \$x\$ in data_set.csv: ok
+    >>> print(escape_markdown("**bold** $x$ in data_set.csv: ok (upload:a.csv)"))
+    \*\*bold\*\* \$x\$ in data_set.csv: ok (upload:a.csv)
     """
     text = str(text)
     out = []

@@ -20,14 +20,26 @@ import pytest
 from _hostile import markdown_payloads, payload_csv
 from streamlit.testing.v1 import AppTest
 
+from dp_core.text import escape_markdown
 from ui.pages import DEFAULT_PAGE, PAGES
 from ui.state import WEAKER_OK
 
 APP = "../../app.py"
 HOST = "127.0.0.1:9"
 PAYLOADS = markdown_payloads(HOST)
-#: Raw (unescaped) forms that only a payload can put into a Markdown source.
-RAW = (HOST, "javascript:", "data:text")
+#: Markdown that would make a link, an image, raw HTML or a LaTeX link out of a payload: unescaped syntax in
+#: the source (a backslash before the character disarms it) ...
+SOURCE_ATTACKS = (
+    re.compile(r"(?<!\\)\]\(\s*<?\s*(?:https?:|javascript:|data:|//)", re.I),  # [x](u), ![x](u)
+    re.compile(r"(?<!\\)\]\s*:\s*<?\s*(?:https?:|javascript:|data:)", re.I),  # [1]: u
+    re.compile(r"(?<!\\)<\s*(?:https?:|mailto:|a\b|img\b|script\b|iframe\b|svg\b|style\b)", re.I),  # autolink, HTML
+    re.compile(r"(?<!\\)\$+[^$]*?(?<!\\)\\(?:href|url|includegraphics)"),  # $\href{u}{x}$
+)
+#: ... and the autolinks GFM and Streamlit find in the rendered text (escapes resolved, as in test_text.py).
+RENDERED_ATTACKS = (
+    re.compile(r"(?:https?://|www\.)[-.\w]", re.I | re.A),
+    re.compile(r"[-.\w+]+@[-\w]+(?:\.[-\w]+)+", re.A),
+)
 PAGE_PATHS = [p[0] for p in PAGES]
 #: Fields of element protos that Streamlit renders as Markdown, and element types whose field is plain text.
 MARKDOWN_FIELDS = {"body", "label", "help", "placeholder", "options", "captions"}
@@ -64,14 +76,33 @@ def markdown_sources(at: AppTest) -> list[tuple[str, str, str]]:
     return out
 
 
+def _rendered(source: str) -> str:
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", source)
+
+
 def leaks(at: AppTest) -> list[str]:
-    """Payload text that reached a Markdown source unescaped, or an anchor to the payloads' host in a chart."""
-    found = [f"{t}.{f}: {s[:160]!r}" for t, f, s in markdown_sources(at) if any(r in s for r in RAW)]
+    """Payload text that reached a Markdown source as syntax, or an anchor in a chart's text."""
+    found = [
+        f"{t}.{f}: {s[:160]!r}"
+        for t, f, s in markdown_sources(at)
+        if any(p.search(s) for p in SOURCE_ATTACKS) or any(p.search(_rendered(s)) for p in RENDERED_ATTACKS)
+    ]
     for chart in at.get("plotly_chart"):
         spec = json.loads(chart.proto.spec)
         texts = re.findall(r'"((?:[^"\\]|\\.)*)"', json.dumps({k: v for k, v in spec.items() if k != "config"}))
         found += [f"plotly: {t[:160]!r}" for t in texts if PLOTLY_ANCHOR.search(json.loads(f'"{t}"'))]
     return found
+
+
+def _attack(source: str) -> bool:
+    return any(p.search(source) for p in SOURCE_ATTACKS) or any(p.search(_rendered(source)) for p in RENDERED_ATTACKS)
+
+
+def test_the_check_sees_raw_payloads_and_passes_escaped_ones():
+    raw = [p for p in PAYLOADS if _attack(p)]
+    assert len(raw) >= 25  # the links, images, autolinks, references, HTML and LaTeX of the corpus
+    assert not [p for p in PAYLOADS if _attack(escape_markdown(p))]
+    assert not _attack("Audit table: **proved** [reopen ↗](audit?mechanism=gaussian)")  # the app's own links
 
 
 def page_keys(path: str) -> list[str]:
@@ -128,7 +159,7 @@ def uploaded() -> AppTest:
 
 def test_the_upload_is_accepted_and_its_name_shown_escaped(uploaded):
     names = [s.value for s in uploaded.success if "Using" in s.value]
-    assert len(names) == 1 and "\\[report\\]\\(http\\:\u2060//127.0.0.1\\:\u20609/file\\).csv" in names[0]
+    assert len(names) == 1 and "\\[report\\](http\\:\u2060//127.0.0.1\\:\u20609/file).csv" in names[0]
     assert leaks(uploaded) == []
 
 
