@@ -93,6 +93,7 @@ UNHASHED = (
     "figures.py",
     "glossary.py",
     "report.py",
+    "text.py",
     "tour.py",
     "compare/figures.py",
 )

@@ -8,7 +8,8 @@ import streamlit as st
 from dp_core import display, registry
 from dp_core import display as fmt
 from dp_core.audit import MECHANISMS, VERDICT_VIOLATION
-from ui import badges, cached, state, widgets
+from dp_core.text import escape_markdown
+from ui import cached, state, widgets
 from ui import cached_audit as ca
 from ui.constants import AUDIT_RUN_OPTIONS
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
@@ -50,7 +51,8 @@ def apply_audit_row() -> dict | None:
         row = ca.audit_table_row(mech_key, mode_key_) if mech_key in MECHANISMS else None
         st.session_state["_audit_row"] = row
         if row is None:
-            st.warning(f"The link asks for the audit-table row {raw!r}, which the stored table does not have.")
+            shown = escape_markdown(raw if len(raw) <= 60 else f"{raw[:40]}…")
+            st.warning(f"The link asks for the audit-table row “{shown}”, which the stored table does not have.")
             return None
         m = MECHANISMS[mech_key]
         state.set_value("eps", float(row["epsilon"]))
@@ -180,8 +182,8 @@ if pair in mech.needs_data:
     ds = widgets.current_dataset()
     if mech_name == "large-margin-gaussian" and not ds.is_classification:
         st.info(
-            f"The large-margin classifier needs classification data; **{ds.name}** is a {ds.task} dataset, so "
-            f"the demo dataset **{mech.default_dataset}** is used here.",
+            f"The large-margin classifier needs classification data; **{escape_markdown(ds.name)}** is a {ds.task} "
+            f"dataset, so the demo dataset **{mech.default_dataset}** is used here.",
             icon="ℹ️",
         )
         ds = cached.load_demo(mech.default_dataset)
@@ -207,7 +209,7 @@ if mech_name == "label-dp-bags" and ds is not None and {"k", "m"} <= set(options
         st.warning(
             f"The bags do not fit these data: m = {fmt.integer(options['m'])} bags of k = "
             f"{fmt.integer(options['k'])} rows need {fmt.integer(int(options['k']) * int(options['m']))} rows, "
-            f"and **{ds.name}** has {fmt.integer(n_train)} training rows. {hint.message}",
+            f"and **{escape_markdown(ds.name)}** has {fmt.integer(n_train)} training rows. {hint.message}",
             icon="🧺",
         )
         if hint.k > 0:
@@ -361,8 +363,8 @@ with expert_section("How the bound was computed"):
             f"{fmt.number(r.fpr_high, sig=4)}) = {fmt.number(r.eps_lower, sig=4)}.\n"
         )
     st.markdown(
-        f"- **Statistic:** {badges.md_escape(report.statistic)}.\n"
-        f"- **Distinguishing event:** {badges.md_escape(r.event)}.\n"
+        f"- **Statistic:** {escape_markdown(report.statistic)}.\n"
+        f"- **Distinguishing event:** {escape_markdown(r.event)}.\n"
         f"- **Test** (chosen on the first {fmt.integer(r.n_select)} runs of each side): guess **{r.positive}** when "
         "the "
         f"statistic is {rel} {fmt.number(r.threshold, sig=4)}.\n"

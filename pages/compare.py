@@ -14,6 +14,7 @@ from dp_core.compare.figures import METRIC_TITLES, compare_figure
 from dp_core.compare.registry import STATUS_LABELS, adapter_key
 from dp_core.negotiate import answer_sentences, answer_table_for_people, default_target_value, rows_factor_words
 from dp_core.report import COMPARE_PAGE, targets_from_params
+from dp_core.text import escape_markdown
 from ui import background, badges, share, state, widgets
 from ui import cached_compare as cc
 from ui import cached_scope as scoped
@@ -157,7 +158,8 @@ def _first_results(job) -> None:
         return
     part = cc.combined(job.finished(), sweep_keys)
     if part is None or part.summary.empty:
-        st.caption(f"Running {len(sweep_keys)} mechanisms on {ds.name}; the first results appear here.")
+        name = escape_markdown(ds.name)
+        st.caption(f"Running {len(sweep_keys)} mechanisms on {name}; the first results appear here.")
         return
     names = ", ".join(ADAPTERS[k].title for k in sweep_keys if k in part.states)
     st.caption(f"First results ({len(part.states)} of {len(sweep_keys)} mechanisms: {names}); the rest follow.")
@@ -178,7 +180,7 @@ if result.summary.empty or "method" not in result.summary.columns:
         icon="⚠️",
     )
     for key, why in result.skipped.items():
-        st.warning(f"{ADAPTERS[key].title} could not be run: {why}")
+        st.warning(f"{ADAPTERS[key].title} could not be run: {escape_markdown(why)}")
     st.stop()
 
 # ------------------------------------------------------------------ the first screen
@@ -288,13 +290,13 @@ with tab_cmp:
     widgets.table(noise_table(result, eps), key="compare_noise_table")
     if result.skipped:
         for key, why in result.skipped.items():
-            st.warning(f"{ADAPTERS[key].title} was not run on this dataset: {why}")
+            st.warning(f"{ADAPTERS[key].title} was not run on this dataset: {escape_markdown(why)}")
     with expert_section("Preprocessing and caveats"):
         for key, notes in result.notes.items():
             for n in notes:
-                st.markdown(f"- **{ADAPTERS[key].title}**: {n}")
+                st.markdown(f"- **{ADAPTERS[key].title}**: {escape_markdown(n)}")
             for leak in result.leaks.get(key, ()):
-                st.warning(f"{ADAPTERS[key].title}: {leak}", icon="⚠️")
+                st.warning(f"{ADAPTERS[key].title}: {escape_markdown(leak)}", icon="⚠️")
     missing = [a.title for a in ADAPTERS.values() if not a.applies_to(ds.task)]
     if missing:
         st.caption(f"Not applicable to a {ds.task} task: {', '.join(missing)}.")
@@ -371,7 +373,7 @@ with tab_neg:
     tvalue = state.widget(
         "tvalue",
         control="number",
-        label="Value" if tmetric != "mae" else f"Value ({display.header(ds.target_name)} units)",
+        label="Value" if tmetric != "mae" else f"Value ({escape_markdown(display.header(ds.target_name))} units)",
         default=tvalue_default,
         step=0.01 if tmetric != "mae" else max(0.01, 10.0 ** (math.floor(math.log10(max(tvalue_default, 1e-9))) - 1)),
         format_func="%.4g",
@@ -449,7 +451,7 @@ with tab_neg:
             widgets.show_error(exc)
     if answer is not None:
         if answer.get("headline"):
-            st.success(f"**{answer['headline']}**", icon="🎯")
+            st.success(f"**{escape_markdown(answer['headline'])}**", icon="🎯")
             if answer["rows_factor"] != 1.0:
                 st.caption(
                     f"{rows_factor_words(answer['rows_factor']).capitalize()}: an extrapolation of one model of "
@@ -457,7 +459,7 @@ with tab_neg:
                     "never narrower than the ones at the data's own size."
                 )
         for line in answer_sentences(answer):  # a method that could not be run says why, with no number
-            st.markdown(f"- {line}")
+            st.markdown(f"- {escape_markdown(line)}")
         widgets.table(answer_table_for_people(answer), key="compare_answer_table")
         show_grid = bool(answer.get("grid")) and answer["rows_factor"] == 1.0
         at_delta = None
@@ -504,7 +506,7 @@ with tab_neg:
                 formats={"delta": display.delta, "m": display.integer, "k": lambda v: display.integer(v, inf="never")},
             )
         for n in answer["notes"]:
-            st.caption(n)
+            st.caption(escape_markdown(n))
         cli_extra = f" --solve-for n --eps {eps:g}" if solve == "n" else ""
         if rows_factor != 1.0:
             cli_extra += f" --rows-factor {rows_factor:g}"

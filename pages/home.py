@@ -7,6 +7,7 @@ import streamlit as st
 from dp_core import data as dpdata
 from dp_core import display, explain, preprocessing
 from dp_core.exceptions import DataValidationError
+from dp_core.text import escape_markdown
 from ui import cached, state, widgets
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
 from ui.pages import PAGES
@@ -69,7 +70,7 @@ else:
             table = None
         if table is not None:
             for note in table.notes:
-                st.info(note, icon="🛠️")
+                st.info(escape_markdown(note), icon="🛠️")
             cols = list(table.frame.columns)
             if st.session_state.get("upload_fp") != table.fingerprint:
                 st.session_state["upload_fp"] = table.fingerprint
@@ -86,7 +87,8 @@ else:
             feats_text = [c for c in table.non_numeric_columns if c != target]
             if feats_text:
                 choice = st.radio(
-                    f"Non-numeric columns {', '.join(map(str, feats_text))}: what should be done with them?",
+                    f"Non-numeric columns {escape_markdown(', '.join(map(str, feats_text)))}: what should be done with "
+                    "them?",
                     ["onehot", "drop"],
                     key="w_up_nonnum",
                     horizontal=True,
@@ -109,12 +111,13 @@ else:
                 st.session_state["upload_dataset"] = ds_up
                 st.session_state["p_source"] = "upload"
                 st.success(
-                    f"Using **{upload.name}**: {display.integer(ds_up.n)} rows, {display.integer(ds_up.d)} "
-                    f"features, {ds_up.task}."
+                    f"Using **{escape_markdown(upload.name)}**: {display.integer(ds_up.n)} rows, "
+                    f"{display.integer(ds_up.d)} features, {ds_up.task}."
                 )
     elif st.session_state.get("upload_dataset") is not None:
         st.session_state["p_source"] = "upload"
-        st.info(f"Using the file uploaded earlier in this session ({st.session_state['upload_dataset'].name}).")
+        _earlier = escape_markdown(st.session_state["upload_dataset"].name)
+        st.info(f"Using the file uploaded earlier in this session ({_earlier}).")
     else:
         st.caption("No file yet: the demo dataset stays active.")
 
@@ -128,7 +131,10 @@ m4.metric(
     "Classes" if ds.is_classification else "Target",
     display.integer(ds.n_classes) if ds.is_classification else display.value(ds.target_name),
 )
-st.caption(f"**Source:** {ds.source}. {ds.description.rstrip('.')}." + "".join(f" {n}" for n in ds.notes))
+st.caption(
+    f"**Source:** {escape_markdown(ds.source)}. {escape_markdown(ds.description.rstrip('.'))}."
+    + "".join(f" {escape_markdown(n)}" for n in ds.notes)
+)
 with st.expander("Preview (first 20 rows)", expanded=False):
     _preview = ds.to_frame().head(20)
     # an upload keeps its own column names; a demo dataset's names get headers for people
@@ -166,7 +172,7 @@ if _raw is None:
             hide_index=True,
             height=210 if len(_bt) > 5 else "auto",
         )
-        st.caption(f"Source: {pbounds.source}.")
+        st.caption(f"Source: {escape_markdown(pbounds.source)}.")
     st.caption("These bounds are public: preprocessing with them leaks nothing, so no page shows a leak warning.")
 else:
     # an upload: an editable table, prefilled with the data-derived ranges until public ones are declared
@@ -186,7 +192,7 @@ else:
                 "published table), then declare them."
             )
         else:
-            st.markdown(f"**Declared public bounds** ({_declared.source}): every page uses them.")
+            st.markdown(f"**Declared public bounds** ({escape_markdown(_declared.source)}): every page uses them.")
         _edited = st.data_editor(
             pd.DataFrame(
                 {
@@ -238,10 +244,10 @@ else:
         st.session_state["_bounds_editor_version"] = _version + 1
         st.rerun()
     if pbounds.data_derived:
-        st.warning(pbounds.leak_warning, icon="🔓")
+        st.warning(escape_markdown(pbounds.leak_warning), icon="🔓")
     else:
         _counts = preprocessing.clipped_counts(_raw.X, pbounds)
-        _out = [f"{name} {display.integer(c)}" for name, c in zip(_raw.feature_names, _counts) if c]
+        _out = [f"{escape_markdown(name)} {display.integer(c)}" for name, c in zip(_raw.feature_names, _counts) if c]
         st.caption(
             "These bounds are declared public: preprocessing with them leaks nothing, so no page shows a leak "
             "warning. Values outside a declared range are clipped to it. "
@@ -293,7 +299,7 @@ with first:
         _origin = "public, so preprocessing with them leaks nothing"
     else:
         _origin = "declared public, so preprocessing with them leaks nothing"
-    _title = info.title if info is not None else ds.name.removeprefix("upload:")
+    _title = info.title if info is not None else escape_markdown(ds.name.removeprefix("upload:"))
     first_screen(
         who="each person whose record is in the dataset, from anyone who sees what a mechanism publishes.",
         numbers=[
@@ -307,7 +313,7 @@ with first:
         ],
         note=(
             f"Dataset: **{_title}**, {display.integer(ds.n)} rows, {display.integer(ds.d)} features, {ds.task}. "
-            f"Column bounds: {_bounds.source}, {_origin}. Change the dataset below."
+            f"Column bounds: {escape_markdown(_bounds.source)}, {_origin}. Change the dataset below."
         ),
         chart=cached.noise_figure(eps, delta),
         chart_key="noise_chart",

@@ -14,6 +14,7 @@ from dp_core import reproduction_claims
 from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms.input_perturbation.experiment import SimulationConfig, n_choices, sweep_sizes
 from dp_core.preprocessing import default_eta
+from dp_core.text import escape_markdown
 from ui import background, state, widgets
 from ui import cached_input_perturbation as cip
 from ui import cached_scope as scoped
@@ -137,7 +138,7 @@ except (DataValidationError, ValueError, TypeError) as exc:
 
 with notices:
     for leak in data.leaks:
-        st.warning(leak, icon="🔓")
+        st.warning(escape_markdown(leak), icon="🔓")
 _cap = cip.eta_cap(ds.name, ds.fingerprint, model, positive_class, int(seed), preprocess, float(eta), _data=data)
 
 n_full = data.n_train
@@ -308,7 +309,7 @@ with top:
 # Each section is lazy (ui.first_screen.expert_section with a key): its work runs only while it is open.
 with expert_section("Preprocessing: what was done to the data"):
     for note in data.notes:
-        st.markdown(f"- {note}")
+        st.markdown(f"- {escape_markdown(note)}")
     if _cap["binding"] and float(eta) >= eta_rule * (1 - 1e-9):
         st.caption(_cap_text())
     st.markdown(

@@ -16,6 +16,7 @@ from dp_core.mechanisms.l1_exponential.mcmc import APPROXIMATE_LABEL, MCMCSchedu
 from dp_core.mechanisms.l1_exponential.mechanism import L1ExponentialRegression
 from dp_core.mechanisms.l1_exponential.population import HeavyTailedModel
 from dp_core.mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONVENTIONS
+from dp_core.text import escape_html, escape_markdown
 from ui import background, state, widgets
 from ui import cached_l1_exponential as cl
 from ui import cached_scope as scoped
@@ -213,7 +214,8 @@ with screen:
         ],
         mechanism=MECH,
         mode=conv,
-        chart=lf.releases_figure(an.result.em_draws, an.result.lad_w, an.feature_names),
+        # Plotly draws <a href> in its text: the file's column names go in escaped
+        chart=lf.releases_figure(an.result.em_draws, an.result.lad_w, [escape_html(n) for n in an.feature_names]),
         chart_key="l1_releases_fig",
         chart_caption="Each dot is one private release; the diamond is the non-private fit (LAD) on the same rows.",
         note=(
@@ -227,7 +229,7 @@ with screen:
                 else " Features and target on their raw scale."
             )
             + (
-                f" '{ds.name}' is a {ds.task} dataset: its class labels are treated as numbers."
+                f" '{escape_markdown(ds.name)}' is a {ds.task} dataset: its class labels are treated as numbers."
                 if ds.task != "regression"
                 else ""
             )
@@ -365,7 +367,7 @@ with expert_section(
 with expert_section("Where the noise comes from: the output law and the residuals", key="l1_x_noise") as shown:
     if shown:
         for note in an.notes:
-            (st.warning if "leaks" in note else st.caption)(note)
+            (st.warning if "leaks" in note else st.caption)(escape_markdown(note))
         if an.density is not None:
             marks = {"LAD (non-private)": an.result.lad_w}
             if len(feats) == 1:

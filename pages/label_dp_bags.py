@@ -11,6 +11,7 @@ from dp_core.figures import label_of
 from dp_core.mechanisms import label_dp_bags as lb
 from dp_core.mechanisms.label_dp_bags import bounds as acc
 from dp_core.mechanisms.label_dp_bags import figures as lbf
+from dp_core.text import escape_markdown
 from ui import background, state, widgets
 from ui import cached_label_dp_bags as cl
 from ui import cached_scope as scoped
@@ -116,7 +117,7 @@ with expert_section("Settings for experts: label noise and label range"):
     if public:
         y_lo, y_hi = (known[0], known[1]) if known else (float(ds.y.min()), float(ds.y.max()))
         if known:
-            st.caption(f"Public label range of {ds.name}: {known[2]}.")
+            st.caption(f"Public label range of {escape_markdown(ds.name)}: {escape_markdown(known[2])}.")
         c6, c7 = st.columns(2)
         lim = 1e12
         y_lo = min(max(y_lo, -lim), lim)
@@ -133,7 +134,7 @@ except ValueError as exc:
     st.stop()
 
 for note in data.notes:
-    (st.warning if "leaks" in note else st.caption)(note)
+    (st.warning if "leaks" in note else st.caption)(escape_markdown(note))
 
 if suggestion is not None:
     st.caption(

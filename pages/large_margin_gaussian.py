@@ -16,6 +16,7 @@ from dp_core.data import DATASETS
 from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms import large_margin_gaussian as lmg
 from dp_core.mechanisms.large_margin_gaussian import figures as lmf
+from dp_core.text import escape_markdown
 from ui import background, badges, cached, state, widgets
 from ui import cached_large_margin_gaussian as clm
 from ui import cached_scope as scoped
@@ -302,7 +303,7 @@ with expert_section("Preprocessing (what was done to the data)"):
             icon="🔓",
         )
     for note_text in task.notes:
-        st.markdown(f"- {note_text}")
+        st.markdown(f"- {escape_markdown(note_text)}")
     st.markdown(
         f"- {fmt.integer(task.n)} training rows, {fmt.integer(task.X_test.shape[0])} test rows, "
         f"d = {fmt.integer(task.d)}, C = {fmt.integer(task.n_classes)} classes; inputs enter as z = (x, 1)/√2 (the "

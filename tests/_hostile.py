@@ -257,3 +257,70 @@ def check_result(res: Result, *, may_run_past_limit: bool = False) -> None:
         assert len(res.err) < 1000, "error message too long"
     else:
         json.loads(res.out)
+
+
+# ------------------------------------------------------------------ Markdown / HTML payloads (issue 24)
+#: Texts a link, an uploaded file (name, headers, categories, cells) or the environment may carry, each
+#: trying to make the app's own Markdown or HTML show an anchor or fetch an image from ``{host}`` (a
+#: canary server in the browser test). :func:`markdown_payloads` fills in the host.
+MARKDOWN_PAYLOADS = (
+    "[Click to verify your account](http://{host}/phish)",
+    "![x](http://{host}/pixel.png)",
+    "<http://{host}/autolink>",
+    "http://{host}/bare",
+    "www.{host}/www",
+    "mail@{host}.example.org",
+    "<mailto:a@{host}>",
+    "[ref][1]\n\n[1]: http://{host}/ref",
+    "[1]: http://{host}/def",
+    "![ref-img][p]\n\n[p]: http://{host}/refimg.png",
+    "[[nested](http://{host}/n1)](http://{host}/n2)",
+    "[x](<http://{host}/angle> 'title')",
+    '<a href="http://{host}/a">a</a>',
+    '<img src="http://{host}/img.png" onerror="alert(1)">',
+    "<script>fetch('http://{host}/script')</script>",
+    '<iframe src="http://{host}/frame"></iframe>',
+    '<svg onload="fetch(`http://{host}/svg`)"></svg>',
+    '<style>body{{background:url("http://{host}/css.png")}}</style>',
+    "$\\href{{http://{host}/tex}}{{x}}$",
+    "$$\\includegraphics{{http://{host}/tex.png}}$$",
+    "\\(\\href{{http://{host}/paren}}{{x}}\\)",
+    ":red[**alarm**] :blue-background[x]",
+    ":material/warning: :smile: :+1:",
+    "**bold** _it_ ~~strike~~ `code`",
+    "# heading\n## sub",
+    "- item\n1. item\n> quote",
+    "| a | b |\n|---|---|\n| [t](http://{host}/table) | 2 |",
+    "```\nfenced\n```",
+    "&lt;img src=http://{host}/entity.png&gt; &#91;x&#93;(http://{host}/ent)",
+    "\\[already](http://{host}/escaped)",
+    "[x](javascript:alert(1))",
+    "[x](data:text/html;base64,PHNjcmlwdD4=)",
+    "é∑\u202e [unicode](http://{host}/üñí) 日本語",
+    "[" * 300 + "](http://{host}/deep)" + "]" * 300,
+    "x" * 5000 + "[tail](http://{host}/long)",
+    "[x]\n(http://{host}/split)",
+    "<!-- [c](http://{host}/comment) -->",
+    "footnote[^1]\n\n[^1]: [f](http://{host}/foot)",
+)
+
+
+def markdown_payloads(host: str) -> tuple[str, ...]:
+    """:data:`MARKDOWN_PAYLOADS` pointing at ``host`` (``"127.0.0.1:PORT"``)."""
+    return tuple(p.format(host=host) for p in MARKDOWN_PAYLOADS)
+
+
+def payload_csv(host: str, n: int = 200) -> bytes:
+    """A CSV file whose column headers, category cells and class labels are payloads pointing at ``host``
+    (three numeric features, one text feature, a binary text target: usable on every page)."""
+    import csv
+
+    p = markdown_payloads(host)
+    buf = io.StringIO()
+    writer = csv.writer(buf)
+    writer.writerow([p[12], p[0], p[1], p[2], p[3]])  # the first two features are plotted (l1 page)
+    for i in range(n):
+        x1, x2, x3 = (i % 17) / 17, (i % 7) / 7, (i % 5) / 5
+        category, label = (p[4], p[13], p[18])[i % 3], (p[5], p[21])[x1 + x2 > 0.9]
+        writer.writerow([f"{x1:.4f}", f"{x2:.4f}", f"{x3:.4f}", category, label])
+    return buf.getvalue().encode()

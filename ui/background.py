@@ -839,7 +839,9 @@ def _show_failure(name: str, job: Any) -> None:
     if job.cancelled:
         st.warning(error_message(JobCancelled()), icon="✖")
     elif exc is not None:
-        st.error(error_message(exc), icon="⚠️")
+        from dp_core.text import escape_markdown  # the message may quote an uploaded file's names
+
+        st.error(escape_markdown(error_message(exc)), icon="⚠️")
     if not isinstance(job, Job) or not (job.cancelled or _retryable(exc)):
         return
     if worker_lost(exc):

@@ -16,23 +16,17 @@ import streamlit as st
 
 from dp_core import display
 from dp_core.audit.table import STATUS_CERTIFIED, STATUS_CLAIMED, STATUS_NOT_VALID, row_key
+from dp_core.text import escape_markdown
 
 from . import cached_audit
 
-__all__ = ["audit_badge", "audit_caption", "audit_link_params", "large_margin_audit_mode", "md_escape"]
+__all__ = ["audit_badge", "audit_caption", "audit_link_params", "large_margin_audit_mode"]
 
 _STYLE = {
     STATUS_CERTIFIED: (st.success, "✅"),
     STATUS_CLAIMED: (st.info, "📄"),
     STATUS_NOT_VALID: (st.warning, "⛔"),  # a warning box: the pages keep st.error for failures of a run
 }
-
-
-def md_escape(text: str) -> str:
-    """Escape the Markdown emphasis characters of a plain-text phrase (event names use ``*`` and ``_``)."""
-    for ch in ("\\", "*", "_", "`"):
-        text = text.replace(ch, "\\" + ch)
-    return text
 
 
 def large_margin_audit_mode(mode: str, psd: bool) -> str:
@@ -78,7 +72,8 @@ def audit_badge(mechanism: str, mode: str, *, container=None) -> str | None:
         verdict = f"the audit measured {bound}, not above the claimed {claim} (evidence, not a proof)."
     show(
         f"**Audit: {status}** — {verdict} Mode *{row['mode']}* audited at ε = {display.epsilon(row['epsilon'])} "
-        f"(seed {row['seed']}), {display.integer(row['runs'])} runs per dataset; event: {md_escape(row['event'])}. "
+        f"(seed {row['seed']}), {display.integer(row['runs'])} runs per dataset; "
+        f"event: {escape_markdown(row['event'])}. "
         f"Computed {row['date']} (engine {row['engine_version']}).",
         icon=icon,
     )

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
 from dp_core.compare import ExplorerConfig, config_from_json, shared_keys
 from dp_core.data import DATASETS
+from dp_core.text import escape_markdown
 
 from . import state
+from .constants import DEFAULT_DATASET
 
 _PENDING_PAGE = "_share_goto"
 _MESSAGE = "_share_message"
@@ -61,8 +63,15 @@ def base_url() -> str:
 
 
 def share_link(config: ExplorerConfig) -> str:
-    """A link that reopens ``config``'s view (absolute when the app's address is known)."""
-    return config.link(base_url())
+    """A link that reopens ``config``'s view (absolute when the app's address is known).
+
+    A view of an uploaded file gives a link with the demo dataset and ``source=upload`` (never the file or
+    its name): the page opened from it says that the link was made on an upload (``ui.state``).
+    """
+    if not str(config.dataset).startswith("upload:"):
+        return config.link(base_url())
+    link = config.replace(dataset=DEFAULT_DATASET).link(base_url())
+    return f"{link}&{urlencode({state.SOURCE_KEY: 'upload'})}"
 
 
 def apply_config(config: ExplorerConfig) -> list[str]:
@@ -84,8 +93,8 @@ def apply_config(config: ExplorerConfig) -> list[str]:
                 state.set_value("dataset", value)
             else:
                 messages.append(
-                    f"The configuration's dataset {value!r} was an upload: upload the same file on Home "
-                    "(its fingerprint identifies it); the other settings were restored."
+                    f"The configuration's dataset “{escape_markdown(value)}” was an upload: upload the same file "
+                    "on Home (its fingerprint identifies it); the other settings were restored."
                 )
             continue
         if key == "bounds":  # declared for an upload: they apply when that file is uploaded again
@@ -104,7 +113,7 @@ def apply_config(config: ExplorerConfig) -> list[str]:
     messages.insert(
         0,
         f"Configuration restored (ε = {config.eps:g}, δ = {config.delta:g}, seed {config.seed}, "
-        f"dataset {config.dataset}).",
+        f"dataset {escape_markdown(config.dataset)}).",
     )
     return messages
 
@@ -116,7 +125,7 @@ def _on_upload(uploader_key: str) -> None:
     try:
         cfg = config_from_json(file.getvalue())
     except (TypeError, ValueError) as exc:
-        st.session_state[_MESSAGE] = ("error", f"This configuration cannot be used: {exc}")
+        st.session_state[_MESSAGE] = ("error", f"This configuration cannot be used: {escape_markdown(exc)}")
         return
     messages = apply_config(cfg)
     st.session_state[_MESSAGE] = ("success" if len(messages) == 1 else "warning", " ".join(messages))

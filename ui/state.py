@@ -23,6 +23,7 @@ import streamlit as st
 
 from dp_core._validation import HUGE, TINY
 from dp_core.data import DATASETS
+from dp_core.text import escape_markdown
 
 from .constants import HIGHER_IS_PRIVATE, LOWER_IS_PRIVATE, SHARED_PARAMS, UrlParam, url_spec
 
@@ -37,8 +38,9 @@ _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 # ------------------------------------------------------------------ pure parsing
 def _quote(raw: str) -> str:
+    """A link's value for a message: shortened, and escaped so that Markdown in it shows as text."""
     text = raw if len(raw) <= _MAX_RAW else f"{raw[:20]}…{raw[-8:]} ({len(raw):,} characters)"
-    return f"“{text}”"
+    return f"“{escape_markdown(text)}”"
 
 
 def _show(v: Any) -> str:
@@ -48,7 +50,7 @@ def _show(v: Any) -> str:
         return f"{v:.6g}"
     if isinstance(v, int):
         return f"{v:,}" if abs(v) >= 10_000 else str(v)
-    return f"“{v}”"
+    return f"“{escape_markdown(v)}”"  # options may come from the data (an upload's classes)
 
 
 def valid_text(spec: UrlParam, options: tuple | None = None, lo: float | None = None, hi: float | None = None) -> str:
@@ -199,6 +201,86 @@ def parse_url_value(
     return used, (f"The link's {label} = {_quote(raw)} is not accepted here ({valid}). Using {_show(used)}{how}")
 
 
+# ------------------------------------------------------------------ repeated keys, the upload marker
+#: The URL key that says a link was made while an uploaded file was in use (``source=upload``): links never
+#: carry the file, so the page opened from such a link says so instead of silently showing a demo dataset.
+SOURCE_KEY = "source"
+_TIMES = {2: "twice", 3: "three times"}
+
+
+def repeated_message(name: str, values: list[str] | tuple[str, ...], default: Any) -> str:
+    """The message about a link that gives ``name`` more than once (``?eps=0.1&eps=10``): none is applied.
+
+    >>> repeated_message("trials", ["50", "1000"], 100)
+    'The link gives Monte-Carlo trials (trials) twice (“50”, “1000”); neither was applied. Using the default 100.'
+    """
+    try:
+        label = url_spec(name).label
+    except KeyError:
+        label = ""
+    what = f"{label} ({name})" if label else name
+    times = _TIMES.get(len(values), f"{len(values)} times")
+    none = "neither was" if len(values) == 2 else "none was"
+    shown = ", ".join(_quote(v) for v in values[:6]) + (", …" if len(values) > 6 else "")
+    return f"The link gives {what} {times} ({shown}); {none} applied. Using the default {_show(default)}."
+
+
+def link_raw(name: str) -> tuple[str | None, list[str] | None]:
+    """The link's one value of ``name`` (``None`` when absent or given more than once) and, when the key is
+    repeated, every value it was given (to report; a repeated key is never applied: which one was meant?)."""
+    values = st.query_params.get_all(name)
+    if len(values) > 1:
+        return None, list(values)
+    return (values[0] if values else None), None
+
+
+UPLOAD_LINK_MESSAGE = (
+    "This link was made on an uploaded file, which links never carry (an upload stays in the browser session "
+    "that uploaded it): upload the file on Home to see the same view. Showing the demo dataset {dataset} meanwhile."
+)
+
+
+def _check_source_marker() -> None:
+    """On a session's first run: report a link made during an upload (``source=upload``) or a bad marker."""
+    raw, repeated = link_raw(SOURCE_KEY)
+    if repeated is not None:
+        _record(SOURCE_KEY, repeated_message(SOURCE_KEY, repeated, "demo"))
+    elif raw == "upload":
+        _record(SOURCE_KEY, UPLOAD_LINK_MESSAGE.format(dataset=_show(st.session_state.get("p_dataset"))))
+    elif raw is not None and raw != "demo":
+        message = f"The link's data source ({SOURCE_KEY}) = {_quote(raw)} is not “demo” or “upload”; ignored."
+        _record(SOURCE_KEY, message)
+
+
+# ------------------------------------------------------------------ where a shared parameter applies
+_COMPARE_PAGE = "pages/compare.py"
+
+
+def pages_of(name: str) -> frozenset[str] | None:
+    """The pages that use the shared parameter ``name``, or ``None`` when every page does.
+
+    A mechanism plug-in's shared parameter (label-DP's bag size k, number of bags m, noisy fraction ρ) is used
+    on its mechanism's page and, when it is a comparison parameter, on Compare: only there can its link value
+    hold the page or give a message (issue 24: ``rho=2`` must not hold the Input-perturbation page). The value
+    stays in the URL, so the pages it applies to still see it.
+    """
+    from dp_core.registry import plugins
+
+    owners: set[str] = set()
+    for plugin in plugins():
+        if plugin.page and any(p.name == name and not p.url_prefix for p in plugin.params):
+            owners.add(plugin.page)
+            if name in plugin.compare_params:
+                owners.add(_COMPARE_PAGE)
+    return frozenset(owners) or None
+
+
+def applies_on(name: str, page: str) -> bool:
+    """Whether a shared parameter's link message belongs on ``page`` (a page file; ``""``: unknown, yes)."""
+    owners = pages_of(name) if name != SOURCE_KEY else None
+    return not page or owners is None or page in owners
+
+
 # ------------------------------------------------------------------ messages
 def _page_hash() -> str:
     try:
@@ -216,13 +298,13 @@ def _record(name: str, message: str, page_hash: str | None = None) -> None:
     ``page_hash`` names the page a page parameter's message belongs to (default: the running page).
     """
     problems = st.session_state.setdefault(_PROBLEMS, {})
-    spec = url_spec(name)
-    entry = (None if spec.page is None else (page_hash or _page_hash()), message)
+    shared = name == SOURCE_KEY or url_spec(name).page is None
+    entry = (None if shared else (page_hash or _page_hash()), message)
     if problems.get(name) == entry:
         return  # already recorded (and shown) for this page, e.g. by check_page_links
     problems[name] = entry
     box = st.session_state.get(_BOX)
-    if box is not None and box[0] == _page_hash():
+    if box is not None and box[0] == _page_hash() and (not shared or applies_on(name, box[2])):
         _show_message(box[1], name, message)
 
 
@@ -246,18 +328,19 @@ def _show_message(container: Any, name: str, message: str) -> None:
     st.stop()
 
 
-def show_url_problems() -> None:
+def show_url_problems(page: str = "") -> None:
     """Show, on the current page, the messages about this session's link values (call it near the top).
 
-    Shared parameters' messages appear on every page; page parameters' messages on the page that reads
-    them. Messages recorded later in the same run (page parameters read further down) are added to the
-    same place.
+    ``page`` is the page file (``pages/home.py``). Shared parameters' messages appear on every page that
+    uses the parameter (:func:`applies_on`: label-DP's ρ only on its page and Compare); page parameters'
+    messages on the page that reads them. Messages recorded later in the same run (page parameters read
+    further down) are added to the same place.
     """
     box = st.container()
     here = _page_hash()
-    st.session_state[_BOX] = (here, box)
-    for name, (page, message) in list(st.session_state.get(_PROBLEMS, {}).items()):
-        if page is None or page == here:
+    st.session_state[_BOX] = (here, box, page)
+    for name, (owner, message) in list(st.session_state.get(_PROBLEMS, {}).items()):
+        if (owner is None and applies_on(name, page)) or owner == here:
             _show_message(box, name, message)
 
 
@@ -276,14 +359,26 @@ def init_state() -> None:
     for name, (_kind, default) in SHARED_PARAMS.items():
         key = f"p_{name}"
         if first and name in st.query_params:
-            options = tuple(DATASETS) if name == "dataset" else None
-            value, problem = parse_url_value(name, st.query_params.get(name), options=options)
-            st.session_state[key] = value
-            if problem:
-                _record(name, problem)
+            st.session_state[key] = _shared_from_link(name, default)
         elif key not in st.session_state:
             st.session_state[key] = default
+    if first:
+        _check_source_marker()
     st.session_state[_LOADED] = True
+
+
+def _shared_from_link(name: str, default: Any) -> Any:
+    """The value of shared parameter ``name`` the link gives (validated; a repeated key gives the default)."""
+    raw, repeated = link_raw(name)
+    if repeated is not None:
+        _record(name, repeated_message(name, repeated, default))
+        return default
+    options = tuple(DATASETS) if name == "dataset" else None
+    value, problem = parse_url_value(name, raw, options=options)
+    upload_marked = name == "dataset" and st.query_params.get(SOURCE_KEY) == "upload"
+    if problem and not (upload_marked and str(raw).startswith("upload:")):  # one message for one upload link
+        _record(name, problem)
+    return value
 
 
 def url_gave(*names: str) -> bool:
@@ -309,9 +404,7 @@ def get(name: str) -> Any:
             raise KeyError(f"{name!r} is a parameter of {spec.page}, not a shared one: use ui.state.widget.")
         value = spec.default
         if name in st.session_state.get(_URL_KEYS, ()) and name in st.query_params:
-            value, problem = parse_url_value(name, st.query_params.get(name))
-            if problem:
-                _record(name, problem)
+            value = _shared_from_link(name, value)
         st.session_state[key] = value
         st.session_state.setdefault(_EXTRA_SHARED, set()).add(name)
     return st.session_state[key]
@@ -341,8 +434,22 @@ def sync_url(extra: dict[str, Any] | None = None) -> None:
             text = str(int(value))
         else:
             text = f"{value:.6g}" if isinstance(value, float) else str(value)
-        if st.query_params.get(name) != text:
+        if st.query_params.get_all(name) != [text]:
             st.query_params[name] = text
+    sync_source_marker()
+
+
+def sync_source_marker() -> None:
+    """``source=upload`` in the URL while an uploaded file is in use (a link copied then says so when opened).
+
+    Called by :func:`sync_url` and again where a page takes its dataset (an upload is accepted further down
+    the Home page than the sidebar that syncs the URL).
+    """
+    uploading = st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None
+    if uploading and st.query_params.get_all(SOURCE_KEY) != ["upload"]:
+        st.query_params[SOURCE_KEY] = "upload"
+    elif not uploading and SOURCE_KEY in st.query_params:
+        del st.query_params[SOURCE_KEY]
 
 
 # ------------------------------------------------------------------ page parameters
@@ -365,10 +472,14 @@ def url_param(
     key = f"u_{name}"
     if key not in st.session_state:
         fallback = spec.default if default is None else default
-        if name in st.query_params:
+        raw, repeated = link_raw(name)
+        if repeated is not None:
+            value = fallback
+            _record(name, repeated_message(name, repeated, fallback))
+        elif raw is not None:
             value, problem = parse_url_value(
                 name,
-                st.query_params.get(name),
+                raw,
                 default=fallback,
                 options=None if options is None else tuple(options),
                 lo=lo,
@@ -390,9 +501,14 @@ def link_value(
     For pages whose settings other pages link to (the audit's mechanism and mode): the value is parsed
     like :func:`url_param`; ``(False, None)`` when the URL has no new value.
     """
-    url_spec(name)
-    raw = st.query_params.get(name)
+    spec = url_spec(name)
+    raw, repeated = link_raw(name)
     seen = f"_seen_{name}"
+    if repeated is not None:
+        if st.session_state.get(seen) != repeated:
+            st.session_state[seen] = repeated
+            _record(name, repeated_message(name, repeated, spec.default if default is None else default))
+        return False, None
     if raw is None or raw == st.session_state.get(seen):
         return False, None
     st.session_state[seen] = raw
@@ -568,7 +684,7 @@ def widget(
         set_value(name, value)
     if url and value is not None:
         txt = _url_text(value)
-        if st.query_params.get(name) != txt:
+        if st.query_params.get_all(name) != [txt]:
             st.query_params[name] = txt
     return value
 
@@ -664,7 +780,12 @@ def check_page_links(page: str, page_hash: str | None = None) -> None:
             spec = url_spec(name)
         except KeyError:
             continue
-        raw = st.query_params.get(name)
+        raw, repeated = link_raw(name)
+        if spec.page == page and repeated is not None and spec.default is not None and name not in DATA_DEPENDENT_LINKS:
+            if (name, tuple(repeated)) not in seen and f"u_{name}" not in st.session_state:
+                seen.add((name, tuple(repeated)))
+                _record(name, repeated_message(name, repeated, spec.default), page_hash)
+            continue
         if spec.page != page or spec.default is None or name in DATA_DEPENDENT_LINKS or (name, raw) in seen:
             continue  # another page's, or data-dependent (the page parses it with the data's range), or done
         if f"u_{name}" in st.session_state or name in st.session_state:

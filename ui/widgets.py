@@ -12,6 +12,7 @@ import streamlit as st
 
 from dp_core import display
 from dp_core.data import DATASETS, Dataset
+from dp_core.text import escape_markdown
 
 from . import cached, state
 from .constants import EPS_OPTIONS, url_spec
@@ -249,8 +250,8 @@ def _take_link_bounds(raw: Dataset) -> None:
     except (TypeError, ValueError) as exc:
         st.session_state[BOUNDS_MESSAGE] = (
             "warning",
-            f"The link's declared public bounds do not fit this file ({exc}). Bounds computed from the data are "
-            "used until you declare public ones.",
+            f"The link's declared public bounds do not fit this file ({escape_markdown(exc)}). Bounds computed "
+            "from the data are used until you declare public ones.",
         )
     else:
         st.session_state[BOUNDS_MESSAGE] = ("info", "The link's declared public bounds apply to this file.")
@@ -272,6 +273,7 @@ def current_dataset() -> Dataset:
     from dp_core.preprocessing import format_bounds
 
     _link_bounds()
+    state.sync_source_marker()  # a link copied from now on says it was made on an upload
     if st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None:
         raw = st.session_state["upload_dataset"]
         _take_link_bounds(raw)
@@ -295,7 +297,7 @@ def current_dataset() -> Dataset:
 
 def show_error(exc: BaseException, *, prefix: str = "") -> None:
     """Show a dp_core error as a message (never a traceback)."""
-    st.error(display.message(f"{prefix}{exc}"), icon="⚠️")
+    st.error(escape_markdown(display.message(f"{prefix}{exc}")), icon="⚠️")  # it may quote a file's contents
 
 
 def table(
@@ -367,8 +369,8 @@ def dataset_badge(ds: Dataset) -> None:
     else:
         origin = "documented public bounds"
     st.caption(
-        f"Dataset: **{ds.name}** · {display.integer(ds.n)} rows × {display.integer(ds.d)} features · {ds.task} · "
-        f"{origin} · rows: {state.get('preprocess')}"
+        f"Dataset: **{escape_markdown(ds.name)}** · {display.integer(ds.n)} rows × {display.integer(ds.d)} features · "
+        f"{ds.task} · {origin} · rows: {state.get('preprocess')}"
     )
 
 
@@ -416,8 +418,9 @@ def sidebar_controls() -> tuple[float, float, int, int]:
             seed, trials = seed_trials_controls(container=st)
     # the link's values for this page, also those of widgets in sections that are still closed
     caller = sys._getframe(1).f_globals.get("__file__") or ""
-    state.check_page_links(Path(caller).resolve().relative_to(_ROOT).as_posix() if caller else "")
-    state.show_url_problems()
+    page = Path(caller).resolve().relative_to(_ROOT).as_posix() if caller else ""
+    state.check_page_links(page)
+    state.show_url_problems(page)
     state.sync_url()
     return eps, delta, seed, trials
 

@@ -28,9 +28,10 @@ from streamlit.testing.v1 import AppTest
 
 from dp_core._validation import HUGE, TINY
 from dp_core.data import DATASETS
+from dp_core.text import escape_markdown
 from ui.constants import HIGHER_IS_PRIVATE, LOWER_IS_PRIVATE, URL_PARAMS, UrlParam, plugin_url_params, url_spec
 from ui.pages import DEFAULT_PAGE, PAGES
-from ui.state import WEAKER, WEAKER_OK, parse_url_value
+from ui.state import WEAKER, WEAKER_OK, applies_on, parse_url_value
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = "../../app.py"
@@ -139,14 +140,15 @@ def test_parser_refuses_or_clamps_with_a_message(name, value):
             return
         assert used == default, (name, raw, used)
         assert message and f"({name})" in message and "default" in message
-        assert raw[:20] in message and len(message) < 600  # quoted, even a 5,000-digit value stays short
+        # quoted (escaped: Markdown in a link shows as text), even a 5,000-digit value stays short
+        assert escape_markdown(raw[:20]) in message and len(message) < 600
         return
     lo = min(float(o) for o in options) if options is not None else spec.lo
     hi = max(float(o) for o in options) if options is not None else spec.hi
     # a finite number: used as is (silently) or clamped / snapped with a message naming the key and the value
     assert (message is None) == (used == x), (name, raw, used, message)
     if message is not None:
-        assert f"({name})" in message and raw[:20] in message
+        assert f"({name})" in message and escape_markdown(raw[:20]) in message
     if lo is not None and x < lo:
         assert used == pytest.approx(lo)
         if spec.private == LOWER_IS_PRIVATE:
@@ -262,6 +264,9 @@ def test_hostile_link_value(path, key, value):
     spec = url_spec(key)
     pattern = re.compile(rf"\({re.escape(key)}\) = ")
     named = [w.value for w in [*at.warning, *at.error] if pattern.search(w.value)]
+    if spec.page is None and not applies_on(key, path):
+        assert not named, named  # label-DP's k, m, ρ neither warn nor hold a page that does not use them
+        return
     if spec.default is None or key in DYNAMIC:  # default or options come from the data: the parser tests cover it
         assert len(named) <= 1, named
         return
@@ -341,3 +346,89 @@ def test_a_link_value_clamped_toward_a_weaker_guarantee_holds_the_page_until_the
     assert not [e.value for e in at.error if f"({key}) = " in e.value]
     assert [w.value for w in at.warning if f"({key}) = " in w.value and WEAKER in w.value]
     assert len(at.get("plotly_chart")) > charts_before  # the page now runs at the clamped value, said so
+
+
+# ------------------------------------------------------------------ issue 24: repeated keys, uploads, where keys apply
+def _open(query: dict, path: str = DEFAULT_PAGE) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=240)
+    for k, v in query.items():
+        at.query_params[k] = v
+    if path != DEFAULT_PAGE:
+        at.switch_page(path)
+    return at.run()
+
+
+def _link_messages(at: AppTest) -> list[str]:
+    return [m.value for m in [*at.warning, *at.error, *at.info] if "link" in m.value]
+
+
+@pytest.mark.parametrize(
+    "path, key, values, default",
+    [
+        (DEFAULT_PAGE, "eps", ["0.1", "10"], 1.0),
+        (DEFAULT_PAGE, "seed", ["1", "2", "3"], 0),
+        ("pages/input_perturbation.py", "ip_alpha", ["0.5", "1"], url_spec("ip_alpha").default),
+    ],
+)
+def test_a_repeated_key_is_refused_with_a_message_naming_it(path, key, values, default):
+    at = AppTest.from_file(APP, default_timeout=240)
+    at.query_params[key] = values
+    at.query_params["trials"] = "10"
+    if path != DEFAULT_PAGE:
+        at.switch_page(path)
+    at.run()
+    assert not at.exception
+    named = [m for m in _link_messages(at) if f"({key}) " in m]
+    assert len(named) == 1, _link_messages(at)
+    times = "twice" if len(values) == 2 else "three times"
+    assert times in named[0] and all(escape_markdown(v) in named[0] for v in values)
+    assert ("neither was applied" if len(values) == 2 else "none was applied") in named[0]
+    state_key = f"p_{key}" if url_spec(key).page is None else f"u_{key}"
+    assert at.session_state[state_key] == default  # neither value: which one was meant?
+    assert len(at.query_params[key]) == 1 if isinstance(at.query_params[key], list) else True
+
+
+def test_a_repeated_key_is_not_silently_the_last_one():
+    at = _open({"eps": ["0.1", "10"]})
+    assert at.session_state["p_eps"] not in (0.1, 10.0)
+
+
+@pytest.mark.parametrize("path", ["pages/input_perturbation.py", "pages/large_margin_gaussian.py", DEFAULT_PAGE])
+def test_rho_neither_holds_nor_warns_a_page_that_does_not_use_it(path):
+    at = _open({"rho": "2", "trials": "10", "lm_n": "200"}, path)
+    assert not at.exception
+    assert not [m for m in _link_messages(at) if "(rho)" in m], _link_messages(at)
+    assert not [b for b in at.button if b.label == "Continue with the weaker setting"]
+    assert at.get("plotly_chart"), "the page was held"
+
+
+def test_rho_still_holds_the_pages_it_applies_to():
+    at = _open({"rho": "2", "trials": "10"}, "pages/input_perturbation.py")
+    at.switch_page("pages/label_dp_bags.py").run()
+    held = [e.value for e in at.error if "(rho)" in e.value]
+    assert len(held) == 1 and WEAKER in held[0]
+    assert [b for b in at.button if b.label == "Continue with the weaker setting"]
+
+
+def test_a_link_made_on_an_upload_says_so_when_opened():
+    sender = _open({"trials": "10"})
+    sender.radio(key="w_source").set_value("upload").run()
+    rows = "".join(f"{i % 7},{i % 5},{(i % 7) * 0.5 + (i % 5)}\n" for i in range(60))
+    sender.file_uploader(key="csv").set_value(("mine.csv", f"a,b,y\n{rows}".encode(), "text/csv")).run()
+    assert not sender.exception and sender.session_state["p_source"] == "upload"
+    link = {k: sender.query_params[k] for k in sender.query_params}
+    assert link.get("source") in ("upload", ["upload"])
+    assert not any("mine" in str(v) for v in link.values())  # the file's name does not travel either
+    receiver = _open(link)
+    says = [m for m in _link_messages(receiver) if "made on an uploaded file" in m]
+    assert len(says) == 1 and "upload the file on Home" in says[0]
+    assert receiver.session_state["p_source"] != "upload"
+    receiver.radio(key="w_source").set_value("demo").run()
+    assert "source" not in receiver.query_params  # a demo view's link carries no marker
+
+
+@pytest.mark.parametrize("raw", ["demo", "nosuch"])
+def test_the_upload_marker_is_validated(raw):
+    at = _open({"source": raw})
+    messages = [m for m in _link_messages(at) if "(source)" in m or "uploaded file" in m]
+    assert len(messages) == (0 if raw == "demo" else 1), messages
