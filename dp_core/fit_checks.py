@@ -169,9 +169,18 @@ def _causes(arr: np.ndarray, *, intercept_reach: float | None, clip: float | Non
 
 
 def poor_fit(
-    y, r2: float, *, intercept_reach: float | None = None, clip: float | None = None, threshold: float = R2_FLAG
+    y,
+    r2: float,
+    *,
+    intercept_reach: float | None = None,
+    clip: float | None = None,
+    threshold: float = R2_FLAG,
+    kind: str = "squared",
 ) -> PoorFit | None:
     """Flag a held-out R² below ``threshold`` with its likely causes computed from the target ``y``.
+
+    ``kind="absolute"`` reads ``r2`` as ``1 - MAE / MAE of predicting the median`` (least absolute
+    deviations, where the median is the no-feature reference), and the message says so.
 
     Parameters
     ----------
@@ -192,6 +201,8 @@ def poor_fit(
         ``None`` when ``r2 >= threshold``.
     """
     arr = _target(y)
+    if kind not in ("squared", "absolute"):
+        raise ValueError(f"kind must be 'squared' or 'absolute', got {kind!r}.")
     r2 = float(r2)
     if math.isnan(r2):
         raise ValueError("r2 must be a number, got nan.")
@@ -201,8 +212,11 @@ def poor_fit(
     if not causes:
         causes = ["The features barely predict this target on held-out rows, and the fit overshoots."]
     ratio = 1.0 - r2
-    msg = (
-        f"Not a usable fit: held-out R² = {fmt.number(r2, sig=3)}, a squared error "
-        f"{fmt.number(ratio, sig=2)} times that of predicting the mean. Likely cause: " + " ".join(causes)
+    head = (
+        f"held-out R² = {fmt.number(r2, sig=3)}, a squared error {fmt.number(ratio, sig=2)} times that of predicting "
+        "the mean"
+        if kind == "squared"
+        else f"a held-out absolute error {fmt.number(ratio, sig=2)} times that of predicting the median"
     )
+    msg = f"Not a usable fit: {head}. Likely cause: " + " ".join(causes)
     return PoorFit(r2=r2, causes=tuple(causes), message=msg)

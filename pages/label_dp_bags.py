@@ -14,6 +14,7 @@ from ui import background, state, widgets
 from ui import cached_label_dp_bags as cl
 from ui import cached_scope as scoped
 from ui import jobs_label_dp_bags as lbj
+from ui.badges import md_escape
 from ui.constants import K_DEFAULT, K_FALLBACK, K_MAX, M_DEFAULT, M_FALLBACK, M_MAX
 from ui.first_screen import KeyNumber, expert_section, first_screen, status_badge, tip
 
@@ -86,12 +87,12 @@ variant = state.widget(
 chart_box = st.container()  # the first screen's chart, under the settings
 
 # a regression on bag sums treats class codes as numbers: refuse several classes, name what a binary target means
-codes = fit_checks.classification_target(ds.y, task=ds.task, name=f"“{ds.target_name}”")
+codes = fit_checks.classification_target(ds.y, task=ds.task, name=f"“{md_escape(ds.target_name)}”")
 if codes is not None and ds.n_classes != 2 and len(set(ds.y.tolist())) > 2:
     with screen:
         st.error(
             f"{codes} Label-DP by aggregation fits a linear regression on bag sums of the labels, so it would "
-            "treat the codes as amounts (class 2 as twice class 1): it does not fit these data. Pick a regression "
+            "treat the codes as amounts (a larger code as a larger amount): it does not fit these data. Pick a regression "
             "dataset on Home, or the large-margin Gaussian classifier for classes.",
             icon="🚫",
         )

@@ -101,3 +101,11 @@ def test_intercept_reach_formula():
 def test_errors_name_the_parameter(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+def test_absolute_kind_speaks_of_the_median():
+    ys = _to_unit(_affairs())
+    flag = poor_fit(ys, 1.0 - 3.0, kind="absolute")
+    assert flag is not None and "absolute error 3 times that of predicting the median" in flag.message
+    with pytest.raises(ValueError, match="kind must be"):
+        poor_fit(ys, -3.0, kind="huber")
