@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import display as fmt
-from ._validation import check_positive
+from ._validation import check_int, check_positive
 
 __all__ = [
     "MAX_CODES",
@@ -109,20 +109,25 @@ def target_skewness(y) -> float:
     return 0.0 if sd == 0 else float(np.mean((arr - arr.mean()) ** 3) / sd**3)
 
 
-def intercept_reach(eta: float, constant: float | None = None) -> float:
-    """Largest shift of the predictions of a model ``||w|| <= eta`` on rows ``(x, c)/sqrt(1 + c^2)``, ``||x|| <= 1``.
+def intercept_reach(eta: float, constant: float | None = None, *, minmax_dim: int | None = None) -> float:
+    """Largest shift of the predictions of a model ``||w|| <= eta`` by its intercept coordinate.
 
     The public intercept constant ``c`` (:data:`dp_core.preprocessing.INTERCEPT_CONSTANT`, docs/preprocessing.md)
     is appended to every normalised row and the row divided by ``sqrt(1 + c^2)``; the intercept weight is at
-    most ``eta``, so it moves a prediction by at most ``eta * c / sqrt(1 + c^2)``.
+    most ``eta``, so it moves a prediction by at most ``eta * c / sqrt(1 + c^2)``. With the historical
+    ``"minmax"`` rows (a column of ones, every row divided by ``sqrt(d)``, ``d = minmax_dim`` with the
+    intercept) the reach is ``eta / sqrt(d)``.
 
-    >>> round(intercept_reach(1.0, 0.25), 4)
-    0.2425
+    >>> round(intercept_reach(1.0, 0.25), 4), intercept_reach(2.0, minmax_dim=4)
+    (0.2425, 1.0)
     """
     from .preprocessing import INTERCEPT_CONSTANT
 
+    e = check_positive("eta", eta)
+    if minmax_dim is not None:
+        return e / math.sqrt(check_int("minmax_dim", minmax_dim, lo=1))
     c = INTERCEPT_CONSTANT if constant is None else check_positive("constant", constant)
-    return check_positive("eta", eta) * c / math.sqrt(1.0 + c * c)
+    return e * c / math.sqrt(1.0 + c * c)
 
 
 @dataclass(frozen=True)

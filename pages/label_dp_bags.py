@@ -1,5 +1,7 @@
 """Label-DP by aggregation (Brahmbhatt et al.): random weighted bags of size k, m bags, noisy fraction ρ."""
 
+import math
+
 import streamlit as st
 
 import dp_core
@@ -92,8 +94,8 @@ if codes is not None and ds.n_classes != 2 and len(set(ds.y.tolist())) > 2:
     with screen:
         st.error(
             f"{codes} Label-DP by aggregation fits a linear regression on bag sums of the labels, so it would "
-            "treat the codes as amounts (a larger code as a larger amount): it does not fit these data. Pick a regression "
-            "dataset on Home, or the large-margin Gaussian classifier for classes.",
+            "treat the codes as amounts (a larger code as a larger amount): it does not fit these data. Pick a "
+            "regression dataset on Home, or the large-margin Gaussian classifier for classes.",
             icon="🚫",
         )
     st.stop()
@@ -288,16 +290,23 @@ else:
         "before δ drops below 1. " + (tip("δ") or ""),
     )
     audit_mode = "wtd-lba"
+# far worse than predicting the average label (the fit has an intercept): flagged with its cause from the labels
+flag = fit_checks.poor_fit(data.y, 1.0 - util["mse"] / util["trivial"], intercept_reach=math.inf)
 utility = KeyNumber(
     "Test error (squared)",
-    fmt.number(util["mse"], sig=3),
+    "not usable" if flag else fmt.number(util["mse"], sig=3),
     help="Mean squared error on held-out rows of a linear model fitted on the release "
-    f"({fmt.integer(util['n_trials'])} runs), on labels mapped to [−1, 1]. Without privacy: "
-    f"{fmt.number(util['nonprivate'], sig=3)}; predicting the average label: {fmt.number(util['trivial'], sig=3)}.",
-    delta=f"no privacy: {fmt.number(util['nonprivate'], sig=3)}",
+    f"({fmt.integer(util['n_trials'])} runs), on labels mapped to [−1, 1]: {fmt.number(util['mse'], sig=3)}. Without "
+    f"privacy: {fmt.number(util['nonprivate'], sig=3)}; predicting the average label: "
+    f"{fmt.number(util['trivial'], sig=3)}.",
+    delta="far worse than the average" if flag else f"no privacy: {fmt.number(util['nonprivate'], sig=3)}",
+    delta_color="inverse" if flag else "off",
+    delta_arrow="off" if flag else "auto",
 )
 with screen:
     first_screen(who=WHO, numbers=[noise, guarantee, utility], mechanism="label-dp-bags", mode=audit_mode)
+    if flag is not None:
+        st.error(flag.message, icon="📉")
     if codes is not None:
         st.info(
             f"{codes} Its two classes are fitted as the numbers −1 and 1, so the squared error above is that of a "
