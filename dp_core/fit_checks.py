@@ -8,9 +8,9 @@ not fit"):
   numbers, so class 9 counts as "further" from class 0 than class 1 does.
 * :func:`poor_fit`: a held-out R² far below 0 (below :data:`R2_FLAG`, i.e. an error more than twice
   that of predicting the mean) is not a result to draw; it names the likely causes, each computed from
-  the target: a mean far from 0 that a model without a free intercept cannot reach, a skewed target
-  whose range (hence its mapping to [-1, 1]) is set by a few extreme values, a clipping bound much
-  smaller than the target's range.
+  the target: a mean far from 0 that a model without a free intercept cannot reach, a skewed or
+  heavy-tailed target whose range (hence its mapping to [-1, 1]) is set by a few extreme values, a
+  clipping bound much smaller than the target's range.
 
 No mechanism is imported here (foundation layer).
 """
@@ -33,6 +33,7 @@ __all__ = [
     "intercept_reach",
     "poor_fit",
     "target_offset",
+    "target_kurtosis",
     "target_skewness",
 ]
 
@@ -40,10 +41,13 @@ __all__ = [
 MAX_CODES = 10
 #: Held-out R² below which a fit is flagged instead of shown: worse than twice the error of predicting the mean.
 R2_FLAG = -1.0
-#: A target mean this many standard deviations from 0 is out of reach of a model without a free intercept.
-OFFSET_FLAG = 2.0
-#: Sample skewness above which a target counts as skewed (a log-normal with sigma 0.7 has about 2.9).
+#: A target mean more than this many standard deviations from 0, out of the intercept's reach, is a cause:
+#: predicting 0 then scores R² = -offset² < -1 = :data:`R2_FLAG` on its own.
+OFFSET_FLAG = 1.0
+#: Sample skewness (absolute) above which a target counts as skewed (a log-normal with sigma 0.7 has about 2.9).
 SKEW_FLAG = 2.0
+#: Sample kurtosis above which a target counts as heavy-tailed (normal: 3; Student-t with 5 degrees of freedom: 9).
+KURTOSIS_FLAG = 20.0
 
 
 def _target(y) -> np.ndarray:
@@ -130,6 +134,17 @@ def intercept_reach(eta: float, constant: float | None = None, *, minmax_dim: in
     return e * c / math.sqrt(1.0 + c * c)
 
 
+def target_kurtosis(y) -> float:
+    """The sample kurtosis ``mean((y - mean)^4) / sd^4`` (3 for a normal target, 0 for a constant one).
+
+    >>> target_kurtosis([-1.0, 1.0])
+    1.0
+    """
+    arr = _target(y)
+    sd = float(arr.std())
+    return 0.0 if sd == 0 else float(np.mean((arr - arr.mean()) ** 4) / sd**4)
+
+
 @dataclass(frozen=True)
 class PoorFit:
     """A fit far worse than predicting the mean, with its likely causes (plain sentences)."""
@@ -153,14 +168,19 @@ def _causes(arr: np.ndarray, *, intercept_reach: float | None, clip: float | Non
             f"The target's mean lies {fmt.number(off, sig=2)} standard deviations from 0 and {reach}: predicting 0 "
             f"everywhere would score R² = {fmt.number(-(off**2), sig=2)}."
         )
-    skew = target_skewness(arr)
-    if skew >= SKEW_FLAG:
-        med, top = float(np.median(arr)), float(arr.max())
-        share = float(np.mean(arr <= med))
+    skew, kurt = target_skewness(arr), target_kurtosis(arr)
+    if abs(skew) >= SKEW_FLAG or kurt >= KURTOSIS_FLAG:
+        med = float(np.median(arr))
+        mad = float(np.median(np.abs(arr - med)))
+        shape = (
+            f"skewed (skewness {fmt.number(skew, sig=2)})"
+            if abs(skew) >= SKEW_FLAG
+            else f"heavy-tailed (kurtosis {fmt.number(kurt, sig=2)}; a normal target has 3)"
+        )
         causes.append(
-            f"The target is skewed (skewness {fmt.number(skew, sig=2)}): {fmt.percent(share, sig=2)} of the rows are "
-            f"at or below {fmt.number(med, sig=3)} while the largest value is {fmt.number(top, sig=3)}, so a few "
-            "extreme rows set its range."
+            f"The target is {shape}: half the rows lie within {fmt.number(mad, sig=2)} of its median "
+            f"{fmt.number(med, sig=3)} while its range spans {fmt.number(float(arr.max() - arr.min()), sig=3)}, so a "
+            "few extreme rows set its range and dominate the fit."
         )
     if clip is not None:
         c = check_positive("clip", clip)

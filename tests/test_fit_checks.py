@@ -109,3 +109,20 @@ def test_absolute_kind_speaks_of_the_median():
     assert flag is not None and "absolute error 3 times that of predicting the median" in flag.message
     with pytest.raises(ValueError, match="kind must be"):
         poor_fit(ys, -3.0, kind="huber")
+
+
+def test_a_symmetric_heavy_tailed_target_is_named_heavy_tailed_not_skewed():
+    t = np.random.default_rng(2).standard_t(1.8, size=2000)  # the heavy_tailed generator's noise law
+    y = np.concatenate([t, -t])  # exactly symmetric: skewness 0, the tails alone remain
+    assert abs(target_skewness(y)) < 1e-9
+    flag = poor_fit(y, -3.0, intercept_reach=1.0)
+    assert flag is not None and len(flag.causes) == 1
+    assert flag.causes[0].startswith("The target is heavy-tailed (kurtosis") and "extreme rows" in flag.causes[0]
+
+
+def test_a_normal_target_has_no_shape_cause():
+    y = np.random.default_rng(4).normal(size=5000)
+    flag = poor_fit(y, -2.0, intercept_reach=1.0)
+    assert flag is not None and flag.causes == (
+        "The features barely predict this target on held-out rows, and the fit overshoots.",
+    )
