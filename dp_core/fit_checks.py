@@ -147,11 +147,15 @@ def target_kurtosis(y) -> float:
 
 @dataclass(frozen=True)
 class PoorFit:
-    """A fit far worse than predicting the mean, with its likely causes (plain sentences)."""
+    """A fit far worse than predicting the mean, with its likely causes (plain sentences).
+
+    ``explained``: whether a cause was found in the target itself (else ``causes`` holds the generic one).
+    """
 
     r2: float
     causes: tuple[str, ...]
     message: str
+    explained: bool = True
 
 
 def _causes(arr: np.ndarray, *, intercept_reach: float | None, clip: float | None) -> list[str]:
@@ -234,6 +238,7 @@ def poor_fit(
     if r2 >= float(threshold):
         return None
     causes = _causes(arr, intercept_reach=intercept_reach, clip=clip)
+    explained = bool(causes)
     if not causes:
         causes = ["The features barely predict this target on held-out rows, and the fit overshoots."]
     ratio = 1.0 - r2
@@ -244,4 +249,4 @@ def poor_fit(
         else f"a held-out absolute error {fmt.number(ratio, sig=2)} times that of predicting the median"
     )
     msg = f"Not a usable fit: {head}. Likely cause: " + " ".join(causes)
-    return PoorFit(r2=r2, causes=tuple(causes), message=msg)
+    return PoorFit(r2=r2, causes=tuple(causes), message=msg, explained=explained)

@@ -291,7 +291,8 @@ else:
     )
     audit_mode = "wtd-lba"
 # far worse than predicting the average label (the fit has an intercept): flagged with its cause from the labels
-flag = fit_checks.poor_fit(data.y, 1.0 - util["mse"] / util["trivial"], intercept_reach=math.inf)
+_r2 = 1.0 - util["mse"] / util["trivial"] if util["trivial"] > 0 else None  # a constant test label: no R²
+flag = None if _r2 is None else fit_checks.poor_fit(data.y, _r2, intercept_reach=math.inf)
 utility = KeyNumber(
     "Test error (squared)",
     "not usable" if flag else fmt.number(util["mse"], sig=3),
@@ -305,7 +306,7 @@ utility = KeyNumber(
 )
 with screen:
     first_screen(who=WHO, numbers=[noise, guarantee, utility], mechanism="label-dp-bags", mode=audit_mode)
-    if flag is not None:
+    if flag is not None and flag.explained:  # a cause in the labels; too few bags is said under the chart
         st.error(flag.message, icon="📉")
     if codes is not None:
         st.info(

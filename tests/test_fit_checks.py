@@ -126,3 +126,8 @@ def test_a_normal_target_has_no_shape_cause():
     assert flag is not None and flag.causes == (
         "The features barely predict this target on held-out rows, and the fit overshoots.",
     )
+
+
+def test_explained_says_whether_the_target_gave_a_cause():
+    assert poor_fit(_to_unit(_affairs()), -5.0, intercept_reach=0.1).explained
+    assert not poor_fit(np.random.default_rng(4).normal(size=500), -5.0, intercept_reach=1.0).explained
