@@ -38,7 +38,18 @@ PAPER_NAMES = {"noisy-wtd-llp": "noisy-wtd-LLP", "wtd-lba": "wtd-LBA"}
 # the sidebar's δ, for this many training rows (same 80 % split as the preparation below).
 n_train = ds.n - int(round(0.2 * ds.n))
 _rho_now = float(state.peek("rho"))
-auto = cl.auto_bags(n_train, ds.d + 1, float(delta), _rho_now) if _rho_now > 0 else None
+# the rule's k and m do not depend on δ (its ε does): below the smallest δ its search takes, it runs at that δ
+# for k and m only, and the page accounts ε at the sidebar's δ itself
+_delta_rule = max(float(delta), lb.defaults.TARGET_DELTA_MIN)
+auto = cl.auto_bags(n_train, ds.d + 1, _delta_rule, _rho_now) if _rho_now > 0 else None
+auto_said = (
+    None
+    if auto is None
+    else auto.message
+    if auto.delta == float(delta)
+    else f"k = {fmt.integer(auto.k)}, m = {fmt.integer(auto.m)} from the data size (the fewest bags for a useful fit, "
+    "each as large as the rows allow)."
+)
 # the widgets' range: a very large upload's rule may ask for bags larger than the widget allows
 auto_km = None if auto is None or auto.k < 2 else (min(auto.k, K_MAX), auto.m)
 _auto_key = (ds.fingerprint, float(delta), _rho_now)
@@ -159,7 +170,7 @@ if auto_km is not None:
             if _same
             else "The Compare page's rule at the sidebar's δ: "
         )
-        + auto.message
+        + auto_said
         + (f" (k capped at {fmt.integer(K_MAX)}, the largest this page runs)" if auto_km[0] != auto.k else "")
     )
 
@@ -243,7 +254,8 @@ no_noise = variant == "noisy-wtd-llp" and rho == 0
 eps_at = None  # the smallest ε proved at the sidebar's δ (noisy-wtd-LLP with ρ > 0 only)
 if variant == "noisy-wtd-llp" and not no_noise:
     # the rule's own accounting when this is its setting (same rows, noise s = 1, B1 = 1), else the same function here
-    _rule = auto is not None and (k, m) == (auto.k, auto.m) and float(noise_std) == 1.0 and B1 == 1.0
+    _rule = auto is not None and auto.delta == float(delta) and (k, m) == (auto.k, auto.m)
+    _rule = _rule and float(noise_std) == 1.0 and B1 == 1.0
     eps_at = auto.epsilon if _rule else cl.min_eps(delta, data.n, k, m, rho, B1, noise_std)
 if variant == "noisy-wtd-llp":
     noise = KeyNumber(
@@ -317,7 +329,7 @@ with screen:
     if variant == "noisy-wtd-llp" and rho > 0 and eps_at is None:
         st.warning(
             auto.message
-            if auto is not None and (k, m) == auto_km
+            if auto is not None and (k, m) == auto_km and auto.delta == float(delta)
             else f"No ε reaches the sidebar's δ = {fmt.delta(delta)} at k = {fmt.integer(k)}, m = {fmt.integer(m)}: "
             "a bag with no noisy label is too likely. Larger bags (k) or more noisy labels (ρ) would give one.",
             icon="📏",
