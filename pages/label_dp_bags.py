@@ -164,7 +164,7 @@ for note in data.notes:
 
 if auto_km is not None:
     _same = (k, m) == auto_km
-    st.caption(
+    chart_box.caption(
         (
             "Default from the data size, by the rule the Compare page uses, at the sidebar's δ: "
             if _same
