@@ -159,8 +159,8 @@ except ValueError as exc:
     widgets.show_error(exc)
     st.stop()
 
-for note in data.notes:
-    (st.warning if "leaks" in note else st.caption)(note)
+for note in data.notes:  # what was read from the data is named on the first screen, above the chart
+    (chart_box.warning if "leaks" in note else chart_box.caption)(note)
 
 if auto_km is not None:
     _same = (k, m) == auto_km
