@@ -10,7 +10,7 @@ import streamlit as st
 
 import dp_core
 from dp_core import display as fmt
-from dp_core import reproduction_claims
+from dp_core import fit_checks, reproduction_claims
 from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms.input_perturbation.experiment import SimulationConfig, n_choices, sweep_sizes
 from dp_core.preprocessing import default_eta
@@ -136,6 +136,21 @@ except (DataValidationError, ValueError, TypeError) as exc:
             st.info("This dataset has class labels: open **Settings** below and pick **logistic regression**.")
     st.stop()
 
+# a class-code target on a regression model: said on the first screen, with the metric used instead
+codes = fit_checks.classification_target(ds.y, task=ds.task, name=f"“{escape_markdown(ds.target_name)}”")
+switched = None
+if codes is not None and model == "logistic_taylor":
+    switched = (
+        f"{codes} So this page fits logistic regression"
+        + (f" (class {fmt.number(positive_class, sig=6)} against the rest)" if positive_class is not None else "")
+        + " and reports held-out accuracy, not R²."
+    )
+elif codes is not None:
+    switched = (
+        f"{codes} Least squares treats them as amounts (a larger code as a larger amount) and R² scores them so; "
+        "choose logistic regression in Settings to predict a class and read its accuracy."
+    )
+
 with notices:
     for leak in data.leaks:
         st.warning(escape_markdown(leak), icon="🔓")
@@ -215,7 +230,23 @@ def draw_first_screen(job=None) -> None:
     if key is not None:
         head = cip.headline(*key, _data=data)
         chart = cip.utility_figure(*key, _data=data)
-    if head is not None:
+    flag = None
+    if head is not None and head["metric"] == "test R²":
+        # a fit far worse than predicting the mean is flagged with its cause, not drawn as a normal result
+        reach = fit_checks.intercept_reach(float(eta), minmax_dim=data.d if preprocess == "minmax" else None)
+        flag = fit_checks.poor_fit(data.y_train, min(head["private"], head["nonprivate"]), intercept_reach=reach)
+    if flag is not None:
+        utility = KeyNumber(
+            f"{head['metric'].removeprefix('test ').capitalize()} vs non-private",
+            "not usable",
+            delta="far worse than the mean",
+            delta_color="inverse",
+            delta_arrow="off",
+            help=f"Held-out R² {_utility(head['private'])} with privacy and {_utility(head['nonprivate'])} without "
+            f"({fmt.integer(head['trials'])} runs on {fmt.integer(head['n'])} training rows): below −1, the squared "
+            "error is more than twice that of predicting the mean. The cause is named below the numbers.",
+        )
+    elif head is not None:
         utility = KeyNumber(
             f"{head['metric'].removeprefix('test ').capitalize()} vs non-private",
             f"{_utility(head['private'])} / {_utility(head['nonprivate'])}",
@@ -255,12 +286,16 @@ def draw_first_screen(job=None) -> None:
         ],
         mechanism=MECH,
         mode=mode,
-        chart=chart,
+        chart=None if flag is not None else chart,
         chart_key="ip_utility",
         note="Each contributor's own noisy message is also claimed to be locally private (Corollary 1); the "
         "audit finds that claim not valid (see *Privacy guarantees* below). More contributors mean less noise "
         "per record and a model closer to the non-private one.",
     )
+    if flag is not None:
+        st.error(flag.message, icon="📉")
+    if switched:
+        st.info(switched, icon="🔢")
     if head is not None and head["trials"] < n_trials:
         st.caption(
             f"Quick first look: {fmt.integer(head['trials'])} runs; refining to {fmt.integer(n_trials)} in the "
@@ -271,14 +306,15 @@ def draw_first_screen(job=None) -> None:
         # below the rule's value the bound is the user's choice and worth a flag here (at or above it, a plain
         # note in the Preprocessing section)
         st.info(_cap_text(), icon="📏")
-    if head is not None and head["nonprivate"] <= head["trivial"] + 0.01:
+    plain = head is not None and flag is None  # with a flag, the flag says what the numbers mean
+    if plain and head["nonprivate"] <= head["trivial"] + 0.01:
         st.info(
             f"Even without any noise this model does no better than {baseline} ({_utility(head['trivial'])}) "
             "on this data, so privacy costs nothing measurable here."
             + (" A larger η (Settings) lets the model fit; the noise grows with η." if _cap["binding"] else ""),
             icon="💡",
         )
-    elif head is not None and head["private_hi"] <= head["trivial"] + 0.01:
+    elif plain and head["private_hi"] <= head["trivial"] + 0.01:
         st.info(
             f"At {fmt.integer(head['n'])} training rows the private model does no better than {baseline} "
             f"({_utility(head['trivial'])}): the noise drowns the signal. What would help: a larger ε (sidebar), "

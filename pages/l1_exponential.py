@@ -9,12 +9,14 @@ import math
 import streamlit as st
 
 from dp_core import display as fmt
+from dp_core import fit_checks
 from dp_core.mechanisms.l1_exponential import DESIGNS, NOISES, bounds
 from dp_core.mechanisms.l1_exponential import figures as lf
 from dp_core.mechanisms.l1_exponential import simulation as sim
 from dp_core.mechanisms.l1_exponential.mcmc import APPROXIMATE_LABEL, MCMCSchedule
 from dp_core.mechanisms.l1_exponential.mechanism import L1ExponentialRegression
 from dp_core.mechanisms.l1_exponential.population import HeavyTailedModel
+from dp_core.mechanisms.l1_exponential.scaling import public_scaling
 from dp_core.mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONVENTIONS
 from dp_core.text import escape_html, escape_markdown
 from ui import background, state, widgets
@@ -37,6 +39,7 @@ DESIGN_NAMES = {
     "gaussian": "X1 Gaussian (light tails)",
     "lognormal_sphere": "X5 log-normal radius",
 }
+SCALE_NAMES = {"public": "public scales", "sample": "sample's own", "raw": "raw"}
 CONV_NAMES = {"tight": "tight (default)", "paper_proof": "paper proof", "paper_box": "paper box (as printed)"}
 EXPERIMENT_NAMES = {
     "rates": "Error against n",
@@ -87,15 +90,14 @@ with st.expander("⚙️ Settings of the mechanism", expanded=False):
     )
     c4, c5, c6, c7 = st.columns(4)
     radius = state.widget("l1_R", container=c4, help=tip("R"))
-    scale_default = "sample" if ds.source != "" and not ds.name.startswith("heavy") else "raw"
     scale = state.widget(
         "l1_scale",
         control="radio",
         container=c5,
-        default=scale_default,
-        format_func={"sample": "standardised", "raw": "raw"}.get,
-        help="standardised: centred and scaled with the sample's own statistics (convenient, but it depends on "
-        "the private data); raw: the data as they are.",
+        format_func=SCALE_NAMES.get,
+        help="public: centred and scaled with public constants (the dataset's documented or declared ranges), "
+        "costing no privacy; sample's own: with the training sample's statistics (depends on the private data, "
+        "not covered by the guarantee); raw: the data as they are.",
     )
     n_rel = state.widget("l1_releases", container=c6, help="How many private releases are drawn and averaged.")
     mode = state.widget(
@@ -120,6 +122,18 @@ with st.expander("⚙️ Settings of the mechanism", expanded=False):
             help="Warm-up + sampling steps per chain. Sampling stops early once the convergence checks pass "
             "(R̂ and ESS), so the length is a maximum; longer runs converge more often.",
         )
+
+# a regression of class codes treats them as amounts: refused on the first screen, in plain words
+codes = fit_checks.classification_target(ds.y, task=ds.task, name=f"“{escape_markdown(ds.target_name)}”")
+if codes is not None:
+    with screen:
+        st.error(
+            f"{codes} Heavy-tailed ℓ1 regression predicts an amount, so it would treat the codes as amounts "
+            "(a larger code as a larger amount) and score them by absolute error: it does not fit these data. Pick a "
+            "regression dataset on Home, or the large-margin Gaussian classifier for classes.",
+            icon="🚫",
+        )
+    st.stop()
 
 if not math.isfinite(eps):
     st.warning("ε = ∞ means no privacy; the mechanism's samplers need a finite ε. Using ε = 10 on this page.")
@@ -153,8 +167,11 @@ if not feats:
 
 idx = tuple(names.index(f) for f in feats)
 standardise = scale == "sample"
+scaling = public_scaling(ds, idx) if scale == "public" else None
+# any step that reads the private rows to set the scales: named on the first screen, and no proved status
+data_derived = standardise or (scaling is not None and scaling.data_derived)
 try:
-    an = cl.analysis(ds.name, ds.fingerprint, est, idx, standardise, int(n_rel), int(seed), ds)
+    an = cl.analysis(ds.name, ds.fingerprint, est, idx, standardise, int(n_rel), int(seed), ds, scaling=scaling)
 except ValueError as exc:
     with screen:
         widgets.show_error(exc)
@@ -176,7 +193,23 @@ else:
     guarantee = f"ε = {fmt.epsilon(eps)}"
     if mcmc is not None:
         guarantee_delta = "approximate sampler"
+    elif data_derived:
+        guarantee_delta, guarantee_color = "scales from the data: not covered", "inverse"
 gap = head["mae_private"] - head["mae_nonprivate"]
+# a fit far worse than predicting the median is flagged with its cause, not drawn as a normal result
+flag = fit_checks.poor_fit(an.y_train, 1.0 - head["mae_private"] / head["mae_median"], kind="absolute")
+subset = f"{fmt.integer(len(feats))} of {fmt.integer(len(names))} features: {escape_markdown(', '.join(feats))}" + (
+    "; choose more in the settings below." if len(feats) < len(names) else "."
+)
+if standardise:
+    scales_said = (
+        "Features and target standardised with the training sample's own statistics: computed from the private "
+        "rows, so the guarantee does not cover this step ('public scales' in the settings avoids it)."
+    )
+elif scaling is not None:
+    scales_said = " ".join(n for n in an.notes if "centred" in n)
+else:
+    scales_said = "Features and target on their raw scale."
 
 # ------------------------------------------------------------------------------------------ first screen
 with screen:
@@ -205,36 +238,40 @@ with screen:
                 "Prediction error (MAE)",
                 fmt.number(head["mae_private"]),
                 # an ASCII sign: Streamlit reads it for the arrow (down and green when privacy costs nothing)
-                delta=f"{'+' if gap >= 0 else '-'}{fmt.number(abs(gap), sig=2)} vs no privacy",
+                delta="far worse than the median"
+                if flag
+                else f"{'+' if gap >= 0 else '-'}{fmt.number(abs(gap), sig=2)} vs no privacy",
                 delta_color="inverse",
                 help=tip("MAE", "Mean absolute error on held-out rows")
                 + f" Private: mean over {fmt.integer(int(n_rel))} releases on the held-out rows (standard error "
                 f"{fmt.number(head['mae_private_se'])}); without privacy: the LAD fit on the same rows.",
             ),
         ],
-        mechanism=MECH,
+        mechanism=None if data_derived else MECH,
         mode=conv,
         # Plotly draws <a href> in its text: the file's column names go in escaped
-        chart=lf.releases_figure(an.result.em_draws, an.result.lad_w, [escape_html(n) for n in an.feature_names]),
+        chart=None
+        if flag
+        else lf.releases_figure(an.result.em_draws, an.result.lad_w, [escape_html(n) for n in an.feature_names]),
         chart_key="l1_releases_fig",
         chart_caption="Each dot is one private release; the diamond is the non-private fit (LAD) on the same rows.",
         note=(
-            f"Held-out error without privacy (the LAD fit): {fmt.number(head['mae_nonprivate'])}. "
-            f"{fmt.integer(an.n_train)} training rows, {fmt.integer(an.n_test)} held out; "
+            f"**{subset}** Held-out error without privacy (the LAD fit): {fmt.number(head['mae_nonprivate'])}; "
+            f"predicting the median: {fmt.number(head['mae_median'])}. {fmt.integer(an.n_train)} training rows, "
+            f"{fmt.integer(an.n_test)} held out; "
             + ("exact sampler." if mcmc is None else "approximate sampler (MCMC).")
-            + (
-                " Features and target standardised with the sample's own statistics (this choice is not covered "
-                "by the guarantee; 'raw' in the settings avoids it)."
-                if standardise
-                else " Features and target on their raw scale."
-            )
-            + (
-                f" '{escape_markdown(ds.name)}' is a {ds.task} dataset: its class labels are treated as numbers."
-                if ds.task != "regression"
-                else ""
-            )
         ),
     )
+    if data_derived:
+        st.warning(
+            f"{scales_said} The ε shown covers the mechanism given these scales, not the choice of scales, so no "
+            "status is shown for it.",
+            icon="🔓",
+        )
+    else:
+        st.caption(scales_said)
+    if flag is not None:
+        st.error(flag.message, icon="📉")
     if mcmc is not None and mcmc["status"] == "not_converged":
         st.error(
             "**Not certified: the sampler did not converge.** These releases carry no privacy guarantee. "
@@ -398,7 +435,9 @@ with expert_section("Against clipping baselines on this data (not from the paper
         _run_section(
             "l1_run_data_base",
             "Run the baselines on this data",
-            lambda: cl.data_baseline_blocks(ds, est, idx, standardise, int(n_rel), int(seed), float(delta)),
+            lambda: cl.data_baseline_blocks(
+                ds, est, idx, standardise, int(n_rel), int(seed), float(delta), scaling=scaling
+            ),
             _render_data_baselines,
             running="Running the baselines",
         )

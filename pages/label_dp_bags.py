@@ -1,9 +1,11 @@
 """Label-DP by aggregation (Brahmbhatt et al.): random weighted bags of size k, m bags, noisy fraction ρ."""
 
+import math
+
 import streamlit as st
 
 import dp_core
-from dp_core import captions
+from dp_core import captions, fit_checks
 from dp_core import display as fmt
 from dp_core.audit.table import STATUS_CLAIMED
 from dp_core.experiments import summarize
@@ -32,27 +34,40 @@ VARIANTS = {
 }
 PAPER_NAMES = {"noisy-wtd-llp": "noisy-wtd-LLP", "wtd-lba": "wtd-LBA"}
 
-# Defaults that fit the data (issue 13): unless the link or the visitor chose k and m, start from the
-# suggested setting for this many training rows (same 80 % split as the preparation below).
+# Defaults inside the guarantee (issues 13 and 23): unless the link or the visitor chose k and m, start from the
+# Compare page's rule ("auto", k = m = 0: the fewest bags for a useful fit, each as large as the rows allow) at
+# the sidebar's δ, for this many training rows (same 80 % split as the preparation below).
 n_train = ds.n - int(round(0.2 * ds.n))
 _rho_now = float(state.peek("rho"))
-suggestion = cl.bag_suggestion(n_train, ds.d + 1, float(eps), _rho_now) if _rho_now > 0 else None
-_auto_key = (ds.fingerprint, float(eps), _rho_now)
+# the rule's k and m do not depend on δ (its ε does): below the smallest δ its search takes, it runs at that δ
+# for k and m only, and the page accounts ε at the sidebar's δ itself
+_delta_rule = max(float(delta), lb.defaults.TARGET_DELTA_MIN)
+auto = cl.auto_bags(n_train, ds.d + 1, _delta_rule, _rho_now) if _rho_now > 0 else None
+auto_said = (
+    None
+    if auto is None
+    else auto.message
+    if auto.delta == float(delta)
+    else f"k = {fmt.integer(auto.k)}, m = {fmt.integer(auto.m)} from the data size (the fewest bags for a useful fit, "
+    "each as large as the rows allow)."
+)
+# the widgets' range: a very large upload's rule may ask for bags larger than the widget allows
+auto_km = None if auto is None or auto.k < 2 else (min(auto.k, K_MAX), auto.m)
+_auto_key = (ds.fingerprint, float(delta), _rho_now)
 _auto = st.session_state.get("lb_auto_km")
 _km_now = (int(state.peek("k")), int(state.peek("m")))
-# k = 0 or m = 0 is "auto" (the Compare page's default, also in links): this page picks the setting itself
+# k = 0 or m = 0 is "auto" (the Compare page's default, also in links): this page applies the same rule
 _is_auto = 0 in _km_now
 _untouched = _is_auto or _km_now == (K_DEFAULT, M_DEFAULT) or (_auto is not None and _km_now == _auto[1])
 if (
-    suggestion is not None
-    and suggestion.k > 0
+    auto_km is not None
     and _untouched
     and (_is_auto or (not state.url_gave("k", "m") and (_auto is None or _auto[0] != _auto_key)))
 ):
-    state.set_widget("k", suggestion.k)
-    state.set_widget("m", suggestion.m)
-    st.session_state["lb_auto_km"] = (_auto_key, (suggestion.k, suggestion.m))
-elif _is_auto:  # no setting fits these rows: the page's fixed setting, whose infeasibility it explains
+    state.set_widget("k", auto_km[0])
+    state.set_widget("m", auto_km[1])
+    st.session_state["lb_auto_km"] = (_auto_key, auto_km)
+elif _is_auto:  # not even bags of 2 fit these rows: the page's fixed setting, whose infeasibility it explains
     state.set_widget("k", K_FALLBACK)
     state.set_widget("m", M_FALLBACK)
 
@@ -84,6 +99,18 @@ variant = state.widget(
     "(noisy-wtd-LLP). Secret weights: no label noise, the weights stay secret (wtd-LBA).",
 )
 chart_box = st.container()  # the first screen's chart, under the settings
+
+# a regression on bag sums treats class codes as numbers: refuse several classes, name what a binary target means
+codes = fit_checks.classification_target(ds.y, task=ds.task, name=f"“{escape_markdown(ds.target_name)}”")
+if codes is not None and ds.n_classes != 2 and len(set(ds.y.tolist())) > 2:
+    with screen:
+        st.error(
+            f"{codes} Label-DP by aggregation fits a linear regression on bag sums of the labels, so it would "
+            "treat the codes as amounts (a larger code as a larger amount): it does not fit these data. Pick a "
+            "regression dataset on Home, or the large-margin Gaussian classifier for classes.",
+            icon="🚫",
+        )
+    st.stop()
 
 # ------------------------------------------------------------------ expert settings (read before the numbers)
 with expert_section("Settings for experts: label noise and label range"):
@@ -133,27 +160,37 @@ except ValueError as exc:
     widgets.show_error(exc)
     st.stop()
 
-for note in data.notes:
-    (st.warning if "leaks" in note else st.caption)(escape_markdown(note))
+for note in data.notes:  # what was read from the data is named on the first screen, above the chart
+    (chart_box.warning if "leaks" in note else chart_box.caption)(escape_markdown(note))
 
-if suggestion is not None:
-    st.caption(
-        ("Default from the data size. " if (k, m) == (suggestion.k, suggestion.m) else "Suggested for these data: ")
-        + suggestion.message
+if auto_km is not None:
+    _same = (k, m) == auto_km
+    chart_box.caption(
+        (
+            "Default from the data size, by the rule the Compare page uses, at the sidebar's δ: "
+            if _same
+            else "The Compare page's rule at the sidebar's δ: "
+        )
+        + auto_said
+        + (f" (k capped at {fmt.integer(K_MAX)}, the largest this page runs)" if auto_km[0] != auto.k else "")
     )
 
 if m * k > data.n:
     st.error(
         f"Not feasible: m·k = {fmt.integer(m * k)} examples are needed for {fmt.integer(m)} disjoint bags of "
         f"{fmt.integer(k)}, but the training part has only {fmt.integer(data.n)} rows. "
-        + (suggestion.message if suggestion is not None else f"Lower k or m (k ≤ n/m = {fmt.integer(data.n // m)})."),
+        + (
+            f"The rule from the data size gives k = {fmt.integer(auto_km[0])}, m = {fmt.integer(auto_km[1])}."
+            if auto_km is not None
+            else f"Lower k or m (k ≤ n/m = {fmt.integer(data.n // m)})."
+        ),
         icon="⚠️",
     )
-    if suggestion is not None and suggestion.k > 0:
+    if auto_km is not None:
         st.button(
-            f"Use the suggested setting k = {fmt.integer(suggestion.k)}, m = {fmt.integer(suggestion.m)}",
+            f"Use the setting from the data size, k = {fmt.integer(auto_km[0])}, m = {fmt.integer(auto_km[1])}",
             on_click=_use_suggestion,
-            args=(suggestion.k, suggestion.m),
+            args=auto_km,
             key="lb_fix",
         )
     st.stop()
@@ -215,6 +252,12 @@ except ValueError as exc:
 
 # ------------------------------------------------------------------ the first screen
 no_noise = variant == "noisy-wtd-llp" and rho == 0
+eps_at = None  # the smallest ε proved at the sidebar's δ (noisy-wtd-LLP with ρ > 0 only)
+if variant == "noisy-wtd-llp" and not no_noise:
+    # the rule's own accounting when this is its setting (same rows, noise s = 1, B1 = 1), else the same function here
+    _rule = auto is not None and auto.delta == float(delta) and (k, m) == (auto.k, auto.m)
+    _rule = _rule and float(noise_std) == 1.0 and B1 == 1.0
+    eps_at = auto.epsilon if _rule else cl.min_eps(delta, data.n, k, m, rho, B1, noise_std)
 if variant == "noisy-wtd-llp":
     noise = KeyNumber(
         "Labels made noisy",
@@ -224,22 +267,23 @@ if variant == "noisy-wtd-llp":
     )
     if no_noise:
         guarantee = KeyNumber(
-            f"Privacy at ε = {fmt.epsilon(eps)}",
+            f"Privacy at δ = {fmt.delta(delta)}",
             "none",
             help="Without noisy labels a changed label moves its bag's sum by a known amount: δ ≥ m·k/n for every ε.",
         )
         audit_mode = "weighted-llp"
     else:
-        _weak = summ["delta_exact"] > 1.0 / ds.n  # a valid guarantee, but one that may fail for someone
+        _weak = eps_at is not None and delta > 1.0 / ds.n  # a valid guarantee, but one that may fail for someone
         guarantee = KeyNumber(
-            f"Privacy at ε = {fmt.epsilon(eps)}",
-            f"δ = {fmt.delta(summ['delta_exact'], sig=2)}",
-            help="The chance that the ε promise fails, from the exact accounting of this mechanism (beyond the "
-            "paper; the paper's own bound is vacuous at this size, see below). A δ above 1/n "
-            f"(here {fmt.delta(1.0 / ds.n)}) is a weak promise: it may fail for about one person in the data. "
-            + (tip("δ") or ""),
-            delta="weak: above 1/n" if _weak else None,  # short: the chip shares a quarter of the width
-            delta_color="inverse" if _weak else "off",
+            f"Privacy at δ = {fmt.delta(delta)}",
+            "no ε" if eps_at is None else f"ε = {fmt.epsilon(eps_at)}",
+            help=f"The smallest ε whose promise fails with chance at most the sidebar's δ = {fmt.delta(delta)}, from "
+            "the exact accounting of this mechanism (beyond the paper; the paper's own bound is vacuous at this "
+            f"size, see below). At the sidebar's ε = {fmt.epsilon(eps)} the chance is δ = "
+            f"{fmt.delta(summ['delta_exact'], sig=2)}. A δ above 1/n (here {fmt.delta(1.0 / ds.n)}) is a weak "
+            "promise: it may fail for about one person in the data. " + (tip("δ") or ""),
+            delta="none reaches this δ" if eps_at is None else ("weak: above 1/n" if _weak else None),
+            delta_color="inverse" if (_weak or eps_at is None) else "off",
             delta_arrow="off",
         )
         audit_mode = "noisy-wtd-llp"
@@ -259,16 +303,45 @@ else:
         "before δ drops below 1. " + (tip("δ") or ""),
     )
     audit_mode = "wtd-lba"
+# far worse than predicting the average label (the fit has an intercept): flagged with its cause from the labels
+_r2 = 1.0 - util["mse"] / util["trivial"] if util["trivial"] > 0 else None  # a constant test label: no R²
+flag = None if _r2 is None else fit_checks.poor_fit(data.y, _r2, intercept_reach=math.inf)
 utility = KeyNumber(
     "Test error (squared)",
-    fmt.number(util["mse"], sig=3),
+    "not usable" if flag else fmt.number(util["mse"], sig=3),
     help="Mean squared error on held-out rows of a linear model fitted on the release "
-    f"({fmt.integer(util['n_trials'])} runs), on labels mapped to [−1, 1]. Without privacy: "
-    f"{fmt.number(util['nonprivate'], sig=3)}; predicting the average label: {fmt.number(util['trivial'], sig=3)}.",
-    delta=f"no privacy: {fmt.number(util['nonprivate'], sig=3)}",
+    f"({fmt.integer(util['n_trials'])} runs), on labels mapped to [−1, 1]: {fmt.number(util['mse'], sig=3)}. Without "
+    f"privacy: {fmt.number(util['nonprivate'], sig=3)}; predicting the average label: "
+    f"{fmt.number(util['trivial'], sig=3)}.",
+    delta="far worse than the average" if flag else f"no privacy: {fmt.number(util['nonprivate'], sig=3)}",
+    delta_color="inverse" if flag else "off",
+    delta_arrow="off" if flag else "auto",
 )
 with screen:
     first_screen(who=WHO, numbers=[noise, guarantee, utility], mechanism="label-dp-bags", mode=audit_mode)
+    if flag is not None and flag.explained:  # a cause in the labels; too few bags is said under the chart
+        st.error(flag.message, icon="📉")
+    if codes is not None:
+        st.info(
+            f"{codes} Its two classes are fitted as the numbers −1 and 1, so the squared error above is that of a "
+            "predicted class probability (four times its Brier score), not an accuracy.",
+            icon="🔢",
+        )
+    if variant == "noisy-wtd-llp" and rho > 0 and eps_at is None:
+        st.warning(
+            auto.message
+            if auto is not None and (k, m) == auto_km and auto.delta == float(delta)
+            else f"No ε reaches the sidebar's δ = {fmt.delta(delta)} at k = {fmt.integer(k)}, m = {fmt.integer(m)}: "
+            "a bag with no noisy label is too likely. Larger bags (k) or more noisy labels (ρ) would give one.",
+            icon="📏",
+        )
+    elif variant == "noisy-wtd-llp" and rho > 0 and delta > 1.0 / ds.n:
+        st.warning(
+            f"The sidebar's δ = {fmt.delta(delta)} is above 1/n = {fmt.delta(1.0 / ds.n)} for these "
+            f"{fmt.integer(ds.n)} rows: a promise that may fail for about one person. Lower δ in the "
+            "sidebar for a strong guarantee.",
+            icon="📏",
+        )
 with chart_box:
     if no_noise:
         st.error("ρ = 0 is weighted LLP without noise: **not label-DP at all** — δ ≥ m·k/n for every ε.", icon="⛔")
@@ -308,8 +381,7 @@ with chart_box:
             ),
             icon="📉",
         )
-    elif suggestion is not None and (k, m) == (suggestion.k, suggestion.m) and not suggestion.informative:
-        st.info(suggestion.message, icon="📏")
+
 
 with chart_box:
     st.plotly_chart(cl.first_fig(ds.name, ds.fingerprint, utility_args, data), key="lb_first")

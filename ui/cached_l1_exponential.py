@@ -15,6 +15,7 @@ from __future__ import annotations
 import dp_core
 from dp_core.mechanisms.l1_exponential import simulation as sim
 from dp_core.mechanisms.l1_exponential.mechanism import L1Calibration, L1ExponentialRegression
+from dp_core.mechanisms.l1_exponential.scaling import PublicScaling
 
 from . import cached_scope as scoped
 from .background import Block
@@ -49,6 +50,7 @@ def analysis(
     seed: int,
     _ds,
     _v: str = V,
+    scaling: PublicScaling | None = None,
 ) -> sim.DatasetAnalysis:
     """The mechanism's releases on the data and the non-private LAD fit (the first screen).
 
@@ -65,11 +67,19 @@ def analysis(
         n_releases=n_releases,
         seed=seed,
         baselines=False,
+        scaling=scaling,
     )
 
 
 def data_baseline_blocks(
-    ds, est: L1ExponentialRegression, features: tuple, standardise: bool, n_releases: int, seed: int, delta: float
+    ds,
+    est: L1ExponentialRegression,
+    features: tuple,
+    standardise: bool,
+    n_releases: int,
+    seed: int,
+    delta: float,
+    scaling: PublicScaling | None = None,
 ) -> tuple[str, list[Block]]:
     """``(job key, blocks)`` of the analysis with the baselines B1 and B2 on the data (same EM-L1-HT draws)."""
     kwargs = {
@@ -81,6 +91,7 @@ def data_baseline_blocks(
         "seed": seed,
         "delta": delta,
         "baselines": True,
+        "scaling": scaling,
     }
     key = repr((V, "data_baselines", ds.name, ds.fingerprint, kwargs))
     return key, [Block("full", sim.analyse_dataset, (ds.X, ds.y), kwargs)]

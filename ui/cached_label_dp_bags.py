@@ -16,6 +16,7 @@ import dp_core
 from dp_core.mechanisms import label_dp_bags as lb
 from dp_core.mechanisms.label_dp_bags import bounds as acc
 from dp_core.mechanisms.label_dp_bags import figures as lbf
+from dp_core.mechanisms.label_dp_bags.defaults import AutoBags, default_bags
 
 from . import cached_scope as scoped
 
@@ -153,6 +154,19 @@ def bag_suggestion(n: int, d: int, eps: float, rho: float, _v: str = V) -> lb.Ba
     """Feasible, non-vacuous (k, m) for ``n`` training rows (:func:`lb.suggest_bag_params`), with at least
     :func:`lb.utility_min_bags` bags so that the regression on the bags keeps a useful model."""
     return lb.suggest_bag_params(int(n), epsilon=float(eps), d=int(d), rho=float(rho), min_bags=lb.utility_min_bags(d))
+
+
+@scoped.cache_data(upload_independent=True, max_entries=64, show_spinner="Choosing bag sizes for these data...")
+def auto_bags(n: int, d: int, delta: float, rho: float, _v: str = V) -> AutoBags:
+    """The page's default (k, m): the comparison's rule from the data size at the sidebar's δ (:func:`default_bags`)."""
+    return default_bags(int(n), d=int(d), delta=float(delta), rho=float(rho))
+
+
+@scoped.cache_data(upload_independent=True, max_entries=128, show_spinner="Accounting at the sidebar's δ...")
+def min_eps(delta: float, n: int, k: int, m: int, rho: float, b1: float, noise_std: float, _v: str = V) -> float | None:
+    """Smallest ε the exact profile of noisy-wtd-LLP proves at ``delta`` (:func:`acc.llp_exact_min_eps`)."""
+    e = acc.llp_exact_min_eps(float(delta), int(n), int(k), int(m), float(rho), float(b1), noise_std=float(noise_std))
+    return None if e is None else float(e)
 
 
 #: Trials of the first screen's measured utility (a quick, cached run; the sweeps below use the sidebar's trials).

@@ -110,7 +110,10 @@ def test_every_demo_dataset(name):
     ds = load_dataset(name)
     expected_model = "least_squares" if ds.task == "regression" else "logistic_taylor"
     assert at.radio(key="ip_model").value == expected_model
-    assert not at.error, [e.value for e in at.error]
+    # the only red line allowed is the flag of a fit far worse than the mean, and only with "not usable" shown
+    flagged = [e.value for e in at.error if e.value.startswith("Not a usable fit")]
+    assert len(flagged) == len(at.error), [e.value for e in at.error]
+    assert bool(flagged) == (metrics(at).get("R² vs non-private") == "not usable")
     assert "Measured: needed event" in metrics(at)
     if ds.task != "regression":
         at.radio(key="ip_model").set_value("least_squares").run()

@@ -117,11 +117,18 @@ FAST = ("diabetes", "iris")
 def test_every_demo_dataset(app, name):
     at = open_page(app, dataset=name, k=4, m=20, rho=0.2)
     assert not at.exception, name
-    assert not at.error, [e.value for e in at.error]
+    if DATASETS[name].task == "multiclass":  # class codes are not amounts: refused in plain words
+        assert [e.value for e in at.error] and "it does not fit these data" in at.error[0].value
+        return
+    # the only red line allowed is the flag of a fit far worse than the average, with "not usable" shown
+    flagged = [e.value for e in at.error if e.value.startswith("Not a usable fit")]
+    assert len(flagged) == len(at.error), [e.value for e in at.error]
+    assert not flagged or metrics(at)["Test error (squared)"] == "not usable"
     m = metrics(at)
     assert "δ exact (beyond the paper)" in m
     if DATASETS[name].task != "regression":
         assert any("treated as a number" in c.value for c in at.caption)
+        assert any("Brier score" in i.value for i in at.info)
 
 
 def test_uploaded_csv(app):

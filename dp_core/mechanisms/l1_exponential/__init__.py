@@ -127,7 +127,7 @@ PARAMS = (
     _p("sigma", float, 1.0, 0.0, 1000.0, label="noise moment σ_θ", symbol="σ_θ"),
     _p("eta", float, 0.05, options=(0.01, 0.02, 0.05, 0.1, 0.2), label="failure probability η_total", symbol="η"),
     _p("releases", int, 20, options=(10, 20, 50, 100), label="releases per method"),
-    _p("scale", str, "sample", options=("sample", "raw"), label="scales of the features and target"),
+    _p("scale", str, "public", options=("public", "sample", "raw"), label="scales of the features and target"),
     _p("preset", str, "quick", options=("quick", "fast", "spec"), label="MCMC length"),
     _p("noise", str, "student_t", options=NOISES, label="noise family"),
     _p("psi_iota", float, 0.5, options=(0.1, 0.2, 0.5, 1.0, 2.0), label="ι of the picture", symbol="ι"),

@@ -28,6 +28,7 @@ from .lad import l1_risk, lad_fit
 from .mcmc import MCMCSchedule
 from .mechanism import L1ExponentialRegression
 from .population import HeavyTailedModel, assumption_tau, make_eval_sample, noise_abs_moment, population_excess_risk
+from .scaling import PublicScaling
 from .truncation import check_theta
 
 __all__ = [
@@ -496,6 +497,34 @@ class DatasetAnalysis:
     density_points: np.ndarray | None
     density: dict | None
     notes: tuple
+    #: held-out MAE of predicting the training median for every row (the reference a fit must beat)
+    mae_median: float = math.nan
+    #: the training target as the mechanism saw it (after scaling; private, for the page's fit checks)
+    y_train: np.ndarray | None = None
+
+
+def _apply_public(Xs, y, scaling: PublicScaling, tr, notes: list) -> tuple[np.ndarray, np.ndarray]:
+    """Features (and the target where public) centred and scaled by ``scaling``; the rest named in ``notes``."""
+    if len(scaling.centre) != Xs.shape[1]:
+        raise ValueError(f"scaling must have {Xs.shape[1]} feature centres, got {len(scaling.centre)}.")
+    Xs = (Xs - np.asarray(scaling.centre)) / np.asarray(scaling.scale)
+    notes.append(
+        f"Features centred and scaled by public constants ({scaling.source})."
+        if not scaling.features_data_derived
+        else "Features centred and scaled by ranges computed from the data (not public: the guarantee does not "
+        "cover this step; declare public ranges on Home)."
+    )
+    if scaling.target_data_derived:
+        my = float(np.median(y[tr]))
+        sy = float(np.mean(np.abs(y[tr] - my))) or 1.0
+        notes.append(
+            "Target centred at its training median and scaled by its mean absolute deviation: computed from the "
+            "private rows, so the guarantee does not cover this step (no public scale of this target is known)."
+        )
+    else:
+        my, sy = float(scaling.y_centre), float(scaling.y_scale)
+        notes.append(f"Target centred and scaled by public constants ({scaling.y_source}).")
+    return Xs, (y - my) / sy
 
 
 def analyse_dataset(
@@ -512,12 +541,16 @@ def analyse_dataset(
     clip_q: float = 0.05,
     delta: float = 1e-5,
     baselines: bool = True,
+    scaling: PublicScaling | None = None,
 ) -> DatasetAnalysis:
     """Split, (optionally) standardise, release ``n_releases`` outputs of each method, and the exact law.
 
-    Standardising with the sample's own means and standard deviations depends on the private
-    data; the returned notes say so (a real release would use public scales). ``baselines=False``
-    runs EM-L1-HT and the LAD fit only (same draws, see :func:`real_data_experiment`).
+    ``scaling`` (:func:`dp_core.mechanisms.l1_exponential.scaling.public_scaling`) centres and scales the
+    features, and the target where public, with public constants; it takes precedence over
+    ``standardise``. Standardising with the sample's own means and standard deviations
+    (``standardise=True``, or a target without public scale) depends on the private data; the returned
+    notes say so. ``baselines=False`` runs EM-L1-HT and the LAD fit only (same draws, see
+    :func:`real_data_experiment`).
     """
     X, y = check_Xy(X, y, min_rows=10)
     idx = [check_int("feature index", int(j), lo=0, hi=X.shape[1] - 1) for j in features]
@@ -528,7 +561,9 @@ def analyse_dataset(
     tr, te = split_indices(X.shape[0], test_fraction=f, seed=g)  # advances g by the split's permutation
     Xs = X[:, idx]
     notes = []
-    if standardise:
+    if scaling is not None:
+        Xs, y = _apply_public(Xs, y, scaling, tr, notes)
+    elif standardise:
         mu, sd = Xs[tr].mean(axis=0), Xs[tr].std(axis=0)
         sd = np.where(sd > 0, sd, 1.0)
         my, sy = float(np.median(y[tr])), float(np.mean(np.abs(y[tr] - np.median(y[tr]))))
@@ -580,7 +615,9 @@ def analyse_dataset(
         feature_names=names,
         n_train=len(tr),
         n_test=len(te),
-        standardised=standardise,
+        standardised=bool(standardise) or scaling is not None,
+        mae_median=float(np.mean(np.abs(yte - np.median(ytr)))),
+        y_train=ytr,
         residuals=residuals,
         density_points=points,
         density=density,
@@ -608,6 +645,7 @@ def headline(analysis: DatasetAnalysis, radius: float) -> dict:
 
     * ``mae_private``: mean held-out MAE of the EM-L1-HT releases, with its standard error ``mae_private_se``;
     * ``mae_nonprivate``: held-out MAE of the non-private LAD fit on the same split;
+    * ``mae_median``: held-out MAE of predicting the training median for every row;
     * ``spread``: root-mean-square distance ``sqrt(mean_k ||w_k - w_LAD||^2)`` of the releases from the
       LAD fit (the noise the mechanism adds, in coefficient units);
     * ``lad_on_boundary``: the LAD fit lies on the sphere ``||w|| = radius`` (within 1 %), so a larger radius
@@ -635,6 +673,7 @@ def headline(analysis: DatasetAnalysis, radius: float) -> dict:
         "mae_private": float(np.mean(em)),
         "mae_private_se": float(np.std(em, ddof=1) / math.sqrt(em.size)) if em.size > 1 else math.nan,
         "mae_nonprivate": lad,
+        "mae_median": float(analysis.mae_median),
         "spread": spread,
         "lad_norm": float(np.linalg.norm(w)),
         "lad_on_boundary": bool(np.linalg.norm(w) >= 0.99 * radius),

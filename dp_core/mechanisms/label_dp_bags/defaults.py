@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from ... import display as fmt
 from ..._validation import check_in_interval, check_int, check_positive
 
-__all__ = ["AutoBags", "BagSuggestion", "auto_bag_setting", "suggest_bag_params", "utility_min_bags"]
+__all__ = ["AutoBags", "BagSuggestion", "auto_bag_setting", "default_bags", "suggest_bag_params", "utility_min_bags"]
 
 _N_MAX_SEARCH = 100_000_000
 #: Most rows :func:`auto_bag_setting` searches (its exact accounting takes about a second here).
@@ -397,3 +397,47 @@ def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.
     fix = (" What would give one: " + " or ".join(fixes) + ".") if fixes else " Raise ρ or use more rows."
     msg = f"No setting from the data size gives a guarantee at {at}: {fits}.{fix}"
     return AutoBags(k if k >= 2 else 0, mb, None, dl, r, n, mb, need, None if eps1 is None else float(eps1), msg)
+
+
+def default_bags(n: int, *, d: int, delta: float, rho: float, b1: float = 1.0) -> AutoBags:
+    """The (k, m) the Label-DP page and the comparison start from ("auto", ``k = m = 0``), for any ``n``.
+
+    :func:`auto_bag_setting` at the given ``delta`` (the sidebar's, never a target of the page's own);
+    above :data:`N_AUTO_MAX` training rows the setting found for ``N_AUTO_MAX`` rows, accounted on all
+    ``n`` rows, exactly as :class:`dp_core.mechanisms.label_dp_bags.compare` does.
+
+    Parameters
+    ----------
+    n : int
+        Training rows, >= 1.
+    d, delta, rho, b1
+        As in :func:`auto_bag_setting`.
+
+    Returns
+    -------
+    AutoBags
+        ``epsilon`` is the smallest ε the exact profile proves at ``delta`` (None: none does).
+
+    >>> default_bags(16_000, d=14, delta=1e-5, rho=0.1) == auto_bag_setting(16_000, d=14, delta=1e-5, rho=0.1)
+    True
+    """
+    import dataclasses
+
+    n = check_int("n", n, lo=1)
+    auto = auto_bag_setting(min(n, N_AUTO_MAX), d=d, delta=delta, rho=rho, b1=b1)
+    if n <= N_AUTO_MAX:
+        return auto
+    from .bounds import llp_exact_min_eps
+
+    k = N_AUTO_MAX // auto.m
+    eps = llp_exact_min_eps(auto.delta, n, k, auto.m, auto.rho, b1)
+    msg = (
+        f"k = {fmt.integer(k)}, m = {fmt.integer(auto.m)} from the data size (the setting found for "
+        f"{fmt.integer(N_AUTO_MAX)} rows): "
+        + (
+            f"smallest accounted ε {fmt.epsilon(eps)} at δ = {fmt.delta(auto.delta)}."
+            if eps is not None
+            else f"no ε reaches δ = {fmt.delta(auto.delta)}; raise ρ."
+        )
+    )
+    return dataclasses.replace(auto, k=k, epsilon=None if eps is None else float(eps), n=n, message=msg)

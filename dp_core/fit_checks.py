@@ -1,0 +1,252 @@
+"""Does a regression-only mechanism fit these data? Pure checks the pages show on their first screen.
+
+Two questions, each answered from the data it is about (docs/input_perturbation.md, "When the fit does
+not fit"):
+
+* :func:`classification_target`: is the target a set of class codes (a declared classification task,
+  or a few consecutive whole numbers)? A regression-only mechanism would then treat the codes as
+  numbers, so class 9 counts as "further" from class 0 than class 1 does.
+* :func:`poor_fit`: a held-out R² far below 0 (below :data:`R2_FLAG`, i.e. an error more than twice
+  that of predicting the mean) is not a result to draw; it names the likely causes, each computed from
+  the target: a mean far from 0 that a model without a free intercept cannot reach, a skewed or
+  heavy-tailed target whose range (hence its mapping to [-1, 1]) is set by a few extreme values, a
+  clipping bound much smaller than the target's range.
+
+No mechanism is imported here (foundation layer).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import display as fmt
+from ._validation import check_int, check_positive
+
+__all__ = [
+    "MAX_CODES",
+    "R2_FLAG",
+    "PoorFit",
+    "classification_target",
+    "intercept_reach",
+    "poor_fit",
+    "target_offset",
+    "target_kurtosis",
+    "target_skewness",
+]
+
+#: Most distinct whole values a target may have and still be read as class codes (as the upload's task detection).
+MAX_CODES = 10
+#: Held-out R² below which a fit is flagged instead of shown: worse than twice the error of predicting the mean.
+R2_FLAG = -1.0
+#: A target mean more than this many standard deviations from 0, out of the intercept's reach, is a cause:
+#: predicting 0 then scores R² = -offset² < -1 = :data:`R2_FLAG` on its own.
+OFFSET_FLAG = 1.0
+#: Sample skewness (absolute) above which a target counts as skewed (a log-normal with sigma 0.7 has about 2.9).
+SKEW_FLAG = 2.0
+#: Sample kurtosis above which a target counts as heavy-tailed (normal: 3; Student-t with 5 degrees of freedom: 9).
+KURTOSIS_FLAG = 20.0
+
+
+def _target(y) -> np.ndarray:
+    arr = np.asarray(y, dtype=float).ravel()
+    if arr.size < 2 or not np.all(np.isfinite(arr)):
+        raise ValueError(f"y must hold at least 2 finite values, got {arr.size} value(s) or non-finite ones.")
+    return arr
+
+
+def classification_target(y, *, task: str = "regression", name: str = "the target") -> str | None:
+    """A plain sentence when ``y`` holds class codes, else ``None``.
+
+    ``task`` is the dataset's declared task (``"binary"``/``"multiclass"`` count as classification);
+    a ``"regression"`` target counts as class codes when it has at most :data:`MAX_CODES` distinct whole
+    values that are consecutive (``0..C-1`` or ``1..C``).
+
+    >>> classification_target([0, 1, 2, 1, 0]) is not None
+    True
+    >>> classification_target([0.5, 1.5, 3.2]) is None
+    True
+    """
+    if task not in ("regression", "binary", "multiclass"):
+        raise ValueError(f"task must be one of regression, binary, multiclass, got {task!r}.")
+    arr = _target(y)
+    values = np.unique(arr)
+    if task != "regression":
+        return (
+            f"{name} is a {task} target with {fmt.integer(values.size)} classes: its values are class codes, "
+            "not quantities."
+        )
+    whole = bool(np.all(np.mod(values, 1) == 0))
+    consecutive = whole and values.size <= MAX_CODES and float(values[-1] - values[0]) == values.size - 1
+    if consecutive and float(values[0]) in (0.0, 1.0):
+        return (
+            f"{name} has only {fmt.integer(values.size)} distinct whole values "
+            f"({fmt.number(values[0])} to {fmt.number(values[-1])}): it looks like class codes, not quantities."
+        )
+    return None
+
+
+def target_offset(y) -> float:
+    """``|mean(y)| / sd(y)``: how many standard deviations the target's mean lies from 0 (inf if sd = 0).
+
+    Predicting 0 for every row scores R² = 1 − (mean² + var)/var = −offset², so a model that cannot move
+    its predictions to the mean scores about that.
+
+    >>> round(target_offset([1.0, 3.0]), 6)
+    2.0
+    """
+    arr = _target(y)
+    sd = float(arr.std())
+    return math.inf if sd == 0 else abs(float(arr.mean())) / sd
+
+
+def target_skewness(y) -> float:
+    """The sample skewness ``mean((y - mean)^3) / sd^3`` (0 for a constant target).
+
+    >>> target_skewness([1.0, 2.0, 3.0])
+    0.0
+    """
+    arr = _target(y)
+    sd = float(arr.std())
+    return 0.0 if sd == 0 else float(np.mean((arr - arr.mean()) ** 3) / sd**3)
+
+
+def intercept_reach(eta: float, constant: float | None = None, *, minmax_dim: int | None = None) -> float:
+    """Largest shift of the predictions of a model ``||w|| <= eta`` by its intercept coordinate.
+
+    The public intercept constant ``c`` (:data:`dp_core.preprocessing.INTERCEPT_CONSTANT`, docs/preprocessing.md)
+    is appended to every normalised row and the row divided by ``sqrt(1 + c^2)``; the intercept weight is at
+    most ``eta``, so it moves a prediction by at most ``eta * c / sqrt(1 + c^2)``. With the historical
+    ``"minmax"`` rows (a column of ones, every row divided by ``sqrt(d)``, ``d = minmax_dim`` with the
+    intercept) the reach is ``eta / sqrt(d)``.
+
+    >>> round(intercept_reach(1.0, 0.25), 4), intercept_reach(2.0, minmax_dim=4)
+    (0.2425, 1.0)
+    """
+    from .preprocessing import INTERCEPT_CONSTANT
+
+    e = check_positive("eta", eta)
+    if minmax_dim is not None:
+        return e / math.sqrt(check_int("minmax_dim", minmax_dim, lo=1))
+    c = INTERCEPT_CONSTANT if constant is None else check_positive("constant", constant)
+    return e * c / math.sqrt(1.0 + c * c)
+
+
+def target_kurtosis(y) -> float:
+    """The sample kurtosis ``mean((y - mean)^4) / sd^4`` (3 for a normal target, 0 for a constant one).
+
+    >>> target_kurtosis([-1.0, 1.0])
+    1.0
+    """
+    arr = _target(y)
+    sd = float(arr.std())
+    return 0.0 if sd == 0 else float(np.mean((arr - arr.mean()) ** 4) / sd**4)
+
+
+@dataclass(frozen=True)
+class PoorFit:
+    """A fit far worse than predicting the mean, with its likely causes (plain sentences).
+
+    ``explained``: whether a cause was found in the target itself (else ``causes`` holds the generic one).
+    """
+
+    r2: float
+    causes: tuple[str, ...]
+    message: str
+    explained: bool = True
+
+
+def _causes(arr: np.ndarray, *, intercept_reach: float | None, clip: float | None) -> list[str]:
+    causes = []
+    off = target_offset(arr)
+    if off >= OFFSET_FLAG and (intercept_reach is None or intercept_reach < abs(float(arr.mean()))):
+        reach = (
+            "the model has no intercept and the target is not centred"
+            if intercept_reach is None
+            else f"the model's intercept can move predictions by at most {fmt.number(intercept_reach, sig=2)}, "
+            f"less than the mean's size {fmt.number(abs(float(arr.mean())), sig=3)}"
+        )
+        causes.append(
+            f"The target's mean lies {fmt.number(off, sig=2)} standard deviations from 0 and {reach}: predicting 0 "
+            f"everywhere would score R² = {fmt.number(-(off**2), sig=2)}."
+        )
+    skew, kurt = target_skewness(arr), target_kurtosis(arr)
+    if abs(skew) >= SKEW_FLAG or kurt >= KURTOSIS_FLAG:
+        med = float(np.median(arr))
+        mad = float(np.median(np.abs(arr - med)))
+        shape = (
+            f"skewed (skewness {fmt.number(skew, sig=2)})"
+            if abs(skew) >= SKEW_FLAG
+            else f"heavy-tailed (kurtosis {fmt.number(kurt, sig=2)}; a normal target has 3)"
+        )
+        causes.append(
+            f"The target is {shape}: half the rows lie within {fmt.number(mad, sig=2)} of its median "
+            f"{fmt.number(med, sig=3)} while its range spans {fmt.number(float(arr.max() - arr.min()), sig=3)}, so a "
+            "few extreme rows set its range and dominate the fit."
+        )
+    if clip is not None:
+        c = check_positive("clip", clip)
+        span = float(arr.max() - arr.min())
+        if span > 4 * c:
+            causes.append(
+                f"Labels are clipped at ±{fmt.number(c, sig=3)}, much less than the target's range "
+                f"{fmt.number(span, sig=3)}: the clipped labels no longer carry the differences the fit needs."
+            )
+    return causes
+
+
+def poor_fit(
+    y,
+    r2: float,
+    *,
+    intercept_reach: float | None = None,
+    clip: float | None = None,
+    threshold: float = R2_FLAG,
+    kind: str = "squared",
+) -> PoorFit | None:
+    """Flag a held-out R² below ``threshold`` with its likely causes computed from the target ``y``.
+
+    ``kind="absolute"`` reads ``r2`` as ``1 - MAE / MAE of predicting the median`` (least absolute
+    deviations, where the median is the no-feature reference), and the message says so.
+
+    Parameters
+    ----------
+    y : array-like
+        The target as the mechanism sees it (after its own mapping), at least 2 finite values.
+    r2 : float
+        The held-out coefficient of determination of the fit.
+    intercept_reach : float, optional
+        The largest shift of the predictions the model's intercept allows (``None``: no intercept).
+    clip : float, optional
+        The clipping bound applied to the labels, > 0.
+    threshold : float
+        R² below which the fit is flagged (default :data:`R2_FLAG` = −1: twice the error of the mean).
+
+    Returns
+    -------
+    PoorFit or None
+        ``None`` when ``r2 >= threshold``.
+    """
+    arr = _target(y)
+    if kind not in ("squared", "absolute"):
+        raise ValueError(f"kind must be 'squared' or 'absolute', got {kind!r}.")
+    r2 = float(r2)
+    if math.isnan(r2):
+        raise ValueError("r2 must be a number, got nan.")
+    if r2 >= float(threshold):
+        return None
+    causes = _causes(arr, intercept_reach=intercept_reach, clip=clip)
+    explained = bool(causes)
+    if not causes:
+        causes = ["The features barely predict this target on held-out rows, and the fit overshoots."]
+    ratio = 1.0 - r2
+    head = (
+        f"held-out R² = {fmt.number(r2, sig=3)}, a squared error {fmt.number(ratio, sig=2)} times that of predicting "
+        "the mean"
+        if kind == "squared"
+        else f"a held-out absolute error {fmt.number(ratio, sig=2)} times that of predicting the median"
+    )
+    msg = f"Not a usable fit: {head}. Likely cause: " + " ".join(causes)
+    return PoorFit(r2=r2, causes=tuple(causes), message=msg, explained=explained)
