@@ -4,6 +4,7 @@ import streamlit as st
 
 import dp_core
 from dp_core import display as fmt
+from dp_core import status as vocab
 from dp_core.experiments import summarize
 from dp_core.figures import label_of
 from dp_core.mechanisms import label_dp_bags as lb
@@ -212,6 +213,7 @@ except ValueError as exc:
 
 # ------------------------------------------------------------------ the first screen
 no_noise = variant == "noisy-wtd-llp" and rho == 0
+weak = None  # why a proved guarantee is weak here (dp_core.status.weak_reason), if it is
 if variant == "noisy-wtd-llp":
     noise = KeyNumber(
         "Labels made noisy",
@@ -227,7 +229,8 @@ if variant == "noisy-wtd-llp":
         )
         audit_mode = "weighted-llp"
     else:
-        _weak = summ["delta_exact"] > 1.0 / ds.n  # a valid guarantee, but one that may fail for someone
+        weak = vocab.weak_reason(summ["delta_exact"], ds.n)  # a valid guarantee, but one that may fail for someone
+        _weak = weak is not None
         guarantee = KeyNumber(
             f"Privacy at ε = {fmt.epsilon(eps)}",
             f"δ = {fmt.delta(summ['delta_exact'], sig=2)}",
@@ -265,7 +268,7 @@ utility = KeyNumber(
     delta=f"no privacy: {fmt.number(util['nonprivate'], sig=3)}",
 )
 with screen:
-    first_screen(who=WHO, numbers=[noise, guarantee, utility], mechanism="label-dp-bags", mode=audit_mode)
+    first_screen(who=WHO, numbers=[noise, guarantee, utility], mechanism="label-dp-bags", mode=audit_mode, weak=weak)
 with chart_box:
     if no_noise:
         st.error("ρ = 0 is weighted LLP without noise: **not label-DP at all** — δ ≥ m·k/n for every ε.", icon="⛔")
