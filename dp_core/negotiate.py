@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import display, precomputed
+from . import display, precomputed, status
 from ._blas import single_threaded_blas
 from ._validation import (
     check_delta,
@@ -556,7 +556,7 @@ def negotiate(
             "label_dp": mi["label_dp"],
             "delta": 0.0 if mi["pure"] else delta_used,
         }
-        if "sampler_status" in mi:  # approximate samplers: never counted as a certified answer unless converged
+        if "sampler_status" in mi:  # approximate samplers: never counted as a private answer unless converged
             row["sampler_status"] = mi["sampler_status"]
             row["sampler_diagnostics"] = mi.get("sampler_diagnostics", [])
         if delta_t:
@@ -862,14 +862,15 @@ def _bound_crossing_at_n(adapter, state, method: str, spec, target: Target, grid
     return float(grid[j]), f"bound at n = {display.integer(n)} (rounded up to a grid of {len(grid)} log-spaced ε)"
 
 
-#: statuses whose answers the headline may quote, best first
-_HEADLINE_STATUSES = ("certified", "claimed")
+#: statuses whose answers the headline may quote, best first (never a refuted method: dp_core.status)
+_HEADLINE_STATUSES = tuple(s for s in status.STATUSES if status.is_private(s))
 
 
 def headline(answer: dict) -> str:
-    """One sentence with the answer: the best certified method's number and its 95% range.
+    """One sentence with the answer: the best private method's number and its 95% range.
 
-    Certified methods are preferred (then methods claimed by their paper); an answer that needs an
+    Methods are preferred in the order of :data:`_HEADLINE_STATUSES` (proved first; refuted ones never
+    count); an answer that needs an
     extrapolation says so. Every number is formatted by :mod:`dp_core.display`, as in the table.
     """
     t = answer.get("target", {})
@@ -911,8 +912,8 @@ def headline(answer: dict) -> str:
     )
 
 
-#: a guarantee's status in the headline
-STATUS_WORDS = {"certified": "certified", "claimed": "claimed by its paper, not certified"}
+#: a guarantee's status in the headline (the vocabulary's own words)
+STATUS_WORDS = {s: s for s in _HEADLINE_STATUSES}
 
 
 def rows_factor_words(factor: float) -> str:
@@ -956,11 +957,11 @@ def _rows(v: float) -> str:
 
 
 def _best(rows: list[dict], key: str) -> dict | None:
-    for status in _HEADLINE_STATUSES:
+    for st in _HEADLINE_STATUSES:
         cands = [
             r
             for r in rows
-            if r["status"] == status
+            if r["status"] == st
             and r.get("sampler_status") != "not_converged"
             and isinstance(r.get(key), float)
             and math.isfinite(r[key])
@@ -1015,7 +1016,9 @@ def answer_sentences(answer: dict) -> list[str]:
         else:
             txt = f"{r['label']}: {r.get('measured_note', 'no measured curve')}"
         if r.get("sampler_status") == "not_converged":
-            txt += " (not certified: the sampler did not converge, so these releases carry no privacy guarantee)"
+            txt += " (not proved: the sampler did not converge, so these releases carry no privacy guarantee)"
+        if r.get("status") == status.REFUTED:
+            txt = f"Warning, not private ({status.REFUTED}): {txt}"
         eb = r.get("epsilon_bound", math.nan)
         if isinstance(eb, float) and math.isfinite(eb):
             txt += f"; the theoretical bound guarantees it from ε = {display.epsilon(eb)}"

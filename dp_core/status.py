@@ -14,14 +14,13 @@ status from :data:`STATUSES`; nothing else types these words. The definitions ar
 ``"none"`` (:data:`NO_CLAIM`) is not a status: it marks a reference that claims no privacy at all
 (the non-private fit), so it is never counted as private either.
 
-This module imports only :mod:`dp_core.display`, so every layer may use it.
+This module imports nothing of the engine at import time (:mod:`dp_core.display` only inside
+:func:`weak_reason`), so every layer may use it, :mod:`dp_core.plugin` included.
 """
 
 from __future__ import annotations
 
 import math
-
-from . import display
 
 __all__ = [
     "AUDITED",
@@ -84,6 +83,8 @@ def weak_reason(delta: float, n: int) -> str | None:
     δ > 1/n allows the promise to fail for about one person of the data ([DR14, §2.3]; glossary "δ");
     δ ≥ 1 protects nobody.
     """
+    from . import display
+
     d, n = float(delta), int(n)
     if n < 1:
         raise ValueError(f"n must be a positive integer, got {n}.")
