@@ -9,6 +9,7 @@ import streamlit as st
 
 from dp_core import display, explain, glossary, tour
 from dp_core.compare import default_epsilons, make_spec
+from dp_core.compare.budget import private_summary
 from dp_core.compare.figures import compare_figure
 from dp_core.figures import noise_scale_figure, vline
 from dp_core.mechanisms.input_perturbation import figures as ipf
@@ -162,12 +163,12 @@ elif step == 3:
         widgets.show_error(exc)
     else:
         st.plotly_chart(compare_figure(result, y="utility", eps_marker=eps), width="stretch", key="tour_accuracy")
-        best = result.summary.dropna(subset=["utility_mean"]).sort_values("utility_mean", ascending=False)
+        best = private_summary(result).dropna(subset=["utility_mean"]).sort_values("utility_mean", ascending=False)
         at_top = best[best["epsilon"] == max(grid)]
         if not at_top.empty:
             top = at_top.iloc[0]
             st.markdown(
-                f"At ε = {display.epsilon(max(grid))} the most accurate mechanism reaches "
+                f"At ε = {display.epsilon(max(grid))} the most accurate private mechanism reaches "
                 f"**{display.percent(top['utility_mean'])}** accuracy; at ε = {display.epsilon(min(grid))} every "
                 "mechanism is close to guessing. Where the curves rise is the price of privacy."
             )

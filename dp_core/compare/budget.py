@@ -15,7 +15,7 @@ from ..explain import posterior_bounds
 from .engine import CompareResult, utility_at
 from .registry import STATUS_LABELS, STATUSES
 
-__all__ = ["plain_language", "budget_card", "noise_table", "headline"]
+__all__ = ["plain_language", "budget_card", "noise_table", "headline", "private_summary"]
 
 
 def plain_language(*, epsilon: float, delta: float, n: int | None = None) -> list[str]:
@@ -128,6 +128,17 @@ def budget_card(result: CompareResult, *, epsilon: float, delta: float, n: int |
         "groups": groups,
         "reference_utility": result.reference_utility if math.isfinite(result.reference_utility) else None,
     }
+
+
+def private_summary(result: CompareResult) -> pd.DataFrame:
+    """The rows of ``result.summary`` a headline or caption may quote: methods whose guarantee is not
+    refuted and that claim privacy (:func:`dp_core.status.is_private`), at points with at least one
+    successful trial."""
+    s = result.summary
+    if s is None or not len(s):
+        return pd.DataFrame(columns=list(getattr(s, "columns", [])))
+    private = {m["method"] for m in result.methods if vocab.is_private(m.get("status", vocab.NO_CLAIM))}
+    return s[s["method"].isin(private) & (s["n_trials"].to_numpy(dtype=float) >= 1)]
 
 
 #: Guarantee statuses under which a method counts as private for the headline numbers (never refuted).
