@@ -46,7 +46,7 @@ def test_thresholds_and_status():
     assert convergence_status(1.0, 99.9) == "not_converged"
     assert convergence_status(math.nan, 1e6) == "not_converged"
     assert convergence_status(math.inf, 1e6) == "not_converged"
-    assert release_status(None) == {"sampler_status": "exact", "sampler_message": "", "certified_sampler": True}
+    assert release_status(None) == {"sampler_status": "exact", "sampler_message": "", "exact_sampler": True}
 
 
 def test_rank_normalised_rhat_sees_what_plain_rhat_misses():
@@ -96,13 +96,13 @@ def test_engine_labels_a_too_short_chain_not_certified():
     est = L1ExponentialRegression(epsilon=1.0, mode="mcmc", mcmc_schedule=SHORT)
     fit, dg = est.run(ds.X, ds.y, rng=0, n_draws=3, diagnostics=True)
     assert fit.draws.shape == (3, 4)
-    assert not fit.certified_sampler
+    assert not fit.exact_or_converged_sampler
     assert dg.mcmc.n_chains == MIN_CHAINS  # extra chains for adaptation and diagnostics, 3 released
     assert fit.sampler_status == "not_converged"
     assert fit.privacy_label.startswith(NOT_CONVERGED_MESSAGE)
     assert "carry no privacy guarantee" in fit.sampler_message
     d = dg.status_dict()
-    assert d["sampler_status"] == "not_converged" and d["certified_sampler"] is False
+    assert d["sampler_status"] == "not_converged" and d["exact_sampler"] is False
     diag = d["sampler_diagnostics"]
     assert diag["status"] == "not_converged" and diag["flagged"]
     assert diag["rhat_threshold"] == RHAT_THRESHOLD and diag["ess_threshold"] == ESS_MIN
@@ -113,8 +113,8 @@ def test_engine_labels_a_too_short_chain_not_certified():
 def test_exact_grid_release_is_labelled_exact():
     ds = make_heavy_tailed(300, d=1, seed=0)
     fit, dg = L1ExponentialRegression(epsilon=1.0, grid_m=50).run(ds.X, ds.y, rng=0, n_draws=2, diagnostics=True)
-    assert fit.sampler_status == "exact" and dg.mcmc is None and dg.status_dict()["certified_sampler"]
-    assert fit.certified_sampler
+    assert fit.sampler_status == "exact" and dg.mcmc is None and dg.status_dict()["exact_sampler"]
+    assert fit.exact_or_converged_sampler
 
 
 def test_cli_json_labels_a_too_short_chain(capsys):
