@@ -50,7 +50,7 @@ def test_first_screen_three_numbers_badge_and_one_chart(app):
     assert not at.exception
     m = metrics(at)
     assert all(k in m for k in KEYS), m
-    # the guarantee is the exact accounting's, whose audit row is certified; the value is a probability
+    # the guarantee is the exact accounting's, whose audit row is proved; the value is a probability
     row = audit_row("label-dp-bags", "noisy-wtd-llp")
     assert _badges(at)[0].endswith(f"{STATUS_WORDS[row['status']][0]}]")
     delta = float(m["Privacy at ε = 1"].removeprefix("δ = "))
@@ -88,7 +88,7 @@ def test_secret_weights_show_their_audit_status(app):
 def test_no_label_noise_is_not_valid(app):
     at = open_page(app, dataset="diabetes", rho=0, k=4, m=20)
     assert metrics(at)["Privacy at ε = 1"] == "none"
-    assert STATUS_WORDS["not valid"][0] in _badges(at)[0]
+    assert STATUS_WORDS["refuted"][0] in _badges(at)[0]
 
 
 #: A valid, non-default value of every ParamSpec widget of the page (URL key -> text).
