@@ -7,6 +7,7 @@ import streamlit as st
 
 from dp_core import display, registry
 from dp_core import display as fmt
+from dp_core import status as vocab
 from dp_core.audit import MECHANISMS, VERDICT_VIOLATION
 from ui import badges, cached, state, widgets
 from ui import cached_audit as ca
@@ -272,7 +273,8 @@ first_screen(
 )
 if r.verdict == VERDICT_VIOLATION:
     st.error(
-        f"**Not a valid guarantee: {r.verdict}.** The runs show ε ≥ {fmt.number(r.eps_lower)} with 95% "
+        f"**{vocab.REFUTED.capitalize()}, not a valid guarantee: {r.verdict}.** The runs show "
+        f"ε ≥ {fmt.number(r.eps_lower)} with 95% "
         f"confidence, more than the claimed {claim_text}. The claim is false for this pair of datasets.",
         icon="⛔",
     )

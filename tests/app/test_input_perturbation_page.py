@@ -53,7 +53,7 @@ def test_renders_on_census_with_check_values():
     assert "Input perturbation (10 trials)" in names and any("Theorem 2 bound" in n for n in names)
     texts = " ".join(i.value for i in at.info)
     assert "Claimed by the paper" in texts and "Measured" in texts
-    assert any("Corrected" in s.value for s in at.success)
+    assert any("(corrected)" in s.value for s in at.success)
 
 
 def test_alpha_slider_changes_output_and_url():

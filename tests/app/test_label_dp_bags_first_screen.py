@@ -7,7 +7,9 @@ from _helpers import charts, metrics
 from _helpers import open_page as _open_page
 
 from dp_core import glossary
+from dp_core import status as vocab
 from dp_core.audit.table import audit_row
+from dp_core.data import load_dataset
 from dp_core.mechanisms.label_dp_bags import PLUGIN
 from ui.first_screen import STATUS_WORDS
 
@@ -52,9 +54,12 @@ def test_first_screen_three_numbers_badge_and_one_chart(app):
     assert all(k in m for k in KEYS), m
     # the guarantee is the exact accounting's, whose audit row is proved; the value is a probability
     row = audit_row("label-dp-bags", "noisy-wtd-llp")
-    assert _badges(at)[0].endswith(f"{STATUS_WORDS[row['status']][0]}]")
     delta = float(m["Privacy at ε = 1"].removeprefix("δ = "))
     assert 0 < delta <= 0.1  # the default setting reaches the suggestion's target: non-vacuous
+    # issue 23: a proved δ above 1/n is shown as "proved but weak", never as plainly proved
+    shown = vocab.with_weakness(row["status"], vocab.weak_reason(delta, load_dataset("census").n))
+    assert row["status"] == vocab.PROVED and shown == vocab.PROVED_WEAK
+    assert _badges(at)[0].endswith(f"{STATUS_WORDS[shown][0]}]")
     # utility: below the trivial model and not below the non-private fit (seeded, 20 runs)
     first = charts(at)[0]
     bars = dict(zip(first["data"][0]["x"], first["data"][0]["y"], strict=True))
