@@ -237,7 +237,7 @@ def test_printed_temperature_is_shown_as_not_valid_on_the_first_screen(app):
     badges = [n.value for n in nodes if n.type == "markdown" and "-badge[" in n.value]
     assert len(badges) == 1 and badges[0].startswith(":red-badge") and "Refuted" in badges[0]
     # the printed statement and its correction stay in the expert section
-    assert any("Not a valid guarantee" in e.value for e in at.error)
+    assert any("Refuted, not a valid guarantee" in e.value for e in at.error)
 
 
 def test_noise_grows_when_epsilon_shrinks(app):

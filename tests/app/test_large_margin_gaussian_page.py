@@ -94,7 +94,7 @@ def test_printed_and_repaired_are_labelled_not_private(app):
     text = all_text(at)
     assert "not differentially private as printed" in text.lower()
     assert "unbounded below for at least half" in text
-    assert "as claimed by the paper" in text.lower()
+    assert "claimed by the paper" in text.lower()
     at.radio(key="lm_mode").set_value("repaired").run()
     text = all_text(at)
     assert "not differentially private as printed" in text.lower() and "shared by all classes" in text
