@@ -971,6 +971,11 @@ def _best(rows: list[dict], key: str) -> dict | None:
     return None
 
 
+def _warn_refuted(row: dict, text: str) -> str:
+    """``text`` about a refuted method, prefixed as a warning (a refuted method is never quoted otherwise)."""
+    return f"Warning, not private ({status.REFUTED}): {text}" if row.get("status") == status.REFUTED else text
+
+
 def answer_sentences(answer: dict) -> list[str]:
     """One plain sentence per method: the smallest epsilon, its 95% range, and the bound's answer."""
     out = []
@@ -995,7 +1000,7 @@ def answer_sentences(answer: dict) -> list[str]:
                 txt += f"; the bound meets it from n = {display.integer(nb)} rows"
             elif r.get("n_min_source") != "bound" and isinstance(nb, float) and math.isinf(nb):
                 txt += f"; the bound: {r['n_note']}"
-            out.append(txt + ".")
+            out.append(_warn_refuted(r, txt) + ".")
         return out
     for r in answer["methods"]:
         e = r.get("epsilon_measured", math.nan)
@@ -1017,8 +1022,7 @@ def answer_sentences(answer: dict) -> list[str]:
             txt = f"{r['label']}: {r.get('measured_note', 'no measured curve')}"
         if r.get("sampler_status") == "not_converged":
             txt += " (not proved: the sampler did not converge, so these releases carry no privacy guarantee)"
-        if r.get("status") == status.REFUTED:
-            txt = f"Warning, not private ({status.REFUTED}): {txt}"
+        txt = _warn_refuted(r, txt)
         eb = r.get("epsilon_bound", math.nan)
         if isinstance(eb, float) and math.isfinite(eb):
             txt += f"; the theoretical bound guarantees it from ε = {display.epsilon(eb)}"

@@ -310,3 +310,34 @@ def test_a_point_without_a_successful_trial_is_not_drawn():
     fig = line_ci_figure(s, x="epsilon", y="utility")
     line = next(t for t in fig.data if t.mode == "lines+markers")
     assert list(line.x) == [0.1, 1.0] and "(1-2 trials)" in line.name
+
+
+def test_learning_curves_and_smallest_n_never_star_a_refuted_method():
+    from dp_core.compare.figures import learning_curve_figure
+    from dp_core.negotiate import answer_sentences, negotiate
+    from dp_core.negotiate import headline as negotiation_headline
+
+    ans = negotiate(
+        load_dataset("breast_cancer"),
+        ["accuracy=0.85"],
+        mechanisms=("large_margin_gaussian", "output_perturbation"),
+        n_trials=3,
+        seed=0,
+        eps_min=0.1,
+        eps_max=10.0,
+        n_points=3,
+        solve_for="n",
+    )
+    refuted = refuted_methods(ans["methods"])
+    labels = [r["label"] for r in ans["methods"] if r["method"] in refuted]
+    assert labels
+    assert not any(lab in negotiation_headline(ans) for lab in labels)
+    for lab in labels:
+        about = [x for x in answer_sentences(ans) if f"{lab}:" in x]
+        assert all(x.startswith(f"Warning, not private ({vocab.REFUTED})") for x in about), about
+    fig = learning_curve_figure(ans)
+    curves = [t for t in fig.data if t.legendgroup in refuted]
+    assert curves and all(t.line.color == REFUTED_COLOR and t.line.dash == "dash" for t in curves)
+    assert all(f"{vocab.REFUTED}: not private" in t.name for t in curves)
+    marks = [t for t in fig.data if t.mode == "markers"]
+    assert all(not any(lab in (t.hovertemplate or "") for lab in labels) for t in marks)
