@@ -341,3 +341,19 @@ def test_learning_curves_and_smallest_n_never_star_a_refuted_method():
     assert all(f"{vocab.REFUTED}: not private" in t.name for t in curves)
     marks = [t for t in fig.data if t.mode == "markers"]
     assert all(not any(lab in (t.hovertemplate or "") for lab in labels) for t in marks)
+
+
+def test_large_margin_mode_charts_draw_the_refuted_modes_apart():
+    from dp_core.mechanisms.large_margin_gaussian import figures as lmf
+
+    rows = [
+        {"method": m, "epsilon": e, "accuracy_mean": a, "accuracy_lo": a - 0.02, "accuracy_hi": a + 0.02, "n_trials": 3}
+        for m, a in (("corrected", 0.7), ("repaired", 0.95), ("printed", 0.96))
+        for e in (0.1, 1.0, 10.0)
+    ]
+    fig = lmf.accuracy_figure(pd.DataFrame(rows), chance=0.5)
+    lines = {t.legendgroup: t for t in fig.data if t.mode == "lines+markers"}
+    assert set(lmf.REFUTED_MODES) == {"printed", "repaired"} <= set(lines)
+    for m in lmf.REFUTED_MODES:
+        assert lines[m].line.color == REFUTED_COLOR and lines[m].line.dash == "dash"
+    assert lines["corrected"].line.color != REFUTED_COLOR and lines["corrected"].line.dash is None
