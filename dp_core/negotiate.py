@@ -33,7 +33,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import display, precomputed, status
+from . import display, precomputed
+from . import status as vocab
 from ._blas import single_threaded_blas
 from ._validation import (
     check_delta,
@@ -863,7 +864,7 @@ def _bound_crossing_at_n(adapter, state, method: str, spec, target: Target, grid
 
 
 #: statuses whose answers the headline may quote, best first (never a refuted method: dp_core.status)
-_HEADLINE_STATUSES = tuple(s for s in status.STATUSES if status.is_private(s))
+_HEADLINE_STATUSES = tuple(s for s in vocab.STATUSES if vocab.is_private(s))
 
 
 def headline(answer: dict) -> str:
@@ -973,7 +974,7 @@ def _best(rows: list[dict], key: str) -> dict | None:
 
 def _warn_refuted(row: dict, text: str) -> str:
     """``text`` about a refuted method, prefixed as a warning (a refuted method is never quoted otherwise)."""
-    return f"Warning, not private ({status.REFUTED}): {text}" if row.get("status") == status.REFUTED else text
+    return f"Warning, not private ({vocab.REFUTED}): {text}" if row.get("status") == vocab.REFUTED else text
 
 
 def answer_sentences(answer: dict) -> list[str]:
