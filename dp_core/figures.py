@@ -27,6 +27,8 @@ __all__ = [
     "LOG_UNITS_MARK",
     "METHOD_COLORS",
     "METHOD_LABELS",
+    "REFUTED_COLOR",
+    "REFUTED_LEGEND_TITLE",
     "add_bound_trace",
     "annotate",
     "apply_layout",
@@ -39,6 +41,7 @@ __all__ = [
     "label_of",
     "line_ci_figure",
     "noise_scale_figure",
+    "style_refuted",
     "to_axis_units",
     "vline",
     "vrect",
@@ -121,6 +124,31 @@ def color_of(method: str) -> str:
     return _FALLBACK[sum(map(ord, method)) % len(_FALLBACK)]
 
 
+#: How a refuted method is drawn on every chart: grey and dashed, in its own legend (issue 23).
+REFUTED_COLOR = "#8C8C8C"
+REFUTED_DASH = "dash"
+REFUTED_LEGEND_TITLE = "Refuted: NOT private (claim shown false; drawn only as a warning)"
+
+
+def style_refuted(fig: go.Figure, methods: Iterable[str]) -> go.Figure:
+    """Draw the traces of the refuted ``methods`` (matched by ``legendgroup``) apart, in place.
+
+    Lines and markers turn grey (:data:`REFUTED_COLOR`) and dashed, bands a faint grey, so a refuted
+    curve never looks like a private one whatever its height.
+    """
+    refuted = set(methods)
+    for tr in fig.data:
+        if tr.legendgroup not in refuted:
+            continue
+        if getattr(tr, "fill", None) == "toself":
+            tr.fillcolor = hex_to_rgba(REFUTED_COLOR, 0.10)
+            continue
+        tr.line.color = REFUTED_COLOR
+        tr.line.dash = REFUTED_DASH
+        tr.marker.color = REFUTED_COLOR
+    return fig
+
+
 def label_of(method: str) -> str:
     return METHOD_LABELS.get(method, method.replace("_", " "))
 
@@ -199,9 +227,10 @@ def line_ci_figure(
     """Mean curves with 95% bands from a :func:`dp_core.experiments.summarize` table.
 
     ``summary`` needs columns ``x``, ``method_col``, ``{y}_mean``, ``{y}_lo``, ``{y}_hi`` and
-    ``n_trials``. On log axes the band's lower edge is floored at a fraction of the mean so it stays
-    drawable. A method with no drawable mean (no finite value, or none above 0 on a log axis) gets
-    no trace; a note in the corner names it instead of an empty legend entry.
+    ``n_trials``. A point of fewer than one successful trial is not drawn. On log axes the band's
+    lower edge is floored at a fraction of the mean so it stays drawable. A method with no drawable
+    mean (no finite value, or none above 0 on a log axis) gets no trace;
+    a note in the corner names it instead of an empty legend entry.
     """
     fig = go.Figure()
     todo = list(dict.fromkeys(summary[method_col])) if methods is None else list(methods)
@@ -210,6 +239,8 @@ def line_ci_figure(
         s = summary[summary[method_col] == m].sort_values(x)
         if s.empty:
             continue
+        if "n_trials" in s:
+            s = s[s["n_trials"].to_numpy(dtype=float) >= 1]  # no successful trial: no point
         mean_all = s[f"{y}_mean"].to_numpy(dtype=float)
         if not np.any(np.isfinite(mean_all) & ((mean_all > 0) if log_y else True)):
             missing.append(label_of(m))

@@ -36,6 +36,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from . import status as _status
+
 __all__ = ["GLOSSARY", "Entry", "as_dicts", "as_markdown", "lookup", "symbols_in", "tooltip", "unknown_symbols"]
 
 
@@ -667,7 +669,7 @@ GLOSSARY: tuple[Entry, ...] = (
     _e(
         "MCMC",
         "MCMC",
-        "A random-walk sampler used when the exact grid is too large; approximate, so not certified.",
+        "A random-walk sampler used when the exact grid is too large; approximate, so its guarantee is not proved.",
         "Markov chain Monte Carlo; here MALA (Metropolis-adjusted Langevin).",
         _L1,
         "MALA",
@@ -783,6 +785,23 @@ GLOSSARY: tuple[Entry, ...] = (
     ),
 )
 
+
+#: Where each status comes from (the expert side of the status entries; plain side: :data:`dp_core.status.DEFINITIONS`).
+_STATUS_EXPERT = {
+    _status.PROVED: "A theorem of the paper or of the project's specification covers the exact (ε, δ) and "
+    "sampler that run, with δ ≤ 1/n [DR14, §2.3]; an audit that finds no violation is supporting evidence only.",
+    _status.PROVED_WEAK: "As proved, but δ > 1/n or δ ≥ 1: the guarantee allows publishing about one whole "
+    "record [DR14, §2.3].",
+    _status.CLAIMED: "The paper's theorem as printed; not re-derived in the specification (docs/audit.md).",
+    _status.AUDITED: "A seeded audit [JUO20, Algorithm 2] found an ε lower bound not above the claimed ε; "
+    "a lower bound cannot show a guarantee holds.",
+    _status.REFUTED: "A counterexample in the specification or an audit lower bound above the claimed ε "
+    "[JUO20, Algorithm 2] shows the claim false.",
+}
+
+GLOSSARY = GLOSSARY + tuple(
+    _e(s, s.split(":")[0].replace(" ", "_"), _status.DEFINITIONS[s], _STATUS_EXPERT[s], _AUD) for s in _status.STATUSES
+)
 
 # ------------------------------------------------------------------ symbol extraction
 _GREEK = "α-ωΑ-Ωϑϕϵϰ"

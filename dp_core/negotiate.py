@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from . import display, precomputed
+from . import status as vocab
 from ._blas import single_threaded_blas
 from ._validation import (
     check_delta,
@@ -555,7 +556,7 @@ def negotiate(
             "label_dp": mi["label_dp"],
             "delta": 0.0 if mi["pure"] else delta_used,
         }
-        if "sampler_status" in mi:  # approximate samplers: never counted as a certified answer unless converged
+        if "sampler_status" in mi:  # approximate samplers: never counted as a private answer unless converged
             row["sampler_status"] = mi["sampler_status"]
             row["sampler_diagnostics"] = mi.get("sampler_diagnostics", [])
         if delta_t:
@@ -966,19 +967,13 @@ def _bound_crossing_at_n(adapter, state, method: str, spec, target: Target, grid
 
 
 #: statuses whose answers the headline may quote, best first (a refuted method is never the answer)
-_HEADLINE_STATUSES = ("certified", "claimed")
+_HEADLINE_STATUSES = tuple(s for s in vocab.STATUSES if vocab.is_private(s))
 
 
 def status_words() -> dict[str, str]:
-    """Each method status of the registry in the audit table's words (:mod:`dp_core.audit.table`)."""
-    from .audit import table as audit_table
-
-    return {
-        "certified": audit_table.STATUS_CERTIFIED,
-        "claimed": audit_table.STATUS_CLAIMED,
-        "refuted": audit_table.STATUS_NOT_VALID,
-        "none": audit_table.STATUS_NONE,
-    }
+    """Each method status in the words the headline prints: the vocabulary's own (:mod:`dp_core.status`), and
+    the non-private reference's marker in plain words."""
+    return {**{s: s for s in vocab.STATUSES}, vocab.NO_CLAIM: "no privacy claim"}
 
 
 def ranked_clause(methods: list[dict], status: str) -> str:
@@ -1003,7 +998,7 @@ def ranked_clause(methods: list[dict], status: str) -> str:
 
 def headline(answer: dict) -> str:
     """One sentence with the answer, then which statuses it ranks: the best method of the best status
-    that has an answer (proved guarantees first, then those claimed by their paper; refuted methods and
+    that has an answer (in the order of :data:`_HEADLINE_STATUSES`, proved first; refuted methods and
     methods without a claim never), its number and 95% range.
 
     An answer that needs an extrapolation says so. Every number is formatted by :mod:`dp_core.display`,
@@ -1150,12 +1145,17 @@ def _best(rows: list[dict], key: str) -> tuple[dict | None, str]:
     return None, _HEADLINE_STATUSES[0]
 
 
+def _warn_refuted(row: dict, text: str) -> str:
+    """``text`` about a refuted method, prefixed as a warning (a refuted method is never quoted otherwise)."""
+    return f"Warning, not private ({vocab.REFUTED}): {text}" if row.get("status") == vocab.REFUTED else text
+
+
 def answer_sentences(answer: dict) -> list[str]:
     """One plain sentence per method: the smallest epsilon (or n), its 95% range, and the bound's answer;
     a method that could not be run says why, with no number."""
     if answer.get("solve_for") == "n":
-        return [_sentence_n(r, answer) for r in answer["methods"] if r.get("status") != "none"]
-    return [_sentence_eps(r) for r in answer["methods"] if "epsilon_measured" in r]
+        return [_warn_refuted(r, _sentence_n(r, answer)) for r in answer["methods"] if r.get("status") != "none"]
+    return [_warn_refuted(r, _sentence_eps(r)) for r in answer["methods"] if "epsilon_measured" in r]
 
 
 def _sentence_n(r: dict, answer: dict) -> str:

@@ -5,7 +5,8 @@ tuple ``PLUGINS`` when one folder holds several small mechanisms) in its ``__ini
 :mod:`dp_core.registry` discovers them. The command line, the comparison, the audit and the
 negotiation iterate over that registry, so a new mechanism is its folder plus its page file.
 
-This module sits at the bottom of the engine: it imports only :mod:`dp_core._validation`.
+This module sits at the bottom of the engine: it imports only :mod:`dp_core._validation` and
+:mod:`dp_core.status`.
 Heavy parts of a plug-in (its command-line module, comparison adapter, audit entry,
 reproduction) are named by module path and imported only when asked for
 (:meth:`Mechanism.load`), so listing the mechanisms stays fast.
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import status as _vocab
 from ._validation import check_in_interval, check_int, check_real
 
 __all__ = [
@@ -36,12 +38,17 @@ __all__ = [
 LOWER_IS_PRIVATE = "lower"
 HIGHER_IS_PRIVATE = "higher"
 
-STATUSES = ("certified", "claimed", "refuted", "none")
+#: A method's guarantee status: one of the five of :mod:`dp_core.status`, or ``"none"`` for a
+#: reference that claims no privacy.
+STATUSES = (*_vocab.STATUSES, _vocab.NO_CLAIM)
+#: What each status means, in a few words (the glossary has the full definitions).
 STATUS_LABELS = {
-    "certified": "certified (a proof covers it)",
-    "claimed": "claimed only (as claimed by the paper; not certified)",
-    "refuted": "refuted (the claim is false)",
-    "none": "no privacy claim",
+    _vocab.PROVED: f"{_vocab.PROVED} (a proof covers it)",
+    _vocab.PROVED_WEAK: f"{_vocab.PROVED_WEAK} (a proof covers it, with δ above 1/n)",
+    _vocab.CLAIMED: f"{_vocab.CLAIMED} (not re-derived here)",
+    _vocab.AUDITED: f"{_vocab.AUDITED} (evidence, not a proof)",
+    _vocab.REFUTED: f"{_vocab.REFUTED} (the claim is false: not private)",
+    _vocab.NO_CLAIM: "no privacy claim",
 }
 
 #: The parts a plug-in may provide, each a module (``"pkg.mod"``) or an attribute (``"pkg.mod:attr"``):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from . import __version__, display
+from . import status as vocab
 from .compare import ExplorerConfig, default_epsilons, make_spec, run_compare
 from .compare.budget import budget_card, noise_table
 from .compare.engine import CompareResult
@@ -269,11 +270,23 @@ color:#222}
 h1{font-size:1.6em} h2{font-size:1.25em;margin-top:1.8em;border-bottom:1px solid #ddd;padding-bottom:.2em}
 table{border-collapse:collapse;margin:.5em 0;font-size:.9em} th,td{border:1px solid #ddd;padding:.25em .5em;
 text-align:left} th{background:#f5f5f5}
-.certified{color:#1a7f37}.claimed{color:#9a6700}.refuted{color:#cf222e}.none{color:#57606a}
+.proved{color:#1a7f37}.weak{color:#9a6700}.claimed{color:#9a6700}.audited{color:#0969da}.refuted{color:#cf222e}
+.none{color:#57606a}
 .card{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.8em 1.2em}
 pre{background:#f6f8fa;padding:.8em;overflow-x:auto;font-size:.85em}
 .leak{color:#9a6700}
 """
+
+
+#: The CSS class of each status (:mod:`dp_core.status`) in the report.
+_STATUS_CLASS = {
+    vocab.PROVED: "proved",
+    vocab.PROVED_WEAK: "weak",
+    vocab.CLAIMED: "claimed",
+    vocab.AUDITED: "audited",
+    vocab.REFUTED: "refuted",
+    vocab.NO_CLAIM: "none",
+}
 
 
 def render_html(
@@ -310,7 +323,8 @@ def render_html(
             f"<li><b>{html.escape(i['label'])}</b> ({html.escape(i['mechanism'])}): {html.escape(i['statement'])}</li>"
             for i in items
         )
-        groups.append(f"<p class='{status}'><b>{html.escape(STATUS_LABELS[status].capitalize())}</b></p><ul>{lis}</ul>")
+        head = html.escape(STATUS_LABELS[status].capitalize())
+        groups.append(f"<p class='{_STATUS_CLASS[status]}'><b>{head}</b></p><ul>{lis}</ul>")
     title = METRIC_TITLES[result.metric]
     util = card["utility"].rename(
         columns={"utility": title, "utility_lo": f"{title}: 95% low", "utility_hi": f"{title}: 95% high"}

@@ -7,6 +7,7 @@ import streamlit as st
 
 from dp_core import display, registry
 from dp_core import display as fmt
+from dp_core import status as vocab
 from dp_core.audit import MECHANISMS, VERDICT_VIOLATION
 from dp_core.text import escape_markdown
 from ui import cached, state, widgets
@@ -274,7 +275,8 @@ first_screen(
 )
 if r.verdict == VERDICT_VIOLATION:
     st.error(
-        f"**Not a valid guarantee: {r.verdict}.** The runs show ε ≥ {fmt.number(r.eps_lower)} with 95% "
+        f"**{vocab.REFUTED.capitalize()}, not a valid guarantee: {r.verdict}.** The runs show "
+        f"ε ≥ {fmt.number(r.eps_lower)} with 95% "
         f"confidence, more than the claimed {claim_text}. The claim is false for this pair of datasets.",
         icon="⛔",
     )
@@ -350,7 +352,7 @@ with expert_section("How the bound was computed"):
         log_fpr = (math.log(r.tpr_low - r.delta) - r.eps_lower) if r.tpr_low > r.delta and r.eps_lower > 0 else None
         fpr_lines = (
             f"- **False-positive rate** (on {other}): from the output's exact law on {other}, not counted (counting "
-            f"cannot certify losses beyond about ln(runs)): ln FPR = "
+            f"cannot show losses beyond about ln(runs)): ln FPR = "
             f"{display.number(log_fpr, sig=5) if log_fpr is not None else display.MISSING}.\n"
             f"- **Lower bound:** ln(TPR_low − δ) − ln FPR = {display.number(r.eps_lower, sig=5)}, holding with "
             f"probability at least {display.percent(0.5 + 0.5 * r.confidence, sig=3)} (only the TPR end is random).\n"

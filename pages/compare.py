@@ -7,7 +7,7 @@ import streamlit as st
 
 import dp_core
 from dp_core import display, registry
-from dp_core.audit.table import STATUS_CERTIFIED, STATUS_CLAIMED, STATUS_NOT_VALID
+from dp_core import status as vocab
 from dp_core.compare import ADAPTERS, applicable_adapters, compare_param_specs, default_epsilons, make_spec
 from dp_core.compare.budget import budget_card, headline, noise_table
 from dp_core.compare.figures import METRIC_TITLES, compare_figure
@@ -184,13 +184,6 @@ if result.summary.empty or "method" not in result.summary.columns:
     st.stop()
 
 # ------------------------------------------------------------------ the first screen
-#: The comparison's guarantee statuses in the words of the audit table's badges (when no stored audit backs one).
-COMPARE_STATUS = {
-    "certified": STATUS_CERTIFIED,
-    "claimed": STATUS_CLAIMED,
-    "refuted": STATUS_NOT_VALID,
-    "none": "no privacy claim",
-}
 top = headline(result, eps)
 _metric_title = METRIC_TITLES[result.metric]
 _short = "R²" if result.metric == "r2" else _metric_title.removeprefix("Test ").lower()
@@ -231,7 +224,8 @@ first_screen(
     ],
     mechanism=audit_mech or None,
     mode=audit_mode or None,
-    status=(COMPARE_STATUS.get(best["status"], best["status"]), best["statement"]) if best else None,
+    status=(best["status"], best["statement"]) if best else None,
+    weak=best["statement"] if best and best["status"] == vocab.PROVED_WEAK else None,
     note=(
         (
             f"At ε = {display.epsilon(eps)} (the sidebar's budget), the best method whose guarantee holds: "
@@ -327,11 +321,11 @@ with tab_card:
             if item.get("audit"):
                 mech_name, mode = item["audit"].split("/")
                 text += f" [Audit it ↗](audit?mechanism={mech_name}&audit_mode={mode})"
-            if status == "certified":
-                st.success(f"**Certified:** {text}", icon="✅")
-            elif status == "claimed":
-                widgets.guarantee_badge("claimed", text + " Not certified.")
-            elif status == "refuted":
+            if status == vocab.PROVED:
+                st.success(f"**{vocab.PROVED.capitalize()}:** {text}", icon="✅")
+            elif status in (vocab.PROVED_WEAK, vocab.CLAIMED, vocab.AUDITED):
+                st.info(f"**{status.capitalize()}:** {text}", icon="📄")
+            elif status == vocab.REFUTED:
                 widgets.guarantee_badge("broken", text)
             else:
                 st.caption(f"{STATUS_LABELS['none'].capitalize()}: {text}")

@@ -289,7 +289,7 @@ def draw_first_screen(job=None) -> None:
         chart=None if flag is not None else chart,
         chart_key="ip_utility",
         note="Each contributor's own noisy message is also claimed to be locally private (Corollary 1); the "
-        "audit finds that claim not valid (see *Privacy guarantees* below). More contributors mean less noise "
+        "audit refutes that claim (see *Privacy guarantees* below). More contributors mean less noise "
         "per record and a model closer to the non-private one.",
     )
     if flag is not None:
@@ -632,7 +632,8 @@ with expert_section("Does the privacy proof's key event hold? (measured)", key="
             f"λ_min(M) alone ≥ 2λ/ε in {fmt.percent(sm['measured_fraction_lmin_M_alone'])}. With "
             f"{fmt.integer(sm['n_draws'])} draws, failure rates below about "
             f"{fmt.number(sm['detectable_failure_rate'], sig=2)} cannot be seen. M also depends on the private Q, "
-            "which the cited theorem does not cover, so the central guarantee stays 'as claimed', never certified.",
+            "which the cited theorem does not cover, so the central guarantee stays 'claimed by the paper', "
+            "never 'proved'.",
         )
         st.plotly_chart(cip.diagnostic_figure(*diag_key, _data=data), key="ip_diag")
 

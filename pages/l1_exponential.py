@@ -104,7 +104,7 @@ with st.expander("⚙️ Settings of the mechanism", expanded=False):
         "l1_mode",
         control="radio",
         container=c7,
-        help="grid: the exact mechanism (d ≤ 3). mcmc: an approximate sampler (guarantee not certified). "
+        help="grid: the exact mechanism (d ≤ 3). mcmc: an approximate sampler (guarantee not proved). "
         "auto: grid when d ≤ 3.",
     )
     c8, c9, c10, c11 = st.columns(4)
@@ -274,7 +274,7 @@ with screen:
         st.error(flag.message, icon="📉")
     if mcmc is not None and mcmc["status"] == "not_converged":
         st.error(
-            "**Not certified: the sampler did not converge.** These releases carry no privacy guarantee. "
+            "**Not proved: the sampler did not converge.** These releases carry no privacy guarantee. "
             "Choose a longer MCMC length in the settings, or at most 3 features for the exact sampler.",
             icon="⛔",
         )
@@ -311,10 +311,10 @@ def _run_section(name: str, label: str, make_job, render, *, running: str) -> No
 
 
 def _sampler_status(diag: dict, advice: bool = True) -> None:
-    """The MCMC release's status: a red 'not certified' box, or how well it converged (never 'certified')."""
+    """The MCMC release's status: a red 'not proved' box, or how well it converged (never 'proved')."""
     if diag["status"] == "not_converged":
         st.error(
-            "**Not certified: the sampler did not converge.** These releases are not samples of the ε-DP "
+            "**Not proved: the sampler did not converge.** These releases are not samples of the ε-DP "
             "distribution and carry no privacy guarantee."
             + (
                 " What to do: choose a longer MCMC length (fast or spec), select fewer features, or "

@@ -7,6 +7,7 @@ import streamlit as st
 import dp_core
 from dp_core import captions, fit_checks
 from dp_core import display as fmt
+from dp_core import status as vocab
 from dp_core.audit.table import STATUS_CLAIMED
 from dp_core.experiments import summarize
 from dp_core.figures import label_of
@@ -258,6 +259,7 @@ if variant == "noisy-wtd-llp" and not no_noise:
     _rule = auto is not None and auto.delta == float(delta) and (k, m) == (auto.k, auto.m)
     _rule = _rule and float(noise_std) == 1.0 and B1 == 1.0
     eps_at = auto.epsilon if _rule else cl.min_eps(delta, data.n, k, m, rho, B1, noise_std)
+weak = None  # why a proved guarantee is weak here (dp_core.status.weak_reason), if it is
 if variant == "noisy-wtd-llp":
     noise = KeyNumber(
         "Labels made noisy",
@@ -273,7 +275,13 @@ if variant == "noisy-wtd-llp":
         )
         audit_mode = "weighted-llp"
     else:
-        _weak = eps_at is not None and delta > 1.0 / ds.n  # a valid guarantee, but one that may fail for someone
+        weak = vocab.weak_reason(delta, ds.n) if eps_at is not None else None  # valid, but may fail for someone
+        if eps_at is None and variant == "noisy-wtd-llp":
+            weak = (
+                f"no ε reaches the sidebar's δ = {fmt.delta(delta)} at k = {fmt.integer(k)}, m = {fmt.integer(m)}, "
+                f"ρ = {fmt.number(rho)}: the proof gives no guarantee at this setting."
+            )
+        _weak = eps_at is not None and weak is not None
         guarantee = KeyNumber(
             f"Privacy at δ = {fmt.delta(delta)}",
             "no ε" if eps_at is None else f"ε = {fmt.epsilon(eps_at)}",
@@ -318,7 +326,7 @@ utility = KeyNumber(
     delta_arrow="off" if flag else "auto",
 )
 with screen:
-    first_screen(who=WHO, numbers=[noise, guarantee, utility], mechanism="label-dp-bags", mode=audit_mode)
+    first_screen(who=WHO, numbers=[noise, guarantee, utility], mechanism="label-dp-bags", mode=audit_mode, weak=weak)
     if flag is not None and flag.explained:  # a cause in the labels; too few bags is said under the chart
         st.error(flag.message, icon="📉")
     if codes is not None:

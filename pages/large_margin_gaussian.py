@@ -12,6 +12,7 @@ import streamlit as st
 import dp_core
 from dp_core import captions
 from dp_core import display as fmt
+from dp_core import status as vocab
 from dp_core.data import DATASETS
 from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms import large_margin_gaussian as lmg
@@ -378,7 +379,7 @@ with expert_section(
             rows.append(
                 {
                     "mode": lmg.MODE_LABELS[mo],
-                    "privacy status": a["status"],
+                    "privacy status": f"{vocab.PROVED if a['private'] else vocab.REFUTED}: {a['status']}",
                     "claimed ε": fmt.number(a["eps_claimed"], sig=4, inf=fmt.NO_GUARANTEE),
                     "β": fmt.number(a["beta"], sig=4),
                     "E‖N‖": fmt.number(a["expected_noise_norm"], sig=4),

@@ -11,9 +11,9 @@ from dp_core.audit import MECHANISMS, VERDICT_CONSISTENT, VERDICT_VIOLATION
 from dp_core.audit.table import (
     AUDIT_TABLE_PATH,
     ROW_SPECS,
-    STATUS_CERTIFIED,
-    STATUS_CLAIMED,
-    STATUS_NOT_VALID,
+    STATUS_AUDITED,
+    STATUS_PROVED,
+    STATUS_REFUTED,
     audit_row,
     compute_audit_table,
     load_audit_table,
@@ -101,23 +101,24 @@ def test_stored_rows_have_every_column_and_sane_values(stored):
         assert r["event"]
 
 
-def test_stored_table_finds_every_proved_violation_and_passes_every_certified_mode(stored):
+def test_stored_table_finds_every_proved_violation_and_passes_every_proved_mode(stored):
     by_key = {row_key(r["mechanism"], r["mode"]): r for r in stored}
     for spec in ROW_SPECS:
         r = by_key[spec.key]
         if spec.expected == "violation":
-            assert r["verdict"] == VERDICT_VIOLATION and r["status"] == STATUS_NOT_VALID, spec.key
+            assert r["verdict"] == VERDICT_VIOLATION and r["status"] == STATUS_REFUTED, spec.key
         elif spec.expected == "consistent":
-            assert r["verdict"] == VERDICT_CONSISTENT and r["status"] == STATUS_CERTIFIED, spec.key
+            assert r["verdict"] == VERDICT_CONSISTENT and r["status"] == STATUS_PROVED, spec.key
     # the headline: the printed large-margin mode, at the claim the paper makes (eps' = eps + k)
     p = by_key["large-margin-gaussian:printed"]
     assert p["eps_lower"] > p["eps_claimed"] > 1.0
 
 
 def test_row_status_labels():
-    assert row_status({"verdict": VERDICT_VIOLATION, "claim": "certified"}) == STATUS_NOT_VALID
-    assert row_status({"verdict": VERDICT_CONSISTENT, "claim": "paper"}) == STATUS_CLAIMED
-    assert row_status({"verdict": VERDICT_CONSISTENT, "claim": "certified"}) == STATUS_CERTIFIED
+    assert row_status({"verdict": VERDICT_VIOLATION, "claim": "proof"}) == STATUS_REFUTED
+    assert row_status({"verdict": VERDICT_CONSISTENT, "claim": "paper"}) == STATUS_AUDITED
+    assert row_status({"verdict": VERDICT_CONSISTENT, "claim": "none"}) == STATUS_AUDITED
+    assert row_status({"verdict": VERDICT_CONSISTENT, "claim": "proof"}) == STATUS_PROVED
 
 
 def test_audit_row_lookup(stored):

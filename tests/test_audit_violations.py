@@ -110,7 +110,7 @@ def test_corrected_large_margin_mode_has_no_false_alarm(classes, seed):
 
 # ------------------------------------------------------------------ exact-law false-positive rate
 def test_exact_null_bound_stays_below_the_true_epsilon_of_a_gaussian_mechanism():
-    """mu-GDP release: the certified bound never exceeds the exact epsilon at the same delta."""
+    """mu-GDP release: the proved bound never exceeds the exact epsilon at the same delta."""
     mu, delta = 2.0, 1e-5
     true_eps = exact_local_epsilon(mu, delta)
     for seed in range(5):
@@ -154,13 +154,13 @@ def test_local_claim_is_a_violation_at_realistic_n_and_consistent_where_it_holds
     assert r_small.eps_lower <= exact_local_epsilon(small.details["gdp_mu_of_pair"], 2e-5)
 
 
-# ------------------------------------------------------------------ no false alarm on certified modes, other seeds
-_CERTIFIED_FAST = [s for s in ROW_SPECS if s.expected == "consistent" and s.mechanism != "large-margin-gaussian"]
+# ------------------------------------------------------------------ no false alarm on proved modes, other seeds
+_PROVED_FAST = [s for s in ROW_SPECS if s.expected == "consistent" and s.mechanism != "large-margin-gaussian"]
 
 
 @pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
-@pytest.mark.parametrize("spec", _CERTIFIED_FAST, ids=lambda s: s.key)
-def test_certified_modes_pass_at_other_seeds(spec, seed):
+@pytest.mark.parametrize("spec", _PROVED_FAST, ids=lambda s: s.key)
+def test_proved_modes_pass_at_other_seeds(spec, seed):
     row = run_row(replace(spec, seed=seed))
     assert row["verdict"] == VERDICT_CONSISTENT, (spec.key, seed, row["eps_lower"], row["eps_claimed"])
     assert row["eps_lower"] <= row["eps_claimed"]

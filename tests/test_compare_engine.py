@@ -20,6 +20,7 @@ from dp_core.mechanisms.output_perturbation.baselines import (
     prepare_compare_data,
 )
 from dp_core.rng import spawn_seeds
+from dp_core.status import STATUSES
 
 
 def _ridge_data(n=300, d=4, seed=0, task="regression"):
@@ -173,18 +174,18 @@ def test_each_mechanism_adapter(key, name, methods):
     assert math.isfinite(r.nonprivate[key])
 
 
-def test_refuted_modes_are_never_certified():
+def test_refuted_modes_are_never_proved():
     r = run_compare(
         load_dataset("iris"),
         make_spec(epsilons=(1.0, 2.0), delta=1e-5, n_trials=2, seed=0),
         mechanisms=["large_margin_gaussian"],
     )
     st = {m["method"]: m["status"] for m in r.methods}
-    assert st["lmg_printed"] == "refuted" and st["lmg_repaired"] == "refuted" and st["lmg_corrected"] == "certified"
+    assert st["lmg_printed"] == "refuted" and st["lmg_repaired"] == "refuted" and st["lmg_corrected"] == "proved"
     card = budget_card(r, epsilon=1.0, delta=1e-5, n=150)
     refuted = [i["label"] for i in card["groups"]["refuted"]]
     assert any("as printed" in x for x in refuted)
-    assert not any("P" in i["label"] and "corrected" not in i["label"] for i in card["groups"]["certified"])
+    assert not any("P" in i["label"] and "corrected" not in i["label"] for i in card["groups"]["proved"])
 
 
 def test_label_dp_point_at_its_accounted_epsilon():
@@ -217,7 +218,7 @@ def test_budget_card_and_plain_language():
     r = run_compare(load_dataset("wine"), make_spec(epsilons=(0.5, 2.0), **QUICK), mechanisms=["output_perturbation"])
     card = budget_card(r, epsilon=1.0, delta=1e-5, n=178)
     assert len(card["utility"]) == 2 and card["utility"]["utility"].between(0, 1).all()
-    assert {i["label"] for i in card["groups"]["certified"]} >= {"Output perturbation (Gaussian)"}
+    assert {i["label"] for i in card["groups"]["proved"]} >= {"Output perturbation (Gaussian)"}
 
 
 def test_compare_figure_has_bands_reference_and_bounds():
@@ -235,7 +236,7 @@ def test_every_adapter_declares_tasks_and_statuses():
     for a in ADAPTERS.values():
         assert a.tasks and a.title and a.methods
         for m in a.methods:
-            assert m.status in ("certified", "claimed", "refuted", "none")
+            assert m.status in (*STATUSES, "none")
 
 
 def test_methods_on_one_chart_get_distinct_colours():

@@ -199,10 +199,10 @@ def test_large_margin_fitted_state_and_projection_is_public():
     m2 = LargeMarginGaussianClassifier(epsilon=1.0, data_norm=1.0, random_state=0).fit(X2, y2)
     np.testing.assert_array_equal(m1.projection_, m2.projection_)
     np.testing.assert_allclose(m1.projection_.T @ m1.projection_, np.eye(5), atol=1e-12)
-    assert "public seed" in m1.privacy_.reason and m1.privacy_.status == "certified"
+    assert "public seed" in m1.privacy_.reason and m1.privacy_.status == "proved"
     assert (
         LargeMarginGaussianClassifier(mode="repaired", data_norm=1.0, random_state=0).fit(X, y).privacy_.status
-        == "not valid"
+        == "refuted"
     )
 
 
@@ -219,30 +219,30 @@ def test_privacy_read_outs():
     )
     assert ip.local_epsilon is not None and ip.local_epsilon > ip.epsilon  # each contributor's own level is weaker
     op = OutputPerturbationClassifier(epsilon=1.0, data_norm=1.0, random_state=0).fit(X, y).privacy_
-    assert (op.delta, op.model, op.status) == (0.0, "central", "certified")
-    assert "ε = 1" in op.summary() and "certified" in op.summary()
+    assert (op.delta, op.model, op.status) == (0.0, "central", "proved")
+    assert "ε = 1" in op.summary() and "proved" in op.summary()
     Xr, yr = _reg_data()
     lab = LabelDPBagRegressor(y_range=(-3, 3), random_state=0).fit(Xr, yr).privacy_
     assert lab.neighbours == "replace one label"
     naive = LabelDPBagRegressor("naive-lba", k=10, y_range=(-3, 3), random_state=0).fit(Xr, yr).privacy_
-    assert naive.status == "not valid" and naive.delta == pytest.approx(1.0)  # m k = n: every label in a bag
+    assert naive.status == "refuted" and naive.delta == pytest.approx(1.0)  # m k = n: every label in a bag
     l1 = L1ExponentialRegressor(epsilon=1.0, fit_intercept=False, random_state=0).fit(Xr[["x0"]], yr)
-    assert l1.sampler_["exact"] and l1.privacy_.status == "certified"
+    assert l1.sampler_["exact"] and l1.privacy_.status == "proved"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         l1m = L1ExponentialRegressor(epsilon=1.0, random_state=0).fit(
             np.column_stack([Xr.to_numpy(), Xr.to_numpy() ** 2]), yr
         )
-    assert not l1m.sampler_["exact"] and l1m.privacy_.status != "certified"  # MCMC is never certified
+    assert not l1m.sampler_["exact"] and l1m.privacy_.status != "proved"  # MCMC is never proved
     assert isinstance(l1m.sampler_["converged"], bool)
     # An unconverged run says so, in a warning and in the guarantee's reason.
     warned = any(issubclass(w.category, ApproximateGuaranteeWarning) for w in caught)
     assert warned == (not l1m.sampler_["converged"])
-    assert ("Not certified: the sampler did not converge" in l1m.privacy_.reason) == (not l1m.sampler_["converged"])
-    assert (l1m.privacy_.status == "not valid") == (not l1m.sampler_["converged"])
+    assert ("Not proved: the sampler did not converge" in l1m.privacy_.reason) == (not l1m.sampler_["converged"])
+    assert (l1m.privacy_.status == "refuted") == (not l1m.sampler_["converged"])
 
 
-def test_l1_regressor_that_did_not_converge_is_not_valid_and_warns():
+def test_l1_regressor_that_did_not_converge_is_refuted_and_warns():
     # randhie with an intercept (d = 10): the quick preset's chains fail the R-hat check at this seed
     from dp_core.data import load_dataset, train_test_split
 
@@ -250,8 +250,8 @@ def test_l1_regressor_that_did_not_converge_is_not_valid_and_warns():
     with pytest.warns(ApproximateGuaranteeWarning, match="failed their convergence check"):
         m = L1ExponentialRegressor(epsilon=1.0, random_state=0).fit(tr.X, tr.y)
     assert m.sampler_["converged"] is False
-    assert m.privacy_.status == "not valid"
-    assert "Not certified: the sampler did not converge" in m.privacy_.reason
+    assert m.privacy_.status == "refuted"
+    assert "Not proved: the sampler did not converge" in m.privacy_.reason
 
 
 def test_multiclass_one_vs_rest_splits_the_budget():

@@ -285,6 +285,11 @@ def cases_generic():
             lambda log=log: F.bound_traces(_generic_line(log), _generic_bounds(), x="epsilon"),
         )
         yield (
+            f"style_refuted[log={log}]",
+            "dp_core.figures.style_refuted",
+            lambda log=log: F.style_refuted(_generic_line(log), ["laplace"]),
+        )
+        yield (
             f"apply_layout[log={log}]",
             "dp_core.figures.apply_layout",
             lambda log=log: F.apply_layout(

@@ -190,7 +190,7 @@ class ToyAdapter(BlockAdapter):
     key = "toy_mean"
     title = "Toy mean"
     tasks = ("regression", "binary", "multiclass")
-    methods = (MethodInfo("toy_mean", "toy", "certified", "Laplace on a clipped mean", pure=True),)
+    methods = (MethodInfo("toy_mean", "toy", "proved", "Laplace on a clipped mean", pure=True),)
 
     def prepare(self, ds, spec):
         return ds

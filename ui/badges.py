@@ -1,11 +1,12 @@
-"""Status badges backed by the audit table: certified / as claimed by the paper / not valid.
+"""Status badges backed by the audit table, in the one status vocabulary of :mod:`dp_core.status`.
 
 One call per badge: :func:`audit_badge` reads the stored audit row of a mechanism and mode (through
 :func:`dp_core.audit.table.audit_row`, via a cached wrapper) and shows its status with the numbers
 that back it (ε claimed, ε lower bound with its confidence, runs, date) and a link that reopens
 that audit on the Privacy audit page (``audit_row`` URL parameter). The status never comes from a
-page's own text: it is the row's verdict (a violation makes it "not valid") or, when the audit
-found none, the kind of claim the row tests.
+page's own text: it is the row's verdict (a violation makes it refuted) or, when the audit
+found none, the kind of claim the row tests (a proof makes it proved; otherwise the audit's
+"no violation found" is evidence, never a proof).
 
 The table is refreshed with ``python -m dp_core audit all --quick --write``.
 """
@@ -15,7 +16,8 @@ from __future__ import annotations
 import streamlit as st
 
 from dp_core import display
-from dp_core.audit.table import STATUS_CERTIFIED, STATUS_CLAIMED, STATUS_NOT_VALID, row_key
+from dp_core import status as vocab
+from dp_core.audit.table import row_key
 from dp_core.text import escape_markdown
 
 from . import cached_audit
@@ -23,9 +25,11 @@ from . import cached_audit
 __all__ = ["audit_badge", "audit_caption", "audit_link_params", "large_margin_audit_mode"]
 
 _STYLE = {
-    STATUS_CERTIFIED: (st.success, "✅"),
-    STATUS_CLAIMED: (st.info, "📄"),
-    STATUS_NOT_VALID: (st.warning, "⛔"),  # a warning box: the pages keep st.error for failures of a run
+    vocab.PROVED: (st.success, "✅"),
+    vocab.PROVED_WEAK: (st.info, "⚖️"),
+    vocab.CLAIMED: (st.info, "📄"),
+    vocab.AUDITED: (st.info, "🔍"),
+    vocab.REFUTED: (st.warning, "⛔"),  # a warning box: the pages keep st.error for failures of a run
 }
 
 
@@ -66,12 +70,14 @@ def audit_badge(mechanism: str, mode: str, *, container=None) -> str | None:
     if float(row["delta"]) > 0:
         claim += f" at δ = {display.delta(row['delta'])}"
     bound = f"ε ≥ {display.number(row['eps_lower'])} ({display.percent(row['confidence'], sig=2)} confidence)"
-    if status == STATUS_NOT_VALID:
+    if status == vocab.REFUTED:
         verdict = f"the audit measured {bound}, more than the claimed {claim}: the claim is false."
+    elif status == vocab.PROVED:
+        verdict = f"a proof covers the claimed {claim}; the audit found no violation ({bound}), supporting evidence."
     else:
         verdict = f"the audit measured {bound}, not above the claimed {claim} (evidence, not a proof)."
     show(
-        f"**Audit: {status}** — {verdict} Mode *{row['mode']}* audited at ε = {display.epsilon(row['epsilon'])} "
+        f"**Status: {status}** — {verdict} Mode *{row['mode']}* audited at ε = {display.epsilon(row['epsilon'])} "
         f"(seed {row['seed']}), {display.integer(row['runs'])} runs per dataset; "
         f"event: {escape_markdown(row['event'])}. "
         f"Computed {row['date']} (engine {row['engine_version']}).",

@@ -3,8 +3,8 @@
 A first screen answers, at the current setting and without a symbol left unexplained:
 
 * **who is protected from whom** (one sentence in plain words);
-* **three key numbers**: the noise added, the guarantee with its status (certified / as claimed by
-  the paper / not valid, taken from the stored audit table, never from the page's own text), and
+* **three key numbers**: the noise added, the guarantee with its status (one of
+  :data:`dp_core.status.STATUSES`, taken from the stored audit table, never from the page's own text), and
   the measured utility beside the non-private one;
 * **one chart**.
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from dp_core.audit.table import STATUS_CERTIFIED, STATUS_CLAIMED, STATUS_NOT_VALID
+from dp_core import status as vocab
 
 from . import cached_audit
 
@@ -31,9 +31,11 @@ __all__ = ["KeyNumber", "first_screen", "expert_section", "status_badge", "tip",
 
 #: What a person reads for each audit-table status, with the badge colour and icon.
 STATUS_WORDS: dict[str, tuple[str, str, str]] = {
-    STATUS_CERTIFIED: ("Certified", "green", ":material/verified:"),
-    STATUS_CLAIMED: ("As claimed by the paper", "blue", ":material/description:"),
-    STATUS_NOT_VALID: ("Not valid", "red", ":material/block:"),
+    vocab.PROVED: (vocab.PROVED.capitalize(), "green", ":material/verified:"),
+    vocab.PROVED_WEAK: (vocab.PROVED_WEAK.capitalize(), "orange", ":material/balance:"),
+    vocab.CLAIMED: (vocab.CLAIMED.capitalize(), "blue", ":material/description:"),
+    vocab.AUDITED: (vocab.AUDITED.capitalize(), "blue", ":material/search:"),
+    vocab.REFUTED: (vocab.REFUTED.capitalize(), "red", ":material/block:"),
 }
 
 
@@ -66,11 +68,13 @@ class KeyNumber:
     delta_arrow: str = "auto"  # "off" for a delta that is a comparison, not a change (no up/down arrow)
 
 
-def status_badge(mechanism: str, mode: str, *, container=None) -> str | None:
+def status_badge(mechanism: str, mode: str, *, container=None, weak: str | None = None) -> str | None:
     """A compact badge for the guarantee of ``mechanism`` in ``mode``, from its audit-table row.
 
-    Shows "Certified", "As claimed by the paper" or "Not valid" and a link that reopens the audit
-    behind it; returns the row's status, or ``None`` (with a visible note) when no row backs it.
+    Shows the row's status (:data:`STATUS_WORDS`) and a link that reopens the audit behind it;
+    returns the status shown, or ``None`` (with a visible note) when no row backs it. ``weak`` (from
+    :func:`dp_core.status.weak_reason` at the page's setting) turns a proved row into "proved but
+    weak", with the reason in the tooltip.
     """
     from .badges import audit_link_params
 
@@ -79,11 +83,12 @@ def status_badge(mechanism: str, mode: str, *, container=None) -> str | None:
     if row is None:
         box.caption(f"No stored audit backs a status for this setting ({mechanism}, mode {mode}).")
         return None
-    words, color, icon = STATUS_WORDS.get(row["status"], (str(row["status"]).capitalize(), "gray", None))
+    shown = vocab.with_weakness(row["status"], weak)
+    words, color, icon = STATUS_WORDS.get(shown, (str(shown).capitalize(), "gray", None))
     from dp_core import display
 
     claim = f"ε = {display.epsilon(row['eps_claimed'])}"
-    detail = (
+    detail = (f"{weak} " if shown == vocab.PROVED_WEAK else "") + (
         f"Stored audit of mode {row['mode']}: claimed {claim}; measured ε ≥ {display.number(row['eps_lower'])} "
         f"({display.percent(row['confidence'], sig=2)} confidence, {display.integer(row['runs'])} runs, {row['date']})."
     )
@@ -91,7 +96,7 @@ def status_badge(mechanism: str, mode: str, *, container=None) -> str | None:
     from urllib.parse import urlencode
 
     box.markdown(f"[🔍 How we checked ↗](audit?{urlencode(audit_link_params(row))})")
-    return row["status"]
+    return shown
 
 
 def first_screen(
@@ -105,6 +110,7 @@ def first_screen(
     chart_key: str | None = None,
     note: str | None = None,
     status: tuple[str, str] | None = None,
+    weak: str | None = None,
 ) -> str | None:
     """Draw the plain first screen; return the guarantee's audit status (or ``None``).
 
@@ -116,11 +122,13 @@ def first_screen(
     chart : a Plotly figure (the one chart of the first screen), or ``None``.
     note : an optional one-line caption under the numbers (e.g. what changed the numbers).
     status : ``(status, explanation)`` for a guarantee no audit-table row backs (a textbook
-        mechanism certified by a standard theorem); used only when ``mechanism`` is ``None``.
+        mechanism proved by a standard theorem); used only when ``mechanism`` is ``None``.
+    weak : why the audited row's proved guarantee is weak at this setting
+        (:func:`dp_core.status.weak_reason`), or ``None``.
     """
     st.markdown(f"**Who is protected:** {who}")
     given, status = status, None
-    # the status column is a little wider: "As claimed by the paper" fits on one line
+    # the status column is a little wider: "Claimed by the paper" fits on one line
     cols = st.columns([1.0] * len(numbers) + ([1.35] if mechanism or given else []))
     for col, num in zip(cols, numbers, strict=False):
         col.metric(
@@ -134,7 +142,7 @@ def first_screen(
     if mechanism:
         with cols[-1]:
             st.caption("Guarantee status")
-            status = status_badge(mechanism, mode or "", container=st)
+            status = status_badge(mechanism, mode or "", container=st, weak=weak)
     elif given:
         with cols[-1]:
             st.caption("Guarantee status")

@@ -11,13 +11,14 @@ import numpy as np
 import streamlit as st
 
 from dp_core import display
+from dp_core import status as vocab
 from dp_core.data import DATASETS, Dataset
 from dp_core.text import escape_markdown
 
 from . import cached, state
 from .constants import EPS_OPTIONS, url_spec
 
-LABEL_CLAIMED = "as claimed by the paper"
+LABEL_CLAIMED = vocab.CLAIMED
 LABEL_CORRECTED = "corrected"
 LABEL_MEASURED = "measured"
 
@@ -331,15 +332,16 @@ def progress_reporter(label: str) -> Callable[[int, int], None]:
 
 
 def guarantee_badge(kind: str, text: str) -> None:
-    """A labelled statement: kind is 'claimed' (as claimed by the paper), 'corrected', 'measured' or 'broken'."""
+    """A labelled statement: kind is 'claimed' (claimed by the paper), 'corrected' (proved), 'measured' or
+    'broken' (refuted); the status words are :mod:`dp_core.status`'s."""
     if kind == "claimed":
         st.info(f"**{LABEL_CLAIMED.capitalize()}:** {text}", icon="📄")
     elif kind == "corrected":
-        st.success(f"**{LABEL_CORRECTED.capitalize()}:** {text}", icon="✅")
+        st.success(f"**{vocab.PROVED.capitalize()} ({LABEL_CORRECTED}):** {text}", icon="✅")
     elif kind == "measured":
         st.info(f"**{LABEL_MEASURED.capitalize()}:** {text}", icon="📏")
     elif kind == "broken":
-        st.error(f"**Not a valid guarantee:** {text}", icon="⛔")
+        st.error(f"**{vocab.REFUTED.capitalize()}, not a valid guarantee:** {text}", icon="⛔")
     else:
         raise ValueError(f"kind must be one of 'claimed', 'corrected', 'measured', 'broken', got {kind!r}.")
 

@@ -1,6 +1,6 @@
 """The audit table: one seeded audit per mechanism and mode, stored with the package.
 
-Every status badge of the app (certified / as claimed by the paper / not valid) is backed by a row
+Every status badge of the app (one status of :mod:`dp_core.status`) is backed by a row
 of this table: the row says which claim was tested (ε claimed, δ), what the audit measured (the
 ε lower bound with its confidence, the runs, the distinguishing event) and when and with which
 engine version it was computed. The table is small (one row per mode, see :data:`ROW_SPECS`) and
@@ -20,11 +20,12 @@ reproduced, and that the stored table covers every mode of every registered mech
 
 Status of a row (:func:`row_status`)
 -----------------------------------
-``"not valid"`` when the audit found a violation (ε lower bound above the claimed ε at the
-claimed δ); otherwise the row's claim kind: ``"certified"`` (a guarantee the project proves, e.g.
-a corrected calibration), ``"as claimed by the paper"`` (the paper's own guarantee, not re-proved
-here), or ``"no guarantee claimed"`` (a mechanism without a claim, tested at the user's budget).
-An audit can show a claim false; a consistent row is evidence, never a proof.
+The statuses are the project's one vocabulary (:mod:`dp_core.status`). ``refuted`` when the audit
+found a violation (ε lower bound above the claimed ε at the claimed δ). Otherwise the row's claim
+kind decides: a claim with a proof in the specification (``claim="proof"``, e.g. a corrected
+calibration) is ``proved`` — the proof, not the audit, makes it so; the audit's "no violation" is
+supporting evidence. A claim without a proof here (the paper's own, ``"paper"``, or none,
+``"none"``) whose audit found no violation is ``audited: no violation found``: evidence, never a proof.
 
 References
 ----------
@@ -42,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import status as _status
 from .._validation import check_choice
 from ..data import load_dataset
 from .core import VERDICT_VIOLATION, run_audit
@@ -51,10 +53,12 @@ __all__ = [
     "AUDIT_TABLE_PATH",
     "CLAIM_LABELS",
     "ROW_SPECS",
-    "STATUS_CERTIFIED",
+    "STATUSES",
+    "STATUS_AUDITED",
     "STATUS_CLAIMED",
-    "STATUS_NONE",
-    "STATUS_NOT_VALID",
+    "STATUS_PROVED",
+    "STATUS_PROVED_WEAK",
+    "STATUS_REFUTED",
     "AuditRowSpec",
     "audit_row",
     "compute_audit_table",
@@ -69,13 +73,16 @@ __all__ = [
 #: Where the stored table lives (package data).
 AUDIT_TABLE_PATH = Path(__file__).with_name("audit_table.json")
 
-STATUS_CERTIFIED = "certified"
-STATUS_CLAIMED = "as claimed by the paper"
-STATUS_NOT_VALID = "not valid"
-STATUS_NONE = "no guarantee claimed"
+#: The five statuses (:mod:`dp_core.status`, the one place that defines them).
+STATUSES = _status.STATUSES
+STATUS_PROVED = _status.PROVED
+STATUS_PROVED_WEAK = _status.PROVED_WEAK
+STATUS_CLAIMED = _status.CLAIMED
+STATUS_AUDITED = _status.AUDITED
+STATUS_REFUTED = _status.REFUTED
 
 #: Claim kinds of a row and the status they give when the audit finds no violation.
-CLAIM_LABELS = {"certified": STATUS_CERTIFIED, "paper": STATUS_CLAIMED, "none": STATUS_NONE}
+CLAIM_LABELS = {"proof": STATUS_PROVED, "paper": STATUS_AUDITED, "none": STATUS_AUDITED}
 
 #: Table format version (bump when the columns change).
 TABLE_FORMAT = 1
@@ -93,11 +100,11 @@ class AuditRowSpec:
         The budget the mechanism is run at (``delta`` is ignored by pure-DP mechanisms).
     runs : int
         Runs per side (at most 10⁵; the quick table is what is stored).
-    claim : {"certified", "paper", "none"}
+    claim : {"proof", "paper", "none"}
         Where the claim comes from (see the module docstring).
     expected : {"violation", "consistent", ""}
         What the specifications prove: ``"violation"`` for a claim shown false, ``"consistent"``
-        for a certified claim, ``""`` when nothing is proved either way (no assertion).
+        for a claim with a proof, ``""`` when nothing is proved either way (no assertion).
     options : dict
         Mechanism options (see ``MECHANISMS[mechanism].options``).
     seed, pair_seed : int
@@ -138,9 +145,9 @@ _LABEL_DP = {"m": 100, "k": 64, "rho": 0.1, "n": 20_000}
 
 #: Every mode of every registered mechanism, with the runs that find each proved violation.
 ROW_SPECS: tuple[AuditRowSpec, ...] = (
-    AuditRowSpec("laplace", "standard", "certified", "consistent", 20_000),
-    AuditRowSpec("gaussian", "analytic", "certified", "consistent", 20_000),
-    AuditRowSpec("gaussian", "classic", "certified", "consistent", 20_000),
+    AuditRowSpec("laplace", "standard", "proof", "consistent", 20_000),
+    AuditRowSpec("gaussian", "analytic", "proof", "consistent", 20_000),
+    AuditRowSpec("gaussian", "classic", "proof", "consistent", 20_000),
     AuditRowSpec("input-perturbation", "COR2", "paper", "", 20_000),
     AuditRowSpec("input-perturbation", "ALG1", "paper", "", 20_000),
     AuditRowSpec("input-perturbation", "CORR", "paper", "", 20_000),
@@ -148,16 +155,16 @@ ROW_SPECS: tuple[AuditRowSpec, ...] = (
     AuditRowSpec("large-margin-gaussian", "printed", "paper", "violation", 2_000),
     AuditRowSpec("large-margin-gaussian", "repaired", "paper", "violation", 1_000),
     AuditRowSpec("large-margin-gaussian", "repaired-psd-off", "paper", "violation", 1_000),
-    AuditRowSpec("large-margin-gaussian", "corrected", "certified", "consistent", 1_000),
+    AuditRowSpec("large-margin-gaussian", "corrected", "proof", "consistent", 1_000),
     AuditRowSpec("label-dp-bags", "naive-llp", "none", "violation", 2_000, options=_LABEL_DP),
     AuditRowSpec("label-dp-bags", "naive-lba", "none", "violation", 2_000, options=_LABEL_DP),
     AuditRowSpec("label-dp-bags", "weighted-llp", "none", "violation", 2_000, options=_LABEL_DP),
     AuditRowSpec("label-dp-bags", "wtd-lba", "paper", "", 2_000, options=_LABEL_DP),
-    AuditRowSpec("label-dp-bags", "noisy-wtd-llp", "certified", "consistent", 2_000, options=_LABEL_DP),
+    AuditRowSpec("label-dp-bags", "noisy-wtd-llp", "proof", "consistent", 2_000, options=_LABEL_DP),
     AuditRowSpec("label-dp-bags", "noisy-wtd-llp-paper", "paper", "", 2_000, options=_LABEL_DP),
     AuditRowSpec("l1-exponential", "paper_box", "paper", "violation", 100_000),
-    AuditRowSpec("l1-exponential", "tight", "certified", "consistent", 100_000),
-    AuditRowSpec("l1-exponential", "paper_proof", "certified", "consistent", 100_000),
+    AuditRowSpec("l1-exponential", "tight", "proof", "consistent", 100_000),
+    AuditRowSpec("l1-exponential", "paper_proof", "proof", "consistent", 100_000),
 )
 
 
@@ -247,10 +254,10 @@ def _jsonable(v):
 
 
 def row_status(row: dict) -> str:
-    """The badge status a row backs: "not valid" on a violation, else the claim's label."""
+    """The badge status a row backs: refuted on a violation, else the claim's status (module docstring)."""
     if row.get("verdict") == VERDICT_VIOLATION:
-        return STATUS_NOT_VALID
-    return CLAIM_LABELS.get(row.get("claim", ""), STATUS_NONE)
+        return STATUS_REFUTED
+    return CLAIM_LABELS.get(row.get("claim", ""), STATUS_AUDITED)
 
 
 def compute_audit_table(

@@ -1,5 +1,5 @@
 """The privacy budget card: what a chosen (epsilon, delta) means, what each mechanism reaches
-there, and which guarantees are certified, claimed only, or refuted.
+there, and the status of each guarantee (:mod:`dp_core.status`).
 """
 
 from __future__ import annotations
@@ -9,12 +9,13 @@ import math
 import pandas as pd
 
 from .. import display
+from .. import status as vocab
 from .._validation import check_delta, check_epsilon, check_int
 from ..explain import posterior_bounds
 from .engine import CompareResult, utility_at
 from .registry import STATUS_LABELS, STATUSES
 
-__all__ = ["plain_language", "budget_card", "noise_table", "headline"]
+__all__ = ["plain_language", "budget_card", "noise_table", "headline", "private_summary"]
 
 
 def plain_language(*, epsilon: float, delta: float, n: int | None = None) -> list[str]:
@@ -129,15 +130,26 @@ def budget_card(result: CompareResult, *, epsilon: float, delta: float, n: int |
     }
 
 
-#: Guarantee statuses under which a method counts as private for the headline numbers.
-VALID_STATUSES = ("certified", "claimed")
+def private_summary(result: CompareResult) -> pd.DataFrame:
+    """The rows of ``result.summary`` a headline or caption may quote: methods whose guarantee is not
+    refuted and that claim privacy (:func:`dp_core.status.is_private`), at points with at least one
+    successful trial."""
+    s = result.summary
+    if s is None or not len(s):
+        return pd.DataFrame(columns=list(getattr(s, "columns", [])))
+    private = {m["method"] for m in result.methods if vocab.is_private(m.get("status", vocab.NO_CLAIM))}
+    return s[s["method"].isin(private) & (s["n_trials"].to_numpy(dtype=float) >= 1)]
+
+
+#: Guarantee statuses under which a method counts as private for the headline numbers (never refuted).
+VALID_STATUSES = tuple(s for s in vocab.STATUSES if vocab.is_private(s))
 
 
 def headline(result: CompareResult, epsilon: float) -> dict:
     """The compare page's key numbers at ``epsilon``: the best measured private utility, the non-private one.
 
-    The best method is chosen among those whose guarantee holds (certified, or claimed by its paper and
-    not refuted: a method whose claim is false is not private, however accurate) and that protect
+    The best method is chosen among those whose guarantee is not refuted (:func:`dp_core.status.is_private`:
+    a method whose claim is false is not private, however accurate) and that protect
     features and labels; the best label-only method (a weaker promise: the features are public) is
     reported beside it, never instead of it.
     Utility is the mean over trials interpolated at ``epsilon`` (:func:`~dp_core.compare.engine.utility_at`);
@@ -161,7 +173,7 @@ def headline(result: CompareResult, epsilon: float) -> dict:
         if not math.isfinite(u):
             continue
         m = info.get(r["method"], {})
-        if m.get("status", "none") not in VALID_STATUSES:
+        if not vocab.is_private(m.get("status", vocab.NO_CLAIM)) or not float(r["n_trials"]) >= 1:
             continue
         labels_only = bool(m.get("label_dp", False))
         if best[labels_only] is None or u > best[labels_only]["utility"]:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import status as vocab
 from .._blas import single_threaded_blas
 from .._validation import check_choice, check_delta, check_epsilon, check_in_interval, check_int
 from ..data import Dataset
@@ -299,7 +300,7 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
         nonprivate_mae[a.key] = part.nonprivate_mae
         notes[a.key] = part.notes
         leaks[a.key] = part.leaks
-        methods.extend(dict(m) for m in part.methods)
+        methods.extend(_weakened(dict(m), spec.delta, ds.n) for m in part.methods)
     trials = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TRIAL_COLUMNS)
     summary = _summarize_trials(trials)
     bounds = (
@@ -417,6 +418,15 @@ def combine_results(parts: Sequence[CompareResult]) -> CompareResult:
         methods=[m for p in parts for m in p.methods],
         **merged,
     )
+
+
+def _weakened(row: dict, delta: float, n: int) -> dict:
+    """``row`` with a proved (ε, δ) guarantee marked "proved but weak" when δ > 1/n (:mod:`dp_core.status`)."""
+    reason = None if row.get("pure") else vocab.weak_reason(delta, n)
+    status = vocab.with_weakness(row["status"], reason)
+    if status != row["status"]:
+        row.update(status=status, status_label=STATUS_LABELS[status], statement=f"{row['statement']} {reason}")
+    return row
 
 
 def _method_row(adapter, mi: MethodInfo) -> dict:

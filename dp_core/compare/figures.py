@@ -14,9 +14,20 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .. import display
-from ..figures import add_bound_trace, color_of, hex_to_rgba, hline, label_of, line_ci_figure, vline
+from .. import status as vocab
+from ..figures import (
+    REFUTED_LEGEND_TITLE,
+    add_bound_trace,
+    color_of,
+    hex_to_rgba,
+    hline,
+    label_of,
+    line_ci_figure,
+    style_refuted,
+    vline,
+)
 
-__all__ = ["METRIC_TITLES", "LEGEND_TITLES", "compare_figure", "negotiation_figure"]
+__all__ = ["METRIC_TITLES", "LEGEND_TITLES", "compare_figure", "negotiation_figure", "refuted_methods"]
 
 METRIC_TITLES = {
     "accuracy": "Test accuracy",
@@ -36,6 +47,11 @@ def _label_for(result, method: str) -> str:
 
 
 _SPARE = ["#332288", "#88CCEE", "#44AA99", "#999933", "#882255", "#AA4499", "#DDCC77", "#661100", "#6699CC", "#888888"]
+
+
+def refuted_methods(methods: list[dict]) -> set[str]:
+    """The keys of the methods (rows with ``method`` and ``status``) whose guarantee is refuted."""
+    return {m["method"] for m in methods if m.get("status") == vocab.REFUTED}
 
 
 def _distinct_colors(methods: list[str]) -> dict[str, str]:
@@ -164,6 +180,7 @@ def compare_figure(
                 fig, g["epsilon"], g["bound"], method=str(meth), name=f"{_label_for(result, str(meth))}: {lab}"
             )
         _recolor(fig, colors)
+    style_refuted(fig, refuted_methods(result.methods))
     _group_legends(fig, result, height=height)
     if eps_marker is not None and math.isfinite(eps_marker) and eps_marker > 0:
         vline(
@@ -177,8 +194,12 @@ def compare_figure(
     return fig
 
 
-#: Legend titles: what each group of methods protects.
-LEGEND_TITLES = {"legend": "Protects features and labels", "legend2": "Protects labels only (features public)"}
+#: Legend titles: what each group of methods protects (refuted methods protect nothing: their own group).
+LEGEND_TITLES = {
+    "legend": "Protects features and labels",
+    "legend2": "Protects labels only (features public)",
+    "legend3": REFUTED_LEGEND_TITLE,
+}
 _ROW_PX, _TITLE_PX, _AXIS_PX, _GAP_PX = 19, 24, 62, 4
 
 
@@ -187,14 +208,16 @@ def _group_legends(fig: go.Figure, result, *, height: int) -> go.Figure:
 
     Each trace's ``legendgroup`` is its method (so a method's line, band and bound still toggle
     together); methods whose guarantee protects the labels only go to the second legend
-    (``legend2``), titled as such. Both legends sit under the x-axis title, one entry a row, and the
+    (``legend2``), titled as such, and refuted methods to a third (``legend3``) that says they are
+    not private. The legends sit under the x-axis title, one entry a row, and the
     figure grows by the space they take so the plot area keeps ``height``.
     """
     label_only = {m["method"] for m in result.methods if m.get("label_dp")}
-    counts = {"legend": 0, "legend2": 0}
-    groups: dict[str, set] = {"legend": set(), "legend2": set()}
+    refuted = refuted_methods(result.methods)
+    counts = {name: 0 for name in LEGEND_TITLES}
+    groups: dict[str, set] = {name: set() for name in LEGEND_TITLES}
     for tr in fig.data:
-        which = "legend2" if tr.legendgroup in label_only else "legend"
+        which = "legend3" if tr.legendgroup in refuted else "legend2" if tr.legendgroup in label_only else "legend"
         tr.legend = which
         if tr.showlegend is not False:
             counts[which] += 1
@@ -203,7 +226,7 @@ def _group_legends(fig: go.Figure, result, *, height: int) -> go.Figure:
     plot_h = height - top - 40
     y_px = _AXIS_PX
     layouts = {}
-    for name in ("legend", "legend2"):
+    for name in LEGEND_TITLES:
         if not counts[name]:
             continue
         layouts[name] = {
@@ -256,9 +279,10 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
         # MAE: the curves fall onto the target from above on the right; the label sits clear of them on the left
         annotation_position="top left" if y == "mae" else "bottom right",
     )
+    refuted = refuted_methods(answer["methods"])
     for row in answer["methods"]:
         e = row.get("epsilon_measured")
-        if isinstance(e, (int, float)) and math.isfinite(e):
+        if isinstance(e, (int, float)) and math.isfinite(e) and row["method"] not in refuted:
             fig.add_trace(
                 go.Scatter(
                     x=[e],
@@ -311,10 +335,11 @@ def learning_curve_figure(answer: dict, *, height: int = 520) -> go.Figure:
         if isinstance(v, float) and math.isfinite(v):
             n_far = max(n_far, v)
     n_far = min(n_far, 1000.0 * answer["n"])
+    refuted = refuted_methods(answer["methods"])
     for meth, g in lc.groupby("method", sort=False):
         g = g.sort_values("n_rows")
         c = colors.get(meth, color_of(meth))
-        name = labels.get(meth, label_of(meth))
+        name = labels.get(meth, label_of(meth)) + (f" ({vocab.REFUTED}: not private)" if meth in refuted else "")
         ys = g[f"{col}_mean"].to_numpy(dtype=float)
         fig.add_trace(
             go.Scatter(
@@ -350,7 +375,7 @@ def learning_curve_figure(answer: dict, *, height: int = 520) -> go.Figure:
                 )
             )
         nm = by_method.get(meth, {}).get("n_min", math.nan)
-        if isinstance(nm, float) and math.isfinite(nm):
+        if isinstance(nm, float) and math.isfinite(nm) and meth not in refuted:
             fig.add_trace(
                 go.Scatter(
                     x=[nm],
@@ -361,6 +386,7 @@ def learning_curve_figure(answer: dict, *, height: int = 520) -> go.Figure:
                     hovertemplate=f"{name}: n ≈ {display.integer(nm)}<extra></extra>",
                 )
             )
+    style_refuted(fig, refuted)
     log_y = col in ("excess_risk", "mae")  # MAE: the curves span orders of magnitude (noisy small samples)
     fig.update_layout(
         template="plotly_white",

@@ -3,10 +3,13 @@
 An adapter says which tasks a mechanism applies to, which *methods* (modes, variants) it
 draws, how to run a cheap utility-vs-epsilon sweep through the mechanism's public functions,
 its theoretical bound on the excess risk, its noise scales at one epsilon, and the status of
-each method's guarantee:
+each method's guarantee, one of the five statuses of :mod:`dp_core.status` (the only place
+that defines them):
 
-* ``certified``: a proof covers the stated (epsilon, delta) (textbook mechanisms, corrected modes);
-* ``claimed``: the paper claims it, but the proof has gaps or the constants are not explicit;
+* ``proved``: a proof covers the stated (epsilon, delta) (textbook mechanisms, corrected modes); the
+  comparison turns it into ``proved but weak`` when delta > 1/n of the dataset;
+* ``claimed by the paper``: the paper claims it, but the proof has gaps or the constants are not explicit;
+* ``audited: no violation found``: only an audit backs it (evidence, not a proof);
 * ``refuted``: the specification shows the claim is false (a counterexample or a failed audit);
 * ``none``: the method makes no privacy claim (shown for reference only).
 

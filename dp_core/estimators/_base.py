@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import status as vocab
 from ..exceptions import DataValidationError, DegenerateFitWarning, DPCoreError, PrivacyLeakWarning
 
 __all__ = [
@@ -37,8 +38,8 @@ __all__ = [
     "PrivacyGuarantee",
 ]
 
-#: What a fitted estimator's guarantee rests on.
-STATUSES = ("certified", "claimed by the paper", "not valid")
+#: What a fitted estimator's guarantee rests on: the five statuses of :mod:`dp_core.status`.
+STATUSES = vocab.STATUSES
 #: Training R² below which a regressor's fit is reported as degenerate (far worse than the mean, R² = 0).
 DEGENERATE_R2 = -1.0
 #: Neighbouring relations used by the estimators.
@@ -83,10 +84,11 @@ class PrivacyGuarantee:
     model : {"central", "local"}
         ``local``: every contributor randomises her own record before it leaves her hands (input
         perturbation); ``central``: a trusted curator runs the mechanism.
-    status : {"certified", "claimed by the paper", "not valid"}
-        ``certified``: the guarantee follows from a proof we checked, for the sampler actually run;
-        ``claimed by the paper``: stated by the paper, but its proof has a gap or the sampler is
-        approximate (``reason`` says which); ``not valid``: the mechanism as run is not private.
+    status : one of :data:`dp_core.status.STATUSES`
+        ``proved``: the guarantee follows from a proof we checked, for the sampler actually run
+        (``proved but weak`` when δ > 1/n); ``claimed by the paper``: stated by the paper, but its
+        proof has a gap or the sampler is approximate (``reason`` says which); ``refuted``: the
+        mechanism as run is not private.
     mechanism : str
         Human-readable name and reference.
     reason : str

@@ -6,9 +6,9 @@ clipped; inputs are divided by the public constants ``x_scale`` and ``y_scale`` 
 of ones is appended (``fit_intercept``).
 
 Sampler: the exact grid sampler when the fitted dimension (features + intercept) is at most 3
-(certified pure epsilon-DP with the tight temperature), otherwise MCMC (MALA), an approximation
+(proved pure epsilon-DP with the tight temperature), otherwise MCMC (MALA), an approximation
 whose guarantee holds for the idealised sampler only: status "claimed by the paper", never
-"certified", and ``sampler_`` says whether the chains passed their convergence check.
+"proved", and ``sampler_`` says whether the chains passed their convergence check.
 
 References
 ----------
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import status as vocab
 from ._base import DPEstimator, DPRegressorMixin, PrivacyGuarantee, check_number, check_random_state_like
 
 __all__ = ["L1ExponentialRegressor"]
@@ -118,18 +119,18 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
             "converged": converged,
         }
         if exact:
-            status = "certified" if cal.convention == "tight" else "claimed by the paper"
+            status = vocab.PROVED if cal.convention == "tight" else vocab.CLAIMED
             reason = f"Pure ε-DP, exact grid sampler: {cal.privacy_label}"
         elif converged:
-            status = "claimed by the paper"
+            status = vocab.CLAIMED
             reason = (
                 f"{cal.privacy_label}. The chains passed their convergence check (split-R-hat <= 1.05, "
                 "bulk ESS >= 100); the guarantee is that of the exact target, conditional on convergence."
             )
         else:
-            status = "not valid"
+            status = vocab.REFUTED
             reason = (
-                f"{fit.privacy_label}. Not certified: the sampler did not converge, so this draw is not a "
+                f"{fit.privacy_label}. Not proved: the sampler did not converge, so this draw is not a "
                 "sample of the ε-DP distribution (do not use this fit). Try mcmc_preset='fast' or 'spec', "
                 "fewer features, or at most 3 features for the exact grid sampler."
             )

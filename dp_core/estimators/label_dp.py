@@ -8,7 +8,7 @@ label sums (noisy-wtd-LLP adds N(0, s^2) to a ``rho``-share of labels first); th
 squares on the aggregates.
 
 Guarantee (``privacy_``): for noisy-wtd-LLP with ``rho > 0``, the smallest epsilon that the exact
-privacy profile certifies at ``delta`` (beyond the paper); wtd-LBA: as claimed by the paper
+privacy profile proves at ``delta`` (beyond the paper); wtd-LBA: as claimed by the paper
 (Theorem 1.2, whose Lemma 2.3 is false as printed); naive aggregation and weighted LLP without noise
 are not label-DP (delta >= m k / n).
 
@@ -25,6 +25,7 @@ import numbers
 
 import numpy as np
 
+from .. import status as vocab
 from ._base import DPEstimator, DPRegressorMixin, PrivacyGuarantee, check_number, check_random_state_like
 
 __all__ = ["AUTO_BAG_SIZE", "LabelDPBagRegressor"]
@@ -55,7 +56,7 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         Share of labels that get N(0, noise_std^2) noise (noisy-wtd-LLP), in [0, 1] (default 0.5).
     noise_std : float
     delta : float
-        Where the guarantee is evaluated: ``privacy_.epsilon`` is the smallest epsilon certified at this delta.
+        Where the guarantee is evaluated: ``privacy_.epsilon`` is the smallest epsilon proved at this delta.
     y_range : (float, float) or None
         Public label range; ``None`` takes it from the training labels (a PrivacyLeakWarning).
     random_state : None, int or numpy Generator
@@ -260,28 +261,29 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
             "extra": {"k": k, "m": m, "rho": float(self.rho)},
         }
         if e is not None:
+            weak = vocab.weak_reason(dl, n)  # δ > 1/n: proved, but it may fail for about one person
             return PrivacyGuarantee(
                 epsilon=float(e),
                 delta=dl,
-                status="certified",
-                reason="Smallest ε that the exact privacy profile of noisy weighted LLP certifies "
-                "at this δ (beyond the paper's Theorem 1.3).",
+                status=vocab.with_weakness(vocab.PROVED, weak),
+                reason="Smallest ε that the exact privacy profile of noisy weighted LLP proves "
+                "at this δ (beyond the paper's Theorem 1.3)." + (f" Weak: {weak}" if weak else ""),
                 **common,
             )
         if self.mechanism == "wtd-lba":
             return PrivacyGuarantee(
                 epsilon=math.nan,
                 delta=math.nan,
-                status="claimed by the paper",
+                status=vocab.CLAIMED,
                 reason="Label-DP as claimed by the paper (Theorem 1.2); its proof uses Lemma 2.3, "
-                "false as printed, and the corrected accounting certifies nothing at a "
+                "false as printed, and the corrected accounting proves nothing at a "
                 "feasible bag size.",
                 **common,
             )
         return PrivacyGuarantee(
             epsilon=math.inf,
             delta=min(1.0, m * k / n),
-            status="not valid",
+            status=vocab.REFUTED,
             reason="Not label-DP: without noise a bag's weighted label sum reveals the labels "
             "(δ >= m·k/n for every ε).",
             **common,

@@ -12,9 +12,9 @@ Defaults (``"auto"``) depend on the number of rows ``n``, the number of features
 only (all public under replace-one neighbours): :func:`default_components` and
 :func:`default_regularisers`, derivation and measurements in ``docs/estimators.md``.
 
-Modes: ``corrected`` (default: differentially private, certified), ``repaired`` and ``printed``
+Modes: ``corrected`` (default: differentially private, proved), ``repaired`` and ``printed``
 (the paper's algorithm as printed, and its minimal repair: **not differentially private**, status
-"not valid"; kept to show why).
+"refuted"; kept to show why).
 
 References
 ----------
@@ -29,6 +29,7 @@ import numbers
 
 import numpy as np
 
+from .. import status as vocab
 from ._base import (
     DPClassifierMixin,
     DPEstimator,
@@ -97,7 +98,7 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
     epsilon : float
         Total privacy budget in (0, inf) (pure epsilon-DP, replace-one neighbours).
     mode : {"corrected", "repaired", "printed"}
-        ``corrected`` is private; ``repaired``/``printed`` are not (``privacy_.status == "not valid"``).
+        ``corrected`` is private; ``repaired``/``printed`` are not (``privacy_.status == "refuted"``).
     lam : "auto" or float
         Trace regulariser; ``"auto"`` is ``mu / 10`` of :func:`default_regularisers` (from ``n`` and epsilon).
     mu : float or None
@@ -193,12 +194,12 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
         self.coef_ = self.phi_
         self.intercept_ = np.zeros(self.classes_.size)
         acc = rel.accounting
-        status = "certified" if self.mode == "corrected" else "not valid"
+        status = vocab.PROVED if self.mode == "corrected" else vocab.REFUTED
         from ..mechanisms.large_margin_gaussian.privacy import NOT_PRIVATE_REASONS
 
         reason = (
             "Pure ε-DP (corrected algorithm R: per-class noise calibrated to the corrected sensitivity)."
-            if status == "certified"
+            if status == vocab.PROVED
             else str(NOT_PRIVATE_REASONS.get(self.mode, "not private as printed"))
         )
         if self.projection_ is not None:

@@ -16,9 +16,9 @@ and release ``w`` in three ways:
   draws the server's inputs with the exact sufficient-statistics sampler, which has the same
   distribution as every contributor randomising her own record (cost O(d^3), independent of n).
 * ``method="objective"``: Gaussian objective perturbation (Kifer, Smith, Thakurta 2012,
-  Algorithm 1 / Theorem 2) with the same ridge and ball: certified (epsilon, delta)-DP.
+  Algorithm 1 / Theorem 2) with the same ridge and ball: proved (epsilon, delta)-DP.
 * ``method="output"``: output perturbation (Chaudhuri, Monteleoni, Sarwate 2011, Algorithm 1) of
-  the ridge fit, noise of density ``∝ exp(-beta ||b||)``: certified pure epsilon-DP.
+  the ridge fit, noise of density ``∝ exp(-beta ||b||)``: proved pure epsilon-DP.
 
 Defaults (public, chosen on breast_cancer against diffprivlib, see ``docs/estimators.md``):
 ``eta="auto"`` is ``min(3, max(1, epsilon))`` (per binary fit), ``Delta_multiplier=0.3``,
@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import status as vocab
 from ._base import (
     DPClassifierMixin,
     DPEstimator,
@@ -163,8 +164,8 @@ class _QuadraticBallModel(DPEstimator):
         reason = {
             "input": (
                 "(ε, δ)-DP as claimed by the paper (Theorem 1); its proof relies on a regulariser that "
-                "depends on the private data and on an event its Lemma 1 does not secure, so it is not "
-                "certified."
+                "depends on the private data and on an event its Lemma 1 does not secure, so the project "
+                "has not re-derived it."
             ),
             "objective": "(ε, δ)-DP by Kifer, Smith, Thakurta 2012, Theorem 2 (same ridge and ball).",
             "output": (
@@ -184,7 +185,7 @@ class _QuadraticBallModel(DPEstimator):
             delta=0.0 if self._method == "output" else dl,
             neighbours="replace one record",
             model="local" if self._method == "input" else "central",
-            status="claimed by the paper" if self._method == "input" else "certified",
+            status=vocab.CLAIMED if self._method == "input" else vocab.PROVED,
             mechanism=_NAMES[self._method],
             reason=reason,
             leaks=tuple(leaks),
@@ -401,7 +402,7 @@ class InputPerturbationRegressor(_LinearRegressor):
 class ObjectivePerturbationRegressor(_LinearRegressor):
     __doc__ = (
         "Least squares released by Gaussian objective perturbation (Kifer, Smith, Thakurta 2012, "
-        "Theorem 2); certified (ε, δ)-DP.\n" + _DOC_PARAMS
+        "Theorem 2); proved (ε, δ)-DP.\n" + _DOC_PARAMS
     )
     _method = "objective"
 
@@ -409,7 +410,7 @@ class ObjectivePerturbationRegressor(_LinearRegressor):
 class OutputPerturbationRegressor(_LinearRegressor):
     __doc__ = (
         "Ridge regression released by output perturbation (Chaudhuri, Monteleoni, Sarwate 2011, "
-        "Algorithm 1); certified pure ε-DP.\n" + _DOC_PARAMS
+        "Algorithm 1); proved pure ε-DP.\n" + _DOC_PARAMS
     )
     _method = "output"
 
@@ -425,7 +426,7 @@ class InputPerturbationClassifier(_LinearClassifier):
 class ObjectivePerturbationClassifier(_LinearClassifier):
     __doc__ = (
         "Logistic-Taylor classifier released by Gaussian objective perturbation (Kifer, Smith, Thakurta "
-        "2012, Theorem 2); certified (ε, δ)-DP.\n" + _DOC_PARAMS
+        "2012, Theorem 2); proved (ε, δ)-DP.\n" + _DOC_PARAMS
     )
     _method = "objective"
 
@@ -433,6 +434,6 @@ class ObjectivePerturbationClassifier(_LinearClassifier):
 class OutputPerturbationClassifier(_LinearClassifier):
     __doc__ = (
         "Logistic-Taylor classifier released by output perturbation (Chaudhuri, Monteleoni, Sarwate 2011, "
-        "Algorithm 1); certified pure ε-DP.\n" + _DOC_PARAMS
+        "Algorithm 1); proved pure ε-DP.\n" + _DOC_PARAMS
     )
     _method = "output"

@@ -206,7 +206,7 @@ def test_first_screen_three_numbers_status_badge_one_chart_and_every_symbol_expl
     assert shown == ["Claimed ε", LOWER, "Runs per dataset"]
     assert all(n.help for n in nodes if getattr(n, "type", None) == "metric")  # every number explained
     badges = [n.value for n in nodes if getattr(n, "type", None) == "markdown" and "-badge[" in n.value]
-    assert badges == [":green-badge[:material/verified: Certified]"]  # gaussian, analytic: the stored row
+    assert badges == [":green-badge[:material/verified: Proved]"]  # gaussian, analytic: the stored row
     assert kinds.count("plotly_chart") == 1  # the histogram; the convergence chart is in an expert section
     assert {e.label for e in at.expander} >= {"How an audit works", "How the bound was computed"}
     unknown = {s for t in first_screen_text(nodes) for s in glossary.unknown_symbols(t)}
@@ -214,14 +214,14 @@ def test_first_screen_three_numbers_status_badge_one_chart_and_every_symbol_expl
 
 
 def test_the_verdict_merges_with_the_status_badge(app):
-    """A refuted claim: the stored badge says 'Not valid' and the live audit says why, both on the first screen."""
+    """A refuted claim: the stored badge says 'Refuted' and the live audit says why, both on the first screen."""
     at = open_page(app, mechanism="label-dp-bags", audit_mode="naive-llp", audit_runs=1000, eps="2", k=64, m=100)
     assert not at.exception
     nodes = first_screen_nodes(at)
     badges = [n.value for n in nodes if getattr(n, "type", None) == "markdown" and "-badge[" in n.value]
-    assert len(badges) == 1 and badges[0].startswith(":red-badge") and "Not valid" in badges[0]
+    assert len(badges) == 1 and badges[0].startswith(":red-badge") and "Refuted" in badges[0]
     errors = [n.value for n in nodes if getattr(n, "type", None) == "error"]
-    assert any("Not a valid guarantee" in e and "violation found" in e for e in errors)
+    assert any("not a valid guarantee" in e and "violation found" in e for e in errors)
 
 
 @pytest.mark.parametrize("name", list(MECHANISMS))

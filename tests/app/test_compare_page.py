@@ -359,7 +359,7 @@ def test_small_upload_of_100_rows(app):
     at.switch_page(PAGE).run()
     assert not at.exception
     # the only errors are the budget card's refuted claims (large-margin), never a failed run
-    assert all(e.value.startswith("**Not a valid guarantee:**") for e in at.error)
+    assert all(e.value.startswith("**Refuted, not a valid guarantee:**") for e in at.error)
     assert len(charts(at)) >= 1
     shown = {m.label: m.value for m in at.metric}
     assert list(shown)[:3] == ["Best private accuracy", "Non-private accuracy", "Lost to privacy"]

@@ -35,7 +35,7 @@ def test_numbers_badge_and_expert_section():
     assert [m.label for m in at.metric] == ["Noise", "Accuracy"]
     assert [m.value for m in at.metric] == ["0.12", "0.91"]
     badges = [m.value for m in at.markdown if "-badge[" in m.value]
-    assert badges == [":green-badge[:material/verified: Certified]"]
+    assert badges == [":green-badge[:material/verified: Proved]"]
     assert any("audit_row=gaussian%3Aclassic" in m.value for m in at.markdown)
     assert at.expander[0].label == "Derivations"
 
@@ -45,11 +45,11 @@ def test_badge_words_follow_the_audit_row():
     from ui.first_screen import STATUS_WORDS
 
     rows = load_audit_table()
-    bad = next(r for r in rows if r["status"] == "not valid")
+    bad = next(r for r in rows if r["status"] == "refuted")
     at = _run(bad["mechanism"], bad["mode"])
     assert not at.exception
     badges = [m.value for m in at.markdown if "-badge[" in m.value]
-    assert len(badges) == 1 and STATUS_WORDS["not valid"][0] in badges[0] and badges[0].startswith(":red-badge")
+    assert len(badges) == 1 and STATUS_WORDS["refuted"][0] in badges[0] and badges[0].startswith(":red-badge")
 
 
 def test_missing_audit_row_is_said():

@@ -52,8 +52,8 @@ def test_renders_on_census_with_check_values():
     names = [t.get("name", "") for t in excess["data"]]
     assert "Input perturbation (10 trials)" in names and any("Theorem 2 bound" in n for n in names)
     texts = " ".join(i.value for i in at.info)
-    assert "As claimed by the paper" in texts and "Measured" in texts
-    assert any("Corrected" in s.value for s in at.success)
+    assert "Claimed by the paper" in texts and "Measured" in texts
+    assert any("(corrected)" in s.value for s in at.success)
 
 
 def test_alpha_slider_changes_output_and_url():

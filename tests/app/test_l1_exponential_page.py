@@ -37,7 +37,7 @@ def test_page_renders_with_readouts(app):
     assert m["Sensitivity of S: log θ"] == "0.4055"  # theta = 1.5 by default
     assert len(at.get("plotly_chart")) >= 2
     # the MCMC tab is always labelled as approximate
-    assert any("guarantee not certified" in w.value for w in at.warning)
+    assert any("guarantee not proved" in w.value for w in at.warning)
 
 
 def test_theta_slider_changes_output(app):
@@ -205,7 +205,7 @@ def test_first_screen_has_three_numbers_a_status_badge_and_one_chart(app):
     assert m["Privacy guarantee"] == "ε = 1"
     assert float(m["Noise (spread)"]) > 0 and float(m["Prediction error (MAE)"]) > 0
     badges = [n.value for n in nodes if n.type == "markdown" and "-badge[" in n.value]
-    assert badges == [":green-badge[:material/verified: Certified]"]
+    assert badges == [":green-badge[:material/verified: Proved]"]
     figs = [json.loads(n.proto.spec) for n in nodes if n.type == "plotly_chart"]
     assert len(figs) == 1 and figs[0]["layout"]["title"]["text"] == "Private coefficients against the non-private fit"
     # one dot per release and feature, and the non-private fit
@@ -235,9 +235,9 @@ def test_printed_temperature_is_shown_as_not_valid_on_the_first_screen(app):
     m = {n.label: n for n in nodes if n.type == "metric"}
     assert m["Privacy guarantee"].value == "ε = 2"  # exactly 2ε-DP under replace-one
     badges = [n.value for n in nodes if n.type == "markdown" and "-badge[" in n.value]
-    assert len(badges) == 1 and badges[0].startswith(":red-badge") and "Not valid" in badges[0]
+    assert len(badges) == 1 and badges[0].startswith(":red-badge") and "Refuted" in badges[0]
     # the printed statement and its correction stay in the expert section
-    assert any("Not a valid guarantee" in e.value for e in at.error)
+    assert any("Refuted, not a valid guarantee" in e.value for e in at.error)
 
 
 def test_noise_grows_when_epsilon_shrinks(app):

@@ -51,7 +51,7 @@ def test_first_screen_three_numbers_badge_and_one_chart(app):
     assert not at.exception
     m = metrics(at)
     assert all(k in m for k in KEYS), m
-    # the guarantee is the exact accounting's, whose audit row is certified; the value is a probability
+    # the guarantee is the exact accounting's, whose audit row is proved; the value is a probability
     row = audit_row("label-dp-bags", "noisy-wtd-llp")
     assert _badges(at)[0].endswith(f"{STATUS_WORDS[row['status']][0]}]")
     # the default setting is the Compare page's rule, proved at the sidebar's δ (census: k = 551, m = 29)
@@ -93,7 +93,7 @@ def test_secret_weights_show_their_audit_status(app):
 def test_no_label_noise_is_not_valid(app):
     at = open_page(app, dataset="diabetes", rho=0, k=4, m=20)
     assert metrics(at)["Privacy at δ = 1e-5"] == "none"
-    assert STATUS_WORDS["not valid"][0] in _badges(at)[0]
+    assert STATUS_WORDS["refuted"][0] in _badges(at)[0]
 
 
 #: A valid, non-default value of every ParamSpec widget of the page (URL key -> text).

@@ -94,7 +94,7 @@ def test_printed_and_repaired_are_labelled_not_private(app):
     text = all_text(at)
     assert "not differentially private as printed" in text.lower()
     assert "unbounded below for at least half" in text
-    assert "as claimed by the paper" in text.lower()
+    assert "claimed by the paper" in text.lower()
     at.radio(key="lm_mode").set_value("repaired").run()
     text = all_text(at)
     assert "not differentially private as printed" in text.lower() and "shared by all classes" in text
@@ -218,12 +218,12 @@ def test_first_screen_has_three_numbers_a_status_badge_and_one_chart(app):
     assert nums["Privacy guarantee"][0] == "ε = 1"
     assert all(help_ for _v, _d, help_ in nums.values())  # every number explained
     badges = [m.value for m in at.markdown if "-badge[" in m.value]
-    assert badges == [":green-badge[:material/verified: Certified]"]
+    assert badges == [":green-badge[:material/verified: Proved]"]
     assert len(at.get("plotly_chart")) == 1 and heatmaps(at) == 1  # gaussian_classes is 2-D: decision regions
     assert any(m.value.startswith("**Who is protected:** each training point") for m in at.markdown)
     at.radio(key="lm_mode").set_value("printed").run()
     badges = [m.value for m in at.markdown if "-badge[" in m.value]
-    assert len(badges) == 1 and badges[0].startswith(":red-badge") and "Not valid" in badges[0]
+    assert len(badges) == 1 and badges[0].startswith(":red-badge") and "Refuted" in badges[0]
     assert key_numbers(at)["Privacy guarantee"][0].startswith("claimed ε = ")
 
 

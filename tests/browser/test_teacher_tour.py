@@ -114,4 +114,4 @@ def test_a_link_to_a_step_opens_that_step(page, app_url):
     _idle(page)
     _no_exception(page)
     text = _main(page).inner_text()
-    assert "not valid" in text and "certified" in text
+    assert "Status: refuted" in text and "Status: proved" in text

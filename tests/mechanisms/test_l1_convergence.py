@@ -1,6 +1,6 @@
 """Convergence diagnostics and honest labelling of the l1 exponential mechanism's MCMC sampler.
 
-(a) a deliberately too-short chain is labelled "not certified: the sampler did not converge" in the
+(a) a deliberately too-short chain is labelled "not proved: the sampler did not converge" in the
     engine result, the CLI JSON and the comparison/negotiation rows;
 (b) the converged sampler matches the exact grid sampler's law on small heavy-tailed problems
     (tolerances from the Monte-Carlo standard error);
@@ -46,7 +46,7 @@ def test_thresholds_and_status():
     assert convergence_status(1.0, 99.9) == "not_converged"
     assert convergence_status(math.nan, 1e6) == "not_converged"
     assert convergence_status(math.inf, 1e6) == "not_converged"
-    assert release_status(None) == {"sampler_status": "exact", "sampler_message": "", "certified_sampler": True}
+    assert release_status(None) == {"sampler_status": "exact", "sampler_message": "", "exact_sampler": True}
 
 
 def test_rank_normalised_rhat_sees_what_plain_rhat_misses():
@@ -91,18 +91,18 @@ def test_tanh_map_jacobian_and_round_trip():
 
 
 # --- (a) too-short chains are labelled everywhere -----------------------------------------------
-def test_engine_labels_a_too_short_chain_not_certified():
+def test_engine_labels_a_too_short_chain_not_proved():
     ds = make_heavy_tailed(400, d=4, seed=0)
     est = L1ExponentialRegression(epsilon=1.0, mode="mcmc", mcmc_schedule=SHORT)
     fit, dg = est.run(ds.X, ds.y, rng=0, n_draws=3, diagnostics=True)
     assert fit.draws.shape == (3, 4)
-    assert not fit.certified_sampler
+    assert not fit.exact_or_converged_sampler
     assert dg.mcmc.n_chains == MIN_CHAINS  # extra chains for adaptation and diagnostics, 3 released
     assert fit.sampler_status == "not_converged"
     assert fit.privacy_label.startswith(NOT_CONVERGED_MESSAGE)
     assert "carry no privacy guarantee" in fit.sampler_message
     d = dg.status_dict()
-    assert d["sampler_status"] == "not_converged" and d["certified_sampler"] is False
+    assert d["sampler_status"] == "not_converged" and d["exact_sampler"] is False
     diag = d["sampler_diagnostics"]
     assert diag["status"] == "not_converged" and diag["flagged"]
     assert diag["rhat_threshold"] == RHAT_THRESHOLD and diag["ess_threshold"] == ESS_MIN
@@ -113,8 +113,8 @@ def test_engine_labels_a_too_short_chain_not_certified():
 def test_exact_grid_release_is_labelled_exact():
     ds = make_heavy_tailed(300, d=1, seed=0)
     fit, dg = L1ExponentialRegression(epsilon=1.0, grid_m=50).run(ds.X, ds.y, rng=0, n_draws=2, diagnostics=True)
-    assert fit.sampler_status == "exact" and dg.mcmc is None and dg.status_dict()["certified_sampler"]
-    assert fit.certified_sampler
+    assert fit.sampler_status == "exact" and dg.mcmc is None and dg.status_dict()["exact_sampler"]
+    assert fit.exact_or_converged_sampler
 
 
 def test_cli_json_labels_a_too_short_chain(capsys):
@@ -159,7 +159,7 @@ def test_compare_and_negotiate_rows_of_a_too_short_chain(short_l1_adapter):
     ds = load_dataset("diabetes")  # d = 10: the MCMC sampler
     res = run_compare(ds, make_spec(epsilons=(0.5, 2.0), delta=1e-5, n_trials=3, seed=0), mechanisms=["l1_exponential"])
     row = res.method_info("em_l1")
-    assert row["status"] == "none"  # never counted as certified (nor as a claim)
+    assert row["status"] == "none"  # never counted as private (nor as a claim)
     assert row["sampler_status"] == "not_converged"
     assert row["statement"].startswith(NOT_CONVERGED_MESSAGE)
     assert [d["epsilon"] for d in row["sampler_diagnostics"]] == [0.5, 2.0]
@@ -178,16 +178,16 @@ def test_compare_and_negotiate_rows_of_a_too_short_chain(short_l1_adapter):
     (r,) = ans["methods"]
     assert r["status"] == "none" and r["sampler_status"] == "not_converged"
     assert [x["status"] for x in r["sampler_diagnostics"]] == ["not_converged", "not_converged"]
-    assert "not certified: the sampler did not converge" in answer_sentences(ans)[0]
+    assert "not proved: the sampler did not converge" in answer_sentences(ans)[0]
 
 
-def test_compare_row_of_a_converged_run_is_claimed_not_certified(monkeypatch):
+def test_compare_row_of_a_converged_run_is_claimed_not_proved(monkeypatch):
     monkeypatch.setattr(ADAPTERS["l1_exponential"], "mcmc_schedule", MCMCSchedule(n_adapt=150, n_sample=450))
     ds = make_heavy_tailed(600, d=4, seed=2)
     res = run_compare(ds, make_spec(epsilons=(1.0,), delta=1e-5, n_trials=2, seed=0), mechanisms=["l1_exponential"])
     row = res.method_info("em_l1")
     assert row["sampler_status"] == "converged"
-    assert row["status"] == "claimed"
+    assert row["status"] == "claimed by the paper"
     assert "conditional on the chains having reached the target distribution" in row["statement"]
 
 
@@ -291,7 +291,7 @@ def _l1_page(**query):
     return at
 
 
-def test_page_shows_not_certified_box_and_diagnostics():
+def test_page_shows_not_proved_box_and_diagnostics():
     # diabetes on its raw scale: the coefficients want to leave W, the chains pile up on its boundary
     # and the quick run does not converge; the page must say so in a red box with what to do
     at = _l1_page(dataset="diabetes")
@@ -301,13 +301,13 @@ def test_page_shows_not_certified_box_and_diagnostics():
     assert not at.exception
     # the first screen says so at once
     errors = [e.value for e in at.error]
-    assert any("Not certified: the sampler did not converge" in e and "longer MCMC length" in e for e in errors)
+    assert any("Not proved: the sampler did not converge" in e and "longer MCMC length" in e for e in errors)
     # the diagnostics are in the (lazy) section on how the coefficients are drawn: open it
     at.session_state["l1_x_how"] = True
     at.run()
     assert not at.exception
     errors = [e.value for e in at.error]
-    assert sum("Not certified: the sampler did not converge" in e for e in errors) == 2
+    assert sum("Not proved: the sampler did not converge" in e for e in errors) == 2
     labels = {m.label: m.value for m in at.metric}
     assert {"split-R̂ (max)", "Smallest bulk ESS", "Acceptance (MALA)", "Chains × steps"} <= set(labels)
     assert "nan" not in " ".join(labels.values()) and "inf" not in " ".join(labels.values())

@@ -229,7 +229,7 @@ def test_mala_agrees_with_exact_grid_in_d2():
     d = res.diagnostics
     assert 0.4 < d.acceptance < 0.8
     assert d.rhat_max < 1.05
-    assert res.label == APPROXIMATE_LABEL and "not certified" in res.label
+    assert res.label == APPROXIMATE_LABEL and "not proved" in res.label
 
 
 def test_rwm_fallback_runs_and_agrees_roughly():
@@ -366,7 +366,7 @@ def test_estimator_calibration_and_run():
     fit = est.run(ds.X, ds.y, rng=0, n_draws=5)
     assert fit.exact and fit.draws.shape == (5, 2)
     cal5 = L1ExponentialRegression(epsilon=1.0).calibrate(800, 5)
-    assert cal5.mode == "mcmc" and "not certified" in cal5.privacy_label
+    assert cal5.mode == "mcmc" and "not proved" in cal5.privacy_label
 
 
 def test_clipped_em_baseline_modes():
@@ -384,7 +384,7 @@ def test_clipped_em_baseline_modes():
         schedule=MCMCSchedule(n_adapt=20, n_sample=20),
         rng=0,
     )
-    assert r2.draws.shape == (4, 2) and "not certified" in r2.label
+    assert r2.draws.shape == (4, 2) and "not proved" in r2.label
 
 
 def test_simulation_reproducible_and_ordered():

@@ -109,7 +109,7 @@ def test_simulate_real_dataset_mcmc_diagnostics(capsys):
     )
     assert code == 0, out.err
     r = json.loads(out.out)
-    assert r["mode"] == "mcmc" and "not certified" in r["privacy_label"]
+    assert r["mode"] == "mcmc" and "not proved" in r["privacy_label"]
     assert 0 < r["sampler_diagnostics"]["acceptance"] < 1
 
 

@@ -1,7 +1,7 @@
 """The comparison's label-DP bags with k and m from the data size (issue 13 item 5).
 
 k = 0 or m = 0 (the default, "auto") makes the comparison pick the fewest bags for a useful fit,
-each as large as the rows allow, so that noisy weighted LLP has a certified ε at the comparison's δ;
+each as large as the rows allow, so that noisy weighted LLP has a proved ε at the comparison's δ;
 an explicit k and m keep the fixed setting.
 """
 
@@ -34,7 +34,7 @@ def test_auto_bags_have_a_guarantee_and_summary_rows(name):
     n, d = st.data.n, st.data.d
     assert st.m == utility_min_bags(d) and st.k == n // st.m and st.k * st.m <= n
     llp = _llp(r)
-    assert llp["status"] == "certified"
+    assert llp["status"] == "proved"
     eps = st.llp_epsilon
     assert eps is not None and math.isfinite(eps)
     # the accounted ε is the exact profile's at δ, and no more private setting with as many bags fits

@@ -87,7 +87,7 @@ def test_calibrate_repaired_has_three_tiers(capsys):
     d = json.loads(out)
     assert set(d["bounds"]) >= {"printed", "tier_u", "tier_c"}
     assert d["bounds"]["tier_u"]["u52"] == pytest.approx(2.645, rel=1e-3)
-    assert d["eps_claimed_label"] == "as claimed by the paper"
+    assert d["eps_claimed_label"] == "refuted (the paper's claim)"
     assert "shared by all classes" in d["privacy_reason"]
 
 

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ... import status as vocab
 from ...compare.registry import BlockAdapter, CompareSpec, MethodInfo, register
 from ...data import Dataset
 from ...publication import NonPublicDiagnostics
@@ -96,16 +97,16 @@ class InputPerturbationAdapter(BlockAdapter):
         MethodInfo(
             "input",
             "Input perturbation",
-            "claimed",
+            vocab.CLAIMED,
             "(ε, δ)-DP of the released w as claimed by the paper (Theorem 1); its proof relies on a "
             "regulariser that depends on the private data and on an event its Lemma 1 does not secure "
-            "(specification P1-P2), so it is not certified.",
+            "(specification P1-P2), so the project has not re-derived it.",
             audit="input-perturbation/COR2",
         ),
         MethodInfo(
             "objective",
             "Objective perturbation (Gaussian, same setup)",
-            "certified",
+            vocab.PROVED,
             "(ε, δ)-DP: Gaussian objective perturbation [Kifer, Smith, Thakurta 2012, Thm 2] with the same "
             "ridge Δ and ball ‖w‖ ≤ η.",
         ),

@@ -2,7 +2,7 @@
 (EM-L1-HT, Wang & Xu) through :mod:`dp_core.mechanisms.l1_exponential`.
 
 In dimension d <= 3 the mechanism samples exactly on a grid net (exact pure epsilon-DP); above,
-it runs MCMC, which the specification labels "approximate sampler, guarantee not certified".
+it runs MCMC, which the specification labels "approximate sampler" (its guarantee is not proved).
 
 References
 ----------
@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ... import status as vocab
 from ...compare.registry import Adapter, CompareSpec, MethodInfo, register
 from ...data import Dataset, split_indices
 from ...exceptions import DataValidationError
@@ -74,7 +75,7 @@ class L1ExponentialAdapter(Adapter):
                 MethodInfo(
                     "em_l1",
                     "EM on truncated l1 (exact grid)",
-                    "certified",
+                    vocab.PROVED,
                     "Pure ε-DP: exact exponential mechanism on a grid net, with the exact sensitivity of "
                     "the truncated score (replace-one and add/remove neighbours).",
                     pure=True,
@@ -99,7 +100,7 @@ class L1ExponentialAdapter(Adapter):
                 MethodInfo(
                     "em_l1",
                     "EM on truncated l1 (MCMC)",
-                    "none",
+                    vocab.NO_CLAIM,
                     f"{NOT_CONVERGED_MESSAGE} at ε = {', '.join(display.epsilon(e) for e in bad)} "
                     f"(largest rank-normalised R̂ {display.number(worst_r, sig=4)}, smallest bulk ESS "
                     f"{display.integer(worst_e)}; {thresholds}): those releases are not samples of the ε-DP "
@@ -120,9 +121,9 @@ class L1ExponentialAdapter(Adapter):
             MethodInfo(
                 "em_l1",
                 "EM on truncated l1 (MCMC)",
-                "claimed",
+                vocab.CLAIMED,
                 "ε-DP for the idealised exact sampler only; this MCMC approximation (with data-driven "
-                "step-size adaptation) is not certified." + conv,
+                "step-size adaptation) is not proved." + conv,
                 pure=True,
                 audit="l1-exponential/tight",
             ),

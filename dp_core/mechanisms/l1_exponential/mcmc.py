@@ -1,11 +1,11 @@
-"""Mode M: the continuous exponential mechanism sampled by MCMC (approximate; never certified).
+"""Mode M: the continuous exponential mechanism sampled by MCMC (approximate; never proved).
 
 Target ``pi_D(w) ∝ exp(-kappa * S(w; D))`` on the ball ``W = {||w|| <= R}`` with the uniform base
 measure. Sampled exactly it would be epsilon-DP by the paper's argument; MCMC only approximates
 it and the target is not log-concave (S saturates), so no mixing guarantee applies. Every result
 carries the label :data:`APPROXIMATE_LABEL`, its convergence diagnostics (:class:`MCMCDiagnostics`)
 and a status: ``converged`` (the diagnostics pass the thresholds below) or ``not_converged``
-("not certified: the sampler did not converge").
+("not proved: the sampler did not converge").
 
 Sampler (default: ``precondition=True``, ``init="overdispersed"``, ``reparam="auto"``)
 --------------------------------------------------------------------------------------
@@ -59,7 +59,7 @@ the plain split-R-hat; Vehtari et al. use all post-warm-up draws, and rank-norma
 diagnostic meaningful under heavy tails. With overdispersed starts and a discarded warm-up, the
 split halves still detect drift.) The status is ``converged`` when the largest R-hat is at most
 :data:`RHAT_THRESHOLD` and the smallest ESS at least :data:`ESS_MIN`; these thresholds live here
-and only here. ``converged`` never means certified: a converged release is ε-DP only to the extent
+and only here. ``converged`` never means proved: a converged release is ε-DP only to the extent
 that the chains actually reached the target, which diagnostics can support but never prove.
 The diagnostics are themselves functions of the private data (like the adapted step size and
 preconditioner); they are shown for teaching and are not covered by the guarantee.
@@ -121,8 +121,8 @@ __all__ = [
 
 #: Mandatory label of every Mode-M result (specification section 2.7).
 APPROXIMATE_LABEL = (
-    "approximate sampler, guarantee not certified: ε-DP holds for the idealised exact sampler only; "
-    "this MCMC approximation (with data-driven step-size adaptation) is not certified"
+    "approximate sampler, guarantee not proved: ε-DP holds for the idealised exact sampler only; "
+    "this MCMC approximation (with data-driven step-size adaptation) is not proved"
 )
 
 #: A release is labelled ``not_converged`` when the largest rank-normalised split-R-hat (over the
@@ -137,7 +137,7 @@ ESS_MIN = 100.0
 SAMPLER_STATUSES = ("converged", "not_converged")
 
 #: Message of a release whose sampler failed the thresholds.
-NOT_CONVERGED_MESSAGE = "not certified: the sampler did not converge"
+NOT_CONVERGED_MESSAGE = "not proved: the sampler did not converge"
 
 #: What to do about it (page, CLI and comparison rows).
 NOT_CONVERGED_ADVICE = (
@@ -344,7 +344,7 @@ class MCMCDiagnostics(NonPublicDiagnostics):
 
     @property
     def flagged(self) -> bool:
-        """True when the release is not certified because the sampler did not converge."""
+        """True when the release is not proved because the sampler did not converge."""
         return not self.converged
 
     @property
@@ -1048,7 +1048,7 @@ def em_mcmc(
     """Approximate draws of the continuous exponential mechanism EM-L1-HT (Mode M).
 
     Each of the ``n_draws`` chains gives one release. The result's ``label`` is
-    :data:`APPROXIMATE_LABEL`: the epsilon-DP guarantee is not certified for this sampler.
+    :data:`APPROXIMATE_LABEL`: the epsilon-DP guarantee is not proved for this sampler.
 
     Parameters
     ----------
@@ -1339,7 +1339,7 @@ def release_status(diagnostics: MCMCDiagnostics | None) -> dict:
 
     ``sampler_status`` is ``exact`` (no diagnostics: the exact grid sampler), ``converged`` or
     ``not_converged``; ``sampler_message`` is the matching sentence (empty for ``exact``);
-    ``certified_sampler`` is False for both MCMC statuses (an MCMC release is never certified).
+    ``exact_sampler`` is False for both MCMC statuses (an MCMC release is never proved).
 
     Examples
     --------
@@ -1347,5 +1347,5 @@ def release_status(diagnostics: MCMCDiagnostics | None) -> dict:
     'exact'
     """
     if diagnostics is None:
-        return {"sampler_status": "exact", "sampler_message": "", "certified_sampler": True}
-    return {"sampler_status": diagnostics.status, "sampler_message": diagnostics.message, "certified_sampler": False}
+        return {"sampler_status": "exact", "sampler_message": "", "exact_sampler": True}
+    return {"sampler_status": diagnostics.status, "sampler_message": diagnostics.message, "exact_sampler": False}

@@ -90,7 +90,7 @@ class L1FitResult:
     calibration : L1Calibration
         Every public number of the mechanism (functions of n, d and the settings only).
     privacy_label : str
-        The guarantee and its status (exact for the grid sampler, not certified for MCMC).
+        The guarantee and its status (exact for the grid sampler, not proved for MCMC).
 
     The exact output law on the grid (which is computed from the private data) and the MCMC
     sampler's diagnostics are in :class:`L1Diagnostics`, returned only by
@@ -98,11 +98,11 @@ class L1FitResult:
 
     ``sampler_status`` is ``exact`` (grid: exactly epsilon-DP), ``converged`` (MCMC whose
     diagnostics pass :data:`~.mcmc.RHAT_THRESHOLD` and :data:`~.mcmc.ESS_MIN`; approximate, the
-    guarantee is conditional on convergence) or ``not_converged`` (not certified: the sampler did
+    guarantee is conditional on convergence) or ``not_converged`` (not proved: the sampler did
     not converge; the draws are not samples of the epsilon-DP distribution). ``privacy_label``
-    starts with "not certified: the sampler did not converge" in the last case. The status and its
+    starts with "not proved: the sampler did not converge" in the last case. The status and its
     message are published with the draws so that nobody presents an unconverged release as
-    certified; the numbers behind them (R-hat, ESS, acceptance) stay in :class:`L1Diagnostics`.
+    proved; the numbers behind them (R-hat, ESS, acceptance) stay in :class:`L1Diagnostics`.
     """
 
     draws: NDArray[np.float64] = field(repr=False)
@@ -121,7 +121,7 @@ class L1FitResult:
         return self.calibration.mode == "grid"
 
     @property
-    def certified_sampler(self) -> bool:
+    def exact_or_converged_sampler(self) -> bool:
         """The draws come from the exact law (grid) or from chains that passed the thresholds."""
         return self.sampler_status in ("exact", "converged")
 
@@ -144,7 +144,7 @@ class L1Diagnostics(NonPublicDiagnostics):
     mcmc: MCMCDiagnostics | None = None
 
     def status_dict(self) -> dict:
-        """``sampler_status``, ``sampler_message``, ``certified_sampler`` and the diagnostics (or None)."""
+        """``sampler_status``, ``sampler_message``, ``exact_sampler`` and the diagnostics (or None)."""
         out = release_status(self.mcmc)
         out["sampler_diagnostics"] = None if self.mcmc is None else self.mcmc.as_dict()
         return out
@@ -156,7 +156,7 @@ class L1ExponentialRegression:
 
     Samples ``w`` from ``∝ exp(-kappa S(w))``, ``S(w) = sum_i psi_theta(iota |y_i - <x_i, w>|)``, over a
     grid net of the ball of radius R (exact, ``mode="grid"``, d <= 3) or over the ball itself by
-    MCMC (``mode="mcmc"``, approximate, guarantee not certified). The data are never clipped.
+    MCMC (``mode="mcmc"``, approximate, guarantee not proved). The data are never clipped.
 
     Parameters
     ----------
@@ -337,7 +337,7 @@ class L1ExponentialRegression:
         mode runs one chain per release (at least :data:`~.mcmc.MIN_CHAINS` chains; the first
         ``n_draws`` final states are released, the others only serve adaptation and diagnostics) and
         reports its status (``result.sampler_status``); a run that fails the convergence thresholds is
-        labelled "not certified: the sampler did not converge".
+        labelled "not proved: the sampler did not converge".
 
         Returns an :class:`L1FitResult`; with ``diagnostics=True`` the pair
         ``(L1FitResult, L1Diagnostics)`` (exact law on the grid or sampler diagnostics: not for

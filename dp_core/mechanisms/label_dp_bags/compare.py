@@ -5,11 +5,11 @@ These mechanisms have no epsilon knob: (epsilon, delta) are outputs of the accou
 size k, the number of bags m and the noisy share rho. The comparison therefore shows
 
 * the label-noise baselines (Gaussian and Laplace noise on every label, then OLS) as curves over
-  epsilon — they protect labels only, with a certified guarantee;
+  epsilon — they protect labels only, with a proved guarantee;
 * noisy weighted LLP at the sidebar's (k, m, rho) as one point, at the smallest epsilon its exact
-  privacy profile certifies for delta (beyond the paper, specification section 3.6);
+  privacy profile proves for delta (beyond the paper, specification section 3.6);
 * weighted LBA in the guarantee list: its corrected accounting needs bags far larger than any
-  dataset here, so it certifies nothing at a feasible k.
+  dataset here, so it proves nothing at a feasible k.
 
 The answer to a delta target is the smallest bag size k (see :meth:`LabelDPAdapter.negotiate_k`).
 
@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ... import display
+from ... import status as vocab
 from ...compare.registry import BlockAdapter, CompareSpec, MethodInfo, register
 from ...data import Dataset
 from ...publication import NonPublicDiagnostics
@@ -65,7 +66,7 @@ class LabelDPAdapter(BlockAdapter):
         MethodInfo(
             "gaussian_label",
             "Gaussian label noise + OLS",
-            "certified",
+            vocab.PROVED,
             "(ε, δ)-label-DP: Gaussian noise with the analytic σ for sensitivity 2·B1 on every label "
             "[Balle & Wang 2018, Thm 8].",
             label_dp=True,
@@ -73,7 +74,7 @@ class LabelDPAdapter(BlockAdapter):
         MethodInfo(
             "laplace_label",
             "Laplace label noise + OLS",
-            "certified",
+            vocab.PROVED,
             "Pure ε-label-DP: Laplace noise of scale 2·B1/ε on every label [Dwork & Roth 2014, Thm 3.6].",
             pure=True,
             label_dp=True,
@@ -81,7 +82,7 @@ class LabelDPAdapter(BlockAdapter):
         MethodInfo(
             "noisy_wtd_llp",
             "Noisy weighted LLP (k, m, ρ)",
-            "certified",
+            vocab.PROVED,
             "(ε, δ)-label-DP at the ε its exact privacy profile gives for δ (beyond the paper, "
             "specification §3.6); the paper's own accounting (Theorem 1.3) needs far larger bags.",
             label_dp=True,
@@ -90,9 +91,9 @@ class LabelDPAdapter(BlockAdapter):
         MethodInfo(
             "wtd_lba",
             "Weighted LBA (k, m)",
-            "claimed",
+            vocab.CLAIMED,
             "Label-DP as claimed by the paper (Theorem 1.2). Its proof uses Lemma 2.3, which is false as "
-            "printed; the corrected accounting needs k of order 1e11, so nothing is certified at a "
+            "printed; the corrected accounting needs k of order 1e11, so nothing is proved at a "
             "feasible k.",
             label_dp=True,
             audit="label-dp-bags/wtd-lba",
@@ -290,7 +291,7 @@ class LabelDPAdapter(BlockAdapter):
                     mi = MethodInfo(
                         mi.key,
                         mi.label,
-                        "none",
+                        vocab.NO_CLAIM,
                         state.llp_reason if state.auto else f"No guarantee at these settings: {state.llp_reason}",
                         label_dp=True,
                     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from ... import status as vocab
 from ...cli._common import (
     add_dataset_arguments,
     add_out_dir_arguments,
@@ -55,7 +56,9 @@ def _privacy_block(acc) -> dict:
         "alpha": acc.alpha,
         "fallback": acc.fallback,
         "eps_claimed": acc.eps_claimed,
-        "eps_claimed_label": "as claimed by the paper" if not acc.private else "certified (corrected)",
+        "eps_claimed_label": (
+            f"{vocab.REFUTED} (the paper's claim)" if not acc.private else f"{vocab.PROVED} (corrected)"
+        ),
     }
     if acc.mode in ("printed", "repaired"):
         out["eps_prime"] = acc.eps_prime

@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from ... import status as vocab
 from ...compare.registry import Adapter, CompareSpec, MethodInfo, register
 from ...data import Dataset
 from ...publication import NonPublicDiagnostics
@@ -48,7 +49,7 @@ class LargeMarginAdapter(Adapter):
         MethodInfo(
             "lmg_corrected",
             "Large-margin R: corrected",
-            "certified",
+            vocab.PROVED,
             "Pure ε-DP with independent noise for every class and the corrected Jacobian term "
             "(specification §3.6); with the PSD constraint on, the proof relies on the constrained "
             "analysis of Kifer, Smith & Thakurta (2012).",
@@ -58,7 +59,7 @@ class LargeMarginAdapter(Adapter):
         MethodInfo(
             "lmg_repaired",
             "Large-margin P+: repaired",
-            "refuted",
+            vocab.REFUTED,
             "Claimed ε-DP is false: one noise matrix is shared by all classes, so the class differences "
             "that decide every prediction are released exactly as in the non-private fit.",
             pure=True,
@@ -67,7 +68,7 @@ class LargeMarginAdapter(Adapter):
         MethodInfo(
             "lmg_printed",
             "Large-margin P: as printed",
-            "refuted",
+            vocab.REFUTED,
             "Claimed ε-DP is false: the objective is unbounded below for at least half of the draws "
             "(missing trials), and the shared noise leaves the class differences untouched.",
             pure=True,

@@ -9,9 +9,22 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ...figures import apply_layout, color_of, hex_to_rgba, label_of, line_ci_figure, use_white_template
+from ...figures import (
+    REFUTED_COLOR,
+    apply_layout,
+    color_of,
+    hex_to_rgba,
+    label_of,
+    line_ci_figure,
+    style_refuted,
+    use_white_template,
+)
 from .experiments import decision_grid
 from .model import gaussian_params
+from .privacy import NOT_PRIVATE_REASONS
+
+#: The modes whose ε-DP claim is refuted (drawn grey and dashed on every chart, issue 23).
+REFUTED_MODES = tuple(NOT_PRIVATE_REASONS)
 
 __all__ = [
     "CLASS_COLORS",
@@ -216,7 +229,7 @@ def accuracy_figure(
                 line={"color": "#888888", "dash": "dot", "width": 1},
             )
         )
-    return fig
+    return style_refuted(fig, REFUTED_MODES)
 
 
 def excess_vs_n_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str, title: str = "") -> go.Figure:
@@ -279,11 +292,11 @@ def excess_vs_epsilon_figure(summary: pd.DataFrame, *, title: str = "") -> go.Fi
                 y=vals,
                 mode="lines",
                 name=f"{label_of(str(m))}: mean pathwise bound",
-                line={"color": color_of(str(m)), "dash": "dash", "width": 1.5},
+                line={"color": REFUTED_COLOR if m in REFUTED_MODES else color_of(str(m)), "dash": "dash", "width": 1.5},
                 hovertemplate="pathwise bound %{y:.3g}<extra></extra>",
             )
         )
-    return fig
+    return style_refuted(fig, REFUTED_MODES)
 
 
 def tradeoff_figure(summary: pd.DataFrame, *, parameter: str, title: str = "") -> go.Figure:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ... import status as vocab
 from ...compare.registry import BlockAdapter, CompareSpec, MethodInfo, register
 from ...data import Dataset
 from .baselines import (
@@ -44,14 +45,14 @@ class OutputPerturbationAdapter(BlockAdapter):
         MethodInfo(
             "output_gaussian",
             "Output perturbation (Gaussian)",
-            "certified",
+            vocab.PROVED,
             "(ε, δ)-DP: Gaussian noise with the analytic σ for the fit's L2 sensitivity "
             "[Chaudhuri et al. 2011, Cor. 8; Balle & Wang 2018, Thm 8].",
         ),
         MethodInfo(
             "output_laplace",
             "Output perturbation (Laplace-norm)",
-            "certified",
+            vocab.PROVED,
             "Pure ε-DP: noise with density ∝ exp(−ε‖b‖/Δ) [Chaudhuri et al. 2011, Alg. 1].",
             pure=True,
         ),
