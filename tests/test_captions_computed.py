@@ -124,8 +124,8 @@ def _table(rows):
 METHODS = [
     {"method": "a", "label": "Repaired", "status": "refuted"},
     {"method": "b", "label": "Input", "status": "claimed"},
-    {"method": "c", "label": "Output", "status": "certified"},
-    {"method": "d", "label": "Printed", "status": "certified"},
+    {"method": "c", "label": "Output", "status": "proved"},
+    {"method": "d", "label": "Printed", "status": "proved"},
 ]
 
 
