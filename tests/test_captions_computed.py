@@ -123,7 +123,7 @@ def _table(rows):
 
 METHODS = [
     {"method": "a", "label": "Repaired", "status": "refuted"},
-    {"method": "b", "label": "Input", "status": "claimed"},
+    {"method": "b", "label": "Input", "status": "claimed by the paper"},
     {"method": "c", "label": "Output", "status": "proved"},
     {"method": "d", "label": "Printed", "status": "proved"},
 ]
