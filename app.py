@@ -7,6 +7,7 @@ live in ``st.session_state`` (``ui.state``), survive page switches and are mirro
 
 import streamlit as st
 
+from dp_core.execution import fallback_note
 from ui import background, state
 from ui.executor import configure_executor
 from ui.pages import DEFAULT_PAGE, PAGES
@@ -14,7 +15,9 @@ from ui.pages import DEFAULT_PAGE, PAGES
 st.set_page_config(page_title="Privacy-Utility Explorer", page_icon="🔐", layout="wide")
 
 with background.script_run():  # while a visitor's page runs, the warm-up thread below waits
-    configure_executor()  # the operator's choice of executor (secrets or environment), once per process
+    # the operator's choice of executor (secrets or environment), once per process; said when it fell back
+    if (_note := fallback_note(configure_executor())) is not None:
+        st.sidebar.info(_note, icon="🖥️")
     background.warm()  # once per server, between visits: engine imports and the Monte-Carlo worker processes
     state.init_state()  # parses the link's shared values (ui.state); messages appear on the page
     _pages = [
