@@ -66,17 +66,23 @@ class PeakSampler:
         self._thread.join(5)
 
 
-def _visit(browser, url: str) -> None:
+def _page(browser):
+    """A new session (browser context); generous timeouts, since the machine's two cores are shared."""
     ctx = browser.new_context()
     page = ctx.new_page()
+    page.set_default_timeout(600_000)
+    return ctx, page
+
+
+def _visit(browser, url: str) -> None:
+    ctx, page = _page(browser)
     page.goto(url)
     page.get_by_text("What ε and δ mean").first.wait_for(timeout=180_000)
     ctx.close()
 
 
 def _upload(browser, url: str, path: Path):
-    ctx = browser.new_context()
-    page = ctx.new_page()
+    ctx, page = _page(browser)
     page.goto(url)
     page.get_by_text("Upload a CSV file").first.click()
     page.locator("input[type=file]").set_input_files(str(path))

@@ -276,8 +276,10 @@ def fingerprint_arrays(*arrays: np.ndarray) -> str:
 
 
 def _make_dataset(name, X, y, feature_names, target_name, task, *, source="", description="", notes=()) -> Dataset:
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    y = np.ascontiguousarray(y, dtype=np.float64)
+    # own copies: a column taken from a DataFrame is a view of its whole block, and a session holding the
+    # target would hold every column of the parsed file with it (issue 24: 19 MB per maximum upload)
+    X = _own(X)
+    y = _own(y)
     X.setflags(write=False)
     y.setflags(write=False)
     n_classes = int(len(np.unique(y))) if task in ("binary", "multiclass") else 0
@@ -294,6 +296,12 @@ def _make_dataset(name, X, y, feature_names, target_name, task, *, source="", de
         notes=tuple(notes),
         fingerprint=fingerprint_arrays(X, y),
     )
+
+
+def _own(a) -> np.ndarray:
+    """``a`` as a C-contiguous float64 array that owns its memory (a copy only when ``a`` is a view)."""
+    out = np.ascontiguousarray(a, dtype=np.float64)
+    return out if out.base is None else out.copy()
 
 
 def dataset_names() -> list[str]:
@@ -832,8 +840,12 @@ def _describe_format(fmt: tuple[str, str | None]) -> str:
 
 
 def _read_frame(text: str, delimiter: str, file_name: str, nrows: int, **kw) -> pd.DataFrame:
+    # pandas reads UTF-8 bytes: an io.StringIO of the text would hold it at 4 bytes a character (100 MB for a
+    # maximum upload, twice when the number format is re-read) while it parses
     try:
-        return pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True, nrows=nrows, **kw)
+        return pd.read_csv(
+            io.BytesIO(text.encode("utf-8")), encoding="utf-8", sep=delimiter, skipinitialspace=True, nrows=nrows, **kw
+        )
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
         raise DataValidationError(
             f"'{file_name}' could not be read as CSV ({str(exc).splitlines()[0]}). "

@@ -107,3 +107,13 @@ def test_cli_reads_a_huge_number_and_drops_its_row(tmp_path):
     assert out.returncode == 0, out.stderr[-500:]
     result = json.loads(out.stdout)
     assert result["dataset"] == "csv:big.csv" and result["n"] + result["n_test"] == ROWS - 1, result
+
+
+def test_a_dataset_holds_no_view_of_the_parsed_file():
+    """A session keeps the Dataset: its target must not be a view that keeps every parsed column alive."""
+    rows = ["a,b,c,y"] + [f"{i},{i % 7},{i % 5},{i % 3}.5" for i in range(ROWS)]
+    table = data.parse_csv(("\n".join(rows) + "\n").encode())
+    ds = data.table_to_dataset(table, target="y")
+    for arr in (ds.X, ds.y):
+        assert arr.base is None and arr.flags.c_contiguous and arr.dtype == float
+    assert ds.y.nbytes == 8 * ROWS
