@@ -106,7 +106,7 @@ else:
                 widgets.show_error(exc, prefix="Not usable yet: ")
                 st.caption("Your previous dataset and settings are still active.")
             else:
-                st.session_state["upload_dataset"] = ds_up
+                widgets.keep_upload(ds_up)
                 st.session_state["p_source"] = "upload"
                 st.success(
                     f"Using **{upload.name}**: {display.integer(ds_up.n)} rows, {display.integer(ds_up.d)} "

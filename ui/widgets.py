@@ -215,6 +215,22 @@ def _link_bounds() -> str:
     return st.session_state[LINK_BOUNDS]
 
 
+def _same_upload(a: Dataset, b: Dataset) -> bool:
+    keys = ("fingerprint", "name", "task", "feature_names", "target_name", "notes")
+    return all(getattr(a, k) == getattr(b, k) for k in keys)
+
+
+def keep_upload(ds: Dataset) -> None:
+    """Keep ``ds`` as this session's uploaded dataset, unless the session already holds the same one.
+
+    Home parses the file on every run; storing each run's new (equal) object would leave the previous run's
+    copy in Streamlit's old session state as well, two copies of the arrays per session (issue 24).
+    """
+    held = st.session_state.get("upload_dataset")
+    if held is None or not _same_upload(held, ds):
+        st.session_state["upload_dataset"] = ds
+
+
 def declared_bounds_for(raw: Dataset):
     """The public bounds declared in this session for the uploaded ``raw`` data, or ``None``."""
     return st.session_state.get(DECLARED_BOUNDS, {}).get(raw.fingerprint)

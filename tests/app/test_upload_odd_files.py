@@ -123,3 +123,14 @@ def test_a_huge_cell_is_read_and_a_huge_category_refused_in_plain_words(app, siz
     at.radio(key="w_up_nonnum").set_value("drop").run()
     assert not at.exception and not at.error
     assert metrics(at)["Rows"] == str(ROWS) and metrics(at)["Features"] == "1"
+
+
+def test_a_rerun_keeps_the_same_uploaded_dataset_object(app):
+    """Home parses the file on every run; the session keeps one Dataset, not one per run (issue 24 memory)."""
+    at = _upload(_start_on_iris(app), GOOD)
+    held = at.session_state["upload_dataset"]
+    at.run()
+    assert at.session_state["upload_dataset"] is held
+    at.selectbox(key="w_up_target").set_value("a").run()  # another target: another dataset
+    assert at.session_state["upload_dataset"] is not held
+    assert at.session_state["upload_dataset"].target_name == "a"
