@@ -111,7 +111,7 @@ def upload_bounds_section(raw: Dataset, container) -> None:
         (st.info if message[0] == "info" else st.warning)(message[1], icon="🔗")
     declared = widgets.declared_bounds_for(raw)
     suggested = st.session_state.get(SUGGESTED, {}).get(raw.fingerprint)  # offered after the last declaration
-    derived = preprocessing.bounds_from_data(raw.X)
+    derived = widgets.derived_bounds(raw)
     shown = next((b for b in (suggested, declared) if b is not None), None) or preprocessing.rounded_bounds(derived)
     with container:
         st.markdown(_heading(declared, suggested))

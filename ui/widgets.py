@@ -236,12 +236,22 @@ def declared_bounds_for(raw: Dataset):
     return st.session_state.get(DECLARED_BOUNDS, {}).get(raw.fingerprint)
 
 
+def derived_bounds(raw: Dataset):
+    """``bounds_from_data(raw.X)``, computed once per uploaded dataset and kept in this session only."""
+    from dp_core.preprocessing import bounds_from_data
+
+    memo = st.session_state.setdefault("_derived_bounds", {})
+    if raw.fingerprint not in memo:
+        memo.clear()  # one upload at a time
+        memo[raw.fingerprint] = bounds_from_data(raw.X)
+    return memo[raw.fingerprint]
+
+
 def data_derived_matches(raw: Dataset, bounds) -> tuple:
     """The values of ``bounds`` that are ``raw``'s own statistics (``dp_core.preprocessing.data_derived_matches``)."""
-    from dp_core.preprocessing import bounds_from_data
     from dp_core.preprocessing import data_derived_matches as matches
 
-    return matches(bounds, bounds_from_data(raw.X), raw.feature_names)
+    return matches(bounds, derived_bounds(raw), raw.feature_names)
 
 
 def declare_bounds(raw: Dataset, bounds, *, acknowledged: bool = False) -> tuple:
