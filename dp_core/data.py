@@ -840,12 +840,8 @@ def _describe_format(fmt: tuple[str, str | None]) -> str:
 
 
 def _read_frame(text: str, delimiter: str, file_name: str, nrows: int, **kw) -> pd.DataFrame:
-    # pandas reads UTF-8 bytes: an io.StringIO of the text would hold it at 4 bytes a character (100 MB for a
-    # maximum upload, twice when the number format is re-read) while it parses
     try:
-        return pd.read_csv(
-            io.BytesIO(text.encode("utf-8")), encoding="utf-8", sep=delimiter, skipinitialspace=True, nrows=nrows, **kw
-        )
+        return pd.read_csv(io.StringIO(text), sep=delimiter, skipinitialspace=True, nrows=nrows, **kw)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
         raise DataValidationError(
             f"'{file_name}' could not be read as CSV ({str(exc).splitlines()[0]}). "
