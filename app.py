@@ -9,6 +9,7 @@ anywhere in a page shows a plain message with a reference id, and its traceback 
 
 import streamlit as st
 
+from dp_core.execution import fallback_note
 from ui import background, errors, state
 from ui.executor import configure_executor
 from ui.pages import DEFAULT_PAGE, PAGES
@@ -18,7 +19,9 @@ st.set_page_config(page_title="Privacy-Utility Explorer", page_icon="🔐", layo
 
 # while a visitor's page runs, the warm-up thread below waits; no exception gets past the boundary
 with background.script_run(), errors.boundary():
-    configure_executor()  # the operator's choice of executor (secrets or environment), once per process
+    # the operator's choice of executor (secrets or environment), once per process; said when it fell back
+    if (_note := fallback_note(configure_executor())) is not None:
+        st.sidebar.info(_note, icon="🖥️")
     background.warm()  # once per server, between visits: engine imports and the Monte-Carlo worker processes
     state.init_state()  # parses the link's shared values (ui.state); messages appear on the page
     _pages = [

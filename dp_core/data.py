@@ -276,8 +276,10 @@ def fingerprint_arrays(*arrays: np.ndarray) -> str:
 
 
 def _make_dataset(name, X, y, feature_names, target_name, task, *, source="", description="", notes=()) -> Dataset:
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    y = np.ascontiguousarray(y, dtype=np.float64)
+    # own copies: a column taken from a DataFrame is a view of its whole block, and a session holding the
+    # target would hold every column of the parsed file with it (issue 24: 19 MB per maximum upload)
+    X = _own(X)
+    y = _own(y)
     X.setflags(write=False)
     y.setflags(write=False)
     n_classes = int(len(np.unique(y))) if task in ("binary", "multiclass") else 0
@@ -294,6 +296,12 @@ def _make_dataset(name, X, y, feature_names, target_name, task, *, source="", de
         notes=tuple(notes),
         fingerprint=fingerprint_arrays(X, y),
     )
+
+
+def _own(a) -> np.ndarray:
+    """``a`` as a C-contiguous float64 array that owns its memory (a copy only when ``a`` is a view)."""
+    out = np.ascontiguousarray(a, dtype=np.float64)
+    return out if out.base is None else out.copy()
 
 
 def dataset_names() -> list[str]:
@@ -685,9 +693,27 @@ def _first_lines(text: str, k: int) -> list[str]:
     return out
 
 
+#: The longest column name or text category kept (characters): a header or a category is a short label, so a
+#: longer one is refused with a message naming it (a field of any length is read; only these are limited).
+MAX_LABEL_CHARS = 200
+
+
+def _csv_rows(lines: list[str], delimiter: str) -> list[list[str]]:
+    """``csv.reader`` rows of ``lines``, with fields as long as the lines allowed.
+
+    The csv module refuses fields over ``csv.field_size_limit()`` (131,072 characters by default), so a
+    single cell of 200 KB crashed the upload (issue 24). The limit is process-wide and only says how long a
+    field may be, never how it is split, so it is raised (never lowered) to the longest line read here.
+    """
+    longest = max((len(line) for line in lines), default=0)
+    if longest >= csv.field_size_limit():
+        csv.field_size_limit(longest + 1)
+    return list(csv.reader(lines, delimiter=delimiter))
+
+
 def _field_counts(lines: list[str], delimiter: str) -> list[int]:
     try:
-        return [len(row) for row in csv.reader(lines, delimiter=delimiter)]
+        return [len(row) for row in _csv_rows(lines, delimiter)]
     except csv.Error:
         return []
 
@@ -709,8 +735,15 @@ def _detect_delimiter(lines: list[str]) -> str:
 
 
 def _check_field_counts(lines: list[str], delimiter: str, file_name: str, max_cols: int) -> list[str]:
-    """Reject a file whose first lines have more fields than the column limit (before pandas reads anything)."""
-    rows = list(csv.reader(lines, delimiter=delimiter))
+    """Reject a file whose first lines have more fields than the column limit (before pandas reads anything),
+    or whose header names a column with more than :data:`MAX_LABEL_CHARS` characters."""
+    try:
+        rows = _csv_rows(lines, delimiter)
+    except csv.Error as exc:
+        raise DataValidationError(
+            f"'{file_name}' could not be read as CSV ({exc}). Check the quotes: every field that opens a quote "
+            "must close it."
+        ) from None
     for i, row in enumerate(rows):
         if len(row) > max_cols:
             where = "header row" if i == 0 else f"line {i + 1}"
@@ -719,7 +752,14 @@ def _check_field_counts(lines: list[str], delimiter: str, file_name: str, max_co
                 f"{max_cols}. Drop columns you do not need before uploading, and check that the file is a table "
                 "with one record per line."
             )
-    return [h.strip() for h in rows[0]] if rows else []
+    header = [h.strip() for h in rows[0]] if rows else []
+    for j, h in enumerate(header):
+        if len(h) > MAX_LABEL_CHARS and not _is_number(h):
+            raise DataValidationError(
+                f"'{file_name}': the name of column {j + 1} on the header row is {len(h):,} characters long; the "
+                f"limit is {MAX_LABEL_CHARS}. Give it a short name (or check that the first line is the header)."
+            )
+    return header
 
 
 def _is_number(s: str) -> bool:
@@ -962,6 +1002,21 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
     )
 
 
+def _check_label_lengths(frame: pd.DataFrame, columns: list[str], what: str) -> None:
+    """Refuse a text value longer than :data:`MAX_LABEL_CHARS` in ``columns`` (it would become a feature's
+    name or a class label), naming the column and the data row."""
+    for c in columns:
+        lengths = frame[c].dropna().astype(str).str.len()
+        too_long = lengths[lengths > MAX_LABEL_CHARS]
+        if not too_long.empty:
+            row = int(too_long.index[0]) + 1  # the index is the data row from 0 (kept when rows are dropped)
+            raise DataValidationError(
+                f"Column {str(c)[:60]!r} holds a value of {int(too_long.iloc[0]):,} characters on data row {row:,}; "
+                f"{what} longer than {MAX_LABEL_CHARS} characters cannot be used. Drop the column, or shorten "
+                "its values."
+            )
+
+
 def _check_magnitude(frame: pd.DataFrame, columns: list[str], limit: float) -> None:
     """Refuse values so large that the mechanisms' squares and row norms would overflow."""
     too_big = []
@@ -1040,6 +1095,7 @@ def table_to_dataset(
     _check_magnitude(frame, features + [target], LIMITS["max_abs"])
     feat = frame[features]
     if non_numeric == "onehot" and text_features:
+        _check_label_lengths(feat, text_features, "a category (one-hot encoded into a column named after it)")
         for c in text_features:
             k = feat[c].nunique()
             if k > max_categories:
@@ -1053,6 +1109,8 @@ def table_to_dataset(
         raise DataValidationError("No feature columns remain after removing the target; keep at least one.")
     ycol = frame[target]
     y_is_text = target in table.non_numeric_columns
+    if y_is_text:
+        _check_label_lengths(frame, [target], "a class label")
     if task == "auto":
         if y_is_text:
             task = "binary" if ycol.nunique() == 2 else "multiclass"

@@ -91,9 +91,12 @@ __all__ = [
     "DaskExecutor",
     "RunCancelled",
     "RunHandle",
+    "FALLBACK_NOTE",
     "configure",
     "current_executor",
+    "fallback_note",
     "get_executor",
+    "probe_scheduler",
     "shutdown",
     "submit",
     "use_executor",
@@ -105,6 +108,9 @@ ENV_WORKERS = "DP_CORE_WORKERS"
 ENV_PROGRESS_LOG = "DP_CORE_PROGRESS_LOG"
 #: Seconds allowed to reach a scheduler (and for it to show at least one worker).
 CONNECT_TIMEOUT_S = 3.0
+#: Extra seconds allowed for the Dask handshake once a TCP connection is open. distributed's own timeout
+#: covers the connection, not a peer that accepts and then says nothing (issue 24: no exit after 645 s).
+HANDSHAKE_GRACE_S = 2.0
 #: Most worker processes a local cluster may start.
 MAX_LOCAL_WORKERS = 256
 
@@ -460,6 +466,7 @@ def _connect(address: str, timeout: float) -> DaskExecutor:
         _quiet_distributed()
         from distributed import Client
 
+        probe_scheduler(address, timeout)
         try:
             client = Client(address, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError) as exc:
@@ -480,6 +487,72 @@ def _connect(address: str, timeout: float) -> DaskExecutor:
         _REMOTE[address] = ex
         _register_atexit()
         return ex
+
+
+async def _ask_identity(address: str, timeout: float) -> Any:
+    """The ``identity`` reply of the Dask server at ``address``; every step bounded by ``timeout`` s."""
+    from distributed.comm import connect
+
+    comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout + HANDSHAKE_GRACE_S)
+    try:
+        await asyncio.wait_for(comm.write({"op": "identity", "reply": True}), timeout)
+        return await asyncio.wait_for(comm.read(), timeout)
+    finally:
+        comm.abort()
+
+
+def probe_scheduler(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
+    """Check that a Dask scheduler answers at ``address``, giving up after ``2 (timeout + HANDSHAKE_GRACE_S)`` s.
+
+    ``distributed.Client`` bounds the TCP connection but not the exchange after it: a peer that
+    accepts and then says nothing held the command line forever (issue 24). This probe asks the peer
+    for its ``identity`` with every step bounded, in a thread of its own (so no event loop of the
+    caller is touched), and raises one ``ValueError`` naming the address otherwise.
+    """
+    box: dict = {}
+
+    def ask() -> None:
+        try:
+            box["reply"] = asyncio.run(_ask_identity(address, timeout))
+        except BaseException as exc:  # noqa: BLE001 - reported below as one line
+            box["error"] = f"{type(exc).__name__}"
+            box["refused"] = isinstance(exc, OSError) and not isinstance(exc, TimeoutError)
+
+    worker = threading.Thread(target=ask, name="dp-core-probe", daemon=True)
+    worker.start()
+    worker.join(2 * timeout + 2 * HANDSHAKE_GRACE_S)
+    reply = box.get("reply")
+    if isinstance(reply, dict) and reply.get("type") == "Scheduler":
+        return
+    if box.get("refused"):
+        why = f"no connection within {timeout:g} s ({box['error']})"
+    elif worker.is_alive() or box.get("error") == "TimeoutError":
+        why = f"it accepts connections but no Dask scheduler answered within {timeout:g} s (another service?)"
+    else:
+        why = "it answered, but not as a Dask scheduler (another service?)"
+    raise ValueError(
+        f"scheduler: cannot reach a Dask scheduler at {address}: {why}; start one with `dask scheduler` or check "
+        "the address and port."
+    )
+
+
+#: What the app tells a visitor when the operator's executor could not be used (the address stays in the log).
+FALLBACK_NOTE = (
+    "The computing cluster configured for this server could not be used, so runs happen in the server's own "
+    "process: the numbers are the same, long runs may take longer."
+)
+
+
+def fallback_note(description: Any) -> str | None:
+    """:data:`FALLBACK_NOTE` when ``description`` (an executor's ``describe()`` with the ``source`` the app
+    adds, ``"fallback"`` after a failed configuration) says runs fell back to in-process, else ``None``.
+
+    >>> fallback_note({"executor": "in-process", "source": "fallback"}) == FALLBACK_NOTE
+    True
+    >>> fallback_note({"executor": "in-process", "source": "environment"}) is None
+    True
+    """
+    return FALLBACK_NOTE if isinstance(description, dict) and description.get("source") == "fallback" else None
 
 
 def get_executor(

@@ -62,6 +62,9 @@ __all__ = [
     "bounds_from_records",
     "clipped_counts",
     "rounded_bounds",
+    "DATA_STATISTIC",
+    "data_derived_matches",
+    "coarse_public_bounds",
     "preprocess_rows",
     "default_eta",
     "reference_eta",
@@ -547,3 +550,123 @@ def eta_cap_note(w_norm: float, eta: float, *, tol: float = 0.02) -> str:
         f"The non-private model reaches the parameter bound ‖w‖ ≤ η = {eta:.3g}: the bound limits accuracy. "
         "A larger η can fit better, at the price of more noise in every private mechanism."
     )
+
+
+# ------------------------------------------------------------------ declared values that are the data's own
+#: What each field of :class:`PublicBounds` reveals when it is copied from the data (:func:`bounds_from_data`).
+DATA_STATISTIC: dict[str, str] = {
+    "lo": "minimum",
+    "hi": "maximum",
+    "centre": "mean",
+    "scale": "standard deviation",
+}
+#: Significant digits of the table a person edits (:func:`rounded_bounds`): values within one unit of the last
+#: of them are the data's own statistics, rounded for display.
+MATCH_DIGITS = 4
+
+
+def _unit(value: float, width: float, digits: int) -> float:
+    """One unit in the ``digits``-th significant digit of ``max(|value|, width)`` (``width`` covers a zero)."""
+    mag = max(abs(value), width)
+    return 10.0 ** (math.floor(math.log10(mag)) - (digits - 1))
+
+
+def data_derived_matches(
+    declared: PublicBounds, derived: PublicBounds, feature_names: Sequence[str] | None = None
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The declared values that are the data's own statistics, per column and statistic.
+
+    A declared ``lo``, ``hi``, ``centre`` or ``scale`` matches when it lies within one unit of the
+    :data:`MATCH_DIGITS`-th significant digit of the data-derived value (the precision of the table the
+    app prefills, :func:`rounded_bounds`), the unit taken on ``max(|value|, hi - lo)`` so that a zero
+    has a scale. Publishing such a value (a share link, a report) publishes the data's own minimum,
+    maximum, mean or standard deviation (docs/preprocessing.md, "Declaring is an act").
+
+    Parameters
+    ----------
+    declared, derived : PublicBounds
+        The bounds a person declares and :func:`bounds_from_data` of the same rows (same length).
+    feature_names : sequence of str, optional
+        Column names for the result (default ``column 1``, ``column 2``, ...).
+
+    Returns
+    -------
+    tuple of (column, statistics)
+        Only the columns with a match, in column order; statistics are :data:`DATA_STATISTIC` names.
+
+    >>> derived = PublicBounds((2.06,), (4.0,), (3.1171,), (0.45943,), data_derived=True)
+    >>> data_derived_matches(PublicBounds((2.06,), (4.0,), (3.117,), (0.4594,)), derived, ["x"])
+    (('x', ('minimum', 'maximum', 'mean', 'standard deviation')),)
+    >>> data_derived_matches(PublicBounds((2.0,), (4.1,)), derived, ["x"])
+    ()
+    """
+    for name, b in (("declared", declared), ("derived", derived)):
+        if not isinstance(b, PublicBounds):
+            raise TypeError(f"{name} must be PublicBounds, got {type(b).__name__}.")
+    if declared.d != derived.d:
+        raise ValueError(
+            f"declared and derived must have the same number of columns, got {declared.d} and {derived.d}."
+        )
+    names = [f"column {j + 1}" for j in range(derived.d)] if feature_names is None else [str(n) for n in feature_names]
+    if len(names) != derived.d:
+        raise ValueError(f"feature_names must have {derived.d} entries, got {len(names)}.")
+    out = []
+    for j in range(derived.d):
+        width = derived.hi[j] - derived.lo[j]
+        stats = tuple(
+            what
+            for key, what in DATA_STATISTIC.items()
+            if abs(getattr(declared, key)[j] - getattr(derived, key)[j])
+            < _unit(getattr(derived, key)[j], width, MATCH_DIGITS)
+        )
+        if stats:
+            out.append((names[j], stats))
+    return tuple(out)
+
+
+def _grid(value: float, step_exp: int, how) -> float:
+    return float(f"{how(value / 10.0**step_exp)}e{step_exp}")
+
+
+def coarse_public_bounds(derived: PublicBounds, sig: int = 2) -> PublicBounds:
+    """A helper for declaring: each range widened outward to a coarse grid, centre and scale from the range.
+
+    The grid step of a column is one unit in the ``sig``-th significant digit of its width ``hi - lo``;
+    ``lo`` goes down and ``hi`` up to the grid after moving out by at least the matching precision of
+    :func:`data_derived_matches`, so no bound is the data's minimum or maximum, and every value of the
+    data stays inside (nothing is clipped). The centre and scale are the midpoint and half-width of the
+    new range, not the data's mean and spread. The result is still chosen by looking at the data; it
+    only stops a link from carrying the exact statistics (docs/preprocessing.md).
+
+    >>> b = coarse_public_bounds(PublicBounds((2.06,), (4.0,), (3.117,), (0.4594,), data_derived=True))
+    >>> b.lo, b.hi, b.centre, b.data_derived, format_bounds(b)
+    ((2.0,), (4.1,), (3.05,), False, '2:4.1')
+    """
+    if not isinstance(derived, PublicBounds):
+        raise TypeError(f"derived must be PublicBounds, got {type(derived).__name__}.")
+    if isinstance(sig, bool) or not isinstance(sig, int) or not 1 <= sig <= 3:
+        raise ValueError(f"sig must be an integer in [1, 3], got {sig!r}.")
+    lo, hi, centre = [], [], []
+    for a, b, mean in zip(derived.lo, derived.hi, derived.centre):
+        width = b - a
+        step = math.floor(math.log10(width)) - (sig - 1)
+        lo.append(min(_grid(a - _unit(a, width, MATCH_DIGITS), step, math.floor), a))
+        hi.append(max(_grid(b + _unit(b, width, MATCH_DIGITS), step, math.ceil), b))
+        centre.append(_centre_off_mean(lo[-1], hi[-1], mean, _unit(mean, width, MATCH_DIGITS), 10.0**step))
+    return PublicBounds(
+        tuple(lo),
+        tuple(hi),
+        tuple(centre),
+        tuple((b - a) / 2.0 for a, b in zip(lo, hi)),
+        source="the data's ranges rounded outward to a coarse grid",
+        data_derived=False,
+    )
+
+
+def _centre_off_mean(lo: float, hi: float, mean: float, unit: float, step: float) -> float:
+    """The midpoint of ``[lo, hi]``, moved by whole grid steps when it is the data's mean (a symmetric or
+    constant column); ``hi`` itself is at least ``unit`` above the data, so it never matches."""
+    mid = (lo + hi) / 2.0  # as PublicBounds computes its default centre: the link then writes only lo:hi
+    if abs(mid - mean) >= unit:
+        return mid
+    return min(mid + step * max(1, math.ceil(2.0 * unit / step)), hi)

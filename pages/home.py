@@ -7,8 +7,7 @@ import streamlit as st
 from dp_core import data as dpdata
 from dp_core import display, explain, preprocessing
 from dp_core.exceptions import DataValidationError
-from dp_core.text import escape_markdown
-from ui import cached, state, widgets
+from ui import cached, declared_bounds, state, widgets
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
 from ui.pages import PAGES
 
@@ -108,7 +107,7 @@ else:
                 widgets.show_error(exc, prefix="Not usable yet: ")
                 st.caption("Your previous dataset and settings are still active.")
             else:
-                st.session_state["upload_dataset"] = ds_up
+                widgets.keep_upload(ds_up)
                 st.session_state["p_source"] = "upload"
                 st.success(
                     f"Using **{escape_markdown(upload.name)}**: {display.integer(ds_up.n)} rows, "
@@ -175,82 +174,24 @@ if _raw is None:
         st.caption(f"Source: {escape_markdown(pbounds.source)}.")
     st.caption("These bounds are public: preprocessing with them leaks nothing, so no page shows a leak warning.")
 else:
-    # an upload: an editable table, prefilled with the data-derived ranges until public ones are declared
-    _message = st.session_state.pop(widgets.BOUNDS_MESSAGE, None)
-    if _message is not None:
-        (st.info if _message[0] == "info" else st.warning)(_message[1], icon="🔗")
-    _declared = widgets.declared_bounds_for(_raw)
-    _shown = (
-        _declared if _declared is not None else preprocessing.rounded_bounds(preprocessing.bounds_from_data(_raw.X))
-    )
-    _version = st.session_state.get("_bounds_editor_version", 0)
-    with c2:
-        if _declared is None:
-            st.markdown(
-                "**Prefilled with ranges computed from your data — not public.** Replace them with ranges "
-                "known without looking at the records (a questionnaire's scale, physical limits, a "
-                "published table), then declare them."
-            )
-        else:
-            st.markdown(f"**Declared public bounds** ({escape_markdown(_declared.source)}): every page uses them.")
-        _edited = st.data_editor(
-            pd.DataFrame(
-                {
-                    "Column": [str(c) for c in _raw.feature_names],
-                    "Lowest": list(_shown.lo),
-                    "Highest": list(_shown.hi),
-                    "Centre": list(_shown.centre),
-                    "Scale": list(_shown.scale),
-                }
-            ),
-            key=f"w_bounds_editor_{_version}",
-            disabled=["Column"],
-            hide_index=True,
-            num_rows="fixed",
-            width="stretch",
-            height=210 if _raw.d > 5 else "auto",
-        )
-        b1, b2 = st.columns(2)
-        _declare = b1.button("Declare these ranges as public", key="w_bounds_declare", type="primary")
-        _reset = b2.button("Reset to data-derived", key="w_bounds_reset", disabled=_declared is None)
-    if _declare:
-        try:
-            _new = preprocessing.bounds_from_records(
-                [
-                    {
-                        "column": r["Column"],
-                        "lo": r["Lowest"],
-                        "hi": r["Highest"],
-                        "centre": r["Centre"],
-                        "scale": r["Scale"],
-                    }
-                    for r in _edited.to_dict(orient="records")
-                ],
-                [str(c) for c in _raw.feature_names],
-            )
-            widgets.declare_bounds(_raw, _new)
-        except (TypeError, ValueError) as exc:
-            widgets.show_error(exc, prefix="Bounds not declared: ")
-            st.caption(
-                "The previous bounds stay in use."
-                if _declared is not None
-                else "The bounds computed from the data stay in use."
-            )
-        else:
-            st.session_state["_bounds_editor_version"] = _version + 1
-            st.rerun()
-    if _reset:
-        widgets.declare_bounds(_raw, None)
-        st.session_state["_bounds_editor_version"] = _version + 1
-        st.rerun()
+    # an upload: an editable table, prefilled with the data-derived ranges until public ones are declared;
+    # values that are the data's own statistics need an acknowledgement (ui/declared_bounds.py)
+    declared_bounds.upload_bounds_section(_raw, c2)
     if pbounds.data_derived:
         st.warning(escape_markdown(pbounds.leak_warning), icon="🔓")
     else:
         _counts = preprocessing.clipped_counts(_raw.X, pbounds)
-        _out = [f"{escape_markdown(name)} {display.integer(c)}" for name, c in zip(_raw.feature_names, _counts) if c]
+        _out = [f"{name} {display.integer(c)}" for name, c in zip(_raw.feature_names, _counts) if c]
+        _acked = widgets.acknowledged_matches(_raw)
         st.caption(
-            "These bounds are declared public: preprocessing with them leaks nothing, so no page shows a leak "
-            "warning. Values outside a declared range are clipped to it. "
+            (
+                "These bounds are declared public, and you acknowledged that some are your data's own statistics "
+                f"({widgets.describe_matches(_acked)}): whatever is published with them reveals those values. "
+                if _acked
+                else "These bounds are declared public: preprocessing with them leaks nothing, so no page shows a "
+                "leak warning. "
+            )
+            + "Values outside a declared range are clipped to it. "
             + (
                 f"Clipped values per column: {', '.join(_out)}."
                 if _out

@@ -164,6 +164,12 @@ def share_panel(
     show_messages()
     st.markdown("**Link to this view** (the copy icon puts it on the clipboard):")
     st.code(share_link(config), language=None, wrap_lines=True)
+    from .widgets import bounds_link_note  # what the link carries of an upload's bounds (issue 24)
+
+    if st.session_state.get("p_source") == "upload" and (
+        note := bounds_link_note(st.session_state.get("upload_dataset"))
+    ):
+        st.caption("🔗 " + note)
     c1, c2 = st.columns(2)
     c1.download_button(
         "⬇️ Configuration (JSON)",

@@ -201,6 +201,8 @@ def seed_trials_controls(*, container=None) -> tuple[int, int]:
 
 #: Session key: public bounds declared for uploads, ``{fingerprint of the uploaded data: PublicBounds}``.
 DECLARED_BOUNDS = "upload_declared_bounds"
+#: Session key: ``{fingerprint: matches}`` of declared bounds whose data-derived values were acknowledged.
+ACKNOWLEDGED = "upload_bounds_acknowledged"
 #: Session key: the declared bounds of the link that opened the session, until a file takes them.
 LINK_BOUNDS = "_link_bounds"
 #: Session key: one message about the link's bounds for Home (``(kind, text)``).
@@ -215,27 +217,77 @@ def _link_bounds() -> str:
     return st.session_state[LINK_BOUNDS]
 
 
+def _same_upload(a: Dataset, b: Dataset) -> bool:
+    keys = ("fingerprint", "name", "task", "feature_names", "target_name", "notes")
+    return all(getattr(a, k) == getattr(b, k) for k in keys)
+
+
+def keep_upload(ds: Dataset) -> None:
+    """Keep ``ds`` as this session's uploaded dataset, unless the session already holds the same one.
+
+    Home parses the file on every run; storing each run's new (equal) object would leave the previous run's
+    copy in Streamlit's old session state as well, two copies of the arrays per session (issue 24).
+    """
+    held = st.session_state.get("upload_dataset")
+    if held is None or not _same_upload(held, ds):
+        st.session_state["upload_dataset"] = ds
+
+
 def declared_bounds_for(raw: Dataset):
     """The public bounds declared in this session for the uploaded ``raw`` data, or ``None``."""
     return st.session_state.get(DECLARED_BOUNDS, {}).get(raw.fingerprint)
 
 
-def declare_bounds(raw: Dataset, bounds) -> None:
+def derived_bounds(raw: Dataset):
+    """``bounds_from_data(raw.X)``, computed once per uploaded dataset and kept in this session only."""
+    from dp_core.preprocessing import bounds_from_data
+
+    memo = st.session_state.setdefault("_derived_bounds", {})
+    if raw.fingerprint not in memo:
+        memo.clear()  # one upload at a time
+        memo[raw.fingerprint] = bounds_from_data(raw.X)
+    return memo[raw.fingerprint]
+
+
+def data_derived_matches(raw: Dataset, bounds) -> tuple:
+    """The values of ``bounds`` that are ``raw``'s own statistics (``dp_core.preprocessing.data_derived_matches``)."""
+    from dp_core.preprocessing import data_derived_matches as matches
+
+    return matches(bounds, derived_bounds(raw), raw.feature_names)
+
+
+def declare_bounds(raw: Dataset, bounds, *, acknowledged: bool = False) -> tuple:
     """Declare ``bounds`` public for the uploaded ``raw`` data (``None``: back to data-derived bounds).
 
-    Checked first (``ValueError`` naming the column); kept for the session (page switches) and put in
-    the URL (``bounds``) by :func:`current_dataset`.
+    Checked first (``ValueError`` naming the column). Values equal to the data's own statistics are
+    not declared unless ``acknowledged``: the matches are returned instead (empty: declared). Declared
+    bounds are kept for the session (page switches) and put in the URL (``bounds``) by
+    :func:`current_dataset`; acknowledged matches are kept for :func:`acknowledged_matches`.
     """
     from dp_core.preprocessing import format_bounds
 
     store = st.session_state.setdefault(DECLARED_BOUNDS, {})
-    if bounds is None:
-        store.pop(raw.fingerprint, None)
-    else:
+    acks = st.session_state.setdefault(ACKNOWLEDGED, {})
+    if bounds is not None:
         raw.with_public_bounds(bounds)  # validates against the file's features
+        matches = data_derived_matches(raw, bounds)
+        if matches and not acknowledged:
+            return matches
         store[raw.fingerprint] = bounds
+        acks[raw.fingerprint] = matches
+    else:
+        store.pop(raw.fingerprint, None)
+        acks.pop(raw.fingerprint, None)
     st.session_state.pop(_DECLARED_DS, None)
     state.set_value("bounds", "" if bounds is None else format_bounds(bounds))
+    return ()
+
+
+def acknowledged_matches(raw: Dataset) -> tuple:
+    """The data-derived values in the bounds declared for ``raw``, published by acknowledgement (or ``()``)."""
+    if declared_bounds_for(raw) is None:
+        return ()
+    return st.session_state.get(ACKNOWLEDGED, {}).get(raw.fingerprint, ())
 
 
 def _take_link_bounds(raw: Dataset) -> None:
@@ -247,7 +299,7 @@ def _take_link_bounds(raw: Dataset) -> None:
         return
     st.session_state[LINK_BOUNDS] = ""  # used once
     try:
-        declare_bounds(raw, parse_bounds(pending, raw.feature_names))
+        matches = declare_bounds(raw, parse_bounds(pending, raw.feature_names))
     except (TypeError, ValueError) as exc:
         st.session_state[BOUNDS_MESSAGE] = (
             "warning",
@@ -255,7 +307,40 @@ def _take_link_bounds(raw: Dataset) -> None:
             "from the data are used until you declare public ones.",
         )
     else:
+        if matches:
+            st.session_state[BOUNDS_MESSAGE] = (
+                "warning",
+                "The link's bounds were not applied: some are this file's own statistics "
+                f"({describe_matches(matches)}). Declare public ones in the table below.",
+            )
+            return
         st.session_state[BOUNDS_MESSAGE] = ("info", "The link's declared public bounds apply to this file.")
+
+
+def describe_matches(matches) -> str:
+    """``age: minimum, mean; hours: maximum`` (columns shortened to 40 characters, at most 8 listed), as Markdown:
+    the file's column names are escaped."""
+    parts = [f"{escape_markdown(str(col)[:40])}: {', '.join(stats)}" for col, stats in matches[:8]]
+    more = len(matches) - 8
+    return "; ".join(parts) + (f"; and {more} more column{'s' if more > 1 else ''}" if more > 0 else "")
+
+
+def bounds_link_note(raw: Dataset | None) -> str:
+    """The sentence beside a share link on what it carries of an upload's bounds ('' for a demo dataset)."""
+    if raw is None:
+        return ""
+    if declared_bounds_for(raw) is None:
+        return (
+            "This link carries no column bounds: bounds computed from your data are never put in a link "
+            "(declare public ones on Home)."
+        )
+    matches = acknowledged_matches(raw)
+    if matches:
+        return (
+            "This link carries the declared bounds, including values that are your data's own statistics, as you "
+            f"acknowledged on Home ({describe_matches(matches)})."
+        )
+    return "This link carries the bounds you declared public; none of them is one of your data's own statistics."
 
 
 def _set_url_bounds(text: str) -> None:

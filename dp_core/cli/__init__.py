@@ -1,8 +1,10 @@
 """Command line of :mod:`dp_core`: ``python -m dp_core COMMAND MECHANISM [--option value ...]``.
 
 Every command prints one JSON object on stdout. Errors print one line on stderr and exit with
-status 2; no traceback is ever shown. Non-finite numbers are written as the strings ``"inf"``,
-``"-inf"`` and ``"nan"`` (strict JSON has no literal for them).
+status 2; no traceback is ever shown. Strict JSON has no literal for a non-finite number, so NaN,
++inf and -inf are written as ``null`` everywhere (:func:`to_jsonable`): a ``null`` number means "not
+defined" (a formula outside its range, a target never met); the text fields beside it say which.
+Options a command does not use are refused (exit 2, naming the option), never silently ignored.
 
 Commands are discovered from the modules of this package (the shared verbs) and from the
 ``cli`` hook of every mechanism plug-in (:mod:`dp_core.registry`; see :mod:`dp_core.cli._registry`).
@@ -187,7 +189,14 @@ def build_parser(commands: Sequence[Command] | None = None) -> argparse.Argument
 
 
 def to_jsonable(obj: Any) -> Any:
-    """Convert numpy scalars/arrays, dataclasses, DataFrames and non-finite floats for JSON."""
+    """Convert numpy scalars/arrays, dataclasses and DataFrames for JSON; NaN and ±inf become ``None``.
+
+    ``None`` is written as ``null``: the CLI's output never holds ``NaN``/``Infinity`` (not JSON) nor
+    the strings ``"nan"``/``"inf"`` (a number that is not a number).
+
+    >>> to_jsonable({"a": float("nan"), "b": [np.float64("-inf"), 1.5]})
+    {'a': None, 'b': [None, 1.5]}
+    """
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return to_jsonable(dataclasses.asdict(obj))
     if isinstance(obj, dict):
@@ -204,11 +213,7 @@ def to_jsonable(obj: Any) -> Any:
         return int(obj)
     if isinstance(obj, (float, np.floating)):
         x = float(obj)
-        if math.isnan(x):
-            return "nan"
-        if math.isinf(x):
-            return "inf" if x > 0 else "-inf"
-        return x
+        return x if math.isfinite(x) else None
     return obj
 
 
@@ -324,7 +329,7 @@ def _show_warnings(caught) -> None:
     """After a successful run, show dp_core's own warnings (privacy leaks, approximations) one line each.
 
     numpy's RuntimeWarnings (overflow in an intermediate step) are not shown: a result that is
-    not finite appears as ``"inf"``/``"nan"`` in the JSON, and an error replaces the output.
+    not finite appears as ``null`` in the JSON, and an error replaces the output.
     """
     seen: set[str] = set()
     for w in caught:

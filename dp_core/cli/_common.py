@@ -131,8 +131,16 @@ def add_seed_argument(parser: argparse.ArgumentParser, default: int = 0) -> None
     parser.add_argument("--seed", type=int, default=default, help=f"random seed (default {default})")
 
 
-def dataset_from_args(args: argparse.Namespace, *, n: int | None = None, seed: int = 0, **options) -> Dataset:
-    """Load the dataset named by ``--dataset`` (demo name or CSV path), with ``--bounds`` declared if given."""
+def dataset_from_args(
+    args: argparse.Namespace, *, n: int | None = None, seed: int = 0, bounds_unused: str | None = None, **options
+) -> Dataset:
+    """Load the dataset named by ``--dataset`` (demo name or CSV path), with ``--bounds`` declared if given.
+
+    ``bounds_unused``: the reason this command never reads per-column bounds (``"to release
+    label-dp-bags: ..."``); ``--bounds`` is then refused with it instead of being silently ignored.
+    """
+    if bounds_unused is not None:
+        reject_unused(args, {"bounds": "--bounds"}, bounds_unused)
     name = args.dataset
     if not isinstance(name, str) or not name.strip():
         raise CliError(f"--dataset must be a demo dataset name or a path to a .csv file, got {name!r}.")

@@ -68,7 +68,9 @@ def _runner(m: AuditableMechanism):
         if a.pair in m.needs_data:
             if a.dataset is None:
                 a.dataset = m.default_dataset
-            dataset = dataset_from_args(a)
+            dataset = dataset_from_args(
+                a, bounds_unused=f"to audit {m.name}: its neighbouring pairs are built from the records as they are"
+            )
         else:
             uses = f" (only --pair {' / '.join(m.needs_data)} uses a dataset)" if m.needs_data else ""
             reject_unused(

@@ -105,7 +105,9 @@ def _ip_args(p):
 def _ip_run(a):
     from ..mechanisms.input_perturbation import InputPerturbation
 
-    ds = dataset_from_args(a)
+    ds = dataset_from_args(
+        a, bounds_unused="to release input-perturbation: rows are clipped to the norm bound --x-bound instead"
+    )
     if ds.task == "regression":
         y, how = _labels(ds, a.y_range, a.y_bound)
         model = "least_squares"
@@ -156,7 +158,9 @@ def _lmg_run(a):
     from .._validation import check_choice
     from ..mechanisms.large_margin_gaussian import LargeMarginGaussian, release_many
 
-    ds = dataset_from_args(a)
+    ds = dataset_from_args(
+        a, bounds_unused="to release large-margin-gaussian: rows are clipped to the unit ball instead"
+    )
     if ds.task == "regression":
         raise ValueError(
             f"dataset must be a classification dataset for large-margin-gaussian, got {ds.name!r} (regression)."
@@ -207,7 +211,11 @@ def _l1_run(a):
     from ..mechanisms.l1_exponential import L1ExponentialRegression
     from ..mechanisms.l1_exponential.lad import l1_risk, lad_fit
 
-    ds = dataset_from_args(a)
+    ds = dataset_from_args(
+        a,
+        bounds_unused="to release l1-exponential: the features are used as given (the truncated score bounds "
+        "each record's effect)",
+    )
     if ds.task != "regression":
         raise ValueError(f"dataset must be a regression dataset for l1-exponential, got {ds.name!r} ({ds.task}).")
     draws = check_int("draws", a.draws, lo=1, hi=10_000)
@@ -261,7 +269,9 @@ def _bags_run(a):
     from .._validation import check_positive
     from ..mechanisms.label_dp_bags import LabelDPBags, fit_linear
 
-    ds = dataset_from_args(a)
+    ds = dataset_from_args(
+        a, bounds_unused="to release label-dp-bags: the features are public in label-DP and used as given"
+    )
     b1 = check_positive("b1", a.b1)
     X = np.column_stack([np.asarray(ds.X, dtype=float), np.ones(ds.n)])
     y, how = _labels(ds, a.y_range, b1)

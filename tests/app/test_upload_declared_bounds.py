@@ -32,7 +32,13 @@ def _upload(at, name="up.csv"):
 
 
 def _edit(at, edits: dict[int, dict[str, float]]):
-    """Type ``edits`` (row -> {column header: value}) into the bounds table and press Declare."""
+    """Type ``edits`` (row -> {column header: value}) into the bounds table and press Declare.
+
+    While nothing is declared the other rows hold the data's own statistics, which Declare does not take
+    without an acknowledgement (issue 24): the coarse public grid is pressed first.
+    """
+    if at.button(key="w_bounds_reset").disabled:
+        at.button(key="w_bounds_grid").click().run()
     editor = at.data_editor[0]
     at.session_state[editor.key] = {"edited_rows": edits, "added_rows": [], "deleted_rows": []}
     at.button(key="w_bounds_declare").click().run()
@@ -153,3 +159,85 @@ def test_a_link_whose_bounds_do_not_fit_the_file_falls_back_with_a_message(app, 
     at = _upload(app.run())
     assert any("do not fit this file" in w.value for w in at.warning)
     assert _leaks(at) and _url_bounds(at) is None
+
+
+# ------------------------------------------------------------------ declaring is an act (issue 24, part 3)
+def _ack_key(at) -> str | None:
+    return next((c.key for c in at.checkbox if str(c.key).startswith("w_bounds_ack_")), None)
+
+
+def _link_notes(at) -> list[str]:
+    return [c.value for c in at.caption if c.value.startswith("🔗 ")]
+
+
+def test_declare_with_nothing_edited_is_not_accepted_and_the_link_has_no_bounds(app):
+    at = _upload(app.run())
+    at.button(key="w_bounds_declare").click().run()
+    assert not at.exception
+    warning = next(w.value for w in at.warning if "Not declared yet" in w.value)
+    for name in NAMES:  # every column, every statistic, is named
+        assert f"{name}: minimum, maximum, mean, standard deviation" in warning
+    assert "would publish them" in warning
+    assert _ack_key(at) is not None
+    assert _url_bounds(at) is None and _leaks(at)
+    assert at.button(key="w_bounds_reset").disabled  # nothing was declared
+    assert any("carries no column bounds" in n for n in _link_notes(at))
+    at.switch_page("pages/compare.py").run()
+    assert _url_bounds(at) is None and _leaks(at)
+    assert any("carries no column bounds" in n for n in _link_notes(at))  # beside the share link
+
+
+def test_acknowledged_data_derived_bounds_are_declared_and_the_link_says_so(app):
+    at = _upload(app.run())
+    at.button(key="w_bounds_declare").click().run()
+    at.checkbox(key=_ack_key(at)).check().run()
+    assert not at.exception
+    text = _url_bounds(at)
+    assert text is not None and len(parse_bounds(text, NAMES).lo) == len(NAMES)
+    assert not _leaks(at) and _ack_key(at) is None
+    note = next(n for n in _link_notes(at) if "carries the declared bounds" in n)
+    assert "your data's own statistics, as you acknowledged" in note and "age: minimum" in note
+    assert any("you acknowledged that some are your data's own statistics" in c.value for c in at.caption)
+    at.switch_page("pages/compare.py").run()
+    assert not at.exception and _url_bounds(at) == text
+    assert any("as you acknowledged on Home" in n for n in _link_notes(at))
+
+
+def test_rounded_to_the_coarse_grid_is_declared_without_acknowledgement(app):
+    at = _upload(app.run())
+    at.button(key="w_bounds_grid").click().run()
+    assert any("rounded outward to a coarse grid" in m.value for m in at.markdown)
+    assert _url_bounds(at) is None  # offered, not declared
+    at.button(key="w_bounds_declare").click().run()
+    assert not at.exception and _ack_key(at) is None
+    assert not [w.value for w in at.warning if "Not declared yet" in w.value]
+    declared = parse_bounds(_url_bounds(at), NAMES)
+    X = np.array([[float(v) for v in r.split(b",")[:4]] for r in CSV.splitlines()[1:]])
+    assert np.all(X.min(axis=0) > declared.lo) and np.all(X.max(axis=0) < declared.hi)  # nothing clipped
+    assert any("none of them is one of your data's own statistics" in n for n in _link_notes(at))
+    assert any("No value of your file lies outside the declared ranges" in c.value for c in at.caption)
+
+
+def test_editing_one_column_still_asks_about_the_others(app):
+    at = _upload(app.run())
+    editor = at.data_editor[0]
+    at.session_state[editor.key] = {
+        "edited_rows": {0: {"Lowest": 0.0, "Highest": 100.0, "Centre": 40.0, "Scale": 10.0}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
+    at.button(key="w_bounds_declare").click().run()
+    warning = next(w.value for w in at.warning if "Not declared yet" in w.value)
+    assert "age:" not in warning and "score: minimum" in warning and "hours: minimum" in warning
+    assert _url_bounds(at) is None
+
+
+def test_a_link_carrying_the_files_own_statistics_is_not_applied(app):
+    from dp_core.data import parse_csv, table_to_dataset
+    from dp_core.preprocessing import bounds_from_data
+
+    raw = table_to_dataset(parse_csv(CSV, file_name="up.csv"), target="label")
+    app.query_params["bounds"] = format_bounds(bounds_from_data(raw.X))  # the issue's bounds=2.06:4:3.117:0.4594
+    at = _upload(app.run())
+    assert any("were not applied" in w.value and "own statistics" in w.value for w in at.warning)
+    assert _url_bounds(at) is None and _leaks(at)

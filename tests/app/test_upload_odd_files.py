@@ -102,3 +102,35 @@ def test_large_but_accepted_values_work_with_the_preprocessing_choice_and_compar
     assert not at.exception
     at.switch_page("pages/compare.py").run()
     assert not at.exception, [e.value for e in at.exception]
+
+
+@pytest.mark.parametrize("size", [200_000, 10_000_000], ids=["200KB", "10MB"])
+@pytest.mark.timeout(120)
+def test_a_huge_cell_is_read_and_a_huge_category_refused_in_plain_words(app, size):
+    """Issue 24 part 4: a cell over 128 KB raised ``_csv.Error`` on Home."""
+    rows = ["a,b,note"] + [f"{i},{2 * i + i % 3},x{i % 3}" for i in range(ROWS)]
+    rows[5] = f"4,9,{'y' * size}"
+    at = _upload(_start_on_iris(app), ("\n".join(rows) + "\n").encode(), name="big.csv")
+    assert not at.exception  # the last column, 'note', is the target: its huge value cannot be a class label
+    assert "a class label longer than 200 characters" in " ".join(e.value for e in at.error)
+    at.selectbox(key="w_up_target").set_value("b").run()
+    at.radio(key="w_up_nonnum").set_value("onehot").run()
+    assert not at.exception
+    errors = " ".join(e.value for e in at.error)
+    assert f"Column 'note' holds a value of {size:,} characters on data row 5" in errors
+    assert "_csv" not in _all_text(at) and "Traceback" not in _all_text(at)
+    _assert_iris_still_active(at)
+    at.radio(key="w_up_nonnum").set_value("drop").run()
+    assert not at.exception and not at.error
+    assert metrics(at)["Rows"] == str(ROWS) and metrics(at)["Features"] == "1"
+
+
+def test_a_rerun_keeps_the_same_uploaded_dataset_object(app):
+    """Home parses the file on every run; the session keeps one Dataset, not one per run (issue 24 memory)."""
+    at = _upload(_start_on_iris(app), GOOD)
+    held = at.session_state["upload_dataset"]
+    at.run()
+    assert at.session_state["upload_dataset"] is held
+    at.selectbox(key="w_up_target").set_value("a").run()  # another target: another dataset
+    assert at.session_state["upload_dataset"] is not held
+    assert at.session_state["upload_dataset"].target_name == "a"

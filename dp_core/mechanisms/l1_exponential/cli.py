@@ -232,6 +232,12 @@ def _sampler_fields(statuses: list[str], message: str) -> dict:
 
 
 def _simulate_run(a):
+    reject_unused(
+        a,
+        {"bounds": "--bounds"},
+        "to simulate l1-exponential: the mechanism never clips the data (its truncated loss bounds each "
+        "record's effect, docs/l1_exponential.md), so no per-column public bounds enter it",
+    )
     check_seed(a.seed)
     check_count("trials", a.trials, lo=1, hi=10_000)
     sched = _schedule(a)

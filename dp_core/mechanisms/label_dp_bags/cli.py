@@ -26,7 +26,7 @@ MECH = "label-dp-bags"
 
 def _finite(x):
     if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
-        return None if math.isnan(x) else ("inf" if x > 0 else "-inf")
+        return None  # not a number: null in the JSON, as dp_core.cli.to_jsonable writes it
     return x
 
 
@@ -96,7 +96,9 @@ def _calibrate_run(a):
     n = a.n
     d, b2, gamma, lam = a.d, a.b2, a.gamma, a.lam
     if a.dataset is not None:
-        ds = dataset_from_args(a)
+        ds = dataset_from_args(
+            a, bounds_unused="to calibrate label-dp-bags: its data constants use the features as given"
+        )
         prep = prepare_dataset(ds, label_range=_label_range(a), b1=a.b1, test_fraction=0.0)
         cond = data_conditions(prep.X, prep.y, a.b1, k=a.k, m=a.m)
         n = prep.n if n is None else n
@@ -174,7 +176,12 @@ def _simulate_run(a):
 
     trials = check_int("trials", a.trials, lo=2, hi=100000)
     check_seed(a.seed)
-    ds = dataset_from_args(a, n=a.n, seed=a.seed)
+    ds = dataset_from_args(
+        a,
+        n=a.n,
+        seed=a.seed,
+        bounds_unused="to simulate label-dp-bags: the features are public in label-DP and used as given",
+    )
     prep = prepare_dataset(ds, label_range=_label_range(a), b1=a.b1, seed=a.seed)
     df = utility_trials(
         prep,

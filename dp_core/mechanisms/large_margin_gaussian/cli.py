@@ -146,7 +146,12 @@ def _simulate_run(a):
         ds = dataset_from_args(a)
         n_train = a.n
     elif a.dataset == "gaussian_classes":
-        ds = dataset_from_args(a, n=a.n, seed=a.seed)
+        ds = dataset_from_args(
+            a,
+            n=a.n,
+            seed=a.seed,
+            bounds_unused="to the synthetic dataset 'gaussian_classes': its rows are used as generated",
+        )
         n_train = None
     else:
         ds = dataset_from_args(a)
