@@ -7,6 +7,7 @@ import streamlit as st
 from dp_core import data as dpdata
 from dp_core import display, explain, preprocessing
 from dp_core.exceptions import DataValidationError
+from dp_core.text import escape_markdown
 from ui import cached, declared_bounds, state, widgets
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
 from ui.pages import PAGES
@@ -181,7 +182,7 @@ else:
         st.warning(escape_markdown(pbounds.leak_warning), icon="🔓")
     else:
         _counts = preprocessing.clipped_counts(_raw.X, pbounds)
-        _out = [f"{name} {display.integer(c)}" for name, c in zip(_raw.feature_names, _counts) if c]
+        _out = [f"{escape_markdown(name)} {display.integer(c)}" for name, c in zip(_raw.feature_names, _counts) if c]
         _acked = widgets.acknowledged_matches(_raw)
         st.caption(
             (
