@@ -163,7 +163,7 @@ def test_the_headline_names_the_statuses_it_ranks(answers, case):
     words = status_words()
     for ans in answers[case][1:]:
         text = ans["headline"]
-        assert f"Ranked among methods whose guarantee is {words['certified']}" in text
+        assert f"Ranked among methods whose guarantee is {words['proved']}" in text
         assert text == headline(ans)
 
 

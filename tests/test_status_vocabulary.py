@@ -186,6 +186,7 @@ def test_html_report_uses_only_the_vocabulary():
     assert f"<b>{vocab.REFUTED.capitalize()}" in html and f"<b>{vocab.PROVED.capitalize()}" in html
 
 
+@pytest.mark.filterwarnings("ignore::dp_core.exceptions.InvalidGuaranteeWarning")  # non-private modes on purpose
 def test_estimator_privacy_statuses_use_only_the_vocabulary():
     from dp_core.estimators import (
         LabelDPBagRegressor,
@@ -214,6 +215,7 @@ def test_estimator_privacy_statuses_use_only_the_vocabulary():
     assert fits["naive bags"].privacy_.status == vocab.REFUTED
 
 
+@pytest.mark.filterwarnings("ignore::dp_core.exceptions.DegenerateFitWarning")  # 20 bags: the status is the point
 def test_label_dp_estimator_is_proved_but_weak_above_one_over_n():
     from dp_core.estimators import LabelDPBagRegressor
 

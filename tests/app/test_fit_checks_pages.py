@@ -79,7 +79,7 @@ def test_l1_names_data_derived_scales_and_flags_a_raw_fit(app):
     warned = _texts(at, "warning")
     assert "ranges computed from the data" in warned and "Target centred at its training median" in warned
     assert not any("-badge[" in md.value for md in at.markdown)  # no status badge for data-derived scales
-    assert "2 of 8 features: rate\\_marriage, age; choose more" in _texts(at, "caption")
+    assert "2 of 8 features: rate_marriage, age; choose more" in _texts(at, "caption")
 
 
 def test_l1_flags_a_raw_fit_far_from_an_offset_target(app):
