@@ -228,10 +228,10 @@ first_screen(
     weak=best["statement"] if best and best["status"] == vocab.PROVED_WEAK else None,
     note=(
         (
-            f"At ε = {display.epsilon(eps)} (the sidebar's budget), the best method whose guarantee holds: "
-            f"**{best['label']}** (its status on the right)."
+            f"At ε = {display.epsilon(eps)} (the sidebar's budget), the best method whose guarantee is not "
+            f"refuted: **{best['label']}** (status: {best['status']}; the badge on the right links to the evidence)."
             if best
-            else f"No method whose guarantee holds was measured at ε = {display.epsilon(eps)}: widen the grid "
+            else f"No method whose guarantee is not refuted was measured at ε = {display.epsilon(eps)}: widen the grid "
             "in the comparison settings."
         )
         + (

@@ -1,4 +1,5 @@
-"""Suite-wide guard: a page that fails inside the error boundary fails its test.
+"""Suite-wide guard (the repository root, so that no second module named conftest sits among the doctest-collected
+test folders): a page that fails inside the error boundary fails its test.
 
 ``app.py`` runs every page inside ``ui.errors.boundary``, which turns an exception into a plain message
 (so ``at.exception`` stays empty) and logs it on the ``pue.errors`` logger. Every test therefore fails when
