@@ -99,9 +99,9 @@ def delta_k_story(table: pd.DataFrame, *, n: int, m: int, target_delta: float, l
             continue
         k = _k_needed(g, target_delta)
         parts.append(
-            f"k ≥ {display.number(k, sig=2)} {label} ({display.number(k / k_max, sig=2)} times the largest feasible k)"
+            f"k ≥ {display.number(k, sig=2)} ({label}; {display.number(k / k_max, sig=2)} times the largest feasible k)"
             if np.isfinite(k)
-            else f"a k beyond the plotted range (up to {display.number(g['k'].max(), sig=2)}) {label}"
+            else f"a k beyond the plotted range (up to {display.number(g['k'].max(), sig=2)}; {label})"
         )
     text = (
         f"At ε = {display.epsilon(eps)} (the largest plotted), δ ≤ {display.delta(target_delta)} needs "

@@ -18,7 +18,7 @@ import pytest
 
 from dp_core import calibration, display, tour
 from dp_core import reproduction_claims as rc
-from dp_core.audit.table import load_audit_table, row_status
+from dp_core.audit.table import STATUS_CLAIMED, load_audit_table, row_status
 from dp_core.compare import default_epsilons, make_spec, run_compare
 from dp_core.data import load_csv_path, load_dataset
 from dp_core.mechanisms.input_perturbation import experiment as ipe
@@ -398,7 +398,7 @@ def test_label_dp_delta_k_caption_is_read_off_the_chart_s_table(name, tmp_path):
     ds = _upload100(tmp_path) if name == "upload100" else load_dataset(name)
     m = max(2, ds.n // 100)
     table = lbf.delta_vs_k_table(mechanism="noisy-wtd-llp", epsilons=(0.5, 1.0, 4.0), m=m, n=ds.n, rho=0.1)
-    labels = {"paper": "as claimed by the paper", "corrected": "corrected"}
+    labels = {"paper": STATUS_CLAIMED, "corrected": "corrected"}
     story = captions.delta_k_story(table, n=ds.n, m=m, target_delta=1e-5, labels=labels)
     at = table[table["epsilon"] == 4.0]
     k_max = ds.n // m
@@ -407,9 +407,9 @@ def test_label_dp_delta_k_caption_is_read_off_the_chart_s_table(name, tmp_path):
         g = at[(at["accounting"] == acc) & (at["delta"] <= 1e-5)]
         if len(g):
             k = g["k"].min()
-            assert f"k ≥ {display.number(k, sig=2)} {label} ({display.number(k / k_max, sig=2)} times" in story
+            assert f"k ≥ {display.number(k, sig=2)} ({label}; {display.number(k / k_max, sig=2)} times" in story
         else:
-            assert f"beyond the plotted range (up to {display.number(at['k'].max(), sig=2)}) {label}" in story
+            assert f"beyond the plotted range (up to {display.number(at['k'].max(), sig=2)}; {label})" in story
     ex = at[at["accounting"] == "exact"]
     best = ex["delta"].min()
     assert f"smallest δ at feasible k is {display.delta(best)}" in story

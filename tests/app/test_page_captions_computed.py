@@ -9,6 +9,7 @@ from _helpers import charts, open_page
 
 from dp_core import display
 from dp_core import reproduction_claims as rc
+from dp_core.audit.table import STATUS_CLAIMED
 
 
 def _captions(at) -> list[str]:
@@ -68,7 +69,7 @@ def test_label_dp_delta_k_caption_is_read_off_the_figure(app):
     assert caption.startswith(f"At ε = {display.epsilon(eps)} (the largest plotted)")
     delta = 1e-5  # the sidebar's default δ
     x, y = traces[f"ε = {display.epsilon(eps)}, as claimed by the paper"]
-    assert f"k ≥ {display.number(x[y <= delta].min(), sig=2)} as claimed by the paper" in caption
+    assert f"k ≥ {display.number(x[y <= delta].min(), sig=2)} ({STATUS_CLAIMED};" in caption
     x, y = traces[f"ε = {display.epsilon(eps)}, exact (beyond the paper)"]
     assert f"smallest δ at feasible k is {display.delta(y.min())} (k = {display.integer(x[np.argmin(y)])})" in caption
     assert "billions" not in caption
