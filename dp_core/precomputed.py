@@ -88,11 +88,13 @@ _ROOT = Path(__file__).resolve().parent
 UNHASHED = (
     "cli/",
     "audit/",
+    "captions.py",
     "display.py",
     "explain.py",
     "figures.py",
     "glossary.py",
     "report.py",
+    "reproduction_claims.py",
     "text.py",
     "tour.py",
     "compare/figures.py",
