@@ -575,10 +575,12 @@ def negotiate(
             )
     notes = [
         "Every answer (smallest ε at n rows, fewest rows at ε, smallest ε with N times the rows) comes from one "
-        "model of the measured utility over (rows, ε); 95% range: the 2.5% and 97.5% percentiles of the answer "
-        f"over {N_BOOTSTRAP} bootstrap replicates that resample each measured point's trials and the subsample "
-        "sizes and refit the model. A target is met at (n, ε) exactly when ε is at least the smallest ε at n "
-        "and exactly when n is at least the rows needed at ε."
+        f"model of the measured utility over (rows, ε), refitted on {N_BOOTSTRAP} bootstrap replicates that "
+        "resample each measured point's trials and the subsample sizes. 95% range of an ε: the 2.5% and 97.5% "
+        "percentiles of the answer over the replicates; of the rows needed: where the 95% range of the modelled "
+        "utility (those percentiles at each size, beyond the data no narrower than at its size) meets the target, "
+        "as the learning-curve chart draws it. A target is met at (n, ε) exactly when ε is at least the smallest "
+        "ε at n and exactly when n is at least the rows needed at ε."
     ]
     if util_t and util_t[0].metric == "excess_risk":  # the only metric a theoretical bound speaks to
         notes.append(
@@ -603,7 +605,8 @@ def negotiate(
             + ", ".join(display.integer(v) for v in sizes)
             + " rows (same test rows); beyond the data the model adds to the measured value the gain of "
             "y = a + b·n^(−p), p ∈ {½, 1}, fitted to the measured points: an extrapolation, not a guarantee; its "
-            "95% range is never narrower than the measured one."
+            "95% range is never narrower than the measured one. The chart draws this model at "
+            f"ε = {display.epsilon(eps_chosen)}: solid over the measured sizes, dotted beyond, its 95% range shaded."
         )
     answer = {
         "dataset": ds.name,
