@@ -154,3 +154,18 @@ def test_the_curve_rejects_a_bad_epsilon_by_name():
     with pytest.raises(ValueError, match="epsilon"):
         m.curve(-1.0)
     assert m.curve(10.0) is None  # outside the measured grid: no model there
+
+
+def test_outside_the_grid_the_chart_shows_the_measured_curves_and_says_so():
+    kw = {**KW, "eps_max": 5.0, "mechanisms": ["output_perturbation"]}
+    ans = negotiate(load_dataset("breast_cancer"), ["accuracy=0.9"], epsilon=50.0, **kw)
+    assert ans["model_curve"] == [] and all(r["n_min_outcome"] == "no answer" for r in _with_claim(ans))
+    fig = learning_curve_figure(ans)
+    assert "ε = 5 (measured; the chosen ε is outside the grid)" in fig.layout.title.text
+    curves = [t for t in fig.data if t.legendgroup]
+    assert curves and all(t.error_y.array is not None and t.fill != "toself" for t in curves)
+    assert not [t for t in fig.data if t.mode == "markers"]  # no answer, no ×
+
+
+def _with_claim(ans: dict) -> list[dict]:
+    return [r for r in ans["methods"] if r["status"] != "none"]
