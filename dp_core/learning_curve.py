@@ -1,10 +1,12 @@
-"""Learning curves: the model ``y(n) = a + b * n**(-p)`` fitted to measured utility at several sizes.
+"""One model of a method's utility over (n, ε): the measurement, extended beyond the data by the learning
+curve ``y(n) = a + b * n**(-p)``, with bootstrap replicates (docs/compare.md, "One model of utility over
+(n, ε)").
 
-Pure numpy, below the comparison and the negotiation (both use it): :func:`fit_learning_curve`
-fits the model by least squares for each candidate exponent and keeps the better fit;
-:func:`extrapolate` evaluates it at a new size, kept inside the metric's range. The model is our
-choice [ours]: the ``1/sqrt(n)`` and ``1/n`` rates are the usual rates of excess risk in the
-papers' bounds.
+Pure numpy, below the negotiation and its learning-curve chart (both read the same
+:class:`UtilityModel`). The curve is our choice [ours]: the usual shape of a learning curve (the sampling
+error falls like ``n**-0.5``, the privacy noise of an ε-DP empirical risk minimiser like ``1/(n ε)``:
+Chaudhuri, Monteleoni & Sarwate, *Differentially Private Empirical Risk Minimization*, Theorems 18 and 26);
+a heuristic for extrapolation, not a guarantee.
 """
 
 from __future__ import annotations
@@ -23,8 +25,6 @@ __all__ = [
     "N_BOOTSTRAP",
     "UtilityModel",
     "cell_replicates",
-    "extrapolate",
-    "fit_learning_curve",
     "fit_utility_model",
 ]
 
@@ -32,76 +32,6 @@ __all__ = [
 LC_EXPONENTS = (0.5, 1.0)
 
 
-def _curve_arrays(n, y) -> tuple[np.ndarray, np.ndarray]:
-    try:
-        nn, yy = np.asarray(n, dtype=float), np.asarray(y, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(
-            f"n and y must be sequences of numbers, got {type(n).__name__} and {type(y).__name__}: {exc}"
-        ) from None
-    if nn.ndim != 1 or yy.ndim != 1 or len(nn) != len(yy):
-        raise ValueError(f"n and y must be 1-D sequences of the same length, got shapes {nn.shape} and {yy.shape}.")
-    return nn, yy
-
-
-def fit_learning_curve(
-    n: Sequence[float], y: Sequence[float], exponent: float | None = None
-) -> tuple[float, float, float]:
-    """Least-squares fit of ``y(n) = a + b * n**(-p)`` for ``p`` in :data:`LC_EXPONENTS` [ours].
-
-    Returns ``(a, b, p)`` of the exponent with the smaller residual (or of ``exponent`` when given:
-    the band's edges are fitted with the mean curve's exponent so the three curves stay comparable).
-    The model is the usual shape of a learning curve (the sampling error falls like ``n**-0.5``, the privacy noise of an
-    ε-DP empirical risk minimiser like ``1/(n ε)``: Chaudhuri, Monteleoni & Sarwate, *Differentially
-    Private Empirical Risk Minimization*, Theorems 18 and 26); it is a heuristic for extrapolation,
-    not a guarantee. With one finite point the curve is flat (``b = 0``).
-
-    >>> a, b, p = fit_learning_curve([100, 400], [0.8, 0.9])
-    >>> round(a + b * 1600 ** (-p), 3)
-    0.95
-    """
-    n, y = _curve_arrays(n, y)
-    ok = np.isfinite(n) & np.isfinite(y) & (n > 0)
-    n, y = n[ok], y[ok]
-    if len(n) == 0:
-        return math.nan, math.nan, LC_EXPONENTS[0]
-    if len(np.unique(n)) < 2:
-        return float(np.mean(y)), 0.0, LC_EXPONENTS[0]
-    best = None
-    exps = LC_EXPONENTS if exponent is None else (check_positive("exponent", exponent),)
-    for p in exps:
-        A = np.column_stack([np.ones_like(n), n ** (-p)])
-        coef, *_ = np.linalg.lstsq(A, y, rcond=None)
-        res = float(np.sum((A @ coef - y) ** 2))
-        if best is None or res < best[0] - 1e-15:
-            best = (res, float(coef[0]), float(coef[1]), p)
-    return best[1], best[2], best[3]
-
-
-def _clip_metric(v: float, metric: str) -> float:
-    if metric == "accuracy":
-        return min(max(v, 0.0), 1.0)
-    if metric == "r2":
-        return min(v, 1.0)
-    if metric in ("excess_risk", "mae"):
-        return max(v, 0.0)
-    return v
-
-
-def extrapolate(
-    n: Sequence[float], y: Sequence[float], n_new: float, metric: str, exponent: float | None = None
-) -> float:
-    """The learning curve :func:`fit_learning_curve` of ``(n, y)`` evaluated at ``n_new`` (kept in
-    the metric's range: accuracy in [0, 1], R² at most 1, excess risk and MAE at least 0)."""
-    n_new = check_positive("n_new", n_new)
-    metric = check_choice("metric", metric, ("accuracy", "r2", "excess_risk", "mae"))
-    a, b, p = fit_learning_curve(n, y, exponent)
-    if not math.isfinite(a):
-        return math.nan
-    return _clip_metric(a + b * float(n_new) ** (-p), metric)
-
-
-# --------------------------------------------------------------------------- one model over (n, ε)
 #: Bootstrap replicates of :class:`UtilityModel` [ours]: the 2.5% and 97.5% ends are the 5th and 196th of
 #: 200 ordered replicates.
 N_BOOTSTRAP = 200
@@ -138,7 +68,7 @@ def cell_replicates(values, n_boot: int, rng: np.random.Generator) -> np.ndarray
 
 def _fit_slopes(sizes: np.ndarray, weights: np.ndarray, g: np.ndarray, cap: float) -> tuple[np.ndarray, np.ndarray]:
     """Weighted least squares of ``g = a + b n**(-p)`` per replicate and ε, the better ``p`` of
-    :data:`LC_EXPONENTS` (as :func:`fit_learning_curve`); ``b = 0`` where fewer than two sizes count.
+    :data:`LC_EXPONENTS` (the one with the smaller residual); ``b = 0`` where fewer than two sizes count.
 
     The asymptote ``a`` (the value with unlimited rows) is at most ``cap``, the metric's best (accuracy
     and R² 1, MAE and excess risk 0): a free fit of a steep, very negative R² curve at a tiny ε puts it far
@@ -218,16 +148,17 @@ class UtilityModel:
     that a target met at (n, ε) is missed with more rows or a larger budget. Between nodes it is
     bilinear in (log n, log ε), so it is monotone in each and every answer inverts the same surface:
     the target is met at (n, ε) exactly when ε is at least the smallest ε at n, exactly when n is at
-    least the rows needed at ε. ``raw`` is the same model before the envelope (for the utility bands).
+    least the rows needed at ε. ``cap`` is the metric's best value as goodness (accuracy and R² 1, MAE and
+    excess risk 0). :meth:`curve` is the model at one ε with its 95% range, the chart of these answers.
     """
 
     ns: np.ndarray
     epsilons: np.ndarray
     goodness: np.ndarray
-    raw: np.ndarray
     sign: float
     n_data: float
     n_trials: int
+    cap: float
 
     def eps_needed(self, n: float, target: float) -> tuple[float, float, float] | None:
         """Smallest ε meeting ``target`` (in the metric's units) with ``n`` rows: point and 95% range
@@ -239,11 +170,15 @@ class UtilityModel:
 
     def n_needed(self, epsilon: float, target: float) -> tuple[float, float, float] | None:
         """Fewest rows meeting ``target`` at ``epsilon`` (rounded up to whole rows; ``inf``: not below the
-        model's largest n; ``None``: ``epsilon`` outside the grid)."""
-        col = _interp_axis(self.epsilons, self.goodness, epsilon, axis=2)
-        if col is None:
+        model's largest n; ``None``: ``epsilon`` outside the grid): where the model at ``epsilon`` reaches the
+        target, and its 95% range where the edges of :meth:`curve`'s band reach it (the chart's crossings)."""
+        nodes = self._goodness_curve(epsilon)
+        if nodes is None:
             return None
-        return _interval(np.ceil(_first_crossing(self.ns, col, self.sign * target) * (1 - 1e-12)))
+        mid, lo, hi = nodes
+        cross = _first_crossing(self.ns, np.stack([mid, hi, lo]), self.sign * target)
+        point, n_lo, n_hi = (float(v) for v in np.ceil(cross * (1 - 1e-12)))
+        return point, n_lo, n_hi
 
     def met(self, n: float, epsilon: float, target: float) -> bool:
         """Whether the model (entry 0) meets ``target`` at ``n`` rows and ``epsilon``."""
@@ -252,26 +187,48 @@ class UtilityModel:
         return bool(v is not None and v[0] >= self.sign * target)
 
     def band(self, n: float, epsilon: float) -> tuple[float, float, float]:
-        """The modelled metric at (``n``, ``epsilon``) and its 95% range (``nan`` where unmeasured).
-
-        Beyond the data the range is never narrower than the measured one at the same ε (each side
-        at least as wide as at ``n_data``): an extrapolation knows no more than the measurement it
-        starts from, however the replicates of the fitted slope happen to offset the measured noise.
-        """
-        reps = self._raw_at(n, epsilon)
-        if reps is None or not np.all(reps > _UNMEASURED / 2):
+        """The modelled metric at (``n``, ``epsilon``) and its 95% range (``nan`` where unmeasured or outside
+        the model): :meth:`curve` linear in log n between its nodes, as the chart draws it."""
+        curve = self.curve(epsilon)
+        n = check_positive("n", n)
+        row = None if curve is None else _interp_axis(curve[0], np.stack(curve[1:]), n, axis=1)
+        if row is None:
             return math.nan, math.nan, math.nan
-        mid, lo, hi = _interval(reps)
-        if n > self.n_data * (1 + 1e-9):
-            base = self._raw_at(self.n_data, epsilon)
-            m0, lo0, hi0 = _interval(base)
-            lo, hi = min(lo, mid - (m0 - lo0)), max(hi, mid + (hi0 - m0))
-        out = sorted(self.sign * v for v in (lo, hi))
-        return self.sign * mid, out[0], out[1]
+        return float(row[0]), float(row[1]), float(row[2])
 
-    def _raw_at(self, n: float, epsilon: float) -> np.ndarray | None:
-        row = _interp_axis(self.ns, self.raw, n, axis=1)
-        return None if row is None else _interp_axis(self.epsilons, row, epsilon, axis=1)
+    def curve(self, epsilon: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """The model at ``epsilon`` over n: the nodes ``ns`` and, at each, the model (entry 0), the low and the
+        high end of its 95% range, in the metric's units (``nan`` where unmeasured; ``None``: ``epsilon``
+        outside the grid). Linear in log n between nodes, it is the surface :meth:`n_needed` inverts.
+
+        The range is the 2.5%-97.5% percentile of the replicates at each node (widened to hold the model).
+        Beyond the data each side is at least as wide as at ``n_data`` (the upper end at most the metric's
+        best): an extrapolation knows no more than the measurement it starts from, however the replicates
+        of the fitted slope happen to offset the measured noise.
+        """
+        nodes = self._goodness_curve(epsilon)
+        if nodes is None:
+            return None
+        mid, lo, hi = nodes
+        unmeasured = mid <= _UNMEASURED / 2
+        ends = (lo, hi) if self.sign > 0 else (-hi, -lo)
+        mid, lo, hi = (np.where(unmeasured, np.nan, v) for v in (self.sign * mid, *ends))
+        return self.ns.copy(), mid, lo, hi
+
+    def _goodness_curve(self, epsilon: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """:meth:`curve` in goodness (larger is better): model, low and high end at every n node."""
+        col = _interp_axis(self.epsilons, self.goodness, check_positive("epsilon", epsilon), axis=2)
+        if col is None:
+            return None
+        mid = col[0]
+        reps = col[1:] if len(col) > 1 else col
+        lo, hi = (np.quantile(reps, q, axis=0, method="inverted_cdf") for q in (0.025, 0.975))
+        lo, hi = np.minimum(lo, mid), np.maximum(hi, mid)
+        far = self.ns > self.n_data * (1 + 1e-9)
+        i0 = int(np.argmin(np.abs(np.log(self.ns / self.n_data))))  # n_data is a node
+        lo = np.where(far, np.minimum(lo, mid - (mid[i0] - lo[i0])), lo)
+        hi = np.where(far, np.maximum(hi, np.minimum(mid + (hi[i0] - mid[i0]), self.cap)), hi)
+        return mid, lo, hi
 
 
 def fit_utility_model(
@@ -294,7 +251,7 @@ def fit_utility_model(
     replicate resamples every cell's trials (:func:`cell_replicates`, a stream of its own per cell:
     the same cell gets the same replicates whatever other cells exist) and draws the subsample sizes
     with replacement (the full size is always kept: it is the data we have), then refits the
-    learning curve ``g = a + b n^(-p)`` per ε on those sizes (:func:`fit_learning_curve`'s model,
+    learning curve ``g = a + b n^(-p)`` per ε on those sizes (:func:`_fit_slopes`,
     least squares weighted by how often a size was drawn). Up to ``n_data`` the model is the
     measurement (linear in log n between sizes); beyond it, the full size's value plus the fitted
     gain ``b (n^(-p) - n_data^(-p))`` (anchored, so it is continuous; a fitted loss is set to no gain:
@@ -346,7 +303,7 @@ def fit_utility_model(
     raw, eps = _insert_eps(raw, eps, extra_eps)
     env = np.minimum.accumulate(raw[:, ::-1, :], axis=1)[:, ::-1, :]
     env = np.minimum.accumulate(env[:, :, ::-1], axis=2)[:, :, ::-1]
-    return UtilityModel(ns, eps, env, raw, sign, float(n_data), min(counts))
+    return UtilityModel(ns, eps, env, sign, float(n_data), min(counts), _CAPS[metric])
 
 
 def _insert_eps(raw: np.ndarray, eps: np.ndarray, extra: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:

@@ -41,7 +41,6 @@ from ._validation import (
     check_epsilon,
     check_in_interval,
     check_int,
-    check_positive,
     check_real,
 )
 from .calibration import solve_monotone
@@ -49,7 +48,7 @@ from .compare import ADAPTERS, CompareResult, default_epsilons, make_spec, run_c
 from .compare.registry import utility_metric_name
 from .data import Dataset, fingerprint_arrays
 from .exceptions import PrivacyLeakWarning
-from .learning_curve import N_BOOTSTRAP, _curve_arrays, extrapolate, fit_learning_curve, fit_utility_model
+from .learning_curve import N_BOOTSTRAP, fit_utility_model
 from .preprocessing import DEFAULT_PREPROCESS
 from .rng import as_generator
 
@@ -68,9 +67,6 @@ __all__ = [
     "headline",
     "learning_curves",
     "subsample",
-    "fit_learning_curve",
-    "extrapolate",
-    "solve_n_on_curve",
     "json_safe",
     "answer_number",
     "status_words",
@@ -379,42 +375,6 @@ def _lc_runs(
     return out
 
 
-def solve_n_on_curve(
-    n: Sequence[float], y: Sequence[float], target: Target, n_max: float, exponent: float | None = None
-) -> tuple[float, str]:
-    """Smallest number of rows at which a measured learning curve meets ``target``.
-
-    Inside the measured sizes: :func:`crossing` in log n (the start of the tail that meets it).
-    Beyond the largest size: the fitted curve of :func:`fit_learning_curve` solved for n (labelled
-    an extrapolation); ``inf`` when the fit never meets the target below ``n_max`` rows.
-    Returns ``(n, note)``; ``n`` is rounded up to a whole row.
-    """
-    if not isinstance(target, Target):
-        raise TypeError(f"target must be a Target, got {type(target).__name__}.")
-    n_max = check_positive("n_max", n_max)
-    nn, yy = _curve_arrays(n, y)
-    if np.any(~np.isfinite(nn) | (nn <= 0)):
-        raise ValueError(f"n must hold positive finite numbers of rows, got {nn.tolist()}.")
-    if not len(nn) or not np.any(np.isfinite(yy)):
-        return math.nan, "no measured learning curve"
-    x, note = crossing(nn, yy, target)
-    if note == "interpolated":
-        return float(math.ceil(x - 1e-9)), "measured (interpolated between subsample sizes)"
-    if note.startswith("at or below"):
-        return float(math.ceil(x)), "met already at the smallest subsample"
-    a, b, p = fit_learning_curve(nn, yy, exponent)
-    t = target.value
-    gap = t - a  # b * n**(-p) must reach the target: n = (b / gap)**(1/p)
-    improving = (b < 0 and gap < 0) if target.direction == ">=" else (b > 0 and gap > 0)
-    if not improving:
-        return math.inf, "not reached: the learning curve levels off before the target"
-    n_star = (b / gap) ** (1.0 / p)
-    if not math.isfinite(n_star) or n_star > n_max:
-        return math.inf, f"not reached below {display.integer(n_max)} rows (extrapolated)"
-    # rounded up to a whole row (a relative 1e-9 absorbs the rounding of the fit)
-    return float(math.ceil(max(n_star * (1 - 1e-9), float(np.nanmax(nn))))), "extrapolated from the learning curve"
-
-
 def _setting(spec) -> tuple:
     """What a delta-only negotiation needs to match (everything but the grid and the trials)."""
     return (spec.delta, spec.seed, spec.params, spec.preprocess, spec.test_fraction)
@@ -542,6 +502,7 @@ def negotiate(
     rows = []
     fine = np.geomspace(1e-3, 1e3, 241)
     bound_cache: dict[str, dict] = {}
+    curves: list[dict] = []  # each method's model at the chosen ε, drawn by the learning-curve chart
     n_target = ds.n * rows_factor
     for mi in result.methods:
         adapter = ADAPTERS[mi["adapter"]]
@@ -566,6 +527,8 @@ def negotiate(
             continue
         t = util_t[0]
         model, why = _method_model(runs, mi, t, ds.n, seed, extra_n=(n_target,), extra_eps=(eps_chosen,))
+        if lc is not None and model is not None and mi["status"] != "none":
+            curves.append(_model_curve(model, mi, eps_chosen))
         if solve_for == "n":
             row.update(_answer_n(model, why, mi, t, eps_chosen, ds.n))
             row.update(_bound_n(adapter, state, mi, t, eps_chosen, result.spec))
@@ -612,10 +575,12 @@ def negotiate(
             )
     notes = [
         "Every answer (smallest ε at n rows, fewest rows at ε, smallest ε with N times the rows) comes from one "
-        "model of the measured utility over (rows, ε); 95% range: the 2.5% and 97.5% percentiles of the answer "
-        f"over {N_BOOTSTRAP} bootstrap replicates that resample each measured point's trials and the subsample "
-        "sizes and refit the model. A target is met at (n, ε) exactly when ε is at least the smallest ε at n "
-        "and exactly when n is at least the rows needed at ε."
+        f"model of the measured utility over (rows, ε), refitted on {N_BOOTSTRAP} bootstrap replicates that "
+        "resample each measured point's trials and the subsample sizes. 95% range of an ε: the 2.5% and 97.5% "
+        "percentiles of the answer over the replicates; of the rows needed: where the 95% range of the modelled "
+        "utility (those percentiles at each size, beyond the data no narrower than at its size) meets the target, "
+        "as the learning-curve chart draws it. A target is met at (n, ε) exactly when ε is at least the smallest "
+        "ε at n and exactly when n is at least the rows needed at ε."
     ]
     if util_t and util_t[0].metric == "excess_risk":  # the only metric a theoretical bound speaks to
         notes.append(
@@ -640,7 +605,8 @@ def negotiate(
             + ", ".join(display.integer(v) for v in sizes)
             + " rows (same test rows); beyond the data the model adds to the measured value the gain of "
             "y = a + b·n^(−p), p ∈ {½, 1}, fitted to the measured points: an extrapolation, not a guarantee; its "
-            "95% range is never narrower than the measured one."
+            "95% range is never narrower than the measured one. The chart draws this model at "
+            f"ε = {display.epsilon(eps_chosen)}: solid over the measured sizes, dotted beyond, its 95% range shaded."
         )
     answer = {
         "dataset": ds.name,
@@ -663,6 +629,7 @@ def negotiate(
         "notes": notes,
         "target": (util_t or delta_t)[0].as_dict(),
         "learning_curve": [] if lc is None else _curve_records(lc, result),
+        "model_curve": [c for c in curves if c is not None],
     }
     answer["headline"] = headline(answer)
     return json_safe(answer)
@@ -708,6 +675,18 @@ def _curve_records(lc: pd.DataFrame, result: CompareResult) -> list[dict]:
         if (r["adapter"], r["method"]) in keep:
             out.append({k: (int(v) if k in ("n_rows", "n_trials") else v) for k, v in r.items()})
     return out
+
+
+def _model_curve(model, mi: dict, epsilon: float) -> dict | None:
+    """One method's model at ``epsilon`` over the rows, as the learning-curve chart draws it: the model's n
+    nodes with its value and 95% range (:meth:`~dp_core.learning_curve.UtilityModel.curve`, linear in log n
+    between nodes), the surface the rows-needed answer inverts (``None``: ``epsilon`` outside the grid)."""
+    curve = model.curve(epsilon)
+    if curve is None:
+        return None
+    curve_lists = [v.tolist() for v in curve]
+    keys = ("n_rows", "value", "lo", "hi")
+    return {"adapter": mi["adapter"], "method": mi["method"], "epsilon": epsilon, **dict(zip(keys, curve_lists))}
 
 
 def metric_column(metric: str) -> str:

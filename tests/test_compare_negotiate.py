@@ -242,38 +242,6 @@ def test_subsample_keeps_the_test_size_and_nests():
         subsample(ds, ds.n, seed=0)
 
 
-@pytest.mark.parametrize("p", [0.5, 1.0])
-def test_fit_learning_curve_recovers_the_model(p):
-    from dp_core.negotiate import extrapolate, fit_learning_curve
-
-    n = np.array([100.0, 200.0, 400.0, 800.0])
-    y = 0.95 - 3.0 * n ** (-p)
-    a, b, q = fit_learning_curve(n, y)
-    assert q == p and a == pytest.approx(0.95, rel=1e-9) and b == pytest.approx(-3.0, rel=1e-9)
-    assert extrapolate(n, y, 3200.0, "accuracy") == pytest.approx(0.95 - 3.0 * 3200.0 ** (-p), rel=1e-9)
-    # kept in the metric's range
-    assert extrapolate([10, 20], [0.9, 1.2], 1e6, "accuracy") == 1.0
-    assert extrapolate([10, 20], [0.2, 0.1], 1e6, "excess_risk") >= 0.0
-
-
-def test_solve_n_on_a_learning_curve():
-    from dp_core.negotiate import solve_n_on_curve
-
-    up = Target("accuracy", 0.9, ">=")
-    n = np.array([100.0, 200.0, 400.0])
-    y = 0.95 - 3.0 * n ** (-0.5)  # 0.65, 0.738, 0.80: the target lies beyond the data
-    got, note = solve_n_on_curve(n, y, up, 1e9)
-    assert "extrapolated" in note and got == math.ceil((3.0 / 0.05) ** 2)  # 3600 rows
-    got, note = solve_n_on_curve(n, [0.8, 0.88, 0.92], up, 1e9)
-    assert "interpolated" in note and 200 < got < 400
-    assert solve_n_on_curve(n, [0.91, 0.92, 0.95], up, 1e9) == (100.0, "met already at the smallest subsample")
-    assert math.isinf(solve_n_on_curve(n, [0.7, 0.7, 0.7], up, 1e9)[0])  # levels off
-    assert math.isinf(solve_n_on_curve(n, y, up, 1000.0)[0])  # beyond the cap
-    down = Target("excess_risk", 0.01, "<=")
-    got, _ = solve_n_on_curve(n, 2.0 / n, down, 1e9)  # 2/n <= 0.01 from n = 200
-    assert got == pytest.approx(200, abs=1)
-
-
 def test_negotiate_smallest_n_for_accuracy():
     ds = load_dataset("breast_cancer")
     kw = {"mechanisms": ["output_perturbation"], "n_trials": 20, "seed": 1, "solve_for": "n"}

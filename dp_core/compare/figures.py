@@ -311,93 +311,167 @@ __all__.append("results_table")
 
 
 def learning_curve_figure(answer: dict, *, height: int = 520) -> go.Figure:
-    """Each method's measured learning curve (utility or excess risk against the number of rows)
-    at the grid ε nearest the chosen one, with 95% error bars, the target, the fitted curve beyond
-    the data (dotted: an extrapolation) and each method's smallest n marked."""
-    from ..learning_curve import extrapolate
-
+    """Each method's utility (or excess risk, MAE) against the number of rows at the chosen ε, from the model
+    the answers come from (``answer["model_curve"]``, :meth:`dp_core.learning_curve.UtilityModel.curve`):
+    solid with markers over the measured sizes, dotted beyond them (an extrapolation), its 95% range
+    shaded; the target; and each method's rows needed (×, its 95% range as a bar on the target line),
+    where the drawn model and its range cross the target. Without a model (the chosen ε outside the grid)
+    the measured curves at the grid ε nearest the chosen one, with 95% error bars."""
     target = answer["target"]
-    col = _TARGET_COLUMN.get(target["metric"], "utility")
-    lc = pd.DataFrame(answer.get("learning_curve") or [])
     fig = go.Figure()
-    if not len(lc):
+    if not answer.get("learning_curve"):
         fig.update_layout(title="No learning curve", template="plotly_white")
         return fig
-    eps_all = np.unique(lc["epsilon"].to_numpy(dtype=float))
-    e = float(eps_all[np.argmin(np.abs(np.log(eps_all) - math.log(answer["epsilon_chosen"])))])
-    lc = lc[np.isclose(lc["epsilon"], e)]
     labels = {r["method"]: r["label"] for r in answer["methods"]}
-    by_method = {r["method"]: r for r in answer["methods"]}
-    colors = _distinct_colors(list(dict.fromkeys([r["method"] for r in answer["methods"]] + list(lc["method"]))))
-    n_far = max(float(answer.get("n_answer", answer["n"])), float(answer["n"]))
-    for r in answer["methods"]:
-        v = r.get("n_min_hi", math.nan)
-        if isinstance(v, float) and math.isfinite(v):
-            n_far = max(n_far, v)
-    n_far = min(n_far, 1000.0 * answer["n"])
     refuted = refuted_methods(answer["methods"])
-    for meth, g in lc.groupby("method", sort=False):
-        g = g.sort_values("n_rows")
+    models = answer.get("model_curve") or []
+    shown = [m["method"] for m in models] or [r["method"] for r in answer["learning_curve"]]
+    colors = _distinct_colors(list(dict.fromkeys([r["method"] for r in answer["methods"]] + shown)))
+    n_far = _lc_reach(answer)
+    for meth in dict.fromkeys(shown):
         c = colors.get(meth, color_of(meth))
         name = labels.get(meth, label_of(meth)) + (f" ({vocab.REFUTED}: not private)" if meth in refuted else "")
-        ys = g[f"{col}_mean"].to_numpy(dtype=float)
+        if models:
+            rec = next(m for m in models if m["method"] == meth)
+            _add_model_curve(fig, rec, answer["n"], n_far, c, name, band=meth not in refuted)
+        else:
+            _add_measured_curve(fig, answer, meth, c, name)
+    for r in answer["methods"]:
+        if models and r["method"] in shown and r["method"] not in refuted:
+            _add_rows_needed(fig, r, target["value"], colors.get(r["method"], color_of(r["method"])), n_far)
+    style_refuted(fig, refuted)
+    _lc_layout(fig, answer, n_far, height, models)
+    return fig
+
+
+def _lc_reach(answer: dict) -> float:
+    """How far right the learning-curve chart reaches: the rows asked about and every finite rows-needed
+    answer and end of its range; twice the farthest of them when a range is open beyond the model (at most
+    1000 times the data's rows, the model's reach)."""
+    from ..negotiate import answer_number
+
+    n_far, open_end = max(float(answer.get("n_answer", answer["n"])), float(answer["n"])), False
+    for r in answer["methods"]:
+        ends = [answer_number(r, k) for k in ("n_min", "n_min_lo", "n_min_hi")]
+        n_far = max([n_far] + [v for v in ends if math.isfinite(v)])
+        open_end = open_end or (math.isfinite(ends[0]) and math.isinf(ends[2]))
+    return min(n_far * (2.0 if open_end else 1.0), 1000.0 * answer["n"])
+
+
+def _add_model_curve(fig: go.Figure, rec: dict, n_data: float, n_far: float, c: str, name: str, *, band: bool) -> None:
+    """One method's model at the chosen ε (its nodes up to the first beyond ``n_far``; straight between nodes
+    on the log axis, as the model is linear in log n): band, solid over the data, dotted beyond."""
+    ns = np.asarray(rec["n_rows"], dtype=float)
+    vals = [np.array([math.nan if v is None else v for v in rec[k]], dtype=float) for k in ("value", "lo", "hi")]
+    keep = np.arange(len(ns)) <= np.searchsorted(ns, n_far * (1 - 1e-9))
+    ns, (mid, lo, hi) = ns[keep], [v[keep] for v in vals]
+    if band:
+        ok = np.isfinite(lo) & np.isfinite(hi)
         fig.add_trace(
             go.Scatter(
-                x=g["n_rows"],
-                y=ys,
-                mode="lines+markers",
-                name=name,
-                legendgroup=meth,
-                line={"color": c},
-                error_y={
-                    "type": "data",
-                    "symmetric": False,
-                    "array": (g[f"{col}_hi"] - g[f"{col}_mean"]).to_numpy(dtype=float),
-                    "arrayminus": (g[f"{col}_mean"] - g[f"{col}_lo"]).to_numpy(dtype=float),
-                },
-                hovertemplate=f"{name}<br>n = %{{x:,.0f}}<br>%{{y:.3f}}<extra></extra>",
+                x=np.concatenate([ns[ok], ns[ok][::-1]]),
+                y=np.concatenate([hi[ok], lo[ok][::-1]]),
+                mode="lines",
+                fill="toself",
+                fillcolor=hex_to_rgba(c, 0.15),
+                line={"width": 0},
+                hoverinfo="skip",
+                showlegend=False,
+                legendgroup=rec["method"],
+                name=f"{name} 95% range",
             )
         )
-        if n_far > float(g["n_rows"].max()) * 1.01:
-            xs = np.geomspace(float(g["n_rows"].max()), n_far, 20)
-            ns = g["n_rows"].to_numpy(dtype=float)
-            ex = [extrapolate(ns, ys, x, target["metric"]) for x in xs]
-            fig.add_trace(
-                go.Scatter(
-                    x=xs,
-                    y=ex,
-                    mode="lines",
-                    name=f"{name}: extrapolated",
-                    legendgroup=meth,
-                    showlegend=False,
-                    line={"color": c, "dash": "dot"},
-                    hovertemplate=f"{name} (extrapolated)<br>n = %{{x:,.0f}}<br>%{{y:.3f}}<extra></extra>",
-                )
+    inside = ns <= n_data * (1 + 1e-9)
+    hover = f"{name}<br>n = %{{x:,.0f}}<br>%{{y:.3f}} (95% range %{{customdata[0]:.3f}} to %{{customdata[1]:.3f}})"
+    parts = ((inside, "solid", "lines+markers", "measured sizes"), (ns >= n_data, "dot", "lines", "extrapolated"))
+    for part, dash, mode, tag in parts:
+        if part.sum() < (1 if dash == "solid" else 2):
+            continue
+        fig.add_trace(
+            go.Scatter(
+                x=ns[part],
+                y=mid[part],
+                customdata=np.column_stack([lo[part], hi[part]]),
+                mode=mode,
+                name=name if dash == "solid" else f"{name}: extrapolated",
+                legendgroup=rec["method"],
+                showlegend=dash == "solid",
+                line={"color": c, "dash": dash},
+                hovertemplate=f"{hover}<br>{tag}<extra></extra>",
             )
-        nm = by_method.get(meth, {}).get("n_min", math.nan)
-        if isinstance(nm, float) and math.isfinite(nm) and meth not in refuted:
-            fig.add_trace(
-                go.Scatter(
-                    x=[nm],
-                    y=[target["value"]],
-                    mode="markers",
-                    showlegend=False,
-                    marker={"symbol": "x", "size": 12, "color": c},
-                    hovertemplate=f"{name}: n ≈ {display.integer(nm)}<extra></extra>",
-                )
-            )
-    style_refuted(fig, refuted)
+        )
+
+
+def _add_measured_curve(fig: go.Figure, answer: dict, meth: str, c: str, name: str) -> None:
+    """One method's measured learning curve at the grid ε nearest the chosen one, with 95% error bars."""
+    col = _TARGET_COLUMN.get(answer["target"]["metric"], "utility")
+    g = pd.DataFrame(answer["learning_curve"])
+    g = g[(g["method"] == meth) & np.isclose(g["epsilon"], _nearest_grid_eps(answer))].sort_values("n_rows")
+    fig.add_trace(
+        go.Scatter(
+            x=g["n_rows"],
+            y=g[f"{col}_mean"],
+            mode="lines+markers",
+            name=name,
+            legendgroup=meth,
+            line={"color": c},
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "array": (g[f"{col}_hi"] - g[f"{col}_mean"]).to_numpy(dtype=float),
+                "arrayminus": (g[f"{col}_mean"] - g[f"{col}_lo"]).to_numpy(dtype=float),
+            },
+            hovertemplate=f"{name}<br>n = %{{x:,.0f}}<br>%{{y:.3f}}<extra></extra>",
+        )
+    )
+
+
+def _nearest_grid_eps(answer: dict) -> float:
+    eps_all = np.unique(np.array([r["epsilon"] for r in answer["learning_curve"]], dtype=float))
+    return float(eps_all[np.argmin(np.abs(np.log(eps_all) - math.log(answer["epsilon_chosen"])))])
+
+
+def _add_rows_needed(fig: go.Figure, r: dict, value: float, c: str, n_far: float) -> None:
+    """A method's rows needed from the model (×) on the target line, its 95% range as a horizontal bar (to the
+    chart's right edge, ``n_far``, when the range is open beyond the model)."""
+    from ..negotiate import answer_number
+
+    nm = answer_number(r, "n_min")
+    if r.get("n_min_source") != "measured" or not math.isfinite(nm):
+        return
+    lo, hi = answer_number(r, "n_min_lo"), answer_number(r, "n_min_hi")
+    bar = {"type": "data", "symmetric": False, "array": [hi - nm], "arrayminus": [nm - lo], "color": c}
+    rng = f"{display.integer(lo)} to {display.integer(hi, inf='beyond the model')}"
+    fig.add_trace(
+        go.Scatter(
+            x=[nm],
+            y=[value],
+            mode="markers",
+            showlegend=False,
+            marker={"symbol": "x", "size": 12, "color": c},
+            error_x=bar if math.isfinite(hi) else {**bar, "array": [n_far - nm]},
+            hovertemplate=f"{r['label']}: n ≈ {display.integer(nm)} (95% range {rng})<extra></extra>",
+        )
+    )
+
+
+def _lc_layout(fig: go.Figure, answer: dict, n_far: float, height: int, models: list) -> None:
+    """Title, axes, legend, the target across the rows shown and the data's own size."""
+    target = answer["target"]
+    col = _TARGET_COLUMN.get(target["metric"], "utility")
+    e = answer["epsilon_chosen"] if models else _nearest_grid_eps(answer)
+    what = "dotted: extrapolated; shaded: 95% range" if models else "measured; the chosen ε is outside the grid"
     log_y = col in ("excess_risk", "mae")  # MAE: the curves span orders of magnitude (noisy small samples)
     fig.update_layout(
         template="plotly_white",
         height=height,
-        title=f"Learning curves at ε = {display.epsilon(e)} (dotted: extrapolated)",
+        title=f"Learning curves at ε = {display.epsilon(e)} ({what})",
         xaxis={"type": "log", "title": "Rows in the dataset (log scale)"},
         yaxis={"type": "log" if log_y else "linear", "title": METRIC_TITLES.get(target["metric"], col)},
         legend={"orientation": "h", "yanchor": "top", "y": -_AXIS_PX / (height - 60 - 130), "xanchor": "left", "x": 0},
         margin={"t": 60, "b": 130},
     )
-    n_lo = float(lc["n_rows"].min())
+    n_lo = min(float(r["n_rows"]) for r in answer["learning_curve"])
     fig.add_trace(  # the target as a trace over the rows shown (a shape would need the axis' own units)
         go.Scatter(
             x=[n_lo, max(n_far, float(answer["n"]))],
@@ -416,7 +490,6 @@ def learning_curve_figure(answer: dict, *, height: int = 520) -> go.Figure:
         annotation_text=f"this dataset: {display.integer(answer['n'])} rows",
         annotation_position="top left",
     )
-    return fig
 
 
 __all__.append("learning_curve_figure")
