@@ -172,7 +172,11 @@ if auto_km is not None:
             if _same
             else "The Compare page's rule at the sidebar's δ: "
         )
-        + auto_said
+        + (
+            f"k = {fmt.integer(k)}, m = {fmt.integer(m)}, which proves no ε at this δ (why, and what would: above)."
+            if _same and auto.epsilon is None  # the warning under the numbers already gives the rule's message
+            else auto_said
+        )
         + (f" (k capped at {fmt.integer(K_MAX)}, the largest this page runs)" if auto_km[0] != auto.k else "")
     )
 

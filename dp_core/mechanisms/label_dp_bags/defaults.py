@@ -268,7 +268,7 @@ class AutoBags:
         Bag size and number of bags (``m`` the fewest bags for a useful fit, ``k`` as large as the rows
         allow); when no setting fits, the closest one tried (``k = 0`` when not even ``m`` bags of 2 fit).
     epsilon : float or None
-        Smallest epsilon the exact privacy profile of noisy-wtd-LLP certifies at ``delta`` (None: none).
+        Smallest epsilon the exact privacy profile of noisy-wtd-LLP proves at ``delta`` (None: none).
     delta, rho : float
         The inputs.
     n, min_bags : int
