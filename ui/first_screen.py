@@ -68,13 +68,17 @@ class KeyNumber:
     delta_arrow: str = "auto"  # "off" for a delta that is a comparison, not a change (no up/down arrow)
 
 
-def status_badge(mechanism: str, mode: str, *, container=None, weak: str | None = None) -> str | None:
+def status_badge(
+    mechanism: str, mode: str, *, container=None, weak: str | None = None, method: tuple[str, str] | None = None
+) -> str | None:
     """A compact badge for the guarantee of ``mechanism`` in ``mode``, from its audit-table row.
 
     Shows the row's status (:data:`STATUS_WORDS`) and a link that reopens the audit behind it;
     returns the status shown, or ``None`` (with a visible note) when no row backs it. ``weak`` (from
     :func:`dp_core.status.weak_reason` at the page's setting) turns a proved row into "proved but
-    weak", with the reason in the tooltip.
+    weak", with the reason in the tooltip. ``method`` = ``(status, statement)`` of the method actually shown
+    when it differs from the audited mode (the Compare page's MCMC sampler beside the exact sampler's audit):
+    the badge then shows the method's status, and the tooltip says what the stored audit covers.
     """
     from .badges import audit_link_params
 
@@ -83,14 +87,20 @@ def status_badge(mechanism: str, mode: str, *, container=None, weak: str | None 
     if row is None:
         box.caption(f"No stored audit backs a status for this setting ({mechanism}, mode {mode}).")
         return None
-    shown = vocab.with_weakness(row["status"], weak)
+    own = method is not None and method[0] != row["status"]
+    shown = vocab.with_weakness(method[0] if own else row["status"], weak)
     words, color, icon = STATUS_WORDS.get(shown, (str(shown).capitalize(), "gray", None))
     from dp_core import display
 
     claim = f"ε = {display.epsilon(row['eps_claimed'])}"
-    detail = (f"{weak} " if shown == vocab.PROVED_WEAK else "") + (
-        f"Stored audit of mode {row['mode']}: claimed {claim}; measured ε ≥ {display.number(row['eps_lower'])} "
-        f"({display.percent(row['confidence'], sig=2)} confidence, {display.integer(row['runs'])} runs, {row['date']})."
+    detail = (
+        (f"{method[1]} " if own else "")
+        + (f"{weak} " if shown == vocab.PROVED_WEAK else "")
+        + (
+            f"Stored audit of mode {row['mode']}: claimed {claim}; measured ε ≥ {display.number(row['eps_lower'])} "
+            f"({display.percent(row['confidence'], sig=2)} confidence, {display.integer(row['runs'])} runs, "
+            f"{row['date']})."
+        )
     )
     box.badge(words, color=color, icon=icon, help=detail)
     from urllib.parse import urlencode
@@ -121,8 +131,9 @@ def first_screen(
     mechanism, mode : the audit-table row whose status badge sits beside the numbers.
     chart : a Plotly figure (the one chart of the first screen), or ``None``.
     note : an optional one-line caption under the numbers (e.g. what changed the numbers).
-    status : ``(status, explanation)`` for a guarantee no audit-table row backs (a textbook
-        mechanism proved by a standard theorem); used only when ``mechanism`` is ``None``.
+    status : ``(status, explanation)`` of the method shown: the badge for a guarantee no audit-table row
+        backs (a textbook mechanism proved by a standard theorem) when ``mechanism`` is ``None``; beside an
+        audit row, it wins where the two differ (the row's audit is then named in the tooltip).
     weak : why the audited row's proved guarantee is weak at this setting
         (:func:`dp_core.status.weak_reason`), or ``None``.
     """
@@ -142,7 +153,7 @@ def first_screen(
     if mechanism:
         with cols[-1]:
             st.caption("Guarantee status")
-            status = status_badge(mechanism, mode or "", container=st, weak=weak)
+            status = status_badge(mechanism, mode or "", container=st, weak=weak, method=given)
     elif given:
         with cols[-1]:
             st.caption("Guarantee status")

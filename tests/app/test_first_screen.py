@@ -56,3 +56,32 @@ def test_missing_audit_row_is_said():
     at = _run("gaussian", "no-such-mode")
     assert not at.exception
     assert any("No stored audit" in c.value for c in at.caption)
+
+
+def _screen_with_method(mechanism: str, mode: str, status: str, statement: str):
+    from ui.first_screen import KeyNumber, first_screen
+
+    first_screen(
+        who="Each person's record.",
+        numbers=[KeyNumber("Accuracy", "0.91")],
+        mechanism=mechanism,
+        mode=mode,
+        status=(status, statement),
+    )
+
+
+def test_the_method_s_own_status_wins_over_a_different_audited_mode():
+    """Compare's best method can be a variant of an audited mode (the ℓ1 MCMC sampler beside the exact
+    sampler's proved row): the badge shows the method's status, so it agrees with the sentence that names it."""
+    from dp_core import status as vocab
+    from ui.first_screen import STATUS_WORDS
+
+    for method_status in (vocab.CLAIMED, vocab.PROVED):
+        at = AppTest.from_function(
+            _screen_with_method,
+            args=("gaussian", "classic", method_status, "The sampler is approximate."),
+            default_timeout=60,
+        ).run()
+        assert not at.exception
+        badges = [m.value for m in at.markdown if "-badge[" in m.value]
+        assert len(badges) == 1 and badges[0].endswith(f"{STATUS_WORDS[method_status][0]}]"), badges
