@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -60,10 +61,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def app_url(tmp_path_factory):
+@contextlib.contextmanager
+def serve(log_dir: Path):
+    """A Streamlit server of the app on a free localhost port (its log in ``log_dir``); yields its URL."""
     port = _free_port()
-    log_path = tmp_path_factory.mktemp("server") / "streamlit.log"
+    log_path = log_dir / "streamlit.log"
     log = open(log_path, "wb")
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
     proc = subprocess.Popen(
@@ -105,14 +107,30 @@ def app_url(tmp_path_factory):
         proc.wait()
         log.close()
         pytest.fail("the Streamlit server did not answer within 60 s")
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    log.close()
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory):
+    """One server for the session's browser tests."""
+    with serve(tmp_path_factory.mktemp("server")) as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_app_url(tmp_path_factory):
+    """A server of its own, for a test whose faults must not meet another test's state (a killed worker)."""
+    with serve(tmp_path_factory.mktemp("fresh_server")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -100,7 +100,8 @@ def _wait_idle_with_chart(page) -> None:
     )
 
 
-def test_a_killed_worker_costs_only_its_job(browser, app_url, record_property, tmp_path):
+def test_a_killed_worker_costs_only_its_job(browser, fresh_app_url, record_property, tmp_path):
+    app_url = fresh_app_url  # its own server: the kill and the rebuilt pool meet no other test's jobs
     server = _server(app_url)
     first = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = first.new_page()
