@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from _server import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
@@ -53,70 +48,6 @@ def chromium_path() -> str:
     except ImportError:
         _unavailable("the playwright Python package is not installed (pip install -r requirements-dev.txt)")
     return path
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def serve(log_dir: Path):
-    """A Streamlit server of the app on a free localhost port (its log in ``log_dir``); yields its URL."""
-    port = _free_port()
-    log_path = log_dir / "streamlit.log"
-    log = open(log_path, "wb")
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            log.close()
-            out = log_path.read_text(errors="replace")
-            pytest.fail(f"the Streamlit server exited early:\n{out[-2000:]}")
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=1) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        proc.kill()
-        proc.wait()
-        log.close()
-        pytest.fail("the Streamlit server did not answer within 60 s")
-    try:
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 @pytest.fixture(scope="session")

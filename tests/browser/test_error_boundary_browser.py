@@ -9,16 +9,12 @@ function that raises, then runs Streamlit's command line in the same process.
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from _server import serve
 
 from ui.errors import PAGE_MESSAGE
 from ui.pages import DEFAULT_PAGE, PAGES
@@ -45,38 +41,9 @@ LEAKS = re.compile(r"Traceback|RuntimeError|injected failure|(?:/work|/home|/usr
 
 @pytest.fixture(scope="module")
 def failing_server(tmp_path_factory):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    log_path = tmp_path_factory.mktemp("failing_server") / "streamlit.log"
-    log = open(log_path, "wb")
-    args = ["--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1"]
-    proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER, *args, "--browser.gatherUsageStats", "false"],
-        cwd=ROOT,
-        env=dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", PUE_NO_WARM="1"),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while True:
-        assert proc.poll() is None, log_path.read_text(errors="replace")[-2000:]
-        assert time.monotonic() < deadline, "the server did not answer within 120 s"
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=1) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.3)
-    yield url, log_path
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    log.close()
+    log_dir = tmp_path_factory.mktemp("failing_server")
+    with serve(log_dir, launcher=("-c", SERVER), env={"PUE_NO_WARM": "1"}) as url:
+        yield url, log_dir / "streamlit.log"
 
 
 @pytest.mark.parametrize("path", [p[0] for p in PAGES])
