@@ -268,7 +268,7 @@ class AutoBags:
         Bag size and number of bags (``m`` the fewest bags for a useful fit, ``k`` as large as the rows
         allow); when no setting fits, the closest one tried (``k = 0`` when not even ``m`` bags of 2 fit).
     epsilon : float or None
-        Smallest epsilon the exact privacy profile of noisy-wtd-LLP certifies at ``delta`` (None: none).
+        Smallest epsilon the exact privacy profile of noisy-wtd-LLP proves at ``delta`` (None: none).
     delta, rho : float
         The inputs.
     n, min_bags : int
@@ -315,7 +315,7 @@ def _auto_has_guarantee(n: int, min_bags: int, delta: float, rho: float, b1: flo
 
 
 def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.0) -> AutoBags:
-    """The (k, m) of noisy-wtd-LLP with the smallest certified epsilon at ``delta`` and a useful fit.
+    """The (k, m) of noisy-wtd-LLP with the smallest proved epsilon at ``delta`` and a useful fit.
 
     Uses the structure of the exact privacy profile described in the module docstring:
     ``delta(epsilon; n, k, m) = m * delta_1(epsilon; n, k)`` grows with ``m`` and ``delta_1`` falls
