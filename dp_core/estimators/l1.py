@@ -101,7 +101,6 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         """Fit on ``X`` (array or DataFrame) and ``y`` (numbers); returns ``self``."""
         import warnings
 
-        from ..exceptions import ApproximateGuaranteeWarning
         from ..mechanisms.l1_exponential import L1ExponentialRegression
 
         eps = check_number("epsilon", self.epsilon)
@@ -139,14 +138,7 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
             "converged": converged,
         }
         status, reason = self._status(cal, fit.privacy_label, exact, converged)
-        if converged is False:
-            warnings.warn(
-                "the MCMC chains of the l1 exponential mechanism failed their convergence check "
-                "(split-R-hat > 1.05): the draw may be far from the mechanism's distribution, so neither "
-                "its accuracy nor its guarantee can be relied on; see sampler_ and privacy_.reason.",
-                ApproximateGuaranteeWarning,
-                stacklevel=2,
-            )
+        self._warn_if_no_guarantee(audited_status("l1-exponential", cal.convention) == vocab.REFUTED, converged)
         self.privacy_ = PrivacyGuarantee(
             epsilon=eps,
             delta=0.0,
@@ -159,6 +151,29 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         )
         self._warn_if_degenerate(X, y)
         return self
+
+    def _warn_if_no_guarantee(self, refuted: bool, converged: bool | None) -> None:
+        """Warn when the convention is refuted (audit table) or the MCMC chains did not converge."""
+        import warnings
+
+        from ..exceptions import ApproximateGuaranteeWarning, InvalidGuaranteeWarning
+
+        if refuted:
+            warnings.warn(
+                f"L1ExponentialRegressor(convention={self.convention!r}) is not ε-DP as claimed (the audit table "
+                "refutes this temperature): privacy_ has no valid guarantee. Use convention='tight' for a private "
+                "release.",
+                InvalidGuaranteeWarning,
+                stacklevel=3,
+            )
+        if converged is False:
+            warnings.warn(
+                "the MCMC chains of the l1 exponential mechanism failed their convergence check "
+                "(split-R-hat > 1.05): the draw may be far from the mechanism's distribution, so neither "
+                "its accuracy nor its guarantee can be relied on; see sampler_ and privacy_.reason.",
+                ApproximateGuaranteeWarning,
+                stacklevel=3,
+            )
 
     @staticmethod
     def _status(cal, label: str, exact: bool, converged: bool | None) -> tuple[str, str]:
