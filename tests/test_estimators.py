@@ -214,7 +214,7 @@ def test_privacy_read_outs():
         1.0,
         1e-5,
         "local",
-        "claimed by the paper",
+        "audited: no violation found",  # the audit table's row input-perturbation:COR2
         "replace one record",
     )
     assert ip.local_epsilon is not None and ip.local_epsilon > ip.epsilon  # each contributor's own level is weaker
