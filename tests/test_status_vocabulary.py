@@ -487,6 +487,17 @@ def test_label_dp_charts_draw_the_refuted_variants_apart():
     _assert_apart(ratio, greys)
 
 
+def test_label_dp_first_screen_bar_of_a_refuted_variant_is_apart():
+    from dp_core.mechanisms.label_dp_bags import figures as lbf
+
+    util = {"nonprivate": 0.1, "mse": 0.05, "mse_se": 0.01, "gaussian": 0.3, "trivial": 0.4}
+    for method, refuted in (("wtd_llp", True), ("noisy_wtd_llp", False), (None, False)):
+        bar = lbf.first_screen_figure(util, mechanism_label="With bags", method=method).data[0]
+        assert (bar.marker.color[1] == REFUTED_COLOR) == refuted and (bar.marker.pattern.shape[1] == "/") == refuted
+        assert (vocab.REFUTED in bar.x[1]) == refuted
+        assert REFUTED_COLOR not in (bar.marker.color[0], *bar.marker.color[2:])  # only that bar
+
+
 def test_l1_charts_draw_the_refuted_convention_apart():
     from dp_core.mechanisms.l1_exponential import figures as lf
 

@@ -20,7 +20,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ... import display
+from ... import status as vocab
 from ...figures import (
+    REFUTED_COLOR,
     apply_layout,
     color_of,
     group_refuted,
@@ -591,18 +593,22 @@ def prediction_table(
 __all__ += ["k_grid", "m_grid", "prediction_table"]
 
 
-def first_screen_figure(util: dict, *, mechanism_label: str) -> go.Figure:
+def first_screen_figure(util: dict, *, mechanism_label: str, method: str | None = None) -> go.Figure:
     """Bar chart of the first screen: test error of the bag mechanism beside the references.
 
     ``util`` is the dict of :func:`dp_core.mechanisms.label_dp_bags.first_screen_utility`: bars for the
     non-private fit, ``mechanism_label`` (with a 95 % interval over the runs), Gaussian noise on every
     label at the same (epsilon, delta) when measured, and the trivial model that predicts the average
-    label. Lower is better; a bar at or above the trivial one has learned nothing useful.
+    label. Lower is better; a bar at or above the trivial one has learned nothing useful. When
+    ``method`` (the bars' method key, e.g. ``"wtd_llp"`` for ρ = 0) is one the audit table refutes
+    (:func:`refuted_methods`), its bar is grey and hatched and named as not private.
     """
-    names = ["No privacy", mechanism_label]
+    refuted = method in refuted_methods()
+    names = ["No privacy", mechanism_label + (f" ({vocab.REFUTED}: not private)" if refuted else "")]
     values = [util["nonprivate"], util["mse"]]
     errors = [0.0, 1.96 * util["mse_se"]]
-    colors = ["#444444", "#D55E00"]
+    colors = ["#444444", REFUTED_COLOR if refuted else "#D55E00"]
+    hatch = ["", "/" if refuted else ""]
     if util.get("gaussian") is not None:
         names.append("Noise on every label")
         values.append(util["gaussian"])
@@ -612,11 +618,12 @@ def first_screen_figure(util: dict, *, mechanism_label: str) -> go.Figure:
     values.append(util["trivial"])
     errors.append(0.0)
     colors.append("#BBBBBB")
+    hatch += [""] * (len(names) - len(hatch))
     fig = go.Figure(
         go.Bar(
             x=names,
             y=values,
-            marker_color=colors,
+            marker={"color": colors, "pattern": {"shape": hatch}},
             error_y={"type": "data", "array": errors, "visible": True},
             text=[display.number(v, sig=3) for v in values],
             textposition="outside",
