@@ -28,6 +28,7 @@ __all__ = [
     "METHOD_COLORS",
     "METHOD_LABELS",
     "REFUTED_COLOR",
+    "REFUTED_GROUP",
     "REFUTED_LEGEND_TITLE",
     "add_bound_trace",
     "annotate",
@@ -35,6 +36,7 @@ __all__ = [
     "bound_traces",
     "color_of",
     "figure_problems",
+    "group_refuted",
     "hex_to_rgba",
     "hline",
     "hrect",
@@ -146,6 +148,27 @@ def style_refuted(fig: go.Figure, methods: Iterable[str]) -> go.Figure:
         tr.line.color = REFUTED_COLOR
         tr.line.dash = REFUTED_DASH
         tr.marker.color = REFUTED_COLOR
+    return fig
+
+
+#: The one legend group of the refuted traces of a chart with a single legend (:func:`group_refuted`).
+REFUTED_GROUP = "refuted: not private"
+
+
+def group_refuted(fig: go.Figure, methods: Iterable[str]) -> go.Figure:
+    """:func:`style_refuted`, then the refuted ``methods``' traces into one legend group, in place.
+
+    For the mechanism pages' charts with a single legend (the comparison charts give refuted methods a
+    legend of their own instead): the group :data:`REFUTED_GROUP` is titled
+    :data:`REFUTED_LEGEND_TITLE` and listed last, so a refuted curve is never read as a private one.
+    """
+    refuted = set(methods)
+    style_refuted(fig, refuted)
+    for tr in fig.data:
+        if tr.legendgroup in refuted:
+            tr.legendgroup = REFUTED_GROUP
+            tr.legendgrouptitle = {"text": f"<b>{REFUTED_LEGEND_TITLE}</b>"}
+            tr.legendrank = 10_000
     return fig
 
 

@@ -252,7 +252,9 @@ with screen:
         # Plotly draws <a href> in its text: the file's column names go in escaped
         chart=None
         if flag
-        else lf.releases_figure(an.result.em_draws, an.result.lad_w, [escape_html(n) for n in an.feature_names]),
+        else lf.releases_figure(
+            an.result.em_draws, an.result.lad_w, [escape_html(n) for n in an.feature_names], convention=conv
+        ),
         chart_key="l1_releases_fig",
         chart_caption="Each dot is one private release; the diamond is the non-private fit (LAD) on the same rows.",
         note=(
@@ -541,7 +543,7 @@ def _render_experiment(which: str, results: dict, theta: float, conv: str) -> No
         st.caption(f"Quick first look with {fmt.integer(cl.QUICK_TRIALS)} trials per point; refining.")
     if which == "rates":
         s1, b1 = value
-        st.plotly_chart(lf.rate_figure(s1), width="stretch", key="l1_rates_fig")
+        st.plotly_chart(lf.rate_figure(s1, convention=conv), width="stretch", key="l1_rates_fig")
         viol = b1[b1["assumption_violated"]]
         if len(viol):
             st.warning(
@@ -567,15 +569,16 @@ def _render_experiment(which: str, results: dict, theta: float, conv: str) -> No
                 b2,
                 eps_star=bounds.privacy_dominance_epsilon(theta, conv),
                 nonprivate=np_level,
+                convention=conv,
             ),
             width="stretch",
             key="l1_eps_fig",
         )
     elif which == "truncation":
         s3, b3 = value
-        st.plotly_chart(lf.truncation_figure(s3, b3), width="stretch", key="l1_trunc_fig")
+        st.plotly_chart(lf.truncation_figure(s3, b3, convention=conv), width="stretch", key="l1_trunc_fig")
     else:
-        st.plotly_chart(lf.baseline_figure(value), width="stretch", key="l1_base_fig")
+        st.plotly_chart(lf.baseline_figure(value, convention=conv), width="stretch", key="l1_base_fig")
 
 
 with expert_section("Experiments on synthetic data", key="l1_x_exp") as shown:

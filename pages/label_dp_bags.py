@@ -398,7 +398,8 @@ with chart_box:
 
 
 with chart_box:
-    st.plotly_chart(cl.first_fig(ds.name, ds.fingerprint, utility_args, data), key="lb_first")
+    bars = lb.METHOD_KEYS["weighted-llp" if no_noise else variant]  # ρ = 0: weighted LLP without noise
+    st.plotly_chart(cl.first_fig(ds.name, ds.fingerprint, utility_args, data, bars), key="lb_first")
     st.caption(
         f"Squared error on held-out rows ({fmt.integer(util['n_trials'])} runs; bar: 95 % interval). "
         f"“With bags”: {VARIANTS[variant].lower()}; “Noise on every label”: Gaussian noise on each training label "

@@ -28,7 +28,7 @@ from dp_core.estimators import (
 from dp_core.estimators.large_margin import default_regularisers
 from dp_core.estimators.linear import default_eta
 from dp_core.estimators.preprocessing import augment_intercept, clip_to_unit_ball, linear_from_augmented
-from dp_core.exceptions import ApproximateGuaranteeWarning, PrivacyLeakWarning
+from dp_core.exceptions import ApproximateGuaranteeWarning, InvalidGuaranteeWarning, PrivacyLeakWarning
 
 CLASSIFIERS = [
     lambda **kw: InputPerturbationClassifier(data_norm=1.0, **kw),
@@ -214,7 +214,7 @@ def test_privacy_read_outs():
         1.0,
         1e-5,
         "local",
-        "claimed by the paper",
+        "audited: no violation found",  # the audit table's row input-perturbation:COR2
         "replace one record",
     )
     assert ip.local_epsilon is not None and ip.local_epsilon > ip.epsilon  # each contributor's own level is weaker
@@ -240,6 +240,23 @@ def test_privacy_read_outs():
     assert warned == (not l1m.sampler_["converged"])
     assert ("Not proved: the sampler did not converge" in l1m.privacy_.reason) == (not l1m.sampler_["converged"])
     assert (l1m.privacy_.status == "refuted") == (not l1m.sampler_["converged"])
+
+
+def test_l1_regressor_printed_temperature_is_refuted_and_warns():
+    g = np.random.default_rng(5)
+    X = g.normal(size=(300, 1))
+    y = 0.5 * X[:, 0] + 0.1 * g.standard_t(3, size=300)
+    with pytest.warns(InvalidGuaranteeWarning, match="convention='paper_box'"):
+        box = L1ExponentialRegressor(epsilon=1.0, convention="paper_box", random_state=0).fit(X, y)
+    assert box.sampler_["exact"] and box.privacy_.status == "refuted"
+    assert "l1-exponential:paper_box is refuted" in box.privacy_.reason
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InvalidGuaranteeWarning)  # the proved conventions do not warn
+        for conv in ("tight", "paper_proof"):
+            fit = L1ExponentialRegressor(epsilon=1.0, convention=conv, random_state=0).fit(X, y)
+            assert fit.privacy_.status == "proved", conv
+    with pytest.raises(ValueError, match="convention"):
+        L1ExponentialRegressor(convention="box").fit(X, y)
 
 
 def test_l1_regressor_that_did_not_converge_is_refuted_and_warns():

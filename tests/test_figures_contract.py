@@ -290,6 +290,11 @@ def cases_generic():
             lambda log=log: F.style_refuted(_generic_line(log), ["laplace"]),
         )
         yield (
+            f"group_refuted[log={log}]",
+            "dp_core.figures.group_refuted",
+            lambda log=log: F.group_refuted(_generic_line(log), ["laplace"]),
+        )
+        yield (
             f"apply_layout[log={log}]",
             "dp_core.figures.apply_layout",
             lambda log=log: F.apply_layout(

@@ -233,7 +233,10 @@ def terms_fig(summary_args: tuple, _v: str = V) -> go.Figure:
 
 
 @scoped.cache_resource(max_entries=64, show_spinner=False)
-def first_fig(name: str, fingerprint: str, utility_args: tuple, _data, _v: str = V) -> go.Figure:
-    """The first screen's bar chart of :func:`first_utility` ``(name, fingerprint, *utility_args, _data)``."""
+def first_fig(
+    name: str, fingerprint: str, utility_args: tuple, _data, method: str | None = None, _v: str = V
+) -> go.Figure:
+    """The first screen's bar chart of :func:`first_utility` ``(name, fingerprint, *utility_args, _data)``;
+    ``method`` is the bars' method key (a refuted one is drawn apart, :func:`lbf.first_screen_figure`)."""
     util = first_utility(name, fingerprint, *utility_args, _data)
-    return lbf.first_screen_figure(util, mechanism_label="With bags")
+    return lbf.first_screen_figure(util, mechanism_label="With bags", method=method)

@@ -4,7 +4,7 @@ Run a mechanism many times on two neighbouring datasets, reduce each output to a
 and bound epsilon from below with the best threshold test (Clopper–Pearson intervals, test chosen
 on a separate split). An audit can show that a privacy claim is false; it can never prove that a
 mechanism is private. When the output's law on one dataset is known exactly (a Gaussian release),
-:func:`audit_exact_null` takes the false-positive rate from that law, which certifies losses far
+:func:`audit_exact_null` takes the false-positive rate from that law, which demonstrates losses far
 beyond ``ln(runs)``.
 
 The audit table (:mod:`dp_core.audit.table`, stored in ``audit_table.json``) holds one seeded

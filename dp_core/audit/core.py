@@ -469,7 +469,7 @@ def audit_exact_null(
 
     holds with probability at least ``(1 + confidence)/2`` (only the TPR end is random), provided
     the mechanism's output on ``D`` follows the law ``null_log_sf`` describes (e.g. a Gaussian
-    release whose mean and noise the mechanism states). Counting cannot certify a loss beyond
+    release whose mean and noise the mechanism states). Counting cannot demonstrate a loss beyond
     about ``ln(runs)``; the exact tail can, which is what a claim of ε in the hundreds needs.
     ``t`` is chosen on the selection split of the ``D'`` runs.
 
@@ -583,7 +583,7 @@ class AuditTarget:
         ``null_log_sf(t) -> ln P_D[s > t]``, the exact log-tail of the statistic on ``D`` when the
         output's law on ``D`` is known in closed form. When given, :func:`run_audit` takes the
         false-positive rate from it (:func:`audit_exact_null`) instead of counting it, which is
-        what lets an audit certify privacy losses far beyond ``ln(runs)``.
+        what lets an audit demonstrate privacy losses far beyond ``ln(runs)``.
     """
 
     mechanism: str

@@ -36,6 +36,7 @@ __all__ = [
     "DPRegressorMixin",
     "NotFittedError",
     "PrivacyGuarantee",
+    "audited_status",
 ]
 
 #: What a fitted estimator's guarantee rests on: the five statuses of :mod:`dp_core.status`.
@@ -137,6 +138,22 @@ class PrivacyGuarantee:
         if self.leaks:
             text += " (does not cover: " + "; ".join(self.leaks) + ")"
         return text + "."
+
+
+def audited_status(mechanism: str, mode: str) -> str:
+    """The status of ``mechanism`` in ``mode`` in the stored audit table (``dp_core/audit/audit_table.json``).
+
+    The estimators take the status of every mode the table covers from its row
+    (:func:`dp_core.audit.table.row_status`), the row that backs the app's badge for the same mode,
+    so an estimator and a badge never disagree (issue 23). Raises ``ValueError`` when the table has
+    no row for ``mechanism`` in ``mode`` (the stored table covers every registered mode).
+    """
+    from ..audit.table import audit_row, row_status
+
+    row = audit_row(mechanism, mode)
+    if row is None:
+        raise ValueError(f"the audit table has no row for mechanism {mechanism!r} in mode {mode!r}.")
+    return row_status(row)
 
 
 def _is_dataframe(X: Any) -> bool:

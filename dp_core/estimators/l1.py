@@ -5,10 +5,14 @@ the ball ``||w|| <= radius``. It needs no bound on the data (heavy tails are its
 clipped; inputs are divided by the public constants ``x_scale`` and ``y_scale`` and an intercept column
 of ones is appended (``fit_intercept``).
 
-Sampler: the exact grid sampler when the fitted dimension (features + intercept) is at most 3
-(proved pure epsilon-DP with the tight temperature), otherwise MCMC (MALA), an approximation
-whose guarantee holds for the idealised sampler only: status "claimed by the paper", never
-"proved", and ``sampler_`` says whether the chains passed their convergence check.
+Sampler: the exact grid sampler when the fitted dimension (features + intercept) is at most 3,
+otherwise MCMC (MALA), an approximation whose guarantee holds for the idealised sampler only (never
+proved), and ``sampler_`` says whether the chains passed their convergence check.
+
+Status: the temperature ``convention`` decides it, as the stored audit table's row
+``l1-exponential:<convention>`` says (:func:`~dp_core.estimators._base.audited_status`): ``tight``
+and ``paper_proof`` are proved for the exact sampler, ``paper_box`` (the temperature as printed)
+is refuted whatever the sampler.
 
 References
 ----------
@@ -21,7 +25,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import status as vocab
-from ._base import DPEstimator, DPRegressorMixin, PrivacyGuarantee, check_number, check_random_state_like
+from ._base import (
+    DPEstimator,
+    DPRegressorMixin,
+    PrivacyGuarantee,
+    audited_status,
+    check_number,
+    check_random_state_like,
+)
 
 __all__ = ["L1ExponentialRegressor"]
 
@@ -40,6 +51,8 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
     x_scale, y_scale : float
         Public constants the features and the target are divided by (default 1: no scaling).
     fit_intercept : bool
+    convention : {"tight", "paper_proof", "paper_box"}
+        Temperature convention (default "tight"; "paper_box" is the paper's printed temperature, refuted).
     mcmc_preset : {"quick", "fast", "spec"}
         Length of the MCMC run when the dimension is above 3 (default "quick": 200 warm-up + 400 sampling steps).
     mode : {"auto", "grid", "mcmc"}
@@ -64,6 +77,7 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         x_scale=1.0,
         y_scale=1.0,
         fit_intercept=True,
+        convention="tight",
         mcmc_preset="quick",
         mode="auto",
         random_state=None,
@@ -74,6 +88,7 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         self.x_scale = x_scale
         self.y_scale = y_scale
         self.fit_intercept = fit_intercept
+        self.convention = convention
         self.mcmc_preset = mcmc_preset
         self.mode = mode
         self.random_state = random_state
@@ -86,7 +101,6 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         """Fit on ``X`` (array or DataFrame) and ``y`` (numbers); returns ``self``."""
         import warnings
 
-        from ..exceptions import ApproximateGuaranteeWarning
         from ..mechanisms.l1_exponential import L1ExponentialRegression
 
         eps = check_number("epsilon", self.epsilon)
@@ -100,7 +114,12 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
             raise ValueError("y contains NaN or infinite values; remove or impute them first.")
         Z = self._design(A)
         cfg = L1ExponentialRegression(
-            epsilon=eps, theta=self.theta, radius=self.radius, mode=self.mode, mcmc_preset=self.mcmc_preset
+            epsilon=eps,
+            theta=self.theta,
+            radius=self.radius,
+            convention=self.convention,
+            mode=self.mode,
+            mcmc_preset=self.mcmc_preset,
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -118,30 +137,8 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
             "exact": exact,
             "converged": converged,
         }
-        if exact:
-            status = vocab.PROVED if cal.convention == "tight" else vocab.CLAIMED
-            reason = f"Pure ε-DP, exact grid sampler: {cal.privacy_label}"
-        elif converged:
-            status = vocab.CLAIMED
-            reason = (
-                f"{cal.privacy_label}. The chains passed their convergence check (split-R-hat <= 1.05, "
-                "bulk ESS >= 100); the guarantee is that of the exact target, conditional on convergence."
-            )
-        else:
-            status = vocab.REFUTED
-            reason = (
-                f"{fit.privacy_label}. Not proved: the sampler did not converge, so this draw is not a "
-                "sample of the ε-DP distribution (do not use this fit). Try mcmc_preset='fast' or 'spec', "
-                "fewer features, or at most 3 features for the exact grid sampler."
-            )
-        if converged is False:
-            warnings.warn(
-                "the MCMC chains of the l1 exponential mechanism failed their convergence check "
-                "(split-R-hat > 1.05): the draw may be far from the mechanism's distribution, so neither "
-                "its accuracy nor its guarantee can be relied on; see sampler_ and privacy_.reason.",
-                ApproximateGuaranteeWarning,
-                stacklevel=2,
-            )
+        status, reason = self._status(cal, fit.privacy_label, exact, converged)
+        self._warn_if_no_guarantee(audited_status("l1-exponential", cal.convention) == vocab.REFUTED, converged)
         self.privacy_ = PrivacyGuarantee(
             epsilon=eps,
             delta=0.0,
@@ -154,6 +151,49 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         )
         self._warn_if_degenerate(X, y)
         return self
+
+    def _warn_if_no_guarantee(self, refuted: bool, converged: bool | None) -> None:
+        """Warn when the convention is refuted (audit table) or the MCMC chains did not converge."""
+        import warnings
+
+        from ..exceptions import ApproximateGuaranteeWarning, InvalidGuaranteeWarning
+
+        if refuted:
+            warnings.warn(
+                f"L1ExponentialRegressor(convention={self.convention!r}) is not ε-DP as claimed (the audit table "
+                "refutes this temperature): privacy_ has no valid guarantee. Use convention='tight' for a private "
+                "release.",
+                InvalidGuaranteeWarning,
+                stacklevel=3,
+            )
+        if converged is False:
+            warnings.warn(
+                "the MCMC chains of the l1 exponential mechanism failed their convergence check "
+                "(split-R-hat > 1.05): the draw may be far from the mechanism's distribution, so neither "
+                "its accuracy nor its guarantee can be relied on; see sampler_ and privacy_.reason.",
+                ApproximateGuaranteeWarning,
+                stacklevel=3,
+            )
+
+    @staticmethod
+    def _status(cal, label: str, exact: bool, converged: bool | None) -> tuple[str, str]:
+        """The status and its reason: the audit table's for the convention, unless MCMC weakens it."""
+        table = audited_status("l1-exponential", cal.convention)
+        source = f"status of the audit table's row l1-exponential:{cal.convention}"
+        if table == vocab.REFUTED:
+            return table, f"{label}. Not private as claimed: {source} is {table}."
+        if exact:
+            return table, f"Pure ε-DP, exact grid sampler: {cal.privacy_label} ({source})."
+        if converged:
+            return vocab.CLAIMED, (
+                f"{cal.privacy_label}. The chains passed their convergence check (split-R-hat <= 1.05, "
+                "bulk ESS >= 100); the guarantee is that of the exact target, conditional on convergence."
+            )
+        return vocab.REFUTED, (
+            f"{label}. Not proved: the sampler did not converge, so this draw is not a "
+            "sample of the ε-DP distribution (do not use this fit). Try mcmc_preset='fast' or 'spec', "
+            "fewer features, or at most 3 features for the exact grid sampler."
+        )
 
     def _degenerate_advice(self) -> str:
         return (

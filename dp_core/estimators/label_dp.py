@@ -10,7 +10,8 @@ squares on the aggregates.
 Guarantee (``privacy_``): for noisy-wtd-LLP with ``rho > 0``, the smallest epsilon that the exact
 privacy profile proves at ``delta`` (beyond the paper); wtd-LBA: as claimed by the paper
 (Theorem 1.2, whose Lemma 2.3 is false as printed); naive aggregation and weighted LLP without noise
-are not label-DP (delta >= m k / n).
+are not label-DP (delta >= m k / n). The status of each mechanism is the stored audit table's
+(row ``label-dp-bags:<mechanism>``), weakened when delta > 1/n.
 
 References
 ----------
@@ -26,7 +27,14 @@ import numbers
 import numpy as np
 
 from .. import status as vocab
-from ._base import DPEstimator, DPRegressorMixin, PrivacyGuarantee, check_number, check_random_state_like
+from ._base import (
+    DPEstimator,
+    DPRegressorMixin,
+    PrivacyGuarantee,
+    audited_status,
+    check_number,
+    check_random_state_like,
+)
 
 __all__ = ["AUTO_BAG_SIZE", "LabelDPBagRegressor"]
 
@@ -260,12 +268,13 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
             "mechanism": f"{self.mechanism} (Brahmbhatt et al., label-DP by aggregation)",
             "extra": {"k": k, "m": m, "rho": float(self.rho)},
         }
+        status = audited_status("label-dp-bags", self.mechanism)  # the table row backing the badge
         if e is not None:
             weak = vocab.weak_reason(dl, n)  # δ > 1/n: proved, but it may fail for about one person
             return PrivacyGuarantee(
                 epsilon=float(e),
                 delta=dl,
-                status=vocab.with_weakness(vocab.PROVED, weak),
+                status=vocab.with_weakness(status, weak),
                 reason="Smallest ε that the exact privacy profile of noisy weighted LLP proves "
                 "at this δ (beyond the paper's Theorem 1.3)." + (f" Weak: {weak}" if weak else ""),
                 **common,
@@ -274,16 +283,16 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
             return PrivacyGuarantee(
                 epsilon=math.nan,
                 delta=math.nan,
-                status=vocab.CLAIMED,
+                status=status,
                 reason="Label-DP as claimed by the paper (Theorem 1.2); its proof uses Lemma 2.3, "
                 "false as printed, and the corrected accounting proves nothing at a "
-                "feasible bag size.",
+                f"feasible bag size. Status from the audit table's row label-dp-bags:wtd-lba: {status}.",
                 **common,
             )
         return PrivacyGuarantee(
             epsilon=math.inf,
             delta=min(1.0, m * k / n),
-            status=vocab.REFUTED,
+            status=status,
             reason="Not label-DP: without noise a bag's weighted label sum reveals the labels "
             "(δ >= m·k/n for every ε).",
             **common,

@@ -34,6 +34,7 @@ from ._base import (
     DPClassifierMixin,
     DPEstimator,
     PrivacyGuarantee,
+    audited_status,
     check_number,
     check_random_state_like,
     data_norm_or_leak,
@@ -194,12 +195,12 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
         self.coef_ = self.phi_
         self.intercept_ = np.zeros(self.classes_.size)
         acc = rel.accounting
-        status = vocab.PROVED if self.mode == "corrected" else vocab.REFUTED
+        status = audited_status("large-margin-gaussian", self.mode)  # the table row backing the mode's badge
         from ..mechanisms.large_margin_gaussian.privacy import NOT_PRIVATE_REASONS
 
         reason = (
             "Pure ε-DP (corrected algorithm R: per-class noise calibrated to the corrected sensitivity)."
-            if status == vocab.PROVED
+            if status != vocab.REFUTED
             else str(NOT_PRIVATE_REASONS.get(self.mode, "not private as printed"))
         )
         if self.projection_ is not None:

@@ -12,7 +12,8 @@ and release ``w`` in three ways:
 * ``method="input"``: input perturbation (Fukuchi, Tran, Sakuma 2017, Algorithms 1-2): every
   contributor adds Gaussian noise to her own record (local model), the server solves the ridge
   problem. (epsilon, delta)-DP *as claimed by the paper* (Theorem 1); its proof relies on a
-  regulariser that depends on the private data, so the status is "claimed by the paper". The estimator
+  regulariser that depends on the private data, so the project has not re-derived it; the status is
+  the stored audit table's for the mode (no violation found, evidence and not a proof). The estimator
   draws the server's inputs with the exact sufficient-statistics sampler, which has the same
   distribution as every contributor randomising her own record (cost O(d^3), independent of n).
 * ``method="objective"``: Gaussian objective perturbation (Kifer, Smith, Thakurta 2012,
@@ -38,6 +39,7 @@ from ._base import (
     DPEstimator,
     DPRegressorMixin,
     PrivacyGuarantee,
+    audited_status,
     check_number,
     check_random_state_like,
     data_norm_or_leak,
@@ -56,6 +58,20 @@ __all__ = [
 ]
 
 METHODS = ("input", "objective", "output")
+#: Why each method's status is what it is (before composition and the δ > 1/n check).
+_REASONS = {
+    "input": (
+        "(ε, δ)-DP as claimed by the paper (Theorem 1); its proof relies on a regulariser that "
+        "depends on the private data and on an event its Lemma 1 does not secure, so the project "
+        "has not re-derived it; the status is the stored audit's for this σ_u mode."
+    ),
+    "objective": "(ε, δ)-DP by Kifer, Smith, Thakurta 2012, Theorem 2 (same ridge and ball).",
+    "output": (
+        "Pure ε-DP by Chaudhuri, Monteleoni, Sarwate 2011, Algorithm 1 and Corollary 8 (L2 "
+        "sensitivity 2ζ/Δ of the ridge fit)."
+    ),
+}
+
 _NAMES = {
     "input": "Input perturbation (Fukuchi, Tran, Sakuma 2017, Algorithms 1-2)",
     "objective": "Gaussian objective perturbation (Kifer, Smith, Thakurta 2012, Theorem 2)",
@@ -160,21 +176,23 @@ class _QuadraticBallModel(DPEstimator):
         del stats
         return np.asarray(w, dtype=np.float64), params
 
-    def _guarantee(self, eps: float, dl: float, leaks: list[str], params_list) -> PrivacyGuarantee:
-        reason = {
-            "input": (
-                "(ε, δ)-DP as claimed by the paper (Theorem 1); its proof relies on a regulariser that "
-                "depends on the private data and on an event its Lemma 1 does not secure, so the project "
-                "has not re-derived it."
-            ),
-            "objective": "(ε, δ)-DP by Kifer, Smith, Thakurta 2012, Theorem 2 (same ridge and ball).",
-            "output": (
-                "Pure ε-DP by Chaudhuri, Monteleoni, Sarwate 2011, Algorithm 1 and Corollary 8 (L2 "
-                "sensitivity 2ζ/Δ of the ridge fit)."
-            ),
-        }[self._method]
+    def _base_status(self, params_list) -> str:
+        """Objective and output perturbation: proved. Input perturbation: the audit table's status of its
+        σ_u mode (row ``input-perturbation:<mode>``), the row behind the app's badge for that mode."""
+        if self._method != "input":
+            return vocab.PROVED
+        return audited_status("input-perturbation", params_list[0].sigma_u_mode)
+
+    def _guarantee(self, eps: float, dl: float, n: int, leaks: list[str], params_list) -> PrivacyGuarantee:
+        """The fitted guarantee over ``n`` training rows: a proof with δ > 1/n is proved but weak (glossary)."""
+        reason = _REASONS[self._method]
         if len(params_list) > 1:
             reason += f" One-vs-rest: {len(params_list)} binary fits at ε/{len(params_list)} each (composition)."
+        delta = 0.0 if self._method == "output" else dl
+        weak = vocab.weak_reason(delta, n)
+        status = vocab.with_weakness(self._base_status(params_list), weak)
+        if weak:
+            reason += f" Weak: {weak}"
         local = None
         if self._method == "input":
             from ..mechanisms.input_perturbation.params import local_privacy
@@ -182,10 +200,10 @@ class _QuadraticBallModel(DPEstimator):
             local = max(local_privacy(p).epsilon_exact for p in params_list)
         return PrivacyGuarantee(
             epsilon=eps,
-            delta=0.0 if self._method == "output" else dl,
+            delta=delta,
             neighbours="replace one record",
             model="local" if self._method == "input" else "central",
-            status=vocab.CLAIMED if self._method == "input" else vocab.PROVED,
+            status=status,
             mechanism=_NAMES[self._method],
             reason=reason,
             leaks=tuple(leaks),
@@ -252,7 +270,7 @@ class _LinearRegressor(DPRegressorMixin, _QuadraticBallModel):
         self.w_ = (w * yb)[None, :]
         self.coef_ = coef * yb
         self.intercept_ = float(icpt * yb)
-        self.privacy_ = self._guarantee(eps, dl, leaks, [params])
+        self.privacy_ = self._guarantee(eps, dl, A.shape[0], leaks, [params])
         self._warn_if_degenerate(X, y)
         return self
 
@@ -319,7 +337,7 @@ class _LinearClassifier(DPClassifierMixin, _QuadraticBallModel):
         self.w_ = W
         self.coef_ = np.vstack([c for c, _ in parts])
         self.intercept_ = np.array([b for _, b in parts])
-        self.privacy_ = self._guarantee(eps, dl, leaks, plist)
+        self.privacy_ = self._guarantee(eps, dl, A.shape[0], leaks, plist)
         self._warn_if_degenerate(X, y)
         return self
 

@@ -26,7 +26,7 @@ the nominal value (sigma_u from Corollary 2). The release is Gaussian with a kno
 (``u_i ~ N(0, sigma_u^2/n I)``, ``r_i ~ N(0, sigma_b^2/n I)``), so the statistic is the whitened
 record projected on the unit direction from ``D``'s record to ``D'``'s: ``N(0, 1)`` on ``D`` and
 ``N(mu, 1)`` on ``D'`` with ``mu`` the Gaussian-DP parameter of the pair. Counting false
-positives cannot certify the hundreds of nats of privacy loss at stake, so the false-positive
+positives cannot demonstrate the hundreds of nats of privacy loss at stake, so the false-positive
 rate is the exact normal tail on ``D`` (:func:`dp_core.audit.core.audit_exact_null`); the
 true-positive rate is counted on the runs. Pairs: ``boundary`` = two records at opposite ends of
 the data domain (``x = e_1, y = 1`` and ``x' = -e_1, y' = 1``: ``q`` and ``p`` both move by the

@@ -15,7 +15,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ... import display
-from ...figures import add_bound_trace, apply_layout, color_of, hline, line_ci_figure, vline
+from ... import status as vocab
+from ...figures import add_bound_trace, apply_layout, color_of, group_refuted, hline, line_ci_figure, vline
 from .truncation import psi
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "epsilon_figure",
     "fitted_slope",
     "psi_figure",
+    "refuted_conventions",
     "releases_figure",
     "rate_figure",
     "residual_histogram",
@@ -38,6 +40,24 @@ _CONVENTION_NAMES = {
     "paper_box": "paper's printed convention (2ε-DP)",
 }
 _THETA_COLORS = {1.2: "#CC79A7", 1.5: "#0072B2", 1.8: "#009E73", 2.0: "#D55E00"}
+
+
+def refuted_conventions() -> frozenset[str]:
+    """The temperature conventions the stored audit table refutes (rows ``l1-exponential:<convention>``)."""
+    from ...audit.table import load_audit_table, row_status
+
+    return frozenset(
+        r["mode"] for r in load_audit_table() if r["mechanism"] == "l1-exponential" and row_status(r) == vocab.REFUTED
+    )
+
+
+def _at_convention(fig: go.Figure, convention: str, groups: Sequence[str] | None = None) -> go.Figure:
+    """When ``convention`` is refuted, the mechanism's curves (legend ``groups``; default: every curve) go
+    grey and dashed into the not-private legend group (:func:`dp_core.figures.group_refuted`)."""
+    if convention not in refuted_conventions():
+        return fig
+    drawn = {tr.legendgroup for tr in fig.data if tr.legendgroup}
+    return group_refuted(fig, drawn if groups is None else set(groups))
 
 
 def _theta_color(theta: float) -> str:
@@ -126,11 +146,14 @@ def residual_histogram(residuals: np.ndarray, iota: float, *, clip_quantile: flo
     )
 
 
-def releases_figure(draws: np.ndarray, lad_w: np.ndarray, names: Sequence[str]) -> go.Figure:
+def releases_figure(
+    draws: np.ndarray, lad_w: np.ndarray, names: Sequence[str], *, convention: str = "tight"
+) -> go.Figure:
     """Each private release's coefficients (dots, one column per feature) beside the non-private LAD fit.
 
     The spread of the dots is the mechanism's noise at the current setting; the diamond is what the
-    same data give without privacy.
+    same data give without privacy. Releases at a refuted ``convention`` are grey, in the not-private
+    legend group, and the title does not call them private.
     """
     W = np.atleast_2d(np.asarray(draws, dtype=float))
     w = np.ravel(np.asarray(lad_w, dtype=float))
@@ -139,6 +162,8 @@ def releases_figure(draws: np.ndarray, lad_w: np.ndarray, names: Sequence[str]) 
             f"draws must have one column per feature ({len(names)}), got {W.shape[1]}; lad_w has {w.size} entries."
         )
     fig = go.Figure()
+    refuted = convention in refuted_conventions()
+    what = "releases" if refuted else "private releases"
     k = W.shape[0]
     jitter = (np.arange(k) - (k - 1) / 2) / max(k, 1) * 0.3
     for j, name in enumerate(names):
@@ -148,10 +173,10 @@ def releases_figure(draws: np.ndarray, lad_w: np.ndarray, names: Sequence[str]) 
                 y=W[:, j],
                 mode="markers",
                 marker={"size": 7, "color": color_of("em_l1"), "opacity": 0.6},
-                name="private releases",
+                name=what,
                 legendgroup="private",
                 showlegend=j == 0,
-                hovertemplate=f"{name}: %{{y:.3g}}<extra>private release</extra>",
+                hovertemplate=f"{name}: %{{y:.3g}}<extra>{what}</extra>",
             )
         )
     fig.add_trace(
@@ -165,19 +190,24 @@ def releases_figure(draws: np.ndarray, lad_w: np.ndarray, names: Sequence[str]) 
         )
     )
     fig.update_xaxes(tickmode="array", tickvals=list(range(w.size)), ticktext=[str(n) for n in names])
-    return apply_layout(
-        fig,
-        title="Private coefficients against the non-private fit",
-        x_title="feature",
-        y_title="coefficient",
-        height=380,
+    title = f"Released coefficients ({vocab.REFUTED}: not private)" if refuted else "Private coefficients"
+    apply_layout(
+        fig, title=title + " against the non-private fit", x_title="feature", y_title="coefficient", height=380
     )
+    return _at_convention(fig, convention, ("private",))
 
 
 def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None) -> go.Figure:
-    """The mechanism's output law over W: lines per convention (d = 1) or a heat map (d = 2; first entry)."""
+    """The mechanism's output law over W: lines per convention (d = 1) or a heat map (d = 2; first entry).
+
+    ``probs`` is keyed by convention (``"paper_box"`` or ``"paper box"``). A refuted convention
+    (:func:`refuted_conventions`) is drawn grey and dashed in the not-private legend group (d = 1), or
+    named refuted in the title (d = 2).
+    """
     P = np.asarray(points, dtype=float)
     marks = marks or {}
+    probs = {str(k).replace(" ", "_"): v for k, v in probs.items()}
+    refuted = refuted_conventions()
     fig = go.Figure()
     if P.shape[1] == 1:
         order = np.argsort(P[:, 0])
@@ -185,9 +215,15 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
         for name, p in probs.items():
             fig.add_trace(
                 go.Scatter(
-                    x=P[order, 0], y=np.asarray(p)[order] / h, mode="lines", name=_CONVENTION_NAMES.get(name, name)
+                    x=P[order, 0],
+                    y=np.asarray(p)[order] / h,
+                    mode="lines",
+                    name=_CONVENTION_NAMES.get(name, name)
+                    + (f" ({vocab.REFUTED}: not private)" if name in refuted else ""),
+                    legendgroup=name,
                 )
             )
+        group_refuted(fig, refuted)
         for name, w in marks.items():
             fig.add_vline(
                 x=float(np.ravel(w)[0]),
@@ -239,9 +275,9 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
             )
         )
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
-    return apply_layout(
-        fig, title=f"Output law over W ({_CONVENTION_NAMES.get(name, name)})", x_title="w₁", y_title="w₂", height=480
-    )
+    title = f"Output law over W ({_CONVENTION_NAMES.get(name, name)}"
+    title += f"; {vocab.REFUTED}: not private as claimed)" if name in refuted else ")"
+    return apply_layout(fig, title=title, x_title="w₁", y_title="w₂", height=480)
 
 
 def fitted_slope(x: Sequence[float], y: Sequence[float]) -> float:
@@ -262,8 +298,12 @@ def rate_figure(
     y: str = "excess_risk",
     bounds: pd.DataFrame | None = None,
     title: str = "Excess population risk against n",
+    convention: str = "tight",
 ) -> go.Figure:
-    """Excess risk vs n on log-log axes, one curve per theta, reference slopes -(theta-1)/theta (F1, panel 3)."""
+    """Excess risk vs n on log-log axes, one curve per theta, reference slopes -(theta-1)/theta (F1, panel 3).
+
+    Every curve is the mechanism at ``convention``: a refuted one draws them in the not-private legend group.
+    """
     s = summary.copy()
     s["series"] = [f"θ = {display.number(v)}" for v in s[series]]
     fig = line_ci_figure(
@@ -303,13 +343,21 @@ def rate_figure(
         if tr.name and tr.name.startswith("θ = ") and "trials" in tr.name:
             th = float(tr.name.split("=")[1].split("(")[0])
             tr.line.color = _theta_color(th)
-    return fig
+    return _at_convention(fig, convention, set(s["series"]))
 
 
 def epsilon_figure(
-    summary: pd.DataFrame, bound: pd.DataFrame, *, eps_star: float, nonprivate: float | None = None
+    summary: pd.DataFrame,
+    bound: pd.DataFrame,
+    *,
+    eps_star: float,
+    nonprivate: float | None = None,
+    convention: str = "tight",
 ) -> go.Figure:
-    """Excess risk vs epsilon with the bound split into statistical and privacy parts (F2, panel 4)."""
+    """Excess risk vs epsilon with the bound split into statistical and privacy parts (F2, panel 4).
+
+    The curves are the mechanism at ``convention``: a refuted one draws them in the not-private legend group.
+    """
     fig = line_ci_figure(
         summary,
         x="epsilon",
@@ -344,11 +392,16 @@ def epsilon_figure(
     )
     if nonprivate is not None and nonprivate > 0:
         hline(fig, nonprivate, log_y=True, line={"color": "#000000", "dash": "dot"}, annotation_text="non-private LAD")
-    return fig
+    return _at_convention(fig, convention, set(summary["method"]))
 
 
-def truncation_figure(summary: pd.DataFrame, bound: pd.DataFrame | None = None) -> go.Figure:
-    """Excess risk vs the multiplier c_iota (iota = c_iota iota*) per noise case (F3, panel 5)."""
+def truncation_figure(
+    summary: pd.DataFrame, bound: pd.DataFrame | None = None, *, convention: str = "tight"
+) -> go.Figure:
+    """Excess risk vs the multiplier c_iota (iota = c_iota iota*) per noise case (F3, panel 5).
+
+    Every case is the mechanism at ``convention``: a refuted one draws them in the not-private legend group.
+    """
     s = summary.copy()
     fig = line_ci_figure(
         s,
@@ -382,14 +435,21 @@ def truncation_figure(summary: pd.DataFrame, bound: pd.DataFrame | None = None) 
             }
         )
     vline(fig, 1.0, log_x=True, line={"color": "#555555", "dash": "dot"}, annotation_text="ι*")
-    return fig
+    return _at_convention(fig, convention, set(s["case"]))
 
 
 def baseline_figure(
-    summary: pd.DataFrame, *, x: str = "tail", x_title: str = "tail index α of the features"
+    summary: pd.DataFrame,
+    *,
+    x: str = "tail",
+    x_title: str = "tail index α of the features",
+    convention: str = "tight",
 ) -> go.Figure:
-    """EM-L1-HT against the clipped EM (B1) and DP-GD (B2) as the tails get heavier (F4, panel 6)."""
-    return line_ci_figure(
+    """EM-L1-HT against the clipped EM (B1) and DP-GD (B2) as the tails get heavier (F4, panel 6).
+
+    EM-L1-HT runs at ``convention`` (the baselines do not): a refuted one draws it in the not-private legend group.
+    """
+    fig = line_ci_figure(
         summary,
         x=x,
         y="excess_risk",
@@ -399,6 +459,7 @@ def baseline_figure(
         x_title=x_title,
         y_title="excess population risk (log)",
     )
+    return _at_convention(fig, convention, ("em_l1",))
 
 
 #: Bins of :func:`sampler_figure` (the same for the exact law and the MCMC draws).

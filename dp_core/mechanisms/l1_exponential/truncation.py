@@ -393,7 +393,7 @@ class Guarantee:
 
 
 def exact_sampler_suffix(convention: str) -> str:
-    """What the exact grid sampler adds to a convention's label (it certifies that label, no more)."""
+    """What the exact grid sampler adds to a convention's label (it makes that label hold exactly, no more)."""
     if convention == "paper_box":
         return " — exact sampler (discrete exponential mechanism on a ζ_G-net); the guarantee is the one stated above"
     return " — exact ε-DP (discrete exponential mechanism on a ζ_G-net)"

@@ -315,7 +315,7 @@ def _auto_has_guarantee(n: int, min_bags: int, delta: float, rho: float, b1: flo
 
 
 def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.0) -> AutoBags:
-    """The (k, m) of noisy-wtd-LLP with the smallest certified epsilon at ``delta`` and a useful fit.
+    """The (k, m) of noisy-wtd-LLP with the smallest proved epsilon at ``delta`` and a useful fit.
 
     Uses the structure of the exact privacy profile described in the module docstring:
     ``delta(epsilon; n, k, m) = m * delta_1(epsilon; n, k)`` grows with ``m`` and ``delta_1`` falls

@@ -20,7 +20,20 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ... import display
-from ...figures import apply_layout, color_of, hex_to_rgba, hline, hrect, label_of, line_ci_figure, vline, vrect
+from ... import status as vocab
+from ...figures import (
+    REFUTED_COLOR,
+    apply_layout,
+    color_of,
+    group_refuted,
+    hex_to_rgba,
+    hline,
+    hrect,
+    label_of,
+    line_ci_figure,
+    vline,
+    vrect,
+)
 from ...rng import as_generator
 from . import bounds as acc
 
@@ -33,6 +46,7 @@ __all__ = [
     "eps_profile_figure",
     "eps_profile_table",
     "min_k_table",
+    "refuted_methods",
     "ratio_figure",
     "reproduction_figure",
     "residual_figure",
@@ -49,6 +63,22 @@ ACCOUNTING_LABELS = {
 _DASH = {"paper": "dot", "corrected": "dash", "exact": "solid"}
 _EPS_COLORS = {0.5: "#0072B2", 1.0: "#D55E00", 2.0: "#009E73", 4.0: "#CC79A7"}
 _DISPLAY_CAP = 1e6  # uncapped deltas above 1 are drawn up to here, inside the shaded vacuous band
+
+
+def refuted_methods() -> frozenset[str]:
+    """The method keys (:data:`~dp_core.mechanisms.label_dp_bags.batch.METHOD_KEYS`) the audit table refutes.
+
+    Taken from the stored table's ``label-dp-bags`` rows (:func:`dp_core.audit.table.row_status`), the
+    rows that back the page's badges: the variants without noise (naive LBA/LLP, weighted LLP).
+    """
+    from ...audit.table import STATUS_REFUTED, load_audit_table, row_status
+    from .batch import METHOD_KEYS
+
+    return frozenset(
+        METHOD_KEYS[r["mode"]]
+        for r in load_audit_table()
+        if r["mechanism"] == "label-dp-bags" and r["mode"] in METHOD_KEYS and row_status(r) == STATUS_REFUTED
+    )
 
 
 def _k_grid(k_lo: float = 16.0, k_hi: float = 1e16, per_decade: int = 8) -> np.ndarray:
@@ -355,7 +385,10 @@ def utility_figure(
     y_title: str | None = None,
     log_x: bool = True,
 ) -> go.Figure:
-    """Mean and 95% interval of a utility metric against k or m for every mechanism and baseline."""
+    """Mean and 95% interval of a utility metric against k or m for every mechanism and baseline.
+
+    The refuted variants (:func:`refuted_methods`) are drawn grey and dashed in the not-private legend group.
+    """
     label = {
         "test_mse": "test MSE (labels in [−B1, B1])",
         "excess_risk": "excess risk val/n − opt/n",
@@ -367,11 +400,14 @@ def utility_figure(
     )
     # drawn half-width on the page: the legend goes lower so that it never covers the x-axis title
     fig.update_layout(hovermode="closest", legend={"y": -0.32})
-    return fig
+    return group_refuted(fig, refuted_methods())
 
 
 def ratio_figure(summary: pd.DataFrame, prediction: pd.DataFrame, *, x: str = "m") -> go.Figure:
-    """Measured val(D, r̂)/opt against m with the random-design prediction (dashed, same colour)."""
+    """Measured val(D, r̂)/opt against m with the random-design prediction (dashed, same colour).
+
+    A refuted variant (:func:`refuted_methods`) and its prediction are drawn grey in the not-private legend group.
+    """
     fig = line_ci_figure(
         summary, x=x, y="ratio", x_title="number of bags m", y_title="val(D, r̂) / opt(D, F)", log_x=True, log_y=True
     )
@@ -383,11 +419,12 @@ def ratio_figure(summary: pd.DataFrame, prediction: pd.DataFrame, *, x: str = "m
                 y=s["predicted"],
                 mode="lines",
                 name=f"{label_of(meth)}: predicted 1 + c·d/(m−d−1)",
+                legendgroup=meth,
                 line={"color": color_of(meth), "dash": "dash", "width": 1.5},
             )
         )
     fig.update_layout(hovermode="closest")
-    return fig
+    return group_refuted(fig, refuted_methods())
 
 
 def bag_illustration(*, n_items: int = 12, m: int = 3, k: int = 4, rho: float = 0.25, seed: int = 0) -> pd.DataFrame:
@@ -556,18 +593,22 @@ def prediction_table(
 __all__ += ["k_grid", "m_grid", "prediction_table"]
 
 
-def first_screen_figure(util: dict, *, mechanism_label: str) -> go.Figure:
+def first_screen_figure(util: dict, *, mechanism_label: str, method: str | None = None) -> go.Figure:
     """Bar chart of the first screen: test error of the bag mechanism beside the references.
 
     ``util`` is the dict of :func:`dp_core.mechanisms.label_dp_bags.first_screen_utility`: bars for the
     non-private fit, ``mechanism_label`` (with a 95 % interval over the runs), Gaussian noise on every
     label at the same (epsilon, delta) when measured, and the trivial model that predicts the average
-    label. Lower is better; a bar at or above the trivial one has learned nothing useful.
+    label. Lower is better; a bar at or above the trivial one has learned nothing useful. When
+    ``method`` (the bars' method key, e.g. ``"wtd_llp"`` for ρ = 0) is one the audit table refutes
+    (:func:`refuted_methods`), its bar is grey and hatched and named as not private.
     """
-    names = ["No privacy", mechanism_label]
+    refuted = method in refuted_methods()
+    names = ["No privacy", mechanism_label + (f" ({vocab.REFUTED}: not private)" if refuted else "")]
     values = [util["nonprivate"], util["mse"]]
     errors = [0.0, 1.96 * util["mse_se"]]
-    colors = ["#444444", "#D55E00"]
+    colors = ["#444444", REFUTED_COLOR if refuted else "#D55E00"]
+    hatch = ["", "/" if refuted else ""]
     if util.get("gaussian") is not None:
         names.append("Noise on every label")
         values.append(util["gaussian"])
@@ -577,11 +618,12 @@ def first_screen_figure(util: dict, *, mechanism_label: str) -> go.Figure:
     values.append(util["trivial"])
     errors.append(0.0)
     colors.append("#BBBBBB")
+    hatch += [""] * (len(names) - len(hatch))
     fig = go.Figure(
         go.Bar(
             x=names,
             y=values,
-            marker_color=colors,
+            marker={"color": colors, "pattern": {"shape": hatch}},
             error_y={"type": "data", "array": errors, "visible": True},
             text=[display.number(v, sig=3) for v in values],
             textposition="outside",
