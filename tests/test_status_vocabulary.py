@@ -20,7 +20,7 @@ from _helpers import run_main
 
 from dp_core import glossary
 from dp_core import status as vocab
-from dp_core.audit.table import load_audit_table, row_status
+from dp_core.audit.table import audit_row, load_audit_table, row_status
 from dp_core.compare import make_spec, run_compare
 from dp_core.compare.budget import headline, private_summary
 from dp_core.compare.figures import LEGEND_TITLES, compare_figure, negotiation_figure, refuted_methods
@@ -156,7 +156,8 @@ def test_cli_json_status_fields_use_only_the_vocabulary(capsys):
         ),
     }
     release = outs.pop("release")["release"]  # its "status" is the solver's; the guarantee is privacy_status
-    assert release["privacy_status"].startswith(vocab.CLAIMED)
+    # the release's status is the audit row's, as on Compare and on the estimator (one answer everywhere)
+    assert release["privacy_status"].startswith(row_status(audit_row("input-perturbation", "COR2")))
     found = {name: _status_fields(out) for name, out in outs.items()}
     assert {s for _, s in found["compare"]} >= {vocab.PROVED, vocab.REFUTED}
     assert [s for _, s in found["audit"]] == [vocab.PROVED, vocab.REFUTED]
@@ -539,3 +540,31 @@ def test_l1_experiment_charts_follow_the_convention(conv):
             curves = {c for c in curves if c.startswith("Exponential mechanism")}
         assert curves, name
         _assert_apart(fig, curves if refuted else set())
+
+
+def test_every_compared_method_agrees_with_the_audit_row_behind_its_badge():
+    """A method's status on Compare, in negotiation and in reports is the one its badge's audit row shows,
+    except where the method is not the audited mode's exact procedure and its own status is weaker (the ℓ1
+    MCMC sampler beside the exact sampler's proved row): there the method says so in its statement."""
+    from dp_core.audit.table import audit_row
+    from dp_core.compare import ADAPTERS
+
+    strength = {s: i for i, s in enumerate(vocab.STATUSES)}
+    checked = 0
+    for adapter in ADAPTERS.values():
+        for info in getattr(adapter, "methods", ()):
+            if not info.audit:
+                continue
+            row = audit_row(*info.audit.split("/"))
+            assert row is not None, info.audit
+            checked += 1
+            if info.status == row_status(row):
+                continue
+            # the only allowed difference: a method weaker than its row's proof, saying why
+            assert row_status(row) == vocab.PROVED and strength[info.status] > strength[vocab.PROVED], (
+                info.key,
+                info.status,
+                row_status(row),
+            )
+            assert "sampler" in info.statement or "approximate" in info.statement, info.statement
+    assert checked >= 8

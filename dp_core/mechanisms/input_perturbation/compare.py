@@ -97,10 +97,11 @@ class InputPerturbationAdapter(BlockAdapter):
         MethodInfo(
             "input",
             "Input perturbation",
-            vocab.CLAIMED,
-            "(ε, δ)-DP of the released w as claimed by the paper (Theorem 1); its proof relies on a "
+            vocab.AUDITED,
+            "(ε, δ)-DP of the released w is claimed by the paper (Theorem 1); its proof relies on a "
             "regulariser that depends on the private data and on an event its Lemma 1 does not secure "
-            "(specification P1-P2), so the project has not re-derived it.",
+            "(docs/input_perturbation.md), so the project has not re-derived it. The stored audit found no "
+            "violation: evidence, not a proof.",
             audit="input-perturbation/COR2",
         ),
         MethodInfo(

@@ -91,10 +91,10 @@ class LabelDPAdapter(BlockAdapter):
         MethodInfo(
             "wtd_lba",
             "Weighted LBA (k, m)",
-            vocab.CLAIMED,
-            "Label-DP as claimed by the paper (Theorem 1.2). Its proof uses Lemma 2.3, which is false as "
+            vocab.AUDITED,
+            "Label-DP is claimed by the paper (Theorem 1.2). Its proof uses Lemma 2.3, which is false as "
             "printed; the corrected accounting needs k of order 1e11, so nothing is proved at a "
-            "feasible k.",
+            "feasible k. The stored audit found no violation: evidence, not a proof.",
             label_dp=True,
             audit="label-dp-bags/wtd-lba",
         ),
