@@ -1173,7 +1173,7 @@ def _sentence_eps(r: dict) -> str:
     else:
         txt = f"{r['label']}: {r.get('measured_note', 'no measured curve')}"
     if r.get("sampler_status") == "not_converged":
-        txt += " (no guarantee: the sampler did not converge, so these releases carry no privacy guarantee)"
+        txt += " (not proved: the sampler did not converge, so these releases carry no privacy guarantee)"
     eb = answer_number(r, "epsilon_bound")
     if math.isfinite(eb):
         txt += f"; the theoretical bound guarantees it from ε = {display.epsilon(eb)}"
