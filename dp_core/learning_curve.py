@@ -24,6 +24,7 @@ __all__ = [
     "LC_EXPONENTS",
     "N_BOOTSTRAP",
     "UtilityModel",
+    "answer_number",
     "cell_replicates",
     "fit_utility_model",
 ]
@@ -315,3 +316,31 @@ def _insert_eps(raw: np.ndarray, eps: np.ndarray, extra: Sequence[float]) -> tup
         k = int(np.searchsorted(eps, e))
         raw, eps = np.insert(raw, k, col, axis=2), np.insert(eps, k, e)
     return raw, eps
+
+
+#: the outcome field of each number of an answer (``None`` in the JSON: ``inf`` when "not reached" or an
+#: open end of a reached answer's range, ``nan`` otherwise)
+_OUTCOME_OF = {
+    "epsilon_measured": "measured_outcome",
+    "epsilon_measured_lo": "measured_outcome",
+    "epsilon_measured_hi": "measured_outcome",
+    "n_min": "n_min_outcome",
+    "n_min_lo": "n_min_outcome",
+    "n_min_hi": "n_min_outcome",
+    "epsilon_bound": "bound_outcome",
+    "n_bound": "n_bound_outcome",
+}
+
+
+def answer_number(r: dict, key: str) -> float:
+    """An answer's number as a float: ``None`` is ``inf`` where its outcome is (not) reached, else ``nan``.
+
+    >>> answer_number({"n_min": None, "n_min_outcome": "not reached"}, "n_min")
+    inf
+    """
+    v = r.get(key)
+    if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
+        return float(v)
+    if v is None and r.get(_OUTCOME_OF.get(key, ""), "") in ("reached", "not reached"):
+        return math.inf
+    return math.nan

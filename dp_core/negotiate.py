@@ -48,7 +48,7 @@ from .compare import ADAPTERS, CompareResult, default_epsilons, make_spec, run_c
 from .compare.registry import utility_metric_name
 from .data import Dataset, fingerprint_arrays
 from .exceptions import PrivacyLeakWarning
-from .learning_curve import N_BOOTSTRAP, fit_utility_model
+from .learning_curve import _OUTCOME_OF, N_BOOTSTRAP, answer_number, fit_utility_model
 from .preprocessing import DEFAULT_PREPROCESS
 from .rng import as_generator
 
@@ -1022,34 +1022,6 @@ def headline(answer: dict) -> str:
         f"{display.epsilon(answer_number(r, 'epsilon_measured_hi'), inf=BEYOND_GRID)}), with {_method_words(r)} "
         f"({status_words().get(r['status'], r['status'])}). " + ranked_clause(methods, status)
     )
-
-
-#: the outcome field of each number of an answer (``None`` in the JSON: ``inf`` when "not reached" or an
-#: open end of a reached answer's range, ``nan`` otherwise)
-_OUTCOME_OF = {
-    "epsilon_measured": "measured_outcome",
-    "epsilon_measured_lo": "measured_outcome",
-    "epsilon_measured_hi": "measured_outcome",
-    "n_min": "n_min_outcome",
-    "n_min_lo": "n_min_outcome",
-    "n_min_hi": "n_min_outcome",
-    "epsilon_bound": "bound_outcome",
-    "n_bound": "n_bound_outcome",
-}
-
-
-def answer_number(r: dict, key: str) -> float:
-    """An answer's number as a float: ``None`` is ``inf`` where its outcome is (not) reached, else ``nan``.
-
-    >>> answer_number({"n_min": None, "n_min_outcome": "not reached"}, "n_min")
-    inf
-    """
-    v = r.get(key)
-    if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
-        return float(v)
-    if v is None and r.get(_OUTCOME_OF.get(key, ""), "") in ("reached", "not reached"):
-        return math.inf
-    return math.nan
 
 
 def question_title(answer: dict) -> str:

@@ -77,6 +77,7 @@ FOUNDATION = (
 UPPER = ("dp_core.compare", "dp_core.audit", "dp_core.cli", "dp_core.negotiate")
 #: ... and the small shared contracts of theirs a mechanism folder may import.
 CONTRACTS = (
+    "dp_core.audit.table",  # the stored statuses, read-only: a folder's charts draw what the table refutes apart
     "dp_core.compare.registry",
     "dp_core.audit.core",
     "dp_core.audit._stats",

@@ -348,7 +348,7 @@ def _lc_reach(answer: dict) -> float:
     """How far right the learning-curve chart reaches: the rows asked about and every finite rows-needed
     answer and end of its range; twice the farthest of them when a range is open beyond the model (at most
     1000 times the data's rows, the model's reach)."""
-    from ..negotiate import answer_number
+    from ..learning_curve import answer_number
 
     n_far, open_end = max(float(answer.get("n_answer", answer["n"])), float(answer["n"])), False
     for r in answer["methods"]:
@@ -434,7 +434,7 @@ def _nearest_grid_eps(answer: dict) -> float:
 def _add_rows_needed(fig: go.Figure, r: dict, value: float, c: str, n_far: float) -> None:
     """A method's rows needed from the model (×) on the target line, its 95% range as a horizontal bar (to the
     chart's right edge, ``n_far``, when the range is open beyond the model)."""
-    from ..negotiate import answer_number
+    from ..learning_curve import answer_number
 
     nm = answer_number(r, "n_min")
     if r.get("n_min_source") != "measured" or not math.isfinite(nm):
