@@ -39,3 +39,13 @@ def run_main(capsys, *args):
     """Run the CLI in-process; return its exit code and the captured ``out``/``err``."""
     code = main(list(args))
     return code, capsys.readouterr()
+
+
+def wait(cond, limit: float = 120.0) -> None:
+    """Wait until ``cond()`` holds (a liveness guard, not a speed assertion)."""
+    import time
+
+    end = time.monotonic() + limit
+    while not cond():
+        assert time.monotonic() < end, "the job never reached the expected state"
+        time.sleep(0.05)

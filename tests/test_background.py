@@ -8,6 +8,7 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+from _helpers import wait
 from streamlit.testing.v1 import AppTest
 
 from dp_core.data import load_dataset
@@ -38,14 +39,6 @@ def refuse(eps: float) -> None:
 def pool():
     yield background.executor()
     background.shutdown()
-
-
-def wait(cond, limit: float = 120.0) -> None:
-    """Wait until ``cond()`` holds (a liveness guard, not a speed assertion)."""
-    end = time.monotonic() + limit
-    while not cond():
-        assert time.monotonic() < end, "the job never reached the expected state"
-        time.sleep(0.05)
 
 
 def test_block_validation():

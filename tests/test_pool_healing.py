@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _helpers import wait
 from streamlit.testing.v1 import AppTest
 
 from ui import background
@@ -44,14 +45,6 @@ def fresh():
     background.shutdown()
     yield
     background.shutdown()
-
-
-def wait(cond, limit: float = 120.0) -> None:
-    """Wait until ``cond()`` holds (a liveness guard, not a speed assertion)."""
-    end = time.monotonic() + limit
-    while not cond():
-        assert time.monotonic() < end, "the job never reached the expected state"
-        time.sleep(0.05)
 
 
 def server_job(blocks) -> background.Job:

@@ -349,13 +349,10 @@ def test_headlines_never_pick_a_refuted_method(refuted_result):
     assert (quoted["n_trials"] >= 1).all()
 
 
-def test_negotiation_headline_figure_and_sentences(refuted_result):
-    from dp_core.negotiate import answer_sentences, negotiate
-    from dp_core.negotiate import headline as negotiation_headline
-
-    ds = load_dataset("breast_cancer")
-    ans = negotiate(
-        ds,
+def _refuted_negotiation(negotiate, **kw) -> dict:
+    """accuracy ≥ 0.85 on breast_cancer among the large-margin modes (two refuted) and output perturbation."""
+    return negotiate(
+        load_dataset("breast_cancer"),
         ["accuracy=0.85"],
         mechanisms=("large_margin_gaussian", "output_perturbation"),
         n_trials=3,
@@ -363,8 +360,15 @@ def test_negotiation_headline_figure_and_sentences(refuted_result):
         eps_min=0.1,
         eps_max=10.0,
         n_points=3,
-        result=refuted_result,
+        **kw,
     )
+
+
+def test_negotiation_headline_figure_and_sentences(refuted_result):
+    from dp_core.negotiate import answer_sentences, negotiate
+    from dp_core.negotiate import headline as negotiation_headline
+
+    ans = _refuted_negotiation(negotiate, result=refuted_result)
     refuted = refuted_methods(ans["methods"])
     labels = [r["label"] for r in ans["methods"] if r["method"] in refuted]
     assert labels
@@ -400,17 +404,7 @@ def test_learning_curves_and_smallest_n_never_star_a_refuted_method():
     from dp_core.negotiate import answer_sentences, negotiate
     from dp_core.negotiate import headline as negotiation_headline
 
-    ans = negotiate(
-        load_dataset("breast_cancer"),
-        ["accuracy=0.85"],
-        mechanisms=("large_margin_gaussian", "output_perturbation"),
-        n_trials=3,
-        seed=0,
-        eps_min=0.1,
-        eps_max=10.0,
-        n_points=3,
-        solve_for="n",
-    )
+    ans = _refuted_negotiation(negotiate, solve_for="n")
     refuted = refuted_methods(ans["methods"])
     labels = [r["label"] for r in ans["methods"] if r["method"] in refuted]
     assert labels
