@@ -18,7 +18,8 @@ import importlib
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
+from functools import cache
 from typing import Any
 
 from . import status as _vocab
@@ -57,8 +58,14 @@ STATUS_LABELS = {
 #: ``excess_risk`` and, for regression when it can, ``mae`` in the target's units with ``nonprivate_mae``);
 #: ``audit`` an :class:`dp_core.audit.registry.AuditableMechanism`;
 #: ``reproduce`` ``reproduce(out_dir, *, quick, seed, ...)``;
-#: ``bounds`` the module of the theoretical bounds.
-HOOKS = ("cli", "compare", "audit", "reproduce", "bounds")
+#: ``bounds`` the module of the theoretical bounds;
+#: ``plan`` the page plan: a module of pure functions (those marked :func:`cached` are cached by the
+#: app's one generic layer, ``ui.cached.plan``) and of ``*_blocks`` functions giving :class:`Block` lists
+#: for the app's one generic job layer (``ui.background``);
+#: ``release`` a module with ``add_arguments(parser)`` and ``run(args) -> dict`` for ``python -m dp_core release``;
+#: ``catalog`` a module with the mechanism's colours, labels, glossary entries and audit-table rows;
+#: ``estimator`` the scikit-learn-style estimator class(es) of the mechanism.
+HOOKS = ("cli", "compare", "audit", "reproduce", "bounds", "plan", "release", "catalog", "estimator")
 
 _NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _IDENT_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
@@ -324,3 +331,151 @@ class Mechanism:
 
     def reproduce(self) -> Callable[..., Any]:
         return self.load("reproduce")
+
+
+# -- one declaration per parameter: the fields of a mechanism's frozen config -----------------------
+_PARAM_META = "dp_core.param"
+
+
+def param(
+    default: Any = MISSING,
+    *,
+    lo: float | None = None,
+    hi: float | None = None,
+    options: tuple = (),
+    step: float | None = None,
+    private: str = "",
+    label: str = "",
+    help: str = "",
+    symbol: str = "",
+    url_prefix: str | None = None,
+    kind: type | None = None,
+) -> Any:
+    """A field of a frozen config that is also a user parameter (its one declaration).
+
+    The field's name is the parameter's only spelling: :func:`config_params` turns the field into a
+    :class:`ParamSpec` (CLI flag ``--field-name``, link key ``url_prefix + field_name``, widget
+    range and label), and :func:`validate_config` checks and converts the value once, when the
+    config is built. ``kind`` defaults to the field's annotation (``int``, ``float``, ``str``,
+    ``bool``; ``X | None`` admits ``None``).
+    """
+    meta = dict(
+        lo=lo, hi=hi, options=tuple(options), step=step, private=private, label=label, help=help,
+        symbol=symbol, url_prefix=url_prefix, kind=kind,
+    )  # fmt: skip
+    return field(default=default, metadata={_PARAM_META: meta})
+
+
+_KIND_NAMES = {"int": int, "float": float, "str": str, "bool": bool}
+
+
+def _kind_of(annotation: Any, where: str) -> tuple[type, bool]:
+    """``(kind, optional)`` of a field annotation (a string under ``from __future__ import annotations``)."""
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
+    parts = [p.strip() for p in text.split("|")]
+    optional = "None" in parts
+    kinds = [_KIND_NAMES[p] for p in parts if p in _KIND_NAMES]
+    if len(kinds) != 1 or len(parts) - optional != 1:
+        raise TypeError(f"{where}: a parameter field must be annotated int, float, str or bool (or X | None).")
+    return kinds[0], optional
+
+
+@cache
+def _config_specs(cls: type, url_prefix: str) -> tuple[tuple[ParamSpec, bool], ...]:
+    out = []
+    for f in fields(cls):
+        meta = f.metadata.get(_PARAM_META)
+        if meta is None:
+            continue
+        kind, optional = _kind_of(f.type, f"{cls.__name__}.{f.name}")
+        kind = meta["kind"] or kind
+        prefix = url_prefix if meta["url_prefix"] is None else meta["url_prefix"]
+        default = None if f.default is MISSING else f.default
+        spec_kw = {k: v for k, v in meta.items() if k not in ("kind", "url_prefix")}
+        out.append((ParamSpec(f.name, kind, default, url_prefix=prefix, **spec_kw), optional))
+    return tuple(out)
+
+
+def config_params(cls: type, *, url_prefix: str = "") -> tuple[ParamSpec, ...]:
+    """The :class:`ParamSpec` of every :func:`param` field of the frozen config ``cls``, in field order."""
+    return tuple(spec for spec, _ in _config_specs(cls, url_prefix))
+
+
+def validate_config(obj: Any) -> None:
+    """Check and convert every :func:`param` field of ``obj`` once (call it from ``__post_init__``).
+
+    ``ValueError``/``TypeError`` name the parameter and its valid range; a field annotated
+    ``X | None`` may hold ``None``. The engine then trusts a constructed config.
+    """
+    for spec, optional in _config_specs(type(obj), ""):
+        value = getattr(obj, spec.name)
+        if value is None and optional:
+            continue
+        object.__setattr__(obj, spec.name, spec.validate(value))
+
+
+def config_from_values(cls: type, values: dict[str, Any], **extra: Any) -> Any:
+    """``cls(**values, **extra)`` keeping only the config's fields (so a CLI namespace or link dict fits)."""
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in {**values, **extra}.items() if k in names})
+
+
+# -- the page plan: cached calls and background blocks, declared without Streamlit -------------------
+def cached(*, max_entries: int = 64, spinner: str | bool = False, upload_independent: bool = False, resource=False):
+    """Mark a page-plan function as cached by the app (``ui.cached.plan`` wraps it; Python calls it plainly).
+
+    Parameters whose name starts with ``_`` are not part of the cache key (the dataset object, say);
+    an upload-dependent result is kept in the session's memo only (``ui.cached_scope``).
+    """
+
+    def mark(fn: Callable) -> Callable:
+        fn.__cache__ = dict(  # type: ignore[attr-defined]
+            max_entries=max_entries, show_spinner=spinner, upload_independent=upload_independent, resource=resource
+        )
+        return fn
+
+    return mark
+
+
+@dataclass(frozen=True)
+class Block:
+    """One unit of a background job: ``fn(*args, **kwargs)``; ``weight`` is its share of the work (progress)."""
+
+    name: str
+    fn: Callable[..., Any]
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict, hash=False)
+    weight: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not callable(self.fn):
+            raise TypeError(f"Block {self.name!r}: fn must be callable, got {type(self.fn).__name__}.")
+        if not (self.weight > 0):
+            raise ValueError(f"Block {self.name!r}: weight must be > 0, got {self.weight!r}.")
+
+
+def staged_blocks(
+    fn: Callable[..., Any],
+    args: tuple,
+    kwargs: dict,
+    n_trials: int,
+    *,
+    quick_trials: int,
+    quick: bool = True,
+    trials_arg: str = "n_trials",
+    weight: float = 1.0,
+) -> list[Block]:
+    """Blocks ``quick`` (``quick_trials`` trials, shown first) and ``full``; the quick pass is the full run's prefix
+    when trial ``t`` draws from the ``t``-th child seed (:mod:`dp_core.experiments`)."""
+    stages = [("full", int(n_trials))]
+    if quick and n_trials > quick_trials:
+        stages.insert(0, ("quick", int(quick_trials)))
+    return [Block(stage, fn, args, {**kwargs, trials_arg: t}, weight=t * weight) for stage, t in stages]
+
+
+def latest(results: dict) -> tuple[Any, str] | None:
+    """The most refined finished stage of a job: ``(value, stage)``, or ``None`` while none has finished."""
+    for stage in ("full", "quick"):
+        if stage in results:
+            return results[stage], stage
+    return None

@@ -42,10 +42,12 @@ import threading
 import time
 import uuid
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
+
+from dp_core.plugin import Block, latest, staged_blocks  # noqa: F401  (the job contract, re-exported)
 
 from .errors import reference
 
@@ -97,22 +99,6 @@ class PoolUnavailable(RuntimeError):
 
 
 @dataclass(frozen=True)
-class Block:
-    """One unit of a job: ``fn(*args, **kwargs)``; ``weight`` is its share of the job's work (for progress)."""
-
-    name: str
-    fn: Callable[..., Any]
-    args: tuple = ()
-    kwargs: Mapping[str, Any] = field(default_factory=dict)
-    weight: float = 1.0
-
-    def __post_init__(self) -> None:
-        if not callable(self.fn):
-            raise TypeError(f"Block {self.name!r}: fn must be callable, got {type(self.fn).__name__}.")
-        if not (self.weight > 0):
-            raise ValueError(f"Block {self.name!r}: weight must be > 0, got {self.weight!r}.")
-
-
 def _accepts_progress(fn: Callable) -> bool:
     try:
         return "progress" in inspect.signature(fn).parameters

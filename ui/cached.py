@@ -53,3 +53,33 @@ def noise_figure(epsilon: float, delta: float, _version: str = dp_core.__version
     from dp_core import explain
 
     return explain.noise_figure(epsilon=epsilon, delta=delta, curves=noise_curves(delta))
+
+
+_PLANS: dict[str, object] = {}
+
+
+class _Plan:
+    """A mechanism's page plan with its :func:`dp_core.plugin.cached` functions wrapped for the app."""
+
+    def __init__(self, module) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str):
+        fn = getattr(self._module, name)
+        opts = getattr(fn, "__cache__", None)
+        if opts is None:
+            return fn
+        opts = dict(opts)
+        deco = scoped.cache_resource if opts.pop("resource") else scoped.cache_data
+        wrapped = deco(**opts)(fn)
+        setattr(self, name, wrapped)  # wrap once per process
+        return wrapped
+
+
+def plan(mechanism: str):
+    """The page plan of ``mechanism`` (its ``plan`` hook): the one generic cached layer of every mechanism page."""
+    if mechanism not in _PLANS:
+        from dp_core import registry
+
+        _PLANS[mechanism] = _Plan(registry.get(mechanism).load("plan"))
+    return _PLANS[mechanism]

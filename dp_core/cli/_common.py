@@ -233,3 +233,45 @@ def executor_from_args(args: argparse.Namespace):
     if workers is not None and not 0 <= workers <= execution.MAX_LOCAL_WORKERS:
         raise CliError(f"--workers must be an integer in [0, {execution.MAX_LOCAL_WORKERS}], got {workers}.")
     return execution.get_executor(workers=workers, scheduler=scheduler)
+
+
+def add_param_options(parser: argparse.ArgumentParser, specs, *, defaults: dict | None = None, skip=()) -> None:
+    """One option per :class:`~dp_core.plugin.ParamSpec` (``--field-name``), generated from the config's fields.
+
+    ``defaults`` overrides a declared default for this command; a ``bool`` is ``--x/--no-x``. Values are
+    read as text and checked by :func:`param_values`, so an error names the parameter and its range.
+    """
+    defaults = defaults or {}
+    for spec in specs:
+        if spec.name in skip:
+            continue
+        default = defaults.get(spec.name, spec.default)
+        text = spec.help or spec.label
+        if spec.kind is bool:
+            parser.add_argument(
+                spec.flag, dest=spec.name, action=argparse.BooleanOptionalAction, default=default, help=text
+            )
+            continue
+        shown = "data-dependent" if default is None else default
+        parser.add_argument(
+            spec.flag,
+            dest=spec.name,
+            default=None if default is None else str(default),
+            metavar=(spec.symbol or spec.name).upper() if spec.kind is not str else None,
+            choices=[str(o) for o in spec.options] if spec.kind is str and spec.options else None,
+            help=f"{text}; {spec.range_text()} (default {shown})".lstrip("; "),
+        )
+
+
+def param_values(args: argparse.Namespace, specs) -> dict:
+    """``{name: value}`` of the options :func:`add_param_options` added (``None`` where none was given)."""
+    out = {}
+    for spec in specs:
+        if not hasattr(args, spec.name):
+            continue
+        raw = getattr(args, spec.name)
+        try:
+            out[spec.name] = raw if raw is None or spec.kind is bool else spec.parse(str(raw))
+        except (TypeError, ValueError) as exc:
+            raise CliError(f"{spec.flag}: {exc}") from None
+    return out
