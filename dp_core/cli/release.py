@@ -57,7 +57,7 @@ def _out(mechanism: str, ds, seed: int, release: dict, notes: list[str], diagnos
     return out
 
 
-def _add_y_range(p) -> None:
+def add_y_range(p) -> None:
     p.add_argument(
         "--y-range",
         type=float,
@@ -68,7 +68,7 @@ def _add_y_range(p) -> None:
     )
 
 
-def _labels(ds, y_range, bound: float) -> tuple[np.ndarray, str]:
+def labels_in_range(ds, y_range, bound: float) -> tuple[np.ndarray, str]:
     """Regression target, mapped from a declared public range onto [-bound, bound] and clipped."""
     y = np.asarray(ds.y, dtype=float)
     if y_range is None:
@@ -80,7 +80,7 @@ def _labels(ds, y_range, bound: float) -> tuple[np.ndarray, str]:
     return mapped, f"labels mapped from the declared range [{lo:g}, {hi:g}] onto [-{bound:g}, {bound:g}] and clipped"
 
 
-def _two_classes(ds) -> np.ndarray:
+def two_classes(ds) -> np.ndarray:
     classes = np.unique(ds.y)
     if classes.size != 2:
         raise ValueError(
@@ -93,7 +93,7 @@ def _two_classes(ds) -> np.ndarray:
 # ----------------------------------------------------------------------------- input perturbation
 def _ip_args(p):
     _common(p, default_dataset="census")
-    _add_y_range(p)
+    add_y_range(p)
     p.add_argument("--eps", type=float, default=1.0, help="central epsilon in (0, inf) (default 1)")
     p.add_argument("--delta", type=float, default=1e-5, help="delta in (0, 1) (default 1e-5)")
     p.add_argument("--eta", type=float, default=1.0, help="radius of the parameter ball (default 1)")
@@ -109,11 +109,11 @@ def _ip_run(a):
         a, bounds_unused="to release input-perturbation: rows are clipped to the norm bound --x-bound instead"
     )
     if ds.task == "regression":
-        y, how = _labels(ds, a.y_range, a.y_bound)
+        y, how = labels_in_range(ds, a.y_range, a.y_bound)
         model = "least_squares"
         notes = [f"Rows clipped to ||x|| <= {a.x_bound:g} (public bound); {how}; least-squares model."]
     else:
-        model, y = "logistic_taylor", _two_classes(ds)
+        model, y = "logistic_taylor", two_classes(ds)
         notes = [
             (
                 f"Rows clipped to ||x|| <= {a.x_bound:g} (public bound); classes coded -1/+1 in sorted order; "
@@ -254,7 +254,7 @@ def _bags_args(p):
     from ..mechanisms.label_dp_bags import MECHANISMS
 
     _common(p, default_dataset="census")
-    _add_y_range(p)
+    add_y_range(p)
     p.add_argument(
         "--mechanism", default="noisy-wtd-llp", help="one of " + ", ".join(MECHANISMS) + " (default noisy-wtd-llp)"
     )
@@ -274,7 +274,7 @@ def _bags_run(a):
     )
     b1 = check_positive("b1", a.b1)
     X = np.column_stack([np.asarray(ds.X, dtype=float), np.ones(ds.n)])
-    y, how = _labels(ds, a.y_range, b1)
+    y, how = labels_in_range(ds, a.y_range, b1)
     cfg = LabelDPBags(mechanism=a.mechanism, m=a.m, k=a.k, rho=a.rho, noise_std=a.noise_std)
     res = cfg.run(X, y, rng=a.seed, diagnostics=a.diagnostics)
     rel, sec = res if a.diagnostics else (res, None)
@@ -292,7 +292,7 @@ def _bags_run(a):
     return _out("label-dp-bags", ds, a.seed, release, notes, extra)
 
 
-COMMANDS = [
+_HAND_WRITTEN = [
     Command("release", "input-perturbation", "one release of input perturbation (publishable JSON)", _ip_args, _ip_run),
     Command(
         "release",
@@ -310,5 +310,34 @@ COMMANDS = [
         _bags_run,
     ),
 ]
+
+
+
+def _plugin_command(plugin) -> Command:
+    """``release <name>`` of a plug-in with a ``release`` hook: a module with ``DEFAULT_DATASET``,
+    ``add_arguments(parser)`` (its config's options, :func:`dp_core.cli._common.add_param_options`) and
+    ``run(args) -> (dataset, release, notes, diagnostics or None)``; the shared options and the JSON
+    shape (publishable ``release``, diagnostics only on request) are added here."""
+
+    def add_arguments(p) -> None:
+        mod = plugin.load("release")
+        _common(p, default_dataset=mod.DEFAULT_DATASET)
+        mod.add_arguments(p)
+
+    def run(a) -> dict:
+        ds, release, notes, diagnostics = plugin.load("release").run(a)
+        return _out(plugin.name, ds, a.seed, release, notes, diagnostics if a.diagnostics else None)
+
+    return Command("release", plugin.name, f"one release of {plugin.title} (publishable JSON)", add_arguments, run)
+
+
+def _commands() -> list[Command]:
+    from ..registry import plugins
+
+    done = {c.mechanism for c in _HAND_WRITTEN}
+    return _HAND_WRITTEN + [_plugin_command(p) for p in plugins() if p.has("release") and p.name not in done]
+
+
+COMMANDS = _commands()
 
 CLI_NAMES = (("release", "*"),)
