@@ -270,6 +270,9 @@ class Mechanism:
     compare_params : tuple of str
         Names of :attr:`params` the comparison and the negotiation take (shared with the other
         mechanisms' of the same name; e.g. the bag parameters ``k``, ``m``, ``rho``).
+    configs : tuple of (type, str)
+        The frozen configs that declare the parameters, each with its link-key prefix: every
+        :func:`param` field becomes one of :attr:`params` (then ``params`` is not written by hand).
     """
 
     name: str
@@ -283,8 +286,14 @@ class Mechanism:
     order: int = 100
     compare_params: tuple[str, ...] = ()
     icon: str = ""
+    configs: tuple[tuple[type, str], ...] = ()
 
     def __post_init__(self) -> None:
+        if self.configs:
+            if self.params:
+                raise ValueError(f"mechanism {self.name}: give configs or params, not both.")
+            derived = tuple(spec for cls, prefix in self.configs for spec in config_params(cls, url_prefix=prefix))
+            object.__setattr__(self, "params", derived)
         if not _NAME_RE.match(self.name):
             raise ValueError(f"a mechanism name must be kebab-case (like 'label-dp-bags'), got {self.name!r}.")
         unknown = sorted(set(self.hooks) - set(HOOKS))

@@ -44,7 +44,6 @@ import uuid
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from dp_core.plugin import Block, latest, staged_blocks  # noqa: F401  (the job contract, re-exported)
@@ -98,7 +97,6 @@ class PoolUnavailable(RuntimeError):
     rebuilt until the oldest of them is that old."""
 
 
-@dataclass(frozen=True)
 def _accepts_progress(fn: Callable) -> bool:
     try:
         return "progress" in inspect.signature(fn).parameters
