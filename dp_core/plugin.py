@@ -15,6 +15,7 @@ reproduction) are named by module path and imported only when asked for
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import math
 import re
 from collections.abc import Callable
@@ -324,11 +325,15 @@ class Mechanism:
         raise KeyError(f"mechanism {self.name} has no parameter {name!r}; valid: {[p.name for p in self.params]}.")
 
     def has(self, hook: str) -> bool:
-        return hook in self.hooks
+        """Whether the plug-in provides ``hook``: named in :attr:`hooks` and, for a module, present on disk."""
+        if hook not in self.hooks:
+            return False
+        ref = self.hooks[hook]
+        return ":" in ref or importlib.util.find_spec(ref) is not None
 
     def load(self, hook: str) -> Any:
         """Import and return the part ``hook`` (one of :data:`HOOKS`); ``KeyError`` if not provided."""
-        if hook not in self.hooks:
+        if not self.has(hook):
             raise KeyError(f"mechanism {self.name} provides no {hook!r} hook (it has {sorted(self.hooks)}).")
         return _load(self.hooks[hook])
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+import numpy as np
+
 from .._validation import check_count, check_output_dir, check_seed
 from ..data import DATASETS, Dataset, load_dataset
 from ._registry import CliError
@@ -275,3 +277,37 @@ def param_values(args: argparse.Namespace, specs) -> dict:
         except (TypeError, ValueError) as exc:
             raise CliError(f"{spec.flag}: {exc}") from None
     return out
+
+
+# -- the label rules of a release (public range or bound; two classes coded -1/+1) --------------------
+def add_y_range(p) -> None:
+    p.add_argument(
+        "--y-range",
+        type=float,
+        nargs=2,
+        default=None,
+        metavar=("LO", "HI"),
+        help="public range of the target, mapped linearly onto the label bound (default: used as given)",
+    )
+
+
+def labels_in_range(ds, y_range, bound: float) -> tuple[np.ndarray, str]:
+    """Regression target, mapped from a declared public range onto [-bound, bound] and clipped."""
+    y = np.asarray(ds.y, dtype=float)
+    if y_range is None:
+        return np.clip(y, -bound, bound), f"labels clipped to [-{bound:g}, {bound:g}] (public bound)"
+    lo, hi = (float(v) for v in y_range)
+    if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo):
+        raise ValueError(f"y-range must be two finite numbers LO < HI, got {lo!r} and {hi!r}.")
+    mapped = np.clip((2.0 * (y - lo) / (hi - lo) - 1.0) * bound, -bound, bound)
+    return mapped, f"labels mapped from the declared range [{lo:g}, {hi:g}] onto [-{bound:g}, {bound:g}] and clipped"
+
+
+def two_classes(ds) -> np.ndarray:
+    classes = np.unique(ds.y)
+    if classes.size != 2:
+        raise ValueError(
+            f"dataset must have a regression target or exactly 2 classes for input perturbation, got "
+            f"{ds.name!r} with {classes.size} classes."
+        )
+    return np.where(ds.y == classes[1], 1.0, -1.0)

@@ -15,7 +15,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..publication import NOT_FOR_PUBLICATION
-from ._common import add_dataset_arguments, add_seed_argument, dataset_from_args
+from ._common import (
+    add_dataset_arguments,
+    add_seed_argument,
+    add_y_range,
+    dataset_from_args,
+    labels_in_range,
+    two_classes,
+)
 from ._registry import Command
 
 __all__ = ["COMMANDS", "DIAGNOSTICS_KEY"]
@@ -55,39 +62,6 @@ def _out(mechanism: str, ds, seed: int, release: dict, notes: list[str], diagnos
     if diagnostics is not None:
         out[DIAGNOSTICS_KEY] = {"warning": _WARNING, **diagnostics}
     return out
-
-
-def add_y_range(p) -> None:
-    p.add_argument(
-        "--y-range",
-        type=float,
-        nargs=2,
-        default=None,
-        metavar=("LO", "HI"),
-        help="public range of the target, mapped linearly onto the label bound (default: used as given)",
-    )
-
-
-def labels_in_range(ds, y_range, bound: float) -> tuple[np.ndarray, str]:
-    """Regression target, mapped from a declared public range onto [-bound, bound] and clipped."""
-    y = np.asarray(ds.y, dtype=float)
-    if y_range is None:
-        return np.clip(y, -bound, bound), f"labels clipped to [-{bound:g}, {bound:g}] (public bound)"
-    lo, hi = (float(v) for v in y_range)
-    if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo):
-        raise ValueError(f"y-range must be two finite numbers LO < HI, got {lo!r} and {hi!r}.")
-    mapped = np.clip((2.0 * (y - lo) / (hi - lo) - 1.0) * bound, -bound, bound)
-    return mapped, f"labels mapped from the declared range [{lo:g}, {hi:g}] onto [-{bound:g}, {bound:g}] and clipped"
-
-
-def two_classes(ds) -> np.ndarray:
-    classes = np.unique(ds.y)
-    if classes.size != 2:
-        raise ValueError(
-            f"dataset must have a regression target or exactly 2 classes for input perturbation, got "
-            f"{ds.name!r} with {classes.size} classes."
-        )
-    return np.where(ds.y == classes[1], 1.0, -1.0)
 
 
 # ----------------------------------------------------------------------------- input perturbation
@@ -310,7 +284,6 @@ _HAND_WRITTEN = [
         _bags_run,
     ),
 ]
-
 
 
 def _plugin_command(plugin) -> Command:

@@ -89,5 +89,9 @@ PLUGIN = Mechanism(
         "audit": f"{__name__}.audit:AUDIT",
         "reproduce": f"{__name__}.reproduce:reproduce",
         "bounds": f"{__name__}.bounds",
+        "plan": f"{__name__}.plan",
+        "release": f"{__name__}.release",
+        "catalog": f"{__name__}.catalog",
+        "estimator": f"{__name__}.estimator",
     },
 )
