@@ -493,3 +493,24 @@ def latest(results: dict) -> tuple[Any, str] | None:
         if stage in results:
             return results[stage], stage
     return None
+
+
+@dataclass(frozen=True)
+class Screen:
+    """What a plan's ``first_screen`` returns for the generic page (``ui.shell``): the plain first screen.
+
+    ``who``: one sentence, who is protected from whom; ``numbers``: ``(label, value text, help)``
+    triples (the noise, the guarantee, the utility beside the non-private one); ``status``:
+    ``(status, statement)`` of the guarantee shown (one of :data:`STATUSES`); ``chart``: one Plotly
+    figure or ``None``; ``caption``: a sentence computed from the chart's data.
+    """
+
+    who: str
+    numbers: tuple[tuple[str, str, str], ...]
+    status: tuple[str, str]
+    chart: Any = None
+    caption: str = ""
+
+    def __post_init__(self) -> None:
+        if self.status[0] not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, got {self.status[0]!r}.")

@@ -126,8 +126,23 @@ def declared_pages() -> list[dict[str, str]]:
                     if k.arg in _PAGE_FIELDS and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
                         entry[k.arg] = k.value.value
                 if entry.get("page"):
+                    entry["page"] = page_path(path, entry["page"])
                     out.append(entry)
     return out
+
+
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def page_path(folder: Path, page: str) -> str:
+    """The page file of a plug-in: ``page`` as given (``pages/x.py``, from the repository root), or, when
+    the file lies in the plug-in's own folder (``page="page.py"``), its path from the root (absolute
+    when the folder is outside the repository), so a mechanism's page can live in its folder."""
+    local = Path(folder) / page
+    if not page or (_ROOT / page).is_file() or not local.is_file():
+        return page
+    local = local.resolve()
+    return local.relative_to(_ROOT).as_posix() if local.is_relative_to(_ROOT) else local.as_posix()
 
 
 def folder_of(name: str) -> str | None:
@@ -154,6 +169,7 @@ def plugins() -> tuple[Mechanism, ...]:
                 raise TypeError(
                     f"{module.__name__}: PLUGIN(S) must be dp_core.plugin.Mechanism, got {type(p).__name__}."
                 )
+            object.__setattr__(p, "page", page_path(Path(module.__file__).parent, p.page))
             for s in p.spellings:
                 if s in seen and seen[s] != p.name:
                     raise ValueError(f"mechanism name {s!r} is used by both {seen[s]!r} and {p.name!r}.")

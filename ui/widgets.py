@@ -484,7 +484,7 @@ def preprocess_control(*, container=None) -> str:
     return str(state.get("preprocess"))
 
 
-def sidebar_controls() -> tuple[float, float, int, int]:
+def sidebar_controls(page: str | None = None) -> tuple[float, float, int, int]:
     """The shared sidebar of every page: privacy budget, seed and trials. Call it first on each page.
 
     (It lives in the pages rather than in ``app.py`` because Streamlit's AppTest drops elements that
@@ -504,8 +504,9 @@ def sidebar_controls() -> tuple[float, float, int, int]:
         with st.expander("Monte-Carlo settings", expanded=False):
             seed, trials = seed_trials_controls(container=st)
     # the link's values for this page, also those of widgets in sections that are still closed
-    caller = sys._getframe(1).f_globals.get("__file__") or ""
-    page = Path(caller).resolve().relative_to(_ROOT).as_posix() if caller else ""
+    if page is None:  # the calling page file (the generic shell passes the plug-in's page)
+        caller = Path(sys._getframe(1).f_globals.get("__file__") or "").resolve()
+        page = caller.relative_to(_ROOT).as_posix() if caller.is_relative_to(_ROOT) else caller.as_posix()
     state.check_page_links(page)
     state.show_url_problems(page)
     state.sync_url()
