@@ -146,7 +146,7 @@ DATASETS: dict[str, DatasetInfo] = {
             "multiclass",
             "synthetic",
             "class",
-            "Synthetic, seeded; the large-margin Gaussian specification's benchmark (section 6.1)",
+            "Synthetic, seeded; the project's large-margin pilot benchmark (docs/large_margin_gaussian.md)",
             "3 classes with means on a circle of radius 0.5 in 2-D, isotropic spread 0.15, clipped to the unit ball.",
             default_n=1_000,
         ),
@@ -156,7 +156,7 @@ DATASETS: dict[str, DatasetInfo] = {
             "regression",
             "synthetic",
             "y",
-            "Synthetic, seeded; the l1 heavy-tailed specification's protocol (section 5.2)",
+            "Synthetic, seeded; the project's heavy-tailed l1 pilot protocol (docs/l1_exponential.md)",
             "Pareto-radius features (tail index 1.8) and Student-t noise (nu = 1.8): infinite variance on both sides.",
             default_n=5_000,
         ),
@@ -415,7 +415,7 @@ def make_gaussian_classes(
     anisotropic: bool = False,
     seed: RngLike = 0,
 ) -> Dataset:
-    """Gaussian class-conditional data of the large-margin specification (section 6.1).
+    """Gaussian class-conditional data of the project's large-margin pilot (docs/large_margin_gaussian.md).
 
     Class means lie on a circle of ``radius`` in the first two coordinates; points are
     ``mean + spread * N(0, I)`` (optionally anisotropic and rotated per class), then clipped to the
@@ -476,7 +476,7 @@ def sample_heavy_design(
     scale: float = 1.0,
     log_sigma: float = 0.75,
 ) -> np.ndarray:
-    """Feature rows of the l1 specification's designs X1-X5 (section 5.2), drawn from ``g``.
+    """Feature rows of the l1 pilot's designs X1-X5 (docs/l1_exponential.md), drawn from ``g``.
 
     ``gaussian`` X1: ``scale * N(0, I_d)``; ``student_t`` X2: ``scale * t(tail)`` coordinates;
     ``pareto_sphere`` X3: radius Pareto-I(tail, scale) times a uniform direction; ``pareto_abs`` X4:
@@ -498,7 +498,7 @@ def sample_heavy_design(
 def sample_heavy_noise(
     g: np.random.Generator, n: int, noise: str = "student_t", *, noise_tail: float = 1.8, noise_scale: float = 1.0
 ) -> np.ndarray:
-    """Median-zero noise of the l1 specification's laws N1-N4 (section 5.2), drawn from ``g``.
+    """Median-zero noise of the l1 pilot's laws N1-N4 (docs/l1_exponential.md), drawn from ``g``.
 
     ``gaussian`` N1; ``student_t`` N2 (``noise_tail`` degrees of freedom); ``pareto_skewed`` N3
     (``s (P - 2^(1/alpha))`` with ``P ~ Pareto-I(noise_tail, 1)``); ``laplace`` N4 (scale ``noise_scale``).
@@ -527,7 +527,7 @@ def make_heavy_tailed(
     log_sigma: float = 0.75,
     seed: RngLike = 0,
 ) -> Dataset:
-    """Heavy-tailed linear regression data, ``y = <x, w0> + xi`` (l1 specification, section 5.2).
+    """Heavy-tailed linear regression data, ``y = <x, w0> + xi`` (the l1 pilot, docs/l1_exponential.md).
 
     Designs: ``gaussian`` (X1, s*N(0, I)), ``student_t`` (X2, s*t(tail) coordinates),
     ``pareto_sphere`` (X3, Pareto-I(tail, s) radius times a uniform direction), ``pareto_abs`` (X4,
