@@ -1450,21 +1450,6 @@ def train_test_split(ds: Dataset, *, test_fraction: float = 0.2, seed: RngLike =
     return part(tr, ":train"), part(te, ":test")
 
 
-def bound_summary(ds: Dataset) -> dict:
-    """Row-norm and label statistics, to help a user declare public bounds (shown, not used silently)."""
-    norms = np.linalg.norm(ds.X, axis=1)
-    out = {
-        "row_norm_max": float(norms.max()),
-        "row_norm_median": float(np.median(norms)),
-        "label_min": float(ds.y.min()),
-        "label_max": float(ds.y.max()),
-    }
-    return out
-
-
-__all__.append("bound_summary")
-
-
 # ----------------------------------------------------------------------------------------------
 # Public per-column bounds of the demo datasets
 # ----------------------------------------------------------------------------------------------

@@ -355,11 +355,6 @@ def show_url_problems(page: str = "") -> None:
             _show_message(box, name, message)
 
 
-def url_problems() -> dict[str, str]:
-    """The messages recorded for this session's link values: parameter name -> message."""
-    return {name: msg for name, (_page, msg) in st.session_state.get(_PROBLEMS, {}).items()}
-
-
 # ------------------------------------------------------------------ shared parameters
 def init_state() -> None:
     """Fill the canonical keys from the URL (first run only) or the defaults."""
