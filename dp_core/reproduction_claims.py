@@ -1,8 +1,9 @@
 """What the stored full reproductions show, claim by claim: reproduced, not reproduced or not testable.
 
 Each function reads the tables a reproduction wrote (``docs/results/<folder>/``) and returns one row per
-claim of the paper: the claim as the paper states it (quoted from the paper cited below), a verdict from :data:`VERDICTS` and the numbers behind the verdict, computed
-here from the stored CSV/JSON files (never typed). :func:`claims_markdown` renders the rows as the table of
+claim of the paper: the claim as the paper states it (quoted from the paper cited below), a verdict from
+:data:`VERDICTS` and the numbers behind the verdict, computed here from the stored CSV/JSON files (never
+typed). :func:`claims_markdown` renders the rows as the table of
 ``docs/results/README.md``; ``tests/test_captions_computed.py`` checks that the README holds exactly that
 table.
 
