@@ -29,7 +29,6 @@ __all__ = [
     "check_count",
     "check_delta",
     "check_epsilon",
-    "check_epsilon_delta",
     "check_in_interval",
     "check_int",
     "check_matrix",
@@ -180,11 +179,6 @@ def check_delta(delta: Any, *, allow_zero: bool = False, name: str = "delta") ->
     return check_in_interval(
         name, delta, 0.0, 1.0, closed="left" if allow_zero else "neither", error=InvalidPrivacyParameter
     )
-
-
-def check_epsilon_delta(epsilon: Any, delta: Any, *, allow_inf: bool = True, allow_zero_delta: bool = False):
-    """Validate an (epsilon, delta) pair; returns them as floats."""
-    return check_epsilon(epsilon, allow_inf=allow_inf), check_delta(delta, allow_zero=allow_zero_delta)
 
 
 def check_choice(name: str, value: Any, choices) -> Any:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import log_ndtr
@@ -26,7 +25,6 @@ from ._validation import check_delta, check_epsilon, check_positive
 from .exceptions import InvalidPrivacyParameter
 
 __all__ = [
-    "NoiseSpec",
     "laplace_scale",
     "laplace_epsilon",
     "output_perturbation_sensitivity",
@@ -39,17 +37,6 @@ __all__ = [
     "gaussian_epsilon_analytic",
     "solve_monotone",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class NoiseSpec:
-    """A calibrated noise distribution: its family, its scale and the guarantee it gives."""
-
-    family: str
-    scale: float
-    epsilon: float
-    delta: float
-    sensitivity: float
 
 
 def solve_monotone(

@@ -146,7 +146,7 @@ DATASETS: dict[str, DatasetInfo] = {
             "multiclass",
             "synthetic",
             "class",
-            "Synthetic, seeded; the large-margin Gaussian specification's benchmark (section 6.1)",
+            "Synthetic, seeded; the project's large-margin pilot benchmark (docs/large_margin_gaussian.md)",
             "3 classes with means on a circle of radius 0.5 in 2-D, isotropic spread 0.15, clipped to the unit ball.",
             default_n=1_000,
         ),
@@ -156,7 +156,7 @@ DATASETS: dict[str, DatasetInfo] = {
             "regression",
             "synthetic",
             "y",
-            "Synthetic, seeded; the l1 heavy-tailed specification's protocol (section 5.2)",
+            "Synthetic, seeded; the project's heavy-tailed l1 pilot protocol (docs/l1_exponential.md)",
             "Pareto-radius features (tail index 1.8) and Student-t noise (nu = 1.8): infinite variance on both sides.",
             default_n=5_000,
         ),
@@ -415,7 +415,7 @@ def make_gaussian_classes(
     anisotropic: bool = False,
     seed: RngLike = 0,
 ) -> Dataset:
-    """Gaussian class-conditional data of the large-margin specification (section 6.1).
+    """Gaussian class-conditional data of the project's large-margin pilot (docs/large_margin_gaussian.md).
 
     Class means lie on a circle of ``radius`` in the first two coordinates; points are
     ``mean + spread * N(0, I)`` (optionally anisotropic and rotated per class), then clipped to the
@@ -476,7 +476,7 @@ def sample_heavy_design(
     scale: float = 1.0,
     log_sigma: float = 0.75,
 ) -> np.ndarray:
-    """Feature rows of the l1 specification's designs X1-X5 (section 5.2), drawn from ``g``.
+    """Feature rows of the l1 pilot's designs X1-X5 (docs/l1_exponential.md), drawn from ``g``.
 
     ``gaussian`` X1: ``scale * N(0, I_d)``; ``student_t`` X2: ``scale * t(tail)`` coordinates;
     ``pareto_sphere`` X3: radius Pareto-I(tail, scale) times a uniform direction; ``pareto_abs`` X4:
@@ -498,7 +498,7 @@ def sample_heavy_design(
 def sample_heavy_noise(
     g: np.random.Generator, n: int, noise: str = "student_t", *, noise_tail: float = 1.8, noise_scale: float = 1.0
 ) -> np.ndarray:
-    """Median-zero noise of the l1 specification's laws N1-N4 (section 5.2), drawn from ``g``.
+    """Median-zero noise of the l1 pilot's laws N1-N4 (docs/l1_exponential.md), drawn from ``g``.
 
     ``gaussian`` N1; ``student_t`` N2 (``noise_tail`` degrees of freedom); ``pareto_skewed`` N3
     (``s (P - 2^(1/alpha))`` with ``P ~ Pareto-I(noise_tail, 1)``); ``laplace`` N4 (scale ``noise_scale``).
@@ -527,7 +527,7 @@ def make_heavy_tailed(
     log_sigma: float = 0.75,
     seed: RngLike = 0,
 ) -> Dataset:
-    """Heavy-tailed linear regression data, ``y = <x, w0> + xi`` (l1 specification, section 5.2).
+    """Heavy-tailed linear regression data, ``y = <x, w0> + xi`` (the l1 pilot, docs/l1_exponential.md).
 
     Designs: ``gaussian`` (X1, s*N(0, I)), ``student_t`` (X2, s*t(tail) coordinates),
     ``pareto_sphere`` (X3, Pareto-I(tail, s) radius times a uniform direction), ``pareto_abs`` (X4,
@@ -879,6 +879,45 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
     whether to one-hot encode or drop them (:func:`table_to_dataset`).
     """
     lim = dict(LIMITS, **(limits or {}))
+    text, encoding, notes = _decoded_text(raw, file_name, lim)
+    lines = _first_lines(text, _SNIFF_LINES)
+    # the field count of the first lines is checked with every candidate delimiter before any other work
+    for d in _CANDIDATE_DELIMITERS:
+        if lines[0].count(d) >= lim["max_cols"]:
+            _check_field_counts(lines[:1], d, file_name, lim["max_cols"])
+    delimiter = _detect_delimiter(lines)
+    header = _check_field_counts(lines, delimiter, file_name, lim["max_cols"])
+    headerless = len(header) > 1 and all(_is_number(h) for h in header)
+    read = {"header": None, "names": [f"column {j + 1}" for j in range(len(header))]} if headerless else {}
+    nrows = lim["max_rows"] + 1
+    frame = _read_frame(text, delimiter, file_name, nrows, **read)
+    _check_header(header, headerless, file_name, notes)
+    _reread_numbers(frame, text, delimiter, file_name, nrows, read, notes)
+    frame.columns = [str(c).strip() for c in frame.columns]
+    index_col = _index_column(frame)
+    if index_col is not None:
+        frame = frame.drop(columns=[index_col])
+        notes.append(
+            "The first column has no name and counts the rows (a saved pandas index); it was dropped. "
+            "Save the file with index=False to avoid this."
+        )
+    _check_shape(frame, lines, delimiter, file_name, lim)
+    numeric, non_numeric = _numeric_columns(frame)
+    return CsvTable(
+        frame=frame,
+        file_name=file_name,
+        numeric_columns=tuple(numeric),
+        non_numeric_columns=tuple(non_numeric),
+        delimiter=delimiter,
+        encoding=encoding,
+        fingerprint=hashlib.sha256(bytes(raw)).hexdigest(),
+        notes=tuple(notes),
+    )
+
+
+def _decoded_text(raw: bytes, file_name: str, lim: dict) -> tuple[str, str, list[str]]:
+    """The checked, decoded text of an upload (newlines normalised, leading comments skipped), its encoding
+    and the notes of those repairs."""
     if not isinstance(raw, (bytes, bytearray)):
         raise TypeError(f"raw must be bytes, got {type(raw).__name__}.")
     if len(raw) == 0 or not raw.strip():
@@ -900,17 +939,11 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
             f"'{file_name}' holds only comment lines. Upload a CSV file with a header row and "
             f"at least {lim['min_rows']} data rows."
         )
-    lines = _first_lines(text, _SNIFF_LINES)
-    # the field count of the first lines is checked with every candidate delimiter before any other work
-    for d in _CANDIDATE_DELIMITERS:
-        if lines[0].count(d) >= lim["max_cols"]:
-            _check_field_counts(lines[:1], d, file_name, lim["max_cols"])
-    delimiter = _detect_delimiter(lines)
-    header = _check_field_counts(lines, delimiter, file_name, lim["max_cols"])
-    headerless = len(header) > 1 and all(_is_number(h) for h in header)
-    read = {"header": None, "names": [f"column {j + 1}" for j in range(len(header))]} if headerless else {}
-    nrows = lim["max_rows"] + 1
-    frame = _read_frame(text, delimiter, file_name, nrows, **read)
+    return text, encoding, notes
+
+
+def _check_header(header: list[str], headerless: bool, file_name: str, notes: list[str]) -> None:
+    """Note a header-less file; refuse duplicate column names."""
     if headerless:
         notes.append(
             f"The first row holds only numbers, so it was read as data, not as a header; the columns are "
@@ -924,6 +957,10 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
                 f"'{file_name}' has duplicate column names ({', '.join(map(repr, dupes[:5]))}"
                 f"{'...' if len(dupes) > 5 else ''}); rename them so each is unique."
             )
+
+
+def _reread_numbers(frame: pd.DataFrame, text: str, delimiter: str, file_name: str, nrows: int, read: dict, notes):
+    """Re-read, in place, the columns written with thousands separators or decimal commas as numbers."""
     fmt, converted = _number_format(frame, delimiter)
     if fmt is not None:
         decimal, thousands = fmt
@@ -940,14 +977,10 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
                 f"{', '.join(map(repr, map(str, now_numeric[:5])))}{'...' if len(now_numeric) > 5 else ''}. "
                 "Check the preview: if that is wrong, save the file with plain numbers (1234.5)."
             )
-    frame.columns = [str(c).strip() for c in frame.columns]
-    index_col = _index_column(frame)
-    if index_col is not None:
-        frame = frame.drop(columns=[index_col])
-        notes.append(
-            "The first column has no name and counts the rows (a saved pandas index); it was dropped. "
-            "Save the file with index=False to avoid this."
-        )
+
+
+def _check_shape(frame: pd.DataFrame, lines: list[str], delimiter: str, file_name: str, lim: dict) -> None:
+    """Refuse a single column (usually a wrong delimiter) and too few or too many rows or columns."""
     if frame.shape[1] < 2:
         other = [d for d in (";", "\t", "|", ",") if d != delimiter and any(d in line for line in lines)]
         hint = f" The file contains {other[0]!r}: is that the delimiter?" if other else ""
@@ -970,6 +1003,10 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
             f"'{file_name}' has {frame.shape[1]} columns; the limit is {lim['max_cols']}. "
             "Drop columns you do not need before uploading."
         )
+
+
+def _numeric_columns(frame: pd.DataFrame) -> tuple[list, list]:
+    """The numeric and the non-numeric columns; booleans and numbers stored as text become numbers in place."""
     numeric, non_numeric = [], []
     for c in frame.columns:
         col = frame[c]
@@ -990,16 +1027,7 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
                 numeric.append(c)
             else:
                 non_numeric.append(c)
-    return CsvTable(
-        frame=frame,
-        file_name=file_name,
-        numeric_columns=tuple(numeric),
-        non_numeric_columns=tuple(non_numeric),
-        delimiter=delimiter,
-        encoding=encoding,
-        fingerprint=hashlib.sha256(bytes(raw)).hexdigest(),
-        notes=tuple(notes),
-    )
+    return numeric, non_numeric
 
 
 def _check_label_lengths(frame: pd.DataFrame, columns: list[str], what: str) -> None:
@@ -1067,10 +1095,32 @@ def table_to_dataset(
     check_choice("task", task, ("auto", "regression", "binary", "multiclass"))
     check_choice("non_numeric", non_numeric, ("error", "onehot", "drop"))
     check_choice("missing", missing, ("error", "drop_rows"))
+    notes = list(table.notes)
+    frame, features, text_features = _usable_rows(table, target, non_numeric, missing, notes)
+    feat = _encoded_features(frame[features], text_features if non_numeric == "onehot" else [], max_categories, notes)
+    y, task = _target_values(frame[target], target, task, target in table.non_numeric_columns, notes)
+    X = feat.to_numpy(dtype=float)
+    constant = [c for c, s in zip(feat.columns, np.ptp(X, axis=0)) if s == 0]
+    if constant:
+        notes.append(f"Constant columns (carry no information): {', '.join(map(str, constant[:5]))}.")
+    return _make_dataset(
+        f"upload:{table.file_name}",
+        X,
+        y,
+        [str(c) for c in feat.columns],
+        target,
+        task,
+        source=f"uploaded file {table.file_name} (kept in this session's memory only)",
+        description=f"{len(frame)} rows, {X.shape[1]} features",
+        notes=notes,
+    )
+
+
+def _usable_rows(table: CsvTable, target: str, non_numeric: str, missing: str, notes: list[str]):
+    """The rows kept (no NaN or infinity), the feature columns kept and the text ones among them."""
     frame = table.frame.replace([np.inf, -np.inf], np.nan)
     features = [c for c in frame.columns if c != target]
     text_features = [c for c in table.non_numeric_columns if c != target]
-    notes = list(table.notes)
     if text_features:
         if non_numeric == "error":
             raise DataValidationError(
@@ -1093,8 +1143,12 @@ def table_to_dataset(
     if len(frame) < LIMITS["min_rows"]:
         raise DataValidationError(f"Only {len(frame)} usable rows remain; at least {LIMITS['min_rows']} are needed.")
     _check_magnitude(frame, features + [target], LIMITS["max_abs"])
-    feat = frame[features]
-    if non_numeric == "onehot" and text_features:
+    return frame, features, text_features
+
+
+def _encoded_features(feat: pd.DataFrame, text_features: list, max_categories: int, notes: list[str]):
+    """The feature columns with ``text_features`` one-hot encoded (at most ``max_categories`` each)."""
+    if text_features:
         _check_label_lengths(feat, text_features, "a category (one-hot encoded into a column named after it)")
         for c in text_features:
             k = feat[c].nunique()
@@ -1107,10 +1161,13 @@ def table_to_dataset(
         notes.append(f"One-hot encoded: {', '.join(text_features)}.")
     if feat.shape[1] == 0:
         raise DataValidationError("No feature columns remain after removing the target; keep at least one.")
-    ycol = frame[target]
-    y_is_text = target in table.non_numeric_columns
+    return feat
+
+
+def _target_values(ycol: pd.Series, target: str, task: str, y_is_text: bool, notes: list[str]):
+    """The target as floats (class codes for a classification task) and the task, ``auto`` resolved."""
     if y_is_text:
-        _check_label_lengths(frame, [target], "a class label")
+        _check_label_lengths(ycol.to_frame(), [target], "a class label")
     if task == "auto":
         if y_is_text:
             task = "binary" if ycol.nunique() == 2 else "multiclass"
@@ -1146,21 +1203,7 @@ def table_to_dataset(
             + ("..." if len(uniques) > 10 else "")
             + "."
         )
-    X = feat.to_numpy(dtype=float)
-    constant = [c for c, s in zip(feat.columns, np.ptp(X, axis=0)) if s == 0]
-    if constant:
-        notes.append(f"Constant columns (carry no information): {', '.join(map(str, constant[:5]))}.")
-    return _make_dataset(
-        f"upload:{table.file_name}",
-        X,
-        y,
-        [str(c) for c in feat.columns],
-        target,
-        task,
-        source=f"uploaded file {table.file_name} (kept in this session's memory only)",
-        description=f"{len(frame)} rows, {X.shape[1]} features",
-        notes=notes,
-    )
+    return y, task
 
 
 def load_csv_path(path: str | Path, *, target: str | None = None, **options) -> Dataset:
@@ -1405,21 +1448,6 @@ def train_test_split(ds: Dataset, *, test_fraction: float = 0.2, seed: RngLike =
         )
 
     return part(tr, ":train"), part(te, ":test")
-
-
-def bound_summary(ds: Dataset) -> dict:
-    """Row-norm and label statistics, to help a user declare public bounds (shown, not used silently)."""
-    norms = np.linalg.norm(ds.X, axis=1)
-    out = {
-        "row_norm_max": float(norms.max()),
-        "row_norm_median": float(np.median(norms)),
-        "label_min": float(ds.y.min()),
-        "label_max": float(ds.y.max()),
-    }
-    return out
-
-
-__all__.append("bound_summary")
 
 
 # ----------------------------------------------------------------------------------------------

@@ -217,6 +217,13 @@ def integer(x: Any, *, inf: str = INFINITY, missing: str = MISSING) -> str:
     return _int_text(n, 3)
 
 
+def _not_finite(x: Any, v: float | None, missing: str, inf: str) -> str:
+    """The text of a missing value, a non-number or an infinity."""
+    if is_missing(x):
+        return missing
+    return number(x, missing=missing) if v is None else number(v, inf=inf)
+
+
 def percent(x: Any, *, sig: int = 3, missing: str = MISSING, inf: str = INFINITY) -> str:
     """A fraction as a percentage: ``0.9134 -> '91.3 %'``.
 
@@ -227,13 +234,9 @@ def percent(x: Any, *, sig: int = 3, missing: str = MISSING, inf: str = INFINITY
     >>> percent(np.float64(2e-19))
     '0 %'
     """
-    if is_missing(x):
-        return missing
     v = _as_float(x)
-    if v is None:
-        return number(x, missing=missing)
-    if math.isinf(v):
-        return number(v, inf=inf)
+    if is_missing(x) or v is None or math.isinf(v):
+        return _not_finite(x, v, missing, inf)
     p = 100.0 * v
     if math.isinf(p):
         return number(p, inf=inf)
@@ -265,13 +268,9 @@ def delta(x: Any, *, sig: int = 2, inf: str = INFINITY, missing: str = MISSING) 
     >>> delta(0.0)
     '0'
     """
-    if is_missing(x):
-        return missing
     v = _as_float(x)
-    if v is None:
-        return number(x, missing=missing)
-    if math.isinf(v):
-        return number(v, inf=inf)
+    if is_missing(x) or v is None or math.isinf(v):
+        return _not_finite(x, v, missing, inf)
     if v == 0.0:
         return "0"
     sig = max(1, int(sig))

@@ -1,62 +1,11 @@
 """Where Monte-Carlo blocks run: in this process, on a local Dask cluster, or on an existing one.
 
-Every Monte-Carlo computation of the engine (sweeps, audits, compare, negotiate, the papers'
-reproductions) splits its work into independent seeded blocks (:mod:`dp_core.experiments`) and
-hands them to :func:`current_executor`'s ``map``. Nothing else in the engine knows which executor
-runs them. Three executors exist:
-
-* **in-process** (the default): blocks run one after another in the calling thread; no start-up
-  cost, no new dependency.
-* **local cluster** (``workers=N``): a Dask ``distributed.LocalCluster`` of ``N`` worker processes
-  with one thread each, started on first use, reused by every later run of this process and closed
-  when the process exits.
-* **scheduler** (``scheduler="tcp://host:port"``): a ``distributed.Client`` connected to a Dask
-  scheduler someone already started (``dask scheduler`` + ``dask worker``, dask-jobqueue on
-  SLURM/PBS, dask-kubernetes, ...). The workers must be able to import :mod:`dp_core`. An
-  unreachable address raises :class:`ValueError` within :data:`CONNECT_TIMEOUT_S` seconds.
-
-Same seed, same numbers
-    Every block carries its own :class:`numpy.random.SeedSequence` children (spawned from the root
-    seed before any block runs) and results are collected in submission order, never in
-    completion order. The per-trial table is therefore bit-identical whichever executor ran it and
-    however many workers it had.
-
-Faults
-    A worker that dies in the middle of a run loses nothing: the scheduler reruns its blocks on
-    another worker (Dask's ``distributed.scheduler.allowed-failures``, 3 by default) and the result
-    is complete and identical. A scheduler that goes away raises :class:`ExecutionError`; a partial
-    result is never returned as if it were complete.
-
-Choosing the executor
-    The command line has ``--workers N`` and ``--scheduler ADDRESS`` (see
-    :func:`dp_core.cli._common.add_execution_options`). Without them, and in the app, the
-    environment decides: ``DP_CORE_SCHEDULER=tcp://host:port`` or ``DP_CORE_WORKERS=N`` (both
-    unset: in-process). The app's operator may also call :func:`configure` once at start-up (for
-    example from Streamlit secrets); a page never lets a visitor type an address, since that would
-    let anyone make the server connect anywhere.
-
-API for user interfaces
-    ``handle = submit(fn, *args, **kwargs)`` runs ``fn`` in a background thread with the current
-    executor and returns a :class:`RunHandle`:
-
-    * ``handle.progress() -> (done, total)``: blocks finished and blocks submitted so far, counted
-      from completed futures (``total`` grows when ``fn`` starts another sweep, for example compare
-      running one mechanism after another);
-    * ``handle.cancel()``: stop submitting blocks and cancel those not yet finished;
-      ``result()`` then raises :class:`RunCancelled`;
-    * ``handle.done() -> bool`` and ``handle.result(timeout=None)``: the return value of ``fn``, or
-      its exception re-raised.
-
-    Example::
-
-        handle = submit(run_compare, dataset, spec)
-        while not handle.done():
-            done, total = handle.progress()
-            time.sleep(0.2)
-        result = handle.result()
-
-Low-level use: ``with use_executor(get_executor(workers=2)): run_sweep(...)``, or
-``current_executor().map(fn, items)`` (an iterator over ``fn(item)`` in the order of ``items``).
+Every Monte-Carlo computation splits its work into independent seeded blocks (:mod:`dp_core.experiments`)
+and hands them to :func:`current_executor`'s ``map``; results come back in submission order, so the
+numbers are identical whichever executor ran them. The executors, the fault rules, how the executor is
+chosen (``--workers``/``--scheduler``, ``DP_CORE_WORKERS``/``DP_CORE_SCHEDULER``, :func:`configure`) and the
+:func:`submit`/:class:`RunHandle` API: ``docs/performance.md`` §"`dp_core/execution.py`: where
+Monte-Carlo blocks run".
 """
 
 from __future__ import annotations

@@ -1,39 +1,15 @@
 """Shipped results of deterministic comparison runs on the demo datasets at default settings.
 
-Every Monte-Carlo run of :func:`dp_core.compare.run_compare` is seeded, so one mechanism's part of a
-comparison (its per-trial table, bounds, non-private utility, notes and guarantee statuses) is a
-deterministic function of the dataset, the :class:`~dp_core.compare.CompareSpec`, the mechanism and the
-engine's code. This module keeps those parts for the demo datasets at the app's and the command line's
-default settings in ``dp_core/precomputed_data/<dataset>.json.xz`` (xz-compressed JSON, one file per
-dataset; floats are written with Python's shortest round-trip ``repr``, so every number comes back
-bit for bit, and the column types are stored beside the columns).
+Every comparison is seeded, so one mechanism's part of it is a deterministic function of the dataset, the
+:class:`~dp_core.compare.CompareSpec`, the mechanism and the engine's code (:func:`entry_key`,
+:func:`engine_hash`). A key or hash that does not match returns ``None`` and the caller computes: a stale
+entry costs time, never correctness. Keys, file format, regenerating (``python -m dp_core precompute``)
+and switching it off (``DP_CORE_NO_PRECOMPUTED=1``, ``--no-precomputed``, :func:`disabled`):
+``docs/performance.md`` §"Precomputed demo results (`dp_core/precomputed.py`)".
 
-Keys
-    An entry is found by :func:`entry_key`: the SHA-256 of the dataset's name, fingerprint, size, task and
-    public bounds, the mechanism's adapter key and every field of the spec (ε grid, δ, trials, seed,
-    mechanism parameters, test fraction, preprocessing). A file also records :func:`engine_hash`, the
-    SHA-256 of every engine source that can change a number (every ``.py`` file of :mod:`dp_core` except
-    :data:`UNHASHED`, which only format, explain, plot or parse) and of the numerical libraries' versions.
-    A lookup whose key is absent or whose file was written by other code returns ``None`` and the caller
-    computes as before: a stale or missing entry costs time, never correctness.
-
-Regenerating
-    ``python -m dp_core precompute [--workers N]`` reruns every default-setting run of
-    :data:`dp_core.precomputed_runs.DEMO_RUNS` with the store switched off, records each mechanism's part
-    (:func:`recording`) and rewrites the files (:func:`write_store`);
-    ``python -m dp_core precompute --check`` exits 1 listing the stale files. Run it after any change to
-    the engine (``docs/performance.md``).
-
-Switching it off
-    ``DP_CORE_NO_PRECOMPUTED=1`` in the environment, ``--no-precomputed`` on the command line, or
-    ``with precomputed.disabled(): ...`` in code.
-
-Nothing here is a release: the stored tables are the analyst's own evaluation of many releases (as
-:class:`~dp_core.compare.CompareResult` documents); the prepared states (data, non-private fits) are
-never stored, they are recomputed on first use (:class:`dp_core.compare.engine.LazyState`).
-
-This module imports nothing of the engine at import time (the comparison engine and the negotiation call it);
-the runs that fill it are in :mod:`dp_core.precomputed_runs`.
+Nothing here is a release: the stored tables are the analyst's own evaluation of many releases; the prepared
+states are never stored (:class:`dp_core.compare.engine.LazyState`). This module imports nothing of the engine
+at import time; the runs that fill it are in :mod:`dp_core.precomputed_runs`.
 """
 
 from __future__ import annotations

@@ -1,40 +1,14 @@
 """Per-record preprocessing from public per-column bounds: centre, scale, then bound the row norm.
 
-Every mechanism of the explorer assumes rows in the unit ball ``||x|| <= 1``. How the raw columns
-get there decides how much accuracy survives before any noise is added. This module keeps that
-step honest and accurate:
-
-1. **Public per-column bounds** (:class:`PublicBounds`): for each feature a range ``[lo, hi]``
-   that is known *without looking at the records* (a physical or documented range: ages 17-90,
-   a share in [0, 1], the ranges printed in a dataset's documentation), and from it a public
-   centre ``(lo + hi) / 2`` and scale ``(hi - lo) / 2``. The demo datasets ship documented ranges
-   (:func:`dp_core.data.public_bounds`), optionally with a public centre and scale per column (the
-   frozen summary of a dataset that is itself public); an upload gets ranges, centre and scale
-   computed from its own columns,
-   marked ``data_derived=True`` - that choice depends on the private records, which is the only
-   case where the explorer shows its leak warning. An uploader who knows public ranges declares
-   them (:meth:`dp_core.data.Dataset.with_public_bounds`, :data:`DECLARED_SOURCE`); they are then
-   used everywhere instead, with no leak warning, and travel in links and on the command line in
-   the text form of :func:`format_bounds` / :func:`parse_bounds` (``lo:hi,lo:hi,...``).
-2. **Per-record transformations** (:func:`preprocess_rows`): each row is centred and scaled by the
-   public constants (every coordinate then lies in [-1, 1]) and its norm is bounded by one of
-
-   * ``"normalize"`` (default): the row divided by its own Euclidean norm (unit-norm rows);
-   * ``"clip"``: rows longer than ``R = min(2 sqrt(d), box bound)`` shrunk onto that sphere, then
-     every row divided by ``R``;
-   * ``"scale"``: every row divided by the largest norm the ranges allow (no clipping, but typical
-     rows end far inside the ball);
-   * ``"minmax"``: the historical rule, each column mapped to [0, 1] and rows divided by
-     ``sqrt(d)`` (kept for comparison: it caps breast_cancer's non-private accuracy near 0.87).
-
-   Each output row depends on its own input row and on public constants only, so a mechanism
-   that is differentially private on unit-ball rows stays so on the transformed data: the
-   transformation is a fixed per-record map (the post-processing/pre-processing argument of
-   Dwork and Roth, *The Algorithmic Foundations of Differential Privacy*, 2014, Proposition 2.1
-   applied record-wise: neighbouring datasets map to neighbouring datasets).
-
-The guidance for the parameter bound ``||w|| <= eta`` that pairs with these rows is in
-:func:`default_eta` and :func:`eta_cap_note`.
+Every mechanism assumes rows in the unit ball ``||x|| <= 1``. :class:`PublicBounds` holds, per feature, a
+range ``[lo, hi]`` known without looking at the records (documented, declared by the uploader with
+:data:`DECLARED_SOURCE`, or computed from an upload and then marked ``data_derived=True``, the one case
+with a leak warning), with a public centre and scale; :func:`preprocess_rows` centres and scales each row
+and bounds its norm (``normalize``, ``clip``, ``scale`` or ``minmax``). Each output row depends on its own
+record and public constants only, so a mechanism private on unit-ball rows stays private (a fixed
+per-record map: Dwork and Roth 2014, Proposition 2.1, applied record-wise). The rules, the text form of
+:func:`format_bounds`/:func:`parse_bounds` and the guidance for ``eta`` (:func:`default_eta`,
+:func:`eta_cap_note`): ``docs/preprocessing.md``.
 """
 
 from __future__ import annotations

@@ -293,97 +293,24 @@ def render_html(
     config: ExplorerConfig, ds: Dataset, result: CompareResult, *, csv: str, negotiation: dict | None = None
 ) -> str:
     """The report as one HTML page (plotly.js inlined once; no external request)."""
-    from .negotiate import answer_sentences, answer_table_for_people, question_title
-
     st = compare_settings(config)
-    figs = [
-        ("Utility against ε", compare_figure(result, y="utility", eps_marker=config.eps)),
-        (
-            "Excess risk against ε, with the theoretical bounds (dashed)",
-            compare_figure(result, y="excess_risk", eps_marker=config.eps),
-        ),
-    ]
-    if negotiation is not None and negotiation.get("grid"):
-        figs.append((f"Negotiation: {question_title(negotiation)}", negotiation_figure(result, negotiation)))
-    fig_html = []
-    for i, (title, fig) in enumerate(figs):
-        div = fig.to_html(
-            full_html=False,
-            include_plotlyjs="inline" if i == 0 else False,
-            config={"displaylogo": False},
-            div_id=f"fig{i}",
-        )
-        fig_html.append(f"<h3>{html.escape(title)}</h3>{div}")
+    fig_html = _figures_html(config, result, negotiation)
     card = budget_card(result, epsilon=config.eps, delta=config.delta, n=ds.n)
-    groups = []
-    for status, items in card["groups"].items():
-        if not items:
-            continue
-        lis = "".join(
-            f"<li><b>{html.escape(i['label'])}</b> ({html.escape(i['mechanism'])}): {html.escape(i['statement'])}</li>"
-            for i in items
-        )
-        head = html.escape(STATUS_LABELS[status].capitalize())
-        groups.append(f"<p class='{_STATUS_CLASS[status]}'><b>{head}</b></p><ul>{lis}</ul>")
+    groups = _guarantee_groups(card)
     title = METRIC_TITLES[result.metric]
     util = card["utility"].rename(
         columns={"utility": title, "utility_lo": f"{title}: 95% low", "utility_hi": f"{title}: 95% high"}
     )
     versions = software_versions()
-    params = {
-        "ε (chosen)": display.epsilon(config.eps),
-        "δ": display.delta(config.delta),
-        "seed": str(config.seed),
-        "Monte-Carlo trials": display.integer(config.trials),
-        "k (bag size)": display.integer(config.k),
-        "m (bags)": display.integer(config.m),
-        "ρ (noisy share)": display.number(config.rho),
-        "ε grid": ", ".join(display.epsilon(e) for e in st["grid"]),
-        "mechanisms": "all applicable" if st["mechanisms"] is None else ", ".join(st["mechanisms"]),
-        "negotiation targets": ", ".join(st["targets"]) or "none",
-        "negotiation question": "fewest rows at the chosen ε" if st["solve_for"] == "n" else "smallest ε",
-        "rows factor": f"{display.number(st['rows_factor'])}× the rows "
-        f"({display.integer(st['rows_factor'] * ds.n)} rows)",
-    }
-    dsinfo = {
-        "name": ds.name,
-        "rows (n)": display.integer(ds.n),
-        "features (d)": display.integer(ds.d),
-        "task": ds.task,
-        "classes": display.integer(ds.n_classes) if ds.n_classes else display.MISSING,
-        "target column": ds.target_name,
-        "SHA-256 fingerprint": ds.fingerprint,
-        "source": ds.source or display.MISSING,
-    }
-    notes = []
-    for key, ns in result.notes.items():
-        for n_ in ns:
-            notes.append(f"<li>{html.escape(key)}: {html.escape(n_)}</li>")
-        for lk in result.leaks.get(key, ()):
-            notes.append(f"<li class='leak'>⚠ {html.escape(key)}: {html.escape(lk)}</li>")
-    skipped = "".join(f"<li>{html.escape(k)}: {html.escape(v)}</li>" for k, v in result.skipped.items())
-    neg_html = ""
-    if negotiation is not None:
-        neg_html = (
-            f"<h2>Negotiation: {html.escape(question_title(negotiation))}</h2>"
-            f"<p><b>{html.escape(negotiation.get('headline', ''))}</b></p>"
-            f"<p>δ used: {display.delta(negotiation['delta_used'])}. "
-            + " ".join(html.escape(n) for n in negotiation["notes"])
-            + "</p><ul>"
-            + "".join(f"<li>{html.escape(s)}</li>" for s in answer_sentences(negotiation))
-            + "</ul>"
-            + _table(answer_table_for_people(negotiation))
-        )
-        if negotiation.get("k_answers"):
-            neg_html += "<h3>Label-DP: smallest bag size k</h3>" + _table(
-                pd.DataFrame(negotiation["k_answers"]),
-                formats={"delta": display.delta, "k": lambda v: display.integer(v, inf="never")},
-            )
+    params, dsinfo = _settings_tables(config, st, ds)
+    notes, skipped = _notes_html(result)
+    neg_html = _negotiation_html(negotiation)
     cfg_json = config.to_json()
     csv_b64 = base64.b64encode(csv.encode()).decode()
     cfg_b64 = base64.b64encode(cfg_json.encode()).decode()
     cmd = "python -m dp_core report --config config.json --out report.html"
     noise = noise_table(result, config.eps)
+    versions = software_versions()
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Privacy-utility report: {html.escape(ds.name)}</title>
 <style>{_CSS}</style></head><body>
@@ -419,6 +346,112 @@ configuration at the end of this page with <code>{cmd}</code>: same configuratio
 <script type="application/json" id="{_CONFIG_TAG}">{html.escape(cfg_json, quote=False)}</script>
 </body></html>
 """
+
+
+def _figures_html(config: ExplorerConfig, result: CompareResult, negotiation: dict | None) -> list[str]:
+    """The report's charts, each under its title (plotly.js inlined in the first only)."""
+    from .negotiate import question_title
+
+    figs = [
+        ("Utility against ε", compare_figure(result, y="utility", eps_marker=config.eps)),
+        (
+            "Excess risk against ε, with the theoretical bounds (dashed)",
+            compare_figure(result, y="excess_risk", eps_marker=config.eps),
+        ),
+    ]
+    if negotiation is not None and negotiation.get("grid"):
+        figs.append((f"Negotiation: {question_title(negotiation)}", negotiation_figure(result, negotiation)))
+    fig_html = []
+    for i, (title, fig) in enumerate(figs):
+        div = fig.to_html(
+            full_html=False,
+            include_plotlyjs="inline" if i == 0 else False,
+            config={"displaylogo": False},
+            div_id=f"fig{i}",
+        )
+        fig_html.append(f"<h3>{html.escape(title)}</h3>{div}")
+    return fig_html
+
+
+def _guarantee_groups(card: dict) -> list[str]:
+    """The budget card's guarantees, one list per status."""
+    groups = []
+    for status, items in card["groups"].items():
+        if not items:
+            continue
+        lis = "".join(
+            f"<li><b>{html.escape(i['label'])}</b> ({html.escape(i['mechanism'])}): {html.escape(i['statement'])}</li>"
+            for i in items
+        )
+        head = html.escape(STATUS_LABELS[status].capitalize())
+        groups.append(f"<p class='{_STATUS_CLASS[status]}'><b>{head}</b></p><ul>{lis}</ul>")
+    return groups
+
+
+def _settings_tables(config: ExplorerConfig, st: dict, ds: Dataset) -> tuple[dict, dict]:
+    """The parameters and the dataset description, as label → text."""
+    params = {
+        "ε (chosen)": display.epsilon(config.eps),
+        "δ": display.delta(config.delta),
+        "seed": str(config.seed),
+        "Monte-Carlo trials": display.integer(config.trials),
+        "k (bag size)": display.integer(config.k),
+        "m (bags)": display.integer(config.m),
+        "ρ (noisy share)": display.number(config.rho),
+        "ε grid": ", ".join(display.epsilon(e) for e in st["grid"]),
+        "mechanisms": "all applicable" if st["mechanisms"] is None else ", ".join(st["mechanisms"]),
+        "negotiation targets": ", ".join(st["targets"]) or "none",
+        "negotiation question": "fewest rows at the chosen ε" if st["solve_for"] == "n" else "smallest ε",
+        "rows factor": f"{display.number(st['rows_factor'])}× the rows "
+        f"({display.integer(st['rows_factor'] * ds.n)} rows)",
+    }
+    dsinfo = {
+        "name": ds.name,
+        "rows (n)": display.integer(ds.n),
+        "features (d)": display.integer(ds.d),
+        "task": ds.task,
+        "classes": display.integer(ds.n_classes) if ds.n_classes else display.MISSING,
+        "target column": ds.target_name,
+        "SHA-256 fingerprint": ds.fingerprint,
+        "source": ds.source or display.MISSING,
+    }
+    return params, dsinfo
+
+
+def _notes_html(result: CompareResult) -> tuple[list[str], str]:
+    """The comparison's notes and leak warnings (list items), and the skipped mechanisms."""
+    notes = []
+    for key, ns in result.notes.items():
+        for n_ in ns:
+            notes.append(f"<li>{html.escape(key)}: {html.escape(n_)}</li>")
+        for lk in result.leaks.get(key, ()):
+            notes.append(f"<li class='leak'>⚠ {html.escape(key)}: {html.escape(lk)}</li>")
+    skipped = "".join(f"<li>{html.escape(k)}: {html.escape(v)}</li>" for k, v in result.skipped.items())
+    return notes, skipped
+
+
+def _negotiation_html(negotiation: dict | None) -> str:
+    """The negotiation section (empty without one)."""
+    from .negotiate import answer_sentences, answer_table_for_people, question_title
+
+    neg_html = ""
+    if negotiation is not None:
+        neg_html = (
+            f"<h2>Negotiation: {html.escape(question_title(negotiation))}</h2>"
+            f"<p><b>{html.escape(negotiation.get('headline', ''))}</b></p>"
+            f"<p>δ used: {display.delta(negotiation['delta_used'])}. "
+            + " ".join(html.escape(n) for n in negotiation["notes"])
+            + "</p><ul>"
+            + "".join(f"<li>{html.escape(s)}</li>" for s in answer_sentences(negotiation))
+            + "</ul>"
+            + _table(answer_table_for_people(negotiation))
+        )
+        if negotiation.get("k_answers"):
+            neg_html += "<h3>Label-DP: smallest bag size k</h3>" + _table(
+                pd.DataFrame(negotiation["k_answers"]),
+                formats={"delta": display.delta, "k": lambda v: display.integer(v, inf="never")},
+            )
+    return neg_html
 
 
 def config_from_report_html(text: str) -> ExplorerConfig:

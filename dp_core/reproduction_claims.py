@@ -1,9 +1,9 @@
 """What the stored full reproductions show, claim by claim: reproduced, not reproduced or not testable.
 
 Each function reads the tables a reproduction wrote (``docs/results/<folder>/``) and returns one row per
-claim of the paper: the claim as the paper states it (quoted from the project's specification,
-``/work/shared/papers``), a verdict from :data:`VERDICTS` and the numbers behind the verdict, computed
-here from the stored CSV/JSON files (never typed). :func:`claims_markdown` renders the rows as the table of
+claim of the paper: the claim as the paper states it (quoted from the paper cited below), a verdict from
+:data:`VERDICTS` and the numbers behind the verdict, computed here from the stored CSV/JSON files (never
+typed). :func:`claims_markdown` renders the rows as the table of
 ``docs/results/README.md``; ``tests/test_captions_computed.py`` checks that the README holds exactly that
 table.
 
@@ -18,10 +18,10 @@ Verdict rules (stated with each row):
 References
 ----------
 * K. Fukuchi, Q. K. Tran and J. Sakuma, *Differentially Private Empirical Risk Minimization with Input
-  Perturbation*, DS 2017, Figures 1-2 and their discussion (specification §6.3).
-* R. Brahmbhatt et al., *Label Differential Privacy via Aggregation*, Table 1 and §K (specification §6.3-6.4).
-* D. Wang and J. Xu, heavy-tailed ℓ1 regression (specification §5: the paper has no experiments).
-* M. Pathak and B. Raj, large-margin Gaussian classification (specification §6: no experiments).
+  Perturbation*, DS 2017, Figures 1-2 and their discussion.
+* R. Brahmbhatt et al., *Label Differential Privacy via Aggregation*, Table 1 and Appendix K.
+* D. Wang and J. Xu, heavy-tailed ℓ1 regression (the paper has no experiments).
+* M. Pathak and B. Raj, large-margin Gaussian classification (the paper has no experiments).
 """
 
 from __future__ import annotations
@@ -321,7 +321,7 @@ def large_margin_claims(results: Path | str) -> list[dict]:
     return [
         _row(
             "large-margin Gaussian",
-            "Experiments: the paper has none (the pilot in this folder is the specification's, not the paper's).",
+            "Experiments: the paper has none (the pilot in this folder is the project's, not the paper's).",
             NOT_TESTABLE,
             "no dataset, figure or table",
             src,

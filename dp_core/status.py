@@ -31,7 +31,6 @@ __all__ = [
     "PROVED_WEAK",
     "REFUTED",
     "STATUSES",
-    "check_status",
     "is_private",
     "weak_reason",
     "with_weakness",
@@ -62,14 +61,6 @@ DEFINITIONS = {
 
 #: The statuses whose guarantee may be counted on (a refuted or absent claim never is).
 _PRIVATE = (PROVED, PROVED_WEAK, CLAIMED, AUDITED)
-
-
-def check_status(status: str, *, allow_none: bool = False) -> str:
-    """Return ``status`` if it is one of :data:`STATUSES` (or :data:`NO_CLAIM` when allowed), else raise."""
-    valid = STATUSES + ((NO_CLAIM,) if allow_none else ())
-    if status not in valid:
-        raise ValueError(f"status must be one of {valid}, got {status!r}.")
-    return status
 
 
 def is_private(status: str) -> bool:

@@ -139,7 +139,6 @@ SKIP = {
     "population_excess_risk",
     "solve_monotone",
     # records of results (built by the engine from validated values, not entry points for users)
-    "NoiseSpec",
     "Theorem2Terms",
     "MomentConstants",
     "BoundTerms",

@@ -147,6 +147,13 @@ def parse_url_value(
             f"The link's {label} = {_quote(raw)} {why}; it must be {valid}. Using the default {_show(default)}."
         )
 
+    if spec.kind is bool or spec.kind is str:
+        return _parse_choice(name, raw, spec, options, default, refused)
+    return _parse_number(raw, spec, options, lo, hi, refused, f"The link's {label} = {_quote(raw)}", valid)
+
+
+def _parse_choice(name: str, raw: str, spec, options, default, refused) -> tuple[Any, str | None]:
+    """A yes/no or text value of a link (one choice, or several separated by commas)."""
     if spec.kind is bool:
         low = raw.strip().lower()
         if low in _TRUE:
@@ -170,6 +177,10 @@ def parse_url_value(
                 f"on Home to see this view with it. Showing the demo dataset {_show(default)} meanwhile."
             )
         return refused("is not one of the choices")
+
+
+def _parse_number(raw: str, spec, options, lo, hi, refused, said: str, valid: str) -> tuple[Any, str | None]:
+    """A number of a link, clamped to [lo, hi], on the step and snapped to the options, saying how."""
     v = _number(raw, spec.kind)
     if v is None:
         if spec.kind is int and _number(raw, float) is not None:
@@ -198,7 +209,7 @@ def parse_url_value(
         how = ", which is more private than the link's value."
     else:
         how = ", the nearest accepted value."
-    return used, (f"The link's {label} = {_quote(raw)} is not accepted here ({valid}). Using {_show(used)}{how}")
+    return used, f"{said} is not accepted here ({valid}). Using {_show(used)}{how}"
 
 
 # ------------------------------------------------------------------ repeated keys, the upload marker
@@ -342,11 +353,6 @@ def show_url_problems(page: str = "") -> None:
     for name, (owner, message) in list(st.session_state.get(_PROBLEMS, {}).items()):
         if (owner is None and applies_on(name, page)) or owner == here:
             _show_message(box, name, message)
-
-
-def url_problems() -> dict[str, str]:
-    """The messages recorded for this session's link values: parameter name -> message."""
-    return {name: msg for name, (_page, msg) in st.session_state.get(_PROBLEMS, {}).items()}
 
 
 # ------------------------------------------------------------------ shared parameters
@@ -622,6 +628,36 @@ def widget(
     hi = spec.hi if hi is None else hi
     fallback = spec.default if default is None else default
     shared = name in SHARED_PARAMS
+    _prepare_state(name, fallback, opts, lo, hi, shared)
+    box = st if container is None else container
+    text = label if label is not None else (spec.label[:1].upper() + spec.label[1:] if spec.label else name)
+    common: dict[str, Any] = {"key": name, "help": help, "disabled": disabled}
+    if on_change is not None:
+        common["on_change"] = on_change
+        common["args"] = args
+    control = control or _default_control(spec, opts, lo, hi)
+    _draw(
+        box,
+        control,
+        text,
+        name,
+        opts,
+        (spec.kind, lo, hi, step if step is not None else spec.step),
+        format_func,
+        common,
+    )
+    value = keep_widget(name)
+    if shared:
+        set_value(name, value)
+    if url and value is not None:
+        txt = _url_text(value)
+        if st.query_params.get_all(name) != [txt]:
+            st.query_params[name] = txt
+    return value
+
+
+def _prepare_state(name: str, fallback: Any, opts: tuple | None, lo, hi, shared: bool) -> None:
+    """Seed the widget's session value, then reset it to the options or clamp it to [lo, hi] if they changed."""
     if shared and name not in st.session_state:
         # a shared parameter (``k`` of label-DP, also set on Compare) starts from its canonical value
         st.session_state[f"{name}__keep"] = get(name)
@@ -633,21 +669,19 @@ def widget(
         clamped = _clamped(st.session_state.get(name), lo, hi)
         if clamped != st.session_state.get(name):
             st.session_state[name] = clamped
-    box = st if container is None else container
-    text = label if label is not None else (spec.label[:1].upper() + spec.label[1:] if spec.label else name)
-    if control is None:
-        if spec.kind is bool:
-            control = "toggle"
-        elif opts is not None:
-            control = "select_slider" if spec.kind in (int, float) and len(opts) > 3 else "select"
-        elif lo is not None and hi is not None:
-            control = "slider"
-        else:
-            control = "number"
-    common: dict[str, Any] = {"key": name, "help": help, "disabled": disabled}
-    if on_change is not None:
-        common["on_change"] = on_change
-        common["args"] = args
+
+
+def _default_control(spec, opts: tuple | None, lo, hi) -> str:
+    """A bool: a toggle; options: a select slider for numbers, a select box for text; bounded: a slider."""
+    if spec.kind is bool:
+        return "toggle"
+    if opts is not None:
+        return "select_slider" if spec.kind in (int, float) and len(opts) > 3 else "select"
+    return "slider" if lo is not None and hi is not None else "number"
+
+
+def _draw(box, control: str, text: str, name: str, opts, numeric: tuple, format_func, common: dict) -> None:
+    """Draw the widget ``control`` (its value lands in the session state under ``common["key"]``)."""
     if control == "toggle":
         box.toggle(text, **common)
     elif control in ("select", "select_slider", "radio"):
@@ -662,13 +696,13 @@ def widget(
         else:
             box.select_slider(text, opts, **common)
     elif control in ("slider", "number"):
-        kind = int if spec.kind is int else float
+        spec_kind, lo, hi, the_step = numeric
+        kind = int if spec_kind is int else float
         bounds = {}
         if lo is not None:
             bounds["min_value"] = kind(lo)
         if hi is not None:
             bounds["max_value"] = kind(hi)
-        the_step = step if step is not None else spec.step
         if the_step is not None:
             bounds["step"] = kind(the_step)
         if format_func is not None:
@@ -679,14 +713,6 @@ def widget(
             box.number_input(text, **bounds, **common)
     else:
         raise ValueError(f"widget {name!r}: control must be select, select_slider, radio, slider, number or toggle.")
-    value = keep_widget(name)
-    if shared:
-        set_value(name, value)
-    if url and value is not None:
-        txt = _url_text(value)
-        if st.query_params.get_all(name) != [txt]:
-            st.query_params[name] = txt
-    return value
 
 
 def peek(name: str) -> Any:

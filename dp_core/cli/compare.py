@@ -53,8 +53,11 @@ def _store(args: argparse.Namespace):
     return precomputed.disabled() if getattr(args, "no_precomputed", False) else contextlib.nullcontext()
 
 
-def _add_grid_and_data(p: argparse.ArgumentParser) -> None:
+def _add_grid_and_data(
+    p: argparse.ArgumentParser, *, grid: tuple = (0.05, 10.0, 8), delta_help: str = "of the (epsilon, delta) mechanisms"
+) -> None:
     """The options ``compare`` and ``negotiate`` share: dataset, mechanisms, grid, trials, seed, parameters."""
+    eps_min, eps_max, n_eps = grid
     p.add_argument("--dataset", required=True, help="a demo dataset name or a path to a CSV file")
     p.add_argument("--target-column", default=None, help="target column of a CSV file (default: the last column)")
     p.add_argument(
@@ -64,14 +67,15 @@ def _add_grid_and_data(p: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help=f"mechanisms to use (default: all applicable): {', '.join(_compare_names())}",
     )
-    p.add_argument("--delta", type=float, default=1e-5, help="delta of the (epsilon, delta) mechanisms (default 1e-5)")
+    p.add_argument("--delta", type=float, default=1e-5, help=f"delta {delta_help} (default 1e-5)")
     p.add_argument("--trials", type=int, default=50, help="Monte-Carlo trials per grid point (default 50)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--eps-min", type=float, default=0.05, help="smallest epsilon of the grid (default 0.05)")
-    p.add_argument("--eps-max", type=float, default=10.0, help="largest epsilon of the grid (default 10)")
-    p.add_argument("--n-eps", type=int, default=8, help="grid points, log-spaced (default 8)")
+    p.add_argument("--eps-min", type=float, default=eps_min, help=f"smallest epsilon of the grid (default {eps_min:g})")
+    p.add_argument("--eps-max", type=float, default=eps_max, help=f"largest epsilon of the grid (default {eps_max:g})")
+    p.add_argument("--n-eps", type=int, default=n_eps, help=f"grid points, log-spaced (default {n_eps})")
     add_preprocess_argument(p)
     add_bounds_argument(p)
+    # the mechanisms' own comparison parameters (label-DP's k, m, rho), declared by their plug-ins
     for spec in compare_param_specs().values():
         p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=_param_help(spec))
     _add_no_precomputed(p)
@@ -145,7 +149,7 @@ def _run_compare(args: argparse.Namespace) -> dict:
 
 
 def _add_negotiate(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--dataset", required=True, help="a demo dataset name or a path to a CSV file")
+    _add_grid_and_data(p, grid=(0.01, 20.0, 10), delta_help="when no delta target is given")
     p.add_argument(
         "--target",
         dest="targets",
@@ -155,28 +159,9 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
         help="accuracy=0.9, r2=0.3, mae=50 (test mean absolute error in the target's units, at most), "
         "excess_risk=0.01 or delta=1e-6 (repeat for a delta target too)",
     )
-    p.add_argument("--target-column", default=None, help="target column of a CSV file (default: the last column)")
-    p.add_argument(
-        "--mechanisms",
-        nargs="+",
-        default=None,
-        metavar="KEY",
-        help=f"mechanisms to use (default: all applicable): {', '.join(_compare_names())}",
-    )
     p.add_argument(
         "--eps", dest="epsilon", type=float, default=1.0, help="the chosen epsilon (for the label-DP k answer)"
     )
-    p.add_argument("--delta", type=float, default=1e-5, help="delta when no delta target is given (default 1e-5)")
-    p.add_argument("--trials", type=int, default=50, help="Monte-Carlo trials per grid point (default 50)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--eps-min", type=float, default=0.01, help="smallest epsilon of the grid (default 0.01)")
-    p.add_argument("--eps-max", type=float, default=20.0, help="largest epsilon of the grid (default 20)")
-    p.add_argument("--n-eps", type=int, default=10, help="grid points (default 10)")
-    add_preprocess_argument(p)
-    add_bounds_argument(p)
-    # the mechanisms' own comparison parameters (label-DP's k, m, rho), declared by their plug-ins
-    for spec in compare_param_specs().values():
-        p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=_param_help(spec))
     p.add_argument(
         "--solve-for",
         choices=("epsilon", "n"),
@@ -192,7 +177,6 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
         help="answer the smallest epsilon for a dataset this many times as large (2 = twice the rows; "
         "extrapolated from learning curves; default 1)",
     )
-    _add_no_precomputed(p)
 
 
 def _run_negotiate(args: argparse.Namespace) -> dict:

@@ -244,24 +244,7 @@ def run_compare(
 def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> CompareResult:
     from .. import precomputed
 
-    states, skipped = {}, {}
-    stored: dict[str, precomputed.Entry] = {}
-    for a in adapters:
-        hit = precomputed.lookup(ds, a.key, spec)  # a shipped result of this exact run (None: compute it)
-        if hit is not None:
-            stored[a.key] = hit
-            if hit.skipped is None or hit.phase != "prepare":
-                states[a.key] = LazyState(a.key, ds, spec)  # prepared only if something needs it
-            else:
-                skipped[a.key] = hit.skipped
-            continue
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", PrivacyLeakWarning)
-                states[a.key] = a.prepare(ds, spec)
-        except ValueError as exc:
-            skipped[a.key] = str(exc)
-            precomputed.remember(ds, a.key, spec, precomputed.Entry(skipped=str(exc), phase="prepare"))
+    states, skipped, stored = _prepare_states(ds, spec, adapters)
     active = [a for a in adapters if a.key in states]
     totals = {
         a.key: stored[a.key].total if a.key in stored else len(a.points(states[a.key], spec)) * a.n_trials(spec)
@@ -324,6 +307,31 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
         skipped=skipped,
         states=states,
     )
+
+
+def _prepare_states(ds: Dataset, spec: CompareSpec, adapters: list) -> tuple[dict, dict, dict]:
+    """Each adapter's prepared state (lazy when a shipped result answers), the refusals, the shipped entries."""
+    from .. import precomputed
+
+    states, skipped = {}, {}
+    stored: dict[str, precomputed.Entry] = {}
+    for a in adapters:
+        hit = precomputed.lookup(ds, a.key, spec)  # a shipped result of this exact run (None: compute it)
+        if hit is not None:
+            stored[a.key] = hit
+            if hit.skipped is None or hit.phase != "prepare":
+                states[a.key] = LazyState(a.key, ds, spec)  # prepared only if something needs it
+            else:
+                skipped[a.key] = hit.skipped
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", PrivacyLeakWarning)
+                states[a.key] = a.prepare(ds, spec)
+        except ValueError as exc:
+            skipped[a.key] = str(exc)
+            precomputed.remember(ds, a.key, spec, precomputed.Entry(skipped=str(exc), phase="prepare"))
+    return states, skipped, stored
 
 
 def _run_adapter(a, st, spec: CompareSpec, prog, total: int):

@@ -10,7 +10,7 @@ that defines them):
   comparison turns it into ``proved but weak`` when delta > 1/n of the dataset;
 * ``claimed by the paper``: the paper claims it, but the proof has gaps or the constants are not explicit;
 * ``audited: no violation found``: only an audit backs it (evidence, not a proof);
-* ``refuted``: the specification shows the claim is false (a counterexample or a failed audit);
+* ``refuted``: a counterexample or a failed audit shows the claim is false;
 * ``none``: the method makes no privacy claim (shown for reference only).
 
 Every sweep returns the same tidy table: one row per (method, epsilon, trial) with ``utility``
