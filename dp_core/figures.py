@@ -17,7 +17,7 @@ from __future__ import annotations
 import base64
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -49,72 +49,32 @@ __all__ = [
     "vrect",
 ]
 
-#: One colour per method, shared by every page (Okabe-Ito-like, colour-blind safe where possible).
-METHOD_COLORS: dict[str, str] = {
-    # generic
-    "nonprivate": "#000000",
-    "laplace": "#CC79A7",
-    "gaussian": "#0072B2",
-    "gaussian_classic": "#56B4E9",
-    "gaussian_analytic": "#0072B2",
-    # input perturbation and its baselines
-    "input": "#D55E00",
-    "objective": "#0072B2",
-    "output": "#009E73",
-    "dp_sgd": "#E69F00",
-    # label-DP by aggregation
-    "naive_lba": "#999999",
-    "naive_llp": "#6B6B6B",
-    "wtd_lba": "#E69F00",
-    "wtd_llp": "#56B4E9",
-    "noisy_wtd_llp": "#D55E00",
-    "gaussian_label": "#0072B2",
-    "laplace_label": "#CC79A7",
-    # large-margin Gaussian classifier
-    "printed": "#CC79A7",
-    "repaired": "#E69F00",
-    "corrected": "#009E73",
-    # heavy-tailed l1 regression
-    "em_l1": "#D55E00",
-    # compare page: output-perturbation baselines and the large-margin modes under their own keys
-    "output_gaussian": "#009E73",
-    "output_laplace": "#117733",
-    "lmg_printed": "#CC79A7",
-    "lmg_repaired": "#E69F00",
-    "lmg_corrected": "#332288",
-    "em_clipped": "#56B4E9",
-    "dp_gd": "#E69F00",
-}
+class _Collected(Mapping):
+    """A read-only dict of the methods' ``COLORS`` or ``LABELS``: the shared entries, then every mechanism
+    folder's ``catalog`` (:mod:`dp_core.catalog`), collected when first read (the foundation imports no
+    mechanism)."""
 
-METHOD_LABELS: dict[str, str] = {
-    "nonprivate": "Non-private",
-    "laplace": "Laplace",
-    "gaussian": "Gaussian",
-    "gaussian_classic": "Gaussian (classic)",
-    "gaussian_analytic": "Gaussian (analytic)",
-    "input": "Input perturbation",
-    "objective": "Objective perturbation",
-    "output": "Output perturbation",
-    "dp_sgd": "DP-SGD",
-    "naive_lba": "Naive LBA",
-    "naive_llp": "Naive LLP",
-    "wtd_lba": "Weighted LBA",
-    "wtd_llp": "Weighted LLP (no noise)",
-    "noisy_wtd_llp": "Noisy weighted LLP",
-    "gaussian_label": "Gaussian label noise",
-    "laplace_label": "Laplace label noise",
-    "printed": "P: as printed (not differentially private as printed)",
-    "repaired": "P+: repaired (not differentially private as printed)",
-    "corrected": "R: corrected",
-    "em_l1": "Exponential mechanism (truncated l1)",
-    "output_gaussian": "Output perturbation (Gaussian)",
-    "output_laplace": "Output perturbation (Laplace-norm)",
-    "lmg_printed": "Large-margin P: as printed",
-    "lmg_repaired": "Large-margin P+: repaired",
-    "lmg_corrected": "Large-margin R: corrected",
-    "em_clipped": "EM on clipped data",
-    "dp_gd": "DP gradient descent",
-}
+    def __init__(self, name: str, shared: dict[str, str]) -> None:
+        self._name, self._shared = name, shared
+
+    def _data(self) -> dict[str, str]:
+        from . import catalog
+
+        return self._shared | catalog.merged(self._name)
+
+    def __getitem__(self, key: str) -> str:
+        return self._data()[key]
+
+    def __iter__(self):
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
+
+
+#: One colour per method, shared by every page (Okabe-Ito-like, colour-blind safe where possible).
+METHOD_COLORS: Mapping[str, str] = _Collected("COLORS", {"nonprivate": "#000000"})
+METHOD_LABELS: Mapping[str, str] = _Collected("LABELS", {"nonprivate": "Non-private"})
 
 _FALLBACK = ["#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499"]
 
