@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import status as vocab
-from ._base import (
+from ... import status as vocab
+from ...estimators._base import (
     DPEstimator,
     DPRegressorMixin,
     PrivacyGuarantee,
@@ -101,7 +101,7 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         """Fit on ``X`` (array or DataFrame) and ``y`` (numbers); returns ``self``."""
         import warnings
 
-        from ..mechanisms.l1_exponential import L1ExponentialRegression
+        from . import L1ExponentialRegression
 
         eps = check_number("epsilon", self.epsilon)
         check_number("x_scale", self.x_scale)
@@ -156,7 +156,7 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         """Warn when the convention is refuted (audit table) or the MCMC chains did not converge."""
         import warnings
 
-        from ..exceptions import ApproximateGuaranteeWarning, InvalidGuaranteeWarning
+        from ...exceptions import ApproximateGuaranteeWarning, InvalidGuaranteeWarning
 
         if refuted:
             warnings.warn(
