@@ -33,8 +33,10 @@ __all__ = [
     "add_bound_trace",
     "annotate",
     "apply_layout",
+    "band_trace",
     "bound_traces",
     "color_of",
+    "empty_figure",
     "figure_problems",
     "group_refuted",
     "hex_to_rgba",
@@ -193,6 +195,32 @@ def apply_layout(
     return fig
 
 
+def band_trace(x, lo, hi, color: str, *, alpha: float = 0.18, **kw) -> go.Scatter:
+    """A shaded band between ``lo`` and ``hi`` over ``x`` (a 95% range), in ``color``; no legend entry, no hover.
+
+    ``kw`` (``legendgroup``, ``name``, ...) go to the trace.
+    """
+    x = np.asarray(x)
+    return go.Scatter(
+        x=np.concatenate([x, x[::-1]]),
+        y=np.concatenate([np.asarray(hi), np.asarray(lo)[::-1]]),
+        mode="lines",
+        fill="toself",
+        fillcolor=hex_to_rgba(color, alpha),
+        line={"width": 0},
+        hoverinfo="skip",
+        showlegend=False,
+        **kw,
+    )
+
+
+def empty_figure(title: str) -> go.Figure:
+    """A figure with only ``title`` on the white template (nothing to draw)."""
+    fig = go.Figure()
+    fig.update_layout(title=title, template="plotly_white")
+    return fig
+
+
 def line_ci_figure(
     summary: pd.DataFrame,
     *,
@@ -242,20 +270,7 @@ def line_ci_figure(
         name = f"{label_of(m)} ({t_text} trials)"
         xs = s[x].to_numpy()
         if band and np.any(np.isfinite(hi)):
-            fig.add_trace(
-                go.Scatter(
-                    x=np.concatenate([xs, xs[::-1]]),
-                    y=np.concatenate([hi, lo[::-1]]),
-                    mode="lines",
-                    fill="toself",
-                    fillcolor=hex_to_rgba(col, 0.18),
-                    line={"width": 0},
-                    hoverinfo="skip",
-                    showlegend=False,
-                    legendgroup=m,
-                    name=f"{label_of(m)} 95% interval",
-                )
-            )
+            fig.add_trace(band_trace(xs, lo, hi, col, legendgroup=m, name=f"{label_of(m)} 95% interval"))
         fig.add_trace(
             go.Scatter(
                 x=xs,

@@ -330,6 +330,7 @@ def cases_generic():
         return F.noise_scale_figure(t, x="epsilon", y="scale", x_title="ε", y_title="noise scale")
 
     yield "noise_scale_figure", "dp_core.figures.noise_scale_figure", noise
+    yield "empty_figure", "dp_core.figures.empty_figure", lambda: F.empty_figure("No results")
 
     for log in (False, True):
 

@@ -18,7 +18,9 @@ from .. import status as vocab
 from ..figures import (
     REFUTED_LEGEND_TITLE,
     add_bound_trace,
+    band_trace,
     color_of,
+    empty_figure,
     hex_to_rgba,
     hline,
     label_of,
@@ -137,9 +139,7 @@ def compare_figure(
         raise ValueError(f"y='mae' needs a regression comparison with a measured MAE; {result.dataset!r} has none.")
     s = result.summary
     if s is None or not len(s):
-        fig = go.Figure()
-        fig.update_layout(title="No results", template="plotly_white")
-        return fig
+        return empty_figure("No results")
     if methods is not None:
         s = s[s["method"].isin(methods)]
     if y == "mae":  # only the methods that measured it, so no empty legend entry
@@ -318,10 +318,9 @@ def learning_curve_figure(answer: dict, *, height: int = 520) -> go.Figure:
     where the drawn model and its range cross the target. Without a model (the chosen ε outside the grid)
     the measured curves at the grid ε nearest the chosen one, with 95% error bars."""
     target = answer["target"]
-    fig = go.Figure()
     if not answer.get("learning_curve"):
-        fig.update_layout(title="No learning curve", template="plotly_white")
-        return fig
+        return empty_figure("No learning curve")
+    fig = go.Figure()
     labels = {r["method"]: r["label"] for r in answer["methods"]}
     refuted = refuted_methods(answer["methods"])
     models = answer.get("model_curve") or []
@@ -368,18 +367,7 @@ def _add_model_curve(fig: go.Figure, rec: dict, n_data: float, n_far: float, c: 
     if band:
         ok = np.isfinite(lo) & np.isfinite(hi)
         fig.add_trace(
-            go.Scatter(
-                x=np.concatenate([ns[ok], ns[ok][::-1]]),
-                y=np.concatenate([hi[ok], lo[ok][::-1]]),
-                mode="lines",
-                fill="toself",
-                fillcolor=hex_to_rgba(c, 0.15),
-                line={"width": 0},
-                hoverinfo="skip",
-                showlegend=False,
-                legendgroup=rec["method"],
-                name=f"{name} 95% range",
-            )
+            band_trace(ns[ok], lo[ok], hi[ok], c, alpha=0.15, legendgroup=rec["method"], name=f"{name} 95% range")
         )
     inside = ns <= n_data * (1 + 1e-9)
     hover = f"{name}<br>n = %{{x:,.0f}}<br>%{{y:.3f}} (95% range %{{customdata[0]:.3f}} to %{{customdata[1]:.3f}})"
