@@ -275,15 +275,16 @@ _SHARED: tuple[Entry, ...] = (
 
 #: Where each status comes from (the expert side of the status entries; plain side: :data:`dp_core.status.DEFINITIONS`).
 _STATUS_EXPERT = {
-    _status.PROVED: "A theorem of the paper or of the project's specification covers the exact (ε, δ) and "
-    "sampler that run, with δ ≤ 1/n [DR14, §2.3]; an audit that finds no violation is supporting evidence only.",
+    _status.PROVED: "A theorem of the paper or a proof in the project's docs (docs/<mechanism>.md) covers "
+    "the exact (ε, δ) and sampler that run, with δ ≤ 1/n [DR14, §2.3]; an audit that finds no violation is "
+    "supporting evidence only.",
     _status.PROVED_WEAK: "As proved, but δ > 1/n or δ ≥ 1: the guarantee allows publishing about one whole "
     "record [DR14, §2.3].",
-    _status.CLAIMED: "The paper's theorem as printed; not re-derived in the specification (docs/audit.md).",
+    _status.CLAIMED: "The paper's theorem as printed; not re-derived in the project's docs (docs/audit.md).",
     _status.AUDITED: "A seeded audit [JUO20, Algorithm 2] found an ε lower bound not above the claimed ε; "
     "a lower bound cannot show a guarantee holds.",
-    _status.REFUTED: "A counterexample in the specification or an audit lower bound above the claimed ε "
-    "[JUO20, Algorithm 2] shows the claim false.",
+    _status.REFUTED: "A counterexample in the project's docs (docs/<mechanism>.md) or an audit lower bound "
+    "above the claimed ε [JUO20, Algorithm 2] shows the claim false.",
 }
 
 _STATUS_ENTRIES = tuple(

@@ -22,7 +22,7 @@ Status of a row (:func:`row_status`)
 -----------------------------------
 The statuses are the project's one vocabulary (:mod:`dp_core.status`). ``refuted`` when the audit
 found a violation (ε lower bound above the claimed ε at the claimed δ). Otherwise the row's claim
-kind decides: a claim with a proof in the specification (``claim="proof"``, e.g. a corrected
+kind decides: a claim with a proof in the project's docs (``docs/<mechanism>.md``; ``claim="proof"``, e.g. a corrected
 calibration) is ``proved`` — the proof, not the audit, makes it so; the audit's "no violation" is
 supporting evidence. A claim without a proof here (the paper's own, ``"paper"``, or none,
 ``"none"``) whose audit found no violation is ``audited: no violation found``: evidence, never a proof.
@@ -90,7 +90,7 @@ TABLE_FORMAT = 1
 
 @dataclass(frozen=True)
 class AuditRowSpec:
-    """One row of the audit table: what to run and what the specification says about it.
+    """One row of the audit table: what to run and what the project's docs say about it.
 
     Attributes
     ----------
@@ -103,8 +103,8 @@ class AuditRowSpec:
     claim : {"proof", "paper", "none"}
         Where the claim comes from (see the module docstring).
     expected : {"violation", "consistent", ""}
-        What the specifications prove: ``"violation"`` for a claim shown false, ``"consistent"``
-        for a claim with a proof, ``""`` when nothing is proved either way (no assertion).
+        What the docs (``docs/<mechanism>.md``, ``docs/audit.md``) prove: ``"violation"`` for a claim
+        shown false, ``"consistent"`` for a claim with a proof, ``""`` when nothing is proved either way (no assertion).
     options : dict
         Mechanism options (see ``MECHANISMS[mechanism].options``).
     seed, pair_seed : int

@@ -136,7 +136,8 @@ GLOSSARY = (
         "ζ̃",
         "zeta_tilde",
         "The enlarged ζ of the corrected (conservative) accounting.",
-        "Ours: conditioning on the quadratic noise enlarges (λ, ζ) to (λ̃, ζ̃) (specification P2).",
+        "Ours: conditioning on the quadratic noise enlarges (λ, ζ) to (λ̃, ζ̃) (problem P2; "
+        "docs/input_perturbation.md, conservative accounting).",
         _PAGE,
         "λ̃",
     ),
@@ -209,7 +210,7 @@ GLOSSARY = (
     entry(
         "P1",
         "P1",
-        "A problem found in a paper's proof, numbered as in the project's specification.",
+        "A problem found in a paper's proof, numbered as in docs/input_perturbation.md.",
         "P1: the regulariser depends on the private data; P2: Lemma 7 fails for general data [FTS17, Lemmas 1 and 7].",
         _PAGE,
         "P2",

@@ -111,7 +111,7 @@ GLOSSARY = (
         "N2",
         "N2",
         "The name of a synthetic noise family (Student-t).",
-        "Noise designs N1-N4 of the specification (ours).",
+        "Noise designs N1-N4 of dp_core.data.make_heavy_tailed (ours; docs/l1_exponential.md).",
         _PAGE,
         "N1",
         "N3",
