@@ -221,6 +221,34 @@ def empty_figure(title: str) -> go.Figure:
     return fig
 
 
+def _add_mean_curve(fig: go.Figure, s: pd.DataFrame, m: str, *, x: str, y: str, mean, log_y: bool, band: bool) -> None:
+    """One method's mean curve (trials in its legend name and hover) and its 95% band, for :func:`line_ci_figure`."""
+    col = color_of(m)
+    lo = s[f"{y}_lo"].to_numpy(dtype=float)
+    hi = s[f"{y}_hi"].to_numpy(dtype=float)
+    if log_y:
+        lo = np.where(np.isfinite(lo) & (lo > 0), lo, mean / 10)
+    trials = s["n_trials"].to_numpy() if "n_trials" in s else np.full(len(s), np.nan)
+    t_text = f"{int(np.min(trials))}" if np.all(trials == trials[0]) else f"{int(np.min(trials))}-{int(np.max(trials))}"
+    name = f"{label_of(m)} ({t_text} trials)"
+    xs = s[x].to_numpy()
+    if band and np.any(np.isfinite(hi)):
+        fig.add_trace(band_trace(xs, lo, hi, col, legendgroup=m, name=f"{label_of(m)} 95% interval"))
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=mean,
+            mode="lines+markers",
+            name=name,
+            legendgroup=m,
+            line={"color": col, "width": 2},
+            customdata=np.column_stack([lo, hi, trials]),
+            hovertemplate=f"{label_of(m)}: %{{y:.4g}} [95%: %{{customdata[0]:.3g}}, %{{customdata[1]:.3g}}], "
+            "%{customdata[2]} trials<extra></extra>",
+        )
+    )
+
+
 def line_ci_figure(
     summary: pd.DataFrame,
     *,
@@ -257,33 +285,7 @@ def line_ci_figure(
         if not np.any(np.isfinite(mean_all) & ((mean_all > 0) if log_y else True)):
             missing.append(label_of(m))
             continue
-        col = color_of(m)
-        mean = mean_all
-        lo = s[f"{y}_lo"].to_numpy(dtype=float)
-        hi = s[f"{y}_hi"].to_numpy(dtype=float)
-        if log_y:
-            lo = np.where(np.isfinite(lo) & (lo > 0), lo, mean / 10)
-        trials = s["n_trials"].to_numpy() if "n_trials" in s else np.full(len(s), np.nan)
-        t_text = (
-            f"{int(np.min(trials))}" if np.all(trials == trials[0]) else f"{int(np.min(trials))}-{int(np.max(trials))}"
-        )
-        name = f"{label_of(m)} ({t_text} trials)"
-        xs = s[x].to_numpy()
-        if band and np.any(np.isfinite(hi)):
-            fig.add_trace(band_trace(xs, lo, hi, col, legendgroup=m, name=f"{label_of(m)} 95% interval"))
-        fig.add_trace(
-            go.Scatter(
-                x=xs,
-                y=mean,
-                mode="lines+markers",
-                name=name,
-                legendgroup=m,
-                line={"color": col, "width": 2},
-                customdata=np.column_stack([lo, hi, trials]),
-                hovertemplate=f"{label_of(m)}: %{{y:.4g}} [95%: %{{customdata[0]:.3g}}, %{{customdata[1]:.3g}}], "
-                "%{customdata[2]} trials<extra></extra>",
-            )
-        )
+        _add_mean_curve(fig, s, m, x=x, y=y, mean=mean_all, log_y=log_y, band=band)
     if missing:
         fig.add_annotation(
             text="Not drawn (no finite value): " + ", ".join(missing),

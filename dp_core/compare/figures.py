@@ -109,6 +109,27 @@ def _recolor(fig: go.Figure, colors: dict[str, str]) -> None:
                 tr.line.color = c
 
 
+def _add_reference(fig: go.Figure, result, s, *, y: str, show_bounds: bool, methods, colors: dict) -> None:
+    """What the curves are read against: the non-private level (utility, MAE) or the theoretical bounds."""
+    if y == "utility":
+        _nonprivate_line(fig, result, s, result.reference_utility)
+        lo = float(np.nanmin(s["utility_mean"])) if len(s) else 0.0
+        if result.metric == "r2":
+            fig.update_yaxes(range=[max(-1.0, min(lo, 0.0)) - 0.05, 1.02])
+        else:
+            fig.update_yaxes(range=[max(0.0, lo - 0.05), 1.02])
+    elif y == "mae":
+        _nonprivate_line(fig, result, s, result.reference_mae)
+    elif show_bounds and result.bounds is not None and len(result.bounds):
+        b = result.bounds if methods is None else result.bounds[result.bounds["method"].isin(methods)]
+        for (meth, lab), g in b.groupby(["method", "label"], sort=False):
+            g = g.sort_values("epsilon")
+            add_bound_trace(
+                fig, g["epsilon"], g["bound"], method=str(meth), name=f"{_label_for(result, str(meth))}: {lab}"
+            )
+        _recolor(fig, colors)
+
+
 def compare_figure(
     result,
     *,
@@ -163,23 +184,7 @@ def compare_figure(
     for tr in fig.data:
         if tr.name and " (" in tr.name and tr.legendgroup:
             tr.name = f"{_label_for(result, tr.legendgroup)} ({tr.name.rsplit(' (', 1)[1]}"
-    if y == "utility":
-        _nonprivate_line(fig, result, s, result.reference_utility)
-        lo = float(np.nanmin(s["utility_mean"])) if len(s) else 0.0
-        if result.metric == "r2":
-            fig.update_yaxes(range=[max(-1.0, min(lo, 0.0)) - 0.05, 1.02])
-        else:
-            fig.update_yaxes(range=[max(0.0, lo - 0.05), 1.02])
-    elif y == "mae":
-        _nonprivate_line(fig, result, s, result.reference_mae)
-    elif show_bounds and result.bounds is not None and len(result.bounds):
-        b = result.bounds if methods is None else result.bounds[result.bounds["method"].isin(methods)]
-        for (meth, lab), g in b.groupby(["method", "label"], sort=False):
-            g = g.sort_values("epsilon")
-            add_bound_trace(
-                fig, g["epsilon"], g["bound"], method=str(meth), name=f"{_label_for(result, str(meth))}: {lab}"
-            )
-        _recolor(fig, colors)
+    _add_reference(fig, result, s, y=y, show_bounds=show_bounds, methods=methods, colors=colors)
     style_refuted(fig, refuted_methods(result.methods))
     _group_legends(fig, result, height=height)
     if eps_marker is not None and math.isfinite(eps_marker) and eps_marker > 0:
