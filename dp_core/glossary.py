@@ -295,10 +295,14 @@ _STATUS_ENTRIES = tuple(
 
 def all_entries() -> tuple[Entry, ...]:
     """The whole glossary: the shared entries, each mechanism folder's ``catalog.GLOSSARY`` (registry order,
-    :mod:`dp_core.catalog`), then the statuses."""
+    :mod:`dp_core.catalog`; tuples ``(symbol, name, plain, expert, *aliases)`` on ``catalog.GLOSSARY_PAGE``),
+    then the statuses."""
     from . import catalog
 
-    return _SHARED + catalog.joined("GLOSSARY") + _STATUS_ENTRIES
+    pages = tuple(
+        entry(*t[:4], c.GLOSSARY_PAGE, *t[4:]) for c in catalog.catalogs() for t in getattr(c, "GLOSSARY", ())
+    )
+    return _SHARED + pages + _STATUS_ENTRIES
 
 
 def __getattr__(name: str):

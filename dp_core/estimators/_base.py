@@ -26,7 +26,13 @@ from typing import Any
 import numpy as np
 
 from .. import status as vocab
-from ..exceptions import DataValidationError, DegenerateFitWarning, DPCoreError, PrivacyLeakWarning
+from ..exceptions import (
+    DataValidationError,
+    DegenerateFitWarning,
+    DPCoreError,
+    InvalidGuaranteeWarning,
+    PrivacyLeakWarning,
+)
 
 __all__ = [
     "NEIGHBOURS",
@@ -260,6 +266,12 @@ class DPEstimator:
                 DegenerateFitWarning,
                 stacklevel=3,
             )
+
+    @staticmethod
+    def _warn_no_guarantee(message: str, category: type[Warning] | None = None) -> None:
+        """Warn, from a ``fit`` helper, that ``privacy_`` holds no valid guarantee (``InvalidGuaranteeWarning``
+        unless ``category``); the warning points at the caller of ``fit``."""
+        warnings.warn(message, category or InvalidGuaranteeWarning, stacklevel=4)
 
     def _degenerate_problem(self, X, y) -> str:  # overridden by the classifier and regressor mixins
         return ""

@@ -154,25 +154,20 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
 
     def _warn_if_no_guarantee(self, refuted: bool, converged: bool | None) -> None:
         """Warn when the convention is refuted (audit table) or the MCMC chains did not converge."""
-        import warnings
-
-        from ...exceptions import ApproximateGuaranteeWarning, InvalidGuaranteeWarning
+        from ...exceptions import ApproximateGuaranteeWarning
 
         if refuted:
-            warnings.warn(
+            self._warn_no_guarantee(
                 f"L1ExponentialRegressor(convention={self.convention!r}) is not ε-DP as claimed (the audit table "
                 "refutes this temperature): privacy_ has no valid guarantee. Use convention='tight' for a private "
-                "release.",
-                InvalidGuaranteeWarning,
-                stacklevel=3,
+                "release."
             )
         if converged is False:
-            warnings.warn(
+            self._warn_no_guarantee(
                 "the MCMC chains of the l1 exponential mechanism failed their convergence check "
                 "(split-R-hat > 1.05): the draw may be far from the mechanism's distribution, so neither "
                 "its accuracy nor its guarantee can be relied on; see sampler_ and privacy_.reason.",
                 ApproximateGuaranteeWarning,
-                stacklevel=3,
             )
 
     @staticmethod

@@ -239,16 +239,10 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
     def _warn_if_no_guarantee(self) -> None:
         if self.mechanism not in ("weighted-llp", "naive-lba", "naive-llp"):
             return
-        import warnings
-
-        from ...exceptions import InvalidGuaranteeWarning
-
-        warnings.warn(
+        self._warn_no_guarantee(
             f"LabelDPBagRegressor(mechanism={self.mechanism!r}) adds no noise, so it is not label-DP (a bag's "
             "label sum reveals its labels); privacy_ has no valid guarantee. Use mechanism='noisy-wtd-llp' "
-            "for a private release.",
-            InvalidGuaranteeWarning,
-            stacklevel=3,
+            "for a private release."
         )
 
     def _degenerate_advice(self) -> str:

@@ -239,16 +239,10 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
     def _warn_if_no_guarantee(self) -> None:
         if self.mode == "corrected":
             return
-        import warnings
-
-        from ...exceptions import InvalidGuaranteeWarning
-
-        warnings.warn(
+        self._warn_no_guarantee(
             f"LargeMarginGaussianClassifier(mode={self.mode!r}) is not differentially private (the paper's "
             "algorithm as printed, or its minimal repair, kept to show why it fails): privacy_ has no valid "
-            "guarantee. Use mode='corrected' for a private release.",
-            InvalidGuaranteeWarning,
-            stacklevel=3,
+            "guarantee. Use mode='corrected' for a private release."
         )
 
     def _degenerate_advice(self) -> str:
