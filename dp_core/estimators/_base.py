@@ -440,6 +440,14 @@ class DPRegressorMixin:
 
     _estimator_type = "regressor"
 
+    def _validate_Xy(self, X, y) -> tuple[np.ndarray, np.ndarray]:
+        """The rows (resetting the fitted feature info) and the finite numeric targets, validated."""
+        A = self._validate_X(X, reset=True)
+        v = np.asarray(self._validate_y(y, A.shape[0]), dtype=np.float64)
+        if not np.all(np.isfinite(v)):
+            raise ValueError("y contains NaN or infinite values; remove or impute them first.")
+        return A, v
+
     def _degenerate_problem(self, X, y) -> str:
         """Far worse than the constant mean predictor on the training data (R² below :data:`DEGENERATE_R2`)."""
         from .. import display

@@ -253,10 +253,7 @@ class _LinearRegressor(DPRegressorMixin, _QuadraticBallModel):
         from ...rng import as_generator
 
         eps, dl, mult, scaling = self._settings()
-        A = self._validate_X(X, reset=True)
-        v = np.asarray(self._validate_y(y, A.shape[0]), dtype=np.float64)
-        if not np.all(np.isfinite(v)):
-            raise ValueError("y contains NaN or infinite values; remove or impute them first.")
+        A, v = self._validate_Xy(X, y)
         leaks: list[str] = []
         self.data_norm_ = data_norm_or_leak(A, self.data_norm, leaks)
         yb = y_bound_or_leak(v, self.y_bound, leaks)

@@ -108,10 +108,7 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         ys = check_number("y_scale", self.y_scale)
         if not isinstance(self.fit_intercept, (bool, np.bool_)):
             raise TypeError(f"fit_intercept must be a bool, got {self.fit_intercept!r}.")
-        A = self._validate_X(X, reset=True)
-        v = np.asarray(self._validate_y(y, A.shape[0]), dtype=np.float64)
-        if not np.all(np.isfinite(v)):
-            raise ValueError("y contains NaN or infinite values; remove or impute them first.")
+        A, v = self._validate_Xy(X, y)
         Z = self._design(A)
         cfg = L1ExponentialRegression(
             epsilon=eps,

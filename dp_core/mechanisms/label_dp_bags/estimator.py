@@ -102,10 +102,7 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         from ...exceptions import PrivacyLeakWarning
         from . import LabelDPBags, fit_linear
 
-        A = self._validate_X(X, reset=True)
-        v = np.asarray(self._validate_y(y, A.shape[0]), dtype=np.float64)
-        if not np.all(np.isfinite(v)):
-            raise ValueError("y contains NaN or infinite values; remove or impute them first.")
+        A, v = self._validate_Xy(X, y)
         n = A.shape[0]
         dl = check_number("delta", self.delta, hi=1.0)
         if dl >= 1.0:
