@@ -222,6 +222,12 @@ class DPEstimator:
             if p.name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
         )
 
+    def _store_params(self, values: dict) -> None:
+        """The body of a subclass's ``__init__`` (``self._store_params(locals())``): each constructor argument
+        stored unchanged under its own name, as scikit-learn requires."""
+        for name in self._get_param_names():
+            setattr(self, name, values[name])
+
     def get_params(self, deep: bool = True) -> dict:
         """Constructor parameters as a dict (``deep`` is accepted for compatibility; no sub-estimators)."""
         return {name: getattr(self, name) for name in self._get_param_names()}

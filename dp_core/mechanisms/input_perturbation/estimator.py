@@ -238,15 +238,7 @@ class _LinearRegressor(DPRegressorMixin, _QuadraticBallModel):
         intercept_scaling=0.3,
         random_state=None,
     ):
-        self.epsilon = epsilon
-        self.delta = delta
-        self.eta = eta
-        self.Delta_multiplier = Delta_multiplier
-        self.data_norm = data_norm
-        self.y_bound = y_bound
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.random_state = random_state
+        self._store_params(locals())
 
     def fit(self, X, y):
         """Fit on ``X`` (array or DataFrame) and ``y`` (numbers); returns ``self``."""
@@ -297,14 +289,7 @@ class _LinearClassifier(DPClassifierMixin, _QuadraticBallModel):
         intercept_scaling=0.3,
         random_state=None,
     ):
-        self.epsilon = epsilon
-        self.delta = delta
-        self.eta = eta
-        self.Delta_multiplier = Delta_multiplier
-        self.data_norm = data_norm
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.random_state = random_state
+        self._store_params(locals())
 
     def fit(self, X, y):
         """Fit on ``X`` (array or DataFrame) and ``y`` (any label values); returns ``self``."""

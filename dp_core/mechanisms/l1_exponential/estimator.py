@@ -82,16 +82,7 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         mode="auto",
         random_state=None,
     ):
-        self.epsilon = epsilon
-        self.theta = theta
-        self.radius = radius
-        self.x_scale = x_scale
-        self.y_scale = y_scale
-        self.fit_intercept = fit_intercept
-        self.convention = convention
-        self.mcmc_preset = mcmc_preset
-        self.mode = mode
-        self.random_state = random_state
+        self._store_params(locals())
 
     def _design(self, A: np.ndarray) -> np.ndarray:
         Z = A / self.x_scale

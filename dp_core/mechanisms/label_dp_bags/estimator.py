@@ -86,14 +86,7 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         y_range=None,
         random_state=None,
     ):
-        self.mechanism = mechanism
-        self.k = k
-        self.m = m
-        self.rho = rho
-        self.noise_std = noise_std
-        self.delta = delta
-        self.y_range = y_range
-        self.random_state = random_state
+        self._store_params(locals())
 
     def fit(self, X, y):
         """Fit on public features ``X`` (array or DataFrame) and private labels ``y``; returns ``self``."""

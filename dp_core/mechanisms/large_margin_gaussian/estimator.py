@@ -140,15 +140,7 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
         data_norm=None,
         random_state=None,
     ):
-        self.epsilon = epsilon
-        self.mode = mode
-        self.lam = lam
-        self.mu = mu
-        self.h = h
-        self.n_components = n_components
-        self.projection_seed = projection_seed
-        self.data_norm = data_norm
-        self.random_state = random_state
+        self._store_params(locals())
 
     def _components(self, n: int, d: int) -> int | None:
         k = self.n_components
