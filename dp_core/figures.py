@@ -36,6 +36,7 @@ __all__ = [
     "band_trace",
     "bound_traces",
     "color_of",
+    "corner_note",
     "empty_figure",
     "figure_problems",
     "group_refuted",
@@ -221,6 +222,21 @@ def empty_figure(title: str) -> go.Figure:
     return fig
 
 
+def corner_note(fig: go.Figure, text: str) -> go.Figure:
+    """A small grey note above the plot's top-left corner (what is not drawn, and why)."""
+    return fig.add_annotation(
+        text=text,
+        xref="paper",
+        yref="paper",
+        x=0.0,
+        y=1.0,
+        xanchor="left",
+        yanchor="bottom",
+        showarrow=False,
+        font={"size": 11, "color": "#7F7F7F"},
+    )
+
+
 def _add_mean_curve(fig: go.Figure, s: pd.DataFrame, m: str, *, x: str, y: str, mean, log_y: bool, band: bool) -> None:
     """One method's mean curve (trials in its legend name and hover) and its 95% band, for :func:`line_ci_figure`."""
     col = color_of(m)
@@ -287,17 +303,7 @@ def line_ci_figure(
             continue
         _add_mean_curve(fig, s, m, x=x, y=y, mean=mean_all, log_y=log_y, band=band)
     if missing:
-        fig.add_annotation(
-            text="Not drawn (no finite value): " + ", ".join(missing),
-            xref="paper",
-            yref="paper",
-            x=0.0,
-            y=1.0,
-            xanchor="left",
-            yanchor="bottom",
-            showarrow=False,
-            font={"size": 11, "color": "#7F7F7F"},
-        )
+        corner_note(fig, "Not drawn (no finite value): " + ", ".join(missing))
     return apply_layout(
         fig,
         title=title,

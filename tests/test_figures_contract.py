@@ -331,6 +331,7 @@ def cases_generic():
 
     yield "noise_scale_figure", "dp_core.figures.noise_scale_figure", noise
     yield "empty_figure", "dp_core.figures.empty_figure", lambda: F.empty_figure("No results")
+    yield "corner_note", "dp_core.figures.corner_note", lambda: F.corner_note(F.empty_figure("No results"), "Not drawn")
 
     for log in (False, True):
 
