@@ -17,7 +17,7 @@ from __future__ import annotations
 import base64
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -33,8 +33,11 @@ __all__ = [
     "add_bound_trace",
     "annotate",
     "apply_layout",
+    "band_trace",
     "bound_traces",
     "color_of",
+    "corner_note",
+    "empty_figure",
     "figure_problems",
     "group_refuted",
     "hex_to_rgba",
@@ -49,72 +52,33 @@ __all__ = [
     "vrect",
 ]
 
-#: One colour per method, shared by every page (Okabe-Ito-like, colour-blind safe where possible).
-METHOD_COLORS: dict[str, str] = {
-    # generic
-    "nonprivate": "#000000",
-    "laplace": "#CC79A7",
-    "gaussian": "#0072B2",
-    "gaussian_classic": "#56B4E9",
-    "gaussian_analytic": "#0072B2",
-    # input perturbation and its baselines
-    "input": "#D55E00",
-    "objective": "#0072B2",
-    "output": "#009E73",
-    "dp_sgd": "#E69F00",
-    # label-DP by aggregation
-    "naive_lba": "#999999",
-    "naive_llp": "#6B6B6B",
-    "wtd_lba": "#E69F00",
-    "wtd_llp": "#56B4E9",
-    "noisy_wtd_llp": "#D55E00",
-    "gaussian_label": "#0072B2",
-    "laplace_label": "#CC79A7",
-    # large-margin Gaussian classifier
-    "printed": "#CC79A7",
-    "repaired": "#E69F00",
-    "corrected": "#009E73",
-    # heavy-tailed l1 regression
-    "em_l1": "#D55E00",
-    # compare page: output-perturbation baselines and the large-margin modes under their own keys
-    "output_gaussian": "#009E73",
-    "output_laplace": "#117733",
-    "lmg_printed": "#CC79A7",
-    "lmg_repaired": "#E69F00",
-    "lmg_corrected": "#332288",
-    "em_clipped": "#56B4E9",
-    "dp_gd": "#E69F00",
-}
 
-METHOD_LABELS: dict[str, str] = {
-    "nonprivate": "Non-private",
-    "laplace": "Laplace",
-    "gaussian": "Gaussian",
-    "gaussian_classic": "Gaussian (classic)",
-    "gaussian_analytic": "Gaussian (analytic)",
-    "input": "Input perturbation",
-    "objective": "Objective perturbation",
-    "output": "Output perturbation",
-    "dp_sgd": "DP-SGD",
-    "naive_lba": "Naive LBA",
-    "naive_llp": "Naive LLP",
-    "wtd_lba": "Weighted LBA",
-    "wtd_llp": "Weighted LLP (no noise)",
-    "noisy_wtd_llp": "Noisy weighted LLP",
-    "gaussian_label": "Gaussian label noise",
-    "laplace_label": "Laplace label noise",
-    "printed": "P: as printed (not differentially private as printed)",
-    "repaired": "P+: repaired (not differentially private as printed)",
-    "corrected": "R: corrected",
-    "em_l1": "Exponential mechanism (truncated l1)",
-    "output_gaussian": "Output perturbation (Gaussian)",
-    "output_laplace": "Output perturbation (Laplace-norm)",
-    "lmg_printed": "Large-margin P: as printed",
-    "lmg_repaired": "Large-margin P+: repaired",
-    "lmg_corrected": "Large-margin R: corrected",
-    "em_clipped": "EM on clipped data",
-    "dp_gd": "DP gradient descent",
-}
+class _Collected(Mapping):
+    """A read-only dict of the methods' ``COLORS`` or ``LABELS``: the shared entries, then every mechanism
+    folder's ``catalog`` (:mod:`dp_core.catalog`), collected when first read (the foundation imports no
+    mechanism)."""
+
+    def __init__(self, name: str, shared: dict[str, str]) -> None:
+        self._name, self._shared = name, shared
+
+    def _data(self) -> dict[str, str]:
+        from . import catalog
+
+        return self._shared | catalog.merged(self._name)
+
+    def __getitem__(self, key: str) -> str:
+        return self._data()[key]
+
+    def __iter__(self):
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
+
+
+#: One colour per method, shared by every page (Okabe-Ito-like, colour-blind safe where possible).
+METHOD_COLORS: Mapping[str, str] = _Collected("COLORS", {"nonprivate": "#000000"})
+METHOD_LABELS: Mapping[str, str] = _Collected("LABELS", {"nonprivate": "Non-private"})
 
 _FALLBACK = ["#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499"]
 
@@ -232,6 +196,75 @@ def apply_layout(
     return fig
 
 
+def band_trace(x, lo, hi, color: str, *, alpha: float = 0.18, **kw) -> go.Scatter:
+    """A shaded band between ``lo`` and ``hi`` over ``x`` (a 95% range), in ``color``; no legend entry, no hover.
+
+    ``kw`` (``legendgroup``, ``name``, ...) go to the trace.
+    """
+    x = np.asarray(x)
+    return go.Scatter(
+        x=np.concatenate([x, x[::-1]]),
+        y=np.concatenate([np.asarray(hi), np.asarray(lo)[::-1]]),
+        mode="lines",
+        fill="toself",
+        fillcolor=hex_to_rgba(color, alpha),
+        line={"width": 0},
+        hoverinfo="skip",
+        showlegend=False,
+        **kw,
+    )
+
+
+def empty_figure(title: str) -> go.Figure:
+    """A figure with only ``title`` on the white template (nothing to draw)."""
+    fig = go.Figure()
+    fig.update_layout(title=title, template="plotly_white")
+    return fig
+
+
+def corner_note(fig: go.Figure, text: str) -> go.Figure:
+    """A small grey note above the plot's top-left corner (what is not drawn, and why)."""
+    return fig.add_annotation(
+        text=text,
+        xref="paper",
+        yref="paper",
+        x=0.0,
+        y=1.0,
+        xanchor="left",
+        yanchor="bottom",
+        showarrow=False,
+        font={"size": 11, "color": "#7F7F7F"},
+    )
+
+
+def _add_mean_curve(fig: go.Figure, s: pd.DataFrame, m: str, *, x: str, y: str, mean, log_y: bool, band: bool) -> None:
+    """One method's mean curve (trials in its legend name and hover) and its 95% band, for :func:`line_ci_figure`."""
+    col = color_of(m)
+    lo = s[f"{y}_lo"].to_numpy(dtype=float)
+    hi = s[f"{y}_hi"].to_numpy(dtype=float)
+    if log_y:
+        lo = np.where(np.isfinite(lo) & (lo > 0), lo, mean / 10)
+    trials = s["n_trials"].to_numpy() if "n_trials" in s else np.full(len(s), np.nan)
+    t_text = f"{int(np.min(trials))}" if np.all(trials == trials[0]) else f"{int(np.min(trials))}-{int(np.max(trials))}"
+    name = f"{label_of(m)} ({t_text} trials)"
+    xs = s[x].to_numpy()
+    if band and np.any(np.isfinite(hi)):
+        fig.add_trace(band_trace(xs, lo, hi, col, legendgroup=m, name=f"{label_of(m)} 95% interval"))
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=mean,
+            mode="lines+markers",
+            name=name,
+            legendgroup=m,
+            line={"color": col, "width": 2},
+            customdata=np.column_stack([lo, hi, trials]),
+            hovertemplate=f"{label_of(m)}: %{{y:.4g}} [95%: %{{customdata[0]:.3g}}, %{{customdata[1]:.3g}}], "
+            "%{customdata[2]} trials<extra></extra>",
+        )
+    )
+
+
 def line_ci_figure(
     summary: pd.DataFrame,
     *,
@@ -268,58 +301,9 @@ def line_ci_figure(
         if not np.any(np.isfinite(mean_all) & ((mean_all > 0) if log_y else True)):
             missing.append(label_of(m))
             continue
-        col = color_of(m)
-        mean = mean_all
-        lo = s[f"{y}_lo"].to_numpy(dtype=float)
-        hi = s[f"{y}_hi"].to_numpy(dtype=float)
-        if log_y:
-            lo = np.where(np.isfinite(lo) & (lo > 0), lo, mean / 10)
-        trials = s["n_trials"].to_numpy() if "n_trials" in s else np.full(len(s), np.nan)
-        t_text = (
-            f"{int(np.min(trials))}" if np.all(trials == trials[0]) else f"{int(np.min(trials))}-{int(np.max(trials))}"
-        )
-        name = f"{label_of(m)} ({t_text} trials)"
-        xs = s[x].to_numpy()
-        if band and np.any(np.isfinite(hi)):
-            fig.add_trace(
-                go.Scatter(
-                    x=np.concatenate([xs, xs[::-1]]),
-                    y=np.concatenate([hi, lo[::-1]]),
-                    mode="lines",
-                    fill="toself",
-                    fillcolor=hex_to_rgba(col, 0.18),
-                    line={"width": 0},
-                    hoverinfo="skip",
-                    showlegend=False,
-                    legendgroup=m,
-                    name=f"{label_of(m)} 95% interval",
-                )
-            )
-        fig.add_trace(
-            go.Scatter(
-                x=xs,
-                y=mean,
-                mode="lines+markers",
-                name=name,
-                legendgroup=m,
-                line={"color": col, "width": 2},
-                customdata=np.column_stack([lo, hi, trials]),
-                hovertemplate=f"{label_of(m)}: %{{y:.4g}} [95%: %{{customdata[0]:.3g}}, %{{customdata[1]:.3g}}], "
-                "%{customdata[2]} trials<extra></extra>",
-            )
-        )
+        _add_mean_curve(fig, s, m, x=x, y=y, mean=mean_all, log_y=log_y, band=band)
     if missing:
-        fig.add_annotation(
-            text="Not drawn (no finite value): " + ", ".join(missing),
-            xref="paper",
-            yref="paper",
-            x=0.0,
-            y=1.0,
-            xanchor="left",
-            yanchor="bottom",
-            showarrow=False,
-            font={"size": 11, "color": "#7F7F7F"},
-        )
+        corner_note(fig, "Not drawn (no finite value): " + ", ".join(missing))
     return apply_layout(
         fig,
         title=title,
@@ -645,6 +629,291 @@ def _numbers_in(text: str) -> list[float]:
     return out
 
 
+class _View:
+    """A figure's JSON with what every check needs: axes, the traces on each, axis types, data extents."""
+
+    def __init__(self, d: dict, problems: list[str]) -> None:
+        self.layout = d.get("layout", {})
+        self.traces = d.get("data", [])
+        self.axes: dict[str, dict] = {k: v for k, v in self.layout.items() if _AXIS_KEY.match(k)}
+        self.on_axis: dict[str, list[int]] = {}  # which traces sit on which axis
+        for i, t in enumerate(self.traces):
+            if t.get("type", "scatter") not in _CARTESIAN:
+                continue
+            for letter in ("x", "y"):
+                name = _axis_name(t.get(f"{letter}axis", letter))
+                self.on_axis.setdefault(name, []).append(i)
+                self.axes.setdefault(name, {})
+        self.types = self._types(problems)
+        self.extent = {name: self._extent(name) for name in self.axes}
+
+    @staticmethod
+    def visible(t: dict) -> bool:
+        return t.get("visible", True) not in (False, "legendonly")
+
+    def _types(self, problems: list[str]) -> dict[str, str]:
+        """Axis types: explicit, else inferred as Plotly does (text categories -> category); check (b)."""
+        types: dict[str, str] = {}
+        for name, ax in self.axes.items():
+            explicit = ax.get("type")
+            letter = name[0]
+            on = self.on_axis.get(name, [])
+            has_text = any(_categories(_trace_coords(self.traces[i])[letter]) for i in on)
+            if explicit in (None, "-"):
+                types[name] = "category" if has_text else "linear"
+                continue
+            types[name] = explicit
+            if has_text and explicit in ("linear", "log", "date"):  # (b)
+                for i in on:
+                    cats = _categories(_trace_coords(self.traces[i])[letter])
+                    if cats:
+                        problems.append(
+                            f"{_trace_label(i, self.traces[i])} has text categories ({cats[0]!r}, ...) on "
+                            f"{name}, whose type is forced to {explicit!r}: Plotly draws nothing; leave "
+                            "the type unset or make it 'category'"
+                        )
+        return types
+
+    def _extent(self, name: str) -> tuple[float, float] | None:
+        """The data extent of axis ``name``, in the axis's own units (log10 on a log axis)."""
+        vals = [
+            _finite_numbers(_trace_coords(self.traces[i])[name[0]])
+            for i in self.on_axis.get(name, [])
+            if self.visible(self.traces[i])
+        ]
+        v = np.concatenate(vals) if vals else np.empty(0)
+        if self.types[name] == "log":
+            v = np.log10(v[v > 0])
+        return (float(v.min()), float(v.max())) if v.size and self.types[name] != "category" else None
+
+    def explicit_range(self, name: str) -> tuple[float, float] | None:
+        ax = self.axes.get(name, {})
+        r = ax.get("range")
+        if r is None or ax.get("autorange") is True or len(r) != 2 or not all(_is_number(v) for v in r):
+            return None
+        lo, hi = sorted(float(v) for v in r)
+        return lo, hi
+
+    def window(self, name: str) -> tuple[float, float] | None:
+        r = self.explicit_range(name)
+        if r is not None:
+            return r
+        e = self.extent.get(name)
+        if e is None:
+            return None
+        pad = max(0.1 * (e[1] - e[0]), 0.3 if self.types[name] == "log" else 1e-12)
+        return e[0] - pad, e[1] + pad
+
+
+def _point_problems(v: _View) -> list[str]:
+    """(c) drawable points, points inside explicit ranges, histograms not dominated by outliers."""
+    problems = []
+    for i, t in enumerate(v.traces):
+        typ = t.get("type", "scatter")
+        if not v.visible(t) or typ not in _CARTESIAN:
+            continue
+        names = {letter: _axis_name(t.get(f"{letter}axis", letter)) for letter in ("x", "y")}
+        tt = {letter: v.types[names[letter]] for letter in ("x", "y")}
+        if _drawable_points(t, tt) == 0:
+            problems.append(
+                f"{_trace_label(i, t)} has no point it can draw (no finite values"
+                + (", or none > 0 on a log axis)" if "log" in tt.values() else ")")
+            )
+            continue
+        coords = _trace_coords(t)
+        for letter in ("x", "y"):
+            name = names[letter]
+            r = v.explicit_range(name)
+            vals = _finite_numbers(coords[letter])
+            if tt[letter] == "log":
+                vals = np.log10(vals[vals > 0])
+            checkable = r is not None and tt[letter] != "category" and vals.size and typ != "heatmap"
+            if checkable and not np.any((vals >= r[0] - 1e-9) & (vals <= r[1] + 1e-9)):
+                problems.append(
+                    f"{_trace_label(i, t)}: no point inside the visible {name} range "
+                    f"[{r[0]:.3g}, {r[1]:.3g}]" + (" (log10 units)" if tt[letter] == "log" else "")
+                )
+            if typ == "histogram" and vals.size >= 20 and tt[letter] != "category":
+                lo, hi = r if r is not None else (float(vals.min()), float(vals.max()))
+                q05, q95 = np.quantile(vals, [0.05, 0.95])
+                if hi > lo and (q95 - q05) < 0.10 * (hi - lo) and np.unique(vals).size > 2:
+                    problems.append(
+                        f"{_trace_label(i, t)}: the central 90% of its data fills only "
+                        f"{100 * (q95 - q05) / (hi - lo):.1f}% of the {name} range (a few outliers set "
+                        "the range); clip the range to central quantiles or use a log axis"
+                    )
+    return problems
+
+
+def _axis_title_problems(v: _View) -> list[str]:
+    """(d) every axis that carries a visible trace has a title (or matches a titled axis)."""
+    problems = []
+    for name, idx in sorted(v.on_axis.items()):
+        if not any(v.visible(v.traces[i]) for i in idx):
+            continue
+        ax = v.axes.get(name, {})
+        if _text_of(ax.get("title")).strip():
+            continue
+        match = ax.get("matches")
+        if match and _text_of(v.axes.get(_axis_name(match), {}).get("title")).strip():
+            continue
+        problems.append(f"{name} carries data but has no title")
+    return problems
+
+
+def _log_shape_problem(v: _View, label: str, letter: str, name: str, c: float) -> str | None:
+    """(a) a shape on a log axis takes data units."""
+    if c <= 0:
+        return (
+            f"shape {label} sits at {letter} = {c:g} on log axis {name}: shapes on a log axis take data "
+            "units, so a value ≤ 0 cannot be drawn (and stretches the autorange to 1e-300); a log10 "
+            "value was probably passed"
+        )
+    w = v.window(name)
+    pos = math.log10(c)
+    if w is not None and not (w[0] <= pos <= w[1]) and w[0] <= c <= w[1] and c >= 1e-3:
+        return (
+            f"shape {label} at {letter} = {c:g} lies outside the data's range on log axis {name} while "
+            f"it would fit as a log10 value: shapes take data units, pass the value itself"
+        )
+    return None
+
+
+def _log_annotation_problem(v: _View, label: str, letter: str, name: str, c: float, text: str, marked: bool):
+    """(a) an annotation on a log axis takes log10 units (placed by :func:`to_axis_units`)."""
+    if not marked:
+        return (
+            f"annotation {label} sits on log axis {name} at {letter} = {c:g} but was not placed with "
+            "to_axis_units/annotate/vline/hline/vrect/hrect: Plotly reads log10 units there, so it "
+            f"lands at {letter} = 10^{c:g} unless the value was converted"
+        )
+    if c != 0 and abs(c) < 1e-3:
+        return (
+            f"annotation {label} sits at {letter} = {c:.3g} on log axis {name}: Plotly reads log10 "
+            f"units, so it lands at 10^{c:.3g} ≈ 1; pass log10 of the value (to_axis_units)"
+        )
+    if text and c != 0 and any(math.isclose(n, c, rel_tol=0.02) for n in _numbers_in(text)):
+        return (
+            f"annotation {label} sits at {letter} = {c:g}, the number in its own text, on log axis "
+            f"{name}: Plotly reads log10 units and draws it at {10**c:.3g}; pass log10 of the value"
+        )
+    w = v.window(name)
+    if w is not None and not (w[0] <= c <= w[1]) and c > 0 and w[0] <= math.log10(c) <= w[1]:
+        return (
+            f"annotation {label} at {letter} = {c:g} is outside the data's log10 range "
+            f"[{w[0]:.3g}, {w[1]:.3g}] of {name} but log10 of it is inside: it was given in data units"
+        )
+    return None
+
+
+def _coord_problem(v: _View, kind: str, label: str, ref, value, letter: str, text="", band=False, marked=False):
+    """(a) one coordinate of an annotation or a shape: units on a log axis, inside an explicit range."""
+    name = _axis_name(ref if ref is not None else letter)
+    if name is None or name not in v.axes or value is None:
+        return None
+    if isinstance(value, str) and not _numeric_string(value):
+        return None  # a category name
+    if not _is_number(value) and not _numeric_string(value):
+        return f"{kind} {label} has a non-numeric {letter} = {value!r}"
+    c = float(str(value).replace(",", "")) if isinstance(value, str) else float(value)
+    if not math.isfinite(c):
+        return f"{kind} {label} has {letter} = {c}"
+    kind_axis = v.types.get(name, "linear")
+    if kind_axis == "category":
+        return None
+    pos = c  # in the axis's own units (log10 on a log axis)
+    if kind_axis == "log" and kind == "shape":
+        p = _log_shape_problem(v, label, letter, name, c)
+        if p or c <= 0:
+            return p
+        pos = math.log10(c)
+    elif kind_axis == "log":
+        p = _log_annotation_problem(v, label, letter, name, c, text, marked)
+        if p:
+            return p
+    explicit = v.explicit_range(name)
+    if explicit is not None and not band and not (explicit[0] - 1e-9 <= pos <= explicit[1] + 1e-9):
+        return (
+            f"{kind} {label} at {letter} = {c:g} lies outside the visible range [{explicit[0]:.3g}, "
+            f"{explicit[1]:.3g}] of {name}" + (" (log10 units)" if kind_axis == "log" else "")
+        )
+    return None
+
+
+def _annotation_problems(v: _View) -> list[str]:
+    """(a) and (e) for the annotations: their texts and where they sit."""
+    problems = []
+    for j, a in enumerate(v.layout.get("annotations", []) or []):
+        text = _text_of(a.get("text"))
+        problems += _text_problems(f"annotation {j}", text)
+        marked = a.get("name") == LOG_UNITS_MARK
+        for letter in ("x", "y"):
+            ref, value = a.get(f"{letter}ref"), a.get(letter)
+            p = _coord_problem(v, "annotation", f"{j} ({text!r})", ref, value, letter, text, marked=marked)
+            if p:
+                problems.append(p)
+    return problems
+
+
+def _shape_problems(v: _View) -> list[str]:
+    """(a) for the shapes: units on a log axis, and a band entirely outside an explicit range."""
+    problems = []
+    for j, s in enumerate(v.layout.get("shapes", []) or []):
+        if s.get("type") == "path":
+            continue
+        text = _text_of((s.get("label") or {}).get("text"))
+        is_rect = s.get("type") == "rect"
+        for letter in ("x", "y"):
+            ends = [s.get(f"{letter}0"), s.get(f"{letter}1")]
+            label, ref = f"{j} ({s.get('type', 'shape')})", s.get(f"{letter}ref")
+            problems += [p for e in ends if (p := _coord_problem(v, "shape", label, ref, e, letter, text, is_rect))]
+            name = _axis_name(ref or letter)
+            r = v.explicit_range(name) if name in v.axes else None
+            if is_rect and r is not None and all(_is_number(e) for e in ends):
+                vals = [float(e) for e in ends]
+                if v.types.get(name) == "log":
+                    if min(vals) <= 0:
+                        continue  # reported above
+                    vals = [math.log10(e) for e in vals]
+                lo, hi = sorted(vals)
+                if hi < r[0] or lo > r[1]:
+                    problems.append(f"shape {j} (rect) lies entirely outside the visible range of {name}")
+    return problems
+
+
+def _trace_text_problems(i: int, t: dict) -> list[str]:
+    label = _trace_label(i, t)
+    problems = []
+    if t.get("name") is not None:
+        problems += _text_problems(f"{label} legend name", str(t["name"]))
+    if t.get("hovertemplate"):
+        for h in {str(x) for x in _as_list(t["hovertemplate"])}:
+            problems += _text_problems(f"{label} hover text", h)
+    if t.get("text") is not None and "text" in str(t.get("mode", "")) + t.get("type", ""):
+        for s in {str(x) for x in _as_list(t["text"])}:
+            problems += _text_problems(f"{label} text", s)
+    for cb in (t.get("colorbar"), (t.get("marker") or {}).get("colorbar")):
+        if cb:
+            problems += _text_problems(f"{label} colour-bar title", _text_of(cb.get("title")))
+    cats = [x for letter in ("x", "y") for x in _categories(_trace_coords(t)[letter])]
+    for s in dict.fromkeys(cats):
+        problems += _text_problems(f"{label} category", s)
+    return problems
+
+
+def _reading_problems(v: _View) -> list[str]:
+    """(e) the texts people read: titles, ticks, legend names, hover texts, colour bars, categories."""
+    problems = _text_problems("figure title", _text_of(v.layout.get("title")))
+    problems += _text_problems("legend title", _text_of((v.layout.get("legend") or {}).get("title")))
+    for name, ax in v.axes.items():
+        problems += _text_problems(f"{name} title", _text_of(ax.get("title")))
+        for k, tick in enumerate(_as_list(ax.get("ticktext"))):
+            problems += _text_problems(f"{name} tick {k}", str(tick))
+    for i, t in enumerate(v.traces):
+        problems += _trace_text_problems(i, t)
+    return problems
+
+
 def figure_problems(fig: go.Figure | dict) -> list[str]:
     """What is wrong with a figure, in words; an empty list when nothing is.
 
@@ -677,256 +946,11 @@ def figure_problems(fig: go.Figure | dict) -> list[str]:
         d = fig.to_dict()
     else:
         return [f"not a plotly Figure: {type(fig).__name__}"]
-    layout = d.get("layout", {})
-    traces = d.get("data", [])
     problems: list[str] = []
-
-    axes: dict[str, dict] = {k: v for k, v in layout.items() if _AXIS_KEY.match(k)}
-    # which traces sit on which axis
-    on_axis: dict[str, list[int]] = {}
-    for i, t in enumerate(traces):
-        if t.get("type", "scatter") not in _CARTESIAN:
-            continue
-        for letter in ("x", "y"):
-            name = _axis_name(t.get(f"{letter}axis", letter))
-            on_axis.setdefault(name, []).append(i)
-            axes.setdefault(name, {})
-
-    def visible(t: dict) -> bool:
-        return t.get("visible", True) not in (False, "legendonly")
-
-    # axis types: explicit, else inferred as Plotly does (text categories -> category)
-    types: dict[str, str] = {}
-    for name, ax in axes.items():
-        explicit = ax.get("type")
-        letter = name[0]
-        has_text = any(_categories(_trace_coords(traces[i])[letter]) for i in on_axis.get(name, []))
-        if explicit in (None, "-"):
-            types[name] = "category" if has_text else "linear"
-        else:
-            types[name] = explicit
-            if has_text and explicit in ("linear", "log", "date"):  # (b)
-                for i in on_axis.get(name, []):
-                    cats = _categories(_trace_coords(traces[i])[letter])
-                    if cats:
-                        problems.append(
-                            f"{_trace_label(i, traces[i])} has text categories ({cats[0]!r}, ...) on "
-                            f"{name}, whose type is forced to {explicit!r}: Plotly draws nothing; leave "
-                            "the type unset or make it 'category'"
-                        )
-
-    # data extent of every axis, in the axis's own units (log10 on a log axis)
-    extent: dict[str, tuple[float, float] | None] = {}
-    for name in axes:
-        vals = []
-        for i in on_axis.get(name, []):
-            if visible(traces[i]):
-                vals.append(_finite_numbers(_trace_coords(traces[i])[name[0]]))
-        v = np.concatenate(vals) if vals else np.empty(0)
-        if types[name] == "log":
-            v = np.log10(v[v > 0])
-        extent[name] = (float(v.min()), float(v.max())) if v.size and types[name] != "category" else None
-
-    def explicit_range(name: str) -> tuple[float, float] | None:
-        ax = axes.get(name, {})
-        r = ax.get("range")
-        if r is None or ax.get("autorange") is True or len(r) != 2 or not all(_is_number(v) for v in r):
-            return None
-        lo, hi = sorted(float(v) for v in r)
-        return lo, hi
-
-    def window(name: str) -> tuple[float, float] | None:
-        r = explicit_range(name)
-        if r is not None:
-            return r
-        e = extent.get(name)
-        if e is None:
-            return None
-        pad = max(0.1 * (e[1] - e[0]), 0.3 if types[name] == "log" else 1e-12)
-        return e[0] - pad, e[1] + pad
-
-    # (c) drawable points, points inside explicit ranges, histograms not dominated by outliers
-    for i, t in enumerate(traces):
-        if not visible(t):
-            continue
-        typ = t.get("type", "scatter")
-        if typ not in _CARTESIAN:
-            continue
-        names = {letter: _axis_name(t.get(f"{letter}axis", letter)) for letter in ("x", "y")}
-        tt = {letter: types[names[letter]] for letter in ("x", "y")}
-        if _drawable_points(t, tt) == 0:
-            problems.append(
-                f"{_trace_label(i, t)} has no point it can draw (no finite values"
-                + (", or none > 0 on a log axis)" if "log" in tt.values() else ")")
-            )
-            continue
-        coords = _trace_coords(t)
-        for letter in ("x", "y"):
-            name = names[letter]
-            r = explicit_range(name)
-            vals = _finite_numbers(coords[letter])
-            if tt[letter] == "log":
-                vals = np.log10(vals[vals > 0])
-            checkable = r is not None and tt[letter] != "category" and vals.size and typ != "heatmap"
-            if checkable and not np.any((vals >= r[0] - 1e-9) & (vals <= r[1] + 1e-9)):
-                problems.append(
-                    f"{_trace_label(i, t)}: no point inside the visible {name} range "
-                    f"[{r[0]:.3g}, {r[1]:.3g}]" + (" (log10 units)" if tt[letter] == "log" else "")
-                )
-            if typ == "histogram" and vals.size >= 20 and tt[letter] != "category":
-                lo, hi = r if r is not None else (float(vals.min()), float(vals.max()))
-                q05, q95 = np.quantile(vals, [0.05, 0.95])
-                if hi > lo and (q95 - q05) < 0.10 * (hi - lo) and np.unique(vals).size > 2:
-                    problems.append(
-                        f"{_trace_label(i, t)}: the central 90% of its data fills only "
-                        f"{100 * (q95 - q05) / (hi - lo):.1f}% of the {name} range (a few outliers set "
-                        "the range); clip the range to central quantiles or use a log axis"
-                    )
-
-    # (d) axis titles
-    for name, idx in sorted(on_axis.items()):
-        if not any(visible(traces[i]) for i in idx):
-            continue
-        ax = axes.get(name, {})
-        title = _text_of(ax.get("title")).strip()
-        if title:
-            continue
-        match = ax.get("matches")
-        if match and _text_of(axes.get(_axis_name(match), {}).get("title")).strip():
-            continue
-        problems.append(f"{name} carries data but has no title")
-
-    # (a) annotations and shapes on log axes; anything outside an explicit range
-    def check_coord(
-        kind: str,
-        label: str,
-        ref: str | None,
-        value,
-        letter: str,
-        text: str = "",
-        band: bool = False,
-        marked: bool = False,
-    ) -> str | None:
-        name = _axis_name(ref if ref is not None else letter)
-        if name is None or name not in axes or value is None:
-            return None
-        if isinstance(value, str) and not _numeric_string(value):
-            return None  # a category name
-        if not _is_number(value) and not _numeric_string(value):
-            return f"{kind} {label} has a non-numeric {letter} = {value!r}"
-        c = float(str(value).replace(",", "")) if isinstance(value, str) else float(value)
-        if not math.isfinite(c):
-            return f"{kind} {label} has {letter} = {c}"
-        kind_axis = types.get(name, "linear")
-        if kind_axis == "category":
-            return None
-        w = window(name)
-        explicit = explicit_range(name)
-        pos = c  # in the axis's own units (log10 on a log axis)
-        if kind_axis == "log" and kind == "shape":  # shapes take data units
-            if c <= 0:
-                return (
-                    f"shape {label} sits at {letter} = {c:g} on log axis {name}: shapes on a log axis take data "
-                    "units, so a value ≤ 0 cannot be drawn (and stretches the autorange to 1e-300); a log10 "
-                    "value was probably passed"
-                )
-            pos = math.log10(c)
-            if w is not None and not (w[0] <= pos <= w[1]) and w[0] <= c <= w[1] and c >= 1e-3:
-                return (
-                    f"shape {label} at {letter} = {c:g} lies outside the data's range on log axis {name} while "
-                    f"it would fit as a log10 value: shapes take data units, pass the value itself"
-                )
-        elif kind_axis == "log":  # annotations take log10 units
-            if not marked:
-                return (
-                    f"annotation {label} sits on log axis {name} at {letter} = {c:g} but was not placed with "
-                    "to_axis_units/annotate/vline/hline/vrect/hrect: Plotly reads log10 units there, so it "
-                    f"lands at {letter} = 10^{c:g} unless the value was converted"
-                )
-            if c != 0 and abs(c) < 1e-3:
-                return (
-                    f"annotation {label} sits at {letter} = {c:.3g} on log axis {name}: Plotly reads log10 "
-                    f"units, so it lands at 10^{c:.3g} ≈ 1; pass log10 of the value (to_axis_units)"
-                )
-            if text and c != 0 and any(math.isclose(v, c, rel_tol=0.02) for v in _numbers_in(text)):
-                return (
-                    f"annotation {label} sits at {letter} = {c:g}, the number in its own text, on log axis "
-                    f"{name}: Plotly reads log10 units and draws it at {10**c:.3g}; pass log10 of the value"
-                )
-            if w is not None and not (w[0] <= c <= w[1]) and c > 0 and w[0] <= math.log10(c) <= w[1]:
-                return (
-                    f"annotation {label} at {letter} = {c:g} is outside the data's log10 range "
-                    f"[{w[0]:.3g}, {w[1]:.3g}] of {name} but log10 of it is inside: it was given in data units"
-                )
-        if explicit is not None and not band and not (explicit[0] - 1e-9 <= pos <= explicit[1] + 1e-9):
-            return (
-                f"{kind} {label} at {letter} = {c:g} lies outside the visible range [{explicit[0]:.3g}, "
-                f"{explicit[1]:.3g}] of {name}" + (" (log10 units)" if kind_axis == "log" else "")
-            )
-        return None
-
-    for j, a in enumerate(layout.get("annotations", []) or []):
-        text = _text_of(a.get("text"))
-        problems += _text_problems(f"annotation {j}", text)
-        for letter in ("x", "y"):
-            p = check_coord(
-                "annotation",
-                f"{j} ({text!r})",
-                a.get(f"{letter}ref"),
-                a.get(letter),
-                letter,
-                text,
-                marked=a.get("name") == LOG_UNITS_MARK,
-            )
-            if p:
-                problems.append(p)
-    for j, s in enumerate(layout.get("shapes", []) or []):
-        if s.get("type") == "path":
-            continue
-        text = _text_of((s.get("label") or {}).get("text"))
-        is_rect = s.get("type") == "rect"
-        for letter in ("x", "y"):
-            ends = [s.get(f"{letter}0"), s.get(f"{letter}1")]
-            for v in ends:
-                p = check_coord(
-                    "shape", f"{j} ({s.get('type', 'shape')})", s.get(f"{letter}ref"), v, letter, text, band=is_rect
-                )
-                if p:
-                    problems.append(p)
-            name = _axis_name(s.get(f"{letter}ref") or letter)
-            r = explicit_range(name) if name in axes else None
-            if is_rect and r is not None and all(_is_number(v) for v in ends):
-                vals = [float(v) for v in ends]
-                if types.get(name) == "log":
-                    if min(vals) <= 0:
-                        continue  # reported above
-                    vals = [math.log10(v) for v in vals]
-                lo, hi = sorted(vals)
-                if hi < r[0] or lo > r[1]:
-                    problems.append(f"shape {j} (rect) lies entirely outside the visible range of {name}")
-
-    # (e) texts people read
-    problems += _text_problems("figure title", _text_of(layout.get("title")))
-    problems += _text_problems("legend title", _text_of((layout.get("legend") or {}).get("title")))
-    for name, ax in axes.items():
-        problems += _text_problems(f"{name} title", _text_of(ax.get("title")))
-        for k, tick in enumerate(_as_list(ax.get("ticktext"))):
-            problems += _text_problems(f"{name} tick {k}", str(tick))
-    for i, t in enumerate(traces):
-        label = _trace_label(i, t)
-        if t.get("name") is not None:
-            problems += _text_problems(f"{label} legend name", str(t["name"]))
-        if t.get("hovertemplate"):
-            for h in {str(v) for v in _as_list(t["hovertemplate"])}:
-                problems += _text_problems(f"{label} hover text", h)
-        for key in ("text",):
-            if t.get(key) is not None and "text" in str(t.get("mode", "")) + t.get("type", ""):
-                for s in {str(v) for v in _as_list(t[key])}:
-                    problems += _text_problems(f"{label} text", s)
-        for cb in (t.get("colorbar"), (t.get("marker") or {}).get("colorbar")):
-            if cb:
-                problems += _text_problems(f"{label} colour-bar title", _text_of(cb.get("title")))
-        cats = [v for letter in ("x", "y") for v in _categories(_trace_coords(t)[letter])]
-        for s in dict.fromkeys(cats):
-            problems += _text_problems(f"{label} category", s)
+    v = _View(d, problems)  # (b) while inferring the axis types
+    problems += _point_problems(v)
+    problems += _axis_title_problems(v)
+    problems += _annotation_problems(v)
+    problems += _shape_problems(v)
+    problems += _reading_problems(v)
     return list(dict.fromkeys(problems))

@@ -25,10 +25,10 @@ from dp_core.estimators import (
     OutputPerturbationRegressor,
     PrivacyGuarantee,
 )
-from dp_core.estimators.large_margin import default_regularisers
-from dp_core.estimators.linear import default_eta
 from dp_core.estimators.preprocessing import augment_intercept, clip_to_unit_ball, linear_from_augmented
 from dp_core.exceptions import ApproximateGuaranteeWarning, InvalidGuaranteeWarning, PrivacyLeakWarning
+from dp_core.mechanisms.input_perturbation.estimator import default_eta
+from dp_core.mechanisms.large_margin_gaussian.estimator import default_regularisers
 
 CLASSIFIERS = [
     lambda **kw: InputPerturbationClassifier(data_norm=1.0, **kw),

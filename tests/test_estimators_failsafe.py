@@ -22,9 +22,9 @@ from dp_core.estimators import (
     ObjectivePerturbationClassifier,
     OutputPerturbationClassifier,
 )
-from dp_core.estimators.large_margin import default_components, default_regularisers
 from dp_core.exceptions import DegenerateFitWarning, InvalidGuaranteeWarning
 from dp_core.mechanisms.label_dp_bags.defaults import utility_min_bags
+from dp_core.mechanisms.large_margin_gaussian.estimator import default_components, default_regularisers
 
 CLASSIFIERS = [
     lambda **kw: InputPerturbationClassifier(data_norm=1.0, **kw),

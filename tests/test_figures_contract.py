@@ -330,6 +330,8 @@ def cases_generic():
         return F.noise_scale_figure(t, x="epsilon", y="scale", x_title="ε", y_title="noise scale")
 
     yield "noise_scale_figure", "dp_core.figures.noise_scale_figure", noise
+    yield "empty_figure", "dp_core.figures.empty_figure", lambda: F.empty_figure("No results")
+    yield "corner_note", "dp_core.figures.corner_note", lambda: F.corner_note(F.empty_figure("No results"), "Not drawn")
 
     for log in (False, True):
 

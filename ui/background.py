@@ -136,24 +136,21 @@ _BOARD: Any = None
 _MANAGER: Any = None
 
 
-#: Modules the fork server imports once, so that every worker starts with the engine loaded.
-PRELOAD = ("numpy", "pandas", "scipy.linalg", "dp_core.experiments", "dp_core.mechanisms.large_margin_gaussian")
-#: Engine modules the server imports in the background at start (pure dp_core and plotly: no Streamlit).
-SERVER_PRELOAD = (
-    "dp_core.audit",
-    "dp_core.compare",
-    "dp_core.explain",
-    "dp_core.figures",
-    "dp_core.mechanisms.input_perturbation",
-    "dp_core.mechanisms.input_perturbation.figures",
-    "dp_core.mechanisms.label_dp_bags",
-    "dp_core.mechanisms.label_dp_bags.figures",
-    "dp_core.mechanisms.large_margin_gaussian",
-    "dp_core.mechanisms.large_margin_gaussian.figures",
-    "dp_core.mechanisms.l1_exponential",
-    "dp_core.mechanisms.l1_exponential.figures",
-    "plotly.subplots",
-)
+#: Modules the fork server imports once, so that every worker starts with the engine loaded (and each
+#: mechanism folder's ``catalog.WORKER_PRELOAD``).
+PRELOAD = ("numpy", "pandas", "scipy.linalg", "dp_core.experiments")
+#: Engine modules the server imports in the background at start (pure dp_core and plotly: no Streamlit),
+#: then each mechanism folder's ``catalog.PRELOAD``.
+SERVER_PRELOAD = ("dp_core.audit", "dp_core.compare", "dp_core.explain", "dp_core.figures", "plotly.subplots")
+
+
+def _preload(shared: tuple[str, ...], name: str) -> list[str]:
+    """``shared`` and the folders' ``catalog.<name>`` (:mod:`dp_core.catalog`)."""
+    from dp_core import catalog
+
+    return [*shared, *catalog.joined(name)]
+
+
 #: Workers run at a lower CPU priority than the server, so the visitors' reruns come first on a busy machine.
 WORKER_NICE = 10
 
@@ -235,7 +232,7 @@ def _start_locked() -> None:
     if _MANAGER is None:
         if ctx.get_start_method() == "forkserver":
             # the fork server loads the engine once; each worker is a fork of it (not of the web server)
-            ctx.set_forkserver_preload(list(PRELOAD))
+            ctx.set_forkserver_preload(_preload(PRELOAD, "WORKER_PRELOAD"))
         manager = multiprocessing.managers.SyncManager(ctx=ctx)
         with _importable_main():
             manager.start(_die_with_parent)
@@ -348,7 +345,7 @@ def warm() -> None:
         return
 
     def go() -> None:
-        for name in SERVER_PRELOAD:  # the first visitor of each page then pays no engine import
+        for name in _preload(SERVER_PRELOAD, "PRELOAD"):  # the first visitor of each page then pays no engine import
             _wait_until_quiet()
             try:
                 importlib.import_module(name)

@@ -344,6 +344,66 @@ def _evaluate(test: ThresholdTest, s0, s1, delta: float, confidence: float):
     return kp / pos.size, tpr_lo, tpr_hi, kn / neg.size, fpr_lo, fpr_hi
 
 
+def _checked_claim(eps_claimed, delta, confidence, select_fraction) -> tuple[float, float, float, float]:
+    """The claimed (ε, δ), the confidence and the selection share, validated."""
+    return (
+        check_epsilon(eps_claimed, name="eps_claimed"),
+        check_delta(delta, allow_zero=True),
+        check_in_interval("confidence", confidence, 0.0, 1.0, closed="neither"),
+        check_in_interval("select_fraction", select_fraction, 0.0, 1.0, closed="neither"),
+    )
+
+
+def _checked_runs(*stats) -> tuple[NDArray[np.float64], ...]:
+    """The statistic's runs (on ``D`` and ``D'``, or on ``D'`` alone) as flat float arrays, validated."""
+    out = tuple(np.asarray(v, dtype=np.float64).ravel() for v in stats)
+    if len(out) == 2 and out[0].size != out[1].size:
+        raise ValueError(
+            f"stats_d and stats_dprime must have the same number of runs, got {out[0].size} and {out[1].size}."
+        )
+    runs = out[0].size
+    if runs < 4:
+        raise ValueError(f"runs must be at least 4 (some to choose the test, some to evaluate it), got {runs}.")
+    if not all(np.all(np.isfinite(v)) for v in out):
+        raise ValueError("the audit statistic must be finite; the mechanism returned NaN or infinite values.")
+    return out
+
+
+def _exact_null_threshold(sel, n_eval: int, conf: float, d: float, null_log_sf) -> float:
+    """The threshold ``t`` of ``{s > t}`` chosen on the sorted selection runs ``sel`` of ``D'``: the largest
+    projected ``ln(TPR_low - δ) - ln P_D[s > t]`` [JUO20, Algorithm 2, with the exact tail on ``D``]."""
+    cands = _candidate_thresholds(sel, sel)
+    if cands.size == 0:
+        cands = sel[:1] - 1.0
+    cands = np.concatenate([cands, sel[:1] - 1e-9 * (1.0 + np.abs(sel[:1]))])
+    k_sel = _counts_above(sel, cands)
+    tpr_guess, _ = _wilson(k_sel, sel.size, _SHRINK)
+    tpr_lo_proj, _ = _wilson(tpr_guess * n_eval, n_eval, conf)
+    log_fpr = np.asarray(null_log_sf(cands), dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        score = np.where(tpr_lo_proj > d, np.log(np.maximum(tpr_lo_proj - d, 1e-300)) - log_fpr, -np.inf)
+    return float(cands[int(np.argmax(score + 1e-9 * tpr_guess))])
+
+
+def _result(claim, eps_bounds, delta_lower: float, labels: dict, **measured) -> AuditResult:
+    """The :class:`AuditResult` of a claim ``(ε, δ, confidence)`` and its ε bounds ``(lower, point, upper)``: a
+    violation when the lower bound exceeds the claimed ε [JUO20, Algorithm 2]."""
+    eps, d, conf = claim
+    eps_lower, eps_point, eps_upper = eps_bounds
+    return AuditResult(
+        eps_claimed=eps,
+        delta=d,
+        eps_lower=eps_lower,
+        eps_estimate=eps_point,
+        eps_upper=max(eps_upper, eps_point),
+        delta_lower=max(delta_lower, 0.0) if math.isfinite(delta_lower) else 0.0,
+        confidence=conf,
+        verdict=VERDICT_VIOLATION if eps_lower > eps else VERDICT_CONSISTENT,
+        **labels,
+        **measured,
+    )
+
+
 def audit_statistics(
     stats_d,
     stats_dprime,
@@ -392,37 +452,20 @@ def audit_statistics(
     >>> r.verdict, 0.8 < r.eps_lower <= 1.0
     ('consistent with the claim', True)
     """
-    eps = check_epsilon(eps_claimed, name="eps_claimed")
-    d = check_delta(delta, allow_zero=True)
-    conf = check_in_interval("confidence", confidence, 0.0, 1.0, closed="neither")
-    frac = check_in_interval("select_fraction", select_fraction, 0.0, 1.0, closed="neither")
-    s0 = np.asarray(stats_d, dtype=np.float64).ravel()
-    s1 = np.asarray(stats_dprime, dtype=np.float64).ravel()
-    if s0.size != s1.size:
-        raise ValueError(f"stats_d and stats_dprime must have the same number of runs, got {s0.size} and {s1.size}.")
+    eps, d, conf, frac = _checked_claim(eps_claimed, delta, confidence, select_fraction)
+    s0, s1 = _checked_runs(stats_d, stats_dprime)
     runs = s0.size
-    if runs < 4:
-        raise ValueError(f"runs must be at least 4 (some to choose the test, some to evaluate it), got {runs}.")
-    if not (np.all(np.isfinite(s0)) and np.all(np.isfinite(s1))):
-        raise ValueError("the audit statistic must be finite; the mechanism returned NaN or infinite values.")
     n_sel = min(max(1, math.ceil(frac * runs)), runs - 1)
     test = _select_test(s0[:n_sel], s1[:n_sel], runs - n_sel, runs - n_sel, d, conf)
     tpr, tpr_lo, tpr_hi, fpr, fpr_lo, fpr_hi = _evaluate(test, s0[n_sel:], s1[n_sel:], d, conf)
     eps_lower = float(_eps_from_rates(tpr_lo, fpr_hi, d))
     eps_point = float(_eps_from_rates(tpr, fpr, d))
     eps_upper = float(_eps_from_rates(tpr_hi, fpr_lo, d))
-    delta_lower = tpr_lo - (math.exp(eps) * fpr_hi if math.isfinite(eps) else math.inf)
-    delta_lower = max(delta_lower, 0.0) if math.isfinite(delta_lower) else 0.0
-    verdict = VERDICT_VIOLATION if eps_lower > eps else VERDICT_CONSISTENT
-    return AuditResult(
-        mechanism=mechanism,
-        mode=mode,
-        pair=pair,
-        eps_claimed=eps,
-        delta=d,
-        eps_lower=eps_lower,
-        eps_estimate=eps_point,
-        eps_upper=max(eps_upper, eps_point),
+    return _result(
+        (eps, d, conf),
+        (eps_lower, eps_point, eps_upper),
+        tpr_lo - (math.exp(eps) * fpr_hi if math.isfinite(eps) else math.inf),
+        {"mechanism": mechanism, "mode": mode, "pair": pair, "note": note, "event": event},
         runs=runs,
         n_select=n_sel,
         n_eval=runs - n_sel,
@@ -435,11 +478,6 @@ def audit_statistics(
         fpr=fpr,
         fpr_low=fpr_lo,
         fpr_high=fpr_hi,
-        delta_lower=delta_lower,
-        confidence=conf,
-        verdict=verdict,
-        note=note,
-        event=event,
     )
 
 
@@ -486,30 +524,12 @@ def audit_exact_null(
     ----------
     [JUO20] Algorithm 2 with one side exact; [DR14] Def. 2.4.
     """
-    eps = check_epsilon(eps_claimed, name="eps_claimed")
-    d = check_delta(delta, allow_zero=True)
-    conf = check_in_interval("confidence", confidence, 0.0, 1.0, closed="neither")
-    frac = check_in_interval("select_fraction", select_fraction, 0.0, 1.0, closed="neither")
-    s1 = np.asarray(stats_dprime, dtype=np.float64).ravel()
+    eps, d, conf, frac = _checked_claim(eps_claimed, delta, confidence, select_fraction)
+    (s1,) = _checked_runs(stats_dprime)
     runs = s1.size
-    if runs < 4:
-        raise ValueError(f"runs must be at least 4 (some to choose the test, some to evaluate it), got {runs}.")
-    if not np.all(np.isfinite(s1)):
-        raise ValueError("the audit statistic must be finite; the mechanism returned NaN or infinite values.")
     n_sel = min(max(1, math.ceil(frac * runs)), runs - 1)
     n_eval = runs - n_sel
-    sel = np.sort(s1[:n_sel])
-    cands = _candidate_thresholds(sel, sel)
-    if cands.size == 0:
-        cands = sel[:1] - 1.0
-    cands = np.concatenate([cands, sel[:1] - 1e-9 * (1.0 + np.abs(sel[:1]))])
-    k_sel = _counts_above(sel, cands)
-    tpr_guess, _ = _wilson(k_sel, n_sel, _SHRINK)
-    tpr_lo_proj, _ = _wilson(tpr_guess * n_eval, n_eval, conf)
-    log_fpr = np.asarray(null_log_sf(cands), dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        score = np.where(tpr_lo_proj > d, np.log(np.maximum(tpr_lo_proj - d, 1e-300)) - log_fpr, -np.inf)
-    t = float(cands[int(np.argmax(score + 1e-9 * tpr_guess))])
+    t = _exact_null_threshold(np.sort(s1[:n_sel]), n_eval, conf, d, null_log_sf)
     ev = s1[n_sel:]
     kp = int(np.count_nonzero(ev > t))
     tpr_lo, tpr_hi = (float(v) for v in clopper_pearson(kp, n_eval, conf))
@@ -521,18 +541,11 @@ def audit_exact_null(
         return max(math.log(rate - d) - lf, 0.0) if rate > d else 0.0
 
     eps_lower, eps_point, eps_upper = _eps(tpr_lo), _eps(tpr), _eps(tpr_hi)
-    delta_lower = tpr_lo - (math.exp(min(eps + lf, 700.0)) if math.isfinite(eps) else math.inf)
-    delta_lower = max(delta_lower, 0.0) if math.isfinite(delta_lower) else 0.0
-    verdict = VERDICT_VIOLATION if eps_lower > eps else VERDICT_CONSISTENT
-    return AuditResult(
-        mechanism=mechanism,
-        mode=mode,
-        pair=pair,
-        eps_claimed=eps,
-        delta=d,
-        eps_lower=eps_lower,
-        eps_estimate=eps_point,
-        eps_upper=max(eps_upper, eps_point),
+    return _result(
+        (eps, d, conf),
+        (eps_lower, eps_point, eps_upper),
+        tpr_lo - (math.exp(min(eps + lf, 700.0)) if math.isfinite(eps) else math.inf),
+        {"mechanism": mechanism, "mode": mode, "pair": pair, "note": note, "event": event},
         runs=runs,
         n_select=n_sel,
         n_eval=n_eval,
@@ -545,11 +558,6 @@ def audit_exact_null(
         fpr=fpr,
         fpr_low=fpr,
         fpr_high=fpr,
-        delta_lower=delta_lower,
-        confidence=conf,
-        verdict=verdict,
-        note=note,
-        event=event,
         fpr_source="exact law",
     )
 

@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .. import display
-from ..figures import apply_layout
+from ..figures import apply_layout, corner_note
 from ..rng import RngLike
 from .core import AuditResult, AuditTarget, audit_convergence, run_audit, runs_grid
 
@@ -226,17 +226,7 @@ def convergence_figure(report: AuditReport, *, title: str = "") -> go.Figure:
             hovertemplate="%{x:,} runs per side<br>estimate %{y:.3f}<extra></extra>",
         )
     elif len(conv):  # an infinite estimate at every run count: say so instead of drawing an empty trace
-        fig.add_annotation(
-            text="point estimate of the chosen test: ∞ at every number of runs (it never errs on one side)",
-            xref="paper",
-            yref="paper",
-            x=0.0,
-            y=1.0,
-            xanchor="left",
-            yanchor="bottom",
-            showarrow=False,
-            font={"size": 11, "color": "#7F7F7F"},
-        )
+        corner_note(fig, "point estimate of the chosen test: ∞ at every number of runs (it never errs on one side)")
     fig.add_scatter(
         x=conv["runs"],
         y=conv["eps_lower"],

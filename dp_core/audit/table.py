@@ -22,7 +22,7 @@ Status of a row (:func:`row_status`)
 -----------------------------------
 The statuses are the project's one vocabulary (:mod:`dp_core.status`). ``refuted`` when the audit
 found a violation (ε lower bound above the claimed ε at the claimed δ). Otherwise the row's claim
-kind decides: a claim with a proof in the specification (``claim="proof"``, e.g. a corrected
+kind decides: a claim with a proof in the project's docs (``docs/<mechanism>.md``; ``claim="proof"``, e.g. a corrected
 calibration) is ``proved`` — the proof, not the audit, makes it so; the audit's "no violation" is
 supporting evidence. A claim without a proof here (the paper's own, ``"paper"``, or none,
 ``"none"``) whose audit found no violation is ``audited: no violation found``: evidence, never a proof.
@@ -52,7 +52,7 @@ from .registry import MECHANISMS, make_target
 __all__ = [
     "AUDIT_TABLE_PATH",
     "CLAIM_LABELS",
-    "ROW_SPECS",
+    "ROW_SPECS",  # noqa: F822 - module __getattr__
     "STATUSES",
     "STATUS_AUDITED",
     "STATUS_CLAIMED",
@@ -90,7 +90,7 @@ TABLE_FORMAT = 1
 
 @dataclass(frozen=True)
 class AuditRowSpec:
-    """One row of the audit table: what to run and what the specification says about it.
+    """One row of the audit table: what to run and what the project's docs say about it.
 
     Attributes
     ----------
@@ -103,8 +103,8 @@ class AuditRowSpec:
     claim : {"proof", "paper", "none"}
         Where the claim comes from (see the module docstring).
     expected : {"violation", "consistent", ""}
-        What the specifications prove: ``"violation"`` for a claim shown false, ``"consistent"``
-        for a claim with a proof, ``""`` when nothing is proved either way (no assertion).
+        What the docs (``docs/<mechanism>.md``, ``docs/audit.md``) prove: ``"violation"`` for a claim
+        shown false, ``"consistent"`` for a claim with a proof, ``""`` when nothing is proved either way (no assertion).
     options : dict
         Mechanism options (see ``MECHANISMS[mechanism].options``).
     seed, pair_seed : int
@@ -141,38 +141,25 @@ def row_key(mechanism: str, mode: str) -> str:
     return f"{mechanism}:{mode}"
 
 
-_LABEL_DP = {"m": 100, "k": 64, "rho": 0.1, "n": 20_000}
+def _row_specs() -> tuple[AuditRowSpec, ...]:
+    """Every mode of every registered mechanism (the folders' ``catalog.AUDIT_ROWS``), with the runs that
+    find each proved violation."""
+    from .. import catalog
 
-#: Every mode of every registered mechanism, with the runs that find each proved violation.
-ROW_SPECS: tuple[AuditRowSpec, ...] = (
-    AuditRowSpec("laplace", "standard", "proof", "consistent", 20_000),
-    AuditRowSpec("gaussian", "analytic", "proof", "consistent", 20_000),
-    AuditRowSpec("gaussian", "classic", "proof", "consistent", 20_000),
-    AuditRowSpec("input-perturbation", "COR2", "paper", "", 20_000),
-    AuditRowSpec("input-perturbation", "ALG1", "paper", "", 20_000),
-    AuditRowSpec("input-perturbation", "CORR", "paper", "", 20_000),
-    AuditRowSpec("input-perturbation", "LOCAL", "paper", "violation", 2_000),
-    AuditRowSpec("large-margin-gaussian", "printed", "paper", "violation", 2_000),
-    AuditRowSpec("large-margin-gaussian", "repaired", "paper", "violation", 1_000),
-    AuditRowSpec("large-margin-gaussian", "repaired-psd-off", "paper", "violation", 1_000),
-    AuditRowSpec("large-margin-gaussian", "corrected", "proof", "consistent", 1_000),
-    AuditRowSpec("label-dp-bags", "naive-llp", "none", "violation", 2_000, options=_LABEL_DP),
-    AuditRowSpec("label-dp-bags", "naive-lba", "none", "violation", 2_000, options=_LABEL_DP),
-    AuditRowSpec("label-dp-bags", "weighted-llp", "none", "violation", 2_000, options=_LABEL_DP),
-    AuditRowSpec("label-dp-bags", "wtd-lba", "paper", "", 2_000, options=_LABEL_DP),
-    AuditRowSpec("label-dp-bags", "noisy-wtd-llp", "proof", "consistent", 2_000, options=_LABEL_DP),
-    AuditRowSpec("label-dp-bags", "noisy-wtd-llp-paper", "paper", "", 2_000, options=_LABEL_DP),
-    AuditRowSpec("l1-exponential", "paper_box", "paper", "violation", 100_000),
-    AuditRowSpec("l1-exponential", "tight", "proof", "consistent", 100_000),
-    AuditRowSpec("l1-exponential", "paper_proof", "proof", "consistent", 100_000),
-)
+    return tuple(AuditRowSpec(**row) for row in catalog.joined("AUDIT_ROWS"))
+
+
+def __getattr__(name: str):
+    if name == "ROW_SPECS":  # collected when first used: the folders' catalogs import nothing from here
+        return _row_specs()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _spec(key: str) -> AuditRowSpec:
-    for s in ROW_SPECS:
+    for s in _row_specs():
         if s.key == key:
             return s
-    raise ValueError(f"no audit-table row {key!r}; valid: {[s.key for s in ROW_SPECS]}.")
+    raise ValueError(f"no audit-table row {key!r}; valid: {[s.key for s in _row_specs()]}.")
 
 
 def row_runs(spec: AuditRowSpec, *, quick: bool = True) -> int:
@@ -267,7 +254,7 @@ def compute_audit_table(
 
     ``quick=True`` (default) gives the stored table's runs; ``quick=False`` ten times as many.
     """
-    specs = list(ROW_SPECS) if keys is None else [_spec(k) for k in keys]
+    specs = list(_row_specs()) if keys is None else [_spec(k) for k in keys]
     date = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d")
     rows = []
     for i, spec in enumerate(specs):
@@ -283,7 +270,7 @@ def write_audit_table(rows: list[dict[str, Any]], path: Path | str = AUDIT_TABLE
     old = load_audit_table(path) if path.exists() else []
     new_keys = {row_key(r["mechanism"], r["mode"]) for r in rows}
     merged = [r for r in old if row_key(r["mechanism"], r["mode"]) not in new_keys] + list(rows)
-    order = {s.key: i for i, s in enumerate(ROW_SPECS)}
+    order = {s.key: i for i, s in enumerate(_row_specs())}
     merged.sort(key=lambda r: order.get(row_key(r["mechanism"], r["mode"]), len(order)))
     doc = {"format": TABLE_FORMAT, "refresh": "python -m dp_core audit all --quick --write", "rows": merged}
     path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

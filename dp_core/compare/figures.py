@@ -18,7 +18,9 @@ from .. import status as vocab
 from ..figures import (
     REFUTED_LEGEND_TITLE,
     add_bound_trace,
+    band_trace,
     color_of,
+    empty_figure,
     hex_to_rgba,
     hline,
     label_of,
@@ -107,6 +109,27 @@ def _recolor(fig: go.Figure, colors: dict[str, str]) -> None:
                 tr.line.color = c
 
 
+def _add_reference(fig: go.Figure, result, s, *, y: str, show_bounds: bool, methods, colors: dict) -> None:
+    """What the curves are read against: the non-private level (utility, MAE) or the theoretical bounds."""
+    if y == "utility":
+        _nonprivate_line(fig, result, s, result.reference_utility)
+        lo = float(np.nanmin(s["utility_mean"])) if len(s) else 0.0
+        if result.metric == "r2":
+            fig.update_yaxes(range=[max(-1.0, min(lo, 0.0)) - 0.05, 1.02])
+        else:
+            fig.update_yaxes(range=[max(0.0, lo - 0.05), 1.02])
+    elif y == "mae":
+        _nonprivate_line(fig, result, s, result.reference_mae)
+    elif show_bounds and result.bounds is not None and len(result.bounds):
+        b = result.bounds if methods is None else result.bounds[result.bounds["method"].isin(methods)]
+        for (meth, lab), g in b.groupby(["method", "label"], sort=False):
+            g = g.sort_values("epsilon")
+            add_bound_trace(
+                fig, g["epsilon"], g["bound"], method=str(meth), name=f"{_label_for(result, str(meth))}: {lab}"
+            )
+        _recolor(fig, colors)
+
+
 def compare_figure(
     result,
     *,
@@ -137,9 +160,7 @@ def compare_figure(
         raise ValueError(f"y='mae' needs a regression comparison with a measured MAE; {result.dataset!r} has none.")
     s = result.summary
     if s is None or not len(s):
-        fig = go.Figure()
-        fig.update_layout(title="No results", template="plotly_white")
-        return fig
+        return empty_figure("No results")
     if methods is not None:
         s = s[s["method"].isin(methods)]
     if y == "mae":  # only the methods that measured it, so no empty legend entry
@@ -163,23 +184,7 @@ def compare_figure(
     for tr in fig.data:
         if tr.name and " (" in tr.name and tr.legendgroup:
             tr.name = f"{_label_for(result, tr.legendgroup)} ({tr.name.rsplit(' (', 1)[1]}"
-    if y == "utility":
-        _nonprivate_line(fig, result, s, result.reference_utility)
-        lo = float(np.nanmin(s["utility_mean"])) if len(s) else 0.0
-        if result.metric == "r2":
-            fig.update_yaxes(range=[max(-1.0, min(lo, 0.0)) - 0.05, 1.02])
-        else:
-            fig.update_yaxes(range=[max(0.0, lo - 0.05), 1.02])
-    elif y == "mae":
-        _nonprivate_line(fig, result, s, result.reference_mae)
-    elif show_bounds and result.bounds is not None and len(result.bounds):
-        b = result.bounds if methods is None else result.bounds[result.bounds["method"].isin(methods)]
-        for (meth, lab), g in b.groupby(["method", "label"], sort=False):
-            g = g.sort_values("epsilon")
-            add_bound_trace(
-                fig, g["epsilon"], g["bound"], method=str(meth), name=f"{_label_for(result, str(meth))}: {lab}"
-            )
-        _recolor(fig, colors)
+    _add_reference(fig, result, s, y=y, show_bounds=show_bounds, methods=methods, colors=colors)
     style_refuted(fig, refuted_methods(result.methods))
     _group_legends(fig, result, height=height)
     if eps_marker is not None and math.isfinite(eps_marker) and eps_marker > 0:
@@ -318,10 +323,9 @@ def learning_curve_figure(answer: dict, *, height: int = 520) -> go.Figure:
     where the drawn model and its range cross the target. Without a model (the chosen ε outside the grid)
     the measured curves at the grid ε nearest the chosen one, with 95% error bars."""
     target = answer["target"]
-    fig = go.Figure()
     if not answer.get("learning_curve"):
-        fig.update_layout(title="No learning curve", template="plotly_white")
-        return fig
+        return empty_figure("No learning curve")
+    fig = go.Figure()
     labels = {r["method"]: r["label"] for r in answer["methods"]}
     refuted = refuted_methods(answer["methods"])
     models = answer.get("model_curve") or []
@@ -368,18 +372,7 @@ def _add_model_curve(fig: go.Figure, rec: dict, n_data: float, n_far: float, c: 
     if band:
         ok = np.isfinite(lo) & np.isfinite(hi)
         fig.add_trace(
-            go.Scatter(
-                x=np.concatenate([ns[ok], ns[ok][::-1]]),
-                y=np.concatenate([hi[ok], lo[ok][::-1]]),
-                mode="lines",
-                fill="toself",
-                fillcolor=hex_to_rgba(c, 0.15),
-                line={"width": 0},
-                hoverinfo="skip",
-                showlegend=False,
-                legendgroup=rec["method"],
-                name=f"{name} 95% range",
-            )
+            band_trace(ns[ok], lo[ok], hi[ok], c, alpha=0.15, legendgroup=rec["method"], name=f"{name} 95% range")
         )
     inside = ns <= n_data * (1 + 1e-9)
     hover = f"{name}<br>n = %{{x:,.0f}}<br>%{{y:.3f}} (95% range %{{customdata[0]:.3f}} to %{{customdata[1]:.3f}})"

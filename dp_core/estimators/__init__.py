@@ -10,32 +10,43 @@ label values) without importing scikit-learn, and carries ``privacy_``, a
 :class:`PrivacyGuarantee` (epsilon, delta, neighbours, local/central, status). A fitted estimator
 holds only publishable state: the released parameters, public settings and the guarantee — never
 the training data, the non-private fit or the noise drawn.
+
+Each mechanism's estimators live in its folder (``dp_core/mechanisms/<m>/estimator.py``, the plug-in's
+``estimator`` hook, listed in its ``__all__``); this package holds the shared base (:mod:`._base`,
+:mod:`.preprocessing`) and re-exports every folder's estimators when first asked for, so that
+``from dp_core.estimators import X`` keeps working and imports only the folders.
 """
 
-from ._base import NEIGHBOURS, STATUSES, PrivacyGuarantee
-from .l1 import L1ExponentialRegressor
-from .label_dp import LabelDPBagRegressor
-from .large_margin import LargeMarginGaussianClassifier
-from .linear import (
-    InputPerturbationClassifier,
-    InputPerturbationRegressor,
-    ObjectivePerturbationClassifier,
-    ObjectivePerturbationRegressor,
-    OutputPerturbationClassifier,
-    OutputPerturbationRegressor,
-)
+from __future__ import annotations
 
-__all__ = [
-    "NEIGHBOURS",
-    "STATUSES",
-    "InputPerturbationClassifier",
-    "InputPerturbationRegressor",
-    "L1ExponentialRegressor",
-    "LabelDPBagRegressor",
-    "LargeMarginGaussianClassifier",
-    "ObjectivePerturbationClassifier",
-    "ObjectivePerturbationRegressor",
-    "OutputPerturbationClassifier",
-    "OutputPerturbationRegressor",
-    "PrivacyGuarantee",
-]
+from types import ModuleType
+
+from .. import registry
+from ._base import NEIGHBOURS, STATUSES, DPEstimator, PrivacyGuarantee  # noqa: F401 - re-exported
+
+_BASE = ["NEIGHBOURS", "STATUSES", "PrivacyGuarantee"]
+
+
+def _modules() -> list[ModuleType]:
+    return [p.load("estimator") for p in registry.plugins() if p.has("estimator")]
+
+
+def _estimators() -> list[str]:
+    """The names of the folders' estimator classes (sorted)."""
+    names = []
+    for mod in _modules():
+        names += [n for n in mod.__all__ if isinstance(c := getattr(mod, n), type) and issubclass(c, DPEstimator)]
+    return sorted(names)
+
+
+def __getattr__(name: str):
+    if name == "__all__":
+        return sorted(_BASE + _estimators())
+    for mod in _modules():
+        if name in mod.__all__:
+            return getattr(mod, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_estimators()))

@@ -26,7 +26,13 @@ from typing import Any
 import numpy as np
 
 from .. import status as vocab
-from ..exceptions import DataValidationError, DegenerateFitWarning, DPCoreError, PrivacyLeakWarning
+from ..exceptions import (
+    DataValidationError,
+    DegenerateFitWarning,
+    DPCoreError,
+    InvalidGuaranteeWarning,
+    PrivacyLeakWarning,
+)
 
 __all__ = [
     "NEIGHBOURS",
@@ -216,6 +222,12 @@ class DPEstimator:
             if p.name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
         )
 
+    def _store_params(self, values: dict) -> None:
+        """The body of a subclass's ``__init__`` (``self._store_params(locals())``): each constructor argument
+        stored unchanged under its own name, as scikit-learn requires."""
+        for name in self._get_param_names():
+            setattr(self, name, values[name])
+
     def get_params(self, deep: bool = True) -> dict:
         """Constructor parameters as a dict (``deep`` is accepted for compatibility; no sub-estimators)."""
         return {name: getattr(self, name) for name in self._get_param_names()}
@@ -260,6 +272,12 @@ class DPEstimator:
                 DegenerateFitWarning,
                 stacklevel=3,
             )
+
+    @staticmethod
+    def _warn_no_guarantee(message: str, category: type[Warning] | None = None) -> None:
+        """Warn, from a ``fit`` helper, that ``privacy_`` holds no valid guarantee (``InvalidGuaranteeWarning``
+        unless ``category``); the warning points at the caller of ``fit``."""
+        warnings.warn(message, category or InvalidGuaranteeWarning, stacklevel=4)
 
     def _degenerate_problem(self, X, y) -> str:  # overridden by the classifier and regressor mixins
         return ""
@@ -427,6 +445,14 @@ class DPRegressorMixin:
     """``score`` = coefficient of determination R²."""
 
     _estimator_type = "regressor"
+
+    def _validate_Xy(self, X, y) -> tuple[np.ndarray, np.ndarray]:
+        """The rows (resetting the fitted feature info) and the finite numeric targets, validated."""
+        A = self._validate_X(X, reset=True)
+        v = np.asarray(self._validate_y(y, A.shape[0]), dtype=np.float64)
+        if not np.all(np.isfinite(v)):
+            raise ValueError("y contains NaN or infinite values; remove or impute them first.")
+        return A, v
 
     def _degenerate_problem(self, X, y) -> str:
         """Far worse than the constant mean predictor on the training data (R² below :data:`DEGENERATE_R2`)."""

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-__all__ = ["augment_intercept", "clip_to_unit_ball", "linear_from_augmented", "public_projection"]
+__all__ = ["augment_intercept", "clip_to_unit_ball", "linear_from_augmented"]
 
 
 def clip_to_unit_ball(X: np.ndarray, data_norm: float) -> np.ndarray:
@@ -53,18 +53,3 @@ def linear_from_augmented(w: np.ndarray, data_norm: float, scaling: float | None
         return w / data_norm, 0.0
     c = math.sqrt(1.0 + scaling * scaling)
     return w[:-1] / (data_norm * c), float(w[-1] * scaling / c)
-
-
-def public_projection(d: int, k: int, seed: int) -> np.ndarray:
-    """A ``d x k`` matrix with orthonormal columns drawn from ``seed`` alone (never from the data).
-
-    It does not depend on any record, so projecting with it costs no privacy; and because its
-    columns are orthonormal, ``||P^T x|| <= ||x||``: rows in the unit ball stay in it.
-
-    >>> P = public_projection(5, 2, 0)
-    >>> np.allclose(P.T @ P, np.eye(2))
-    True
-    """
-    from ..mechanisms.large_margin_gaussian.experiments import public_projection as _proj
-
-    return _proj(int(d), int(k), seed=int(seed))

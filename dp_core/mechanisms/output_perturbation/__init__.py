@@ -16,7 +16,7 @@ PLUGIN = Mechanism(
     name="output-perturbation",
     title="Output perturbation (textbook baseline)",
     summary="Gaussian noise added to the non-private ridge / logistic solution.",
-    hooks={"compare": f"{__name__}.compare:ADAPTER"},
+    hooks={"compare": f"{__name__}.compare:ADAPTER", "catalog": f"{__name__}.catalog"},
 )
 
 __all__ = ["PLUGIN"]

@@ -92,6 +92,36 @@ class CompareData:
         return int(self.X_train.shape[1])
 
 
+def _column_scaling(ds: Dataset, X: np.ndarray, tr: np.ndarray) -> tuple:
+    """``(X, centre, scale, notes, leaks)``: ``X`` clipped to the declared public bounds and their constants, else
+    ``X`` and the training rows' mean and standard deviation."""
+    if ds.declared_bounds is not None:
+        # public bounds declared for the data: clip to them and centre/scale by their public constants
+        # (a per-record map with public constants: Dwork and Roth 2014, Proposition 2.1, record-wise)
+        b = ds.declared_bounds
+        X = np.clip(X, b.lo, b.hi)
+        mu, sd = np.asarray(b.centre), np.asarray(b.scale)
+        notes = [
+            f"Columns clipped to the declared public ranges and centred and scaled by their public constants "
+            f"({b.source}), rows divided by sqrt(d) and clipped to the unit ball, an intercept appended, then "
+            "divided by sqrt(2): ||x|| <= 1.",
+        ]
+        leaks = []
+    else:
+        mu = X[tr].mean(axis=0)
+        sd = X[tr].std(axis=0)
+        sd = np.where(sd > 0, sd, 1.0)
+        notes = [
+            "Columns standardised with the training mean and standard deviation, rows divided by sqrt(d) and "
+            "clipped to the unit ball, an intercept appended, then divided by sqrt(2): ||x|| <= 1.",
+        ]
+        leaks = [
+            "The column means and standard deviations were taken from the training data; declare public "
+            "feature ranges to make the guarantee cover this step."
+        ]
+    return X, mu, sd, notes, leaks
+
+
 def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int = 0) -> CompareData:
     """Split ``ds`` (seeded) and scale it for the output-perturbation baselines.
 
@@ -113,32 +143,8 @@ def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int =
     tr, te = split_indices(n, test_fraction=f, seed=seed)
     X = np.asarray(ds.X, dtype=float)
     root_d = math.sqrt(X.shape[1])
-    if ds.declared_bounds is not None:
-        # public bounds declared for the data: clip to them and centre/scale by their public constants
-        # (a per-record map with public constants: Dwork and Roth 2014, Proposition 2.1, record-wise)
-        b = ds.declared_bounds
-        X = np.clip(X, b.lo, b.hi)
-        mu, sd = np.asarray(b.centre), np.asarray(b.scale)
-        notes = [
-            f"Train/test split {n - n_test}/{n_test} (seeded).",
-            f"Columns clipped to the declared public ranges and centred and scaled by their public constants "
-            f"({b.source}), rows divided by sqrt(d) and clipped to the unit ball, an intercept appended, then "
-            "divided by sqrt(2): ||x|| <= 1.",
-        ]
-        leaks = []
-    else:
-        mu = X[tr].mean(axis=0)
-        sd = X[tr].std(axis=0)
-        sd = np.where(sd > 0, sd, 1.0)
-        notes = [
-            f"Train/test split {n - n_test}/{n_test} (seeded).",
-            "Columns standardised with the training mean and standard deviation, rows divided by sqrt(d) and "
-            "clipped to the unit ball, an intercept appended, then divided by sqrt(2): ||x|| <= 1.",
-        ]
-        leaks = [
-            "The column means and standard deviations were taken from the training data; declare public "
-            "feature ranges to make the guarantee cover this step."
-        ]
+    X, mu, sd, notes, leaks = _column_scaling(ds, X, tr)
+    notes.insert(0, f"Train/test split {n - n_test}/{n_test} (seeded).")
 
     def scale(A: np.ndarray) -> np.ndarray:
         Z = (A - mu) / sd / root_d

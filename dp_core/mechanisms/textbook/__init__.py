@@ -21,7 +21,7 @@ LAPLACE = Mechanism(
     title="Laplace mechanism",
     summary="Laplace noise of scale Δ/ε on a scalar query.",
     params=(_SENSITIVITY,),
-    hooks={"cli": f"{__name__}.cli", "audit": f"{__name__}.audit:LAPLACE_AUDIT"},
+    hooks={"cli": f"{__name__}.cli", "audit": f"{__name__}.audit:LAPLACE_AUDIT", "catalog": f"{__name__}.catalog"},
     order=0,
 )
 GAUSSIAN = Mechanism(
@@ -29,7 +29,7 @@ GAUSSIAN = Mechanism(
     title="Gaussian mechanism",
     summary="Gaussian noise on a scalar query, calibrated for (ε, δ).",
     params=(_SENSITIVITY,),
-    hooks={"cli": f"{__name__}.cli", "audit": f"{__name__}.audit:GAUSSIAN_AUDIT"},
+    hooks={"cli": f"{__name__}.cli", "audit": f"{__name__}.audit:GAUSSIAN_AUDIT", "catalog": f"{__name__}.catalog"},
     order=1,
 )
 

@@ -29,8 +29,8 @@ import numbers
 
 import numpy as np
 
-from .. import status as vocab
-from ._base import (
+from ... import status as vocab
+from ...estimators._base import (
     DPClassifierMixin,
     DPEstimator,
     PrivacyGuarantee,
@@ -39,7 +39,8 @@ from ._base import (
     check_random_state_like,
     data_norm_or_leak,
 )
-from .preprocessing import clip_to_unit_ball, public_projection
+from ...estimators.preprocessing import clip_to_unit_ball
+from .experiments import public_projection
 
 __all__ = [
     "MAX_AUTO_COMPONENTS",
@@ -139,15 +140,7 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
         data_norm=None,
         random_state=None,
     ):
-        self.epsilon = epsilon
-        self.mode = mode
-        self.lam = lam
-        self.mu = mu
-        self.h = h
-        self.n_components = n_components
-        self.projection_seed = projection_seed
-        self.data_norm = data_norm
-        self.random_state = random_state
+        self._store_params(locals())
 
     def _components(self, n: int, d: int) -> int | None:
         k = self.n_components
@@ -173,7 +166,7 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
 
     def fit(self, X, y):
         """Fit on ``X`` (array or DataFrame) and ``y`` (any label values); returns ``self``."""
-        from ..mechanisms.large_margin_gaussian import LargeMarginGaussian
+        from . import LargeMarginGaussian
 
         eps = check_number("epsilon", self.epsilon)
         A = self._validate_X(X, reset=True)
@@ -185,7 +178,9 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
         leaks: list[str] = []
         self.data_norm_ = data_norm_or_leak(A, self.data_norm, leaks)
         k = self._components(*A.shape)
-        self.projection_ = None if k is None else public_projection(A.shape[1], k, self.projection_seed)
+        self.projection_ = (
+            None if k is None else public_projection(int(A.shape[1]), int(k), seed=int(self.projection_seed))
+        )
         Z = self._features(A)
         seed = check_random_state_like(self.random_state)
         rel = cfg.run(Z, codes, rng=seed, n_classes=int(self.classes_.size))
@@ -196,7 +191,7 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
         self.intercept_ = np.zeros(self.classes_.size)
         acc = rel.accounting
         status = audited_status("large-margin-gaussian", self.mode)  # the table row backing the mode's badge
-        from ..mechanisms.large_margin_gaussian.privacy import NOT_PRIVATE_REASONS
+        from .privacy import NOT_PRIVATE_REASONS
 
         reason = (
             "Pure ε-DP (corrected algorithm R: per-class noise calibrated to the corrected sensitivity)."
@@ -236,16 +231,10 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
     def _warn_if_no_guarantee(self) -> None:
         if self.mode == "corrected":
             return
-        import warnings
-
-        from ..exceptions import InvalidGuaranteeWarning
-
-        warnings.warn(
+        self._warn_no_guarantee(
             f"LargeMarginGaussianClassifier(mode={self.mode!r}) is not differentially private (the paper's "
             "algorithm as printed, or its minimal repair, kept to show why it fails): privacy_ has no valid "
-            "guarantee. Use mode='corrected' for a private release.",
-            InvalidGuaranteeWarning,
-            stacklevel=3,
+            "guarantee. Use mode='corrected' for a private release."
         )
 
     def _degenerate_advice(self) -> str:
@@ -259,7 +248,7 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
 
     def decision_function(self, X) -> np.ndarray:
         """Minus the class scores ``-z' phi_c z`` (larger is more likely), shape (m, C); binary: column 1 - column 0."""
-        from ..mechanisms.large_margin_gaussian.model import decision_values, preprocess
+        from .model import decision_values, preprocess
 
         self._check_fitted()
         self._require_release()
@@ -296,7 +285,7 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Predicted class labels (values of ``classes_``)."""
-        from ..mechanisms.large_margin_gaussian.model import predict, preprocess
+        from .model import predict, preprocess
 
         self._check_fitted()
         self._require_release()

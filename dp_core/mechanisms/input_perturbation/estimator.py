@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import status as vocab
-from ._base import (
+from ... import status as vocab
+from ...estimators._base import (
     DPClassifierMixin,
     DPEstimator,
     DPRegressorMixin,
@@ -45,7 +45,7 @@ from ._base import (
     data_norm_or_leak,
     y_bound_or_leak,
 )
-from .preprocessing import augment_intercept, clip_to_unit_ball, linear_from_augmented
+from ...estimators.preprocessing import augment_intercept, clip_to_unit_ball, linear_from_augmented
 
 __all__ = [
     "InputPerturbationClassifier",
@@ -117,7 +117,7 @@ def _baseline_params(*, d: int, epsilon: float, delta: float, eta: float, model:
     choice of Delta in Theorem 4); Gaussian objective perturbation needs ``Delta >= 2 lam / eps`` (Kifer et al.
     2012, Theorem 2).
     """
-    from ..mechanisms.input_perturbation.model import model_constants
+    from .model import model_constants
 
     c = model_constants(model, eta=eta)
     dl = delta if delta > 0 else _RIDGE_RULE_DELTA
@@ -154,12 +154,12 @@ class _QuadraticBallModel(DPEstimator):
 
     def _binary_fit(self, Z: np.ndarray, t: np.ndarray, *, model: str, eps: float, dl: float, mult: float, g):
         """One release ``w`` on prepared rows ``Z`` (unit ball) and targets ``t``; nothing else is kept."""
-        from ..mechanisms.input_perturbation.mechanism import (
+        from .mechanism import (
             InputPerturbation,
             objective_perturbation_thetas,
             output_perturbation_thetas,
         )
-        from ..mechanisms.input_perturbation.model import sufficient_stats
+        from .model import sufficient_stats
 
         eta = default_eta(eps) if isinstance(self.eta, str) else float(self.eta)
         if self._method == "input":
@@ -195,7 +195,7 @@ class _QuadraticBallModel(DPEstimator):
             reason += f" Weak: {weak}"
         local = None
         if self._method == "input":
-            from ..mechanisms.input_perturbation.params import local_privacy
+            from .params import local_privacy
 
             local = max(local_privacy(p).epsilon_exact for p in params_list)
         return PrivacyGuarantee(
@@ -238,25 +238,14 @@ class _LinearRegressor(DPRegressorMixin, _QuadraticBallModel):
         intercept_scaling=0.3,
         random_state=None,
     ):
-        self.epsilon = epsilon
-        self.delta = delta
-        self.eta = eta
-        self.Delta_multiplier = Delta_multiplier
-        self.data_norm = data_norm
-        self.y_bound = y_bound
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.random_state = random_state
+        self._store_params(locals())
 
     def fit(self, X, y):
         """Fit on ``X`` (array or DataFrame) and ``y`` (numbers); returns ``self``."""
-        from ..rng import as_generator
+        from ...rng import as_generator
 
         eps, dl, mult, scaling = self._settings()
-        A = self._validate_X(X, reset=True)
-        v = np.asarray(self._validate_y(y, A.shape[0]), dtype=np.float64)
-        if not np.all(np.isfinite(v)):
-            raise ValueError("y contains NaN or infinite values; remove or impute them first.")
+        A, v = self._validate_Xy(X, y)
         leaks: list[str] = []
         self.data_norm_ = data_norm_or_leak(A, self.data_norm, leaks)
         yb = y_bound_or_leak(v, self.y_bound, leaks)
@@ -300,18 +289,11 @@ class _LinearClassifier(DPClassifierMixin, _QuadraticBallModel):
         intercept_scaling=0.3,
         random_state=None,
     ):
-        self.epsilon = epsilon
-        self.delta = delta
-        self.eta = eta
-        self.Delta_multiplier = Delta_multiplier
-        self.data_norm = data_norm
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.random_state = random_state
+        self._store_params(locals())
 
     def fit(self, X, y):
         """Fit on ``X`` (array or DataFrame) and ``y`` (any label values); returns ``self``."""
-        from ..rng import as_generator
+        from ...rng import as_generator
 
         eps, dl, mult, scaling = self._settings()
         A = self._validate_X(X, reset=True)

@@ -26,8 +26,8 @@ import numbers
 
 import numpy as np
 
-from .. import status as vocab
-from ._base import (
+from ... import status as vocab
+from ...estimators._base import (
     DPEstimator,
     DPRegressorMixin,
     PrivacyGuarantee,
@@ -86,26 +86,16 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         y_range=None,
         random_state=None,
     ):
-        self.mechanism = mechanism
-        self.k = k
-        self.m = m
-        self.rho = rho
-        self.noise_std = noise_std
-        self.delta = delta
-        self.y_range = y_range
-        self.random_state = random_state
+        self._store_params(locals())
 
     def fit(self, X, y):
         """Fit on public features ``X`` (array or DataFrame) and private labels ``y``; returns ``self``."""
         import warnings
 
-        from ..exceptions import PrivacyLeakWarning
-        from ..mechanisms.label_dp_bags import LabelDPBags, fit_linear
+        from ...exceptions import PrivacyLeakWarning
+        from . import LabelDPBags, fit_linear
 
-        A = self._validate_X(X, reset=True)
-        v = np.asarray(self._validate_y(y, A.shape[0]), dtype=np.float64)
-        if not np.all(np.isfinite(v)):
-            raise ValueError("y contains NaN or infinite values; remove or impute them first.")
+        A, v = self._validate_Xy(X, y)
         n = A.shape[0]
         dl = check_number("delta", self.delta, hi=1.0)
         if dl >= 1.0:
@@ -152,7 +142,7 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
 
     def _auto(self, n: int, d: int, dl: float):
         """The Compare page's setting from the data size (at most 50,000 rows searched, as there)."""
-        from ..mechanisms.label_dp_bags.defaults import N_AUTO_MAX, auto_bag_setting
+        from .defaults import N_AUTO_MAX, auto_bag_setting
 
         return auto_bag_setting(min(n, N_AUTO_MAX), d=d + 1, delta=max(dl, 1e-9), rho=float(self.rho))
 
@@ -165,7 +155,7 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         if isinstance(self.k, str) and self.k == "auto":
             if m is not None:
                 return max(1, n // int(m)), int(m)
-            from ..mechanisms.label_dp_bags.defaults import utility_min_bags
+            from .defaults import utility_min_bags
 
             mb = utility_min_bags(d + 1)
             if n // mb < 2:
@@ -187,7 +177,7 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
     def _check_enough_bags(n: int, d: int, k: int, m: int) -> None:
         """Refuse fewer bags than unknowns: least squares on ``m`` bag aggregates cannot determine ``d + 1``
         parameters (``utility_min_bags``: ``2d + 1`` bags for a useful fit, Brahmbhatt et al. setting)."""
-        from ..mechanisms.label_dp_bags.defaults import utility_min_bags
+        from .defaults import utility_min_bags
 
         p = d + 1
         if m >= p:
@@ -209,7 +199,7 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         """The smallest epsilon at which the exact privacy profile reaches delta (noisy-wtd-LLP), else a refusal.
 
         ``None`` for the other mechanisms (their status is stated in :meth:`_guarantee`)."""
-        from ..mechanisms.label_dp_bags.bounds import llp_exact_min_eps
+        from .bounds import llp_exact_min_eps
 
         if self.mechanism != "noisy-wtd-llp":
             return None
@@ -239,16 +229,10 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
     def _warn_if_no_guarantee(self) -> None:
         if self.mechanism not in ("weighted-llp", "naive-lba", "naive-llp"):
             return
-        import warnings
-
-        from ..exceptions import InvalidGuaranteeWarning
-
-        warnings.warn(
+        self._warn_no_guarantee(
             f"LabelDPBagRegressor(mechanism={self.mechanism!r}) adds no noise, so it is not label-DP (a bag's "
             "label sum reveals its labels); privacy_ has no valid guarantee. Use mechanism='noisy-wtd-llp' "
-            "for a private release.",
-            InvalidGuaranteeWarning,
-            stacklevel=3,
+            "for a private release."
         )
 
     def _degenerate_advice(self) -> str:

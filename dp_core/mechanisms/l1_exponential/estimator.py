@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import status as vocab
-from ._base import (
+from ... import status as vocab
+from ...estimators._base import (
     DPEstimator,
     DPRegressorMixin,
     PrivacyGuarantee,
@@ -82,16 +82,7 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         mode="auto",
         random_state=None,
     ):
-        self.epsilon = epsilon
-        self.theta = theta
-        self.radius = radius
-        self.x_scale = x_scale
-        self.y_scale = y_scale
-        self.fit_intercept = fit_intercept
-        self.convention = convention
-        self.mcmc_preset = mcmc_preset
-        self.mode = mode
-        self.random_state = random_state
+        self._store_params(locals())
 
     def _design(self, A: np.ndarray) -> np.ndarray:
         Z = A / self.x_scale
@@ -101,17 +92,14 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         """Fit on ``X`` (array or DataFrame) and ``y`` (numbers); returns ``self``."""
         import warnings
 
-        from ..mechanisms.l1_exponential import L1ExponentialRegression
+        from . import L1ExponentialRegression
 
         eps = check_number("epsilon", self.epsilon)
         check_number("x_scale", self.x_scale)
         ys = check_number("y_scale", self.y_scale)
         if not isinstance(self.fit_intercept, (bool, np.bool_)):
             raise TypeError(f"fit_intercept must be a bool, got {self.fit_intercept!r}.")
-        A = self._validate_X(X, reset=True)
-        v = np.asarray(self._validate_y(y, A.shape[0]), dtype=np.float64)
-        if not np.all(np.isfinite(v)):
-            raise ValueError("y contains NaN or infinite values; remove or impute them first.")
+        A, v = self._validate_Xy(X, y)
         Z = self._design(A)
         cfg = L1ExponentialRegression(
             epsilon=eps,
@@ -154,25 +142,20 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
 
     def _warn_if_no_guarantee(self, refuted: bool, converged: bool | None) -> None:
         """Warn when the convention is refuted (audit table) or the MCMC chains did not converge."""
-        import warnings
-
-        from ..exceptions import ApproximateGuaranteeWarning, InvalidGuaranteeWarning
+        from ...exceptions import ApproximateGuaranteeWarning
 
         if refuted:
-            warnings.warn(
+            self._warn_no_guarantee(
                 f"L1ExponentialRegressor(convention={self.convention!r}) is not ε-DP as claimed (the audit table "
                 "refutes this temperature): privacy_ has no valid guarantee. Use convention='tight' for a private "
-                "release.",
-                InvalidGuaranteeWarning,
-                stacklevel=3,
+                "release."
             )
         if converged is False:
-            warnings.warn(
+            self._warn_no_guarantee(
                 "the MCMC chains of the l1 exponential mechanism failed their convergence check "
                 "(split-R-hat > 1.05): the draw may be far from the mechanism's distribution, so neither "
                 "its accuracy nor its guarantee can be relied on; see sampler_ and privacy_.reason.",
                 ApproximateGuaranteeWarning,
-                stacklevel=3,
             )
 
     @staticmethod
