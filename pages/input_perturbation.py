@@ -185,8 +185,8 @@ cfg = SimulationConfig(
     model=model,
     eta=float(eta),
     alpha=float(alpha),
-    Delta_multiplier=float(dmult),
-    sigma_u_mode=mode,
+    dmult=float(dmult),
+    mode=mode,
     sampler=sampler,
 )
 sweep_base = (ds.name, ds.fingerprint, model, positive_class, int(seed), cfg, ns)

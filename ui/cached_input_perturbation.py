@@ -267,8 +267,8 @@ def sweep_figures(
         model,
         config.eta,
         config.alpha,
-        config.Delta_multiplier,
-        config.sigma_u_mode,
+        config.dmult,
+        config.mode,
         w_meas,
     )
     s = summarize(df, by=["n", "method"], values=["excess_risk", "test_metric"])

@@ -26,11 +26,13 @@ from ..._validation import check_choice, check_int, check_positive
 from ...data import Dataset, public_bounds, split_indices
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
+from ...plugin import LOWER_IS_PRIVATE, param, validate_config
 from ...preprocessing import INTERCEPT_CONSTANT, PREPROCESS_HELP, PREPROCESS_METHODS, append_intercept, preprocess_rows
 from ...rng import child_seed
 from .bounds import objective_gauss_bound, output_perturbation_bound, theorem2_terms
 from .mechanism import (
     SAMPLERS,
+    InputPerturbation,
     input_perturbation_thetas,
     logistic_nonprivate_fit,
     nonprivate_theta,
@@ -270,39 +272,81 @@ def eta_cap(data: PreparedData, eta: float) -> dict:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SimulationConfig:
-    """Everything a simulation depends on besides the data, n-grid, trials and seed (hashable)."""
+    """The mechanism's one entry: its user parameters (``param`` fields, link keys ``ip_<name>``) and the
+    central target; everything a simulation depends on besides the data, n-grid, trials and seed (hashable).
+    Validated once, when built."""
 
     epsilon: float
     delta: float
-    model: str = "least_squares"
-    eta: float = 1.0
-    alpha: float = 1.0
-    Delta_multiplier: float = 1.0
-    sigma_u_mode: str = "COR2"
-    sampler: str = "stats"
+    alpha: float = param(
+        1.0,
+        options=(0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0),
+        private=LOWER_IS_PRIVATE,
+        label="local / central trade-off α",
+        symbol="α",
+        help="the claim is (αε, δ)-DP",
+    )
+    eta: float = param(1.0, lo=0.05, hi=100.0, label="parameter-ball radius η", symbol="η")
+    mode: str = param(
+        "COR2",
+        options=("COR2", "ALG1", "CORR"),
+        label="σ_u formula",
+        help="COR2 (Corollary 2), ALG1 (Algorithm 1 as printed), CORR (diagnostic only, no privacy claim)",
+    )
+    sampler: str = param(
+        "stats",
+        options=SAMPLERS,
+        label="Monte-Carlo sampler",
+        help="records: every contributor's noise drawn; stats: exact O(d^3) sampler",
+    )
+    model: str = param(
+        "least_squares",
+        options=MODELS,
+        label="model",
+        help="least squares for numeric targets, the Taylor surrogate of the logistic loss for class labels",
+    )
+    dmult: float = param(
+        1.0,
+        options=(0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0),
+        label="Δ multiplier",
+        symbol="Δ",
+        help="the regularisation Δ as a multiple of Δ*, the value minimising the Theorem-2 bound",
+    )
     methods: tuple[str, ...] = METHODS
 
     def __post_init__(self):
-        check_choice("model", self.model, MODELS)
-        check_choice("sampler", self.sampler, SAMPLERS)
+        validate_config(self)
         for m in self.methods:
             check_choice("method", m, METHODS)
-        check_positive("eta", self.eta)
 
-    def params(self, n: int, d: int) -> InputPerturbationParams:
-        c = model_constants(self.model, eta=self.eta)
-        return input_perturbation_params(
-            n=n,
-            d=d,
+    def mechanism(self, *, x_bound: float = 1.0, y_bound: float = 1.0) -> InputPerturbation:
+        """The release object of this configuration (rows declared within ``x_bound``, labels ``y_bound``)."""
+        return InputPerturbation(
             epsilon=self.epsilon,
             delta=self.delta,
+            model=self.model,
             eta=self.eta,
-            zeta=c.zeta,
-            lam=c.lam,
             alpha=self.alpha,
-            Delta_multiplier=self.Delta_multiplier,
-            sigma_u_mode=self.sigma_u_mode,
+            Delta_multiplier=self.dmult,
+            sigma_u_mode=self.mode,
+            x_bound=x_bound,
+            y_bound=y_bound,
         )
+
+    def params(self, n: int, d: int) -> InputPerturbationParams:
+        return self.mechanism().params(n, d)
+
+
+@dataclass(frozen=True, slots=True)
+class PageSettings:
+    """Page-only settings (link keys ``ip_<name>``); the page takes the defaults of ``pos`` and ``n`` from the data."""
+
+    pos: float = param(0.0, lo=-1e12, hi=1e12, label="positive class")
+    n: int = param(1000, lo=2, hi=10**9, label="number of contributors n", symbol="n")
+    wnorm: str = param("eta", options=("eta", "measured"), label="‖ŵ‖ in the bound curves")
+
+    def __post_init__(self):
+        validate_config(self)
 
 
 def default_n_grid(n_max: int, *, n_min: int, factor: int = 4) -> list[int]:

@@ -61,7 +61,7 @@ def tune_regularisation(pool, model: str, epsilon: float, n: int, *, threshold: 
     shared: dict = {}
     scores: dict = {}
     for mult in TUNING_GRID:
-        cfg = SimulationConfig(epsilon=epsilon, delta=DELTA, model=model, Delta_multiplier=mult, methods=_PRIVATE)
+        cfg = SimulationConfig(epsilon=epsilon, delta=DELTA, model=model, dmult=mult, methods=_PRIVATE)
         df = simulate_over_n(
             data,
             cfg,
@@ -94,7 +94,7 @@ def _trial_frames(t: int, *, pool, model: str, thr, chosen: dict, grid, root) ->
                 epsilon=e,
                 delta=DELTA,
                 model=model,
-                Delta_multiplier=mult,
+                dmult=mult,
                 methods=tuple(methods) + (("nonprivate",) if with_np else ()),
             )
             df = simulate_over_n(
