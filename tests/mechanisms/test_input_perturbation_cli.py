@@ -1,4 +1,4 @@
-"""CLI of input perturbation: calibrate (spec 7.1 values), simulate, reproduce --quick, errors."""
+"""CLI of input perturbation: calibrate (reference values), simulate, reproduce --quick, errors."""
 
 import json
 import subprocess

@@ -9,7 +9,7 @@ from a seed independent of the audit's.
 Neighbouring pairs
 ------------------
 ``boundary``
-    The hard pair the specification names: one contributor is replaced by a contributor at the
+    The hard pair: one contributor is replaced by a contributor at the
     norm boundary, ``x' = x_i / ||x_i||`` (so ``||x'|| = 1``) with the opposite label
     ``y' = -sign(y_i)`` at the label bound. The replaced row ``i`` is the one with the largest
     ``|y_i| ||x_i||``, so that ``y'x' - y_i x_i`` (the change of the linear term the noise must
@@ -35,7 +35,7 @@ domain's diameter); ``random`` = two rows of the data.
 References
 ----------
 .. [FTS17] K. Fukuchi, Q. K. Tran, J. Sakuma, *Differentially Private Empirical Risk Minimization
-   with Input Perturbation*, 2017, Algorithms 1-2 and Theorem 1; specification section 3.1.
+   with Input Perturbation*, 2017, Algorithms 1-2 and Theorem 1.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ PAIRS = {
 MODES = {
     "COR2": "σ_u from Corollary 2 (the paper's recommended formula) — as claimed by the paper",
     "ALG1": "σ_u as printed in Algorithm 1 — as claimed by the paper",
-    "CORR": "σ_u with the corrected cross-term constant (spec §8 P1)",
+    "CORR": "σ_u with the corrected cross-term constant (docs/input_perturbation.md)",
     "LOCAL": (
         "local (ε_L, 2δ) of one contributor's record, Corollary 1 (σ_u from Corollary 2) — as claimed by the paper"
     ),

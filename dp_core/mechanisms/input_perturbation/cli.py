@@ -31,6 +31,7 @@ from .mechanism import objective_sigma, output_beta
 from .model import model_constants
 from .params import conservative_accounting, input_perturbation_params, local_privacy
 
+_CONSERVATIVE = 'docs/input_perturbation.md §"Conservative accounting"'
 _MODELS = {"least-squares": "least_squares", "logistic": "logistic_taylor"}
 
 
@@ -97,12 +98,12 @@ def _calibrate_run(a):
         sigma_u_mode=v["mode"],
         sigma_u_margin=a.sigma_u_margin,
     )
-    lp = local_privacy(p)
-    lpd = local_privacy(p, sensitivities="domain", q_bound=c.q_bound, p_bound=c.p_bound)
-    terms = theorem2_terms(p)
+    return {**_step0(p), **_guarantees(p, c), **_bounds(p, a.eps, a.delta)}
+
+
+def _step0(p) -> dict:
+    """The settings and every public quantity of Step 0 ([FTS17] Algorithm 1, Corollaries 2-3)."""
     lo, hi = corollary3_sigma_u_bounds(p)
-    ca = conservative_accounting(p)
-    rates = table1_rates(n=p.n, d=p.d, epsilon=a.eps, delta=a.delta, eta=p.eta, zeta=zeta, alpha=p.alpha)
     return {
         "mechanism": "input-perturbation",
         "n": p.n,
@@ -134,18 +135,27 @@ def _calibrate_run(a):
         "kappa_upper": p.kappa_upper,
         "cor3_sigma_u_lower": lo,
         "cor3_sigma_u_upper": hi,
+    }
+
+
+def _guarantees(p, c) -> dict:
+    """Central (Theorem 1, as claimed; our conservative accounting) and local (Corollary 1; exact) levels."""
+    lp = local_privacy(p)
+    lpd = local_privacy(p, sensitivities="domain", q_bound=c.q_bound, p_bound=c.p_bound)
+    ca = conservative_accounting(p)
+    return {
         "central_guarantee": f"({p.eps_run:g}, {p.delta:g})-DP as claimed by the paper (Theorem 1); see the "
         "privacy-proof diagnostic: the proof's Lemma 7 does not hold for general data",
         "eps_central_conservative": ca.epsilon,
         "delta_central_conservative": ca.delta,
         "conservative_lam_tilde": ca.lam_tilde,
         "conservative_zeta_tilde": ca.zeta_tilde,
-        "conservative_note": "ours (spec 8 P2): conditions on U, does not use Lemma 7",
+        "conservative_note": f"ours ({_CONSERVATIVE}): conditions on U, does not use Lemma 7",
         "labels": {
             "eps_run": (
                 "central epsilon as claimed by the paper (Theorem 1); its proof's Lemma 7 fails for general data"
             ),
-            "eps_central_conservative": "corrected: conservative accounting (ours, spec 8 P2)",
+            "eps_central_conservative": f"corrected: conservative accounting (ours, {_CONSERVATIVE})",
             "eps_local_paper": "as claimed by the paper (Corollary 1), used outside its validity range (needs eps < 1)",
             "eps_local_exact": "corrected: exact level of the same Gaussian release (Gaussian DP)",
             "bound_theorem2": "Theorem 2 upper bound (paper's constants), conditional on the calibration event",
@@ -160,6 +170,14 @@ def _calibrate_run(a):
         "eps_local_paper_domain_sensitivities": lpd.epsilon_nominal,
         "eps_local_exact_domain_sensitivities": lpd.epsilon_exact,
         "corollary1_formally_valid": lp.corollary1_valid,
+    }
+
+
+def _bounds(p, eps: float, delta: float) -> dict:
+    """Theorem 2's bound and terms, the baselines' derived bounds, Table 1's rates and the validity checks."""
+    terms = theorem2_terms(p)
+    rates = table1_rates(n=p.n, d=p.d, epsilon=eps, delta=delta, eta=p.eta, zeta=p.zeta, alpha=p.alpha)
+    return {
         "bound_theorem2": terms.total,
         "theorem2_T1": terms.T1,
         "theorem2_T2": terms.T2,

@@ -1,6 +1,6 @@
 """Monte-Carlo experiments for input perturbation and its baselines on a dataset.
 
-Data preparation follows spec section 6.1 (columns to [0, 1], optional intercept, rows divided by
+Data preparation follows [FTS17] section 5 (columns to [0, 1], optional intercept, rows divided by
 sqrt(d) so that ||x|| <= 1 without looking at the row norms; |y| <= 1), and every choice that looks
 at the private data (a column range, a label range, a median threshold) is recorded as a leak note.
 
@@ -419,7 +419,7 @@ def simulate_over_n(
 
     References
     ----------
-    [FTS17] section 5; spec sections 4.5 and 6.
+    [FTS17] section 5.
     """
     T = check_int("n_trials", n_trials, lo=1, hi=100_000)
     ns = sorted({check_int("n", v, lo=2, hi=data.n_train) for v in ns})
