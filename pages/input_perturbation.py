@@ -590,22 +590,8 @@ with expert_section("Does the privacy proof's key event hold? (measured)", key="
             r"\text{paper's Lemma 1 event:}\quad w^\top M w\;\ge\;\frac{2\lambda}{\varepsilon}\ \text{ at } "
             r"w=\hat w/\|\hat w\|"
         )
-        diag_key = (
-            ds.name,
-            ds.fingerprint,
-            model,
-            positive_class,
-            int(seed),
-            n_full,
-            float(eps),
-            float(delta),
-            float(eta),
-            float(alpha),
-            float(dmult),
-            mode,
-            int(min(max(trials, 100), 2000)),
-            int(seed),
-        )
+        draws = int(min(max(trials, 100), 2000))
+        diag_key = (ds.name, ds.fingerprint, positive_class, int(seed), cfg, n_full, draws, int(seed))
         dg = P.diagnostic(*diag_key, _data=data)
         sm = dg["summary"]
         k1, k2, k3 = st.columns(3)

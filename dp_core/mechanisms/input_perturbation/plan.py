@@ -89,34 +89,24 @@ def sweep(
 
 
 @cached(max_entries=64, spinner=False)
-def bound_curve(
-    ns: tuple,
-    d: int,
-    eps: float,
-    delta: float,
-    model: str,
-    eta: float,
-    alpha: float,
-    mult: float,
-    mode: str,
-    w_norm: float | None,
-    _v: str = V,
-) -> pd.DataFrame:
-    c = ipm.model_constants(model, eta=eta)
-    rows = ipb.theorem2_curve(
-        list(ns),
-        d=d,
-        epsilon=eps,
-        delta=delta,
-        eta=eta,
-        zeta=c.zeta,
-        lam=c.lam,
-        alpha=alpha,
-        Delta_multiplier=mult,
-        sigma_u_mode=mode,
-        w_norm=w_norm,
+def bound_curve(ns: tuple, d: int, config: ipe.SimulationConfig, w_norm: float | None, _v: str = V) -> pd.DataFrame:
+    """Theorem 2's bound over ``ns`` with sigma_u recomputed at every n (``w_norm`` None: the radius eta)."""
+    c = config.mechanism().constants()
+    return pd.DataFrame(
+        ipb.theorem2_curve(
+            list(ns),
+            d=d,
+            epsilon=config.epsilon,
+            delta=config.delta,
+            eta=config.eta,
+            zeta=c.zeta,
+            lam=c.lam,
+            alpha=config.alpha,
+            Delta_multiplier=config.dmult,
+            sigma_u_mode=config.mode,
+            w_norm=w_norm,
+        )
     )
-    return pd.DataFrame(rows)
 
 
 @cached(max_entries=64, spinner=False)
@@ -138,34 +128,18 @@ def noise_tables(
 def diagnostic(
     name: str,
     fingerprint: str,
-    model: str,
     positive_class,
     split_seed: int,
+    config: ipe.SimulationConfig,
     n: int,
-    eps: float,
-    delta: float,
-    eta: float,
-    alpha: float,
-    mult: float,
-    mode: str,
     n_draws: int,
     seed: int,
     _data: ipe.PreparedData,
     _v: str = V,
 ) -> dict:
-    c = ipm.model_constants(model, eta=eta)
-    p = ipp.input_perturbation_params(
-        n=n,
-        d=_data.d,
-        epsilon=eps,
-        delta=delta,
-        eta=eta,
-        zeta=c.zeta,
-        lam=c.lam,
-        alpha=alpha,
-        Delta_multiplier=mult,
-        sigma_u_mode=mode,
-    )
+    """The privacy-proof diagnostic at ``n`` contributors (:func:`.diagnostic.privacy_diagnostic`)."""
+    model = config.model
+    p = config.params(n, _data.d)
     stats = ipm.sufficient_stats(_data.X_train[:n], _data.y_train[:n], model)
     res = ipd.privacy_diagnostic(stats, p, n_draws=n_draws, seed=seed)
     return {
@@ -253,18 +227,7 @@ def sweep_figures(
 
     df = _df
     w_meas = min(float(df["w_norm_hat"].iloc[-1]), config.eta) if w_norm_mode == "measured" else None
-    bounds = bound_curve(
-        ns,
-        _data.d,
-        config.epsilon,
-        config.delta,
-        model,
-        config.eta,
-        config.alpha,
-        config.dmult,
-        config.mode,
-        w_meas,
-    )
+    bounds = bound_curve(ns, _data.d, config, w_meas)
     s = summarize(df, by=["n", "method"], values=["excess_risk", "test_metric"])
     metric_name = "test RMSE" if model == "least_squares" else "test accuracy"
     return {
@@ -280,22 +243,17 @@ def sweep_figures(
 def diagnostic_figure(
     name: str,
     fingerprint: str,
-    model: str,
     positive_class,
     split_seed: int,
+    config: ipe.SimulationConfig,
     n: int,
-    eps: float,
-    delta: float,
-    eta: float,
-    alpha: float,
-    mult: float,
-    mode: str,
     n_draws: int,
     seed: int,
     _data: ipe.PreparedData,
     _dg: dict,
     _v: str = V,
 ):
+    """The diagnostic's histogram (``_dg``: :func:`diagnostic` with the same arguments)."""
     from . import figures as ipf
 
     dg = _dg
