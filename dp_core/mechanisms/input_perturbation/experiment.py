@@ -94,6 +94,93 @@ class PreparedData:
         return int(self.X_train.shape[1])
 
 
+def _features(ds: Dataset, X: np.ndarray, preprocess: str, intercept: bool, notes: list, leaks: list):
+    """Rows mapped into the unit ball (``docs/preprocessing.md``) and the feature names; notes and leaks appended."""
+    public_domain = ds.name == "census"  # every census column lies in [0, 1] by its public definition
+    names = list(ds.feature_names)
+    if preprocess != "minmax":
+        bounds = public_bounds(ds)
+        Xs = preprocess_rows(X, bounds, preprocess)
+        notes.append(
+            f"Features centred and scaled by public constants ({bounds.source}); {PREPROCESS_HELP[preprocess]}."
+        )
+        if bounds.data_derived:
+            leaks.append(bounds.leak_warning)
+        if intercept:
+            c = INTERCEPT_CONSTANT
+            Xs = append_intercept(Xs, c)
+            names.append("intercept")
+            notes.append(
+                f"Intercept: the constant {c:g} appended and the row divided by sqrt(1 + {c:g}²), so ||x|| <= 1."
+            )
+    elif public_domain:
+        Xs = np.clip(X, 0.0, 1.0)
+        notes.append("Features already in [0, 1] by their public domain (census-like data).")
+    else:
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        span = np.where(hi > lo, hi - lo, 1.0)
+        Xs = np.where(hi > lo, (X - lo) / span, 0.0)
+        leaks.append(
+            "Each feature column was scaled to [0, 1] with its minimum and maximum taken from the data; "
+            "public domain bounds should be declared instead (the guarantee does not cover this step)."
+        )
+    if preprocess == "minmax":
+        if intercept:
+            Xs = np.column_stack([Xs, np.ones(Xs.shape[0])])
+            names.append("intercept")
+        Xs = Xs / math.sqrt(Xs.shape[1])
+        notes.append(f"Rows divided by sqrt({Xs.shape[1]}) so that every ||x|| <= 1 (no data needed for this step).")
+    return Xs, names
+
+
+def _labels(ds: Dataset, y: np.ndarray, model: str, threshold, positive_class, notes: list, leaks: list):
+    """Labels in [-1, 1] (least squares) or -1/+1 (logistic), and the label scale; notes and leaks appended."""
+    public_domain = ds.name == "census"
+    label_scale = 1.0
+    if model == "least_squares":
+        if ds.task != "regression":
+            raise DataValidationError(
+                f"dataset {ds.name!r} has a {ds.task} target; least squares needs a regression target. "
+                "Choose the logistic (Taylor) model for classification data."
+            )
+        if public_domain:
+            ys = np.clip(y, -1.0, 1.0)
+            notes.append("Income target already in [0, 1] (public cap).")
+        else:
+            ylo, yhi = float(y.min()), float(y.max())
+            if not yhi > ylo:
+                raise DataValidationError(f"the target of {ds.name!r} is constant; nothing to regress.")
+            ys = 2.0 * (y - ylo) / (yhi - ylo) - 1.0
+            label_scale = (yhi - ylo) / 2.0
+            leaks.append(
+                f"Target mapped from [{ylo:.4g}, {yhi:.4g}] (the data's range) to [-1, 1]; "
+                "declare a public range instead."
+            )
+    else:
+        if ds.task == "binary":
+            classes = np.unique(y)
+            ys = np.where(y == classes.max(), 1.0, -1.0)
+            notes.append(f"Labels mapped to -1/+1 (+1 = {classes.max():g}).")
+        elif ds.task == "multiclass":
+            classes = np.unique(y)
+            pc = float(classes[0]) if positive_class is None else float(positive_class)
+            if pc not in classes:
+                raise DataValidationError(f"positive_class must be one of {classes.tolist()}, got {pc:g}.")
+            ys = np.where(y == pc, 1.0, -1.0)
+            notes.append(f"Multiclass labels turned into one-vs-rest: +1 = class {pc:g}, -1 = the others.")
+        else:
+            if threshold is None:
+                thr = float(np.median(y))
+                leaks.append(f"Label threshold = the data's median ({thr:.4g}); declare a public threshold instead.")
+            else:
+                thr = float(threshold)
+            ys = np.where(y > thr, 1.0, -1.0)
+            notes.append(f"Target binarised: +1 if {ds.target_name} > {thr:.4g}, else -1.")
+        if np.unique(ys).size < 2:
+            raise DataValidationError(f"after mapping to -1/+1 dataset {ds.name!r} has a single class.")
+    return ys, label_scale
+
+
 def prepare_data(
     ds: Dataset,
     model: str = "least_squares",
@@ -142,83 +229,9 @@ def prepare_data(
     y = np.asarray(ds.y, dtype=float)
     notes: list[str] = []
     leaks: list[str] = []
-    label_scale = 1.0
-    public_domain = ds.name == "census"  # every census column lies in [0, 1] by its public definition
     check_choice("preprocess", preprocess, PREPROCESS_METHODS)
-    names = list(ds.feature_names)
-    if preprocess != "minmax":
-        bounds = public_bounds(ds)
-        Xs = preprocess_rows(X, bounds, preprocess)
-        notes.append(
-            f"Features centred and scaled by public constants ({bounds.source}); {PREPROCESS_HELP[preprocess]}."
-        )
-        if bounds.data_derived:
-            leaks.append(bounds.leak_warning)
-        if intercept:
-            c = INTERCEPT_CONSTANT
-            Xs = append_intercept(Xs, c)
-            names.append("intercept")
-            notes.append(
-                f"Intercept: the constant {c:g} appended and the row divided by sqrt(1 + {c:g}²), so ||x|| <= 1."
-            )
-    elif public_domain:
-        Xs = np.clip(X, 0.0, 1.0)
-        notes.append("Features already in [0, 1] by their public domain (census-like data).")
-    else:
-        lo, hi = X.min(axis=0), X.max(axis=0)
-        span = np.where(hi > lo, hi - lo, 1.0)
-        Xs = np.where(hi > lo, (X - lo) / span, 0.0)
-        leaks.append(
-            "Each feature column was scaled to [0, 1] with its minimum and maximum taken from the data; "
-            "public domain bounds should be declared instead (the guarantee does not cover this step)."
-        )
-    if preprocess == "minmax":
-        if intercept:
-            Xs = np.column_stack([Xs, np.ones(Xs.shape[0])])
-            names.append("intercept")
-        Xs = Xs / math.sqrt(Xs.shape[1])
-        notes.append(f"Rows divided by sqrt({Xs.shape[1]}) so that every ||x|| <= 1 (no data needed for this step).")
-    if model == "least_squares":
-        if ds.task != "regression":
-            raise DataValidationError(
-                f"dataset {ds.name!r} has a {ds.task} target; least squares needs a regression target. "
-                "Choose the logistic (Taylor) model for classification data."
-            )
-        if public_domain:
-            ys = np.clip(y, -1.0, 1.0)
-            notes.append("Income target already in [0, 1] (public cap).")
-        else:
-            ylo, yhi = float(y.min()), float(y.max())
-            if not yhi > ylo:
-                raise DataValidationError(f"the target of {ds.name!r} is constant; nothing to regress.")
-            ys = 2.0 * (y - ylo) / (yhi - ylo) - 1.0
-            label_scale = (yhi - ylo) / 2.0
-            leaks.append(
-                f"Target mapped from [{ylo:.4g}, {yhi:.4g}] (the data's range) to [-1, 1]; "
-                "declare a public range instead."
-            )
-    else:
-        if ds.task == "binary":
-            classes = np.unique(y)
-            ys = np.where(y == classes.max(), 1.0, -1.0)
-            notes.append(f"Labels mapped to -1/+1 (+1 = {classes.max():g}).")
-        elif ds.task == "multiclass":
-            classes = np.unique(y)
-            pc = float(classes[0]) if positive_class is None else float(positive_class)
-            if pc not in classes:
-                raise DataValidationError(f"positive_class must be one of {classes.tolist()}, got {pc:g}.")
-            ys = np.where(y == pc, 1.0, -1.0)
-            notes.append(f"Multiclass labels turned into one-vs-rest: +1 = class {pc:g}, -1 = the others.")
-        else:
-            if threshold is None:
-                thr = float(np.median(y))
-                leaks.append(f"Label threshold = the data's median ({thr:.4g}); declare a public threshold instead.")
-            else:
-                thr = float(threshold)
-            ys = np.where(y > thr, 1.0, -1.0)
-            notes.append(f"Target binarised: +1 if {ds.target_name} > {thr:.4g}, else -1.")
-        if np.unique(ys).size < 2:
-            raise DataValidationError(f"after mapping to -1/+1 dataset {ds.name!r} has a single class.")
+    Xs, names = _features(ds, X, preprocess, intercept, notes, leaks)
+    ys, label_scale = _labels(ds, y, model, threshold, positive_class, notes, leaks)
     n = X.shape[0]
     n_test = max(1, int(round(test_fraction * n)))
     if n - n_test < 4:
@@ -385,6 +398,53 @@ class _TestSet:
         return out
 
 
+def _fixed_at(n: int, data: PreparedData, config: SimulationConfig, shared: dict, fit_logistic: bool) -> dict:
+    """What does not change across trials at size n: the public parameters, the non-private fit, the bounds."""
+    st, test = shared["stats"][n], shared["test"]
+    p = config.params(n, st.d)
+    w_hat = nonprivate_theta(st, config.eta)
+    w_norm = min(float(np.linalg.norm(w_hat)), config.eta)
+    np_metric = float(test.metric(w_hat)[0])
+    if data.model == "logistic_taylor" and fit_logistic:
+        key = (n, config.eta)
+        if key not in shared["np_metric"]:
+            w_log = logistic_nonprivate_fit(data.X_train[:n], data.y_train[:n], config.eta)
+            shared["np_metric"][key] = float(test.metric(w_log)[0])
+        np_metric = shared["np_metric"][key]
+    return dict(
+        stats=st,
+        params=p,
+        w_hat=w_hat,
+        J_hat=float(empirical_risk(st, w_hat)),
+        np_metric=np_metric,
+        w_norm=w_norm,
+        bounds={
+            "input": (theorem2_terms(p).total, theorem2_terms(p, w_norm).total),
+            "objective": (objective_gauss_bound(p), objective_gauss_bound(p, w_norm)),
+            "output": (output_perturbation_bound(p), output_perturbation_bound(p, w_norm)),
+            "nonprivate": (0.0, 0.0),
+        },
+    )
+
+
+def _thetas(method: str, f: dict, seeds, config: SimulationConfig, data: PreparedData, n: int):
+    """The released w of ``method`` for each trial's seed, and whether it lies on the ball's boundary."""
+    st, p, k = f["stats"], f["params"], len(seeds)
+    if method == "input":
+        kw = dict(X=data.X_train[:n], y=data.y_train[:n]) if config.sampler == "records" else {}
+        rng = [child_seed(s, 0) for s in seeds]
+        sol = input_perturbation_thetas(st, p, rng=rng, sampler=config.sampler, return_info=True, **kw)
+        return sol.w, sol.on_boundary
+    if method == "objective":
+        sol = objective_perturbation_thetas(st, p, rng=[child_seed(s, 1) for s in seeds], return_info=True)
+        return sol.w, sol.on_boundary
+    if method == "output":
+        W = output_perturbation_thetas(st, p, rng=[child_seed(s, 2) for s in seeds])
+        return W, np.isclose(np.linalg.norm(W, axis=1), config.eta)
+    W = np.repeat(f["w_hat"][None], k, axis=0)
+    return W, np.full(k, np.linalg.norm(f["w_hat"]) >= config.eta * (1 - 1e-9))
+
+
 def simulate_over_n(
     data: PreparedData,
     config: SimulationConfig,
@@ -433,64 +493,22 @@ def simulate_over_n(
     missing = [n for n in ns if n not in shared["stats"]]
     if missing:
         shared["stats"].update(zip(missing, prefix_stats(data.X_train, data.y_train, missing, data.model)))
-    by_n = shared["stats"]
     test = shared["test"]
     cache: dict[int, dict] = {}
 
     def fixed(n: int) -> dict:
         if n not in cache:
-            st = by_n[n]
-            p = config.params(n, st.d)
-            w_hat = nonprivate_theta(st, config.eta)
-            w_norm = min(float(np.linalg.norm(w_hat)), config.eta)
-            np_metric = float(test.metric(w_hat)[0])
-            if data.model == "logistic_taylor" and fit_logistic_nonprivate:
-                key = (n, config.eta)
-                if key not in shared["np_metric"]:
-                    w_log = logistic_nonprivate_fit(data.X_train[:n], data.y_train[:n], config.eta)
-                    shared["np_metric"][key] = float(test.metric(w_log)[0])
-                np_metric = shared["np_metric"][key]
-            cache[n] = dict(
-                stats=st,
-                params=p,
-                w_hat=w_hat,
-                J_hat=float(empirical_risk(st, w_hat)),
-                np_metric=np_metric,
-                w_norm=w_norm,
-                bounds={
-                    "input": (theorem2_terms(p).total, theorem2_terms(p, w_norm).total),
-                    "objective": (objective_gauss_bound(p), objective_gauss_bound(p, w_norm)),
-                    "output": (output_perturbation_bound(p), output_perturbation_bound(p, w_norm)),
-                    "nonprivate": (0.0, 0.0),
-                },
-            )
+            cache[n] = _fixed_at(n, data, config, shared, fit_logistic_nonprivate)
         return cache[n]
 
     def block(point, seeds):
         n = int(point["n"])
         f = fixed(n)
-        st, p = f["stats"], f["params"]
         frames = []
         for method in config.methods:
             k = len(seeds)
-            if method == "input":
-                kw = {}
-                if config.sampler == "records":
-                    kw = dict(X=data.X_train[:n], y=data.y_train[:n])
-                sol = input_perturbation_thetas(
-                    st, p, rng=[child_seed(s, 0) for s in seeds], sampler=config.sampler, return_info=True, **kw
-                )
-                W, onb = sol.w, sol.on_boundary
-            elif method == "objective":
-                sol = objective_perturbation_thetas(st, p, rng=[child_seed(s, 1) for s in seeds], return_info=True)
-                W, onb = sol.w, sol.on_boundary
-            elif method == "output":
-                W = output_perturbation_thetas(st, p, rng=[child_seed(s, 2) for s in seeds])
-                onb = np.isclose(np.linalg.norm(W, axis=1), config.eta)
-            else:
-                W = np.repeat(f["w_hat"][None], k, axis=0)
-                onb = np.full(k, np.linalg.norm(f["w_hat"]) >= config.eta * (1 - 1e-9))
-            excess = empirical_risk(st, W) - f["J_hat"]
+            W, onb = _thetas(method, f, seeds, config, data, n)
+            excess = empirical_risk(f["stats"], W) - f["J_hat"]
             metric = test.metric(W) if method != "nonprivate" else np.full(k, f["np_metric"])
             b, bm = f["bounds"][method]
             frames.append(
