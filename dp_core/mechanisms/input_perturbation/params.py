@@ -268,6 +268,31 @@ class InputPerturbationParams:
 
 
 @computable
+def _check_n(n: int, dl: float, mode: str) -> dict[str, float]:
+    """:func:`min_n` at ``dl``; ``ValueError`` when ``n`` is too small for the chosen sigma_u formula."""
+    mins = min_n(dl)
+    if mode == "ALG1" and not n > mins["alg1"]:
+        raise ValueError(f"n must be greater than 4 ln(4/delta) = {mins['alg1']:.4g} for sigma_u_mode='ALG1', got {n}.")
+    if mode in ("COR2", "CORR") and not n > mins["cor2"]:
+        raise ValueError(
+            f"n must be greater than 4 ln(8/delta) = {mins['cor2']:.4g} for sigma_u_mode={mode!r}, got {n}."
+        )
+    return mins
+
+
+def _regularisation(Delta: float | None, scaled_star: float, thr: float) -> float:
+    """Delta as given (it must exceed 2 lam / eps_run, [FTS17] Theorem 1), else multiplier x Delta*, raised to just
+    above the threshold if needed (docs/input_perturbation.md §"Regularisation Δ")."""
+    if Delta is None:
+        return max(scaled_star, thr * (1.0 + 1e-9))
+    Delta_v = check_positive("Delta", Delta)
+    if not Delta_v > thr:
+        raise InvalidPrivacyParameter(
+            f"Delta must be greater than 2*lam/eps_run = {thr:.6g} (Theorem 1 needs Delta_in > 0), got {Delta_v:g}."
+        )
+    return Delta_v
+
+
 def input_perturbation_params(
     *,
     n: int,
@@ -339,15 +364,9 @@ def input_perturbation_params(
     margin = check_positive("sigma_u_margin", sigma_u_margin, allow_zero=True)
     mult = check_positive("Delta_multiplier", Delta_multiplier)
 
-    mins = min_n(dl)
+    mins = _check_n(n, dl, mode)
     valid_cor2 = n > mins["cor2"]
     valid_alg1 = n > mins["alg1"]
-    if mode == "ALG1" and not valid_alg1:
-        raise ValueError(f"n must be greater than 4 ln(4/delta) = {mins['alg1']:.4g} for sigma_u_mode='ALG1', got {n}.")
-    if mode in ("COR2", "CORR") and not valid_cor2:
-        raise ValueError(
-            f"n must be greater than 4 ln(8/delta) = {mins['cor2']:.4g} for sigma_u_mode={mode!r}, got {n}."
-        )
 
     eps_run = alpha * eps
     gamma = dl / 2.0
@@ -362,14 +381,7 @@ def input_perturbation_params(
     chosen = {"ALG1": s_alg1, "COR2": s_cor2, "CORR": s_corr}[mode] * (1.0 + margin)
     thr = 2.0 * lam / eps_run
     Delta_star = 4.0 * zeta * math.sqrt(d * (8.0 * math.log(4.0 / dl) + 4.0 * eps_run)) / (eps_run * eta)
-    if Delta is None:
-        Delta_v = max(mult * Delta_star, thr * (1.0 + 1e-9))
-    else:
-        Delta_v = check_positive("Delta", Delta)
-        if not Delta_v > thr:
-            raise InvalidPrivacyParameter(
-                f"Delta must be greater than 2*lam/eps_run = {thr:.6g} (Theorem 1 needs Delta_in > 0), got {Delta_v:g}."
-            )
+    Delta_v = _regularisation(Delta, mult * Delta_star, thr)
     return InputPerturbationParams(
         n=n,
         d=d,
