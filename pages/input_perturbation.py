@@ -226,6 +226,38 @@ def sweep_ready() -> tuple | None:
     return key
 
 
+def _utility_number(head: dict | None, flag) -> KeyNumber:
+    """The first screen's third number: the measured utility beside non-private (or why there is none)."""
+    if flag is not None:
+        return KeyNumber(
+            f"{head['metric'].removeprefix('test ').capitalize()} vs non-private",
+            "not usable",
+            delta="far worse than the mean",
+            delta_color="inverse",
+            delta_arrow="off",
+            help=f"Held-out R² {_utility(head['private'])} with privacy and {_utility(head['nonprivate'])} without "
+            f"({fmt.integer(head['trials'])} runs on {fmt.integer(head['n'])} training rows): below −1, the squared "
+            "error is more than twice that of predicting the mean. The cause is named below the numbers.",
+        )
+    elif head is not None:
+        return KeyNumber(
+            f"{head['metric'].removeprefix('test ').capitalize()} vs non-private",
+            f"{_utility(head['private'])} / {_utility(head['nonprivate'])}",
+            help=f"Mean over {fmt.integer(head['trials'])} runs on {fmt.integer(head['n'])} training rows "
+            f"(95% range {fmt.interval(head['private_lo'], head['private_hi'])}), measured on held-out rows "
+            f"({head['metric']}: {fmt.number(head['private'])} with privacy, {fmt.number(head['nonprivate'])} "
+            "for the same model fitted without any noise).",
+        )
+    else:
+        return KeyNumber(
+            "Utility",
+            "not measured",
+            help=f"The measured curve needs more training rows than the {fmt.integer(n_full)} this dataset has."
+            if not ns
+            else "The run did not finish (see the message above).",
+        )
+
+
 def draw_first_screen(job=None) -> None:
     """The first screen at the current setting, with the sweep's most refined result so far."""
     key = sweep_ready()
@@ -239,34 +271,7 @@ def draw_first_screen(job=None) -> None:
         # a fit far worse than predicting the mean is flagged with its cause, not drawn as a normal result
         reach = fit_checks.intercept_reach(float(eta), minmax_dim=data.d if preprocess == "minmax" else None)
         flag = fit_checks.poor_fit(data.y_train, min(head["private"], head["nonprivate"]), intercept_reach=reach)
-    if flag is not None:
-        utility = KeyNumber(
-            f"{head['metric'].removeprefix('test ').capitalize()} vs non-private",
-            "not usable",
-            delta="far worse than the mean",
-            delta_color="inverse",
-            delta_arrow="off",
-            help=f"Held-out R² {_utility(head['private'])} with privacy and {_utility(head['nonprivate'])} without "
-            f"({fmt.integer(head['trials'])} runs on {fmt.integer(head['n'])} training rows): below −1, the squared "
-            "error is more than twice that of predicting the mean. The cause is named below the numbers.",
-        )
-    elif head is not None:
-        utility = KeyNumber(
-            f"{head['metric'].removeprefix('test ').capitalize()} vs non-private",
-            f"{_utility(head['private'])} / {_utility(head['nonprivate'])}",
-            help=f"Mean over {fmt.integer(head['trials'])} runs on {fmt.integer(head['n'])} training rows "
-            f"(95% range {fmt.interval(head['private_lo'], head['private_hi'])}), measured on held-out rows "
-            f"({head['metric']}: {fmt.number(head['private'])} with privacy, {fmt.number(head['nonprivate'])} "
-            "for the same model fitted without any noise).",
-        )
-    else:
-        utility = KeyNumber(
-            "Utility",
-            "not measured",
-            help=f"The measured curve needs more training rows than the {fmt.integer(n_full)} this dataset has."
-            if not ns
-            else "The run did not finish (see the message above).",
-        )
+    utility = _utility_number(head, flag)
     first_screen(
         who="each contributor's record (her features and her label), from everyone, the analyst who fits "
         "the model included: she randomises her own record before it leaves her hands, and the released "
@@ -361,6 +366,65 @@ N_OPTIONS = n_choices(n_full, feas.n_min)
 state.reset_on_change("ip_dataset_n", ds.fingerprint, {"ip_n": n_full})
 
 
+def _noise_readouts(n: int, r: dict) -> None:
+    """Step 0 at n contributors: the per-record noise, its two scales and the validity badges."""
+    prm = r["params"]
+    st.subheader("The noise every contributor adds")
+    st.latex(
+        r"\tilde q_i = q_i + u_i,\quad u_i\sim\mathcal N\!\big(0,\tfrac{\sigma_u^2}{n}I_d\big),\qquad "
+        r"\tilde p_i = p_i - r_i,\quad r_i\sim\mathcal N\!\big(0,\tfrac{\sigma_b^2}{n}I_d\big)"
+    )
+    st.latex(
+        r"\sigma_b^2=\zeta^2\,\frac{8\ln(4/\delta)+4\varepsilon}{\varepsilon^2},\qquad "
+        r"\sigma_u=\frac{\sqrt{2d}\,\lambda a_2+\sqrt{2d\lambda^2a_2^2+\tfrac{2\lambda}{\varepsilon}(1-2a_4)}}"
+        r"{1-2a_4}"
+    )
+    st.caption(
+        f"n = {fmt.integer(n)} contributors, d = {fmt.integer(data.d)}, λ = {fmt.number(r['lam'])}, "
+        f"ζ = {fmt.number(r['zeta'])}, ε used = α·ε = {fmt.number(prm['eps_run'], sig=4)}; "
+        f"a₂ = {fmt.number(prm['a2'], sig=4)}, a₄ = {fmt.number(prm['a4'], sig=4)}."
+    )
+    m = st.columns(4)
+    m[0].metric("σ_b", fmt.number(prm["sigma_b"], sig=4), help=tip("σ_b"))
+    m[1].metric("σ_u", fmt.number(prm["sigma_u"], sig=4, inf="undefined"), help=tip("σ_u"))
+    m[2].metric(
+        "std of r_i (per record)",
+        fmt.number(prm["per_record_std_b"], sig=4),
+        help="σ_b/√n: what one contributor adds to p_i",
+    )
+    m[3].metric(
+        "std of u_i (per record)",
+        fmt.number(prm["per_record_std_u"], sig=4, inf="undefined"),
+        help="σ_u/√n: what one contributor adds to q_i",
+    )
+    m = st.columns(4)
+    m[0].metric("2λ/ε", fmt.number(prm["ridge_threshold"], sig=4), help="the ridge the quadratic noise must supply")
+    m[1].metric("Δ", fmt.number(prm["Delta"], sig=4), help=tip("Δ"))
+    m[2].metric("Δ_in", fmt.number(prm["Delta_in"], sig=4), help=tip("Δ_in"))
+    m[3].metric("γ = δ′ = δ/2", fmt.delta(prm["gamma"], sig=3), help=tip("γ"))
+    b1, b2 = st.columns(2)
+    if prm["valid_cor2"]:
+        b1.success(
+            f"n = {fmt.integer(n)} > 4 ln(8/δ) = {fmt.number(prm['n_min_cor2'], sig=4)}: σ_u (Corollary 2) is defined.",
+            icon="✅",
+        )
+    else:
+        b1.error(
+            f"n = {fmt.integer(n)} ≤ 4 ln(8/δ) = {fmt.number(prm['n_min_cor2'], sig=4)}: Corollary 2's σ_u is "
+            "undefined.",
+            icon="⛔",
+        )
+    if prm["valid_theorem2"]:
+        b2.success(
+            f"n ≥ 16 ln(8/δ) = {fmt.number(prm['n_min_theorem2'], sig=4)}: Theorem 2 (utility) applies.", icon="✅"
+        )
+    else:
+        b2.warning(
+            f"n < 16 ln(8/δ) = {fmt.number(prm['n_min_theorem2'], sig=4)}: Theorem 2's utility bound does not apply.",
+            icon="⚠️",
+        )
+
+
 @fragment  # st.fragment inside the page's error boundary (ui.errors)
 def formulas_section() -> None:
     """The formulas at any n (its slider and the section's opening re-render only this fragment)."""
@@ -392,63 +456,7 @@ def formulas_section() -> None:
         except (ValueError, TypeError) as exc:
             widgets.show_error(exc)
             return
-        prm = r["params"]
-        st.subheader("The noise every contributor adds")
-        st.latex(
-            r"\tilde q_i = q_i + u_i,\quad u_i\sim\mathcal N\!\big(0,\tfrac{\sigma_u^2}{n}I_d\big),\qquad "
-            r"\tilde p_i = p_i - r_i,\quad r_i\sim\mathcal N\!\big(0,\tfrac{\sigma_b^2}{n}I_d\big)"
-        )
-        st.latex(
-            r"\sigma_b^2=\zeta^2\,\frac{8\ln(4/\delta)+4\varepsilon}{\varepsilon^2},\qquad "
-            r"\sigma_u=\frac{\sqrt{2d}\,\lambda a_2+\sqrt{2d\lambda^2a_2^2+\tfrac{2\lambda}{\varepsilon}(1-2a_4)}}"
-            r"{1-2a_4}"
-        )
-        st.caption(
-            f"n = {fmt.integer(n)} contributors, d = {fmt.integer(data.d)}, λ = {fmt.number(r['lam'])}, "
-            f"ζ = {fmt.number(r['zeta'])}, ε used = α·ε = {fmt.number(prm['eps_run'], sig=4)}; "
-            f"a₂ = {fmt.number(prm['a2'], sig=4)}, a₄ = {fmt.number(prm['a4'], sig=4)}."
-        )
-        m = st.columns(4)
-        m[0].metric("σ_b", fmt.number(prm["sigma_b"], sig=4), help=tip("σ_b"))
-        m[1].metric("σ_u", fmt.number(prm["sigma_u"], sig=4, inf="undefined"), help=tip("σ_u"))
-        m[2].metric(
-            "std of r_i (per record)",
-            fmt.number(prm["per_record_std_b"], sig=4),
-            help="σ_b/√n: what one contributor adds to p_i",
-        )
-        m[3].metric(
-            "std of u_i (per record)",
-            fmt.number(prm["per_record_std_u"], sig=4, inf="undefined"),
-            help="σ_u/√n: what one contributor adds to q_i",
-        )
-        m = st.columns(4)
-        m[0].metric("2λ/ε", fmt.number(prm["ridge_threshold"], sig=4), help="the ridge the quadratic noise must supply")
-        m[1].metric("Δ", fmt.number(prm["Delta"], sig=4), help=tip("Δ"))
-        m[2].metric("Δ_in", fmt.number(prm["Delta_in"], sig=4), help=tip("Δ_in"))
-        m[3].metric("γ = δ′ = δ/2", fmt.delta(prm["gamma"], sig=3), help=tip("γ"))
-        b1, b2 = st.columns(2)
-        if prm["valid_cor2"]:
-            b1.success(
-                f"n = {fmt.integer(n)} > 4 ln(8/δ) = {fmt.number(prm['n_min_cor2'], sig=4)}: σ_u (Corollary 2) is "
-                "defined.",
-                icon="✅",
-            )
-        else:
-            b1.error(
-                f"n = {fmt.integer(n)} ≤ 4 ln(8/δ) = {fmt.number(prm['n_min_cor2'], sig=4)}: Corollary 2's σ_u is "
-                "undefined.",
-                icon="⛔",
-            )
-        if prm["valid_theorem2"]:
-            b2.success(
-                f"n ≥ 16 ln(8/δ) = {fmt.number(prm['n_min_theorem2'], sig=4)}: Theorem 2 (utility) applies.", icon="✅"
-            )
-        else:
-            b2.warning(
-                f"n < 16 ln(8/δ) = {fmt.number(prm['n_min_theorem2'], sig=4)}: Theorem 2's utility bound does not "
-                "apply.",
-                icon="⚠️",
-            )
+        _noise_readouts(int(n), r)
         st.subheader("Theorem 2: the expected excess-risk bound, term by term")
         st.latex(
             r"\mathbb E[\hat J(w^{in})-\hat J(\hat w)]\le \underbrace{\tfrac{8d\zeta^2(8\ln(4/\delta)+4\varepsilon)}"

@@ -445,6 +445,18 @@ def _thetas(method: str, f: dict, seeds, config: SimulationConfig, data: Prepare
     return W, np.full(k, np.linalg.norm(f["w_hat"]) >= config.eta * (1 - 1e-9))
 
 
+def _shared_data(data: PreparedData, ns: Sequence[int], shared: dict) -> dict:
+    """``shared`` filled with the data-only work: sufficient statistics at every n, the test set's statistics."""
+    if "stats" not in shared:
+        shared["stats"] = {}
+        shared["test"] = _TestSet(data.X_test, data.y_test, data.model)
+        shared["np_metric"] = {}
+    missing = [n for n in ns if n not in shared["stats"]]
+    if missing:
+        shared["stats"].update(zip(missing, prefix_stats(data.X_train, data.y_train, missing, data.model)))
+    return shared
+
+
 def simulate_over_n(
     data: PreparedData,
     config: SimulationConfig,
@@ -485,14 +497,7 @@ def simulate_over_n(
     ns = sorted({check_int("n", v, lo=2, hi=data.n_train) for v in ns})
     if data.model != config.model:
         raise ValueError(f"config.model must match the prepared data's model {data.model!r}, got {config.model!r}.")
-    shared = shared if shared is not None else {}
-    if "stats" not in shared:
-        shared["stats"] = {}
-        shared["test"] = _TestSet(data.X_test, data.y_test, data.model)
-        shared["np_metric"] = {}
-    missing = [n for n in ns if n not in shared["stats"]]
-    if missing:
-        shared["stats"].update(zip(missing, prefix_stats(data.X_train, data.y_train, missing, data.model)))
+    shared = _shared_data(data, ns, {} if shared is None else shared)
     test = shared["test"]
     cache: dict[int, dict] = {}
 
