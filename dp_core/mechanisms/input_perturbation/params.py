@@ -293,6 +293,24 @@ def _regularisation(Delta: float | None, scaled_star: float, thr: float) -> floa
     return Delta_v
 
 
+def _noise_scales(n: int, d: int, eps_run: float, dl: float, zeta: float, lam: float, mode: str, margin: float):
+    """sigma_b and the three sigma_u formulas ([FTS17] Algorithm 1, Corollary 2; CORR ours), the chosen one
+    times 1 + margin."""
+    K = 8.0 * math.log(2.0 / (dl / 2.0)) + 4.0 * eps_run
+    sigma_b2 = zeta**2 * K / eps_run**2
+    kw = dict(n=n, d=d, eps_run=eps_run, delta=dl, lam=lam)
+    s = {m: sigma_u_value(mode=m, **kw) for m in ("ALG1", "COR2", "CORR")}
+    return dict(
+        K=K,
+        sigma_b2=sigma_b2,
+        sigma_b=math.sqrt(sigma_b2),
+        sigma_u=s[mode] * (1.0 + margin),
+        sigma_u_alg1=s["ALG1"],
+        sigma_u_cor2=s["COR2"],
+        sigma_u_corr=s["CORR"],
+    )
+
+
 def input_perturbation_params(
     *,
     n: int,
@@ -372,13 +390,6 @@ def input_perturbation_params(
     gamma = dl / 2.0
     delta_prime = dl / 2.0
     a2, a4 = _a_values(n, dl)
-    K = 8.0 * math.log(2.0 / delta_prime) + 4.0 * eps_run
-    sigma_b2 = zeta**2 * K / eps_run**2
-    kw = dict(n=n, d=d, eps_run=eps_run, delta=dl, lam=lam)
-    s_alg1 = sigma_u_value(mode="ALG1", **kw)
-    s_cor2 = sigma_u_value(mode="COR2", **kw)
-    s_corr = sigma_u_value(mode="CORR", **kw)
-    chosen = {"ALG1": s_alg1, "COR2": s_cor2, "CORR": s_corr}[mode] * (1.0 + margin)
     thr = 2.0 * lam / eps_run
     Delta_star = 4.0 * zeta * math.sqrt(d * (8.0 * math.log(4.0 / dl) + 4.0 * eps_run)) / (eps_run * eta)
     Delta_v = _regularisation(Delta, mult * Delta_star, thr)
@@ -399,13 +410,7 @@ def input_perturbation_params(
         delta_prime=delta_prime,
         a2=a2,
         a4=a4,
-        K=K,
-        sigma_b2=sigma_b2,
-        sigma_b=math.sqrt(sigma_b2),
-        sigma_u=chosen,
-        sigma_u_alg1=s_alg1,
-        sigma_u_cor2=s_cor2,
-        sigma_u_corr=s_corr,
+        **_noise_scales(n, d, eps_run, dl, zeta, lam, mode, margin),
         ridge_threshold=thr,
         Delta_star=Delta_star,
         Delta=Delta_v,
