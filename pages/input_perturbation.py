@@ -1,9 +1,10 @@
 """Input perturbation (Fukuchi, Tran, Sakuma 2017): every contributor adds noise to her own record.
 
 Layout only: a plain first screen (who is protected, three key numbers with the guarantee's audit
-status, one chart), the settings, and the expert sections below. Every computation is a call into
-``ui.cached_input_perturbation`` (pure ``dp_core`` underneath); every widget of a declared parameter
-is made by ``ui.state.widget`` (the plug-in's ``ParamSpec``s: session value, else link, else default).
+status, one chart), the settings, and the expert sections below. Every computation is a call into the
+mechanism's page plan (``dp_core.mechanisms.input_perturbation.plan`` through ``ui.cached.plan``); every
+widget of a declared parameter is made by ``ui.state.widget`` (the plug-in's ``ParamSpec``s: session value, else
+link, else default).
 """
 
 import streamlit as st
@@ -13,16 +14,17 @@ from dp_core import display as fmt
 from dp_core import fit_checks, reproduction_claims
 from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms.input_perturbation.experiment import SimulationConfig, n_choices, sweep_sizes
+from dp_core.plugin import latest
 from dp_core.preprocessing import default_eta
 from dp_core.text import escape_markdown
 from ui import background, state, widgets
-from ui import cached_input_perturbation as cip
 from ui import cached_scope as scoped
-from ui import jobs_input_perturbation as ipj
+from ui.cached import plan
 from ui.errors import fragment
 from ui.first_screen import KeyNumber, expert_section, first_screen, status_badge, tip
 
 MECH = "input-perturbation"
+P = plan(MECH)
 MODEL_LABELS = {
     "least_squares": "Linear regression (least squares)",
     "logistic_taylor": "Logistic regression (Taylor surrogate)",
@@ -116,7 +118,7 @@ with st.expander("⚙️ Settings: model, local / central trade-off, regularisat
     )
     positive_class = None
     if model == "logistic_taylor" and ds.task == "multiclass":
-        classes = cip.class_values(ds.name, ds.fingerprint, _ds=ds)
+        classes = P.class_values(ds.name, ds.fingerprint, _ds=ds)
         state.reset_on_change("ip_dataset_pos", ds.fingerprint, {"ip_pos": classes[0]})
         positive_class = state.widget(
             "ip_pos",
@@ -128,7 +130,7 @@ with st.expander("⚙️ Settings: model, local / central trade-off, regularisat
         )
 
 try:
-    data = cip.prepared(ds.name, ds.fingerprint, model, positive_class, int(seed), _ds=ds, preprocess=preprocess)
+    data = P.prepared(ds.name, ds.fingerprint, model, positive_class, int(seed), _ds=ds, preprocess=preprocess)
 except (DataValidationError, ValueError, TypeError) as exc:
     with top:
         widgets.show_error(exc)
@@ -154,10 +156,10 @@ elif codes is not None:
 with notices:
     for leak in data.leaks:
         st.warning(escape_markdown(leak), icon="🔓")
-_cap = cip.eta_cap(ds.name, ds.fingerprint, model, positive_class, int(seed), preprocess, float(eta), _data=data)
+_cap = P.eta_cap(ds.name, ds.fingerprint, model, positive_class, int(seed), preprocess, float(eta), _data=data)
 
 n_full = data.n_train
-feas = cip.feasibility(n_full, float(delta), mode)
+feas = P.feasibility(n_full, float(delta), mode)
 if not feas.ok:
     with top:
         st.error(
@@ -171,7 +173,17 @@ if not feas.ok:
 
 # ---------------------------------------------------------------------------------- the first screen
 try:
-    r_full = cip.readouts(n_full, data.d, float(eps), float(delta), model, float(eta), float(alpha), float(dmult), mode)
+    cfg = SimulationConfig(
+        epsilon=float(eps),
+        delta=float(delta),
+        model=model,
+        eta=float(eta),
+        alpha=float(alpha),
+        dmult=float(dmult),
+        mode=mode,
+        sampler=sampler,
+    )
+    r_full = P.readouts(cfg, n_full, data.d)
 except (ValueError, TypeError) as exc:
     with top:
         widgets.show_error(exc)
@@ -179,64 +191,45 @@ except (ValueError, TypeError) as exc:
 P_full = r_full["params"]
 ns = sweep_sizes(n_full, data.d, feas.n_min)
 n_trials = int(min(trials, 200) if sampler == "records" else trials)
-cfg = SimulationConfig(
-    epsilon=float(eps),
-    delta=float(delta),
-    model=model,
-    eta=float(eta),
-    alpha=float(alpha),
-    Delta_multiplier=float(dmult),
-    sigma_u_mode=mode,
-    sampler=sampler,
-)
 sweep_base = (ds.name, ds.fingerprint, model, positive_class, int(seed), cfg, ns)
 sweep_key = (*sweep_base, n_trials, int(seed))
 # a quick first look in the page thread (about 0.1 s: a few trials), then the full sweep off the page thread
 # (ui.background, progress and Cancel); trial t is the same draw in both, so the full run refines the quick one
-quick_key = (*sweep_base, min(n_trials, ipj.QUICK_TRIALS), int(seed))
+quick_key = (*sweep_base, min(n_trials, P.QUICK_TRIALS), int(seed))
 if ns:
     try:
-        cip.sweep(*quick_key, _data=data)
+        P.sweep(*quick_key, _data=data)
     except (ValueError, TypeError) as exc:
         widgets.show_error(exc)
         st.stop()
-    if n_trials > ipj.QUICK_TRIALS:
+    if n_trials > P.QUICK_TRIALS:
         background.start(
             "ip_sweep",
             repr((dp_core.__version__, *sweep_key)),
-            ipj.sweep_blocks(data, cfg, ns, n_trials, int(seed), quick=False),
+            P.sweep_blocks(data, cfg, ns, n_trials, int(seed), quick=False),
             private=scoped.session_uses_upload(),
         )
 
 
 def sweep_ready() -> tuple | None:
-    """The cache key of the most refined finished sweep (its table stored in ``cip.sweep``), or ``None``."""
+    """The cache key of the most refined finished sweep (its table stored in ``P.sweep``), or ``None``."""
     if not ns:
         return None
-    job = background.get_job("ip_sweep") if n_trials > ipj.QUICK_TRIALS else None
-    got = None if job is None else ipj.latest(job.finished(), n_trials)
+    job = background.get_job("ip_sweep") if n_trials > P.QUICK_TRIALS else None
+    got = None if job is None else latest(job.finished())
     if got is None:
         return quick_key
-    df, trials_done = got
+    df, stage = got
+    trials_done = n_trials if stage == "full" else P.QUICK_TRIALS
     key = (*sweep_base, trials_done, int(seed))
-    cip.sweep(*key, _data=data, _df=df)
+    P.sweep(*key, _data=data, _df=df)
     return key
 
 
-def draw_first_screen(job=None) -> None:
-    """The first screen at the current setting, with the sweep's most refined result so far."""
-    key = sweep_ready()
-    head = chart = None
-    if key is not None:
-        head = cip.headline(*key, _data=data)
-        chart = cip.utility_figure(*key, _data=data)
-    flag = None
-    if head is not None and head["metric"] == "test R²":
-        # a fit far worse than predicting the mean is flagged with its cause, not drawn as a normal result
-        reach = fit_checks.intercept_reach(float(eta), minmax_dim=data.d if preprocess == "minmax" else None)
-        flag = fit_checks.poor_fit(data.y_train, min(head["private"], head["nonprivate"]), intercept_reach=reach)
+def _utility_number(head: dict | None, flag) -> KeyNumber:
+    """The first screen's third number: the measured utility beside non-private (or why there is none)."""
     if flag is not None:
-        utility = KeyNumber(
+        return KeyNumber(
             f"{head['metric'].removeprefix('test ').capitalize()} vs non-private",
             "not usable",
             delta="far worse than the mean",
@@ -247,7 +240,7 @@ def draw_first_screen(job=None) -> None:
             "error is more than twice that of predicting the mean. The cause is named below the numbers.",
         )
     elif head is not None:
-        utility = KeyNumber(
+        return KeyNumber(
             f"{head['metric'].removeprefix('test ').capitalize()} vs non-private",
             f"{_utility(head['private'])} / {_utility(head['nonprivate'])}",
             help=f"Mean over {fmt.integer(head['trials'])} runs on {fmt.integer(head['n'])} training rows "
@@ -256,13 +249,29 @@ def draw_first_screen(job=None) -> None:
             "for the same model fitted without any noise).",
         )
     else:
-        utility = KeyNumber(
+        return KeyNumber(
             "Utility",
             "not measured",
             help=f"The measured curve needs more training rows than the {fmt.integer(n_full)} this dataset has."
             if not ns
             else "The run did not finish (see the message above).",
         )
+
+
+def draw_first_screen(job=None) -> None:
+    """The first screen at the current setting, with the sweep's most refined result so far."""
+    key = sweep_ready()
+    head = chart = None
+    if key is not None:
+        df = P.sweep(*key, _data=data)
+        head = P.headline(*key, _data=data, _df=df)
+        chart = P.utility_figure(*key, _data=data, _df=df)
+    flag = None
+    if head is not None and head["metric"] == "test R²":
+        # a fit far worse than predicting the mean is flagged with its cause, not drawn as a normal result
+        reach = fit_checks.intercept_reach(float(eta), minmax_dim=data.d if preprocess == "minmax" else None)
+        flag = fit_checks.poor_fit(data.y_train, min(head["private"], head["nonprivate"]), intercept_reach=reach)
+    utility = _utility_number(head, flag)
     first_screen(
         who="each contributor's record (her features and her label), from everyone, the analyst who fits "
         "the model included: she randomises her own record before it leaves her hands, and the released "
@@ -336,7 +345,7 @@ def _cap_text() -> str:
 
 
 with top:
-    if ns and n_trials > ipj.QUICK_TRIALS:
+    if ns and n_trials > P.QUICK_TRIALS:
         background.live_section("ip_sweep", draw_first_screen, label="Running the mechanisms on the data")
     else:
         draw_first_screen()
@@ -355,6 +364,65 @@ with expert_section("Preprocessing: what was done to the data"):
 
 N_OPTIONS = n_choices(n_full, feas.n_min)
 state.reset_on_change("ip_dataset_n", ds.fingerprint, {"ip_n": n_full})
+
+
+def _noise_readouts(n: int, r: dict) -> None:
+    """Step 0 at n contributors: the per-record noise, its two scales and the validity badges."""
+    prm = r["params"]
+    st.subheader("The noise every contributor adds")
+    st.latex(
+        r"\tilde q_i = q_i + u_i,\quad u_i\sim\mathcal N\!\big(0,\tfrac{\sigma_u^2}{n}I_d\big),\qquad "
+        r"\tilde p_i = p_i - r_i,\quad r_i\sim\mathcal N\!\big(0,\tfrac{\sigma_b^2}{n}I_d\big)"
+    )
+    st.latex(
+        r"\sigma_b^2=\zeta^2\,\frac{8\ln(4/\delta)+4\varepsilon}{\varepsilon^2},\qquad "
+        r"\sigma_u=\frac{\sqrt{2d}\,\lambda a_2+\sqrt{2d\lambda^2a_2^2+\tfrac{2\lambda}{\varepsilon}(1-2a_4)}}"
+        r"{1-2a_4}"
+    )
+    st.caption(
+        f"n = {fmt.integer(n)} contributors, d = {fmt.integer(data.d)}, λ = {fmt.number(r['lam'])}, "
+        f"ζ = {fmt.number(r['zeta'])}, ε used = α·ε = {fmt.number(prm['eps_run'], sig=4)}; "
+        f"a₂ = {fmt.number(prm['a2'], sig=4)}, a₄ = {fmt.number(prm['a4'], sig=4)}."
+    )
+    m = st.columns(4)
+    m[0].metric("σ_b", fmt.number(prm["sigma_b"], sig=4), help=tip("σ_b"))
+    m[1].metric("σ_u", fmt.number(prm["sigma_u"], sig=4, inf="undefined"), help=tip("σ_u"))
+    m[2].metric(
+        "std of r_i (per record)",
+        fmt.number(prm["per_record_std_b"], sig=4),
+        help="σ_b/√n: what one contributor adds to p_i",
+    )
+    m[3].metric(
+        "std of u_i (per record)",
+        fmt.number(prm["per_record_std_u"], sig=4, inf="undefined"),
+        help="σ_u/√n: what one contributor adds to q_i",
+    )
+    m = st.columns(4)
+    m[0].metric("2λ/ε", fmt.number(prm["ridge_threshold"], sig=4), help="the ridge the quadratic noise must supply")
+    m[1].metric("Δ", fmt.number(prm["Delta"], sig=4), help=tip("Δ"))
+    m[2].metric("Δ_in", fmt.number(prm["Delta_in"], sig=4), help=tip("Δ_in"))
+    m[3].metric("γ = δ′ = δ/2", fmt.delta(prm["gamma"], sig=3), help=tip("γ"))
+    b1, b2 = st.columns(2)
+    if prm["valid_cor2"]:
+        b1.success(
+            f"n = {fmt.integer(n)} > 4 ln(8/δ) = {fmt.number(prm['n_min_cor2'], sig=4)}: σ_u (Corollary 2) is defined.",
+            icon="✅",
+        )
+    else:
+        b1.error(
+            f"n = {fmt.integer(n)} ≤ 4 ln(8/δ) = {fmt.number(prm['n_min_cor2'], sig=4)}: Corollary 2's σ_u is "
+            "undefined.",
+            icon="⛔",
+        )
+    if prm["valid_theorem2"]:
+        b2.success(
+            f"n ≥ 16 ln(8/δ) = {fmt.number(prm['n_min_theorem2'], sig=4)}: Theorem 2 (utility) applies.", icon="✅"
+        )
+    else:
+        b2.warning(
+            f"n < 16 ln(8/δ) = {fmt.number(prm['n_min_theorem2'], sig=4)}: Theorem 2's utility bound does not apply.",
+            icon="⚠️",
+        )
 
 
 @fragment  # st.fragment inside the page's error boundary (ui.errors)
@@ -383,71 +451,12 @@ def formulas_section() -> None:
             "the dataset itself.",
         )
         try:
-            r = cip.readouts(
-                int(n), data.d, float(eps), float(delta), model, float(eta), float(alpha), float(dmult), mode
-            )
-            figs = cip.readout_figures(
-                int(n), data.d, float(eps), float(delta), model, float(eta), float(alpha), float(dmult), mode
-            )
+            r = P.readouts(cfg, int(n), data.d)
+            figs = P.readout_figures(cfg, int(n), data.d, _r=r)
         except (ValueError, TypeError) as exc:
             widgets.show_error(exc)
             return
-        P = r["params"]
-        st.subheader("The noise every contributor adds")
-        st.latex(
-            r"\tilde q_i = q_i + u_i,\quad u_i\sim\mathcal N\!\big(0,\tfrac{\sigma_u^2}{n}I_d\big),\qquad "
-            r"\tilde p_i = p_i - r_i,\quad r_i\sim\mathcal N\!\big(0,\tfrac{\sigma_b^2}{n}I_d\big)"
-        )
-        st.latex(
-            r"\sigma_b^2=\zeta^2\,\frac{8\ln(4/\delta)+4\varepsilon}{\varepsilon^2},\qquad "
-            r"\sigma_u=\frac{\sqrt{2d}\,\lambda a_2+\sqrt{2d\lambda^2a_2^2+\tfrac{2\lambda}{\varepsilon}(1-2a_4)}}"
-            r"{1-2a_4}"
-        )
-        st.caption(
-            f"n = {fmt.integer(n)} contributors, d = {fmt.integer(data.d)}, λ = {fmt.number(r['lam'])}, "
-            f"ζ = {fmt.number(r['zeta'])}, ε used = α·ε = {fmt.number(P['eps_run'], sig=4)}; "
-            f"a₂ = {fmt.number(P['a2'], sig=4)}, a₄ = {fmt.number(P['a4'], sig=4)}."
-        )
-        m = st.columns(4)
-        m[0].metric("σ_b", fmt.number(P["sigma_b"], sig=4), help=tip("σ_b"))
-        m[1].metric("σ_u", fmt.number(P["sigma_u"], sig=4, inf="undefined"), help=tip("σ_u"))
-        m[2].metric(
-            "std of r_i (per record)",
-            fmt.number(P["per_record_std_b"], sig=4),
-            help="σ_b/√n: what one contributor adds to p_i",
-        )
-        m[3].metric(
-            "std of u_i (per record)",
-            fmt.number(P["per_record_std_u"], sig=4, inf="undefined"),
-            help="σ_u/√n: what one contributor adds to q_i",
-        )
-        m = st.columns(4)
-        m[0].metric("2λ/ε", fmt.number(P["ridge_threshold"], sig=4), help="the ridge the quadratic noise must supply")
-        m[1].metric("Δ", fmt.number(P["Delta"], sig=4), help=tip("Δ"))
-        m[2].metric("Δ_in", fmt.number(P["Delta_in"], sig=4), help=tip("Δ_in"))
-        m[3].metric("γ = δ′ = δ/2", fmt.delta(P["gamma"], sig=3), help=tip("γ"))
-        b1, b2 = st.columns(2)
-        if P["valid_cor2"]:
-            b1.success(
-                f"n = {fmt.integer(n)} > 4 ln(8/δ) = {fmt.number(P['n_min_cor2'], sig=4)}: σ_u (Corollary 2) is "
-                "defined.",
-                icon="✅",
-            )
-        else:
-            b1.error(
-                f"n = {fmt.integer(n)} ≤ 4 ln(8/δ) = {fmt.number(P['n_min_cor2'], sig=4)}: Corollary 2's σ_u is "
-                "undefined.",
-                icon="⛔",
-            )
-        if P["valid_theorem2"]:
-            b2.success(
-                f"n ≥ 16 ln(8/δ) = {fmt.number(P['n_min_theorem2'], sig=4)}: Theorem 2 (utility) applies.", icon="✅"
-            )
-        else:
-            b2.warning(
-                f"n < 16 ln(8/δ) = {fmt.number(P['n_min_theorem2'], sig=4)}: Theorem 2's utility bound does not apply.",
-                icon="⚠️",
-            )
+        _noise_readouts(int(n), r)
         st.subheader("Theorem 2: the expected excess-risk bound, term by term")
         st.latex(
             r"\mathbb E[\hat J(w^{in})-\hat J(\hat w)]\le \underbrace{\tfrac{8d\zeta^2(8\ln(4/\delta)+4\varepsilon)}"
@@ -525,7 +534,7 @@ with expert_section(
 
 with expert_section("How σ_u and local privacy change with n", key="ip_sec_scaling") as shown:
     if shown:
-        scaling = cip.n_scaling_figures(data.d, float(eps), float(delta), model, float(eta), float(alpha), mode)
+        scaling = P.n_scaling_figures(data.d, float(eps), float(delta), model, float(eta), float(alpha), mode)
         t1, t2 = st.columns(2)
         t1.plotly_chart(scaling["noise_n"], key="ip_noise_n")
         t2.plotly_chart(scaling["local_n"], key="ip_local_n")
@@ -539,7 +548,7 @@ with expert_section("How σ_u and local privacy change with n", key="ip_sec_scal
 def simulation_section(key: tuple) -> None:
     """The measured excess risk against n; its radio re-renders only this fragment."""
     wsel = state.widget("ip_wnorm", control="radio", label="‖ŵ‖ in the bound curves", format_func=WNORM_LABELS.get)
-    figs = cip.sweep_figures(*key, wsel, _data=data)
+    figs = P.sweep_figures(*key, wsel, _data=data, _df=P.sweep(*key, _data=data))
     st.plotly_chart(figs["excess"], key="ip_excess")
     s = figs["summary"]
     last = s[s["n"] == s["n"].max()].set_index("method")
@@ -573,7 +582,8 @@ if ns:
                 )
             simulation_section(ready)
             # the gap chart does not depend on the radio: outside the fragment (not re-sent when it changes)
-            st.plotly_chart(cip.sweep_figures(*ready, "eta", _data=data)["gap"], key="ip_gap")
+            df = P.sweep(*ready, _data=data)
+            st.plotly_chart(P.sweep_figures(*ready, "eta", _data=data, _df=df)["gap"], key="ip_gap")
 
 with expert_section("Does the privacy proof's key event hold? (measured)", key="ip_sec_diag") as shown:
     if shown:
@@ -588,23 +598,10 @@ with expert_section("Does the privacy proof's key event hold? (measured)", key="
             r"\text{paper's Lemma 1 event:}\quad w^\top M w\;\ge\;\frac{2\lambda}{\varepsilon}\ \text{ at } "
             r"w=\hat w/\|\hat w\|"
         )
-        diag_key = (
-            ds.name,
-            ds.fingerprint,
-            model,
-            positive_class,
-            int(seed),
-            n_full,
-            float(eps),
-            float(delta),
-            float(eta),
-            float(alpha),
-            float(dmult),
-            mode,
-            int(min(max(trials, 100), 2000)),
-            int(seed),
-        )
-        sm = cip.diagnostic(*diag_key, _data=data)["summary"]
+        draws = int(min(max(trials, 100), 2000))
+        diag_key = (ds.name, ds.fingerprint, positive_class, int(seed), cfg, n_full, draws, int(seed))
+        dg = P.diagnostic(*diag_key, _data=data)
+        sm = dg["summary"]
         k1, k2, k3 = st.columns(3)
         k1.metric("Promised by the paper", f"≥ {fmt.number(sm['promised_probability'], sig=6)}")
         k2.metric(
@@ -635,7 +632,7 @@ with expert_section("Does the privacy proof's key event hold? (measured)", key="
             "which the cited theorem does not cover, so the central guarantee stays 'claimed by the paper', "
             "never 'proved'.",
         )
-        st.plotly_chart(cip.diagnostic_figure(*diag_key, _data=data), key="ip_diag")
+        st.plotly_chart(P.diagnostic_figure(*diag_key, _data=data, _dg=dg), key="ip_diag")
 
 
 def draw_reproduction(job) -> None:
@@ -643,8 +640,8 @@ def draw_reproduction(job) -> None:
     done = job.finished()
     if "reproduction" not in done:
         return
-    summary = cip.reproduction(int(seed), 5, _summary=done["reproduction"])
-    figs_rep = cip.reproduction_figures(int(seed), 5)
+    summary = P.reproduction(int(seed), 5, _summary=done["reproduction"])
+    figs_rep = P.reproduction_figures(int(seed), 5, _summary=summary)
     f1, f2 = st.columns(2)
     f1.plotly_chart(figs_rep["least_squares"], key="ip_fig1")
     f2.plotly_chart(figs_rep["logistic_taylor"], key="ip_fig2")
@@ -666,7 +663,7 @@ with expert_section("Reproducing the paper's Figures 1 and 2", key="ip_sec_repro
             background.start(
                 "ip_repro",
                 repr((dp_core.__version__, int(seed), 5)),
-                ipj.reproduction_blocks(int(seed), 5),
+                P.reproduction_blocks(int(seed), 5),
                 private=False,
                 restart=pressed,
             )

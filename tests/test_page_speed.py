@@ -29,7 +29,7 @@ PAGE_MODULES = (
     "dp_core.mechanisms.input_perturbation",
     "dp_core.mechanisms.large_margin_gaussian",
     "ui.cached_label_dp_bags",
-    "ui.cached_input_perturbation",
+    "dp_core.mechanisms.input_perturbation.plan",
     "ui.cached_large_margin_gaussian",
     "ui.widgets",
 )

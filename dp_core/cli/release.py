@@ -21,7 +21,6 @@ from ._common import (
     add_y_range,
     dataset_from_args,
     labels_in_range,
-    two_classes,
 )
 from ._registry import Command
 
@@ -62,53 +61,6 @@ def _out(mechanism: str, ds, seed: int, release: dict, notes: list[str], diagnos
     if diagnostics is not None:
         out[DIAGNOSTICS_KEY] = {"warning": _WARNING, **diagnostics}
     return out
-
-
-# ----------------------------------------------------------------------------- input perturbation
-def _ip_args(p):
-    _common(p, default_dataset="census")
-    add_y_range(p)
-    p.add_argument("--eps", type=float, default=1.0, help="central epsilon in (0, inf) (default 1)")
-    p.add_argument("--delta", type=float, default=1e-5, help="delta in (0, 1) (default 1e-5)")
-    p.add_argument("--eta", type=float, default=1.0, help="radius of the parameter ball (default 1)")
-    p.add_argument("--alpha", type=float, default=1.0, help="local/central trade-off in (0, 1] (default 1)")
-    p.add_argument("--x-bound", type=float, default=1.0, help="public bound on ||x||; rows are clipped to it")
-    p.add_argument("--y-bound", type=float, default=1.0, help="public bound on |y|; labels are clipped to it")
-
-
-def _ip_run(a):
-    from ..mechanisms.input_perturbation import InputPerturbation
-
-    ds = dataset_from_args(
-        a, bounds_unused="to release input-perturbation: rows are clipped to the norm bound --x-bound instead"
-    )
-    if ds.task == "regression":
-        y, how = labels_in_range(ds, a.y_range, a.y_bound)
-        model = "least_squares"
-        notes = [f"Rows clipped to ||x|| <= {a.x_bound:g} (public bound); {how}; least-squares model."]
-    else:
-        model, y = "logistic_taylor", two_classes(ds)
-        notes = [
-            (
-                f"Rows clipped to ||x|| <= {a.x_bound:g} (public bound); classes coded -1/+1 in sorted order; "
-                "logistic Taylor surrogate."
-            )
-        ]
-    mech = InputPerturbation(
-        epsilon=a.eps, delta=a.delta, model=model, eta=a.eta, alpha=a.alpha, x_bound=a.x_bound, y_bound=a.y_bound
-    )
-    res = mech.run(ds.X, y, rng=a.seed, sampler="records", diagnostics=a.diagnostics)
-    rel, diag = res if a.diagnostics else (res, None)
-    extra = None
-    if diag is not None:
-        extra = {
-            "theta_nonprivate": diag.theta_nonprivate,
-            "risk_nonprivate": diag.risk_nonprivate,
-            "excess_risk": diag.excess_risk,
-            "noise_linear": diag.noise_linear,
-            "noise_quadratic": diag.noise_quadratic,
-        }
-    return _out("input-perturbation", ds, a.seed, rel, notes, extra)
 
 
 # ----------------------------------------------------------------------------- large-margin Gaussian
@@ -267,7 +219,6 @@ def _bags_run(a):
 
 
 _HAND_WRITTEN = [
-    Command("release", "input-perturbation", "one release of input perturbation (publishable JSON)", _ip_args, _ip_run),
     Command(
         "release",
         "large-margin-gaussian",

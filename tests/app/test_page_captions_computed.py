@@ -36,7 +36,7 @@ def test_large_margin_tightness_caption_is_the_range_of_the_table_beside_it(app)
 
 
 def test_input_perturbation_reproduction_caption_is_computed_from_the_run(app):
-    from ui.jobs_input_perturbation import reproduction_summary
+    from dp_core.mechanisms.input_perturbation.plan import reproduction_summary
 
     at = open_page(app, "pages/input_perturbation.py", defaults={"trials": "10"}, check=True, seed=3)
     at.session_state["ip_sec_repro"] = True

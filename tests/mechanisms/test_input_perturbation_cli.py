@@ -1,4 +1,4 @@
-"""CLI of input perturbation: calibrate (spec 7.1 values), simulate, reproduce --quick, errors."""
+"""CLI of input perturbation: calibrate (reference values), simulate, reproduce --quick, errors."""
 
 import json
 import subprocess
@@ -95,7 +95,7 @@ def test_calibrate_s3_from_model_and_alpha(capsys):
         (["--n", "50"], "n must be greater than 4 ln(8/delta)"),
         (["--eps", "0"], "epsilon must be in"),
         (["--delta", "1.5"], "delta must be in"),
-        (["--alpha", "2"], "alpha must be in"),
+        (["--alpha", "2"], "alpha must be one of"),
         (["--Delta", "1"], "Delta must be greater than"),
     ],
 )

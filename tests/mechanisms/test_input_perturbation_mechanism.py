@@ -1,4 +1,4 @@
-"""Input perturbation: exact solver, the two samplers, baselines, diagnostic (spec sections 2, 5, 7.5-7.7)."""
+"""Input perturbation (Fukuchi, Tran, Sakuma 2017): exact solver, the two samplers, baselines, diagnostic."""
 
 import math
 
@@ -273,7 +273,7 @@ def test_logistic_nonprivate_fit_is_optimal_on_the_ball():
             assert f(v) >= f(w) - 1e-10
 
 
-# ------------------------------------------------------------------------------------ spec 7.5 / 7.6
+# ------------------------------------------------------------------ measured excess risks, the diagnostic
 def test_simulated_sanity_check_spec_7_5():
     n, d = 10_000, 10
     X, y = _regression(n, d, seed=11)
@@ -287,7 +287,7 @@ def test_simulated_sanity_check_spec_7_5():
     e_out = empirical_risk(st, output_perturbation_thetas(st, p, n_trials=200, rng=3)) - J0
     B = theorem2_bound(p)
     assert abs(B - 0.026) < 0.001
-    for e in (e_in, e_obj, e_out):  # orders of magnitude of spec 7.5 (1.7e-3, 1.65e-3, 2.6e-3)
+    for e in (e_in, e_obj, e_out):  # reference orders of magnitude (1.7e-3, 1.65e-3, 2.6e-3)
         assert 5e-4 < e.mean() < 6e-3 and e.mean() < B / 4
     se = math.sqrt(e_in.var(ddof=1) / 200 + e_obj.var(ddof=1) / 200)
     assert abs(e_in.mean() - e_obj.mean()) < 4 * se + 0.2 * e_obj.mean()
@@ -320,7 +320,7 @@ def test_privacy_diagnostic_spec_7_6():
     worst = privacy_diagnostic(_s1_sphere_stats(worst=True), p, n_draws=2000, seed=6, w=w)
     assert abs(worst.lemma1_normal_approx - 0.588) < 0.01
     assert abs(worst.frac_lemma1 - 0.588) < 4 * worst.frac_lemma1_se
-    # the CORR value makes both pointwise fractions 1 (spec 7.6)
+    # the CORR value makes both pointwise fractions 1 (docs/input_perturbation.md §"Corrected σ_u (CORR)")
     pc = input_perturbation_params(n=10_000, d=10, epsilon=1.0, delta=1e-5, zeta=1.0, lam=1.0, sigma_u_mode="CORR")
     assert privacy_diagnostic(st, pc, n_draws=400, seed=7, w=w).frac_lemma1 == 1.0
     # Delta close to 2 lambda / eps: the needed event fails often

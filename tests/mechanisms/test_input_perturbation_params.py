@@ -1,7 +1,7 @@
-"""Check values of spec section 7 (input perturbation): Step 0, local privacy, bounds.
+"""Reference values of input perturbation (Fukuchi, Tran, Sakuma 2017): Step 0, local privacy, bounds.
 
-Every number below is copied from the specification's tables (4 significant figures) and
-compared at 1e-3 relative tolerance.
+Every number below is a reference value (4 significant figures) of the paper's formulas, compared at 1e-3
+relative tolerance.
 """
 
 import math
@@ -37,7 +37,7 @@ SETTINGS = {
     "S4": dict(n=10000, d=10, epsilon=1.0, delta=1e-5, eta=1.0, zeta=1.0, lam=1.0, alpha=0.25),
 }
 
-# quantity -> (S1, S2, S3, S4), spec section 7.1
+# quantity -> (S1, S2, S3, S4), settings S1-S4
 TABLE = {
     "eps_run": (1, 0.1, 1, 0.25),
     "gamma": (5e-06, 0.005, 0.005, 5e-06),
@@ -147,7 +147,7 @@ def test_other_bounds_and_baselines(i):
     assert output_perturbation_bound(p) > 0
 
 
-ALPHA_SWEEP = [  # alpha, sigma_b, sigma_u, eps_L, B_in (spec 7.2)
+ALPHA_SWEEP = [  # alpha, sigma_b, sigma_u, eps_L, B_in
     (1, 10.35, 1.653, 679.8, 0.01315),
     (0.5, 20.51, 2.259, 476.2, 0.02603),
     (0.25, 40.83, 3.117, 334.6, 0.05178),
@@ -164,7 +164,7 @@ def test_alpha_sweep(alpha, sb, su, epsl, b):
     assert rel(theorem2_bound(p), b) < 1e-3
 
 
-EPS_SWEEP = [  # eps, sigma_b, sigma_u, Delta, B_in (spec 7.3)
+EPS_SWEEP = [  # eps, sigma_b, sigma_u, Delta, B_in
     (0.01, 1016, 14.87, 1.285e04, 1.287),
     (0.1, 101.8, 4.823, 1287, 0.1290),
     (0.5, 20.51, 2.259, 259.5, 0.02603),
@@ -182,7 +182,7 @@ def test_epsilon_sweep(eps, sb, su, Delta, b):
         assert rel(got, want) < 1e-3
 
 
-# spec section 6.4: noise-scale table on the paper's grid (d=13, delta=0.01, lam=1, zeta=2, eta=1)
+# noise-scale table on the paper's grid (d=13, delta=0.01, lam=1, zeta=2, eta=1)
 GRID = {
     0.1: [
         (128, 8.193, 8.432, 9.35, 16.04),
@@ -207,7 +207,7 @@ def test_paper_grid_table(eps):
 
 
 def test_hand_computation_s1():
-    """Spec section 7.4 by hand."""
+    """sigma_u of setting S1 by hand (Corollary 2)."""
     sigma = (math.sqrt(20) * 0.035916 + math.sqrt(0.025799 + 1.8525)) / (1 - 0.073736)
     assert rel(_params("S1").sigma_u, sigma) < 1e-4
 
@@ -223,7 +223,7 @@ def test_cor2_is_root_of_kappa_random_inputs():
         assert rel(kappa_lower(sigma_u=s, n=n, d=d, delta=delta, lam=lam), 2 * lam / eps) < 1e-11
         s1 = sigma_u_value(n=n, d=d, eps_run=eps, delta=delta, lam=lam, mode="ALG1")
         assert rel(kappa_lower_one_sided(sigma_u=s1, n=n, d=d, delta=delta, lam=lam), 2 * lam / eps) < 1e-11
-        assert s1 <= s  # ALG1 slightly smaller (spec P3)
+        assert s1 <= s  # ALG1 slightly smaller (docs/input_perturbation.md §"Lemma 7's one-sided bound")
 
 
 def test_corollary3_sandwich_and_limit():
@@ -305,7 +305,8 @@ def test_t1_equals_t2_at_delta_star():
 
 
 def test_conservative_accounting_spec_p2_example():
-    """Spec section 8 P2, example S1: chi2 quantile 64.52, t = 0.1328, lam~ = 1.283, 2 lam~/eps = 2.566 <= 129."""
+    """docs/input_perturbation.md §"Conservative accounting", example S1:
+    chi2 quantile 64.52, t = 0.1328, lam~ = 1.283, 2 lam~/eps = 2.566 <= 129."""
     c = conservative_accounting(_params("S1"))
     assert rel(c.chi2_quantile, 64.52) < 1e-3 and rel(c.t, 0.1328) < 1e-3
     assert rel(c.lam_tilde, 1.283) < 1e-3 and rel(c.ridge_needed, 2.566) < 1e-3 and c.ridge_ok

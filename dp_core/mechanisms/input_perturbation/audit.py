@@ -9,7 +9,7 @@ from a seed independent of the audit's.
 Neighbouring pairs
 ------------------
 ``boundary``
-    The hard pair the specification names: one contributor is replaced by a contributor at the
+    The hard pair: one contributor is replaced by a contributor at the
     norm boundary, ``x' = x_i / ||x_i||`` (so ``||x'|| = 1``) with the opposite label
     ``y' = -sign(y_i)`` at the label bound. The replaced row ``i`` is the one with the largest
     ``|y_i| ||x_i||``, so that ``y'x' - y_i x_i`` (the change of the linear term the noise must
@@ -35,7 +35,7 @@ domain's diameter); ``random`` = two rows of the data.
 References
 ----------
 .. [FTS17] K. Fukuchi, Q. K. Tran, J. Sakuma, *Differentially Private Empirical Risk Minimization
-   with Input Perturbation*, 2017, Algorithms 1-2 and Theorem 1; specification section 3.1.
+   with Input Perturbation*, 2017, Algorithms 1-2 and Theorem 1.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ PAIRS = {
 MODES = {
     "COR2": "σ_u from Corollary 2 (the paper's recommended formula) — as claimed by the paper",
     "ALG1": "σ_u as printed in Algorithm 1 — as claimed by the paper",
-    "CORR": "σ_u with the corrected cross-term constant (spec §8 P1)",
+    "CORR": "σ_u with the corrected cross-term constant (docs/input_perturbation.md)",
     "LOCAL": (
         "local (ε_L, 2δ) of one contributor's record, Corollary 1 (σ_u from Corollary 2) — as claimed by the paper"
     ),
@@ -99,6 +99,26 @@ def _neighbour(X: np.ndarray, y: np.ndarray, pair: str, model: str, pair_seed: i
     if model == "logistic_taylor":
         y1 = np.where(y1 >= 0, 1.0, -1.0)
     return X1, y1, text
+
+
+def _audit_rows(dataset: Dataset, n: int):
+    """``(X, y, model, n)``: the first ``n`` training rows (fewer if the data have fewer), prepared with the
+    stored audit table's protocol (min-max rows); the model follows the task."""
+    model = "least_squares" if dataset.task == "regression" else "logistic_taylor"
+    prep = prepare_data(dataset, model, seed=0, preprocess="minmax")
+    if prep.n_train < n:
+        n = prep.n_train
+        if n < 50:
+            raise DataValidationError(f"input perturbation needs at least 50 training rows, got {n}.")
+    return prep.X_train[:n], prep.y_train[:n], model, n
+
+
+def _direction(st0, st1, params, pair_seed: int) -> np.ndarray:
+    """The discriminant direction of the released models on the two neighbours, from pilot runs."""
+    p0, p1 = pilot_seed(pair_seed, 1).spawn(2)
+    return fisher_direction(
+        release_thetas(st0, params, PILOT_RUNS, seed=p0), release_thetas(st1, params, PILOT_RUNS, seed=p1)
+    )
 
 
 def input_perturbation_target(
@@ -144,13 +164,7 @@ def input_perturbation_target(
     check_choice("pair", pair, PAIRS)
     n = check_int("n", n, lo=50)
     alpha = check_in_interval("alpha", alpha, 0.0, 1.0, closed="right")
-    model = "least_squares" if dataset.task == "regression" else "logistic_taylor"
-    prep = prepare_data(dataset, model, seed=0, preprocess="minmax")  # the stored audit table's protocol
-    if prep.n_train < n:
-        n = prep.n_train
-        if n < 50:
-            raise DataValidationError(f"input perturbation needs at least 50 training rows, got {n}.")
-    X, y = prep.X_train[:n], prep.y_train[:n]
+    X, y, model, n = _audit_rows(dataset, n)
     if mode == "LOCAL":
         return _local_target(
             X, y, model=model, epsilon=epsilon, delta=delta, pair=pair, n=n, alpha=alpha, eta=eta, pair_seed=pair_seed
@@ -170,10 +184,7 @@ def input_perturbation_target(
         alpha=alpha,
         sigma_u_mode=mode,
     )
-    p0, p1 = pilot_seed(pair_seed, 1).spawn(2)
-    v = fisher_direction(
-        release_thetas(st0, params, PILOT_RUNS, seed=p0), release_thetas(st1, params, PILOT_RUNS, seed=p1)
-    )
+    v = _direction(st0, st1, params, pair_seed)
     stats = (st0, st1)
 
     def sample(side: int, runs: int, rng: np.random.Generator):

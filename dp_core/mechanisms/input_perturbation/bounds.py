@@ -2,7 +2,8 @@
 
 All bounds are on the average loss J^(w) - J^(w^) and use eps = eps_run = alpha * epsilon and the
 sigma_u actually used. ``w_norm`` may be the public radius eta (worst case) or a measured ||w^||
-(data-dependent; never use it to choose a private run's parameters, spec P15).
+(data-dependent; never use it to choose a private run's parameters, docs/input_perturbation.md
+§"Derived baseline bounds").
 
 References
 ----------
@@ -49,7 +50,7 @@ class Theorem2Terms:
 
 
 def theorem2_terms(params: InputPerturbationParams, w_norm: float | None = None) -> Theorem2Terms:
-    """Theorem 2's four terms with every constant (spec section 4.3).
+    """Theorem 2's four terms with every constant ([FTS17] Theorem 2).
 
     T1 = 8 d zeta^2 (8 ln(4/delta) + 4 eps) / (n eps^2 Delta), T2 = Delta ||w^||^2 / (2n),
     T3 = (sigma_u^2 - 2 lambda/eps) ||w^||^2 / (2n),
@@ -91,7 +92,8 @@ def theorem2_terms(params: InputPerturbationParams, w_norm: float | None = None)
 
 
 def theorem2_bound(params: InputPerturbationParams, w_norm: float | None = None) -> float:
-    """B_in = T1 + T2 + T3 + T4 ([FTS17] Theorem 2). Conditional on the calibration event (spec P13)."""
+    """B_in = T1 + T2 + T3 + T4 ([FTS17] Theorem 2). Conditional on the calibration event (docs/input_perturbation.md
+    §"Derived baseline bounds")."""
     return theorem2_terms(params, w_norm).total
 
 
@@ -158,7 +160,8 @@ def table1_rates(
 
 
 def objective_gauss_bound(params: InputPerturbationParams, w_norm: float | None = None) -> float:
-    """Obj-Gauss analogue of Theorem 2 ("derived here", spec section 5.5), same Delta.
+    """Obj-Gauss analogue of Theorem 2 (derived here, docs/input_perturbation.md §"Derived baseline bounds"), same
+    Delta.
 
     8 d zeta^2 (8 ln(2/delta) + 4 eps) / (n eps^2 Delta) + Delta ||w^||^2 / (2n).
     """
@@ -173,7 +176,7 @@ def objective_gauss_bound(params: InputPerturbationParams, w_norm: float | None 
 def output_perturbation_bound(
     params: InputPerturbationParams, w_norm: float | None = None, Lambda: float | None = None
 ) -> float:
-    """Output-perturbation smoothness bound ("derived here", spec section 5.5).
+    """Output-perturbation smoothness bound (derived here, docs/input_perturbation.md §"Derived baseline bounds").
 
     (lambda + Lambda)/2 * 4 d (d+1) zeta^2 / (n^2 Lambda^2 eps^2) + Lambda ||w^||^2 / 2, with
     Lambda = Delta / n by default (the same regularisation as the other methods).
@@ -200,7 +203,7 @@ def theorem2_curve(
     sigma_u_mode: str = "COR2",
     w_norm: float | None = None,
 ) -> list[dict]:
-    """Bounds over a grid of n with sigma_u recomputed at every n and Delta fixed (spec section 4.5).
+    """Bounds over a grid of n with sigma_u recomputed at every n and Delta fixed ([FTS17] Theorem 2).
 
     Points with n at or below the minimum of the sigma_u mode get ``nan``.
     """

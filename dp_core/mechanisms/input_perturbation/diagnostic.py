@@ -1,4 +1,5 @@
-"""The privacy-proof diagnostic of input perturbation (spec sections 7.6, 8 P1, 9 item 6).
+"""The privacy-proof diagnostic of input perturbation ([FTS17] Lemma 1 and the proof of Theorem 1;
+docs/input_perturbation.md §"Corrected σ_u (CORR)").
 
 Theorem 1's proof needs, with probability >= 1 - delta/2 over the contributors' noise U, that the
 quadratic regulariser supplied by the noise is large enough. Writing M = Q~^T Q~ - Q^T Q =
@@ -9,7 +10,8 @@ U^T U + U^T Q + Q^T U, two events are measured over many draws of U:
 * the paper's Lemma 1 event at a fixed unit vector w: w^T M w >= 2 lambda / eps.
 
 Each is shown beside the probability the paper promises, 1 - gamma = 1 - delta/2. M is drawn with
-the exact sufficient-statistics sampler (spec 2.7), so the cost does not grow with n.
+the exact sufficient-statistics sampler (docs/input_perturbation.md §"Exact samplers"), so the cost does not grow
+with n.
 
 References
 ----------
@@ -83,7 +85,8 @@ class PrivacyDiagnostic(NonPublicDiagnostics):
 
 
 def pointwise_event_probability(stats: SufficientStats, params: InputPerturbationParams, w: np.ndarray) -> float:
-    """Normal approximation of Pr[w^T M w >= 2 lambda/eps] for a unit vector w (spec 7.6, corrected Lemma 7).
+    """Normal approximation of Pr[w^T M w >= 2 lambda/eps] for a unit vector w (docs/input_perturbation.md
+    §"Corrected σ_u (CORR)").
 
     w^T U^T U w ~ (sigma_u^2/n) chi^2_n (mean sigma_u^2, variance 2 sigma_u^4/n) and
     2 w^T U^T Q w ~ N(0, 4 (sigma_u^2/n) ||Q w||^2): the cross term does not shrink with n.
@@ -98,7 +101,7 @@ def pointwise_event_probability(stats: SufficientStats, params: InputPerturbatio
 def privacy_diagnostic(
     stats: SufficientStats, params: InputPerturbationParams, *, n_draws: int = 400, seed=0, w: np.ndarray | None = None
 ) -> PrivacyDiagnostic:
-    """Monte-Carlo frequency of the events Theorem 1's proof needs (spec section 7.6).
+    """Monte-Carlo frequency of the events Theorem 1's proof needs ([FTS17] Lemma 1).
 
     Parameters
     ----------
@@ -113,7 +116,7 @@ def privacy_diagnostic(
 
     References
     ----------
-    [FTS17] Lemma 1, Corollary 2, proof of Theorem 1; spec sections 7.6 and 8 P1.
+    [FTS17] Lemma 1, Corollary 2, proof of Theorem 1; docs/input_perturbation.md §"Corrected σ_u (CORR)".
     """
     R = check_int("n_draws", n_draws, lo=2, hi=1_000_000)
     if w is None:

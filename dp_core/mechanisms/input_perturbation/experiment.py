@@ -1,6 +1,6 @@
 """Monte-Carlo experiments for input perturbation and its baselines on a dataset.
 
-Data preparation follows spec section 6.1 (columns to [0, 1], optional intercept, rows divided by
+Data preparation follows [FTS17] section 5 (columns to [0, 1], optional intercept, rows divided by
 sqrt(d) so that ||x|| <= 1 without looking at the row norms; |y| <= 1), and every choice that looks
 at the private data (a column range, a label range, a median threshold) is recorded as a leak note.
 
@@ -26,11 +26,13 @@ from ..._validation import check_choice, check_int, check_positive
 from ...data import Dataset, public_bounds, split_indices
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
+from ...plugin import LOWER_IS_PRIVATE, param, validate_config
 from ...preprocessing import INTERCEPT_CONSTANT, PREPROCESS_HELP, PREPROCESS_METHODS, append_intercept, preprocess_rows
 from ...rng import child_seed
 from .bounds import objective_gauss_bound, output_perturbation_bound, theorem2_terms
 from .mechanism import (
     SAMPLERS,
+    InputPerturbation,
     input_perturbation_thetas,
     logistic_nonprivate_fit,
     nonprivate_theta,
@@ -92,6 +94,93 @@ class PreparedData:
         return int(self.X_train.shape[1])
 
 
+def _features(ds: Dataset, X: np.ndarray, preprocess: str, intercept: bool, notes: list, leaks: list):
+    """Rows mapped into the unit ball (``docs/preprocessing.md``) and the feature names; notes and leaks appended."""
+    public_domain = ds.name == "census"  # every census column lies in [0, 1] by its public definition
+    names = list(ds.feature_names)
+    if preprocess != "minmax":
+        bounds = public_bounds(ds)
+        Xs = preprocess_rows(X, bounds, preprocess)
+        notes.append(
+            f"Features centred and scaled by public constants ({bounds.source}); {PREPROCESS_HELP[preprocess]}."
+        )
+        if bounds.data_derived:
+            leaks.append(bounds.leak_warning)
+        if intercept:
+            c = INTERCEPT_CONSTANT
+            Xs = append_intercept(Xs, c)
+            names.append("intercept")
+            notes.append(
+                f"Intercept: the constant {c:g} appended and the row divided by sqrt(1 + {c:g}²), so ||x|| <= 1."
+            )
+    elif public_domain:
+        Xs = np.clip(X, 0.0, 1.0)
+        notes.append("Features already in [0, 1] by their public domain (census-like data).")
+    else:
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        span = np.where(hi > lo, hi - lo, 1.0)
+        Xs = np.where(hi > lo, (X - lo) / span, 0.0)
+        leaks.append(
+            "Each feature column was scaled to [0, 1] with its minimum and maximum taken from the data; "
+            "public domain bounds should be declared instead (the guarantee does not cover this step)."
+        )
+    if preprocess == "minmax":
+        if intercept:
+            Xs = np.column_stack([Xs, np.ones(Xs.shape[0])])
+            names.append("intercept")
+        Xs = Xs / math.sqrt(Xs.shape[1])
+        notes.append(f"Rows divided by sqrt({Xs.shape[1]}) so that every ||x|| <= 1 (no data needed for this step).")
+    return Xs, names
+
+
+def _labels(ds: Dataset, y: np.ndarray, model: str, threshold, positive_class, notes: list, leaks: list):
+    """Labels in [-1, 1] (least squares) or -1/+1 (logistic), and the label scale; notes and leaks appended."""
+    public_domain = ds.name == "census"
+    label_scale = 1.0
+    if model == "least_squares":
+        if ds.task != "regression":
+            raise DataValidationError(
+                f"dataset {ds.name!r} has a {ds.task} target; least squares needs a regression target. "
+                "Choose the logistic (Taylor) model for classification data."
+            )
+        if public_domain:
+            ys = np.clip(y, -1.0, 1.0)
+            notes.append("Income target already in [0, 1] (public cap).")
+        else:
+            ylo, yhi = float(y.min()), float(y.max())
+            if not yhi > ylo:
+                raise DataValidationError(f"the target of {ds.name!r} is constant; nothing to regress.")
+            ys = 2.0 * (y - ylo) / (yhi - ylo) - 1.0
+            label_scale = (yhi - ylo) / 2.0
+            leaks.append(
+                f"Target mapped from [{ylo:.4g}, {yhi:.4g}] (the data's range) to [-1, 1]; "
+                "declare a public range instead."
+            )
+    else:
+        if ds.task == "binary":
+            classes = np.unique(y)
+            ys = np.where(y == classes.max(), 1.0, -1.0)
+            notes.append(f"Labels mapped to -1/+1 (+1 = {classes.max():g}).")
+        elif ds.task == "multiclass":
+            classes = np.unique(y)
+            pc = float(classes[0]) if positive_class is None else float(positive_class)
+            if pc not in classes:
+                raise DataValidationError(f"positive_class must be one of {classes.tolist()}, got {pc:g}.")
+            ys = np.where(y == pc, 1.0, -1.0)
+            notes.append(f"Multiclass labels turned into one-vs-rest: +1 = class {pc:g}, -1 = the others.")
+        else:
+            if threshold is None:
+                thr = float(np.median(y))
+                leaks.append(f"Label threshold = the data's median ({thr:.4g}); declare a public threshold instead.")
+            else:
+                thr = float(threshold)
+            ys = np.where(y > thr, 1.0, -1.0)
+            notes.append(f"Target binarised: +1 if {ds.target_name} > {thr:.4g}, else -1.")
+        if np.unique(ys).size < 2:
+            raise DataValidationError(f"after mapping to -1/+1 dataset {ds.name!r} has a single class.")
+    return ys, label_scale
+
+
 def prepare_data(
     ds: Dataset,
     model: str = "least_squares",
@@ -140,83 +229,9 @@ def prepare_data(
     y = np.asarray(ds.y, dtype=float)
     notes: list[str] = []
     leaks: list[str] = []
-    label_scale = 1.0
-    public_domain = ds.name == "census"  # every census column lies in [0, 1] by its public definition
     check_choice("preprocess", preprocess, PREPROCESS_METHODS)
-    names = list(ds.feature_names)
-    if preprocess != "minmax":
-        bounds = public_bounds(ds)
-        Xs = preprocess_rows(X, bounds, preprocess)
-        notes.append(
-            f"Features centred and scaled by public constants ({bounds.source}); {PREPROCESS_HELP[preprocess]}."
-        )
-        if bounds.data_derived:
-            leaks.append(bounds.leak_warning)
-        if intercept:
-            c = INTERCEPT_CONSTANT
-            Xs = append_intercept(Xs, c)
-            names.append("intercept")
-            notes.append(
-                f"Intercept: the constant {c:g} appended and the row divided by sqrt(1 + {c:g}²), so ||x|| <= 1."
-            )
-    elif public_domain:
-        Xs = np.clip(X, 0.0, 1.0)
-        notes.append("Features already in [0, 1] by their public domain (census-like data).")
-    else:
-        lo, hi = X.min(axis=0), X.max(axis=0)
-        span = np.where(hi > lo, hi - lo, 1.0)
-        Xs = np.where(hi > lo, (X - lo) / span, 0.0)
-        leaks.append(
-            "Each feature column was scaled to [0, 1] with its minimum and maximum taken from the data; "
-            "public domain bounds should be declared instead (the guarantee does not cover this step)."
-        )
-    if preprocess == "minmax":
-        if intercept:
-            Xs = np.column_stack([Xs, np.ones(Xs.shape[0])])
-            names.append("intercept")
-        Xs = Xs / math.sqrt(Xs.shape[1])
-        notes.append(f"Rows divided by sqrt({Xs.shape[1]}) so that every ||x|| <= 1 (no data needed for this step).")
-    if model == "least_squares":
-        if ds.task != "regression":
-            raise DataValidationError(
-                f"dataset {ds.name!r} has a {ds.task} target; least squares needs a regression target. "
-                "Choose the logistic (Taylor) model for classification data."
-            )
-        if public_domain:
-            ys = np.clip(y, -1.0, 1.0)
-            notes.append("Income target already in [0, 1] (public cap).")
-        else:
-            ylo, yhi = float(y.min()), float(y.max())
-            if not yhi > ylo:
-                raise DataValidationError(f"the target of {ds.name!r} is constant; nothing to regress.")
-            ys = 2.0 * (y - ylo) / (yhi - ylo) - 1.0
-            label_scale = (yhi - ylo) / 2.0
-            leaks.append(
-                f"Target mapped from [{ylo:.4g}, {yhi:.4g}] (the data's range) to [-1, 1]; "
-                "declare a public range instead."
-            )
-    else:
-        if ds.task == "binary":
-            classes = np.unique(y)
-            ys = np.where(y == classes.max(), 1.0, -1.0)
-            notes.append(f"Labels mapped to -1/+1 (+1 = {classes.max():g}).")
-        elif ds.task == "multiclass":
-            classes = np.unique(y)
-            pc = float(classes[0]) if positive_class is None else float(positive_class)
-            if pc not in classes:
-                raise DataValidationError(f"positive_class must be one of {classes.tolist()}, got {pc:g}.")
-            ys = np.where(y == pc, 1.0, -1.0)
-            notes.append(f"Multiclass labels turned into one-vs-rest: +1 = class {pc:g}, -1 = the others.")
-        else:
-            if threshold is None:
-                thr = float(np.median(y))
-                leaks.append(f"Label threshold = the data's median ({thr:.4g}); declare a public threshold instead.")
-            else:
-                thr = float(threshold)
-            ys = np.where(y > thr, 1.0, -1.0)
-            notes.append(f"Target binarised: +1 if {ds.target_name} > {thr:.4g}, else -1.")
-        if np.unique(ys).size < 2:
-            raise DataValidationError(f"after mapping to -1/+1 dataset {ds.name!r} has a single class.")
+    Xs, names = _features(ds, X, preprocess, intercept, notes, leaks)
+    ys, label_scale = _labels(ds, y, model, threshold, positive_class, notes, leaks)
     n = X.shape[0]
     n_test = max(1, int(round(test_fraction * n)))
     if n - n_test < 4:
@@ -270,39 +285,81 @@ def eta_cap(data: PreparedData, eta: float) -> dict:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SimulationConfig:
-    """Everything a simulation depends on besides the data, n-grid, trials and seed (hashable)."""
+    """The mechanism's one entry: its user parameters (``param`` fields, link keys ``ip_<name>``) and the
+    central target; everything a simulation depends on besides the data, n-grid, trials and seed (hashable).
+    Validated once, when built."""
 
     epsilon: float
     delta: float
-    model: str = "least_squares"
-    eta: float = 1.0
-    alpha: float = 1.0
-    Delta_multiplier: float = 1.0
-    sigma_u_mode: str = "COR2"
-    sampler: str = "stats"
+    alpha: float = param(
+        1.0,
+        options=(0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0),
+        private=LOWER_IS_PRIVATE,
+        label="local / central trade-off α",
+        symbol="α",
+        help="the claim is (αε, δ)-DP",
+    )
+    eta: float = param(1.0, lo=0.05, hi=100.0, label="parameter-ball radius η", symbol="η")
+    mode: str = param(
+        "COR2",
+        options=("COR2", "ALG1", "CORR"),
+        label="σ_u formula",
+        help="COR2 (Corollary 2), ALG1 (Algorithm 1 as printed), CORR (diagnostic only, no privacy claim)",
+    )
+    sampler: str = param(
+        "stats",
+        options=SAMPLERS,
+        label="Monte-Carlo sampler",
+        help="records: every contributor's noise drawn; stats: exact O(d^3) sampler",
+    )
+    model: str = param(
+        "least_squares",
+        options=MODELS,
+        label="model",
+        help="least squares for numeric targets, the Taylor surrogate of the logistic loss for class labels",
+    )
+    dmult: float = param(
+        1.0,
+        options=(0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0),
+        label="Δ multiplier",
+        symbol="Δ",
+        help="the regularisation Δ as a multiple of Δ*, the value minimising the Theorem-2 bound",
+    )
     methods: tuple[str, ...] = METHODS
 
     def __post_init__(self):
-        check_choice("model", self.model, MODELS)
-        check_choice("sampler", self.sampler, SAMPLERS)
+        validate_config(self)
         for m in self.methods:
             check_choice("method", m, METHODS)
-        check_positive("eta", self.eta)
 
-    def params(self, n: int, d: int) -> InputPerturbationParams:
-        c = model_constants(self.model, eta=self.eta)
-        return input_perturbation_params(
-            n=n,
-            d=d,
+    def mechanism(self, *, x_bound: float = 1.0, y_bound: float = 1.0) -> InputPerturbation:
+        """The release object of this configuration (rows declared within ``x_bound``, labels ``y_bound``)."""
+        return InputPerturbation(
             epsilon=self.epsilon,
             delta=self.delta,
+            model=self.model,
             eta=self.eta,
-            zeta=c.zeta,
-            lam=c.lam,
             alpha=self.alpha,
-            Delta_multiplier=self.Delta_multiplier,
-            sigma_u_mode=self.sigma_u_mode,
+            Delta_multiplier=self.dmult,
+            sigma_u_mode=self.mode,
+            x_bound=x_bound,
+            y_bound=y_bound,
         )
+
+    def params(self, n: int, d: int) -> InputPerturbationParams:
+        return self.mechanism().params(n, d)
+
+
+@dataclass(frozen=True, slots=True)
+class PageSettings:
+    """Page-only settings (link keys ``ip_<name>``); the page takes the defaults of ``pos`` and ``n`` from the data."""
+
+    pos: float = param(0.0, lo=-1e12, hi=1e12, label="positive class")
+    n: int = param(1000, lo=2, hi=10**9, label="number of contributors n", symbol="n")
+    wnorm: str = param("eta", options=("eta", "measured"), label="‖ŵ‖ in the bound curves")
+
+    def __post_init__(self):
+        validate_config(self)
 
 
 def default_n_grid(n_max: int, *, n_min: int, factor: int = 4) -> list[int]:
@@ -341,6 +398,65 @@ class _TestSet:
         return out
 
 
+def _fixed_at(n: int, data: PreparedData, config: SimulationConfig, shared: dict, fit_logistic: bool) -> dict:
+    """What does not change across trials at size n: the public parameters, the non-private fit, the bounds."""
+    st, test = shared["stats"][n], shared["test"]
+    p = config.params(n, st.d)
+    w_hat = nonprivate_theta(st, config.eta)
+    w_norm = min(float(np.linalg.norm(w_hat)), config.eta)
+    np_metric = float(test.metric(w_hat)[0])
+    if data.model == "logistic_taylor" and fit_logistic:
+        key = (n, config.eta)
+        if key not in shared["np_metric"]:
+            w_log = logistic_nonprivate_fit(data.X_train[:n], data.y_train[:n], config.eta)
+            shared["np_metric"][key] = float(test.metric(w_log)[0])
+        np_metric = shared["np_metric"][key]
+    return dict(
+        stats=st,
+        params=p,
+        w_hat=w_hat,
+        J_hat=float(empirical_risk(st, w_hat)),
+        np_metric=np_metric,
+        w_norm=w_norm,
+        bounds={
+            "input": (theorem2_terms(p).total, theorem2_terms(p, w_norm).total),
+            "objective": (objective_gauss_bound(p), objective_gauss_bound(p, w_norm)),
+            "output": (output_perturbation_bound(p), output_perturbation_bound(p, w_norm)),
+            "nonprivate": (0.0, 0.0),
+        },
+    )
+
+
+def _thetas(method: str, f: dict, seeds, config: SimulationConfig, data: PreparedData, n: int):
+    """The released w of ``method`` for each trial's seed, and whether it lies on the ball's boundary."""
+    st, p, k = f["stats"], f["params"], len(seeds)
+    if method == "input":
+        kw = dict(X=data.X_train[:n], y=data.y_train[:n]) if config.sampler == "records" else {}
+        rng = [child_seed(s, 0) for s in seeds]
+        sol = input_perturbation_thetas(st, p, rng=rng, sampler=config.sampler, return_info=True, **kw)
+        return sol.w, sol.on_boundary
+    if method == "objective":
+        sol = objective_perturbation_thetas(st, p, rng=[child_seed(s, 1) for s in seeds], return_info=True)
+        return sol.w, sol.on_boundary
+    if method == "output":
+        W = output_perturbation_thetas(st, p, rng=[child_seed(s, 2) for s in seeds])
+        return W, np.isclose(np.linalg.norm(W, axis=1), config.eta)
+    W = np.repeat(f["w_hat"][None], k, axis=0)
+    return W, np.full(k, np.linalg.norm(f["w_hat"]) >= config.eta * (1 - 1e-9))
+
+
+def _shared_data(data: PreparedData, ns: Sequence[int], shared: dict) -> dict:
+    """``shared`` filled with the data-only work: sufficient statistics at every n, the test set's statistics."""
+    if "stats" not in shared:
+        shared["stats"] = {}
+        shared["test"] = _TestSet(data.X_test, data.y_test, data.model)
+        shared["np_metric"] = {}
+    missing = [n for n in ns if n not in shared["stats"]]
+    if missing:
+        shared["stats"].update(zip(missing, prefix_stats(data.X_train, data.y_train, missing, data.model)))
+    return shared
+
+
 def simulate_over_n(
     data: PreparedData,
     config: SimulationConfig,
@@ -375,78 +491,29 @@ def simulate_over_n(
 
     References
     ----------
-    [FTS17] section 5; spec sections 4.5 and 6.
+    [FTS17] section 5.
     """
     T = check_int("n_trials", n_trials, lo=1, hi=100_000)
     ns = sorted({check_int("n", v, lo=2, hi=data.n_train) for v in ns})
     if data.model != config.model:
         raise ValueError(f"config.model must match the prepared data's model {data.model!r}, got {config.model!r}.")
-    shared = shared if shared is not None else {}
-    if "stats" not in shared:
-        shared["stats"] = {}
-        shared["test"] = _TestSet(data.X_test, data.y_test, data.model)
-        shared["np_metric"] = {}
-    missing = [n for n in ns if n not in shared["stats"]]
-    if missing:
-        shared["stats"].update(zip(missing, prefix_stats(data.X_train, data.y_train, missing, data.model)))
-    by_n = shared["stats"]
+    shared = _shared_data(data, ns, {} if shared is None else shared)
     test = shared["test"]
     cache: dict[int, dict] = {}
 
     def fixed(n: int) -> dict:
         if n not in cache:
-            st = by_n[n]
-            p = config.params(n, st.d)
-            w_hat = nonprivate_theta(st, config.eta)
-            w_norm = min(float(np.linalg.norm(w_hat)), config.eta)
-            np_metric = float(test.metric(w_hat)[0])
-            if data.model == "logistic_taylor" and fit_logistic_nonprivate:
-                key = (n, config.eta)
-                if key not in shared["np_metric"]:
-                    w_log = logistic_nonprivate_fit(data.X_train[:n], data.y_train[:n], config.eta)
-                    shared["np_metric"][key] = float(test.metric(w_log)[0])
-                np_metric = shared["np_metric"][key]
-            cache[n] = dict(
-                stats=st,
-                params=p,
-                w_hat=w_hat,
-                J_hat=float(empirical_risk(st, w_hat)),
-                np_metric=np_metric,
-                w_norm=w_norm,
-                bounds={
-                    "input": (theorem2_terms(p).total, theorem2_terms(p, w_norm).total),
-                    "objective": (objective_gauss_bound(p), objective_gauss_bound(p, w_norm)),
-                    "output": (output_perturbation_bound(p), output_perturbation_bound(p, w_norm)),
-                    "nonprivate": (0.0, 0.0),
-                },
-            )
+            cache[n] = _fixed_at(n, data, config, shared, fit_logistic_nonprivate)
         return cache[n]
 
     def block(point, seeds):
         n = int(point["n"])
         f = fixed(n)
-        st, p = f["stats"], f["params"]
         frames = []
         for method in config.methods:
             k = len(seeds)
-            if method == "input":
-                kw = {}
-                if config.sampler == "records":
-                    kw = dict(X=data.X_train[:n], y=data.y_train[:n])
-                sol = input_perturbation_thetas(
-                    st, p, rng=[child_seed(s, 0) for s in seeds], sampler=config.sampler, return_info=True, **kw
-                )
-                W, onb = sol.w, sol.on_boundary
-            elif method == "objective":
-                sol = objective_perturbation_thetas(st, p, rng=[child_seed(s, 1) for s in seeds], return_info=True)
-                W, onb = sol.w, sol.on_boundary
-            elif method == "output":
-                W = output_perturbation_thetas(st, p, rng=[child_seed(s, 2) for s in seeds])
-                onb = np.isclose(np.linalg.norm(W, axis=1), config.eta)
-            else:
-                W = np.repeat(f["w_hat"][None], k, axis=0)
-                onb = np.full(k, np.linalg.norm(f["w_hat"]) >= config.eta * (1 - 1e-9))
-            excess = empirical_risk(st, W) - f["J_hat"]
+            W, onb = _thetas(method, f, seeds, config, data, n)
+            excess = empirical_risk(f["stats"], W) - f["J_hat"]
             metric = test.metric(W) if method != "nonprivate" else np.full(k, f["np_metric"])
             b, bm = f["bounds"][method]
             frames.append(

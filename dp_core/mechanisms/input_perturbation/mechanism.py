@@ -4,7 +4,7 @@ Algorithm 1 (contributor side): each contributor i draws r_i ~ N(0, sigma_b^2/n 
 u_i ~ N(0, sigma_u^2/n I) and sends (q_i + u_i, p_i - r_i). Algorithm 2 (server side): with
 A = Q~^T Q~ + Delta_in I and h = sum p~_i, release argmin_{||w|| <= eta} 1/2 w^T A w - h^T w.
 
-Two samplers of the server's inputs (Q~^T Q~, p~), same distribution (spec section 2.7):
+Two samplers of the server's inputs (Q~^T Q~, p~), same distribution (docs/input_perturbation.md §"Exact samplers"):
 
 * ``"records"``: every contributor's noise is drawn, as the protocol runs (O(n d^2) per trial).
 * ``"stats"``: with R^T R = Q^T Q (k = min(n, d) rows), Q~^T Q~ = (R + G)^T (R + G) + W_2 where
@@ -75,7 +75,8 @@ def contributor_randomize(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 1 for every row at once: return (Q~, P~) = (Q + U, P - R_noise).
 
-    Each row gets noise of variance sigma^2 / n per coordinate (spec P19), so the sums have
+    Each row gets noise of variance sigma^2 / n per coordinate (docs/input_perturbation.md
+    §"Per-record noise variance"), so the sums have
     variance sigma_b^2 and E[U^T U] = sigma_u^2 I.
 
     References
@@ -95,7 +96,7 @@ def server_fit(QtQt: np.ndarray, p_tilde: np.ndarray, params: InputPerturbationP
 
     References
     ----------
-    [FTS17] Algorithm 2 (Delta_in = Delta - 2 lambda / eps, spec P5).
+    [FTS17] Algorithm 2 (Delta_in = Delta - 2 lambda / eps).
     """
     A = np.asarray(QtQt, dtype=np.float64) + params.Delta_in * np.eye(params.d)
     return solve_ball(A, p_tilde, params.eta, return_info=return_info)
@@ -158,7 +159,8 @@ def sample_server_inputs(
         A sequence gives one independent stream per trial (run ``t`` then depends only on its own
         seed, whatever the batch); a single seed or generator draws the whole batch at once.
     sampler : {"stats", "records"}
-        ``"stats"``: exact sufficient-statistics sampler (spec 2.7); ``"records"``: every
+        ``"stats"``: exact sufficient-statistics sampler (docs/input_perturbation.md §"Exact samplers");
+        ``"records"``: every
         contributor's noise drawn (needs ``X`` and ``y``).
 
     Returns
@@ -168,7 +170,7 @@ def sample_server_inputs(
 
     References
     ----------
-    [FTS17] Algorithm 1; spec section 2.7.
+    [FTS17] Algorithm 1; docs/input_perturbation.md §"Exact samplers".
     """
     check_choice("sampler", sampler, SAMPLERS)
     if params.n != stats.n or params.d != stats.d:
@@ -230,7 +232,7 @@ def release_thetas(stats: SufficientStats, params: InputPerturbationParams, n_ru
 
     References
     ----------
-    [FTS17] Algorithms 1-2; spec section 2.7.
+    [FTS17] Algorithms 1-2; docs/input_perturbation.md §"Exact samplers".
     """
     R = check_int("n_runs", n_runs, lo=1)
     g = as_generator(seed)
@@ -318,7 +320,7 @@ def objective_perturbation_thetas(
 
     References
     ----------
-    [KST12] Algorithm 1 and Theorem 2; spec section 5.1.
+    [KST12] Algorithm 1 and Theorem 2.
     """
     gens = _generators(rng, n_trials)
     sig = objective_sigma(params)
@@ -332,7 +334,7 @@ def objective_perturbation_thetas(
 
 
 def output_beta(params: InputPerturbationParams) -> float:
-    """beta_out = n Lambda eps / (2 zeta) with Lambda = Delta / n ([CMS11] Algorithm 1; spec 5.2).
+    """beta_out = n Lambda eps / (2 zeta) with Lambda = Delta / n ([CMS11] Algorithm 1).
 
     That is eps / sensitivity with the sensitivity 2 zeta / (n Lambda) of [CMS11] Corollary 8
     (:func:`~dp_core.calibration.output_perturbation_sensitivity`, zeta the Lipschitz constant).
@@ -349,7 +351,7 @@ def output_perturbation_thetas(stats: SufficientStats, params: InputPerturbation
 
     References
     ----------
-    [CMS11] Algorithm 1; spec section 5.2.
+    [CMS11] Algorithm 1.
     """
     d = stats.d
     w_lam = solve_ball(stats.S + params.Delta * np.eye(d), stats.p, params.eta)
@@ -370,7 +372,7 @@ def output_perturbation_thetas(stats: SufficientStats, params: InputPerturbation
 
 
 def nonprivate_theta(stats: SufficientStats, eta: float) -> np.ndarray:
-    """w^ = argmin_{||w|| <= eta} J^(w) (spec section 5.4), the reference of every excess risk."""
+    """w^ = argmin_{||w|| <= eta} J^(w) ([FTS17] section 5), the reference of every excess risk."""
     return solve_ball(stats.S, stats.p, eta)
 
 
@@ -505,7 +507,7 @@ class InputPerturbation:
     alpha : float
         Local/central trade-off in (0, 1].
     Delta_multiplier : float
-        Delta = multiplier x Delta_star (spec P0.6).
+        Delta = multiplier x Delta_star (docs/input_perturbation.md §"Regularisation Δ").
     sigma_u_mode : {"COR2", "ALG1", "CORR"}
     x_bound, y_bound : float
         Declared public bounds ||x|| <= x_bound, |y| <= y_bound (rows are clipped to them).

@@ -1,13 +1,13 @@
 """Quadratic losses admissible for input perturbation and their sufficient statistics.
 
-A loss of the form l(w, z) = 1/2 w^T q q^T w - p^T w + s (spec section 2.1) is determined by
+A loss of the form l(w, z) = 1/2 w^T q q^T w - p^T w + s ([FTS17] section 3) is determined by
 (q(z), p(z), s(z)). Two instances: least squares (q = x, p = y x, s = y^2/2) and the second-order
 Taylor surrogate of the logistic loss at margin 0 (q = x/2, p = y x/2, s = ln 2, labels in {-1, +1}).
 
 References
 ----------
 .. [FTS17] Fukuchi, Tran, Sakuma (2017), section 3 (the quadratic family) and section 5 (the
-   logistic approximation used in the experiments, not specified there; spec section 2.1 (c)).
+   logistic approximation used in the experiments, not specified there; docs/input_perturbation.md §"Loss constants").
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ _CHUNK = 1 << 16
 
 @dataclass(frozen=True, slots=True)
 class ModelConstants:
-    """Smoothness lambda = sup||q||^2 and Lipschitz zeta = lambda eta + sup||p|| on W (spec 2.1)."""
+    """Smoothness lambda = sup||q||^2 and Lipschitz zeta = lambda eta + sup||p|| on W ([FTS17] section 3)."""
 
     model: str
     lam: float
@@ -93,11 +93,11 @@ def quadratic_features(X, y, model: str = "least_squares", *, x_bound: float = 1
     """Return (Q, P, s): rows q(x_i, y_i), p(x_i, y_i) and the constants s(x_i, y_i).
 
     Rows of X are clipped to ``||x|| <= x_bound`` and labels to ``|y| <= y_bound`` first, so that
-    the declared constants hold (spec section 2.1).
+    the declared constants hold (docs/input_perturbation.md §"Loss constants").
 
     References
     ----------
-    [FTS17] section 3; spec section 2.1 (a) and (c).
+    [FTS17] section 3; docs/input_perturbation.md §"Loss constants".
     """
     X, y = _prepare(X, y, model, x_bound, y_bound)
     if model == "least_squares":

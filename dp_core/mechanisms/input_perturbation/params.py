@@ -1,7 +1,7 @@
 """Step 0 of input perturbation: the public parameters every contributor and the server derive.
 
-All formulas follow the specification ``input_perturbation.md`` sections 2.2, 3.1 and 3.2, which
-restate Fukuchi, Tran and Sakuma (2017). Natural logarithms throughout.
+All formulas are those of Fukuchi, Tran and Sakuma (2017), Algorithms 1-2 and Corollaries 1-3; our
+corrections cite ``docs/input_perturbation.md`` §"Our corrections and choices". Natural logarithms throughout.
 
 References
 ----------
@@ -44,12 +44,13 @@ __all__ = [
 ]
 
 #: ``COR2``: Corollary 2 (default); ``ALG1``: Algorithm 1 as printed; ``CORR``: the diagnostic value
-#: of spec section 8 P1 (ours, no privacy claim).
+#: of docs/input_perturbation.md §"Corrected σ_u (CORR)" (ours, no privacy claim).
 SIGMA_U_MODES = ("COR2", "ALG1", "CORR")
 
 
 def min_n(delta: float) -> dict[str, float]:
-    """Minimum sample sizes of spec section 3.3 (strict for the two sigma_u modes, >= for Theorem 2).
+    """Minimum sample sizes of docs/input_perturbation.md §"Minimum sample sizes" (strict for the two sigma_u modes,
+    >= for Theorem 2).
 
     >>> round(min_n(0.01)["cor2"], 2)
     26.74
@@ -86,7 +87,8 @@ class Feasibility:
 
 
 def feasibility(n: int, delta: float, mode: str = "COR2") -> Feasibility:
-    """Can input perturbation run with ``n`` contributors at ``delta`` (spec section 3.3)?
+    """Can input perturbation run with ``n`` contributors at ``delta``?
+    (docs/input_perturbation.md §"Minimum sample sizes")
 
     The quadratic-noise scale sigma_u of Corollary 2 (and of Algorithm 1) has a positive denominator
     only for n > 4 ln(8/delta) (n > 4 ln(4/delta)); inverting it gives the smallest delta that ``n``
@@ -114,7 +116,7 @@ def _a_values(n: float, delta: float) -> tuple[float, float]:
 
 
 def sigma_u_value(*, n: float, d: int, eps_run: float, delta: float, lam: float, mode: str = "COR2") -> float:
-    """The aggregate scale sigma_u of the quadratic-term noise (spec P0.5; [FTS17] Alg. 1, Cor. 2).
+    """The aggregate scale sigma_u of the quadratic-term noise ([FTS17] Algorithm 1, Corollary 2).
 
     Returns ``nan`` when ``n`` is at or below the minimum of the chosen mode (the formula's
     denominator is not positive there) so that curves over ``n`` can be drawn without raising.
@@ -135,7 +137,7 @@ def sigma_u_value(*, n: float, d: int, eps_run: float, delta: float, lam: float,
 
     References
     ----------
-    [FTS17] Algorithm 1 (ALG1), Corollary 2 (COR2); spec section 8 P1 (CORR).
+    [FTS17] Algorithm 1 (ALG1), Corollary 2 (COR2); docs/input_perturbation.md §"Corrected σ_u (CORR)" (CORR).
 
     >>> round(sigma_u_value(n=10_000, d=10, eps_run=1.0, delta=1e-5, lam=1.0), 4)
     1.653
@@ -167,7 +169,8 @@ def kappa_lower(*, sigma_u: float, n: float, d: int, delta: float, lam: float) -
 
 
 def kappa_lower_one_sided(*, sigma_u: float, n: float, d: int, delta: float, lam: float) -> float:
-    """The one-sided lower bound that Theorem 1 needs (spec section 8 P3); ALG1 is its root."""
+    """The one-sided lower bound that Theorem 1 needs (docs/input_perturbation.md §"Lemma 7's one-sided bound");
+    ALG1 is its root."""
     a2, _ = _a_values(n, delta)
     return sigma_u**2 * (1.0 - 2.0 * a2) - 2.0 * math.sqrt(2.0 * d) * lam * sigma_u * a2
 
@@ -180,9 +183,9 @@ def kappa_upper(*, sigma_u: float, n: float, d: int, delta: float, lam: float) -
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class InputPerturbationParams:
-    """Every public quantity of Step 0 (spec section 2.2), computed once and shared.
+    """Every public quantity of Step 0 ([FTS17] Algorithm 1), computed once and shared.
 
-    Attributes follow the spec's symbol table: ``eps_run`` = alpha * epsilon, ``gamma`` =
+    Attributes follow the paper's symbols: ``eps_run`` = alpha * epsilon, ``gamma`` =
     ``delta_prime`` = delta / 2, ``a2``, ``a4``, ``K`` = 8 ln(2/delta') + 4 eps_run, ``sigma_b``
     (aggregate std of the linear-term noise b), ``sigma_u`` (the value in use, with margin),
     ``sigma_u_alg1`` / ``sigma_u_cor2`` / ``sigma_u_corr`` (the three formulas), ``ridge_threshold``
@@ -230,7 +233,7 @@ class InputPerturbationParams:
 
     @property
     def per_record_std_b(self) -> float:
-        """Per-contributor std of r_i: sigma_b / sqrt(n) (spec P19: variance sigma^2/n, not sigma^2)."""
+        """Per-contributor std of r_i: sigma_b / sqrt(n) (docs/input_perturbation.md §"Per-record noise variance")."""
         return self.sigma_b / math.sqrt(self.n)
 
     @property
@@ -265,6 +268,49 @@ class InputPerturbationParams:
 
 
 @computable
+def _check_n(n: int, dl: float, mode: str) -> dict[str, float]:
+    """:func:`min_n` at ``dl``; ``ValueError`` when ``n`` is too small for the chosen sigma_u formula."""
+    mins = min_n(dl)
+    if mode == "ALG1" and not n > mins["alg1"]:
+        raise ValueError(f"n must be greater than 4 ln(4/delta) = {mins['alg1']:.4g} for sigma_u_mode='ALG1', got {n}.")
+    if mode in ("COR2", "CORR") and not n > mins["cor2"]:
+        raise ValueError(
+            f"n must be greater than 4 ln(8/delta) = {mins['cor2']:.4g} for sigma_u_mode={mode!r}, got {n}."
+        )
+    return mins
+
+
+def _regularisation(Delta: float | None, scaled_star: float, thr: float) -> float:
+    """Delta as given (it must exceed 2 lam / eps_run, [FTS17] Theorem 1), else multiplier x Delta*, raised to just
+    above the threshold if needed (docs/input_perturbation.md §"Regularisation Δ")."""
+    if Delta is None:
+        return max(scaled_star, thr * (1.0 + 1e-9))
+    Delta_v = check_positive("Delta", Delta)
+    if not Delta_v > thr:
+        raise InvalidPrivacyParameter(
+            f"Delta must be greater than 2*lam/eps_run = {thr:.6g} (Theorem 1 needs Delta_in > 0), got {Delta_v:g}."
+        )
+    return Delta_v
+
+
+def _noise_scales(n: int, d: int, eps_run: float, dl: float, zeta: float, lam: float, mode: str, margin: float):
+    """sigma_b and the three sigma_u formulas ([FTS17] Algorithm 1, Corollary 2; CORR ours), the chosen one
+    times 1 + margin."""
+    K = 8.0 * math.log(2.0 / (dl / 2.0)) + 4.0 * eps_run
+    sigma_b2 = zeta**2 * K / eps_run**2
+    kw = dict(n=n, d=d, eps_run=eps_run, delta=dl, lam=lam)
+    s = {m: sigma_u_value(mode=m, **kw) for m in ("ALG1", "COR2", "CORR")}
+    return dict(
+        K=K,
+        sigma_b2=sigma_b2,
+        sigma_b=math.sqrt(sigma_b2),
+        sigma_u=s[mode] * (1.0 + margin),
+        sigma_u_alg1=s["ALG1"],
+        sigma_u_cor2=s["COR2"],
+        sigma_u_corr=s["CORR"],
+    )
+
+
 def input_perturbation_params(
     *,
     n: int,
@@ -280,7 +326,7 @@ def input_perturbation_params(
     sigma_u_mode: str = "COR2",
     sigma_u_margin: float = 0.0,
 ) -> InputPerturbationParams:
-    """Derive every Step-0 quantity of input perturbation (spec P0.1-P0.7).
+    """Derive every Step-0 quantity of input perturbation ([FTS17] Algorithm 1, Corollary 2).
 
     Parameters
     ----------
@@ -299,13 +345,15 @@ def input_perturbation_params(
         Local/central trade-off knob in (0, 1]; the mechanism runs with eps_run = alpha * epsilon.
     Delta : float, optional
         Total regularisation. Must be > 2 lam / eps_run. Default: ``Delta_multiplier * Delta_star``,
-        raised to just above 2 lam / eps_run if needed (spec P0.6).
+        raised to just above 2 lam / eps_run if needed (docs/input_perturbation.md §"Regularisation Δ").
     Delta_multiplier : float
         Multiplier of Delta_star when ``Delta`` is not given. Must be > 0.
     sigma_u_mode : {"COR2", "ALG1", "CORR"}
-        Which sigma_u formula to use (spec P0.5, section 8 P1/P3).
+        Which sigma_u formula to use ([FTS17] Algorithm 1, Corollary 2; docs/input_perturbation.md
+        §"Corrected σ_u (CORR)").
     sigma_u_margin : float
-        sigma_u is multiplied by 1 + margin (spec P4). Must be >= 0.
+        sigma_u is multiplied by 1 + margin (docs/input_perturbation.md §"Lemma 7's one-sided bound").
+        Must be >= 0.
 
     Raises
     ------
@@ -316,7 +364,7 @@ def input_perturbation_params(
 
     References
     ----------
-    [FTS17] Algorithm 1, Algorithm 2, Corollary 2; spec section 2.2.
+    [FTS17] Algorithm 1, Algorithm 2, Corollary 2.
 
     >>> p = input_perturbation_params(n=10_000, d=10, epsilon=1.0, delta=1e-5, eta=1.0, zeta=1.0, lam=1.0)
     >>> round(p.sigma_b, 2), round(p.sigma_u, 3), round(p.Delta, 1)
@@ -334,37 +382,17 @@ def input_perturbation_params(
     margin = check_positive("sigma_u_margin", sigma_u_margin, allow_zero=True)
     mult = check_positive("Delta_multiplier", Delta_multiplier)
 
-    mins = min_n(dl)
+    mins = _check_n(n, dl, mode)
     valid_cor2 = n > mins["cor2"]
     valid_alg1 = n > mins["alg1"]
-    if mode == "ALG1" and not valid_alg1:
-        raise ValueError(f"n must be greater than 4 ln(4/delta) = {mins['alg1']:.4g} for sigma_u_mode='ALG1', got {n}.")
-    if mode in ("COR2", "CORR") and not valid_cor2:
-        raise ValueError(
-            f"n must be greater than 4 ln(8/delta) = {mins['cor2']:.4g} for sigma_u_mode={mode!r}, got {n}."
-        )
 
     eps_run = alpha * eps
     gamma = dl / 2.0
     delta_prime = dl / 2.0
     a2, a4 = _a_values(n, dl)
-    K = 8.0 * math.log(2.0 / delta_prime) + 4.0 * eps_run
-    sigma_b2 = zeta**2 * K / eps_run**2
-    kw = dict(n=n, d=d, eps_run=eps_run, delta=dl, lam=lam)
-    s_alg1 = sigma_u_value(mode="ALG1", **kw)
-    s_cor2 = sigma_u_value(mode="COR2", **kw)
-    s_corr = sigma_u_value(mode="CORR", **kw)
-    chosen = {"ALG1": s_alg1, "COR2": s_cor2, "CORR": s_corr}[mode] * (1.0 + margin)
     thr = 2.0 * lam / eps_run
     Delta_star = 4.0 * zeta * math.sqrt(d * (8.0 * math.log(4.0 / dl) + 4.0 * eps_run)) / (eps_run * eta)
-    if Delta is None:
-        Delta_v = max(mult * Delta_star, thr * (1.0 + 1e-9))
-    else:
-        Delta_v = check_positive("Delta", Delta)
-        if not Delta_v > thr:
-            raise InvalidPrivacyParameter(
-                f"Delta must be greater than 2*lam/eps_run = {thr:.6g} (Theorem 1 needs Delta_in > 0), got {Delta_v:g}."
-            )
+    Delta_v = _regularisation(Delta, mult * Delta_star, thr)
     return InputPerturbationParams(
         n=n,
         d=d,
@@ -382,13 +410,7 @@ def input_perturbation_params(
         delta_prime=delta_prime,
         a2=a2,
         a4=a4,
-        K=K,
-        sigma_b2=sigma_b2,
-        sigma_b=math.sqrt(sigma_b2),
-        sigma_u=chosen,
-        sigma_u_alg1=s_alg1,
-        sigma_u_cor2=s_cor2,
-        sigma_u_corr=s_corr,
+        **_noise_scales(n, d, eps_run, dl, zeta, lam, mode, margin),
         ridge_threshold=thr,
         Delta_star=Delta_star,
         Delta=Delta_v,
@@ -408,7 +430,8 @@ class LocalPrivacy:
 
     ``epsilon_nominal`` is [FTS17] Corollary 1 with c at its infimum (a limit value, formally valid
     only when both per-component epsilons are < 1: ``corollary1_valid``); ``epsilon_exact`` is the
-    exact level of the same Gaussian release via Gaussian DP at the same delta_L (spec section 3.2).
+    exact level of the same Gaussian release via Gaussian DP at the same delta_L (docs/input_perturbation.md
+    §"Domain sensitivities and the exact local level").
     """
 
     epsilon_nominal: float
@@ -450,13 +473,14 @@ def local_privacy(
     params : InputPerturbationParams
     sensitivities : {"paper", "domain"}
         ``"paper"``: q-diameter 2 lambda and p-diameter 2 zeta as in Corollary 1; ``"domain"``:
-        2 sup||q|| and 2 sup||p|| (spec section 8 P7), from ``q_bound`` and ``p_bound``.
+        2 sup||q|| and 2 sup||p|| (docs/input_perturbation.md §"Domain sensitivities and the exact local level"),
+        from ``q_bound`` and ``p_bound``.
     q_bound, p_bound : float, optional
         sup||q(z)|| and sup||p(z)|| over the data domain (needed for ``"domain"``).
 
     References
     ----------
-    [FTS17] Corollary 1 and Theorem 3; spec sections 3.2 and 8 P6-P8.
+    [FTS17] Corollary 1 and Theorem 3; docs/input_perturbation.md §"Domain sensitivities and the exact local level".
     """
     check_choice("sensitivities", sensitivities, ("paper", "domain"))
     n = params.n
@@ -497,7 +521,8 @@ def local_privacy(
 
 @dataclass(frozen=True, slots=True)
 class ConservativeAccounting:
-    """The conservative alternative accounting of spec section 8 P2 (ours; conditions on U).
+    """The conservative alternative accounting of docs/input_perturbation.md §"Conservative accounting" (ours;
+    conditions on U).
 
     On the event max_i ||u_i|| <= t (probability >= 1 - gamma_t), the server runs Gaussian objective
     perturbation on the records (q~_i, p_i) with smoothness lam~ = (sqrt(lam) + t)^2 and Lipschitz
@@ -520,7 +545,9 @@ class ConservativeAccounting:
 
 
 def conservative_accounting(params: InputPerturbationParams, *, gamma_t: float | None = None) -> ConservativeAccounting:
-    """Conservative central guarantee that does not rely on Lemma 7 (spec section 8 P2, ours).
+    """Conservative central guarantee that does not rely on Lemma 7.
+
+    Ours: docs/input_perturbation.md §"Conservative accounting".
 
     Parameters
     ----------
@@ -531,7 +558,8 @@ def conservative_accounting(params: InputPerturbationParams, *, gamma_t: float |
 
     References
     ----------
-    Spec section 8 P2; D. Kifer, A. Smith, A. Thakurta (2012), Theorem 2 (Gaussian objective perturbation).
+    docs/input_perturbation.md §"Conservative accounting"; D. Kifer, A. Smith, A. Thakurta (2012), Theorem 2
+    (Gaussian objective perturbation).
 
     >>> p = input_perturbation_params(n=10_000, d=10, epsilon=1.0, delta=1e-5, zeta=1.0, lam=1.0)
     >>> c = conservative_accounting(p)

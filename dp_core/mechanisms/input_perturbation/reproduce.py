@@ -1,10 +1,10 @@
 """Reproduction of Figures 1 and 2 of Fukuchi, Tran and Sakuma (2017) on census-like data.
 
-Protocol (spec section 6.2): methods Input, Output, Obj-Gauss and NP; least squares (test RMSE,
+[FTS17] section 5: methods Input, Output, Obj-Gauss and NP; least squares (test RMSE,
 Figure 1) and logistic regression (test accuracy, Figure 2); epsilon in {0.1, 1}, delta = 0.01,
 alpha = 1; n = 2^7, 2^9, ..., 2^21; each trial draws a fresh 4:1 train/test split of the pool.
 
-Choices where the paper is silent (spec P16), all documented in the output:
+Choices where the paper is silent (docs/input_perturbation.md §"Reproduction choices"), all documented in the output:
 * data: the synthetic census-like generator (IPUMS cannot be downloaded here), 14 features
   (13 attributes and an intercept), rows divided by sqrt(14); income in [0, 1];
 * logistic label: income above the pool's median (balanced classes), model = second-order
@@ -61,7 +61,7 @@ def tune_regularisation(pool, model: str, epsilon: float, n: int, *, threshold: 
     shared: dict = {}
     scores: dict = {}
     for mult in TUNING_GRID:
-        cfg = SimulationConfig(epsilon=epsilon, delta=DELTA, model=model, Delta_multiplier=mult, methods=_PRIVATE)
+        cfg = SimulationConfig(epsilon=epsilon, delta=DELTA, model=model, dmult=mult, methods=_PRIVATE)
         df = simulate_over_n(
             data,
             cfg,
@@ -94,7 +94,7 @@ def _trial_frames(t: int, *, pool, model: str, thr, chosen: dict, grid, root) ->
                 epsilon=e,
                 delta=DELTA,
                 model=model,
-                Delta_multiplier=mult,
+                dmult=mult,
                 methods=tuple(methods) + (("nonprivate",) if with_np else ()),
             )
             df = simulate_over_n(
@@ -154,7 +154,7 @@ def reproduce(
     """Write ``input_perturbation_reproduction.csv`` and the HTML Figures 1 and 2 into ``out_dir``.
 
     Returns a JSON-able summary: the files written, the settings and the checked shapes of
-    spec section 6.4 (Input and Obj-Gauss close; both approach NP as n grows).
+    docs/input_perturbation.md §"Reproduction choices" (Input and Obj-Gauss close; both approach NP as n grows).
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

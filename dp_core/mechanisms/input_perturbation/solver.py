@@ -1,7 +1,7 @@
 """Exact solver of the ball-constrained quadratic problems of input perturbation.
 
 ``solve_ball(A, h, eta)`` returns argmin_{||w|| <= eta} 1/2 w^T A w - h^T w for symmetric positive
-semi-definite ``A`` (a trust-region subproblem, spec section 2.4): the closed form when the
+semi-definite ``A`` (a trust-region subproblem, [MS83]): the closed form when the
 unconstrained minimiser lies in the ball, otherwise the root mu > 0 of the secular equation
 sum_k h'_k^2 / (a_k + mu)^2 = eta^2. Batched: ``A`` may be a stack of shape (T, d, d).
 
@@ -73,7 +73,7 @@ def solve_ball(A: np.ndarray, h: np.ndarray, eta: float, *, rel_eig_tol: float =
 
     References
     ----------
-    [FTS17] Algorithm 2; [MS83] section 2; spec section 2.4 (solve_ball).
+    [FTS17] Algorithm 2; [MS83] section 2.
 
     >>> import numpy as np
     >>> solve_ball(np.eye(2), np.array([0.3, 0.4]), 1.0).tolist()
