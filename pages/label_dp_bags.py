@@ -19,7 +19,7 @@ from ui import background, state, widgets
 from ui import cached_label_dp_bags as cl
 from ui import cached_scope as scoped
 from ui import jobs_label_dp_bags as lbj
-from ui.constants import K_DEFAULT, K_FALLBACK, K_MAX, M_DEFAULT, M_FALLBACK, M_MAX
+from dp_core.mechanisms.label_dp_bags.settings import K_DEFAULT, K_FALLBACK, K_MAX, M_DEFAULT, M_FALLBACK, M_MAX
 from ui.first_screen import KeyNumber, expert_section, first_screen, status_badge, tip
 
 st.title("🎒 Label-DP by aggregation")
