@@ -21,8 +21,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted([*ROOT.glob("ui/*.py"), *ROOT.glob("pages/*.py"), ROOT / "app.py"])
-CACHE_DECORATORS = {"cache_data", "cache_resource"}
+FILES = sorted(
+    [*ROOT.glob("ui/*.py"), *ROOT.glob("pages/*.py"), ROOT / "app.py", *ROOT.glob("dp_core/mechanisms/*/plan.py")]
+)
+CACHE_DECORATORS = {"cache_data", "cache_resource", "cached"}  # cached: a page plan's (dp_core.plugin.cached)
 UI_NAMES = {"st", "streamlit", "widgets", "state"}
 SUSPECT = re.compile(
     r"progress|callback|^_?cb$|^_?on_|bar$|container|placeholder|spinner|status|^_?st$|widget", re.IGNORECASE
