@@ -13,13 +13,14 @@ datasets give the same output distribution).
 
 Neighbouring pairs
 ------------------
-``boundary`` (the hard pair the specification names: the label flip of the largest size):
+``boundary`` (the hardest pair: the label flip of the largest size):
 ``D`` has ``y_{i*} = +B1`` and ``D'`` has ``y_{i*} = -B1``, with ``i*`` outside the noise set
-``N`` (the worst case, spec §3.1). ``random``: the label of a random row ``i`` replaced by the
-label of another random row ``j``.
+``N`` (the worst case, docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP").
+``random``: the label of a random row ``i`` replaced by the label of another random row ``j``.
 
 For wtd-LBA (secret weights) the statistic is the exact conditional log-likelihood ratio given the
-released feature aggregate ``x̄`` (spec §2.9 and §3.7): ``ȳ | x̄ ~ N(x̄ᵀ X_b⁺ y_b, RSS_b)``.
+released feature aggregate ``x̄`` (docs/label_dp_bags.md §"Data conditions of wtd-LBA"):
+``ȳ | x̄ ~ N(x̄ᵀ X_b⁺ y_b, RSS_b)``.
 
 Claims audited: for naive LBA/LLP and noiseless weighted LLP the paper claims no guarantee
 (they are not label-DP: ``δ ≥ m k / n`` for every ε), so the audit tests the user's
@@ -30,7 +31,8 @@ for noisy-wtd-LLP the ``δ`` at the user's ``ε`` from the exact accounting
 References
 ----------
 .. [BSHNR] A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differential
-   Privacy via Aggregation*, Fig. 2, Appendix A, Theorem 1.3; specification §3.1 and §3.7.
+   Privacy via Aggregation*, Fig. 2, Appendix A, Theorem 1.3;
+   docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP"; docs/label_dp_bags.md §"Data conditions of wtd-LBA".
 """
 
 from __future__ import annotations
@@ -108,7 +110,8 @@ def _gauss_logpdf(x, mean, var):
 
 
 def _llr_wtd_lba(batch, X: np.ndarray, y0: np.ndarray, y1: np.ndarray, i_star: int) -> np.ndarray:
-    """Exact conditional log-likelihood ratio of wtd-LBA's bag aggregate given the released x̄ (spec §2.9).
+    """Exact conditional log-likelihood ratio of wtd-LBA's bag aggregate given the released x̄
+    (docs/label_dp_bags.md §"Data conditions of wtd-LBA").
 
     Given ``x̄ = X_bᵀ w`` the aggregate ``ȳ = wᵀ y_b`` is ``N(x̄ᵀ X_b⁺ y_b, RSS_b(y))``; the weights
     stay secret. A zero residual sum of squares (labels in the column space of the bag's features,

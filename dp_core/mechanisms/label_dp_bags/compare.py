@@ -7,7 +7,7 @@ size k, the number of bags m and the noisy share rho. The comparison therefore s
 * the label-noise baselines (Gaussian and Laplace noise on every label, then OLS) as curves over
   epsilon — they protect labels only, with a proved guarantee;
 * noisy weighted LLP at the sidebar's (k, m, rho) as one point, at the smallest epsilon its exact
-  privacy profile proves for delta (beyond the paper, specification section 3.6);
+  privacy profile proves for delta (beyond the paper, docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP");
 * weighted LBA in the guarantee list: its corrected accounting needs bags far larger than any
   dataset here, so it proves nothing at a feasible k.
 
@@ -16,7 +16,7 @@ The answer to a delta target is the smallest bag size k (see :meth:`LabelDPAdapt
 References
 ----------
 [BSHNR] A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differential Privacy
-via Aggregation*: Theorems 1.2, 1.3; Appendix K (protocol). Specification ``label_dp_aggregation.md``.
+via Aggregation*: Theorems 1.2, 1.3; Appendix K (protocol).
 """
 
 from __future__ import annotations
@@ -83,8 +83,8 @@ class LabelDPAdapter(BlockAdapter):
             "noisy_wtd_llp",
             "Noisy weighted LLP (k, m, ρ)",
             vocab.PROVED,
-            "(ε, δ)-label-DP at the ε its exact privacy profile gives for δ (beyond the paper, "
-            "specification §3.6); the paper's own accounting (Theorem 1.3) needs far larger bags.",
+            "(ε, δ)-label-DP at the ε its exact privacy profile gives for δ (beyond the paper: "
+            "docs/label_dp_bags.md); the paper's own accounting (Theorem 1.3) needs far larger bags.",
             label_dp=True,
             audit="label-dp-bags/noisy-wtd-llp",
         ),
@@ -308,8 +308,8 @@ class LabelDPAdapter(BlockAdapter):
                         mi.status,
                         f"({display.epsilon(state.llp_epsilon)}, {display.delta(spec.delta)})-label-DP at "
                         f"k = {display.integer(state.k)}, m = {display.integer(state.m)}{auto}, "
-                        f"ρ = {display.number(spec.rho)} by the exact privacy profile (beyond the paper, "
-                        "specification §3.6); measured at that ε only.",
+                        f"ρ = {display.number(spec.rho)} by the exact privacy profile (beyond the paper: "
+                        "docs/label_dp_bags.md); measured at that ε only.",
                         label_dp=True,
                         audit=mi.audit,
                     )
