@@ -1307,63 +1307,10 @@ def accounting_summary(
         check_in_interval("rho", rho, 0.0, 1.0)
         out.update({"rho": float(rho), "noise_std": float(noise_std), "b1_eff": float(b1) / float(noise_std)})
         if rho == 0.0:
-            out.update(
-                {
-                    "delta_paper": 1.0,
-                    "delta_explicit": 1.0,
-                    "delta_exact": mm * kk / nn,
-                    "delta_floor": mm * kk / nn,
-                    "statement": (
-                        "rho = 0 is weighted LLP without noise: not label-DP, delta >= m*k/n for every epsilon."
-                    ),
-                    "paper_dominant": "no noise",
-                    "explicit_dominant": "no noise",
-                }
-            )
-            out["statement_paper"] = vacuous_statement(1.0, "As claimed by the paper")
-            out["statement_explicit"] = vacuous_statement(1.0, "Corrected explicit bound")
-            out["statement_exact"] = (
-                f"Exact: delta = m*k/n = {mm * kk / nn:.3g} for every epsilon; with rho = 0 the mechanism is not "
-                "label-DP."
-            )
-            return out
-        params = {"m": mm, "rho": rho, "b1": b1, "noise_std": noise_std}
-        for label, (var, mode, _) in (("paper", ACCOUNTINGS["paper"]), ("explicit", ACCOUNTINGS["corrected"])):
-            t = terms_noisy_wtd_llp(epsilon, kk, mm, rho, b1, variant=var, mode=mode, noise_std=noise_std)
-            out[f"delta_{label}"] = t["delta"]
-            for name in ("gaussian", "weights", "count", "chi"):
-                out[f"{label}_{name}"] = t[name]
-            out[f"{label}_dominant"] = t["dominant"]
-            out["kappa"], out["beta"] = t["kappa"], t["beta"]
-            if target_delta is not None:
-                out[f"k_min_{label}"] = min_k(target_delta, epsilon, "noisy-wtd-llp", variant=var, mode=mode, **params)
-                out[f"eps_min_{label}"] = min_eps(target_delta, kk, "noisy-wtd-llp", variant=var, mode=mode, **params)
-        out["delta_floor"] = llp_delta_floor(nn, kk, mm, rho)
-        if exact:
-            ex = llp_exact_delta(epsilon, nn, kk, mm, rho, b1, noise_std=noise_std)
-            out["delta_exact"] = ex.delta
-            out["delta_exact_out"] = ex.delta_out
-            out["delta_exact_in"] = ex.delta_in
-            if target_delta is not None:
-                out["eps_min_exact"] = llp_exact_min_eps(target_delta, nn, kk, mm, rho, b1, noise_std=noise_std)
+            return _no_noise_summary(out)
+        _llp_summary(out, epsilon, rho, b1, noise_std, target_delta, exact)
     else:
-        if None in (d, b2, gamma, lam):
-            raise ValueError("wtd-lba accounting needs d, b2, gamma and lam (see data_conditions).")
-        params = {"m": mm, "d": d, "b1": b1, "b2": b2, "gamma": gamma, "lam": lam}
-        out.update({"d": int(d), "b2": float(b2), "gamma": float(gamma), "lam": float(lam)})
-        for label, (var, mode, form) in (("paper", ACCOUNTINGS["paper"]), ("explicit", ACCOUNTINGS["corrected"])):
-            t = terms_wtd_lba(epsilon, kk, mm, d, b1, b2, gamma, lam, variant=var, mode=mode, form=form)
-            out[f"delta_{label}"] = t["delta"]
-            for name in ("gaussian", "chi2", "eigen", "net"):
-                out[f"{label}_{name}"] = t[name]
-            out[f"{label}_dominant"] = t["dominant"]
-            if target_delta is not None:
-                out[f"k_min_{label}"] = min_k(
-                    target_delta, epsilon, "wtd-lba", variant=var, mode=mode, form=form, **params
-                )
-                out[f"eps_min_{label}"] = min_eps(
-                    target_delta, kk, "wtd-lba", variant=var, mode=mode, form=form, **params
-                )
+        _lba_summary(out, epsilon, d, b1, b2, gamma, lam, target_delta)
     if target_delta is not None:
         out["target_delta"] = float(target_delta)
     out["statement_paper"] = vacuous_statement(out["delta_paper"], "As claimed by the paper")
@@ -1371,3 +1318,67 @@ def accounting_summary(
     if "delta_exact" in out:
         out["statement_exact"] = vacuous_statement(out["delta_exact"], "Exact (beyond the paper)")
     return out
+
+
+def _no_noise_summary(out: dict[str, Any]) -> dict[str, Any]:
+    """:func:`accounting_summary` of noisy-wtd-LLP at rho = 0: weighted LLP without noise, not label-DP."""
+    floor = out["naive_lower_bound"]
+    out.update(
+        {
+            "delta_paper": 1.0,
+            "delta_explicit": 1.0,
+            "delta_exact": floor,
+            "delta_floor": floor,
+            "statement": "rho = 0 is weighted LLP without noise: not label-DP, delta >= m*k/n for every epsilon.",
+            "paper_dominant": "no noise",
+            "explicit_dominant": "no noise",
+        }
+    )
+    out["statement_paper"] = vacuous_statement(1.0, "As claimed by the paper")
+    out["statement_explicit"] = vacuous_statement(1.0, "Corrected explicit bound")
+    out["statement_exact"] = (
+        f"Exact: delta = m*k/n = {floor:.3g} for every epsilon; with rho = 0 the mechanism is not label-DP."
+    )
+    return out
+
+
+def _llp_summary(out, epsilon, rho, b1, noise_std, target_delta, exact) -> None:
+    """The noisy-wtd-LLP entries of :func:`accounting_summary` (paper-literal, explicit, exact), added to ``out``."""
+    nn, kk, mm = out["n"], out["k"], out["m"]
+    params = {"m": mm, "rho": rho, "b1": b1, "noise_std": noise_std}
+    for label, (var, mode, _) in (("paper", ACCOUNTINGS["paper"]), ("explicit", ACCOUNTINGS["corrected"])):
+        t = terms_noisy_wtd_llp(epsilon, kk, mm, rho, b1, variant=var, mode=mode, noise_std=noise_std)
+        out[f"delta_{label}"] = t["delta"]
+        for name in ("gaussian", "weights", "count", "chi"):
+            out[f"{label}_{name}"] = t[name]
+        out[f"{label}_dominant"] = t["dominant"]
+        out["kappa"], out["beta"] = t["kappa"], t["beta"]
+        if target_delta is not None:
+            out[f"k_min_{label}"] = min_k(target_delta, epsilon, "noisy-wtd-llp", variant=var, mode=mode, **params)
+            out[f"eps_min_{label}"] = min_eps(target_delta, kk, "noisy-wtd-llp", variant=var, mode=mode, **params)
+    out["delta_floor"] = llp_delta_floor(nn, kk, mm, rho)
+    if exact:
+        ex = llp_exact_delta(epsilon, nn, kk, mm, rho, b1, noise_std=noise_std)
+        out["delta_exact"] = ex.delta
+        out["delta_exact_out"] = ex.delta_out
+        out["delta_exact_in"] = ex.delta_in
+        if target_delta is not None:
+            out["eps_min_exact"] = llp_exact_min_eps(target_delta, nn, kk, mm, rho, b1, noise_std=noise_std)
+
+
+def _lba_summary(out, epsilon, d, b1, b2, gamma, lam, target_delta) -> None:
+    """The wtd-LBA entries of :func:`accounting_summary` (paper-literal and explicit), added to ``out``."""
+    if None in (d, b2, gamma, lam):
+        raise ValueError("wtd-lba accounting needs d, b2, gamma and lam (see data_conditions).")
+    kk, mm = out["k"], out["m"]
+    params = {"m": mm, "d": d, "b1": b1, "b2": b2, "gamma": gamma, "lam": lam}
+    out.update({"d": int(d), "b2": float(b2), "gamma": float(gamma), "lam": float(lam)})
+    for label, (var, mode, form) in (("paper", ACCOUNTINGS["paper"]), ("explicit", ACCOUNTINGS["corrected"])):
+        t = terms_wtd_lba(epsilon, kk, mm, d, b1, b2, gamma, lam, variant=var, mode=mode, form=form)
+        out[f"delta_{label}"] = t["delta"]
+        for name in ("gaussian", "chi2", "eigen", "net"):
+            out[f"{label}_{name}"] = t[name]
+        out[f"{label}_dominant"] = t["dominant"]
+        if target_delta is not None:
+            out[f"k_min_{label}"] = min_k(target_delta, epsilon, "wtd-lba", variant=var, mode=mode, form=form, **params)
+            out[f"eps_min_{label}"] = min_eps(target_delta, kk, "wtd-lba", variant=var, mode=mode, form=form, **params)
