@@ -158,6 +158,53 @@ def _llr_wtd_lba(batch, X: np.ndarray, y0: np.ndarray, y1: np.ndarray, i_star: i
     return out
 
 
+def _pair(y: np.ndarray, pair: str, b1: float, mask, pair_seed: int):
+    """``(i_star, y, y1, text)``: the changed row (outside the noise set ``mask``) and the two label vectors."""
+    g = as_generator(keyed_seed(pair_seed, 0x1ABE1))
+    n = y.size
+    candidates = np.flatnonzero(~mask) if mask is not None else np.arange(n)
+    i_star = int(candidates[g.integers(candidates.size)])
+    y1 = y.copy()
+    if pair == "boundary":
+        y[i_star], y1[i_star] = b1, -b1
+        text = f"label of row {i_star} flipped from +{b1:g} to −{b1:g} (the largest change)"
+    else:
+        others = np.flatnonzero(y != y[i_star])
+        if others.size == 0:
+            raise DataValidationError("every label is equal; a pair from the data changes nothing.")
+        j = int(others[g.integers(others.size)])
+        y1[i_star] = y[j]
+        text = f"label of row {i_star} ({y[i_star]:.3g}) replaced by the label of row {j} ({y[j]:.3g})"
+    return i_star, y, y1, text
+
+
+def _claim(mode: str, mech: str, eps: float, dl: float, *, n, k, m, rho, b1, noise_std):
+    """``(delta, note, vacuous)``: the δ the audit tests at ``eps`` (just below 1 when the accounting is vacuous)."""
+    if mode == "noisy-wtd-llp":
+        claim_delta = llp_exact_delta(eps, n, k, m, rho, b1, noise_std=noise_std).delta
+        note = "δ(ε) from the exact accounting of noisy-wtd-LLP (beyond the paper)"
+    elif mode == "noisy-wtd-llp-paper":
+        claim_delta = delta_noisy_wtd_llp(eps, k, m, rho, b1, variant="paper", noise_std=noise_std)
+        note = "δ(ε) as claimed by the paper (Theorem 1.3)"
+    elif mech == "wtd-lba":
+        claim_delta = dl
+        note = (
+            "wtd-LBA's guarantee (Theorem 1.2) holds only under conditions on the data (see the Label-DP page); "
+            "the audit tests your (ε, δ)"
+        )
+    else:
+        claim_delta = dl
+        note = (
+            f"the paper claims no guarantee for {mech} (δ ≥ m·k/n = {naive_delta_lower_bound(n, k, m):.4g} for "
+            "every ε); the audit tests your (ε, δ)"
+        )
+    vacuous = not claim_delta < 1.0
+    if vacuous:
+        note += "; the accounting gives no guarantee at this ε (δ ≥ 1)"
+        claim_delta = 1.0 - 1e-12
+    return claim_delta, note, vacuous
+
+
 def label_dp_target(
     *,
     dataset: Dataset,
@@ -221,43 +268,9 @@ def label_dp_target(
             raise ValueError("rho = 1 puts every index in the noise set; the boundary pair needs one outside it.")
     else:
         mask = None
-    g = as_generator(keyed_seed(pair_seed, 0x1ABE1))
-    candidates = np.flatnonzero(~mask) if mask is not None else np.arange(n)
-    i_star = int(candidates[g.integers(candidates.size)])
-    y1 = y.copy()
-    if pair == "boundary":
-        y[i_star], y1[i_star] = b1, -b1
-        text = f"label of row {i_star} flipped from +{b1:g} to −{b1:g} (the largest change)"
-    else:
-        others = np.flatnonzero(y != y[i_star])
-        if others.size == 0:
-            raise DataValidationError("every label is equal; a pair from the data changes nothing.")
-        j = int(others[g.integers(others.size)])
-        y1[i_star] = y[j]
-        text = f"label of row {i_star} ({y[i_star]:.3g}) replaced by the label of row {j} ({y[j]:.3g})"
+    i_star, y, y1, text = _pair(y, pair, b1, mask, pair_seed)
     delta_label = float(y1[i_star] - y[i_star])
-    if mode == "noisy-wtd-llp":
-        claim_delta = llp_exact_delta(eps, n, k, m, rho, b1, noise_std=noise_std).delta
-        note = "δ(ε) from the exact accounting of noisy-wtd-LLP (beyond the paper)"
-    elif mode == "noisy-wtd-llp-paper":
-        claim_delta = delta_noisy_wtd_llp(eps, k, m, rho, b1, variant="paper", noise_std=noise_std)
-        note = "δ(ε) as claimed by the paper (Theorem 1.3)"
-    elif mech == "wtd-lba":
-        claim_delta = dl
-        note = (
-            "wtd-LBA's guarantee (Theorem 1.2) holds only under conditions on the data (see the Label-DP page); "
-            "the audit tests your (ε, δ)"
-        )
-    else:
-        claim_delta = dl
-        note = (
-            f"the paper claims no guarantee for {mech} (δ ≥ m·k/n = {naive_delta_lower_bound(n, k, m):.4g} for "
-            "every ε); the audit tests your (ε, δ)"
-        )
-    vacuous = not claim_delta < 1.0
-    if vacuous:
-        note += "; the accounting gives no guarantee at this ε (δ ≥ 1)"
-        claim_delta = 1.0 - 1e-12
+    claim_delta, note, vacuous = _claim(mode, mech, eps, dl, n=n, k=k, m=m, rho=rho, b1=b1, noise_std=noise_std)
     labels = (y, y1)
 
     def sample(side: int, runs: int, rng: np.random.Generator):
