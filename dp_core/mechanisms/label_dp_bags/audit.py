@@ -205,6 +205,31 @@ def _claim(mode: str, mech: str, eps: float, dl: float, *, n, k, m, rho, b1, noi
     return claim_delta, note, vacuous
 
 
+def _sampler(X, y, y1, i_star: int, *, mech: str, m: int, k: int, rho: float, noise_std: float, mask):
+    """``sample(side, runs, rng)``: the audit statistic of ``runs`` releases on ``(y, y1)[side]``."""
+    labels, delta_label = (y, y1), float(y1[i_star] - y[i_star])
+
+    def sample(side: int, runs: int, rng: np.random.Generator):
+        batch = simulate_releases(
+            X,
+            labels[side],
+            mechanism=mech,
+            m=m,
+            k=k,
+            n_trials=runs,
+            seed=rng,
+            rho=rho,
+            noise_std=noise_std,
+            noise_set_seed=NOISE_SET_SEED,
+            with_xbar=mech == "wtd-lba",
+        )
+        if mech == "wtd-lba":
+            return _llr_wtd_lba(batch, X, y, y1, i_star)
+        return _llr(batch, y, i_star, delta_label, mask, noise_std)
+
+    return sample
+
+
 def label_dp_target(
     *,
     dataset: Dataset,
@@ -271,26 +296,7 @@ def label_dp_target(
     i_star, y, y1, text = _pair(y, pair, b1, mask, pair_seed)
     delta_label = float(y1[i_star] - y[i_star])
     claim_delta, note, vacuous = _claim(mode, mech, eps, dl, n=n, k=k, m=m, rho=rho, b1=b1, noise_std=noise_std)
-    labels = (y, y1)
-
-    def sample(side: int, runs: int, rng: np.random.Generator):
-        batch = simulate_releases(
-            X,
-            labels[side],
-            mechanism=mech,
-            m=m,
-            k=k,
-            n_trials=runs,
-            seed=rng,
-            rho=rho,
-            noise_std=noise_std,
-            noise_set_seed=NOISE_SET_SEED,
-            with_xbar=mech == "wtd-lba",
-        )
-        if mech == "wtd-lba":
-            return _llr_wtd_lba(batch, X, y, y1, i_star)
-        return _llr(batch, y, i_star, delta_label, mask, noise_std)
-
+    sample = _sampler(X, y, y1, i_star, mech=mech, m=m, k=k, rho=rho, noise_std=noise_std, mask=mask)
     return AuditTarget(
         mechanism="label-dp-bags",
         mode=mode,
