@@ -8,7 +8,6 @@ minimum k and minimum epsilon.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 from ...cli._common import (
@@ -44,16 +43,6 @@ def _add_params(p, *, defaults: dict, skip: tuple) -> None:
 def _read_params(a) -> None:
     """Replace the text of the declared options by their checked values (``None`` where not given)."""
     vars(a).update(param_values(a, SPECS))
-
-
-def _finite(x):
-    if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
-        return None  # not a number: null in the JSON, as dp_core.cli.to_jsonable writes it
-    return x
-
-
-def _clean(d: dict) -> dict:
-    return {k: _finite(v) for k, v in d.items()}
 
 
 # --- calibrate ----------------------------------------------------------------------------------
@@ -159,7 +148,7 @@ def _calibrate_run(a):
         "delta_explicit": "corrected explicit bound (recommended)",
         "delta_exact": "exact privacy profile by full-pmf quadrature (beyond the paper; noisy-wtd-llp only)",
     }
-    return _clean(out)
+    return out  # NaN/inf are written as null (dp_core.cli.to_jsonable)
 
 
 # --- simulate -----------------------------------------------------------------------------------
@@ -262,7 +251,7 @@ def _simulate_run(a):
             out[f"{mth}_{v}_mean"] = row[f"{v}_mean"]
             out[f"{mth}_{v}_se"] = row[f"{v}_se"]
     _add_predictions(out, a, prep, opt)
-    return _clean(out)
+    return out  # NaN/inf are written as null (dp_core.cli.to_jsonable)
 
 
 # --- reproduce ----------------------------------------------------------------------------------
@@ -278,7 +267,7 @@ def _reproduce_run(a):
     check_reproduce_args(a, "label_dp_bags_")
     from .reproduce import reproduce
 
-    return _clean(reproduce(a.out, quick=a.quick, seed=a.seed))
+    return reproduce(a.out, quick=a.quick, seed=a.seed)
 
 
 COMMANDS = [
