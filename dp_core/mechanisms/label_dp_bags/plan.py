@@ -117,25 +117,6 @@ def min_k_table(
     return lbf.min_k_table(mechanism=mechanism, epsilons=epsilons, target_delta=target_delta, n=n, m=m, **dict(params))
 
 
-@cached(max_entries=32, spinner="Running the mechanisms...")
-def utility(
-    name: str,
-    fingerprint: str,
-    label_range,
-    b1: float,
-    split_seed: int,
-    points: tuple,
-    trials: int,
-    seed: int,
-    eps: float,
-    delta: float,
-    noise_std: float,
-    _data,
-    _v: str = V,
-) -> pd.DataFrame:
-    return sweep(_data, points, trials, seed, eps, delta, noise_std)
-
-
 @cached(max_entries=64, spinner=False)
 def utility_requirement(
     name: str, fingerprint: str, label_range, b1: float, seed: int, k: int, _data, _v: str = V
