@@ -14,14 +14,15 @@ from dp_core.figures import label_of
 from dp_core.mechanisms import label_dp_bags as lb
 from dp_core.mechanisms.label_dp_bags import bounds as acc
 from dp_core.mechanisms.label_dp_bags import figures as lbf
+from dp_core.mechanisms.label_dp_bags.settings import K_DEFAULT, K_FALLBACK, K_MAX, M_DEFAULT, M_FALLBACK, M_MAX
+from dp_core.plugin import latest
 from dp_core.text import escape_markdown
 from ui import background, state, widgets
-from ui import cached_label_dp_bags as cl
 from ui import cached_scope as scoped
-from ui import jobs_label_dp_bags as lbj
-from ui.constants import K_DEFAULT, K_FALLBACK, K_MAX, M_DEFAULT, M_FALLBACK, M_MAX
+from ui.cached import plan
 from ui.first_screen import KeyNumber, expert_section, first_screen, status_badge, tip
 
+P = plan("label-dp-bags")
 st.title("🎒 Label-DP by aggregation")
 
 eps, delta, seed, trials = widgets.sidebar_controls()
@@ -43,7 +44,7 @@ _rho_now = float(state.peek("rho"))
 # the rule's k and m do not depend on δ (its ε does): below the smallest δ its search takes, it runs at that δ
 # for k and m only, and the page accounts ε at the sidebar's δ itself
 _delta_rule = max(float(delta), lb.defaults.TARGET_DELTA_MIN)
-auto = cl.auto_bags(n_train, ds.d + 1, _delta_rule, _rho_now) if _rho_now > 0 else None
+auto = P.auto_bags(n_train, ds.d + 1, _delta_rule, _rho_now) if _rho_now > 0 else None
 auto_said = (
     None
     if auto is None
@@ -156,7 +157,7 @@ with expert_section("Settings for experts: label noise and label range"):
 B1 = 1.0
 
 try:
-    data = cl.prepared(ds.name, ds.fingerprint, label_range, B1, int(seed), ds)
+    data = P.prepared(ds.name, ds.fingerprint, label_range, B1, int(seed), ds)
 except ValueError as exc:
     widgets.show_error(exc)
     st.stop()
@@ -207,7 +208,8 @@ def _conditions() -> dict:
     Read only where they are used (the secret-weights variant, its data-conditions section, the sweeps'
     prediction), so the first screen of the public-weights variant never computes them.
     """
-    return cl.conditions(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, data)
+    c = P.data_constants(ds.name, ds.fingerprint, label_range, B1, int(seed), data)
+    return {**c, "warnings": c["warnings"] + lb.bag_warnings(c["n"], c["rank"], k=k, m=m)}
 
 
 cond = _conditions() if variant == "wtd-lba" else None
@@ -236,14 +238,14 @@ try:
     summary_args = (variant, eps, data.n, k, m, B1, rho, noise_std, *lba, delta)
     # the first screen needs only δ at this ε; the smallest k and ε for the sidebar's δ are computed in the
     # accounting section, when it is open
-    summ = cl.summary(*summary_args[:-1], None)
+    summ = P.summary(*summary_args[:-1], None)
     no_noise = variant == "noisy-wtd-llp" and rho == 0
     eps_at = None  # the smallest ε proved at the sidebar's δ (noisy-wtd-LLP with ρ > 0 only)
     if variant == "noisy-wtd-llp" and not no_noise:
         # the rule's own accounting at its setting (same rows, noise s = 1, B1 = 1), else the same function here
         _rule = auto is not None and auto.delta == float(delta) and (k, m) == (auto.k, auto.m)
         _rule = _rule and float(noise_std) == 1.0 and B1 == 1.0
-        eps_at = auto.epsilon if _rule else cl.min_eps(delta, data.n, k, m, rho, B1, noise_std)
+        eps_at = auto.epsilon if _rule else P.min_eps(delta, data.n, k, m, rho, B1, noise_std)
     # the baseline "noise on every label" runs at the bags' own proved ε when there is one: like with like
     eps_base = float(eps_at) if eps_at is not None else float(eps)
     utility_args = (
@@ -259,7 +261,7 @@ try:
         eps_base,
         float(delta),
     )
-    util = cl.first_utility(ds.name, ds.fingerprint, *utility_args, data)
+    util = P.first_utility(ds.name, ds.fingerprint, *utility_args, data)
 except ValueError as exc:
     widgets.show_error(exc)
     st.stop()
@@ -399,7 +401,7 @@ with chart_box:
 
 with chart_box:
     bars = lb.METHOD_KEYS["weighted-llp" if no_noise else variant]  # ρ = 0: weighted LLP without noise
-    st.plotly_chart(cl.first_fig(ds.name, ds.fingerprint, utility_args, data, bars), key="lb_first")
+    st.plotly_chart(P.first_fig(ds.name, ds.fingerprint, utility_args, bars, util), key="lb_first")
     st.caption(
         f"Squared error on held-out rows ({fmt.integer(util['n_trials'])} runs; bar: 95 % interval). "
         f"“With bags”: {VARIANTS[variant].lower()}; “Noise on every label”: Gaussian noise on each training label "
@@ -414,7 +416,7 @@ with chart_box:
 with expert_section("Privacy accounting: as claimed by the paper, corrected, exact", key="lb_x_accounting") as shown:
     if shown:
         try:
-            summ = cl.summary(*summary_args)  # with the smallest k and ε for the sidebar's δ
+            summ = P.summary(*summary_args)  # with the smallest k and ε for the sidebar's δ
         except ValueError as exc:
             widgets.show_error(exc)
             st.stop()
@@ -456,7 +458,7 @@ with expert_section("Privacy accounting: as claimed by the paper, corrected, exa
             f"**Which failure term dominates?** As claimed by the paper: *{summ['paper_dominant']}*; corrected: "
             f"*{summ['explicit_dominant']}*. Any term ≥ 1 makes the bound vacuous."
         )
-        st.plotly_chart(cl.terms_fig(summary_args), key="lb_terms")
+        st.plotly_chart(P.terms_fig(summary_args, summ), key="lb_terms")
 
         if not no_noise:
             st.markdown(f"**Smallest bag size k for δ ≤ {fmt.delta(delta)}** (sidebar δ), next to what the data allow:")
@@ -465,7 +467,7 @@ with expert_section("Privacy accounting: as claimed by the paper, corrected, exa
                 if variant == "noisy-wtd-llp"
                 else tuple((key, lba_params[key]) for key in ("d", "b2", "gamma", "lam")) + (("b1", B1),)
             )
-            _kmin = cl.min_k_table(variant, (0.5, 1.0, 2.0, 4.0, float(eps)), delta, data.n, m, params)
+            _kmin = P.min_k_table(variant, (0.5, 1.0, 2.0, 4.0, float(eps)), delta, data.n, m, params)
             widgets.table(_kmin, key="lb_kmin", headers={c: c.replace("k_min", "smallest k") for c in _kmin.columns})
             e_p, e_c = summ.get("eps_min_paper"), summ.get("eps_min_explicit")
             st.caption(
@@ -487,7 +489,12 @@ with expert_section("Privacy accounting: as claimed by the paper, corrected, exa
                 f"**ε–δ profile at k = {fmt.integer(k)}** (exact curve, and both explicit bounds where they are "
                 "below 1):"
             )
-            st.plotly_chart(cl.eps_profile_fig(data.n, k, m, rho, B1, noise_std, delta), key="lb_profile")
+            st.plotly_chart(
+                P.eps_profile_fig(
+                    data.n, k, m, rho, B1, noise_std, delta, P.eps_profile(data.n, k, m, rho, B1, noise_std)
+                ),
+                key="lb_profile",
+            )
             e_min = summ.get("eps_min_exact")
             st.caption(
                 f"Smallest ε with exact δ ≤ {fmt.delta(delta)}: "
@@ -522,10 +529,11 @@ with expert_section("δ against the bag size k", key="lb_x_delta_k") as shown:
                 kw["gamma"],
                 kw["lam"],
             )
-            st.plotly_chart(cl.delta_k_fig(args, data.n, m, k, delta), key="lb_delta_k")
+            table = P.delta_k(*args)
+            st.plotly_chart(P.delta_k_fig(args, data.n, m, k, delta, table), key="lb_delta_k")
             st.caption(
                 captions.delta_k_story(
-                    cl.delta_k(*args),
+                    table,
                     n=data.n,
                     m=m,
                     target_delta=delta,
@@ -548,7 +556,7 @@ if variant == "wtd-lba":
             d4.metric("λ* (min non-zero eigenvalue)", fmt.number(cond["lam_star"]))
             for w in cond["warnings"]:
                 st.warning(w)
-            rss = cl.residuals(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, data)
+            rss = P.residuals(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, data)
             st.plotly_chart(lbf.residual_figure(rss, k=k, gamma=lba_params["gamma"]), key="lb_rss")
             ns = lb.conditional_noise_summary(rss, k=k, b1=B1, gamma=lba_params["gamma"], rank=cond["rank"])
             st.caption(
@@ -569,7 +577,7 @@ def _start_sweeps(restart: bool) -> None:
     points = tuple(tuple(sorted({"k": kk, "m": m, "rho": rho, "axis": "k"}.items())) for kk in ks) + tuple(
         tuple(sorted({"k": k, "m": mm, "rho": rho, "axis": "m"}.items())) for mm in ms
     )
-    blocks = lbj.sweep_blocks(
+    blocks = P.sweep_blocks(
         data,
         points,
         n_trials=int(trials),
@@ -585,13 +593,13 @@ def _start_sweeps(restart: bool) -> None:
 
 
 def _render_sweeps(job) -> None:
-    got = lbj.latest(job.finished())
+    got = latest(job.finished())
     if got is None:
         return
     per_trial, stage = got
     if stage == "quick":
         st.caption(
-            f"Quick first look: {fmt.integer(lbj.QUICK_TRIALS)} runs per point; refining to {fmt.integer(trials)}."
+            f"Quick first look: {fmt.integer(P.QUICK_TRIALS)} runs per point; refining to {fmt.integer(trials)}."
         )
     by_k = summarize(
         per_trial[per_trial["axis"] == "k"], by=["k", "method"], values=["test_mse", "excess_risk", "ratio"]
@@ -626,7 +634,7 @@ def _render_sweeps(job) -> None:
                 f"({fmt.integer(row['n_trials'].iloc[0])} runs) vs predicted "
                 f"{fmt.number(acc.predicted_ratio_lba(m, data.d), sig=4)}. "
                 + captions.bags_needed_story(
-                    cl.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)[
+                    P.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)[
                         "m_required_paper_c0"
                     ],
                     m,
@@ -686,7 +694,7 @@ with expert_section(
                 "screen's numbers above are already measured.",
                 icon="▶",
             )
-        req = cl.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)
+        req = P.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)
         st.caption(
             f"The paper's own utility statement for wtd-LBA (within a factor 3 of the best fit with probability 95 %, "
             f"θ = 0.5, B = B1 + B2·‖r*‖ = {fmt.number(req['B'])}) needs m ≥ "
@@ -701,7 +709,7 @@ with expert_section("How bags hide labels (a picture with twelve rows)", key="lb
             "Twelve labelled examples, three bags of four. Each member gets a random weight; in noisy-wtd-LLP some "
             "labels first get N(0, 1) noise. Only the bag totals below are released as label information."
         )
-        ill, ill_fig = cl.illustration(int(seed), max(rho, 0.25) if rho > 0 else 0.0)
+        ill, ill_fig = P.illustration(int(seed), max(rho, 0.25) if rho > 0 else 0.0)
         widgets.table(ill, key="lb_ill_table", index=False)
         st.plotly_chart(ill_fig, key="lb_ill_fig")
         st.caption(

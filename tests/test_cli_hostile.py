@@ -111,7 +111,7 @@ def test_engine_overflow_names_the_function_and_values():
         (
             "calibrate label-dp-bags --variant wtd-lba --n 1000 --k 8 --m 10 --eps 1 --d 2 --b2 1 --gamma 0.1 --lam"
         ).split(),
-        "simulate label-dp-bags --n 400 --k 8 --m 10 --trials 2 --label-hi 1 --label-lo".split(),
+        "simulate label-dp-bags --n 400 --k 8 --m 10 --trials 2 --hi 1 --lo".split(),
     ],
 )
 def test_non_finite_numbers_are_refused_by_the_parser(argv, value):
@@ -143,7 +143,7 @@ def test_negative_rho_is_refused_and_rho_does_not_apply_to_wtd_lba():
 
 
 def test_label_range_must_be_ordered():
-    res = H.run_cli("simulate label-dp-bags --n 400 --k 8 --m 10 --trials 2 --label-lo 1 --label-hi -1".split())
+    res = H.run_cli("simulate label-dp-bags --n 400 --k 8 --m 10 --trials 2 --lo 1 --hi -1".split())
     one_error_line(res)
 
 

@@ -28,7 +28,7 @@ PAGE_MODULES = (
     "dp_core.mechanisms.label_dp_bags.figures",
     "dp_core.mechanisms.input_perturbation",
     "dp_core.mechanisms.large_margin_gaussian",
-    "ui.cached_label_dp_bags",
+    "dp_core.mechanisms.label_dp_bags.plan",
     "dp_core.mechanisms.input_perturbation.plan",
     "ui.cached_large_margin_gaussian",
     "ui.widgets",

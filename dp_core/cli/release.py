@@ -175,49 +175,6 @@ def _l1_run(a):
     return _out("l1-exponential", ds, a.seed, release, notes, extra)
 
 
-# ----------------------------------------------------------------------------- label-DP bags
-def _bags_args(p):
-    from ..mechanisms.label_dp_bags import MECHANISMS
-
-    _common(p, default_dataset="census")
-    add_y_range(p)
-    p.add_argument(
-        "--mechanism", default="noisy-wtd-llp", help="one of " + ", ".join(MECHANISMS) + " (default noisy-wtd-llp)"
-    )
-    p.add_argument("--m", type=int, default=20, help="number of bags (default 20)")
-    p.add_argument("--k", type=int, default=16, help="bag size (default 16); m*k <= n")
-    p.add_argument("--rho", type=float, default=0.1, help="noisy fraction of labels for noisy-wtd-llp (default 0.1)")
-    p.add_argument("--noise-std", type=float, default=1.0, help="label-noise std s (default 1)")
-    p.add_argument("--b1", type=float, default=1.0, help="public label bound B1: labels are clipped to [-B1, B1]")
-
-
-def _bags_run(a):
-    from .._validation import check_positive
-    from ..mechanisms.label_dp_bags import LabelDPBags, fit_linear
-
-    ds = dataset_from_args(
-        a, bounds_unused="to release label-dp-bags: the features are public in label-DP and used as given"
-    )
-    b1 = check_positive("b1", a.b1)
-    X = np.column_stack([np.asarray(ds.X, dtype=float), np.ones(ds.n)])
-    y, how = labels_in_range(ds, a.y_range, b1)
-    cfg = LabelDPBags(mechanism=a.mechanism, m=a.m, k=a.k, rho=a.rho, noise_std=a.noise_std)
-    res = cfg.run(X, y, rng=a.seed, diagnostics=a.diagnostics)
-    rel, sec = res if a.diagnostics else (res, None)
-    release = {
-        "aggregates": rel,
-        "linear_model_from_release": fit_linear(rel.aggregated_features(), rel.ybar),
-        "label_dp": cfg.is_label_dp,
-        "fraction_of_rows_used": cfg.fraction_used(ds.n),
-    }
-    notes = [f"Features used as given (public in label-DP) with a constant 1 appended; {how} (B1)."]
-    extra = None
-    if sec is not None:
-        theta_np, *_ = np.linalg.lstsq(X, y, rcond=None)
-        extra = {"theta_nonprivate": theta_np, "secret_weights": sec.weights, "label_noise": sec.label_noise}
-    return _out("label-dp-bags", ds, a.seed, release, notes, extra)
-
-
 _HAND_WRITTEN = [
     Command(
         "release",
@@ -227,13 +184,6 @@ _HAND_WRITTEN = [
         _lmg_run,
     ),
     Command("release", "l1-exponential", "draws of EM-L1-HT (publishable JSON)", _l1_args, _l1_run),
-    Command(
-        "release",
-        "label-dp-bags",
-        "one aggregation release with its linear fit (publishable JSON)",
-        _bags_args,
-        _bags_run,
-    ),
 ]
 
 

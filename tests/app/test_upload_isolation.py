@@ -25,10 +25,14 @@ from streamlit.runtime.caching.cache_data_api import get_data_cache_stats_provid
 from streamlit.runtime.caching.cache_resource_api import get_resource_cache_stats_provider
 from streamlit.testing.v1 import AppTest
 
+from dp_core import registry
 from ui import cached_scope
+from ui.cached import plan
 from ui.pages import DEFAULT_PAGE, PAGES, TOUR_PAGE
 
 APP = "../../app.py"  # as in conftest.py: relative to this file
+#: Mechanisms whose cached calls are declared by a page plan (``dp_core/mechanisms/<m>/plan.py``).
+PLANS = ("label-dp-bags",)
 MECHANISM_PAGES = [p for p, *_ in PAGES if p not in (DEFAULT_PAGE, TOUR_PAGE)]
 
 
@@ -90,13 +94,17 @@ def _upload_independent_functions() -> set[str]:
         "ui.cached_audit",
         "ui.cached_compare",
         "ui.cached_l1_exponential",
-        "ui.cached_label_dp_bags",
         "ui.cached_large_margin_gaussian",
     ):
         m = importlib.import_module(mod)
         for name, obj in vars(m).items():
             if getattr(obj, "scoped", False) and getattr(obj, "upload_independent", False):
                 out.add(f"{mod}.{name}")
+    for mech in PLANS:  # a page plan's functions are cached under their own module's name
+        module = registry.get(mech).load("plan")
+        for name, fn in vars(module).items():
+            if getattr(fn, "__cache__", {}).get("upload_independent"):
+                out.add(f"{module.__name__}.{name}")
     return out
 
 
@@ -116,7 +124,6 @@ def test_every_wrapper_is_scoped():
         "ui.cached_audit",
         "ui.cached_compare",
         "ui.cached_l1_exponential",
-        "ui.cached_label_dp_bags",
         "ui.cached_large_margin_gaussian",
     ):
         m = importlib.import_module(mod)
@@ -127,6 +134,10 @@ def test_every_wrapper_is_scoped():
         ]
         assert wrappers, mod
         assert all(getattr(o, "scoped", False) for o in wrappers), mod
+    for mech in PLANS:
+        module, p = registry.get(mech).load("plan"), plan(mech)
+        names = [n for n, fn in vars(module).items() if hasattr(fn, "__cache__")]
+        assert names and all(getattr(getattr(p, n), "scoped", False) for n in names), mech
 
 
 def test_upload_independent_wrappers_take_no_dataset():

@@ -35,10 +35,7 @@ def test_calibrate_noisy_llp_prints_three_accountings(capsys):
 def test_calibrate_wtd_lba_from_randhie(capsys):
     code, out = run(
         capsys,
-        (
-            "calibrate label-dp-bags --variant wtd-lba --dataset randhie --label-lo 0 --label-hi 20 --k "
-            "64 --m 100 --eps 1"
-        ).split(),
+        ("calibrate label-dp-bags --variant wtd-lba --dataset randhie --lo 0 --hi 20 --k 64 --m 100 --eps 1").split(),
     )
     assert code == 0
     d = json.loads(out.out)

@@ -98,7 +98,8 @@ __all__ = [
 
 
 # -- the plug-in (see dp_core.plugin; discovered by dp_core.registry) -----------------------------
-from ...plugin import HIGHER_IS_PRIVATE, LOWER_IS_PRIVATE, Mechanism, ParamSpec  # noqa: E402
+from ...plugin import Mechanism  # noqa: E402
+from .settings import BagSettings  # noqa: E402
 
 PLUGIN = Mechanism(
     name="label-dp-bags",
@@ -107,68 +108,7 @@ PLUGIN = Mechanism(
     page="pages/label_dp_bags.py",
     icon="🎒",
     summary="Labels released only as (weighted) sums over random bags.",
-    params=(
-        # k = 0 or m = 0 ("auto"): the comparison picks both from the data size (auto_bag_setting)
-        ParamSpec(
-            "k",
-            int,
-            0,
-            0,
-            None,
-            private=HIGHER_IS_PRIVATE,
-            label="bag size k",
-            help="0 = auto: k and m from the data size",
-            symbol="k",
-        ),
-        ParamSpec(
-            "m",
-            int,
-            0,
-            0,
-            None,
-            private=LOWER_IS_PRIVATE,
-            label="number of bags m",
-            help="0 = auto: k and m from the data size",
-            symbol="m",
-        ),
-        ParamSpec("rho", float, 0.1, 0.0, 1.0, private=HIGHER_IS_PRIVATE, label="noisy fraction ρ", symbol="ρ"),
-        ParamSpec(
-            "variant",
-            str,
-            "noisy-wtd-llp",
-            options=("noisy-wtd-llp", "wtd-lba"),
-            label="mechanism variant",
-            url_prefix="lb_",
-        ),
-        ParamSpec(
-            "noise_std",
-            float,
-            1.0,
-            0.05,
-            100.0,
-            private=HIGHER_IS_PRIVATE,
-            label="label-noise std s",
-            symbol="s",
-            url_prefix="lb_",
-        ),
-        # the page's own settings (URL keys lb_*): the data-dependent defaults are passed by the page
-        ParamSpec("public", bool, False, label="public label range", url_prefix="lb_"),
-        ParamSpec("lo", float, 0.0, -1e12, 1e12, label="lowest label value", url_prefix="lb_"),
-        ParamSpec("hi", float, 1.0, -1e12, 1e12, label="highest label value", url_prefix="lb_"),
-        ParamSpec(
-            "gamma",
-            float,
-            0.01,
-            1e-6,
-            1 / 3,
-            label="γ used for the accounting (declared lower bound on the per-example linear residual)",
-            symbol="γ",
-            url_prefix="lb_",
-        ),
-        ParamSpec(
-            "metric", str, "test_mse", options=("test_mse", "excess_risk"), label="utility metric", url_prefix="lb_"
-        ),
-    ),
+    configs=((BagSettings, ""),),
     compare_params=("k", "m", "rho"),
     hooks={
         "cli": f"{__name__}.cli",

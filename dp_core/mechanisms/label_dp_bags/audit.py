@@ -13,13 +13,14 @@ datasets give the same output distribution).
 
 Neighbouring pairs
 ------------------
-``boundary`` (the hard pair the specification names: the label flip of the largest size):
+``boundary`` (the hardest pair: the label flip of the largest size):
 ``D`` has ``y_{i*} = +B1`` and ``D'`` has ``y_{i*} = -B1``, with ``i*`` outside the noise set
-``N`` (the worst case, spec §3.1). ``random``: the label of a random row ``i`` replaced by the
-label of another random row ``j``.
+``N`` (the worst case, docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP").
+``random``: the label of a random row ``i`` replaced by the label of another random row ``j``.
 
 For wtd-LBA (secret weights) the statistic is the exact conditional log-likelihood ratio given the
-released feature aggregate ``x̄`` (spec §2.9 and §3.7): ``ȳ | x̄ ~ N(x̄ᵀ X_b⁺ y_b, RSS_b)``.
+released feature aggregate ``x̄`` (docs/label_dp_bags.md §"Data conditions of wtd-LBA"):
+``ȳ | x̄ ~ N(x̄ᵀ X_b⁺ y_b, RSS_b)``.
 
 Claims audited: for naive LBA/LLP and noiseless weighted LLP the paper claims no guarantee
 (they are not label-DP: ``δ ≥ m k / n`` for every ε), so the audit tests the user's
@@ -30,7 +31,8 @@ for noisy-wtd-LLP the ``δ`` at the user's ``ε`` from the exact accounting
 References
 ----------
 .. [BSHNR] A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differential
-   Privacy via Aggregation*, Fig. 2, Appendix A, Theorem 1.3; specification §3.1 and §3.7.
+   Privacy via Aggregation*, Fig. 2, Appendix A, Theorem 1.3;
+   docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP"; docs/label_dp_bags.md §"Data conditions of wtd-LBA".
 """
 
 from __future__ import annotations
@@ -108,7 +110,8 @@ def _gauss_logpdf(x, mean, var):
 
 
 def _llr_wtd_lba(batch, X: np.ndarray, y0: np.ndarray, y1: np.ndarray, i_star: int) -> np.ndarray:
-    """Exact conditional log-likelihood ratio of wtd-LBA's bag aggregate given the released x̄ (spec §2.9).
+    """Exact conditional log-likelihood ratio of wtd-LBA's bag aggregate given the released x̄
+    (docs/label_dp_bags.md §"Data conditions of wtd-LBA").
 
     Given ``x̄ = X_bᵀ w`` the aggregate ``ȳ = wᵀ y_b`` is ``N(x̄ᵀ X_b⁺ y_b, RSS_b(y))``; the weights
     stay secret. A zero residual sum of squares (labels in the column space of the bag's features,
@@ -153,6 +156,78 @@ def _llr_wtd_lba(batch, X: np.ndarray, y0: np.ndarray, y1: np.ndarray, i_star: i
     llr[deg] = np.where(close1[deg] & ~close0[deg], _BIG, np.where(close0[deg] & ~close1[deg], -_BIG, 0.0))
     out[rows] = np.clip(llr, -_BIG, _BIG)
     return out
+
+
+def _pair(y: np.ndarray, pair: str, b1: float, mask, pair_seed: int):
+    """``(i_star, y, y1, text)``: the changed row (outside the noise set ``mask``) and the two label vectors."""
+    g = as_generator(keyed_seed(pair_seed, 0x1ABE1))
+    n = y.size
+    candidates = np.flatnonzero(~mask) if mask is not None else np.arange(n)
+    i_star = int(candidates[g.integers(candidates.size)])
+    y1 = y.copy()
+    if pair == "boundary":
+        y[i_star], y1[i_star] = b1, -b1
+        text = f"label of row {i_star} flipped from +{b1:g} to −{b1:g} (the largest change)"
+    else:
+        others = np.flatnonzero(y != y[i_star])
+        if others.size == 0:
+            raise DataValidationError("every label is equal; a pair from the data changes nothing.")
+        j = int(others[g.integers(others.size)])
+        y1[i_star] = y[j]
+        text = f"label of row {i_star} ({y[i_star]:.3g}) replaced by the label of row {j} ({y[j]:.3g})"
+    return i_star, y, y1, text
+
+
+def _claim(mode: str, mech: str, eps: float, dl: float, *, n, k, m, rho, b1, noise_std):
+    """``(delta, note, vacuous)``: the δ the audit tests at ``eps`` (just below 1 when the accounting is vacuous)."""
+    if mode == "noisy-wtd-llp":
+        claim_delta = llp_exact_delta(eps, n, k, m, rho, b1, noise_std=noise_std).delta
+        note = "δ(ε) from the exact accounting of noisy-wtd-LLP (beyond the paper)"
+    elif mode == "noisy-wtd-llp-paper":
+        claim_delta = delta_noisy_wtd_llp(eps, k, m, rho, b1, variant="paper", noise_std=noise_std)
+        note = "δ(ε) as claimed by the paper (Theorem 1.3)"
+    elif mech == "wtd-lba":
+        claim_delta = dl
+        note = (
+            "wtd-LBA's guarantee (Theorem 1.2) holds only under conditions on the data (see the Label-DP page); "
+            "the audit tests your (ε, δ)"
+        )
+    else:
+        claim_delta = dl
+        note = (
+            f"the paper claims no guarantee for {mech} (δ ≥ m·k/n = {naive_delta_lower_bound(n, k, m):.4g} for "
+            "every ε); the audit tests your (ε, δ)"
+        )
+    vacuous = not claim_delta < 1.0
+    if vacuous:
+        note += "; the accounting gives no guarantee at this ε (δ ≥ 1)"
+        claim_delta = 1.0 - 1e-12
+    return claim_delta, note, vacuous
+
+
+def _sampler(X, y, y1, i_star: int, *, mech: str, m: int, k: int, rho: float, noise_std: float, mask):
+    """``sample(side, runs, rng)``: the audit statistic of ``runs`` releases on ``(y, y1)[side]``."""
+    labels, delta_label = (y, y1), float(y1[i_star] - y[i_star])
+
+    def sample(side: int, runs: int, rng: np.random.Generator):
+        batch = simulate_releases(
+            X,
+            labels[side],
+            mechanism=mech,
+            m=m,
+            k=k,
+            n_trials=runs,
+            seed=rng,
+            rho=rho,
+            noise_std=noise_std,
+            noise_set_seed=NOISE_SET_SEED,
+            with_xbar=mech == "wtd-lba",
+        )
+        if mech == "wtd-lba":
+            return _llr_wtd_lba(batch, X, y, y1, i_star)
+        return _llr(batch, y, i_star, delta_label, mask, noise_std)
+
+    return sample
 
 
 def label_dp_target(
@@ -218,63 +293,10 @@ def label_dp_target(
             raise ValueError("rho = 1 puts every index in the noise set; the boundary pair needs one outside it.")
     else:
         mask = None
-    g = as_generator(keyed_seed(pair_seed, 0x1ABE1))
-    candidates = np.flatnonzero(~mask) if mask is not None else np.arange(n)
-    i_star = int(candidates[g.integers(candidates.size)])
-    y1 = y.copy()
-    if pair == "boundary":
-        y[i_star], y1[i_star] = b1, -b1
-        text = f"label of row {i_star} flipped from +{b1:g} to −{b1:g} (the largest change)"
-    else:
-        others = np.flatnonzero(y != y[i_star])
-        if others.size == 0:
-            raise DataValidationError("every label is equal; a pair from the data changes nothing.")
-        j = int(others[g.integers(others.size)])
-        y1[i_star] = y[j]
-        text = f"label of row {i_star} ({y[i_star]:.3g}) replaced by the label of row {j} ({y[j]:.3g})"
+    i_star, y, y1, text = _pair(y, pair, b1, mask, pair_seed)
     delta_label = float(y1[i_star] - y[i_star])
-    if mode == "noisy-wtd-llp":
-        claim_delta = llp_exact_delta(eps, n, k, m, rho, b1, noise_std=noise_std).delta
-        note = "δ(ε) from the exact accounting of noisy-wtd-LLP (beyond the paper)"
-    elif mode == "noisy-wtd-llp-paper":
-        claim_delta = delta_noisy_wtd_llp(eps, k, m, rho, b1, variant="paper", noise_std=noise_std)
-        note = "δ(ε) as claimed by the paper (Theorem 1.3)"
-    elif mech == "wtd-lba":
-        claim_delta = dl
-        note = (
-            "wtd-LBA's guarantee (Theorem 1.2) holds only under conditions on the data (see the Label-DP page); "
-            "the audit tests your (ε, δ)"
-        )
-    else:
-        claim_delta = dl
-        note = (
-            f"the paper claims no guarantee for {mech} (δ ≥ m·k/n = {naive_delta_lower_bound(n, k, m):.4g} for "
-            "every ε); the audit tests your (ε, δ)"
-        )
-    vacuous = not claim_delta < 1.0
-    if vacuous:
-        note += "; the accounting gives no guarantee at this ε (δ ≥ 1)"
-        claim_delta = 1.0 - 1e-12
-    labels = (y, y1)
-
-    def sample(side: int, runs: int, rng: np.random.Generator):
-        batch = simulate_releases(
-            X,
-            labels[side],
-            mechanism=mech,
-            m=m,
-            k=k,
-            n_trials=runs,
-            seed=rng,
-            rho=rho,
-            noise_std=noise_std,
-            noise_set_seed=NOISE_SET_SEED,
-            with_xbar=mech == "wtd-lba",
-        )
-        if mech == "wtd-lba":
-            return _llr_wtd_lba(batch, X, y, y1, i_star)
-        return _llr(batch, y, i_star, delta_label, mask, noise_std)
-
+    claim_delta, note, vacuous = _claim(mode, mech, eps, dl, n=n, k=k, m=m, rho=rho, b1=b1, noise_std=noise_std)
+    sample = _sampler(X, y, y1, i_star, mech=mech, m=m, k=k, rho=rho, noise_std=noise_std, mask=mask)
     return AuditTarget(
         mechanism="label-dp-bags",
         mode=mode,

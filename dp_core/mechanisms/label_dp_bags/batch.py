@@ -283,7 +283,7 @@ def simulate_fits(
 
     References
     ----------
-    [BSHNR] Theorem 1.2 (f* fitted on the aggregates), spec section 2.7.
+    [BSHNR] Theorem 1.2 (f* fitted on the aggregates).
     """
     X, y = check_Xy(X, y, min_rows=1)
     n, d = X.shape
@@ -427,7 +427,8 @@ def utility_trials(
 
     References
     ----------
-    [BSHNR] Appendix K (protocol), Theorem 1.2 (utility); spec sections 3.6 (baselines), 5.4.
+    [BSHNR] Appendix K (protocol), Theorem 1.2 (utility); docs/label_dp_bags.md §"Label-noise baselines",
+    docs/label_dp_bags.md §"Utility predictions".
     """
     if methods is None:
         methods = list(METHOD_KEYS.values())

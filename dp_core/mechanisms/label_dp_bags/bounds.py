@@ -147,7 +147,7 @@ def lemma23_log_delta(epsilon: float, kappa: float, zeta: float, mode: str = "op
 
     References
     ----------
-    [BSHNR] Lemma 2.3 and Appendix I (corrected; spec section 3.2).
+    [BSHNR] Lemma 2.3 and Appendix I (corrected; docs/label_dp_bags.md §"Corrected Lemma 2.3").
 
     Examples
     --------
@@ -177,7 +177,7 @@ def lemma23_delta(epsilon: float, kappa: float, zeta: float, mode: str = "optimi
 
     References
     ----------
-    [BSHNR] Lemma 2.3 (spec section 3.2).
+    [BSHNR] Lemma 2.3; docs/label_dp_bags.md §"Corrected Lemma 2.3".
 
     Examples
     --------
@@ -201,7 +201,8 @@ def lemma23_counterexample() -> dict[str, float]:
 
     References
     ----------
-    [BSHNR] Lemma 2.3 and Appendix I ("since sigma^2 >= 2" should read 1/2; spec section 8 P1/P2).
+    [BSHNR] Lemma 2.3 and Appendix I ("since sigma^2 >= 2" should read 1/2; docs/label_dp_bags.md
+    §"Corrected Lemma 2.3").
     """
     kappa, zeta, theta = 1e-6, 1.0, 0.01
     eps = 16.0 * (math.sqrt(kappa) / zeta + theta / zeta + kappa)
@@ -279,7 +280,8 @@ def terms_noisy_wtd_llp(
 
     References
     ----------
-    [BSHNR] Theorem 1.3, Theorem D.1, Appendix D eqs. (39)-(42) (spec section 3.4).
+    [BSHNR] Theorem 1.3, Theorem D.1, Appendix D eqs. (39)-(42) (docs/label_dp_bags.md
+    §"Paper-literal and explicit bounds").
     """
     eps, kk, mm = _check_common(epsilon, k, m)
     r = check_in_interval("rho", rho, 0.0, 1.0, closed="right")
@@ -321,7 +323,7 @@ def delta_noisy_wtd_llp(epsilon, k, m, rho, b1, *, variant="corrected", mode="op
 
     References
     ----------
-    [BSHNR] Theorem 1.3 / D.1 (spec section 3.5).
+    [BSHNR] Theorem 1.3 / D.1 (docs/label_dp_bags.md §"Paper-literal and explicit bounds").
 
     Examples
     --------
@@ -393,7 +395,8 @@ def terms_wtd_lba(
 
     References
     ----------
-    [BSHNR] Theorem 1.2, Lemmas 3.2-3.4, Lemmas B.1-B.3, eqs. (22)-(24) (spec section 3.3).
+    [BSHNR] Theorem 1.2, Lemmas 3.2-3.4, Lemmas B.1-B.3, eqs. (22)-(24) (docs/label_dp_bags.md
+    §"Paper-literal and explicit bounds").
     """
     eps, kk, mm = _check_common(epsilon, k, m)
     dd = check_int("d", d, lo=1)
@@ -436,7 +439,7 @@ def delta_wtd_lba(epsilon, k, m, d, b1, b2, gamma, lam, *, variant="corrected", 
 
     References
     ----------
-    [BSHNR] Theorem 1.2 (spec section 3.5).
+    [BSHNR] Theorem 1.2 (docs/label_dp_bags.md §"Paper-literal and explicit bounds").
 
     Examples
     --------
@@ -536,7 +539,8 @@ def terms_noisy_wtd_llp_over_k(
 
     References
     ----------
-    [BSHNR] Theorem 1.3, Theorem D.1, Appendix D eqs. (39)-(42) (spec section 3.4).
+    [BSHNR] Theorem 1.3, Theorem D.1, Appendix D eqs. (39)-(42) (docs/label_dp_bags.md
+    §"Paper-literal and explicit bounds").
 
     Examples
     --------
@@ -593,7 +597,8 @@ def terms_wtd_lba_over_k(
 
     References
     ----------
-    [BSHNR] Theorem 1.2, Lemmas 3.2-3.4, Lemmas B.1-B.3, eqs. (22)-(24) (spec section 3.3).
+    [BSHNR] Theorem 1.2, Lemmas 3.2-3.4, Lemmas B.1-B.3, eqs. (22)-(24) (docs/label_dp_bags.md
+    §"Paper-literal and explicit bounds").
 
     Examples
     --------
@@ -643,7 +648,7 @@ def naive_delta_lower_bound(n: int, k: int, m: int) -> float:
 
     References
     ----------
-    [BSHNR] Appendix A (spec section 3.1).
+    [BSHNR] Appendix A; docs/label_dp_bags.md §"Paper-literal and explicit bounds".
 
     >>> naive_delta_lower_bound(100000, 64, 1000)
     0.64
@@ -664,7 +669,7 @@ def fixed_split_k_thresholds(epsilon: float, q: float, b1: float) -> tuple[float
 
     References
     ----------
-    [BSHNR] Lemma 3.3 and Theorem D.1 (explicit constants, spec sections 3.3-3.4).
+    [BSHNR] Lemma 3.3 and Theorem D.1 (explicit constants; docs/label_dp_bags.md §"Paper-literal and explicit bounds").
 
     >>> [f"{t:.4g}" for t in fixed_split_k_thresholds(1.0, 0.1, 1.0)]
     ['1.475e+06', '1.359e+11']
@@ -720,7 +725,7 @@ def min_k(target_delta: float, epsilon: float, mechanism: str, **params: Any) ->
 
     References
     ----------
-    [BSHNR] Theorems 1.2 and 1.3 (explicit, spec section 3.5).
+    [BSHNR] Theorems 1.2 and 1.3 (explicit; docs/label_dp_bags.md §"Paper-literal and explicit bounds").
 
     Examples
     --------
@@ -760,7 +765,7 @@ def min_eps(target_delta: float, k: float, mechanism: str, **params: Any) -> flo
 
     References
     ----------
-    [BSHNR] Theorems 1.2 and 1.3 (explicit, spec section 3.5).
+    [BSHNR] Theorems 1.2 and 1.3 (explicit; docs/label_dp_bags.md §"Paper-literal and explicit bounds").
 
     Examples
     --------
@@ -819,7 +824,7 @@ def llp_delta_floor(n: int, k: int, m: int, rho: float) -> float:
 
     References
     ----------
-    Spec section 3.1 [ours], following [BSHNR] Appendix A.
+    docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP", following [BSHNR] Appendix A.
 
     >>> f"{llp_delta_floor(100000, 64, 1000, 0.1):.4g}"
     '0.0008365'
@@ -953,7 +958,7 @@ def llp_exact_delta_curve(
 
     References
     ----------
-    Spec section 3.6 [ours/ext].
+    docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP".
     """
     eps = np.asarray([check_positive("epsilon", e, allow_zero=True) for e in np.atleast_1d(epsilons)], dtype=float)
     nn, kk, mm, r = _check_llp_sizes(n, k, m, rho)
@@ -1020,7 +1025,7 @@ def llp_exact_delta(
 
     References
     ----------
-    Spec section 3.6 [ours/ext]; [BW18] Thm 8; [BSHNR] Fig. 2 (the mechanism).
+    docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP"; [BW18] Thm 8; [BSHNR] Fig. 2 (the mechanism).
 
     Examples
     --------
@@ -1041,7 +1046,7 @@ def llp_exact_min_eps(
 
     References
     ----------
-    Spec section 3.6 [ours/ext].
+    docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP".
 
     Examples
     --------
@@ -1084,7 +1089,7 @@ def baseline_calibration(epsilon: float, delta: float, b1: float) -> dict[str, f
 
     References
     ----------
-    [BW18] Algorithm 1; C. Dwork and A. Roth (2014) Thm 3.6; spec section 3.6.
+    [BW18] Algorithm 1; C. Dwork and A. Roth (2014) Thm 3.6; docs/label_dp_bags.md §"Label-noise baselines".
 
     >>> round(baseline_calibration(1.0, 1e-5, 1.0)["gaussian_sigma"], 3)
     7.461
@@ -1106,7 +1111,7 @@ def predicted_ratio_lba(m: int, d: int) -> float:
 
     References
     ----------
-    Spec section 5.4 [ours] (Gaussian-design OLS with m samples and d features).
+    docs/label_dp_bags.md §"Utility predictions" (Gaussian-design OLS with m samples and d features).
 
     >>> round(predicted_ratio_lba(512, 72), 3)
     1.164
@@ -1123,7 +1128,7 @@ def predicted_ratio_llp(m: int, d: int, rho: float, gamma_hat: float, noise_std:
 
     References
     ----------
-    Spec section 5.4 [ours].
+    docs/label_dp_bags.md §"Utility predictions".
     """
     r = check_in_interval("rho", rho, 0.0, 1.0)
     g = check_positive("gamma_hat", gamma_hat)
@@ -1140,7 +1145,7 @@ def predicted_ratio_label_noise(n: int, d: int, noise_variance: float, gamma_hat
 
     References
     ----------
-    Spec section 5.4 [ours].
+    docs/label_dp_bags.md §"Utility predictions".
     """
     nn = check_int("n", n, lo=1)
     dd = check_int("d", d, lo=1)
@@ -1167,7 +1172,7 @@ def lba_utility_failure_log_prob(
 
     References
     ----------
-    [BSHNR] Theorem 1.2 (utility), Lemma 3.5, Theorem C.3 (explicit, spec section 5.1).
+    [BSHNR] Theorem 1.2 (utility), Lemma 3.5, Theorem C.3 (explicit; docs/label_dp_bags.md §"Utility predictions").
     """
     mm = check_positive("m", m)
     kk = check_positive("k", k)
@@ -1191,7 +1196,7 @@ def lba_utility_required_m(
 
     References
     ----------
-    [BSHNR] Theorem C.3 (explicit, spec section 5.1).
+    [BSHNR] Theorem C.3 (explicit; docs/label_dp_bags.md §"Utility predictions").
 
     >>> f"{lba_utility_required_m(0.05, 64, 10, 0.5, 0.25, 5.0, 0.5):.4g}"
     '6.794e+09'
@@ -1272,7 +1277,8 @@ def accounting_summary(
 
     References
     ----------
-    [BSHNR] Theorems 1.2 and 1.3; spec sections 3.3-3.6.
+    [BSHNR] Theorems 1.2 and 1.3; docs/label_dp_bags.md §"Paper-literal and explicit bounds", docs/label_dp_bags.md
+    §"Exact privacy profile of noisy-wtd-LLP".
     """
     check_choice("variant", variant, ("noisy-wtd-llp", "wtd-lba"))
     nn = check_int("n", n, lo=2)
@@ -1301,63 +1307,10 @@ def accounting_summary(
         check_in_interval("rho", rho, 0.0, 1.0)
         out.update({"rho": float(rho), "noise_std": float(noise_std), "b1_eff": float(b1) / float(noise_std)})
         if rho == 0.0:
-            out.update(
-                {
-                    "delta_paper": 1.0,
-                    "delta_explicit": 1.0,
-                    "delta_exact": mm * kk / nn,
-                    "delta_floor": mm * kk / nn,
-                    "statement": (
-                        "rho = 0 is weighted LLP without noise: not label-DP, delta >= m*k/n for every epsilon."
-                    ),
-                    "paper_dominant": "no noise",
-                    "explicit_dominant": "no noise",
-                }
-            )
-            out["statement_paper"] = vacuous_statement(1.0, "As claimed by the paper")
-            out["statement_explicit"] = vacuous_statement(1.0, "Corrected explicit bound")
-            out["statement_exact"] = (
-                f"Exact: delta = m*k/n = {mm * kk / nn:.3g} for every epsilon; with rho = 0 the mechanism is not "
-                "label-DP."
-            )
-            return out
-        params = {"m": mm, "rho": rho, "b1": b1, "noise_std": noise_std}
-        for label, (var, mode, _) in (("paper", ACCOUNTINGS["paper"]), ("explicit", ACCOUNTINGS["corrected"])):
-            t = terms_noisy_wtd_llp(epsilon, kk, mm, rho, b1, variant=var, mode=mode, noise_std=noise_std)
-            out[f"delta_{label}"] = t["delta"]
-            for name in ("gaussian", "weights", "count", "chi"):
-                out[f"{label}_{name}"] = t[name]
-            out[f"{label}_dominant"] = t["dominant"]
-            out["kappa"], out["beta"] = t["kappa"], t["beta"]
-            if target_delta is not None:
-                out[f"k_min_{label}"] = min_k(target_delta, epsilon, "noisy-wtd-llp", variant=var, mode=mode, **params)
-                out[f"eps_min_{label}"] = min_eps(target_delta, kk, "noisy-wtd-llp", variant=var, mode=mode, **params)
-        out["delta_floor"] = llp_delta_floor(nn, kk, mm, rho)
-        if exact:
-            ex = llp_exact_delta(epsilon, nn, kk, mm, rho, b1, noise_std=noise_std)
-            out["delta_exact"] = ex.delta
-            out["delta_exact_out"] = ex.delta_out
-            out["delta_exact_in"] = ex.delta_in
-            if target_delta is not None:
-                out["eps_min_exact"] = llp_exact_min_eps(target_delta, nn, kk, mm, rho, b1, noise_std=noise_std)
+            return _no_noise_summary(out)
+        _llp_summary(out, epsilon, rho, b1, noise_std, target_delta, exact)
     else:
-        if None in (d, b2, gamma, lam):
-            raise ValueError("wtd-lba accounting needs d, b2, gamma and lam (see data_conditions).")
-        params = {"m": mm, "d": d, "b1": b1, "b2": b2, "gamma": gamma, "lam": lam}
-        out.update({"d": int(d), "b2": float(b2), "gamma": float(gamma), "lam": float(lam)})
-        for label, (var, mode, form) in (("paper", ACCOUNTINGS["paper"]), ("explicit", ACCOUNTINGS["corrected"])):
-            t = terms_wtd_lba(epsilon, kk, mm, d, b1, b2, gamma, lam, variant=var, mode=mode, form=form)
-            out[f"delta_{label}"] = t["delta"]
-            for name in ("gaussian", "chi2", "eigen", "net"):
-                out[f"{label}_{name}"] = t[name]
-            out[f"{label}_dominant"] = t["dominant"]
-            if target_delta is not None:
-                out[f"k_min_{label}"] = min_k(
-                    target_delta, epsilon, "wtd-lba", variant=var, mode=mode, form=form, **params
-                )
-                out[f"eps_min_{label}"] = min_eps(
-                    target_delta, kk, "wtd-lba", variant=var, mode=mode, form=form, **params
-                )
+        _lba_summary(out, epsilon, d, b1, b2, gamma, lam, target_delta)
     if target_delta is not None:
         out["target_delta"] = float(target_delta)
     out["statement_paper"] = vacuous_statement(out["delta_paper"], "As claimed by the paper")
@@ -1365,3 +1318,67 @@ def accounting_summary(
     if "delta_exact" in out:
         out["statement_exact"] = vacuous_statement(out["delta_exact"], "Exact (beyond the paper)")
     return out
+
+
+def _no_noise_summary(out: dict[str, Any]) -> dict[str, Any]:
+    """:func:`accounting_summary` of noisy-wtd-LLP at rho = 0: weighted LLP without noise, not label-DP."""
+    floor = out["naive_lower_bound"]
+    out.update(
+        {
+            "delta_paper": 1.0,
+            "delta_explicit": 1.0,
+            "delta_exact": floor,
+            "delta_floor": floor,
+            "statement": "rho = 0 is weighted LLP without noise: not label-DP, delta >= m*k/n for every epsilon.",
+            "paper_dominant": "no noise",
+            "explicit_dominant": "no noise",
+        }
+    )
+    out["statement_paper"] = vacuous_statement(1.0, "As claimed by the paper")
+    out["statement_explicit"] = vacuous_statement(1.0, "Corrected explicit bound")
+    out["statement_exact"] = (
+        f"Exact: delta = m*k/n = {floor:.3g} for every epsilon; with rho = 0 the mechanism is not label-DP."
+    )
+    return out
+
+
+def _llp_summary(out, epsilon, rho, b1, noise_std, target_delta, exact) -> None:
+    """The noisy-wtd-LLP entries of :func:`accounting_summary` (paper-literal, explicit, exact), added to ``out``."""
+    nn, kk, mm = out["n"], out["k"], out["m"]
+    params = {"m": mm, "rho": rho, "b1": b1, "noise_std": noise_std}
+    for label, (var, mode, _) in (("paper", ACCOUNTINGS["paper"]), ("explicit", ACCOUNTINGS["corrected"])):
+        t = terms_noisy_wtd_llp(epsilon, kk, mm, rho, b1, variant=var, mode=mode, noise_std=noise_std)
+        out[f"delta_{label}"] = t["delta"]
+        for name in ("gaussian", "weights", "count", "chi"):
+            out[f"{label}_{name}"] = t[name]
+        out[f"{label}_dominant"] = t["dominant"]
+        out["kappa"], out["beta"] = t["kappa"], t["beta"]
+        if target_delta is not None:
+            out[f"k_min_{label}"] = min_k(target_delta, epsilon, "noisy-wtd-llp", variant=var, mode=mode, **params)
+            out[f"eps_min_{label}"] = min_eps(target_delta, kk, "noisy-wtd-llp", variant=var, mode=mode, **params)
+    out["delta_floor"] = llp_delta_floor(nn, kk, mm, rho)
+    if exact:
+        ex = llp_exact_delta(epsilon, nn, kk, mm, rho, b1, noise_std=noise_std)
+        out["delta_exact"] = ex.delta
+        out["delta_exact_out"] = ex.delta_out
+        out["delta_exact_in"] = ex.delta_in
+        if target_delta is not None:
+            out["eps_min_exact"] = llp_exact_min_eps(target_delta, nn, kk, mm, rho, b1, noise_std=noise_std)
+
+
+def _lba_summary(out, epsilon, d, b1, b2, gamma, lam, target_delta) -> None:
+    """The wtd-LBA entries of :func:`accounting_summary` (paper-literal and explicit), added to ``out``."""
+    if None in (d, b2, gamma, lam):
+        raise ValueError("wtd-lba accounting needs d, b2, gamma and lam (see data_conditions).")
+    kk, mm = out["k"], out["m"]
+    params = {"m": mm, "d": d, "b1": b1, "b2": b2, "gamma": gamma, "lam": lam}
+    out.update({"d": int(d), "b2": float(b2), "gamma": float(gamma), "lam": float(lam)})
+    for label, (var, mode, form) in (("paper", ACCOUNTINGS["paper"]), ("explicit", ACCOUNTINGS["corrected"])):
+        t = terms_wtd_lba(epsilon, kk, mm, d, b1, b2, gamma, lam, variant=var, mode=mode, form=form)
+        out[f"delta_{label}"] = t["delta"]
+        for name in ("gaussian", "chi2", "eigen", "net"):
+            out[f"{label}_{name}"] = t[name]
+        out[f"{label}_dominant"] = t["dominant"]
+        if target_delta is not None:
+            out[f"k_min_{label}"] = min_k(target_delta, epsilon, "wtd-lba", variant=var, mode=mode, form=form, **params)
+            out[f"eps_min_{label}"] = min_eps(target_delta, kk, "wtd-lba", variant=var, mode=mode, form=form, **params)

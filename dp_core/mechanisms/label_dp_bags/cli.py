@@ -8,53 +8,54 @@ minimum k and minimum epsilon.
 
 from __future__ import annotations
 
-import math
+from dataclasses import replace
 
 from ...cli._common import (
     add_bounds_argument,
     add_dataset_arguments,
     add_out_dir_arguments,
+    add_param_options,
     check_reproduce_args,
     dataset_from_args,
+    param_values,
     reject_unused,
 )
-from ...cli._registry import Command
+from ...cli._registry import CliError, Command
+from ...plugin import config_params
 from . import bounds as acc
+from .settings import BagSettings
 
 MECH = "label-dp-bags"
 
+#: The declared parameters; k, m, s and gamma without the page's caps (the engine checks them, for any n and B1).
+SPECS = tuple(
+    replace(s, lo=None, hi=None) if s.name in ("k", "m", "noise_std", "gamma") else s
+    for s in config_params(BagSettings)
+)
 
-def _finite(x):
-    if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
-        return None  # not a number: null in the JSON, as dp_core.cli.to_jsonable writes it
-    return x
+
+def _add_params(p, *, defaults: dict, skip: tuple) -> None:
+    """The declared options (``--public`` as a plain switch: the conformance test allows no ``--no-public``)."""
+    add_param_options(p, SPECS, defaults=defaults, skip=(*skip, "public"))
+    p.add_argument("--public", dest="public", action="store_true", help="the label range --lo/--hi is public")
 
 
-def _clean(d: dict) -> dict:
-    return {k: _finite(v) for k, v in d.items()}
+def _read_params(a) -> None:
+    """Replace the text of the declared options by their checked values (``None`` where not given)."""
+    vars(a).update(param_values(a, SPECS))
 
 
 # --- calibrate ----------------------------------------------------------------------------------
 
 
 def _calibrate_args(p):
-    p.add_argument(
-        "--variant",
-        choices=["noisy-wtd-llp", "wtd-lba"],
-        default="noisy-wtd-llp",
-        help="mechanism to account for (default noisy-wtd-llp)",
-    )
+    _add_params(p, defaults=dict(k=None, m=None, rho=None, gamma=None, lo=None, hi=None), skip=("metric",))
     p.add_argument("--n", type=int, default=None, help="number of examples n (default: the dataset's, else required)")
-    p.add_argument("--k", type=int, required=True, help="bag size k (m*k <= n)")
-    p.add_argument("--m", type=int, required=True, help="number of bags m")
     p.add_argument("--eps", type=float, required=True, help="epsilon at which delta(epsilon) is evaluated, > 0")
-    p.add_argument("--rho", type=float, default=None, help="noisy fraction rho in [0, 1] (noisy-wtd-llp; default 0.1)")
     p.add_argument("--b1", type=float, default=1.0, help="label bound B1, labels in [-B1, B1] (default 1)")
-    p.add_argument("--noise-std", type=float, default=1.0, help="label-noise std s; B1_eff = B1/s (default 1)")
     p.add_argument("--target-delta", type=float, default=None, help="also report k_min and eps_min for this delta")
     p.add_argument("--d", type=int, default=None, help="wtd-lba: rank of the features (incl. constant)")
     p.add_argument("--b2", type=float, default=None, help="wtd-lba: feature-norm bound B2")
-    p.add_argument("--gamma", type=float, default=None, help="wtd-lba: declared gamma in (0, B1^2/3]")
     p.add_argument("--lam", type=float, default=None, help="wtd-lba: lambda*, smallest non-zero eigenvalue of X^T X/n")
     p.add_argument(
         "--dataset",
@@ -63,26 +64,27 @@ def _calibrate_args(p):
     )
     p.add_argument("--target", default=None, help="target column of a CSV file")
     add_bounds_argument(p)
-    p.add_argument("--label-lo", type=float, default=None, help="public lower end of the label range")
-    p.add_argument("--label-hi", type=float, default=None, help="public upper end of the label range")
     p.add_argument("--no-exact", action="store_true", help="skip the exact LLP accounting")
 
 
 def _label_range(a):
-    if (a.label_lo is None) != (a.label_hi is None):
-        raise ValueError("give both --label-lo and --label-hi, or neither (then the data's range is used and flagged).")
-    return None if a.label_lo is None else (a.label_lo, a.label_hi)
+    """The public label range ``(--lo, --hi)``, or ``None``: the data's range is used and flagged."""
+    if (a.lo is None) != (a.hi is None):
+        raise ValueError("give both --lo and --hi, or neither (then the data's range is used and flagged).")
+    if a.lo is None and a.public:
+        raise ValueError("--public needs the public label range: give --lo and --hi.")
+    return None if a.lo is None else (a.lo, a.hi)
 
 
 def _calibrate_run(a):
     from . import data_conditions, prepare_dataset
 
+    _read_params(a)
+    missing = [flag for flag, v in (("--k", a.k), ("--m", a.m)) if v is None]
+    if missing:
+        raise CliError(f"the following arguments are required: {', '.join(missing)}")
     if a.dataset is None:
-        reject_unused(
-            a,
-            {"target": "--target", "label_lo": "--label-lo", "label_hi": "--label-hi", "bounds": "--bounds"},
-            "without --dataset",
-        )
+        reject_unused(a, {"target": "--target", "lo": "--lo", "hi": "--hi", "bounds": "--bounds"}, "without --dataset")
     if a.variant == "wtd-lba":
         reject_unused(a, {"rho": "--rho"}, "to --variant wtd-lba (it adds no label noise)")
     else:
@@ -146,7 +148,7 @@ def _calibrate_run(a):
         "delta_explicit": "corrected explicit bound (recommended)",
         "delta_exact": "exact privacy profile by full-pmf quadrature (beyond the paper; noisy-wtd-llp only)",
     }
-    return _clean(out)
+    return out  # NaN/inf are written as null (dp_core.cli.to_jsonable)
 
 
 # --- simulate -----------------------------------------------------------------------------------
@@ -156,16 +158,37 @@ def _simulate_args(p):
     add_dataset_arguments(p, default="census")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--n", type=int, default=None, help="rows of a synthetic dataset (default: the generator's)")
-    p.add_argument("--k", type=int, default=64, help="bag size k (default 64)")
-    p.add_argument("--m", type=int, default=100, help="number of bags m (default 100)")
-    p.add_argument("--rho", type=float, default=0.1, help="noisy fraction (default 0.1)")
+    _add_params(p, defaults=dict(k=64, m=100, lo=None, hi=None, metric=None), skip=("variant", "gamma"))
     p.add_argument("--eps", type=float, default=1.0, help="epsilon of the label-noise baselines (default 1)")
     p.add_argument("--delta", type=float, default=1e-5, help="delta of the Gaussian baseline (default 1e-5)")
     p.add_argument("--b1", type=float, default=1.0, help="label bound B1 (default 1)")
-    p.add_argument("--noise-std", type=float, default=1.0, help="label-noise std s (default 1)")
-    p.add_argument("--label-lo", type=float, default=None, help="public lower end of the label range")
-    p.add_argument("--label-hi", type=float, default=None, help="public upper end of the label range")
     p.add_argument("--trials", type=int, default=100, help="Monte-Carlo trials (default 100)")
+
+
+def _add_predictions(out: dict, a, prep, opt: dict) -> None:
+    """The predicted utility ratios and the accounting of noisy-wtd-LLP at this setting, added to ``out``."""
+    out["predicted_ratio_wtd_lba"] = acc.predicted_ratio_lba(a.m, prep.d)
+    if opt["gamma_hat"] > 0:
+        out["predicted_ratio_noisy_wtd_llp"] = acc.predicted_ratio_llp(
+            a.m, prep.d, a.rho, opt["gamma_hat"], a.noise_std
+        )
+        cal = acc.baseline_calibration(a.eps, a.delta, a.b1)
+        out["predicted_ratio_gaussian_label"] = acc.predicted_ratio_label_noise(
+            prep.n, prep.d, cal["gaussian_added_variance"], opt["gamma_hat"]
+        )
+        out["predicted_ratio_laplace_label"] = acc.predicted_ratio_label_noise(
+            prep.n, prep.d, cal["laplace_added_variance"], opt["gamma_hat"]
+        )
+        out["gaussian_sigma"] = cal["gaussian_sigma"]
+        out["laplace_scale"] = cal["laplace_scale"]
+    if a.m * a.k <= prep.n and a.k >= 2:
+        summ = acc.accounting_summary(
+            variant="noisy-wtd-llp", epsilon=a.eps, n=prep.n, k=a.k, m=a.m, b1=a.b1, rho=a.rho, noise_std=a.noise_std
+        )
+        out["noisy_wtd_llp_delta_paper"] = summ["delta_paper"]
+        out["noisy_wtd_llp_delta_explicit"] = summ["delta_explicit"]
+        out["noisy_wtd_llp_delta_exact"] = summ["delta_exact"]
+        out["naive_delta_lower_bound"] = summ["naive_lower_bound"]
 
 
 def _simulate_run(a):
@@ -174,6 +197,7 @@ def _simulate_run(a):
     from ...rng import spawn_seeds
     from . import prepare_dataset, utility_trials
 
+    _read_params(a)
     trials = check_int("trials", a.trials, lo=2, hi=100000)
     check_seed(a.seed)
     ds = dataset_from_args(
@@ -223,32 +247,11 @@ def _simulate_run(a):
     }
     for _, row in s.iterrows():
         mth = row["method"]
-        for v in ("test_mse", "excess_risk", "ratio"):
+        for v in ("test_mse", "excess_risk", "ratio") if a.metric is None else (a.metric, "ratio"):
             out[f"{mth}_{v}_mean"] = row[f"{v}_mean"]
             out[f"{mth}_{v}_se"] = row[f"{v}_se"]
-    out["predicted_ratio_wtd_lba"] = acc.predicted_ratio_lba(a.m, prep.d)
-    if opt["gamma_hat"] > 0:
-        out["predicted_ratio_noisy_wtd_llp"] = acc.predicted_ratio_llp(
-            a.m, prep.d, a.rho, opt["gamma_hat"], a.noise_std
-        )
-        cal = acc.baseline_calibration(a.eps, a.delta, a.b1)
-        out["predicted_ratio_gaussian_label"] = acc.predicted_ratio_label_noise(
-            prep.n, prep.d, cal["gaussian_added_variance"], opt["gamma_hat"]
-        )
-        out["predicted_ratio_laplace_label"] = acc.predicted_ratio_label_noise(
-            prep.n, prep.d, cal["laplace_added_variance"], opt["gamma_hat"]
-        )
-        out["gaussian_sigma"] = cal["gaussian_sigma"]
-        out["laplace_scale"] = cal["laplace_scale"]
-    if a.m * a.k <= prep.n and a.k >= 2:
-        summ = acc.accounting_summary(
-            variant="noisy-wtd-llp", epsilon=a.eps, n=prep.n, k=a.k, m=a.m, b1=a.b1, rho=a.rho, noise_std=a.noise_std
-        )
-        out["noisy_wtd_llp_delta_paper"] = summ["delta_paper"]
-        out["noisy_wtd_llp_delta_explicit"] = summ["delta_explicit"]
-        out["noisy_wtd_llp_delta_exact"] = summ["delta_exact"]
-        out["naive_delta_lower_bound"] = summ["naive_lower_bound"]
-    return _clean(out)
+    _add_predictions(out, a, prep, opt)
+    return out  # NaN/inf are written as null (dp_core.cli.to_jsonable)
 
 
 # --- reproduce ----------------------------------------------------------------------------------
@@ -264,7 +267,7 @@ def _reproduce_run(a):
     check_reproduce_args(a, "label_dp_bags_")
     from .reproduce import reproduce
 
-    return _clean(reproduce(a.out, quick=a.quick, seed=a.seed))
+    return reproduce(a.out, quick=a.quick, seed=a.seed)
 
 
 COMMANDS = [

@@ -7,7 +7,7 @@ size k, the number of bags m and the noisy share rho. The comparison therefore s
 * the label-noise baselines (Gaussian and Laplace noise on every label, then OLS) as curves over
   epsilon — they protect labels only, with a proved guarantee;
 * noisy weighted LLP at the sidebar's (k, m, rho) as one point, at the smallest epsilon its exact
-  privacy profile proves for delta (beyond the paper, specification section 3.6);
+  privacy profile proves for delta (beyond the paper, docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP");
 * weighted LBA in the guarantee list: its corrected accounting needs bags far larger than any
   dataset here, so it proves nothing at a feasible k.
 
@@ -16,7 +16,7 @@ The answer to a delta target is the smallest bag size k (see :meth:`LabelDPAdapt
 References
 ----------
 [BSHNR] A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differential Privacy
-via Aggregation*: Theorems 1.2, 1.3; Appendix K (protocol). Specification ``label_dp_aggregation.md``.
+via Aggregation*: Theorems 1.2, 1.3; Appendix K (protocol).
 """
 
 from __future__ import annotations
@@ -83,8 +83,8 @@ class LabelDPAdapter(BlockAdapter):
             "noisy_wtd_llp",
             "Noisy weighted LLP (k, m, ρ)",
             vocab.PROVED,
-            "(ε, δ)-label-DP at the ε its exact privacy profile gives for δ (beyond the paper, "
-            "specification §3.6); the paper's own accounting (Theorem 1.3) needs far larger bags.",
+            "(ε, δ)-label-DP at the ε its exact privacy profile gives for δ (beyond the paper: "
+            "docs/label_dp_bags.md); the paper's own accounting (Theorem 1.3) needs far larger bags.",
             label_dp=True,
             audit="label-dp-bags/noisy-wtd-llp",
         ),
@@ -308,8 +308,8 @@ class LabelDPAdapter(BlockAdapter):
                         mi.status,
                         f"({display.epsilon(state.llp_epsilon)}, {display.delta(spec.delta)})-label-DP at "
                         f"k = {display.integer(state.k)}, m = {display.integer(state.m)}{auto}, "
-                        f"ρ = {display.number(spec.rho)} by the exact privacy profile (beyond the paper, "
-                        "specification §3.6); measured at that ε only.",
+                        f"ρ = {display.number(spec.rho)} by the exact privacy profile (beyond the paper: "
+                        "docs/label_dp_bags.md); measured at that ε only.",
                         label_dp=True,
                         audit=mi.audit,
                     )
@@ -348,102 +348,78 @@ class LabelDPAdapter(BlockAdapter):
     def negotiate_k(self, state: Any, *, epsilon: float, delta: float, spec: CompareSpec) -> list[dict]:
         """Smallest bag size k giving (epsilon, delta) at the current m and rho.
 
-        Exact profile (noisy weighted LLP): a scan of k over integers up to n/m (geometric grid,
-        then every integer below the first success); paper-corrected accounting: :func:`min_k`.
+        Exact profile (noisy weighted LLP): :func:`_exact_min_k`; paper-corrected accounting: :func:`min_k`.
         """
-        from .bounds import llp_exact_delta, min_k
+        from .bounds import min_k
 
         n, m, rho, b1 = state.data.n, state.m, float(spec.rho), state.data.b1
         kmax = n // m
-        out = []
         if delta <= 0 or delta >= 1:
-            return out
-        found = None
-        if kmax >= 1:
-            ks = sorted({int(round(v)) for v in np.geomspace(1, kmax, 40)} | {kmax})
-            prev = 0
-            for kv in ks:
-                if llp_exact_delta(epsilon, n, kv, m, rho, b1).delta <= delta:
-                    for kk in range(prev + 1, kv + 1):
-                        if llp_exact_delta(epsilon, n, kk, m, rho, b1).delta <= delta:
-                            found = kk
-                            break
-                    break
-                prev = kv
-        out.append(
-            {
-                "method": "Noisy weighted LLP (exact profile)",
-                "epsilon": epsilon,
-                "delta": delta,
-                "m": m,
-                "rho": rho,
-                "k": found,
-                "feasible": found is not None,
-                "note": (
-                    f"smallest k ≤ n/m = {kmax:,} with δ(ε) ≤ {display.delta(delta)}; with m fixed a larger k is more "
-                    "private and uses more rows (m·k)"
-                    if found is not None
-                    else f"no k ≤ n/m = {kmax:,} reaches it at m = {m}; lower m or raise ρ or ε"
-                ),
-            }
-        )
-        for mech, label, params in (
-            ("noisy-wtd-llp", "Noisy weighted LLP (paper, corrected)", {"rho": rho}),
-            ("wtd-lba", "Weighted LBA (paper, corrected)", None),
-        ):
-            if params is None:
-                from . import data_conditions
+            return []
 
-                dc = data_conditions(state.data.X, state.data.y, b1)
-                # gamma is None when no neighbour-safe value exists for these data
-                params = {
-                    "d": int(dc["rank"]),
-                    "b2": float(dc["b2"]),
-                    "gamma": float("nan") if dc["gamma"] is None else float(dc["gamma"]),
-                    "lam": float("nan") if dc["lam_star"] is None else float(dc["lam_star"]),
-                }
-                if not (params["gamma"] > 0 and params["lam"] > 0):
-                    out.append(
-                        {
-                            "method": label,
-                            "epsilon": epsilon,
-                            "delta": delta,
-                            "m": m,
-                            "rho": None,
-                            "k": None,
-                            "feasible": False,
-                            "note": "the data conditions of Theorem 1.2 do not hold",
-                        }
-                    )
-                    continue
-            if params.get("rho", 1.0) <= 0:  # rho = 0: weighted LLP without noise, not label-DP for any k
-                out.append(
-                    {
-                        "method": label,
-                        "epsilon": epsilon,
-                        "delta": delta,
-                        "m": m,
-                        "rho": rho,
-                        "k": None,
-                        "feasible": False,
-                        "note": "ρ = 0 is not label-DP at any k; raise ρ",
-                    }
-                )
-                continue
-            kk = min_k(delta, epsilon, mech, m=m, b1=b1, **params)
-            out.append(
-                {
-                    "method": label,
-                    "epsilon": epsilon,
-                    "delta": delta,
-                    "m": m,
-                    "rho": params.get("rho"),
-                    "k": kk,
-                    "feasible": kk is not None and kk * m <= n,
-                    "note": ("needs m·k ≤ n" if kk is not None and kk * m > n else "explicit accounting"),
-                }
+        def row(method, rho_, k, feasible, note):
+            return dict(method=method, epsilon=epsilon, delta=delta, m=m, rho=rho_, k=k, feasible=feasible, note=note)
+
+        found = _exact_min_k(epsilon, delta, n, m, rho, b1)
+        out = [
+            row(
+                "Noisy weighted LLP (exact profile)",
+                rho,
+                found,
+                found is not None,
+                f"smallest k ≤ n/m = {kmax:,} with δ(ε) ≤ {display.delta(delta)}; with m fixed a larger k is more "
+                "private and uses more rows (m·k)"
+                if found is not None
+                else f"no k ≤ n/m = {kmax:,} reaches it at m = {m}; lower m or raise ρ or ε",
             )
+        ]
+        label = "Noisy weighted LLP (paper, corrected)"
+        if rho <= 0:  # rho = 0: weighted LLP without noise, not label-DP for any k
+            out.append(row(label, rho, None, False, "ρ = 0 is not label-DP at any k; raise ρ"))
+        else:
+            kk = min_k(delta, epsilon, "noisy-wtd-llp", m=m, b1=b1, rho=rho)
+            out.append(row(label, rho, kk, kk is not None and kk * m <= n, _k_note(kk, m, n)))
+        label, params = "Weighted LBA (paper, corrected)", _lba_constants(state.data, b1)
+        if not (params["gamma"] > 0 and params["lam"] > 0):
+            out.append(row(label, None, None, False, "the data conditions of Theorem 1.2 do not hold"))
+        else:
+            kk = min_k(delta, epsilon, "wtd-lba", m=m, b1=b1, **params)
+            out.append(row(label, None, kk, kk is not None and kk * m <= n, _k_note(kk, m, n)))
         return out
+
+
+def _k_note(kk, m: int, n: int) -> str:
+    return "needs m·k ≤ n" if kk is not None and kk * m > n else "explicit accounting"
+
+
+def _exact_min_k(epsilon: float, delta: float, n: int, m: int, rho: float, b1: float) -> int | None:
+    """Smallest k <= n/m whose exact delta(epsilon) of noisy weighted LLP is <= delta: a geometric grid of k,
+    then every integer below its first success; ``None`` when none reaches it."""
+    from .bounds import llp_exact_delta
+
+    kmax = n // m
+    if kmax < 1:
+        return None
+    prev = 0
+    for kv in sorted({int(round(v)) for v in np.geomspace(1, kmax, 40)} | {kmax}):
+        if llp_exact_delta(epsilon, n, kv, m, rho, b1).delta <= delta:
+            below = range(prev + 1, kv + 1)
+            return next((kk for kk in below if llp_exact_delta(epsilon, n, kk, m, rho, b1).delta <= delta), None)
+        prev = kv
+    return None
+
+
+def _lba_constants(data, b1: float) -> dict:
+    """The wtd-LBA data constants of Theorem 1.2 (gamma, lambda* = nan when no neighbour-safe value exists)."""
+    from . import data_conditions
+
+    dc = data_conditions(data.X, data.y, b1)
+    return {
+        "d": int(dc["rank"]),
+        "b2": float(dc["b2"]),
+        "gamma": float("nan") if dc["gamma"] is None else float(dc["gamma"]),
+        "lam": float("nan") if dc["lam_star"] is None else float(dc["lam_star"]),
+    }
 
 
 ADAPTER = register(LabelDPAdapter())

@@ -355,7 +355,7 @@ def fit_linear(xbar, ybar, *, b3: float | None = None) -> np.ndarray:
 
     References
     ----------
-    [BSHNR] Theorem 1.2 (f* = argmin over F0 of val(D̂, f)); spec section 2.7.
+    [BSHNR] Theorem 1.2 (f* = argmin over F0 of val(D̂, f)).
 
     Examples
     --------

@@ -79,7 +79,7 @@ def utility_min_bags(d: int) -> int:
 
     The random-design prediction of the utility ratio of a linear fit on ``m`` bag aggregates with
     ``d`` unknowns is ``1 + c d/(m - d - 1)`` (``c = 1`` for wtd-LBA, ``c = 1 + rho s^2/gamma_hat`` for
-    noisy-wtd-LLP; spec section 5.4 [ours], see
+    noisy-wtd-LLP; docs/label_dp_bags.md §"Utility predictions", see
     :func:`dp_core.mechanisms.label_dp_bags.bounds.predicted_ratio_llp`). With ``m >= 2 d + 1`` the
     extra error is at most ``c`` times the best fit's, while ``m = d + 2`` (just solvable) makes it
     ``c d`` times: on breast_cancer (``d = 31``) a test MSE 50 times the non-private one, far worse

@@ -84,7 +84,7 @@ def prepare(
 
     References
     ----------
-    Spec sections 4.2 and 7.8 (the preprocessing used for ``randhie``); [BSHNR] Section 1.
+    docs/label_dp_bags.md §"Data conditions of wtd-LBA" (preprocessing); [BSHNR] Section 1.
     """
     X, y = check_Xy(X_raw, y_raw, min_rows=4)
     B1 = check_positive("b1", b1)
@@ -154,7 +154,8 @@ def prepare_dataset(
 
 
 def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = None) -> dict[str, Any]:
-    """The data constants of the wtd-LBA guarantee, computed from the data (spec section 4.2).
+    """The data constants of the wtd-LBA guarantee, computed from the data
+    (docs/label_dp_bags.md §"Data conditions of wtd-LBA").
 
     Parameters
     ----------
@@ -177,7 +178,7 @@ def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = No
 
     References
     ----------
-    [BSHNR] Theorem 1.2 hypotheses, Lemma 3.4; spec section 4.2 and section 8 P23/P24.
+    [BSHNR] Theorem 1.2 hypotheses, Lemma 3.4; docs/label_dp_bags.md §"Data conditions of wtd-LBA".
 
     Examples
     --------
@@ -259,7 +260,7 @@ def bag_residuals(X, y, *, m: int, k: int, rng: RngLike) -> np.ndarray:
     """RSS_bag = min_r ||y_bag - X_bag r||^2 for m random disjoint bags (vectorized).
 
     This is the conditional variance of a bag's wtd-LBA label aggregate given its released
-    feature aggregate (spec section 2.9); compare RSS/k with gamma/4 (Lemma 3.4).
+    feature aggregate (docs/label_dp_bags.md §"Data conditions of wtd-LBA"); compare RSS/k with gamma/4 (Lemma 3.4).
 
     References
     ----------
@@ -284,7 +285,7 @@ def conditional_noise_summary(
 
     References
     ----------
-    Spec section 4.3 [ours].
+    docs/label_dp_bags.md §"Data conditions of wtd-LBA".
     """
     kk = check_int("k", k, lo=1)
     rss = np.asarray(rss, dtype=float)
@@ -309,7 +310,7 @@ def utility_requirement(data, *, k: int, theta: float = 0.5, target: float = 0.0
 
     References
     ----------
-    [BSHNR] Theorem 1.2 (utility), Theorem C.3; spec section 5.1.
+    [BSHNR] Theorem 1.2 (utility), Theorem C.3; docs/label_dp_bags.md §"Utility predictions".
     """
     from . import bounds as acc
 
@@ -413,7 +414,8 @@ def bags_for_useful_model(
     """About how many bags make the fit on the bags better than predicting the average label.
 
     From the random-design prediction of the test error of least squares on ``m`` bag aggregates with
-    ``d`` unknowns, ``nonprivate + (nonprivate + rho s^2) d/(m - d - 1)`` (spec section 5.4 [ours]; ``rho = 0``
+    ``d`` unknowns, ``nonprivate + (nonprivate + rho s^2) d/(m - d - 1)`` (docs/label_dp_bags.md
+    §"Utility predictions"; ``rho = 0``
     for wtd-LBA), the smallest ``m`` with a prediction below ``trivial`` (the error of predicting the
     average). ``None`` when even the non-private fit is not below ``trivial`` (the features do not
     predict the labels: no number of rows helps). With the test error ``measured`` at ``m`` bags

@@ -6,7 +6,7 @@ Every plotted bound carries its accounting label: "as claimed by the paper" (pap
 References
 ----------
 [BSHNR] *Label Differential Privacy via Aggregation*, Theorems 1.2 and 1.3, Tables 1-6;
-spec section 9 (what the dashboard shows).
+``docs/label_dp_bags.md`` (what the page shows).
 """
 
 from __future__ import annotations
@@ -573,7 +573,8 @@ def m_grid(n: int, k: int, m: int, d: int, *, max_points: int = 7) -> list[int]:
 def prediction_table(
     ms: Sequence[int], *, d: int, rho: float, gamma_hat: float, noise_std: float = 1.0
 ) -> pd.DataFrame:
-    """The random-design predictions of val(D, r̂)/opt(D, F) against m (spec section 5.4)."""
+    """The random-design predictions of val(D, r̂)/opt(D, F) against m
+    (docs/label_dp_bags.md §"Utility predictions")."""
     rows = []
     for m in ms:
         if m <= d + 1:

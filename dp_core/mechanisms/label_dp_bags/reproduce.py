@@ -1,7 +1,7 @@
 """Reproduction of the experiments of *Label Differential Privacy via Aggregation* (Tables 1-6).
 
 The paper's data (Criteo Sponsored Search, 1940 US Census) cannot be shipped or downloaded
-here, so the replica follows the recipe of spec section 6.5 [ours]:
+here, so the replica follows docs/label_dp_bags.md §"Reproduction replica":
 
 * synthetic "criteo-like" data: 3 standardized numeric features and 5 categorical fields
   one-hot encoded into 68 columns (input dimension 71, plus the constant = 72), label = linear
@@ -175,7 +175,7 @@ def make_criteo_like(n: int, seed=0) -> tuple[np.ndarray, np.ndarray]:
 
     References
     ----------
-    Spec section 6.5 [ours]; [BSHNR] Appendix K (dataset description).
+    docs/label_dp_bags.md §"Reproduction replica"; [BSHNR] Appendix K (dataset description).
     """
     return _make(n, seed, 3, [10, 22, 18, 11, 7], 0.0, 254.0, 60.0, 25.0, 14.2)
 
@@ -185,7 +185,7 @@ def make_census_like(n: int, seed=0) -> tuple[np.ndarray, np.ndarray]:
 
     References
     ----------
-    Spec section 6.5 [ours]; [BSHNR] Appendix K.
+    docs/label_dp_bags.md §"Reproduction replica"; [BSHNR] Appendix K.
     """
     return _make(n, seed, 1, [2, 6, 13, 3, 4, 230, 143], 0.0, 51.0, 28.0, 12.0, 14.0)
 
