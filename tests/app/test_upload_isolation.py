@@ -90,7 +90,6 @@ def _upload_independent_functions() -> set[str]:
         "ui.cached_audit",
         "ui.cached_compare",
         "ui.cached_input_perturbation",
-        "ui.cached_l1_exponential",
         "ui.cached_label_dp_bags",
         "ui.cached_large_margin_gaussian",
     ):
@@ -117,7 +116,6 @@ def test_every_wrapper_is_scoped():
         "ui.cached_audit",
         "ui.cached_compare",
         "ui.cached_input_perturbation",
-        "ui.cached_l1_exponential",
         "ui.cached_label_dp_bags",
         "ui.cached_large_margin_gaussian",
     ):
@@ -135,7 +133,7 @@ def test_upload_independent_wrappers_take_no_dataset():
     dataset_like = {"name", "fingerprint", "task_key", "dataset_name", "_ds", "_data", "_task", "_dataset", "n", "d"}
     import inspect
 
-    for mod in ("ui.cached", "ui.cached_l1_exponential"):
+    for mod in ("ui.cached",):
         m = importlib.import_module(mod)
         for name in {f.rsplit(".", 1)[1] for f in _upload_independent_functions() if f.startswith(mod + ".")}:
             params = set(inspect.signature(getattr(m, name).__wrapped__).parameters)
