@@ -524,7 +524,7 @@ def _experiments(
         delta=delta,
     )
     st.caption(
-        "Synthetic protocol of the specification (not from the paper, which has no experiments): d = 1, "
+        "Our synthetic protocol (not from the paper, which has no experiments): d = 1, "
         "w₀ = 0.5, exact population risk (noise integrated in closed form), exact grid sampler. ι = c·ι* per n."
     )
     _run_section(

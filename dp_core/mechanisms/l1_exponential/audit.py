@@ -9,19 +9,20 @@ law is known exactly on both datasets, the statistic is the exact log-likelihood
 
 Neighbouring pairs (replace-one)
 --------------------------------
-``boundary``: a constructed replace-one pair in the spirit of the specification's (§2.4): five
+``boundary``: a constructed replace-one pair in the spirit of
+docs/l1_exponential.md §"Sensitivity and temperatures": five
 records ``(x, y) = (1, 0)`` shared, plus one record ``(1, 1)`` in ``D`` replaced by ``(1, 0)`` in
 ``D'``. The changed summand of the score moves in opposite directions where the output law has
 its mass (``w`` near 0) and at the edge of ``W``, and the normalising constants differ, so the
 privacy loss of the printed temperature exceeds ``ε`` (about ``1.7ε`` at ``ε = 1``; the bound ``2ε``
-of the specification is the supremum over pairs). ``random``: from the user's data (the first
+is the supremum over pairs). ``random``: from the user's data (the first
 feature scaled by its largest absolute value, so ``|x| <= 1``, the target standardised, the first
 ``n`` rows), one random row replaced by another.
 
 References
 ----------
 .. [WX] D. Wang and J. Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed
-   Data*, Algorithms 1-2 and Theorems 1-2; specification §2.3-2.4 and §3.
+   Data*, Algorithms 1-2 and Theorems 1-2; docs/l1_exponential.md §"Sensitivity and temperatures".
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ def l1_exponential_target(
 
     References
     ----------
-    [WX] Algorithms 1-2; specification §2.4 (replace-one loss of the printed temperature is 2ε).
+    [WX] Algorithms 1-2; docs/l1_exponential.md §"Sensitivity and temperatures"
+    (replace-one loss of the printed temperature is 2ε).
     """
     if dataset is not None and not isinstance(dataset, Dataset):
         raise TypeError(f"dataset must be a dp_core Dataset or None, got {type(dataset).__name__}.")

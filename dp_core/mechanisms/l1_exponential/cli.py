@@ -436,7 +436,7 @@ COMMANDS = [
     Command(
         "reproduce",
         MECH,
-        "synthetic protocol of the specification (sections 5.2-5.3): tables and figures F1-F6",
+        "our synthetic protocol (the paper has no experiments): tables and figures F1-F6",
         _reproduce_args,
         _reproduce_run,
     ),

@@ -2,7 +2,7 @@
 
 References
 ----------
-Specification ``l1_heavy_tailed.md`` section 5.3 (F1-F6) and section 9 (panels 1-8).
+docs/l1_exponential.md §"Synthetic protocol" (F1-F6 and the page's panels).
 """
 
 from __future__ import annotations

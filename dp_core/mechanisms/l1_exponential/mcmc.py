@@ -54,9 +54,8 @@ Diagnostics and status
 ----------------------
 After the warm-up, every chain's whole sampling phase is kept; the rank-normalised split-R-hat
 (the larger of bulk and folded R-hat) and the bulk ESS are computed for the log target and every
-coordinate. (The specification's section 2.7 suggests the second half of the sampling phase and
-the plain split-R-hat; Vehtari et al. use all post-warm-up draws, and rank-normalisation keeps the
-diagnostic meaningful under heavy tails. With overdispersed starts and a discarded warm-up, the
+coordinate (docs/l1_exponential.md §"Samplers"). (Vehtari et al. use all post-warm-up draws rather
+than the second half, and rank-normalisation keeps the diagnostic meaningful under heavy tails. With overdispersed starts and a discarded warm-up, the
 split halves still detect drift.) The status is ``converged`` when the largest R-hat is at most
 :data:`RHAT_THRESHOLD` and the smallest ESS at least :data:`ESS_MIN`; these thresholds live here
 and only here. ``converged`` never means proved: a converged release is ε-DP only to the extent
@@ -119,7 +118,7 @@ __all__ = [
     "split_rhat",
 ]
 
-#: Mandatory label of every Mode-M result (specification section 2.7).
+#: Mandatory label of every Mode-M result (docs/l1_exponential.md §"Samplers").
 APPROXIMATE_LABEL = (
     "approximate sampler, guarantee not proved: ε-DP holds for the idealised exact sampler only; "
     "this MCMC approximation (with data-driven step-size adaptation) is not proved"
@@ -144,7 +143,8 @@ NOT_CONVERGED_ADVICE = (
     "Use a longer preset (fast or spec), fewer features, or the exact grid sampler (mode grid, d ≤ 3)."
 )
 
-#: Named schedules: (warm-up steps, sampling steps). ``spec`` is the specification's default length.
+#: Named schedules: (warm-up steps, sampling steps). ``spec`` is the default length
+#: of docs/l1_exponential.md §"Samplers".
 #: ``quick`` was (150, 250) before the preconditioned sampler; 200 + 400 steps give R-hat <= 1.05
 #: on randhie (d = 9) with 16 or more chains (benchmarks/bench_l1_convergence.py). ``fast`` (the
 #: library default, 100 chains in practice) was (300, 600); with 100 chains a 150-step warm-up
@@ -208,7 +208,7 @@ class MCMCSchedule:
     n_adapt : int
         Warm-up steps with step-size (and preconditioner) adaptation (default 500).
     n_sample : int or None
-        Frozen steps after warm-up; ``None`` means ``max(1000, 100 d)`` (specification default).
+        Frozen steps after warm-up; ``None`` means ``max(1000, 100 d)`` (docs/l1_exponential.md §"Samplers").
     method : {"mala", "rwm"}
         MALA (default) or the random-walk Metropolis fallback (run twice as long).
     step0 : float or None
@@ -284,7 +284,7 @@ class MCMCSchedule:
 
 @dataclass(frozen=True)
 class MCMCDiagnostics(NonPublicDiagnostics):
-    """NOT FOR PUBLICATION: diagnostics of the chains run on the private data (specification section 2.7).
+    """NOT FOR PUBLICATION: diagnostics of the chains run on the private data (docs/l1_exponential.md §"Samplers").
 
     Attributes
     ----------
@@ -772,7 +772,7 @@ def mcmc_sample(
 
     References
     ----------
-    Specification section 2.7 (Mode M); Roberts & Tweedie (1996) for MALA.
+    docs/l1_exponential.md §"Samplers" (Mode M); Roberts & Tweedie (1996) for MALA.
     """
     d = check_int("d", d, lo=1)
     K = check_int("n_chains", n_chains, lo=2, hi=100_000)
@@ -1064,7 +1064,7 @@ def em_mcmc(
 
     References
     ----------
-    Wang & Xu, Algorithms 1-2; specification section 2.7 (Mode M) and Corollary P2.
+    Wang & Xu, Algorithms 1-2; docs/l1_exponential.md §"Samplers" (Mode M).
 
     Examples
     --------

@@ -1,13 +1,13 @@
-"""The synthetic protocol of the heavy-tailed l1 specification (sections 5.2-5.3, figures F1-F6).
+"""The synthetic protocol of heavy-tailed l1 regression (figures F1-F6).
 
-The paper (Wang & Xu) contains no experiments; this protocol is the specification's own
-([ours]), run on the generator of section 5.2 with the exact population risk of section 6.3.
+The paper (Wang & Xu) contains no experiments; this protocol is our own
+([ours]), run on the generator of designs X1-X5 and noises N1-N4 with the exact population risk.
 Quick mode uses small grids and few trials (about a minute on two cores); the full mode uses
-the specification's grids with 30 repetitions.
+the grids of docs/l1_exponential.md §"Synthetic protocol" with 30 repetitions.
 
 References
 ----------
-Specification ``l1_heavy_tailed.md`` sections 5.2, 5.3 and 6.3.
+docs/l1_exponential.md §"Synthetic protocol".
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
         "seed": seed,
         "trials": P["trials"],
         "model": model.label,
-        "note": "the paper has no experiments; protocol of the specification [ours]",
+        "note": "the paper has no experiments; our synthetic protocol [ours]",
     }
 
     def save(df: pd.DataFrame, name: str) -> None:

@@ -6,7 +6,7 @@ its own coins, and measures the exact population excess risk over a fixed evalua
 
 References
 ----------
-Specification ``l1_heavy_tailed.md`` sections 5.2-5.3 (protocol, labelled [ours]) and 6.3.
+docs/l1_exponential.md §"Synthetic protocol" (ours: the paper has no experiments).
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ METHOD_LABELS = {
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SimulationConfig:
-    """One point of the synthetic protocol (specification section 5.2).
+    """One point of the synthetic protocol (docs/l1_exponential.md §"Synthetic protocol").
 
     ``tau`` and ``sigma_theta`` are computed from the model (public: the model is known in a
     simulation). When the chosen theta exceeds a tail index the moments are infinite: the point is
@@ -383,7 +383,7 @@ def _baseline_runs(Xtr, ytr, estimator, cal, K, clip_x, clip_y, delta, gd_steps,
 
 
 # ---------------------------------------------------------------------------------------------
-# Sweeps used by the page and the reproduction (specification section 5.3, F1-F4)
+# Sweeps used by the page and the reproduction (docs/l1_exponential.md §"Synthetic protocol", F1-F4)
 # ---------------------------------------------------------------------------------------------
 def _bound_row(cfg: SimulationConfig) -> dict:
     consts = public_constants(cfg.model, cfg.theta, cfg.assumption)
@@ -691,7 +691,7 @@ def sampler_comparison(
     m: int = 200,
     preset: str = "quick",
 ) -> dict:
-    """Sampler honesty (spec section 9, panel 8): the exact grid law against the final states of MALA chains.
+    """Sampler honesty (F5 of docs/l1_exponential.md §"Synthetic protocol"): the exact grid law against MALA chains.
 
     On a synthetic heavy-tailed sample (d = 2, ``n`` rows), returns the grid's ``points`` and
     ``probs`` (the exact discrete exponential mechanism, ``m`` cells per axis), ``chains`` MALA
