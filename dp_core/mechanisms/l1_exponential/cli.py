@@ -101,17 +101,19 @@ def _calibrate_run(a):
     )
 
 
+def _net(a, radius: float) -> tuple[float, float]:
+    """``(zeta, log N)`` of the net: the grid of ``--grid-m`` cells per axis, else a zeta-net (default 1/n)."""
+    if a.grid_m is not None:
+        return (2 * radius / a.grid_m) * math.sqrt(a.d) / 2, math.log(grid_size(a.d, a.grid_m, radius))
+    zeta = 1.0 / a.n if a.zeta is None else a.zeta
+    return zeta, B.log_net_size(a.d, zeta, 2 * radius)
+
+
 def _calibration(a, *, theta, tau, sigma, eta_total, assumption, radius, convention, c_iota) -> dict:
     theta_b = 2.0 if assumption in ("A1", "A2") else theta
     c = B.moment_constants(assumption, tau=tau, d=a.d, theta=theta_b, sigma_theta=sigma, radius=radius)
     eta = eta_total / 5.0
-    if a.grid_m is not None:
-        N = grid_size(a.d, a.grid_m, radius)
-        zeta = (2 * radius / a.grid_m) * math.sqrt(a.d) / 2
-        log_N = math.log(N)
-    else:
-        zeta = 1.0 / a.n if a.zeta is None else a.zeta
-        log_N = B.log_net_size(a.d, zeta, 2 * radius)
+    zeta, log_N = _net(a, radius)
     ks = {conv: kappa(a.eps, c.theta, conv) for conv in CONVENTIONS}
     k = ks[convention]
     common = {

@@ -69,6 +69,35 @@ FULL = dict(
 )
 
 
+def _sampler_check(P: dict, quick: bool, seed: int):
+    """F5: the exact grid law and MALA chains on one heavy-tailed sample in d = 2 (means and SDs)."""
+    ds = make_heavy_tailed(P["mala_n"], d=2, seed=seed)
+    grid = em_grid(ds.X, ds.y, epsilon=1.0, theta=1.5, iota=0.05, m=200)
+    mc = em_mcmc(
+        ds.X,
+        ds.y,
+        epsilon=1.0,
+        theta=1.5,
+        iota=0.05,
+        n_draws=P["mala_chains"],
+        schedule=MCMCSchedule.preset("quick" if quick else "spec"),
+        rng=seed,
+    )
+    g_mean = grid.mean
+    g_sd = np.sqrt(grid.probabilities @ (grid.net.points - g_mean) ** 2)
+    f5 = pd.DataFrame(
+        {
+            "coordinate": [1, 2],
+            "grid_mean": g_mean,
+            "grid_sd": g_sd,
+            "mcmc_mean": mc.draws.mean(axis=0),
+            "mcmc_sd": mc.draws.std(axis=0, ddof=1),
+            "mcmc_se": mc.draws.std(axis=0, ddof=1) / np.sqrt(mc.draws.shape[0]),
+        }
+    )
+    return grid, mc, f5
+
+
 def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | None = None, progress=None) -> dict:
     """Run F1-F6 and write CSV tables and self-contained HTML figures into ``out_dir``.
 
@@ -134,31 +163,8 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
     save(s4, "F4_baselines")
     save_fig(baseline_figure(s4), "F4_baselines")
     # F5 -- sampler honesty in d = 2
-    ds = make_heavy_tailed(P["mala_n"], d=2, seed=seed)
-    grid = em_grid(ds.X, ds.y, epsilon=1.0, theta=1.5, iota=0.05, m=200)
-    mc = em_mcmc(
-        ds.X,
-        ds.y,
-        epsilon=1.0,
-        theta=1.5,
-        iota=0.05,
-        n_draws=P["mala_chains"],
-        schedule=MCMCSchedule.preset("quick" if quick else "spec"),
-        rng=seed,
-    )
+    grid, mc, f5 = _sampler_check(P, quick, seed)
     diag = mc.diagnostics.as_dict()
-    g_mean = grid.mean
-    g_sd = np.sqrt(grid.probabilities @ (grid.net.points - g_mean) ** 2)
-    f5 = pd.DataFrame(
-        {
-            "coordinate": [1, 2],
-            "grid_mean": g_mean,
-            "grid_sd": g_sd,
-            "mcmc_mean": mc.draws.mean(axis=0),
-            "mcmc_sd": mc.draws.std(axis=0, ddof=1),
-            "mcmc_se": mc.draws.std(axis=0, ddof=1) / np.sqrt(mc.draws.shape[0]),
-        }
-    )
     save(f5, "F5_sampler")
     for j in range(2):
         save_fig(
