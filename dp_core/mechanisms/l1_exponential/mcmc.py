@@ -1206,6 +1206,43 @@ _PRODUCT_GROUP = 32
 _SIGN_BIT = np.int32(-(2**31))
 
 
+def _cost_block(WA, XA, XsT, bufs, theta: float, offset: float, group: int):
+    """``(S, grad S)`` of the rows ``WA`` for :func:`_fast_cost_grad`, in the float32 buffers ``bufs``."""
+    b, c, q, t, u = bufs
+    n_pad = XA.shape[1]
+    one, th, power = np.float32(1.0), np.float32(theta), np.float32(theta - 1.0)
+    np.matmul(WA, XA, out=b)
+    np.abs(b, out=c)
+    np.minimum(c, one, out=c)
+    if theta == 1.5:
+        p = np.sqrt(c, out=q)
+    elif theta == 2.0:
+        p = c
+    else:
+        with np.errstate(divide="ignore"):
+            p = np.log(c, out=q)
+        p *= power
+        np.exp(p, out=p)
+    np.subtract(p, th, out=t)  # g = c (p - theta) + theta into t
+    t *= c
+    t += th
+    np.subtract(one, p, out=q)  # (1 - p)/g into q, with the residual's sign
+    q /= t
+    sign = c.view(np.int32)
+    np.bitwise_and(b.view(np.int32), _SIGN_BIT, out=sign)
+    np.bitwise_or(q.view(np.int32), sign, out=q.view(np.int32))
+    # products of `group` factors: halve the row repeatedly, ping-ponging between two buffers
+    # (an output overlapping its input would make numpy copy)
+    h = n_pad // 2
+    np.multiply(t[:, :h], t[:, h:], out=u)
+    src, dst = u, t
+    while h > n_pad // group:
+        half = h // 2
+        np.multiply(src[:, :half], src[:, half:h], out=dst[:, :half])
+        src, dst, h = dst, src, half
+    return offset - np.log(src[:, :h], dtype=np.float64).sum(axis=1), (XsT @ q.T).T
+
+
 def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float, theta: float) -> CostGrad:
     """``W -> (S(W), grad S(W))`` for the sampler: float32 arithmetic, sums in float64, few passes.
 
@@ -1242,10 +1279,7 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
     XA[d, :n] = -iota * y
     XsT = np.zeros((d, n_pad), dtype=np.float32)  # (theta iota X)^T: the gradient as XsT @ q^T
     XsT[:, :n] = (theta * iota * X).T
-    one = np.float32(1.0)
-    th = np.float32(theta)
-    power = np.float32(theta - 1.0)
-    offset = n_pad * math.log(float(th))
+    offset = n_pad * math.log(float(np.float32(theta)))
     rows = max(1, _MCMC_BLOCK // n_pad)
 
     def cost_grad(W, scales=None):
@@ -1269,38 +1303,8 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
         for start in range(0, k, rows):
             stop = min(k, start + rows)
             r = stop - start
-            b, c, q, t, u = B[:r], C[:r], Q[:r], T[:r], U[:r]
-            np.matmul(WA[start:stop], XA, out=b)
-            np.abs(b, out=c)
-            np.minimum(c, one, out=c)
-            if theta == 1.5:
-                p = np.sqrt(c, out=q)
-            elif theta == 2.0:
-                p = c
-            else:
-                with np.errstate(divide="ignore"):
-                    p = np.log(c, out=q)
-                p *= power
-                np.exp(p, out=p)
-            np.subtract(p, th, out=t)  # g = c (p - theta) + theta into t
-            t *= c
-            t += th
-            np.subtract(one, p, out=q)  # (1 - p)/g into q, with the residual's sign
-            q /= t
-            sign = c.view(np.int32)
-            np.bitwise_and(b.view(np.int32), _SIGN_BIT, out=sign)
-            np.bitwise_or(q.view(np.int32), sign, out=q.view(np.int32))
-            # products of `group` factors: halve the row repeatedly, ping-ponging between two buffers
-            # (an output overlapping its input would make numpy copy)
-            h = n_pad // 2
-            np.multiply(t[:, :h], t[:, h:], out=u)
-            src, dst = u, t
-            while h > n_pad // group:
-                half = h // 2
-                np.multiply(src[:, :half], src[:, half:h], out=dst[:, :half])
-                src, dst, h = dst, src, half
-            S[start:stop] = offset - np.log(src[:, :h], dtype=np.float64).sum(axis=1)
-            G[start:stop] = (XsT @ q.T).T
+            bufs = (B[:r], C[:r], Q[:r], T[:r], U[:r])
+            S[start:stop], G[start:stop] = _cost_block(WA[start:stop], XA, XsT, bufs, theta, offset, group)
         if scales is not None:
             G *= scales[:, None]
         return S, G
