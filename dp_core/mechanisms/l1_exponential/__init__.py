@@ -56,47 +56,7 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_WHERE))
 
 
-__all__ = [
-    "CONVENTIONS",
-    "CONVENTION_LABELS",
-    "convention_guarantee",
-    "cost_sensitivity",
-    "inverse_temperature",
-    "kappa",
-    "psi",
-    "psi_prime",
-    "score_sensitivity",
-    "surrogate_cost",
-    "surrogate_cost_and_grad",
-    "surrogate_risk",
-    "GridEMResult",
-    "GridNet",
-    "default_grid_resolution",
-    "em_grid",
-    "grid_mechanism_releases",
-    "grid_net",
-    "APPROXIMATE_LABEL",
-    "MCMCSchedule",
-    "em_mcmc",
-    "effective_sample_size",
-    "split_rhat",
-    "BASELINE_LABEL",
-    "baseline_clipped_em",
-    "baseline_dp_gd",
-    "dp_gd_calibration",
-    "l1_risk",
-    "lad_fit",
-    "lad_fit_ball",
-    "lad_fit_linprog",
-    "HeavyTailedModel",
-    "make_eval_sample",
-    "noise_g",
-    "population_excess_risk",
-    "L1Calibration",
-    "L1ExponentialRegression",
-    "L1FitResult",
-    "L1Diagnostics",
-]
+__all__ = [name for names in _LAZY.values() for name in names]
 
 
 # -- the plug-in (see dp_core.plugin; discovered by dp_core.registry) -----------------------------
