@@ -36,7 +36,7 @@ from .mcmc import (
 )
 from .mechanism import L1ExponentialRegression
 from .population import HeavyTailedModel
-from .settings import L1PageSettings, L1Settings
+from .settings import L1Settings
 from .simulation import (
     METHOD_LABELS,
     SimulationConfig,
@@ -53,16 +53,13 @@ MECH = "l1-exponential"
 _CAL_SPECS = tuple(
     s for s in config_params(L1Settings) if s.name in ("theta", "tau", "sigma", "eta", "assumption", "R", "conv", "ci")
 )
-_SIM_SPECS = tuple(
-    s for s in config_params(L1Settings) if s.name in ("theta", "conv", "assumption", "ci", "R", "mode", "preset")
-)
-_SIM_SPECS += tuple(s for s in config_params(L1PageSettings) if s.name in ("design", "noise", "tail", "noise_tail"))
+_SIM = ("theta", "conv", "assumption", "ci", "R", "mode", "preset", "design", "noise", "tail", "noise_tail")
+_SIM_SPECS = tuple(s for s in config_params(L1Settings) if s.name in _SIM)
 
 
-def _settings(a, specs) -> tuple[L1Settings, L1PageSettings]:
+def _settings(a, specs) -> L1Settings:
     """The validated settings of the command's declared options (the others at their defaults)."""
-    values = param_values(a, specs)
-    return config_from_values(L1Settings, values), config_from_values(L1PageSettings, values)
+    return config_from_values(L1Settings, param_values(a, specs))
 
 
 def _calibrate_args(p):
@@ -87,7 +84,7 @@ def _calibrate_run(a):
         check_positive("zeta", a.zeta)
     if a.grid_m is not None:
         check_int("grid_m", a.grid_m, lo=1, hi=10_000)
-    s, _ = _settings(a, _CAL_SPECS)
+    s = _settings(a, _CAL_SPECS)
     return _calibration(
         a,
         theta=s.theta,
@@ -246,9 +243,9 @@ def _simulate_run(a):
     check_seed(a.seed)
     check_count("trials", a.trials, lo=1, hi=10_000)
     sched = _schedule(a)
-    st, pg = _settings(a, _SIM_SPECS)
+    st = _settings(a, _SIM_SPECS)
     if a.dataset == "heavy_tailed":
-        return _simulate_synthetic(a, st, pg, sched)
+        return _simulate_synthetic(a, st, sched)
     return _simulate_data(a, st, sched)
 
 
@@ -288,11 +285,11 @@ def _em_diagnostics(em) -> tuple[dict | None, list[str], str]:
     return diag, statuses, worst
 
 
-def _simulate_synthetic(a, st: L1Settings, pg: L1PageSettings, sched) -> dict:
+def _simulate_synthetic(a, st: L1Settings, sched) -> dict:
     reject_unused(a, {"target": "--target"}, "to the synthetic dataset 'heavy_tailed' (only to a CSV --dataset)")
     check_int("n", a.n, lo=2, hi=10_000_000)
     check_int("d", a.d, lo=1, hi=1_000)
-    model = HeavyTailedModel(d=a.d, design=pg.design, noise=pg.noise, tail=pg.tail, noise_tail=pg.noise_tail)
+    model = HeavyTailedModel(d=a.d, design=st.design, noise=st.noise, tail=st.tail, noise_tail=st.noise_tail)
     cfg = SimulationConfig(
         model=model,
         n=a.n,

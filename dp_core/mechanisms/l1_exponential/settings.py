@@ -6,6 +6,7 @@ Light on purpose (no numpy): the registry imports it with the plug-in on every p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ...plugin import param, validate_config
 
@@ -20,7 +21,8 @@ EXPERIMENTS = ("rates", "epsilon", "truncation", "baselines")
 
 @dataclass(frozen=True)
 class L1Settings:
-    """The public settings of the mechanism and of its bound (Wang & Xu, Algorithms 1-2, Theorems 1-2).
+    """The public settings of the mechanism and of its bound (Wang & Xu, Algorithms 1-2, Theorems 1-2),
+    and the synthetic model of ``simulate`` (designs X1-X5, noises N1-N4).
 
     ``ci`` multiplies the truncation scale iota* (``docs/l1_exponential.md``), ``conv`` is the
     temperature convention, ``R`` the radius of W, ``sigma`` the noise moment sigma_theta and ``eta``
@@ -36,9 +38,11 @@ class L1Settings:
     tau: float = param(1.0, lo=0.01, hi=1000.0, label="moment bound τ", symbol="τ")
     sigma: float = param(1.0, lo=0.0, hi=1000.0, label="noise moment σ_θ", symbol="σ_θ")
     eta: float = param(0.05, options=(0.01, 0.02, 0.05, 0.1, 0.2), label="failure probability η_total", symbol="η")
-    releases: int = param(20, options=(10, 20, 50, 100), label="releases per method")
-    scale: str = param("public", options=("public", "sample", "raw"), label="scales of the features and target")
     preset: str = param("quick", options=("quick", "fast", "spec"), label="MCMC length")
+    noise: str = param("student_t", options=NOISES, label="noise family")
+    design: str = param("pareto_sphere", options=DESIGNS, label="feature design")
+    tail: float = param(1.8, options=TAIL_OPTIONS, label="feature tail index")
+    noise_tail: float = param(1.8, options=TAIL_OPTIONS, label="noise tail index")
 
     def __post_init__(self) -> None:
         validate_config(self)
@@ -46,13 +50,14 @@ class L1Settings:
 
 @dataclass(frozen=True)
 class L1PageSettings:
-    """The settings of the page's synthetic experiments and pictures (designs X1-X5, noises N1-N4)."""
+    """Settings of the page only (no command takes them): releases and scales of the first screen, the
+    picture of psi and the synthetic experiment run by the page."""
 
-    noise: str = param("student_t", options=NOISES, label="noise family")
+    PAGE_ONLY: ClassVar[bool] = True
+
+    releases: int = param(20, options=(10, 20, 50, 100), label="releases per method")
+    scale: str = param("public", options=("public", "sample", "raw"), label="scales of the features and target")
     psi_iota: float = param(0.5, options=(0.1, 0.2, 0.5, 1.0, 2.0), label="ι of the picture", symbol="ι")
-    design: str = param("pareto_sphere", options=DESIGNS, label="feature design")
-    tail: float = param(1.8, options=TAIL_OPTIONS, label="feature tail index")
-    noise_tail: float = param(1.8, options=TAIL_OPTIONS, label="noise tail index")
     sim_n: int = param(2000, options=(500, 1000, 2000, 5000), label="simulation n")
     sim_trials: int = param(8, options=(4, 8, 16, 32), label="simulation trials")
     exp: str = param("rates", options=EXPERIMENTS, label="experiment")
