@@ -25,6 +25,7 @@ from .bounds import privacy_dominance_epsilon
 from .figures import (
     baseline_figure,
     epsilon_figure,
+    fitted_slope,
     psi_figure,
     rate_figure,
     sampler_figure,
@@ -138,8 +139,6 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
     save(s1, "F1_rates")
     save(b1, "F1_bounds")
     save_fig(rate_figure(s1), "F1_rates")
-    from .figures import fitted_slope
-
     summary["F1_fitted_slopes"] = {
         f"theta={t:g}": fitted_slope(g["n"], g["excess_risk_mean"]) for t, g in s1.groupby("theta")
     }
