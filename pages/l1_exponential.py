@@ -20,10 +20,12 @@ from dp_core.mechanisms.l1_exponential.scaling import public_scaling
 from dp_core.mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONVENTIONS
 from dp_core.text import escape_html, escape_markdown
 from ui import background, state, widgets
-from ui import cached_l1_exponential as cl
 from ui import cached_scope as scoped
+from ui.cached import plan
 from ui.errors import fragment
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
+
+P = plan("l1-exponential")
 
 MECH = "l1-exponential"
 NOISE_NAMES = {
@@ -171,7 +173,7 @@ scaling = public_scaling(ds, idx) if scale == "public" else None
 # any step that reads the private rows to set the scales: named on the first screen, and no proved status
 data_derived = standardise or (scaling is not None and scaling.data_derived)
 try:
-    an = cl.analysis(ds.name, ds.fingerprint, est, idx, standardise, int(n_rel), int(seed), ds, scaling=scaling)
+    an = P.analysis(ds.name, ds.fingerprint, est, idx, standardise, int(n_rel), int(seed), ds, scaling=scaling)
 except ValueError as exc:
     with screen:
         widgets.show_error(exc)
@@ -437,7 +439,7 @@ with expert_section("Against clipping baselines on this data (not from the paper
         _run_section(
             "l1_run_data_base",
             "Run the baselines on this data",
-            lambda: cl.data_baseline_blocks(
+            lambda: P.data_baseline_blocks(
                 ds, est, idx, standardise, int(n_rel), int(seed), float(delta), scaling=scaling
             ),
             _render_data_baselines,
@@ -522,25 +524,25 @@ def _experiments(
         delta=delta,
     )
     st.caption(
-        "Synthetic protocol of the specification (not from the paper, which has no experiments): d = 1, "
+        "Our synthetic protocol (not from the paper, which has no experiments): d = 1, "
         "w₀ = 0.5, exact population risk (noise integrated in closed form), exact grid sampler. ι = c·ι* per n."
     )
     _run_section(
         "l1_run_exp",
         "Run the experiment",
-        lambda: cl.experiment_blocks(which, base, int(sim_trials), int(seed), quick=background.in_server()),
+        lambda: P.experiment_blocks(which, base, int(sim_trials), int(seed), quick=background.in_server()),
         lambda results: _render_experiment(which, results, theta, conv),
         running=f"Running: {EXPERIMENT_NAMES[which].lower()}",
     )
 
 
 def _render_experiment(which: str, results: dict, theta: float, conv: str) -> None:
-    got = cl.latest(results)
+    got = P.latest(results)
     if got is None:
         return
     value, stage = got
     if stage == "quick":
-        st.caption(f"Quick first look with {fmt.integer(cl.QUICK_TRIALS)} trials per point; refining.")
+        st.caption(f"Quick first look with {fmt.integer(P.QUICK_TRIALS)} trials per point; refining.")
     if which == "rates":
         s1, b1 = value
         st.plotly_chart(lf.rate_figure(s1, convention=conv), width="stretch", key="l1_rates_fig")
@@ -598,7 +600,7 @@ def _sampler_check(eps: float, theta: float, seed: int) -> None:
     _run_section(
         "l1_run_sampler",
         "Run the sampler check",
-        lambda: cl.sampler_blocks(1000, eps, theta, 0.05, 200, seed),
+        lambda: P.sampler_blocks(1000, eps, theta, 0.05, 200, seed),
         _render_sampler,
         running="Running the grid sampler and 200 chains",
     )

@@ -121,58 +121,6 @@ def _lmg_run(a):
     return _out("large-margin-gaussian", ds, a.seed, release, notes, extra)
 
 
-# ----------------------------------------------------------------------------- l1 exponential mechanism
-def _l1_args(p):
-    _common(p, default_dataset="heavy_tailed")
-    p.add_argument("--eps", type=float, default=1.0, help="pure-DP budget epsilon in (0, inf) (default 1)")
-    p.add_argument("--theta", type=float, default=1.5, help="moment order theta in [1.05, 2] (default 1.5)")
-    p.add_argument("--radius", type=float, default=1.0, help="radius R of the parameter ball (default 1)")
-    p.add_argument("--mode", default="auto", help="auto (grid when d <= 3), grid or mcmc")
-    p.add_argument("--preset", default="fast", help="MCMC schedule: spec, fast or quick (default fast)")
-    p.add_argument("--draws", type=int, default=1, help="independent releases (default 1)")
-
-
-def _l1_run(a):
-    from .._validation import check_int
-    from ..mechanisms.l1_exponential import L1ExponentialRegression
-    from ..mechanisms.l1_exponential.lad import l1_risk, lad_fit
-
-    ds = dataset_from_args(
-        a,
-        bounds_unused="to release l1-exponential: the features are used as given (the truncated score bounds "
-        "each record's effect)",
-    )
-    if ds.task != "regression":
-        raise ValueError(f"dataset must be a regression dataset for l1-exponential, got {ds.name!r} ({ds.task}).")
-    draws = check_int("draws", a.draws, lo=1, hi=10_000)
-    est = L1ExponentialRegression(epsilon=a.eps, theta=a.theta, radius=a.radius, mode=a.mode, mcmc_preset=a.preset)
-    res = est.run(ds.X, ds.y, rng=a.seed, n_draws=draws, diagnostics=a.diagnostics)
-    rel, diag = res if a.diagnostics else (res, None)
-    release = {
-        "draws": rel.draws,
-        "privacy_label": rel.privacy_label,
-        "exact_sampler": rel.exact,
-        "calibration": rel.calibration.as_dict(),
-    }
-    notes = ["Features and target used as given (never clipped: the truncated score bounds the sensitivity)."]
-    extra = None
-    if diag is not None:
-        lad = lad_fit(ds.X, ds.y, est.radius)
-        extra = {
-            "w_nonprivate_lad": lad.w,
-            "risk_nonprivate": lad.objective,
-            "excess_empirical_risk": np.atleast_1d(l1_risk(rel.draws, ds.X, ds.y)) - lad.objective,
-        }
-        if diag.mcmc is not None:
-            extra["sampler"] = diag.mcmc.as_dict()
-        if diag.grid is not None:
-            p = diag.grid.probabilities
-            extra["sampler"] = {
-                "grid_points": int(p.size),
-                "largest_probability": float(p.max()),
-                "entropy": float(-np.sum(p[p > 0] * np.log(p[p > 0]))),
-            }
-    return _out("l1-exponential", ds, a.seed, release, notes, extra)
 
 
 _HAND_WRITTEN = [
@@ -183,7 +131,6 @@ _HAND_WRITTEN = [
         _lmg_args,
         _lmg_run,
     ),
-    Command("release", "l1-exponential", "draws of EM-L1-HT (publishable JSON)", _l1_args, _l1_run),
 ]
 
 

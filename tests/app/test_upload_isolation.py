@@ -32,7 +32,7 @@ from ui.pages import DEFAULT_PAGE, PAGES, TOUR_PAGE
 
 APP = "../../app.py"  # as in conftest.py: relative to this file
 #: Mechanisms whose cached calls are declared by a page plan (``dp_core/mechanisms/<m>/plan.py``).
-PLANS = ("label-dp-bags",)
+PLANS = tuple(p.name for p in registry.plugins() if p.has("plan"))
 MECHANISM_PAGES = [p for p, *_ in PAGES if p not in (DEFAULT_PAGE, TOUR_PAGE)]
 
 
@@ -93,7 +93,6 @@ def _upload_independent_functions() -> set[str]:
         "ui.cached",
         "ui.cached_audit",
         "ui.cached_compare",
-        "ui.cached_l1_exponential",
         "ui.cached_large_margin_gaussian",
     ):
         m = importlib.import_module(mod)
@@ -123,7 +122,6 @@ def test_every_wrapper_is_scoped():
         "ui.cached",
         "ui.cached_audit",
         "ui.cached_compare",
-        "ui.cached_l1_exponential",
         "ui.cached_large_margin_gaussian",
     ):
         m = importlib.import_module(mod)
@@ -144,7 +142,7 @@ def test_upload_independent_wrappers_take_no_dataset():
     dataset_like = {"name", "fingerprint", "task_key", "dataset_name", "_ds", "_data", "_task", "_dataset", "n", "d"}
     import inspect
 
-    for mod in ("ui.cached", "ui.cached_l1_exponential"):
+    for mod in ("ui.cached",):
         m = importlib.import_module(mod)
         for name in {f.rsplit(".", 1)[1] for f in _upload_independent_functions() if f.startswith(mod + ".")}:
             params = set(inspect.signature(getattr(m, name).__wrapped__).parameters)

@@ -132,7 +132,10 @@ def _privacy_loss(D, Dp, conv, net, theta=1.5, iota=1.0, eps=1.0):
 
 
 def _constructed_pair():
-    """Replace-one pair where the box temperature loses 2 eps (specification section 2.4)."""
+    """Replace-one pair where the box temperature loses 2 eps.
+
+    docs/l1_exponential.md §"Sensitivity and temperatures".
+    """
     base_X = np.ones((40, 1))
     base_y = np.ones(40)
     X = np.vstack([base_X, [[1.0]]])

@@ -21,9 +21,9 @@ def test_calibrate_e1_check_values(capsys):
         "1.5",
         "--tau",
         "1",
-        "--moment",
+        "--sigma",
         "1",
-        "--eta-total",
+        "--eta",
         "0.05",
         "--assumption",
         "A3",
@@ -56,7 +56,7 @@ def test_calibrate_e2_and_paper_box_label(capsys):
         "2",
         "--assumption",
         "A1",
-        "--convention",
+        "--conv",
         "paper_box",
     )
     assert code == 0, out.err
@@ -72,7 +72,7 @@ def test_calibrate_e2_and_paper_box_label(capsys):
     [
         (["--eps", "0"], "epsilon must be in"),
         (["--eps", "1", "--theta", "2.5"], "theta must be in [1.05, 2]"),
-        (["--eps", "1", "--c-iota", "-1"], "c_iota"),
+        (["--eps", "1", "--ci", "-1"], "--ci"),
     ],
 )
 def test_calibrate_bad_input_exits_2(capsys, args, needle):

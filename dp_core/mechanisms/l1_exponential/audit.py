@@ -9,19 +9,20 @@ law is known exactly on both datasets, the statistic is the exact log-likelihood
 
 Neighbouring pairs (replace-one)
 --------------------------------
-``boundary``: a constructed replace-one pair in the spirit of the specification's (§2.4): five
+``boundary``: a constructed replace-one pair in the spirit of
+docs/l1_exponential.md §"Sensitivity and temperatures": five
 records ``(x, y) = (1, 0)`` shared, plus one record ``(1, 1)`` in ``D`` replaced by ``(1, 0)`` in
 ``D'``. The changed summand of the score moves in opposite directions where the output law has
 its mass (``w`` near 0) and at the edge of ``W``, and the normalising constants differ, so the
 privacy loss of the printed temperature exceeds ``ε`` (about ``1.7ε`` at ``ε = 1``; the bound ``2ε``
-of the specification is the supremum over pairs). ``random``: from the user's data (the first
+is the supremum over pairs). ``random``: from the user's data (the first
 feature scaled by its largest absolute value, so ``|x| <= 1``, the target standardised, the first
 ``n`` rows), one random row replaced by another.
 
 References
 ----------
 .. [WX] D. Wang and J. Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed
-   Data*, Algorithms 1-2 and Theorems 1-2; specification §2.3-2.4 and §3.
+   Data*, Algorithms 1-2 and Theorems 1-2; docs/l1_exponential.md §"Sensitivity and temperatures".
 """
 
 from __future__ import annotations
@@ -50,6 +51,36 @@ PAIRS = {
     "boundary": "worst case: one record moved from (1, −R) to (1, +R), the score changes by log θ at both ends of W",
     "random": "from your data: one random row replaced by another",
 }
+
+
+def _pair(pair: str, dataset, n: int, pair_seed: int, R: float):
+    """``(X, y, X', y', description, n)`` of the neighbouring pair (replace-one)."""
+    if pair == "boundary":
+        X0 = np.ones((_REST + 1, 1))
+        X1 = X0.copy()
+        y0 = np.r_[R, np.zeros(_REST)]
+        y1 = np.zeros(_REST + 1)
+        text = (
+            f"constructed: {_REST} records (x, y) = (1, 0) plus one record (1, {R:g}) in D, replaced by (1, 0) "
+            "in D' (it fits at the edge of W in D and where the others fit in D')"
+        )
+    else:
+        if dataset is None:
+            raise ValueError("pair 'random' is built from data: pass a dataset.")
+        n = min(n, dataset.n)
+        x = np.asarray(dataset.X[:n, 0], dtype=np.float64)
+        scale = float(np.max(np.abs(x)))
+        x = x / scale if scale > 0 else x
+        y = np.asarray(dataset.y[:n], dtype=np.float64)
+        sd = float(np.std(y))
+        y = (y - float(np.mean(y))) / (sd if sd > 0 else 1.0)
+        X0, y0 = x[:, None].copy(), y.copy()
+        X1, y1 = X0.copy(), y0.copy()
+        g = as_generator(keyed_seed(pair_seed, 0x11E4))
+        i, j = (int(t) for t in g.choice(n, size=2, replace=False))
+        X1[i], y1[i] = X0[j], y0[j]
+        text = f"row {i} replaced by row {j} of your data (first feature scaled to |x| ≤ 1, target standardised)"
+    return X0, y0, X1, y1, text, n
 
 
 def l1_exponential_target(
@@ -84,7 +115,8 @@ def l1_exponential_target(
 
     References
     ----------
-    [WX] Algorithms 1-2; specification §2.4 (replace-one loss of the printed temperature is 2ε).
+    [WX] Algorithms 1-2; docs/l1_exponential.md §"Sensitivity and temperatures"
+    (replace-one loss of the printed temperature is 2ε).
     """
     if dataset is not None and not isinstance(dataset, Dataset):
         raise TypeError(f"dataset must be a dp_core Dataset or None, got {type(dataset).__name__}.")
@@ -94,31 +126,7 @@ def l1_exponential_target(
     iota = check_positive("iota", iota)
     m = check_int("grid_points", grid_points, lo=3, hi=100_000)
     R = 1.0
-    if pair == "boundary":
-        X0 = np.ones((_REST + 1, 1))
-        X1 = X0.copy()
-        y0 = np.r_[R, np.zeros(_REST)]
-        y1 = np.zeros(_REST + 1)
-        text = (
-            f"constructed: {_REST} records (x, y) = (1, 0) plus one record (1, {R:g}) in D, replaced by (1, 0) "
-            "in D' (it fits at the edge of W in D and where the others fit in D')"
-        )
-    else:
-        if dataset is None:
-            raise ValueError("pair 'random' is built from data: pass a dataset.")
-        n = min(n, dataset.n)
-        x = np.asarray(dataset.X[:n, 0], dtype=np.float64)
-        scale = float(np.max(np.abs(x)))
-        x = x / scale if scale > 0 else x
-        y = np.asarray(dataset.y[:n], dtype=np.float64)
-        sd = float(np.std(y))
-        y = (y - float(np.mean(y))) / (sd if sd > 0 else 1.0)
-        X0, y0 = x[:, None].copy(), y.copy()
-        X1, y1 = X0.copy(), y0.copy()
-        g = as_generator(keyed_seed(pair_seed, 0x11E4))
-        i, j = (int(t) for t in g.choice(n, size=2, replace=False))
-        X1[i], y1[i] = X0[j], y0[j]
-        text = f"row {i} replaced by row {j} of your data (first feature scaled to |x| ≤ 1, target standardised)"
+    X0, y0, X1, y1, text, n = _pair(pair, dataset, n, pair_seed, R)
     net = grid_net(1, R, m)
     laws = [
         em_grid(Xs, ys, epsilon=epsilon, theta=theta, iota=iota, convention=mode, n_draws=0, net=net)

@@ -1,4 +1,4 @@
-"""Baselines for comparison — not from the paper (specification section 2.8).
+"""Baselines for comparison — not from the paper (docs/l1_exponential.md §"Baselines (not from the paper)").
 
 * B1: the exponential mechanism on *clipped* data with the raw l1 cost (pure epsilon-DP,
   non-robust: it must choose between heavy clipping and a hot temperature).
@@ -7,7 +7,7 @@
 
 References
 ----------
-Specification ``l1_heavy_tailed.md`` section 2.8 (labelled [ext/ours], "not from the paper");
+docs/l1_exponential.md §"Baselines (not from the paper)";
 McSherry & Talwar (2007) for the exponential mechanism; Bun & Steinke (2016), *Concentrated
 Differential Privacy*, Prop. 1.3 and 1.6 (Gaussian mechanism and conversion to (eps, delta)).
 """
@@ -54,7 +54,7 @@ BASELINE_LABEL = "baseline, not from the paper"
 def markov_clip_level(moment: float, theta: float, q: float = 0.05) -> float:
     """Public clip level ``(moment / q)^(1/theta)`` so that ``P(|Z| > C) <= q`` by Markov's inequality.
 
-    With ``moment = tau^theta`` this is the specification's ``C_x = tau (1/q)^(1/theta)``.
+    With ``moment = tau^theta`` this is ``C_x = tau (1/q)^(1/theta)``.
 
     Examples
     --------
@@ -155,7 +155,7 @@ def baseline_clipped_em(
 
     References
     ----------
-    Specification section 2.8 (B1) — not from the paper.
+    docs/l1_exponential.md §"Baselines (not from the paper)" (B1).
     """
     X, y = check_Xy(X, y, min_rows=1)
     Xc, yc = clip_data(X, y, clip_x, clip_y)
@@ -193,7 +193,7 @@ def baseline_clipped_em(
 
 @dataclass(frozen=True)
 class DPGDCalibration:
-    """Noise calibration of B2 (specification section 2.8).
+    """Noise calibration of B2 (docs/l1_exponential.md §"Baselines (not from the paper)").
 
     ``rho = (sqrt(L + eps) - sqrt(L))^2`` with ``L = log(1/delta)``;
     ``sigma_g = (2C/n) sqrt(T/(2 rho))``; ``G = sqrt(C^2 + d sigma_g^2)``; step ``lambda = diam_W/(G sqrt(T))``.
@@ -255,7 +255,7 @@ def baseline_dp_gd(
 
     References
     ----------
-    Specification section 2.8 (B2) — not from the paper; Bun & Steinke (2016).
+    docs/l1_exponential.md §"Baselines (not from the paper)" (B2); Bun & Steinke (2016).
     """
     X, y = check_Xy(X, y, min_rows=1)
     n, d = X.shape

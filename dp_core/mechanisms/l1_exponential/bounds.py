@@ -11,7 +11,7 @@ References
 ----------
 D. Wang and J. Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed Data*:
 Theorem 1 (eqs. (7), (8), (14)), Theorem 2 (eqs. (17)-(19), (24)-(26)), Lemmas 1, 2, 4-5, 7-10.
-Specification ``l1_heavy_tailed.md`` sections 1.4-1.5, 2.5, 4.1-4.4 (corrections in section 8).
+docs/l1_exponential.md §"Moments and the explicit bound" (our corrections).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ EXPLICIT_LABEL = "explicit bound U(ι), constants re-derived from the proofs, ho
 
 @dataclass(frozen=True)
 class MomentConstants:
-    """The moment numbers fed to the bounds (specification section 1.5).
+    """The moment numbers fed to the bounds (docs/l1_exponential.md §"Moments and the explicit bound").
 
     Attributes
     ----------
@@ -84,7 +84,7 @@ def residual_moment_bound(sigma_theta: float, M_theta: float, theta: float, diam
 
     References
     ----------
-    Specification section 1.4 (corrects the paper's displayed inequality, section 8 item 8).
+    docs/l1_exponential.md §"Moments and the explicit bound" (corrects the paper's displayed inequality).
 
     Examples
     --------
@@ -102,7 +102,7 @@ def residual_moment_bound(sigma_theta: float, M_theta: float, theta: float, diam
 def moment_constants(
     assumption: str, *, tau: float, d: int, theta: float = 2.0, sigma_theta: float = 1.0, radius: float = 1.0
 ) -> MomentConstants:
-    """m1, M_theta and V_theta under an assumption (specification section 1.5 table).
+    """m1, M_theta and V_theta under an assumption (docs/l1_exponential.md §"Moments and the explicit bound").
 
     Parameters
     ----------
@@ -116,7 +116,7 @@ def moment_constants(
     theta : float
         Moment order in [1.05, 2] for A3/A4 (A1/A2 always use 2).
     sigma_theta : float
-        Noise moment E|y - <x, w*>|^theta >= 0 (section 1.4, implicit assumption R-theta).
+        Noise moment E|y - <x, w*>|^theta >= 0.
     radius : float
         Radius R of W (diameter 2R).
 
@@ -171,7 +171,7 @@ def rate_paper(
 
     References
     ----------
-    Wang & Xu, eqs. (7), (8), (18), (19); specification section 4.4.
+    Wang & Xu, eqs. (7), (8), (18), (19); docs/l1_exponential.md §"Moments and the explicit bound".
 
     Examples
     --------
@@ -207,7 +207,7 @@ def rate_slope(theta: float, assumption: str) -> float:
 
 @dataclass(frozen=True)
 class BoundTerms:
-    """U(iota) and its five terms (specification section 4.2)."""
+    """U(iota) and its five terms (docs/l1_exponential.md §"Moments and the explicit bound")."""
 
     net: float
     truncation_bias: float
@@ -294,8 +294,8 @@ def explicit_bound(
 
     References
     ----------
-    Wang & Xu, proofs of Theorems 1-2 (eqs. (14), (24)-(26)), corrected in specification
-    section 4.2 (section 8 item 10).
+    Wang & Xu, proofs of Theorems 1-2 (eqs. (14), (24)-(26)), corrected in
+    docs/l1_exponential.md §"Moments and the explicit bound".
 
     Examples
     --------
@@ -332,7 +332,9 @@ def bound_coefficients(
     log_N: float | None = None,
     m1: float = 0.0,
 ) -> tuple[float, float]:
-    """``(a, b)`` with ``U(iota) = 3 zeta m1 + a iota^(theta-1) + b/iota`` (specification section 4.3).
+    """``(a, b)`` with ``U(iota) = 3 zeta m1 + a iota^(theta-1) + b/iota``.
+
+    docs/l1_exponential.md §"Moments and the explicit bound".
 
     ``a = [(3 + 2^(theta-1)) V_theta + 2^(theta-1) zeta^theta M_theta] / theta`` and
     ``b = [(3 + 1/kappa) log(N/eta) + log(1/eta)] / n``.
@@ -368,7 +370,9 @@ def iota_star(
     d: int = 1,
     log_N: float | None = None,
 ) -> float:
-    """``iota* = (b / ((theta - 1) a))^(1/theta)``, the minimiser of U (specification section 4.3).
+    """``iota* = (b / ((theta - 1) a))^(1/theta)``, the minimiser of U.
+
+    docs/l1_exponential.md §"Moments and the explicit bound".
 
     Computed from public quantities only, so it can be used by the mechanism.
 
@@ -435,7 +439,7 @@ def iota_paper(
     """The paper's truncation scale ``(c/tau) (d_eff log n log(1/eta)/(n eps))^(1/theta)``.
 
     d_eff = d for A1/A3 and 1 for A2/A4; theta = 2 for A1/A2. For A4 the exponent is 1/theta
-    (the paper prints (theta-1)/theta, a typo: specification section 2.5 and section 8 item 7).
+    (the paper prints (theta-1)/theta, a typo: docs/l1_exponential.md §"Moments and the explicit bound").
 
     Examples
     --------

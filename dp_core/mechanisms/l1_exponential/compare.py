@@ -2,12 +2,13 @@
 (EM-L1-HT, Wang & Xu) through :mod:`dp_core.mechanisms.l1_exponential`.
 
 In dimension d <= 3 the mechanism samples exactly on a grid net (exact pure epsilon-DP); above,
-it runs MCMC, which the specification labels "approximate sampler" (its guarantee is not proved).
+it runs MCMC, labelled "approximate sampler" (docs/l1_exponential.md §"Samplers") (its guarantee is not proved).
 
 References
 ----------
-Wang & Xu, Algorithms 1-2, Theorems 1-2; specification ``l1_heavy_tailed.md`` sections 2-4 and
-the mandatory privacy labelling of MCMC mode (section 3).
+Wang & Xu, Algorithms 1-2, Theorems 1-2; docs/l1_exponential.md §"Sensitivity and temperatures",
+docs/l1_exponential.md §"Moments and the explicit bound" and
+the mandatory privacy labelling of MCMC mode (docs/l1_exponential.md §"Samplers").
 """
 
 from __future__ import annotations

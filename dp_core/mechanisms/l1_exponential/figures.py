@@ -2,7 +2,7 @@
 
 References
 ----------
-Specification ``l1_heavy_tailed.md`` section 5.3 (F1-F6) and section 9 (panels 1-8).
+docs/l1_exponential.md §"Synthetic protocol" (F1-F6 and the page's panels).
 """
 
 from __future__ import annotations
@@ -197,6 +197,29 @@ def releases_figure(
     return _at_convention(fig, convention, ("private",))
 
 
+def _law_trace_2d(P: np.ndarray, p, name: str):
+    """The output law in d = 2: points of a regular grid net (boundary points projected onto the ball)
+    drawn as the square image on the cell lattice, each point in its nearest cell (markers otherwise)."""
+    norms = np.linalg.norm(P, axis=1)
+    inner = P[norms < 0.999 * norms.max()] if np.any(norms < 0.999 * norms.max()) else P
+    ax = np.unique(np.round(inner[:, 0], 10))
+    if ax.size > 1 and ax.size <= 2000:
+        h = float(np.min(np.diff(ax)))
+        lo = float(ax.min()) - h * np.ceil((float(ax.min()) - P.min()) / h)
+        size = int(np.round((P.max() - lo) / h)) + 1
+        lattice = lo + h * np.arange(size)
+        ix = np.clip(np.round((P[:, 0] - lo) / h).astype(int), 0, size - 1)
+        iy = np.clip(np.round((P[:, 1] - lo) / h).astype(int), 0, size - 1)
+        img = np.zeros((size, size))
+        np.add.at(img, (iy, ix), np.asarray(p, dtype=float))
+        mask = np.zeros((size, size), dtype=bool)
+        mask[iy, ix] = True
+        img[~mask] = np.nan
+        bar = {"title": "probability"}
+        return go.Heatmap(x=lattice, y=lattice, z=img, colorscale="Viridis", colorbar=bar, name=name)
+    return go.Scatter(x=P[:, 0], y=P[:, 1], mode="markers", marker={"color": p, "colorscale": "Viridis"}, name=name)
+
+
 def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None) -> go.Figure:
     """The mechanism's output law over W: lines per convention (d = 1) or a heat map (d = 2; first entry).
 
@@ -237,30 +260,7 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
             y_title="density (probability / grid step)",
         )
     name, p = next(iter(probs.items()))
-    # Points of a regular grid net (boundary points projected onto the ball): rebuild the square image
-    # on the cell lattice, each point drawn in its nearest cell.
-    norms = np.linalg.norm(P, axis=1)
-    inner = P[norms < 0.999 * norms.max()] if np.any(norms < 0.999 * norms.max()) else P
-    ax = np.unique(np.round(inner[:, 0], 10))
-    if ax.size > 1 and ax.size <= 2000:
-        h = float(np.min(np.diff(ax)))
-        lo = float(ax.min()) - h * np.ceil((float(ax.min()) - P.min()) / h)
-        size = int(np.round((P.max() - lo) / h)) + 1
-        lattice = lo + h * np.arange(size)
-        ix = np.clip(np.round((P[:, 0] - lo) / h).astype(int), 0, size - 1)
-        iy = np.clip(np.round((P[:, 1] - lo) / h).astype(int), 0, size - 1)
-        img = np.zeros((size, size))
-        np.add.at(img, (iy, ix), np.asarray(p, dtype=float))
-        mask = np.zeros((size, size), dtype=bool)
-        mask[iy, ix] = True
-        img[~mask] = np.nan
-        fig.add_trace(
-            go.Heatmap(x=lattice, y=lattice, z=img, colorscale="Viridis", colorbar={"title": "probability"}, name=name)
-        )
-    else:
-        fig.add_trace(
-            go.Scatter(x=P[:, 0], y=P[:, 1], mode="markers", marker={"color": p, "colorscale": "Viridis"}, name=name)
-        )
+    fig.add_trace(_law_trace_2d(P, p, name))
     for label, w in marks.items():
         w = np.ravel(w)
         fig.add_trace(

@@ -7,7 +7,7 @@ This *is* the paper's Algorithm 1/2 with a particular zeta-net, so it is exactly
 References
 ----------
 Wang & Xu, Algorithms 1-2 (step 1: a zeta-net; step 2: the exponential mechanism) and Lemma 1;
-specification ``l1_heavy_tailed.md`` sections 2.6 and 2.7 (Mode G).
+docs/l1_exponential.md §"Samplers" (Mode G).
 """
 
 from __future__ import annotations
@@ -42,10 +42,10 @@ __all__ = [
     "grid_mechanism_releases",
 ]
 
-#: Per-dimension caps on the number of cells per axis (specification section 2.7).
+#: Per-dimension caps on the number of cells per axis (docs/l1_exponential.md §"Samplers").
 GRID_CAPS = {1: 4096, 2: 256, 3: 48}
 
-#: psi-evaluation budgets N*n (interactive and offline), specification section 2.7.
+#: psi-evaluation budgets N*n (interactive and offline), docs/l1_exponential.md §"Samplers".
 BUDGET_INTERACTIVE = 10**8
 BUDGET_OFFLINE = 5 * 10**8
 
@@ -106,7 +106,7 @@ def grid_size(d: int, m: int, R: float = 1.0) -> int:
 
 
 def grid_net(d: int, radius: float = 1.0, m: int = 64) -> GridNet:
-    """The grid net of specification section 2.7 (Mode G).
+    """The grid net of Mode G (docs/l1_exponential.md §"Samplers").
 
     1. ``h = 2R/m``; axis centres ``-R + (k + 1/2) h``; all ``m**d`` cell centres;
     2. keep a cell iff it meets the ball: ``||max(|c| - h/2, 0)|| <= R``;
@@ -124,7 +124,7 @@ def grid_net(d: int, radius: float = 1.0, m: int = 64) -> GridNet:
 
     References
     ----------
-    Wang & Xu, Lemma 2 (covering numbers) and Algorithm 1 step 1; specification section 2.7.
+    Wang & Xu, Lemma 2 (covering numbers) and Algorithm 1 step 1; docs/l1_exponential.md §"Samplers".
 
     Examples
     --------
@@ -148,7 +148,7 @@ def grid_net(d: int, radius: float = 1.0, m: int = 64) -> GridNet:
 
 
 def default_grid_resolution(n: int, d: int, radius: float = 1.0, *, budget: int = BUDGET_INTERACTIVE) -> int:
-    """Largest m with ``N(m) * n <= budget`` psi evaluations, within the caps of section 2.7.
+    """Largest m with ``N(m) * n <= budget`` psi evaluations, within the caps of docs/l1_exponential.md §"Samplers".
 
     Caps: ``min(ceil(n R), 4096)`` for d = 1 (so ``zeta_G >= 1/n``, the paper's choice when
     affordable), 256 for d = 2, 48 for d = 3. At least 2.
@@ -417,9 +417,9 @@ def em_grid(
     m : int, optional
         Cells per axis (default :func:`default_grid_resolution`).
     convention : {"tight", "paper_proof", "paper_box"}
-        Temperature convention (section 2.4).
+        Temperature convention (docs/l1_exponential.md §"Sensitivity and temperatures").
     n_draws : int
-        Number of independent releases; S is computed once and reused (section 2.6).
+        Number of independent releases; S is computed once and reused.
     rng : seed or Generator
     net : GridNet, optional
         A prebuilt net (overrides ``radius`` and ``m``).
@@ -430,7 +430,8 @@ def em_grid(
 
     References
     ----------
-    Wang & Xu, Algorithms 1-2, Theorems 1-2 (privacy); specification sections 2.6-2.7 and 3.
+    Wang & Xu, Algorithms 1-2, Theorems 1-2 (privacy); docs/l1_exponential.md §"Samplers" and
+    docs/l1_exponential.md §"Sensitivity and temperatures".
 
     Examples
     --------
@@ -501,7 +502,7 @@ def grid_mechanism_releases(
 
     References
     ----------
-    Wang & Xu, Algorithms 1-2; specification sections 2.6-2.7.
+    Wang & Xu, Algorithms 1-2; docs/l1_exponential.md §"Samplers".
 
     Examples
     --------

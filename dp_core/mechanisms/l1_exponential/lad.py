@@ -6,7 +6,7 @@ solved by cvxpy/Clarabel (used when the unconstrained solution leaves the ball `
 
 References
 ----------
-Specification ``l1_heavy_tailed.md`` section 6 (6.1 dual LP, 6.2 SOCP); Koenker & Bassett (1978),
+docs/l1_exponential.md §"Non-private LAD" (dual LP, SOCP); Koenker & Bassett (1978),
 *Regression quantiles*, Econometrica 46 (the LP form of median regression).
 """
 
@@ -155,7 +155,7 @@ def lad_fit(X: ArrayLike, y: ArrayLike, radius: float | None = None) -> LadFit:
 
     References
     ----------
-    Specification section 6.1-6.2 and section 2.8 (B0).
+    docs/l1_exponential.md §"Non-private LAD".
     """
     X, y = check_Xy(X, y, min_rows=1)
     if X.shape[1] == 1:

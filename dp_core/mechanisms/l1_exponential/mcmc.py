@@ -54,10 +54,10 @@ Diagnostics and status
 ----------------------
 After the warm-up, every chain's whole sampling phase is kept; the rank-normalised split-R-hat
 (the larger of bulk and folded R-hat) and the bulk ESS are computed for the log target and every
-coordinate. (The specification's section 2.7 suggests the second half of the sampling phase and
-the plain split-R-hat; Vehtari et al. use all post-warm-up draws, and rank-normalisation keeps the
-diagnostic meaningful under heavy tails. With overdispersed starts and a discarded warm-up, the
-split halves still detect drift.) The status is ``converged`` when the largest R-hat is at most
+coordinate (docs/l1_exponential.md §"Samplers"). (Vehtari et al. use all post-warm-up draws rather
+than the second half, and rank-normalisation keeps the diagnostic meaningful under heavy tails.
+With overdispersed starts and a discarded warm-up, the split halves still detect drift.) The status
+is ``converged`` when the largest R-hat is at most
 :data:`RHAT_THRESHOLD` and the smallest ESS at least :data:`ESS_MIN`; these thresholds live here
 and only here. ``converged`` never means proved: a converged release is ε-DP only to the extent
 that the chains actually reached the target, which diagnostics can support but never prove.
@@ -119,7 +119,7 @@ __all__ = [
     "split_rhat",
 ]
 
-#: Mandatory label of every Mode-M result (specification section 2.7).
+#: Mandatory label of every Mode-M result (docs/l1_exponential.md §"Samplers").
 APPROXIMATE_LABEL = (
     "approximate sampler, guarantee not proved: ε-DP holds for the idealised exact sampler only; "
     "this MCMC approximation (with data-driven step-size adaptation) is not proved"
@@ -144,7 +144,8 @@ NOT_CONVERGED_ADVICE = (
     "Use a longer preset (fast or spec), fewer features, or the exact grid sampler (mode grid, d ≤ 3)."
 )
 
-#: Named schedules: (warm-up steps, sampling steps). ``spec`` is the specification's default length.
+#: Named schedules: (warm-up steps, sampling steps). ``spec`` is the default length
+#: of docs/l1_exponential.md §"Samplers".
 #: ``quick`` was (150, 250) before the preconditioned sampler; 200 + 400 steps give R-hat <= 1.05
 #: on randhie (d = 9) with 16 or more chains (benchmarks/bench_l1_convergence.py). ``fast`` (the
 #: library default, 100 chains in practice) was (300, 600); with 100 chains a 150-step warm-up
@@ -208,7 +209,7 @@ class MCMCSchedule:
     n_adapt : int
         Warm-up steps with step-size (and preconditioner) adaptation (default 500).
     n_sample : int or None
-        Frozen steps after warm-up; ``None`` means ``max(1000, 100 d)`` (specification default).
+        Frozen steps after warm-up; ``None`` means ``max(1000, 100 d)`` (docs/l1_exponential.md §"Samplers").
     method : {"mala", "rwm"}
         MALA (default) or the random-walk Metropolis fallback (run twice as long).
     step0 : float or None
@@ -284,7 +285,7 @@ class MCMCSchedule:
 
 @dataclass(frozen=True)
 class MCMCDiagnostics(NonPublicDiagnostics):
-    """NOT FOR PUBLICATION: diagnostics of the chains run on the private data (specification section 2.7).
+    """NOT FOR PUBLICATION: diagnostics of the chains run on the private data (docs/l1_exponential.md §"Samplers").
 
     Attributes
     ----------
@@ -772,7 +773,7 @@ def mcmc_sample(
 
     References
     ----------
-    Specification section 2.7 (Mode M); Roberts & Tweedie (1996) for MALA.
+    docs/l1_exponential.md §"Samplers" (Mode M); Roberts & Tweedie (1996) for MALA.
     """
     d = check_int("d", d, lo=1)
     K = check_int("n_chains", n_chains, lo=2, hi=100_000)
@@ -780,6 +781,260 @@ def mcmc_sample(
     R = check_positive("radius", radius)
     schedule = MCMCSchedule() if schedule is None else schedule
     return _run_chains(cost_and_grad, d, [(K, k, None)], R, schedule, as_generator(rng), n_threads)[0]
+
+
+def _thread_count(cost_and_grad: Callable, n_chains: int, n_threads: int | None) -> int:
+    """Worker threads of the cost evaluations: two when each gets at least :data:`_THREAD_MIN_WORK` terms."""
+    if n_threads is not None:
+        return check_int("n_threads", n_threads, lo=1, hi=16)
+    threads = max(1, min(2, os.cpu_count() or 1))
+    terms = getattr(cost_and_grad, "n_terms", None)  # data rows per evaluated point, when the kernel says
+    if terms is not None and n_chains * terms < threads * _THREAD_MIN_WORK:
+        threads = 1  # too little work per thread: handing it over costs more than it saves
+    return threads
+
+
+class _Ensembles:
+    """The state of :func:`_run_chains`: the stacked chains of every group, their kernels and traces."""
+
+    def __init__(self, cost: Callable, d: int, groups: list, R: float, schedule: MCMCSchedule, g) -> None:
+        self.d, self.R, self.schedule, self.g, self.cost_fn = d, R, schedule, g, cost
+        self.n_adapt, self.n_sample = schedule.lengths(d)
+        self.mala = schedule.method == "mala"
+        self.target = 0.574 if self.mala else 0.234
+        self.ball = _TanhBall(d, R)
+        self.spaces = {"none": ("ball",), "tanh": ("tanh",), "auto": ("ball", "tanh")}[schedule.reparam]
+        # step after an update of M (M then approximates the target's covariance): Roberts-Rosenthal scales
+        self.step_reset = (1.0 / d ** (1.0 / 3.0)) if self.mala else (2.38 / math.sqrt(d))
+        self._layout(groups)
+        self.kernels = [{sp: _Kernel(sp, d, self._first_step(sp)) for sp in self.spaces} for _ in groups]
+        self._adaptation_plan()
+        n = self.n_groups
+        self.trace_lp = [np.empty((self.sizes[i], self.n_sample)) for i in range(n)]
+        self.trace_w = [np.empty((self.sizes[i], self.n_sample, d)) for i in range(n)]
+        self.lengths = [self.n_sample] * n
+        self.n_acc = [0] * n
+        self.final: list = [None] * n
+        self.running = [True] * n
+        self.win = 0
+        self.buf: list = [[] for _ in range(n)]
+        self.chosen = [self.spaces[0]] * n
+
+    def _layout(self, groups: list) -> None:
+        self.n_groups = len(groups)
+        self.sizes = [int(grp[0]) for grp in groups]
+        self.K = sum(self.sizes)
+        edges = np.concatenate([[0], np.cumsum(self.sizes)]).astype(int)
+        self.span = [slice(int(edges[i]), int(edges[i + 1])) for i in range(self.n_groups)]
+        self.chain_ids = [np.arange(edges[i], edges[i + 1]) for i in range(self.n_groups)]
+        self.kap = np.repeat(np.array([float(grp[1]) for grp in groups]), self.sizes)  # kappa of every chain
+        self.scale = None
+        if any(grp[2] is not None for grp in groups):
+            scales = [1.0 if grp[2] is None else float(grp[2]) for grp in groups]
+            self.scale = np.repeat(np.array(scales), self.sizes)
+        self.all_rows = np.arange(self.K)
+
+    def _first_step(self, space: str) -> float:
+        if self.schedule.step0 is not None:
+            return self.schedule.step0
+        unit = self.R if space == "ball" else 1.0  # tanh coordinates: u is about w/R near the centre
+        return 0.01 * unit * unit / self.d if self.mala else 0.1 * unit / math.sqrt(self.d)
+
+    def _adaptation_plan(self) -> None:
+        n_adapt = self.n_adapt
+        self.windows = []
+        if self.schedule.precondition and n_adapt > 0:
+            windows = [(int(a * n_adapt), int(b * n_adapt)) for a, b in _WINDOWS]
+            self.windows = [(a, b) for a, b in windows if b - a >= 2]
+        # kernels alternate until select_at, compared on their jumps from select_from on; then the best one runs alone
+        self.select_from = int(_WINDOWS[-1][0] * n_adapt)
+        self.select_at = int(_WINDOWS[-1][1] * n_adapt) if self.windows else n_adapt
+
+    # -- the target in each kernel's coordinates ----------------------------------------------------
+    def cost(self, W, rows):
+        return self.f(W) if self.scale is None else self.f(W, self.scale[rows])
+
+    def evaluate(self, space, X, rows):
+        """Log target and gradient in the kernel's coordinates, and the point, log target and gradient in w."""
+        k = self.kap[rows]
+        kc = k[:, None]
+        if space == "ball":
+            S, G = self.cost(X, rows)
+            return -k * S, -kc * G, X, -k * S, -kc * G
+        W = self.ball.to_w(X)
+        S, G = self.cost(W, rows)
+        lj, glj = self.ball.log_jacobian(X)
+        return -k * S + lj, self.ball.pullback(X, -kc * G) + glj, W, -k * S, -kc * G
+
+    def in_coordinates(self, space, W, LW, GLW):
+        if space == "ball":
+            return W, LW, GLW
+        U = self.ball.from_w(W)
+        lj, glj = self.ball.log_jacobian(U)
+        return U, LW + lj, self.ball.pullback(U, GLW) + glj
+
+    def start(self, f: Callable) -> None:
+        """The state is kept in w (with its log target and gradient); each kernel maps it to its coordinates."""
+        self.f = f
+        g, K, d = self.g, self.K, self.d
+        self.w = _uniform_ball(g, K, d, self.R) if self.schedule.init == "overdispersed" else np.zeros((K, d))
+        S, G = self.cost(self.w, self.all_rows)
+        self.lw, self.glw = -self.kap * S, -self.kap[:, None] * G
+
+    # -- one step -------------------------------------------------------------------------------------
+    def _propose(self, space, members, x, gl, z, one):
+        """Proposals of the member groups in ``space`` and ``(rows slice, kernel, step)`` of each."""
+        xp = np.empty_like(x)
+        local, pos = [], 0
+        for i in members:
+            kn = self.kernels[i][space]
+            h = math.exp(kn.log_step)
+            loc = slice(pos, pos + self.sizes[i]) if not one else self.span[i]
+            local.append((loc, kn, h))
+            noise = z[loc] @ kn.L.T
+            if self.mala:
+                xp[loc] = x[loc] + 0.5 * h * (gl[loc] @ kn.M) + math.sqrt(h) * noise
+            else:
+                xp[loc] = x[loc] + h * noise
+            pos += self.sizes[i]
+        return xp, local
+
+    def _move(self, space, members, z_all, z_at, accept) -> None:
+        """A Metropolis(-adjusted Langevin) step of the member groups in ``space`` (accepted rows set in ``accept``)."""
+        one = len(members) == self.n_groups
+        rows = self.all_rows if one else np.concatenate([self.chain_ids[i] for i in members])
+        if one:
+            x, lp, gl = self.in_coordinates(space, self.w, self.lw, self.glw)
+            z = z_all
+        else:
+            x, lp, gl = self.in_coordinates(space, self.w[rows], self.lw[rows], self.glw[rows])
+            z = np.concatenate([z_at[i] for i in members])
+        xp, local = self._propose(space, members, x, gl, z, one)
+        if space == "ball":
+            inside = np.einsum("ij,ij->i", xp, xp) <= self.R * self.R
+        else:
+            inside = np.isfinite(xp).all(axis=1)
+        idx = np.flatnonzero(inside)
+        if not idx.size:
+            return
+        lpp, glp, Wp, LWp, GLWp = self.evaluate(space, xp[idx], rows[idx])
+        log_alpha = lpp - lp[idx]
+        if self.mala:
+            for loc, kn, h in local:
+                a, b = np.searchsorted(idx, [loc.start, loc.stop])
+                if a == b:
+                    continue
+                ii = idx[a:b]
+                back = (x[ii] - xp[ii] - 0.5 * h * (glp[a:b] @ kn.M)) @ kn.Linv.T
+                log_alpha[a:b] += -np.einsum("ij,ij->i", back, back) / (2.0 * h) + 0.5 * np.einsum(
+                    "ij,ij->i", z[ii], z[ii]
+                )
+        u = self.g.random(idx.size)
+        with np.errstate(invalid="ignore"):
+            ok = np.log(u) < log_alpha
+        sel = rows[idx[ok]]
+        accept[sel] = True
+        self.w[sel] = Wp[ok]
+        self.lw[sel] = LWp[ok]
+        self.glw[sel] = GLWp[ok]
+
+    def _adapt(self, i, t, space, accept, w_old, in_window, window_ends) -> None:
+        """Warm-up: step-size adaptation, metric windows and the choice of the parametrisation of group ``i``."""
+        sp_i = self.span[i]
+        kn = self.kernels[i][space]
+        kn.t_local += 1
+        kn.log_step += max(0.02, 1.0 / math.sqrt(kn.t_local)) * (accept[sp_i].mean() - self.target)
+        if w_old is not None:
+            sd = w_old[sp_i].std(axis=0)
+            sd = np.where(sd > 0, sd, 1.0)
+            kn.jump += float(np.mean(np.sum(((self.w[sp_i] - w_old[sp_i]) / sd) ** 2, axis=1)))
+            kn.moves += 1
+        if in_window:
+            self.buf[i].append(self.w[sp_i].copy())
+        if window_ends:
+            pooled = np.concatenate(self.buf[i], axis=0)
+            self.buf[i] = []
+            for other in self.kernels[i].values():
+                C = _shrunk_covariance(pooled if other.space == "ball" else self.ball.from_w(pooled))
+                if C is not None:
+                    other.set_metric(C, self.step_reset)
+        if t == self.select_at and len(self.spaces) > 1:
+            ks = self.kernels[i]
+            self.chosen[i] = max(self.spaces, key=lambda sp, ks=ks: ks[sp].jump / max(ks[sp].moves, 1))
+
+    def _record(self, i, t, accept) -> None:
+        """Sampling: keep the state of group ``i`` and stop it early once its diagnostics pass."""
+        sp_i = self.span[i]
+        self.n_acc[i] += int(accept[sp_i].sum())
+        s = t - self.n_adapt - 1
+        self.trace_lp[i][:, s] = self.lw[sp_i]
+        self.trace_w[i][:, s] = self.w[sp_i]
+        done = s + 1
+        check = done >= STOP_MIN_SAMPLE and (done - STOP_MIN_SAMPLE) % STOP_CHECK_EVERY == 0
+        if not (self.schedule.stop_early and done < self.n_sample and check):
+            return
+        lp, tw = self.trace_lp[i][:, :done], self.trace_w[i][:, :done]
+        passed = _diagnostics(lp, tw, rhat_max=self.schedule.stop_rhat, ess_min=STOP_ESS)
+        if passed is not None:
+            self.lengths[i] = done
+            self.trace_lp[i], self.trace_w[i] = lp, tw
+            self.final[i] = passed
+            self.running[i] = False
+
+    def step(self, t: int) -> None:
+        active = [i for i in range(self.n_groups) if self.running[i]]
+        space_of = {i: (self.spaces[t % len(self.spaces)] if t <= self.select_at else self.chosen[i]) for i in active}
+        z_all = self.g.standard_normal((sum(self.sizes[i] for i in active), self.d))
+        z_at, pos = {}, 0
+        for i in active:
+            z_at[i] = z_all[pos : pos + self.sizes[i]]
+            pos += self.sizes[i]
+        accept = np.zeros(self.K, dtype=bool)
+        w_old = self.w.copy() if (self.select_from < t <= self.select_at and len(self.spaces) > 1) else None
+        for space in self.spaces:
+            members = [i for i in active if space_of[i] == space]
+            if members:
+                self._move(space, members, z_all, z_at, accept)
+        windows, win = self.windows, self.win
+        in_window = win < len(windows) and windows[win][0] < t <= windows[win][1]
+        window_ends = win < len(windows) and t == windows[win][1]
+        for i in active:
+            if t <= self.n_adapt:
+                self._adapt(i, t, space_of[i], accept, w_old, in_window, window_ends)
+            else:
+                self._record(i, t, accept)
+        if window_ends:
+            self.win += 1
+
+    # -- the results ----------------------------------------------------------------------------------
+    def result(self, i: int, wall: float) -> MCMCResult:
+        d, m = self.d, self.lengths[i]
+        ok_len = m >= 4
+        if self.final[i] is not None:  # the early stop's check computed them on this very trace
+            rh_all, ess_all = self.final[i]
+        elif ok_len:
+            rh_all, ess_all = _diagnostics(self.trace_lp[i], self.trace_w[i])
+        else:
+            rh_all, ess_all = (math.nan,) * (d + 1), [math.nan] * (d + 1)
+        kc = self.kernels[i][self.chosen[i]]
+        diag = MCMCDiagnostics(
+            method=self.schedule.method,
+            n_chains=self.sizes[i],
+            n_adapt=self.n_adapt,
+            n_sample=m,
+            acceptance=self.n_acc[i] / (self.sizes[i] * m) if m else math.nan,
+            step_size=math.exp(kc.log_step),
+            rhat_logp=rh_all[0],
+            rhat_coords=tuple(rh_all[1:]),
+            rhat_max=math.nan if any(math.isnan(v) for v in rh_all) else max(rh_all),
+            ess_logp=ess_all[0],
+            ess_min=min(ess_all) if ok_len else math.nan,
+            wall_time=wall * self.sizes[i] / self.K,
+            preconditioned=kc.preconditioned,
+            init=self.schedule.init,
+            parametrisation=self.chosen[i],
+        )
+        return MCMCResult(draws=self.w[self.span[i]].copy(), diagnostics=diag, trace_logp=self.trace_lp[i])
 
 
 def _run_chains(
@@ -801,234 +1056,21 @@ def _run_chains(
     A group that stops early is left out of the later steps. With one group the draws are those of
     the one-ensemble sampler (same random stream, same arithmetic).
     """
-    n_adapt, n_sample = schedule.lengths(d)
-    mala = schedule.method == "mala"
-    target = 0.574 if mala else 0.234
-    ball = _TanhBall(d, R)
-    spaces = {"none": ("ball",), "tanh": ("tanh",), "auto": ("ball", "tanh")}[schedule.reparam]
-
-    def first_step(space: str) -> float:
-        if schedule.step0 is not None:
-            return schedule.step0
-        unit = R if space == "ball" else 1.0  # tanh coordinates: u is about w/R near the centre
-        return 0.01 * unit * unit / d if mala else 0.1 * unit / math.sqrt(d)
-
-    # step after an update of M (M then approximates the target's covariance): Roberts-Rosenthal scales
-    step_reset = (1.0 / d ** (1.0 / 3.0)) if mala else (2.38 / math.sqrt(d))
-    n_groups = len(groups)
-    sizes = [int(grp[0]) for grp in groups]
-    K = sum(sizes)
-    edges = np.concatenate([[0], np.cumsum(sizes)]).astype(int)
-    span = [slice(int(edges[i]), int(edges[i + 1])) for i in range(n_groups)]
-    chain_ids = [np.arange(edges[i], edges[i + 1]) for i in range(n_groups)]
-    kap = np.repeat(np.array([float(grp[1]) for grp in groups]), sizes)  # kappa of every chain
-    scale = None
-    if any(grp[2] is not None for grp in groups):
-        scale = np.repeat(np.array([1.0 if grp[2] is None else float(grp[2]) for grp in groups]), sizes)
-    kernels = [{sp: _Kernel(sp, d, first_step(sp)) for sp in spaces} for _ in range(n_groups)]
-    windows = []
-    if schedule.precondition and n_adapt > 0:
-        windows = [(int(a * n_adapt), int(b * n_adapt)) for a, b in _WINDOWS]
-        windows = [(a, b) for a, b in windows if b - a >= 2]
-    # kernels alternate until select_at, compared on their jumps from select_from on; then the best one runs alone
-    select_from = int(_WINDOWS[-1][0] * n_adapt)
-    select_at = int(_WINDOWS[-1][1] * n_adapt) if windows else n_adapt
-    if n_threads is None:
-        threads = max(1, min(2, os.cpu_count() or 1))
-        terms = getattr(cost_and_grad, "n_terms", None)  # data rows per evaluated point, when the kernel says
-        if terms is not None and K * terms < threads * _THREAD_MIN_WORK:
-            threads = 1  # too little work per thread: handing it over costs more than it saves
-    else:
-        threads = check_int("n_threads", n_threads, lo=1, hi=16)
+    run = _Ensembles(cost_and_grad, d, groups, R, schedule, g)
+    threads = _thread_count(cost_and_grad, run.K, n_threads)
     t0 = time.perf_counter()
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
     try:
-        f = _threaded(cost_and_grad, threads, pool)
-
-        def cost(W, rows):
-            return f(W) if scale is None else f(W, scale[rows])
-
-        def evaluate(space, X, rows):
-            """Log target and gradient in the kernel's coordinates, and the point, log target and gradient in w."""
-            k = kap[rows]
-            kc = k[:, None]
-            if space == "ball":
-                S, G = cost(X, rows)
-                return -k * S, -kc * G, X, -k * S, -kc * G
-            W = ball.to_w(X)
-            S, G = cost(W, rows)
-            lj, glj = ball.log_jacobian(X)
-            return -k * S + lj, ball.pullback(X, -kc * G) + glj, W, -k * S, -kc * G
-
-        def in_coordinates(space, W, LW, GLW):
-            if space == "ball":
-                return W, LW, GLW
-            U = ball.from_w(W)
-            lj, glj = ball.log_jacobian(U)
-            return U, LW + lj, ball.pullback(U, GLW) + glj
-
-        # the state is kept in w (with its log target and gradient); each kernel maps it to its coordinates
-        w = _uniform_ball(g, K, d, R) if schedule.init == "overdispersed" else np.zeros((K, d))
-        all_rows = np.arange(K)
-        S, G = cost(w, all_rows)
-        lw, glw = -kap * S, -kap[:, None] * G
-        trace_lp = [np.empty((sizes[i], n_sample)) for i in range(n_groups)]
-        trace_w = [np.empty((sizes[i], n_sample, d)) for i in range(n_groups)]
-        lengths = [n_sample] * n_groups
-        n_acc = [0] * n_groups
-        final: list = [None] * n_groups
-        running = [True] * n_groups
-        total = n_adapt + n_sample
-        win = 0
-        buf: list = [[] for _ in range(n_groups)]
-        chosen = [spaces[0]] * n_groups
-        for t in range(1, total + 1):
-            active = [i for i in range(n_groups) if running[i]]
-            space_of = {i: (spaces[t % len(spaces)] if t <= select_at else chosen[i]) for i in active}
-            z_all = g.standard_normal((sum(sizes[i] for i in active), d))
-            z_at, pos = {}, 0
-            for i in active:
-                z_at[i] = z_all[pos : pos + sizes[i]]
-                pos += sizes[i]
-            accept = np.zeros(K, dtype=bool)
-            w_old = w.copy() if (select_from < t <= select_at and len(spaces) > 1) else None
-            for space in spaces:
-                members = [i for i in active if space_of[i] == space]
-                if not members:
-                    continue
-                one = len(members) == n_groups
-                rows = all_rows if one else np.concatenate([chain_ids[i] for i in members])
-                if one:
-                    x, lp, gl = in_coordinates(space, w, lw, glw)
-                    z = z_all
-                else:
-                    x, lp, gl = in_coordinates(space, w[rows], lw[rows], glw[rows])
-                    z = np.concatenate([z_at[i] for i in members])
-                xp = np.empty_like(x)
-                local, pos = [], 0
-                for i in members:
-                    kn = kernels[i][space]
-                    h = math.exp(kn.log_step)
-                    loc = slice(pos, pos + sizes[i]) if not one else span[i]
-                    local.append((loc, kn, h))
-                    noise = z[loc] @ kn.L.T
-                    if mala:
-                        xp[loc] = x[loc] + 0.5 * h * (gl[loc] @ kn.M) + math.sqrt(h) * noise
-                    else:
-                        xp[loc] = x[loc] + h * noise
-                    pos += sizes[i]
-                if space == "ball":
-                    inside = np.einsum("ij,ij->i", xp, xp) <= R * R
-                else:
-                    inside = np.isfinite(xp).all(axis=1)
-                idx = np.flatnonzero(inside)
-                if not idx.size:
-                    continue
-                lpp, glp, Wp, LWp, GLWp = evaluate(space, xp[idx], rows[idx])
-                log_alpha = lpp - lp[idx]
-                if mala:
-                    for loc, kn, h in local:
-                        a, b = np.searchsorted(idx, [loc.start, loc.stop])
-                        if a == b:
-                            continue
-                        ii = idx[a:b]
-                        back = (x[ii] - xp[ii] - 0.5 * h * (glp[a:b] @ kn.M)) @ kn.Linv.T
-                        log_alpha[a:b] += -np.einsum("ij,ij->i", back, back) / (2.0 * h) + 0.5 * np.einsum(
-                            "ij,ij->i", z[ii], z[ii]
-                        )
-                u = g.random(idx.size)
-                with np.errstate(invalid="ignore"):
-                    ok = np.log(u) < log_alpha
-                sel = rows[idx[ok]]
-                accept[sel] = True
-                w[sel] = Wp[ok]
-                lw[sel] = LWp[ok]
-                glw[sel] = GLWp[ok]
-            in_window = win < len(windows) and windows[win][0] < t <= windows[win][1]
-            window_ends = win < len(windows) and t == windows[win][1]
-            for i in active:
-                sp_i = span[i]
-                rate = accept[sp_i].mean()
-                if t <= n_adapt:
-                    kn = kernels[i][space_of[i]]
-                    kn.t_local += 1
-                    kn.log_step += max(0.02, 1.0 / math.sqrt(kn.t_local)) * (rate - target)
-                    if w_old is not None:
-                        sd = w_old[sp_i].std(axis=0)
-                        sd = np.where(sd > 0, sd, 1.0)
-                        kn.jump += float(np.mean(np.sum(((w[sp_i] - w_old[sp_i]) / sd) ** 2, axis=1)))
-                        kn.moves += 1
-                    if in_window:
-                        buf[i].append(w[sp_i].copy())
-                    if window_ends:
-                        pooled = np.concatenate(buf[i], axis=0)
-                        buf[i] = []
-                        for other in kernels[i].values():
-                            C = _shrunk_covariance(pooled if other.space == "ball" else ball.from_w(pooled))
-                            if C is not None:
-                                other.set_metric(C, step_reset)
-                    if t == select_at and len(spaces) > 1:
-                        ks = kernels[i]
-                        chosen[i] = max(spaces, key=lambda sp, ks=ks: ks[sp].jump / max(ks[sp].moves, 1))
-                else:
-                    n_acc[i] += int(accept[sp_i].sum())
-                    s = t - n_adapt - 1
-                    trace_lp[i][:, s] = lw[sp_i]
-                    trace_w[i][:, s] = w[sp_i]
-                    done = s + 1
-                    if (
-                        schedule.stop_early
-                        and done < n_sample
-                        and done >= STOP_MIN_SAMPLE
-                        and (done - STOP_MIN_SAMPLE) % STOP_CHECK_EVERY == 0
-                    ):
-                        passed = _diagnostics(
-                            trace_lp[i][:, :done], trace_w[i][:, :done], rhat_max=schedule.stop_rhat, ess_min=STOP_ESS
-                        )
-                        if passed is not None:
-                            lengths[i] = done
-                            trace_lp[i], trace_w[i] = trace_lp[i][:, :done], trace_w[i][:, :done]
-                            final[i] = passed
-                            running[i] = False
-            if window_ends:
-                win += 1
-            if not any(running):
+        run.start(_threaded(cost_and_grad, threads, pool))
+        for t in range(1, run.n_adapt + run.n_sample + 1):
+            run.step(t)
+            if not any(run.running):
                 break
     finally:
         if pool is not None:
             pool.shutdown()
     wall = time.perf_counter() - t0
-    out = []
-    for i in range(n_groups):
-        m = lengths[i]
-        ok_len = m >= 4
-        if final[i] is not None:  # the early stop's check computed them on this very trace
-            rh_all, ess_all = final[i]
-        elif ok_len:
-            rh_all, ess_all = _diagnostics(trace_lp[i], trace_w[i])
-        else:
-            rh_all, ess_all = (math.nan,) * (d + 1), [math.nan] * (d + 1)
-        rh_lp, rh_c, ess_lp = rh_all[0], tuple(rh_all[1:]), ess_all[0]
-        kc = kernels[i][chosen[i]]
-        diag = MCMCDiagnostics(
-            method=schedule.method,
-            n_chains=sizes[i],
-            n_adapt=n_adapt,
-            n_sample=m,
-            acceptance=n_acc[i] / (sizes[i] * m) if m else math.nan,
-            step_size=math.exp(kc.log_step),
-            rhat_logp=rh_lp,
-            rhat_coords=rh_c,
-            rhat_max=math.nan if any(math.isnan(v) for v in rh_all) else max(rh_all),
-            ess_logp=ess_lp,
-            ess_min=min(ess_all) if ok_len else math.nan,
-            wall_time=wall * sizes[i] / K,
-            preconditioned=kc.preconditioned,
-            init=schedule.init,
-            parametrisation=chosen[i],
-        )
-        out.append(MCMCResult(draws=w[span[i]].copy(), diagnostics=diag, trace_logp=trace_lp[i]))
-    return out
+    return [run.result(i, wall) for i in range(run.n_groups)]
 
 
 def em_mcmc(
@@ -1064,7 +1106,7 @@ def em_mcmc(
 
     References
     ----------
-    Wang & Xu, Algorithms 1-2; specification section 2.7 (Mode M) and Corollary P2.
+    Wang & Xu, Algorithms 1-2; docs/l1_exponential.md §"Samplers" (Mode M).
 
     Examples
     --------
@@ -1164,6 +1206,43 @@ _PRODUCT_GROUP = 32
 _SIGN_BIT = np.int32(-(2**31))
 
 
+def _cost_block(WA, XA, XsT, bufs, theta: float, offset: float, group: int):
+    """``(S, grad S)`` of the rows ``WA`` for :func:`_fast_cost_grad`, in the float32 buffers ``bufs``."""
+    b, c, q, t, u = bufs
+    n_pad = XA.shape[1]
+    one, th, power = np.float32(1.0), np.float32(theta), np.float32(theta - 1.0)
+    np.matmul(WA, XA, out=b)
+    np.abs(b, out=c)
+    np.minimum(c, one, out=c)
+    if theta == 1.5:
+        p = np.sqrt(c, out=q)
+    elif theta == 2.0:
+        p = c
+    else:
+        with np.errstate(divide="ignore"):
+            p = np.log(c, out=q)
+        p *= power
+        np.exp(p, out=p)
+    np.subtract(p, th, out=t)  # g = c (p - theta) + theta into t
+    t *= c
+    t += th
+    np.subtract(one, p, out=q)  # (1 - p)/g into q, with the residual's sign
+    q /= t
+    sign = c.view(np.int32)
+    np.bitwise_and(b.view(np.int32), _SIGN_BIT, out=sign)
+    np.bitwise_or(q.view(np.int32), sign, out=q.view(np.int32))
+    # products of `group` factors: halve the row repeatedly, ping-ponging between two buffers
+    # (an output overlapping its input would make numpy copy)
+    h = n_pad // 2
+    np.multiply(t[:, :h], t[:, h:], out=u)
+    src, dst = u, t
+    while h > n_pad // group:
+        half = h // 2
+        np.multiply(src[:, :half], src[:, half:h], out=dst[:, :half])
+        src, dst, h = dst, src, half
+    return offset - np.log(src[:, :h], dtype=np.float64).sum(axis=1), (XsT @ q.T).T
+
+
 def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float, theta: float) -> CostGrad:
     """``W -> (S(W), grad S(W))`` for the sampler: float32 arithmetic, sums in float64, few passes.
 
@@ -1200,10 +1279,7 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
     XA[d, :n] = -iota * y
     XsT = np.zeros((d, n_pad), dtype=np.float32)  # (theta iota X)^T: the gradient as XsT @ q^T
     XsT[:, :n] = (theta * iota * X).T
-    one = np.float32(1.0)
-    th = np.float32(theta)
-    power = np.float32(theta - 1.0)
-    offset = n_pad * math.log(float(th))
+    offset = n_pad * math.log(float(np.float32(theta)))
     rows = max(1, _MCMC_BLOCK // n_pad)
 
     def cost_grad(W, scales=None):
@@ -1227,38 +1303,8 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
         for start in range(0, k, rows):
             stop = min(k, start + rows)
             r = stop - start
-            b, c, q, t, u = B[:r], C[:r], Q[:r], T[:r], U[:r]
-            np.matmul(WA[start:stop], XA, out=b)
-            np.abs(b, out=c)
-            np.minimum(c, one, out=c)
-            if theta == 1.5:
-                p = np.sqrt(c, out=q)
-            elif theta == 2.0:
-                p = c
-            else:
-                with np.errstate(divide="ignore"):
-                    p = np.log(c, out=q)
-                p *= power
-                np.exp(p, out=p)
-            np.subtract(p, th, out=t)  # g = c (p - theta) + theta into t
-            t *= c
-            t += th
-            np.subtract(one, p, out=q)  # (1 - p)/g into q, with the residual's sign
-            q /= t
-            sign = c.view(np.int32)
-            np.bitwise_and(b.view(np.int32), _SIGN_BIT, out=sign)
-            np.bitwise_or(q.view(np.int32), sign, out=q.view(np.int32))
-            # products of `group` factors: halve the row repeatedly, ping-ponging between two buffers
-            # (an output overlapping its input would make numpy copy)
-            h = n_pad // 2
-            np.multiply(t[:, :h], t[:, h:], out=u)
-            src, dst = u, t
-            while h > n_pad // group:
-                half = h // 2
-                np.multiply(src[:, :half], src[:, half:h], out=dst[:, :half])
-                src, dst, h = dst, src, half
-            S[start:stop] = offset - np.log(src[:, :h], dtype=np.float64).sum(axis=1)
-            G[start:stop] = (XsT @ q.T).T
+            bufs = (B[:r], C[:r], Q[:r], T[:r], U[:r])
+            S[start:stop], G[start:stop] = _cost_block(WA[start:stop], XA, XsT, bufs, theta, offset, group)
         if scales is not None:
             G *= scales[:, None]
         return S, G

@@ -2,7 +2,8 @@
 
 References
 ----------
-Wang & Xu, Algorithms 1-2 and Theorems 1-2; specification ``l1_heavy_tailed.md`` sections 2-4.
+Wang & Xu, Algorithms 1-2 and Theorems 1-2;
+docs/l1_exponential.md §"Sensitivity and temperatures", docs/l1_exponential.md §"Moments and the explicit bound".
 """
 
 from __future__ import annotations
@@ -167,13 +168,13 @@ class L1ExponentialRegression:
     radius : float
         Radius R of W (diameter 2R).
     convention : {"tight", "paper_proof", "paper_box"}
-        Temperature (section 2.4); default ``tight``.
+        Temperature (docs/l1_exponential.md §"Sensitivity and temperatures"); default ``tight``.
     iota : float or None
         Truncation scale; ``None`` uses ``c_iota * iota*`` (the minimiser of the explicit bound).
     c_iota : float
         Multiplier on the base scale, in [0.05, 20].
     iota_base : {"star", "paper"}
-        Base scale: iota* (section 4.3) or the paper's choice (section 2.5).
+        Base scale: iota* or the paper's choice (docs/l1_exponential.md §"Moments and the explicit bound").
     tau, sigma_theta : float
         Public moment bounds of the assumption and of the noise (for iota* and the bound).
     assumption : {"A1", "A2", "A3", "A4"}
@@ -193,7 +194,9 @@ class L1ExponentialRegression:
 
     References
     ----------
-    Wang & Xu, Algorithms 1-2, Theorems 1-2; specification sections 2.4-2.7, 4.2-4.4.
+    Wang & Xu, Algorithms 1-2, Theorems 1-2;
+    docs/l1_exponential.md §"Sensitivity and temperatures", docs/l1_exponential.md §"Samplers",
+    docs/l1_exponential.md §"Moments and the explicit bound".
     """
 
     epsilon: float = 1.0

@@ -7,7 +7,7 @@ removes most of the Monte-Carlo variance under heavy tails.
 
 References
 ----------
-Specification ``l1_heavy_tailed.md`` sections 5.2 (designs, noises, g formulas, moments) and 6.3.
+docs/l1_exponential.md §"Synthetic protocol" (designs, noises, g formulas, moments).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def sphere_coord_moment(p: float, d: int) -> float:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HeavyTailedModel:
-    """Parameters of the synthetic model ``y = <x, w0> + xi`` (specification section 5.2).
+    """Parameters of the synthetic model ``y = <x, w0> + xi`` (docs/l1_exponential.md §"Synthetic protocol").
 
     ``design`` in ``gaussian`` (X1), ``student_t`` (X2), ``pareto_sphere`` (X3), ``pareto_abs``
     (X4), ``lognormal_sphere`` (X5) with ``tail`` (nu or alpha), ``scale`` (s or x_m, or e^mu)
@@ -131,7 +131,7 @@ class HeavyTailedModel:
 
 
 def noise_g(c: ArrayLike, model: HeavyTailedModel) -> NDArray[np.float64]:
-    """``g(c) = E|xi - c|`` in closed form for the noise of ``model`` (specification section 5.2).
+    """``g(c) = E|xi - c|`` in closed form for the noise of ``model`` (docs/l1_exponential.md §"Synthetic protocol").
 
     Examples
     --------
@@ -252,7 +252,10 @@ class EvalSample:
 
 
 def make_eval_sample(model: HeavyTailedModel, size: int = 20_000, *, seed: RngLike = 12345) -> EvalSample:
-    """Draw the evaluation sample of x (common to all methods and repetitions; section 5.2)."""
+    """Draw the evaluation sample of x (common to all methods and repetitions).
+
+    docs/l1_exponential.md §"Synthetic protocol".
+    """
     size = check_int("size", size, lo=100, hi=2_000_000)
     g = as_generator(seed)
     X = sample_heavy_design(
@@ -273,7 +276,7 @@ def population_excess_risk(w: ArrayLike, sample: EvalSample, *, return_se: bool 
 
     References
     ----------
-    Specification section 6.3.
+    docs/l1_exponential.md §"Synthetic protocol".
     """
     W = np.asarray(w, dtype=np.float64)
     single = W.ndim == 1

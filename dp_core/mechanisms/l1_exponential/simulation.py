@@ -6,7 +6,7 @@ its own coins, and measures the exact population excess risk over a fixed evalua
 
 References
 ----------
-Specification ``l1_heavy_tailed.md`` sections 5.2-5.3 (protocol, labelled [ours]) and 6.3.
+docs/l1_exponential.md §"Synthetic protocol" (ours: the paper has no experiments).
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ METHOD_LABELS = {
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SimulationConfig:
-    """One point of the synthetic protocol (specification section 5.2).
+    """One point of the synthetic protocol (docs/l1_exponential.md §"Synthetic protocol").
 
     ``tau`` and ``sigma_theta`` are computed from the model (public: the model is known in a
     simulation). When the chosen theta exceeds a tail index the moments are infinite: the point is
@@ -383,7 +383,7 @@ def _baseline_runs(Xtr, ytr, estimator, cal, K, clip_x, clip_y, delta, gd_steps,
 
 
 # ---------------------------------------------------------------------------------------------
-# Sweeps used by the page and the reproduction (specification section 5.3, F1-F4)
+# Sweeps used by the page and the reproduction (docs/l1_exponential.md §"Synthetic protocol", F1-F4)
 # ---------------------------------------------------------------------------------------------
 def _bound_row(cfg: SimulationConfig) -> dict:
     consts = public_constants(cfg.model, cfg.theta, cfg.assumption)
@@ -527,6 +527,32 @@ def _apply_public(Xs, y, scaling: PublicScaling, tr, notes: list) -> tuple[np.nd
     return Xs, (y - my) / sy
 
 
+def _apply_sample(Xs, y, tr, notes: list) -> tuple[np.ndarray, np.ndarray]:
+    """Standardise with the training sample's own statistics (data-dependent: the note says so)."""
+    mu, sd = Xs[tr].mean(axis=0), Xs[tr].std(axis=0)
+    sd = np.where(sd > 0, sd, 1.0)
+    my, sy = float(np.median(y[tr])), float(np.mean(np.abs(y[tr] - np.median(y[tr]))))
+    sy = sy if sy > 0 else 1.0
+    notes.append(
+        "Features were centred and scaled, and the target centred at its median and scaled by its mean "
+        "absolute deviation, using the training sample's own statistics: this depends on the private "
+        "data and leaks information (a real release would use public scales). The guarantee shown "
+        "covers the mechanism given these scales, not the choice of scales."
+    )
+    return (Xs - mu) / sd, (y - my) / sy
+
+
+def _output_laws(res, estimator: L1ExponentialRegression, d: int):
+    """``(grid points, {convention: exact output law})`` of a grid run in d <= 2, else ``(None, None)``."""
+    if res.grid_points is None or d > 2:
+        return None, None
+    from .grid import grid_probabilities
+    from .truncation import CONVENTIONS, kappa
+
+    laws = {c: grid_probabilities(res.grid_costs, kappa(estimator.epsilon, estimator.theta, c)) for c in CONVENTIONS}
+    return res.grid_points, laws
+
+
 def analyse_dataset(
     X,
     y,
@@ -564,18 +590,7 @@ def analyse_dataset(
     if scaling is not None:
         Xs, y = _apply_public(Xs, y, scaling, tr, notes)
     elif standardise:
-        mu, sd = Xs[tr].mean(axis=0), Xs[tr].std(axis=0)
-        sd = np.where(sd > 0, sd, 1.0)
-        my, sy = float(np.median(y[tr])), float(np.mean(np.abs(y[tr] - np.median(y[tr]))))
-        sy = sy if sy > 0 else 1.0
-        Xs = (Xs - mu) / sd
-        y = (y - my) / sy
-        notes.append(
-            "Features were centred and scaled, and the target centred at its median and scaled by its mean "
-            "absolute deviation, using the training sample's own statistics: this depends on the private "
-            "data and leaks information (a real release would use public scales). The guarantee shown "
-            "covers the mechanism given these scales, not the choice of scales."
-        )
+        Xs, y = _apply_sample(Xs, y, tr, notes)
     else:
         notes.append("Features and target used on their raw scale (no data-dependent preprocessing).")
     Xtr, ytr, Xte, yte = Xs[tr], y[tr], Xs[te], y[te]
@@ -601,14 +616,7 @@ def analyse_dataset(
         baselines=baselines,
     )
     residuals = ytr - Xtr @ res.lad_w
-    points = density = None
-    if res.grid_points is not None and Xtr.shape[1] <= 2:
-        from .grid import grid_probabilities
-        from .truncation import CONVENTIONS as _CONV
-        from .truncation import kappa as _kappa
-
-        density = {c: grid_probabilities(res.grid_costs, _kappa(estimator.epsilon, estimator.theta, c)) for c in _CONV}
-        points = res.grid_points
+    points, density = _output_laws(res, estimator, Xtr.shape[1])
     names = tuple(str(feature_names[j]) for j in idx)
     return DatasetAnalysis(
         result=res,
@@ -691,7 +699,7 @@ def sampler_comparison(
     m: int = 200,
     preset: str = "quick",
 ) -> dict:
-    """Sampler honesty (spec section 9, panel 8): the exact grid law against the final states of MALA chains.
+    """Sampler honesty (F5 of docs/l1_exponential.md §"Synthetic protocol"): the exact grid law against MALA chains.
 
     On a synthetic heavy-tailed sample (d = 2, ``n`` rows), returns the grid's ``points`` and
     ``probs`` (the exact discrete exponential mechanism, ``m`` cells per axis), ``chains`` MALA

@@ -10,8 +10,8 @@ References
 ----------
 .. [WX] D. Wang and J. Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed
    Data*: eq. (2) (surrogate risk), eqs. (3), (6), (15), (16) (psi), Algorithms 1-2 (temperature).
-   The exact sensitivity and the three temperature conventions are those of the specification
-   ``l1_heavy_tailed.md`` sections 2.3-2.4 (the paper's value is a valid bound, loose by 2x).
+   The exact sensitivity and the three temperature conventions are those of
+   docs/l1_exponential.md §"Sensitivity and temperatures" (the paper's value is a valid bound, loose by 2x).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ __all__ = [
     "exact_sampler_suffix",
 ]
 
-#: The three temperature conventions of specification section 2.4 (default first).
+#: The three temperature conventions of docs/l1_exponential.md §"Sensitivity and temperatures" (default first).
 CONVENTIONS = ("tight", "paper_proof", "paper_box")
 
 #: How each convention is labelled wherever it is shown.
@@ -57,7 +57,7 @@ CONVENTION_LABELS = {
     ),
 }
 
-#: The smallest theta accepted (specification section 8, item 16: psi vanishes as theta -> 1).
+#: The smallest theta accepted (docs/l1_exponential.md §"The truncated score": psi vanishes as theta -> 1).
 THETA_MIN = 1.05
 
 # Elements per block when a (points x samples) residual matrix is formed: bounded memory and
@@ -66,7 +66,7 @@ _BLOCK_ELEMENTS = 1 << 16
 
 
 def check_theta(theta: float, *, name: str = "theta") -> float:
-    """Validate the moment order theta in [1.05, 2] (section 1.6; section 8, item 16)."""
+    """Validate the moment order theta in [1.05, 2] (docs/l1_exponential.md §"The truncated score")."""
     return check_in_interval(name, theta, THETA_MIN, 2.0, closed="both")
 
 
@@ -131,7 +131,7 @@ def psi(a: ArrayLike, theta: float) -> NDArray[np.float64]:
 
     References
     ----------
-    Wang & Xu, eqs. (6) and (16); specification section 2.1.
+    Wang & Xu, eqs. (6) and (16); docs/l1_exponential.md §"The truncated score".
 
     Examples
     --------
@@ -158,7 +158,7 @@ def psi_prime(a: ArrayLike, theta: float) -> NDArray[np.float64]:
 
     References
     ----------
-    Specification section 2.1 (used by the gradient-based sampler of section 2.7).
+    docs/l1_exponential.md §"The truncated score" (used by the gradient-based sampler).
 
     Examples
     --------
@@ -234,7 +234,7 @@ def surrogate_cost(
 
     References
     ----------
-    Wang & Xu, eq. (2): ``S = n * iota * L_iota``; specification section 2.2.
+    Wang & Xu, eq. (2): ``S = n * iota * L_iota``; docs/l1_exponential.md §"The truncated score".
 
     Examples
     --------
@@ -257,7 +257,7 @@ def surrogate_cost_and_grad(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: f
 
     References
     ----------
-    Specification section 2.2 (gradient, a.e.).
+    docs/l1_exponential.md §"The truncated score" (gradient, a.e.).
     """
     X, y = check_Xy(X, y, min_rows=1)
     iota = check_positive("iota", iota)
@@ -290,7 +290,7 @@ def score(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float
 
     References
     ----------
-    Wang & Xu, Algorithms 1-2 (score) and Definition 2; specification section 2.2.
+    Wang & Xu, Algorithms 1-2 (score) and Definition 2; docs/l1_exponential.md §"The truncated score".
 
     Examples
     --------
@@ -306,7 +306,7 @@ def cost_sensitivity(theta: float) -> float:
 
     References
     ----------
-    Specification section 2.3 (each summand lies in [0, log theta], both ends attainable).
+    docs/l1_exponential.md §"The truncated score" (each summand lies in [0, log theta], both ends attainable).
     """
     return math.log(check_theta(theta))
 
@@ -328,7 +328,7 @@ def score_sensitivity(n: int, iota: float, theta: float, *, kind: str = "exact")
 
     References
     ----------
-    Wang & Xu, proofs of Theorems 1-2; specification section 2.3 and section 8, item 2.
+    Wang & Xu, proofs of Theorems 1-2; docs/l1_exponential.md §"Sensitivity and temperatures".
 
     Examples
     --------
@@ -350,7 +350,7 @@ def kappa(epsilon: float, theta: float, convention: str = "tight") -> float:
 
     References
     ----------
-    Wang & Xu, Algorithms 1-2 and Definition 2; specification section 2.4.
+    Wang & Xu, Algorithms 1-2 and Definition 2; docs/l1_exponential.md §"Sensitivity and temperatures".
 
     Examples
     --------
@@ -371,7 +371,7 @@ def inverse_temperature(epsilon: float, theta: float, n: int, iota: float, conve
 
 @dataclass(frozen=True)
 class Guarantee:
-    """What a temperature convention guarantees (specification section 3, Theorem P1).
+    """What a temperature convention guarantees (docs/l1_exponential.md §"Sensitivity and temperatures").
 
     Attributes
     ----------

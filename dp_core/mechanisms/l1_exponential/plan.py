@@ -1,31 +1,26 @@
-"""Cached wrappers and background jobs of the heavy-tailed l1 page (pure dp_core calls).
+"""The page plan of heavy-tailed l1 regression: cached calls and background jobs (no Streamlit).
 
-Keys are scalars, tuples, frozen configuration dataclasses, the dataset's name and fingerprint
-and ``dp_core.__version__``; data objects carry a leading underscore. No Streamlit element is created
-inside a cached function. Demo data go to the server's shared cache, an upload only to this session's
-memo (``ui.cached_scope``).
-
-The page's Monte-Carlo runs (the baselines on the data, the synthetic experiments, the sampler check)
-are :class:`ui.background.Block` lists of module-level ``dp_core`` functions, run off the page thread
-by :mod:`ui.background`; an experiment first runs a quick pass of :data:`QUICK_TRIALS` trials.
+Functions marked :func:`~dp_core.plugin.cached` are wrapped by the app (``ui.cached.plan``); keys are
+scalars, tuples, frozen configs, the dataset's name and fingerprint; data objects carry a leading
+underscore. The Monte-Carlo runs (baselines on the data, synthetic experiments, sampler check) are
+:class:`~dp_core.plugin.Block` lists; an experiment first runs a quick pass of :data:`QUICK_TRIALS` trials.
 """
 
 from __future__ import annotations
 
 import dp_core
-from dp_core.mechanisms.l1_exponential import simulation as sim
-from dp_core.mechanisms.l1_exponential.mechanism import L1Calibration, L1ExponentialRegression
-from dp_core.mechanisms.l1_exponential.scaling import PublicScaling
 
-from . import cached_scope as scoped
-from .background import Block
+from ...plugin import Block, cached, latest, staged_blocks
+from . import simulation as sim
+from .mechanism import L1Calibration, L1ExponentialRegression
+from .scaling import PublicScaling
 
 V = dp_core.__version__
 
 #: Trials of the quick first pass of a synthetic experiment.
 QUICK_TRIALS = 4
 
-#: The grids of the synthetic experiments (specification section 9, panels 3 to 6).
+#: The grids of the page's synthetic experiments (docs/l1_exponential.md §"Synthetic protocol").
 EXPERIMENTS = {
     "rates": (sim.rate_sweep, {"ns": (500, 2000, 8000), "thetas": (1.2, 1.5, 2.0)}),
     "epsilon": (sim.epsilon_sweep, {"epsilons": (0.1, 0.3, 1.0, 3.0, 10.0)}),
@@ -34,12 +29,12 @@ EXPERIMENTS = {
 }
 
 
-@scoped.cache_data(max_entries=256, show_spinner=False)
+@cached(max_entries=256)
 def calibration(est: L1ExponentialRegression, n: int, d: int, _v: str = V) -> L1Calibration:
     return est.calibrate(n, d)
 
 
-@scoped.cache_data(max_entries=32, show_spinner="Drawing the private coefficients...")
+@cached(max_entries=32, spinner="Drawing the private coefficients...")
 def analysis(
     name: str,
     fingerprint: str,
@@ -102,10 +97,9 @@ def experiment_blocks(which: str, base: sim.SimulationConfig, trials: int, seed:
     if which not in EXPERIMENTS:
         raise ValueError(f"experiment must be one of {', '.join(EXPERIMENTS)}, got {which!r}.")
     fn, grid = EXPERIMENTS[which]
-    stages = [("full", int(trials))]
-    if quick and trials > QUICK_TRIALS:
-        stages.insert(0, ("quick", QUICK_TRIALS))
-    blocks = [Block(stage, fn, (base,), {**grid, "n_trials": t, "seed": int(seed)}, weight=t) for stage, t in stages]
+    blocks = staged_blocks(
+        fn, (base,), {**grid, "seed": int(seed)}, int(trials), quick_trials=QUICK_TRIALS, quick=quick
+    )
     return repr((V, which, base, int(trials), int(seed))), blocks
 
 
@@ -115,9 +109,13 @@ def sampler_blocks(n: int, epsilon: float, theta: float, iota: float, chains: in
     return repr((V, "sampler", args)), [Block("full", sim.sampler_comparison, args)]
 
 
-def latest(results: dict) -> tuple[object, str] | None:
-    """The most refined finished result of a job: ``(value, stage)``, or ``None`` while none has finished."""
-    for stage in ("full", "quick"):
-        if stage in results:
-            return results[stage], stage
-    return None
+__all__ = [
+    "EXPERIMENTS",
+    "QUICK_TRIALS",
+    "analysis",
+    "calibration",
+    "data_baseline_blocks",
+    "experiment_blocks",
+    "latest",
+    "sampler_blocks",
+]
