@@ -202,3 +202,16 @@ def test_cli_json_shape_and_bad_input():
     for args, flag in [(("laplace", "--eps", "-1"), "--eps"), (("gaussian", "--eps", "1", "--delta", "2"), "--delta")]:
         bad = _cli(*args)
         assert bad.returncode == 2 and flag in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_deployments_table():
+    from dp_core.risk import CAVEAT, deployments, place_epsilon
+    from dp_core.risk.deployments import COLUMNS
+
+    rows = deployments()
+    assert len(rows) >= 12 and len({r["organisation"] for r in rows}) >= 5
+    for r in rows:
+        assert set(r) == set(COLUMNS) and all(str(r[c]).strip() for c in COLUMNS)
+        assert 0 < r["epsilon"] < 100 and 0 <= r["delta"] < 1e-3 and r["model"] in ("local", "central")
+    p = place_epsilon(4.0)
+    assert p["below"] + p["equal"] + p["above"] == len(rows) and p["caveat"] == CAVEAT and "unit" in CAVEAT

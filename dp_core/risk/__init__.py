@@ -24,9 +24,11 @@ from .curves import (
     tabulated_profile,
     tpr_at_fpr,
 )
+from .deployments import CAVEAT, deployments, place_epsilon
 from .guarantees import GUARANTEES, Guarantee, guarantee, mechanism_risk
 
 __all__ = [
+    "CAVEAT",
     "FPR_LEVELS",
     "GUARANTEES",
     "Guarantee",
@@ -36,10 +38,12 @@ __all__ = [
     "audit_points",
     "audit_points_for",
     "compose",
+    "deployments",
     "gaussian_profile",
     "guarantee",
     "laplace_profile",
     "mechanism_risk",
+    "place_epsilon",
     "pure_profile",
     "risk_summary",
     "tabulated_profile",
