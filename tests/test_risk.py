@@ -184,24 +184,33 @@ def test_profile_checks():
     assert envelope(0.0, [0.0], [0.25]) == pytest.approx(0.75)
 
 
-def _cli(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "dp_core", "risk", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
+def _cli(capsys, *args):
+    from dp_core.cli import main
+
+    code = main(["risk", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
 
 
-def test_cli_json_shape_and_bad_input():
-    out = _cli("gaussian", "--eps", "1", "--delta", "1e-5")
-    assert out.returncode == 0, out.stderr
-    doc = json.loads(out.stdout)
+def test_cli_json_shape_and_bad_input(capsys):
+    code, out, err = _cli(capsys, "gaussian", "--eps", "1", "--delta", "1e-5")
+    assert code == 0, err
+    doc = json.loads(out)
     assert set(doc) >= {"mu", "mia_advantage", "tpr_at_fpr", "tradeoff", "profile"}
     assert set(doc["tpr_at_fpr"]) == {"0.01", "0.001"} and doc["mu"] > 0
     assert all(len(p) == 2 for p in doc["tradeoff"]) and all(len(p) == 2 for p in doc["profile"])
-    lap = json.loads(_cli("laplace", "--eps", "1").stdout)
+    lap = json.loads(_cli(capsys, "laplace", "--eps", "1")[1])
     assert lap["mu"] is None and lap["mia_advantage"] == pytest.approx(1 - math.exp(-0.5))
     for args, flag in [(("laplace", "--eps", "-1"), "--eps"), (("gaussian", "--eps", "1", "--delta", "2"), "--delta")]:
-        bad = _cli(*args)
-        assert bad.returncode == 2 and flag in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+        code, _, err = _cli(capsys, *args)
+        assert code == 2 and flag in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_runs_as_a_module():
+    out = subprocess.run(
+        [sys.executable, "-m", "dp_core", "risk", "pure", "--eps", "1"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert out.returncode == 0 and json.loads(out.stdout)["mia_advantage"] == pytest.approx(math.tanh(0.5))
 
 
 def test_deployments_table():

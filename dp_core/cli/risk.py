@@ -26,9 +26,9 @@ def _eps(p, default=None):
     p.add_argument("--eps", type=float, default=default, required=req, help="ε of the guarantee, in (0, inf)")
 
 
-def _delta(p, default=None, *, zero=False):
+def _delta(p, default, *, zero=False):
     rng = "[0, 1)" if zero else "(0, 1)"
-    p.add_argument("--delta", type=float, default=default, required=default is None, help=f"δ, in {rng}")
+    p.add_argument("--delta", type=float, default=default, help=f"δ, in {rng} (default {default:g})")
 
 
 def _compose(p):
@@ -70,7 +70,7 @@ def _risk(mechanism: str, **setting):
 # -- textbook ------------------------------------------------------------------------------------
 def _gaussian_args(p):
     _eps(p)
-    _delta(p)
+    _delta(p, 1e-5)
     _compose(p)
     p.add_argument("--method", choices=("analytic", "classic"), default="analytic", help="σ calibration")
 
@@ -102,7 +102,7 @@ def _pure_run(a):
 
 def _approx_args(p):
     _eps(p)
-    _delta(p, zero=True)
+    _delta(p, 1e-5, zero=True)
 
 
 def _approx_run(a):
