@@ -8,11 +8,12 @@ is (ε, δ)-DP, for every ε ≥ 0) and by its *trade-off curve* f(α): the smal
 * Profiles: Gaussian [BW18] Thm 8, Laplace (docs/risk.md §"Laplace"), pure ε-DP and (ε, δ)-DP
   [KOV15] Thm 2.1 (docs/risk.md §"The (ε, δ) region"), or a table of (ε, δ(ε)) pairs from a
   mechanism's own accounting.
-* Curves: Gaussian G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) [DRS22] eq. (5); Laplace in closed form (docs/risk.md
-  §"Laplace"); otherwise the envelope of the constraints of the profile [DRS22] Prop. 2.12:
-  f(α) = sup_ε max(0, 1 − δ(ε) − e^ε α, e^{−ε}(1 − δ(ε) − α)).
-* Risk: membership-inference advantage max_α (1 − α − f(α)) [YGFJ18] Thm 1 / [HRF23], which equals
-  δ(0) [KOV15]; the true-positive rate 1 − f(α) at α = 1 % and 0.1 %; the posterior of a 50 % prior.
+* Curves: Gaussian G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) [DRS22] §2.2 (the trade-off function of μ-GDP);
+  Laplace in closed form (docs/risk.md §"Laplace"); otherwise the envelope of the constraints of the
+  profile [DRS22] Prop. 2.12: f(α) = sup_ε max(0, 1 − δ(ε) − e^ε α, e^{−ε}(1 − δ(ε) − α)).
+* Risk: membership-inference advantage max_α (1 − α − f(α)), the TPR − FPR of the best test
+  ([YGFJ18]; [HRF23]), which equals δ(0) (docs/risk.md §"Risk figures"); the true-positive rate
+  1 − f(α) at α = 1 % and 0.1 %; the posterior of a 50 % prior.
 
 References
 ----------
@@ -137,7 +138,7 @@ def pure_profile(epsilon: float) -> Profile:
 
 
 def approx_profile(epsilon: float, delta: float) -> Profile:
-    """The worst case of any (ε, δ)-DP mechanism: the region of [WZ10] Thm 2.4 / [KOV15] Thm 2.1."""
+    """The worst case of any (ε, δ)-DP mechanism: the region of [WZ10] §2 / [KOV15] Thm 2.1."""
     return Profile("approx", epsilon=check_epsilon(epsilon, allow_inf=False), delta=check_delta(delta, allow_zero=True))
 
 
@@ -208,7 +209,7 @@ def _eps_grid(eps_max: float, size: int = 400) -> np.ndarray:
 
 # -- the trade-off curves ------------------------------------------------------------------------
 def gaussian_tradeoff(alpha, mu: float) -> np.ndarray:
-    """G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) ([DRS22] eq. (5))."""
+    """G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) ([DRS22] §2.2 (the trade-off function of μ-GDP))."""
     a = np.asarray(alpha, dtype=np.float64)
     if mu == 0.0:
         return 1.0 - a
@@ -225,7 +226,7 @@ def laplace_tradeoff(alpha, epsilon: float) -> np.ndarray:
 
 
 def approx_tradeoff(alpha, epsilon: float, delta: float) -> np.ndarray:
-    """f_{ε,δ}(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)) ([DRS22] eq. (6); [WZ10]; [KOV15])."""
+    """f_{ε,δ}(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)) ([DRS22] §2.1; [WZ10]; [KOV15] Thm 2.1)."""
     a = np.asarray(alpha, dtype=np.float64)
     with np.errstate(over="ignore", invalid="ignore"):
         first = np.where(a > 0, 1.0 - delta - math.exp(min(epsilon, 700.0)) * a, 1.0 - delta)
@@ -264,7 +265,10 @@ def alpha_grid(profile: Profile, size: int = 241) -> np.ndarray:
 
 
 def advantage(alpha, beta) -> float:
-    """Membership-inference advantage max_α (1 − α − f(α)) on a curve ([YGFJ18] Thm 1; [KOV15] δ(0))."""
+    """Membership-inference advantage max_α (1 − α − f(α)) on a curve: the TPR − FPR of the best test.
+
+    [YGFJ18]; it equals δ(0) (docs/risk.md §"Risk figures").
+    """
     return float(np.max(1.0 - np.asarray(alpha) - np.asarray(beta)))
 
 

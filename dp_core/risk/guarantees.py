@@ -4,6 +4,12 @@ Each function reads the mechanism's own accounting through its public engine fun
 and returns a :class:`Guarantee`: the profile it *claims*, its status (:mod:`dp_core.status`, from
 the stored audit table where a row covers the mode), and, when the claim is refuted and the true
 loss is known, the profile that actually holds.
+
+References
+----------
+.. [BW18] B. Balle, Y.-X. Wang, ICML 2018 (see :mod:`dp_core.risk.curves`).
+.. [KOV15] P. Kairouz, S. Oh, P. Viswanath, ICML 2015 (see :mod:`dp_core.risk.curves`).
+.. [DR14] C. Dwork, A. Roth, *The Algorithmic Foundations of Differential Privacy*, 2014.
 """
 
 from __future__ import annotations
@@ -34,9 +40,10 @@ __all__ = ["GUARANTEES", "Guarantee", "guarantee", "mechanism_risk"]
 class Guarantee:
     """A mechanism's privacy claim at one setting.
 
-    ``profile`` is the claim; ``epsilon``/``delta`` its nominal point; ``actual`` the profile that
-    truly holds when the claim is refuted and the true loss is known (else ``None``); ``audit_key``
-    the stored audit row (``"mechanism:mode"``) that tested this mode, if any.
+    ``profile`` is the claim; ``epsilon``/``delta`` its nominal point; ``actual`` the profile known
+    to hold when it differs from the claim (a refuted claim's true loss, or input perturbation's
+    conservative accounting), else ``None``; ``audit_key`` the stored audit row
+    (``"mechanism:mode"``) that tested this mode, if any.
     """
 
     mechanism: str
@@ -275,7 +282,7 @@ def mechanism_risk(mechanism: str, *, with_audit: bool = True, **setting) -> dic
 
     Returns the fields of :func:`~dp_core.risk.curves.risk_summary` for the claimed profile, plus
     ``mechanism``, ``label``, ``status``, ``refuted``, ``epsilon``, ``delta``, ``setting``, ``actual``
-    (the risk summary of the profile that truly holds, or None) and ``audit`` (the stored audit row's
+    (the risk summary of :attr:`Guarantee.actual`, or None) and ``audit`` (the stored audit row's
     measured points, :func:`dp_core.risk.audit_points.audit_points`, or None).
     """
     g = guarantee(mechanism, **setting)
