@@ -201,7 +201,13 @@ def test_cli_json_shape_and_bad_input(capsys):
     assert all(len(p) == 2 for p in doc["tradeoff"]) and all(len(p) == 2 for p in doc["profile"])
     lap = json.loads(_cli(capsys, "laplace", "--eps", "1")[1])
     assert lap["mu"] is None and lap["mia_advantage"] == pytest.approx(1 - math.exp(-0.5))
-    for args, flag in [(("laplace", "--eps", "-1"), "--eps"), (("gaussian", "--eps", "1", "--delta", "2"), "--delta")]:
+    bad = [
+        (("laplace", "--eps", "-1"), "--eps"),
+        (("gaussian", "--eps", "1", "--delta", "2"), "--delta"),
+        (("label-dp-bags", "--k", "1"), "--k"),  # an engine check, named by its option
+        (("l1-exponential", "--theta", "9"), "--theta"),
+    ]
+    for args, flag in bad:
         code, _, err = _cli(capsys, *args)
         assert code == 2 and flag in err and len(err.strip().splitlines()) == 1
 

@@ -64,7 +64,10 @@ def _risk(mechanism: str, **setting):
     try:
         return mechanism_risk(mechanism, **setting)
     except ValueError as exc:  # an engine check: name the option it came from
-        raise CliError(f"{mechanism}: {exc}") from None
+        msg = " ".join(str(exc).split())
+        name = msg.split(" ", 1)[0]
+        where = f"--{name.replace('_', '-')}" if name in setting else mechanism
+        raise CliError(f"{where}: {msg}") from None
 
 
 # -- textbook ------------------------------------------------------------------------------------
