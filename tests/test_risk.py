@@ -230,3 +230,13 @@ def test_deployments_table():
         assert 0 < r["epsilon"] < 100 and 0 <= r["delta"] < 1e-3 and r["model"] in ("local", "central")
     p = place_epsilon(4.0)
     assert p["below"] + p["equal"] + p["above"] == len(rows) and p["caveat"] == CAVEAT and "unit" in CAVEAT
+
+
+def test_panel_result_has_sentences_and_says_whether_the_audit_tested_this_claim():
+    same = mechanism_risk("gaussian", eps=1.0, delta=1e-5)
+    other = mechanism_risk("gaussian", eps=2.0, delta=1e-5)
+    assert same["audit"]["matches_claim"] and not other["audit"]["matches_claim"]
+    first = same["sentences"][0]
+    assert "1 person in 100" in first and f"{100 * same['tpr_at_fpr']['0.01']:.1f} in 100" in first
+    refuted = mechanism_risk("large-margin-gaussian", eps=1.0, n=1000, mode="printed")
+    assert refuted["refuted"] and refuted["sentences"][0].startswith("If the claim held")

@@ -33,7 +33,7 @@ from .curves import (
     tabulated_profile,
 )
 
-__all__ = ["GUARANTEES", "Guarantee", "guarantee", "mechanism_risk"]
+__all__ = ["GUARANTEES", "Guarantee", "guarantee", "mechanism_risk", "risk_sentences"]
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,9 @@ def _row_status(key: str, default: str) -> str:
 
 
 # -- textbook mechanisms -------------------------------------------------------------------------
-def gaussian(*, eps: float, delta: float, sensitivity: float = 1.0, method: str = "analytic", compose_k: int = 1):
+def gaussian(
+    *, eps: float, delta: float = 1e-5, sensitivity: float = 1.0, method: str = "analytic", compose_k: int = 1
+):
     """The Gaussian mechanism: σ from :func:`dp_core.calibration.gaussian_sigma`, μ = Δ/σ ([BW18] Thm 8)."""
     from ..calibration import gaussian_sigma
 
@@ -282,8 +284,9 @@ def mechanism_risk(mechanism: str, *, with_audit: bool = True, **setting) -> dic
 
     Returns the fields of :func:`~dp_core.risk.curves.risk_summary` for the claimed profile, plus
     ``mechanism``, ``label``, ``status``, ``refuted``, ``epsilon``, ``delta``, ``setting``, ``actual``
-    (the risk summary of :attr:`Guarantee.actual`, or None) and ``audit`` (the stored audit row's
-    measured points, :func:`dp_core.risk.audit_points.audit_points`, or None).
+    (the risk summary of :attr:`Guarantee.actual`, or None), ``audit`` (the stored audit row's
+    measured point, :func:`dp_core.risk.audit_points.audit_points`, with ``matches_claim``: whether
+    the row tested this same (ε, δ); or None) and ``sentences`` (:func:`risk_sentences`).
     """
     g = guarantee(mechanism, **setting)
     out = {
@@ -301,5 +304,30 @@ def mechanism_risk(mechanism: str, *, with_audit: bool = True, **setting) -> dic
     if with_audit and g.audit_key:
         from .audit_points import audit_points_for
 
-        out["audit"] = audit_points_for(g.audit_key)
+        audit = audit_points_for(g.audit_key)
+        if audit is not None:  # the row tested this very claim, or another setting of the mode
+            same = math.isclose(audit["eps_claimed"], g.epsilon, rel_tol=1e-9) and math.isclose(
+                audit["delta"], g.delta, rel_tol=1e-9, abs_tol=1e-15
+            )
+            audit["matches_claim"] = bool(same)
+        out["audit"] = audit
+    out["sentences"] = risk_sentences(out)
+    return out
+
+
+def risk_sentences(result: dict[str, Any]) -> list[str]:
+    """Plain sentences for a :func:`mechanism_risk` result (the panel's text)."""
+    tpr = result["tpr_at_fpr"]
+    lead = "If the claim held, someone" if result["refuted"] else "Someone"
+    out = [
+        f"{lead} trying to tell whether you are in the data, who wrongly accuses at most 1 person in 100, "
+        f"catches at most {100 * tpr['0.01']:.1f} in 100 of those who are (at most {100 * tpr['0.001']:.2f} "
+        "in 100 when wrongly accusing at most 1 in 1,000).",
+        f"Their advantage, the rate of true accusations minus the rate of false ones, is at most "
+        f"{100 * result['mia_advantage']:.1f} percentage points.",
+    ]
+    if result["mu"] is not None:
+        out.append(f"This is exactly Gaussian differential privacy with μ = {result['mu']:.3g}.")
+    if result["refuted"]:
+        out.append("This claim is refuted: the audit measured an attack that the claimed curve does not allow.")
     return out
