@@ -240,3 +240,16 @@ def test_panel_result_has_sentences_and_says_whether_the_audit_tested_this_claim
     assert "1 person in 100" in first and f"{100 * same['tpr_at_fpr']['0.01']:.1f} in 100" in first
     refuted = mechanism_risk("large-margin-gaussian", eps=1.0, n=1000, mode="printed")
     assert refuted["refuted"] and refuted["sentences"][0].startswith("If the claim held")
+
+
+@pytest.mark.parametrize(
+    "profile",
+    [gaussian_profile(1.3), laplace_profile(0.8), approx_profile(1.5, 1e-3), pure_profile(2.0)],
+    ids=["gaussian", "laplace", "approx", "pure"],
+)
+def test_each_closed_form_curve_is_the_envelope_of_its_own_profile(profile):
+    # [DRS22] Prop. 2.12: the curve is the sup of the (ε, δ(ε)) regions; on a grid it is approached from below
+    e = np.concatenate([[0.0], np.geomspace(1e-4, 30, 4000)])
+    env = envelope(ALPHA, e, profile.delta_at(e))
+    gap = profile.tradeoff(ALPHA) - env
+    assert gap.min() >= -1e-9 and gap.max() < 2e-3
