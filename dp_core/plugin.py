@@ -197,6 +197,8 @@ class ParamSpec:
             x = float(t) if self.kind is float else int(t) if re.fullmatch(r"[+-]?\d{1,30}", t) else float(t)
         except ValueError:
             raise ValueError(f"{self.name} must be {self.range_text()}, got {text[:60]!r}.") from None
+        if not math.isfinite(x):
+            raise ValueError(f"{self.name} must be a finite number, got {text[:60]!r}.")
         return self.validate(x)
 
 

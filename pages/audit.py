@@ -204,9 +204,11 @@ if mech_name == "label-dp-bags" and ds is not None and {"k", "m"} <= set(options
     # bags of the user's data must fit its training rows (the engine's 80 % split): say so, offer a setting
     n_train = ds.n - int(round(0.2 * ds.n))
     if int(options["k"]) * int(options["m"]) > n_train:
-        from ui import cached_label_dp_bags as cl
+        from ui.cached import plan
 
-        hint = cl.bag_suggestion(n_train, ds.d + 1, float(eps), float(options.get("rho", 0.1)) or 0.1)
+        hint = plan("label-dp-bags").bag_suggestion(
+            n_train, ds.d + 1, float(eps), float(options.get("rho", 0.1)) or 0.1
+        )
         st.warning(
             f"The bags do not fit these data: m = {fmt.integer(options['m'])} bags of k = "
             f"{fmt.integer(options['k'])} rows need {fmt.integer(int(options['k']) * int(options['m']))} rows, "

@@ -15,7 +15,7 @@ from dp_core.figures import noise_scale_figure, vline
 from dp_core.mechanisms.input_perturbation import figures as ipf
 from ui import badges, cached, state, widgets
 from ui import cached_compare as cc
-from ui import cached_input_perturbation as cip
+from ui.cached import plan
 from ui.constants import EPS_OPTIONS, IP_ALPHA_OPTIONS, TOUR_STEPS
 
 eps, delta, seed, trials = widgets.sidebar_controls()
@@ -182,8 +182,8 @@ elif step == 4:
         st.session_state["tour_alpha"] = 1.0
     alpha = st.select_slider("α: local / central trade-off", options=IP_ALPHA_OPTIONS, key="tour_alpha", help=tip("α"))
     try:
-        data = cip.prepared(ds.name, ds.fingerprint, "logistic_taylor", None, int(seed), _ds=ds)
-        _by_eps, trade = cip.noise_tables(
+        data = plan("input-perturbation").prepared(ds.name, ds.fingerprint, "logistic_taylor", None, int(seed), _ds=ds)
+        _by_eps, trade = plan("input-perturbation").noise_tables(
             int(data.n_train), int(data.d), float(eps), float(delta), "logistic_taylor", 1.0, 1.0, "COR2"
         )
     except (TypeError, ValueError) as exc:

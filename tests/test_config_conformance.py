@@ -38,6 +38,16 @@ def _options(parser) -> dict[str, str]:
     return {s: a.dest for a in parser._actions for s in a.option_strings}
 
 
+def _cli_specs(plugin):
+    """The parameters a command must take: those of every config but a page-only one (``PAGE_ONLY = True``)."""
+    return [
+        s
+        for cls, prefix in plugin.configs
+        if not getattr(cls, "PAGE_ONLY", False)
+        for s in config_params(cls, url_prefix=prefix)
+    ]
+
+
 def test_the_four_papers_declare_their_parameters_by_configs():
     assert {p.name for p in DECLARED} >= set(PAPERS)
 
@@ -57,11 +67,12 @@ def test_config_field_is_param_spec(plugin):
 def test_param_spec_is_one_cli_option(plugin):
     parsers = _parsers(plugin)
     assert parsers, plugin.name
-    for spec in plugin.params:
+    for spec in _cli_specs(plugin):
         seen = [verb for verb, p in parsers.items() if _options(p).get(spec.flag) == spec.name]
         assert seen, f"{plugin.name}: no command has {spec.flag} (dest {spec.name})"
         for verb, p in parsers.items():
-            other = [s for s, dest in _options(p).items() if dest == spec.name and s != spec.flag]
+            negation = "--no-" + spec.flag[2:]  # a bool is --x / --no-x (one name, two switches)
+            other = [s for s, dest in _options(p).items() if dest == spec.name and s not in (spec.flag, negation)]
             assert not other, f"{plugin.name} {verb}: {spec.name} is also spelled {other}"
 
 

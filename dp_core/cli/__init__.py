@@ -46,6 +46,7 @@ VERBS = {
     "audit": "measure a lower bound on a mechanism's epsilon from repeated runs",
     "negotiate": "find the smallest epsilon (or n, or k) that meets a stakeholder's target",
     "report": "write an HTML report from a JSON configuration",
+    "risk": "what a guarantee lets an attacker do: trade-off curve, Gaussian-DP μ, membership advantage",
     "glossary": "the meaning of a symbol (ε, σ_b, Δ*, LBA, ...) shown by the app or the CLI",
     "precompute": "recompute the shipped demo results at default settings (--check: list the stale ones)",
 }

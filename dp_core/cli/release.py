@@ -18,9 +18,7 @@ from ..publication import NOT_FOR_PUBLICATION
 from ._common import (
     add_dataset_arguments,
     add_seed_argument,
-    add_y_range,
     dataset_from_args,
-    labels_in_range,
 )
 from ._registry import Command
 
@@ -119,8 +117,6 @@ def _lmg_run(a):
             "solver_converged": bool(diag.converged[0]),
         }
     return _out("large-margin-gaussian", ds, a.seed, release, notes, extra)
-
-
 
 
 _HAND_WRITTEN = [
