@@ -1,4 +1,5 @@
-"""Engine tests of the large-margin Gaussian classifier (specification sections 1-5 and 7.2-7.5)."""
+"""Engine tests of the large-margin Gaussian classifier (docs/large_margin_gaussian.md
+§"Our corrections and choices")."""
 
 import math
 import warnings

@@ -26,7 +26,8 @@ record's contribution, which a single shared ``A`` cannot absorb. The statistic 
 
 large and positive when the release is a KKT point of ``D``'s objective and large and negative
 when it is one of ``D'``'s. Without the PSD constraint it reduces to the exact class-difference
-leak of spec §3.3 (all ``G_c`` equal); with it (P+ and the printed P, ``μ = 0``) it covers the
+leak (docs/large_margin_gaussian.md §"Modes and why P and P+ are not private") (all ``G_c`` equal); with it (P+ and
+the printed P, ``μ = 0``) it covers the
 boundary optima too, where the leak of the class differences is not exact. A draw with no release
 (P: objective unbounded below, an event that depends only on the noise) gets the constant
 :data:`NO_RELEASE` on both sides, so the bound comes from the bounded draws.
@@ -44,7 +45,8 @@ differences as much as one record can. ``random``: row ``i`` replaced by row ``j
 References
 ----------
 .. [PR10] M. A. Pathak and B. Raj, *Large Margin Multiclass Gaussian Classification with
-   Differential Privacy*, 2010, eq. 8 and Theorem 5.1; specification sections 3.1-3.4.
+   Differential Privacy*, 2010, eq. 8 and Theorem 5.1; docs/large_margin_gaussian.md
+   §"Modes and why P and P+ are not private".
 """
 
 from __future__ import annotations
@@ -115,7 +117,8 @@ def kkt_residual(phi: np.ndarray, data, *, lam: float, mu: float, h: float) -> n
 
     References
     ----------
-    [PR10] eq. 8; specification §3.3 (stationarity forces the class differences).
+    [PR10] eq. 8; docs/large_margin_gaussian.md §"Modes and why P and P+ are not private" (stationarity forces the
+    class differences).
     """
     phi = np.asarray(phi, dtype=np.float64)
     R, C, p, _ = phi.shape
@@ -168,7 +171,8 @@ def large_margin_target(
 
     References
     ----------
-    [PR10] eq. 8, Theorem 5.1; specification §3.3 (why P and P+ are not private).
+    [PR10] eq. 8, Theorem 5.1; docs/large_margin_gaussian.md §"Modes and why P and P+ are not private" (why P and P+
+    are not private).
     """
     if not isinstance(dataset, Dataset):
         raise TypeError(f"dataset must be a dp_core Dataset, got {type(dataset).__name__}.")

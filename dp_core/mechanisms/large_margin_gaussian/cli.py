@@ -275,8 +275,7 @@ COMMANDS.append(
     Command(
         "reproduce",
         "large-margin-gaussian",
-        "Large-margin Gaussian classifier: re-run the specification's pilot (section 6.2; the paper has no "
-        "experiments)",
+        "Large-margin Gaussian classifier: re-run our reference pilot (the paper has no experiments)",
         _reproduce_args,
         _reproduce_run,
     )

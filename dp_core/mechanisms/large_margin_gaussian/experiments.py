@@ -6,7 +6,8 @@ grid point: common random numbers) and solves all trials of a grid point in one 
 
 References
 ----------
-Specification ``large_margin_gaussian.md`` sections 6.1 (data, public projection) and 9 (plots).
+docs/large_margin_gaussian.md §"Defaults and reference settings" (data, public projection) and
+docs/large_margin_gaussian.md §"Plots".
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ class SuggestedSettings:
 def suggest_settings(name: str, d: int, n: int, n_classes: int) -> SuggestedSettings:
     """The page's default projection dimension ``k`` and trace regulariser ``λ`` for a dataset [ours].
 
-    * ``gaussian_classes`` (spec section 6.1): the specification's setting S1, ``λ = 0.01`` (its rows are
+    * ``gaussian_classes`` (reference setting S1, docs §"Defaults and reference settings"), ``λ = 0.01`` (its rows are
       already two-dimensional, ``k`` is not used).
     * Real data and uploads: ``k = min(d, 5)`` and ``λ = 0.001``. Measured over seeds 0-9 (70/30 splits,
       Huber width 0.5, the demo datasets' public bounds): the mean non-private test accuracy is then at or
@@ -123,7 +124,7 @@ def suggest_settings(name: str, d: int, n: int, n_classes: int) -> SuggestedSett
     n_classes = check_int("n_classes", n_classes, lo=2, hi=MAX_CLASSES)
     if name == "gaussian_classes":
         return SuggestedSettings(
-            k=min(d, MAX_D), lam=0.01, reason="the specification's first setting (λ = 0.01) for the synthetic classes"
+            k=min(d, MAX_D), lam=0.01, reason="the reference setting S1 (λ = 0.01) for the synthetic classes"
         )
     k = min(d, DEFAULT_MAX_PROJECTION)
     why = (
@@ -547,7 +548,8 @@ def unbounded_share(
 
     References
     ----------
-    Specification section 3.3 (P(bounded) ≈ 0.23 at d = 2, n lam = 10, eps = 1).
+    docs/large_margin_gaussian.md §"Modes and why P and P+ are not private" (P(bounded) ≈ 0.23 at d = 2, n lam = 10,
+    eps = 1).
     """
     d = check_int("d", d, lo=1)
     n = check_int("n", n, lo=1)
@@ -642,8 +644,8 @@ def bound_tightness(summary: pd.DataFrame) -> pd.DataFrame:
     """Ratio of the mean pathwise bound to the mean measured excess, per mode and epsilon.
 
     ``summary`` is a :func:`dp_core.experiments.summarize` table of :func:`accuracy_sweep` with the
-    values ``excess`` and ``pathwise_bound``. The specification's pilot found ratios of about 13-24
-    (section 6.2); the printed mode has no finite pathwise bound and is left out.
+    values ``excess`` and ``pathwise_bound``. Our reference pilot found ratios of about 13-24
+    (docs/large_margin_gaussian.md §"Pilot study"); the printed mode has no finite pathwise bound and is left out.
     """
     s = summary[summary["method"].isin(["repaired", "corrected"])].copy()
     s = s[np.isfinite(s["pathwise_bound_mean"]) & (s["excess_mean"] > 0)]
@@ -663,7 +665,8 @@ def regularisation_sweep(
 ) -> pd.DataFrame:
     """Accuracy and excess of the corrected mode at fixed epsilon against ``mu`` or ``h``.
 
-    Bounds scale as ``1/mu`` but the bias of the regularised fit grows with ``mu`` (spec section 9,
+    Bounds scale as ``1/mu`` but the bias of the regularised fit grows with ``mu`` (docs/large_margin_gaussian.md
+    §"Plots",
     plot 8). Returns one row per (value, trial): ``method`` ("corrected"), ``value``, ``accuracy``,
     ``nonprivate_accuracy`` (the non-private fit of the same objective), ``excess``, ``pathwise_bound``.
     """

@@ -357,7 +357,7 @@ def test_loss_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str
 
     Left (log-log): measured ``L(Phi^p) - L(Phi*)`` on the test set (mean, 95% band) and the C5.3 total.
     Right: the terms A (trace), B (Frobenius), E (empirical) and S (sample) as shares of the total, so
-    one sees which term dominates (spec section 9, plot 5).
+    one sees which term dominates (docs/large_margin_gaussian.md §"Plots").
     """
     fig = make_subplots(
         rows=1,

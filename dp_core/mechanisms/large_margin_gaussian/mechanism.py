@@ -11,8 +11,9 @@
 References
 ----------
 M. A. Pathak and B. Raj, "Large Margin Multiclass Gaussian Classification with Differential
-Privacy", Algorithm (eq. 8) and Theorem 5.1; specification ``large_margin_gaussian.md``
-sections 3.1-3.6 and 5.2.
+Privacy", Algorithm (eq. 8) and Theorem 5.1; our corrections: docs/large_margin_gaussian.md
+§"Modes and why P and P+ are not
+private" and §"Utility bounds in three tiers".
 """
 
 from __future__ import annotations
@@ -76,7 +77,8 @@ class LargeMarginGaussian:
 
     References
     ----------
-    Specification sections 3.4-3.6 and 5.5 (defaults).
+    docs/large_margin_gaussian.md §"Modes and why P and P+ are not private"; docs/large_margin_gaussian.md
+    §"Defaults and reference settings".
     """
 
     epsilon: float = 1.0
@@ -182,7 +184,8 @@ class PreparedData:
 
 
 def prepare(X, y, *, scale: float = 1.0 / math.sqrt(2.0), n_classes: int | None = None) -> PreparedData:
-    """Validate ``X, y``; clip rows to the unit ball, append 1, scale (spec section 1.3)."""
+    """Validate ``X, y``; clip rows to the unit ball, append 1, scale (docs/large_margin_gaussian.md
+    §"Input scaling")."""
     X, yv = check_Xy(X, y)
     yi, C = encode_labels(yv, n_classes)
     if len(np.unique(yi)) < 2:
@@ -414,7 +417,8 @@ def release_many(
 
     References
     ----------
-    Pathak & Raj, eq. 8; specification sections 3.2-3.6 and 5.2.
+    Pathak & Raj, eq. 8; docs/large_margin_gaussian.md §"Budget split and Jacobian term",
+    docs/large_margin_gaussian.md §"Utility bounds in three tiers".
     """
     if not isinstance(config, LargeMarginGaussian):
         raise TypeError(f"config must be a LargeMarginGaussian, got {type(config).__name__}.")
