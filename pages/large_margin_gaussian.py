@@ -465,11 +465,17 @@ with expert_section("3 · The two flaws of the printed mechanism (live numbers)"
 
 
 def _render_sweeps(job, n_trials: int, exc_mode: str) -> None:
-    """The sweeps finished so far (quick results first)."""
+    """The sweeps finished so far (quick results first), each once the one before it is shown."""
     done = job.finished()
+    if _render_accuracy(done, n_trials) and _render_excess_n(done, exc_mode):
+        _render_tradeoff(done)
+
+
+def _render_accuracy(done: dict, n_trials: int) -> bool:
+    """Accuracy, agreement and excess against ε and the bound's tightness; ``False`` while not finished."""
     got = P.latest(done, "accuracy")
     if got is None:
-        return
+        return False
     (_df, summ), stage = got
     if stage == "quick":
         st.caption(f"Quick first look: {fmt.integer(P.QUICK_TRIALS)} trials per point; refining to {n_trials}.")
@@ -496,8 +502,8 @@ def _render_sweeps(job, n_trials: int, exc_mode: str) -> None:
         lmf.excess_vs_epsilon_figure(summ, title="Empirical excess J(Φᵖ) − J(Φ*) against ε"), key="lm_excess_eps"
     )
     st.caption(
-        "Dashed: the mean of the pathwise bound 2ρ²/(n²μ_eff), which holds for every single draw "
-        "(spec 5.2e). Where the CMS split adds regularisation (Δ > 0, small ε) the slope changes; where ε is "
+        "Dashed: the mean of the pathwise bound 2ρ²/(n²μ_eff), which holds for every single draw. "
+        "Where the CMS split adds regularisation (Δ > 0, small ε) the slope changes; where ε is "
         "only just above the Jacobian term k, the split leaves almost nothing for the noise (ε_noise = ε − k) "
         "and the excess spikes (visible for P+ when ε is close to k_P)."
     )
@@ -519,9 +525,14 @@ def _render_sweeps(job, n_trials: int, exc_mode: str) -> None:
         "Bound tightness: how far the pathwise bound sits above the measured excess. "
         + captions.tightness_story(tight, lmg.MODE_LABELS)
     )
+    return True
+
+
+def _render_excess_n(done: dict, exc_mode: str) -> bool:
+    """Excess against n beside the three tiers of bounds (and the true-risk excess); ``False`` while not finished."""
     got = P.latest(done, "excess_n")
     if got is None:
-        return
+        return False
     s_n, bnds = got[0]
     st.plotly_chart(
         lmf.excess_vs_n_figure(
@@ -552,6 +563,11 @@ def _render_sweeps(job, n_trials: int, exc_mode: str) -> None:
             "panel shows which term dominates at each n (E: the noise, S: Sridharan's sample term scaled by "
             "G² — a heuristic multiclass adaptation; B uses ‖Φ*‖_F of the non-private fit at each n)."
         )
+    return True
+
+
+def _render_tradeoff(done: dict) -> None:
+    """Accuracy and excess of R against μ and h."""
     st.subheader(f"Regularisation trade-off at ε = {fmt.epsilon(eps)} (R)")
     t1, t2 = st.columns(2)
     got_mu, got_h = P.latest(done, "mu"), P.latest(done, "h")

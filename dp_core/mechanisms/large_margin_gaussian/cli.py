@@ -151,27 +151,9 @@ def _simulate_args(p):
     p.add_argument("--trials", type=int, default=30, help="noise draws per mode (default 30)")
 
 
-def _simulate_run(a):
-    from ..._validation import check_choice, check_int, check_seed
-
-    v = settings_values(a, _SIMULATE)
-    if v["data"] == "home":
-        raise CliError("--data: 'home' is the page's Home dataset; give the dataset by --dataset NAME|PATH.csv.")
-    if v["data"] is not None:  # the page's dataset choice, as a link would give it
-        a.dataset = v["data"]
-
-    modes = [m.strip() for m in str(a.modes).split(",") if m.strip()]
-    if not modes:
-        raise ValueError(f"modes must name at least one of {', '.join(MODES)}, got {a.modes!r}.")
-    for m in modes:
-        check_choice("modes", m, MODES)
-    psd = v["psd"] == "on"
-    trials = check_int("trials", a.trials, lo=1, hi=100_000)
-    check_seed(a.seed)
-    if a.dataset.lower().endswith(".csv"):
-        ds = dataset_from_args(a)
-        n_train = v["n"]
-    elif a.dataset == "gaussian_classes":
+def _simulate_task(a, v):
+    """The training task of ``simulate``: the synthetic classes drawn with ``n`` rows, other data subsampled."""
+    if a.dataset == "gaussian_classes":
         ds = dataset_from_args(
             a,
             n=v["n"],
@@ -182,43 +164,56 @@ def _simulate_run(a):
     else:
         ds = dataset_from_args(a)
         n_train = v["n"]
-    task = make_task(ds, n_train=n_train if n_train and n_train < ds.n else None, k=v["k"], seed=a.seed)
+    return ds, make_task(ds, n_train=n_train if n_train and n_train < ds.n else None, k=v["k"], seed=a.seed)
+
+
+def _method_entry(g, method: str, a, v, psd: bool, task) -> dict:
+    """Mean and SE of one method's trials, with its privacy keys (``nonprivate``: the reference)."""
+    acc_m, acc_se = mean_se(g["accuracy"])
+    ex_m, ex_se = mean_se(g["excess"])
+    ag_m, ag_se = mean_se(g["agreement"])
+    bounded = g["unbounded"] == 0
+    entry = {
+        "accuracy_mean": acc_m,
+        "accuracy_se": acc_se,
+        "excess_risk_mean": ex_m,
+        "excess_risk_se": ex_se,
+        "agreement_with_nonprivate_mean": ag_m,
+        "agreement_with_nonprivate_se": ag_se,
+        "unbounded_share": float(g["unbounded"].mean()),
+        "nonconverged_share_of_bounded": float(1.0 - g.loc[bounded, "converged"].mean()) if bounded.any() else math.nan,
+        "trials": len(g),
+    }
+    if method == "nonprivate":
+        entry.update(mode="nonprivate", private=False, privacy_status="no privacy (reference)", unbounded_share=0.0)
+        return entry
+    cfg = LargeMarginGaussian(
+        epsilon=a.eps, mode=method, lam=v["lam"], mu=v["mu"], h=v["h"], psd=True if method == "printed" else psd
+    )
+    entry.update(_privacy_block(cfg.accounting(n=task.n, d=task.d, n_classes=task.n_classes)))
+    return entry
+
+
+def _simulate_run(a):
+    from ..._validation import check_choice, check_int, check_seed
+
+    v = settings_values(a, _SIMULATE)
+    if v["data"] == "home":
+        raise CliError("--data: 'home' is the page's Home dataset; give the dataset by --dataset NAME|PATH.csv.")
+    if v["data"] is not None:  # the page's dataset choice, as a link would give it
+        a.dataset = v["data"]
+    modes = [m.strip() for m in str(a.modes).split(",") if m.strip()]
+    if not modes:
+        raise ValueError(f"modes must name at least one of {', '.join(MODES)}, got {a.modes!r}.")
+    for m in modes:
+        check_choice("modes", m, MODES)
+    psd = v["psd"] == "on"
+    trials = check_int("trials", a.trials, lo=1, hi=100_000)
+    check_seed(a.seed)
+    ds, task = _simulate_task(a, v)
     base = LargeMarginGaussian(epsilon=a.eps, lam=v["lam"], mu=v["mu"], h=v["h"], psd=psd)
     df = accuracy_sweep(task, epsilons=[a.eps], modes=modes, base=base, n_trials=trials, seed=a.seed)
-    results = {}
-    for method, g in df.groupby("method", sort=False):
-        acc_m, acc_se = mean_se(g["accuracy"])
-        ex_m, ex_se = mean_se(g["excess"])
-        ag_m, ag_se = mean_se(g["agreement"])
-        entry = {
-            "accuracy_mean": acc_m,
-            "accuracy_se": acc_se,
-            "excess_risk_mean": ex_m,
-            "excess_risk_se": ex_se,
-            "agreement_with_nonprivate_mean": ag_m,
-            "agreement_with_nonprivate_se": ag_se,
-            "unbounded_share": float(g["unbounded"].mean()),
-            "nonconverged_share_of_bounded": (
-                float(1.0 - g.loc[g["unbounded"] == 0, "converged"].mean()) if (g["unbounded"] == 0).any() else math.nan
-            ),
-            "trials": len(g),
-        }
-        if method != "nonprivate":
-            cfg = LargeMarginGaussian(
-                epsilon=a.eps, mode=method, lam=v["lam"], mu=v["mu"], h=v["h"], psd=True if method == "printed" else psd
-            )
-            acc = cfg.accounting(n=task.n, d=task.d, n_classes=task.n_classes)
-            entry.update(_privacy_block(acc))
-        else:
-            entry.update(
-                {
-                    "mode": "nonprivate",
-                    "private": False,
-                    "privacy_status": "no privacy (reference)",
-                    "unbounded_share": 0.0,
-                }
-            )
-        results[method] = entry
+    results = {method: _method_entry(g, method, a, v, psd, task) for method, g in df.groupby("method", sort=False)}
     return {
         "mechanism": "large-margin-gaussian",
         "dataset": ds.name,

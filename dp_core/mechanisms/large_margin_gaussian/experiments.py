@@ -124,7 +124,7 @@ def suggest_settings(name: str, d: int, n: int, n_classes: int) -> SuggestedSett
     n_classes = check_int("n_classes", n_classes, lo=2, hi=MAX_CLASSES)
     if name == "gaussian_classes":
         return SuggestedSettings(
-            k=min(d, MAX_D), lam=0.01, reason="the reference setting S1 (λ = 0.01) for the synthetic classes"
+            k=min(d, MAX_D), lam=0.01, reason="the reference setting (λ = 0.01) for the synthetic classes"
         )
     k = min(d, DEFAULT_MAX_PROJECTION)
     why = (
