@@ -149,6 +149,44 @@ def public_projection(d: int, k: int, *, seed: RngLike = 20_240_601) -> np.ndarr
     return Q * np.sign(np.diag(R))[None, :]
 
 
+def _prepare_real(ds: Dataset, y_all, k: int, test_fraction: float, s_split, notes: list[str]) -> tuple:
+    """Split, scale (public bounds, else the training part's mean and SD: flagged), project and clip real data;
+    ``(X_train, y_train, X_test, y_test, data_dependent)``, each step described in ``notes``."""
+    C = len(np.unique(y_all))
+    data_dependent = False
+    tr, te = split_indices(ds.n, test_fraction=test_fraction, seed=s_split, min_test=C)
+    X = np.asarray(ds.X, dtype=float)
+    bounds = public_bounds(ds)
+    if bounds.data_derived:
+        mean = X[tr].mean(axis=0)
+        sd = X[tr].std(axis=0)
+        sd[sd == 0] = 1.0
+        data_dependent = True
+        notes.append(
+            "Columns standardised with the training data's own mean and standard deviation: data-dependent, "
+            "so it leaks information that the privacy guarantee does not cover."
+        )
+    else:
+        X = np.clip(X, bounds.lo, bounds.hi)
+        mean, sd = np.asarray(bounds.centre), np.asarray(bounds.scale)
+        notes.append(f"Columns centred and scaled by public constants ({bounds.source}); no data needed.")
+    Xs = (X - mean) / sd
+    kk = min(k, ds.d)
+    if ds.d > kk:
+        P = public_projection(ds.d, kk)
+        Xs = Xs @ P
+        notes.append(
+            f"Projected from d = {ds.d} to k = {kk} dimensions by a fixed random orthonormal matrix drawn from a "
+            "public seed, independently of the data (public, leaks nothing)."
+        )
+    Xs = Xs / (2.0 * math.sqrt(kk))
+    notes.append(f"Divided by 2·sqrt({kk}) (a public constant) and clipped to the unit ball (a public rule).")
+    nrm = np.linalg.norm(Xs, axis=1, keepdims=True)
+    Xs = Xs / np.maximum(1.0, nrm)
+    X_tr, y_tr, X_te, y_te = Xs[tr], y_all[tr], Xs[te], y_all[te]
+    return X_tr, y_tr, X_te, y_te, data_dependent
+
+
 def make_task(
     ds: Dataset,
     *,
@@ -201,42 +239,12 @@ def make_task(
         test = make_gaussian_classes(n_test_synthetic, d=ds.d, n_classes=C, seed=s_test)
         X_te, y_te = np.asarray(test.X, dtype=float), np.asarray(test.y).astype(np.int64)
         notes.append(
-            f"Synthetic Gaussian classes (spec 6.1); fresh test set of {n_test_synthetic} points from the same "
-            "generator."
+            f"Synthetic Gaussian classes; fresh test set of {n_test_synthetic} points from the same generator."
         )
         if ds.d > MAX_D:
             raise DataValidationError(f"d must be at most {MAX_D} for this page, got {ds.d}.")
     else:
-        tr, te = split_indices(ds.n, test_fraction=test_fraction, seed=s_split, min_test=C)
-        X = np.asarray(ds.X, dtype=float)
-        bounds = public_bounds(ds)
-        if bounds.data_derived:
-            mean = X[tr].mean(axis=0)
-            sd = X[tr].std(axis=0)
-            sd[sd == 0] = 1.0
-            data_dependent = True
-            notes.append(
-                "Columns standardised with the training data's own mean and standard deviation: data-dependent, "
-                "so it leaks information that the privacy guarantee does not cover."
-            )
-        else:
-            X = np.clip(X, bounds.lo, bounds.hi)
-            mean, sd = np.asarray(bounds.centre), np.asarray(bounds.scale)
-            notes.append(f"Columns centred and scaled by public constants ({bounds.source}); no data needed.")
-        Xs = (X - mean) / sd
-        kk = min(k, ds.d)
-        if ds.d > kk:
-            P = public_projection(ds.d, kk)
-            Xs = Xs @ P
-            notes.append(
-                f"Projected from d = {ds.d} to k = {kk} dimensions by a fixed random orthonormal matrix drawn from a "
-                "public seed, independently of the data (public, leaks nothing)."
-            )
-        Xs = Xs / (2.0 * math.sqrt(kk))
-        notes.append(f"Divided by 2·sqrt({kk}) (a public constant) and clipped to the unit ball (a public rule).")
-        nrm = np.linalg.norm(Xs, axis=1, keepdims=True)
-        Xs = Xs / np.maximum(1.0, nrm)
-        X_tr, y_tr, X_te, y_te = Xs[tr], y_all[tr], Xs[te], y_all[te]
+        X_tr, y_tr, X_te, y_te, data_dependent = _prepare_real(ds, y_all, k, test_fraction, s_split, notes)
     if n_train is not None:
         n_train = check_int("n_train", n_train, lo=2 * C)
         if n_train < X_tr.shape[0]:
@@ -597,7 +605,8 @@ def leak_demo(
     seed: RngLike = 0,
     leak_tol: float = 1e-6,
 ) -> pd.DataFrame:
-    """Live numbers for the shared-noise leak (spec 3.3): do the released class differences move?
+    """Live numbers for the shared-noise leak (docs/large_margin_gaussian.md §"Modes and why P and P+ are
+    not private"): do the released class differences move?
 
     For each variant (P+ with PSD off, P+ with PSD on, R with PSD off, R with PSD on) it runs
     ``n_draws`` releases and reports the largest and median distance of the released class

@@ -264,7 +264,8 @@ def predict(Phi, Z) -> NDArray[np.int64]:
 
 
 def gaussian_params(Phi, *, scale: float = 1.0 / math.sqrt(2.0), rtol: float = 1e-10):
-    """Recover ``(mu_c, Psi_c, theta_c, pd)`` for every class from learned ``Phi`` (spec 1.3).
+    """Recover ``(mu_c, Psi_c, theta_c, pd)`` for every class from learned ``Phi``
+    (docs/large_margin_gaussian.md §"Input scaling").
 
     ``Phibar = Phi * scale**2``; ``Psi = Phibar[:d, :d]``, ``mu = -Psi^+ v``,
     ``theta = w - v' Psi^+ v``. ``pd`` says whether ``Psi`` is positive definite (an ellipse can be

@@ -193,7 +193,7 @@ def _figure(pilot: pd.DataFrame, contrast: pd.DataFrame) -> go.Figure:
     )
     return apply_layout(
         fig,
-        title="Large-margin Gaussian classifier: test accuracy against ε (spec 6.2 pilot)",
+        title="Large-margin Gaussian classifier: test accuracy against ε (reference pilot)",
         x_title="ε",
         y_title="test accuracy",
         log_x=True,
