@@ -433,6 +433,36 @@ def accuracy_sweep(
     )
 
 
+_C53_NAMES = (
+    ("c53_A", "C5.3 term A (trace)"),
+    ("c53_B", "C5.3 term B (Frobenius)"),
+    ("c53_E", "C5.3 term E (empirical)"),
+    ("c53_S", "C5.3 term S (sample)"),
+    ("c53_total", "C5.3 total"),
+)
+
+
+def _bound_rows(n: int, data, acc, cfg0, mu_eff: float, ph, mode: str, delta: float) -> list[dict]:
+    """The bound tiers at training size ``n`` (docs/large_margin_gaussian.md §"Utility bounds in three tiers")."""
+    C = data.n_classes
+    pb = printed_bounds(d=data.d, n_classes=C, n=n, epsilon=acc.eps_noise, lam=cfg0.lam, delta=delta)
+    rows = [{"n": n, "bound": "printed Thm 5.2 (sum-form units)", "value": pb["thm52"], "tier": "printed"}]
+    if mode != "printed":
+        tc = tier_c_bounds(
+            d=data.d, n_classes=C, n=n, beta=acc.beta, lam=cfg0.lam, mu_eff=mu_eff, delta=delta,
+            shared_noise=acc.shared_noise, R_z=acc.R_z, phi_star_norm=float(np.sqrt(np.sum(ph**2))),
+        )  # fmt: skip
+        rows.append({"n": n, "bound": "C5.2 exact radius", "value": tc["c52_exact"], "tier": "tier_c"})
+        rows.append({"n": n, "bound": "C5.2 union radius", "value": tc["c52_union"], "tier": "tier_c"})
+        rows.append({"n": n, "bound": "expected pathwise", "value": tc["expected_pathwise"], "tier": "tier_c"})
+        for key, name in _C53_NAMES:
+            rows.append({"n": n, "bound": name, "value": tc[key], "tier": "tier_c", "quantity": "true_risk"})
+    if mode == "repaired":
+        tu = tier_u_bounds(d=data.d, n_classes=C, n=n, epsilon=acc.eps_noise, lam=mu_eff, delta=delta)
+        rows.append({"n": n, "bound": "U5.2 (paper, consistent units)", "value": tu["u52"], "tier": "tier_u"})
+    return rows
+
+
 def excess_vs_n(
     task: ClassificationTask,
     *,
@@ -476,46 +506,7 @@ def excess_vs_n(
         mu_eff = cfg0.mu_eff(acc)
         ph = fit_nonprivate(data, lam=cfg0.lam, mu=mu_eff, h=cfg0.h, psd=cfg0.psd)
         subsets[n] = (data, ph)
-        pb = printed_bounds(d=data.d, n_classes=task.n_classes, n=n, epsilon=acc.eps_noise, lam=cfg0.lam, delta=delta)
-        brows.append({"n": n, "bound": "printed Thm 5.2 (sum-form units)", "value": pb["thm52"], "tier": "printed"})
-        if mode != "printed":
-            tc = tier_c_bounds(
-                d=data.d,
-                n_classes=task.n_classes,
-                n=n,
-                beta=acc.beta,
-                lam=cfg0.lam,
-                mu_eff=mu_eff,
-                delta=delta,
-                shared_noise=acc.shared_noise,
-                R_z=acc.R_z,
-            )
-            brows.append({"n": n, "bound": "C5.2 exact radius", "value": tc["c52_exact"], "tier": "tier_c"})
-            brows.append({"n": n, "bound": "C5.2 union radius", "value": tc["c52_union"], "tier": "tier_c"})
-            brows.append({"n": n, "bound": "expected pathwise", "value": tc["expected_pathwise"], "tier": "tier_c"})
-            tc3 = tier_c_bounds(
-                d=data.d,
-                n_classes=task.n_classes,
-                n=n,
-                beta=acc.beta,
-                lam=cfg0.lam,
-                mu_eff=mu_eff,
-                delta=delta,
-                shared_noise=acc.shared_noise,
-                R_z=acc.R_z,
-                phi_star_norm=float(np.sqrt(np.sum(ph**2))),
-            )
-            for key, name in (
-                ("c53_A", "C5.3 term A (trace)"),
-                ("c53_B", "C5.3 term B (Frobenius)"),
-                ("c53_E", "C5.3 term E (empirical)"),
-                ("c53_S", "C5.3 term S (sample)"),
-                ("c53_total", "C5.3 total"),
-            ):
-                brows.append({"n": n, "bound": name, "value": tc3[key], "tier": "tier_c", "quantity": "true_risk"})
-        if mode == "repaired":
-            tu = tier_u_bounds(d=data.d, n_classes=task.n_classes, n=n, epsilon=acc.eps_noise, lam=mu_eff, delta=delta)
-            brows.append({"n": n, "bound": "U5.2 (paper, consistent units)", "value": tu["u52"], "tier": "tier_u"})
+        brows += _bound_rows(n, data, acc, cfg0, mu_eff, ph, mode, delta)
 
     def block(point, seeds):
         n = int(point["n"])
@@ -538,10 +529,9 @@ def excess_vs_n(
     trials = run_sweep(block, points, n_trials=check_int("n_trials", n_trials, lo=1), seed=seed, progress=progress)
     bounds = pd.DataFrame(brows)
     if not bounds.empty:
-        bounds["quantity"] = bounds["quantity"].fillna("empirical") if "quantity" in bounds else "empirical"
-    if not bounds.empty:
         from .bounds import TIER_LABELS
 
+        bounds["quantity"] = bounds["quantity"].fillna("empirical") if "quantity" in bounds else "empirical"
         bounds["label"] = bounds["tier"].map(TIER_LABELS)
     return trials, bounds
 
