@@ -340,6 +340,27 @@ def utility_note(acc_private: float, acc_nonprivate: float, n_classes: int, *, k
     )
 
 
+def _nonprivate_rows(task: ClassificationTask, base: LargeMarginGaussian, cache: _FitCache, R: int) -> pd.DataFrame:
+    """The reference rows of :func:`accuracy_sweep`: the non-private fit of the corrected objective, ``R`` times."""
+    cfg = replace(base, mode="corrected", epsilon=math.inf)
+    ph = cache.phi_star(cfg, cfg.mu_eff(None))
+    acc = float(np.mean(predict(ph, preprocess(task.X_test, scale=cfg.input_scale())) == task.y_test))
+    zeros = np.zeros(R)
+    return pd.DataFrame(
+        {
+            "accuracy": np.full(R, acc),
+            "agreement": np.ones(R),
+            "excess": zeros,
+            "pathwise_bound": zeros,
+            "unbounded": zeros,
+            "converged": np.ones(R),
+            "noise_norm": zeros,
+            "eps_claimed": np.full(R, np.inf),
+            "private": zeros,
+        }
+    )
+
+
 def accuracy_sweep(
     task: ClassificationTask,
     *,
@@ -371,24 +392,7 @@ def accuracy_sweep(
     def block(point, seeds):
         mode, eps = point["method"], float(point["epsilon"])
         if mode == "nonprivate":
-            cfg = replace(base, mode="corrected", epsilon=math.inf)
-            ph = cache.phi_star(cfg, cfg.mu_eff(None))
-            Zt = preprocess(task.X_test, scale=cfg.input_scale())
-            acc = float(np.mean(predict(ph, Zt) == task.y_test))
-            R = len(seeds)
-            return pd.DataFrame(
-                {
-                    "accuracy": np.full(R, acc),
-                    "agreement": np.ones(R),
-                    "excess": np.zeros(R),
-                    "pathwise_bound": np.zeros(R),
-                    "unbounded": np.zeros(R),
-                    "converged": np.ones(R),
-                    "noise_norm": np.zeros(R),
-                    "eps_claimed": np.full(R, np.inf),
-                    "private": np.zeros(R),
-                }
-            )
+            return _nonprivate_rows(task, base, cache, len(seeds))
         cfg = _config_for(base, mode, eps)
         data = cache.prepared(cfg.input_scale())
         acc_obj = cfg.accounting(n=data.n, d=data.d, n_classes=data.n_classes)
