@@ -131,6 +131,18 @@ class APGResult:
     grad_map_norm: FloatArray
 
 
+def _momentum(Xn, Xa, step, t, active):
+    """FISTA extrapolation with gradient-based adaptive restart (``mu = 0``); updates ``t[active]``."""
+    ta = t[active]
+    tn = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * ta * ta))
+    beta_m = ((ta - 1.0) / tn)[:, None, None, None]
+    # Adaptive restart: drop momentum when it points uphill.
+    restart = np.einsum("rabc,rabc->r", -step, Xn - Xa) > 0
+    beta_m = np.where(restart[:, None, None, None], 0.0, beta_m)
+    t[active] = np.where(restart, 1.0, tn)
+    return Xn + beta_m * (Xn - Xa)
+
+
 def fit_apg(
     Z: FloatArray,
     y: NDArray[np.int64],
@@ -219,20 +231,12 @@ def fit_apg(
         Xn = proj(grad)
         step = Xn - Ya
         gnorm = Ls * np.sqrt(np.einsum("rabc,rabc->r", step, step))
-        if strongly:
+        if strongly:  # constant momentum, in place
             Yn = Xn - Xa
             Yn *= q
             Yn += Xn
         else:
-            ta = t[active]
-            tn = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * ta * ta))
-            beta_m = ((ta - 1.0) / tn)[:, None, None, None]
-            # Adaptive restart: drop momentum when it points uphill.
-            restart = np.einsum("rabc,rabc->r", -step, Xn - Xa) > 0
-            beta_m = np.where(restart[:, None, None, None], 0.0, beta_m)
-            tn = np.where(restart, 1.0, tn)
-            t[active] = tn
-            Yn = Xn + beta_m * (Xn - Xa)
+            Yn = _momentum(Xn, Xa, step, t, active)
         if full:
             X, Y = Xn, Yn
             gm = gnorm.copy()
