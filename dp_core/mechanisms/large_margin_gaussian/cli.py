@@ -234,24 +234,6 @@ def _simulate_run(a):
     }
 
 
-COMMANDS = [
-    Command(
-        "calibrate",
-        "large-margin-gaussian",
-        "Large-margin Gaussian classifier: noise rate, budget split, claimed epsilon and bound tiers per mode",
-        _calibrate_args,
-        _calibrate_run,
-    ),
-    Command(
-        "simulate",
-        "large-margin-gaussian",
-        "Large-margin Gaussian classifier: accuracy and excess risk per mode (mean, SE) and the unbounded share",
-        _simulate_args,
-        _simulate_run,
-    ),
-]
-
-
 def _reproduce_args(p):
     add_out_dir_arguments(p, "output directory (created if missing)")
     p.add_argument("--quick", action="store_true", help="5 draws per point and a 5,000-point test set (for CI)")
@@ -266,12 +248,28 @@ def _reproduce_run(a):
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
 
 
-COMMANDS.append(
+_NAME = "large-margin-gaussian"
+_TITLE = "Large-margin Gaussian classifier: "
+COMMANDS = [
+    Command(
+        "calibrate",
+        _NAME,
+        _TITLE + "noise rate, budget split, claimed epsilon and bound tiers per mode",
+        _calibrate_args,
+        _calibrate_run,
+    ),
+    Command(
+        "simulate",
+        _NAME,
+        _TITLE + "accuracy and excess risk per mode (mean, SE) and the unbounded share",
+        _simulate_args,
+        _simulate_run,
+    ),
     Command(
         "reproduce",
-        "large-margin-gaussian",
-        "Large-margin Gaussian classifier: re-run our reference pilot (the paper has no experiments)",
+        _NAME,
+        _TITLE + "re-run our reference pilot (the paper has no experiments)",
         _reproduce_args,
         _reproduce_run,
-    )
-)
+    ),
+]
