@@ -217,20 +217,6 @@ class PrivacyAccounting:
 
 
 @computable
-def _budget_split(epsilon: float, semantics: str, k0: float, Delta: float, k_with) -> tuple:
-    """``(eps_noise, k, eps_claimed, Delta, fallback)`` of the budget split (CMS 2011, Algorithm 2).
-
-    ``paper`` semantics spend ``epsilon`` on the noise (total ``epsilon + k0``); ``target`` spends
-    ``epsilon - k0`` when positive, else adds the regulariser ``Delta`` and halves the budget, with
-    the Jacobian term ``k_with(Delta)`` of the larger regulariser.
-    """
-    if semantics == "paper":
-        return epsilon, k0, epsilon + k0, 0.0, False
-    if epsilon - k0 > 0:
-        return epsilon - k0, k0, epsilon, 0.0, False
-    return epsilon / 2.0, k_with(Delta), epsilon, Delta, True
-
-
 def privacy_params(
     *,
     epsilon: float,
@@ -309,19 +295,41 @@ def privacy_params(
     kP = k_printed(n, lam, h)
     kR = k_corrected(n, mu, h, C, jacobian=jacobian)
     r_J = 2 * (C - 1) if jacobian == "conservative" else (C - 1)
+    Delta = 0.0
+    fallback = False
     if mode == "printed":
-        mu_used, (eps_noise, k, eps_claimed, Delta, fallback) = 0.0, (epsilon, kP, epsilon + kP, 0.0, False)
+        mu_used = 0.0
+        eps_noise = epsilon
+        k = kP
+        eps_claimed = epsilon + kP
     elif mode == "repaired":
         mu_used = lam
-        eps_noise, k, eps_claimed, Delta, fallback = _budget_split(
-            epsilon, semantics, kP, alpha / (n * math.expm1(epsilon / 4.0)) - lam, lambda D: k_printed(n, lam + D, h)
-        )
+        if semantics == "paper":
+            eps_noise, k = epsilon, kP
+            eps_claimed = epsilon + kP
+        elif epsilon - kP > 0:
+            eps_noise, k = epsilon - kP, kP
+            eps_claimed = epsilon
+        else:
+            fallback = True
+            Delta = alpha / (n * math.expm1(epsilon / 4.0)) - lam
+            eps_noise = epsilon / 2.0
+            k = k_printed(n, lam + Delta, h)
+            eps_claimed = epsilon
     else:
         mu_used = mu
-        eps_noise, k, eps_claimed, Delta, fallback = _budget_split(
-            epsilon, semantics, kR, kappa / (n * math.expm1(epsilon / (2.0 * r_J))) - mu,
-            lambda D: k_corrected(n, mu + D, h, C, jacobian=jacobian),
-        )  # fmt: skip
+        if semantics == "paper":
+            eps_noise, k = epsilon, kR
+            eps_claimed = epsilon + kR
+        elif epsilon - kR > 0:
+            eps_noise, k = epsilon - kR, kR
+            eps_claimed = epsilon
+        else:
+            fallback = True
+            Delta = kappa / (n * math.expm1(epsilon / (2.0 * r_J))) - mu
+            eps_noise = epsilon / 2.0
+            k = k_corrected(n, mu + Delta, h, C, jacobian=jacobian)
+            eps_claimed = epsilon
     shared = mode != "corrected"
     D = p * p if shared else C * p * p
     beta = eps_noise / 2.0 if shared else eps_noise / (2.0 * G)
