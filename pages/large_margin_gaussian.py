@@ -19,12 +19,13 @@ from dp_core.mechanisms import large_margin_gaussian as lmg
 from dp_core.mechanisms.large_margin_gaussian import figures as lmf
 from dp_core.text import escape_markdown
 from ui import background, badges, cached, state, widgets
-from ui import cached_large_margin_gaussian as clm
 from ui import cached_scope as scoped
-from ui import jobs_large_margin_gaussian as lmj
+from ui.cached import plan
 from ui.constants import url_spec
 from ui.errors import fragment
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
+
+P = plan("large-margin-gaussian")
 
 st.title("🎯 Large-margin Gaussian classifier")
 widgets.audit_link("large-margin-gaussian", "repaired-psd-off")
@@ -93,7 +94,7 @@ with expert_section("⚙️ Settings: regulariser, Huber width, projection, budg
             ds = cached.load_demo("gaussian_classes", int(n), int(seed))
         else:
             ds = cached.load_demo(data_choice)
-        sugg = clm.suggestion(ds.name, ds.d, ds.n, int(ds.n_classes or 2))
+        sugg = P.suggestion(ds.name, ds.d, ds.n, int(ds.n_classes or 2))
     except (DataValidationError, ValueError, TypeError) as exc:
         widgets.show_error(exc)
         st.stop()
@@ -165,7 +166,7 @@ mu = None if mu_raw == "= λ" else float(mu_raw)
 psd_on = psd == "on" or mode == "printed"
 
 try:
-    task = clm.task(ds.name, ds.fingerprint, None, int(k), int(seed), _ds=ds)
+    task = P.task(ds.name, ds.fingerprint, None, int(k), int(seed), _ds=ds)
 except (DataValidationError, ValueError, TypeError) as exc:
     with first:
         widgets.dataset_badge(ds)
@@ -190,7 +191,7 @@ try:
         semantics=semantics,
         jacobian=jacobian,
     )
-    acc = clm.accounting(
+    acc = P.accounting(
         float(eps), task.n, task.d, task.n_classes, float(lam), float(h), mu, mode, semantics, jacobian, psd_on
     )
 except (ValueError, TypeError) as exc:
@@ -206,8 +207,8 @@ def _next_draw() -> None:
     st.session_state["lm_draw"] = int(st.session_state.get("lm_draw", 0)) + 1
 
 
-draw = clm.one_draw(tkey, fp, config, int(st.session_state["lm_draw"]), int(seed), _task=task)
-acc_np = clm.nonprivate_accuracy(tkey, fp, config, int(seed), _task=task)
+draw = P.one_draw(tkey, fp, config, int(st.session_state["lm_draw"]), int(seed), _task=task)
+acc_np = P.nonprivate_accuracy(tkey, fp, config, int(seed), _task=task)
 
 # ------------------------------------------------------------------------------ the first screen
 with first:
@@ -241,9 +242,7 @@ with first:
         ),
     ]
     if task.d == 2:
-        chart = clm.regions_figure(
-            tkey, fp, config, int(st.session_state["lm_draw"]), int(seed), _draw=draw, _task=task
-        )
+        chart = P.regions_figure(tkey, fp, config, int(st.session_state["lm_draw"]), int(seed), _draw=draw, _task=task)
         caption = (
             "Which class each point of the plane is assigned to, without privacy (left) and by the private "
             "release (right). Dots: training points."
@@ -363,7 +362,7 @@ with expert_section(
         st.markdown("**The three modes at this setting**")
         rows = []
         for mo in MODES:
-            a = clm.accounting(
+            a = P.accounting(
                 float(eps),
                 task.n,
                 task.d,
@@ -423,7 +422,7 @@ with expert_section("3 · The two flaws of the printed mechanism (live numbers)"
         f1, f2 = st.columns(2)
         with f1:
             st.subheader("Flaw 1: no minimiser for most draws")
-            ub = clm.unbounded_share(task.d, task.n, float(lam), EPS_GRID, 20_000, int(seed))
+            ub = P.unbounded_share(task.d, task.n, float(lam), EPS_GRID, 20_000, int(seed))
             st.plotly_chart(
                 lmf.unbounded_figure(
                     ub,
@@ -431,7 +430,7 @@ with expert_section("3 · The two flaws of the printed mechanism (live numbers)"
                 ),
                 key="lm_unbounded",
             )
-            here = clm.unbounded_share(task.d, task.n, float(lam), (float(eps),), 20_000, int(seed))
+            here = P.unbounded_share(task.d, task.n, float(lam), (float(eps),), 20_000, int(seed))
             st.metric(
                 f"unbounded draws at ε = {fmt.epsilon(eps)}",
                 fmt.percent(here["share"].iloc[0]),
@@ -444,7 +443,7 @@ with expert_section("3 · The two flaws of the printed mechanism (live numbers)"
             )
         with f2:
             st.subheader("Flaw 2: shared noise leaves the class differences untouched")
-            lk = clm.leak(tkey, fp, float(eps), float(lam), float(h), 20, int(seed), _task=task)
+            lk = P.leak(tkey, fp, float(eps), float(lam), float(h), 20, int(seed), _task=task)
             rows = []
             for _, r in lk.iterrows():
                 rows.append(
@@ -466,14 +465,20 @@ with expert_section("3 · The two flaws of the printed mechanism (live numbers)"
 
 
 def _render_sweeps(job, n_trials: int, exc_mode: str) -> None:
-    """The sweeps finished so far (quick results first)."""
+    """The sweeps finished so far (quick results first), each once the one before it is shown."""
     done = job.finished()
-    got = lmj.latest(done, "accuracy")
+    if _render_accuracy(done, n_trials) and _render_excess_n(done, exc_mode):
+        _render_tradeoff(done)
+
+
+def _render_accuracy(done: dict, n_trials: int) -> bool:
+    """Accuracy, agreement and excess against ε and the bound's tightness; ``False`` while not finished."""
+    got = P.latest(done, "accuracy")
     if got is None:
-        return
+        return False
     (_df, summ), stage = got
     if stage == "quick":
-        st.caption(f"Quick first look: {fmt.integer(lmj.QUICK_TRIALS)} trials per point; refining to {n_trials}.")
+        st.caption(f"Quick first look: {fmt.integer(P.QUICK_TRIALS)} trials per point; refining to {n_trials}.")
     g1, g2 = st.columns(2)
     g1.plotly_chart(
         lmf.accuracy_figure(summ, chance=1.0 / task.n_classes, title="Test accuracy against ε"), key="lm_acc"
@@ -497,8 +502,8 @@ def _render_sweeps(job, n_trials: int, exc_mode: str) -> None:
         lmf.excess_vs_epsilon_figure(summ, title="Empirical excess J(Φᵖ) − J(Φ*) against ε"), key="lm_excess_eps"
     )
     st.caption(
-        "Dashed: the mean of the pathwise bound 2ρ²/(n²μ_eff), which holds for every single draw "
-        "(spec 5.2e). Where the CMS split adds regularisation (Δ > 0, small ε) the slope changes; where ε is "
+        "Dashed: the mean of the pathwise bound 2ρ²/(n²μ_eff), which holds for every single draw. "
+        "Where the CMS split adds regularisation (Δ > 0, small ε) the slope changes; where ε is "
         "only just above the Jacobian term k, the split leaves almost nothing for the noise (ε_noise = ε − k) "
         "and the excess spikes (visible for P+ when ε is close to k_P)."
     )
@@ -520,9 +525,14 @@ def _render_sweeps(job, n_trials: int, exc_mode: str) -> None:
         "Bound tightness: how far the pathwise bound sits above the measured excess. "
         + captions.tightness_story(tight, lmg.MODE_LABELS)
     )
-    got = lmj.latest(done, "excess_n")
+    return True
+
+
+def _render_excess_n(done: dict, exc_mode: str) -> bool:
+    """Excess against n beside the three tiers of bounds (and the true-risk excess); ``False`` while not finished."""
+    got = P.latest(done, "excess_n")
     if got is None:
-        return
+        return False
     s_n, bnds = got[0]
     st.plotly_chart(
         lmf.excess_vs_n_figure(
@@ -553,9 +563,14 @@ def _render_sweeps(job, n_trials: int, exc_mode: str) -> None:
             "panel shows which term dominates at each n (E: the noise, S: Sridharan's sample term scaled by "
             "G² — a heuristic multiclass adaptation; B uses ‖Φ*‖_F of the non-private fit at each n)."
         )
+    return True
+
+
+def _render_tradeoff(done: dict) -> None:
+    """Accuracy and excess of R against μ and h."""
     st.subheader(f"Regularisation trade-off at ε = {fmt.epsilon(eps)} (R)")
     t1, t2 = st.columns(2)
-    got_mu, got_h = lmj.latest(done, "mu"), lmj.latest(done, "h")
+    got_mu, got_h = P.latest(done, "mu"), P.latest(done, "h")
     if got_mu is None or got_h is None:
         return
     s_mu, s_h = got_mu[0], got_h[0]
@@ -590,8 +605,8 @@ def _sweeps_section() -> None:
                 semantics=semantics,
                 jacobian=jacobian,
             )
-            ns = lmj.n_grid(task.n, task.n_classes)
-            blocks = lmj.sweep_blocks(
+            ns = P.n_grid(task.n, task.n_classes)
+            blocks = P.sweep_blocks(
                 task,
                 base,
                 epsilons=EPS_GRID,
@@ -628,7 +643,7 @@ with expert_section(
 
 with expert_section("5 · Bounds in three tiers and the noise norm", key="lm_sec_bounds") as _open:
     if _open:
-        tab = clm.bounds_table(acc, float(bdelta), draw["phi_star_norm"])
+        tab = P.bounds_table(acc, float(bdelta), draw["phi_star_norm"])
         if mode == "printed":
             st.warning(
                 "The printed mode has no valid bound: its objective is not strongly convex (and usually has no "
@@ -641,8 +656,8 @@ with expert_section("5 · Bounds in three tiers and the noise norm", key="lm_sec
             f"J(Φᵖ) − J(Φ*) = {fmt.number(draw['excess'], sig=4)}, pathwise bound 2ρ²/(n²μ_eff) = "
             f"{fmt.number(draw['pathwise_bound'], sig=4)}."
         )
-        norms = clm.noise_samples(acc["noise_dim"], acc["beta"], 2000, int(seed))
-        rad = clm.radii(acc["noise_dim"], acc["beta"], float(bdelta), task.d, acc["eps_noise"], acc["shared_noise"])
+        norms = P.noise_samples(acc["noise_dim"], acc["beta"], 2000, int(seed))
+        rad = P.radii(acc["noise_dim"], acc["beta"], float(bdelta), task.d, acc["eps_noise"], acc["shared_noise"])
         st.plotly_chart(
             lmf.noise_norm_figure(
                 norms,

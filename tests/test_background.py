@@ -13,8 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from dp_core.data import load_dataset
 from dp_core.mechanisms import large_margin_gaussian as lmg
+from dp_core.mechanisms.large_margin_gaussian import plan as lmj
 from ui import background
-from ui import jobs_large_margin_gaussian as lmj
 
 
 # ---------------------------------------------------------------- blocks (module level: picklable)
@@ -148,8 +148,8 @@ def test_large_margin_sweeps_in_workers_equal_the_in_thread_run(pool):
 def _script():
     import streamlit as st
 
+    from dp_core.mechanisms.large_margin_gaussian.plan import QUICK_TRIALS  # noqa: F401 - the page plan imports cleanly
     from ui import background as bg
-    from ui.jobs_large_margin_gaussian import QUICK_TRIALS  # noqa: F401 - the page's module imports cleanly
 
     private = bool(st.session_state.get("private", False))
     key = "k-private" if private else "k-demo"

@@ -82,7 +82,7 @@ CACHED = _cached_functions()
 def test_the_scan_finds_the_cached_wrappers():
     # guards the scan itself: if the decorator detection broke, every other test here would pass vacuously
     names = {fn.name for fns in CACHED.values() for fn in fns}
-    assert {"first_utility", "compare", "sweep", "accuracy_sweep", "load_demo"} <= names
+    assert {"first_utility", "compare", "sweep", "one_draw", "load_demo"} <= names
     # (a floor well below the current count: pages move long runs from cached wrappers to ui.background jobs)
     assert sum(len(f) for f in CACHED.values()) >= 30
 

@@ -307,7 +307,7 @@ def test_a_written_reproduction_figure_draws_offline(tmp_path):
 def large_margin_tables(tmp_path_factory):
     """The large-margin page's accuracy summary (3 ε, 3 trials) on three datasets and a 100-row upload."""
     from dp_core.mechanisms import large_margin_gaussian as lmg
-    from ui.jobs_large_margin_gaussian import accuracy
+    from dp_core.mechanisms.large_margin_gaussian.plan import accuracy
 
     out = {}
     for name in ("breast_cancer", "wine", "gaussian_classes", "upload100"):

@@ -68,7 +68,7 @@ def one_error_line(res: H.Result, *needles: str) -> str:
         (["calibrate", "large-margin-gaussian", "--n", "100", "--d", "2", "--eps", "1e-320"], ["epsilon", "1e-320"]),
         (
             ["calibrate", "large-margin-gaussian", "--n", "100", "--d", "2", "--eps", "1", "--mode", "nan"],
-            ["mode must be one of"],
+            ["--mode", "invalid choice"],
         ),
         (
             ["audit", "laplace", "--eps", "1000", "--runs", "200"],

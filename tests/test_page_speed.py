@@ -30,7 +30,7 @@ PAGE_MODULES = (
     "dp_core.mechanisms.large_margin_gaussian",
     "dp_core.mechanisms.label_dp_bags.plan",
     "dp_core.mechanisms.input_perturbation.plan",
-    "ui.cached_large_margin_gaussian",
+    "dp_core.mechanisms.large_margin_gaussian.plan",
     "ui.widgets",
 )
 
@@ -118,8 +118,9 @@ def test_large_margin_regions_figure_is_the_stored_object():
     it is the figure a direct call builds."""
     from dp_core.data import load_dataset
     from dp_core.mechanisms import large_margin_gaussian as lmg
-    from ui import cached_large_margin_gaussian as clm
+    from ui.cached import plan
 
+    clm = plan("large-margin-gaussian")
     ds = load_dataset("gaussian_classes", n=200, seed=0)
     task = clm.task(ds.name, ds.fingerprint, None, 2, 0, _ds=ds)
     key = (task.name, task.n, task.d, task.n_classes)

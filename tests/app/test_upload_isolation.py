@@ -93,7 +93,6 @@ def _upload_independent_functions() -> set[str]:
         "ui.cached",
         "ui.cached_audit",
         "ui.cached_compare",
-        "ui.cached_large_margin_gaussian",
     ):
         m = importlib.import_module(mod)
         for name, obj in vars(m).items():
@@ -122,7 +121,6 @@ def test_every_wrapper_is_scoped():
         "ui.cached",
         "ui.cached_audit",
         "ui.cached_compare",
-        "ui.cached_large_margin_gaussian",
     ):
         m = importlib.import_module(mod)
         wrappers = [

@@ -1,4 +1,5 @@
-"""Engine tests of the large-margin Gaussian classifier (specification sections 1-5 and 7.2-7.5)."""
+"""Engine tests of the large-margin Gaussian classifier (docs/large_margin_gaussian.md
+§"Our corrections and choices")."""
 
 import math
 import warnings
@@ -138,7 +139,7 @@ def test_radial_sampler_is_reproducible_and_validates():
 
 
 def test_literal_boundedness_probability_matches_spec():
-    # spec 3.3: bounded with probability ~0.23 for d = 2, n lam = 10, eps = 1; ~0.50 for n lam = 1000
+    # docs §"Modes and why P...": bounded with probability ~0.23 for d = 2, n lam = 10, eps = 1; ~0.50 for n lam = 1000
     for nl, expected in ((10.0, 0.23), (1000.0, 0.50)):
         b = sample_radial(9, 0.5, rng=11, size=20_000).reshape(-1, 3, 3)
         share = literal_objective_bounded(b, 1, nl).mean()
@@ -314,7 +315,7 @@ def test_nonprivate_fit_classifies_gaussian_classes_well():
     test = make_gaussian_classes(5000, seed=1)
     data = prepare(ds.X, ds.y)
     P = fit_nonprivate(data, lam=0.01, mu=0.01, h=0.5)
-    assert np.mean(predict(P, preprocess(test.X)) == test.y) > 0.98  # spec 6.2: 0.9958
+    assert np.mean(predict(P, preprocess(test.X)) == test.y) > 0.98  # reference pilot: 0.9958
 
 
 @pytest.mark.parametrize(

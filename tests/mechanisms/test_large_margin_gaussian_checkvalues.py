@@ -1,4 +1,5 @@
-"""Check values of the large-margin specification, section 7.1 (rows 1-49), at 1e-3 relative."""
+"""Check values of the large-margin classifier (rows 1-49, docs/large_margin_gaussian.md
+§"Defaults and reference settings"), at 1e-3 relative."""
 
 import math
 
@@ -19,7 +20,7 @@ SETTINGS = {
     "S3": dict(d=10, C=10, n=60000, eps=2.0, lam=0.0001, h=0.5, delta=0.05),
 }
 
-# row: (S1, S2, S3) from the specification's table in section 7.1
+# row: (S1, S2, S3) from the reference table of check values
 TABLE = {
     1: (9, 36, 121),
     2: (0.5, 0.25, 1.0),
@@ -167,7 +168,7 @@ def test_section_7_table(setting_idx, setting):
         ok = abs(val) < 1e-12 if want == 0 else math.isclose(val, want, rel_tol=1e-3)
         if not ok:
             bad.append((row, want, val))
-    assert not bad, f"{setting}: rows differing from the specification (row, expected, got): {bad}"
+    assert not bad, f"{setting}: rows differing from the reference (row, expected, got): {bad}"
 
 
 def test_printed_radius_fails_for_d1_but_exact_quantile_holds():

@@ -32,7 +32,7 @@ def test_calibrate_printed_reports_eps_prime_and_label(capsys):
         "0.01",
         "--h",
         "0.5",
-        "--delta",
+        "--bdelta",
         "0.05",
     )
     assert code in (0, None)
@@ -81,7 +81,7 @@ def test_calibrate_repaired_has_three_tiers(capsys):
         "2",
         "--eps",
         "1",
-        "--semantics",
+        "--sem",
         "paper",
     )
     d = json.loads(out)
@@ -94,9 +94,9 @@ def test_calibrate_repaired_has_three_tiers(capsys):
 @pytest.mark.parametrize(
     "args,needle",
     [
-        (["--mode", "paper"], "mode must be one of"),
+        (["--mode", "paper"], "invalid choice: 'paper'"),
         (["--eps", "-1"], "epsilon must be in"),
-        (["--delta", "2"], "delta must be in"),
+        (["--bdelta", "2"], "delta must be in"),
     ],
 )
 def test_calibrate_bad_input_exits_2_with_one_line(capsys, args, needle):

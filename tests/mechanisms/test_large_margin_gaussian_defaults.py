@@ -66,7 +66,7 @@ def test_the_old_defaults_fail_the_same_check_on_wine():
     assert acc5 - acc > 0.15
 
 
-def test_gaussian_classes_keep_the_specification_setting():
+def test_gaussian_classes_keep_the_reference_setting():
     s = suggest_settings("gaussian_classes", 2, 1000, 3)
     assert (s.k, s.lam) == (2, 0.01)
     with pytest.raises(ValueError, match="n_classes"):

@@ -1,4 +1,5 @@
-"""Quick reproduction of the specification's pilot study (section 6.2) of the large-margin classifier."""
+"""Quick reproduction of our reference pilot study (docs/large_margin_gaussian.md §"Pilot study") of the large-margin
+classifier."""
 
 import json
 import math
@@ -15,14 +16,14 @@ def result(tmp_path_factory):
     return reproduce(tmp_path_factory.mktemp("lmg"), quick=True, seed=0)
 
 
-def test_analytic_columns_match_the_specification(result):
+def test_analytic_columns_match_the_reference(result):
     assert result["analytic_max_relative_difference_from_spec"] < 1e-3
 
 
 def test_measured_accuracy_agrees_with_the_pilot_within_monte_carlo_error(result):
     for row in result["pilot"]:
         se = max(row["accuracy_sd"], row["accuracy_sd_spec"]) / math.sqrt(row["n_trials"])
-        # different data draw than the specification's: allow 4 SE plus the spread of the non-private fit
+        # different data draw than the reference pilot's: allow 4 SE plus the spread of the non-private fit
         assert abs(row["accuracy_mean"] - row["accuracy_mean_spec"]) < 4 * se + 0.006, row["epsilon"]
         assert row["excess_mean"] <= row["pathwise_mean"]  # the pathwise bound holds draw by draw
 

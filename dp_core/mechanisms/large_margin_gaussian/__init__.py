@@ -17,7 +17,7 @@ Main entry points
 References
 ----------
 M. A. Pathak and B. Raj, "Large Margin Multiclass Gaussian Classification with Differential
-Privacy"; specification ``large_margin_gaussian.md``.
+Privacy"; our corrections: ``docs/large_margin_gaussian.md``.
 """
 
 from .experiments import (
@@ -122,10 +122,8 @@ __all__ = [
 
 
 # -- the plug-in (see dp_core.plugin; discovered by dp_core.registry) -----------------------------
-from ...plugin import Mechanism, ParamSpec  # noqa: E402
-from .experiments import MAX_D  # noqa: E402
-
-_LAM_OPTIONS = (0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+from ...plugin import Mechanism  # noqa: E402
+from .settings import Settings  # noqa: E402
 
 PLUGIN = Mechanism(
     name="large-margin-gaussian",
@@ -134,64 +132,7 @@ PLUGIN = Mechanism(
     page="pages/large_margin_gaussian.py",
     icon="🎯",
     summary="Objective perturbation of a multiclass large-margin Gaussian classifier.",
-    params=(
-        ParamSpec(
-            "mode", str, "corrected", options=("corrected", "repaired", "printed"), label="mode", url_prefix="lm_"
-        ),
-        ParamSpec(
-            "lam",
-            float,
-            0.01,
-            options=_LAM_OPTIONS,
-            label="trace regulariser λ",
-            symbol="λ",
-            url_prefix="lm_",
-        ),
-        ParamSpec(
-            "h",
-            float,
-            0.5,
-            options=(0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0),
-            label="Huber width h",
-            symbol="h",
-            url_prefix="lm_",
-        ),
-        ParamSpec("n", int, 1000, 100, 20_000, step=100, label="training points n", symbol="n", url_prefix="lm_"),
-        # -- the page's further settings (widgets and links; the CLI has its own flags for them) --
-        ParamSpec(
-            "data",
-            str,
-            "gaussian_classes",
-            options=("gaussian_classes", "iris", "wine", "breast_cancer", "home"),
-            label="dataset",
-            help="The page's demo datasets, or 'home' for the classification dataset chosen on Home.",
-            url_prefix="lm_",
-        ),
-        ParamSpec(
-            "mu",
-            str,
-            "= λ",
-            options=("= λ", *(str(v) for v in _LAM_OPTIONS)),
-            label="strong convexity μ",
-            symbol="μ",
-            url_prefix="lm_",
-        ),
-        ParamSpec("k", int, 2, 1, MAX_D, step=1, label="projection dimension k", symbol="k", url_prefix="lm_"),
-        ParamSpec("psd", str, "on", options=("on", "off"), label="PSD constraint", url_prefix="lm_"),
-        ParamSpec("sem", str, "target", options=("target", "paper"), label="ε semantics", url_prefix="lm_"),
-        ParamSpec(
-            "jac", str, "conservative", options=("conservative", "tight"), label="Jacobian count", url_prefix="lm_"
-        ),
-        ParamSpec(
-            "bdelta",
-            float,
-            0.05,
-            options=(0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5),
-            label="bound confidence δ",
-            symbol="δ",
-            url_prefix="lm_",
-        ),
-    ),
+    configs=((Settings, "lm_"),),
     hooks={
         "cli": f"{__name__}.cli",
         "compare": f"{__name__}.compare:ADAPTER",

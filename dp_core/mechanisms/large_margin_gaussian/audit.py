@@ -26,7 +26,8 @@ record's contribution, which a single shared ``A`` cannot absorb. The statistic 
 
 large and positive when the release is a KKT point of ``D``'s objective and large and negative
 when it is one of ``D'``'s. Without the PSD constraint it reduces to the exact class-difference
-leak of spec §3.3 (all ``G_c`` equal); with it (P+ and the printed P, ``μ = 0``) it covers the
+leak (docs/large_margin_gaussian.md §"Modes and why P and P+ are not private") (all ``G_c`` equal); with it (P+ and
+the printed P, ``μ = 0``) it covers the
 boundary optima too, where the leak of the class differences is not exact. A draw with no release
 (P: objective unbounded below, an event that depends only on the noise) gets the constant
 :data:`NO_RELEASE` on both sides, so the bound comes from the bounded draws.
@@ -44,7 +45,8 @@ differences as much as one record can. ``random``: row ``i`` replaced by row ``j
 References
 ----------
 .. [PR10] M. A. Pathak and B. Raj, *Large Margin Multiclass Gaussian Classification with
-   Differential Privacy*, 2010, eq. 8 and Theorem 5.1; specification sections 3.1-3.4.
+   Differential Privacy*, 2010, eq. 8 and Theorem 5.1; docs/large_margin_gaussian.md
+   §"Modes and why P and P+ are not private".
 """
 
 from __future__ import annotations
@@ -115,7 +117,8 @@ def kkt_residual(phi: np.ndarray, data, *, lam: float, mu: float, h: float) -> n
 
     References
     ----------
-    [PR10] eq. 8; specification §3.3 (stationarity forces the class differences).
+    [PR10] eq. 8; docs/large_margin_gaussian.md §"Modes and why P and P+ are not private" (stationarity forces the
+    class differences).
     """
     phi = np.asarray(phi, dtype=np.float64)
     R, C, p, _ = phi.shape
@@ -134,6 +137,54 @@ def kkt_residual(phi: np.ndarray, data, *, lam: float, mu: float, h: float) -> n
 
 def _class_diffs(phi: np.ndarray) -> np.ndarray:
     return phi[..., 1:, :, :] - phi[..., :1, :, :]
+
+
+def _neighbour(X, y, C: int, pair: str, pair_seed: int) -> tuple:
+    """``(X', y', description)``: the neighbouring dataset of the pair ``pair``."""
+    X1, y1 = X.copy(), y.copy()
+    if pair == "boundary":
+        nrm = float(np.linalg.norm(X[0]))
+        X1[0] = -X[0] / nrm if nrm > 0 else np.eye(X.shape[1])[0]
+        y1[0] = (y[0] + 1) % C
+        text = f"row 0 (class {y[0]}) replaced by the opposite point on the unit sphere with class {y1[0]}"
+    else:
+        g = as_generator(keyed_seed(pair_seed, 0x1A46E))
+        idx = np.flatnonzero(y != y[0])
+        i = int(g.integers(X.shape[0]))
+        others = np.flatnonzero(y != y[i])
+        j = int(others[g.integers(others.size)]) if others.size else int(idx[0])
+        X1[i], y1[i] = X[j], y[j]
+        text = f"row {i} (class {y[i]}) replaced by row {j} (class {y[j]})"
+    return X1, y1, text
+
+
+def _statistic(mode: str, base_mode: str, mu: float, data, shared_direction, *, lam: float, h: float) -> tuple:
+    """``(stat, statistic, event)``: the test statistic of a release and its descriptions."""
+    if mode == "corrected":
+
+        def stat(phi):
+            return np.sum(_class_diffs(phi) * shared_direction[None], axis=(1, 2, 3))
+
+        statistic = "class differences projected on the shared-noise direction Δ(Φ*_D) − Δ(Φ*_D')"
+        event = "threshold on the class differences projected on Δ(Φ*_D) − Δ(Φ*_D')"
+    else:
+
+        def stat(phi):
+            r0 = kkt_residual(phi, data[0], lam=lam, mu=mu, h=h)
+            r1 = kkt_residual(phi, data[1], lam=lam, mu=mu, h=h)
+            return np.log(r1 + _TAU) - np.log(r0 + _TAU)
+
+        statistic = (
+            "ln r_D'(Φ) − ln r_D(Φ): r_D is the residual of the optimality (KKT) conditions of D's objective "
+            "with one noise matrix shared by all classes"
+        )
+        event = (
+            "KKT consistency: the release satisfies the optimality conditions of D's (or D''s) objective with a "
+            "single noise matrix shared by all classes"
+        )
+        if base_mode == "printed":
+            event += " (draws whose literal objective is unbounded below release nothing, on both sides alike)"
+    return stat, statistic, event
 
 
 def large_margin_target(
@@ -168,7 +219,8 @@ def large_margin_target(
 
     References
     ----------
-    [PR10] eq. 8, Theorem 5.1; specification §3.3 (why P and P+ are not private).
+    [PR10] eq. 8, Theorem 5.1; docs/large_margin_gaussian.md §"Modes and why P and P+ are not private" (why P and P+
+    are not private).
     """
     if not isinstance(dataset, Dataset):
         raise TypeError(f"dataset must be a dp_core Dataset, got {type(dataset).__name__}.")
@@ -177,20 +229,7 @@ def large_margin_target(
     n = check_int("n", n, lo=20)
     task = make_task(dataset, n_train=n, seed=0)
     X, y, C = task.X_train, task.y_train, task.n_classes
-    X1, y1 = X.copy(), y.copy()
-    if pair == "boundary":
-        nrm = float(np.linalg.norm(X[0]))
-        X1[0] = -X[0] / nrm if nrm > 0 else np.eye(X.shape[1])[0]
-        y1[0] = (y[0] + 1) % C
-        text = f"row 0 (class {y[0]}) replaced by the opposite point on the unit sphere with class {y1[0]}"
-    else:
-        g = as_generator(keyed_seed(pair_seed, 0x1A46E))
-        idx = np.flatnonzero(y != y[0])
-        i = int(g.integers(X.shape[0]))
-        others = np.flatnonzero(y != y[i])
-        j = int(others[g.integers(others.size)]) if others.size else int(idx[0])
-        X1[i], y1[i] = X[j], y[j]
-        text = f"row {i} (class {y[i]}) replaced by row {j} (class {y[j]})"
+    X1, y1, text = _neighbour(X, y, C, pair, pair_seed)
     base_mode = "repaired" if mode == "repaired-psd-off" else mode
     cfg = LargeMarginGaussian(epsilon=epsilon, mode=base_mode, lam=lam, h=h, psd=mode != "repaired-psd-off")
     ps = pilot_seed(pair_seed, 2)
@@ -200,32 +239,7 @@ def large_margin_target(
     data = (g0.data, g1.data)
     stars = (g0.phi_star, g1.phi_star)
     shared_direction = leak_direction(stars[0], stars[1])
-    if mode == "corrected":
-        direction = leak_direction(g0.phi_star, g1.phi_star)
-
-        def stat(phi):
-            return np.sum(_class_diffs(phi) * direction[None], axis=(1, 2, 3))
-
-        statistic = "class differences projected on the shared-noise direction Δ(Φ*_D) − Δ(Φ*_D')"
-        event = "threshold on the class differences projected on Δ(Φ*_D) − Δ(Φ*_D')"
-    else:
-        mu = float(acc.mu_eff)
-
-        def stat(phi):
-            r0 = kkt_residual(phi, data[0], lam=lam, mu=mu, h=h)
-            r1 = kkt_residual(phi, data[1], lam=lam, mu=mu, h=h)
-            return np.log(r1 + _TAU) - np.log(r0 + _TAU)
-
-        statistic = (
-            "ln r_D'(Φ) − ln r_D(Φ): r_D is the residual of the optimality (KKT) conditions of D's objective "
-            "with one noise matrix shared by all classes"
-        )
-        event = (
-            "KKT consistency: the release satisfies the optimality conditions of D's (or D''s) objective with a "
-            "single noise matrix shared by all classes"
-        )
-        if base_mode == "printed":
-            event += " (draws whose literal objective is unbounded below release nothing, on both sides alike)"
+    stat, statistic, event = _statistic(mode, base_mode, float(acc.mu_eff), data, shared_direction, lam=lam, h=h)
 
     def sample(side: int, runs: int, rng: np.random.Generator):
         batch = release_many(

@@ -15,8 +15,8 @@ References
 ----------
 M. A. Pathak and B. Raj, "Large Margin Multiclass Gaussian Classification with Differential
 Privacy", Lemma 4, Theorems 5.2 and 5.3; K. Sridharan, S. Shalev-Shwartz and N. Srebro, "Fast
-rates for regularized objectives", NIPS 2008. Specification ``large_margin_gaussian.md`` section 5
-and §7 rows 14-49.
+rates for regularized objectives", NIPS 2008. docs/large_margin_gaussian.md §"Utility bounds in three tiers"
+and check-value rows 14-49.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def noise_radius(dim: int, beta: float, delta: float, *, kind: str = "exact") ->
 
     References
     ----------
-    Specification section 5.4 (corrects Lemma 4, pitfall 15).
+    docs/large_margin_gaussian.md §"Utility bounds in three tiers" (corrects Lemma 4).
 
     Examples
     --------
@@ -86,7 +86,7 @@ def printed_radius(d: int, epsilon: float, delta: float) -> float:
 
 @computable
 def printed_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float, delta: float) -> dict:
-    """Theorems 5.2 and 5.3 evaluated literally (``lam`` as entered; §7 rows 14-21).
+    """Theorems 5.2 and 5.3 evaluated literally (``lam`` as entered; check-value rows 14-21).
 
     Returns
     -------
@@ -122,7 +122,7 @@ def printed_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float
 
 @computable
 def tier_u_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float, delta: float) -> dict:
-    """Paper-mode bounds in per-example units with the arithmetic fixed (§7 rows 22-25).
+    """Paper-mode bounds in per-example units with the arithmetic fixed (check-value rows 22-25).
 
     ``U5.2 = 8 (d+1)^4 C ln^2(d/delta)/(n^2 eps^2 lam)``; ``U5.3`` = ``4 sqrt(d)(d+1)^2 C ln(d/delta)/(n eps)``
     ``+ 16 (d+1)^4 C ln^2(d/delta)/(n^2 eps^2 lam) + 16 (32 + ln(1/delta))/(lam n)`` with probability
@@ -130,7 +130,7 @@ def tier_u_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float,
 
     References
     ----------
-    Specification section 5.3; pitfalls 17-20.
+    docs/large_margin_gaussian.md §"Utility bounds in three tiers" (tier U).
     """
     d, C, n, delta = _common(d, n_classes, n, delta)
     epsilon = check_positive("epsilon", epsilon)
@@ -167,7 +167,7 @@ def tier_c_bounds(
     phi_star_norm: float | None = None,
     R_z: float = 1.0,
 ) -> dict:
-    """Corrected bounds for the mechanism actually run (§7 rows 26-29 and 40-49).
+    """Corrected bounds for the mechanism actually run (check-value rows 26-29 and 40-49).
 
     ``rho_delta = sqrt(C) r(delta)`` (shared noise) or ``r(delta)`` (stacked noise);
     ``C5.2 = 2 rho_delta^2/(n^2 mu_eff)`` (probability ``>= 1 - delta``), expected pathwise
@@ -178,7 +178,7 @@ def tier_c_bounds(
 
     References
     ----------
-    Specification sections 5.2 (pathwise chain) and 5.4.
+    docs/large_margin_gaussian.md §"Utility bounds in three tiers" (pathwise chain, noise radius).
     """
     d, C, n, delta = _common(d, n_classes, n, delta)
     beta = check_positive("beta", beta)

@@ -7,18 +7,23 @@ printed"`` and a one-sentence ``"privacy_reason"``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from ... import status as vocab
 from ...cli._common import (
+    CliError,
     add_dataset_arguments,
     add_out_dir_arguments,
+    add_param_options,
     add_seed_argument,
     check_reproduce_args,
     dataset_from_args,
+    param_values,
 )
 from ...cli._registry import Command
 from ...experiments import mean_se
+from ...plugin import config_params
 from . import (
     MODE_LABELS,
     MODES,
@@ -28,8 +33,36 @@ from . import (
     privacy_params,
 )
 from .bounds import bounds_for_mode
+from .settings import Settings, mu_value
 
 _MODE_HELP = "printed (P, the paper as printed), repaired (P+), corrected (R, default; the private one)"
+
+
+def cli_specs(*names: str) -> list:
+    """The :class:`Settings` fields ``names`` as command-line options.
+
+    The page offers a grid of numbers; the command line accepts any number the engine accepts, so a
+    numeric setting keeps its name, kind and default but not the page's grid or range.
+    """
+    specs = {s.name: s for s in config_params(Settings, url_prefix="lm_")}
+    out = []
+    for name in names:
+        spec = specs[name]
+        if spec.kind in (int, float) or name == "mu":
+            spec = dataclasses.replace(spec, options=(), lo=None, hi=None)
+        out.append(spec)
+    return out
+
+
+def settings_values(a, specs) -> dict:
+    """The options' values; ``mu`` as the engine's number or ``None`` (mu = lam)."""
+    values = param_values(a, specs)
+    if "mu" in values:
+        try:
+            values["mu"] = mu_value(values["mu"])
+        except ValueError:
+            raise CliError(f"--mu: mu must be '= λ' or a number in (0, inf), got {values['mu']!r}.") from None
+    return values
 
 
 def _privacy_block(acc) -> dict:
@@ -65,18 +98,14 @@ def _privacy_block(acc) -> dict:
     return out
 
 
+_CALIBRATE = cli_specs("mode", "n", "lam", "mu", "h", "bdelta", "sem", "jac")
+
+
 def _calibrate_args(p):
-    p.add_argument("--mode", default="corrected", help=_MODE_HELP)
-    p.add_argument("--n", type=int, required=True, help="training-set size n >= 1")
+    add_param_options(p, _CALIBRATE)
     p.add_argument("--d", type=int, required=True, help="input dimension d >= 1")
     p.add_argument("--classes", type=int, default=3, help="number of classes C >= 2 (default 3)")
     p.add_argument("--eps", type=float, required=True, help="privacy budget epsilon in (0, inf)")
-    p.add_argument("--lam", type=float, default=0.01, help="trace regulariser lambda, average form (default 0.01)")
-    p.add_argument("--mu", type=float, default=None, help="Frobenius coefficient mu > 0 (default lambda; R only)")
-    p.add_argument("--h", type=float, default=0.5, help="Huber width h > 0 (default 0.5)")
-    p.add_argument("--delta", type=float, default=0.05, help="bound confidence delta in (0, 1) (NOT a DP delta)")
-    p.add_argument("--semantics", default="target", help="target (eps is the total budget) or paper")
-    p.add_argument("--jacobian", default="conservative", help="conservative (r_J = 2(C-1)) or tight (C-1)")
     p.add_argument(
         "--phi-star-norm",
         type=float,
@@ -86,29 +115,22 @@ def _calibrate_args(p):
 
 
 def _calibrate_run(a):
+    v = settings_values(a, _CALIBRATE)
     acc = privacy_params(
-        epsilon=a.eps,
-        n=a.n,
-        d=a.d,
-        n_classes=a.classes,
-        lam=a.lam,
-        h=a.h,
-        mu=a.mu,
-        mode=a.mode,
-        semantics=a.semantics,
-        jacobian=a.jacobian,
-    )
+        epsilon=a.eps, n=v["n"], d=a.d, n_classes=a.classes, lam=v["lam"], h=v["h"], mu=v["mu"],
+        mode=v["mode"], semantics=v["sem"], jacobian=v["jac"],
+    )  # fmt: skip
     from ..._validation import check_probability
 
-    delta = check_probability("delta", a.delta, closed="neither")
+    delta = check_probability("bdelta", v["bdelta"], closed="neither")
     out = {
         "mechanism": "large-margin-gaussian",
         "eps": a.eps,
-        "n": a.n,
+        "n": v["n"],
         "d": a.d,
         "classes": a.classes,
-        "lam": a.lam,
-        "h": a.h,
+        "lam": v["lam"],
+        "h": v["h"],
         "delta": delta,
         "delta_note": "bound confidence (utility failure probability), not a DP delta",
     }
@@ -117,82 +139,81 @@ def _calibrate_run(a):
     return out
 
 
+_SIMULATE = cli_specs("data", "n", "k", "lam", "mu", "h", "psd")
+
+
 def _simulate_args(p):
     add_dataset_arguments(p, default="gaussian_classes")
     add_seed_argument(p)
-    p.add_argument("--n", type=int, default=1000, help="training size (synthetic: rows drawn; real: subsample)")
-    p.add_argument("--k", type=int, default=2, help="public projection dimension for d > k (real data; default 2)")
+    add_param_options(p, _SIMULATE, defaults={"data": None})
     p.add_argument("--modes", default="printed,repaired,corrected", help="comma-separated modes (" + _MODE_HELP + ")")
     p.add_argument("--eps", type=float, default=1.0, help="privacy budget epsilon in (0, inf)")
-    p.add_argument("--lam", type=float, default=0.01, help="trace regulariser lambda (default 0.01)")
-    p.add_argument("--mu", type=float, default=None, help="Frobenius coefficient mu (default lambda; R only)")
-    p.add_argument("--h", type=float, default=0.5, help="Huber width h (default 0.5)")
-    p.add_argument("--psd", default="on", help="PSD constraint: on (default) or off (P always on)")
     p.add_argument("--trials", type=int, default=30, help="noise draws per mode (default 30)")
 
 
-def _simulate_run(a):
-    from ..._validation import check_choice, check_int, check_seed
-
-    modes = [m.strip() for m in str(a.modes).split(",") if m.strip()]
-    if not modes:
-        raise ValueError(f"modes must name at least one of {', '.join(MODES)}, got {a.modes!r}.")
-    for m in modes:
-        check_choice("modes", m, MODES)
-    psd = check_choice("psd", a.psd, ("on", "off")) == "on"
-    trials = check_int("trials", a.trials, lo=1, hi=100_000)
-    check_seed(a.seed)
-    if a.dataset.lower().endswith(".csv"):
-        ds = dataset_from_args(a)
-        n_train = a.n
-    elif a.dataset == "gaussian_classes":
+def _simulate_task(a, v):
+    """The training task of ``simulate``: the synthetic classes drawn with ``n`` rows, other data subsampled."""
+    if a.dataset == "gaussian_classes":
         ds = dataset_from_args(
             a,
-            n=a.n,
+            n=v["n"],
             seed=a.seed,
             bounds_unused="to the synthetic dataset 'gaussian_classes': its rows are used as generated",
         )
         n_train = None
     else:
         ds = dataset_from_args(a)
-        n_train = a.n
-    task = make_task(ds, n_train=n_train if n_train and n_train < ds.n else None, k=a.k, seed=a.seed)
-    base = LargeMarginGaussian(epsilon=a.eps, lam=a.lam, mu=a.mu, h=a.h, psd=psd)
+        n_train = v["n"]
+    return ds, make_task(ds, n_train=n_train if n_train and n_train < ds.n else None, k=v["k"], seed=a.seed)
+
+
+def _method_entry(g, method: str, a, v, psd: bool, task) -> dict:
+    """Mean and SE of one method's trials, with its privacy keys (``nonprivate``: the reference)."""
+    acc_m, acc_se = mean_se(g["accuracy"])
+    ex_m, ex_se = mean_se(g["excess"])
+    ag_m, ag_se = mean_se(g["agreement"])
+    bounded = g["unbounded"] == 0
+    entry = {
+        "accuracy_mean": acc_m,
+        "accuracy_se": acc_se,
+        "excess_risk_mean": ex_m,
+        "excess_risk_se": ex_se,
+        "agreement_with_nonprivate_mean": ag_m,
+        "agreement_with_nonprivate_se": ag_se,
+        "unbounded_share": float(g["unbounded"].mean()),
+        "nonconverged_share_of_bounded": float(1.0 - g.loc[bounded, "converged"].mean()) if bounded.any() else math.nan,
+        "trials": len(g),
+    }
+    if method == "nonprivate":
+        entry.update(mode="nonprivate", private=False, privacy_status="no privacy (reference)", unbounded_share=0.0)
+        return entry
+    cfg = LargeMarginGaussian(
+        epsilon=a.eps, mode=method, lam=v["lam"], mu=v["mu"], h=v["h"], psd=True if method == "printed" else psd
+    )
+    entry.update(_privacy_block(cfg.accounting(n=task.n, d=task.d, n_classes=task.n_classes)))
+    return entry
+
+
+def _simulate_run(a):
+    from ..._validation import check_choice, check_int, check_seed
+
+    v = settings_values(a, _SIMULATE)
+    if v["data"] == "home":
+        raise CliError("--data: 'home' is the page's Home dataset; give the dataset by --dataset NAME|PATH.csv.")
+    if v["data"] is not None:  # the page's dataset choice, as a link would give it
+        a.dataset = v["data"]
+    modes = [m.strip() for m in str(a.modes).split(",") if m.strip()]
+    if not modes:
+        raise ValueError(f"modes must name at least one of {', '.join(MODES)}, got {a.modes!r}.")
+    for m in modes:
+        check_choice("modes", m, MODES)
+    psd = v["psd"] == "on"
+    trials = check_int("trials", a.trials, lo=1, hi=100_000)
+    check_seed(a.seed)
+    ds, task = _simulate_task(a, v)
+    base = LargeMarginGaussian(epsilon=a.eps, lam=v["lam"], mu=v["mu"], h=v["h"], psd=psd)
     df = accuracy_sweep(task, epsilons=[a.eps], modes=modes, base=base, n_trials=trials, seed=a.seed)
-    results = {}
-    for method, g in df.groupby("method", sort=False):
-        acc_m, acc_se = mean_se(g["accuracy"])
-        ex_m, ex_se = mean_se(g["excess"])
-        ag_m, ag_se = mean_se(g["agreement"])
-        entry = {
-            "accuracy_mean": acc_m,
-            "accuracy_se": acc_se,
-            "excess_risk_mean": ex_m,
-            "excess_risk_se": ex_se,
-            "agreement_with_nonprivate_mean": ag_m,
-            "agreement_with_nonprivate_se": ag_se,
-            "unbounded_share": float(g["unbounded"].mean()),
-            "nonconverged_share_of_bounded": (
-                float(1.0 - g.loc[g["unbounded"] == 0, "converged"].mean()) if (g["unbounded"] == 0).any() else math.nan
-            ),
-            "trials": len(g),
-        }
-        if method != "nonprivate":
-            cfg = LargeMarginGaussian(
-                epsilon=a.eps, mode=method, lam=a.lam, mu=a.mu, h=a.h, psd=True if method == "printed" else psd
-            )
-            acc = cfg.accounting(n=task.n, d=task.d, n_classes=task.n_classes)
-            entry.update(_privacy_block(acc))
-        else:
-            entry.update(
-                {
-                    "mode": "nonprivate",
-                    "private": False,
-                    "privacy_status": "no privacy (reference)",
-                    "unbounded_share": 0.0,
-                }
-            )
-        results[method] = entry
+    results = {method: _method_entry(g, method, a, v, psd, task) for method, g in df.groupby("method", sort=False)}
     return {
         "mechanism": "large-margin-gaussian",
         "dataset": ds.name,
@@ -201,8 +222,8 @@ def _simulate_run(a):
         "d": task.d,
         "classes": task.n_classes,
         "eps": a.eps,
-        "lam": a.lam,
-        "h": a.h,
+        "lam": v["lam"],
+        "h": v["h"],
         "psd": psd,
         "trials": trials,
         "seed": a.seed,
@@ -211,24 +232,6 @@ def _simulate_run(a):
         "excess_risk_definition": "J(Phi^p) - J(Phi*) for the same smoothed objective (same lam, mu_eff, h)",
         "results": results,
     }
-
-
-COMMANDS = [
-    Command(
-        "calibrate",
-        "large-margin-gaussian",
-        "Large-margin Gaussian classifier: noise rate, budget split, claimed epsilon and bound tiers per mode",
-        _calibrate_args,
-        _calibrate_run,
-    ),
-    Command(
-        "simulate",
-        "large-margin-gaussian",
-        "Large-margin Gaussian classifier: accuracy and excess risk per mode (mean, SE) and the unbounded share",
-        _simulate_args,
-        _simulate_run,
-    ),
-]
 
 
 def _reproduce_args(p):
@@ -245,13 +248,28 @@ def _reproduce_run(a):
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
 
 
-COMMANDS.append(
+_NAME = "large-margin-gaussian"
+_TITLE = "Large-margin Gaussian classifier: "
+COMMANDS = [
+    Command(
+        "calibrate",
+        _NAME,
+        _TITLE + "noise rate, budget split, claimed epsilon and bound tiers per mode",
+        _calibrate_args,
+        _calibrate_run,
+    ),
+    Command(
+        "simulate",
+        _NAME,
+        _TITLE + "accuracy and excess risk per mode (mean, SE) and the unbounded share",
+        _simulate_args,
+        _simulate_run,
+    ),
     Command(
         "reproduce",
-        "large-margin-gaussian",
-        "Large-margin Gaussian classifier: re-run the specification's pilot (section 6.2; the paper has no "
-        "experiments)",
+        _NAME,
+        _TITLE + "re-run our reference pilot (the paper has no experiments)",
         _reproduce_args,
         _reproduce_run,
-    )
-)
+    ),
+]

@@ -5,8 +5,9 @@ R corrected) on one chart.
 References
 ----------
 M. A. Pathak and B. Raj, *Large Margin Multiclass Gaussian Classification with Differential
-Privacy*; specification ``large_margin_gaussian.md`` sections 3.4-3.6 (modes), 5.2 (pathwise
-bound), 8 (why P and P+ are not private).
+Privacy*; docs/large_margin_gaussian.md §"Modes and why P and P+ are not private", §"Utility bounds in three tiers"
+(pathwise
+bound).
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ class LargeMarginAdapter(Adapter):
             "Large-margin R: corrected",
             vocab.PROVED,
             "Pure ε-DP with independent noise for every class and the corrected Jacobian term "
-            "(specification §3.6); with the PSD constraint on, the proof relies on the constrained "
+            "(docs/large_margin_gaussian.md, Budget split and Jacobian term); with the PSD constraint on, the proof "
+            "relies on the constrained "
             "analysis of Kifer, Smith & Thakurta (2012).",
             pure=True,
             audit="large-margin-gaussian/corrected",

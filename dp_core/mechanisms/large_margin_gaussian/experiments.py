@@ -6,7 +6,8 @@ grid point: common random numbers) and solves all trials of a grid point in one 
 
 References
 ----------
-Specification ``large_margin_gaussian.md`` sections 6.1 (data, public projection) and 9 (plots).
+docs/large_margin_gaussian.md §"Defaults and reference settings" (data, public projection) and
+docs/large_margin_gaussian.md §"Plots".
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ class SuggestedSettings:
 def suggest_settings(name: str, d: int, n: int, n_classes: int) -> SuggestedSettings:
     """The page's default projection dimension ``k`` and trace regulariser ``λ`` for a dataset [ours].
 
-    * ``gaussian_classes`` (spec section 6.1): the specification's setting S1, ``λ = 0.01`` (its rows are
+    * ``gaussian_classes`` (reference setting S1, docs §"Defaults and reference settings"), ``λ = 0.01`` (its rows are
       already two-dimensional, ``k`` is not used).
     * Real data and uploads: ``k = min(d, 5)`` and ``λ = 0.001``. Measured over seeds 0-9 (70/30 splits,
       Huber width 0.5, the demo datasets' public bounds): the mean non-private test accuracy is then at or
@@ -123,7 +124,7 @@ def suggest_settings(name: str, d: int, n: int, n_classes: int) -> SuggestedSett
     n_classes = check_int("n_classes", n_classes, lo=2, hi=MAX_CLASSES)
     if name == "gaussian_classes":
         return SuggestedSettings(
-            k=min(d, MAX_D), lam=0.01, reason="the specification's first setting (λ = 0.01) for the synthetic classes"
+            k=min(d, MAX_D), lam=0.01, reason="the reference setting (λ = 0.01) for the synthetic classes"
         )
     k = min(d, DEFAULT_MAX_PROJECTION)
     why = (
@@ -146,6 +147,44 @@ def public_projection(d: int, k: int, *, seed: RngLike = 20_240_601) -> np.ndarr
     g = as_generator(seed)
     Q, R = np.linalg.qr(g.standard_normal((d, k)))
     return Q * np.sign(np.diag(R))[None, :]
+
+
+def _prepare_real(ds: Dataset, y_all, k: int, test_fraction: float, s_split, notes: list[str]) -> tuple:
+    """Split, scale (public bounds, else the training part's mean and SD: flagged), project and clip real data;
+    ``(X_train, y_train, X_test, y_test, data_dependent)``, each step described in ``notes``."""
+    C = len(np.unique(y_all))
+    data_dependent = False
+    tr, te = split_indices(ds.n, test_fraction=test_fraction, seed=s_split, min_test=C)
+    X = np.asarray(ds.X, dtype=float)
+    bounds = public_bounds(ds)
+    if bounds.data_derived:
+        mean = X[tr].mean(axis=0)
+        sd = X[tr].std(axis=0)
+        sd[sd == 0] = 1.0
+        data_dependent = True
+        notes.append(
+            "Columns standardised with the training data's own mean and standard deviation: data-dependent, "
+            "so it leaks information that the privacy guarantee does not cover."
+        )
+    else:
+        X = np.clip(X, bounds.lo, bounds.hi)
+        mean, sd = np.asarray(bounds.centre), np.asarray(bounds.scale)
+        notes.append(f"Columns centred and scaled by public constants ({bounds.source}); no data needed.")
+    Xs = (X - mean) / sd
+    kk = min(k, ds.d)
+    if ds.d > kk:
+        P = public_projection(ds.d, kk)
+        Xs = Xs @ P
+        notes.append(
+            f"Projected from d = {ds.d} to k = {kk} dimensions by a fixed random orthonormal matrix drawn from a "
+            "public seed, independently of the data (public, leaks nothing)."
+        )
+    Xs = Xs / (2.0 * math.sqrt(kk))
+    notes.append(f"Divided by 2·sqrt({kk}) (a public constant) and clipped to the unit ball (a public rule).")
+    nrm = np.linalg.norm(Xs, axis=1, keepdims=True)
+    Xs = Xs / np.maximum(1.0, nrm)
+    X_tr, y_tr, X_te, y_te = Xs[tr], y_all[tr], Xs[te], y_all[te]
+    return X_tr, y_tr, X_te, y_te, data_dependent
 
 
 def make_task(
@@ -200,42 +239,12 @@ def make_task(
         test = make_gaussian_classes(n_test_synthetic, d=ds.d, n_classes=C, seed=s_test)
         X_te, y_te = np.asarray(test.X, dtype=float), np.asarray(test.y).astype(np.int64)
         notes.append(
-            f"Synthetic Gaussian classes (spec 6.1); fresh test set of {n_test_synthetic} points from the same "
-            "generator."
+            f"Synthetic Gaussian classes; fresh test set of {n_test_synthetic} points from the same generator."
         )
         if ds.d > MAX_D:
             raise DataValidationError(f"d must be at most {MAX_D} for this page, got {ds.d}.")
     else:
-        tr, te = split_indices(ds.n, test_fraction=test_fraction, seed=s_split, min_test=C)
-        X = np.asarray(ds.X, dtype=float)
-        bounds = public_bounds(ds)
-        if bounds.data_derived:
-            mean = X[tr].mean(axis=0)
-            sd = X[tr].std(axis=0)
-            sd[sd == 0] = 1.0
-            data_dependent = True
-            notes.append(
-                "Columns standardised with the training data's own mean and standard deviation: data-dependent, "
-                "so it leaks information that the privacy guarantee does not cover."
-            )
-        else:
-            X = np.clip(X, bounds.lo, bounds.hi)
-            mean, sd = np.asarray(bounds.centre), np.asarray(bounds.scale)
-            notes.append(f"Columns centred and scaled by public constants ({bounds.source}); no data needed.")
-        Xs = (X - mean) / sd
-        kk = min(k, ds.d)
-        if ds.d > kk:
-            P = public_projection(ds.d, kk)
-            Xs = Xs @ P
-            notes.append(
-                f"Projected from d = {ds.d} to k = {kk} dimensions by a fixed random orthonormal matrix drawn from a "
-                "public seed, independently of the data (public, leaks nothing)."
-            )
-        Xs = Xs / (2.0 * math.sqrt(kk))
-        notes.append(f"Divided by 2·sqrt({kk}) (a public constant) and clipped to the unit ball (a public rule).")
-        nrm = np.linalg.norm(Xs, axis=1, keepdims=True)
-        Xs = Xs / np.maximum(1.0, nrm)
-        X_tr, y_tr, X_te, y_te = Xs[tr], y_all[tr], Xs[te], y_all[te]
+        X_tr, y_tr, X_te, y_te, data_dependent = _prepare_real(ds, y_all, k, test_fraction, s_split, notes)
     if n_train is not None:
         n_train = check_int("n_train", n_train, lo=2 * C)
         if n_train < X_tr.shape[0]:
@@ -331,6 +340,27 @@ def utility_note(acc_private: float, acc_nonprivate: float, n_classes: int, *, k
     )
 
 
+def _nonprivate_rows(task: ClassificationTask, base: LargeMarginGaussian, cache: _FitCache, R: int) -> pd.DataFrame:
+    """The reference rows of :func:`accuracy_sweep`: the non-private fit of the corrected objective, ``R`` times."""
+    cfg = replace(base, mode="corrected", epsilon=math.inf)
+    ph = cache.phi_star(cfg, cfg.mu_eff(None))
+    acc = float(np.mean(predict(ph, preprocess(task.X_test, scale=cfg.input_scale())) == task.y_test))
+    zeros = np.zeros(R)
+    return pd.DataFrame(
+        {
+            "accuracy": np.full(R, acc),
+            "agreement": np.ones(R),
+            "excess": zeros,
+            "pathwise_bound": zeros,
+            "unbounded": zeros,
+            "converged": np.ones(R),
+            "noise_norm": zeros,
+            "eps_claimed": np.full(R, np.inf),
+            "private": zeros,
+        }
+    )
+
+
 def accuracy_sweep(
     task: ClassificationTask,
     *,
@@ -362,24 +392,7 @@ def accuracy_sweep(
     def block(point, seeds):
         mode, eps = point["method"], float(point["epsilon"])
         if mode == "nonprivate":
-            cfg = replace(base, mode="corrected", epsilon=math.inf)
-            ph = cache.phi_star(cfg, cfg.mu_eff(None))
-            Zt = preprocess(task.X_test, scale=cfg.input_scale())
-            acc = float(np.mean(predict(ph, Zt) == task.y_test))
-            R = len(seeds)
-            return pd.DataFrame(
-                {
-                    "accuracy": np.full(R, acc),
-                    "agreement": np.ones(R),
-                    "excess": np.zeros(R),
-                    "pathwise_bound": np.zeros(R),
-                    "unbounded": np.zeros(R),
-                    "converged": np.ones(R),
-                    "noise_norm": np.zeros(R),
-                    "eps_claimed": np.full(R, np.inf),
-                    "private": np.zeros(R),
-                }
-            )
+            return _nonprivate_rows(task, base, cache, len(seeds))
         cfg = _config_for(base, mode, eps)
         data = cache.prepared(cfg.input_scale())
         acc_obj = cfg.accounting(n=data.n, d=data.d, n_classes=data.n_classes)
@@ -422,6 +435,36 @@ def accuracy_sweep(
         progress=progress,
         block_size=block_size,
     )
+
+
+_C53_NAMES = (
+    ("c53_A", "C5.3 term A (trace)"),
+    ("c53_B", "C5.3 term B (Frobenius)"),
+    ("c53_E", "C5.3 term E (empirical)"),
+    ("c53_S", "C5.3 term S (sample)"),
+    ("c53_total", "C5.3 total"),
+)
+
+
+def _bound_rows(n: int, data, acc, cfg0, mu_eff: float, ph, mode: str, delta: float) -> list[dict]:
+    """The bound tiers at training size ``n`` (docs/large_margin_gaussian.md §"Utility bounds in three tiers")."""
+    C = data.n_classes
+    pb = printed_bounds(d=data.d, n_classes=C, n=n, epsilon=acc.eps_noise, lam=cfg0.lam, delta=delta)
+    rows = [{"n": n, "bound": "printed Thm 5.2 (sum-form units)", "value": pb["thm52"], "tier": "printed"}]
+    if mode != "printed":
+        tc = tier_c_bounds(
+            d=data.d, n_classes=C, n=n, beta=acc.beta, lam=cfg0.lam, mu_eff=mu_eff, delta=delta,
+            shared_noise=acc.shared_noise, R_z=acc.R_z, phi_star_norm=float(np.sqrt(np.sum(ph**2))),
+        )  # fmt: skip
+        rows.append({"n": n, "bound": "C5.2 exact radius", "value": tc["c52_exact"], "tier": "tier_c"})
+        rows.append({"n": n, "bound": "C5.2 union radius", "value": tc["c52_union"], "tier": "tier_c"})
+        rows.append({"n": n, "bound": "expected pathwise", "value": tc["expected_pathwise"], "tier": "tier_c"})
+        for key, name in _C53_NAMES:
+            rows.append({"n": n, "bound": name, "value": tc[key], "tier": "tier_c", "quantity": "true_risk"})
+    if mode == "repaired":
+        tu = tier_u_bounds(d=data.d, n_classes=C, n=n, epsilon=acc.eps_noise, lam=mu_eff, delta=delta)
+        rows.append({"n": n, "bound": "U5.2 (paper, consistent units)", "value": tu["u52"], "tier": "tier_u"})
+    return rows
 
 
 def excess_vs_n(
@@ -467,46 +510,7 @@ def excess_vs_n(
         mu_eff = cfg0.mu_eff(acc)
         ph = fit_nonprivate(data, lam=cfg0.lam, mu=mu_eff, h=cfg0.h, psd=cfg0.psd)
         subsets[n] = (data, ph)
-        pb = printed_bounds(d=data.d, n_classes=task.n_classes, n=n, epsilon=acc.eps_noise, lam=cfg0.lam, delta=delta)
-        brows.append({"n": n, "bound": "printed Thm 5.2 (sum-form units)", "value": pb["thm52"], "tier": "printed"})
-        if mode != "printed":
-            tc = tier_c_bounds(
-                d=data.d,
-                n_classes=task.n_classes,
-                n=n,
-                beta=acc.beta,
-                lam=cfg0.lam,
-                mu_eff=mu_eff,
-                delta=delta,
-                shared_noise=acc.shared_noise,
-                R_z=acc.R_z,
-            )
-            brows.append({"n": n, "bound": "C5.2 exact radius", "value": tc["c52_exact"], "tier": "tier_c"})
-            brows.append({"n": n, "bound": "C5.2 union radius", "value": tc["c52_union"], "tier": "tier_c"})
-            brows.append({"n": n, "bound": "expected pathwise", "value": tc["expected_pathwise"], "tier": "tier_c"})
-            tc3 = tier_c_bounds(
-                d=data.d,
-                n_classes=task.n_classes,
-                n=n,
-                beta=acc.beta,
-                lam=cfg0.lam,
-                mu_eff=mu_eff,
-                delta=delta,
-                shared_noise=acc.shared_noise,
-                R_z=acc.R_z,
-                phi_star_norm=float(np.sqrt(np.sum(ph**2))),
-            )
-            for key, name in (
-                ("c53_A", "C5.3 term A (trace)"),
-                ("c53_B", "C5.3 term B (Frobenius)"),
-                ("c53_E", "C5.3 term E (empirical)"),
-                ("c53_S", "C5.3 term S (sample)"),
-                ("c53_total", "C5.3 total"),
-            ):
-                brows.append({"n": n, "bound": name, "value": tc3[key], "tier": "tier_c", "quantity": "true_risk"})
-        if mode == "repaired":
-            tu = tier_u_bounds(d=data.d, n_classes=task.n_classes, n=n, epsilon=acc.eps_noise, lam=mu_eff, delta=delta)
-            brows.append({"n": n, "bound": "U5.2 (paper, consistent units)", "value": tu["u52"], "tier": "tier_u"})
+        brows += _bound_rows(n, data, acc, cfg0, mu_eff, ph, mode, delta)
 
     def block(point, seeds):
         n = int(point["n"])
@@ -529,10 +533,9 @@ def excess_vs_n(
     trials = run_sweep(block, points, n_trials=check_int("n_trials", n_trials, lo=1), seed=seed, progress=progress)
     bounds = pd.DataFrame(brows)
     if not bounds.empty:
-        bounds["quantity"] = bounds["quantity"].fillna("empirical") if "quantity" in bounds else "empirical"
-    if not bounds.empty:
         from .bounds import TIER_LABELS
 
+        bounds["quantity"] = bounds["quantity"].fillna("empirical") if "quantity" in bounds else "empirical"
         bounds["label"] = bounds["tier"].map(TIER_LABELS)
     return trials, bounds
 
@@ -547,7 +550,8 @@ def unbounded_share(
 
     References
     ----------
-    Specification section 3.3 (P(bounded) ≈ 0.23 at d = 2, n lam = 10, eps = 1).
+    docs/large_margin_gaussian.md §"Modes and why P and P+ are not private" (P(bounded) ≈ 0.23 at d = 2, n lam = 10,
+    eps = 1).
     """
     d = check_int("d", d, lo=1)
     n = check_int("n", n, lo=1)
@@ -595,7 +599,8 @@ def leak_demo(
     seed: RngLike = 0,
     leak_tol: float = 1e-6,
 ) -> pd.DataFrame:
-    """Live numbers for the shared-noise leak (spec 3.3): do the released class differences move?
+    """Live numbers for the shared-noise leak (docs/large_margin_gaussian.md §"Modes and why P and P+ are
+    not private"): do the released class differences move?
 
     For each variant (P+ with PSD off, P+ with PSD on, R with PSD off, R with PSD on) it runs
     ``n_draws`` releases and reports the largest and median distance of the released class
@@ -642,8 +647,8 @@ def bound_tightness(summary: pd.DataFrame) -> pd.DataFrame:
     """Ratio of the mean pathwise bound to the mean measured excess, per mode and epsilon.
 
     ``summary`` is a :func:`dp_core.experiments.summarize` table of :func:`accuracy_sweep` with the
-    values ``excess`` and ``pathwise_bound``. The specification's pilot found ratios of about 13-24
-    (section 6.2); the printed mode has no finite pathwise bound and is left out.
+    values ``excess`` and ``pathwise_bound``. Our reference pilot found ratios of about 13-24
+    (docs/large_margin_gaussian.md §"Pilot study"); the printed mode has no finite pathwise bound and is left out.
     """
     s = summary[summary["method"].isin(["repaired", "corrected"])].copy()
     s = s[np.isfinite(s["pathwise_bound_mean"]) & (s["excess_mean"] > 0)]
@@ -663,7 +668,8 @@ def regularisation_sweep(
 ) -> pd.DataFrame:
     """Accuracy and excess of the corrected mode at fixed epsilon against ``mu`` or ``h``.
 
-    Bounds scale as ``1/mu`` but the bias of the regularised fit grows with ``mu`` (spec section 9,
+    Bounds scale as ``1/mu`` but the bias of the regularised fit grows with ``mu`` (docs/large_margin_gaussian.md
+    §"Plots",
     plot 8). Returns one row per (value, trial): ``method`` ("corrected"), ``value``, ``accuracy``,
     ``nonprivate_accuracy`` (the non-private fit of the same objective), ``excess``, ``pathwise_bound``.
     """

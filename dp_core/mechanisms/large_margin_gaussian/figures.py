@@ -65,6 +65,58 @@ def _ellipse(mu_c, Psi, n=80):
     return mu_c[0] + pts[0], mu_c[1] + pts[1]
 
 
+def _add_regions(fig: go.Figure, phi, j: int, colors: list, *, scale: float, resolution: int) -> None:
+    """Panel ``j``: the decision regions of ``phi`` and each class's ellipse and centroid where shown."""
+    C = len(colors)
+    xs, ys_, lab = decision_grid(phi, scale=scale, resolution=resolution)
+    cs = [[i / max(C - 1, 1), hex_to_rgba(colors[i], 0.28)] for i in range(C)]
+    if C == 1:
+        cs = [[0, hex_to_rgba(colors[0], 0.28)], [1, hex_to_rgba(colors[0], 0.28)]]
+    fig.add_trace(
+        go.Heatmap(
+            x=xs,
+            y=ys_,
+            z=lab,
+            zmin=0,
+            zmax=C - 1,
+            colorscale=cs,
+            showscale=False,
+            hovertemplate="x1=%{x:.2f}, x2=%{y:.2f}: class %{z}<extra></extra>",
+        ),
+        row=1,
+        col=j,
+    )
+    for c, (mu_c, Psi, _theta, pd_) in enumerate(gaussian_params(phi, scale=scale)):
+        if pd_ and np.all(np.isfinite(mu_c)) and np.linalg.norm(mu_c) < 3:
+            ex, ey = _ellipse(mu_c, Psi)
+            if np.any((np.abs(ex) <= _LIM) & (np.abs(ey) <= _LIM)):  # only what the panel shows
+                fig.add_trace(
+                    go.Scatter(
+                        x=ex,
+                        y=ey,
+                        mode="lines",
+                        line={"color": colors[c], "width": 1.5},
+                        showlegend=False,
+                        hoverinfo="skip",
+                    ),
+                    row=1,
+                    col=j,
+                )
+            if np.all(np.abs(mu_c) <= _LIM):
+                fig.add_trace(
+                    go.Scatter(
+                        x=[mu_c[0]],
+                        y=[mu_c[1]],
+                        mode="markers",
+                        marker={"symbol": "x", "size": 10, "color": colors[c]},
+                        showlegend=False,
+                        hovertemplate=f"centroid of class {c}<extra></extra>",
+                    ),
+                    row=1,
+                    col=j,
+                )
+
+
 def decision_regions_figure(
     panels, X, y, *, scale: float, resolution: int = 101, n_points: int = 400, title: str = ""
 ) -> go.Figure:
@@ -88,53 +140,7 @@ def decision_regions_figure(
     colors = [CLASS_COLORS[c % len(CLASS_COLORS)] for c in range(C)]
     for j, (_sub, phi) in enumerate(panels, start=1):
         if phi is not None and np.all(np.isfinite(phi)):
-            xs, ys_, lab = decision_grid(phi, scale=scale, resolution=resolution)
-            cs = [[i / max(C - 1, 1), hex_to_rgba(colors[i], 0.28)] for i in range(C)]
-            if C == 1:
-                cs = [[0, hex_to_rgba(colors[0], 0.28)], [1, hex_to_rgba(colors[0], 0.28)]]
-            fig.add_trace(
-                go.Heatmap(
-                    x=xs,
-                    y=ys_,
-                    z=lab,
-                    zmin=0,
-                    zmax=C - 1,
-                    colorscale=cs,
-                    showscale=False,
-                    hovertemplate="x1=%{x:.2f}, x2=%{y:.2f}: class %{z}<extra></extra>",
-                ),
-                row=1,
-                col=j,
-            )
-            for c, (mu_c, Psi, _theta, pd_) in enumerate(gaussian_params(phi, scale=scale)):
-                if pd_ and np.all(np.isfinite(mu_c)) and np.linalg.norm(mu_c) < 3:
-                    ex, ey = _ellipse(mu_c, Psi)
-                    if np.any((np.abs(ex) <= _LIM) & (np.abs(ey) <= _LIM)):  # only what the panel shows
-                        fig.add_trace(
-                            go.Scatter(
-                                x=ex,
-                                y=ey,
-                                mode="lines",
-                                line={"color": colors[c], "width": 1.5},
-                                showlegend=False,
-                                hoverinfo="skip",
-                            ),
-                            row=1,
-                            col=j,
-                        )
-                    if np.all(np.abs(mu_c) <= _LIM):
-                        fig.add_trace(
-                            go.Scatter(
-                                x=[mu_c[0]],
-                                y=[mu_c[1]],
-                                mode="markers",
-                                marker={"symbol": "x", "size": 10, "color": colors[c]},
-                                showlegend=False,
-                                hovertemplate=f"centroid of class {c}<extra></extra>",
-                            ),
-                            row=1,
-                            col=j,
-                        )
+            _add_regions(fig, phi, j, colors, scale=scale, resolution=resolution)
         else:
             fig.add_annotation(
                 text="no release:<br>objective unbounded below",
@@ -357,7 +363,7 @@ def test_loss_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str
 
     Left (log-log): measured ``L(Phi^p) - L(Phi*)`` on the test set (mean, 95% band) and the C5.3 total.
     Right: the terms A (trace), B (Frobenius), E (empirical) and S (sample) as shares of the total, so
-    one sees which term dominates (spec section 9, plot 5).
+    one sees which term dominates (docs/large_margin_gaussian.md §"Plots").
     """
     fig = make_subplots(
         rows=1,

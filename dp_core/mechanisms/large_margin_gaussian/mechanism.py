@@ -11,8 +11,9 @@
 References
 ----------
 M. A. Pathak and B. Raj, "Large Margin Multiclass Gaussian Classification with Differential
-Privacy", Algorithm (eq. 8) and Theorem 5.1; specification ``large_margin_gaussian.md``
-sections 3.1-3.6 and 5.2.
+Privacy", Algorithm (eq. 8) and Theorem 5.1; our corrections: docs/large_margin_gaussian.md
+§"Modes and why P and P+ are not
+private" and §"Utility bounds in three tiers".
 """
 
 from __future__ import annotations
@@ -76,7 +77,8 @@ class LargeMarginGaussian:
 
     References
     ----------
-    Specification sections 3.4-3.6 and 5.5 (defaults).
+    docs/large_margin_gaussian.md §"Modes and why P and P+ are not private"; docs/large_margin_gaussian.md
+    §"Defaults and reference settings".
     """
 
     epsilon: float = 1.0
@@ -182,7 +184,8 @@ class PreparedData:
 
 
 def prepare(X, y, *, scale: float = 1.0 / math.sqrt(2.0), n_classes: int | None = None) -> PreparedData:
-    """Validate ``X, y``; clip rows to the unit ball, append 1, scale (spec section 1.3)."""
+    """Validate ``X, y``; clip rows to the unit ball, append 1, scale (docs/large_margin_gaussian.md
+    §"Input scaling")."""
     X, yv = check_Xy(X, y)
     yi, C = encode_labels(yv, n_classes)
     if len(np.unique(yi)) < 2:
@@ -359,6 +362,34 @@ def direction_statistic(phi: FloatArray, direction: FloatArray) -> FloatArray:
     return np.sum(diffs * direction[None], axis=(1, 2, 3))
 
 
+def _solve(config, data, acc, mu_eff: float, phi_star, linear, idx) -> tuple[FloatArray, np.ndarray]:
+    """``(phi, converged)`` of every run: the runs ``idx`` solved together (warm start at the non-private
+    fit moved by the noise), NaN for the others; at ``epsilon = inf`` the non-private fit itself."""
+    n_runs, C, p, _ = linear.shape
+    phi = np.full((n_runs, C, p, p), np.nan)
+    converged = np.zeros(n_runs, dtype=bool)
+    if not idx.size:
+        return phi, converged
+    if acc is None:
+        phi[idx] = phi_star[None]
+        converged[idx] = True
+        return phi, converged
+    lin = linear[idx]
+    if mu_eff > 0:
+        start = phi_star[None] - lin / mu_eff
+        start = project_psd(start) if config.psd else sym(start)
+    else:
+        start = np.broadcast_to(phi_star, lin.shape)
+    tol, max_iter = _solver_limits(mu_eff, config.tol)
+    res = fit_apg(
+        data.Z, data.y, C, config.lam, mu_eff, config.h, linear=lin, psd=config.psd, phi0=start, tol=tol,
+        V=data.V, max_iter=max_iter,
+    )  # fmt: skip
+    phi[idx] = res.phi
+    converged[idx] = res.converged
+    return phi, converged
+
+
 def release_many(
     X,
     y,
@@ -414,7 +445,8 @@ def release_many(
 
     References
     ----------
-    Pathak & Raj, eq. 8; specification sections 3.2-3.6 and 5.2.
+    Pathak & Raj, eq. 8; docs/large_margin_gaussian.md §"Budget split and Jacobian term",
+    docs/large_margin_gaussian.md §"Utility bounds in three tiers".
     """
     if not isinstance(config, LargeMarginGaussian):
         raise TypeError(f"config must be a LargeMarginGaussian, got {type(config).__name__}.")
@@ -428,13 +460,12 @@ def release_many(
         phi_star = fit_nonprivate(data, lam=config.lam, mu=mu_eff, h=config.h, psd=config.psd)
     seeds = _as_seeds(seed, n_runs)
     shared = config.mode != "corrected"
-    dim = p * p if shared else C * p * p
+    shape = (n_runs, p, p) if shared else (n_runs, C, p, p)
     if acc is None:
-        noise = np.zeros((n_runs, p, p) if shared else (n_runs, C, p, p))
+        noise = np.zeros(shape)
     else:
-        noise = (_standard_radial(seeds, dim) / acc.beta).reshape((n_runs, p, p) if shared else (n_runs, C, p, p))
+        noise = (_standard_radial(seeds, int(np.prod(shape[1:]))) / acc.beta).reshape(shape)
     noise_norm = np.sqrt(np.sum(noise.reshape(n_runs, -1) ** 2, axis=1))
-    rho = math.sqrt(C) * noise_norm if shared else noise_norm
     linear = sym(noise) / n
     if shared:
         linear = np.broadcast_to(linear[:, None], (n_runs, C, p, p))
@@ -443,51 +474,21 @@ def release_many(
         bounded = literal_objective_bounded(noise, n, config.lam, psd=config.psd)
     else:
         bounded = np.ones(n_runs, dtype=bool)
-    phi = np.full((n_runs, C, p, p), np.nan)
-    converged = np.zeros(n_runs, dtype=bool)
     idx = np.flatnonzero(bounded)
-    if idx.size:
-        if acc is None:
-            phi[idx] = phi_star[None]
-            converged[idx] = True
-        else:
-            lin = linear[idx]
-            if mu_eff > 0:
-                start = phi_star[None] - lin / mu_eff
-                start = project_psd(start) if config.psd else sym(start)
-            else:
-                start = np.broadcast_to(phi_star, lin.shape)
-            tol, max_iter = _solver_limits(mu_eff, config.tol)
-            res = fit_apg(
-                data.Z,
-                data.y,
-                C,
-                config.lam,
-                mu_eff,
-                config.h,
-                linear=lin,
-                psd=config.psd,
-                phi0=start,
-                tol=tol,
-                V=data.V,
-                max_iter=max_iter,
-            )
-            phi[idx] = res.phi
-            converged[idx] = res.converged
+    phi, converged = _solve(config, data, acc, mu_eff, phi_star, linear, idx)
     release = ReleaseBatch(config=config, accounting=acc, phi=phi, unbounded=~bounded)
     if not diagnostics:
         return release
+    rho = math.sqrt(C) * noise_norm if shared else noise_norm
     excess = np.full(n_runs, np.nan)
+    stat = np.full(n_runs, np.nan)
+    direction = leak_direction(phi_star) if direction is None else direction
     if idx.size:
         J = objective(phi[idx], data.Z, data.y, config.lam, mu_eff, config.h, V=data.V)
         J0 = float(objective(phi_star, data.Z, data.y, config.lam, mu_eff, config.h, V=data.V))
         excess[idx] = J - J0
-    pathwise = 2.0 * rho**2 / (n**2 * mu_eff) if mu_eff > 0 else np.full(n_runs, np.inf)
-    if direction is None:
-        direction = leak_direction(phi_star)
-    stat = np.full(n_runs, np.nan)
-    if idx.size:
         stat[idx] = direction_statistic(phi[idx], direction)
+    pathwise = 2.0 * rho**2 / (n**2 * mu_eff) if mu_eff > 0 else np.full(n_runs, np.inf)
     return release, ReleaseDiagnostics(
         data=data,
         phi_star=phi_star,

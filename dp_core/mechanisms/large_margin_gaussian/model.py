@@ -10,7 +10,8 @@ References
 M. A. Pathak and B. Raj, "Large Margin Multiclass Gaussian Classification with Differential
 Privacy", eqs. 1-6 (model, decision rule, hinge objective, Huber loss); O. Chapelle, "Training a
 support vector machine in the primal", Neural Computation 19 (2007) (Huberised hinge).
-Implementation specification ``large_margin_gaussian.md`` sections 1.3-1.5 and 2.1.
+Our corrections: docs/large_margin_gaussian.md §"Input scaling" and docs/large_margin_gaussian.md
+§"Smoothed hinge and its gradient".
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def preprocess(X: FloatArray, *, scale: float = 1.0 / math.sqrt(2.0)) -> FloatAr
 
     References
     ----------
-    Specification section 1.3 and pitfall 5 (the appended 1 cannot lie in the unit ball).
+    docs/large_margin_gaussian.md §"Input scaling" (the appended 1 cannot lie in the unit ball).
 
     Examples
     --------
@@ -98,7 +99,8 @@ def huber_hinge(t: FloatArray, h: float) -> FloatArray:
 
     References
     ----------
-    Chapelle (2007); specification section 1.5 (the paper's eq. 6 has sign errors, pitfall 1).
+    Chapelle (2007); docs/large_margin_gaussian.md §"Smoothed hinge and its gradient" (the paper's eq. 6 has sign
+    errors).
 
     Examples
     --------
@@ -196,7 +198,7 @@ def objective(Phi, Z, y, lam: float, mu: float, h: float, *, noise=None, shared:
 
     References
     ----------
-    Pathak & Raj, eqs. 5 and 8; specification sections 1.7, 2.1 and 3.
+    Pathak & Raj, eqs. 5 and 8; docs/large_margin_gaussian.md §"Modes and why P and P+ are not private".
     """
     Phi = np.asarray(Phi, dtype=np.float64)
     n, p = Z.shape
@@ -238,7 +240,8 @@ def gradient(Phi, Z, y, lam: float, mu: float, h: float, *, noise=None, shared: 
 
     References
     ----------
-    Specification section 1.5 (the paper's Lemma 1 omits the correct-class block and flips a sign).
+    docs/large_margin_gaussian.md §"Smoothed hinge and its gradient" (the paper's Lemma 1 omits the correct-class
+    block and flips a sign).
     """
     Phi = np.asarray(Phi, dtype=np.float64)
     n, p = Z.shape
@@ -261,7 +264,8 @@ def predict(Phi, Z) -> NDArray[np.int64]:
 
 
 def gaussian_params(Phi, *, scale: float = 1.0 / math.sqrt(2.0), rtol: float = 1e-10):
-    """Recover ``(mu_c, Psi_c, theta_c, pd)`` for every class from learned ``Phi`` (spec 1.3).
+    """Recover ``(mu_c, Psi_c, theta_c, pd)`` for every class from learned ``Phi``
+    (docs/large_margin_gaussian.md §"Input scaling").
 
     ``Phibar = Phi * scale**2``; ``Psi = Phibar[:d, :d]``, ``mu = -Psi^+ v``,
     ``theta = w - v' Psi^+ v``. ``pd`` says whether ``Psi`` is positive definite (an ellipse can be

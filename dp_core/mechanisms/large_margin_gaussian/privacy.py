@@ -1,6 +1,6 @@
 """Noise sampler and privacy accounting for the three modes of the large-margin classifier.
 
-Modes (specification sections 3.1, 3.4 and 3.6):
+Modes (docs/large_margin_gaussian.md §"Modes and why P and P+ are not private"):
 
 ``printed`` (Algorithm P)
     The paper as printed: inputs ``(x, 1)``, one noise matrix ``b`` shared by every class with rate
@@ -16,7 +16,7 @@ References
 ----------
 Pathak & Raj, Algorithm (eq. 8), Theorem 5.1 and Lemma 4; K. Chaudhuri, C. Monteleoni and
 A. D. Sarwate, "Differentially private empirical risk minimization", JMLR 12 (2011), Algorithm 2
-(budget split and extra regulariser). Specification sections 3 and 4, pitfalls 9, 11, 13, 14, 23.
+(budget split and extra regulariser). docs/large_margin_gaussian.md §"Budget split and Jacobian term".
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def sample_radial(dim: int, beta: float, rng=None, size: int | None = None) -> N
 
     References
     ----------
-    Pathak & Raj, Sec. 5.1 (noise sampling); specification section 3.2 and pitfall 14 (the Gamma
+    Pathak & Raj, Sec. 5.1 (noise sampling); docs/large_margin_gaussian.md §"Budget split and Jacobian term" (the Gamma
     parameter ``2/eps`` is a scale, not a rate).
 
     Examples
@@ -113,7 +113,8 @@ def k_printed(n: int, lam: float, h: float) -> float:
 
     References
     ----------
-    Pathak & Raj, Theorem 5.1 (``alpha`` undefined there; pitfall 11 reads it as ``1/(2h)``).
+    Pathak & Raj, Theorem 5.1 (``alpha`` undefined there; read as ``1/(2h)``,
+    docs/large_margin_gaussian.md §"Budget split and Jacobian term").
     """
     n, lam, h = check_int("n", n, lo=1), check_positive("lam", lam), check_positive("h", h)
     a = 1.0 / (2.0 * h) / (n * lam)
@@ -126,7 +127,7 @@ def k_corrected(n: int, mu: float, h: float, C: int, *, jacobian: str = "conserv
 
     References
     ----------
-    Specification sections 3.4 (step 3) and 4.4.
+    docs/large_margin_gaussian.md §"Budget split and Jacobian term".
     """
     n, mu, h = check_int("n", n, lo=1), check_positive("mu", mu), check_positive("h", h)
     C, R_z = check_int("C", C, lo=2), check_positive("R_z", R_z)
@@ -260,7 +261,8 @@ def privacy_params(
 
     References
     ----------
-    Pathak & Raj, Theorem 5.1; CMS (2011) Algorithm 2; specification sections 3.4-3.6, §7 rows 1-13
+    Pathak & Raj, Theorem 5.1; CMS (2011) Algorithm 2; docs/large_margin_gaussian.md
+    §"Budget split and Jacobian term", check-value rows 1-13
     and 30-39.
 
     Examples

@@ -1,20 +1,20 @@
-"""Reproduction of the specification's pilot study of the large-margin Gaussian classifier.
+"""Reproduction of our reference pilot study of the large-margin Gaussian classifier.
 
 The paper (Pathak & Raj) contains no experiments, so there is nothing of theirs to reproduce; this
-module re-runs the specification's own pilot (section 6.2, [ours]) and prints our numbers beside
-the specification's: Algorithm R, PSD on, target semantics, conservative Jacobian, synthetic
+module re-runs our reference pilot (docs/large_margin_gaussian.md §"Pilot study") and prints our numbers beside
+the reference's: Algorithm R, PSD on, target semantics, conservative Jacobian, synthetic
 Gaussian classes (n = 1000, d = 2, C = 3, spread 0.15), lam = mu = 0.01, h = 0.5, delta = 0.05,
 20 noise draws per epsilon, a fresh test set of 20,000 points. It also re-runs the contrast of the
 same section: the paper's shared noise (P+, paper semantics) against stacked per-class noise
 (R, paper semantics), both PSD on, no budget split.
 
 The analytic columns (eps_noise, Delta, beta, expected pathwise bound, C5.2 exact) must match the
-specification exactly; the measured ones come from a different data draw and only agree within their
+reference exactly; the measured ones come from a different data draw and only agree within their
 Monte-Carlo error.
 
 References
 ----------
-Specification ``large_margin_gaussian.md`` section 6.2 (pilot results) and section 5.4.
+docs/large_margin_gaussian.md §"Pilot study" and docs/large_margin_gaussian.md §"Utility bounds in three tiers".
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from .bounds import tier_c_bounds
 
 __all__ = ["PILOT_SPEC", "CONTRAST_SPEC", "pilot_table", "contrast_table", "reproduce"]
 
-#: Specification section 6.2, first table: eps -> (eps_noise, Delta, beta, acc mean, acc sd, mean excess,
+#: The reference pilot's first table: eps -> (eps_noise, Delta, beta, acc mean, acc sd, mean excess,
 #: 95% quantile of the excess, mean pathwise bound, expected pathwise bound, C5.2 exact).
 PILOT_SPEC = {
     0.5: (0.25, 0.03652, 0.05103, 0.950, 0.042, 1.034, 2.67, 13.8, 12.48, 21.49),
@@ -111,7 +111,7 @@ def _pilot_row(item: tuple, *, train, test, Zt, n_trials: int) -> dict:
 
 
 def pilot_table(*, quick: bool = False, seed: int = 0, n_trials: int | None = None) -> pd.DataFrame:
-    """Our numbers beside the specification's for the pilot table (one row per epsilon).
+    """Our numbers beside the reference pilot's for the pilot table (one row per epsilon).
 
     Columns ``<name>`` (ours) and ``<name>_spec`` for every name in :data:`PILOT_COLUMNS`, plus
     ``n_trials`` and ``nonprivate_accuracy``.
@@ -169,7 +169,7 @@ def _figure(pilot: pd.DataFrame, contrast: pd.DataFrame) -> go.Figure:
             x=pilot["epsilon"],
             y=pilot["accuracy_mean_spec"],
             mode="markers",
-            name="R (specification's pilot)",
+            name="R (reference pilot)",
             marker=dict(symbol="x", size=10, color="#000000"),
         )
     )
@@ -193,7 +193,7 @@ def _figure(pilot: pd.DataFrame, contrast: pd.DataFrame) -> go.Figure:
     )
     return apply_layout(
         fig,
-        title="Large-margin Gaussian classifier: test accuracy against ε (spec 6.2 pilot)",
+        title="Large-margin Gaussian classifier: test accuracy against ε (reference pilot)",
         x_title="ε",
         y_title="test accuracy",
         log_x=True,
@@ -204,7 +204,7 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
     """Write ``large_margin_gaussian_pilot.csv``, ``large_margin_gaussian_contrast.csv`` and an HTML figure.
 
     Returns a JSON-able summary with both tables and the largest relative difference of the analytic
-    columns from the specification.
+    columns from the reference pilot.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -235,8 +235,9 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
         "contrast": contrast.to_dict(orient="records"),
         "seconds": round(time.perf_counter() - t0, 2),
         "notes": [
-            "The paper has no experiments; this re-runs the specification's own pilot (section 6.2).",
-            "Measured columns come from a different data draw than the specification's and agree only "
+            "The paper has no experiments; this re-runs our reference pilot "
+            "(docs/large_margin_gaussian.md, Pilot study).",
+            "Measured columns come from a different data draw than the reference pilot's and agree only "
             "within Monte-Carlo error.",
             "P+ (shared noise) is not differentially private as printed: its high accuracy at small ε is the leak.",
         ],

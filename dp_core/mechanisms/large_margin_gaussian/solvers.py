@@ -4,7 +4,7 @@ Two independent solvers that must agree (tested to 1e-6 max-abs):
 
 * :func:`fit_apg` — accelerated projected gradient with eigenvalue clipping, batched over many
   noise draws at once (one matrix product per iteration for all runs). Used by the Monte-Carlo.
-* :func:`fit_cvxpy` — the conic formulation of the specification solved by Clarabel (default) or
+* :func:`fit_cvxpy` — the conic formulation (docs/large_margin_gaussian.md §"Solvers") solved by Clarabel (default) or
   SCS. cvxpy is imported inside the function (it is slow to import).
 
 :func:`literal_objective_bounded` is the exact test of whether the paper's literal objective
@@ -12,7 +12,7 @@ Two independent solvers that must agree (tested to 1e-6 max-abs):
 
 References
 ----------
-Specification ``large_margin_gaussian.md`` sections 2.2-2.4 and 3.3; Y. Nesterov, *Introductory
+docs/large_margin_gaussian.md §"Solvers"; Y. Nesterov, *Introductory
 Lectures on Convex Optimization* (2004), constant-momentum scheme 2.2.19; B. O'Donoghue and
 E. Candes, "Adaptive restart for accelerated gradient schemes" (2015).
 """
@@ -44,7 +44,8 @@ def smoothness(V: FloatArray, C: int, h: float) -> float:
 
     ``sum_i l''_i L_{y_i} (x) v_i v_i' <= (C/(2h)) I (x) sum_i v_i v_i'`` (the star-graph Laplacian
     ``L_y`` has largest eigenvalue ``C``), so ``L <= C lambda_max(V'V/n)/(2h)``; never larger than
-    the data-free constant ``kappa = C R_z^4/(2h)`` of the specification. Only a step size: it does
+    the data-free constant ``kappa = C R_z^4/(2h)`` (docs/large_margin_gaussian.md §"Solvers"). Only a step size: it
+    does
     not enter any privacy calibration.
     """
     n = V.shape[0]
@@ -128,6 +129,18 @@ class APGResult:
     iterations: int
     converged: NDArray[np.bool_]
     grad_map_norm: FloatArray
+
+
+def _momentum(Xn, Xa, step, t, active):
+    """FISTA extrapolation with gradient-based adaptive restart (``mu = 0``); updates ``t[active]``."""
+    ta = t[active]
+    tn = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * ta * ta))
+    beta_m = ((ta - 1.0) / tn)[:, None, None, None]
+    # Adaptive restart: drop momentum when it points uphill.
+    restart = np.einsum("rabc,rabc->r", -step, Xn - Xa) > 0
+    beta_m = np.where(restart[:, None, None, None], 0.0, beta_m)
+    t[active] = np.where(restart, 1.0, tn)
+    return Xn + beta_m * (Xn - Xa)
 
 
 def fit_apg(
@@ -218,20 +231,12 @@ def fit_apg(
         Xn = proj(grad)
         step = Xn - Ya
         gnorm = Ls * np.sqrt(np.einsum("rabc,rabc->r", step, step))
-        if strongly:
+        if strongly:  # constant momentum, in place
             Yn = Xn - Xa
             Yn *= q
             Yn += Xn
         else:
-            ta = t[active]
-            tn = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * ta * ta))
-            beta_m = ((ta - 1.0) / tn)[:, None, None, None]
-            # Adaptive restart: drop momentum when it points uphill.
-            restart = np.einsum("rabc,rabc->r", -step, Xn - Xa) > 0
-            beta_m = np.where(restart[:, None, None, None], 0.0, beta_m)
-            tn = np.where(restart, 1.0, tn)
-            t[active] = tn
-            Yn = Xn + beta_m * (Xn - Xa)
+            Yn = _momentum(Xn, Xa, step, t, active)
         if full:
             X, Y = Xn, Yn
             gm = gnorm.copy()
@@ -262,7 +267,7 @@ def literal_objective_bounded(noise_shared: FloatArray, n: int, lam: float, *, p
 
     References
     ----------
-    Specification section 3.3 and pitfall 8.
+    docs/large_margin_gaussian.md §"Solvers" (unbounded objective with mu = 0).
     """
     b = np.asarray(noise_shared, dtype=np.float64)
     if not psd:
@@ -308,7 +313,7 @@ def fit_cvxpy(
 
     References
     ----------
-    Specification section 2.2 (``l_h(t) = huber(pos(t + h), 2h)/(4h)``).
+    docs/large_margin_gaussian.md §"Smoothed hinge and its gradient" (``l_h(t) = huber(pos(t + h), 2h)/(4h)``).
     """
     import cvxpy as cp  # lazy: slow import
 
