@@ -1,4 +1,4 @@
-"""The stored audit table: it covers every mode, agrees with the specifications, and is reproduced exactly."""
+"""The stored audit table: it covers every mode, agrees with the documented claims, and is reproduced exactly."""
 
 from __future__ import annotations
 

@@ -69,7 +69,7 @@ def test_page_renders_with_defaults(app):
     at = open_page(app)
     assert at.title[0].value == "🎯 Large-margin Gaussian classifier"
     m = metrics(at)
-    assert m["noise dimension"] == "27" and m["noise rate β"] == "0.1021"  # spec 7.1 rows 36-37 (S1)
+    assert m["noise dimension"] == "27" and m["noise rate β"] == "0.1021"  # the reference pilot, rows 36-37 (S1)
     assert m["extra regularisation Δ"] == "0.01253"
     assert nonprivate(at) > 0.98
     assert any("Draw new noise" in b.label for b in at.button)

@@ -25,7 +25,7 @@ def test_large_margin_tightness_caption_is_the_range_of_the_table_beside_it(app)
     assert not at.exception
     (table,) = [df.value for df in at.dataframe if "bound ÷ measured" in df.value.columns]
     (caption,) = [c for c in _captions(at) if c.startswith("Bound tightness")]
-    assert "13–24" not in caption  # the specification's pilot, not this run
+    assert "13–24" not in caption  # the reference pilot's, not this run
     ratios = table.assign(r=table["bound ÷ measured"].str.rstrip("×").str.replace(",", "").astype(float))
     for mode, g in ratios.groupby("mode"):
         lo, hi = display.number(g["r"].min(), sig=2), display.number(g["r"].max(), sig=2)
