@@ -502,17 +502,23 @@ class Screen:
     """What a plan's ``first_screen`` returns for the generic page (``ui.shell``): the plain first screen.
 
     ``who``: one sentence, who is protected from whom; ``numbers``: ``(label, value text, help)``
-    triples (the noise, the guarantee, the utility beside the non-private one); ``status``:
-    ``(status, statement)`` of the guarantee shown (one of :data:`STATUSES`); ``chart``: one Plotly
-    figure or ``None``; ``caption``: a sentence computed from the chart's data.
+    triples, optionally ``(label, value, help, delta, delta_color)`` (the noise, the guarantee, the
+    utility beside the non-private one); ``status``: ``(status, statement)`` of the guarantee shown
+    (one of :data:`STATUSES`); ``audit``: ``(mechanism, mode)`` of the stored audit-table row whose
+    badge backs it, or ``None``; ``chart``: one Plotly figure or ``None``; ``caption``: a sentence
+    computed from the chart's data; ``note``: a line under the numbers.
     """
 
     who: str
-    numbers: tuple[tuple[str, str, str], ...]
+    numbers: tuple[tuple, ...]
     status: tuple[str, str]
     chart: Any = None
     caption: str = ""
+    note: str = ""
+    audit: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
         if self.status[0] not in STATUSES:
             raise ValueError(f"status must be one of {STATUSES}, got {self.status[0]!r}.")
+        if any(len(n) not in (3, 5) for n in self.numbers):
+            raise ValueError("each number must be (label, value, help) or (label, value, help, delta, delta_color).")

@@ -33,11 +33,21 @@ def param_widgets(plugin) -> dict:
 
 def draw_screen(screen, *, key: str) -> str | None:
     """Draw a plan's :class:`~dp_core.plugin.Screen`; return the status shown."""
-    numbers = [KeyNumber(label, value, help or None) for label, value, help in screen.numbers]
+    numbers = [
+        KeyNumber(n[0], n[1], n[2] or None, *(n[3:5] if len(n) == 5 else ()), delta_arrow="off") for n in screen.numbers
+    ]
+    mechanism, mode = screen.audit or (None, None)
     return first_screen(
-        who=screen.who, numbers=numbers, status=screen.status, chart=screen.chart, chart_key=key,
+        who=screen.who,
+        numbers=numbers,
+        mechanism=mechanism,
+        mode=mode,
+        status=screen.status,
+        chart=screen.chart,
+        chart_key=key,
         chart_caption=screen.caption or None,
-    )  # fmt: skip
+        note=screen.note or None,
+    )
 
 
 def render(name: str) -> None:
