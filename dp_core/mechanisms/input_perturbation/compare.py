@@ -123,13 +123,7 @@ class InputPerturbationAdapter(BlockAdapter):
         from .model import sufficient_stats
 
         model = self._model(ds)
-        data = prepare_data(
-            ds,
-            model,
-            test_fraction=spec.test_fraction,
-            seed=spec.seed,
-            preprocess=spec.preprocess,
-        )
+        data = prepare_data(ds, model, test_fraction=spec.test_fraction, seed=spec.seed, preprocess=spec.preprocess)
         st = sufficient_stats(data.X_train, data.y_train, model)
         eta_ref = reference_eta(st.d)
         ref = (
