@@ -1,10 +1,7 @@
 """Input perturbation (Fukuchi, Tran, Sakuma 2017): every contributor adds noise to her own record.
 
-Layout only: a plain first screen (who is protected, three key numbers with the guarantee's audit
-status, one chart), the settings, and the expert sections below. Every computation is a call into the
-mechanism's page plan (``dp_core.mechanisms.input_perturbation.plan`` through ``ui.cached.plan``); every
-widget of a declared parameter is made by ``ui.state.widget`` (the plug-in's ``ParamSpec``s: session value, else
-link, else default).
+Layout only (docs/input_perturbation.md, "Page"): computations in the plan (``ui.cached.plan``), the widgets of
+declared parameters by ``ui.state.widget``.
 """
 
 import streamlit as st
@@ -387,16 +384,12 @@ def _noise_readouts(n: int, r: dict) -> None:
     m = st.columns(4)
     m[0].metric("σ_b", fmt.number(prm["sigma_b"], sig=4), help=tip("σ_b"))
     m[1].metric("σ_u", fmt.number(prm["sigma_u"], sig=4, inf="undefined"), help=tip("σ_u"))
-    m[2].metric(
-        "std of r_i (per record)",
+    std_b, std_u = (
         fmt.number(prm["per_record_std_b"], sig=4),
-        help="σ_b/√n: what one contributor adds to p_i",
-    )
-    m[3].metric(
-        "std of u_i (per record)",
         fmt.number(prm["per_record_std_u"], sig=4, inf="undefined"),
-        help="σ_u/√n: what one contributor adds to q_i",
     )
+    m[2].metric("std of r_i (per record)", std_b, help="σ_b/√n: what one contributor adds to p_i")
+    m[3].metric("std of u_i (per record)", std_u, help="σ_u/√n: what one contributor adds to q_i")
     m = st.columns(4)
     m[0].metric("2λ/ε", fmt.number(prm["ridge_threshold"], sig=4), help="the ridge the quadratic noise must supply")
     m[1].metric("Δ", fmt.number(prm["Delta"], sig=4), help=tip("Δ"))

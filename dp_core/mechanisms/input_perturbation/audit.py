@@ -1,41 +1,7 @@
-"""Audit adapter for input perturbation (Fukuchi, Tran, Sakuma 2017).
+"""Audit adapter for input perturbation (Fukuchi, Tran, Sakuma 2017, Algorithms 1-2, Theorem 1; the local mode
+Corollary 1): the released w projected on Fisher's discriminant direction from pilot runs.
 
-The mechanism is run through its public vectorized entry point
-:func:`dp_core.mechanisms.input_perturbation.mechanism.release_thetas` (the exact ``stats``
-sampler: cost independent of n). The released model ``w`` is reduced to a scalar by projecting
-it on Fisher's discriminant direction between the two datasets, estimated from pilot runs drawn
-from a seed independent of the audit's.
-
-Neighbouring pairs
-------------------
-``boundary``
-    The hard pair: one contributor is replaced by a contributor at the
-    norm boundary, ``x' = x_i / ||x_i||`` (so ``||x'|| = 1``) with the opposite label
-    ``y' = -sign(y_i)`` at the label bound. The replaced row ``i`` is the one with the largest
-    ``|y_i| ||x_i||``, so that ``y'x' - y_i x_i`` (the change of the linear term the noise must
-    hide) has norm close to its maximum 2.
-``random``
-    Row ``i`` replaced by row ``j`` of the same data (both chosen at random).
-
-The claim audited is Theorem 1 of the paper, "(alpha epsilon, delta)-DP as claimed by the paper",
-for the chosen sigma_u formula.
-
-Local mode (``LOCAL``): Corollary 1's claim that one contributor's randomized record
-``(q~_i, p~_i) = (q_i + u_i, p_i - r_i)`` is ``(eps_L, 2 delta)``-locally private, with ``eps_L``
-the nominal value (sigma_u from Corollary 2). The release is Gaussian with a known law
-(``u_i ~ N(0, sigma_u^2/n I)``, ``r_i ~ N(0, sigma_b^2/n I)``), so the statistic is the whitened
-record projected on the unit direction from ``D``'s record to ``D'``'s: ``N(0, 1)`` on ``D`` and
-``N(mu, 1)`` on ``D'`` with ``mu`` the Gaussian-DP parameter of the pair. Counting false
-positives cannot demonstrate the hundreds of nats of privacy loss at stake, so the false-positive
-rate is the exact normal tail on ``D`` (:func:`dp_core.audit.core.audit_exact_null`); the
-true-positive rate is counted on the runs. Pairs: ``boundary`` = two records at opposite ends of
-the data domain (``x = e_1, y = 1`` and ``x' = -e_1, y' = 1``: ``q`` and ``p`` both move by the
-domain's diameter); ``random`` = two rows of the data.
-
-References
-----------
-.. [FTS17] K. Fukuchi, Q. K. Tran, J. Sakuma, *Differentially Private Empirical Risk Minimization
-   with Input Perturbation*, 2017, Algorithms 1-2 and Theorem 1.
+The statistic, the neighbouring pairs and the local mode: docs/input_perturbation.md §"Audit".
 """
 
 from __future__ import annotations
@@ -50,10 +16,10 @@ from ...audit.registry import AuditableMechanism, Option
 from ...data import Dataset
 from ...exceptions import DataValidationError
 from ...rng import as_generator, keyed_seed
-from .experiment import prepare_data
+from .experiment import _params_for, prepare_data
 from .mechanism import contributor_randomize, release_thetas
-from .model import model_constants, quadratic_features, sufficient_stats
-from .params import input_perturbation_params, local_privacy
+from .model import quadratic_features, sufficient_stats
+from .params import local_privacy
 
 __all__ = ["MODES", "PAIRS", "input_perturbation_target"]
 
@@ -133,31 +99,9 @@ def input_perturbation_target(
     eta: float = 1.0,
     pair_seed: int = 0,
 ) -> AuditTarget:
-    """Audit target for input perturbation on ``dataset``.
-
-    Parameters
-    ----------
-    dataset : Dataset
-        Regression data use the least-squares model; classification data the logistic (Taylor)
-        model. Rows are bounded by the mechanism's own preparation (``prepare_data``).
-    epsilon, delta : float
-        Target central privacy, ``epsilon`` in (0, inf), ``delta`` in (0, 1).
-    mode : {"COR2", "ALG1", "CORR"}
-        Which sigma_u formula the mechanism uses.
-    pair : {"boundary", "random"}
-    n : int
-        Number of contributors (the first ``n`` training rows). Must be at least 50.
-    alpha : float
-        Local/central knob in (0, 1]; the claim is (alpha epsilon, delta)-DP.
-    eta : float
-        Radius of the parameter ball.
-    pair_seed : int
-        Seed of the random pair and of the pilot runs.
-
-    References
-    ----------
-    [FTS17] Theorem 1.
-    """
+    """Audit target for input perturbation on ``dataset`` ([FTS17] Theorem 1): ``mode`` the sigma_u formula (or
+    ``"LOCAL"``), ``n`` >= 50 contributors (the first training rows), ``pair_seed`` the seed of the random pair
+    and of the pilot runs (docs/input_perturbation.md §"Audit")."""
     if not isinstance(dataset, Dataset):
         raise TypeError(f"dataset must be a dp_core Dataset, got {type(dataset).__name__}.")
     check_choice("mode", mode, MODES)
@@ -170,20 +114,8 @@ def input_perturbation_target(
             X, y, model=model, epsilon=epsilon, delta=delta, pair=pair, n=n, alpha=alpha, eta=eta, pair_seed=pair_seed
         )
     X1, y1, text = _neighbour(X, y, pair, model, pair_seed)
-    const = model_constants(model, eta=eta)
-    st0 = sufficient_stats(X, y, model)
-    st1 = sufficient_stats(X1, y1, model)
-    params = input_perturbation_params(
-        n=n,
-        d=st0.d,
-        epsilon=epsilon,
-        delta=delta,
-        eta=eta,
-        zeta=const.zeta,
-        lam=const.lam,
-        alpha=alpha,
-        sigma_u_mode=mode,
-    )
+    st0, st1 = sufficient_stats(X, y, model), sufficient_stats(X1, y1, model)
+    params = _params_for(model, eta, n=n, d=st0.d, epsilon=epsilon, delta=delta, alpha=alpha, sigma_u_mode=mode)
     v = _direction(st0, st1, params, pair_seed)
     stats = (st0, st1)
 
@@ -200,15 +132,8 @@ def input_perturbation_target(
         statistic="the released model w projected on the discriminant direction (from pilot runs)",
         note="(αε, δ)-DP as claimed by the paper (Theorem 1)",
         max_runs=200_000,
-        details={
-            "model": model,
-            "n": n,
-            "d": st0.d,
-            "sigma_b": params.sigma_b,
-            "sigma_u": params.sigma_u,
-            "Delta": params.Delta,
-            "pilot_runs": PILOT_RUNS,
-        },
+        details={"model": model, "n": n, "d": st0.d, "sigma_b": params.sigma_b, "sigma_u": params.sigma_u}
+        | {"Delta": params.Delta, "pilot_runs": PILOT_RUNS},
     )
 
 
@@ -216,19 +141,8 @@ def _local_target(
     X, y, *, model: str, epsilon: float, delta: float, pair: str, n: int, alpha: float, eta: float, pair_seed: int
 ) -> AuditTarget:
     """Audit target of Corollary 1's local claim for one contributor's randomized record."""
-    const = model_constants(model, eta=eta)
     d = X.shape[1]
-    params = input_perturbation_params(
-        n=n,
-        d=d,
-        epsilon=epsilon,
-        delta=delta,
-        eta=eta,
-        zeta=const.zeta,
-        lam=const.lam,
-        alpha=alpha,
-        sigma_u_mode="COR2",
-    )
+    params = _params_for(model, eta, n=n, d=d, epsilon=epsilon, delta=delta, alpha=alpha, sigma_u_mode="COR2")
     if pair == "boundary":
         e1 = np.zeros((1, d))
         e1[0, 0] = 1.0
@@ -268,19 +182,10 @@ def _local_target(
         note="(ε_L, 2δ)-locally private as claimed by the paper (Corollary 1, nominal ε_L)",
         max_runs=200_000,
         null_log_sf=_normal_log_sf,
-        details={
-            "model": model,
-            "n": n,
-            "d": d,
-            "sigma_b": params.sigma_b,
-            "sigma_u": params.sigma_u,
-            "per_record_std_u": su,
-            "per_record_std_b": sb,
-            "gdp_mu_of_pair": mu,
-            "epsilon_local_nominal": lp.epsilon_nominal,
-            "epsilon_local_exact_paper_sensitivities": lp.epsilon_exact,
-            "corollary1_valid": lp.corollary1_valid,
-        },
+        details={"model": model, "n": n, "d": d, "sigma_b": params.sigma_b, "sigma_u": params.sigma_u}
+        | {"per_record_std_u": su, "per_record_std_b": sb, "gdp_mu_of_pair": mu}
+        | {"epsilon_local_nominal": lp.epsilon_nominal, "epsilon_local_exact_paper_sensitivities": lp.epsilon_exact}
+        | {"corollary1_valid": lp.corollary1_valid},
     )
 
 

@@ -1,14 +1,6 @@
-"""Excess-risk bounds of input perturbation and of its baselines (pure functions).
-
-All bounds are on the average loss J^(w) - J^(w^) and use eps = eps_run = alpha * epsilon and the
-sigma_u actually used. ``w_norm`` may be the public radius eta (worst case) or a measured ||w^||
-(data-dependent; never use it to choose a private run's parameters, docs/input_perturbation.md
-§"Derived baseline bounds").
-
-References
-----------
-.. [FTS17] K. Fukuchi, Q. K. Tran, J. Sakuma, *Differentially Private Empirical Risk Minimization
-   with Input Perturbation*, 2017: Lemma 2, Theorem 2 (eq. 25), Corollary 3, Table 1.
+"""Excess-risk bounds of input perturbation and of its baselines (pure functions): [FTS17] Fukuchi, Tran &
+Sakuma 2017, Lemma 2, Theorem 2 (eq. 25), Corollary 3, Table 1; the formulas, and why ``w_norm`` may be eta or a
+measured ||w^||: docs/input_perturbation.md §"Bound formulas" and §"Derived baseline bounds".
 """
 
 from __future__ import annotations
@@ -50,22 +42,8 @@ class Theorem2Terms:
 
 
 def theorem2_terms(params: InputPerturbationParams, w_norm: float | None = None) -> Theorem2Terms:
-    """Theorem 2's four terms with every constant ([FTS17] Theorem 2).
-
-    T1 = 8 d zeta^2 (8 ln(4/delta) + 4 eps) / (n eps^2 Delta), T2 = Delta ||w^||^2 / (2n),
-    T3 = (sigma_u^2 - 2 lambda/eps) ||w^||^2 / (2n),
-    T4 = (sigma_u^2 ln(4e^3) + 2 sigma_u^2 ln(4e^2)/sqrt(n) + sqrt(2d) lambda sigma_u ln(2e^3))
-         * ||w^||^2 / (2 n sqrt(n)).
-
-    Parameters
-    ----------
-    params : InputPerturbationParams
-    w_norm : float, optional
-        ||w^||; defaults to eta (the public worst case). Must be in [0, eta].
-
-    References
-    ----------
-    [FTS17] Theorem 2, eq. (25).
+    """Theorem 2's four terms with every constant ([FTS17] Theorem 2, eq. (25); docs/input_perturbation.md
+    §"Bound formulas"); ``w_norm`` = ||w^|| in [0, eta], default eta (the public worst case).
 
     >>> from dp_core.mechanisms.input_perturbation.params import input_perturbation_params
     >>> p = input_perturbation_params(n=10_000, d=10, epsilon=1.0, delta=1e-5, zeta=1.0, lam=1.0)
@@ -79,15 +57,8 @@ def theorem2_terms(params: InputPerturbationParams, w_norm: float | None = None)
     T1 = 8.0 * d * p.zeta**2 * (8.0 * math.log(4.0 / p.delta) + 4.0 * e) / (n * e * e * p.Delta)
     T2 = p.Delta * w2 / (2.0 * n)
     T3 = (su * su - 2.0 * p.lam / e) * w2 / (2.0 * n)
-    T4 = (
-        (
-            su * su * (math.log(4.0) + 3.0)
-            + 2.0 * su * su * (math.log(4.0) + 2.0) / math.sqrt(n)
-            + math.sqrt(2.0 * d) * p.lam * su * (math.log(2.0) + 3.0)
-        )
-        * w2
-        / (2.0 * n * math.sqrt(n))
-    )
+    T4 = su * su * (math.log(4.0) + 3.0) + 2.0 * su * su * (math.log(4.0) + 2.0) / math.sqrt(n)
+    T4 = (T4 + math.sqrt(2.0 * d) * p.lam * su * (math.log(2.0) + 3.0)) * w2 / (2.0 * n * math.sqrt(n))
     return Theorem2Terms(T1=T1, T2=T2, T3=T3, T4=T4)
 
 
@@ -116,20 +87,14 @@ def lemma2_bound(
     t2 = p.Delta * w2 / (2.0 * n)
     t3 = (su * su - 2.0 * p.lam / e) * w2 / (2.0 * n)
     L4, L2 = math.log(4.0 / gt), math.log(2.0 / gt)
-    t4 = (
-        (su * su * math.sqrt(L4) + su * su * L4 / math.sqrt(n) + su * p.lam * math.sqrt(2.0 * d * L2))
-        / (n * math.sqrt(n))
-        * w2
-    )
+    t4 = su * su * math.sqrt(L4) + su * su * L4 / math.sqrt(n) + su * p.lam * math.sqrt(2.0 * d * L2)
+    t4 = t4 / (n * math.sqrt(n)) * w2
     return t1 + t2 + t3 + t4
 
 
 def corollary3_sigma_u_bounds(params: InputPerturbationParams) -> tuple[float, float]:
-    """[FTS17] Corollary 3: lower and upper bounds on sigma_u^COR2 (upper needs n >= 16 ln(8/delta)).
-
-    Lower = sqrt(2d) lambda a2 + sqrt(2 lambda/eps); upper = (4 sqrt(2d) lambda + 4 sqrt(2 lambda/eps)) a4
-    + sqrt(2 lambda/eps).
-    """
+    """[FTS17] Corollary 3: lower and upper bounds on sigma_u^COR2 (upper needs n >= 16 ln(8/delta);
+    docs/input_perturbation.md §"Bound formulas")."""
     p = params
     root = math.sqrt(2.0 * p.lam / p.eps_run)
     s2d = math.sqrt(2.0 * p.d)
@@ -139,32 +104,21 @@ def corollary3_sigma_u_bounds(params: InputPerturbationParams) -> tuple[float, f
 def table1_rates(
     *, n: int, d: int, epsilon: float, delta: float, eta: float, zeta: float, alpha: float = 1.0
 ) -> dict[str, float]:
-    """Table 1's rates with every hidden constant set to 1 (shape only, "up to constants").
-
-    objective: eta zeta sqrt(d ln(1/delta)) / (eps n); dp_gd: eta zeta sqrt(d) ln(n/delta) / (eps n);
-    input: eta zeta sqrt(d ln(1/delta)) / (eps alpha n).
-
-    References
-    ----------
-    [FTS17] Table 1.
-    """
+    """[FTS17] Table 1's rates with every hidden constant set to 1 (shape only; docs/input_perturbation.md
+    §"Bound formulas")."""
     n = check_int("n", n, lo=1)
     d = check_int("d", d, lo=1)
     e = check_epsilon(epsilon, allow_inf=False)
     dl = check_delta(delta)
-    eta = check_positive("eta", eta)
-    zeta = check_positive("zeta", zeta)
+    eta, zeta = check_positive("eta", eta), check_positive("zeta", zeta)
     a = check_in_interval("alpha", alpha, 0.0, 1.0, closed="right")
     obj = eta * zeta * math.sqrt(d * math.log(1.0 / dl)) / (e * n)
     return {"objective": obj, "dp_gd": eta * zeta * math.sqrt(d) * math.log(n / dl) / (e * n), "input": obj / a}
 
 
 def objective_gauss_bound(params: InputPerturbationParams, w_norm: float | None = None) -> float:
-    """Obj-Gauss analogue of Theorem 2 (derived here, docs/input_perturbation.md §"Derived baseline bounds"), same
-    Delta.
-
-    8 d zeta^2 (8 ln(2/delta) + 4 eps) / (n eps^2 Delta) + Delta ||w^||^2 / (2n).
-    """
+    """Obj-Gauss analogue of Theorem 2, same Delta (derived here: docs/input_perturbation.md §"Derived baseline
+    bounds")."""
     p = params
     wn = p.eta if w_norm is None else check_in_interval("w_norm", w_norm, 0.0, p.eta * (1 + 1e-9))
     e = p.eps_run
@@ -176,11 +130,8 @@ def objective_gauss_bound(params: InputPerturbationParams, w_norm: float | None 
 def output_perturbation_bound(
     params: InputPerturbationParams, w_norm: float | None = None, Lambda: float | None = None
 ) -> float:
-    """Output-perturbation smoothness bound (derived here, docs/input_perturbation.md §"Derived baseline bounds").
-
-    (lambda + Lambda)/2 * 4 d (d+1) zeta^2 / (n^2 Lambda^2 eps^2) + Lambda ||w^||^2 / 2, with
-    Lambda = Delta / n by default (the same regularisation as the other methods).
-    """
+    """Output-perturbation smoothness bound, Lambda = Delta / n by default (derived here:
+    docs/input_perturbation.md §"Derived baseline bounds")."""
     p = params
     wn = p.eta if w_norm is None else check_in_interval("w_norm", w_norm, 0.0, p.eta * (1 + 1e-9))
     L = p.Delta / p.n if Lambda is None else check_positive("Lambda", Lambda)
@@ -203,49 +154,23 @@ def theorem2_curve(
     sigma_u_mode: str = "COR2",
     w_norm: float | None = None,
 ) -> list[dict]:
-    """Bounds over a grid of n with sigma_u recomputed at every n and Delta fixed ([FTS17] Theorem 2).
-
-    Points with n at or below the minimum of the sigma_u mode get ``nan``.
-    """
+    """Bounds over a grid of n with sigma_u recomputed at every n and Delta fixed ([FTS17] Theorem 2); ``nan`` at or
+    below the mode's minimum n."""
     rows = []
+    kw = dict(d=d, epsilon=epsilon, delta=delta, eta=eta, zeta=zeta, lam=lam, alpha=alpha)
     for n in ns:
         try:
             p = input_perturbation_params(
-                n=int(n),
-                d=d,
-                epsilon=epsilon,
-                delta=delta,
-                eta=eta,
-                zeta=zeta,
-                lam=lam,
-                alpha=alpha,
-                Delta=Delta,
-                Delta_multiplier=Delta_multiplier,
-                sigma_u_mode=sigma_u_mode,
+                n=int(n), **kw, Delta=Delta, Delta_multiplier=Delta_multiplier, sigma_u_mode=sigma_u_mode
             )
         except ValueError:
             rows.append(
-                {
-                    "n": int(n),
-                    "input": math.nan,
-                    "objective": math.nan,
-                    "output": math.nan,
-                    "rate_input": math.nan,
-                    "rate_dp_gd": math.nan,
-                }
+                {"n": int(n)} | dict.fromkeys(("input", "objective", "output", "rate_input", "rate_dp_gd"), math.nan)
             )
             continue
         rates = table1_rates(n=int(n), d=d, epsilon=epsilon, delta=delta, eta=eta, zeta=zeta, alpha=alpha)
         terms = theorem2_terms(p, w_norm)
-        rows.append(
-            {
-                "n": int(n),
-                "input": terms.total,
-                "objective": objective_gauss_bound(p, w_norm),
-                "output": output_perturbation_bound(p, w_norm),
-                "rate_input": rates["input"],
-                "rate_dp_gd": rates["dp_gd"],
-                **{k: v for k, v in terms.as_dict().items() if k != "total"},
-            }
-        )
+        row = {"n": int(n), "input": terms.total, "objective": objective_gauss_bound(p, w_norm)}
+        row.update(output=output_perturbation_bound(p, w_norm), rate_input=rates["input"], rate_dp_gd=rates["dp_gd"])
+        rows.append(row | {k: v for k, v in terms.as_dict().items() if k != "total"})
     return rows

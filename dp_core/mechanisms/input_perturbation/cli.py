@@ -101,41 +101,19 @@ def _calibrate_run(a):
     return {**_step0(p), **_guarantees(p, c), **_bounds(p, a.eps, a.delta)}
 
 
+#: The Step-0 quantities printed by ``calibrate``, in order (``eps`` is ``p.epsilon``).
+_STEP0 = (
+    "n d eps delta eta zeta lam alpha sigma_u_mode eps_run gamma delta_prime a2 a4 sigma_b sigma_u sigma_u_alg1 "
+    "sigma_u_cor2 sigma_u_corr per_record_std_b per_record_std_u ridge_threshold Delta_star Delta Delta_in "
+    "kappa_lower kappa_upper"
+).split()
+
+
 def _step0(p) -> dict:
     """The settings and every public quantity of Step 0 ([FTS17] Algorithm 1, Corollaries 2-3)."""
     lo, hi = corollary3_sigma_u_bounds(p)
-    return {
-        "mechanism": "input-perturbation",
-        "n": p.n,
-        "d": p.d,
-        "eps": p.epsilon,
-        "delta": p.delta,
-        "eta": p.eta,
-        "zeta": p.zeta,
-        "lam": p.lam,
-        "alpha": p.alpha,
-        "sigma_u_mode": p.sigma_u_mode,
-        "eps_run": p.eps_run,
-        "gamma": p.gamma,
-        "delta_prime": p.delta_prime,
-        "a2": p.a2,
-        "a4": p.a4,
-        "sigma_b": p.sigma_b,
-        "sigma_u": p.sigma_u,
-        "sigma_u_alg1": p.sigma_u_alg1,
-        "sigma_u_cor2": p.sigma_u_cor2,
-        "sigma_u_corr": p.sigma_u_corr,
-        "per_record_std_b": p.per_record_std_b,
-        "per_record_std_u": p.per_record_std_u,
-        "ridge_threshold": p.ridge_threshold,
-        "Delta_star": p.Delta_star,
-        "Delta": p.Delta,
-        "Delta_in": p.Delta_in,
-        "kappa_lower": p.kappa_lower,
-        "kappa_upper": p.kappa_upper,
-        "cor3_sigma_u_lower": lo,
-        "cor3_sigma_u_upper": hi,
-    }
+    out = {"mechanism": "input-perturbation"} | {k: getattr(p, "epsilon" if k == "eps" else k) for k in _STEP0}
+    return out | {"cor3_sigma_u_lower": lo, "cor3_sigma_u_upper": hi}
 
 
 def _guarantees(p, c) -> dict:
@@ -161,44 +139,23 @@ def _guarantees(p, c) -> dict:
             "bound_theorem2": "Theorem 2 upper bound (paper's constants), conditional on the calibration event",
             "rate_*_const1": "Table 1 rates with constant 1: shape only, up to constants",
         },
-        "eps_local_paper": lp.epsilon_nominal,
-        "eps_local_exact": lp.epsilon_exact,
-        "delta_local": lp.delta_local,
-        "eps_local_q": lp.epsilon_q,
-        "eps_local_p": lp.epsilon_p,
-        "gdp_mu": lp.mu,
+        "eps_local_paper": lp.epsilon_nominal, "eps_local_exact": lp.epsilon_exact, "delta_local": lp.delta_local,
+        "eps_local_q": lp.epsilon_q, "eps_local_p": lp.epsilon_p, "gdp_mu": lp.mu,
         "eps_local_paper_domain_sensitivities": lpd.epsilon_nominal,
-        "eps_local_exact_domain_sensitivities": lpd.epsilon_exact,
-        "corollary1_formally_valid": lp.corollary1_valid,
-    }
+        "eps_local_exact_domain_sensitivities": lpd.epsilon_exact, "corollary1_formally_valid": lp.corollary1_valid,
+    }  # fmt: skip
 
 
 def _bounds(p, eps: float, delta: float) -> dict:
     """Theorem 2's bound and terms, the baselines' derived bounds, Table 1's rates and the validity checks."""
     terms = theorem2_terms(p)
     rates = table1_rates(n=p.n, d=p.d, epsilon=eps, delta=delta, eta=p.eta, zeta=p.zeta, alpha=p.alpha)
-    return {
-        "bound_theorem2": terms.total,
-        "theorem2_T1": terms.T1,
-        "theorem2_T2": terms.T2,
-        "theorem2_T3": terms.T3,
-        "theorem2_T4": terms.T4,
-        "bound_lemma2": lemma2_bound(p),
-        "bound_objective_derived": objective_gauss_bound(p),
-        "bound_output_derived": output_perturbation_bound(p),
-        "sigma_objective": objective_sigma(p),
-        "output_beta": output_beta(p),
-        "rate_objective_const1": rates["objective"],
-        "rate_dp_gd_const1": rates["dp_gd"],
-        "rate_input_const1": rates["input"],
-        "n_min_cor2": p.n_min_cor2,
-        "n_min_alg1": p.n_min_alg1,
-        "n_min_theorem2": p.n_min_theorem2,
-        "valid_cor2": p.valid_cor2,
-        "valid_alg1": p.valid_alg1,
-        "valid_theorem2": p.valid_theorem2,
-        "valid": p.valid,
-    }
+    out = {"bound_theorem2": terms.total} | {f"theorem2_{k}": getattr(terms, k) for k in ("T1", "T2", "T3", "T4")}
+    out |= {"bound_lemma2": lemma2_bound(p), "bound_objective_derived": objective_gauss_bound(p)}
+    out |= {"bound_output_derived": output_perturbation_bound(p), "sigma_objective": objective_sigma(p)}
+    out |= {"output_beta": output_beta(p)} | {f"rate_{k}_const1": rates[k] for k in ("objective", "dp_gd", "input")}
+    checks = ("n_min_cor2", "n_min_alg1", "n_min_theorem2", "valid_cor2", "valid_alg1", "valid_theorem2", "valid")
+    return out | {k: getattr(p, k) for k in checks}
 
 
 def _simulate_args(p):
@@ -237,36 +194,16 @@ def _simulate_run(a):
     )
     lp = local_privacy(p)
     return {
-        "mechanism": "input-perturbation",
-        "dataset": ds.name,
-        "model": a.model,
-        "n": n,
-        "d": data.d,
-        "n_test": int(data.X_test.shape[0]),
-        "eps": a.eps,
-        "delta": a.delta,
-        "alpha": cfg.alpha,
-        "sampler": cfg.sampler,
-        "trials": a.trials,
-        "seed": a.seed,
-        "metric": metric,
-        "methods": methods,
+        "mechanism": "input-perturbation", "dataset": ds.name, "model": a.model, "n": n, "d": data.d,
+        "n_test": int(data.X_test.shape[0]), "eps": a.eps, "delta": a.delta, "alpha": cfg.alpha,
+        "sampler": cfg.sampler, "trials": a.trials, "seed": a.seed, "metric": metric, "methods": methods,
         **_bound(methods, p, v["wnorm"]),
-        "sigma_b": p.sigma_b,
-        "sigma_u": p.sigma_u,
-        "Delta": p.Delta,
-        "Delta_in": p.Delta_in,
+        "sigma_b": p.sigma_b, "sigma_u": p.sigma_u, "Delta": p.Delta, "Delta_in": p.Delta_in,
         "central_guarantee": f"({p.eps_run:g}, {p.delta:g})-DP as claimed by the paper",
-        "eps_local_paper": lp.epsilon_nominal,
-        "eps_local_exact": lp.epsilon_exact,
-        "delta_local": lp.delta_local,
-        "privacy_diagnostic": diag.summary(),
-        "preprocessing": list(data.notes),
-        "leak_warnings": list(data.leaks),
-        "preprocess": a.preprocess,
-        "eta": eta,
-        "eta_rule": v["eta"] is None,
-    }
+        "eps_local_paper": lp.epsilon_nominal, "eps_local_exact": lp.epsilon_exact, "delta_local": lp.delta_local,
+        "privacy_diagnostic": diag.summary(), "preprocessing": list(data.notes), "leak_warnings": list(data.leaks),
+        "preprocess": a.preprocess, "eta": eta, "eta_rule": v["eta"] is None,
+    }  # fmt: skip
 
 
 def _method_rows(df, metric: str) -> dict:
@@ -276,15 +213,10 @@ def _method_rows(df, metric: str) -> dict:
     out = {}
     for _, r in summarize(df, by=["method"], values=["excess_risk", "test_metric"]).iterrows():
         sub = df[df["method"] == r["method"]]
-        out[r["method"]] = {
-            "excess_risk_mean": r["excess_risk_mean"],
-            "excess_risk_se": r["excess_risk_se"],
-            f"{metric}_mean": r["test_metric_mean"],
-            f"{metric}_se": r["test_metric_se"],
-            "bound": float(sub["bound"].iloc[0]),
-            "bound_measured_w_norm": float(sub["bound_measured"].iloc[0]),
-            "n_trials": int(r["n_trials"]),
-        }
+        row = {"excess_risk_mean": r["excess_risk_mean"], "excess_risk_se": r["excess_risk_se"]}
+        row |= {f"{metric}_mean": r["test_metric_mean"], f"{metric}_se": r["test_metric_se"]}
+        row |= {"bound": float(sub["bound"].iloc[0]), "bound_measured_w_norm": float(sub["bound_measured"].iloc[0])}
+        out[r["method"]] = row | {"n_trials": int(r["n_trials"])}
     return out
 
 

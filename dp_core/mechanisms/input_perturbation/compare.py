@@ -1,16 +1,6 @@
-"""Adapter of input perturbation (Fukuchi, Tran, Sakuma 2017) and its Gaussian objective
-perturbation baseline, through :mod:`dp_core.mechanisms.input_perturbation`.
-
-Regression uses the least-squares model; binary classification the logistic Taylor surrogate
-(labels -1/+1). Multiclass data are not compared: the mechanism handles them one-vs-rest, whose
-accuracy is not comparable with a multiclass accuracy.
-
-References
-----------
-[FTS17] K. Fukuchi, Q. K. Tran, J. Sakuma, *Differentially Private Empirical Risk Minimization
-with Input Perturbation*, 2017: Algorithms 1-2, Theorem 1 (privacy), Theorem 2 (utility).
-[KST12] D. Kifer, A. Smith, A. Thakurta, *Private Convex ERM and High-Dimensional Regression*,
-COLT 2012, Theorem 2 (Gaussian objective perturbation).
+"""Compare adapter of input perturbation (Fukuchi, Tran, Sakuma 2017, Algorithms 1-2, Theorems 1-2) and its
+Gaussian objective perturbation baseline (Kifer, Smith, Thakurta 2012, Theorem 2); least squares for regression,
+the logistic Taylor surrogate for binary data, multiclass data not compared (docs/input_perturbation.md §"Compare").
 """
 
 from __future__ import annotations
@@ -123,13 +113,7 @@ class InputPerturbationAdapter(BlockAdapter):
         from .model import sufficient_stats
 
         model = self._model(ds)
-        data = prepare_data(
-            ds,
-            model,
-            test_fraction=spec.test_fraction,
-            seed=spec.seed,
-            preprocess=spec.preprocess,
-        )
+        data = prepare_data(ds, model, test_fraction=spec.test_fraction, seed=spec.seed, preprocess=spec.preprocess)
         st = sufficient_stats(data.X_train, data.y_train, model)
         eta_ref = reference_eta(st.d)
         ref = (

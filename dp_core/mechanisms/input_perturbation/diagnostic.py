@@ -1,21 +1,6 @@
-"""The privacy-proof diagnostic of input perturbation ([FTS17] Lemma 1 and the proof of Theorem 1;
-docs/input_perturbation.md §"Corrected σ_u (CORR)").
-
-Theorem 1's proof needs, with probability >= 1 - delta/2 over the contributors' noise U, that the
-quadratic regulariser supplied by the noise is large enough. Writing M = Q~^T Q~ - Q^T Q =
-U^T U + U^T Q + Q^T U, two events are measured over many draws of U:
-
-* the event Kifer et al.'s argument actually needs: lambda_min(M) + Delta_in >= 2 lambda / eps
-  (the headline quantity);
-* the paper's Lemma 1 event at a fixed unit vector w: w^T M w >= 2 lambda / eps.
-
-Each is shown beside the probability the paper promises, 1 - gamma = 1 - delta/2. M is drawn with
-the exact sufficient-statistics sampler (docs/input_perturbation.md §"Exact samplers"), so the cost does not grow
-with n.
-
-References
-----------
-.. [FTS17] Fukuchi, Tran, Sakuma (2017), Lemma 1, Lemma 7, Corollary 2, proof of Theorem 1.
+"""The privacy-proof diagnostic of input perturbation ([FTS17] Fukuchi, Tran & Sakuma 2017, Lemma 1, Lemma 7,
+Corollary 2, proof of Theorem 1): the two events measured over draws of the noise U, beside the paper's promise.
+docs/input_perturbation.md §"Privacy-proof diagnostic" and §"Corrected σ_u (CORR)".
 """
 
 from __future__ import annotations
@@ -86,11 +71,7 @@ class PrivacyDiagnostic(NonPublicDiagnostics):
 
 def pointwise_event_probability(stats: SufficientStats, params: InputPerturbationParams, w: np.ndarray) -> float:
     """Normal approximation of Pr[w^T M w >= 2 lambda/eps] for a unit vector w (docs/input_perturbation.md
-    §"Corrected σ_u (CORR)").
-
-    w^T U^T U w ~ (sigma_u^2/n) chi^2_n (mean sigma_u^2, variance 2 sigma_u^4/n) and
-    2 w^T U^T Q w ~ N(0, 4 (sigma_u^2/n) ||Q w||^2): the cross term does not shrink with n.
-    """
+    §"Privacy-proof diagnostic")."""
     w = np.asarray(w, dtype=float) / np.linalg.norm(w)
     s2 = params.sigma_u**2
     qw2 = float(w @ stats.S @ w)
@@ -101,23 +82,9 @@ def pointwise_event_probability(stats: SufficientStats, params: InputPerturbatio
 def privacy_diagnostic(
     stats: SufficientStats, params: InputPerturbationParams, *, n_draws: int = 400, seed=0, w: np.ndarray | None = None
 ) -> PrivacyDiagnostic:
-    """Monte-Carlo frequency of the events Theorem 1's proof needs ([FTS17] Lemma 1).
-
-    Parameters
-    ----------
-    stats, params
-        The data's sufficient statistics and the Step-0 parameters (same n, d).
-    n_draws : int
-        Number of independent draws of the contributors' noise U. Must be >= 2.
-    seed : int or Generator
-    w : ndarray, optional
-        Direction for the paper's pointwise event; default w^ / ||w^|| (the non-private fit),
-        or the first coordinate axis if w^ = 0.
-
-    References
-    ----------
-    [FTS17] Lemma 1, Corollary 2, proof of Theorem 1; docs/input_perturbation.md §"Corrected σ_u (CORR)".
-    """
+    """Monte-Carlo frequency over ``n_draws`` >= 2 draws of U of the events Theorem 1's proof needs ([FTS17] Lemma 1);
+    ``w`` the direction of the pointwise event, default w^ / ||w^|| (docs/input_perturbation.md
+    §"Privacy-proof diagnostic")."""
     R = check_int("n_draws", n_draws, lo=2, hi=1_000_000)
     if w is None:
         w = nonprivate_theta(stats, params.eta)

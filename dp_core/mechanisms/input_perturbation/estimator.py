@@ -1,29 +1,7 @@
-"""Private linear models: input, objective and output perturbation, as scikit-learn-style estimators.
-
-All six estimators fit the same ball-constrained quadratic problem on rows scaled into the unit
-ball (``x / data_norm``, clipped, with an intercept column of constant ``intercept_scaling``):
-
-* regressors: least squares on labels scaled by the declared ``y_bound`` (clipped to [-1, 1]);
-* classifiers: the second-order Taylor surrogate of the logistic loss on labels -1/+1 (one-vs-rest
-  for more than two classes, each binary fit at ``epsilon / C``, ``delta / C``: basic composition).
-
-and release ``w`` in three ways:
-
-* ``method="input"``: input perturbation (Fukuchi, Tran, Sakuma 2017, Algorithms 1-2): every
-  contributor adds Gaussian noise to her own record (local model), the server solves the ridge
-  problem. (epsilon, delta)-DP *as claimed by the paper* (Theorem 1); its proof relies on a
-  regulariser that depends on the private data, so the project has not re-derived it; the status is
-  the stored audit table's for the mode (no violation found, evidence and not a proof). The estimator
-  draws the server's inputs with the exact sufficient-statistics sampler, which has the same
-  distribution as every contributor randomising her own record (cost O(d^3), independent of n).
-* ``method="objective"``: Gaussian objective perturbation (Kifer, Smith, Thakurta 2012,
-  Algorithm 1 / Theorem 2) with the same ridge and ball: proved (epsilon, delta)-DP.
-* ``method="output"``: output perturbation (Chaudhuri, Monteleoni, Sarwate 2011, Algorithm 1) of
-  the ridge fit, noise of density ``∝ exp(-beta ||b||)``: proved pure epsilon-DP.
-
-Defaults (public, chosen on breast_cancer against diffprivlib, see ``docs/estimators.md``):
-``eta="auto"`` is ``min(3, max(1, epsilon))`` (per binary fit), ``Delta_multiplier=0.3``,
-``intercept_scaling=0.3``, ``delta=1e-5``. They depend on epsilon only, never on the data.
+"""Private linear models: input (Fukuchi, Tran, Sakuma 2017, Algorithms 1-2), objective (Kifer, Smith, Thakurta
+2012, Theorem 2) and output perturbation (Chaudhuri, Monteleoni, Sarwate 2011, Algorithm 1) as scikit-learn-style
+estimators: the shared problem, the three releases, their guarantees and the public defaults in
+docs/input_perturbation.md §"Estimators".
 """
 
 from __future__ import annotations
@@ -80,11 +58,8 @@ _NAMES = {
 
 
 def default_eta(epsilon: float) -> float:
-    """The public default radius of the parameter ball: ``min(3, max(1, epsilon))``.
-
-    A larger ball lets a fit with little noise reach the non-private optimum (at epsilon = 10 the
-    radius 1 caps breast_cancer accuracy near 0.93); at small epsilon a small ball keeps the noise
-    from dominating. It depends on epsilon only (public).
+    """The public default radius of the parameter ball, ``min(3, max(1, epsilon))`` (docs/input_perturbation.md
+    §"Estimators").
 
     >>> default_eta(0.5), default_eta(2.0), default_eta(10.0)
     (1.0, 2.0, 3.0)
@@ -110,13 +85,9 @@ _RIDGE_RULE_DELTA = 1e-5
 
 
 def _baseline_params(*, d: int, epsilon: float, delta: float, eta: float, model: str, mult: float) -> _BaselineParams:
-    """The ridge ``Delta`` of the baselines: the same public rule as input perturbation, without its sample-size floor.
-
-    ``Delta = max(mult * Delta*, 2 lam / eps (1 + 1e-9))`` with
-    ``Delta* = 4 zeta sqrt(d (8 ln(4/delta) + 4 eps)) / (eps eta)`` (Fukuchi et al. 2017, Algorithm 2 and the
-    choice of Delta in Theorem 4); Gaussian objective perturbation needs ``Delta >= 2 lam / eps`` (Kifer et al.
-    2012, Theorem 2).
-    """
+    """The ridge ``Delta`` of the baselines: input perturbation's public rule without its sample-size floor
+    (Fukuchi et al. 2017, Algorithm 2, Theorem 4; Kifer et al. 2012, Theorem 2; docs/input_perturbation.md
+    §"Estimators")."""
     from .model import model_constants
 
     c = model_constants(model, eta=eta)
@@ -154,11 +125,7 @@ class _QuadraticBallModel(DPEstimator):
 
     def _binary_fit(self, Z: np.ndarray, t: np.ndarray, *, model: str, eps: float, dl: float, mult: float, g):
         """One release ``w`` on prepared rows ``Z`` (unit ball) and targets ``t``; nothing else is kept."""
-        from .mechanism import (
-            InputPerturbation,
-            objective_perturbation_thetas,
-            output_perturbation_thetas,
-        )
+        from .mechanism import InputPerturbation, objective_perturbation_thetas, output_perturbation_thetas
         from .model import sufficient_stats
 
         eta = default_eta(eps) if isinstance(self.eta, str) else float(self.eta)
@@ -202,9 +169,9 @@ class _QuadraticBallModel(DPEstimator):
             epsilon=eps,
             delta=delta,
             neighbours="replace one record",
-            model="local" if self._method == "input" else "central",
             status=status,
             mechanism=_NAMES[self._method],
+            model="local" if self._method == "input" else "central",
             reason=reason,
             leaks=tuple(leaks),
             local_epsilon=local,
@@ -343,11 +310,8 @@ class _LinearClassifier(DPClassifierMixin, _QuadraticBallModel):
         return self.classes_[idx]
 
     def predict_proba(self, X) -> np.ndarray:
-        """Class probabilities from the logistic link ``1 / (1 + exp(-<w, z>))`` (one-vs-rest normalised).
-
-        The model was fitted on the Taylor surrogate of the logistic loss, so these are logistic
-        scores of a private fit, not calibrated probabilities.
-        """
+        """Logistic scores ``1 / (1 + exp(-<w, z>))`` (one-vs-rest normalised) of a fit on the Taylor surrogate,
+        not calibrated probabilities."""
         s = self.decision_function(X)
         if s.ndim == 1:
             p1 = 0.5 * (1.0 + np.tanh(0.5 * s))

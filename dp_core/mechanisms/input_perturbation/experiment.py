@@ -1,17 +1,5 @@
-"""Monte-Carlo experiments for input perturbation and its baselines on a dataset.
-
-Data preparation follows [FTS17] section 5 (columns to [0, 1], optional intercept, rows divided by
-sqrt(d) so that ||x|| <= 1 without looking at the row norms; |y| <= 1), and every choice that looks
-at the private data (a column range, a label range, a median threshold) is recorded as a leak note.
-
-All methods are evaluated on the same training rows, the same ball ||w|| <= eta and the same
-regularisation Delta: ``input`` (this paper), ``objective`` (Gaussian objective perturbation),
-``output`` (output perturbation with Lambda = Delta / n), ``nonprivate``.
-
-References
-----------
-.. [FTS17] Fukuchi, Tran, Sakuma (2017), section 5 (experiments), Theorem 2.
-"""
+"""Monte-Carlo experiments for input perturbation and its baselines on a dataset ([FTS17] Fukuchi, Tran &
+Sakuma 2017, section 5, Theorem 2; docs/input_perturbation.md §"Experiments")."""
 
 from __future__ import annotations
 
@@ -66,12 +54,8 @@ METHODS = ("input", "objective", "output", "nonprivate")
 
 @dataclass(frozen=True, eq=False)
 class PreparedData:
-    """Training and test rows ready for a quadratic model (||x|| <= 1, |y| <= 1 or y in {-1, +1}).
-
-    ``label_scale``: a difference of prepared regression labels times ``label_scale`` is the same
-    difference in the target's own units (half the label range mapped onto [-1, 1]; 1 when the
-    labels are used as given or for classification).
-    """
+    """Training and test rows ready for a quadratic model (||x|| <= 1, |y| <= 1 or y in {-1, +1});
+    ``label_scale`` converts a prepared label difference to the target's units (1 when used as given)."""
 
     name: str
     model: str
@@ -192,34 +176,9 @@ def prepare_data(
     seed=0,
     preprocess: str = "normalize",
 ) -> PreparedData:
-    """Turn a :class:`~dp_core.data.Dataset` into bounded rows for input perturbation.
-
-    Parameters
-    ----------
-    ds : Dataset
-    model : {"least_squares", "logistic_taylor"}
-        Least squares needs a regression target. The logistic model takes binary labels
-        (0/1 -> -1/+1), multiclass labels one-vs-rest (``positive_class``, default the first class),
-        or a regression target binarised at ``threshold`` (default: the median, data-dependent).
-    intercept : bool
-        Append a constant feature before the sqrt(d) row scaling.
-    threshold, positive_class : float, optional
-    test_fraction : float
-        Held-out share in (0, 1).
-    seed : int
-        Seed of the train/test split.
-    preprocess : {"normalize", "clip", "scale", "minmax"}
-        How rows reach the unit ball (:mod:`dp_core.preprocessing`): centre and scale every column
-        by the dataset's public bounds (:func:`dp_core.data.public_bounds`) then bound the row norm;
-        ``"minmax"`` is the historical rule (column min-max from the data, rows divided by sqrt(d)).
-        With an intercept the public constant :data:`dp_core.preprocessing.INTERCEPT_CONSTANT` is
-        appended after and the row divided by ``sqrt(1 + c^2)``.
-
-    Raises
-    ------
-    DataValidationError
-        Least squares on a classification dataset, or too few rows.
-    """
+    """Turn a :class:`~dp_core.data.Dataset` into bounded rows (docs/input_perturbation.md §"Experiments":
+    the labels per model, ``threshold``/``positive_class``, ``preprocess``); ``DataValidationError`` for least
+    squares on class labels or too few rows."""
     check_choice("model", model, MODELS)
     if not isinstance(ds, Dataset):
         raise TypeError(f"ds must be a dp_core Dataset, got {type(ds).__name__}.")
@@ -254,20 +213,8 @@ def prepare_data(
 
 
 def eta_cap(data: PreparedData, eta: float) -> dict:
-    """Does the parameter bound ``||w|| <= eta`` hold the non-private model back on these data?
-
-    Fits the non-private model over the larger ball of :func:`dp_core.preprocessing.reference_eta`
-    (least squares exactly, logistic by projected Newton on the true loss) and compares its norm with
-    ``eta``. NOT FOR PUBLICATION: the norm is a statistic of the private data (shown to the analyst to
-    choose a public eta, never released).
-
-    Returns
-    -------
-    dict
-        ``eta``, ``eta_reference``, ``w_norm`` (norm of the reference fit), ``binding`` (the fit
-        would be larger than ``eta``: accuracy is capped by the bound, not by the budget) and ``note``
-        (a sentence for the page, '' when not binding).
-    """
+    """Does ``||w|| <= eta`` hold the non-private model back? NOT FOR PUBLICATION (a statistic of the private
+    data): ``{eta, eta_reference, w_norm, binding, note}`` (docs/input_perturbation.md §"Experiments")."""
     from ...preprocessing import eta_cap_note, reference_eta
     from .mechanism import logistic_nonprivate_fit, nonprivate_theta
     from .model import sufficient_stats
@@ -468,31 +415,9 @@ def simulate_over_n(
     fit_logistic_nonprivate: bool = True,
     shared: dict | None = None,
 ) -> pd.DataFrame:
-    """Excess empirical risk and test metric of every method, for each training size n.
-
-    The training set of size n is the first n training rows (nested sets; the data are fixed and
-    the randomness is the mechanisms' noise, so this is the excess *empirical* risk of section 1.1).
-    Trial t uses the same seed at every n (common random numbers).
-
-    ``shared`` (a dict, initially empty) keeps the data-only work (sufficient statistics, test-set
-    statistics, non-private logistic fits) between calls on the same ``data`` with other privacy
-    settings.
-
-    For the logistic model the ``nonprivate`` test accuracy is that of the true logistic loss
-    minimised over the ball (``fit_logistic_nonprivate=True``) or of the surrogate's minimiser.
-
-    Returns
-    -------
-    DataFrame
-        One row per (n, trial, method): ``excess_risk`` (on the model's quadratic loss),
-        ``test_metric`` (RMSE or accuracy on the held-out rows), ``bound`` (Theorem 2 for input,
-        the section-5.5 analogues for the baselines, with ||w^|| = eta) and ``bound_measured``
-        (same with the measured ||w^||), ``on_boundary``.
-
-    References
-    ----------
-    [FTS17] section 5.
-    """
+    """Excess empirical risk and test metric of every method for each training size n ([FTS17] section 5): one
+    row per (n, trial, method); ``shared`` keeps the data-only work between calls on the same ``data``
+    (docs/input_perturbation.md §"Experiments")."""
     T = check_int("n_trials", n_trials, lo=1, hi=100_000)
     ns = sorted({check_int("n", v, lo=2, hi=data.n_train) for v in ns})
     if data.model != config.model:
@@ -516,26 +441,21 @@ def simulate_over_n(
             excess = empirical_risk(f["stats"], W) - f["J_hat"]
             metric = test.metric(W) if method != "nonprivate" else np.full(k, f["np_metric"])
             b, bm = f["bounds"][method]
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "method": method,
-                        "trial": np.arange(k),
-                        "excess_risk": np.maximum(excess, 0.0),
-                        "test_metric": metric,
-                        "bound": b,
-                        "bound_measured": bm,
-                        "on_boundary": onb.astype(bool),
-                        "w_norm_hat": f["w_norm"],
-                    }
-                )
-            )
+            cols = {"method": method, "trial": np.arange(k), "excess_risk": np.maximum(excess, 0.0)}
+            cols.update(test_metric=metric, bound=b, bound_measured=bm, on_boundary=onb.astype(bool))
+            frames.append(pd.DataFrame({**cols, "w_norm_hat": f["w_norm"]}))
         return pd.concat(frames, ignore_index=True)
 
     block_size = max(1, min(T, 200))
     df = run_sweep(block, [{"n": n} for n in ns], n_trials=T, seed=seed, block_size=block_size, progress=progress)
     df["metric_name"] = "rmse" if data.model == "least_squares" else "accuracy"
     return df
+
+
+def _params_for(model: str, eta: float, **kw) -> InputPerturbationParams:
+    """Step-0 parameters with the loss constants of ``model`` on the ball of radius ``eta``."""
+    c = model_constants(model, eta=eta)
+    return input_perturbation_params(eta=eta, zeta=c.zeta, lam=c.lam, **kw)
 
 
 def noise_scale_table(
@@ -550,20 +470,9 @@ def noise_scale_table(
     sigma_u_mode: str = "COR2",
 ) -> pd.DataFrame:
     """sigma_b, sigma_u and the asymptote sqrt(2 lambda/eps) against epsilon (tidy: quantity, epsilon, value)."""
-    c = model_constants(model, eta=eta)
     rows = []
     for e in epsilons:
-        p = input_perturbation_params(
-            n=n,
-            d=d,
-            epsilon=float(e),
-            delta=delta,
-            eta=eta,
-            zeta=c.zeta,
-            lam=c.lam,
-            alpha=alpha,
-            sigma_u_mode=sigma_u_mode,
-        )
+        p = _params_for(model, eta, n=n, d=d, epsilon=float(e), delta=delta, alpha=alpha, sigma_u_mode=sigma_u_mode)
         rows += [
             {"epsilon": float(e), "quantity": "sigma_b", "value": p.sigma_b},
             {"epsilon": float(e), "quantity": "sigma_u", "value": p.sigma_u},
@@ -594,9 +503,8 @@ def noise_vs_n_table(
         a2 = math.sqrt(math.log(4.0 / delta) / n)
         a4 = math.sqrt(math.log(8.0 / delta) / n)
         lo = math.sqrt(2.0 * d) * c.lam * a2 + root
-        hi = (
-            (4.0 * math.sqrt(2.0 * d) * c.lam + 4.0 * root) * a4 + root if n >= 16 * math.log(8.0 / delta) else math.nan
-        )
+        hi = (4.0 * math.sqrt(2.0 * d) * c.lam + 4.0 * root) * a4 + root
+        hi = hi if n >= 16 * math.log(8.0 / delta) else math.nan
         rows.append({"n": n, "sigma_u": s, "cor3_lower": lo, "cor3_upper": hi, "limit": root})
     return pd.DataFrame(rows)
 
@@ -613,32 +521,13 @@ def alpha_tradeoff_table(
     sigma_u_mode: str = "COR2",
 ) -> pd.DataFrame:
     """Central epsilon (alpha eps), local epsilon (nominal and exact) and Theorem-2 bound over alpha."""
-    c = model_constants(model, eta=eta)
     rows = []
     for a in alphas:
-        p = input_perturbation_params(
-            n=n,
-            d=d,
-            epsilon=epsilon,
-            delta=delta,
-            eta=eta,
-            zeta=c.zeta,
-            lam=c.lam,
-            alpha=float(a),
-            sigma_u_mode=sigma_u_mode,
-        )
+        p = _params_for(model, eta, n=n, d=d, epsilon=epsilon, delta=delta, alpha=float(a), sigma_u_mode=sigma_u_mode)
         lp = local_privacy(p)
-        rows.append(
-            {
-                "alpha": float(a),
-                "central_epsilon": p.eps_run,
-                "local_epsilon_nominal": lp.epsilon_nominal,
-                "local_epsilon_exact": lp.epsilon_exact,
-                "bound_theorem2": theorem2_terms(p).total,
-                "sigma_b": p.sigma_b,
-                "sigma_u": p.sigma_u,
-            }
-        )
+        row = {"alpha": float(a), "central_epsilon": p.eps_run, "local_epsilon_nominal": lp.epsilon_nominal}
+        row.update(local_epsilon_exact=lp.epsilon_exact, bound_theorem2=theorem2_terms(p).total)
+        rows.append({**row, "sigma_b": p.sigma_b, "sigma_u": p.sigma_u})
     return pd.DataFrame(rows)
 
 
@@ -653,50 +542,25 @@ def local_vs_n_table(
     alpha: float = 1.0,
     sigma_u_mode: str = "COR2",
 ) -> pd.DataFrame:
-    """Local epsilon of one contributor's release (nominal Corollary 1 and exact GDP) against n.
-
-    Points at or below the minimum n of the sigma_u mode are left out. The local level grows like
-    sqrt(n) ([FTS17] Corollary 1, Table 1: beta = O(sqrt(alpha n))).
-    """
-    c = model_constants(model, eta=eta)
+    """Local epsilon of one contributor's release (nominal Corollary 1 and exact GDP) against n; sizes at or
+    below the mode's minimum are left out (grows like sqrt(n): [FTS17] Corollary 1, Table 1)."""
     rows = []
     for n in ns:
         try:
-            p = input_perturbation_params(
-                n=int(n),
-                d=d,
-                epsilon=epsilon,
-                delta=delta,
-                eta=eta,
-                zeta=c.zeta,
-                lam=c.lam,
-                alpha=alpha,
-                sigma_u_mode=sigma_u_mode,
+            p = _params_for(
+                model, eta, n=int(n), d=d, epsilon=epsilon, delta=delta, alpha=alpha, sigma_u_mode=sigma_u_mode
             )
         except ValueError:
             continue
         lp = local_privacy(p)
-        rows.append(
-            {
-                "n": int(n),
-                "local_epsilon_nominal": lp.epsilon_nominal,
-                "local_epsilon_exact": lp.epsilon_exact,
-                "central_epsilon": p.eps_run,
-            }
-        )
+        row = {"n": int(n), "local_epsilon_nominal": lp.epsilon_nominal, "local_epsilon_exact": lp.epsilon_exact}
+        rows.append({**row, "central_epsilon": p.eps_run})
     return pd.DataFrame(rows)
 
 
 def utility_frame(df: pd.DataFrame, y_test: np.ndarray) -> tuple[pd.DataFrame, str]:
-    """The per-trial test utility of :func:`simulate_over_n`'s rows, higher is better.
-
-    Classification keeps the test accuracy; regression turns the test RMSE into the coefficient
-    of determination R^2 = 1 - RMSE^2 / Var(y_test) on the held-out rows (the variance about their
-    own mean), so that a reader compares one number where 1 is perfect and 0 is "predict the mean".
-
-    Returns the frame with a ``utility`` column and the metric's name (``"test accuracy"`` or
-    ``"test R²"``).
-    """
+    """The per-trial test utility (higher is better): accuracy, or R^2 = 1 - RMSE^2 / Var(y_test); the frame with
+    a ``utility`` column and the metric's name (docs/input_perturbation.md §"Experiments")."""
     y = np.asarray(y_test, dtype=float)
     if y.ndim != 1 or y.size < 2:
         raise ValueError(f"y_test must be a 1-D array with at least 2 values, got shape {y.shape}.")
@@ -712,12 +576,8 @@ def utility_frame(df: pd.DataFrame, y_test: np.ndarray) -> tuple[pd.DataFrame, s
 
 
 def utility_at(df: pd.DataFrame, y_test: np.ndarray, n: int | None = None) -> dict[str, float | str]:
-    """Mean test utility of ``input`` and ``nonprivate`` at training size ``n`` (the largest by default).
-
-    Returns ``{"metric", "n", "trials", "private", "private_lo", "private_hi", "nonprivate", "trivial"}`` where
-    the private range is mean +- 1.96 standard errors over the trials and ``trivial`` is what a model that
-    ignores the features scores: 0 for R^2 (predicting the mean), the majority share for accuracy.
-    """
+    """Mean test utility of ``input`` (+- 1.96 SE) and ``nonprivate`` at size ``n`` (the largest by default), and
+    ``trivial``, what ignoring the features scores (docs/input_perturbation.md §"Experiments")."""
     u, name = utility_frame(df, y_test)
     n = int(u["n"].max()) if n is None else int(n)
     at = u[u["n"] == n]
@@ -729,18 +589,10 @@ def utility_at(df: pd.DataFrame, y_test: np.ndarray, n: int | None = None) -> di
         raise ValueError("the simulation must include the methods 'input' and 'nonprivate'.")
     mean = float(inp.mean())
     half = 1.96 * float(inp.std(ddof=1)) / math.sqrt(inp.size) if inp.size > 1 else 0.0
-    return {
-        "metric": name,
-        "n": n,
-        "trials": int(inp.size),
-        "private": mean,
-        "private_lo": mean - half,
-        "private_hi": mean + half,
-        "nonprivate": float(npv.mean()),
-        "trivial": 0.0
-        if name == "test R²"
-        else float(max(np.mean(np.asarray(y_test) > 0), np.mean(np.asarray(y_test) <= 0))),
-    }
+    yt = np.asarray(y_test)
+    trivial = 0.0 if name == "test R²" else float(max(np.mean(yt > 0), np.mean(yt <= 0)))
+    out = {"metric": name, "n": n, "trials": int(inp.size), "private": mean, "private_lo": mean - half}
+    return {**out, "private_hi": mean + half, "nonprivate": float(npv.mean()), "trivial": trivial}
 
 
 def n_choices(n_max: int, n_min: float) -> tuple[int, ...]:
@@ -754,8 +606,8 @@ def n_choices(n_max: int, n_min: float) -> tuple[int, ...]:
 
 
 def sweep_sizes(n_max: int, d: int, n_min: float, *, factor: int = 4) -> tuple[int, ...]:
-    """The training sizes of the measured curves: from the first power of two at or above
-    max(2d, floor(n_min) + 1) up to ``n_max`` by ``factor``; ``()`` when ``n_max`` is not above that start.
+    """Training sizes of the measured curves: from the first power of two >= max(2d, floor(n_min) + 1) up to
+    ``n_max`` by ``factor``; ``()`` when ``n_max`` is not above that start.
 
     >>> sweep_sizes(16000, 14, 54.4)
     (64, 256, 1024, 4096, 16000)

@@ -59,6 +59,11 @@ def theorem2_stack_figure(terms: dict, *, title: str = "Theorem 2 bound, term by
     return fig
 
 
+def _line(fig: go.Figure, x, y, name: str, mode: str = "lines", **line) -> None:
+    """Add one line trace (style ``line``: color, dash, width)."""
+    fig.add_trace(go.Scatter(x=x, y=y, mode=mode, line=line, name=name))
+
+
 def _lines_only_bands(fig: go.Figure) -> go.Figure:
     # confidence bands are filled polygons: draw them without markers
     for tr in fig.data:
@@ -78,42 +83,21 @@ def excess_vs_n_figure(
     priv = df[df["method"] != "nonprivate"]
     s = summarize(priv, by=["n", "method"], values=["excess_risk"])
     s = s[s["excess_risk_mean"] > 0]
-    fig = _lines_only_bands(
-        line_ci_figure(
-            s,
-            x="n",
-            y="excess_risk",
-            log_x=True,
-            log_y=True,
-            title=title,
-            x_title="n (contributors)",
-            y_title="excess empirical risk J(w) - J(w^)",
-        )
-    )
+    kw = dict(title=title, x_title="n (contributors)", y_title="excess empirical risk J(w) - J(w^)")
+    fig = _lines_only_bands(line_ci_figure(s, x="n", y="excess_risk", log_x=True, log_y=True, **kw))
     if bounds is not None and len(bounds):
         b = bounds.sort_values("n")
         add_bound_trace(fig, b["n"], b["input"], method="input", name="Input: Theorem 2 bound (paper's constants)")
         add_bound_trace(fig, b["n"], b["objective"], method="objective", name="Obj-Gauss: bound derived here")
         add_bound_trace(fig, b["n"], b["output"], method="output", name="Output: bound derived here")
         if show_rates:
-            fig.add_trace(
-                go.Scatter(
-                    x=b["n"],
-                    y=b["rate_input"],
-                    mode="lines",
-                    line={"color": "#777777", "dash": "dot"},
-                    name="Table-1 rate, constant = 1 (shape only, up to constants)",
-                )
+            rate = "Table-1 rate, constant = 1 (shape only, up to constants)"
+            _line(fig, b["n"], b["rate_input"], rate, color="#777777", dash="dot")
+            gd, gd_color = (
+                "DP-GD rate (Bassily et al.), constant = 1, up to constants",
+                METHOD_COLORS.get("dp_gd", "#E69F00"),
             )
-            fig.add_trace(
-                go.Scatter(
-                    x=b["n"],
-                    y=b["rate_dp_gd"],
-                    mode="lines",
-                    line={"color": METHOD_COLORS.get("dp_gd", "#E69F00"), "dash": "dot"},
-                    name="DP-GD rate (Bassily et al.), constant = 1, up to constants",
-                )
-            )
+            _line(fig, b["n"], b["rate_dp_gd"], gd, color=gd_color, dash="dot")
     fig.update_layout(
         height=520,
         legend={"orientation": "v", "x": 1.02, "y": 1.0, "yanchor": "top", "xanchor": "left"},
@@ -122,15 +106,7 @@ def excess_vs_n_figure(
     if len(s):
         n0, n1 = float(s["n"].min()), float(s["n"].max())
         y0 = float(s[s["n"] == s["n"].min()]["excess_risk_mean"].max())
-        fig.add_trace(
-            go.Scatter(
-                x=[n0, n1],
-                y=[y0, y0 * n0 / n1],
-                mode="lines",
-                name="slope -1 guide",
-                line={"color": "#BBBBBB", "dash": "longdash", "width": 1},
-            )
-        )
+        _line(fig, [n0, n1], [y0, y0 * n0 / n1], "slope -1 guide", color="#BBBBBB", dash="longdash", width=1)
     return fig
 
 
@@ -150,16 +126,9 @@ def gap_table(df: pd.DataFrame) -> pd.DataFrame:
 def gap_figure(df: pd.DataFrame) -> go.Figure:
     """Input minus Obj-Gauss excess risk against n (the paper's O(n^-3/2) explanation)."""
     g = gap_table(df)
+    kw = dict(title="Input minus Obj-Gauss excess risk", x_title="n (contributors)")
     fig = _lines_only_bands(
-        line_ci_figure(
-            g,
-            x="n",
-            y="gap",
-            log_x=True,
-            title="Input minus Obj-Gauss excess risk",
-            x_title="n (contributors)",
-            y_title="mean difference of excess risk",
-        )
+        line_ci_figure(g, x="n", y="gap", log_x=True, y_title="mean difference of excess risk", **kw)
     )
     for tr in fig.data:
         if tr.mode != "lines":
@@ -170,17 +139,8 @@ def gap_figure(df: pd.DataFrame) -> go.Figure:
 
 def metric_figure(summary: pd.DataFrame, *, metric_name: str) -> go.Figure:
     """Test RMSE or accuracy against n, one curve per method with 95% bands."""
-    return _lines_only_bands(
-        line_ci_figure(
-            summary,
-            x="n",
-            y="test_metric",
-            log_x=True,
-            title=f"{metric_name} against n",
-            x_title="n (contributors)",
-            y_title=metric_name,
-        )
-    )
+    kw = dict(title=f"{metric_name} against n", x_title="n (contributors)", y_title=metric_name)
+    return _lines_only_bands(line_ci_figure(summary, x="n", y="test_metric", log_x=True, **kw))
 
 
 def noise_vs_epsilon_figure(table: pd.DataFrame, *, n: int) -> go.Figure:
@@ -193,73 +153,26 @@ def noise_vs_epsilon_figure(table: pd.DataFrame, *, n: int) -> go.Figure:
     }
     for q, (c, dash, name) in styles.items():
         s = table[table["quantity"] == q].sort_values("epsilon")
-        fig.add_trace(
-            go.Scatter(x=s["epsilon"], y=s["value"], mode="lines", name=name, line={"color": c, "dash": dash})
-        )
-    return apply_layout(
-        fig,
-        title=f"Noise scales against ε (n = {n:,})",
-        x_title="central privacy budget ε",
-        y_title="noise standard deviation",
-        log_x=True,
-        log_y=True,
-    )
+        _line(fig, s["epsilon"], s["value"], name, color=c, dash=dash)
+    title, x_title = f"Noise scales against ε (n = {n:,})", "central privacy budget ε"
+    return apply_layout(fig, title=title, x_title=x_title, y_title="noise standard deviation", log_x=True, log_y=True)
 
 
 def sigma_u_vs_n_figure(table: pd.DataFrame, *, n_min: float) -> go.Figure:
     """sigma_u against n with the Corollary-3 envelope, its limit and the minimum n."""
     t = table.sort_values("n")
     fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=t["n"],
-            y=t["cor3_upper"],
-            mode="lines",
-            line={"color": "#999999", "dash": "dash"},
-            name="Corollary 3 upper bound",
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=t["n"],
-            y=t["cor3_lower"],
-            mode="lines",
-            line={"color": "#999999", "dash": "dot"},
-            name="Corollary 3 lower bound",
-        )
-    )
-    fig.add_trace(
-        go.Scatter(x=t["n"], y=t["sigma_u"], mode="lines", line={"color": "#D55E00", "width": 2.5}, name="σ_u (in use)")
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=t["n"],
-            y=t["limit"],
-            mode="lines",
-            line={"color": "#000000", "dash": "dot", "width": 1},
-            name="limit √(2λ/ε)",
-        )
-    )
+    _line(fig, t["n"], t["cor3_upper"], "Corollary 3 upper bound", color="#999999", dash="dash")
+    _line(fig, t["n"], t["cor3_lower"], "Corollary 3 lower bound", color="#999999", dash="dot")
+    _line(fig, t["n"], t["sigma_u"], "σ_u (in use)", color="#D55E00", width=2.5)
+    _line(fig, t["n"], t["limit"], "limit √(2λ/ε)", color="#000000", dash="dot", width=1)
     ys = t[["sigma_u", "cor3_upper"]].to_numpy(dtype=float)
     ys = ys[np.isfinite(ys)]
     if ys.size:  # a vertical segment as a trace (shapes on log axes need log10 coordinates)
-        fig.add_trace(
-            go.Scatter(
-                x=[n_min, n_min],
-                y=[float(ys.min()), float(ys.max())],
-                mode="lines",
-                line={"color": "#CC0000", "dash": "dash"},
-                name=f"minimum n = {display.number(n_min, sig=4)}",
-            )
-        )
-    return apply_layout(
-        fig,
-        title="σ_u against n",
-        x_title="n (contributors)",
-        y_title="σ_u (quadratic-term noise std)",
-        log_x=True,
-        log_y=True,
-    )
+        name = f"minimum n = {display.number(n_min, sig=4)}"
+        _line(fig, [n_min, n_min], [float(ys.min()), float(ys.max())], name, color="#CC0000", dash="dash")
+    y_title = "σ_u (quadratic-term noise std)"
+    return apply_layout(fig, title="σ_u against n", x_title="n (contributors)", y_title=y_title, log_x=True, log_y=True)
 
 
 def tradeoff_figure(table: pd.DataFrame) -> go.Figure:
@@ -285,34 +198,17 @@ def tradeoff_figure(table: pd.DataFrame) -> go.Figure:
             "Theorem 2 bound %{customdata[1]:.3g}<extra></extra>",
         )
     )
-    fig.add_trace(
-        go.Scatter(
-            x=t["central_epsilon"],
-            y=t["local_epsilon_exact"],
-            mode="lines+markers",
-            name="local ε, exact (Gaussian DP)",
-            line={"color": "#D55E00", "dash": "dash"},
-        )
-    )
-    fig = apply_layout(
-        fig,
-        title="Local against central privacy as α varies",
-        x_title="central ε = α × ε",
-        y_title="local ε of one contributor's release",
-        log_x=True,
-        log_y=True,
-    )
+    exact = "local ε, exact (Gaussian DP)"
+    _line(fig, t["central_epsilon"], t["local_epsilon_exact"], exact, "lines+markers", color="#D55E00", dash="dash")
+    title, y_title = "Local against central privacy as α varies", "local ε of one contributor's release"
+    fig = apply_layout(fig, title=title, x_title="central ε = α × ε", y_title=y_title, log_x=True, log_y=True)
     fig.update_layout(hovermode="closest")
     return fig
 
 
 def diagnostic_figure(lmin_plus_ridge: np.ndarray, quad_form: np.ndarray, threshold: float) -> go.Figure:
-    """Histograms of lambda_min(M) + Delta_in (needed) and w^T M w (the paper's Lemma 1 event).
-
-    Each panel shows the 0.5%–99.5% quantile range of its draws (draws beyond are counted in the
-    panel's title, not allowed to stretch the axis) and the threshold 2 lambda/eps as a dashed line
-    when it lies near that range; a threshold far outside it is reported in the title instead.
-    """
+    """Histograms of lambda_min(M) + Delta_in (needed) and w^T M w (the paper's Lemma 1 event), each on its
+    0.5%–99.5% quantile range (draws beyond counted in the title), the threshold 2 lambda/eps dashed when near it."""
     texts = ("Needed by the proof: λ<sub>min</sub>(M) + Δ<sub>in</sub>", "Paper's Lemma 1 event: wᵀMw")
     names = ("λ_min(M) + Δ_in", "wᵀMw")
     panels, titles = [], []
@@ -343,14 +239,8 @@ def diagnostic_figure(lmin_plus_ridge: np.ndarray, quad_form: np.ndarray, thresh
         fig.update_yaxes(title_text="number of draws", row=1, col=col)
         if show_mark:
             fig.add_vline(x=threshold, line={"color": "#CC0000", "dash": "dash"}, row=1, col=col)
-    fig.add_annotation(
-        text=f"threshold 2λ/ε = {display.number(threshold)} (dashed where it falls near the draws)",
-        xref="paper",
-        yref="paper",
-        x=0.5,
-        y=-0.3,
-        showarrow=False,
-    )
+    text = f"threshold 2λ/ε = {display.number(threshold)} (dashed where it falls near the draws)"
+    fig.add_annotation(text=text, xref="paper", yref="paper", x=0.5, y=-0.3, showarrow=False)
     use_white_template(fig)
     fig.update_layout(height=380, showlegend=False, margin={"l": 50, "r": 20, "t": 80, "b": 80})
     return fig
@@ -430,41 +320,13 @@ def local_vs_n_figure(table: pd.DataFrame) -> go.Figure:
     """Local epsilon (nominal and exact) against n on log-log axes, with a slope 1/2 guide."""
     t = table.sort_values("n")
     fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=t["n"],
-            y=t["local_epsilon_nominal"],
-            mode="lines",
-            line={"color": "#0072B2"},
-            name="local ε, Corollary 1 (nominal)",
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=t["n"],
-            y=t["local_epsilon_exact"],
-            mode="lines",
-            line={"color": "#D55E00", "dash": "dash"},
-            name="local ε, exact (Gaussian DP)",
-        )
-    )
+    _line(fig, t["n"], t["local_epsilon_nominal"], "local ε, Corollary 1 (nominal)", color="#0072B2")
+    _line(fig, t["n"], t["local_epsilon_exact"], "local ε, exact (Gaussian DP)", color="#D55E00", dash="dash")
     if len(t) >= 2:
         n0, n1 = float(t["n"].iloc[-1]) / 1e4, float(t["n"].iloc[-1])
         y1 = float(t["local_epsilon_nominal"].iloc[-1])
-        fig.add_trace(
-            go.Scatter(
-                x=[n0, n1],
-                y=[y1 / 100.0, y1],
-                mode="lines",
-                name="slope 1/2 guide (sqrt n)",
-                line={"color": "#BBBBBB", "dash": "longdash", "width": 1},
-            )
-        )
-    return apply_layout(
-        fig,
-        title="Local privacy weakens like sqrt(n)",
-        x_title="n (contributors)",
-        y_title="local ε of one contributor's release",
-        log_x=True,
-        log_y=True,
-    )
+        guide = "slope 1/2 guide (sqrt n)"
+        _line(fig, [n0, n1], [y1 / 100.0, y1], guide, color="#BBBBBB", dash="longdash", width=1)
+    y_title = "local ε of one contributor's release"
+    title = "Local privacy weakens like sqrt(n)"
+    return apply_layout(fig, title=title, x_title="n (contributors)", y_title=y_title, log_x=True, log_y=True)

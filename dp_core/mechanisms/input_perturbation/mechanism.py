@@ -1,27 +1,8 @@
 """Input perturbation (Algorithms 1 and 2), its two exact samplers, and the baselines.
 
-Algorithm 1 (contributor side): each contributor i draws r_i ~ N(0, sigma_b^2/n I) and
-u_i ~ N(0, sigma_u^2/n I) and sends (q_i + u_i, p_i - r_i). Algorithm 2 (server side): with
-A = Q~^T Q~ + Delta_in I and h = sum p~_i, release argmin_{||w|| <= eta} 1/2 w^T A w - h^T w.
-
-Two samplers of the server's inputs (Q~^T Q~, p~), same distribution (docs/input_perturbation.md §"Exact samplers"):
-
-* ``"records"``: every contributor's noise is drawn, as the protocol runs (O(n d^2) per trial).
-* ``"stats"``: with R^T R = Q^T Q (k = min(n, d) rows), Q~^T Q~ = (R + G)^T (R + G) + W_2 where
-  G is k x d with iid N(0, sigma_u^2/n) entries and W_2 ~ Wishart_d((sigma_u^2/n) I, n - k)
-  (Bartlett decomposition); p~ = p - b with b ~ N(0, sigma_b^2 I). Per-trial cost O(d^3), not
-  growing with n; vectorised over trials. This is exact by rotation invariance of the Gaussian
-  matrix U: extend Q = H R to an orthonormal basis [H, H_perp] of R^n; H^T U and H_perp^T U are
-  independent iid Gaussian matrices.
-
-References
-----------
-.. [FTS17] K. Fukuchi, Q. K. Tran, J. Sakuma, *Differentially Private Empirical Risk Minimization
-   with Input Perturbation*, 2017: Algorithm 1, Algorithm 2, Theorem 1.
-.. [KST12] D. Kifer, A. Smith, A. Thakurta, *Private Convex Empirical Risk Minimization and
-   High-dimensional Regression*, COLT 2012, Algorithm 1 / Theorem 2 (Gaussian objective perturbation).
-.. [CMS11] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, *Differentially Private Empirical Risk
-   Minimization*, JMLR 2011, Algorithm 1 (output perturbation).
+[FTS17] Fukuchi, Tran & Sakuma 2017 (Algorithms 1-2, Theorem 1); [KST12] Kifer, Smith & Thakurta 2012
+(Algorithm 1, Theorem 2); [CMS11] Chaudhuri, Monteleoni & Sarwate 2011 (Algorithm 1). The protocol and the
+two samplers: docs/input_perturbation.md §"The protocol" and §"Exact samplers".
 """
 
 from __future__ import annotations
@@ -73,16 +54,8 @@ def _generators(rng, n_trials: int | None):
 def contributor_randomize(
     Q: np.ndarray, P: np.ndarray, params: InputPerturbationParams, rng
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Algorithm 1 for every row at once: return (Q~, P~) = (Q + U, P - R_noise).
-
-    Each row gets noise of variance sigma^2 / n per coordinate (docs/input_perturbation.md
-    §"Per-record noise variance"), so the sums have
-    variance sigma_b^2 and E[U^T U] = sigma_u^2 I.
-
-    References
-    ----------
-    [FTS17] Algorithm 1.
-    """
+    """[FTS17] Algorithm 1 for every row: (Q + U, P - R_noise), per-record variance sigma^2 / n
+    (docs/input_perturbation.md §"Per-record noise variance")."""
     g = as_generator(rng)
     Q = np.asarray(Q, dtype=np.float64)
     P = np.asarray(P, dtype=np.float64)
@@ -92,12 +65,7 @@ def contributor_randomize(
 
 
 def server_fit(QtQt: np.ndarray, p_tilde: np.ndarray, params: InputPerturbationParams, *, return_info: bool = False):
-    """Algorithm 2: argmin_{||w|| <= eta} 1/2 w^T (Q~^T Q~ + Delta_in I) w - p~^T w (batched).
-
-    References
-    ----------
-    [FTS17] Algorithm 2 (Delta_in = Delta - 2 lambda / eps).
-    """
+    """[FTS17] Algorithm 2: argmin_{||w|| <= eta} 1/2 w^T (Q~^T Q~ + Delta_in I) w - p~^T w (batched)."""
     A = np.asarray(QtQt, dtype=np.float64) + params.Delta_in * np.eye(params.d)
     return solve_ball(A, p_tilde, params.eta, return_info=return_info)
 
@@ -145,32 +113,11 @@ def sample_server_inputs(
     x_bound: float = 1.0,
     y_bound: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Draw the server's inputs (Q~^T Q~, p~) for many independent runs of Algorithm 1.
+    """The server's inputs (Q~^T Q~ (T, d, d), p~ (T, d)) for T runs of [FTS17] Algorithm 1.
 
-    Parameters
-    ----------
-    stats : SufficientStats
-        From :func:`~dp_core.mechanisms.input_perturbation.model.sufficient_stats` of the same data.
-    params : InputPerturbationParams
-        Step-0 parameters (``params.n`` must equal ``stats.n``).
-    n_trials : int, optional
-        Number of runs when ``rng`` is a single seed/generator.
-    rng : int, Generator, or sequence of SeedSequence
-        A sequence gives one independent stream per trial (run ``t`` then depends only on its own
-        seed, whatever the batch); a single seed or generator draws the whole batch at once.
-    sampler : {"stats", "records"}
-        ``"stats"``: exact sufficient-statistics sampler (docs/input_perturbation.md §"Exact samplers");
-        ``"records"``: every
-        contributor's noise drawn (needs ``X`` and ``y``).
-
-    Returns
-    -------
-    QtQt : ndarray (T, d, d)
-    p_tilde : ndarray (T, d)
-
-    References
-    ----------
-    [FTS17] Algorithm 1; docs/input_perturbation.md §"Exact samplers".
+    ``rng``: a sequence of seeds gives one stream per trial (run t depends only on its seed), a single
+    seed/generator draws ``n_trials`` at once. ``sampler="records"`` needs ``X`` and ``y``
+    (docs/input_perturbation.md §"Exact samplers").
     """
     check_choice("sampler", sampler, SAMPLERS)
     if params.n != stats.n or params.d != stats.d:
@@ -210,30 +157,8 @@ def input_perturbation_thetas(
 
 
 def release_thetas(stats: SufficientStats, params: InputPerturbationParams, n_runs: int, seed=None) -> np.ndarray:
-    """Fast vectorised entry point for audits: ``n_runs`` independent releases w^in on fixed data.
-
-    Uses the exact ``stats`` sampler (cost O(n_runs d^3), independent of n) with one generator
-    for the whole batch, processed in chunks of 20,000 runs to bound memory.
-
-    Parameters
-    ----------
-    stats : SufficientStats
-        Sufficient statistics of the fixed dataset (see ``sufficient_stats``).
-    params : InputPerturbationParams
-        Step-0 parameters with ``params.n == stats.n``.
-    n_runs : int
-        Number of releases R. Must be >= 1.
-    seed : int, Generator or None
-        Same seed, same releases.
-
-    Returns
-    -------
-    ndarray of shape (n_runs, d)
-
-    References
-    ----------
-    [FTS17] Algorithms 1-2; docs/input_perturbation.md §"Exact samplers".
-    """
+    """Audit entry point: ``n_runs`` releases w^in (n_runs, d) on fixed data, one generator, the exact
+    ``stats`` sampler in chunks of 20,000 runs (docs/input_perturbation.md §"Exact samplers")."""
     R = check_int("n_runs", n_runs, lo=1)
     g = as_generator(seed)
     out = []
@@ -260,19 +185,9 @@ def release_thetas_xy(
     x_bound: float = 1.0,
     y_bound: float = 1.0,
 ) -> np.ndarray:
-    """:func:`release_thetas` from raw rows: ``n_runs`` releases of input perturbation on (X, y).
+    """:func:`release_thetas` from raw rows (clipped to the declared bounds); public constants from ``model``
+    and the bounds only, so neighbouring datasets of one size get identical parameters.
 
-    The public constants (lambda, zeta) follow from ``model`` and the declared bounds, and Delta from
-    the public default rule, so two neighbouring datasets of the same size get identical parameters
-    (what an audit needs). Rows are clipped to ``||x|| <= x_bound`` and labels to ``|y| <= y_bound``;
-    for ``model="logistic_taylor"`` labels must be -1/+1.
-
-    Returns
-    -------
-    ndarray of shape (n_runs, d)
-
-    Examples
-    --------
     >>> import numpy as np
     >>> X = np.tile([[0.6, 0.8]], (100, 1)); y = np.full(100, 0.5)
     >>> release_thetas_xy(X, y, epsilon=1.0, delta=1e-5, n_runs=3, seed=0).shape
@@ -316,12 +231,7 @@ def objective_sigma(params: InputPerturbationParams) -> float:
 def objective_perturbation_thetas(
     stats: SufficientStats, params: InputPerturbationParams, *, n_trials=None, rng=None, return_info: bool = False
 ):
-    """Gaussian objective perturbation ("Obj-Gauss"): argmin_{||w||<=eta} 1/2 w^T (S + Delta I) w - (p - b)^T w.
-
-    References
-    ----------
-    [KST12] Algorithm 1 and Theorem 2.
-    """
+    """[KST12] Algorithm 1 ("Obj-Gauss"): argmin_{||w||<=eta} 1/2 w^T (S + Delta I) w - (p - b)^T w."""
     gens = _generators(rng, n_trials)
     sig = objective_sigma(params)
     d = stats.d
@@ -345,14 +255,7 @@ def output_beta(params: InputPerturbationParams) -> float:
 
 
 def output_perturbation_thetas(stats: SufficientStats, params: InputPerturbationParams, *, n_trials=None, rng=None):
-    """Output perturbation: w_Lambda + b, ||b|| ~ Gamma(d, 1/beta_out), uniform direction, projected on W.
-
-    Pure eps-DP (delta = 0). Projection onto the ball is post-processing.
-
-    References
-    ----------
-    [CMS11] Algorithm 1.
-    """
+    """[CMS11] Algorithm 1 (pure eps-DP): w_Lambda + b, ||b|| ~ Gamma(d, 1/beta_out), projected on W."""
     d = stats.d
     w_lam = solve_ball(stats.S + params.Delta * np.eye(d), stats.p, params.eta)
     beta = output_beta(params)
@@ -424,31 +327,8 @@ PRIVACY_STATUS = (
 
 @dataclass(frozen=True)
 class InputPerturbationRelease:
-    """One release of input perturbation: only what may be published.
-
-    Attributes
-    ----------
-    theta : ndarray (d,)
-        The released parameter w^in.
-    epsilon, delta, alpha : float
-        Central privacy target and local/central trade-off (public settings).
-    eps_run : float
-        ``alpha * epsilon``, the level the noise is calibrated to.
-    privacy_status : str
-        What the guarantee rests on (:data:`PRIVACY_STATUS`).
-    model : str
-    eta : float
-        Radius of W.
-    sigma_b, sigma_u, Delta_in : float
-        Public noise scales and ridge of Step 0 (functions of n, d and the settings only).
-    on_boundary : bool
-        ``||theta|| = eta`` (a function of the release itself).
-    status : str
-        Solver status ("optimal": the ball-constrained ridge is solved exactly).
-
-    The non-private fit, the noise drawn and the excess risk are in
-    :class:`InputPerturbationDiagnostics`, returned only by ``run(..., diagnostics=True)``.
-    """
+    """One release of input perturbation: only what may be published (w^in and public settings/scales);
+    the non-private extras are in :class:`InputPerturbationDiagnostics` (``run(..., diagnostics=True)``)."""
 
     theta: np.ndarray
     epsilon: float
@@ -467,24 +347,8 @@ class InputPerturbationRelease:
 
 @dataclass(frozen=True)
 class InputPerturbationDiagnostics(NonPublicDiagnostics):
-    """NOT FOR PUBLICATION: what one run of input perturbation computed from the private data.
-
-    Publishing any of this voids the guarantee of the release it accompanies (with the noise
-    one recovers the exact sufficient statistics; the non-private fit is the unprotected model).
-
-    Attributes
-    ----------
-    theta_nonprivate : ndarray (d,)
-        w^ = argmin_{||w|| <= eta} J^(w), the reference of the excess risk.
-    risk_nonprivate : float
-        J^(w^), the empirical risk at the non-private optimum.
-    excess_risk : float
-        J^(w^in) - J^(w^).
-    noise_linear : ndarray (d,)
-        ``p - p~``, the total noise on the linear term.
-    noise_quadratic : ndarray (d, d)
-        ``Q~^T Q~ - Q^T Q``, the total perturbation of the quadratic term.
-    """
+    """NOT FOR PUBLICATION (with the noise one recovers the exact sufficient statistics): the non-private
+    fit w^ and its risk J^(w^), the excess risk, the noise p - p~ and Q~^T Q~ - Q^T Q."""
 
     theta_nonprivate: np.ndarray
     risk_nonprivate: float
@@ -495,27 +359,10 @@ class InputPerturbationDiagnostics(NonPublicDiagnostics):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class InputPerturbation:
-    """Input perturbation for a quadratic loss (least squares or the logistic Taylor surrogate).
+    """Input perturbation for a quadratic loss ([FTS17] Algorithms 1-2, Theorem 1 as claimed by the paper).
 
-    Parameters
-    ----------
-    epsilon, delta : float
-        Central privacy target (before the alpha rescaling).
-    model : {"least_squares", "logistic_taylor"}
-    eta : float
-        Radius of W.
-    alpha : float
-        Local/central trade-off in (0, 1].
-    Delta_multiplier : float
-        Delta = multiplier x Delta_star (docs/input_perturbation.md §"Regularisation Δ").
-    sigma_u_mode : {"COR2", "ALG1", "CORR"}
-    x_bound, y_bound : float
-        Declared public bounds ||x|| <= x_bound, |y| <= y_bound (rows are clipped to them).
-
-    References
-    ----------
-    [FTS17] Algorithms 1 and 2, Theorem 1 ((alpha eps, delta)-DP as claimed by the paper; see the
-    privacy-proof diagnostic for what the proof actually needs).
+    ``epsilon``/``delta`` before the alpha rescaling; ``Delta_multiplier`` x Delta_star
+    (docs/input_perturbation.md §"Regularisation Δ"); rows clipped to the declared ``x_bound``/``y_bound``.
     """
 
     epsilon: float
@@ -551,12 +398,7 @@ class InputPerturbation:
         )
 
     def run(self, X, y, *, rng, sampler: str = "records", diagnostics: bool = False):
-        """Run the protocol once on (X, y).
-
-        Returns an :class:`InputPerturbationRelease`; with ``diagnostics=True`` the pair
-        ``(release, InputPerturbationDiagnostics)`` (non-private fit, noise, excess risk: not for
-        publication). The random draws are the same either way.
-        """
+        """Run the protocol once: the release, or with ``diagnostics=True`` (release, diagnostics); same draws."""
         from .model import empirical_risk
 
         stats = sufficient_stats(X, y, self.model, x_bound=self.x_bound, y_bound=self.y_bound)
@@ -566,18 +408,19 @@ class InputPerturbation:
         )
         sol = server_fit(QtQt, pt, params, return_info=True)
         w = sol.w[0]
+        p = params
         release = InputPerturbationRelease(
             theta=w,
-            epsilon=params.epsilon,
-            delta=params.delta,
-            alpha=params.alpha,
-            eps_run=params.eps_run,
+            epsilon=p.epsilon,
+            delta=p.delta,
+            alpha=p.alpha,
+            eps_run=p.eps_run,
             privacy_status=PRIVACY_STATUS,
             model=self.model,
             eta=self.eta,
-            sigma_b=params.sigma_b,
-            sigma_u=params.sigma_u,
-            Delta_in=params.Delta_in,
+            sigma_b=p.sigma_b,
+            sigma_u=p.sigma_u,
+            Delta_in=p.Delta_in,
             on_boundary=bool(sol.on_boundary[0]),
             status="optimal",
         )

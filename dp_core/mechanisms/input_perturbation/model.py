@@ -1,13 +1,6 @@
-"""Quadratic losses admissible for input perturbation and their sufficient statistics.
-
-A loss of the form l(w, z) = 1/2 w^T q q^T w - p^T w + s ([FTS17] section 3) is determined by
-(q(z), p(z), s(z)). Two instances: least squares (q = x, p = y x, s = y^2/2) and the second-order
-Taylor surrogate of the logistic loss at margin 0 (q = x/2, p = y x/2, s = ln 2, labels in {-1, +1}).
-
-References
-----------
-.. [FTS17] Fukuchi, Tran, Sakuma (2017), section 3 (the quadratic family) and section 5 (the
-   logistic approximation used in the experiments, not specified there; docs/input_perturbation.md §"Loss constants").
+"""Quadratic losses admissible for input perturbation (l(w, z) = 1/2 w^T q q^T w - p^T w + s, [FTS17] Fukuchi,
+Tran & Sakuma 2017, section 3) and their sufficient statistics: least squares and the logistic Taylor surrogate
+(docs/input_perturbation.md §"Loss constants").
 """
 
 from __future__ import annotations
@@ -90,15 +83,8 @@ def _prepare(X, y, model: str, x_bound: float, y_bound: float) -> tuple[np.ndarr
 
 
 def quadratic_features(X, y, model: str = "least_squares", *, x_bound: float = 1.0, y_bound: float = 1.0):
-    """Return (Q, P, s): rows q(x_i, y_i), p(x_i, y_i) and the constants s(x_i, y_i).
-
-    Rows of X are clipped to ``||x|| <= x_bound`` and labels to ``|y| <= y_bound`` first, so that
-    the declared constants hold (docs/input_perturbation.md §"Loss constants").
-
-    References
-    ----------
-    [FTS17] section 3; docs/input_perturbation.md §"Loss constants".
-    """
+    """(Q, P, s): rows q(x_i, y_i), p(x_i, y_i), s(x_i, y_i), after clipping rows to ``x_bound`` and labels to
+    ``y_bound`` so the declared constants hold ([FTS17] section 3; docs/input_perturbation.md §"Loss constants")."""
     X, y = _prepare(X, y, model, x_bound, y_bound)
     if model == "least_squares":
         return X, y[:, None] * X, 0.5 * y * y
@@ -107,10 +93,8 @@ def quadratic_features(X, y, model: str = "least_squares", *, x_bound: float = 1
 
 @dataclass(frozen=True, eq=False)
 class SufficientStats:
-    """What the server needs and what the excess risk needs: S = Q^T Q, p = sum p_i, sum s_i, n.
-
-    ``R`` is a (k x d) factor with R^T R = S, k = min(n, d), used by the exact fast sampler.
-    """
+    """What the server and the excess risk need: S = Q^T Q, p = sum p_i, sum s_i, n; ``R`` (k x d, R^T R = S,
+    k = min(n, d)) for the exact fast sampler."""
 
     n: int
     d: int

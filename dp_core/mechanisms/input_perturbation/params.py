@@ -1,13 +1,7 @@
 """Step 0 of input perturbation: the public parameters every contributor and the server derive.
 
-All formulas are those of Fukuchi, Tran and Sakuma (2017), Algorithms 1-2 and Corollaries 1-3; our
-corrections cite ``docs/input_perturbation.md`` §"Our corrections and choices". Natural logarithms throughout.
-
-References
-----------
-.. [FTS17] K. Fukuchi, Q. K. Tran, J. Sakuma, *Differentially Private Empirical Risk Minimization
-   with Input Perturbation*, arXiv:1710.07425 (2017): Algorithm 1, Algorithm 2, Lemma 1,
-   Corollaries 1-3, Theorem 1.
+[FTS17] Fukuchi, Tran & Sakuma, arXiv:1710.07425 (2017), Algorithms 1-2, Lemma 1, Corollaries 1-3, Theorem 1;
+our corrections: docs/input_perturbation.md §"Our corrections and choices". Natural logarithms throughout.
 """
 
 from __future__ import annotations
@@ -56,29 +50,14 @@ def min_n(delta: float) -> dict[str, float]:
     26.74
     """
     dl = check_delta(delta)
-    return {
-        "cor2": 4.0 * math.log(8.0 / dl),
-        "alg1": 4.0 * math.log(4.0 / dl),
-        "theorem2": 16.0 * math.log(8.0 / dl),
-    }
+    return {"cor2": 4.0 * math.log(8.0 / dl), "alg1": 4.0 * math.log(4.0 / dl), "theorem2": 16.0 * math.log(8.0 / dl)}
 
 
 @dataclass(frozen=True, slots=True)
 class Feasibility:
-    """Whether ``n`` contributors suffice at ``delta`` for a sigma_u mode, and what would change it.
-
-    Attributes
-    ----------
-    ok : bool
-        ``n`` is above the mode's minimum (sigma_u is defined).
-    n_min : float
-        The mode's minimum: 4 ln(8/delta) (Corollary 2, also CORR) or 4 ln(4/delta) (Algorithm 1).
-    delta_min : float
-        The smallest delta at which ``n`` contributors suffice (``n > n_min(delta)``), i.e.
-        8 exp(-n/4) (4 exp(-n/4) for Algorithm 1); above 0.5 when no useful delta exists.
-    n_theorem2 : float
-        16 ln(8/delta): from this size on, the utility bound of Theorem 2 applies.
-    """
+    """Whether ``n`` contributors suffice at ``delta`` for a sigma_u mode (``ok``, the mode's ``n_min``), the
+    smallest delta they allow (``delta_min``) and Theorem 2's size (docs/input_perturbation.md
+    §"Minimum sample sizes")."""
 
     ok: bool
     n_min: float
@@ -87,12 +66,8 @@ class Feasibility:
 
 
 def feasibility(n: int, delta: float, mode: str = "COR2") -> Feasibility:
-    """Can input perturbation run with ``n`` contributors at ``delta``?
-    (docs/input_perturbation.md §"Minimum sample sizes")
-
-    The quadratic-noise scale sigma_u of Corollary 2 (and of Algorithm 1) has a positive denominator
-    only for n > 4 ln(8/delta) (n > 4 ln(4/delta)); inverting it gives the smallest delta that ``n``
-    contributors allow. [FTS17] Algorithm 1 and Corollary 2.
+    """Can input perturbation run with ``n`` contributors at ``delta``? ([FTS17] Algorithm 1, Corollary 2;
+    docs/input_perturbation.md §"Minimum sample sizes")
 
     >>> f = feasibility(80, 1e-5)
     >>> f.ok, round(f.n_min, 1)
@@ -116,28 +91,8 @@ def _a_values(n: float, delta: float) -> tuple[float, float]:
 
 
 def sigma_u_value(*, n: float, d: int, eps_run: float, delta: float, lam: float, mode: str = "COR2") -> float:
-    """The aggregate scale sigma_u of the quadratic-term noise ([FTS17] Algorithm 1, Corollary 2).
-
-    Returns ``nan`` when ``n`` is at or below the minimum of the chosen mode (the formula's
-    denominator is not positive there) so that curves over ``n`` can be drawn without raising.
-
-    Parameters
-    ----------
-    n : float
-        Number of contributors. Must be > 0.
-    d : int
-        Dimension.
-    eps_run : float
-        The epsilon actually used (alpha * epsilon).
-    delta : float
-        Target delta in (0, 1); gamma = delta / 2.
-    lam : float
-        Smoothness constant lambda.
-    mode : {"COR2", "ALG1", "CORR"}
-
-    References
-    ----------
-    [FTS17] Algorithm 1 (ALG1), Corollary 2 (COR2); docs/input_perturbation.md §"Corrected σ_u (CORR)" (CORR).
+    """The aggregate scale sigma_u of the quadratic-term noise: [FTS17] Algorithm 1 (ALG1), Corollary 2 (COR2),
+    docs/input_perturbation.md §"Corrected σ_u (CORR)" (CORR). ``nan`` at or below the mode's minimum ``n``.
 
     >>> round(sigma_u_value(n=10_000, d=10, eps_run=1.0, delta=1e-5, lam=1.0), 4)
     1.653
@@ -183,19 +138,8 @@ def kappa_upper(*, sigma_u: float, n: float, d: int, delta: float, lam: float) -
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class InputPerturbationParams:
-    """Every public quantity of Step 0 ([FTS17] Algorithm 1), computed once and shared.
-
-    Attributes follow the paper's symbols: ``eps_run`` = alpha * epsilon, ``gamma`` =
-    ``delta_prime`` = delta / 2, ``a2``, ``a4``, ``K`` = 8 ln(2/delta') + 4 eps_run, ``sigma_b``
-    (aggregate std of the linear-term noise b), ``sigma_u`` (the value in use, with margin),
-    ``sigma_u_alg1`` / ``sigma_u_cor2`` / ``sigma_u_corr`` (the three formulas), ``ridge_threshold``
-    = 2 lambda / eps_run, ``Delta_star``, ``Delta``, ``Delta_in`` = Delta - 2 lambda / eps_run,
-    minimum sample sizes and validity flags.
-
-    References
-    ----------
-    [FTS17] Algorithm 1 (sigma_b, sigma_u), Algorithm 2 (Delta_in), Corollary 2 (sigma_u, COR2).
-    """
+    """Every public quantity of Step 0 ([FTS17] Algorithms 1-2, Corollary 2), in the paper's symbols
+    (docs/input_perturbation.md §"Step-0 parameters")."""
 
     n: int
     d: int
@@ -257,13 +201,8 @@ class InputPerturbationParams:
 
     def as_dict(self) -> dict:
         out = {f: getattr(self, f) for f in self.__slots__}  # type: ignore[attr-defined]
-        out.update(
-            per_record_std_b=self.per_record_std_b,
-            per_record_std_u=self.per_record_std_u,
-            kappa_lower=self.kappa_lower,
-            kappa_upper=self.kappa_upper,
-            valid=self.valid,
-        )
+        for k in ("per_record_std_b", "per_record_std_u", "kappa_lower", "kappa_upper", "valid"):
+            out[k] = getattr(self, k)
         return out
 
 
@@ -326,45 +265,8 @@ def input_perturbation_params(
     sigma_u_mode: str = "COR2",
     sigma_u_margin: float = 0.0,
 ) -> InputPerturbationParams:
-    """Derive every Step-0 quantity of input perturbation ([FTS17] Algorithm 1, Corollary 2).
-
-    Parameters
-    ----------
-    n : int
-        Number of contributors, fixed in advance. Must exceed 4 ln(8/delta) (COR2, CORR) or
-        4 ln(4/delta) (ALG1).
-    d : int
-        Dimension of w. Must be >= 1.
-    epsilon, delta : float
-        Target central privacy, epsilon in (0, inf), delta in (0, 1).
-    eta : float
-        Radius of the parameter ball W. Must be > 0.
-    zeta, lam : float
-        Lipschitz and smoothness constants of the loss on W. Must be > 0.
-    alpha : float
-        Local/central trade-off knob in (0, 1]; the mechanism runs with eps_run = alpha * epsilon.
-    Delta : float, optional
-        Total regularisation. Must be > 2 lam / eps_run. Default: ``Delta_multiplier * Delta_star``,
-        raised to just above 2 lam / eps_run if needed (docs/input_perturbation.md §"Regularisation Δ").
-    Delta_multiplier : float
-        Multiplier of Delta_star when ``Delta`` is not given. Must be > 0.
-    sigma_u_mode : {"COR2", "ALG1", "CORR"}
-        Which sigma_u formula to use ([FTS17] Algorithm 1, Corollary 2; docs/input_perturbation.md
-        §"Corrected σ_u (CORR)").
-    sigma_u_margin : float
-        sigma_u is multiplied by 1 + margin (docs/input_perturbation.md §"Lemma 7's one-sided bound").
-        Must be >= 0.
-
-    Raises
-    ------
-    InvalidPrivacyParameter
-        For an out-of-range epsilon, delta, or alpha, or ``Delta <= 2 lam / eps_run``.
-    ValueError
-        When ``n`` is at or below the minimum of the chosen sigma_u mode, or other ranges fail.
-
-    References
-    ----------
-    [FTS17] Algorithm 1, Algorithm 2, Corollary 2.
+    """Derive every Step-0 quantity ([FTS17] Algorithms 1-2, Corollary 2; the parameters, their ranges and
+    errors: docs/input_perturbation.md §"Step-0 parameters").
 
     >>> p = input_perturbation_params(n=10_000, d=10, epsilon=1.0, delta=1e-5, eta=1.0, zeta=1.0, lam=1.0)
     >>> round(p.sigma_b, 2), round(p.sigma_u, 3), round(p.Delta, 1)
@@ -374,21 +276,14 @@ def input_perturbation_params(
     d = check_int("d", d, lo=1)
     eps = check_epsilon(epsilon, allow_inf=False)
     dl = check_delta(delta)
-    eta = check_positive("eta", eta)
-    zeta = check_positive("zeta", zeta)
-    lam = check_positive("lam", lam)
+    eta, zeta, lam = (check_positive(k, v) for k, v in (("eta", eta), ("zeta", zeta), ("lam", lam)))
     alpha = check_in_interval("alpha", alpha, 0.0, 1.0, closed="right", error=InvalidPrivacyParameter)
     mode = check_choice("sigma_u_mode", sigma_u_mode, SIGMA_U_MODES)
     margin = check_positive("sigma_u_margin", sigma_u_margin, allow_zero=True)
     mult = check_positive("Delta_multiplier", Delta_multiplier)
 
     mins = _check_n(n, dl, mode)
-    valid_cor2 = n > mins["cor2"]
-    valid_alg1 = n > mins["alg1"]
-
     eps_run = alpha * eps
-    gamma = dl / 2.0
-    delta_prime = dl / 2.0
     a2, a4 = _a_values(n, dl)
     thr = 2.0 * lam / eps_run
     Delta_star = 4.0 * zeta * math.sqrt(d * (8.0 * math.log(4.0 / dl) + 4.0 * eps_run)) / (eps_run * eta)
@@ -406,8 +301,8 @@ def input_perturbation_params(
         sigma_u_margin=margin,
         Delta_multiplier=mult,
         eps_run=eps_run,
-        gamma=gamma,
-        delta_prime=delta_prime,
+        gamma=dl / 2.0,
+        delta_prime=dl / 2.0,
         a2=a2,
         a4=a4,
         **_noise_scales(n, d, eps_run, dl, zeta, lam, mode, margin),
@@ -418,21 +313,17 @@ def input_perturbation_params(
         n_min_cor2=mins["cor2"],
         n_min_alg1=mins["alg1"],
         n_min_theorem2=mins["theorem2"],
-        valid_cor2=bool(valid_cor2),
-        valid_alg1=bool(valid_alg1),
+        valid_cor2=bool(n > mins["cor2"]),
+        valid_alg1=bool(n > mins["alg1"]),
         valid_theorem2=bool(n >= mins["theorem2"]),
     )
 
 
 @dataclass(frozen=True, slots=True)
 class LocalPrivacy:
-    """The local (data) privacy level of one contributor's release (q~_i, p~_i).
-
-    ``epsilon_nominal`` is [FTS17] Corollary 1 with c at its infimum (a limit value, formally valid
-    only when both per-component epsilons are < 1: ``corollary1_valid``); ``epsilon_exact`` is the
-    exact level of the same Gaussian release via Gaussian DP at the same delta_L (docs/input_perturbation.md
-    §"Domain sensitivities and the exact local level").
-    """
+    """Local privacy of one contributor's release: ``epsilon_nominal`` ([FTS17] Corollary 1, c at its infimum,
+    valid only if ``corollary1_valid``) and ``epsilon_exact`` (Gaussian DP at the same delta_L;
+    docs/input_perturbation.md §"Domain sensitivities and the exact local level")."""
 
     epsilon_nominal: float
     epsilon_exact: float
@@ -447,10 +338,8 @@ class LocalPrivacy:
 
 
 def exact_local_epsilon(mu: float, delta_local: float) -> float:
-    """Smallest epsilon with delta_mu(epsilon) <= delta_local for a mu-GDP release.
-
-    delta_mu(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) is the Gaussian privacy profile
-    (Balle and Wang 2018, Thm 8, with sensitivity mu and unit noise), solved by bisection in log space.
+    """Smallest epsilon with delta_mu(epsilon) <= delta_local for a mu-GDP release (the Gaussian privacy
+    profile, Balle and Wang 2018, Thm 8; docs/input_perturbation.md §"Domain sensitivities and the exact local level").
 
     >>> round(exact_local_epsilon(4.739, 0.02), 1)
     20.1
@@ -466,21 +355,10 @@ def local_privacy(
     q_bound: float | None = None,
     p_bound: float | None = None,
 ) -> LocalPrivacy:
-    """Local privacy of Algorithm 1's release, nominal ([FTS17] Corollary 1) and exact (GDP).
+    """Local privacy of Algorithm 1's release, nominal ([FTS17] Corollary 1, Theorem 3) and exact (GDP).
 
-    Parameters
-    ----------
-    params : InputPerturbationParams
-    sensitivities : {"paper", "domain"}
-        ``"paper"``: q-diameter 2 lambda and p-diameter 2 zeta as in Corollary 1; ``"domain"``:
-        2 sup||q|| and 2 sup||p|| (docs/input_perturbation.md §"Domain sensitivities and the exact local level"),
-        from ``q_bound`` and ``p_bound``.
-    q_bound, p_bound : float, optional
-        sup||q(z)|| and sup||p(z)|| over the data domain (needed for ``"domain"``).
-
-    References
-    ----------
-    [FTS17] Corollary 1 and Theorem 3; docs/input_perturbation.md §"Domain sensitivities and the exact local level".
+    ``sensitivities="paper"``: diameters 2 lam, 2 zeta; ``"domain"``: 2 ``q_bound``, 2 ``p_bound`` (sup||q||,
+    sup||p||; docs/input_perturbation.md §"Domain sensitivities and the exact local level").
     """
     check_choice("sensitivities", sensitivities, ("paper", "domain"))
     n = params.n
@@ -498,13 +376,8 @@ def local_privacy(
     delta_local = 2.0 * params.delta
     eps_exact = exact_local_epsilon(mu, delta_local) if delta_local < 1.0 else 0.0
     er = params.eps_run
-    large_n = (
-        2.0
-        * c
-        * math.sqrt(n)
-        * math.sqrt(er)
-        * (math.sqrt(params.lam / 2.0) + math.sqrt(er / (8.0 * math.log(2.0 / params.delta_prime) + 4.0 * er)))
-    )
+    large_n = 2.0 * c * math.sqrt(n) * math.sqrt(er)
+    large_n *= math.sqrt(params.lam / 2.0) + math.sqrt(er / (8.0 * math.log(2.0 / params.delta_prime) + 4.0 * er))
     return LocalPrivacy(
         epsilon_nominal=eps_q + eps_p,
         epsilon_exact=eps_exact,
@@ -521,15 +394,8 @@ def local_privacy(
 
 @dataclass(frozen=True, slots=True)
 class ConservativeAccounting:
-    """The conservative alternative accounting of docs/input_perturbation.md §"Conservative accounting" (ours;
-    conditions on U).
-
-    On the event max_i ||u_i|| <= t (probability >= 1 - gamma_t), the server runs Gaussian objective
-    perturbation on the records (q~_i, p_i) with smoothness lam~ = (sqrt(lam) + t)^2 and Lipschitz
-    constant zeta~ = lam~ eta + sup||p||. It is (eps, delta' + gamma_t)-DP if Delta_in >= 2 lam~/eps and
-    sigma_b^2 >= zeta~^2 (8 ln(2/delta') + 4 eps)/eps^2. ``epsilon_from_sigma_b`` is the smallest eps the
-    sigma_b in use supports; ``epsilon`` is that value when the ridge condition also holds (else inf).
-    """
+    """The conservative alternative accounting (ours, conditions on U): docs/input_perturbation.md
+    §"Conservative accounting"; ``epsilon`` is inf unless the ridge condition holds."""
 
     t: float
     chi2_quantile: float
@@ -545,21 +411,9 @@ class ConservativeAccounting:
 
 
 def conservative_accounting(params: InputPerturbationParams, *, gamma_t: float | None = None) -> ConservativeAccounting:
-    """Conservative central guarantee that does not rely on Lemma 7.
-
-    Ours: docs/input_perturbation.md §"Conservative accounting".
-
-    Parameters
-    ----------
-    params : InputPerturbationParams
-    gamma_t : float, optional
-        Failure probability of the event max_i ||u_i|| <= t; default delta / 2, so that the total
-        delta is delta' + gamma_t = delta.
-
-    References
-    ----------
-    docs/input_perturbation.md §"Conservative accounting"; D. Kifer, A. Smith, A. Thakurta (2012), Theorem 2
-    (Gaussian objective perturbation).
+    """Conservative central guarantee that does not rely on Lemma 7 (ours: docs/input_perturbation.md
+    §"Conservative accounting"; Kifer, Smith & Thakurta 2012, Theorem 2). ``gamma_t``: failure probability of
+    max_i ||u_i|| <= t, default delta / 2 (total delta' + gamma_t = delta).
 
     >>> p = input_perturbation_params(n=10_000, d=10, epsilon=1.0, delta=1e-5, zeta=1.0, lam=1.0)
     >>> c = conservative_accounting(p)

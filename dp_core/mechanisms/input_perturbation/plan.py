@@ -1,13 +1,7 @@
 """The input-perturbation page's plan (no Streamlit): its cached computations and background blocks.
 
-``ui.cached.plan("input-perturbation")`` wraps the functions marked :func:`~dp_core.plugin.cached` once for
-the app (parameters starting with ``_`` are not cache keys: the dataset is passed as ``_ds``/``_data``, the
-tables computed upstream as ``_df``/``_summary``/``_dg``). Keys are scalars, the dataset's name and
-fingerprint, the frozen :class:`~.experiment.SimulationConfig`, and ``dp_core.__version__``. A function
-that uses the result of another cached one receives it as an argument, so each is computed once.
-
-Background blocks (``ui.background``): trial ``t`` draws from the ``t``-th child of the seed at every size
-(:mod:`dp_core.experiments`), so the quick pass is the prefix of the full sweep: refined, never redrawn.
+``ui.cached.plan("input-perturbation")`` wraps the :func:`~dp_core.plugin.cached` functions once for the app
+(``_``-parameters are not cache keys); the keys and the quick/full blocks: docs/input_perturbation.md §"Page plan".
 """
 
 from __future__ import annotations
@@ -53,17 +47,9 @@ def readouts(config: ipe.SimulationConfig, n: int, d: int, _v: str = V) -> dict:
     p = config.params(n, d)
     lp = ipp.local_privacy(p)
     lpd = ipp.local_privacy(p, sensitivities="domain", q_bound=c.q_bound, p_bound=c.p_bound)
-    return {
-        "params": p.as_dict(),
-        "lam": c.lam,
-        "zeta": c.zeta,
-        "local": lp,
-        "local_domain": lpd,
-        "terms": ipb.theorem2_terms(p).as_dict(),
-        "cor3": ipb.corollary3_sigma_u_bounds(p),
-        "conservative": ipp.conservative_accounting(p),
-        "lemma2": ipb.lemma2_bound(p),
-    }
+    out = {"params": p.as_dict(), "lam": c.lam, "zeta": c.zeta, "local": lp, "local_domain": lpd}
+    out.update(terms=ipb.theorem2_terms(p).as_dict(), cor3=ipb.corollary3_sigma_u_bounds(p))
+    return out | {"conservative": ipp.conservative_accounting(p), "lemma2": ipb.lemma2_bound(p)}
 
 
 @cached(max_entries=32, spinner="Running the mechanisms...")
@@ -91,21 +77,10 @@ def sweep(
 @cached(max_entries=64, spinner=False)
 def bound_curve(ns: tuple, d: int, config: ipe.SimulationConfig, w_norm: float | None, _v: str = V) -> pd.DataFrame:
     """Theorem 2's bound over ``ns`` with sigma_u recomputed at every n (``w_norm`` None: the radius eta)."""
-    c = config.mechanism().constants()
+    c, cf = config.mechanism().constants(), config
+    kw = dict(d=d, epsilon=cf.epsilon, delta=cf.delta, eta=cf.eta, zeta=c.zeta, lam=c.lam, alpha=cf.alpha)
     return pd.DataFrame(
-        ipb.theorem2_curve(
-            list(ns),
-            d=d,
-            epsilon=config.epsilon,
-            delta=config.delta,
-            eta=config.eta,
-            zeta=c.zeta,
-            lam=c.lam,
-            alpha=config.alpha,
-            Delta_multiplier=config.dmult,
-            sigma_u_mode=config.mode,
-            w_norm=w_norm,
-        )
+        ipb.theorem2_curve(list(ns), **kw, Delta_multiplier=cf.dmult, sigma_u_mode=cf.mode, w_norm=w_norm)
     )
 
 
@@ -142,12 +117,8 @@ def diagnostic(
     p = config.params(n, _data.d)
     stats = ipm.sufficient_stats(_data.X_train[:n], _data.y_train[:n], model)
     res = ipd.privacy_diagnostic(stats, p, n_draws=n_draws, seed=seed)
-    return {
-        "summary": res.summary(),
-        "lmin_plus_ridge": res.lmin_plus_ridge,
-        "quad_form": res.quad_form,
-        "threshold": res.threshold,
-    }
+    out = {"summary": res.summary(), "lmin_plus_ridge": res.lmin_plus_ridge}
+    return out | {"quad_form": res.quad_form, "threshold": res.threshold}
 
 
 @cached(max_entries=4, spinner="Reproducing Figures 1 and 2 (quick mode)...")
@@ -171,12 +142,8 @@ def readout_figures(config: ipe.SimulationConfig, n: int, d: int, _r: dict, _v: 
 
     c = config
     by_eps, trade = noise_tables(n, d, c.epsilon, c.delta, c.model, c.eta, c.alpha, c.mode)
-
-    return {
-        "terms": ipf.theorem2_stack_figure(_r["terms"]),
-        "noise_eps": ipf.noise_vs_epsilon_figure(by_eps, n=n),
-        "trade": ipf.tradeoff_figure(trade),
-    }
+    out = {"terms": ipf.theorem2_stack_figure(_r["terms"]), "noise_eps": ipf.noise_vs_epsilon_figure(by_eps, n=n)}
+    return out | {"trade": ipf.tradeoff_figure(trade)}
 
 
 @cached(max_entries=64, spinner=False, resource=True)
@@ -190,19 +157,9 @@ def n_scaling_figures(
 
     n_min = ipp.min_n(delta)["alg1" if mode == "ALG1" else "cor2"]
     ns = np.unique(np.concatenate([n_min * (1 + np.logspace(-3, 0, 12)), np.logspace(np.log10(2 * n_min), 7, 40)]))
-    by_n = ipe.noise_vs_n_table(
-        ns=ns, d=d, epsilon=eps, delta=delta, model=model, eta=eta, alpha=alpha, sigma_u_mode=mode
-    )
-    local_n = ipe.local_vs_n_table(
-        ns=np.unique(np.logspace(np.log10(n_min + 1), 8, 25).astype(int)),
-        d=d,
-        epsilon=eps,
-        delta=delta,
-        model=model,
-        eta=eta,
-        alpha=alpha,
-        sigma_u_mode=mode,
-    )
+    kw = dict(d=d, epsilon=eps, delta=delta, model=model, eta=eta, alpha=alpha, sigma_u_mode=mode)
+    by_n = ipe.noise_vs_n_table(ns=ns, **kw)
+    local_n = ipe.local_vs_n_table(ns=np.unique(np.logspace(np.log10(n_min + 1), 8, 25).astype(int)), **kw)
     return {"noise_n": ipf.sigma_u_vs_n_figure(by_n, n_min=n_min), "local_n": ipf.local_vs_n_figure(local_n)}
 
 
@@ -230,13 +187,9 @@ def sweep_figures(
     bounds = bound_curve(ns, _data.d, config, w_meas)
     s = summarize(df, by=["n", "method"], values=["excess_risk", "test_metric"])
     metric_name = "test RMSE" if model == "least_squares" else "test accuracy"
-    return {
-        "excess": ipf.excess_vs_n_figure(df, bounds),
-        "gap": ipf.gap_figure(df),
-        "metric": ipf.metric_figure(s, metric_name=metric_name),
-        "summary": s,
-        "w_measured": float(df["w_norm_hat"].iloc[-1]),
-    }
+    out = {"excess": ipf.excess_vs_n_figure(df, bounds), "gap": ipf.gap_figure(df)}
+    out.update(metric=ipf.metric_figure(s, metric_name=metric_name), summary=s)
+    return out | {"w_measured": float(df["w_norm_hat"].iloc[-1])}
 
 
 @cached(max_entries=32, spinner=False, resource=True)

@@ -1,24 +1,7 @@
-"""Reproduction of Figures 1 and 2 of Fukuchi, Tran and Sakuma (2017) on census-like data.
-
-[FTS17] section 5: methods Input, Output, Obj-Gauss and NP; least squares (test RMSE,
-Figure 1) and logistic regression (test accuracy, Figure 2); epsilon in {0.1, 1}, delta = 0.01,
-alpha = 1; n = 2^7, 2^9, ..., 2^21; each trial draws a fresh 4:1 train/test split of the pool.
-
-Choices where the paper is silent (docs/input_perturbation.md §"Reproduction choices"), all documented in the output:
-* data: the synthetic census-like generator (IPUMS cannot be downloaded here), 14 features
-  (13 attributes and an intercept), rows divided by sqrt(14); income in [0, 1];
-* logistic label: income above the pool's median (balanced classes), model = second-order
-  Taylor surrogate for Input, Obj-Gauss and Output; NP = true logistic loss;
-* regularisation (as in the paper, section 5): for each model, epsilon and method, the multiplier of
-  Delta* is picked from {0.1, 0.3, 1, 3, 10} by the mean test metric at the largest n, on a separate
-  tuning split with 3 noise draws, and reused at every n (Lambda = Delta / n for Output). Like the
-  paper's tuning, this choice is not itself private; ``tune=False`` uses Delta = Delta*;
-* the non-private logistic fit (Newton on the true loss) is run on the first 10 trials only, to
-  bound the run time; its trial count is shown.
-
-References
-----------
-.. [FTS17] Fukuchi, Tran, Sakuma (2017), section 5, Figures 1-2.
+"""Reproduction of Figures 1 and 2 of Fukuchi, Tran and Sakuma (2017, section 5) on census-like data: Input,
+Output, Obj-Gauss and NP; least squares (test RMSE) and logistic regression (accuracy); epsilon in {0.1, 1},
+delta = 0.01, n = 2^7 ... 2^21. The grid and the choices where the paper is silent: docs/input_perturbation.md
+§"Reproduction choices".
 """
 
 from __future__ import annotations
@@ -52,25 +35,16 @@ _PRIVATE = ("input", "objective", "output")
 
 
 def tune_regularisation(pool, model: str, epsilon: float, n: int, *, threshold: float | None, root) -> dict:
-    """Multiplier of Delta* per private method, chosen by the mean test metric at ``n`` ([FTS17] section 5).
-
-    Uses its own train/test split and noise (seed keys 3 and 4), never the trials' splits.
-    """
+    """Multiplier of Delta* per private method, chosen by the mean test metric at ``n`` ([FTS17] section 5), on its
+    own train/test split and noise (seed keys 3 and 4), never the trials' splits."""
     # the paper's protocol: columns in [0, 1], rows divided by sqrt(d) (preprocess="minmax")
     data = prepare_data(pool, model, threshold=threshold, seed=child_seed(root, 3), preprocess="minmax")
     shared: dict = {}
     scores: dict = {}
     for mult in TUNING_GRID:
         cfg = SimulationConfig(epsilon=epsilon, delta=DELTA, model=model, dmult=mult, methods=_PRIVATE)
-        df = simulate_over_n(
-            data,
-            cfg,
-            [n],
-            n_trials=_TUNING_TRIALS,
-            shared=shared,
-            fit_logistic_nonprivate=False,
-            seed=child_seed(root, 4),
-        )
+        kw = dict(shared=shared, fit_logistic_nonprivate=False, seed=child_seed(root, 4))
+        df = simulate_over_n(data, cfg, [n], n_trials=_TUNING_TRIALS, **kw)
         for m, g in df.groupby("method"):
             scores[(m, mult)] = float(g["test_metric"].mean())
     better = min if model == "least_squares" else max
@@ -90,26 +64,11 @@ def _trial_frames(t: int, *, pool, model: str, thr, chosen: dict, grid, root) ->
         noise_seed = child_seed(root, 2, t)
         for i, (mult, methods) in enumerate(sorted(groups.items())):
             with_np = i == 0 and (model == "least_squares" or t < _NP_LOGISTIC_TRIALS)
-            cfg = SimulationConfig(
-                epsilon=e,
-                delta=DELTA,
-                model=model,
-                dmult=mult,
-                methods=tuple(methods) + (("nonprivate",) if with_np else ()),
-            )
-            df = simulate_over_n(
-                data,
-                cfg,
-                grid,
-                n_trials=1,
-                seed=noise_seed,
-                fit_logistic_nonprivate=t < _NP_LOGISTIC_TRIALS,
-                shared=shared,
-            )
-            df["trial"] = t
-            df["model"] = model
-            df["epsilon"] = e
-            df["Delta_multiplier"] = mult
+            methods = tuple(methods) + (("nonprivate",) if with_np else ())
+            cfg = SimulationConfig(epsilon=e, delta=DELTA, model=model, dmult=mult, methods=methods)
+            kw = dict(seed=noise_seed, fit_logistic_nonprivate=t < _NP_LOGISTIC_TRIALS, shared=shared)
+            df = simulate_over_n(data, cfg, grid, n_trials=1, **kw)
+            df["trial"], df["model"], df["epsilon"], df["Delta_multiplier"] = t, model, e, mult
             frames.append(df)
     return frames
 
@@ -130,14 +89,8 @@ def reproduction_table(
     done = 0
     for model in ("least_squares", "logistic_taylor"):
         thr = threshold if model == "logistic_taylor" else None
-        chosen = {
-            e: (
-                tune_regularisation(pool, model, e, max(grid), threshold=thr, root=root)
-                if tune
-                else {m: 1.0 for m in _PRIVATE}
-            )
-            for e in EPSILONS
-        }
+        tuned = partial(tune_regularisation, pool, model, threshold=thr, root=root)
+        chosen = {e: tuned(e, max(grid)) if tune else dict.fromkeys(_PRIVATE, 1.0) for e in EPSILONS}
         # one block per trial, on the current executor (dp_core.execution), joined in trial order
         trial = partial(_trial_frames, pool=pool, model=model, thr=thr, chosen=chosen, grid=grid, root=root)
         for per_trial in current_executor().map(trial, range(T)):
@@ -151,11 +104,8 @@ def reproduction_table(
 def reproduce(
     out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | None = None, progress=None, tune: bool = True
 ) -> dict:
-    """Write ``input_perturbation_reproduction.csv`` and the HTML Figures 1 and 2 into ``out_dir``.
-
-    Returns a JSON-able summary: the files written, the settings and the checked shapes of
-    docs/input_perturbation.md §"Reproduction choices" (Input and Obj-Gauss close; both approach NP as n grows).
-    """
+    """Write ``input_perturbation_reproduction.csv`` and the HTML Figures 1 and 2 into ``out_dir``; a JSON-able
+    summary with the checked shapes of docs/input_perturbation.md §"Reproduction choices"."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
@@ -173,10 +123,8 @@ def reproduce(
     csv = out / "input_perturbation_reproduction.csv"
     s.to_csv(csv, index=False)
     files = [str(csv)]
-    for model, name in (
-        ("least_squares", "input_perturbation_figure1_rmse.html"),
-        ("logistic_taylor", "input_perturbation_figure2_accuracy.html"),
-    ):
+    names = ("input_perturbation_figure1_rmse.html", "input_perturbation_figure2_accuracy.html")
+    for model, name in zip(("least_squares", "logistic_taylor"), names, strict=True):
         fig = reproduction_figure(s[s["model"] == model], model=model)
         path = out / name
         fig.write_html(path, include_plotlyjs=True, full_html=True)
@@ -193,11 +141,9 @@ def reproduce(
                 "input_minus_nonprivate_at_n_max": float(at["input"] - at["nonprivate"]),
                 "input_minus_nonprivate_at_n_min": float(first["input"] - first["nonprivate"]),
             }
-    return {
-        "mechanism": "input-perturbation",
-        "quick": quick,
-        "n_grid": sorted(int(v) for v in df["n"].unique()),
-        "epsilons": list(EPSILONS),
+    grid = sorted(int(v) for v in df["n"].unique())
+    head = {"mechanism": "input-perturbation", "quick": quick, "n_grid": grid, "epsilons": list(EPSILONS)}
+    return head | {
         "delta": DELTA,
         "trials": int(df["trial"].max()) + 1,
         "files": files,
