@@ -185,22 +185,9 @@ def _build_large_margin(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0
     )
 
 
-AUDIT = AuditableMechanism(
-    name="large-margin-gaussian",
-    title="Large-margin Gaussian classifier",
-    modes=MODES,
-    pairs=PAIRS,
-    build=_build_large_margin,
-    options=(
-        Option("n", int, 300, "training rows used", lo=20, hi=5_000),
-        Option("lam", float, 0.01, "trace regulariser λ", lo=1e-4, hi=10.0),
-        Option("h", float, 0.5, "Huber width h", lo=0.01, hi=5.0),
-    ),
-    uses_delta=False,
-    needs_data=tuple(PAIRS),
-    default_runs=1_000,
-    max_runs=20_000,
-    page="pages/large_margin_gaussian.py",
-    default_dataset="gaussian_classes",
-    summary="Objective perturbation of a multiclass large-margin Gaussian classifier.",
-)
+AUDIT = AuditableMechanism(name="large-margin-gaussian", title="Large-margin Gaussian classifier", modes=MODES,
+    pairs=PAIRS, build=_build_large_margin, options=(Option("n", int, 300, "training rows used", lo=20, hi=5_000),
+    Option("lam", float, 0.01, "trace regulariser λ", lo=1e-4, hi=10.0),
+    Option("h", float, 0.5, "Huber width h", lo=0.01, hi=5.0)), uses_delta=False, needs_data=tuple(PAIRS),
+    default_runs=1_000, max_runs=20_000, page="pages/large_margin_gaussian.py", default_dataset="gaussian_classes",
+    summary="Objective perturbation of a multiclass large-margin Gaussian classifier.")  # fmt: skip

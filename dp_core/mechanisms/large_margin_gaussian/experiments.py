@@ -355,13 +355,8 @@ def accuracy_sweep(
     return run_sweep(block, points, n_trials=n_trials, seed=seed, progress=progress, block_size=block_size)
 
 
-_C53_NAMES = (
-    ("c53_A", "C5.3 term A (trace)"),
-    ("c53_B", "C5.3 term B (Frobenius)"),
-    ("c53_E", "C5.3 term E (empirical)"),
-    ("c53_S", "C5.3 term S (sample)"),
-    ("c53_total", "C5.3 total"),
-)
+_C53_NAMES = (("c53_A", "C5.3 term A (trace)"), ("c53_B", "C5.3 term B (Frobenius)"),
+    ("c53_E", "C5.3 term E (empirical)"), ("c53_S", "C5.3 term S (sample)"), ("c53_total", "C5.3 total"))  # fmt: skip
 
 
 def _bound_rows(n: int, data, acc, cfg0, mu_eff: float, ph, mode: str, delta: float) -> list[dict]:

@@ -18,16 +18,8 @@ from ..._validation import check_array_size, check_choice, check_epsilon, check_
 from ...calibration import sample_laplace_norm
 from ...rng import as_generator
 
-__all__ = [
-    "MODES",
-    "MODE_LABELS",
-    "NOT_PRIVATE_REASONS",
-    "PrivacyAccounting",
-    "privacy_params",
-    "sample_radial",
-    "k_printed",
-    "k_corrected",
-]
+__all__ = ["MODES", "MODE_LABELS", "NOT_PRIVATE_REASONS", "PrivacyAccounting", "privacy_params", "sample_radial",
+    "k_printed", "k_corrected"]  # fmt: skip
 
 MODES = ("printed", "repaired", "corrected")
 
