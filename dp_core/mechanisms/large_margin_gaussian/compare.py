@@ -1,13 +1,5 @@
-"""Adapter of the large-margin multiclass Gaussian classifier (Pathak & Raj) through
-:mod:`dp_core.mechanisms.large_margin_gaussian`: its three modes (P as printed, P+ repaired,
-R corrected) on one chart.
-
-References
-----------
-M. A. Pathak and B. Raj, *Large Margin Multiclass Gaussian Classification with Differential
-Privacy*; docs/large_margin_gaussian.md §"Modes and why P and P+ are not private", §"Utility bounds in three tiers"
-(pathwise
-bound).
+"""Adapter of the large-margin multiclass Gaussian classifier (Pathak & Raj): its three modes (P, P+, R) on one
+chart. docs/large_margin_gaussian.md §"reproduce.py, compare.py, plan.py"; §"Modes and why P and P+ are not private".
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """The large-margin Gaussian page's plan: its cached computations and its background sweeps (no Streamlit).
 
-``ui.cached.plan("large-margin-gaussian")`` wraps the :func:`~dp_core.plugin.cached` functions for the app
-(parameters starting with ``_`` — the dataset, the task, a draw — are not cache keys; the key is the
-dataset's name and fingerprint). The sweeps are module-level pure functions, so a worker process can run
-them as :class:`~dp_core.plugin.Block` s. Trial ``t`` draws from the ``t``-th child of the seed at every
-grid point (``dp_core.experiments``), so the quick pass is the prefix of the full run.
+Parameters starting with ``_`` are not cache keys; the quick pass is the prefix of the full run.
+docs/large_margin_gaussian.md §"reproduce.py, compare.py, plan.py".
 """
 
 from __future__ import annotations
@@ -79,12 +76,9 @@ def one_draw(task_key: tuple, fingerprint: str, config: LargeMarginGaussian, dra
 
 @cached(max_entries=32, resource=True)
 def regions_figure(task_key: tuple, fingerprint: str, config: LargeMarginGaussian, draw: int, seed: int, _draw, _task):
-    """The first screen's decision regions of draw ``draw`` (the :func:`one_draw` with the same key) beside the
-    noise-free fit; cached because drawing the two class maps costs more than the rest of a rerun.
-
-    Kept as the stored, never-modified figure (``resource``): a data cache would unpickle a copy on every
-    hit, and unpickling a Plotly figure re-validates it and its template (about 0.15 s, most of a new session's
-    first run of this page)."""
+    """The first screen's decision regions of draw ``draw`` beside the noise-free fit, kept as the stored figure
+    (``resource``: unpickling a Plotly figure costs about 0.15 s).
+    docs/large_margin_gaussian.md §"reproduce.py, compare.py, plan.py"."""
     from .figures import decision_regions_figure
 
     return decision_regions_figure([("trained without noise", _draw["phi_star"]), ("private release", _draw["phi"])],

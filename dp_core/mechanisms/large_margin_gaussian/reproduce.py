@@ -1,20 +1,8 @@
-"""Reproduction of our reference pilot study of the large-margin Gaussian classifier.
+"""Reproduction of our reference pilot study of the large-margin Gaussian classifier (the paper has no experiments).
 
-The paper (Pathak & Raj) contains no experiments, so there is nothing of theirs to reproduce; this
-module re-runs our reference pilot (docs/large_margin_gaussian.md §"Pilot study") and prints our numbers beside
-the reference's: Algorithm R, PSD on, target semantics, conservative Jacobian, synthetic
-Gaussian classes (n = 1000, d = 2, C = 3, spread 0.15), lam = mu = 0.01, h = 0.5, delta = 0.05,
-20 noise draws per epsilon, a fresh test set of 20,000 points. It also re-runs the contrast of the
-same section: the paper's shared noise (P+, paper semantics) against stacked per-class noise
-(R, paper semantics), both PSD on, no budget split.
-
-The analytic columns (eps_noise, Delta, beta, expected pathwise bound, C5.2 exact) must match the
-reference exactly; the measured ones come from a different data draw and only agree within their
-Monte-Carlo error.
-
-References
-----------
-docs/large_margin_gaussian.md §"Pilot study" and docs/large_margin_gaussian.md §"Utility bounds in three tiers".
+Analytic columns must match exactly, measured ones within Monte-Carlo error.
+docs/large_margin_gaussian.md §"reproduce.py, compare.py, plan.py";
+§"Pilot study", §"Utility bounds in three tiers".
 """
 
 from __future__ import annotations
