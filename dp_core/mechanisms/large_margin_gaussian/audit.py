@@ -117,17 +117,8 @@ def _statistic(mode: str, base_mode: str, mu: float, data, shared_direction, *, 
     return stat, statistic, event
 
 
-def large_margin_target(
-    *,
-    dataset: Dataset,
-    epsilon: float,
-    mode: str = "repaired-psd-off",
-    pair: str = "boundary",
-    n: int = 300,
-    lam: float = 0.01,
-    h: float = 0.5,
-    pair_seed: int = 0,
-) -> AuditTarget:
+def large_margin_target(*, dataset: Dataset, epsilon: float, mode: str = "repaired-psd-off", pair: str = "boundary",
+        n: int = 300, lam: float = 0.01, h: float = 0.5, pair_seed: int = 0) -> AuditTarget:  # fmt: skip
     """Audit target for the large-margin Gaussian classifier on a classification ``dataset`` (``mode`` a key of
     :data:`MODES`, ``n`` >= 20 training rows). Pathak & Raj eq. 8, Theorem 5.1;
     docs/large_margin_gaussian.md §"audit.py: the audit statistic and pairs".

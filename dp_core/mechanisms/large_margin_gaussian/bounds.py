@@ -100,19 +100,8 @@ def tier_u_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float,
     }  # fmt: skip
 
 
-def tier_c_bounds(
-    *,
-    d: int,
-    n_classes: int,
-    n: int,
-    beta: float,
-    lam: float,
-    mu_eff: float,
-    delta: float,
-    shared_noise: bool,
-    phi_star_norm: float | None = None,
-    R_z: float = 1.0,
-) -> dict:
+def tier_c_bounds(*, d: int, n_classes: int, n: int, beta: float, lam: float, mu_eff: float, delta: float,
+        shared_noise: bool, phi_star_norm: float | None = None, R_z: float = 1.0) -> dict:  # fmt: skip
     """Corrected bounds for the mechanism actually run (check-value rows 26-29 and 40-49): C5.2, expected
     pathwise, C5.3 = A + B + E + S (``B`` and the total need ``phi_star_norm``).
     docs/large_margin_gaussian.md §"bounds.py: formulas".

@@ -156,15 +156,8 @@ def _prepare_real(ds: Dataset, y_all, k: int, test_fraction: float, s_split, not
     return X_tr, y_tr, X_te, y_te, data_dependent
 
 
-def make_task(
-    ds: Dataset,
-    *,
-    n_train: int | None = None,
-    k: int = 2,
-    test_fraction: float = 0.3,
-    n_test_synthetic: int = 5_000,
-    seed: RngLike = 0,
-) -> ClassificationTask:
+def make_task(ds: Dataset, *, n_train: int | None = None, k: int = 2, test_fraction: float = 0.3,
+        n_test_synthetic: int = 5_000, seed: RngLike = 0) -> ClassificationTask:  # fmt: skip
     """Turn a classification :class:`~dp_core.data.Dataset` into a task the classifier can use (public rules only,
     but for a flagged data-dependent standardisation).
     docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
@@ -299,17 +292,9 @@ def _nonprivate_rows(task: ClassificationTask, base: LargeMarginGaussian, cache:
     })  # fmt: skip
 
 
-def accuracy_sweep(
-    task: ClassificationTask,
-    *,
-    epsilons: Sequence[float],
-    modes: Sequence[str] = MODES,
-    base: LargeMarginGaussian | None = None,
-    n_trials: int = 30,
-    seed: RngLike = 0,
-    progress: Callable[[int, int], None] | None = None,
-    block_size: int | None = None,
-) -> pd.DataFrame:
+def accuracy_sweep(task: ClassificationTask, *, epsilons: Sequence[float], modes: Sequence[str] = MODES,
+        base: LargeMarginGaussian | None = None, n_trials: int = 30, seed: RngLike = 0,
+        progress: Callable[[int, int], None] | None = None, block_size: int | None = None) -> pd.DataFrame:  # fmt: skip
     """Test accuracy, agreement with the non-private fit and excess risk against epsilon, per mode.
 
     One row per (method, epsilon, trial); columns: docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
@@ -380,17 +365,9 @@ def _bound_rows(n: int, data, acc, cfg0, mu_eff: float, ph, mode: str, delta: fl
     return rows
 
 
-def excess_vs_n(
-    task: ClassificationTask,
-    *,
-    ns: Sequence[int],
-    mode: str = "corrected",
-    base: LargeMarginGaussian | None = None,
-    delta: float = 0.05,
-    n_trials: int = 30,
-    seed: RngLike = 0,
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
+def excess_vs_n(task: ClassificationTask, *, ns: Sequence[int], mode: str = "corrected",
+        base: LargeMarginGaussian | None = None, delta: float = 0.05, n_trials: int = 30, seed: RngLike = 0,
+        progress: Callable[[int, int], None] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
     """Empirical excess ``J(Phi^p) - J(Phi*)`` against the training size (nested subsamples), with the bound tiers.
 
     Returns ``(trials, bounds)``; columns: docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
@@ -484,16 +461,8 @@ def decision_grid(phi: np.ndarray, *, scale: float, resolution: int = 121, exten
     return xs, xs, lab.reshape(resolution, resolution)
 
 
-def leak_demo(
-    task: ClassificationTask,
-    *,
-    epsilon: float,
-    lam: float = 0.01,
-    h: float = 0.5,
-    n_draws: int = 20,
-    seed: RngLike = 0,
-    leak_tol: float = 1e-6,
-) -> pd.DataFrame:
+def leak_demo(task: ClassificationTask, *, epsilon: float, lam: float = 0.01, h: float = 0.5, n_draws: int = 20,
+        seed: RngLike = 0, leak_tol: float = 1e-6) -> pd.DataFrame:  # fmt: skip
     """Live numbers for the shared-noise leak: do the released class differences move? (P+ and R, PSD off/on).
 
     docs/large_margin_gaussian.md §"experiments.py: sweeps and data"; §"Modes and why P and P+ are not private".
@@ -536,16 +505,9 @@ def bound_tightness(summary: pd.DataFrame) -> pd.DataFrame:
     return s[["method", "epsilon", "excess_mean", "pathwise_bound_mean", "bound_over_measured", "n_trials"]]
 
 
-def regularisation_sweep(
-    task: ClassificationTask,
-    *,
-    parameter: str = "mu",
-    values: Sequence[float],
-    base: LargeMarginGaussian | None = None,
-    n_trials: int = 30,
-    seed: RngLike = 0,
-    progress: Callable[[int, int], None] | None = None,
-) -> pd.DataFrame:
+def regularisation_sweep(task: ClassificationTask, *, parameter: str = "mu", values: Sequence[float],
+        base: LargeMarginGaussian | None = None, n_trials: int = 30, seed: RngLike = 0,
+        progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:  # fmt: skip
     """Accuracy and excess of the corrected mode at fixed epsilon against ``mu`` or ``h`` (one row per value, trial).
 
     §"Plots", plot 8; docs/large_margin_gaussian.md §"experiments.py: sweeps and data".

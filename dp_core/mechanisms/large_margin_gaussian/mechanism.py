@@ -93,16 +93,8 @@ class LargeMarginGaussian:
             return self.lam
         return self.lam if self.mu is None else self.mu
 
-    def run(
-        self,
-        X,
-        y,
-        *,
-        rng: RngLike,
-        n_classes: int | None = None,
-        phi_star: FloatArray | None = None,
-        diagnostics: bool = False,
-    ):
+    def run(self, X, y, *, rng: RngLike, n_classes: int | None = None, phi_star: FloatArray | None = None,
+            diagnostics: bool = False):  # fmt: skip
         """One private release (see :func:`release_many`): a :class:`ReleaseBatch` with ``R = 1``, or
         ``(ReleaseBatch, ReleaseDiagnostics)`` with ``diagnostics=True`` (not for publication)."""
         return release_many(
@@ -286,19 +278,9 @@ def _solve(config, data, acc, mu_eff: float, phi_star, linear, idx) -> tuple[Flo
     return phi, converged
 
 
-def release_many(
-    X,
-    y,
-    config: LargeMarginGaussian,
-    *,
-    n_runs: int,
-    seed: RngLike | Sequence[np.random.SeedSequence],
-    n_classes: int | None = None,
-    phi_star: FloatArray | None = None,
-    direction: FloatArray | None = None,
-    data: PreparedData | None = None,
-    diagnostics: bool = False,
-):
+def release_many(X, y, config: LargeMarginGaussian, *, n_runs: int, seed: RngLike | Sequence[np.random.SeedSequence],
+        n_classes: int | None = None, phi_star: FloatArray | None = None, direction: FloatArray | None = None,
+        data: PreparedData | None = None, diagnostics: bool = False):  # fmt: skip
     """Run a mode ``n_runs`` times on a fixed dataset, batched (the audit's entry point).
 
     ``seed`` is a root seed or one seed sequence per run. Returns a ReleaseBatch, or

@@ -143,20 +143,9 @@ def _budget_split(mode, semantics, epsilon, *, n, lam, mu, h, C, jacobian, kP, k
 
 
 @computable
-def privacy_params(
-    *,
-    epsilon: float,
-    n: int,
-    d: int,
-    n_classes: int,
-    lam: float,
-    h: float,
-    mu: float | None = None,
-    mode: str = "corrected",
-    semantics: str = "target",
-    jacobian: str = "conservative",
-    psd: bool = True,
-) -> PrivacyAccounting:
+def privacy_params(*, epsilon: float, n: int, d: int, n_classes: int, lam: float, h: float, mu: float | None = None,
+        mode: str = "corrected", semantics: str = "target", jacobian: str = "conservative", psd: bool = True
+        ) -> PrivacyAccounting:  # fmt: skip
     """Noise rate, budget split and claimed guarantee of a mode (``mu`` defaults to ``lam``).
 
     Pathak & Raj, Theorem 5.1; CMS (2011) Algorithm 2; docs/large_margin_gaussian.md
