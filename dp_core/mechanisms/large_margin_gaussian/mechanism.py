@@ -141,7 +141,8 @@ def fit_nonprivate(
     return res.phi[0]
 
 
-#: Iteration cap and tolerance floor for the literal objective (``mu = 0``, mode P only); docs §"mechanism.py: ...".
+#: Iteration cap and tolerance floor for the literal objective (``mu = 0``, mode P only):
+#: docs/large_margin_gaussian.md §"mechanism.py: configuration, releases and diagnostics".
 LITERAL_MAX_ITER = 1_000
 LITERAL_TOL = 1e-6
 

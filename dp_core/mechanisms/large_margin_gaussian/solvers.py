@@ -40,7 +40,10 @@ _SINGLE_THREAD_MNK = 200_000
 
 
 class _LossGradWorkspace:
-    """Pre-allocated buffers for the batched loss gradient (one :func:`fit_apg` call; docs §"solvers.py: ...")."""
+    """Pre-allocated buffers for the batched loss gradient, for one :func:`fit_apg` call.
+
+    docs/large_margin_gaussian.md §"solvers.py: the two solvers".
+    """
 
     def __init__(self, V: FloatArray, y: NDArray[np.int64], C: int, p: int, h: float, R: int):
         n = V.shape[0]
