@@ -1,23 +1,9 @@
 """Large-margin multiclass Gaussian classifier with differential privacy (Pathak & Raj).
 
-Three modes: ``printed`` (P, the paper as printed), ``repaired`` (P+, minimal repair so it runs)
-and ``corrected`` (R, the default, which is differentially private). P and P+ are **not
-differentially private as printed** (:data:`NOT_PRIVATE_REASONS`).
-
-Main entry points
------------------
-* :class:`LargeMarginGaussian` — frozen configuration; ``.run(X, y, rng=...)``.
-* :func:`release_many` — vectorized: ``R`` releases of a mode on a fixed dataset (a publishable
-  :class:`ReleaseBatch`); with ``diagnostics=True`` also the non-public :class:`ReleaseDiagnostics`
-  (non-private fit, noise, excess risk, shared-noise direction statistic) for experiments and audits.
-* :func:`privacy_params` — noise rate, budget split and claimed guarantee.
-* :func:`fit_apg` / :func:`fit_cvxpy` — the two solvers (they agree to 1e-6).
-* :func:`sample_radial` — exact sampler of the density ``∝ exp(-beta ||v||)``.
-
-References
-----------
-M. A. Pathak and B. Raj, "Large Margin Multiclass Gaussian Classification with Differential
-Privacy"; our corrections: ``docs/large_margin_gaussian.md``.
+Three modes: ``printed`` (P), ``repaired`` (P+) and ``corrected`` (R, the default, the private one); P and
+P+ are **not differentially private as printed** (:data:`NOT_PRIVATE_REASONS`). Entry points:
+:class:`LargeMarginGaussian`, :func:`release_many`, :func:`privacy_params`, :func:`fit_apg` /
+:func:`fit_cvxpy`, :func:`sample_radial`. Our corrections: ``docs/large_margin_gaussian.md``.
 """
 
 from .experiments import (
@@ -71,54 +57,18 @@ from .privacy import (
 )
 from .solvers import APGResult, fit_apg, fit_cvxpy, literal_objective_bounded, project_psd
 
+# fmt: off
 __all__ = [
-    "ClassificationTask",
-    "accuracy_sweep",
-    "bound_tightness",
-    "decision_grid",
-    "excess_vs_n",
-    "leak_demo",
-    "make_task",
-    "nonprivate_accuracy",
-    "SuggestedSettings",
-    "suggest_settings",
-    "public_projection",
-    "regularisation_sweep",
-    "unbounded_share",
-    "utility_note",
-    "LargeMarginGaussian",
-    "PreparedData",
-    "ReleaseBatch",
-    "ReleaseDiagnostics",
-    "direction_statistic",
-    "fit_nonprivate",
-    "leak_direction",
-    "prepare",
-    "release_many",
-    "decision_values",
-    "gaussian_params",
-    "gradient",
-    "huber_hinge",
-    "huber_hinge_grad",
-    "loss",
-    "objective",
-    "phi_from_gaussian",
-    "predict",
-    "preprocess",
-    "MODE_LABELS",
-    "MODES",
-    "NOT_PRIVATE_REASONS",
-    "PrivacyAccounting",
-    "k_corrected",
-    "k_printed",
-    "privacy_params",
-    "sample_radial",
-    "APGResult",
-    "fit_apg",
-    "fit_cvxpy",
-    "literal_objective_bounded",
-    "project_psd",
+    "ClassificationTask", "accuracy_sweep", "bound_tightness", "decision_grid", "excess_vs_n", "leak_demo",
+    "make_task", "nonprivate_accuracy", "SuggestedSettings", "suggest_settings", "public_projection",
+    "regularisation_sweep", "unbounded_share", "utility_note", "LargeMarginGaussian", "PreparedData",
+    "ReleaseBatch", "ReleaseDiagnostics", "direction_statistic", "fit_nonprivate", "leak_direction", "prepare",
+    "release_many", "decision_values", "gaussian_params", "gradient", "huber_hinge", "huber_hinge_grad", "loss",
+    "objective", "phi_from_gaussian", "predict", "preprocess", "MODE_LABELS", "MODES", "NOT_PRIVATE_REASONS",
+    "PrivacyAccounting", "k_corrected", "k_printed", "privacy_params", "sample_radial", "APGResult", "fit_apg",
+    "fit_cvxpy", "literal_objective_bounded", "project_psd"
 ]
+# fmt: on
 
 
 # -- the plug-in (see dp_core.plugin; discovered by dp_core.registry) -----------------------------

@@ -1,52 +1,8 @@
-"""Audit adapter for the large-margin multiclass Gaussian classifier (Pathak & Raj).
+"""Audit adapter for the large-margin multiclass Gaussian classifier (Pathak & Raj, eq. 8 and Theorem 5.1).
 
-The mechanism is run through its public vectorized entry point
-:func:`dp_core.mechanisms.large_margin_gaussian.release_many`.
-
-Statistic
----------
-Shared-noise modes (P, P+ with or without the PSD constraint): the *KKT consistency* statistic.
-The paper's noise is one matrix ``b`` shared by every class, so whatever the release ``Φ^p`` is,
-it satisfies the optimality (KKT) conditions of the perturbed objective of the dataset it was
-trained on with a **common** linear term ``A = sym(b)/n``: with ``G_c = ∇_{Φ_c} J_D(Φ^p)`` the
-gradient of the noiseless objective of ``D`` (loss, trace and Frobenius terms),
-
-.. math::
-
-    (G_c + A)\\,\\Phi^p_c = 0 \\quad (c = 1..C), \\qquad G_c + A \\succeq 0 \\text{ (PSD on)}.
-
-The residual :math:`r_D(\\Phi) = \\min_{A = A^T} \\sum_c \\lVert (G_c + A)\\Phi_c \\rVert_F` (a small
-least-squares problem, exact for every release) is at solver precision for the dataset that was
-used and of order ``1/n`` for its neighbour, whose per-class gradients differ by the changed
-record's contribution, which a single shared ``A`` cannot absorb. The statistic is
-
-.. math::
-
-    s = \\ln(r_{D'}(\\Phi^p) + \\tau) - \\ln(r_D(\\Phi^p) + \\tau), \\qquad \\tau = 10^{-12},
-
-large and positive when the release is a KKT point of ``D``'s objective and large and negative
-when it is one of ``D'``'s. Without the PSD constraint it reduces to the exact class-difference
-leak (docs/large_margin_gaussian.md §"Modes and why P and P+ are not private") (all ``G_c`` equal); with it (P+ and
-the printed P, ``μ = 0``) it covers the
-boundary optima too, where the leak of the class differences is not exact. A draw with no release
-(P: objective unbounded below, an event that depends only on the noise) gets the constant
-:data:`NO_RELEASE` on both sides, so the bound comes from the bounded draws.
-
-Corrected mode (R): independent per-class noise absorbs any per-class gradient, so the KKT
-statistic carries no information; the statistic is the engine's direction statistic, the class
-differences projected on the difference of the two datasets' non-private class differences.
-
-Neighbouring pairs
-------------------
-``boundary`` (the hard pair): the first training point is replaced by the opposite point on the
-unit sphere, ``x' = -x_0/||x_0||``, with the next class label, which moves the non-private class
-differences as much as one record can. ``random``: row ``i`` replaced by row ``j`` of the data.
-
-References
-----------
-.. [PR10] M. A. Pathak and B. Raj, *Large Margin Multiclass Gaussian Classification with
-   Differential Privacy*, 2010, eq. 8 and Theorem 5.1; docs/large_margin_gaussian.md
-   §"Modes and why P and P+ are not private".
+Shared-noise modes (P, P+): the KKT-consistency statistic ``ln(r_D'(Φ) + τ) − ln(r_D(Φ) + τ)``; R: the direction
+statistic. Pairs ``boundary`` and ``random``. docs/large_margin_gaussian.md §"audit.py: the audit statistic and pairs";
+§"Modes and why P and P+ are not private".
 """
 
 from __future__ import annotations
@@ -59,13 +15,7 @@ from ...audit.core import AuditTarget
 from ...audit.registry import AuditableMechanism, Option
 from ...data import Dataset
 from ...rng import as_generator, keyed_seed
-from . import (
-    NOT_PRIVATE_REASONS,
-    LargeMarginGaussian,
-    leak_direction,
-    make_task,
-    release_many,
-)
+from . import NOT_PRIVATE_REASONS, LargeMarginGaussian, leak_direction, make_task, release_many
 from .model import gradient
 
 __all__ = ["MODES", "PAIRS", "kkt_residual", "large_margin_target"]
@@ -95,30 +45,10 @@ def _duplication(p: int) -> np.ndarray:
 
 
 def kkt_residual(phi: np.ndarray, data, *, lam: float, mu: float, h: float) -> np.ndarray:
-    """Residual of the shared-noise optimality conditions of ``data``'s objective, per release.
+    """Residual ``min_A sqrt(sum_c ||(G_c + A) Phi_c||_F^2)`` of the shared-noise KKT conditions of ``data``'s
+    objective (``lam``, ``mu``, ``h``), per release ``phi`` (R, C, p, p): shape (R,).
 
-    ``min over symmetric A of sqrt(sum_c ||(G_c + A) Phi_c||_F^2)`` with ``G_c`` the gradient of the
-    noiseless objective (average form: loss, ``lam`` trace, ``mu/2`` Frobenius) of ``data`` at
-    ``Phi``. Zero (to solver precision) exactly when ``Phi`` is a KKT point of ``data``'s objective
-    perturbed by one linear term shared by all classes, PSD constraint on or off.
-
-    Parameters
-    ----------
-    phi : array (R, C, p, p)
-        Releases (finite).
-    data : PreparedData
-        The dataset's prepared inputs (``Z``, ``y``, ``V``) at the mode's input scale.
-    lam, mu, h : float
-        The objective solved (``mu = 0`` for the printed mode).
-
-    Returns
-    -------
-    array (R,)
-
-    References
-    ----------
-    [PR10] eq. 8; docs/large_margin_gaussian.md §"Modes and why P and P+ are not private" (stationarity forces the
-    class differences).
+    Pathak & Raj eq. 8; docs/large_margin_gaussian.md §"audit.py: the audit statistic and pairs".
     """
     phi = np.asarray(phi, dtype=np.float64)
     R, C, p, _ = phi.shape
@@ -187,40 +117,11 @@ def _statistic(mode: str, base_mode: str, mu: float, data, shared_direction, *, 
     return stat, statistic, event
 
 
-def large_margin_target(
-    *,
-    dataset: Dataset,
-    epsilon: float,
-    mode: str = "repaired-psd-off",
-    pair: str = "boundary",
-    n: int = 300,
-    lam: float = 0.01,
-    h: float = 0.5,
-    pair_seed: int = 0,
-) -> AuditTarget:
-    """Audit target for the large-margin Gaussian classifier on a classification ``dataset``.
-
-    Parameters
-    ----------
-    dataset : Dataset
-        A classification dataset (prepared by the engine's ``make_task``: public projection to
-        2 dimensions, clipped to the unit ball).
-    epsilon : float
-        The slider's epsilon in (0, inf); the claim audited is the mode's ``eps_claimed`` (P claims
-        ``ε + k``).
-    mode : str
-        A key of :data:`MODES`.
-    pair : {"boundary", "random"}
-    n : int
-        Training rows used (at least 20).
-    lam, h : float
-        Trace regulariser and Huber width.
-    pair_seed : int
-
-    References
-    ----------
-    [PR10] eq. 8, Theorem 5.1; docs/large_margin_gaussian.md §"Modes and why P and P+ are not private" (why P and P+
-    are not private).
+def large_margin_target(*, dataset: Dataset, epsilon: float, mode: str = "repaired-psd-off", pair: str = "boundary",
+        n: int = 300, lam: float = 0.01, h: float = 0.5, pair_seed: int = 0) -> AuditTarget:  # fmt: skip
+    """Audit target for the large-margin Gaussian classifier on a classification ``dataset`` (``mode`` a key of
+    :data:`MODES`, ``n`` >= 20 training rows). Pathak & Raj eq. 8, Theorem 5.1;
+    docs/large_margin_gaussian.md §"audit.py: the audit statistic and pairs".
     """
     if not isinstance(dataset, Dataset):
         raise TypeError(f"dataset must be a dp_core Dataset, got {type(dataset).__name__}.")
@@ -251,32 +152,20 @@ def large_margin_target(
             out[ok] = stat(batch.phi[ok])
         return out
 
-    if base_mode == "corrected":
-        note = "corrected: " + acc.status
-    else:
-        reason = NOT_PRIVATE_REASONS.get(base_mode, "").rstrip(".")
-        note = "ε' = ε + k as claimed by the paper (Theorem 5.1); " + reason[:1].lower() + reason[1:]
+    details = {"n": int(X.shape[0]), "n_classes": C, "beta": acc.beta, "mu_eff": acc.mu_eff, "k": acc.k}
+    details.update(eps_claimed=acc.eps_claimed, private_as_claimed=acc.private)
     return AuditTarget(
-        mechanism="large-margin-gaussian",
-        mode=mode,
-        pair=text,
-        eps_claimed=acc.eps_claimed,
-        delta=0.0,
-        sample=sample,
-        statistic=statistic,
-        note=note,
-        max_runs=20_000,
-        event=event,
-        details={
-            "n": int(X.shape[0]),
-            "n_classes": C,
-            "beta": acc.beta,
-            "mu_eff": acc.mu_eff,
-            "k": acc.k,
-            "eps_claimed": acc.eps_claimed,
-            "private_as_claimed": acc.private,
-        },
-    )
+        mechanism="large-margin-gaussian", mode=mode, pair=text, eps_claimed=acc.eps_claimed, delta=0.0,
+        sample=sample, statistic=statistic, note=_note(base_mode, acc), max_runs=20_000, event=event, details=details,
+    )  # fmt: skip
+
+
+def _note(base_mode: str, acc) -> str:
+    """The audit row's note: the status of R, or the paper's claim and why P/P+ break it."""
+    if base_mode == "corrected":
+        return "corrected: " + acc.status
+    reason = NOT_PRIVATE_REASONS.get(base_mode, "").rstrip(".")
+    return "ε' = ε + k as claimed by the paper (Theorem 5.1); " + reason[:1].lower() + reason[1:]
 
 
 # -- the plug-in's audit entry (dp_core.audit.MECHANISMS collects it) ---------------------------
@@ -287,22 +176,9 @@ def _build_large_margin(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0
     )
 
 
-AUDIT = AuditableMechanism(
-    name="large-margin-gaussian",
-    title="Large-margin Gaussian classifier",
-    modes=MODES,
-    pairs=PAIRS,
-    build=_build_large_margin,
-    options=(
-        Option("n", int, 300, "training rows used", lo=20, hi=5_000),
-        Option("lam", float, 0.01, "trace regulariser λ", lo=1e-4, hi=10.0),
-        Option("h", float, 0.5, "Huber width h", lo=0.01, hi=5.0),
-    ),
-    uses_delta=False,
-    needs_data=tuple(PAIRS),
-    default_runs=1_000,
-    max_runs=20_000,
-    page="pages/large_margin_gaussian.py",
-    default_dataset="gaussian_classes",
-    summary="Objective perturbation of a multiclass large-margin Gaussian classifier.",
-)
+AUDIT = AuditableMechanism(name="large-margin-gaussian", title="Large-margin Gaussian classifier", modes=MODES,
+    pairs=PAIRS, build=_build_large_margin, options=(Option("n", int, 300, "training rows used", lo=20, hi=5_000),
+    Option("lam", float, 0.01, "trace regulariser λ", lo=1e-4, hi=10.0),
+    Option("h", float, 0.5, "Huber width h", lo=0.01, hi=5.0)), uses_delta=False, needs_data=tuple(PAIRS),
+    default_runs=1_000, max_runs=20_000, page="pages/large_margin_gaussian.py", default_dataset="gaussian_classes",
+    summary="Objective perturbation of a multiclass large-margin Gaussian classifier.")  # fmt: skip

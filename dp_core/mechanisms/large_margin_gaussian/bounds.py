@@ -1,22 +1,8 @@
-"""Excess-risk bounds of the large-margin Gaussian classifier, in three labelled tiers.
+"""Excess-risk bounds of the large-margin Gaussian classifier in three labelled tiers: ``printed`` (verbatim),
+``tier_u`` (consistent units), ``tier_c`` (corrected, for the mechanism actually run).
 
-* ``printed`` — the paper's Lemma 4 and Theorems 5.2/5.3 evaluated verbatim (mixed units:
-  Theorem 5.2 is in sum-form units, its Sridharan term in average form, logs ``ln(d/delta)``).
-* ``tier_u`` — the same bounds in consistent per-example units, with the arithmetic fixed
-  (the spurious ``1/lam`` dropped, the factor 2 restored, probability ``1 - 2 delta``).
-* ``tier_c`` — corrected bounds for the mechanism actually run (shared noise with ``mu = lam``,
-  or the stacked per-class noise of the corrected mode), from the pathwise inequality
-  ``J(Phi^p) - J(Phi*) <= 2 rho^2/(n^2 mu_eff)`` and valid noise-norm radii.
-
-Every function returns a plain ``dict`` whose ``"tier"`` and ``"label"`` keys say which tier it
-is, so printed and corrected numbers are never confused.
-
-References
-----------
-M. A. Pathak and B. Raj, "Large Margin Multiclass Gaussian Classification with Differential
-Privacy", Lemma 4, Theorems 5.2 and 5.3; K. Sridharan, S. Shalev-Shwartz and N. Srebro, "Fast
-rates for regularized objectives", NIPS 2008. docs/large_margin_gaussian.md §"Utility bounds in three tiers"
-and check-value rows 14-49.
+Pathak & Raj, Lemma 4, Theorems 5.2 and 5.3; Sridharan, Shalev-Shwartz & Srebro (NIPS 2008).
+docs/large_margin_gaussian.md §"Utility bounds in three tiers", §"bounds.py: formulas"; check-value rows 14-49.
 """
 
 from __future__ import annotations
@@ -27,15 +13,8 @@ from scipy import special
 
 from ..._validation import check_choice, check_int, check_positive, check_probability, computable
 
-__all__ = [
-    "noise_radius",
-    "printed_radius",
-    "printed_bounds",
-    "tier_u_bounds",
-    "tier_c_bounds",
-    "bounds_for_mode",
-    "TIER_LABELS",
-]
+__all__ = ["noise_radius", "printed_radius", "printed_bounds", "tier_u_bounds", "tier_c_bounds", "bounds_for_mode"]
+__all__ += ["TIER_LABELS"]
 
 TIER_LABELS = {
     "printed": "as printed in the paper (mixed units; not a valid bound)",
@@ -55,15 +34,8 @@ def _common(d, C, n, delta):
 def noise_radius(dim: int, beta: float, delta: float, *, kind: str = "exact") -> float:
     """Radius ``r`` with ``P(||N|| >= r) <= delta`` for radial noise of dimension ``m`` and rate ``beta``.
 
-    ``union``: ``(m/beta) ln(m/delta)`` (union bound over ``m`` exponential tails, always valid);
-    ``exact``: the ``1 - delta`` quantile of ``Gamma(m, 1/beta)``.
+    ``union`` or ``exact`` (Gamma quantile); corrects Lemma 4. docs/large_margin_gaussian.md §"bounds.py: formulas".
 
-    References
-    ----------
-    docs/large_margin_gaussian.md §"Utility bounds in three tiers" (corrects Lemma 4).
-
-    Examples
-    --------
     >>> round(noise_radius(9, 0.5, 0.05, kind="union"), 2), round(noise_radius(9, 0.5, 0.05), 2)
     (93.47, 28.87)
     """
@@ -88,14 +60,7 @@ def printed_radius(d: int, epsilon: float, delta: float) -> float:
 def printed_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float, delta: float) -> dict:
     """Theorems 5.2 and 5.3 evaluated literally (``lam`` as entered; check-value rows 14-21).
 
-    Returns
-    -------
-    dict
-        ``thm52``, ``thm53_term1``, ``thm53_term2``, ``thm53_term3``, ``thm53_total``,
-        ``log_d_over_delta``, ``radius_printed``, ``probability`` (claimed ``1 - delta``), tier labels.
-
-    References
-    ----------
+    Keys ``thm52``, ``thm53_term1..3``, ``thm53_total``, ``log_d_over_delta``, ``radius_printed``, ``probability``.
     Pathak & Raj, Lemma 4, Theorems 5.2 and 5.3.
     """
     d, C, n, delta = _common(d, n_classes, n, delta)
@@ -107,30 +72,17 @@ def printed_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float
     t1 = 4.0 * math.sqrt(d) * (d + 1) ** 2 * C * L / (epsilon * lam)
     t3 = 16.0 * (32.0 + math.log(1.0 / delta)) / (lam * n)
     return {
-        "tier": "printed",
-        "label": TIER_LABELS["printed"],
-        "log_d_over_delta": L,
-        "radius_printed": printed_radius(d, epsilon, delta),
-        "thm52": thm52,
-        "thm53_term1": t1,
-        "thm53_term2": thm52,
-        "thm53_term3": t3,
-        "thm53_total": t1 + thm52 + t3,
-        "probability": 1.0 - delta,
-    }
+        "tier": "printed", "label": TIER_LABELS["printed"], "log_d_over_delta": L,
+        "radius_printed": printed_radius(d, epsilon, delta), "thm52": thm52, "thm53_term1": t1, "thm53_term2": thm52,
+        "thm53_term3": t3, "thm53_total": t1 + thm52 + t3, "probability": 1.0 - delta,
+    }  # fmt: skip
 
 
 @computable
 def tier_u_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float, delta: float) -> dict:
     """Paper-mode bounds in per-example units with the arithmetic fixed (check-value rows 22-25).
 
-    ``U5.2 = 8 (d+1)^4 C ln^2(d/delta)/(n^2 eps^2 lam)``; ``U5.3`` = ``4 sqrt(d)(d+1)^2 C ln(d/delta)/(n eps)``
-    ``+ 16 (d+1)^4 C ln^2(d/delta)/(n^2 eps^2 lam) + 16 (32 + ln(1/delta))/(lam n)`` with probability
-    ``>= 1 - 2 delta``. ``epsilon`` is the noise-level budget (``2 beta``).
-
-    References
-    ----------
-    docs/large_margin_gaussian.md §"Utility bounds in three tiers" (tier U).
+    docs/large_margin_gaussian.md §"bounds.py: formulas".
     """
     d, C, n, delta = _common(d, n_classes, n, delta)
     epsilon = check_positive("epsilon", epsilon)
@@ -142,43 +94,17 @@ def tier_u_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float,
     t2 = 16.0 * p4 * C * L**2 / (n**2 * epsilon**2 * lam)
     t3 = 16.0 * (32.0 + math.log(1.0 / delta)) / (lam * n)
     return {
-        "tier": "tier_u",
-        "label": TIER_LABELS["tier_u"],
-        "u52": u52,
-        "u52_probability": 1.0 - delta,
-        "u53_term1": t1,
-        "u53_term2": t2,
-        "u53_term3": t3,
-        "u53_total": t1 + t2 + t3,
+        "tier": "tier_u", "label": TIER_LABELS["tier_u"], "u52": u52, "u52_probability": 1.0 - delta,
+        "u53_term1": t1, "u53_term2": t2, "u53_term3": t3, "u53_total": t1 + t2 + t3,
         "u53_probability": 1.0 - 2.0 * delta,
-    }
+    }  # fmt: skip
 
 
-def tier_c_bounds(
-    *,
-    d: int,
-    n_classes: int,
-    n: int,
-    beta: float,
-    lam: float,
-    mu_eff: float,
-    delta: float,
-    shared_noise: bool,
-    phi_star_norm: float | None = None,
-    R_z: float = 1.0,
-) -> dict:
-    """Corrected bounds for the mechanism actually run (check-value rows 26-29 and 40-49).
-
-    ``rho_delta = sqrt(C) r(delta)`` (shared noise) or ``r(delta)`` (stacked noise);
-    ``C5.2 = 2 rho_delta^2/(n^2 mu_eff)`` (probability ``>= 1 - delta``), expected pathwise
-    ``2 E[rho^2]/(n^2 mu_eff)``, and ``C5.3 = A + B + E + S`` (probability ``>= 1 - 2 delta``) with
-    ``A = 2 lam sqrt(dC) rho/(n mu_eff)``, ``B = 2 ||Phi*||_F rho/n``, ``E = 4 rho^2/(n^2 mu_eff)``,
-    ``S = 16 G^2 (32 + ln(1/delta))/(mu_eff n)`` (``S`` is a heuristic multiclass scaling). The
-    C5.3 terms use the union radius; ``B`` and the total need ``phi_star_norm``.
-
-    References
-    ----------
-    docs/large_margin_gaussian.md §"Utility bounds in three tiers" (pathwise chain, noise radius).
+def tier_c_bounds(*, d: int, n_classes: int, n: int, beta: float, lam: float, mu_eff: float, delta: float,
+        shared_noise: bool, phi_star_norm: float | None = None, R_z: float = 1.0) -> dict:  # fmt: skip
+    """Corrected bounds for the mechanism actually run (check-value rows 26-29 and 40-49): C5.2, expected
+    pathwise, C5.3 = A + B + E + S (``B`` and the total need ``phi_star_norm``).
+    docs/large_margin_gaussian.md §"bounds.py: formulas".
     """
     d, C, n, delta = _common(d, n_classes, n, delta)
     beta = check_positive("beta", beta)
@@ -199,23 +125,12 @@ def tier_c_bounds(
     E = 4.0 * rho_u**2 / (n**2 * mu_eff)
     S = 16.0 * G**2 * (32.0 + math.log(1.0 / delta)) / (mu_eff * n)
     out = {
-        "tier": "tier_c",
-        "label": TIER_LABELS["tier_c"],
-        "noise_dim": m,
-        "r_union": r_union,
-        "r_exact": r_exact,
-        "rho_union": rho_u,
-        "rho_exact": rho_e,
-        "c52_union": c52_union,
-        "c52_exact": c52_exact,
-        "c52_probability": 1.0 - delta,
-        "expected_pathwise": e_path,
-        "c53_A": A,
-        "c53_E": E,
-        "c53_S": S,
+        "tier": "tier_c", "label": TIER_LABELS["tier_c"], "noise_dim": m, "r_union": r_union, "r_exact": r_exact,
+        "rho_union": rho_u, "rho_exact": rho_e, "c52_union": c52_union, "c52_exact": c52_exact,
+        "c52_probability": 1.0 - delta, "expected_pathwise": e_path, "c53_A": A, "c53_E": E, "c53_S": S,
         "c53_probability": 1.0 - 2.0 * delta,
         "c53_S_note": "heuristic multiclass scaling of the Sridharan constant (G^2), not a proven constant",
-    }
+    }  # fmt: skip
     if phi_star_norm is not None:
         B = 2.0 * check_positive("phi_star_norm", phi_star_norm, allow_zero=True) * rho_u / n
         out["c53_B"] = B
@@ -224,11 +139,9 @@ def tier_c_bounds(
 
 
 def bounds_for_mode(accounting, *, delta: float, phi_star_norm: float | None = None) -> dict:
-    """The bound tiers that apply to a mode's :class:`PrivacyAccounting`.
+    """The bound tiers that apply to a mode's :class:`PrivacyAccounting` (P: printed only).
 
-    ``printed`` mode: the printed tier only (its objective has no strong convexity, so no valid
-    bound exists). ``repaired``: printed, Tier U and Tier C (shared noise, ``mu_eff``). ``corrected``:
-    Tier C (stacked noise). Bound formulas take the noise-level budget ``eps_b = eps_noise``.
+    docs/large_margin_gaussian.md §"bounds.py: formulas".
     """
     a = accounting
     out: dict = {"mode": a.mode, "delta": delta}
@@ -242,15 +155,7 @@ def bounds_for_mode(accounting, *, delta: float, phi_star_norm: float | None = N
         )
     if a.mode in ("repaired", "corrected"):
         out["tier_c"] = tier_c_bounds(
-            d=a.d,
-            n_classes=a.n_classes,
-            n=a.n,
-            beta=a.beta,
-            lam=a.lam,
-            mu_eff=a.mu_eff,
-            delta=delta,
-            shared_noise=a.shared_noise,
-            phi_star_norm=phi_star_norm,
-            R_z=a.R_z,
-        )
+            d=a.d, n_classes=a.n_classes, n=a.n, beta=a.beta, lam=a.lam, mu_eff=a.mu_eff, delta=delta,
+            shared_noise=a.shared_noise, phi_star_norm=phi_star_norm, R_z=a.R_z,
+        )  # fmt: skip
     return out

@@ -1,25 +1,8 @@
-"""The private large-margin Gaussian classifier (Pathak & Raj) as a scikit-learn-style estimator.
+"""The private large-margin Gaussian classifier (Pathak & Raj, eq. 8, Theorem 5.1) as a scikit-learn-style estimator.
 
-Rows are divided by the declared ``data_norm`` and clipped to the unit ball (public rule), then
-projected onto ``n_components`` dimensions by a matrix with orthonormal columns drawn from
-``projection_seed`` alone. The projection does not depend on any record, so it costs no privacy,
-and it keeps rows in the unit ball (``||P^T x|| <= ||x||``). It matters: the mechanism's noise
-lives on ``C`` matrices of size ``(k+1) x (k+1)``, so its norm grows like ``k^2``; on 30-dimensional
-data the unprojected classifier is worse than the majority class at epsilon <= 2, and its fit
-costs two orders of magnitude more than a private logistic regression.
-
-Defaults (``"auto"``) depend on the number of rows ``n``, the number of features ``d`` and epsilon
-only (all public under replace-one neighbours): :func:`default_components` and
-:func:`default_regularisers`, derivation and measurements in ``docs/estimators.md``.
-
-Modes: ``corrected`` (default: differentially private, proved), ``repaired`` and ``printed``
-(the paper's algorithm as printed, and its minimal repair: **not differentially private**, status
-"refuted"; kept to show why).
-
-References
-----------
-M. A. Pathak and B. Raj, "Large Margin Multiclass Gaussian Classification with Differential
-Privacy", eq. 8 (algorithm) and Theorem 5.1 (claimed guarantee).
+Rows are clipped to the unit ball and projected by a public random matrix; ``"auto"`` defaults depend on public
+``n``, ``d`` and epsilon only.
+docs/large_margin_gaussian.md §"estimator.py: the classifier"; ``docs/estimators.md``.
 """
 
 from __future__ import annotations
@@ -42,13 +25,8 @@ from ...estimators._base import (
 from ...estimators.preprocessing import clip_to_unit_ball
 from .experiments import public_projection
 
-__all__ = [
-    "MAX_AUTO_COMPONENTS",
-    "MU_SCALE",
-    "LargeMarginGaussianClassifier",
-    "default_components",
-    "default_regularisers",
-]
+__all__ = ["MAX_AUTO_COMPONENTS", "MU_SCALE", "LargeMarginGaussianClassifier", "default_components"]
+__all__ += ["default_regularisers"]
 
 #: Most dimensions ``n_components="auto"`` keeps: the solver holds ``n x (k+1)^2`` outer products.
 MAX_AUTO_COMPONENTS = 20
@@ -59,12 +37,7 @@ MU_SCALE = 45.0
 def default_components(n: int, d: int) -> int | None:
     """Dimension after the public projection: ``min(d, 20, max(5, round(sqrt(n) / 4)))``; ``None`` when that is ``d``.
 
-    The mechanism releases ``C (k+1)^2`` noisy numbers; keeping ``(k+1)^2`` of the order of ``n / 16``
-    (``k ~ sqrt(n) / 4``) keeps the noise per released number from growing with the dimension faster than
-    the data can pay for it. At 455 rows it gives 5 (the dimension chosen on breast_cancer); at 1,437 rows,
-    9. Fewer than 5 random directions lose the signal (wine, 142 rows: 3 directions reach 0.82 at
-    epsilon = 5, 5 directions 0.98), hence the floor; at most 20 bounds the solver's memory. When the rule
-    reaches ``d`` there is nothing to project, so it falls back to no projection.
+    Why and measurements: docs/large_margin_gaussian.md §"estimator.py: the classifier".
 
     >>> default_components(455, 30), default_components(1437, 64), default_components(5000, 8)
     (5, 9, None)
@@ -76,14 +49,7 @@ def default_components(n: int, d: int) -> int | None:
 def default_regularisers(n: int, epsilon: float) -> tuple[float, float]:
     """The public defaults ``(lam, mu)``: Frobenius ``mu = min(1, 45 / (n epsilon))`` and trace ``lam = mu / 10``.
 
-    The noise enters the objective as ``<N, Phi> / n`` with ``||N||`` proportional to ``1 / epsilon``; in a
-    ``mu``-strongly convex objective it moves the minimiser by at most ``||N|| / (n mu)`` (the argument of
-    Chaudhuri, Monteleoni & Sarwate 2011, Lemma 7), so ``mu`` proportional to ``1 / (n epsilon)`` keeps that
-    shift a fixed fraction of the model whatever ``n`` and ``epsilon``. A fixed ``mu`` either lets the
-    noise through (``n epsilon`` small) or shrinks every class matrix to the same one (``n epsilon``
-    large): the old default ``lam = mu = 0.1`` predicted one class on digits 0-vs-rest even at
-    epsilon = 1000. The trace term ``lam tr(Phi)`` pulls every eigenvalue towards 0 and, on imbalanced
-    classes, to the constant predictor; a tenth of ``mu`` keeps its effect small.
+    CMS (2011) Lemma 7's argument; docs/large_margin_gaussian.md §"estimator.py: the classifier".
 
     >>> default_regularisers(450, 1.0)
     (0.01, 0.1)
@@ -95,51 +61,15 @@ def default_regularisers(n: int, epsilon: float) -> tuple[float, float]:
 class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
     """Private large-margin multiclass Gaussian classifier (Pathak & Raj), any number of classes.
 
-    Parameters
-    ----------
-    epsilon : float
-        Total privacy budget in (0, inf) (pure epsilon-DP, replace-one neighbours).
-    mode : {"corrected", "repaired", "printed"}
-        ``corrected`` is private; ``repaired``/``printed`` are not (``privacy_.status == "refuted"``).
-    lam : "auto" or float
-        Trace regulariser; ``"auto"`` is ``mu / 10`` of :func:`default_regularisers` (from ``n`` and epsilon).
-    mu : float or None
-        Frobenius coefficient; ``None`` is :func:`default_regularisers`' ``45 / (n epsilon)`` (capped at 1)
-        when ``lam="auto"``, else ``lam``.
-    h : float
-        Huber width of the hinge (default 0.5).
-    n_components : "auto", int or None
-        Dimension after the public projection (``"auto"``: :func:`default_components`, from ``n`` and ``d``;
-        ``None``: no projection).
-    projection_seed : int
-        Public seed of the projection matrix (data-independent).
-    data_norm : float or None
-        Public row-norm bound (``None``: taken from the data, with a PrivacyLeakWarning).
-    random_state : None, int or numpy Generator
-        Seed of the mechanism's noise.
-
-    Attributes
-    ----------
-    phi_ : array (C, k+1, k+1)
-        The released matrices (class ``c`` scores ``z' phi_[c] z``, smallest wins).
-    coef_ : same as ``phi_`` (the released parameters). ``intercept_`` : zeros (the bias is inside ``phi_``).
-    projection_ : array (d, k) or None — public.
-    classes_, n_features_in_, feature_names_in_, data_norm_, privacy_
+    ``mode="corrected"`` is private; ``repaired``/``printed`` are not (``privacy_.status == "refuted"``).
+    Parameters and attributes (``phi_``, ``coef_``, ``projection_``, ...):
+    docs/large_margin_gaussian.md §"estimator.py: the classifier".
     """
 
     def __init__(
-        self,
-        epsilon=1.0,
-        *,
-        mode="corrected",
-        lam="auto",
-        mu=None,
-        h=0.5,
-        n_components="auto",
-        projection_seed=20_240_601,
-        data_norm=None,
-        random_state=None,
-    ):
+        self, epsilon=1.0, *, mode="corrected", lam="auto", mu=None, h=0.5, n_components="auto",
+        projection_seed=20_240_601, data_norm=None, random_state=None,
+    ):  # fmt: skip
         self._store_params(locals())
 
     def _components(self, n: int, d: int) -> int | None:
@@ -189,10 +119,17 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
         self.phi_ = np.asarray(rel.phi[0], dtype=np.float64)
         self.coef_ = self.phi_
         self.intercept_ = np.zeros(self.classes_.size)
-        acc = rel.accounting
-        status = audited_status("large-margin-gaussian", self.mode)  # the table row backing the mode's badge
+        self.privacy_ = self._guarantee(rel.accounting, eps, k, lam, mu, leaks)
+        self._warn_if_no_guarantee()
+        if self.released_:  # an unbounded printed-mode draw released nothing: predict says so
+            self._warn_if_degenerate(X, y)
+        return self
+
+    def _guarantee(self, acc, eps: float, k, lam: float, mu, leaks: list[str]) -> PrivacyGuarantee:
+        """The :class:`PrivacyGuarantee` of a fit: the audited table row backing the mode's badge."""
         from .privacy import NOT_PRIVATE_REASONS
 
+        status = audited_status("large-margin-gaussian", self.mode)
         reason = (
             "Pure ε-DP (corrected algorithm R: per-class noise calibrated to the corrected sensitivity)."
             if status != vocab.REFUTED
@@ -203,21 +140,12 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
                 f" Inputs projected to {k} dimensions by a matrix drawn from the public seed "
                 f"{self.projection_seed} (data-independent: no privacy cost)."
             )
-        self.privacy_ = PrivacyGuarantee(
-            epsilon=float(acc.eps_claimed) if acc is not None else eps,
-            delta=0.0,
-            neighbours="replace one record",
-            model="central",
-            status=status,
-            mechanism="Large-margin Gaussian classifier (Pathak & Raj, eq. 8)",
-            reason=reason,
-            leaks=tuple(leaks),
+        return PrivacyGuarantee(
+            epsilon=float(acc.eps_claimed) if acc is not None else eps, delta=0.0, neighbours="replace one record",
+            model="central", status=status, mechanism="Large-margin Gaussian classifier (Pathak & Raj, eq. 8)",
+            reason=reason, leaks=tuple(leaks),
             extra={"mode": self.mode, "n_components": k, "lam": float(lam), "mu": mu},
-        )
-        self._warn_if_no_guarantee()
-        if self.released_:  # an unbounded printed-mode draw released nothing: predict says so
-            self._warn_if_degenerate(X, y)
-        return self
+        )  # fmt: skip
 
     def _regularisers(self, n: int, eps: float) -> tuple[float, float | None]:
         """``(lam, mu)``: :func:`default_regularisers` for ``"auto"``, else the values given (``mu=None``: ``lam``)."""
@@ -248,22 +176,14 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
 
     def decision_function(self, X) -> np.ndarray:
         """Minus the class scores ``-z' phi_c z`` (larger is more likely), shape (m, C); binary: column 1 - column 0."""
-        from .model import decision_values, preprocess
+        from .model import decision_values
 
-        self._check_fitted()
-        self._require_release()
-        A = self._validate_X(X, reset=False)
-        Zt = preprocess(self._features(A), scale=1.0 if self.mode == "printed" else 1.0 / np.sqrt(2.0))
+        Zt = self._inputs(X)
         s = -decision_values(self.phi_, Zt)
         return s[:, 1] - s[:, 0] if self.classes_.size == 2 else s
 
     def predict_proba(self, X) -> np.ndarray:
-        """Class probabilities: the softmax of :meth:`decision_function`'s scores ``-z' phi_c z``, shape (m, C).
-
-        Rows sum to 1 and the largest entry is the predicted class. The scores are those of a private
-        margin classifier, so these are not calibrated probabilities; they serve soft voting and
-        log-loss scoring.
-        """
+        """Class probabilities: the softmax of :meth:`decision_function`'s scores, shape (m, C) (not calibrated)."""
         s = self.decision_function(X)
         if s.ndim == 1:
             p1 = 0.5 * (1.0 + np.tanh(0.5 * s))
@@ -285,10 +205,16 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Predicted class labels (values of ``classes_``)."""
-        from .model import predict, preprocess
+        from .model import predict
+
+        Zt = self._inputs(X)
+        return self.classes_[predict(self.phi_, Zt)]
+
+    def _inputs(self, X) -> np.ndarray:
+        """The model's augmented inputs of new rows ``X`` (after the fitted and released checks)."""
+        from .model import preprocess
 
         self._check_fitted()
         self._require_release()
         A = self._validate_X(X, reset=False)
-        Zt = preprocess(self._features(A), scale=1.0 if self.mode == "printed" else 1.0 / np.sqrt(2.0))
-        return self.classes_[predict(self.phi_, Zt)]
+        return preprocess(self._features(A), scale=1.0 if self.mode == "printed" else 1.0 / np.sqrt(2.0))

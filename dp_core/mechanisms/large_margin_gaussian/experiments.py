@@ -1,13 +1,6 @@
 """Monte-Carlo experiments and data preparation for the large-margin Gaussian classifier page.
 
-Every sweep uses :func:`dp_core.experiments.run_sweep` (trial ``t`` gets the same seed at every
-grid point: common random numbers) and solves all trials of a grid point in one batched call of
-:func:`~dp_core.mechanisms.large_margin_gaussian.mechanism.release_many`.
-
-References
-----------
-docs/large_margin_gaussian.md §"Defaults and reference settings" (data, public projection) and
-docs/large_margin_gaussian.md §"Plots".
+docs/large_margin_gaussian.md §"experiments.py: sweeps and data", §"Plots".
 """
 
 from __future__ import annotations
@@ -30,24 +23,13 @@ from .model import loss, predict, preprocess
 from .privacy import MODES, privacy_params, sample_radial
 from .solvers import literal_objective_bounded
 
+# fmt: off
 __all__ = [
-    "ClassificationTask",
-    "make_task",
-    "public_projection",
-    "accuracy_sweep",
-    "excess_vs_n",
-    "unbounded_share",
-    "decision_grid",
-    "leak_demo",
-    "bound_tightness",
-    "regularisation_sweep",
-    "suggest_settings",
-    "SuggestedSettings",
-    "nonprivate_accuracy",
-    "utility_note",
-    "MAX_D",
-    "MAX_CLASSES",
+    "ClassificationTask", "make_task", "public_projection", "accuracy_sweep", "excess_vs_n", "unbounded_share",
+    "decision_grid", "leak_demo", "bound_tightness", "regularisation_sweep", "suggest_settings",
+    "SuggestedSettings", "nonprivate_accuracy", "utility_note", "MAX_D", "MAX_CLASSES"
 ]
+# fmt: on
 
 MAX_D = 10
 MAX_CLASSES = 10
@@ -55,10 +37,9 @@ MAX_CLASSES = 10
 
 @dataclass(frozen=True)
 class ClassificationTask:
-    """Training and test data in the model's input space (rows in the unit ball).
+    """Training and test data in the model's input space; ``data_dependent``: a step used the private data.
 
-    ``notes`` lists every preprocessing step; ``data_dependent`` flags a step that used the private
-    data itself (a leak the guarantee does not cover).
+    docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
     """
 
     name: str
@@ -102,17 +83,8 @@ class SuggestedSettings:
 def suggest_settings(name: str, d: int, n: int, n_classes: int) -> SuggestedSettings:
     """The page's default projection dimension ``k`` and trace regulariser ``λ`` for a dataset [ours].
 
-    * ``gaussian_classes`` (reference setting S1, docs §"Defaults and reference settings"), ``λ = 0.01`` (its rows are
-      already two-dimensional, ``k`` is not used).
-    * Real data and uploads: ``k = min(d, 5)`` and ``λ = 0.001``. Measured over seeds 0-9 (70/30 splits,
-      Huber width 0.5, the demo datasets' public bounds): the mean non-private test accuracy is then at or
-      above the nearest-class-mean baseline on the same projected data (iris 0.95 vs 0.86, wine 0.83 vs
-      0.81, breast_cancer 0.97 vs 0.97), where the old defaults ``k = 2, λ = 0.01`` gave iris 0.85, wine
-      0.61 and breast_cancer 0.60, and seed-dependent failures on a separable upload (test accuracy down to
-      0.87 at h = 0.5 and 0.49 at h = 0.1, against 1.0 on every seed with λ = 0.001).
-
-    ``n`` and ``n_classes`` are validated (they bound what can be fitted); the rule does not depend on them
-    beyond that.
+    ``k = min(d, 5)``, ``λ = 0.001`` for real data; the reference setting S1 (``λ = 0.01``) for
+    ``gaussian_classes``. Measurements: docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
 
     >>> suggest_settings("wine", 13, 178, 3).k
     5
@@ -137,10 +109,7 @@ def suggest_settings(name: str, d: int, n: int, n_classes: int) -> SuggestedSett
 
 
 def public_projection(d: int, k: int, *, seed: RngLike = 20_240_601) -> np.ndarray:
-    """A ``d x k`` matrix with orthonormal columns drawn from ``seed`` alone (never from the data).
-
-    Because it does not depend on the records it is public: projecting with it leaks nothing.
-    """
+    """A ``d x k`` matrix with orthonormal columns drawn from ``seed`` alone (never from the data: public)."""
     d = check_int("d", d, lo=1)
     k = check_int("k", k, lo=1, hi=d)
     check_array_size("d x k", d * k, limit=1_000_000)  # a QR factorisation of d x k numbers
@@ -187,30 +156,11 @@ def _prepare_real(ds: Dataset, y_all, k: int, test_fraction: float, s_split, not
     return X_tr, y_tr, X_te, y_te, data_dependent
 
 
-def make_task(
-    ds: Dataset,
-    *,
-    n_train: int | None = None,
-    k: int = 2,
-    test_fraction: float = 0.3,
-    n_test_synthetic: int = 5_000,
-    seed: RngLike = 0,
-) -> ClassificationTask:
-    """Turn a classification :class:`~dp_core.data.Dataset` into a task the classifier can use.
-
-    * ``gaussian_classes`` (already in the unit ball by a public rule): used as is; a fresh test set
-      of ``n_test_synthetic`` points is drawn from the same generator with an independent seed.
-    * Other data: a seeded train/test split; columns standardised with the training part's mean and
-      standard deviation (**data-dependent**, flagged), projected to ``k`` dimensions by
-      :func:`public_projection` when ``d > k`` (public), divided by ``2 sqrt(k)`` (public constant)
-      and clipped to the unit ball (public rule).
-
-    Parameters
-    ----------
-    n_train : int, optional
-        Training-set size (a seeded subsample of the training part); default all.
-    k : int
-        Target dimension of the public projection, ``1..10`` (2 lets the page draw decision regions).
+def make_task(ds: Dataset, *, n_train: int | None = None, k: int = 2, test_fraction: float = 0.3,
+        n_test_synthetic: int = 5_000, seed: RngLike = 0) -> ClassificationTask:  # fmt: skip
+    """Turn a classification :class:`~dp_core.data.Dataset` into a task the classifier can use (public rules only,
+    but for a flagged data-dependent standardisation).
+    docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
     """
     if not isinstance(ds, Dataset):
         raise TypeError(f"ds must be a dp_core Dataset, got {type(ds).__name__}.")
@@ -260,16 +210,9 @@ def make_task(
         else tuple(f"proj{j + 1}" for j in range(X_tr.shape[1]))
     )
     return ClassificationTask(
-        name=ds.name,
-        X_train=X_tr,
-        y_train=y_tr,
-        X_test=X_te,
-        y_test=y_te,
-        n_classes=C,
-        feature_names=names,
-        notes=tuple(notes),
-        data_dependent=data_dependent,
-    )
+        name=ds.name, X_train=X_tr, y_train=y_tr, X_test=X_te, y_test=y_te, n_classes=C, feature_names=names,
+        notes=tuple(notes), data_dependent=data_dependent,
+    )  # fmt: skip
 
 
 def _config_for(base: LargeMarginGaussian, mode: str, epsilon: float) -> LargeMarginGaussian:
@@ -299,11 +242,7 @@ class _FitCache:
 
 
 def nonprivate_accuracy(task: ClassificationTask, base: LargeMarginGaussian) -> float:
-    """Test accuracy of the classifier trained without privacy: ``base`` at ``ε = ∞`` (no noise, no extra
-    regularisation Δ; ``μ`` as set, else ``λ``) — the reference the private releases are compared with.
-
-    It is the ``nonprivate`` row of :func:`accuracy_sweep` (the same fit), computed alone.
-    """
+    """Test accuracy of ``base`` at ``ε = ∞`` (no noise, no Δ): the :func:`accuracy_sweep` ``nonprivate`` row alone."""
     if not isinstance(base, LargeMarginGaussian):
         raise TypeError(f"base must be a LargeMarginGaussian, got {type(base).__name__}.")
     cfg = replace(base, mode="corrected", epsilon=math.inf)
@@ -316,8 +255,8 @@ def nonprivate_accuracy(task: ClassificationTask, base: LargeMarginGaussian) -> 
 def utility_note(acc_private: float, acc_nonprivate: float, n_classes: int, *, k: int | None = None) -> str | None:
     """A plain sentence when a private release is little better than guessing, saying what would change that.
 
-    ``None`` when the release keeps at least a quarter of the non-private gain over chance (``1/C``), or when
-    the non-private fit itself is no better than chance. An unbounded draw (``nan``) counts as no release.
+    ``None`` when it keeps a quarter of the non-private gain over chance;
+    docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
 
     >>> utility_note(0.34, 0.95, 3) is not None
     True
@@ -346,42 +285,19 @@ def _nonprivate_rows(task: ClassificationTask, base: LargeMarginGaussian, cache:
     ph = cache.phi_star(cfg, cfg.mu_eff(None))
     acc = float(np.mean(predict(ph, preprocess(task.X_test, scale=cfg.input_scale())) == task.y_test))
     zeros = np.zeros(R)
-    return pd.DataFrame(
-        {
-            "accuracy": np.full(R, acc),
-            "agreement": np.ones(R),
-            "excess": zeros,
-            "pathwise_bound": zeros,
-            "unbounded": zeros,
-            "converged": np.ones(R),
-            "noise_norm": zeros,
-            "eps_claimed": np.full(R, np.inf),
-            "private": zeros,
-        }
-    )
+    return pd.DataFrame({
+        "accuracy": np.full(R, acc), "agreement": np.ones(R), "excess": zeros, "pathwise_bound": zeros,
+        "unbounded": zeros, "converged": np.ones(R), "noise_norm": zeros, "eps_claimed": np.full(R, np.inf),
+        "private": zeros,
+    })  # fmt: skip
 
 
-def accuracy_sweep(
-    task: ClassificationTask,
-    *,
-    epsilons: Sequence[float],
-    modes: Sequence[str] = MODES,
-    base: LargeMarginGaussian | None = None,
-    n_trials: int = 30,
-    seed: RngLike = 0,
-    progress: Callable[[int, int], None] | None = None,
-    block_size: int | None = None,
-) -> pd.DataFrame:
+def accuracy_sweep(task: ClassificationTask, *, epsilons: Sequence[float], modes: Sequence[str] = MODES,
+        base: LargeMarginGaussian | None = None, n_trials: int = 30, seed: RngLike = 0,
+        progress: Callable[[int, int], None] | None = None, block_size: int | None = None) -> pd.DataFrame:  # fmt: skip
     """Test accuracy, agreement with the non-private fit and excess risk against epsilon, per mode.
 
-    Returns
-    -------
-    DataFrame
-        One row per (method, epsilon, trial): ``method`` (mode name, or ``nonprivate`` for the
-        non-private fit of the corrected objective), ``epsilon``, ``trial``, ``accuracy`` (NaN when
-        the draw was unbounded), ``agreement`` (share of test points predicted as by the non-private
-        fit of the same objective), ``excess``, ``pathwise_bound``, ``unbounded`` (0/1),
-        ``converged`` (0/1), ``noise_norm``, ``eps_claimed``, ``private`` (0/1).
+    One row per (method, epsilon, trial); columns: docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
     """
     base = LargeMarginGaussian() if base is None else base
     for m in modes:
@@ -410,40 +326,22 @@ def accuracy_sweep(
         ok = ~batch.unbounded
         accuracy = np.where(ok, np.mean(pred == task.y_test[None], axis=1), np.nan)
         agreement = np.where(ok, np.mean(pred == ref[None], axis=1), np.nan)
-        return pd.DataFrame(
-            {
-                "accuracy": accuracy,
-                "agreement": agreement,
-                "excess": diag.excess,
-                "pathwise_bound": diag.pathwise_bound,
-                "unbounded": batch.unbounded.astype(float),
-                "converged": diag.converged.astype(float),
-                "noise_norm": diag.noise_norm,
-                "eps_claimed": np.full(len(seeds), acc_obj.eps_claimed),
-                "private": np.full(len(seeds), float(acc_obj.private)),
-            }
-        )
+        return pd.DataFrame({
+            "accuracy": accuracy, "agreement": agreement, "excess": diag.excess, "pathwise_bound": diag.pathwise_bound,
+            "unbounded": batch.unbounded.astype(float), "converged": diag.converged.astype(float),
+            "noise_norm": diag.noise_norm, "eps_claimed": np.full(len(seeds), acc_obj.eps_claimed),
+            "private": np.full(len(seeds), float(acc_obj.private)),
+        })  # fmt: skip
 
     eps_list = [float(e) for e in epsilons]
     points = [{"method": m, "epsilon": e} for m in modes for e in eps_list]
     points += [{"method": "nonprivate", "epsilon": e} for e in eps_list]
-    return run_sweep(
-        block,
-        points,
-        n_trials=check_int("n_trials", n_trials, lo=1),
-        seed=seed,
-        progress=progress,
-        block_size=block_size,
-    )
+    n_trials = check_int("n_trials", n_trials, lo=1)
+    return run_sweep(block, points, n_trials=n_trials, seed=seed, progress=progress, block_size=block_size)
 
 
-_C53_NAMES = (
-    ("c53_A", "C5.3 term A (trace)"),
-    ("c53_B", "C5.3 term B (Frobenius)"),
-    ("c53_E", "C5.3 term E (empirical)"),
-    ("c53_S", "C5.3 term S (sample)"),
-    ("c53_total", "C5.3 total"),
-)
+_C53_NAMES = (("c53_A", "C5.3 term A (trace)"), ("c53_B", "C5.3 term B (Frobenius)"),
+    ("c53_E", "C5.3 term E (empirical)"), ("c53_S", "C5.3 term S (sample)"), ("c53_total", "C5.3 total"))  # fmt: skip
 
 
 def _bound_rows(n: int, data, acc, cfg0, mu_eff: float, ph, mode: str, delta: float) -> list[dict]:
@@ -467,30 +365,12 @@ def _bound_rows(n: int, data, acc, cfg0, mu_eff: float, ph, mode: str, delta: fl
     return rows
 
 
-def excess_vs_n(
-    task: ClassificationTask,
-    *,
-    ns: Sequence[int],
-    mode: str = "corrected",
-    base: LargeMarginGaussian | None = None,
-    delta: float = 0.05,
-    n_trials: int = 30,
-    seed: RngLike = 0,
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Empirical excess ``J(Phi^p) - J(Phi*)`` against the training size, with the bound tiers.
+def excess_vs_n(task: ClassificationTask, *, ns: Sequence[int], mode: str = "corrected",
+        base: LargeMarginGaussian | None = None, delta: float = 0.05, n_trials: int = 30, seed: RngLike = 0,
+        progress: Callable[[int, int], None] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+    """Empirical excess ``J(Phi^p) - J(Phi*)`` against the training size (nested subsamples), with the bound tiers.
 
-    The training subsamples are nested (the first ``n`` rows of one seeded permutation) and
-    ``Phi*`` is recomputed for every ``n``.
-
-    Returns
-    -------
-    (trials, bounds)
-        ``trials``: one row per (n, trial) with ``method``, ``n``, ``excess``, ``pathwise_bound``,
-        ``unbounded`` and ``test_loss_excess`` (average Huber loss on the test set, private minus
-        non-private: an estimate of the true-risk excess). ``bounds``: one row per (n, bound name) with
-        ``bound``, ``value``, ``tier`` (``printed`` / ``tier_u`` / ``tier_c``), ``quantity``
-        (``empirical`` for bounds on ``J(Phi^p) - J(Phi*)``, ``true_risk`` for the C5.3 terms) and ``label``.
+    Returns ``(trials, bounds)``; columns: docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
     """
     base = LargeMarginGaussian() if base is None else base
     mode = check_choice("mode", mode, MODES)
@@ -519,14 +399,10 @@ def excess_vs_n(
             None, None, cfg0, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph, diagnostics=True
         )
         test_excess = loss(b.phi, Zt, task.y_test, cfg0.h) - float(loss(ph, Zt, task.y_test, cfg0.h))
-        return pd.DataFrame(
-            {
-                "excess": diag.excess,
-                "pathwise_bound": diag.pathwise_bound,
-                "unbounded": b.unbounded.astype(float),
-                "test_loss_excess": test_excess,
-            }
-        )
+        return pd.DataFrame({
+            "excess": diag.excess, "pathwise_bound": diag.pathwise_bound, "unbounded": b.unbounded.astype(float),
+            "test_loss_excess": test_excess,
+        })  # fmt: skip
 
     Zt = preprocess(task.X_test, scale=cfg0.input_scale())
     points = [{"method": mode, "n": n} for n in subsets]
@@ -543,15 +419,11 @@ def excess_vs_n(
 def unbounded_share(
     *, d: int, n: int, lam: float, epsilons: Sequence[float], n_draws: int = 20_000, seed: RngLike = 0
 ) -> pd.DataFrame:
-    """Monte-Carlo share of noise draws for which the paper's literal objective is unbounded below.
+    """Monte-Carlo share of noise draws for which the paper's literal objective is unbounded below (exact test).
 
-    Exact test per draw (``n lam I_Phi + sym(b)`` not PSD); no solve is needed, so 20,000 draws take
-    milliseconds. Returns ``epsilon``, ``share``, ``se``, ``n_draws``.
-
-    References
-    ----------
-    docs/large_margin_gaussian.md §"Modes and why P and P+ are not private" (P(bounded) ≈ 0.23 at d = 2, n lam = 10,
-    eps = 1).
+    Returns ``epsilon``, ``share``, ``se``, ``n_draws``.
+    docs/large_margin_gaussian.md §"experiments.py: sweeps and data";
+    §"Modes and why P and P+ are not private".
     """
     d = check_int("d", d, lo=1)
     n = check_int("n", n, lo=1)
@@ -589,25 +461,11 @@ def decision_grid(phi: np.ndarray, *, scale: float, resolution: int = 121, exten
     return xs, xs, lab.reshape(resolution, resolution)
 
 
-def leak_demo(
-    task: ClassificationTask,
-    *,
-    epsilon: float,
-    lam: float = 0.01,
-    h: float = 0.5,
-    n_draws: int = 20,
-    seed: RngLike = 0,
-    leak_tol: float = 1e-6,
-) -> pd.DataFrame:
-    """Live numbers for the shared-noise leak (docs/large_margin_gaussian.md §"Modes and why P and P+ are
-    not private"): do the released class differences move?
+def leak_demo(task: ClassificationTask, *, epsilon: float, lam: float = 0.01, h: float = 0.5, n_draws: int = 20,
+        seed: RngLike = 0, leak_tol: float = 1e-6) -> pd.DataFrame:  # fmt: skip
+    """Live numbers for the shared-noise leak: do the released class differences move? (P+ and R, PSD off/on).
 
-    For each variant (P+ with PSD off, P+ with PSD on, R with PSD off, R with PSD on) it runs
-    ``n_draws`` releases and reports the largest and median distance of the released class
-    differences from the non-private ones of the same objective without the PSD constraint
-    (``max_c ||(Phi^p_c - Phi^p_0) - (Phi*_c - Phi*_0)||_F``), the share of draws where that distance
-    is below ``leak_tol`` (an exact leak), and the share of test points predicted exactly as by the
-    non-private fit.
+    docs/large_margin_gaussian.md §"experiments.py: sweeps and data"; §"Modes and why P and P+ are not private".
     """
     n_draws = check_int("n_draws", n_draws, lo=1)
     rows = []
@@ -626,29 +484,20 @@ def leak_demo(
             err = np.sqrt(np.sum(((b.phi[:, 1:] - b.phi[:, :1]) - ref_diff[None]) ** 2, axis=(-2, -1))).max(axis=1)
             scale = max(1.0, float(np.max(np.abs(ref))))
             pred = predict(b.phi, Zt)
-            rows.append(
-                {
-                    "method": mode,
-                    "psd": psd,
-                    "epsilon": float(epsilon),
-                    "n_draws": n_draws,
-                    "max_diff_error": float(err.max()),
-                    "median_diff_error": float(np.median(err)),
-                    "exact_leak_share": float(np.mean(err < leak_tol * scale)),
-                    "same_predictions_share": float(np.mean(np.all(pred == ref_pred[None], axis=1))),
-                    "agreement": float(np.mean(pred == ref_pred[None])),
-                    "private": mode == "corrected",
-                }
-            )
+            rows.append({
+                "method": mode, "psd": psd, "epsilon": float(epsilon), "n_draws": n_draws,
+                "max_diff_error": float(err.max()), "median_diff_error": float(np.median(err)),
+                "exact_leak_share": float(np.mean(err < leak_tol * scale)),
+                "same_predictions_share": float(np.mean(np.all(pred == ref_pred[None], axis=1))),
+                "agreement": float(np.mean(pred == ref_pred[None])), "private": mode == "corrected",
+            })  # fmt: skip
     return pd.DataFrame(rows)
 
 
 def bound_tightness(summary: pd.DataFrame) -> pd.DataFrame:
-    """Ratio of the mean pathwise bound to the mean measured excess, per mode and epsilon.
-
-    ``summary`` is a :func:`dp_core.experiments.summarize` table of :func:`accuracy_sweep` with the
-    values ``excess`` and ``pathwise_bound``. Our reference pilot found ratios of about 13-24
-    (docs/large_margin_gaussian.md §"Pilot study"); the printed mode has no finite pathwise bound and is left out.
+    """Ratio of the mean pathwise bound to the mean measured excess, per mode and epsilon (``summary``: a
+    :func:`dp_core.experiments.summarize` table of :func:`accuracy_sweep`). §"Pilot study";
+    docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
     """
     s = summary[summary["method"].isin(["repaired", "corrected"])].copy()
     s = s[np.isfinite(s["pathwise_bound_mean"]) & (s["excess_mean"] > 0)]
@@ -656,22 +505,12 @@ def bound_tightness(summary: pd.DataFrame) -> pd.DataFrame:
     return s[["method", "epsilon", "excess_mean", "pathwise_bound_mean", "bound_over_measured", "n_trials"]]
 
 
-def regularisation_sweep(
-    task: ClassificationTask,
-    *,
-    parameter: str = "mu",
-    values: Sequence[float],
-    base: LargeMarginGaussian | None = None,
-    n_trials: int = 30,
-    seed: RngLike = 0,
-    progress: Callable[[int, int], None] | None = None,
-) -> pd.DataFrame:
-    """Accuracy and excess of the corrected mode at fixed epsilon against ``mu`` or ``h``.
+def regularisation_sweep(task: ClassificationTask, *, parameter: str = "mu", values: Sequence[float],
+        base: LargeMarginGaussian | None = None, n_trials: int = 30, seed: RngLike = 0,
+        progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:  # fmt: skip
+    """Accuracy and excess of the corrected mode at fixed epsilon against ``mu`` or ``h`` (one row per value, trial).
 
-    Bounds scale as ``1/mu`` but the bias of the regularised fit grows with ``mu`` (docs/large_margin_gaussian.md
-    §"Plots",
-    plot 8). Returns one row per (value, trial): ``method`` ("corrected"), ``value``, ``accuracy``,
-    ``nonprivate_accuracy`` (the non-private fit of the same objective), ``excess``, ``pathwise_bound``.
+    §"Plots", plot 8; docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
     """
     parameter = check_choice("parameter", parameter, ("mu", "h"))
     base = LargeMarginGaussian() if base is None else base
@@ -689,14 +528,10 @@ def regularisation_sweep(
         )
         accuracy = np.mean(predict(b.phi, Zt) == task.y_test[None], axis=1)
         np_acc = float(np.mean(predict(ph, Zt) == task.y_test))
-        return pd.DataFrame(
-            {
-                "accuracy": accuracy,
-                "nonprivate_accuracy": np.full(len(seeds), np_acc),
-                "excess": diag.excess,
-                "pathwise_bound": diag.pathwise_bound,
-            }
-        )
+        return pd.DataFrame({
+            "accuracy": accuracy, "nonprivate_accuracy": np.full(len(seeds), np_acc), "excess": diag.excess,
+            "pathwise_bound": diag.pathwise_bound,
+        })  # fmt: skip
 
     points = [{"method": "corrected", "value": float(v)} for v in values]
     return run_sweep(block, points, n_trials=check_int("n_trials", n_trials, lo=1), seed=seed, progress=progress)

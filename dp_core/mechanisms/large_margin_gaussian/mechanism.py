@@ -1,19 +1,8 @@
-"""The private large-margin Gaussian classifier: one release, many releases, and the Monte-Carlo.
+"""The private large-margin Gaussian classifier: one release, many releases (:func:`release_many`), the
+non-private fit.
 
-* :class:`LargeMarginGaussian` — frozen configuration (mode, epsilon, lam, mu, h, psd, ...).
-* :func:`release_many` — **the vectorized entry point** (also for the privacy audit): runs a mode
-  ``R`` times on a fixed dataset in one batched solve and returns the released parameters and the
-  unbounded flags; with ``diagnostics=True`` also the non-public :class:`ReleaseDiagnostics` (the
-  non-private fit, the noise, the excess risk and the shared-noise direction statistic).
-* :meth:`LargeMarginGaussian.run` — one release (``release_many`` with ``R = 1``).
-* :func:`fit_nonprivate` — ``Phi*`` of the same objective (same ``lam``, ``mu_eff``, ``h``, ``psd``).
-
-References
-----------
-M. A. Pathak and B. Raj, "Large Margin Multiclass Gaussian Classification with Differential
-Privacy", Algorithm (eq. 8) and Theorem 5.1; our corrections: docs/large_margin_gaussian.md
-§"Modes and why P and P+ are not
-private" and §"Utility bounds in three tiers".
+Pathak & Raj, Algorithm (eq. 8) and Theorem 5.1; docs/large_margin_gaussian.md
+§"mechanism.py: configuration, releases and diagnostics", §"Modes and why P and P+ are not private".
 """
 
 from __future__ import annotations
@@ -33,51 +22,17 @@ from .model import encode_labels, objective, outer_vectors, predict, preprocess,
 from .privacy import MODES, PrivacyAccounting, privacy_params
 from .solvers import fit_apg, literal_objective_bounded, project_psd
 
-__all__ = [
-    "LargeMarginGaussian",
-    "ReleaseBatch",
-    "ReleaseDiagnostics",
-    "PreparedData",
-    "prepare",
-    "fit_nonprivate",
-    "release_many",
-    "leak_direction",
-    "direction_statistic",
-]
+__all__ = ["LargeMarginGaussian", "ReleaseBatch", "ReleaseDiagnostics", "PreparedData", "prepare"]
+__all__ += ["fit_nonprivate", "release_many", "leak_direction", "direction_statistic"]
 
 FloatArray = NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LargeMarginGaussian:
-    """Configuration of the private large-margin Gaussian classifier.
+    """Configuration of the private large-margin Gaussian classifier (P and P+ are not private).
 
-    Parameters
-    ----------
-    epsilon : float
-        Privacy budget in ``(0, inf]`` (``inf`` releases the non-private fit).
-    mode : {"corrected", "repaired", "printed"}
-        ``corrected`` (Algorithm R, default), ``repaired`` (P+) or ``printed`` (P). P and P+ are
-        **not differentially private as printed** (see
-        :data:`~dp_core.mechanisms.large_margin_gaussian.privacy.NOT_PRIVATE_REASONS`).
-    lam : float
-        Trace regulariser (average form), ``(0, inf)``. Default 0.01.
-    mu : float, optional
-        Frobenius (strong-convexity) coefficient ``(0, inf)``; default ``lam``. Forced to ``lam``
-        in P+ and to 0 in P.
-    h : float
-        Huber width ``(0, inf)``. Default 0.5.
-    psd : bool
-        PSD constraint on every ``Phi_c`` (default on; off is the variant the proof covers).
-    semantics : {"target", "paper"}
-        ``target``: epsilon is the total budget (CMS split). ``paper``: epsilon goes to the noise.
-    jacobian : {"conservative", "tight"}
-    tol : float
-        Solver tolerance on the gradient-mapping norm (exact minimisation is assumed by the proof).
-
-    References
-    ----------
-    docs/large_margin_gaussian.md §"Modes and why P and P+ are not private"; docs/large_margin_gaussian.md
+    docs/large_margin_gaussian.md §"mechanism.py: configuration, releases and diagnostics",
     §"Defaults and reference settings".
     """
 
@@ -120,18 +75,9 @@ class LargeMarginGaussian:
         if math.isinf(self.epsilon):
             return None
         return privacy_params(
-            epsilon=self.epsilon,
-            n=n,
-            d=d,
-            n_classes=n_classes,
-            lam=self.lam,
-            h=self.h,
-            mu=self.mu,
-            mode=self.mode,
-            semantics=self.semantics,
-            jacobian=self.jacobian,
-            psd=self.psd,
-        )
+            epsilon=self.epsilon, n=n, d=d, n_classes=n_classes, lam=self.lam, h=self.h, mu=self.mu, mode=self.mode,
+            semantics=self.semantics, jacobian=self.jacobian, psd=self.psd,
+        )  # fmt: skip
 
     def input_scale(self) -> float:
         """``1`` for P (the paper's ``(x, 1)``), ``1/sqrt(2)`` otherwise."""
@@ -147,16 +93,8 @@ class LargeMarginGaussian:
             return self.lam
         return self.lam if self.mu is None else self.mu
 
-    def run(
-        self,
-        X,
-        y,
-        *,
-        rng: RngLike,
-        n_classes: int | None = None,
-        phi_star: FloatArray | None = None,
-        diagnostics: bool = False,
-    ):
+    def run(self, X, y, *, rng: RngLike, n_classes: int | None = None, phi_star: FloatArray | None = None,
+            diagnostics: bool = False):  # fmt: skip
         """One private release (see :func:`release_many`): a :class:`ReleaseBatch` with ``R = 1``, or
         ``(ReleaseBatch, ReleaseDiagnostics)`` with ``diagnostics=True`` (not for publication)."""
         return release_many(
@@ -197,19 +135,14 @@ def prepare(X, y, *, scale: float = 1.0 / math.sqrt(2.0), n_classes: int | None 
 def fit_nonprivate(
     data: PreparedData, *, lam: float, mu: float, h: float, psd: bool = True, tol: float = 1e-10
 ) -> FloatArray:
-    """``Phi* = argmin J`` (no noise) by accelerated projected gradient; shape ``(C, p, p)``.
-
-    With ``mu = 0`` (the literal paper objective) the minimiser is not unique; the one reached
-    from ``Phi = 0`` is returned.
-    """
+    """``Phi* = argmin J`` (no noise) by accelerated projected gradient; shape ``(C, p, p)`` (from ``Phi = 0``)."""
     tol, max_iter = _solver_limits(mu, tol)
     res = fit_apg(data.Z, data.y, data.n_classes, lam, mu, h, psd=psd, tol=tol, V=data.V, max_iter=max_iter)
     return res.phi[0]
 
 
-#: Iteration cap and tolerance floor for the literal paper objective (``mu = 0``), which is not
-#: strongly convex: accelerated gradient then converges only sublinearly. Draws that hit the cap are
-#: reported as not converged (``ReleaseDiagnostics.converged``). Only mode P (not private) is affected.
+#: Iteration cap and tolerance floor for the literal objective (``mu = 0``, mode P only):
+#: docs/large_margin_gaussian.md §"mechanism.py: configuration, releases and diagnostics".
 LITERAL_MAX_ITER = 1_000
 LITERAL_TOL = 1e-6
 
@@ -224,22 +157,8 @@ def _solver_limits(mu: float, tol: float) -> tuple[float, int]:
 class ReleaseBatch:
     """``R`` independent releases of one mode on one dataset: only what may be published.
 
-    Attributes
-    ----------
-    config : LargeMarginGaussian
-        Public settings (mode, epsilon, lam, mu, h, psd, ...).
-    accounting : PrivacyAccounting or None
-        Noise rate, budget split, claimed epsilon and its status (functions of n, d, C and the
-        settings); ``None`` when ``epsilon`` is infinite.
-    phi : array (R, C, p, p)
-        Released parameters; NaN for draws whose objective was unbounded (P only).
-    unbounded : bool array (R,)
-        The perturbed objective was unbounded below, so nothing was released (P only); the same as
-        ``phi`` being NaN.
-
-    The non-private fit, the noise, the solver convergence flags, the excess risk, the pathwise
-    bound and the shared-noise statistic are in :class:`ReleaseDiagnostics`, returned only by
-    ``release_many(..., diagnostics=True)``.
+    ``phi`` (R, C, p, p) is NaN where ``unbounded`` (P only). docs/large_margin_gaussian.md
+    §"mechanism.py: configuration, releases and diagnostics".
     """
 
     config: LargeMarginGaussian
@@ -268,30 +187,8 @@ class ReleaseBatch:
 class ReleaseDiagnostics(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: what ``R`` releases computed from the private data beyond the releases.
 
-    Publishing any of this voids the guarantee of the releases: with the noise one subtracts it,
-    and ``phi_star`` is the unprotected classifier.
-
-    Attributes
-    ----------
-    data : PreparedData
-        The preprocessed training data.
-    phi_star : array (C, p, p)
-        Non-private fit of the same objective (same ``lam``, ``mu_eff``, ``h``, ``psd``).
-    noise : array (R, p, p) (shared) or (R, C, p, p) (stacked)
-    noise_norm : array (R,)
-    rho : array (R,)
-        ``sqrt(C) ||b||`` (shared) or ``||B||`` (stacked), the norm in the pathwise bound.
-    converged : bool array (R,)
-        The solver met its tolerance (depends on the data).
-    excess : array (R,)
-        ``J(Phi^p) - J(Phi*)`` with the objective's ``mu_eff`` (NaN when unbounded).
-    pathwise_bound : array (R,)
-        ``2 rho^2/(n^2 mu_eff)`` (inf for ``mu_eff = 0``).
-    direction : array (C-1, p, p)
-        Unit direction used for :attr:`direction_stat` (default: the non-private class differences).
-    direction_stat : array (R,)
-        The shared-noise direction statistic ``<(Phi^p_c - Phi^p_0)_{c>=1}, direction>``: the class
-        differences that shared noise never reaches. Deterministic for P+ with PSD off.
+    Publishing any of this voids the guarantee of the releases. Fields: docs/large_margin_gaussian.md
+    §"mechanism.py: configuration, releases and diagnostics".
     """
 
     data: PreparedData = field(repr=False)
@@ -313,11 +210,7 @@ class ReleaseDiagnostics(NonPublicDiagnostics):
 
 
 def _standard_radial(seeds: Sequence[np.random.SeedSequence], dim: int) -> FloatArray:
-    """One standardised radial draw per seed (``beta = 1``); scaled by ``1/beta`` afterwards.
-
-    Scaling a ``beta = 1`` draw by ``1/beta`` is an exact draw at rate ``beta``; using the same seed
-    at every epsilon gives common random numbers across a sweep.
-    """
+    """One standardised radial draw per seed (``beta = 1``); scaled by ``1/beta`` afterwards (common random numbers)."""
     out = np.empty((len(seeds), dim))
     for j, s in enumerate(seeds):
         # The law of calibration.sample_laplace_norm(radius_first=True) at scale 1, written out: the 1-D norm
@@ -340,12 +233,8 @@ def _as_seeds(seed, n_runs: int) -> list[np.random.SeedSequence]:
 
 
 def leak_direction(phi_star_a: FloatArray, phi_star_b: FloatArray | None = None) -> FloatArray:
-    """Unit direction in class-difference space for :func:`direction_statistic`.
-
-    With one fit: its class differences ``(Phi*_c - Phi*_0)_{c>=1}`` normalised. With two (the
-    non-private fits of two neighbouring datasets): the normalised difference of their class
-    differences, the direction along which shared noise leaks the most between them.
-    """
+    """Unit direction in class-difference space for :func:`direction_statistic` (of one fit, or of two fits'
+    difference: docs/large_margin_gaussian.md §"mechanism.py: configuration, releases and diagnostics")."""
     da = phi_star_a[1:] - phi_star_a[:1]
     v = da if phi_star_b is None else da - (phi_star_b[1:] - phi_star_b[:1])
     nrm = float(np.sqrt(np.sum(v**2)))
@@ -390,63 +279,15 @@ def _solve(config, data, acc, mu_eff: float, phi_star, linear, idx) -> tuple[Flo
     return phi, converged
 
 
-def release_many(
-    X,
-    y,
-    config: LargeMarginGaussian,
-    *,
-    n_runs: int,
-    seed: RngLike | Sequence[np.random.SeedSequence],
-    n_classes: int | None = None,
-    phi_star: FloatArray | None = None,
-    direction: FloatArray | None = None,
-    data: PreparedData | None = None,
-    diagnostics: bool = False,
-):
+def release_many(X, y, config: LargeMarginGaussian, *, n_runs: int, seed: RngLike | Sequence[np.random.SeedSequence],
+        n_classes: int | None = None, phi_star: FloatArray | None = None, direction: FloatArray | None = None,
+        data: PreparedData | None = None, diagnostics: bool = False):  # fmt: skip
     """Run a mode ``n_runs`` times on a fixed dataset, batched (the audit's entry point).
 
-    Each run draws its own noise (one child seed per run, so runs are independent and the same
-    ``seed`` reproduces every release) and all runs are solved together by the batched
-    accelerated projected-gradient solver, warm-started at the non-private fit.
-
-    Parameters
-    ----------
-    X : array (n, d)
-        Raw inputs (clipped to the unit ball inside; a public rule).
-    y : array (n,)
-        Labels ``0..C-1``.
-    config : LargeMarginGaussian
-    n_runs : int
-        Number of releases ``R >= 1``.
-    seed : int, SeedSequence, Generator or list of SeedSequence
-        Root seed, or one seed sequence per run (as handed out by ``run_sweep``).
-    n_classes : int, optional
-        ``C`` (default ``max(y) + 1``).
-    phi_star : array (C, p, p), optional
-        Precomputed non-private fit of the same objective (skip its computation).
-    direction : array (C-1, p, p), optional
-        Direction of the shared-noise statistic (default :func:`leak_direction` of ``phi_star``).
-        Pass the same direction for both datasets of a neighbouring pair.
-    data : PreparedData, optional
-        Already prepared data (``X, y`` are then ignored).
-    diagnostics : bool
-        Also return the :class:`ReleaseDiagnostics` (non-private fit, noise, excess risk, ...:
-        not for publication). The releases are the same either way.
-
-    Returns
-    -------
-    ReleaseBatch, or (ReleaseBatch, ReleaseDiagnostics) when ``diagnostics`` is true
-
-    Notes
-    -----
-    P (``printed``): draws whose literal objective is unbounded below (``n lam I_Phi + sym(b)`` not
-    PSD, exact test) are flagged and produce no release (NaN); the others are solved with
-    ``mu = 0``. This is reported, never raised, so the share of failed draws can be displayed.
-
-    References
-    ----------
-    Pathak & Raj, eq. 8; docs/large_margin_gaussian.md §"Budget split and Jacobian term",
-    docs/large_margin_gaussian.md §"Utility bounds in three tiers".
+    ``seed`` is a root seed or one seed sequence per run. Returns a ReleaseBatch, or
+    ``(ReleaseBatch, ReleaseDiagnostics)`` when ``diagnostics`` is true (not for publication).
+    Pathak & Raj, eq. 8; docs/large_margin_gaussian.md §"mechanism.py: configuration, releases and
+    diagnostics", §"Budget split and Jacobian term", §"Utility bounds in three tiers".
     """
     if not isinstance(config, LargeMarginGaussian):
         raise TypeError(f"config must be a LargeMarginGaussian, got {type(config).__name__}.")
@@ -479,6 +320,13 @@ def release_many(
     release = ReleaseBatch(config=config, accounting=acc, phi=phi, unbounded=~bounded)
     if not diagnostics:
         return release
+    return release, _diagnostics(config, data, acc, mu_eff, phi_star, phi, idx, noise, noise_norm, converged, direction)
+
+
+def _diagnostics(config, data, acc, mu_eff, phi_star, phi, idx, noise, noise_norm, converged, direction):
+    """The :class:`ReleaseDiagnostics` of :func:`release_many`'s runs (not for publication)."""
+    n_runs, n, C = phi.shape[0], data.n, data.n_classes
+    shared = config.mode != "corrected"
     rho = math.sqrt(C) * noise_norm if shared else noise_norm
     excess = np.full(n_runs, np.nan)
     stat = np.full(n_runs, np.nan)
@@ -489,15 +337,7 @@ def release_many(
         excess[idx] = J - J0
         stat[idx] = direction_statistic(phi[idx], direction)
     pathwise = 2.0 * rho**2 / (n**2 * mu_eff) if mu_eff > 0 else np.full(n_runs, np.inf)
-    return release, ReleaseDiagnostics(
-        data=data,
-        phi_star=phi_star,
-        noise=noise,
-        noise_norm=noise_norm,
-        rho=rho,
-        converged=converged,
-        excess=excess,
-        pathwise_bound=pathwise,
-        direction=direction,
-        direction_stat=stat,
-    )
+    return ReleaseDiagnostics(
+        data=data, phi_star=phi_star, noise=noise, noise_norm=noise_norm, rho=rho, converged=converged,
+        excess=excess, pathwise_bound=pathwise, direction=direction, direction_stat=stat,
+    )  # fmt: skip

@@ -1,17 +1,7 @@
-"""The large-margin Gaussian classifier: inputs, Huberised hinge, objective, gradient, decisions.
+"""The large-margin Gaussian classifier: inputs, Huberised hinge, objective, gradient, decisions (batched on Phi).
 
-Every class ``c`` is one Gaussian ellipsoid encoded as a symmetric ``p x p`` matrix ``Phi_c``
-(``p = d + 1``) acting on augmented inputs ``z = (x, 1)/sqrt(2)``; a point goes to the class with
-the smallest ``z' Phi_c z``. The functions here are pure NumPy and accept a leading batch axis
-on ``Phi`` (shape ``(..., C, p, p)``) so that many noisy fits can be evaluated at once.
-
-References
-----------
-M. A. Pathak and B. Raj, "Large Margin Multiclass Gaussian Classification with Differential
-Privacy", eqs. 1-6 (model, decision rule, hinge objective, Huber loss); O. Chapelle, "Training a
-support vector machine in the primal", Neural Computation 19 (2007) (Huberised hinge).
-Our corrections: docs/large_margin_gaussian.md §"Input scaling" and docs/large_margin_gaussian.md
-§"Smoothed hinge and its gradient".
+Pathak & Raj, eqs. 1-6; Chapelle (2007). docs/large_margin_gaussian.md §"model.py: the classifier's functions",
+§"Input scaling", §"Smoothed hinge and its gradient".
 """
 
 from __future__ import annotations
@@ -23,24 +13,13 @@ from numpy.typing import NDArray
 
 from ..._validation import check_matrix, check_positive
 
+# fmt: off
 __all__ = [
-    "preprocess",
-    "augment",
-    "huber_hinge",
-    "huber_hinge_grad",
-    "outer_vectors",
-    "margins",
-    "loss",
-    "objective",
-    "gradient",
-    "predict",
-    "decision_values",
-    "gaussian_params",
-    "phi_from_gaussian",
-    "trace_mask",
-    "sym",
-    "encode_labels",
+    "preprocess", "augment", "huber_hinge", "huber_hinge_grad", "outer_vectors", "margins", "loss", "objective",
+    "gradient", "predict", "decision_values", "gaussian_params", "phi_from_gaussian", "trace_mask", "sym",
+    "encode_labels"
 ]
+# fmt: on
 
 FloatArray = NDArray[np.float64]
 
@@ -64,28 +43,10 @@ def augment(X: FloatArray, *, scale: float = 1.0 / math.sqrt(2.0)) -> FloatArray
 
 
 def preprocess(X: FloatArray, *, scale: float = 1.0 / math.sqrt(2.0)) -> FloatArray:
-    """Clip rows to the unit ball, append 1 and scale: ``z_i = (x_i / max(1, ||x_i||), 1) * scale``.
+    """Clip rows to the unit ball, append 1 and scale: ``z_i = (x_i / max(1, ||x_i||), 1) * scale``, shape (n, d + 1).
 
-    With the default ``scale = 1/sqrt(2)`` every ``z_i`` lies in the unit ball (assumption A1);
-    the rule is fixed and public, so it leaks nothing.
+    docs/large_margin_gaussian.md §"Input scaling", §"model.py: the classifier's functions".
 
-    Parameters
-    ----------
-    X : array of shape (n, d)
-        Raw inputs.
-    scale : float
-        ``1/sqrt(2)`` (corrected, default) or ``1`` (the paper's printed ``(x, 1)``).
-
-    Returns
-    -------
-    Z : array of shape (n, d + 1)
-
-    References
-    ----------
-    docs/large_margin_gaussian.md §"Input scaling" (the appended 1 cannot lie in the unit ball).
-
-    Examples
-    --------
     >>> preprocess(np.array([[3.0, 4.0]])).round(4).tolist()
     [[0.4243, 0.5657, 0.7071]]
     """
@@ -97,13 +58,8 @@ def preprocess(X: FloatArray, *, scale: float = 1.0 / math.sqrt(2.0)) -> FloatAr
 def huber_hinge(t: FloatArray, h: float) -> FloatArray:
     """Huberised hinge ``l_h(t)``: 0 for ``t < -h``, ``(t + h)^2/(4h)`` on ``|t| <= h``, ``t`` above.
 
-    References
-    ----------
-    Chapelle (2007); docs/large_margin_gaussian.md §"Smoothed hinge and its gradient" (the paper's eq. 6 has sign
-    errors).
+    Chapelle (2007); docs/large_margin_gaussian.md §"Smoothed hinge and its gradient".
 
-    Examples
-    --------
     >>> float(huber_hinge(np.array(0.375), 0.5))
     0.3828125
     """
@@ -148,10 +104,7 @@ def encode_labels(y, n_classes: int | None = None) -> tuple[NDArray[np.int64], i
 
 
 def margins(Phi: FloatArray, Z: FloatArray, y: NDArray[np.int64], *, V: FloatArray | None = None) -> FloatArray:
-    """Hinge arguments ``T[..., i, c] = 1 + z_i' Phi_{y_i} z_i - z_i' Phi_c z_i`` (NaN-free).
-
-    The entry ``c = y_i`` equals 1 and is ignored by :func:`loss`.
-    """
+    """Hinge arguments ``T[..., i, c] = 1 + z_i' Phi_{y_i} z_i - z_i' Phi_c z_i`` (the ``c = y_i`` entry is 1)."""
     V = outer_vectors(Z) if V is None else V
     Q = _quad_forms(np.asarray(Phi, dtype=np.float64), V)
     qy = np.take_along_axis(Q, np.broadcast_to(y[:, None], Q.shape[:-1] + (1,)), axis=-1)
@@ -177,28 +130,9 @@ def _noise_term(Phi: FloatArray, noise, shared: bool, n: int):
 
 
 def objective(Phi, Z, y, lam: float, mu: float, h: float, *, noise=None, shared: bool = False, V=None):
-    """Average-form objective ``J`` (or ``J_p`` when ``noise`` is given).
+    """Average-form objective ``J`` (or ``J_p`` when ``noise`` is given); ``Phi`` (..., C, p, p).
 
-    .. math::
-        J(\\Phi) = \\frac1n\\sum_i\\sum_{c\\ne y_i}\\ell_h(t_{ic}) + \\lambda\\sum_c \\mathrm{tr}(I_\\Phi\\Phi_cI_\\Phi)
-                   + \\frac{\\mu}{2}\\sum_c\\|\\Phi_c\\|_F^2 \\;[+\\; \\tfrac1n\\sum_c\\langle N_c,\\Phi_c\\rangle]
-
-    Parameters
-    ----------
-    Phi : array of shape (..., C, p, p)
-    Z : array of shape (n, p)
-        Augmented inputs (:func:`preprocess`).
-    y : int array of shape (n,)
-        Labels ``0..C-1``.
-    lam, mu, h : float
-        Trace coefficient, Frobenius coefficient (``mu = 0`` is the paper's literal objective) and
-        Huber width.
-    noise : array, optional
-        ``(..., p, p)`` if ``shared`` (paper: one ``b`` for every class) else ``(..., C, p, p)``.
-
-    References
-    ----------
-    Pathak & Raj, eqs. 5 and 8; docs/large_margin_gaussian.md §"Modes and why P and P+ are not private".
+    Pathak & Raj, eqs. 5 and 8; docs/large_margin_gaussian.md §"model.py: the classifier's functions".
     """
     Phi = np.asarray(Phi, dtype=np.float64)
     n, p = Z.shape
@@ -210,11 +144,7 @@ def objective(Phi, Z, y, lam: float, mu: float, h: float, *, noise=None, shared:
 
 
 def loss_gradient(Phi: FloatArray, V: FloatArray, y: NDArray[np.int64], h: float) -> FloatArray:
-    """Gradient of the average loss, shape like ``Phi`` (batched; ``V`` from :func:`outer_vectors`).
-
-    Works in the layout ``(..., C, n)`` with a one-hot mask so that one iteration over ``R`` runs
-    costs two matrix products and a few element-wise passes.
-    """
+    """Gradient of the average loss, shape like ``Phi`` (batched; ``V`` from :func:`outer_vectors`)."""
     lead = Phi.shape[:-3]
     C, p = Phi.shape[-3], Phi.shape[-1]
     n = V.shape[0]
@@ -235,13 +165,7 @@ def loss_gradient(Phi: FloatArray, V: FloatArray, y: NDArray[np.int64], h: float
 def gradient(Phi, Z, y, lam: float, mu: float, h: float, *, noise=None, shared: bool = False, V=None):
     """Gradient of :func:`objective` with respect to every block (shape of ``Phi``).
 
-    ``grad_k J = (1/n) sum_i w_ik z_i z_i' + lam I_Phi + mu Phi_k [+ sym(N_k)/n]`` with
-    ``w_{i,y_i} = sum_{c != y_i} l_h'(t_ic)`` and ``w_ik = -l_h'(t_ik)``.
-
-    References
-    ----------
-    docs/large_margin_gaussian.md §"Smoothed hinge and its gradient" (the paper's Lemma 1 omits the correct-class
-    block and flips a sign).
+    docs/large_margin_gaussian.md §"model.py: the classifier's functions", §"Smoothed hinge and its gradient".
     """
     Phi = np.asarray(Phi, dtype=np.float64)
     n, p = Z.shape
@@ -264,12 +188,9 @@ def predict(Phi, Z) -> NDArray[np.int64]:
 
 
 def gaussian_params(Phi, *, scale: float = 1.0 / math.sqrt(2.0), rtol: float = 1e-10):
-    """Recover ``(mu_c, Psi_c, theta_c, pd)`` for every class from learned ``Phi``
-    (docs/large_margin_gaussian.md §"Input scaling").
+    """Recover ``(mu_c, Psi_c, theta_c, pd)`` for every class from learned ``Phi`` (``pd``: an ellipse exists).
 
-    ``Phibar = Phi * scale**2``; ``Psi = Phibar[:d, :d]``, ``mu = -Psi^+ v``,
-    ``theta = w - v' Psi^+ v``. ``pd`` says whether ``Psi`` is positive definite (an ellipse can be
-    drawn only then).
+    docs/large_margin_gaussian.md §"model.py: the classifier's functions", §"Input scaling".
     """
     Phi = np.asarray(Phi, dtype=np.float64)
     out = []

@@ -1,10 +1,7 @@
 """The large-margin Gaussian page's plan: its cached computations and its background sweeps (no Streamlit).
 
-``ui.cached.plan("large-margin-gaussian")`` wraps the :func:`~dp_core.plugin.cached` functions for the app
-(parameters starting with ``_`` — the dataset, the task, a draw — are not cache keys; the key is the
-dataset's name and fingerprint). The sweeps are module-level pure functions, so a worker process can run
-them as :class:`~dp_core.plugin.Block` s. Trial ``t`` draws from the ``t``-th child of the seed at every
-grid point (``dp_core.experiments``), so the quick pass is the prefix of the full run.
+Parameters starting with ``_`` are not cache keys; the quick pass is the prefix of the full run.
+docs/large_margin_gaussian.md §"reproduce.py, compare.py, plan.py".
 """
 
 from __future__ import annotations
@@ -69,38 +66,23 @@ def one_draw(task_key: tuple, fingerprint: str, config: LargeMarginGaussian, dra
     pred_p = b.predictions(t.X_test)[0]
     pred_np = predict(diag.phi_star, preprocess(t.X_test, scale=diag.data.scale))
     off = bool(b.unbounded[0])
-    return {
-        "phi_star": diag.phi_star,
-        "phi": None if off else b.phi[0],
-        "unbounded": off,
-        "scale": diag.data.scale,
-        "noise_norm": float(diag.noise_norm[0]),
-        "excess": float(diag.excess[0]),
-        "pathwise_bound": float(diag.pathwise_bound[0]),
-        "acc_np": float(np.mean(pred_np == t.y_test)),
+    return {"phi_star": diag.phi_star, "phi": None if off else b.phi[0], "unbounded": off, "scale": diag.data.scale,
+        "noise_norm": float(diag.noise_norm[0]), "excess": float(diag.excess[0]),
+        "pathwise_bound": float(diag.pathwise_bound[0]), "acc_np": float(np.mean(pred_np == t.y_test)),
         "acc_p": float("nan") if off else float(np.mean(pred_p == t.y_test)),
         "agreement": float("nan") if off else float(np.mean(pred_p == pred_np)),
-        "phi_star_norm": float(np.sqrt(np.sum(diag.phi_star**2))),
-        "converged": bool(diag.converged[0]),
-    }
+        "phi_star_norm": float(np.sqrt(np.sum(diag.phi_star**2))), "converged": bool(diag.converged[0])}  # fmt: skip
 
 
 @cached(max_entries=32, resource=True)
 def regions_figure(task_key: tuple, fingerprint: str, config: LargeMarginGaussian, draw: int, seed: int, _draw, _task):
-    """The first screen's decision regions of draw ``draw`` (the :func:`one_draw` with the same key) beside the
-    noise-free fit; cached because drawing the two class maps costs more than the rest of a rerun.
-
-    Kept as the stored, never-modified figure (``resource``): a data cache would unpickle a copy on every
-    hit, and unpickling a Plotly figure re-validates it and its template (about 0.15 s, most of a new session's
-    first run of this page)."""
+    """The first screen's decision regions of draw ``draw`` beside the noise-free fit, kept as the stored figure
+    (``resource``: unpickling a Plotly figure costs about 0.15 s).
+    docs/large_margin_gaussian.md §"reproduce.py, compare.py, plan.py"."""
     from .figures import decision_regions_figure
 
-    return decision_regions_figure(
-        [("trained without noise", _draw["phi_star"]), ("private release", _draw["phi"])],
-        _task.X_train,
-        _task.y_train,
-        scale=_draw["scale"],
-    )
+    return decision_regions_figure([("trained without noise", _draw["phi_star"]), ("private release", _draw["phi"])],
+        _task.X_train, _task.y_train, scale=_draw["scale"])  # fmt: skip
 
 
 # -- the sweeps (background blocks and cached calls) ---------------------------------------------------
@@ -158,19 +140,13 @@ def sweep_blocks(
     Block names are ``"<stage>:<sweep>"`` with stage ``quick`` or ``full`` and sweep ``accuracy``,
     ``excess_n``, ``mu`` or ``h``. Weights are the sweeps' trial counts times their grid sizes.
     """
-    sweeps = [
-        ("accuracy", accuracy, (task, base, epsilons, modes), len(epsilons) * (len(modes) + 1)),
+    sweeps = [("accuracy", accuracy, (task, base, epsilons, modes), len(epsilons) * (len(modes) + 1)),
         ("excess_n", excess_n, (task, base, exc_mode, ns, delta), len(ns)),
         ("mu", regularisation, (task, base, "mu", mu_grid), len(mu_grid)),
-        ("h", regularisation, (task, base, "h", h_grid), len(h_grid)),
-    ]
-    blocks = [
-        dataclasses.replace(b, name=f"{b.name}:{sweep}")
-        for sweep, fn, args, weight in sweeps
+        ("h", regularisation, (task, base, "h", h_grid), len(h_grid))]  # fmt: skip
+    blocks = [dataclasses.replace(b, name=f"{b.name}:{sweep}") for sweep, fn, args, weight in sweeps
         for b in staged_blocks(
-            fn, args, {"seed": seed}, n_trials, quick_trials=QUICK_TRIALS, quick=quick, weight=weight
-        )
-    ]
+        fn, args, {"seed": seed}, n_trials, quick_trials=QUICK_TRIALS, quick=quick, weight=weight)]  # fmt: skip
     return sorted(blocks, key=lambda b: b.name.startswith("full:"))  # every quick pass first
 
 
@@ -190,29 +166,15 @@ def leak(task_key: tuple, fingerprint: str, eps: float, lam: float, h: float, n_
     return ex.leak_demo(_task, epsilon=eps, lam=lam, h=h, n_draws=n_draws, seed=seed)
 
 
-_BOUND_NAMES = {
-    "thm52": "Thm 5.2: J(Φᵖ) − J(Φ*)",
-    "thm53_total": "Thm 5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
-    "u52": "U5.2: J(Φᵖ) − J(Φ*)",
-    "u53_total": "U5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
-    "c52_exact": "C5.2 (exact Gamma radius): J(Φᵖ) − J(Φ*)",
-    "c52_union": "C5.2 (union radius): J(Φᵖ) − J(Φ*)",
-    "expected_pathwise": "expected pathwise bound on E[J(Φᵖ) − J(Φ*)]",
-    "c53_A": "C5.3 term A (trace)",
-    "c53_B": "C5.3 term B (Frobenius, uses ‖Φ*‖_F)",
-    "c53_E": "C5.3 term E (2 × C5.2)",
-    "c53_S": "C5.3 term S (sample; heuristic G² scaling)",
-    "c53_total": "C5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
-}
-_BOUND_PROBS = {
-    "thm52": "probability",
-    "thm53_total": "probability",
-    "u52": "u52_probability",
-    "u53_total": "u53_probability",
-    "c52_exact": "c52_probability",
-    "c52_union": "c52_probability",
-    "c53_total": "c53_probability",
-}
+_BOUND_NAMES = {"thm52": "Thm 5.2: J(Φᵖ) − J(Φ*)", "thm53_total": "Thm 5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
+    "u52": "U5.2: J(Φᵖ) − J(Φ*)", "u53_total": "U5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
+    "c52_exact": "C5.2 (exact Gamma radius): J(Φᵖ) − J(Φ*)", "c52_union": "C5.2 (union radius): J(Φᵖ) − J(Φ*)",
+    "expected_pathwise": "expected pathwise bound on E[J(Φᵖ) − J(Φ*)]", "c53_A": "C5.3 term A (trace)",
+    "c53_B": "C5.3 term B (Frobenius, uses ‖Φ*‖_F)", "c53_E": "C5.3 term E (2 × C5.2)",
+    "c53_S": "C5.3 term S (sample; heuristic G² scaling)", "c53_total": "C5.3: L̃(Φᵖ) − L̃(Φ*) (total)"}  # fmt: skip
+_BOUND_PROBS = {"thm52": "probability", "thm53_total": "probability", "u52": "u52_probability",
+    "u53_total": "u53_probability", "c52_exact": "c52_probability", "c52_union": "c52_probability",
+    "c53_total": "c53_probability"}  # fmt: skip
 
 
 @cached(max_entries=64)

@@ -1,28 +1,15 @@
-"""Noise sampler and privacy accounting for the three modes of the large-margin classifier.
+"""Noise sampler and privacy accounting for the three modes (P, P+, R) of the large-margin classifier.
 
-Modes (docs/large_margin_gaussian.md §"Modes and why P and P+ are not private"):
-
-``printed`` (Algorithm P)
-    The paper as printed: inputs ``(x, 1)``, one noise matrix ``b`` shared by every class with rate
-    ``beta = eps/2``, no quadratic term (``mu = 0``), PSD constraint, claimed ``eps' = eps + k_P``.
-``repaired`` (Algorithm P+)
-    The minimum changes that make Algorithm P run: scaled inputs ``(x, 1)/sqrt(2)``, ``mu := lam``,
-    CMS budget split under target semantics. The noise is still shared by every class.
-``corrected`` (Algorithm R, default)
-    One radial draw over the stacked ``C x p x p`` parameter with rate ``beta = eps_noise/(2G)``,
-    ``G = sqrt(C(C-1)) R_z^2``, Jacobian term ``k_R = r_J ln(1 + kappa/(n mu))``, CMS split.
-
-References
-----------
-Pathak & Raj, Algorithm (eq. 8), Theorem 5.1 and Lemma 4; K. Chaudhuri, C. Monteleoni and
-A. D. Sarwate, "Differentially private empirical risk minimization", JMLR 12 (2011), Algorithm 2
-(budget split and extra regulariser). docs/large_margin_gaussian.md §"Budget split and Jacobian term".
+Pathak & Raj, Algorithm (eq. 8), Theorem 5.1, Lemma 4; Chaudhuri, Monteleoni & Sarwate (2011), Algorithm 2.
+docs/large_margin_gaussian.md §"privacy.py: the three modes", §"Budget split and Jacobian term".
 """
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import asdict, dataclass
+from importlib.resources import files
 
 import numpy as np
 from numpy.typing import NDArray
@@ -31,70 +18,23 @@ from ..._validation import check_array_size, check_choice, check_epsilon, check_
 from ...calibration import sample_laplace_norm
 from ...rng import as_generator
 
-__all__ = [
-    "MODES",
-    "MODE_LABELS",
-    "NOT_PRIVATE_REASONS",
-    "PrivacyAccounting",
-    "privacy_params",
-    "sample_radial",
-    "k_printed",
-    "k_corrected",
-]
+__all__ = ["MODES", "MODE_LABELS", "NOT_PRIVATE_REASONS", "PrivacyAccounting", "privacy_params", "sample_radial",
+    "k_printed", "k_corrected"]  # fmt: skip
 
 MODES = ("printed", "repaired", "corrected")
 
-MODE_LABELS = {
-    "printed": "P — paper as printed",
-    "repaired": "P+ — paper, repaired to run",
-    "corrected": "R — corrected (default)",
-}
-
+_TEXT = json.loads(files(__package__).joinpath("privacy_text.json").read_text(encoding="utf-8"))
+MODE_LABELS = _TEXT["MODE_LABELS"]
 #: One sentence per broken mode; shown on the page and in the CLI next to every P/P+ number.
-NOT_PRIVATE_REASONS = {
-    "printed": (
-        "Not differentially private as printed: its objective is unbounded below for at least half "
-        "of the noise draws, and when it is not, the single noise matrix shared by all classes leaves "
-        "the class differences that decide every prediction untouched."
-    ),
-    "repaired": (
-        "Not differentially private as printed: the repair makes the objective bounded, but the "
-        "single noise matrix is still shared by all classes, so the class differences that decide "
-        "every prediction are released exactly as in the non-private fit."
-    ),
-}
-
-PRIVACY_STATUS = {
-    "printed": "not differentially private as printed",
-    "repaired": "not differentially private as printed",
-    "corrected_psd_off": "ε-DP (objective-perturbation proof covers PSD off)",
-    "corrected_psd_on": "ε-DP (PSD-constrained; relies on Kifer–Smith–Thakurta 2012, not re-derived)",
-}
+NOT_PRIVATE_REASONS = _TEXT["NOT_PRIVATE_REASONS"]
+PRIVACY_STATUS = _TEXT["PRIVACY_STATUS"]
 
 
 def sample_radial(dim: int, beta: float, rng=None, size: int | None = None) -> NDArray[np.float64]:
-    """Draw exactly from the density ``∝ exp(-beta ||v||_2)`` on ``R^dim``.
+    """Draw exactly from the density ``∝ exp(-beta ||v||_2)`` on ``R^dim`` (``size`` draws, or one if ``None``).
 
-    ``||v|| ~ Gamma(shape=dim, scale=1/beta)`` and the direction is uniform on the sphere
-    (a normalised standard normal vector), independently.
+    Pathak & Raj, Sec. 5.1; docs/large_margin_gaussian.md §"privacy.py: noise sampling".
 
-    Parameters
-    ----------
-    dim : int
-        Dimension ``m >= 1``.
-    beta : float
-        Rate in ``(0, inf)``.
-    rng : None, int, Generator or SeedSequence
-    size : int, optional
-        Number of draws; ``None`` returns one vector of shape ``(dim,)``.
-
-    References
-    ----------
-    Pathak & Raj, Sec. 5.1 (noise sampling); docs/large_margin_gaussian.md §"Budget split and Jacobian term" (the Gamma
-    parameter ``2/eps`` is a scale, not a rate).
-
-    Examples
-    --------
     >>> sample_radial(9, 0.5, rng=0).shape
     (9,)
     """
@@ -141,39 +81,7 @@ def k_corrected(n: int, mu: float, h: float, C: int, *, jacobian: str = "conserv
 class PrivacyAccounting:
     """Everything the page and the CLI display about one mode's noise and guarantee.
 
-    Attributes
-    ----------
-    mode, semantics, jacobian : str
-    epsilon : float
-        The slider value.
-    noise_dim : int
-        ``D = p^2`` (shared noise) or ``D_B = C p^2`` (stacked noise).
-    shared_noise : bool
-    beta : float
-        Noise rate: density ``∝ exp(-beta ||N||_F)``.
-    eps_noise : float
-        Part of the budget spent on the noise density (``2 beta`` or ``2 G beta``).
-    k : float
-        Jacobian part evaluated at ``mu_eff`` (``k_P`` for P/P+, ``k_R`` for R).
-    k_printed : float
-        The paper's ``k`` with ``alpha = 1/(2h)`` and the slider's ``lam``.
-    k_corrected : float
-        ``k_R`` at ``mu`` (before any extra regularisation).
-    eps_prime : float
-        ``eps + k_P``: the paper's claimed total for P (and P+ under paper semantics).
-    eps_claimed : float
-        The total the mode claims: ``eps'`` for P, ``eps`` (target) or ``eps + k`` (paper) otherwise.
-    fallback : bool
-        Whether the CMS split added extra regularisation ``Delta > 0``.
-    Delta, mu, mu_eff : float
-    G, kappa, alpha, R_z : float
-    expected_noise_norm, sd_noise_norm, expected_noise_norm_sq : float
-    private : bool
-        ``False`` for P and P+ (not differentially private as printed).
-    status : str
-        Privacy status badge text.
-    reason : str
-        One sentence for P/P+ (empty for R).
+    Fields: docs/large_margin_gaussian.md §"privacy.py: the accounting record".
     """
 
     mode: str
@@ -216,57 +124,33 @@ class PrivacyAccounting:
         return asdict(self)
 
 
+def _budget_split(mode, semantics, epsilon, *, n, lam, mu, h, C, jacobian, kP, kR, kappa) -> tuple:
+    """``(mu_used, eps_noise, k, eps_claimed, fallback, Delta)``: CMS (2011) Algorithm 2's split of ``epsilon``."""
+    if mode == "printed":
+        return 0.0, epsilon, kP, epsilon + kP, False, 0.0
+    k_full = kP if mode == "repaired" else kR
+    mu_used = lam if mode == "repaired" else mu
+    if semantics == "paper":
+        return mu_used, epsilon, k_full, epsilon + k_full, False, 0.0
+    if epsilon - k_full > 0:
+        return mu_used, epsilon - k_full, k_full, epsilon, False, 0.0
+    if mode == "repaired":
+        Delta = 1.0 / (2.0 * h) / (n * math.expm1(epsilon / 4.0)) - lam
+        return mu_used, epsilon / 2.0, k_printed(n, lam + Delta, h), epsilon, True, Delta
+    r_J = 2 * (C - 1) if jacobian == "conservative" else (C - 1)
+    Delta = kappa / (n * math.expm1(epsilon / (2.0 * r_J))) - mu
+    return mu_used, epsilon / 2.0, k_corrected(n, mu + Delta, h, C, jacobian=jacobian), epsilon, True, Delta
+
+
 @computable
-def privacy_params(
-    *,
-    epsilon: float,
-    n: int,
-    d: int,
-    n_classes: int,
-    lam: float,
-    h: float,
-    mu: float | None = None,
-    mode: str = "corrected",
-    semantics: str = "target",
-    jacobian: str = "conservative",
-    psd: bool = True,
-) -> PrivacyAccounting:
-    """Noise rate, budget split and claimed guarantee of a mode.
+def privacy_params(*, epsilon: float, n: int, d: int, n_classes: int, lam: float, h: float, mu: float | None = None,
+        mode: str = "corrected", semantics: str = "target", jacobian: str = "conservative", psd: bool = True
+        ) -> PrivacyAccounting:  # fmt: skip
+    """Noise rate, budget split and claimed guarantee of a mode (``mu`` defaults to ``lam``).
 
-    Parameters
-    ----------
-    epsilon : float
-        Privacy budget in ``(0, inf)`` (the slider value).
-    n, d, n_classes : int
-        Training size (``>= 1``), input dimension (``>= 1``) and number of classes (``>= 2``).
-    lam : float
-        Trace coefficient (average form), ``(0, inf)``.
-    h : float
-        Huber width, ``(0, inf)``.
-    mu : float, optional
-        Frobenius coefficient ``(0, inf)``; default ``lam``. Ignored by P (``mu = 0``) and P+
-        (``mu := lam``).
-    mode : {"printed", "repaired", "corrected"}
-    semantics : {"target", "paper"}
-        ``target``: ``epsilon`` is the total budget (CMS split). ``paper``: ``epsilon`` is spent on
-        the noise and the total is ``epsilon + k``. ``printed`` always uses paper semantics.
-    jacobian : {"conservative", "tight"}
-        Rank count ``r_J = 2(C-1)`` or ``C-1`` in ``k_R``.
-    psd : bool
-        PSD constraint (only changes the status text of R).
-
-    Returns
-    -------
-    PrivacyAccounting
-
-    References
-    ----------
     Pathak & Raj, Theorem 5.1; CMS (2011) Algorithm 2; docs/large_margin_gaussian.md
-    §"Budget split and Jacobian term", check-value rows 1-13
-    and 30-39.
+    §"Budget split and Jacobian term" and §"privacy.py: the accounting record".
 
-    Examples
-    --------
     >>> acc = privacy_params(epsilon=1.0, n=1000, d=2, n_classes=3, lam=0.01, h=0.5)
     >>> round(acc.k_corrected, 3), round(acc.Delta, 5), round(acc.beta, 4)
     (1.049, 0.01253, 0.1021)
@@ -294,86 +178,22 @@ def privacy_params(
     kappa = C * R_z**4 / (2.0 * h)
     kP = k_printed(n, lam, h)
     kR = k_corrected(n, mu, h, C, jacobian=jacobian)
-    r_J = 2 * (C - 1) if jacobian == "conservative" else (C - 1)
-    Delta = 0.0
-    fallback = False
-    if mode == "printed":
-        mu_used = 0.0
-        eps_noise = epsilon
-        k = kP
-        eps_claimed = epsilon + kP
-    elif mode == "repaired":
-        mu_used = lam
-        if semantics == "paper":
-            eps_noise, k = epsilon, kP
-            eps_claimed = epsilon + kP
-        elif epsilon - kP > 0:
-            eps_noise, k = epsilon - kP, kP
-            eps_claimed = epsilon
-        else:
-            fallback = True
-            Delta = alpha / (n * math.expm1(epsilon / 4.0)) - lam
-            eps_noise = epsilon / 2.0
-            k = k_printed(n, lam + Delta, h)
-            eps_claimed = epsilon
-    else:
-        mu_used = mu
-        if semantics == "paper":
-            eps_noise, k = epsilon, kR
-            eps_claimed = epsilon + kR
-        elif epsilon - kR > 0:
-            eps_noise, k = epsilon - kR, kR
-            eps_claimed = epsilon
-        else:
-            fallback = True
-            Delta = kappa / (n * math.expm1(epsilon / (2.0 * r_J))) - mu
-            eps_noise = epsilon / 2.0
-            k = k_corrected(n, mu + Delta, h, C, jacobian=jacobian)
-            eps_claimed = epsilon
+    mu_used, eps_noise, k, eps_claimed, fallback, Delta = _budget_split(
+        mode, semantics, epsilon, n=n, lam=lam, mu=mu, h=h, C=C, jacobian=jacobian, kP=kP, kR=kR, kappa=kappa
+    )
     shared = mode != "corrected"
     D = p * p if shared else C * p * p
     beta = eps_noise / 2.0 if shared else eps_noise / (2.0 * G)
-    if mode == "corrected":
-        private = True
-        status = PRIVACY_STATUS["corrected_psd_on" if psd else "corrected_psd_off"]
-        reason = ""
-    else:
-        private = False
-        status = PRIVACY_STATUS[mode]
-        reason = NOT_PRIVATE_REASONS[mode]
+    private = mode == "corrected"
+    status = PRIVACY_STATUS[("corrected_psd_on" if psd else "corrected_psd_off") if private else mode]
+    reason = "" if private else NOT_PRIVATE_REASONS[mode]
+    # fmt: off
     return PrivacyAccounting(
-        mode=mode,
-        semantics=semantics,
-        jacobian=jacobian,
-        epsilon=epsilon,
-        n=n,
-        d=d,
-        n_classes=C,
-        lam=lam,
-        h=h,
-        psd=bool(psd),
-        noise_dim=D,
-        shared_noise=shared,
-        beta=beta,
-        eps_noise=eps_noise,
-        k=k,
-        k_printed=kP,
-        k_corrected=kR,
-        eps_prime=epsilon + kP,
-        eps_claimed=eps_claimed,
-        fallback=fallback,
-        Delta=Delta,
-        mu=mu_used,
-        mu_eff=mu_used + Delta,
-        G=G,
-        kappa=kappa,
-        alpha=alpha,
-        R_z=R_z,
-        input_scale=scale,
-        expected_noise_norm=D / beta,
-        sd_noise_norm=math.sqrt(D) / beta,
-        expected_noise_norm_sq=D * (D + 1) / beta**2,
-        private=private,
-        status=status,
-        reason=reason,
+        mode=mode, semantics=semantics, jacobian=jacobian, epsilon=epsilon, n=n, d=d, n_classes=C, lam=lam, h=h,
+        psd=bool(psd), noise_dim=D, shared_noise=shared, beta=beta, eps_noise=eps_noise, k=k, k_printed=kP,
+        k_corrected=kR, eps_prime=epsilon + kP, eps_claimed=eps_claimed, fallback=fallback, Delta=Delta, mu=mu_used,
+        mu_eff=mu_used + Delta, G=G, kappa=kappa, alpha=alpha, R_z=R_z, input_scale=scale,
+        expected_noise_norm=D / beta, sd_noise_norm=math.sqrt(D) / beta, expected_noise_norm_sq=D * (D + 1) / beta**2,
+        private=private, status=status, reason=reason
     )
+    # fmt: on

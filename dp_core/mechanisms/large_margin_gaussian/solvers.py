@@ -1,20 +1,7 @@
-"""Solvers for the (perturbed) large-margin Gaussian objective.
+"""Solvers for the (perturbed) large-margin Gaussian objective: :func:`fit_apg` (batched accelerated projected
+gradient) and :func:`fit_cvxpy` (Clarabel/SCS), which must agree; :func:`literal_objective_bounded`.
 
-Two independent solvers that must agree (tested to 1e-6 max-abs):
-
-* :func:`fit_apg` — accelerated projected gradient with eigenvalue clipping, batched over many
-  noise draws at once (one matrix product per iteration for all runs). Used by the Monte-Carlo.
-* :func:`fit_cvxpy` — the conic formulation (docs/large_margin_gaussian.md §"Solvers") solved by Clarabel (default) or
-  SCS. cvxpy is imported inside the function (it is slow to import).
-
-:func:`literal_objective_bounded` is the exact test of whether the paper's literal objective
-(``mu = 0``) is bounded below.
-
-References
-----------
-docs/large_margin_gaussian.md §"Solvers"; Y. Nesterov, *Introductory
-Lectures on Convex Optimization* (2004), constant-momentum scheme 2.2.19; B. O'Donoghue and
-E. Candes, "Adaptive restart for accelerated gradient schemes" (2015).
+docs/large_margin_gaussian.md §"Solvers", §"solvers.py: the two solvers" (Nesterov 2004; O'Donoghue & Candes 2015).
 """
 
 from __future__ import annotations
@@ -40,13 +27,9 @@ def project_psd(A: FloatArray) -> FloatArray:
 
 
 def smoothness(V: FloatArray, C: int, h: float) -> float:
-    """Lipschitz constant of the average loss gradient (step size of APG).
+    """Lipschitz constant of the average loss gradient (APG step size only; ``<= kappa``).
 
-    ``sum_i l''_i L_{y_i} (x) v_i v_i' <= (C/(2h)) I (x) sum_i v_i v_i'`` (the star-graph Laplacian
-    ``L_y`` has largest eigenvalue ``C``), so ``L <= C lambda_max(V'V/n)/(2h)``; never larger than
-    the data-free constant ``kappa = C R_z^4/(2h)`` (docs/large_margin_gaussian.md §"Solvers"). Only a step size: it
-    does
-    not enter any privacy calibration.
+    docs/large_margin_gaussian.md §"solvers.py: the two solvers".
     """
     n = V.shape[0]
     lam_max = float(np.linalg.eigvalsh(V.T @ V / n)[-1])
@@ -57,11 +40,9 @@ _SINGLE_THREAD_MNK = 200_000
 
 
 class _LossGradWorkspace:
-    """Pre-allocated buffers for the batched loss gradient.
+    """Pre-allocated buffers for the batched loss gradient, for one :func:`fit_apg` call.
 
-    Allocating megabyte-sized temporaries at every iteration costs far more than the arithmetic
-    (fresh pages are faulted in each time), so one fit reuses the same buffers throughout. The
-    object lives only for the duration of one :func:`fit_apg` call (no module-level state).
+    docs/large_margin_gaussian.md §"solvers.py: the two solvers".
     """
 
     def __init__(self, V: FloatArray, y: NDArray[np.int64], C: int, p: int, h: float, R: int):
@@ -112,18 +93,7 @@ class _LossGradWorkspace:
 
 @dataclass(frozen=True)
 class APGResult:
-    """Output of :func:`fit_apg`.
-
-    Attributes
-    ----------
-    phi : array (R, C, p, p)
-    iterations : int
-        Iterations run (the slowest run of the batch).
-    converged : bool array (R,)
-        Whether the gradient-mapping norm fell below ``tol`` for each run.
-    grad_map_norm : float array (R,)
-        Final ``L ||X+ - Y||_F`` (a certificate of near-stationarity).
-    """
+    """Output of :func:`fit_apg` (docs/large_margin_gaussian.md §"solvers.py: the two solvers")."""
 
     phi: FloatArray
     iterations: int
@@ -143,52 +113,13 @@ def _momentum(Xn, Xa, step, t, active):
     return Xn + beta_m * (Xn - Xa)
 
 
-def fit_apg(
-    Z: FloatArray,
-    y: NDArray[np.int64],
-    n_classes: int,
-    lam: float,
-    mu: float,
-    h: float,
-    *,
-    linear: FloatArray | None = None,
-    psd: bool = True,
-    phi0: FloatArray | None = None,
-    tol: float = 1e-9,
-    max_iter: int = 50_000,
-    V: FloatArray | None = None,
-) -> APGResult:
-    """Minimise ``J(Phi) + sum_c <linear_c, Phi_c>`` by accelerated projected gradient, batched.
+def fit_apg(Z: FloatArray, y: NDArray[np.int64], n_classes: int, lam: float, mu: float, h: float, *,
+        linear: FloatArray | None = None, psd: bool = True, phi0: FloatArray | None = None, tol: float = 1e-9,
+        max_iter: int = 50_000, V: FloatArray | None = None) -> APGResult:  # fmt: skip
+    """Minimise ``J(Phi) + sum_c <linear_c, Phi_c>`` by accelerated projected gradient, batched over runs.
 
-    Parameters
-    ----------
-    Z : array (n, p)
-        Augmented inputs.
-    y : int array (n,)
-        Labels ``0..C-1``.
-    n_classes : int
-        ``C``.
-    lam, mu, h : float
-        Trace coefficient, Frobenius coefficient (``mu = 0`` allowed: the paper's literal objective,
-        which must then be bounded below; check :func:`literal_objective_bounded` first) and Huber
-        width.
-    linear : array (R, C, p, p), optional
-        Linear term per run (``sym(N_c)/n`` for the private objective). ``None`` = one run, no noise.
-    psd : bool
-        Constrain every block to the PSD cone (eigenvalue clipping) or only to symmetric matrices.
-    phi0 : array (R, C, p, p) or (C, p, p), optional
-        Warm start.
-    tol : float
-        Stop a run when its gradient-mapping norm ``L ||X+ - Y||_F < tol``. The private guarantee
-        assumes the exact minimiser: keep this tight (1e-9 by default).
-    max_iter : int
-        Safety cap; runs that hit it are reported as not converged.
-
-    Notes
-    -----
-    With ``mu > 0`` the objective is ``mu``-strongly convex and the constant momentum
-    ``(sqrt(L) - sqrt(mu))/(sqrt(L) + sqrt(mu))`` is used; with ``mu = 0`` the FISTA sequence with
-    gradient-based adaptive restart. Each run is updated until it converges; finished runs are frozen.
+    ``linear`` (R, C, p, p): one run per noise draw; ``mu = 0`` needs :func:`literal_objective_bounded` first;
+    ``tol`` bounds the gradient-mapping norm. docs/large_margin_gaussian.md §"solvers.py: the two solvers".
     """
     n, p = Z.shape
     C = int(n_classes)
@@ -201,11 +132,7 @@ def fit_apg(
     eta = 1.0 / Ls
     lamI = lam * trace_mask(p)
     proj = project_psd if psd else sym
-    if phi0 is None:
-        X = np.zeros((R, C, p, p))
-    else:
-        X = np.broadcast_to(np.asarray(phi0, dtype=np.float64), (R, C, p, p)).copy()
-        X = proj(X)
+    X = np.zeros((R, C, p, p)) if phi0 is None else proj(np.broadcast_to(np.asarray(phi0, float), (R, C, p, p)).copy())
     Y = X.copy()
     work = _LossGradWorkspace(V, y, C, p, h, R)
     strongly = mu > 0
@@ -255,19 +182,10 @@ def fit_apg(
 
 
 def literal_objective_bounded(noise_shared: FloatArray, n: int, lam: float, *, psd: bool = True) -> NDArray[np.bool_]:
-    """Whether the paper's literal perturbed objective (``mu = 0``, shared ``b``) is bounded below.
+    """Whether the paper's literal perturbed objective (``mu = 0``, shared ``b`` of shape (..., p, p)) is bounded
+    below: iff ``n lam I_Phi + sym(b)`` is PSD (with the PSD constraint), never without it.
 
-    With the PSD constraint the objective is bounded below iff ``n lam I_Phi + sym(b)`` is PSD
-    (moving every block by ``t v v'`` leaves the loss unchanged); without it, never (for ``b != 0``).
-
-    Parameters
-    ----------
-    noise_shared : array (..., p, p)
-        The shared noise matrices ``b``.
-
-    References
-    ----------
-    docs/large_margin_gaussian.md §"Solvers" (unbounded objective with mu = 0).
+    docs/large_margin_gaussian.md §"Solvers", §"solvers.py: the two solvers".
     """
     b = np.asarray(noise_shared, dtype=np.float64)
     if not psd:
@@ -277,43 +195,13 @@ def literal_objective_bounded(noise_shared: FloatArray, n: int, lam: float, *, p
     return np.linalg.eigvalsh(M)[..., 0] >= 0.0
 
 
-def fit_cvxpy(
-    Z: FloatArray,
-    y: NDArray[np.int64],
-    n_classes: int,
-    lam: float,
-    mu: float,
-    h: float,
-    *,
-    noise: FloatArray | None = None,
-    shared: bool = False,
-    psd: bool = True,
-    solver: str = "CLARABEL",
-) -> tuple[FloatArray, str]:
-    """Solve the (perturbed) objective with cvxpy (Clarabel or SCS).
+def fit_cvxpy(Z: FloatArray, y: NDArray[np.int64], n_classes: int, lam: float, mu: float, h: float, *,
+        noise: FloatArray | None = None, shared: bool = False, psd: bool = True, solver: str = "CLARABEL"
+        ) -> tuple[FloatArray, str]:  # fmt: skip
+    """Solve the (perturbed) objective with cvxpy (Clarabel or SCS): ``(phi (C, p, p), cvxpy status)``.
 
-    Parameters
-    ----------
-    noise : array, optional
-        ``(p, p)`` if ``shared`` (paper mode) else ``(C, p, p)``; enters as ``(1/n) sum_c <N_c, Phi_c>``.
-    solver : {"CLARABEL", "SCS"}
-
-    Returns
-    -------
-    phi : array (C, p, p)
-    status : str
-        cvxpy's status (``optimal`` or ``optimal_inaccurate``).
-
-    Raises
-    ------
-    UnboundedProblem
-        The objective is unbounded below (the literal paper objective with ``mu = 0``).
-    SolverFailed
-        Any other failure.
-
-    References
-    ----------
-    docs/large_margin_gaussian.md §"Smoothed hinge and its gradient" (``l_h(t) = huber(pos(t + h), 2h)/(4h)``).
+    Raises UnboundedProblem (the literal objective, ``mu = 0``) or SolverFailed.
+    docs/large_margin_gaussian.md §"solvers.py: the two solvers", §"Smoothed hinge and its gradient".
     """
     import cvxpy as cp  # lazy: slow import
 
@@ -338,7 +226,6 @@ def fit_cvxpy(
         Bc = [sym(N)] * C if shared else [sym(N[c]) for c in range(C)]
         obj = obj + sum(cp.sum(cp.multiply(Bc[c], Phi[c])) for c in range(C)) / n
     prob = cp.Problem(cp.Minimize(obj))
-    kwargs = {}
     if solver == "CLARABEL":
         kwargs = dict(tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
     else:
