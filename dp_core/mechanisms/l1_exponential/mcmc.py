@@ -1,78 +1,10 @@
 """Mode M: the continuous exponential mechanism sampled by MCMC (approximate; never proved).
 
-Target ``pi_D(w) ∝ exp(-kappa * S(w; D))`` on the ball ``W = {||w|| <= R}`` with the uniform base
-measure. Sampled exactly it would be epsilon-DP by the paper's argument; MCMC only approximates
-it and the target is not log-concave (S saturates), so no mixing guarantee applies. Every result
-carries the label :data:`APPROXIMATE_LABEL`, its convergence diagnostics (:class:`MCMCDiagnostics`)
-and a status: ``converged`` (the diagnostics pass the thresholds below) or ``not_converged``
-("not proved: the sampler did not converge").
-
-Sampler (default: ``precondition=True``, ``init="overdispersed"``, ``reparam="auto"``)
---------------------------------------------------------------------------------------
-K chains run in lock-step as one vectorised array (one chain per requested release).
-
-* **Starts** are drawn uniformly from the public parameter ball W (overdispersed relative to the
-  target, and independent of the data), so split-R-hat across chains can detect chains that have
-  not forgotten where they started. The older sampler started every chain at the centre, which
-  makes R-hat optimistic.
-* **Preconditioned MALA.** The proposal is ``w' = w + (h/2) M grad l(w) + sqrt(h) L z`` with
-  ``M = L L^T``. ``M`` starts at the identity and is re-estimated at the end of three warm-up
-  windows from the pooled states of all K chains in that window (shrunk toward its diagonal);
-  the step size ``h`` is adapted toward acceptance 0.574 (Robbins-Monro on ``log h``) and reset
-  after each update of ``M``. The last 15 % of the warm-up adapts ``h`` only; after the warm-up
-  ``h`` and ``M`` are frozen, so the sampling phase is a fixed Metropolis-Hastings kernel that
-  leaves the target invariant.
-* **Why this preconditioner.** On raw real data (``randhie``: features on scales from 0-1 to
-  0-59) the target is very anisotropic and strongly correlated (no intercept, non-centred
-  features); an isotropic step small enough for the narrowest direction random-walks along the
-  wide ones, and the old sampler's R-hat stayed between 2 and 11. ``M`` is estimated from draws
-  of the target density itself (like the step size), never from statistics of the private data
-  such as feature means or scales: the adaptation only changes how fast the chains mix, not which
-  distribution they sample, and only the chains' final states are released. Data-statistic
-  preconditioning (standardising with the sample's own scales) would itself leak and is not used.
-  Because the K chains share the adapted kernel, their final states are (approximately)
-  independent draws of the target only once the chains have converged.
-* **Two parametrisations, chosen during warm-up.** Kernel ``ball`` moves w itself and rejects
-  proposals outside W. Kernel ``tanh`` moves ``u`` in R^d with ``w = R tanh(|u|) u/|u|`` and the
-  target ``pi(w(u)) |det dw/du|`` (log-Jacobian ``log R + 2 log sech r + (d - 1) log(R tanh(r)/r)``,
-  ``r = |u|``): W has no boundary there, which matters when the target's mass sits against the
-  boundary of W (data whose unconstrained fit lies outside W: then the ``ball`` kernel wastes its
-  proposals on rejections). Each kernel keeps its own preconditioner and step size; until the end
-  of the last covariance window they alternate (both leave the same target invariant, the state
-  is always kept in w), and the one whose chains moved more (mean squared jump, standardised by
-  the chains' spread, over the last window) runs alone from then on. On raw randhie the ``ball``
-  kernel wins (anisotropic target in the interior, which the tanh map distorts); on randhie
-  standardised as in the comparison page (unconstrained fit of norm 1.9) the ``tanh`` kernel wins.
-  The choice, like the step size, is an adaptation to the target density, frozen before sampling.
-* **Chains.** The mechanism runs at least :data:`MIN_CHAINS` chains and releases the first
-  ``n_draws`` final states; the other chains serve the warm-up covariance and the diagnostics.
-* Alternatives tried and not adopted: HMC with 4-6 leapfrog steps and rejection of trajectories
-  leaving W mixed worse per gradient evaluation on randhie; target acceptance 0.4 or 0.7 instead of
-  0.574 gave larger R-hat; the ``tanh`` kernel alone failed on raw randhie (R-hat 1.3-2.5).
-
-Diagnostics and status
-----------------------
-After the warm-up, every chain's whole sampling phase is kept; the rank-normalised split-R-hat
-(the larger of bulk and folded R-hat) and the bulk ESS are computed for the log target and every
-coordinate (docs/l1_exponential.md §"Samplers"). (Vehtari et al. use all post-warm-up draws rather
-than the second half, and rank-normalisation keeps the diagnostic meaningful under heavy tails.
-With overdispersed starts and a discarded warm-up, the split halves still detect drift.) The status
-is ``converged`` when the largest R-hat is at most
-:data:`RHAT_THRESHOLD` and the smallest ESS at least :data:`ESS_MIN`; these thresholds live here
-and only here. ``converged`` never means proved: a converged release is ε-DP only to the extent
-that the chains actually reached the target, which diagnostics can support but never prove.
-The diagnostics are themselves functions of the private data (like the adapted step size and
-preconditioner); they are shown for teaching and are not covered by the guarantee.
-
-References
-----------
-Wang & Xu, Algorithms 1-2 (the discrete mechanism this approximates). Roberts & Tweedie (1996),
-*Exponential convergence of Langevin distributions and their discrete approximations*, Bernoulli
-2(4) (MALA); Roberts & Rosenthal (1998), *Optimal scaling of discrete approximations to Langevin
-diffusions*, JRSS-B 60(1) (target acceptance 0.574). Rank-normalised split-R-hat and bulk effective
-sample size follow Vehtari, Gelman, Simpson, Carpenter and Bürkner (2021), *Rank-normalization,
-folding, and localization: an improved R-hat for assessing convergence of MCMC*, Bayesian
-Analysis 16(2), sections 3-4 (R-hat = max of bulk and folded R-hat).
+Target ``pi_D(w) ∝ exp(-kappa * S(w; D))`` on the ball W. Every result carries :data:`APPROXIMATE_LABEL`,
+its diagnostics (:class:`MCMCDiagnostics`) and a status, ``converged`` or ``not_converged``. Wang & Xu,
+Algorithms 1-2; MALA (Roberts & Tweedie 1996); split-R-hat and bulk ESS (Vehtari et al. 2021). Sampler,
+diagnostics and references:
+docs/l1_exponential.md §"MCMC sampler (mode M)".
 """
 
 from __future__ import annotations
@@ -1310,73 +1242,6 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
         return S, G
 
     cost_grad.n_terms = n  # type: ignore[attr-defined]  # work per point, read by mcmc_sample's threading
-    return cost_grad
-
-
-def _previous_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float, theta: float) -> CostGrad:
-    """The sampler's cost function before the product-tree kernel :func:`_fast_cost_grad` (one float32
-    log per term, ``copysign``), kept for the before/after benchmark and as a cross-check in the tests.
-
-    The same quantities as :func:`~dp_core.mechanisms.l1_exponential.truncation.surrogate_cost_and_grad`
-    up to float32 rounding (relative 1e-6; the sampler is approximate anyway, and a fixed
-    deterministic cost function is all that the Metropolis-Hastings correction needs):
-
-    * one product ``[w, 1] @ [iota X, -iota y]^T = iota (<x, w> - y)`` per block, so ``c = min(|.|, 1)``;
-    * ``f = 1 + c (c**(theta-1)/theta - 1)`` (``psi = -log f``), ``psi' = (1 - c**(theta-1)) / f``;
-    * ``grad S = sum_i psi'_i sign(<x_i, w> - y_i) iota x_i``, one product with ``iota X``. At a
-      residual of exactly 0 the sign is that of the zero (the older evaluation used 0): any fixed
-      choice on this null set leaves MALA exact, since the gradient only shapes the proposal.
-    """
-    n, d = X.shape
-    XA = np.empty((d + 1, n), dtype=np.float32)
-    XA[:d] = (iota * X).T
-    XA[d] = -iota * y
-    Xs = np.ascontiguousarray(iota * X, dtype=np.float32)
-    one = np.float32(1.0)
-    inv_theta = np.float32(1.0 / theta)
-    power = np.float32(theta - 1.0)
-    rows = max(1, _MCMC_BLOCK // n)
-
-    def cost_grad(W):
-        W = np.asarray(W, dtype=np.float64)
-        k = W.shape[0]
-        WA = np.ones((k, d + 1), dtype=np.float32)
-        WA[:, :d] = W
-        S = np.empty(k)
-        G = np.empty((k, d))
-        m = min(rows, k)
-        B = np.empty((m, n), dtype=np.float32)
-        C = np.empty_like(B)
-        Q = np.empty_like(B)
-        for start in range(0, k, rows):
-            stop = min(k, start + rows)
-            b, c, q = B[: stop - start], C[: stop - start], Q[: stop - start]
-            np.matmul(WA[start:stop], XA, out=b)
-            np.abs(b, out=c)
-            np.minimum(c, one, out=c)
-            if theta == 1.5:
-                p = np.sqrt(c, out=q)
-            elif theta == 2.0:
-                np.copyto(q, c)
-                p = q
-            else:
-                with np.errstate(divide="ignore"):
-                    p = np.log(c, out=q)
-                p *= power
-                np.exp(p, out=p)
-            # f = 1 + c (p/theta - 1) into c; psi' = (1 - p)/f into q
-            t = p * inv_theta
-            t -= one
-            c *= t
-            c += one
-            np.subtract(one, p, out=q)
-            q /= c
-            np.copysign(q, b, out=q)
-            np.log(c, out=c)
-            S[start:stop] = -c.sum(axis=1, dtype=np.float64)
-            G[start:stop] = q @ Xs
-        return S, G
-
     return cost_grad
 
 
