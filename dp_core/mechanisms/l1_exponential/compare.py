@@ -1,15 +1,9 @@
 """Adapter of the exponential mechanism on a truncated l1 risk for heavy-tailed regression
 (EM-L1-HT, Wang & Xu) through :mod:`dp_core.mechanisms.l1_exponential`.
-
-In dimension d <= 3 the mechanism samples exactly on a grid net (exact pure epsilon-DP); above,
-it runs MCMC, labelled "approximate sampler" (docs/l1_exponential.md §"Samplers") (its guarantee is not proved).
-
-References
-----------
 Wang & Xu, Algorithms 1-2, Theorems 1-2; docs/l1_exponential.md §"Sensitivity and temperatures",
 docs/l1_exponential.md §"Moments and the explicit bound" and
 the mandatory privacy labelling of MCMC mode (docs/l1_exponential.md §"Samplers").
-"""
+See docs/l1_exponential.md §"compare (module)"."""
 
 from __future__ import annotations
 
@@ -237,11 +231,7 @@ class L1ExponentialAdapter(Adapter):
 
     def _mcmc_block(self, state: _State, T: int, job: tuple) -> list[tuple[pd.DataFrame, dict | None]]:
         """The draws at a group of epsilons, sampled side by side (``em_mcmc_sweep``), one frame each.
-
-        Each epsilon gets what :meth:`L1ExponentialRegression.run` would give it: its calibrated ι and
-        κ, at least ``MIN_CHAINS`` chains, the adapter's schedule; a group of one epsilon gives exactly
-        the draws of ``run`` with the same seed.
-        """
+        See docs/l1_exponential.md §"compare.L1ExponentialAdapter._mcmc_block"."""
         from .mcmc import MIN_CHAINS, em_mcmc_sweep
 
         eps, seed = job

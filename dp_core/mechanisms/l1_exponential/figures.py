@@ -1,9 +1,6 @@
 """Plotly figures of the heavy-tailed l1 page and reproduction (pure functions, no Streamlit).
-
-References
-----------
 docs/l1_exponential.md §"Synthetic protocol" (F1-F6 and the page's panels).
-"""
+See docs/l1_exponential.md §"figures (module)"."""
 
 from __future__ import annotations
 
@@ -101,12 +98,7 @@ def psi_figure(thetas: Sequence[float], iota: float, *, r_max: float | None = No
 
 def residual_histogram(residuals: np.ndarray, iota: float, *, clip_quantile: float = 0.005) -> go.Figure:
     """Histogram of |residuals| on a log scale with the threshold 1/iota and the share beyond it (panel 1).
-
-    Heavy-tailed residuals span decades and the threshold 1/iota often sits far above most of them,
-    so the histogram is of log10 |r| (ticks labelled in |r|): the bulk and the threshold both stay
-    visible. Residuals below the ``clip_quantile`` quantile are drawn in the first bin; exact zeros
-    (which a log scale cannot show) are counted in the title.
-    """
+    See docs/l1_exponential.md §"figures.residual_histogram"."""
     a = np.abs(np.asarray(residuals, dtype=float))
     a = a[np.isfinite(a)]
     thr = 1.0 / iota
@@ -150,11 +142,7 @@ def releases_figure(
     draws: np.ndarray, lad_w: np.ndarray, names: Sequence[str], *, convention: str = "tight"
 ) -> go.Figure:
     """Each private release's coefficients (dots, one column per feature) beside the non-private LAD fit.
-
-    The spread of the dots is the mechanism's noise at the current setting; the diamond is what the
-    same data give without privacy. Releases at a refuted ``convention`` are grey, in the not-private
-    legend group, and the title does not call them private.
-    """
+    See docs/l1_exponential.md §"figures.releases_figure"."""
     W = np.atleast_2d(np.asarray(draws, dtype=float))
     w = np.ravel(np.asarray(lad_w, dtype=float))
     if W.shape[1] != w.size or w.size != len(names):
@@ -222,11 +210,7 @@ def _law_trace_2d(P: np.ndarray, p, name: str):
 
 def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None) -> go.Figure:
     """The mechanism's output law over W: lines per convention (d = 1) or a heat map (d = 2; first entry).
-
-    ``probs`` is keyed by convention (``"paper_box"`` or ``"paper box"``). A refuted convention
-    (:func:`refuted_conventions`) is drawn grey and dashed in the not-private legend group (d = 1), or
-    named refuted in the title (d = 2).
-    """
+    See docs/l1_exponential.md §"figures.density_figure"."""
     P = np.asarray(points, dtype=float)
     marks = marks or {}
     probs = {str(k).replace(" ", "_"): v for k, v in probs.items()}
@@ -475,12 +459,7 @@ def sampler_figure(
     diagnostics: dict | None = None,
 ) -> go.Figure:
     """Marginal of one coordinate: exact grid law vs MCMC final states (F5, panel 8).
-
-    Both are shown as densities on the same bins (``_SAMPLER_BINS`` equal bins over the range holding
-    the grid law's mass and every draw): the grid's coordinates are not equally spaced (the net keeps
-    points of several spacings near the boundary of W), so the law's marginal per distinct coordinate
-    would zig-zag between neighbouring values.
-    """
+    See docs/l1_exponential.md §"figures.sampler_figure"."""
     P = np.asarray(grid_points, dtype=float)[:, coord]
     p = np.asarray(grid_probs, dtype=float)
     x = np.asarray(mcmc_draws, dtype=float)[:, coord]

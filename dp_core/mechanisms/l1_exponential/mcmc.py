@@ -120,8 +120,7 @@ _WINDOWS = ((0.10, 0.30), (0.30, 0.55), (0.55, 0.85))
 
 def convergence_status(rhat_max: float, ess_min: float) -> str:
     """``"converged"`` when ``rhat_max <= RHAT_THRESHOLD`` and ``ess_min >= ESS_MIN``, else ``"not_converged"``.
-
-    Non-finite diagnostics (too short a run to compute them) count as not converged.
+    See docs/l1_exponential.md §"mcmc.convergence_status".
 
     Examples
     --------
@@ -134,35 +133,7 @@ def convergence_status(rhat_max: float, ess_min: float) -> str:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MCMCSchedule:
-    """Lengths and tuning of the MCMC run.
-
-    Attributes
-    ----------
-    n_adapt : int
-        Warm-up steps with step-size (and preconditioner) adaptation (default 500).
-    n_sample : int or None
-        Frozen steps after warm-up; ``None`` means ``max(1000, 100 d)`` (docs/l1_exponential.md §"Samplers").
-    method : {"mala", "rwm"}
-        MALA (default) or the random-walk Metropolis fallback (run twice as long).
-    step0 : float or None
-        Initial step size; ``None`` means ``0.01 R^2/d`` (MALA) or ``0.1 R/sqrt(d)`` (RWM scale).
-    precondition : bool
-        Adapt a dense preconditioner ``M`` during warm-up from the chains' own draws (default True).
-        False is the older isotropic sampler.
-    init : {"overdispersed", "centre"}
-        Chain starts: uniform on the public ball W (default) or all at its centre (older sampler).
-    reparam : {"auto", "tanh", "none"}
-        ``none``: sample w itself, rejecting proposals outside W (older sampler). ``tanh``: sample
-        ``u`` in R^d with ``w = R tanh(|u|) u/|u|`` (no boundary). ``auto`` (default): alternate the
-        two kernels during warm-up and keep, for the sampling phase, the one whose chains moved more.
-    stop_early : bool
-        Stop the sampling phase as soon as the diagnostics of the steps so far reach
-        :data:`STOP_RHAT` and :data:`STOP_ESS` (checked every :data:`STOP_CHECK_EVERY` steps from
-        :data:`STOP_MIN_SAMPLE` on); ``n_sample`` is then the maximum length (default True).
-    stop_rhat : float
-        The early stop's R-hat level, in [1, :data:`RHAT_THRESHOLD`] (default :data:`STOP_RHAT`); a
-        smaller value runs longer, to a smaller R-hat (``1.01`` matches the older 300 + 600 step runs).
-    """
+    """Lengths and tuning of the MCMC run. See docs/l1_exponential.md §"mcmc.MCMCSchedule"."""
 
     n_adapt: int = 500
     n_sample: int | None = None
@@ -218,37 +189,7 @@ class MCMCSchedule:
 @dataclass(frozen=True)
 class MCMCDiagnostics(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: diagnostics of the chains run on the private data (docs/l1_exponential.md §"Samplers").
-
-    Attributes
-    ----------
-    method : str
-        ``mala`` or ``rwm``.
-    n_chains, n_adapt, n_sample : int
-        Chains (= releases), warm-up steps and frozen sampling steps per chain.
-    acceptance : float
-        Acceptance rate during the frozen phase (MALA: 0.4-0.8 is healthy).
-    step_size : float
-        Final step size h (MALA) or proposal scale s (RWM), in the preconditioned coordinates.
-    rhat_logp : float
-        Rank-normalised split-R-hat (max of bulk and folded) of the log target over the K chains,
-        on the whole frozen (sampling) phase, each chain split in two halves.
-    rhat_coords : tuple of float
-        The same for each coordinate.
-    rhat_max : float
-        Largest of the above; ``not_converged`` when > :data:`RHAT_THRESHOLD`.
-    ess_logp : float
-        Bulk effective sample size of the log target (all chains, whole frozen phase).
-    ess_min : float
-        Smallest bulk ESS over the log target and every coordinate; ``not_converged`` when < :data:`ESS_MIN`.
-    wall_time : float
-        Seconds.
-    preconditioned : bool
-        Whether a dense preconditioner was adapted during warm-up.
-    init : str
-        ``overdispersed`` (uniform on W) or ``centre``.
-    parametrisation : str
-        The kernel used in the sampling phase: ``ball`` (w, rejection outside W) or ``tanh``.
-    """
+    See docs/l1_exponential.md §"mcmc.MCMCDiagnostics"."""
 
     method: str
     n_chains: int
@@ -378,11 +319,7 @@ def _rhat_parts(parts: NDArray[np.float64]) -> float:
 
 def _rank_normal(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """Normal scores ``Phi^-1((r - 3/8) / (S + 1/4))`` of the pooled average ranks r (ties share their mean rank).
-
-    The same numbers as ``ndtri((scipy.stats.rankdata(x, "average") - 0.375) / (x.size + 0.25))``: one
-    unstable sort (ties are averaged, so stability is not needed), the tie groups read off the sorted
-    values, and ``ndtri`` evaluated once per distinct value (rejected MCMC proposals repeat values).
-    """
+    See docs/l1_exponential.md §"mcmc._rank_normal"."""
     flat = x.ravel()
     size = flat.size
     order = np.argsort(flat)
@@ -400,9 +337,7 @@ def _rank_normal(x: NDArray[np.float64]) -> NDArray[np.float64]:
 
 def split_rhat(chains: ArrayLike) -> float:
     """Split-R-hat of draws arranged as ``(n_chains, n_steps)`` (Vehtari et al. 2021, eq. 4).
-
-    Each chain is split in two halves; values near 1 mean the chains agree. No rank-normalisation
-    (see :func:`rank_normalized_rhat`, which the sampler reports).
+    See docs/l1_exponential.md §"mcmc.split_rhat".
 
     Examples
     --------
@@ -415,10 +350,7 @@ def split_rhat(chains: ArrayLike) -> float:
 
 def rank_normalized_rhat(chains: ArrayLike) -> float:
     """Rank-normalised split-R-hat: the larger of bulk and folded R-hat (Vehtari et al. 2021, section 4.2).
-
-    Bulk: split-R-hat of the normal scores of the pooled ranks. Folded: the same for
-    ``|x - median(x)|``, which detects chains that agree in location but not in scale. Robust to
-    heavy tails and infinite variances, unlike the plain :func:`split_rhat`.
+    See docs/l1_exponential.md §"mcmc.rank_normalized_rhat".
 
     Examples
     --------
@@ -434,8 +366,7 @@ def rank_normalized_rhat(chains: ArrayLike) -> float:
 
 def effective_sample_size(chains: ArrayLike) -> float:
     """Multi-chain effective sample size with Geyer's initial monotone sequence.
-
-    Autocorrelations are computed per chain by FFT and combined as in Vehtari et al. (2021).
+    See docs/l1_exponential.md §"mcmc.effective_sample_size".
 
     Examples
     --------
@@ -494,12 +425,7 @@ def _diagnostics(
     ess_min: float | None = None,
 ) -> tuple[tuple, list] | None:
     """Rank-normalised split-R-hat and bulk ESS of the log target and of every coordinate.
-
-    The values are those of :func:`rank_normalized_rhat` and :func:`bulk_ess` (the bulk normal scores
-    are computed once and serve both). With ``rhat_max``/``ess_min`` (the early-stop check), returns
-    None as soon as one quantity fails ``R-hat <= rhat_max`` or ``ESS >= ess_min`` (the cheap bulk
-    R-hat first), and the full diagnostics only when every quantity passes.
-    """
+    See docs/l1_exponential.md §"mcmc._diagnostics"."""
     check = rhat_max is not None
     qs = [trace_lp] + [trace_w[:, :, j] for j in range(trace_w.shape[2])]
     zs = []
@@ -613,11 +539,7 @@ class _TanhBall:
 
 class _Kernel:
     """Adaptation state of one (preconditioned) MALA or RWM kernel in its own coordinates.
-
-    ``space`` is ``ball`` (w itself, proposals outside W rejected) or ``tanh`` (u with
-    ``w = R tanh(|u|) u/|u|``, no boundary). ``jump``/``moves`` accumulate its mean squared jump
-    (standardised by the chains' spread) at the end of the warm-up, to choose the kernel that moves more.
-    """
+    See docs/l1_exponential.md §"mcmc._Kernel"."""
 
     def __init__(self, space: str, d: int, step: float):
         self.space = space
@@ -667,46 +589,8 @@ def mcmc_sample(
     n_threads: int | None = None,
 ) -> MCMCResult:
     """Sample ``pi(w) ∝ exp(-kappa * cost(w))`` on the ball of radius R with K vectorised chains.
-
-    Parameters
-    ----------
-    cost_and_grad : callable
-        ``cost_and_grad(W) -> (S, grad S)`` for a batch ``W`` of shape (k, d).
-    d : int
-        Dimension.
-    n_chains : int
-        K >= 2; the K final states are K independent (approximate) releases.
-    kappa_value : float
-        Inverse temperature, finite and > 0.
-    radius : float
-        Radius R of W; proposals outside are rejected.
-    schedule : MCMCSchedule
-    rng : seed or Generator
-    n_threads : int, optional
-        Threads for the cost evaluation (default: 2 on a machine with two or more cores when each thread
-        gets at least 2**18 chain x data-row terms per evaluation, else 1).
-
-    Returns
-    -------
-    MCMCResult
-        With :class:`MCMCDiagnostics` (rank-normalised split-R-hat, bulk ESS, acceptance, lengths)
-        and its ``status``.
-
-    Notes
-    -----
-    Initial points are uniform on W (``init="overdispersed"``) or its centre; they never depend on
-    the data. The kernels (``ball``/``tanh``, see the module docstring) use, in their own
-    coordinates, the preconditioned MALA proposal ``w' = w + (h/2) M grad l(w) + sqrt(h) L z``
-    (``M = L L^T``), accepted with the Metropolis-Hastings ratio including
-    ``log q(w|w') - log q(w'|w)``, ``log q(b|a) = -||L^{-1}(b - a - (h/2) M grad l(a))||^2 / (2h)``. During warm-up
-    ``log h += gamma_t (accept_t - 0.574)``, ``gamma_t = max(0.02, 1/sqrt(t))`` with ``t`` counted
-    from the last update of ``M`` (see the module docstring for the windows). RWM uses
-    ``w' = w + s L z`` and target acceptance 0.234.
-
-    References
-    ----------
     docs/l1_exponential.md §"Samplers" (Mode M); Roberts & Tweedie (1996) for MALA.
-    """
+    See docs/l1_exponential.md §"mcmc.mcmc_sample"."""
     d = check_int("d", d, lo=1)
     K = check_int("n_chains", n_chains, lo=2, hi=100_000)
     k = check_positive("kappa", kappa_value)
@@ -979,15 +863,7 @@ def _run_chains(
     n_threads: int | None,
 ) -> list[MCMCResult]:
     """The sampler of :func:`mcmc_sample` for one or more ensembles ("groups") run side by side.
-
-    ``groups`` lists ``(n_chains, kappa, scale)``: each group samples its own target
-    ``exp(-kappa S_scale(w))`` with its own kernels, adaptation, kernel choice, diagnostics and early
-    stop, exactly as if it ran alone; only the cost evaluations of all groups' proposals share one
-    call (``cost_and_grad(W, scales)`` with one scale per row when a scale is given, else
-    ``cost_and_grad(W)``), which saves the per-step overhead of running the groups one after another.
-    A group that stops early is left out of the later steps. With one group the draws are those of
-    the one-ensemble sampler (same random stream, same arithmetic).
-    """
+    See docs/l1_exponential.md §"mcmc._run_chains"."""
     run = _Ensembles(cost_and_grad, d, groups, R, schedule, g)
     threads = _thread_count(cost_and_grad, run.K, n_threads)
     t0 = time.perf_counter()
@@ -1020,25 +896,7 @@ def em_mcmc(
     n_threads: int | None = None,
 ) -> MCMCResult:
     """Approximate draws of the continuous exponential mechanism EM-L1-HT (Mode M).
-
-    Each of the ``n_draws`` chains gives one release. The result's ``label`` is
-    :data:`APPROXIMATE_LABEL`: the epsilon-DP guarantee is not proved for this sampler.
-
-    Parameters
-    ----------
-    X, y : array_like
-        Private data (raw, never clipped).
-    epsilon : float
-        Privacy budget, finite and > 0 (for epsilon = inf use the non-private fit).
-    theta, iota, radius, convention : see :func:`~dp_core.mechanisms.l1_exponential.grid.em_grid`.
-    n_draws : int
-        Number of chains/releases K >= 2.
-    schedule : MCMCSchedule
-    rng : seed or Generator
-
-    References
-    ----------
-    Wang & Xu, Algorithms 1-2; docs/l1_exponential.md §"Samplers" (Mode M).
+    Wang & Xu, Algorithms 1-2; docs/l1_exponential.md §"Samplers" (Mode M). See docs/l1_exponential.md §"mcmc.em_mcmc".
 
     Examples
     --------
@@ -1079,13 +937,7 @@ def em_mcmc_sweep(
     n_threads: int | None = None,
 ) -> list[MCMCResult]:
     """:func:`em_mcmc` at several privacy budgets at once (one result per ``epsilons[i]``, truncation ``iotas[i]``).
-
-    Each budget gets its own ``n_draws`` chains with their own target ``exp(-kappa_i S_i(w))``,
-    adaptation, kernel choice, diagnostics and early stop (:func:`_run_chains`): the same sampler as
-    :func:`em_mcmc`, run side by side so that one cost evaluation per step serves every budget's
-    proposals (the comparison sweep's per-step overhead is paid once instead of once per ε). The
-    chains start uniformly on W, independently of the data, like :func:`em_mcmc`'s. The random stream
-    is shared, so the draws are not those of separate :func:`em_mcmc` calls (their law is the same).
+    See docs/l1_exponential.md §"mcmc.em_mcmc_sweep".
 
     Examples
     --------
@@ -1177,32 +1029,7 @@ def _cost_block(WA, XA, XsT, bufs, theta: float, offset: float, group: int):
 
 def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float, theta: float) -> CostGrad:
     """``W -> (S(W), grad S(W))`` for the sampler: float32 arithmetic, sums in float64, few passes.
-
-    The same quantities as :func:`~dp_core.mechanisms.l1_exponential.truncation.surrogate_cost_and_grad`
-    up to float32 rounding (relative 1e-6; a fixed deterministic cost function is all that the
-    Metropolis-Hastings correction needs, and the sampled law is exactly ``exp(-kappa S~)`` for the
-    computed ``S~``):
-
-    * one product ``[w, 1] @ [iota X, -iota y]^T = iota (<x, w> - y)`` per block, so ``c = min(|.|, 1)``;
-    * with ``p = c**(theta-1)`` (a square root at theta = 1.5, ``c`` itself at theta = 2), the factor
-      ``g = theta f = c (p - theta) + theta`` in ``[1, theta]``, where ``f = 1 + c (p/theta - 1)`` and
-      ``psi = -log f``; so ``S = n log theta - sum_i log g_i``;
-    * the logarithms are taken of products of :data:`_PRODUCT_GROUP` consecutive factors (float32,
-      relative error at most 32 units in the last place per product, the same order as 32 rounded
-      logarithms), and summed in float64: one logarithm per 32 terms instead of one per term;
-    * ``psi' = (1 - p)/f = theta (1 - p)/g``; ``grad S = sum_i psi'_i sign(<x_i, w> - y_i) iota x_i``,
-      one product with ``theta iota X``. The sign is copied bitwise from the residual (``psi' >= 0``);
-      at a residual of exactly 0 it is the sign of that zero: any fixed choice on this null set leaves
-      MALA exact, since the gradient only shapes the proposal.
-
-    The rows are padded with zero columns up to a multiple of the group (factor ``g = theta``,
-    counted in ``n log theta``; zero rows of ``theta iota X``, so no gradient).
-
-    The returned function takes an optional second argument ``scales`` (one per row of W): row ``r``
-    is then evaluated with the truncation scale ``scales[r] * iota`` (``[s w, s] @ [iota X, -iota y]^T``
-    and the gradient times ``s``), so several truncation scales share one call (:func:`em_mcmc_sweep`).
-    A scale of exactly 1 gives the same numbers as no scale.
-    """
+    See docs/l1_exponential.md §"mcmc._fast_cost_grad"."""
     n, d = X.shape
     group = _PRODUCT_GROUP
     n_pad = -(-n // group) * group
@@ -1247,10 +1074,7 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
 
 def release_status(diagnostics: MCMCDiagnostics | None) -> dict:
     """Status fields of one release for results, CLI JSON, pages and comparison rows.
-
-    ``sampler_status`` is ``exact`` (no diagnostics: the exact grid sampler), ``converged`` or
-    ``not_converged``; ``sampler_message`` is the matching sentence (empty for ``exact``);
-    ``exact_sampler`` is False for both MCMC statuses (an MCMC release is never proved).
+    See docs/l1_exponential.md §"mcmc.release_status".
 
     Examples
     --------

@@ -1,10 +1,5 @@
 """The page plan of heavy-tailed l1 regression: cached calls and background jobs (no Streamlit).
-
-Functions marked :func:`~dp_core.plugin.cached` are wrapped by the app (``ui.cached.plan``); keys are
-scalars, tuples, frozen configs, the dataset's name and fingerprint; data objects carry a leading
-underscore. The Monte-Carlo runs (baselines on the data, synthetic experiments, sampler check) are
-:class:`~dp_core.plugin.Block` lists; an experiment first runs a quick pass of :data:`QUICK_TRIALS` trials.
-"""
+See docs/l1_exponential.md §"plan (module)"."""
 
 from __future__ import annotations
 

@@ -1,14 +1,6 @@
 """Exact population risk of the synthetic heavy-tailed protocol (designs X1-X5, noises N1-N4).
-
-For ``y = <x, w0> + xi`` with xi independent of x and median 0, the population minimiser is
-``w* = w0`` and ``L(w) - L(w*) = E_x[ g(<x, w - w0>) - g(0) ]`` with ``g(c) = E|xi - c|`` in
-closed form. Averaging over a fixed evaluation sample of x integrates the noise exactly, which
-removes most of the Monte-Carlo variance under heavy tails.
-
-References
-----------
 docs/l1_exponential.md §"Synthetic protocol" (designs, noises, g formulas, moments).
-"""
+See docs/l1_exponential.md §"population (module)"."""
 
 from __future__ import annotations
 
@@ -45,8 +37,7 @@ NOISE_IDS = dict(zip(HEAVY_NOISES, ("N1", "N2", "N3", "N4")))
 
 def student_t_abs_moment(p: float, nu: float) -> float:
     """``E|T|^p`` for ``T ~ t(nu)``: ``nu^(p/2) Gamma((p+1)/2) Gamma((nu-p)/2) / (sqrt(pi) Gamma(nu/2))``.
-
-    Infinite when ``p >= nu``.
+    See docs/l1_exponential.md §"population.student_t_abs_moment".
 
     Examples
     --------
@@ -74,12 +65,7 @@ def sphere_coord_moment(p: float, d: int) -> float:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HeavyTailedModel:
     """Parameters of the synthetic model ``y = <x, w0> + xi`` (docs/l1_exponential.md §"Synthetic protocol").
-
-    ``design`` in ``gaussian`` (X1), ``student_t`` (X2), ``pareto_sphere`` (X3), ``pareto_abs``
-    (X4), ``lognormal_sphere`` (X5) with ``tail`` (nu or alpha), ``scale`` (s or x_m, or e^mu)
-    and ``log_sigma`` (X5). ``noise`` in ``gaussian`` (N1), ``student_t`` (N2), ``pareto_skewed``
-    (N3), ``laplace`` (N4) with ``noise_tail`` and ``noise_scale``. ``w_norm = ||w0||``.
-    """
+    See docs/l1_exponential.md §"population.HeavyTailedModel"."""
 
     d: int = 2
     design: str = "pareto_sphere"
@@ -226,9 +212,7 @@ def design_coord_moment(p: float, model: HeavyTailedModel) -> float:
 
 def assumption_tau(model: HeavyTailedModel, assumption: str, theta: float) -> float:
     """The smallest tau satisfying the assumption for the model's design (``inf`` if violated).
-
-    A1: ``sqrt(E||x||^2)``; A2: ``sqrt(max_j E x_j^2)``; A3: ``(E||x||^theta)^(1/theta)``;
-    A4: ``(max_j E|x_j|^theta)^(1/theta)``.
+    See docs/l1_exponential.md §"population.assumption_tau".
 
     Examples
     --------
@@ -266,18 +250,7 @@ def make_eval_sample(model: HeavyTailedModel, size: int = 20_000, *, seed: RngLi
 
 def population_excess_risk(w: ArrayLike, sample: EvalSample, *, return_se: bool = False):
     """``L(w) - L(w*) = E_x[g(<x, w - w0>) - g(0)]`` averaged over the evaluation sample.
-
-    Parameters
-    ----------
-    w : array_like, shape (d,) or (k, d)
-    sample : EvalSample
-    return_se : bool
-        Also return the standard error of the x-average (per w).
-
-    References
-    ----------
-    docs/l1_exponential.md §"Synthetic protocol".
-    """
+    docs/l1_exponential.md §"Synthetic protocol". See docs/l1_exponential.md §"population.population_excess_risk"."""
     W = np.asarray(w, dtype=np.float64)
     single = W.ndim == 1
     W = np.atleast_2d(W)

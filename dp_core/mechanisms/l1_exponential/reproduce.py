@@ -1,14 +1,5 @@
 """The synthetic protocol of heavy-tailed l1 regression (figures F1-F6).
-
-The paper (Wang & Xu) contains no experiments; this protocol is our own
-([ours]), run on the generator of designs X1-X5 and noises N1-N4 with the exact population risk.
-Quick mode uses small grids and few trials (about a minute on two cores); the full mode uses
-the grids of docs/l1_exponential.md §"Synthetic protocol" with 30 repetitions.
-
-References
-----------
-docs/l1_exponential.md §"Synthetic protocol".
-"""
+docs/l1_exponential.md §"Synthetic protocol". See docs/l1_exponential.md §"reproduce (module)"."""
 
 from __future__ import annotations
 

@@ -1,13 +1,5 @@
 """Public scales for the ℓ1 page: centre and scale every feature (and the target) without reading the data.
-
-Standardising with the training sample's own means and spreads depends on the private rows, so the
-guarantee of the exponential mechanism would not cover that step. The project's public per-column
-bounds (:func:`dp_core.data.public_bounds`: documented centres and scales of the demo datasets, the
-generators' domains, or bounds declared for an upload with :meth:`dp_core.data.Dataset.with_public_bounds`)
-give the features' centre and scale; the target's come from :data:`PUBLIC_TARGET_SCALES` where its
-domain is public by construction (docs/l1_exponential.md, "Scales"). Anything computed from the rows is
-marked ``data_derived`` and named on the page's first screen.
-"""
+See docs/l1_exponential.md §"scaling (module)"."""
 
 from __future__ import annotations
 
@@ -54,17 +46,7 @@ class PublicScaling:
 
 def public_scaling(ds, features: Sequence[int]) -> PublicScaling:
     """The public scales of columns ``features`` of ``ds`` (a :class:`dp_core.data.Dataset`) and of its target.
-
-    Parameters
-    ----------
-    ds : dp_core.data.Dataset
-    features : sequence of int
-        Column indices, each in [0, ds.d - 1], at least one.
-
-    Returns
-    -------
-    PublicScaling
-    """
+    See docs/l1_exponential.md §"scaling.public_scaling"."""
     from ...data import DATASETS, Dataset, public_bounds
 
     if not isinstance(ds, Dataset):

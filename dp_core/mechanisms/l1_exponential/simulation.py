@@ -1,13 +1,6 @@
 """Monte-Carlo experiments for EM-L1-HT and its baselines (synthetic protocol and real data).
-
-Each synthetic trial draws a fresh sample from the model (its own seed), runs every method with
-its own coins, and measures the exact population excess risk over a fixed evaluation sample
-(noise integrated in closed form) and the excess empirical risk against the non-private LAD fit.
-
-References
-----------
 docs/l1_exponential.md §"Synthetic protocol" (ours: the paper has no experiments).
-"""
+See docs/l1_exponential.md §"simulation (module)"."""
 
 from __future__ import annotations
 
@@ -66,11 +59,7 @@ METHOD_LABELS = {
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SimulationConfig:
     """One point of the synthetic protocol (docs/l1_exponential.md §"Synthetic protocol").
-
-    ``tau`` and ``sigma_theta`` are computed from the model (public: the model is known in a
-    simulation). When the chosen theta exceeds a tail index the moments are infinite: the point is
-    flagged ``assumption_violated`` and tau = sigma = 1 are used for iota* (privacy is unaffected).
-    """
+    See docs/l1_exponential.md §"simulation.SimulationConfig"."""
 
     model: HeavyTailedModel = field(default_factory=HeavyTailedModel)
     n: int = 2000
@@ -272,12 +261,7 @@ def summarize_simulation(df: pd.DataFrame, by: Sequence[str] = ("method",)) -> p
 @dataclass(frozen=True, eq=False)
 class RealDataResult(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: held-out evaluation of EM-L1-HT and its baselines on a real dataset.
-
-    An analysis, not a release: besides the releases (``em_draws``) and public settings it holds the
-    non-private LAD fit ``lad_w``, the grid scores ``grid_costs`` and the sampler diagnostics
-    ``mcmc``, all computed from the private data. Publish only ``em_draws`` with ``calibration``
-    and ``privacy_label``.
-    """
+    See docs/l1_exponential.md §"simulation.RealDataResult"."""
 
     table: pd.DataFrame
     lad_w: np.ndarray
@@ -307,12 +291,7 @@ def real_data_experiment(
     baselines: bool = True,
 ) -> RealDataResult:
     """Held-out mean absolute error of ``n_releases`` releases of each method (real data: no w*).
-
-    Returns one row per release and method with ``test_mae`` and ``excess_test_mae`` (minus the
-    non-private LAD's held-out MAE) and ``excess_empirical`` on the training part. With
-    ``baselines=False`` only EM-L1-HT and the LAD fit are run (the quick first answer of the page);
-    the EM-L1-HT releases are the same draws as with the baselines (same seed, same numbers).
-    """
+    See docs/l1_exponential.md §"simulation.real_data_experiment"."""
     Xtr, ytr = check_Xy(X_train, y_train)
     Xte, yte = check_Xy(X_test, y_test, min_rows=1)
     K = check_int("n_releases", n_releases, lo=2, hi=10_000)
@@ -570,14 +549,7 @@ def analyse_dataset(
     scaling: PublicScaling | None = None,
 ) -> DatasetAnalysis:
     """Split, (optionally) standardise, release ``n_releases`` outputs of each method, and the exact law.
-
-    ``scaling`` (:func:`dp_core.mechanisms.l1_exponential.scaling.public_scaling`) centres and scales the
-    features, and the target where public, with public constants; it takes precedence over
-    ``standardise``. Standardising with the sample's own means and standard deviations
-    (``standardise=True``, or a target without public scale) depends on the private data; the returned
-    notes say so. ``baselines=False`` runs EM-L1-HT and the LAD fit only (same draws, see
-    :func:`real_data_experiment`).
-    """
+    See docs/l1_exponential.md §"simulation.analyse_dataset"."""
     X, y = check_Xy(X, y, min_rows=10)
     idx = [check_int("feature index", int(j), lo=0, hi=X.shape[1] - 1) for j in features]
     if not idx:
@@ -650,14 +622,7 @@ def summarize_releases(table: pd.DataFrame) -> pd.DataFrame:
 
 def headline(analysis: DatasetAnalysis, radius: float) -> dict:
     """The first screen's numbers of an analysis (NOT FOR PUBLICATION: they use the private data).
-
-    * ``mae_private``: mean held-out MAE of the EM-L1-HT releases, with its standard error ``mae_private_se``;
-    * ``mae_nonprivate``: held-out MAE of the non-private LAD fit on the same split;
-    * ``mae_median``: held-out MAE of predicting the training median for every row;
-    * ``spread``: root-mean-square distance ``sqrt(mean_k ||w_k - w_LAD||^2)`` of the releases from the
-      LAD fit (the noise the mechanism adds, in coefficient units);
-    * ``lad_on_boundary``: the LAD fit lies on the sphere ``||w|| = radius`` (within 1 %), so a larger radius
-      would fit the data better (and the constrained reference understates the achievable error).
+    See docs/l1_exponential.md §"simulation.headline".
 
     Examples
     --------
@@ -700,11 +665,7 @@ def sampler_comparison(
     preset: str = "quick",
 ) -> dict:
     """Sampler honesty (F5 of docs/l1_exponential.md §"Synthetic protocol"): the exact grid law against MALA chains.
-
-    On a synthetic heavy-tailed sample (d = 2, ``n`` rows), returns the grid's ``points`` and
-    ``probs`` (the exact discrete exponential mechanism, ``m`` cells per axis), ``chains`` MALA
-    ``draws`` of the continuous mechanism, their ``diagnostics`` (a dict) and the grid's mean.
-    """
+    See docs/l1_exponential.md §"simulation.sampler_comparison"."""
     from .grid import em_grid
     from .mcmc import em_mcmc
 
