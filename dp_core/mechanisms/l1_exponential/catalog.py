@@ -37,25 +37,9 @@ GLOSSARY = (
         "ι*",
         "1/ι",
     ),
-    (
-        "ψ",
-        "psi",
-        "The truncated loss that caps the influence of outliers.",
-        "ψ_θ [WX, §2.1].",
-        "ψ_θ",
-    ),
-    (
-        "τ",
-        "tau",
-        "A public bound on the moments of the features.",
-        "E‖x‖^θ ≤ τ^θ [WX, Assumptions A1-A4].",
-    ),
-    (
-        "σ_θ",
-        "sigma_theta",
-        "A public bound on the moments of the noise.",
-        "[WX, Theorem 2].",
-    ),
+    ("ψ", "psi", "The truncated loss that caps the influence of outliers.", "ψ_θ [WX, §2.1].", "ψ_θ"),
+    ("τ", "tau", "A public bound on the moments of the features.", "E‖x‖^θ ≤ τ^θ [WX, Assumptions A1-A4]."),
+    ("σ_θ", "sigma_theta", "A public bound on the moments of the noise.", "[WX, Theorem 2]."),
     (
         "A1",
         "A1",
@@ -79,12 +63,7 @@ GLOSSARY = (
         "C_x",
         "C_y",
     ),
-    (
-        "q",
-        "q",
-        "A quantile or a quadratic feature map.",
-        "[FTS17]: q(x, y) ∈ R^d, the quadratic part.",
-    ),
+    ("q", "q", "A quantile or a quadratic feature map.", "[FTS17]: q(x, y) ∈ R^d, the quadratic part."),
     (
         "R",
         "R",
@@ -99,12 +78,7 @@ GLOSSARY = (
         "Markov chain Monte Carlo; here MALA (Metropolis-adjusted Langevin).",
         "MALA",
     ),
-    (
-        "LAD",
-        "LAD",
-        "Least absolute deviations: the non-private median regression.",
-        "argmin Σ|y − ⟨x, w⟩|.",
-    ),
+    ("LAD", "LAD", "Least absolute deviations: the non-private median regression.", "argmin Σ|y − ⟨x, w⟩|."),
     (
         "MAE",
         "MAE",

@@ -26,24 +26,11 @@ from ...plugin import config_from_values, config_params
 from . import bounds as B
 from .baselines import markov_clip_level
 from .grid import grid_size
-from .mcmc import (
-    APPROXIMATE_LABEL,
-    ESS_MIN,
-    NOT_CONVERGED_ADVICE,
-    NOT_CONVERGED_MESSAGE,
-    RHAT_THRESHOLD,
-    MCMCSchedule,
-)
+from .mcmc import APPROXIMATE_LABEL, ESS_MIN, NOT_CONVERGED_ADVICE, NOT_CONVERGED_MESSAGE, RHAT_THRESHOLD, MCMCSchedule
 from .mechanism import L1ExponentialRegression
 from .population import HeavyTailedModel
 from .settings import L1Settings
-from .simulation import (
-    METHOD_LABELS,
-    SimulationConfig,
-    real_data_experiment,
-    run_simulation,
-    summarize_simulation,
-)
+from .simulation import METHOD_LABELS, SimulationConfig, real_data_experiment, run_simulation, summarize_simulation
 from .truncation import CONVENTION_LABELS, CONVENTIONS, convention_guarantee, kappa
 
 MECH = "l1-exponential"

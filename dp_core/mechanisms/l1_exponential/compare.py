@@ -78,12 +78,7 @@ class L1ExponentialAdapter(Adapter):
                 ),
             )
         from ... import display
-        from .mcmc import (
-            ESS_MIN,
-            NOT_CONVERGED_ADVICE,
-            NOT_CONVERGED_MESSAGE,
-            RHAT_THRESHOLD,
-        )
+        from .mcmc import ESS_MIN, NOT_CONVERGED_ADVICE, NOT_CONVERGED_MESSAGE, RHAT_THRESHOLD
 
         runs = runs or {}
         thresholds = f"thresholds R̂ ≤ {display.number(RHAT_THRESHOLD)} and bulk ESS ≥ {display.integer(ESS_MIN)}"

@@ -423,11 +423,7 @@ def truncation_figure(
 
 
 def baseline_figure(
-    summary: pd.DataFrame,
-    *,
-    x: str = "tail",
-    x_title: str = "tail index α of the features",
-    convention: str = "tight",
+    summary: pd.DataFrame, *, x: str = "tail", x_title: str = "tail index α of the features", convention: str = "tight"
 ) -> go.Figure:
     """EM-L1-HT against the clipped EM (B1) and DP-GD (B2) as the tails get heavier (F4, panel 6).
 

@@ -25,13 +25,7 @@ from .figures import (
 from .grid import em_grid
 from .mcmc import MCMCSchedule, em_mcmc
 from .population import HeavyTailedModel
-from .simulation import (
-    SimulationConfig,
-    baseline_sweep,
-    epsilon_sweep,
-    rate_sweep,
-    truncation_sweep,
-)
+from .simulation import SimulationConfig, baseline_sweep, epsilon_sweep, rate_sweep, truncation_sweep
 
 __all__ = ["QUICK", "FULL", "reproduce"]
 
