@@ -1,8 +1,5 @@
 """Heavy-tailed l1 regression (Wang & Xu): the exponential mechanism with residual truncation.
-
-Layout only: a plain first screen (who is protected, three key numbers, one chart), the settings, then
-titled expert sections. Every setting is a ``ParamSpec`` of the plug-in, created through ``ui.state.widget``.
-"""
+See docs/l1_exponential.md §"l1_exponential (module)"."""
 
 import math
 
@@ -296,10 +293,7 @@ with screen:
 # ------------------------------------------------------------------------------------------ expert sections
 def _run_section(name: str, label: str, make_job, render, *, running: str) -> None:
     """One Run button; once pressed, the section's job follows the settings in the background.
-
-    ``make_job()`` gives ``(key, blocks)``; the job runs off the page thread (``ui.background``) with a
-    progress bar and a Cancel button, and ``render(results)`` draws what has finished (quick results first).
-    """
+    See docs/l1_exponential.md §"l1_exponential._run_section"."""
     pressed = st.button(label, key=f"{name}_btn")
     if pressed:
         st.session_state[f"{name}_on"] = True

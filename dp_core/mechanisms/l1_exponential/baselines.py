@@ -174,10 +174,7 @@ def baseline_clipped_em(
 @dataclass(frozen=True)
 class DPGDCalibration:
     """Noise calibration of B2 (docs/l1_exponential.md §"Baselines (not from the paper)").
-
-    ``rho = (sqrt(L + eps) - sqrt(L))^2`` with ``L = log(1/delta)``;
-    ``sigma_g = (2C/n) sqrt(T/(2 rho))``; ``G = sqrt(C^2 + d sigma_g^2)``; step ``lambda = diam_W/(G sqrt(T))``.
-    """
+    See docs/l1_exponential.md §"baselines.DPGDCalibration"."""
 
     rho: float
     sigma_g: float

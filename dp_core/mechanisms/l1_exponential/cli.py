@@ -1,7 +1,5 @@
 """``calibrate``, ``simulate`` and ``reproduce`` for heavy-tailed l1 regression (Wang & Xu).
-
-``python -m dp_core calibrate l1-exponential --n 10000 --d 5 --eps 1 --theta 1.5 --assumption A3``
-"""
+See docs/l1_exponential.md §"cli (module)"."""
 
 from __future__ import annotations
 

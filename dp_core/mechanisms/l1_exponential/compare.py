@@ -196,9 +196,7 @@ class L1ExponentialAdapter(Adapter):
         self, state: _State, T: int, job: tuple, drawn: tuple | None = None
     ) -> tuple[pd.DataFrame, dict | None]:
         """The ``T`` draws at one epsilon (one block of the executor) and the sampler's diagnostics.
-
-        ``drawn``: the draws and diagnostics already sampled (by :meth:`_mcmc_block`), else sampled here.
-        """
+        See docs/l1_exponential.md §"compare.L1ExponentialAdapter._epsilon_block"."""
         from .lad import l1_risk
 
         e, seed = job

@@ -285,9 +285,7 @@ def rate_figure(
     convention: str = "tight",
 ) -> go.Figure:
     """Excess risk vs n on log-log axes, one curve per theta, reference slopes -(theta-1)/theta (F1, panel 3).
-
-    Every curve is the mechanism at ``convention``: a refuted one draws them in the not-private legend group.
-    """
+    See docs/l1_exponential.md §"figures.rate_figure"."""
     s = summary.copy()
     s["series"] = [f"θ = {display.number(v)}" for v in s[series]]
     fig = line_ci_figure(
@@ -339,9 +337,7 @@ def epsilon_figure(
     convention: str = "tight",
 ) -> go.Figure:
     """Excess risk vs epsilon with the bound split into statistical and privacy parts (F2, panel 4).
-
-    The curves are the mechanism at ``convention``: a refuted one draws them in the not-private legend group.
-    """
+    See docs/l1_exponential.md §"figures.epsilon_figure"."""
     fig = line_ci_figure(
         summary,
         x="epsilon",
@@ -383,9 +379,7 @@ def truncation_figure(
     summary: pd.DataFrame, bound: pd.DataFrame | None = None, *, convention: str = "tight"
 ) -> go.Figure:
     """Excess risk vs the multiplier c_iota (iota = c_iota iota*) per noise case (F3, panel 5).
-
-    Every case is the mechanism at ``convention``: a refuted one draws them in the not-private legend group.
-    """
+    See docs/l1_exponential.md §"figures.truncation_figure"."""
     s = summary.copy()
     fig = line_ci_figure(
         s,
@@ -426,9 +420,7 @@ def baseline_figure(
     summary: pd.DataFrame, *, x: str = "tail", x_title: str = "tail index α of the features", convention: str = "tight"
 ) -> go.Figure:
     """EM-L1-HT against the clipped EM (B1) and DP-GD (B2) as the tails get heavier (F4, panel 6).
-
-    EM-L1-HT runs at ``convention`` (the baselines do not): a refuted one draws it in the not-private legend group.
-    """
+    See docs/l1_exponential.md §"figures.baseline_figure"."""
     fig = line_ci_figure(
         summary,
         x=x,
@@ -508,9 +500,7 @@ def assumption_rates_figure(
     *, n: int, epsilon: float, eta_total: float, theta: float, tau: float = 1.0, d_max: int = 50
 ) -> go.Figure:
     """Panel 7: the paper's rates (constant 1) against d under A1 vs A2 and A3 vs A4.
-
-    The coordinate-wise assumptions cost an extra sqrt(d) (second moment) or d^(1/theta) factor.
-    """
+    See docs/l1_exponential.md §"figures.assumption_rates_figure"."""
     from .bounds import RATE_LABEL, rate_paper
 
     ds = np.unique(np.round(np.logspace(0, math.log10(d_max), 25)).astype(int))

@@ -171,9 +171,7 @@ class MCMCSchedule:
     @classmethod
     def legacy(cls, name: str, method: str = "mala") -> MCMCSchedule:
         """The older sampler with its preset lengths (isotropic proposal, all chains at the centre).
-
-        Kept for the before/after benchmark; not used by the mechanism.
-        """
+        See docs/l1_exponential.md §"mcmc.MCMCSchedule.legacy"."""
         check_choice("preset", name, tuple(LEGACY_PRESETS))
         a, s = LEGACY_PRESETS[name]
         return cls(
@@ -490,10 +488,7 @@ def _uniform_ball(g: np.random.Generator, k: int, d: int, R: float) -> NDArray[n
 
 class _TanhBall:
     """The map ``u -> w = R tanh(|u|) u/|u|`` from R^d onto the open ball of radius R, with its log-Jacobian.
-
-    ``log|det dw/du| = log R + 2 log sech r + (d - 1) log(R tanh(r) / r)``, ``r = |u|``; its gradient is
-    ``c(r) u`` with ``c(r) = (-2 tanh r + (d - 1)(2/sinh(2r) - 1/r)) / r`` (``c(0) = -2 - 2(d - 1)/3``).
-    """
+    See docs/l1_exponential.md §"mcmc._TanhBall"."""
 
     def __init__(self, d: int, R: float):
         self.d, self.R = d, R

@@ -43,10 +43,7 @@ def analysis(
     scaling: PublicScaling | None = None,
 ) -> sim.DatasetAnalysis:
     """The mechanism's releases on the data and the non-private LAD fit (the first screen).
-
-    δ is not a key: the mechanism is pure ε-DP and only the DP-GD baseline (run by
-    :func:`data_baseline_blocks`) uses it, so moving δ costs no new run.
-    """
+    See docs/l1_exponential.md §"plan.analysis"."""
     return sim.analyse_dataset(
         _ds.X,
         _ds.y,

@@ -183,10 +183,7 @@ def noise_abs_moment(p: float, model: HeavyTailedModel) -> float:
 
 def design_norm_moment(p: float, model: HeavyTailedModel) -> float:
     """``E||x||^p`` (closed form; for X2 the valid upper bound ``sum_j E|x_j|^p`` when p <= 2... see notes).
-
-    For X2 (Student-t coordinates) the exact value has no closed form: for p = 2 it is
-    ``d s^2 nu/(nu-2)``; for p < 2 the bound ``E||x||_2^p <= sum_j E|x_j|^p`` is returned.
-    """
+    See docs/l1_exponential.md §"population.design_norm_moment"."""
     d, s, a = model.d, model.scale, model.tail
     if model.design == "gaussian":
         return s**p * 2 ** (p / 2) * math.exp(special.gammaln((d + p) / 2) - special.gammaln(d / 2))
@@ -237,9 +234,7 @@ class EvalSample:
 
 def make_eval_sample(model: HeavyTailedModel, size: int = 20_000, *, seed: RngLike = 12345) -> EvalSample:
     """Draw the evaluation sample of x (common to all methods and repetitions).
-
-    docs/l1_exponential.md §"Synthetic protocol".
-    """
+    See docs/l1_exponential.md §"population.make_eval_sample"."""
     size = check_int("size", size, lo=100, hi=2_000_000)
     g = as_generator(seed)
     X = sample_heavy_design(

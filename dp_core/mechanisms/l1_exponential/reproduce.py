@@ -86,9 +86,7 @@ def _sampler_check(P: dict, quick: bool, seed: int):
 
 def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | None = None, progress=None) -> dict:
     """Run F1-F6 and write CSV tables and self-contained HTML figures into ``out_dir``.
-
-    Returns a JSON-serialisable summary (files written, fitted slopes, run time).
-    """
+    See docs/l1_exponential.md §"reproduce.reproduce"."""
     P = dict(QUICK if quick else FULL)
     if n_trials is not None:
         P["trials"] = check_int("n_trials", n_trials, lo=2, hi=1000)

@@ -21,10 +21,7 @@ PUBLIC_TARGET_SCALES: dict[str, tuple[float, float, str]] = {
 @dataclass(frozen=True)
 class PublicScaling:
     """Centre and scale of the selected features and of the target, and where they come from.
-
-    ``y_centre``/``y_scale`` are ``None`` when no public value exists: the target is then centred at its
-    training median and scaled by its mean absolute deviation (data-derived, ``target_data_derived``).
-    """
+    See docs/l1_exponential.md §"scaling.PublicScaling"."""
 
     centre: tuple[float, ...]
     scale: tuple[float, ...]

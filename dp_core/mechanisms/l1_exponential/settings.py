@@ -1,7 +1,5 @@
 """The user parameters of EM-L1-HT, each declared once (page widget, link key ``l1_<name>``, CLI flag).
-
-Light on purpose (no numpy): the registry imports it with the plug-in on every page of the app.
-"""
+See docs/l1_exponential.md §"settings (module)"."""
 
 from __future__ import annotations
 

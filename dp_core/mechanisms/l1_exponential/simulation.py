@@ -215,10 +215,7 @@ def simulate_trials(
 
 def simulation_points(base: SimulationConfig, **sweeps) -> list[dict]:
     """Cartesian grid of configurations: ``simulation_points(cfg, n=[...], theta=[...])``.
-
-    Keys that belong to the model (``tail``, ``noise_tail``, ``noise``, ``design``, ``d``) are
-    applied to ``base.model``.
-    """
+    See docs/l1_exponential.md §"simulation.simulation_points"."""
     model_keys = set(HeavyTailedModel.__dataclass_fields__)
     points = [{}]
     for key, values in sweeps.items():

@@ -72,11 +72,7 @@ def _powers(c: NDArray[np.float64], theta: float) -> NDArray[np.float64]:
 
 def _psi_parts(a: NDArray[np.float64], theta: float, want_grad: bool):
     """psi_theta(a) and (optionally) psi'_theta(a) for a >= 0, computed together.
-
-    With ``c = min(a, 1)`` and ``p = c**(theta-1)``: ``psi = -log1p(c*p/theta - c)`` and
-    ``psi' = (1 - p) / (1 - c + c*p/theta)``. For ``a >= 1``, ``c = p = 1`` so the formulas give
-    ``log theta`` and ``0`` without any masking.
-    """
+    See docs/l1_exponential.md §"truncation._psi_parts"."""
     c = np.minimum(a, 1.0)
     p = _powers(c, theta)
     q = c * p
@@ -150,10 +146,7 @@ def _as_points(w: ArrayLike, d: int) -> tuple[NDArray[np.float64], bool]:
 
 def _cost_blocks(W, X, y, iota, theta, want_grad):
     """Summed cost S (and its gradient) for every row of W, in cache-sized blocks.
-
-    The arithmetic runs in the dtype of ``X`` and ``y`` (float64 for the exact mechanism; the
-    MCMC sampler passes float32 copies for speed). Sums are accumulated in float64.
-    """
+    See docs/l1_exponential.md §"truncation._cost_blocks"."""
     k, n = W.shape[0], X.shape[0]
     dt = X.dtype.type
     S = np.empty(k)
@@ -239,11 +232,8 @@ def score(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float
 
 def cost_sensitivity(theta: float) -> float:
     """Exact sensitivity of the summed cost S: ``log theta`` (replace-one and add/remove).
-
-    References
-    ----------
     docs/l1_exponential.md §"The truncated score" (each summand lies in [0, log theta], both ends attainable).
-    """
+    See docs/l1_exponential.md §"truncation.cost_sensitivity"."""
     return math.log(check_theta(theta))
 
 
