@@ -28,17 +28,9 @@ from .grid import GridNet, default_grid_resolution, grid_net, grid_probabilities
 from .mcmc import APPROXIMATE_LABEL, MCMCResult, MCMCSchedule, mcmc_sample
 
 __all__ = [
-    "BASELINE_LABEL",
-    "markov_clip_level",
-    "clip_data",
-    "clipped_em_kappa",
-    "ClippedEMResult",
-    "ClippedEMDiagnostics",
-    "baseline_clipped_em",
-    "DPGDCalibration",
-    "dp_gd_calibration",
-    "baseline_dp_gd",
-]
+    "BASELINE_LABEL", "markov_clip_level", "clip_data", "clipped_em_kappa", "ClippedEMResult", "ClippedEMDiagnostics",
+    "baseline_clipped_em", "DPGDCalibration", "dp_gd_calibration", "baseline_dp_gd"
+]  # fmt: skip
 
 BASELINE_LABEL = "baseline, not from the paper"
 

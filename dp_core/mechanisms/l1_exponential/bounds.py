@@ -13,24 +13,10 @@ from ..._validation import check_choice, check_in_interval, check_int, check_pos
 from .truncation import CONVENTIONS, check_theta, kappa
 
 __all__ = [
-    "ASSUMPTIONS",
-    "RATE_LABEL",
-    "EXPLICIT_LABEL",
-    "MomentConstants",
-    "moment_constants",
-    "residual_moment_bound",
-    "log_net_size",
-    "rate_paper",
-    "rate_slope",
-    "BoundTerms",
-    "explicit_bound",
-    "bound_coefficients",
-    "iota_star",
-    "iota_paper",
-    "optimal_bound",
-    "privacy_dominance_epsilon",
-    "bound_terms_table",
-]
+    "ASSUMPTIONS", "RATE_LABEL", "EXPLICIT_LABEL", "MomentConstants", "moment_constants", "residual_moment_bound",
+    "log_net_size", "rate_paper", "rate_slope", "BoundTerms", "explicit_bound", "bound_coefficients", "iota_star",
+    "iota_paper", "optimal_bound", "privacy_dominance_epsilon", "bound_terms_table"
+]  # fmt: skip
 
 ASSUMPTIONS = ("A1", "A2", "A3", "A4")
 

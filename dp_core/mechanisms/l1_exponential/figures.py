@@ -17,19 +17,10 @@ from ...figures import add_bound_trace, apply_layout, color_of, group_refuted, h
 from .truncation import psi
 
 __all__ = [
-    "assumption_rates_figure",
-    "baseline_figure",
-    "density_figure",
-    "epsilon_figure",
-    "fitted_slope",
-    "psi_figure",
-    "refuted_conventions",
-    "releases_figure",
-    "rate_figure",
-    "residual_histogram",
-    "sampler_figure",
-    "truncation_figure",
-]
+    "assumption_rates_figure", "baseline_figure", "density_figure", "epsilon_figure", "fitted_slope", "psi_figure",
+    "refuted_conventions", "releases_figure", "rate_figure", "residual_histogram", "sampler_figure",
+    "truncation_figure"
+]  # fmt: skip
 
 _CONVENTION_NAMES = {
     "tight": "tight convention (ε-DP)",

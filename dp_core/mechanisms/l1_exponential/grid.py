@@ -21,18 +21,9 @@ from ...rng import RngLike, as_generator
 from .truncation import CONVENTIONS, _cost_blocks, check_theta, convention_guarantee, exact_sampler_suffix, kappa
 
 __all__ = [
-    "GridNet",
-    "grid_net",
-    "grid_size",
-    "default_grid_resolution",
-    "GRID_CAPS",
-    "grid_costs",
-    "grid_probabilities",
-    "sample_grid",
-    "GridEMResult",
-    "em_grid",
-    "grid_mechanism_releases",
-]
+    "GridNet", "grid_net", "grid_size", "default_grid_resolution", "GRID_CAPS", "grid_costs", "grid_probabilities",
+    "sample_grid", "GridEMResult", "em_grid", "grid_mechanism_releases"
+]  # fmt: skip
 
 #: Per-dimension caps on the number of cells per axis (docs/l1_exponential.md §"Samplers").
 GRID_CAPS = {1: 4096, 2: 256, 3: 48}

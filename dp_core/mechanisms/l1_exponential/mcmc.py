@@ -29,27 +29,11 @@ from ...rng import RngLike, as_generator
 from .truncation import CONVENTIONS, _cost_blocks, check_theta, convention_guarantee, kappa
 
 __all__ = [
-    "APPROXIMATE_LABEL",
-    "ESS_MIN",
-    "LEGACY_PRESETS",
-    "MCMC_PRESETS",
-    "MIN_CHAINS",
-    "NOT_CONVERGED_MESSAGE",
-    "RHAT_THRESHOLD",
-    "SAMPLER_STATUSES",
-    "MCMCDiagnostics",
-    "MCMCResult",
-    "MCMCSchedule",
-    "bulk_ess",
-    "convergence_status",
-    "effective_sample_size",
-    "em_mcmc",
-    "em_mcmc_sweep",
-    "mcmc_sample",
-    "rank_normalized_rhat",
-    "release_status",
-    "split_rhat",
-]
+    "APPROXIMATE_LABEL", "ESS_MIN", "LEGACY_PRESETS", "MCMC_PRESETS", "MIN_CHAINS", "NOT_CONVERGED_MESSAGE",
+    "RHAT_THRESHOLD", "SAMPLER_STATUSES", "MCMCDiagnostics", "MCMCResult", "MCMCSchedule", "bulk_ess",
+    "convergence_status", "effective_sample_size", "em_mcmc", "em_mcmc_sweep", "mcmc_sample", "rank_normalized_rhat",
+    "release_status", "split_rhat"
+]  # fmt: skip
 
 #: Mandatory label of every Mode-M result (docs/l1_exponential.md §"Samplers").
 APPROXIMATE_LABEL = (

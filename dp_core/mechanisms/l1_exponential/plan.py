@@ -102,12 +102,6 @@ def sampler_blocks(n: int, epsilon: float, theta: float, iota: float, chains: in
 
 
 __all__ = [
-    "EXPERIMENTS",
-    "QUICK_TRIALS",
-    "analysis",
-    "calibration",
-    "data_baseline_blocks",
-    "experiment_blocks",
-    "latest",
-    "sampler_blocks",
-]
+    "EXPERIMENTS", "QUICK_TRIALS", "analysis", "calibration", "data_baseline_blocks", "experiment_blocks", "latest",
+    "sampler_blocks"
+]  # fmt: skip

@@ -25,27 +25,11 @@ from .scaling import PublicScaling
 from .truncation import check_theta
 
 __all__ = [
-    "METHODS",
-    "METHOD_LABELS",
-    "SimulationConfig",
-    "public_constants",
-    "simulate_trials",
-    "simulation_points",
-    "run_simulation",
-    "summarize_simulation",
-    "RealDataResult",
-    "real_data_experiment",
-    "DatasetAnalysis",
-    "analyse_dataset",
-    "summarize_releases",
-    "headline",
-    "sampler_comparison",
-    "rate_sweep",
-    "epsilon_sweep",
-    "truncation_sweep",
-    "baseline_sweep",
-    "TRUNCATION_CASES",
-]
+    "METHODS", "METHOD_LABELS", "SimulationConfig", "public_constants", "simulate_trials", "simulation_points",
+    "run_simulation", "summarize_simulation", "RealDataResult", "real_data_experiment", "DatasetAnalysis",
+    "analyse_dataset", "summarize_releases", "headline", "sampler_comparison", "rate_sweep", "epsilon_sweep",
+    "truncation_sweep", "baseline_sweep", "TRUNCATION_CASES"
+]  # fmt: skip
 
 METHODS = ("em_l1", "em_clipped", "dp_gd", "nonprivate")
 METHOD_LABELS = {
