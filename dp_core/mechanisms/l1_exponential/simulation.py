@@ -73,19 +73,7 @@ class SimulationConfig:
         check_probability("clip_q", self.clip_q, closed="neither")
         for m in self.methods:
             check_choice("method", m, METHODS)
-        L1ExponentialRegression(
-            epsilon=self.epsilon,
-            theta=self.theta,
-            convention=self.convention,
-            c_iota=self.c_iota,
-            radius=self.radius,
-            eta_total=self.eta_total,
-            assumption=self.assumption,
-            mode=self.mode,
-            grid_budget=self.grid_budget,
-            mcmc_preset=self.mcmc_preset,
-            mcmc_schedule=self.mcmc_schedule,
-        )
+        _estimator(self)
 
 
 def public_constants(model: HeavyTailedModel, theta: float, assumption: str) -> dict:
@@ -103,22 +91,25 @@ def public_constants(model: HeavyTailedModel, theta: float, assumption: str) -> 
     }
 
 
-def _estimator(cfg: SimulationConfig, consts: dict) -> L1ExponentialRegression:
-    return L1ExponentialRegression(
-        epsilon=cfg.epsilon,
-        theta=cfg.theta,
-        convention=cfg.convention,
-        c_iota=cfg.c_iota,
-        radius=cfg.radius,
-        tau=consts["tau"],
-        sigma_theta=consts["sigma_theta"],
-        assumption=cfg.assumption,
-        eta_total=cfg.eta_total,
-        mode=cfg.mode,
-        grid_budget=cfg.grid_budget,
-        mcmc_preset=cfg.mcmc_preset,
-        mcmc_schedule=cfg.mcmc_schedule,
-    )
+#: The estimator's settings that a :class:`SimulationConfig` carries under the same names.
+_EST_FIELDS = ("epsilon", "theta", "convention", "c_iota", "radius", "eta_total", "assumption", "mode", "grid_budget")
+
+
+def _estimator(cfg: SimulationConfig, consts: dict | None = None) -> L1ExponentialRegression:
+    """The mechanism of ``cfg``, with the model's public moment bounds ``consts`` (else the defaults)."""
+    kw = {k: getattr(cfg, k) for k in _EST_FIELDS}
+    if consts is not None:
+        kw.update(tau=consts["tau"], sigma_theta=consts["sigma_theta"])
+    return L1ExponentialRegression(**kw, mcmc_preset=cfg.mcmc_preset, mcmc_schedule=cfg.mcmc_schedule)
+
+
+def _clipped_em(X, y, est: L1ExponentialRegression, cal, clip_x: float, clip_y: float, rng, n_draws: int = 1):
+    """Baseline B1 (clipped EM, not from the paper) with the sampler ``est`` uses."""
+    mode = "grid" if cal.mode == "grid" else "mcmc"
+    return baseline_clipped_em(
+        X, y, epsilon=est.epsilon, clip_x=clip_x, clip_y=clip_y, radius=est.radius, n_draws=n_draws, mode=mode,
+        m=cal.grid_m, schedule=est.schedule(), rng=rng,
+    )  # fmt: skip
 
 
 def _clip_levels(cfg: SimulationConfig, est: L1ExponentialRegression, d: int) -> tuple[float, float]:
@@ -159,19 +150,7 @@ def simulate_trials(
                     "sampler_status": diag.mcmc.status,
                 }
         if "em_clipped" in cfg.methods:
-            b1 = baseline_clipped_em(
-                X,
-                y,
-                epsilon=cfg.epsilon,
-                clip_x=cx,
-                clip_y=cy,
-                radius=cfg.radius,
-                mode="grid" if cal.mode == "grid" else "mcmc",
-                m=cal.grid_m,
-                schedule=est.schedule(),
-                rng=s_b1,
-            )
-            ws["em_clipped"] = b1.draws[0]
+            ws["em_clipped"] = _clipped_em(X, y, est, cal, cx, cy, s_b1).draws[0]
         if "dp_gd" in cfg.methods:
             ws["dp_gd"] = baseline_dp_gd(
                 X, y, epsilon=cfg.epsilon, delta=cfg.delta, clip=cx, n_steps=cfg.gd_steps, radius=cfg.radius, rng=s_b2
@@ -315,29 +294,10 @@ def real_data_experiment(
 
 def _baseline_runs(Xtr, ytr, estimator, cal, K, clip_x, clip_y, delta, gd_steps, s_b1, s_b2) -> list:
     """The releases of the two baselines (B1 clipped EM, B2 DP-GD; not from the paper)."""
-    b1 = baseline_clipped_em(
-        Xtr,
-        ytr,
-        epsilon=estimator.epsilon,
-        clip_x=clip_x,
-        clip_y=clip_y,
-        radius=estimator.radius,
-        n_draws=K,
-        mode="grid" if cal.mode == "grid" else "mcmc",
-        m=cal.grid_m,
-        schedule=estimator.schedule(),
-        rng=s_b1,
-    )
+    b1 = _clipped_em(Xtr, ytr, estimator, cal, clip_x, clip_y, s_b1, n_draws=K)
+    eps, R = estimator.epsilon, estimator.radius
     b2 = baseline_dp_gd(
-        Xtr,
-        ytr,
-        epsilon=estimator.epsilon,
-        delta=delta,
-        clip=clip_x,
-        n_steps=gd_steps,
-        radius=estimator.radius,
-        n_draws=K,
-        rng=s_b2,
+        Xtr, ytr, epsilon=eps, delta=delta, clip=clip_x, n_steps=gd_steps, radius=R, n_draws=K, rng=s_b2
     )
     return [("em_clipped", b1.draws), ("dp_gd", b2)]
 
