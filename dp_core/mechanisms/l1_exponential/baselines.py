@@ -144,13 +144,9 @@ def baseline_clipped_em(
             S = _abs_cost(net.points, Xc, yc, want_grad=False)[0]
         idx = sample_grid(grid_probabilities(S, k), n_draws, rng)
         rel = ClippedEMResult(
-            net.points[idx],
-            k,
-            sens,
-            "grid",
-            f"{BASELINE_LABEL}; exact ε-DP (replace-one, sensitivity C_y + C_x R = {sens:g})",
-            net=net,
-        )
+            net.points[idx], k, sens, "grid",
+            f"{BASELINE_LABEL}; exact ε-DP (replace-one, sensitivity C_y + C_x R = {sens:g})", net=net
+        )  # fmt: skip
         return (rel, ClippedEMDiagnostics()) if diagnostics else rel
     if mode != "mcmc":
         raise ValueError(f"mode must be one of 'auto', 'grid', 'mcmc', got {mode!r}.")

@@ -280,17 +280,9 @@ def iota_star(
     0.02038
     """
     a, b = bound_coefficients(
-        zeta=zeta,
-        n=n,
-        eta=eta,
-        theta=theta,
-        M_theta=M_theta,
-        V_theta=V_theta,
-        diam_W=diam_W,
-        kappa_value=kappa_value,
-        d=d,
-        log_N=log_N,
-    )
+        zeta=zeta, n=n, eta=eta, theta=theta, M_theta=M_theta, V_theta=V_theta, diam_W=diam_W, kappa_value=kappa_value,
+        d=d, log_N=log_N
+    )  # fmt: skip
     th = float(theta)
     if a <= 0:
         raise ValueError("iota_star needs V_theta > 0 or M_theta > 0 (the bias coefficient a is 0).")
@@ -314,17 +306,9 @@ def optimal_bound(
 ) -> float:
     """Closed form ``U(iota*) = 3 zeta m1 + theta a^(1/theta) (b/(theta-1))^((theta-1)/theta)``."""
     a, b = bound_coefficients(
-        zeta=zeta,
-        n=n,
-        eta=eta,
-        theta=theta,
-        M_theta=M_theta,
-        V_theta=V_theta,
-        diam_W=diam_W,
-        kappa_value=kappa_value,
-        d=d,
-        log_N=log_N,
-    )
+        zeta=zeta, n=n, eta=eta, theta=theta, M_theta=M_theta, V_theta=V_theta, diam_W=diam_W, kappa_value=kappa_value,
+        d=d, log_N=log_N
+    )  # fmt: skip
     th = float(theta)
     return 3.0 * zeta * m1 + th * a ** (1.0 / th) * (b / (th - 1.0)) ** ((th - 1.0) / th)
 

@@ -50,10 +50,6 @@ class GridNet:
     def d(self) -> int:
         return int(self.points.shape[1])
 
-    @property
-    def log_size(self) -> float:
-        return math.log(self.size)
-
 
 def _axis(m: int, R: float) -> NDArray[np.float64]:
     h = 2.0 * R / m
@@ -128,15 +124,9 @@ def default_grid_resolution(n: int, d: int, radius: float = 1.0, *, budget: int 
     if grid_size(d, 2, R) * n > budget:
         return 2
     return solve_monotone(
-        lambda m: grid_size(d, m, R) * n,
-        budget + 1,
-        lo=2,
-        hi=cap,
-        increasing=True,
-        safe="lower",
-        integer=True,
-        what="the grid resolution",
-    )
+        lambda m: grid_size(d, m, R) * n, budget + 1, lo=2, hi=cap, increasing=True, safe="lower", integer=True,
+        what="the grid resolution"
+    )  # fmt: skip
 
 
 def _n_threads() -> int:
@@ -339,18 +329,10 @@ def em_grid(
     p = grid_probabilities(S, k)
     idx = sample_grid(p, n_draws, rng)
     return GridEMResult(
-        net=net,
-        costs=S,
-        probabilities=p,
-        draws=net.points[idx],
-        draw_indices=idx,
-        kappa=k,
-        convention=convention,
-        epsilon=float(epsilon),
-        theta=theta,
-        iota=iota,
-        privacy_label=convention_guarantee(epsilon, theta, convention).label + exact_sampler_suffix(convention),
-    )
+        net=net, costs=S, probabilities=p, draws=net.points[idx], draw_indices=idx, kappa=k, convention=convention,
+        epsilon=float(epsilon), theta=theta, iota=iota,
+        privacy_label=convention_guarantee(epsilon, theta, convention).label + exact_sampler_suffix(convention)
+    )  # fmt: skip
 
 
 def grid_mechanism_releases(

@@ -94,16 +94,9 @@ class HeavyTailedModel:
     def generator_kwargs(self) -> dict:
         """Keyword arguments of :func:`dp_core.data.make_heavy_tailed`."""
         return {
-            "d": self.d,
-            "design": self.design,
-            "noise": self.noise,
-            "tail": self.tail,
-            "noise_tail": self.noise_tail,
-            "scale": self.scale,
-            "noise_scale": self.noise_scale,
-            "w_norm": self.w_norm,
-            "log_sigma": self.log_sigma,
-        }
+            "d": self.d, "design": self.design, "noise": self.noise, "tail": self.tail, "noise_tail": self.noise_tail,
+            "scale": self.scale, "noise_scale": self.noise_scale, "w_norm": self.w_norm, "log_sigma": self.log_sigma
+        }  # fmt: skip
 
 
 def noise_g(c: ArrayLike, model: HeavyTailedModel) -> NDArray[np.float64]:

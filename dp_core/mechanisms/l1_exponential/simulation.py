@@ -159,18 +159,11 @@ def simulate_trials(
             w = ws[method]
             exc, se = population_excess_risk(w, ev, return_se=True)
             row = {
-                "trial": t,
-                "method": method,
-                "excess_risk": exc,
-                "excess_risk_se_x": se,
-                "excess_empirical": l1_risk(w, X, y) - lad.objective,
-                "dist_w0": float(np.linalg.norm(w - model.w0)),
-                "iota": cal.iota,
-                "mode": cal.mode,
-                "assumption_violated": consts["assumption_violated"],
-                "clip_x": cx,
-                "clip_y": cy,
-            }
+                "trial": t, "method": method, "excess_risk": exc, "excess_risk_se_x": se,
+                "excess_empirical": l1_risk(w, X, y) - lad.objective, "dist_w0": float(np.linalg.norm(w - model.w0)),
+                "iota": cal.iota, "mode": cal.mode, "assumption_violated": consts["assumption_violated"], "clip_x": cx,
+                "clip_y": cy
+            }  # fmt: skip
             row.update(extra.get(method, {}))
             rows.append(row)
     return pd.DataFrame(rows)
@@ -279,17 +272,12 @@ def real_data_experiment(
                 }
             )
     return RealDataResult(
-        table=pd.DataFrame(rows),
-        lad_w=lad.w,
-        em_draws=fit.draws,
-        calibration=cal.as_dict(),
-        privacy_label=fit.privacy_label,
-        mcmc=None if diag.mcmc is None else diag.mcmc.as_dict(),
+        table=pd.DataFrame(rows), lad_w=lad.w, em_draws=fit.draws, calibration=cal.as_dict(),
+        privacy_label=fit.privacy_label, mcmc=None if diag.mcmc is None else diag.mcmc.as_dict(),
         grid_points=None if diag.grid is None else diag.grid.net.points,
-        grid_costs=None if diag.grid is None else diag.grid.costs,
-        sampler_status=fit.sampler_status,
-        sampler_message=fit.sampler_message,
-    )
+        grid_costs=None if diag.grid is None else diag.grid.costs, sampler_status=fit.sampler_status,
+        sampler_message=fit.sampler_message
+    )  # fmt: skip
 
 
 def _baseline_runs(Xtr, ytr, estimator, cal, K, clip_x, clip_y, delta, gd_steps, s_b1, s_b2) -> list:
@@ -310,19 +298,11 @@ def _bound_row(cfg: SimulationConfig) -> dict:
     cal = _estimator(cfg, consts).calibrate(cfg.n, cfg.model.d)
     b = cal.bound
     return {
-        "n": cfg.n,
-        "theta": cfg.theta,
-        "epsilon": cfg.epsilon,
-        "c_iota": cfg.c_iota,
-        "tail": cfg.model.tail,
-        "total": b["total"],
-        "statistical": b["statistical"],
-        "privacy": b["privacy"],
-        "truncation_bias": b["truncation_bias"],
-        "rate_paper": cal.rate_paper,
-        "iota": cal.iota,
-        "assumption_violated": consts["assumption_violated"],
-    }
+        "n": cfg.n, "theta": cfg.theta, "epsilon": cfg.epsilon, "c_iota": cfg.c_iota, "tail": cfg.model.tail,
+        "total": b["total"], "statistical": b["statistical"], "privacy": b["privacy"],
+        "truncation_bias": b["truncation_bias"], "rate_paper": cal.rate_paper, "iota": cal.iota,
+        "assumption_violated": consts["assumption_violated"]
+    }  # fmt: skip
 
 
 def rate_sweep(
@@ -516,34 +496,17 @@ def analyse_dataset(
         f"(Markov quantiles of the public moment bounds, q = {clip_q:g})."
     )
     res = real_data_experiment(
-        Xtr,
-        ytr,
-        Xte,
-        yte,
-        estimator=estimator,
-        n_releases=n_releases,
-        clip_x=cx,
-        clip_y=cy,
-        delta=delta,
-        rng=g,
-        baselines=baselines,
-    )
+        Xtr, ytr, Xte, yte, estimator=estimator, n_releases=n_releases, clip_x=cx, clip_y=cy, delta=delta, rng=g,
+        baselines=baselines
+    )  # fmt: skip
     residuals = ytr - Xtr @ res.lad_w
     points, density = _output_laws(res, estimator, Xtr.shape[1])
     names = tuple(str(feature_names[j]) for j in idx)
     return DatasetAnalysis(
-        result=res,
-        feature_names=names,
-        n_train=len(tr),
-        n_test=len(te),
-        standardised=bool(standardise) or scaling is not None,
-        mae_median=float(np.mean(np.abs(yte - np.median(ytr)))),
-        y_train=ytr,
-        residuals=residuals,
-        density_points=points,
-        density=density,
-        notes=tuple(notes),
-    )
+        result=res, feature_names=names, n_train=len(tr), n_test=len(te),
+        standardised=bool(standardise) or scaling is not None, mae_median=float(np.mean(np.abs(yte - np.median(ytr)))),
+        y_train=ytr, residuals=residuals, density_points=points, density=density, notes=tuple(notes)
+    )  # fmt: skip
 
 
 def summarize_releases(table: pd.DataFrame) -> pd.DataFrame:
@@ -586,12 +549,9 @@ def headline(analysis: DatasetAnalysis, radius: float) -> dict:
     return {
         "mae_private": float(np.mean(em)),
         "mae_private_se": float(np.std(em, ddof=1) / math.sqrt(em.size)) if em.size > 1 else math.nan,
-        "mae_nonprivate": lad,
-        "mae_median": float(analysis.mae_median),
-        "spread": spread,
-        "lad_norm": float(np.linalg.norm(w)),
-        "lad_on_boundary": bool(np.linalg.norm(w) >= 0.99 * radius),
-    }
+        "mae_nonprivate": lad, "mae_median": float(analysis.mae_median), "spread": spread,
+        "lad_norm": float(np.linalg.norm(w)), "lad_on_boundary": bool(np.linalg.norm(w) >= 0.99 * radius)
+    }  # fmt: skip
 
 
 def sampler_comparison(
@@ -613,19 +573,10 @@ def sampler_comparison(
     data = make_heavy_tailed(check_int("n", n, lo=10), d=2, seed=seed)
     grid = em_grid(data.X, data.y, epsilon=epsilon, theta=theta, iota=iota, m=m)
     mc = em_mcmc(
-        data.X,
-        data.y,
-        epsilon=epsilon,
-        theta=theta,
-        iota=iota,
-        n_draws=check_int("chains", chains, lo=2),
-        schedule=MCMCSchedule.preset(preset),
-        rng=seed,
-    )
+        data.X, data.y, epsilon=epsilon, theta=theta, iota=iota, n_draws=check_int("chains", chains, lo=2),
+        schedule=MCMCSchedule.preset(preset), rng=seed
+    )  # fmt: skip
     return {
-        "points": grid.net.points,
-        "probs": grid.probabilities,
-        "draws": mc.draws,
-        "diagnostics": mc.diagnostics.as_dict(),
-        "grid_mean": grid.mean,
-    }
+        "points": grid.net.points, "probs": grid.probabilities, "draws": mc.draws,
+        "diagnostics": mc.diagnostics.as_dict(), "grid_mean": grid.mean
+    }  # fmt: skip
