@@ -1,5 +1,5 @@
 """Heavy-tailed l1 regression (Wang & Xu): the exponential mechanism with residual truncation.
-See docs/l1_exponential.md §"l1_exponential (module)"."""
+See docs/l1_exponential.md §"The page (module)"."""
 
 import math
 
@@ -279,7 +279,7 @@ with screen:
 # ------------------------------------------------------------------------------------------ expert sections
 def _run_section(name: str, label: str, make_job, render, *, running: str) -> None:
     """One Run button; once pressed, the section's job follows the settings in the background.
-    See docs/l1_exponential.md §"l1_exponential._run_section"."""
+    See docs/l1_exponential.md §"The page: _run_section"."""
     pressed = st.button(label, key=f"{name}_btn")
     if pressed:
         st.session_state[f"{name}_on"] = True
