@@ -1,8 +1,5 @@
 """Heavy-tailed l1 regression (Wang & Xu): the exponential mechanism with residual truncation.
-
-Layout only: a plain first screen (who is protected, three key numbers, one chart), the settings, then
-titled expert sections. Every setting is a ``ParamSpec`` of the plug-in, created through ``ui.state.widget``.
-"""
+See docs/l1_exponential.md §"The page (module)"."""
 
 import math
 
@@ -35,12 +32,10 @@ NOISE_NAMES = {
     "laplace": "N4 Laplace",
 }
 DESIGN_NAMES = {
-    "pareto_sphere": "X3 Pareto radius × direction",
-    "pareto_abs": "X4 Pareto radius × |direction|",
-    "student_t": "X2 Student-t coordinates",
-    "gaussian": "X1 Gaussian (light tails)",
-    "lognormal_sphere": "X5 log-normal radius",
-}
+    "pareto_sphere": "X3 Pareto radius × direction", "pareto_abs": "X4 Pareto radius × |direction|",
+    "student_t": "X2 Student-t coordinates", "gaussian": "X1 Gaussian (light tails)",
+    "lognormal_sphere": "X5 log-normal radius"
+}  # fmt: skip
 SCALE_NAMES = {"public": "public scales", "sample": "sample's own", "raw": "raw"}
 CONV_NAMES = {"tight": "tight (default)", "paper_proof": "paper proof", "paper_box": "paper box (as printed)"}
 EXPERIMENT_NAMES = {
@@ -73,12 +68,10 @@ def _steps(preset_name: str, d: int) -> str:
 with st.expander("⚙️ Settings of the mechanism", expanded=False):
     names = list(ds.feature_names)
     feats = st.multiselect(
-        "Features used (at most 3 keep the exact sampler)",
-        names,
-        default=names[: min(2, len(names))],
+        "Features used (at most 3 keep the exact sampler)", names, default=names[: min(2, len(names))],
         key=f"l1_features_{ds.fingerprint[:12]}",
-        help="The regression uses these columns; with more than 3 the approximate sampler (MCMC) is used.",
-    )
+        help="The regression uses these columns; with more than 3 the approximate sampler (MCMC) is used."
+    )  # fmt: skip
     c1, c2, c3 = st.columns(3)
     theta = state.widget("l1_theta", container=c1, help=tip("θ"))
     c_iota = state.widget("l1_ci", container=c2, format_func=fmt.number, help=tip("ι*"))
@@ -144,19 +137,9 @@ if not math.isfinite(eps):
 
 try:
     est = L1ExponentialRegression(
-        epsilon=eps,
-        theta=theta,
-        radius=radius,
-        convention=conv,
-        c_iota=c_iota,
-        tau=tau,
-        sigma_theta=sigma,
-        assumption=assumption,
-        eta_total=eta_total,
-        mode=mode,
-        grid_budget=20_000_000,
-        mcmc_preset=preset,
-    )
+        epsilon=eps, theta=theta, radius=radius, convention=conv, c_iota=c_iota, tau=tau, sigma_theta=sigma,
+        assumption=assumption, eta_total=eta_total, mode=mode, grid_budget=20_000_000, mcmc_preset=preset
+    )  # fmt: skip
 except ValueError as exc:
     with screen:
         widgets.show_error(exc)
@@ -296,10 +279,7 @@ with screen:
 # ------------------------------------------------------------------------------------------ expert sections
 def _run_section(name: str, label: str, make_job, render, *, running: str) -> None:
     """One Run button; once pressed, the section's job follows the settings in the background.
-
-    ``make_job()`` gives ``(key, blocks)``; the job runs off the page thread (``ui.background``) with a
-    progress bar and a Cancel button, and ``render(results)`` draws what has finished (quick results first).
-    """
+    See docs/l1_exponential.md §"The page: _run_section"."""
     pressed = st.button(label, key=f"{name}_btn")
     if pressed:
         st.session_state[f"{name}_on"] = True
@@ -509,20 +489,9 @@ def _experiments(
     which = state.widget("l1_exp", control="radio", container=f2, format_func=EXPERIMENT_NAMES.get)
     base = sim.SimulationConfig(
         model=HeavyTailedModel(d=1, design=design, noise=noise, tail=float(tail), noise_tail=float(noise_tail)),
-        n=int(sim_n),
-        epsilon=eps,
-        theta=theta,
-        convention=conv,
-        c_iota=c_iota,
-        radius=1.0,
-        eta_total=eta_total,
-        assumption=assumption,
-        mode="auto",
-        grid_budget=2_000_000,
-        mcmc_preset="quick",
-        eval_size=5000,
-        delta=delta,
-    )
+        n=int(sim_n), epsilon=eps, theta=theta, convention=conv, c_iota=c_iota, radius=1.0, eta_total=eta_total,
+        assumption=assumption, mode="auto", grid_budget=2_000_000, mcmc_preset="quick", eval_size=5000, delta=delta
+    )  # fmt: skip
     st.caption(
         "Our synthetic protocol (not from the paper, which has no experiments): d = 1, "
         "w₀ = 0.5, exact population risk (noise integrated in closed form), exact grid sampler. ι = c·ι* per n."
@@ -553,12 +522,10 @@ def _render_experiment(which: str, results: dict, theta: float, conv: str) -> No
                 "violated for these tails (infinite moment): no utility guarantee; privacy is unaffected."
             )
         widgets.table(
-            b1[["n", "theta", "iota", "total", "rate_paper"]],
-            key="l1_rates_table",
-            index=False,
+            b1[["n", "theta", "iota", "total", "rate_paper"]], key="l1_rates_table", index=False,
             headers={"total": "explicit bound U(ι)", "rate_paper": "paper rate (constant 1)"},
-            formats={"n": fmt.integer, "total": lambda v: fmt.number(v, inf=fmt.UNBOUNDED)},
-        )
+            formats={"n": fmt.integer, "total": lambda v: fmt.number(v, inf=fmt.UNBOUNDED)}
+        )  # fmt: skip
         st.caption(
             "Dotted lines: reference slope −(θ−1)/θ anchored at the first point; the fitted slope is in the legend."
         )
@@ -598,12 +565,9 @@ def _sampler_check(eps: float, theta: float, seed: int) -> None:
         "chains. The grid sampler is the paper's algorithm and is exactly ε-DP."
     )
     _run_section(
-        "l1_run_sampler",
-        "Run the sampler check",
-        lambda: P.sampler_blocks(1000, eps, theta, 0.05, 200, seed),
-        _render_sampler,
-        running="Running the grid sampler and 200 chains",
-    )
+        "l1_run_sampler", "Run the sampler check", lambda: P.sampler_blocks(1000, eps, theta, 0.05, 200, seed),
+        _render_sampler, running="Running the grid sampler and 200 chains"
+    )  # fmt: skip
 
 
 def _render_sampler(results: dict) -> None:

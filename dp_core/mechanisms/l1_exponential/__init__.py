@@ -1,18 +1,5 @@
 """DP l1 regression on heavy-tailed data: the exponential mechanism with residual truncation.
-
-Wang & Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed Data*
-(Algorithms 1-2, Theorems 1-2). Submodules:
-
-* :mod:`.truncation` — psi_theta, the surrogate risk/score, exact sensitivity, temperatures;
-* :mod:`.grid` — the exact grid exponential mechanism (Mode G, d <= 3) and
-  :func:`grid_mechanism_releases`, the fast entry point for privacy audits;
-* :mod:`.mcmc` — MALA / random-walk samplers of the continuous mechanism (Mode M, approximate);
-* :mod:`.baselines` — B1 clipped EM and B2 DP-GD (not from the paper);
-* :mod:`.lad` — non-private LAD (HiGHS LP and cvxpy SOCP);
-* :mod:`.population` — exact population risk of the synthetic designs X1-X5 and noises N1-N4;
-* :mod:`.mechanism` — the frozen configuration :class:`L1ExponentialRegression`;
-* :mod:`.simulation` — Monte-Carlo experiments.
-"""
+See docs/l1_exponential.md §"__init__ (module)"."""
 
 # The public names are imported on first use (PEP 562): the registry imports this package on every
 # page of the app to read PLUGIN, and the submodules pull in scipy and the samplers.
@@ -24,20 +11,11 @@ _LAZY = {
     "mechanism": ("L1Calibration", "L1Diagnostics", "L1ExponentialRegression", "L1FitResult"),
     "population": ("HeavyTailedModel", "make_eval_sample", "noise_g", "population_excess_risk"),
     "truncation": (
-        "CONVENTION_LABELS",
-        "CONVENTIONS",
-        "convention_guarantee",
-        "cost_sensitivity",
-        "inverse_temperature",
-        "kappa",
-        "psi",
-        "psi_prime",
-        "score_sensitivity",
-        "surrogate_cost",
-        "surrogate_cost_and_grad",
+        "CONVENTION_LABELS", "CONVENTIONS", "convention_guarantee", "cost_sensitivity", "inverse_temperature",
+        "kappa", "psi", "psi_prime", "score_sensitivity", "surrogate_cost", "surrogate_cost_and_grad",
         "surrogate_risk",
     ),
-}
+}  # fmt: skip
 _WHERE = {name: module for module, names in _LAZY.items() for name in names}
 
 

@@ -1,29 +1,7 @@
 """Audit adapter for private l1 regression with the exponential mechanism (Wang & Xu), exact grid mode.
-
-The mechanism's output law on a fixed dataset is computed by the engine's public
-:func:`dp_core.mechanisms.l1_exponential.em_grid` (``n_draws=0``), and its releases are drawn by
-:func:`dp_core.mechanisms.l1_exponential.grid.sample_grid`, the same vectorized inverse-CDF
-sampler that :func:`~dp_core.mechanisms.l1_exponential.grid_mechanism_releases` uses. Because the
-law is known exactly on both datasets, the statistic is the exact log-likelihood ratio
-``ln p_{D'}(w) - ln p_D(w)`` of the released grid point, the most powerful statistic there is.
-
-Neighbouring pairs (replace-one)
---------------------------------
-``boundary``: a constructed replace-one pair in the spirit of
-docs/l1_exponential.md §"Sensitivity and temperatures": five
-records ``(x, y) = (1, 0)`` shared, plus one record ``(1, 1)`` in ``D`` replaced by ``(1, 0)`` in
-``D'``. The changed summand of the score moves in opposite directions where the output law has
-its mass (``w`` near 0) and at the edge of ``W``, and the normalising constants differ, so the
-privacy loss of the printed temperature exceeds ``ε`` (about ``1.7ε`` at ``ε = 1``; the bound ``2ε``
-is the supremum over pairs). ``random``: from the user's data (the first
-feature scaled by its largest absolute value, so ``|x| <= 1``, the target standardised, the first
-``n`` rows), one random row replaced by another.
-
-References
-----------
 .. [WX] D. Wang and J. Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed
    Data*, Algorithms 1-2 and Theorems 1-2; docs/l1_exponential.md §"Sensitivity and temperatures".
-"""
+See docs/l1_exponential.md §"audit (module)"."""
 
 from __future__ import annotations
 
@@ -96,28 +74,8 @@ def l1_exponential_target(
     pair_seed: int = 0,
 ) -> AuditTarget:
     """Audit target for the exact grid exponential mechanism of l1 regression (d = 1).
-
-    Parameters
-    ----------
-    dataset : Dataset
-    epsilon : float
-        The claimed epsilon, in (0, inf).
-    mode : {"paper_box", "tight", "paper_proof"}
-        Temperature convention.
-    pair : {"boundary", "random"}
-    n : int
-        Rows used (at least 2).
-    theta, iota : float
-        Moment order in [1.05, 2] and truncation scale > 0.
-    grid_points : int
-        Points of the grid on ``W = [-1, 1]`` (at least 3).
-    pair_seed : int
-
-    References
-    ----------
     [WX] Algorithms 1-2; docs/l1_exponential.md §"Sensitivity and temperatures"
-    (replace-one loss of the printed temperature is 2ε).
-    """
+    (replace-one loss of the printed temperature is 2ε). See docs/l1_exponential.md §"audit.l1_exponential_target"."""
     if dataset is not None and not isinstance(dataset, Dataset):
         raise TypeError(f"dataset must be a dp_core Dataset or None, got {type(dataset).__name__}.")
     check_choice("mode", mode, MODES)
@@ -166,18 +124,10 @@ def l1_exponential_target(
 
 # -- the plug-in's audit entry (dp_core.audit.MECHANISMS collects it) ---------------------------
 def _build_l1(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=20, theta=1.5, iota=1.0, grid_points=41):
-
     return l1_exponential_target(
-        dataset=dataset,
-        epsilon=epsilon,
-        mode=mode,
-        pair=pair,
-        n=n,
-        theta=theta,
-        iota=iota,
-        grid_points=grid_points,
-        pair_seed=pair_seed,
-    )
+        dataset=dataset, epsilon=epsilon, mode=mode, pair=pair, n=n, theta=theta, iota=iota, grid_points=grid_points,
+        pair_seed=pair_seed
+    )  # fmt: skip
 
 
 AUDIT = AuditableMechanism(

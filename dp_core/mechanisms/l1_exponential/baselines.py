@@ -1,16 +1,8 @@
 """Baselines for comparison — not from the paper (docs/l1_exponential.md §"Baselines (not from the paper)").
-
-* B1: the exponential mechanism on *clipped* data with the raw l1 cost (pure epsilon-DP,
-  non-robust: it must choose between heavy clipping and a hot temperature).
-* B2: DP noisy projected subgradient descent with per-example clipping ((epsilon, delta)-DP,
-  Gaussian noise, zero-concentrated-DP accounting), vectorised across releases.
-
-References
-----------
 docs/l1_exponential.md §"Baselines (not from the paper)";
 McSherry & Talwar (2007) for the exponential mechanism; Bun & Steinke (2016), *Concentrated
 Differential Privacy*, Prop. 1.3 and 1.6 (Gaussian mechanism and conversion to (eps, delta)).
-"""
+See docs/l1_exponential.md §"baselines (module)"."""
 
 from __future__ import annotations
 
@@ -36,25 +28,16 @@ from .grid import GridNet, default_grid_resolution, grid_net, grid_probabilities
 from .mcmc import APPROXIMATE_LABEL, MCMCResult, MCMCSchedule, mcmc_sample
 
 __all__ = [
-    "BASELINE_LABEL",
-    "markov_clip_level",
-    "clip_data",
-    "clipped_em_kappa",
-    "ClippedEMResult",
-    "ClippedEMDiagnostics",
-    "baseline_clipped_em",
-    "DPGDCalibration",
-    "dp_gd_calibration",
-    "baseline_dp_gd",
-]
+    "BASELINE_LABEL", "markov_clip_level", "clip_data", "clipped_em_kappa", "ClippedEMResult", "ClippedEMDiagnostics",
+    "baseline_clipped_em", "DPGDCalibration", "dp_gd_calibration", "baseline_dp_gd"
+]  # fmt: skip
 
 BASELINE_LABEL = "baseline, not from the paper"
 
 
 def markov_clip_level(moment: float, theta: float, q: float = 0.05) -> float:
     """Public clip level ``(moment / q)^(1/theta)`` so that ``P(|Z| > C) <= q`` by Markov's inequality.
-
-    With ``moment = tau^theta`` this is ``C_x = tau (1/q)^(1/theta)``.
+    See docs/l1_exponential.md §"baselines.markov_clip_level".
 
     Examples
     --------
@@ -96,11 +79,7 @@ def clipped_em_kappa(epsilon: float, clip_x: float, clip_y: float, radius: float
 @dataclass(frozen=True, eq=False)
 class ClippedEMResult:
     """Releases of B1 and how they were produced: only what may be published.
-
-    ``draws`` are the releases; ``kappa``, ``sensitivity``, ``mode``, ``label`` and the grid ``net``
-    (grid mode) are public settings. The MCMC run on the private data is in
-    :class:`ClippedEMDiagnostics`, returned only by ``baseline_clipped_em(..., diagnostics=True)``.
-    """
+    See docs/l1_exponential.md §"baselines.ClippedEMResult"."""
 
     draws: NDArray[np.float64] = field(repr=False)
     kappa: float
@@ -148,15 +127,8 @@ def baseline_clipped_em(
     diagnostics: bool = False,
 ):
     """B1: exponential mechanism with the raw l1 cost on clipped data (pure epsilon-DP, replace-one).
-
-    ``mode="grid"`` (d <= 3, exact) or ``"mcmc"`` (MALA; the target is log-concave here); ``"auto"``
-    picks the grid when d <= 3. Returns a :class:`ClippedEMResult`; with ``diagnostics=True`` the pair
-    ``(ClippedEMResult, ClippedEMDiagnostics)`` (not for publication).
-
-    References
-    ----------
     docs/l1_exponential.md §"Baselines (not from the paper)" (B1).
-    """
+    See docs/l1_exponential.md §"baselines.baseline_clipped_em"."""
     X, y = check_Xy(X, y, min_rows=1)
     Xc, yc = clip_data(X, y, clip_x, clip_y)
     R = check_positive("radius", radius)
@@ -172,13 +144,9 @@ def baseline_clipped_em(
             S = _abs_cost(net.points, Xc, yc, want_grad=False)[0]
         idx = sample_grid(grid_probabilities(S, k), n_draws, rng)
         rel = ClippedEMResult(
-            net.points[idx],
-            k,
-            sens,
-            "grid",
-            f"{BASELINE_LABEL}; exact ε-DP (replace-one, sensitivity C_y + C_x R = {sens:g})",
-            net=net,
-        )
+            net.points[idx], k, sens, "grid",
+            f"{BASELINE_LABEL}; exact ε-DP (replace-one, sensitivity C_y + C_x R = {sens:g})", net=net
+        )  # fmt: skip
         return (rel, ClippedEMDiagnostics()) if diagnostics else rel
     if mode != "mcmc":
         raise ValueError(f"mode must be one of 'auto', 'grid', 'mcmc', got {mode!r}.")
@@ -194,10 +162,7 @@ def baseline_clipped_em(
 @dataclass(frozen=True)
 class DPGDCalibration:
     """Noise calibration of B2 (docs/l1_exponential.md §"Baselines (not from the paper)").
-
-    ``rho = (sqrt(L + eps) - sqrt(L))^2`` with ``L = log(1/delta)``;
-    ``sigma_g = (2C/n) sqrt(T/(2 rho))``; ``G = sqrt(C^2 + d sigma_g^2)``; step ``lambda = diam_W/(G sqrt(T))``.
-    """
+    See docs/l1_exponential.md §"baselines.DPGDCalibration"."""
 
     rho: float
     sigma_g: float
@@ -248,15 +213,8 @@ def baseline_dp_gd(
     rng: RngLike = None,
 ) -> NDArray[np.float64]:
     """B2: DP projected subgradient descent with per-example clipping; ``n_draws`` independent releases.
-
-    The per-example subgradient ``-sign(r_i) x_i`` has norm ``||x_i||``, so its clipped version is
-    ``-sign(r_i) x_i min(1, C/||x_i||)``: the clipped rows are computed once and every step is one
-    matrix product for all releases at once. Output: the average of the iterates ``w_1..w_T``.
-
-    References
-    ----------
     docs/l1_exponential.md §"Baselines (not from the paper)" (B2); Bun & Steinke (2016).
-    """
+    See docs/l1_exponential.md §"baselines.baseline_dp_gd"."""
     X, y = check_Xy(X, y, min_rows=1)
     n, d = X.shape
     cal = dp_gd_calibration(n=n, d=d, epsilon=epsilon, delta=delta, n_steps=n_steps, clip=clip, radius=radius)

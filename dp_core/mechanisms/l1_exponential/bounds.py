@@ -1,18 +1,8 @@
 """Utility bounds of the exponential mechanism for heavy-tailed l1 regression.
-
-* :func:`rate_paper` — the shapes of the paper's Õ rates under Assumptions 1-4 with the hidden
-  constant set to ``C`` (default 1): "rate only, constant not known".
-* :func:`explicit_bound` — the non-asymptotic bound U(iota) re-derived from the proofs, with its
-  five terms reported separately (holds with probability >= 1 - 5 eta).
-* :func:`iota_star` — the truncation scale minimising U; :func:`iota_paper` — the paper's choice.
-* :func:`moment_constants` — m1, M_theta and V_theta from an assumption and its moment bound tau.
-
-References
-----------
 D. Wang and J. Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed Data*:
 Theorem 1 (eqs. (7), (8), (14)), Theorem 2 (eqs. (17)-(19), (24)-(26)), Lemmas 1, 2, 4-5, 7-10.
 docs/l1_exponential.md §"Moments and the explicit bound" (our corrections).
-"""
+See docs/l1_exponential.md §"bounds (module)"."""
 
 from __future__ import annotations
 
@@ -23,24 +13,10 @@ from ..._validation import check_choice, check_in_interval, check_int, check_pos
 from .truncation import CONVENTIONS, check_theta, kappa
 
 __all__ = [
-    "ASSUMPTIONS",
-    "RATE_LABEL",
-    "EXPLICIT_LABEL",
-    "MomentConstants",
-    "moment_constants",
-    "residual_moment_bound",
-    "log_net_size",
-    "rate_paper",
-    "rate_slope",
-    "BoundTerms",
-    "explicit_bound",
-    "bound_coefficients",
-    "iota_star",
-    "iota_paper",
-    "optimal_bound",
-    "privacy_dominance_epsilon",
-    "bound_terms_table",
-]
+    "ASSUMPTIONS", "RATE_LABEL", "EXPLICIT_LABEL", "MomentConstants", "moment_constants", "residual_moment_bound",
+    "log_net_size", "rate_paper", "rate_slope", "BoundTerms", "explicit_bound", "bound_coefficients", "iota_star",
+    "iota_paper", "optimal_bound", "privacy_dominance_epsilon", "bound_terms_table"
+]  # fmt: skip
 
 ASSUMPTIONS = ("A1", "A2", "A3", "A4")
 
@@ -51,21 +27,7 @@ EXPLICIT_LABEL = "explicit bound U(ι), constants re-derived from the proofs, ho
 @dataclass(frozen=True)
 class MomentConstants:
     """The moment numbers fed to the bounds (docs/l1_exponential.md §"Moments and the explicit bound").
-
-    Attributes
-    ----------
-    assumption : {"A1", "A2", "A3", "A4"}
-    theta : float
-        The moment order used (2 for A1/A2).
-    m1 : float
-        Bound on E||x||.
-    M_theta : float
-        Bound on E||x||^theta.
-    V_theta : float
-        Bound (V) on sup_w E|y - <x, w>|^theta.
-    d_eff : int
-        d for the norm assumptions (A1, A3), 1 for the coordinate-wise ones (A2, A4).
-    """
+    See docs/l1_exponential.md §"bounds.MomentConstants"."""
 
     assumption: str
     theta: float
@@ -81,10 +43,8 @@ class MomentConstants:
 @computable
 def residual_moment_bound(sigma_theta: float, M_theta: float, theta: float, diam_W: float) -> float:
     """Bound (V): ``V_theta <= 2^(theta-1) (sigma_theta + diam_W^theta M_theta)``.
-
-    References
-    ----------
     docs/l1_exponential.md §"Moments and the explicit bound" (corrects the paper's displayed inequality).
+    See docs/l1_exponential.md §"bounds.residual_moment_bound".
 
     Examples
     --------
@@ -103,22 +63,7 @@ def moment_constants(
     assumption: str, *, tau: float, d: int, theta: float = 2.0, sigma_theta: float = 1.0, radius: float = 1.0
 ) -> MomentConstants:
     """m1, M_theta and V_theta under an assumption (docs/l1_exponential.md §"Moments and the explicit bound").
-
-    Parameters
-    ----------
-    assumption : {"A1", "A2", "A3", "A4"}
-        A1: E||x||^2 <= tau^2; A2: E x_j^2 <= tau^2; A3: E||x||^theta <= tau^theta;
-        A4: E|x_j|^theta <= tau^theta.
-    tau : float
-        Moment bound > 0.
-    d : int
-        Dimension >= 1.
-    theta : float
-        Moment order in [1.05, 2] for A3/A4 (A1/A2 always use 2).
-    sigma_theta : float
-        Noise moment E|y - <x, w*>|^theta >= 0.
-    radius : float
-        Radius R of W (diameter 2R).
+    See docs/l1_exponential.md §"bounds.moment_constants".
 
     Examples
     --------
@@ -165,13 +110,8 @@ def rate_paper(
     n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str, C: float = 1.0
 ) -> float:
     """Shape of the paper's rate (hidden constant ``C``; label :data:`RATE_LABEL`).
-
-    With ``L = log(n) log(1/eta_total)``: A1 ``C tau sqrt(d L/(n eps))``; A2 ``C tau d sqrt(L/(n eps))``;
-    A3 ``C tau (d L/(n eps))^((theta-1)/theta)``; A4 ``C tau d (L/(n eps))^((theta-1)/theta)``.
-
-    References
-    ----------
     Wang & Xu, eqs. (7), (8), (18), (19); docs/l1_exponential.md §"Moments and the explicit bound".
+    See docs/l1_exponential.md §"bounds.rate_paper".
 
     Examples
     --------
@@ -259,43 +199,8 @@ def explicit_bound(
     log_N: float | None = None,
 ) -> BoundTerms:
     """The explicit bound U(iota) with its five terms.
-
-    .. math::
-        U(\\iota) = 3\\zeta m_1 + \\frac{3 + 2^{\\theta-1}}{\\theta}\\iota^{\\theta-1}V_\\theta
-        + \\frac{(2\\iota)^{\\theta-1}\\zeta^\\theta}{\\theta}M_\\theta
-        + \\frac{3\\log(N/\\eta) + \\log(1/\\eta)}{n\\iota} + \\frac{\\log(N/\\eta)}{\\kappa n\\iota}
-
-    Parameters
-    ----------
-    iota : float
-        Truncation scale > 0.
-    zeta : float
-        Net covering radius > 0.
-    n : float
-        Sample size.
-    eta : float
-        Per-event failure probability in (0, 1) (eta_total = 5 eta).
-    theta : float
-        Moment order in (1, 2].
-    m1, M_theta, V_theta : float
-        Moment constants (:func:`moment_constants`).
-    diam_W : float
-        Diameter of W (2R).
-    kappa_value : float
-        Inverse temperature on S (any convention; ``inf`` drops the privacy term).
-    d : int
-        Dimension (used for log N when ``log_N`` is not given).
-    log_N : float, optional
-        log of the net size (default ``d log(3 diam_W / zeta)``; pass ``log|G|`` for a grid).
-
-    Returns
-    -------
-    BoundTerms
-
-    References
-    ----------
     Wang & Xu, proofs of Theorems 1-2 (eqs. (14), (24)-(26)), corrected in
-    docs/l1_exponential.md §"Moments and the explicit bound".
+    docs/l1_exponential.md §"Moments and the explicit bound". See docs/l1_exponential.md §"bounds.explicit_bound".
 
     Examples
     --------
@@ -333,11 +238,7 @@ def bound_coefficients(
     m1: float = 0.0,
 ) -> tuple[float, float]:
     """``(a, b)`` with ``U(iota) = 3 zeta m1 + a iota^(theta-1) + b/iota``.
-
-    docs/l1_exponential.md §"Moments and the explicit bound".
-
-    ``a = [(3 + 2^(theta-1)) V_theta + 2^(theta-1) zeta^theta M_theta] / theta`` and
-    ``b = [(3 + 1/kappa) log(N/eta) + log(1/eta)] / n``.
+    See docs/l1_exponential.md §"bounds.bound_coefficients".
 
     Examples
     --------
@@ -370,11 +271,7 @@ def iota_star(
     d: int = 1,
     log_N: float | None = None,
 ) -> float:
-    """``iota* = (b / ((theta - 1) a))^(1/theta)``, the minimiser of U.
-
-    docs/l1_exponential.md §"Moments and the explicit bound".
-
-    Computed from public quantities only, so it can be used by the mechanism.
+    """``iota* = (b / ((theta - 1) a))^(1/theta)``, the minimiser of U. See docs/l1_exponential.md §"bounds.iota_star".
 
     Examples
     --------
@@ -383,17 +280,9 @@ def iota_star(
     0.02038
     """
     a, b = bound_coefficients(
-        zeta=zeta,
-        n=n,
-        eta=eta,
-        theta=theta,
-        M_theta=M_theta,
-        V_theta=V_theta,
-        diam_W=diam_W,
-        kappa_value=kappa_value,
-        d=d,
-        log_N=log_N,
-    )
+        zeta=zeta, n=n, eta=eta, theta=theta, M_theta=M_theta, V_theta=V_theta, diam_W=diam_W, kappa_value=kappa_value,
+        d=d, log_N=log_N
+    )  # fmt: skip
     th = float(theta)
     if a <= 0:
         raise ValueError("iota_star needs V_theta > 0 or M_theta > 0 (the bias coefficient a is 0).")
@@ -417,17 +306,9 @@ def optimal_bound(
 ) -> float:
     """Closed form ``U(iota*) = 3 zeta m1 + theta a^(1/theta) (b/(theta-1))^((theta-1)/theta)``."""
     a, b = bound_coefficients(
-        zeta=zeta,
-        n=n,
-        eta=eta,
-        theta=theta,
-        M_theta=M_theta,
-        V_theta=V_theta,
-        diam_W=diam_W,
-        kappa_value=kappa_value,
-        d=d,
-        log_N=log_N,
-    )
+        zeta=zeta, n=n, eta=eta, theta=theta, M_theta=M_theta, V_theta=V_theta, diam_W=diam_W, kappa_value=kappa_value,
+        d=d, log_N=log_N
+    )  # fmt: skip
     th = float(theta)
     return 3.0 * zeta * m1 + th * a ** (1.0 / th) * (b / (th - 1.0)) ** ((th - 1.0) / th)
 
@@ -437,9 +318,7 @@ def iota_paper(
     n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str, c_iota: float = 1.0
 ) -> float:
     """The paper's truncation scale ``(c/tau) (d_eff log n log(1/eta)/(n eps))^(1/theta)``.
-
-    d_eff = d for A1/A3 and 1 for A2/A4; theta = 2 for A1/A2. For A4 the exponent is 1/theta
-    (the paper prints (theta-1)/theta, a typo: docs/l1_exponential.md §"Moments and the explicit bound").
+    See docs/l1_exponential.md §"bounds.iota_paper".
 
     Examples
     --------
@@ -460,8 +339,7 @@ def iota_paper(
 
 def privacy_dominance_epsilon(theta: float, convention: str = "tight") -> float:
     """The epsilon below which the privacy part of b dominates the statistical part (1/kappa > 3).
-
-    tight: ``(2/3) log theta``; paper_proof: ``(4/3) log theta``; paper_box: ``(1/3) log theta``.
+    See docs/l1_exponential.md §"bounds.privacy_dominance_epsilon".
 
     Examples
     --------

@@ -1,15 +1,9 @@
 """Adapter of the exponential mechanism on a truncated l1 risk for heavy-tailed regression
 (EM-L1-HT, Wang & Xu) through :mod:`dp_core.mechanisms.l1_exponential`.
-
-In dimension d <= 3 the mechanism samples exactly on a grid net (exact pure epsilon-DP); above,
-it runs MCMC, labelled "approximate sampler" (docs/l1_exponential.md §"Samplers") (its guarantee is not proved).
-
-References
-----------
 Wang & Xu, Algorithms 1-2, Theorems 1-2; docs/l1_exponential.md §"Sensitivity and temperatures",
 docs/l1_exponential.md §"Moments and the explicit bound" and
 the mandatory privacy labelling of MCMC mode (docs/l1_exponential.md §"Samplers").
-"""
+See docs/l1_exponential.md §"compare (module)"."""
 
 from __future__ import annotations
 
@@ -84,12 +78,7 @@ class L1ExponentialAdapter(Adapter):
                 ),
             )
         from ... import display
-        from .mcmc import (
-            ESS_MIN,
-            NOT_CONVERGED_ADVICE,
-            NOT_CONVERGED_MESSAGE,
-            RHAT_THRESHOLD,
-        )
+        from .mcmc import ESS_MIN, NOT_CONVERGED_ADVICE, NOT_CONVERGED_MESSAGE, RHAT_THRESHOLD
 
         runs = runs or {}
         thresholds = f"thresholds R̂ ≤ {display.number(RHAT_THRESHOLD)} and bulk ESS ≥ {display.integer(ESS_MIN)}"
@@ -168,29 +157,18 @@ class L1ExponentialAdapter(Adapter):
         mode = "grid" if X.shape[1] <= 3 else "mcmc"
         notes.append(f"Parameter ball ‖w‖ ≤ {self.radius:g}; sampler: {mode} (d = {X.shape[1]}).")
         return _State(
-            X=X[tr],
-            y=y[tr],
-            X_test=X[te],
-            y_test=y[te],
-            lad_w=lad.w,
-            lad_objective=float(lad.objective),
-            mode=mode,
-            notes=tuple(notes),
-            leaks=tuple(leaks),
-            label_scale=float(label_scale),
-        )
+            X=X[tr], y=y[tr], X_test=X[te], y_test=y[te], lad_w=lad.w, lad_objective=float(lad.objective), mode=mode,
+            notes=tuple(notes), leaks=tuple(leaks), label_scale=float(label_scale)
+        )  # fmt: skip
 
     def _estimator(self, epsilon: float):
         from .grid import BUDGET_INTERACTIVE
         from .mechanism import L1ExponentialRegression
 
         return L1ExponentialRegression(
-            epsilon=float(epsilon),
-            radius=self.radius,
-            mcmc_preset=self.mcmc_preset,
-            mcmc_schedule=self.mcmc_schedule,
-            grid_budget=max(1000, BUDGET_INTERACTIVE // 4),
-        )
+            epsilon=float(epsilon), radius=self.radius, mcmc_preset=self.mcmc_preset, mcmc_schedule=self.mcmc_schedule,
+            grid_budget=max(1000, BUDGET_INTERACTIVE // 4)
+        )  # fmt: skip
 
     def _utility(self, state: _State, W: np.ndarray) -> np.ndarray:
         W = np.atleast_2d(W)
@@ -207,9 +185,7 @@ class L1ExponentialAdapter(Adapter):
         self, state: _State, T: int, job: tuple, drawn: tuple | None = None
     ) -> tuple[pd.DataFrame, dict | None]:
         """The ``T`` draws at one epsilon (one block of the executor) and the sampler's diagnostics.
-
-        ``drawn``: the draws and diagnostics already sampled (by :meth:`_mcmc_block`), else sampled here.
-        """
+        See docs/l1_exponential.md §"compare.L1ExponentialAdapter._epsilon_block"."""
         from .lad import l1_risk
 
         e, seed = job
@@ -237,11 +213,7 @@ class L1ExponentialAdapter(Adapter):
 
     def _mcmc_block(self, state: _State, T: int, job: tuple) -> list[tuple[pd.DataFrame, dict | None]]:
         """The draws at a group of epsilons, sampled side by side (``em_mcmc_sweep``), one frame each.
-
-        Each epsilon gets what :meth:`L1ExponentialRegression.run` would give it: its calibrated ι and
-        κ, at least ``MIN_CHAINS`` chains, the adapter's schedule; a group of one epsilon gives exactly
-        the draws of ``run`` with the same seed.
-        """
+        See docs/l1_exponential.md §"compare.L1ExponentialAdapter._mcmc_block"."""
         from .mcmc import MIN_CHAINS, em_mcmc_sweep
 
         eps, seed = job
@@ -252,17 +224,9 @@ class L1ExponentialAdapter(Adapter):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             runs = em_mcmc_sweep(
-                state.X,
-                state.y,
-                epsilons=eps,
-                theta=est.theta,
-                iotas=iotas,
-                radius=est.radius,
-                convention=est.convention,
-                n_draws=max(MIN_CHAINS, T),
-                schedule=est.schedule(),
-                rng=as_generator(seed),
-            )
+                state.X, state.y, epsilons=eps, theta=est.theta, iotas=iotas, radius=est.radius,
+                convention=est.convention, n_draws=max(MIN_CHAINS, T), schedule=est.schedule(), rng=as_generator(seed)
+            )  # fmt: skip
         return [
             self._epsilon_block(state, T, (e, None), drawn=(r.draws[:T], r.diagnostics.as_dict()))
             for e, r in zip(eps, runs)

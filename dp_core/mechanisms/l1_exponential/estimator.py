@@ -1,24 +1,6 @@
 """The l1 exponential-mechanism regressor (Wang & Xu) as a scikit-learn-style estimator.
-
-The mechanism samples ``w`` from ``∝ exp(-kappa S(w))`` with ``S`` the Catoni-type truncated l1 risk, over
-the ball ``||w|| <= radius``. It needs no bound on the data (heavy tails are its purpose), so nothing is
-clipped; inputs are divided by the public constants ``x_scale`` and ``y_scale`` and an intercept column
-of ones is appended (``fit_intercept``).
-
-Sampler: the exact grid sampler when the fitted dimension (features + intercept) is at most 3,
-otherwise MCMC (MALA), an approximation whose guarantee holds for the idealised sampler only (never
-proved), and ``sampler_`` says whether the chains passed their convergence check.
-
-Status: the temperature ``convention`` decides it, as the stored audit table's row
-``l1-exponential:<convention>`` says (:func:`~dp_core.estimators._base.audited_status`): ``tight``
-and ``paper_proof`` are proved for the exact sampler, ``paper_box`` (the temperature as printed)
-is refuted whatever the sampler.
-
-References
-----------
 D. Wang and J. Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed Data*,
-Algorithms 1-2 and Theorems 1-2.
-"""
+Algorithms 1-2 and Theorems 1-2. See docs/l1_exponential.md §"estimator (module)"."""
 
 from __future__ import annotations
 
@@ -39,34 +21,7 @@ __all__ = ["L1ExponentialRegressor"]
 
 class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
     """Private l1 (least absolute deviation) regression by the exponential mechanism (Wang & Xu).
-
-    Parameters
-    ----------
-    epsilon : float
-        Pure-DP budget in (0, inf).
-    theta : float
-        Moment order in [1.05, 2] (default 1.5).
-    radius : float
-        Radius of the parameter ball, on the scaled inputs (default 1).
-    x_scale, y_scale : float
-        Public constants the features and the target are divided by (default 1: no scaling).
-    fit_intercept : bool
-    convention : {"tight", "paper_proof", "paper_box"}
-        Temperature convention (default "tight"; "paper_box" is the paper's printed temperature, refuted).
-    mcmc_preset : {"quick", "fast", "spec"}
-        Length of the MCMC run when the dimension is above 3 (default "quick": 200 warm-up + 400 sampling steps).
-    mode : {"auto", "grid", "mcmc"}
-    random_state : None, int or numpy Generator
-
-    Attributes
-    ----------
-    coef_, intercept_ : the released model on the original scale.
-    sampler_ : dict
-        ``sampler`` ("grid (exact)" or "MCMC (MALA)"), ``exact`` and ``converged`` (MCMC: the chains'
-        split-R-hat passed 1.05; ``None`` for the grid). ``converged`` is one bit computed from chains
-        run on the private data; it is kept because an unconverged fit must not be trusted.
-    privacy_, n_features_in_, feature_names_in_
-    """
+    See docs/l1_exponential.md §"estimator.L1ExponentialRegressor"."""
 
     def __init__(
         self,
@@ -102,13 +57,9 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         A, v = self._validate_Xy(X, y)
         Z = self._design(A)
         cfg = L1ExponentialRegression(
-            epsilon=eps,
-            theta=self.theta,
-            radius=self.radius,
-            convention=self.convention,
-            mode=self.mode,
-            mcmc_preset=self.mcmc_preset,
-        )
+            epsilon=eps, theta=self.theta, radius=self.radius, convention=self.convention, mode=self.mode,
+            mcmc_preset=self.mcmc_preset
+        )  # fmt: skip
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             fit, diag = cfg.run(Z, v / ys, rng=check_random_state_like(self.random_state), diagnostics=True)
@@ -128,15 +79,10 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         status, reason = self._status(cal, fit.privacy_label, exact, converged)
         self._warn_if_no_guarantee(audited_status("l1-exponential", cal.convention) == vocab.REFUTED, converged)
         self.privacy_ = PrivacyGuarantee(
-            epsilon=eps,
-            delta=0.0,
-            neighbours="replace one record",
-            model="central",
-            status=status,
-            mechanism="Exponential mechanism on the truncated l1 risk (Wang & Xu, Algorithms 1-2)",
-            reason=reason,
-            extra={"sampler": self.sampler_["sampler"], "converged": converged},
-        )
+            epsilon=eps, delta=0.0, neighbours="replace one record", model="central", status=status,
+            mechanism="Exponential mechanism on the truncated l1 risk (Wang & Xu, Algorithms 1-2)", reason=reason,
+            extra={"sampler": self.sampler_["sampler"], "converged": converged}
+        )  # fmt: skip
         self._warn_if_degenerate(X, y)
         return self
 

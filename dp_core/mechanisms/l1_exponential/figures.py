@@ -1,9 +1,6 @@
 """Plotly figures of the heavy-tailed l1 page and reproduction (pure functions, no Streamlit).
-
-References
-----------
 docs/l1_exponential.md §"Synthetic protocol" (F1-F6 and the page's panels).
-"""
+See docs/l1_exponential.md §"figures (module)"."""
 
 from __future__ import annotations
 
@@ -20,19 +17,10 @@ from ...figures import add_bound_trace, apply_layout, color_of, group_refuted, h
 from .truncation import psi
 
 __all__ = [
-    "assumption_rates_figure",
-    "baseline_figure",
-    "density_figure",
-    "epsilon_figure",
-    "fitted_slope",
-    "psi_figure",
-    "refuted_conventions",
-    "releases_figure",
-    "rate_figure",
-    "residual_histogram",
-    "sampler_figure",
-    "truncation_figure",
-]
+    "assumption_rates_figure", "baseline_figure", "density_figure", "epsilon_figure", "fitted_slope", "psi_figure",
+    "refuted_conventions", "releases_figure", "rate_figure", "residual_histogram", "sampler_figure",
+    "truncation_figure"
+]  # fmt: skip
 
 _CONVENTION_NAMES = {
     "tight": "tight convention (ε-DP)",
@@ -101,12 +89,7 @@ def psi_figure(thetas: Sequence[float], iota: float, *, r_max: float | None = No
 
 def residual_histogram(residuals: np.ndarray, iota: float, *, clip_quantile: float = 0.005) -> go.Figure:
     """Histogram of |residuals| on a log scale with the threshold 1/iota and the share beyond it (panel 1).
-
-    Heavy-tailed residuals span decades and the threshold 1/iota often sits far above most of them,
-    so the histogram is of log10 |r| (ticks labelled in |r|): the bulk and the threshold both stay
-    visible. Residuals below the ``clip_quantile`` quantile are drawn in the first bin; exact zeros
-    (which a log scale cannot show) are counted in the title.
-    """
+    See docs/l1_exponential.md §"figures.residual_histogram"."""
     a = np.abs(np.asarray(residuals, dtype=float))
     a = a[np.isfinite(a)]
     thr = 1.0 / iota
@@ -150,11 +133,7 @@ def releases_figure(
     draws: np.ndarray, lad_w: np.ndarray, names: Sequence[str], *, convention: str = "tight"
 ) -> go.Figure:
     """Each private release's coefficients (dots, one column per feature) beside the non-private LAD fit.
-
-    The spread of the dots is the mechanism's noise at the current setting; the diamond is what the
-    same data give without privacy. Releases at a refuted ``convention`` are grey, in the not-private
-    legend group, and the title does not call them private.
-    """
+    See docs/l1_exponential.md §"figures.releases_figure"."""
     W = np.atleast_2d(np.asarray(draws, dtype=float))
     w = np.ravel(np.asarray(lad_w, dtype=float))
     if W.shape[1] != w.size or w.size != len(names):
@@ -222,11 +201,7 @@ def _law_trace_2d(P: np.ndarray, p, name: str):
 
 def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None) -> go.Figure:
     """The mechanism's output law over W: lines per convention (d = 1) or a heat map (d = 2; first entry).
-
-    ``probs`` is keyed by convention (``"paper_box"`` or ``"paper box"``). A refuted convention
-    (:func:`refuted_conventions`) is drawn grey and dashed in the not-private legend group (d = 1), or
-    named refuted in the title (d = 2).
-    """
+    See docs/l1_exponential.md §"figures.density_figure"."""
     P = np.asarray(points, dtype=float)
     marks = marks or {}
     probs = {str(k).replace(" ", "_"): v for k, v in probs.items()}
@@ -301,22 +276,13 @@ def rate_figure(
     convention: str = "tight",
 ) -> go.Figure:
     """Excess risk vs n on log-log axes, one curve per theta, reference slopes -(theta-1)/theta (F1, panel 3).
-
-    Every curve is the mechanism at ``convention``: a refuted one draws them in the not-private legend group.
-    """
+    See docs/l1_exponential.md §"figures.rate_figure"."""
     s = summary.copy()
     s["series"] = [f"θ = {display.number(v)}" for v in s[series]]
     fig = line_ci_figure(
-        s,
-        x=x,
-        y=y,
-        method_col="series",
-        log_x=True,
-        log_y=True,
-        title=title,
-        x_title="n (log)",
-        y_title="excess population risk (log)",
-    )
+        s, x=x, y=y, method_col="series", log_x=True, log_y=True, title=title, x_title="n (log)",
+        y_title="excess population risk (log)"
+    )  # fmt: skip
     for th, g in s.groupby(series):
         g = g.sort_values(x)
         slope = fitted_slope(g[x], g[f"{y}_mean"])
@@ -355,20 +321,11 @@ def epsilon_figure(
     convention: str = "tight",
 ) -> go.Figure:
     """Excess risk vs epsilon with the bound split into statistical and privacy parts (F2, panel 4).
-
-    The curves are the mechanism at ``convention``: a refuted one draws them in the not-private legend group.
-    """
+    See docs/l1_exponential.md §"figures.epsilon_figure"."""
     fig = line_ci_figure(
-        summary,
-        x="epsilon",
-        y="excess_risk",
-        method_col="method",
-        log_x=True,
-        log_y=True,
-        title="Privacy-utility: excess risk against ε",
-        x_title="ε (log)",
-        y_title="excess population risk (log)",
-    )
+        summary, x="epsilon", y="excess_risk", method_col="method", log_x=True, log_y=True,
+        title="Privacy-utility: excess risk against ε", x_title="ε (log)", y_title="excess population risk (log)"
+    )  # fmt: skip
     for col, name, dash in (
         ("statistical", "bound: statistical part (non-private)", "dot"),
         ("privacy", "bound: privacy part", "dash"),
@@ -399,21 +356,13 @@ def truncation_figure(
     summary: pd.DataFrame, bound: pd.DataFrame | None = None, *, convention: str = "tight"
 ) -> go.Figure:
     """Excess risk vs the multiplier c_iota (iota = c_iota iota*) per noise case (F3, panel 5).
-
-    Every case is the mechanism at ``convention``: a refuted one draws them in the not-private legend group.
-    """
+    See docs/l1_exponential.md §"figures.truncation_figure"."""
     s = summary.copy()
     fig = line_ci_figure(
-        s,
-        x="c_iota",
-        y="excess_risk",
-        method_col="case",
-        log_x=True,
-        log_y=True,
-        title="Truncation trade-off: excess risk against ι/ι*",
-        x_title="c_ι = ι/ι* (log)",
-        y_title="excess population risk (log)",
-    )
+        s, x="c_iota", y="excess_risk", method_col="case", log_x=True, log_y=True,
+        title="Truncation trade-off: excess risk against ι/ι*", x_title="c_ι = ι/ι* (log)",
+        y_title="excess population risk (log)"
+    )  # fmt: skip
     if bound is not None:
         fig.add_trace(
             go.Scatter(
@@ -439,26 +388,15 @@ def truncation_figure(
 
 
 def baseline_figure(
-    summary: pd.DataFrame,
-    *,
-    x: str = "tail",
-    x_title: str = "tail index α of the features",
-    convention: str = "tight",
+    summary: pd.DataFrame, *, x: str = "tail", x_title: str = "tail index α of the features", convention: str = "tight"
 ) -> go.Figure:
     """EM-L1-HT against the clipped EM (B1) and DP-GD (B2) as the tails get heavier (F4, panel 6).
-
-    EM-L1-HT runs at ``convention`` (the baselines do not): a refuted one draws it in the not-private legend group.
-    """
+    See docs/l1_exponential.md §"figures.baseline_figure"."""
     fig = line_ci_figure(
-        summary,
-        x=x,
-        y="excess_risk",
-        method_col="method",
-        log_y=True,
-        title="Heavy tails: the paper's mechanism vs non-robust baselines (not from the paper)",
-        x_title=x_title,
-        y_title="excess population risk (log)",
-    )
+        summary, x=x, y="excess_risk", method_col="method", log_y=True,
+        title="Heavy tails: the paper's mechanism vs non-robust baselines (not from the paper)", x_title=x_title,
+        y_title="excess population risk (log)"
+    )  # fmt: skip
     return _at_convention(fig, convention, ("em_l1",))
 
 
@@ -475,12 +413,7 @@ def sampler_figure(
     diagnostics: dict | None = None,
 ) -> go.Figure:
     """Marginal of one coordinate: exact grid law vs MCMC final states (F5, panel 8).
-
-    Both are shown as densities on the same bins (``_SAMPLER_BINS`` equal bins over the range holding
-    the grid law's mass and every draw): the grid's coordinates are not equally spaced (the net keeps
-    points of several spacings near the boundary of W), so the law's marginal per distinct coordinate
-    would zig-zag between neighbouring values.
-    """
+    See docs/l1_exponential.md §"figures.sampler_figure"."""
     P = np.asarray(grid_points, dtype=float)[:, coord]
     p = np.asarray(grid_probs, dtype=float)
     x = np.asarray(mcmc_draws, dtype=float)[:, coord]
@@ -533,9 +466,7 @@ def assumption_rates_figure(
     *, n: int, epsilon: float, eta_total: float, theta: float, tau: float = 1.0, d_max: int = 50
 ) -> go.Figure:
     """Panel 7: the paper's rates (constant 1) against d under A1 vs A2 and A3 vs A4.
-
-    The coordinate-wise assumptions cost an extra sqrt(d) (second moment) or d^(1/theta) factor.
-    """
+    See docs/l1_exponential.md §"figures.assumption_rates_figure"."""
     from .bounds import RATE_LABEL, rate_paper
 
     ds = np.unique(np.round(np.logspace(0, math.log10(d_max), 25)).astype(int))
@@ -559,10 +490,6 @@ def assumption_rates_figure(
             go.Scatter(x=ds.tolist(), y=ys, mode="lines", name=names[a], line={"color": col, "dash": dash, "width": 2})
         )
     return apply_layout(
-        fig,
-        title=f"Norm vs coordinate-wise assumptions: {RATE_LABEL}",
-        x_title="d (log)",
-        y_title="rate (log)",
-        log_x=True,
-        log_y=True,
-    )
+        fig, title=f"Norm vs coordinate-wise assumptions: {RATE_LABEL}", x_title="d (log)", y_title="rate (log)",
+        log_x=True, log_y=True
+    )  # fmt: skip

@@ -1,14 +1,6 @@
 """Mode G: the exact exponential mechanism on a data-independent grid net of the ball W.
-
-This *is* the paper's Algorithm 1/2 with a particular zeta-net, so it is exactly epsilon-DP
-(for the tight and paper_proof conventions) and the explicit bound applies with the grid's own
-``zeta_G`` and ``N = |G|``.
-
-References
-----------
 Wang & Xu, Algorithms 1-2 (step 1: a zeta-net; step 2: the exponential mechanism) and Lemma 1;
-docs/l1_exponential.md §"Samplers" (Mode G).
-"""
+docs/l1_exponential.md §"Samplers" (Mode G). See docs/l1_exponential.md §"grid (module)"."""
 
 from __future__ import annotations
 
@@ -29,18 +21,9 @@ from ...rng import RngLike, as_generator
 from .truncation import CONVENTIONS, _cost_blocks, check_theta, convention_guarantee, exact_sampler_suffix, kappa
 
 __all__ = [
-    "GridNet",
-    "grid_net",
-    "grid_size",
-    "default_grid_resolution",
-    "GRID_CAPS",
-    "grid_costs",
-    "grid_probabilities",
-    "sample_grid",
-    "GridEMResult",
-    "em_grid",
-    "grid_mechanism_releases",
-]
+    "GridNet", "grid_net", "grid_size", "default_grid_resolution", "GRID_CAPS", "grid_costs", "grid_probabilities",
+    "sample_grid", "GridEMResult", "em_grid", "grid_mechanism_releases"
+]  # fmt: skip
 
 #: Per-dimension caps on the number of cells per axis (docs/l1_exponential.md §"Samplers").
 GRID_CAPS = {1: 4096, 2: 256, 3: 48}
@@ -52,17 +35,7 @@ BUDGET_OFFLINE = 5 * 10**8
 
 @dataclass(frozen=True, eq=False)
 class GridNet:
-    """A data-independent zeta-net of the ball ``{w : ||w|| <= R}``.
-
-    Attributes
-    ----------
-    points : ndarray, shape (N, d)
-        Net points (cell centres of the cells meeting the ball, projected onto the ball).
-    zeta : float
-        Covering radius ``h*sqrt(d)/2`` with ``h = 2R/m``.
-    m, radius : int, float
-        Cells per axis and ball radius.
-    """
+    """A data-independent zeta-net of the ball ``{w : ||w|| <= R}``. See docs/l1_exponential.md §"grid.GridNet"."""
 
     points: NDArray[np.float64] = field(repr=False)
     zeta: float
@@ -76,10 +49,6 @@ class GridNet:
     @property
     def d(self) -> int:
         return int(self.points.shape[1])
-
-    @property
-    def log_size(self) -> float:
-        return math.log(self.size)
 
 
 def _axis(m: int, R: float) -> NDArray[np.float64]:
@@ -107,24 +76,8 @@ def grid_size(d: int, m: int, R: float = 1.0) -> int:
 
 def grid_net(d: int, radius: float = 1.0, m: int = 64) -> GridNet:
     """The grid net of Mode G (docs/l1_exponential.md §"Samplers").
-
-    1. ``h = 2R/m``; axis centres ``-R + (k + 1/2) h``; all ``m**d`` cell centres;
-    2. keep a cell iff it meets the ball: ``||max(|c| - h/2, 0)|| <= R``;
-    3. project kept centres outside the ball onto it;
-    4. covering radius ``zeta_G = h*sqrt(d)/2``.
-
-    Parameters
-    ----------
-    d : int
-        Dimension, 1 to 3 (the grid is exponential in d; use the MALA sampler beyond).
-    radius : float
-        Ball radius R > 0.
-    m : int
-        Cells per axis, >= 1 (capped at 4096 for d=1... see :data:`GRID_CAPS`; d = 1 allows up to 2**20).
-
-    References
-    ----------
     Wang & Xu, Lemma 2 (covering numbers) and Algorithm 1 step 1; docs/l1_exponential.md §"Samplers".
+    See docs/l1_exponential.md §"grid.grid_net".
 
     Examples
     --------
@@ -149,9 +102,7 @@ def grid_net(d: int, radius: float = 1.0, m: int = 64) -> GridNet:
 
 def default_grid_resolution(n: int, d: int, radius: float = 1.0, *, budget: int = BUDGET_INTERACTIVE) -> int:
     """Largest m with ``N(m) * n <= budget`` psi evaluations, within the caps of docs/l1_exponential.md §"Samplers".
-
-    Caps: ``min(ceil(n R), 4096)`` for d = 1 (so ``zeta_G >= 1/n``, the paper's choice when
-    affordable), 256 for d = 2, 48 for d = 3. At least 2.
+    See docs/l1_exponential.md §"grid.default_grid_resolution".
 
     Examples
     --------
@@ -173,15 +124,9 @@ def default_grid_resolution(n: int, d: int, radius: float = 1.0, *, budget: int 
     if grid_size(d, 2, R) * n > budget:
         return 2
     return solve_monotone(
-        lambda m: grid_size(d, m, R) * n,
-        budget + 1,
-        lo=2,
-        hi=cap,
-        increasing=True,
-        safe="lower",
-        integer=True,
-        what="the grid resolution",
-    )
+        lambda m: grid_size(d, m, R) * n, budget + 1, lo=2, hi=cap, increasing=True, safe="lower", integer=True,
+        what="the grid resolution"
+    )  # fmt: skip
 
 
 def _n_threads() -> int:
@@ -199,21 +144,7 @@ _FUSED_BLOCK = 1 << 15
 
 def _fused_costs(P: NDArray[np.float64], X: NDArray[np.float64], y: NDArray[np.float64], iota: float, theta: float):
     """``S(g) = sum_i psi_theta(iota |y_i - <x_i, g>|)`` for every row g of P, in float64, few passes.
-
-    Same quantity as the generic blocked evaluation (:func:`truncation.surrogate_cost`), arranged
-    for the grid's N x n work:
-
-    * one matrix product ``[g, 1] @ [iota X, -iota y]^T`` gives ``iota (<x, g> - y)`` (the sign
-      does not matter: only its absolute value enters);
-    * with ``c = min(iota |r|, 1)``: ``psi = -log(1 - c + c**theta / theta)`` and
-      ``c**theta / theta = exp(theta log c - log theta)`` (cheaper than a general power; ``c = 0``
-      gives ``exp(-inf) = 0``), with the cheap special cases theta = 1.5 and 2;
-    * ``sum_i log(f_i) = sum_chunks log(prod_chunk f_i)``: one logarithm per 64 terms instead of one
-      per term (each factor lies in [1/theta, 1], so no chunk product under- or overflows).
-
-    The result agrees with the generic evaluation to a few 1e-13 in absolute terms (rounding
-    only; see ``tests/mechanisms/test_l1_sampler_speed.py``).
-    """
+    See docs/l1_exponential.md §"grid._fused_costs"."""
     k, d = P.shape
     n = X.shape[0]
     npad = -(-n // _CHUNK) * _CHUNK
@@ -269,16 +200,7 @@ def grid_costs(
     method: str = "fused",
 ) -> NDArray[np.float64]:
     """``S(g)`` for every net point (blocked; split over up to two threads when large).
-
-    numpy releases the GIL inside its element-wise kernels, so two threads roughly halve the
-    wall time of the ``N x n`` evaluation on two cores.
-
-    ``method="fused"`` (default) uses the grid kernel :func:`_fused_costs` (float64, fewer passes
-    and one logarithm per 64 terms); ``method="blocks"`` the generic evaluation of
-    :func:`~dp_core.mechanisms.l1_exponential.truncation.surrogate_cost` (kept as a cross-check and
-    for the before/after benchmark ``benchmarks/bench_l1_sampler.py``). Both compute the same
-    float64 quantity up to rounding (a few 1e-13).
-    """
+    See docs/l1_exponential.md §"grid.grid_costs"."""
     X, y = check_Xy(X, y, min_rows=1)
     iota = check_positive("iota", iota)
     theta = check_theta(theta)
@@ -305,8 +227,7 @@ def grid_costs(
 
 def grid_probabilities(costs: ArrayLike, kappa_value: float) -> NDArray[np.float64]:
     """``p_j = exp(-kappa S_j) / sum_k exp(-kappa S_k)`` computed in log space.
-
-    ``kappa = inf`` puts equal mass on the minimisers of S (the non-private limit).
+    See docs/l1_exponential.md §"grid.grid_probabilities".
 
     Examples
     --------
@@ -337,23 +258,7 @@ def sample_grid(probabilities: ArrayLike, n_draws: int, rng: RngLike) -> NDArray
 @dataclass(frozen=True, eq=False)
 class GridEMResult(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: the exact grid exponential mechanism's law on a fixed dataset, and draws from it.
-
-    ``costs`` and ``probabilities`` are computed from the private data; only ``draws`` are releases
-    (:meth:`L1ExponentialRegression.run` returns them alone unless diagnostics are asked for).
-
-    Attributes
-    ----------
-    net : GridNet
-    costs : ndarray (N,)
-        ``S(g_j)``.
-    probabilities : ndarray (N,)
-        Exact output law ``p_j``.
-    draws : ndarray (n_draws, d)
-        Released parameter vectors (one per independent run of the mechanism).
-    kappa : float
-    convention : str
-    privacy_label : str
-    """
+    See docs/l1_exponential.md §"grid.GridEMResult"."""
 
     net: GridNet
     costs: NDArray[np.float64] = field(repr=False)
@@ -401,37 +306,8 @@ def em_grid(
     net: GridNet | None = None,
 ) -> GridEMResult:
     """Run the exact grid exponential mechanism (EM-L1-HT, Mode G) ``n_draws`` times on one dataset.
-
-    Parameters
-    ----------
-    X, y : array_like
-        The private data (raw; never clipped).
-    epsilon : float
-        Privacy budget in (0, inf]; inf gives the grid minimiser of S.
-    theta : float
-        Moment order in [1.05, 2].
-    iota : float
-        Truncation scale > 0; must be chosen from public quantities only.
-    radius : float
-        Radius R of W.
-    m : int, optional
-        Cells per axis (default :func:`default_grid_resolution`).
-    convention : {"tight", "paper_proof", "paper_box"}
-        Temperature convention (docs/l1_exponential.md §"Sensitivity and temperatures").
-    n_draws : int
-        Number of independent releases; S is computed once and reused.
-    rng : seed or Generator
-    net : GridNet, optional
-        A prebuilt net (overrides ``radius`` and ``m``).
-
-    Returns
-    -------
-    GridEMResult
-
-    References
-    ----------
     Wang & Xu, Algorithms 1-2, Theorems 1-2 (privacy); docs/l1_exponential.md §"Samplers" and
-    docs/l1_exponential.md §"Sensitivity and temperatures".
+    docs/l1_exponential.md §"Sensitivity and temperatures". See docs/l1_exponential.md §"grid.em_grid".
 
     Examples
     --------
@@ -453,18 +329,10 @@ def em_grid(
     p = grid_probabilities(S, k)
     idx = sample_grid(p, n_draws, rng)
     return GridEMResult(
-        net=net,
-        costs=S,
-        probabilities=p,
-        draws=net.points[idx],
-        draw_indices=idx,
-        kappa=k,
-        convention=convention,
-        epsilon=float(epsilon),
-        theta=theta,
-        iota=iota,
-        privacy_label=convention_guarantee(epsilon, theta, convention).label + exact_sampler_suffix(convention),
-    )
+        net=net, costs=S, probabilities=p, draws=net.points[idx], draw_indices=idx, kappa=k, convention=convention,
+        epsilon=float(epsilon), theta=theta, iota=iota,
+        privacy_label=convention_guarantee(epsilon, theta, convention).label + exact_sampler_suffix(convention)
+    )  # fmt: skip
 
 
 def grid_mechanism_releases(
@@ -481,28 +349,8 @@ def grid_mechanism_releases(
     rng: RngLike = None,
 ) -> NDArray[np.float64]:
     """Run the exact grid mechanism ``n_releases`` times on a fixed dataset; return the released w's.
-
-    This is the fast entry point for privacy audits: the costs ``S`` are computed once, and the
-    ``n_releases`` outputs are independent draws from the mechanism's exact output law
-    (inverse-CDF sampling, vectorised). The net depends only on ``(d, radius, m)``, so two
-    neighbouring datasets run with the same arguments use the same net.
-
-    Parameters
-    ----------
-    X, y : array_like
-        The dataset, shape (n, d) with d <= 3, and (n,).
-    n_releases : int
-        Number of independent releases R >= 1.
-    epsilon, theta, iota, radius, m, convention : see :func:`em_grid`.
-    rng : seed or Generator
-
-    Returns
-    -------
-    ndarray, shape (n_releases, d)
-
-    References
-    ----------
     Wang & Xu, Algorithms 1-2; docs/l1_exponential.md §"Samplers".
+    See docs/l1_exponential.md §"grid.grid_mechanism_releases".
 
     Examples
     --------

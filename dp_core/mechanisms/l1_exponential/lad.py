@@ -1,14 +1,7 @@
 """Non-private l1 (least absolute deviation) regression: the reference B0.
-
-Two solvers that are tested against each other: the dual linear program solved by HiGHS through
-:func:`scipy.optimize.linprog` (unconstrained), and the ball-constrained second-order cone program
-solved by cvxpy/Clarabel (used when the unconstrained solution leaves the ball ``||w|| <= R``).
-
-References
-----------
 docs/l1_exponential.md §"Non-private LAD" (dual LP, SOCP); Koenker & Bassett (1978),
 *Regression quantiles*, Econometrica 46 (the LP form of median regression).
-"""
+See docs/l1_exponential.md §"lad (module)"."""
 
 from __future__ import annotations
 
@@ -29,17 +22,7 @@ __all__ = ["LadFit", "lad_fit_1d", "lad_fit_linprog", "lad_fit_ball", "lad_fit",
 @dataclass(frozen=True, eq=False)
 class LadFit(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: a non-private LAD solution (the reference of every excess risk).
-
-    Attributes
-    ----------
-    w : ndarray (d,)
-    objective : float
-        Mean absolute residual at ``w``.
-    solver : str
-        ``"highs-dual-lp"`` or ``"cvxpy-socp"``.
-    constrained : bool
-        Whether the ball constraint is active (the SOCP was needed).
-    """
+    See docs/l1_exponential.md §"lad.LadFit"."""
 
     w: NDArray[np.float64] = field(repr=False)
     objective: float
@@ -63,8 +46,7 @@ def l1_risk(w: ArrayLike, X: ArrayLike, y: ArrayLike) -> NDArray[np.float64] | f
 
 def lad_fit_linprog(X: ArrayLike, y: ArrayLike) -> LadFit:
     """Unconstrained LAD through the dual LP ``max y'a s.t. X'a = 0, -1 <= a <= 1`` (HiGHS).
-
-    The primal solution is read from the equality duals: ``w = -res.eqlin.marginals``.
+    See docs/l1_exponential.md §"lad.lad_fit_linprog".
 
     Examples
     --------
@@ -84,10 +66,7 @@ def lad_fit_linprog(X: ArrayLike, y: ArrayLike) -> LadFit:
 
 def lad_fit_1d(X: ArrayLike, y: ArrayLike, radius: float | None = None) -> LadFit:
     """Exact LAD in one dimension: the weighted median of ``y_i/x_i`` with weights ``|x_i|``.
-
-    ``sum_i |y_i - x_i w| = sum_i |x_i| |y_i/x_i - w| + const``, minimised by a weighted median
-    (O(n log n); HiGHS is unexpectedly slow on this degenerate one-column LP). With a radius the
-    convex one-dimensional objective is minimised over ``[-R, R]`` by clipping.
+    See docs/l1_exponential.md §"lad.lad_fit_1d".
 
     Examples
     --------
@@ -114,12 +93,9 @@ def lad_fit_1d(X: ArrayLike, y: ArrayLike, radius: float | None = None) -> LadFi
             w, constrained = float(np.clip(w, -R, R)), True
     wv = np.array([w])
     return LadFit(
-        w=wv,
-        objective=float(np.mean(np.abs(y - x * w))),
-        solver="weighted-median",
-        constrained=constrained,
-        status="optimal",
-    )
+        w=wv, objective=float(np.mean(np.abs(y - x * w))), solver="weighted-median", constrained=constrained,
+        status="optimal"
+    )  # fmt: skip
 
 
 def lad_fit_ball(X: ArrayLike, y: ArrayLike, radius: float) -> LadFit:
@@ -152,11 +128,7 @@ def lad_fit_ball(X: ArrayLike, y: ArrayLike, radius: float) -> LadFit:
 
 def lad_fit(X: ArrayLike, y: ArrayLike, radius: float | None = None) -> LadFit:
     """Non-private LAD (B0): the LP, and the SOCP when ``radius`` is given and the LP leaves the ball.
-
-    References
-    ----------
-    docs/l1_exponential.md §"Non-private LAD".
-    """
+    docs/l1_exponential.md §"Non-private LAD". See docs/l1_exponential.md §"lad.lad_fit"."""
     X, y = check_Xy(X, y, min_rows=1)
     if X.shape[1] == 1:
         return lad_fit_1d(X, y, radius)

@@ -1,78 +1,10 @@
 """Mode M: the continuous exponential mechanism sampled by MCMC (approximate; never proved).
 
-Target ``pi_D(w) ∝ exp(-kappa * S(w; D))`` on the ball ``W = {||w|| <= R}`` with the uniform base
-measure. Sampled exactly it would be epsilon-DP by the paper's argument; MCMC only approximates
-it and the target is not log-concave (S saturates), so no mixing guarantee applies. Every result
-carries the label :data:`APPROXIMATE_LABEL`, its convergence diagnostics (:class:`MCMCDiagnostics`)
-and a status: ``converged`` (the diagnostics pass the thresholds below) or ``not_converged``
-("not proved: the sampler did not converge").
-
-Sampler (default: ``precondition=True``, ``init="overdispersed"``, ``reparam="auto"``)
---------------------------------------------------------------------------------------
-K chains run in lock-step as one vectorised array (one chain per requested release).
-
-* **Starts** are drawn uniformly from the public parameter ball W (overdispersed relative to the
-  target, and independent of the data), so split-R-hat across chains can detect chains that have
-  not forgotten where they started. The older sampler started every chain at the centre, which
-  makes R-hat optimistic.
-* **Preconditioned MALA.** The proposal is ``w' = w + (h/2) M grad l(w) + sqrt(h) L z`` with
-  ``M = L L^T``. ``M`` starts at the identity and is re-estimated at the end of three warm-up
-  windows from the pooled states of all K chains in that window (shrunk toward its diagonal);
-  the step size ``h`` is adapted toward acceptance 0.574 (Robbins-Monro on ``log h``) and reset
-  after each update of ``M``. The last 15 % of the warm-up adapts ``h`` only; after the warm-up
-  ``h`` and ``M`` are frozen, so the sampling phase is a fixed Metropolis-Hastings kernel that
-  leaves the target invariant.
-* **Why this preconditioner.** On raw real data (``randhie``: features on scales from 0-1 to
-  0-59) the target is very anisotropic and strongly correlated (no intercept, non-centred
-  features); an isotropic step small enough for the narrowest direction random-walks along the
-  wide ones, and the old sampler's R-hat stayed between 2 and 11. ``M`` is estimated from draws
-  of the target density itself (like the step size), never from statistics of the private data
-  such as feature means or scales: the adaptation only changes how fast the chains mix, not which
-  distribution they sample, and only the chains' final states are released. Data-statistic
-  preconditioning (standardising with the sample's own scales) would itself leak and is not used.
-  Because the K chains share the adapted kernel, their final states are (approximately)
-  independent draws of the target only once the chains have converged.
-* **Two parametrisations, chosen during warm-up.** Kernel ``ball`` moves w itself and rejects
-  proposals outside W. Kernel ``tanh`` moves ``u`` in R^d with ``w = R tanh(|u|) u/|u|`` and the
-  target ``pi(w(u)) |det dw/du|`` (log-Jacobian ``log R + 2 log sech r + (d - 1) log(R tanh(r)/r)``,
-  ``r = |u|``): W has no boundary there, which matters when the target's mass sits against the
-  boundary of W (data whose unconstrained fit lies outside W: then the ``ball`` kernel wastes its
-  proposals on rejections). Each kernel keeps its own preconditioner and step size; until the end
-  of the last covariance window they alternate (both leave the same target invariant, the state
-  is always kept in w), and the one whose chains moved more (mean squared jump, standardised by
-  the chains' spread, over the last window) runs alone from then on. On raw randhie the ``ball``
-  kernel wins (anisotropic target in the interior, which the tanh map distorts); on randhie
-  standardised as in the comparison page (unconstrained fit of norm 1.9) the ``tanh`` kernel wins.
-  The choice, like the step size, is an adaptation to the target density, frozen before sampling.
-* **Chains.** The mechanism runs at least :data:`MIN_CHAINS` chains and releases the first
-  ``n_draws`` final states; the other chains serve the warm-up covariance and the diagnostics.
-* Alternatives tried and not adopted: HMC with 4-6 leapfrog steps and rejection of trajectories
-  leaving W mixed worse per gradient evaluation on randhie; target acceptance 0.4 or 0.7 instead of
-  0.574 gave larger R-hat; the ``tanh`` kernel alone failed on raw randhie (R-hat 1.3-2.5).
-
-Diagnostics and status
-----------------------
-After the warm-up, every chain's whole sampling phase is kept; the rank-normalised split-R-hat
-(the larger of bulk and folded R-hat) and the bulk ESS are computed for the log target and every
-coordinate (docs/l1_exponential.md §"Samplers"). (Vehtari et al. use all post-warm-up draws rather
-than the second half, and rank-normalisation keeps the diagnostic meaningful under heavy tails.
-With overdispersed starts and a discarded warm-up, the split halves still detect drift.) The status
-is ``converged`` when the largest R-hat is at most
-:data:`RHAT_THRESHOLD` and the smallest ESS at least :data:`ESS_MIN`; these thresholds live here
-and only here. ``converged`` never means proved: a converged release is ε-DP only to the extent
-that the chains actually reached the target, which diagnostics can support but never prove.
-The diagnostics are themselves functions of the private data (like the adapted step size and
-preconditioner); they are shown for teaching and are not covered by the guarantee.
-
-References
-----------
-Wang & Xu, Algorithms 1-2 (the discrete mechanism this approximates). Roberts & Tweedie (1996),
-*Exponential convergence of Langevin distributions and their discrete approximations*, Bernoulli
-2(4) (MALA); Roberts & Rosenthal (1998), *Optimal scaling of discrete approximations to Langevin
-diffusions*, JRSS-B 60(1) (target acceptance 0.574). Rank-normalised split-R-hat and bulk effective
-sample size follow Vehtari, Gelman, Simpson, Carpenter and Bürkner (2021), *Rank-normalization,
-folding, and localization: an improved R-hat for assessing convergence of MCMC*, Bayesian
-Analysis 16(2), sections 3-4 (R-hat = max of bulk and folded R-hat).
+Target ``pi_D(w) ∝ exp(-kappa * S(w; D))`` on the ball W. Every result carries :data:`APPROXIMATE_LABEL`,
+its diagnostics (:class:`MCMCDiagnostics`) and a status, ``converged`` or ``not_converged``. Wang & Xu,
+Algorithms 1-2; MALA (Roberts & Tweedie 1996); split-R-hat and bulk ESS (Vehtari et al. 2021). Sampler,
+diagnostics and references:
+docs/l1_exponential.md §"MCMC sampler (mode M)".
 """
 
 from __future__ import annotations
@@ -97,27 +29,11 @@ from ...rng import RngLike, as_generator
 from .truncation import CONVENTIONS, _cost_blocks, check_theta, convention_guarantee, kappa
 
 __all__ = [
-    "APPROXIMATE_LABEL",
-    "ESS_MIN",
-    "LEGACY_PRESETS",
-    "MCMC_PRESETS",
-    "MIN_CHAINS",
-    "NOT_CONVERGED_MESSAGE",
-    "RHAT_THRESHOLD",
-    "SAMPLER_STATUSES",
-    "MCMCDiagnostics",
-    "MCMCResult",
-    "MCMCSchedule",
-    "bulk_ess",
-    "convergence_status",
-    "effective_sample_size",
-    "em_mcmc",
-    "em_mcmc_sweep",
-    "mcmc_sample",
-    "rank_normalized_rhat",
-    "release_status",
-    "split_rhat",
-]
+    "APPROXIMATE_LABEL", "ESS_MIN", "LEGACY_PRESETS", "MCMC_PRESETS", "MIN_CHAINS", "NOT_CONVERGED_MESSAGE",
+    "RHAT_THRESHOLD", "SAMPLER_STATUSES", "MCMCDiagnostics", "MCMCResult", "MCMCSchedule", "bulk_ess",
+    "convergence_status", "effective_sample_size", "em_mcmc", "em_mcmc_sweep", "mcmc_sample", "rank_normalized_rhat",
+    "release_status", "split_rhat"
+]  # fmt: skip
 
 #: Mandatory label of every Mode-M result (docs/l1_exponential.md §"Samplers").
 APPROXIMATE_LABEL = (
@@ -188,8 +104,7 @@ _WINDOWS = ((0.10, 0.30), (0.30, 0.55), (0.55, 0.85))
 
 def convergence_status(rhat_max: float, ess_min: float) -> str:
     """``"converged"`` when ``rhat_max <= RHAT_THRESHOLD`` and ``ess_min >= ESS_MIN``, else ``"not_converged"``.
-
-    Non-finite diagnostics (too short a run to compute them) count as not converged.
+    See docs/l1_exponential.md §"mcmc.convergence_status".
 
     Examples
     --------
@@ -202,35 +117,7 @@ def convergence_status(rhat_max: float, ess_min: float) -> str:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MCMCSchedule:
-    """Lengths and tuning of the MCMC run.
-
-    Attributes
-    ----------
-    n_adapt : int
-        Warm-up steps with step-size (and preconditioner) adaptation (default 500).
-    n_sample : int or None
-        Frozen steps after warm-up; ``None`` means ``max(1000, 100 d)`` (docs/l1_exponential.md §"Samplers").
-    method : {"mala", "rwm"}
-        MALA (default) or the random-walk Metropolis fallback (run twice as long).
-    step0 : float or None
-        Initial step size; ``None`` means ``0.01 R^2/d`` (MALA) or ``0.1 R/sqrt(d)`` (RWM scale).
-    precondition : bool
-        Adapt a dense preconditioner ``M`` during warm-up from the chains' own draws (default True).
-        False is the older isotropic sampler.
-    init : {"overdispersed", "centre"}
-        Chain starts: uniform on the public ball W (default) or all at its centre (older sampler).
-    reparam : {"auto", "tanh", "none"}
-        ``none``: sample w itself, rejecting proposals outside W (older sampler). ``tanh``: sample
-        ``u`` in R^d with ``w = R tanh(|u|) u/|u|`` (no boundary). ``auto`` (default): alternate the
-        two kernels during warm-up and keep, for the sampling phase, the one whose chains moved more.
-    stop_early : bool
-        Stop the sampling phase as soon as the diagnostics of the steps so far reach
-        :data:`STOP_RHAT` and :data:`STOP_ESS` (checked every :data:`STOP_CHECK_EVERY` steps from
-        :data:`STOP_MIN_SAMPLE` on); ``n_sample`` is then the maximum length (default True).
-    stop_rhat : float
-        The early stop's R-hat level, in [1, :data:`RHAT_THRESHOLD`] (default :data:`STOP_RHAT`); a
-        smaller value runs longer, to a smaller R-hat (``1.01`` matches the older 300 + 600 step runs).
-    """
+    """Lengths and tuning of the MCMC run. See docs/l1_exponential.md §"mcmc.MCMCSchedule"."""
 
     n_adapt: int = 500
     n_sample: int | None = None
@@ -268,9 +155,7 @@ class MCMCSchedule:
     @classmethod
     def legacy(cls, name: str, method: str = "mala") -> MCMCSchedule:
         """The older sampler with its preset lengths (isotropic proposal, all chains at the centre).
-
-        Kept for the before/after benchmark; not used by the mechanism.
-        """
+        See docs/l1_exponential.md §"mcmc.MCMCSchedule.legacy"."""
         check_choice("preset", name, tuple(LEGACY_PRESETS))
         a, s = LEGACY_PRESETS[name]
         return cls(
@@ -286,37 +171,7 @@ class MCMCSchedule:
 @dataclass(frozen=True)
 class MCMCDiagnostics(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: diagnostics of the chains run on the private data (docs/l1_exponential.md §"Samplers").
-
-    Attributes
-    ----------
-    method : str
-        ``mala`` or ``rwm``.
-    n_chains, n_adapt, n_sample : int
-        Chains (= releases), warm-up steps and frozen sampling steps per chain.
-    acceptance : float
-        Acceptance rate during the frozen phase (MALA: 0.4-0.8 is healthy).
-    step_size : float
-        Final step size h (MALA) or proposal scale s (RWM), in the preconditioned coordinates.
-    rhat_logp : float
-        Rank-normalised split-R-hat (max of bulk and folded) of the log target over the K chains,
-        on the whole frozen (sampling) phase, each chain split in two halves.
-    rhat_coords : tuple of float
-        The same for each coordinate.
-    rhat_max : float
-        Largest of the above; ``not_converged`` when > :data:`RHAT_THRESHOLD`.
-    ess_logp : float
-        Bulk effective sample size of the log target (all chains, whole frozen phase).
-    ess_min : float
-        Smallest bulk ESS over the log target and every coordinate; ``not_converged`` when < :data:`ESS_MIN`.
-    wall_time : float
-        Seconds.
-    preconditioned : bool
-        Whether a dense preconditioner was adapted during warm-up.
-    init : str
-        ``overdispersed`` (uniform on W) or ``centre``.
-    parametrisation : str
-        The kernel used in the sampling phase: ``ball`` (w, rejection outside W) or ``tanh``.
-    """
+    See docs/l1_exponential.md §"mcmc.MCMCDiagnostics"."""
 
     method: str
     n_chains: int
@@ -370,30 +225,14 @@ class MCMCDiagnostics(NonPublicDiagnostics):
 
     def as_dict(self) -> dict:
         return {
-            "method": self.method,
-            "n_chains": self.n_chains,
-            "n_adapt": self.n_adapt,
-            "n_sample": self.n_sample,
-            "acceptance": self.acceptance,
-            "step_size": self.step_size,
-            "rhat_kind": RHAT_KIND,
-            "rhat_logp": self.rhat_logp,
-            "rhat_max": self.rhat_max,
-            "rhat_coords": list(self.rhat_coords),
-            "ess_kind": ESS_KIND,
-            "ess_logp": self.ess_logp,
-            "ess_min": self.ess_min,
-            "rhat_threshold": RHAT_THRESHOLD,
-            "ess_threshold": ESS_MIN,
-            "preconditioned": self.preconditioned,
-            "init": self.init,
-            "parametrisation": self.parametrisation,
-            "wall_time": self.wall_time,
-            "status": self.status,
-            "flagged": self.flagged,
-            "message": self.message,
-            "label": APPROXIMATE_LABEL,
-        }
+            "method": self.method, "n_chains": self.n_chains, "n_adapt": self.n_adapt, "n_sample": self.n_sample,
+            "acceptance": self.acceptance, "step_size": self.step_size, "rhat_kind": RHAT_KIND,
+            "rhat_logp": self.rhat_logp, "rhat_max": self.rhat_max, "rhat_coords": list(self.rhat_coords),
+            "ess_kind": ESS_KIND, "ess_logp": self.ess_logp, "ess_min": self.ess_min, "rhat_threshold": RHAT_THRESHOLD,
+            "ess_threshold": ESS_MIN, "preconditioned": self.preconditioned, "init": self.init,
+            "parametrisation": self.parametrisation, "wall_time": self.wall_time, "status": self.status,
+            "flagged": self.flagged, "message": self.message, "label": APPROXIMATE_LABEL
+        }  # fmt: skip
 
 
 RHAT_KIND = "rank-normalised split-R̂, max of bulk and folded (Vehtari et al. 2021)"
@@ -446,11 +285,7 @@ def _rhat_parts(parts: NDArray[np.float64]) -> float:
 
 def _rank_normal(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """Normal scores ``Phi^-1((r - 3/8) / (S + 1/4))`` of the pooled average ranks r (ties share their mean rank).
-
-    The same numbers as ``ndtri((scipy.stats.rankdata(x, "average") - 0.375) / (x.size + 0.25))``: one
-    unstable sort (ties are averaged, so stability is not needed), the tie groups read off the sorted
-    values, and ``ndtri`` evaluated once per distinct value (rejected MCMC proposals repeat values).
-    """
+    See docs/l1_exponential.md §"mcmc._rank_normal"."""
     flat = x.ravel()
     size = flat.size
     order = np.argsort(flat)
@@ -468,9 +303,7 @@ def _rank_normal(x: NDArray[np.float64]) -> NDArray[np.float64]:
 
 def split_rhat(chains: ArrayLike) -> float:
     """Split-R-hat of draws arranged as ``(n_chains, n_steps)`` (Vehtari et al. 2021, eq. 4).
-
-    Each chain is split in two halves; values near 1 mean the chains agree. No rank-normalisation
-    (see :func:`rank_normalized_rhat`, which the sampler reports).
+    See docs/l1_exponential.md §"mcmc.split_rhat".
 
     Examples
     --------
@@ -483,10 +316,7 @@ def split_rhat(chains: ArrayLike) -> float:
 
 def rank_normalized_rhat(chains: ArrayLike) -> float:
     """Rank-normalised split-R-hat: the larger of bulk and folded R-hat (Vehtari et al. 2021, section 4.2).
-
-    Bulk: split-R-hat of the normal scores of the pooled ranks. Folded: the same for
-    ``|x - median(x)|``, which detects chains that agree in location but not in scale. Robust to
-    heavy tails and infinite variances, unlike the plain :func:`split_rhat`.
+    See docs/l1_exponential.md §"mcmc.rank_normalized_rhat".
 
     Examples
     --------
@@ -502,8 +332,7 @@ def rank_normalized_rhat(chains: ArrayLike) -> float:
 
 def effective_sample_size(chains: ArrayLike) -> float:
     """Multi-chain effective sample size with Geyer's initial monotone sequence.
-
-    Autocorrelations are computed per chain by FFT and combined as in Vehtari et al. (2021).
+    See docs/l1_exponential.md §"mcmc.effective_sample_size".
 
     Examples
     --------
@@ -562,12 +391,7 @@ def _diagnostics(
     ess_min: float | None = None,
 ) -> tuple[tuple, list] | None:
     """Rank-normalised split-R-hat and bulk ESS of the log target and of every coordinate.
-
-    The values are those of :func:`rank_normalized_rhat` and :func:`bulk_ess` (the bulk normal scores
-    are computed once and serve both). With ``rhat_max``/``ess_min`` (the early-stop check), returns
-    None as soon as one quantity fails ``R-hat <= rhat_max`` or ``ESS >= ess_min`` (the cheap bulk
-    R-hat first), and the full diagnostics only when every quantity passes.
-    """
+    See docs/l1_exponential.md §"mcmc._diagnostics"."""
     check = rhat_max is not None
     qs = [trace_lp] + [trace_w[:, :, j] for j in range(trace_w.shape[2])]
     zs = []
@@ -632,10 +456,7 @@ def _uniform_ball(g: np.random.Generator, k: int, d: int, R: float) -> NDArray[n
 
 class _TanhBall:
     """The map ``u -> w = R tanh(|u|) u/|u|`` from R^d onto the open ball of radius R, with its log-Jacobian.
-
-    ``log|det dw/du| = log R + 2 log sech r + (d - 1) log(R tanh(r) / r)``, ``r = |u|``; its gradient is
-    ``c(r) u`` with ``c(r) = (-2 tanh r + (d - 1)(2/sinh(2r) - 1/r)) / r`` (``c(0) = -2 - 2(d - 1)/3``).
-    """
+    See docs/l1_exponential.md §"mcmc._TanhBall"."""
 
     def __init__(self, d: int, R: float):
         self.d, self.R = d, R
@@ -681,11 +502,7 @@ class _TanhBall:
 
 class _Kernel:
     """Adaptation state of one (preconditioned) MALA or RWM kernel in its own coordinates.
-
-    ``space`` is ``ball`` (w itself, proposals outside W rejected) or ``tanh`` (u with
-    ``w = R tanh(|u|) u/|u|``, no boundary). ``jump``/``moves`` accumulate its mean squared jump
-    (standardised by the chains' spread) at the end of the warm-up, to choose the kernel that moves more.
-    """
+    See docs/l1_exponential.md §"mcmc._Kernel"."""
 
     def __init__(self, space: str, d: int, step: float):
         self.space = space
@@ -735,46 +552,8 @@ def mcmc_sample(
     n_threads: int | None = None,
 ) -> MCMCResult:
     """Sample ``pi(w) ∝ exp(-kappa * cost(w))`` on the ball of radius R with K vectorised chains.
-
-    Parameters
-    ----------
-    cost_and_grad : callable
-        ``cost_and_grad(W) -> (S, grad S)`` for a batch ``W`` of shape (k, d).
-    d : int
-        Dimension.
-    n_chains : int
-        K >= 2; the K final states are K independent (approximate) releases.
-    kappa_value : float
-        Inverse temperature, finite and > 0.
-    radius : float
-        Radius R of W; proposals outside are rejected.
-    schedule : MCMCSchedule
-    rng : seed or Generator
-    n_threads : int, optional
-        Threads for the cost evaluation (default: 2 on a machine with two or more cores when each thread
-        gets at least 2**18 chain x data-row terms per evaluation, else 1).
-
-    Returns
-    -------
-    MCMCResult
-        With :class:`MCMCDiagnostics` (rank-normalised split-R-hat, bulk ESS, acceptance, lengths)
-        and its ``status``.
-
-    Notes
-    -----
-    Initial points are uniform on W (``init="overdispersed"``) or its centre; they never depend on
-    the data. The kernels (``ball``/``tanh``, see the module docstring) use, in their own
-    coordinates, the preconditioned MALA proposal ``w' = w + (h/2) M grad l(w) + sqrt(h) L z``
-    (``M = L L^T``), accepted with the Metropolis-Hastings ratio including
-    ``log q(w|w') - log q(w'|w)``, ``log q(b|a) = -||L^{-1}(b - a - (h/2) M grad l(a))||^2 / (2h)``. During warm-up
-    ``log h += gamma_t (accept_t - 0.574)``, ``gamma_t = max(0.02, 1/sqrt(t))`` with ``t`` counted
-    from the last update of ``M`` (see the module docstring for the windows). RWM uses
-    ``w' = w + s L z`` and target acceptance 0.234.
-
-    References
-    ----------
     docs/l1_exponential.md §"Samplers" (Mode M); Roberts & Tweedie (1996) for MALA.
-    """
+    See docs/l1_exponential.md §"mcmc.mcmc_sample"."""
     d = check_int("d", d, lo=1)
     K = check_int("n_chains", n_chains, lo=2, hi=100_000)
     k = check_positive("kappa", kappa_value)
@@ -1018,22 +797,13 @@ class _Ensembles:
             rh_all, ess_all = (math.nan,) * (d + 1), [math.nan] * (d + 1)
         kc = self.kernels[i][self.chosen[i]]
         diag = MCMCDiagnostics(
-            method=self.schedule.method,
-            n_chains=self.sizes[i],
-            n_adapt=self.n_adapt,
-            n_sample=m,
-            acceptance=self.n_acc[i] / (self.sizes[i] * m) if m else math.nan,
-            step_size=math.exp(kc.log_step),
-            rhat_logp=rh_all[0],
-            rhat_coords=tuple(rh_all[1:]),
-            rhat_max=math.nan if any(math.isnan(v) for v in rh_all) else max(rh_all),
-            ess_logp=ess_all[0],
-            ess_min=min(ess_all) if ok_len else math.nan,
-            wall_time=wall * self.sizes[i] / self.K,
-            preconditioned=kc.preconditioned,
-            init=self.schedule.init,
-            parametrisation=self.chosen[i],
-        )
+            method=self.schedule.method, n_chains=self.sizes[i], n_adapt=self.n_adapt, n_sample=m,
+            acceptance=self.n_acc[i] / (self.sizes[i] * m) if m else math.nan, step_size=math.exp(kc.log_step),
+            rhat_logp=rh_all[0], rhat_coords=tuple(rh_all[1:]),
+            rhat_max=math.nan if any(math.isnan(v) for v in rh_all) else max(rh_all), ess_logp=ess_all[0],
+            ess_min=min(ess_all) if ok_len else math.nan, wall_time=wall * self.sizes[i] / self.K,
+            preconditioned=kc.preconditioned, init=self.schedule.init, parametrisation=self.chosen[i]
+        )  # fmt: skip
         return MCMCResult(draws=self.w[self.span[i]].copy(), diagnostics=diag, trace_logp=self.trace_lp[i])
 
 
@@ -1047,15 +817,7 @@ def _run_chains(
     n_threads: int | None,
 ) -> list[MCMCResult]:
     """The sampler of :func:`mcmc_sample` for one or more ensembles ("groups") run side by side.
-
-    ``groups`` lists ``(n_chains, kappa, scale)``: each group samples its own target
-    ``exp(-kappa S_scale(w))`` with its own kernels, adaptation, kernel choice, diagnostics and early
-    stop, exactly as if it ran alone; only the cost evaluations of all groups' proposals share one
-    call (``cost_and_grad(W, scales)`` with one scale per row when a scale is given, else
-    ``cost_and_grad(W)``), which saves the per-step overhead of running the groups one after another.
-    A group that stops early is left out of the later steps. With one group the draws are those of
-    the one-ensemble sampler (same random stream, same arithmetic).
-    """
+    See docs/l1_exponential.md §"mcmc._run_chains"."""
     run = _Ensembles(cost_and_grad, d, groups, R, schedule, g)
     threads = _thread_count(cost_and_grad, run.K, n_threads)
     t0 = time.perf_counter()
@@ -1088,25 +850,7 @@ def em_mcmc(
     n_threads: int | None = None,
 ) -> MCMCResult:
     """Approximate draws of the continuous exponential mechanism EM-L1-HT (Mode M).
-
-    Each of the ``n_draws`` chains gives one release. The result's ``label`` is
-    :data:`APPROXIMATE_LABEL`: the epsilon-DP guarantee is not proved for this sampler.
-
-    Parameters
-    ----------
-    X, y : array_like
-        Private data (raw, never clipped).
-    epsilon : float
-        Privacy budget, finite and > 0 (for epsilon = inf use the non-private fit).
-    theta, iota, radius, convention : see :func:`~dp_core.mechanisms.l1_exponential.grid.em_grid`.
-    n_draws : int
-        Number of chains/releases K >= 2.
-    schedule : MCMCSchedule
-    rng : seed or Generator
-
-    References
-    ----------
-    Wang & Xu, Algorithms 1-2; docs/l1_exponential.md §"Samplers" (Mode M).
+    Wang & Xu, Algorithms 1-2; docs/l1_exponential.md §"Samplers" (Mode M). See docs/l1_exponential.md §"mcmc.em_mcmc".
 
     Examples
     --------
@@ -1147,13 +891,7 @@ def em_mcmc_sweep(
     n_threads: int | None = None,
 ) -> list[MCMCResult]:
     """:func:`em_mcmc` at several privacy budgets at once (one result per ``epsilons[i]``, truncation ``iotas[i]``).
-
-    Each budget gets its own ``n_draws`` chains with their own target ``exp(-kappa_i S_i(w))``,
-    adaptation, kernel choice, diagnostics and early stop (:func:`_run_chains`): the same sampler as
-    :func:`em_mcmc`, run side by side so that one cost evaluation per step serves every budget's
-    proposals (the comparison sweep's per-step overhead is paid once instead of once per ε). The
-    chains start uniformly on W, independently of the data, like :func:`em_mcmc`'s. The random stream
-    is shared, so the draws are not those of separate :func:`em_mcmc` calls (their law is the same).
+    See docs/l1_exponential.md §"mcmc.em_mcmc_sweep".
 
     Examples
     --------
@@ -1245,32 +983,7 @@ def _cost_block(WA, XA, XsT, bufs, theta: float, offset: float, group: int):
 
 def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float, theta: float) -> CostGrad:
     """``W -> (S(W), grad S(W))`` for the sampler: float32 arithmetic, sums in float64, few passes.
-
-    The same quantities as :func:`~dp_core.mechanisms.l1_exponential.truncation.surrogate_cost_and_grad`
-    up to float32 rounding (relative 1e-6; a fixed deterministic cost function is all that the
-    Metropolis-Hastings correction needs, and the sampled law is exactly ``exp(-kappa S~)`` for the
-    computed ``S~``):
-
-    * one product ``[w, 1] @ [iota X, -iota y]^T = iota (<x, w> - y)`` per block, so ``c = min(|.|, 1)``;
-    * with ``p = c**(theta-1)`` (a square root at theta = 1.5, ``c`` itself at theta = 2), the factor
-      ``g = theta f = c (p - theta) + theta`` in ``[1, theta]``, where ``f = 1 + c (p/theta - 1)`` and
-      ``psi = -log f``; so ``S = n log theta - sum_i log g_i``;
-    * the logarithms are taken of products of :data:`_PRODUCT_GROUP` consecutive factors (float32,
-      relative error at most 32 units in the last place per product, the same order as 32 rounded
-      logarithms), and summed in float64: one logarithm per 32 terms instead of one per term;
-    * ``psi' = (1 - p)/f = theta (1 - p)/g``; ``grad S = sum_i psi'_i sign(<x_i, w> - y_i) iota x_i``,
-      one product with ``theta iota X``. The sign is copied bitwise from the residual (``psi' >= 0``);
-      at a residual of exactly 0 it is the sign of that zero: any fixed choice on this null set leaves
-      MALA exact, since the gradient only shapes the proposal.
-
-    The rows are padded with zero columns up to a multiple of the group (factor ``g = theta``,
-    counted in ``n log theta``; zero rows of ``theta iota X``, so no gradient).
-
-    The returned function takes an optional second argument ``scales`` (one per row of W): row ``r``
-    is then evaluated with the truncation scale ``scales[r] * iota`` (``[s w, s] @ [iota X, -iota y]^T``
-    and the gradient times ``s``), so several truncation scales share one call (:func:`em_mcmc_sweep`).
-    A scale of exactly 1 gives the same numbers as no scale.
-    """
+    See docs/l1_exponential.md §"mcmc._fast_cost_grad"."""
     n, d = X.shape
     group = _PRODUCT_GROUP
     n_pad = -(-n // group) * group
@@ -1313,79 +1026,9 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
     return cost_grad
 
 
-def _previous_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float, theta: float) -> CostGrad:
-    """The sampler's cost function before the product-tree kernel :func:`_fast_cost_grad` (one float32
-    log per term, ``copysign``), kept for the before/after benchmark and as a cross-check in the tests.
-
-    The same quantities as :func:`~dp_core.mechanisms.l1_exponential.truncation.surrogate_cost_and_grad`
-    up to float32 rounding (relative 1e-6; the sampler is approximate anyway, and a fixed
-    deterministic cost function is all that the Metropolis-Hastings correction needs):
-
-    * one product ``[w, 1] @ [iota X, -iota y]^T = iota (<x, w> - y)`` per block, so ``c = min(|.|, 1)``;
-    * ``f = 1 + c (c**(theta-1)/theta - 1)`` (``psi = -log f``), ``psi' = (1 - c**(theta-1)) / f``;
-    * ``grad S = sum_i psi'_i sign(<x_i, w> - y_i) iota x_i``, one product with ``iota X``. At a
-      residual of exactly 0 the sign is that of the zero (the older evaluation used 0): any fixed
-      choice on this null set leaves MALA exact, since the gradient only shapes the proposal.
-    """
-    n, d = X.shape
-    XA = np.empty((d + 1, n), dtype=np.float32)
-    XA[:d] = (iota * X).T
-    XA[d] = -iota * y
-    Xs = np.ascontiguousarray(iota * X, dtype=np.float32)
-    one = np.float32(1.0)
-    inv_theta = np.float32(1.0 / theta)
-    power = np.float32(theta - 1.0)
-    rows = max(1, _MCMC_BLOCK // n)
-
-    def cost_grad(W):
-        W = np.asarray(W, dtype=np.float64)
-        k = W.shape[0]
-        WA = np.ones((k, d + 1), dtype=np.float32)
-        WA[:, :d] = W
-        S = np.empty(k)
-        G = np.empty((k, d))
-        m = min(rows, k)
-        B = np.empty((m, n), dtype=np.float32)
-        C = np.empty_like(B)
-        Q = np.empty_like(B)
-        for start in range(0, k, rows):
-            stop = min(k, start + rows)
-            b, c, q = B[: stop - start], C[: stop - start], Q[: stop - start]
-            np.matmul(WA[start:stop], XA, out=b)
-            np.abs(b, out=c)
-            np.minimum(c, one, out=c)
-            if theta == 1.5:
-                p = np.sqrt(c, out=q)
-            elif theta == 2.0:
-                np.copyto(q, c)
-                p = q
-            else:
-                with np.errstate(divide="ignore"):
-                    p = np.log(c, out=q)
-                p *= power
-                np.exp(p, out=p)
-            # f = 1 + c (p/theta - 1) into c; psi' = (1 - p)/f into q
-            t = p * inv_theta
-            t -= one
-            c *= t
-            c += one
-            np.subtract(one, p, out=q)
-            q /= c
-            np.copysign(q, b, out=q)
-            np.log(c, out=c)
-            S[start:stop] = -c.sum(axis=1, dtype=np.float64)
-            G[start:stop] = q @ Xs
-        return S, G
-
-    return cost_grad
-
-
 def release_status(diagnostics: MCMCDiagnostics | None) -> dict:
     """Status fields of one release for results, CLI JSON, pages and comparison rows.
-
-    ``sampler_status`` is ``exact`` (no diagnostics: the exact grid sampler), ``converged`` or
-    ``not_converged``; ``sampler_message`` is the matching sentence (empty for ``exact``);
-    ``exact_sampler`` is False for both MCMC statuses (an MCMC release is never proved).
+    See docs/l1_exponential.md §"mcmc.release_status".
 
     Examples
     --------

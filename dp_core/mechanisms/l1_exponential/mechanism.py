@@ -1,10 +1,7 @@
 """EM-L1-HT as one frozen configuration: calibration read-outs and a ``run`` that releases w.
-
-References
-----------
 Wang & Xu, Algorithms 1-2 and Theorems 1-2;
 docs/l1_exponential.md §"Sensitivity and temperatures", docs/l1_exponential.md §"Moments and the explicit bound".
-"""
+See docs/l1_exponential.md §"mechanism (module)"."""
 
 from __future__ import annotations
 
@@ -83,28 +80,7 @@ class L1Calibration:
 @dataclass(frozen=True, eq=False)
 class L1FitResult:
     """Releases of EM-L1-HT on one dataset: only what may be published.
-
-    Attributes
-    ----------
-    draws : ndarray (n_draws, d)
-        The released parameter vectors (one per independent run of the mechanism).
-    calibration : L1Calibration
-        Every public number of the mechanism (functions of n, d and the settings only).
-    privacy_label : str
-        The guarantee and its status (exact for the grid sampler, not proved for MCMC).
-
-    The exact output law on the grid (which is computed from the private data) and the MCMC
-    sampler's diagnostics are in :class:`L1Diagnostics`, returned only by
-    ``run(..., diagnostics=True)``.
-
-    ``sampler_status`` is ``exact`` (grid: exactly epsilon-DP), ``converged`` (MCMC whose
-    diagnostics pass :data:`~.mcmc.RHAT_THRESHOLD` and :data:`~.mcmc.ESS_MIN`; approximate, the
-    guarantee is conditional on convergence) or ``not_converged`` (not proved: the sampler did
-    not converge; the draws are not samples of the epsilon-DP distribution). ``privacy_label``
-    starts with "not proved: the sampler did not converge" in the last case. The status and its
-    message are published with the draws so that nobody presents an unconverged release as
-    proved; the numbers behind them (R-hat, ESS, acceptance) stay in :class:`L1Diagnostics`.
-    """
+    See docs/l1_exponential.md §"mechanism.L1FitResult"."""
 
     draws: NDArray[np.float64] = field(repr=False)
     calibration: L1Calibration
@@ -130,16 +106,7 @@ class L1FitResult:
 @dataclass(frozen=True, eq=False)
 class L1Diagnostics(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: what a run of EM-L1-HT computed from the private data beyond the draws.
-
-    Attributes
-    ----------
-    grid : GridEMResult or None
-        Grid mode: the scores ``S(g_j)`` of every grid point and the exact output law, both
-        functions of the private data (publishing them is publishing the data's loss landscape).
-    mcmc : MCMCDiagnostics or None
-        MCMC mode: acceptance rate, split-R-hat, effective sample size of the chains, which ran on
-        the private data.
-    """
+    See docs/l1_exponential.md §"mechanism.L1Diagnostics"."""
 
     grid: GridEMResult | None = None
     mcmc: MCMCDiagnostics | None = None
@@ -154,50 +121,10 @@ class L1Diagnostics(NonPublicDiagnostics):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class L1ExponentialRegression:
     """EM-L1-HT: the exponential mechanism on the Catoni-type truncated l1 risk.
-
-    Samples ``w`` from ``∝ exp(-kappa S(w))``, ``S(w) = sum_i psi_theta(iota |y_i - <x_i, w>|)``, over a
-    grid net of the ball of radius R (exact, ``mode="grid"``, d <= 3) or over the ball itself by
-    MCMC (``mode="mcmc"``, approximate, guarantee not proved). The data are never clipped.
-
-    Parameters
-    ----------
-    epsilon : float
-        Pure-DP budget in (0, inf).
-    theta : float
-        Moment order in [1.05, 2] (theta = 2: Algorithm 1; otherwise Algorithm 2).
-    radius : float
-        Radius R of W (diameter 2R).
-    convention : {"tight", "paper_proof", "paper_box"}
-        Temperature (docs/l1_exponential.md §"Sensitivity and temperatures"); default ``tight``.
-    iota : float or None
-        Truncation scale; ``None`` uses ``c_iota * iota*`` (the minimiser of the explicit bound).
-    c_iota : float
-        Multiplier on the base scale, in [0.05, 20].
-    iota_base : {"star", "paper"}
-        Base scale: iota* or the paper's choice (docs/l1_exponential.md §"Moments and the explicit bound").
-    tau, sigma_theta : float
-        Public moment bounds of the assumption and of the noise (for iota* and the bound).
-    assumption : {"A1", "A2", "A3", "A4"}
-        Moment assumption used by the bound (A1/A2 become A3/A4 with the same tau when theta < 2).
-    eta_total : float
-        Overall failure probability of the bound (eta = eta_total/5 per event).
-    mode : {"auto", "grid", "mcmc"}
-        ``auto``: grid when d <= 3.
-    grid_m : int or None
-        Cells per axis of the grid (default: the largest within a budget of ``grid_budget`` psi evaluations).
-    grid_budget : int
-        Budget N*n for the default grid.
-    mcmc_preset : {"spec", "fast", "quick"}
-        MCMC schedule.
-    mcmc_schedule : MCMCSchedule or None
-        An explicit schedule that overrides ``mcmc_preset`` (for example a deliberately short run).
-
-    References
-    ----------
     Wang & Xu, Algorithms 1-2, Theorems 1-2;
     docs/l1_exponential.md §"Sensitivity and temperatures", docs/l1_exponential.md §"Samplers",
     docs/l1_exponential.md §"Moments and the explicit bound".
-    """
+    See docs/l1_exponential.md §"mechanism.L1ExponentialRegression"."""
 
     epsilon: float = 1.0
     theta: float = 1.5
@@ -278,16 +205,9 @@ class L1ExponentialRegression:
         ks = {c: kappa(self.epsilon, th, c) for c in CONVENTIONS}
         k = ks[self.convention]
         common = dict(
-            zeta=zeta,
-            n=n,
-            eta=eta,
-            theta=mom.theta,
-            M_theta=mom.M_theta,
-            V_theta=mom.V_theta,
-            diam_W=2 * R,
-            d=d,
-            log_N=log_N,
-        )
+            zeta=zeta, n=n, eta=eta, theta=mom.theta, M_theta=mom.M_theta, V_theta=mom.V_theta, diam_W=2 * R, d=d,
+            log_N=log_N
+        )  # fmt: skip
         i_star = bounds.iota_star(kappa_value=k, **common)
         i_paper = bounds.iota_paper(
             n, d, self.epsilon if math.isfinite(self.epsilon) else 1e300, self.eta_total, th, self.tau, ass
@@ -303,49 +223,19 @@ class L1ExponentialRegression:
         guar = convention_guarantee(self.epsilon, th, self.convention)
         label = guar.label + (exact_sampler_suffix(self.convention) if mode == "grid" else f" — {APPROXIMATE_LABEL}")
         return L1Calibration(
-            n=n,
-            d=d,
-            epsilon=self.epsilon,
-            theta=th,
-            convention=self.convention,
-            mode=mode,
-            grid_m=m,
-            net_size=float(N),
-            zeta=zeta,
-            log_N=log_N,
-            iota=iota,
-            iota_star=i_star,
-            iota_paper=i_paper,
-            threshold=1.0 / iota,
-            cost_sensitivity=cost_sensitivity(th),
+            n=n, d=d, epsilon=self.epsilon, theta=th, convention=self.convention, mode=mode, grid_m=m,
+            net_size=float(N), zeta=zeta, log_N=log_N, iota=iota, iota_star=i_star, iota_paper=i_paper,
+            threshold=1.0 / iota, cost_sensitivity=cost_sensitivity(th),
             score_sensitivity=score_sensitivity(n, iota, th),
-            score_sensitivity_paper=score_sensitivity(n, iota, th, kind="paper"),
-            kappa=k,
-            kappas=ks,
-            beta=k * n * iota,
-            moments=mom.as_dict(),
-            bound=bt.as_dict(),
-            bound_assumption=ass,
-            rate_paper=rate,
-            eta=eta,
-            privacy_label=label,
-            replace_one_epsilon=guar.replace_one_epsilon,
-            add_remove_epsilon=guar.add_remove_epsilon,
-        )
+            score_sensitivity_paper=score_sensitivity(n, iota, th, kind="paper"), kappa=k, kappas=ks,
+            beta=k * n * iota, moments=mom.as_dict(), bound=bt.as_dict(), bound_assumption=ass, rate_paper=rate,
+            eta=eta, privacy_label=label, replace_one_epsilon=guar.replace_one_epsilon,
+            add_remove_epsilon=guar.add_remove_epsilon
+        )  # fmt: skip
 
     def run(self, X: ArrayLike, y: ArrayLike, *, rng: RngLike, n_draws: int = 1, diagnostics: bool = False):
         """Release ``n_draws`` independent outputs of the mechanism on ``(X, y)``.
-
-        Grid mode computes S on the net once and draws all releases from the exact law; MCMC
-        mode runs one chain per release (at least :data:`~.mcmc.MIN_CHAINS` chains; the first
-        ``n_draws`` final states are released, the others only serve adaptation and diagnostics) and
-        reports its status (``result.sampler_status``); a run that fails the convergence thresholds is
-        labelled "not proved: the sampler did not converge".
-
-        Returns an :class:`L1FitResult`; with ``diagnostics=True`` the pair
-        ``(L1FitResult, L1Diagnostics)`` (exact law on the grid or sampler diagnostics: not for
-        publication). The draws are the same either way.
-        """
+        See docs/l1_exponential.md §"mechanism.L1ExponentialRegression.run"."""
         X, y = check_Xy(X, y, min_rows=1)
         n_draws = check_int("n_draws", n_draws, lo=1)
         n, d = X.shape
@@ -353,38 +243,20 @@ class L1ExponentialRegression:
         if cal.mode == "grid":
             net = grid_net(d, self.radius, cal.grid_m)
             res = em_grid(
-                X,
-                y,
-                epsilon=self.epsilon,
-                theta=self.theta,
-                iota=cal.iota,
-                convention=self.convention,
-                n_draws=n_draws,
-                rng=rng,
-                net=net,
-            )
+                X, y, epsilon=self.epsilon, theta=self.theta, iota=cal.iota, convention=self.convention,
+                n_draws=n_draws, rng=rng, net=net
+            )  # fmt: skip
             fit = L1FitResult(draws=res.draws, calibration=cal, privacy_label=cal.privacy_label)
             return (fit, L1Diagnostics(grid=res)) if diagnostics else fit
         res = em_mcmc(
-            X,
-            y,
-            epsilon=self.epsilon,
-            theta=self.theta,
-            iota=cal.iota,
-            radius=self.radius,
-            convention=self.convention,
-            n_draws=max(MIN_CHAINS, n_draws),
-            schedule=self.schedule(),
-            rng=rng,
-        )
+            X, y, epsilon=self.epsilon, theta=self.theta, iota=cal.iota, radius=self.radius,
+            convention=self.convention, n_draws=max(MIN_CHAINS, n_draws), schedule=self.schedule(), rng=rng
+        )  # fmt: skip
         label = cal.privacy_label
         if not res.diagnostics.converged:
             label = res.diagnostics.message  # starts with NOT_CONVERGED_MESSAGE
         fit = L1FitResult(
-            draws=res.draws[:n_draws],
-            calibration=cal,
-            privacy_label=label,
-            sampler_status=res.diagnostics.status,
-            sampler_message=res.diagnostics.message,
-        )
+            draws=res.draws[:n_draws], calibration=cal, privacy_label=label, sampler_status=res.diagnostics.status,
+            sampler_message=res.diagnostics.message
+        )  # fmt: skip
         return (fit, L1Diagnostics(mcmc=res.diagnostics)) if diagnostics else fit

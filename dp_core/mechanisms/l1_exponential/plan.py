@@ -1,10 +1,5 @@
 """The page plan of heavy-tailed l1 regression: cached calls and background jobs (no Streamlit).
-
-Functions marked :func:`~dp_core.plugin.cached` are wrapped by the app (``ui.cached.plan``); keys are
-scalars, tuples, frozen configs, the dataset's name and fingerprint; data objects carry a leading
-underscore. The Monte-Carlo runs (baselines on the data, synthetic experiments, sampler check) are
-:class:`~dp_core.plugin.Block` lists; an experiment first runs a quick pass of :data:`QUICK_TRIALS` trials.
-"""
+See docs/l1_exponential.md §"plan (module)"."""
 
 from __future__ import annotations
 
@@ -48,22 +43,11 @@ def analysis(
     scaling: PublicScaling | None = None,
 ) -> sim.DatasetAnalysis:
     """The mechanism's releases on the data and the non-private LAD fit (the first screen).
-
-    δ is not a key: the mechanism is pure ε-DP and only the DP-GD baseline (run by
-    :func:`data_baseline_blocks`) uses it, so moving δ costs no new run.
-    """
+    See docs/l1_exponential.md §"plan.analysis"."""
     return sim.analyse_dataset(
-        _ds.X,
-        _ds.y,
-        feature_names=_ds.feature_names,
-        estimator=est,
-        features=features,
-        standardise=standardise,
-        n_releases=n_releases,
-        seed=seed,
-        baselines=False,
-        scaling=scaling,
-    )
+        _ds.X, _ds.y, feature_names=_ds.feature_names, estimator=est, features=features, standardise=standardise,
+        n_releases=n_releases, seed=seed, baselines=False, scaling=scaling
+    )  # fmt: skip
 
 
 def data_baseline_blocks(
@@ -78,16 +62,9 @@ def data_baseline_blocks(
 ) -> tuple[str, list[Block]]:
     """``(job key, blocks)`` of the analysis with the baselines B1 and B2 on the data (same EM-L1-HT draws)."""
     kwargs = {
-        "feature_names": tuple(ds.feature_names),
-        "estimator": est,
-        "features": features,
-        "standardise": standardise,
-        "n_releases": n_releases,
-        "seed": seed,
-        "delta": delta,
-        "baselines": True,
-        "scaling": scaling,
-    }
+        "feature_names": tuple(ds.feature_names), "estimator": est, "features": features, "standardise": standardise,
+        "n_releases": n_releases, "seed": seed, "delta": delta, "baselines": True, "scaling": scaling
+    }  # fmt: skip
     key = repr((V, "data_baselines", ds.name, ds.fingerprint, kwargs))
     return key, [Block("full", sim.analyse_dataset, (ds.X, ds.y), kwargs)]
 
@@ -110,12 +87,6 @@ def sampler_blocks(n: int, epsilon: float, theta: float, iota: float, chains: in
 
 
 __all__ = [
-    "EXPERIMENTS",
-    "QUICK_TRIALS",
-    "analysis",
-    "calibration",
-    "data_baseline_blocks",
-    "experiment_blocks",
-    "latest",
-    "sampler_blocks",
-]
+    "EXPERIMENTS", "QUICK_TRIALS", "analysis", "calibration", "data_baseline_blocks", "experiment_blocks", "latest",
+    "sampler_blocks"
+]  # fmt: skip

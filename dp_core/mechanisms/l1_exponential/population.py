@@ -1,14 +1,6 @@
 """Exact population risk of the synthetic heavy-tailed protocol (designs X1-X5, noises N1-N4).
-
-For ``y = <x, w0> + xi`` with xi independent of x and median 0, the population minimiser is
-``w* = w0`` and ``L(w) - L(w*) = E_x[ g(<x, w - w0>) - g(0) ]`` with ``g(c) = E|xi - c|`` in
-closed form. Averaging over a fixed evaluation sample of x integrates the noise exactly, which
-removes most of the Monte-Carlo variance under heavy tails.
-
-References
-----------
 docs/l1_exponential.md §"Synthetic protocol" (designs, noises, g formulas, moments).
-"""
+See docs/l1_exponential.md §"population (module)"."""
 
 from __future__ import annotations
 
@@ -24,20 +16,10 @@ from ...data import HEAVY_DESIGNS, HEAVY_NOISES, sample_heavy_design
 from ...rng import RngLike, as_generator
 
 __all__ = [
-    "DESIGN_IDS",
-    "NOISE_IDS",
-    "HeavyTailedModel",
-    "noise_g",
-    "noise_abs_moment",
-    "design_norm_moment",
-    "design_coord_moment",
-    "sphere_coord_moment",
-    "student_t_abs_moment",
-    "assumption_tau",
-    "EvalSample",
-    "make_eval_sample",
-    "population_excess_risk",
-]
+    "DESIGN_IDS", "NOISE_IDS", "HeavyTailedModel", "noise_g", "noise_abs_moment", "design_norm_moment",
+    "design_coord_moment", "sphere_coord_moment", "student_t_abs_moment", "assumption_tau", "EvalSample",
+    "make_eval_sample", "population_excess_risk"
+]  # fmt: skip
 
 DESIGN_IDS = dict(zip(HEAVY_DESIGNS, ("X1", "X2", "X3", "X4", "X5")))
 NOISE_IDS = dict(zip(HEAVY_NOISES, ("N1", "N2", "N3", "N4")))
@@ -45,8 +27,7 @@ NOISE_IDS = dict(zip(HEAVY_NOISES, ("N1", "N2", "N3", "N4")))
 
 def student_t_abs_moment(p: float, nu: float) -> float:
     """``E|T|^p`` for ``T ~ t(nu)``: ``nu^(p/2) Gamma((p+1)/2) Gamma((nu-p)/2) / (sqrt(pi) Gamma(nu/2))``.
-
-    Infinite when ``p >= nu``.
+    See docs/l1_exponential.md §"population.student_t_abs_moment".
 
     Examples
     --------
@@ -74,12 +55,7 @@ def sphere_coord_moment(p: float, d: int) -> float:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HeavyTailedModel:
     """Parameters of the synthetic model ``y = <x, w0> + xi`` (docs/l1_exponential.md §"Synthetic protocol").
-
-    ``design`` in ``gaussian`` (X1), ``student_t`` (X2), ``pareto_sphere`` (X3), ``pareto_abs``
-    (X4), ``lognormal_sphere`` (X5) with ``tail`` (nu or alpha), ``scale`` (s or x_m, or e^mu)
-    and ``log_sigma`` (X5). ``noise`` in ``gaussian`` (N1), ``student_t`` (N2), ``pareto_skewed``
-    (N3), ``laplace`` (N4) with ``noise_tail`` and ``noise_scale``. ``w_norm = ||w0||``.
-    """
+    See docs/l1_exponential.md §"population.HeavyTailedModel"."""
 
     d: int = 2
     design: str = "pareto_sphere"
@@ -118,16 +94,9 @@ class HeavyTailedModel:
     def generator_kwargs(self) -> dict:
         """Keyword arguments of :func:`dp_core.data.make_heavy_tailed`."""
         return {
-            "d": self.d,
-            "design": self.design,
-            "noise": self.noise,
-            "tail": self.tail,
-            "noise_tail": self.noise_tail,
-            "scale": self.scale,
-            "noise_scale": self.noise_scale,
-            "w_norm": self.w_norm,
-            "log_sigma": self.log_sigma,
-        }
+            "d": self.d, "design": self.design, "noise": self.noise, "tail": self.tail, "noise_tail": self.noise_tail,
+            "scale": self.scale, "noise_scale": self.noise_scale, "w_norm": self.w_norm, "log_sigma": self.log_sigma
+        }  # fmt: skip
 
 
 def noise_g(c: ArrayLike, model: HeavyTailedModel) -> NDArray[np.float64]:
@@ -197,10 +166,7 @@ def noise_abs_moment(p: float, model: HeavyTailedModel) -> float:
 
 def design_norm_moment(p: float, model: HeavyTailedModel) -> float:
     """``E||x||^p`` (closed form; for X2 the valid upper bound ``sum_j E|x_j|^p`` when p <= 2... see notes).
-
-    For X2 (Student-t coordinates) the exact value has no closed form: for p = 2 it is
-    ``d s^2 nu/(nu-2)``; for p < 2 the bound ``E||x||_2^p <= sum_j E|x_j|^p`` is returned.
-    """
+    See docs/l1_exponential.md §"population.design_norm_moment"."""
     d, s, a = model.d, model.scale, model.tail
     if model.design == "gaussian":
         return s**p * 2 ** (p / 2) * math.exp(special.gammaln((d + p) / 2) - special.gammaln(d / 2))
@@ -226,9 +192,7 @@ def design_coord_moment(p: float, model: HeavyTailedModel) -> float:
 
 def assumption_tau(model: HeavyTailedModel, assumption: str, theta: float) -> float:
     """The smallest tau satisfying the assumption for the model's design (``inf`` if violated).
-
-    A1: ``sqrt(E||x||^2)``; A2: ``sqrt(max_j E x_j^2)``; A3: ``(E||x||^theta)^(1/theta)``;
-    A4: ``(max_j E|x_j|^theta)^(1/theta)``.
+    See docs/l1_exponential.md §"population.assumption_tau".
 
     Examples
     --------
@@ -253,9 +217,7 @@ class EvalSample:
 
 def make_eval_sample(model: HeavyTailedModel, size: int = 20_000, *, seed: RngLike = 12345) -> EvalSample:
     """Draw the evaluation sample of x (common to all methods and repetitions).
-
-    docs/l1_exponential.md §"Synthetic protocol".
-    """
+    See docs/l1_exponential.md §"population.make_eval_sample"."""
     size = check_int("size", size, lo=100, hi=2_000_000)
     g = as_generator(seed)
     X = sample_heavy_design(
@@ -266,18 +228,7 @@ def make_eval_sample(model: HeavyTailedModel, size: int = 20_000, *, seed: RngLi
 
 def population_excess_risk(w: ArrayLike, sample: EvalSample, *, return_se: bool = False):
     """``L(w) - L(w*) = E_x[g(<x, w - w0>) - g(0)]`` averaged over the evaluation sample.
-
-    Parameters
-    ----------
-    w : array_like, shape (d,) or (k, d)
-    sample : EvalSample
-    return_se : bool
-        Also return the standard error of the x-average (per w).
-
-    References
-    ----------
-    docs/l1_exponential.md §"Synthetic protocol".
-    """
+    docs/l1_exponential.md §"Synthetic protocol". See docs/l1_exponential.md §"population.population_excess_risk"."""
     W = np.asarray(w, dtype=np.float64)
     single = W.ndim == 1
     W = np.atleast_2d(W)

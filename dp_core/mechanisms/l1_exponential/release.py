@@ -1,8 +1,5 @@
 """``python -m dp_core release l1-exponential``: draws of EM-L1-HT as publishable JSON.
-
-The features and target are used as given: the truncated score bounds each record's effect
-(each term of the score of Wang & Xu, Algorithms 1-2, lies in [0, log θ]), so nothing is clipped.
-"""
+See docs/l1_exponential.md §"release (module)"."""
 
 from __future__ import annotations
 

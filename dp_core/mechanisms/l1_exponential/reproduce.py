@@ -1,14 +1,5 @@
 """The synthetic protocol of heavy-tailed l1 regression (figures F1-F6).
-
-The paper (Wang & Xu) contains no experiments; this protocol is our own
-([ours]), run on the generator of designs X1-X5 and noises N1-N4 with the exact population risk.
-Quick mode uses small grids and few trials (about a minute on two cores); the full mode uses
-the grids of docs/l1_exponential.md §"Synthetic protocol" with 30 repetitions.
-
-References
-----------
-docs/l1_exponential.md §"Synthetic protocol".
-"""
+docs/l1_exponential.md §"Synthetic protocol". See docs/l1_exponential.md §"reproduce (module)"."""
 
 from __future__ import annotations
 
@@ -34,40 +25,19 @@ from .figures import (
 from .grid import em_grid
 from .mcmc import MCMCSchedule, em_mcmc
 from .population import HeavyTailedModel
-from .simulation import (
-    SimulationConfig,
-    baseline_sweep,
-    epsilon_sweep,
-    rate_sweep,
-    truncation_sweep,
-)
+from .simulation import SimulationConfig, baseline_sweep, epsilon_sweep, rate_sweep, truncation_sweep
 
 __all__ = ["QUICK", "FULL", "reproduce"]
 
 QUICK = dict(
-    ns=[500, 2000, 8000],
-    thetas=[1.2, 1.5, 2.0],
-    epsilons=[0.1, 0.5, 2.0, 10.0],
-    c_iotas=[0.1, 1.0, 10.0],
-    tails=[1.5, 2.5, 4.0],
-    trials=4,
-    budget=1_000_000,
-    eval_size=5_000,
-    mala_n=1000,
-    mala_chains=200,
-)
+    ns=[500, 2000, 8000], thetas=[1.2, 1.5, 2.0], epsilons=[0.1, 0.5, 2.0, 10.0], c_iotas=[0.1, 1.0, 10.0],
+    tails=[1.5, 2.5, 4.0], trials=4, budget=1_000_000, eval_size=5_000, mala_n=1000, mala_chains=200
+)  # fmt: skip
 FULL = dict(
-    ns=[500, 1000, 2000, 5000, 10_000, 20_000],
-    thetas=[1.2, 1.5, 1.8, 2.0],
-    epsilons=[0.1, 0.2, 0.5, 1.0, 2.0, 5.0],
-    c_iotas=[0.05, 0.1, 0.3, 1.0, 3.0, 10.0, 20.0],
-    tails=[1.6, 1.8, 2.5, 4.0],
-    trials=30,
-    budget=20_000_000,
-    eval_size=200_000,
-    mala_n=2000,
-    mala_chains=400,
-)
+    ns=[500, 1000, 2000, 5000, 10_000, 20_000], thetas=[1.2, 1.5, 1.8, 2.0], epsilons=[0.1, 0.2, 0.5, 1.0, 2.0, 5.0],
+    c_iotas=[0.05, 0.1, 0.3, 1.0, 3.0, 10.0, 20.0], tails=[1.6, 1.8, 2.5, 4.0], trials=30, budget=20_000_000,
+    eval_size=200_000, mala_n=2000, mala_chains=400
+)  # fmt: skip
 
 
 def _sampler_check(P: dict, quick: bool, seed: int):
@@ -75,15 +45,9 @@ def _sampler_check(P: dict, quick: bool, seed: int):
     ds = make_heavy_tailed(P["mala_n"], d=2, seed=seed)
     grid = em_grid(ds.X, ds.y, epsilon=1.0, theta=1.5, iota=0.05, m=200)
     mc = em_mcmc(
-        ds.X,
-        ds.y,
-        epsilon=1.0,
-        theta=1.5,
-        iota=0.05,
-        n_draws=P["mala_chains"],
-        schedule=MCMCSchedule.preset("quick" if quick else "spec"),
-        rng=seed,
-    )
+        ds.X, ds.y, epsilon=1.0, theta=1.5, iota=0.05, n_draws=P["mala_chains"],
+        schedule=MCMCSchedule.preset("quick" if quick else "spec"), rng=seed
+    )  # fmt: skip
     g_mean = grid.mean
     g_sd = np.sqrt(grid.probabilities @ (grid.net.points - g_mean) ** 2)
     f5 = pd.DataFrame(
@@ -101,9 +65,7 @@ def _sampler_check(P: dict, quick: bool, seed: int):
 
 def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | None = None, progress=None) -> dict:
     """Run F1-F6 and write CSV tables and self-contained HTML figures into ``out_dir``.
-
-    Returns a JSON-serialisable summary (files written, fitted slopes, run time).
-    """
+    See docs/l1_exponential.md §"reproduce.reproduce"."""
     P = dict(QUICK if quick else FULL)
     if n_trials is not None:
         P["trials"] = check_int("n_trials", n_trials, lo=2, hi=1000)
@@ -116,13 +78,9 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
     )
     files: list[str] = []
     summary: dict = {
-        "mechanism": "l1-exponential",
-        "quick": quick,
-        "seed": seed,
-        "trials": P["trials"],
-        "model": model.label,
-        "note": "the paper has no experiments; our synthetic protocol [ours]",
-    }
+        "mechanism": "l1-exponential", "quick": quick, "seed": seed, "trials": P["trials"], "model": model.label,
+        "note": "the paper has no experiments; our synthetic protocol [ours]"
+    }  # fmt: skip
 
     def save(df: pd.DataFrame, name: str) -> None:
         path = out / f"l1_exponential_{name}.csv"

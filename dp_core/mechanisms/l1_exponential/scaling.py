@@ -1,13 +1,5 @@
 """Public scales for the ℓ1 page: centre and scale every feature (and the target) without reading the data.
-
-Standardising with the training sample's own means and spreads depends on the private rows, so the
-guarantee of the exponential mechanism would not cover that step. The project's public per-column
-bounds (:func:`dp_core.data.public_bounds`: documented centres and scales of the demo datasets, the
-generators' domains, or bounds declared for an upload with :meth:`dp_core.data.Dataset.with_public_bounds`)
-give the features' centre and scale; the target's come from :data:`PUBLIC_TARGET_SCALES` where its
-domain is public by construction (docs/l1_exponential.md, "Scales"). Anything computed from the rows is
-marked ``data_derived`` and named on the page's first screen.
-"""
+See docs/l1_exponential.md §"scaling (module)"."""
 
 from __future__ import annotations
 
@@ -29,10 +21,7 @@ PUBLIC_TARGET_SCALES: dict[str, tuple[float, float, str]] = {
 @dataclass(frozen=True)
 class PublicScaling:
     """Centre and scale of the selected features and of the target, and where they come from.
-
-    ``y_centre``/``y_scale`` are ``None`` when no public value exists: the target is then centred at its
-    training median and scaled by its mean absolute deviation (data-derived, ``target_data_derived``).
-    """
+    See docs/l1_exponential.md §"scaling.PublicScaling"."""
 
     centre: tuple[float, ...]
     scale: tuple[float, ...]
@@ -54,17 +43,7 @@ class PublicScaling:
 
 def public_scaling(ds, features: Sequence[int]) -> PublicScaling:
     """The public scales of columns ``features`` of ``ds`` (a :class:`dp_core.data.Dataset`) and of its target.
-
-    Parameters
-    ----------
-    ds : dp_core.data.Dataset
-    features : sequence of int
-        Column indices, each in [0, ds.d - 1], at least one.
-
-    Returns
-    -------
-    PublicScaling
-    """
+    See docs/l1_exponential.md §"scaling.public_scaling"."""
     from ...data import DATASETS, Dataset, public_bounds
 
     if not isinstance(ds, Dataset):
@@ -75,11 +54,7 @@ def public_scaling(ds, features: Sequence[int]) -> PublicScaling:
     b = public_bounds(ds)
     target = PUBLIC_TARGET_SCALES.get(ds.name) if ds.name in DATASETS and ds.declared_bounds is None else None
     return PublicScaling(
-        centre=tuple(b.centre[j] for j in idx),
-        scale=tuple(b.scale[j] for j in idx),
-        y_centre=None if target is None else target[0],
-        y_scale=None if target is None else target[1],
-        source=b.source,
-        y_source="" if target is None else target[2],
-        features_data_derived=bool(b.data_derived),
-    )
+        centre=tuple(b.centre[j] for j in idx), scale=tuple(b.scale[j] for j in idx),
+        y_centre=None if target is None else target[0], y_scale=None if target is None else target[1], source=b.source,
+        y_source="" if target is None else target[2], features_data_derived=bool(b.data_derived)
+    )  # fmt: skip

@@ -1,7 +1,5 @@
 """The user parameters of EM-L1-HT, each declared once (page widget, link key ``l1_<name>``, CLI flag).
-
-Light on purpose (no numpy): the registry imports it with the plug-in on every page of the app.
-"""
+See docs/l1_exponential.md §"settings (module)"."""
 
 from __future__ import annotations
 
@@ -23,11 +21,7 @@ EXPERIMENTS = ("rates", "epsilon", "truncation", "baselines")
 class L1Settings:
     """The public settings of the mechanism and of its bound (Wang & Xu, Algorithms 1-2, Theorems 1-2),
     and the synthetic model of ``simulate`` (designs X1-X5, noises N1-N4).
-
-    ``ci`` multiplies the truncation scale iota* (``docs/l1_exponential.md``), ``conv`` is the
-    temperature convention, ``R`` the radius of W, ``sigma`` the noise moment sigma_theta and ``eta``
-    the overall failure probability eta_total of the bound.
-    """
+    See docs/l1_exponential.md §"settings.L1Settings"."""
 
     theta: float = param(1.5, lo=1.05, hi=2.0, step=0.05, label="moment order θ", symbol="θ")
     ci: float = param(1.0, options=C_IOTA_OPTIONS, label="truncation level ι / ι*", symbol="ι")

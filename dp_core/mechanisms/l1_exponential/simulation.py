@@ -1,13 +1,6 @@
 """Monte-Carlo experiments for EM-L1-HT and its baselines (synthetic protocol and real data).
-
-Each synthetic trial draws a fresh sample from the model (its own seed), runs every method with
-its own coins, and measures the exact population excess risk over a fixed evaluation sample
-(noise integrated in closed form) and the excess empirical risk against the non-private LAD fit.
-
-References
-----------
 docs/l1_exponential.md §"Synthetic protocol" (ours: the paper has no experiments).
-"""
+See docs/l1_exponential.md §"simulation (module)"."""
 
 from __future__ import annotations
 
@@ -32,27 +25,11 @@ from .scaling import PublicScaling
 from .truncation import check_theta
 
 __all__ = [
-    "METHODS",
-    "METHOD_LABELS",
-    "SimulationConfig",
-    "public_constants",
-    "simulate_trials",
-    "simulation_points",
-    "run_simulation",
-    "summarize_simulation",
-    "RealDataResult",
-    "real_data_experiment",
-    "DatasetAnalysis",
-    "analyse_dataset",
-    "summarize_releases",
-    "headline",
-    "sampler_comparison",
-    "rate_sweep",
-    "epsilon_sweep",
-    "truncation_sweep",
-    "baseline_sweep",
-    "TRUNCATION_CASES",
-]
+    "METHODS", "METHOD_LABELS", "SimulationConfig", "public_constants", "simulate_trials", "simulation_points",
+    "run_simulation", "summarize_simulation", "RealDataResult", "real_data_experiment", "DatasetAnalysis",
+    "analyse_dataset", "summarize_releases", "headline", "sampler_comparison", "rate_sweep", "epsilon_sweep",
+    "truncation_sweep", "baseline_sweep", "TRUNCATION_CASES"
+]  # fmt: skip
 
 METHODS = ("em_l1", "em_clipped", "dp_gd", "nonprivate")
 METHOD_LABELS = {
@@ -66,11 +43,7 @@ METHOD_LABELS = {
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SimulationConfig:
     """One point of the synthetic protocol (docs/l1_exponential.md §"Synthetic protocol").
-
-    ``tau`` and ``sigma_theta`` are computed from the model (public: the model is known in a
-    simulation). When the chosen theta exceeds a tail index the moments are infinite: the point is
-    flagged ``assumption_violated`` and tau = sigma = 1 are used for iota* (privacy is unaffected).
-    """
+    See docs/l1_exponential.md §"simulation.SimulationConfig"."""
 
     model: HeavyTailedModel = field(default_factory=HeavyTailedModel)
     n: int = 2000
@@ -100,19 +73,7 @@ class SimulationConfig:
         check_probability("clip_q", self.clip_q, closed="neither")
         for m in self.methods:
             check_choice("method", m, METHODS)
-        L1ExponentialRegression(
-            epsilon=self.epsilon,
-            theta=self.theta,
-            convention=self.convention,
-            c_iota=self.c_iota,
-            radius=self.radius,
-            eta_total=self.eta_total,
-            assumption=self.assumption,
-            mode=self.mode,
-            grid_budget=self.grid_budget,
-            mcmc_preset=self.mcmc_preset,
-            mcmc_schedule=self.mcmc_schedule,
-        )
+        _estimator(self)
 
 
 def public_constants(model: HeavyTailedModel, theta: float, assumption: str) -> dict:
@@ -130,22 +91,25 @@ def public_constants(model: HeavyTailedModel, theta: float, assumption: str) -> 
     }
 
 
-def _estimator(cfg: SimulationConfig, consts: dict) -> L1ExponentialRegression:
-    return L1ExponentialRegression(
-        epsilon=cfg.epsilon,
-        theta=cfg.theta,
-        convention=cfg.convention,
-        c_iota=cfg.c_iota,
-        radius=cfg.radius,
-        tau=consts["tau"],
-        sigma_theta=consts["sigma_theta"],
-        assumption=cfg.assumption,
-        eta_total=cfg.eta_total,
-        mode=cfg.mode,
-        grid_budget=cfg.grid_budget,
-        mcmc_preset=cfg.mcmc_preset,
-        mcmc_schedule=cfg.mcmc_schedule,
-    )
+#: The estimator's settings that a :class:`SimulationConfig` carries under the same names.
+_EST_FIELDS = ("epsilon", "theta", "convention", "c_iota", "radius", "eta_total", "assumption", "mode", "grid_budget")
+
+
+def _estimator(cfg: SimulationConfig, consts: dict | None = None) -> L1ExponentialRegression:
+    """The mechanism of ``cfg``, with the model's public moment bounds ``consts`` (else the defaults)."""
+    kw = {k: getattr(cfg, k) for k in _EST_FIELDS}
+    if consts is not None:
+        kw.update(tau=consts["tau"], sigma_theta=consts["sigma_theta"])
+    return L1ExponentialRegression(**kw, mcmc_preset=cfg.mcmc_preset, mcmc_schedule=cfg.mcmc_schedule)
+
+
+def _clipped_em(X, y, est: L1ExponentialRegression, cal, clip_x: float, clip_y: float, rng, n_draws: int = 1):
+    """Baseline B1 (clipped EM, not from the paper) with the sampler ``est`` uses."""
+    mode = "grid" if cal.mode == "grid" else "mcmc"
+    return baseline_clipped_em(
+        X, y, epsilon=est.epsilon, clip_x=clip_x, clip_y=clip_y, radius=est.radius, n_draws=n_draws, mode=mode,
+        m=cal.grid_m, schedule=est.schedule(), rng=rng,
+    )  # fmt: skip
 
 
 def _clip_levels(cfg: SimulationConfig, est: L1ExponentialRegression, d: int) -> tuple[float, float]:
@@ -186,19 +150,7 @@ def simulate_trials(
                     "sampler_status": diag.mcmc.status,
                 }
         if "em_clipped" in cfg.methods:
-            b1 = baseline_clipped_em(
-                X,
-                y,
-                epsilon=cfg.epsilon,
-                clip_x=cx,
-                clip_y=cy,
-                radius=cfg.radius,
-                mode="grid" if cal.mode == "grid" else "mcmc",
-                m=cal.grid_m,
-                schedule=est.schedule(),
-                rng=s_b1,
-            )
-            ws["em_clipped"] = b1.draws[0]
+            ws["em_clipped"] = _clipped_em(X, y, est, cal, cx, cy, s_b1).draws[0]
         if "dp_gd" in cfg.methods:
             ws["dp_gd"] = baseline_dp_gd(
                 X, y, epsilon=cfg.epsilon, delta=cfg.delta, clip=cx, n_steps=cfg.gd_steps, radius=cfg.radius, rng=s_b2
@@ -207,18 +159,11 @@ def simulate_trials(
             w = ws[method]
             exc, se = population_excess_risk(w, ev, return_se=True)
             row = {
-                "trial": t,
-                "method": method,
-                "excess_risk": exc,
-                "excess_risk_se_x": se,
-                "excess_empirical": l1_risk(w, X, y) - lad.objective,
-                "dist_w0": float(np.linalg.norm(w - model.w0)),
-                "iota": cal.iota,
-                "mode": cal.mode,
-                "assumption_violated": consts["assumption_violated"],
-                "clip_x": cx,
-                "clip_y": cy,
-            }
+                "trial": t, "method": method, "excess_risk": exc, "excess_risk_se_x": se,
+                "excess_empirical": l1_risk(w, X, y) - lad.objective, "dist_w0": float(np.linalg.norm(w - model.w0)),
+                "iota": cal.iota, "mode": cal.mode, "assumption_violated": consts["assumption_violated"], "clip_x": cx,
+                "clip_y": cy
+            }  # fmt: skip
             row.update(extra.get(method, {}))
             rows.append(row)
     return pd.DataFrame(rows)
@@ -226,10 +171,7 @@ def simulate_trials(
 
 def simulation_points(base: SimulationConfig, **sweeps) -> list[dict]:
     """Cartesian grid of configurations: ``simulation_points(cfg, n=[...], theta=[...])``.
-
-    Keys that belong to the model (``tail``, ``noise_tail``, ``noise``, ``design``, ``d``) are
-    applied to ``base.model``.
-    """
+    See docs/l1_exponential.md §"simulation.simulation_points"."""
     model_keys = set(HeavyTailedModel.__dataclass_fields__)
     points = [{}]
     for key, values in sweeps.items():
@@ -272,12 +214,7 @@ def summarize_simulation(df: pd.DataFrame, by: Sequence[str] = ("method",)) -> p
 @dataclass(frozen=True, eq=False)
 class RealDataResult(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: held-out evaluation of EM-L1-HT and its baselines on a real dataset.
-
-    An analysis, not a release: besides the releases (``em_draws``) and public settings it holds the
-    non-private LAD fit ``lad_w``, the grid scores ``grid_costs`` and the sampler diagnostics
-    ``mcmc``, all computed from the private data. Publish only ``em_draws`` with ``calibration``
-    and ``privacy_label``.
-    """
+    See docs/l1_exponential.md §"simulation.RealDataResult"."""
 
     table: pd.DataFrame
     lad_w: np.ndarray
@@ -307,12 +244,7 @@ def real_data_experiment(
     baselines: bool = True,
 ) -> RealDataResult:
     """Held-out mean absolute error of ``n_releases`` releases of each method (real data: no w*).
-
-    Returns one row per release and method with ``test_mae`` and ``excess_test_mae`` (minus the
-    non-private LAD's held-out MAE) and ``excess_empirical`` on the training part. With
-    ``baselines=False`` only EM-L1-HT and the LAD fit are run (the quick first answer of the page);
-    the EM-L1-HT releases are the same draws as with the baselines (same seed, same numbers).
-    """
+    See docs/l1_exponential.md §"simulation.real_data_experiment"."""
     Xtr, ytr = check_Xy(X_train, y_train)
     Xte, yte = check_Xy(X_test, y_test, min_rows=1)
     K = check_int("n_releases", n_releases, lo=2, hi=10_000)
@@ -340,44 +272,20 @@ def real_data_experiment(
                 }
             )
     return RealDataResult(
-        table=pd.DataFrame(rows),
-        lad_w=lad.w,
-        em_draws=fit.draws,
-        calibration=cal.as_dict(),
-        privacy_label=fit.privacy_label,
-        mcmc=None if diag.mcmc is None else diag.mcmc.as_dict(),
+        table=pd.DataFrame(rows), lad_w=lad.w, em_draws=fit.draws, calibration=cal.as_dict(),
+        privacy_label=fit.privacy_label, mcmc=None if diag.mcmc is None else diag.mcmc.as_dict(),
         grid_points=None if diag.grid is None else diag.grid.net.points,
-        grid_costs=None if diag.grid is None else diag.grid.costs,
-        sampler_status=fit.sampler_status,
-        sampler_message=fit.sampler_message,
-    )
+        grid_costs=None if diag.grid is None else diag.grid.costs, sampler_status=fit.sampler_status,
+        sampler_message=fit.sampler_message
+    )  # fmt: skip
 
 
 def _baseline_runs(Xtr, ytr, estimator, cal, K, clip_x, clip_y, delta, gd_steps, s_b1, s_b2) -> list:
     """The releases of the two baselines (B1 clipped EM, B2 DP-GD; not from the paper)."""
-    b1 = baseline_clipped_em(
-        Xtr,
-        ytr,
-        epsilon=estimator.epsilon,
-        clip_x=clip_x,
-        clip_y=clip_y,
-        radius=estimator.radius,
-        n_draws=K,
-        mode="grid" if cal.mode == "grid" else "mcmc",
-        m=cal.grid_m,
-        schedule=estimator.schedule(),
-        rng=s_b1,
-    )
+    b1 = _clipped_em(Xtr, ytr, estimator, cal, clip_x, clip_y, s_b1, n_draws=K)
+    eps, R = estimator.epsilon, estimator.radius
     b2 = baseline_dp_gd(
-        Xtr,
-        ytr,
-        epsilon=estimator.epsilon,
-        delta=delta,
-        clip=clip_x,
-        n_steps=gd_steps,
-        radius=estimator.radius,
-        n_draws=K,
-        rng=s_b2,
+        Xtr, ytr, epsilon=eps, delta=delta, clip=clip_x, n_steps=gd_steps, radius=R, n_draws=K, rng=s_b2
     )
     return [("em_clipped", b1.draws), ("dp_gd", b2)]
 
@@ -390,19 +298,11 @@ def _bound_row(cfg: SimulationConfig) -> dict:
     cal = _estimator(cfg, consts).calibrate(cfg.n, cfg.model.d)
     b = cal.bound
     return {
-        "n": cfg.n,
-        "theta": cfg.theta,
-        "epsilon": cfg.epsilon,
-        "c_iota": cfg.c_iota,
-        "tail": cfg.model.tail,
-        "total": b["total"],
-        "statistical": b["statistical"],
-        "privacy": b["privacy"],
-        "truncation_bias": b["truncation_bias"],
-        "rate_paper": cal.rate_paper,
-        "iota": cal.iota,
-        "assumption_violated": consts["assumption_violated"],
-    }
+        "n": cfg.n, "theta": cfg.theta, "epsilon": cfg.epsilon, "c_iota": cfg.c_iota, "tail": cfg.model.tail,
+        "total": b["total"], "statistical": b["statistical"], "privacy": b["privacy"],
+        "truncation_bias": b["truncation_bias"], "rate_paper": cal.rate_paper, "iota": cal.iota,
+        "assumption_violated": consts["assumption_violated"]
+    }  # fmt: skip
 
 
 def rate_sweep(
@@ -570,14 +470,7 @@ def analyse_dataset(
     scaling: PublicScaling | None = None,
 ) -> DatasetAnalysis:
     """Split, (optionally) standardise, release ``n_releases`` outputs of each method, and the exact law.
-
-    ``scaling`` (:func:`dp_core.mechanisms.l1_exponential.scaling.public_scaling`) centres and scales the
-    features, and the target where public, with public constants; it takes precedence over
-    ``standardise``. Standardising with the sample's own means and standard deviations
-    (``standardise=True``, or a target without public scale) depends on the private data; the returned
-    notes say so. ``baselines=False`` runs EM-L1-HT and the LAD fit only (same draws, see
-    :func:`real_data_experiment`).
-    """
+    See docs/l1_exponential.md §"simulation.analyse_dataset"."""
     X, y = check_Xy(X, y, min_rows=10)
     idx = [check_int("feature index", int(j), lo=0, hi=X.shape[1] - 1) for j in features]
     if not idx:
@@ -603,34 +496,17 @@ def analyse_dataset(
         f"(Markov quantiles of the public moment bounds, q = {clip_q:g})."
     )
     res = real_data_experiment(
-        Xtr,
-        ytr,
-        Xte,
-        yte,
-        estimator=estimator,
-        n_releases=n_releases,
-        clip_x=cx,
-        clip_y=cy,
-        delta=delta,
-        rng=g,
-        baselines=baselines,
-    )
+        Xtr, ytr, Xte, yte, estimator=estimator, n_releases=n_releases, clip_x=cx, clip_y=cy, delta=delta, rng=g,
+        baselines=baselines
+    )  # fmt: skip
     residuals = ytr - Xtr @ res.lad_w
     points, density = _output_laws(res, estimator, Xtr.shape[1])
     names = tuple(str(feature_names[j]) for j in idx)
     return DatasetAnalysis(
-        result=res,
-        feature_names=names,
-        n_train=len(tr),
-        n_test=len(te),
-        standardised=bool(standardise) or scaling is not None,
-        mae_median=float(np.mean(np.abs(yte - np.median(ytr)))),
-        y_train=ytr,
-        residuals=residuals,
-        density_points=points,
-        density=density,
-        notes=tuple(notes),
-    )
+        result=res, feature_names=names, n_train=len(tr), n_test=len(te),
+        standardised=bool(standardise) or scaling is not None, mae_median=float(np.mean(np.abs(yte - np.median(ytr)))),
+        y_train=ytr, residuals=residuals, density_points=points, density=density, notes=tuple(notes)
+    )  # fmt: skip
 
 
 def summarize_releases(table: pd.DataFrame) -> pd.DataFrame:
@@ -650,14 +526,7 @@ def summarize_releases(table: pd.DataFrame) -> pd.DataFrame:
 
 def headline(analysis: DatasetAnalysis, radius: float) -> dict:
     """The first screen's numbers of an analysis (NOT FOR PUBLICATION: they use the private data).
-
-    * ``mae_private``: mean held-out MAE of the EM-L1-HT releases, with its standard error ``mae_private_se``;
-    * ``mae_nonprivate``: held-out MAE of the non-private LAD fit on the same split;
-    * ``mae_median``: held-out MAE of predicting the training median for every row;
-    * ``spread``: root-mean-square distance ``sqrt(mean_k ||w_k - w_LAD||^2)`` of the releases from the
-      LAD fit (the noise the mechanism adds, in coefficient units);
-    * ``lad_on_boundary``: the LAD fit lies on the sphere ``||w|| = radius`` (within 1 %), so a larger radius
-      would fit the data better (and the constrained reference understates the achievable error).
+    See docs/l1_exponential.md §"simulation.headline".
 
     Examples
     --------
@@ -680,12 +549,9 @@ def headline(analysis: DatasetAnalysis, radius: float) -> dict:
     return {
         "mae_private": float(np.mean(em)),
         "mae_private_se": float(np.std(em, ddof=1) / math.sqrt(em.size)) if em.size > 1 else math.nan,
-        "mae_nonprivate": lad,
-        "mae_median": float(analysis.mae_median),
-        "spread": spread,
-        "lad_norm": float(np.linalg.norm(w)),
-        "lad_on_boundary": bool(np.linalg.norm(w) >= 0.99 * radius),
-    }
+        "mae_nonprivate": lad, "mae_median": float(analysis.mae_median), "spread": spread,
+        "lad_norm": float(np.linalg.norm(w)), "lad_on_boundary": bool(np.linalg.norm(w) >= 0.99 * radius)
+    }  # fmt: skip
 
 
 def sampler_comparison(
@@ -700,30 +566,17 @@ def sampler_comparison(
     preset: str = "quick",
 ) -> dict:
     """Sampler honesty (F5 of docs/l1_exponential.md §"Synthetic protocol"): the exact grid law against MALA chains.
-
-    On a synthetic heavy-tailed sample (d = 2, ``n`` rows), returns the grid's ``points`` and
-    ``probs`` (the exact discrete exponential mechanism, ``m`` cells per axis), ``chains`` MALA
-    ``draws`` of the continuous mechanism, their ``diagnostics`` (a dict) and the grid's mean.
-    """
+    See docs/l1_exponential.md §"simulation.sampler_comparison"."""
     from .grid import em_grid
     from .mcmc import em_mcmc
 
     data = make_heavy_tailed(check_int("n", n, lo=10), d=2, seed=seed)
     grid = em_grid(data.X, data.y, epsilon=epsilon, theta=theta, iota=iota, m=m)
     mc = em_mcmc(
-        data.X,
-        data.y,
-        epsilon=epsilon,
-        theta=theta,
-        iota=iota,
-        n_draws=check_int("chains", chains, lo=2),
-        schedule=MCMCSchedule.preset(preset),
-        rng=seed,
-    )
+        data.X, data.y, epsilon=epsilon, theta=theta, iota=iota, n_draws=check_int("chains", chains, lo=2),
+        schedule=MCMCSchedule.preset(preset), rng=seed
+    )  # fmt: skip
     return {
-        "points": grid.net.points,
-        "probs": grid.probabilities,
-        "draws": mc.draws,
-        "diagnostics": mc.diagnostics.as_dict(),
-        "grid_mean": grid.mean,
-    }
+        "points": grid.net.points, "probs": grid.probabilities, "draws": mc.draws,
+        "diagnostics": mc.diagnostics.as_dict(), "grid_mean": grid.mean
+    }  # fmt: skip

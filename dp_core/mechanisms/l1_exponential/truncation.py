@@ -1,18 +1,9 @@
 """The truncation function psi_theta, the surrogate l1 risk, its score and its sensitivity.
-
-Everything here is a pure function of public parameters and (where named) the data. The
-surrogate risk replaces each absolute residual ``|r|`` by ``(1/iota) * psi_theta(iota * |r|)``,
-which saturates at ``log(theta)/iota`` once ``|r| >= 1/iota``. Every summand of the summed cost
-``S`` lies in ``[0, log theta]`` whatever the data, so ``S`` has sensitivity ``log theta``
-without any clipping of the (heavy-tailed) data.
-
-References
-----------
 .. [WX] D. Wang and J. Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed
    Data*: eq. (2) (surrogate risk), eqs. (3), (6), (15), (16) (psi), Algorithms 1-2 (temperature).
    The exact sensitivity and the three temperature conventions are those of
    docs/l1_exponential.md §"Sensitivity and temperatures" (the paper's value is a valid bound, loose by 2x).
-"""
+See docs/l1_exponential.md §"truncation (module)"."""
 
 from __future__ import annotations
 
@@ -25,24 +16,10 @@ from numpy.typing import ArrayLike, NDArray
 from ..._validation import check_choice, check_epsilon, check_in_interval, check_int, check_positive, check_Xy
 
 __all__ = [
-    "CONVENTIONS",
-    "CONVENTION_LABELS",
-    "THETA_MIN",
-    "check_theta",
-    "psi",
-    "psi_prime",
-    "surrogate_cost",
-    "surrogate_cost_and_grad",
-    "surrogate_risk",
-    "score",
-    "cost_sensitivity",
-    "score_sensitivity",
-    "kappa",
-    "inverse_temperature",
-    "Guarantee",
-    "convention_guarantee",
-    "exact_sampler_suffix",
-]
+    "CONVENTIONS", "CONVENTION_LABELS", "THETA_MIN", "check_theta", "psi", "psi_prime", "surrogate_cost",
+    "surrogate_cost_and_grad", "surrogate_risk", "score", "cost_sensitivity", "score_sensitivity", "kappa",
+    "inverse_temperature", "Guarantee", "convention_guarantee", "exact_sampler_suffix"
+]  # fmt: skip
 
 #: The three temperature conventions of docs/l1_exponential.md §"Sensitivity and temperatures" (default first).
 CONVENTIONS = ("tight", "paper_proof", "paper_box")
@@ -81,11 +58,7 @@ def _powers(c: NDArray[np.float64], theta: float) -> NDArray[np.float64]:
 
 def _psi_parts(a: NDArray[np.float64], theta: float, want_grad: bool):
     """psi_theta(a) and (optionally) psi'_theta(a) for a >= 0, computed together.
-
-    With ``c = min(a, 1)`` and ``p = c**(theta-1)``: ``psi = -log1p(c*p/theta - c)`` and
-    ``psi' = (1 - p) / (1 - c + c*p/theta)``. For ``a >= 1``, ``c = p = 1`` so the formulas give
-    ``log theta`` and ``0`` without any masking.
-    """
+    See docs/l1_exponential.md §"truncation._psi_parts"."""
     c = np.minimum(a, 1.0)
     p = _powers(c, theta)
     q = c * p
@@ -112,26 +85,8 @@ def _psi_parts(a: NDArray[np.float64], theta: float, want_grad: bool):
 
 def psi(a: ArrayLike, theta: float) -> NDArray[np.float64]:
     """The truncation function psi_theta on non-negative arguments.
-
-    .. math::
-        \\psi_\\theta(x) = -\\log(1 - x + x^\\theta/\\theta) \\ (0 \\le x \\le 1), \\qquad
-        \\psi_\\theta(x) = \\log\\theta \\ (x \\ge 1).
-
-    Parameters
-    ----------
-    a : array_like
-        Arguments. Must be finite and >= 0 (the mechanism only evaluates psi at ``iota*|r|``).
-    theta : float
-        Moment order. Must be in [1.05, 2]; theta = 2 is the second-moment function (6).
-
-    Returns
-    -------
-    ndarray
-        Values in ``[0, log theta]``; non-decreasing and concave in ``a``.
-
-    References
-    ----------
     Wang & Xu, eqs. (6) and (16); docs/l1_exponential.md §"The truncated score".
+    See docs/l1_exponential.md §"truncation.psi".
 
     Examples
     --------
@@ -149,16 +104,8 @@ def psi(a: ArrayLike, theta: float) -> NDArray[np.float64]:
 
 def psi_prime(a: ArrayLike, theta: float) -> NDArray[np.float64]:
     """Derivative of psi_theta for non-negative arguments.
-
-    .. math::
-        \\psi'_\\theta(x) = \\frac{1 - x^{\\theta-1}}{1 - x + x^\\theta/\\theta} \\ (0 \\le x < 1),
-        \\qquad \\psi'_\\theta(x) = 0 \\ (x \\ge 1).
-
-    ``psi'(0) = 1`` and ``psi'(1-) = 0`` (psi is C^1 at 1).
-
-    References
-    ----------
     docs/l1_exponential.md §"The truncated score" (used by the gradient-based sampler).
+    See docs/l1_exponential.md §"truncation.psi_prime".
 
     Examples
     --------
@@ -185,10 +132,7 @@ def _as_points(w: ArrayLike, d: int) -> tuple[NDArray[np.float64], bool]:
 
 def _cost_blocks(W, X, y, iota, theta, want_grad):
     """Summed cost S (and its gradient) for every row of W, in cache-sized blocks.
-
-    The arithmetic runs in the dtype of ``X`` and ``y`` (float64 for the exact mechanism; the
-    MCMC sampler passes float32 copies for speed). Sums are accumulated in float64.
-    """
+    See docs/l1_exponential.md §"truncation._cost_blocks"."""
     k, n = W.shape[0], X.shape[0]
     dt = X.dtype.type
     S = np.empty(k)
@@ -214,27 +158,8 @@ def surrogate_cost(
     w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float
 ) -> NDArray[np.float64] | float:
     """Summed surrogate cost ``S(w) = sum_i psi_theta(iota * |y_i - <x_i, w>|)``.
-
-    Parameters
-    ----------
-    w : array_like, shape (d,) or (k, d)
-        One parameter vector or a batch of k of them (the batch is evaluated in blocks).
-    X : array_like, shape (n, d)
-        Features (raw; the mechanism never clips them).
-    y : array_like, shape (n,)
-        Responses.
-    iota : float
-        Truncation scale, > 0 (1/iota is the residual saturation threshold).
-    theta : float
-        Moment order in [1.05, 2].
-
-    Returns
-    -------
-    float or ndarray of shape (k,)
-
-    References
-    ----------
     Wang & Xu, eq. (2): ``S = n * iota * L_iota``; docs/l1_exponential.md §"The truncated score".
+    See docs/l1_exponential.md §"truncation.surrogate_cost".
 
     Examples
     --------
@@ -252,13 +177,8 @@ def surrogate_cost(
 
 def surrogate_cost_and_grad(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float):
     """``S(w)`` and its gradient ``-iota * sum_i psi'(iota|r_i|) sign(r_i) x_i`` (sign(0) = 0).
-
-    Returns ``(S, grad)`` with shapes ``()``/``(d,)`` for one ``w`` or ``(k,)``/``(k, d)`` for a batch.
-
-    References
-    ----------
     docs/l1_exponential.md §"The truncated score" (gradient, a.e.).
-    """
+    See docs/l1_exponential.md §"truncation.surrogate_cost_and_grad"."""
     X, y = check_Xy(X, y, min_rows=1)
     iota = check_positive("iota", iota)
     theta = check_theta(theta)
@@ -269,10 +189,7 @@ def surrogate_cost_and_grad(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: f
 
 def surrogate_risk(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float):
     """Truncated empirical risk ``L_iota(w) = S(w) / (n * iota)`` (the score is its negative).
-
-    References
-    ----------
-    Wang & Xu, eq. (2).
+    Wang & Xu, eq. (2). See docs/l1_exponential.md §"truncation.surrogate_risk".
 
     Examples
     --------
@@ -287,10 +204,8 @@ def surrogate_risk(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, the
 
 def score(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float):
     """The exponential mechanism's score ``u(D, w) = -L_iota(w; D)`` (sensitivity :func:`score_sensitivity`).
-
-    References
-    ----------
     Wang & Xu, Algorithms 1-2 (score) and Definition 2; docs/l1_exponential.md §"The truncated score".
+    See docs/l1_exponential.md §"truncation.score".
 
     Examples
     --------
@@ -303,32 +218,15 @@ def score(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float
 
 def cost_sensitivity(theta: float) -> float:
     """Exact sensitivity of the summed cost S: ``log theta`` (replace-one and add/remove).
-
-    References
-    ----------
     docs/l1_exponential.md §"The truncated score" (each summand lies in [0, log theta], both ends attainable).
-    """
+    See docs/l1_exponential.md §"truncation.cost_sensitivity"."""
     return math.log(check_theta(theta))
 
 
 def score_sensitivity(n: int, iota: float, theta: float, *, kind: str = "exact") -> float:
     """Sensitivity of the score ``-L_iota``.
-
-    Parameters
-    ----------
-    n : int
-        Sample size (public), >= 1.
-    iota : float
-        Truncation scale, > 0.
-    theta : float
-        Moment order in [1.05, 2].
-    kind : {"exact", "paper"}
-        ``"exact"``: ``log(theta)/(n*iota)``. ``"paper"``: the paper's ``2*log(theta)/(n*iota)``,
-        a valid upper bound, loose by 2x.
-
-    References
-    ----------
     Wang & Xu, proofs of Theorems 1-2; docs/l1_exponential.md §"Sensitivity and temperatures".
+    See docs/l1_exponential.md §"truncation.score_sensitivity".
 
     Examples
     --------
@@ -344,13 +242,8 @@ def score_sensitivity(n: int, iota: float, theta: float, *, kind: str = "exact")
 
 def kappa(epsilon: float, theta: float, convention: str = "tight") -> float:
     """Inverse temperature on S: the mechanism samples ``w`` with probability ``∝ exp(-kappa S(w))``.
-
-    ``tight``: ``eps/(2 log theta)``; ``paper_proof``: ``eps/(4 log theta)``; ``paper_box``:
-    ``eps/log theta``. ``epsilon = inf`` gives ``inf`` (no privacy: the minimiser of S).
-
-    References
-    ----------
     Wang & Xu, Algorithms 1-2 and Definition 2; docs/l1_exponential.md §"Sensitivity and temperatures".
+    See docs/l1_exponential.md §"truncation.kappa".
 
     Examples
     --------
@@ -372,18 +265,7 @@ def inverse_temperature(epsilon: float, theta: float, n: int, iota: float, conve
 @dataclass(frozen=True)
 class Guarantee:
     """What a temperature convention guarantees (docs/l1_exponential.md §"Sensitivity and temperatures").
-
-    Attributes
-    ----------
-    replace_one_epsilon : float
-        The privacy loss bound ``2 * kappa * log theta`` under replace-one neighbours (attained
-        for ``paper_box``).
-    add_remove_epsilon : float
-        ``kappa * log theta`` under add/remove-one neighbours, valid only when iota, zeta and
-        the net are fixed independently of n.
-    label : str
-        Plain-language label shown next to results.
-    """
+    See docs/l1_exponential.md §"truncation.Guarantee"."""
 
     convention: str
     epsilon: float
