@@ -376,9 +376,17 @@ def param(
     ``bool``; ``X | None`` admits ``None``).
     """
     meta = dict(
-        lo=lo, hi=hi, options=tuple(options), step=step, private=private, label=label, help=help,
-        symbol=symbol, url_prefix=url_prefix, kind=kind,
-    )  # fmt: skip
+        lo=lo,
+        hi=hi,
+        options=tuple(options),
+        step=step,
+        private=private,
+        label=label,
+        help=help,
+        symbol=symbol,
+        url_prefix=url_prefix,
+        kind=kind,
+    )
     return field(default=default, metadata={_PARAM_META: meta})
 
 

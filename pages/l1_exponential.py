@@ -32,10 +32,12 @@ NOISE_NAMES = {
     "laplace": "N4 Laplace",
 }
 DESIGN_NAMES = {
-    "pareto_sphere": "X3 Pareto radius × direction", "pareto_abs": "X4 Pareto radius × |direction|",
-    "student_t": "X2 Student-t coordinates", "gaussian": "X1 Gaussian (light tails)",
-    "lognormal_sphere": "X5 log-normal radius"
-}  # fmt: skip
+    "pareto_sphere": "X3 Pareto radius × direction",
+    "pareto_abs": "X4 Pareto radius × |direction|",
+    "student_t": "X2 Student-t coordinates",
+    "gaussian": "X1 Gaussian (light tails)",
+    "lognormal_sphere": "X5 log-normal radius",
+}
 SCALE_NAMES = {"public": "public scales", "sample": "sample's own", "raw": "raw"}
 CONV_NAMES = {"tight": "tight (default)", "paper_proof": "paper proof", "paper_box": "paper box (as printed)"}
 EXPERIMENT_NAMES = {
@@ -68,10 +70,12 @@ def _steps(preset_name: str, d: int) -> str:
 with st.expander("⚙️ Settings of the mechanism", expanded=False):
     names = list(ds.feature_names)
     feats = st.multiselect(
-        "Features used (at most 3 keep the exact sampler)", names, default=names[: min(2, len(names))],
+        "Features used (at most 3 keep the exact sampler)",
+        names,
+        default=names[: min(2, len(names))],
         key=f"l1_features_{ds.fingerprint[:12]}",
-        help="The regression uses these columns; with more than 3 the approximate sampler (MCMC) is used."
-    )  # fmt: skip
+        help="The regression uses these columns; with more than 3 the approximate sampler (MCMC) is used.",
+    )
     c1, c2, c3 = st.columns(3)
     theta = state.widget("l1_theta", container=c1, help=tip("θ"))
     c_iota = state.widget("l1_ci", container=c2, format_func=fmt.number, help=tip("ι*"))
@@ -137,9 +141,19 @@ if not math.isfinite(eps):
 
 try:
     est = L1ExponentialRegression(
-        epsilon=eps, theta=theta, radius=radius, convention=conv, c_iota=c_iota, tau=tau, sigma_theta=sigma,
-        assumption=assumption, eta_total=eta_total, mode=mode, grid_budget=20_000_000, mcmc_preset=preset
-    )  # fmt: skip
+        epsilon=eps,
+        theta=theta,
+        radius=radius,
+        convention=conv,
+        c_iota=c_iota,
+        tau=tau,
+        sigma_theta=sigma,
+        assumption=assumption,
+        eta_total=eta_total,
+        mode=mode,
+        grid_budget=20_000_000,
+        mcmc_preset=preset,
+    )
 except ValueError as exc:
     with screen:
         widgets.show_error(exc)
@@ -489,9 +503,20 @@ def _experiments(
     which = state.widget("l1_exp", control="radio", container=f2, format_func=EXPERIMENT_NAMES.get)
     base = sim.SimulationConfig(
         model=HeavyTailedModel(d=1, design=design, noise=noise, tail=float(tail), noise_tail=float(noise_tail)),
-        n=int(sim_n), epsilon=eps, theta=theta, convention=conv, c_iota=c_iota, radius=1.0, eta_total=eta_total,
-        assumption=assumption, mode="auto", grid_budget=2_000_000, mcmc_preset="quick", eval_size=5000, delta=delta
-    )  # fmt: skip
+        n=int(sim_n),
+        epsilon=eps,
+        theta=theta,
+        convention=conv,
+        c_iota=c_iota,
+        radius=1.0,
+        eta_total=eta_total,
+        assumption=assumption,
+        mode="auto",
+        grid_budget=2_000_000,
+        mcmc_preset="quick",
+        eval_size=5000,
+        delta=delta,
+    )
     st.caption(
         "Our synthetic protocol (not from the paper, which has no experiments): d = 1, "
         "w₀ = 0.5, exact population risk (noise integrated in closed form), exact grid sampler. ι = c·ι* per n."
@@ -522,10 +547,12 @@ def _render_experiment(which: str, results: dict, theta: float, conv: str) -> No
                 "violated for these tails (infinite moment): no utility guarantee; privacy is unaffected."
             )
         widgets.table(
-            b1[["n", "theta", "iota", "total", "rate_paper"]], key="l1_rates_table", index=False,
+            b1[["n", "theta", "iota", "total", "rate_paper"]],
+            key="l1_rates_table",
+            index=False,
             headers={"total": "explicit bound U(ι)", "rate_paper": "paper rate (constant 1)"},
-            formats={"n": fmt.integer, "total": lambda v: fmt.number(v, inf=fmt.UNBOUNDED)}
-        )  # fmt: skip
+            formats={"n": fmt.integer, "total": lambda v: fmt.number(v, inf=fmt.UNBOUNDED)},
+        )
         st.caption(
             "Dotted lines: reference slope −(θ−1)/θ anchored at the first point; the fitted slope is in the legend."
         )
@@ -565,9 +592,12 @@ def _sampler_check(eps: float, theta: float, seed: int) -> None:
         "chains. The grid sampler is the paper's algorithm and is exactly ε-DP."
     )
     _run_section(
-        "l1_run_sampler", "Run the sampler check", lambda: P.sampler_blocks(1000, eps, theta, 0.05, 200, seed),
-        _render_sampler, running="Running the grid sampler and 200 chains"
-    )  # fmt: skip
+        "l1_run_sampler",
+        "Run the sampler check",
+        lambda: P.sampler_blocks(1000, eps, theta, 0.05, 200, seed),
+        _render_sampler,
+        running="Running the grid sampler and 200 chains",
+    )
 
 
 def _render_sampler(results: dict) -> None:

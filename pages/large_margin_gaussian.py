@@ -105,9 +105,14 @@ with expert_section("⚙️ Settings: regulariser, Huber width, projection, budg
     )
     h = state.widget("lm_h", control="select_slider", format_func=fmt.number, container=s3, help=tip("h"))
     s4, s5, s6 = st.columns(3)
-    mu_raw = state.widget("lm_mu", control="select_slider", label="Strong convexity μ (R only)",
-        format_func=lambda v: v if v == "= λ" else fmt.number(float(v)), container=s4,
-        help=(tip("μ") or "") + " P+ forces μ = λ; P has μ = 0 (the paper's literal objective).")  # fmt: skip
+    mu_raw = state.widget(
+        "lm_mu",
+        control="select_slider",
+        label="Strong convexity μ (R only)",
+        format_func=lambda v: v if v == "= λ" else fmt.number(float(v)),
+        container=s4,
+        help=(tip("μ") or "") + " P+ forces μ = λ; P has μ = 0 (the paper's literal objective).",
+    )
     if ds.name != "gaussian_classes":
         k = state.widget(
             "lm_k",
@@ -139,12 +144,22 @@ with expert_section("⚙️ Settings: regulariser, Huber width, projection, budg
         help="target: ε is the total budget (CMS split). paper: ε goes to the noise and the "
         "guarantee is ε + k. P always uses paper semantics.",
     )
-    jacobian = state.widget("lm_jac", control="radio", label="Jacobian count r_J (R only)",
-        format_func={"conservative": "conservative: 2(C − 1)", "tight": "tight: C − 1"}.get, container=s8,
-        help=tip("r_J"))  # fmt: skip
-    bdelta = state.widget("lm_bdelta", control="select_slider",
-        label="Bound confidence δ (utility bounds, not the privacy δ)", format_func=fmt.delta, container=s9,
-        help="Failure probability of the utility bounds below; not the δ of differential privacy.")  # fmt: skip
+    jacobian = state.widget(
+        "lm_jac",
+        control="radio",
+        label="Jacobian count r_J (R only)",
+        format_func={"conservative": "conservative: 2(C − 1)", "tight": "tight: C − 1"}.get,
+        container=s8,
+        help=tip("r_J"),
+    )
+    bdelta = state.widget(
+        "lm_bdelta",
+        control="select_slider",
+        label="Bound confidence δ (utility bounds, not the privacy δ)",
+        format_func=fmt.delta,
+        container=s9,
+        help="Failure probability of the utility bounds below; not the δ of differential privacy.",
+    )
     st.caption(f"Suggested for this dataset: {sugg.reason}.")
 
 mu = None if mu_raw == "= λ" else float(mu_raw)
@@ -166,8 +181,16 @@ tkey = (task.name, task.n, task.d, task.n_classes)
 fp = ds.fingerprint
 
 try:
-    config = lmg.LargeMarginGaussian(epsilon=float(eps), mode=mode, lam=float(lam), mu=mu, h=float(h), psd=psd_on,
-        semantics=semantics, jacobian=jacobian)  # fmt: skip
+    config = lmg.LargeMarginGaussian(
+        epsilon=float(eps),
+        mode=mode,
+        lam=float(lam),
+        mu=mu,
+        h=float(h),
+        psd=psd_on,
+        semantics=semantics,
+        jacobian=jacobian,
+    )
     acc = P.accounting(
         float(eps), task.n, task.d, task.n_classes, float(lam), float(h), mu, mode, semantics, jacobian, psd_on
     )
@@ -225,15 +248,26 @@ with first:
             "release (right). Dots: training points."
         )
     else:
-        chart = lmf.accuracy_bars_figure([("guessing (chance)", 1.0 / task.n_classes),
-            ("private release", None if draw["unbounded"] else draw["acc_p"]), ("trained without privacy", acc_np)],
-            title="Test accuracy")  # fmt: skip
+        chart = lmf.accuracy_bars_figure(
+            [
+                ("guessing (chance)", 1.0 / task.n_classes),
+                ("private release", None if draw["unbounded"] else draw["acc_p"]),
+                ("trained without privacy", acc_np),
+            ],
+            title="Test accuracy",
+        )
         caption = (
             f"The data have {fmt.integer(task.d)} dimensions after the public projection: the class regions are "
             "drawn when k = 2 (Settings)."
         )
-    notes = [lmg.utility_note(float("nan") if draw["unbounded"] else draw["acc_p"], acc_np, task.n_classes,
-        k=int(k) if ds.name != "gaussian_classes" else None)]  # fmt: skip
+    notes = [
+        lmg.utility_note(
+            float("nan") if draw["unbounded"] else draw["acc_p"],
+            acc_np,
+            task.n_classes,
+            k=int(k) if ds.name != "gaussian_classes" else None,
+        )
+    ]
     if task.data_dependent:
         notes.append(
             "🔓 Columns were scaled with statistics of the data itself: the guarantee does not cover that step "
@@ -328,8 +362,19 @@ with expert_section(
         st.markdown("**The three modes at this setting**")
         rows = []
         for mo in MODES:
-            a = P.accounting(float(eps), task.n, task.d, task.n_classes, float(lam), float(h), mu, mo, semantics,
-                jacobian, True if mo == "printed" else psd_on)  # fmt: skip
+            a = P.accounting(
+                float(eps),
+                task.n,
+                task.d,
+                task.n_classes,
+                float(lam),
+                float(h),
+                mu,
+                mo,
+                semantics,
+                jacobian,
+                True if mo == "printed" else psd_on,
+            )
             rows.append(
                 {
                     "mode": lmg.MODE_LABELS[mo],
@@ -378,9 +423,13 @@ with expert_section("3 · The two flaws of the printed mechanism (live numbers)"
         with f1:
             st.subheader("Flaw 1: no minimiser for most draws")
             ub = P.unbounded_share(task.d, task.n, float(lam), EPS_GRID, 20_000, int(seed))
-            st.plotly_chart(lmf.unbounded_figure(ub,
-                title=f"P: share of unbounded draws (d = {fmt.integer(task.d)}, nλ = {fmt.number(task.n * lam)})"),
-                key="lm_unbounded")  # fmt: skip
+            st.plotly_chart(
+                lmf.unbounded_figure(
+                    ub,
+                    title=f"P: share of unbounded draws (d = {fmt.integer(task.d)}, nλ = {fmt.number(task.n * lam)})",
+                ),
+                key="lm_unbounded",
+            )
             here = P.unbounded_share(task.d, task.n, float(lam), (float(eps),), 20_000, int(seed))
             st.metric(
                 f"unbounded draws at ε = {fmt.epsilon(eps)}",
@@ -397,10 +446,15 @@ with expert_section("3 · The two flaws of the printed mechanism (live numbers)"
             lk = P.leak(tkey, fp, float(eps), float(lam), float(h), 20, int(seed), _task=task)
             rows = []
             for _, r in lk.iterrows():
-                rows.append({"mode": lmg.MODE_LABELS[r["method"]], "PSD": "on" if r["psd"] else "off",
-                    "max ‖ΔΦᵖ − ΔΦ*‖": fmt.number(r["max_diff_error"], scale=1.0, zero_below=1e-9),
-                    "draws with exact leak": fmt.percent(r["exact_leak_share"]),
-                    "test predictions = non-private": fmt.percent(r["agreement"])})  # fmt: skip
+                rows.append(
+                    {
+                        "mode": lmg.MODE_LABELS[r["method"]],
+                        "PSD": "on" if r["psd"] else "off",
+                        "max ‖ΔΦᵖ − ΔΦ*‖": fmt.number(r["max_diff_error"], scale=1.0, zero_below=1e-9),
+                        "draws with exact leak": fmt.percent(r["exact_leak_share"]),
+                        "test predictions = non-private": fmt.percent(r["agreement"]),
+                    }
+                )
             widgets.table(rows, key="lm_leak_table")
             st.caption(
                 "ΔΦ = (Φ_c − Φ_0) for every class c: the only thing argmin_c zᵀΦ_c z depends on. One noise matrix "
@@ -429,9 +483,16 @@ def _render_accuracy(done: dict, n_trials: int) -> bool:
     g1.plotly_chart(
         lmf.accuracy_figure(summ, chance=1.0 / task.n_classes, title="Test accuracy against ε"), key="lm_acc"
     )
-    g2.plotly_chart(lmf.accuracy_figure(summ[summ["method"] != "nonprivate"], chance=None, y="agreement",
-        title="Share of test predictions equal to the non-private fit", y_title="agreement with non-private"),
-        key="lm_agree")  # fmt: skip
+    g2.plotly_chart(
+        lmf.accuracy_figure(
+            summ[summ["method"] != "nonprivate"],
+            chance=None,
+            y="agreement",
+            title="Share of test predictions equal to the non-private fit",
+            y_title="agreement with non-private",
+        ),
+        key="lm_agree",
+    )
     st.caption(
         "P and P+ are not differentially private as printed. "
         + captions.leak_story(summ, lmg.MODE_LABELS, ("printed", "repaired"))
@@ -447,11 +508,19 @@ def _render_accuracy(done: dict, n_trials: int) -> bool:
         "and the excess spikes (visible for P+ when ε is close to k_P)."
     )
     tight = lmg.bound_tightness(summ)
-    widgets.table([{"mode": lmg.MODE_LABELS[r["method"]], "ε": fmt.epsilon(r["epsilon"]),
-        "measured mean excess": fmt.number(r["excess_mean"]),
-        "mean pathwise bound": fmt.number(r["pathwise_bound_mean"]),
-        "bound ÷ measured": f"{fmt.number(r['bound_over_measured'], sig=2)}×"} for _, r in tight.iterrows()],
-        key="lm_tightness_table")  # fmt: skip
+    widgets.table(
+        [
+            {
+                "mode": lmg.MODE_LABELS[r["method"]],
+                "ε": fmt.epsilon(r["epsilon"]),
+                "measured mean excess": fmt.number(r["excess_mean"]),
+                "mean pathwise bound": fmt.number(r["pathwise_bound_mean"]),
+                "bound ÷ measured": f"{fmt.number(r['bound_over_measured'], sig=2)}×",
+            }
+            for _, r in tight.iterrows()
+        ],
+        key="lm_tightness_table",
+    )
     st.caption(
         "Bound tightness: how far the pathwise bound sits above the measured excess. "
         + captions.tightness_story(tight, lmg.MODE_LABELS)
@@ -465,17 +534,27 @@ def _render_excess_n(done: dict, exc_mode: str) -> bool:
     if got is None:
         return False
     s_n, bnds = got[0]
-    st.plotly_chart(lmf.excess_vs_n_figure(s_n, bnds, method=exc_mode,
-        title=f"Empirical excess J(Φᵖ) − J(Φ*) against n ({lmg.MODE_LABELS[exc_mode]}, ε = {fmt.epsilon(eps)})"),
-        key="lm_excess_n")  # fmt: skip
+    st.plotly_chart(
+        lmf.excess_vs_n_figure(
+            s_n,
+            bnds,
+            method=exc_mode,
+            title=f"Empirical excess J(Φᵖ) − J(Φ*) against n ({lmg.MODE_LABELS[exc_mode]}, ε = {fmt.epsilon(eps)})",
+        ),
+        key="lm_excess_n",
+    )
     st.caption(
         "Dashed: corrected bounds (Tier C) for the mechanism actually run; dash-dot: the paper's bounds "
         "in consistent units (Tier U, P+ only); dotted red: the printed Theorem 5.2 as printed (sum-form "
         "units, not a valid bound for this per-example quantity)."
     )
     if exc_mode != "printed":
-        st.plotly_chart(lmf.test_loss_figure(s_n, bnds, method=exc_mode,
-            title="True-risk excess: measured on the test set against the C5.3 bound"), key="lm_test_loss")  # fmt: skip
+        st.plotly_chart(
+            lmf.test_loss_figure(
+                s_n, bnds, method=exc_mode, title="True-risk excess: measured on the test set against the C5.3 bound"
+            ),
+            key="lm_test_loss",
+        )
         st.caption(
             "C5.3 bounds L̃(Φᵖ) − L̃(Φ*), the excess of the expected loss, with probability ≥ 1 − 2δ; the right "
             "panel shows which term dominates at each n (E: the noise, S: Sridharan's sample term scaled by "
@@ -514,12 +593,30 @@ def _sweeps_section() -> None:
         st.session_state["lm_ran"] = True
     if st.session_state.get("lm_ran"):
         try:
-            base = lmg.LargeMarginGaussian(epsilon=float(eps), lam=float(lam), mu=mu, h=float(h), psd=psd == "on",
-                semantics=semantics, jacobian=jacobian)  # fmt: skip
+            base = lmg.LargeMarginGaussian(
+                epsilon=float(eps),
+                lam=float(lam),
+                mu=mu,
+                h=float(h),
+                psd=psd == "on",
+                semantics=semantics,
+                jacobian=jacobian,
+            )
             ns = P.n_grid(task.n, task.n_classes)
-            blocks = P.sweep_blocks(task, base, epsilons=EPS_GRID, modes=MODES, exc_mode=mode, ns=ns,
-                delta=float(bdelta), mu_grid=MU_GRID, h_grid=H_GRID, n_trials=n_trials, seed=int(seed),
-                quick=background.in_server())  # fmt: skip
+            blocks = P.sweep_blocks(
+                task,
+                base,
+                epsilons=EPS_GRID,
+                modes=MODES,
+                exc_mode=mode,
+                ns=ns,
+                delta=float(bdelta),
+                mu_grid=MU_GRID,
+                h_grid=H_GRID,
+                n_trials=n_trials,
+                seed=int(seed),
+                quick=background.in_server(),
+            )
             job_key = repr((dp_core.__version__, tkey, fp, base, ns, float(bdelta), n_trials, int(seed)))
             background.start("lm_sweeps", job_key, blocks, private=scoped.session_uses_upload(), restart=lm_pressed)
         except (ValueError, TypeError) as exc:
@@ -558,5 +655,14 @@ with expert_section("5 · Bounds in three tiers and the noise norm", key="lm_sec
         )
         norms = P.noise_samples(acc["noise_dim"], acc["beta"], 2000, int(seed))
         rad = P.radii(acc["noise_dim"], acc["beta"], float(bdelta), task.d, acc["eps_noise"], acc["shared_noise"])
-        st.plotly_chart(lmf.noise_norm_figure(norms, dim=acc["noise_dim"], beta=acc["beta"], radii=rad, method=mode,
-            title="Sampled noise norms ‖N‖ with the exact density and the radii at δ"), key="lm_noise")  # fmt: skip
+        st.plotly_chart(
+            lmf.noise_norm_figure(
+                norms,
+                dim=acc["noise_dim"],
+                beta=acc["beta"],
+                radii=rad,
+                method=mode,
+                title="Sampled noise norms ‖N‖ with the exact density and the radii at δ",
+            ),
+            key="lm_noise",
+        )

@@ -139,11 +139,16 @@ def _guarantees(p, c) -> dict:
             "bound_theorem2": "Theorem 2 upper bound (paper's constants), conditional on the calibration event",
             "rate_*_const1": "Table 1 rates with constant 1: shape only, up to constants",
         },
-        "eps_local_paper": lp.epsilon_nominal, "eps_local_exact": lp.epsilon_exact, "delta_local": lp.delta_local,
-        "eps_local_q": lp.epsilon_q, "eps_local_p": lp.epsilon_p, "gdp_mu": lp.mu,
+        "eps_local_paper": lp.epsilon_nominal,
+        "eps_local_exact": lp.epsilon_exact,
+        "delta_local": lp.delta_local,
+        "eps_local_q": lp.epsilon_q,
+        "eps_local_p": lp.epsilon_p,
+        "gdp_mu": lp.mu,
         "eps_local_paper_domain_sensitivities": lpd.epsilon_nominal,
-        "eps_local_exact_domain_sensitivities": lpd.epsilon_exact, "corollary1_formally_valid": lp.corollary1_valid,
-    }  # fmt: skip
+        "eps_local_exact_domain_sensitivities": lpd.epsilon_exact,
+        "corollary1_formally_valid": lp.corollary1_valid,
+    }
 
 
 def _bounds(p, eps: float, delta: float) -> dict:
@@ -194,16 +199,36 @@ def _simulate_run(a):
     )
     lp = local_privacy(p)
     return {
-        "mechanism": "input-perturbation", "dataset": ds.name, "model": a.model, "n": n, "d": data.d,
-        "n_test": int(data.X_test.shape[0]), "eps": a.eps, "delta": a.delta, "alpha": cfg.alpha,
-        "sampler": cfg.sampler, "trials": a.trials, "seed": a.seed, "metric": metric, "methods": methods,
+        "mechanism": "input-perturbation",
+        "dataset": ds.name,
+        "model": a.model,
+        "n": n,
+        "d": data.d,
+        "n_test": int(data.X_test.shape[0]),
+        "eps": a.eps,
+        "delta": a.delta,
+        "alpha": cfg.alpha,
+        "sampler": cfg.sampler,
+        "trials": a.trials,
+        "seed": a.seed,
+        "metric": metric,
+        "methods": methods,
         **_bound(methods, p, v["wnorm"]),
-        "sigma_b": p.sigma_b, "sigma_u": p.sigma_u, "Delta": p.Delta, "Delta_in": p.Delta_in,
+        "sigma_b": p.sigma_b,
+        "sigma_u": p.sigma_u,
+        "Delta": p.Delta,
+        "Delta_in": p.Delta_in,
         "central_guarantee": f"({p.eps_run:g}, {p.delta:g})-DP as claimed by the paper",
-        "eps_local_paper": lp.epsilon_nominal, "eps_local_exact": lp.epsilon_exact, "delta_local": lp.delta_local,
-        "privacy_diagnostic": diag.summary(), "preprocessing": list(data.notes), "leak_warnings": list(data.leaks),
-        "preprocess": a.preprocess, "eta": eta, "eta_rule": v["eta"] is None,
-    }  # fmt: skip
+        "eps_local_paper": lp.epsilon_nominal,
+        "eps_local_exact": lp.epsilon_exact,
+        "delta_local": lp.delta_local,
+        "privacy_diagnostic": diag.summary(),
+        "preprocessing": list(data.notes),
+        "leak_warnings": list(data.leaks),
+        "preprocess": a.preprocess,
+        "eta": eta,
+        "eta_rule": v["eta"] is None,
+    }
 
 
 def _method_rows(df, metric: str) -> dict:

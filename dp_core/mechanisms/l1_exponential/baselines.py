@@ -28,9 +28,17 @@ from .grid import GridNet, default_grid_resolution, grid_net, grid_probabilities
 from .mcmc import APPROXIMATE_LABEL, MCMCResult, MCMCSchedule, mcmc_sample
 
 __all__ = [
-    "BASELINE_LABEL", "markov_clip_level", "clip_data", "clipped_em_kappa", "ClippedEMResult", "ClippedEMDiagnostics",
-    "baseline_clipped_em", "DPGDCalibration", "dp_gd_calibration", "baseline_dp_gd"
-]  # fmt: skip
+    "BASELINE_LABEL",
+    "markov_clip_level",
+    "clip_data",
+    "clipped_em_kappa",
+    "ClippedEMResult",
+    "ClippedEMDiagnostics",
+    "baseline_clipped_em",
+    "DPGDCalibration",
+    "dp_gd_calibration",
+    "baseline_dp_gd",
+]
 
 BASELINE_LABEL = "baseline, not from the paper"
 
@@ -144,9 +152,13 @@ def baseline_clipped_em(
             S = _abs_cost(net.points, Xc, yc, want_grad=False)[0]
         idx = sample_grid(grid_probabilities(S, k), n_draws, rng)
         rel = ClippedEMResult(
-            net.points[idx], k, sens, "grid",
-            f"{BASELINE_LABEL}; exact ε-DP (replace-one, sensitivity C_y + C_x R = {sens:g})", net=net
-        )  # fmt: skip
+            net.points[idx],
+            k,
+            sens,
+            "grid",
+            f"{BASELINE_LABEL}; exact ε-DP (replace-one, sensitivity C_y + C_x R = {sens:g})",
+            net=net,
+        )
         return (rel, ClippedEMDiagnostics()) if diagnostics else rel
     if mode != "mcmc":
         raise ValueError(f"mode must be one of 'auto', 'grid', 'mcmc', got {mode!r}.")

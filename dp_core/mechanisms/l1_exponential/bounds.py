@@ -13,10 +13,24 @@ from ..._validation import check_choice, check_in_interval, check_int, check_pos
 from .truncation import CONVENTIONS, check_theta, kappa
 
 __all__ = [
-    "ASSUMPTIONS", "RATE_LABEL", "EXPLICIT_LABEL", "MomentConstants", "moment_constants", "residual_moment_bound",
-    "log_net_size", "rate_paper", "rate_slope", "BoundTerms", "explicit_bound", "bound_coefficients", "iota_star",
-    "iota_paper", "optimal_bound", "privacy_dominance_epsilon", "bound_terms_table"
-]  # fmt: skip
+    "ASSUMPTIONS",
+    "RATE_LABEL",
+    "EXPLICIT_LABEL",
+    "MomentConstants",
+    "moment_constants",
+    "residual_moment_bound",
+    "log_net_size",
+    "rate_paper",
+    "rate_slope",
+    "BoundTerms",
+    "explicit_bound",
+    "bound_coefficients",
+    "iota_star",
+    "iota_paper",
+    "optimal_bound",
+    "privacy_dominance_epsilon",
+    "bound_terms_table",
+]
 
 ASSUMPTIONS = ("A1", "A2", "A3", "A4")
 
@@ -280,9 +294,17 @@ def iota_star(
     0.02038
     """
     a, b = bound_coefficients(
-        zeta=zeta, n=n, eta=eta, theta=theta, M_theta=M_theta, V_theta=V_theta, diam_W=diam_W, kappa_value=kappa_value,
-        d=d, log_N=log_N
-    )  # fmt: skip
+        zeta=zeta,
+        n=n,
+        eta=eta,
+        theta=theta,
+        M_theta=M_theta,
+        V_theta=V_theta,
+        diam_W=diam_W,
+        kappa_value=kappa_value,
+        d=d,
+        log_N=log_N,
+    )
     th = float(theta)
     if a <= 0:
         raise ValueError("iota_star needs V_theta > 0 or M_theta > 0 (the bias coefficient a is 0).")
@@ -306,9 +328,17 @@ def optimal_bound(
 ) -> float:
     """Closed form ``U(iota*) = 3 zeta m1 + theta a^(1/theta) (b/(theta-1))^((theta-1)/theta)``."""
     a, b = bound_coefficients(
-        zeta=zeta, n=n, eta=eta, theta=theta, M_theta=M_theta, V_theta=V_theta, diam_W=diam_W, kappa_value=kappa_value,
-        d=d, log_N=log_N
-    )  # fmt: skip
+        zeta=zeta,
+        n=n,
+        eta=eta,
+        theta=theta,
+        M_theta=M_theta,
+        V_theta=V_theta,
+        diam_W=diam_W,
+        kappa_value=kappa_value,
+        d=d,
+        log_N=log_N,
+    )
     th = float(theta)
     return 3.0 * zeta * m1 + th * a ** (1.0 / th) * (b / (th - 1.0)) ** ((th - 1.0) / th)
 

@@ -71,9 +71,16 @@ def _calibrate_run(a):
         check_int("grid_m", a.grid_m, lo=1, hi=10_000)
     s = _settings(a, _CAL_SPECS)
     return _calibration(
-        a, theta=s.theta, tau=s.tau, sigma=s.sigma, eta_total=s.eta, assumption=s.assumption, radius=s.R,
-        convention=s.conv, c_iota=s.ci
-    )  # fmt: skip
+        a,
+        theta=s.theta,
+        tau=s.tau,
+        sigma=s.sigma,
+        eta_total=s.eta,
+        assumption=s.assumption,
+        radius=s.R,
+        convention=s.conv,
+        c_iota=s.ci,
+    )
 
 
 def _net(a, radius: float) -> tuple[float, float]:
@@ -92,9 +99,16 @@ def _calibration(a, *, theta, tau, sigma, eta_total, assumption, radius, convent
     ks = {conv: kappa(a.eps, c.theta, conv) for conv in CONVENTIONS}
     k = ks[convention]
     common = {
-        "zeta": zeta, "n": a.n, "eta": eta, "theta": c.theta, "M_theta": c.M_theta, "V_theta": c.V_theta,
-        "diam_W": 2 * radius, "d": a.d, "log_N": log_N
-    }  # fmt: skip
+        "zeta": zeta,
+        "n": a.n,
+        "eta": eta,
+        "theta": c.theta,
+        "M_theta": c.M_theta,
+        "V_theta": c.V_theta,
+        "diam_W": 2 * radius,
+        "d": a.d,
+        "log_N": log_N,
+    }
     aa, bb = B.bound_coefficients(kappa_value=k, **common)
     i_star = B.iota_star(kappa_value=k, **common)
     i_paper = B.iota_paper(a.n, a.d, a.eps, eta_total, c.theta, tau, assumption)
@@ -103,24 +117,57 @@ def _calibration(a, *, theta, tau, sigma, eta_total, assumption, radius, convent
     U_paper = B.explicit_bound(i_paper, m1=c.m1, kappa_value=k, **common)
     guar = convention_guarantee(a.eps, c.theta, convention)
     return {
-        "mechanism": MECH, "n": a.n, "d": a.d, "eps": a.eps, "theta": c.theta, "assumption": assumption, "tau": tau,
-        "sigma_theta": sigma, "radius": radius, "eta_total": eta_total, "eta": eta, "zeta": zeta, "log_N": log_N,
-        "log_N_over_eta": log_N + math.log(1 / eta), "m1": c.m1, "M_theta": c.M_theta, "V_theta": c.V_theta,
-        "convention": convention, "convention_label": CONVENTION_LABELS[convention], "guarantee": guar.label,
-        "replace_one_epsilon": guar.replace_one_epsilon, "add_remove_epsilon": guar.add_remove_epsilon,
-        "sensitivity": math.log(c.theta) / (a.n * iota), "sensitivity_cost": math.log(c.theta),
+        "mechanism": MECH,
+        "n": a.n,
+        "d": a.d,
+        "eps": a.eps,
+        "theta": c.theta,
+        "assumption": assumption,
+        "tau": tau,
+        "sigma_theta": sigma,
+        "radius": radius,
+        "eta_total": eta_total,
+        "eta": eta,
+        "zeta": zeta,
+        "log_N": log_N,
+        "log_N_over_eta": log_N + math.log(1 / eta),
+        "m1": c.m1,
+        "M_theta": c.M_theta,
+        "V_theta": c.V_theta,
+        "convention": convention,
+        "convention_label": CONVENTION_LABELS[convention],
+        "guarantee": guar.label,
+        "replace_one_epsilon": guar.replace_one_epsilon,
+        "add_remove_epsilon": guar.add_remove_epsilon,
+        "sensitivity": math.log(c.theta) / (a.n * iota),
+        "sensitivity_cost": math.log(c.theta),
         "sensitivity_paper": 2 * math.log(c.theta) / (a.n * iota),
-        "sensitivity_paper_note": "the paper's 2 log(theta)/(n iota) is a valid bound, loose by 2x", "kappa": k,
-        "kappa_tight": ks["tight"], "kappa_paper_proof": ks["paper_proof"], "kappa_paper_box": ks["paper_box"],
-        "beta": k * a.n * iota, "a": aa, "b": bb, "iota": iota, "iota_star": i_star, "threshold": 1 / iota,
-        "iota_paper": i_paper, "threshold_paper": 1 / i_paper, "bound_explicit": U.total, "bound_net": U.net,
-        "bound_truncation_bias": U.truncation_bias, "bound_discretisation_truncation": U.discretisation_truncation,
-        "bound_statistical": U.statistical, "bound_privacy": U.privacy, "bound_explicit_iota_paper": U_paper.total,
+        "sensitivity_paper_note": "the paper's 2 log(theta)/(n iota) is a valid bound, loose by 2x",
+        "kappa": k,
+        "kappa_tight": ks["tight"],
+        "kappa_paper_proof": ks["paper_proof"],
+        "kappa_paper_box": ks["paper_box"],
+        "beta": k * a.n * iota,
+        "a": aa,
+        "b": bb,
+        "iota": iota,
+        "iota_star": i_star,
+        "threshold": 1 / iota,
+        "iota_paper": i_paper,
+        "threshold_paper": 1 / i_paper,
+        "bound_explicit": U.total,
+        "bound_net": U.net,
+        "bound_truncation_bias": U.truncation_bias,
+        "bound_discretisation_truncation": U.discretisation_truncation,
+        "bound_statistical": U.statistical,
+        "bound_privacy": U.privacy,
+        "bound_explicit_iota_paper": U_paper.total,
         "bound_label": B.EXPLICIT_LABEL,
-        "rate_paper": B.rate_paper(a.n, a.d, a.eps, eta_total, c.theta, tau, assumption), "rate_label": B.RATE_LABEL,
+        "rate_paper": B.rate_paper(a.n, a.d, a.eps, eta_total, c.theta, tau, assumption),
+        "rate_label": B.RATE_LABEL,
         "rate_slope": B.rate_slope(c.theta, assumption),
-        "eps_privacy_dominates_below": B.privacy_dominance_epsilon(c.theta, convention)
-    }  # fmt: skip
+        "eps_privacy_dominates_below": B.privacy_dominance_epsilon(c.theta, convention),
+    }
 
 
 def _simulate_args(p):
@@ -195,10 +242,14 @@ def _em_diagnostics(em) -> tuple[dict | None, list[str], str]:
         statuses = [str(v) for v in em["sampler_status"]]
         n_bad = sum(v == "not_converged" for v in statuses)
         diag = {
-            "acceptance_mean": float(em["acceptance"].mean()), "rhat_max": float(em["rhat"].max()),
-            "ess_min": float(em["ess"].min()), "n_runs": len(statuses), "n_not_converged": n_bad,
-            "rhat_kind": "rank-normalised split-R-hat (max of bulk and folded)", "label": APPROXIMATE_LABEL
-        }  # fmt: skip
+            "acceptance_mean": float(em["acceptance"].mean()),
+            "rhat_max": float(em["rhat"].max()),
+            "ess_min": float(em["ess"].min()),
+            "n_runs": len(statuses),
+            "n_not_converged": n_bad,
+            "rhat_kind": "rank-normalised split-R-hat (max of bulk and folded)",
+            "label": APPROXIMATE_LABEL,
+        }
     worst = ""
     if diag:
         figures = (
@@ -225,29 +276,54 @@ def _simulate_synthetic(a, st: L1Settings, sched) -> dict:
     check_int("d", a.d, lo=1, hi=1_000)
     model = HeavyTailedModel(d=a.d, design=st.design, noise=st.noise, tail=st.tail, noise_tail=st.noise_tail)
     cfg = SimulationConfig(
-        model=model, n=a.n, epsilon=a.eps, theta=st.theta, convention=st.conv, assumption=st.assumption, c_iota=st.ci,
-        radius=st.R, mode=st.mode, mcmc_preset=st.preset, mcmc_schedule=sched, delta=a.delta
-    )  # fmt: skip
+        model=model,
+        n=a.n,
+        epsilon=a.eps,
+        theta=st.theta,
+        convention=st.conv,
+        assumption=st.assumption,
+        c_iota=st.ci,
+        radius=st.R,
+        mode=st.mode,
+        mcmc_preset=st.preset,
+        mcmc_schedule=sched,
+        delta=a.delta,
+    )
     df = run_simulation(cfg, n_trials=a.trials, seed=a.seed)
     s = summarize_simulation(df)
     methods = {}
     for _, row in s.iterrows():
         methods[row["method"]] = {
-            "label": METHOD_LABELS[row["method"]], "excess_risk_mean": row["excess_risk_mean"],
-            "excess_risk_se": row["excess_risk_se"], "excess_risk_median": row["excess_risk_median"],
-            "excess_empirical_mean": row["excess_empirical_mean"], "n_trials": int(row["n_trials"])
-        }  # fmt: skip
+            "label": METHOD_LABELS[row["method"]],
+            "excess_risk_mean": row["excess_risk_mean"],
+            "excess_risk_se": row["excess_risk_se"],
+            "excess_risk_median": row["excess_risk_median"],
+            "excess_empirical_mean": row["excess_empirical_mean"],
+            "n_trials": int(row["n_trials"]),
+        }
     em = df[df.method == "em_l1"]
     diag, statuses, worst = _em_diagnostics(em)
     cal = L1ExponentialRegression(epsilon=a.eps, theta=st.theta, mode=st.mode, radius=st.R).calibrate(a.n, a.d)
     return {
-        "mechanism": MECH, "dataset": "heavy_tailed", "model": model.label, "n": a.n, "d": a.d, "eps": a.eps,
-        "theta": st.theta, "convention": st.conv, "mode": str(em["mode"].iloc[0]), "iota": float(em["iota"].iloc[0]),
-        "trials": a.trials, "seed": a.seed, "metric": "excess population risk L(w) - L(w*) (noise integrated exactly)",
-        "methods": methods, "sampler_diagnostics": diag, **_sampler_fields(statuses, worst),
+        "mechanism": MECH,
+        "dataset": "heavy_tailed",
+        "model": model.label,
+        "n": a.n,
+        "d": a.d,
+        "eps": a.eps,
+        "theta": st.theta,
+        "convention": st.conv,
+        "mode": str(em["mode"].iloc[0]),
+        "iota": float(em["iota"].iloc[0]),
+        "trials": a.trials,
+        "seed": a.seed,
+        "metric": "excess population risk L(w) - L(w*) (noise integrated exactly)",
+        "methods": methods,
+        "sampler_diagnostics": diag,
+        **_sampler_fields(statuses, worst),
         "privacy_label": cal.privacy_label if str(em["mode"].iloc[0]) == cal.mode else "",
-        "assumption_violated": bool(df["assumption_violated"].iloc[0])
-    }  # fmt: skip
+        "assumption_violated": bool(df["assumption_violated"].iloc[0]),
+    }
 
 
 def _simulate_data(a, st: L1Settings, sched) -> dict:
@@ -256,16 +332,30 @@ def _simulate_data(a, st: L1Settings, sched) -> dict:
         raise ValueError(f"dataset must be a regression dataset, got {ds.name!r} with task {ds.task!r}.")
     tr, te = train_test_split(ds, seed=a.seed)
     est = L1ExponentialRegression(
-        epsilon=a.eps, theta=st.theta, convention=st.conv, c_iota=st.ci, radius=st.R, mode=st.mode,
-        mcmc_preset=st.preset, mcmc_schedule=sched
-    )  # fmt: skip
+        epsilon=a.eps,
+        theta=st.theta,
+        convention=st.conv,
+        c_iota=st.ci,
+        radius=st.R,
+        mode=st.mode,
+        mcmc_preset=st.preset,
+        mcmc_schedule=sched,
+    )
     cal = est.calibrate(tr.n, tr.d)
     cx = markov_clip_level(cal.moments["M_theta"], cal.moments["theta"])
     cy = markov_clip_level(cal.moments["V_theta"], cal.moments["theta"])
     res = real_data_experiment(
-        tr.X, tr.y, te.X, te.y, estimator=est, n_releases=max(2, a.trials), clip_x=cx, clip_y=cy, delta=a.delta,
-        rng=a.seed
-    )  # fmt: skip
+        tr.X,
+        tr.y,
+        te.X,
+        te.y,
+        estimator=est,
+        n_releases=max(2, a.trials),
+        clip_x=cx,
+        clip_y=cy,
+        delta=a.delta,
+        rng=a.seed,
+    )
     s = summarize(res.table, by=["method"], values=["excess_test_mae", "test_mae"])
     methods = {
         r["method"]: {
@@ -278,13 +368,24 @@ def _simulate_data(a, st: L1Settings, sched) -> dict:
         for _, r in s.iterrows()
     }
     return {
-        "mechanism": MECH, "dataset": ds.name, "n_train": tr.n, "n_test": te.n, "d": tr.d, "eps": a.eps,
-        "theta": st.theta, "mode": cal.mode, "iota": cal.iota, "trials": max(2, a.trials), "seed": a.seed,
+        "mechanism": MECH,
+        "dataset": ds.name,
+        "n_train": tr.n,
+        "n_test": te.n,
+        "d": tr.d,
+        "eps": a.eps,
+        "theta": st.theta,
+        "mode": cal.mode,
+        "iota": cal.iota,
+        "trials": max(2, a.trials),
+        "seed": a.seed,
         "metric": "held-out mean absolute error minus that of the non-private LAD fit (real data: no w*)",
-        "note": "features used as given (raw scale); tau = sigma_theta = 1 assumed public", "methods": methods,
-        "sampler_diagnostics": res.mcmc, **_sampler_fields([res.sampler_status], res.sampler_message),
-        "privacy_label": res.privacy_label
-    }  # fmt: skip
+        "note": "features used as given (raw scale); tau = sigma_theta = 1 assumed public",
+        "methods": methods,
+        "sampler_diagnostics": res.mcmc,
+        **_sampler_fields([res.sampler_status], res.sampler_message),
+        "privacy_label": res.privacy_label,
+    }
 
 
 def _reproduce_args(p):

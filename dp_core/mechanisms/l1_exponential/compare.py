@@ -157,18 +157,29 @@ class L1ExponentialAdapter(Adapter):
         mode = "grid" if X.shape[1] <= 3 else "mcmc"
         notes.append(f"Parameter ball ‖w‖ ≤ {self.radius:g}; sampler: {mode} (d = {X.shape[1]}).")
         return _State(
-            X=X[tr], y=y[tr], X_test=X[te], y_test=y[te], lad_w=lad.w, lad_objective=float(lad.objective), mode=mode,
-            notes=tuple(notes), leaks=tuple(leaks), label_scale=float(label_scale)
-        )  # fmt: skip
+            X=X[tr],
+            y=y[tr],
+            X_test=X[te],
+            y_test=y[te],
+            lad_w=lad.w,
+            lad_objective=float(lad.objective),
+            mode=mode,
+            notes=tuple(notes),
+            leaks=tuple(leaks),
+            label_scale=float(label_scale),
+        )
 
     def _estimator(self, epsilon: float):
         from .grid import BUDGET_INTERACTIVE
         from .mechanism import L1ExponentialRegression
 
         return L1ExponentialRegression(
-            epsilon=float(epsilon), radius=self.radius, mcmc_preset=self.mcmc_preset, mcmc_schedule=self.mcmc_schedule,
-            grid_budget=max(1000, BUDGET_INTERACTIVE // 4)
-        )  # fmt: skip
+            epsilon=float(epsilon),
+            radius=self.radius,
+            mcmc_preset=self.mcmc_preset,
+            mcmc_schedule=self.mcmc_schedule,
+            grid_budget=max(1000, BUDGET_INTERACTIVE // 4),
+        )
 
     def _utility(self, state: _State, W: np.ndarray) -> np.ndarray:
         W = np.atleast_2d(W)
@@ -224,9 +235,17 @@ class L1ExponentialAdapter(Adapter):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             runs = em_mcmc_sweep(
-                state.X, state.y, epsilons=eps, theta=est.theta, iotas=iotas, radius=est.radius,
-                convention=est.convention, n_draws=max(MIN_CHAINS, T), schedule=est.schedule(), rng=as_generator(seed)
-            )  # fmt: skip
+                state.X,
+                state.y,
+                epsilons=eps,
+                theta=est.theta,
+                iotas=iotas,
+                radius=est.radius,
+                convention=est.convention,
+                n_draws=max(MIN_CHAINS, T),
+                schedule=est.schedule(),
+                rng=as_generator(seed),
+            )
         return [
             self._epsilon_block(state, T, (e, None), drawn=(r.draws[:T], r.diagnostics.as_dict()))
             for e, r in zip(eps, runs)

@@ -57,9 +57,13 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         A, v = self._validate_Xy(X, y)
         Z = self._design(A)
         cfg = L1ExponentialRegression(
-            epsilon=eps, theta=self.theta, radius=self.radius, convention=self.convention, mode=self.mode,
-            mcmc_preset=self.mcmc_preset
-        )  # fmt: skip
+            epsilon=eps,
+            theta=self.theta,
+            radius=self.radius,
+            convention=self.convention,
+            mode=self.mode,
+            mcmc_preset=self.mcmc_preset,
+        )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             fit, diag = cfg.run(Z, v / ys, rng=check_random_state_like(self.random_state), diagnostics=True)
@@ -79,10 +83,15 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         status, reason = self._status(cal, fit.privacy_label, exact, converged)
         self._warn_if_no_guarantee(audited_status("l1-exponential", cal.convention) == vocab.REFUTED, converged)
         self.privacy_ = PrivacyGuarantee(
-            epsilon=eps, delta=0.0, neighbours="replace one record", model="central", status=status,
-            mechanism="Exponential mechanism on the truncated l1 risk (Wang & Xu, Algorithms 1-2)", reason=reason,
-            extra={"sampler": self.sampler_["sampler"], "converged": converged}
-        )  # fmt: skip
+            epsilon=eps,
+            delta=0.0,
+            neighbours="replace one record",
+            model="central",
+            status=status,
+            mechanism="Exponential mechanism on the truncated l1 risk (Wang & Xu, Algorithms 1-2)",
+            reason=reason,
+            extra={"sampler": self.sampler_["sampler"], "converged": converged},
+        )
         self._warn_if_degenerate(X, y)
         return self
 

@@ -17,10 +17,19 @@ from ...figures import add_bound_trace, apply_layout, color_of, group_refuted, h
 from .truncation import psi
 
 __all__ = [
-    "assumption_rates_figure", "baseline_figure", "density_figure", "epsilon_figure", "fitted_slope", "psi_figure",
-    "refuted_conventions", "releases_figure", "rate_figure", "residual_histogram", "sampler_figure",
-    "truncation_figure"
-]  # fmt: skip
+    "assumption_rates_figure",
+    "baseline_figure",
+    "density_figure",
+    "epsilon_figure",
+    "fitted_slope",
+    "psi_figure",
+    "refuted_conventions",
+    "releases_figure",
+    "rate_figure",
+    "residual_histogram",
+    "sampler_figure",
+    "truncation_figure",
+]
 
 _CONVENTION_NAMES = {
     "tight": "tight convention (ε-DP)",
@@ -280,9 +289,16 @@ def rate_figure(
     s = summary.copy()
     s["series"] = [f"θ = {display.number(v)}" for v in s[series]]
     fig = line_ci_figure(
-        s, x=x, y=y, method_col="series", log_x=True, log_y=True, title=title, x_title="n (log)",
-        y_title="excess population risk (log)"
-    )  # fmt: skip
+        s,
+        x=x,
+        y=y,
+        method_col="series",
+        log_x=True,
+        log_y=True,
+        title=title,
+        x_title="n (log)",
+        y_title="excess population risk (log)",
+    )
     for th, g in s.groupby(series):
         g = g.sort_values(x)
         slope = fitted_slope(g[x], g[f"{y}_mean"])
@@ -323,9 +339,16 @@ def epsilon_figure(
     """Excess risk vs epsilon with the bound split into statistical and privacy parts (F2, panel 4).
     See docs/l1_exponential.md §"figures.epsilon_figure"."""
     fig = line_ci_figure(
-        summary, x="epsilon", y="excess_risk", method_col="method", log_x=True, log_y=True,
-        title="Privacy-utility: excess risk against ε", x_title="ε (log)", y_title="excess population risk (log)"
-    )  # fmt: skip
+        summary,
+        x="epsilon",
+        y="excess_risk",
+        method_col="method",
+        log_x=True,
+        log_y=True,
+        title="Privacy-utility: excess risk against ε",
+        x_title="ε (log)",
+        y_title="excess population risk (log)",
+    )
     for col, name, dash in (
         ("statistical", "bound: statistical part (non-private)", "dot"),
         ("privacy", "bound: privacy part", "dash"),
@@ -359,10 +382,16 @@ def truncation_figure(
     See docs/l1_exponential.md §"figures.truncation_figure"."""
     s = summary.copy()
     fig = line_ci_figure(
-        s, x="c_iota", y="excess_risk", method_col="case", log_x=True, log_y=True,
-        title="Truncation trade-off: excess risk against ι/ι*", x_title="c_ι = ι/ι* (log)",
-        y_title="excess population risk (log)"
-    )  # fmt: skip
+        s,
+        x="c_iota",
+        y="excess_risk",
+        method_col="case",
+        log_x=True,
+        log_y=True,
+        title="Truncation trade-off: excess risk against ι/ι*",
+        x_title="c_ι = ι/ι* (log)",
+        y_title="excess population risk (log)",
+    )
     if bound is not None:
         fig.add_trace(
             go.Scatter(
@@ -393,10 +422,15 @@ def baseline_figure(
     """EM-L1-HT against the clipped EM (B1) and DP-GD (B2) as the tails get heavier (F4, panel 6).
     See docs/l1_exponential.md §"figures.baseline_figure"."""
     fig = line_ci_figure(
-        summary, x=x, y="excess_risk", method_col="method", log_y=True,
-        title="Heavy tails: the paper's mechanism vs non-robust baselines (not from the paper)", x_title=x_title,
-        y_title="excess population risk (log)"
-    )  # fmt: skip
+        summary,
+        x=x,
+        y="excess_risk",
+        method_col="method",
+        log_y=True,
+        title="Heavy tails: the paper's mechanism vs non-robust baselines (not from the paper)",
+        x_title=x_title,
+        y_title="excess population risk (log)",
+    )
     return _at_convention(fig, convention, ("em_l1",))
 
 
@@ -490,6 +524,10 @@ def assumption_rates_figure(
             go.Scatter(x=ds.tolist(), y=ys, mode="lines", name=names[a], line={"color": col, "dash": dash, "width": 2})
         )
     return apply_layout(
-        fig, title=f"Norm vs coordinate-wise assumptions: {RATE_LABEL}", x_title="d (log)", y_title="rate (log)",
-        log_x=True, log_y=True
-    )  # fmt: skip
+        fig,
+        title=f"Norm vs coordinate-wise assumptions: {RATE_LABEL}",
+        x_title="d (log)",
+        y_title="rate (log)",
+        log_x=True,
+        log_y=True,
+    )

@@ -21,9 +21,18 @@ from ...rng import RngLike, as_generator
 from .truncation import CONVENTIONS, _cost_blocks, check_theta, convention_guarantee, exact_sampler_suffix, kappa
 
 __all__ = [
-    "GridNet", "grid_net", "grid_size", "default_grid_resolution", "GRID_CAPS", "grid_costs", "grid_probabilities",
-    "sample_grid", "GridEMResult", "em_grid", "grid_mechanism_releases"
-]  # fmt: skip
+    "GridNet",
+    "grid_net",
+    "grid_size",
+    "default_grid_resolution",
+    "GRID_CAPS",
+    "grid_costs",
+    "grid_probabilities",
+    "sample_grid",
+    "GridEMResult",
+    "em_grid",
+    "grid_mechanism_releases",
+]
 
 #: Per-dimension caps on the number of cells per axis (docs/l1_exponential.md §"Samplers").
 GRID_CAPS = {1: 4096, 2: 256, 3: 48}
@@ -124,9 +133,15 @@ def default_grid_resolution(n: int, d: int, radius: float = 1.0, *, budget: int 
     if grid_size(d, 2, R) * n > budget:
         return 2
     return solve_monotone(
-        lambda m: grid_size(d, m, R) * n, budget + 1, lo=2, hi=cap, increasing=True, safe="lower", integer=True,
-        what="the grid resolution"
-    )  # fmt: skip
+        lambda m: grid_size(d, m, R) * n,
+        budget + 1,
+        lo=2,
+        hi=cap,
+        increasing=True,
+        safe="lower",
+        integer=True,
+        what="the grid resolution",
+    )
 
 
 def _n_threads() -> int:
@@ -329,10 +344,18 @@ def em_grid(
     p = grid_probabilities(S, k)
     idx = sample_grid(p, n_draws, rng)
     return GridEMResult(
-        net=net, costs=S, probabilities=p, draws=net.points[idx], draw_indices=idx, kappa=k, convention=convention,
-        epsilon=float(epsilon), theta=theta, iota=iota,
-        privacy_label=convention_guarantee(epsilon, theta, convention).label + exact_sampler_suffix(convention)
-    )  # fmt: skip
+        net=net,
+        costs=S,
+        probabilities=p,
+        draws=net.points[idx],
+        draw_indices=idx,
+        kappa=k,
+        convention=convention,
+        epsilon=float(epsilon),
+        theta=theta,
+        iota=iota,
+        privacy_label=convention_guarantee(epsilon, theta, convention).label + exact_sampler_suffix(convention),
+    )
 
 
 def grid_mechanism_releases(

@@ -93,9 +93,12 @@ def lad_fit_1d(X: ArrayLike, y: ArrayLike, radius: float | None = None) -> LadFi
             w, constrained = float(np.clip(w, -R, R)), True
     wv = np.array([w])
     return LadFit(
-        w=wv, objective=float(np.mean(np.abs(y - x * w))), solver="weighted-median", constrained=constrained,
-        status="optimal"
-    )  # fmt: skip
+        w=wv,
+        objective=float(np.mean(np.abs(y - x * w))),
+        solver="weighted-median",
+        constrained=constrained,
+        status="optimal",
+    )
 
 
 def lad_fit_ball(X: ArrayLike, y: ArrayLike, radius: float) -> LadFit:

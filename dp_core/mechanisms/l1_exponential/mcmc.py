@@ -29,11 +29,27 @@ from ...rng import RngLike, as_generator
 from .truncation import CONVENTIONS, _cost_blocks, check_theta, convention_guarantee, kappa
 
 __all__ = [
-    "APPROXIMATE_LABEL", "ESS_MIN", "LEGACY_PRESETS", "MCMC_PRESETS", "MIN_CHAINS", "NOT_CONVERGED_MESSAGE",
-    "RHAT_THRESHOLD", "SAMPLER_STATUSES", "MCMCDiagnostics", "MCMCResult", "MCMCSchedule", "bulk_ess",
-    "convergence_status", "effective_sample_size", "em_mcmc", "em_mcmc_sweep", "mcmc_sample", "rank_normalized_rhat",
-    "release_status", "split_rhat"
-]  # fmt: skip
+    "APPROXIMATE_LABEL",
+    "ESS_MIN",
+    "LEGACY_PRESETS",
+    "MCMC_PRESETS",
+    "MIN_CHAINS",
+    "NOT_CONVERGED_MESSAGE",
+    "RHAT_THRESHOLD",
+    "SAMPLER_STATUSES",
+    "MCMCDiagnostics",
+    "MCMCResult",
+    "MCMCSchedule",
+    "bulk_ess",
+    "convergence_status",
+    "effective_sample_size",
+    "em_mcmc",
+    "em_mcmc_sweep",
+    "mcmc_sample",
+    "rank_normalized_rhat",
+    "release_status",
+    "split_rhat",
+]
 
 #: Mandatory label of every Mode-M result (docs/l1_exponential.md §"Samplers").
 APPROXIMATE_LABEL = (
@@ -225,14 +241,30 @@ class MCMCDiagnostics(NonPublicDiagnostics):
 
     def as_dict(self) -> dict:
         return {
-            "method": self.method, "n_chains": self.n_chains, "n_adapt": self.n_adapt, "n_sample": self.n_sample,
-            "acceptance": self.acceptance, "step_size": self.step_size, "rhat_kind": RHAT_KIND,
-            "rhat_logp": self.rhat_logp, "rhat_max": self.rhat_max, "rhat_coords": list(self.rhat_coords),
-            "ess_kind": ESS_KIND, "ess_logp": self.ess_logp, "ess_min": self.ess_min, "rhat_threshold": RHAT_THRESHOLD,
-            "ess_threshold": ESS_MIN, "preconditioned": self.preconditioned, "init": self.init,
-            "parametrisation": self.parametrisation, "wall_time": self.wall_time, "status": self.status,
-            "flagged": self.flagged, "message": self.message, "label": APPROXIMATE_LABEL
-        }  # fmt: skip
+            "method": self.method,
+            "n_chains": self.n_chains,
+            "n_adapt": self.n_adapt,
+            "n_sample": self.n_sample,
+            "acceptance": self.acceptance,
+            "step_size": self.step_size,
+            "rhat_kind": RHAT_KIND,
+            "rhat_logp": self.rhat_logp,
+            "rhat_max": self.rhat_max,
+            "rhat_coords": list(self.rhat_coords),
+            "ess_kind": ESS_KIND,
+            "ess_logp": self.ess_logp,
+            "ess_min": self.ess_min,
+            "rhat_threshold": RHAT_THRESHOLD,
+            "ess_threshold": ESS_MIN,
+            "preconditioned": self.preconditioned,
+            "init": self.init,
+            "parametrisation": self.parametrisation,
+            "wall_time": self.wall_time,
+            "status": self.status,
+            "flagged": self.flagged,
+            "message": self.message,
+            "label": APPROXIMATE_LABEL,
+        }
 
 
 RHAT_KIND = "rank-normalised split-R̂, max of bulk and folded (Vehtari et al. 2021)"
@@ -797,13 +829,22 @@ class _Ensembles:
             rh_all, ess_all = (math.nan,) * (d + 1), [math.nan] * (d + 1)
         kc = self.kernels[i][self.chosen[i]]
         diag = MCMCDiagnostics(
-            method=self.schedule.method, n_chains=self.sizes[i], n_adapt=self.n_adapt, n_sample=m,
-            acceptance=self.n_acc[i] / (self.sizes[i] * m) if m else math.nan, step_size=math.exp(kc.log_step),
-            rhat_logp=rh_all[0], rhat_coords=tuple(rh_all[1:]),
-            rhat_max=math.nan if any(math.isnan(v) for v in rh_all) else max(rh_all), ess_logp=ess_all[0],
-            ess_min=min(ess_all) if ok_len else math.nan, wall_time=wall * self.sizes[i] / self.K,
-            preconditioned=kc.preconditioned, init=self.schedule.init, parametrisation=self.chosen[i]
-        )  # fmt: skip
+            method=self.schedule.method,
+            n_chains=self.sizes[i],
+            n_adapt=self.n_adapt,
+            n_sample=m,
+            acceptance=self.n_acc[i] / (self.sizes[i] * m) if m else math.nan,
+            step_size=math.exp(kc.log_step),
+            rhat_logp=rh_all[0],
+            rhat_coords=tuple(rh_all[1:]),
+            rhat_max=math.nan if any(math.isnan(v) for v in rh_all) else max(rh_all),
+            ess_logp=ess_all[0],
+            ess_min=min(ess_all) if ok_len else math.nan,
+            wall_time=wall * self.sizes[i] / self.K,
+            preconditioned=kc.preconditioned,
+            init=self.schedule.init,
+            parametrisation=self.chosen[i],
+        )
         return MCMCResult(draws=self.w[self.span[i]].copy(), diagnostics=diag, trace_logp=self.trace_lp[i])
 
 

@@ -205,9 +205,16 @@ class L1ExponentialRegression:
         ks = {c: kappa(self.epsilon, th, c) for c in CONVENTIONS}
         k = ks[self.convention]
         common = dict(
-            zeta=zeta, n=n, eta=eta, theta=mom.theta, M_theta=mom.M_theta, V_theta=mom.V_theta, diam_W=2 * R, d=d,
-            log_N=log_N
-        )  # fmt: skip
+            zeta=zeta,
+            n=n,
+            eta=eta,
+            theta=mom.theta,
+            M_theta=mom.M_theta,
+            V_theta=mom.V_theta,
+            diam_W=2 * R,
+            d=d,
+            log_N=log_N,
+        )
         i_star = bounds.iota_star(kappa_value=k, **common)
         i_paper = bounds.iota_paper(
             n, d, self.epsilon if math.isfinite(self.epsilon) else 1e300, self.eta_total, th, self.tau, ass
@@ -223,15 +230,35 @@ class L1ExponentialRegression:
         guar = convention_guarantee(self.epsilon, th, self.convention)
         label = guar.label + (exact_sampler_suffix(self.convention) if mode == "grid" else f" — {APPROXIMATE_LABEL}")
         return L1Calibration(
-            n=n, d=d, epsilon=self.epsilon, theta=th, convention=self.convention, mode=mode, grid_m=m,
-            net_size=float(N), zeta=zeta, log_N=log_N, iota=iota, iota_star=i_star, iota_paper=i_paper,
-            threshold=1.0 / iota, cost_sensitivity=cost_sensitivity(th),
+            n=n,
+            d=d,
+            epsilon=self.epsilon,
+            theta=th,
+            convention=self.convention,
+            mode=mode,
+            grid_m=m,
+            net_size=float(N),
+            zeta=zeta,
+            log_N=log_N,
+            iota=iota,
+            iota_star=i_star,
+            iota_paper=i_paper,
+            threshold=1.0 / iota,
+            cost_sensitivity=cost_sensitivity(th),
             score_sensitivity=score_sensitivity(n, iota, th),
-            score_sensitivity_paper=score_sensitivity(n, iota, th, kind="paper"), kappa=k, kappas=ks,
-            beta=k * n * iota, moments=mom.as_dict(), bound=bt.as_dict(), bound_assumption=ass, rate_paper=rate,
-            eta=eta, privacy_label=label, replace_one_epsilon=guar.replace_one_epsilon,
-            add_remove_epsilon=guar.add_remove_epsilon
-        )  # fmt: skip
+            score_sensitivity_paper=score_sensitivity(n, iota, th, kind="paper"),
+            kappa=k,
+            kappas=ks,
+            beta=k * n * iota,
+            moments=mom.as_dict(),
+            bound=bt.as_dict(),
+            bound_assumption=ass,
+            rate_paper=rate,
+            eta=eta,
+            privacy_label=label,
+            replace_one_epsilon=guar.replace_one_epsilon,
+            add_remove_epsilon=guar.add_remove_epsilon,
+        )
 
     def run(self, X: ArrayLike, y: ArrayLike, *, rng: RngLike, n_draws: int = 1, diagnostics: bool = False):
         """Release ``n_draws`` independent outputs of the mechanism on ``(X, y)``.
@@ -243,20 +270,38 @@ class L1ExponentialRegression:
         if cal.mode == "grid":
             net = grid_net(d, self.radius, cal.grid_m)
             res = em_grid(
-                X, y, epsilon=self.epsilon, theta=self.theta, iota=cal.iota, convention=self.convention,
-                n_draws=n_draws, rng=rng, net=net
-            )  # fmt: skip
+                X,
+                y,
+                epsilon=self.epsilon,
+                theta=self.theta,
+                iota=cal.iota,
+                convention=self.convention,
+                n_draws=n_draws,
+                rng=rng,
+                net=net,
+            )
             fit = L1FitResult(draws=res.draws, calibration=cal, privacy_label=cal.privacy_label)
             return (fit, L1Diagnostics(grid=res)) if diagnostics else fit
         res = em_mcmc(
-            X, y, epsilon=self.epsilon, theta=self.theta, iota=cal.iota, radius=self.radius,
-            convention=self.convention, n_draws=max(MIN_CHAINS, n_draws), schedule=self.schedule(), rng=rng
-        )  # fmt: skip
+            X,
+            y,
+            epsilon=self.epsilon,
+            theta=self.theta,
+            iota=cal.iota,
+            radius=self.radius,
+            convention=self.convention,
+            n_draws=max(MIN_CHAINS, n_draws),
+            schedule=self.schedule(),
+            rng=rng,
+        )
         label = cal.privacy_label
         if not res.diagnostics.converged:
             label = res.diagnostics.message  # starts with NOT_CONVERGED_MESSAGE
         fit = L1FitResult(
-            draws=res.draws[:n_draws], calibration=cal, privacy_label=label, sampler_status=res.diagnostics.status,
-            sampler_message=res.diagnostics.message
-        )  # fmt: skip
+            draws=res.draws[:n_draws],
+            calibration=cal,
+            privacy_label=label,
+            sampler_status=res.diagnostics.status,
+            sampler_message=res.diagnostics.message,
+        )
         return (fit, L1Diagnostics(mcmc=res.diagnostics)) if diagnostics else fit

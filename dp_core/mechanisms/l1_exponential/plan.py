@@ -45,9 +45,17 @@ def analysis(
     """The mechanism's releases on the data and the non-private LAD fit (the first screen).
     See docs/l1_exponential.md §"plan.analysis"."""
     return sim.analyse_dataset(
-        _ds.X, _ds.y, feature_names=_ds.feature_names, estimator=est, features=features, standardise=standardise,
-        n_releases=n_releases, seed=seed, baselines=False, scaling=scaling
-    )  # fmt: skip
+        _ds.X,
+        _ds.y,
+        feature_names=_ds.feature_names,
+        estimator=est,
+        features=features,
+        standardise=standardise,
+        n_releases=n_releases,
+        seed=seed,
+        baselines=False,
+        scaling=scaling,
+    )
 
 
 def data_baseline_blocks(
@@ -62,9 +70,16 @@ def data_baseline_blocks(
 ) -> tuple[str, list[Block]]:
     """``(job key, blocks)`` of the analysis with the baselines B1 and B2 on the data (same EM-L1-HT draws)."""
     kwargs = {
-        "feature_names": tuple(ds.feature_names), "estimator": est, "features": features, "standardise": standardise,
-        "n_releases": n_releases, "seed": seed, "delta": delta, "baselines": True, "scaling": scaling
-    }  # fmt: skip
+        "feature_names": tuple(ds.feature_names),
+        "estimator": est,
+        "features": features,
+        "standardise": standardise,
+        "n_releases": n_releases,
+        "seed": seed,
+        "delta": delta,
+        "baselines": True,
+        "scaling": scaling,
+    }
     key = repr((V, "data_baselines", ds.name, ds.fingerprint, kwargs))
     return key, [Block("full", sim.analyse_dataset, (ds.X, ds.y), kwargs)]
 
@@ -87,6 +102,12 @@ def sampler_blocks(n: int, epsilon: float, theta: float, iota: float, chains: in
 
 
 __all__ = [
-    "EXPERIMENTS", "QUICK_TRIALS", "analysis", "calibration", "data_baseline_blocks", "experiment_blocks", "latest",
-    "sampler_blocks"
-]  # fmt: skip
+    "EXPERIMENTS",
+    "QUICK_TRIALS",
+    "analysis",
+    "calibration",
+    "data_baseline_blocks",
+    "experiment_blocks",
+    "latest",
+    "sampler_blocks",
+]

@@ -16,10 +16,20 @@ from ...data import HEAVY_DESIGNS, HEAVY_NOISES, sample_heavy_design
 from ...rng import RngLike, as_generator
 
 __all__ = [
-    "DESIGN_IDS", "NOISE_IDS", "HeavyTailedModel", "noise_g", "noise_abs_moment", "design_norm_moment",
-    "design_coord_moment", "sphere_coord_moment", "student_t_abs_moment", "assumption_tau", "EvalSample",
-    "make_eval_sample", "population_excess_risk"
-]  # fmt: skip
+    "DESIGN_IDS",
+    "NOISE_IDS",
+    "HeavyTailedModel",
+    "noise_g",
+    "noise_abs_moment",
+    "design_norm_moment",
+    "design_coord_moment",
+    "sphere_coord_moment",
+    "student_t_abs_moment",
+    "assumption_tau",
+    "EvalSample",
+    "make_eval_sample",
+    "population_excess_risk",
+]
 
 DESIGN_IDS = dict(zip(HEAVY_DESIGNS, ("X1", "X2", "X3", "X4", "X5")))
 NOISE_IDS = dict(zip(HEAVY_NOISES, ("N1", "N2", "N3", "N4")))
@@ -94,9 +104,16 @@ class HeavyTailedModel:
     def generator_kwargs(self) -> dict:
         """Keyword arguments of :func:`dp_core.data.make_heavy_tailed`."""
         return {
-            "d": self.d, "design": self.design, "noise": self.noise, "tail": self.tail, "noise_tail": self.noise_tail,
-            "scale": self.scale, "noise_scale": self.noise_scale, "w_norm": self.w_norm, "log_sigma": self.log_sigma
-        }  # fmt: skip
+            "d": self.d,
+            "design": self.design,
+            "noise": self.noise,
+            "tail": self.tail,
+            "noise_tail": self.noise_tail,
+            "scale": self.scale,
+            "noise_scale": self.noise_scale,
+            "w_norm": self.w_norm,
+            "log_sigma": self.log_sigma,
+        }
 
 
 def noise_g(c: ArrayLike, model: HeavyTailedModel) -> NDArray[np.float64]:

@@ -30,14 +30,29 @@ from .simulation import SimulationConfig, baseline_sweep, epsilon_sweep, rate_sw
 __all__ = ["QUICK", "FULL", "reproduce"]
 
 QUICK = dict(
-    ns=[500, 2000, 8000], thetas=[1.2, 1.5, 2.0], epsilons=[0.1, 0.5, 2.0, 10.0], c_iotas=[0.1, 1.0, 10.0],
-    tails=[1.5, 2.5, 4.0], trials=4, budget=1_000_000, eval_size=5_000, mala_n=1000, mala_chains=200
-)  # fmt: skip
+    ns=[500, 2000, 8000],
+    thetas=[1.2, 1.5, 2.0],
+    epsilons=[0.1, 0.5, 2.0, 10.0],
+    c_iotas=[0.1, 1.0, 10.0],
+    tails=[1.5, 2.5, 4.0],
+    trials=4,
+    budget=1_000_000,
+    eval_size=5_000,
+    mala_n=1000,
+    mala_chains=200,
+)
 FULL = dict(
-    ns=[500, 1000, 2000, 5000, 10_000, 20_000], thetas=[1.2, 1.5, 1.8, 2.0], epsilons=[0.1, 0.2, 0.5, 1.0, 2.0, 5.0],
-    c_iotas=[0.05, 0.1, 0.3, 1.0, 3.0, 10.0, 20.0], tails=[1.6, 1.8, 2.5, 4.0], trials=30, budget=20_000_000,
-    eval_size=200_000, mala_n=2000, mala_chains=400
-)  # fmt: skip
+    ns=[500, 1000, 2000, 5000, 10_000, 20_000],
+    thetas=[1.2, 1.5, 1.8, 2.0],
+    epsilons=[0.1, 0.2, 0.5, 1.0, 2.0, 5.0],
+    c_iotas=[0.05, 0.1, 0.3, 1.0, 3.0, 10.0, 20.0],
+    tails=[1.6, 1.8, 2.5, 4.0],
+    trials=30,
+    budget=20_000_000,
+    eval_size=200_000,
+    mala_n=2000,
+    mala_chains=400,
+)
 
 
 def _sampler_check(P: dict, quick: bool, seed: int):
@@ -45,9 +60,15 @@ def _sampler_check(P: dict, quick: bool, seed: int):
     ds = make_heavy_tailed(P["mala_n"], d=2, seed=seed)
     grid = em_grid(ds.X, ds.y, epsilon=1.0, theta=1.5, iota=0.05, m=200)
     mc = em_mcmc(
-        ds.X, ds.y, epsilon=1.0, theta=1.5, iota=0.05, n_draws=P["mala_chains"],
-        schedule=MCMCSchedule.preset("quick" if quick else "spec"), rng=seed
-    )  # fmt: skip
+        ds.X,
+        ds.y,
+        epsilon=1.0,
+        theta=1.5,
+        iota=0.05,
+        n_draws=P["mala_chains"],
+        schedule=MCMCSchedule.preset("quick" if quick else "spec"),
+        rng=seed,
+    )
     g_mean = grid.mean
     g_sd = np.sqrt(grid.probabilities @ (grid.net.points - g_mean) ** 2)
     f5 = pd.DataFrame(
@@ -78,9 +99,13 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
     )
     files: list[str] = []
     summary: dict = {
-        "mechanism": "l1-exponential", "quick": quick, "seed": seed, "trials": P["trials"], "model": model.label,
-        "note": "the paper has no experiments; our synthetic protocol [ours]"
-    }  # fmt: skip
+        "mechanism": "l1-exponential",
+        "quick": quick,
+        "seed": seed,
+        "trials": P["trials"],
+        "model": model.label,
+        "note": "the paper has no experiments; our synthetic protocol [ours]",
+    }
 
     def save(df: pd.DataFrame, name: str) -> None:
         path = out / f"l1_exponential_{name}.csv"

@@ -54,7 +54,11 @@ def public_scaling(ds, features: Sequence[int]) -> PublicScaling:
     b = public_bounds(ds)
     target = PUBLIC_TARGET_SCALES.get(ds.name) if ds.name in DATASETS and ds.declared_bounds is None else None
     return PublicScaling(
-        centre=tuple(b.centre[j] for j in idx), scale=tuple(b.scale[j] for j in idx),
-        y_centre=None if target is None else target[0], y_scale=None if target is None else target[1], source=b.source,
-        y_source="" if target is None else target[2], features_data_derived=bool(b.data_derived)
-    )  # fmt: skip
+        centre=tuple(b.centre[j] for j in idx),
+        scale=tuple(b.scale[j] for j in idx),
+        y_centre=None if target is None else target[0],
+        y_scale=None if target is None else target[1],
+        source=b.source,
+        y_source="" if target is None else target[2],
+        features_data_derived=bool(b.data_derived),
+    )

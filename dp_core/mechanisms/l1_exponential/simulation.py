@@ -25,11 +25,27 @@ from .scaling import PublicScaling
 from .truncation import check_theta
 
 __all__ = [
-    "METHODS", "METHOD_LABELS", "SimulationConfig", "public_constants", "simulate_trials", "simulation_points",
-    "run_simulation", "summarize_simulation", "RealDataResult", "real_data_experiment", "DatasetAnalysis",
-    "analyse_dataset", "summarize_releases", "headline", "sampler_comparison", "rate_sweep", "epsilon_sweep",
-    "truncation_sweep", "baseline_sweep", "TRUNCATION_CASES"
-]  # fmt: skip
+    "METHODS",
+    "METHOD_LABELS",
+    "SimulationConfig",
+    "public_constants",
+    "simulate_trials",
+    "simulation_points",
+    "run_simulation",
+    "summarize_simulation",
+    "RealDataResult",
+    "real_data_experiment",
+    "DatasetAnalysis",
+    "analyse_dataset",
+    "summarize_releases",
+    "headline",
+    "sampler_comparison",
+    "rate_sweep",
+    "epsilon_sweep",
+    "truncation_sweep",
+    "baseline_sweep",
+    "TRUNCATION_CASES",
+]
 
 METHODS = ("em_l1", "em_clipped", "dp_gd", "nonprivate")
 METHOD_LABELS = {
@@ -107,9 +123,18 @@ def _clipped_em(X, y, est: L1ExponentialRegression, cal, clip_x: float, clip_y: 
     """Baseline B1 (clipped EM, not from the paper) with the sampler ``est`` uses."""
     mode = "grid" if cal.mode == "grid" else "mcmc"
     return baseline_clipped_em(
-        X, y, epsilon=est.epsilon, clip_x=clip_x, clip_y=clip_y, radius=est.radius, n_draws=n_draws, mode=mode,
-        m=cal.grid_m, schedule=est.schedule(), rng=rng,
-    )  # fmt: skip
+        X,
+        y,
+        epsilon=est.epsilon,
+        clip_x=clip_x,
+        clip_y=clip_y,
+        radius=est.radius,
+        n_draws=n_draws,
+        mode=mode,
+        m=cal.grid_m,
+        schedule=est.schedule(),
+        rng=rng,
+    )
 
 
 def _clip_levels(cfg: SimulationConfig, est: L1ExponentialRegression, d: int) -> tuple[float, float]:
@@ -159,11 +184,18 @@ def simulate_trials(
             w = ws[method]
             exc, se = population_excess_risk(w, ev, return_se=True)
             row = {
-                "trial": t, "method": method, "excess_risk": exc, "excess_risk_se_x": se,
-                "excess_empirical": l1_risk(w, X, y) - lad.objective, "dist_w0": float(np.linalg.norm(w - model.w0)),
-                "iota": cal.iota, "mode": cal.mode, "assumption_violated": consts["assumption_violated"], "clip_x": cx,
-                "clip_y": cy
-            }  # fmt: skip
+                "trial": t,
+                "method": method,
+                "excess_risk": exc,
+                "excess_risk_se_x": se,
+                "excess_empirical": l1_risk(w, X, y) - lad.objective,
+                "dist_w0": float(np.linalg.norm(w - model.w0)),
+                "iota": cal.iota,
+                "mode": cal.mode,
+                "assumption_violated": consts["assumption_violated"],
+                "clip_x": cx,
+                "clip_y": cy,
+            }
             row.update(extra.get(method, {}))
             rows.append(row)
     return pd.DataFrame(rows)
@@ -272,12 +304,17 @@ def real_data_experiment(
                 }
             )
     return RealDataResult(
-        table=pd.DataFrame(rows), lad_w=lad.w, em_draws=fit.draws, calibration=cal.as_dict(),
-        privacy_label=fit.privacy_label, mcmc=None if diag.mcmc is None else diag.mcmc.as_dict(),
+        table=pd.DataFrame(rows),
+        lad_w=lad.w,
+        em_draws=fit.draws,
+        calibration=cal.as_dict(),
+        privacy_label=fit.privacy_label,
+        mcmc=None if diag.mcmc is None else diag.mcmc.as_dict(),
         grid_points=None if diag.grid is None else diag.grid.net.points,
-        grid_costs=None if diag.grid is None else diag.grid.costs, sampler_status=fit.sampler_status,
-        sampler_message=fit.sampler_message
-    )  # fmt: skip
+        grid_costs=None if diag.grid is None else diag.grid.costs,
+        sampler_status=fit.sampler_status,
+        sampler_message=fit.sampler_message,
+    )
 
 
 def _baseline_runs(Xtr, ytr, estimator, cal, K, clip_x, clip_y, delta, gd_steps, s_b1, s_b2) -> list:
@@ -298,11 +335,19 @@ def _bound_row(cfg: SimulationConfig) -> dict:
     cal = _estimator(cfg, consts).calibrate(cfg.n, cfg.model.d)
     b = cal.bound
     return {
-        "n": cfg.n, "theta": cfg.theta, "epsilon": cfg.epsilon, "c_iota": cfg.c_iota, "tail": cfg.model.tail,
-        "total": b["total"], "statistical": b["statistical"], "privacy": b["privacy"],
-        "truncation_bias": b["truncation_bias"], "rate_paper": cal.rate_paper, "iota": cal.iota,
-        "assumption_violated": consts["assumption_violated"]
-    }  # fmt: skip
+        "n": cfg.n,
+        "theta": cfg.theta,
+        "epsilon": cfg.epsilon,
+        "c_iota": cfg.c_iota,
+        "tail": cfg.model.tail,
+        "total": b["total"],
+        "statistical": b["statistical"],
+        "privacy": b["privacy"],
+        "truncation_bias": b["truncation_bias"],
+        "rate_paper": cal.rate_paper,
+        "iota": cal.iota,
+        "assumption_violated": consts["assumption_violated"],
+    }
 
 
 def rate_sweep(
@@ -496,17 +541,34 @@ def analyse_dataset(
         f"(Markov quantiles of the public moment bounds, q = {clip_q:g})."
     )
     res = real_data_experiment(
-        Xtr, ytr, Xte, yte, estimator=estimator, n_releases=n_releases, clip_x=cx, clip_y=cy, delta=delta, rng=g,
-        baselines=baselines
-    )  # fmt: skip
+        Xtr,
+        ytr,
+        Xte,
+        yte,
+        estimator=estimator,
+        n_releases=n_releases,
+        clip_x=cx,
+        clip_y=cy,
+        delta=delta,
+        rng=g,
+        baselines=baselines,
+    )
     residuals = ytr - Xtr @ res.lad_w
     points, density = _output_laws(res, estimator, Xtr.shape[1])
     names = tuple(str(feature_names[j]) for j in idx)
     return DatasetAnalysis(
-        result=res, feature_names=names, n_train=len(tr), n_test=len(te),
-        standardised=bool(standardise) or scaling is not None, mae_median=float(np.mean(np.abs(yte - np.median(ytr)))),
-        y_train=ytr, residuals=residuals, density_points=points, density=density, notes=tuple(notes)
-    )  # fmt: skip
+        result=res,
+        feature_names=names,
+        n_train=len(tr),
+        n_test=len(te),
+        standardised=bool(standardise) or scaling is not None,
+        mae_median=float(np.mean(np.abs(yte - np.median(ytr)))),
+        y_train=ytr,
+        residuals=residuals,
+        density_points=points,
+        density=density,
+        notes=tuple(notes),
+    )
 
 
 def summarize_releases(table: pd.DataFrame) -> pd.DataFrame:
@@ -549,9 +611,12 @@ def headline(analysis: DatasetAnalysis, radius: float) -> dict:
     return {
         "mae_private": float(np.mean(em)),
         "mae_private_se": float(np.std(em, ddof=1) / math.sqrt(em.size)) if em.size > 1 else math.nan,
-        "mae_nonprivate": lad, "mae_median": float(analysis.mae_median), "spread": spread,
-        "lad_norm": float(np.linalg.norm(w)), "lad_on_boundary": bool(np.linalg.norm(w) >= 0.99 * radius)
-    }  # fmt: skip
+        "mae_nonprivate": lad,
+        "mae_median": float(analysis.mae_median),
+        "spread": spread,
+        "lad_norm": float(np.linalg.norm(w)),
+        "lad_on_boundary": bool(np.linalg.norm(w) >= 0.99 * radius),
+    }
 
 
 def sampler_comparison(
@@ -573,10 +638,19 @@ def sampler_comparison(
     data = make_heavy_tailed(check_int("n", n, lo=10), d=2, seed=seed)
     grid = em_grid(data.X, data.y, epsilon=epsilon, theta=theta, iota=iota, m=m)
     mc = em_mcmc(
-        data.X, data.y, epsilon=epsilon, theta=theta, iota=iota, n_draws=check_int("chains", chains, lo=2),
-        schedule=MCMCSchedule.preset(preset), rng=seed
-    )  # fmt: skip
+        data.X,
+        data.y,
+        epsilon=epsilon,
+        theta=theta,
+        iota=iota,
+        n_draws=check_int("chains", chains, lo=2),
+        schedule=MCMCSchedule.preset(preset),
+        rng=seed,
+    )
     return {
-        "points": grid.net.points, "probs": grid.probabilities, "draws": mc.draws,
-        "diagnostics": mc.diagnostics.as_dict(), "grid_mean": grid.mean
-    }  # fmt: skip
+        "points": grid.net.points,
+        "probs": grid.probabilities,
+        "draws": mc.draws,
+        "diagnostics": mc.diagnostics.as_dict(),
+        "grid_mean": grid.mean,
+    }

@@ -16,10 +16,24 @@ from numpy.typing import ArrayLike, NDArray
 from ..._validation import check_choice, check_epsilon, check_in_interval, check_int, check_positive, check_Xy
 
 __all__ = [
-    "CONVENTIONS", "CONVENTION_LABELS", "THETA_MIN", "check_theta", "psi", "psi_prime", "surrogate_cost",
-    "surrogate_cost_and_grad", "surrogate_risk", "score", "cost_sensitivity", "score_sensitivity", "kappa",
-    "inverse_temperature", "Guarantee", "convention_guarantee", "exact_sampler_suffix"
-]  # fmt: skip
+    "CONVENTIONS",
+    "CONVENTION_LABELS",
+    "THETA_MIN",
+    "check_theta",
+    "psi",
+    "psi_prime",
+    "surrogate_cost",
+    "surrogate_cost_and_grad",
+    "surrogate_risk",
+    "score",
+    "cost_sensitivity",
+    "score_sensitivity",
+    "kappa",
+    "inverse_temperature",
+    "Guarantee",
+    "convention_guarantee",
+    "exact_sampler_suffix",
+]
 
 #: The three temperature conventions of docs/l1_exponential.md §"Sensitivity and temperatures" (default first).
 CONVENTIONS = ("tight", "paper_proof", "paper_box")

@@ -117,8 +117,17 @@ def _statistic(mode: str, base_mode: str, mu: float, data, shared_direction, *, 
     return stat, statistic, event
 
 
-def large_margin_target(*, dataset: Dataset, epsilon: float, mode: str = "repaired-psd-off", pair: str = "boundary",
-        n: int = 300, lam: float = 0.01, h: float = 0.5, pair_seed: int = 0) -> AuditTarget:  # fmt: skip
+def large_margin_target(
+    *,
+    dataset: Dataset,
+    epsilon: float,
+    mode: str = "repaired-psd-off",
+    pair: str = "boundary",
+    n: int = 300,
+    lam: float = 0.01,
+    h: float = 0.5,
+    pair_seed: int = 0,
+) -> AuditTarget:
     """Audit target for the large-margin Gaussian classifier on a classification ``dataset`` (``mode`` a key of
     :data:`MODES`, ``n`` >= 20 training rows). Pathak & Raj eq. 8, Theorem 5.1;
     docs/large_margin_gaussian.md §"audit.py: the audit statistic and pairs".
@@ -155,9 +164,18 @@ def large_margin_target(*, dataset: Dataset, epsilon: float, mode: str = "repair
     details = {"n": int(X.shape[0]), "n_classes": C, "beta": acc.beta, "mu_eff": acc.mu_eff, "k": acc.k}
     details.update(eps_claimed=acc.eps_claimed, private_as_claimed=acc.private)
     return AuditTarget(
-        mechanism="large-margin-gaussian", mode=mode, pair=text, eps_claimed=acc.eps_claimed, delta=0.0,
-        sample=sample, statistic=statistic, note=_note(base_mode, acc), max_runs=20_000, event=event, details=details,
-    )  # fmt: skip
+        mechanism="large-margin-gaussian",
+        mode=mode,
+        pair=text,
+        eps_claimed=acc.eps_claimed,
+        delta=0.0,
+        sample=sample,
+        statistic=statistic,
+        note=_note(base_mode, acc),
+        max_runs=20_000,
+        event=event,
+        details=details,
+    )
 
 
 def _note(base_mode: str, acc) -> str:
@@ -176,9 +194,22 @@ def _build_large_margin(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0
     )
 
 
-AUDIT = AuditableMechanism(name="large-margin-gaussian", title="Large-margin Gaussian classifier", modes=MODES,
-    pairs=PAIRS, build=_build_large_margin, options=(Option("n", int, 300, "training rows used", lo=20, hi=5_000),
-    Option("lam", float, 0.01, "trace regulariser λ", lo=1e-4, hi=10.0),
-    Option("h", float, 0.5, "Huber width h", lo=0.01, hi=5.0)), uses_delta=False, needs_data=tuple(PAIRS),
-    default_runs=1_000, max_runs=20_000, page="pages/large_margin_gaussian.py", default_dataset="gaussian_classes",
-    summary="Objective perturbation of a multiclass large-margin Gaussian classifier.")  # fmt: skip
+AUDIT = AuditableMechanism(
+    name="large-margin-gaussian",
+    title="Large-margin Gaussian classifier",
+    modes=MODES,
+    pairs=PAIRS,
+    build=_build_large_margin,
+    options=(
+        Option("n", int, 300, "training rows used", lo=20, hi=5_000),
+        Option("lam", float, 0.01, "trace regulariser λ", lo=1e-4, hi=10.0),
+        Option("h", float, 0.5, "Huber width h", lo=0.01, hi=5.0),
+    ),
+    uses_delta=False,
+    needs_data=tuple(PAIRS),
+    default_runs=1_000,
+    max_runs=20_000,
+    page="pages/large_margin_gaussian.py",
+    default_dataset="gaussian_classes",
+    summary="Objective perturbation of a multiclass large-margin Gaussian classifier.",
+)

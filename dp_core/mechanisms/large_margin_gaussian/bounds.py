@@ -72,10 +72,17 @@ def printed_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float
     t1 = 4.0 * math.sqrt(d) * (d + 1) ** 2 * C * L / (epsilon * lam)
     t3 = 16.0 * (32.0 + math.log(1.0 / delta)) / (lam * n)
     return {
-        "tier": "printed", "label": TIER_LABELS["printed"], "log_d_over_delta": L,
-        "radius_printed": printed_radius(d, epsilon, delta), "thm52": thm52, "thm53_term1": t1, "thm53_term2": thm52,
-        "thm53_term3": t3, "thm53_total": t1 + thm52 + t3, "probability": 1.0 - delta,
-    }  # fmt: skip
+        "tier": "printed",
+        "label": TIER_LABELS["printed"],
+        "log_d_over_delta": L,
+        "radius_printed": printed_radius(d, epsilon, delta),
+        "thm52": thm52,
+        "thm53_term1": t1,
+        "thm53_term2": thm52,
+        "thm53_term3": t3,
+        "thm53_total": t1 + thm52 + t3,
+        "probability": 1.0 - delta,
+    }
 
 
 @computable
@@ -94,14 +101,31 @@ def tier_u_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float,
     t2 = 16.0 * p4 * C * L**2 / (n**2 * epsilon**2 * lam)
     t3 = 16.0 * (32.0 + math.log(1.0 / delta)) / (lam * n)
     return {
-        "tier": "tier_u", "label": TIER_LABELS["tier_u"], "u52": u52, "u52_probability": 1.0 - delta,
-        "u53_term1": t1, "u53_term2": t2, "u53_term3": t3, "u53_total": t1 + t2 + t3,
+        "tier": "tier_u",
+        "label": TIER_LABELS["tier_u"],
+        "u52": u52,
+        "u52_probability": 1.0 - delta,
+        "u53_term1": t1,
+        "u53_term2": t2,
+        "u53_term3": t3,
+        "u53_total": t1 + t2 + t3,
         "u53_probability": 1.0 - 2.0 * delta,
-    }  # fmt: skip
+    }
 
 
-def tier_c_bounds(*, d: int, n_classes: int, n: int, beta: float, lam: float, mu_eff: float, delta: float,
-        shared_noise: bool, phi_star_norm: float | None = None, R_z: float = 1.0) -> dict:  # fmt: skip
+def tier_c_bounds(
+    *,
+    d: int,
+    n_classes: int,
+    n: int,
+    beta: float,
+    lam: float,
+    mu_eff: float,
+    delta: float,
+    shared_noise: bool,
+    phi_star_norm: float | None = None,
+    R_z: float = 1.0,
+) -> dict:
     """Corrected bounds for the mechanism actually run (check-value rows 26-29 and 40-49): C5.2, expected
     pathwise, C5.3 = A + B + E + S (``B`` and the total need ``phi_star_norm``).
     docs/large_margin_gaussian.md §"bounds.py: formulas".
@@ -125,12 +149,23 @@ def tier_c_bounds(*, d: int, n_classes: int, n: int, beta: float, lam: float, mu
     E = 4.0 * rho_u**2 / (n**2 * mu_eff)
     S = 16.0 * G**2 * (32.0 + math.log(1.0 / delta)) / (mu_eff * n)
     out = {
-        "tier": "tier_c", "label": TIER_LABELS["tier_c"], "noise_dim": m, "r_union": r_union, "r_exact": r_exact,
-        "rho_union": rho_u, "rho_exact": rho_e, "c52_union": c52_union, "c52_exact": c52_exact,
-        "c52_probability": 1.0 - delta, "expected_pathwise": e_path, "c53_A": A, "c53_E": E, "c53_S": S,
+        "tier": "tier_c",
+        "label": TIER_LABELS["tier_c"],
+        "noise_dim": m,
+        "r_union": r_union,
+        "r_exact": r_exact,
+        "rho_union": rho_u,
+        "rho_exact": rho_e,
+        "c52_union": c52_union,
+        "c52_exact": c52_exact,
+        "c52_probability": 1.0 - delta,
+        "expected_pathwise": e_path,
+        "c53_A": A,
+        "c53_E": E,
+        "c53_S": S,
         "c53_probability": 1.0 - 2.0 * delta,
         "c53_S_note": "heuristic multiclass scaling of the Sridharan constant (G^2), not a proven constant",
-    }  # fmt: skip
+    }
     if phi_star_norm is not None:
         B = 2.0 * check_positive("phi_star_norm", phi_star_norm, allow_zero=True) * rho_u / n
         out["c53_B"] = B
@@ -155,7 +190,15 @@ def bounds_for_mode(accounting, *, delta: float, phi_star_norm: float | None = N
         )
     if a.mode in ("repaired", "corrected"):
         out["tier_c"] = tier_c_bounds(
-            d=a.d, n_classes=a.n_classes, n=a.n, beta=a.beta, lam=a.lam, mu_eff=a.mu_eff, delta=delta,
-            shared_noise=a.shared_noise, phi_star_norm=phi_star_norm, R_z=a.R_z,
-        )  # fmt: skip
+            d=a.d,
+            n_classes=a.n_classes,
+            n=a.n,
+            beta=a.beta,
+            lam=a.lam,
+            mu_eff=a.mu_eff,
+            delta=delta,
+            shared_noise=a.shared_noise,
+            phi_star_norm=phi_star_norm,
+            R_z=a.R_z,
+        )
     return out

@@ -66,14 +66,33 @@ def settings_values(a, specs) -> dict:
 
 
 def _privacy_block(acc) -> dict:
-    out = {"mode": acc.mode, "mode_label": MODE_LABELS[acc.mode], "private": acc.private,
-        "privacy_status": acc.status, "privacy_reason": acc.reason, "semantics": acc.semantics,
-        "noise_dim": acc.noise_dim, "shared_noise": acc.shared_noise, "beta": acc.beta,
-        "expected_noise_norm": acc.expected_noise_norm, "sd_noise_norm": acc.sd_noise_norm,
-        "eps_noise": acc.eps_noise, "k": acc.k, "k_printed": acc.k_printed, "k_corrected": acc.k_corrected,
-        "Delta": acc.Delta, "mu_eff": acc.mu_eff, "G": acc.G, "kappa": acc.kappa, "alpha": acc.alpha,
-        "fallback": acc.fallback, "eps_claimed": acc.eps_claimed, "eps_claimed_label": (
-        f"{vocab.REFUTED} (the paper's claim)" if not acc.private else f"{vocab.PROVED} (corrected)")}  # fmt: skip
+    out = {
+        "mode": acc.mode,
+        "mode_label": MODE_LABELS[acc.mode],
+        "private": acc.private,
+        "privacy_status": acc.status,
+        "privacy_reason": acc.reason,
+        "semantics": acc.semantics,
+        "noise_dim": acc.noise_dim,
+        "shared_noise": acc.shared_noise,
+        "beta": acc.beta,
+        "expected_noise_norm": acc.expected_noise_norm,
+        "sd_noise_norm": acc.sd_noise_norm,
+        "eps_noise": acc.eps_noise,
+        "k": acc.k,
+        "k_printed": acc.k_printed,
+        "k_corrected": acc.k_corrected,
+        "Delta": acc.Delta,
+        "mu_eff": acc.mu_eff,
+        "G": acc.G,
+        "kappa": acc.kappa,
+        "alpha": acc.alpha,
+        "fallback": acc.fallback,
+        "eps_claimed": acc.eps_claimed,
+        "eps_claimed_label": (
+            f"{vocab.REFUTED} (the paper's claim)" if not acc.private else f"{vocab.PROVED} (corrected)"
+        ),
+    }
     if acc.mode in ("printed", "repaired"):
         out["eps_prime"] = acc.eps_prime
     return out
@@ -87,22 +106,42 @@ def _calibrate_args(p):
     p.add_argument("--d", type=int, required=True, help="input dimension d >= 1")
     p.add_argument("--classes", type=int, default=3, help="number of classes C >= 2 (default 3)")
     p.add_argument("--eps", type=float, required=True, help="privacy budget epsilon in (0, inf)")
-    p.add_argument("--phi-star-norm", type=float, default=None,
-        help="||Phi*||_F for term B of the corrected C5.3 bound (omitted when not given)")  # fmt: skip
+    p.add_argument(
+        "--phi-star-norm",
+        type=float,
+        default=None,
+        help="||Phi*||_F for term B of the corrected C5.3 bound (omitted when not given)",
+    )
 
 
 def _calibrate_run(a):
     v = settings_values(a, _CALIBRATE)
     acc = privacy_params(
-        epsilon=a.eps, n=v["n"], d=a.d, n_classes=a.classes, lam=v["lam"], h=v["h"], mu=v["mu"],
-        mode=v["mode"], semantics=v["sem"], jacobian=v["jac"],
-    )  # fmt: skip
+        epsilon=a.eps,
+        n=v["n"],
+        d=a.d,
+        n_classes=a.classes,
+        lam=v["lam"],
+        h=v["h"],
+        mu=v["mu"],
+        mode=v["mode"],
+        semantics=v["sem"],
+        jacobian=v["jac"],
+    )
     from ..._validation import check_probability
 
     delta = check_probability("bdelta", v["bdelta"], closed="neither")
-    out = {"mechanism": "large-margin-gaussian", "eps": a.eps, "n": v["n"], "d": a.d, "classes": a.classes,
-        "lam": v["lam"], "h": v["h"], "delta": delta,
-        "delta_note": "bound confidence (utility failure probability), not a DP delta"}  # fmt: skip
+    out = {
+        "mechanism": "large-margin-gaussian",
+        "eps": a.eps,
+        "n": v["n"],
+        "d": a.d,
+        "classes": a.classes,
+        "lam": v["lam"],
+        "h": v["h"],
+        "delta": delta,
+        "delta_note": "bound confidence (utility failure probability), not a DP delta",
+    }
     out.update(_privacy_block(acc))
     out["bounds"] = bounds_for_mode(acc, delta=delta, phi_star_norm=a.phi_star_norm)
     return out
@@ -123,8 +162,12 @@ def _simulate_args(p):
 def _simulate_task(a, v):
     """The training task of ``simulate``: the synthetic classes drawn with ``n`` rows, other data subsampled."""
     if a.dataset == "gaussian_classes":
-        ds = dataset_from_args(a, n=v["n"], seed=a.seed,
-            bounds_unused="to the synthetic dataset 'gaussian_classes': its rows are used as generated")  # fmt: skip
+        ds = dataset_from_args(
+            a,
+            n=v["n"],
+            seed=a.seed,
+            bounds_unused="to the synthetic dataset 'gaussian_classes': its rows are used as generated",
+        )
         n_train = None
     else:
         ds = dataset_from_args(a)
@@ -138,11 +181,17 @@ def _method_entry(g, method: str, a, v, psd: bool, task) -> dict:
     ex_m, ex_se = mean_se(g["excess"])
     ag_m, ag_se = mean_se(g["agreement"])
     bounded = g["unbounded"] == 0
-    entry = {"accuracy_mean": acc_m, "accuracy_se": acc_se, "excess_risk_mean": ex_m, "excess_risk_se": ex_se,
-        "agreement_with_nonprivate_mean": ag_m, "agreement_with_nonprivate_se": ag_se,
+    entry = {
+        "accuracy_mean": acc_m,
+        "accuracy_se": acc_se,
+        "excess_risk_mean": ex_m,
+        "excess_risk_se": ex_se,
+        "agreement_with_nonprivate_mean": ag_m,
+        "agreement_with_nonprivate_se": ag_se,
         "unbounded_share": float(g["unbounded"].mean()),
         "nonconverged_share_of_bounded": float(1.0 - g.loc[bounded, "converged"].mean()) if bounded.any() else math.nan,
-        "trials": len(g)}  # fmt: skip
+        "trials": len(g),
+    }
     if method == "nonprivate":
         entry.update(mode="nonprivate", private=False, privacy_status="no privacy (reference)", unbounded_share=0.0)
         return entry
@@ -173,12 +222,24 @@ def _simulate_run(a):
     base = LargeMarginGaussian(epsilon=a.eps, lam=v["lam"], mu=v["mu"], h=v["h"], psd=psd)
     df = accuracy_sweep(task, epsilons=[a.eps], modes=modes, base=base, n_trials=trials, seed=a.seed)
     results = {method: _method_entry(g, method, a, v, psd, task) for method, g in df.groupby("method", sort=False)}
-    return {"mechanism": "large-margin-gaussian", "dataset": ds.name, "n_train": task.n,
-        "n_test": int(task.X_test.shape[0]), "d": task.d, "classes": task.n_classes, "eps": a.eps, "lam": v["lam"],
-        "h": v["h"], "psd": psd, "trials": trials, "seed": a.seed, "preprocessing": list(task.notes),
+    return {
+        "mechanism": "large-margin-gaussian",
+        "dataset": ds.name,
+        "n_train": task.n,
+        "n_test": int(task.X_test.shape[0]),
+        "d": task.d,
+        "classes": task.n_classes,
+        "eps": a.eps,
+        "lam": v["lam"],
+        "h": v["h"],
+        "psd": psd,
+        "trials": trials,
+        "seed": a.seed,
+        "preprocessing": list(task.notes),
         "data_dependent_preprocessing": task.data_dependent,
         "excess_risk_definition": "J(Phi^p) - J(Phi*) for the same smoothed objective (same lam, mu_eff, h)",
-        "results": results}  # fmt: skip
+        "results": results,
+    }
 
 
 def _reproduce_args(p):
@@ -197,8 +258,26 @@ def _reproduce_run(a):
 
 _NAME = "large-margin-gaussian"
 _TITLE = "Large-margin Gaussian classifier: "
-COMMANDS = [Command("calibrate", _NAME, _TITLE + "noise rate, budget split, claimed epsilon and bound tiers per mode",
-    _calibrate_args, _calibrate_run), Command("simulate", _NAME,
-    _TITLE + "accuracy and excess risk per mode (mean, SE) and the unbounded share", _simulate_args, _simulate_run),
-    Command("reproduce", _NAME, _TITLE + "re-run our reference pilot (the paper has no experiments)", _reproduce_args,
-    _reproduce_run)]  # fmt: skip
+COMMANDS = [
+    Command(
+        "calibrate",
+        _NAME,
+        _TITLE + "noise rate, budget split, claimed epsilon and bound tiers per mode",
+        _calibrate_args,
+        _calibrate_run,
+    ),
+    Command(
+        "simulate",
+        _NAME,
+        _TITLE + "accuracy and excess risk per mode (mean, SE) and the unbounded share",
+        _simulate_args,
+        _simulate_run,
+    ),
+    Command(
+        "reproduce",
+        _NAME,
+        _TITLE + "re-run our reference pilot (the paper has no experiments)",
+        _reproduce_args,
+        _reproduce_run,
+    ),
+]

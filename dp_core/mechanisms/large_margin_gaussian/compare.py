@@ -92,14 +92,26 @@ class LargeMarginAdapter(Adapter):
     def sweep(self, state: Any, spec: CompareSpec, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
         from . import MODES, accuracy_sweep
 
-        df = accuracy_sweep(state.task, epsilons=spec.epsilons, modes=MODES, n_trials=self.n_trials(spec),
-            seed=spec.seed, progress=progress)  # fmt: skip
+        df = accuracy_sweep(
+            state.task,
+            epsilons=spec.epsilons,
+            modes=MODES,
+            n_trials=self.n_trials(spec),
+            seed=spec.seed,
+            progress=progress,
+        )
         npv = df[df["method"] == "nonprivate"]["accuracy"]
         state.np_utility = float(npv.iloc[0]) if len(npv) else math.nan
         df = df[df["method"] != "nonprivate"]
-        out = pd.DataFrame({"method": df["method"].map(_METHOD).to_numpy(), "epsilon": df["epsilon"].to_numpy(),
-            "trial": df["trial"].to_numpy(), "utility": df["accuracy"].to_numpy(dtype=float),
-            "excess_risk": df["excess"].to_numpy(dtype=float)})  # fmt: skip
+        out = pd.DataFrame(
+            {
+                "method": df["method"].map(_METHOD).to_numpy(),
+                "epsilon": df["epsilon"].to_numpy(),
+                "trial": df["trial"].to_numpy(),
+                "utility": df["accuracy"].to_numpy(dtype=float),
+                "excess_risk": df["excess"].to_numpy(dtype=float),
+            }
+        )
         out["adapter"] = self.key
         return out
 
@@ -121,10 +133,25 @@ class LargeMarginAdapter(Adapter):
             lam = LargeMarginGaussian().lam
             for e in epsilons:
                 acc = self._accounting(state, mode, float(e))
-                b = tier_c_bounds(d=d, n_classes=C, n=n, beta=acc.beta, lam=lam, mu_eff=acc.mu_eff, delta=0.05,
-                    shared_noise=acc.shared_noise, R_z=acc.R_z)  # fmt: skip
-                rows.append({"method": _METHOD[mode], "epsilon": float(e), "bound": b["expected_pathwise"],
-                    "label": "expected pathwise bound (Tier C)"})  # fmt: skip
+                b = tier_c_bounds(
+                    d=d,
+                    n_classes=C,
+                    n=n,
+                    beta=acc.beta,
+                    lam=lam,
+                    mu_eff=acc.mu_eff,
+                    delta=0.05,
+                    shared_noise=acc.shared_noise,
+                    R_z=acc.R_z,
+                )
+                rows.append(
+                    {
+                        "method": _METHOD[mode],
+                        "epsilon": float(e),
+                        "bound": b["expected_pathwise"],
+                        "label": "expected pathwise bound (Tier C)",
+                    }
+                )
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
     def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
@@ -138,16 +165,30 @@ class LargeMarginAdapter(Adapter):
         nn, d, C = int(math.ceil(n)), int(t.X_train.shape[1]), int(t.n_classes)
         cfg = LargeMarginGaussian(epsilon=epsilon, mode=modes[method])
         acc = cfg.accounting(n=nn, d=d, n_classes=C)
-        b = tier_c_bounds(d=d, n_classes=C, n=nn, beta=acc.beta, lam=cfg.lam, mu_eff=acc.mu_eff, delta=0.05,
-            shared_noise=acc.shared_noise, R_z=acc.R_z)  # fmt: skip
+        b = tier_c_bounds(
+            d=d,
+            n_classes=C,
+            n=nn,
+            beta=acc.beta,
+            lam=cfg.lam,
+            mu_eff=acc.mu_eff,
+            delta=0.05,
+            shared_noise=acc.shared_noise,
+            R_z=acc.R_z,
+        )
         return float(b["expected_pathwise"])
 
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
         rows = []
         for mode in ("corrected", "repaired", "printed"):
             acc = self._accounting(state, mode, float(epsilon))
-            rows.append({"method": _METHOD[mode], "quantity": "E‖N‖_F (noise norm, density ∝ exp(−β‖N‖))",
-                "value": acc.expected_noise_norm})  # fmt: skip
+            rows.append(
+                {
+                    "method": _METHOD[mode],
+                    "quantity": "E‖N‖_F (noise norm, density ∝ exp(−β‖N‖))",
+                    "value": acc.expected_noise_norm,
+                }
+            )
             rows.append({"method": _METHOD[mode], "quantity": "ε claimed in total", "value": acc.eps_claimed})
         return rows
 

@@ -67,9 +67,18 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
     """
 
     def __init__(
-        self, epsilon=1.0, *, mode="corrected", lam="auto", mu=None, h=0.5, n_components="auto",
-        projection_seed=20_240_601, data_norm=None, random_state=None,
-    ):  # fmt: skip
+        self,
+        epsilon=1.0,
+        *,
+        mode="corrected",
+        lam="auto",
+        mu=None,
+        h=0.5,
+        n_components="auto",
+        projection_seed=20_240_601,
+        data_norm=None,
+        random_state=None,
+    ):
         self._store_params(locals())
 
     def _components(self, n: int, d: int) -> int | None:
@@ -141,11 +150,16 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
                 f"{self.projection_seed} (data-independent: no privacy cost)."
             )
         return PrivacyGuarantee(
-            epsilon=float(acc.eps_claimed) if acc is not None else eps, delta=0.0, neighbours="replace one record",
-            model="central", status=status, mechanism="Large-margin Gaussian classifier (Pathak & Raj, eq. 8)",
-            reason=reason, leaks=tuple(leaks),
+            epsilon=float(acc.eps_claimed) if acc is not None else eps,
+            delta=0.0,
+            neighbours="replace one record",
+            model="central",
+            status=status,
+            mechanism="Large-margin Gaussian classifier (Pathak & Raj, eq. 8)",
+            reason=reason,
+            leaks=tuple(leaks),
             extra={"mode": self.mode, "n_components": k, "lam": float(lam), "mu": mu},
-        )  # fmt: skip
+        )
 
     def _regularisers(self, n: int, eps: float) -> tuple[float, float | None]:
         """``(lam, mu)``: :func:`default_regularisers` for ``"auto"``, else the values given (``mu=None``: ``lam``)."""

@@ -23,13 +23,24 @@ from .model import loss, predict, preprocess
 from .privacy import MODES, privacy_params, sample_radial
 from .solvers import literal_objective_bounded
 
-# fmt: off
 __all__ = [
-    "ClassificationTask", "make_task", "public_projection", "accuracy_sweep", "excess_vs_n", "unbounded_share",
-    "decision_grid", "leak_demo", "bound_tightness", "regularisation_sweep", "suggest_settings",
-    "SuggestedSettings", "nonprivate_accuracy", "utility_note", "MAX_D", "MAX_CLASSES"
+    "ClassificationTask",
+    "make_task",
+    "public_projection",
+    "accuracy_sweep",
+    "excess_vs_n",
+    "unbounded_share",
+    "decision_grid",
+    "leak_demo",
+    "bound_tightness",
+    "regularisation_sweep",
+    "suggest_settings",
+    "SuggestedSettings",
+    "nonprivate_accuracy",
+    "utility_note",
+    "MAX_D",
+    "MAX_CLASSES",
 ]
-# fmt: on
 
 MAX_D = 10
 MAX_CLASSES = 10
@@ -156,8 +167,15 @@ def _prepare_real(ds: Dataset, y_all, k: int, test_fraction: float, s_split, not
     return X_tr, y_tr, X_te, y_te, data_dependent
 
 
-def make_task(ds: Dataset, *, n_train: int | None = None, k: int = 2, test_fraction: float = 0.3,
-        n_test_synthetic: int = 5_000, seed: RngLike = 0) -> ClassificationTask:  # fmt: skip
+def make_task(
+    ds: Dataset,
+    *,
+    n_train: int | None = None,
+    k: int = 2,
+    test_fraction: float = 0.3,
+    n_test_synthetic: int = 5_000,
+    seed: RngLike = 0,
+) -> ClassificationTask:
     """Turn a classification :class:`~dp_core.data.Dataset` into a task the classifier can use (public rules only,
     but for a flagged data-dependent standardisation).
     docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
@@ -210,9 +228,16 @@ def make_task(ds: Dataset, *, n_train: int | None = None, k: int = 2, test_fract
         else tuple(f"proj{j + 1}" for j in range(X_tr.shape[1]))
     )
     return ClassificationTask(
-        name=ds.name, X_train=X_tr, y_train=y_tr, X_test=X_te, y_test=y_te, n_classes=C, feature_names=names,
-        notes=tuple(notes), data_dependent=data_dependent,
-    )  # fmt: skip
+        name=ds.name,
+        X_train=X_tr,
+        y_train=y_tr,
+        X_test=X_te,
+        y_test=y_te,
+        n_classes=C,
+        feature_names=names,
+        notes=tuple(notes),
+        data_dependent=data_dependent,
+    )
 
 
 def _config_for(base: LargeMarginGaussian, mode: str, epsilon: float) -> LargeMarginGaussian:
@@ -285,16 +310,32 @@ def _nonprivate_rows(task: ClassificationTask, base: LargeMarginGaussian, cache:
     ph = cache.phi_star(cfg, cfg.mu_eff(None))
     acc = float(np.mean(predict(ph, preprocess(task.X_test, scale=cfg.input_scale())) == task.y_test))
     zeros = np.zeros(R)
-    return pd.DataFrame({
-        "accuracy": np.full(R, acc), "agreement": np.ones(R), "excess": zeros, "pathwise_bound": zeros,
-        "unbounded": zeros, "converged": np.ones(R), "noise_norm": zeros, "eps_claimed": np.full(R, np.inf),
-        "private": zeros,
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "accuracy": np.full(R, acc),
+            "agreement": np.ones(R),
+            "excess": zeros,
+            "pathwise_bound": zeros,
+            "unbounded": zeros,
+            "converged": np.ones(R),
+            "noise_norm": zeros,
+            "eps_claimed": np.full(R, np.inf),
+            "private": zeros,
+        }
+    )
 
 
-def accuracy_sweep(task: ClassificationTask, *, epsilons: Sequence[float], modes: Sequence[str] = MODES,
-        base: LargeMarginGaussian | None = None, n_trials: int = 30, seed: RngLike = 0,
-        progress: Callable[[int, int], None] | None = None, block_size: int | None = None) -> pd.DataFrame:  # fmt: skip
+def accuracy_sweep(
+    task: ClassificationTask,
+    *,
+    epsilons: Sequence[float],
+    modes: Sequence[str] = MODES,
+    base: LargeMarginGaussian | None = None,
+    n_trials: int = 30,
+    seed: RngLike = 0,
+    progress: Callable[[int, int], None] | None = None,
+    block_size: int | None = None,
+) -> pd.DataFrame:
     """Test accuracy, agreement with the non-private fit and excess risk against epsilon, per mode.
 
     One row per (method, epsilon, trial); columns: docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
@@ -326,12 +367,19 @@ def accuracy_sweep(task: ClassificationTask, *, epsilons: Sequence[float], modes
         ok = ~batch.unbounded
         accuracy = np.where(ok, np.mean(pred == task.y_test[None], axis=1), np.nan)
         agreement = np.where(ok, np.mean(pred == ref[None], axis=1), np.nan)
-        return pd.DataFrame({
-            "accuracy": accuracy, "agreement": agreement, "excess": diag.excess, "pathwise_bound": diag.pathwise_bound,
-            "unbounded": batch.unbounded.astype(float), "converged": diag.converged.astype(float),
-            "noise_norm": diag.noise_norm, "eps_claimed": np.full(len(seeds), acc_obj.eps_claimed),
-            "private": np.full(len(seeds), float(acc_obj.private)),
-        })  # fmt: skip
+        return pd.DataFrame(
+            {
+                "accuracy": accuracy,
+                "agreement": agreement,
+                "excess": diag.excess,
+                "pathwise_bound": diag.pathwise_bound,
+                "unbounded": batch.unbounded.astype(float),
+                "converged": diag.converged.astype(float),
+                "noise_norm": diag.noise_norm,
+                "eps_claimed": np.full(len(seeds), acc_obj.eps_claimed),
+                "private": np.full(len(seeds), float(acc_obj.private)),
+            }
+        )
 
     eps_list = [float(e) for e in epsilons]
     points = [{"method": m, "epsilon": e} for m in modes for e in eps_list]
@@ -340,8 +388,13 @@ def accuracy_sweep(task: ClassificationTask, *, epsilons: Sequence[float], modes
     return run_sweep(block, points, n_trials=n_trials, seed=seed, progress=progress, block_size=block_size)
 
 
-_C53_NAMES = (("c53_A", "C5.3 term A (trace)"), ("c53_B", "C5.3 term B (Frobenius)"),
-    ("c53_E", "C5.3 term E (empirical)"), ("c53_S", "C5.3 term S (sample)"), ("c53_total", "C5.3 total"))  # fmt: skip
+_C53_NAMES = (
+    ("c53_A", "C5.3 term A (trace)"),
+    ("c53_B", "C5.3 term B (Frobenius)"),
+    ("c53_E", "C5.3 term E (empirical)"),
+    ("c53_S", "C5.3 term S (sample)"),
+    ("c53_total", "C5.3 total"),
+)
 
 
 def _bound_rows(n: int, data, acc, cfg0, mu_eff: float, ph, mode: str, delta: float) -> list[dict]:
@@ -351,9 +404,17 @@ def _bound_rows(n: int, data, acc, cfg0, mu_eff: float, ph, mode: str, delta: fl
     rows = [{"n": n, "bound": "printed Thm 5.2 (sum-form units)", "value": pb["thm52"], "tier": "printed"}]
     if mode != "printed":
         tc = tier_c_bounds(
-            d=data.d, n_classes=C, n=n, beta=acc.beta, lam=cfg0.lam, mu_eff=mu_eff, delta=delta,
-            shared_noise=acc.shared_noise, R_z=acc.R_z, phi_star_norm=float(np.sqrt(np.sum(ph**2))),
-        )  # fmt: skip
+            d=data.d,
+            n_classes=C,
+            n=n,
+            beta=acc.beta,
+            lam=cfg0.lam,
+            mu_eff=mu_eff,
+            delta=delta,
+            shared_noise=acc.shared_noise,
+            R_z=acc.R_z,
+            phi_star_norm=float(np.sqrt(np.sum(ph**2))),
+        )
         rows.append({"n": n, "bound": "C5.2 exact radius", "value": tc["c52_exact"], "tier": "tier_c"})
         rows.append({"n": n, "bound": "C5.2 union radius", "value": tc["c52_union"], "tier": "tier_c"})
         rows.append({"n": n, "bound": "expected pathwise", "value": tc["expected_pathwise"], "tier": "tier_c"})
@@ -365,9 +426,17 @@ def _bound_rows(n: int, data, acc, cfg0, mu_eff: float, ph, mode: str, delta: fl
     return rows
 
 
-def excess_vs_n(task: ClassificationTask, *, ns: Sequence[int], mode: str = "corrected",
-        base: LargeMarginGaussian | None = None, delta: float = 0.05, n_trials: int = 30, seed: RngLike = 0,
-        progress: Callable[[int, int], None] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+def excess_vs_n(
+    task: ClassificationTask,
+    *,
+    ns: Sequence[int],
+    mode: str = "corrected",
+    base: LargeMarginGaussian | None = None,
+    delta: float = 0.05,
+    n_trials: int = 30,
+    seed: RngLike = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Empirical excess ``J(Phi^p) - J(Phi*)`` against the training size (nested subsamples), with the bound tiers.
 
     Returns ``(trials, bounds)``; columns: docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
@@ -399,10 +468,14 @@ def excess_vs_n(task: ClassificationTask, *, ns: Sequence[int], mode: str = "cor
             None, None, cfg0, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph, diagnostics=True
         )
         test_excess = loss(b.phi, Zt, task.y_test, cfg0.h) - float(loss(ph, Zt, task.y_test, cfg0.h))
-        return pd.DataFrame({
-            "excess": diag.excess, "pathwise_bound": diag.pathwise_bound, "unbounded": b.unbounded.astype(float),
-            "test_loss_excess": test_excess,
-        })  # fmt: skip
+        return pd.DataFrame(
+            {
+                "excess": diag.excess,
+                "pathwise_bound": diag.pathwise_bound,
+                "unbounded": b.unbounded.astype(float),
+                "test_loss_excess": test_excess,
+            }
+        )
 
     Zt = preprocess(task.X_test, scale=cfg0.input_scale())
     points = [{"method": mode, "n": n} for n in subsets]
@@ -461,8 +534,16 @@ def decision_grid(phi: np.ndarray, *, scale: float, resolution: int = 121, exten
     return xs, xs, lab.reshape(resolution, resolution)
 
 
-def leak_demo(task: ClassificationTask, *, epsilon: float, lam: float = 0.01, h: float = 0.5, n_draws: int = 20,
-        seed: RngLike = 0, leak_tol: float = 1e-6) -> pd.DataFrame:  # fmt: skip
+def leak_demo(
+    task: ClassificationTask,
+    *,
+    epsilon: float,
+    lam: float = 0.01,
+    h: float = 0.5,
+    n_draws: int = 20,
+    seed: RngLike = 0,
+    leak_tol: float = 1e-6,
+) -> pd.DataFrame:
     """Live numbers for the shared-noise leak: do the released class differences move? (P+ and R, PSD off/on).
 
     docs/large_margin_gaussian.md §"experiments.py: sweeps and data"; §"Modes and why P and P+ are not private".
@@ -484,13 +565,20 @@ def leak_demo(task: ClassificationTask, *, epsilon: float, lam: float = 0.01, h:
             err = np.sqrt(np.sum(((b.phi[:, 1:] - b.phi[:, :1]) - ref_diff[None]) ** 2, axis=(-2, -1))).max(axis=1)
             scale = max(1.0, float(np.max(np.abs(ref))))
             pred = predict(b.phi, Zt)
-            rows.append({
-                "method": mode, "psd": psd, "epsilon": float(epsilon), "n_draws": n_draws,
-                "max_diff_error": float(err.max()), "median_diff_error": float(np.median(err)),
-                "exact_leak_share": float(np.mean(err < leak_tol * scale)),
-                "same_predictions_share": float(np.mean(np.all(pred == ref_pred[None], axis=1))),
-                "agreement": float(np.mean(pred == ref_pred[None])), "private": mode == "corrected",
-            })  # fmt: skip
+            rows.append(
+                {
+                    "method": mode,
+                    "psd": psd,
+                    "epsilon": float(epsilon),
+                    "n_draws": n_draws,
+                    "max_diff_error": float(err.max()),
+                    "median_diff_error": float(np.median(err)),
+                    "exact_leak_share": float(np.mean(err < leak_tol * scale)),
+                    "same_predictions_share": float(np.mean(np.all(pred == ref_pred[None], axis=1))),
+                    "agreement": float(np.mean(pred == ref_pred[None])),
+                    "private": mode == "corrected",
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -505,9 +593,16 @@ def bound_tightness(summary: pd.DataFrame) -> pd.DataFrame:
     return s[["method", "epsilon", "excess_mean", "pathwise_bound_mean", "bound_over_measured", "n_trials"]]
 
 
-def regularisation_sweep(task: ClassificationTask, *, parameter: str = "mu", values: Sequence[float],
-        base: LargeMarginGaussian | None = None, n_trials: int = 30, seed: RngLike = 0,
-        progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:  # fmt: skip
+def regularisation_sweep(
+    task: ClassificationTask,
+    *,
+    parameter: str = "mu",
+    values: Sequence[float],
+    base: LargeMarginGaussian | None = None,
+    n_trials: int = 30,
+    seed: RngLike = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> pd.DataFrame:
     """Accuracy and excess of the corrected mode at fixed epsilon against ``mu`` or ``h`` (one row per value, trial).
 
     §"Plots", plot 8; docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
@@ -528,10 +623,14 @@ def regularisation_sweep(task: ClassificationTask, *, parameter: str = "mu", val
         )
         accuracy = np.mean(predict(b.phi, Zt) == task.y_test[None], axis=1)
         np_acc = float(np.mean(predict(ph, Zt) == task.y_test))
-        return pd.DataFrame({
-            "accuracy": accuracy, "nonprivate_accuracy": np.full(len(seeds), np_acc), "excess": diag.excess,
-            "pathwise_bound": diag.pathwise_bound,
-        })  # fmt: skip
+        return pd.DataFrame(
+            {
+                "accuracy": accuracy,
+                "nonprivate_accuracy": np.full(len(seeds), np_acc),
+                "excess": diag.excess,
+                "pathwise_bound": diag.pathwise_bound,
+            }
+        )
 
     points = [{"method": "corrected", "value": float(v)} for v in values]
     return run_sweep(block, points, n_trials=check_int("n_trials", n_trials, lo=1), seed=seed, progress=progress)

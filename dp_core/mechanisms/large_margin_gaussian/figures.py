@@ -26,12 +26,31 @@ from .privacy import NOT_PRIVATE_REASONS
 #: The modes whose ε-DP claim is refuted (drawn grey and dashed on every chart, issue 23).
 REFUTED_MODES = tuple(NOT_PRIVATE_REASONS)
 
-__all__ = ["CLASS_COLORS", "accuracy_bars_figure", "accuracy_figure", "decision_regions_figure",
-    "excess_vs_epsilon_figure", "excess_vs_n_figure", "noise_norm_figure", "test_loss_figure", "tradeoff_figure",
-    "unbounded_figure"]  # fmt: skip
+__all__ = [
+    "CLASS_COLORS",
+    "accuracy_bars_figure",
+    "accuracy_figure",
+    "decision_regions_figure",
+    "excess_vs_epsilon_figure",
+    "excess_vs_n_figure",
+    "noise_norm_figure",
+    "test_loss_figure",
+    "tradeoff_figure",
+    "unbounded_figure",
+]
 
-CLASS_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000", "#999999",
-    "#882255")  # fmt: skip
+CLASS_COLORS = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#F0E442",
+    "#000000",
+    "#999999",
+    "#882255",
+)
 
 
 _LIM = 1.05  # half-width of the decision-region panels (the unit disk and a margin)
@@ -53,18 +72,49 @@ def _add_regions(fig: go.Figure, phi, j: int, colors: list, *, scale: float, res
     cs = [[i / max(C - 1, 1), hex_to_rgba(colors[i], 0.28)] for i in range(C)]
     if C == 1:
         cs = [[0, hex_to_rgba(colors[0], 0.28)], [1, hex_to_rgba(colors[0], 0.28)]]
-    fig.add_trace(go.Heatmap(x=xs, y=ys_, z=lab, zmin=0, zmax=C - 1, colorscale=cs, showscale=False,
-        hovertemplate="x1=%{x:.2f}, x2=%{y:.2f}: class %{z}<extra></extra>"), row=1, col=j)  # fmt: skip
+    fig.add_trace(
+        go.Heatmap(
+            x=xs,
+            y=ys_,
+            z=lab,
+            zmin=0,
+            zmax=C - 1,
+            colorscale=cs,
+            showscale=False,
+            hovertemplate="x1=%{x:.2f}, x2=%{y:.2f}: class %{z}<extra></extra>",
+        ),
+        row=1,
+        col=j,
+    )
     for c, (mu_c, Psi, _theta, pd_) in enumerate(gaussian_params(phi, scale=scale)):
         if pd_ and np.all(np.isfinite(mu_c)) and np.linalg.norm(mu_c) < 3:
             ex, ey = _ellipse(mu_c, Psi)
             if np.any((np.abs(ex) <= _LIM) & (np.abs(ey) <= _LIM)):  # only what the panel shows
-                fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line={"color": colors[c], "width": 1.5},
-                    showlegend=False, hoverinfo="skip"), row=1, col=j)  # fmt: skip
+                fig.add_trace(
+                    go.Scatter(
+                        x=ex,
+                        y=ey,
+                        mode="lines",
+                        line={"color": colors[c], "width": 1.5},
+                        showlegend=False,
+                        hoverinfo="skip",
+                    ),
+                    row=1,
+                    col=j,
+                )
             if np.all(np.abs(mu_c) <= _LIM):
-                fig.add_trace(go.Scatter(x=[mu_c[0]], y=[mu_c[1]], mode="markers",
-                    marker={"symbol": "x", "size": 10, "color": colors[c]}, showlegend=False,
-                    hovertemplate=f"centroid of class {c}<extra></extra>"), row=1, col=j)  # fmt: skip
+                fig.add_trace(
+                    go.Scatter(
+                        x=[mu_c[0]],
+                        y=[mu_c[1]],
+                        mode="markers",
+                        marker={"symbol": "x", "size": 10, "color": colors[c]},
+                        showlegend=False,
+                        hovertemplate=f"centroid of class {c}<extra></extra>",
+                    ),
+                    row=1,
+                    col=j,
+                )
 
 
 def decision_regions_figure(
@@ -92,20 +142,39 @@ def decision_regions_figure(
         if phi is not None and np.all(np.isfinite(phi)):
             _add_regions(fig, phi, j, colors, scale=scale, resolution=resolution)
         else:
-            fig.add_annotation(text="no release:<br>objective unbounded below", x=0, y=0, showarrow=False, row=1,
-                col=j, font={"size": 14, "color": "#B00020"})  # fmt: skip
+            fig.add_annotation(
+                text="no release:<br>objective unbounded below",
+                x=0,
+                y=0,
+                showarrow=False,
+                row=1,
+                col=j,
+                font={"size": 14, "color": "#B00020"},
+            )
         for c in range(C):
             m = ys == c
-            fig.add_trace(go.Scatter(x=Xs[m, 0], y=Xs[m, 1], mode="markers", name=f"class {c}", legendgroup=f"c{c}",
-                showlegend=(j == 1), marker={"size": 4, "color": colors[c], "line": {"width": 0.3, "color": "white"}},
-                hovertemplate=f"class {c}<extra></extra>"), row=1, col=j)  # fmt: skip
+            fig.add_trace(
+                go.Scatter(
+                    x=Xs[m, 0],
+                    y=Xs[m, 1],
+                    mode="markers",
+                    name=f"class {c}",
+                    legendgroup=f"c{c}",
+                    showlegend=(j == 1),
+                    marker={"size": 4, "color": colors[c], "line": {"width": 0.3, "color": "white"}},
+                    hovertemplate=f"class {c}<extra></extra>",
+                ),
+                row=1,
+                col=j,
+            )
         fig.update_xaxes(range=[-_LIM, _LIM], title_text="x₁", row=1, col=j, constrain="domain")
         fig.update_yaxes(
             range=[-_LIM, _LIM], title_text="x₂", row=1, col=j, scaleanchor=f"x{'' if j == 1 else j}", scaleratio=1
         )
     use_white_template(fig)
-    fig.update_layout(height=430, title=title, margin={"l": 50, "r": 20, "t": 60, "b": 40},
-        legend={"orientation": "h", "y": -0.15})  # fmt: skip
+    fig.update_layout(
+        height=430, title=title, margin={"l": 50, "r": 20, "t": 60, "b": 40}, legend={"orientation": "h", "y": -0.15}
+    )
     return fig
 
 
@@ -119,9 +188,18 @@ def accuracy_bars_figure(
     labels = [b[0] for b in bars]
     values = [float(b[1]) if b[1] is not None and math.isfinite(float(b[1])) else 0.0 for b in bars]
     texts = [f"{v:.2f}" if b[1] is not None and math.isfinite(float(b[1])) else "none" for b, v in zip(bars, values)]
-    fig = go.Figure(go.Bar(x=values, y=labels, orientation="h", text=texts, textposition="auto",
-        marker={"color": [_BAR_COLORS[i % len(_BAR_COLORS)] for i in range(len(labels))]},
-        hovertemplate="%{y}: %{x:.3f}<extra></extra>", showlegend=False))  # fmt: skip
+    fig = go.Figure(
+        go.Bar(
+            x=values,
+            y=labels,
+            orientation="h",
+            text=texts,
+            textposition="auto",
+            marker={"color": [_BAR_COLORS[i % len(_BAR_COLORS)] for i in range(len(labels))]},
+            hovertemplate="%{y}: %{x:.3f}<extra></extra>",
+            showlegend=False,
+        )
+    )
     apply_layout(fig, title=title, x_title=x_title, y_title="classifier")
     fig.update_xaxes(range=[0, 1.02])
     fig.update_yaxes(autorange="reversed")
@@ -133,19 +211,43 @@ def accuracy_figure(
     summary: pd.DataFrame, *, chance: float, y: str = "accuracy", title: str = "", y_title: str = "test accuracy"
 ) -> go.Figure:
     """Mean test accuracy (or agreement) against epsilon per mode with 95% bands, plus chance level."""
-    fig = line_ci_figure(summary, x="epsilon", y=y, method_col="method", log_x=True, title=title,
-        x_title="ε (privacy budget)", y_title=y_title)  # fmt: skip
+    fig = line_ci_figure(
+        summary,
+        x="epsilon",
+        y=y,
+        method_col="method",
+        log_x=True,
+        title=title,
+        x_title="ε (privacy budget)",
+        y_title=y_title,
+    )
     if chance is not None and math.isfinite(chance):
         xs = summary["epsilon"].to_numpy(dtype=float)
-        fig.add_trace(go.Scatter(x=[xs.min(), xs.max()], y=[chance, chance], mode="lines", name="chance level 1/C",
-            line={"color": "#888888", "dash": "dot", "width": 1}))  # fmt: skip
+        fig.add_trace(
+            go.Scatter(
+                x=[xs.min(), xs.max()],
+                y=[chance, chance],
+                mode="lines",
+                name="chance level 1/C",
+                line={"color": "#888888", "dash": "dot", "width": 1},
+            )
+        )
     return style_refuted(fig, REFUTED_MODES)
 
 
 def excess_vs_n_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str, title: str = "") -> go.Figure:
     """Measured ``J(Phi^p) - J(Phi*)`` against n (log-log) with the bound tiers as dashed/dotted lines."""
-    fig = line_ci_figure(summary, x="n", y="excess", method_col="method", log_x=True, log_y=True, title=title,
-        x_title="n (training size)", y_title="J(Φᵖ) − J(Φ*) (per example)")  # fmt: skip
+    fig = line_ci_figure(
+        summary,
+        x="n",
+        y="excess",
+        method_col="method",
+        log_x=True,
+        log_y=True,
+        title=title,
+        x_title="n (training size)",
+        y_title="J(Φᵖ) − J(Φ*) (per example)",
+    )
     dashes = {"printed": "dot", "tier_u": "dashdot", "tier_c": "dash"}
     tier_names = {"printed": "as printed", "tier_u": "Tier U", "tier_c": "Tier C (corrected)"}
     grey = {"printed": "#B00020", "tier_u": "#7F7F7F", "tier_c": color_of(method)}
@@ -154,9 +256,16 @@ def excess_vs_n_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: s
             bounds = bounds[bounds["quantity"] == "empirical"]
         for (tier, name), g in bounds.groupby(["tier", "bound"], sort=False):
             g = g.sort_values("n")
-            fig.add_trace(go.Scatter(x=g["n"], y=g["value"], mode="lines", name=f"{tier_names[tier]}: {name}",
-                line={"color": grey[tier], "dash": dashes[tier], "width": 1.5},
-                hovertemplate=f"{tier_names[tier]}: {name}: %{{y:.3g}}<extra></extra>"))  # fmt: skip
+            fig.add_trace(
+                go.Scatter(
+                    x=g["n"],
+                    y=g["value"],
+                    mode="lines",
+                    name=f"{tier_names[tier]}: {name}",
+                    line={"color": grey[tier], "dash": dashes[tier], "width": 1.5},
+                    hovertemplate=f"{tier_names[tier]}: {name}: %{{y:.3g}}<extra></extra>",
+                )
+            )
     return fig
 
 
@@ -164,17 +273,32 @@ def excess_vs_epsilon_figure(summary: pd.DataFrame, *, title: str = "") -> go.Fi
     """Measured ``J(Phi^p) - J(Phi*)`` against epsilon (log-log) per mode, with each mode's mean pathwise
     bound ``2 rho^2/(n^2 mu_eff)`` as a dashed line (P has none: its objective is not strongly convex)."""
     s = summary[summary["method"] != "nonprivate"]
-    fig = line_ci_figure(s, x="epsilon", y="excess", method_col="method", log_x=True, log_y=True, title=title,
-        x_title="ε (privacy budget)", y_title="J(Φᵖ) − J(Φ*) (per example)")  # fmt: skip
+    fig = line_ci_figure(
+        s,
+        x="epsilon",
+        y="excess",
+        method_col="method",
+        log_x=True,
+        log_y=True,
+        title=title,
+        x_title="ε (privacy budget)",
+        y_title="J(Φᵖ) − J(Φ*) (per example)",
+    )
     for m, g in s.groupby("method", sort=False):
         g = g.sort_values("epsilon")
         vals = g["pathwise_bound_mean"].to_numpy(dtype=float)
         if np.all(~np.isfinite(vals)):
             continue
-        fig.add_trace(go.Scatter(x=g["epsilon"], y=vals, mode="lines",
-            name=f"{label_of(str(m))}: mean pathwise bound",
-            line={"color": REFUTED_COLOR if m in REFUTED_MODES else color_of(str(m)), "dash": "dash", "width": 1.5},
-            hovertemplate="pathwise bound %{y:.3g}<extra></extra>"))  # fmt: skip
+        fig.add_trace(
+            go.Scatter(
+                x=g["epsilon"],
+                y=vals,
+                mode="lines",
+                name=f"{label_of(str(m))}: mean pathwise bound",
+                line={"color": REFUTED_COLOR if m in REFUTED_MODES else color_of(str(m)), "dash": "dash", "width": 1.5},
+                hovertemplate="pathwise bound %{y:.3g}<extra></extra>",
+            )
+        )
     return style_refuted(fig, REFUTED_MODES)
 
 
@@ -185,17 +309,47 @@ def tradeoff_figure(summary: pd.DataFrame, *, parameter: str, title: str = "") -
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     col = color_of("corrected")
     n = int(s["n_trials"].min()) if len(s) else 0
-    fig.add_trace(go.Scatter(x=s["value"], y=s["accuracy_mean"], mode="lines+markers",
-        name=f"test accuracy, R ({n} trials)", line={"color": col, "width": 2},
-        error_y={"type": "data", "array": (s["accuracy_hi"] - s["accuracy_mean"]).to_numpy(), "visible": True}),
-        secondary_y=False)  # fmt: skip
-    fig.add_trace(go.Scatter(x=s["value"], y=s["nonprivate_accuracy_mean"], mode="lines", name="non-private accuracy",
-        line={"color": color_of("nonprivate"), "width": 1}), secondary_y=False)  # fmt: skip
-    fig.add_trace(go.Scatter(x=s["value"], y=s["excess_mean"], mode="lines+markers", name="measured excess (right)",
-        line={"color": "#D55E00", "width": 2}), secondary_y=True)  # fmt: skip
-    fig.add_trace(go.Scatter(x=s["value"], y=s["pathwise_bound_mean"], mode="lines",
-        name="mean pathwise bound (right)", line={"color": "#D55E00", "dash": "dash", "width": 1.5}),
-        secondary_y=True)  # fmt: skip
+    fig.add_trace(
+        go.Scatter(
+            x=s["value"],
+            y=s["accuracy_mean"],
+            mode="lines+markers",
+            name=f"test accuracy, R ({n} trials)",
+            line={"color": col, "width": 2},
+            error_y={"type": "data", "array": (s["accuracy_hi"] - s["accuracy_mean"]).to_numpy(), "visible": True},
+        ),
+        secondary_y=False,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=s["value"],
+            y=s["nonprivate_accuracy_mean"],
+            mode="lines",
+            name="non-private accuracy",
+            line={"color": color_of("nonprivate"), "width": 1},
+        ),
+        secondary_y=False,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=s["value"],
+            y=s["excess_mean"],
+            mode="lines+markers",
+            name="measured excess (right)",
+            line={"color": "#D55E00", "width": 2},
+        ),
+        secondary_y=True,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=s["value"],
+            y=s["pathwise_bound_mean"],
+            mode="lines",
+            name="mean pathwise bound (right)",
+            line={"color": "#D55E00", "dash": "dash", "width": 1.5},
+        ),
+        secondary_y=True,
+    )
     apply_layout(fig, title=title, x_title=sym, y_title="test accuracy", log_x=True, height=400)
     fig.update_yaxes(title_text="J(Φᵖ) − J(Φ*)", type="log", secondary_y=True)
     return fig
@@ -222,11 +376,31 @@ def test_loss_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str
     lo = s["test_loss_excess_lo"].to_numpy(dtype=float)
     hi = s["test_loss_excess_hi"].to_numpy(dtype=float)
     pos = np.where(np.isfinite(lo) & (lo > 0), lo, np.abs(mean) / 10)
-    fig.add_trace(go.Scatter(x=np.concatenate([xs, xs[::-1]]), y=np.concatenate([hi, pos[::-1]]), mode="lines",
-        fill="toself", fillcolor=hex_to_rgba(col, 0.18), line={"width": 0}, hoverinfo="skip", showlegend=False),
-        row=1, col=1)  # fmt: skip
-    fig.add_trace(go.Scatter(x=xs, y=mean, mode="lines+markers", name=f"{label_of(method)}: measured ({n_tr} trials)",
-        line={"color": col, "width": 2}), row=1, col=1)  # fmt: skip
+    fig.add_trace(
+        go.Scatter(
+            x=np.concatenate([xs, xs[::-1]]),
+            y=np.concatenate([hi, pos[::-1]]),
+            mode="lines",
+            fill="toself",
+            fillcolor=hex_to_rgba(col, 0.18),
+            line={"width": 0},
+            hoverinfo="skip",
+            showlegend=False,
+        ),
+        row=1,
+        col=1,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=mean,
+            mode="lines+markers",
+            name=f"{label_of(method)}: measured ({n_tr} trials)",
+            line={"color": col, "width": 2},
+        ),
+        row=1,
+        col=1,
+    )
     tb = (
         bounds[bounds.get("quantity", pd.Series(dtype=str)) == "true_risk"]
         if bounds is not None and len(bounds)
@@ -234,18 +408,40 @@ def test_loss_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str
     )
     if tb is not None and not tb.empty:
         tot = tb[tb["bound"] == "C5.3 total"].sort_values("n")
-        fig.add_trace(go.Scatter(x=tot["n"], y=tot["value"], mode="lines",
-            name="C5.3 total (corrected; prob ≥ 1 − 2δ)", line={"color": col, "dash": "dash", "width": 1.5}), row=1,
-            col=1)  # fmt: skip
+        fig.add_trace(
+            go.Scatter(
+                x=tot["n"],
+                y=tot["value"],
+                mode="lines",
+                name="C5.3 total (corrected; prob ≥ 1 − 2δ)",
+                line={"color": col, "dash": "dash", "width": 1.5},
+            ),
+            row=1,
+            col=1,
+        )
         term_colors = {"A": "#56B4E9", "B": "#E69F00", "E": "#D55E00", "S": "#999999"}
         for key, c in term_colors.items():
             g = tb[tb["bound"].str.startswith(f"C5.3 term {key}")].sort_values("n")
             share = 100 * g["value"].to_numpy() / tot.set_index("n").loc[g["n"], "value"].to_numpy()
-            fig.add_trace(go.Bar(x=[str(int(v)) for v in g["n"]], y=share, name=g["bound"].iloc[0], marker_color=c,
-                hovertemplate="%{y:.1f}% of C5.3<extra></extra>"), row=1, col=2)  # fmt: skip
+            fig.add_trace(
+                go.Bar(
+                    x=[str(int(v)) for v in g["n"]],
+                    y=share,
+                    name=g["bound"].iloc[0],
+                    marker_color=c,
+                    hovertemplate="%{y:.1f}% of C5.3<extra></extra>",
+                ),
+                row=1,
+                col=2,
+            )
     use_white_template(fig)
-    fig.update_layout(barmode="stack", height=420, title=title, margin={"l": 60, "r": 20, "t": 60, "b": 40},
-        legend={"orientation": "h", "y": -0.2})  # fmt: skip
+    fig.update_layout(
+        barmode="stack",
+        height=420,
+        title=title,
+        margin={"l": 60, "r": 20, "t": 60, "b": 40},
+        legend={"orientation": "h", "y": -0.2},
+    )
     fig.update_xaxes(type="log", title_text="n", row=1, col=1)
     fig.update_yaxes(type="log", title_text="L(Φᵖ) − L(Φ*) on the test set", row=1, col=1)
     fig.update_xaxes(title_text="n", type="category", row=1, col=2)
@@ -261,9 +457,18 @@ def unbounded_figure(df: pd.DataFrame, *, title: str = "") -> go.Figure:
     m = df["share"].to_numpy(dtype=float)
     se = df["se"].to_numpy(dtype=float)
     nd = int(df["n_draws"].iloc[0]) if len(df) else 0
-    fig.add_trace(go.Scatter(x=np.concatenate([x, x[::-1]]), y=np.concatenate([m + 1.96 * se, (m - 1.96 * se)[::-1]]),
-        mode="lines", fill="toself", fillcolor=hex_to_rgba(col, 0.18), line={"width": 0}, hoverinfo="skip",
-        showlegend=False))  # fmt: skip
+    fig.add_trace(
+        go.Scatter(
+            x=np.concatenate([x, x[::-1]]),
+            y=np.concatenate([m + 1.96 * se, (m - 1.96 * se)[::-1]]),
+            mode="lines",
+            fill="toself",
+            fillcolor=hex_to_rgba(col, 0.18),
+            line={"width": 0},
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
     fig.add_trace(
         go.Scatter(
             x=x,
@@ -274,8 +479,15 @@ def unbounded_figure(df: pd.DataFrame, *, title: str = "") -> go.Figure:
             hovertemplate="ε=%{x:.3g}: %{y:.3f} of draws unbounded<extra></extra>",
         )
     )
-    fig.add_trace(go.Scatter(x=[x.min(), x.max()], y=[0.5, 0.5], mode="lines", name="lower limit ½ (b_pp < 0)",
-        line={"color": "#888888", "dash": "dot", "width": 1}))  # fmt: skip
+    fig.add_trace(
+        go.Scatter(
+            x=[x.min(), x.max()],
+            y=[0.5, 0.5],
+            mode="lines",
+            name="lower limit ½ (b_pp < 0)",
+            line={"color": "#888888", "dash": "dot", "width": 1},
+        )
+    )
     apply_layout(fig, title=title, x_title="ε", y_title="share of draws with no minimiser", log_x=True, height=380)
     fig.update_yaxes(range=[0, 1.02])
     return fig
@@ -289,14 +501,32 @@ def noise_norm_figure(
 
     norms = np.asarray(norms, dtype=float)
     fig = go.Figure()
-    fig.add_trace(go.Histogram(x=norms, histnorm="probability density", name=f"sampled ‖N‖ ({len(norms)} draws)",
-        marker_color=hex_to_rgba(color_of(method), 0.5), nbinsx=40))  # fmt: skip
+    fig.add_trace(
+        go.Histogram(
+            x=norms,
+            histnorm="probability density",
+            name=f"sampled ‖N‖ ({len(norms)} draws)",
+            marker_color=hex_to_rgba(color_of(method), 0.5),
+            nbinsx=40,
+        )
+    )
     hi = max(float(norms.max()) if norms.size else 1.0, max(radii.values()) * 1.05)
     xs = np.linspace(0, hi, 300)
-    fig.add_trace(go.Scatter(x=xs, y=stats.gamma(a=dim, scale=1 / beta).pdf(xs), mode="lines",
-        name=f"Gamma({dim}, scale 1/β) density", line={"color": "#000000", "width": 1.5}))  # fmt: skip
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=stats.gamma(a=dim, scale=1 / beta).pdf(xs),
+            mode="lines",
+            name=f"Gamma({dim}, scale 1/β) density",
+            line={"color": "#000000", "width": 1.5},
+        )
+    )
     styles = {"printed": "dot", "union": "dash", "exact": "solid"}
     for name, r in radii.items():
-        fig.add_vline(x=r, line={"dash": styles.get(name.split()[0], "dash"), "color": "#7F7F7F"},
-            annotation_text=name, annotation_position="top")  # fmt: skip
+        fig.add_vline(
+            x=r,
+            line={"dash": styles.get(name.split()[0], "dash"), "color": "#7F7F7F"},
+            annotation_text=name,
+            annotation_position="top",
+        )
     return apply_layout(fig, title=title, x_title="‖N‖_F", y_title="density", height=360)

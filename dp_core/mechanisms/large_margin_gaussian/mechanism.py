@@ -75,9 +75,18 @@ class LargeMarginGaussian:
         if math.isinf(self.epsilon):
             return None
         return privacy_params(
-            epsilon=self.epsilon, n=n, d=d, n_classes=n_classes, lam=self.lam, h=self.h, mu=self.mu, mode=self.mode,
-            semantics=self.semantics, jacobian=self.jacobian, psd=self.psd,
-        )  # fmt: skip
+            epsilon=self.epsilon,
+            n=n,
+            d=d,
+            n_classes=n_classes,
+            lam=self.lam,
+            h=self.h,
+            mu=self.mu,
+            mode=self.mode,
+            semantics=self.semantics,
+            jacobian=self.jacobian,
+            psd=self.psd,
+        )
 
     def input_scale(self) -> float:
         """``1`` for P (the paper's ``(x, 1)``), ``1/sqrt(2)`` otherwise."""
@@ -93,8 +102,16 @@ class LargeMarginGaussian:
             return self.lam
         return self.lam if self.mu is None else self.mu
 
-    def run(self, X, y, *, rng: RngLike, n_classes: int | None = None, phi_star: FloatArray | None = None,
-            diagnostics: bool = False):  # fmt: skip
+    def run(
+        self,
+        X,
+        y,
+        *,
+        rng: RngLike,
+        n_classes: int | None = None,
+        phi_star: FloatArray | None = None,
+        diagnostics: bool = False,
+    ):
         """One private release (see :func:`release_many`): a :class:`ReleaseBatch` with ``R = 1``, or
         ``(ReleaseBatch, ReleaseDiagnostics)`` with ``diagnostics=True`` (not for publication)."""
         return release_many(
@@ -271,17 +288,37 @@ def _solve(config, data, acc, mu_eff: float, phi_star, linear, idx) -> tuple[Flo
         start = np.broadcast_to(phi_star, lin.shape)
     tol, max_iter = _solver_limits(mu_eff, config.tol)
     res = fit_apg(
-        data.Z, data.y, C, config.lam, mu_eff, config.h, linear=lin, psd=config.psd, phi0=start, tol=tol,
-        V=data.V, max_iter=max_iter,
-    )  # fmt: skip
+        data.Z,
+        data.y,
+        C,
+        config.lam,
+        mu_eff,
+        config.h,
+        linear=lin,
+        psd=config.psd,
+        phi0=start,
+        tol=tol,
+        V=data.V,
+        max_iter=max_iter,
+    )
     phi[idx] = res.phi
     converged[idx] = res.converged
     return phi, converged
 
 
-def release_many(X, y, config: LargeMarginGaussian, *, n_runs: int, seed: RngLike | Sequence[np.random.SeedSequence],
-        n_classes: int | None = None, phi_star: FloatArray | None = None, direction: FloatArray | None = None,
-        data: PreparedData | None = None, diagnostics: bool = False):  # fmt: skip
+def release_many(
+    X,
+    y,
+    config: LargeMarginGaussian,
+    *,
+    n_runs: int,
+    seed: RngLike | Sequence[np.random.SeedSequence],
+    n_classes: int | None = None,
+    phi_star: FloatArray | None = None,
+    direction: FloatArray | None = None,
+    data: PreparedData | None = None,
+    diagnostics: bool = False,
+):
     """Run a mode ``n_runs`` times on a fixed dataset, batched (the audit's entry point).
 
     ``seed`` is a root seed or one seed sequence per run. Returns a ReleaseBatch, or
@@ -338,6 +375,14 @@ def _diagnostics(config, data, acc, mu_eff, phi_star, phi, idx, noise, noise_nor
         stat[idx] = direction_statistic(phi[idx], direction)
     pathwise = 2.0 * rho**2 / (n**2 * mu_eff) if mu_eff > 0 else np.full(n_runs, np.inf)
     return ReleaseDiagnostics(
-        data=data, phi_star=phi_star, noise=noise, noise_norm=noise_norm, rho=rho, converged=converged,
-        excess=excess, pathwise_bound=pathwise, direction=direction, direction_stat=stat,
-    )  # fmt: skip
+        data=data,
+        phi_star=phi_star,
+        noise=noise,
+        noise_norm=noise_norm,
+        rho=rho,
+        converged=converged,
+        excess=excess,
+        pathwise_bound=pathwise,
+        direction=direction,
+        direction_stat=stat,
+    )

@@ -13,13 +13,24 @@ from numpy.typing import NDArray
 
 from ..._validation import check_matrix, check_positive
 
-# fmt: off
 __all__ = [
-    "preprocess", "augment", "huber_hinge", "huber_hinge_grad", "outer_vectors", "margins", "loss", "objective",
-    "gradient", "predict", "decision_values", "gaussian_params", "phi_from_gaussian", "trace_mask", "sym",
-    "encode_labels"
+    "preprocess",
+    "augment",
+    "huber_hinge",
+    "huber_hinge_grad",
+    "outer_vectors",
+    "margins",
+    "loss",
+    "objective",
+    "gradient",
+    "predict",
+    "decision_values",
+    "gaussian_params",
+    "phi_from_gaussian",
+    "trace_mask",
+    "sym",
+    "encode_labels",
 ]
-# fmt: on
 
 FloatArray = NDArray[np.float64]
 

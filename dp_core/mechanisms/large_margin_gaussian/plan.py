@@ -40,9 +40,18 @@ def suggestion(name: str, d: int, n: int, n_classes: int) -> ex.SuggestedSetting
 @cached(max_entries=64)
 def accounting(eps, n, d, C, lam, h, mu, mode: str, semantics: str, jacobian: str, psd: bool) -> dict:
     return privacy_params(
-        epsilon=eps, n=n, d=d, n_classes=C, lam=lam, h=h, mu=mu, mode=mode, semantics=semantics,
-        jacobian=jacobian, psd=psd,
-    ).as_dict()  # fmt: skip
+        epsilon=eps,
+        n=n,
+        d=d,
+        n_classes=C,
+        lam=lam,
+        h=h,
+        mu=mu,
+        mode=mode,
+        semantics=semantics,
+        jacobian=jacobian,
+        psd=psd,
+    ).as_dict()
 
 
 @cached(max_entries=64)
@@ -66,12 +75,20 @@ def one_draw(task_key: tuple, fingerprint: str, config: LargeMarginGaussian, dra
     pred_p = b.predictions(t.X_test)[0]
     pred_np = predict(diag.phi_star, preprocess(t.X_test, scale=diag.data.scale))
     off = bool(b.unbounded[0])
-    return {"phi_star": diag.phi_star, "phi": None if off else b.phi[0], "unbounded": off, "scale": diag.data.scale,
-        "noise_norm": float(diag.noise_norm[0]), "excess": float(diag.excess[0]),
-        "pathwise_bound": float(diag.pathwise_bound[0]), "acc_np": float(np.mean(pred_np == t.y_test)),
+    return {
+        "phi_star": diag.phi_star,
+        "phi": None if off else b.phi[0],
+        "unbounded": off,
+        "scale": diag.data.scale,
+        "noise_norm": float(diag.noise_norm[0]),
+        "excess": float(diag.excess[0]),
+        "pathwise_bound": float(diag.pathwise_bound[0]),
+        "acc_np": float(np.mean(pred_np == t.y_test)),
         "acc_p": float("nan") if off else float(np.mean(pred_p == t.y_test)),
         "agreement": float("nan") if off else float(np.mean(pred_p == pred_np)),
-        "phi_star_norm": float(np.sqrt(np.sum(diag.phi_star**2))), "converged": bool(diag.converged[0])}  # fmt: skip
+        "phi_star_norm": float(np.sqrt(np.sum(diag.phi_star**2))),
+        "converged": bool(diag.converged[0]),
+    }
 
 
 @cached(max_entries=32, resource=True)
@@ -81,8 +98,12 @@ def regions_figure(task_key: tuple, fingerprint: str, config: LargeMarginGaussia
     docs/large_margin_gaussian.md §"reproduce.py, compare.py, plan.py"."""
     from .figures import decision_regions_figure
 
-    return decision_regions_figure([("trained without noise", _draw["phi_star"]), ("private release", _draw["phi"])],
-        _task.X_train, _task.y_train, scale=_draw["scale"])  # fmt: skip
+    return decision_regions_figure(
+        [("trained without noise", _draw["phi_star"]), ("private release", _draw["phi"])],
+        _task.X_train,
+        _task.y_train,
+        scale=_draw["scale"],
+    )
 
 
 # -- the sweeps (background blocks and cached calls) ---------------------------------------------------
@@ -132,21 +153,38 @@ def n_grid(n: int, n_classes: int) -> tuple[int, ...]:
 
 
 def sweep_blocks(
-    task, base, *, epsilons: tuple, modes: tuple, exc_mode: str, ns: tuple, delta: float, mu_grid: tuple,
-    h_grid: tuple, n_trials: int, seed: int, quick: bool = True,
-) -> list[Block]:  # fmt: skip
+    task,
+    base,
+    *,
+    epsilons: tuple,
+    modes: tuple,
+    exc_mode: str,
+    ns: tuple,
+    delta: float,
+    mu_grid: tuple,
+    h_grid: tuple,
+    n_trials: int,
+    seed: int,
+    quick: bool = True,
+) -> list[Block]:
     """The page's four sweeps; with ``quick``, first a pass of :data:`QUICK_TRIALS` trials of each.
 
     Block names are ``"<stage>:<sweep>"`` with stage ``quick`` or ``full`` and sweep ``accuracy``,
     ``excess_n``, ``mu`` or ``h``. Weights are the sweeps' trial counts times their grid sizes.
     """
-    sweeps = [("accuracy", accuracy, (task, base, epsilons, modes), len(epsilons) * (len(modes) + 1)),
+    sweeps = [
+        ("accuracy", accuracy, (task, base, epsilons, modes), len(epsilons) * (len(modes) + 1)),
         ("excess_n", excess_n, (task, base, exc_mode, ns, delta), len(ns)),
         ("mu", regularisation, (task, base, "mu", mu_grid), len(mu_grid)),
-        ("h", regularisation, (task, base, "h", h_grid), len(h_grid))]  # fmt: skip
-    blocks = [dataclasses.replace(b, name=f"{b.name}:{sweep}") for sweep, fn, args, weight in sweeps
+        ("h", regularisation, (task, base, "h", h_grid), len(h_grid)),
+    ]
+    blocks = [
+        dataclasses.replace(b, name=f"{b.name}:{sweep}")
+        for sweep, fn, args, weight in sweeps
         for b in staged_blocks(
-        fn, args, {"seed": seed}, n_trials, quick_trials=QUICK_TRIALS, quick=quick, weight=weight)]  # fmt: skip
+            fn, args, {"seed": seed}, n_trials, quick_trials=QUICK_TRIALS, quick=quick, weight=weight
+        )
+    ]
     return sorted(blocks, key=lambda b: b.name.startswith("full:"))  # every quick pass first
 
 
@@ -166,15 +204,29 @@ def leak(task_key: tuple, fingerprint: str, eps: float, lam: float, h: float, n_
     return ex.leak_demo(_task, epsilon=eps, lam=lam, h=h, n_draws=n_draws, seed=seed)
 
 
-_BOUND_NAMES = {"thm52": "Thm 5.2: J(Φᵖ) − J(Φ*)", "thm53_total": "Thm 5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
-    "u52": "U5.2: J(Φᵖ) − J(Φ*)", "u53_total": "U5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
-    "c52_exact": "C5.2 (exact Gamma radius): J(Φᵖ) − J(Φ*)", "c52_union": "C5.2 (union radius): J(Φᵖ) − J(Φ*)",
-    "expected_pathwise": "expected pathwise bound on E[J(Φᵖ) − J(Φ*)]", "c53_A": "C5.3 term A (trace)",
-    "c53_B": "C5.3 term B (Frobenius, uses ‖Φ*‖_F)", "c53_E": "C5.3 term E (2 × C5.2)",
-    "c53_S": "C5.3 term S (sample; heuristic G² scaling)", "c53_total": "C5.3: L̃(Φᵖ) − L̃(Φ*) (total)"}  # fmt: skip
-_BOUND_PROBS = {"thm52": "probability", "thm53_total": "probability", "u52": "u52_probability",
-    "u53_total": "u53_probability", "c52_exact": "c52_probability", "c52_union": "c52_probability",
-    "c53_total": "c53_probability"}  # fmt: skip
+_BOUND_NAMES = {
+    "thm52": "Thm 5.2: J(Φᵖ) − J(Φ*)",
+    "thm53_total": "Thm 5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
+    "u52": "U5.2: J(Φᵖ) − J(Φ*)",
+    "u53_total": "U5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
+    "c52_exact": "C5.2 (exact Gamma radius): J(Φᵖ) − J(Φ*)",
+    "c52_union": "C5.2 (union radius): J(Φᵖ) − J(Φ*)",
+    "expected_pathwise": "expected pathwise bound on E[J(Φᵖ) − J(Φ*)]",
+    "c53_A": "C5.3 term A (trace)",
+    "c53_B": "C5.3 term B (Frobenius, uses ‖Φ*‖_F)",
+    "c53_E": "C5.3 term E (2 × C5.2)",
+    "c53_S": "C5.3 term S (sample; heuristic G² scaling)",
+    "c53_total": "C5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
+}
+_BOUND_PROBS = {
+    "thm52": "probability",
+    "thm53_total": "probability",
+    "u52": "u52_probability",
+    "u53_total": "u53_probability",
+    "c52_exact": "c52_probability",
+    "c52_union": "c52_probability",
+    "c53_total": "c53_probability",
+}
 
 
 @cached(max_entries=64)

@@ -18,8 +18,16 @@ from ..._validation import check_array_size, check_choice, check_epsilon, check_
 from ...calibration import sample_laplace_norm
 from ...rng import as_generator
 
-__all__ = ["MODES", "MODE_LABELS", "NOT_PRIVATE_REASONS", "PrivacyAccounting", "privacy_params", "sample_radial",
-    "k_printed", "k_corrected"]  # fmt: skip
+__all__ = [
+    "MODES",
+    "MODE_LABELS",
+    "NOT_PRIVATE_REASONS",
+    "PrivacyAccounting",
+    "privacy_params",
+    "sample_radial",
+    "k_printed",
+    "k_corrected",
+]
 
 MODES = ("printed", "repaired", "corrected")
 
@@ -143,9 +151,20 @@ def _budget_split(mode, semantics, epsilon, *, n, lam, mu, h, C, jacobian, kP, k
 
 
 @computable
-def privacy_params(*, epsilon: float, n: int, d: int, n_classes: int, lam: float, h: float, mu: float | None = None,
-        mode: str = "corrected", semantics: str = "target", jacobian: str = "conservative", psd: bool = True
-        ) -> PrivacyAccounting:  # fmt: skip
+def privacy_params(
+    *,
+    epsilon: float,
+    n: int,
+    d: int,
+    n_classes: int,
+    lam: float,
+    h: float,
+    mu: float | None = None,
+    mode: str = "corrected",
+    semantics: str = "target",
+    jacobian: str = "conservative",
+    psd: bool = True,
+) -> PrivacyAccounting:
     """Noise rate, budget split and claimed guarantee of a mode (``mu`` defaults to ``lam``).
 
     Pathak & Raj, Theorem 5.1; CMS (2011) Algorithm 2; docs/large_margin_gaussian.md
@@ -187,13 +206,39 @@ def privacy_params(*, epsilon: float, n: int, d: int, n_classes: int, lam: float
     private = mode == "corrected"
     status = PRIVACY_STATUS[("corrected_psd_on" if psd else "corrected_psd_off") if private else mode]
     reason = "" if private else NOT_PRIVATE_REASONS[mode]
-    # fmt: off
     return PrivacyAccounting(
-        mode=mode, semantics=semantics, jacobian=jacobian, epsilon=epsilon, n=n, d=d, n_classes=C, lam=lam, h=h,
-        psd=bool(psd), noise_dim=D, shared_noise=shared, beta=beta, eps_noise=eps_noise, k=k, k_printed=kP,
-        k_corrected=kR, eps_prime=epsilon + kP, eps_claimed=eps_claimed, fallback=fallback, Delta=Delta, mu=mu_used,
-        mu_eff=mu_used + Delta, G=G, kappa=kappa, alpha=alpha, R_z=R_z, input_scale=scale,
-        expected_noise_norm=D / beta, sd_noise_norm=math.sqrt(D) / beta, expected_noise_norm_sq=D * (D + 1) / beta**2,
-        private=private, status=status, reason=reason
+        mode=mode,
+        semantics=semantics,
+        jacobian=jacobian,
+        epsilon=epsilon,
+        n=n,
+        d=d,
+        n_classes=C,
+        lam=lam,
+        h=h,
+        psd=bool(psd),
+        noise_dim=D,
+        shared_noise=shared,
+        beta=beta,
+        eps_noise=eps_noise,
+        k=k,
+        k_printed=kP,
+        k_corrected=kR,
+        eps_prime=epsilon + kP,
+        eps_claimed=eps_claimed,
+        fallback=fallback,
+        Delta=Delta,
+        mu=mu_used,
+        mu_eff=mu_used + Delta,
+        G=G,
+        kappa=kappa,
+        alpha=alpha,
+        R_z=R_z,
+        input_scale=scale,
+        expected_noise_norm=D / beta,
+        sd_noise_norm=math.sqrt(D) / beta,
+        expected_noise_norm_sq=D * (D + 1) / beta**2,
+        private=private,
+        status=status,
+        reason=reason,
     )
-    # fmt: on

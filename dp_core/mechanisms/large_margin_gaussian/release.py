@@ -35,13 +35,21 @@ def run(a):
     cfg = LargeMarginGaussian(epsilon=a.eps, mode=v["mode"], lam=v["lam"], mu=v["mu"], h=v["h"], psd=v["psd"] == "on")
     res = release_many(ds.X, y, cfg, n_runs=1, seed=a.seed, n_classes=int(classes.size), diagnostics=a.diagnostics)
     rel, diag = res if a.diagnostics else (res, None)
-    release = {"phi": None if rel.unbounded[0] else rel.phi[0], "released": not bool(rel.unbounded[0]),
-        "config": rel.config.as_dict(), "accounting": None if rel.accounting is None else rel.accounting.as_dict(),
-        "classes": [str(c) for c in classes]}  # fmt: skip
+    release = {
+        "phi": None if rel.unbounded[0] else rel.phi[0],
+        "released": not bool(rel.unbounded[0]),
+        "config": rel.config.as_dict(),
+        "accounting": None if rel.accounting is None else rel.accounting.as_dict(),
+        "classes": [str(c) for c in classes],
+    }
     return ds, release, [_NOTE], None if diag is None else _diagnostics(diag)
 
 
 def _diagnostics(diag) -> dict:
-    return {"phi_nonprivate": diag.phi_star, "noise_norm": float(diag.noise_norm[0]),
-        "excess_risk": float(diag.excess[0]), "pathwise_bound": float(diag.pathwise_bound[0]),
-        "solver_converged": bool(diag.converged[0])}  # fmt: skip
+    return {
+        "phi_nonprivate": diag.phi_star,
+        "noise_norm": float(diag.noise_norm[0]),
+        "excess_risk": float(diag.excess[0]),
+        "pathwise_bound": float(diag.pathwise_bound[0]),
+        "solver_converged": bool(diag.converged[0]),
+    }

@@ -32,13 +32,25 @@ __all__ = ["PILOT_SPEC", "CONTRAST_SPEC", "pilot_table", "contrast_table", "repr
 
 #: The reference pilot's first table: eps -> (eps_noise, Delta, beta, acc mean, acc sd, mean excess,
 #: 95% quantile of the excess, mean pathwise bound, expected pathwise bound, C5.2 exact).
-PILOT_SPEC = {0.5: (0.25, 0.03652, 0.05103, 0.950, 0.042, 1.034, 2.67, 13.8, 12.48, 21.49),
+PILOT_SPEC = {
+    0.5: (0.25, 0.03652, 0.05103, 0.950, 0.042, 1.034, 2.67, 13.8, 12.48, 21.49),
     1.0: (0.5, 0.01253, 0.1021, 0.987, 0.011, 0.372, 0.808, 6.45, 6.442, 11.09),
     2.0: (0.9505, 0.0, 0.1940, 0.9945, 0.0011, 0.166, 0.289, 3.71, 4.016, 6.914),
     5.0: (3.951, 0.0, 0.8064, 0.9955, 0.0002, 0.00977, 0.0251, 0.234, 0.2325, 0.4003),
-    10.0: (8.951, 0.0, 1.827, 0.9958, 0.0001, 0.00171, 0.00328, 0.0403, 0.0453, 0.0780)}  # fmt: skip
-PILOT_COLUMNS = ("eps_noise", "Delta", "beta", "accuracy_mean", "accuracy_sd", "excess_mean", "excess_q95",
-    "pathwise_mean", "expected_pathwise", "c52_exact")  # fmt: skip
+    10.0: (8.951, 0.0, 1.827, 0.9958, 0.0001, 0.00171, 0.00328, 0.0403, 0.0453, 0.0780),
+}
+PILOT_COLUMNS = (
+    "eps_noise",
+    "Delta",
+    "beta",
+    "accuracy_mean",
+    "accuracy_sd",
+    "excess_mean",
+    "excess_q95",
+    "pathwise_mean",
+    "expected_pathwise",
+    "c52_exact",
+)
 #: Section 6.2, contrast: eps -> (P+ shared-noise accuracy, R stacked-noise accuracy), paper semantics.
 CONTRAST_SPEC = {0.1: (0.994, 0.53), 0.5: (0.994, 0.981), 1.0: (0.995, 0.995)}
 
@@ -63,9 +75,18 @@ def _pilot_row(item: tuple, *, train, test, Zt, n_trials: int) -> dict:
     tc = tier_c_bounds(
         d=D, n_classes=C, n=N, beta=acc.beta, lam=LAM, mu_eff=acc.mu_eff, delta=DELTA, shared_noise=False
     )
-    ours = (acc.eps_noise, acc.Delta, acc.beta, float(accs.mean()), float(accs.std(ddof=1)),
-        float(np.mean(diag.excess)), float(np.quantile(diag.excess, 0.95)), float(np.mean(diag.pathwise_bound)),
-        tc["expected_pathwise"], tc["c52_exact"])  # fmt: skip
+    ours = (
+        acc.eps_noise,
+        acc.Delta,
+        acc.beta,
+        float(accs.mean()),
+        float(accs.std(ddof=1)),
+        float(np.mean(diag.excess)),
+        float(np.quantile(diag.excess, 0.95)),
+        float(np.mean(diag.pathwise_bound)),
+        tc["expected_pathwise"],
+        tc["c52_exact"],
+    )
     row = {
         "epsilon": e,
         "n_trials": n_trials,
@@ -121,18 +142,50 @@ def contrast_table(*, quick: bool = False, seed: int = 0, n_trials: int | None =
 
 def _figure(pilot: pd.DataFrame, contrast: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=pilot["epsilon"], y=pilot["accuracy_mean"], mode="lines+markers",
-        name=f"R (ours, {int(pilot['n_trials'].iloc[0])} draws)", line=dict(color=color_of("corrected")),
-        error_y=dict(type="data", array=pilot["accuracy_sd"], visible=True)))  # fmt: skip
-    fig.add_trace(go.Scatter(x=pilot["epsilon"], y=pilot["accuracy_mean_spec"], mode="markers",
-        name="R (reference pilot)", marker=dict(symbol="x", size=10, color="#000000")))  # fmt: skip
-    fig.add_trace(go.Scatter(x=contrast["epsilon"], y=contrast["repaired_accuracy"], mode="lines+markers",
-        name="P+ shared noise, paper semantics (not differentially private as printed)",
-        line=dict(color=color_of("repaired"))))  # fmt: skip
-    fig.add_trace(go.Scatter(x=contrast["epsilon"], y=contrast["corrected_accuracy"], mode="lines+markers",
-        name="R stacked noise, paper semantics", line=dict(color=color_of("corrected"), dash="dot")))  # fmt: skip
-    return apply_layout(fig, title="Large-margin Gaussian classifier: test accuracy against ε (reference pilot)",
-        x_title="ε", y_title="test accuracy", log_x=True)  # fmt: skip
+    fig.add_trace(
+        go.Scatter(
+            x=pilot["epsilon"],
+            y=pilot["accuracy_mean"],
+            mode="lines+markers",
+            name=f"R (ours, {int(pilot['n_trials'].iloc[0])} draws)",
+            line=dict(color=color_of("corrected")),
+            error_y=dict(type="data", array=pilot["accuracy_sd"], visible=True),
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=pilot["epsilon"],
+            y=pilot["accuracy_mean_spec"],
+            mode="markers",
+            name="R (reference pilot)",
+            marker=dict(symbol="x", size=10, color="#000000"),
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=contrast["epsilon"],
+            y=contrast["repaired_accuracy"],
+            mode="lines+markers",
+            name="P+ shared noise, paper semantics (not differentially private as printed)",
+            line=dict(color=color_of("repaired")),
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=contrast["epsilon"],
+            y=contrast["corrected_accuracy"],
+            mode="lines+markers",
+            name="R stacked noise, paper semantics",
+            line=dict(color=color_of("corrected"), dash="dot"),
+        )
+    )
+    return apply_layout(
+        fig,
+        title="Large-margin Gaussian classifier: test accuracy against ε (reference pilot)",
+        x_title="ε",
+        y_title="test accuracy",
+        log_x=True,
+    )
 
 
 def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | None = None) -> dict:

@@ -51,6 +51,12 @@ class Settings:
     def config(self, epsilon: float) -> LargeMarginGaussian:
         """The engine's configuration for these settings (the printed mode always keeps the PSD constraint)."""
         return LargeMarginGaussian(
-            epsilon=epsilon, mode=self.mode, lam=self.lam, mu=mu_value(self.mu), h=self.h,
-            psd=self.psd == "on" or self.mode == "printed", semantics=self.sem, jacobian=self.jac,
-        )  # fmt: skip
+            epsilon=epsilon,
+            mode=self.mode,
+            lam=self.lam,
+            mu=mu_value(self.mu),
+            h=self.h,
+            psd=self.psd == "on" or self.mode == "printed",
+            semantics=self.sem,
+            jacobian=self.jac,
+        )

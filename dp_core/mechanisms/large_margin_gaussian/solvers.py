@@ -113,9 +113,21 @@ def _momentum(Xn, Xa, step, t, active):
     return Xn + beta_m * (Xn - Xa)
 
 
-def fit_apg(Z: FloatArray, y: NDArray[np.int64], n_classes: int, lam: float, mu: float, h: float, *,
-        linear: FloatArray | None = None, psd: bool = True, phi0: FloatArray | None = None, tol: float = 1e-9,
-        max_iter: int = 50_000, V: FloatArray | None = None) -> APGResult:  # fmt: skip
+def fit_apg(
+    Z: FloatArray,
+    y: NDArray[np.int64],
+    n_classes: int,
+    lam: float,
+    mu: float,
+    h: float,
+    *,
+    linear: FloatArray | None = None,
+    psd: bool = True,
+    phi0: FloatArray | None = None,
+    tol: float = 1e-9,
+    max_iter: int = 50_000,
+    V: FloatArray | None = None,
+) -> APGResult:
     """Minimise ``J(Phi) + sum_c <linear_c, Phi_c>`` by accelerated projected gradient, batched over runs.
 
     ``linear`` (R, C, p, p): one run per noise draw; ``mu = 0`` needs :func:`literal_objective_bounded` first;
@@ -195,9 +207,19 @@ def literal_objective_bounded(noise_shared: FloatArray, n: int, lam: float, *, p
     return np.linalg.eigvalsh(M)[..., 0] >= 0.0
 
 
-def fit_cvxpy(Z: FloatArray, y: NDArray[np.int64], n_classes: int, lam: float, mu: float, h: float, *,
-        noise: FloatArray | None = None, shared: bool = False, psd: bool = True, solver: str = "CLARABEL"
-        ) -> tuple[FloatArray, str]:  # fmt: skip
+def fit_cvxpy(
+    Z: FloatArray,
+    y: NDArray[np.int64],
+    n_classes: int,
+    lam: float,
+    mu: float,
+    h: float,
+    *,
+    noise: FloatArray | None = None,
+    shared: bool = False,
+    psd: bool = True,
+    solver: str = "CLARABEL",
+) -> tuple[FloatArray, str]:
     """Solve the (perturbed) objective with cvxpy (Clarabel or SCS): ``(phi (C, p, p), cvxpy status)``.
 
     Raises UnboundedProblem (the literal objective, ``mu = 0``) or SolverFailed.
