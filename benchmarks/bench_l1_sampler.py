@@ -13,9 +13,8 @@ Rows (issue 16's goal table):
   largest difference of the two cost vectors and of the two laws is printed (rounding only).
 * **MALA**: n = 10,000, d = 5, theta = 1.5, iota*, epsilon = 1, 100 chains (one release each), the
   library default preset ``fast``. Old: 300 + 600 steps, the earlier float32 cost function
-  (``_legacy_cost_grad``), no early stop (the sampler before issue 16). Middle rows: the first
-  issue-16 kernel (``_previous_cost_grad``: one float32 log per term) with the early stop, and the
-  current kernel (products of 32 factors, one log each) for 300 + 600 steps without early stop.
+  (``_legacy_cost_grad``), no early stop (the sampler before issue 16). Middle row: the current
+  kernel (products of 32 factors, one log each) for 300 + 600 steps without early stop.
   New: the current ``fast`` preset (150-step warm-up, sampling stopped once R-hat <= 1.01 and
   ESS >= STOP_ESS, at most 600 steps: an R-hat matching the old run's, about 1.007, so this is the
   like-for-like row of the issue's goal), and the same stopped at the looser R-hat <= STOP_RHAT (1.02,
@@ -116,20 +115,15 @@ def mala_row(repeat: int) -> None:
     def new_kernel_only():
         return em_mcmc(ds.X, ds.y, epsilon=eps, theta=theta, iota=iota, n_draws=100, schedule=old_schedule, rng=0)
 
-    def previous_kernel_strict():
-        cg = mcmc_module._previous_cost_grad(ds.X, ds.y, iota, theta)
-        return mcmc_module.mcmc_sample(cg, d, 100, kappa_value=k, radius=1.0, schedule=strict, rng=0)
-
-    fns = {"old": old, "new": new, "loose": new_loose, "kernel": new_kernel_only, "prev": previous_kernel_strict}
+    fns = {"old": old, "new": new, "loose": new_loose, "kernel": new_kernel_only}
     b = best_of(fns, repeat)
     labels = {
         "old": "old (300 + 600 steps, old kernel)",
         "kernel": "new kernel only (300 + 600 steps)",
-        "prev": "first issue-16 kernel, fast preset",
         "new": f"new default fast (150 + stop at R-hat <= {strict.stop_rhat})",
         "loose": f"new, fast stopped at R-hat <= {loose.stop_rhat}",
     }
-    for key in ("old", "kernel", "prev", "new", "loose"):
+    for key in ("old", "kernel", "new", "loose"):
         wall, cpu, res = b[key]
         dg = res.diagnostics
         show(
@@ -140,12 +134,8 @@ def mala_row(repeat: int) -> None:
             f"accept {dg.acceptance:.2f}, {dg.status}",
         )
     wo, co = b["old"][0], b["old"][1]
-    for key in ("kernel", "prev", "new", "loose"):
+    for key in ("kernel", "new", "loose"):
         print(f"  ratio old/{key:<7} wall {wo / b[key][0]:.2f}, cpu {co / b[key][1]:.2f}")
-    print(
-        f"  ratio prev/new (same schedule, kernel only) wall {b['prev'][0] / b['new'][0]:.2f}, "
-        f"cpu {b['prev'][1] / b['new'][1]:.2f}"
-    )
     print("  goal: <= 3 s at the old run's R-hat (10.5 s in the issue)")
 
 
