@@ -1,34 +1,7 @@
 """Privacy accounting and utility statements for label-DP by random weighted aggregation.
 
-Everything here is a pure function of scalars. The two mechanisms with a privacy claim are
-*wtd-LBA* (weighted bag aggregates of features and labels, weights secret) and *noisy-wtd-LLP*
-(weighted label sums, weights public, a rho-fraction of labels carrying N(0, s^2) noise).
-There is no epsilon knob in either mechanism: (epsilon, delta) are *outputs* of the accounting.
-
-Three accountings are offered, and every result keeps them apart:
-
-* ``"paper"`` (paper-literal): the explicit constants of the paper's own proof chain, with its
-  fixed split of epsilon, the exponent ``ln 2`` of eq. (23)-(24) and the Hanson-Wright constant
-  1/2 that the paper plugs in. Some of these steps are wrong or unproven (see the notes of each
-  function); the value is shown "as claimed by the paper".
-* ``"corrected"`` (recommended): the same proof chain with every error fixed (corrected
-  Lemma 2.3 hypothesis, exponent ``1 - ln 2``, a provable chi-square Chernoff rate, the exact
-  chi-square tail) and the best use of Lemma 2.3 (optimized theta).
-* ``"exact"`` (noisy-wtd-LLP only, beyond the paper): the exact privacy profile of the
-  mechanism by full-pmf quadrature (:func:`llp_exact_delta`).
-
-All tail terms are computed as logarithms (some overflow, others underflow in float64) and
-combined with ``logsumexp``; every delta is capped at 1. A delta of 1 means *no guarantee*.
-
-References
-----------
-.. [BSHNR] A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differential
-   Privacy via Aggregation*: Lemma 2.3, Theorem 1.2 (wtd-LBA; Lemmas 3.1-3.5, App. B, eqs.
-   (22)-(24)), Theorem 1.3 / D.1 (noisy-wtd-LLP; App. D, eqs. (39)-(42)), Theorem C.3.
-.. [BW18] B. Balle and Y.-X. Wang, *Improving the Gaussian Mechanism for Differential Privacy*,
-   ICML 2018, Thm 8 (exact Gaussian privacy profile), used by the exact LLP accounting.
-.. [LM00] B. Laurent and P. Massart, *Adaptive estimation of a quadratic functional by model
-   selection*, Ann. Statist. 2000, Lemma 1 (weighted chi-square tails, c0 = 1/16).
+Details: docs/label_dp_bags.md §"bounds (module)" ([BSHNR], [BW18], [LM00], eq. (23)-(24), Lemma 2.3, Theorem
+1.2).
 """
 
 from __future__ import annotations
@@ -117,37 +90,7 @@ def _exp(log_value: float) -> float:
 def lemma23_log_delta(epsilon: float, kappa: float, zeta: float, mode: str = "optimized") -> float:
     """Logarithm of the additive term delta0 of the (corrected) perturbed-Gaussian lemma.
 
-    For :math:`D_0 = N(\\mu_0, \\sigma_0^2)`, :math:`D_1 = N(\\mu_1, \\sigma_1^2)` with
-    :math:`1-\\kappa \\le (\\sigma_1/\\sigma_0)^2 \\le 1+\\kappa`, :math:`\\kappa \\in (0, 1/2)`,
-    :math:`|\\mu_0-\\mu_1|/\\sigma_0 \\le \\sqrt{\\kappa}/\\zeta < 1` and :math:`\\theta \\in (0,1)`:
-    :math:`\\Pr_{D_1}[S] \\le e^{16(\\sqrt\\kappa/\\zeta + \\theta/\\zeta + \\kappa)}\\Pr_{D_0}[S]
-    + e^{-\\theta^2/(4\\kappa)}`.
-
-    Parameters
-    ----------
-    epsilon : float
-        Target epsilon. Must be in (0, inf).
-    kappa, zeta : float
-        Lemma parameters. Must be in (0, inf). Outside the lemma's domain the result is 0
-        (log of delta0 = 1: no guarantee).
-    mode : {"fixed", "optimized"}
-        ``"fixed"``: the paper's split theta = epsilon*zeta/48, needing 48 kappa <= epsilon and
-        48 sqrt(kappa)/zeta <= epsilon. ``"optimized"``: theta = min(1, zeta(epsilon/16 - kappa)
-        - sqrt(kappa)), the best theta the same lemma allows.
-
-    Returns
-    -------
-    float
-        ``ln delta0`` (<= 0; 0 means no guarantee).
-
-    Notes
-    -----
-    The lemma *as printed* (variance ratio allowed down to 1/2) is false: see
-    :func:`lemma23_counterexample`. The corrected hypothesis holds in both applications.
-
-    References
-    ----------
-    [BSHNR] Lemma 2.3 and Appendix I (corrected; docs/label_dp_bags.md §"Corrected Lemma 2.3").
+    Details: docs/label_dp_bags.md §"bounds.lemma23_log_delta" ([BSHNR], Lemma 2.3).
 
     Examples
     --------
@@ -175,9 +118,7 @@ def lemma23_log_delta(epsilon: float, kappa: float, zeta: float, mode: str = "op
 def lemma23_delta(epsilon: float, kappa: float, zeta: float, mode: str = "optimized") -> float:
     """delta0 of the corrected Lemma 2.3 (see :func:`lemma23_log_delta`); 1.0 = no guarantee.
 
-    References
-    ----------
-    [BSHNR] Lemma 2.3; docs/label_dp_bags.md §"Corrected Lemma 2.3".
+    Details: docs/label_dp_bags.md §"bounds.lemma23_delta" ([BSHNR]).
 
     Examples
     --------
@@ -190,19 +131,7 @@ def lemma23_delta(epsilon: float, kappa: float, zeta: float, mode: str = "optimi
 def lemma23_counterexample() -> dict[str, float]:
     """The counterexample showing that Lemma 2.3 *as printed* is false.
 
-    mu0 = mu1, sigma1^2 = sigma0^2/2, kappa = 1e-6, zeta = 1, theta = 0.01: the printed lemma
-    claims delta = exp(-theta^2/(4 kappa)) at epsilon = 16(sqrt(kappa)/zeta + theta/zeta + kappa),
-    but the true hockey-stick divergence there is far larger.
-
-    Returns
-    -------
-    dict
-        ``epsilon``, ``claimed_delta``, ``true_delta``.
-
-    References
-    ----------
-    [BSHNR] Lemma 2.3 and Appendix I ("since sigma^2 >= 2" should read 1/2; docs/label_dp_bags.md
-    §"Corrected Lemma 2.3").
+    Details: docs/label_dp_bags.md §"bounds.lemma23_counterexample" ([BSHNR]).
     """
     kappa, zeta, theta = 1e-6, 1.0, 0.01
     eps = 16.0 * (math.sqrt(kappa) / zeta + theta / zeta + kappa)
@@ -243,45 +172,8 @@ def terms_noisy_wtd_llp(
 ) -> dict[str, Any]:
     """The failure terms of the noisy-wtd-LLP guarantee, each as a value and a logarithm.
 
-    :math:`\\delta = \\delta_0 + mk\\sqrt{2/\\pi}e^{-\\sqrt k/2} + m e^{-\\rho^2 k/2}
-    + m e^{-0.0482868\\rho k}` (corrected) or
-    :math:`\\delta_0 + mk e^{-\\sqrt k/2} + m e^{-\\rho^2 k/2} + m e^{-\\rho k/16}` (paper), with
-    :math:`\\kappa = 8B_1/\\sqrt{\\rho k}`, :math:`\\beta = \\rho^{1/4}/\\sqrt{2B_1}` and
-    :math:`\\delta_0` from Lemma 2.3.
-
-    Parameters
-    ----------
-    epsilon : float
-        Must be in (0, inf).
-    k : float
-        Bag size. Must be in [2, inf) (a real number is accepted, for curves over huge k).
-    m : float
-        Number of bags. Must be >= 1.
-    rho : float
-        Fraction of noisy labels. Must be in (0, 1].
-    b1 : float
-        Label bound B1 (labels in [-B1, B1]). Must be in (0, inf).
-    variant : {"corrected", "paper"}
-    mode : {"optimized", "fixed"}
-    noise_std : float
-        Std s of the label noise; the formulas hold with B1_eff = B1/s. Must be in (0, inf).
-
-    Returns
-    -------
-    dict
-        ``kappa``, ``beta``, ``gaussian``, ``weights``, ``count``, ``chi``, ``delta`` and
-        ``log_*`` versions, ``dominant`` (the name of the largest term), ``vacuous`` (delta >= 1).
-
-    Notes
-    -----
-    The paper-literal chi term ``m exp(-rho k/16)`` comes from an invalid step (Hanson-Wright
-    constant 1/2, eq. (40)); it is *unproven*, not shown false. The corrected term uses the
-    provable Chernoff rate ((ln 2)/2 - 1/4)/2 = 0.0482868.
-
-    References
-    ----------
-    [BSHNR] Theorem 1.3, Theorem D.1, Appendix D eqs. (39)-(42) (docs/label_dp_bags.md
-    §"Paper-literal and explicit bounds").
+    Details: docs/label_dp_bags.md §"bounds.terms_noisy_wtd_llp" ([BSHNR], Lemma 2.3., eq. (40), Theorem 1.3,
+    eqs. (39)-(42)).
     """
     eps, kk, mm = _check_common(epsilon, k, m)
     r = check_in_interval("rho", rho, 0.0, 1.0, closed="right")
@@ -319,11 +211,7 @@ def _package(logs: dict[str, float], **extra: float) -> dict[str, Any]:
 def delta_noisy_wtd_llp(epsilon, k, m, rho, b1, *, variant="corrected", mode="optimized", noise_std=1.0) -> float:
     """delta of noisy-wtd-LLP at ``epsilon`` (capped at 1; 1 means no guarantee).
 
-    See :func:`terms_noisy_wtd_llp` for the parameters.
-
-    References
-    ----------
-    [BSHNR] Theorem 1.3 / D.1 (docs/label_dp_bags.md §"Paper-literal and explicit bounds").
+    Details: docs/label_dp_bags.md §"bounds.delta_noisy_wtd_llp" ([BSHNR], Theorem 1.3).
 
     Examples
     --------
@@ -355,48 +243,8 @@ def terms_wtd_lba(
 ) -> dict[str, Any]:
     """The failure terms of the wtd-LBA guarantee (data-conditional), values and logarithms.
 
-    :math:`\\delta = \\delta_0 + \\Pr[\\chi^2_{d'} > \\sqrt k] + \\delta_2` where
-    :math:`\\delta_2` = eigen term + net term (eq. (22), or the simplified eq. (24)).
-
-    Parameters
-    ----------
-    epsilon : float
-        Must be in (0, inf).
-    k : float
-        Bag size. Must be in [2, inf).
-    m : float
-        Number of bags. Must be >= 1.
-    d : int
-        rank(Q) (or the feature dimension including the constant). Must be >= 1.
-    b1, b2 : float
-        Label bound and feature-norm bound. Must be in (0, inf).
-    gamma : float
-        Declared lower bound on opt(D, F)/n. Must be in (0, B1^2/3] (larger values are rejected,
-        not clipped).
-    lam : float
-        Lower bound on the smallest non-zero eigenvalue of Q = X^T X / n. Must be in (0, B2^2].
-    variant : {"corrected", "paper"}
-        ``"paper"`` uses kappa = kappa0 and (with eq. (24)) the exponent ln 2 printed by the
-        paper; ``"corrected"`` uses kappa = kappa0 + kappa0^2/4 and the exponent 1 - ln 2.
-    mode : {"optimized", "fixed"}
-        How Lemma 2.3 is turned into (epsilon, delta0).
-    form : {"eq22", "eq24"}
-
-    Returns
-    -------
-    dict
-        ``kappa``, ``zeta``, ``K``, the terms ``gaussian``, ``chi2``, ``eigen``, ``net`` with
-        their logarithms, ``delta``, ``dominant``, ``vacuous``.
-
-    Notes
-    -----
-    The guarantee is conditional on the data: opt(D, F) >= gamma n is a property of the private
-    labels. It is not worst-case label-DP.
-
-    References
-    ----------
-    [BSHNR] Theorem 1.2, Lemmas 3.2-3.4, Lemmas B.1-B.3, eqs. (22)-(24) (docs/label_dp_bags.md
-    §"Paper-literal and explicit bounds").
+    Details: docs/label_dp_bags.md §"bounds.terms_wtd_lba" ([BSHNR], eq. (22), eq. (24), Lemma 2.3, Theorem 1.2,
+    Lemmas 3.2-3.4).
     """
     eps, kk, mm = _check_common(epsilon, k, m)
     dd = check_int("d", d, lo=1)
@@ -437,9 +285,7 @@ def terms_wtd_lba(
 def delta_wtd_lba(epsilon, k, m, d, b1, b2, gamma, lam, *, variant="corrected", mode="optimized", form="eq22") -> float:
     """delta of wtd-LBA at ``epsilon`` (capped at 1). See :func:`terms_wtd_lba`.
 
-    References
-    ----------
-    [BSHNR] Theorem 1.2 (docs/label_dp_bags.md §"Paper-literal and explicit bounds").
+    Details: docs/label_dp_bags.md §"bounds.delta_wtd_lba" ([BSHNR], Theorem 1.2).
 
     Examples
     --------
@@ -519,28 +365,8 @@ def terms_noisy_wtd_llp_over_k(
 ) -> dict[str, np.ndarray]:
     """The failure terms of :func:`terms_noisy_wtd_llp` at many bag sizes ``ks`` at once, as arrays.
 
-    The same formulas ([BSHNR] Theorem 1.3 / D.1, eqs. (39)-(42), and Lemma 2.3), evaluated with
-    NumPy over ``ks`` after checking the arguments once (a delta-against-k curve has hundreds of
-    points). The values agree with :func:`terms_noisy_wtd_llp` to floating-point rounding (1e-12
-    relative): NumPy's ``exp``/``log`` may differ from ``math``'s in the last bit.
-
-    Parameters
-    ----------
-    epsilon, m, rho, b1, variant, mode, noise_std
-        As for :func:`terms_noisy_wtd_llp`.
-    ks : array_like
-        Bag sizes, each in [2, 1e300] (real numbers accepted).
-
-    Returns
-    -------
-    dict of numpy arrays, one value per k
-        ``k``, ``log_gaussian``, ``log_weights``, ``log_count``, ``log_chi``, ``log_total`` (the logsumexp of
-        the terms before the cap), ``log_delta`` (capped at 0) and ``delta`` (capped at 1).
-
-    References
-    ----------
-    [BSHNR] Theorem 1.3, Theorem D.1, Appendix D eqs. (39)-(42) (docs/label_dp_bags.md
-    §"Paper-literal and explicit bounds").
+    Details: docs/label_dp_bags.md §"bounds.terms_noisy_wtd_llp_over_k" ([BSHNR], Theorem 1.3, eqs. (39)-(42),
+    Lemma 2.3)).
 
     Examples
     --------
@@ -586,19 +412,8 @@ def terms_wtd_lba_over_k(
 ) -> dict[str, np.ndarray]:
     """The failure terms of :func:`terms_wtd_lba` at many bag sizes ``ks`` at once, as arrays.
 
-    The same formulas ([BSHNR] Theorem 1.2, eqs. (22)-(24)) evaluated with NumPy over ``ks``
-    after checking the arguments once; they agree with :func:`terms_wtd_lba` to floating-point
-    rounding (1e-12 relative). The guarantee is conditional on the data (see :func:`terms_wtd_lba`).
-
-    Returns
-    -------
-    dict of numpy arrays, one value per k
-        ``k``, ``log_gaussian``, ``log_chi2``, ``log_eigen``, ``log_net``, ``log_total``, ``log_delta``, ``delta``.
-
-    References
-    ----------
-    [BSHNR] Theorem 1.2, Lemmas 3.2-3.4, Lemmas B.1-B.3, eqs. (22)-(24) (docs/label_dp_bags.md
-    §"Paper-literal and explicit bounds").
+    Details: docs/label_dp_bags.md §"bounds.terms_wtd_lba_over_k" ([BSHNR], Theorem 1.2, eqs. (22)-(24), Lemmas
+    3.2-3.4).
 
     Examples
     --------
@@ -646,9 +461,7 @@ def naive_delta_lower_bound(n: int, k: int, m: int) -> float:
     weighted LLP (the changed index is bagged with this probability, and then its bag's label
     aggregate moves deterministically).
 
-    References
-    ----------
-    [BSHNR] Appendix A; docs/label_dp_bags.md §"Paper-literal and explicit bounds".
+    Details: docs/label_dp_bags.md §"bounds.naive_delta_lower_bound" ([BSHNR]).
 
     >>> naive_delta_lower_bound(100000, 64, 1000)
     0.64
@@ -665,11 +478,7 @@ def naive_delta_lower_bound(n: int, k: int, m: int) -> float:
 def fixed_split_k_thresholds(epsilon: float, q: float, b1: float) -> tuple[float, float]:
     """The two k thresholds of the fixed split: 147456 B1^2/(q eps^2), 1358954496 B1^4/(q^2 eps^4).
 
-    q is rho (noisy-wtd-LLP) or gamma (wtd-LBA).
-
-    References
-    ----------
-    [BSHNR] Lemma 3.3 and Theorem D.1 (explicit constants; docs/label_dp_bags.md §"Paper-literal and explicit bounds").
+    Details: docs/label_dp_bags.md §"bounds.fixed_split_k_thresholds" ([BSHNR], Lemma 3.3).
 
     >>> [f"{t:.4g}" for t in fixed_split_k_thresholds(1.0, 0.1, 1.0)]
     ['1.475e+06', '1.359e+11']
@@ -708,24 +517,7 @@ def _log_delta_fn(mechanism: str, params: dict[str, Any]):
 def min_k(target_delta: float, epsilon: float, mechanism: str, **params: Any) -> int | float | None:
     """Smallest integer k >= 16 with delta(k) <= target_delta, or ``None`` if even 1e40 fails.
 
-    :func:`~dp_core.calibration.solve_monotone` (log-space bisection, rounded up) over [16, 1e40]
-    (every term is non-increasing in k for k >= 16), then an integer correction below 2**53;
-    beyond it k is returned as a float (to float precision).
-
-    Parameters
-    ----------
-    target_delta : float
-        Must be in (0, 1).
-    epsilon : float
-        Must be in (0, inf).
-    mechanism : {"noisy-wtd-llp", "wtd-lba"}
-    **params
-        ``m`` and the keyword arguments of :func:`terms_noisy_wtd_llp` (``rho``, ``b1``, ...)
-        or :func:`terms_wtd_lba` (``d``, ``b1``, ``b2``, ``gamma``, ``lam``, ...).
-
-    References
-    ----------
-    [BSHNR] Theorems 1.2 and 1.3 (explicit; docs/label_dp_bags.md §"Paper-literal and explicit bounds").
+    Details: docs/label_dp_bags.md §"bounds.min_k" ([BSHNR], Theorems 1.2).
 
     Examples
     --------
@@ -761,11 +553,7 @@ def min_eps(target_delta: float, k: float, mechanism: str, **params: Any) -> flo
     :func:`~dp_core.calibration.solve_monotone`, rounded up), or ``None`` when even
     epsilon = 100 fails (the tail terms alone exceed it).
 
-    Parameters are as in :func:`min_k`.
-
-    References
-    ----------
-    [BSHNR] Theorems 1.2 and 1.3 (explicit; docs/label_dp_bags.md §"Paper-literal and explicit bounds").
+    Details: docs/label_dp_bags.md §"bounds.min_eps" ([BSHNR], Theorems 1.2).
 
     Examples
     --------
@@ -792,20 +580,7 @@ def min_eps(target_delta: float, k: float, mechanism: str, **params: Any) -> flo
 def gaussian_delta_profile(epsilon: float, shift: Any) -> np.ndarray:
     """Exact Gaussian hockey-stick divergence delta_G(eps; M), vectorized over M = shift/sigma.
 
-    :math:`\\delta_G(\\varepsilon; M) = \\Phi(M/2 - \\varepsilon/M) - e^{\\varepsilon}
-    \\Phi(-M/2 - \\varepsilon/M)`, computed in log space; delta_G(eps; 0) = 0 and
-    delta_G(eps; inf) = 1.
-
-    Parameters
-    ----------
-    epsilon : float
-        Must be in [0, inf).
-    shift : array_like
-        Normalized sensitivities M >= 0.
-
-    References
-    ----------
-    [BW18] Theorem 8.
+    Details: docs/label_dp_bags.md §"bounds.gaussian_delta_profile" ([BW18], Theorem 8.).
 
     Examples
     --------
@@ -819,12 +594,7 @@ def gaussian_delta_profile(epsilon: float, shift: Any) -> np.ndarray:
 def llp_delta_floor(n: int, k: int, m: int, rho: float) -> float:
     """(m k / n) P[H = 0]: delta of noisy-wtd-LLP cannot go below this for any epsilon.
 
-    H ~ Hypergeometric(population n-1, successes round(rho n), draws k-1) counts the noisy
-    bag-mates of a non-noisy index; when there are none its bag aggregate is noiseless.
-
-    References
-    ----------
-    docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP", following [BSHNR] Appendix A.
+    Details: docs/label_dp_bags.md §"bounds.llp_delta_floor" ([BSHNR]).
 
     >>> f"{llp_delta_floor(100000, 64, 1000, 0.1):.4g}"
     '0.0008365'
@@ -872,19 +642,7 @@ def _check_llp_sizes(n, k, m, rho):
 class ExactDelta:
     """Exact privacy profile of noisy-wtd-LLP at one epsilon (beyond the paper).
 
-    Attributes
-    ----------
-    delta : float
-        max(delta_out, delta_in): the exact delta(epsilon) of the mechanism.
-    delta_out : float
-        Worst case for a changed index outside the noise set N (nan if N is everything).
-    delta_in : float
-        Worst case for a changed index inside N (nan if N is empty).
-    floor : float
-        (m k / n) P[H = 0], the part no epsilon can remove.
-    truncated_mass : float
-        Probability mass left out of the quadrature and counted with delta_G = 1 (keeps an
-        upper bound).
+    Details: docs/label_dp_bags.md §"bounds.ExactDelta".
     """
 
     epsilon: float
@@ -994,38 +752,7 @@ def llp_exact_delta(
 ) -> ExactDelta:
     """Exact delta(epsilon) of noisy-wtd-LLP by full-pmf quadrature (beyond the paper).
 
-    The bags and weights are public and independent of the labels, so the privacy profile is
-    the average, over that public randomness, of the exact Gaussian profile of the one affected
-    bag aggregate:
-
-    .. math:: \\delta_{out}(\\varepsilon) = \\frac{mk}{n}\\sum_{h=0}^{k-1} P[H=h]\\,
-              E_{T\\sim t_h}[\\delta_G(\\varepsilon; 2B_1|T|/\\sqrt h)],
-
-    with H ~ Hypergeometric(n-1, |N|, k-1) and delta_G(.; 0/0) = 1 for h = 0; for a changed
-    index inside N, M = 2 B1 |w| / sqrt(w^2 + chi2_h'), h' ~ Hypergeometric(n-1, |N|-1, k-1).
-    The result is max(delta_out, delta_in). Probability mass left out of the quadrature is
-    counted with delta_G = 1, so the value is an upper bound up to quadrature error (~1e-10).
-
-    Parameters
-    ----------
-    epsilon : float
-        Must be in [0, inf).
-    n, k, m : int
-        Sizes; m k must be <= n.
-    rho : float
-        Noisy fraction, |N| = round(rho n). Must be in [0, 1]; rho = 0 gives delta = m k / n.
-    b1 : float
-        Label bound. Must be in (0, inf).
-    noise_std : float
-        Label-noise std s (B1_eff = B1/s). Must be in (0, inf).
-
-    Returns
-    -------
-    ExactDelta
-
-    References
-    ----------
-    docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP"; [BW18] Thm 8; [BSHNR] Fig. 2 (the mechanism).
+    Details: docs/label_dp_bags.md §"bounds.llp_exact_delta" ([BW18], [BSHNR], Thm 8, Fig. 2).
 
     Examples
     --------
@@ -1041,12 +768,7 @@ def llp_exact_min_eps(
     """Smallest epsilon with exact delta(epsilon) <= target_delta (rounded up), or ``None``
     when the floor (m k / n) P[H = 0] already exceeds the target (or epsilon would exceed 1e4).
 
-    Vectorized refinement: delta is evaluated on 40 geometric points of the current bracket at
-    once, four times (relative precision about 1e-8).
-
-    References
-    ----------
-    docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP".
+    Details: docs/label_dp_bags.md §"bounds.llp_exact_min_eps".
 
     Examples
     --------
@@ -1081,15 +803,7 @@ def llp_exact_min_eps(
 def baseline_calibration(epsilon: float, delta: float, b1: float) -> dict[str, float]:
     """Per-label noise baselines at the same (epsilon, delta), labels in [-B1, B1] (sensitivity 2 B1).
 
-    Returns
-    -------
-    dict
-        ``gaussian_sigma`` (analytic calibration, [BW18]), ``laplace_scale`` (b = 2 B1/eps),
-        ``gaussian_added_variance`` and ``laplace_added_variance`` (2 b^2).
-
-    References
-    ----------
-    [BW18] Algorithm 1; C. Dwork and A. Roth (2014) Thm 3.6; docs/label_dp_bags.md §"Label-noise baselines".
+    Details: docs/label_dp_bags.md §"bounds.baseline_calibration" ([BW18], Algorithm 1, Thm 3.6).
 
     >>> round(baseline_calibration(1.0, 1e-5, 1.0)["gaussian_sigma"], 3)
     7.461
@@ -1109,9 +823,7 @@ def predicted_ratio_lba(m: int, d: int) -> float:
     """Random-design prediction E[val(D, r_hat)/opt(D, F)] ~ 1 + d/(m - d - 1) for wtd-LBA
     (and weighted LLP without noise, naive LBA/LLP fitted on sums).
 
-    References
-    ----------
-    docs/label_dp_bags.md §"Utility predictions" (Gaussian-design OLS with m samples and d features).
+    Details: docs/label_dp_bags.md §"bounds.predicted_ratio_lba".
 
     >>> round(predicted_ratio_lba(512, 72), 3)
     1.164
@@ -1161,18 +873,8 @@ def lba_utility_failure_log_prob(
 ) -> float:
     """ln P_fail of the wtd-LBA utility statement (capped at 0, i.e. P_fail <= 1).
 
-    P_fail = (1 + 48 m^2 k B^2/(theta gamma))^d [2 exp(-m k theta^2 gamma^2/(72 B^4))
-    + 2 exp(-c0 m theta^2 gamma^2/(144 B^4))] + k sqrt(2/pi) exp(-m^2/2). With probability
-    1 - P_fail the fit on the aggregates is within (1+theta)/(1-theta) of opt(D, F0).
-
-    Parameters
-    ----------
-    c0 : float
-        Hanson-Wright constant: 1/2 as the paper plugs in (not justified), 1/16 valid [LM00].
-
-    References
-    ----------
-    [BSHNR] Theorem 1.2 (utility), Lemma 3.5, Theorem C.3 (explicit; docs/label_dp_bags.md §"Utility predictions").
+    Details: docs/label_dp_bags.md §"bounds.lba_utility_failure_log_prob" ([LM00], [BSHNR], Theorem 1.2, Lemma
+    3.5).
     """
     mm = check_positive("m", m)
     kk = check_positive("k", k)
@@ -1194,9 +896,7 @@ def lba_utility_required_m(
     """Smallest m >= 1 (real, rounded up by :func:`~dp_core.calibration.solve_monotone`) with
     P_fail <= target for the wtd-LBA utility bound.
 
-    References
-    ----------
-    [BSHNR] Theorem C.3 (explicit; docs/label_dp_bags.md §"Utility predictions").
+    Details: docs/label_dp_bags.md §"bounds.lba_utility_required_m" ([BSHNR]).
 
     >>> f"{lba_utility_required_m(0.05, 64, 10, 0.5, 0.25, 5.0, 0.5):.4g}"
     '6.794e+09'
@@ -1251,34 +951,7 @@ def accounting_summary(
 ) -> dict[str, Any]:
     """All accountings of one setting as one flat dict (for the CLI and the page).
 
-    Parameters
-    ----------
-    variant : {"noisy-wtd-llp", "wtd-lba"}
-        The mechanism.
-    epsilon : float
-        Where delta(epsilon) is evaluated. Must be in (0, inf).
-    n, k, m : int
-        Sizes; m k must be <= n (the feasibility limit k <= floor(n/m) is reported).
-    b1, rho, noise_std : float
-        LLP parameters (rho, noise_std unused for wtd-LBA).
-    d, b2, gamma, lam
-        wtd-LBA data constants (rank, feature-norm bound, declared gamma, lambda*).
-    target_delta : float, optional
-        If given, ``k_min_paper`` / ``k_min_corrected`` and ``eps_min_*`` are added.
-    exact : bool
-        For noisy-wtd-LLP, also compute the exact delta (beyond the paper).
-
-    Returns
-    -------
-    dict
-        ``delta_paper``, ``delta_explicit`` (the corrected explicit accounting), terms prefixed
-        ``paper_`` / ``explicit_``, ``delta_exact`` (LLP), ``delta_floor`` (LLP),
-        ``naive_lower_bound``, ``k_max_feasible``, statements, and the minimum k / epsilon.
-
-    References
-    ----------
-    [BSHNR] Theorems 1.2 and 1.3; docs/label_dp_bags.md §"Paper-literal and explicit bounds", docs/label_dp_bags.md
-    §"Exact privacy profile of noisy-wtd-LLP".
+    Details: docs/label_dp_bags.md §"bounds.accounting_summary" ([BSHNR], Theorems 1.2).
     """
     check_choice("variant", variant, ("noisy-wtd-llp", "wtd-lba"))
     nn = check_int("n", n, lo=2)

@@ -1,23 +1,7 @@
 """Random weighted bag aggregation: the bag sampler, the five mechanisms and the linear fit.
 
-Mechanisms (label-DP setting: features public, labels private):
-
-* ``naive-lba``  -- per bag, the plain sums of features and labels (not label-DP).
-* ``naive-llp``  -- per bag, the members' features and the plain label sum (not label-DP).
-* ``wtd-lba``    -- per bag, weighted sums with secret iid N(0, 1) weights (label-DP on data
-  with a linear residual, Theorem 1.2).
-* ``weighted-llp`` -- members' features, the *public* weights and the weighted label sum; no
-  noise (not label-DP, delta >= m k / n).
-* ``noisy-wtd-llp`` -- as ``weighted-llp`` after adding N(0, s^2) to the labels of a fixed,
-  label-independent rho-fraction N of the examples (label-DP for every dataset, Theorem 1.3).
-
-The release objects never contain a secret (the wtd-LBA weights, the LLP noise).
-
-References
-----------
-.. [BSHNR] A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differential
-   Privacy via Aggregation*: Fig. 1 (wtd-LBA), Fig. 2 (noisy-wtd-LLP), Appendix A (naive
-   aggregation), Theorem 1.2 (linear fit on the aggregates).
+Details: docs/label_dp_bags.md §"core (module)" ([BSHNR], Theorem 1.2), Theorem 1.3), Fig. 1, Fig. 2, Theorem
+1.2).
 """
 
 from __future__ import annotations
@@ -82,23 +66,7 @@ def check_bag_sizes(n: int, m: int, k: int) -> tuple[int, int, int]:
 def sample_bags(n: int, m: int, k: int, rng: RngLike) -> np.ndarray:
     """m disjoint, uniformly random bags of size k from ``range(n)``.
 
-    Row j of the result lists the members of bag j. The collection is uniform over ordered
-    collections of m disjoint k-subsets (an ordered sample of m k distinct indices, which has the
-    law of the first m k entries of a uniform permutation).
-
-    Parameters
-    ----------
-    n, m, k : int
-        Must satisfy 1 <= k, 1 <= m and m k <= n.
-    rng : None, int, SeedSequence or Generator
-
-    Returns
-    -------
-    ndarray of shape (m, k), dtype int64
-
-    References
-    ----------
-    [BSHNR] Fig. 1 step 1, Fig. 2 step 4 (spec Algorithm S).
+    Details: docs/label_dp_bags.md §"core.sample_bags" ([BSHNR], Fig. 1, Fig. 2).
 
     Examples
     --------
@@ -114,12 +82,7 @@ def sample_bags(n: int, m: int, k: int, rng: RngLike) -> np.ndarray:
 def noise_set(n: int, rho: float, rng: RngLike) -> np.ndarray:
     """A uniformly random index set N of size round(rho n), drawn independently of the labels.
 
-    Returns a boolean mask of length n. Use its own seed: N must be fixed before the labels are
-    seen.
-
-    References
-    ----------
-    [BSHNR] Fig. 2 (the set 𝒩 with |𝒩| = rho n).
+    Details: docs/label_dp_bags.md §"core.noise_set" ([BSHNR], Fig. 2).
 
     >>> int(noise_set(10, 0.3, 1).sum())
     3
@@ -171,15 +134,7 @@ class LLPRelease:
 class BagSecrets(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: the secret randomness of one aggregation release.
 
-    With the wtd-LBA weights and the bags, ``ybar`` is a known linear map of the labels; with the
-    label noise, noisy-wtd-LLP is noiseless weighted LLP. Either voids label-DP if published.
-
-    Attributes
-    ----------
-    weights : array (m, k) or None
-        wtd-LBA's secret weights (``None`` for the other mechanisms, whose weights, if any, are released).
-    label_noise : array (n,) or None
-        noisy-wtd-LLP / weighted LLP: the noise added to every label (0 outside N); ``None`` otherwise.
+    Details: docs/label_dp_bags.md §"core.BagSecrets".
     """
 
     weights: np.ndarray | None = field(default=None, repr=False)
@@ -219,22 +174,7 @@ def naive_llp(X, y, *, m: int, k: int, rng: RngLike) -> LLPRelease:
 def wtd_lba(X, y, *, m: int, k: int, rng: RngLike, diagnostics: bool = False):
     """wtd-LBA: per bag, Σ w x and Σ w y with secret iid N(0, 1) weights (not released).
 
-    Parameters
-    ----------
-    X : array of shape (n, d)
-        Features (public), with the constant 1 already appended.
-    y : array of shape (n,)
-        Labels (private), in [-B1, B1].
-    m, k : int
-        Number and size of the bags; m k <= n.
-    rng : seed or Generator
-        Drawn in order: the bags, then the weights.
-    diagnostics : bool
-        Also return the :class:`BagSecrets` (the weights: not for publication).
-
-    References
-    ----------
-    [BSHNR] Fig. 1; Theorem 1.2.
+    Details: docs/label_dp_bags.md §"core.wtd_lba" ([BSHNR], Fig. 1, Theorem 1.2.).
     """
     X, y = _prep(X, y, m, k)
     g = as_generator(rng)
@@ -258,24 +198,7 @@ def noisy_wtd_llp(
 ):
     """noisy-wtd-LLP: noise N(0, s^2) on the labels of N, then weighted label sums with public weights.
 
-    Parameters
-    ----------
-    X, y, m, k
-        As in :func:`wtd_lba`.
-    rho : float
-        Fraction of noisy labels. Must be in [0, 1] (0 gives :func:`weighted_llp`, not label-DP).
-    rng : seed or Generator
-        Drawn in order: N (unless ``noise_mask`` is given), the noise g, the bags, the weights.
-    noise_mask : bool array of shape (n,), optional
-        The set N, fixed before the labels are seen; rho is then |N|/n.
-    noise_std : float
-        s; the guarantee holds with B1_eff = B1/s. Must be in (0, inf).
-    diagnostics : bool
-        Also return the :class:`BagSecrets` (the label noise: not for publication).
-
-    References
-    ----------
-    [BSHNR] Fig. 2; Theorem 1.3 / D.1.
+    Details: docs/label_dp_bags.md §"core.noisy_wtd_llp" ([BSHNR], Fig. 2, Theorem 1.3).
     """
     X, y = _prep(X, y, m, k)
     n = X.shape[0]
@@ -338,24 +261,7 @@ def release(
 def fit_linear(xbar, ybar, *, b3: float | None = None) -> np.ndarray:
     """Least squares on the aggregates: r = argmin Σ_j (ȳ_j - rᵀ x̄_j)^2 (homogeneous, no intercept).
 
-    The constant feature is aggregated with the others, so the bias is the last coordinate of r;
-    adding an unweighted intercept to the aggregated regression would be a modelling error.
-
-    Parameters
-    ----------
-    xbar : array of shape (m, d)
-    ybar : array of shape (m,)
-    b3 : float, optional
-        Norm bound of the class F0: if the unconstrained minimizer has norm above b3, the
-        constrained one is r(mu) = (X̄ᵀX̄ + mu I)^{-1} X̄ᵀ ȳ with ||r(mu)|| = b3 (bisection on mu).
-
-    Returns
-    -------
-    ndarray of shape (d,)
-
-    References
-    ----------
-    [BSHNR] Theorem 1.2 (f* = argmin over F0 of val(D̂, f)).
+    Details: docs/label_dp_bags.md §"core.fit_linear" ([BSHNR], Theorem 1.2).
 
     Examples
     --------
@@ -395,25 +301,7 @@ def fit_linear(xbar, ybar, *, b3: float | None = None) -> np.ndarray:
 class LabelDPBags:
     """Frozen configuration of one aggregation mechanism.
 
-    :math:`m` disjoint random bags of size :math:`k` (m k <= n), iid N(0, 1) weights for the
-    weighted mechanisms, and for noisy-wtd-LLP N(0, s^2) noise on a rho-fraction of labels.
-    There is no epsilon parameter: (epsilon, delta) are outputs of the accounting
-    (:mod:`dp_core.mechanisms.label_dp_bags.bounds`).
-
-    Parameters
-    ----------
-    mechanism : str
-        One of :data:`MECHANISMS`.
-    m, k : int
-        Number and size of bags. Must be >= 1.
-    rho : float
-        Noisy fraction (noisy-wtd-LLP). Must be in [0, 1].
-    noise_std : float
-        Label-noise std s. Must be in (0, inf).
-
-    References
-    ----------
-    [BSHNR] Fig. 1, Fig. 2, Theorems 1.2 and 1.3.
+    Details: docs/label_dp_bags.md §"core.LabelDPBags" ([BSHNR], Fig. 1, Fig. 2, Theorems 1.2).
     """
 
     mechanism: str = "noisy-wtd-llp"

@@ -1,21 +1,6 @@
 """Bag sizes that fit the data: feasible, non-vacuous ``k`` and ``m`` chosen from the number of rows.
 
-The paper's accountings of noisy-wtd-LLP and wtd-LBA need bags of about ``10^12`` examples before
-their delta drops below 1 (Brahmbhatt et al., *Label Differential Privacy via Aggregation*,
-Theorems 1.2 and 1.3), so no real dataset can make them informative. The exact privacy profile of
-noisy-wtd-LLP (:func:`dp_core.mechanisms.label_dp_bags.bounds.llp_exact_delta`, beyond the paper) is
-informative at realistic sizes, and it has a simple structure this module uses:
-
-* ``delta(epsilon; n, k, m) = m * delta_1(epsilon; n, k)``: the changed record lands in one of the
-  ``m`` disjoint bags with probability ``m k / n``, and the rest only depends on its bag;
-* ``delta_1`` falls with ``k`` (more noisy bag-mates hide the changed label better).
-
-:func:`suggest_bag_params` therefore searches the bag size ``k`` on a geometric grid and, for each
-``k``, takes the largest number of bags ``m`` with ``m k <= n`` and ``m * delta_1 <= target_delta``
-(more bags: better utility). It needs at least ``min_bags`` bags (the regression on bag means has
-``d`` unknowns; default ``d + 2``). When no setting reaches the target it returns the setting with
-the smallest delta, says whether that is still a guarantee (``delta < 1``) and how many rows would
-reach the target (``n_needed``).
+Details: docs/label_dp_bags.md §"defaults (module)" (Theorems 1.2).
 """
 
 from __future__ import annotations
@@ -39,25 +24,7 @@ TARGET_DELTA_MIN = 1e-9
 class BagSuggestion:
     """The suggested bag setting and what it achieves.
 
-    Attributes
-    ----------
-    k, m : int
-        Bag size and number of bags (0, 0 when not even two bags of two fit).
-    delta : float
-        Exact delta of noisy-wtd-LLP at ``epsilon`` for this setting (1.0 when none fits).
-    epsilon, target_delta, rho : float
-        The inputs.
-    n, min_bags : int
-        Rows available and the fewest bags accepted.
-    informative : bool
-        ``delta <= target_delta``.
-    vacuous : bool
-        ``delta >= 1``: no guarantee at all.
-    n_needed : int or None
-        Fewest rows with which some setting reaches ``target_delta`` (``n`` itself when it already
-        does; None when not even 100 million rows would).
-    message : str
-        One plain sentence for the page and the CLI.
+    Details: docs/label_dp_bags.md §"defaults.BagSuggestion".
     """
 
     k: int
@@ -77,14 +44,7 @@ class BagSuggestion:
 def utility_min_bags(d: int) -> int:
     """Fewest bags for which the regression on the bags is expected to keep a useful model: ``2 d + 1``.
 
-    The random-design prediction of the utility ratio of a linear fit on ``m`` bag aggregates with
-    ``d`` unknowns is ``1 + c d/(m - d - 1)`` (``c = 1`` for wtd-LBA, ``c = 1 + rho s^2/gamma_hat`` for
-    noisy-wtd-LLP; docs/label_dp_bags.md §"Utility predictions", see
-    :func:`dp_core.mechanisms.label_dp_bags.bounds.predicted_ratio_llp`). With ``m >= 2 d + 1`` the
-    extra error is at most ``c`` times the best fit's, while ``m = d + 2`` (just solvable) makes it
-    ``c d`` times: on breast_cancer (``d = 31``) a test MSE 50 times the non-private one, far worse
-    than predicting the average label. The rule uses ``d`` and nothing computed from the labels, so the
-    default it drives leaks nothing.
+    Details: docs/label_dp_bags.md §"defaults.utility_min_bags".
 
     >>> utility_min_bags(31)
     63
@@ -172,31 +132,7 @@ def suggest_bag_params(
 ) -> BagSuggestion:
     """Feasible, non-vacuous bag size ``k`` and number of bags ``m`` for ``n`` rows.
 
-    Parameters
-    ----------
-    n : int
-        Rows available for bagging (the training part). Must be >= 1.
-    epsilon : float
-        The privacy parameter at which delta is evaluated. Must be in (0, inf).
-    d : int, optional
-        Number of features of the regression on bag means (with the intercept); sets the default
-        ``min_bags = d + 2``. Must be >= 1.
-    rho : float
-        Noisy fraction of noisy-wtd-LLP, in (0, 1].
-    b1 : float
-        Label bound (labels in [-B1, B1]). Must be > 0.
-    target_delta : float
-        The delta a setting must reach to count as informative, in [1e-9, 1) (smaller targets would send
-        the "rows needed" search through billions of rows; no demo or upload needs them).
-    min_bags : int, optional
-        Fewest bags accepted (default ``d + 2``, or 10 without ``d``). Must be >= 1.
-    explain : bool
-        Search ``n_needed`` when the target is not reached (a bisection over n; False skips it and
-        leaves ``n_needed = None`` in that case).
-
-    Returns
-    -------
-    BagSuggestion
+    Details: docs/label_dp_bags.md §"defaults.suggest_bag_params".
 
     Examples
     --------
@@ -262,24 +198,7 @@ def suggest_bag_params(
 class AutoBags:
     """The bag setting the comparison picks from the data size (:func:`auto_bag_setting`).
 
-    Attributes
-    ----------
-    k, m : int
-        Bag size and number of bags (``m`` the fewest bags for a useful fit, ``k`` as large as the rows
-        allow); when no setting fits, the closest one tried (``k = 0`` when not even ``m`` bags of 2 fit).
-    epsilon : float or None
-        Smallest epsilon the exact privacy profile of noisy-wtd-LLP proves at ``delta`` (None: none).
-    delta, rho : float
-        The inputs.
-    n, min_bags : int
-        Rows available and the fewest bags accepted (:func:`utility_min_bags`).
-    n_needed : int or None
-        When ``epsilon`` is None: about how many rows would give a finite epsilon at this ``rho``
-        (None when not even 50,000 rows would).
-    epsilon_rho_one : float or None
-        When ``epsilon`` is None: the epsilon the same rows would give with ``rho = 1``.
-    message : str
-        One plain sentence for the comparison's statement.
+    Details: docs/label_dp_bags.md §"defaults.AutoBags".
     """
 
     k: int
@@ -317,30 +236,7 @@ def _auto_has_guarantee(n: int, min_bags: int, delta: float, rho: float, b1: flo
 def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.0) -> AutoBags:
     """The (k, m) of noisy-wtd-LLP with the smallest proved epsilon at ``delta`` and a useful fit.
 
-    Uses the structure of the exact privacy profile described in the module docstring:
-    ``delta(epsilon; n, k, m) = m * delta_1(epsilon; n, k)`` grows with ``m`` and ``delta_1`` falls
-    with ``k``, so over all settings with at least ``min_bags = utility_min_bags(d)`` bags and
-    ``m k <= n`` the smallest epsilon at ``delta`` is reached by the fewest bags, ``m = min_bags``,
-    each as large as the rows allow, ``k = n // m`` (Brahmbhatt et al., *Label Differential Privacy
-    via Aggregation*, noisy-wtd-LLP of Fig. 2, accounted by the exact profile beyond the paper).
-
-    Parameters
-    ----------
-    n : int
-        Training rows available for bagging, in [1, 50000] (the comparison
-        accounts larger data at the setting found for 50,000 rows).
-    d : int
-        Unknowns of the regression on bag means (with the intercept), in [1, 10000].
-    delta : float
-        The comparison's delta, in [1e-9, 1).
-    rho : float
-        Noisy fraction of noisy-wtd-LLP, in (0, 1] (kept as given).
-    b1 : float
-        Label bound (labels in [-B1, B1]). Must be > 0.
-
-    Returns
-    -------
-    AutoBags
+    Details: docs/label_dp_bags.md §"defaults.auto_bag_setting" (Fig. 2).
 
     Examples
     --------
@@ -402,21 +298,7 @@ def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.
 def default_bags(n: int, *, d: int, delta: float, rho: float, b1: float = 1.0) -> AutoBags:
     """The (k, m) the Label-DP page and the comparison start from ("auto", ``k = m = 0``), for any ``n``.
 
-    :func:`auto_bag_setting` at the given ``delta`` (the sidebar's, never a target of the page's own);
-    above :data:`N_AUTO_MAX` training rows the setting found for ``N_AUTO_MAX`` rows, accounted on all
-    ``n`` rows, exactly as :class:`dp_core.mechanisms.label_dp_bags.compare` does.
-
-    Parameters
-    ----------
-    n : int
-        Training rows, >= 1.
-    d, delta, rho, b1
-        As in :func:`auto_bag_setting`.
-
-    Returns
-    -------
-    AutoBags
-        ``epsilon`` is the smallest ε the exact profile proves at ``delta`` (None: none does).
+    Details: docs/label_dp_bags.md §"defaults.default_bags".
 
     >>> default_bags(16_000, d=14, delta=1e-5, rho=0.1) == auto_bag_setting(16_000, d=14, delta=1e-5, rho=0.1)
     True

@@ -1,22 +1,6 @@
 """Label-DP regression by random weighted bag aggregation (Brahmbhatt et al.) as an estimator.
 
-Label-DP: the features are public and only the labels are protected (neighbours differ in one label).
-Because the features are public, the estimator may standardise them and scale rows by their largest
-norm without leaking anything the guarantee protects. Labels are clipped to the declared public
-``y_range`` and mapped onto [-1, 1]. The mechanism releases, per random bag of size ``k``, weighted
-label sums (noisy-wtd-LLP adds N(0, s^2) to a ``rho``-share of labels first); the linear model is least
-squares on the aggregates.
-
-Guarantee (``privacy_``): for noisy-wtd-LLP with ``rho > 0``, the smallest epsilon that the exact
-privacy profile proves at ``delta`` (beyond the paper); wtd-LBA: as claimed by the paper
-(Theorem 1.2, whose Lemma 2.3 is false as printed); naive aggregation and weighted LLP without noise
-are not label-DP (delta >= m k / n). The status of each mechanism is the stored audit table's
-(row ``label-dp-bags:<mechanism>``), weakened when delta > 1/n.
-
-References
-----------
-A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differential Privacy via
-Aggregation*: Fig. 1, Fig. 2, Theorems 1.2 and 1.3.
+Details: docs/label_dp_bags.md §"estimator (module)" (Theorem 1.2, Lemma 2.3, Fig. 1, Fig. 2, Theorems 1.2).
 """
 
 from __future__ import annotations

@@ -1,12 +1,6 @@
 """Figures and the tables behind them for the label-DP-by-aggregation page (pure, no Streamlit).
 
-Every plotted bound carries its accounting label: "as claimed by the paper" (paper-literal),
-"corrected" (explicit corrected bound) or "exact" (beyond the paper, noisy-wtd-LLP only).
-
-References
-----------
-[BSHNR] *Label Differential Privacy via Aggregation*, Theorems 1.2 and 1.3, Tables 1-6;
-``docs/label_dp_bags.md`` (what the page shows).
+Details: docs/label_dp_bags.md §"figures (module)" ([BSHNR], Theorems 1.2).
 """
 
 from __future__ import annotations
@@ -106,10 +100,7 @@ def delta_vs_k_table(
     """delta(k) for each epsilon and accounting; columns ``epsilon, k, accounting, delta,
     delta_uncapped`` (the sum of the terms before the cap at 1, for drawing the vacuous band).
 
-    The explicit accountings are evaluated over the whole k grid at once
-    (:func:`~dp_core.mechanisms.label_dp_bags.bounds.terms_noisy_wtd_llp_over_k`,
-    :func:`~dp_core.mechanisms.label_dp_bags.bounds.terms_wtd_lba_over_k`). The exact noisy-wtd-LLP
-    curve is computed only at feasible k (2 <= k <= floor(n/m)).
+    Details: docs/label_dp_bags.md §"figures.delta_vs_k_table".
     """
     ks = _k_grid(16.0, k_hi)
     parts: list[pd.DataFrame] = []
@@ -597,12 +588,7 @@ __all__ += ["k_grid", "m_grid", "prediction_table"]
 def first_screen_figure(util: dict, *, mechanism_label: str, method: str | None = None) -> go.Figure:
     """Bar chart of the first screen: test error of the bag mechanism beside the references.
 
-    ``util`` is the dict of :func:`dp_core.mechanisms.label_dp_bags.first_screen_utility`: bars for the
-    non-private fit, ``mechanism_label`` (with a 95 % interval over the runs), Gaussian noise on every
-    label at the same (epsilon, delta) when measured, and the trivial model that predicts the average
-    label. Lower is better; a bar at or above the trivial one has learned nothing useful. When
-    ``method`` (the bars' method key, e.g. ``"wtd_llp"`` for ρ = 0) is one the audit table refutes
-    (:func:`refuted_methods`), its bar is grey and hatched and named as not private.
+    Details: docs/label_dp_bags.md §"figures.first_screen_figure".
     """
     refuted = method in refuted_methods()
     names = ["No privacy", mechanism_label + (f" ({vocab.REFUTED}: not private)" if refuted else "")]

@@ -1,10 +1,6 @@
 """The page plan of label-DP by aggregation (``ui.cached.plan("label-dp-bags")``): cached calls and sweep blocks.
 
-No Streamlit here. Keys are scalars, tuples, the dataset's name and fingerprint and ``dp_core.__version__``;
-data objects and tables already computed by another cached call are passed with a leading underscore (not
-hashed). Demo data go to the server's shared cache, an upload only to this session's memo (``ui.cached_scope``).
-The utility sweeps run as background blocks: trial ``t`` draws from the ``t``-th child of the seed at every grid
-point (``dp_core.experiments``), so the quick pass is the prefix of the full run.
+Details: docs/label_dp_bags.md §"plan (module)".
 """
 
 from __future__ import annotations

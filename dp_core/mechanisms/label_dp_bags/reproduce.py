@@ -1,27 +1,6 @@
 """Reproduction of the experiments of *Label Differential Privacy via Aggregation* (Tables 1-6).
 
-The paper's data (Criteo Sponsored Search, 1940 US Census) cannot be shipped or downloaded
-here, so the replica follows docs/label_dp_bags.md §"Reproduction replica":
-
-* synthetic "criteo-like" data: 3 standardized numeric features and 5 categorical fields
-  one-hot encoded into 68 columns (input dimension 71, plus the constant = 72), label = linear
-  signal + noise clipped to [0, 254], instance-level OLS MSE near the paper's 196;
-* synthetic "census-like" data: 1 numeric + 7 categorical fields one-hot encoded into 401
-  columns (402, plus the constant = 403), label clipped to [0, 51], instance MSE near 142.5;
-* 80/20 split; wtd-LBA and noisy-wtd-LLP on the training part; the closed-form OLS on the
-  aggregates instead of Adam / an MLP (faster, deterministic; the paper's early stopping acts as
-  regularization, so its numbers can be slightly better); test MSE on held-out instances;
-* the number of training rows is scaled down (the paper has 1.4 million and 40 million), so
-  grid cells with m k above n_train are reported as infeasible instead of silently changed.
-
-The paper reports no (epsilon, delta) for any experiment; the output adds the accounting of each
-k at the paper's m (labels rescaled to [-1, 1], N(0, 1) noise), which is vacuous for the paper's
-bounds at every cell.
-
-References
-----------
-.. [BSHNR] A. Brahmbhatt et al., *Label Differential Privacy via Aggregation*, Appendix K,
-   Tables 1-6.
+Details: docs/label_dp_bags.md §"reproduce (module)" ([BSHNR]).
 """
 
 from __future__ import annotations
@@ -363,15 +342,7 @@ def _privacy_rows(facts) -> list[dict[str, Any]]:
 def reproduce(out_dir: str | Path, *, quick: bool = False, seed: int = 0, progress=None) -> dict[str, Any]:
     """Write the reproduction to ``out_dir``: CSV tables, an HTML figure and a JSON summary.
 
-    Files: ``label_dp_bags_tables.csv`` (printed and replica values per cell),
-    ``label_dp_bags_privacy.csv`` (accounting at the paper's settings, labels rescaled to
-    [-1, 1]), ``label_dp_bags_ratio.html`` (test MSE / instance MSE against m: paper, replica,
-    random-design prediction), ``label_dp_bags_summary.json``.
-
-    Returns
-    -------
-    dict
-        The summary (also written as JSON).
+    Details: docs/label_dp_bags.md §"reproduce.reproduce".
     """
     from .figures import reproduction_figure
 
