@@ -30,10 +30,7 @@ ds = widgets.current_dataset()
 widgets.dataset_badge(ds)
 
 #: The two private variants, in plain words (the paper's names are given in the expert section).
-VARIANTS = {
-    "noisy-wtd-llp": "Public weights, some labels made noisy",
-    "wtd-lba": "Secret weights",
-}
+VARIANTS = {"noisy-wtd-llp": "Public weights, some labels made noisy", "wtd-lba": "Secret weights"}
 PAPER_NAMES = {"noisy-wtd-llp": "noisy-wtd-LLP", "wtd-lba": "wtd-LBA"}
 
 # Defaults inside the guarantee (issues 13 and 23): unless the link or the visitor chose k and m, start from the
@@ -533,11 +530,7 @@ with expert_section("δ against the bag size k", key="lb_x_delta_k") as shown:
             st.plotly_chart(P.delta_k_fig(args, data.n, m, k, delta, table), key="lb_delta_k")
             st.caption(
                 captions.delta_k_story(
-                    table,
-                    n=data.n,
-                    m=m,
-                    target_delta=delta,
-                    labels={"paper": STATUS_CLAIMED, "corrected": "corrected"},
+                    table, n=data.n, m=m, target_delta=delta, labels={"paper": STATUS_CLAIMED, "corrected": "corrected"}
                 )
             )
 

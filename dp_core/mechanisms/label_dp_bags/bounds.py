@@ -13,14 +13,7 @@ from typing import Any
 import numpy as np
 from scipy import special  # scipy.stats (about 0.4 s to import) only where a hypergeometric pmf is needed
 
-from ..._validation import (
-    check_choice,
-    check_epsilon,
-    check_in_interval,
-    check_int,
-    check_positive,
-    computable,
-)
+from ..._validation import check_choice, check_epsilon, check_in_interval, check_int, check_positive, computable
 from ...calibration import gaussian_privacy_profile, gaussian_sigma_analytic, laplace_scale, solve_monotone
 
 __all__ = [

@@ -64,12 +64,7 @@ GLOSSARY = (
         "ρs²",
     ),
     # ---------------------------------------------------------------- label-DP by aggregation
-    (
-        "m",
-        "m",
-        "The number of bags in label-DP by aggregation.",
-        "m bags of k examples, m·k ≤ n [BMS, §2].",
-    ),
+    ("m", "m", "The number of bags in label-DP by aggregation.", "m bags of k examples, m·k ≤ n [BMS, §2]."),
     (
         "s",
         "noise_std",
@@ -110,13 +105,7 @@ GLOSSARY = (
         "‖r*‖",
         "F",
     ),
-    (
-        "Σ",
-        "sum",
-        "A sum over a set of terms.",
-        "Σ over the examples i or the members of a bag.",
-        "Σ_i",
-    ),
+    ("Σ", "sum", "A sum over a set of terms.", "Σ over the examples i or the members of a bag.", "Σ_i"),
     (
         "w",
         "weights",
