@@ -81,9 +81,7 @@ def _llr_wtd_lba(batch, X: np.ndarray, y0: np.ndarray, y1: np.ndarray, i_star: i
     """Exact conditional log-likelihood ratio of wtd-LBA's bag aggregate given the released x̄
     (docs/label_dp_bags.md §"Data conditions of wtd-LBA").
 
-    Given ``x̄ = X_bᵀ w`` the aggregate ``ȳ = wᵀ y_b`` is ``N(x̄ᵀ X_b⁺ y_b, RSS_b(y))``; the weights
-    stay secret. A zero residual sum of squares (labels in the column space of the bag's features,
-    always when ``k <= rank``) makes the aggregate reveal the label: ``±`` a large constant.
+    Details: docs/label_dp_bags.md §"audit._llr_wtd_lba".
     """
     bags = batch.bags
     R = bags.shape[0]

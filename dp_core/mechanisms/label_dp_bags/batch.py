@@ -269,9 +269,7 @@ class PreparedData:
     def optimum(self) -> dict[str, Any]:
         """r*, opt/n (gamma_hat), Q = X^T X/n and the test Gram pieces.
 
-        Computed with one BLAS thread (:func:`dp_core._blas.single_threaded_blas`): these are small
-        products (d is at most a few dozen), which BLAS threads only slow down on a shared machine
-        (80 ms instead of 2 ms for the census data on two busy cores); the numbers are the same.
+        Details: docs/label_dp_bags.md §"batch.PreparedData.optimum".
         """
         n, d = self.X.shape
         with single_threaded_blas():
@@ -424,9 +422,7 @@ def utility_sweep(
     """Utility over a grid of (k, m, rho) points: the per-trial table of :func:`utility_trials`
     with the point's parameters as columns; use :func:`dp_core.experiments.summarize` on it.
 
-    Every point must satisfy m k <= n (checked before any work starts). Each block runs with one BLAS
-    thread in the thread that runs it (many small least-squares fits: the same numbers, faster on a
-    shared machine).
+    Details: docs/label_dp_bags.md §"batch.utility_sweep".
     """
     for p in points:
         check_bag_sizes(data.n, int(p["m"]), int(p["k"]))

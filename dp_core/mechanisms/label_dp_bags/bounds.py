@@ -604,9 +604,7 @@ def hypergeom_pmf(k, M: int, n: int, N: int) -> np.ndarray:
     """``scipy.stats.hypergeom.pmf(k, M, n, N)``: P(k successes in N draws without replacement from M items, n of
     them successes); 0 outside the support.
 
-    The same numbers as ``scipy.stats`` (the same compiled routine, ``scipy.special``'s ``_hypergeom_pmf``),
-    without importing ``scipy.stats`` (about 0.4 s: the first visit of the label-DP page paid it). Falls back
-    to ``scipy.stats`` if that routine moves. Integer arguments are assumed (the callers check them).
+    Details: docs/label_dp_bags.md §"bounds.hypergeom_pmf".
     """
     k = np.asarray(k)
     M, n, N = int(M), int(n), int(N)
@@ -660,10 +658,7 @@ def _dg(eps: np.ndarray, M: np.ndarray) -> np.ndarray:
 def _expected_profile(eps: np.ndarray, h: np.ndarray, b_eff: float, inside: bool) -> tuple[np.ndarray, np.ndarray]:
     """E[delta_G(eps; M)] for each eps (rows) and each h >= 1 (columns), plus the tail mass counted as 1.
 
-    With W = w^2/(w^2 + chi2_h) ~ Beta(1/2, h/2) and W = sin^2(phi), the density of phi on
-    (0, pi/2) is 2 cos^{h-1}(phi)/B(1/2, h/2). Outside N: M = 2 B1 tan(phi) (|T|/sqrt(h), T
-    Student-t with h degrees of freedom); inside N: M = 2 B1 sin(phi). Gauss-Legendre on
-    [0, phi_max(h)]; the Beta tail beyond phi_max (< 1e-19) is counted with delta_G = 1.
+    Details: docs/label_dp_bags.md §"bounds._expected_profile".
     """
     h = h.astype(np.float64)
     x_max = np.minimum(1.0, 90.0 / np.maximum(h, 1.0))
@@ -707,9 +702,7 @@ def llp_exact_delta_curve(
 ) -> list[ExactDelta]:
     """:func:`llp_exact_delta` at many epsilons in one vectorized pass (the pmf and quadrature grid are shared).
 
-    References
-    ----------
-    docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP".
+    Details: docs/label_dp_bags.md §"bounds.llp_exact_delta_curve".
     """
     eps = np.asarray([check_positive("epsilon", e, allow_zero=True) for e in np.atleast_1d(epsilons)], dtype=float)
     nn, kk, mm, r = _check_llp_sizes(n, k, m, rho)
@@ -831,9 +824,7 @@ def predicted_ratio_lba(m: int, d: int) -> float:
 def predicted_ratio_llp(m: int, d: int, rho: float, gamma_hat: float, noise_std: float = 1.0) -> float:
     """Prediction 1 + (1 + rho s^2/gamma_hat) d/(m - d - 1) for linear noisy-wtd-LLP.
 
-    References
-    ----------
-    docs/label_dp_bags.md §"Utility predictions".
+    Details: docs/label_dp_bags.md §"bounds.predicted_ratio_llp".
     """
     r = check_in_interval("rho", rho, 0.0, 1.0)
     g = check_positive("gamma_hat", gamma_hat)
@@ -848,9 +839,7 @@ def predicted_ratio_llp(m: int, d: int, rho: float, gamma_hat: float, noise_std:
 def predicted_ratio_label_noise(n: int, d: int, noise_variance: float, gamma_hat: float) -> float:
     """Prediction 1 + (1 + s^2/gamma_hat) d/(n - d - 1) for OLS on all n noisy labels.
 
-    References
-    ----------
-    docs/label_dp_bags.md §"Utility predictions".
+    Details: docs/label_dp_bags.md §"bounds.predicted_ratio_label_noise".
     """
     nn = check_int("n", n, lo=1)
     dd = check_int("d", d, lo=1)

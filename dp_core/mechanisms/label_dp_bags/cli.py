@@ -1,9 +1,6 @@
 """``calibrate``, ``simulate`` and ``reproduce`` for label-DP by aggregation (Brahmbhatt et al.).
 
-``python -m dp_core calibrate label-dp-bags --variant noisy-wtd-llp --n 100000 --k 64 --m 1000
---rho 0.1 --eps 1`` prints the paper-literal delta, the corrected explicit delta and (for
-noisy-wtd-LLP) the exact delta, with every failure term and, given ``--target-delta``, the
-minimum k and minimum epsilon.
+Details: docs/label_dp_bags.md §"cli (module)".
 """
 
 from __future__ import annotations

@@ -150,9 +150,7 @@ def _prep(X, y, m, k):
 def naive_lba(X, y, *, m: int, k: int, rng: RngLike) -> LBARelease:
     """Naive LBA: per bag, the unweighted sums of features and labels. Not label-DP (delta >= m k/n).
 
-    References
-    ----------
-    [BSHNR] Appendix A.
+    Details: docs/label_dp_bags.md §"core.naive_lba" ([BSHNR]).
     """
     X, y = _prep(X, y, m, k)
     S = sample_bags(X.shape[0], m, k, as_generator(rng))
@@ -162,9 +160,7 @@ def naive_lba(X, y, *, m: int, k: int, rng: RngLike) -> LBARelease:
 def naive_llp(X, y, *, m: int, k: int, rng: RngLike) -> LLPRelease:
     """Naive LLP: the members' features and the unweighted label sum. Not label-DP.
 
-    References
-    ----------
-    [BSHNR] Appendix A.
+    Details: docs/label_dp_bags.md §"core.naive_llp" ([BSHNR]).
     """
     X, y = _prep(X, y, m, k)
     S = sample_bags(X.shape[0], m, k, as_generator(rng))
@@ -223,9 +219,7 @@ def noisy_wtd_llp(
 def weighted_llp(X, y, *, m: int, k: int, rng: RngLike, diagnostics: bool = False):
     """Weighted LLP without noise (noisy-wtd-LLP with N empty). Not label-DP: delta >= m k / n.
 
-    References
-    ----------
-    [BSHNR] Section 1.2 discussion; Table 3.
+    Details: docs/label_dp_bags.md §"core.weighted_llp" ([BSHNR], Section 1.2, Table 3.).
     """
     return noisy_wtd_llp(X, y, m=m, k=k, rho=0.0, rng=rng, diagnostics=diagnostics)
 

@@ -95,9 +95,7 @@ def _best(n: int, epsilon: float, rho: float, b1: float, target: float, min_bags
 def _reaches(n: int, epsilon: float, rho: float, b1: float, target: float, min_bags: int) -> bool:
     """Whether some bag size reaches ``target`` with ``min_bags`` bags of ``n`` rows.
 
-    For the "rows needed" estimate only: it tries the largest bag size that fits (delta falls as bags
-    grow, so the largest bags are the ones that can reach a small target), one exact delta, instead of
-    the whole grid that :func:`_best` searches for the setting itself.
+    Details: docs/label_dp_bags.md §"defaults._reaches".
     """
     k_max = n // min_bags
     return k_max >= 2 and min_bags * _delta_1(epsilon, n, k_max, rho, b1) <= target

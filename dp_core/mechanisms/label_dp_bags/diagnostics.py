@@ -225,9 +225,7 @@ def conditional_noise_summary(
     """Summaries of per-bag residuals: fraction of bags below gamma/4 per example, median
     conditional noise std sqrt(RSS), and the shift bound 4 B1/(sqrt(gamma) k^{1/4}).
 
-    References
-    ----------
-    docs/label_dp_bags.md §"Data conditions of wtd-LBA".
+    Details: docs/label_dp_bags.md §"diagnostics.conditional_noise_summary".
     """
     kk = check_int("k", k, lo=1)
     rss = np.asarray(rss, dtype=float)

@@ -92,9 +92,7 @@ def _make(
 def make_criteo_like(n: int, seed=0) -> tuple[np.ndarray, np.ndarray]:
     """Criteo-like synthetic data: 3 numeric + 68 one-hot columns (input dimension 71), label in [0, 254].
 
-    References
-    ----------
-    docs/label_dp_bags.md §"Reproduction replica"; [BSHNR] Appendix K (dataset description).
+    Details: docs/label_dp_bags.md §"reproduce.make_criteo_like" ([BSHNR]).
     """
     return _make(n, seed, 3, [10, 22, 18, 11, 7], 0.0, 254.0, 60.0, 25.0, 14.2)
 
@@ -102,9 +100,7 @@ def make_criteo_like(n: int, seed=0) -> tuple[np.ndarray, np.ndarray]:
 def make_census_like(n: int, seed=0) -> tuple[np.ndarray, np.ndarray]:
     """Census-like synthetic data: 1 numeric + 401 one-hot columns (input dimension 402), label in [0, 51].
 
-    References
-    ----------
-    docs/label_dp_bags.md §"Reproduction replica"; [BSHNR] Appendix K.
+    Details: docs/label_dp_bags.md §"reproduce.make_census_like" ([BSHNR]).
     """
     return _make(n, seed, 1, [2, 6, 13, 3, 4, 230, 143], 0.0, 51.0, 28.0, 12.0, 14.0)
 
