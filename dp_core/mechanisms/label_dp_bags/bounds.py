@@ -152,6 +152,63 @@ def _check_common(epsilon, k, m):
     return eps, float(kk), float(mm)
 
 
+def _llp_logs(xp, lemma, eps, kk, mm, rho, b1, noise_std, variant, mode):
+    """The noisy-wtd-LLP failure terms' logarithms, with ``xp`` = ``math`` (one k) or ``numpy`` (an array of k)."""
+    r = check_in_interval("rho", rho, 0.0, 1.0, closed="right")
+    b = check_positive("b1", b1) / check_positive("noise_std", noise_std)
+    check_choice("variant", variant, _VARIANTS)
+    check_choice("mode", mode, _MODES)
+    kappa = 8.0 * b / xp.sqrt(r * kk)
+    beta = r**0.25 / math.sqrt(2.0 * b)
+    log_g = lemma(eps, kappa, beta, mode)
+    lm, lk, sk = math.log(mm), xp.log(kk), xp.sqrt(kk)
+    if variant == "corrected":
+        log_w = lm + lk + 0.5 * math.log(2.0 / math.pi) - sk / 2.0
+        log_chi = lm - C_CHI * r * kk / 2.0
+    else:
+        log_w = lm + lk - sk / 2.0
+        log_chi = lm - r * kk / 16.0
+    log_cnt = lm - kk * r * r / 2.0
+    return {"gaussian": log_g, "weights": log_w, "count": log_cnt, "chi": log_chi}, kappa, beta
+
+
+def _lba_logs(xp, lemma, eps, kk, mm, d, b1, b2, gamma, lam, variant, mode, form):
+    """The wtd-LBA failure terms' logarithms, with ``xp`` = ``math`` (one k) or ``numpy`` (an array of k)."""
+    dd = check_int("d", d, lo=1)
+    B1 = check_positive("b1", b1)
+    B2 = check_positive("b2", b2)
+    g = check_in_interval("gamma", gamma, 0.0, B1 * B1 / 3.0, closed="right")
+    lam_ = check_in_interval("lam", lam, 0.0, B2 * B2, closed="right")
+    check_choice("variant", variant, _VARIANTS)
+    check_choice("mode", mode, _MODES)
+    check_choice("form", form, _FORMS)
+    kappa0 = 8.0 * B1 / xp.sqrt(g * kk)
+    kappa = kappa0 * (1.0 + kappa0 / 4.0) if variant == "corrected" else kappa0
+    zeta = g**0.25 / math.sqrt(2.0 * B1)
+    log_g = lemma(eps, kappa, zeta, mode)
+    sf = special.chdtrc(dd, xp.sqrt(kk))  # the chi-square survival function
+    if xp is math:
+        log_chi = math.log(float(sf)) if float(sf) > 0 else -math.inf
+    else:
+        with np.errstate(divide="ignore"):
+            log_chi = np.where(sf > 0, np.log(np.where(sf > 0, sf, 1.0)), -np.inf)
+    lm = math.log(mm)
+    K = math.sqrt(g / (2.0 * lam_)) + math.sqrt(2.0) * B1 / math.sqrt(lam_)
+    if form == "eq22":
+        A = K * B2 + B1
+        log_eig = lm + math.log(dd) + (kk * lam_ / (2.0 * B2 * B2)) * (LN2 - 1.0)
+        log_net = lm + dd * math.log(24.0 * A * A / g) - g * g * kk / (2.0 * A**4)
+    else:
+        c = (1.0 - LN2) if variant == "corrected" else LN2
+        log_eig = lm + math.log(dd) - c * kk * lam_ / (2.0 * B2 * B2)
+        log_net = (
+            lm
+            + dd * math.log(192.0 * B1 * B1 * B2 * B2 / (g * lam_))
+            - kk * lam_ * lam_ * g * g / (128.0 * B1**4 * B2**4)
+        )
+    return {"gaussian": log_g, "chi2": log_chi, "eigen": log_eig, "net": log_net}, kappa, zeta, K
+
+
 def terms_noisy_wtd_llp(
     epsilon: float,
     k: float,
@@ -169,22 +226,7 @@ def terms_noisy_wtd_llp(
     eqs. (39)-(42)).
     """
     eps, kk, mm = _check_common(epsilon, k, m)
-    r = check_in_interval("rho", rho, 0.0, 1.0, closed="right")
-    b = check_positive("b1", b1) / check_positive("noise_std", noise_std)
-    check_choice("variant", variant, _VARIANTS)
-    check_choice("mode", mode, _MODES)
-    kappa = 8.0 * b / math.sqrt(r * kk)
-    beta = r**0.25 / math.sqrt(2.0 * b)
-    log_g = lemma23_log_delta(eps, kappa, beta, mode)
-    lm, lk, sk = math.log(mm), math.log(kk), math.sqrt(kk)
-    if variant == "corrected":
-        log_w = lm + lk + 0.5 * math.log(2.0 / math.pi) - sk / 2.0
-        log_chi = lm - C_CHI * r * kk / 2.0
-    else:
-        log_w = lm + lk - sk / 2.0
-        log_chi = lm - r * kk / 16.0
-    log_cnt = lm - kk * r * r / 2.0
-    logs = {"gaussian": log_g, "weights": log_w, "count": log_cnt, "chi": log_chi}
+    logs, kappa, beta = _llp_logs(math, lemma23_log_delta, eps, kk, mm, rho, b1, noise_std, variant, mode)
     return _package(logs, kappa=kappa, beta=beta)
 
 
@@ -240,37 +282,9 @@ def terms_wtd_lba(
     Lemmas 3.2-3.4).
     """
     eps, kk, mm = _check_common(epsilon, k, m)
-    dd = check_int("d", d, lo=1)
-    B1 = check_positive("b1", b1)
-    B2 = check_positive("b2", b2)
-    g = check_in_interval("gamma", gamma, 0.0, B1 * B1 / 3.0, closed="right")
-    lam_ = check_in_interval("lam", lam, 0.0, B2 * B2, closed="right")
-    check_choice("variant", variant, _VARIANTS)
-    check_choice("mode", mode, _MODES)
-    check_choice("form", form, _FORMS)
-    kappa0 = 8.0 * B1 / math.sqrt(g * kk)
-    kappa = kappa0 * (1.0 + kappa0 / 4.0) if variant == "corrected" else kappa0
-    zeta = g**0.25 / math.sqrt(2.0 * B1)
-    log_g = lemma23_log_delta(eps, kappa, zeta, mode)
-    sf = float(special.chdtrc(dd, math.sqrt(kk)))  # the chi-square survival function
-    log_chi = math.log(sf) if sf > 0 else -math.inf
-    lm = math.log(mm)
-    K = math.sqrt(g / (2.0 * lam_)) + math.sqrt(2.0) * B1 / math.sqrt(lam_)
-    if form == "eq22":
-        A = K * B2 + B1
-        log_eig = lm + math.log(dd) + (kk * lam_ / (2.0 * B2 * B2)) * (LN2 - 1.0)
-        log_net = lm + dd * math.log(24.0 * A * A / g) - g * g * kk / (2.0 * A**4)
-    else:
-        c = (1.0 - LN2) if variant == "corrected" else LN2
-        log_eig = lm + math.log(dd) - c * kk * lam_ / (2.0 * B2 * B2)
-        log_net = (
-            lm
-            + dd * math.log(192.0 * B1 * B1 * B2 * B2 / (g * lam_))
-            - kk * lam_ * lam_ * g * g / (128.0 * B1**4 * B2**4)
-        )
-    logs = {"gaussian": log_g, "chi2": log_chi, "eigen": log_eig, "net": log_net}
+    logs, kappa, zeta, K = _lba_logs(math, lemma23_log_delta, eps, kk, mm, d, b1, b2, gamma, lam, variant, mode, form)
     out = _package(logs, kappa=kappa, zeta=zeta, K=K)
-    out["log_delta2"] = _logsumexp([log_eig, log_net])
+    out["log_delta2"] = _logsumexp([logs["eigen"], logs["net"]])
     out["delta2"] = math.exp(out["log_delta2"]) if out["log_delta2"] < 700 else math.inf
     return out
 
@@ -370,22 +384,8 @@ def terms_noisy_wtd_llp_over_k(
     eps = check_positive("epsilon", epsilon)
     mm = check_in_interval("m", m, 1.0, math.inf, closed="left")
     kk = _check_ks(ks)
-    r = check_in_interval("rho", rho, 0.0, 1.0, closed="right")
-    b = check_positive("b1", b1) / check_positive("noise_std", noise_std)
-    check_choice("variant", variant, _VARIANTS)
-    check_choice("mode", mode, _MODES)
-    kappa = 8.0 * b / np.sqrt(r * kk)
-    beta = r**0.25 / math.sqrt(2.0 * b)
-    log_g = _lemma23_log_delta_over(eps, kappa, beta, mode)
-    lm, lk, sk = math.log(mm), np.log(kk), np.sqrt(kk)
-    if variant == "corrected":
-        log_w = lm + lk + 0.5 * math.log(2.0 / math.pi) - sk / 2.0
-        log_chi = lm - C_CHI * r * kk / 2.0
-    else:
-        log_w = lm + lk - sk / 2.0
-        log_chi = lm - r * kk / 16.0
-    log_cnt = lm - kk * r * r / 2.0
-    return _package_over({"gaussian": log_g, "weights": log_w, "count": log_cnt, "chi": log_chi}, kk)
+    logs, _, _ = _llp_logs(np, _lemma23_log_delta_over, eps, kk, mm, rho, b1, noise_std, variant, mode)
+    return _package_over(logs, kk)
 
 
 @computable
@@ -417,36 +417,8 @@ def terms_wtd_lba_over_k(
     eps = check_positive("epsilon", epsilon)
     mm = check_in_interval("m", m, 1.0, math.inf, closed="left")
     kk = _check_ks(ks)
-    dd = check_int("d", d, lo=1)
-    B1 = check_positive("b1", b1)
-    B2 = check_positive("b2", b2)
-    g = check_in_interval("gamma", gamma, 0.0, B1 * B1 / 3.0, closed="right")
-    lam_ = check_in_interval("lam", lam, 0.0, B2 * B2, closed="right")
-    check_choice("variant", variant, _VARIANTS)
-    check_choice("mode", mode, _MODES)
-    check_choice("form", form, _FORMS)
-    kappa0 = 8.0 * B1 / np.sqrt(g * kk)
-    kappa = kappa0 * (1.0 + kappa0 / 4.0) if variant == "corrected" else kappa0
-    zeta = g**0.25 / math.sqrt(2.0 * B1)
-    log_g = _lemma23_log_delta_over(eps, kappa, zeta, mode)
-    sf = special.chdtrc(dd, np.sqrt(kk))  # the chi-square survival function
-    with np.errstate(divide="ignore"):
-        log_chi = np.where(sf > 0, np.log(np.where(sf > 0, sf, 1.0)), -np.inf)
-    lm = math.log(mm)
-    K = math.sqrt(g / (2.0 * lam_)) + math.sqrt(2.0) * B1 / math.sqrt(lam_)
-    if form == "eq22":
-        A = K * B2 + B1
-        log_eig = lm + math.log(dd) + (kk * lam_ / (2.0 * B2 * B2)) * (LN2 - 1.0)
-        log_net = lm + dd * math.log(24.0 * A * A / g) - g * g * kk / (2.0 * A**4)
-    else:
-        c = (1.0 - LN2) if variant == "corrected" else LN2
-        log_eig = lm + math.log(dd) - c * kk * lam_ / (2.0 * B2 * B2)
-        log_net = (
-            lm
-            + dd * math.log(192.0 * B1 * B1 * B2 * B2 / (g * lam_))
-            - kk * lam_ * lam_ * g * g / (128.0 * B1**4 * B2**4)
-        )
-    return _package_over({"gaussian": log_g, "chi2": log_chi, "eigen": log_eig, "net": log_net}, kk)
+    logs, *_ = _lba_logs(np, _lemma23_log_delta_over, eps, kk, mm, d, b1, b2, gamma, lam, variant, mode, form)
+    return _package_over(logs, kk)
 
 
 def naive_delta_lower_bound(n: int, k: int, m: int) -> float:
