@@ -189,28 +189,12 @@ class LabelDPAdapter(BlockAdapter):
     ) -> pd.DataFrame:
         from . import utility_trials
 
+        kw = dict(m=state.m, k=state.k, rho=float(spec.rho), seeds=list(seeds), _opt=state.opt)
         if point["kind"] == "bags":
-            df = utility_trials(
-                state.data,
-                m=state.m,
-                k=state.k,
-                rho=float(spec.rho),
-                seeds=list(seeds),
-                methods=["noisy_wtd_llp"],
-                _opt=state.opt,
-            )
+            df = utility_trials(state.data, methods=["noisy_wtd_llp"], **kw)
         else:
-            df = utility_trials(
-                state.data,
-                m=state.m,
-                k=state.k,
-                rho=float(spec.rho),
-                seeds=list(seeds),
-                epsilon=float(point["epsilon"]),
-                delta=spec.delta,
-                methods=list(_BASELINES),
-                _opt=state.opt,
-            )
+            eps = float(point["epsilon"])
+            df = utility_trials(state.data, epsilon=eps, delta=spec.delta, methods=list(_BASELINES), **kw)
         return pd.DataFrame(
             {
                 "method": df["method"].to_numpy(),

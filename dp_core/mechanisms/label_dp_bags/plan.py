@@ -54,21 +54,8 @@ def summary(
     target_delta: float,
     _v: str = V,
 ) -> dict:
-    return acc.accounting_summary(
-        variant=variant,
-        epsilon=eps,
-        n=n,
-        k=k,
-        m=m,
-        b1=b1,
-        rho=rho,
-        noise_std=noise_std,
-        d=d,
-        b2=b2,
-        gamma=gamma,
-        lam=lam,
-        target_delta=target_delta,
-    )
+    kw = dict(n=n, k=k, m=m, b1=b1, rho=rho, noise_std=noise_std, d=d, b2=b2, gamma=gamma, lam=lam)
+    return acc.accounting_summary(variant=variant, epsilon=eps, target_delta=target_delta, **kw)
 
 
 @cached(max_entries=64, spinner="Computing δ against k...")
@@ -86,19 +73,8 @@ def delta_k(
     lam,
     _v: str = V,
 ) -> pd.DataFrame:
-    return lbf.delta_vs_k_table(
-        mechanism=mechanism,
-        epsilons=epsilons,
-        m=m,
-        n=n,
-        b1=b1,
-        rho=rho,
-        noise_std=noise_std,
-        d=d,
-        b2=b2,
-        gamma=gamma,
-        lam=lam,
-    )
+    kw = dict(m=m, n=n, b1=b1, rho=rho, noise_std=noise_std, d=d, b2=b2, gamma=gamma, lam=lam)
+    return lbf.delta_vs_k_table(mechanism=mechanism, epsilons=epsilons, **kw)
 
 
 @cached(max_entries=64, spinner="Computing the ε–δ profile...")
