@@ -1,5 +1,4 @@
 """Label-DP by random weighted aggregation (bags of size k, m bags, noisy fraction rho).
-
 Details: docs/label_dp_bags.md §"__init__ (module)" (Fig. 1, Fig. 2, Theorems 1.2).
 """
 

@@ -1,5 +1,4 @@
 """Audit adapter for label-DP by aggregation (naive LBA/LLP, weighted LLP, noisy-wtd-LLP).
-
 Details: docs/label_dp_bags.md §"audit (module)" ([BSHNR], Theorem 1.2), Theorem 1.3), Fig. 2, Theorem 1.3).
 """
 
@@ -80,7 +79,6 @@ def _gauss_logpdf(x, mean, var):
 def _llr_wtd_lba(batch, X: np.ndarray, y0: np.ndarray, y1: np.ndarray, i_star: int) -> np.ndarray:
     """Exact conditional log-likelihood ratio of wtd-LBA's bag aggregate given the released x̄
     (docs/label_dp_bags.md §"Data conditions of wtd-LBA").
-
     Details: docs/label_dp_bags.md §"audit._llr_wtd_lba".
     """
     bags = batch.bags
@@ -212,7 +210,6 @@ def label_dp_target(
     pair_seed: int = 0,
 ) -> AuditTarget:
     """Audit target for the label-DP aggregation mechanisms on ``dataset``.
-
     Details: docs/label_dp_bags.md §"audit.label_dp_target" ([BSHNR], Theorem 1.3).
     """
     if not isinstance(dataset, Dataset):

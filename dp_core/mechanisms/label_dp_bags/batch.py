@@ -1,5 +1,4 @@
 """Vectorized Monte-Carlo engine: R releases of a mechanism, the linear fits, and utility tables.
-
 Details: docs/label_dp_bags.md §"batch (module)" ([BSHNR], Fig. 1, Fig. 2, Theorem 1.2).
 """
 
@@ -74,7 +73,6 @@ def _draw(seeds, n, m, k, *, weighted: bool, noisy_slots: Callable | None, noise
 @dataclass(frozen=True)
 class ReleaseBatch:
     """R independent releases of one mechanism on a fixed dataset.
-
     Details: docs/label_dp_bags.md §"batch.ReleaseBatch".
     """
 
@@ -93,7 +91,6 @@ class ReleaseBatch:
 @dataclass(frozen=True)
 class ReleaseSecrets(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: the secret randomness of R releases (for audits and identity checks).
-
     Details: docs/label_dp_bags.md §"batch.ReleaseSecrets".
     """
 
@@ -118,7 +115,6 @@ def simulate_releases(
     diagnostics: bool = False,
 ):
     """Run a mechanism R times on a fixed dataset and return the released aggregates (vectorized).
-
     Details: docs/label_dp_bags.md §"batch.simulate_releases" ([BSHNR], Fig. 2, Fig. 1).
     """
     check_choice("mechanism", mechanism, MECHANISMS)
@@ -197,7 +193,6 @@ def simulate_fits(
     mechanisms: Sequence[str] = ("naive", "weighted", "noisy"),
 ) -> dict[str, np.ndarray]:
     """Linear fits on R releases (one per seed): ``{"naive": (R, d), "weighted": ..., "noisy": ...}``.
-
     Details: docs/label_dp_bags.md §"batch.simulate_fits" ([BSHNR], Theorem 1.2).
     """
     X, y = check_Xy(X, y, min_rows=1)
@@ -268,7 +263,6 @@ class PreparedData:
 
     def optimum(self) -> dict[str, Any]:
         """r*, opt/n (gamma_hat), Q = X^T X/n and the test Gram pieces.
-
         Details: docs/label_dp_bags.md §"batch.PreparedData.optimum".
         """
         n, d = self.X.shape
@@ -328,7 +322,6 @@ def utility_trials(
     _cache: dict | None = None,
 ) -> pd.DataFrame:
     """Per-trial utility of every mechanism and baseline: one row per (trial, method).
-
     Details: docs/label_dp_bags.md §"batch.utility_trials" ([BSHNR], Theorem 1.2).
     """
     if methods is None:
@@ -421,7 +414,6 @@ def utility_sweep(
 ) -> pd.DataFrame:
     """Utility over a grid of (k, m, rho) points: the per-trial table of :func:`utility_trials`
     with the point's parameters as columns; use :func:`dp_core.experiments.summarize` on it.
-
     Details: docs/label_dp_bags.md §"batch.utility_sweep".
     """
     for p in points:

@@ -1,5 +1,4 @@
 """Privacy accounting and utility statements for label-DP by random weighted aggregation.
-
 Details: docs/label_dp_bags.md §"bounds (module)" ([BSHNR], [BW18], [LM00], eq. (23)-(24), Lemma 2.3, Theorem
 1.2).
 """
@@ -82,11 +81,8 @@ def _exp(log_value: float) -> float:
 
 def lemma23_log_delta(epsilon: float, kappa: float, zeta: float, mode: str = "optimized") -> float:
     """Logarithm of the additive term delta0 of the (corrected) perturbed-Gaussian lemma.
-
     Details: docs/label_dp_bags.md §"bounds.lemma23_log_delta" ([BSHNR], Lemma 2.3).
 
-    Examples
-    --------
     >>> round(math.exp(lemma23_log_delta(1.0, 1e-4, 0.5, "fixed")), 4)
     0.7624
     """
@@ -110,11 +106,8 @@ def lemma23_log_delta(epsilon: float, kappa: float, zeta: float, mode: str = "op
 
 def lemma23_delta(epsilon: float, kappa: float, zeta: float, mode: str = "optimized") -> float:
     """delta0 of the corrected Lemma 2.3 (see :func:`lemma23_log_delta`); 1.0 = no guarantee.
-
     Details: docs/label_dp_bags.md §"bounds.lemma23_delta" ([BSHNR]).
 
-    Examples
-    --------
     >>> round(lemma23_delta(2.0, 1e-3, 1.0, "optimized"), 4)
     0.1184
     """
@@ -123,7 +116,6 @@ def lemma23_delta(epsilon: float, kappa: float, zeta: float, mode: str = "optimi
 
 def lemma23_counterexample() -> dict[str, float]:
     """The counterexample showing that Lemma 2.3 *as printed* is false.
-
     Details: docs/label_dp_bags.md §"bounds.lemma23_counterexample" ([BSHNR]).
     """
     kappa, zeta, theta = 1e-6, 1.0, 0.01
@@ -221,7 +213,6 @@ def terms_noisy_wtd_llp(
     noise_std: float = 1.0,
 ) -> dict[str, Any]:
     """The failure terms of the noisy-wtd-LLP guarantee, each as a value and a logarithm.
-
     Details: docs/label_dp_bags.md §"bounds.terms_noisy_wtd_llp" ([BSHNR], Lemma 2.3., eq. (40), Theorem 1.3,
     eqs. (39)-(42)).
     """
@@ -245,11 +236,8 @@ def _package(logs: dict[str, float], **extra: float) -> dict[str, Any]:
 
 def delta_noisy_wtd_llp(epsilon, k, m, rho, b1, *, variant="corrected", mode="optimized", noise_std=1.0) -> float:
     """delta of noisy-wtd-LLP at ``epsilon`` (capped at 1; 1 means no guarantee).
-
     Details: docs/label_dp_bags.md §"bounds.delta_noisy_wtd_llp" ([BSHNR], Theorem 1.3).
 
-    Examples
-    --------
     >>> round(delta_noisy_wtd_llp(1.0, 1e12, 1000, 0.1, 1.0), 5)
     0.02067
     """
@@ -277,7 +265,6 @@ def terms_wtd_lba(
     form: str = "eq22",
 ) -> dict[str, Any]:
     """The failure terms of the wtd-LBA guarantee (data-conditional), values and logarithms.
-
     Details: docs/label_dp_bags.md §"bounds.terms_wtd_lba" ([BSHNR], eq. (22), eq. (24), Lemma 2.3, Theorem 1.2,
     Lemmas 3.2-3.4).
     """
@@ -291,11 +278,8 @@ def terms_wtd_lba(
 
 def delta_wtd_lba(epsilon, k, m, d, b1, b2, gamma, lam, *, variant="corrected", mode="optimized", form="eq22") -> float:
     """delta of wtd-LBA at ``epsilon`` (capped at 1). See :func:`terms_wtd_lba`.
-
     Details: docs/label_dp_bags.md §"bounds.delta_wtd_lba" ([BSHNR], Theorem 1.2).
 
-    Examples
-    --------
     >>> round(delta_wtd_lba(1.0, 1e11, 100, 10, 1.0, 2.0, 0.25, 0.1), 5)
     0.05656
     """
@@ -371,12 +355,9 @@ def terms_noisy_wtd_llp_over_k(
     noise_std: float = 1.0,
 ) -> dict[str, np.ndarray]:
     """The failure terms of :func:`terms_noisy_wtd_llp` at many bag sizes ``ks`` at once, as arrays.
-
     Details: docs/label_dp_bags.md §"bounds.terms_noisy_wtd_llp_over_k" ([BSHNR], Theorem 1.3, eqs. (39)-(42),
     Lemma 2.3)).
 
-    Examples
-    --------
     >>> t = terms_noisy_wtd_llp_over_k(1.0, [1e6, 1e12], 1000, 0.1, 1.0)
     >>> [round(float(x), 5) for x in t["delta"]]
     [1.0, 0.02067]
@@ -404,12 +385,9 @@ def terms_wtd_lba_over_k(
     form: str = "eq22",
 ) -> dict[str, np.ndarray]:
     """The failure terms of :func:`terms_wtd_lba` at many bag sizes ``ks`` at once, as arrays.
-
     Details: docs/label_dp_bags.md §"bounds.terms_wtd_lba_over_k" ([BSHNR], Theorem 1.2, eqs. (22)-(24), Lemmas
     3.2-3.4).
 
-    Examples
-    --------
     >>> t = terms_wtd_lba_over_k(1.0, [1e11], 100, 10, 1.0, 2.0, 0.25, 0.1)
     >>> round(float(t["delta"][0]), 5)
     0.05656
@@ -425,7 +403,6 @@ def naive_delta_lower_bound(n: int, k: int, m: int) -> float:
     """m k / n: a lower bound on delta, for every epsilon, of naive LBA/LLP and noiseless
     weighted LLP (the changed index is bagged with this probability, and then its bag's label
     aggregate moves deterministically).
-
     Details: docs/label_dp_bags.md §"bounds.naive_delta_lower_bound" ([BSHNR]).
 
     >>> naive_delta_lower_bound(100000, 64, 1000)
@@ -442,7 +419,6 @@ def naive_delta_lower_bound(n: int, k: int, m: int) -> float:
 @computable
 def fixed_split_k_thresholds(epsilon: float, q: float, b1: float) -> tuple[float, float]:
     """The two k thresholds of the fixed split: 147456 B1^2/(q eps^2), 1358954496 B1^4/(q^2 eps^4).
-
     Details: docs/label_dp_bags.md §"bounds.fixed_split_k_thresholds" ([BSHNR], Lemma 3.3).
 
     >>> [f"{t:.4g}" for t in fixed_split_k_thresholds(1.0, 0.1, 1.0)]
@@ -481,11 +457,8 @@ def _log_delta_fn(mechanism: str, params: dict[str, Any]):
 
 def min_k(target_delta: float, epsilon: float, mechanism: str, **params: Any) -> int | float | None:
     """Smallest integer k >= 16 with delta(k) <= target_delta, or ``None`` if even 1e40 fails.
-
     Details: docs/label_dp_bags.md §"bounds.min_k" ([BSHNR], Theorems 1.2).
 
-    Examples
-    --------
     >>> f"{min_k(1e-3, 1.0, 'noisy-wtd-llp', m=1000, rho=0.1, b1=1.0):.4g}"
     '2.573e+12'
     """
@@ -517,11 +490,8 @@ def min_eps(target_delta: float, k: float, mechanism: str, **params: Any) -> flo
     """Smallest epsilon in [1e-3, 100] with delta(epsilon) <= target_delta (found by
     :func:`~dp_core.calibration.solve_monotone`, rounded up), or ``None`` when even
     epsilon = 100 fails (the tail terms alone exceed it).
-
     Details: docs/label_dp_bags.md §"bounds.min_eps" ([BSHNR], Theorems 1.2).
 
-    Examples
-    --------
     >>> round(min_eps(1e-6, 1e13, 'noisy-wtd-llp', m=1000, rho=0.1, b1=1.0), 4)
     0.96
     """
@@ -544,11 +514,8 @@ def min_eps(target_delta: float, k: float, mechanism: str, **params: Any) -> flo
 
 def gaussian_delta_profile(epsilon: float, shift: Any) -> np.ndarray:
     """Exact Gaussian hockey-stick divergence delta_G(eps; M), vectorized over M = shift/sigma.
-
     Details: docs/label_dp_bags.md §"bounds.gaussian_delta_profile" ([BW18], Theorem 8.).
 
-    Examples
-    --------
     >>> [round(float(gaussian_delta_profile(e, M)), 4) for e, M in [(1, 0.5), (1, 2), (0.3, 1)]]
     [0.0068, 0.5099, 0.2933]
     """
@@ -558,7 +525,6 @@ def gaussian_delta_profile(epsilon: float, shift: Any) -> np.ndarray:
 
 def llp_delta_floor(n: int, k: int, m: int, rho: float) -> float:
     """(m k / n) P[H = 0]: delta of noisy-wtd-LLP cannot go below this for any epsilon.
-
     Details: docs/label_dp_bags.md §"bounds.llp_delta_floor" ([BSHNR]).
 
     >>> f"{llp_delta_floor(100000, 64, 1000, 0.1):.4g}"
@@ -575,7 +541,6 @@ def llp_delta_floor(n: int, k: int, m: int, rho: float) -> float:
 def hypergeom_pmf(k, M: int, n: int, N: int) -> np.ndarray:
     """``scipy.stats.hypergeom.pmf(k, M, n, N)``: P(k successes in N draws without replacement from M items, n of
     them successes); 0 outside the support.
-
     Details: docs/label_dp_bags.md §"bounds.hypergeom_pmf".
     """
     k = np.asarray(k)
@@ -604,7 +569,6 @@ def _check_llp_sizes(n, k, m, rho):
 @dataclass(frozen=True, slots=True)
 class ExactDelta:
     """Exact privacy profile of noisy-wtd-LLP at one epsilon (beyond the paper).
-
     Details: docs/label_dp_bags.md §"bounds.ExactDelta".
     """
 
@@ -629,7 +593,6 @@ def _dg(eps: np.ndarray, M: np.ndarray) -> np.ndarray:
 
 def _expected_profile(eps: np.ndarray, h: np.ndarray, b_eff: float, inside: bool) -> tuple[np.ndarray, np.ndarray]:
     """E[delta_G(eps; M)] for each eps (rows) and each h >= 1 (columns), plus the tail mass counted as 1.
-
     Details: docs/label_dp_bags.md §"bounds._expected_profile".
     """
     h = h.astype(np.float64)
@@ -673,7 +636,6 @@ def llp_exact_delta_curve(
     epsilons, n: int, k: int, m: int, rho: float, b1: float = 1.0, *, noise_std: float = 1.0
 ) -> list[ExactDelta]:
     """:func:`llp_exact_delta` at many epsilons in one vectorized pass (the pmf and quadrature grid are shared).
-
     Details: docs/label_dp_bags.md §"bounds.llp_exact_delta_curve".
     """
     eps = np.asarray([check_positive("epsilon", e, allow_zero=True) for e in np.atleast_1d(epsilons)], dtype=float)
@@ -709,11 +671,8 @@ def llp_exact_delta(
     epsilon: float, n: int, k: int, m: int, rho: float, b1: float = 1.0, *, noise_std: float = 1.0
 ) -> ExactDelta:
     """Exact delta(epsilon) of noisy-wtd-LLP by full-pmf quadrature (beyond the paper).
-
     Details: docs/label_dp_bags.md §"bounds.llp_exact_delta" ([BW18], [BSHNR], Thm 8, Fig. 2).
 
-    Examples
-    --------
     >>> round(llp_exact_delta(1.0, 100000, 64, 1000, 0.1).delta, 5)
     0.07891
     """
@@ -725,11 +684,8 @@ def llp_exact_min_eps(
 ) -> float | None:
     """Smallest epsilon with exact delta(epsilon) <= target_delta (rounded up), or ``None``
     when the floor (m k / n) P[H = 0] already exceeds the target (or epsilon would exceed 1e4).
-
     Details: docs/label_dp_bags.md §"bounds.llp_exact_min_eps".
 
-    Examples
-    --------
     >>> round(llp_exact_min_eps(1e-5, 1000000, 256, 1000, 0.1), 3)
     4.545
     """
@@ -760,7 +716,6 @@ def llp_exact_min_eps(
 
 def baseline_calibration(epsilon: float, delta: float, b1: float) -> dict[str, float]:
     """Per-label noise baselines at the same (epsilon, delta), labels in [-B1, B1] (sensitivity 2 B1).
-
     Details: docs/label_dp_bags.md §"bounds.baseline_calibration" ([BW18], Algorithm 1, Thm 3.6).
 
     >>> round(baseline_calibration(1.0, 1e-5, 1.0)["gaussian_sigma"], 3)
@@ -780,7 +735,6 @@ def baseline_calibration(epsilon: float, delta: float, b1: float) -> dict[str, f
 def predicted_ratio_lba(m: int, d: int) -> float:
     """Random-design prediction E[val(D, r_hat)/opt(D, F)] ~ 1 + d/(m - d - 1) for wtd-LBA
     (and weighted LLP without noise, naive LBA/LLP fitted on sums).
-
     Details: docs/label_dp_bags.md §"bounds.predicted_ratio_lba".
 
     >>> round(predicted_ratio_lba(512, 72), 3)
@@ -795,7 +749,6 @@ def predicted_ratio_lba(m: int, d: int) -> float:
 
 def predicted_ratio_llp(m: int, d: int, rho: float, gamma_hat: float, noise_std: float = 1.0) -> float:
     """Prediction 1 + (1 + rho s^2/gamma_hat) d/(m - d - 1) for linear noisy-wtd-LLP.
-
     Details: docs/label_dp_bags.md §"bounds.predicted_ratio_llp".
     """
     r = check_in_interval("rho", rho, 0.0, 1.0)
@@ -810,7 +763,6 @@ def predicted_ratio_llp(m: int, d: int, rho: float, gamma_hat: float, noise_std:
 
 def predicted_ratio_label_noise(n: int, d: int, noise_variance: float, gamma_hat: float) -> float:
     """Prediction 1 + (1 + s^2/gamma_hat) d/(n - d - 1) for OLS on all n noisy labels.
-
     Details: docs/label_dp_bags.md §"bounds.predicted_ratio_label_noise".
     """
     nn = check_int("n", n, lo=1)
@@ -826,7 +778,6 @@ def lba_utility_failure_log_prob(
     m: float, k: float, d: int, theta: float, gamma: float, B: float, c0: float = 0.5
 ) -> float:
     """ln P_fail of the wtd-LBA utility statement (capped at 0, i.e. P_fail <= 1).
-
     Details: docs/label_dp_bags.md §"bounds.lba_utility_failure_log_prob" ([LM00], [BSHNR], Theorem 1.2, Lemma
     3.5).
     """
@@ -849,7 +800,6 @@ def lba_utility_required_m(
 ) -> float:
     """Smallest m >= 1 (real, rounded up by :func:`~dp_core.calibration.solve_monotone`) with
     P_fail <= target for the wtd-LBA utility bound.
-
     Details: docs/label_dp_bags.md §"bounds.lba_utility_required_m" ([BSHNR]).
 
     >>> f"{lba_utility_required_m(0.05, 64, 10, 0.5, 0.25, 5.0, 0.5):.4g}"
@@ -904,7 +854,6 @@ def accounting_summary(
     exact: bool = True,
 ) -> dict[str, Any]:
     """All accountings of one setting as one flat dict (for the CLI and the page).
-
     Details: docs/label_dp_bags.md §"bounds.accounting_summary" ([BSHNR], Theorems 1.2).
     """
     check_choice("variant", variant, ("noisy-wtd-llp", "wtd-lba"))

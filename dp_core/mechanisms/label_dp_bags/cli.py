@@ -1,5 +1,4 @@
 """``calibrate``, ``simulate`` and ``reproduce`` for label-DP by aggregation (Brahmbhatt et al.).
-
 Details: docs/label_dp_bags.md §"cli (module)".
 """
 

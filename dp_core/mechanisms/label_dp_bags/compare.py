@@ -1,6 +1,5 @@
 """Adapter of label-DP by random weighted aggregation (Brahmbhatt et al.) through
 :mod:`dp_core.mechanisms.label_dp_bags` and :mod:`dp_core.mechanisms.label_dp_bags.bounds`.
-
 Details: docs/label_dp_bags.md §"compare (module)" ([BSHNR], Theorems 1.2).
 """
 
@@ -134,7 +133,6 @@ class LabelDPAdapter(BlockAdapter):
     @staticmethod
     def _bag_setting(data: Any, spec: CompareSpec) -> tuple[int, int, str]:
         """The (k, m) compared.
-
         Details: docs/label_dp_bags.md §"compare.LabelDPAdapter._bag_setting".
         """
         from ...mechanisms.label_dp_bags.defaults import suggest_bag_params

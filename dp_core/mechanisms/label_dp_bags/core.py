@@ -1,5 +1,4 @@
 """Random weighted bag aggregation: the bag sampler, the five mechanisms and the linear fit.
-
 Details: docs/label_dp_bags.md §"core (module)" ([BSHNR], Theorem 1.2), Theorem 1.3), Fig. 1, Fig. 2, Theorem
 1.2).
 """
@@ -65,11 +64,8 @@ def check_bag_sizes(n: int, m: int, k: int) -> tuple[int, int, int]:
 
 def sample_bags(n: int, m: int, k: int, rng: RngLike) -> np.ndarray:
     """m disjoint, uniformly random bags of size k from ``range(n)``.
-
     Details: docs/label_dp_bags.md §"core.sample_bags" ([BSHNR], Fig. 1, Fig. 2).
 
-    Examples
-    --------
     >>> S = sample_bags(10, 2, 3, 0)
     >>> S.shape, len(set(S.ravel()))
     ((2, 3), 6)
@@ -81,7 +77,6 @@ def sample_bags(n: int, m: int, k: int, rng: RngLike) -> np.ndarray:
 
 def noise_set(n: int, rho: float, rng: RngLike) -> np.ndarray:
     """A uniformly random index set N of size round(rho n), drawn independently of the labels.
-
     Details: docs/label_dp_bags.md §"core.noise_set" ([BSHNR], Fig. 2).
 
     >>> int(noise_set(10, 0.3, 1).sum())
@@ -133,7 +128,6 @@ class LLPRelease:
 @dataclass(frozen=True)
 class BagSecrets(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: the secret randomness of one aggregation release.
-
     Details: docs/label_dp_bags.md §"core.BagSecrets".
     """
 
@@ -149,7 +143,6 @@ def _prep(X, y, m, k):
 
 def naive_lba(X, y, *, m: int, k: int, rng: RngLike) -> LBARelease:
     """Naive LBA: per bag, the unweighted sums of features and labels. Not label-DP (delta >= m k/n).
-
     Details: docs/label_dp_bags.md §"core.naive_lba" ([BSHNR]).
     """
     X, y = _prep(X, y, m, k)
@@ -159,7 +152,6 @@ def naive_lba(X, y, *, m: int, k: int, rng: RngLike) -> LBARelease:
 
 def naive_llp(X, y, *, m: int, k: int, rng: RngLike) -> LLPRelease:
     """Naive LLP: the members' features and the unweighted label sum. Not label-DP.
-
     Details: docs/label_dp_bags.md §"core.naive_llp" ([BSHNR]).
     """
     X, y = _prep(X, y, m, k)
@@ -169,7 +161,6 @@ def naive_llp(X, y, *, m: int, k: int, rng: RngLike) -> LLPRelease:
 
 def wtd_lba(X, y, *, m: int, k: int, rng: RngLike, diagnostics: bool = False):
     """wtd-LBA: per bag, Σ w x and Σ w y with secret iid N(0, 1) weights (not released).
-
     Details: docs/label_dp_bags.md §"core.wtd_lba" ([BSHNR], Fig. 1, Theorem 1.2.).
     """
     X, y = _prep(X, y, m, k)
@@ -193,7 +184,6 @@ def noisy_wtd_llp(
     diagnostics: bool = False,
 ):
     """noisy-wtd-LLP: noise N(0, s^2) on the labels of N, then weighted label sums with public weights.
-
     Details: docs/label_dp_bags.md §"core.noisy_wtd_llp" ([BSHNR], Fig. 2, Theorem 1.3).
     """
     X, y = _prep(X, y, m, k)
@@ -218,7 +208,6 @@ def noisy_wtd_llp(
 
 def weighted_llp(X, y, *, m: int, k: int, rng: RngLike, diagnostics: bool = False):
     """Weighted LLP without noise (noisy-wtd-LLP with N empty). Not label-DP: delta >= m k / n.
-
     Details: docs/label_dp_bags.md §"core.weighted_llp" ([BSHNR], Section 1.2, Table 3.).
     """
     return noisy_wtd_llp(X, y, m=m, k=k, rho=0.0, rng=rng, diagnostics=diagnostics)
@@ -254,11 +243,8 @@ def release(
 
 def fit_linear(xbar, ybar, *, b3: float | None = None) -> np.ndarray:
     """Least squares on the aggregates: r = argmin Σ_j (ȳ_j - rᵀ x̄_j)^2 (homogeneous, no intercept).
-
     Details: docs/label_dp_bags.md §"core.fit_linear" ([BSHNR], Theorem 1.2).
 
-    Examples
-    --------
     >>> Xb = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]); yb = Xb @ np.array([2.0, -1.0])
     >>> np.round(fit_linear(Xb, yb), 6).tolist()
     [2.0, -1.0]
@@ -294,7 +280,6 @@ def fit_linear(xbar, ybar, *, b3: float | None = None) -> np.ndarray:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LabelDPBags:
     """Frozen configuration of one aggregation mechanism.
-
     Details: docs/label_dp_bags.md §"core.LabelDPBags" ([BSHNR], Fig. 1, Fig. 2, Theorems 1.2).
     """
 

@@ -1,5 +1,4 @@
 """Bag sizes that fit the data: feasible, non-vacuous ``k`` and ``m`` chosen from the number of rows.
-
 Details: docs/label_dp_bags.md §"defaults (module)" (Theorems 1.2).
 """
 
@@ -23,7 +22,6 @@ TARGET_DELTA_MIN = 1e-9
 @dataclass(frozen=True)
 class BagSuggestion:
     """The suggested bag setting and what it achieves.
-
     Details: docs/label_dp_bags.md §"defaults.BagSuggestion".
     """
 
@@ -43,7 +41,6 @@ class BagSuggestion:
 
 def utility_min_bags(d: int) -> int:
     """Fewest bags for which the regression on the bags is expected to keep a useful model: ``2 d + 1``.
-
     Details: docs/label_dp_bags.md §"defaults.utility_min_bags".
 
     >>> utility_min_bags(31)
@@ -94,7 +91,6 @@ def _best(n: int, epsilon: float, rho: float, b1: float, target: float, min_bags
 
 def _reaches(n: int, epsilon: float, rho: float, b1: float, target: float, min_bags: int) -> bool:
     """Whether some bag size reaches ``target`` with ``min_bags`` bags of ``n`` rows.
-
     Details: docs/label_dp_bags.md §"defaults._reaches".
     """
     k_max = n // min_bags
@@ -129,11 +125,8 @@ def suggest_bag_params(
     explain: bool = True,
 ) -> BagSuggestion:
     """Feasible, non-vacuous bag size ``k`` and number of bags ``m`` for ``n`` rows.
-
     Details: docs/label_dp_bags.md §"defaults.suggest_bag_params".
 
-    Examples
-    --------
     >>> s = suggest_bag_params(16_000, epsilon=1.0, d=14)
     >>> s.informative, s.m * s.k <= 16_000, s.m >= 16
     (True, True, True)
@@ -195,7 +188,6 @@ def suggest_bag_params(
 @dataclass(frozen=True)
 class AutoBags:
     """The bag setting the comparison picks from the data size (:func:`auto_bag_setting`).
-
     Details: docs/label_dp_bags.md §"defaults.AutoBags".
     """
 
@@ -233,11 +225,8 @@ def _auto_has_guarantee(n: int, min_bags: int, delta: float, rho: float, b1: flo
 
 def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.0) -> AutoBags:
     """The (k, m) of noisy-wtd-LLP with the smallest proved epsilon at ``delta`` and a useful fit.
-
     Details: docs/label_dp_bags.md §"defaults.auto_bag_setting" (Fig. 2).
 
-    Examples
-    --------
     >>> a = auto_bag_setting(16_000, d=14, delta=1e-5, rho=0.1)
     >>> (a.k, a.m, round(a.epsilon, 2))
     (551, 29, 2.77)
@@ -295,7 +284,6 @@ def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.
 
 def default_bags(n: int, *, d: int, delta: float, rho: float, b1: float = 1.0) -> AutoBags:
     """The (k, m) the Label-DP page and the comparison start from ("auto", ``k = m = 0``), for any ``n``.
-
     Details: docs/label_dp_bags.md §"defaults.default_bags".
 
     >>> default_bags(16_000, d=14, delta=1e-5, rho=0.1) == auto_bag_setting(16_000, d=14, delta=1e-5, rho=0.1)

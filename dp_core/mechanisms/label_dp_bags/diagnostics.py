@@ -1,5 +1,4 @@
 """Data preparation and the data conditions of wtd-LBA (gamma, lambda*, rank), per-bag residuals.
-
 Details: docs/label_dp_bags.md §"diagnostics (module)" ([BSHNR], Theorem 1.2, Lemma 3.4).
 """
 
@@ -51,7 +50,6 @@ def prepare(
     name: str = "",
 ) -> PreparedData:
     """Prepare (X, y) for the aggregation mechanisms.
-
     Details: docs/label_dp_bags.md §"diagnostics.prepare" ([BSHNR], Section 1.).
     """
     X, y = check_Xy(X_raw, y_raw, min_rows=4)
@@ -124,11 +122,8 @@ def prepare_dataset(
 def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = None) -> dict[str, Any]:
     """The data constants of the wtd-LBA guarantee, computed from the data
     (docs/label_dp_bags.md §"Data conditions of wtd-LBA").
-
     Details: docs/label_dp_bags.md §"diagnostics.data_conditions" ([BSHNR], Theorem 1.2, Lemma 3.4).
 
-    Examples
-    --------
     >>> g = np.random.default_rng(0); X = np.hstack([g.normal(size=(500, 2)) / 4, np.ones((500, 1))])
     >>> c = data_conditions(X, np.clip(g.normal(size=500) / 2, -1, 1), 1.0)
     >>> c["rank"], c["gamma"] is not None
@@ -205,7 +200,6 @@ def bag_warnings(n: int, rank: int, *, k: int | None = None, m: int | None = Non
 
 def bag_residuals(X, y, *, m: int, k: int, rng: RngLike) -> np.ndarray:
     """RSS_bag = min_r ||y_bag - X_bag r||^2 for m random disjoint bags (vectorized).
-
     Details: docs/label_dp_bags.md §"diagnostics.bag_residuals" ([BSHNR], Lemma 3.4), Lemma 3.4, eqs. (3)-(5)).
     """
     A, v = check_Xy(X, y, min_rows=1)
@@ -224,7 +218,6 @@ def conditional_noise_summary(
 ) -> dict[str, float]:
     """Summaries of per-bag residuals: fraction of bags below gamma/4 per example, median
     conditional noise std sqrt(RSS), and the shift bound 4 B1/(sqrt(gamma) k^{1/4}).
-
     Details: docs/label_dp_bags.md §"diagnostics.conditional_noise_summary".
     """
     kk = check_int("k", k, lo=1)
@@ -243,7 +236,6 @@ def conditional_noise_summary(
 
 def utility_requirement(data, *, k: int, theta: float = 0.5, target: float = 0.05) -> dict[str, float]:
     """How many bags the paper's wtd-LBA utility statement needs on these data.
-
     Details: docs/label_dp_bags.md §"diagnostics.utility_requirement" ([BSHNR], Theorem 1.2).
     """
     from . import bounds as acc
@@ -282,7 +274,6 @@ def first_screen_utility(
     delta: float | None = None,
 ) -> dict[str, Any]:
     """Measured test MSE of ``variant`` at one setting, beside the non-private fit and the trivial model.
-
     Details: docs/label_dp_bags.md §"diagnostics.first_screen_utility".
     """
     from ...experiments import summarize
@@ -331,7 +322,6 @@ def bags_for_useful_model(
     m: int | None = None,
 ) -> int | None:
     """About how many bags make the fit on the bags better than predicting the average label.
-
     Details: docs/label_dp_bags.md §"diagnostics.bags_for_useful_model".
 
     >>> bags_for_useful_model(d=3, nonprivate=0.2, trivial=0.4, rho=0.1)
@@ -369,7 +359,6 @@ _PUBLIC_LABEL_RANGES: dict[str, tuple[float, float, str]] = {
 
 def public_label_range(ds) -> tuple[float, float, str] | None:
     """The label range of a demo dataset that is public without looking at its labels, with its source.
-
     Details: docs/label_dp_bags.md §"diagnostics.public_label_range".
     """
     from ...data import DATASETS, Dataset

@@ -1,5 +1,4 @@
 """Label-DP regression by random weighted bag aggregation (Brahmbhatt et al.) as an estimator.
-
 Details: docs/label_dp_bags.md §"estimator (module)" (Theorem 1.2, Lemma 2.3, Fig. 1, Fig. 2, Theorems 1.2).
 """
 

@@ -1,5 +1,4 @@
 """Figures and the tables behind them for the label-DP-by-aggregation page (pure, no Streamlit).
-
 Details: docs/label_dp_bags.md §"figures (module)" ([BSHNR], Theorems 1.2).
 """
 
@@ -99,7 +98,6 @@ def delta_vs_k_table(
 ) -> pd.DataFrame:
     """delta(k) for each epsilon and accounting; columns ``epsilon, k, accounting, delta,
     delta_uncapped`` (the sum of the terms before the cap at 1, for drawing the vacuous band).
-
     Details: docs/label_dp_bags.md §"figures.delta_vs_k_table".
     """
     ks = _k_grid(16.0, k_hi)
@@ -587,7 +585,6 @@ __all__ += ["k_grid", "m_grid", "prediction_table"]
 
 def first_screen_figure(util: dict, *, mechanism_label: str, method: str | None = None) -> go.Figure:
     """Bar chart of the first screen: test error of the bag mechanism beside the references.
-
     Details: docs/label_dp_bags.md §"figures.first_screen_figure".
     """
     refuted = method in refuted_methods()

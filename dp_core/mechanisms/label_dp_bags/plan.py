@@ -1,5 +1,4 @@
 """The page plan of label-DP by aggregation (``ui.cached.plan("label-dp-bags")``): cached calls and sweep blocks.
-
 Details: docs/label_dp_bags.md §"plan (module)".
 """
 

@@ -1,5 +1,4 @@
 """Reproduction of the experiments of *Label Differential Privacy via Aggregation* (Tables 1-6).
-
 Details: docs/label_dp_bags.md §"reproduce (module)" ([BSHNR]).
 """
 
@@ -91,7 +90,6 @@ def _make(
 
 def make_criteo_like(n: int, seed=0) -> tuple[np.ndarray, np.ndarray]:
     """Criteo-like synthetic data: 3 numeric + 68 one-hot columns (input dimension 71), label in [0, 254].
-
     Details: docs/label_dp_bags.md §"reproduce.make_criteo_like" ([BSHNR]).
     """
     return _make(n, seed, 3, [10, 22, 18, 11, 7], 0.0, 254.0, 60.0, 25.0, 14.2)
@@ -99,7 +97,6 @@ def make_criteo_like(n: int, seed=0) -> tuple[np.ndarray, np.ndarray]:
 
 def make_census_like(n: int, seed=0) -> tuple[np.ndarray, np.ndarray]:
     """Census-like synthetic data: 1 numeric + 401 one-hot columns (input dimension 402), label in [0, 51].
-
     Details: docs/label_dp_bags.md §"reproduce.make_census_like" ([BSHNR]).
     """
     return _make(n, seed, 1, [2, 6, 13, 3, 4, 230, 143], 0.0, 51.0, 28.0, 12.0, 14.0)
@@ -267,7 +264,6 @@ def _privacy_rows(facts) -> list[dict[str, Any]]:
 
 def reproduce(out_dir: str | Path, *, quick: bool = False, seed: int = 0, progress=None) -> dict[str, Any]:
     """Write the reproduction to ``out_dir``: CSV tables, an HTML figure and a JSON summary.
-
     Details: docs/label_dp_bags.md §"reproduce.reproduce".
     """
     from .figures import reproduction_figure

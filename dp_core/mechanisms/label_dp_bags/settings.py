@@ -1,5 +1,4 @@
 """The user parameters of label-DP by aggregation, declared once (page links, CLI options, compare).
-
 Details: docs/label_dp_bags.md §"settings (module)".
 """
 
