@@ -174,19 +174,8 @@ def _sampler(X, y, y1, i_star: int, *, mech: str, m: int, k: int, rho: float, no
     labels, delta_label = (y, y1), float(y1[i_star] - y[i_star])
 
     def sample(side: int, runs: int, rng: np.random.Generator):
-        batch = simulate_releases(
-            X,
-            labels[side],
-            mechanism=mech,
-            m=m,
-            k=k,
-            n_trials=runs,
-            seed=rng,
-            rho=rho,
-            noise_std=noise_std,
-            noise_set_seed=NOISE_SET_SEED,
-            with_xbar=mech == "wtd-lba",
-        )
+        kw = dict(m=m, k=k, rho=rho, noise_std=noise_std, noise_set_seed=NOISE_SET_SEED, with_xbar=mech == "wtd-lba")
+        batch = simulate_releases(X, labels[side], mechanism=mech, n_trials=runs, seed=rng, **kw)
         if mech == "wtd-lba":
             return _llr_wtd_lba(batch, X, y, y1, i_star)
         return _llr(batch, y, i_star, delta_label, mask, noise_std)

@@ -419,22 +419,11 @@ def utility_sweep(
     for p in points:
         check_bag_sizes(data.n, int(p["m"]), int(p["k"]))
     opt = data.optimum()
-    cache: dict = {}
+    kw = dict(epsilon=epsilon, delta=delta, noise_std=noise_std, methods=methods, _opt=opt, _cache={})
 
     def block(point, seeds):
+        bag = dict(m=int(point["m"]), k=int(point["k"]), rho=float(point.get("rho", 0.1)))
         with single_threaded_blas():
-            return utility_trials(
-                data,
-                m=int(point["m"]),
-                k=int(point["k"]),
-                rho=float(point.get("rho", 0.1)),
-                seeds=list(seeds),
-                epsilon=epsilon,
-                delta=delta,
-                noise_std=noise_std,
-                methods=methods,
-                _opt=opt,
-                _cache=cache,
-            )
+            return utility_trials(data, **bag, seeds=list(seeds), **kw)
 
     return run_sweep(block, points, n_trials=n_trials, seed=seed, block_size=block_size, progress=progress)

@@ -298,17 +298,8 @@ class LabelDPBags:
 
     def run(self, X, y, *, rng: RngLike, diagnostics: bool = False):
         """Release once on (X, y); see :func:`release` (``diagnostics=True``: also the :class:`BagSecrets`)."""
-        return release(
-            self.mechanism,
-            X,
-            y,
-            m=self.m,
-            k=self.k,
-            rng=rng,
-            rho=self.rho,
-            noise_std=self.noise_std,
-            diagnostics=diagnostics,
-        )
+        kw = dict(m=self.m, k=self.k, rho=self.rho, noise_std=self.noise_std)
+        return release(self.mechanism, X, y, rng=rng, diagnostics=diagnostics, **kw)
 
     def fit(self, X, y, *, rng: RngLike, b3: float | None = None) -> np.ndarray:
         """Release once and fit the linear model on the aggregates."""

@@ -138,18 +138,8 @@ def first_utility(
     _v: str = V,
 ) -> dict:
     """Measured test MSE of ``variant`` at (k, m, rho) beside non-private, noisy labels and the trivial model."""
-    return first_screen_utility(
-        _data,
-        variant=variant,
-        k=k,
-        m=m,
-        rho=rho,
-        noise_std=noise_std,
-        n_trials=FIRST_TRIALS,
-        seed=seed,
-        epsilon=eps,
-        delta=delta,
-    )
+    kw = dict(k=k, m=m, rho=rho, noise_std=noise_std, seed=seed, epsilon=eps, delta=delta)
+    return first_screen_utility(_data, variant=variant, n_trials=FIRST_TRIALS, **kw)
 
 
 # -- figures built from the cached tables (stored, not copied: st.plotly_chart only reads them) --------------

@@ -24,6 +24,8 @@ __all__ = ["PAPER_TABLES", "paper_tables", "make_criteo_like", "make_census_like
 # Tables 1-6 as printed, in paper_tables.txt: "dataset|table|rho|instance mean±std|ks" headers, "m: cells" rows.
 _PRINTED = files(__package__).joinpath("paper_tables.txt").read_text(encoding="utf-8")
 
+_COLUMNS = ("dataset", "table", "rho", "m", "k", "paper_mse", "paper_std", "paper_instance_mse", "paper_instance_std")
+
 
 def _parse_printed() -> pd.DataFrame:
     rows = []
@@ -37,19 +39,8 @@ def _parse_printed() -> pd.DataFrame:
         m_txt, cells = line.split(":")
         for k, cell in zip(head[5], cells.split()):
             mean, sd = (float(x) for x in cell.split("±"))
-            rows.append(
-                {
-                    "dataset": head[0],
-                    "table": head[1],
-                    "rho": head[2],
-                    "m": int(m_txt),
-                    "k": k,
-                    "paper_mse": mean,
-                    "paper_std": sd,
-                    "paper_instance_mse": head[3],
-                    "paper_instance_std": head[4],
-                }
-            )
+            cell = (*head[:3], int(m_txt), k, mean, sd, *head[3:5])
+            rows.append(dict(zip(_COLUMNS, cell)))
     return pd.DataFrame(rows)
 
 
