@@ -561,15 +561,9 @@ def _render_sweeps(job) -> None:
         summarize(per_trial[per_trial["axis"] == x], by=[x, "method"], values=["test_mse", "excess_risk", "ratio"])
         for x in ("k", "m")
     )
-    u1, u2 = st.columns(2)
-    with u1:
-        st.plotly_chart(
-            lbf.utility_figure(by_k, x="k", y=metric, title=f"against k (m = {fmt.integer(m)})"), key="lb_util_k"
-        )
-    with u2:
-        st.plotly_chart(
-            lbf.utility_figure(by_m, x="m", y=metric, title=f"against m (k = {fmt.integer(k)})"), key="lb_util_m"
-        )
+    titles = (f"against k (m = {fmt.integer(m)})", f"against m (k = {fmt.integer(k)})")
+    for col, table, x, title in zip(st.columns(2), (by_k, by_m), ("k", "m"), titles):
+        col.plotly_chart(lbf.utility_figure(table, x=x, y=metric, title=title), key=f"lb_util_{x}")
     st.markdown(
         "**Utility ratio val(D, r̂)/opt(D, F): measured against the random-design prediction** "
         "1 + d/(m − d − 1) (wtd-LBA) and 1 + (1 + ρs²/γ̂)·d/(m − d − 1) (noisy-wtd-LLP):"

@@ -33,28 +33,12 @@ def _is_int(v) -> bool:
 class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
     """Linear regression with label-DP by random weighted aggregation over bags.
 
-    Parameters
-    ----------
-    mechanism : {"noisy-wtd-llp", "wtd-lba", "weighted-llp", "naive-lba", "naive-llp"}
-    k : "auto" or int
-        Bag size. ``"auto"`` (default): ``m = max(n // 100, 2 (d + 1) + 1)`` bags of ``k = n // m`` rows. Bags
-        of 100 (:data:`AUTO_BAG_SIZE`) when the rows hold enough of them; otherwise the floor of the Compare
-        page's rule (:func:`~dp_core.mechanisms.label_dp_bags.defaults.auto_bag_setting`): the fewest bags for
-        a useful fit of the ``d + 1`` unknowns, each as large as the rows allow.
-    m : int or None
-        Number of bags (default: the rule above with ``k="auto"``, else ``n // k``: every record in one bag).
-    rho : float
-        Share of labels that get N(0, noise_std^2) noise (noisy-wtd-LLP), in [0, 1] (default 0.5).
-    noise_std : float
-    delta : float
-        Where the guarantee is evaluated: ``privacy_.epsilon`` is the smallest epsilon proved at this delta.
-    y_range : (float, float) or None
-        Public label range; ``None`` takes it from the training labels (a PrivacyLeakWarning).
-    random_state : None, int or numpy Generator
-
-    Attributes
-    ----------
-    coef_, intercept_ : the linear model on the original scale; privacy_, n_features_in_, feature_names_in_.
+    ``mechanism``: noisy-wtd-llp (default), wtd-lba, weighted-llp, naive-lba or naive-llp; ``k``: bag size or
+    ``"auto"`` (bags of :data:`AUTO_BAG_SIZE` when the rows hold enough, else the floor of
+    :func:`~dp_core.mechanisms.label_dp_bags.defaults.auto_bag_setting`); ``m``: bags (default from ``k``);
+    ``rho``, ``noise_std``: share of noisy labels and their noise; ``delta``: where ``privacy_.epsilon`` is proved;
+    ``y_range``: public label range (``None``: from the labels, a PrivacyLeakWarning).
+    Details: docs/label_dp_bags.md §"estimator.LabelDPBagRegressor".
     """
 
     def __init__(

@@ -235,14 +235,8 @@ def terms_table(summary: dict[str, Any]) -> pd.DataFrame:
             v = summary.get(f"{prefix}_{t}")
             if v is None:
                 continue
-            rows.append(
-                {
-                    "accounting": ACCOUNTING_LABELS[acc_name],
-                    "term": nice[t],
-                    "value": float(v),
-                    "dominant": summary.get(f"{prefix}_dominant") == t,
-                }
-            )
+            lab, dom = ACCOUNTING_LABELS[acc_name], summary.get(f"{prefix}_dominant") == t
+            rows.append({"accounting": lab, "term": nice[t], "value": float(v), "dominant": dom})
     return pd.DataFrame(rows, columns=["accounting", "term", "value", "dominant"])
 
 
@@ -250,14 +244,8 @@ def terms_figure(table: pd.DataFrame) -> go.Figure:
     """Bar chart of the failure terms (log scale) for both accountings; terms above 1 make the bound vacuous."""
     fig = go.Figure()
     if table.empty:
-        fig.add_annotation(
-            text="no failure terms: this setting has no guarantee to decompose",
-            showarrow=False,
-            x=0.5,
-            y=0.5,
-            xref="paper",
-            yref="paper",
-        )
+        where = dict(showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
+        fig.add_annotation(text="no failure terms: this setting has no guarantee to decompose", **where)
     for name, s in table.groupby("accounting", sort=False):
         col = "#999999" if name.startswith("as claimed") else "#E69F00"
         v = np.clip(s["value"].to_numpy(), 1e-300, None)
@@ -298,16 +286,8 @@ def eps_profile_table(
     for e, ex in zip(eps_grid, acc.llp_exact_delta_curve(eps_grid, n, k, m, rho, b1, noise_std=noise_std)):
         rows.append({"epsilon": float(e), "accounting": "exact", "delta": ex.delta, "floor": ex.floor})
         for name, (var, mode, _) in acc.ACCOUNTINGS.items():
-            rows.append(
-                {
-                    "epsilon": float(e),
-                    "accounting": name,
-                    "floor": ex.floor,
-                    "delta": acc.delta_noisy_wtd_llp(
-                        float(e), k, m, rho, b1, variant=var, mode=mode, noise_std=noise_std
-                    ),
-                }
-            )
+            d_ = acc.delta_noisy_wtd_llp(float(e), k, m, rho, b1, variant=var, mode=mode, noise_std=noise_std)
+            rows.append({"epsilon": float(e), "accounting": name, "floor": ex.floor, "delta": d_})
     return pd.DataFrame(rows)
 
 
