@@ -30,10 +30,7 @@ ds = widgets.current_dataset()
 widgets.dataset_badge(ds)
 
 #: The two private variants, in plain words (the paper's names are given in the expert section).
-VARIANTS = {
-    "noisy-wtd-llp": "Public weights, some labels made noisy",
-    "wtd-lba": "Secret weights",
-}
+VARIANTS = {"noisy-wtd-llp": "Public weights, some labels made noisy", "wtd-lba": "Secret weights"}
 PAPER_NAMES = {"noisy-wtd-llp": "noisy-wtd-LLP", "wtd-lba": "wtd-LBA"}
 
 # Defaults inside the guarantee (issues 13 and 23): unless the link or the visitor chose k and m, start from the
@@ -230,11 +227,7 @@ if variant == "wtd-lba":
         )
 
 try:
-    lba = (
-        (lba_params["d"], lba_params["b2"], lba_params["gamma"], lba_params["lam"])
-        if variant == "wtd-lba"
-        else (None, None, None, None)
-    )
+    lba = tuple(lba_params[x] for x in ("d", "b2", "gamma", "lam")) if variant == "wtd-lba" else (None,) * 4
     summary_args = (variant, eps, data.n, k, m, B1, rho, noise_std, *lba, delta)
     # the first screen needs only δ at this ε; the smallest k and ε for the sidebar's δ are computed in the
     # accounting section, when it is open
@@ -248,19 +241,8 @@ try:
         eps_at = auto.epsilon if _rule else P.min_eps(delta, data.n, k, m, rho, B1, noise_std)
     # the baseline "noise on every label" runs at the bags' own proved ε when there is one: like with like
     eps_base = float(eps_at) if eps_at is not None else float(eps)
-    utility_args = (
-        label_range,
-        B1,
-        int(seed),
-        variant,
-        int(k),
-        int(m),
-        float(rho),
-        float(noise_std),
-        int(seed),
-        eps_base,
-        float(delta),
-    )
+    utility_args = (label_range, B1, int(seed), variant, int(k), int(m), float(rho), float(noise_std), int(seed))
+    utility_args += (eps_base, float(delta))
     util = P.first_utility(ds.name, ds.fingerprint, *utility_args, data)
 except ValueError as exc:
     widgets.show_error(exc)
@@ -423,18 +405,17 @@ with expert_section("Privacy accounting: as claimed by the paper, corrected, exa
         widgets.audit_link("label-dp-bags", "naive-llp")
         st.subheader(f"{PAPER_NAMES[variant]} at k = {fmt.integer(k)}, m = {fmt.integer(m)}, ε = {fmt.epsilon(eps)}")
         a1, a2, a3, a4 = st.columns(4)
-        a1.metric(
-            "δ as claimed by the paper",
-            fmt.delta(summ["delta_paper"], sig=3) if summ["delta_paper"] < 1 else "≥ 1",
-            delta="vacuous: no guarantee" if summ["delta_paper"] >= 1 else None,
-            delta_color="off",
-        )
-        a2.metric(
-            "δ corrected (explicit)",
-            fmt.delta(summ["delta_explicit"], sig=3) if summ["delta_explicit"] < 1 else "≥ 1",
-            delta="vacuous: no guarantee" if summ["delta_explicit"] >= 1 else None,
-            delta_color="off",
-        )
+        for col, label, d_ in (
+            (a1, "δ as claimed by the paper", summ["delta_paper"]),
+            (a2, "δ corrected (explicit)", summ["delta_explicit"]),
+        ):
+            vacuous = d_ >= 1
+            col.metric(
+                label,
+                "≥ 1" if vacuous else fmt.delta(d_, sig=3),
+                delta="vacuous: no guarantee" if vacuous else None,
+                delta_color="off",
+            )
         if "delta_exact" in summ:
             a3.metric("δ exact (beyond the paper)", fmt.delta(summ["delta_exact"], sig=3))
         a4.metric("Naive LBA/LLP: δ at least", fmt.delta(summ["naive_lower_bound"], sig=3))
@@ -515,29 +496,12 @@ with expert_section("δ against the bag size k", key="lb_x_delta_k") as shown:
         if no_noise:
             st.info("ρ = 0: there is no guarantee to plot (δ ≥ m·k/n). Set ρ > 0.")
         else:
-            kw = dict(d=None, b2=None, gamma=None, lam=None) if variant == "noisy-wtd-llp" else lba_params
-            args = (
-                variant,
-                (0.5, 1.0, 2.0, 4.0),
-                m,
-                data.n,
-                B1,
-                max(rho, 1e-9),
-                noise_std,
-                kw["d"],
-                kw["b2"],
-                kw["gamma"],
-                kw["lam"],
-            )
+            args = (variant, (0.5, 1.0, 2.0, 4.0), m, data.n, B1, max(rho, 1e-9), noise_std, *lba)
             table = P.delta_k(*args)
             st.plotly_chart(P.delta_k_fig(args, data.n, m, k, delta, table), key="lb_delta_k")
             st.caption(
                 captions.delta_k_story(
-                    table,
-                    n=data.n,
-                    m=m,
-                    target_delta=delta,
-                    labels={"paper": STATUS_CLAIMED, "corrected": "corrected"},
+                    table, n=data.n, m=m, target_delta=delta, labels={"paper": STATUS_CLAIMED, "corrected": "corrected"}
                 )
             )
 
@@ -577,17 +541,9 @@ def _start_sweeps(restart: bool) -> None:
     points = tuple(tuple(sorted({"k": kk, "m": m, "rho": rho, "axis": "k"}.items())) for kk in ks) + tuple(
         tuple(sorted({"k": k, "m": mm, "rho": rho, "axis": "m"}.items())) for mm in ms
     )
-    blocks = P.sweep_blocks(
-        data,
-        points,
-        n_trials=int(trials),
-        seed=int(seed),
-        eps=float(eps),
-        delta=float(delta),
-        noise_std=float(noise_std),
-        quick=background.in_server(),
-    )
     settings = (int(trials), int(seed), float(eps), float(delta), float(noise_std))
+    kw = dict(zip(("n_trials", "seed", "eps", "delta", "noise_std"), settings))
+    blocks = P.sweep_blocks(data, points, **kw, quick=background.in_server())
     job_key = repr((dp_core.__version__, "lb", ds.fingerprint, label_range, points) + settings)
     background.start("lb_sweeps", job_key, blocks, private=scoped.session_uses_upload(), restart=restart)
 
@@ -601,21 +557,13 @@ def _render_sweeps(job) -> None:
         st.caption(
             f"Quick first look: {fmt.integer(P.QUICK_TRIALS)} runs per point; refining to {fmt.integer(trials)}."
         )
-    by_k = summarize(
-        per_trial[per_trial["axis"] == "k"], by=["k", "method"], values=["test_mse", "excess_risk", "ratio"]
+    by_k, by_m = (
+        summarize(per_trial[per_trial["axis"] == x], by=[x, "method"], values=["test_mse", "excess_risk", "ratio"])
+        for x in ("k", "m")
     )
-    by_m = summarize(
-        per_trial[per_trial["axis"] == "m"], by=["m", "method"], values=["test_mse", "excess_risk", "ratio"]
-    )
-    u1, u2 = st.columns(2)
-    with u1:
-        st.plotly_chart(
-            lbf.utility_figure(by_k, x="k", y=metric, title=f"against k (m = {fmt.integer(m)})"), key="lb_util_k"
-        )
-    with u2:
-        st.plotly_chart(
-            lbf.utility_figure(by_m, x="m", y=metric, title=f"against m (k = {fmt.integer(k)})"), key="lb_util_m"
-        )
+    titles = (f"against k (m = {fmt.integer(m)})", f"against m (k = {fmt.integer(k)})")
+    for col, table, x, title in zip(st.columns(2), (by_k, by_m), ("k", "m"), titles):
+        col.plotly_chart(lbf.utility_figure(table, x=x, y=metric, title=title), key=f"lb_util_{x}")
     st.markdown(
         "**Utility ratio val(D, r̂)/opt(D, F): measured against the random-design prediction** "
         "1 + d/(m − d − 1) (wtd-LBA) and 1 + (1 + ρs²/γ̂)·d/(m − d − 1) (noisy-wtd-LLP):"

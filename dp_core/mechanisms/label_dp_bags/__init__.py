@@ -1,15 +1,5 @@
 """Label-DP by random weighted aggregation (bags of size k, m bags, noisy fraction rho).
-
-Engine of the "Label-DP by aggregation" page: the bag sampler and the five mechanisms
-(:mod:`.core`), the vectorized Monte-Carlo engine (:mod:`.batch`, including
-:func:`simulate_releases` for audits), data preparation and the data conditions of wtd-LBA
-(:mod:`.diagnostics`) and the figures (:mod:`.figures`). The privacy accounting lives in
-:mod:`dp_core.mechanisms.label_dp_bags.bounds`.
-
-References
-----------
-A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differential Privacy via
-Aggregation* (Fig. 1, Fig. 2, Theorems 1.2 and 1.3).
+Details: docs/label_dp_bags.md §"__init__ (module)" (Fig. 1, Fig. 2, Theorems 1.2).
 """
 
 from .batch import (

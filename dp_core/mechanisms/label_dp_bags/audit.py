@@ -1,38 +1,5 @@
 """Audit adapter for label-DP by aggregation (naive LBA/LLP, weighted LLP, noisy-wtd-LLP).
-
-The mechanisms are run through their public vectorized entry point
-:func:`dp_core.mechanisms.label_dp_bags.simulate_releases`. Neighbouring datasets differ in one
-label (label-DP); the features, the bags and the weights are public.
-
-Statistic: the exact log-likelihood ratio of the one bag aggregate that contains the changed
-index ``i*``, given the public bags and weights. With ``res`` the released aggregate minus the
-aggregate the labels of ``D`` would give, ``a = w_{i*} (y'_{i*} - y_{i*})`` and
-``v = s^2 Σ_{noisy members} w^2``, it is ``(a res - a^2/2) / v`` (``+/-`` a large constant when
-``v = 0``: a noiseless bag reveals the label exactly), and 0 when ``i*`` is in no bag (then both
-datasets give the same output distribution).
-
-Neighbouring pairs
-------------------
-``boundary`` (the hardest pair: the label flip of the largest size):
-``D`` has ``y_{i*} = +B1`` and ``D'`` has ``y_{i*} = -B1``, with ``i*`` outside the noise set
-``N`` (the worst case, docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP").
-``random``: the label of a random row ``i`` replaced by the label of another random row ``j``.
-
-For wtd-LBA (secret weights) the statistic is the exact conditional log-likelihood ratio given the
-released feature aggregate ``x̄`` (docs/label_dp_bags.md §"Data conditions of wtd-LBA"):
-``ȳ | x̄ ~ N(x̄ᵀ X_b⁺ y_b, RSS_b)``.
-
-Claims audited: for naive LBA/LLP and noiseless weighted LLP the paper claims no guarantee
-(they are not label-DP: ``δ ≥ m k / n`` for every ε), so the audit tests the user's
-``(ε, δ)``; so does wtd-LBA, whose guarantee (Theorem 1.2) depends on conditions of the data;
-for noisy-wtd-LLP the ``δ`` at the user's ``ε`` from the exact accounting
-(:func:`dp_core.mechanisms.label_dp_bags.bounds.llp_exact_delta`) or as claimed by the paper (Theorem 1.3).
-
-References
-----------
-.. [BSHNR] A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differential
-   Privacy via Aggregation*, Fig. 2, Appendix A, Theorem 1.3;
-   docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP"; docs/label_dp_bags.md §"Data conditions of wtd-LBA".
+Details: docs/label_dp_bags.md §"audit (module)" ([BSHNR], Theorem 1.2), Theorem 1.3), Fig. 2, Theorem 1.3).
 """
 
 from __future__ import annotations
@@ -112,10 +79,7 @@ def _gauss_logpdf(x, mean, var):
 def _llr_wtd_lba(batch, X: np.ndarray, y0: np.ndarray, y1: np.ndarray, i_star: int) -> np.ndarray:
     """Exact conditional log-likelihood ratio of wtd-LBA's bag aggregate given the released x̄
     (docs/label_dp_bags.md §"Data conditions of wtd-LBA").
-
-    Given ``x̄ = X_bᵀ w`` the aggregate ``ȳ = wᵀ y_b`` is ``N(x̄ᵀ X_b⁺ y_b, RSS_b(y))``; the weights
-    stay secret. A zero residual sum of squares (labels in the column space of the bag's features,
-    always when ``k <= rank``) makes the aggregate reveal the label: ``±`` a large constant.
+    Details: docs/label_dp_bags.md §"audit._llr_wtd_lba".
     """
     bags = batch.bags
     R = bags.shape[0]
@@ -210,19 +174,8 @@ def _sampler(X, y, y1, i_star: int, *, mech: str, m: int, k: int, rho: float, no
     labels, delta_label = (y, y1), float(y1[i_star] - y[i_star])
 
     def sample(side: int, runs: int, rng: np.random.Generator):
-        batch = simulate_releases(
-            X,
-            labels[side],
-            mechanism=mech,
-            m=m,
-            k=k,
-            n_trials=runs,
-            seed=rng,
-            rho=rho,
-            noise_std=noise_std,
-            noise_set_seed=NOISE_SET_SEED,
-            with_xbar=mech == "wtd-lba",
-        )
+        kw = dict(m=m, k=k, rho=rho, noise_std=noise_std, noise_set_seed=NOISE_SET_SEED, with_xbar=mech == "wtd-lba")
+        batch = simulate_releases(X, labels[side], mechanism=mech, n_trials=runs, seed=rng, **kw)
         if mech == "wtd-lba":
             return _llr_wtd_lba(batch, X, y, y1, i_star)
         return _llr(batch, y, i_star, delta_label, mask, noise_std)
@@ -246,30 +199,7 @@ def label_dp_target(
     pair_seed: int = 0,
 ) -> AuditTarget:
     """Audit target for the label-DP aggregation mechanisms on ``dataset``.
-
-    Parameters
-    ----------
-    dataset : Dataset
-        Labels are mapped to ``[-b1, b1]`` by the engine's ``prepare_dataset``.
-    epsilon, delta : float
-        The user's budget: ``epsilon`` in (0, inf), ``delta`` in (0, 1) (used as the claim for
-        the mechanisms without a guarantee of their own).
-    mode : str
-        A key of :data:`MODES`.
-    pair : {"boundary", "random"}
-    m, k : int
-        Number and size of bags; ``m k <= n``.
-    rho : float
-        Noisy fraction of noisy-wtd-LLP, in (0, 1].
-    n : int
-        Rows used (the first ``n`` training rows; at most all of them).
-    b1, noise_std : float
-        Label bound and label-noise standard deviation.
-    pair_seed : int
-
-    References
-    ----------
-    [BSHNR] Appendix A (naive mechanisms), Theorem 1.3 (noisy-wtd-LLP).
+    Details: docs/label_dp_bags.md §"audit.label_dp_target" ([BSHNR], Theorem 1.3).
     """
     if not isinstance(dataset, Dataset):
         raise TypeError(f"dataset must be a dp_core Dataset, got {type(dataset).__name__}.")

@@ -1,23 +1,5 @@
 """Vectorized Monte-Carlo engine: R releases of a mechanism, the linear fits, and utility tables.
-
-The work of R trials is done in chunks of trials with array operations (a gather ``X[bags]``
-and an einsum per chunk); only the random draws of each trial come from its own generator, so
-trial t gives the same numbers whatever the chunking, and whichever grid point it is run at
-(common random numbers across k, m, rho).
-
-For a *linear* model the learner of any LLP release can form x̄_j = Σ_r w_jr x_(i_jr) itself, so:
-
-* naive LLP fits exactly the same regression as naive LBA (unit weights);
-* weighted LLP without noise fits exactly the same regression as wtd-LBA (same bags and weights);
-* noisy-wtd-LLP differs from them only by the label noise.
-
-:func:`simulate_fits` therefore computes the three distinct fits once per trial and reports all
-five mechanisms (rows of equivalent mechanisms are equal by construction, which the page says).
-
-References
-----------
-.. [BSHNR] *Label Differential Privacy via Aggregation*: Fig. 1, Fig. 2, Theorem 1.2, and the
-   evaluation protocol of Appendix K (test MSE on held-out instances).
+Details: docs/label_dp_bags.md §"batch (module)" ([BSHNR], Fig. 1, Fig. 2, Theorem 1.2).
 """
 
 from __future__ import annotations
@@ -91,21 +73,7 @@ def _draw(seeds, n, m, k, *, weighted: bool, noisy_slots: Callable | None, noise
 @dataclass(frozen=True)
 class ReleaseBatch:
     """R independent releases of one mechanism on a fixed dataset.
-
-    Attributes
-    ----------
-    mechanism : str
-    bags : int array (R, m, k)
-        Bag members (public in every mechanism).
-    ybar : array (R, m)
-        The released label aggregates.
-    weights : array (R, m, k) or None
-        The public weights of the weighted LLP mechanisms; ``None`` for the naive ones and for
-        wtd-LBA, whose weights are secret (see :class:`ReleaseSecrets`).
-    xbar : array (R, m, d) or None
-        Aggregated features Σ w x (released by LBA; computable from an LLP release).
-    noise_mask : bool array (n,) or None
-        The noise set N of noisy-wtd-LLP (fixed across the R runs).
+    Details: docs/label_dp_bags.md §"batch.ReleaseBatch".
     """
 
     mechanism: str
@@ -123,17 +91,7 @@ class ReleaseBatch:
 @dataclass(frozen=True)
 class ReleaseSecrets(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: the secret randomness of R releases (for audits and identity checks).
-
-    Publishing these voids label-DP: with the wtd-LBA weights and the bags, ``ybar`` is a known
-    linear map of the labels; with the label noise, noisy-wtd-LLP is noiseless weighted LLP.
-
-    Attributes
-    ----------
-    weights : array (R, m, k) or None
-        The secret weights of wtd-LBA (``None`` for the other mechanisms, whose weights, if any,
-        are released).
-    label_noise : array (R, m, k) or None
-        noisy-wtd-LLP: the noise added to each bagged label (0 outside N); ``None`` otherwise.
+    Details: docs/label_dp_bags.md §"batch.ReleaseSecrets".
     """
 
     weights: np.ndarray | None = field(default=None, repr=False)
@@ -157,48 +115,7 @@ def simulate_releases(
     diagnostics: bool = False,
 ):
     """Run a mechanism R times on a fixed dataset and return the released aggregates (vectorized).
-
-    This is the function an empirical audit calls: run it on two neighbouring datasets with the
-    same ``seed`` (the same bags and weights, i.e. coupled public randomness) or with different
-    seeds, and compare the distributions of ``ybar``.
-
-    Parameters
-    ----------
-    X : array (n, d)
-        Features (the constant column appended by the caller if wanted).
-    y : array (n,)
-        Labels.
-    mechanism : str
-        One of ``naive-lba``, ``naive-llp``, ``wtd-lba``, ``weighted-llp``, ``noisy-wtd-llp``.
-    m, k : int
-        m k <= n.
-    n_trials : int
-        R (ignored when ``seed`` is a list of SeedSequences, one per trial).
-    seed : int, SeedSequence, Generator, or list of SeedSequence
-        Root seed; trial t uses the t-th spawned child.
-    rho, noise_std : float
-        noisy-wtd-LLP: noisy fraction and noise std s.
-    noise_mask : bool array (n,), optional
-        The noise set N; by default a uniformly random set of size round(rho n) drawn from
-        ``noise_set_seed`` (independent of the labels, fixed across the R runs).
-    with_xbar : bool
-        Also return x̄ = Σ w x per bag (R m d floats).
-    diagnostics : bool
-        Also return the :class:`ReleaseSecrets` (the wtd-LBA weights, the label noise: not for
-        publication). The releases are the same either way.
-
-    Returns
-    -------
-    ReleaseBatch, or (ReleaseBatch, ReleaseSecrets) when ``diagnostics`` is true
-
-    Notes
-    -----
-    The label noise is drawn only for bagged members of N; the released aggregates have exactly
-    the law of Fig. 2 (noise on unbagged indices never reaches the output).
-
-    References
-    ----------
-    [BSHNR] Fig. 1, Fig. 2, Appendix A.
+    Details: docs/label_dp_bags.md §"batch.simulate_releases" ([BSHNR], Fig. 2, Fig. 1).
     """
     check_choice("mechanism", mechanism, MECHANISMS)
     X, y = check_Xy(X, y, min_rows=1)
@@ -276,14 +193,7 @@ def simulate_fits(
     mechanisms: Sequence[str] = ("naive", "weighted", "noisy"),
 ) -> dict[str, np.ndarray]:
     """Linear fits on R releases (one per seed): ``{"naive": (R, d), "weighted": ..., "noisy": ...}``.
-
-    "naive" serves naive LBA and naive LLP, "weighted" serves wtd-LBA and weighted LLP without
-    noise, "noisy" is noisy-wtd-LLP; within a trial all three use the same bags, and the two
-    weighted ones the same weights (common random numbers).
-
-    References
-    ----------
-    [BSHNR] Theorem 1.2 (f* fitted on the aggregates).
+    Details: docs/label_dp_bags.md §"batch.simulate_fits" ([BSHNR], Theorem 1.2).
     """
     X, y = check_Xy(X, y, min_rows=1)
     n, d = X.shape
@@ -353,10 +263,7 @@ class PreparedData:
 
     def optimum(self) -> dict[str, Any]:
         """r*, opt/n (gamma_hat), Q = X^T X/n and the test Gram pieces.
-
-        Computed with one BLAS thread (:func:`dp_core._blas.single_threaded_blas`): these are small
-        products (d is at most a few dozen), which BLAS threads only slow down on a shared machine
-        (80 ms instead of 2 ms for the census data on two busy cores); the numbers are the same.
+        Details: docs/label_dp_bags.md §"batch.PreparedData.optimum".
         """
         n, d = self.X.shape
         with single_threaded_blas():
@@ -415,20 +322,7 @@ def utility_trials(
     _cache: dict | None = None,
 ) -> pd.DataFrame:
     """Per-trial utility of every mechanism and baseline: one row per (trial, method).
-
-    Columns: ``method`` (keys of :data:`METHOD_KEYS` values), ``trial``, ``test_mse`` and
-    ``test_mae`` (on the [-B1, B1] label scale; :attr:`PreparedData.mse_unit` and
-    :attr:`PreparedData.mae_unit` convert them to the label's units), ``excess_risk``
-    (val(D, r)/n - opt(D, F)/n on the training data), ``ratio`` (val(D, r)/opt(D, F)).
-
-    Baselines (only with ``epsilon`` and ``delta``): OLS on all n training labels with Gaussian
-    noise of the analytic sigma for (epsilon, delta) or Laplace noise b = 2 B1/epsilon
-    (sensitivity 2 B1). The non-private OLS is the reference (its excess risk is 0).
-
-    References
-    ----------
-    [BSHNR] Appendix K (protocol), Theorem 1.2 (utility); docs/label_dp_bags.md §"Label-noise baselines",
-    docs/label_dp_bags.md §"Utility predictions".
+    Details: docs/label_dp_bags.md §"batch.utility_trials" ([BSHNR], Theorem 1.2).
     """
     if methods is None:
         methods = list(METHOD_KEYS.values())
@@ -520,30 +414,16 @@ def utility_sweep(
 ) -> pd.DataFrame:
     """Utility over a grid of (k, m, rho) points: the per-trial table of :func:`utility_trials`
     with the point's parameters as columns; use :func:`dp_core.experiments.summarize` on it.
-
-    Every point must satisfy m k <= n (checked before any work starts). Each block runs with one BLAS
-    thread in the thread that runs it (many small least-squares fits: the same numbers, faster on a
-    shared machine).
+    Details: docs/label_dp_bags.md §"batch.utility_sweep".
     """
     for p in points:
         check_bag_sizes(data.n, int(p["m"]), int(p["k"]))
     opt = data.optimum()
-    cache: dict = {}
+    kw = dict(epsilon=epsilon, delta=delta, noise_std=noise_std, methods=methods, _opt=opt, _cache={})
 
     def block(point, seeds):
+        bag = dict(m=int(point["m"]), k=int(point["k"]), rho=float(point.get("rho", 0.1)))
         with single_threaded_blas():
-            return utility_trials(
-                data,
-                m=int(point["m"]),
-                k=int(point["k"]),
-                rho=float(point.get("rho", 0.1)),
-                seeds=list(seeds),
-                epsilon=epsilon,
-                delta=delta,
-                noise_std=noise_std,
-                methods=methods,
-                _opt=opt,
-                _cache=cache,
-            )
+            return utility_trials(data, **bag, seeds=list(seeds), **kw)
 
     return run_sweep(block, points, n_trials=n_trials, seed=seed, block_size=block_size, progress=progress)

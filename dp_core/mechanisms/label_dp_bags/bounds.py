@@ -1,34 +1,6 @@
 """Privacy accounting and utility statements for label-DP by random weighted aggregation.
-
-Everything here is a pure function of scalars. The two mechanisms with a privacy claim are
-*wtd-LBA* (weighted bag aggregates of features and labels, weights secret) and *noisy-wtd-LLP*
-(weighted label sums, weights public, a rho-fraction of labels carrying N(0, s^2) noise).
-There is no epsilon knob in either mechanism: (epsilon, delta) are *outputs* of the accounting.
-
-Three accountings are offered, and every result keeps them apart:
-
-* ``"paper"`` (paper-literal): the explicit constants of the paper's own proof chain, with its
-  fixed split of epsilon, the exponent ``ln 2`` of eq. (23)-(24) and the Hanson-Wright constant
-  1/2 that the paper plugs in. Some of these steps are wrong or unproven (see the notes of each
-  function); the value is shown "as claimed by the paper".
-* ``"corrected"`` (recommended): the same proof chain with every error fixed (corrected
-  Lemma 2.3 hypothesis, exponent ``1 - ln 2``, a provable chi-square Chernoff rate, the exact
-  chi-square tail) and the best use of Lemma 2.3 (optimized theta).
-* ``"exact"`` (noisy-wtd-LLP only, beyond the paper): the exact privacy profile of the
-  mechanism by full-pmf quadrature (:func:`llp_exact_delta`).
-
-All tail terms are computed as logarithms (some overflow, others underflow in float64) and
-combined with ``logsumexp``; every delta is capped at 1. A delta of 1 means *no guarantee*.
-
-References
-----------
-.. [BSHNR] A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differential
-   Privacy via Aggregation*: Lemma 2.3, Theorem 1.2 (wtd-LBA; Lemmas 3.1-3.5, App. B, eqs.
-   (22)-(24)), Theorem 1.3 / D.1 (noisy-wtd-LLP; App. D, eqs. (39)-(42)), Theorem C.3.
-.. [BW18] B. Balle and Y.-X. Wang, *Improving the Gaussian Mechanism for Differential Privacy*,
-   ICML 2018, Thm 8 (exact Gaussian privacy profile), used by the exact LLP accounting.
-.. [LM00] B. Laurent and P. Massart, *Adaptive estimation of a quadratic functional by model
-   selection*, Ann. Statist. 2000, Lemma 1 (weighted chi-square tails, c0 = 1/16).
+Details: docs/label_dp_bags.md §"bounds (module)" ([BSHNR], [BW18], [LM00], eq. (23)-(24), Lemma 2.3, Theorem
+1.2).
 """
 
 from __future__ import annotations
@@ -40,14 +12,7 @@ from typing import Any
 import numpy as np
 from scipy import special  # scipy.stats (about 0.4 s to import) only where a hypergeometric pmf is needed
 
-from ..._validation import (
-    check_choice,
-    check_epsilon,
-    check_in_interval,
-    check_int,
-    check_positive,
-    computable,
-)
+from ..._validation import check_choice, check_epsilon, check_in_interval, check_int, check_positive, computable
 from ...calibration import gaussian_privacy_profile, gaussian_sigma_analytic, laplace_scale, solve_monotone
 
 __all__ = [
@@ -116,41 +81,8 @@ def _exp(log_value: float) -> float:
 
 def lemma23_log_delta(epsilon: float, kappa: float, zeta: float, mode: str = "optimized") -> float:
     """Logarithm of the additive term delta0 of the (corrected) perturbed-Gaussian lemma.
+    Details: docs/label_dp_bags.md §"bounds.lemma23_log_delta" ([BSHNR], Lemma 2.3).
 
-    For :math:`D_0 = N(\\mu_0, \\sigma_0^2)`, :math:`D_1 = N(\\mu_1, \\sigma_1^2)` with
-    :math:`1-\\kappa \\le (\\sigma_1/\\sigma_0)^2 \\le 1+\\kappa`, :math:`\\kappa \\in (0, 1/2)`,
-    :math:`|\\mu_0-\\mu_1|/\\sigma_0 \\le \\sqrt{\\kappa}/\\zeta < 1` and :math:`\\theta \\in (0,1)`:
-    :math:`\\Pr_{D_1}[S] \\le e^{16(\\sqrt\\kappa/\\zeta + \\theta/\\zeta + \\kappa)}\\Pr_{D_0}[S]
-    + e^{-\\theta^2/(4\\kappa)}`.
-
-    Parameters
-    ----------
-    epsilon : float
-        Target epsilon. Must be in (0, inf).
-    kappa, zeta : float
-        Lemma parameters. Must be in (0, inf). Outside the lemma's domain the result is 0
-        (log of delta0 = 1: no guarantee).
-    mode : {"fixed", "optimized"}
-        ``"fixed"``: the paper's split theta = epsilon*zeta/48, needing 48 kappa <= epsilon and
-        48 sqrt(kappa)/zeta <= epsilon. ``"optimized"``: theta = min(1, zeta(epsilon/16 - kappa)
-        - sqrt(kappa)), the best theta the same lemma allows.
-
-    Returns
-    -------
-    float
-        ``ln delta0`` (<= 0; 0 means no guarantee).
-
-    Notes
-    -----
-    The lemma *as printed* (variance ratio allowed down to 1/2) is false: see
-    :func:`lemma23_counterexample`. The corrected hypothesis holds in both applications.
-
-    References
-    ----------
-    [BSHNR] Lemma 2.3 and Appendix I (corrected; docs/label_dp_bags.md §"Corrected Lemma 2.3").
-
-    Examples
-    --------
     >>> round(math.exp(lemma23_log_delta(1.0, 1e-4, 0.5, "fixed")), 4)
     0.7624
     """
@@ -174,13 +106,8 @@ def lemma23_log_delta(epsilon: float, kappa: float, zeta: float, mode: str = "op
 
 def lemma23_delta(epsilon: float, kappa: float, zeta: float, mode: str = "optimized") -> float:
     """delta0 of the corrected Lemma 2.3 (see :func:`lemma23_log_delta`); 1.0 = no guarantee.
+    Details: docs/label_dp_bags.md §"bounds.lemma23_delta" ([BSHNR]).
 
-    References
-    ----------
-    [BSHNR] Lemma 2.3; docs/label_dp_bags.md §"Corrected Lemma 2.3".
-
-    Examples
-    --------
     >>> round(lemma23_delta(2.0, 1e-3, 1.0, "optimized"), 4)
     0.1184
     """
@@ -189,20 +116,7 @@ def lemma23_delta(epsilon: float, kappa: float, zeta: float, mode: str = "optimi
 
 def lemma23_counterexample() -> dict[str, float]:
     """The counterexample showing that Lemma 2.3 *as printed* is false.
-
-    mu0 = mu1, sigma1^2 = sigma0^2/2, kappa = 1e-6, zeta = 1, theta = 0.01: the printed lemma
-    claims delta = exp(-theta^2/(4 kappa)) at epsilon = 16(sqrt(kappa)/zeta + theta/zeta + kappa),
-    but the true hockey-stick divergence there is far larger.
-
-    Returns
-    -------
-    dict
-        ``epsilon``, ``claimed_delta``, ``true_delta``.
-
-    References
-    ----------
-    [BSHNR] Lemma 2.3 and Appendix I ("since sigma^2 >= 2" should read 1/2; docs/label_dp_bags.md
-    §"Corrected Lemma 2.3").
+    Details: docs/label_dp_bags.md §"bounds.lemma23_counterexample" ([BSHNR]).
     """
     kappa, zeta, theta = 1e-6, 1.0, 0.01
     eps = 16.0 * (math.sqrt(kappa) / zeta + theta / zeta + kappa)
@@ -230,6 +144,63 @@ def _check_common(epsilon, k, m):
     return eps, float(kk), float(mm)
 
 
+def _llp_logs(xp, lemma, eps, kk, mm, rho, b1, noise_std, variant, mode):
+    """The noisy-wtd-LLP failure terms' logarithms, with ``xp`` = ``math`` (one k) or ``numpy`` (an array of k)."""
+    r = check_in_interval("rho", rho, 0.0, 1.0, closed="right")
+    b = check_positive("b1", b1) / check_positive("noise_std", noise_std)
+    check_choice("variant", variant, _VARIANTS)
+    check_choice("mode", mode, _MODES)
+    kappa = 8.0 * b / xp.sqrt(r * kk)
+    beta = r**0.25 / math.sqrt(2.0 * b)
+    log_g = lemma(eps, kappa, beta, mode)
+    lm, lk, sk = math.log(mm), xp.log(kk), xp.sqrt(kk)
+    if variant == "corrected":
+        log_w = lm + lk + 0.5 * math.log(2.0 / math.pi) - sk / 2.0
+        log_chi = lm - C_CHI * r * kk / 2.0
+    else:
+        log_w = lm + lk - sk / 2.0
+        log_chi = lm - r * kk / 16.0
+    log_cnt = lm - kk * r * r / 2.0
+    return {"gaussian": log_g, "weights": log_w, "count": log_cnt, "chi": log_chi}, kappa, beta
+
+
+def _lba_logs(xp, lemma, eps, kk, mm, d, b1, b2, gamma, lam, variant, mode, form):
+    """The wtd-LBA failure terms' logarithms, with ``xp`` = ``math`` (one k) or ``numpy`` (an array of k)."""
+    dd = check_int("d", d, lo=1)
+    B1 = check_positive("b1", b1)
+    B2 = check_positive("b2", b2)
+    g = check_in_interval("gamma", gamma, 0.0, B1 * B1 / 3.0, closed="right")
+    lam_ = check_in_interval("lam", lam, 0.0, B2 * B2, closed="right")
+    check_choice("variant", variant, _VARIANTS)
+    check_choice("mode", mode, _MODES)
+    check_choice("form", form, _FORMS)
+    kappa0 = 8.0 * B1 / xp.sqrt(g * kk)
+    kappa = kappa0 * (1.0 + kappa0 / 4.0) if variant == "corrected" else kappa0
+    zeta = g**0.25 / math.sqrt(2.0 * B1)
+    log_g = lemma(eps, kappa, zeta, mode)
+    sf = special.chdtrc(dd, xp.sqrt(kk))  # the chi-square survival function
+    if xp is math:
+        log_chi = math.log(float(sf)) if float(sf) > 0 else -math.inf
+    else:
+        with np.errstate(divide="ignore"):
+            log_chi = np.where(sf > 0, np.log(np.where(sf > 0, sf, 1.0)), -np.inf)
+    lm = math.log(mm)
+    K = math.sqrt(g / (2.0 * lam_)) + math.sqrt(2.0) * B1 / math.sqrt(lam_)
+    if form == "eq22":
+        A = K * B2 + B1
+        log_eig = lm + math.log(dd) + (kk * lam_ / (2.0 * B2 * B2)) * (LN2 - 1.0)
+        log_net = lm + dd * math.log(24.0 * A * A / g) - g * g * kk / (2.0 * A**4)
+    else:
+        c = (1.0 - LN2) if variant == "corrected" else LN2
+        log_eig = lm + math.log(dd) - c * kk * lam_ / (2.0 * B2 * B2)
+        log_net = (
+            lm
+            + dd * math.log(192.0 * B1 * B1 * B2 * B2 / (g * lam_))
+            - kk * lam_ * lam_ * g * g / (128.0 * B1**4 * B2**4)
+        )
+    return {"gaussian": log_g, "chi2": log_chi, "eigen": log_eig, "net": log_net}, kappa, zeta, K
+
+
 def terms_noisy_wtd_llp(
     epsilon: float,
     k: float,
@@ -242,64 +213,11 @@ def terms_noisy_wtd_llp(
     noise_std: float = 1.0,
 ) -> dict[str, Any]:
     """The failure terms of the noisy-wtd-LLP guarantee, each as a value and a logarithm.
-
-    :math:`\\delta = \\delta_0 + mk\\sqrt{2/\\pi}e^{-\\sqrt k/2} + m e^{-\\rho^2 k/2}
-    + m e^{-0.0482868\\rho k}` (corrected) or
-    :math:`\\delta_0 + mk e^{-\\sqrt k/2} + m e^{-\\rho^2 k/2} + m e^{-\\rho k/16}` (paper), with
-    :math:`\\kappa = 8B_1/\\sqrt{\\rho k}`, :math:`\\beta = \\rho^{1/4}/\\sqrt{2B_1}` and
-    :math:`\\delta_0` from Lemma 2.3.
-
-    Parameters
-    ----------
-    epsilon : float
-        Must be in (0, inf).
-    k : float
-        Bag size. Must be in [2, inf) (a real number is accepted, for curves over huge k).
-    m : float
-        Number of bags. Must be >= 1.
-    rho : float
-        Fraction of noisy labels. Must be in (0, 1].
-    b1 : float
-        Label bound B1 (labels in [-B1, B1]). Must be in (0, inf).
-    variant : {"corrected", "paper"}
-    mode : {"optimized", "fixed"}
-    noise_std : float
-        Std s of the label noise; the formulas hold with B1_eff = B1/s. Must be in (0, inf).
-
-    Returns
-    -------
-    dict
-        ``kappa``, ``beta``, ``gaussian``, ``weights``, ``count``, ``chi``, ``delta`` and
-        ``log_*`` versions, ``dominant`` (the name of the largest term), ``vacuous`` (delta >= 1).
-
-    Notes
-    -----
-    The paper-literal chi term ``m exp(-rho k/16)`` comes from an invalid step (Hanson-Wright
-    constant 1/2, eq. (40)); it is *unproven*, not shown false. The corrected term uses the
-    provable Chernoff rate ((ln 2)/2 - 1/4)/2 = 0.0482868.
-
-    References
-    ----------
-    [BSHNR] Theorem 1.3, Theorem D.1, Appendix D eqs. (39)-(42) (docs/label_dp_bags.md
-    §"Paper-literal and explicit bounds").
+    Details: docs/label_dp_bags.md §"bounds.terms_noisy_wtd_llp" ([BSHNR], Lemma 2.3., eq. (40), Theorem 1.3,
+    eqs. (39)-(42)).
     """
     eps, kk, mm = _check_common(epsilon, k, m)
-    r = check_in_interval("rho", rho, 0.0, 1.0, closed="right")
-    b = check_positive("b1", b1) / check_positive("noise_std", noise_std)
-    check_choice("variant", variant, _VARIANTS)
-    check_choice("mode", mode, _MODES)
-    kappa = 8.0 * b / math.sqrt(r * kk)
-    beta = r**0.25 / math.sqrt(2.0 * b)
-    log_g = lemma23_log_delta(eps, kappa, beta, mode)
-    lm, lk, sk = math.log(mm), math.log(kk), math.sqrt(kk)
-    if variant == "corrected":
-        log_w = lm + lk + 0.5 * math.log(2.0 / math.pi) - sk / 2.0
-        log_chi = lm - C_CHI * r * kk / 2.0
-    else:
-        log_w = lm + lk - sk / 2.0
-        log_chi = lm - r * kk / 16.0
-    log_cnt = lm - kk * r * r / 2.0
-    logs = {"gaussian": log_g, "weights": log_w, "count": log_cnt, "chi": log_chi}
+    logs, kappa, beta = _llp_logs(math, lemma23_log_delta, eps, kk, mm, rho, b1, noise_std, variant, mode)
     return _package(logs, kappa=kappa, beta=beta)
 
 
@@ -318,15 +236,8 @@ def _package(logs: dict[str, float], **extra: float) -> dict[str, Any]:
 
 def delta_noisy_wtd_llp(epsilon, k, m, rho, b1, *, variant="corrected", mode="optimized", noise_std=1.0) -> float:
     """delta of noisy-wtd-LLP at ``epsilon`` (capped at 1; 1 means no guarantee).
+    Details: docs/label_dp_bags.md §"bounds.delta_noisy_wtd_llp" ([BSHNR], Theorem 1.3).
 
-    See :func:`terms_noisy_wtd_llp` for the parameters.
-
-    References
-    ----------
-    [BSHNR] Theorem 1.3 / D.1 (docs/label_dp_bags.md §"Paper-literal and explicit bounds").
-
-    Examples
-    --------
     >>> round(delta_noisy_wtd_llp(1.0, 1e12, 1000, 0.1, 1.0), 5)
     0.02067
     """
@@ -354,95 +265,21 @@ def terms_wtd_lba(
     form: str = "eq22",
 ) -> dict[str, Any]:
     """The failure terms of the wtd-LBA guarantee (data-conditional), values and logarithms.
-
-    :math:`\\delta = \\delta_0 + \\Pr[\\chi^2_{d'} > \\sqrt k] + \\delta_2` where
-    :math:`\\delta_2` = eigen term + net term (eq. (22), or the simplified eq. (24)).
-
-    Parameters
-    ----------
-    epsilon : float
-        Must be in (0, inf).
-    k : float
-        Bag size. Must be in [2, inf).
-    m : float
-        Number of bags. Must be >= 1.
-    d : int
-        rank(Q) (or the feature dimension including the constant). Must be >= 1.
-    b1, b2 : float
-        Label bound and feature-norm bound. Must be in (0, inf).
-    gamma : float
-        Declared lower bound on opt(D, F)/n. Must be in (0, B1^2/3] (larger values are rejected,
-        not clipped).
-    lam : float
-        Lower bound on the smallest non-zero eigenvalue of Q = X^T X / n. Must be in (0, B2^2].
-    variant : {"corrected", "paper"}
-        ``"paper"`` uses kappa = kappa0 and (with eq. (24)) the exponent ln 2 printed by the
-        paper; ``"corrected"`` uses kappa = kappa0 + kappa0^2/4 and the exponent 1 - ln 2.
-    mode : {"optimized", "fixed"}
-        How Lemma 2.3 is turned into (epsilon, delta0).
-    form : {"eq22", "eq24"}
-
-    Returns
-    -------
-    dict
-        ``kappa``, ``zeta``, ``K``, the terms ``gaussian``, ``chi2``, ``eigen``, ``net`` with
-        their logarithms, ``delta``, ``dominant``, ``vacuous``.
-
-    Notes
-    -----
-    The guarantee is conditional on the data: opt(D, F) >= gamma n is a property of the private
-    labels. It is not worst-case label-DP.
-
-    References
-    ----------
-    [BSHNR] Theorem 1.2, Lemmas 3.2-3.4, Lemmas B.1-B.3, eqs. (22)-(24) (docs/label_dp_bags.md
-    §"Paper-literal and explicit bounds").
+    Details: docs/label_dp_bags.md §"bounds.terms_wtd_lba" ([BSHNR], eq. (22), eq. (24), Lemma 2.3, Theorem 1.2,
+    Lemmas 3.2-3.4).
     """
     eps, kk, mm = _check_common(epsilon, k, m)
-    dd = check_int("d", d, lo=1)
-    B1 = check_positive("b1", b1)
-    B2 = check_positive("b2", b2)
-    g = check_in_interval("gamma", gamma, 0.0, B1 * B1 / 3.0, closed="right")
-    lam_ = check_in_interval("lam", lam, 0.0, B2 * B2, closed="right")
-    check_choice("variant", variant, _VARIANTS)
-    check_choice("mode", mode, _MODES)
-    check_choice("form", form, _FORMS)
-    kappa0 = 8.0 * B1 / math.sqrt(g * kk)
-    kappa = kappa0 * (1.0 + kappa0 / 4.0) if variant == "corrected" else kappa0
-    zeta = g**0.25 / math.sqrt(2.0 * B1)
-    log_g = lemma23_log_delta(eps, kappa, zeta, mode)
-    sf = float(special.chdtrc(dd, math.sqrt(kk)))  # the chi-square survival function
-    log_chi = math.log(sf) if sf > 0 else -math.inf
-    lm = math.log(mm)
-    K = math.sqrt(g / (2.0 * lam_)) + math.sqrt(2.0) * B1 / math.sqrt(lam_)
-    if form == "eq22":
-        A = K * B2 + B1
-        log_eig = lm + math.log(dd) + (kk * lam_ / (2.0 * B2 * B2)) * (LN2 - 1.0)
-        log_net = lm + dd * math.log(24.0 * A * A / g) - g * g * kk / (2.0 * A**4)
-    else:
-        c = (1.0 - LN2) if variant == "corrected" else LN2
-        log_eig = lm + math.log(dd) - c * kk * lam_ / (2.0 * B2 * B2)
-        log_net = (
-            lm
-            + dd * math.log(192.0 * B1 * B1 * B2 * B2 / (g * lam_))
-            - kk * lam_ * lam_ * g * g / (128.0 * B1**4 * B2**4)
-        )
-    logs = {"gaussian": log_g, "chi2": log_chi, "eigen": log_eig, "net": log_net}
+    logs, kappa, zeta, K = _lba_logs(math, lemma23_log_delta, eps, kk, mm, d, b1, b2, gamma, lam, variant, mode, form)
     out = _package(logs, kappa=kappa, zeta=zeta, K=K)
-    out["log_delta2"] = _logsumexp([log_eig, log_net])
+    out["log_delta2"] = _logsumexp([logs["eigen"], logs["net"]])
     out["delta2"] = math.exp(out["log_delta2"]) if out["log_delta2"] < 700 else math.inf
     return out
 
 
 def delta_wtd_lba(epsilon, k, m, d, b1, b2, gamma, lam, *, variant="corrected", mode="optimized", form="eq22") -> float:
     """delta of wtd-LBA at ``epsilon`` (capped at 1). See :func:`terms_wtd_lba`.
+    Details: docs/label_dp_bags.md §"bounds.delta_wtd_lba" ([BSHNR], Theorem 1.2).
 
-    References
-    ----------
-    [BSHNR] Theorem 1.2 (docs/label_dp_bags.md §"Paper-literal and explicit bounds").
-
-    Examples
-    --------
     >>> round(delta_wtd_lba(1.0, 1e11, 100, 10, 1.0, 2.0, 0.25, 0.1), 5)
     0.05656
     """
@@ -518,32 +355,9 @@ def terms_noisy_wtd_llp_over_k(
     noise_std: float = 1.0,
 ) -> dict[str, np.ndarray]:
     """The failure terms of :func:`terms_noisy_wtd_llp` at many bag sizes ``ks`` at once, as arrays.
+    Details: docs/label_dp_bags.md §"bounds.terms_noisy_wtd_llp_over_k" ([BSHNR], Theorem 1.3, eqs. (39)-(42),
+    Lemma 2.3)).
 
-    The same formulas ([BSHNR] Theorem 1.3 / D.1, eqs. (39)-(42), and Lemma 2.3), evaluated with
-    NumPy over ``ks`` after checking the arguments once (a delta-against-k curve has hundreds of
-    points). The values agree with :func:`terms_noisy_wtd_llp` to floating-point rounding (1e-12
-    relative): NumPy's ``exp``/``log`` may differ from ``math``'s in the last bit.
-
-    Parameters
-    ----------
-    epsilon, m, rho, b1, variant, mode, noise_std
-        As for :func:`terms_noisy_wtd_llp`.
-    ks : array_like
-        Bag sizes, each in [2, 1e300] (real numbers accepted).
-
-    Returns
-    -------
-    dict of numpy arrays, one value per k
-        ``k``, ``log_gaussian``, ``log_weights``, ``log_count``, ``log_chi``, ``log_total`` (the logsumexp of
-        the terms before the cap), ``log_delta`` (capped at 0) and ``delta`` (capped at 1).
-
-    References
-    ----------
-    [BSHNR] Theorem 1.3, Theorem D.1, Appendix D eqs. (39)-(42) (docs/label_dp_bags.md
-    §"Paper-literal and explicit bounds").
-
-    Examples
-    --------
     >>> t = terms_noisy_wtd_llp_over_k(1.0, [1e6, 1e12], 1000, 0.1, 1.0)
     >>> [round(float(x), 5) for x in t["delta"]]
     [1.0, 0.02067]
@@ -551,22 +365,8 @@ def terms_noisy_wtd_llp_over_k(
     eps = check_positive("epsilon", epsilon)
     mm = check_in_interval("m", m, 1.0, math.inf, closed="left")
     kk = _check_ks(ks)
-    r = check_in_interval("rho", rho, 0.0, 1.0, closed="right")
-    b = check_positive("b1", b1) / check_positive("noise_std", noise_std)
-    check_choice("variant", variant, _VARIANTS)
-    check_choice("mode", mode, _MODES)
-    kappa = 8.0 * b / np.sqrt(r * kk)
-    beta = r**0.25 / math.sqrt(2.0 * b)
-    log_g = _lemma23_log_delta_over(eps, kappa, beta, mode)
-    lm, lk, sk = math.log(mm), np.log(kk), np.sqrt(kk)
-    if variant == "corrected":
-        log_w = lm + lk + 0.5 * math.log(2.0 / math.pi) - sk / 2.0
-        log_chi = lm - C_CHI * r * kk / 2.0
-    else:
-        log_w = lm + lk - sk / 2.0
-        log_chi = lm - r * kk / 16.0
-    log_cnt = lm - kk * r * r / 2.0
-    return _package_over({"gaussian": log_g, "weights": log_w, "count": log_cnt, "chi": log_chi}, kk)
+    logs, _, _ = _llp_logs(np, _lemma23_log_delta_over, eps, kk, mm, rho, b1, noise_std, variant, mode)
+    return _package_over(logs, kk)
 
 
 @computable
@@ -585,23 +385,9 @@ def terms_wtd_lba_over_k(
     form: str = "eq22",
 ) -> dict[str, np.ndarray]:
     """The failure terms of :func:`terms_wtd_lba` at many bag sizes ``ks`` at once, as arrays.
+    Details: docs/label_dp_bags.md §"bounds.terms_wtd_lba_over_k" ([BSHNR], Theorem 1.2, eqs. (22)-(24), Lemmas
+    3.2-3.4).
 
-    The same formulas ([BSHNR] Theorem 1.2, eqs. (22)-(24)) evaluated with NumPy over ``ks``
-    after checking the arguments once; they agree with :func:`terms_wtd_lba` to floating-point
-    rounding (1e-12 relative). The guarantee is conditional on the data (see :func:`terms_wtd_lba`).
-
-    Returns
-    -------
-    dict of numpy arrays, one value per k
-        ``k``, ``log_gaussian``, ``log_chi2``, ``log_eigen``, ``log_net``, ``log_total``, ``log_delta``, ``delta``.
-
-    References
-    ----------
-    [BSHNR] Theorem 1.2, Lemmas 3.2-3.4, Lemmas B.1-B.3, eqs. (22)-(24) (docs/label_dp_bags.md
-    §"Paper-literal and explicit bounds").
-
-    Examples
-    --------
     >>> t = terms_wtd_lba_over_k(1.0, [1e11], 100, 10, 1.0, 2.0, 0.25, 0.1)
     >>> round(float(t["delta"][0]), 5)
     0.05656
@@ -609,46 +395,15 @@ def terms_wtd_lba_over_k(
     eps = check_positive("epsilon", epsilon)
     mm = check_in_interval("m", m, 1.0, math.inf, closed="left")
     kk = _check_ks(ks)
-    dd = check_int("d", d, lo=1)
-    B1 = check_positive("b1", b1)
-    B2 = check_positive("b2", b2)
-    g = check_in_interval("gamma", gamma, 0.0, B1 * B1 / 3.0, closed="right")
-    lam_ = check_in_interval("lam", lam, 0.0, B2 * B2, closed="right")
-    check_choice("variant", variant, _VARIANTS)
-    check_choice("mode", mode, _MODES)
-    check_choice("form", form, _FORMS)
-    kappa0 = 8.0 * B1 / np.sqrt(g * kk)
-    kappa = kappa0 * (1.0 + kappa0 / 4.0) if variant == "corrected" else kappa0
-    zeta = g**0.25 / math.sqrt(2.0 * B1)
-    log_g = _lemma23_log_delta_over(eps, kappa, zeta, mode)
-    sf = special.chdtrc(dd, np.sqrt(kk))  # the chi-square survival function
-    with np.errstate(divide="ignore"):
-        log_chi = np.where(sf > 0, np.log(np.where(sf > 0, sf, 1.0)), -np.inf)
-    lm = math.log(mm)
-    K = math.sqrt(g / (2.0 * lam_)) + math.sqrt(2.0) * B1 / math.sqrt(lam_)
-    if form == "eq22":
-        A = K * B2 + B1
-        log_eig = lm + math.log(dd) + (kk * lam_ / (2.0 * B2 * B2)) * (LN2 - 1.0)
-        log_net = lm + dd * math.log(24.0 * A * A / g) - g * g * kk / (2.0 * A**4)
-    else:
-        c = (1.0 - LN2) if variant == "corrected" else LN2
-        log_eig = lm + math.log(dd) - c * kk * lam_ / (2.0 * B2 * B2)
-        log_net = (
-            lm
-            + dd * math.log(192.0 * B1 * B1 * B2 * B2 / (g * lam_))
-            - kk * lam_ * lam_ * g * g / (128.0 * B1**4 * B2**4)
-        )
-    return _package_over({"gaussian": log_g, "chi2": log_chi, "eigen": log_eig, "net": log_net}, kk)
+    logs, *_ = _lba_logs(np, _lemma23_log_delta_over, eps, kk, mm, d, b1, b2, gamma, lam, variant, mode, form)
+    return _package_over(logs, kk)
 
 
 def naive_delta_lower_bound(n: int, k: int, m: int) -> float:
     """m k / n: a lower bound on delta, for every epsilon, of naive LBA/LLP and noiseless
     weighted LLP (the changed index is bagged with this probability, and then its bag's label
     aggregate moves deterministically).
-
-    References
-    ----------
-    [BSHNR] Appendix A; docs/label_dp_bags.md §"Paper-literal and explicit bounds".
+    Details: docs/label_dp_bags.md §"bounds.naive_delta_lower_bound" ([BSHNR]).
 
     >>> naive_delta_lower_bound(100000, 64, 1000)
     0.64
@@ -664,12 +419,7 @@ def naive_delta_lower_bound(n: int, k: int, m: int) -> float:
 @computable
 def fixed_split_k_thresholds(epsilon: float, q: float, b1: float) -> tuple[float, float]:
     """The two k thresholds of the fixed split: 147456 B1^2/(q eps^2), 1358954496 B1^4/(q^2 eps^4).
-
-    q is rho (noisy-wtd-LLP) or gamma (wtd-LBA).
-
-    References
-    ----------
-    [BSHNR] Lemma 3.3 and Theorem D.1 (explicit constants; docs/label_dp_bags.md §"Paper-literal and explicit bounds").
+    Details: docs/label_dp_bags.md §"bounds.fixed_split_k_thresholds" ([BSHNR], Lemma 3.3).
 
     >>> [f"{t:.4g}" for t in fixed_split_k_thresholds(1.0, 0.1, 1.0)]
     ['1.475e+06', '1.359e+11']
@@ -707,28 +457,8 @@ def _log_delta_fn(mechanism: str, params: dict[str, Any]):
 
 def min_k(target_delta: float, epsilon: float, mechanism: str, **params: Any) -> int | float | None:
     """Smallest integer k >= 16 with delta(k) <= target_delta, or ``None`` if even 1e40 fails.
+    Details: docs/label_dp_bags.md §"bounds.min_k" ([BSHNR], Theorems 1.2).
 
-    :func:`~dp_core.calibration.solve_monotone` (log-space bisection, rounded up) over [16, 1e40]
-    (every term is non-increasing in k for k >= 16), then an integer correction below 2**53;
-    beyond it k is returned as a float (to float precision).
-
-    Parameters
-    ----------
-    target_delta : float
-        Must be in (0, 1).
-    epsilon : float
-        Must be in (0, inf).
-    mechanism : {"noisy-wtd-llp", "wtd-lba"}
-    **params
-        ``m`` and the keyword arguments of :func:`terms_noisy_wtd_llp` (``rho``, ``b1``, ...)
-        or :func:`terms_wtd_lba` (``d``, ``b1``, ``b2``, ``gamma``, ``lam``, ...).
-
-    References
-    ----------
-    [BSHNR] Theorems 1.2 and 1.3 (explicit; docs/label_dp_bags.md §"Paper-literal and explicit bounds").
-
-    Examples
-    --------
     >>> f"{min_k(1e-3, 1.0, 'noisy-wtd-llp', m=1000, rho=0.1, b1=1.0):.4g}"
     '2.573e+12'
     """
@@ -760,15 +490,8 @@ def min_eps(target_delta: float, k: float, mechanism: str, **params: Any) -> flo
     """Smallest epsilon in [1e-3, 100] with delta(epsilon) <= target_delta (found by
     :func:`~dp_core.calibration.solve_monotone`, rounded up), or ``None`` when even
     epsilon = 100 fails (the tail terms alone exceed it).
+    Details: docs/label_dp_bags.md §"bounds.min_eps" ([BSHNR], Theorems 1.2).
 
-    Parameters are as in :func:`min_k`.
-
-    References
-    ----------
-    [BSHNR] Theorems 1.2 and 1.3 (explicit; docs/label_dp_bags.md §"Paper-literal and explicit bounds").
-
-    Examples
-    --------
     >>> round(min_eps(1e-6, 1e13, 'noisy-wtd-llp', m=1000, rho=0.1, b1=1.0), 4)
     0.96
     """
@@ -791,24 +514,8 @@ def min_eps(target_delta: float, k: float, mechanism: str, **params: Any) -> flo
 
 def gaussian_delta_profile(epsilon: float, shift: Any) -> np.ndarray:
     """Exact Gaussian hockey-stick divergence delta_G(eps; M), vectorized over M = shift/sigma.
+    Details: docs/label_dp_bags.md §"bounds.gaussian_delta_profile" ([BW18], Theorem 8.).
 
-    :math:`\\delta_G(\\varepsilon; M) = \\Phi(M/2 - \\varepsilon/M) - e^{\\varepsilon}
-    \\Phi(-M/2 - \\varepsilon/M)`, computed in log space; delta_G(eps; 0) = 0 and
-    delta_G(eps; inf) = 1.
-
-    Parameters
-    ----------
-    epsilon : float
-        Must be in [0, inf).
-    shift : array_like
-        Normalized sensitivities M >= 0.
-
-    References
-    ----------
-    [BW18] Theorem 8.
-
-    Examples
-    --------
     >>> [round(float(gaussian_delta_profile(e, M)), 4) for e, M in [(1, 0.5), (1, 2), (0.3, 1)]]
     [0.0068, 0.5099, 0.2933]
     """
@@ -818,13 +525,7 @@ def gaussian_delta_profile(epsilon: float, shift: Any) -> np.ndarray:
 
 def llp_delta_floor(n: int, k: int, m: int, rho: float) -> float:
     """(m k / n) P[H = 0]: delta of noisy-wtd-LLP cannot go below this for any epsilon.
-
-    H ~ Hypergeometric(population n-1, successes round(rho n), draws k-1) counts the noisy
-    bag-mates of a non-noisy index; when there are none its bag aggregate is noiseless.
-
-    References
-    ----------
-    docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP", following [BSHNR] Appendix A.
+    Details: docs/label_dp_bags.md §"bounds.llp_delta_floor" ([BSHNR]).
 
     >>> f"{llp_delta_floor(100000, 64, 1000, 0.1):.4g}"
     '0.0008365'
@@ -840,10 +541,7 @@ def llp_delta_floor(n: int, k: int, m: int, rho: float) -> float:
 def hypergeom_pmf(k, M: int, n: int, N: int) -> np.ndarray:
     """``scipy.stats.hypergeom.pmf(k, M, n, N)``: P(k successes in N draws without replacement from M items, n of
     them successes); 0 outside the support.
-
-    The same numbers as ``scipy.stats`` (the same compiled routine, ``scipy.special``'s ``_hypergeom_pmf``),
-    without importing ``scipy.stats`` (about 0.4 s: the first visit of the label-DP page paid it). Falls back
-    to ``scipy.stats`` if that routine moves. Integer arguments are assumed (the callers check them).
+    Details: docs/label_dp_bags.md §"bounds.hypergeom_pmf".
     """
     k = np.asarray(k)
     M, n, N = int(M), int(n), int(N)
@@ -871,20 +569,7 @@ def _check_llp_sizes(n, k, m, rho):
 @dataclass(frozen=True, slots=True)
 class ExactDelta:
     """Exact privacy profile of noisy-wtd-LLP at one epsilon (beyond the paper).
-
-    Attributes
-    ----------
-    delta : float
-        max(delta_out, delta_in): the exact delta(epsilon) of the mechanism.
-    delta_out : float
-        Worst case for a changed index outside the noise set N (nan if N is everything).
-    delta_in : float
-        Worst case for a changed index inside N (nan if N is empty).
-    floor : float
-        (m k / n) P[H = 0], the part no epsilon can remove.
-    truncated_mass : float
-        Probability mass left out of the quadrature and counted with delta_G = 1 (keeps an
-        upper bound).
+    Details: docs/label_dp_bags.md §"bounds.ExactDelta".
     """
 
     epsilon: float
@@ -908,11 +593,7 @@ def _dg(eps: np.ndarray, M: np.ndarray) -> np.ndarray:
 
 def _expected_profile(eps: np.ndarray, h: np.ndarray, b_eff: float, inside: bool) -> tuple[np.ndarray, np.ndarray]:
     """E[delta_G(eps; M)] for each eps (rows) and each h >= 1 (columns), plus the tail mass counted as 1.
-
-    With W = w^2/(w^2 + chi2_h) ~ Beta(1/2, h/2) and W = sin^2(phi), the density of phi on
-    (0, pi/2) is 2 cos^{h-1}(phi)/B(1/2, h/2). Outside N: M = 2 B1 tan(phi) (|T|/sqrt(h), T
-    Student-t with h degrees of freedom); inside N: M = 2 B1 sin(phi). Gauss-Legendre on
-    [0, phi_max(h)]; the Beta tail beyond phi_max (< 1e-19) is counted with delta_G = 1.
+    Details: docs/label_dp_bags.md §"bounds._expected_profile".
     """
     h = h.astype(np.float64)
     x_max = np.minimum(1.0, 90.0 / np.maximum(h, 1.0))
@@ -955,10 +636,7 @@ def llp_exact_delta_curve(
     epsilons, n: int, k: int, m: int, rho: float, b1: float = 1.0, *, noise_std: float = 1.0
 ) -> list[ExactDelta]:
     """:func:`llp_exact_delta` at many epsilons in one vectorized pass (the pmf and quadrature grid are shared).
-
-    References
-    ----------
-    docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP".
+    Details: docs/label_dp_bags.md §"bounds.llp_exact_delta_curve".
     """
     eps = np.asarray([check_positive("epsilon", e, allow_zero=True) for e in np.atleast_1d(epsilons)], dtype=float)
     nn, kk, mm, r = _check_llp_sizes(n, k, m, rho)
@@ -993,42 +671,8 @@ def llp_exact_delta(
     epsilon: float, n: int, k: int, m: int, rho: float, b1: float = 1.0, *, noise_std: float = 1.0
 ) -> ExactDelta:
     """Exact delta(epsilon) of noisy-wtd-LLP by full-pmf quadrature (beyond the paper).
+    Details: docs/label_dp_bags.md §"bounds.llp_exact_delta" ([BW18], [BSHNR], Thm 8, Fig. 2).
 
-    The bags and weights are public and independent of the labels, so the privacy profile is
-    the average, over that public randomness, of the exact Gaussian profile of the one affected
-    bag aggregate:
-
-    .. math:: \\delta_{out}(\\varepsilon) = \\frac{mk}{n}\\sum_{h=0}^{k-1} P[H=h]\\,
-              E_{T\\sim t_h}[\\delta_G(\\varepsilon; 2B_1|T|/\\sqrt h)],
-
-    with H ~ Hypergeometric(n-1, |N|, k-1) and delta_G(.; 0/0) = 1 for h = 0; for a changed
-    index inside N, M = 2 B1 |w| / sqrt(w^2 + chi2_h'), h' ~ Hypergeometric(n-1, |N|-1, k-1).
-    The result is max(delta_out, delta_in). Probability mass left out of the quadrature is
-    counted with delta_G = 1, so the value is an upper bound up to quadrature error (~1e-10).
-
-    Parameters
-    ----------
-    epsilon : float
-        Must be in [0, inf).
-    n, k, m : int
-        Sizes; m k must be <= n.
-    rho : float
-        Noisy fraction, |N| = round(rho n). Must be in [0, 1]; rho = 0 gives delta = m k / n.
-    b1 : float
-        Label bound. Must be in (0, inf).
-    noise_std : float
-        Label-noise std s (B1_eff = B1/s). Must be in (0, inf).
-
-    Returns
-    -------
-    ExactDelta
-
-    References
-    ----------
-    docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP"; [BW18] Thm 8; [BSHNR] Fig. 2 (the mechanism).
-
-    Examples
-    --------
     >>> round(llp_exact_delta(1.0, 100000, 64, 1000, 0.1).delta, 5)
     0.07891
     """
@@ -1040,16 +684,8 @@ def llp_exact_min_eps(
 ) -> float | None:
     """Smallest epsilon with exact delta(epsilon) <= target_delta (rounded up), or ``None``
     when the floor (m k / n) P[H = 0] already exceeds the target (or epsilon would exceed 1e4).
+    Details: docs/label_dp_bags.md §"bounds.llp_exact_min_eps".
 
-    Vectorized refinement: delta is evaluated on 40 geometric points of the current bracket at
-    once, four times (relative precision about 1e-8).
-
-    References
-    ----------
-    docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP".
-
-    Examples
-    --------
     >>> round(llp_exact_min_eps(1e-5, 1000000, 256, 1000, 0.1), 3)
     4.545
     """
@@ -1080,16 +716,7 @@ def llp_exact_min_eps(
 
 def baseline_calibration(epsilon: float, delta: float, b1: float) -> dict[str, float]:
     """Per-label noise baselines at the same (epsilon, delta), labels in [-B1, B1] (sensitivity 2 B1).
-
-    Returns
-    -------
-    dict
-        ``gaussian_sigma`` (analytic calibration, [BW18]), ``laplace_scale`` (b = 2 B1/eps),
-        ``gaussian_added_variance`` and ``laplace_added_variance`` (2 b^2).
-
-    References
-    ----------
-    [BW18] Algorithm 1; C. Dwork and A. Roth (2014) Thm 3.6; docs/label_dp_bags.md §"Label-noise baselines".
+    Details: docs/label_dp_bags.md §"bounds.baseline_calibration" ([BW18], Algorithm 1, Thm 3.6).
 
     >>> round(baseline_calibration(1.0, 1e-5, 1.0)["gaussian_sigma"], 3)
     7.461
@@ -1108,10 +735,7 @@ def baseline_calibration(epsilon: float, delta: float, b1: float) -> dict[str, f
 def predicted_ratio_lba(m: int, d: int) -> float:
     """Random-design prediction E[val(D, r_hat)/opt(D, F)] ~ 1 + d/(m - d - 1) for wtd-LBA
     (and weighted LLP without noise, naive LBA/LLP fitted on sums).
-
-    References
-    ----------
-    docs/label_dp_bags.md §"Utility predictions" (Gaussian-design OLS with m samples and d features).
+    Details: docs/label_dp_bags.md §"bounds.predicted_ratio_lba".
 
     >>> round(predicted_ratio_lba(512, 72), 3)
     1.164
@@ -1125,10 +749,7 @@ def predicted_ratio_lba(m: int, d: int) -> float:
 
 def predicted_ratio_llp(m: int, d: int, rho: float, gamma_hat: float, noise_std: float = 1.0) -> float:
     """Prediction 1 + (1 + rho s^2/gamma_hat) d/(m - d - 1) for linear noisy-wtd-LLP.
-
-    References
-    ----------
-    docs/label_dp_bags.md §"Utility predictions".
+    Details: docs/label_dp_bags.md §"bounds.predicted_ratio_llp".
     """
     r = check_in_interval("rho", rho, 0.0, 1.0)
     g = check_positive("gamma_hat", gamma_hat)
@@ -1142,10 +763,7 @@ def predicted_ratio_llp(m: int, d: int, rho: float, gamma_hat: float, noise_std:
 
 def predicted_ratio_label_noise(n: int, d: int, noise_variance: float, gamma_hat: float) -> float:
     """Prediction 1 + (1 + s^2/gamma_hat) d/(n - d - 1) for OLS on all n noisy labels.
-
-    References
-    ----------
-    docs/label_dp_bags.md §"Utility predictions".
+    Details: docs/label_dp_bags.md §"bounds.predicted_ratio_label_noise".
     """
     nn = check_int("n", n, lo=1)
     dd = check_int("d", d, lo=1)
@@ -1160,19 +778,8 @@ def lba_utility_failure_log_prob(
     m: float, k: float, d: int, theta: float, gamma: float, B: float, c0: float = 0.5
 ) -> float:
     """ln P_fail of the wtd-LBA utility statement (capped at 0, i.e. P_fail <= 1).
-
-    P_fail = (1 + 48 m^2 k B^2/(theta gamma))^d [2 exp(-m k theta^2 gamma^2/(72 B^4))
-    + 2 exp(-c0 m theta^2 gamma^2/(144 B^4))] + k sqrt(2/pi) exp(-m^2/2). With probability
-    1 - P_fail the fit on the aggregates is within (1+theta)/(1-theta) of opt(D, F0).
-
-    Parameters
-    ----------
-    c0 : float
-        Hanson-Wright constant: 1/2 as the paper plugs in (not justified), 1/16 valid [LM00].
-
-    References
-    ----------
-    [BSHNR] Theorem 1.2 (utility), Lemma 3.5, Theorem C.3 (explicit; docs/label_dp_bags.md §"Utility predictions").
+    Details: docs/label_dp_bags.md §"bounds.lba_utility_failure_log_prob" ([LM00], [BSHNR], Theorem 1.2, Lemma
+    3.5).
     """
     mm = check_positive("m", m)
     kk = check_positive("k", k)
@@ -1193,10 +800,7 @@ def lba_utility_required_m(
 ) -> float:
     """Smallest m >= 1 (real, rounded up by :func:`~dp_core.calibration.solve_monotone`) with
     P_fail <= target for the wtd-LBA utility bound.
-
-    References
-    ----------
-    [BSHNR] Theorem C.3 (explicit; docs/label_dp_bags.md §"Utility predictions").
+    Details: docs/label_dp_bags.md §"bounds.lba_utility_required_m" ([BSHNR]).
 
     >>> f"{lba_utility_required_m(0.05, 64, 10, 0.5, 0.25, 5.0, 0.5):.4g}"
     '6.794e+09'
@@ -1250,35 +854,7 @@ def accounting_summary(
     exact: bool = True,
 ) -> dict[str, Any]:
     """All accountings of one setting as one flat dict (for the CLI and the page).
-
-    Parameters
-    ----------
-    variant : {"noisy-wtd-llp", "wtd-lba"}
-        The mechanism.
-    epsilon : float
-        Where delta(epsilon) is evaluated. Must be in (0, inf).
-    n, k, m : int
-        Sizes; m k must be <= n (the feasibility limit k <= floor(n/m) is reported).
-    b1, rho, noise_std : float
-        LLP parameters (rho, noise_std unused for wtd-LBA).
-    d, b2, gamma, lam
-        wtd-LBA data constants (rank, feature-norm bound, declared gamma, lambda*).
-    target_delta : float, optional
-        If given, ``k_min_paper`` / ``k_min_corrected`` and ``eps_min_*`` are added.
-    exact : bool
-        For noisy-wtd-LLP, also compute the exact delta (beyond the paper).
-
-    Returns
-    -------
-    dict
-        ``delta_paper``, ``delta_explicit`` (the corrected explicit accounting), terms prefixed
-        ``paper_`` / ``explicit_``, ``delta_exact`` (LLP), ``delta_floor`` (LLP),
-        ``naive_lower_bound``, ``k_max_feasible``, statements, and the minimum k / epsilon.
-
-    References
-    ----------
-    [BSHNR] Theorems 1.2 and 1.3; docs/label_dp_bags.md §"Paper-literal and explicit bounds", docs/label_dp_bags.md
-    §"Exact privacy profile of noisy-wtd-LLP".
+    Details: docs/label_dp_bags.md §"bounds.accounting_summary" ([BSHNR], Theorems 1.2).
     """
     check_choice("variant", variant, ("noisy-wtd-llp", "wtd-lba"))
     nn = check_int("n", n, lo=2)

@@ -1,9 +1,5 @@
 """``calibrate``, ``simulate`` and ``reproduce`` for label-DP by aggregation (Brahmbhatt et al.).
-
-``python -m dp_core calibrate label-dp-bags --variant noisy-wtd-llp --n 100000 --k 64 --m 1000
---rho 0.1 --eps 1`` prints the paper-literal delta, the corrected explicit delta and (for
-noisy-wtd-LLP) the exact delta, with every failure term and, given ``--target-delta``, the
-minimum k and minimum epsilon.
+Details: docs/label_dp_bags.md §"cli (module)".
 """
 
 from __future__ import annotations
@@ -126,21 +122,9 @@ def _calibrate_run(a):
         }
     if n is None:
         raise ValueError("--n is required (or give --dataset).")
+    kw = dict(n=n, k=a.k, m=a.m, b1=a.b1, rho=a.rho, noise_std=a.noise_std, d=d, b2=b2, gamma=gamma, lam=lam)
     out = acc.accounting_summary(
-        variant=a.variant,
-        epsilon=a.eps,
-        n=n,
-        k=a.k,
-        m=a.m,
-        b1=a.b1,
-        rho=a.rho,
-        noise_std=a.noise_std,
-        d=d,
-        b2=b2,
-        gamma=gamma,
-        lam=lam,
-        target_delta=a.target_delta,
-        exact=not a.no_exact,
+        variant=a.variant, epsilon=a.eps, target_delta=a.target_delta, exact=not a.no_exact, **kw
     )
     out.update(extra)
     out["accounting_labels"] = {
@@ -207,16 +191,8 @@ def _simulate_run(a):
         bounds_unused="to simulate label-dp-bags: the features are public in label-DP and used as given",
     )
     prep = prepare_dataset(ds, label_range=_label_range(a), b1=a.b1, seed=a.seed)
-    df = utility_trials(
-        prep,
-        m=a.m,
-        k=a.k,
-        rho=a.rho,
-        seeds=spawn_seeds(a.seed, trials),
-        epsilon=a.eps,
-        delta=a.delta,
-        noise_std=a.noise_std,
-    )
+    seeds = spawn_seeds(a.seed, trials)
+    df = utility_trials(prep, m=a.m, k=a.k, rho=a.rho, seeds=seeds, epsilon=a.eps, delta=a.delta, noise_std=a.noise_std)
     s = summarize(df, by=["method"], values=["test_mse", "excess_risk", "ratio"])
     opt = prep.optimum()
     out = {

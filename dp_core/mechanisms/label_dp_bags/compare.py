@@ -1,22 +1,6 @@
 """Adapter of label-DP by random weighted aggregation (Brahmbhatt et al.) through
 :mod:`dp_core.mechanisms.label_dp_bags` and :mod:`dp_core.mechanisms.label_dp_bags.bounds`.
-
-These mechanisms have no epsilon knob: (epsilon, delta) are outputs of the accounting of the bag
-size k, the number of bags m and the noisy share rho. The comparison therefore shows
-
-* the label-noise baselines (Gaussian and Laplace noise on every label, then OLS) as curves over
-  epsilon — they protect labels only, with a proved guarantee;
-* noisy weighted LLP at the sidebar's (k, m, rho) as one point, at the smallest epsilon its exact
-  privacy profile proves for delta (beyond the paper, docs/label_dp_bags.md §"Exact privacy profile of noisy-wtd-LLP");
-* weighted LBA in the guarantee list: its corrected accounting needs bags far larger than any
-  dataset here, so it proves nothing at a feasible k.
-
-The answer to a delta target is the smallest bag size k (see :meth:`LabelDPAdapter.negotiate_k`).
-
-References
-----------
-[BSHNR] A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differential Privacy
-via Aggregation*: Theorems 1.2, 1.3; Appendix K (protocol).
+Details: docs/label_dp_bags.md §"compare (module)" ([BSHNR], Theorems 1.2).
 """
 
 from __future__ import annotations
@@ -149,13 +133,8 @@ class LabelDPAdapter(BlockAdapter):
     @staticmethod
     def _bag_setting(data: Any, spec: CompareSpec) -> tuple[int, int, str]:
         """The (k, m) compared.
-
-        ``k = 0`` or ``m = 0`` (the default, "auto"): from the data size
-        (:func:`dp_core.mechanisms.label_dp_bags.defaults.auto_bag_setting`: the fewest bags for a useful
-        fit, each as large as the rows allow, which gives the smallest accounted ε at the comparison's δ).
-        Otherwise the spec's when m·k fits the training rows, else the suggested setting
-        (:func:`dp_core.mechanisms.label_dp_bags.defaults.suggest_bag_params` at the largest ε of the
-        grid and the comparison's δ)."""
+        Details: docs/label_dp_bags.md §"compare.LabelDPAdapter._bag_setting".
+        """
         from ...mechanisms.label_dp_bags.defaults import suggest_bag_params
 
         k, m, n = int(spec.k), int(spec.m), int(data.n)
@@ -208,28 +187,12 @@ class LabelDPAdapter(BlockAdapter):
     ) -> pd.DataFrame:
         from . import utility_trials
 
+        kw = dict(m=state.m, k=state.k, rho=float(spec.rho), seeds=list(seeds), _opt=state.opt)
         if point["kind"] == "bags":
-            df = utility_trials(
-                state.data,
-                m=state.m,
-                k=state.k,
-                rho=float(spec.rho),
-                seeds=list(seeds),
-                methods=["noisy_wtd_llp"],
-                _opt=state.opt,
-            )
+            df = utility_trials(state.data, methods=["noisy_wtd_llp"], **kw)
         else:
-            df = utility_trials(
-                state.data,
-                m=state.m,
-                k=state.k,
-                rho=float(spec.rho),
-                seeds=list(seeds),
-                epsilon=float(point["epsilon"]),
-                delta=spec.delta,
-                methods=list(_BASELINES),
-                _opt=state.opt,
-            )
+            eps = float(point["epsilon"])
+            df = utility_trials(state.data, epsilon=eps, delta=spec.delta, methods=list(_BASELINES), **kw)
         return pd.DataFrame(
             {
                 "method": df["method"].to_numpy(),

@@ -1,23 +1,6 @@
 """Random weighted bag aggregation: the bag sampler, the five mechanisms and the linear fit.
-
-Mechanisms (label-DP setting: features public, labels private):
-
-* ``naive-lba``  -- per bag, the plain sums of features and labels (not label-DP).
-* ``naive-llp``  -- per bag, the members' features and the plain label sum (not label-DP).
-* ``wtd-lba``    -- per bag, weighted sums with secret iid N(0, 1) weights (label-DP on data
-  with a linear residual, Theorem 1.2).
-* ``weighted-llp`` -- members' features, the *public* weights and the weighted label sum; no
-  noise (not label-DP, delta >= m k / n).
-* ``noisy-wtd-llp`` -- as ``weighted-llp`` after adding N(0, s^2) to the labels of a fixed,
-  label-independent rho-fraction N of the examples (label-DP for every dataset, Theorem 1.3).
-
-The release objects never contain a secret (the wtd-LBA weights, the LLP noise).
-
-References
-----------
-.. [BSHNR] A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differential
-   Privacy via Aggregation*: Fig. 1 (wtd-LBA), Fig. 2 (noisy-wtd-LLP), Appendix A (naive
-   aggregation), Theorem 1.2 (linear fit on the aggregates).
+Details: docs/label_dp_bags.md §"core (module)" ([BSHNR], Theorem 1.2), Theorem 1.3), Fig. 1, Fig. 2, Theorem
+1.2).
 """
 
 from __future__ import annotations
@@ -81,27 +64,8 @@ def check_bag_sizes(n: int, m: int, k: int) -> tuple[int, int, int]:
 
 def sample_bags(n: int, m: int, k: int, rng: RngLike) -> np.ndarray:
     """m disjoint, uniformly random bags of size k from ``range(n)``.
+    Details: docs/label_dp_bags.md §"core.sample_bags" ([BSHNR], Fig. 1, Fig. 2).
 
-    Row j of the result lists the members of bag j. The collection is uniform over ordered
-    collections of m disjoint k-subsets (an ordered sample of m k distinct indices, which has the
-    law of the first m k entries of a uniform permutation).
-
-    Parameters
-    ----------
-    n, m, k : int
-        Must satisfy 1 <= k, 1 <= m and m k <= n.
-    rng : None, int, SeedSequence or Generator
-
-    Returns
-    -------
-    ndarray of shape (m, k), dtype int64
-
-    References
-    ----------
-    [BSHNR] Fig. 1 step 1, Fig. 2 step 4 (spec Algorithm S).
-
-    Examples
-    --------
     >>> S = sample_bags(10, 2, 3, 0)
     >>> S.shape, len(set(S.ravel()))
     ((2, 3), 6)
@@ -113,13 +77,7 @@ def sample_bags(n: int, m: int, k: int, rng: RngLike) -> np.ndarray:
 
 def noise_set(n: int, rho: float, rng: RngLike) -> np.ndarray:
     """A uniformly random index set N of size round(rho n), drawn independently of the labels.
-
-    Returns a boolean mask of length n. Use its own seed: N must be fixed before the labels are
-    seen.
-
-    References
-    ----------
-    [BSHNR] Fig. 2 (the set 𝒩 with |𝒩| = rho n).
+    Details: docs/label_dp_bags.md §"core.noise_set" ([BSHNR], Fig. 2).
 
     >>> int(noise_set(10, 0.3, 1).sum())
     3
@@ -170,16 +128,7 @@ class LLPRelease:
 @dataclass(frozen=True)
 class BagSecrets(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: the secret randomness of one aggregation release.
-
-    With the wtd-LBA weights and the bags, ``ybar`` is a known linear map of the labels; with the
-    label noise, noisy-wtd-LLP is noiseless weighted LLP. Either voids label-DP if published.
-
-    Attributes
-    ----------
-    weights : array (m, k) or None
-        wtd-LBA's secret weights (``None`` for the other mechanisms, whose weights, if any, are released).
-    label_noise : array (n,) or None
-        noisy-wtd-LLP / weighted LLP: the noise added to every label (0 outside N); ``None`` otherwise.
+    Details: docs/label_dp_bags.md §"core.BagSecrets".
     """
 
     weights: np.ndarray | None = field(default=None, repr=False)
@@ -194,10 +143,7 @@ def _prep(X, y, m, k):
 
 def naive_lba(X, y, *, m: int, k: int, rng: RngLike) -> LBARelease:
     """Naive LBA: per bag, the unweighted sums of features and labels. Not label-DP (delta >= m k/n).
-
-    References
-    ----------
-    [BSHNR] Appendix A.
+    Details: docs/label_dp_bags.md §"core.naive_lba" ([BSHNR]).
     """
     X, y = _prep(X, y, m, k)
     S = sample_bags(X.shape[0], m, k, as_generator(rng))
@@ -206,10 +152,7 @@ def naive_lba(X, y, *, m: int, k: int, rng: RngLike) -> LBARelease:
 
 def naive_llp(X, y, *, m: int, k: int, rng: RngLike) -> LLPRelease:
     """Naive LLP: the members' features and the unweighted label sum. Not label-DP.
-
-    References
-    ----------
-    [BSHNR] Appendix A.
+    Details: docs/label_dp_bags.md §"core.naive_llp" ([BSHNR]).
     """
     X, y = _prep(X, y, m, k)
     S = sample_bags(X.shape[0], m, k, as_generator(rng))
@@ -218,23 +161,7 @@ def naive_llp(X, y, *, m: int, k: int, rng: RngLike) -> LLPRelease:
 
 def wtd_lba(X, y, *, m: int, k: int, rng: RngLike, diagnostics: bool = False):
     """wtd-LBA: per bag, Σ w x and Σ w y with secret iid N(0, 1) weights (not released).
-
-    Parameters
-    ----------
-    X : array of shape (n, d)
-        Features (public), with the constant 1 already appended.
-    y : array of shape (n,)
-        Labels (private), in [-B1, B1].
-    m, k : int
-        Number and size of the bags; m k <= n.
-    rng : seed or Generator
-        Drawn in order: the bags, then the weights.
-    diagnostics : bool
-        Also return the :class:`BagSecrets` (the weights: not for publication).
-
-    References
-    ----------
-    [BSHNR] Fig. 1; Theorem 1.2.
+    Details: docs/label_dp_bags.md §"core.wtd_lba" ([BSHNR], Fig. 1, Theorem 1.2.).
     """
     X, y = _prep(X, y, m, k)
     g = as_generator(rng)
@@ -257,25 +184,7 @@ def noisy_wtd_llp(
     diagnostics: bool = False,
 ):
     """noisy-wtd-LLP: noise N(0, s^2) on the labels of N, then weighted label sums with public weights.
-
-    Parameters
-    ----------
-    X, y, m, k
-        As in :func:`wtd_lba`.
-    rho : float
-        Fraction of noisy labels. Must be in [0, 1] (0 gives :func:`weighted_llp`, not label-DP).
-    rng : seed or Generator
-        Drawn in order: N (unless ``noise_mask`` is given), the noise g, the bags, the weights.
-    noise_mask : bool array of shape (n,), optional
-        The set N, fixed before the labels are seen; rho is then |N|/n.
-    noise_std : float
-        s; the guarantee holds with B1_eff = B1/s. Must be in (0, inf).
-    diagnostics : bool
-        Also return the :class:`BagSecrets` (the label noise: not for publication).
-
-    References
-    ----------
-    [BSHNR] Fig. 2; Theorem 1.3 / D.1.
+    Details: docs/label_dp_bags.md §"core.noisy_wtd_llp" ([BSHNR], Fig. 2, Theorem 1.3).
     """
     X, y = _prep(X, y, m, k)
     n = X.shape[0]
@@ -299,10 +208,7 @@ def noisy_wtd_llp(
 
 def weighted_llp(X, y, *, m: int, k: int, rng: RngLike, diagnostics: bool = False):
     """Weighted LLP without noise (noisy-wtd-LLP with N empty). Not label-DP: delta >= m k / n.
-
-    References
-    ----------
-    [BSHNR] Section 1.2 discussion; Table 3.
+    Details: docs/label_dp_bags.md §"core.weighted_llp" ([BSHNR], Section 1.2, Table 3.).
     """
     return noisy_wtd_llp(X, y, m=m, k=k, rho=0.0, rng=rng, diagnostics=diagnostics)
 
@@ -337,28 +243,8 @@ def release(
 
 def fit_linear(xbar, ybar, *, b3: float | None = None) -> np.ndarray:
     """Least squares on the aggregates: r = argmin Σ_j (ȳ_j - rᵀ x̄_j)^2 (homogeneous, no intercept).
+    Details: docs/label_dp_bags.md §"core.fit_linear" ([BSHNR], Theorem 1.2).
 
-    The constant feature is aggregated with the others, so the bias is the last coordinate of r;
-    adding an unweighted intercept to the aggregated regression would be a modelling error.
-
-    Parameters
-    ----------
-    xbar : array of shape (m, d)
-    ybar : array of shape (m,)
-    b3 : float, optional
-        Norm bound of the class F0: if the unconstrained minimizer has norm above b3, the
-        constrained one is r(mu) = (X̄ᵀX̄ + mu I)^{-1} X̄ᵀ ȳ with ||r(mu)|| = b3 (bisection on mu).
-
-    Returns
-    -------
-    ndarray of shape (d,)
-
-    References
-    ----------
-    [BSHNR] Theorem 1.2 (f* = argmin over F0 of val(D̂, f)).
-
-    Examples
-    --------
     >>> Xb = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]); yb = Xb @ np.array([2.0, -1.0])
     >>> np.round(fit_linear(Xb, yb), 6).tolist()
     [2.0, -1.0]
@@ -394,26 +280,7 @@ def fit_linear(xbar, ybar, *, b3: float | None = None) -> np.ndarray:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LabelDPBags:
     """Frozen configuration of one aggregation mechanism.
-
-    :math:`m` disjoint random bags of size :math:`k` (m k <= n), iid N(0, 1) weights for the
-    weighted mechanisms, and for noisy-wtd-LLP N(0, s^2) noise on a rho-fraction of labels.
-    There is no epsilon parameter: (epsilon, delta) are outputs of the accounting
-    (:mod:`dp_core.mechanisms.label_dp_bags.bounds`).
-
-    Parameters
-    ----------
-    mechanism : str
-        One of :data:`MECHANISMS`.
-    m, k : int
-        Number and size of bags. Must be >= 1.
-    rho : float
-        Noisy fraction (noisy-wtd-LLP). Must be in [0, 1].
-    noise_std : float
-        Label-noise std s. Must be in (0, inf).
-
-    References
-    ----------
-    [BSHNR] Fig. 1, Fig. 2, Theorems 1.2 and 1.3.
+    Details: docs/label_dp_bags.md §"core.LabelDPBags" ([BSHNR], Fig. 1, Fig. 2, Theorems 1.2).
     """
 
     mechanism: str = "noisy-wtd-llp"
@@ -431,17 +298,8 @@ class LabelDPBags:
 
     def run(self, X, y, *, rng: RngLike, diagnostics: bool = False):
         """Release once on (X, y); see :func:`release` (``diagnostics=True``: also the :class:`BagSecrets`)."""
-        return release(
-            self.mechanism,
-            X,
-            y,
-            m=self.m,
-            k=self.k,
-            rng=rng,
-            rho=self.rho,
-            noise_std=self.noise_std,
-            diagnostics=diagnostics,
-        )
+        kw = dict(m=self.m, k=self.k, rho=self.rho, noise_std=self.noise_std)
+        return release(self.mechanism, X, y, rng=rng, diagnostics=diagnostics, **kw)
 
     def fit(self, X, y, *, rng: RngLike, b3: float | None = None) -> np.ndarray:
         """Release once and fit the linear model on the aggregates."""

@@ -1,21 +1,5 @@
 """Bag sizes that fit the data: feasible, non-vacuous ``k`` and ``m`` chosen from the number of rows.
-
-The paper's accountings of noisy-wtd-LLP and wtd-LBA need bags of about ``10^12`` examples before
-their delta drops below 1 (Brahmbhatt et al., *Label Differential Privacy via Aggregation*,
-Theorems 1.2 and 1.3), so no real dataset can make them informative. The exact privacy profile of
-noisy-wtd-LLP (:func:`dp_core.mechanisms.label_dp_bags.bounds.llp_exact_delta`, beyond the paper) is
-informative at realistic sizes, and it has a simple structure this module uses:
-
-* ``delta(epsilon; n, k, m) = m * delta_1(epsilon; n, k)``: the changed record lands in one of the
-  ``m`` disjoint bags with probability ``m k / n``, and the rest only depends on its bag;
-* ``delta_1`` falls with ``k`` (more noisy bag-mates hide the changed label better).
-
-:func:`suggest_bag_params` therefore searches the bag size ``k`` on a geometric grid and, for each
-``k``, takes the largest number of bags ``m`` with ``m k <= n`` and ``m * delta_1 <= target_delta``
-(more bags: better utility). It needs at least ``min_bags`` bags (the regression on bag means has
-``d`` unknowns; default ``d + 2``). When no setting reaches the target it returns the setting with
-the smallest delta, says whether that is still a guarantee (``delta < 1``) and how many rows would
-reach the target (``n_needed``).
+Details: docs/label_dp_bags.md §"defaults (module)" (Theorems 1.2).
 """
 
 from __future__ import annotations
@@ -38,26 +22,7 @@ TARGET_DELTA_MIN = 1e-9
 @dataclass(frozen=True)
 class BagSuggestion:
     """The suggested bag setting and what it achieves.
-
-    Attributes
-    ----------
-    k, m : int
-        Bag size and number of bags (0, 0 when not even two bags of two fit).
-    delta : float
-        Exact delta of noisy-wtd-LLP at ``epsilon`` for this setting (1.0 when none fits).
-    epsilon, target_delta, rho : float
-        The inputs.
-    n, min_bags : int
-        Rows available and the fewest bags accepted.
-    informative : bool
-        ``delta <= target_delta``.
-    vacuous : bool
-        ``delta >= 1``: no guarantee at all.
-    n_needed : int or None
-        Fewest rows with which some setting reaches ``target_delta`` (``n`` itself when it already
-        does; None when not even 100 million rows would).
-    message : str
-        One plain sentence for the page and the CLI.
+    Details: docs/label_dp_bags.md §"defaults.BagSuggestion".
     """
 
     k: int
@@ -76,15 +41,7 @@ class BagSuggestion:
 
 def utility_min_bags(d: int) -> int:
     """Fewest bags for which the regression on the bags is expected to keep a useful model: ``2 d + 1``.
-
-    The random-design prediction of the utility ratio of a linear fit on ``m`` bag aggregates with
-    ``d`` unknowns is ``1 + c d/(m - d - 1)`` (``c = 1`` for wtd-LBA, ``c = 1 + rho s^2/gamma_hat`` for
-    noisy-wtd-LLP; docs/label_dp_bags.md §"Utility predictions", see
-    :func:`dp_core.mechanisms.label_dp_bags.bounds.predicted_ratio_llp`). With ``m >= 2 d + 1`` the
-    extra error is at most ``c`` times the best fit's, while ``m = d + 2`` (just solvable) makes it
-    ``c d`` times: on breast_cancer (``d = 31``) a test MSE 50 times the non-private one, far worse
-    than predicting the average label. The rule uses ``d`` and nothing computed from the labels, so the
-    default it drives leaks nothing.
+    Details: docs/label_dp_bags.md §"defaults.utility_min_bags".
 
     >>> utility_min_bags(31)
     63
@@ -134,10 +91,7 @@ def _best(n: int, epsilon: float, rho: float, b1: float, target: float, min_bags
 
 def _reaches(n: int, epsilon: float, rho: float, b1: float, target: float, min_bags: int) -> bool:
     """Whether some bag size reaches ``target`` with ``min_bags`` bags of ``n`` rows.
-
-    For the "rows needed" estimate only: it tries the largest bag size that fits (delta falls as bags
-    grow, so the largest bags are the ones that can reach a small target), one exact delta, instead of
-    the whole grid that :func:`_best` searches for the setting itself.
+    Details: docs/label_dp_bags.md §"defaults._reaches".
     """
     k_max = n // min_bags
     return k_max >= 2 and min_bags * _delta_1(epsilon, n, k_max, rho, b1) <= target
@@ -171,35 +125,8 @@ def suggest_bag_params(
     explain: bool = True,
 ) -> BagSuggestion:
     """Feasible, non-vacuous bag size ``k`` and number of bags ``m`` for ``n`` rows.
+    Details: docs/label_dp_bags.md §"defaults.suggest_bag_params".
 
-    Parameters
-    ----------
-    n : int
-        Rows available for bagging (the training part). Must be >= 1.
-    epsilon : float
-        The privacy parameter at which delta is evaluated. Must be in (0, inf).
-    d : int, optional
-        Number of features of the regression on bag means (with the intercept); sets the default
-        ``min_bags = d + 2``. Must be >= 1.
-    rho : float
-        Noisy fraction of noisy-wtd-LLP, in (0, 1].
-    b1 : float
-        Label bound (labels in [-B1, B1]). Must be > 0.
-    target_delta : float
-        The delta a setting must reach to count as informative, in [1e-9, 1) (smaller targets would send
-        the "rows needed" search through billions of rows; no demo or upload needs them).
-    min_bags : int, optional
-        Fewest bags accepted (default ``d + 2``, or 10 without ``d``). Must be >= 1.
-    explain : bool
-        Search ``n_needed`` when the target is not reached (a bisection over n; False skips it and
-        leaves ``n_needed = None`` in that case).
-
-    Returns
-    -------
-    BagSuggestion
-
-    Examples
-    --------
     >>> s = suggest_bag_params(16_000, epsilon=1.0, d=14)
     >>> s.informative, s.m * s.k <= 16_000, s.m >= 16
     (True, True, True)
@@ -261,25 +188,7 @@ def suggest_bag_params(
 @dataclass(frozen=True)
 class AutoBags:
     """The bag setting the comparison picks from the data size (:func:`auto_bag_setting`).
-
-    Attributes
-    ----------
-    k, m : int
-        Bag size and number of bags (``m`` the fewest bags for a useful fit, ``k`` as large as the rows
-        allow); when no setting fits, the closest one tried (``k = 0`` when not even ``m`` bags of 2 fit).
-    epsilon : float or None
-        Smallest epsilon the exact privacy profile of noisy-wtd-LLP proves at ``delta`` (None: none).
-    delta, rho : float
-        The inputs.
-    n, min_bags : int
-        Rows available and the fewest bags accepted (:func:`utility_min_bags`).
-    n_needed : int or None
-        When ``epsilon`` is None: about how many rows would give a finite epsilon at this ``rho``
-        (None when not even 50,000 rows would).
-    epsilon_rho_one : float or None
-        When ``epsilon`` is None: the epsilon the same rows would give with ``rho = 1``.
-    message : str
-        One plain sentence for the comparison's statement.
+    Details: docs/label_dp_bags.md §"defaults.AutoBags".
     """
 
     k: int
@@ -316,34 +225,8 @@ def _auto_has_guarantee(n: int, min_bags: int, delta: float, rho: float, b1: flo
 
 def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.0) -> AutoBags:
     """The (k, m) of noisy-wtd-LLP with the smallest proved epsilon at ``delta`` and a useful fit.
+    Details: docs/label_dp_bags.md §"defaults.auto_bag_setting" (Fig. 2).
 
-    Uses the structure of the exact privacy profile described in the module docstring:
-    ``delta(epsilon; n, k, m) = m * delta_1(epsilon; n, k)`` grows with ``m`` and ``delta_1`` falls
-    with ``k``, so over all settings with at least ``min_bags = utility_min_bags(d)`` bags and
-    ``m k <= n`` the smallest epsilon at ``delta`` is reached by the fewest bags, ``m = min_bags``,
-    each as large as the rows allow, ``k = n // m`` (Brahmbhatt et al., *Label Differential Privacy
-    via Aggregation*, noisy-wtd-LLP of Fig. 2, accounted by the exact profile beyond the paper).
-
-    Parameters
-    ----------
-    n : int
-        Training rows available for bagging, in [1, 50000] (the comparison
-        accounts larger data at the setting found for 50,000 rows).
-    d : int
-        Unknowns of the regression on bag means (with the intercept), in [1, 10000].
-    delta : float
-        The comparison's delta, in [1e-9, 1).
-    rho : float
-        Noisy fraction of noisy-wtd-LLP, in (0, 1] (kept as given).
-    b1 : float
-        Label bound (labels in [-B1, B1]). Must be > 0.
-
-    Returns
-    -------
-    AutoBags
-
-    Examples
-    --------
     >>> a = auto_bag_setting(16_000, d=14, delta=1e-5, rho=0.1)
     >>> (a.k, a.m, round(a.epsilon, 2))
     (551, 29, 2.77)
@@ -401,22 +284,7 @@ def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.
 
 def default_bags(n: int, *, d: int, delta: float, rho: float, b1: float = 1.0) -> AutoBags:
     """The (k, m) the Label-DP page and the comparison start from ("auto", ``k = m = 0``), for any ``n``.
-
-    :func:`auto_bag_setting` at the given ``delta`` (the sidebar's, never a target of the page's own);
-    above :data:`N_AUTO_MAX` training rows the setting found for ``N_AUTO_MAX`` rows, accounted on all
-    ``n`` rows, exactly as :class:`dp_core.mechanisms.label_dp_bags.compare` does.
-
-    Parameters
-    ----------
-    n : int
-        Training rows, >= 1.
-    d, delta, rho, b1
-        As in :func:`auto_bag_setting`.
-
-    Returns
-    -------
-    AutoBags
-        ``epsilon`` is the smallest ε the exact profile proves at ``delta`` (None: none does).
+    Details: docs/label_dp_bags.md §"defaults.default_bags".
 
     >>> default_bags(16_000, d=14, delta=1e-5, rho=0.1) == auto_bag_setting(16_000, d=14, delta=1e-5, rho=0.1)
     True

@@ -1,17 +1,5 @@
 """Data preparation and the data conditions of wtd-LBA (gamma, lambda*, rank), per-bag residuals.
-
-In the label-DP setting the features are public, so normalizing them with statistics of the
-data (z-scores, the largest row norm) costs no label privacy. The label range is different: it
-must be declared publicly (B1); a range read off the data is flagged as a leak.
-
-The wtd-LBA guarantee is *conditional*: it needs opt(D, F) >= gamma n, a property of the
-private labels. gamma_hat computed here is a non-private diagnostic; the analyst declares the
-gamma used for accounting.
-
-References
-----------
-.. [BSHNR] *Label Differential Privacy via Aggregation*, Theorem 1.2 and Lemma 3.4 (the data
-   conditions), Appendix J (bags without residual are not private).
+Details: docs/label_dp_bags.md §"diagnostics (module)" ([BSHNR], Theorem 1.2, Lemma 3.4).
 """
 
 from __future__ import annotations
@@ -62,29 +50,7 @@ def prepare(
     name: str = "",
 ) -> PreparedData:
     """Prepare (X, y) for the aggregation mechanisms.
-
-    Features: z-scored, divided by the largest row norm (features are public: no label leak),
-    then the constant 1 appended, so ||x|| <= B2 = sqrt(2). Labels: clipped to the declared
-    ``label_range`` = (lo, hi) and mapped affinely onto [-B1, B1]. Then a seeded train/test split.
-
-    Parameters
-    ----------
-    X_raw : array (n, d)
-    y_raw : array (n,)
-    label_range : (float, float), optional
-        Public label range. ``None`` uses the data's min and max, which leaks label
-        information; the result says so (``label_range_from_data=True``).
-    b1 : float
-        Label bound B1. Must be in (0, inf).
-    test_fraction : float
-        Held-out fraction for the test MSE. Must be in [0, 1); 0 means the test set is the
-        training set.
-    seed : int
-        Seed of the split.
-
-    References
-    ----------
-    docs/label_dp_bags.md §"Data conditions of wtd-LBA" (preprocessing); [BSHNR] Section 1.
+    Details: docs/label_dp_bags.md §"diagnostics.prepare" ([BSHNR], Section 1.).
     """
     X, y = check_Xy(X_raw, y_raw, min_rows=4)
     B1 = check_positive("b1", b1)
@@ -156,32 +122,8 @@ def prepare_dataset(
 def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = None) -> dict[str, Any]:
     """The data constants of the wtd-LBA guarantee, computed from the data
     (docs/label_dp_bags.md §"Data conditions of wtd-LBA").
+    Details: docs/label_dp_bags.md §"diagnostics.data_conditions" ([BSHNR], Theorem 1.2, Lemma 3.4).
 
-    Parameters
-    ----------
-    X : array (n, d)
-        Features with the constant already appended.
-    y : array (n,)
-        Labels in [-B1, B1] (clipped here).
-    b1 : float
-        Public label bound.
-    k, m : int, optional
-        If given, the warnings about k <= rank, sqrt(k) <= rank and m k > n are added.
-
-    Returns
-    -------
-    dict
-        ``n``, ``d``, ``rank``, ``b2``, ``opt``, ``gamma_hat`` (= opt/n; a function of the private
-        labels), ``gamma`` (neighbour-safe min(B1^2/3, (sqrt(opt) - 2 B1)^2/n), or ``None`` when
-        sqrt(opt) <= 2 B1), ``gamma_capped``, ``gamma_default`` (the value offered for accounting),
-        ``lam_star``, ``label_variance``, ``warnings``.
-
-    References
-    ----------
-    [BSHNR] Theorem 1.2 hypotheses, Lemma 3.4; docs/label_dp_bags.md §"Data conditions of wtd-LBA".
-
-    Examples
-    --------
     >>> g = np.random.default_rng(0); X = np.hstack([g.normal(size=(500, 2)) / 4, np.ones((500, 1))])
     >>> c = data_conditions(X, np.clip(g.normal(size=500) / 2, -1, 1), 1.0)
     >>> c["rank"], c["gamma"] is not None
@@ -258,13 +200,7 @@ def bag_warnings(n: int, rank: int, *, k: int | None = None, m: int | None = Non
 
 def bag_residuals(X, y, *, m: int, k: int, rng: RngLike) -> np.ndarray:
     """RSS_bag = min_r ||y_bag - X_bag r||^2 for m random disjoint bags (vectorized).
-
-    This is the conditional variance of a bag's wtd-LBA label aggregate given its released
-    feature aggregate (docs/label_dp_bags.md §"Data conditions of wtd-LBA"); compare RSS/k with gamma/4 (Lemma 3.4).
-
-    References
-    ----------
-    [BSHNR] Lemma 3.4, eqs. (3)-(5); Appendix J (RSS = 0 means no privacy for that bag).
+    Details: docs/label_dp_bags.md §"diagnostics.bag_residuals" ([BSHNR], Lemma 3.4), Lemma 3.4, eqs. (3)-(5)).
     """
     A, v = check_Xy(X, y, min_rows=1)
     check_bag_sizes(A.shape[0], m, k)
@@ -282,10 +218,7 @@ def conditional_noise_summary(
 ) -> dict[str, float]:
     """Summaries of per-bag residuals: fraction of bags below gamma/4 per example, median
     conditional noise std sqrt(RSS), and the shift bound 4 B1/(sqrt(gamma) k^{1/4}).
-
-    References
-    ----------
-    docs/label_dp_bags.md §"Data conditions of wtd-LBA".
+    Details: docs/label_dp_bags.md §"diagnostics.conditional_noise_summary".
     """
     kk = check_int("k", k, lo=1)
     rss = np.asarray(rss, dtype=float)
@@ -303,14 +236,7 @@ def conditional_noise_summary(
 
 def utility_requirement(data, *, k: int, theta: float = 0.5, target: float = 0.05) -> dict[str, float]:
     """How many bags the paper's wtd-LBA utility statement needs on these data.
-
-    Uses B3 = ||r*|| (the non-private fit's norm), B = B1 + B2 B3, gamma = opt/n, and returns the
-    smallest m with P_fail <= ``target`` for the (1+theta)/(1-theta) factor, with the Hanson-Wright
-    constant c0 = 1/2 as the paper plugs in and c0 = 1/16 (a valid choice).
-
-    References
-    ----------
-    [BSHNR] Theorem 1.2 (utility), Theorem C.3; docs/label_dp_bags.md §"Utility predictions".
+    Details: docs/label_dp_bags.md §"diagnostics.utility_requirement" ([BSHNR], Theorem 1.2).
     """
     from . import bounds as acc
 
@@ -348,23 +274,7 @@ def first_screen_utility(
     delta: float | None = None,
 ) -> dict[str, Any]:
     """Measured test MSE of ``variant`` at one setting, beside the non-private fit and the trivial model.
-
-    The page's first screen shows these three numbers: the mean test MSE of the linear fit on the
-    release of ``variant`` (``"noisy-wtd-llp"`` or ``"wtd-lba"``) over ``n_trials`` fresh bags, weights
-    and noise; the test MSE of non-private least squares on all training labels; and the test MSE of
-    predicting the training labels' mean for every row (the trivial model: a fit at or above it has
-    learned nothing useful). All on the label scale [-B1, B1].
-
-    With ``epsilon`` and ``delta`` it also measures the baseline that adds Gaussian noise (analytic
-    sigma for (epsilon, delta)) to every training label (``gaussian``; ``None`` without them).
-
-    Returns a dict with ``mse``, ``mse_se`` (standard error over the trials), ``nonprivate``,
-    ``trivial``, ``gaussian``, ``useful`` (``mse < trivial``), ``n_trials``.
-
-    References
-    ----------
-    Brahmbhatt et al., *Label Differential Privacy via Aggregation*, Appendix K (the protocol: a linear
-    model fitted on the bag aggregates, evaluated on held-out rows).
+    Details: docs/label_dp_bags.md §"diagnostics.first_screen_utility".
     """
     from ...experiments import summarize
     from .batch import METHOD_KEYS, utility_sweep
@@ -412,15 +322,7 @@ def bags_for_useful_model(
     m: int | None = None,
 ) -> int | None:
     """About how many bags make the fit on the bags better than predicting the average label.
-
-    From the random-design prediction of the test error of least squares on ``m`` bag aggregates with
-    ``d`` unknowns, ``nonprivate + (nonprivate + rho s^2) d/(m - d - 1)`` (docs/label_dp_bags.md
-    §"Utility predictions"; ``rho = 0``
-    for wtd-LBA), the smallest ``m`` with a prediction below ``trivial`` (the error of predicting the
-    average). ``None`` when even the non-private fit is not below ``trivial`` (the features do not
-    predict the labels: no number of rows helps). With the test error ``measured`` at ``m`` bags
-    (``m > d + 1``) the extra error is scaled from that measurement instead, as ``1/(m - d - 1)``: small
-    ``m`` measure worse than the prediction, and the page should never promise fewer bags than it has.
+    Details: docs/label_dp_bags.md §"diagnostics.bags_for_useful_model".
 
     >>> bags_for_useful_model(d=3, nonprivate=0.2, trivial=0.4, rho=0.1)
     9
@@ -457,12 +359,7 @@ _PUBLIC_LABEL_RANGES: dict[str, tuple[float, float, str]] = {
 
 def public_label_range(ds) -> tuple[float, float, str] | None:
     """The label range of a demo dataset that is public without looking at its labels, with its source.
-
-    ``(lo, hi, source)`` for the demo datasets whose label domain is fixed by construction (census:
-    [0, 1]) or by the task (class codes 0..C-1; for any binary dataset, uploads too, 0 and 1);
-    ``None`` otherwise (other uploads, and demo regression
-    targets without a documented bound: diabetes, randhie, heavy_tailed), where the page asks the
-    visitor to declare a range or warns that reading it off the data leaks.
+    Details: docs/label_dp_bags.md §"diagnostics.public_label_range".
     """
     from ...data import DATASETS, Dataset
 

@@ -1,22 +1,5 @@
 """Label-DP regression by random weighted bag aggregation (Brahmbhatt et al.) as an estimator.
-
-Label-DP: the features are public and only the labels are protected (neighbours differ in one label).
-Because the features are public, the estimator may standardise them and scale rows by their largest
-norm without leaking anything the guarantee protects. Labels are clipped to the declared public
-``y_range`` and mapped onto [-1, 1]. The mechanism releases, per random bag of size ``k``, weighted
-label sums (noisy-wtd-LLP adds N(0, s^2) to a ``rho``-share of labels first); the linear model is least
-squares on the aggregates.
-
-Guarantee (``privacy_``): for noisy-wtd-LLP with ``rho > 0``, the smallest epsilon that the exact
-privacy profile proves at ``delta`` (beyond the paper); wtd-LBA: as claimed by the paper
-(Theorem 1.2, whose Lemma 2.3 is false as printed); naive aggregation and weighted LLP without noise
-are not label-DP (delta >= m k / n). The status of each mechanism is the stored audit table's
-(row ``label-dp-bags:<mechanism>``), weakened when delta > 1/n.
-
-References
-----------
-A. Brahmbhatt, R. Saket, S. Havaldar, A. Nasery, A. Raghuveer, *Label Differential Privacy via
-Aggregation*: Fig. 1, Fig. 2, Theorems 1.2 and 1.3.
+Details: docs/label_dp_bags.md §"estimator (module)" (Theorem 1.2, Lemma 2.3, Fig. 1, Fig. 2, Theorems 1.2).
 """
 
 from __future__ import annotations
@@ -50,28 +33,12 @@ def _is_int(v) -> bool:
 class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
     """Linear regression with label-DP by random weighted aggregation over bags.
 
-    Parameters
-    ----------
-    mechanism : {"noisy-wtd-llp", "wtd-lba", "weighted-llp", "naive-lba", "naive-llp"}
-    k : "auto" or int
-        Bag size. ``"auto"`` (default): ``m = max(n // 100, 2 (d + 1) + 1)`` bags of ``k = n // m`` rows. Bags
-        of 100 (:data:`AUTO_BAG_SIZE`) when the rows hold enough of them; otherwise the floor of the Compare
-        page's rule (:func:`~dp_core.mechanisms.label_dp_bags.defaults.auto_bag_setting`): the fewest bags for
-        a useful fit of the ``d + 1`` unknowns, each as large as the rows allow.
-    m : int or None
-        Number of bags (default: the rule above with ``k="auto"``, else ``n // k``: every record in one bag).
-    rho : float
-        Share of labels that get N(0, noise_std^2) noise (noisy-wtd-LLP), in [0, 1] (default 0.5).
-    noise_std : float
-    delta : float
-        Where the guarantee is evaluated: ``privacy_.epsilon`` is the smallest epsilon proved at this delta.
-    y_range : (float, float) or None
-        Public label range; ``None`` takes it from the training labels (a PrivacyLeakWarning).
-    random_state : None, int or numpy Generator
-
-    Attributes
-    ----------
-    coef_, intercept_ : the linear model on the original scale; privacy_, n_features_in_, feature_names_in_.
+    ``mechanism``: noisy-wtd-llp (default), wtd-lba, weighted-llp, naive-lba or naive-llp; ``k``: bag size or
+    ``"auto"`` (bags of :data:`AUTO_BAG_SIZE` when the rows hold enough, else the floor of
+    :func:`~dp_core.mechanisms.label_dp_bags.defaults.auto_bag_setting`); ``m``: bags (default from ``k``);
+    ``rho``, ``noise_std``: share of noisy labels and their noise; ``delta``: where ``privacy_.epsilon`` is proved;
+    ``y_range``: public label range (``None``: from the labels, a PrivacyLeakWarning).
+    Details: docs/label_dp_bags.md §"estimator.LabelDPBagRegressor".
     """
 
     def __init__(

@@ -1,12 +1,5 @@
 """Figures and the tables behind them for the label-DP-by-aggregation page (pure, no Streamlit).
-
-Every plotted bound carries its accounting label: "as claimed by the paper" (paper-literal),
-"corrected" (explicit corrected bound) or "exact" (beyond the paper, noisy-wtd-LLP only).
-
-References
-----------
-[BSHNR] *Label Differential Privacy via Aggregation*, Theorems 1.2 and 1.3, Tables 1-6;
-``docs/label_dp_bags.md`` (what the page shows).
+Details: docs/label_dp_bags.md §"figures (module)" ([BSHNR], Theorems 1.2).
 """
 
 from __future__ import annotations
@@ -105,11 +98,7 @@ def delta_vs_k_table(
 ) -> pd.DataFrame:
     """delta(k) for each epsilon and accounting; columns ``epsilon, k, accounting, delta,
     delta_uncapped`` (the sum of the terms before the cap at 1, for drawing the vacuous band).
-
-    The explicit accountings are evaluated over the whole k grid at once
-    (:func:`~dp_core.mechanisms.label_dp_bags.bounds.terms_noisy_wtd_llp_over_k`,
-    :func:`~dp_core.mechanisms.label_dp_bags.bounds.terms_wtd_lba_over_k`). The exact noisy-wtd-LLP
-    curve is computed only at feasible k (2 <= k <= floor(n/m)).
+    Details: docs/label_dp_bags.md §"figures.delta_vs_k_table".
     """
     ks = _k_grid(16.0, k_hi)
     parts: list[pd.DataFrame] = []
@@ -246,14 +235,8 @@ def terms_table(summary: dict[str, Any]) -> pd.DataFrame:
             v = summary.get(f"{prefix}_{t}")
             if v is None:
                 continue
-            rows.append(
-                {
-                    "accounting": ACCOUNTING_LABELS[acc_name],
-                    "term": nice[t],
-                    "value": float(v),
-                    "dominant": summary.get(f"{prefix}_dominant") == t,
-                }
-            )
+            lab, dom = ACCOUNTING_LABELS[acc_name], summary.get(f"{prefix}_dominant") == t
+            rows.append({"accounting": lab, "term": nice[t], "value": float(v), "dominant": dom})
     return pd.DataFrame(rows, columns=["accounting", "term", "value", "dominant"])
 
 
@@ -261,14 +244,8 @@ def terms_figure(table: pd.DataFrame) -> go.Figure:
     """Bar chart of the failure terms (log scale) for both accountings; terms above 1 make the bound vacuous."""
     fig = go.Figure()
     if table.empty:
-        fig.add_annotation(
-            text="no failure terms: this setting has no guarantee to decompose",
-            showarrow=False,
-            x=0.5,
-            y=0.5,
-            xref="paper",
-            yref="paper",
-        )
+        where = dict(showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
+        fig.add_annotation(text="no failure terms: this setting has no guarantee to decompose", **where)
     for name, s in table.groupby("accounting", sort=False):
         col = "#999999" if name.startswith("as claimed") else "#E69F00"
         v = np.clip(s["value"].to_numpy(), 1e-300, None)
@@ -309,16 +286,8 @@ def eps_profile_table(
     for e, ex in zip(eps_grid, acc.llp_exact_delta_curve(eps_grid, n, k, m, rho, b1, noise_std=noise_std)):
         rows.append({"epsilon": float(e), "accounting": "exact", "delta": ex.delta, "floor": ex.floor})
         for name, (var, mode, _) in acc.ACCOUNTINGS.items():
-            rows.append(
-                {
-                    "epsilon": float(e),
-                    "accounting": name,
-                    "floor": ex.floor,
-                    "delta": acc.delta_noisy_wtd_llp(
-                        float(e), k, m, rho, b1, variant=var, mode=mode, noise_std=noise_std
-                    ),
-                }
-            )
+            d_ = acc.delta_noisy_wtd_llp(float(e), k, m, rho, b1, variant=var, mode=mode, noise_std=noise_std)
+            rows.append({"epsilon": float(e), "accounting": name, "floor": ex.floor, "delta": d_})
     return pd.DataFrame(rows)
 
 
@@ -596,13 +565,7 @@ __all__ += ["k_grid", "m_grid", "prediction_table"]
 
 def first_screen_figure(util: dict, *, mechanism_label: str, method: str | None = None) -> go.Figure:
     """Bar chart of the first screen: test error of the bag mechanism beside the references.
-
-    ``util`` is the dict of :func:`dp_core.mechanisms.label_dp_bags.first_screen_utility`: bars for the
-    non-private fit, ``mechanism_label`` (with a 95 % interval over the runs), Gaussian noise on every
-    label at the same (epsilon, delta) when measured, and the trivial model that predicts the average
-    label. Lower is better; a bar at or above the trivial one has learned nothing useful. When
-    ``method`` (the bars' method key, e.g. ``"wtd_llp"`` for ρ = 0) is one the audit table refutes
-    (:func:`refuted_methods`), its bar is grey and hatched and named as not private.
+    Details: docs/label_dp_bags.md §"figures.first_screen_figure".
     """
     refuted = method in refuted_methods()
     names = ["No privacy", mechanism_label + (f" ({vocab.REFUTED}: not private)" if refuted else "")]

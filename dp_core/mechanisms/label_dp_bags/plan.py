@@ -1,10 +1,5 @@
 """The page plan of label-DP by aggregation (``ui.cached.plan("label-dp-bags")``): cached calls and sweep blocks.
-
-No Streamlit here. Keys are scalars, tuples, the dataset's name and fingerprint and ``dp_core.__version__``;
-data objects and tables already computed by another cached call are passed with a leading underscore (not
-hashed). Demo data go to the server's shared cache, an upload only to this session's memo (``ui.cached_scope``).
-The utility sweeps run as background blocks: trial ``t`` draws from the ``t``-th child of the seed at every grid
-point (``dp_core.experiments``), so the quick pass is the prefix of the full run.
+Details: docs/label_dp_bags.md §"plan (module)".
 """
 
 from __future__ import annotations
@@ -58,21 +53,8 @@ def summary(
     target_delta: float,
     _v: str = V,
 ) -> dict:
-    return acc.accounting_summary(
-        variant=variant,
-        epsilon=eps,
-        n=n,
-        k=k,
-        m=m,
-        b1=b1,
-        rho=rho,
-        noise_std=noise_std,
-        d=d,
-        b2=b2,
-        gamma=gamma,
-        lam=lam,
-        target_delta=target_delta,
-    )
+    kw = dict(n=n, k=k, m=m, b1=b1, rho=rho, noise_std=noise_std, d=d, b2=b2, gamma=gamma, lam=lam)
+    return acc.accounting_summary(variant=variant, epsilon=eps, target_delta=target_delta, **kw)
 
 
 @cached(max_entries=64, spinner="Computing δ against k...")
@@ -90,19 +72,8 @@ def delta_k(
     lam,
     _v: str = V,
 ) -> pd.DataFrame:
-    return lbf.delta_vs_k_table(
-        mechanism=mechanism,
-        epsilons=epsilons,
-        m=m,
-        n=n,
-        b1=b1,
-        rho=rho,
-        noise_std=noise_std,
-        d=d,
-        b2=b2,
-        gamma=gamma,
-        lam=lam,
-    )
+    kw = dict(m=m, n=n, b1=b1, rho=rho, noise_std=noise_std, d=d, b2=b2, gamma=gamma, lam=lam)
+    return lbf.delta_vs_k_table(mechanism=mechanism, epsilons=epsilons, **kw)
 
 
 @cached(max_entries=64, spinner="Computing the ε–δ profile...")
@@ -167,18 +138,8 @@ def first_utility(
     _v: str = V,
 ) -> dict:
     """Measured test MSE of ``variant`` at (k, m, rho) beside non-private, noisy labels and the trivial model."""
-    return first_screen_utility(
-        _data,
-        variant=variant,
-        k=k,
-        m=m,
-        rho=rho,
-        noise_std=noise_std,
-        n_trials=FIRST_TRIALS,
-        seed=seed,
-        epsilon=eps,
-        delta=delta,
-    )
+    kw = dict(k=k, m=m, rho=rho, noise_std=noise_std, seed=seed, epsilon=eps, delta=delta)
+    return first_screen_utility(_data, variant=variant, n_trials=FIRST_TRIALS, **kw)
 
 
 # -- figures built from the cached tables (stored, not copied: st.plotly_chart only reads them) --------------

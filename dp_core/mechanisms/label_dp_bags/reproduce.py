@@ -1,27 +1,5 @@
 """Reproduction of the experiments of *Label Differential Privacy via Aggregation* (Tables 1-6).
-
-The paper's data (Criteo Sponsored Search, 1940 US Census) cannot be shipped or downloaded
-here, so the replica follows docs/label_dp_bags.md §"Reproduction replica":
-
-* synthetic "criteo-like" data: 3 standardized numeric features and 5 categorical fields
-  one-hot encoded into 68 columns (input dimension 71, plus the constant = 72), label = linear
-  signal + noise clipped to [0, 254], instance-level OLS MSE near the paper's 196;
-* synthetic "census-like" data: 1 numeric + 7 categorical fields one-hot encoded into 401
-  columns (402, plus the constant = 403), label clipped to [0, 51], instance MSE near 142.5;
-* 80/20 split; wtd-LBA and noisy-wtd-LLP on the training part; the closed-form OLS on the
-  aggregates instead of Adam / an MLP (faster, deterministic; the paper's early stopping acts as
-  regularization, so its numbers can be slightly better); test MSE on held-out instances;
-* the number of training rows is scaled down (the paper has 1.4 million and 40 million), so
-  grid cells with m k above n_train are reported as infeasible instead of silently changed.
-
-The paper reports no (epsilon, delta) for any experiment; the output adds the accounting of each
-k at the paper's m (labels rescaled to [-1, 1], N(0, 1) noise), which is vacuous for the paper's
-bounds at every cell.
-
-References
-----------
-.. [BSHNR] A. Brahmbhatt et al., *Label Differential Privacy via Aggregation*, Appendix K,
-   Tables 1-6.
+Details: docs/label_dp_bags.md §"reproduce (module)" ([BSHNR]).
 """
 
 from __future__ import annotations
@@ -29,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 from functools import partial
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -42,69 +21,10 @@ from .batch import PreparedData, simulate_fits
 
 __all__ = ["PAPER_TABLES", "paper_tables", "make_criteo_like", "make_census_like", "replica_table", "reproduce"]
 
-# Tables as printed: "dataset|table|rho|instance mean±std" header, then rows "m: cell cell cell cell".
-_PRINTED = """
-criteo|1|nan|196.35±0.88|32,64,128,256
-512: 252.9±21.3 234.61±3.14 226.41±3.06 219.23±2.26
-1024: 230.82±3.63 220.88±2.72 212.93±1.22 208.64±1.63
-2048: 216.55±2.13 208.88±1.11 204.99±1.25 202.95±0.76
-4096: 206.18±0.81 202.87±0.85 200.95±0.65 200.11±0.92
-census|1|nan|142.53±0.08|64,128,256,512
-1024: 471.83±59.19 292.68±1.37 260.42±1.45 209.45±3.22
-2048: 290.82±1.19 254.81±0.81 197.16±0.88 161.64±1.42
-4096: 251.34±1.4 187.19±1.24 154.32±0.7 148.07±0.52
-8192: 181.0±1.74 149.79±0.68 145.92±0.26 145.55±0.25
-criteo|2|0.1|174.55±2.03|32,64,128,256
-512: 235.0±25.35 240.24±32.01 229.65±18.72 226.2±12.74
-1024: 224.98±22.92 211.36±9.53 212.91±10.33 222.91±35.3
-2048: 214.52±19.12 206.42±14.11 203.62±6.98 209.92±13.59
-4096: 201.96±9.17 200.81±10.71 204.08±15.75 205.18±14.92
-census|2|0.1|134.15±0.12|64,128,256,512
-1024: 156.64±1.82 158.62±3.49 156.83±2.72 156.24±2.53
-2048: 153.15±1.98 151.94±1.57 152.93±2.67 155.5±8.57
-4096: 149.15±1.83 150.0±2.85 150.47±3.71 149.83±3.33
-8192: 146.89±1.49 146.45±1.66 145.9±1.36 148.48±3.73
-criteo|3|0.0|174.62±2.14|32,64,128,256
-512: 241.14±32.56 222.19±10.54 231.13±22.67 241.69±24.45
-1024: 211.58±9.45 217.82±17.51 211.51±14.63 214.24±9.62
-2048: 207.32±11.51 207.25±12.75 201.09±4.91 209.23±16.02
-4096: 204.66±17.62 197.77±5.01 197.31±6.01 202.67±9.13
-census|3|0.0|134.14±0.12|64,128,256,512
-1024: 157.05±1.62 156.55±2.19 156.63±2.75 155.55±2.78
-2048: 152.63±2.28 152.38±2.18 151.72±1.65 152.99±3.16
-4096: 149.46±2.07 148.2±1.28 149.67±2.98 149.81±2.86
-8192: 146.7±1.04 146.75±2.49 148.45±3.81 146.29±1.54
-criteo|4|0.01|174.74±2.19|32,64,128,256
-512: 227.66±17.82 220.44±10.09 224.3±14.06 240.18±41.3
-1024: 211.51±11.74 216.17±11.6 211.68±8.95 216.34±8.64
-2048: 210.57±16.11 215.05±27.44 217.26±21.04 206.18±9.58
-4096: 198.7±4.45 206.05±12.99 198.07±6.55 202.09±12.16
-census|4|0.01|134.14±0.13|64,128,256,512
-1024: 157.8±1.69 157.42±3.4 156.97±2.5 159.27±9.4
-2048: 152.0±1.21 152.09±1.31 152.71±3.07 151.89±1.95
-4096: 148.91±0.99 148.89±1.35 148.3±1.37 152.7±7.42
-8192: 147.14±1.9 146.78±2.62 146.1±1.43 146.28±2.38
-criteo|5|0.5|174.53±2.05|32,64,128,256
-512: 223.15±14.0 226.42±17.11 227.86±15.59 236.18±19.4
-1024: 209.06±3.38 221.71±20.75 238.25±30.97 221.74±15.37
-2048: 204.89±7.72 215.81±17.6 213.26±12.59 215.96±35.53
-4096: 200.57±4.5 202.94±14.87 202.84±9.67 197.66±4.56
-census|5|0.5|134.14±0.11|64,128,256,512
-1024: 157.23±1.63 156.55±1.56 155.84±2.54 158.64±6.35
-2048: 151.93±1.17 151.54±1.49 153.22±4.27 152.45±2.43
-4096: 148.28±0.82 149.43±1.97 148.81±2.03 153.35±10.78
-8192: 146.5±2.0 146.42±2.14 146.81±2.95 147.45±3.59
-criteo|6|1.0|174.35±2.05|32,64,128,256
-512: 225.1±13.61 221.0±12.16 223.77±10.71 229.39±18.22
-1024: 222.44±26.83 212.7±10.77 215.23±15.55 211.46±15.07
-2048: 209.45±13.0 205.31±10.5 206.08±8.43 214.62±17.26
-4096: 196.72±3.8 198.02±4.81 205.25±14.11 193.41±2.84
-census|6|1.0|134.15±0.11|64,128,256,512
-1024: 156.87±1.72 158.45±2.47 156.6±2.1 159.17±4.58
-2048: 152.91±2.23 151.91±1.07 151.53±1.0 152.84±5.2
-4096: 148.26±0.6 149.0±1.65 150.15±3.24 151.75±5.96
-8192: 146.31±1.33 145.87±1.9 146.54±1.49 146.2±0.93
-"""
+# Tables 1-6 as printed, in paper_tables.txt: "dataset|table|rho|instance mean±std|ks" headers, "m: cells" rows.
+_PRINTED = files(__package__).joinpath("paper_tables.txt").read_text(encoding="utf-8")
+
+_COLUMNS = ("dataset", "table", "rho", "m", "k", "paper_mse", "paper_std", "paper_instance_mse", "paper_instance_std")
 
 
 def _parse_printed() -> pd.DataFrame:
@@ -119,19 +39,8 @@ def _parse_printed() -> pd.DataFrame:
         m_txt, cells = line.split(":")
         for k, cell in zip(head[5], cells.split()):
             mean, sd = (float(x) for x in cell.split("±"))
-            rows.append(
-                {
-                    "dataset": head[0],
-                    "table": head[1],
-                    "rho": head[2],
-                    "m": int(m_txt),
-                    "k": k,
-                    "paper_mse": mean,
-                    "paper_std": sd,
-                    "paper_instance_mse": head[3],
-                    "paper_instance_std": head[4],
-                }
-            )
+            cell = (*head[:3], int(m_txt), k, mean, sd, *head[3:5])
+            rows.append(dict(zip(_COLUMNS, cell)))
     return pd.DataFrame(rows)
 
 
@@ -172,20 +81,14 @@ def _make(
 
 def make_criteo_like(n: int, seed=0) -> tuple[np.ndarray, np.ndarray]:
     """Criteo-like synthetic data: 3 numeric + 68 one-hot columns (input dimension 71), label in [0, 254].
-
-    References
-    ----------
-    docs/label_dp_bags.md §"Reproduction replica"; [BSHNR] Appendix K (dataset description).
+    Details: docs/label_dp_bags.md §"reproduce.make_criteo_like" ([BSHNR]).
     """
     return _make(n, seed, 3, [10, 22, 18, 11, 7], 0.0, 254.0, 60.0, 25.0, 14.2)
 
 
 def make_census_like(n: int, seed=0) -> tuple[np.ndarray, np.ndarray]:
     """Census-like synthetic data: 1 numeric + 401 one-hot columns (input dimension 402), label in [0, 51].
-
-    References
-    ----------
-    docs/label_dp_bags.md §"Reproduction replica"; [BSHNR] Appendix K.
+    Details: docs/label_dp_bags.md §"reproduce.make_census_like" ([BSHNR]).
     """
     return _make(n, seed, 1, [2, 6, 13, 3, 4, 230, 143], 0.0, 51.0, 28.0, 12.0, 14.0)
 
@@ -267,20 +170,10 @@ def _cell_rows(mk: tuple[int, int], *, name: str, data, c: dict, trial_seeds) ->
     fits = simulate_fits(data.X, data.y, m=m, k=k, rho=0.0, seeds=trial_seeds, mechanisms=("weighted",))
     mse = _test_mse(data, fits["weighted"])
     rows.append(
-        {
-            **base,
-            "table": 1,
-            "replica_mse": mse.mean(),
-            "replica_std": mse.std(ddof=1) if len(mse) > 1 else math.nan,
-        }
+        {**base, "table": 1, "replica_mse": mse.mean(), "replica_std": mse.std(ddof=1) if len(mse) > 1 else math.nan}
     )
     rows.append(
-        {
-            **base,
-            "table": 3,
-            "replica_mse": mse.mean(),
-            "replica_std": mse.std(ddof=1) if len(mse) > 1 else math.nan,
-        }
+        {**base, "table": 3, "replica_mse": mse.mean(), "replica_std": mse.std(ddof=1) if len(mse) > 1 else math.nan}
     )
     for rho in c["rhos"]:
         if rho == 0.0:
@@ -362,16 +255,7 @@ def _privacy_rows(facts) -> list[dict[str, Any]]:
 
 def reproduce(out_dir: str | Path, *, quick: bool = False, seed: int = 0, progress=None) -> dict[str, Any]:
     """Write the reproduction to ``out_dir``: CSV tables, an HTML figure and a JSON summary.
-
-    Files: ``label_dp_bags_tables.csv`` (printed and replica values per cell),
-    ``label_dp_bags_privacy.csv`` (accounting at the paper's settings, labels rescaled to
-    [-1, 1]), ``label_dp_bags_ratio.html`` (test MSE / instance MSE against m: paper, replica,
-    random-design prediction), ``label_dp_bags_summary.json``.
-
-    Returns
-    -------
-    dict
-        The summary (also written as JSON).
+    Details: docs/label_dp_bags.md §"reproduce.reproduce".
     """
     from .figures import reproduction_figure
 

@@ -1,8 +1,5 @@
 """The user parameters of label-DP by aggregation, declared once (page links, CLI options, compare).
-
-k = 0 or m = 0 means "auto": the comparison picks both from the data size
-(:func:`~dp_core.mechanisms.label_dp_bags.defaults.auto_bag_setting`); the page replaces it by its
-suggested setting (or :data:`K_FALLBACK`, :data:`M_FALLBACK` when none fits).
+Details: docs/label_dp_bags.md §"settings (module)".
 """
 
 from __future__ import annotations
