@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import json
 import math
 import re
 import warnings
@@ -81,95 +82,10 @@ class DatasetInfo:
     default_n: int | None = None
 
 
-DATASETS: dict[str, DatasetInfo] = {
-    info.name: info
-    for info in [
-        DatasetInfo(
-            "census",
-            "Census-like income (synthetic)",
-            "regression",
-            "synthetic",
-            "income",
-            "Synthetic, seeded; follows the input-perturbation paper's description of the IPUMS 2000 extract",
-            "13 bounded attributes (age, education, hours, two marital-status indicators, ...) and an income "
-            "target in [0, 1], drawn from a fixed model. Stands in for IPUMS, which cannot be shipped.",
-            default_n=20_000,
-        ),
-        DatasetInfo(
-            "diabetes",
-            "Diabetes progression",
-            "regression",
-            "real",
-            "disease_progression",
-            "Efron, Hastie, Johnstone and Tibshirani (2004); as bundled with scikit-learn",
-            "442 patients, 10 baseline measurements, disease progression one year later.",
-        ),
-        DatasetInfo(
-            "breast_cancer",
-            "Breast cancer Wisconsin (diagnostic)",
-            "binary",
-            "real",
-            "malignant",
-            "UCI Machine Learning Repository (Wolberg, Street, Mangasarian 1995); as bundled with scikit-learn",
-            "569 tumours, 30 features of cell nuclei, target 1 = malignant.",
-        ),
-        DatasetInfo(
-            "wine",
-            "Wine cultivars",
-            "multiclass",
-            "real",
-            "cultivar",
-            "UCI Machine Learning Repository (Forina et al. 1991); as bundled with scikit-learn",
-            "178 wines, 13 chemical measurements, 3 cultivars.",
-        ),
-        DatasetInfo(
-            "iris",
-            "Iris flowers",
-            "multiclass",
-            "real",
-            "species",
-            "Fisher (1936), UCI Machine Learning Repository; as bundled with scikit-learn",
-            "150 flowers, 4 measurements, 3 species.",
-        ),
-        DatasetInfo(
-            "randhie",
-            "RAND Health Insurance Experiment",
-            "regression",
-            "real",
-            "mdvis",
-            "RAND HIE via Cameron and Trivedi (2005); as bundled with statsmodels (public domain)",
-            "20,190 person-years, 9 covariates, number of outpatient visits (a heavy-tailed count).",
-        ),
-        DatasetInfo(
-            "gaussian_classes",
-            "Gaussian classes (synthetic)",
-            "multiclass",
-            "synthetic",
-            "class",
-            "Synthetic, seeded; the project's large-margin pilot benchmark (docs/large_margin_gaussian.md)",
-            "3 classes with means on a circle of radius 0.5 in 2-D, isotropic spread 0.15, clipped to the unit ball.",
-            default_n=1_000,
-        ),
-        DatasetInfo(
-            "heavy_tailed",
-            "Heavy-tailed regression (synthetic)",
-            "regression",
-            "synthetic",
-            "y",
-            "Synthetic, seeded; the project's heavy-tailed l1 pilot protocol (docs/l1_exponential.md)",
-            "Pareto-radius features (tail index 1.8) and Student-t noise (nu = 1.8): infinite variance on both sides.",
-            default_n=5_000,
-        ),
-    ]
-}
-
-_REAL_FILES = {
-    "diabetes": "diabetes.csv",
-    "breast_cancer": "breast_cancer.csv",
-    "wine": "wine.csv",
-    "iris": "iris.csv",
-    "randhie": "randhie.csv",
-}
+#: The demo datasets' catalogue and their documented public bounds live in ``datasets.json``.
+_CATALOGUE = json.loads(Path(__file__).with_name("datasets.json").read_text(encoding="utf-8"))
+DATASETS: dict[str, DatasetInfo] = {e["name"]: DatasetInfo(**e) for e in _CATALOGUE["datasets"]}
+_REAL_FILES = {i.name: f"{i.name}.csv" for i in DATASETS.values() if i.kind == "real"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -1455,181 +1371,10 @@ def train_test_split(ds: Dataset, *, test_fraction: float = 0.2, seed: RngLike =
 # ----------------------------------------------------------------------------------------------
 
 #: Documented public ranges ``(lo, hi)`` and, where given, a public centre and scale per feature
-#: column (in the order of the dataset's columns). Sources and justification:
-#:
-#: * ``breast_cancer``: the minimum and maximum of every feature as printed in the dataset's
-#:   documentation (UCI WDBC description, reproduced in scikit-learn's ``load_breast_cancer``
-#:   description); centre and scale are the mean and standard deviation of the public 1995
-#:   release, frozen here as constants (3 significant digits).
-#: * ``wine``, ``iris``: the ranges of the UCI documentation (as printed in scikit-learn's
-#:   descriptions); centre and scale frozen from the public release, as above.
-#: * ``diabetes``: clinical ranges of the raw baseline variables of Efron et al. (2004) (age 19-79,
-#:   sex coded 1/2, BMI, blood pressure and the six serum measurements as published); centre and
-#:   scale frozen from the public release.
-#: * ``randhie``: the variables' definitional domains in Cameron and Trivedi (2005): indicators in
-#:   [0, 1], ``lncoins = log(coinsurance + 1)`` in [0, log(101)], ``lpi = log(max(1, premium))``
-#:   and ``fmde`` (log of the maximum dollar expenditure) in [0, 9], ``disea`` (chronic diseases)
-#:   in [0, 60]; centre and scale frozen from the public release.
-#:
-#: Freezing summary constants of a dataset that is itself public costs no privacy; for private
-#: data they would have to come from elsewhere (a census table, a previous public study), which is
-#: what the explorer asks an uploader to declare. The synthetic generators are handled in
-#: :func:`public_bounds` from their public definitions.
+#: column (in the dataset's column order), from ``datasets.json``; sources and justification:
+#: ``docs/preprocessing.md`` §"Documented public bounds of the demo datasets".
 PUBLIC_BOUNDS: dict[str, dict[str, tuple[float, ...]]] = {
-    "breast_cancer": {
-        "lo": (
-            6.981,
-            9.71,
-            43.79,
-            143.5,
-            0.05263,
-            0.01938,
-            0.0,
-            0.0,
-            0.106,
-            0.04996,
-            0.1115,
-            0.3602,
-            0.757,
-            6.802,
-            0.001713,
-            0.002252,
-            0.0,
-            0.0,
-            0.007882,
-            0.0008948,
-            7.93,
-            12.02,
-            50.41,
-            185.2,
-            0.07117,
-            0.02729,
-            0.0,
-            0.0,
-            0.1565,
-            0.05504,
-        ),
-        "hi": (
-            28.11,
-            39.28,
-            188.5,
-            2501.0,
-            0.1634,
-            0.3454,
-            0.4268,
-            0.2012,
-            0.304,
-            0.09744,
-            2.873,
-            4.885,
-            21.98,
-            542.2,
-            0.03113,
-            0.1354,
-            0.396,
-            0.05279,
-            0.07895,
-            0.02984,
-            36.04,
-            49.54,
-            251.2,
-            4254.0,
-            0.2226,
-            1.058,
-            1.252,
-            0.291,
-            0.6638,
-            0.2075,
-        ),
-        "centre": (
-            14.1,
-            19.3,
-            92.0,
-            655.0,
-            0.0964,
-            0.104,
-            0.0888,
-            0.0489,
-            0.181,
-            0.0628,
-            0.405,
-            1.22,
-            2.87,
-            40.3,
-            0.00704,
-            0.0255,
-            0.0319,
-            0.0118,
-            0.0205,
-            0.00379,
-            16.3,
-            25.7,
-            107.0,
-            881.0,
-            0.132,
-            0.254,
-            0.272,
-            0.115,
-            0.29,
-            0.0839,
-        ),
-        "scale": (
-            3.52,
-            4.3,
-            24.3,
-            352.0,
-            0.0141,
-            0.0528,
-            0.0797,
-            0.0388,
-            0.0274,
-            0.00706,
-            0.277,
-            0.552,
-            2.02,
-            45.5,
-            0.003,
-            0.0179,
-            0.0302,
-            0.00617,
-            0.00827,
-            0.00265,
-            4.83,
-            6.15,
-            33.6,
-            569.0,
-            0.0228,
-            0.157,
-            0.209,
-            0.0657,
-            0.0619,
-            0.0181,
-        ),
-    },
-    "wine": {
-        "lo": (11.03, 0.74, 1.36, 10.6, 70.0, 0.98, 0.34, 0.13, 0.41, 1.28, 0.48, 1.27, 278.0),
-        "hi": (14.83, 5.8, 3.23, 30.0, 162.0, 3.88, 5.08, 0.66, 3.58, 13.0, 1.71, 4.0, 1680.0),
-        "centre": (13.0, 2.34, 2.37, 19.5, 99.7, 2.3, 2.03, 0.362, 1.59, 5.06, 0.957, 2.61, 747.0),
-        "scale": (0.812, 1.12, 0.274, 3.34, 14.3, 0.626, 0.999, 0.124, 0.572, 2.32, 0.229, 0.71, 315.0),
-    },
-    "iris": {
-        "lo": (4.3, 2.0, 1.0, 0.1),
-        "hi": (7.9, 4.4, 6.9, 2.5),
-        "centre": (5.84, 3.06, 3.76, 1.2),
-        "scale": (0.828, 0.436, 1.77, 0.762),
-    },
-    "diabetes": {
-        "lo": (19.0, 1.0, 18.0, 62.0, 97.0, 41.6, 22.0, 2.0, 3.2581, 58.0),
-        "hi": (79.0, 2.0, 42.2, 133.0, 301.0, 242.4, 99.0, 9.09, 6.107, 124.0),
-        "centre": (48.5, 1.47, 26.4, 94.6, 189.0, 115.0, 49.8, 4.07, 4.64, 91.3),
-        "scale": (13.1, 0.5, 4.42, 13.8, 34.6, 30.4, 12.9, 1.29, 0.522, 11.5),
-    },
-    "randhie": {
-        "lo": (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
-        "hi": (4.61512, 1.0, 9.0, 9.0, 1.0, 60.0, 1.0, 1.0, 1.0),
-        "centre": (1.77, 0.26, 4.71, 4.03, 0.124, 11.2, 0.362, 0.0773, 0.015),
-        "scale": (1.98, 0.439, 2.7, 3.47, 0.322, 6.74, 0.481, 0.267, 0.121),
-    },
+    name: {key: tuple(values) for key, values in entry.items()} for name, entry in _CATALOGUE["public_bounds"].items()
 }
 
 
