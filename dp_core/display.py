@@ -1,31 +1,8 @@
-"""How numbers and names are shown to people: the one formatting module of the project.
+"""How numbers and names are shown to people: the one formatting module of the project (pure, no Streamlit).
 
-Every number that reaches a person (page text, metric tiles, tables, chart hover text, CSV/HTML
-downloads, error messages) goes through these functions, so that nobody sees a repr
-(``np.int64(1)``), a ``nan``/``inf`` string, floating-point dust (``2e-18`` where 0 is meant) or a
-snake_case column name.
-
-Rules
------
-* Finite numbers below 1,000 get ``sig`` significant digits (3 by default); from 1,000 on they are
-  rounded to whole units with thousands separators (a count is never rounded to 1,150 when it is
-  1,149); scientific notation, written the short way (``1.2e-5``, ``3e12``), only outside
-  [1e-4, 1e12).
-* Values whose magnitude is below ``zero_below`` relative to a given ``scale`` are written ``0``
-  (a standard error of ``5e-152`` beside a mean of 0.3 is 0).
-* Infinity is written by context: ``"∞"`` by default, or a word such as :data:`NOT_REACHED`,
-  :data:`NO_GUARANTEE` or :data:`UNBOUNDED`.
-* Missing values (``None``, NaN, ``pd.NA``) are written ``"—"`` or a caller-chosen word.
-* Column names are turned into headers with :func:`header`, from an explicit table of known names
-  and a readable fallback for any other snake_case name; :func:`table` formats a whole DataFrame
-  for a page or an HTML report, :func:`download_frame` gives a CSV download human headers while
-  keeping its numbers machine-readable.
-* Messages built with f-strings use :func:`plain` (or these formatters) instead of ``{x!r}`` on
-  NumPy scalars, which would print ``np.float64(0.5)``.
-
-The module is pure (no Streamlit) so that the engine's reports and the app share it. No function
-here raises on a number, a NumPy scalar or a missing value: the worst case is the ``str`` of an
-object that is not a number.
+Every number that reaches a person goes through these functions; no function here raises on a number, a
+NumPy scalar or a missing value. The rules (significant digits, zero dust, ∞ and missing words, headers):
+``docs/engine.md`` §"Showing numbers (dp_core/display.py)".
 """
 
 from __future__ import annotations

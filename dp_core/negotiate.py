@@ -1,23 +1,7 @@
-"""Negotiate a privacy budget: the smallest epsilon (or k) that meets a stakeholder's target.
+"""Negotiate a privacy budget: the smallest epsilon (or k, or n) that meets a stakeholder's target.
 
-A target is ``METRIC=VALUE``: ``accuracy=0.9`` (test accuracy at least 0.9, classification),
-``r2=0.3`` (test R^2 at least 0.3, regression), ``mae=50`` (test mean absolute error at most 50,
-in the units of the dataset's target; regression), ``excess_risk=0.01`` (excess risk at most 0.01)
-or ``delta=1e-6`` (delta at most 1e-6). Explicit comparisons (``accuracy>=0.9``,
-``excess_risk<=0.01``, ``mae<=50``) are accepted when they agree with the metric's direction.
-
-For every method of every applicable mechanism, :func:`negotiate` reports
-
-* the smallest epsilon on the **measured** curve (Monte-Carlo means on a log grid, interpolated
-  in log epsilon) together with the range where the 95% band crosses the target, and
-* the smallest epsilon from the **theoretical bound** (excess-risk targets; the bound is
-  monotone in epsilon and solved on a fine log grid, rounded up to the safe side). No mechanism
-  here has a bound on its test accuracy, R² or MAE, so those targets are answered from the
-  measured curves only (the answer says "no bound").
-
-A ``delta`` target sets the delta every (epsilon, delta) mechanism is calibrated at (pure
-epsilon-DP methods meet any delta target); for label-DP by aggregation it also gives the
-smallest bag size k reaching (epsilon, delta) at the chosen epsilon.
+Targets (``METRIC=VALUE``), the measured and theoretical answers and the delta target:
+``docs/compare.md`` §"Negotiate (dp_core/negotiate.py)".
 """
 
 from __future__ import annotations
@@ -400,27 +384,9 @@ def negotiate(
     fractions: Sequence[float] | None = None,
     **params: Any,
 ) -> dict:
-    """Answer targets for every applicable mechanism on ``ds``.
+    """Answer targets for every applicable mechanism on ``ds``; returns a JSON-ready dict (:func:`json_safe`).
 
-    ``targets``: at most one utility/excess-risk target and at most one delta target. ``epsilon``: the
-    chosen ε (for the smallest n, the label-DP k answer; reported back); ``delta``: δ of the (ε, δ)
-    mechanisms when no delta target is given. ``mechanisms``: adapter keys (default: every applicable
-    one). ``n_trials`` (each mechanism caps it), ``seed``, and the log grid ``eps_min``, ``eps_max``,
-    ``n_points`` of the measured curves. ``preprocess``: :attr:`dp_core.compare.CompareSpec.preprocess`.
-    ``result``: reuse a comparison whose spec matches. ``**params``: the mechanisms' comparison
-    parameters (:func:`dp_core.compare.compare_param_specs`; missing ones take their defaults).
-
-    ``solve_for="n"``: the fewest rows meeting the target at ``epsilon``, from the utility model
-    (:func:`dp_core.learning_curve.fit_utility_model` of :func:`learning_curves` at ``fractions``,
-    default :data:`LC_FRACTIONS`; 95% range over its bootstrap replicates) or, for excess-risk targets,
-    the bound: ``n_min``, ``n_min_lo``, ``n_min_hi``, ``n_min_source`` (``measured``/``bound``),
-    ``n_min_note``, ``n_min_outcome``. ``rows_factor`` (with ``solve_for="epsilon"``): answer for a
-    dataset that many times as large, extrapolated from the learning curves, bounds evaluated at that
-    many rows. All three questions invert the same model, so they agree.
-
-    Returns a JSON-ready dict (:func:`json_safe`): ``dataset``, ``task``, ``targets``, ``delta_used``,
-    ``grid``, ``methods`` (one entry per method, see the module docstring; ``*_outcome`` says whether an
-    answer is ``reached``, ``not reached`` or has none), ``k_answers``, ``notes``, ``headline``.
+    Parameters, ``solve_for="n"``, ``rows_factor`` and the returned keys: ``docs/compare.md`` §"negotiate()".
     """
     parsed, t, delta_t, rows_factor = _checked_targets(ds, targets, solve_for, rows_factor)
     eps_chosen = check_epsilon(epsilon, allow_inf=False)

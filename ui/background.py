@@ -1,32 +1,8 @@
 """Heavy Monte-Carlo work off the page thread: a job of blocks, its progress, a Cancel button.
 
-Why: a page script runs on the server's thread for its session, and pure-Python/numpy work there holds the
-GIL, so one visitor's 40-second sweep stalls every other visitor's slider. A :class:`Job` runs its blocks in a
-process pool instead (``concurrent.futures.ProcessPoolExecutor``; a later execution layer can stand behind the
-same three methods :meth:`Job.progress`, :meth:`Job.cancel`, :meth:`Job.result`), and the page polls it from an
-``st.fragment(run_every=...)`` that redraws only its own section (:func:`live_section`).
-
-Rules:
-
-* A block is ``Block(name, fn, args, kwargs, weight)``: ``fn`` is a module-level, picklable, pure function
-  (no Streamlit element, no session state). If it accepts a ``progress`` keyword it is given a reporter
-  ``progress(done, total)``, which also stops the block (raises :class:`JobCancelled`) once the job is
-  cancelled, so Cancel frees the worker at the next block boundary.
-* The results are exactly those of calling the blocks in the page's thread with the same arguments (the seeds
-  travel with the arguments); :meth:`Job.result` re-raises a block's exception, and :func:`error_message` turns
-  it into the one-line message the page shows.
-* Jobs and their results live in the session (``st.session_state``). A finished job on demo data is also
-  kept in a small server-wide store, so the next visitor with the same settings gets it at once; a job on
-  an uploaded file (``private=True``, see ``ui.cached_scope``) never leaves its session.
-* Outside a Streamlit server (AppTest, scripts, the CLI) the blocks run in the calling thread, so tests see
-  the finished result in one script run.
-* The pool heals: a worker that dies (an out-of-memory kill, a native crash) breaks a
-  ``ProcessPoolExecutor`` for good, so :func:`executor` replaces a broken pool (and a dead progress board)
-  before handing it out, under one lock, at most :data:`MAX_REBUILDS` times per :data:`REBUILD_WINDOW`
-  seconds. The jobs that were running in it end with :data:`WORKER_LOST` and a "Run again" button
-  (:func:`live_section`); a run that keeps killing its worker is offered again at most
-  :data:`MAX_LOSSES` times. Any other unexpected failure shows a reference id, never its text
-  (:func:`ui.errors.reference` logs the traceback).
+Blocks run in a healing process pool (in the calling thread outside a server), with the same seeds and
+results as in the page's thread; ``private=True`` jobs never leave their session. Rules and the healing
+pool: ``docs/performance.md`` §"ui/background.py: heavy work off the page thread".
 """
 
 from __future__ import annotations

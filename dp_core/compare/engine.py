@@ -135,31 +135,9 @@ def compare_param_specs() -> dict[str, ParamSpec]:
 class CompareResult:
     """Everything the compare page, the negotiation and the report show.
 
-    Attributes
-    ----------
-    trials : DataFrame
-        One row per (adapter, method, epsilon, trial): ``utility``, ``excess_risk`` and ``mae`` (test
-        mean absolute error in the label's units; regression only, ``nan`` for classification).
-    summary : DataFrame
-        :func:`dp_core.experiments.summarize` of ``trials`` by (adapter, method, epsilon):
-        ``utility_mean/_se/_lo/_hi``, ``excess_risk_*``, ``mae_*``, ``n_trials``.
-    bounds : DataFrame
-        ``adapter``, ``method``, ``epsilon``, ``bound``, ``label`` (theoretical excess-risk bounds).
-    nonprivate : dict
-        Non-private utility per adapter.
-    nonprivate_mae : dict
-        Non-private test MAE per adapter (label units; ``nan`` for classification).
-    methods : list of dict
-        One per method: adapter, method, label, status, statement, pure, label_dp.
-    notes, leaks : dict
-        Per adapter: preprocessing notes and the steps that looked at the private data.
-    skipped : dict
-        Adapters that could not run on this dataset, with the reason.
-    states : dict
-        Each adapter's prepared state, NOT FOR PUBLICATION: it holds the data and the non-private
-        fits (:class:`~dp_core.publication.NonPublicDiagnostics`). The tables above are aggregates
-        over many releases (utility, excess risk against the non-private fit): an evaluation to show
-        the analyst, not a release.
+    ``trials`` (one row per adapter, method, epsilon, trial), ``summary``, ``bounds``, ``nonprivate``,
+    ``nonprivate_mae``, ``methods``, ``notes``/``leaks``, ``skipped``; ``states`` holds each adapter's data and
+    non-private fits, NOT FOR PUBLICATION. Field by field: ``docs/compare.md`` §"CompareResult".
     """
 
     dataset: str
@@ -212,20 +190,9 @@ def run_compare(
 ) -> CompareResult:
     """Sweep every applicable mechanism over ``spec.epsilons`` on ``ds``.
 
-    Parameters
-    ----------
-    ds : Dataset
-    spec : CompareSpec
-    mechanisms : sequence of str, optional
-        Adapter keys (default: every registered adapter that applies to the task).
-    progress : callable, optional
-        ``progress(done, total)`` over all adapters' trials.
-    preprocess : str, optional
-        Row preprocessing (:data:`dp_core.preprocessing.PREPROCESS_METHODS`) overriding
-        ``spec.preprocess``; the result's ``spec`` records the one used.
-
-    Adapters that reject the dataset (``ValueError``: too few rows, wrong label range, ...) are
-    listed in ``skipped`` with the reason instead of failing the whole comparison.
+    ``mechanisms``: adapter keys (default: every registered adapter for the task); ``progress(done, total)``
+    over all trials; ``preprocess`` overrides ``spec.preprocess``. Adapters that reject the dataset
+    (``ValueError``) are listed in ``skipped`` with the reason (``docs/compare.md`` §"run_compare").
     """
     if not isinstance(spec, CompareSpec):
         raise TypeError(f"spec must be a CompareSpec, got {type(spec).__name__}.")
