@@ -90,24 +90,11 @@ _REAL_FILES = {i.name: f"{i.name}.csv" for i in DATASETS.values() if i.kind == "
 
 @dataclass(frozen=True, eq=False)
 class Dataset:
-    """A dataset ready for a mechanism: a float design matrix and a float target.
+    """A dataset ready for a mechanism: a float design matrix ``X`` (n, d) and a float target ``y``.
 
-    Attributes
-    ----------
-    name : str
-        Catalogue name, or ``"upload:<file name>"`` / ``"csv:<path>"``.
-    X : ndarray of shape (n, d)
-    y : ndarray of shape (n,)
-        Regression target, or class labels coded 0..C-1 (binary: 0/1).
-    task : {"regression", "binary", "multiclass"}
-    n_classes : int
-        0 for regression.
-    fingerprint : str
-        SHA-256 of the arrays: identifies the data without revealing it (for caching and reports).
-        With declared bounds it also covers them, so every cache keyed on it keys on the bounds.
-    declared_bounds : dp_core.preprocessing.PublicBounds or None
-        Public per-column bounds declared for this data (:meth:`with_public_bounds`); used by
-        :func:`public_bounds` instead of the documented or data-derived ones.
+    ``name``: catalogue name, ``upload:<file>`` or ``csv:<path>``; ``y``: classes coded 0..C-1 for
+    classification; ``fingerprint``: SHA-256 of the arrays (and of ``declared_bounds``, when set). Fields:
+    ``docs/foundation.md`` §"Dataset fields".
     """
 
     name: str
@@ -138,11 +125,8 @@ class Dataset:
     def with_public_bounds(self, bounds: Any) -> Dataset:
         """A copy of this dataset that carries declared public per-column bounds (``None``: drop them).
 
-        The bounds are checked (:func:`dp_core.preprocessing.check_declared_bounds`: one ``(lo, hi)``
-        per feature, finite, ``lo < hi``, centre inside ``[lo, hi]``, ``scale > 0``, not marked
-        ``data_derived``; errors name the column). The copy's :attr:`fingerprint` is the SHA-256 of
-        the data's fingerprint and the bounds' text form, so results computed with other bounds are
-        never reused. :func:`public_bounds` then returns these bounds (``data_derived=False``).
+        The bounds are checked (:func:`dp_core.preprocessing.check_declared_bounds`) and the copy's fingerprint
+        covers them, so results computed with other bounds are never reused.
 
         >>> ds = load_dataset("iris")
         >>> from dp_core.preprocessing import parse_bounds
@@ -247,17 +231,10 @@ CENSUS_FEATURES = (
 
 
 def make_census(n: int = 20_000, *, seed: RngLike = 0) -> Dataset:
-    """Census-like income data: 13 bounded attributes (14 with the two marital indicators counted
-    from one status) and an income target in [0, 1].
+    """Census-like income data: 13 attributes in [0, 1] by their public domain and an income target in [0, 1].
 
-    Every column is drawn from a fixed, public model and lies in [0, 1] by construction (its public
-    domain), so the input-perturbation paper's recommended scaling (divide rows by sqrt(d)) needs no
-    look at the data. Income is a log-normal-like function of schooling, hours, age and occupation,
-    capped at a public maximum and mapped to [0, 1].
-
-    References
-    ----------
-    Fukuchi, Tran, Sakuma, *Differentially Private ERM with Input Perturbation*, section 6 (IPUMS data).
+    Drawn from a fixed, public model (``docs/foundation.md`` §"make_census"); stands in for the IPUMS data of
+    Fukuchi, Tran, Sakuma, *Differentially Private ERM with Input Perturbation*, section 6.
     """
     n = check_int("n", n, lo=2, hi=5_000_000)
     g = as_generator(seed)
@@ -781,18 +758,11 @@ def _index_column(frame: pd.DataFrame) -> str | None:
 
 
 def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None = None) -> CsvTable:
-    """Parse and validate an uploaded CSV file held in memory.
+    """Parse and validate an uploaded CSV file held in memory (linear in its size).
 
-    Detects the delimiter (comma, semicolon, tab, pipe) and the encoding (UTF-8, UTF-16 with a BOM,
-    Windows-1252). Repairs, and says so in ``CsvTable.notes``: CR-only line endings, leading ``#``
-    comment lines, thousands separators and decimal commas (re-read as numbers), a saved pandas index
-    column (dropped), a file without a header row (columns named ``column 1``, ...). Raises
-    :class:`DataValidationError` with an actionable message for: an empty file, a compressed archive,
-    a spreadsheet or other binary file, a first line with more fields than the column limit (checked
-    before pandas reads the file, so a pathological file is rejected at once), a single column (usually
-    a wrong delimiter), too few or too many rows or columns, duplicate column names. Every check is
-    linear in the file size. Non-numeric columns are reported, not rejected: the caller asks the user
-    whether to one-hot encode or drop them (:func:`table_to_dataset`).
+    Detects the delimiter and the encoding, repairs what it can and says so in ``CsvTable.notes``, raises
+    :class:`DataValidationError` with an actionable message otherwise; non-numeric columns are reported, not
+    rejected. The list: ``docs/foundation.md`` §"parse_csv: detected, repaired, refused".
     """
     lim = dict(LIMITS, **(limits or {}))
     text, encoding, notes = _decoded_text(raw, file_name, lim)
@@ -993,17 +963,8 @@ def table_to_dataset(
 ) -> Dataset:
     """Turn a parsed CSV into a :class:`Dataset`.
 
-    Parameters
-    ----------
-    target : str
-        The target column. Must be a column of the table.
-    task : {"auto", "regression", "binary", "multiclass"}
-        ``auto``: a target with at most 10 distinct integer values (or a text target) is a
-        classification target, anything else regression.
-    non_numeric : {"error", "onehot", "drop"}
-        What to do with non-numeric feature columns.
-    missing : {"error", "drop_rows"}
-        What to do with rows holding NaN or infinite values.
+    ``task="auto"``: a text target or at most 10 distinct integers is classification, else regression;
+    ``non_numeric``: ``error``/``onehot``/``drop`` for text features; ``missing``: ``error``/``drop_rows``.
     """
     if not isinstance(table, CsvTable):
         raise TypeError(f"table must be a CsvTable from parse_csv, got {type(table).__name__}.")
@@ -1145,21 +1106,10 @@ def _load_real(name: str) -> Dataset:
 
 
 def load_dataset(name: str, *, n: int | None = None, seed: RngLike = 0, **options) -> Dataset:
-    """Load a demo dataset by name, or a CSV file by path.
+    """Load a demo dataset by name (:data:`DATASETS`), or a CSV file by a path ending in ``.csv``.
 
-    Parameters
-    ----------
-    name : str
-        One of :data:`DATASETS` (``census``, ``diabetes``, ``breast_cancer``, ``wine``, ``iris``,
-        ``randhie``, ``gaussian_classes``, ``heavy_tailed``) or a path ending in ``.csv``.
-    n : int, optional
-        Number of rows for the synthetic generators (their default otherwise). For a real dataset,
-        ``n`` smaller than its size takes a seeded random subsample.
-    seed : int
-        Seed of the synthetic generator or of the subsample.
-    **options
-        Passed to the synthetic generator (for example ``d=5`` or ``design="student_t"``), or to
-        :func:`table_to_dataset` for a CSV path (``target=...``).
+    ``n``: rows for a synthetic generator, or a seeded subsample of a real dataset; ``seed``: of the
+    generator or the subsample; ``**options``: to the generator (``d=5``) or :func:`table_to_dataset`.
     """
     if not isinstance(name, str):
         raise TypeError(f"dataset must be a name or a path, got {type(name).__name__}.")
@@ -1298,28 +1248,10 @@ def split_indices(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The one seeded train/test split of :mod:`dp_core`: sorted ``(train, test)`` row indices.
 
-    Seed derivation (the same on every page, command and engine): the permutation is
-    ``as_generator(seed).permutation(n)`` (:func:`dp_core.rng.as_generator`, i.e. the
-    generator ``PCG64(SeedSequence(seed))`` for an integer seed, or the caller's own generator,
-    which is then advanced by exactly that one permutation). Its first
-    ``n_test = max(min_test, round(test_fraction * n))`` entries are the test rows, the rest the
-    training rows; both parts are returned in increasing order (with ``shuffle_train=True`` the
-    training rows keep the permutation's random order, for callers that take nested prefixes of
-    them as subsamples). So one seed gives the same split of the same rows everywhere.
-
-    Parameters
-    ----------
-    n : int
-        Number of rows, >= 1.
-    test_fraction : float
-        In [0, 1).
-    seed : None, int, SeedSequence or Generator
-    min_test : int
-        Smallest number of test rows, >= 0 (0 allows an empty test part).
-    min_train : int
-        Smallest number of training rows, >= 1; fewer raise :class:`DataValidationError`.
-    shuffle_train : bool
-        Return the training rows in random (permutation) order instead of sorted.
+    The first ``max(min_test, round(test_fraction * n))`` entries of ``as_generator(seed).permutation(n)`` are
+    the test rows; fewer than ``min_train`` training rows raise :class:`DataValidationError`;
+    ``shuffle_train`` keeps the training rows in permutation order. Seed derivation: ``docs/engine.md``
+    §"The seeded train/test split".
 
     >>> tr, te = split_indices(10, test_fraction=0.3, seed=0)
     >>> len(tr), len(te), sorted(tr.tolist() + te.tolist()) == list(range(10))
@@ -1379,18 +1311,10 @@ PUBLIC_BOUNDS: dict[str, dict[str, tuple[float, ...]]] = {
 
 
 def public_bounds(ds: Dataset):
-    """The per-column bounds used to preprocess ``ds``: documented for a demo dataset, data-derived otherwise.
+    """The per-column bounds (:class:`~dp_core.preprocessing.PublicBounds`) used to preprocess ``ds``.
 
-    Bounds declared for ``ds`` (:meth:`Dataset.with_public_bounds`) come first. Otherwise demo
-    datasets get :data:`PUBLIC_BOUNDS` (real data) or their generator's public domain
-    (``census``: every column in [0, 1]; ``gaussian_classes``: the unit ball, so [-1, 1];
-    ``heavy_tailed``: [-5, 5] around 0 with unit scale - its design is unbounded, so the public
-    range clips the tail). Anything else (an upload, a CSV path, a demo dataset whose columns
-    do not match) gets :func:`dp_core.preprocessing.bounds_from_data`, marked ``data_derived``.
-
-    Returns
-    -------
-    dp_core.preprocessing.PublicBounds
+    Declared bounds first, then documented (:data:`PUBLIC_BOUNDS`) or the generator's public domain, else
+    ``bounds_from_data`` marked ``data_derived`` (``docs/preprocessing.md`` §"public_bounds: which bounds").
     """
     from .preprocessing import PublicBounds, bounds_from_data
 

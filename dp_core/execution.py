@@ -357,14 +357,9 @@ def _register_atexit() -> None:
 
 @contextlib.contextmanager
 def importable_main():
-    """Start worker processes without re-running a script as their ``__main__``.
+    """Start worker processes without re-running a (page) script as their ``__main__``.
 
-    Dask starts workers with the ``spawn`` method, which re-runs the parent's ``__main__`` file in
-    each child (so does ``multiprocessing``'s ``forkserver`` method, for each process it starts).
-    Under Streamlit (the app, and its AppTest runs) ``__main__`` is a page script, whose top-level
-    code must not run in a worker; the command line's ``__main__`` is an importable module and a
-    script started as ``python script.py`` is kept too. While workers start, any other ``__main__``
-    is replaced by an empty module.
+    Why: ``docs/performance.md`` §"execution.importable_main".
     """
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
@@ -507,17 +502,8 @@ def fallback_note(description: Any) -> str | None:
 def get_executor(
     workers: int | None = None, scheduler: str | None = None, *, timeout: float = CONNECT_TIMEOUT_S
 ) -> Executor:
-    """The executor for ``workers`` / ``scheduler`` (both ``None``: in-process).
-
-    Parameters
-    ----------
-    workers : int, optional
-        Start (or reuse) a local cluster of this many worker processes, in [1, 256]. ``0`` means
-        in-process.
-    scheduler : str, optional
-        Address of a running Dask scheduler, ``tcp://host:port``. Exclusive with ``workers``.
-    timeout : float
-        Seconds allowed to connect to ``scheduler``.
+    """The executor for ``workers`` (a local cluster, 1 to 256; ``0``: in-process) or ``scheduler``
+    (``tcp://host:port``, exclusive with ``workers``, ``timeout`` seconds to connect); both ``None``: in-process.
     """
     if workers is not None and scheduler is not None:
         raise ValueError("workers and scheduler are exclusive: give one of them (workers starts a local cluster).")

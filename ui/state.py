@@ -1,17 +1,8 @@
 """Shared parameters and URL values: one canonical value per name in ``st.session_state``, mirrored in the URL.
 
-Canonical values of the shared parameters live under ``p_<name>`` (plain session keys, which survive
-page switches even when the widget that sets them is not on the current page). Widgets use ``w_<name>``
-keys and copy their value into the canonical key in their ``on_change`` callback. On a session's first
-run the canonical values are read from the URL query string, so a copied link reopens the same setting.
-
-Every value of a link is untrusted input. It is parsed here, and only here, against its declaration
-in :data:`ui.constants.URL_PARAMS` (:func:`parse_url_value`): a value that is not a number, not finite,
-too large to represent, not an integer where one is needed, outside the widget's range or not one of
-its options is never used as is. Unusable values give the documented default; finite numbers outside
-the range are clamped to the nearest end (and numbers between two options snapped to the more private
-one). Each such case produces one message naming the parameter, the value received, the valid range
-and the value used; :func:`show_url_problems` shows them on the page that reads the parameter.
+Canonical values live under ``p_<name>``, widgets under ``w_<name>``; every link value is untrusted and
+parsed only here (:func:`parse_url_value`). Rules: ``docs/foundation.md`` §"Shared parameters and link
+values (ui/state.py)".
 """
 
 from __future__ import annotations
@@ -606,21 +597,9 @@ def widget(
 ) -> Any:
     """Create the widget of the declared parameter ``name`` and return its value: THE page-widget idiom.
 
-    The declaration (:func:`ui.constants.url_spec`: ``URL_PARAMS`` or a mechanism plug-in's
-    ``ParamSpec``) gives the type, default, range or options and label; ``default``, ``options``,
-    ``lo``, ``hi`` override it when they depend on the data. The value
-
-    * starts from this session's last value (it survives page switches), else the link's (validated
-      by :func:`parse_url_value`, a refused value is reported once), else the default;
-    * is clamped/snapped when the data-dependent range or options changed;
-    * is written back into the URL (``url=False`` for values a link should not carry).
-
-    ``control`` picks the widget: ``"select"`` (selectbox), ``"select_slider"``, ``"radio"``,
-    ``"slider"``, ``"number"`` or ``"toggle"``; by default a bool is a toggle, a declared option list
-    a select slider for numbers and a select box for text, a bounded number a slider, and any other
-    number a number input. The widget's key is ``name``. A shared parameter (``SHARED_PARAMS``) starts
-    from, and writes back to, its canonical value, so other pages see the same setting. ``on_change``/``args``
-    are passed to the widget (a callback that resets dependent widgets with :func:`forget_widget`).
+    ``default``/``options``/``lo``/``hi`` override the declaration when they depend on the data; ``control``
+    picks the widget; ``url=False`` keeps the value out of the link. Where the value starts and how it is
+    kept: ``docs/foundation.md`` §"state.widget".
     """
     spec = url_spec(name)
     opts = tuple(options) if options is not None else (tuple(spec.options) if spec.options else None)
