@@ -1,12 +1,7 @@
 """Datasets: bundled real data, seeded synthetic generators, CSV parsing and explicit preprocessing.
 
-Nothing is downloaded at run time: the real datasets are CSV files under ``assets/`` (their sources
-and licences are in ``assets/README.md``); the synthetic ones are drawn from a seeded generator.
-Uploaded CSV files are parsed from bytes in memory and never written anywhere.
-
-Preprocessing to the bounds a mechanism needs is explicit: every helper returns a
-:class:`PreprocessInfo` saying what it did, and whether a bound was computed from the data
-itself (``data_dependent=True``), which leaks information about the data.
+Nothing is downloaded or written; every preprocessing helper says what it did and whether a bound came
+from the data (``docs/foundation.md`` §"dp_core/data.py").
 """
 
 from __future__ import annotations
@@ -420,15 +415,8 @@ def make_heavy_tailed(
     log_sigma: float = 0.75,
     seed: RngLike = 0,
 ) -> Dataset:
-    """Heavy-tailed linear regression data, ``y = <x, w0> + xi`` (the l1 pilot, docs/l1_exponential.md).
-
-    Designs: ``gaussian`` (X1, s*N(0, I)), ``student_t`` (X2, s*t(tail) coordinates),
-    ``pareto_sphere`` (X3, Pareto-I(tail, s) radius times a uniform direction), ``pareto_abs`` (X4,
-    as X3 with absolute coordinates), ``lognormal_sphere`` (X5, log-normal radius with log-scale
-    ``log(s)`` and log-sd ``log_sigma``).
-    Noises: ``gaussian`` (N1), ``student_t`` (N2, t(noise_tail)), ``pareto_skewed`` (N3, a centred
-    Pareto with median 0), ``laplace`` (N4). ``w0 = w_norm * (1, ..., 1)/sqrt(d)``; since the noise
-    has median 0, w0 is also the population l1 minimiser.
+    """Heavy-tailed linear regression data, ``y = <x, w0> + xi``, designs X1-X5 and noises N1-N4 of the l1 pilot
+    (``docs/l1_exponential.md`` §"make_heavy_tailed: designs and noises").
     """
     n = check_int("n", n, lo=2, hi=5_000_000)
     d = check_int("d", d, lo=1, hi=100)

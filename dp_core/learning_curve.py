@@ -62,14 +62,9 @@ def cell_replicates(values, n_boot: int, rng: np.random.Generator) -> np.ndarray
 
 
 def _fit_slopes(sizes: np.ndarray, weights: np.ndarray, g: np.ndarray, cap: float) -> tuple[np.ndarray, np.ndarray]:
-    """Weighted least squares of ``g = a + b n**(-p)`` per replicate and ε, the better ``p`` of
-    :data:`LC_EXPONENTS` (the one with the smaller residual); ``b = 0`` where fewer than two sizes count.
-
-    The asymptote ``a`` (the value with unlimited rows) is at most ``cap``, the metric's best (accuracy
-    and R² 1, MAE and excess risk 0): a free fit of a steep, very negative R² curve at a tiny ε puts it far
-    above 1 and promises any target with twice the rows. Where it would, ``a = cap`` and ``b`` is refitted.
-    ``sizes`` (S,), ``weights`` (R, S) (how often each size was drawn), ``g`` (R, S, E).
-    Returns ``b`` and ``p``, each (R, E)."""
+    """Weighted least squares of ``g = a + b n**(-p)`` per replicate and ε (the better ``p`` of :data:`LC_EXPONENTS`),
+    the asymptote ``a`` capped at ``cap``; returns ``b`` and ``p``, each (R, E) (``docs/compare.md`` §"_fit_slopes").
+    """
     w = weights[:, :, None] * np.isfinite(g) * (g > _UNMEASURED)
     gz = np.where(w > 0, g, 0.0)
     sw = w.sum(axis=1)

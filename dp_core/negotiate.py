@@ -281,15 +281,8 @@ LC_MAX_FACTOR = 1000.0
 
 
 def subsample(ds: Dataset, n_train: int, *, test_fraction: float = 0.2, seed: int = 0) -> tuple[Dataset, float]:
-    """A subsample of ``ds`` with ``n_train`` training rows and the same number of test rows.
-
-    The comparison splits every dataset into training and test rows with ``test_fraction``; to
-    measure a learning curve the *test* set keeps its size (so the utility is measured as precisely
-    at every size) and only the training rows shrink. Rows are taken from one seeded permutation,
-    so the subsamples are nested (a smaller one is part of every larger one).
-
-    Returns the subsample (same name, so adapters preprocess it as they would the full data) and
-    the test fraction that keeps the test size.
+    """A nested, seeded subsample of ``ds`` with ``n_train`` training rows and an unchanged test size; returns it
+    (same name) and the test fraction that keeps the test size (``docs/compare.md`` §"negotiate.subsample").
     """
     n_train = check_int("n_train", n_train, lo=1)
     n_test = max(1, int(round(test_fraction * ds.n)))
@@ -315,16 +308,9 @@ def learning_curves(
     result: CompareResult | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> pd.DataFrame:
-    """Each method's measured utility and excess risk on nested subsamples of ``ds``.
-
-    Every fraction ``f`` of the training rows is a subsample (:func:`subsample`, same test size)
-    run through :func:`dp_core.compare.run_compare` with ``spec`` (same ε grid and seed; at most
-    :data:`LC_TRIAL_CAP` trials, so the 95% band of a subsample is wider).
-    The full dataset (``f = 1``) reuses ``result`` when given. Sizes are reported as ``n_rows``:
-    the rows a whole dataset would have for that many training rows (``n_train / (1 - test
-    share)``), so the full dataset has ``n_rows = ds.n``.
-
-    Returns the rows of :attr:`CompareResult.summary` with ``n_rows`` and ``n_train`` added.
+    """Each method's measured utility and excess risk on nested subsamples of ``ds`` (at most :data:`LC_TRIAL_CAP`
+    trials each; ``result`` reused for ``f = 1``): summary rows with ``n_rows`` and ``n_train`` added
+    (``docs/compare.md`` §"negotiate.learning_curves").
     """
     return _lc_frame(_lc_runs(ds, spec, mechanisms=mechanisms, fractions=fractions, result=result, progress=progress))
 

@@ -1,15 +1,7 @@
 """Shipped results of deterministic comparison runs on the demo datasets at default settings.
 
-Every comparison is seeded, so one mechanism's part of it is a deterministic function of the dataset, the
-:class:`~dp_core.compare.CompareSpec`, the mechanism and the engine's code (:func:`entry_key`,
-:func:`engine_hash`). A key or hash that does not match returns ``None`` and the caller computes: a stale
-entry costs time, never correctness. Keys, file format, regenerating (``python -m dp_core precompute``)
-and switching it off (``DP_CORE_NO_PRECOMPUTED=1``, ``--no-precomputed``, :func:`disabled`):
+A key or hash that does not match returns ``None`` and the caller computes; nothing here is a release.
 ``docs/performance.md`` §"Precomputed demo results (`dp_core/precomputed.py`)".
-
-Nothing here is a release: the stored tables are the analyst's own evaluation of many releases; the prepared
-states are never stored (:class:`dp_core.compare.engine.LazyState`). This module imports nothing of the engine
-at import time; the runs that fill it are in :mod:`dp_core.precomputed_runs`.
 """
 
 from __future__ import annotations

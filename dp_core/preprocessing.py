@@ -1,14 +1,7 @@
 """Per-record preprocessing from public per-column bounds: centre, scale, then bound the row norm.
 
-Every mechanism assumes rows in the unit ball ``||x|| <= 1``. :class:`PublicBounds` holds, per feature, a
-range ``[lo, hi]`` known without looking at the records (documented, declared by the uploader with
-:data:`DECLARED_SOURCE`, or computed from an upload and then marked ``data_derived=True``, the one case
-with a leak warning), with a public centre and scale; :func:`preprocess_rows` centres and scales each row
-and bounds its norm (``normalize``, ``clip``, ``scale`` or ``minmax``). Each output row depends on its own
-record and public constants only, so a mechanism private on unit-ball rows stays private (a fixed
-per-record map: Dwork and Roth 2014, Proposition 2.1, applied record-wise). The rules, the text form of
-:func:`format_bounds`/:func:`parse_bounds` and the guidance for ``eta`` (:func:`default_eta`,
-:func:`eta_cap_note`): ``docs/preprocessing.md``.
+Each output row depends on its own record and public constants only (Dwork and Roth 2014, Proposition
+2.1, applied record-wise): ``docs/preprocessing.md`` §"dp_core/preprocessing.py in brief".
 """
 
 from __future__ import annotations

@@ -304,17 +304,8 @@ def _wait_until_quiet(poll: float = 0.05) -> None:
 
 
 def warm() -> None:
-    """Import the engine, then start the pool and its workers, in a background thread (once per server).
-
-    The first visitor of each page then finds the engine's modules (the audit registry, the mechanisms, their
-    figures: a second or two of imports) already loaded, and the first Run finds its workers ready.
-
-    Every step waits until no visitor's script is running (:func:`script_run`): imports hold the GIL and the
-    fork server takes a core, so doing them beside the first visitor's page made that first visit about twice
-    as slow (measured by ``benchmarks/bench_pages.py --warm-compare``: 2.2 s instead of 0.8 s on Home).
-
-    Does nothing outside a Streamlit server (AppTest, scripts), nor when the environment variable
-    ``PUE_NO_WARM`` is set (the benchmark's comparison), and costs nothing after the first call.
+    """Import the engine, then start the pool and its workers, in a background thread (once per server, only when
+    no script runs; not outside a server nor with ``PUE_NO_WARM``): ``docs/performance.md`` §"background.warm".
     """
     global _WARMING
     if _WARMING is not None or not in_server() or os.environ.get("PUE_NO_WARM"):
@@ -671,13 +662,8 @@ def start(
     restart: bool = False,
     background: bool | None = None,
 ):
-    """Start (or reuse) this session's job ``name`` for the settings ``key``; returns its handle.
-
-    The same ``key`` returns the same job (running, finished, failed or cancelled: a failure is shown, not
-    retried on every rerun); ``restart`` (the Run button was pressed) runs a failed or cancelled job again.
-    A new ``key`` cancels the old job and starts one for the new settings. With
-    ``private=False`` a finished job is kept server-wide and reused by any session with the same ``key``.
-    ``background=None`` runs in the process pool inside a server and in the calling thread elsewhere.
+    """Start (or reuse) this session's job ``name`` for the settings ``key``; returns its handle
+    (``restart``, ``private``, ``background``: ``docs/performance.md`` §"background.start").
     """
     import streamlit as st
 
@@ -749,13 +735,8 @@ def _remember(name: str) -> None:
 
 
 def live_section(name: str, render: Callable[[Any], None], *, every: float = 1.0, label: str = "Running") -> None:
-    """Draw ``render(job)`` for this session's job ``name`` in a fragment that polls it while it runs.
-
-    While the job runs, the fragment reruns every ``every`` seconds (only this section, not the page): a
-    progress bar from the finished blocks, a Cancel button, and ``render(job)`` with whatever has finished
-    (quick results first). When the job ends the whole page reruns once, which stops the polling. A job that
-    was cancelled, lost its worker or failed unexpectedly says so in plain words with a "Run again" button
-    (:func:`run_again`). The section runs inside the page's error boundary (:mod:`ui.errors`).
+    """Draw ``render(job)`` for this session's job ``name`` in a fragment that polls it every ``every`` seconds
+    while it runs (``docs/performance.md`` §"background.live_section").
     """
     import streamlit as st
 

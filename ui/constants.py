@@ -73,22 +73,7 @@ LOWER_IS_PRIVATE, HIGHER_IS_PRIVATE = "lower", "higher"
 
 @dataclass(frozen=True, slots=True)
 class UrlParam:
-    """How one URL query parameter is parsed.
-
-    Attributes
-    ----------
-    kind : float, int, str or bool
-    default : the documented default used when the link's value is unusable (``None``: the page
-        computes it from the data, e.g. the dataset's label range, and passes it to ``ui.state``).
-    lo, hi : the accepted range of a number (inclusive); a finite value outside it is clamped.
-    options : the accepted values (numbers are snapped to an option, text must match one).
-    step : numbers are rounded to a multiple of ``step`` counted from ``lo``.
-    private : ``"lower"`` or ``"higher"``: the direction of the stronger guarantee; a number between two
-        options is snapped to the more private one.
-    multi : text is a comma-separated list of options (or ``"all"``).
-    page : the page file that reads it (``None``: shared by every page, kept in ``st.session_state``).
-    label : what it is, for the message shown when a link's value is refused.
-    """
+    """How one URL query parameter is parsed (fields: ``docs/foundation.md`` §"UrlParam fields")."""
 
     kind: type
     default: Any

@@ -333,17 +333,9 @@ def _run_adapter(a, st, spec: CompareSpec, prog, total: int):
 
 
 def combine_results(parts: Sequence[CompareResult]) -> CompareResult:
-    """One comparison from comparisons of disjoint sets of mechanisms on the same data and spec.
-
-    Every adapter draws its randomness from ``spec.seed`` alone, so running the mechanisms one at a time
-    (for example as separate background jobs, the quick ones first) and combining the parts gives the
-    same tables as one :func:`run_compare` call over all of them (rows in the order of ``parts``).
-
-    Raises
-    ------
-    ValueError
-        When ``parts`` is empty, the parts differ in dataset, task or spec, or two parts ran the same
-        mechanism.
+    """One comparison from comparisons of disjoint sets of mechanisms on the same data and spec (same tables as
+    one :func:`run_compare`); ``ValueError`` for no parts, differing parts or a repeated mechanism
+    (``docs/compare.md`` §"combine_results").
     """
     parts = list(parts)
     if not parts:
@@ -463,11 +455,7 @@ _UNSET = object()
 class LazyState(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: a mechanism's prepared state that is prepared on first use.
 
-    A stored comparison needs no state to show its tables; the negotiation's bounds, the budget card's
-    noise scales and label-DP's bag-size answer do. Attribute access prepares the state once
-    (``ADAPTERS[key].prepare(ds, spec)``, deterministic) and forwards to it. What a sweep adds to a state
-    (large-margin's non-private utility, the ℓ1 sampler's runs) is not recomputed: it reaches the result
-    through the stored part (``nonprivate``, the method rows). Not for publication, like the state itself.
+    Attribute access prepares it once and forwards to it (``docs/compare.md`` §"LazyState").
     """
 
     __slots__ = ("_adapter", "_ds", "_spec", "_value", "_lock")
