@@ -1,11 +1,6 @@
-"""Where Monte-Carlo blocks run: in this process, on a local Dask cluster, or on an existing one.
-
-Every Monte-Carlo computation splits its work into independent seeded blocks (:mod:`dp_core.experiments`)
-and hands them to :func:`current_executor`'s ``map``; results come back in submission order, so the
-numbers are identical whichever executor ran them. The executors, the fault rules, how the executor is
-chosen (``--workers``/``--scheduler``, ``DP_CORE_WORKERS``/``DP_CORE_SCHEDULER``, :func:`configure`) and the
-:func:`submit`/:class:`RunHandle` API: ``docs/performance.md`` §"`dp_core/execution.py`: where
-Monte-Carlo blocks run".
+"""Where Monte-Carlo blocks run: in this process, on a local Dask cluster, or on an existing one; results in
+submission order, so the numbers are identical whichever executor ran them.
+``docs/performance.md`` §"`dp_core/execution.py`: where Monte-Carlo blocks run".
 """
 
 from __future__ import annotations
@@ -446,12 +441,8 @@ async def _ask_identity(address: str, timeout: float) -> Any:
 
 
 def probe_scheduler(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
-    """Check that a Dask scheduler answers at ``address``, giving up after ``2 (timeout + HANDSHAKE_GRACE_S)`` s.
-
-    ``distributed.Client`` bounds the TCP connection but not the exchange after it: a peer that
-    accepts and then says nothing held the command line forever (issue 24). This probe asks the peer
-    for its ``identity`` with every step bounded, in a thread of its own (so no event loop of the
-    caller is touched), and raises one ``ValueError`` naming the address otherwise.
+    """Check that a Dask scheduler answers at ``address`` within ``2 (timeout + HANDSHAKE_GRACE_S)`` s, every step
+    bounded, in its own thread; one ``ValueError`` naming the address otherwise (issue 24: a silent peer).
     """
     box: dict = {}
 

@@ -14,14 +14,7 @@ import numpy as np
 
 from ._validation import check_choice, check_positive
 
-__all__ = [
-    "LC_EXPONENTS",
-    "N_BOOTSTRAP",
-    "UtilityModel",
-    "answer_number",
-    "cell_replicates",
-    "fit_utility_model",
-]
+__all__ = ["LC_EXPONENTS", "N_BOOTSTRAP", "UtilityModel", "answer_number", "cell_replicates", "fit_utility_model"]
 
 #: Candidate exponents p of the learning-curve model ``y(n) = a + b * n**(-p)`` [ours].
 LC_EXPONENTS = (0.5, 1.0)

@@ -20,13 +20,7 @@ import pandas as pd
 from . import display, precomputed
 from . import status as vocab
 from ._blas import single_threaded_blas
-from ._validation import (
-    check_delta,
-    check_epsilon,
-    check_in_interval,
-    check_int,
-    check_real,
-)
+from ._validation import check_delta, check_epsilon, check_in_interval, check_int, check_real
 from .calibration import solve_monotone
 from .compare import ADAPTERS, CompareResult, default_epsilons, make_spec, run_compare
 from .compare.registry import utility_metric_name
@@ -74,7 +68,7 @@ CLASSIFICATION_METRICS = ("accuracy",)
 _COLUMNS = {"accuracy": "utility", "r2": "utility", "mae": "mae", "excess_risk": "excess_risk"}
 #: why a target metric has no theoretical answer
 NO_BOUND_NOTE = {
-    "mae": "no bound: no mechanism here has a bound on the test MAE; answered from the measured curves only",
+    "mae": "no bound: no mechanism here has a bound on the test MAE; answered from the measured curves only"
 }
 _BOUND_ON_EXCESS = "bounds are on the excess risk; state an excess-risk target to use them"
 
@@ -237,11 +231,8 @@ def _bound_crossing(
 def smallest_n(
     adapter, state, method: str, *, epsilon: float, spec, target: Target, n_max: float = 1e9
 ) -> tuple[float, str]:
-    """Smallest number of rows at which ``method``'s excess-risk bound meets ``target`` at ``epsilon``.
-
-    The bound is non-increasing in n: bisection on 161 log-spaced n from 10 to ``n_max`` finds the
-    first grid point that meets the target, then integer bisection below it. ``inf`` when even
-    ``n_max`` rows do not suffice, ``nan`` when the method has no bound.
+    """Smallest number of rows at which ``method``'s excess-risk bound meets ``target`` at ``epsilon`` (bisection on
+    a log grid of n, then on integers); ``inf`` when ``n_max`` rows do not suffice, ``nan`` without a bound.
     """
     grid = np.unique(np.ceil(np.geomspace(10, n_max, 161)))
     vals: dict[int, float] = {}
@@ -928,12 +919,9 @@ def ranked_clause(methods: list[dict], status: str) -> str:
 
 
 def headline(answer: dict) -> str:
-    """One sentence with the answer, then which statuses it ranks: the best method of the best status
-    that has an answer (in the order of :data:`_HEADLINE_STATUSES`, proved first; refuted methods and
-    methods without a claim never), its number and 95% range.
-
-    An answer that needs an extrapolation says so. Every number is formatted by :mod:`dp_core.display`,
-    as in the table.
+    """One sentence with the answer: the best method of the best status with an answer (order of
+    :data:`_HEADLINE_STATUSES`; never refuted or unclaimed methods), its number and 95% range, and whether it
+    extrapolates; numbers through :mod:`dp_core.display`.
     """
     t = answer.get("target", {})
     if t.get("metric") in (None, "delta"):

@@ -75,10 +75,7 @@ def runs_of(name: str, runs: Sequence[tuple] = DEMO_RUNS) -> dict:
 
 
 def regenerate(
-    datasets: Sequence[str] | None = None,
-    *,
-    folder: Path | None = None,
-    progress: Callable[[str], None] | None = None,
+    datasets: Sequence[str] | None = None, *, folder: Path | None = None, progress: Callable[[str], None] | None = None
 ) -> dict:
     """Recompute every stored run (on the current executor, one block per dataset) and rewrite the files.
 

@@ -229,9 +229,7 @@ def _finite(text: str, what: str, where: str) -> float:
 
 
 def _entry_bounds(
-    rows: Iterable[tuple[float, float, float | None, float | None]],
-    feature_names: Sequence[str] | None,
-    source: str,
+    rows: Iterable[tuple[float, float, float | None, float | None]], feature_names: Sequence[str] | None, source: str
 ) -> PublicBounds:
     lo, hi, centre, scale = [], [], [], []
     for j, (a, b, c, s) in enumerate(rows):
@@ -478,12 +476,7 @@ def eta_cap_note(w_norm: float, eta: float, *, tol: float = 0.02) -> str:
 
 # ------------------------------------------------------------------ declared values that are the data's own
 #: What each field of :class:`PublicBounds` reveals when it is copied from the data (:func:`bounds_from_data`).
-DATA_STATISTIC: dict[str, str] = {
-    "lo": "minimum",
-    "hi": "maximum",
-    "centre": "mean",
-    "scale": "standard deviation",
-}
+DATA_STATISTIC: dict[str, str] = {"lo": "minimum", "hi": "maximum", "centre": "mean", "scale": "standard deviation"}
 #: Significant digits of the table a person edits (:func:`rounded_bounds`): values within one unit of the last
 #: of them are the data's own statistics, rounded for display.
 MATCH_DIGITS = 4

@@ -157,12 +157,7 @@ def guess_groups(
 
 
 def accuracy_story(
-    summary: pd.DataFrame,
-    methods: Sequence[dict],
-    *,
-    metric: str,
-    guess: float,
-    tolerance: float = GUESS_TOLERANCE,
+    summary: pd.DataFrame, methods: Sequence[dict], *, metric: str, guess: float, tolerance: float = GUESS_TOLERANCE
 ) -> str:
     """The tour's step-3 sentences, each computed from the chart's table ``summary`` (``method``,
     ``epsilon``, ``utility_mean``, ``n_trials``) and ``methods`` (``method``, ``label``, ``status``):

@@ -379,12 +379,8 @@ class _PendingBoard:
 
 
 class _PendingPool(cf.Executor):
-    """Submits to the server-wide pool once it has started, from a thread: the page never waits for the start.
-
-    The first job on a freshly started server used to start the pool in the page's thread (the fork server
-    loads the engine, the manager starts: 1–5 s the first visitor of a page with a background sweep waited).
-    A future returned here is cancelled at once by :meth:`Job.cancel` (the block then stops at its first
-    progress report, as a running block does).
+    """Submits to the server-wide pool once it has started, from a thread: the page never waits for the start
+    (1–5 s before); its futures are cancelled at once by :meth:`Job.cancel`.
     """
 
     def __init__(self, board: _PendingBoard) -> None:

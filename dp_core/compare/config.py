@@ -66,21 +66,13 @@ def mechanism_param_specs() -> dict[str, Any]:
 def shared_keys() -> dict[str, type]:
     """The shared parameters every page reads (mirrors ``ui.constants.SHARED_PARAMS``): name -> type."""
     mech = {name: spec.kind for name, spec in mechanism_param_specs().items()}
-    return {
-        **{k: t for k, (t, _d) in _BASE_BEFORE.items()},
-        **mech,
-        **{k: t for k, (t, _d) in _BASE_AFTER.items()},
-    }
+    return {**{k: t for k, (t, _d) in _BASE_BEFORE.items()}, **mech, **{k: t for k, (t, _d) in _BASE_AFTER.items()}}
 
 
 def shared_defaults() -> dict[str, Any]:
     """Their defaults (the same as the app's)."""
     mech = {name: spec.default for name, spec in mechanism_param_specs().items()}
-    return {
-        **{k: d for k, (_t, d) in _BASE_BEFORE.items()},
-        **mech,
-        **{k: d for k, (_t, d) in _BASE_AFTER.items()},
-    }
+    return {**{k: d for k, (_t, d) in _BASE_BEFORE.items()}, **mech, **{k: d for k, (_t, d) in _BASE_AFTER.items()}}
 
 
 def __getattr__(name: str) -> Any:
