@@ -104,21 +104,12 @@ def number(
     missing: str = MISSING,
     signed: bool = False,
 ) -> str:
-    """A real number for people.
+    """A real number for people (see ``docs/engine.md`` §"Showing numbers (dp_core/display.py)").
 
-    Parameters
-    ----------
-    x : real number (Python or NumPy), or None/NaN.
-    sig : significant digits, at least 1.
-    scale : typical magnitude of the quantity (for example the mean beside a standard error).
-        Values with ``|x| < zero_below * |scale|`` are written ``0``. Without a (finite, non-zero)
-        scale, only values with ``|x| < 1e-300`` (or exact zeros) are written ``0``.
-    inf : the word for ±infinity (a minus sign is prefixed for −∞ when the word is ``"∞"``).
-    missing : the word for None/NaN.
-    signed : write a ``+`` in front of positive values.
+    ``sig``: significant digits (>= 1); values with ``|x| < zero_below * |scale|`` are written ``0`` (without a
+    finite non-zero ``scale`` only ``|x| < 1e-300``); ``inf``/``missing``: the words for ±∞ and None/NaN;
+    ``signed``: a ``+`` in front of positive values.
 
-    Examples
-    --------
     >>> number(3.730588)
     '3.73'
     >>> number(12345.678)
@@ -514,14 +505,10 @@ def table(
     missing: str = MISSING,
     index: bool | None = None,
 ) -> pd.DataFrame:
-    """A copy of ``df`` ready to show: every cell a string formatted here, every header human.
+    """A copy of ``df`` (or anything ``pd.DataFrame`` accepts) ready to show: every cell a string, every header human.
 
-    ``df`` is a DataFrame (or anything ``pd.DataFrame`` accepts, such as a list of dicts).
-    ``formats`` maps a column to a callable (for example :func:`percent` or :func:`delta`) or to a
-    word for ∞ (``{"n_min": NOT_REACHED}``); ``headers`` overrides :func:`header` for some
-    columns. ``index``: keep the index as the first column (by default only when it is not the
-    plain 0, 1, 2, ... index; an unnamed index gets an empty header unless ``headers`` names it
-    ``"index"``). Missing values are written ``missing`` whatever the formatter.
+    ``formats``: column -> callable or word for ∞; ``headers`` overrides :func:`header`; ``index``: keep the
+    index as first column (default: only when it is not 0, 1, 2, ...); missing cells are written ``missing``.
 
     >>> table(pd.DataFrame({"eps_lower": [np.float64(0.1234)], "n_trials": [np.int64(1149)]}))
       ε lower bound trials
@@ -573,10 +560,8 @@ _RAW_WORD = re.compile(r"(?<![\w\\.])(-inf|nan|NaN|inf|Infinity|None)(?![\w(])")
 
 
 def message(text: Any) -> str:
-    """An error or warning text for people: NumPy scalar reprs (``np.float64(0.5)``) become their
-    value, and the words Python prints for special values become readable ones.
-
-    Use it where a message comes from code that may have formatted a value with ``{x!r}``.
+    """An error or warning text for people (for messages that may hold ``{x!r}`` of a value): NumPy scalar reprs
+    become their value, Python's words for special values readable ones.
 
     >>> message("epsilon must be in (0, inf], got np.float64(-1.0).")
     'epsilon must be in (0, ∞], got -1.'

@@ -209,11 +209,8 @@ def entry_key(ds, adapter_key: str, spec) -> str:
 # ------------------------------------------------------------------------------------------ entries
 @dataclass(frozen=True, eq=False)
 class Entry:
-    """One mechanism's part of a comparison, as :func:`dp_core.compare.run_compare` computes it.
-
-    ``skipped`` is the reason when the mechanism could not run (``phase`` says whether ``prepare`` or the
-    sweep refused); otherwise ``trials`` is the sweep's table, ``bounds`` the bound table, ``total`` the
-    number of trial blocks (for progress), and the rest as in :class:`~dp_core.compare.CompareResult`.
+    """One mechanism's part of a comparison, as :func:`dp_core.compare.run_compare` computes it (``skipped``:
+    the reason it could not run, ``phase`` where; else ``trials``, ``bounds``, ``total`` blocks, ...).
     """
 
     skipped: str | None = None
@@ -384,11 +381,8 @@ def lookup(ds, adapter_key: str, spec, *, folder: Path | None = None) -> Entry |
 
 
 def memo(ds, adapter_key: str, spec, name: str, args: dict, compute: Callable[[], Any]) -> Any:
-    """``compute()``, or its stored value: a deterministic follow-up call on a stored part (for example the
-    label-DP bag-size answer of a negotiation), keyed by ``name`` and ``args`` beside the part's key.
-
-    The value must be JSON-like (numbers, strings, lists, dicts, tuples); it is recorded inside
-    :func:`recording` so that regeneration stores it with the part.
+    """``compute()``, or its stored JSON-like value, keyed by ``name`` and ``args`` beside the part's key
+    (recorded inside :func:`recording`).
     """
     call = name + json.dumps(args, sort_keys=True, default=repr)
     hit = lookup(ds, adapter_key, spec)

@@ -113,11 +113,8 @@ def targets_from_params(params) -> list[str]:
 
 
 def dataset_for_config(config: ExplorerConfig, dataset: Dataset | None = None) -> Dataset:
-    """The dataset a configuration names (a demo dataset or a CSV path), or the one given.
-
-    An uploaded dataset (``upload:<file>``) cannot be reloaded from its name: pass it (or run the
-    CLI with ``--data FILE.csv``). Bounds declared in the configuration are declared for the data. A
-    fingerprint in the configuration must match the data (with those bounds).
+    """The dataset a configuration names, or the one given (an upload must be given); its declared bounds are
+    applied and its fingerprint must match.
     """
     if dataset is None:
         name = config.dataset

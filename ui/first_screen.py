@@ -142,11 +142,8 @@ def first_screen(
 
 @contextmanager
 def expert_section(title: str, *, expanded: bool = False, key: str | None = None) -> Iterator[bool]:
-    """A titled, collapsed section below the first screen for derivations, tiers and diagnostics.
-
-    With ``key`` the section is lazy: opening or closing it reruns the page, and the value yielded
-    says whether it is open, so the page computes its content only then (``with expert_section(t,
-    key=k) as shown: if shown: ...``). Without ``key`` the content is always computed (yields True).
+    """A titled, collapsed section below the first screen; with ``key`` it is lazy and yields whether it is open
+    (``with expert_section(t, key=k) as shown: if shown: ...``), without it always yields True.
     """
     if key is None:
         with st.expander(title, expanded=expanded):

@@ -1,9 +1,4 @@
-"""The command registry of ``python -m dp_core``.
-
-Every module in :mod:`dp_core.cli` (other than those starting with ``_``) defines a list
-``COMMANDS`` of :class:`Command` objects; :func:`dp_core.cli.main` discovers them, so adding a
-mechanism to the CLI means adding one module, without touching a shared file.
-"""
+"""The command registry of ``python -m dp_core``: each module of :mod:`dp_core.cli` lists its ``COMMANDS``."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Run every applicable mechanism on one dataset and gather one tidy result.
-
-:func:`run_compare` is the engine of the compare page, of ``negotiate`` and of the report: for
-the dataset's task it prepares each adapter once, runs its utility-vs-epsilon sweep (trial ``t``
-shares its seed across the grid), summarises with 95% intervals, evaluates the bounds on the same
-grid and collects the noise scales and guarantee statuses at the chosen epsilon.
+"""Run every applicable mechanism on one dataset and gather one tidy result (:func:`run_compare`: the engine
+of the compare page, ``negotiate`` and the report; trial ``t`` shares its seed across the ε grid).
 """
 
 from __future__ import annotations
@@ -91,12 +87,8 @@ def make_spec(
     preprocess: str = DEFAULT_PREPROCESS,
     **params: Any,
 ) -> CompareSpec:
-    """A validated :class:`CompareSpec` (epsilons sorted, duplicates removed).
-
-    ``preprocess`` is the row preprocessing of the feature-based mechanisms (one of
-    :data:`dp_core.preprocessing.PREPROCESS_METHODS`). ``params`` are the mechanisms' comparison
-    parameters (:func:`compare_param_specs`, e.g. ``k``, ``m``, ``rho``); each is validated by its
-    plug-in's :class:`~dp_core.plugin.ParamSpec` and missing ones take its default.
+    """A validated :class:`CompareSpec` (epsilons sorted, deduplicated); ``preprocess`` of
+    :data:`~dp_core.preprocessing.PREPROCESS_METHODS`; ``params`` validated by their plug-ins' ``ParamSpec``.
     """
     eps = tuple(sorted({check_epsilon(float(e), allow_inf=False) for e in epsilons}))
     if not eps:
@@ -413,11 +405,8 @@ def _method_row(adapter, mi: MethodInfo) -> dict:
 
 
 def utility_at(result: CompareResult, epsilon: float) -> pd.DataFrame:
-    """Per method: the measured utility and excess risk at ``epsilon`` (log-linear interpolation
-    between grid points; ``nan`` outside the grid), with the 95% interval and trials.
-
-    Methods measured at a single epsilon (for example label-DP bags at their accounted epsilon)
-    are reported only at that point.
+    """Per method: the measured utility and excess risk at ``epsilon`` (log-linear interpolation; ``nan`` outside
+    the grid; a method measured at one ε only there), with the 95% interval and trials.
     """
     eps = check_epsilon(epsilon, allow_inf=False)
     rows = []
