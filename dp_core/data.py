@@ -208,20 +208,9 @@ def dataset_names() -> list[str]:
 # Synthetic generators
 # ----------------------------------------------------------------------------------------------
 
-CENSUS_FEATURES = (
-    "age",
-    "years_of_schooling",
-    "hours_per_week",
-    "weeks_worked",
-    "is_single",
-    "is_married",
-    "is_female",
-    "household_size",
-    "children",
-    "urban",
-    "owns_home",
-    "occupation_score",
-    "disability",
+CENSUS_FEATURES = tuple(
+    "age years_of_schooling hours_per_week weeks_worked is_single is_married is_female household_size children "
+    "urban owns_home occupation_score disability".split()
 )
 
 

@@ -1096,28 +1096,11 @@ def _sentence_eps(r: dict) -> str:
 
 def answer_table(answer: dict) -> pd.DataFrame:
     """The per-method answers as a table (for the page and the report)."""
-    cols = [
-        "label",
-        "status",
-        "sampler_status",
-        "epsilon_measured",
-        "epsilon_measured_lo",
-        "epsilon_measured_hi",
-        "epsilon_bound",
-        "n_min",
-        "n_min_lo",
-        "n_min_hi",
-        "n_min_source",
-        "n_min_note",
-        "n_bound",
-        "n_note",
-        "delta",
-        "meets_delta",
-        "n_trials",
-        "measured_note",
-        "bound_note",
-        "mechanism",
-    ]
+    cols = (
+        "label status sampler_status epsilon_measured epsilon_measured_lo epsilon_measured_hi epsilon_bound n_min "
+        "n_min_lo n_min_hi n_min_source n_min_note n_bound n_note delta meets_delta n_trials measured_note "
+        "bound_note mechanism"
+    ).split()
     df = pd.DataFrame([{**r, **{k: answer_number(r, k) for k in _OUTCOME_OF if k in r}} for r in answer["methods"]])
     return df[[c for c in cols if c in df.columns]]
 

@@ -117,7 +117,7 @@ def recording() -> Iterator[dict]:
 # ------------------------------------------------------------------------------------------ hashing
 def _hashed_files() -> list[Path]:
     out = []
-    for p in sorted(_ROOT.rglob("*.py")):
+    for p in sorted([*_ROOT.rglob("*.py"), _ROOT / "datasets.json"]):  # the demo data's catalogue and bounds
         rel = p.relative_to(_ROOT).as_posix()
         if any(rel == u or (u.endswith("/") and rel.startswith(u)) for u in UNHASHED):
             continue
