@@ -569,11 +569,8 @@ MAX_LABEL_CHARS = 200
 
 
 def _csv_rows(lines: list[str], delimiter: str) -> list[list[str]]:
-    """``csv.reader`` rows of ``lines``, with fields as long as the lines allowed.
-
-    The csv module refuses fields over ``csv.field_size_limit()`` (131,072 characters by default), so a
-    single cell of 200 KB crashed the upload (issue 24). The limit is process-wide and only says how long a
-    field may be, never how it is split, so it is raised (never lowered) to the longest line read here.
+    """``csv.reader`` rows of ``lines``; the process-wide ``csv.field_size_limit()`` is raised (never lowered) to
+    the longest line, so a 200 KB cell no longer crashes the upload (issue 24).
     """
     longest = max((len(line) for line in lines), default=0)
     if longest >= csv.field_size_limit():
@@ -670,12 +667,9 @@ def _formats_supported(values: pd.Series) -> list[tuple[str, str | None]]:
 
 
 def _number_format(frame: pd.DataFrame, delimiter: str) -> tuple[tuple[str, str | None] | None, list[str]]:
-    """Detect thousands separators and decimal commas in the text columns of a first read.
-
-    Returns the format to re-read the file with (or None) and the columns it turns into numbers. A
-    column qualifies when all its (up to 2,000 sampled) non-empty values are numbers in one format other
-    than the plain one. '1,234' is ambiguous: a decimal comma in a ';'-separated file, a thousands
-    separator in a ','-separated one (where the field had to be quoted).
+    """Detect thousands separators and decimal commas in the text columns of a first read: the format to re-read
+    with (or None) and the columns it turns into numbers (all sampled values in one non-plain format; '1,234'
+    is a decimal comma in a ';'-separated file, a thousands separator in a ','-separated one).
     """
     per_column = {}
     for c in frame.columns:
@@ -1157,12 +1151,9 @@ def clip_rows(X: np.ndarray, radius: float = 1.0) -> np.ndarray:
 def scale_rows_to_ball(
     X: np.ndarray, bound: float | None = None, *, radius: float = 1.0, center: np.ndarray | None = None
 ) -> tuple[np.ndarray, PreprocessInfo]:
-    """Scale rows so that ``||x|| <= radius``.
-
-    With a declared ``bound`` (a public upper bound on the row norms), rows are divided by
-    ``bound / radius`` and any row still outside the ball is clipped (counted in ``n_clipped``).
-    Without one, the largest row norm of the data is used: exact, but data-dependent, which is
-    flagged (and warned with :class:`~dp_core.exceptions.PrivacyLeakWarning`).
+    """Scale rows so that ``||x|| <= radius``: divided by a declared public ``bound`` (rows still outside clipped,
+    counted in ``n_clipped``), or by the data's largest row norm (data-dependent: flagged, and warned with
+    :class:`~dp_core.exceptions.PrivacyLeakWarning`).
     """
     A = np.asarray(X, dtype=np.float64)
     if center is not None:

@@ -177,11 +177,9 @@ class _ScriptSafePool(cf.ProcessPoolExecutor):
 
 
 def executor() -> tuple[cf.Executor, Any]:
-    """The server-wide process pool and its progress board (created on first use, reused by every session).
-
-    A pool broken by a dead worker, or a board whose manager process has died, is replaced first (once, under
-    the lock: sessions asking at the same time all get the one new pool); :class:`PoolUnavailable` once it has
-    been replaced :data:`MAX_REBUILDS` times within :data:`REBUILD_WINDOW` seconds.
+    """The server-wide process pool and its progress board (created on first use, reused by every session); a
+    broken pool or dead board is replaced first, under the lock; :class:`PoolUnavailable` after
+    :data:`MAX_REBUILDS` replacements within :data:`REBUILD_WINDOW` seconds.
     """
     with _POOL_LOCK:
         if _POOL is not None and (_is_broken(_POOL) or not _manager_alive()):
