@@ -1,9 +1,5 @@
-"""Caption sentences of the mechanism pages, each computed from the table its chart draws.
-
-A page caption that states a number or a comparison ("the bound sits 13-24x above the measurement",
-"near-perfect at tiny ε") is built here from the chart's own table, so that it cannot contradict the
-chart. Pure functions: tables in, text out (numbers through :mod:`dp_core.display`). The tour's sentences
-are in :mod:`dp_core.tour`; the reproductions' claim table in :mod:`dp_core.reproduction_claims`.
+"""Caption sentences of the mechanism pages, each computed from the table its chart draws, so that a caption
+cannot contradict its chart (pure; numbers through :mod:`dp_core.display`).
 """
 
 from __future__ import annotations

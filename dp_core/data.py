@@ -1,12 +1,7 @@
 """Datasets: bundled real data, seeded synthetic generators, CSV parsing and explicit preprocessing.
 
-Nothing is downloaded at run time: the real datasets are CSV files under ``assets/`` (their sources
-and licences are in ``assets/README.md``); the synthetic ones are drawn from a seeded generator.
-Uploaded CSV files are parsed from bytes in memory and never written anywhere.
-
-Preprocessing to the bounds a mechanism needs is explicit: every helper returns a
-:class:`PreprocessInfo` saying what it did, and whether a bound was computed from the data
-itself (``data_dependent=True``), which leaks information about the data.
+Nothing is downloaded or written; every preprocessing helper says what it did and whether a bound came
+from the data (``docs/foundation.md`` §"dp_core/data.py").
 """
 
 from __future__ import annotations
@@ -14,6 +9,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import json
 import math
 import re
 import warnings
@@ -81,117 +77,19 @@ class DatasetInfo:
     default_n: int | None = None
 
 
-DATASETS: dict[str, DatasetInfo] = {
-    info.name: info
-    for info in [
-        DatasetInfo(
-            "census",
-            "Census-like income (synthetic)",
-            "regression",
-            "synthetic",
-            "income",
-            "Synthetic, seeded; follows the input-perturbation paper's description of the IPUMS 2000 extract",
-            "13 bounded attributes (age, education, hours, two marital-status indicators, ...) and an income "
-            "target in [0, 1], drawn from a fixed model. Stands in for IPUMS, which cannot be shipped.",
-            default_n=20_000,
-        ),
-        DatasetInfo(
-            "diabetes",
-            "Diabetes progression",
-            "regression",
-            "real",
-            "disease_progression",
-            "Efron, Hastie, Johnstone and Tibshirani (2004); as bundled with scikit-learn",
-            "442 patients, 10 baseline measurements, disease progression one year later.",
-        ),
-        DatasetInfo(
-            "breast_cancer",
-            "Breast cancer Wisconsin (diagnostic)",
-            "binary",
-            "real",
-            "malignant",
-            "UCI Machine Learning Repository (Wolberg, Street, Mangasarian 1995); as bundled with scikit-learn",
-            "569 tumours, 30 features of cell nuclei, target 1 = malignant.",
-        ),
-        DatasetInfo(
-            "wine",
-            "Wine cultivars",
-            "multiclass",
-            "real",
-            "cultivar",
-            "UCI Machine Learning Repository (Forina et al. 1991); as bundled with scikit-learn",
-            "178 wines, 13 chemical measurements, 3 cultivars.",
-        ),
-        DatasetInfo(
-            "iris",
-            "Iris flowers",
-            "multiclass",
-            "real",
-            "species",
-            "Fisher (1936), UCI Machine Learning Repository; as bundled with scikit-learn",
-            "150 flowers, 4 measurements, 3 species.",
-        ),
-        DatasetInfo(
-            "randhie",
-            "RAND Health Insurance Experiment",
-            "regression",
-            "real",
-            "mdvis",
-            "RAND HIE via Cameron and Trivedi (2005); as bundled with statsmodels (public domain)",
-            "20,190 person-years, 9 covariates, number of outpatient visits (a heavy-tailed count).",
-        ),
-        DatasetInfo(
-            "gaussian_classes",
-            "Gaussian classes (synthetic)",
-            "multiclass",
-            "synthetic",
-            "class",
-            "Synthetic, seeded; the project's large-margin pilot benchmark (docs/large_margin_gaussian.md)",
-            "3 classes with means on a circle of radius 0.5 in 2-D, isotropic spread 0.15, clipped to the unit ball.",
-            default_n=1_000,
-        ),
-        DatasetInfo(
-            "heavy_tailed",
-            "Heavy-tailed regression (synthetic)",
-            "regression",
-            "synthetic",
-            "y",
-            "Synthetic, seeded; the project's heavy-tailed l1 pilot protocol (docs/l1_exponential.md)",
-            "Pareto-radius features (tail index 1.8) and Student-t noise (nu = 1.8): infinite variance on both sides.",
-            default_n=5_000,
-        ),
-    ]
-}
-
-_REAL_FILES = {
-    "diabetes": "diabetes.csv",
-    "breast_cancer": "breast_cancer.csv",
-    "wine": "wine.csv",
-    "iris": "iris.csv",
-    "randhie": "randhie.csv",
-}
+#: The demo datasets' catalogue and their documented public bounds live in ``datasets.json``.
+_CATALOGUE = json.loads(Path(__file__).with_name("datasets.json").read_text(encoding="utf-8"))
+DATASETS: dict[str, DatasetInfo] = {e["name"]: DatasetInfo(**e) for e in _CATALOGUE["datasets"]}
+_REAL_FILES = {i.name: f"{i.name}.csv" for i in DATASETS.values() if i.kind == "real"}
 
 
 @dataclass(frozen=True, eq=False)
 class Dataset:
-    """A dataset ready for a mechanism: a float design matrix and a float target.
+    """A dataset ready for a mechanism: a float design matrix ``X`` (n, d) and a float target ``y``.
 
-    Attributes
-    ----------
-    name : str
-        Catalogue name, or ``"upload:<file name>"`` / ``"csv:<path>"``.
-    X : ndarray of shape (n, d)
-    y : ndarray of shape (n,)
-        Regression target, or class labels coded 0..C-1 (binary: 0/1).
-    task : {"regression", "binary", "multiclass"}
-    n_classes : int
-        0 for regression.
-    fingerprint : str
-        SHA-256 of the arrays: identifies the data without revealing it (for caching and reports).
-        With declared bounds it also covers them, so every cache keyed on it keys on the bounds.
-    declared_bounds : dp_core.preprocessing.PublicBounds or None
-        Public per-column bounds declared for this data (:meth:`with_public_bounds`); used by
-        :func:`public_bounds` instead of the documented or data-derived ones.
+    ``name``: catalogue name, ``upload:<file>`` or ``csv:<path>``; ``y``: classes coded 0..C-1 for
+    classification; ``fingerprint``: SHA-256 of the arrays (and of ``declared_bounds``, when set). Fields:
+    ``docs/foundation.md`` §"Dataset fields".
     """
 
     name: str
@@ -222,11 +120,8 @@ class Dataset:
     def with_public_bounds(self, bounds: Any) -> Dataset:
         """A copy of this dataset that carries declared public per-column bounds (``None``: drop them).
 
-        The bounds are checked (:func:`dp_core.preprocessing.check_declared_bounds`: one ``(lo, hi)``
-        per feature, finite, ``lo < hi``, centre inside ``[lo, hi]``, ``scale > 0``, not marked
-        ``data_derived``; errors name the column). The copy's :attr:`fingerprint` is the SHA-256 of
-        the data's fingerprint and the bounds' text form, so results computed with other bounds are
-        never reused. :func:`public_bounds` then returns these bounds (``data_derived=False``).
+        The bounds are checked (:func:`dp_core.preprocessing.check_declared_bounds`) and the copy's fingerprint
+        covers them, so results computed with other bounds are never reused.
 
         >>> ds = load_dataset("iris")
         >>> from dp_core.preprocessing import parse_bounds
@@ -313,35 +208,17 @@ def dataset_names() -> list[str]:
 # Synthetic generators
 # ----------------------------------------------------------------------------------------------
 
-CENSUS_FEATURES = (
-    "age",
-    "years_of_schooling",
-    "hours_per_week",
-    "weeks_worked",
-    "is_single",
-    "is_married",
-    "is_female",
-    "household_size",
-    "children",
-    "urban",
-    "owns_home",
-    "occupation_score",
-    "disability",
+CENSUS_FEATURES = tuple(
+    "age years_of_schooling hours_per_week weeks_worked is_single is_married is_female household_size children "
+    "urban owns_home occupation_score disability".split()
 )
 
 
 def make_census(n: int = 20_000, *, seed: RngLike = 0) -> Dataset:
-    """Census-like income data: 13 bounded attributes (14 with the two marital indicators counted
-    from one status) and an income target in [0, 1].
+    """Census-like income data: 13 attributes in [0, 1] by their public domain and an income target in [0, 1].
 
-    Every column is drawn from a fixed, public model and lies in [0, 1] by construction (its public
-    domain), so the input-perturbation paper's recommended scaling (divide rows by sqrt(d)) needs no
-    look at the data. Income is a log-normal-like function of schooling, hours, age and occupation,
-    capped at a public maximum and mapped to [0, 1].
-
-    References
-    ----------
-    Fukuchi, Tran, Sakuma, *Differentially Private ERM with Input Perturbation*, section 6 (IPUMS data).
+    Drawn from a fixed, public model (``docs/foundation.md`` §"make_census"); stands in for the IPUMS data of
+    Fukuchi, Tran, Sakuma, *Differentially Private ERM with Input Perturbation*, section 6.
     """
     n = check_int("n", n, lo=2, hi=5_000_000)
     g = as_generator(seed)
@@ -527,15 +404,8 @@ def make_heavy_tailed(
     log_sigma: float = 0.75,
     seed: RngLike = 0,
 ) -> Dataset:
-    """Heavy-tailed linear regression data, ``y = <x, w0> + xi`` (the l1 pilot, docs/l1_exponential.md).
-
-    Designs: ``gaussian`` (X1, s*N(0, I)), ``student_t`` (X2, s*t(tail) coordinates),
-    ``pareto_sphere`` (X3, Pareto-I(tail, s) radius times a uniform direction), ``pareto_abs`` (X4,
-    as X3 with absolute coordinates), ``lognormal_sphere`` (X5, log-normal radius with log-scale
-    ``log(s)`` and log-sd ``log_sigma``).
-    Noises: ``gaussian`` (N1), ``student_t`` (N2, t(noise_tail)), ``pareto_skewed`` (N3, a centred
-    Pareto with median 0), ``laplace`` (N4). ``w0 = w_norm * (1, ..., 1)/sqrt(d)``; since the noise
-    has median 0, w0 is also the population l1 minimiser.
+    """Heavy-tailed linear regression data, ``y = <x, w0> + xi``, designs X1-X5 and noises N1-N4 of the l1 pilot
+    (``docs/l1_exponential.md`` §"make_heavy_tailed: designs and noises").
     """
     n = check_int("n", n, lo=2, hi=5_000_000)
     d = check_int("d", d, lo=1, hi=100)
@@ -699,11 +569,8 @@ MAX_LABEL_CHARS = 200
 
 
 def _csv_rows(lines: list[str], delimiter: str) -> list[list[str]]:
-    """``csv.reader`` rows of ``lines``, with fields as long as the lines allowed.
-
-    The csv module refuses fields over ``csv.field_size_limit()`` (131,072 characters by default), so a
-    single cell of 200 KB crashed the upload (issue 24). The limit is process-wide and only says how long a
-    field may be, never how it is split, so it is raised (never lowered) to the longest line read here.
+    """``csv.reader`` rows of ``lines``; the process-wide ``csv.field_size_limit()`` is raised (never lowered) to
+    the longest line, so a 200 KB cell no longer crashes the upload (issue 24).
     """
     longest = max((len(line) for line in lines), default=0)
     if longest >= csv.field_size_limit():
@@ -800,12 +667,9 @@ def _formats_supported(values: pd.Series) -> list[tuple[str, str | None]]:
 
 
 def _number_format(frame: pd.DataFrame, delimiter: str) -> tuple[tuple[str, str | None] | None, list[str]]:
-    """Detect thousands separators and decimal commas in the text columns of a first read.
-
-    Returns the format to re-read the file with (or None) and the columns it turns into numbers. A
-    column qualifies when all its (up to 2,000 sampled) non-empty values are numbers in one format other
-    than the plain one. '1,234' is ambiguous: a decimal comma in a ';'-separated file, a thousands
-    separator in a ','-separated one (where the field had to be quoted).
+    """Detect thousands separators and decimal commas in the text columns of a first read: the format to re-read
+    with (or None) and the columns it turns into numbers (all sampled values in one non-plain format; '1,234'
+    is a decimal comma in a ';'-separated file, a thousands separator in a ','-separated one).
     """
     per_column = {}
     for c in frame.columns:
@@ -865,18 +729,11 @@ def _index_column(frame: pd.DataFrame) -> str | None:
 
 
 def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None = None) -> CsvTable:
-    """Parse and validate an uploaded CSV file held in memory.
+    """Parse and validate an uploaded CSV file held in memory (linear in its size).
 
-    Detects the delimiter (comma, semicolon, tab, pipe) and the encoding (UTF-8, UTF-16 with a BOM,
-    Windows-1252). Repairs, and says so in ``CsvTable.notes``: CR-only line endings, leading ``#``
-    comment lines, thousands separators and decimal commas (re-read as numbers), a saved pandas index
-    column (dropped), a file without a header row (columns named ``column 1``, ...). Raises
-    :class:`DataValidationError` with an actionable message for: an empty file, a compressed archive,
-    a spreadsheet or other binary file, a first line with more fields than the column limit (checked
-    before pandas reads the file, so a pathological file is rejected at once), a single column (usually
-    a wrong delimiter), too few or too many rows or columns, duplicate column names. Every check is
-    linear in the file size. Non-numeric columns are reported, not rejected: the caller asks the user
-    whether to one-hot encode or drop them (:func:`table_to_dataset`).
+    Detects the delimiter and the encoding, repairs what it can and says so in ``CsvTable.notes``, raises
+    :class:`DataValidationError` with an actionable message otherwise; non-numeric columns are reported, not
+    rejected. The list: ``docs/foundation.md`` §"parse_csv: detected, repaired, refused".
     """
     lim = dict(LIMITS, **(limits or {}))
     text, encoding, notes = _decoded_text(raw, file_name, lim)
@@ -1077,17 +934,8 @@ def table_to_dataset(
 ) -> Dataset:
     """Turn a parsed CSV into a :class:`Dataset`.
 
-    Parameters
-    ----------
-    target : str
-        The target column. Must be a column of the table.
-    task : {"auto", "regression", "binary", "multiclass"}
-        ``auto``: a target with at most 10 distinct integer values (or a text target) is a
-        classification target, anything else regression.
-    non_numeric : {"error", "onehot", "drop"}
-        What to do with non-numeric feature columns.
-    missing : {"error", "drop_rows"}
-        What to do with rows holding NaN or infinite values.
+    ``task="auto"``: a text target or at most 10 distinct integers is classification, else regression;
+    ``non_numeric``: ``error``/``onehot``/``drop`` for text features; ``missing``: ``error``/``drop_rows``.
     """
     if not isinstance(table, CsvTable):
         raise TypeError(f"table must be a CsvTable from parse_csv, got {type(table).__name__}.")
@@ -1229,21 +1077,10 @@ def _load_real(name: str) -> Dataset:
 
 
 def load_dataset(name: str, *, n: int | None = None, seed: RngLike = 0, **options) -> Dataset:
-    """Load a demo dataset by name, or a CSV file by path.
+    """Load a demo dataset by name (:data:`DATASETS`), or a CSV file by a path ending in ``.csv``.
 
-    Parameters
-    ----------
-    name : str
-        One of :data:`DATASETS` (``census``, ``diabetes``, ``breast_cancer``, ``wine``, ``iris``,
-        ``randhie``, ``gaussian_classes``, ``heavy_tailed``) or a path ending in ``.csv``.
-    n : int, optional
-        Number of rows for the synthetic generators (their default otherwise). For a real dataset,
-        ``n`` smaller than its size takes a seeded random subsample.
-    seed : int
-        Seed of the synthetic generator or of the subsample.
-    **options
-        Passed to the synthetic generator (for example ``d=5`` or ``design="student_t"``), or to
-        :func:`table_to_dataset` for a CSV path (``target=...``).
+    ``n``: rows for a synthetic generator, or a seeded subsample of a real dataset; ``seed``: of the
+    generator or the subsample; ``**options``: to the generator (``d=5``) or :func:`table_to_dataset`.
     """
     if not isinstance(name, str):
         raise TypeError(f"dataset must be a name or a path, got {type(name).__name__}.")
@@ -1314,12 +1151,9 @@ def clip_rows(X: np.ndarray, radius: float = 1.0) -> np.ndarray:
 def scale_rows_to_ball(
     X: np.ndarray, bound: float | None = None, *, radius: float = 1.0, center: np.ndarray | None = None
 ) -> tuple[np.ndarray, PreprocessInfo]:
-    """Scale rows so that ``||x|| <= radius``.
-
-    With a declared ``bound`` (a public upper bound on the row norms), rows are divided by
-    ``bound / radius`` and any row still outside the ball is clipped (counted in ``n_clipped``).
-    Without one, the largest row norm of the data is used: exact, but data-dependent, which is
-    flagged (and warned with :class:`~dp_core.exceptions.PrivacyLeakWarning`).
+    """Scale rows so that ``||x|| <= radius``: divided by a declared public ``bound`` (rows still outside clipped,
+    counted in ``n_clipped``), or by the data's largest row norm (data-dependent: flagged, and warned with
+    :class:`~dp_core.exceptions.PrivacyLeakWarning`).
     """
     A = np.asarray(X, dtype=np.float64)
     if center is not None:
@@ -1382,28 +1216,10 @@ def split_indices(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The one seeded train/test split of :mod:`dp_core`: sorted ``(train, test)`` row indices.
 
-    Seed derivation (the same on every page, command and engine): the permutation is
-    ``as_generator(seed).permutation(n)`` (:func:`dp_core.rng.as_generator`, i.e. the
-    generator ``PCG64(SeedSequence(seed))`` for an integer seed, or the caller's own generator,
-    which is then advanced by exactly that one permutation). Its first
-    ``n_test = max(min_test, round(test_fraction * n))`` entries are the test rows, the rest the
-    training rows; both parts are returned in increasing order (with ``shuffle_train=True`` the
-    training rows keep the permutation's random order, for callers that take nested prefixes of
-    them as subsamples). So one seed gives the same split of the same rows everywhere.
-
-    Parameters
-    ----------
-    n : int
-        Number of rows, >= 1.
-    test_fraction : float
-        In [0, 1).
-    seed : None, int, SeedSequence or Generator
-    min_test : int
-        Smallest number of test rows, >= 0 (0 allows an empty test part).
-    min_train : int
-        Smallest number of training rows, >= 1; fewer raise :class:`DataValidationError`.
-    shuffle_train : bool
-        Return the training rows in random (permutation) order instead of sorted.
+    The first ``max(min_test, round(test_fraction * n))`` entries of ``as_generator(seed).permutation(n)`` are
+    the test rows; fewer than ``min_train`` training rows raise :class:`DataValidationError`;
+    ``shuffle_train`` keeps the training rows in permutation order. Seed derivation: ``docs/engine.md``
+    §"The seeded train/test split".
 
     >>> tr, te = split_indices(10, test_fraction=0.3, seed=0)
     >>> len(tr), len(te), sorted(tr.tolist() + te.tolist()) == list(range(10))
@@ -1455,197 +1271,18 @@ def train_test_split(ds: Dataset, *, test_fraction: float = 0.2, seed: RngLike =
 # ----------------------------------------------------------------------------------------------
 
 #: Documented public ranges ``(lo, hi)`` and, where given, a public centre and scale per feature
-#: column (in the order of the dataset's columns). Sources and justification:
-#:
-#: * ``breast_cancer``: the minimum and maximum of every feature as printed in the dataset's
-#:   documentation (UCI WDBC description, reproduced in scikit-learn's ``load_breast_cancer``
-#:   description); centre and scale are the mean and standard deviation of the public 1995
-#:   release, frozen here as constants (3 significant digits).
-#: * ``wine``, ``iris``: the ranges of the UCI documentation (as printed in scikit-learn's
-#:   descriptions); centre and scale frozen from the public release, as above.
-#: * ``diabetes``: clinical ranges of the raw baseline variables of Efron et al. (2004) (age 19-79,
-#:   sex coded 1/2, BMI, blood pressure and the six serum measurements as published); centre and
-#:   scale frozen from the public release.
-#: * ``randhie``: the variables' definitional domains in Cameron and Trivedi (2005): indicators in
-#:   [0, 1], ``lncoins = log(coinsurance + 1)`` in [0, log(101)], ``lpi = log(max(1, premium))``
-#:   and ``fmde`` (log of the maximum dollar expenditure) in [0, 9], ``disea`` (chronic diseases)
-#:   in [0, 60]; centre and scale frozen from the public release.
-#:
-#: Freezing summary constants of a dataset that is itself public costs no privacy; for private
-#: data they would have to come from elsewhere (a census table, a previous public study), which is
-#: what the explorer asks an uploader to declare. The synthetic generators are handled in
-#: :func:`public_bounds` from their public definitions.
+#: column (in the dataset's column order), from ``datasets.json``; sources and justification:
+#: ``docs/preprocessing.md`` §"Documented public bounds of the demo datasets".
 PUBLIC_BOUNDS: dict[str, dict[str, tuple[float, ...]]] = {
-    "breast_cancer": {
-        "lo": (
-            6.981,
-            9.71,
-            43.79,
-            143.5,
-            0.05263,
-            0.01938,
-            0.0,
-            0.0,
-            0.106,
-            0.04996,
-            0.1115,
-            0.3602,
-            0.757,
-            6.802,
-            0.001713,
-            0.002252,
-            0.0,
-            0.0,
-            0.007882,
-            0.0008948,
-            7.93,
-            12.02,
-            50.41,
-            185.2,
-            0.07117,
-            0.02729,
-            0.0,
-            0.0,
-            0.1565,
-            0.05504,
-        ),
-        "hi": (
-            28.11,
-            39.28,
-            188.5,
-            2501.0,
-            0.1634,
-            0.3454,
-            0.4268,
-            0.2012,
-            0.304,
-            0.09744,
-            2.873,
-            4.885,
-            21.98,
-            542.2,
-            0.03113,
-            0.1354,
-            0.396,
-            0.05279,
-            0.07895,
-            0.02984,
-            36.04,
-            49.54,
-            251.2,
-            4254.0,
-            0.2226,
-            1.058,
-            1.252,
-            0.291,
-            0.6638,
-            0.2075,
-        ),
-        "centre": (
-            14.1,
-            19.3,
-            92.0,
-            655.0,
-            0.0964,
-            0.104,
-            0.0888,
-            0.0489,
-            0.181,
-            0.0628,
-            0.405,
-            1.22,
-            2.87,
-            40.3,
-            0.00704,
-            0.0255,
-            0.0319,
-            0.0118,
-            0.0205,
-            0.00379,
-            16.3,
-            25.7,
-            107.0,
-            881.0,
-            0.132,
-            0.254,
-            0.272,
-            0.115,
-            0.29,
-            0.0839,
-        ),
-        "scale": (
-            3.52,
-            4.3,
-            24.3,
-            352.0,
-            0.0141,
-            0.0528,
-            0.0797,
-            0.0388,
-            0.0274,
-            0.00706,
-            0.277,
-            0.552,
-            2.02,
-            45.5,
-            0.003,
-            0.0179,
-            0.0302,
-            0.00617,
-            0.00827,
-            0.00265,
-            4.83,
-            6.15,
-            33.6,
-            569.0,
-            0.0228,
-            0.157,
-            0.209,
-            0.0657,
-            0.0619,
-            0.0181,
-        ),
-    },
-    "wine": {
-        "lo": (11.03, 0.74, 1.36, 10.6, 70.0, 0.98, 0.34, 0.13, 0.41, 1.28, 0.48, 1.27, 278.0),
-        "hi": (14.83, 5.8, 3.23, 30.0, 162.0, 3.88, 5.08, 0.66, 3.58, 13.0, 1.71, 4.0, 1680.0),
-        "centre": (13.0, 2.34, 2.37, 19.5, 99.7, 2.3, 2.03, 0.362, 1.59, 5.06, 0.957, 2.61, 747.0),
-        "scale": (0.812, 1.12, 0.274, 3.34, 14.3, 0.626, 0.999, 0.124, 0.572, 2.32, 0.229, 0.71, 315.0),
-    },
-    "iris": {
-        "lo": (4.3, 2.0, 1.0, 0.1),
-        "hi": (7.9, 4.4, 6.9, 2.5),
-        "centre": (5.84, 3.06, 3.76, 1.2),
-        "scale": (0.828, 0.436, 1.77, 0.762),
-    },
-    "diabetes": {
-        "lo": (19.0, 1.0, 18.0, 62.0, 97.0, 41.6, 22.0, 2.0, 3.2581, 58.0),
-        "hi": (79.0, 2.0, 42.2, 133.0, 301.0, 242.4, 99.0, 9.09, 6.107, 124.0),
-        "centre": (48.5, 1.47, 26.4, 94.6, 189.0, 115.0, 49.8, 4.07, 4.64, 91.3),
-        "scale": (13.1, 0.5, 4.42, 13.8, 34.6, 30.4, 12.9, 1.29, 0.522, 11.5),
-    },
-    "randhie": {
-        "lo": (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
-        "hi": (4.61512, 1.0, 9.0, 9.0, 1.0, 60.0, 1.0, 1.0, 1.0),
-        "centre": (1.77, 0.26, 4.71, 4.03, 0.124, 11.2, 0.362, 0.0773, 0.015),
-        "scale": (1.98, 0.439, 2.7, 3.47, 0.322, 6.74, 0.481, 0.267, 0.121),
-    },
+    name: {key: tuple(values) for key, values in entry.items()} for name, entry in _CATALOGUE["public_bounds"].items()
 }
 
 
 def public_bounds(ds: Dataset):
-    """The per-column bounds used to preprocess ``ds``: documented for a demo dataset, data-derived otherwise.
+    """The per-column bounds (:class:`~dp_core.preprocessing.PublicBounds`) used to preprocess ``ds``.
 
-    Bounds declared for ``ds`` (:meth:`Dataset.with_public_bounds`) come first. Otherwise demo
-    datasets get :data:`PUBLIC_BOUNDS` (real data) or their generator's public domain
-    (``census``: every column in [0, 1]; ``gaussian_classes``: the unit ball, so [-1, 1];
-    ``heavy_tailed``: [-5, 5] around 0 with unit scale - its design is unbounded, so the public
-    range clips the tail). Anything else (an upload, a CSV path, a demo dataset whose columns
-    do not match) gets :func:`dp_core.preprocessing.bounds_from_data`, marked ``data_derived``.
-
-    Returns
-    -------
-    dp_core.preprocessing.PublicBounds
+    Declared bounds first, then documented (:data:`PUBLIC_BOUNDS`) or the generator's public domain, else
+    ``bounds_from_data`` marked ``data_derived`` (``docs/preprocessing.md`` §"public_bounds: which bounds").
     """
     from .preprocessing import PublicBounds, bounds_from_data
 

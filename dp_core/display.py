@@ -1,31 +1,8 @@
-"""How numbers and names are shown to people: the one formatting module of the project.
+"""How numbers and names are shown to people: the one formatting module of the project (pure, no Streamlit).
 
-Every number that reaches a person (page text, metric tiles, tables, chart hover text, CSV/HTML
-downloads, error messages) goes through these functions, so that nobody sees a repr
-(``np.int64(1)``), a ``nan``/``inf`` string, floating-point dust (``2e-18`` where 0 is meant) or a
-snake_case column name.
-
-Rules
------
-* Finite numbers below 1,000 get ``sig`` significant digits (3 by default); from 1,000 on they are
-  rounded to whole units with thousands separators (a count is never rounded to 1,150 when it is
-  1,149); scientific notation, written the short way (``1.2e-5``, ``3e12``), only outside
-  [1e-4, 1e12).
-* Values whose magnitude is below ``zero_below`` relative to a given ``scale`` are written ``0``
-  (a standard error of ``5e-152`` beside a mean of 0.3 is 0).
-* Infinity is written by context: ``"∞"`` by default, or a word such as :data:`NOT_REACHED`,
-  :data:`NO_GUARANTEE` or :data:`UNBOUNDED`.
-* Missing values (``None``, NaN, ``pd.NA``) are written ``"—"`` or a caller-chosen word.
-* Column names are turned into headers with :func:`header`, from an explicit table of known names
-  and a readable fallback for any other snake_case name; :func:`table` formats a whole DataFrame
-  for a page or an HTML report, :func:`download_frame` gives a CSV download human headers while
-  keeping its numbers machine-readable.
-* Messages built with f-strings use :func:`plain` (or these formatters) instead of ``{x!r}`` on
-  NumPy scalars, which would print ``np.float64(0.5)``.
-
-The module is pure (no Streamlit) so that the engine's reports and the app share it. No function
-here raises on a number, a NumPy scalar or a missing value: the worst case is the ``str`` of an
-object that is not a number.
+Every number that reaches a person goes through these functions; no function here raises on a number, a
+NumPy scalar or a missing value. The rules (significant digits, zero dust, ∞ and missing words, headers):
+``docs/engine.md`` §"Showing numbers (dp_core/display.py)".
 """
 
 from __future__ import annotations
@@ -127,21 +104,12 @@ def number(
     missing: str = MISSING,
     signed: bool = False,
 ) -> str:
-    """A real number for people.
+    """A real number for people (see ``docs/engine.md`` §"Showing numbers (dp_core/display.py)").
 
-    Parameters
-    ----------
-    x : real number (Python or NumPy), or None/NaN.
-    sig : significant digits, at least 1.
-    scale : typical magnitude of the quantity (for example the mean beside a standard error).
-        Values with ``|x| < zero_below * |scale|`` are written ``0``. Without a (finite, non-zero)
-        scale, only values with ``|x| < 1e-300`` (or exact zeros) are written ``0``.
-    inf : the word for ±infinity (a minus sign is prefixed for −∞ when the word is ``"∞"``).
-    missing : the word for None/NaN.
-    signed : write a ``+`` in front of positive values.
+    ``sig``: significant digits (>= 1); values with ``|x| < zero_below * |scale|`` are written ``0`` (without a
+    finite non-zero ``scale`` only ``|x| < 1e-300``); ``inf``/``missing``: the words for ±∞ and None/NaN;
+    ``signed``: a ``+`` in front of positive values.
 
-    Examples
-    --------
     >>> number(3.730588)
     '3.73'
     >>> number(12345.678)
@@ -537,14 +505,10 @@ def table(
     missing: str = MISSING,
     index: bool | None = None,
 ) -> pd.DataFrame:
-    """A copy of ``df`` ready to show: every cell a string formatted here, every header human.
+    """A copy of ``df`` (or anything ``pd.DataFrame`` accepts) ready to show: every cell a string, every header human.
 
-    ``df`` is a DataFrame (or anything ``pd.DataFrame`` accepts, such as a list of dicts).
-    ``formats`` maps a column to a callable (for example :func:`percent` or :func:`delta`) or to a
-    word for ∞ (``{"n_min": NOT_REACHED}``); ``headers`` overrides :func:`header` for some
-    columns. ``index``: keep the index as the first column (by default only when it is not the
-    plain 0, 1, 2, ... index; an unnamed index gets an empty header unless ``headers`` names it
-    ``"index"``). Missing values are written ``missing`` whatever the formatter.
+    ``formats``: column -> callable or word for ∞; ``headers`` overrides :func:`header`; ``index``: keep the
+    index as first column (default: only when it is not 0, 1, 2, ...); missing cells are written ``missing``.
 
     >>> table(pd.DataFrame({"eps_lower": [np.float64(0.1234)], "n_trials": [np.int64(1149)]}))
       ε lower bound trials
@@ -596,10 +560,8 @@ _RAW_WORD = re.compile(r"(?<![\w\\.])(-inf|nan|NaN|inf|Infinity|None)(?![\w(])")
 
 
 def message(text: Any) -> str:
-    """An error or warning text for people: NumPy scalar reprs (``np.float64(0.5)``) become their
-    value, and the words Python prints for special values become readable ones.
-
-    Use it where a message comes from code that may have formatted a value with ``{x!r}``.
+    """An error or warning text for people (for messages that may hold ``{x!r}`` of a value): NumPy scalar reprs
+    become their value, Python's words for special values readable ones.
 
     >>> message("epsilon must be in (0, inf], got np.float64(-1.0).")
     'epsilon must be in (0, ∞], got -1.'

@@ -1,11 +1,6 @@
-"""Where Monte-Carlo blocks run: in this process, on a local Dask cluster, or on an existing one.
-
-Every Monte-Carlo computation splits its work into independent seeded blocks (:mod:`dp_core.experiments`)
-and hands them to :func:`current_executor`'s ``map``; results come back in submission order, so the
-numbers are identical whichever executor ran them. The executors, the fault rules, how the executor is
-chosen (``--workers``/``--scheduler``, ``DP_CORE_WORKERS``/``DP_CORE_SCHEDULER``, :func:`configure`) and the
-:func:`submit`/:class:`RunHandle` API: ``docs/performance.md`` §"`dp_core/execution.py`: where
-Monte-Carlo blocks run".
+"""Where Monte-Carlo blocks run: in this process, on a local Dask cluster, or on an existing one; results in
+submission order, so the numbers are identical whichever executor ran them.
+``docs/performance.md`` §"`dp_core/execution.py`: where Monte-Carlo blocks run".
 """
 
 from __future__ import annotations
@@ -357,14 +352,9 @@ def _register_atexit() -> None:
 
 @contextlib.contextmanager
 def importable_main():
-    """Start worker processes without re-running a script as their ``__main__``.
+    """Start worker processes without re-running a (page) script as their ``__main__``.
 
-    Dask starts workers with the ``spawn`` method, which re-runs the parent's ``__main__`` file in
-    each child (so does ``multiprocessing``'s ``forkserver`` method, for each process it starts).
-    Under Streamlit (the app, and its AppTest runs) ``__main__`` is a page script, whose top-level
-    code must not run in a worker; the command line's ``__main__`` is an importable module and a
-    script started as ``python script.py`` is kept too. While workers start, any other ``__main__``
-    is replaced by an empty module.
+    Why: ``docs/performance.md`` §"execution.importable_main".
     """
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
@@ -451,12 +441,8 @@ async def _ask_identity(address: str, timeout: float) -> Any:
 
 
 def probe_scheduler(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
-    """Check that a Dask scheduler answers at ``address``, giving up after ``2 (timeout + HANDSHAKE_GRACE_S)`` s.
-
-    ``distributed.Client`` bounds the TCP connection but not the exchange after it: a peer that
-    accepts and then says nothing held the command line forever (issue 24). This probe asks the peer
-    for its ``identity`` with every step bounded, in a thread of its own (so no event loop of the
-    caller is touched), and raises one ``ValueError`` naming the address otherwise.
+    """Check that a Dask scheduler answers at ``address`` within ``2 (timeout + HANDSHAKE_GRACE_S)`` s, every step
+    bounded, in its own thread; one ``ValueError`` naming the address otherwise (issue 24: a silent peer).
     """
     box: dict = {}
 
@@ -507,17 +493,8 @@ def fallback_note(description: Any) -> str | None:
 def get_executor(
     workers: int | None = None, scheduler: str | None = None, *, timeout: float = CONNECT_TIMEOUT_S
 ) -> Executor:
-    """The executor for ``workers`` / ``scheduler`` (both ``None``: in-process).
-
-    Parameters
-    ----------
-    workers : int, optional
-        Start (or reuse) a local cluster of this many worker processes, in [1, 256]. ``0`` means
-        in-process.
-    scheduler : str, optional
-        Address of a running Dask scheduler, ``tcp://host:port``. Exclusive with ``workers``.
-    timeout : float
-        Seconds allowed to connect to ``scheduler``.
+    """The executor for ``workers`` (a local cluster, 1 to 256; ``0``: in-process) or ``scheduler``
+    (``tcp://host:port``, exclusive with ``workers``, ``timeout`` seconds to connect); both ``None``: in-process.
     """
     if workers is not None and scheduler is not None:
         raise ValueError("workers and scheduler are exclusive: give one of them (workers starts a local cluster).")

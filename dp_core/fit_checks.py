@@ -1,18 +1,8 @@
 """Does a regression-only mechanism fit these data? Pure checks the pages show on their first screen.
 
-Two questions, each answered from the data it is about (docs/input_perturbation.md, "When the fit does
-not fit"):
-
-* :func:`classification_target`: is the target a set of class codes (a declared classification task,
-  or a few consecutive whole numbers)? A regression-only mechanism would then treat the codes as
-  numbers, so class 9 counts as "further" from class 0 than class 1 does.
-* :func:`poor_fit`: a held-out R² far below 0 (below :data:`R2_FLAG`, i.e. an error more than twice
-  that of predicting the mean) is not a result to draw; it names the likely causes, each computed from
-  the target: a mean far from 0 that a model without a free intercept cannot reach, a skewed or
-  heavy-tailed target whose range (hence its mapping to [-1, 1]) is set by a few extreme values, a
-  clipping bound much smaller than the target's range.
-
-No mechanism is imported here (foundation layer).
+:func:`classification_target` (class codes treated as numbers) and :func:`poor_fit` (a held-out R² far
+below 0, with causes); foundation layer, no mechanism imported. ``docs/input_perturbation.md``
+§"fit_checks: the two questions".
 """
 
 from __future__ import annotations
@@ -206,28 +196,12 @@ def poor_fit(
     threshold: float = R2_FLAG,
     kind: str = "squared",
 ) -> PoorFit | None:
-    """Flag a held-out R² below ``threshold`` with its likely causes computed from the target ``y``.
+    """Flag a held-out R² below ``threshold`` (default :data:`R2_FLAG`) with its likely causes computed from ``y``.
 
-    ``kind="absolute"`` reads ``r2`` as ``1 - MAE / MAE of predicting the median`` (least absolute
-    deviations, where the median is the no-feature reference), and the message says so.
-
-    Parameters
-    ----------
-    y : array-like
-        The target as the mechanism sees it (after its own mapping), at least 2 finite values.
-    r2 : float
-        The held-out coefficient of determination of the fit.
-    intercept_reach : float, optional
-        The largest shift of the predictions the model's intercept allows (``None``: no intercept).
-    clip : float, optional
-        The clipping bound applied to the labels, > 0.
-    threshold : float
-        R² below which the fit is flagged (default :data:`R2_FLAG` = −1: twice the error of the mean).
-
-    Returns
-    -------
-    PoorFit or None
-        ``None`` when ``r2 >= threshold``.
+    ``y``: the target as the mechanism sees it; ``intercept_reach``: the largest shift the intercept allows
+    (``None``: no intercept); ``clip``: the label clipping bound; ``kind="absolute"`` reads ``r2`` as
+    ``1 - MAE / MAE of the median``. Returns ``None`` when ``r2 >= threshold``
+    (``docs/input_perturbation.md`` §"fit_checks.poor_fit").
     """
     arr = _target(y)
     if kind not in ("squared", "absolute"):

@@ -1,12 +1,6 @@
-"""One model of a method's utility over (n, ε): the measurement, extended beyond the data by the learning
-curve ``y(n) = a + b * n**(-p)``, with bootstrap replicates (docs/compare.md, "One model of utility over
-(n, ε)").
-
-Pure numpy, below the negotiation and its learning-curve chart (both read the same
-:class:`UtilityModel`). The curve is our choice [ours]: the usual shape of a learning curve (the sampling
-error falls like ``n**-0.5``, the privacy noise of an ε-DP empirical risk minimiser like ``1/(n ε)``:
-Chaudhuri, Monteleoni & Sarwate, *Differentially Private Empirical Risk Minimization*, Theorems 18 and 26);
-a heuristic for extrapolation, not a guarantee.
+"""One model of a method's utility over (n, ε): the measurement, extended by the learning curve
+``y(n) = a + b * n**(-p)``, with bootstrap replicates [ours]; pure numpy (docs/compare.md, "One model of
+utility over (n, ε)", after Chaudhuri, Monteleoni & Sarwate, Theorems 18 and 26).
 """
 
 from __future__ import annotations
@@ -20,14 +14,7 @@ import numpy as np
 
 from ._validation import check_choice, check_positive
 
-__all__ = [
-    "LC_EXPONENTS",
-    "N_BOOTSTRAP",
-    "UtilityModel",
-    "answer_number",
-    "cell_replicates",
-    "fit_utility_model",
-]
+__all__ = ["LC_EXPONENTS", "N_BOOTSTRAP", "UtilityModel", "answer_number", "cell_replicates", "fit_utility_model"]
 
 #: Candidate exponents p of the learning-curve model ``y(n) = a + b * n**(-p)`` [ours].
 LC_EXPONENTS = (0.5, 1.0)
@@ -68,14 +55,9 @@ def cell_replicates(values, n_boot: int, rng: np.random.Generator) -> np.ndarray
 
 
 def _fit_slopes(sizes: np.ndarray, weights: np.ndarray, g: np.ndarray, cap: float) -> tuple[np.ndarray, np.ndarray]:
-    """Weighted least squares of ``g = a + b n**(-p)`` per replicate and ε, the better ``p`` of
-    :data:`LC_EXPONENTS` (the one with the smaller residual); ``b = 0`` where fewer than two sizes count.
-
-    The asymptote ``a`` (the value with unlimited rows) is at most ``cap``, the metric's best (accuracy
-    and R² 1, MAE and excess risk 0): a free fit of a steep, very negative R² curve at a tiny ε puts it far
-    above 1 and promises any target with twice the rows. Where it would, ``a = cap`` and ``b`` is refitted.
-    ``sizes`` (S,), ``weights`` (R, S) (how often each size was drawn), ``g`` (R, S, E).
-    Returns ``b`` and ``p``, each (R, E)."""
+    """Weighted least squares of ``g = a + b n**(-p)`` per replicate and ε (the better ``p`` of :data:`LC_EXPONENTS`),
+    the asymptote ``a`` capped at ``cap``; returns ``b`` and ``p``, each (R, E) (``docs/compare.md`` §"_fit_slopes").
+    """
     w = weights[:, :, None] * np.isfinite(g) * (g > _UNMEASURED)
     gz = np.where(w > 0, g, 0.0)
     sw = w.sum(axis=1)
@@ -141,16 +123,10 @@ def _interval(reps: np.ndarray) -> tuple[float, float, float]:
 
 @dataclass(frozen=True)
 class UtilityModel:
-    """One model of a method's utility over (n, ε), with bootstrap replicates [ours].
+    """One model of a method's utility over (n, ε), with bootstrap replicates [ours], monotone in n and ε.
 
-    Built by :func:`fit_utility_model`. ``goodness`` holds, per replicate (entry 0: the measured means,
-    no resampling), the metric signed so that larger is better, at the nodes ``ns`` × ``epsilons``,
-    after the monotone envelope (the worst value at any larger n and larger ε): the model never claims
-    that a target met at (n, ε) is missed with more rows or a larger budget. Between nodes it is
-    bilinear in (log n, log ε), so it is monotone in each and every answer inverts the same surface:
-    the target is met at (n, ε) exactly when ε is at least the smallest ε at n, exactly when n is at
-    least the rows needed at ε. ``cap`` is the metric's best value as goodness (accuracy and R² 1, MAE and
-    excess risk 0). :meth:`curve` is the model at one ε with its 95% range, the chart of these answers.
+    Built by :func:`fit_utility_model`; every answer inverts the same surface (``docs/compare.md``
+    §"UtilityModel").
     """
 
     ns: np.ndarray
@@ -198,14 +174,8 @@ class UtilityModel:
         return float(row[0]), float(row[1]), float(row[2])
 
     def curve(self, epsilon: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-        """The model at ``epsilon`` over n: the nodes ``ns`` and, at each, the model (entry 0), the low and the
-        high end of its 95% range, in the metric's units (``nan`` where unmeasured; ``None``: ``epsilon``
-        outside the grid). Linear in log n between nodes, it is the surface :meth:`n_needed` inverts.
-
-        The range is the 2.5%-97.5% percentile of the replicates at each node (widened to hold the model).
-        Beyond the data each side is at least as wide as at ``n_data`` (the upper end at most the metric's
-        best): an extrapolation knows no more than the measurement it starts from, however the replicates
-        of the fitted slope happen to offset the measured noise.
+        """The model at ``epsilon`` over n: nodes ``ns`` and, per node, the model, the low and the high end of its
+        95% range (``None``: ``epsilon`` outside the grid); ``docs/compare.md`` §"UtilityModel.curve".
         """
         nodes = self._goodness_curve(epsilon)
         if nodes is None:
@@ -245,23 +215,11 @@ def fit_utility_model(
     extra_eps: Sequence[float] = (),
     n_boot: int = N_BOOTSTRAP,
 ) -> UtilityModel | None:
-    """Fit :class:`UtilityModel` to the per-trial values of one method [ours].
+    """Fit :class:`UtilityModel` to the per-trial values of one method [ours]; ``None`` without enough trials.
 
-    ``cells`` maps ``(n_rows, epsilon)`` to that cell's per-trial values (``nan``: a failed trial); the
-    cells at ``n_rows == n_data`` are the full dataset, smaller ``n_rows`` are subsamples. Each
-    replicate resamples every cell's trials (:func:`cell_replicates`, a stream of its own per cell:
-    the same cell gets the same replicates whatever other cells exist) and draws the subsample sizes
-    with replacement (the full size is always kept: it is the data we have), then refits the
-    learning curve ``g = a + b n^(-p)`` per ε on those sizes (:func:`_fit_slopes`,
-    least squares weighted by how often a size was drawn). Up to ``n_data`` the model is the
-    measurement (linear in log n between sizes); beyond it, the full size's value plus the fitted
-    gain ``b (n^(-p) - n_data^(-p))`` (anchored, so it is continuous; a fitted loss is set to no gain:
-    more rows never hurt; the fitted asymptote ``a`` is at most the metric's best), kept in the
-    metric's range, up to ``n_max_factor · n_data`` rows. ε between grid points is linear in log ε.
-    ``None`` when no cell has enough successful trials.
-
-    ``direction`` is ``">="`` (larger is better) or ``"<="``; ``extra_n`` / ``extra_eps`` add nodes
-    (sizes such as 2·n_data, the chosen ε) so answers there are exact nodes of the surface.
+    ``cells`` maps ``(n_rows, epsilon)`` to per-trial values (``nan``: failed); ``direction`` is ``">="`` or
+    ``"<="``; ``extra_n``/``extra_eps`` add exact nodes. The bootstrap and the extrapolation:
+    ``docs/compare.md`` §"fit_utility_model".
     """
     metric = check_choice("metric", metric, tuple(_CAPS))
     direction = check_choice("direction", direction, (">=", "<="))

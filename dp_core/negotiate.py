@@ -1,23 +1,7 @@
-"""Negotiate a privacy budget: the smallest epsilon (or k) that meets a stakeholder's target.
+"""Negotiate a privacy budget: the smallest epsilon (or k, or n) that meets a stakeholder's target.
 
-A target is ``METRIC=VALUE``: ``accuracy=0.9`` (test accuracy at least 0.9, classification),
-``r2=0.3`` (test R^2 at least 0.3, regression), ``mae=50`` (test mean absolute error at most 50,
-in the units of the dataset's target; regression), ``excess_risk=0.01`` (excess risk at most 0.01)
-or ``delta=1e-6`` (delta at most 1e-6). Explicit comparisons (``accuracy>=0.9``,
-``excess_risk<=0.01``, ``mae<=50``) are accepted when they agree with the metric's direction.
-
-For every method of every applicable mechanism, :func:`negotiate` reports
-
-* the smallest epsilon on the **measured** curve (Monte-Carlo means on a log grid, interpolated
-  in log epsilon) together with the range where the 95% band crosses the target, and
-* the smallest epsilon from the **theoretical bound** (excess-risk targets; the bound is
-  monotone in epsilon and solved on a fine log grid, rounded up to the safe side). No mechanism
-  here has a bound on its test accuracy, R² or MAE, so those targets are answered from the
-  measured curves only (the answer says "no bound").
-
-A ``delta`` target sets the delta every (epsilon, delta) mechanism is calibrated at (pure
-epsilon-DP methods meet any delta target); for label-DP by aggregation it also gives the
-smallest bag size k reaching (epsilon, delta) at the chosen epsilon.
+Targets (``METRIC=VALUE``), the measured and theoretical answers and the delta target:
+``docs/compare.md`` §"Negotiate (dp_core/negotiate.py)".
 """
 
 from __future__ import annotations
@@ -36,13 +20,7 @@ import pandas as pd
 from . import display, precomputed
 from . import status as vocab
 from ._blas import single_threaded_blas
-from ._validation import (
-    check_delta,
-    check_epsilon,
-    check_in_interval,
-    check_int,
-    check_real,
-)
+from ._validation import check_delta, check_epsilon, check_in_interval, check_int, check_real
 from .calibration import solve_monotone
 from .compare import ADAPTERS, CompareResult, default_epsilons, make_spec, run_compare
 from .compare.registry import utility_metric_name
@@ -90,7 +68,7 @@ CLASSIFICATION_METRICS = ("accuracy",)
 _COLUMNS = {"accuracy": "utility", "r2": "utility", "mae": "mae", "excess_risk": "excess_risk"}
 #: why a target metric has no theoretical answer
 NO_BOUND_NOTE = {
-    "mae": "no bound: no mechanism here has a bound on the test MAE; answered from the measured curves only",
+    "mae": "no bound: no mechanism here has a bound on the test MAE; answered from the measured curves only"
 }
 _BOUND_ON_EXCESS = "bounds are on the excess risk; state an excess-risk target to use them"
 
@@ -253,11 +231,8 @@ def _bound_crossing(
 def smallest_n(
     adapter, state, method: str, *, epsilon: float, spec, target: Target, n_max: float = 1e9
 ) -> tuple[float, str]:
-    """Smallest number of rows at which ``method``'s excess-risk bound meets ``target`` at ``epsilon``.
-
-    The bound is non-increasing in n: bisection on 161 log-spaced n from 10 to ``n_max`` finds the
-    first grid point that meets the target, then integer bisection below it. ``inf`` when even
-    ``n_max`` rows do not suffice, ``nan`` when the method has no bound.
+    """Smallest number of rows at which ``method``'s excess-risk bound meets ``target`` at ``epsilon`` (bisection on
+    a log grid of n, then on integers); ``inf`` when ``n_max`` rows do not suffice, ``nan`` without a bound.
     """
     grid = np.unique(np.ceil(np.geomspace(10, n_max, 161)))
     vals: dict[int, float] = {}
@@ -297,15 +272,8 @@ LC_MAX_FACTOR = 1000.0
 
 
 def subsample(ds: Dataset, n_train: int, *, test_fraction: float = 0.2, seed: int = 0) -> tuple[Dataset, float]:
-    """A subsample of ``ds`` with ``n_train`` training rows and the same number of test rows.
-
-    The comparison splits every dataset into training and test rows with ``test_fraction``; to
-    measure a learning curve the *test* set keeps its size (so the utility is measured as precisely
-    at every size) and only the training rows shrink. Rows are taken from one seeded permutation,
-    so the subsamples are nested (a smaller one is part of every larger one).
-
-    Returns the subsample (same name, so adapters preprocess it as they would the full data) and
-    the test fraction that keeps the test size.
+    """A nested, seeded subsample of ``ds`` with ``n_train`` training rows and an unchanged test size; returns it
+    (same name) and the test fraction that keeps the test size (``docs/compare.md`` §"negotiate.subsample").
     """
     n_train = check_int("n_train", n_train, lo=1)
     n_test = max(1, int(round(test_fraction * ds.n)))
@@ -331,16 +299,9 @@ def learning_curves(
     result: CompareResult | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> pd.DataFrame:
-    """Each method's measured utility and excess risk on nested subsamples of ``ds``.
-
-    Every fraction ``f`` of the training rows is a subsample (:func:`subsample`, same test size)
-    run through :func:`dp_core.compare.run_compare` with ``spec`` (same ε grid and seed; at most
-    :data:`LC_TRIAL_CAP` trials, so the 95% band of a subsample is wider).
-    The full dataset (``f = 1``) reuses ``result`` when given. Sizes are reported as ``n_rows``:
-    the rows a whole dataset would have for that many training rows (``n_train / (1 - test
-    share)``), so the full dataset has ``n_rows = ds.n``.
-
-    Returns the rows of :attr:`CompareResult.summary` with ``n_rows`` and ``n_train`` added.
+    """Each method's measured utility and excess risk on nested subsamples of ``ds`` (at most :data:`LC_TRIAL_CAP`
+    trials each; ``result`` reused for ``f = 1``): summary rows with ``n_rows`` and ``n_train`` added
+    (``docs/compare.md`` §"negotiate.learning_curves").
     """
     return _lc_frame(_lc_runs(ds, spec, mechanisms=mechanisms, fractions=fractions, result=result, progress=progress))
 
@@ -400,27 +361,9 @@ def negotiate(
     fractions: Sequence[float] | None = None,
     **params: Any,
 ) -> dict:
-    """Answer targets for every applicable mechanism on ``ds``.
+    """Answer targets for every applicable mechanism on ``ds``; returns a JSON-ready dict (:func:`json_safe`).
 
-    ``targets``: at most one utility/excess-risk target and at most one delta target. ``epsilon``: the
-    chosen ε (for the smallest n, the label-DP k answer; reported back); ``delta``: δ of the (ε, δ)
-    mechanisms when no delta target is given. ``mechanisms``: adapter keys (default: every applicable
-    one). ``n_trials`` (each mechanism caps it), ``seed``, and the log grid ``eps_min``, ``eps_max``,
-    ``n_points`` of the measured curves. ``preprocess``: :attr:`dp_core.compare.CompareSpec.preprocess`.
-    ``result``: reuse a comparison whose spec matches. ``**params``: the mechanisms' comparison
-    parameters (:func:`dp_core.compare.compare_param_specs`; missing ones take their defaults).
-
-    ``solve_for="n"``: the fewest rows meeting the target at ``epsilon``, from the utility model
-    (:func:`dp_core.learning_curve.fit_utility_model` of :func:`learning_curves` at ``fractions``,
-    default :data:`LC_FRACTIONS`; 95% range over its bootstrap replicates) or, for excess-risk targets,
-    the bound: ``n_min``, ``n_min_lo``, ``n_min_hi``, ``n_min_source`` (``measured``/``bound``),
-    ``n_min_note``, ``n_min_outcome``. ``rows_factor`` (with ``solve_for="epsilon"``): answer for a
-    dataset that many times as large, extrapolated from the learning curves, bounds evaluated at that
-    many rows. All three questions invert the same model, so they agree.
-
-    Returns a JSON-ready dict (:func:`json_safe`): ``dataset``, ``task``, ``targets``, ``delta_used``,
-    ``grid``, ``methods`` (one entry per method, see the module docstring; ``*_outcome`` says whether an
-    answer is ``reached``, ``not reached`` or has none), ``k_answers``, ``notes``, ``headline``.
+    Parameters, ``solve_for="n"``, ``rows_factor`` and the returned keys: ``docs/compare.md`` §"negotiate()".
     """
     parsed, t, delta_t, rows_factor = _checked_targets(ds, targets, solve_for, rows_factor)
     eps_chosen = check_epsilon(epsilon, allow_inf=False)
@@ -976,12 +919,9 @@ def ranked_clause(methods: list[dict], status: str) -> str:
 
 
 def headline(answer: dict) -> str:
-    """One sentence with the answer, then which statuses it ranks: the best method of the best status
-    that has an answer (in the order of :data:`_HEADLINE_STATUSES`, proved first; refuted methods and
-    methods without a claim never), its number and 95% range.
-
-    An answer that needs an extrapolation says so. Every number is formatted by :mod:`dp_core.display`,
-    as in the table.
+    """One sentence with the answer: the best method of the best status with an answer (order of
+    :data:`_HEADLINE_STATUSES`; never refuted or unclaimed methods), its number and 95% range, and whether it
+    extrapolates; numbers through :mod:`dp_core.display`.
     """
     t = answer.get("target", {})
     if t.get("metric") in (None, "delta"):
@@ -1156,28 +1096,11 @@ def _sentence_eps(r: dict) -> str:
 
 def answer_table(answer: dict) -> pd.DataFrame:
     """The per-method answers as a table (for the page and the report)."""
-    cols = [
-        "label",
-        "status",
-        "sampler_status",
-        "epsilon_measured",
-        "epsilon_measured_lo",
-        "epsilon_measured_hi",
-        "epsilon_bound",
-        "n_min",
-        "n_min_lo",
-        "n_min_hi",
-        "n_min_source",
-        "n_min_note",
-        "n_bound",
-        "n_note",
-        "delta",
-        "meets_delta",
-        "n_trials",
-        "measured_note",
-        "bound_note",
-        "mechanism",
-    ]
+    cols = (
+        "label status sampler_status epsilon_measured epsilon_measured_lo epsilon_measured_hi epsilon_bound n_min "
+        "n_min_lo n_min_hi n_min_source n_min_note n_bound n_note delta meets_delta n_trials measured_note "
+        "bound_note mechanism"
+    ).split()
     df = pd.DataFrame([{**r, **{k: answer_number(r, k) for k in _OUTCOME_OF if k in r}} for r in answer["methods"]])
     return df[[c for c in cols if c in df.columns]]
 

@@ -1,15 +1,7 @@
 """Shipped results of deterministic comparison runs on the demo datasets at default settings.
 
-Every comparison is seeded, so one mechanism's part of it is a deterministic function of the dataset, the
-:class:`~dp_core.compare.CompareSpec`, the mechanism and the engine's code (:func:`entry_key`,
-:func:`engine_hash`). A key or hash that does not match returns ``None`` and the caller computes: a stale
-entry costs time, never correctness. Keys, file format, regenerating (``python -m dp_core precompute``)
-and switching it off (``DP_CORE_NO_PRECOMPUTED=1``, ``--no-precomputed``, :func:`disabled`):
+A key or hash that does not match returns ``None`` and the caller computes; nothing here is a release.
 ``docs/performance.md`` §"Precomputed demo results (`dp_core/precomputed.py`)".
-
-Nothing here is a release: the stored tables are the analyst's own evaluation of many releases; the prepared
-states are never stored (:class:`dp_core.compare.engine.LazyState`). This module imports nothing of the engine
-at import time; the runs that fill it are in :mod:`dp_core.precomputed_runs`.
 """
 
 from __future__ import annotations
@@ -125,7 +117,7 @@ def recording() -> Iterator[dict]:
 # ------------------------------------------------------------------------------------------ hashing
 def _hashed_files() -> list[Path]:
     out = []
-    for p in sorted(_ROOT.rglob("*.py")):
+    for p in sorted([*_ROOT.rglob("*.py"), _ROOT / "datasets.json"]):  # the demo data's catalogue and bounds
         rel = p.relative_to(_ROOT).as_posix()
         if any(rel == u or (u.endswith("/") and rel.startswith(u)) for u in UNHASHED):
             continue
@@ -217,11 +209,8 @@ def entry_key(ds, adapter_key: str, spec) -> str:
 # ------------------------------------------------------------------------------------------ entries
 @dataclass(frozen=True, eq=False)
 class Entry:
-    """One mechanism's part of a comparison, as :func:`dp_core.compare.run_compare` computes it.
-
-    ``skipped`` is the reason when the mechanism could not run (``phase`` says whether ``prepare`` or the
-    sweep refused); otherwise ``trials`` is the sweep's table, ``bounds`` the bound table, ``total`` the
-    number of trial blocks (for progress), and the rest as in :class:`~dp_core.compare.CompareResult`.
+    """One mechanism's part of a comparison, as :func:`dp_core.compare.run_compare` computes it (``skipped``:
+    the reason it could not run, ``phase`` where; else ``trials``, ``bounds``, ``total`` blocks, ...).
     """
 
     skipped: str | None = None
@@ -392,11 +381,8 @@ def lookup(ds, adapter_key: str, spec, *, folder: Path | None = None) -> Entry |
 
 
 def memo(ds, adapter_key: str, spec, name: str, args: dict, compute: Callable[[], Any]) -> Any:
-    """``compute()``, or its stored value: a deterministic follow-up call on a stored part (for example the
-    label-DP bag-size answer of a negotiation), keyed by ``name`` and ``args`` beside the part's key.
-
-    The value must be JSON-like (numbers, strings, lists, dicts, tuples); it is recorded inside
-    :func:`recording` so that regeneration stores it with the part.
+    """``compute()``, or its stored JSON-like value, keyed by ``name`` and ``args`` beside the part's key
+    (recorded inside :func:`recording`).
     """
     call = name + json.dumps(args, sort_keys=True, default=repr)
     hit = lookup(ds, adapter_key, spec)

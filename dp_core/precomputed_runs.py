@@ -1,9 +1,5 @@
-"""The default-setting runs whose results :mod:`dp_core.precomputed` ships, and their regeneration.
-
-``python -m dp_core precompute [--workers N]`` calls :func:`regenerate`: every run of :data:`DEMO_RUNS` on
-every demo dataset is computed with the store switched off, each mechanism's part is recorded
-(:func:`dp_core.precomputed.recording`) and one file per dataset is written. ``--workers N`` spreads the
-datasets over a local cluster (:mod:`dp_core.execution`); the numbers do not depend on it.
+"""The default-setting runs whose results :mod:`dp_core.precomputed` ships, and their regeneration
+(``python -m dp_core precompute [--workers N]`` calls :func:`regenerate`; the numbers do not depend on N).
 """
 
 from __future__ import annotations
@@ -75,10 +71,7 @@ def runs_of(name: str, runs: Sequence[tuple] = DEMO_RUNS) -> dict:
 
 
 def regenerate(
-    datasets: Sequence[str] | None = None,
-    *,
-    folder: Path | None = None,
-    progress: Callable[[str], None] | None = None,
+    datasets: Sequence[str] | None = None, *, folder: Path | None = None, progress: Callable[[str], None] | None = None
 ) -> dict:
     """Recompute every stored run (on the current executor, one block per dataset) and rewrite the files.
 

@@ -1,14 +1,7 @@
 """Per-record preprocessing from public per-column bounds: centre, scale, then bound the row norm.
 
-Every mechanism assumes rows in the unit ball ``||x|| <= 1``. :class:`PublicBounds` holds, per feature, a
-range ``[lo, hi]`` known without looking at the records (documented, declared by the uploader with
-:data:`DECLARED_SOURCE`, or computed from an upload and then marked ``data_derived=True``, the one case
-with a leak warning), with a public centre and scale; :func:`preprocess_rows` centres and scales each row
-and bounds its norm (``normalize``, ``clip``, ``scale`` or ``minmax``). Each output row depends on its own
-record and public constants only, so a mechanism private on unit-ball rows stays private (a fixed
-per-record map: Dwork and Roth 2014, Proposition 2.1, applied record-wise). The rules, the text form of
-:func:`format_bounds`/:func:`parse_bounds` and the guidance for ``eta`` (:func:`default_eta`,
-:func:`eta_cap_note`): ``docs/preprocessing.md``.
+Each output row depends on its own record and public constants only (Dwork and Roth 2014, Proposition
+2.1, applied record-wise): ``docs/preprocessing.md`` §"dp_core/preprocessing.py in brief".
 """
 
 from __future__ import annotations
@@ -66,20 +59,10 @@ PREPROCESS_HELP: dict[str, str] = {
 
 @dataclass(frozen=True)
 class PublicBounds:
-    """Per-column ranges ``[lo, hi]`` of the features, and where they come from.
+    """Per-column ranges ``[lo, hi]`` of the features (``hi > lo``), and where they come from.
 
-    Attributes
-    ----------
-    lo, hi : tuple of float
-        One entry per feature, ``hi > lo`` (a constant column gets a unit-wide range).
-    centre, scale : tuple of float, optional
-        Public typical value and spread of every feature (``scale > 0``); by default the midpoint
-        ``(lo + hi) / 2`` and half-width ``(hi - lo) / 2``. Rows are centred and scaled by these.
-    source : str
-        Where the ranges come from (documentation, physical limits, or "computed from the data").
-    data_derived : bool
-        True when the ranges were computed from the records themselves: the choice then depends on
-        private data and the privacy guarantee does not cover it (the app shows the leak warning).
+    ``centre``/``scale`` default to the midpoint and half-width; ``data_derived=True`` marks ranges computed
+    from the records (the leak warning). Fields: ``docs/preprocessing.md`` §"PublicBounds fields".
     """
 
     lo: tuple[float, ...]
@@ -246,9 +229,7 @@ def _finite(text: str, what: str, where: str) -> float:
 
 
 def _entry_bounds(
-    rows: Iterable[tuple[float, float, float | None, float | None]],
-    feature_names: Sequence[str] | None,
-    source: str,
+    rows: Iterable[tuple[float, float, float | None, float | None]], feature_names: Sequence[str] | None, source: str
 ) -> PublicBounds:
     lo, hi, centre, scale = [], [], [], []
     for j, (a, b, c, s) in enumerate(rows):
@@ -271,23 +252,8 @@ def _entry_bounds(
 def parse_bounds(
     text: str, feature_names: Sequence[str] | None = None, *, source: str = DECLARED_SOURCE
 ) -> PublicBounds:
-    """Read the text form of :func:`format_bounds` into declared :class:`PublicBounds`.
-
-    Parameters
-    ----------
-    text : str
-        ``lo:hi`` or ``lo:hi:centre:scale`` per feature, separated by commas, in column order
-        (spaces are ignored).
-    feature_names : sequence of str, optional
-        The dataset's features: the number of entries must match, and errors name the column.
-    source : str
-        Where the ranges come from (default :data:`DECLARED_SOURCE`).
-
-    Raises
-    ------
-    ValueError
-        Naming the column: a wrong number of entries, a non-number, an infinite value,
-        ``lo >= hi``, a centre outside ``[lo, hi]`` or a scale ``<= 0``.
+    """Read the text form of :func:`format_bounds` (``lo:hi`` or ``lo:hi:centre:scale`` per feature) into declared
+    :class:`PublicBounds`; ``ValueError`` naming the column otherwise (``docs/preprocessing.md`` §"parse_bounds").
 
     >>> b = parse_bounds("0:90, -1:1:0.5:0.25", ["age", "score"])
     >>> b.lo, b.hi, b.centre, b.scale, b.data_derived
@@ -406,22 +372,11 @@ def clipped_counts(X: np.ndarray, bounds: PublicBounds) -> tuple[int, ...]:
 
 
 def preprocess_rows(X: np.ndarray, bounds: PublicBounds, method: str = DEFAULT_PREPROCESS) -> np.ndarray:
-    """Map every row into the unit ball using public constants only (see the module docstring).
+    """Map every row into the unit ball using public constants only (``method`` of :data:`PREPROCESS_METHODS`).
 
-    Parameters
-    ----------
-    X : array of shape (n, d)
-    bounds : PublicBounds
-        One range per column of ``X``. Values outside a range are clipped to it first: clipping
-        to a public (declared or documented) range is itself a per-record map with public
-        constants, so it keeps the guarantee (Dwork and Roth 2014, Proposition 2.1, applied
-        record-wise). :func:`clipped_counts` says how many values were clipped.
-    method : {"normalize", "clip", "scale", "minmax"}
-
-    Returns
-    -------
-    ndarray of shape (n, d) with every row norm <= 1 (exactly 1 for ``"normalize"`` except for
-    rows equal to the centre, which stay 0).
+    Values outside a column's range are clipped to it first (a per-record map with public constants: Dwork
+    and Roth 2014, Proposition 2.1). Rows end with norm <= 1 (exactly 1 for ``"normalize"``, but rows at the
+    centre stay 0); ``docs/preprocessing.md`` §"preprocess_rows".
 
     >>> b = PublicBounds((0.0, 0.0), (2.0, 4.0))
     >>> preprocess_rows(np.array([[2.0, 4.0], [1.0, 2.0]]), b).round(4).tolist()
@@ -472,15 +427,8 @@ def append_intercept(Z: np.ndarray, constant: float = INTERCEPT_CONSTANT) -> np.
 def default_eta(d: int, epsilon: float | None = None, method: str = DEFAULT_PREPROCESS) -> float:
     """The default parameter bound ``eta`` (``||w|| <= eta``) for rows prepared by ``method``.
 
-    Rule [ours]: ``eta = max(1, sqrt(d) * min(1, epsilon / 10))`` (``sqrt(d)`` without ``epsilon``),
-    doubled for ``"minmax"`` rows (they carry an offset). Why: on unit-norm rows each standardised
-    coordinate is about ``1/sqrt(d)``, so a fit comparable with a standardised logistic regression
-    needs ``||w||`` of order ``sqrt(d)``; but every mechanism's noise (its sensitivity, or the ridge
-    it adds) grows with ``eta``, so a small budget is better spent on a small ball. Measured on
-    breast_cancer (d = 31 with the intercept): ``eta = 1`` is best at epsilon <= 1 and
-    ``eta ~ sqrt(d)`` at epsilon = 10. The rule uses the dimension, the budget and the rule name -
-    never the records - so it costs no privacy. :func:`reference_eta` is the larger ball of the
-    non-private reference, and :func:`eta_cap_note` says when a fit presses against the bound.
+    Rule [ours]: ``eta = max(1, sqrt(d) * min(1, epsilon / 10))`` (``sqrt(d)`` without ``epsilon``), doubled
+    for ``"minmax"``; why and measured: ``docs/preprocessing.md`` §"default_eta: the rule".
 
     >>> round(default_eta(31, 10.0), 4)
     5.5678
@@ -528,12 +476,7 @@ def eta_cap_note(w_norm: float, eta: float, *, tol: float = 0.02) -> str:
 
 # ------------------------------------------------------------------ declared values that are the data's own
 #: What each field of :class:`PublicBounds` reveals when it is copied from the data (:func:`bounds_from_data`).
-DATA_STATISTIC: dict[str, str] = {
-    "lo": "minimum",
-    "hi": "maximum",
-    "centre": "mean",
-    "scale": "standard deviation",
-}
+DATA_STATISTIC: dict[str, str] = {"lo": "minimum", "hi": "maximum", "centre": "mean", "scale": "standard deviation"}
 #: Significant digits of the table a person edits (:func:`rounded_bounds`): values within one unit of the last
 #: of them are the data's own statistics, rounded for display.
 MATCH_DIGITS = 4
@@ -548,25 +491,10 @@ def _unit(value: float, width: float, digits: int) -> float:
 def data_derived_matches(
     declared: PublicBounds, derived: PublicBounds, feature_names: Sequence[str] | None = None
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The declared values that are the data's own statistics, per column and statistic.
+    """The declared values that are the data's own statistics: ``((column, statistics), ...)``, matches only.
 
-    A declared ``lo``, ``hi``, ``centre`` or ``scale`` matches when it lies within one unit of the
-    :data:`MATCH_DIGITS`-th significant digit of the data-derived value (the precision of the table the
-    app prefills, :func:`rounded_bounds`), the unit taken on ``max(|value|, hi - lo)`` so that a zero
-    has a scale. Publishing such a value (a share link, a report) publishes the data's own minimum,
-    maximum, mean or standard deviation (docs/preprocessing.md, "Declaring is an act").
-
-    Parameters
-    ----------
-    declared, derived : PublicBounds
-        The bounds a person declares and :func:`bounds_from_data` of the same rows (same length).
-    feature_names : sequence of str, optional
-        Column names for the result (default ``column 1``, ``column 2``, ...).
-
-    Returns
-    -------
-    tuple of (column, statistics)
-        Only the columns with a match, in column order; statistics are :data:`DATA_STATISTIC` names.
+    A declared value matches a :func:`bounds_from_data` value within one unit of its :data:`MATCH_DIGITS`-th
+    significant digit (``docs/preprocessing.md`` §"data_derived_matches").
 
     >>> derived = PublicBounds((2.06,), (4.0,), (3.1171,), (0.45943,), data_derived=True)
     >>> data_derived_matches(PublicBounds((2.06,), (4.0,), (3.117,), (0.4594,)), derived, ["x"])
@@ -605,12 +533,8 @@ def _grid(value: float, step_exp: int, how) -> float:
 def coarse_public_bounds(derived: PublicBounds, sig: int = 2) -> PublicBounds:
     """A helper for declaring: each range widened outward to a coarse grid, centre and scale from the range.
 
-    The grid step of a column is one unit in the ``sig``-th significant digit of its width ``hi - lo``;
-    ``lo`` goes down and ``hi`` up to the grid after moving out by at least the matching precision of
-    :func:`data_derived_matches`, so no bound is the data's minimum or maximum, and every value of the
-    data stays inside (nothing is clipped). The centre and scale are the midpoint and half-width of the
-    new range, not the data's mean and spread. The result is still chosen by looking at the data; it
-    only stops a link from carrying the exact statistics (docs/preprocessing.md).
+    No bound is then the data's minimum or maximum and nothing is clipped, but the result is still chosen
+    by looking at the data (``docs/preprocessing.md`` §"coarse_public_bounds").
 
     >>> b = coarse_public_bounds(PublicBounds((2.06,), (4.0,), (3.117,), (0.4594,), data_derived=True))
     >>> b.lo, b.hi, b.centre, b.data_derived, format_bounds(b)

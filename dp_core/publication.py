@@ -1,16 +1,7 @@
 """What may be published: release objects, and the diagnostics that must never leave the analyst.
 
-Every mechanism returns a *release* object by default. A release holds only what may be
-published: the private output itself, the privacy parameters and their status, public settings,
-and read-outs that are functions of the release and of public settings alone.
-
-Anything else that was computed from the private data — the non-private fit, the noise actually
-drawn, per-record or data-dependent diagnostics, the objective at the non-private optimum, the
-excess risk against that optimum, sampler traces — lives in a separate object that derives from
-:class:`NonPublicDiagnostics`. Its class name ends in ``Diagnostics`` or ``Secrets``, its docstring
-starts with :data:`NOT_FOR_PUBLICATION`, and it is returned only when asked for
-(``diagnostics=True``), never by default. Publishing it (or its non-private fit, or its noise)
-voids the privacy guarantee of the release it accompanies: knowing the noise, one subtracts it.
+Rules (``NonPublicDiagnostics``, :data:`NOT_FOR_PUBLICATION`, ``diagnostics=True``): ``docs/engine.md``
+§"Releases and diagnostics (dp_core/publication.py)".
 """
 
 from __future__ import annotations

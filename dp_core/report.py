@@ -1,10 +1,5 @@
-"""A self-contained HTML report of a comparison, re-runnable from its JSON configuration.
-
-The report holds every figure as an interactive plotly chart (plotly.js is inlined once, so it
-opens without internet), the parameters, the dataset's name, shape and fingerprint (never the
-data), the software versions and the seed, the results as CSV, and the JSON configuration that
-re-creates it: ``python -m dp_core report --config FILE.json --out report.html``. Same
-configuration and same seed give the same numbers.
+"""A self-contained HTML report of a comparison, re-runnable from its JSON configuration
+(``python -m dp_core report --config FILE.json --out report.html``; ``docs/compare.md`` §"The HTML report").
 """
 
 from __future__ import annotations
@@ -57,13 +52,8 @@ def software_versions() -> dict[str, str]:
 
 
 def compare_settings(config: ExplorerConfig) -> dict:
-    """The compare page's settings from a configuration, with defaults and validation.
-
-    Page parameters: ``eps_min`` (default 0.05), ``eps_max`` (10), ``n_eps`` (8), ``mech``
-    (comma-separated adapter keys or ``all``), ``view`` (``utility`` or ``excess_risk``) and the
-    negotiation target (see :func:`targets_from_params`) with ``tsolve`` (``epsilon`` or ``n``: the
-    smallest number of rows, from learning curves and bounds; needs a utility or excess-risk target)
-    and ``trows`` (answer for that many times the rows, 1 to 1000; smallest-ε answers only).
+    """The compare page's settings from a configuration, with defaults and validation
+    (``docs/compare.md`` §"report.compare_settings").
     """
     p = config.params
     eps_min = float(p.get("eps_min", 0.05))
@@ -123,11 +113,8 @@ def targets_from_params(params) -> list[str]:
 
 
 def dataset_for_config(config: ExplorerConfig, dataset: Dataset | None = None) -> Dataset:
-    """The dataset a configuration names (a demo dataset or a CSV path), or the one given.
-
-    An uploaded dataset (``upload:<file>``) cannot be reloaded from its name: pass it (or run the
-    CLI with ``--data FILE.csv``). Bounds declared in the configuration are declared for the data. A
-    fingerprint in the configuration must match the data (with those bounds).
+    """The dataset a configuration names, or the one given (an upload must be given); its declared bounds are
+    applied and its fingerprint must match.
     """
     if dataset is None:
         name = config.dataset
@@ -202,14 +189,7 @@ def build_report(
 ) -> Report:
     """Run (or reuse) the comparison a configuration describes and render its report.
 
-    Parameters
-    ----------
-    config : ExplorerConfig
-    dataset : Dataset, optional
-        The data (needed for uploads; demo datasets are loaded by name).
-    result, negotiation : optional
-        Results already computed by the app for exactly this configuration (saves a re-run).
-    progress : callable, optional
+    ``dataset``: needed for uploads; ``result``/``negotiation``: already computed for exactly this configuration.
     """
     from .negotiate import negotiate
 

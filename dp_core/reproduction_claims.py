@@ -1,27 +1,8 @@
 """What the stored full reproductions show, claim by claim: reproduced, not reproduced or not testable.
 
-Each function reads the tables a reproduction wrote (``docs/results/<folder>/``) and returns one row per
-claim of the paper: the claim as the paper states it (quoted from the paper cited below), a verdict from
-:data:`VERDICTS` and the numbers behind the verdict, computed here from the stored CSV/JSON files (never
-typed). :func:`claims_markdown` renders the rows as the table of
-``docs/results/README.md``; ``tests/test_captions_computed.py`` checks that the README holds exactly that
-table.
-
-Verdict rules (stated with each row):
-
-* "≈" (two curves overlap) holds at a point when the difference of the means is at most
-  :data:`CLOSE_ABS` in the metric's units or at most :data:`CLOSE_Z` standard errors of the difference;
-* a monotone claim ("falls as m grows") holds when every step of the stored grid goes the stated way;
-* a claim that the paper backs with no number, or that needs data the reproduction cannot have, is
-  "not testable".
-
-References
-----------
-* K. Fukuchi, Q. K. Tran and J. Sakuma, *Differentially Private Empirical Risk Minimization with Input
-  Perturbation*, DS 2017, Figures 1-2 and their discussion.
-* R. Brahmbhatt et al., *Label Differential Privacy via Aggregation*, Table 1 and Appendix K.
-* D. Wang and J. Xu, heavy-tailed ℓ1 regression (the paper has no experiments).
-* M. Pathak and B. Raj, large-margin Gaussian classification (the paper has no experiments).
+Verdicts are computed from the stored tables under ``docs/results/`` (never typed); :func:`claims_markdown`
+renders the table of ``docs/results/README.md``. Verdict rules and the papers cited:
+``docs/engine.md`` §"Reproduction claims (dp_core/reproduction_claims.py)".
 """
 
 from __future__ import annotations

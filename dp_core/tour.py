@@ -1,14 +1,7 @@
-"""The small computations of the guided tour ("Start here"): a noisy count and noise scales against ε.
+"""The small computations of the guided tour ("Start here"): a noisy count and noise scales against ε (pure).
 
-Pure functions (no Streamlit): the tour page calls them through ``ui/cached.py``-style wrappers and
-draws the results with the same chart builders as the mechanism pages.
-
-References
-----------
-* C. Dwork and A. Roth, *The Algorithmic Foundations of Differential Privacy*, 2014: the Laplace
-  mechanism, scale b = Δ₁/ε (Theorem 3.6).
-* B. Balle and Y.-X. Wang, *Improving the Gaussian Mechanism for Differential Privacy: Analytical
-  Calibration and Optimal Denoising*, ICML 2018: the analytic Gaussian σ (Theorem 8).
+The Laplace scale b = Δ₁/ε (Dwork and Roth 2014, Theorem 3.6); the analytic Gaussian σ (Balle and Wang,
+ICML 2018, Theorem 8).
 """
 
 from __future__ import annotations
@@ -157,18 +150,10 @@ def guess_groups(
 
 
 def accuracy_story(
-    summary: pd.DataFrame,
-    methods: Sequence[dict],
-    *,
-    metric: str,
-    guess: float,
-    tolerance: float = GUESS_TOLERANCE,
+    summary: pd.DataFrame, methods: Sequence[dict], *, metric: str, guess: float, tolerance: float = GUESS_TOLERANCE
 ) -> str:
-    """The tour's step-3 sentences, each computed from the chart's table ``summary`` (``method``,
-    ``epsilon``, ``utility_mean``, ``n_trials``) and ``methods`` (``method``, ``label``, ``status``):
-    the best method that is not refuted at the largest ε, and at the smallest ε which methods are above,
-    close to (within ``tolerance``) or below the guessing score ``guess``. Methods whose status is
-    refuted, or with no successful run, are named as not counted.
+    """The tour's step-3 sentences from the chart's ``summary`` and ``methods`` tables: the best non-refuted
+    method at the largest ε; at the smallest, which are above, within ``tolerance`` of, or below ``guess``.
     """
     name, guess_words, fmt = _metric_words(metric)
     eps = sorted(set(summary["epsilon"].astype(float)))

@@ -18,10 +18,7 @@ from dp_core.text import escape_markdown
 from ui import background, badges, share, state, widgets
 from ui import cached_compare as cc
 from ui import cached_scope as scoped
-from ui.constants import (
-    COMPARE_TABS,
-    TVALUE_DEFAULTS,
-)
+from ui.constants import COMPARE_TABS, TVALUE_DEFAULTS
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
 
 eps, delta, seed, trials = widgets.sidebar_controls()
@@ -273,10 +270,7 @@ def _on_tab():
 
 
 tab_cmp, tab_card, tab_neg, tab_share = st.tabs(
-    list(TAB_LABELS.values()),
-    key="cview_tab",
-    default=TAB_LABELS[st.session_state["cview"]],
-    on_change=_on_tab,
+    list(TAB_LABELS.values()), key="cview_tab", default=TAB_LABELS[st.session_state["cview"]], on_change=_on_tab
 )
 
 with tab_cmp:

@@ -1,32 +1,8 @@
 """Heavy Monte-Carlo work off the page thread: a job of blocks, its progress, a Cancel button.
 
-Why: a page script runs on the server's thread for its session, and pure-Python/numpy work there holds the
-GIL, so one visitor's 40-second sweep stalls every other visitor's slider. A :class:`Job` runs its blocks in a
-process pool instead (``concurrent.futures.ProcessPoolExecutor``; a later execution layer can stand behind the
-same three methods :meth:`Job.progress`, :meth:`Job.cancel`, :meth:`Job.result`), and the page polls it from an
-``st.fragment(run_every=...)`` that redraws only its own section (:func:`live_section`).
-
-Rules:
-
-* A block is ``Block(name, fn, args, kwargs, weight)``: ``fn`` is a module-level, picklable, pure function
-  (no Streamlit element, no session state). If it accepts a ``progress`` keyword it is given a reporter
-  ``progress(done, total)``, which also stops the block (raises :class:`JobCancelled`) once the job is
-  cancelled, so Cancel frees the worker at the next block boundary.
-* The results are exactly those of calling the blocks in the page's thread with the same arguments (the seeds
-  travel with the arguments); :meth:`Job.result` re-raises a block's exception, and :func:`error_message` turns
-  it into the one-line message the page shows.
-* Jobs and their results live in the session (``st.session_state``). A finished job on demo data is also
-  kept in a small server-wide store, so the next visitor with the same settings gets it at once; a job on
-  an uploaded file (``private=True``, see ``ui.cached_scope``) never leaves its session.
-* Outside a Streamlit server (AppTest, scripts, the CLI) the blocks run in the calling thread, so tests see
-  the finished result in one script run.
-* The pool heals: a worker that dies (an out-of-memory kill, a native crash) breaks a
-  ``ProcessPoolExecutor`` for good, so :func:`executor` replaces a broken pool (and a dead progress board)
-  before handing it out, under one lock, at most :data:`MAX_REBUILDS` times per :data:`REBUILD_WINDOW`
-  seconds. The jobs that were running in it end with :data:`WORKER_LOST` and a "Run again" button
-  (:func:`live_section`); a run that keeps killing its worker is offered again at most
-  :data:`MAX_LOSSES` times. Any other unexpected failure shows a reference id, never its text
-  (:func:`ui.errors.reference` logs the traceback).
+Blocks run in a healing process pool (in the calling thread outside a server), with the same seeds and
+results as in the page's thread; ``private=True`` jobs never leave their session. Rules and the healing
+pool: ``docs/performance.md`` §"ui/background.py: heavy work off the page thread".
 """
 
 from __future__ import annotations
@@ -201,11 +177,9 @@ class _ScriptSafePool(cf.ProcessPoolExecutor):
 
 
 def executor() -> tuple[cf.Executor, Any]:
-    """The server-wide process pool and its progress board (created on first use, reused by every session).
-
-    A pool broken by a dead worker, or a board whose manager process has died, is replaced first (once, under
-    the lock: sessions asking at the same time all get the one new pool); :class:`PoolUnavailable` once it has
-    been replaced :data:`MAX_REBUILDS` times within :data:`REBUILD_WINDOW` seconds.
+    """The server-wide process pool and its progress board (created on first use, reused by every session); a
+    broken pool or dead board is replaced first, under the lock; :class:`PoolUnavailable` after
+    :data:`MAX_REBUILDS` replacements within :data:`REBUILD_WINDOW` seconds.
     """
     with _POOL_LOCK:
         if _POOL is not None and (_is_broken(_POOL) or not _manager_alive()):
@@ -328,17 +302,8 @@ def _wait_until_quiet(poll: float = 0.05) -> None:
 
 
 def warm() -> None:
-    """Import the engine, then start the pool and its workers, in a background thread (once per server).
-
-    The first visitor of each page then finds the engine's modules (the audit registry, the mechanisms, their
-    figures: a second or two of imports) already loaded, and the first Run finds its workers ready.
-
-    Every step waits until no visitor's script is running (:func:`script_run`): imports hold the GIL and the
-    fork server takes a core, so doing them beside the first visitor's page made that first visit about twice
-    as slow (measured by ``benchmarks/bench_pages.py --warm-compare``: 2.2 s instead of 0.8 s on Home).
-
-    Does nothing outside a Streamlit server (AppTest, scripts), nor when the environment variable
-    ``PUE_NO_WARM`` is set (the benchmark's comparison), and costs nothing after the first call.
+    """Import the engine, then start the pool and its workers, in a background thread (once per server, only when
+    no script runs; not outside a server nor with ``PUE_NO_WARM``): ``docs/performance.md`` §"background.warm".
     """
     global _WARMING
     if _WARMING is not None or not in_server() or os.environ.get("PUE_NO_WARM"):
@@ -412,12 +377,8 @@ class _PendingBoard:
 
 
 class _PendingPool(cf.Executor):
-    """Submits to the server-wide pool once it has started, from a thread: the page never waits for the start.
-
-    The first job on a freshly started server used to start the pool in the page's thread (the fork server
-    loads the engine, the manager starts: 1–5 s the first visitor of a page with a background sweep waited).
-    A future returned here is cancelled at once by :meth:`Job.cancel` (the block then stops at its first
-    progress report, as a running block does).
+    """Submits to the server-wide pool once it has started, from a thread: the page never waits for the start
+    (1–5 s before); its futures are cancelled at once by :meth:`Job.cancel`.
     """
 
     def __init__(self, board: _PendingBoard) -> None:
@@ -695,13 +656,8 @@ def start(
     restart: bool = False,
     background: bool | None = None,
 ):
-    """Start (or reuse) this session's job ``name`` for the settings ``key``; returns its handle.
-
-    The same ``key`` returns the same job (running, finished, failed or cancelled: a failure is shown, not
-    retried on every rerun); ``restart`` (the Run button was pressed) runs a failed or cancelled job again.
-    A new ``key`` cancels the old job and starts one for the new settings. With
-    ``private=False`` a finished job is kept server-wide and reused by any session with the same ``key``.
-    ``background=None`` runs in the process pool inside a server and in the calling thread elsewhere.
+    """Start (or reuse) this session's job ``name`` for the settings ``key``; returns its handle
+    (``restart``, ``private``, ``background``: ``docs/performance.md`` §"background.start").
     """
     import streamlit as st
 
@@ -773,13 +729,8 @@ def _remember(name: str) -> None:
 
 
 def live_section(name: str, render: Callable[[Any], None], *, every: float = 1.0, label: str = "Running") -> None:
-    """Draw ``render(job)`` for this session's job ``name`` in a fragment that polls it while it runs.
-
-    While the job runs, the fragment reruns every ``every`` seconds (only this section, not the page): a
-    progress bar from the finished blocks, a Cancel button, and ``render(job)`` with whatever has finished
-    (quick results first). When the job ends the whole page reruns once, which stops the polling. A job that
-    was cancelled, lost its worker or failed unexpectedly says so in plain words with a "Run again" button
-    (:func:`run_again`). The section runs inside the page's error boundary (:mod:`ui.errors`).
+    """Draw ``render(job)`` for this session's job ``name`` in a fragment that polls it every ``every`` seconds
+    while it runs (``docs/performance.md`` §"background.live_section").
     """
     import streamlit as st
 

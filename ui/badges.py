@@ -1,14 +1,5 @@
-"""Status badges backed by the audit table, in the one status vocabulary of :mod:`dp_core.status`.
-
-One call per badge: :func:`audit_badge` reads the stored audit row of a mechanism and mode (through
-:func:`dp_core.audit.table.audit_row`, via a cached wrapper) and shows its status with the numbers
-that back it (ε claimed, ε lower bound with its confidence, runs, date) and a link that reopens
-that audit on the Privacy audit page (``audit_row`` URL parameter). The status never comes from a
-page's own text: it is the row's verdict (a violation makes it refuted) or, when the audit
-found none, the kind of claim the row tests (a proof makes it proved; otherwise the audit's
-"no violation found" is evidence, never a proof).
-
-The table is refreshed with ``python -m dp_core audit all --quick --write``.
+"""Status badges backed by the audit table, in the one status vocabulary of :mod:`dp_core.status`
+(``docs/audit.md`` §"Status badges (ui/badges.py)").
 """
 
 from __future__ import annotations

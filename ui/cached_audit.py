@@ -1,8 +1,5 @@
-"""Cached wrappers of the privacy audit page (pure ``dp_core.audit`` underneath).
-
-Arguments are scalars, names and the dataset's fingerprint; the dataset itself is passed with a
-leading underscore (not hashed). ``dp_core.__version__`` is part of every key.
-Demo data go to the server's shared cache, an upload only to this session's memo (``ui.cached_scope``).
+"""Cached wrappers of the privacy audit page (pure ``dp_core.audit``; the dataset passed unhashed, keyed on
+its fingerprint and ``dp_core.__version__``; scope: ``ui.cached_scope``).
 """
 
 from __future__ import annotations

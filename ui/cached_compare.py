@@ -1,9 +1,5 @@
-"""Cached wrappers of the compare page (pure dp_core calls; the data passed unhashed).
-
-Keys: the dataset's name and fingerprint, a frozen :class:`~dp_core.compare.CompareSpec`, the
-mechanism keys, targets as text, and ``dp_core.__version__``. Cached functions are pure: no Streamlit
-element is created inside them and none is passed in (the spinner is the cache's ``show_spinner``).
-Demo data go to the server's shared cache, an upload only to this session's memo (``ui.cached_scope``).
+"""Cached wrappers of the compare page (pure dp_core calls; the data passed unhashed; keyed on the dataset's
+fingerprint, the frozen spec, mechanisms, targets and ``dp_core.__version__``; scope: ``ui.cached_scope``).
 """
 
 from __future__ import annotations
@@ -34,11 +30,8 @@ def compare(
 
 
 def sweep_blocks(ds, spec: CompareSpec, mechanisms: tuple[str, ...] | None) -> tuple[list[str], list]:
-    """The comparison as background blocks, one per applicable mechanism: ``(adapter keys, blocks)``.
-
-    Each block is ``run_compare(ds, spec, mechanisms=(key,))`` (it reports progress and stops when the job
-    is cancelled); :func:`dp_core.compare.combine_results` of the blocks' results in the order of the keys
-    is the joint comparison, with the same numbers. ``ValueError`` when no mechanism applies.
+    """The comparison as background blocks, one ``run_compare(ds, spec, mechanisms=(key,))`` per applicable
+    mechanism: ``(adapter keys, blocks)``, joined by :func:`~dp_core.compare.combine_results`.
     """
     from .background import Block
 

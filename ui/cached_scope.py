@@ -1,32 +1,8 @@
 """Where a cached result may live: demo data in the server's shared cache, uploads in the session only.
 
-Every wrapper in ``ui/cached*.py`` is decorated with :func:`cache_data` or :func:`cache_resource` from
-this module instead of ``st.cache_data``/``st.cache_resource``. The decorator keeps two stores and
-decides per call:
-
-* **demo data** (the session's current dataset is a bundled demo and no argument names an upload):
-  Streamlit's shared cache, reused by every visitor of the server;
-* **an upload** (the session's current dataset is its uploaded file, or any argument is, or is named
-  after, an uploaded dataset): a small memo in this session's ``st.session_state``. Nothing derived
-  from the upload reaches ``st.cache_data``/``st.cache_resource``; the memo holds at most
-  :data:`SESSION_MEMO_MAX_ENTRIES` results and :data:`SESSION_MEMO_MAX_BYTES` of arrays and tables
-  (least recently used dropped first), is emptied when another file is uploaded, and is dropped
-  with the session.
-
-A wrapper that never receives the session's dataset or anything computed from it (a synthetic
-experiment, say) is declared with ``upload_independent=True`` and always uses the shared cache;
-``tests/app/test_upload_isolation.py`` checks that such a wrapper takes no dataset-like argument.
-
-Work stops with the session: once the browser session has disconnected, a wrapper call starts no
-new computation (it ends the script run with ``st.stop()``); a computation already running finishes
-its current call (pure engine code cannot be interrupted), and Streamlit stops the script at its
-next element.
-
-So pages need no special cases: they call the wrappers as before. Like the shared cache, the memo
-keys on the arguments whose names do not start with an underscore; results of :func:`cache_data`
-are handed out as copies (a caller may modify them), results of :func:`cache_resource` as the stored
-object (never to be modified). A cached function must stay pure: no Streamlit element inside it and
-none passed in (``tests/test_cache_purity.py``).
+Every wrapper in ``ui/cached*.py`` uses :func:`cache_data`/:func:`cache_resource` from here, which choose
+the store per call; work stops with the session. Rules: ``docs/performance.md`` §"Cache scope
+(ui/cached_scope.py)".
 """
 
 from __future__ import annotations

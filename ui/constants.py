@@ -1,9 +1,5 @@
-"""Widget limits and defaults, and the declaration of every URL parameter, in one place.
-
-dp_core's validation stays the authority for the mechanisms; this module says which values the app's
-widgets accept. :data:`URL_PARAMS` declares every query-string parameter a link may carry (its type,
-documented default, range or options and which direction is more private); ``ui.state`` parses every
-URL value against it, and pages read links only through ``ui.state`` (a test scans for raw reads).
+"""Widget limits and defaults, and :data:`URL_PARAMS`, the declaration of every URL parameter (parsed only
+by ``ui.state``; dp_core's validation stays the authority for the mechanisms).
 """
 
 from __future__ import annotations
@@ -73,22 +69,7 @@ LOWER_IS_PRIVATE, HIGHER_IS_PRIVATE = "lower", "higher"
 
 @dataclass(frozen=True, slots=True)
 class UrlParam:
-    """How one URL query parameter is parsed.
-
-    Attributes
-    ----------
-    kind : float, int, str or bool
-    default : the documented default used when the link's value is unusable (``None``: the page
-        computes it from the data, e.g. the dataset's label range, and passes it to ``ui.state``).
-    lo, hi : the accepted range of a number (inclusive); a finite value outside it is clamped.
-    options : the accepted values (numbers are snapped to an option, text must match one).
-    step : numbers are rounded to a multiple of ``step`` counted from ``lo``.
-    private : ``"lower"`` or ``"higher"``: the direction of the stronger guarantee; a number between two
-        options is snapped to the more private one.
-    multi : text is a comma-separated list of options (or ``"all"``).
-    page : the page file that reads it (``None``: shared by every page, kept in ``st.session_state``).
-    label : what it is, for the message shown when a link's value is refused.
-    """
+    """How one URL query parameter is parsed (fields: ``docs/foundation.md`` §"UrlParam fields")."""
 
     kind: type
     default: Any
@@ -162,11 +143,8 @@ SHARED_PARAMS = {name: (spec.kind, spec.default) for name, spec in URL_PARAMS.it
 
 
 def url_spec(name: str) -> UrlParam:
-    """The declaration of URL parameter ``name``; ``KeyError`` for an undeclared name (a programming error).
-
-    ``audit_<mechanism>_<option>`` parameters come from the audit registry's option declarations
-    (kind, default and range), so that the audit page and the CLI accept the same values; other
-    names from the mechanism plug-ins' ``ParamSpec`` declarations (:func:`plugin_url_params`).
+    """The declaration of URL parameter ``name`` (also ``audit_<mechanism>_<option>`` from the audit registry and
+    the plug-ins' ``ParamSpec``); ``KeyError`` for an undeclared name.
     """
     if name in URL_PARAMS:
         return URL_PARAMS[name]
@@ -187,11 +165,8 @@ def url_spec(name: str) -> UrlParam:
 
 
 def plugin_url_params() -> dict[str, UrlParam]:
-    """The URL parameters the mechanism plug-ins declare (``ParamSpec.url_key``), on their pages.
-
-    A new mechanism's page reads its links through these, with no edit of this file. Where a key is
-    also in :data:`URL_PARAMS` (the four first mechanisms, until their pages are generated from the
-    plug-ins), the entry here is the same parameter (a test checks they agree).
+    """The URL parameters the mechanism plug-ins declare (``ParamSpec.url_key``), on their pages (a key also in
+    :data:`URL_PARAMS` is the same parameter; a test checks).
     """
     from dp_core.registry import plugins
 

@@ -1,10 +1,6 @@
 """Home, section 2, for an upload: the bounds table, *Declare*, *Round to a coarse public grid*, *Reset*.
 
-Declaring is an act, not a click (issue 24): values that are the data's own minimum, maximum, mean or
-standard deviation (:func:`dp_core.preprocessing.data_derived_matches`, within the table's rounding) are
-not declared until the person ticks an acknowledgement; the grid helper
-(:func:`dp_core.preprocessing.coarse_public_bounds`) offers ranges that are not. Beside the table, one
-sentence says what the link carries (:func:`ui.widgets.bounds_link_note`). docs/preprocessing.md.
+Declaring is an act, not a click (issue 24): ``docs/preprocessing.md``.
 """
 
 from __future__ import annotations

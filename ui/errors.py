@@ -1,21 +1,7 @@
 """One error boundary for every page: a plain message and a reference id for the visitor, the traceback in the log.
 
-Any exception a page does not handle ends at the boundary: the visitor sees :data:`PAGE_MESSAGE` with a short
-reference id, and the server's log gets the full traceback under the same id (:func:`reference`). No exception
-text, type, traceback or server path reaches the page. The boundary is entered three ways, all showing the same:
-
-* ``app.py`` runs everything after ``set_page_config`` inside :func:`boundary`;
-* :func:`install` (``app.py`` and ``ui.widgets.sidebar_controls``, the first call of every page) makes it this
-  script run's error handler, for the runs that do not pass through ``app.py`` (Streamlit runs a page file
-  directly when a session's first request names it, and in ``AppTest`` after ``switch_page``) and for a
-  fragment's body during a full run;
-* a fragment's own reruns run only the fragment, so a fragment's body is wrapped too (:func:`fragment`, and
-  ``ui.background.live_section``).
-
-Streamlit's own control flow (``st.rerun``, ``st.stop``, ``st.switch_page``) raises ``BaseException``
-subclasses, which pass through untouched; so does ``FragmentHandledException`` (an error already shown).
-``client.showErrorDetails = "none"`` in ``.streamlit/config.toml`` is the second line of defence: were an
-exception ever to reach Streamlit's own display, it would show no message, type or traceback.
+How the boundary is entered: ``docs/performance.md`` §"One error boundary for every page" and
+§"ui/errors.py in brief".
 """
 
 from __future__ import annotations

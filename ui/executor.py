@@ -1,19 +1,5 @@
-"""Where the app's Monte-Carlo blocks run: chosen by the server's operator, never by a visitor.
-
-Order of precedence:
-
-1. Streamlit secrets (``.streamlit/secrets.toml``)::
-
-       [dp_core]
-       scheduler = "tcp://10.0.0.5:8786"   # an existing Dask scheduler, or
-       workers = 4                          # a local cluster of 4 worker processes
-
-2. the environment: ``DP_CORE_SCHEDULER`` / ``DP_CORE_WORKERS`` (read by :mod:`dp_core.execution`);
-3. otherwise every block runs in the server's own process.
-
-No page has a field for an address: a visitor-typed address would let anyone make the server
-connect anywhere. A configuration that does not work (unreachable scheduler, bad value) is logged
-for the operator and the app falls back to in-process execution; the numbers are the same.
+"""Where the app's Monte-Carlo blocks run: chosen by the server's operator (secrets, then environment, then
+in-process), never by a visitor (``docs/performance.md`` §"ui/executor.py: where the app's blocks run").
 """
 
 from __future__ import annotations

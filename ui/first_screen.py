@@ -1,18 +1,5 @@
-"""The plain first screen every mechanism page opens with, and the titled expert sections below it.
-
-A first screen answers, at the current setting and without a symbol left unexplained:
-
-* **who is protected from whom** (one sentence in plain words);
-* **three key numbers**: the noise added, the guarantee with its status (one of
-  :data:`dp_core.status.STATUSES`, taken from the stored audit table, never from the page's own text), and
-  the measured utility beside the non-private one;
-* **one chart**.
-
-Everything else (derivations, bound tiers, diagnostics, reproductions) goes below in
-:func:`expert_section` blocks, collapsed by default so the first screen stays one screen tall.
-
-Numbers reach this module already formatted by :mod:`dp_core.display`; tooltips come from the one
-glossary (``dp_core.glossary`` when present) through :func:`tip`.
+"""The plain first screen every mechanism page opens with, and the titled expert sections below it
+(``docs/foundation.md`` §"The first screen (ui/first_screen.py)").
 """
 
 from __future__ import annotations
@@ -71,14 +58,8 @@ class KeyNumber:
 def status_badge(
     mechanism: str, mode: str, *, container=None, weak: str | None = None, method: tuple[str, str] | None = None
 ) -> str | None:
-    """A compact badge for the guarantee of ``mechanism`` in ``mode``, from its audit-table row.
-
-    Shows the row's status (:data:`STATUS_WORDS`) and a link that reopens the audit behind it;
-    returns the status shown, or ``None`` (with a visible note) when no row backs it. ``weak`` (from
-    :func:`dp_core.status.weak_reason` at the page's setting) turns a proved row into "proved but
-    weak", with the reason in the tooltip. ``method`` = ``(status, statement)`` of the method actually shown
-    when it differs from the audited mode (the Compare page's MCMC sampler beside the exact sampler's audit):
-    the badge then shows the method's status, and the tooltip says what the stored audit covers.
+    """A compact badge for the guarantee of ``mechanism`` in ``mode``, from its audit-table row; returns the
+    status shown or ``None`` (``weak``, ``method``: ``docs/foundation.md`` §"first_screen.status_badge").
     """
     from .badges import audit_link_params
 
@@ -124,18 +105,8 @@ def first_screen(
 ) -> str | None:
     """Draw the plain first screen; return the guarantee's audit status (or ``None``).
 
-    Parameters
-    ----------
-    who : one sentence, plain words: who is protected, from whom, and what stays public.
-    numbers : the key numbers (three is the design: noise, guarantee, utility beside non-private).
-    mechanism, mode : the audit-table row whose status badge sits beside the numbers.
-    chart : a Plotly figure (the one chart of the first screen), or ``None``.
-    note : an optional one-line caption under the numbers (e.g. what changed the numbers).
-    status : ``(status, explanation)`` of the method shown: the badge for a guarantee no audit-table row
-        backs (a textbook mechanism proved by a standard theorem) when ``mechanism`` is ``None``; beside an
-        audit row, it wins where the two differ (the row's audit is then named in the tooltip).
-    weak : why the audited row's proved guarantee is weak at this setting
-        (:func:`dp_core.status.weak_reason`), or ``None``.
+    Parameters (``who``, ``numbers``, ``mechanism``/``mode``, ``chart``, ``note``, ``status``, ``weak``):
+    ``docs/foundation.md`` §"first_screen parameters".
     """
     st.markdown(f"**Who is protected:** {who}")
     given, status = status, None
@@ -171,11 +142,8 @@ def first_screen(
 
 @contextmanager
 def expert_section(title: str, *, expanded: bool = False, key: str | None = None) -> Iterator[bool]:
-    """A titled, collapsed section below the first screen for derivations, tiers and diagnostics.
-
-    With ``key`` the section is lazy: opening or closing it reruns the page, and the value yielded
-    says whether it is open, so the page computes its content only then (``with expert_section(t,
-    key=k) as shown: if shown: ...``). Without ``key`` the content is always computed (yields True).
+    """A titled, collapsed section below the first screen; with ``key`` it is lazy and yields whether it is open
+    (``with expert_section(t, key=k) as shown: if shown: ...``), without it always yields True.
     """
     if key is None:
         with st.expander(title, expanded=expanded):

@@ -1,11 +1,5 @@
-"""Share and export: a link that reopens the view, the JSON configuration (download and upload),
-and the HTML report / CSV downloads.
-
-A configuration (:class:`dp_core.compare.ExplorerConfig`) holds the shared settings (ε, δ, seed,
-trials, k, m, ρ, dataset) and one page's settings. Pages that follow the convention "widget key =
-URL parameter name" (as every page of this app does) are fully restored by :func:`apply_config`:
-it writes the canonical shared values and each page setting into ``st.session_state`` and drops
-the shared widgets' keys so that they re-seed from the restored values.
+"""Share and export: a link that reopens the view, the JSON configuration, the HTML report / CSV downloads
+(``docs/compare.md`` §"Share and export (ui/share.py)").
 """
 
 from __future__ import annotations
@@ -152,15 +146,7 @@ def share_panel(
     report: Callable[[], tuple[str, str]] | None = None,
     report_name: str = "privacy_utility_report",
 ) -> None:
-    """Copy link, JSON download / upload and (optionally) report + CSV downloads.
-
-    Parameters
-    ----------
-    config : ExplorerConfig
-        The current view's configuration.
-    report : callable, optional
-        Returns ``(html, csv)`` of the report; both get a download button.
-    """
+    """Copy link, JSON download / upload of ``config`` and, with ``report`` (returns ``(html, csv)``), their downloads."""
     show_messages()
     st.markdown("**Link to this view** (the copy icon puts it on the clipboard):")
     st.code(share_link(config), language=None, wrap_lines=True)

@@ -1,17 +1,8 @@
 """Shared parameters and URL values: one canonical value per name in ``st.session_state``, mirrored in the URL.
 
-Canonical values of the shared parameters live under ``p_<name>`` (plain session keys, which survive
-page switches even when the widget that sets them is not on the current page). Widgets use ``w_<name>``
-keys and copy their value into the canonical key in their ``on_change`` callback. On a session's first
-run the canonical values are read from the URL query string, so a copied link reopens the same setting.
-
-Every value of a link is untrusted input. It is parsed here, and only here, against its declaration
-in :data:`ui.constants.URL_PARAMS` (:func:`parse_url_value`): a value that is not a number, not finite,
-too large to represent, not an integer where one is needed, outside the widget's range or not one of
-its options is never used as is. Unusable values give the documented default; finite numbers outside
-the range are clamped to the nearest end (and numbers between two options snapped to the more private
-one). Each such case produces one message naming the parameter, the value received, the valid range
-and the value used; :func:`show_url_problems` shows them on the page that reads the parameter.
+Canonical values live under ``p_<name>``, widgets under ``w_<name>``; every link value is untrusted and
+parsed only here (:func:`parse_url_value`). Rules: ``docs/foundation.md`` §"Shared parameters and link
+values (ui/state.py)".
 """
 
 from __future__ import annotations
@@ -268,12 +259,8 @@ _COMPARE_PAGE = "pages/compare.py"
 
 
 def pages_of(name: str) -> frozenset[str] | None:
-    """The pages that use the shared parameter ``name``, or ``None`` when every page does.
-
-    A mechanism plug-in's shared parameter (label-DP's bag size k, number of bags m, noisy fraction ρ) is used
-    on its mechanism's page and, when it is a comparison parameter, on Compare: only there can its link value
-    hold the page or give a message (issue 24: ``rho=2`` must not hold the Input-perturbation page). The value
-    stays in the URL, so the pages it applies to still see it.
+    """The pages that use the shared parameter ``name`` (a plug-in's parameter: its page and, for a comparison
+    parameter, Compare), or ``None`` when every page does; only there can its link value give a message.
     """
     from dp_core.registry import plugins
 
@@ -340,12 +327,8 @@ def _show_message(container: Any, name: str, message: str) -> None:
 
 
 def show_url_problems(page: str = "") -> None:
-    """Show, on the current page, the messages about this session's link values (call it near the top).
-
-    ``page`` is the page file (``pages/home.py``). Shared parameters' messages appear on every page that
-    uses the parameter (:func:`applies_on`: label-DP's ρ only on its page and Compare); page parameters'
-    messages on the page that reads them. Messages recorded later in the same run (page parameters read
-    further down) are added to the same place.
+    """Show, on ``page`` (``pages/home.py``), the messages about this session's link values (call it near the
+    top): shared parameters' on every page that uses them (:func:`applies_on`), page parameters' where read.
     """
     box = st.container()
     here = _page_hash()
@@ -395,11 +378,8 @@ def url_gave(*names: str) -> bool:
 
 
 def get(name: str) -> Any:
-    """The canonical value of a shared parameter.
-
-    A mechanism plug-in's shared parameter (a ``ParamSpec`` without URL prefix that is not in
-    ``URL_PARAMS``) is read the same way on first use: from the link that opened the session (validated),
-    else its declared default; :func:`sync_url` then keeps it in the URL.
+    """The canonical value of a shared parameter (a plug-in's shared ``ParamSpec`` is read on first use from the
+    validated link, else its default).
     """
     key = f"p_{name}"
     if key not in st.session_state:
@@ -468,11 +448,8 @@ def url_param(
     lo: float | None = None,
     hi: float | None = None,
 ) -> Any:
-    """A page parameter restored from the URL once per session (kept under ``u_<name>``).
-
-    The value is parsed by :func:`parse_url_value` against the declaration of ``name`` in
-    ``URL_PARAMS`` (``default``, ``options``, ``lo``, ``hi`` override it when they depend on the data).
-    ``kind`` is ignored (the declaration says how to parse); it is accepted for older call sites.
+    """A page parameter restored from the URL once per session (kept under ``u_<name>``), parsed by
+    :func:`parse_url_value` (``kind`` is ignored, kept for older call sites).
     """
     spec = url_spec(name)
     key = f"u_{name}"
@@ -484,12 +461,7 @@ def url_param(
             _record(name, repeated_message(name, repeated, fallback))
         elif raw is not None:
             value, problem = parse_url_value(
-                name,
-                raw,
-                default=fallback,
-                options=None if options is None else tuple(options),
-                lo=lo,
-                hi=hi,
+                name, raw, default=fallback, options=None if options is None else tuple(options), lo=lo, hi=hi
             )
             if problem:
                 _record(name, problem)
@@ -606,21 +578,9 @@ def widget(
 ) -> Any:
     """Create the widget of the declared parameter ``name`` and return its value: THE page-widget idiom.
 
-    The declaration (:func:`ui.constants.url_spec`: ``URL_PARAMS`` or a mechanism plug-in's
-    ``ParamSpec``) gives the type, default, range or options and label; ``default``, ``options``,
-    ``lo``, ``hi`` override it when they depend on the data. The value
-
-    * starts from this session's last value (it survives page switches), else the link's (validated
-      by :func:`parse_url_value`, a refused value is reported once), else the default;
-    * is clamped/snapped when the data-dependent range or options changed;
-    * is written back into the URL (``url=False`` for values a link should not carry).
-
-    ``control`` picks the widget: ``"select"`` (selectbox), ``"select_slider"``, ``"radio"``,
-    ``"slider"``, ``"number"`` or ``"toggle"``; by default a bool is a toggle, a declared option list
-    a select slider for numbers and a select box for text, a bounded number a slider, and any other
-    number a number input. The widget's key is ``name``. A shared parameter (``SHARED_PARAMS``) starts
-    from, and writes back to, its canonical value, so other pages see the same setting. ``on_change``/``args``
-    are passed to the widget (a callback that resets dependent widgets with :func:`forget_widget`).
+    ``default``/``options``/``lo``/``hi`` override the declaration when they depend on the data; ``control``
+    picks the widget; ``url=False`` keeps the value out of the link. Where the value starts and how it is
+    kept: ``docs/foundation.md`` §"state.widget".
     """
     spec = url_spec(name)
     opts = tuple(options) if options is not None else (tuple(spec.options) if spec.options else None)
@@ -716,11 +676,8 @@ def _draw(box, control: str, text: str, name: str, opts, numeric: tuple, format_
 
 
 def peek(name: str) -> Any:
-    """The value the widget of the declared parameter ``name`` will show in this run, before it is drawn.
-
-    For decisions a page takes above the widget (a data-dependent default): the widget's value of this
-    session, else its kept value, else the canonical value of a shared parameter, else the link's or the
-    declared default.
+    """The value the widget of ``name`` will show in this run, before it is drawn: its session value, else its
+    kept value, else the shared canonical value, else the link's or the declared default.
     """
     if name in st.session_state:
         return st.session_state[name]
@@ -772,11 +729,8 @@ def forget_widget(*names: str, url: bool = False) -> None:
 def follow_link(
     name: str, default: Any = None, *, options: Any = None, lo: float | None = None, hi: float | None = None
 ) -> bool:
-    """If the URL's ``name`` changed since this page last wrote it (a link from another page was
-    followed), set the page widget ``name`` to the link's validated value; return whether it did.
-
-    Call it before the widget is created; call :func:`mark_seen` with the page's own URL values once
-    the widgets exist, so that they are not taken for a new link on the next run.
+    """If the URL's ``name`` changed since this page last wrote it (a link was followed), set the page widget to
+    the link's validated value; return whether it did. Call before the widget; then :func:`mark_seen`.
     """
     changed, value = link_value(name, default, options=options, lo=lo, hi=hi)
     if changed:
@@ -793,12 +747,8 @@ DATA_DEPENDENT_LINKS = frozenset(
 
 
 def check_page_links(page: str, page_hash: str | None = None) -> None:
-    """Parse every value the link gives for a parameter of ``page`` now, and report the refused ones.
-
-    A widget inside a lazy expert section is created (and its link value parsed) only when someone
-    opens the section; without this check a hostile or mistyped value there would be ignored in
-    silence. Values are only checked here (each link value once per session): the widget still
-    takes its value through :func:`widget` with its data-dependent range when it is created.
+    """Parse every link value for a parameter of ``page`` now (once per session) and report the refused ones,
+    so that a widget in a closed expert section does not ignore a bad value in silence.
     """
     seen = st.session_state.setdefault("_links_checked", set())
     for name in list(st.query_params):

@@ -259,10 +259,8 @@ def data_derived_matches(raw: Dataset, bounds) -> tuple:
 def declare_bounds(raw: Dataset, bounds, *, acknowledged: bool = False) -> tuple:
     """Declare ``bounds`` public for the uploaded ``raw`` data (``None``: back to data-derived bounds).
 
-    Checked first (``ValueError`` naming the column). Values equal to the data's own statistics are
-    not declared unless ``acknowledged``: the matches are returned instead (empty: declared). Declared
-    bounds are kept for the session (page switches) and put in the URL (``bounds``) by
-    :func:`current_dataset`; acknowledged matches are kept for :func:`acknowledged_matches`.
+    Checked first; values equal to the data's own statistics are returned instead unless ``acknowledged``
+    (empty: declared). Kept for the session and put in the URL by :func:`current_dataset`.
     """
     from dp_core.preprocessing import format_bounds
 
@@ -398,11 +396,8 @@ def table(
 
 
 def progress_reporter(label: str) -> Callable[[int, int], None]:
-    """A callback ``(done, total)`` that drives a progress bar showing the trials done.
-
-    Never create it inside, or pass it into, an ``st.cache_data``/``st.cache_resource`` function: on a
-    cache hit Streamlit replays the elements a cached function touched, and a bar created outside the
-    function cannot be rebuilt (``CacheReplayClosureError``). ``tests/test_cache_purity.py`` enforces this.
+    """A callback ``(done, total)`` that drives a progress bar of the trials done. Never create it in, or pass it
+    into, a cached function (``CacheReplayClosureError``; ``tests/test_cache_purity.py``).
     """
     bar = st.progress(0.0, text=label)
 
@@ -485,11 +480,8 @@ def preprocess_control(*, container=None) -> str:
 
 
 def sidebar_controls(page: str | None = None) -> tuple[float, float, int, int]:
-    """The shared sidebar of every page: privacy budget, seed and trials. Call it first on each page.
-
-    (It lives in the pages rather than in ``app.py`` because Streamlit's AppTest drops elements that
-    the entry script emits around ``pg.run()`` on reruns; state is shared through ``ui.state`` either way.)
-    Returns ``(epsilon, delta, seed, trials)``.
+    """The shared sidebar of every page (call it first; not in ``app.py``: AppTest drops elements around
+    ``pg.run()``): returns ``(epsilon, delta, seed, trials)``.
     """
     from .errors import install
     from .pages import PAGES

@@ -1,14 +1,7 @@
 """Command line of :mod:`dp_core`: ``python -m dp_core COMMAND MECHANISM [--option value ...]``.
 
-Every command prints one JSON object on stdout. Errors print one line on stderr and exit with
-status 2; no traceback is ever shown. Strict JSON has no literal for a non-finite number, so NaN,
-+inf and -inf are written as ``null`` everywhere (:func:`to_jsonable`): a ``null`` number means "not
-defined" (a formula outside its range, a target never met); the text fields beside it say which.
-Options a command does not use are refused (exit 2, naming the option), never silently ignored.
-
-Commands are discovered from the modules of this package (the shared verbs) and from the
-``cli`` hook of every mechanism plug-in (:mod:`dp_core.registry`; see :mod:`dp_core.cli._registry`).
-A mechanism's old spelling and ``negotiate --epsilon`` still work and print one deprecation line.
+One JSON object on stdout (non-finite numbers as ``null``), errors as one line on stderr with exit 2,
+unused options refused. ``docs/engine.md`` §"Command line conventions".
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
 """Import only the command module a command line needs (the CLI starts in about 0.5 s, not 3 s).
 
-Two kinds of command modules:
-
-* the shared verbs in :mod:`dp_core.cli` (``audit``, ``negotiate``, ``report``, ``release``): each
-  may declare ``CLI_NAMES``, a literal tuple of ``(verb, mechanism)`` pairs (``"*"``: every
-  mechanism of that verb; ``""``: a verb without a mechanism), read with :mod:`ast` without
-  importing the module. A module without ``CLI_NAMES`` is always imported;
-* a mechanism's own ``dp_core/mechanisms/<folder>/cli.py``: chosen when the command line names
-  that mechanism (any spelling), found from the declarations :func:`dp_core.registry.declared`
-  reads without importing anything.
+``docs/performance.md`` §"CLI start-up (dp_core/cli/_lazy.py)".
 """
 
 from __future__ import annotations

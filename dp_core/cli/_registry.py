@@ -1,9 +1,4 @@
-"""The command registry of ``python -m dp_core``.
-
-Every module in :mod:`dp_core.cli` (other than those starting with ``_``) defines a list
-``COMMANDS`` of :class:`Command` objects; :func:`dp_core.cli.main` discovers them, so adding a
-mechanism to the CLI means adding one module, without touching a shared file.
-"""
+"""The command registry of ``python -m dp_core``: each module of :mod:`dp_core.cli` lists its ``COMMANDS``."""
 
 from __future__ import annotations
 
@@ -21,23 +16,8 @@ class CliError(Exception):
 
 @dataclass(frozen=True)
 class Command:
-    """``python -m dp_core COMMAND MECHANISM [options]``.
-
-    Attributes
-    ----------
-    command : str
-        The verb: ``calibrate``, ``simulate``, ``reproduce``, ``audit``, ``negotiate``, ``report``.
-    mechanism : str
-        The mechanism's CLI name, for example ``gaussian`` or ``input-perturbation``. Verbs that
-        take no mechanism (``negotiate``, ``report``) use ``""``.
-    help : str
-        One line for ``--help``.
-    add_arguments : callable
-        ``add_arguments(parser)`` adds the options (use ``--kebab-case`` names).
-    run : callable
-        ``run(args) -> dict``; the dict is printed as one JSON object on stdout. Raise
-        ``ValueError``/``TypeError`` (or :class:`CliError`) for bad input: the CLI prints one line
-        on stderr and exits 2.
+    """``python -m dp_core COMMAND MECHANISM [options]``: ``command``, ``mechanism`` (``""`` for none), ``help``,
+    ``add_arguments(parser)``, ``run(args) -> dict`` (``docs/adding_a_mechanism.md`` §"CLI Command fields").
     """
 
     command: str

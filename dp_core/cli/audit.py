@@ -1,8 +1,5 @@
-"""``audit MECHANISM``: a measured lower bound on a mechanism's epsilon, one command per mechanism.
-
-Prints ``eps_claimed``, ``eps_lower`` (95% lower bound), ``eps_estimate``, ``eps_interval``,
-``runs`` (per side), ``verdict`` and the chosen test. The commands are generated from
-:data:`dp_core.audit.MECHANISMS`.
+"""``audit MECHANISM``: a measured lower bound on a mechanism's epsilon, one command per mechanism of
+:data:`dp_core.audit.MECHANISMS` (``eps_claimed``, ``eps_lower``, ``eps_estimate``, ``verdict``, ...).
 """
 
 from __future__ import annotations

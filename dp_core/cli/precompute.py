@@ -1,9 +1,5 @@
-"""``python -m dp_core precompute [--check]``: regenerate or check the shipped demo results.
-
-See :mod:`dp_core.precomputed`. Without ``--check`` every default-setting run on the demo datasets is
-recomputed with the store switched off (``--workers N``: one dataset per worker) and the files under
-``dp_core/precomputed_data/`` are rewritten. ``--check`` writes nothing: it exits 1, listing the stale
-files on stderr, when a file is missing or was written by other engine code.
+"""``python -m dp_core precompute [--check]``: regenerate the shipped demo results, or (``--check``) exit 1
+listing the stale files (:mod:`dp_core.precomputed`).
 """
 
 from __future__ import annotations

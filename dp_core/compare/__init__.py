@@ -1,12 +1,7 @@
 """Compare every mechanism on one dataset; the shareable configuration of the explorer.
 
-* :mod:`.config` — :class:`ExplorerConfig`, the JSON configuration / URL of a view.
-* :mod:`.registry` — the adapter interface and registry (:data:`ADAPTERS`).
-* the adapters live in the mechanism folders (``dp_core/mechanisms/<name>/compare.py``) and are
-  found through :mod:`dp_core.registry` on first use of :data:`ADAPTERS`.
-* :mod:`.engine` — :func:`run_compare`, :class:`CompareResult`.
-* :mod:`.budget` — the privacy budget card.
-* :mod:`.figures` — the comparison figures.
+:mod:`.config` (:class:`ExplorerConfig`), :mod:`.registry` (the adapters, found in
+``dp_core/mechanisms/<name>/compare.py``), :mod:`.engine` (:func:`run_compare`), :mod:`.budget`, :mod:`.figures`.
 """
 
 from .config import (

@@ -78,14 +78,8 @@ def noise_table(result: CompareResult, epsilon: float) -> pd.DataFrame:
 
 
 def budget_card(result: CompareResult, *, epsilon: float, delta: float, n: int | None = None) -> dict:
-    """The budget card's content.
-
-    Returns
-    -------
-    dict
-        ``epsilon``, ``delta``, ``sentences`` (plain language), ``utility`` (DataFrame: per method
-        the measured utility at epsilon with its 95% interval, and its guarantee status),
-        ``groups`` (status -> list of method labels with statements) and ``metric``.
+    """The budget card's content: ``epsilon``, ``delta``, ``sentences``, ``utility`` (DataFrame), ``groups``, ``metric``
+    (``docs/compare.md`` §"budget_card").
     """
     eps = check_epsilon(epsilon, allow_inf=False)
     d = check_delta(delta, allow_zero=True)
@@ -148,21 +142,8 @@ VALID_STATUSES = tuple(s for s in vocab.STATUSES if vocab.is_private(s))
 def headline(result: CompareResult, epsilon: float) -> dict:
     """The compare page's key numbers at ``epsilon``: the best measured private utility, the non-private one.
 
-    The best method is chosen among those whose guarantee is not refuted (:func:`dp_core.status.is_private`:
-    a method whose claim is false is not private, however accurate) and that protect
-    features and labels; the best label-only method (a weaker promise: the features are public) is
-    reported beside it, never instead of it.
-    Utility is the mean over trials interpolated at ``epsilon`` (:func:`~dp_core.compare.engine.utility_at`);
-    methods without a finite value there (outside their grid) are left out.
-
-    Returns
-    -------
-    dict
-        ``metric``, ``epsilon``, ``best`` and ``best_labels_only`` (each ``None`` or a dict with
-        ``method``, ``label``, ``utility``, ``utility_lo``, ``utility_hi``, ``audit`` as
-        ``"mechanism/mode"`` or ``""``, the guarantee's ``status`` (one of
-        :data:`~dp_core.plugin.STATUSES`) and its ``statement``), ``reference`` (non-private utility,
-        ``nan`` if unknown) and ``gap`` (reference minus best, ``nan`` if either is unknown).
+    Only methods whose guarantee is not refuted count; the best label-only method is reported beside the best,
+    never instead. Keys returned: ``docs/compare.md`` §"budget.headline".
     """
     eps = check_epsilon(epsilon, allow_inf=False)
     at = utility_at(result, eps)

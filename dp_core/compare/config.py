@@ -1,15 +1,7 @@
 """The shareable configuration of the explorer: every shared setting plus one page's settings.
 
-A configuration is what a link, a JSON download and a report all carry: the privacy budget
-``(eps, delta)``, the Monte-Carlo ``seed`` and ``trials``, the mechanisms' shared comparison
-parameters declared by their plug-ins (``Mechanism.compare_params``: today the label-DP bag parameters
-``(k, m, rho)``), the row ``preprocess`` rule, the dataset's *name* (never its data; a fingerprint
-identifies it), the page that was open and that page's own URL parameters. :func:`config_from_json` validates everything
-it reads, so an edited or foreign file is rejected with a message naming the bad key.
-
-The same object serialises three ways: :meth:`ExplorerConfig.to_json` (the download, and the
-input of ``python -m dp_core report --config``), :meth:`ExplorerConfig.to_query` (the URL query
-string of a "copy link") and :meth:`ExplorerConfig.from_query` (reading a link back).
+One object carried by a link, a JSON download and a report, validated on every read
+(:func:`config_from_json`); ``docs/compare.md`` §"The shareable configuration".
 """
 
 from __future__ import annotations
@@ -74,21 +66,13 @@ def mechanism_param_specs() -> dict[str, Any]:
 def shared_keys() -> dict[str, type]:
     """The shared parameters every page reads (mirrors ``ui.constants.SHARED_PARAMS``): name -> type."""
     mech = {name: spec.kind for name, spec in mechanism_param_specs().items()}
-    return {
-        **{k: t for k, (t, _d) in _BASE_BEFORE.items()},
-        **mech,
-        **{k: t for k, (t, _d) in _BASE_AFTER.items()},
-    }
+    return {**{k: t for k, (t, _d) in _BASE_BEFORE.items()}, **mech, **{k: t for k, (t, _d) in _BASE_AFTER.items()}}
 
 
 def shared_defaults() -> dict[str, Any]:
     """Their defaults (the same as the app's)."""
     mech = {name: spec.default for name, spec in mechanism_param_specs().items()}
-    return {
-        **{k: d for k, (_t, d) in _BASE_BEFORE.items()},
-        **mech,
-        **{k: d for k, (_t, d) in _BASE_AFTER.items()},
-    }
+    return {**{k: d for k, (_t, d) in _BASE_BEFORE.items()}, **mech, **{k: d for k, (_t, d) in _BASE_AFTER.items()}}
 
 
 def __getattr__(name: str) -> Any:
@@ -175,33 +159,9 @@ def _check_params(params: Mapping[str, Any]) -> dict[str, Any]:
 class ExplorerConfig:
     """Everything needed to reopen a view of the app or re-run its numbers (immutable).
 
-    Attributes
-    ----------
-    eps, delta : float
-        The privacy budget. ``eps`` must be in (0, inf), ``delta`` in [0, 1).
-    seed, trials : int
-        Root seed (>= 0) and Monte-Carlo trials per point (1 to 100 000).
-    mechanism_params : dict
-        The mechanisms' shared comparison parameters declared by their plug-ins
-        (:func:`mechanism_param_specs`; today label-DP's bag size ``k``, number of bags ``m`` and
-        noisy share ``rho``), each validated by its ``ParamSpec``; missing ones take its default.
-        They are passed as keywords (``ExplorerConfig(k=8)``), read as attributes (``cfg.k``) and
-        written as top-level keys of the JSON, as before.
-    dataset : str
-        The dataset's name (a demo name, or ``upload:<file>`` for an upload, which a report can
-        identify by fingerprint but not reload).
-    preprocess : str
-        Row preprocessing rule of :mod:`dp_core.preprocessing` (``"normalize"`` by default).
-    bounds : str
-        Public per-column bounds declared for an uploaded dataset, in the text form of
-        :func:`dp_core.preprocessing.format_bounds` ('' for none: the dataset's documented or
-        data-derived bounds).
-    page : str
-        The page that was open, e.g. ``"pages/compare.py"`` ('' for none).
-    params : dict
-        That page's own settings (its URL parameters), scalar values only.
-    dataset_fingerprint : str
-        SHA-256 of the data ('' when unknown); a report re-run checks it.
+    Fields (``eps``, ``delta``, ``seed``, ``trials``, the plug-ins' ``mechanism_params`` passed and read as
+    keywords/attributes, ``dataset``, ``preprocess``, ``bounds``, ``page``, ``params``, ``dataset_fingerprint``)
+    and their ranges: ``docs/compare.md`` §"ExplorerConfig fields".
     """
 
     __slots__ = ("_shared", "page", "params", "dataset_fingerprint")

@@ -1,9 +1,5 @@
-"""Run every applicable mechanism on one dataset and gather one tidy result.
-
-:func:`run_compare` is the engine of the compare page, of ``negotiate`` and of the report: for
-the dataset's task it prepares each adapter once, runs its utility-vs-epsilon sweep (trial ``t``
-shares its seed across the grid), summarises with 95% intervals, evaluates the bounds on the same
-grid and collects the noise scales and guarantee statuses at the chosen epsilon.
+"""Run every applicable mechanism on one dataset and gather one tidy result (:func:`run_compare`: the engine
+of the compare page, ``negotiate`` and the report; trial ``t`` shares its seed across the ε grid).
 """
 
 from __future__ import annotations
@@ -91,12 +87,8 @@ def make_spec(
     preprocess: str = DEFAULT_PREPROCESS,
     **params: Any,
 ) -> CompareSpec:
-    """A validated :class:`CompareSpec` (epsilons sorted, duplicates removed).
-
-    ``preprocess`` is the row preprocessing of the feature-based mechanisms (one of
-    :data:`dp_core.preprocessing.PREPROCESS_METHODS`). ``params`` are the mechanisms' comparison
-    parameters (:func:`compare_param_specs`, e.g. ``k``, ``m``, ``rho``); each is validated by its
-    plug-in's :class:`~dp_core.plugin.ParamSpec` and missing ones take its default.
+    """A validated :class:`CompareSpec` (epsilons sorted, deduplicated); ``preprocess`` of
+    :data:`~dp_core.preprocessing.PREPROCESS_METHODS`; ``params`` validated by their plug-ins' ``ParamSpec``.
     """
     eps = tuple(sorted({check_epsilon(float(e), allow_inf=False) for e in epsilons}))
     if not eps:
@@ -135,31 +127,9 @@ def compare_param_specs() -> dict[str, ParamSpec]:
 class CompareResult:
     """Everything the compare page, the negotiation and the report show.
 
-    Attributes
-    ----------
-    trials : DataFrame
-        One row per (adapter, method, epsilon, trial): ``utility``, ``excess_risk`` and ``mae`` (test
-        mean absolute error in the label's units; regression only, ``nan`` for classification).
-    summary : DataFrame
-        :func:`dp_core.experiments.summarize` of ``trials`` by (adapter, method, epsilon):
-        ``utility_mean/_se/_lo/_hi``, ``excess_risk_*``, ``mae_*``, ``n_trials``.
-    bounds : DataFrame
-        ``adapter``, ``method``, ``epsilon``, ``bound``, ``label`` (theoretical excess-risk bounds).
-    nonprivate : dict
-        Non-private utility per adapter.
-    nonprivate_mae : dict
-        Non-private test MAE per adapter (label units; ``nan`` for classification).
-    methods : list of dict
-        One per method: adapter, method, label, status, statement, pure, label_dp.
-    notes, leaks : dict
-        Per adapter: preprocessing notes and the steps that looked at the private data.
-    skipped : dict
-        Adapters that could not run on this dataset, with the reason.
-    states : dict
-        Each adapter's prepared state, NOT FOR PUBLICATION: it holds the data and the non-private
-        fits (:class:`~dp_core.publication.NonPublicDiagnostics`). The tables above are aggregates
-        over many releases (utility, excess risk against the non-private fit): an evaluation to show
-        the analyst, not a release.
+    ``trials`` (one row per adapter, method, epsilon, trial), ``summary``, ``bounds``, ``nonprivate``,
+    ``nonprivate_mae``, ``methods``, ``notes``/``leaks``, ``skipped``; ``states`` holds each adapter's data and
+    non-private fits, NOT FOR PUBLICATION. Field by field: ``docs/compare.md`` §"CompareResult".
     """
 
     dataset: str
@@ -212,20 +182,9 @@ def run_compare(
 ) -> CompareResult:
     """Sweep every applicable mechanism over ``spec.epsilons`` on ``ds``.
 
-    Parameters
-    ----------
-    ds : Dataset
-    spec : CompareSpec
-    mechanisms : sequence of str, optional
-        Adapter keys (default: every registered adapter that applies to the task).
-    progress : callable, optional
-        ``progress(done, total)`` over all adapters' trials.
-    preprocess : str, optional
-        Row preprocessing (:data:`dp_core.preprocessing.PREPROCESS_METHODS`) overriding
-        ``spec.preprocess``; the result's ``spec`` records the one used.
-
-    Adapters that reject the dataset (``ValueError``: too few rows, wrong label range, ...) are
-    listed in ``skipped`` with the reason instead of failing the whole comparison.
+    ``mechanisms``: adapter keys (default: every registered adapter for the task); ``progress(done, total)``
+    over all trials; ``preprocess`` overrides ``spec.preprocess``. Adapters that reject the dataset
+    (``ValueError``) are listed in ``skipped`` with the reason (``docs/compare.md`` §"run_compare").
     """
     if not isinstance(spec, CompareSpec):
         raise TypeError(f"spec must be a CompareSpec, got {type(spec).__name__}.")
@@ -366,17 +325,9 @@ def _run_adapter(a, st, spec: CompareSpec, prog, total: int):
 
 
 def combine_results(parts: Sequence[CompareResult]) -> CompareResult:
-    """One comparison from comparisons of disjoint sets of mechanisms on the same data and spec.
-
-    Every adapter draws its randomness from ``spec.seed`` alone, so running the mechanisms one at a time
-    (for example as separate background jobs, the quick ones first) and combining the parts gives the
-    same tables as one :func:`run_compare` call over all of them (rows in the order of ``parts``).
-
-    Raises
-    ------
-    ValueError
-        When ``parts`` is empty, the parts differ in dataset, task or spec, or two parts ran the same
-        mechanism.
+    """One comparison from comparisons of disjoint sets of mechanisms on the same data and spec (same tables as
+    one :func:`run_compare`); ``ValueError`` for no parts, differing parts or a repeated mechanism
+    (``docs/compare.md`` §"combine_results").
     """
     parts = list(parts)
     if not parts:
@@ -454,11 +405,8 @@ def _method_row(adapter, mi: MethodInfo) -> dict:
 
 
 def utility_at(result: CompareResult, epsilon: float) -> pd.DataFrame:
-    """Per method: the measured utility and excess risk at ``epsilon`` (log-linear interpolation
-    between grid points; ``nan`` outside the grid), with the 95% interval and trials.
-
-    Methods measured at a single epsilon (for example label-DP bags at their accounted epsilon)
-    are reported only at that point.
+    """Per method: the measured utility and excess risk at ``epsilon`` (log-linear interpolation; ``nan`` outside
+    the grid; a method measured at one ε only there), with the 95% interval and trials.
     """
     eps = check_epsilon(epsilon, allow_inf=False)
     rows = []
@@ -496,11 +444,7 @@ _UNSET = object()
 class LazyState(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: a mechanism's prepared state that is prepared on first use.
 
-    A stored comparison needs no state to show its tables; the negotiation's bounds, the budget card's
-    noise scales and label-DP's bag-size answer do. Attribute access prepares the state once
-    (``ADAPTERS[key].prepare(ds, spec)``, deterministic) and forwards to it. What a sweep adds to a state
-    (large-margin's non-private utility, the ℓ1 sampler's runs) is not recomputed: it reaches the result
-    through the stored part (``nonprivate``, the method rows). Not for publication, like the state itself.
+    Attribute access prepares it once and forwards to it (``docs/compare.md`` §"LazyState").
     """
 
     __slots__ = ("_adapter", "_ds", "_spec", "_value", "_lock")
