@@ -42,7 +42,8 @@ def _pair(ds, n=300):
 
 # ------------------------------------------------------------------ KKT residual
 def test_kkt_residual_is_zero_on_the_exact_shared_noise_release_and_not_on_the_neighbour(classes):
-    """PSD off, mu > 0: the release is exactly Phi*_c - sym(b)/(n mu) (docs/large_margin_gaussian.md §"Our corrections and choices"), a KKT point of D only."""
+    """PSD off, mu > 0: the release is exactly Phi*_c - sym(b)/(n mu) (docs/large_margin_gaussian.md), a KKT point
+    of D only."""
     (X, y), (X1, y1), C = _pair(classes)
     cfg = LargeMarginGaussian(epsilon=1.0, mode="repaired", lam=0.01, h=0.5, psd=False)
     b0, g0 = release_many(X, y, cfg, n_runs=1, seed=0, n_classes=C, diagnostics=True)

@@ -146,7 +146,7 @@ def share_panel(
     report: Callable[[], tuple[str, str]] | None = None,
     report_name: str = "privacy_utility_report",
 ) -> None:
-    """Copy link, JSON download / upload of ``config`` and, with ``report`` (returns ``(html, csv)``), their downloads."""
+    """Copy link, JSON download / upload of ``config``; with ``report`` (returns ``(html, csv)``) their downloads."""
     show_messages()
     st.markdown("**Link to this view** (the copy icon puts it on the clipboard):")
     st.code(share_link(config), language=None, wrap_lines=True)
