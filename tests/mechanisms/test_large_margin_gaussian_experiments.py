@@ -85,9 +85,7 @@ def test_excess_vs_n_returns_three_tiers_for_repaired(task):
 def test_unbounded_share_matches_spec_and_tends_to_half():
     df = unbounded_share(d=2, n=1000, lam=0.01, epsilons=[1.0, 1e4], n_draws=20_000, seed=1)
     s1, s_inf = df["share"].to_numpy()
-    assert (
-        abs(s1 - 0.77) < 4 * df["se"].iloc[0] + 0.005
-    )  # docs §"Modes and why P...": bounded with probability ~0.23
+    assert abs(s1 - 0.77) < 4 * df["se"].iloc[0] + 0.005  # docs §"Modes and why P...": bounded with probability ~0.23
     assert abs(s_inf - 0.5) < 4 * math.sqrt(0.25 / 20_000)  # b_pp < 0 alone: at least one half
 
 
