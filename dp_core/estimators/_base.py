@@ -471,7 +471,7 @@ def _declared_or_leak(declared, name: str, kind: str, what: str, observed: float
         f"{name} was not given, so {what} of the training data ({observed:.4g}) is used; this leaks information "
         f"outside the privacy guarantee. Declare {name} (a public bound) to avoid it.",
         PrivacyLeakWarning,
-        stacklevel=5,  # the caller of fit, as before the two helpers shared this,
+        stacklevel=5,  # one frame deeper than the two public helpers
     )
     leaks.append(f"the {kind} {name} was taken from the training data")
     return observed if observed > 0 else 1.0
