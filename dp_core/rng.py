@@ -1,18 +1,7 @@
 """Random number generation: seeds become ``numpy.random.Generator`` objects.
 
-Rules (numpy's parallel-random-number guide): never seed with ``seed + trial``; derive
-independent streams with :meth:`numpy.random.SeedSequence.spawn`. No module-level generator
-exists anywhere in :mod:`dp_core`.
-
-The one seed derivation of :mod:`dp_core` (every engine, page, audit and reproduction uses these):
-
-* :func:`as_seed_sequence` / :func:`as_generator`: a user seed becomes ``SeedSequence(seed)``
-  and ``PCG64`` on it (``numpy.random.default_rng(seed)`` gives the same stream);
-* :func:`spawn_seeds` / :func:`spawn`: one independent child per trial;
-* :func:`child_seed`: the child of a seed at fixed keys (``spawn_key + keys``), for a named
-  stream (e.g. "the noise of trial t") that must not depend on how many children were spawned;
-* :func:`keyed_seed`: a seed whose entropy is a tuple of integers (a base seed and a constant
-  tag), for streams that must be independent of every stream of the base seed itself (audits).
+Independent streams come from ``SeedSequence.spawn`` (never ``seed + trial``); no module-level generator
+exists in :mod:`dp_core`. These are the one seed derivation of the project: ``docs/engine.md`` §"Seeds".
 """
 
 from __future__ import annotations
