@@ -1,36 +1,9 @@
 """The audit table: one seeded audit per mechanism and mode, stored with the package.
 
-Every status badge of the app (one status of :mod:`dp_core.status`) is backed by a row
-of this table: the row says which claim was tested (ε claimed, δ), what the audit measured (the
-ε lower bound with its confidence, the runs, the distinguishing event) and when and with which
-engine version it was computed. The table is small (one row per mode, see :data:`ROW_SPECS`) and
-seeded, so the same engine reproduces every number exactly.
-
-How to refresh the stored table (after a change to a mechanism or to the audit)::
-
-    python -m dp_core audit all --quick --write
-
-It recomputes every row (about a minute on two cores) and rewrites
-``dp_core/audit/audit_table.json``; without ``--write`` it only prints the rows. ``--only
-MECHANISM:MODE`` (repeatable) restricts the run to some rows. Without ``--quick`` every row uses
-ten times as many runs (capped at 10⁵ per side): tighter bounds, printed but never stored (the
-stored table is the quick one, which the tests re-run). The test
-``tests/test_audit_table.py`` re-runs a few rows and checks that the stored numbers are exactly
-reproduced, and that the stored table covers every mode of every registered mechanism.
-
-Status of a row (:func:`row_status`)
------------------------------------
-The statuses are the project's one vocabulary (:mod:`dp_core.status`). ``refuted`` when the audit
-found a violation (ε lower bound above the claimed ε at the claimed δ). Otherwise the row's claim
-kind decides: a claim with a proof in the project's docs (``docs/<mechanism>.md``; ``claim="proof"``, e.g. a corrected
-calibration) is ``proved`` — the proof, not the audit, makes it so; the audit's "no violation" is
-supporting evidence. A claim without a proof here (the paper's own, ``"paper"``, or none,
-``"none"``) whose audit found no violation is ``audited: no violation found``: evidence, never a proof.
-
-References
-----------
-.. [JUO20] M. Jagielski, J. Ullman and A. Oprea, *Auditing Differentially Private Machine
-   Learning: How Private is Private SGD?*, NeurIPS 2020, Algorithm 2.
+Every status badge of the app is backed by a seeded row of this table (claim tested, ε lower bound,
+runs, event, date, engine version). Refresh with ``python -m dp_core audit all --quick --write``; the
+statuses a row gives (:func:`row_status`) and the row fields are in ``docs/audit.md``
+(§"The audit table behind every status badge", §"The audit's registry and table rows"). [JUO20]
 """
 
 from __future__ import annotations
@@ -90,27 +63,8 @@ TABLE_FORMAT = 1
 
 @dataclass(frozen=True)
 class AuditRowSpec:
-    """One row of the audit table: what to run and what the project's docs say about it.
-
-    Attributes
-    ----------
-    mechanism, mode, pair : str
-        Keys of :data:`dp_core.audit.MECHANISMS` and of the mechanism's modes and pairs.
-    epsilon, delta : float
-        The budget the mechanism is run at (``delta`` is ignored by pure-DP mechanisms).
-    runs : int
-        Runs per side (at most 10⁵; the quick table is what is stored).
-    claim : {"proof", "paper", "none"}
-        Where the claim comes from (see the module docstring).
-    expected : {"violation", "consistent", ""}
-        What the docs (``docs/<mechanism>.md``, ``docs/audit.md``) prove: ``"violation"`` for a claim
-        shown false, ``"consistent"`` for a claim with a proof, ``""`` when nothing is proved either way (no assertion).
-    options : dict
-        Mechanism options (see ``MECHANISMS[mechanism].options``).
-    seed, pair_seed : int
-    dataset : str
-        Demo dataset for pairs built from data ("" = the mechanism's default dataset).
-    """
+    """One row of the audit table: what to run and what the project's docs say about it (``claim`` in
+    {"proof", "paper", "none"}; ``expected`` in {"violation", "consistent", ""}); fields in docs/audit.md."""
 
     mechanism: str
     mode: str
@@ -241,7 +195,7 @@ def _jsonable(v):
 
 
 def row_status(row: dict) -> str:
-    """The badge status a row backs: refuted on a violation, else the claim's status (module docstring)."""
+    """The badge status a row backs: refuted on a violation, else the claim's status (docs/audit.md)."""
     if row.get("verdict") == VERDICT_VIOLATION:
         return STATUS_REFUTED
     return CLAIM_LABELS.get(row.get("claim", ""), STATUS_AUDITED)
