@@ -2,7 +2,7 @@
 
 An adapter gives the tasks, methods, a utility-vs-epsilon sweep (one tidy row per method, epsilon and
 trial: ``utility``, ``excess_risk``, optional ``mae``), bounds, noise scales and each method's status
-(:mod:`dp_core.status`). The contract is in ``docs/compare.md`` §"Adapters".
+(:mod:`dp_core.status`). The contract is in ``docs/engine.md`` §"Comparison adapters".
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def utility_metric_name(task: str) -> str:
 @dataclass(frozen=True)
 class CompareSpec:
     """The settings of one comparison (hashable; every field is a scalar or a tuple); mechanism parameters are
-    read as ``spec.param("k")`` or ``spec.k``. Fields: ``docs/compare.md`` §"Adapters"."""
+    read as ``spec.param("k")`` or ``spec.k``. Fields: ``docs/engine.md`` §"Comparison adapters"."""
 
     epsilons: tuple[float, ...]
     delta: float
