@@ -140,20 +140,9 @@ def compare_figure(
     height: int = 480,
 ) -> go.Figure:
     """Utility (``y="utility"``), excess risk (``y="excess_risk"``) or test MAE (``y="mae"``,
-    regression: in the target's units, with the best non-private MAE dotted) against epsilon.
-
-    Parameters
-    ----------
-    result : dp_core.compare.CompareResult
-    y : {"utility", "excess_risk", "mae"}
-    eps_marker : float, optional
-        Draw a vertical line at the chosen epsilon.
-    show_bounds : bool
-        Add the theoretical bounds as dashed lines (excess-risk view only: the bounds are on the
-        excess risk).
-    methods : list of str, optional
-        Methods to draw (default all).
-    """
+    regression: in the target's units, with the best non-private MAE dotted) against epsilon; ``eps_marker``
+    draws a vertical line at the chosen epsilon; ``show_bounds`` adds the (excess-risk) bounds dashed on the
+    excess-risk view; ``methods`` restricts the methods drawn."""
     if y not in ("utility", "excess_risk", "mae"):
         raise ValueError(f"y must be 'utility', 'excess_risk' or 'mae', got {y!r}.")
     if y == "mae" and not result.has_mae:
@@ -209,14 +198,8 @@ _ROW_PX, _TITLE_PX, _AXIS_PX, _GAP_PX = 19, 24, 62, 4
 
 
 def _group_legends(fig: go.Figure, result, *, height: int) -> go.Figure:
-    """Two legends below the plot, one per kind of protection, never over an axis.
-
-    Each trace's ``legendgroup`` is its method (so a method's line, band and bound still toggle
-    together); methods whose guarantee protects the labels only go to the second legend
-    (``legend2``), titled as such, and refuted methods to a third (``legend3``) that says they are
-    not private. The legends sit under the x-axis title, one entry a row, and the
-    figure grows by the space they take so the plot area keeps ``height``.
-    """
+    """Legends below the plot, never over an axis: protects features and labels (``legend``), labels only
+    (``legend2``), refuted (``legend3``); one entry a row, the figure growing so the plot keeps ``height``."""
     label_only = {m["method"] for m in result.methods if m.get("label_dp")}
     refuted = refuted_methods(result.methods)
     counts = {name: 0 for name in LEGEND_TITLES}
