@@ -277,11 +277,18 @@ def _exact_null_threshold(sel, n_eval: int, conf: float, d: float, null_log_sf) 
     return float(cands[int(np.argmax(score + 1e-9 * tpr_guess))])
 
 
-def _result(claim, eps_bounds, delta_lower: float, labels: dict, **measured) -> AuditResult:
+#: The measured fields of an :class:`AuditResult`, in the order :func:`_result` receives them.
+_MEASURED = "runs n_select n_eval threshold side positive tpr tpr_low tpr_high fpr fpr_low fpr_high".split()
+
+
+def _result(claim, eps_bounds, delta_lower: float, labels: dict, split, test, rates, **extra) -> AuditResult:
     """The :class:`AuditResult` of a claim ``(ε, δ, confidence)`` and its ε bounds ``(lower, point, upper)``: a
-    violation when the lower bound exceeds the claimed ε [JUO20, Algorithm 2]."""
+    violation when the lower bound exceeds the claimed ε [JUO20, Algorithm 2]. ``split`` is ``(runs, n_select)``,
+    ``test`` the chosen :class:`ThresholdTest`, ``rates`` ``(tpr, tpr_low, tpr_high, fpr, fpr_low, fpr_high)``."""
     eps, d, conf = claim
     eps_lower, eps_point, eps_upper = eps_bounds
+    runs, n_sel = split
+    measured = dict(zip(_MEASURED, (runs, n_sel, runs - n_sel, test.threshold, test.side, test.positive, *rates)))
     return AuditResult(
         eps_claimed=eps,
         delta=d,
@@ -293,6 +300,7 @@ def _result(claim, eps_bounds, delta_lower: float, labels: dict, **measured) -> 
         verdict=VERDICT_VIOLATION if eps_lower > eps else VERDICT_CONSISTENT,
         **labels,
         **measured,
+        **extra,
     )
 
 
@@ -328,24 +336,10 @@ def audit_statistics(
     eps_lower = float(_eps_from_rates(tpr_lo, fpr_hi, d))
     eps_point = float(_eps_from_rates(tpr, fpr, d))
     eps_upper = float(_eps_from_rates(tpr_hi, fpr_lo, d))
-    return _result(
-        (eps, d, conf),
-        (eps_lower, eps_point, eps_upper),
-        tpr_lo - (math.exp(eps) * fpr_hi if math.isfinite(eps) else math.inf),
-        {"mechanism": mechanism, "mode": mode, "pair": pair, "note": note, "event": event},
-        runs=runs,
-        n_select=n_sel,
-        n_eval=runs - n_sel,
-        threshold=test.threshold,
-        side=test.side,
-        positive=test.positive,
-        tpr=tpr,
-        tpr_low=tpr_lo,
-        tpr_high=tpr_hi,
-        fpr=fpr,
-        fpr_low=fpr_lo,
-        fpr_high=fpr_hi,
-    )
+    labels = {"mechanism": mechanism, "mode": mode, "pair": pair, "note": note, "event": event}
+    d_lower = tpr_lo - (math.exp(eps) * fpr_hi if math.isfinite(eps) else math.inf)
+    rates = (tpr, tpr_lo, tpr_hi, fpr, fpr_lo, fpr_hi)
+    return _result((eps, d, conf), (eps_lower, eps_point, eps_upper), d_lower, labels, (runs, n_sel), test, rates)
 
 
 def audit_exact_null(
@@ -383,25 +377,11 @@ def audit_exact_null(
         return max(math.log(rate - d) - lf, 0.0) if rate > d else 0.0
 
     eps_lower, eps_point, eps_upper = _eps(tpr_lo), _eps(tpr), _eps(tpr_hi)
-    return _result(
-        (eps, d, conf),
-        (eps_lower, eps_point, eps_upper),
-        tpr_lo - (math.exp(min(eps + lf, 700.0)) if math.isfinite(eps) else math.inf),
-        {"mechanism": mechanism, "mode": mode, "pair": pair, "note": note, "event": event},
-        runs=runs,
-        n_select=n_sel,
-        n_eval=n_eval,
-        threshold=t,
-        side="above",
-        positive="D'",
-        tpr=tpr,
-        tpr_low=tpr_lo,
-        tpr_high=tpr_hi,
-        fpr=fpr,
-        fpr_low=fpr,
-        fpr_high=fpr,
-        fpr_source="exact law",
-    )
+    labels = {"mechanism": mechanism, "mode": mode, "pair": pair, "note": note, "event": event}
+    d_lower = tpr_lo - (math.exp(min(eps + lf, 700.0)) if math.isfinite(eps) else math.inf)
+    test, rates = ThresholdTest(t, "above", "D'"), (tpr, tpr_lo, tpr_hi, fpr, fpr, fpr)
+    bounds = (eps_lower, eps_point, eps_upper)
+    return _result((eps, d, conf), bounds, d_lower, labels, (runs, n_sel), test, rates, fpr_source="exact law")
 
 
 @dataclass(frozen=True)
