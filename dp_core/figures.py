@@ -203,19 +203,12 @@ def empty_figure(title: str) -> go.Figure:
     return fig
 
 
+_CORNER = {"xref": "paper", "yref": "paper", "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom"}
+
+
 def corner_note(fig: go.Figure, text: str) -> go.Figure:
     """A small grey note above the plot's top-left corner (what is not drawn, and why)."""
-    return fig.add_annotation(
-        text=text,
-        xref="paper",
-        yref="paper",
-        x=0.0,
-        y=1.0,
-        xanchor="left",
-        yanchor="bottom",
-        showarrow=False,
-        font={"size": 11, "color": "#7F7F7F"},
-    )
+    return fig.add_annotation(text=text, **_CORNER, showarrow=False, font={"size": 11, "color": "#7F7F7F"})
 
 
 def _add_mean_curve(fig: go.Figure, s: pd.DataFrame, m: str, *, x: str, y: str, mean, log_y: bool, band: bool) -> None:
@@ -280,15 +273,8 @@ def line_ci_figure(
         _add_mean_curve(fig, s, m, x=x, y=y, mean=mean_all, log_y=log_y, band=band)
     if missing:
         corner_note(fig, "Not drawn (no finite value): " + ", ".join(missing))
-    return apply_layout(
-        fig,
-        title=title,
-        x_title=x if x_title is None else x_title,
-        y_title=y if y_title is None else y_title,
-        log_x=log_x,
-        log_y=log_y,
-        height=height,
-    )
+    xt, yt = (x if x_title is None else x_title), (y if y_title is None else y_title)
+    return apply_layout(fig, title=title, x_title=xt, y_title=yt, log_x=log_x, log_y=log_y, height=height)
 
 
 def add_bound_trace(

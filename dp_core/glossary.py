@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import status as _status
@@ -195,17 +195,7 @@ def unknown_symbols(text: str) -> list[str]:
 
 def as_dicts(entries=None) -> list[dict[str, object]]:
     """The entries as plain dictionaries (for JSON and tables)."""
-    return [
-        {
-            "symbol": e.symbol,
-            "name": e.name,
-            "plain": e.plain,
-            "expert": e.expert,
-            "page": e.page,
-            "aliases": list(e.aliases),
-        }
-        for e in (all_entries() if entries is None else entries)
-    ]
+    return [{**asdict(e), "aliases": list(e.aliases)} for e in (all_entries() if entries is None else entries)]
 
 
 def _md_cell(text: str) -> str:
