@@ -17,7 +17,6 @@ import numpy as np
 
 from .. import status as vocab
 from ..exceptions import (
-    DataValidationError,
     DegenerateFitWarning,
     DPCoreError,
     InvalidGuaranteeWarning,
@@ -503,8 +502,3 @@ def check_number(
         left = "(" if lo_open else "["
         raise ValueError(f"{name} must be in {left}{lo:g}, {hi:g}], got {value!r}.")
     return v
-
-
-def reject_data_errors(exc: Exception) -> Exception:
-    """Map a :class:`DataValidationError` to a plain ``ValueError`` message (same text)."""
-    return ValueError(str(exc)) if isinstance(exc, DataValidationError) else exc
