@@ -224,18 +224,16 @@ def _add_mean_curve(fig: go.Figure, s: pd.DataFrame, m: str, *, x: str, y: str, 
     xs = s[x].to_numpy()
     if band and np.any(np.isfinite(hi)):
         fig.add_trace(band_trace(xs, lo, hi, col, legendgroup=m, name=f"{label_of(m)} 95% interval"))
-    fig.add_trace(
-        go.Scatter(
-            x=xs,
-            y=mean,
-            mode="lines+markers",
-            name=name,
-            legendgroup=m,
-            line={"color": col, "width": 2},
-            customdata=np.column_stack([lo, hi, trials]),
-            hovertemplate=f"{label_of(m)}: %{{y:.4g}} [95%: %{{customdata[0]:.3g}}, %{{customdata[1]:.3g}}], "
-            "%{customdata[2]} trials<extra></extra>",
-        )
+    fig.add_scatter(
+        x=xs,
+        y=mean,
+        mode="lines+markers",
+        name=name,
+        legendgroup=m,
+        line={"color": col, "width": 2},
+        customdata=np.column_stack([lo, hi, trials]),
+        hovertemplate=f"{label_of(m)}: %{{y:.4g}} [95%: %{{customdata[0]:.3g}}, %{{customdata[1]:.3g}}], "
+        "%{customdata[2]} trials<extra></extra>",
     )
 
 
@@ -284,16 +282,14 @@ def add_bound_trace(
     xs = np.asarray(list(x), dtype=float)
     ys = np.asarray(list(y), dtype=float)
     ok = np.isfinite(ys)
-    fig.add_trace(
-        go.Scatter(
-            x=xs[ok],
-            y=ys[ok],
-            mode="lines",
-            name=name,
-            legendgroup=method,
-            line={"color": color_of(method), "dash": dash, "width": 1.5},
-            hovertemplate=f"{name}: %{{y:.4g}}<extra></extra>",
-        )
+    fig.add_scatter(
+        x=xs[ok],
+        y=ys[ok],
+        mode="lines",
+        name=name,
+        legendgroup=method,
+        line={"color": color_of(method), "dash": dash, "width": 1.5},
+        hovertemplate=f"{name}: %{{y:.4g}}<extra></extra>",
     )
     return fig
 
