@@ -139,47 +139,19 @@ def run_row(spec: AuditRowSpec, *, date: str | None = None, quick: bool = True) 
     ds_name = spec.dataset_name()
     dataset = load_dataset(ds_name) if ds_name else None
     delta = spec.delta if m.uses_delta else 0.0
-    target = make_target(
-        spec.mechanism,
-        mode=spec.mode,
-        pair=spec.pair,
-        epsilon=spec.epsilon,
-        delta=delta,
-        dataset=dataset,
-        pair_seed=spec.pair_seed,
-        **spec.options,
-    )
+    where = {"mode": spec.mode, "pair": spec.pair, "dataset": dataset, "pair_seed": spec.pair_seed}
+    target = make_target(spec.mechanism, epsilon=spec.epsilon, delta=delta, **where, **spec.options)
     res = run_audit(target, runs=row_runs(spec, quick=quick), seed=spec.seed).result
-    row = {
-        "mechanism": spec.mechanism,
-        "mode": spec.mode,
-        "pair": spec.pair,
-        "pair_text": res.pair,
-        "claim": spec.claim,
-        "expected": spec.expected,
-        "eps_claimed": res.eps_claimed,
-        "delta": res.delta,
-        "eps_lower": res.eps_lower,
-        "eps_estimate": res.eps_estimate,
-        "confidence": res.confidence,
-        "runs": res.runs,
-        "verdict": res.verdict,
-        "event": res.event,
-        "statistic": target.statistic,
-        "fpr_source": res.fpr_source,
-        "tpr": res.tpr,
-        "fpr": res.fpr,
-        "threshold": res.threshold,
-        "note": res.note,
-        "seed": spec.seed,
-        "pair_seed": spec.pair_seed,
-        "epsilon": spec.epsilon,
-        "run_delta": delta,
-        "options": dict(spec.options),
-        "dataset": ds_name,
-        "date": date or _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d"),
-        "engine_version": __version__,
-    }
+    # the stored column order
+    row = {"mechanism": spec.mechanism, "mode": spec.mode, "pair": spec.pair, "pair_text": res.pair}
+    row |= {"claim": spec.claim, "expected": spec.expected}
+    measured = "eps_claimed delta eps_lower eps_estimate confidence runs verdict event".split()
+    row |= {k: getattr(res, k) for k in measured}
+    row["statistic"] = target.statistic
+    row |= {k: getattr(res, k) for k in ("fpr_source", "tpr", "fpr", "threshold", "note")}
+    row |= {"seed": spec.seed, "pair_seed": spec.pair_seed, "epsilon": spec.epsilon, "run_delta": delta}
+    row |= {"options": dict(spec.options), "dataset": ds_name}
+    row |= {"date": date or _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d"), "engine_version": __version__}
     row["status"] = row_status(row)
     return {k: _jsonable(v) for k, v in row.items()}
 
