@@ -68,10 +68,8 @@ def spawn(seed: RngLike, n: int) -> list[np.random.Generator]:
 
 
 def child_seed(seed: RngLike, *keys: int) -> np.random.SeedSequence:
-    """The child of ``seed`` at ``spawn_key + keys``; does not mutate ``seed`` (unlike ``spawn``).
-
-    ``child_seed(s, i)`` is the ``i``-th child that ``s.spawn`` hands out on a fresh sequence, so
-    named streams and spawned streams of one seed never collide by accident of order.
+    """The child of ``seed`` at ``spawn_key + keys`` without mutating ``seed``: ``child_seed(s, i)`` is the ``i``-th
+    child ``s.spawn`` hands out on a fresh sequence (docs/engine.md §"Seeds").
 
     >>> ss = np.random.SeedSequence(5)
     >>> child_seed(ss, 1).generate_state(2).tolist() == np.random.SeedSequence(5).spawn(2)[1].generate_state(2).tolist()
@@ -85,10 +83,8 @@ def child_seed(seed: RngLike, *keys: int) -> np.random.SeedSequence:
 
 
 def keyed_seed(*keys: int) -> np.random.SeedSequence:
-    """``SeedSequence([k0, k1, ...])``: a seed from several integers (a base seed and constant tags).
-
-    Its streams are independent of every stream of ``SeedSequence(k0)`` and its children (the
-    entropy differs), which is what an audit's pilot or a per-pair stream needs.
+    """``SeedSequence([k0, k1, ...])``: independent of every stream of ``SeedSequence(k0)`` and its children (the
+    entropy differs), as an audit's pilot or a per-pair stream needs.
 
     >>> keyed_seed(3, 0xA0D17).entropy == [3, 0xA0D17]
     True

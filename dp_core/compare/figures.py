@@ -154,17 +154,8 @@ def compare_figure(
         s = s[np.isfinite(s["mae_mean"].to_numpy(dtype=float))]
     metric = result.metric if y == "utility" else y
     log_y = y == "excess_risk"
-    fig = line_ci_figure(
-        s,
-        x="epsilon",
-        y=y,
-        method_col="method",
-        log_x=True,
-        log_y=log_y,
-        x_title="Privacy budget ε (log scale)",
-        y_title=METRIC_TITLES[metric],
-        height=height,
-    )
+    titles = {"x_title": "Privacy budget ε (log scale)", "y_title": METRIC_TITLES[metric]}
+    fig = line_ci_figure(s, x="epsilon", y=y, method_col="method", log_x=True, log_y=log_y, height=height, **titles)
     colors = _method_colors(result)
     _recolor(fig, colors)
     # readable legend labels from the adapters (keep the trials count)
