@@ -40,6 +40,12 @@ def _query_pair(pair: str, sensitivity: float, y, clip: float, seed) -> tuple[fl
     return f0, f1, text + f"(change {abs(f1 - f0):.3g} of a possible {sens:.3g})", sens
 
 
+def _target(name: str, mode: str, pair: str, sample, claim: dict, details: dict) -> AuditTarget:
+    """The target of a scalar release ``f(D)`` + noise of mechanism ``name`` (Laplace or Gaussian)."""
+    released = {"sample": sample, "statistic": f"the released value f(D) + {name.capitalize()} noise"}
+    return AuditTarget(mechanism=name, mode=mode, pair=pair, details=details, **released, **claim)
+
+
 def laplace_target(
     *, epsilon: float, sensitivity: float = 1.0, pair: str = "boundary", y=None, clip: float = 1.0, pair_seed=0
 ) -> AuditTarget:
@@ -55,17 +61,8 @@ def laplace_target(
     def sample(side: int, runs: int, rng: np.random.Generator):
         return (f1 if side else f0) + rng.laplace(0.0, b, size=runs)
 
-    return AuditTarget(
-        mechanism="laplace",
-        mode="scale = sensitivity / ε",
-        pair=text,
-        eps_claimed=eps,
-        delta=0.0,
-        sample=sample,
-        statistic="the released value f(D) + Laplace noise",
-        note="pure ε-DP (δ = 0), [DR14] Thm 3.6",
-        details={"scale": b, "sensitivity": sens},
-    )
+    claim = {"eps_claimed": eps, "delta": 0.0, "note": "pure ε-DP (δ = 0), [DR14] Thm 3.6"}
+    return _target("laplace", "scale = sensitivity / ε", text, sample, claim, {"scale": b, "sensitivity": sens})
 
 
 def gaussian_target(
@@ -98,17 +95,8 @@ def gaussian_target(
     def sample(side: int, runs: int, rng: np.random.Generator):
         return (f1 if side else f0) + sigma * rng.standard_normal(runs)
 
-    return AuditTarget(
-        mechanism="gaussian",
-        mode=f"{calibration} calibration",
-        pair=text,
-        eps_claimed=eps,
-        delta=d,
-        sample=sample,
-        statistic="the released value f(D) + Gaussian noise",
-        note=f"(ε, δ)-DP with σ from the {calibration} calibration, {ref}",
-        details={"sigma": sigma, "sensitivity": sens},
-    )
+    claim = {"eps_claimed": eps, "delta": d, "note": f"(ε, δ)-DP with σ from the {calibration} calibration, {ref}"}
+    return _target("gaussian", f"{calibration} calibration", text, sample, claim, {"sigma": sigma, "sensitivity": sens})
 
 
 # -- the plug-ins' audit entries (dp_core.audit.MECHANISMS collects them) -------------------------
