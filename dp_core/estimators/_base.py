@@ -299,18 +299,11 @@ class DPEstimator:
                 "The feature names should match those that were passed during fit; got "
                 f"{list(names)[:5]}..., expected {list(fitted_names)[:5]}...."
             )
+        cls = type(self).__name__
         if fitted_names is not None and names is None:
-            warnings.warn(
-                f"X does not have valid feature names, but {type(self).__name__} was fitted with feature names",
-                UserWarning,
-                stacklevel=3,
-            )
+            warnings.warn(f"X does not have valid feature names, but {cls} was fitted with feature names", stacklevel=3)
         if fitted_names is None and names is not None and hasattr(self, "n_features_in_"):
-            warnings.warn(
-                f"X has feature names, but {type(self).__name__} was fitted without feature names",
-                UserWarning,
-                stacklevel=3,
-            )
+            warnings.warn(f"X has feature names, but {cls} was fitted without feature names", UserWarning, stacklevel=3)
         return A
 
     @staticmethod
