@@ -1,9 +1,7 @@
 """Parameter validation shared by every module of :mod:`dp_core`.
 
-One message format everywhere: the parameter's name, the valid range and the value received,
-for example ``epsilon must be in (0, inf], got -1.0.`` Wrong kinds of value raise
-``TypeError``; values of the right kind but outside the valid range raise ``ValueError``
-(:class:`~dp_core.exceptions.InvalidPrivacyParameter` for privacy parameters).
+One message format: name, valid range, value received (``TypeError`` for wrong kinds, ``ValueError`` or
+:class:`~dp_core.exceptions.InvalidPrivacyParameter` out of range); ``docs/engine.md`` §"Validation".
 """
 
 from __future__ import annotations
@@ -266,12 +264,8 @@ def _shown(v: Any) -> str:
 
 
 def computable(func: F) -> F:
-    """Decorator: a computation that overflows, divides by zero or runs out of memory raises ``ValueError``.
-
-    Parameters that pass their own range checks can still combine into something a float cannot
-    hold (``exp(epsilon)`` for epsilon = 1000). The message names the function and the numeric
-    arguments it received, so the user knows which values to make moderate.
-    """
+    """Decorator: a computation that overflows, divides by zero or runs out of memory raises ``ValueError``
+    naming the function and its numeric arguments (docs/engine.md §"Validation")."""
     sig = inspect.signature(func)
 
     @functools.wraps(func)
@@ -311,12 +305,8 @@ def _parent_ok(name: str, target) -> None:
 
 
 def check_output_dir(name: str, path: Any, *, prefix: str = "", overwrite: bool = False):
-    """Check an output folder BEFORE any computation; returns it as a :class:`pathlib.Path`.
-
-    The folder may be missing (it is then created, so a folder that cannot be created fails at
-    once), but its parent must exist. Files named ``prefix*`` already in it are an error unless
-    ``overwrite`` is true, so an earlier run is never replaced by accident.
-    """
+    """Check an output folder BEFORE any computation (created if missing, its parent must exist; ``prefix*``
+    files in it are an error unless ``overwrite``); returns it as a :class:`pathlib.Path`."""
     import os
     from pathlib import Path
 

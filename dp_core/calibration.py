@@ -1,16 +1,7 @@
 """Noise calibration: pure formulas for the scale of the noise a guarantee needs.
 
-Degenerate cases are handled here, once: ``epsilon == inf`` or ``sensitivity == 0`` give a scale
-of 0 (no noise is needed).
-
-References
-----------
-.. [DR14] C. Dwork and A. Roth, *The Algorithmic Foundations of Differential Privacy*, 2014,
-   Thm 3.6 (Laplace) and Thm A.1 (classic Gaussian, epsilon < 1).
-.. [CMS11] K. Chaudhuri, C. Monteleoni and A. D. Sarwate, *Differentially Private Empirical Risk
-   Minimization*, JMLR 12, 2011, Algorithm 1 (output perturbation) and Corollary 8 (sensitivity).
-.. [BW18] B. Balle and Y.-X. Wang, *Improving the Gaussian Mechanism for Differential Privacy:
-   Analytical Calibration and Optimal Denoising*, ICML 2018, Thm 8 (exact privacy profile).
+``epsilon == inf`` or ``sensitivity == 0`` give a scale of 0, here once. Formulas, references ([DR14],
+[CMS11], [BW18]) and the root search are described in ``docs/engine.md`` §"Calibration".
 """
 
 from __future__ import annotations
@@ -52,22 +43,10 @@ def solve_monotone(
     integer: bool = False,
     what: str = "the parameter",
 ) -> float:
-    """Solve ``f(x) = target`` for a monotone ``f`` on ``(lo, inf)`` and round to the safe side.
-
-    The one root search of :mod:`dp_core`: every calibration, inverse and "smallest n / k / m"
-    question is answered here. Write ``g(x) = f(x) - target`` if ``increasing`` else
-    ``target - f(x)``; ``g`` is non-decreasing and the search keeps ``g(lo) < 0 <= g(hi)``.
-
-    The bracket ``[lo, hi]`` grows by doubling ``hi`` (at most ``max_doublings`` times), then
-    bisection runs in log space until the bracket is narrower than ``rtol`` relative. ``safe``
-    says which end of the final bracket is returned: ``"upper"`` (the smallest ``x`` found with
-    ``g(x) >= 0``) or ``"lower"`` (the largest found with ``g(x) < 0``). Returning a bracket end,
-    not the midpoint, keeps the answer on the conservative side of the root.
-
-    With ``integer=True`` the bracket ends are integers and bisection stops when they are
-    adjacent, so ``"upper"`` is exactly the smallest integer with ``g >= 0`` and ``"lower"`` the
-    largest with ``g < 0`` (``rtol`` is then unused). ``f`` may be a 0/1 indicator of a monotone
-    condition (target 1): the search then finds where the condition starts to hold.
+    """Solve ``f(x) = target`` for a monotone ``f`` on ``(lo, inf)`` and return the bracket end on the ``safe``
+    side (``"upper"``: smallest ``x`` with ``f`` past the target; ``"lower"``: largest before it); the bracket
+    grows by doubling ``hi``. ``integer=True`` searches integers. The one root search of :mod:`dp_core`
+    (docs/engine.md §"Calibration").
 
     >>> round(solve_monotone(lambda x: x * x, 2.0, lo=1e-9, hi=1.0, increasing=True, safe="upper"), 9)
     1.414213562
@@ -113,14 +92,8 @@ def solve_monotone(
 
 
 def laplace_scale(*, epsilon: float, sensitivity: float) -> float:
-    """Scale ``b = sensitivity / epsilon`` of the Laplace mechanism ([DR14] Thm 3.6).
-
-    Parameters
-    ----------
-    epsilon : float
-        Privacy budget. Must be in (0, inf]; ``inf`` gives 0.
-    sensitivity : float
-        The l1 sensitivity. Must be in [0, inf).
+    """Scale ``b = sensitivity / epsilon`` of the Laplace mechanism ([DR14] Thm 3.6); ``epsilon`` in (0, inf]
+    (``inf`` gives 0), ``sensitivity`` (l1) in [0, inf).
 
     >>> laplace_scale(epsilon=0.5, sensitivity=1.0)
     2.0
@@ -143,10 +116,7 @@ def laplace_epsilon(*, scale: float, sensitivity: float) -> float:
 
 def output_perturbation_sensitivity(*, lipschitz: float, n: float, lam: float) -> float:
     """L2 sensitivity ``2 L / (n lam)`` of the minimiser of a ``lam``-strongly convex regularised
-    empirical risk whose per-record loss is ``L``-Lipschitz ([CMS11] Corollary 8).
-
-    The one formula behind every output perturbation (the input-perturbation page's baseline with
-    ``L = zeta``, ``n lam = Delta``, and the comparison's ridge / logistic baselines).
+    empirical risk whose per-record loss is ``L``-Lipschitz ([CMS11] Corollary 8; docs/engine.md §"Calibration").
 
     >>> output_perturbation_sensitivity(lipschitz=1.0, n=100, lam=0.1)
     0.2
@@ -158,14 +128,9 @@ def output_perturbation_sensitivity(*, lipschitz: float, n: float, lam: float) -
 
 
 def sample_laplace_norm(rng, size: int, d: int, *, scale: float = 1.0, radius_first: bool = False) -> np.ndarray:
-    """``size`` draws in R^d of the density ``∝ exp(-||b|| / scale)`` ([CMS11] Algorithm 1).
-
-    Drawn as a uniform direction (a normalised standard normal vector) times a
-    ``Gamma(d, scale)`` radius from ``rng`` (a ``numpy.random.Generator``): the one sampler of
-    the norm-Laplace ("radial") noise of output perturbation and of the large-margin mechanism;
-    ``scale = sensitivity / epsilon``. The direction is drawn first, the radii first with
-    ``radius_first=True`` (the large-margin mechanism's order, kept so its seeded draws stay the
-    same). Returns an array of shape ``(size, d)``.
+    """``size`` draws in R^d, shape ``(size, d)``, of the density ``∝ exp(-||b|| / scale)`` ([CMS11] Algorithm 1):
+    a uniform direction times a ``Gamma(d, scale)`` radius from ``rng``; ``radius_first=True`` draws the radii
+    first (the large-margin mechanism's order). docs/engine.md §"Calibration".
 
     >>> b = sample_laplace_norm(np.random.default_rng(0), 2000, 3, scale=0.5)
     >>> b.shape, round(float(np.linalg.norm(b, axis=1).mean()), 1)  # E||b|| = d * scale
@@ -186,8 +151,7 @@ def sample_laplace_norm(rng, size: int, d: int, *, scale: float = 1.0, radius_fi
 def gaussian_sigma_classic(*, epsilon: float, delta: float, sensitivity: float) -> float:
     """Classic Gaussian mechanism: ``sigma = sensitivity * sqrt(2 ln(1.25/delta)) / epsilon``.
 
-    Valid only for ``epsilon < 1`` ([DR14] Thm A.1); this function returns the formula's value
-    for any epsilon in (0, 1] and raises for larger values, naming the analytic calibration.
+    Valid only for ``epsilon < 1`` ([DR14] Thm A.1); raises for epsilon > 1, naming the analytic calibration.
 
     >>> round(gaussian_sigma_classic(epsilon=1.0, delta=1e-5, sensitivity=1.0), 4)
     4.8448
@@ -231,17 +195,9 @@ def _profile_formula(e, M, exp, expm1, minimum):
 
 
 def gaussian_privacy_profile(epsilon, mu):
-    """Exact privacy profile of a ``mu``-GDP Gaussian release, broadcast over both arguments ([BW18] Thm 8).
-
-    :math:`\\delta(\\varepsilon; \\mu) = \\Phi(\\tfrac{\\mu}{2} - \\tfrac{\\varepsilon}{\\mu})
-    - e^{\\varepsilon}\\,\\Phi(-\\tfrac{\\mu}{2} - \\tfrac{\\varepsilon}{\\mu})` with
-    ``mu = sensitivity / sigma``, evaluated in log space as
-    :math:`\\Phi(a)\\,(1 - e^{\\varepsilon + \\ln\\Phi(b) - \\ln\\Phi(a)})`.
-    ``mu = 0`` gives 0, ``mu = inf`` gives 1 (for finite epsilon), ``epsilon = inf`` gives 0.
-    The one implementation of the Gaussian profile in :mod:`dp_core`; the scalar
-    :func:`gaussian_delta_analytic` and the label-DP accounting call it. No validation (callers
-    validate); ``epsilon`` and ``mu`` must be >= 0. Scalars in, a float out (the fast path
-    of the calibrations' root searches); otherwise an array of the broadcast shape.
+    """Exact privacy profile of a ``mu``-GDP Gaussian release, broadcast over both arguments ([BW18] Thm 8):
+    ``Φ(mu/2 - ε/mu) - e^ε Φ(-mu/2 - ε/mu)`` in log space, ``mu = sensitivity / sigma``. No validation; scalars
+    give a float, arrays an array. The one implementation in :mod:`dp_core` (docs/engine.md §"Calibration").
 
     >>> [round(float(gaussian_privacy_profile(e, m)), 4) for e, m in [(1, 0.5), (1, 2), (0.3, 1)]]
     [0.0068, 0.5099, 0.2933]
@@ -265,11 +221,8 @@ def gaussian_privacy_profile(epsilon, mu):
 
 
 def gaussian_delta_analytic(*, sigma: float, epsilon: float, sensitivity: float) -> float:
-    """Exact privacy profile of the Gaussian mechanism ([BW18] Thm 8).
-
-    :math:`\\delta(\\varepsilon) = \\Phi(\\tfrac{\\Delta}{2\\sigma} - \\tfrac{\\varepsilon\\sigma}{\\Delta})
-    - e^{\\varepsilon}\\,\\Phi(-\\tfrac{\\Delta}{2\\sigma} - \\tfrac{\\varepsilon\\sigma}{\\Delta})`,
-    i.e. :func:`gaussian_privacy_profile` at ``mu = sensitivity / sigma``, validated.
+    """Exact privacy profile of the Gaussian mechanism ([BW18] Thm 8): :func:`gaussian_privacy_profile` at
+    ``mu = sensitivity / sigma``, validated.
 
     >>> round(gaussian_delta_analytic(sigma=3.7306, epsilon=1.0, sensitivity=1.0) * 1e5, 3)
     1.0
@@ -285,8 +238,7 @@ def gaussian_delta_analytic(*, sigma: float, epsilon: float, sensitivity: float)
 def gaussian_sigma_analytic(*, epsilon: float, delta: float, sensitivity: float, rtol: float = 1e-12) -> float:
     """Smallest sigma for which the Gaussian mechanism is (epsilon, delta)-DP ([BW18] Alg. 1).
 
-    Found by bisection on the exact privacy profile and rounded up (the safe side), so that
-    ``gaussian_delta_analytic(sigma=result, ...) <= delta``. Valid for every epsilon > 0.
+    Bisection on the exact profile, rounded up: ``gaussian_delta_analytic(sigma=result, ...) <= delta``.
 
     >>> round(gaussian_sigma_analytic(epsilon=1.0, delta=1e-5, sensitivity=1.0), 4)
     3.7306
@@ -296,25 +248,18 @@ def gaussian_sigma_analytic(*, epsilon: float, delta: float, sensitivity: float,
     sens = check_positive("sensitivity", sensitivity, allow_zero=True)
     if sens == 0.0 or math.isinf(eps):
         return 0.0
+
     # delta(sigma) decreases in sigma; work with the unit-sensitivity problem and scale.
-    unit = solve_monotone(
-        lambda s: gaussian_delta_analytic(sigma=s, epsilon=eps, sensitivity=1.0),
-        d,
-        lo=1e-6,
-        hi=1.0,
-        increasing=False,
-        safe="upper",
-        rtol=rtol,
-        what="sigma",
-    )
+    def delta_at(s: float) -> float:
+        return gaussian_delta_analytic(sigma=s, epsilon=eps, sensitivity=1.0)
+
+    unit = solve_monotone(delta_at, d, lo=1e-6, hi=1.0, increasing=False, safe="upper", rtol=rtol, what="sigma")
     return sens * unit
 
 
 def gaussian_epsilon_analytic(*, sigma: float, delta: float, sensitivity: float, rtol: float = 1e-12) -> float:
-    """Smallest epsilon for which Gaussian noise of ``sigma`` is (epsilon, delta)-DP.
-
-    The inverse of :func:`gaussian_sigma_analytic`, rounded up (the safe side). Returns 0 when
-    ``delta`` already covers the whole privacy loss at epsilon = 0.
+    """Smallest epsilon for which Gaussian noise of ``sigma`` is (epsilon, delta)-DP, rounded up (0 when
+    ``delta`` covers the whole privacy loss at epsilon = 0); the inverse of :func:`gaussian_sigma_analytic`.
 
     >>> round(gaussian_epsilon_analytic(sigma=3.7306, delta=1e-5, sensitivity=1.0), 3)
     1.0
@@ -329,16 +274,11 @@ def gaussian_epsilon_analytic(*, sigma: float, delta: float, sensitivity: float,
     r = s / sens
     if gaussian_delta_analytic(sigma=r, epsilon=0.0, sensitivity=1.0) <= d:
         return 0.0
-    return solve_monotone(
-        lambda e: gaussian_delta_analytic(sigma=r, epsilon=e, sensitivity=1.0),
-        d,
-        lo=0.0 + 1e-300,
-        hi=1.0,
-        increasing=False,
-        safe="upper",
-        rtol=rtol,
-        what="epsilon",
-    )
+
+    def delta_at(e: float) -> float:
+        return gaussian_delta_analytic(sigma=r, epsilon=e, sensitivity=1.0)
+
+    return solve_monotone(delta_at, d, lo=1e-300, hi=1.0, increasing=False, safe="upper", rtol=rtol, what="epsilon")
 
 
 def gaussian_sigma(*, epsilon: float, delta: float, sensitivity: float, method: str = "analytic") -> float:

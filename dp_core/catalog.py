@@ -1,11 +1,7 @@
 """The shared tables collected from the mechanism folders' ``catalog`` modules.
 
-A folder's ``catalog.py`` is plain data: ``COLORS`` and ``LABELS`` (its methods' colour and legend
-label), ``GLOSSARY`` (its :class:`dp_core.glossary.Entry` items), ``AUDIT_ROWS`` (keyword arguments
-of :class:`dp_core.audit.table.AuditRowSpec`) and ``PRELOAD`` (modules the app's server imports in
-the background; ``WORKER_PRELOAD``: modules the workers' fork server imports). The shared modules
-(:mod:`dp_core.figures`, :mod:`dp_core.glossary`, :mod:`dp_core.audit.table`, ``ui.background``)
-read them here, when first used, so the foundation imports no mechanism.
+A folder's ``catalog.py`` is plain data (``COLORS``, ``LABELS``, ``GLOSSARY``, ``AUDIT_ROWS``, ``PRELOAD``,
+``WORKER_PRELOAD``), read here when first used, so the foundation imports no mechanism (docs/engine.md §"Catalogs").
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Exception and warning classes of :mod:`dp_core`.
 
-Every error a user can cause by passing bad parameters is a ``ValueError`` or a ``TypeError``
-(or a subclass), so callers that only know the standard library can still catch them.
+Bad parameters raise a ``ValueError`` or ``TypeError`` subclass; the warnings' meaning is in
+``docs/engine.md`` §"Exceptions".
 """
 
 from __future__ import annotations
@@ -29,10 +29,7 @@ class InvalidPrivacyParameter(DPCoreError, ValueError):
 
 
 class DataValidationError(DPCoreError, ValueError):
-    """A dataset (an uploaded CSV, an array) cannot be used as given.
-
-    The message says what is wrong and what to do about it.
-    """
+    """A dataset (an uploaded CSV, an array) cannot be used as given; the message says what to do."""
 
 
 class SolverFailed(DPCoreError, RuntimeError):
@@ -48,11 +45,8 @@ class UnboundedProblem(SolverFailed):
 
 
 class PrivacyLeakWarning(UserWarning):
-    """A quantity that should be declared in advance was computed from the private data.
-
-    Computing a norm bound or a label range from the data itself leaks information about the
-    data, so the resulting guarantee no longer holds exactly as stated.
-    """
+    """A quantity that should be declared in advance (a norm bound, a label range) was computed from the
+    private data, so the guarantee no longer holds exactly as stated."""
 
 
 class ApproximateGuaranteeWarning(UserWarning):
@@ -60,18 +54,10 @@ class ApproximateGuaranteeWarning(UserWarning):
 
 
 class DegenerateFitWarning(UserWarning):
-    """A fitted private model is no better than a trivial predictor on its own training data.
-
-    Raised after ``fit`` when a classifier predicts one class for every training row, or a
-    regressor does far worse than predicting the mean. The message names the likely cause and
-    the setting to change. The check reads the training data after the release; its answer is
-    for the analyst who holds that data and is not part of what the estimator publishes.
-    """
+    """A fitted private model is no better than a trivial predictor on its own training data (after ``fit``;
+    names the likely cause and the setting to change; not part of what the estimator publishes)."""
 
 
 class InvalidGuaranteeWarning(UserWarning):
-    """The estimator was asked, explicitly, for a variant that gives no privacy guarantee.
-
-    Only raised for an explicit opt-in (a non-private ``mode`` or ``mechanism`` kept to show why it
-    fails); a default or a parameter choice that silently loses the guarantee is refused instead.
-    """
+    """The estimator was asked, explicitly, for a variant that gives no privacy guarantee (an explicit opt-in
+    only; a choice that silently loses the guarantee is refused instead)."""

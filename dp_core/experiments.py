@@ -1,17 +1,8 @@
 """Monte-Carlo runner: a sweep is a grid of parameter points times blocks of trials.
 
-Design
-------
-* A *block* is a pure function of its configuration: ``block_fn(point, seeds) -> DataFrame``,
-  where ``point`` is a dict of parameters and ``seeds`` is the list of per-trial
-  :class:`~numpy.random.SeedSequence` objects of the trials in the block. It returns one row per
-  trial and method (columns of its choosing, plus ``trial``). Blocks share no state, so a later
-  executor can run them anywhere.
-* Trial ``t`` gets the same seed at every point of the grid (common random numbers): changing
-  epsilon does not change the sampled data of a trial, so curves over epsilon are smooth, and
-  every point's estimate is still an ordinary Monte-Carlo mean over independent trials.
-* :func:`summarize` turns the per-trial table into means, standard errors and 95% intervals,
-  always with the number of trials beside the estimate.
+A block is a pure function ``block_fn(point, seeds) -> DataFrame``; trial ``t`` gets the same seed at
+every point (common random numbers); :func:`summarize` gives means, standard errors and 95% intervals
+with the number of trials. Design: ``docs/engine.md`` §"Monte-Carlo sweeps".
 """
 
 from __future__ import annotations
@@ -95,28 +86,9 @@ def run_sweep(
     progress: ProgressFn | None = None,
     map_fn: Callable[[Callable, Iterable], Iterable] | None = None,
 ) -> pd.DataFrame:
-    """Run ``block_fn`` over every point and trial; return the per-trial tidy table.
-
-    Parameters
-    ----------
-    block_fn : callable
-        ``block_fn(point, seeds) -> DataFrame`` (see the module docstring).
-    points : sequence of dict
-        The parameter grid. Each key becomes a column of the result.
-    n_trials : int
-        Trials per point. Must be >= 1.
-    seed : int, SeedSequence or Generator
-        Root seed: same seed, same table.
-    block_size : int, optional
-        Trials per block (default: all trials of a point in one block). Smaller blocks give finer
-        progress reports; the numbers do not depend on it.
-    progress : callable, optional
-        Called as ``progress(trials_done, trials_total)`` after each block.
-    map_fn : callable, optional
-        A ``map``-like function returning results in the order of its items. Default: the
-        ``map`` of :func:`dp_core.execution.current_executor` (in-process unless a local cluster
-        or a Dask scheduler was chosen), so the table is the same whichever runs the blocks.
-    """
+    """Run ``block_fn(point, seeds)`` over every point and trial; return the per-trial tidy table (same
+    ``seed``, same table, whatever ``block_size`` or ``map_fn``; ``progress(done, total)`` after each block).
+    Parameters: ``docs/engine.md`` §"Monte-Carlo sweeps"."""
     blocks = make_blocks(points, n_trials=n_trials, seed=seed, block_size=block_size)
     total = sum(b.n_trials for b in blocks)
     mapper = current_executor().map if map_fn is None else map_fn

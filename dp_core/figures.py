@@ -1,15 +1,8 @@
 """Plotly figure builders: pure functions from tidy tables to ``plotly.graph_objects.Figure``.
 
-Every method has one colour on every page (:data:`METHOD_COLORS`); bounds are dashed lines of
-the method's colour; every Monte-Carlo estimate shows its number of trials (in the legend name and
-the hover text). Log axes are used where quantities span decades.
-
-On a log axis plotly.js places annotations in the axis's own log10 units but shapes (lines,
-bands) in data units. :func:`to_axis_units` is the one conversion; :func:`vline`, :func:`hline`,
-:func:`vrect`, :func:`hrect` and :func:`annotate` place a mark and its label correctly on either
-kind of axis. :func:`figure_problems` checks any figure for that and for the other ways a chart
-goes blank or wrong (forced axis types on category bars, no drawable point, histograms squeezed
-by outliers, untitled axes, raw reprs in labels).
+One colour per method on every page (:data:`METHOD_COLORS`), bounds dashed, trials shown; log axes place
+annotations via :func:`to_axis_units`; :func:`figure_problems` checks any figure for the ways a chart goes
+blank or wrong. Details: ``docs/engine.md`` §"Figures".
 """
 
 from __future__ import annotations
@@ -120,12 +113,8 @@ REFUTED_GROUP = "refuted: not private"
 
 
 def group_refuted(fig: go.Figure, methods: Iterable[str]) -> go.Figure:
-    """:func:`style_refuted`, then the refuted ``methods``' traces into one legend group, in place.
-
-    For the mechanism pages' charts with a single legend (the comparison charts give refuted methods a
-    legend of their own instead): the group :data:`REFUTED_GROUP` is titled
-    :data:`REFUTED_LEGEND_TITLE` and listed last, so a refuted curve is never read as a private one.
-    """
+    """:func:`style_refuted`, then the refuted ``methods``' traces into one legend group :data:`REFUTED_GROUP`,
+    titled :data:`REFUTED_LEGEND_TITLE` and listed last, in place (charts with a single legend)."""
     refuted = set(methods)
     style_refuted(fig, refuted)
     for tr in fig.data:
@@ -147,13 +136,8 @@ def hex_to_rgba(color: str, alpha: float) -> str:
 
 
 def use_white_template(fig: go.Figure) -> None:
-    """Give ``fig`` (in place) Plotly's registered ``plotly_white`` template without re-validating it.
-
-    ``fig.update_layout(template="plotly_white")`` validates and copies the whole template on every figure
-    (60-250 ms, most of a page's rerun when it draws a few charts); the registered template is already
-    valid, so it is attached the way Plotly attaches its default template (validation off for that one
-    assignment). The figure's JSON is the same either way.
-    """
+    """Give ``fig`` (in place) Plotly's registered ``plotly_white`` template without re-validating it (much
+    faster, same JSON; docs/engine.md §"Figures")."""
     import plotly.io as pio
 
     layout = fig.layout
@@ -178,11 +162,8 @@ def apply_layout(
     log_y: bool = False,
     height: int = 420,
 ) -> go.Figure:
-    """The common layout: white template, legend below the plot, axis titles, and log axes where asked.
-
-    Without ``log_x``/``log_y`` the axis type is left for Plotly to infer (numbers: linear, text:
-    category): forcing ``"linear"`` on an axis of text categories would make Plotly draw nothing.
-    """
+    """The common layout: white template, legend below, axis titles, log axes where asked (else the type is
+    inferred by Plotly: forcing ``"linear"`` on text categories draws nothing)."""
     use_white_template(fig)
     fig.update_layout(
         title=title,
@@ -222,19 +203,12 @@ def empty_figure(title: str) -> go.Figure:
     return fig
 
 
+_CORNER = {"xref": "paper", "yref": "paper", "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom"}
+
+
 def corner_note(fig: go.Figure, text: str) -> go.Figure:
     """A small grey note above the plot's top-left corner (what is not drawn, and why)."""
-    return fig.add_annotation(
-        text=text,
-        xref="paper",
-        yref="paper",
-        x=0.0,
-        y=1.0,
-        xanchor="left",
-        yanchor="bottom",
-        showarrow=False,
-        font={"size": 11, "color": "#7F7F7F"},
-    )
+    return fig.add_annotation(text=text, **_CORNER, showarrow=False, font={"size": 11, "color": "#7F7F7F"})
 
 
 def _add_mean_curve(fig: go.Figure, s: pd.DataFrame, m: str, *, x: str, y: str, mean, log_y: bool, band: bool) -> None:
@@ -250,18 +224,16 @@ def _add_mean_curve(fig: go.Figure, s: pd.DataFrame, m: str, *, x: str, y: str, 
     xs = s[x].to_numpy()
     if band and np.any(np.isfinite(hi)):
         fig.add_trace(band_trace(xs, lo, hi, col, legendgroup=m, name=f"{label_of(m)} 95% interval"))
-    fig.add_trace(
-        go.Scatter(
-            x=xs,
-            y=mean,
-            mode="lines+markers",
-            name=name,
-            legendgroup=m,
-            line={"color": col, "width": 2},
-            customdata=np.column_stack([lo, hi, trials]),
-            hovertemplate=f"{label_of(m)}: %{{y:.4g}} [95%: %{{customdata[0]:.3g}}, %{{customdata[1]:.3g}}], "
-            "%{customdata[2]} trials<extra></extra>",
-        )
+    fig.add_scatter(
+        x=xs,
+        y=mean,
+        mode="lines+markers",
+        name=name,
+        legendgroup=m,
+        line={"color": col, "width": 2},
+        customdata=np.column_stack([lo, hi, trials]),
+        hovertemplate=f"{label_of(m)}: %{{y:.4g}} [95%: %{{customdata[0]:.3g}}, %{{customdata[1]:.3g}}], "
+        "%{customdata[2]} trials<extra></extra>",
     )
 
 
@@ -280,14 +252,9 @@ def line_ci_figure(
     band: bool = True,
     height: int = 420,
 ) -> go.Figure:
-    """Mean curves with 95% bands from a :func:`dp_core.experiments.summarize` table.
-
-    ``summary`` needs columns ``x``, ``method_col``, ``{y}_mean``, ``{y}_lo``, ``{y}_hi`` and
-    ``n_trials``. A point of fewer than one successful trial is not drawn. On log axes the band's
-    lower edge is floored at a fraction of the mean so it stays drawable. A method with no drawable
-    mean (no finite value, or none above 0 on a log axis) gets no trace;
-    a note in the corner names it instead of an empty legend entry.
-    """
+    """Mean curves with 95% bands from a :func:`dp_core.experiments.summarize` table (columns ``x``,
+    ``method_col``, ``{y}_mean``, ``{y}_lo``, ``{y}_hi``, ``n_trials``); a method with no drawable mean is named
+    in a corner note (docs/engine.md §"Figures")."""
     fig = go.Figure()
     todo = list(dict.fromkeys(summary[method_col])) if methods is None else list(methods)
     missing = []
@@ -304,15 +271,8 @@ def line_ci_figure(
         _add_mean_curve(fig, s, m, x=x, y=y, mean=mean_all, log_y=log_y, band=band)
     if missing:
         corner_note(fig, "Not drawn (no finite value): " + ", ".join(missing))
-    return apply_layout(
-        fig,
-        title=title,
-        x_title=x if x_title is None else x_title,
-        y_title=y if y_title is None else y_title,
-        log_x=log_x,
-        log_y=log_y,
-        height=height,
-    )
+    xt, yt = (x if x_title is None else x_title), (y if y_title is None else y_title)
+    return apply_layout(fig, title=title, x_title=xt, y_title=yt, log_x=log_x, log_y=log_y, height=height)
 
 
 def add_bound_trace(
@@ -322,16 +282,14 @@ def add_bound_trace(
     xs = np.asarray(list(x), dtype=float)
     ys = np.asarray(list(y), dtype=float)
     ok = np.isfinite(ys)
-    fig.add_trace(
-        go.Scatter(
-            x=xs[ok],
-            y=ys[ok],
-            mode="lines",
-            name=name,
-            legendgroup=method,
-            line={"color": color_of(method), "dash": dash, "width": 1.5},
-            hovertemplate=f"{name}: %{{y:.4g}}<extra></extra>",
-        )
+    fig.add_scatter(
+        x=xs[ok],
+        y=ys[ok],
+        mode="lines",
+        name=name,
+        legendgroup=method,
+        line={"color": color_of(method), "dash": dash, "width": 1.5},
+        hovertemplate=f"{name}: %{{y:.4g}}<extra></extra>",
     )
     return fig
 
@@ -374,13 +332,8 @@ def noise_scale_figure(
 
 
 def to_axis_units(value: float, *, log: bool) -> float:
-    """Where Plotly must be told to put an *annotation* at data value ``value``.
-
-    On a log axis Plotly places traces and shapes (lines, bands) in data units but annotations in
-    the axis's own units, ``log10(value)`` (a historical quirk of plotly.js, kept for backward
-    compatibility; explicit axis ranges are in log10 units too). This is the one place that
-    conversion is made; :func:`vline`, :func:`hline`, :func:`vrect`, :func:`hrect` and
-    :func:`annotate` use it for the labels they attach.
+    """Where Plotly must be told to put an *annotation* at data value ``value``: ``log10(value)`` on a log
+    axis (shapes stay in data units); the one place of that conversion (docs/engine.md §"Figures").
 
     >>> to_axis_units(100.0, log=True)
     2.0
@@ -452,20 +405,8 @@ def annotate(fig: go.Figure, x: float, y: float, *, log_x: bool = False, log_y: 
 # The figure checker
 # ------------------------------------------------------------------------------------------------
 
-_CARTESIAN = {
-    "scatter",
-    "scattergl",
-    "bar",
-    "histogram",
-    "box",
-    "violin",
-    "heatmap",
-    "contour",
-    "histogram2d",
-    "histogram2dcontour",
-    "waterfall",
-    "funnel",
-}
+_CARTESIAN = set("scatter scattergl bar histogram box violin heatmap contour histogram2d histogram2dcontour".split())
+_CARTESIAN |= {"waterfall", "funnel"}
 _AXIS_KEY = re.compile(r"^([xy])axis(\d*)$")
 _REF = re.compile(r"^([xy])(\d*)$")
 _NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[-+−]?\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+−]?\d+)?")
@@ -915,30 +856,9 @@ def _reading_problems(v: _View) -> list[str]:
 
 
 def figure_problems(fig: go.Figure | dict) -> list[str]:
-    """What is wrong with a figure, in words; an empty list when nothing is.
-
-    ``fig`` is a plotly ``Figure`` or its JSON as a dict (``{"data": [...], "layout": {...}}``, as a
-    Streamlit ``plotly_chart`` element or a browser holds it), so page and browser tests can reuse it.
-
-    The checks, each a way a chart silently shows nothing or the wrong thing:
-
-    (a) on a log axis, annotations use the axis's own log10 units and shapes use data units
-        (plotly.js's rule): an annotation there must be placed with :func:`to_axis_units`
-        (through :func:`annotate`, :func:`vline`, :func:`hline`, :func:`vrect` or :func:`hrect`,
-        which mark it), and even then one that repeats the number written in its own label
-        (``"ε = 1"`` placed at 1, which Plotly draws at 10) or lies outside the data's range while
-        its log10 lies inside was given in data units; a shape at a value ≤ 0, or outside the data
-        while it would fit as a log10 value, was given in log10 units; anything placed outside an
-        explicitly set range is hidden;
-    (b) a bar/box/histogram (or any) trace with text categories sits on an axis whose type is forced
-        to linear, log or date (Plotly then drops every point);
-    (c) every visible trace has at least one drawable point (finite, and positive on a log axis),
-        at least one point inside an explicitly set range (log10 units on a log axis), and a
-        histogram's central 90 % of data fills at least 10 % of its axis;
-    (d) every x/y axis that carries a trace has a title (an axis that ``matches`` a titled axis
-        inherits it; figures without cartesian axes, such as a pie, have nothing to title);
-    (e) no title, axis title, legend entry, annotation or hover text shows ``nan``/``inf``/``None``,
-        a raw Python repr, an unrounded float, a snake_case name or a spelled-out Greek letter.
+    """What is wrong with a figure (a plotly ``Figure`` or its JSON dict), in words; an empty list when nothing
+    is. Checks (a) log-axis units of annotations and shapes, (b) text categories on a forced numeric axis,
+    (c) drawable points, (d) axis titles, (e) readable texts: docs/engine.md §"Figures".
     """
     if isinstance(fig, dict):  # a figure's JSON, e.g. what Streamlit or a browser received
         d = {"data": list(fig.get("data", [])), "layout": dict(fig.get("layout", {}))}

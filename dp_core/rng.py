@@ -1,18 +1,7 @@
 """Random number generation: seeds become ``numpy.random.Generator`` objects.
 
-Rules (numpy's parallel-random-number guide): never seed with ``seed + trial``; derive
-independent streams with :meth:`numpy.random.SeedSequence.spawn`. No module-level generator
-exists anywhere in :mod:`dp_core`.
-
-The one seed derivation of :mod:`dp_core` (every engine, page, audit and reproduction uses these):
-
-* :func:`as_seed_sequence` / :func:`as_generator`: a user seed becomes ``SeedSequence(seed)``
-  and ``PCG64`` on it (``numpy.random.default_rng(seed)`` gives the same stream);
-* :func:`spawn_seeds` / :func:`spawn`: one independent child per trial;
-* :func:`child_seed`: the child of a seed at fixed keys (``spawn_key + keys``), for a named
-  stream (e.g. "the noise of trial t") that must not depend on how many children were spawned;
-* :func:`keyed_seed`: a seed whose entropy is a tuple of integers (a base seed and a constant
-  tag), for streams that must be independent of every stream of the base seed itself (audits).
+Independent streams come from ``SeedSequence.spawn`` (never ``seed + trial``); no module-level generator
+exists in :mod:`dp_core`. These are the one seed derivation of the project: ``docs/engine.md`` §"Seeds".
 """
 
 from __future__ import annotations
@@ -79,10 +68,8 @@ def spawn(seed: RngLike, n: int) -> list[np.random.Generator]:
 
 
 def child_seed(seed: RngLike, *keys: int) -> np.random.SeedSequence:
-    """The child of ``seed`` at ``spawn_key + keys``; does not mutate ``seed`` (unlike ``spawn``).
-
-    ``child_seed(s, i)`` is the ``i``-th child that ``s.spawn`` hands out on a fresh sequence, so
-    named streams and spawned streams of one seed never collide by accident of order.
+    """The child of ``seed`` at ``spawn_key + keys`` without mutating ``seed``: ``child_seed(s, i)`` is the ``i``-th
+    child ``s.spawn`` hands out on a fresh sequence (docs/engine.md §"Seeds").
 
     >>> ss = np.random.SeedSequence(5)
     >>> child_seed(ss, 1).generate_state(2).tolist() == np.random.SeedSequence(5).spawn(2)[1].generate_state(2).tolist()
@@ -96,10 +83,8 @@ def child_seed(seed: RngLike, *keys: int) -> np.random.SeedSequence:
 
 
 def keyed_seed(*keys: int) -> np.random.SeedSequence:
-    """``SeedSequence([k0, k1, ...])``: a seed from several integers (a base seed and constant tags).
-
-    Its streams are independent of every stream of ``SeedSequence(k0)`` and its children (the
-    entropy differs), which is what an audit's pilot or a per-pair stream needs.
+    """``SeedSequence([k0, k1, ...])``: independent of every stream of ``SeedSequence(k0)`` and its children (the
+    entropy differs), as an audit's pilot or a per-pair stream needs.
 
     >>> keyed_seed(3, 0xA0D17).entropy == [3, 0xA0D17]
     True

@@ -1,21 +1,9 @@
 """The one status vocabulary of every guarantee the project shows (issue 23).
 
-Every badge, legend, sentence, CLI JSON ``status`` field, estimator ``privacy_`` and report takes its
-status from :data:`STATUSES`; nothing else types these words. The definitions are the glossary's
-(:mod:`dp_core.glossary` builds its status entries from :data:`DEFINITIONS`).
-
-* :data:`PROVED`: a proof covers this exact setting, with δ ≤ 1/n;
-* :data:`PROVED_WEAK`: a proof covers it, but the promise is weak (δ > 1/n, or a bound so loose it
-  protects nobody): :func:`weak_reason` says why;
-* :data:`CLAIMED`: the paper states the guarantee; the project has not re-derived it;
-* :data:`AUDITED`: an empirical audit looked for a violation and found none. Evidence, never a proof;
-* :data:`REFUTED`: a proof or an audit shows the claim false; the method is not private as stated.
-
-``"none"`` (:data:`NO_CLAIM`) is not a status: it marks a reference that claims no privacy at all
-(the non-private fit), so it is never counted as private either.
-
-This module imports nothing of the engine at import time (:mod:`dp_core.display` only inside
-:func:`weak_reason`), so every layer may use it, :mod:`dp_core.plugin` included.
+Every badge, legend, CLI ``status`` field, estimator ``privacy_`` and report takes its status from
+:data:`STATUSES`; the glossary builds its status entries from :data:`DEFINITIONS`. ``"none"`` (:data:`NO_CLAIM`)
+is not a status: it marks a reference that claims no privacy. Imports nothing of the engine at import time.
+The statuses are explained in ``docs/audit.md`` (§"The audit table behind every status badge").
 """
 
 from __future__ import annotations

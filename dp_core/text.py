@@ -1,38 +1,10 @@
 r"""Text that did not come from the code itself, made safe to show: the one escaping helper of the project.
 
-A link's value, an uploaded file's name, column headers, categories and cells, a stored audit row or an
-environment variable can hold Markdown or HTML. Streamlit renders Markdown in ``st.markdown``,
-``st.caption``, alerts (``st.warning`` ...), widget labels and tooltips (``help=``); shown there unescaped,
-``[Click](http://host/phish)`` becomes a live link and ``![x](http://host/pixel.png)`` an image the
-visitor's browser fetches when the page opens. Every such text goes through :func:`escape_markdown`
-before it reaches one of those places; the HTML report uses :func:`escape_html`.
-
-How :func:`escape_markdown` neutralises Markdown (CommonMark 0.31 section 2.4 "Backslash escapes": an ASCII
-punctuation character after a backslash renders as itself, and starts or ends no syntax):
-
-* always escaped: ``\\ ` * [ ] < ! $ # | ~ { } ^ &``. That disarms link texts and images ``[x]``,
-  ``![x]``, autolinks and raw HTML ``<…>``, reference links ``[x][1]`` / ``[1]: u``, footnotes, emphasis
-  with ``*``, code spans, ATX headings, tables, strikethrough, ``$…$`` math and entities;
-* escaped where they could start syntax, left alone where they cannot (so that ordinary messages keep
-  their words: ``data_set.csv``, ``upload:alpha.csv``, ``File rejected: gzip-compressed (.gz)``):
-  ``(`` at the start of the text (right after a ``]`` of the surrounding Markdown it would open a link
-  destination; inside the text every ``]`` is escaped, so no other ``(`` can);
-  ``_`` unless it stands between two letters or digits (intraword ``_`` opens no emphasis, section 6.2);
-  ``@`` unless white space follows (an e-mail autolink needs a domain after it);
-  ``:`` unless white space follows or a word that ends in neither ``:``, ``/``, ``[`` nor ``{`` (a scheme
-  ``http://``, a shortcode ``:smile:`` or ``:material/icon:`` and a directive ``:red[…]`` all need one
-  of those); ``- + = >`` at the start of a line (list items, setext headings, thematic breaks, block
-  quotes) and the ``.`` or ``)`` after a number that opens a line (an ordered list item);
-* three constructs are recognised in the *rendered* text, after escapes are resolved, so a backslash does
-  not stop them: GFM's literal autolinks (``http://…``, ``www.…``, ``name@host.org``) and Streamlit's
-  ``:emoji:`` / ``:material/icon:`` shortcodes. An invisible WORD JOINER (U+2060) follows every escaped
-  ``:`` and ``@`` and separates ``www`` from a following ``.``, where none of their patterns accepts it.
-
-The start and the end of the text count as a line start and as "no white space follows" (the text may be
-put anywhere in a sentence). ``. , ; ? ' " / % -`` and the rest start nothing in running text.
-
-:func:`unescape_markdown` undoes exactly that, so ``unescape_markdown(escape_markdown(t)) == t`` for every
-text ``t`` (a property test checks it).
+Links, uploads, column names, stored rows and environment variables can hold Markdown or HTML that
+Streamlit would render (a live link, an image fetched on page load). Every such text goes through
+:func:`escape_markdown` (CommonMark backslash escapes, plus a WORD JOINER against autolinks and
+shortcodes); :func:`unescape_markdown` undoes it exactly; the HTML report uses :func:`escape_html`.
+The rules: ``docs/foundation.md`` §"Escaping untrusted text".
 
 >>> print(escape_markdown("[x](http://h/p)").replace(JOINER, "<WJ>"))
 \[x\](http\:<WJ>//h/p)

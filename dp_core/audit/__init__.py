@@ -1,20 +1,8 @@
 """Privacy audit: measured lower bounds on a mechanism's epsilon from repeated runs.
 
-Run a mechanism many times on two neighbouring datasets, reduce each output to a scalar statistic,
-and bound epsilon from below with the best threshold test (Clopper–Pearson intervals, test chosen
-on a separate split). An audit can show that a privacy claim is false; it can never prove that a
-mechanism is private. When the output's law on one dataset is known exactly (a Gaussian release),
-:func:`audit_exact_null` takes the false-positive rate from that law, which demonstrates losses far
-beyond ``ln(runs)``.
-
-The audit table (:mod:`dp_core.audit.table`, stored in ``audit_table.json``) holds one seeded
-audit per mechanism and mode; the app's status badges read it. Refresh it with
-``python -m dp_core audit all --quick --write``.
-
-References
-----------
-.. [JUO20] M. Jagielski, J. Ullman and A. Oprea, *Auditing Differentially Private Machine
-   Learning: How Private is Private SGD?*, NeurIPS 2020, Algorithm 2.
+Run a mechanism many times on two neighbouring datasets and bound ε from below with the best
+threshold test [JUO20, Algorithm 2]; the stored audit table backs the app's status badges. An audit
+can show a privacy claim false, never prove a mechanism private. See ``docs/audit.md``.
 """
 
 from .core import (

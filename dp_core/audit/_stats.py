@@ -20,21 +20,8 @@ def pilot_seed(pair_seed: int, tag: int) -> np.random.SeedSequence:
 
 
 def fisher_direction(V0: NDArray[np.float64], V1: NDArray[np.float64], *, ridge: float = 1e-9) -> NDArray[np.float64]:
-    """Fisher's discriminant direction ``(S + ridge I)^{-1} (mean1 - mean0)`` from pilot samples.
-
-    Projecting the outputs on it gives the most powerful linear test between two Gaussians with a
-    common covariance. It is estimated on pilot runs that are independent of the audit's runs, so
-    the statistic is fixed before the audited runs are drawn (the bound stays valid).
-
-    Parameters
-    ----------
-    V0, V1 : arrays (R, p)
-        Pilot outputs on ``D`` and ``D'`` (flattened).
-
-    Returns
-    -------
-    array (p,), unit norm
-    """
+    """Fisher's discriminant direction ``(S + ridge I)^{-1} (mean1 - mean0)`` (unit norm) from pilot outputs
+    ``V0``, ``V1`` of shape (R, p) on ``D`` and ``D'``: independent pilots keep the bound valid (docs/audit.md)."""
     V0 = np.asarray(V0, dtype=np.float64)
     V1 = np.asarray(V1, dtype=np.float64)
     diff = V1.mean(axis=0) - V0.mean(axis=0)

@@ -1,46 +1,9 @@
 """Statistical core of the privacy audit: threshold tests with Clopper–Pearson intervals.
 
-A mechanism :math:`M` is :math:`(\\varepsilon, \\delta)`-DP only if, for every pair of
-neighbouring datasets :math:`D \\sim D'` and every set of outputs :math:`S`,
-
-.. math::
-
-    P[M(D') \\in S] \\le e^{\\varepsilon} P[M(D) \\in S] + \\delta
-    \\quad\\Longleftrightarrow\\quad
-    \\varepsilon \\ge \\ln \\frac{P[M(D') \\in S] - \\delta}{P[M(D) \\in S]},
-
-and the same with :math:`D` and :math:`D'` exchanged. The audit runs the mechanism many times on
-each side, reduces every output to a scalar statistic :math:`s`, and takes :math:`S` to be a
-threshold set :math:`\\{s > t\\}` or :math:`\\{s \\le t\\}`. Calling the side whose probability is
-in the numerator "positive", :math:`P[M(D') \\in S]` is a true-positive rate (TPR) and
-:math:`P[M(D) \\in S]` a false-positive rate (FPR). With Clopper–Pearson intervals,
-
-.. math::
-
-    \\varepsilon_{\\text{lower}} = \\ln \\frac{\\mathrm{TPR}_{\\text{low}} - \\delta}{\\mathrm{FPR}_{\\text{high}}}.
-
-Validity. The threshold, the direction of the set and which dataset is "positive" are chosen on a
-*selection split* of the runs; the rates are then counted on a disjoint *evaluation split*, so
-the choice does not bias the counts. Each rate gets a two-sided Clopper–Pearson interval at level
-``confidence`` (95% by default); only one end of each is used, each end fails with probability at
-most :math:`(1-\\text{confidence})/2`, so by the union bound the reported
-:math:`\\varepsilon_{\\text{lower}}` is a lower bound on the true :math:`\\varepsilon` with
-probability at least ``confidence``. When the claimed guarantee holds, "violation found" is
-reported with probability at most :math:`1 - \\text{confidence}` (≤ 2.5% in practice, since only
-one of the two ends can push the bound up).
-
-An audit can show that a claim is false; it can never prove that a mechanism is private: a
-statistic or a pair of datasets that were not tried may leak more.
-
-References
-----------
-.. [JUO20] M. Jagielski, J. Ullman and A. Oprea, *Auditing Differentially Private Machine
-   Learning: How Private is Private SGD?*, NeurIPS 2020, Algorithm 2 (Clopper–Pearson lower
-   bound on epsilon from a threshold test).
-.. [DR14] C. Dwork and A. Roth, *The Algorithmic Foundations of Differential Privacy*, 2014,
-   Def. 2.4 (approximate differential privacy).
-.. [CP34] C. J. Clopper and E. S. Pearson, *The use of confidence or fiducial limits illustrated
-   in the case of the binomial*, Biometrika 26, 1934.
+ε_lower = ln((TPR_low − δ) / FPR_high) on an evaluation split disjoint from the split that chose the
+test [JUO20, Algorithm 2; DR14, Def. 2.4; CP34]. The derivation, why the bound is valid with
+probability ``confidence``, and the fields of :class:`AuditResult` and :class:`AuditTarget` are in
+``docs/audit.md`` §"The statistical core". An audit can refute a claim, never prove privacy.
 """
 
 from __future__ import annotations
@@ -82,29 +45,9 @@ MAX_CANDIDATES = 2048
 
 
 def clopper_pearson(k, n, confidence: float = 0.95) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Two-sided Clopper–Pearson interval for a binomial proportion.
+    """Two-sided Clopper–Pearson interval ``(lower, upper)`` of ``k`` successes in ``n`` trials (arrays allowed)
+    at coverage ``confidence`` in (0, 1): the beta-quantile "central" interval [CP34] (docs/audit.md).
 
-    Parameters
-    ----------
-    k : int or array of int
-        Numbers of successes, each in ``[0, n]``.
-    n : int or array of int
-        Numbers of trials, ``n >= 1``.
-    confidence : float
-        Coverage of the two-sided interval. Must be in (0, 1).
-
-    Returns
-    -------
-    (lower, upper) : arrays of float
-        ``lower = B^{-1}(α/2; k, n-k+1)`` (0 when ``k = 0``) and
-        ``upper = B^{-1}(1-α/2; k+1, n-k)`` (1 when ``k = n``), with ``α = 1 - confidence``.
-
-    References
-    ----------
-    [CP34]; the beta-quantile form is their exact "central" interval.
-
-    Examples
-    --------
     >>> lo, hi = clopper_pearson(0, 100)
     >>> float(lo), round(float(hi), 5)
     (0.0, 0.03622)
@@ -129,11 +72,7 @@ _SHRINK = 0.99
 
 
 def _wilson(k, n, confidence: float):
-    """Wilson score interval (vectorized, real-valued counts allowed).
-
-    Used only to *choose* the test on the selection split, where speed matters and exact coverage
-    does not; the reported bound always uses exact Clopper–Pearson intervals.
-    """
+    """Wilson score interval (vectorized, real counts allowed); only to *choose* the test (docs/audit.md)."""
     z = float(ndtri(0.5 + 0.5 * confidence))
     k = np.asarray(k, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
@@ -210,49 +149,7 @@ _TEST_LABELS = [("above", "D'"), ("below", "D'"), ("above", "D"), ("below", "D")
 
 @dataclass(frozen=True, slots=True)
 class AuditResult:
-    """Outcome of one audit.
-
-    Attributes
-    ----------
-    mechanism, mode, pair : str
-        What was audited: the mechanism, its mode (e.g. "as printed in the paper") and the
-        neighbouring pair.
-    eps_claimed : float
-        The epsilon the mechanism claims at ``delta``.
-    delta : float
-        The delta of the claim, also subtracted in the bound.
-    eps_lower : float
-        Lower bound on the true epsilon holding with probability ``confidence``:
-        ``ln((tpr_low - delta) / fpr_high)`` on the evaluation split (0 if ``tpr_low <= delta``).
-    eps_estimate : float
-        Point estimate ``ln((tpr - delta) / fpr)`` of the chosen test on the evaluation split.
-    eps_upper : float
-        ``ln((tpr_high - delta) / fpr_low)``: the other end of the interval of the chosen test's
-        epsilon (it is not an upper bound on the mechanism's epsilon; other tests may do better).
-    runs : int
-        Runs of the mechanism on each of the two datasets.
-    n_select, n_eval : int
-        Runs per side used to choose the test and to evaluate it.
-    threshold, side, positive : float, str, str
-        The chosen test (see :class:`ThresholdTest`).
-    tpr, tpr_low, tpr_high, fpr, fpr_low, fpr_high : float
-        Rates of the chosen test on the evaluation split and their Clopper–Pearson intervals.
-    delta_lower : float
-        ``tpr_low - exp(eps_claimed) * fpr_high``: a lower bound on the delta the mechanism needs
-        at ``eps_claimed`` (same test, same confidence). Positive and above ``delta`` exactly when
-        the verdict is "violation found".
-    confidence : float
-        Confidence level of the Clopper–Pearson intervals.
-    verdict : str
-        ``"violation found"`` when ``eps_lower > eps_claimed``, else ``"consistent with the claim"``.
-    note : str
-        What the claim is (e.g. "as claimed by the paper") and anything to know about the pair.
-    event : str
-        The distinguishing event the test thresholds (what the statistic measures), in words.
-    fpr_source : str
-        ``"runs"`` (both rates counted from runs) or ``"exact law"`` (the false-positive rate is
-        the exact tail of the output's law on the negative dataset, see :func:`audit_exact_null`).
-    """
+    """Outcome of one audit; the fields are described in ``docs/audit.md`` §"The statistical core"."""
 
     mechanism: str
     mode: str
@@ -298,12 +195,7 @@ class AuditResult:
 
 
 def _select_test(s0_sel, s1_sel, n_eval0: int, n_eval1: int, delta: float, confidence: float) -> ThresholdTest:
-    """Pick the test with the best projected bound, looking only at the selection split.
-
-    The projected bound applies the Clopper–Pearson ends to the selection rates scaled to the
-    evaluation split's size, so tests whose counts would be too small to give a useful bound are
-    not preferred.
-    """
+    """Pick the test with the best projected bound, looking only at the selection split (docs/audit.md)."""
     a = np.sort(s0_sel)
     b = np.sort(s1_sel)
     cands = _candidate_thresholds(a, b)
@@ -385,11 +277,18 @@ def _exact_null_threshold(sel, n_eval: int, conf: float, d: float, null_log_sf) 
     return float(cands[int(np.argmax(score + 1e-9 * tpr_guess))])
 
 
-def _result(claim, eps_bounds, delta_lower: float, labels: dict, **measured) -> AuditResult:
+#: The measured fields of an :class:`AuditResult`, in the order :func:`_result` receives them.
+_MEASURED = "runs n_select n_eval threshold side positive tpr tpr_low tpr_high fpr fpr_low fpr_high".split()
+
+
+def _result(claim, eps_bounds, delta_lower: float, labels: dict, split, test, rates, **extra) -> AuditResult:
     """The :class:`AuditResult` of a claim ``(ε, δ, confidence)`` and its ε bounds ``(lower, point, upper)``: a
-    violation when the lower bound exceeds the claimed ε [JUO20, Algorithm 2]."""
+    violation when the lower bound exceeds the claimed ε [JUO20, Algorithm 2]. ``split`` is ``(runs, n_select)``,
+    ``test`` the chosen :class:`ThresholdTest`, ``rates`` ``(tpr, tpr_low, tpr_high, fpr, fpr_low, fpr_high)``."""
     eps, d, conf = claim
     eps_lower, eps_point, eps_upper = eps_bounds
+    runs, n_sel = split
+    measured = dict(zip(_MEASURED, (runs, n_sel, runs - n_sel, test.threshold, test.side, test.positive, *rates)))
     return AuditResult(
         eps_claimed=eps,
         delta=d,
@@ -401,6 +300,7 @@ def _result(claim, eps_bounds, delta_lower: float, labels: dict, **measured) -> 
         verdict=VERDICT_VIOLATION if eps_lower > eps else VERDICT_CONSISTENT,
         **labels,
         **measured,
+        **extra,
     )
 
 
@@ -418,35 +318,10 @@ def audit_statistics(
     note: str = "",
     event: str = "",
 ) -> AuditResult:
-    """Audit from samples of the statistic on two neighbouring datasets.
+    """Audit from R runs of the statistic on ``D`` and on ``D'``: the first ``ceil(select_fraction * R)`` runs
+    of each side choose the test, the rest evaluate it [JUO20, Algorithm 2; DR14, Def. 2.4]. ``mechanism``,
+    ``mode``, ``pair``, ``note`` and ``event`` are labels copied into the result; inputs in docs/audit.md.
 
-    Parameters
-    ----------
-    stats_d, stats_dprime : array_like of float, shape (R,)
-        The statistic of R independent runs of the mechanism on ``D`` and on ``D'``. The first
-        ``ceil(select_fraction * R)`` runs of each side choose the test; the rest evaluate it
-        (runs are i.i.d., so taking a prefix is a random split).
-    eps_claimed : float
-        The claimed epsilon. Must be in (0, inf].
-    delta : float
-        The claimed delta. Must be in [0, 1).
-    confidence : float
-        Level of the Clopper–Pearson intervals. Must be in (0, 1); default 0.95.
-    select_fraction : float
-        Share of the runs used to choose the test. Must be in (0, 1); default 0.2.
-    mechanism, mode, pair, note : str
-        Labels copied into the result.
-
-    Returns
-    -------
-    AuditResult
-
-    References
-    ----------
-    [JUO20] Algorithm 2; [DR14] Def. 2.4.
-
-    Examples
-    --------
     >>> rng = np.random.default_rng(0)
     >>> r = audit_statistics(rng.laplace(0, 1, 20000), rng.laplace(1, 1, 20000), eps_claimed=1.0, delta=0.0)
     >>> r.verdict, 0.8 < r.eps_lower <= 1.0
@@ -461,24 +336,10 @@ def audit_statistics(
     eps_lower = float(_eps_from_rates(tpr_lo, fpr_hi, d))
     eps_point = float(_eps_from_rates(tpr, fpr, d))
     eps_upper = float(_eps_from_rates(tpr_hi, fpr_lo, d))
-    return _result(
-        (eps, d, conf),
-        (eps_lower, eps_point, eps_upper),
-        tpr_lo - (math.exp(eps) * fpr_hi if math.isfinite(eps) else math.inf),
-        {"mechanism": mechanism, "mode": mode, "pair": pair, "note": note, "event": event},
-        runs=runs,
-        n_select=n_sel,
-        n_eval=runs - n_sel,
-        threshold=test.threshold,
-        side=test.side,
-        positive=test.positive,
-        tpr=tpr,
-        tpr_low=tpr_lo,
-        tpr_high=tpr_hi,
-        fpr=fpr,
-        fpr_low=fpr_lo,
-        fpr_high=fpr_hi,
-    )
+    labels = {"mechanism": mechanism, "mode": mode, "pair": pair, "note": note, "event": event}
+    d_lower = tpr_lo - (math.exp(eps) * fpr_hi if math.isfinite(eps) else math.inf)
+    rates = (tpr, tpr_lo, tpr_hi, fpr, fpr_lo, fpr_hi)
+    return _result((eps, d, conf), (eps_lower, eps_point, eps_upper), d_lower, labels, (runs, n_sel), test, rates)
 
 
 def audit_exact_null(
@@ -495,34 +356,9 @@ def audit_exact_null(
     note: str = "",
     event: str = "",
 ) -> AuditResult:
-    """Audit with the false-positive rate from the exact law of the statistic on ``D``.
-
-    The test is ``S = {s > t}`` with ``D'`` positive. Its true-positive rate is counted on the
-    evaluation runs of ``D'`` (Clopper–Pearson lower end at ``confidence``); its false-positive
-    rate is ``P_D[s > t] = exp(null_log_sf(t))``, computed exactly in log space, so
-
-    .. math::
-
-        \\varepsilon_{\\text{lower}} = \\ln(\\mathrm{TPR}_{\\text{low}} - \\delta) - \\ln P_D[s > t]
-
-    holds with probability at least ``(1 + confidence)/2`` (only the TPR end is random), provided
-    the mechanism's output on ``D`` follows the law ``null_log_sf`` describes (e.g. a Gaussian
-    release whose mean and noise the mechanism states). Counting cannot demonstrate a loss beyond
-    about ``ln(runs)``; the exact tail can, which is what a claim of ε in the hundreds needs.
-    ``t`` is chosen on the selection split of the ``D'`` runs.
-
-    Parameters
-    ----------
-    stats_dprime : array_like (R,)
-        The statistic of R runs on ``D'``.
-    null_log_sf : callable
-        ``t -> ln P_D[s > t]`` (vectorized).
-    eps_claimed, delta, confidence, select_fraction, mechanism, mode, pair, note, event
-        As in :func:`audit_statistics`.
-
-    References
-    ----------
-    [JUO20] Algorithm 2 with one side exact; [DR14] Def. 2.4.
+    """Audit with the false-positive rate ``exp(null_log_sf(t))`` from the exact law of the statistic on ``D``;
+    the true-positive rate is counted on R runs ``stats_dprime`` of ``D'`` [JUO20, Algorithm 2 with one side
+    exact]. Other arguments as in :func:`audit_statistics`; validity in docs/audit.md §"The statistical core".
     """
     eps, d, conf, frac = _checked_claim(eps_claimed, delta, confidence, select_fraction)
     (s1,) = _checked_runs(stats_dprime)
@@ -541,57 +377,20 @@ def audit_exact_null(
         return max(math.log(rate - d) - lf, 0.0) if rate > d else 0.0
 
     eps_lower, eps_point, eps_upper = _eps(tpr_lo), _eps(tpr), _eps(tpr_hi)
-    return _result(
-        (eps, d, conf),
-        (eps_lower, eps_point, eps_upper),
-        tpr_lo - (math.exp(min(eps + lf, 700.0)) if math.isfinite(eps) else math.inf),
-        {"mechanism": mechanism, "mode": mode, "pair": pair, "note": note, "event": event},
-        runs=runs,
-        n_select=n_sel,
-        n_eval=n_eval,
-        threshold=t,
-        side="above",
-        positive="D'",
-        tpr=tpr,
-        tpr_low=tpr_lo,
-        tpr_high=tpr_hi,
-        fpr=fpr,
-        fpr_low=fpr,
-        fpr_high=fpr,
-        fpr_source="exact law",
-    )
+    labels = {"mechanism": mechanism, "mode": mode, "pair": pair, "note": note, "event": event}
+    d_lower = tpr_lo - (math.exp(min(eps + lf, 700.0)) if math.isfinite(eps) else math.inf)
+    test, rates = ThresholdTest(t, "above", "D'"), (tpr, tpr_lo, tpr_hi, fpr, fpr, fpr)
+    bounds = (eps_lower, eps_point, eps_upper)
+    return _result((eps, d, conf), bounds, d_lower, labels, (runs, n_sel), test, rates, fpr_source="exact law")
 
 
 @dataclass(frozen=True)
 class AuditTarget:
     """A mechanism, a claim and a pair of neighbouring datasets, ready to be audited.
 
-    Attributes
-    ----------
-    mechanism, mode, pair : str
-        Labels (CLI name of the mechanism, its mode, the neighbouring pair in words).
-    eps_claimed, delta : float
-        The guarantee to test.
-    sample : callable
-        ``sample(side, runs, rng) -> ndarray (runs,)``: the statistic of ``runs`` independent runs
-        of the mechanism on ``D`` (``side=0``) or ``D'`` (``side=1``), vectorized over runs.
-    statistic : str
-        What the statistic is, in words.
-    note : str
-        Where the claim comes from ("as claimed by the paper", "corrected", ...).
-    max_runs : int
-        The largest number of runs per side this target supports in reasonable time.
-    chunk : int
-        Runs drawn per call of ``sample`` (bounds the memory a call uses).
-    details : dict
-        Extra numbers shown with the result (noise scale, sensitivity, ...).
-    event : str
-        The distinguishing event in words (default: the statistic).
-    null_log_sf : callable, optional
-        ``null_log_sf(t) -> ln P_D[s > t]``, the exact log-tail of the statistic on ``D`` when the
-        output's law on ``D`` is known in closed form. When given, :func:`run_audit` takes the
-        false-positive rate from it (:func:`audit_exact_null`) instead of counting it, which is
-        what lets an audit demonstrate privacy losses far beyond ``ln(runs)``.
+    ``sample(side, runs, rng)`` gives the statistic of ``runs`` runs on ``D`` (side 0) or ``D'`` (side 1);
+    ``null_log_sf(t) = ln P_D[s > t]``, when known, makes :func:`run_audit` use :func:`audit_exact_null`.
+    The other fields are described in ``docs/audit.md`` §"The statistical core".
     """
 
     mechanism: str
@@ -645,27 +444,8 @@ def run_audit(
     select_fraction: float = 0.2,
     chunk: int | None = None,
 ) -> AuditRun:
-    """Run ``target``'s mechanism ``runs`` times on each side and audit the results.
-
-    The two sides draw from independent child streams of ``seed`` (SeedSequence.spawn), in
-    chunks of ``chunk`` runs (each chunk with its own child stream), so the same seed gives the
-    same numbers whatever the machine.
-
-    Parameters
-    ----------
-    target : AuditTarget
-    runs : int
-        Runs per side. Must be in [20, target.max_runs].
-    seed : None, int, SeedSequence or Generator
-    confidence, select_fraction : float
-        See :func:`audit_statistics`.
-    chunk : int, optional
-        Runs drawn per call of the sampler (default ``target.chunk``).
-
-    Returns
-    -------
-    AuditRun
-    """
+    """Run ``target``'s mechanism ``runs`` times (per side, in [20, target.max_runs]) on each side and audit the
+    results; seeded per side and per chunk of ``chunk`` runs, so the numbers do not depend on the machine."""
     if not isinstance(target, AuditTarget):
         raise TypeError(f"target must be an AuditTarget, got {type(target).__name__}.")
     r = check_int("runs", runs, lo=20, hi=target.max_runs)
@@ -680,26 +460,10 @@ def run_audit(
         "note": target.note,
         "event": target.event or target.statistic,
     }
-    if target.null_log_sf is None:
-        res = audit_statistics(
-            s0,
-            s1,
-            eps_claimed=target.eps_claimed,
-            delta=target.delta,
-            confidence=confidence,
-            select_fraction=select_fraction,
-            **labels,
-        )
-    else:
-        res = audit_exact_null(
-            s1,
-            target.null_log_sf,
-            eps_claimed=target.eps_claimed,
-            delta=target.delta,
-            confidence=confidence,
-            select_fraction=select_fraction,
-            **labels,
-        )
+    exact = target.null_log_sf is not None
+    audit, args = (audit_exact_null, (s1, target.null_log_sf)) if exact else (audit_statistics, (s0, s1))
+    claim = {"eps_claimed": target.eps_claimed, "delta": target.delta}
+    res = audit(*args, **claim, confidence=confidence, select_fraction=select_fraction, **labels)
     return AuditRun(result=res, stats_d=s0, stats_dprime=s1, target=target)
 
 
@@ -739,32 +503,10 @@ def audit_convergence(
     for r in grid:
         if r < 4 or r > min(s0.size, s1.size):
             raise ValueError(f"grid entries must be in [4, {min(s0.size, s1.size)}], got {r}.")
-        if null_log_sf is None:
-            res = audit_statistics(
-                s0[:r],
-                s1[:r],
-                eps_claimed=eps_claimed,
-                delta=delta,
-                confidence=confidence,
-                select_fraction=select_fraction,
-            )
-        else:
-            res = audit_exact_null(
-                s1[:r],
-                null_log_sf,
-                eps_claimed=eps_claimed,
-                delta=delta,
-                confidence=confidence,
-                select_fraction=select_fraction,
-            )
-        rows.append(
-            {
-                "runs": r,
-                "eps_lower": res.eps_lower,
-                "eps_estimate": res.eps_estimate,
-                "eps_upper": res.eps_upper,
-                "eps_claimed": res.eps_claimed,
-                "verdict": res.verdict,
-            }
+        args = (s0[:r], s1[:r]) if null_log_sf is None else (s1[:r], null_log_sf)
+        res = (audit_statistics if null_log_sf is None else audit_exact_null)(
+            *args, eps_claimed=eps_claimed, delta=delta, confidence=confidence, select_fraction=select_fraction
         )
+        keys = ("eps_lower", "eps_estimate", "eps_upper", "eps_claimed", "verdict")
+        rows.append({"runs": r, **{k: getattr(res, k) for k in keys}})
     return pd.DataFrame(rows)

@@ -1,9 +1,7 @@
 """The mechanisms the audit knows, their modes, neighbouring pairs and options.
 
-One :class:`AuditableMechanism` per mechanism; the CLI (``python -m dp_core audit NAME``) and the
-audit page are both built from :data:`MECHANISMS`, so a new adapter appears in both at once. Each
-mechanism folder declares its entry as ``AUDIT`` in ``dp_core/mechanisms/<name>/audit.py``
-(the plug-in's ``audit`` hook); :data:`MECHANISMS` collects them from :mod:`dp_core.registry`.
+One :class:`AuditableMechanism` per mechanism (a folder's ``AUDIT`` in ``dp_core/mechanisms/<name>/audit.py``);
+the CLI and the audit page are both built from :data:`MECHANISMS` (docs/audit.md §"The audit's registry").
 """
 
 from __future__ import annotations
@@ -23,45 +21,16 @@ __all__ = ["MECHANISMS", "AuditableMechanism", "Option", "make_target", "registe
 def Option(
     name: str, kind: type, default: Any, help: str, lo: float | None = None, hi: float | None = None
 ) -> ParamSpec:  # noqa: N802
-    """A mechanism-specific numeric option of an audit (CLI ``--kebab-name``, page widget, URL key).
-
-    It is a :class:`dp_core.plugin.ParamSpec` (the one parameter declaration of the engine), so its
-    default is checked against its range and :meth:`~dp_core.plugin.ParamSpec.validate` names it.
-    """
+    """A mechanism-specific numeric option of an audit (CLI ``--kebab-name``, page widget, URL key): a
+    :class:`dp_core.plugin.ParamSpec`, so its default is checked against its range."""
     return ParamSpec(name, kind, default, lo, hi, label=help, help=help)
 
 
 @dataclass(frozen=True)
 class AuditableMechanism:
-    """How to audit one mechanism.
-
-    Attributes
-    ----------
-    name : str
-        CLI name (``audit NAME``) and the ``?mechanism=`` value of the page.
-    title : str
-        Title shown on the page.
-    modes, pairs : dict
-        ``{key: description}`` of the modes (claims) and the neighbouring pairs that can be tried;
-        the first entry of each is the default.
-    build : callable
-        ``build(*, mode, pair, epsilon, delta, dataset, pair_seed, **options) -> AuditTarget``.
-    options : tuple of ParamSpec
-        Made with :func:`Option`.
-    uses_delta : bool
-        Whether the claim has a delta (pure-DP mechanisms are audited at delta = 0).
-    needs_data : tuple of str
-        Pairs that are built from the user's dataset.
-    default_runs, max_runs : int
-    page : str
-        The mechanism's own page (for a link back), or "".
-    summary : str
-        One line about the mechanism.
-    default_dataset : str
-        Demo dataset used by the CLI when none is given.
-    extra : dict
-        Anything else; ``extra["page_defaults"]`` (option -> value) overrides option defaults on the audit page.
-    """
+    """How to audit one mechanism: ``modes``/``pairs`` are ``{key: description}`` (the first is the default);
+    ``build(*, mode, pair, epsilon, delta, dataset, pair_seed, **options) -> AuditTarget``. The other fields
+    are described in ``docs/audit.md`` §"The audit's registry and table rows"."""
 
     name: str
     title: str
@@ -80,11 +49,8 @@ class AuditableMechanism:
 
 
 class _AuditRegistry(Mapping):
-    """``{name: AuditableMechanism}`` of every mechanism plug-in with an ``audit`` hook.
-
-    Filled on first use from :mod:`dp_core.registry` (so importing :mod:`dp_core.audit` does not
-    import the mechanisms); :func:`register` adds one by hand.
-    """
+    """``{name: AuditableMechanism}`` of every mechanism plug-in with an ``audit`` hook, filled on first use
+    (importing :mod:`dp_core.audit` imports no mechanism); :func:`register` adds one by hand."""
 
     def __init__(self) -> None:
         self._items: dict[str, AuditableMechanism] = {}
@@ -134,23 +100,9 @@ def make_target(
     pair_seed: int = 0,
     **options,
 ) -> AuditTarget:
-    """Build the :class:`AuditTarget` of ``mechanism`` in ``mode`` on ``pair``.
-
-    Parameters
-    ----------
-    mechanism : str
-        A key of :data:`MECHANISMS`.
-    mode, pair : str, optional
-        Keys of the mechanism's ``modes`` / ``pairs`` (default: the first).
-    epsilon, delta : float
-        The privacy parameters the mechanism is run (and its claim checked) at.
-    dataset : dp_core.data.Dataset, optional
-        The user's data, for pairs built from data.
-    pair_seed : int
-        Seed choosing random neighbouring pairs.
-    **options
-        Mechanism-specific options (see ``MECHANISMS[mechanism].options``).
-    """
+    """Build the :class:`AuditTarget` of ``mechanism`` in ``mode`` on ``pair`` (default: the first of each) at
+    ``epsilon``/``delta``; ``dataset`` for pairs built from data, ``pair_seed`` for random pairs, ``options``
+    the mechanism's own (docs/audit.md §"The audit's registry and table rows")."""
     check_choice("mechanism", mechanism, MECHANISMS)
     # exp(epsilon) appears in every test statistic; above 100 no number of runs could tell epsilons apart
     if check_epsilon(epsilon, allow_inf=False) > 100.0:

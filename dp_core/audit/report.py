@@ -33,6 +33,7 @@ __all__ = [
 EXTREME = 1.0e4
 
 SIDE_COLORS = {"D": "#0072B2", "D'": "#D55E00"}
+_HIST_COLUMNS = ["side", "left", "right", "centre", "count", "share"]
 
 
 @dataclass(frozen=True)
@@ -50,31 +51,17 @@ class AuditReport:
 
 
 def histogram_table(stats_d, stats_dprime, *, bins: int = 60) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Shared-bin histograms of the statistic on ``D`` and ``D'``.
-
-    Values with ``|s| >= EXTREME`` (sentinels) are left out of the bins and counted in the second
-    table (columns ``side, value, count``). Bins span the 0.1%–99.9% pooled quantiles (extended to
-    every value when the statistic takes few distinct values).
-
-    Returns
-    -------
-    (histogram, extremes) : DataFrames
-        ``histogram`` has columns ``side, left, right, centre, count, share``.
-    """
+    """Shared-bin histograms ``(histogram, extremes)`` of the statistic on ``D`` and ``D'``: bins over the
+    0.1%–99.9% pooled quantiles (every value when few are distinct), columns ``side, left, right, centre, count,
+    share``; values with ``|s| >= EXTREME`` (sentinels) counted apart (``side, value, count, share``)."""
     s0 = np.asarray(stats_d, dtype=np.float64)
     s1 = np.asarray(stats_dprime, dtype=np.float64)
     ext_rows = []
     for side, s in (("D", s0), ("D'", s1)):
         big = s[np.abs(s) >= EXTREME]
         for value in np.unique(big):
-            ext_rows.append(
-                {
-                    "side": side,
-                    "value": float(value),
-                    "count": int(np.count_nonzero(big == value)),
-                    "share": float(np.count_nonzero(big == value)) / max(s.size, 1),
-                }
-            )
+            n = int(np.count_nonzero(big == value))
+            ext_rows.append({"side": side, "value": float(value), "count": n, "share": float(n) / max(s.size, 1)})
     f0, f1 = s0[np.abs(s0) < EXTREME], s1[np.abs(s1) < EXTREME]
     pooled = np.concatenate([f0, f1])
     rows = []
@@ -90,17 +77,10 @@ def histogram_table(stats_d, stats_dprime, *, bins: int = 60) -> tuple[pd.DataFr
         for side, s, total in (("D", f0, s0.size), ("D'", f1, s1.size)):
             counts, _ = np.histogram(np.clip(s, edges[0], edges[-1]), bins=edges)
             for i, c in enumerate(counts):
-                rows.append(
-                    {
-                        "side": side,
-                        "left": edges[i],
-                        "right": edges[i + 1],
-                        "centre": 0.5 * (edges[i] + edges[i + 1]),
-                        "count": int(c),
-                        "share": c / max(total, 1),
-                    }
-                )
-    hist = pd.DataFrame(rows, columns=["side", "left", "right", "centre", "count", "share"])
+                left, right = edges[i], edges[i + 1]
+                share = c / max(total, 1)
+                rows.append(dict(zip(_HIST_COLUMNS, (side, left, right, 0.5 * (left + right), int(c), share))))
+    hist = pd.DataFrame(rows, columns=_HIST_COLUMNS)
     ext = pd.DataFrame(ext_rows, columns=["side", "value", "count", "share"])
     return hist, ext
 
@@ -116,15 +96,8 @@ def audit_report(
     run = run_audit(target, runs=runs, seed=seed, confidence=confidence)
     hist, ext = histogram_table(run.stats_d, run.stats_dprime, bins=bins)
     grid = runs_grid(runs, points=grid_points, smallest=min(100, runs))
-    conv = audit_convergence(
-        run.stats_d,
-        run.stats_dprime,
-        eps_claimed=target.eps_claimed,
-        delta=target.delta,
-        grid=grid,
-        confidence=confidence,
-        null_log_sf=target.null_log_sf,
-    )
+    claim = {"eps_claimed": target.eps_claimed, "delta": target.delta, "null_log_sf": target.null_log_sf}
+    conv = audit_convergence(run.stats_d, run.stats_dprime, grid=grid, confidence=confidence, **claim)
     return AuditReport(
         result=run.result,
         histogram=hist,

@@ -1,36 +1,9 @@
 """The audit table: one seeded audit per mechanism and mode, stored with the package.
 
-Every status badge of the app (one status of :mod:`dp_core.status`) is backed by a row
-of this table: the row says which claim was tested (ε claimed, δ), what the audit measured (the
-ε lower bound with its confidence, the runs, the distinguishing event) and when and with which
-engine version it was computed. The table is small (one row per mode, see :data:`ROW_SPECS`) and
-seeded, so the same engine reproduces every number exactly.
-
-How to refresh the stored table (after a change to a mechanism or to the audit)::
-
-    python -m dp_core audit all --quick --write
-
-It recomputes every row (about a minute on two cores) and rewrites
-``dp_core/audit/audit_table.json``; without ``--write`` it only prints the rows. ``--only
-MECHANISM:MODE`` (repeatable) restricts the run to some rows. Without ``--quick`` every row uses
-ten times as many runs (capped at 10⁵ per side): tighter bounds, printed but never stored (the
-stored table is the quick one, which the tests re-run). The test
-``tests/test_audit_table.py`` re-runs a few rows and checks that the stored numbers are exactly
-reproduced, and that the stored table covers every mode of every registered mechanism.
-
-Status of a row (:func:`row_status`)
------------------------------------
-The statuses are the project's one vocabulary (:mod:`dp_core.status`). ``refuted`` when the audit
-found a violation (ε lower bound above the claimed ε at the claimed δ). Otherwise the row's claim
-kind decides: a claim with a proof in the project's docs (``docs/<mechanism>.md``; ``claim="proof"``, e.g. a corrected
-calibration) is ``proved`` — the proof, not the audit, makes it so; the audit's "no violation" is
-supporting evidence. A claim without a proof here (the paper's own, ``"paper"``, or none,
-``"none"``) whose audit found no violation is ``audited: no violation found``: evidence, never a proof.
-
-References
-----------
-.. [JUO20] M. Jagielski, J. Ullman and A. Oprea, *Auditing Differentially Private Machine
-   Learning: How Private is Private SGD?*, NeurIPS 2020, Algorithm 2.
+Every status badge of the app is backed by a seeded row of this table (claim tested, ε lower bound,
+runs, event, date, engine version). Refresh with ``python -m dp_core audit all --quick --write``; the
+statuses a row gives (:func:`row_status`) and the row fields are in ``docs/audit.md``
+(§"The audit table behind every status badge", §"The audit's registry and table rows"). [JUO20]
 """
 
 from __future__ import annotations
@@ -90,27 +63,8 @@ TABLE_FORMAT = 1
 
 @dataclass(frozen=True)
 class AuditRowSpec:
-    """One row of the audit table: what to run and what the project's docs say about it.
-
-    Attributes
-    ----------
-    mechanism, mode, pair : str
-        Keys of :data:`dp_core.audit.MECHANISMS` and of the mechanism's modes and pairs.
-    epsilon, delta : float
-        The budget the mechanism is run at (``delta`` is ignored by pure-DP mechanisms).
-    runs : int
-        Runs per side (at most 10⁵; the quick table is what is stored).
-    claim : {"proof", "paper", "none"}
-        Where the claim comes from (see the module docstring).
-    expected : {"violation", "consistent", ""}
-        What the docs (``docs/<mechanism>.md``, ``docs/audit.md``) prove: ``"violation"`` for a claim
-        shown false, ``"consistent"`` for a claim with a proof, ``""`` when nothing is proved either way (no assertion).
-    options : dict
-        Mechanism options (see ``MECHANISMS[mechanism].options``).
-    seed, pair_seed : int
-    dataset : str
-        Demo dataset for pairs built from data ("" = the mechanism's default dataset).
-    """
+    """One row of the audit table: what to run and what the project's docs say about it (``claim`` in
+    {"proof", "paper", "none"}; ``expected`` in {"violation", "consistent", ""}); fields in docs/audit.md."""
 
     mechanism: str
     mode: str
@@ -185,47 +139,19 @@ def run_row(spec: AuditRowSpec, *, date: str | None = None, quick: bool = True) 
     ds_name = spec.dataset_name()
     dataset = load_dataset(ds_name) if ds_name else None
     delta = spec.delta if m.uses_delta else 0.0
-    target = make_target(
-        spec.mechanism,
-        mode=spec.mode,
-        pair=spec.pair,
-        epsilon=spec.epsilon,
-        delta=delta,
-        dataset=dataset,
-        pair_seed=spec.pair_seed,
-        **spec.options,
-    )
+    where = {"mode": spec.mode, "pair": spec.pair, "dataset": dataset, "pair_seed": spec.pair_seed}
+    target = make_target(spec.mechanism, epsilon=spec.epsilon, delta=delta, **where, **spec.options)
     res = run_audit(target, runs=row_runs(spec, quick=quick), seed=spec.seed).result
-    row = {
-        "mechanism": spec.mechanism,
-        "mode": spec.mode,
-        "pair": spec.pair,
-        "pair_text": res.pair,
-        "claim": spec.claim,
-        "expected": spec.expected,
-        "eps_claimed": res.eps_claimed,
-        "delta": res.delta,
-        "eps_lower": res.eps_lower,
-        "eps_estimate": res.eps_estimate,
-        "confidence": res.confidence,
-        "runs": res.runs,
-        "verdict": res.verdict,
-        "event": res.event,
-        "statistic": target.statistic,
-        "fpr_source": res.fpr_source,
-        "tpr": res.tpr,
-        "fpr": res.fpr,
-        "threshold": res.threshold,
-        "note": res.note,
-        "seed": spec.seed,
-        "pair_seed": spec.pair_seed,
-        "epsilon": spec.epsilon,
-        "run_delta": delta,
-        "options": dict(spec.options),
-        "dataset": ds_name,
-        "date": date or _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d"),
-        "engine_version": __version__,
-    }
+    # the stored column order
+    row = {"mechanism": spec.mechanism, "mode": spec.mode, "pair": spec.pair, "pair_text": res.pair}
+    row |= {"claim": spec.claim, "expected": spec.expected}
+    measured = "eps_claimed delta eps_lower eps_estimate confidence runs verdict event".split()
+    row |= {k: getattr(res, k) for k in measured}
+    row["statistic"] = target.statistic
+    row |= {k: getattr(res, k) for k in ("fpr_source", "tpr", "fpr", "threshold", "note")}
+    row |= {"seed": spec.seed, "pair_seed": spec.pair_seed, "epsilon": spec.epsilon, "run_delta": delta}
+    row |= {"options": dict(spec.options), "dataset": ds_name}
+    row |= {"date": date or _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d"), "engine_version": __version__}
     row["status"] = row_status(row)
     return {k: _jsonable(v) for k, v in row.items()}
 
@@ -241,7 +167,7 @@ def _jsonable(v):
 
 
 def row_status(row: dict) -> str:
-    """The badge status a row backs: refuted on a violation, else the claim's status (module docstring)."""
+    """The badge status a row backs: refuted on a violation, else the claim's status (docs/audit.md)."""
     if row.get("verdict") == VERDICT_VIOLATION:
         return STATUS_REFUTED
     return CLAIM_LABELS.get(row.get("claim", ""), STATUS_AUDITED)

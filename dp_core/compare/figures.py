@@ -76,16 +76,14 @@ def _nonprivate_line(fig: go.Figure, result, s: pd.DataFrame, ref: float) -> Non
     eps = (s if len(s) else result.summary)["epsilon"].to_numpy(dtype=float)
     if not (math.isfinite(ref) and len(eps)):
         return
-    fig.add_trace(
-        go.Scatter(
-            x=[float(eps.min()), float(eps.max())],
-            y=[ref, ref],
-            mode="lines",
-            name=f"Non-private fit ({display.number(ref)})",
-            legendgroup="nonprivate",
-            line={"color": color_of("nonprivate"), "width": 1.5, "dash": "dot"},
-            hovertemplate=f"non-private fit: {display.number(ref)}<extra></extra>",
-        )
+    fig.add_scatter(
+        x=[float(eps.min()), float(eps.max())],
+        y=[ref, ref],
+        mode="lines",
+        name=f"Non-private fit ({display.number(ref)})",
+        legendgroup="nonprivate",
+        line={"color": color_of("nonprivate"), "width": 1.5, "dash": "dot"},
+        hovertemplate=f"non-private fit: {display.number(ref)}<extra></extra>",
     )
 
 
@@ -140,20 +138,9 @@ def compare_figure(
     height: int = 480,
 ) -> go.Figure:
     """Utility (``y="utility"``), excess risk (``y="excess_risk"``) or test MAE (``y="mae"``,
-    regression: in the target's units, with the best non-private MAE dotted) against epsilon.
-
-    Parameters
-    ----------
-    result : dp_core.compare.CompareResult
-    y : {"utility", "excess_risk", "mae"}
-    eps_marker : float, optional
-        Draw a vertical line at the chosen epsilon.
-    show_bounds : bool
-        Add the theoretical bounds as dashed lines (excess-risk view only: the bounds are on the
-        excess risk).
-    methods : list of str, optional
-        Methods to draw (default all).
-    """
+    regression: in the target's units, with the best non-private MAE dotted) against epsilon; ``eps_marker``
+    draws a vertical line at the chosen epsilon; ``show_bounds`` adds the (excess-risk) bounds dashed on the
+    excess-risk view; ``methods`` restricts the methods drawn."""
     if y not in ("utility", "excess_risk", "mae"):
         raise ValueError(f"y must be 'utility', 'excess_risk' or 'mae', got {y!r}.")
     if y == "mae" and not result.has_mae:
@@ -167,17 +154,8 @@ def compare_figure(
         s = s[np.isfinite(s["mae_mean"].to_numpy(dtype=float))]
     metric = result.metric if y == "utility" else y
     log_y = y == "excess_risk"
-    fig = line_ci_figure(
-        s,
-        x="epsilon",
-        y=y,
-        method_col="method",
-        log_x=True,
-        log_y=log_y,
-        x_title="Privacy budget ε (log scale)",
-        y_title=METRIC_TITLES[metric],
-        height=height,
-    )
+    titles = {"x_title": "Privacy budget ε (log scale)", "y_title": METRIC_TITLES[metric]}
+    fig = line_ci_figure(s, x="epsilon", y=y, method_col="method", log_x=True, log_y=log_y, height=height, **titles)
     colors = _method_colors(result)
     _recolor(fig, colors)
     # readable legend labels from the adapters (keep the trials count)
@@ -209,14 +187,8 @@ _ROW_PX, _TITLE_PX, _AXIS_PX, _GAP_PX = 19, 24, 62, 4
 
 
 def _group_legends(fig: go.Figure, result, *, height: int) -> go.Figure:
-    """Two legends below the plot, one per kind of protection, never over an axis.
-
-    Each trace's ``legendgroup`` is its method (so a method's line, band and bound still toggle
-    together); methods whose guarantee protects the labels only go to the second legend
-    (``legend2``), titled as such, and refuted methods to a third (``legend3``) that says they are
-    not private. The legends sit under the x-axis title, one entry a row, and the
-    figure grows by the space they take so the plot area keeps ``height``.
-    """
+    """Legends below the plot, never over an axis: protects features and labels (``legend``), labels only
+    (``legend2``), refuted (``legend3``); one entry a row, the figure growing so the plot keeps ``height``."""
     label_only = {m["method"] for m in result.methods if m.get("label_dp")}
     refuted = refuted_methods(result.methods)
     counts = {name: 0 for name in LEGEND_TITLES}
@@ -288,15 +260,13 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
     for row in answer["methods"]:
         e = row.get("epsilon_measured")
         if isinstance(e, (int, float)) and math.isfinite(e) and row["method"] not in refuted:
-            fig.add_trace(
-                go.Scatter(
-                    x=[e],
-                    y=[target["value"]],
-                    mode="markers",
-                    showlegend=False,
-                    marker={"symbol": "x", "size": 12, "color": colors.get(row["method"], color_of(row["method"]))},
-                    hovertemplate=f"{row['label']}: ε ≈ {display.epsilon(e)}<extra></extra>",
-                )
+            fig.add_scatter(
+                x=[e],
+                y=[target["value"]],
+                mode="markers",
+                showlegend=False,
+                marker={"symbol": "x", "size": 12, "color": colors.get(row["method"], color_of(row["method"]))},
+                hovertemplate=f"{row['label']}: ε ≈ {display.epsilon(e)}<extra></extra>",
             )
     return fig
 
@@ -380,18 +350,16 @@ def _add_model_curve(fig: go.Figure, rec: dict, n_data: float, n_far: float, c: 
     for part, dash, mode, tag in parts:
         if part.sum() < (1 if dash == "solid" else 2):
             continue
-        fig.add_trace(
-            go.Scatter(
-                x=ns[part],
-                y=mid[part],
-                customdata=np.column_stack([lo[part], hi[part]]),
-                mode=mode,
-                name=name if dash == "solid" else f"{name}: extrapolated",
-                legendgroup=rec["method"],
-                showlegend=dash == "solid",
-                line={"color": c, "dash": dash},
-                hovertemplate=f"{hover}<br>{tag}<extra></extra>",
-            )
+        fig.add_scatter(
+            x=ns[part],
+            y=mid[part],
+            customdata=np.column_stack([lo[part], hi[part]]),
+            mode=mode,
+            name=name if dash == "solid" else f"{name}: extrapolated",
+            legendgroup=rec["method"],
+            showlegend=dash == "solid",
+            line={"color": c, "dash": dash},
+            hovertemplate=f"{hover}<br>{tag}<extra></extra>",
         )
 
 
@@ -400,22 +368,20 @@ def _add_measured_curve(fig: go.Figure, answer: dict, meth: str, c: str, name: s
     col = _TARGET_COLUMN.get(answer["target"]["metric"], "utility")
     g = pd.DataFrame(answer["learning_curve"])
     g = g[(g["method"] == meth) & np.isclose(g["epsilon"], _nearest_grid_eps(answer))].sort_values("n_rows")
-    fig.add_trace(
-        go.Scatter(
-            x=g["n_rows"],
-            y=g[f"{col}_mean"],
-            mode="lines+markers",
-            name=name,
-            legendgroup=meth,
-            line={"color": c},
-            error_y={
-                "type": "data",
-                "symmetric": False,
-                "array": (g[f"{col}_hi"] - g[f"{col}_mean"]).to_numpy(dtype=float),
-                "arrayminus": (g[f"{col}_mean"] - g[f"{col}_lo"]).to_numpy(dtype=float),
-            },
-            hovertemplate=f"{name}<br>n = %{{x:,.0f}}<br>%{{y:.3f}}<extra></extra>",
-        )
+    fig.add_scatter(
+        x=g["n_rows"],
+        y=g[f"{col}_mean"],
+        mode="lines+markers",
+        name=name,
+        legendgroup=meth,
+        line={"color": c},
+        error_y={
+            "type": "data",
+            "symmetric": False,
+            "array": (g[f"{col}_hi"] - g[f"{col}_mean"]).to_numpy(dtype=float),
+            "arrayminus": (g[f"{col}_mean"] - g[f"{col}_lo"]).to_numpy(dtype=float),
+        },
+        hovertemplate=f"{name}<br>n = %{{x:,.0f}}<br>%{{y:.3f}}<extra></extra>",
     )
 
 
@@ -435,16 +401,14 @@ def _add_rows_needed(fig: go.Figure, r: dict, value: float, c: str, n_far: float
     lo, hi = answer_number(r, "n_min_lo"), answer_number(r, "n_min_hi")
     bar = {"type": "data", "symmetric": False, "array": [hi - nm], "arrayminus": [nm - lo], "color": c}
     rng = f"{display.integer(lo)} to {display.integer(hi, inf='beyond the model')}"
-    fig.add_trace(
-        go.Scatter(
-            x=[nm],
-            y=[value],
-            mode="markers",
-            showlegend=False,
-            marker={"symbol": "x", "size": 12, "color": c},
-            error_x=bar if math.isfinite(hi) else {**bar, "array": [n_far - nm]},
-            hovertemplate=f"{r['label']}: n ≈ {display.integer(nm)} (95% range {rng})<extra></extra>",
-        )
+    fig.add_scatter(
+        x=[nm],
+        y=[value],
+        mode="markers",
+        showlegend=False,
+        marker={"symbol": "x", "size": 12, "color": c},
+        error_x=bar if math.isfinite(hi) else {**bar, "array": [n_far - nm]},
+        hovertemplate=f"{r['label']}: n ≈ {display.integer(nm)} (95% range {rng})<extra></extra>",
     )
 
 
@@ -465,15 +429,13 @@ def _lc_layout(fig: go.Figure, answer: dict, n_far: float, height: int, models: 
         margin={"t": 60, "b": 130},
     )
     n_lo = min(float(r["n_rows"]) for r in answer["learning_curve"])
-    fig.add_trace(  # the target as a trace over the rows shown (a shape would need the axis' own units)
-        go.Scatter(
-            x=[n_lo, max(n_far, float(answer["n"]))],
-            y=[target["value"], target["value"]],
-            mode="lines",
-            name=f"target {display.number(target['value'])}",
-            line={"color": "#222222", "width": 2, "dash": "dashdot"},
-            hovertemplate=f"target: {display.number(target['value'])}<extra></extra>",
-        )
+    fig.add_scatter(  # the target as a trace over the rows shown (a shape would need the axis' own units)
+        x=[n_lo, max(n_far, float(answer["n"]))],
+        y=[target["value"], target["value"]],
+        mode="lines",
+        name=f"target {display.number(target['value'])}",
+        line={"color": "#222222", "width": 2, "dash": "dashdot"},
+        hovertemplate=f"target: {display.number(target['value'])}<extra></extra>",
     )
     vline(
         fig,

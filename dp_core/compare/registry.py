@@ -1,26 +1,8 @@
 """Adapters: one per mechanism, giving the comparison a uniform view of each engine.
 
-An adapter says which tasks a mechanism applies to, which *methods* (modes, variants) it
-draws, how to run a cheap utility-vs-epsilon sweep through the mechanism's public functions,
-its theoretical bound on the excess risk, its noise scales at one epsilon, and the status of
-each method's guarantee, one of the five statuses of :mod:`dp_core.status` (the only place
-that defines them):
-
-* ``proved``: a proof covers the stated (epsilon, delta) (textbook mechanisms, corrected modes); the
-  comparison turns it into ``proved but weak`` when delta > 1/n of the dataset;
-* ``claimed by the paper``: the paper claims it, but the proof has gaps or the constants are not explicit;
-* ``audited: no violation found``: only an audit backs it (evidence, not a proof);
-* ``refuted``: a counterexample or a failed audit shows the claim is false;
-* ``none``: the method makes no privacy claim (shown for reference only).
-
-Every sweep returns the same tidy table: one row per (method, epsilon, trial) with ``utility``
-(test accuracy for classification, test R^2 for regression) and ``excess_risk`` (the increase of
-the mechanism's *own* training objective over its non-private optimum, the quantity its bound
-controls). Regression adapters also give ``mae``: the test mean absolute error of the released
-predictor on the label's original scale (the units of the dataset's target), with
-:meth:`Adapter.nonprivate_mae` as its reference. ``mae`` is optional in the contract (an adapter
-without it gets ``nan``), but a regression adapter that can compute it must; classification
-results have none.
+An adapter gives the tasks, methods, a utility-vs-epsilon sweep (one tidy row per method, epsilon and
+trial: ``utility``, ``excess_risk``, optional ``mae``), bounds, noise scales and each method's status
+(:mod:`dp_core.status`). The contract is in ``docs/engine.md`` §"Comparison adapters".
 """
 
 from __future__ import annotations
@@ -60,27 +42,8 @@ def utility_metric_name(task: str) -> str:
 
 @dataclass(frozen=True)
 class CompareSpec:
-    """The settings of one comparison (hashable; every field is a scalar or a tuple).
-
-    Attributes
-    ----------
-    epsilons : tuple of float
-        The epsilon grid, each in (0, inf).
-    delta : float
-        delta of the (epsilon, delta) mechanisms, in (0, 1).
-    n_trials : int
-        Trials per point (each adapter caps it at its ``trial_cap``).
-    seed : int
-        Root seed (also the train/test split seed).
-    params : tuple of (name, value)
-        The mechanisms' own comparison parameters (each plug-in's ``compare_params``, for example
-        the label-DP bag parameters ``k``, ``m``, ``rho``), sorted by name; read them as
-        ``spec.param("k")`` or ``spec.k``. :func:`dp_core.compare.make_spec` fills the defaults.
-    test_fraction : float
-        Held-out share.
-    preprocess : str
-        Row preprocessing of the feature-based mechanisms (:data:`dp_core.preprocessing.PREPROCESS_METHODS`).
-    """
+    """The settings of one comparison (hashable; every field is a scalar or a tuple); mechanism parameters are
+    read as ``spec.param("k")`` or ``spec.k``. Fields: ``docs/engine.md`` §"Comparison adapters"."""
 
     epsilons: tuple[float, ...]
     delta: float
@@ -138,11 +101,7 @@ class Adapter(ABC):
         return []
 
     def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
-        """The method's excess-risk bound for a dataset of ``n`` rows like this one (``nan``: none).
-
-        Used to answer "how many rows are needed" (:func:`dp_core.negotiate.negotiate` with
-        ``solve_for="n"``); the bound must not increase with ``n``.
-        """
+        """The method's excess-risk bound for ``n`` rows like this one (``nan``: none), non-increasing in ``n``."""
         return math.nan
 
     def nonprivate_utility(self, state: Any) -> float:
@@ -245,11 +204,8 @@ def register(adapter: Adapter) -> Adapter:
 
 
 def applicable_adapters(task: str, keys: Sequence[str] | None = None) -> list[Adapter]:
-    """The registered adapters that apply to ``task`` (restricted to ``keys`` if given, in that order).
-
-    ``keys`` may spell a mechanism by its adapter key (``label_dp_bags``), its canonical name
-    (``label-dp-bags``) or an alias. Raises ``ValueError`` naming the valid keys if one is unknown.
-    """
+    """The registered adapters that apply to ``task`` (restricted to ``keys``, any spelling of a mechanism, if
+    given, in that order); ``ValueError`` naming the valid keys if one is unknown."""
     if keys is None:
         return [a for a in ADAPTERS.values() if a.applies_to(task)]
     keys = [adapter_key(k) for k in keys]

@@ -3,18 +3,10 @@
 ``from dp_core.estimators import InputPerturbationClassifier``;
 ``InputPerturbationClassifier(epsilon=1.0, data_norm=1.0).fit(X, y).score(X_test, y_test)``.
 
-Each estimator follows scikit-learn's conventions (constructor stores parameters only; ``fit``
-returns ``self``; ``predict``/``score``; ``get_params``/``set_params``; ``coef_``, ``intercept_``,
-``classes_``, ``n_features_in_``, ``feature_names_in_``; NumPy arrays and pandas DataFrames; any
-label values) without importing scikit-learn, and carries ``privacy_``, a
-:class:`PrivacyGuarantee` (epsilon, delta, neighbours, local/central, status). A fitted estimator
-holds only publishable state: the released parameters, public settings and the guarantee — never
-the training data, the non-private fit or the noise drawn.
-
-Each mechanism's estimators live in its folder (``dp_core/mechanisms/<m>/estimator.py``, the plug-in's
-``estimator`` hook, listed in its ``__all__``); this package holds the shared base (:mod:`._base`,
-:mod:`.preprocessing`) and re-exports every folder's estimators when first asked for, so that
-``from dp_core.estimators import X`` keeps working and imports only the folders.
+Each follows scikit-learn's conventions without importing it and carries ``privacy_``, a
+:class:`PrivacyGuarantee`; a fitted estimator holds only publishable state. The estimators live in the
+mechanism folders (``estimator.py``) and are re-exported here when first asked for; this package holds
+the shared base (:mod:`._base`, :mod:`.preprocessing`). See ``docs/estimators.md``.
 """
 
 from __future__ import annotations

@@ -1,17 +1,7 @@
 """Shared machinery of the scikit-learn-style estimators: parameters, input checks, privacy read-out.
 
-scikit-learn is never imported here at module level: the estimators follow its conventions by duck
-typing (``get_params``/``set_params`` implemented below, ``__sklearn_tags__`` building scikit-learn's
-own tag objects only when scikit-learn asks for them), so :mod:`dp_core` imports and runs without it.
-
-Conventions followed (scikit-learn's developer guide, "Rolling your own estimator"):
-
-* the constructor stores its arguments unchanged and validates nothing (validation happens in
-  ``fit``, so that ``set_params`` and ``clone`` work);
-* ``fit(X, y)`` returns ``self``; learned attributes end in ``_``;
-* ``n_features_in_`` always, ``feature_names_in_`` when ``X`` is a DataFrame with string column names;
-* ``predict``/``score`` refuse an unfitted estimator (``NotFittedError`` when scikit-learn is
-  installed, else a ``ValueError`` subclass with the same message).
+scikit-learn's conventions by duck typing, without importing it at module level; the conventions and
+the shape a folder's estimator takes are in ``docs/estimators.md`` §"The shared base".
 """
 
 from __future__ import annotations
@@ -27,7 +17,6 @@ import numpy as np
 
 from .. import status as vocab
 from ..exceptions import (
-    DataValidationError,
     DegenerateFitWarning,
     DPCoreError,
     InvalidGuaranteeWarning,
@@ -78,34 +67,10 @@ def NotFittedError(message: str) -> Exception:
 
 @dataclass(frozen=True)
 class PrivacyGuarantee:
-    """The guarantee of a fitted estimator, in one publishable object (``estimator.privacy_``).
-
-    Attributes
-    ----------
-    epsilon, delta : float
-        The guarantee's parameters (``delta = 0`` for pure epsilon-DP; for the label-DP bags,
-        the delta of the accounting at this epsilon).
-    neighbours : str
-        Which datasets are neighbours: ``"replace one record"``, ``"add or remove one record"``
-        or ``"replace one label"`` (label-DP: features public).
-    model : {"central", "local"}
-        ``local``: every contributor randomises her own record before it leaves her hands (input
-        perturbation); ``central``: a trusted curator runs the mechanism.
-    status : one of :data:`dp_core.status.STATUSES`
-        ``proved``: the guarantee follows from a proof we checked, for the sampler actually run
-        (``proved but weak`` when δ > 1/n); ``claimed by the paper``: stated by the paper, but its
-        proof has a gap or the sampler is approximate (``reason`` says which); ``refuted``: the
-        mechanism as run is not private.
-    mechanism : str
-        Human-readable name and reference.
-    reason : str
-        Why the status is what it is.
-    leaks : tuple of str
-        Steps that looked at the private data outside the mechanism (e.g. a norm bound taken
-        from the data); the guarantee does not cover them. Empty when every bound was declared.
-    local_epsilon : float or None
-        Input perturbation: each contributor's own (local) epsilon.
-    """
+    """The guarantee of a fitted estimator, in one publishable object (``estimator.privacy_``): ``epsilon``,
+    ``delta``, ``neighbours`` (one of :data:`NEIGHBOURS`), ``model`` (``"central"`` or ``"local"``), ``status``
+    (one of :data:`dp_core.status.STATUSES`), ``mechanism``, ``reason``, ``leaks`` (steps the guarantee does not
+    cover), ``local_epsilon``; docs/estimators.md §"The shared base"."""
 
     epsilon: float
     delta: float
@@ -147,13 +112,8 @@ class PrivacyGuarantee:
 
 
 def audited_status(mechanism: str, mode: str) -> str:
-    """The status of ``mechanism`` in ``mode`` in the stored audit table (``dp_core/audit/audit_table.json``).
-
-    The estimators take the status of every mode the table covers from its row
-    (:func:`dp_core.audit.table.row_status`), the row that backs the app's badge for the same mode,
-    so an estimator and a badge never disagree (issue 23). Raises ``ValueError`` when the table has
-    no row for ``mechanism`` in ``mode`` (the stored table covers every registered mode).
-    """
+    """The status of ``mechanism`` in ``mode`` in the stored audit table, from the row backing the app's badge
+    (:func:`dp_core.audit.table.row_status`), so an estimator and a badge never disagree; ``ValueError`` if none."""
     from ..audit.table import audit_row, row_status
 
     row = audit_row(mechanism, mode)
@@ -204,11 +164,8 @@ def _as_float_matrix(X: Any, name: str = "X") -> np.ndarray:
 
 
 class DPEstimator:
-    """Base class: scikit-learn's parameter protocol, input checks and fitted-state checks.
-
-    Subclasses list their constructor parameters explicitly (no ``*args``/``**kwargs``) and store
-    them unchanged.
-    """
+    """Base class: scikit-learn's parameter protocol, input checks and fitted-state checks (subclasses list their
+    constructor parameters explicitly and store them unchanged)."""
 
     _estimator_type: str = ""
 
@@ -260,11 +217,7 @@ class DPEstimator:
     # -- post-fit check: never fail silently ---------------------------------------------------
     def _warn_if_degenerate(self, X, y) -> None:
         """Warn (:class:`~dp_core.exceptions.DegenerateFitWarning`) when the fitted model is no better than a
-        trivial predictor on its own training data, naming the likely cause and the fix.
-
-        The check reads the training data after the release; its answer is for the analyst who holds that
-        data and is not stored on the estimator (nothing publishable changes).
-        """
+        trivial predictor on its own training data (nothing stored; docs/estimators.md §"The shared base")."""
         problem = self._degenerate_problem(X, y)
         if problem:
             warnings.warn(
@@ -314,6 +267,11 @@ class DPEstimator:
                 "appropriate arguments before using this estimator."
             )
 
+    def _fitted_X(self, X) -> np.ndarray:
+        """``X`` for ``predict``: the estimator must be fitted and ``X`` have the fitted columns."""
+        self._check_fitted()
+        return self._validate_X(X, reset=False)
+
     def _validate_X(self, X, *, reset: bool) -> np.ndarray:
         names = None
         if _is_dataframe(X):
@@ -341,18 +299,11 @@ class DPEstimator:
                 "The feature names should match those that were passed during fit; got "
                 f"{list(names)[:5]}..., expected {list(fitted_names)[:5]}...."
             )
+        cls = type(self).__name__
         if fitted_names is not None and names is None:
-            warnings.warn(
-                f"X does not have valid feature names, but {type(self).__name__} was fitted with feature names",
-                UserWarning,
-                stacklevel=3,
-            )
+            warnings.warn(f"X does not have valid feature names, but {cls} was fitted with feature names", stacklevel=3)
         if fitted_names is None and names is not None and hasattr(self, "n_features_in_"):
-            warnings.warn(
-                f"X has feature names, but {type(self).__name__} was fitted without feature names",
-                UserWarning,
-                stacklevel=3,
-            )
+            warnings.warn(f"X has feature names, but {cls} was fitted without feature names", UserWarning, stacklevel=3)
         return A
 
     @staticmethod
@@ -393,6 +344,11 @@ class DPClassifierMixin:
     """``score`` = mean accuracy; labels of any kind mapped to ``0..C-1`` and back."""
 
     _estimator_type = "classifier"
+
+    def _validate_Xy(self, X, y) -> tuple[np.ndarray, np.ndarray]:
+        """The rows (resetting the fitted feature info) and the labels as codes ``0..C-1`` (sets ``classes_``)."""
+        A = self._validate_X(X, reset=True)
+        return A, self._encode_y(self._validate_y(y, A.shape[0]))
 
     def _encode_y(self, y) -> np.ndarray:
         v = np.asarray(y)
@@ -493,44 +449,36 @@ def check_random_state_like(random_state) -> Any:
     raise TypeError(f"random_state must be None, an int, a numpy Generator or SeedSequence, got {random_state!r}.")
 
 
+def _declared_or_leak(declared, name: str, kind: str, what: str, observed: float, leaks: list[str]) -> float:
+    """A declared public bound in (0, inf), or ``observed`` (``what`` of the training data) with a
+    :class:`PrivacyLeakWarning`, the leak recorded in ``leaks``."""
+    if declared is not None:
+        if isinstance(declared, (bool, np.bool_)) or not isinstance(declared, numbers.Real):
+            raise TypeError(f"{name} must be a positive real number or None, got {declared!r}.")
+        v = float(declared)
+        if not (v > 0 and math.isfinite(v)):
+            raise ValueError(f"{name} must be in (0, inf), got {declared!r}.")
+        return v
+    warnings.warn(
+        f"{name} was not given, so {what} of the training data ({observed:.4g}) is used; this leaks information "
+        f"outside the privacy guarantee. Declare {name} (a public bound) to avoid it.",
+        PrivacyLeakWarning,
+        stacklevel=5,  # one frame deeper than the two public helpers
+    )
+    leaks.append(f"the {kind} {name} was taken from the training data")
+    return observed if observed > 0 else 1.0
+
+
 def data_norm_or_leak(X: np.ndarray, data_norm, leaks: list[str], *, name: str = "data_norm") -> float:
     """The declared row-norm bound, or the data's largest row norm with a :class:`PrivacyLeakWarning`."""
-    if data_norm is not None:
-        if isinstance(data_norm, (bool, np.bool_)) or not isinstance(data_norm, numbers.Real):
-            raise TypeError(f"{name} must be a positive real number or None, got {data_norm!r}.")
-        v = float(data_norm)
-        if not (v > 0 and math.isfinite(v)):
-            raise ValueError(f"{name} must be in (0, inf), got {data_norm!r}.")
-        return v
-    v = float(np.max(np.linalg.norm(X, axis=1)))
-    warnings.warn(
-        f"{name} was not given, so the largest row norm of the training data ({v:.4g}) is used; this "
-        f"leaks information outside the privacy guarantee. Declare {name} (a public bound) to avoid it.",
-        PrivacyLeakWarning,
-        stacklevel=4,
-    )
-    leaks.append(f"the row-norm bound {name} was taken from the training data")
-    return v if v > 0 else 1.0
+    observed = float(np.max(np.linalg.norm(X, axis=1))) if data_norm is None else 0.0
+    return _declared_or_leak(data_norm, name, "row-norm bound", "the largest row norm", observed, leaks)
 
 
 def y_bound_or_leak(y: np.ndarray, y_bound, leaks: list[str]) -> float:
     """The declared label bound ``|y| <= y_bound``, or ``max |y|`` with a :class:`PrivacyLeakWarning`."""
-    if y_bound is not None:
-        if isinstance(y_bound, (bool, np.bool_)) or not isinstance(y_bound, numbers.Real):
-            raise TypeError(f"y_bound must be a positive real number or None, got {y_bound!r}.")
-        v = float(y_bound)
-        if not (v > 0 and math.isfinite(v)):
-            raise ValueError(f"y_bound must be in (0, inf), got {y_bound!r}.")
-        return v
-    v = float(np.max(np.abs(y))) if y.size else 1.0
-    warnings.warn(
-        f"y_bound was not given, so the largest |y| of the training data ({v:.4g}) is used; this leaks "
-        "information outside the privacy guarantee. Declare y_bound (a public bound) to avoid it.",
-        PrivacyLeakWarning,
-        stacklevel=4,
-    )
-    leaks.append("the label bound y_bound was taken from the training data")
-    return v if v > 0 else 1.0
+    observed = float(np.max(np.abs(y))) if y_bound is None and y.size else 1.0
+    return _declared_or_leak(y_bound, "y_bound", "label bound", "the largest |y|", observed, leaks)
 
 
 def check_number(
@@ -547,8 +495,3 @@ def check_number(
         left = "(" if lo_open else "["
         raise ValueError(f"{name} must be in {left}{lo:g}, {hi:g}], got {value!r}.")
     return v
-
-
-def reject_data_errors(exc: Exception) -> Exception:
-    """Map a :class:`DataValidationError` to a plain ``ValueError`` message (same text)."""
-    return ValueError(str(exc)) if isinstance(exc, DataValidationError) else exc

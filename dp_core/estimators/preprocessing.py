@@ -1,9 +1,6 @@
 """Public-only preprocessing used inside the estimators: row scaling, clipping, intercept column.
 
-Every step here is a fixed rule whose only inputs are public settings (a declared norm bound, an
-intercept constant, a projection seed), so it costs no privacy. When a bound is *not* declared the
-estimator computes it from the data and says so (:class:`~dp_core.exceptions.PrivacyLeakWarning`,
-``privacy_.leaks``); that case is handled by the estimator, not here.
+Every step is a fixed rule of public settings only, so it costs no privacy (docs/estimators.md).
 """
 
 from __future__ import annotations
@@ -27,10 +24,8 @@ def clip_to_unit_ball(X: np.ndarray, data_norm: float) -> np.ndarray:
 
 
 def augment_intercept(Z: np.ndarray, scaling: float | None) -> np.ndarray:
-    """Append the constant ``scaling`` and divide every row by ``sqrt(1 + scaling^2)``.
-
-    Rows of norm <= 1 stay of norm <= 1, so the mechanisms' unit-ball assumption holds with an
-    intercept. ``scaling=None`` appends nothing (no intercept).
+    """Append the constant ``scaling`` and divide every row by ``sqrt(1 + scaling^2)`` (rows stay in the unit
+    ball); ``scaling=None`` appends nothing.
 
     >>> augment_intercept(np.array([[1.0, 0.0]]), 1.0).round(4).tolist()
     [[0.7071, 0.0, 0.7071]]

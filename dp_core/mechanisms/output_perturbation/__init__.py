@@ -1,13 +1,7 @@
 """Output perturbation of a ridge / logistic fit: the textbook baseline of the comparison.
 
-Its own folder (rather than the textbook one) because it is a learning mechanism with its own
-formulas (:mod:`.baselines`: the sensitivity 2L/(nλ) of a λ-strongly convex ERM and its expected
-excess risk) and its own comparison adapter (:mod:`.compare`); it has no command and no audit.
-
-References
-----------
-K. Chaudhuri, C. Monteleoni and A. D. Sarwate, *Differentially Private Empirical Risk
-Minimization*, JMLR 12, 2011, Algorithm 1 and Corollary 8.
+Its own folder: a learning mechanism with its own formulas (:mod:`.baselines`) and comparison adapter
+(:mod:`.compare`); no command, no audit. Chaudhuri, Monteleoni and Sarwate (JMLR 2011), Alg. 1, Cor. 8.
 """
 
 from ...plugin import Mechanism

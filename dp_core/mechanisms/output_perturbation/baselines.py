@@ -1,24 +1,8 @@
 """Textbook baselines for the comparison: output perturbation of a regularised fit.
 
-The fit is ridge regression (regression tasks) or L2-regularised multinomial logistic
-regression (binary and multiclass tasks) on rows scaled into the unit ball. Because the
-objective is ``lam``-strongly convex and each record's loss is ``L``-Lipschitz on the set where
-the minimiser lies, the minimiser moves by at most ``2 L / (n lam)`` in L2 when one record
-changes [CMS11, Cor. 8]. Two noise families protect it:
-
-* ``output_gaussian``: Gaussian noise with the analytic sigma of [BW18] for ``(epsilon, delta)``;
-* ``output_laplace``: noise with density ``∝ exp(-epsilon ||b|| / Delta)`` (pure epsilon-DP,
-  [CMS11, Alg. 1]), drawn as a uniform direction times a Gamma(D, Delta/epsilon) radius.
-
-Every trial draws one standard noise vector and rescales it at each epsilon (common random
-numbers), so a whole utility-vs-epsilon sweep costs one fit and a few matrix products.
-
-References
-----------
-.. [CMS11] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, *Differentially Private Empirical Risk
-   Minimization*, JMLR 12, 2011: Algorithm 1 (output perturbation), Corollary 8 (sensitivity).
-.. [BW18] B. Balle, Y.-X. Wang, *Improving the Gaussian Mechanism for Differential Privacy*,
-   ICML 2018, Theorem 8 / Algorithm 1 (analytic calibration).
+Ridge or multinomial logistic regression on rows in the unit ball, sensitivity 2L/(nλ) [CMS11, Cor. 8],
+Gaussian noise of the analytic σ [BW18] or norm-Laplace noise [CMS11, Alg. 1], one standard noise vector
+per trial rescaled at each ε. Details: ``docs/engine.md`` §"Output-perturbation baselines".
 """
 
 from __future__ import annotations
@@ -60,15 +44,9 @@ FAMILIES = ("gaussian", "laplace")
 
 @dataclass(frozen=True, eq=False)
 class CompareData:
-    """A dataset split and scaled once for the baselines: ``||x|| <= 1`` (an intercept column is
-    included), regression labels in [-1, 1], class labels 0..C-1.
-
-    ``notes`` lists every step; ``leaks`` the steps that looked at the private data (the row-norm
-    bound and the label range of a dataset without public bounds), which the guarantee does not
-    cover. Regression only: a prediction ``p`` on the [-1, 1] scale is ``label_lo + (p + 1) *
-    label_half`` in the target's units, and ``y_test_raw`` holds the test labels in those units
-    (before the mapping and its clipping), for the test mean absolute error.
-    """
+    """A dataset split and scaled once for the baselines: ``||x|| <= 1`` (an intercept column is included),
+    regression labels in [-1, 1], class labels 0..C-1; ``notes``, ``leaks``, and the label mapping back to the
+    target's units (docs/engine.md §"Output-perturbation baselines")."""
 
     name: str
     task: str
@@ -123,16 +101,8 @@ def _column_scaling(ds: Dataset, X: np.ndarray, tr: np.ndarray) -> tuple:
 
 
 def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int = 0) -> CompareData:
-    """Split ``ds`` (seeded) and scale it for the output-perturbation baselines.
-
-    Columns are standardised with the training mean and standard deviation (data-dependent,
-    recorded as a leak) - or, when public bounds were declared for ``ds``
-    (:meth:`dp_core.data.Dataset.with_public_bounds`), clipped to them and centred and scaled by
-    their public constants (no leak) - rows divided by sqrt(d) and clipped to the unit ball (a public rule), an
-    intercept appended and every row divided by sqrt(2), so that ``||x|| <= 1``. Regression labels are
-    mapped from the training range
-    to [-1, 1] (data-dependent, recorded).
-    """
+    """Split ``ds`` (seeded) and scale it for the output-perturbation baselines (declared public bounds
+    are used when given; data-dependent steps are recorded as leaks; docs/engine.md)."""
     if not isinstance(ds, Dataset):
         raise TypeError(f"ds must be a dp_core Dataset, got {type(ds).__name__}.")
     f = check_in_interval("test_fraction", test_fraction, 0.0, 1.0, closed="neither")
@@ -187,15 +157,8 @@ def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int =
 
 @dataclass(frozen=True, eq=False)
 class OutputModel(NonPublicDiagnostics):
-    """NOT FOR PUBLICATION: the non-private regularised fit and the constants of its output perturbation.
-
-    ``theta`` is the unprotected model and ``data`` the training data; only ``theta + noise`` (as
-    drawn by :func:`output_perturbation_trials`) is a release.
-
-    ``theta`` has shape (D,) (ridge) or (C*d,) (multinomial logistic, row-major C x d).
-    ``sensitivity`` is the L2 sensitivity ``2 L / (n lam)``; ``smoothness`` bounds the Hessian of
-    the regularised objective (exact Hessian trace ``trace_h`` for ridge).
-    """
+    """NOT FOR PUBLICATION: the non-private regularised fit ``theta`` (and its training ``data``) and the
+    constants of its output perturbation; only ``theta + noise`` is a release (docs/engine.md)."""
 
     task: str
     lam: float
@@ -256,12 +219,10 @@ def _objective_many(data: CompareData, lam: float, Theta: np.ndarray) -> np.ndar
 
 def utility_of(data: CompareData, Theta: np.ndarray) -> np.ndarray:
     """Test accuracy (classification) or test R^2 on the [-1, 1] label scale (regression)."""
+    if data.task == "regression":
+        return _regression_scores(data, Theta)[0]
     Theta = np.atleast_2d(Theta)
     X, y = data.X_test, data.y_test
-    if data.task == "regression":
-        R = X @ Theta.T - y[:, None]
-        var = float(np.var(y)) or 1.0
-        return 1.0 - np.mean(R * R, axis=0) / var
     C, d = data.n_classes, data.d
     out = np.empty(Theta.shape[0])
     step = max(1, int(2e6 // max(1, X.shape[0] * C)))
@@ -273,17 +234,10 @@ def utility_of(data: CompareData, Theta: np.ndarray) -> np.ndarray:
 
 
 def mae_of(data: CompareData, Theta: np.ndarray) -> np.ndarray:
-    """Test mean absolute error of each row of ``Theta`` in the target's own units (regression).
-
-    The predictions on the [-1, 1] scale are mapped back with ``label_lo + (p + 1) * label_half`` and
-    compared with the unclipped test labels; ``nan`` for classification data.
-    """
-    Theta = np.atleast_2d(Theta)
+    """Test mean absolute error of each row of ``Theta`` in the target's own units (``nan`` for classification)."""
     if data.task != "regression":
-        return np.full(Theta.shape[0], np.nan)
-    y = data.y_test_raw if data.y_test_raw is not None else data.label_lo + (data.y_test + 1.0) * data.label_half
-    pred = data.label_lo + (data.X_test @ Theta.T + 1.0) * data.label_half
-    return np.mean(np.abs(pred - np.asarray(y, dtype=float)[:, None]), axis=0)
+        return np.full(np.atleast_2d(Theta).shape[0], np.nan)
+    return _regression_scores(data, Theta)[1]
 
 
 def _regression_scores(data: CompareData, Theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -297,20 +251,9 @@ def _regression_scores(data: CompareData, Theta: np.ndarray) -> tuple[np.ndarray
 
 
 def fit_output_model(data: CompareData, *, lam: float | None = None) -> OutputModel:
-    """Fit the non-private regularised model and compute its output-perturbation constants.
-
-    Parameters
-    ----------
-    data : CompareData
-    lam : float, optional
-        Regularisation strength, > 0 (default ``1/sqrt(n)``, which depends only on n).
-
-    References
-    ----------
-    [CMS11] Corollary 8: ``||theta(D) - theta(D')|| <= 2 L / (n lam)``. Ridge: the minimiser has
-    ``||theta|| <= 1/sqrt(lam)`` (compare with theta = 0), so on that ball the squared loss is
-    ``L = 1 + 1/sqrt(lam)``-Lipschitz. Multinomial logistic: ``||(p - e_y) x^T||_F <= sqrt(2)``.
-    """
+    """Fit the non-private regularised model (``lam`` > 0, default ``1/sqrt(n)``) and compute its
+    output-perturbation constants: ``||theta(D) - theta(D')|| <= 2 L / (n lam)`` [CMS11, Corollary 8], with
+    ``L`` derived in docs/engine.md §"Output-perturbation baselines"."""
     n, d = data.n, data.d
     lam = 1.0 / math.sqrt(n) if lam is None else check_positive("lam", lam)
     X, y = data.X_train, data.y_train
@@ -356,49 +299,42 @@ def fit_output_model(data: CompareData, *, lam: float | None = None) -> OutputMo
     return OutputModel(**{**model.__dict__, "objective": obj})
 
 
+def _scale(sensitivity: float, epsilon: float, delta: float, family: str) -> float:
+    if family == "gaussian":
+        return gaussian_sigma_analytic(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
+    return laplace_scale(epsilon=epsilon, sensitivity=sensitivity)
+
+
+def _excess(task: str, D: int, s: float, family: str, trace_h: float, smoothness: float) -> float:
+    """Ridge: ``tr(H) E||b||^2 / (2 D)`` (exact); logistic: ``beta E||b||^2 / 2`` (docs/engine.md)."""
+    e_norm2 = D * s * s if family == "gaussian" else D * (D + 1) * s * s
+    if task == "regression":
+        return 0.5 * trace_h * e_norm2 / D
+    return 0.5 * smoothness * e_norm2
+
+
 def output_noise_scale(model: OutputModel, *, epsilon: float, delta: float, family: str) -> float:
     """sigma (Gaussian, analytic) or the Laplace-norm scale Delta/epsilon of the released noise."""
     check_choice("family", family, FAMILIES)
-    if family == "gaussian":
-        return gaussian_sigma_analytic(epsilon=epsilon, delta=delta, sensitivity=model.sensitivity)
-    return laplace_scale(epsilon=epsilon, sensitivity=model.sensitivity)
+    return _scale(model.sensitivity, epsilon, delta, family)
 
 
 def output_expected_excess(model: OutputModel, *, epsilon: float, delta: float, family: str) -> float:
-    """Expected excess regularised training objective of the released parameters.
-
-    Ridge: exact, ``E[b^T H b]/2 = tr(H) E||b||^2 / (2 D)``. Logistic: the smoothness upper bound
-    ``beta E||b||^2 / 2``. ``E||b||^2`` is ``D sigma^2`` (Gaussian) or ``D (D+1) s^2`` (Gamma(D, s) radius).
-    """
+    """Expected excess regularised training objective of the released parameters (docs/engine.md)."""
     s = output_noise_scale(model, epsilon=epsilon, delta=delta, family=family)
-    D = model.n_params
-    e_norm2 = D * s * s if family == "gaussian" else D * (D + 1) * s * s
-    if model.task == "regression":
-        return 0.5 * model.trace_h * e_norm2 / D
-    return 0.5 * model.smoothness * e_norm2
+    return _excess(model.task, model.n_params, s, family, model.trace_h, model.smoothness)
 
 
 def output_expected_excess_at_n(model: OutputModel, *, epsilon: float, delta: float, family: str, n: float) -> float:
-    """:func:`output_expected_excess` for a dataset of ``n`` rows like this one.
-
-    ``lam = 1/sqrt(n)`` and the sensitivity ``2 L / (n lam)`` are recomputed at ``n``; the data's
-    second-moment matrix ``X^T X / n`` (its trace and largest eigenvalue) is taken as the same.
-    Used to answer "how many rows are needed" from the bound.
-    """
+    """:func:`output_expected_excess` for ``n`` rows like these (``lam`` and the sensitivity recomputed at
+    ``n``, the second-moment matrix kept): "how many rows are needed"."""
     check_choice("family", family, FAMILIES)
     n = check_positive("n", n)
     lam = 1.0 / math.sqrt(n)
     L = (1.0 + 1.0 / math.sqrt(lam)) if model.task == "regression" else math.sqrt(2.0)
-    sens = output_perturbation_sensitivity(lipschitz=L, n=n, lam=lam)
-    if family == "gaussian":
-        s = gaussian_sigma_analytic(epsilon=epsilon, delta=delta, sensitivity=sens)
-    else:
-        s = laplace_scale(epsilon=epsilon, sensitivity=sens)
+    s = _scale(output_perturbation_sensitivity(lipschitz=L, n=n, lam=lam), epsilon, delta, family)
     D = model.n_params
-    e_norm2 = D * s * s if family == "gaussian" else D * (D + 1) * s * s
-    if model.task == "regression":
-        return 0.5 * (model.gram_trace + lam * D) * e_norm2 / D
-    return 0.5 * (0.5 * model.gram_lmax + lam) * e_norm2
+    return _excess(model.task, D, s, family, model.gram_trace + lam * D, 0.5 * model.gram_lmax + lam)
 
 
 def _standard_noise(seeds: Sequence[np.random.SeedSequence], D: int, family: str) -> np.ndarray:
@@ -416,12 +352,8 @@ def _standard_noise(seeds: Sequence[np.random.SeedSequence], D: int, family: str
 def output_perturbation_trials(
     model: OutputModel, *, epsilons: Sequence[float], delta: float, family: str, seeds: Sequence[np.random.SeedSequence]
 ) -> dict[str, np.ndarray]:
-    """Released parameters' utility and excess objective for each trial and epsilon.
-
-    Returns arrays of shape (len(epsilons), len(seeds)): ``utility``, ``excess_risk``, ``mae`` (test
-    mean absolute error in the target's units; ``nan`` for classification), and the per-epsilon
-    ``scale`` (len(epsilons),).
-    """
+    """Released parameters' ``utility``, ``excess_risk`` and ``mae`` (shape (len(epsilons), len(seeds))) and the
+    per-epsilon ``scale``."""
     check_choice("family", family, FAMILIES)
     Z = _standard_noise(seeds, model.n_params, family)
     T = len(seeds)

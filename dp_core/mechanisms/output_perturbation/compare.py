@@ -69,17 +69,8 @@ class OutputPerturbationAdapter(BlockAdapter):
         frames = []
         for meth, fam in _FAMILY.items():
             out = output_perturbation_trials(state, epsilons=[eps], delta=spec.delta, family=fam, seeds=seeds)
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "method": meth,
-                        "trial": np.arange(len(seeds)),
-                        "utility": out["utility"][0],
-                        "excess_risk": out["excess_risk"][0],
-                        "mae": out["mae"][0],
-                    }
-                )
-            )
+            cols = {"method": meth, "trial": np.arange(len(seeds))}
+            frames.append(pd.DataFrame(cols | {k: out[k][0] for k in ("utility", "excess_risk", "mae")}))
         return pd.concat(frames, ignore_index=True)
 
     def bounds(self, state: Any, epsilons: Sequence[float], spec: CompareSpec) -> pd.DataFrame:
@@ -103,17 +94,11 @@ class OutputPerturbationAdapter(BlockAdapter):
         return output_expected_excess_at_n(state, epsilon=epsilon, delta=spec.delta, family=_FAMILY[method], n=n)
 
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
+        sigma = output_noise_scale(state, epsilon=epsilon, delta=spec.delta, family="gaussian")
+        scale = output_noise_scale(state, epsilon=epsilon, delta=spec.delta, family="laplace")
         return [
-            {
-                "method": "output_gaussian",
-                "quantity": "σ per coordinate",
-                "value": output_noise_scale(state, epsilon=epsilon, delta=spec.delta, family="gaussian"),
-            },
-            {
-                "method": "output_laplace",
-                "quantity": "Δ/ε (norm ~ Gamma(D, Δ/ε))",
-                "value": output_noise_scale(state, epsilon=epsilon, delta=spec.delta, family="laplace"),
-            },
+            {"method": "output_gaussian", "quantity": "σ per coordinate", "value": sigma},
+            {"method": "output_laplace", "quantity": "Δ/ε (norm ~ Gamma(D, Δ/ε))", "value": scale},
             {"method": "output_gaussian", "quantity": "L2 sensitivity Δ = 2L/(nλ)", "value": state.sensitivity},
         ]
 

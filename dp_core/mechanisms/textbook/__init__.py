@@ -1,15 +1,8 @@
 """The two textbook mechanisms: Laplace (pure ε-DP) and Gaussian (ε, δ)-DP on a scalar query.
 
-They share one folder because they share everything but the noise: the calibration formulas in
-:mod:`dp_core.calibration` (which stays at the bottom of the engine, used by every mechanism),
-one audit module (:mod:`.audit`: the boundary and random neighbouring pairs) and one command
-module (:mod:`.cli`: ``calibrate laplace`` and ``calibrate gaussian``).
-
-References
-----------
-C. Dwork and A. Roth, *The Algorithmic Foundations of Differential Privacy*, Theorem 3.6
-(Laplace) and Theorem A.1 (Gaussian); B. Balle and Y.-X. Wang, *Improving the Gaussian Mechanism
-for Differential Privacy: Analytical Calibration and Optimal Denoising*, Theorem 8.
+They share one folder because they share everything but the noise: the calibration formulas of
+:mod:`dp_core.calibration`, one audit module (:mod:`.audit`) and one command module (:mod:`.cli`).
+Dwork and Roth, Theorems 3.6 and A.1; Balle and Wang (ICML 2018), Theorem 8.
 """
 
 from ...plugin import LOWER_IS_PRIVATE, Mechanism, ParamSpec

@@ -1,21 +1,8 @@
 """Audit targets for the two textbook mechanisms: Laplace and Gaussian noise on a scalar query.
 
-Worst-case pair ("boundary"): the query is 0 on ``D`` and equals its sensitivity on ``D'``, the
-largest change one record can make. The statistic is the released value itself; since the
-likelihood ratio of a location family with log-concave noise is monotone in the output, threshold
-tests on it are the most powerful tests.
-
-Pair from data ("random"): the query is the mean of the target clipped to ``[-clip, clip]``
-(sensitivity ``2 clip / n`` under replace-one), ``D`` is the user's data and ``D'`` replaces one
-random row by another random row of the same data. Such a pair is usually far from the worst
-case, so the audited bound is smaller: the worst case is what a guarantee must cover.
-
-References
-----------
-.. [DR14] C. Dwork and A. Roth, *The Algorithmic Foundations of Differential Privacy*, 2014,
-   Thm 3.6 (Laplace mechanism) and Thm A.1 (Gaussian mechanism).
-.. [BW18] B. Balle and Y.-X. Wang, *Improving the Gaussian Mechanism for Differential Privacy*,
-   ICML 2018, Thm 8 (analytic calibration, tight at every epsilon).
+The "boundary" pair moves the query by its full sensitivity (the worst case; threshold tests on the
+released value are most powerful); the "random" pair replaces one row of the user's data in a clipped
+mean. Details and references ([DR14], [BW18]): ``docs/audit.md`` §"Textbook mechanisms' audit targets".
 """
 
 from __future__ import annotations
@@ -49,41 +36,21 @@ def _query_pair(pair: str, sensitivity: float, y, clip: float, seed) -> tuple[fl
     f0 = float(v.mean())
     f1 = f0 + (v[j] - v[i]) / n
     sens = 2.0 * clip / n
-    return (
-        f0,
-        f1,
-        (
-            f"mean of y clipped to [-{clip:g}, {clip:g}]; D' replaces row {i} by row {j} "
-            f"(change {abs(f1 - f0):.3g} of a possible {sens:.3g})"
-        ),
-        sens,
-    )
+    text = f"mean of y clipped to [-{clip:g}, {clip:g}]; D' replaces row {i} by row {j} "
+    return f0, f1, text + f"(change {abs(f1 - f0):.3g} of a possible {sens:.3g})", sens
+
+
+def _target(name: str, mode: str, pair: str, sample, claim: dict, details: dict) -> AuditTarget:
+    """The target of a scalar release ``f(D)`` + noise of mechanism ``name`` (Laplace or Gaussian)."""
+    released = {"sample": sample, "statistic": f"the released value f(D) + {name.capitalize()} noise"}
+    return AuditTarget(mechanism=name, mode=mode, pair=pair, details=details, **released, **claim)
 
 
 def laplace_target(
     *, epsilon: float, sensitivity: float = 1.0, pair: str = "boundary", y=None, clip: float = 1.0, pair_seed=0
 ) -> AuditTarget:
-    """Audit target: Laplace noise of scale ``sensitivity / epsilon`` on a scalar query.
-
-    Parameters
-    ----------
-    epsilon : float
-        Claimed epsilon (pure DP, delta = 0). Must be in (0, inf).
-    sensitivity : float
-        l1 sensitivity of the query. Must be in (0, inf). Ignored for ``pair="random"``, where it is
-        ``2 clip / n``.
-    pair : {"boundary", "random"}
-    y : array_like, optional
-        The data's target column (``pair="random"`` only).
-    clip : float
-        Clipping bound of the mean query (``pair="random"`` only). Must be in (0, inf).
-    pair_seed : int
-        Seed choosing the two rows of the random pair.
-
-    References
-    ----------
-    [DR14] Thm 3.6.
-    """
+    """Audit target: Laplace noise of scale ``sensitivity / epsilon`` on a scalar query ([DR14] Thm 3.6);
+    ``y``, ``clip`` and ``pair_seed`` make the ``"random"`` pair (docs/audit.md)."""
     eps = check_epsilon(epsilon, allow_inf=False)
     sens = check_positive("sensitivity", sensitivity)
     check_choice("pair", pair, PAIRS_SIMPLE)
@@ -94,17 +61,8 @@ def laplace_target(
     def sample(side: int, runs: int, rng: np.random.Generator):
         return (f1 if side else f0) + rng.laplace(0.0, b, size=runs)
 
-    return AuditTarget(
-        mechanism="laplace",
-        mode="scale = sensitivity / ε",
-        pair=text,
-        eps_claimed=eps,
-        delta=0.0,
-        sample=sample,
-        statistic="the released value f(D) + Laplace noise",
-        note="pure ε-DP (δ = 0), [DR14] Thm 3.6",
-        details={"scale": b, "sensitivity": sens},
-    )
+    claim = {"eps_claimed": eps, "delta": 0.0, "note": "pure ε-DP (δ = 0), [DR14] Thm 3.6"}
+    return _target("laplace", "scale = sensitivity / ε", text, sample, claim, {"scale": b, "sensitivity": sens})
 
 
 def gaussian_target(
@@ -118,23 +76,8 @@ def gaussian_target(
     clip: float = 1.0,
     pair_seed=0,
 ) -> AuditTarget:
-    """Audit target: Gaussian noise on a scalar query, sigma from the classic or analytic calibration.
-
-    Parameters
-    ----------
-    epsilon, delta : float
-        Claimed guarantee. ``epsilon`` in (0, inf) (at most 1 for ``calibration="classic"``),
-        ``delta`` in (0, 1).
-    sensitivity : float
-        l2 sensitivity of the query. Must be in (0, inf).
-    calibration : {"analytic", "classic"}
-    pair, y, clip, pair_seed
-        See :func:`laplace_target`.
-
-    References
-    ----------
-    [DR14] Thm A.1 (classic); [BW18] Thm 8 (analytic).
-    """
+    """Audit target: Gaussian noise on a scalar query, sigma from the ``"classic"`` ([DR14] Thm A.1, epsilon <= 1)
+    or ``"analytic"`` ([BW18] Thm 8) calibration; other arguments as in :func:`laplace_target`."""
     eps = check_epsilon(epsilon, allow_inf=False)
     d = check_delta(delta)
     sens = check_positive("sensitivity", sensitivity)
@@ -152,42 +95,19 @@ def gaussian_target(
     def sample(side: int, runs: int, rng: np.random.Generator):
         return (f1 if side else f0) + sigma * rng.standard_normal(runs)
 
-    return AuditTarget(
-        mechanism="gaussian",
-        mode=f"{calibration} calibration",
-        pair=text,
-        eps_claimed=eps,
-        delta=d,
-        sample=sample,
-        statistic="the released value f(D) + Gaussian noise",
-        note=f"(ε, δ)-DP with σ from the {calibration} calibration, {ref}",
-        details={"sigma": sigma, "sensitivity": sens},
-    )
+    claim = {"eps_claimed": eps, "delta": d, "note": f"(ε, δ)-DP with σ from the {calibration} calibration, {ref}"}
+    return _target("gaussian", f"{calibration} calibration", text, sample, claim, {"sigma": sigma, "sensitivity": sens})
 
 
 # -- the plug-ins' audit entries (dp_core.audit.MECHANISMS collects them) -------------------------
 def _build_laplace(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, sensitivity=1.0, clip=1.0):
-    return laplace_target(
-        epsilon=epsilon,
-        sensitivity=sensitivity,
-        pair=pair,
-        y=None if dataset is None else dataset.y,
-        clip=clip,
-        pair_seed=pair_seed,
-    )
+    y = None if dataset is None else dataset.y
+    return laplace_target(epsilon=epsilon, sensitivity=sensitivity, pair=pair, y=y, clip=clip, pair_seed=pair_seed)
 
 
 def _build_gaussian(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, sensitivity=1.0, clip=1.0):
-    return gaussian_target(
-        epsilon=epsilon,
-        delta=delta,
-        sensitivity=sensitivity,
-        calibration=mode,
-        pair=pair,
-        y=None if dataset is None else dataset.y,
-        clip=clip,
-        pair_seed=pair_seed,
-    )
+    data = {"pair": pair, "y": None if dataset is None else dataset.y, "clip": clip, "pair_seed": pair_seed}
+    return gaussian_target(epsilon=epsilon, delta=delta, sensitivity=sensitivity, calibration=mode, **data)
 
 
 _SIMPLE_PAIRS = {

@@ -49,13 +49,8 @@ def _laplace_run(a):
     return {"mechanism": "laplace", "eps": a.eps, "sensitivity": a.sensitivity, "scale": b, "std": b * math.sqrt(2.0)}
 
 
+_GAUSSIAN_HELP = "Gaussian mechanism: classic and analytic (Balle-Wang) sigma"
 COMMANDS = [
-    Command(
-        "calibrate",
-        "gaussian",
-        "Gaussian mechanism: classic and analytic (Balle-Wang) sigma",
-        _gaussian_args,
-        _gaussian_run,
-    ),
+    Command("calibrate", "gaussian", _GAUSSIAN_HELP, _gaussian_args, _gaussian_run),
     Command("calibrate", "laplace", "Laplace mechanism: scale = sensitivity / epsilon", _laplace_args, _laplace_run),
 ]
