@@ -106,3 +106,16 @@ def test_config_validates_once_naming_the_parameter(plugin):
                 continue
             with pytest.raises(ValueError, match=spec.name):
                 dataclasses.replace(base, **{spec.name: bad})
+
+
+def test_ui_has_no_per_mechanism_file():
+    """The app keeps one generic cached layer and one generic job layer (issue 25): no file of ui/ is a
+    mechanism's, and no file of ui/ imports a mechanism folder (pages reach it through the plug-in)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "ui"
+    keys = {p.key for p in registry.plugins()} | {p.name for p in registry.plugins()}
+    for path in root.glob("*.py"):
+        assert not any(k in path.stem for k in keys), path.name
+        text = path.read_text(encoding="utf-8")
+        assert "dp_core.mechanisms." not in text.replace("dp_core.mechanisms import", ""), path.name
