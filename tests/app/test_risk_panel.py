@@ -1,0 +1,32 @@
+"""AppTest: Home's "What this ε means" panel shows exactly the risk engine's numbers and sentences."""
+
+from _helpers import metrics
+
+from dp_core import display
+from dp_core.risk import mechanism_risk
+from dp_core.text import escape_markdown
+
+
+def _panel(at):
+    return next(e for e in at.expander if e.label == "What this ε means")
+
+
+def _check(at, eps, delta):
+    assert not at.exception
+    r = mechanism_risk("gaussian", eps=eps, delta=delta)
+    m = metrics(at)
+    assert m["Gaussian-DP μ"] == display.number(r["mu"])
+    assert m["Membership-inference advantage"] == display.percent(r["mia_advantage"])
+    assert m["TPR at 1 % FPR"] == display.percent(r["tpr_at_fpr"]["0.01"])
+    assert m["TPR at 0.1 % FPR"] == display.percent(r["tpr_at_fpr"]["0.001"])
+    text = " ".join(md.value for md in _panel(at).markdown)
+    for s in r["sentences"]:
+        assert escape_markdown(s) in text
+    assert f"ε = {display.epsilon(eps)} among" in text
+
+
+def test_home_shows_the_risk_panel(app):
+    at = app.run()
+    _check(at, 1.0, 1e-5)
+    at.sidebar.select_slider(key="w_eps_slider").set_value(0.1).run()
+    _check(at, 0.1, 1e-5)
