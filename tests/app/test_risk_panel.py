@@ -30,3 +30,25 @@ def test_home_shows_the_risk_panel(app):
     _check(at, 1.0, 1e-5)
     at.sidebar.select_slider(key="w_eps_slider").set_value(0.1).run()
     _check(at, 0.1, 1e-5)
+
+
+def test_start_here_coin_game(app):
+    from _helpers import open_page
+
+    from dp_core import tour
+    from ui.pages import TOUR_PAGE
+
+    at = open_page(app, TOUR_PAGE, defaults={"trials": 10}, check=True, step=1)
+    box = next(e for e in at.expander if e.label.startswith("A coin game"))
+    g = tour.coin_game(30, 0.3, seed=0)
+    m = {x.label: x.value for x in box.metric}
+    assert m == {
+        "Said yes": display.integer(g["yes"]),
+        "Estimated share of yes": display.percent(g["estimate"]),
+        "Noise (standard error)": f"± {display.percent(g['std_error'])}",
+    }
+    text = " ".join(md.value for md in box.markdown)
+    assert all(s in text for s in tour.coin_story(g))
+    at.number_input(key="tour_coin_n").set_value(1000).run()
+    g = tour.coin_game(1000, 0.3, seed=0)
+    assert metrics(at)["Said yes"] == display.integer(g["yes"])
