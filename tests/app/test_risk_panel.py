@@ -1,5 +1,6 @@
 """AppTest: Home's "What this ε means" panel shows exactly the risk engine's numbers and sentences."""
 
+import pytest
 from _helpers import metrics
 
 from dp_core import display
@@ -52,3 +53,28 @@ def test_start_here_coin_game(app):
     at.number_input(key="tour_coin_n").set_value(1000).run()
     g = tour.coin_game(1000, 0.3, seed=0)
     assert metrics(at)["Said yes"] == display.integer(g["yes"])
+
+
+MECHANISM_PAGES = {
+    "pages/label_dp_bags.py": {"trials": 10},
+    "pages/input_perturbation.py": {"trials": 10},
+    "pages/large_margin_gaussian.py": {"trials": 10, "lm_n": 300},
+    "pages/l1_exponential.py": {"trials": 10, "l1_sim_trials": 4, "l1_sim_n": 500, "l1_releases": 10},
+}
+
+
+@pytest.mark.parametrize("page", MECHANISM_PAGES)
+def test_mechanism_pages_show_the_panel(app, page):
+    from pathlib import Path
+
+    from _helpers import open_page
+
+    if "risk_panel(" not in (Path(__file__).resolve().parents[2] / page).read_text(encoding="utf-8"):
+        pytest.skip(f"{page} does not call ui.risk_panel.risk_panel yet")
+    at = open_page(app, page, defaults=MECHANISM_PAGES[page])
+    assert not at.exception
+    box = _panel(at)
+    labels = [m.label for m in box.metric]
+    assert labels == ["Gaussian-DP μ", "Membership-inference advantage", "TPR at 1 % FPR", "TPR at 0.1 % FPR"]
+    text = " ".join(md.value for md in box.markdown)
+    assert "catches at most" in text and "advantage" in text
