@@ -6,6 +6,8 @@ One call per page, ``risk_panel(mechanism, **setting)`` (the keywords of
 
 from __future__ import annotations
 
+import math
+
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -26,8 +28,11 @@ def cached_risk(mechanism: str, setting: tuple, _version: str = dp_core.__versio
     return mechanism_risk(mechanism, **dict(setting))
 
 
+ALPHA_MIN = 1e-4  # the chart's log α axis starts here: the attacks that matter wrongly accuse few
+
+
 def _line(pairs, name, color, dash="solid", fill=None):
-    xs, ys = zip(*pairs)
+    xs, ys = zip(*[(a, b) for a, b in pairs if a >= ALPHA_MIN])
     return go.Scatter(x=xs, y=ys, mode="lines", name=name, line={"color": color, "dash": dash}, fill=fill)
 
 
@@ -37,6 +42,7 @@ def tradeoff_figure(r: dict) -> go.Figure:
     fig = go.Figure()
     claim = "claimed curve" if r["refuted"] else "the guarantee's curve"
     fig.add_trace(_line(r["tradeoff"], f"{claim} (below it: forbidden)", "#1f77b4", fill="tozeroy"))
+    fig.add_vline(x=0.01, line={"color": "#999", "dash": "dot", "width": 1})
     if r["actual"] is not None:
         fig.add_trace(_line(r["actual"]["tradeoff"], "what actually holds", "#d62728", "dash"))
     a = r["audit"]
@@ -44,15 +50,16 @@ def tradeoff_figure(r: dict) -> go.Figure:
         if not a["matches_claim"]:
             eps_a = display.epsilon(a["eps_claimed"])
             fig.add_trace(_line(a["claim_tradeoff"], f"the claim the audit tested (ε = {eps_a})", "#7f7f7f", "dot"))
-        (x0, x1), (y0, y1) = a["fpr_box"], a["fnr_box"]
+        (x0, x1), (y0, y1) = (max(v, ALPHA_MIN) for v in a["fpr_box"]), a["fnr_box"]
         color = "#2ca02c" if a["consistent"] else "#d62728"
         box = go.Scatter(x=[x0, x1, x1, x0, x0], y=[y0, y0, y1, y1, y0], mode="lines", line={"color": color})
         fig.add_trace(box.update(name=f"{a['confidence']:.0%} confidence box", fill="toself"))
         verdict = "inside the allowed region" if a["consistent"] else "outside: the claim is broken"
-        pt = go.Scatter(x=[a["fpr"]], y=[a["fnr"]], mode="markers", marker={"color": color, "size": 11})
-        fig.add_trace(pt.update(name=f"audit's measured point ({verdict})"))
+        zero = " (FPR 0, drawn at 0.01 %)" if a["fpr"] < ALPHA_MIN else ""
+        pt = go.Scatter(x=[max(a["fpr"], ALPHA_MIN)], y=[a["fnr"]], mode="markers", marker={"color": color, "size": 11})
+        fig.add_trace(pt.update(name=f"audit's measured point ({verdict}){zero}"))
     fig.update_layout(
-        xaxis={"title": "false-positive rate α (wrongly accused)", "range": [0, 1]},
+        xaxis={"title": "false-positive rate α (wrongly accused), log scale", "type": "log", "range": [-4, 0]},
         yaxis={"title": "false-negative rate β (missed)", "range": [0, 1]},
         height=420,
         margin={"t": 30, "b": 40},
@@ -71,13 +78,14 @@ def deployments_figure(epsilon: float, place: dict) -> go.Figure:
         for i, r in enumerate(rows)
     ]
     ticks = [f"{o}: {w[:28]}…" if len(w) > 28 else f"{o}: {w}" for o, w in zip(e["organisation"], e["what"])]
+    lo, hi = min(epsilon, rows[0]["epsilon"]), max(epsilon, rows[-1]["epsilon"])
     fig = go.Figure()
     dep = go.Scatter(x=[r["epsilon"] for r in rows], y=list(range(len(rows))), mode="markers")
     fig.add_trace(dep.update(name="published deployments", hovertext=hover, hoverinfo="text", marker={"size": 10}))
     here = go.Scatter(x=[epsilon] * 2, y=[-0.5, len(rows) - 0.5], mode="lines")
     fig.add_trace(here.update(name=f"this setting, ε = {display.epsilon(epsilon)}", line={"color": "#d62728"}))
     fig.update_layout(
-        xaxis={"type": "log", "title": "ε (log scale)"},
+        xaxis={"type": "log", "title": "ε (log scale)", "range": [math.log10(lo / 1.5), math.log10(hi * 1.5)]},
         yaxis={"tickvals": list(range(len(rows))), "ticktext": ticks},
         height=120 + 22 * len(rows),
         margin={"t": 30, "b": 40},
