@@ -55,6 +55,7 @@ def tradeoff_figure(r: dict) -> go.Figure:
         box = go.Scatter(x=[x0, x1, x1, x0, x0], y=[y0, y0, y1, y1, y0], mode="lines", line={"color": color})
         fig.add_trace(box.update(name=f"{a['confidence']:.0%} confidence box", fill="toself"))
         verdict = "inside the allowed region" if a["consistent"] else "outside: the claim is broken"
+        verdict += "" if a["matches_claim"] else " of the claim it tested"
         zero = " (FPR 0, drawn at 0.01 %)" if a["fpr"] < ALPHA_MIN else ""
         pt = go.Scatter(x=[max(a["fpr"], ALPHA_MIN)], y=[a["fnr"]], mode="markers", marker={"color": color, "size": 11})
         fig.add_trace(pt.update(name=f"audit's measured point ({verdict}){zero}"))
