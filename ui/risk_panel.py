@@ -112,7 +112,12 @@ def risk_panel(mechanism: str, *, key: str = "risk", **setting) -> dict:
         st.plotly_chart(tradeoff_figure(r), width="stretch", key=f"{key}_tradeoff")
         a = r["audit"]
         if a is not None:
-            where = "this claim" if a["matches_claim"] else f"another setting, ε = {display.epsilon(a['eps_claimed'])}"
+            where = (
+                "this claim"
+                if a["matches_claim"]
+                else f"another setting, ε = {display.epsilon(a['eps_claimed'])}: read its point against the dotted "
+                "curve of that claim, not this setting's"
+            )
             st.caption(
                 f"Audit ({escape_markdown(a['key'])}, tested {where}): measured FPR {display.percent(a['fpr'])}, "
                 f"FNR {display.percent(a['fnr'])}, {a['counts']['n_eval']:,} runs per side; "
