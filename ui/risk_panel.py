@@ -119,10 +119,10 @@ def risk_panel(mechanism: str, *, key: str = "risk", **setting) -> dict:
                 "curve of that claim, not this setting's"
             )
             st.caption(
-                f"Audit ({escape_markdown(a['key'])}, tested {where}): measured FPR {display.percent(a['fpr'])}, "
-                f"FNR {display.percent(a['fnr'])}, {a['counts']['n_eval']:,} runs per side; "
-                + escape_markdown(a["derivation"])
-                + "."
+                f"Audit ({escape_markdown(a['key'])}, tested {where}): measured false-positive rate "
+                f"{display.percent(a['fpr'])}, false-negative rate {display.percent(a['fnr'])}, on "
+                f"{display.integer(a['counts']['n_eval'])} evaluation runs per side; the boxes are Clopper–Pearson "
+                f"intervals at {display.percent(a['confidence'])} confidence (docs/risk.md)."
             )
         if r["epsilon"] is not None and 0 < r["epsilon"] < float("inf"):
             place = place_epsilon(r["epsilon"])
