@@ -28,6 +28,7 @@ from .data import Dataset, fingerprint_arrays
 from .exceptions import PrivacyLeakWarning
 from .learning_curve import _OUTCOME_OF, N_BOOTSTRAP, answer_number, fit_utility_model
 from .preprocessing import DEFAULT_PREPROCESS
+from .risk.targets import RISK_METRICS, risk_answer
 from .rng import as_generator
 
 __all__ = [
@@ -59,6 +60,7 @@ METRICS = {
     "mae": ("<=", "test mean absolute error, in the units of the target (regression)"),
     "excess_risk": ("<=", "excess risk of the mechanism's own training objective"),
     "delta": ("<=", "the failure probability δ"),
+    **RISK_METRICS,
 }
 
 #: metrics measured only on regression data, and only on classification data
@@ -72,7 +74,7 @@ NO_BOUND_NOTE = {
 }
 _BOUND_ON_EXCESS = "bounds are on the excess risk; state an excess-risk target to use them"
 
-_TARGET_RE = re.compile(r"^\s*([A-Za-z_0-9]+)\s*(>=|<=|=)\s*([^\s]+)\s*$")
+_TARGET_RE = re.compile(r"^\s*([A-Za-z_0-9.]+)\s*(>=|<=|=)\s*([^\s]+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,8 @@ def parse_target(text: str) -> Target:
         check_delta(value, name="target delta")
         if value >= 1:
             raise ValueError(f"target delta must be in (0, 1), got {value:g}.")
+    elif metric in RISK_METRICS and not 0.0 < value <= 1.0:
+        raise ValueError(f"target {metric} must be in (0, 1], got {value:g}.")
     elif metric == "accuracy" and not 0.0 <= value <= 1.0:
         raise ValueError(f"target accuracy must be in [0, 1], got {value:g}.")
     elif metric == "r2" and not value <= 1.0:
@@ -366,6 +370,7 @@ def negotiate(
     Parameters, ``solve_for="n"``, ``rows_factor`` and the returned keys: ``docs/compare.md`` §"negotiate()".
     """
     parsed, t, delta_t, rows_factor = _checked_targets(ds, targets, solve_for, rows_factor)
+    risk_t = [x for x in parsed if x.metric in RISK_METRICS]
     eps_chosen = check_epsilon(epsilon, allow_inf=False)
     delta_used = delta_t[0].value if delta_t else check_delta(delta)
     n_trials = check_int("n_trials", n_trials, lo=1, hi=100_000)
@@ -398,11 +403,14 @@ def negotiate(
         "k_answers": _all_k_answers(ds, result, eps_chosen, delta_used),
         "skipped": dict(result.skipped),
         "notes": _answer_notes(ds, t, solve_for, eps_chosen, lc),
-        "target": (t or delta_t[0]).as_dict(),
+        "target": (t or (delta_t or risk_t)[0]).as_dict(),
         "learning_curve": [] if lc is None else _curve_records(lc, result),
         "model_curve": [c for c in curves if c is not None],
     }
     answer["headline"] = headline(answer)
+    if risk_t:  # a risk cap: the largest ε under it, and whether the utility target is met there
+        answer["risk"] = risk_answer(risk_t[0], delta_used, rows)
+        answer["headline"] = f"{answer['headline']} {answer['risk']['sentence']}".strip()
     return json_safe(answer)
 
 
@@ -435,11 +443,11 @@ def _checked_targets(ds: Dataset, targets, solve_for: str, rows_factor: float):
     for t in parsed:
         if not isinstance(t, Target):
             raise TypeError(f"targets must be strings or Target objects, got {type(t).__name__}.")
-    util_t = [t for t in parsed if t.metric != "delta"]
+    util_t = [t for t in parsed if t.metric != "delta" and t.metric not in RISK_METRICS]
     delta_t = [t for t in parsed if t.metric == "delta"]
-    if len(util_t) > 1 or len(delta_t) > 1:
+    if len(util_t) > 1 or len(delta_t) > 1 or sum(t.metric in RISK_METRICS for t in parsed) > 1:
         raise ValueError(
-            "give at most one utility or excess-risk target and at most one delta target, got "
+            "give at most one utility or excess-risk target, one delta target and one risk cap, got "
             f"{[t.text for t in parsed]}."
         )
     if util_t:
@@ -924,7 +932,7 @@ def headline(answer: dict) -> str:
     extrapolates; numbers through :mod:`dp_core.display`.
     """
     t = answer.get("target", {})
-    if t.get("metric") in (None, "delta"):
+    if t.get("metric") in (None, "delta", *RISK_METRICS):
         return ""
     what = _target_words(t)
     where = f"on {answer['dataset']}"

@@ -21,6 +21,8 @@ __all__ = [
     "accuracy_story",
     "audit_story",
     "best_method",
+    "coin_game",
+    "coin_story",
     "guess_groups",
     "guessing_score",
     "noise_scale_table",
@@ -48,6 +50,50 @@ def noisy_counts(true_count: int, *, epsilon: float, n_draws: int = 5, seed: int
     g = as_generator(seed)
     released = true_count + g.laplace(0.0, b, size=n_draws)
     return {"true": true_count, "scale": b, "released": released, "typical_error": b}
+
+
+def coin_game(n: int, share: float, *, seed: int = 0) -> dict:
+    """Randomized response in a class of ``n``: each flips a fair coin, heads answers truthfully, tails
+    flips again and answers yes on heads (Warner 1965; Dwork & Roth 2014, §3.2).
+
+    A true yes is answered yes with probability 3/4, a true no with 1/4: ε = ln 3. The estimate of the
+    share of true yes is 2·q − 1/2 from the share q of yes answers; its standard error 2·√(λ(1 − λ)/n),
+    λ = share/2 + 1/4. Returns ``n``, ``truth`` (true yes), ``yes`` (answers yes), ``estimate``,
+    ``std_error``, ``epsilon``, ``share``. Same seed, same class.
+    """
+    n = check_count("n", n, lo=1, hi=1_000_000)
+    share = check_in_interval("share", share, 0.0, 1.0)
+    g = as_generator(check_seed(seed))
+    truth = g.random(n) < share
+    heads = g.random(n) < 0.5
+    second = g.random(n) < 0.5
+    answers = np.where(heads, truth, second)
+    lam = share / 2 + 0.25
+    return {
+        "n": n,
+        "share": share,
+        "truth": int(truth.sum()),
+        "yes": int(answers.sum()),
+        "estimate": 2 * float(answers.mean()) - 0.5,
+        "std_error": 2 * float(np.sqrt(lam * (1 - lam) / n)),
+        "epsilon": float(np.log(3.0)),
+    }
+
+
+def coin_story(game: dict) -> list[str]:
+    """The coin game's sentences (computed from :func:`coin_game`)."""
+    n, est, se = game["n"], game["estimate"], game["std_error"]
+    return [
+        f"Of {display.integer(n)} students, {display.integer(game['truth'])} would truly answer yes; "
+        f"{display.integer(game['yes'])} said yes after the coin.",
+        f"Estimated share of true yes: 2 × {display.percent(game['yes'] / n)} − 50 % = {display.percent(est)} "
+        f"(true: {display.percent(game['truth'] / n)}); the coin's noise is about ± {display.percent(se)} "
+        "(one standard error), and shrinks like 1/√n as the class grows.",
+        "Why ε = ln 3: a student whose true answer is yes says yes with probability 1/2 + 1/4 = 3/4, one whose "
+        "answer is no says yes with probability 1/4. Whatever the answer, it is at most 3 times as likely for "
+        f"one truth as for the other: e^ε = 3, ε = ln 3 = {display.number(game['epsilon'])}. No one can be sure "
+        "of any single student's truth.",
+    ]
 
 
 def noise_scale_table(epsilons: Sequence[float], *, delta: float, sensitivity: float = 1.0) -> pd.DataFrame:

@@ -11,6 +11,7 @@ from dp_core.text import escape_markdown
 from ui import cached, declared_bounds, state, widgets
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
 from ui.pages import PAGES
+from ui.risk_panel import risk_panel
 
 st.title("🔐 Privacy-Utility Explorer")
 st.caption(
@@ -225,6 +226,8 @@ with expert_section("What ε and δ mean, in detail"):
             else "; the classic formula does not apply above ε = 1."
         )
     )
+
+risk_panel("gaussian", eps=eps, delta=delta)
 
 # ------------------------------------------------------------------ the first screen (drawn at the top)
 with first:

@@ -110,6 +110,21 @@ if step == 1:
         f"**{display.percent(hi)}** sure. Move ε in the sidebar: a smaller ε gives noisier counts and a "
         "tighter promise."
     )
+    with st.expander("A coin game: randomized response", expanded=False):
+        st.markdown(
+            "One private yes/no question to a class: *have you ever cheated on a test?* Each student flips a fair "
+            "coin in secret. Heads: answer truthfully. Tails: flip again and say yes on heads, no on tails."
+        )
+        g1, g2 = st.columns(2)
+        n_class = g1.number_input("Students in the class", 10, 100_000, 30, step=10, key="tour_coin_n")
+        share = g2.slider("True share of yes (simulated)", 0.0, 1.0, 0.3, 0.05, key="tour_coin_share")
+        game = tour.coin_game(int(n_class), float(share), seed=seed)
+        k1, k2, k3 = st.columns(3)
+        k1.metric("Said yes", display.integer(game["yes"]))
+        k2.metric("Estimated share of yes", display.percent(game["estimate"]))
+        k3.metric("Noise (standard error)", f"± {display.percent(game['std_error'])}")
+        for sentence in tour.coin_story(game):
+            st.markdown(sentence)
     _symbols("ε", "δ", "e", "b", "n")
     _deeper("pages/home.py", "what ε and δ mean on your own dataset (Home)")
 elif step == 2:

@@ -157,7 +157,8 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
         required=True,
         metavar="METRIC=VALUE",
         help="accuracy=0.9, r2=0.3, mae=50 (test mean absolute error in the target's units, at most), "
-        "excess_risk=0.01 or delta=1e-6 (repeat for a delta target too)",
+        "excess_risk=0.01 or delta=1e-6 (repeat for a delta target too); a risk cap beside them: "
+        "tpr_at_fpr_0.01<=0.05, tpr_at_fpr_0.001<=0.01 or mia_advantage<=0.1 (the largest epsilon under it)",
     )
     p.add_argument(
         "--eps", dest="epsilon", type=float, default=1.0, help="the chosen epsilon (for the label-DP k answer)"

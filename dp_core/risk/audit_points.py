@@ -1,18 +1,6 @@
-"""The audit's measured (false-positive, false-negative) points, with confidence boxes, from the stored table.
-
-The stored audit rows (:mod:`dp_core.audit.table`) keep the chosen test's rates on the evaluation
-runs (``tpr``, ``fpr``), the runs per side, the confidence and the claim (``eps_claimed``, ``delta``),
-but not the counts nor the intervals. They are derived here, exactly as the audit computed them
-(:func:`dp_core.audit.core.audit_statistics`): the first ⌈runs/5⌉ runs of each side chose the test,
-the other ``n_eval`` runs evaluated it, so the counts are ``round(rate · n_eval)`` and the boxes are
-the two-sided Clopper–Pearson intervals of those counts at the row's confidence. When the
-false-positive rate came from the exact law of the output (``fpr_source = "exact law"``,
-:func:`dp_core.audit.core.audit_exact_null`) it has no interval. Recomputing the audit's ε lower
-bound ln((TPR_low − δ)/FPR_high) from the derived box reproduces the stored one (``reproduces``).
-
-A point is consistent with a claim when some point of its box lies in the region the claim allows,
-FNR ≥ f(FPR); the claim is broken when the whole box lies below the curve. As f does not increase,
-that is decided by the box's corner (FPR_high, FNR_high) alone.
+"""The audit's measured (false-positive, false-negative) points, with Clopper–Pearson boxes, derived from the
+stored audit rows exactly as :func:`dp_core.audit.core.audit_statistics` computed them, and whether each box
+meets the claim's allowed region (``docs/risk.md`` §"The audit's measured points").
 """
 
 from __future__ import annotations

@@ -1,32 +1,8 @@
-"""What an ε means to an attacker: privacy profiles, trade-off curves and membership-inference risk.
-
-A guarantee is described here by its *privacy profile* δ(ε) (the smallest δ for which the mechanism
-is (ε, δ)-DP, for every ε ≥ 0) and by its *trade-off curve* f(α): the smallest type-II error
-(false-negative rate) of any test of "is this person in the data?" whose type-I error
-(false-positive rate) is α. The curve is what an attacker can do; (ε, δ) is one constraint on it.
-
-* Profiles: Gaussian [BW18] Thm 8, Laplace (docs/risk.md §"Laplace"), pure ε-DP and (ε, δ)-DP
-  [KOV15] Thm 2.1 (docs/risk.md §"The (ε, δ) region"), or a table of (ε, δ(ε)) pairs from a
-  mechanism's own accounting.
-* Curves: Gaussian G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) [DRS22] §2.2 (the trade-off function of μ-GDP);
-  Laplace in closed form (docs/risk.md §"Laplace"); otherwise the envelope of the constraints of the
-  profile [DRS22] Prop. 2.12: f(α) = sup_ε max(0, 1 − δ(ε) − e^ε α, e^{−ε}(1 − δ(ε) − α)).
-* Risk: membership-inference advantage max_α (1 − α − f(α)), the TPR − FPR of the best test
-  ([YGFJ18]; [HRF23]), which equals δ(0) (docs/risk.md §"Risk figures"); the true-positive rate
-  1 − f(α) at α = 1 % and 0.1 %; the posterior of a 50 % prior.
-
-References
-----------
-.. [BW18] B. Balle, Y.-X. Wang, *Improving the Gaussian Mechanism for Differential Privacy:
-   Analytical Calibration and Optimal Denoising*, ICML 2018.
-.. [KOV15] P. Kairouz, S. Oh, P. Viswanath, *The Composition Theorem for Differential Privacy*,
-   ICML 2015.
-.. [DRS22] J. Dong, A. Roth, W. J. Su, *Gaussian Differential Privacy*, JRSS B 84(1), 2022.
-.. [YGFJ18] S. Yeom, I. Giacomelli, M. Fredrikson, S. Jha, *Privacy Risk in Machine Learning:
-   Analyzing the Connection to Overfitting*, CSF 2018.
-.. [HRF23] T. Humphries, S. Oya, L. Tulloch, et al., *Investigating Membership Inference Attacks
-   under Data Dependence*, CSF 2023.
-.. [WZ10] L. Wasserman, S. Zhou, *A Statistical Framework for Differential Privacy*, JASA 2010.
+"""What an ε means to an attacker: privacy profiles δ(ε), trade-off curves f(α) (the smallest false-negative
+rate of a membership test at false-positive rate α), Gaussian-DP μ, membership-inference advantage, TPR at
+fixed FPR, posteriors. Gaussian [BW18] Thm 8, G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) [DRS22] §2.2; (ε, δ) region [KOV15]
+Thm 2.1; envelope of a profile's constraints [DRS22] Prop. 2.12; advantage [YGFJ18], [HRF23]. Formulas,
+derivations and references: ``docs/risk.md`` (§"Definitions", §"Laplace", §"Risk figures", §"References").
 """
 
 from __future__ import annotations

@@ -1,15 +1,7 @@
-"""The guarantee each mechanism of the app gives at a setting, as a privacy profile.
-
-Each function reads the mechanism's own accounting through its public engine functions (read-only)
-and returns a :class:`Guarantee`: the profile it *claims*, its status (:mod:`dp_core.status`, from
-the stored audit table where a row covers the mode), and, when the claim is refuted and the true
-loss is known, the profile that actually holds.
-
-References
-----------
-.. [BW18] B. Balle, Y.-X. Wang, ICML 2018 (see :mod:`dp_core.risk.curves`).
-.. [KOV15] P. Kairouz, S. Oh, P. Viswanath, ICML 2015 (see :mod:`dp_core.risk.curves`).
-.. [DR14] C. Dwork, A. Roth, *The Algorithmic Foundations of Differential Privacy*, 2014.
+"""The guarantee each mechanism of the app gives at a setting, as a privacy profile (``docs/risk.md``
+§"Each mechanism's guarantee"): the claim, its status from the stored audit table, and the profile that
+actually holds when it differs. [BW18] Balle & Wang, ICML 2018; [KOV15] Kairouz, Oh & Viswanath, ICML 2015;
+[DR14] Dwork & Roth, *The Algorithmic Foundations of Differential Privacy*, 2014.
 """
 
 from __future__ import annotations
@@ -140,18 +132,8 @@ def input_perturbation(
     from ..mechanisms.input_perturbation.params import conservative_accounting, input_perturbation_params
 
     c = model_constants(model, eta=eta)
-    p = input_perturbation_params(
-        n=n,
-        d=d,
-        epsilon=eps,
-        delta=delta,
-        eta=eta,
-        zeta=c.zeta,
-        lam=c.lam,
-        alpha=alpha,
-        Delta_multiplier=dmult,
-        sigma_u_mode=mode,
-    )
+    kw = dict(n=n, d=d, epsilon=eps, delta=delta, eta=eta, alpha=alpha, Delta_multiplier=dmult, sigma_u_mode=mode)
+    p = input_perturbation_params(zeta=c.zeta, lam=c.lam, **kw)
     ca = conservative_accounting(p)
     claim = approx_profile(alpha * eps, delta)
     if not math.isfinite(ca.epsilon):
@@ -162,32 +144,11 @@ def input_perturbation(
             f"input perturbation ({mode}): claims (αε, δ) = ({alpha * eps:g}, {delta:g}); "
             f"the conservative accounting proves ({ca.epsilon:.4g}, {ca.delta:.3g})"
         )
-    setting = {
-        "eps": eps,
-        "delta": delta,
-        "n": n,
-        "d": d,
-        "alpha": alpha,
-        "eta": eta,
-        "mode": mode,
-        "dmult": dmult,
-        "model": model,
-        "eps_conservative": ca.epsilon,
-        "delta_conservative": ca.delta,
-    }
+    setting = dict(eps=eps, delta=delta, n=n, d=d, alpha=alpha, eta=eta, mode=mode, dmult=dmult, model=model)
+    setting.update(eps_conservative=ca.epsilon, delta_conservative=ca.delta)
     key = f"input-perturbation:{mode}"
-    g = Guarantee(
-        "input-perturbation",
-        label,
-        claim,
-        alpha * eps,
-        delta,
-        _row_status(key, _status.CLAIMED),
-        setting,
-        actual=actual,
-        audit_key=key,
-    )
-    return g
+    status = _row_status(key, _status.CLAIMED)
+    return Guarantee("input-perturbation", label, claim, alpha * eps, delta, status, setting, actual, key)
 
 
 def large_margin_gaussian(
@@ -210,33 +171,11 @@ def large_margin_gaussian(
     """
     from ..mechanisms.large_margin_gaussian.privacy import privacy_params
 
-    acc = privacy_params(
-        epsilon=eps,
-        n=n,
-        d=k,
-        n_classes=n_classes,
-        lam=lam,
-        h=h,
-        mu=mu,
-        mode=mode,
-        semantics=sem,
-        jacobian=jac,
-        psd=(psd == "on"),
-    )
+    setting = dict(eps=eps, n=n, k=k, n_classes=n_classes, lam=lam, h=h, mode=mode, sem=sem, jac=jac, psd=psd)
+    kw = dict(n=n, n_classes=n_classes, lam=lam, h=h, mu=mu, mode=mode, semantics=sem, jacobian=jac)
+    acc = privacy_params(epsilon=eps, d=k, psd=psd == "on", **kw)
     label = f"large-margin Gaussian ({mode}): claims {acc.eps_claimed:.4g}-DP"
-    setting = {
-        "eps": eps,
-        "n": n,
-        "k": k,
-        "n_classes": n_classes,
-        "lam": lam,
-        "h": h,
-        "mode": mode,
-        "sem": sem,
-        "jac": jac,
-        "psd": psd,
-        "eps_claimed": acc.eps_claimed,
-    }
+    setting["eps_claimed"] = acc.eps_claimed
     key = f"large-margin-gaussian:{mode if psd == 'on' or mode != 'repaired' else 'repaired-psd-off'}"
     status = _row_status(key, _status.PROVED if acc.private else _status.REFUTED)
     prof = pure_profile(acc.eps_claimed)
