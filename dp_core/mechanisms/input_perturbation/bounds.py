@@ -44,11 +44,6 @@ class Theorem2Terms:
 def theorem2_terms(params: InputPerturbationParams, w_norm: float | None = None) -> Theorem2Terms:
     """Theorem 2's four terms with every constant ([FTS17] Theorem 2, eq. (25); docs/input_perturbation.md
     §"Bound formulas"); ``w_norm`` = ||w^|| in [0, eta], default eta (the public worst case).
-
-    >>> from dp_core.mechanisms.input_perturbation.params import input_perturbation_params
-    >>> p = input_perturbation_params(n=10_000, d=10, epsilon=1.0, delta=1e-5, zeta=1.0, lam=1.0)
-    >>> round(theorem2_terms(p).total, 5)
-    0.01315
     """
     p = params
     wn = p.eta if w_norm is None else check_in_interval("w_norm", w_norm, 0.0, p.eta * (1 + 1e-9))
@@ -71,13 +66,7 @@ def theorem2_bound(params: InputPerturbationParams, w_norm: float | None = None)
 def lemma2_bound(
     params: InputPerturbationParams, w_norm: float | None = None, *, beta_fail: float = 0.05, gamma_tail: float = 0.05
 ) -> float:
-    """High-probability bound of [FTS17] Lemma 2 (holds w.p. >= 1 - gamma_tail - beta_fail).
-
-    >>> from dp_core.mechanisms.input_perturbation.params import input_perturbation_params
-    >>> p = input_perturbation_params(n=10_000, d=10, epsilon=1.0, delta=1e-5, zeta=1.0, lam=1.0)
-    >>> round(lemma2_bound(p), 5)
-    0.01641
-    """
+    """High-probability bound of [FTS17] Lemma 2 (holds w.p. >= 1 - gamma_tail - beta_fail)."""
     p = params
     wn = p.eta if w_norm is None else check_in_interval("w_norm", w_norm, 0.0, p.eta * (1 + 1e-9))
     bf = check_in_interval("beta_fail", beta_fail, 0.0, 1.0, closed="neither")

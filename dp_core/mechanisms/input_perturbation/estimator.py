@@ -60,9 +60,6 @@ _NAMES = {
 def default_eta(epsilon: float) -> float:
     """The public default radius of the parameter ball, ``min(3, max(1, epsilon))`` (docs/input_perturbation.md
     §"Estimators").
-
-    >>> default_eta(0.5), default_eta(2.0), default_eta(10.0)
-    (1.0, 2.0, 3.0)
     """
     return float(min(3.0, max(1.0, epsilon)))
 

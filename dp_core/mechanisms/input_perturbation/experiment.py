@@ -596,11 +596,7 @@ def utility_at(df: pd.DataFrame, y_test: np.ndarray, n: int | None = None) -> di
 
 
 def n_choices(n_max: int, n_min: float) -> tuple[int, ...]:
-    """Sizes a reader can pick for the formulas: powers of two above ``n_min`` up to 2^24, and ``n_max``.
-
-    >>> n_choices(100, 54.4)[:4], n_choices(100, 54.4)[-1]
-    ((64, 100, 128, 256), 16777216)
-    """
+    """Sizes a reader can pick for the formulas: powers of two above ``n_min`` up to 2^24, and ``n_max``."""
     n_max = check_int("n_max", n_max, lo=1)
     return tuple(sorted({n_max} | {2**k for k in range(5, 25) if 2**k > n_min}))
 
@@ -608,11 +604,6 @@ def n_choices(n_max: int, n_min: float) -> tuple[int, ...]:
 def sweep_sizes(n_max: int, d: int, n_min: float, *, factor: int = 4) -> tuple[int, ...]:
     """Training sizes of the measured curves: from the first power of two >= max(2d, floor(n_min) + 1) up to
     ``n_max`` by ``factor``; ``()`` when ``n_max`` is not above that start.
-
-    >>> sweep_sizes(16000, 14, 54.4)
-    (64, 256, 1024, 4096, 16000)
-    >>> sweep_sizes(50, 14, 54.4)
-    ()
     """
     n_max = check_int("n_max", n_max, lo=1)
     d = check_int("d", d, lo=1)

@@ -187,11 +187,6 @@ def release_thetas_xy(
 ) -> np.ndarray:
     """:func:`release_thetas` from raw rows (clipped to the declared bounds); public constants from ``model``
     and the bounds only, so neighbouring datasets of one size get identical parameters.
-
-    >>> import numpy as np
-    >>> X = np.tile([[0.6, 0.8]], (100, 1)); y = np.full(100, 0.5)
-    >>> release_thetas_xy(X, y, epsilon=1.0, delta=1e-5, n_runs=3, seed=0).shape
-    (3, 2)
     """
     from .model import model_constants
     from .params import input_perturbation_params

@@ -44,15 +44,7 @@ class ModelConstants:
 
 
 def model_constants(model: str, *, eta: float = 1.0, x_bound: float = 1.0, y_bound: float = 1.0) -> ModelConstants:
-    """Derive (lambda, zeta) from the declared bounds ||x|| <= x_bound, |y| <= y_bound.
-
-    >>> c = model_constants("least_squares", eta=1.0)
-    >>> (c.lam, c.zeta)
-    (1.0, 2.0)
-    >>> c = model_constants("logistic_taylor", eta=1.0)
-    >>> (c.lam, c.zeta)
-    (0.25, 0.75)
-    """
+    """Derive (lambda, zeta) from the declared bounds ||x|| <= x_bound, |y| <= y_bound."""
     check_choice("model", model, MODELS)
     eta = check_positive("eta", eta)
     xb = check_positive("x_bound", x_bound)

@@ -45,9 +45,6 @@ SIGMA_U_MODES = ("COR2", "ALG1", "CORR")
 def min_n(delta: float) -> dict[str, float]:
     """Minimum sample sizes of docs/input_perturbation.md §"Minimum sample sizes" (strict for the two sigma_u modes,
     >= for Theorem 2).
-
-    >>> round(min_n(0.01)["cor2"], 2)
-    26.74
     """
     dl = check_delta(delta)
     return {"cor2": 4.0 * math.log(8.0 / dl), "alg1": 4.0 * math.log(4.0 / dl), "theorem2": 16.0 * math.log(8.0 / dl)}
@@ -68,13 +65,6 @@ class Feasibility:
 def feasibility(n: int, delta: float, mode: str = "COR2") -> Feasibility:
     """Can input perturbation run with ``n`` contributors at ``delta``? ([FTS17] Algorithm 1, Corollary 2;
     docs/input_perturbation.md §"Minimum sample sizes")
-
-    >>> f = feasibility(80, 1e-5)
-    >>> f.ok, round(f.n_min, 1)
-    (True, 54.4)
-    >>> f = feasibility(40, 1e-5)
-    >>> f.ok, f"{f.delta_min:.2g}"
-    (False, '0.00036')
     """
     n = check_int("n", n, lo=1)
     dl = check_delta(delta)
@@ -93,9 +83,6 @@ def _a_values(n: float, delta: float) -> tuple[float, float]:
 def sigma_u_value(*, n: float, d: int, eps_run: float, delta: float, lam: float, mode: str = "COR2") -> float:
     """The aggregate scale sigma_u of the quadratic-term noise: [FTS17] Algorithm 1 (ALG1), Corollary 2 (COR2),
     docs/input_perturbation.md §"Corrected σ_u (CORR)" (CORR). ``nan`` at or below the mode's minimum ``n``.
-
-    >>> round(sigma_u_value(n=10_000, d=10, eps_run=1.0, delta=1e-5, lam=1.0), 4)
-    1.653
     """
     a2, a4 = _a_values(n, delta)
     gamma = delta / 2.0
@@ -269,10 +256,6 @@ def input_perturbation_params(
 ) -> InputPerturbationParams:
     """Derive every Step-0 quantity ([FTS17] Algorithms 1-2, Corollary 2; the parameters, their ranges and
     errors: docs/input_perturbation.md §"Step-0 parameters").
-
-    >>> p = input_perturbation_params(n=10_000, d=10, epsilon=1.0, delta=1e-5, eta=1.0, zeta=1.0, lam=1.0)
-    >>> round(p.sigma_b, 2), round(p.sigma_u, 3), round(p.Delta, 1)
-    (10.35, 1.653, 131.0)
     """
     n = check_int("n", n, lo=1)
     d = check_int("d", d, lo=1)
@@ -342,9 +325,6 @@ class LocalPrivacy:
 def exact_local_epsilon(mu: float, delta_local: float) -> float:
     """Smallest epsilon with delta_mu(epsilon) <= delta_local for a mu-GDP release (the Gaussian privacy
     profile, Balle and Wang 2018, Thm 8; docs/input_perturbation.md §"Domain sensitivities and the exact local level").
-
-    >>> round(exact_local_epsilon(4.739, 0.02), 1)
-    20.1
     """
     mu = check_positive("mu", mu)
     return gaussian_epsilon_analytic(sigma=1.0, delta=delta_local, sensitivity=mu)
@@ -416,11 +396,6 @@ def conservative_accounting(params: InputPerturbationParams, *, gamma_t: float |
     """Conservative central guarantee that does not rely on Lemma 7 (ours: docs/input_perturbation.md
     §"Conservative accounting"; Kifer, Smith & Thakurta 2012, Theorem 2). ``gamma_t``: failure probability of
     max_i ||u_i|| <= t, default delta / 2 (total delta' + gamma_t = delta).
-
-    >>> p = input_perturbation_params(n=10_000, d=10, epsilon=1.0, delta=1e-5, zeta=1.0, lam=1.0)
-    >>> c = conservative_accounting(p)
-    >>> round(c.t, 4), round(c.lam_tilde, 3), round(c.ridge_needed, 3), c.ridge_ok
-    (0.1328, 1.283, 2.566, True)
     """
     from scipy.special import chdtri  # chi2.isf without importing scipy.stats (about 0.4 s on a page's first visit)
 

@@ -28,12 +28,6 @@ def solve_ball(A: np.ndarray, h: np.ndarray, eta: float, *, rel_eig_tol: float =
     """Minimise 1/2 w^T A w - h^T w subject to ||w|| <= eta exactly, for PSD ``A`` (d, d) or (T, d, d) and ``h``
     (d,) or (T, d); eigenvalues below ``rel_eig_tol`` x the largest count as zero (minimum-norm candidate);
     ``return_info``: a :class:`BallSolution` (Moré & Sorensen section 2; docs/input_perturbation.md §"The ball solver").
-
-    >>> import numpy as np
-    >>> solve_ball(np.eye(2), np.array([0.3, 0.4]), 1.0).tolist()
-    [0.3, 0.4]
-    >>> [round(float(v), 6) for v in solve_ball(np.eye(2), np.array([3.0, 4.0]), 1.0)]
-    [0.6, 0.8]
     """
     eta = check_positive("eta", eta)
     A = np.asarray(A, dtype=np.float64)

@@ -82,9 +82,6 @@ def _exp(log_value: float) -> float:
 def lemma23_log_delta(epsilon: float, kappa: float, zeta: float, mode: str = "optimized") -> float:
     """Logarithm of the additive term delta0 of the (corrected) perturbed-Gaussian lemma.
     Details: docs/label_dp_bags.md §"bounds.lemma23_log_delta" ([BSHNR], Lemma 2.3).
-
-    >>> round(math.exp(lemma23_log_delta(1.0, 1e-4, 0.5, "fixed")), 4)
-    0.7624
     """
     eps = check_positive("epsilon", epsilon)
     kap = check_positive("kappa", kappa)
@@ -107,9 +104,6 @@ def lemma23_log_delta(epsilon: float, kappa: float, zeta: float, mode: str = "op
 def lemma23_delta(epsilon: float, kappa: float, zeta: float, mode: str = "optimized") -> float:
     """delta0 of the corrected Lemma 2.3 (see :func:`lemma23_log_delta`); 1.0 = no guarantee.
     Details: docs/label_dp_bags.md §"bounds.lemma23_delta" ([BSHNR]).
-
-    >>> round(lemma23_delta(2.0, 1e-3, 1.0, "optimized"), 4)
-    0.1184
     """
     return _exp(lemma23_log_delta(epsilon, kappa, zeta, mode))
 
@@ -237,9 +231,6 @@ def _package(logs: dict[str, float], **extra: float) -> dict[str, Any]:
 def delta_noisy_wtd_llp(epsilon, k, m, rho, b1, *, variant="corrected", mode="optimized", noise_std=1.0) -> float:
     """delta of noisy-wtd-LLP at ``epsilon`` (capped at 1; 1 means no guarantee).
     Details: docs/label_dp_bags.md §"bounds.delta_noisy_wtd_llp" ([BSHNR], Theorem 1.3).
-
-    >>> round(delta_noisy_wtd_llp(1.0, 1e12, 1000, 0.1, 1.0), 5)
-    0.02067
     """
     return terms_noisy_wtd_llp(epsilon, k, m, rho, b1, variant=variant, mode=mode, noise_std=noise_std)["delta"]
 
@@ -279,9 +270,6 @@ def terms_wtd_lba(
 def delta_wtd_lba(epsilon, k, m, d, b1, b2, gamma, lam, *, variant="corrected", mode="optimized", form="eq22") -> float:
     """delta of wtd-LBA at ``epsilon`` (capped at 1). See :func:`terms_wtd_lba`.
     Details: docs/label_dp_bags.md §"bounds.delta_wtd_lba" ([BSHNR], Theorem 1.2).
-
-    >>> round(delta_wtd_lba(1.0, 1e11, 100, 10, 1.0, 2.0, 0.25, 0.1), 5)
-    0.05656
     """
     return terms_wtd_lba(epsilon, k, m, d, b1, b2, gamma, lam, variant=variant, mode=mode, form=form)["delta"]
 
@@ -357,10 +345,6 @@ def terms_noisy_wtd_llp_over_k(
     """The failure terms of :func:`terms_noisy_wtd_llp` at many bag sizes ``ks`` at once, as arrays.
     Details: docs/label_dp_bags.md §"bounds.terms_noisy_wtd_llp_over_k" ([BSHNR], Theorem 1.3, eqs. (39)-(42),
     Lemma 2.3)).
-
-    >>> t = terms_noisy_wtd_llp_over_k(1.0, [1e6, 1e12], 1000, 0.1, 1.0)
-    >>> [round(float(x), 5) for x in t["delta"]]
-    [1.0, 0.02067]
     """
     eps = check_positive("epsilon", epsilon)
     mm = check_in_interval("m", m, 1.0, math.inf, closed="left")
@@ -387,10 +371,6 @@ def terms_wtd_lba_over_k(
     """The failure terms of :func:`terms_wtd_lba` at many bag sizes ``ks`` at once, as arrays.
     Details: docs/label_dp_bags.md §"bounds.terms_wtd_lba_over_k" ([BSHNR], Theorem 1.2, eqs. (22)-(24), Lemmas
     3.2-3.4).
-
-    >>> t = terms_wtd_lba_over_k(1.0, [1e11], 100, 10, 1.0, 2.0, 0.25, 0.1)
-    >>> round(float(t["delta"][0]), 5)
-    0.05656
     """
     eps = check_positive("epsilon", epsilon)
     mm = check_in_interval("m", m, 1.0, math.inf, closed="left")
@@ -404,9 +384,6 @@ def naive_delta_lower_bound(n: int, k: int, m: int) -> float:
     weighted LLP (the changed index is bagged with this probability, and then its bag's label
     aggregate moves deterministically).
     Details: docs/label_dp_bags.md §"bounds.naive_delta_lower_bound" ([BSHNR]).
-
-    >>> naive_delta_lower_bound(100000, 64, 1000)
-    0.64
     """
     nn = check_int("n", n, lo=1)
     kk = check_int("k", k, lo=1)
@@ -420,9 +397,6 @@ def naive_delta_lower_bound(n: int, k: int, m: int) -> float:
 def fixed_split_k_thresholds(epsilon: float, q: float, b1: float) -> tuple[float, float]:
     """The two k thresholds of the fixed split: 147456 B1^2/(q eps^2), 1358954496 B1^4/(q^2 eps^4).
     Details: docs/label_dp_bags.md §"bounds.fixed_split_k_thresholds" ([BSHNR], Lemma 3.3).
-
-    >>> [f"{t:.4g}" for t in fixed_split_k_thresholds(1.0, 0.1, 1.0)]
-    ['1.475e+06', '1.359e+11']
     """
     eps = check_positive("epsilon", epsilon)
     qq = check_positive("q", q)
@@ -458,9 +432,6 @@ def _log_delta_fn(mechanism: str, params: dict[str, Any]):
 def min_k(target_delta: float, epsilon: float, mechanism: str, **params: Any) -> int | float | None:
     """Smallest integer k >= 16 with delta(k) <= target_delta, or ``None`` if even 1e40 fails.
     Details: docs/label_dp_bags.md §"bounds.min_k" ([BSHNR], Theorems 1.2).
-
-    >>> f"{min_k(1e-3, 1.0, 'noisy-wtd-llp', m=1000, rho=0.1, b1=1.0):.4g}"
-    '2.573e+12'
     """
     target = check_in_interval("target_delta", target_delta, 0.0, 1.0, closed="neither")
     eps = check_positive("epsilon", epsilon)
@@ -491,9 +462,6 @@ def min_eps(target_delta: float, k: float, mechanism: str, **params: Any) -> flo
     :func:`~dp_core.calibration.solve_monotone`, rounded up), or ``None`` when even
     epsilon = 100 fails (the tail terms alone exceed it).
     Details: docs/label_dp_bags.md §"bounds.min_eps" ([BSHNR], Theorems 1.2).
-
-    >>> round(min_eps(1e-6, 1e13, 'noisy-wtd-llp', m=1000, rho=0.1, b1=1.0), 4)
-    0.96
     """
     target = check_in_interval("target_delta", target_delta, 0.0, 1.0, closed="neither")
     f = _log_delta_fn(mechanism, params)
@@ -515,9 +483,6 @@ def min_eps(target_delta: float, k: float, mechanism: str, **params: Any) -> flo
 def gaussian_delta_profile(epsilon: float, shift: Any) -> np.ndarray:
     """Exact Gaussian hockey-stick divergence delta_G(eps; M), vectorized over M = shift/sigma.
     Details: docs/label_dp_bags.md §"bounds.gaussian_delta_profile" ([BW18], Theorem 8.).
-
-    >>> [round(float(gaussian_delta_profile(e, M)), 4) for e, M in [(1, 0.5), (1, 2), (0.3, 1)]]
-    [0.0068, 0.5099, 0.2933]
     """
     eps = check_positive("epsilon", epsilon, allow_zero=True)
     return np.asarray(gaussian_privacy_profile(eps, shift), dtype=np.float64)
@@ -526,9 +491,6 @@ def gaussian_delta_profile(epsilon: float, shift: Any) -> np.ndarray:
 def llp_delta_floor(n: int, k: int, m: int, rho: float) -> float:
     """(m k / n) P[H = 0]: delta of noisy-wtd-LLP cannot go below this for any epsilon.
     Details: docs/label_dp_bags.md §"bounds.llp_delta_floor" ([BSHNR]).
-
-    >>> f"{llp_delta_floor(100000, 64, 1000, 0.1):.4g}"
-    '0.0008365'
     """
     nn, kk, mm, r = _check_llp_sizes(n, k, m, rho)
     n_noisy = int(round(r * nn))
@@ -672,9 +634,6 @@ def llp_exact_delta(
 ) -> ExactDelta:
     """Exact delta(epsilon) of noisy-wtd-LLP by full-pmf quadrature (beyond the paper).
     Details: docs/label_dp_bags.md §"bounds.llp_exact_delta" ([BW18], [BSHNR], Thm 8, Fig. 2).
-
-    >>> round(llp_exact_delta(1.0, 100000, 64, 1000, 0.1).delta, 5)
-    0.07891
     """
     return llp_exact_delta_curve([epsilon], n, k, m, rho, b1, noise_std=noise_std)[0]
 
@@ -685,9 +644,6 @@ def llp_exact_min_eps(
     """Smallest epsilon with exact delta(epsilon) <= target_delta (rounded up), or ``None``
     when the floor (m k / n) P[H = 0] already exceeds the target (or epsilon would exceed 1e4).
     Details: docs/label_dp_bags.md §"bounds.llp_exact_min_eps".
-
-    >>> round(llp_exact_min_eps(1e-5, 1000000, 256, 1000, 0.1), 3)
-    4.545
     """
     target = check_in_interval("target_delta", target_delta, 0.0, 1.0, closed="neither")
     first = llp_exact_delta(0.0, n, k, m, rho, b1, noise_std=noise_std)
@@ -717,9 +673,6 @@ def llp_exact_min_eps(
 def baseline_calibration(epsilon: float, delta: float, b1: float) -> dict[str, float]:
     """Per-label noise baselines at the same (epsilon, delta), labels in [-B1, B1] (sensitivity 2 B1).
     Details: docs/label_dp_bags.md §"bounds.baseline_calibration" ([BW18], Algorithm 1, Thm 3.6).
-
-    >>> round(baseline_calibration(1.0, 1e-5, 1.0)["gaussian_sigma"], 3)
-    7.461
     """
     b = check_positive("b1", b1)
     sigma = gaussian_sigma_analytic(epsilon=epsilon, delta=delta, sensitivity=2.0 * b)
@@ -736,9 +689,6 @@ def predicted_ratio_lba(m: int, d: int) -> float:
     """Random-design prediction E[val(D, r_hat)/opt(D, F)] ~ 1 + d/(m - d - 1) for wtd-LBA
     (and weighted LLP without noise, naive LBA/LLP fitted on sums).
     Details: docs/label_dp_bags.md §"bounds.predicted_ratio_lba".
-
-    >>> round(predicted_ratio_lba(512, 72), 3)
-    1.164
     """
     mm = check_int("m", m, lo=1)
     dd = check_int("d", d, lo=1)
@@ -801,9 +751,6 @@ def lba_utility_required_m(
     """Smallest m >= 1 (real, rounded up by :func:`~dp_core.calibration.solve_monotone`) with
     P_fail <= target for the wtd-LBA utility bound.
     Details: docs/label_dp_bags.md §"bounds.lba_utility_required_m" ([BSHNR]).
-
-    >>> f"{lba_utility_required_m(0.05, 64, 10, 0.5, 0.25, 5.0, 0.5):.4g}"
-    '6.794e+09'
     """
     t = check_in_interval("target", target, 0.0, 1.0, closed="neither")
     lt = math.log(t)

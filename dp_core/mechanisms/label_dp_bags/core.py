@@ -45,11 +45,7 @@ MECHANISM_LABELS = {
 
 
 def check_bag_sizes(n: int, m: int, k: int) -> tuple[int, int, int]:
-    """Validate n, m, k and the feasibility condition m k <= n (disjoint bags).
-
-    >>> check_bag_sizes(100, 10, 5)
-    (100, 10, 5)
-    """
+    """Validate n, m, k and the feasibility condition m k <= n (disjoint bags)."""
     nn = check_int("n", n, lo=1)
     mm = check_int("m", m, lo=1)
     kk = check_int("k", k, lo=1)
@@ -65,10 +61,6 @@ def check_bag_sizes(n: int, m: int, k: int) -> tuple[int, int, int]:
 def sample_bags(n: int, m: int, k: int, rng: RngLike) -> np.ndarray:
     """m disjoint, uniformly random bags of size k from ``range(n)``.
     Details: docs/label_dp_bags.md §"core.sample_bags" ([BSHNR], Fig. 1, Fig. 2).
-
-    >>> S = sample_bags(10, 2, 3, 0)
-    >>> S.shape, len(set(S.ravel()))
-    ((2, 3), 6)
     """
     nn, mm, kk = check_bag_sizes(n, m, k)
     g = as_generator(rng)
@@ -78,9 +70,6 @@ def sample_bags(n: int, m: int, k: int, rng: RngLike) -> np.ndarray:
 def noise_set(n: int, rho: float, rng: RngLike) -> np.ndarray:
     """A uniformly random index set N of size round(rho n), drawn independently of the labels.
     Details: docs/label_dp_bags.md §"core.noise_set" ([BSHNR], Fig. 2).
-
-    >>> int(noise_set(10, 0.3, 1).sum())
-    3
     """
     nn = check_int("n", n, lo=1)
     r = check_in_interval("rho", rho, 0.0, 1.0)
@@ -244,10 +233,6 @@ def release(
 def fit_linear(xbar, ybar, *, b3: float | None = None) -> np.ndarray:
     """Least squares on the aggregates: r = argmin Σ_j (ȳ_j - rᵀ x̄_j)^2 (homogeneous, no intercept).
     Details: docs/label_dp_bags.md §"core.fit_linear" ([BSHNR], Theorem 1.2).
-
-    >>> Xb = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]); yb = Xb @ np.array([2.0, -1.0])
-    >>> np.round(fit_linear(Xb, yb), 6).tolist()
-    [2.0, -1.0]
     """
     A, v = check_Xy(xbar, ybar, min_rows=1)
     r, *_ = np.linalg.lstsq(A, v, rcond=None)

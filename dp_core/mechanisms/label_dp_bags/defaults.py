@@ -42,9 +42,6 @@ class BagSuggestion:
 def utility_min_bags(d: int) -> int:
     """Fewest bags for which the regression on the bags is expected to keep a useful model: ``2 d + 1``.
     Details: docs/label_dp_bags.md §"defaults.utility_min_bags".
-
-    >>> utility_min_bags(31)
-    63
     """
     return 2 * check_int("d", d, lo=1) + 1
 
@@ -126,12 +123,6 @@ def suggest_bag_params(
 ) -> BagSuggestion:
     """Feasible, non-vacuous bag size ``k`` and number of bags ``m`` for ``n`` rows.
     Details: docs/label_dp_bags.md §"defaults.suggest_bag_params".
-
-    >>> s = suggest_bag_params(16_000, epsilon=1.0, d=14)
-    >>> s.informative, s.m * s.k <= 16_000, s.m >= 16
-    (True, True, True)
-    >>> suggest_bag_params(30, epsilon=1.0, d=14).k
-    0
     """
     n = check_int("n", n, lo=1)
     eps = check_positive("epsilon", epsilon)
@@ -226,12 +217,6 @@ def _auto_has_guarantee(n: int, min_bags: int, delta: float, rho: float, b1: flo
 def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.0) -> AutoBags:
     """The (k, m) of noisy-wtd-LLP with the smallest proved epsilon at ``delta`` and a useful fit.
     Details: docs/label_dp_bags.md §"defaults.auto_bag_setting" (Fig. 2).
-
-    >>> a = auto_bag_setting(16_000, d=14, delta=1e-5, rho=0.1)
-    >>> (a.k, a.m, round(a.epsilon, 2))
-    (551, 29, 2.77)
-    >>> auto_bag_setting(354, d=11, delta=1e-5, rho=0.1).epsilon is None
-    True
     """
     n = check_int("n", n, lo=1, hi=N_AUTO_MAX)
     d = check_int("d", d, lo=1, hi=10_000)
@@ -285,9 +270,6 @@ def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.
 def default_bags(n: int, *, d: int, delta: float, rho: float, b1: float = 1.0) -> AutoBags:
     """The (k, m) the Label-DP page and the comparison start from ("auto", ``k = m = 0``), for any ``n``.
     Details: docs/label_dp_bags.md §"defaults.default_bags".
-
-    >>> default_bags(16_000, d=14, delta=1e-5, rho=0.1) == auto_bag_setting(16_000, d=14, delta=1e-5, rho=0.1)
-    True
     """
     import dataclasses
 

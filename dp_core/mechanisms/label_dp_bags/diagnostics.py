@@ -123,11 +123,6 @@ def data_conditions(X, y, b1: float, *, k: int | None = None, m: int | None = No
     """The data constants of the wtd-LBA guarantee, computed from the data
     (docs/label_dp_bags.md §"Data conditions of wtd-LBA").
     Details: docs/label_dp_bags.md §"diagnostics.data_conditions" ([BSHNR], Theorem 1.2, Lemma 3.4).
-
-    >>> g = np.random.default_rng(0); X = np.hstack([g.normal(size=(500, 2)) / 4, np.ones((500, 1))])
-    >>> c = data_conditions(X, np.clip(g.normal(size=500) / 2, -1, 1), 1.0)
-    >>> c["rank"], c["gamma"] is not None
-    (3, True)
     """
     A, v = check_Xy(X, y, min_rows=2)
     B1 = check_positive("b1", b1)
@@ -323,13 +318,6 @@ def bags_for_useful_model(
 ) -> int | None:
     """About how many bags make the fit on the bags better than predicting the average label.
     Details: docs/label_dp_bags.md §"diagnostics.bags_for_useful_model".
-
-    >>> bags_for_useful_model(d=3, nonprivate=0.2, trivial=0.4, rho=0.1)
-    9
-    >>> bags_for_useful_model(d=3, nonprivate=0.4, trivial=0.4) is None
-    True
-    >>> bags_for_useful_model(d=3, nonprivate=0.25, trivial=0.5, measured=0.75, m=10)
-    17
     """
     dd = check_int("d", d, lo=1)
     npv = check_positive("nonprivate", nonprivate, allow_zero=True)
