@@ -22,10 +22,19 @@ from .first_screen import expert_section
 TITLE = "What this ε means"
 
 
-@scoped.cache_data(max_entries=128, show_spinner=False, upload_independent=True)
+@scoped.cache_data(max_entries=128, show_spinner=False)  # n, d of an upload stay in the session
 def cached_risk(mechanism: str, setting: tuple, _version: str = dp_core.__version__) -> dict:
-    """:func:`dp_core.risk.mechanism_risk` of ``mechanism`` at ``dict(setting)``."""
+    """:func:`dp_core.risk.mechanism_risk` of ``mechanism`` at ``dict(setting)`` (a setting read from the data)."""
     return mechanism_risk(mechanism, **dict(setting))
+
+
+@scoped.cache_data(max_entries=128, show_spinner=False, upload_independent=True)
+def textbook_risk(mechanism: str, setting: tuple, _version: str = dp_core.__version__) -> dict:
+    """The same for a textbook mechanism (Gaussian, Laplace): its setting holds no data statistic."""
+    return mechanism_risk(mechanism, **dict(setting))
+
+
+_TEXTBOOK = ("gaussian", "laplace")
 
 
 ALPHA_MIN = 1e-4  # the chart's log α axis starts here: the attacks that matter wrongly accuse few
@@ -97,7 +106,7 @@ def deployments_figure(epsilon: float, place: dict) -> go.Figure:
 
 def risk_panel(mechanism: str, *, key: str = "risk", **setting) -> dict:
     """Draw the panel (collapsed) for ``mechanism`` at ``setting``; returns the engine's result."""
-    r = cached_risk(mechanism, tuple(sorted(setting.items())))
+    r = (textbook_risk if mechanism in _TEXTBOOK else cached_risk)(mechanism, tuple(sorted(setting.items())))
     with expert_section(TITLE):
         st.markdown(f"**{escape_markdown(r['label'])}** · status: {escape_markdown(r['status'])}")
         for s in r["sentences"]:

@@ -93,6 +93,7 @@ def _upload_independent_functions() -> set[str]:
         "ui.cached",
         "ui.cached_audit",
         "ui.cached_compare",
+        "ui.risk_panel",
     ):
         m = importlib.import_module(mod)
         for name, obj in vars(m).items():
