@@ -101,13 +101,6 @@ def psi(a: ArrayLike, theta: float) -> NDArray[np.float64]:
     """The truncation function psi_theta on non-negative arguments.
     Wang & Xu, eqs. (6) and (16); docs/l1_exponential.md §"The truncated score".
     See docs/l1_exponential.md §"truncation.psi".
-
-    Examples
-    --------
-    >>> round(float(psi(0.5, 2.0)), 4)
-    0.47
-    >>> round(float(psi(3.0, 1.5)), 4) == round(math.log(1.5), 4)
-    True
     """
     theta = check_theta(theta)
     x = np.asarray(a, dtype=np.float64)
@@ -120,11 +113,6 @@ def psi_prime(a: ArrayLike, theta: float) -> NDArray[np.float64]:
     """Derivative of psi_theta for non-negative arguments.
     docs/l1_exponential.md §"The truncated score" (used by the gradient-based sampler).
     See docs/l1_exponential.md §"truncation.psi_prime".
-
-    Examples
-    --------
-    >>> round(float(psi_prime(0.5, 2.0)), 4)
-    0.8
     """
     theta = check_theta(theta)
     x = np.asarray(a, dtype=np.float64)
@@ -174,12 +162,6 @@ def surrogate_cost(
     """Summed surrogate cost ``S(w) = sum_i psi_theta(iota * |y_i - <x_i, w>|)``.
     Wang & Xu, eq. (2): ``S = n * iota * L_iota``; docs/l1_exponential.md §"The truncated score".
     See docs/l1_exponential.md §"truncation.surrogate_cost".
-
-    Examples
-    --------
-    >>> X = [[1, 0], [0, 2], [1, 1]]; y = [0.5, -1, 3]
-    >>> round(float(surrogate_cost([0.2, -0.3], X, y, iota=0.5, theta=2.0)), 3)
-    1.041
     """
     X, y = check_Xy(X, y, min_rows=1)
     iota = check_positive("iota", iota)
@@ -204,12 +186,6 @@ def surrogate_cost_and_grad(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: f
 def surrogate_risk(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float):
     """Truncated empirical risk ``L_iota(w) = S(w) / (n * iota)`` (the score is its negative).
     Wang & Xu, eq. (2). See docs/l1_exponential.md §"truncation.surrogate_risk".
-
-    Examples
-    --------
-    >>> X = [[1, 0], [0, 2], [1, 1]]; y = [0.5, -1, 3]
-    >>> round(float(surrogate_risk([0.2, -0.3], X, y, iota=0.5, theta=1.5)), 4)
-    0.4498
     """
     S = surrogate_cost(w, X, y, iota=iota, theta=theta)
     n = np.asarray(X).shape[0]
@@ -220,12 +196,6 @@ def score(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float
     """The exponential mechanism's score ``u(D, w) = -L_iota(w; D)`` (sensitivity :func:`score_sensitivity`).
     Wang & Xu, Algorithms 1-2 (score) and Definition 2; docs/l1_exponential.md §"The truncated score".
     See docs/l1_exponential.md §"truncation.score".
-
-    Examples
-    --------
-    >>> X = [[1, 0], [0, 2], [1, 1]]; y = [0.5, -1, 3]
-    >>> round(float(score([0.2, -0.3], X, y, iota=0.5, theta=2.0)), 3)
-    -0.694
     """
     return -surrogate_risk(w, X, y, iota=iota, theta=theta)
 
@@ -241,11 +211,6 @@ def score_sensitivity(n: int, iota: float, theta: float, *, kind: str = "exact")
     """Sensitivity of the score ``-L_iota``.
     Wang & Xu, proofs of Theorems 1-2; docs/l1_exponential.md §"Sensitivity and temperatures".
     See docs/l1_exponential.md §"truncation.score_sensitivity".
-
-    Examples
-    --------
-    >>> round(score_sensitivity(10_000, 0.02038, 1.5), 6)
-    0.00199
     """
     n = check_int("n", n, lo=1)
     iota = check_positive("iota", iota)
@@ -258,11 +223,6 @@ def kappa(epsilon: float, theta: float, convention: str = "tight") -> float:
     """Inverse temperature on S: the mechanism samples ``w`` with probability ``∝ exp(-kappa S(w))``.
     Wang & Xu, Algorithms 1-2 and Definition 2; docs/l1_exponential.md §"Sensitivity and temperatures".
     See docs/l1_exponential.md §"truncation.kappa".
-
-    Examples
-    --------
-    >>> round(kappa(1.0, 1.5), 3), round(kappa(1.0, 1.5, "paper_box"), 3)
-    (1.233, 2.466)
     """
     epsilon = check_epsilon(epsilon)
     check_choice("convention", convention, CONVENTIONS)
@@ -296,14 +256,7 @@ def exact_sampler_suffix(convention: str) -> str:
 
 
 def convention_guarantee(epsilon: float, theta: float, convention: str = "tight") -> Guarantee:
-    """The guarantee a convention gives for the exact (grid) mechanism.
-
-    Examples
-    --------
-    >>> g = convention_guarantee(1.0, 1.5, "paper_box")
-    >>> round(g.replace_one_epsilon, 6), round(g.add_remove_epsilon, 6)
-    (2.0, 1.0)
-    """
+    """The guarantee a convention gives for the exact (grid) mechanism."""
     k = kappa(epsilon, theta, convention)
     ds = cost_sensitivity(theta)
     rep, add = 2.0 * k * ds, k * ds

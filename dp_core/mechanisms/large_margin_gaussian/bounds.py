@@ -35,9 +35,6 @@ def noise_radius(dim: int, beta: float, delta: float, *, kind: str = "exact") ->
     """Radius ``r`` with ``P(||N|| >= r) <= delta`` for radial noise of dimension ``m`` and rate ``beta``.
 
     ``union`` or ``exact`` (Gamma quantile); corrects Lemma 4. docs/large_margin_gaussian.md §"bounds.py: formulas".
-
-    >>> round(noise_radius(9, 0.5, 0.05, kind="union"), 2), round(noise_radius(9, 0.5, 0.05), 2)
-    (93.47, 28.87)
     """
     m = check_int("dim", dim, lo=1)
     beta = check_positive("beta", beta)

@@ -38,9 +38,6 @@ def default_components(n: int, d: int) -> int | None:
     """Dimension after the public projection: ``min(d, 20, max(5, round(sqrt(n) / 4)))``; ``None`` when that is ``d``.
 
     Why and measurements: docs/large_margin_gaussian.md §"estimator.py: the classifier".
-
-    >>> default_components(455, 30), default_components(1437, 64), default_components(5000, 8)
-    (5, 9, None)
     """
     k = min(int(d), MAX_AUTO_COMPONENTS, max(5, round(math.sqrt(n) / 4.0)))
     return None if k >= d else k
@@ -50,9 +47,6 @@ def default_regularisers(n: int, epsilon: float) -> tuple[float, float]:
     """The public defaults ``(lam, mu)``: Frobenius ``mu = min(1, 45 / (n epsilon))`` and trace ``lam = mu / 10``.
 
     CMS (2011) Lemma 7's argument; docs/large_margin_gaussian.md §"estimator.py: the classifier".
-
-    >>> default_regularisers(450, 1.0)
-    (0.01, 0.1)
     """
     mu = min(1.0, MU_SCALE / (float(n) * float(epsilon)))
     return mu / 10.0, mu

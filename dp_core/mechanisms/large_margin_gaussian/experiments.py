@@ -96,11 +96,6 @@ def suggest_settings(name: str, d: int, n: int, n_classes: int) -> SuggestedSett
 
     ``k = min(d, 5)``, ``λ = 0.001`` for real data; the reference setting S1 (``λ = 0.01``) for
     ``gaussian_classes``. Measurements: docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
-
-    >>> suggest_settings("wine", 13, 178, 3).k
-    5
-    >>> suggest_settings("gaussian_classes", 2, 1000, 3).lam
-    0.01
     """
     d = check_int("d", d, lo=1)
     n = check_int("n", n, lo=2)
@@ -282,11 +277,6 @@ def utility_note(acc_private: float, acc_nonprivate: float, n_classes: int, *, k
 
     ``None`` when it keeps a quarter of the non-private gain over chance;
     docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
-
-    >>> utility_note(0.34, 0.95, 3) is not None
-    True
-    >>> utility_note(0.9, 0.95, 3) is None
-    True
     """
     n_classes = check_int("n_classes", n_classes, lo=2, hi=MAX_CLASSES)
     chance = 1.0 / n_classes

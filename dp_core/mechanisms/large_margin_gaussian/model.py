@@ -57,9 +57,6 @@ def preprocess(X: FloatArray, *, scale: float = 1.0 / math.sqrt(2.0)) -> FloatAr
     """Clip rows to the unit ball, append 1 and scale: ``z_i = (x_i / max(1, ||x_i||), 1) * scale``, shape (n, d + 1).
 
     docs/large_margin_gaussian.md §"Input scaling", §"model.py: the classifier's functions".
-
-    >>> preprocess(np.array([[3.0, 4.0]])).round(4).tolist()
-    [[0.4243, 0.5657, 0.7071]]
     """
     X = check_matrix("X", X)
     norms = np.linalg.norm(X, axis=1, keepdims=True)
@@ -70,9 +67,6 @@ def huber_hinge(t: FloatArray, h: float) -> FloatArray:
     """Huberised hinge ``l_h(t)``: 0 for ``t < -h``, ``(t + h)^2/(4h)`` on ``|t| <= h``, ``t`` above.
 
     Chapelle (2007); docs/large_margin_gaussian.md §"Smoothed hinge and its gradient".
-
-    >>> float(huber_hinge(np.array(0.375), 0.5))
-    0.3828125
     """
     t = np.asarray(t, dtype=np.float64)
     quad = (t + h) ** 2 / (4.0 * h)

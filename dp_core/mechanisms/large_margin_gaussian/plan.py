@@ -144,9 +144,6 @@ def regularisation(
 def n_grid(n: int, n_classes: int) -> tuple[int, ...]:
     """Training-set sizes of the excess-against-n sweep: the usual grid up to ``n`` (at least two rows per
     class), ending at ``n`` itself.
-
-    >>> n_grid(300, 3)
-    (100, 200, 300)
     """
     ns = tuple(v for v in (100, 200, 500, 1000, 2000, 5000, 10000, 20000) if 2 * n_classes <= v <= n)
     return ns if n in ns else ns + (int(n),)

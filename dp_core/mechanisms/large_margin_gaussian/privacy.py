@@ -42,9 +42,6 @@ def sample_radial(dim: int, beta: float, rng=None, size: int | None = None) -> N
     """Draw exactly from the density ``∝ exp(-beta ||v||_2)`` on ``R^dim`` (``size`` draws, or one if ``None``).
 
     Pathak & Raj, Sec. 5.1; docs/large_margin_gaussian.md §"privacy.py: noise sampling".
-
-    >>> sample_radial(9, 0.5, rng=0).shape
-    (9,)
     """
     dim = check_int("dim", dim, lo=1)
     beta = check_positive("beta", beta)
@@ -169,10 +166,6 @@ def privacy_params(
 
     Pathak & Raj, Theorem 5.1; CMS (2011) Algorithm 2; docs/large_margin_gaussian.md
     §"Budget split and Jacobian term" and §"privacy.py: the accounting record".
-
-    >>> acc = privacy_params(epsilon=1.0, n=1000, d=2, n_classes=3, lam=0.01, h=0.5)
-    >>> round(acc.k_corrected, 3), round(acc.Delta, 5), round(acc.beta, 4)
-    (1.049, 0.01253, 0.1021)
     """
     epsilon = check_epsilon(epsilon, allow_inf=False)
     n = check_int("n", n, lo=1)
