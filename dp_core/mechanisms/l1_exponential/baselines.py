@@ -1,8 +1,7 @@
 """Baselines for comparison — not from the paper (docs/l1_exponential.md §"Baselines (not from the paper)").
-docs/l1_exponential.md §"Baselines (not from the paper)";
-McSherry & Talwar (2007) for the exponential mechanism; Bun & Steinke (2016), *Concentrated
-Differential Privacy*, Prop. 1.3 and 1.6 (Gaussian mechanism and conversion to (eps, delta)).
-See docs/l1_exponential.md §"baselines (module)"."""
+docs/l1_exponential.md §"Baselines (not from the paper)"; McSherry & Talwar (2007) for the exponential mechanism; Bun &
+Steinke (2016), *Concentrated Differential Privacy*, Prop. 1.3 and 1.6 (Gaussian mechanism and conversion to (eps,
+delta)). See docs/l1_exponential.md §"baselines (module)"."""
 
 from __future__ import annotations
 
@@ -44,9 +43,8 @@ BASELINE_LABEL = "baseline, not from the paper"
 
 
 def markov_clip_level(moment: float, theta: float, q: float = 0.05) -> float:
-    """Public clip level ``(moment / q)^(1/theta)`` so that ``P(|Z| > C) <= q`` by Markov's inequality.
-    See docs/l1_exponential.md §"baselines.markov_clip_level".
-    """
+    """Public clip level ``(moment / q)^(1/theta)`` so that ``P(|Z| > C) <= q`` by Markov's inequality. See
+    docs/l1_exponential.md §"baselines.markov_clip_level"."""
     m = check_positive("moment", moment)
     th = check_positive("theta", theta)
     q = check_probability("q", q, closed="neither")

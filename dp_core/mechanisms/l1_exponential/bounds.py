@@ -1,8 +1,7 @@
-"""Utility bounds of the exponential mechanism for heavy-tailed l1 regression.
-D. Wang and J. Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed Data*:
-Theorem 1 (eqs. (7), (8), (14)), Theorem 2 (eqs. (17)-(19), (24)-(26)), Lemmas 1, 2, 4-5, 7-10.
-docs/l1_exponential.md §"Moments and the explicit bound" (our corrections).
-See docs/l1_exponential.md §"bounds (module)"."""
+"""Utility bounds of the exponential mechanism for heavy-tailed l1 regression. D. Wang and J. Xu, *Differentially
+Private l1-norm Linear Regression with Heavy-tailed Data*: Theorem 1 (eqs. (7), (8), (14)), Theorem 2 (eqs. (17)-(19),
+(24)-(26)), Lemmas 1, 2, 4-5, 7-10. docs/l1_exponential.md §"Moments and the explicit bound" (our corrections). See
+docs/l1_exponential.md §"bounds (module)"."""
 
 from __future__ import annotations
 
@@ -56,10 +55,9 @@ class MomentConstants:
 
 @computable
 def residual_moment_bound(sigma_theta: float, M_theta: float, theta: float, diam_W: float) -> float:
-    """Bound (V): ``V_theta <= 2^(theta-1) (sigma_theta + diam_W^theta M_theta)``.
-    docs/l1_exponential.md §"Moments and the explicit bound" (corrects the paper's displayed inequality).
-    See docs/l1_exponential.md §"bounds.residual_moment_bound".
-    """
+    """Bound (V): ``V_theta <= 2^(theta-1) (sigma_theta + diam_W^theta M_theta)``. docs/l1_exponential.md
+    §"Moments and the explicit bound" (corrects the paper's displayed inequality). See docs/l1_exponential.md
+    §"bounds.residual_moment_bound"."""
     s = check_positive("sigma_theta", sigma_theta, allow_zero=True)
     M = check_positive("M_theta", M_theta, allow_zero=True)
     th = check_in_interval("theta", theta, 1.0, 2.0, closed="right")
@@ -71,9 +69,8 @@ def residual_moment_bound(sigma_theta: float, M_theta: float, theta: float, diam
 def moment_constants(
     assumption: str, *, tau: float, d: int, theta: float = 2.0, sigma_theta: float = 1.0, radius: float = 1.0
 ) -> MomentConstants:
-    """m1, M_theta and V_theta under an assumption (docs/l1_exponential.md §"Moments and the explicit bound").
-    See docs/l1_exponential.md §"bounds.moment_constants".
-    """
+    """m1, M_theta and V_theta under an assumption (docs/l1_exponential.md §"Moments and the explicit bound"). See
+    docs/l1_exponential.md §"bounds.moment_constants"."""
     check_choice("assumption", assumption, ASSUMPTIONS)
     tau = check_positive("tau", tau)
     d = check_int("d", d, lo=1)
@@ -106,10 +103,8 @@ def log_net_size(d: int, zeta: float, diam_W: float) -> float:
 def rate_paper(
     n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str, C: float = 1.0
 ) -> float:
-    """Shape of the paper's rate (hidden constant ``C``; label :data:`RATE_LABEL`).
-    Wang & Xu, eqs. (7), (8), (18), (19); docs/l1_exponential.md §"Moments and the explicit bound".
-    See docs/l1_exponential.md §"bounds.rate_paper".
-    """
+    """Shape of the paper's rate (hidden constant ``C``; label :data:`RATE_LABEL`). Wang & Xu, eqs. (7), (8), (18),
+    (19); docs/l1_exponential.md §"Moments and the explicit bound". See docs/l1_exponential.md §"bounds.rate_paper"."""
     n = check_positive("n", n)
     d = check_int("d", d, lo=1)
     eps = check_positive("epsilon", epsilon)
@@ -190,10 +185,9 @@ def explicit_bound(
     d: int = 1,
     log_N: float | None = None,
 ) -> BoundTerms:
-    """The explicit bound U(iota) with its five terms.
-    Wang & Xu, proofs of Theorems 1-2 (eqs. (14), (24)-(26)), corrected in
-    docs/l1_exponential.md §"Moments and the explicit bound". See docs/l1_exponential.md §"bounds.explicit_bound".
-    """
+    """The explicit bound U(iota) with its five terms. Wang & Xu, proofs of Theorems 1-2 (eqs. (14), (24)-(26)),
+    corrected in docs/l1_exponential.md §"Moments and the explicit bound". See docs/l1_exponential.md
+    §"bounds.explicit_bound"."""
     iota = check_positive("iota", iota)
     n, zeta, eta, th, m1, M, V, D, k, log_N = _checked_common(
         n, zeta, eta, theta, m1, M_theta, V_theta, diam_W, kappa_value, log_N, d
@@ -222,9 +216,8 @@ def bound_coefficients(
     log_N: float | None = None,
     m1: float = 0.0,
 ) -> tuple[float, float]:
-    """``(a, b)`` with ``U(iota) = 3 zeta m1 + a iota^(theta-1) + b/iota``.
-    See docs/l1_exponential.md §"bounds.bound_coefficients".
-    """
+    """``(a, b)`` with ``U(iota) = 3 zeta m1 + a iota^(theta-1) + b/iota``. See docs/l1_exponential.md
+    §"bounds.bound_coefficients"."""
     n, zeta, eta, th, _, M, V, D, k, log_N = _checked_common(
         n, zeta, eta, theta, m1, M_theta, V_theta, diam_W, kappa_value, log_N, d
     )
@@ -249,7 +242,8 @@ def iota_star(
     d: int = 1,
     log_N: float | None = None,
 ) -> float:
-    """``iota* = (b / ((theta - 1) a))^(1/theta)``, the minimiser of U. See docs/l1_exponential.md §"bounds.iota_star"."""
+    """``iota* = (b / ((theta - 1) a))^(1/theta)``, the minimiser of U.
+    See docs/l1_exponential.md §"bounds.iota_star"."""
     a, b = bound_coefficients(
         zeta=zeta,
         n=n,
@@ -304,9 +298,8 @@ def optimal_bound(
 def iota_paper(
     n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str, c_iota: float = 1.0
 ) -> float:
-    """The paper's truncation scale ``(c/tau) (d_eff log n log(1/eta)/(n eps))^(1/theta)``.
-    See docs/l1_exponential.md §"bounds.iota_paper".
-    """
+    """The paper's truncation scale ``(c/tau) (d_eff log n log(1/eta)/(n eps))^(1/theta)``. See docs/l1_exponential.md
+    §"bounds.iota_paper"."""
     n = check_positive("n", n)
     d = check_int("d", d, lo=1)
     eps = check_positive("epsilon", epsilon)
@@ -320,9 +313,8 @@ def iota_paper(
 
 
 def privacy_dominance_epsilon(theta: float, convention: str = "tight") -> float:
-    """The epsilon below which the privacy part of b dominates the statistical part (1/kappa > 3).
-    See docs/l1_exponential.md §"bounds.privacy_dominance_epsilon".
-    """
+    """The epsilon below which the privacy part of b dominates the statistical part (1/kappa > 3). See
+    docs/l1_exponential.md §"bounds.privacy_dominance_epsilon"."""
     check_choice("convention", convention, CONVENTIONS)
     return 1.0 / (3.0 * kappa(1.0, theta, convention))
 

@@ -1,11 +1,9 @@
 """Mode M: the continuous exponential mechanism sampled by MCMC (approximate; never proved).
 
-Target ``pi_D(w) ∝ exp(-kappa * S(w; D))`` on the ball W. Every result carries :data:`APPROXIMATE_LABEL`,
-its diagnostics (:class:`MCMCDiagnostics`) and a status, ``converged`` or ``not_converged``. Wang & Xu,
-Algorithms 1-2; MALA (Roberts & Tweedie 1996); split-R-hat and bulk ESS (Vehtari et al. 2021). Sampler,
-diagnostics and references:
-docs/l1_exponential.md §"MCMC sampler (mode M)".
-"""
+Target ``pi_D(w) ∝ exp(-kappa * S(w; D))`` on the ball W. Every result carries :data:`APPROXIMATE_LABEL`, its
+diagnostics (:class:`MCMCDiagnostics`) and a status, ``converged`` or ``not_converged``. Wang & Xu, Algorithms 1-2; MALA
+(Roberts & Tweedie 1996); split-R-hat and bulk ESS (Vehtari et al. 2021). Sampler, diagnostics and references:
+docs/l1_exponential.md §"MCMC sampler (mode M)"."""
 
 from __future__ import annotations
 
@@ -119,9 +117,8 @@ _WINDOWS = ((0.10, 0.30), (0.30, 0.55), (0.55, 0.85))
 
 
 def convergence_status(rhat_max: float, ess_min: float) -> str:
-    """``"converged"`` when ``rhat_max <= RHAT_THRESHOLD`` and ``ess_min >= ESS_MIN``, else ``"not_converged"``.
-    See docs/l1_exponential.md §"mcmc.convergence_status".
-    """
+    """``"converged"`` when ``rhat_max <= RHAT_THRESHOLD`` and ``ess_min >= ESS_MIN``, else ``"not_converged"``. See
+    docs/l1_exponential.md §"mcmc.convergence_status"."""
     ok = math.isfinite(rhat_max) and math.isfinite(ess_min) and rhat_max <= RHAT_THRESHOLD and ess_min >= ESS_MIN
     return "converged" if ok else "not_converged"
 
@@ -329,16 +326,14 @@ def _rank_normal(x: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def split_rhat(chains: ArrayLike) -> float:
-    """Split-R-hat of draws arranged as ``(n_chains, n_steps)`` (Vehtari et al. 2021, eq. 4).
-    See docs/l1_exponential.md §"mcmc.split_rhat".
-    """
+    """Split-R-hat of draws arranged as ``(n_chains, n_steps)`` (Vehtari et al. 2021, eq. 4). See docs/l1_exponential.md
+    §"mcmc.split_rhat"."""
     return _rhat_parts(_split(_check_chains(chains)))
 
 
 def rank_normalized_rhat(chains: ArrayLike) -> float:
-    """Rank-normalised split-R-hat: the larger of bulk and folded R-hat (Vehtari et al. 2021, section 4.2).
-    See docs/l1_exponential.md §"mcmc.rank_normalized_rhat".
-    """
+    """Rank-normalised split-R-hat: the larger of bulk and folded R-hat (Vehtari et al. 2021, section 4.2). See
+    docs/l1_exponential.md §"mcmc.rank_normalized_rhat"."""
     parts = _split(_check_chains(chains))
     bulk = _rhat_parts(_rank_normal(parts))
     folded = _rhat_parts(_rank_normal(np.abs(parts - np.median(parts))))
@@ -346,9 +341,8 @@ def rank_normalized_rhat(chains: ArrayLike) -> float:
 
 
 def effective_sample_size(chains: ArrayLike) -> float:
-    """Multi-chain effective sample size with Geyer's initial monotone sequence.
-    See docs/l1_exponential.md §"mcmc.effective_sample_size".
-    """
+    """Multi-chain effective sample size with Geyer's initial monotone sequence. See docs/l1_exponential.md
+    §"mcmc.effective_sample_size"."""
     x = _check_chains(chains)
     m, n = x.shape
     xc = x - x.mean(axis=1, keepdims=True)
@@ -553,9 +547,8 @@ def mcmc_sample(
     rng: RngLike = None,
     n_threads: int | None = None,
 ) -> MCMCResult:
-    """Sample ``pi(w) ∝ exp(-kappa * cost(w))`` on the ball of radius R with K vectorised chains.
-    docs/l1_exponential.md §"Samplers" (Mode M); Roberts & Tweedie (1996) for MALA.
-    See docs/l1_exponential.md §"mcmc.mcmc_sample"."""
+    """Sample ``pi(w) ∝ exp(-kappa * cost(w))`` on the ball of radius R with K vectorised chains. docs/l1_exponential.md
+    §"Samplers" (Mode M); Roberts & Tweedie (1996) for MALA. See docs/l1_exponential.md §"mcmc.mcmc_sample"."""
     d = check_int("d", d, lo=1)
     K = check_int("n_chains", n_chains, lo=2, hi=100_000)
     k = check_positive("kappa", kappa_value)
@@ -860,9 +853,8 @@ def em_mcmc(
     rng: RngLike = None,
     n_threads: int | None = None,
 ) -> MCMCResult:
-    """Approximate draws of the continuous exponential mechanism EM-L1-HT (Mode M).
-    Wang & Xu, Algorithms 1-2; docs/l1_exponential.md §"Samplers" (Mode M). See docs/l1_exponential.md §"mcmc.em_mcmc".
-    """
+    """Approximate draws of the continuous exponential mechanism EM-L1-HT (Mode M). Wang & Xu, Algorithms 1-2;
+    docs/l1_exponential.md §"Samplers" (Mode M). See docs/l1_exponential.md §"mcmc.em_mcmc"."""
     # one budget of the side-by-side sampler: the same validation, chains and draws (tested)
     return em_mcmc_sweep(
         X,
@@ -1022,9 +1014,8 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
 
 
 def release_status(diagnostics: MCMCDiagnostics | None) -> dict:
-    """Status fields of one release for results, CLI JSON, pages and comparison rows.
-    See docs/l1_exponential.md §"mcmc.release_status".
-    """
+    """Status fields of one release for results, CLI JSON, pages and comparison rows. See docs/l1_exponential.md
+    §"mcmc.release_status"."""
     if diagnostics is None:
         return {"sampler_status": "exact", "sampler_message": "", "exact_sampler": True}
     return {"sampler_status": diagnostics.status, "sampler_message": diagnostics.message, "exact_sampler": False}

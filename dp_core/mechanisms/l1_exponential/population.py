@@ -1,6 +1,5 @@
-"""Exact population risk of the synthetic heavy-tailed protocol (designs X1-X5, noises N1-N4).
-docs/l1_exponential.md §"Synthetic protocol" (designs, noises, g formulas, moments).
-See docs/l1_exponential.md §"population (module)"."""
+"""Exact population risk of the synthetic heavy-tailed protocol (designs X1-X5, noises N1-N4). docs/l1_exponential.md
+§"Synthetic protocol" (designs, noises, g formulas, moments). See docs/l1_exponential.md §"population (module)"."""
 
 from __future__ import annotations
 
@@ -36,9 +35,8 @@ NOISE_IDS = dict(zip(HEAVY_NOISES, ("N1", "N2", "N3", "N4")))
 
 
 def student_t_abs_moment(p: float, nu: float) -> float:
-    """``E|T|^p`` for ``T ~ t(nu)``: ``nu^(p/2) Gamma((p+1)/2) Gamma((nu-p)/2) / (sqrt(pi) Gamma(nu/2))``.
-    See docs/l1_exponential.md §"population.student_t_abs_moment".
-    """
+    """``E|T|^p`` for ``T ~ t(nu)``: ``nu^(p/2) Gamma((p+1)/2) Gamma((nu-p)/2) / (sqrt(pi) Gamma(nu/2))``. See
+    docs/l1_exponential.md §"population.student_t_abs_moment"."""
     if p >= nu:
         return math.inf
     return math.exp(
@@ -188,9 +186,8 @@ def design_coord_moment(p: float, model: HeavyTailedModel) -> float:
 
 
 def assumption_tau(model: HeavyTailedModel, assumption: str, theta: float) -> float:
-    """The smallest tau satisfying the assumption for the model's design (``inf`` if violated).
-    See docs/l1_exponential.md §"population.assumption_tau".
-    """
+    """The smallest tau satisfying the assumption for the model's design (``inf`` if violated). See
+    docs/l1_exponential.md §"population.assumption_tau"."""
     check_choice("assumption", assumption, ("A1", "A2", "A3", "A4"))
     p = 2.0 if assumption in ("A1", "A2") else float(theta)
     m = design_norm_moment(p, model) if assumption in ("A1", "A3") else design_coord_moment(p, model)

@@ -1,6 +1,5 @@
-"""Monte-Carlo experiments for EM-L1-HT and its baselines (synthetic protocol and real data).
-docs/l1_exponential.md §"Synthetic protocol" (ours: the paper has no experiments).
-See docs/l1_exponential.md §"simulation (module)"."""
+"""Monte-Carlo experiments for EM-L1-HT and its baselines (synthetic protocol and real data). docs/l1_exponential.md
+§"Synthetic protocol" (ours: the paper has no experiments). See docs/l1_exponential.md §"simulation (module)"."""
 
 from __future__ import annotations
 
@@ -587,9 +586,8 @@ def summarize_releases(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def headline(analysis: DatasetAnalysis, radius: float) -> dict:
-    """The first screen's numbers of an analysis (NOT FOR PUBLICATION: they use the private data).
-    See docs/l1_exponential.md §"simulation.headline".
-    """
+    """The first screen's numbers of an analysis (NOT FOR PUBLICATION: they use the private data). See
+    docs/l1_exponential.md §"simulation.headline"."""
     t = analysis.result.table
     em = t.loc[t["method"] == "em_l1", "test_mae"].to_numpy(dtype=float)
     lad = float(t.loc[t["method"] == "nonprivate", "test_mae"].iloc[0])

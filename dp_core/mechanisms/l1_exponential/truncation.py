@@ -98,10 +98,8 @@ def _psi_parts(a: NDArray[np.float64], theta: float, want_grad: bool):
 
 
 def psi(a: ArrayLike, theta: float) -> NDArray[np.float64]:
-    """The truncation function psi_theta on non-negative arguments.
-    Wang & Xu, eqs. (6) and (16); docs/l1_exponential.md §"The truncated score".
-    See docs/l1_exponential.md §"truncation.psi".
-    """
+    """The truncation function psi_theta on non-negative arguments. Wang & Xu, eqs. (6) and (16); docs/l1_exponential.md
+    §"The truncated score". See docs/l1_exponential.md §"truncation.psi"."""
     theta = check_theta(theta)
     x = np.asarray(a, dtype=np.float64)
     if not np.all(np.isfinite(x)) or np.any(x < 0):
@@ -110,10 +108,8 @@ def psi(a: ArrayLike, theta: float) -> NDArray[np.float64]:
 
 
 def psi_prime(a: ArrayLike, theta: float) -> NDArray[np.float64]:
-    """Derivative of psi_theta for non-negative arguments.
-    docs/l1_exponential.md §"The truncated score" (used by the gradient-based sampler).
-    See docs/l1_exponential.md §"truncation.psi_prime".
-    """
+    """Derivative of psi_theta for non-negative arguments. docs/l1_exponential.md §"The truncated score" (used by the
+    gradient-based sampler). See docs/l1_exponential.md §"truncation.psi_prime"."""
     theta = check_theta(theta)
     x = np.asarray(a, dtype=np.float64)
     if not np.all(np.isfinite(x)) or np.any(x < 0):
@@ -159,10 +155,9 @@ def _cost_blocks(W, X, y, iota, theta, want_grad):
 def surrogate_cost(
     w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float
 ) -> NDArray[np.float64] | float:
-    """Summed surrogate cost ``S(w) = sum_i psi_theta(iota * |y_i - <x_i, w>|)``.
-    Wang & Xu, eq. (2): ``S = n * iota * L_iota``; docs/l1_exponential.md §"The truncated score".
-    See docs/l1_exponential.md §"truncation.surrogate_cost".
-    """
+    """Summed surrogate cost ``S(w) = sum_i psi_theta(iota * |y_i - <x_i, w>|)``. Wang & Xu, eq. (2):
+    ``S = n * iota * L_iota``; docs/l1_exponential.md §"The truncated score". See docs/l1_exponential.md
+    §"truncation.surrogate_cost"."""
     X, y = check_Xy(X, y, min_rows=1)
     iota = check_positive("iota", iota)
     theta = check_theta(theta)
@@ -172,9 +167,8 @@ def surrogate_cost(
 
 
 def surrogate_cost_and_grad(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float):
-    """``S(w)`` and its gradient ``-iota * sum_i psi'(iota|r_i|) sign(r_i) x_i`` (sign(0) = 0).
-    docs/l1_exponential.md §"The truncated score" (gradient, a.e.).
-    See docs/l1_exponential.md §"truncation.surrogate_cost_and_grad"."""
+    """``S(w)`` and its gradient ``-iota * sum_i psi'(iota|r_i|) sign(r_i) x_i`` (sign(0) = 0). docs/l1_exponential.md
+    §"The truncated score" (gradient, a.e.). See docs/l1_exponential.md §"truncation.surrogate_cost_and_grad"."""
     X, y = check_Xy(X, y, min_rows=1)
     iota = check_positive("iota", iota)
     theta = check_theta(theta)
@@ -184,19 +178,17 @@ def surrogate_cost_and_grad(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: f
 
 
 def surrogate_risk(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float):
-    """Truncated empirical risk ``L_iota(w) = S(w) / (n * iota)`` (the score is its negative).
-    Wang & Xu, eq. (2). See docs/l1_exponential.md §"truncation.surrogate_risk".
-    """
+    """Truncated empirical risk ``L_iota(w) = S(w) / (n * iota)`` (the score is its negative). Wang & Xu, eq. (2). See
+    docs/l1_exponential.md §"truncation.surrogate_risk"."""
     S = surrogate_cost(w, X, y, iota=iota, theta=theta)
     n = np.asarray(X).shape[0]
     return S / (n * float(iota))
 
 
 def score(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float):
-    """The exponential mechanism's score ``u(D, w) = -L_iota(w; D)`` (sensitivity :func:`score_sensitivity`).
-    Wang & Xu, Algorithms 1-2 (score) and Definition 2; docs/l1_exponential.md §"The truncated score".
-    See docs/l1_exponential.md §"truncation.score".
-    """
+    """The exponential mechanism's score ``u(D, w) = -L_iota(w; D)`` (sensitivity :func:`score_sensitivity`). Wang & Xu,
+    Algorithms 1-2 (score) and Definition 2; docs/l1_exponential.md §"The truncated score". See docs/l1_exponential.md
+    §"truncation.score"."""
     return -surrogate_risk(w, X, y, iota=iota, theta=theta)
 
 
@@ -208,10 +200,8 @@ def cost_sensitivity(theta: float) -> float:
 
 
 def score_sensitivity(n: int, iota: float, theta: float, *, kind: str = "exact") -> float:
-    """Sensitivity of the score ``-L_iota``.
-    Wang & Xu, proofs of Theorems 1-2; docs/l1_exponential.md §"Sensitivity and temperatures".
-    See docs/l1_exponential.md §"truncation.score_sensitivity".
-    """
+    """Sensitivity of the score ``-L_iota``. Wang & Xu, proofs of Theorems 1-2; docs/l1_exponential.md
+    §"Sensitivity and temperatures". See docs/l1_exponential.md §"truncation.score_sensitivity"."""
     n = check_int("n", n, lo=1)
     iota = check_positive("iota", iota)
     check_choice("kind", kind, ("exact", "paper"))
@@ -220,10 +210,9 @@ def score_sensitivity(n: int, iota: float, theta: float, *, kind: str = "exact")
 
 
 def kappa(epsilon: float, theta: float, convention: str = "tight") -> float:
-    """Inverse temperature on S: the mechanism samples ``w`` with probability ``∝ exp(-kappa S(w))``.
-    Wang & Xu, Algorithms 1-2 and Definition 2; docs/l1_exponential.md §"Sensitivity and temperatures".
-    See docs/l1_exponential.md §"truncation.kappa".
-    """
+    """Inverse temperature on S: the mechanism samples ``w`` with probability ``∝ exp(-kappa S(w))``. Wang & Xu,
+    Algorithms 1-2 and Definition 2; docs/l1_exponential.md §"Sensitivity and temperatures". See docs/l1_exponential.md
+    §"truncation.kappa"."""
     epsilon = check_epsilon(epsilon)
     check_choice("convention", convention, CONVENTIONS)
     div = {"tight": 2.0, "paper_proof": 4.0, "paper_box": 1.0}[convention]

@@ -358,10 +358,9 @@ def tradeoff_figure(summary: pd.DataFrame, *, parameter: str, title: str = "") -
 def test_loss_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str, title: str = "") -> go.Figure:
     """Test-loss excess against n beside the corrected C5.3 bound, and the share of each C5.3 term.
 
-    Left (log-log): measured ``L(Phi^p) - L(Phi*)`` on the test set (mean, 95% band) and the C5.3 total.
-    Right: the terms A (trace), B (Frobenius), E (empirical) and S (sample) as shares of the total, so
-    one sees which term dominates (docs/large_margin_gaussian.md §"Plots").
-    """
+    Left (log-log): measured ``L(Phi^p) - L(Phi*)`` on the test set (mean, 95% band) and the C5.3 total. Right: the
+    terms A (trace), B (Frobenius), E (empirical) and S (sample) as shares of the total, so one sees which term
+    dominates (docs/large_margin_gaussian.md §"Plots")."""
     fig = make_subplots(
         rows=1,
         cols=2,

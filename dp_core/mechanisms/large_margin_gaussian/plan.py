@@ -1,8 +1,7 @@
 """The large-margin Gaussian page's plan: its cached computations and its background sweeps (no Streamlit).
 
 Parameters starting with ``_`` are not cache keys; the quick pass is the prefix of the full run.
-docs/large_margin_gaussian.md §"reproduce.py, compare.py, plan.py".
-"""
+docs/large_margin_gaussian.md §"reproduce.py, compare.py, plan.py"."""
 
 from __future__ import annotations
 
@@ -142,9 +141,8 @@ def regularisation(
 
 
 def n_grid(n: int, n_classes: int) -> tuple[int, ...]:
-    """Training-set sizes of the excess-against-n sweep: the usual grid up to ``n`` (at least two rows per
-    class), ending at ``n`` itself.
-    """
+    """Training-set sizes of the excess-against-n sweep: the usual grid up to ``n`` (at least two rows per class),
+    ending at ``n`` itself."""
     ns = tuple(v for v in (100, 200, 500, 1000, 2000, 5000, 10000, 20000) if 2 * n_classes <= v <= n)
     return ns if n in ns else ns + (int(n),)
 
@@ -166,9 +164,8 @@ def sweep_blocks(
 ) -> list[Block]:
     """The page's four sweeps; with ``quick``, first a pass of :data:`QUICK_TRIALS` trials of each.
 
-    Block names are ``"<stage>:<sweep>"`` with stage ``quick`` or ``full`` and sweep ``accuracy``,
-    ``excess_n``, ``mu`` or ``h``. Weights are the sweeps' trial counts times their grid sizes.
-    """
+    Block names are ``"<stage>:<sweep>"`` with stage ``quick`` or ``full`` and sweep ``accuracy``, ``excess_n``, ``mu``
+    or ``h``. Weights are the sweeps' trial counts times their grid sizes."""
     sweeps = [
         ("accuracy", accuracy, (task, base, epsilons, modes), len(epsilons) * (len(modes) + 1)),
         ("excess_n", excess_n, (task, base, exc_mode, ns, delta), len(ns)),

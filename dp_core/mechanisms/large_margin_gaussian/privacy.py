@@ -1,8 +1,7 @@
 """Noise sampler and privacy accounting for the three modes (P, P+, R) of the large-margin classifier.
 
 Pathak & Raj, Algorithm (eq. 8), Theorem 5.1, Lemma 4; Chaudhuri, Monteleoni & Sarwate (2011), Algorithm 2.
-docs/large_margin_gaussian.md §"privacy.py: the three modes", §"Budget split and Jacobian term".
-"""
+docs/large_margin_gaussian.md §"privacy.py: the three modes", §"Budget split and Jacobian term"."""
 
 from __future__ import annotations
 
@@ -41,8 +40,7 @@ PRIVACY_STATUS = _TEXT["PRIVACY_STATUS"]
 def sample_radial(dim: int, beta: float, rng=None, size: int | None = None) -> NDArray[np.float64]:
     """Draw exactly from the density ``∝ exp(-beta ||v||_2)`` on ``R^dim`` (``size`` draws, or one if ``None``).
 
-    Pathak & Raj, Sec. 5.1; docs/large_margin_gaussian.md §"privacy.py: noise sampling".
-    """
+    Pathak & Raj, Sec. 5.1; docs/large_margin_gaussian.md §"privacy.py: noise sampling"."""
     dim = check_int("dim", dim, lo=1)
     beta = check_positive("beta", beta)
     gen = as_generator(rng)
@@ -86,8 +84,7 @@ def k_corrected(n: int, mu: float, h: float, C: int, *, jacobian: str = "conserv
 class PrivacyAccounting:
     """Everything the page and the CLI display about one mode's noise and guarantee.
 
-    Fields: docs/large_margin_gaussian.md §"privacy.py: the accounting record".
-    """
+    Fields: docs/large_margin_gaussian.md §"privacy.py: the accounting record"."""
 
     mode: str
     semantics: str
@@ -164,9 +161,8 @@ def privacy_params(
 ) -> PrivacyAccounting:
     """Noise rate, budget split and claimed guarantee of a mode (``mu`` defaults to ``lam``).
 
-    Pathak & Raj, Theorem 5.1; CMS (2011) Algorithm 2; docs/large_margin_gaussian.md
-    §"Budget split and Jacobian term" and §"privacy.py: the accounting record".
-    """
+    Pathak & Raj, Theorem 5.1; CMS (2011) Algorithm 2; docs/large_margin_gaussian.md §"Budget split and Jacobian term"
+    and §"privacy.py: the accounting record"."""
     epsilon = check_epsilon(epsilon, allow_inf=False)
     n = check_int("n", n, lo=1)
     d = check_int("d", d, lo=1)
