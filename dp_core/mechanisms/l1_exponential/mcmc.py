@@ -74,33 +74,17 @@ NOT_CONVERGED_ADVICE = (
     "Use a longer preset (fast or spec), fewer features, or the exact grid sampler (mode grid, d ≤ 3)."
 )
 
-#: Named schedules: (warm-up steps, sampling steps). ``spec`` is the default length
-#: of docs/l1_exponential.md §"Samplers".
-#: ``quick`` was (150, 250) before the preconditioned sampler; 200 + 400 steps give R-hat <= 1.05
-#: on randhie (d = 9) with 16 or more chains (benchmarks/bench_l1_convergence.py). ``fast`` (the
-#: library default, 100 chains in practice) was (300, 600); with 100 chains a 150-step warm-up
-#: suffices (randhie d = 9: R-hat 1.02) and the sampling phase stops early once the diagnostics
-#: pass the preset's R-hat level (:data:`PRESET_STOP_RHAT`, else :data:`STOP_RHAT`) and
-#: :data:`STOP_ESS` (benchmarks/bench_l1_sampler.py). The sampling
-#: lengths are maxima when ``MCMCSchedule.stop_early`` is on (the default).
+#: Named schedules: (warm-up steps, sampling steps); docs/l1_exponential.md §"mcmc presets and early stop".
 MCMC_PRESETS = {"spec": (500, None), "fast": (150, 600), "quick": (200, 400)}
 
 #: Presets of the older sampler (isotropic MALA, every chain started at the centre of W).
 LEGACY_PRESETS = {"spec": (500, None), "fast": (300, 600), "quick": (150, 250)}
 
-#: Early stop of the sampling phase (``MCMCSchedule.stop_early``, default on): from
-#: :data:`STOP_MIN_SAMPLE` sampling steps on, every :data:`STOP_CHECK_EVERY` steps, the diagnostics of
-#: the whole sampling phase so far are computed and the run stops once the largest R-hat is at most
-#: :data:`STOP_RHAT` and the smallest bulk ESS at least :data:`STOP_ESS`: stricter than the
-#: convergence thresholds (1.05 and 100), with a margin: a release is never labelled converged on a
-#: diagnostic that only just passes. The preset length is then a maximum.
+#: Early stop of the sampling phase; docs/l1_exponential.md §"mcmc presets and early stop".
 STOP_RHAT = 1.02
 STOP_ESS = 4.0 * ESS_MIN
 
-#: Presets whose early stop waits for a smaller R-hat than :data:`STOP_RHAT`. ``fast`` (the library
-#: default) stops at 1.01, the R-hat its older fixed length (300 + 600 steps) reached: on n = 10^4, d = 5
-#: with 100 chains that run gave 1.0069 and this one stops at 1.0086 after 150 + 550 steps
-#: (benchmarks/bench_l1_sampler.py); ``quick`` keeps 1.02 (interactive runs, the comparison).
+#: Presets whose early stop waits for a smaller R-hat; docs/l1_exponential.md §"mcmc presets and early stop".
 PRESET_STOP_RHAT = {"fast": 1.01}
 STOP_MIN_SAMPLE = 100
 STOP_CHECK_EVERY = 50

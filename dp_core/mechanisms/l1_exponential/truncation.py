@@ -51,8 +51,7 @@ CONVENTION_LABELS = {
 #: The smallest theta accepted (docs/l1_exponential.md §"The truncated score": psi vanishes as theta -> 1).
 THETA_MIN = 1.05
 
-# Elements per block when a (points x samples) residual matrix is formed: bounded memory and
-# blocks that stay in cache.
+# Elements per block when a (points x samples) residual matrix is formed: bounded memory and blocks that stay in cache.
 _BLOCK_ELEMENTS = 1 << 16
 
 
