@@ -121,15 +121,7 @@ def decision_regions_figure(
     panels, X, y, *, scale: float, resolution: int = 101, n_points: int = 400, title: str = ""
 ) -> go.Figure:
     """Side-by-side decision regions ``argmin_c z' Phi_c z`` over the unit disk (d = 2).
-
-    Parameters
-    ----------
-    panels : list of (subtitle, phi or None)
-        ``None`` draws an empty panel with a note (an unbounded draw released nothing).
-    X, y : training points to overlay (a subsample of ``n_points`` is drawn).
-    scale : float
-        Input scale of the mode (``1/sqrt(2)`` or 1 for the printed mode).
-    """
+    Parameters: docs/large_margin_gaussian.md §"figures.decision_regions_figure"."""
     k = len(panels)
     fig = make_subplots(rows=1, cols=k, subplot_titles=[p[0] for p in panels], horizontal_spacing=0.06)
     X = np.asarray(X)

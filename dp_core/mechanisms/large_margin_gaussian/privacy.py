@@ -53,12 +53,8 @@ def sample_radial(dim: int, beta: float, rng=None, size: int | None = None) -> N
 @computable
 def k_printed(n: int, lam: float, h: float) -> float:
     """The paper's Jacobian term ``k = ln(1 + 2 alpha/(n lam) + alpha^2/(n lam)^2)``, ``alpha = 1/(2h)``.
-
-    References
-    ----------
     Pathak & Raj, Theorem 5.1 (``alpha`` undefined there; read as ``1/(2h)``,
-    docs/large_margin_gaussian.md §"Budget split and Jacobian term").
-    """
+    docs/large_margin_gaussian.md §"Budget split and Jacobian term")."""
     n, lam, h = check_int("n", n, lo=1), check_positive("lam", lam), check_positive("h", h)
     a = 1.0 / (2.0 * h) / (n * lam)
     return 2.0 * math.log1p(a)
@@ -67,11 +63,7 @@ def k_printed(n: int, lam: float, h: float) -> float:
 @computable
 def k_corrected(n: int, mu: float, h: float, C: int, *, jacobian: str = "conservative", R_z: float = 1.0) -> float:
     """``k_R = r_J ln(1 + kappa/(n mu))`` with ``kappa = C R_z^4/(2h)``, ``r_J = 2(C-1)`` or ``C-1``.
-
-    References
-    ----------
-    docs/large_margin_gaussian.md §"Budget split and Jacobian term".
-    """
+    docs/large_margin_gaussian.md §"Budget split and Jacobian term"."""
     n, mu, h = check_int("n", n, lo=1), check_positive("mu", mu), check_positive("h", h)
     C, R_z = check_int("C", C, lo=2), check_positive("R_z", R_z)
     check_choice("jacobian", jacobian, ("conservative", "tight"))
