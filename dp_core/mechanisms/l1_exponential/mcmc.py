@@ -1,8 +1,5 @@
-"""Mode M: the continuous exponential mechanism sampled by MCMC (approximate; never proved).
-
-Target ``pi_D(w) ∝ exp(-kappa * S(w; D))`` on the ball W. Every result carries :data:`APPROXIMATE_LABEL`, its
-diagnostics (:class:`MCMCDiagnostics`) and a status, ``converged`` or ``not_converged``. Wang & Xu, Algorithms 1-2; MALA
-(Roberts & Tweedie 1996); split-R-hat and bulk ESS (Vehtari et al. 2021). Sampler, diagnostics and references:
+"""Mode M: the continuous exponential mechanism sampled by MCMC (approximate; never proved). Wang & Xu, Algorithms 1-2;
+MALA (Roberts & Tweedie 1996); split-R-hat and bulk ESS (Vehtari et al. 2021).
 docs/l1_exponential.md §"MCMC sampler (mode M)"."""
 
 from __future__ import annotations
@@ -869,9 +866,8 @@ def em_mcmc_sweep(
     rng: RngLike = None,
     n_threads: int | None = None,
 ) -> list[MCMCResult]:
-    """:func:`em_mcmc` at several privacy budgets at once (one result per ``epsilons[i]``, truncation ``iotas[i]``).
-    See docs/l1_exponential.md §"mcmc.em_mcmc_sweep".
-    """
+    """:func:`em_mcmc` at several privacy budgets at once (one result per ``epsilons[i]``, truncation ``iotas[i]``). See
+    docs/l1_exponential.md §"mcmc.em_mcmc_sweep"."""
     X, y = check_Xy(X, y, min_rows=1)
     theta = check_theta(theta)
     check_choice("convention", convention, CONVENTIONS)

@@ -1,9 +1,5 @@
-"""The truncation function psi_theta, the surrogate l1 risk, its score and its sensitivity.
-.. [WX] D. Wang and J. Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed
-   Data*: eq. (2) (surrogate risk), eqs. (3), (6), (15), (16) (psi), Algorithms 1-2 (temperature).
-   The exact sensitivity and the three temperature conventions are those of
-   docs/l1_exponential.md §"Sensitivity and temperatures" (the paper's value is a valid bound, loose by 2x).
-See docs/l1_exponential.md §"truncation (module)"."""
+"""The truncation function psi_theta, the surrogate l1 risk, its score and its sensitivity. Wang & Xu, eqs. (2), (3),
+(6), (15), (16), Algorithms 1-2; docs/l1_exponential.md §"truncation (module)", §"Sensitivity and temperatures"."""
 
 from __future__ import annotations
 

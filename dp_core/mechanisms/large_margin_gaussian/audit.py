@@ -127,9 +127,8 @@ def large_margin_target(
     pair_seed: int = 0,
 ) -> AuditTarget:
     """Audit target for the large-margin Gaussian classifier on a classification ``dataset`` (``mode`` a key of
-    :data:`MODES`, ``n`` >= 20 training rows). Pathak & Raj eq. 8, Theorem 5.1;
-    docs/large_margin_gaussian.md §"audit.py: the audit statistic and pairs".
-    """
+    :data:`MODES`, ``n`` >= 20 training rows). Pathak & Raj eq. 8, Theorem 5.1; docs/large_margin_gaussian.md
+    §"audit.py: the audit statistic and pairs"."""
     if not isinstance(dataset, Dataset):
         raise TypeError(f"dataset must be a dp_core Dataset, got {type(dataset).__name__}.")
     check_choice("mode", mode, MODES)

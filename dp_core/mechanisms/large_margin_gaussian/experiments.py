@@ -563,8 +563,7 @@ def leak_demo(
 def bound_tightness(summary: pd.DataFrame) -> pd.DataFrame:
     """Ratio of the mean pathwise bound to the mean measured excess, per mode and epsilon (``summary``: a
     :func:`dp_core.experiments.summarize` table of :func:`accuracy_sweep`). §"Pilot study";
-    docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
-    """
+    docs/large_margin_gaussian.md §"experiments.py: sweeps and data"."""
     s = summary[summary["method"].isin(["repaired", "corrected"])].copy()
     s = s[np.isfinite(s["pathwise_bound_mean"]) & (s["excess_mean"] > 0)]
     s["bound_over_measured"] = s["pathwise_bound_mean"] / s["excess_mean"]

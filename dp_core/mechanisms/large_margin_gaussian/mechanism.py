@@ -314,11 +314,8 @@ def release_many(
     data: PreparedData | None = None,
     diagnostics: bool = False,
 ):
-    """Run a mode ``n_runs`` times on a fixed dataset, batched (the audit's entry point).
-
-    ``seed`` is a root seed or one seed sequence per run. Returns a ReleaseBatch, or
-    ``(ReleaseBatch, ReleaseDiagnostics)`` when ``diagnostics`` is true (not for publication). Pathak & Raj, eq. 8;
-    docs/large_margin_gaussian.md §"mechanism.py: configuration, releases and diagnostics",
+    """Run a mode ``n_runs`` times on a fixed dataset, batched (the audit's entry point). Pathak & Raj, eq. 8;
+    docs/large_margin_gaussian.md §"mechanism.release_many", §"mechanism.py: configuration, releases and diagnostics",
     §"Budget split and Jacobian term", §"Utility bounds in three tiers"."""
     if not isinstance(config, LargeMarginGaussian):
         raise TypeError(f"config must be a LargeMarginGaussian, got {type(config).__name__}.")

@@ -63,10 +63,9 @@ def nonprivate_accuracy(task_key: tuple, fingerprint: str, base: LargeMarginGaus
 def one_draw(task_key: tuple, fingerprint: str, config: LargeMarginGaussian, draw: int, seed: int, _task) -> dict:
     """One private draw of ``config`` (the ``draw``-th child of ``seed``) beside the non-private fit.
 
-    For the page's comparison only: the dict mixes the release (``phi``, ``unbounded``) with values that are
-    NOT FOR PUBLICATION (``phi_star``, ``noise_norm``, ``excess``, ``pathwise_bound``, ``converged``, ...) from
-    :class:`~dp_core.mechanisms.large_margin_gaussian.ReleaseDiagnostics`.
-    """
+    For the page's comparison only: the dict mixes the release (``phi``, ``unbounded``) with values that are NOT FOR
+    PUBLICATION (``phi_star``, ``noise_norm``, ``excess``, ``pathwise_bound``, ``converged``, ...) from
+    :class:`~dp_core.mechanisms.large_margin_gaussian.ReleaseDiagnostics`."""
     t = _task
     b, diag = release_many(
         t.X_train, t.y_train, config, n_runs=1, seed=keyed_seed(seed, draw), n_classes=t.n_classes, diagnostics=True
