@@ -1,9 +1,8 @@
 """Large-margin Gaussian classifier (Pathak & Raj): the paper's mechanism as printed, repaired and corrected.
 
-The page opens with a plain first screen (who is protected, the noise, the guarantee with its audit status,
-test accuracy beside the non-private fit, one chart); settings, accounting, the printed mechanism's flaws,
-Monte-Carlo sweeps and bounds follow in titled expert sections (computed only when opened).
-"""
+The page opens with a plain first screen (who is protected, the noise, the guarantee with its audit status, test
+accuracy beside the non-private fit, one chart); settings, accounting, the printed mechanism's flaws, Monte-Carlo sweeps
+and bounds follow in titled expert sections (computed only when opened)."""
 
 import functools
 

@@ -1,8 +1,7 @@
 """Baselines for comparison — not from the paper (docs/l1_exponential.md §"Baselines (not from the paper)").
-docs/l1_exponential.md §"Baselines (not from the paper)";
-McSherry & Talwar (2007) for the exponential mechanism; Bun & Steinke (2016), *Concentrated
-Differential Privacy*, Prop. 1.3 and 1.6 (Gaussian mechanism and conversion to (eps, delta)).
-See docs/l1_exponential.md §"baselines (module)"."""
+docs/l1_exponential.md §"Baselines (not from the paper)"; McSherry & Talwar (2007) for the exponential mechanism; Bun &
+Steinke (2016), *Concentrated Differential Privacy*, Prop. 1.3 and 1.6 (Gaussian mechanism and conversion to (eps,
+delta)). See docs/l1_exponential.md §"baselines (module)"."""
 
 from __future__ import annotations
 
@@ -44,14 +43,8 @@ BASELINE_LABEL = "baseline, not from the paper"
 
 
 def markov_clip_level(moment: float, theta: float, q: float = 0.05) -> float:
-    """Public clip level ``(moment / q)^(1/theta)`` so that ``P(|Z| > C) <= q`` by Markov's inequality.
-    See docs/l1_exponential.md §"baselines.markov_clip_level".
-
-    Examples
-    --------
-    >>> round(markov_clip_level(1.0, 2.0, 0.05), 4)
-    4.4721
-    """
+    """Public clip level ``(moment / q)^(1/theta)`` so that ``P(|Z| > C) <= q`` by Markov's inequality. See
+    docs/l1_exponential.md §"baselines.markov_clip_level"."""
     m = check_positive("moment", moment)
     th = check_positive("theta", theta)
     q = check_probability("q", q, closed="neither")
@@ -71,13 +64,7 @@ def clip_data(
 
 
 def clipped_em_kappa(epsilon: float, clip_x: float, clip_y: float, radius: float) -> float:
-    """``kappa_B1 = eps / (2 (C_y + C_x R))`` (sensitivity of the raw l1 cost on clipped data).
-
-    Examples
-    --------
-    >>> clipped_em_kappa(1.0, 3.0, 5.0, 1.0)
-    0.0625
-    """
+    """``kappa_B1 = eps / (2 (C_y + C_x R))`` (sensitivity of the raw l1 cost on clipped data)."""
     eps = check_epsilon(epsilon)
     return eps / (
         2.0 * (check_positive("clip_y", clip_y) + check_positive("clip_x", clip_x) * check_positive("radius", radius))
@@ -190,14 +177,7 @@ class DPGDCalibration:
 def dp_gd_calibration(
     *, n: int, d: int, epsilon: float, delta: float, n_steps: int = 200, clip: float = 2.0, radius: float = 1.0
 ) -> DPGDCalibration:
-    """Calibrate B2 (replace-one; rho-zCDP => (rho + 2 sqrt(rho L), delta)-DP).
-
-    Examples
-    --------
-    >>> c = dp_gd_calibration(n=10_000, d=5, epsilon=1, delta=1e-5, n_steps=200, clip=2, radius=1)
-    >>> round(c.rho, 5), round(c.sigma_g, 5), round(c.G, 3), round(c.step, 5)
-    (0.02082, 0.02772, 2.001, 0.07068)
-    """
+    """Calibrate B2 (replace-one; rho-zCDP => (rho + 2 sqrt(rho L), delta)-DP)."""
     n = check_int("n", n, lo=1)
     d = check_int("d", d, lo=1)
     eps = check_epsilon(epsilon, allow_inf=False)

@@ -1,8 +1,7 @@
-"""Utility bounds of the exponential mechanism for heavy-tailed l1 regression.
-D. Wang and J. Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed Data*:
-Theorem 1 (eqs. (7), (8), (14)), Theorem 2 (eqs. (17)-(19), (24)-(26)), Lemmas 1, 2, 4-5, 7-10.
-docs/l1_exponential.md §"Moments and the explicit bound" (our corrections).
-See docs/l1_exponential.md §"bounds (module)"."""
+"""Utility bounds of the exponential mechanism for heavy-tailed l1 regression. D. Wang and J. Xu, *Differentially
+Private l1-norm Linear Regression with Heavy-tailed Data*: Theorem 1 (eqs. (7), (8), (14)), Theorem 2 (eqs. (17)-(19),
+(24)-(26)), Lemmas 1, 2, 4-5, 7-10. docs/l1_exponential.md §"Moments and the explicit bound" (our corrections). See
+docs/l1_exponential.md §"bounds (module)"."""
 
 from __future__ import annotations
 
@@ -56,15 +55,9 @@ class MomentConstants:
 
 @computable
 def residual_moment_bound(sigma_theta: float, M_theta: float, theta: float, diam_W: float) -> float:
-    """Bound (V): ``V_theta <= 2^(theta-1) (sigma_theta + diam_W^theta M_theta)``.
-    docs/l1_exponential.md §"Moments and the explicit bound" (corrects the paper's displayed inequality).
-    See docs/l1_exponential.md §"bounds.residual_moment_bound".
-
-    Examples
-    --------
-    >>> round(residual_moment_bound(1.0, 1.0, 1.5, 2.0), 3)
-    5.414
-    """
+    """Bound (V): ``V_theta <= 2^(theta-1) (sigma_theta + diam_W^theta M_theta)``. docs/l1_exponential.md
+    §"Moments and the explicit bound" (corrects the paper's displayed inequality). See docs/l1_exponential.md
+    §"bounds.residual_moment_bound"."""
     s = check_positive("sigma_theta", sigma_theta, allow_zero=True)
     M = check_positive("M_theta", M_theta, allow_zero=True)
     th = check_in_interval("theta", theta, 1.0, 2.0, closed="right")
@@ -76,15 +69,8 @@ def residual_moment_bound(sigma_theta: float, M_theta: float, theta: float, diam
 def moment_constants(
     assumption: str, *, tau: float, d: int, theta: float = 2.0, sigma_theta: float = 1.0, radius: float = 1.0
 ) -> MomentConstants:
-    """m1, M_theta and V_theta under an assumption (docs/l1_exponential.md §"Moments and the explicit bound").
-    See docs/l1_exponential.md §"bounds.moment_constants".
-
-    Examples
-    --------
-    >>> c = moment_constants("A4", tau=1, d=10, theta=1.2)
-    >>> round(c.m1, 3), round(c.M_theta, 3), round(c.V_theta, 2)
-    (6.813, 10.0, 27.54)
-    """
+    """m1, M_theta and V_theta under an assumption (docs/l1_exponential.md §"Moments and the explicit bound"). See
+    docs/l1_exponential.md §"bounds.moment_constants"."""
     check_choice("assumption", assumption, ASSUMPTIONS)
     tau = check_positive("tau", tau)
     d = check_int("d", d, lo=1)
@@ -104,13 +90,7 @@ def moment_constants(
 
 @computable
 def log_net_size(d: int, zeta: float, diam_W: float) -> float:
-    """``log N <= d log(3 diam_W / zeta)`` (Lemma 2; valid for 0 < zeta <= diam_W).
-
-    Examples
-    --------
-    >>> round(log_net_size(5, 1e-4, 2.0), 2)
-    55.01
-    """
+    """``log N <= d log(3 diam_W / zeta)`` (Lemma 2; valid for 0 < zeta <= diam_W)."""
     d = check_int("d", d, lo=1)
     z = check_positive("zeta", zeta)
     D = check_positive("diam_W", diam_W)
@@ -123,15 +103,8 @@ def log_net_size(d: int, zeta: float, diam_W: float) -> float:
 def rate_paper(
     n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str, C: float = 1.0
 ) -> float:
-    """Shape of the paper's rate (hidden constant ``C``; label :data:`RATE_LABEL`).
-    Wang & Xu, eqs. (7), (8), (18), (19); docs/l1_exponential.md §"Moments and the explicit bound".
-    See docs/l1_exponential.md §"bounds.rate_paper".
-
-    Examples
-    --------
-    >>> round(rate_paper(10_000, 5, 1.0, 0.05, 1.5, 1.0, "A3"), 4)
-    0.2398
-    """
+    """Shape of the paper's rate (hidden constant ``C``; label :data:`RATE_LABEL`). Wang & Xu, eqs. (7), (8), (18),
+    (19); docs/l1_exponential.md §"Moments and the explicit bound". See docs/l1_exponential.md §"bounds.rate_paper"."""
     n = check_positive("n", n)
     d = check_int("d", d, lo=1)
     eps = check_positive("epsilon", epsilon)
@@ -212,17 +185,9 @@ def explicit_bound(
     d: int = 1,
     log_N: float | None = None,
 ) -> BoundTerms:
-    """The explicit bound U(iota) with its five terms.
-    Wang & Xu, proofs of Theorems 1-2 (eqs. (14), (24)-(26)), corrected in
-    docs/l1_exponential.md §"Moments and the explicit bound". See docs/l1_exponential.md §"bounds.explicit_bound".
-
-    Examples
-    --------
-    >>> b = explicit_bound(0.02038, zeta=1e-4, n=10_000, eta=0.01, theta=1.5, m1=1, M_theta=1,
-    ...                    V_theta=5.414, diam_W=2, kappa_value=1.233, d=5)
-    >>> round(b.total, 2), round(b.statistical, 3), round(b.privacy, 4)
-    (3.41, 0.9, 0.2372)
-    """
+    """The explicit bound U(iota) with its five terms. Wang & Xu, proofs of Theorems 1-2 (eqs. (14), (24)-(26)),
+    corrected in docs/l1_exponential.md §"Moments and the explicit bound". See docs/l1_exponential.md
+    §"bounds.explicit_bound"."""
     iota = check_positive("iota", iota)
     n, zeta, eta, th, m1, M, V, D, k, log_N = _checked_common(
         n, zeta, eta, theta, m1, M_theta, V_theta, diam_W, kappa_value, log_N, d
@@ -251,16 +216,8 @@ def bound_coefficients(
     log_N: float | None = None,
     m1: float = 0.0,
 ) -> tuple[float, float]:
-    """``(a, b)`` with ``U(iota) = 3 zeta m1 + a iota^(theta-1) + b/iota``.
-    See docs/l1_exponential.md §"bounds.bound_coefficients".
-
-    Examples
-    --------
-    >>> a, b = bound_coefficients(zeta=1e-4, n=10_000, eta=0.01, theta=1.5, M_theta=1, V_theta=5.414,
-    ...                           diam_W=2, kappa_value=1.233, d=5)
-    >>> round(a, 2), round(b, 5)
-    (15.93, 0.02318)
-    """
+    """``(a, b)`` with ``U(iota) = 3 zeta m1 + a iota^(theta-1) + b/iota``. See docs/l1_exponential.md
+    §"bounds.bound_coefficients"."""
     n, zeta, eta, th, _, M, V, D, k, log_N = _checked_common(
         n, zeta, eta, theta, m1, M_theta, V_theta, diam_W, kappa_value, log_N, d
     )
@@ -285,14 +242,8 @@ def iota_star(
     d: int = 1,
     log_N: float | None = None,
 ) -> float:
-    """``iota* = (b / ((theta - 1) a))^(1/theta)``, the minimiser of U. See docs/l1_exponential.md §"bounds.iota_star".
-
-    Examples
-    --------
-    >>> round(iota_star(zeta=1e-4, n=10_000, eta=0.01, theta=1.5, M_theta=1, V_theta=5.414, diam_W=2,
-    ...                 kappa_value=1.233, d=5), 5)
-    0.02038
-    """
+    """``iota* = (b / ((theta - 1) a))^(1/theta)``, the minimiser of U.
+    See docs/l1_exponential.md §"bounds.iota_star"."""
     a, b = bound_coefficients(
         zeta=zeta,
         n=n,
@@ -347,14 +298,8 @@ def optimal_bound(
 def iota_paper(
     n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str, c_iota: float = 1.0
 ) -> float:
-    """The paper's truncation scale ``(c/tau) (d_eff log n log(1/eta)/(n eps))^(1/theta)``.
-    See docs/l1_exponential.md §"bounds.iota_paper".
-
-    Examples
-    --------
-    >>> round(iota_paper(10_000, 5, 1.0, 0.05, 1.5, 1.0, "A3"), 5)
-    0.05752
-    """
+    """The paper's truncation scale ``(c/tau) (d_eff log n log(1/eta)/(n eps))^(1/theta)``. See docs/l1_exponential.md
+    §"bounds.iota_paper"."""
     n = check_positive("n", n)
     d = check_int("d", d, lo=1)
     eps = check_positive("epsilon", epsilon)
@@ -368,14 +313,8 @@ def iota_paper(
 
 
 def privacy_dominance_epsilon(theta: float, convention: str = "tight") -> float:
-    """The epsilon below which the privacy part of b dominates the statistical part (1/kappa > 3).
-    See docs/l1_exponential.md §"bounds.privacy_dominance_epsilon".
-
-    Examples
-    --------
-    >>> round(privacy_dominance_epsilon(2.0), 3), round(privacy_dominance_epsilon(1.5), 3)
-    (0.462, 0.27)
-    """
+    """The epsilon below which the privacy part of b dominates the statistical part (1/kappa > 3). See
+    docs/l1_exponential.md §"bounds.privacy_dominance_epsilon"."""
     check_choice("convention", convention, CONVENTIONS)
     return 1.0 / (3.0 * kappa(1.0, theta, convention))
 

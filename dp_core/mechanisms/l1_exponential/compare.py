@@ -1,9 +1,7 @@
-"""Adapter of the exponential mechanism on a truncated l1 risk for heavy-tailed regression
-(EM-L1-HT, Wang & Xu) through :mod:`dp_core.mechanisms.l1_exponential`.
-Wang & Xu, Algorithms 1-2, Theorems 1-2; docs/l1_exponential.md §"Sensitivity and temperatures",
-docs/l1_exponential.md §"Moments and the explicit bound" and
-the mandatory privacy labelling of MCMC mode (docs/l1_exponential.md §"Samplers").
-See docs/l1_exponential.md §"compare (module)"."""
+"""Adapter of the exponential mechanism on a truncated l1 risk for heavy-tailed regression (EM-L1-HT, Wang & Xu) through
+:mod:`dp_core.mechanisms.l1_exponential`. Wang & Xu, Algorithms 1-2, Theorems 1-2; docs/l1_exponential.md
+§"Sensitivity and temperatures", docs/l1_exponential.md §"Moments and the explicit bound" and the mandatory privacy
+labelling of MCMC mode (docs/l1_exponential.md §"Samplers"). See docs/l1_exponential.md §"compare (module)"."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Plotly figures of the heavy-tailed l1 page and reproduction (pure functions, no Streamlit).
-docs/l1_exponential.md §"Synthetic protocol" (F1-F6 and the page's panels).
-See docs/l1_exponential.md §"figures (module)"."""
+"""Plotly figures of the heavy-tailed l1 page and reproduction (pure functions, no Streamlit). docs/l1_exponential.md
+§"Synthetic protocol" (F1-F6 and the page's panels). See docs/l1_exponential.md §"figures (module)"."""
 
 from __future__ import annotations
 

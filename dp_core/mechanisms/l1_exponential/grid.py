@@ -84,19 +84,8 @@ def grid_size(d: int, m: int, R: float = 1.0) -> int:
 
 
 def grid_net(d: int, radius: float = 1.0, m: int = 64) -> GridNet:
-    """The grid net of Mode G (docs/l1_exponential.md §"Samplers").
-    Wang & Xu, Lemma 2 (covering numbers) and Algorithm 1 step 1; docs/l1_exponential.md §"Samplers".
-    See docs/l1_exponential.md §"grid.grid_net".
-
-    Examples
-    --------
-    >>> g = grid_net(1, 1.0, 5)
-    >>> g.points.ravel().round(2).tolist(), round(g.zeta, 4)
-    ([-0.8, -0.4, 0.0, 0.4, 0.8], 0.2)
-    >>> g2 = grid_net(2, 1.0, 4)
-    >>> g2.size, round(g2.zeta, 4), g2.points[np.argmax(g2.points.sum(axis=1))].round(4).tolist()
-    (16, 0.3536, [0.7071, 0.7071])
-    """
+    """The grid net of Mode G (docs/l1_exponential.md §"Samplers"). Wang & Xu, Lemma 2 (covering numbers) and Algorithm
+    1 step 1; docs/l1_exponential.md §"Samplers". See docs/l1_exponential.md §"grid.grid_net"."""
     d = check_int("d", d, lo=1, hi=3)
     R = check_positive("radius", radius)
     m = check_int("m", m, lo=1, hi=GRID_CAPS[d] if d > 1 else 1 << 20)
@@ -110,14 +99,8 @@ def grid_net(d: int, radius: float = 1.0, m: int = 64) -> GridNet:
 
 
 def default_grid_resolution(n: int, d: int, radius: float = 1.0, *, budget: int = BUDGET_INTERACTIVE) -> int:
-    """Largest m with ``N(m) * n <= budget`` psi evaluations, within the caps of docs/l1_exponential.md §"Samplers".
-    See docs/l1_exponential.md §"grid.default_grid_resolution".
-
-    Examples
-    --------
-    >>> default_grid_resolution(1000, 1)
-    1000
-    """
+    """Largest m with ``N(m) * n <= budget`` psi evaluations, within the caps of docs/l1_exponential.md §"Samplers". See
+    docs/l1_exponential.md §"grid.default_grid_resolution"."""
     n = check_int("n", n, lo=1)
     d = check_int("d", d, lo=1, hi=3)
     R = check_positive("radius", radius)
@@ -241,15 +224,8 @@ def grid_costs(
 
 
 def grid_probabilities(costs: ArrayLike, kappa_value: float) -> NDArray[np.float64]:
-    """``p_j = exp(-kappa S_j) / sum_k exp(-kappa S_k)`` computed in log space.
-    See docs/l1_exponential.md §"grid.grid_probabilities".
-
-    Examples
-    --------
-    >>> p = grid_probabilities([1.216, 1.213, 1.118, 0.6389, 0.9595], 1.233)
-    >>> p.round(3).tolist()
-    [0.153, 0.153, 0.173, 0.311, 0.21]
-    """
+    """``p_j = exp(-kappa S_j) / sum_k exp(-kappa S_k)`` computed in log space. See docs/l1_exponential.md
+    §"grid.grid_probabilities"."""
     S = np.asarray(costs, dtype=np.float64)
     k = check_positive("kappa", kappa_value, allow_inf=True)
     if math.isinf(k):
@@ -320,16 +296,9 @@ def em_grid(
     rng: RngLike = None,
     net: GridNet | None = None,
 ) -> GridEMResult:
-    """Run the exact grid exponential mechanism (EM-L1-HT, Mode G) ``n_draws`` times on one dataset.
-    Wang & Xu, Algorithms 1-2, Theorems 1-2 (privacy); docs/l1_exponential.md §"Samplers" and
-    docs/l1_exponential.md §"Sensitivity and temperatures". See docs/l1_exponential.md §"grid.em_grid".
-
-    Examples
-    --------
-    >>> r = em_grid([[1.0], [2.0], [-1.0]], [0.5, 1.0, 2.0], epsilon=1, theta=1.5, iota=1, m=5, rng=0)
-    >>> r.probabilities.round(4).tolist()
-    [0.1528, 0.1535, 0.1725, 0.3114, 0.2097]
-    """
+    """Run the exact grid exponential mechanism (EM-L1-HT, Mode G) ``n_draws`` times on one dataset. Wang & Xu,
+    Algorithms 1-2, Theorems 1-2 (privacy); docs/l1_exponential.md §"Samplers" and docs/l1_exponential.md
+    §"Sensitivity and temperatures". See docs/l1_exponential.md §"grid.em_grid"."""
     X, y = check_Xy(X, y, min_rows=1)
     theta, iota, k = _check_common(epsilon, theta, iota, convention)
     n_draws = check_int("n_draws", n_draws, lo=0)
@@ -371,16 +340,8 @@ def grid_mechanism_releases(
     convention: str = "tight",
     rng: RngLike = None,
 ) -> NDArray[np.float64]:
-    """Run the exact grid mechanism ``n_releases`` times on a fixed dataset; return the released w's.
-    Wang & Xu, Algorithms 1-2; docs/l1_exponential.md §"Samplers".
-    See docs/l1_exponential.md §"grid.grid_mechanism_releases".
-
-    Examples
-    --------
-    >>> w = grid_mechanism_releases([[1.0], [2.0]], [0.5, 1.0], 1000, epsilon=1, theta=1.5, iota=1, m=5, rng=1)
-    >>> w.shape
-    (1000, 1)
-    """
+    """Run the exact grid mechanism ``n_releases`` times on a fixed dataset; return the released w's. Wang & Xu,
+    Algorithms 1-2; docs/l1_exponential.md §"Samplers". See docs/l1_exponential.md §"grid.grid_mechanism_releases"."""
     n_releases = check_int("n_releases", n_releases, lo=1)
     m = check_int("m", m, lo=1)
     return em_grid(

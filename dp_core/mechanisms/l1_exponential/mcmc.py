@@ -1,11 +1,6 @@
-"""Mode M: the continuous exponential mechanism sampled by MCMC (approximate; never proved).
-
-Target ``pi_D(w) ∝ exp(-kappa * S(w; D))`` on the ball W. Every result carries :data:`APPROXIMATE_LABEL`,
-its diagnostics (:class:`MCMCDiagnostics`) and a status, ``converged`` or ``not_converged``. Wang & Xu,
-Algorithms 1-2; MALA (Roberts & Tweedie 1996); split-R-hat and bulk ESS (Vehtari et al. 2021). Sampler,
-diagnostics and references:
-docs/l1_exponential.md §"MCMC sampler (mode M)".
-"""
+"""Mode M: the continuous exponential mechanism sampled by MCMC (approximate; never proved). Wang & Xu, Algorithms 1-2;
+MALA (Roberts & Tweedie 1996); split-R-hat and bulk ESS (Vehtari et al. 2021).
+docs/l1_exponential.md §"MCMC sampler (mode M)"."""
 
 from __future__ import annotations
 
@@ -76,33 +71,17 @@ NOT_CONVERGED_ADVICE = (
     "Use a longer preset (fast or spec), fewer features, or the exact grid sampler (mode grid, d ≤ 3)."
 )
 
-#: Named schedules: (warm-up steps, sampling steps). ``spec`` is the default length
-#: of docs/l1_exponential.md §"Samplers".
-#: ``quick`` was (150, 250) before the preconditioned sampler; 200 + 400 steps give R-hat <= 1.05
-#: on randhie (d = 9) with 16 or more chains (benchmarks/bench_l1_convergence.py). ``fast`` (the
-#: library default, 100 chains in practice) was (300, 600); with 100 chains a 150-step warm-up
-#: suffices (randhie d = 9: R-hat 1.02) and the sampling phase stops early once the diagnostics
-#: pass the preset's R-hat level (:data:`PRESET_STOP_RHAT`, else :data:`STOP_RHAT`) and
-#: :data:`STOP_ESS` (benchmarks/bench_l1_sampler.py). The sampling
-#: lengths are maxima when ``MCMCSchedule.stop_early`` is on (the default).
+#: Named schedules: (warm-up steps, sampling steps); docs/l1_exponential.md §"mcmc presets and early stop".
 MCMC_PRESETS = {"spec": (500, None), "fast": (150, 600), "quick": (200, 400)}
 
 #: Presets of the older sampler (isotropic MALA, every chain started at the centre of W).
 LEGACY_PRESETS = {"spec": (500, None), "fast": (300, 600), "quick": (150, 250)}
 
-#: Early stop of the sampling phase (``MCMCSchedule.stop_early``, default on): from
-#: :data:`STOP_MIN_SAMPLE` sampling steps on, every :data:`STOP_CHECK_EVERY` steps, the diagnostics of
-#: the whole sampling phase so far are computed and the run stops once the largest R-hat is at most
-#: :data:`STOP_RHAT` and the smallest bulk ESS at least :data:`STOP_ESS`: stricter than the
-#: convergence thresholds (1.05 and 100), with a margin: a release is never labelled converged on a
-#: diagnostic that only just passes. The preset length is then a maximum.
+#: Early stop of the sampling phase; docs/l1_exponential.md §"mcmc presets and early stop".
 STOP_RHAT = 1.02
 STOP_ESS = 4.0 * ESS_MIN
 
-#: Presets whose early stop waits for a smaller R-hat than :data:`STOP_RHAT`. ``fast`` (the library
-#: default) stops at 1.01, the R-hat its older fixed length (300 + 600 steps) reached: on n = 10^4, d = 5
-#: with 100 chains that run gave 1.0069 and this one stops at 1.0086 after 150 + 550 steps
-#: (benchmarks/bench_l1_sampler.py); ``quick`` keeps 1.02 (interactive runs, the comparison).
+#: Presets whose early stop waits for a smaller R-hat; docs/l1_exponential.md §"mcmc presets and early stop".
 PRESET_STOP_RHAT = {"fast": 1.01}
 STOP_MIN_SAMPLE = 100
 STOP_CHECK_EVERY = 50
@@ -119,14 +98,8 @@ _WINDOWS = ((0.10, 0.30), (0.30, 0.55), (0.55, 0.85))
 
 
 def convergence_status(rhat_max: float, ess_min: float) -> str:
-    """``"converged"`` when ``rhat_max <= RHAT_THRESHOLD`` and ``ess_min >= ESS_MIN``, else ``"not_converged"``.
-    See docs/l1_exponential.md §"mcmc.convergence_status".
-
-    Examples
-    --------
-    >>> convergence_status(1.01, 800.0), convergence_status(1.2, 800.0), convergence_status(1.01, 40.0)
-    ('converged', 'not_converged', 'not_converged')
-    """
+    """``"converged"`` when ``rhat_max <= RHAT_THRESHOLD`` and ``ess_min >= ESS_MIN``, else ``"not_converged"``. See
+    docs/l1_exponential.md §"mcmc.convergence_status"."""
     ok = math.isfinite(rhat_max) and math.isfinite(ess_min) and rhat_max <= RHAT_THRESHOLD and ess_min >= ESS_MIN
     return "converged" if ok else "not_converged"
 
@@ -334,28 +307,14 @@ def _rank_normal(x: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def split_rhat(chains: ArrayLike) -> float:
-    """Split-R-hat of draws arranged as ``(n_chains, n_steps)`` (Vehtari et al. 2021, eq. 4).
-    See docs/l1_exponential.md §"mcmc.split_rhat".
-
-    Examples
-    --------
-    >>> g = np.random.default_rng(0)
-    >>> round(split_rhat(g.standard_normal((8, 400))), 2)
-    1.0
-    """
+    """Split-R-hat of draws arranged as ``(n_chains, n_steps)`` (Vehtari et al. 2021, eq. 4). See docs/l1_exponential.md
+    §"mcmc.split_rhat"."""
     return _rhat_parts(_split(_check_chains(chains)))
 
 
 def rank_normalized_rhat(chains: ArrayLike) -> float:
-    """Rank-normalised split-R-hat: the larger of bulk and folded R-hat (Vehtari et al. 2021, section 4.2).
-    See docs/l1_exponential.md §"mcmc.rank_normalized_rhat".
-
-    Examples
-    --------
-    >>> g = np.random.default_rng(0)
-    >>> round(rank_normalized_rhat(g.standard_cauchy((8, 400))), 2)
-    1.0
-    """
+    """Rank-normalised split-R-hat: the larger of bulk and folded R-hat (Vehtari et al. 2021, section 4.2). See
+    docs/l1_exponential.md §"mcmc.rank_normalized_rhat"."""
     parts = _split(_check_chains(chains))
     bulk = _rhat_parts(_rank_normal(parts))
     folded = _rhat_parts(_rank_normal(np.abs(parts - np.median(parts))))
@@ -363,15 +322,8 @@ def rank_normalized_rhat(chains: ArrayLike) -> float:
 
 
 def effective_sample_size(chains: ArrayLike) -> float:
-    """Multi-chain effective sample size with Geyer's initial monotone sequence.
-    See docs/l1_exponential.md §"mcmc.effective_sample_size".
-
-    Examples
-    --------
-    >>> g = np.random.default_rng(1)
-    >>> 700 < effective_sample_size(g.standard_normal((4, 250))) < 1300
-    True
-    """
+    """Multi-chain effective sample size with Geyer's initial monotone sequence. See docs/l1_exponential.md
+    §"mcmc.effective_sample_size"."""
     x = _check_chains(chains)
     m, n = x.shape
     xc = x - x.mean(axis=1, keepdims=True)
@@ -404,14 +356,7 @@ def effective_sample_size(chains: ArrayLike) -> float:
 
 
 def bulk_ess(chains: ArrayLike) -> float:
-    """Bulk effective sample size: :func:`effective_sample_size` of the rank-normalised split chains.
-
-    Examples
-    --------
-    >>> g = np.random.default_rng(1)
-    >>> 700 < bulk_ess(g.standard_cauchy((4, 250))) < 1300
-    True
-    """
+    """Bulk effective sample size: :func:`effective_sample_size` of the rank-normalised split chains."""
     return effective_sample_size(_rank_normal(_split(_check_chains(chains))))
 
 
@@ -583,9 +528,8 @@ def mcmc_sample(
     rng: RngLike = None,
     n_threads: int | None = None,
 ) -> MCMCResult:
-    """Sample ``pi(w) ∝ exp(-kappa * cost(w))`` on the ball of radius R with K vectorised chains.
-    docs/l1_exponential.md §"Samplers" (Mode M); Roberts & Tweedie (1996) for MALA.
-    See docs/l1_exponential.md §"mcmc.mcmc_sample"."""
+    """Sample ``pi(w) ∝ exp(-kappa * cost(w))`` on the ball of radius R with K vectorised chains. docs/l1_exponential.md
+    §"Samplers" (Mode M); Roberts & Tweedie (1996) for MALA. See docs/l1_exponential.md §"mcmc.mcmc_sample"."""
     d = check_int("d", d, lo=1)
     K = check_int("n_chains", n_chains, lo=2, hi=100_000)
     k = check_positive("kappa", kappa_value)
@@ -890,17 +834,8 @@ def em_mcmc(
     rng: RngLike = None,
     n_threads: int | None = None,
 ) -> MCMCResult:
-    """Approximate draws of the continuous exponential mechanism EM-L1-HT (Mode M).
-    Wang & Xu, Algorithms 1-2; docs/l1_exponential.md §"Samplers" (Mode M). See docs/l1_exponential.md §"mcmc.em_mcmc".
-
-    Examples
-    --------
-    >>> g = np.random.default_rng(0); X = g.standard_normal((200, 2)); y = X @ [0.3, -0.2]
-    >>> r = em_mcmc(X, y, epsilon=1, theta=1.5, iota=0.5, n_draws=8,
-    ...             schedule=MCMCSchedule(n_adapt=50, n_sample=50), rng=1)
-    >>> r.draws.shape, r.label.startswith("approximate sampler")
-    ((8, 2), True)
-    """
+    """Approximate draws of the continuous exponential mechanism EM-L1-HT (Mode M). Wang & Xu, Algorithms 1-2;
+    docs/l1_exponential.md §"Samplers" (Mode M). See docs/l1_exponential.md §"mcmc.em_mcmc"."""
     # one budget of the side-by-side sampler: the same validation, chains and draws (tested)
     return em_mcmc_sweep(
         X,
@@ -931,17 +866,8 @@ def em_mcmc_sweep(
     rng: RngLike = None,
     n_threads: int | None = None,
 ) -> list[MCMCResult]:
-    """:func:`em_mcmc` at several privacy budgets at once (one result per ``epsilons[i]``, truncation ``iotas[i]``).
-    See docs/l1_exponential.md §"mcmc.em_mcmc_sweep".
-
-    Examples
-    --------
-    >>> g = np.random.default_rng(0); X = g.standard_normal((200, 2)); y = X @ [0.3, -0.2]
-    >>> rs = em_mcmc_sweep(X, y, epsilons=[0.5, 2.0], theta=1.5, iotas=[0.4, 0.3], n_draws=8,
-    ...                    schedule=MCMCSchedule(n_adapt=50, n_sample=50), rng=1)
-    >>> [r.draws.shape for r in rs], rs[0].label.startswith("approximate sampler")
-    ([(8, 2), (8, 2)], True)
-    """
+    """:func:`em_mcmc` at several privacy budgets at once (one result per ``epsilons[i]``, truncation ``iotas[i]``). See
+    docs/l1_exponential.md §"mcmc.em_mcmc_sweep"."""
     X, y = check_Xy(X, y, min_rows=1)
     theta = check_theta(theta)
     check_choice("convention", convention, CONVENTIONS)
@@ -1068,14 +994,8 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
 
 
 def release_status(diagnostics: MCMCDiagnostics | None) -> dict:
-    """Status fields of one release for results, CLI JSON, pages and comparison rows.
-    See docs/l1_exponential.md §"mcmc.release_status".
-
-    Examples
-    --------
-    >>> release_status(None)["sampler_status"]
-    'exact'
-    """
+    """Status fields of one release for results, CLI JSON, pages and comparison rows. See docs/l1_exponential.md
+    §"mcmc.release_status"."""
     if diagnostics is None:
         return {"sampler_status": "exact", "sampler_message": "", "exact_sampler": True}
     return {"sampler_status": diagnostics.status, "sampler_message": diagnostics.message, "exact_sampler": False}

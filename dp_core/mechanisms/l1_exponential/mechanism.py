@@ -1,7 +1,6 @@
-"""EM-L1-HT as one frozen configuration: calibration read-outs and a ``run`` that releases w.
-Wang & Xu, Algorithms 1-2 and Theorems 1-2;
-docs/l1_exponential.md §"Sensitivity and temperatures", docs/l1_exponential.md §"Moments and the explicit bound".
-See docs/l1_exponential.md §"mechanism (module)"."""
+"""EM-L1-HT as one frozen configuration: calibration read-outs and a ``run`` that releases w. Wang & Xu, Algorithms 1-2
+and Theorems 1-2; docs/l1_exponential.md §"Sensitivity and temperatures", docs/l1_exponential.md
+§"Moments and the explicit bound". See docs/l1_exponential.md §"mechanism (module)"."""
 
 from __future__ import annotations
 
@@ -120,11 +119,10 @@ class L1Diagnostics(NonPublicDiagnostics):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class L1ExponentialRegression:
-    """EM-L1-HT: the exponential mechanism on the Catoni-type truncated l1 risk.
-    Wang & Xu, Algorithms 1-2, Theorems 1-2;
-    docs/l1_exponential.md §"Sensitivity and temperatures", docs/l1_exponential.md §"Samplers",
-    docs/l1_exponential.md §"Moments and the explicit bound".
-    See docs/l1_exponential.md §"mechanism.L1ExponentialRegression"."""
+    """EM-L1-HT: the exponential mechanism on the Catoni-type truncated l1 risk. Wang & Xu, Algorithms 1-2, Theorems
+    1-2; docs/l1_exponential.md §"Sensitivity and temperatures", docs/l1_exponential.md §"Samplers",
+    docs/l1_exponential.md §"Moments and the explicit bound". See docs/l1_exponential.md
+    §"mechanism.L1ExponentialRegression"."""
 
     epsilon: float = 1.0
     theta: float = 1.5

@@ -1,6 +1,5 @@
-"""Exact population risk of the synthetic heavy-tailed protocol (designs X1-X5, noises N1-N4).
-docs/l1_exponential.md §"Synthetic protocol" (designs, noises, g formulas, moments).
-See docs/l1_exponential.md §"population (module)"."""
+"""Exact population risk of the synthetic heavy-tailed protocol (designs X1-X5, noises N1-N4). docs/l1_exponential.md
+§"Synthetic protocol" (designs, noises, g formulas, moments). See docs/l1_exponential.md §"population (module)"."""
 
 from __future__ import annotations
 
@@ -36,14 +35,8 @@ NOISE_IDS = dict(zip(HEAVY_NOISES, ("N1", "N2", "N3", "N4")))
 
 
 def student_t_abs_moment(p: float, nu: float) -> float:
-    """``E|T|^p`` for ``T ~ t(nu)``: ``nu^(p/2) Gamma((p+1)/2) Gamma((nu-p)/2) / (sqrt(pi) Gamma(nu/2))``.
-    See docs/l1_exponential.md §"population.student_t_abs_moment".
-
-    Examples
-    --------
-    >>> round(student_t_abs_moment(1.5, 3.0), 3), round(student_t_abs_moment(1.0, 1.8), 3)
-    (1.612, 1.571)
-    """
+    """``E|T|^p`` for ``T ~ t(nu)``: ``nu^(p/2) Gamma((p+1)/2) Gamma((nu-p)/2) / (sqrt(pi) Gamma(nu/2))``. See
+    docs/l1_exponential.md §"population.student_t_abs_moment"."""
     if p >= nu:
         return math.inf
     return math.exp(
@@ -117,14 +110,7 @@ class HeavyTailedModel:
 
 
 def noise_g(c: ArrayLike, model: HeavyTailedModel) -> NDArray[np.float64]:
-    """``g(c) = E|xi - c|`` in closed form for the noise of ``model`` (docs/l1_exponential.md §"Synthetic protocol").
-
-    Examples
-    --------
-    >>> m = HeavyTailedModel(noise="pareto_skewed", noise_tail=1.8)
-    >>> round(float(noise_g(0.0, m)), 3)
-    1.057
-    """
+    """``g(c) = E|xi - c|`` in closed form for the noise of ``model`` (docs/l1_exponential.md §"Synthetic protocol")."""
     c = np.asarray(c, dtype=np.float64)
     s = model.noise_scale
     if model.noise == "gaussian":
@@ -150,15 +136,7 @@ def noise_g(c: ArrayLike, model: HeavyTailedModel) -> NDArray[np.float64]:
 
 
 def noise_abs_moment(p: float, model: HeavyTailedModel) -> float:
-    """``E|xi|^p`` (``inf`` when it does not exist).
-
-    Examples
-    --------
-    >>> round(noise_abs_moment(1.5, HeavyTailedModel(noise="pareto_skewed", noise_tail=2.5)), 4)
-    0.8016
-    >>> round(noise_abs_moment(1.5, HeavyTailedModel(noise="gaussian")), 4)
-    0.86
-    """
+    """``E|xi|^p`` (``inf`` when it does not exist)."""
     s = model.noise_scale
     if model.noise == "gaussian":
         return s**p * 2 ** (p / 2) * math.exp(special.gammaln((p + 1) / 2)) / math.sqrt(math.pi)
@@ -208,16 +186,8 @@ def design_coord_moment(p: float, model: HeavyTailedModel) -> float:
 
 
 def assumption_tau(model: HeavyTailedModel, assumption: str, theta: float) -> float:
-    """The smallest tau satisfying the assumption for the model's design (``inf`` if violated).
-    See docs/l1_exponential.md §"population.assumption_tau".
-
-    Examples
-    --------
-    >>> round(assumption_tau(HeavyTailedModel(design="pareto_sphere", tail=1.8), "A3", 1.5), 3)
-    3.302
-    >>> round(assumption_tau(HeavyTailedModel(design="pareto_sphere", tail=2.5), "A1", 2.0), 3)
-    2.236
-    """
+    """The smallest tau satisfying the assumption for the model's design (``inf`` if violated). See
+    docs/l1_exponential.md §"population.assumption_tau"."""
     check_choice("assumption", assumption, ("A1", "A2", "A3", "A4"))
     p = 2.0 if assumption in ("A1", "A2") else float(theta)
     m = design_norm_moment(p, model) if assumption in ("A1", "A3") else design_coord_moment(p, model)

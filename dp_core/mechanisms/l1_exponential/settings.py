@@ -19,9 +19,8 @@ EXPERIMENTS = ("rates", "epsilon", "truncation", "baselines")
 
 @dataclass(frozen=True)
 class L1Settings:
-    """The public settings of the mechanism and of its bound (Wang & Xu, Algorithms 1-2, Theorems 1-2),
-    and the synthetic model of ``simulate`` (designs X1-X5, noises N1-N4).
-    See docs/l1_exponential.md §"settings.L1Settings"."""
+    """The public settings of the mechanism and of its bound (Wang & Xu, Algorithms 1-2, Theorems 1-2), and the
+    synthetic model of ``simulate`` (designs X1-X5, noises N1-N4). See docs/l1_exponential.md §"settings.L1Settings"."""
 
     theta: float = param(1.5, lo=1.05, hi=2.0, step=0.05, label="moment order θ", symbol="θ")
     ci: float = param(1.0, options=C_IOTA_OPTIONS, label="truncation level ι / ι*", symbol="ι")

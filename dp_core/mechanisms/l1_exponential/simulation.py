@@ -1,6 +1,5 @@
-"""Monte-Carlo experiments for EM-L1-HT and its baselines (synthetic protocol and real data).
-docs/l1_exponential.md §"Synthetic protocol" (ours: the paper has no experiments).
-See docs/l1_exponential.md §"simulation (module)"."""
+"""Monte-Carlo experiments for EM-L1-HT and its baselines (synthetic protocol and real data). docs/l1_exponential.md
+§"Synthetic protocol" (ours: the paper has no experiments). See docs/l1_exponential.md §"simulation (module)"."""
 
 from __future__ import annotations
 
@@ -587,20 +586,8 @@ def summarize_releases(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def headline(analysis: DatasetAnalysis, radius: float) -> dict:
-    """The first screen's numbers of an analysis (NOT FOR PUBLICATION: they use the private data).
-    See docs/l1_exponential.md §"simulation.headline".
-
-    Examples
-    --------
-    >>> from dp_core.data import make_heavy_tailed
-    >>> ds = make_heavy_tailed(400, d=1, seed=0)
-    >>> est = L1ExponentialRegression(epsilon=1.0, theta=1.5, radius=1.0)
-    >>> an = analyse_dataset(ds.X, ds.y, feature_names=ds.feature_names, estimator=est, features=(0,),
-    ...                      standardise=False, n_releases=10, seed=0, baselines=False)
-    >>> h = headline(an, est.radius)
-    >>> h["spread"] > 0 and h["mae_private"] >= h["mae_nonprivate"] - 3 * h["mae_private_se"]
-    True
-    """
+    """The first screen's numbers of an analysis (NOT FOR PUBLICATION: they use the private data). See
+    docs/l1_exponential.md §"simulation.headline"."""
     t = analysis.result.table
     em = t.loc[t["method"] == "em_l1", "test_mae"].to_numpy(dtype=float)
     lad = float(t.loc[t["method"] == "nonprivate", "test_mae"].iloc[0])

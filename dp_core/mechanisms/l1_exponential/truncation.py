@@ -1,9 +1,5 @@
-"""The truncation function psi_theta, the surrogate l1 risk, its score and its sensitivity.
-.. [WX] D. Wang and J. Xu, *Differentially Private l1-norm Linear Regression with Heavy-tailed
-   Data*: eq. (2) (surrogate risk), eqs. (3), (6), (15), (16) (psi), Algorithms 1-2 (temperature).
-   The exact sensitivity and the three temperature conventions are those of
-   docs/l1_exponential.md §"Sensitivity and temperatures" (the paper's value is a valid bound, loose by 2x).
-See docs/l1_exponential.md §"truncation (module)"."""
+"""The truncation function psi_theta, the surrogate l1 risk, its score and its sensitivity. Wang & Xu, eqs. (2), (3),
+(6), (15), (16), Algorithms 1-2; docs/l1_exponential.md §"truncation (module)", §"Sensitivity and temperatures"."""
 
 from __future__ import annotations
 
@@ -51,8 +47,7 @@ CONVENTION_LABELS = {
 #: The smallest theta accepted (docs/l1_exponential.md §"The truncated score": psi vanishes as theta -> 1).
 THETA_MIN = 1.05
 
-# Elements per block when a (points x samples) residual matrix is formed: bounded memory and
-# blocks that stay in cache.
+# Elements per block when a (points x samples) residual matrix is formed: bounded memory and blocks that stay in cache.
 _BLOCK_ELEMENTS = 1 << 16
 
 
@@ -98,17 +93,8 @@ def _psi_parts(a: NDArray[np.float64], theta: float, want_grad: bool):
 
 
 def psi(a: ArrayLike, theta: float) -> NDArray[np.float64]:
-    """The truncation function psi_theta on non-negative arguments.
-    Wang & Xu, eqs. (6) and (16); docs/l1_exponential.md §"The truncated score".
-    See docs/l1_exponential.md §"truncation.psi".
-
-    Examples
-    --------
-    >>> round(float(psi(0.5, 2.0)), 4)
-    0.47
-    >>> round(float(psi(3.0, 1.5)), 4) == round(math.log(1.5), 4)
-    True
-    """
+    """The truncation function psi_theta on non-negative arguments. Wang & Xu, eqs. (6) and (16); docs/l1_exponential.md
+    §"The truncated score". See docs/l1_exponential.md §"truncation.psi"."""
     theta = check_theta(theta)
     x = np.asarray(a, dtype=np.float64)
     if not np.all(np.isfinite(x)) or np.any(x < 0):
@@ -117,15 +103,8 @@ def psi(a: ArrayLike, theta: float) -> NDArray[np.float64]:
 
 
 def psi_prime(a: ArrayLike, theta: float) -> NDArray[np.float64]:
-    """Derivative of psi_theta for non-negative arguments.
-    docs/l1_exponential.md §"The truncated score" (used by the gradient-based sampler).
-    See docs/l1_exponential.md §"truncation.psi_prime".
-
-    Examples
-    --------
-    >>> round(float(psi_prime(0.5, 2.0)), 4)
-    0.8
-    """
+    """Derivative of psi_theta for non-negative arguments. docs/l1_exponential.md §"The truncated score" (used by the
+    gradient-based sampler). See docs/l1_exponential.md §"truncation.psi_prime"."""
     theta = check_theta(theta)
     x = np.asarray(a, dtype=np.float64)
     if not np.all(np.isfinite(x)) or np.any(x < 0):
@@ -171,16 +150,9 @@ def _cost_blocks(W, X, y, iota, theta, want_grad):
 def surrogate_cost(
     w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float
 ) -> NDArray[np.float64] | float:
-    """Summed surrogate cost ``S(w) = sum_i psi_theta(iota * |y_i - <x_i, w>|)``.
-    Wang & Xu, eq. (2): ``S = n * iota * L_iota``; docs/l1_exponential.md §"The truncated score".
-    See docs/l1_exponential.md §"truncation.surrogate_cost".
-
-    Examples
-    --------
-    >>> X = [[1, 0], [0, 2], [1, 1]]; y = [0.5, -1, 3]
-    >>> round(float(surrogate_cost([0.2, -0.3], X, y, iota=0.5, theta=2.0)), 3)
-    1.041
-    """
+    """Summed surrogate cost ``S(w) = sum_i psi_theta(iota * |y_i - <x_i, w>|)``. Wang & Xu, eq. (2):
+    ``S = n * iota * L_iota``; docs/l1_exponential.md §"The truncated score". See docs/l1_exponential.md
+    §"truncation.surrogate_cost"."""
     X, y = check_Xy(X, y, min_rows=1)
     iota = check_positive("iota", iota)
     theta = check_theta(theta)
@@ -190,9 +162,8 @@ def surrogate_cost(
 
 
 def surrogate_cost_and_grad(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float):
-    """``S(w)`` and its gradient ``-iota * sum_i psi'(iota|r_i|) sign(r_i) x_i`` (sign(0) = 0).
-    docs/l1_exponential.md §"The truncated score" (gradient, a.e.).
-    See docs/l1_exponential.md §"truncation.surrogate_cost_and_grad"."""
+    """``S(w)`` and its gradient ``-iota * sum_i psi'(iota|r_i|) sign(r_i) x_i`` (sign(0) = 0). docs/l1_exponential.md
+    §"The truncated score" (gradient, a.e.). See docs/l1_exponential.md §"truncation.surrogate_cost_and_grad"."""
     X, y = check_Xy(X, y, min_rows=1)
     iota = check_positive("iota", iota)
     theta = check_theta(theta)
@@ -202,31 +173,17 @@ def surrogate_cost_and_grad(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: f
 
 
 def surrogate_risk(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float):
-    """Truncated empirical risk ``L_iota(w) = S(w) / (n * iota)`` (the score is its negative).
-    Wang & Xu, eq. (2). See docs/l1_exponential.md §"truncation.surrogate_risk".
-
-    Examples
-    --------
-    >>> X = [[1, 0], [0, 2], [1, 1]]; y = [0.5, -1, 3]
-    >>> round(float(surrogate_risk([0.2, -0.3], X, y, iota=0.5, theta=1.5)), 4)
-    0.4498
-    """
+    """Truncated empirical risk ``L_iota(w) = S(w) / (n * iota)`` (the score is its negative). Wang & Xu, eq. (2). See
+    docs/l1_exponential.md §"truncation.surrogate_risk"."""
     S = surrogate_cost(w, X, y, iota=iota, theta=theta)
     n = np.asarray(X).shape[0]
     return S / (n * float(iota))
 
 
 def score(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, iota: float, theta: float):
-    """The exponential mechanism's score ``u(D, w) = -L_iota(w; D)`` (sensitivity :func:`score_sensitivity`).
-    Wang & Xu, Algorithms 1-2 (score) and Definition 2; docs/l1_exponential.md §"The truncated score".
-    See docs/l1_exponential.md §"truncation.score".
-
-    Examples
-    --------
-    >>> X = [[1, 0], [0, 2], [1, 1]]; y = [0.5, -1, 3]
-    >>> round(float(score([0.2, -0.3], X, y, iota=0.5, theta=2.0)), 3)
-    -0.694
-    """
+    """The exponential mechanism's score ``u(D, w) = -L_iota(w; D)`` (sensitivity :func:`score_sensitivity`). Wang & Xu,
+    Algorithms 1-2 (score) and Definition 2; docs/l1_exponential.md §"The truncated score". See docs/l1_exponential.md
+    §"truncation.score"."""
     return -surrogate_risk(w, X, y, iota=iota, theta=theta)
 
 
@@ -238,15 +195,8 @@ def cost_sensitivity(theta: float) -> float:
 
 
 def score_sensitivity(n: int, iota: float, theta: float, *, kind: str = "exact") -> float:
-    """Sensitivity of the score ``-L_iota``.
-    Wang & Xu, proofs of Theorems 1-2; docs/l1_exponential.md §"Sensitivity and temperatures".
-    See docs/l1_exponential.md §"truncation.score_sensitivity".
-
-    Examples
-    --------
-    >>> round(score_sensitivity(10_000, 0.02038, 1.5), 6)
-    0.00199
-    """
+    """Sensitivity of the score ``-L_iota``. Wang & Xu, proofs of Theorems 1-2; docs/l1_exponential.md
+    §"Sensitivity and temperatures". See docs/l1_exponential.md §"truncation.score_sensitivity"."""
     n = check_int("n", n, lo=1)
     iota = check_positive("iota", iota)
     check_choice("kind", kind, ("exact", "paper"))
@@ -255,15 +205,9 @@ def score_sensitivity(n: int, iota: float, theta: float, *, kind: str = "exact")
 
 
 def kappa(epsilon: float, theta: float, convention: str = "tight") -> float:
-    """Inverse temperature on S: the mechanism samples ``w`` with probability ``∝ exp(-kappa S(w))``.
-    Wang & Xu, Algorithms 1-2 and Definition 2; docs/l1_exponential.md §"Sensitivity and temperatures".
-    See docs/l1_exponential.md §"truncation.kappa".
-
-    Examples
-    --------
-    >>> round(kappa(1.0, 1.5), 3), round(kappa(1.0, 1.5, "paper_box"), 3)
-    (1.233, 2.466)
-    """
+    """Inverse temperature on S: the mechanism samples ``w`` with probability ``∝ exp(-kappa S(w))``. Wang & Xu,
+    Algorithms 1-2 and Definition 2; docs/l1_exponential.md §"Sensitivity and temperatures". See docs/l1_exponential.md
+    §"truncation.kappa"."""
     epsilon = check_epsilon(epsilon)
     check_choice("convention", convention, CONVENTIONS)
     div = {"tight": 2.0, "paper_proof": 4.0, "paper_box": 1.0}[convention]
@@ -296,14 +240,7 @@ def exact_sampler_suffix(convention: str) -> str:
 
 
 def convention_guarantee(epsilon: float, theta: float, convention: str = "tight") -> Guarantee:
-    """The guarantee a convention gives for the exact (grid) mechanism.
-
-    Examples
-    --------
-    >>> g = convention_guarantee(1.0, 1.5, "paper_box")
-    >>> round(g.replace_one_epsilon, 6), round(g.add_remove_epsilon, 6)
-    (2.0, 1.0)
-    """
+    """The guarantee a convention gives for the exact (grid) mechanism."""
     k = kappa(epsilon, theta, convention)
     ds = cost_sensitivity(theta)
     rep, add = 2.0 * k * ds, k * ds

@@ -1,10 +1,5 @@
-"""Large-margin multiclass Gaussian classifier with differential privacy (Pathak & Raj).
-
-Three modes: ``printed`` (P), ``repaired`` (P+) and ``corrected`` (R, the default, the private one); P and
-P+ are **not differentially private as printed** (:data:`NOT_PRIVATE_REASONS`). Entry points:
-:class:`LargeMarginGaussian`, :func:`release_many`, :func:`privacy_params`, :func:`fit_apg` /
-:func:`fit_cvxpy`, :func:`sample_radial`. Our corrections: ``docs/large_margin_gaussian.md``.
-"""
+"""Large-margin multiclass Gaussian classifier with differential privacy (Pathak & Raj): modes P, P+ (not DP as printed)
+and R. See docs/large_margin_gaussian.md §"__init__ (module)"."""
 
 from .experiments import (
     ClassificationTask,

@@ -2,8 +2,7 @@
 
 Shared-noise modes (P, P+): the KKT-consistency statistic ``ln(r_D'(Φ) + τ) − ln(r_D(Φ) + τ)``; R: the direction
 statistic. Pairs ``boundary`` and ``random``. docs/large_margin_gaussian.md §"audit.py: the audit statistic and pairs";
-§"Modes and why P and P+ are not private".
-"""
+§"Modes and why P and P+ are not private"."""
 
 from __future__ import annotations
 
@@ -45,11 +44,10 @@ def _duplication(p: int) -> np.ndarray:
 
 
 def kkt_residual(phi: np.ndarray, data, *, lam: float, mu: float, h: float) -> np.ndarray:
-    """Residual ``min_A sqrt(sum_c ||(G_c + A) Phi_c||_F^2)`` of the shared-noise KKT conditions of ``data``'s
-    objective (``lam``, ``mu``, ``h``), per release ``phi`` (R, C, p, p): shape (R,).
+    """Residual ``min_A sqrt(sum_c ||(G_c + A) Phi_c||_F^2)`` of the shared-noise KKT conditions of ``data``'s objective
+    (``lam``, ``mu``, ``h``), per release ``phi`` (R, C, p, p): shape (R,).
 
-    Pathak & Raj eq. 8; docs/large_margin_gaussian.md §"audit.py: the audit statistic and pairs".
-    """
+    Pathak & Raj eq. 8; docs/large_margin_gaussian.md §"audit.py: the audit statistic and pairs"."""
     phi = np.asarray(phi, dtype=np.float64)
     R, C, p, _ = phi.shape
     G = gradient(phi, data.Z, data.y, lam, mu, h, V=data.V)
@@ -129,9 +127,8 @@ def large_margin_target(
     pair_seed: int = 0,
 ) -> AuditTarget:
     """Audit target for the large-margin Gaussian classifier on a classification ``dataset`` (``mode`` a key of
-    :data:`MODES`, ``n`` >= 20 training rows). Pathak & Raj eq. 8, Theorem 5.1;
-    docs/large_margin_gaussian.md §"audit.py: the audit statistic and pairs".
-    """
+    :data:`MODES`, ``n`` >= 20 training rows). Pathak & Raj eq. 8, Theorem 5.1; docs/large_margin_gaussian.md
+    §"audit.py: the audit statistic and pairs"."""
     if not isinstance(dataset, Dataset):
         raise TypeError(f"dataset must be a dp_core Dataset, got {type(dataset).__name__}.")
     check_choice("mode", mode, MODES)

@@ -2,8 +2,7 @@
 ``tier_u`` (consistent units), ``tier_c`` (corrected, for the mechanism actually run).
 
 Pathak & Raj, Lemma 4, Theorems 5.2 and 5.3; Sridharan, Shalev-Shwartz & Srebro (NIPS 2008).
-docs/large_margin_gaussian.md §"Utility bounds in three tiers", §"bounds.py: formulas"; check-value rows 14-49.
-"""
+docs/large_margin_gaussian.md §"Utility bounds in three tiers", §"bounds.py: formulas"; check-value rows 14-49."""
 
 from __future__ import annotations
 
@@ -34,11 +33,7 @@ def _common(d, C, n, delta):
 def noise_radius(dim: int, beta: float, delta: float, *, kind: str = "exact") -> float:
     """Radius ``r`` with ``P(||N|| >= r) <= delta`` for radial noise of dimension ``m`` and rate ``beta``.
 
-    ``union`` or ``exact`` (Gamma quantile); corrects Lemma 4. docs/large_margin_gaussian.md §"bounds.py: formulas".
-
-    >>> round(noise_radius(9, 0.5, 0.05, kind="union"), 2), round(noise_radius(9, 0.5, 0.05), 2)
-    (93.47, 28.87)
-    """
+    ``union`` or ``exact`` (Gamma quantile); corrects Lemma 4. docs/large_margin_gaussian.md §"bounds.py: formulas"."""
     m = check_int("dim", dim, lo=1)
     beta = check_positive("beta", beta)
     delta = check_probability("delta", delta, closed="neither")
@@ -61,8 +56,7 @@ def printed_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float
     """Theorems 5.2 and 5.3 evaluated literally (``lam`` as entered; check-value rows 14-21).
 
     Keys ``thm52``, ``thm53_term1..3``, ``thm53_total``, ``log_d_over_delta``, ``radius_printed``, ``probability``.
-    Pathak & Raj, Lemma 4, Theorems 5.2 and 5.3.
-    """
+    Pathak & Raj, Lemma 4, Theorems 5.2 and 5.3."""
     d, C, n, delta = _common(d, n_classes, n, delta)
     epsilon = check_positive("epsilon", epsilon)
     lam = check_positive("lam", lam)
@@ -89,8 +83,7 @@ def printed_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float
 def tier_u_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float, delta: float) -> dict:
     """Paper-mode bounds in per-example units with the arithmetic fixed (check-value rows 22-25).
 
-    docs/large_margin_gaussian.md §"bounds.py: formulas".
-    """
+    docs/large_margin_gaussian.md §"bounds.py: formulas"."""
     d, C, n, delta = _common(d, n_classes, n, delta)
     epsilon = check_positive("epsilon", epsilon)
     lam = check_positive("lam", lam)
@@ -126,10 +119,9 @@ def tier_c_bounds(
     phi_star_norm: float | None = None,
     R_z: float = 1.0,
 ) -> dict:
-    """Corrected bounds for the mechanism actually run (check-value rows 26-29 and 40-49): C5.2, expected
-    pathwise, C5.3 = A + B + E + S (``B`` and the total need ``phi_star_norm``).
-    docs/large_margin_gaussian.md §"bounds.py: formulas".
-    """
+    """Corrected bounds for the mechanism actually run (check-value rows 26-29 and 40-49): C5.2, expected pathwise,
+    C5.3 = A + B + E + S (``B`` and the total need ``phi_star_norm``). docs/large_margin_gaussian.md
+    §"bounds.py: formulas"."""
     d, C, n, delta = _common(d, n_classes, n, delta)
     beta = check_positive("beta", beta)
     lam = check_positive("lam", lam, allow_zero=True)
@@ -176,8 +168,7 @@ def tier_c_bounds(
 def bounds_for_mode(accounting, *, delta: float, phi_star_norm: float | None = None) -> dict:
     """The bound tiers that apply to a mode's :class:`PrivacyAccounting` (P: printed only).
 
-    docs/large_margin_gaussian.md §"bounds.py: formulas".
-    """
+    docs/large_margin_gaussian.md §"bounds.py: formulas"."""
     a = accounting
     out: dict = {"mode": a.mode, "delta": delta}
     if a.mode in ("printed", "repaired"):

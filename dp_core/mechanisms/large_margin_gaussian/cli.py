@@ -1,9 +1,8 @@
 """``calibrate large-margin-gaussian`` and ``simulate large-margin-gaussian``.
 
-Modes on the command line: ``printed`` (P), ``repaired`` (P+), ``corrected`` (R, default). Every
-P/P+ output carries ``"private": false``, ``"privacy_status": "not differentially private as
-printed"`` and a one-sentence ``"privacy_reason"``.
-"""
+Modes on the command line: ``printed`` (P), ``repaired`` (P+), ``corrected`` (R, default). Every P/P+ output carries
+``"private": false``, ``"privacy_status": "not differentially private as printed"`` and a one-sentence
+``"privacy_reason"``."""
 
 from __future__ import annotations
 
@@ -41,9 +40,8 @@ _MODE_HELP = "printed (P, the paper as printed), repaired (P+), corrected (R, de
 def cli_specs(*names: str) -> list:
     """The :class:`Settings` fields ``names`` as command-line options.
 
-    The page offers a grid of numbers; the command line accepts any number the engine accepts, so a
-    numeric setting keeps its name, kind and default but not the page's grid or range.
-    """
+    The page offers a grid of numbers; the command line accepts any number the engine accepts, so a numeric setting
+    keeps its name, kind and default but not the page's grid or range."""
     specs = {s.name: s for s in config_params(Settings, url_prefix="lm_")}
     out = []
     for name in names:

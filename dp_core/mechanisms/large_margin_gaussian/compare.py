@@ -1,6 +1,5 @@
-"""Adapter of the large-margin multiclass Gaussian classifier (Pathak & Raj): its three modes (P, P+, R) on one
-chart. docs/large_margin_gaussian.md §"reproduce.py, compare.py, plan.py"; §"Modes and why P and P+ are not private".
-"""
+"""Adapter of the large-margin multiclass Gaussian classifier (Pathak & Raj): its three modes (P, P+, R) on one chart.
+docs/large_margin_gaussian.md §"reproduce.py, compare.py, plan.py"; §"Modes and why P and P+ are not private"."""
 
 from __future__ import annotations
 

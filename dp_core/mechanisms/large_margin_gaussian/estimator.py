@@ -1,9 +1,7 @@
 """The private large-margin Gaussian classifier (Pathak & Raj, eq. 8, Theorem 5.1) as a scikit-learn-style estimator.
 
-Rows are clipped to the unit ball and projected by a public random matrix; ``"auto"`` defaults depend on public
-``n``, ``d`` and epsilon only.
-docs/large_margin_gaussian.md §"estimator.py: the classifier"; ``docs/estimators.md``.
-"""
+Rows are clipped to the unit ball and projected by a public random matrix; ``"auto"`` defaults depend on public ``n``,
+``d`` and epsilon only. docs/large_margin_gaussian.md §"estimator.py: the classifier"; ``docs/estimators.md``."""
 
 from __future__ import annotations
 
@@ -37,11 +35,7 @@ MU_SCALE = 45.0
 def default_components(n: int, d: int) -> int | None:
     """Dimension after the public projection: ``min(d, 20, max(5, round(sqrt(n) / 4)))``; ``None`` when that is ``d``.
 
-    Why and measurements: docs/large_margin_gaussian.md §"estimator.py: the classifier".
-
-    >>> default_components(455, 30), default_components(1437, 64), default_components(5000, 8)
-    (5, 9, None)
-    """
+    Why and measurements: docs/large_margin_gaussian.md §"estimator.py: the classifier"."""
     k = min(int(d), MAX_AUTO_COMPONENTS, max(5, round(math.sqrt(n) / 4.0)))
     return None if k >= d else k
 
@@ -49,11 +43,7 @@ def default_components(n: int, d: int) -> int | None:
 def default_regularisers(n: int, epsilon: float) -> tuple[float, float]:
     """The public defaults ``(lam, mu)``: Frobenius ``mu = min(1, 45 / (n epsilon))`` and trace ``lam = mu / 10``.
 
-    CMS (2011) Lemma 7's argument; docs/large_margin_gaussian.md §"estimator.py: the classifier".
-
-    >>> default_regularisers(450, 1.0)
-    (0.01, 0.1)
-    """
+    CMS (2011) Lemma 7's argument; docs/large_margin_gaussian.md §"estimator.py: the classifier"."""
     mu = min(1.0, MU_SCALE / (float(n) * float(epsilon)))
     return mu / 10.0, mu
 
@@ -61,10 +51,9 @@ def default_regularisers(n: int, epsilon: float) -> tuple[float, float]:
 class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
     """Private large-margin multiclass Gaussian classifier (Pathak & Raj), any number of classes.
 
-    ``mode="corrected"`` is private; ``repaired``/``printed`` are not (``privacy_.status == "refuted"``).
-    Parameters and attributes (``phi_``, ``coef_``, ``projection_``, ...):
-    docs/large_margin_gaussian.md §"estimator.py: the classifier".
-    """
+    ``mode="corrected"`` is private; ``repaired``/``printed`` are not (``privacy_.status == "refuted"``). Parameters and
+    attributes (``phi_``, ``coef_``, ``projection_``, ...): docs/large_margin_gaussian.md
+    §"estimator.py: the classifier"."""
 
     def __init__(
         self,

@@ -1,7 +1,6 @@
 """Monte-Carlo experiments and data preparation for the large-margin Gaussian classifier page.
 
-docs/large_margin_gaussian.md §"experiments.py: sweeps and data", §"Plots".
-"""
+docs/large_margin_gaussian.md §"experiments.py: sweeps and data", §"Plots"."""
 
 from __future__ import annotations
 
@@ -50,8 +49,7 @@ MAX_CLASSES = 10
 class ClassificationTask:
     """Training and test data in the model's input space; ``data_dependent``: a step used the private data.
 
-    docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
-    """
+    docs/large_margin_gaussian.md §"experiments.py: sweeps and data"."""
 
     name: str
     X_train: np.ndarray = field(repr=False)
@@ -94,14 +92,8 @@ class SuggestedSettings:
 def suggest_settings(name: str, d: int, n: int, n_classes: int) -> SuggestedSettings:
     """The page's default projection dimension ``k`` and trace regulariser ``λ`` for a dataset [ours].
 
-    ``k = min(d, 5)``, ``λ = 0.001`` for real data; the reference setting S1 (``λ = 0.01``) for
-    ``gaussian_classes``. Measurements: docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
-
-    >>> suggest_settings("wine", 13, 178, 3).k
-    5
-    >>> suggest_settings("gaussian_classes", 2, 1000, 3).lam
-    0.01
-    """
+    ``k = min(d, 5)``, ``λ = 0.001`` for real data; the reference setting S1 (``λ = 0.01``) for ``gaussian_classes``.
+    Measurements: docs/large_margin_gaussian.md §"experiments.py: sweeps and data"."""
     d = check_int("d", d, lo=1)
     n = check_int("n", n, lo=2)
     n_classes = check_int("n_classes", n_classes, lo=2, hi=MAX_CLASSES)
@@ -176,10 +168,8 @@ def make_task(
     n_test_synthetic: int = 5_000,
     seed: RngLike = 0,
 ) -> ClassificationTask:
-    """Turn a classification :class:`~dp_core.data.Dataset` into a task the classifier can use (public rules only,
-    but for a flagged data-dependent standardisation).
-    docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
-    """
+    """Turn a classification :class:`~dp_core.data.Dataset` into a task the classifier can use (public rules only, but
+    for a flagged data-dependent standardisation). docs/large_margin_gaussian.md §"experiments.py: sweeps and data"."""
     if not isinstance(ds, Dataset):
         raise TypeError(f"ds must be a dp_core Dataset, got {type(ds).__name__}.")
     if not ds.is_classification:
@@ -280,14 +270,8 @@ def nonprivate_accuracy(task: ClassificationTask, base: LargeMarginGaussian) -> 
 def utility_note(acc_private: float, acc_nonprivate: float, n_classes: int, *, k: int | None = None) -> str | None:
     """A plain sentence when a private release is little better than guessing, saying what would change that.
 
-    ``None`` when it keeps a quarter of the non-private gain over chance;
-    docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
-
-    >>> utility_note(0.34, 0.95, 3) is not None
-    True
-    >>> utility_note(0.9, 0.95, 3) is None
-    True
-    """
+    ``None`` when it keeps a quarter of the non-private gain over chance; docs/large_margin_gaussian.md
+    §"experiments.py: sweeps and data"."""
     n_classes = check_int("n_classes", n_classes, lo=2, hi=MAX_CLASSES)
     chance = 1.0 / n_classes
     gain = float(acc_nonprivate) - chance
@@ -338,8 +322,7 @@ def accuracy_sweep(
 ) -> pd.DataFrame:
     """Test accuracy, agreement with the non-private fit and excess risk against epsilon, per mode.
 
-    One row per (method, epsilon, trial); columns: docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
-    """
+    One row per (method, epsilon, trial); columns: docs/large_margin_gaussian.md §"experiments.py: sweeps and data"."""
     base = LargeMarginGaussian() if base is None else base
     for m in modes:
         check_choice("mode", m, MODES)
@@ -439,8 +422,7 @@ def excess_vs_n(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Empirical excess ``J(Phi^p) - J(Phi*)`` against the training size (nested subsamples), with the bound tiers.
 
-    Returns ``(trials, bounds)``; columns: docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
-    """
+    Returns ``(trials, bounds)``; columns: docs/large_margin_gaussian.md §"experiments.py: sweeps and data"."""
     base = LargeMarginGaussian() if base is None else base
     mode = check_choice("mode", mode, MODES)
     delta = check_probability("delta", delta, closed="neither")
@@ -494,10 +476,8 @@ def unbounded_share(
 ) -> pd.DataFrame:
     """Monte-Carlo share of noise draws for which the paper's literal objective is unbounded below (exact test).
 
-    Returns ``epsilon``, ``share``, ``se``, ``n_draws``.
-    docs/large_margin_gaussian.md §"experiments.py: sweeps and data";
-    §"Modes and why P and P+ are not private".
-    """
+    Returns ``epsilon``, ``share``, ``se``, ``n_draws``. docs/large_margin_gaussian.md
+    §"experiments.py: sweeps and data"; §"Modes and why P and P+ are not private"."""
     d = check_int("d", d, lo=1)
     n = check_int("n", n, lo=1)
     n_draws = check_int("n_draws", n_draws, lo=1)
@@ -516,9 +496,8 @@ def unbounded_share(
 def decision_grid(phi: np.ndarray, *, scale: float, resolution: int = 121, extent: float = 1.0):
     """Labels ``argmin_c z' Phi_c z`` on a square grid over ``[-extent, extent]^2`` (d = 2 only).
 
-    Returns ``(xs, ys, labels)`` with ``labels`` of shape ``(resolution, resolution)`` (float, NaN
-    outside the unit disk where the model never sees data).
-    """
+    Returns ``(xs, ys, labels)`` with ``labels`` of shape ``(resolution, resolution)`` (float, NaN outside the unit disk
+    where the model never sees data)."""
     phi = np.asarray(phi, dtype=float)
     if phi.shape[-1] != 3:
         raise ValueError(f"decision_grid needs d = 2 (3 x 3 blocks), got blocks of size {phi.shape[-1]}.")
@@ -546,8 +525,7 @@ def leak_demo(
 ) -> pd.DataFrame:
     """Live numbers for the shared-noise leak: do the released class differences move? (P+ and R, PSD off/on).
 
-    docs/large_margin_gaussian.md §"experiments.py: sweeps and data"; §"Modes and why P and P+ are not private".
-    """
+    docs/large_margin_gaussian.md §"experiments.py: sweeps and data"; §"Modes and why P and P+ are not private"."""
     n_draws = check_int("n_draws", n_draws, lo=1)
     rows = []
     seeds = as_seed_sequence(seed).spawn(1)[0]
@@ -585,8 +563,7 @@ def leak_demo(
 def bound_tightness(summary: pd.DataFrame) -> pd.DataFrame:
     """Ratio of the mean pathwise bound to the mean measured excess, per mode and epsilon (``summary``: a
     :func:`dp_core.experiments.summarize` table of :func:`accuracy_sweep`). §"Pilot study";
-    docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
-    """
+    docs/large_margin_gaussian.md §"experiments.py: sweeps and data"."""
     s = summary[summary["method"].isin(["repaired", "corrected"])].copy()
     s = s[np.isfinite(s["pathwise_bound_mean"]) & (s["excess_mean"] > 0)]
     s["bound_over_measured"] = s["pathwise_bound_mean"] / s["excess_mean"]
@@ -605,8 +582,7 @@ def regularisation_sweep(
 ) -> pd.DataFrame:
     """Accuracy and excess of the corrected mode at fixed epsilon against ``mu`` or ``h`` (one row per value, trial).
 
-    §"Plots", plot 8; docs/large_margin_gaussian.md §"experiments.py: sweeps and data".
-    """
+    §"Plots", plot 8; docs/large_margin_gaussian.md §"experiments.py: sweeps and data"."""
     parameter = check_choice("parameter", parameter, ("mu", "h"))
     base = LargeMarginGaussian() if base is None else base
     cache = _FitCache(task.X_train, task.y_train, task.n_classes)

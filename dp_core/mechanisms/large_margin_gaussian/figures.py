@@ -12,6 +12,7 @@ from plotly.subplots import make_subplots
 from ...figures import (
     REFUTED_COLOR,
     apply_layout,
+    band_trace,
     color_of,
     hex_to_rgba,
     label_of,
@@ -54,6 +55,11 @@ CLASS_COLORS = (
 
 
 _LIM = 1.05  # half-width of the decision-region panels (the unit disk and a margin)
+
+
+def _line(x, y, name: str, line: dict, mode: str = "lines", **kw) -> go.Scatter:
+    """A line trace named ``name`` drawn in the style ``line`` (``mode`` ``lines`` or ``lines+markers``)."""
+    return go.Scatter(x=x, y=y, mode=mode, name=name, line=line, **kw)
 
 
 def _ellipse(mu_c, Psi, n=80):
@@ -121,15 +127,7 @@ def decision_regions_figure(
     panels, X, y, *, scale: float, resolution: int = 101, n_points: int = 400, title: str = ""
 ) -> go.Figure:
     """Side-by-side decision regions ``argmin_c z' Phi_c z`` over the unit disk (d = 2).
-
-    Parameters
-    ----------
-    panels : list of (subtitle, phi or None)
-        ``None`` draws an empty panel with a note (an unbounded draw released nothing).
-    X, y : training points to overlay (a subsample of ``n_points`` is drawn).
-    scale : float
-        Input scale of the mode (``1/sqrt(2)`` or 1 for the printed mode).
-    """
+    Parameters: docs/large_margin_gaussian.md §"figures.decision_regions_figure"."""
     k = len(panels)
     fig = make_subplots(rows=1, cols=k, subplot_titles=[p[0] for p in panels], horizontal_spacing=0.06)
     X = np.asarray(X)
@@ -224,12 +222,11 @@ def accuracy_figure(
     if chance is not None and math.isfinite(chance):
         xs = summary["epsilon"].to_numpy(dtype=float)
         fig.add_trace(
-            go.Scatter(
-                x=[xs.min(), xs.max()],
-                y=[chance, chance],
-                mode="lines",
-                name="chance level 1/C",
-                line={"color": "#888888", "dash": "dot", "width": 1},
+            _line(
+                [xs.min(), xs.max()],
+                [chance, chance],
+                "chance level 1/C",
+                {"color": "#888888", "dash": "dot", "width": 1},
             )
         )
     return style_refuted(fig, REFUTED_MODES)
@@ -257,12 +254,11 @@ def excess_vs_n_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: s
         for (tier, name), g in bounds.groupby(["tier", "bound"], sort=False):
             g = g.sort_values("n")
             fig.add_trace(
-                go.Scatter(
-                    x=g["n"],
-                    y=g["value"],
-                    mode="lines",
-                    name=f"{tier_names[tier]}: {name}",
-                    line={"color": grey[tier], "dash": dashes[tier], "width": 1.5},
+                _line(
+                    g["n"],
+                    g["value"],
+                    f"{tier_names[tier]}: {name}",
+                    {"color": grey[tier], "dash": dashes[tier], "width": 1.5},
                     hovertemplate=f"{tier_names[tier]}: {name}: %{{y:.3g}}<extra></extra>",
                 )
             )
@@ -290,12 +286,11 @@ def excess_vs_epsilon_figure(summary: pd.DataFrame, *, title: str = "") -> go.Fi
         if np.all(~np.isfinite(vals)):
             continue
         fig.add_trace(
-            go.Scatter(
-                x=g["epsilon"],
-                y=vals,
-                mode="lines",
-                name=f"{label_of(str(m))}: mean pathwise bound",
-                line={"color": REFUTED_COLOR if m in REFUTED_MODES else color_of(str(m)), "dash": "dash", "width": 1.5},
+            _line(
+                g["epsilon"],
+                vals,
+                f"{label_of(str(m))}: mean pathwise bound",
+                {"color": REFUTED_COLOR if m in REFUTED_MODES else color_of(str(m)), "dash": "dash", "width": 1.5},
                 hovertemplate="pathwise bound %{y:.3g}<extra></extra>",
             )
         )
@@ -321,32 +316,26 @@ def tradeoff_figure(summary: pd.DataFrame, *, parameter: str, title: str = "") -
         secondary_y=False,
     )
     fig.add_trace(
-        go.Scatter(
-            x=s["value"],
-            y=s["nonprivate_accuracy_mean"],
-            mode="lines",
-            name="non-private accuracy",
-            line={"color": color_of("nonprivate"), "width": 1},
+        _line(
+            s["value"],
+            s["nonprivate_accuracy_mean"],
+            "non-private accuracy",
+            {"color": color_of("nonprivate"), "width": 1},
         ),
         secondary_y=False,
     )
     fig.add_trace(
-        go.Scatter(
-            x=s["value"],
-            y=s["excess_mean"],
-            mode="lines+markers",
-            name="measured excess (right)",
-            line={"color": "#D55E00", "width": 2},
+        _line(
+            s["value"], s["excess_mean"], "measured excess (right)", {"color": "#D55E00", "width": 2}, "lines+markers"
         ),
         secondary_y=True,
     )
     fig.add_trace(
-        go.Scatter(
-            x=s["value"],
-            y=s["pathwise_bound_mean"],
-            mode="lines",
-            name="mean pathwise bound (right)",
-            line={"color": "#D55E00", "dash": "dash", "width": 1.5},
+        _line(
+            s["value"],
+            s["pathwise_bound_mean"],
+            "mean pathwise bound (right)",
+            {"color": "#D55E00", "dash": "dash", "width": 1.5},
         ),
         secondary_y=True,
     )
@@ -358,10 +347,9 @@ def tradeoff_figure(summary: pd.DataFrame, *, parameter: str, title: str = "") -
 def test_loss_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str, title: str = "") -> go.Figure:
     """Test-loss excess against n beside the corrected C5.3 bound, and the share of each C5.3 term.
 
-    Left (log-log): measured ``L(Phi^p) - L(Phi*)`` on the test set (mean, 95% band) and the C5.3 total.
-    Right: the terms A (trace), B (Frobenius), E (empirical) and S (sample) as shares of the total, so
-    one sees which term dominates (docs/large_margin_gaussian.md §"Plots").
-    """
+    Left (log-log): measured ``L(Phi^p) - L(Phi*)`` on the test set (mean, 95% band) and the C5.3 total. Right: the
+    terms A (trace), B (Frobenius), E (empirical) and S (sample) as shares of the total, so one sees which term
+    dominates (docs/large_margin_gaussian.md §"Plots")."""
     fig = make_subplots(
         rows=1,
         cols=2,
@@ -376,28 +364,9 @@ def test_loss_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str
     lo = s["test_loss_excess_lo"].to_numpy(dtype=float)
     hi = s["test_loss_excess_hi"].to_numpy(dtype=float)
     pos = np.where(np.isfinite(lo) & (lo > 0), lo, np.abs(mean) / 10)
+    fig.add_trace(band_trace(xs, pos, hi, col), row=1, col=1)
     fig.add_trace(
-        go.Scatter(
-            x=np.concatenate([xs, xs[::-1]]),
-            y=np.concatenate([hi, pos[::-1]]),
-            mode="lines",
-            fill="toself",
-            fillcolor=hex_to_rgba(col, 0.18),
-            line={"width": 0},
-            hoverinfo="skip",
-            showlegend=False,
-        ),
-        row=1,
-        col=1,
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=xs,
-            y=mean,
-            mode="lines+markers",
-            name=f"{label_of(method)}: measured ({n_tr} trials)",
-            line={"color": col, "width": 2},
-        ),
+        _line(xs, mean, f"{label_of(method)}: measured ({n_tr} trials)", {"color": col, "width": 2}, "lines+markers"),
         row=1,
         col=1,
     )
@@ -409,12 +378,11 @@ def test_loss_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str
     if tb is not None and not tb.empty:
         tot = tb[tb["bound"] == "C5.3 total"].sort_values("n")
         fig.add_trace(
-            go.Scatter(
-                x=tot["n"],
-                y=tot["value"],
-                mode="lines",
-                name="C5.3 total (corrected; prob ≥ 1 − 2δ)",
-                line={"color": col, "dash": "dash", "width": 1.5},
+            _line(
+                tot["n"],
+                tot["value"],
+                "C5.3 total (corrected; prob ≥ 1 − 2δ)",
+                {"color": col, "dash": "dash", "width": 1.5},
             ),
             row=1,
             col=1,
@@ -457,35 +425,20 @@ def unbounded_figure(df: pd.DataFrame, *, title: str = "") -> go.Figure:
     m = df["share"].to_numpy(dtype=float)
     se = df["se"].to_numpy(dtype=float)
     nd = int(df["n_draws"].iloc[0]) if len(df) else 0
+    fig.add_trace(band_trace(x, m - 1.96 * se, m + 1.96 * se, col))
     fig.add_trace(
-        go.Scatter(
-            x=np.concatenate([x, x[::-1]]),
-            y=np.concatenate([m + 1.96 * se, (m - 1.96 * se)[::-1]]),
-            mode="lines",
-            fill="toself",
-            fillcolor=hex_to_rgba(col, 0.18),
-            line={"width": 0},
-            hoverinfo="skip",
-            showlegend=False,
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=m,
-            mode="lines+markers",
-            name=f"{label_of('printed')} ({nd:,} draws per ε)",
-            line={"color": col, "width": 2},
+        _line(
+            x,
+            m,
+            f"{label_of('printed')} ({nd:,} draws per ε)",
+            {"color": col, "width": 2},
+            "lines+markers",
             hovertemplate="ε=%{x:.3g}: %{y:.3f} of draws unbounded<extra></extra>",
         )
     )
     fig.add_trace(
-        go.Scatter(
-            x=[x.min(), x.max()],
-            y=[0.5, 0.5],
-            mode="lines",
-            name="lower limit ½ (b_pp < 0)",
-            line={"color": "#888888", "dash": "dot", "width": 1},
+        _line(
+            [x.min(), x.max()], [0.5, 0.5], "lower limit ½ (b_pp < 0)", {"color": "#888888", "dash": "dot", "width": 1}
         )
     )
     apply_layout(fig, title=title, x_title="ε", y_title="share of draws with no minimiser", log_x=True, height=380)
@@ -513,12 +466,11 @@ def noise_norm_figure(
     hi = max(float(norms.max()) if norms.size else 1.0, max(radii.values()) * 1.05)
     xs = np.linspace(0, hi, 300)
     fig.add_trace(
-        go.Scatter(
-            x=xs,
-            y=stats.gamma(a=dim, scale=1 / beta).pdf(xs),
-            mode="lines",
-            name=f"Gamma({dim}, scale 1/β) density",
-            line={"color": "#000000", "width": 1.5},
+        _line(
+            xs,
+            stats.gamma(a=dim, scale=1 / beta).pdf(xs),
+            f"Gamma({dim}, scale 1/β) density",
+            {"color": "#000000", "width": 1.5},
         )
     )
     styles = {"printed": "dot", "union": "dash", "exact": "solid"}

@@ -1,9 +1,7 @@
-"""The private large-margin Gaussian classifier: one release, many releases (:func:`release_many`), the
-non-private fit.
+"""The private large-margin Gaussian classifier: one release, many releases (:func:`release_many`), the non-private fit.
 
 Pathak & Raj, Algorithm (eq. 8) and Theorem 5.1; docs/large_margin_gaussian.md
-§"mechanism.py: configuration, releases and diagnostics", §"Modes and why P and P+ are not private".
-"""
+§"mechanism.py: configuration, releases and diagnostics", §"Modes and why P and P+ are not private"."""
 
 from __future__ import annotations
 
@@ -33,8 +31,7 @@ class LargeMarginGaussian:
     """Configuration of the private large-margin Gaussian classifier (P and P+ are not private).
 
     docs/large_margin_gaussian.md §"mechanism.py: configuration, releases and diagnostics",
-    §"Defaults and reference settings".
-    """
+    §"Defaults and reference settings"."""
 
     epsilon: float = 1.0
     mode: str = "corrected"
@@ -175,8 +172,7 @@ class ReleaseBatch:
     """``R`` independent releases of one mode on one dataset: only what may be published.
 
     ``phi`` (R, C, p, p) is NaN where ``unbounded`` (P only). docs/large_margin_gaussian.md
-    §"mechanism.py: configuration, releases and diagnostics".
-    """
+    §"mechanism.py: configuration, releases and diagnostics"."""
 
     config: LargeMarginGaussian
     accounting: PrivacyAccounting | None
@@ -205,8 +201,7 @@ class ReleaseDiagnostics(NonPublicDiagnostics):
     """NOT FOR PUBLICATION: what ``R`` releases computed from the private data beyond the releases.
 
     Publishing any of this voids the guarantee of the releases. Fields: docs/large_margin_gaussian.md
-    §"mechanism.py: configuration, releases and diagnostics".
-    """
+    §"mechanism.py: configuration, releases and diagnostics"."""
 
     data: PreparedData = field(repr=False)
     phi_star: FloatArray = field(repr=False)
@@ -319,13 +314,9 @@ def release_many(
     data: PreparedData | None = None,
     diagnostics: bool = False,
 ):
-    """Run a mode ``n_runs`` times on a fixed dataset, batched (the audit's entry point).
-
-    ``seed`` is a root seed or one seed sequence per run. Returns a ReleaseBatch, or
-    ``(ReleaseBatch, ReleaseDiagnostics)`` when ``diagnostics`` is true (not for publication).
-    Pathak & Raj, eq. 8; docs/large_margin_gaussian.md §"mechanism.py: configuration, releases and
-    diagnostics", §"Budget split and Jacobian term", §"Utility bounds in three tiers".
-    """
+    """Run a mode ``n_runs`` times on a fixed dataset, batched (the audit's entry point). Pathak & Raj, eq. 8;
+    docs/large_margin_gaussian.md §"mechanism.release_many", §"mechanism.py: configuration, releases and diagnostics",
+    §"Budget split and Jacobian term", §"Utility bounds in three tiers"."""
     if not isinstance(config, LargeMarginGaussian):
         raise TypeError(f"config must be a LargeMarginGaussian, got {type(config).__name__}.")
     n_runs = check_int("n_runs", n_runs, lo=1)

@@ -1,8 +1,7 @@
 """The large-margin Gaussian classifier: inputs, Huberised hinge, objective, gradient, decisions (batched on Phi).
 
 Pathak & Raj, eqs. 1-6; Chapelle (2007). docs/large_margin_gaussian.md §"model.py: the classifier's functions",
-§"Input scaling", §"Smoothed hinge and its gradient".
-"""
+§"Input scaling", §"Smoothed hinge and its gradient"."""
 
 from __future__ import annotations
 
@@ -56,11 +55,7 @@ def augment(X: FloatArray, *, scale: float = 1.0 / math.sqrt(2.0)) -> FloatArray
 def preprocess(X: FloatArray, *, scale: float = 1.0 / math.sqrt(2.0)) -> FloatArray:
     """Clip rows to the unit ball, append 1 and scale: ``z_i = (x_i / max(1, ||x_i||), 1) * scale``, shape (n, d + 1).
 
-    docs/large_margin_gaussian.md §"Input scaling", §"model.py: the classifier's functions".
-
-    >>> preprocess(np.array([[3.0, 4.0]])).round(4).tolist()
-    [[0.4243, 0.5657, 0.7071]]
-    """
+    docs/large_margin_gaussian.md §"Input scaling", §"model.py: the classifier's functions"."""
     X = check_matrix("X", X)
     norms = np.linalg.norm(X, axis=1, keepdims=True)
     return augment(X / np.maximum(1.0, norms), scale=scale)
@@ -69,11 +64,7 @@ def preprocess(X: FloatArray, *, scale: float = 1.0 / math.sqrt(2.0)) -> FloatAr
 def huber_hinge(t: FloatArray, h: float) -> FloatArray:
     """Huberised hinge ``l_h(t)``: 0 for ``t < -h``, ``(t + h)^2/(4h)`` on ``|t| <= h``, ``t`` above.
 
-    Chapelle (2007); docs/large_margin_gaussian.md §"Smoothed hinge and its gradient".
-
-    >>> float(huber_hinge(np.array(0.375), 0.5))
-    0.3828125
-    """
+    Chapelle (2007); docs/large_margin_gaussian.md §"Smoothed hinge and its gradient"."""
     t = np.asarray(t, dtype=np.float64)
     quad = (t + h) ** 2 / (4.0 * h)
     return np.where(t < -h, 0.0, np.where(t > h, t, quad))
@@ -143,8 +134,7 @@ def _noise_term(Phi: FloatArray, noise, shared: bool, n: int):
 def objective(Phi, Z, y, lam: float, mu: float, h: float, *, noise=None, shared: bool = False, V=None):
     """Average-form objective ``J`` (or ``J_p`` when ``noise`` is given); ``Phi`` (..., C, p, p).
 
-    Pathak & Raj, eqs. 5 and 8; docs/large_margin_gaussian.md §"model.py: the classifier's functions".
-    """
+    Pathak & Raj, eqs. 5 and 8; docs/large_margin_gaussian.md §"model.py: the classifier's functions"."""
     Phi = np.asarray(Phi, dtype=np.float64)
     n, p = Z.shape
     diag = np.diagonal(Phi, axis1=-2, axis2=-1)[..., : p - 1]
@@ -176,8 +166,7 @@ def loss_gradient(Phi: FloatArray, V: FloatArray, y: NDArray[np.int64], h: float
 def gradient(Phi, Z, y, lam: float, mu: float, h: float, *, noise=None, shared: bool = False, V=None):
     """Gradient of :func:`objective` with respect to every block (shape of ``Phi``).
 
-    docs/large_margin_gaussian.md §"model.py: the classifier's functions", §"Smoothed hinge and its gradient".
-    """
+    docs/large_margin_gaussian.md §"model.py: the classifier's functions", §"Smoothed hinge and its gradient"."""
     Phi = np.asarray(Phi, dtype=np.float64)
     n, p = Z.shape
     V = outer_vectors(Z) if V is None else V
@@ -201,8 +190,7 @@ def predict(Phi, Z) -> NDArray[np.int64]:
 def gaussian_params(Phi, *, scale: float = 1.0 / math.sqrt(2.0), rtol: float = 1e-10):
     """Recover ``(mu_c, Psi_c, theta_c, pd)`` for every class from learned ``Phi`` (``pd``: an ellipse exists).
 
-    docs/large_margin_gaussian.md §"model.py: the classifier's functions", §"Input scaling".
-    """
+    docs/large_margin_gaussian.md §"model.py: the classifier's functions", §"Input scaling"."""
     Phi = np.asarray(Phi, dtype=np.float64)
     out = []
     for P in Phi:

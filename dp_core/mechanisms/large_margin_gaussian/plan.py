@@ -1,8 +1,7 @@
 """The large-margin Gaussian page's plan: its cached computations and its background sweeps (no Streamlit).
 
 Parameters starting with ``_`` are not cache keys; the quick pass is the prefix of the full run.
-docs/large_margin_gaussian.md §"reproduce.py, compare.py, plan.py".
-"""
+docs/large_margin_gaussian.md §"reproduce.py, compare.py, plan.py"."""
 
 from __future__ import annotations
 
@@ -64,10 +63,9 @@ def nonprivate_accuracy(task_key: tuple, fingerprint: str, base: LargeMarginGaus
 def one_draw(task_key: tuple, fingerprint: str, config: LargeMarginGaussian, draw: int, seed: int, _task) -> dict:
     """One private draw of ``config`` (the ``draw``-th child of ``seed``) beside the non-private fit.
 
-    For the page's comparison only: the dict mixes the release (``phi``, ``unbounded``) with values that are
-    NOT FOR PUBLICATION (``phi_star``, ``noise_norm``, ``excess``, ``pathwise_bound``, ``converged``, ...) from
-    :class:`~dp_core.mechanisms.large_margin_gaussian.ReleaseDiagnostics`.
-    """
+    For the page's comparison only: the dict mixes the release (``phi``, ``unbounded``) with values that are NOT FOR
+    PUBLICATION (``phi_star``, ``noise_norm``, ``excess``, ``pathwise_bound``, ``converged``, ...) from
+    :class:`~dp_core.mechanisms.large_margin_gaussian.ReleaseDiagnostics`."""
     t = _task
     b, diag = release_many(
         t.X_train, t.y_train, config, n_runs=1, seed=keyed_seed(seed, draw), n_classes=t.n_classes, diagnostics=True
@@ -142,12 +140,8 @@ def regularisation(
 
 
 def n_grid(n: int, n_classes: int) -> tuple[int, ...]:
-    """Training-set sizes of the excess-against-n sweep: the usual grid up to ``n`` (at least two rows per
-    class), ending at ``n`` itself.
-
-    >>> n_grid(300, 3)
-    (100, 200, 300)
-    """
+    """Training-set sizes of the excess-against-n sweep: the usual grid up to ``n`` (at least two rows per class),
+    ending at ``n`` itself."""
     ns = tuple(v for v in (100, 200, 500, 1000, 2000, 5000, 10000, 20000) if 2 * n_classes <= v <= n)
     return ns if n in ns else ns + (int(n),)
 
@@ -169,9 +163,8 @@ def sweep_blocks(
 ) -> list[Block]:
     """The page's four sweeps; with ``quick``, first a pass of :data:`QUICK_TRIALS` trials of each.
 
-    Block names are ``"<stage>:<sweep>"`` with stage ``quick`` or ``full`` and sweep ``accuracy``,
-    ``excess_n``, ``mu`` or ``h``. Weights are the sweeps' trial counts times their grid sizes.
-    """
+    Block names are ``"<stage>:<sweep>"`` with stage ``quick`` or ``full`` and sweep ``accuracy``, ``excess_n``, ``mu``
+    or ``h``. Weights are the sweeps' trial counts times their grid sizes."""
     sweeps = [
         ("accuracy", accuracy, (task, base, epsilons, modes), len(epsilons) * (len(modes) + 1)),
         ("excess_n", excess_n, (task, base, exc_mode, ns, delta), len(ns)),

@@ -1,8 +1,7 @@
 """Noise sampler and privacy accounting for the three modes (P, P+, R) of the large-margin classifier.
 
 Pathak & Raj, Algorithm (eq. 8), Theorem 5.1, Lemma 4; Chaudhuri, Monteleoni & Sarwate (2011), Algorithm 2.
-docs/large_margin_gaussian.md §"privacy.py: the three modes", §"Budget split and Jacobian term".
-"""
+docs/large_margin_gaussian.md §"privacy.py: the three modes", §"Budget split and Jacobian term"."""
 
 from __future__ import annotations
 
@@ -41,11 +40,7 @@ PRIVACY_STATUS = _TEXT["PRIVACY_STATUS"]
 def sample_radial(dim: int, beta: float, rng=None, size: int | None = None) -> NDArray[np.float64]:
     """Draw exactly from the density ``∝ exp(-beta ||v||_2)`` on ``R^dim`` (``size`` draws, or one if ``None``).
 
-    Pathak & Raj, Sec. 5.1; docs/large_margin_gaussian.md §"privacy.py: noise sampling".
-
-    >>> sample_radial(9, 0.5, rng=0).shape
-    (9,)
-    """
+    Pathak & Raj, Sec. 5.1; docs/large_margin_gaussian.md §"privacy.py: noise sampling"."""
     dim = check_int("dim", dim, lo=1)
     beta = check_positive("beta", beta)
     gen = as_generator(rng)
@@ -58,12 +53,8 @@ def sample_radial(dim: int, beta: float, rng=None, size: int | None = None) -> N
 @computable
 def k_printed(n: int, lam: float, h: float) -> float:
     """The paper's Jacobian term ``k = ln(1 + 2 alpha/(n lam) + alpha^2/(n lam)^2)``, ``alpha = 1/(2h)``.
-
-    References
-    ----------
     Pathak & Raj, Theorem 5.1 (``alpha`` undefined there; read as ``1/(2h)``,
-    docs/large_margin_gaussian.md §"Budget split and Jacobian term").
-    """
+    docs/large_margin_gaussian.md §"Budget split and Jacobian term")."""
     n, lam, h = check_int("n", n, lo=1), check_positive("lam", lam), check_positive("h", h)
     a = 1.0 / (2.0 * h) / (n * lam)
     return 2.0 * math.log1p(a)
@@ -72,11 +63,7 @@ def k_printed(n: int, lam: float, h: float) -> float:
 @computable
 def k_corrected(n: int, mu: float, h: float, C: int, *, jacobian: str = "conservative", R_z: float = 1.0) -> float:
     """``k_R = r_J ln(1 + kappa/(n mu))`` with ``kappa = C R_z^4/(2h)``, ``r_J = 2(C-1)`` or ``C-1``.
-
-    References
-    ----------
-    docs/large_margin_gaussian.md §"Budget split and Jacobian term".
-    """
+    docs/large_margin_gaussian.md §"Budget split and Jacobian term"."""
     n, mu, h = check_int("n", n, lo=1), check_positive("mu", mu), check_positive("h", h)
     C, R_z = check_int("C", C, lo=2), check_positive("R_z", R_z)
     check_choice("jacobian", jacobian, ("conservative", "tight"))
@@ -89,8 +76,7 @@ def k_corrected(n: int, mu: float, h: float, C: int, *, jacobian: str = "conserv
 class PrivacyAccounting:
     """Everything the page and the CLI display about one mode's noise and guarantee.
 
-    Fields: docs/large_margin_gaussian.md §"privacy.py: the accounting record".
-    """
+    Fields: docs/large_margin_gaussian.md §"privacy.py: the accounting record"."""
 
     mode: str
     semantics: str
@@ -167,13 +153,8 @@ def privacy_params(
 ) -> PrivacyAccounting:
     """Noise rate, budget split and claimed guarantee of a mode (``mu`` defaults to ``lam``).
 
-    Pathak & Raj, Theorem 5.1; CMS (2011) Algorithm 2; docs/large_margin_gaussian.md
-    §"Budget split and Jacobian term" and §"privacy.py: the accounting record".
-
-    >>> acc = privacy_params(epsilon=1.0, n=1000, d=2, n_classes=3, lam=0.01, h=0.5)
-    >>> round(acc.k_corrected, 3), round(acc.Delta, 5), round(acc.beta, 4)
-    (1.049, 0.01253, 0.1021)
-    """
+    Pathak & Raj, Theorem 5.1; CMS (2011) Algorithm 2; docs/large_margin_gaussian.md §"Budget split and Jacobian term"
+    and §"privacy.py: the accounting record"."""
     epsilon = check_epsilon(epsilon, allow_inf=False)
     n = check_int("n", n, lo=1)
     d = check_int("d", d, lo=1)

@@ -1,9 +1,7 @@
 """Reproduction of our reference pilot study of the large-margin Gaussian classifier (the paper has no experiments).
 
-Analytic columns must match exactly, measured ones within Monte-Carlo error.
-docs/large_margin_gaussian.md §"reproduce.py, compare.py, plan.py";
-§"Pilot study", §"Utility bounds in three tiers".
-"""
+Analytic columns must match exactly, measured ones within Monte-Carlo error. docs/large_margin_gaussian.md
+§"reproduce.py, compare.py, plan.py"; §"Pilot study", §"Utility bounds in three tiers"."""
 
 from __future__ import annotations
 
@@ -101,9 +99,8 @@ def _pilot_row(item: tuple, *, train, test, Zt, n_trials: int) -> dict:
 def pilot_table(*, quick: bool = False, seed: int = 0, n_trials: int | None = None) -> pd.DataFrame:
     """Our numbers beside the reference pilot's for the pilot table (one row per epsilon).
 
-    Columns ``<name>`` (ours) and ``<name>_spec`` for every name in :data:`PILOT_COLUMNS`, plus
-    ``n_trials`` and ``nonprivate_accuracy``.
-    """
+    Columns ``<name>`` (ours) and ``<name>_spec`` for every name in :data:`PILOT_COLUMNS`, plus ``n_trials`` and
+    ``nonprivate_accuracy``."""
     n_trials = check_int("n_trials", (5 if quick else 20) if n_trials is None else n_trials, lo=2)
     train, test, s_noise = _data(seed, 5_000 if quick else 20_000)
     Zt = preprocess(test.X)
@@ -191,9 +188,8 @@ def _figure(pilot: pd.DataFrame, contrast: pd.DataFrame) -> go.Figure:
 def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | None = None) -> dict:
     """Write ``large_margin_gaussian_pilot.csv``, ``large_margin_gaussian_contrast.csv`` and an HTML figure.
 
-    Returns a JSON-able summary with both tables and the largest relative difference of the analytic
-    columns from the reference pilot.
-    """
+    Returns a JSON-able summary with both tables and the largest relative difference of the analytic columns from the
+    reference pilot."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()

@@ -1,9 +1,8 @@
 """The user's choices for the large-margin Gaussian classifier: one declaration each (page, links, CLI).
 
-Each :func:`~dp_core.plugin.param` field below is the parameter's only declaration: its link key is
-``lm_<field>``, its command-line flag ``--<field>`` and its widget range come from it.
-:meth:`Settings.config` turns the choices into the engine's :class:`LargeMarginGaussian`.
-"""
+Each :func:`~dp_core.plugin.param` field below is the parameter's only declaration: its link key is ``lm_<field>``, its
+command-line flag ``--<field>`` and its widget range come from it. :meth:`Settings.config` turns the choices into the
+engine's :class:`LargeMarginGaussian`."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
-"""Solvers for the (perturbed) large-margin Gaussian objective: :func:`fit_apg` (batched accelerated projected
-gradient) and :func:`fit_cvxpy` (Clarabel/SCS), which must agree; :func:`literal_objective_bounded`.
+"""Solvers for the (perturbed) large-margin Gaussian objective: :func:`fit_apg` (batched accelerated projected gradient)
+and :func:`fit_cvxpy` (Clarabel/SCS), which must agree; :func:`literal_objective_bounded`.
 
-docs/large_margin_gaussian.md §"Solvers", §"solvers.py: the two solvers" (Nesterov 2004; O'Donoghue & Candes 2015).
-"""
+docs/large_margin_gaussian.md §"Solvers", §"solvers.py: the two solvers" (Nesterov 2004; O'Donoghue & Candes 2015)."""
 
 from __future__ import annotations
 
@@ -29,8 +28,7 @@ def project_psd(A: FloatArray) -> FloatArray:
 def smoothness(V: FloatArray, C: int, h: float) -> float:
     """Lipschitz constant of the average loss gradient (APG step size only; ``<= kappa``).
 
-    docs/large_margin_gaussian.md §"solvers.py: the two solvers".
-    """
+    docs/large_margin_gaussian.md §"solvers.py: the two solvers"."""
     n = V.shape[0]
     lam_max = float(np.linalg.eigvalsh(V.T @ V / n)[-1])
     return C * lam_max / (2.0 * h)
@@ -42,8 +40,7 @@ _SINGLE_THREAD_MNK = 200_000
 class _LossGradWorkspace:
     """Pre-allocated buffers for the batched loss gradient, for one :func:`fit_apg` call.
 
-    docs/large_margin_gaussian.md §"solvers.py: the two solvers".
-    """
+    docs/large_margin_gaussian.md §"solvers.py: the two solvers"."""
 
     def __init__(self, V: FloatArray, y: NDArray[np.int64], C: int, p: int, h: float, R: int):
         n = V.shape[0]
@@ -130,9 +127,8 @@ def fit_apg(
 ) -> APGResult:
     """Minimise ``J(Phi) + sum_c <linear_c, Phi_c>`` by accelerated projected gradient, batched over runs.
 
-    ``linear`` (R, C, p, p): one run per noise draw; ``mu = 0`` needs :func:`literal_objective_bounded` first;
-    ``tol`` bounds the gradient-mapping norm. docs/large_margin_gaussian.md §"solvers.py: the two solvers".
-    """
+    ``linear`` (R, C, p, p): one run per noise draw; ``mu = 0`` needs :func:`literal_objective_bounded` first; ``tol``
+    bounds the gradient-mapping norm. docs/large_margin_gaussian.md §"solvers.py: the two solvers"."""
     n, p = Z.shape
     C = int(n_classes)
     V = outer_vectors(Z) if V is None else V
@@ -194,11 +190,10 @@ def fit_apg(
 
 
 def literal_objective_bounded(noise_shared: FloatArray, n: int, lam: float, *, psd: bool = True) -> NDArray[np.bool_]:
-    """Whether the paper's literal perturbed objective (``mu = 0``, shared ``b`` of shape (..., p, p)) is bounded
-    below: iff ``n lam I_Phi + sym(b)`` is PSD (with the PSD constraint), never without it.
+    """Whether the paper's literal perturbed objective (``mu = 0``, shared ``b`` of shape (..., p, p)) is bounded below:
+    iff ``n lam I_Phi + sym(b)`` is PSD (with the PSD constraint), never without it.
 
-    docs/large_margin_gaussian.md §"Solvers", §"solvers.py: the two solvers".
-    """
+    docs/large_margin_gaussian.md §"Solvers", §"solvers.py: the two solvers"."""
     b = np.asarray(noise_shared, dtype=np.float64)
     if not psd:
         return np.zeros(b.shape[:-2], dtype=bool)
@@ -222,9 +217,8 @@ def fit_cvxpy(
 ) -> tuple[FloatArray, str]:
     """Solve the (perturbed) objective with cvxpy (Clarabel or SCS): ``(phi (C, p, p), cvxpy status)``.
 
-    Raises UnboundedProblem (the literal objective, ``mu = 0``) or SolverFailed.
-    docs/large_margin_gaussian.md §"solvers.py: the two solvers", §"Smoothed hinge and its gradient".
-    """
+    Raises UnboundedProblem (the literal objective, ``mu = 0``) or SolverFailed. docs/large_margin_gaussian.md
+    §"solvers.py: the two solvers", §"Smoothed hinge and its gradient"."""
     import cvxpy as cp  # lazy: slow import
 
     solver = str(solver).upper()
