@@ -19,6 +19,7 @@ from ui import cached_scope as scoped
 from ui.cached import plan
 from ui.errors import fragment
 from ui.first_screen import KeyNumber, expert_section, first_screen, status_badge, tip
+from ui.risk_panel import risk_panel
 
 MECH = "input-perturbation"
 P = plan(MECH)
@@ -349,6 +350,18 @@ with top:
 
 # ---------------------------------------------------------------------------------- expert sections
 # Each section is lazy (ui.first_screen.expert_section with a key): its work runs only while it is open.
+risk_panel(
+    "input-perturbation",
+    eps=float(eps),
+    delta=float(delta),
+    n=int(n_full),
+    d=int(data.d),
+    alpha=float(alpha),
+    eta=float(eta),
+    mode=mode,
+    dmult=float(dmult),
+    model=model,
+)
 with expert_section("Preprocessing: what was done to the data"):
     for note in data.notes:
         st.markdown(f"- {escape_markdown(note)}")

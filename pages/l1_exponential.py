@@ -21,6 +21,7 @@ from ui import cached_scope as scoped
 from ui.cached import plan
 from ui.errors import fragment
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
+from ui.risk_panel import risk_panel
 
 P = plan("l1-exponential")
 
@@ -356,6 +357,7 @@ def _sampler_status(diag: dict, advice: bool = True) -> None:
     )
 
 
+risk_panel("l1-exponential", eps=float(eps), theta=float(theta), conv=conv)
 with expert_section(
     "How the coefficients are drawn: truncation, temperature and the guarantee", key="l1_x_how"
 ) as shown:

@@ -21,6 +21,7 @@ from ui import background, state, widgets
 from ui import cached_scope as scoped
 from ui.cached import plan
 from ui.first_screen import KeyNumber, expert_section, first_screen, status_badge, tip
+from ui.risk_panel import risk_panel
 
 P = plan("label-dp-bags")
 st.title("🎒 Label-DP by aggregation")
@@ -395,6 +396,17 @@ with chart_box:
     )
 
 # ------------------------------------------------------------------ expert sections
+if variant == "noisy-wtd-llp":  # the variant with an exact accounting
+    risk_panel(
+        "label-dp-bags",
+        n=int(data.n),
+        k=int(k),
+        m=int(m),
+        rho=float(rho),
+        noise_std=float(noise_std),
+        b1=B1,
+        delta=float(delta),
+    )
 with expert_section("Privacy accounting: as claimed by the paper, corrected, exact", key="lb_x_accounting") as shown:
     if shown:
         try:

@@ -23,6 +23,7 @@ from ui.cached import plan
 from ui.constants import url_spec
 from ui.errors import fragment
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
+from ui.risk_panel import risk_panel
 
 P = plan("large-margin-gaussian")
 
@@ -294,6 +295,20 @@ with first:
             icon="⛔",
         )
 
+risk_panel(
+    "large-margin-gaussian",
+    eps=float(eps),
+    n=int(task.n),
+    k=int(task.d),
+    n_classes=int(task.n_classes),
+    lam=float(lam),
+    h=float(h),
+    mu=mu,
+    mode=mode,
+    sem=semantics,
+    jac=jacobian,
+    psd="on" if psd_on else "off",
+)
 with expert_section("Preprocessing (what was done to the data)"):
     if task.data_dependent:
         st.warning(
