@@ -69,6 +69,7 @@ def tradeoff_figure(r: dict) -> go.Figure:
         pt = go.Scatter(x=[max(a["fpr"], ALPHA_MIN)], y=[a["fnr"]], mode="markers", marker={"color": color, "size": 11})
         fig.add_trace(pt.update(name=f"audit's measured point ({verdict}){zero}"))
     fig.update_layout(
+        title={"text": "What an attacker can do: the trade-off the guarantee allows"},
         xaxis={"title": "false-positive rate α (wrongly accused), log scale", "type": "log", "range": [-4, 0]},
         yaxis={"title": "false-negative rate β (missed)", "range": [0, 1]},
         height=420,
@@ -95,6 +96,7 @@ def deployments_figure(epsilon: float, place: dict) -> go.Figure:
     here = go.Scatter(x=[epsilon] * 2, y=[-0.5, len(rows) - 0.5], mode="lines")
     fig.add_trace(here.update(name=f"this setting, ε = {display.epsilon(epsilon)}", line={"color": "#d62728"}))
     fig.update_layout(
+        title={"text": "This ε among published deployments"},
         xaxis={"type": "log", "title": "ε (log scale)", "range": [math.log10(lo / 1.5), math.log10(hi * 1.5)]},
         yaxis={"tickvals": list(range(len(rows))), "ticktext": ticks},
         height=120 + 22 * len(rows),
@@ -104,10 +106,16 @@ def deployments_figure(epsilon: float, place: dict) -> go.Figure:
     return fig
 
 
-def risk_panel(mechanism: str, *, key: str = "risk", **setting) -> dict:
-    """Draw the panel (collapsed) for ``mechanism`` at ``setting``; returns the engine's result."""
-    r = (textbook_risk if mechanism in _TEXTBOOK else cached_risk)(mechanism, tuple(sorted(setting.items())))
-    with expert_section(TITLE):
+#: The session-state key of the panel's section: it is computed only while open (like every expert section).
+OPEN_KEY = "risk_open"
+
+
+def risk_panel(mechanism: str, *, key: str = "risk", **setting) -> dict | None:
+    """Draw the panel (collapsed) for ``mechanism`` at ``setting``; returns the engine's result while it is open."""
+    with expert_section(TITLE, key=OPEN_KEY) as shown:
+        if not shown:
+            return None
+        r = (textbook_risk if mechanism in _TEXTBOOK else cached_risk)(mechanism, tuple(sorted(setting.items())))
         st.markdown(f"**{escape_markdown(r['label'])}** · status: {escape_markdown(r['status'])}")
         for s in r["sentences"]:
             st.markdown(escape_markdown(s))

@@ -6,6 +6,7 @@ from _helpers import metrics
 from dp_core import display
 from dp_core.risk import mechanism_risk
 from dp_core.text import escape_markdown
+from ui.risk_panel import OPEN_KEY
 
 
 def _panel(at):
@@ -27,6 +28,7 @@ def _check(at, eps, delta):
 
 
 def test_home_shows_the_risk_panel(app):
+    app.session_state[OPEN_KEY] = True  # opened, as a visitor would
     at = app.run()
     _check(at, 1.0, 1e-5)
     at.sidebar.select_slider(key="w_eps_slider").set_value(0.1).run()
@@ -71,6 +73,7 @@ def test_mechanism_pages_show_the_panel(app, page):
 
     if "risk_panel(" not in (Path(__file__).resolve().parents[2] / page).read_text(encoding="utf-8"):
         pytest.skip(f"{page} does not call ui.risk_panel.risk_panel yet")
+    app.session_state[OPEN_KEY] = True
     at = open_page(app, page, defaults=MECHANISM_PAGES[page])
     assert not at.exception
     box = _panel(at)
