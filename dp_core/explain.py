@@ -23,10 +23,6 @@ def posterior_bounds(prior: float | np.ndarray, *, epsilon: float) -> tuple[np.n
     Whatever the output, the odds of any statement about one person change by a factor in
     [e^-eps, e^eps], so a prior p becomes a posterior within
     ``[p / (p + (1 - p) e^eps), p e^eps / (p e^eps + 1 - p)]`` (ignoring delta).
-
-    >>> lo, hi = posterior_bounds(0.5, epsilon=math.log(3))
-    >>> round(float(lo), 12), round(float(hi), 12)
-    (0.25, 0.75)
     """
     eps = check_epsilon(epsilon)
     p = np.asarray(prior, dtype=float)
@@ -102,10 +98,6 @@ def noise_figure(*, epsilon: float, delta: float, sensitivity: float = 1.0, curv
     *Calibrating noise to sensitivity in private data analysis*, 2006) and the analytic Gaussian σ at
     ``delta`` (Balle and Wang, *Improving the Gaussian mechanism for differential privacy*, 2018,
     Theorem 8). A dotted line and one marker per curve show the values at ``epsilon``.
-
-    >>> fig = noise_figure(epsilon=1.0, delta=1e-5)
-    >>> [t.name for t in fig.data][:2]
-    ['Laplace', 'Gaussian']
     """
     from .figures import noise_scale_figure, vline
     from .tour import noise_scale_table
