@@ -31,12 +31,8 @@ __all__ = [
 
 
 def noisy_counts(true_count: int, *, epsilon: float, n_draws: int = 5, seed: int = 0) -> dict:
-    """``n_draws`` releases of a count (sensitivity 1) with Laplace noise at ``epsilon``.
-
-    Returns ``{"true": true_count, "scale": b, "released": array, "typical_error": b}`` where
-    b = 1/ε is the Laplace scale [Dwork & Roth 2014, Theorem 3.6]; half of all releases are within
-    b·ln 2 of the true count and the mean absolute error is b. Same seed, same numbers.
-    """
+    """``n_draws`` releases of a count (sensitivity 1) with Laplace noise at ``epsilon`` [Dwork & Roth 2014,
+    Theorem 3.6]: ``docs/tour.md`` §"Formulas of dp_core/explain.py and dp_core/tour.py"."""
     true_count = check_count("true_count", true_count, lo=0, hi=10**12)
     n_draws = check_count("n_draws", n_draws, lo=1, hi=10_000)
     seed = check_seed(seed)
