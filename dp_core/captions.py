@@ -22,10 +22,6 @@ def _span(lo: float, hi: float, fmt) -> str:
 def tightness_story(tight: pd.DataFrame, labels: Mapping[str, str]) -> str:
     """How far the mean pathwise bound sits above the measured mean excess, per mode, from the tightness table
     (``method``, ``epsilon``, ``bound_over_measured``; ``large_margin_gaussian.experiments.bound_tightness``).
-
-    >>> t = pd.DataFrame({"method": ["corrected"] * 2, "epsilon": [1.0, 2.0], "bound_over_measured": [13.0, 24.0]})
-    >>> tightness_story(t, {"corrected": "R"})
-    'Here the mean pathwise bound is 13–24 times the measured mean excess for R (2 values of ε).'
     """
     t = tight[np.isfinite(tight["bound_over_measured"].to_numpy(float))]
     if t.empty:
@@ -118,9 +114,6 @@ def delta_k_story(table: pd.DataFrame, *, n: int, m: int, target_delta: float, l
 def bags_needed_story(m_required: float, m: int) -> str:
     """The paper's utility bound for wtd-LBA against the number of bags used: how many bags it needs and how
     many times the current ``m`` that is (``m_required`` from ``label_dp_bags.utility_requirement``).
-
-    >>> bags_needed_story(2.5e9, 100)
-    "The paper's own utility bound (Theorem 1.2) needs m ≥ 2,500,000,000 bags, 25,000,000 times this m = 100."
     """
     if not np.isfinite(float(m_required)):
         return "The paper's own utility bound (Theorem 1.2) cannot be met on these data with any number of bags."

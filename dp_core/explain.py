@@ -20,14 +20,7 @@ NOISE_EPS_RANGE = (0.01, 10.0)
 def posterior_bounds(prior: float | np.ndarray, *, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
     """Range of an observer's belief after seeing an epsilon-DP output, for a given prior belief.
 
-    Whatever the output, the odds of any statement about one person change by a factor in
-    [e^-eps, e^eps], so a prior p becomes a posterior within
-    ``[p / (p + (1 - p) e^eps), p e^eps / (p e^eps + 1 - p)]`` (ignoring delta).
-
-    >>> lo, hi = posterior_bounds(0.5, epsilon=math.log(3))
-    >>> round(float(lo), 12), round(float(hi), 12)
-    (0.25, 0.75)
-    """
+    Formula: ``docs/tour.md`` §"Formulas of dp_core/explain.py and dp_core/tour.py"."""
     eps = check_epsilon(epsilon)
     p = np.asarray(prior, dtype=float)
     if np.any((p < 0) | (p > 1)):
@@ -95,18 +88,8 @@ def noise_curves(*, delta: float, sensitivity: float = 1.0, n_points: int = 25):
 
 
 def noise_figure(*, epsilon: float, delta: float, sensitivity: float = 1.0, curves=None) -> go.Figure:
-    """Noise for one count against ε, with the current setting marked (Home's first chart).
-
-    Two curves over :data:`NOISE_EPS_RANGE` (log axes; ``curves`` from :func:`noise_curves`, computed
-    when not given): the Laplace scale b = Δ₁/ε (pure ε-DP; Dwork, McSherry, Nissim and Smith,
-    *Calibrating noise to sensitivity in private data analysis*, 2006) and the analytic Gaussian σ at
-    ``delta`` (Balle and Wang, *Improving the Gaussian mechanism for differential privacy*, 2018,
-    Theorem 8). A dotted line and one marker per curve show the values at ``epsilon``.
-
-    >>> fig = noise_figure(epsilon=1.0, delta=1e-5)
-    >>> [t.name for t in fig.data][:2]
-    ['Laplace', 'Gaussian']
-    """
+    """Noise for one count against ε, with the current setting marked (Home's first chart; Dwork et al. 2006,
+    Balle and Wang 2018): ``docs/tour.md`` §"Formulas of dp_core/explain.py and dp_core/tour.py"."""
     from .figures import noise_scale_figure, vline
     from .tour import noise_scale_table
 

@@ -33,16 +33,8 @@ __all__ = [
 
 
 def noisy_counts(true_count: int, *, epsilon: float, n_draws: int = 5, seed: int = 0) -> dict:
-    """``n_draws`` releases of a count (sensitivity 1) with Laplace noise at ``epsilon``.
-
-    Returns ``{"true": true_count, "scale": b, "released": array, "typical_error": b}`` where
-    b = 1/ε is the Laplace scale [Dwork & Roth 2014, Theorem 3.6]; half of all releases are within
-    b·ln 2 of the true count and the mean absolute error is b. Same seed, same numbers.
-
-    >>> out = noisy_counts(100, epsilon=1.0, n_draws=3, seed=0)
-    >>> out["scale"], len(out["released"])
-    (1.0, 3)
-    """
+    """``n_draws`` releases of a count (sensitivity 1) with Laplace noise at ``epsilon`` [Dwork & Roth 2014,
+    Theorem 3.6]: ``docs/tour.md`` §"Formulas of dp_core/explain.py and dp_core/tour.py"."""
     true_count = check_count("true_count", true_count, lo=0, hi=10**12)
     n_draws = check_count("n_draws", n_draws, lo=1, hi=10_000)
     seed = check_seed(seed)
@@ -132,9 +124,6 @@ REFUTED = "refuted"
 def guessing_score(y: np.ndarray, task: str) -> float:
     """What a model that ignores the features scores: the majority-class share (classification accuracy)
     or 0 (regression R², predicting the mean).
-
-    >>> guessing_score(np.array([0, 1, 1, 1]), "binary")
-    0.75
     """
     task = check_choice("task", task, ("binary", "multiclass", "regression"))
     if task == "regression":

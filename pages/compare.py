@@ -421,20 +421,11 @@ with tab_neg:
     if tmetric == "none":
         solve, rows_factor = "epsilon", 1.0
     answer = None
+    # The arguments the negotiation and its charts are keyed on (same order in both caches).
+    neg_key = (ds.name, ds.fingerprint, spec, mechanisms, tuple(targets), float(eps), solve)
     if targets:
         try:
-            answer = cc.negotiation(
-                ds.name,
-                ds.fingerprint,
-                spec,
-                mechanisms,
-                tuple(targets),
-                float(eps),
-                solve,
-                ds,
-                result,
-                float(rows_factor),
-            )
+            answer = cc.negotiation(*neg_key, ds, result, float(rows_factor))
         except (TypeError, ValueError) as exc:
             widgets.show_error(exc)
     if answer is not None:
@@ -470,18 +461,7 @@ with tab_neg:
                     ds,
                 )
             )
-        figs = cc.negotiation_charts(
-            ds.name,
-            ds.fingerprint,
-            spec,
-            mechanisms,
-            tuple(targets),
-            float(eps),
-            solve,
-            float(rows_factor),
-            answer,
-            at_delta,
-        )
+        figs = cc.negotiation_charts(*neg_key, float(rows_factor), answer, at_delta)
         if figs["learning_curve"] is not None:
             st.plotly_chart(figs["learning_curve"], width="stretch", key="learning_curve_chart")
         if figs["negotiation"] is not None:

@@ -116,13 +116,6 @@ def parse_url_value(
     ``default``, ``options``, ``lo`` and ``hi`` override the declaration in ``URL_PARAMS`` when they
     depend on the data (for example the classes of the current dataset). The message names the
     parameter, quotes the value received, states the valid values and the value used instead.
-
-    >>> parse_url_value("trials", "50")
-    (50, None)
-    >>> parse_url_value("trials", "inf")[0]
-    100
-    >>> parse_url_value("eps", "1e-9")[0]
-    0.01
     """
     spec = url_spec(name)
     default = spec.default if default is None else default
@@ -211,11 +204,7 @@ _TIMES = {2: "twice", 3: "three times"}
 
 
 def repeated_message(name: str, values: list[str] | tuple[str, ...], default: Any) -> str:
-    """The message about a link that gives ``name`` more than once (``?eps=0.1&eps=10``): none is applied.
-
-    >>> repeated_message("trials", ["50", "1000"], 100)
-    'The link gives Monte-Carlo trials (trials) twice (“50”, “1000”); neither was applied. Using the default 100.'
-    """
+    """The message about a link that gives ``name`` more than once (``?eps=0.1&eps=10``): none is applied."""
     try:
         label = url_spec(name).label
     except KeyError:
