@@ -22,6 +22,10 @@ if os.environ.get("CI", "").lower() == "true":
 
 BOUNDARY_LOGGER = "pue.errors"
 
+# The toy mechanism's folder is a plug-in, not a test module: its page runs only inside the app (tests import it
+# through the registry, tests/test_toy_mechanism.py); doctest collection would import page.py on its own.
+collect_ignore_glob = ["tests/toy_mechanism/*"]
+
 
 def _boundary_records(caplog) -> list[logging.LogRecord]:
     return [r for r in caplog.records if r.name == BOUNDARY_LOGGER and r.levelno >= logging.ERROR]

@@ -107,6 +107,9 @@ def targets_from_params(params) -> list[str]:
     td = float(params.get("tdelta", 0.0))
     if td > 0:
         out.append(f"delta={td:g}")
+    cap = str(params.get("tcap", "none"))
+    if cap not in ("none", "") and out:  # a risk cap sits beside a utility or δ target
+        out.append(f"{cap}<={float(params.get('tcapv', 0.05)):g}")
     for t in out:
         parse_target(t)
     return out

@@ -377,6 +377,23 @@ with tab_neg:
         container=n3,
         help=tip("δ"),
     )
+    r1, r2 = st.columns(2)
+    tcap = state.widget(
+        "tcap",
+        control="select",
+        label="Risk cap (beside the target)",
+        container=r1,
+        format_func={
+            "none": "No risk cap",
+            "tpr_at_fpr_0.01": "Attacker's true-positive rate at 1 % false positives at most",
+            "tpr_at_fpr_0.001": "Attacker's true-positive rate at 0.1 % false positives at most",
+            "mia_advantage": "Membership-inference advantage at most",
+        }.get,
+        help="The largest ε whose guarantee keeps this attack figure under the cap (docs/risk.md).",
+    )
+    tcapv = state.widget(
+        "tcapv", control="number", label="Cap", step=0.01, format_func="%.4g", container=r2, disabled=tcap == "none"
+    )
     s1, s2 = st.columns([3, 2])
     solve = state.widget(
         "tsolve",
@@ -410,6 +427,8 @@ with tab_neg:
             "tvalue": float(tvalue),
             "tdelta": float(tdelta),
             "tsolve": solve,
+            "tcap": tcap,
+            "tcapv": float(tcapv),
             "trows": float(st.session_state.get("trows", 1.0)),
         }
     )

@@ -27,6 +27,9 @@ K_FALLBACK, M_FALLBACK = 64, 100
 RHO_MIN, RHO_MAX, RHO_DEFAULT = 0.0, 1.0, 0.1
 
 DEFAULT_DATASET = "census"
+#: The risk caps a negotiation takes beside its utility target (mirrors ``dp_core.risk.targets.RISK_METRICS``;
+#: kept literal so that importing this module stays cheap; a test checks they agree).
+RISK_CAPS = ("none", "tpr_at_fpr_0.01", "tpr_at_fpr_0.001", "mia_advantage")
 #: Row preprocessing rules (mirrors ``dp_core.preprocessing.PREPROCESS_METHODS``; kept literal so this
 #: module imports nothing heavy).
 PREPROCESS_OPTIONS = ("normalize", "clip", "scale", "minmax")
@@ -122,6 +125,8 @@ URL_PARAMS: dict[str, UrlParam] = {
     "tvalue": UrlParam(float, None, -TVALUE_LIMIT, TVALUE_LIMIT, page=_C, label="target value"),
     "tdelta": UrlParam(float, 0.0, 0.0, TDELTA_MAX, page=_C, label="target δ"),
     "tsolve": UrlParam(str, "epsilon", options=("epsilon", "n"), page=_C, label="solve for"),
+    "tcap": UrlParam(str, "none", options=RISK_CAPS, page=_C, label="risk cap"),
+    "tcapv": UrlParam(float, 0.05, 0.0, 1.0, page=_C, label="risk cap value"),
     "trows": UrlParam(float, 1.0, options=ROWS_FACTOR_OPTIONS, page=_C, label="times the rows"),
     "cview": UrlParam(str, "compare", options=COMPARE_TABS, page=_C, label="tab"),
     # input perturbation, label-DP by aggregation, large-margin, heavy-tailed l1: their ip_*, lb_*, lm_*, l1_*

@@ -27,6 +27,7 @@ from ..figures import (
     line_ci_figure,
     style_refuted,
     vline,
+    vrect,
 )
 
 __all__ = ["METRIC_TITLES", "LEGEND_TITLES", "compare_figure", "negotiation_figure", "refuted_methods"]
@@ -256,6 +257,7 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
         # MAE: the curves fall onto the target from above on the right; the label sits clear of them on the left
         annotation_position="top left" if y == "mae" else "bottom right",
     )
+    _risk_cap(fig, answer.get("risk"))
     refuted = refuted_methods(answer["methods"])
     for row in answer["methods"]:
         e = row.get("epsilon_measured")
@@ -269,6 +271,28 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
                 hovertemplate=f"{row['label']}: ε ≈ {display.epsilon(e)}<extra></extra>",
             )
     return fig
+
+
+def _risk_cap(fig: go.Figure, risk: dict | None) -> None:
+    """A risk cap beside the utility target: the largest ε it allows, a vertical line per kind of guarantee,
+    and beyond it the region the cap forbids (``dp_core.risk.targets``); ε is on a log axis."""
+    if not risk:
+        return
+    caps = {"pure ε-DP": risk["epsilon_max_pure"], f"(ε, δ = {risk['delta']:g})": risk["epsilon_max_approx"]}
+    finite = {k: v for k, v in caps.items() if 0 < v < math.inf}
+    for i, (kind, e) in enumerate(sorted(finite.items(), key=lambda kv: kv[1])):
+        vline(
+            fig,
+            e,
+            log_x=True,
+            line={"color": "#b2182b", "width": 2, "dash": "dot"},
+            annotation_text=f"risk cap {risk['target']['text']}: ε ≤ {display.epsilon(e)} ({kind})",
+            annotation_position="top left" if i == 0 else "bottom left",
+        )
+    xs = [float(x) for t in fig.data if getattr(t, "x", None) is not None for x in t.x if x is not None]
+    top = max(xs, default=0.0)
+    if finite and top > max(finite.values()):
+        vrect(fig, max(finite.values()), top, log_x=True, fillcolor="#b2182b", opacity=0.06, line_width=0)
 
 
 def results_table(result) -> pd.DataFrame:
