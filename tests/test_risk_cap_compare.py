@@ -33,7 +33,7 @@ def test_a_cap_joins_the_targets_only_beside_another_target():
 def answer():
     ds = load_dataset("iris")
     spec = make_spec(epsilons=[0.3, 1.0, 3.0], delta=1e-5, n_trials=2, seed=0)
-    result = run_compare(ds, spec, mechanisms=["output_perturbation"])
+    result = run_compare(ds, spec, mechanisms=["output_perturbation", "large_margin_gaussian"])
     ans = negotiate(ds, ["accuracy=0.5", "tpr_at_fpr_0.01<=0.05"], result=result)
     return result, ans
 
@@ -51,3 +51,13 @@ def test_the_chart_draws_the_cap_the_negotiation_computed(answer):
     texts = [a.text for a in fig.layout.annotations]
     assert any(t.startswith("risk cap tpr_at_fpr_0.01") for t in texts), texts
     assert figure_problems(fig) == []
+
+
+def test_a_refuted_method_never_counts_as_meeting_the_cap(answer):
+    _, ans = answer
+    refuted = {r["method"] for r in ans["methods"] if r["status"] == "refuted"}
+    assert refuted  # iris: the printed and repaired large-margin modes are refuted
+    assert not refuted & set(ans["risk"]["methods_within"])
+    private = [r for r in ans["methods"] if r["status"] not in ("refuted", "none")]
+    answered = sum(r["utility_within_risk"] is not None for r in private)
+    assert f"of the {answered} private methods" in ans["risk"]["sentence"] or answered == 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..status import NO_CLAIM, REFUTED
 from .curves import advantage, alpha_grid, approx_profile, pure_profile, tpr_at_fpr
 
 __all__ = ["RISK_METRICS", "largest_epsilon", "risk_answer", "risk_of"]
@@ -61,13 +62,14 @@ def risk_answer(target, delta_used: float, rows: list[dict]) -> dict[str, Any]:
         ok = None if e is None or not math.isfinite(e) else bool(e <= e_max)
         row["utility_within_risk"] = ok
     pure, approx = cap[0.0], cap[float(delta_used)]
-    met = [r["method"] for r in rows if r["utility_within_risk"]]
-    answered = sum(r["utility_within_risk"] is not None for r in rows)
+    private = [r for r in rows if r.get("status") not in (REFUTED, NO_CLAIM)]  # a refuted claim meets no cap
+    met = [r["method"] for r in private if r["utility_within_risk"]]
+    answered = sum(r["utility_within_risk"] is not None for r in private)
     sentence = (
         f"The risk cap {target.text} allows ε up to {pure:.4g} for a pure ε-DP method and {approx:.4g} for an "
         f"(ε, δ = {delta_used:g}) method"
         + (
-            f"; {len(met)} of the {answered} methods meeting the utility target meet it under the cap."
+            f"; {len(met)} of the {answered} private methods meeting the utility target meet it under the cap."
             if answered
             else "."
         )
