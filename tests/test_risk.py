@@ -253,3 +253,16 @@ def test_each_closed_form_curve_is_the_envelope_of_its_own_profile(profile):
     env = envelope(ALPHA, e, profile.delta_at(e))
     gap = profile.tradeoff(ALPHA) - env
     assert gap.min() >= -1e-9 and gap.max() < 2e-3
+
+
+@pytest.mark.parametrize(("n", "k", "m"), [(16000, 551, 29), (20000, 64, 100), (5000, 12, 40)])
+def test_label_dp_panel_epsilon_is_the_pages_epsilon(n, k, m):
+    """The panel and the Label-DP page answer "which ε at this δ" with the same number (the exact root)."""
+    from dp_core.mechanisms.label_dp_bags.bounds import llp_exact_min_eps
+
+    r = mechanism_risk("label-dp-bags", n=n, k=k, m=m, rho=0.1, noise_std=1.0, b1=1.0, delta=1e-5)
+    exact = llp_exact_min_eps(1e-5, n, k, m, 0.1, 1.0, noise_std=1.0)
+    if exact is None:  # the δ floor of bags without a noisy label is above δ: no ε on either side
+        assert r["epsilon"] is None or r["epsilon"] == math.inf
+    else:
+        assert r["epsilon"] == pytest.approx(exact, rel=1e-12)

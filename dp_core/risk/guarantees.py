@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .. import status as _status
 from .._validation import check_choice, check_int
 from .curves import (
@@ -106,10 +108,13 @@ def label_dp_bags(*, n: int, k: int, m: int, rho: float, noise_std: float = 1.0,
     The profile is tabulated on a grid of ε; ``epsilon`` is the smallest ε with δ(ε) ≤ ``delta``
     (``inf`` when the δ floor of bags without a noisy label is above it).
     """
-    from ..mechanisms.label_dp_bags.bounds import llp_exact_delta_curve
+    from ..mechanisms.label_dp_bags.bounds import llp_exact_delta_curve, llp_exact_min_eps
 
     n, k, m = check_int("n", n, lo=2), check_int("k", k, lo=2), check_int("m", m, lo=1)
     eps = _eps_grid(80.0, 300)
+    exact = llp_exact_min_eps(float(delta), n, k, m, rho, b1, noise_std=noise_std)  # the pages' ε at this δ
+    if exact is not None and 0.0 < exact < eps[-1]:
+        eps = np.unique(np.append(eps, exact))
     curve = llp_exact_delta_curve(eps, n, k, m, rho, b1, noise_std=noise_std)
     prof = tabulated_profile(eps, [min(1.0, c.delta) for c in curve])
     eps_nom = epsilon_at(prof, delta)
