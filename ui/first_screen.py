@@ -111,7 +111,9 @@ def first_screen(
     st.markdown(f"**Who is protected:** {who}")
     given, status = status, None
     # the status column is a little wider: "Claimed by the paper" fits on one line
-    cols = st.columns([1.0] * len(numbers) + ([1.35] if mechanism or given else []))
+    # a long value ("20.7 / 1,134") gets a wider column, so that no number is cut to "20.7 / 1…"
+    widths = [max(1.0, len(num.value) / 7.0, (len(num.label) + 3) / 13.0) for num in numbers]
+    cols = st.columns(widths + ([1.35 * sum(widths) / len(widths)] if mechanism or given else []))
     for col, num in zip(cols, numbers, strict=False):
         col.metric(
             num.label,
