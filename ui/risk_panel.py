@@ -120,7 +120,7 @@ def risk_panel(mechanism: str, *, key: str = "risk", **setting) -> dict | None:
         for s in r["sentences"]:
             st.markdown(escape_markdown(s))
         tpr = r["tpr_at_fpr"]
-        c = st.columns(4)
+        c = st.columns(2) + st.columns(2)  # four numbers, two to a row: none is cut short
         mu = display.number(r["mu"]) if r["mu"] is not None else f"≈ {display.number(r['mu_fit'])} (fit)"
         c[0].metric("Gaussian-DP μ", mu, help="Dong, Roth & Su 2022; a fit when the curve is not Gaussian")
         c[1].metric("Membership-inference advantage", display.percent(r["mia_advantage"]))
