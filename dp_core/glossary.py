@@ -18,6 +18,7 @@ from pathlib import Path
 from . import status as _status
 
 __all__ = [
+    "tip",
     "GLOSSARY",  # noqa: F822 - module __getattr__
     "Entry",
     "all_entries",
@@ -186,6 +187,14 @@ def tooltip(symbol: str) -> str:
             f"{symbol!r} has no glossary entry: add one to dp_core.glossary or to the mechanism folder's catalog.py."
         )
     return f"{e.symbol} — {e.plain}"
+
+
+def tip(symbol: str, fallback: str = "") -> str | None:
+    """:func:`tooltip` of ``symbol``, or ``fallback`` (``None`` if empty) when it has no entry."""
+    try:
+        return tooltip(symbol)
+    except (KeyError, ValueError):
+        return fallback or None
 
 
 def unknown_symbols(text: str) -> list[str]:

@@ -505,6 +505,10 @@ def latest(results: dict) -> tuple[Any, str] | None:
     return None
 
 
+#: How an alert of a :class:`Screen` is drawn: a red, amber or blue box, or a grey line.
+ALERT_LEVELS = ("error", "warning", "info", "caption")
+
+
 @dataclass(frozen=True)
 class Screen:
     """What a plan's ``first_screen`` returns for the generic page (``ui.shell``): the plain first screen.
@@ -514,19 +518,25 @@ class Screen:
     utility beside the non-private one); ``status``: ``(status, statement)`` of the guarantee shown
     (one of :data:`STATUSES`); ``audit``: ``(mechanism, mode)`` of the stored audit-table row whose
     badge backs it, or ``None``; ``chart``: one Plotly figure or ``None``; ``caption``: a sentence
-    computed from the chart's data; ``note``: a line under the numbers.
+    computed from the chart's data; ``note``: a line under the numbers; ``alerts``: ``(level, text, icon)``
+    drawn under the chart (level in :data:`ALERT_LEVELS`, icon an emoji or ``""``); ``weak``: why a proof is
+    weak, or ``""``.
     """
 
     who: str
     numbers: tuple[tuple, ...]
-    status: tuple[str, str]
+    status: tuple[str, str] | None = None
     chart: Any = None
     caption: str = ""
     note: str = ""
     audit: tuple[str, str] | None = None
+    alerts: tuple[tuple[str, str, str], ...] = ()
+    weak: str = ""
 
     def __post_init__(self) -> None:
-        if self.status[0] not in STATUSES:
+        if any(a[0] not in ALERT_LEVELS for a in self.alerts):
+            raise ValueError(f"each alert level must be one of {ALERT_LEVELS}.")
+        if self.status is not None and self.status[0] not in STATUSES:
             raise ValueError(f"status must be one of {STATUSES}, got {self.status[0]!r}.")
         if any(len(n) not in (3, 5) for n in self.numbers):
             raise ValueError("each number must be (label, value, help) or (label, value, help, delta, delta_color).")

@@ -9,19 +9,21 @@ from dp_core import display as fmt
 from dp_core import fit_checks
 from dp_core.mechanisms.l1_exponential import DESIGNS, NOISES, bounds
 from dp_core.mechanisms.l1_exponential import figures as lf
+from dp_core.mechanisms.l1_exponential import screen as l1_screen
 from dp_core.mechanisms.l1_exponential import simulation as sim
 from dp_core.mechanisms.l1_exponential.mcmc import APPROXIMATE_LABEL, MCMCSchedule
 from dp_core.mechanisms.l1_exponential.mechanism import L1ExponentialRegression
 from dp_core.mechanisms.l1_exponential.population import HeavyTailedModel
 from dp_core.mechanisms.l1_exponential.scaling import public_scaling
 from dp_core.mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONVENTIONS
-from dp_core.text import escape_html, escape_markdown
+from dp_core.text import escape_markdown
 from ui import background, state, widgets
 from ui import cached_scope as scoped
 from ui.cached import plan
 from ui.errors import fragment
-from ui.first_screen import KeyNumber, expert_section, first_screen, tip
+from ui.first_screen import expert_section, tip
 from ui.risk_panel import risk_panel
+from ui.shell import draw_screen
 
 P = plan("l1-exponential")
 
@@ -168,8 +170,6 @@ if not feats:
 idx = tuple(names.index(f) for f in feats)
 standardise = scale == "sample"
 scaling = public_scaling(ds, idx) if scale == "public" else None
-# any step that reads the private rows to set the scales: named on the first screen, and no proved status
-data_derived = standardise or (scaling is not None and scaling.data_derived)
 try:
     an = P.analysis(ds.name, ds.fingerprint, est, idx, standardise, int(n_rel), int(seed), ds, scaling=scaling)
 except ValueError as exc:
@@ -183,112 +183,14 @@ except ValueError as exc:
     st.stop()
 
 cal = an.result.calibration
-head = sim.headline(an, float(radius))
 mcmc = an.result.mcmc
-guarantee_delta, guarantee_color = None, "off"
-if conv == "paper_box":  # the printed temperature is exactly 2ε-DP under replace-one
-    guarantee = f"ε = {fmt.epsilon(2 * eps)}"
-    guarantee_delta, guarantee_color = f"the paper says {fmt.epsilon(eps)}", "inverse"
-else:
-    guarantee = f"ε = {fmt.epsilon(eps)}"
-    if mcmc is not None:
-        guarantee_delta = "approximate sampler"
-    elif data_derived:
-        guarantee_delta, guarantee_color = "scales from the data: not covered", "inverse"
-gap = head["mae_private"] - head["mae_nonprivate"]
-# a fit far worse than predicting the median is flagged with its cause, not drawn as a normal result
-flag = fit_checks.poor_fit(an.y_train, 1.0 - head["mae_private"] / head["mae_median"], kind="absolute")
-subset = f"{fmt.integer(len(feats))} of {fmt.integer(len(names))} features: {escape_markdown(', '.join(feats))}" + (
-    "; choose more in the settings below." if len(feats) < len(names) else "."
-)
-if standardise:
-    scales_said = (
-        "Features and target standardised with the training sample's own statistics: computed from the private "
-        "rows, so the guarantee does not cover this step ('public scales' in the settings avoids it)."
-    )
-elif scaling is not None:
-    scales_said = " ".join(n for n in an.notes if "centred" in n)
-else:
-    scales_said = "Features and target on their raw scale."
-
-# ------------------------------------------------------------------------------------------ first screen
 with screen:
-    first_screen(
-        who=(
-            "each training row (its features and its response) is protected from whoever sees the released "
-            "coefficients: they cannot tell whether any one row was used. The coefficients are public."
+    draw_screen(
+        l1_screen.first_screen(
+            an, eps=eps, radius=radius, conv=conv, n_rel=n_rel, feats=feats, names=names, scale=scale, scaling=scaling
         ),
-        numbers=[
-            KeyNumber(
-                "Noise (spread)",
-                fmt.number(head["spread"]),
-                help=f"How far the private coefficients land from the non-private fit: root-mean-square distance "
-                f"over {fmt.integer(int(n_rel))} releases. The mechanism draws the coefficients with probability "
-                f"∝ exp(−κ·S(w)), at inverse temperature κ = {fmt.number(cal['kappa'], sig=4)}; a smaller ε means "
-                "a smaller κ, a hotter draw and a wider spread.",
-            ),
-            KeyNumber(
-                "Privacy guarantee",
-                guarantee,
-                delta=guarantee_delta,
-                delta_color=guarantee_color,
-                help=an.result.privacy_label,
-            ),
-            KeyNumber(
-                "Prediction error (MAE)",
-                fmt.number(head["mae_private"]),
-                # an ASCII sign: Streamlit reads it for the arrow (down and green when privacy costs nothing)
-                delta="far worse than the median"
-                if flag
-                else f"{'+' if gap >= 0 else '-'}{fmt.number(abs(gap), sig=2)} vs no privacy",
-                delta_color="inverse",
-                help=tip("MAE", "Mean absolute error on held-out rows")
-                + f" Private: mean over {fmt.integer(int(n_rel))} releases on the held-out rows (standard error "
-                f"{fmt.number(head['mae_private_se'])}); without privacy: the LAD fit on the same rows.",
-            ),
-        ],
-        mechanism=None if data_derived else MECH,
-        mode=conv,
-        # Plotly draws <a href> in its text: the file's column names go in escaped
-        chart=None
-        if flag
-        else lf.releases_figure(
-            an.result.em_draws, an.result.lad_w, [escape_html(n) for n in an.feature_names], convention=conv
-        ),
-        chart_key="l1_releases_fig",
-        chart_caption="Each dot is one private release; the diamond is the non-private fit (LAD) on the same rows.",
-        note=(
-            f"**{subset}** Held-out error without privacy (the LAD fit): {fmt.number(head['mae_nonprivate'])}; "
-            f"predicting the median: {fmt.number(head['mae_median'])}. {fmt.integer(an.n_train)} training rows, "
-            f"{fmt.integer(an.n_test)} held out; "
-            + ("exact sampler." if mcmc is None else "approximate sampler (MCMC).")
-        ),
+        key="l1_releases_fig",
     )
-    if data_derived:
-        st.warning(
-            f"{scales_said} The ε shown covers the mechanism given these scales, not the choice of scales, so no "
-            "status is shown for it.",
-            icon="🔓",
-        )
-    else:
-        st.caption(scales_said)
-    if flag is not None:
-        st.error(flag.message, icon="📉")
-    if mcmc is not None and mcmc["status"] == "not_converged":
-        st.error(
-            "**Not proved: the sampler did not converge.** These releases carry no privacy guarantee. "
-            "Choose a longer MCMC length in the settings, or at most 3 features for the exact sampler.",
-            icon="⛔",
-        )
-    elif mcmc is not None:
-        st.warning(APPROXIMATE_LABEL[0].upper() + APPROXIMATE_LABEL[1:] + ".", icon="⚠️")
-    if head["lad_on_boundary"]:
-        st.info(
-            f"The non-private fit reaches the largest coefficients allowed (radius R = {fmt.number(radius)}): "
-            "the data would prefer larger ones. A larger R in the settings lets both fits reach them but widens "
-            "the private draw's spread; compare the held-out error after the change.",
-            icon="ℹ️",
-        )
 
 
 # ------------------------------------------------------------------------------------------ expert sections

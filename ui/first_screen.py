@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from dp_core import status as vocab
+from dp_core.glossary import tip
 
 from . import cached_audit
 
@@ -24,19 +25,6 @@ STATUS_WORDS: dict[str, tuple[str, str, str]] = {
     vocab.AUDITED: (vocab.AUDITED.capitalize(), "blue", ":material/search:"),
     vocab.REFUTED: (vocab.REFUTED.capitalize(), "red", ":material/block:"),
 }
-
-
-def tip(symbol: str, fallback: str = "") -> str | None:
-    """The glossary's short explanation of ``symbol`` for a widget's ``help=`` (``fallback`` if none)."""
-    try:
-        from dp_core import glossary  # the one glossary table of the engine
-    except ImportError:  # pragma: no cover - before the glossary module exists
-        return fallback or None
-    try:
-        text = glossary.tooltip(symbol)
-    except (KeyError, ValueError, AttributeError):
-        text = None
-    return text or fallback or None
 
 
 @dataclass(frozen=True)

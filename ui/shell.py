@@ -37,7 +37,7 @@ def draw_screen(screen, *, key: str) -> str | None:
         KeyNumber(n[0], n[1], n[2] or None, *(n[3:5] if len(n) == 5 else ()), delta_arrow="off") for n in screen.numbers
     ]
     mechanism, mode = screen.audit or (None, None)
-    return first_screen(
+    shown = first_screen(
         who=screen.who,
         numbers=numbers,
         mechanism=mechanism,
@@ -47,7 +47,11 @@ def draw_screen(screen, *, key: str) -> str | None:
         chart_key=key,
         chart_caption=screen.caption or None,
         note=screen.note or None,
+        weak=screen.weak or None,
     )
+    for level, text, icon in screen.alerts:
+        getattr(st, level)(text, **({"icon": icon} if icon else {}))
+    return shown
 
 
 def render(name: str) -> None:
