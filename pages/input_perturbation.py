@@ -10,6 +10,7 @@ import dp_core
 from dp_core import display as fmt
 from dp_core import fit_checks, reproduction_claims
 from dp_core.exceptions import DataValidationError
+from dp_core.mechanisms.input_perturbation import screen as ip_screen
 from dp_core.mechanisms.input_perturbation.experiment import SimulationConfig, n_choices, sweep_sizes
 from dp_core.plugin import latest
 from dp_core.preprocessing import default_eta
@@ -18,8 +19,9 @@ from ui import background, state, widgets
 from ui import cached_scope as scoped
 from ui.cached import plan
 from ui.errors import fragment
-from ui.first_screen import KeyNumber, expert_section, first_screen, status_badge, tip
+from ui.first_screen import expert_section, status_badge, tip
 from ui.risk_panel import risk_panel
+from ui.shell import draw_screen
 
 MECH = "input-perturbation"
 P = plan(MECH)
@@ -30,11 +32,6 @@ MODEL_LABELS = {
 MODE_LABELS = {"COR2": "Corollary 2 (default)", "ALG1": "Algorithm 1 as printed", "CORR": "CORR (diagnostic only)"}
 SAMPLER_LABELS = {"stats": "fast exact (sufficient statistics)", "records": "per record (as the protocol runs)"}
 WNORM_LABELS = {"eta": "η (public worst case)", "measured": "measured ‖ŵ‖ (uses the data)"}
-
-
-def _utility(x: float) -> str:
-    """An accuracy or R² for the first screen: two significant digits, 0 below half a percent."""
-    return fmt.number(x, sig=2, scale=1.0, zero_below=5e-3)
 
 
 st.title("🧮 Input perturbation")
@@ -224,36 +221,21 @@ def sweep_ready() -> tuple | None:
     return key
 
 
-def _utility_number(head: dict | None, flag) -> KeyNumber:
-    """The first screen's third number: the measured utility beside non-private (or why there is none)."""
-    if flag is not None:
-        return KeyNumber(
-            f"{head['metric'].removeprefix('test ').capitalize()} vs non-private",
-            "not usable",
-            delta="far worse than the mean",
-            delta_color="inverse",
-            delta_arrow="off",
-            help=f"Held-out R² {_utility(head['private'])} with privacy and {_utility(head['nonprivate'])} without "
-            f"({fmt.integer(head['trials'])} runs on {fmt.integer(head['n'])} training rows): below −1, the squared "
-            "error is more than twice that of predicting the mean. The cause is named below the numbers.",
-        )
-    elif head is not None:
-        return KeyNumber(
-            f"{head['metric'].removeprefix('test ').capitalize()} vs non-private",
-            f"{_utility(head['private'])} / {_utility(head['nonprivate'])}",
-            help=f"Mean over {fmt.integer(head['trials'])} runs on {fmt.integer(head['n'])} training rows "
-            f"(95% range {fmt.interval(head['private_lo'], head['private_hi'])}), measured on held-out rows "
-            f"({head['metric']}: {fmt.number(head['private'])} with privacy, {fmt.number(head['nonprivate'])} "
-            "for the same model fitted without any noise).",
-        )
-    else:
-        return KeyNumber(
-            "Utility",
-            "not measured",
-            help=f"The measured curve needs more training rows than the {fmt.integer(n_full)} this dataset has."
-            if not ns
-            else "The run did not finish (see the message above).",
-        )
+SETTING = ip_screen.PageSetting(
+    params=P_full,
+    n_full=n_full,
+    delta=float(delta),
+    alpha=float(alpha),
+    mode=mode,
+    eps=float(eps),
+    eta=float(eta),
+    eta_rule=eta_rule,
+    cap=_cap,
+    ns=ns,
+    n_trials=n_trials,
+    n_min_rows=max(2 * data.d, int(feas.n_min) + 1),
+    switched=switched,
+)
 
 
 def draw_first_screen(job=None) -> None:
@@ -264,82 +246,7 @@ def draw_first_screen(job=None) -> None:
         df = P.sweep(*key, _data=data)
         head = P.headline(*key, _data=data, _df=df)
         chart = P.utility_figure(*key, _data=data, _df=df)
-    flag = None
-    if head is not None and head["metric"] == "test R²":
-        # a fit far worse than predicting the mean is flagged with its cause, not drawn as a normal result
-        reach = fit_checks.intercept_reach(float(eta), minmax_dim=data.d if preprocess == "minmax" else None)
-        flag = fit_checks.poor_fit(data.y_train, min(head["private"], head["nonprivate"]), intercept_reach=reach)
-    utility = _utility_number(head, flag)
-    first_screen(
-        who="each contributor's record (her features and her label), from everyone, the analyst who fits "
-        "the model included: she randomises her own record before it leaves her hands, and the released "
-        "model is differentially private.",
-        numbers=[
-            KeyNumber(
-                "Noise σ_b / σ_u",
-                f"{fmt.number(P_full['sigma_b'], sig=3)} / {fmt.number(P_full['sigma_u'], sig=3, inf='undefined')}",
-                help=f"{tip('σ_b')} {tip('σ_u')} Each of the {fmt.integer(n_full)} contributors adds 1/√n of "
-                f"it: {fmt.number(P_full['per_record_std_b'], sig=3)} and "
-                f"{fmt.number(P_full['per_record_std_u'], sig=3, inf='undefined')}.",
-            ),
-            KeyNumber(
-                "Released model",
-                f"ε = {fmt.epsilon(P_full['eps_run'])}",
-                help=f"({fmt.epsilon(P_full['eps_run'])}, {fmt.delta(delta)})-differential privacy for the "
-                f"released model, as claimed by the paper (Theorem 1), at α·ε with α = {fmt.number(alpha)}. "
-                f"{tip('ε')}",
-            ),
-            utility,
-        ],
-        mechanism=MECH,
-        mode=mode,
-        chart=None if flag is not None else chart,
-        chart_key="ip_utility",
-        note="Each contributor's own noisy message is also claimed to be locally private (Corollary 1); the "
-        "audit refutes that claim (see *Privacy guarantees* below). More contributors mean less noise "
-        "per record and a model closer to the non-private one.",
-    )
-    if flag is not None:
-        st.error(flag.message, icon="📉")
-    if switched:
-        st.info(switched, icon="🔢")
-    if head is not None and head["trials"] < n_trials:
-        st.caption(
-            f"Quick first look: {fmt.integer(head['trials'])} runs; refining to {fmt.integer(n_trials)} in the "
-            "background."
-        )
-    baseline = "predicting the mean" if head and head["metric"] == "test R²" else "predicting the majority class"
-    if _cap["binding"] and float(eta) < eta_rule * (1 - 1e-9):
-        # below the rule's value the bound is the user's choice and worth a flag here (at or above it, a plain
-        # note in the Preprocessing section)
-        st.info(_cap_text(), icon="📏")
-    plain = head is not None and flag is None  # with a flag, the flag says what the numbers mean
-    if plain and head["nonprivate"] <= head["trivial"] + 0.01:
-        st.info(
-            f"Even without any noise this model does no better than {baseline} ({_utility(head['trivial'])}) "
-            "on this data, so privacy costs nothing measurable here."
-            + (" A larger η (Settings) lets the model fit; the noise grows with η." if _cap["binding"] else ""),
-            icon="💡",
-        )
-    elif plain and head["private_hi"] <= head["trivial"] + 0.01:
-        st.info(
-            f"At {fmt.integer(head['n'])} training rows the private model does no better than {baseline} "
-            f"({_utility(head['trivial'])}): the noise drowns the signal. What would help: a larger ε (sidebar), "
-            "α = 1 (Settings) or more rows; the chart shows how it improves with n.",
-            icon="💡",
-        )
-    if not ns:
-        st.info(
-            f"The measured curve needs more than {fmt.integer(max(2 * data.d, int(feas.n_min) + 1))} training "
-            f"rows; this dataset has {fmt.integer(n_full)}. A larger δ (sidebar) or a larger dataset would allow it."
-        )
-
-
-def _cap_text() -> str:
-    return (
-        _cap["note"] + f" The rule gives η = {fmt.number(eta_rule)} at ε = {fmt.epsilon(eps)}, which balances the "
-        "two for this budget."
-    )
+    draw_screen(ip_screen.first_screen(head, chart, data, SETTING, preprocess=preprocess), key="ip_utility")
 
 
 with top:
@@ -366,7 +273,7 @@ with expert_section("Preprocessing: what was done to the data"):
     for note in data.notes:
         st.markdown(f"- {escape_markdown(note)}")
     if _cap["binding"] and float(eta) >= eta_rule * (1 - 1e-9):
-        st.caption(_cap_text())
+        st.caption(ip_screen.cap_text(SETTING))
     st.markdown(
         f"- {fmt.integer(data.n_train)} training rows, {fmt.integer(data.X_test.shape[0])} held-out rows, "
         f"d = {fmt.integer(data.d)}."
