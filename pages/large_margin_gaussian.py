@@ -16,14 +16,16 @@ from dp_core.data import DATASETS
 from dp_core.exceptions import DataValidationError
 from dp_core.mechanisms import large_margin_gaussian as lmg
 from dp_core.mechanisms.large_margin_gaussian import figures as lmf
+from dp_core.mechanisms.large_margin_gaussian import screen as lm_screen
 from dp_core.text import escape_markdown
 from ui import background, badges, cached, state, widgets
 from ui import cached_scope as scoped
 from ui.cached import plan
 from ui.constants import url_spec
 from ui.errors import fragment
-from ui.first_screen import KeyNumber, expert_section, first_screen, tip
+from ui.first_screen import expert_section, tip
 from ui.risk_panel import risk_panel
+from ui.shell import draw_screen
 
 P = plan("large-margin-gaussian")
 
@@ -213,87 +215,27 @@ acc_np = P.nonprivate_accuracy(tkey, fp, config, int(seed), _task=task)
 # ------------------------------------------------------------------------------ the first screen
 with first:
     widgets.dataset_badge(ds)
-    private = mode == "corrected"
-    guarantee = (
-        f"ε = {fmt.epsilon(acc['eps_claimed'])}" if private else f"claimed ε = {fmt.epsilon(acc['eps_claimed'])}"
-    )
-    acc_value = "no release" if draw["unbounded"] else fmt.number(draw["acc_p"])
-    acc_delta = f"non-private {fmt.number(acc_np)}"
-    numbers = [
-        KeyNumber(
-            "Noise added",
-            fmt.number(acc["expected_noise_norm"], sig=3),
-            help="The average size of the random matrix added to the training objective (its norm). "
-            "Larger means more noise, more privacy and less accuracy.",
-        ),
-        KeyNumber(
-            "Privacy guarantee",
-            guarantee,
-            help=(tip("ε") or "")
-            + ("" if private else " P and P+ are not differentially private: this ε is only what the paper claims."),
-        ),
-        KeyNumber(
-            "Test accuracy (private)",
-            acc_value,
-            delta=acc_delta,
-            delta_arrow="off",
-            help="Share of held-out test points classified correctly by this private release, beside the "
-            "same classifier trained without noise.",
-        ),
-    ]
+    regions = None
     if task.d == 2:
-        chart = P.regions_figure(tkey, fp, config, int(st.session_state["lm_draw"]), int(seed), _draw=draw, _task=task)
-        caption = (
-            "Which class each point of the plane is assigned to, without privacy (left) and by the private "
-            "release (right). Dots: training points."
+        regions = P.regions_figure(
+            tkey, fp, config, int(st.session_state["lm_draw"]), int(seed), _draw=draw, _task=task
         )
-    else:
-        chart = lmf.accuracy_bars_figure(
-            [
-                ("guessing (chance)", 1.0 / task.n_classes),
-                ("private release", None if draw["unbounded"] else draw["acc_p"]),
-                ("trained without privacy", acc_np),
-            ],
-            title="Test accuracy",
-        )
-        caption = (
-            f"The data have {fmt.integer(task.d)} dimensions after the public projection: the class regions are "
-            "drawn when k = 2 (Settings)."
-        )
-    notes = [
-        lmg.utility_note(
-            float("nan") if draw["unbounded"] else draw["acc_p"],
-            acc_np,
-            task.n_classes,
-            k=int(k) if ds.name != "gaussian_classes" else None,
-        )
-    ]
-    if task.data_dependent:
-        notes.append(
-            "🔓 Columns were scaled with statistics of the data itself: the guarantee does not cover that step "
-            "(see Preprocessing)."
-        )
-    note = " ".join(t for t in notes if t) or None
-    first_screen(
-        who="each training point, its features and its class, from anyone who sees the released classifier.",
-        numbers=numbers,
-        mechanism="large-margin-gaussian",
-        mode=badges.large_margin_audit_mode(mode, psd_on),
-        chart=chart,
-        chart_caption=caption,
-        chart_key="lm_regions" if task.d == 2 else "lm_accuracy_bars",
-        note=note,
+    screen = lm_screen.first_screen(
+        task,
+        acc,
+        draw,
+        acc_np,
+        mode=mode,
+        audit_mode=badges.large_margin_audit_mode(mode, psd_on),
+        k=int(k) if ds.name != "gaussian_classes" else None,
+        regions=regions,
     )
+    draw_screen(screen, key="lm_regions" if task.d == 2 else "lm_accuracy_bars")
     b1, b2 = st.columns([1, 3])
     b1.button("🎲 Draw new noise", key="lm_resample", on_click=_next_draw)
     b2.caption(
         f"Draw #{fmt.integer(st.session_state['lm_draw'])} · noise size {fmt.number(draw['noise_norm'], sig=4)}."
     )
-    if draw["unbounded"]:
-        st.error(
-            "This noise draw makes the printed objective **unbounded below**: the mechanism has no output.",
-            icon="⛔",
-        )
 
 risk_panel(
     "large-margin-gaussian",
