@@ -1,27 +1,26 @@
 """Label-DP by aggregation (Brahmbhatt et al.): random weighted bags of size k, m bags, noisy fraction ρ."""
 
-import math
-
 import streamlit as st
 
 import dp_core
 from dp_core import captions, fit_checks
 from dp_core import display as fmt
-from dp_core import status as vocab
 from dp_core.audit.table import STATUS_CLAIMED
 from dp_core.experiments import summarize
 from dp_core.figures import label_of
 from dp_core.mechanisms import label_dp_bags as lb
 from dp_core.mechanisms.label_dp_bags import bounds as acc
 from dp_core.mechanisms.label_dp_bags import figures as lbf
+from dp_core.mechanisms.label_dp_bags import screen as lb_screen
 from dp_core.mechanisms.label_dp_bags.settings import K_DEFAULT, K_FALLBACK, K_MAX, M_DEFAULT, M_FALLBACK, M_MAX
 from dp_core.plugin import latest
 from dp_core.text import escape_markdown
 from ui import background, state, widgets
 from ui import cached_scope as scoped
 from ui.cached import plan
-from ui.first_screen import KeyNumber, expert_section, first_screen, status_badge, tip
+from ui.first_screen import expert_section, status_badge, tip
 from ui.risk_panel import risk_panel
+from ui.shell import draw_screen
 
 P = plan("label-dp-bags")
 st.title("🎒 Label-DP by aggregation")
@@ -78,10 +77,6 @@ def _use_suggestion(kk: int, mm: int) -> None:
 
 
 # ------------------------------------------------------------------ the first screen's settings
-WHO = (
-    "each person's **label** (the value to predict), from anyone who sees what is released. Features are "
-    "public. Labels are only released as weighted sums over random bags of k rows."
-)
 screen = st.container()  # who is protected and the key numbers, filled once every setting is read
 c1, c2, c3, c4 = st.columns([1, 1, 1, 2])
 k = state.widget("k", control="number", label="Bag size k", lo=2, hi=K_MAX, container=c1, help=tip("k"))
@@ -250,137 +245,21 @@ except ValueError as exc:
     st.stop()
 
 # ------------------------------------------------------------------ the first screen
-weak = None  # why a proved guarantee is weak here (dp_core.status.weak_reason), if it is
-if variant == "noisy-wtd-llp":
-    noise = KeyNumber(
-        "Labels made noisy",
-        fmt.percent(rho, sig=2),
-        help=f"A share ρ of the labels gets Gaussian noise of standard deviation {fmt.number(noise_std)} before "
-        "the weighted bag sums are formed; the bag weights are public. " + (tip("ρ") or ""),
-    )
-    if no_noise:
-        guarantee = KeyNumber(
-            f"Privacy at δ = {fmt.delta(delta)}",
-            "none",
-            help="Without noisy labels a changed label moves its bag's sum by a known amount: δ ≥ m·k/n for every ε.",
-        )
-        audit_mode = "weighted-llp"
-    else:
-        weak = vocab.weak_reason(delta, ds.n) if eps_at is not None else None  # valid, but may fail for someone
-        if eps_at is None and variant == "noisy-wtd-llp":
-            weak = (
-                f"no ε reaches the sidebar's δ = {fmt.delta(delta)} at k = {fmt.integer(k)}, m = {fmt.integer(m)}, "
-                f"ρ = {fmt.number(rho)}: the proof gives no guarantee at this setting."
-            )
-        _weak = eps_at is not None and weak is not None
-        guarantee = KeyNumber(
-            f"Privacy at δ = {fmt.delta(delta)}",
-            "no ε" if eps_at is None else f"ε = {fmt.epsilon(eps_at)}",
-            help=f"The smallest ε whose promise fails with chance at most the sidebar's δ = {fmt.delta(delta)}, from "
-            "the exact accounting of this mechanism (beyond the paper; the paper's own bound is vacuous at this "
-            f"size, see below). At the sidebar's ε = {fmt.epsilon(eps)} the chance is δ = "
-            f"{fmt.delta(summ['delta_exact'], sig=2)}. A δ above 1/n (here {fmt.delta(1.0 / ds.n)}) is a weak "
-            "promise: it may fail for about one person in the data. " + (tip("δ") or ""),
-            delta="none reaches this δ" if eps_at is None else ("weak: above 1/n" if _weak else None),
-            delta_color="inverse" if (_weak or eps_at is None) else "off",
-            delta_arrow="off",
-        )
-        audit_mode = "noisy-wtd-llp"
-else:
-    noise = KeyNumber(
-        "Labels made noisy",
-        "none",
-        help="No label is changed: each bag releases sums of labels and features with secret random N(0, 1) "
-        "weights, and the secrecy of the weights is what hides a label.",
-    )
-    d_expl = summ["delta_explicit"]
-    guarantee = KeyNumber(
-        f"Privacy at ε = {fmt.epsilon(eps)}",
-        f"δ = {fmt.delta(d_expl, sig=2)}" if d_expl < 1 else "δ ≥ 1",
-        delta=None if d_expl < 1 else "no guarantee at this size",
-        help="The corrected bound of the paper's theorem for secret weights; it needs bags of about 10¹² rows "
-        "before δ drops below 1. " + (tip("δ") or ""),
-    )
-    audit_mode = "wtd-lba"
-# far worse than predicting the average label (the fit has an intercept): flagged with its cause from the labels
-_r2 = 1.0 - util["mse"] / util["trivial"] if util["trivial"] > 0 else None  # a constant test label: no R²
-flag = None if _r2 is None else fit_checks.poor_fit(data.y, _r2, intercept_reach=math.inf)
-utility = KeyNumber(
-    "Test error (squared)",
-    "not usable" if flag else fmt.number(util["mse"], sig=3),
-    help="Mean squared error on held-out rows of a linear model fitted on the release "
-    f"({fmt.integer(util['n_trials'])} runs), on labels mapped to [−1, 1]: {fmt.number(util['mse'], sig=3)}. Without "
-    f"privacy: {fmt.number(util['nonprivate'], sig=3)}; predicting the average label: "
-    f"{fmt.number(util['trivial'], sig=3)}.",
-    delta="far worse than the average" if flag else f"no privacy: {fmt.number(util['nonprivate'], sig=3)}",
-    delta_color="inverse" if flag else "off",
-    delta_arrow="off" if flag else "auto",
+setting = lb_screen.Setting(
+    variant, int(k), int(m), float(rho), float(noise_std), float(eps), float(delta), ds.n, eps_at, summ
 )
+own_rule = auto is not None and (k, m) == auto_km and auto.delta == float(delta)
 with screen:
-    first_screen(who=WHO, numbers=[noise, guarantee, utility], mechanism="label-dp-bags", mode=audit_mode, weak=weak)
-    if flag is not None and flag.explained:  # a cause in the labels; too few bags is said under the chart
-        st.error(flag.message, icon="📉")
-    if codes is not None:
-        st.info(
-            f"{codes} Its two classes are fitted as the numbers −1 and 1, so the squared error above is that of a "
-            "predicted class probability (four times its Brier score), not an accuracy.",
-            icon="🔢",
-        )
-    if variant == "noisy-wtd-llp" and rho > 0 and eps_at is None:
-        st.warning(
-            auto.message
-            if auto is not None and (k, m) == auto_km and auto.delta == float(delta)
-            else f"No ε reaches the sidebar's δ = {fmt.delta(delta)} at k = {fmt.integer(k)}, m = {fmt.integer(m)}: "
-            "a bag with no noisy label is too likely. Larger bags (k) or more noisy labels (ρ) would give one.",
-            icon="📏",
-        )
-    elif variant == "noisy-wtd-llp" and rho > 0 and delta > 1.0 / ds.n:
-        st.warning(
-            f"The sidebar's δ = {fmt.delta(delta)} is above 1/n = {fmt.delta(1.0 / ds.n)} for these "
-            f"{fmt.integer(ds.n)} rows: a promise that may fail for about one person. Lower δ in the "
-            "sidebar for a strong guarantee.",
-            icon="📏",
-        )
+    draw_screen(
+        lb_screen.first_screen(setting, util, data.y, codes=codes, auto_message=auto.message if own_rule else None),
+        key="lb_screen",
+    )
 with chart_box:
     if no_noise:
         st.error("ρ = 0 is weighted LLP without noise: **not label-DP at all** — δ ≥ m·k/n for every ε.", icon="⛔")
-    if not util["useful"]:
-        need_m = lb.bags_for_useful_model(
-            d=data.d,
-            nonprivate=util["nonprivate"],
-            trivial=util["trivial"],
-            rho=rho if variant == "noisy-wtd-llp" else 0.0,
-            noise_std=noise_std,
-            measured=util["mse"],
-            m=m,
-        )
-        st.warning(
-            f"At this setting the private model predicts worse than the average label (squared error "
-            f"{fmt.number(util['mse'], sig=3)} against {fmt.number(util['trivial'], sig=3)}): it has learned nothing "
-            "useful. "
-            + (
-                "Even without privacy these features barely predict the label, so more rows would not help."
-                if need_m is None
-                else f"Each bag is one data point for the model: about m = {fmt.integer(need_m)} bags (now "
-                f"{fmt.integer(m)}) would make it useful"
-                + (
-                    f". The data have room for them ({fmt.integer(need_m * k)} of {fmt.integer(data.n)} rows at "
-                    f"k = {fmt.integer(k)}), but every bag adds to δ"
-                    + (
-                        f" (about {fmt.delta(summ['delta_exact'] * need_m / m, sig=2)} instead of "
-                        f"{fmt.delta(summ['delta_exact'], sig=2)})"
-                        if "delta_exact" in summ
-                        else ""
-                    )
-                    + ": choose between the guarantee and a useful model, or use more rows."
-                    if need_m * k <= data.n
-                    else f": about {fmt.integer(need_m * k)} rows at k = {fmt.integer(k)} (now {fmt.integer(data.n)})."
-                )
-                + (" Less label noise (smaller ρ or s) also helps." if variant == "noisy-wtd-llp" else "")
-            ),
-            icon="📉",
-        )
-
+    useless = lb_screen.usefulness_warning(setting, util, data.d, data.n)
+    if useless:
+        st.warning(useless, icon="📉")
 
 with chart_box:
     bars = lb.METHOD_KEYS["weighted-llp" if no_noise else variant]  # ρ = 0: weighted LLP without noise
