@@ -31,11 +31,14 @@ def param_widgets(plugin) -> dict:
     return values
 
 
+def _arrow(number: tuple) -> str:
+    """An up/down arrow only for a signed change ("+0.012 vs no privacy"), none for a comparison."""
+    return "auto" if len(number) == 5 and number[3] and number[3][0] in "+-" else "off"
+
+
 def draw_screen(screen, *, key: str) -> str | None:
     """Draw a plan's :class:`~dp_core.plugin.Screen`; return the status shown."""
-    numbers = [
-        KeyNumber(n[0], n[1], n[2] or None, *(n[3:5] if len(n) == 5 else ()), delta_arrow="off") for n in screen.numbers
-    ]
+    numbers = [KeyNumber(n[0], n[1], n[2] or None, *n[3:5], delta_arrow=_arrow(n)) for n in screen.numbers]
     mechanism, mode = screen.audit or (None, None)
     shown = first_screen(
         who=screen.who,
