@@ -37,9 +37,6 @@ PREPROCESS_DEFAULT = "normalize"
 
 SEED_MAX = 2**31 - 1
 
-# Home page: the public row-norm bound (finite and far inside JavaScript's number range).
-BOUND_MIN, BOUND_MAX = 1e-6, 1e12
-
 # Compare page.
 GRID_OPTIONS = tuple(sorted(set(EPS_OPTIONS) | {20.0, 50.0}))
 N_EPS_OPTIONS = (4, 6, 8, 10, 12, 16)

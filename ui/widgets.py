@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -393,22 +392,6 @@ def table(
     if height is not None:
         kwargs["height"] = height
     st.dataframe(display.table(data, formats=formats, headers=headers, sig=sig, index=index), **kwargs)
-
-
-def progress_reporter(label: str) -> Callable[[int, int], None]:
-    """A callback ``(done, total)`` that drives a progress bar of the trials done. Never create it in, or pass it
-    into, a cached function (``CacheReplayClosureError``; ``tests/test_cache_purity.py``).
-    """
-    bar = st.progress(0.0, text=label)
-
-    def report(done: int, total: int) -> None:
-        frac = 0.0 if total <= 0 else min(1.0, done / total)
-        if done >= total:
-            bar.empty()
-        else:
-            bar.progress(frac, text=f"{label}: {display.integer(done)} of {display.integer(total)} trials")
-
-    return report
 
 
 def guarantee_badge(kind: str, text: str) -> None:
