@@ -67,6 +67,18 @@ STATUS_LABELS = {
 #: ``catalog`` a module with the mechanism's colours, labels, glossary entries and audit-table rows;
 #: ``estimator`` the scikit-learn-style estimator class(es) of the mechanism.
 HOOKS = ("cli", "compare", "audit", "reproduce", "bounds", "plan", "release", "catalog", "estimator")
+#: Where a folder's parts live by convention (``Mechanism(package=__name__)``): provided when the module exists.
+CONVENTIONAL_HOOKS = {
+    "cli": "cli",
+    "compare": "compare:ADAPTER",
+    "audit": "audit:AUDIT",
+    "reproduce": "reproduce:reproduce",
+    "bounds": "bounds",
+    "plan": "plan",
+    "release": "release",
+    "catalog": "catalog",
+    "estimator": "estimator",
+}
 
 _NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _IDENT_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
@@ -276,6 +288,9 @@ class Mechanism:
     configs : tuple of (type, str)
         The frozen configs that declare the parameters, each with its link-key prefix: every
         :func:`param` field becomes one of :attr:`params` (then ``params`` is not written by hand).
+    package : str
+        The folder's package (``__name__``): without ``hooks``, its parts are found at
+        :data:`CONVENTIONAL_HOOKS` (each provided when its module exists).
     """
 
     name: str
@@ -290,8 +305,11 @@ class Mechanism:
     compare_params: tuple[str, ...] = ()
     icon: str = ""
     configs: tuple[tuple[type, str], ...] = ()
+    package: str = ""
 
     def __post_init__(self) -> None:
+        if self.package and not self.hooks:
+            self.hooks.update({h: f"{self.package}.{ref}" for h, ref in CONVENTIONAL_HOOKS.items()})
         if self.configs:
             if self.params:
                 raise ValueError(f"mechanism {self.name}: give configs or params, not both.")
@@ -330,8 +348,7 @@ class Mechanism:
         """Whether the plug-in provides ``hook``: named in :attr:`hooks` and, for a module, present on disk."""
         if hook not in self.hooks:
             return False
-        ref = self.hooks[hook]
-        return ":" in ref or importlib.util.find_spec(ref) is not None
+        return importlib.util.find_spec(self.hooks[hook].split(":")[0]) is not None
 
     def load(self, hook: str) -> Any:
         """Import and return the part ``hook`` (one of :data:`HOOKS`); ``KeyError`` if not provided."""

@@ -46,15 +46,5 @@ PLUGIN = Mechanism(
     icon="🧮",
     summary="Every contributor adds Gaussian noise to its own record; the server fits a ridge-regularised model.",
     configs=((SimulationConfig, "ip_"), (PageSettings, "ip_")),
-    hooks={
-        "cli": f"{__name__}.cli",
-        "compare": f"{__name__}.compare:ADAPTER",
-        "audit": f"{__name__}.audit:AUDIT",
-        "reproduce": f"{__name__}.reproduce:reproduce",
-        "bounds": f"{__name__}.bounds",
-        "plan": f"{__name__}.plan",
-        "release": f"{__name__}.release",
-        "catalog": f"{__name__}.catalog",
-        "estimator": f"{__name__}.estimator",
-    },
+    package=__name__,
 )

@@ -10,7 +10,7 @@ PLUGIN = Mechanism(
     name="output-perturbation",
     title="Output perturbation (textbook baseline)",
     summary="Gaussian noise added to the non-private ridge / logistic solution.",
-    hooks={"compare": f"{__name__}.compare:ADAPTER", "catalog": f"{__name__}.catalog"},
+    package=__name__,
 )
 
 __all__ = ["PLUGIN"]

@@ -48,12 +48,5 @@ PLUGIN = Mechanism(
     summary="The Laplace mechanism on a clipped mean: a whole mechanism in one folder.",
     configs=((ToyConfig, "toy_"),),
     compare_params=("span",),
-    hooks={
-        "cli": f"{__name__}.cli",
-        "release": f"{__name__}.release",
-        "compare": f"{__name__}.compare:ADAPTER",
-        "audit": f"{__name__}.audit:AUDIT",
-        "estimator": f"{__name__}.estimator",
-        "plan": f"{__name__}.plan",
-    },
+    package=__name__,
 )
