@@ -85,13 +85,9 @@ def main() -> None:
     c_cvx = CPU["last"]
     lin = sym(N)[None] / data.n
     start = lmg.project_psd(phi_star[None] - lin / acc.mu_eff)
-    t_apg, _, res = timed(
-        lambda: lmg.fit_apg(data.Z, data.y, 3, cfg.lam, acc.mu_eff, cfg.h, linear=lin, phi0=start, V=data.V)
-    )
+    t_apg, _, res = timed(lambda: lmg.fit_apg(data.Z, data.y, 3, cfg.lam, acc.mu_eff, cfg.h, linear=lin, phi0=start))
     c_apg = CPU["last"]
-    t_apg_cold, _, res_cold = timed(
-        lambda: lmg.fit_apg(data.Z, data.y, 3, cfg.lam, acc.mu_eff, cfg.h, linear=lin, V=data.V)
-    )
+    t_apg_cold, _, res_cold = timed(lambda: lmg.fit_apg(data.Z, data.y, 3, cfg.lam, acc.mu_eff, cfg.h, linear=lin))
     diff = float(np.max(np.abs(res.phi[0] - P_cvx)))
     row(f"same private problem, cvxpy + Clarabel (status {status})", t_cvx, None, "ms", c_cvx)
     row(f"same private problem, fast APG warm start ({res.iterations} iterations)", t_apg, None, "ms", c_apg)

@@ -369,8 +369,12 @@ def test_estimator_release_equals_the_engine_release():
     lm = LargeMarginGaussianClassifier(epsilon=2.0, data_norm=1.0, random_state=7).fit(X, y)
     Zp = clip_to_unit_ball(X.to_numpy() @ lm.projection_, math.sqrt(5 / 8))
     lam, mu = default_regularisers(X.shape[0], 2.0)  # the public "auto" rule: from n and ε only
-    rel = LargeMarginGaussian(epsilon=2.0, lam=lam, mu=mu).run(Zp, (y == "yes").astype(int), rng=7)
+    engine = LargeMarginGaussian(epsilon=2.0, lam=lam, mu=mu)
+    rel = engine.run(Zp, (y == "yes").astype(int), rng=7, warm_start=False)
     np.testing.assert_allclose(lm.phi_, rel.phi[0], rtol=1e-10, atol=1e-12)
+    # the engine's default warm start (from the non-private fit) reaches the same optimum within the solver's tolerance
+    warm = engine.run(Zp, (y == "yes").astype(int), rng=7)
+    np.testing.assert_allclose(lm.phi_, warm.phi[0], rtol=0, atol=1e-6 * np.max(np.abs(lm.phi_)))
 
 
 @pytest.mark.parametrize("make", [CLASSIFIERS[0], CLASSIFIERS[3]])

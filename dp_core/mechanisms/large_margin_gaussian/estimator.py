@@ -111,7 +111,7 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
         )
         Z = self._features(A)
         seed = check_random_state_like(self.random_state)
-        rel = cfg.run(Z, codes, rng=seed, n_classes=int(self.classes_.size))
+        rel = cfg.run(Z, codes, rng=seed, n_classes=int(self.classes_.size), warm_start=False)
         del Z, codes
         self.released_ = not bool(rel.unbounded[0])
         self.phi_ = np.asarray(rel.phi[0], dtype=np.float64)

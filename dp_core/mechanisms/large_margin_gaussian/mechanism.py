@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
@@ -108,11 +109,20 @@ class LargeMarginGaussian:
         n_classes: int | None = None,
         phi_star: FloatArray | None = None,
         diagnostics: bool = False,
+        warm_start: bool = True,
     ):
         """One private release (see :func:`release_many`): a :class:`ReleaseBatch` with ``R = 1``, or
         ``(ReleaseBatch, ReleaseDiagnostics)`` with ``diagnostics=True`` (not for publication)."""
         return release_many(
-            X, y, self, n_runs=1, seed=rng, n_classes=n_classes, phi_star=phi_star, diagnostics=diagnostics
+            X,
+            y,
+            self,
+            n_runs=1,
+            seed=rng,
+            n_classes=n_classes,
+            phi_star=phi_star,
+            diagnostics=diagnostics,
+            warm_start=warm_start,
         )
 
 
@@ -123,8 +133,12 @@ class PreparedData:
     Z: FloatArray
     y: NDArray[np.int64]
     n_classes: int
-    V: FloatArray
     scale: float
+
+    @cached_property
+    def V(self) -> FloatArray:
+        """The rows' outer products ``vec(z z')`` (``n x p^2``; only the diagnostics' objective needs them)."""
+        return outer_vectors(self.Z)
 
     @property
     def n(self) -> int:
@@ -143,7 +157,7 @@ def prepare(X, y, *, scale: float = 1.0 / math.sqrt(2.0), n_classes: int | None 
     if len(np.unique(yi)) < 2:
         raise DataValidationError("y must contain at least two classes.")
     Z = preprocess(X, scale=scale)
-    return PreparedData(Z=Z, y=yi, n_classes=C, V=outer_vectors(Z), scale=scale)
+    return PreparedData(Z=Z, y=yi, n_classes=C, scale=scale)
 
 
 def fit_nonprivate(
@@ -151,7 +165,7 @@ def fit_nonprivate(
 ) -> FloatArray:
     """``Phi* = argmin J`` (no noise) by accelerated projected gradient; shape ``(C, p, p)`` (from ``Phi = 0``)."""
     tol, max_iter = _solver_limits(mu, tol)
-    res = fit_apg(data.Z, data.y, data.n_classes, lam, mu, h, psd=psd, tol=tol, V=data.V, max_iter=max_iter)
+    res = fit_apg(data.Z, data.y, data.n_classes, lam, mu, h, psd=psd, tol=tol, max_iter=max_iter)
     return res.phi[0]
 
 
@@ -276,11 +290,12 @@ def _solve(config, data, acc, mu_eff: float, phi_star, linear, idx) -> tuple[Flo
         converged[idx] = True
         return phi, converged
     lin = linear[idx]
+    centre = 0.0 if phi_star is None else phi_star[None]  # no non-private fit: start from the noise alone
     if mu_eff > 0:
-        start = phi_star[None] - lin / mu_eff
+        start = centre - lin / mu_eff
         start = project_psd(start) if config.psd else sym(start)
     else:
-        start = np.broadcast_to(phi_star, lin.shape)
+        start = np.broadcast_to(centre, lin.shape)
     tol, max_iter = _solver_limits(mu_eff, config.tol)
     res = fit_apg(
         data.Z,
@@ -293,7 +308,6 @@ def _solve(config, data, acc, mu_eff: float, phi_star, linear, idx) -> tuple[Flo
         psd=config.psd,
         phi0=start,
         tol=tol,
-        V=data.V,
         max_iter=max_iter,
     )
     phi[idx] = res.phi
@@ -313,6 +327,7 @@ def release_many(
     direction: FloatArray | None = None,
     data: PreparedData | None = None,
     diagnostics: bool = False,
+    warm_start: bool = True,
 ):
     """Run a mode ``n_runs`` times on a fixed dataset, batched (the audit's entry point). Pathak & Raj, eq. 8;
     docs/large_margin_gaussian.md §"mechanism.release_many", §"mechanism.py: configuration, releases and diagnostics",
@@ -325,7 +340,9 @@ def release_many(
     n, p, C = data.n, data.d + 1, data.n_classes
     acc = config.accounting(n=n, d=data.d, n_classes=C)
     mu_eff = config.mu_eff(acc)
-    if phi_star is None:
+    # the non-private fit: the solver's warm start, the diagnostics' reference and the release at epsilon = inf;
+    # warm_start=False skips it when nothing else needs it (the estimator: one solve instead of two)
+    if phi_star is None and (warm_start or diagnostics or acc is None):
         phi_star = fit_nonprivate(data, lam=config.lam, mu=mu_eff, h=config.h, psd=config.psd)
     seeds = _as_seeds(seed, n_runs)
     shared = config.mode != "corrected"

@@ -5,12 +5,14 @@ docs/large_margin_gaussian.md §"Solvers", §"solvers.py: the two solvers" (Nest
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..._blas import single_threaded_blas
 from ...exceptions import SolverFailed, UnboundedProblem
 from .model import outer_vectors, sym, trace_mask
 
@@ -34,58 +36,64 @@ def smoothness(V: FloatArray, C: int, h: float) -> float:
     return C * lam_max / (2.0 * h)
 
 
-_SINGLE_THREAD_MNK = 200_000
+#: Elements of one row block's work arrays (about 2 MB of float64): the data are read block by block.
+_BLOCK_ELEMS = 262_144
+
+
+def _sym_outer(Z: FloatArray) -> FloatArray:
+    """Rows ``z_a z_b`` for ``a <= b``, off-diagonal ones times ``sqrt 2``: the same inner products as
+    :func:`~.model.outer_vectors` in ``p(p+1)/2`` columns instead of ``p^2``."""
+    a, b = np.triu_indices(Z.shape[1])
+    return Z[:, a] * Z[:, b] * np.where(a == b, 1.0, math.sqrt(2.0))
+
+
+def _fourth_moment_top(Z: FloatArray) -> float:
+    """The largest eigenvalue of ``V'V / n`` (``V`` = :func:`~.model.outer_vectors` of ``Z``), read block by block:
+    ``V V' = U U'`` for the symmetric half ``U`` (:func:`_sym_outer`), so ``V'V`` and ``U'U`` share it."""
+    n, p = Z.shape
+    m = p * (p + 1) // 2
+    S = np.zeros((m, m))
+    step = max(1, _BLOCK_ELEMS // m)
+    for s in range(0, n, step):
+        U = _sym_outer(Z[s : s + step])
+        S += U.T @ U
+    return float(np.linalg.eigvalsh(S / n)[-1])
 
 
 class _LossGradWorkspace:
-    """Pre-allocated buffers for the batched loss gradient, for one :func:`fit_apg` call.
+    """The batched loss gradient of :func:`fit_apg`, computed from the rows ``Z`` block by block (never the
+    ``n x p^2`` outer products): ``q_ic = z_i' Phi_c z_i`` and ``G_c = (1/n) sum_i w_ic z_i z_i'`` as matrix products.
 
     docs/large_margin_gaussian.md §"solvers.py: the two solvers"."""
 
-    def __init__(self, V: FloatArray, y: NDArray[np.int64], C: int, p: int, h: float, R: int):
-        n = V.shape[0]
+    def __init__(self, Z: FloatArray, y: NDArray[np.int64], C: int, p: int, h: float, R: int):
+        n = Z.shape[0]
         self.n, self.C, self.p, self.h = n, C, p, h
-        self.V = np.ascontiguousarray(V)
-        self.VT = np.ascontiguousarray(V.T)
-        self.onehot = np.zeros((C, n))
-        self.onehot[y, np.arange(n)] = 1.0
-        self.notone = 1.0 - self.onehot
-        self.Q = np.empty((R * C, n))
-        self.T = np.empty((R, C, n))
-        self.s = np.empty((R, 1, n))
-        self.G = np.empty((R * C, p * p))
-        # Rows per matrix product. Products of about 2e5 multiply-adds or fewer run on one thread in
-        # OpenBLAS; larger ones spawn threads, which only costs time at these sizes and is much
-        # slower when the cores are shared. Chunking gives identical numbers.
-        self.chunk = max(1, _SINGLE_THREAD_MNK // (n * p * p))
+        self.Z = np.ascontiguousarray(Z, dtype=np.float64)
+        self.onehot = np.zeros((n, 1, C))
+        self.onehot[np.arange(n), 0, y] = 1.0
+        self.rows = max(1, _BLOCK_ELEMS // (R * C * p))
 
-    def _matmul(self, A: FloatArray, B: FloatArray, out: FloatArray) -> None:
-        step = self.chunk
-        for s in range(0, A.shape[0], step):
-            np.matmul(A[s : s + step], B, out=out[s : s + step])
-
-    def __call__(self, Phi: FloatArray) -> FloatArray:
-        R = Phi.shape[0]
-        C, n, p, h = self.C, self.n, self.p, self.h
-        Qf = self.Q[: R * C]
-        self._matmul(Phi.reshape(R * C, p * p), self.VT, Qf)
-        Q = Qf.reshape(R, C, n)
-        T = self.T[:R]
-        s = self.s[:R]
-        np.multiply(Q, self.onehot, out=T)
-        np.add.reduce(T, axis=1, keepdims=True, out=s)  # q_{i, y_i}
-        np.subtract(s, Q, out=T)
+    def _block(self, Zb: FloatArray, hot: FloatArray, P: FloatArray, R: int) -> FloatArray:
+        """``Z_b' (W_b o Z_b)`` of one row block, shape ``(p, R C p)`` (``P``: the ``Phi_rc`` side by side)."""
+        b, C, p, h = Zb.shape[0], self.C, self.p, self.h
+        Q = np.einsum("irj,ij->ir", (Zb @ P).reshape(b, R * C, p), Zb).reshape(b, R, C)
+        T = np.sum(Q * hot, axis=2, keepdims=True) - Q  # q_{i, y_i} - q_ic
         T += 1.0 + h
         T *= 1.0 / (2.0 * h)
         np.clip(T, 0.0, 1.0, out=T)  # l_h'(t_ic)
-        T *= self.notone
-        np.add.reduce(T, axis=1, keepdims=True, out=s)
-        np.multiply(self.onehot, s, out=Q)
-        Q -= T  # weights w_ic
-        Gf = self.G[: R * C]
-        self._matmul(Qf, self.V, Gf)
-        Gf *= 1.0 / n
-        return Gf.reshape(R, C, p, p)
+        T *= 1.0 - hot
+        W = hot * np.sum(T, axis=2, keepdims=True) - T  # weights w_ic
+        return Zb.T @ (W.reshape(b, R * C, 1) * Zb[:, None, :]).reshape(b, R * C * p)
+
+    def __call__(self, Phi: FloatArray) -> FloatArray:
+        R, C, p = Phi.shape[0], self.C, self.p
+        P = np.ascontiguousarray(Phi.reshape(R * C, p, p).transpose(1, 0, 2).reshape(p, R * C * p))
+        G = np.zeros((p, R * C * p))
+        for s in range(0, self.n, self.rows):
+            G += self._block(self.Z[s : s + self.rows], self.onehot[s : s + self.rows], P, R)
+        G *= 1.0 / self.n
+        return G.reshape(p, R, C, p).transpose(1, 2, 0, 3).copy()
 
 
 @dataclass(frozen=True)
@@ -110,6 +118,19 @@ def _momentum(Xn, Xa, step, t, active):
     return Xn + beta_m * (Xn - Xa)
 
 
+def _one_blas_thread(fn):
+    """Run ``fn`` with one BLAS thread in the calling thread: its products are small and many (measured in
+    benchmarks/bench_large_margin_gaussian.py; a thread pool on top only adds CPU time)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with single_threaded_blas():
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
+@_one_blas_thread
 def fit_apg(
     Z: FloatArray,
     y: NDArray[np.int64],
@@ -123,7 +144,6 @@ def fit_apg(
     phi0: FloatArray | None = None,
     tol: float = 1e-9,
     max_iter: int = 50_000,
-    V: FloatArray | None = None,
 ) -> APGResult:
     """Minimise ``J(Phi) + sum_c <linear_c, Phi_c>`` by accelerated projected gradient, batched over runs.
 
@@ -131,18 +151,17 @@ def fit_apg(
     bounds the gradient-mapping norm. docs/large_margin_gaussian.md §"solvers.py: the two solvers"."""
     n, p = Z.shape
     C = int(n_classes)
-    V = outer_vectors(Z) if V is None else V
     if linear is None:
         linear = np.zeros((1, C, p, p))
     linear = np.asarray(linear, dtype=np.float64)
     R = linear.shape[0]
-    Ls = smoothness(V, C, h) + mu
+    Ls = C * _fourth_moment_top(Z) / (2.0 * h) + mu
     eta = 1.0 / Ls
     lamI = lam * trace_mask(p)
     proj = project_psd if psd else sym
     X = np.zeros((R, C, p, p)) if phi0 is None else proj(np.broadcast_to(np.asarray(phi0, float), (R, C, p, p)).copy())
     Y = X.copy()
-    work = _LossGradWorkspace(V, y, C, p, h, R)
+    work = _LossGradWorkspace(Z, y, C, p, h, R)
     strongly = mu > 0
     q = (math.sqrt(Ls) - math.sqrt(mu)) / (math.sqrt(Ls) + math.sqrt(mu)) if strongly else 0.0
     t = np.ones(R)
