@@ -7,6 +7,7 @@ Targets (``METRIC=VALUE``), the measured and theoretical answers and the delta t
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 import warnings
@@ -327,17 +328,25 @@ def _lc_runs(
     sizes = [s for s in sizes if s >= min(LC_MIN_TRAIN, n_train_full)]
     out = []
     for i, n_tr in enumerate(sizes):
+        # each size's own runs move the progress too: size i's (done, total) maps to (i·total + done, sizes·total)
+        step = None if progress is None else functools.partial(_size_progress, progress, i, len(sizes))
         if n_tr == n_train_full:
-            res = result if result is not None and result.spec == spec else run_compare(ds, spec, mechanisms=mechanisms)
+            reuse = result is not None and result.spec == spec
+            res = result if reuse else run_compare(ds, spec, mechanisms=mechanisms, progress=step)
         else:
             sub, tf = subsample(ds, n_tr, test_fraction=spec.test_fraction, seed=spec.seed)
             sub_spec = dataclasses.replace(spec, test_fraction=tf, n_trials=min(spec.n_trials, LC_TRIAL_CAP))
-            res = run_compare(sub, sub_spec, mechanisms=mechanisms)
+            res = run_compare(sub, sub_spec, mechanisms=mechanisms, progress=step)
         if progress is not None:
             progress(i + 1, len(sizes))
         n_rows = ds.n if n_tr == n_train_full else int(math.ceil(n_tr * ds.n / n_train_full))
         out.append((n_rows, n_tr, res))
     return out
+
+
+def _size_progress(progress: Callable[[int, int], None], i: int, sizes: int, done: int, total: int) -> None:
+    if total > 0:
+        progress(i * total + done, sizes * total)
 
 
 def _setting(spec) -> tuple:
@@ -474,12 +483,13 @@ def _measure(ds, t, spec, common, eps_chosen, mechanisms, progress, result, lc_f
     lc = None
     runs: list[tuple[int, int, CompareResult]] = []
     if t is not None:
+        if lc_fractions is not None:  # the full size is one of the learning curve's (progress over all of them)
+            runs = _lc_runs(ds, spec, mechanisms=mechanisms, fractions=lc_fractions, result=result, progress=progress)
+            lc = _lc_frame(runs)
+            result = next((r for n_rows, _, r in runs if n_rows == ds.n), result)
         if result is None or result.spec != spec:
             result = run_compare(ds, spec, mechanisms=mechanisms, progress=progress)
-        runs = [(ds.n, 0, result)]
-        if lc_fractions is not None:
-            runs = _lc_runs(ds, spec, mechanisms=mechanisms, fractions=lc_fractions, result=result)
-            lc = _lc_frame(runs)
+        runs = runs or [(ds.n, 0, result)]
     elif result is None or _setting(result.spec) != _setting(spec):
         # delta-only negotiation: no Monte-Carlo needed, just the prepared states
         result = run_compare(ds, make_spec(epsilons=(eps_chosen,), n_trials=1, **common), mechanisms=mechanisms)

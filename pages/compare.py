@@ -64,6 +64,34 @@ def _ask_rows(factor: float):
     state.set_widget("tsolve", "epsilon")
 
 
+def _negotiation(neg_key: tuple, rows_factor: float) -> tuple[dict | None, bool]:
+    """``(answer, stale)``: the negotiation runs off the page thread (progress, Cancel); while it runs, the previous
+    answer on this dataset is shown greyed out (``stale``), and none if there is none."""
+    try:
+        job_key, blocks = cc.negotiation_blocks(*neg_key, ds, result, rows_factor)
+        job = background.start("negotiate", job_key, blocks, private=scoped.session_uses_upload())
+    except (TypeError, ValueError) as exc:
+        widgets.show_error(exc)
+        return None, False
+    last = st.session_state.get("_neg_last")
+    last = last[1] if last is not None and last[0] == ds.fingerprint else None
+    background.live_section("negotiate", lambda j: _stale_note(j, last), label="Negotiating")
+    if not job.done():
+        if last is not None:
+            st.html("<style>.st-key-neg_stale { opacity: 0.45; }</style>")  # a fixed rule: no visitor text
+        return last, last is not None
+    if job.error() is not None or job.cancelled:
+        return None, False
+    answer = job.finished()["answer"]
+    st.session_state["_neg_last"] = (ds.fingerprint, answer)
+    return answer, False
+
+
+def _stale_note(job, last: dict | None) -> None:
+    if not job.done() and last is not None:
+        st.caption("Greyed out: the answer for the previous settings; the new one replaces it when the run ends.")
+
+
 with st.expander("⚙️ Comparison settings", expanded=False):
     c1, c2, c3 = st.columns(3)
     eps_min = state.widget("eps_min", label="Smallest ε of the grid", format_func=display.epsilon, container=c1)
@@ -439,71 +467,71 @@ with tab_neg:
         targets = []
     if tmetric == "none":
         solve, rows_factor = "epsilon", 1.0
-    answer = None
-    # The arguments the negotiation and its charts are keyed on (same order in both caches).
+    # The arguments the negotiation and its charts are keyed on (same order in both).
     neg_key = (ds.name, ds.fingerprint, spec, mechanisms, tuple(targets), float(eps), solve)
-    if targets:
-        try:
-            answer = cc.negotiation(*neg_key, ds, result, float(rows_factor))
-        except (TypeError, ValueError) as exc:
-            widgets.show_error(exc)
-    if answer is not None:
-        if answer.get("headline"):
-            st.success(f"**{escape_markdown(answer['headline'])}**", icon="🎯")
-            if answer["rows_factor"] != 1.0:
-                st.caption(
-                    f"{rows_factor_words(answer['rows_factor']).capitalize()}: an extrapolation of one model of "
-                    "the utility measured on subsamples of this dataset, not a measurement; its 95% ranges are "
-                    "never narrower than the ones at the data's own size."
+    answer, stale = _negotiation(neg_key, float(rows_factor)) if targets else (None, False)
+    with st.container(key="neg_stale" if stale else "neg_answer"):
+        if answer is not None:
+            if answer.get("headline"):
+                st.success(f"**{escape_markdown(answer['headline'])}**", icon="🎯")
+                if answer["rows_factor"] != 1.0:
+                    st.caption(
+                        f"{rows_factor_words(answer['rows_factor']).capitalize()}: an extrapolation of one model of "
+                        "the utility measured on subsamples of this dataset, not a measurement; its 95% ranges are "
+                        "never narrower than the ones at the data's own size."
+                    )
+            for line in answer_sentences(answer):  # a method that could not be run says why, with no number
+                st.markdown(f"- {escape_markdown(line)}")
+            widgets.table(answer_table_for_people(answer), key="compare_answer_table")
+            show_grid = bool(answer.get("grid")) and answer["rows_factor"] == 1.0
+            at_delta = None
+            if show_grid:
+                at_delta = (
+                    result
+                    if answer["delta_used"] == delta
+                    else cc.compare(
+                        ds.name,
+                        ds.fingerprint,
+                        make_spec(
+                            epsilons=grid,
+                            delta=answer["delta_used"],
+                            n_trials=trials,
+                            seed=seed,
+                            preprocess=spec.preprocess,
+                            **dict(spec.params),
+                        ),
+                        mechanisms,
+                        ds,
+                    )
                 )
-        for line in answer_sentences(answer):  # a method that could not be run says why, with no number
-            st.markdown(f"- {escape_markdown(line)}")
-        widgets.table(answer_table_for_people(answer), key="compare_answer_table")
-        show_grid = bool(answer.get("grid")) and answer["rows_factor"] == 1.0
-        at_delta = None
-        if show_grid:
-            at_delta = (
-                result
-                if answer["delta_used"] == delta
-                else cc.compare(
-                    ds.name,
-                    ds.fingerprint,
-                    make_spec(
-                        epsilons=grid,
-                        delta=answer["delta_used"],
-                        n_trials=trials,
-                        seed=seed,
-                        preprocess=spec.preprocess,
-                        **dict(spec.params),
-                    ),
-                    mechanisms,
-                    ds,
+            figs = cc.negotiation_charts(*neg_key, float(rows_factor), answer, at_delta)
+            if figs["learning_curve"] is not None:
+                st.plotly_chart(figs["learning_curve"], width="stretch", key="learning_curve_chart")
+            if figs["negotiation"] is not None:
+                st.plotly_chart(figs["negotiation"], width="stretch", key="negotiation_chart")
+            if answer["k_answers"]:
+                st.markdown("**Label-DP by aggregation: smallest bag size k**")
+                widgets.table(
+                    answer["k_answers"],
+                    key="compare_k_answers",
+                    formats={
+                        "delta": display.delta,
+                        "m": display.integer,
+                        "k": lambda v: display.integer(v, inf="never"),
+                    },
                 )
+            for n in answer["notes"]:
+                st.caption(escape_markdown(n))
+            cli_extra = f" --solve-for n --eps {eps:g}" if solve == "n" else ""
+            if rows_factor != 1.0:
+                cli_extra += f" --rows-factor {rows_factor:g}"
+            st.caption(
+                "The same answer from the shell: `python -m dp_core negotiate --dataset "
+                f"{ds.name if not ds.name.startswith('upload:') else 'FILE.csv'} "
+                + " ".join(f"--target {t}" for t in targets)
+                + f"{cli_extra} --delta {delta:g} --seed {seed} --trials {trials} --eps-min {eps_min:g} "
+                f"--eps-max {eps_max:g} --n-eps {n_eps}`"
             )
-        figs = cc.negotiation_charts(*neg_key, float(rows_factor), answer, at_delta)
-        if figs["learning_curve"] is not None:
-            st.plotly_chart(figs["learning_curve"], width="stretch", key="learning_curve_chart")
-        if figs["negotiation"] is not None:
-            st.plotly_chart(figs["negotiation"], width="stretch", key="negotiation_chart")
-        if answer["k_answers"]:
-            st.markdown("**Label-DP by aggregation: smallest bag size k**")
-            widgets.table(
-                answer["k_answers"],
-                key="compare_k_answers",
-                formats={"delta": display.delta, "m": display.integer, "k": lambda v: display.integer(v, inf="never")},
-            )
-        for n in answer["notes"]:
-            st.caption(escape_markdown(n))
-        cli_extra = f" --solve-for n --eps {eps:g}" if solve == "n" else ""
-        if rows_factor != 1.0:
-            cli_extra += f" --rows-factor {rows_factor:g}"
-        st.caption(
-            "The same answer from the shell: `python -m dp_core negotiate --dataset "
-            f"{ds.name if not ds.name.startswith('upload:') else 'FILE.csv'} "
-            + " ".join(f"--target {t}" for t in targets)
-            + f"{cli_extra} --delta {delta:g} --seed {seed} --trials {trials} --eps-min {eps_min:g} "
-            f"--eps-max {eps_max:g} --n-eps {n_eps}`"
-        )
 
 state.sync_url(page_params)
 config = share.current_config(COMPARE_PAGE, page_params, fingerprint=ds.fingerprint)

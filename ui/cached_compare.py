@@ -55,8 +55,7 @@ def combined(results: dict, keys: list[str]) -> CompareResult | None:
     return combine_results(parts) if parts else None
 
 
-@scoped.cache_data(max_entries=32, show_spinner="Negotiating...")
-def negotiation(
+def negotiation_blocks(
     name: str,
     fingerprint: str,
     spec: CompareSpec,
@@ -64,14 +63,15 @@ def negotiation(
     targets: tuple[str, ...],
     epsilon: float,
     solve_for: str,
-    _ds,
-    _result: CompareResult,
+    ds,
+    result: CompareResult,
     rows_factor: float = 1.0,
-    _v: str = V,
-) -> dict:
-    return negotiate(
-        _ds,
-        list(targets),
+) -> tuple[str, list]:
+    """``(job key, blocks)`` of the negotiation: one block, :func:`dp_core.negotiate.negotiate` (it reports its
+    progress), run off the page thread by ``ui.background`` (learning curves take minutes off the defaults)."""
+    from .background import Block
+
+    kwargs = dict(
         epsilon=epsilon,
         delta=spec.delta,
         mechanisms=mechanisms,
@@ -82,10 +82,12 @@ def negotiation(
         n_points=len(spec.epsilons),
         preprocess=spec.preprocess,
         **dict(spec.params),
-        result=_result,
+        result=result,
         solve_for=solve_for,
         rows_factor=rows_factor,
     )
+    key = repr((V, "negotiate", name, fingerprint, spec, mechanisms, targets, epsilon, solve_for, rows_factor))
+    return key, [Block("answer", negotiate, (ds, list(targets)), kwargs)]
 
 
 @scoped.cache_data(max_entries=8, show_spinner="Writing the report...")
