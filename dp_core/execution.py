@@ -422,10 +422,34 @@ def _connect(address: str, timeout: float) -> DaskExecutor:
                 f"scheduler: the Dask scheduler at {address} has no workers (none joined within {timeout:g} s); "
                 "start some with `dask worker " + address + "`."
             ) from None
+        _require_engine(client, address)
         ex = DaskExecutor(client, kind="scheduler", address=address)
         _REMOTE[address] = ex
         _register_atexit()
         return ex
+
+
+#: Evaluated on the scheduler and each worker: a builtin (``eval``) carries it, since a function of dp_core
+#: could not be unpickled where dp_core is missing, which is the very case to detect.
+_HAS_ENGINE = "__import__('importlib.util').util.find_spec('dp_core') is not None"
+
+
+def _require_engine(client: Any, address: str) -> None:
+    """One line naming the fix when the scheduler or a worker cannot import dp_core (the task graph would
+    otherwise fail to deserialize there, with Dask's "different environments" error)."""
+    try:
+        on_workers = client.run(eval, _HAS_ENGINE)
+        on_scheduler = client.run_on_scheduler(eval, _HAS_ENGINE)
+    except Exception:  # noqa: BLE001 - a cluster that forbids run(): let the blocks say what they find
+        return
+    missing = (["the scheduler"] if not on_scheduler else []) + [w for w, ok in on_workers.items() if not ok]
+    if missing:
+        with contextlib.suppress(Exception):
+            client.close(timeout=2)
+        raise ValueError(
+            f"scheduler: {', '.join(missing)} at {address} cannot import dp_core; run `pip install .` from the "
+            "repository in the scheduler's and every worker's environment, then restart them (README, Dask)."
+        )
 
 
 async def _ask_identity(address: str, timeout: float) -> Any:

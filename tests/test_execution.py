@@ -358,3 +358,28 @@ def test_app_executor_from_secrets_and_fallback(monkeypatch):
     at.run()
     assert not at.exception and at.text[0].value == "fallback in-process"
     assert execution.current_executor().kind == "in-process"
+
+
+@pytest.mark.slow
+def test_cluster_without_the_engine_is_reported_in_one_line(tmp_path):
+    """A scheduler and a worker started outside the repository, without dp_core installed (issue 29)."""
+    env = _env()
+    env.pop("PYTHONPATH")
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    args = ["--no-dashboard"]
+    sched = [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port), *args]
+    worker = [str(BIN / "dask"), "worker", address, "--nthreads", "1", "--no-nanny", *args]
+    quiet = {"cwd": tmp_path, "env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    procs = [subprocess.Popen(sched, **quiet)]
+    try:
+        time.sleep(2)
+        procs.append(subprocess.Popen(worker, **quiet))
+        _wait_workers(address, 1)
+        proc = _cli(*CENSUS, "--scheduler", address)
+    finally:
+        _stop(procs[::-1])
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "cannot import dp_core" in lines[0] and "pip install ." in lines[0] and "the scheduler" in lines[0]
