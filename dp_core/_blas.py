@@ -1,55 +1,83 @@
-"""Thread-local single-threaded BLAS for the many small matrix products of the simulations.
+"""BLAS threads by problem size: one rule for every small-matrix path of the engine, through threadpoolctl.
 
-The samplers split their work over (at most two) threads of their own, and the comparison sweeps run
-thousands of small fits and products. OpenBLAS's own thread pool on top of that, on a two-core machine
-shared with other work (other sessions of the app, other processes), makes small products tens of
-times slower: the compare sweep on breast_cancer took 3.6 times as long with it (measured side by side).
-OpenBLAS >= 0.3.27 offers ``openblas_set_num_threads_local``, which changes the thread count *of the
-calling thread only* (other sessions' threads keep theirs); this module calls it through ctypes when
-the library is found and otherwise does nothing (results are identical either way; only speed changes).
+The samplers split their work over threads of their own, and the simulations run thousands of small fits,
+products and batched eigendecompositions. OpenBLAS's own thread pool on top of that, on a shared machine,
+makes small operations many times slower: input perturbation's batched ``eigh`` (d = 50, 100 trials) took
+13-23x the CPU time with the default threads than with one (issue 29); the compare sweep on breast_cancer
+3.6x the wall time. The rule (:func:`blas_threads`): an operation whose single matrix call costs fewer
+than ``SMALL_FLOPS`` floating-point operations runs on one BLAS thread; a larger one keeps the library's
+default. Results are the same either way (only speed changes).
+
+threadpoolctl (a scikit-learn project) finds every BLAS loaded in the process (numpy and scipy each bundle
+their own OpenBLAS). Where the OpenBLAS offers ``openblas_set_num_threads_local`` (>= 0.3.27) the limit
+applies to the calling thread only, so other sessions of the app keep their threads; otherwise
+threadpoolctl's process-wide limit is used for the duration of the block.
 """
 
 from __future__ import annotations
 
-import ctypes
 import functools
-import glob
-import importlib.util
-import os
+import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
-__all__ = ["single_threaded_blas"]
+__all__ = ["SMALL_FLOPS", "blas_threads", "blas_threads_for", "single_threaded_blas"]
+
+#: One matrix call below this many flops runs on one BLAS thread (a 270 x 270 product or ``eigh``; measured
+#: on the 2-core machine: threads start to pay off for products of a few times 10^7 flops).
+SMALL_FLOPS = 2e7
+
+
+def blas_threads(flops: float) -> int | None:
+    """BLAS threads for one matrix call of ``flops`` operations: 1 when small, ``None`` (library default) otherwise.
+
+    >>> blas_threads(50**3), blas_threads(1e9)
+    (1, None)
+    """
+    return 1 if float(flops) < SMALL_FLOPS else None
 
 
 @functools.cache
-def _local_setters() -> tuple:
-    """``openblas_set_num_threads_local`` of every OpenBLAS bundled with numpy and scipy (each has its own)."""
-    found = []
-    for package in ("numpy", "scipy"):
-        spec = importlib.util.find_spec(package)
-        if spec is None or not spec.submodule_search_locations:
-            continue
-        folder = os.path.dirname(next(iter(spec.submodule_search_locations))) + f"/{package}.libs"
-        for path in sorted(glob.glob(os.path.join(folder, "lib*openblas*.so*"))):
-            try:
-                lib = ctypes.CDLL(path)
-                fn = lib.openblas_set_num_threads_local
-            except (OSError, AttributeError):
-                continue
-            fn.restype = ctypes.c_int
-            fn.argtypes = [ctypes.c_int]
-            found.append(fn)
-    return tuple(found)
+def _controller(scipy_linalg_loaded: bool):
+    """threadpoolctl's view of the BLAS libraries loaded now (scipy's OpenBLAS loads with ``scipy.linalg``)."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController().select(user_api="blas")
+
+
+def _local_setters(controller) -> list:
+    """``openblas_set_num_threads_local`` of each OpenBLAS, or ``[]`` when one of the libraries lacks it."""
+    setters = []
+    for lib in controller.lib_controllers:
+        fn = getattr(getattr(lib, "dynlib", None), "openblas_set_num_threads_local", None)
+        if lib.internal_api != "openblas" or fn is None:
+            return []
+        setters.append(fn)
+    return setters
 
 
 @contextmanager
-def single_threaded_blas() -> Iterator[None]:
-    """Run the body with one BLAS thread in the calling thread (no effect on other threads)."""
-    setters = _local_setters()
-    old = [fn(1) for fn in setters]
+def _limited(threads: int) -> Iterator[None]:
+    controller = _controller("scipy.linalg" in sys.modules)
+    setters = _local_setters(controller)
+    if not setters:
+        with controller.limit(limits=threads):
+            yield
+        return
+    old = [fn(threads) for fn in setters]
     try:
         yield
     finally:
         for fn, value in zip(setters, old):
             fn(max(int(value), 1))
+
+
+def blas_threads_for(flops: float):
+    """Context manager applying :func:`blas_threads` to the body (no change for a large problem)."""
+    threads = blas_threads(flops)
+    return nullcontext() if threads is None else _limited(threads)
+
+
+def single_threaded_blas():
+    """One BLAS thread for the body: the rule for paths known to make only small calls."""
+    return _limited(1)

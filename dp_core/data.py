@@ -55,6 +55,8 @@ __all__ = [
 ]
 
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+if not ASSETS_DIR.is_dir():  # installed with pip: the CSV files ship inside the package (setup.py)
+    ASSETS_DIR = Path(__file__).resolve().parent / "_assets"
 
 #: Documented limits for uploaded CSV files.
 #: ``max_abs``: the largest magnitude accepted in a feature or target column; the mechanisms square values

@@ -11,6 +11,7 @@ import atexit
 import contextlib
 import contextvars
 import logging
+import math
 import os
 import re
 import sys
@@ -57,6 +58,15 @@ CONNECT_TIMEOUT_S = 3.0
 HANDSHAKE_GRACE_S = 2.0
 #: Most worker processes a local cluster may start.
 MAX_LOCAL_WORKERS = 256
+#: A job whose blocks are estimated (from its first block, run in the calling process) to take at most this
+#: many seconds in all runs in-process even on a cluster: Dask's scheduling costs 0.1-0.3 s per task, 4-7x the
+#: whole census simulate (issue 29). ``$DP_CORE_SMALL_JOB_S`` overrides it; ``0`` sends every block out.
+SMALL_JOB_S = 3.0
+ENV_SMALL_JOB_S = "DP_CORE_SMALL_JOB_S"
+#: Scheduling cost assumed per Dask task, and its largest share of a task's time: consecutive blocks go
+#: out together so that each task computes for at least ``TASK_OVERHEAD_S / MAX_OVERHEAD_SHARE`` seconds.
+TASK_OVERHEAD_S = 0.1
+MAX_OVERHEAD_SHARE = 0.1
 
 _ADDRESS_RE = re.compile(r"^(?:(tcp|tls)://)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9._-]+):([0-9]{1,5})$")
 
@@ -219,6 +229,18 @@ def _call(fn, item):
         _EXECUTOR.reset(token)
 
 
+def _count_when_finished(job: RunHandle, n: int) -> Callable[[Any], None]:
+    def callback(future) -> None:
+        if future.status == "finished":
+            job._add_done(n)
+
+    return callback
+
+
+def _call_group(fn, group: list) -> list:
+    return [_call(fn, item) for item in group]
+
+
 class DaskExecutor(Executor):
     """Run blocks as Dask futures through a ``distributed.Client``."""
 
@@ -228,6 +250,10 @@ class DaskExecutor(Executor):
         self.kind = kind
         self.address = address
         self._n_requested: int | None = None
+        #: In-process threshold in seconds (``None``: :data:`SMALL_JOB_S` or ``$DP_CORE_SMALL_JOB_S``).
+        self.small_job_s: float | None = None
+        #: Blocks this executor ran in the calling process because their job was small.
+        self.in_process_blocks = 0
 
     @property
     def workers(self) -> int:  # type: ignore[override]
@@ -241,6 +267,15 @@ class DaskExecutor(Executor):
     def describe(self) -> dict:
         return {"executor": self.kind, "workers": self.workers, "address": self.address}
 
+    def small_job_seconds(self) -> float:
+        """The in-process threshold: :attr:`small_job_s` when set, else ``$DP_CORE_SMALL_JOB_S`` or the default."""
+        if self.small_job_s is not None:
+            return float(self.small_job_s)
+        try:
+            return float(os.environ.get(ENV_SMALL_JOB_S, SMALL_JOB_S))
+        except ValueError:
+            return SMALL_JOB_S
+
     def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         items = list(items)
         job = _JOB.get()
@@ -248,6 +283,33 @@ class DaskExecutor(Executor):
             job._check_cancelled()
             job._add_total(len(items))
         if not items:
+            return iter(())
+        if self.small_job_seconds() <= 0:
+            return self._submit(fn, [[item] for item in items], job)
+        return self._adaptive(fn, items, job)
+
+    def _adaptive(self, fn, items: list, job) -> Iterator[Any]:
+        """The first block in the calling process times the job: the rest in-process when the whole job is
+        estimated to take at most :meth:`small_job_seconds`, else on the cluster in groups of blocks."""
+        start = time.perf_counter()
+        first = _call(fn, items[0])
+        cost = max(time.perf_counter() - start, 1e-6)
+        if job is not None:
+            job._add_done(1)
+        rest = items[1:]
+        if cost * len(items) <= self.small_job_seconds():
+            self.in_process_blocks += len(items)  # counted before the first result (a caller may stop there)
+            yield first
+            yield from InProcessExecutor._iterate(fn, rest, job)
+            return
+        size = max(1, math.ceil(TASK_OVERHEAD_S / MAX_OVERHEAD_SHARE / cost))
+        later = self._submit(fn, [rest[i : i + size] for i in range(0, len(rest), size)], job)
+        yield first
+        yield from later
+
+    def _submit(self, fn, groups: list[list], job) -> Iterator[Any]:
+        """Each group of blocks as one Dask task; the blocks' results in order."""
+        if not groups:
             return iter(())
         client = self._client
         tag = uuid.uuid4().hex[:12]
@@ -258,16 +320,16 @@ class DaskExecutor(Executor):
                 warnings.simplefilter("ignore")  # "Sending large graph": the data is sent once, on purpose
                 fn_future = client.submit(_identity, fn, key=f"dp-core-fn-{tag}", pure=False)
             futures = [
-                client.submit(_call, fn_future, item, key=f"dp-core-block-{tag}-{i}", pure=False)
-                for i, item in enumerate(items)
+                client.submit(_call_group, fn_future, group, key=f"dp-core-block-{tag}-{i}", pure=False)
+                for i, group in enumerate(groups)
             ]
         except Exception as exc:  # noqa: BLE001 - the scheduler is unreachable
-            raise self._lost(0, len(items), exc) from None
+            raise self._lost(0, len(groups), exc) from None
         if job is not None:
-            for f in futures:
-                f.add_done_callback(lambda f, _job=job: _job._add_done(1) if f.status == "finished" else None)
+            for f, g in zip(futures, groups):
+                f.add_done_callback(_count_when_finished(job, len(g)))
             job._track(client, futures)
-        return self._gather_in_order(futures, fn_future, job, tag)
+        return (out for outs in self._gather_in_order(futures, fn_future, job, tag) for out in outs)
 
     def _lost(self, done: int, total: int, exc: BaseException) -> ExecutionError:
         return ExecutionError(
@@ -422,10 +484,34 @@ def _connect(address: str, timeout: float) -> DaskExecutor:
                 f"scheduler: the Dask scheduler at {address} has no workers (none joined within {timeout:g} s); "
                 "start some with `dask worker " + address + "`."
             ) from None
+        _require_engine(client, address)
         ex = DaskExecutor(client, kind="scheduler", address=address)
         _REMOTE[address] = ex
         _register_atexit()
         return ex
+
+
+#: Evaluated on the scheduler and each worker: a builtin (``eval``) carries it, since a function of dp_core
+#: could not be unpickled where dp_core is missing, which is the very case to detect.
+_HAS_ENGINE = "__import__('importlib.util').util.find_spec('dp_core') is not None"
+
+
+def _require_engine(client: Any, address: str) -> None:
+    """One line naming the fix when the scheduler or a worker cannot import dp_core (the task graph would
+    otherwise fail to deserialize there, with Dask's "different environments" error)."""
+    try:
+        on_workers = client.run(eval, _HAS_ENGINE)
+        on_scheduler = client.run_on_scheduler(eval, _HAS_ENGINE)
+    except Exception:  # noqa: BLE001 - a cluster that forbids run(): let the blocks say what they find
+        return
+    missing = (["the scheduler"] if not on_scheduler else []) + [w for w, ok in on_workers.items() if not ok]
+    if missing:
+        with contextlib.suppress(Exception):
+            client.close(timeout=2)
+        raise ValueError(
+            f"scheduler: {', '.join(missing)} at {address} cannot import dp_core; run `pip install .` from the "
+            "repository in the scheduler's and every worker's environment, then restart them (README, Dask)."
+        )
 
 
 async def _ask_identity(address: str, timeout: float) -> Any:

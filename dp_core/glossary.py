@@ -159,6 +159,14 @@ def _index() -> dict[str, Entry]:
     return _INDEX
 
 
+def lookup_shared(symbol: str) -> Entry | None:
+    """The shared entry (``glossary.json``) of ``symbol`` exactly as written, without loading the mechanism
+    folders' catalogs (the same entry :func:`lookup` gives: the full index refuses a key used twice), for the
+    command line's help texts (issue 29: ``calibrate`` starts without pandas)."""
+    key = _norm(symbol)
+    return next((e for e in _SHARED if key in (_norm(e.symbol), *map(_norm, e.aliases))), None)
+
+
 def lookup(symbol: str) -> Entry | None:
     """The entry of ``symbol`` (as shown, its ASCII name or an alias), or ``None`` when there is none.
 

@@ -41,16 +41,20 @@ def _env() -> dict:
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env.pop("DP_CORE_SCHEDULER", None)
     env.pop("DP_CORE_WORKERS", None)
+    env.pop("DP_CORE_SMALL_JOB_S", None)
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env[var] = "1"
     return env
 
 
-def _cli(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
+def _cli(*args: str, timeout: float = 240, small_job_s: str | None = None) -> subprocess.CompletedProcess:
+    env = _env()
+    if small_job_s is not None:
+        env["DP_CORE_SMALL_JOB_S"] = small_job_s
     return subprocess.run(
         [sys.executable, "-m", "dp_core", *args],
         cwd=ROOT,
-        env=_env(),
+        env=env,
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -92,6 +96,7 @@ def test_local_cluster_sweep_is_bit_identical_to_in_process():
     audit_reference = run_audit(target, runs=30_000, seed=4, chunk=4_000)
     try:
         with use_executor(get_executor(workers=2)) as ex:
+            ex.small_job_s = 0  # every block to the workers (the small-job rule is tested below)
             assert ex.describe()["executor"] == "local-cluster"
             assert ex.describe()["workers"] == 2
             on_cluster = _toy_sweep()
@@ -112,6 +117,27 @@ def test_local_cluster_sweep_is_bit_identical_to_in_process():
     assert audit_reference.result.eps_lower == audit_on_cluster.result.eps_lower
     # and the block size does not change the numbers either
     pd.testing.assert_frame_equal(reference, _toy_sweep(block_size=40), check_exact=True)
+
+
+def test_small_job_runs_in_process_and_grouped_blocks_give_the_same_numbers():
+    """Issue 29: a job of a few seconds stays in the calling process (and is counted); a larger one goes out
+    in groups of blocks. Same seeds, same table either way."""
+    reference = _toy_sweep(n_trials=40, block_size=2)
+    try:
+        ex = get_executor(workers=2)
+        ex.small_job_s, ex.in_process_blocks = None, 0
+        with use_executor(ex):
+            small = _toy_sweep(n_trials=40, block_size=2)
+            assert ex.in_process_blocks == 3 * 20
+            ex.small_job_s = 1e-9  # every job "large": the blocks go out, grouped
+            handle = submit(_toy_sweep, 0.0, 40, 2, executor=ex)
+            grouped = handle.result(timeout=120)
+            assert handle.progress() == (60, 60)
+            assert ex.in_process_blocks == 3 * 20
+    finally:
+        execution.shutdown()
+    pd.testing.assert_frame_equal(reference, small, check_exact=True)
+    pd.testing.assert_frame_equal(reference, grouped, check_exact=True)
 
 
 def test_unreachable_scheduler_exits_2_with_one_line_quickly():
@@ -284,13 +310,18 @@ def test_census_json_identical_in_process_workers_and_scheduler(loopback_cluster
         "in-process": _cli(*CENSUS),
         "--workers 2": _cli(*CENSUS, "--workers", "2"),
         "--scheduler": _cli(*CENSUS, "--scheduler", address),
+        "--scheduler, every block out": _cli(*CENSUS, "--scheduler", address, small_job_s="0"),
     }
     for name, proc in runs.items():
         assert proc.returncode == 0, (name, proc.stderr)
     reference = runs["in-process"].stdout
     assert json.loads(reference)["trials"] == 200
-    assert runs["--workers 2"].stdout == reference
-    assert runs["--scheduler"].stdout == reference
+    # the census simulate is a small job: it ran in-process and says so; the numbers are the same bytes
+    for name in ("--workers 2", "--scheduler"):
+        out = json.loads(runs[name].stdout)
+        assert out.pop("execution")["in_process_blocks"] >= 1
+        assert out == json.loads(reference)  # every number parsed back exactly
+    assert runs["--scheduler, every block out"].stdout == reference
 
 
 @pytest.mark.slow
@@ -298,6 +329,7 @@ def test_worker_killed_mid_sweep_loses_nothing(loopback_cluster):
     address, procs = loopback_cluster
     reference = _toy_sweep(n_trials=24, block_size=2)
     ex = get_executor(scheduler=address)
+    ex.small_job_s = 0  # one task per block: the test kills mid-sweep
     handle = submit(_toy_sweep, 0.3, 24, 2, executor=ex)
     deadline = time.monotonic() + 120
     while handle.progress()[0] < 4 and time.monotonic() < deadline:
@@ -314,6 +346,7 @@ def test_worker_killed_mid_sweep_loses_nothing(loopback_cluster):
 def test_scheduler_gone_raises_and_returns_no_partial_result(own_loopback_cluster):
     address, procs = own_loopback_cluster
     ex = get_executor(scheduler=address)
+    ex.small_job_s = 0  # one task per block: the test kills mid-sweep
     handle = submit(_toy_sweep, 0.3, 40, 1, executor=ex)
     deadline = time.monotonic() + 120
     while handle.progress()[0] < 3 and time.monotonic() < deadline:
@@ -358,3 +391,28 @@ def test_app_executor_from_secrets_and_fallback(monkeypatch):
     at.run()
     assert not at.exception and at.text[0].value == "fallback in-process"
     assert execution.current_executor().kind == "in-process"
+
+
+@pytest.mark.slow
+def test_cluster_without_the_engine_is_reported_in_one_line(tmp_path):
+    """A scheduler and a worker started outside the repository, without dp_core installed (issue 29)."""
+    env = _env()
+    env.pop("PYTHONPATH")
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    args = ["--no-dashboard"]
+    sched = [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port), *args]
+    worker = [str(BIN / "dask"), "worker", address, "--nthreads", "1", "--no-nanny", *args]
+    quiet = {"cwd": tmp_path, "env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    procs = [subprocess.Popen(sched, **quiet)]
+    try:
+        time.sleep(2)
+        procs.append(subprocess.Popen(worker, **quiet))
+        _wait_workers(address, 1)
+        proc = _cli(*CENSUS, "--scheduler", address)
+    finally:
+        _stop(procs[::-1])
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "cannot import dp_core" in lines[0] and "pip install ." in lines[0] and "the scheduler" in lines[0]

@@ -269,13 +269,32 @@ def _run_with_executor(args: argparse.Namespace) -> Any:
 
     try:
         with use_executor(executor_from_args(args)) as executor:
+            if hasattr(executor, "in_process_blocks"):
+                executor.in_process_blocks = 0  # counted for this command's note
             start, load = time.perf_counter(), _load_average()
             result = args._run(args)
             if args.command == "reproduce" and isinstance(result, dict):
                 result["execution"] = _write_run_info(args, executor, time.perf_counter() - start, load)
+            elif isinstance(result, dict) and getattr(executor, "in_process_blocks", 0):
+                result["execution"] = _small_job_note(executor)
             return result
     finally:
         shutdown()
+
+
+def _small_job_note(executor) -> dict:
+    """Says that the blocks ran in this process although workers were given (a job of a few seconds)."""
+    from ..execution import SMALL_JOB_S
+
+    return {
+        **executor.describe(),
+        "in_process_blocks": executor.in_process_blocks,
+        "note": (
+            f"a small job (estimated at most {executor.small_job_seconds():g} s from its first block) ran in this "
+            f"process: Dask's scheduling would cost more than the work ($DP_CORE_SMALL_JOB_S=0 sends every "
+            f"block to the workers; default {SMALL_JOB_S:g} s)."
+        ),
+    }
 
 
 def _load_average() -> float | None:

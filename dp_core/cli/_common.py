@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._validation import check_count, check_output_dir, check_seed
-from ..data import DATASETS, Dataset, load_dataset
 from ._registry import CliError
+
+if TYPE_CHECKING:  # dp_core.data (pandas) loads only for commands that read a dataset (issue 29: start-up)
+    from ..data import Dataset
 
 
 def add_dataset_arguments(parser: argparse.ArgumentParser, *, default: str | None = None) -> None:
     """``--dataset NAME|PATH.csv``, ``--target COLUMN`` (CSV only), ``--n`` and ``--seed``."""
+    from ..data import DATASETS
+
     names = ", ".join(DATASETS)
     parser.add_argument(
         "--dataset", default=default, required=default is None, help=f"a demo dataset ({names}) or a path to a CSV file"
@@ -117,14 +122,14 @@ def add_preprocess_argument(parser: argparse.ArgumentParser) -> None:
 
 def eps_help(extra: str = "in (0, inf)") -> str:
     """Help text of an ``--eps`` option, from the glossary (one source for the app's and the CLI's wording)."""
-    from ..glossary import lookup
+    from ..glossary import lookup_shared as lookup
 
     return f"ε, the privacy budget ({extra}): {lookup('ε').plain}"
 
 
 def delta_help(extra: str = "in (0, 1)") -> str:
     """Help text of a ``--delta`` option, from the glossary."""
-    from ..glossary import lookup
+    from ..glossary import lookup_shared as lookup
 
     return f"δ ({extra}): {lookup('δ').plain}"
 
@@ -141,6 +146,8 @@ def dataset_from_args(
     ``bounds_unused``: the reason this command never reads per-column bounds (``"to release
     label-dp-bags: ..."``); ``--bounds`` is then refused with it instead of being silently ignored.
     """
+    from ..data import load_dataset
+
     if bounds_unused is not None:
         reject_unused(args, {"bounds": "--bounds"}, bounds_unused)
     name = args.dataset

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..._blas import blas_threads_for
 from ..._validation import check_choice, check_int
 from ...calibration import output_perturbation_sensitivity, sample_laplace_norm
 from ...publication import NonPublicDiagnostics
@@ -71,6 +72,12 @@ def server_fit(QtQt: np.ndarray, p_tilde: np.ndarray, params: InputPerturbationP
 
 
 def _stats_draw(stats: SufficientStats, params: InputPerturbationParams, g: np.random.Generator, T: int):
+    d, k = stats.d, stats.R.shape[0]
+    with blas_threads_for(float(d) * d * max(k, d)):  # T small d x d products: the dp_core/_blas.py rule
+        return _stats_draw_products(stats, params, g, T)
+
+
+def _stats_draw_products(stats: SufficientStats, params: InputPerturbationParams, g: np.random.Generator, T: int):
     d, k, n = stats.d, stats.R.shape[0], stats.n
     s = params.sigma_u / math.sqrt(n)
     G = g.standard_normal((T, k, d)) * s

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._blas import blas_threads_for
 from ..._validation import check_positive
 from ...exceptions import DataValidationError
 
@@ -39,7 +40,9 @@ def solve_ball(A: np.ndarray, h: np.ndarray, eta: float, *, rel_eig_tol: float =
     if A.ndim != 3 or A.shape[-1] != A.shape[-2] or h.shape != A.shape[:2]:
         msg = f"A must have shape (d, d) or (T, d, d) and h (d,) or (T, d); got {A.shape} and {h.shape}."
         raise DataValidationError(msg)
-    a, V = np.linalg.eigh(0.5 * (A + np.swapaxes(A, -1, -2)))
+    d = A.shape[-1]
+    with blas_threads_for(float(d) ** 3):  # a batch of small eigh: one BLAS thread (dp_core/_blas.py rule)
+        a, V = np.linalg.eigh(0.5 * (A + np.swapaxes(A, -1, -2)))
     scale = np.maximum(np.abs(a).max(axis=-1, keepdims=True), 1e-300)
     if np.any(a < -1e-9 * scale):
         raise DataValidationError("A must be positive semi-definite; an eigenvalue is negative.")
