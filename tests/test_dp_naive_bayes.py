@@ -143,3 +143,26 @@ def test_audit_statistic_is_bounded_by_the_claimed_epsilon():
     assert np.abs(s0).max() <= 0.7 + 1e-9 and np.abs(s1).max() <= 0.7 + 1e-9
     assert s0.mean() > 0 > s1.mean()  # the statistic tells the two sides apart
     assert s0.max() == pytest.approx(0.7, rel=1e-3)  # the worst case is reached: the pair is tight
+
+
+def test_the_page_is_in_the_navigation_and_draws_from_the_plugin():
+    pytest.importorskip("streamlit")
+    from streamlit.testing.v1 import AppTest
+
+    from dp_core import registry
+
+    plugin = registry.get("dp-naive-bayes")
+    entry = next(d for d in registry.declared_pages() if d["name"] == "dp-naive-bayes")
+    assert entry["page"] == plugin.page == "dp_core/mechanisms/dp_naive_bayes/app_page/dp_naive_bayes.py"
+    at = AppTest.from_file("../app.py", default_timeout=120)
+    at.query_params["dataset"] = "breast_cancer"
+    at.query_params["nb_count_share"] = "0.2"
+    at.run()
+    at.switch_page(plugin.page).run()
+    assert not at.exception, at.exception
+    assert at.title[0].value.endswith("DP naive Bayes (Vaidya et al. 2013)")
+    assert [m.label for m in at.metric][:3] == ["Budget (counts / sums / squares)", "Guarantee", "Mean test accuracy"]
+    share = [w for w in (*at.slider, *at.number_input, *at.select_slider) if w.key == "nb_count_share"]
+    assert [w.value for w in share] == [0.2]
+    assert any("private models" in c.value for c in at.caption)
+    assert any("What this" in e.label for e in at.expander)  # the risk panel, collapsed
