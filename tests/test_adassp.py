@@ -116,7 +116,7 @@ def test_cli_calibrate(capsys):
 def test_audit_statistic_is_the_gaussian_privacy_loss():
     t = AUDIT.build(mode="standard", pair="boundary", epsilon=1.0, delta=1e-5)
     sig = sigmas(1.0, 1e-5)
-    mu2 = 2 / sig[1] ** 2 + 2 / sig[2] ** 2  # the pair moves XᵀX's upper triangle by √2 and Xᵀy by √2
+    mu2 = 1 / sig[0] ** 2 + 2 / sig[1] ** 2 + 2 / sig[2] ** 2  # shifts of λ_min 1, XᵀX √2, Xᵀy √2
     s0 = t.sample(0, 40_000, np.random.default_rng(0))
     assert np.std(s0) == pytest.approx(math.sqrt(mu2), rel=0.03)
     assert abs(np.mean(s0) - mu2 / 2) < 4 * math.sqrt(mu2 / 40_000)

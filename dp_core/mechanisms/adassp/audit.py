@@ -1,7 +1,8 @@
 """The audit of AdaSSP: the log-likelihood ratio of the three released statistics on a neighbouring pair.
 
-Pair (d = 2, one record, ``B_X = B_Y = 1``): ``D = {x = (1, 0), y = 1}``, ``D' = {x = (0, 1), y = -1}``.
-The upper triangle of ``XᵀX`` moves by ``√2`` (its sensitivity) and ``Xᵀy`` by ``√2`` (of ``2``). The
+Pair (d = 2, ``B_X = B_Y = 1``): ``D = {((1, 0), 1), ((0, 1), 1)}``, ``D'`` replaces the second record by
+``((1, 0), -1)``. ``λ_min`` moves from 1 to 0 and the upper triangle of ``XᵀX`` by ``√2`` (both their
+sensitivities), ``Xᵀy`` by ``√2`` (of ``2``). The
 releases come from :func:`release` (the code the estimator runs); the statistic is the Gaussian
 log-likelihood ratio of the noisy ``λ̃_min`` (before its clamp at 0), upper triangle and ``Xᵀŷ``.
 """
@@ -15,7 +16,10 @@ from dp_core.audit.registry import AuditableMechanism
 
 from . import release, sigmas, sufficient_statistics
 
-_SIDES = ((np.array([[1.0, 0.0]]), np.array([1.0])), (np.array([[0.0, 1.0]]), np.array([-1.0])))
+_SIDES = (
+    (np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, 1.0])),
+    (np.array([[1.0, 0.0], [1.0, 0.0]]), np.array([1.0, -1.0])),
+)
 _IU = np.triu_indices(2)
 
 
