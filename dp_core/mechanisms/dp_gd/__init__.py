@@ -2,26 +2,19 @@
 
 Algorithm (R. Bassily, A. Smith, A. Thakurta, *Private Empirical Risk Minimization: Efficient Algorithms and
 Tight Error Bounds*, FOCS 2014, Algorithm 1 without sampling; the clipping of M. Abadi et al., *Deep Learning
-with Differential Privacy*, CCS 2016, Algorithm 1 with sampling rate 1): from ``θ_0 = 0``, for ``t < T``
+with Differential Privacy*, CCS 2016, Algorithm 1 at sampling rate 1): from ``θ_0 = 0``, for ``t < T``,
+``θ_{t+1} = θ_t − η [(Σ_i clip_C(∇ℓ(θ_t; x_i, y_i)) + N(0, (2Cz)² I)) / n + λ θ_t]``, ``clip_C(g) = g min(1, C/||g||)``.
+Replacing one record moves the clipped sum by at most ``2C``, so each step is the Gaussian mechanism with noise
+multiplier ``z`` and the iterates are its ``T``-fold adaptive composition, accounted by ``dp_accounting``'s Rényi
+accountant (I. Mironov, *Rényi Differential Privacy*, CSF 2017: Table II for the Gaussian, Proposition 1 for
+composition, then ``dp_accounting.rdp``'s conversion to (ε, δ)). ``z`` is the smallest multiplier whose ε for
+the ``T`` steps actually run is at most the target (bisection, safe side): status **proof**.
 
-    ``θ_{t+1} = θ_t − η [ (Σ_i clip_C(∇ℓ(θ_t; x_i, y_i)) + N(0, (2 C z)² I)) / n + λ θ_t ]``
-
-where ``clip_C(g) = g · min(1, C / ||g||)``. Replacing one record moves the clipped sum by at most ``2 C`` in
-L2, so each step is the Gaussian mechanism with noise multiplier ``z`` (std over sensitivity), and the
-release of all iterates is the ``T``-fold adaptive composition of that mechanism (Abadi et al. 2016,
-Theorem 1's moments accountant; here ``dp_accounting``'s Rényi accountant, I. Mironov, *Rényi Differential
-Privacy*, CSF 2017, Proposition 3 (Gaussian) and Proposition 1 (composition), converted to (ε, δ) by its
-Proposition 3's conversion as implemented in ``dp_accounting.rdp``). ``z`` is the smallest multiplier whose
-accounted ε for the ``T`` steps actually run is at most the target (bisection, returned on the safe side):
-status **proof**.
-
-Public rule (depends on ``n``, ``ε``, the task and the declared parameters only, never on the data values):
-features are rows with ``||x|| ≤ 1`` (an intercept column included), labels ``±1`` (logistic), class codes
-(multinomial logistic) or in ``[-1, 1]`` (least squares); clipping norm ``C = clip`` (default 1, which the
-logistic gradient ``|σ(−y θ·x)| ||x|| ≤ 1`` never exceeds); step size ``η = step / L`` with ``L`` the
-smoothness of the loss on the unit ball plus ``λ`` (1/4 logistic, 1/2 multinomial, 1 least squares;
-``step = 1`` by default); steps ``T = steps`` or, when ``steps = 0``, ``T = min(100, max(5, round(n ε / 20)))``
-(the noise in ``θ_T`` grows with the horizon ``η T``, so a small budget runs a short horizon).
+Public rule (``n``, ``ε``, the task and the declared parameters only, never the data values): rows with
+``||x|| ≤ 1`` (an intercept included); labels ``±1`` (logistic), class codes (multinomial) or in ``[-1, 1]``
+(least squares); ``C = clip`` (default 1, which the logistic gradient never exceeds); ``η = step / (L + λ)``, ``L``
+the loss's smoothness on the unit ball (1/4 logistic, 1/2 multinomial, 1 least squares); ``T = steps`` or, when
+``steps = 0``, ``T = min(100, max(5, round(n ε / 20)))`` (the noise in ``θ_T`` grows with the horizon ``η T``).
 """
 
 from __future__ import annotations
@@ -33,6 +26,7 @@ from functools import lru_cache
 import numpy as np
 from scipy import special
 
+from ..._validation import check_delta, check_epsilon, check_int
 from ...plugin import HIGHER_IS_PRIVATE, LOWER_IS_PRIVATE, Mechanism, param, validate_config
 
 TASKS = ("binary", "multiclass", "regression")
@@ -63,11 +57,7 @@ class DPGDConfig:
 
 
 def accounted_epsilon(z: float, steps: int, delta: float) -> float:
-    """ε of ``steps`` compositions of the Gaussian mechanism with noise multiplier ``z`` (dp_accounting, RDP).
-
-    >>> round(accounted_epsilon(5.0, 100, 1e-5), 3)
-    10.726
-    """
+    """ε of ``steps`` compositions of the Gaussian mechanism with noise multiplier ``z`` (dp_accounting, RDP)."""
     import dp_accounting
     from dp_accounting import rdp
 
@@ -79,12 +69,8 @@ def accounted_epsilon(z: float, steps: int, delta: float) -> float:
 @lru_cache(maxsize=512)
 def noise_multiplier(epsilon: float, delta: float, steps: int) -> float:
     """The smallest ``z`` (to relative 1e-6, safe side) with ``accounted_epsilon(z, steps, delta) <= epsilon``."""
-    if not epsilon > 0 or not math.isfinite(epsilon):
-        raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}.")
-    if not 0 < delta < 1:
-        raise ValueError(f"delta must be in (0, 1), got {delta!r}.")
-    if int(steps) < 1:
-        raise ValueError(f"steps must be >= 1, got {steps!r}.")
+    epsilon, delta = check_epsilon(epsilon, allow_inf=False), check_delta(delta)
+    steps = check_int("steps", steps, lo=1)
     lo, hi = 1e-3, 1.0
     while accounted_epsilon(hi, steps, delta) > epsilon:
         lo, hi = hi, hi * 2.0

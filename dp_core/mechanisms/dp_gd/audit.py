@@ -2,8 +2,6 @@
 gradients are ``+C`` and ``−C`` at every step (labels ``∓10⁶``, ``x = 1``): the worst case of replacing one
 record, the clipped sums differing by ``2 C``. The statistic is the released final iterate ``θ_T``."""
 
-from __future__ import annotations
-
 import numpy as np
 
 from ...audit.core import AuditTarget

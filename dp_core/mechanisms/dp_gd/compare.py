@@ -4,8 +4,6 @@ Rows are scaled to the unit ball as the module docstring of :mod:`dp_core.mechan
 excess risk of a run is its unregularised training loss minus that of the noise-free run of the same schedule.
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass, field
 

@@ -3,8 +3,6 @@
 appended and the row divided by ``sqrt(2)``; regression labels are divided by ``y_bound`` and clipped to
 [-1, 1]. The algorithm and its public rule: :mod:`dp_core.mechanisms.dp_gd`."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

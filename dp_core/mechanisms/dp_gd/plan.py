@@ -1,7 +1,5 @@
 """DP-GD's page plan: the first screen (held-out utility of seeded private runs) and one section."""
 
-from __future__ import annotations
-
 import numpy as np
 import plotly.graph_objects as go
 

@@ -18,8 +18,6 @@ output values and the release is ``Φ(y)`` with probability ``e^ε₂/(e^ε₂+k
 ``ε₁ = prior_share · ε``. Status **proof** for both.
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 
@@ -27,8 +25,7 @@ import numpy as np
 
 from ...plugin import Mechanism, param, validate_config
 
-#: ε above this is run as this ε (a more private release: exp(ε) would overflow for no visible change).
-EPS_CAP = 50.0
+EPS_CAP = 50.0  #: ε above this runs as this ε (more private; exp(ε) would overflow for no visible change)
 #: Label ranges of demo datasets that are public by construction (not read from the labels).
 PUBLIC_LABEL_RANGES = {"census": (0.0, 1.0, "income is capped and mapped to [0, 1] by construction")}
 

@@ -1,7 +1,4 @@
-"""Label RR in the comparison (the label-DP baseline beside the label-DP bags): RR-on-bins + ridge for
-regression, two-stage RR-with-prior + multinomial logistic regression for classes (Ghazi et al. 2021; 2023)."""
-
-from __future__ import annotations
+"""Label RR in the comparison, the label-DP baseline beside the label-DP bags (Ghazi et al. 2021; 2023)."""
 
 from dataclasses import dataclass
 

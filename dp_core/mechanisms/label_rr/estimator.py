@@ -1,9 +1,5 @@
-"""Label RR as scikit-learn-style estimators: the labels are randomized once (pure ε-label-DP), then a
-non-private fit on the randomized labels. ``LabelRRClassifier``: two-stage RR-with-prior and multinomial
-logistic regression; ``LabelRRRegressor``: RR-on-bins on ``[y_lo, y_hi]`` and ridge. The features are public
-(label-DP), so they are standardised with the data's own statistics. :mod:`dp_core.mechanisms.label_rr`."""
-
-from __future__ import annotations
+"""Label RR as scikit-learn-style estimators: labels randomized once (pure ε-label-DP), then a non-private fit;
+the features are public under label-DP (standardised with their own statistics). :mod:`..label_rr`."""
 
 import math
 import warnings

@@ -1,8 +1,6 @@
 """Label RR's data and its non-private fits on randomized labels (ridge / multinomial logistic). The features are
 public under label-DP (standardised at no privacy cost); the labels' range is public or recorded as a leak."""
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass, field
 

@@ -1,7 +1,5 @@
 """Label RR's page plan: the first screen (held-out utility of fits on randomized labels) and one section."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np
