@@ -65,8 +65,9 @@ STATUS_LABELS = {
 #: for the app's one generic job layer (``ui.background``);
 #: ``release`` a module with ``add_arguments(parser)`` and ``run(args) -> dict`` for ``python -m dp_core release``;
 #: ``catalog`` a module with the mechanism's colours, labels, glossary entries and audit-table rows;
-#: ``estimator`` the scikit-learn-style estimator class(es) of the mechanism.
-HOOKS = ("cli", "compare", "audit", "reproduce", "bounds", "plan", "release", "catalog", "estimator")
+#: ``estimator`` the scikit-learn-style estimator class(es) of the mechanism;
+#: ``risk`` a module with ``guarantee(**setting) -> dp_core.risk.Guarantee`` and ``setting(values, *, eps, delta, ds)``.
+HOOKS = ("cli", "compare", "audit", "reproduce", "bounds", "plan", "release", "catalog", "estimator", "risk")
 #: Where a folder's parts live by convention (``Mechanism(package=__name__)``): provided when the module exists.
 CONVENTIONAL_HOOKS = {
     "cli": "cli",
@@ -78,6 +79,7 @@ CONVENTIONAL_HOOKS = {
     "release": "release",
     "catalog": "catalog",
     "estimator": "estimator",
+    "risk": "risk",
 }
 
 _NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")

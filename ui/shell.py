@@ -83,3 +83,7 @@ def render(name: str) -> None:
                 st.markdown(text)
                 if fig is not None:
                     st.plotly_chart(fig, key=f"{plugin.key}_section_{i}_chart")
+    if plugin.has("risk"):  # the "What this ε means" panel from the plug-in's guarantee (dp_core.risk)
+        from ui.risk_panel import risk_panel
+
+        risk_panel(name, **plugin.load("risk").setting(dict(values), eps=eps, delta=delta, ds=ds))

@@ -218,7 +218,13 @@ GUARANTEES = {
 
 
 def guarantee(mechanism: str, **setting) -> Guarantee:
-    """The guarantee of ``mechanism`` at ``setting`` (keyword arguments of its function in :data:`GUARANTEES`)."""
+    """The guarantee of ``mechanism`` at ``setting`` (keyword arguments of its function in :data:`GUARANTEES`, or of
+    ``guarantee`` in a plug-in's ``risk`` hook)."""
+    from .. import registry
+
+    plugin = next((p for p in registry.plugins() if p.name == mechanism), None)
+    if mechanism not in GUARANTEES and plugin is not None and plugin.has("risk"):
+        return plugin.load("risk").guarantee(**setting)
     check_choice("mechanism", mechanism, tuple(GUARANTEES))
     return GUARANTEES[mechanism](**setting)
 

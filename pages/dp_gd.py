@@ -1,0 +1,3 @@
+from ui.shell import render
+
+render("dp-gd")
