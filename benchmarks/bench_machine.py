@@ -9,7 +9,8 @@ the load average (the machine is shared).
 3. Start-up of ``python -m dp_core calibrate gaussian``: before = the old import chain (``dp_core.data`` and
    every mechanism's catalog loaded first, as ``import dp_core`` and the ``--eps`` help did), after = the
    command as it is; the CPU time of the process and whether pandas / scipy.stats were imported.
-4. (optional, ``--memory``) peak memory of the one-off sufficient-statistics pass against the data.
+4. (optional, ``--memory [--memory-n N]``) the one-off sufficient-statistics pass: peak memory against the
+   data and CPU, before (the whole Q and P built first, kept callable here) and after (streamed blocks).
 
 Run: ``.venv/bin/python benchmarks/bench_machine.py [--trials 100] [--n 100000] [--d 50] [--memory]``.
 """
@@ -145,29 +146,49 @@ def bench_startup(repeats: int = 3) -> None:
 
 
 # ------------------------------------------------------------------ 4. memory (optional)
-def bench_memory(n: int, d: int) -> None:
+def _old_pass(X, y):
+    """The pass before streaming: the whole Q and P built first (kept here for the side-by-side)."""
+    from dp_core.mechanisms.input_perturbation import model as m
+
+    Q, P, s = m.quadratic_features(X, y)
+    S = np.zeros((Q.shape[1],) * 2)
+    for start in range(0, Q.shape[0], m._CHUNK):
+        S += Q[start : start + m._CHUNK].T @ Q[start : start + m._CHUNK]
+    return S, P.sum(axis=0), float(s.sum())
+
+
+def _traced(fn) -> tuple[dict, int, object]:
     import tracemalloc
 
+    t: dict = {}
+    tracemalloc.start()
+    with clock(t):
+        out = fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return t, peak, out
+
+
+def bench_memory(n: int, d: int) -> None:
     from dp_core.mechanisms.input_perturbation.model import sufficient_stats
 
     rng = np.random.default_rng(5)
     X = rng.standard_normal((n, d)) / np.sqrt(d)
     y = np.clip(rng.standard_normal(n), -1, 1)
-    data_bytes = X.nbytes + y.nbytes
-    tracemalloc.start()
-    t = {}
-    with clock(t):
-        sufficient_stats(X, y)
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    bare = {}
+    data = X.nbytes + y.nbytes
+    t_old, peak_old, old = _traced(lambda: _old_pass(X, y))
+    t_new, peak_new, st = _traced(lambda: sufficient_stats(X, y))
+    bare: dict = {}
     with clock(bare):
         X.T @ X
-    print(f"4. sufficient statistics, n = {n:,}, d = {d} ({load()}): data {data_bytes / 1e6:.0f} MB")
+    same = np.array_equal(0.5 * (old[0] + old[0].T), st.S) and np.array_equal(old[1], st.p) and old[2] == st.s_sum
+    print(f"4. sufficient statistics, n = {n:,}, d = {d} ({load()}): data {data / 1e6:.0f} MB; same numbers: {same}")
     print(
-        f"  extra peak (tracemalloc) {peak / 1e6:.0f} MB = {peak / data_bytes:.2f}x the data; "
-        f"CPU {t['cpu']:.3f} s against a bare X^T X {bare['cpu']:.3f} s ({t['cpu'] / max(bare['cpu'], 1e-9):.1f}x)"
+        f"  peak (data + tracemalloc's extra): before {(data + peak_old) / data:.2f}x the data, "
+        f"after {(data + peak_new) / data:.2f}x"
     )
+    row("the one-off pass", t_old, t_new)
+    print(f"  a bare X^T X: CPU {bare['cpu']:.3f} s (after / bare: {t_new['cpu'] / max(bare['cpu'], 1e-9):.1f}x)")
 
 
 def main() -> None:
@@ -176,13 +197,14 @@ def main() -> None:
     ap.add_argument("--d", type=int, default=50)
     ap.add_argument("--trials", type=int, default=100)
     ap.add_argument("--memory", action="store_true", help="also the peak memory of the one-off pass")
+    ap.add_argument("--memory-n", type=int, default=None, help="rows for the memory figure (default --n)")
     a = ap.parse_args()
     print(f"machine: {os.cpu_count()} cores, {load()}")
     bench_threads(a.n, a.d, a.trials)
     bench_dask()
     bench_startup()
     if a.memory:
-        bench_memory(a.n, a.d)
+        bench_memory(a.memory_n or a.n, a.d)
 
 
 if __name__ == "__main__":
