@@ -376,6 +376,34 @@ class DaskExecutor(Executor):
                 self._cluster.close(timeout=10)
 
 
+class _LazyLocalCluster(DaskExecutor):
+    """A local cluster started when a job first sends blocks out: a small job (run in-process) never pays
+    for starting the worker processes (seconds on a shared machine, longer than the census simulate)."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(None, kind="local-cluster", address=None)
+        self._n_requested = workers
+        self._real: DaskExecutor | None = None
+        self._start_lock = threading.Lock()
+
+    def _started(self) -> DaskExecutor:
+        with self._start_lock:
+            if self._real is None:
+                self._real = _local_cluster(self._n_requested)
+                self.address = self._real.address
+            return self._real
+
+    @property
+    def workers(self) -> int:  # type: ignore[override]
+        return self._n_requested if self._real is None else self._real.workers
+
+    def _submit(self, fn, groups: list[list], job) -> Iterator[Any]:
+        return self._started()._submit(fn, groups, job) if groups else iter(())
+
+    def close(self) -> None:
+        """The cluster itself belongs to the process (closed by :func:`shutdown`)."""
+
+
 # --------------------------------------------------------------------------------------------
 # choosing, caching and closing executors
 # --------------------------------------------------------------------------------------------
@@ -577,10 +605,15 @@ def fallback_note(description: Any) -> str | None:
 
 
 def get_executor(
-    workers: int | None = None, scheduler: str | None = None, *, timeout: float = CONNECT_TIMEOUT_S
+    workers: int | None = None,
+    scheduler: str | None = None,
+    *,
+    timeout: float = CONNECT_TIMEOUT_S,
+    lazy: bool = False,
 ) -> Executor:
     """The executor for ``workers`` (a local cluster, 1 to 256; ``0``: in-process) or ``scheduler``
     (``tcp://host:port``, exclusive with ``workers``, ``timeout`` seconds to connect); both ``None``: in-process.
+    ``lazy``: the local cluster starts only when a job first sends blocks out (the command line).
     """
     if workers is not None and scheduler is not None:
         raise ValueError("workers and scheduler are exclusive: give one of them (workers starts a local cluster).")
@@ -589,7 +622,9 @@ def get_executor(
     if workers is None:
         return _IN_PROCESS
     w = check_int("workers", workers, lo=0, hi=MAX_LOCAL_WORKERS)
-    return _IN_PROCESS if w == 0 else _local_cluster(w)
+    if w == 0:
+        return _IN_PROCESS
+    return _LazyLocalCluster(w) if lazy else _local_cluster(w)
 
 
 def _from_environment() -> Executor:

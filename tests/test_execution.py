@@ -119,6 +119,27 @@ def test_local_cluster_sweep_is_bit_identical_to_in_process():
     pd.testing.assert_frame_equal(reference, _toy_sweep(block_size=40), check_exact=True)
 
 
+def test_lazy_local_cluster_starts_only_when_blocks_go_out():
+    reference = _toy_sweep(n_trials=20, block_size=2)
+    try:
+        ex = get_executor(workers=2, lazy=True)
+        with use_executor(ex):
+            small = _toy_sweep(n_trials=20, block_size=2)
+            assert execution._LOCAL is None and ex.describe() == {
+                "executor": "local-cluster",
+                "workers": 2,
+                "address": None,
+            }
+            ex.small_job_s = 0
+            out = _toy_sweep(n_trials=20, block_size=2)
+            assert execution._LOCAL is not None and ex.describe()["address"].startswith("tcp://")
+            assert ex.in_process_blocks == 3 * 10
+    finally:
+        execution.shutdown()
+    pd.testing.assert_frame_equal(reference, small, check_exact=True)
+    pd.testing.assert_frame_equal(reference, out, check_exact=True)
+
+
 def test_small_job_runs_in_process_and_grouped_blocks_give_the_same_numbers():
     """Issue 29: a job of a few seconds stays in the calling process (and is counted); a larger one goes out
     in groups of blocks. Same seeds, same table either way."""

@@ -241,7 +241,7 @@ def executor_from_args(args: argparse.Namespace):
         execution.check_scheduler_address(scheduler, "--scheduler")
     if workers is not None and not 0 <= workers <= execution.MAX_LOCAL_WORKERS:
         raise CliError(f"--workers must be an integer in [0, {execution.MAX_LOCAL_WORKERS}], got {workers}.")
-    return execution.get_executor(workers=workers, scheduler=scheduler)
+    return execution.get_executor(workers=workers, scheduler=scheduler, lazy=True)
 
 
 def add_param_options(parser: argparse.ArgumentParser, specs, *, defaults: dict | None = None, skip=()) -> None:

@@ -371,3 +371,31 @@ def test_release_thetas_xy_matches_stats_path_and_neighbours_share_parameters():
     X2[0], y2[0] = X2[1], -y2[0]  # a neighbouring dataset: same n, same public parameters
     b = release_thetas_xy(X2, y2, epsilon=1.0, delta=1e-5, n_runs=20, seed=5)
     assert a.shape == b.shape and not np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("model", ["least_squares", "logistic_taylor"])
+def test_streamed_sufficient_stats_equal_the_whole_matrix_pass(model, monkeypatch):
+    """Issue 29: the one-off pass streams blocks of rows; the numbers are those of the whole matrices, bit for bit
+    (rows clipped to x_bound, labels to y_bound; n not a multiple of the block)."""
+    import tracemalloc
+
+    from dp_core.mechanisms.input_perturbation import model as m
+
+    monkeypatch.setattr(m, "_CHUNK", 1000)  # blocks small against the data, as at n = 10^6
+    rng = np.random.default_rng(29)
+    n, d = 20 * m._CHUNK + 123, 20
+    X = rng.standard_normal((n, d)) * rng.exponential(size=(n, 1))
+    y = rng.standard_normal(n) * 2 if model == "least_squares" else np.sign(rng.standard_normal(n))
+    Q, P, s = m.quadratic_features(X, y, model, x_bound=1.5, y_bound=1.2)
+    S = np.zeros((d, d))
+    for start in range(0, n, m._CHUNK):
+        S += Q[start : start + m._CHUNK].T @ Q[start : start + m._CHUNK]
+    del Q
+    tracemalloc.start()
+    st = m.sufficient_stats(X, y, model, x_bound=1.5, y_bound=1.2)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    np.testing.assert_array_equal(st.S, 0.5 * (S + S.T))
+    np.testing.assert_array_equal(st.p, P.sum(axis=0))
+    assert st.s_sum == float(s.sum())
+    assert peak < 0.5 * X.nbytes  # a few blocks of rows, never a copy of the data (the old pass: 2x)

@@ -58,20 +58,28 @@ def model_constants(model: str, *, eta: float = 1.0, x_bound: float = 1.0, y_bou
     return ModelConstants(model=model, lam=lam, zeta=lam * eta + pb, q_bound=qb, p_bound=pb, x_bound=xb, y_bound=yb)
 
 
-def _prepare(X, y, model: str, x_bound: float, y_bound: float) -> tuple[np.ndarray, np.ndarray]:
+def _checked(X, y, model: str, y_bound: float) -> tuple[np.ndarray, np.ndarray]:
+    """Validated ``X`` (not copied when already float64) and the clipped labels."""
     X, y = check_Xy(X, y, min_rows=1)
     check_choice("model", model, MODELS)
+    if model == "least_squares":
+        return X, np.clip(y, -y_bound, y_bound)
+    if not np.all(np.isin(y, (-1.0, 1.0))):
+        raise DataValidationError("labels for model 'logistic_taylor' must be -1 or +1; map {0, 1} by 2y - 1 first.")
+    return X, y
+
+
+def _clip_rows(X: np.ndarray, x_bound: float) -> np.ndarray:
+    """Rows clipped inside the mechanism to ``x_bound`` (the constants rely on it); row by row, so a block of
+    rows gives the same numbers as the whole matrix."""
     norms = np.linalg.norm(X, axis=1)
     scale = np.minimum(1.0, x_bound / np.maximum(norms, 1e-300))
-    X = X * scale[:, None]  # clip rows inside the mechanism: the constants rely on it
-    if model == "least_squares":
-        y = np.clip(y, -y_bound, y_bound)
-    else:
-        if not np.all(np.isin(y, (-1.0, 1.0))):
-            raise DataValidationError(
-                "labels for model 'logistic_taylor' must be -1 or +1; map {0, 1} by 2y - 1 first."
-            )
-    return X, y
+    return X * scale[:, None]
+
+
+def _prepare(X, y, model: str, x_bound: float, y_bound: float) -> tuple[np.ndarray, np.ndarray]:
+    X, y = _checked(X, y, model, y_bound)
+    return _clip_rows(X, x_bound), y
 
 
 def quadratic_features(X, y, model: str = "least_squares", *, x_bound: float = 1.0, y_bound: float = 1.0):
@@ -111,14 +119,22 @@ class SufficientStats:
 def sufficient_stats(
     X, y, model: str = "least_squares", *, x_bound: float = 1.0, y_bound: float = 1.0
 ) -> SufficientStats:
-    """The one O(n d^2) pass over the data: Q^T Q, sum p_i, sum s_i (chunked over rows)."""
-    Q, P, s = quadratic_features(X, y, model, x_bound=x_bound, y_bound=y_bound)
-    d = Q.shape[1]
+    """The one O(n d^2) pass over the data: Q^T Q, sum p_i, sum s_i, streamed over blocks of rows (no copy of
+    the whole data: issue 29). The same numbers as from the whole matrices: the blocks of Q^T Q as before,
+    sum p_i accumulated row after row as numpy sums a column, sum s_i over the whole (n,) vector."""
+    X, y = _checked(X, y, model, y_bound)
+    n, d = X.shape
     S = np.zeros((d, d))
-    for start in range(0, Q.shape[0], _CHUNK):
-        block = Q[start : start + _CHUNK]
-        S += block.T @ block
-    return SufficientStats.from_moments(Q.shape[0], S, P.sum(axis=0), float(s.sum()), model)
+    p = np.zeros(d)
+    for start in range(0, n, _CHUNK):
+        Xb = _clip_rows(X[start : start + _CHUNK], x_bound)
+        yb = y[start : start + _CHUNK]
+        Q, P = (Xb, yb[:, None] * Xb) if model == "least_squares" else (0.5 * Xb, 0.5 * yb[:, None] * Xb)
+        S += Q.T @ Q
+        p = np.concatenate([p[None], P]).sum(axis=0)  # sequential over rows, like P.sum(axis=0)
+        del Xb, Q, P
+    s_sum = float((0.5 * y * y).sum()) if model == "least_squares" else float(np.full(n, math.log(2.0)).sum())
+    return SufficientStats.from_moments(n, S, p, s_sum, model)
 
 
 def prefix_stats(
