@@ -114,7 +114,8 @@ def _audit_cell(m: dict, audits: dict) -> str:
 
 def _methods_table(d: dict) -> str:
     res, at = d["result"], d["at"]
-    head = f"<tr><th>method</th><th>status</th><th>{_e(res.metric)} at ε = {_n(at, 'at')} [95% interval]</th>"
+    metric = {"accuracy": "test accuracy", "r2": "test R²"}.get(res.metric, res.metric)
+    head = f"<tr><th>method</th><th>status</th><th>{_e(metric)} at ε = {_n(at, 'at')} [95% interval]</th>"
     head += "<th>audit (stored)</th></tr>"
     body = []
     for m in res.methods:
