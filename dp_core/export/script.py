@@ -74,13 +74,15 @@ def release_mechanism(config: ExplorerConfig) -> str | None:
 
 
 def _release_options(name: str) -> set[str]:
-    """The option strings of ``release NAME`` (read from its parser, so a plug-in's options need no edit here)."""
-    from ..cli import build_parser, discover_commands
+    """The option strings the plug-in's ``release`` hook declares (read from its ``add_arguments``, so a
+    plug-in's options need no edit here; the shared ``--dataset``/``--seed`` are added by the CLI)."""
+    import argparse
 
-    parser = build_parser([c for c in discover_commands(["release"]) if c.mechanism == name])
-    verb = next(a for a in parser._actions if a.dest == "command").choices["release"]
-    sub = next(a for a in verb._actions if a.dest == "mechanism").choices[name]
-    return {o for a in sub._actions for o in a.option_strings}
+    from ..registry import get
+
+    parser = argparse.ArgumentParser(add_help=False)
+    get(name).load("release").add_arguments(parser)
+    return {o for a in parser._actions for o in a.option_strings}
 
 
 def release_argv(config: ExplorerConfig) -> list[str] | None:
