@@ -191,6 +191,8 @@ QUICK: dict[str, dict[str, str | None]] = {
     },
     "compare": {"--dataset": "iris", "--trials": "2", "--n-eps": "2", "--mechanisms": "output-perturbation"},
     "report": {"--out": "{tmp}/report.html", "--config": "{tmp}/config.json"},
+    "notebook": {"--out": "{tmp}/view.ipynb", "--config": "{tmp}/config.json", "--script": "{tmp}/view.py"},
+    "brief": {"--out": "{tmp}/brief.html", "--config": "{tmp}/config.json"},
 }
 # reproduce: --quick and two trials; still tens of seconds, so the tests stop it at the time limit.
 for _m in ("l1-exponential", "input-perturbation", "label-dp-bags", "large-margin-gaussian"):

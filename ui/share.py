@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -19,6 +20,7 @@ from .constants import DEFAULT_DATASET
 
 _PENDING_PAGE = "_share_goto"
 _MESSAGE = "_share_message"
+_DECISIONS = "_share_decisions"  # the decision log restored from an uploaded configuration
 _BASE_WIDGETS = ("w_eps_slider", "w_eps_num", "w_delta", "w_seed", "w_trials")
 
 
@@ -122,6 +124,13 @@ def _on_upload(uploader_key: str) -> None:
         st.session_state[_MESSAGE] = ("error", f"This configuration cannot be used: {escape_markdown(exc)}")
         return
     messages = apply_config(cfg)
+    from dp_core.export import load_export_config
+
+    try:  # the negotiation's decision log travels in the same file (issue 28)
+        st.session_state[_DECISIONS] = load_export_config(file.getvalue())[1]
+        st.session_state.pop(uploader_key.removesuffix("_upload") + "_decisions", None)
+    except (TypeError, ValueError) as exc:
+        messages.append(f"Its decision log was not restored: {escape_markdown(exc)}")
     st.session_state[_MESSAGE] = ("success" if len(messages) == 1 else "warning", " ".join(messages))
 
 
@@ -156,10 +165,11 @@ def share_panel(
         note := bounds_link_note(st.session_state.get("upload_dataset"))
     ):
         st.caption("🔗 " + note)
+    decisions = export_panel(config, key)
     c1, c2 = st.columns(2)
     c1.download_button(
         "⬇️ Configuration (JSON)",
-        config.to_json(),
+        json.dumps({**config.to_dict(), "decisions": decisions}, indent=2) if decisions else config.to_json(),
         file_name="dp_explorer_config.json",
         mime="application/json",
         key=f"{key}_json",
@@ -191,3 +201,90 @@ def share_panel(
         args=(f"{key}_upload",),
         help="Upload a configuration downloaded from this app or taken from a report.",
     )
+
+
+def _decision_log(key: str) -> list[dict]:
+    """The decision log's editor (rows restored from an uploaded configuration); the valid log, or []."""
+    import pandas as pd
+
+    from dp_core.export import DECISION_FIELDS, check_decisions
+
+    st.markdown("**Decision log** of the negotiation (who proposed which ε, the one chosen); shown on the brief:")
+    start = pd.DataFrame(st.session_state.get(_DECISIONS, []), columns=list(DECISION_FIELDS))
+    start["date"] = pd.to_datetime(start["date"], errors="coerce").dt.date
+    edited = st.data_editor(
+        start.astype({"chosen": bool}),
+        num_rows="dynamic",
+        hide_index=True,
+        key=f"{key}_decisions",
+        width="stretch",
+        column_config={
+            "epsilon": st.column_config.NumberColumn("ε proposed", min_value=1e-6, format="%g"),
+            "chosen": st.column_config.CheckboxColumn("chosen"),
+            "date": st.column_config.DateColumn("date", format="YYYY-MM-DD"),
+            "note": st.column_config.TextColumn("note", max_chars=500),
+            "who": st.column_config.TextColumn("who", max_chars=500),
+        },
+    )
+
+    def text(v) -> str:
+        return str(v) if pd.notna(v) and v else ""
+
+    rows = [
+        {
+            "who": text(r["who"]),
+            "epsilon": None if pd.isna(r["epsilon"]) else float(r["epsilon"]),
+            "chosen": bool(r["chosen"]) if pd.notna(r["chosen"]) else False,
+            "date": r["date"].isoformat() if pd.notna(r["date"]) else "",
+            "note": text(r["note"]),
+        }
+        for r in edited.to_dict(orient="records")
+        if pd.notna(r["epsilon"]) or text(r["who"])
+    ]
+    try:
+        return check_decisions(rows)
+    except (TypeError, ValueError) as exc:
+        st.warning(f"The decision log is not saved until it is valid: {escape_markdown(exc)}")
+        return []
+
+
+def export_panel(config: ExplorerConfig, key: str) -> list[dict]:
+    """The decision log's editor and the notebook / script / brief downloads of ``config`` (issue 28,
+    ``docs/export.md``); returns the valid decision log (kept in the JSON configuration)."""
+    from dp_core.export.brief import brief_html
+    from dp_core.export.notebook import notebook_json
+    from dp_core.export.script import script_text
+
+    decisions = _decision_log(key)
+    c1, c2, c3 = st.columns(3)
+    c1.download_button(
+        "⬇️ Notebook (.ipynb)",
+        lambda: notebook_json(config, decisions),
+        file_name="dp_explorer_view.ipynb",
+        mime="application/x-ipynb+json",
+        key=f"{key}_nb",
+        width="stretch",
+        help="Recomputes this view with dp_core (same seeds, same numbers); run it with Jupyter.",
+    )
+    c2.download_button(
+        "⬇️ Script (.py)",
+        lambda: script_text(config, decisions),
+        file_name="dp_explorer_view.py",
+        mime="text/x-python",
+        key=f"{key}_py",
+        width="stretch",
+        help="The same as a script; python dp_explorer_view.py --csv YOUR.csv also releases the private model.",
+    )
+    upload = str(config.dataset).startswith("upload:")
+    c3.download_button(
+        "⬇️ One-page brief (HTML)",
+        lambda: brief_html(config, decisions),
+        file_name="privacy_brief.html",
+        mime="text/html",
+        key=f"{key}_brief",
+        width="stretch",
+        disabled=upload,
+        help="An A4 privacy label with the decision log, for a negotiation (print it to PDF)."
+        + (" Not for an upload: the brief recomputes from a demo dataset." if upload else ""),
+    )
+    return decisions

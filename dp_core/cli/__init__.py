@@ -40,6 +40,8 @@ VERBS = {
     "negotiate": "find the smallest epsilon (or n, or k) that meets a stakeholder's target",
     "report": "write an HTML report from a JSON configuration",
     "risk": "what a guarantee lets an attacker do: trade-off curve, Gaussian-DP μ, membership advantage",
+    "notebook": "a JSON configuration as a runnable Jupyter notebook (--script: and a Python script that releases)",
+    "brief": "a JSON configuration as a one-page privacy brief (A4 HTML) with its decision log",
     "glossary": "the meaning of a symbol (ε, σ_b, Δ*, LBA, ...) shown by the app or the CLI",
     "precompute": "recompute the shipped demo results at default settings (--check: list the stale ones)",
 }

@@ -299,7 +299,8 @@ def config_from_mapping(data: Mapping[str, Any]) -> ExplorerConfig:
     schema = data.get("schema", CONFIG_SCHEMA)
     if schema != CONFIG_SCHEMA:
         raise ValueError(f"schema must be {CONFIG_SCHEMA!r}, got {schema!r}.")
-    known = set(shared_keys()) | {"schema", "page", "params", "dataset_fingerprint"}
+    # ``decisions``: the negotiation's log, read by dp_core.export (the brief); the view itself ignores it
+    known = set(shared_keys()) | {"schema", "page", "params", "dataset_fingerprint", "decisions"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(f"unknown configuration key(s) {unknown}; valid keys: {sorted(known)}.")
