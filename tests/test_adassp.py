@@ -134,7 +134,7 @@ def test_the_page_is_in_the_navigation_and_draws_from_the_plugin():
     from dp_core import registry
 
     plugin = registry.get("adassp")
-    assert plugin.page == "dp_core/mechanisms/adassp/app_page/adassp.py"
+    assert plugin.page == "pages/adassp.py"
     at = AppTest.from_file("../app.py", default_timeout=120)
     at.query_params["dataset"] = "diabetes"
     at.query_params["ad_failure_prob"] = "0.1"

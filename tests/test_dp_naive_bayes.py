@@ -153,7 +153,7 @@ def test_the_page_is_in_the_navigation_and_draws_from_the_plugin():
 
     plugin = registry.get("dp-naive-bayes")
     entry = next(d for d in registry.declared_pages() if d["name"] == "dp-naive-bayes")
-    assert entry["page"] == plugin.page == "dp_core/mechanisms/dp_naive_bayes/app_page/dp_naive_bayes.py"
+    assert entry["page"] == plugin.page == "pages/dp_naive_bayes.py"
     at = AppTest.from_file("../app.py", default_timeout=120)
     at.query_params["dataset"] = "breast_cancer"
     at.query_params["nb_count_share"] = "0.2"
