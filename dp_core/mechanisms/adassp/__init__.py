@@ -85,7 +85,7 @@ def adassp_thetas(stats, epsilon, delta, cfg, rng, *, bx=1.0, by=1.0, size=1) ->
 PLUGIN = Mechanism(
     name="adassp",
     title="AdaSSP linear regression (Wang 2018)",
-    page="pages/adassp.py",
+    page="pages/adassp.py",  # a new file in pages/, as the papers' mechanisms (Streamlit finds it there)
     icon="📐",
     summary="Linear regression from Gaussian-noised XᵀX, Xᵀy and a private ridge (AdaSSP), (ε, δ)-DP.",
     configs=((AdasspConfig, "ad_"),),

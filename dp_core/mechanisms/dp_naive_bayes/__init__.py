@@ -102,7 +102,7 @@ def log_posteriors(Z: np.ndarray, log_prior, mean, var) -> np.ndarray:
 PLUGIN = Mechanism(
     name="dp-naive-bayes",
     title="DP naive Bayes (Vaidya et al. 2013)",
-    page="pages/dp_naive_bayes.py",
+    page="pages/dp_naive_bayes.py",  # a new file in pages/, as the papers' mechanisms (Streamlit finds it there)
     icon="🎲",
     summary="Gaussian naive Bayes from Laplace-noised class counts, sums and squared sums (pure ε).",
     configs=((NaiveBayesConfig, "nb_"),),
