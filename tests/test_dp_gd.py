@@ -143,6 +143,20 @@ def test_page_is_in_the_navigation_and_draws_from_the_plugin():
     at.run()
     at.switch_page("pages/dp_gd.py").run()
     assert not at.exception, at.exception
+    assert "What this ε means" in [e.label for e in at.expander]  # the risk panel, from the plug-in's risk hook
     assert [m.label for m in at.metric][:2] == ["Steps", "Noise multiplier"]
     clip = [w for w in (*at.slider, *at.number_input, *at.select_slider) if w.key == "gd_clip"]
     assert [w.value for w in clip] == [0.5]
+
+
+def test_risk_panel_guarantee_is_the_gaussian_composition():
+    from dp_core.risk import mechanism_risk
+
+    r = mechanism_risk("dp-gd", eps=1.0, delta=1e-5, steps=23)
+    z = noise_multiplier(1.0, 1e-5, 23)
+    assert r["mu"] == pytest.approx(math.sqrt(23) / z, rel=1e-3) and r["status"] == "proved"
+    assert r["audit"] is not None and r["audit"]["consistent"]
+    # Gaussian DP with μ: the membership advantage is 2Φ(μ/2) − 1 (Dong, Roth & Su 2022, Cor. 2.14)
+    from scipy.stats import norm
+
+    assert r["mia_advantage"] == pytest.approx(2 * norm.cdf(r["mu"] / 2) - 1, rel=1e-2)

@@ -145,6 +145,16 @@ def test_page_is_in_the_navigation_and_draws_from_the_plugin():
     at.run()
     at.switch_page("pages/label_rr.py").run()
     assert not at.exception, at.exception
+    assert "What this ε means" in [e.label for e in at.expander]  # the risk panel, from the plug-in's risk hook
     assert [m.label for m in at.metric][:1] == ["Guarantee"]
     bins = [w for w in (*at.slider, *at.number_input, *at.select_slider) if w.key == "rr_bins"]
     assert [w.value for w in bins] == [20]
+
+
+def test_risk_panel_guarantee_is_pure_epsilon():
+    from dp_core.risk import mechanism_risk
+
+    r = mechanism_risk("label-rr", eps=1.0)
+    assert r["status"] == "proved" and r["delta"] == 0.0 and r["audit"]["consistent"]
+    # pure ε-DP: the membership advantage is (e^ε − 1)/(e^ε + 1) (Kairouz, Oh & Viswanath 2015)
+    assert r["mia_advantage"] == pytest.approx((math.e - 1) / (math.e + 1), rel=1e-3)

@@ -133,6 +133,7 @@ PLUGIN = Mechanism(
         "estimator": f"{__name__}.estimator",
         "plan": f"{__name__}.plan",
         "catalog": f"{__name__}.catalog",
+        "risk": f"{__name__}.risk",
     },
 )
 
