@@ -27,6 +27,10 @@ STATUS_WORDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+#: How many column units (about 7 characters of a value each) one row of key numbers holds beside the status.
+ROW_WIDTH = 5.2
+
+
 @dataclass(frozen=True)
 class KeyNumber:
     """One of the first screen's key numbers.
@@ -99,18 +103,24 @@ def first_screen(
     st.markdown(f"**Who is protected:** {who}")
     given, status = status, None
     # the status column is a little wider: "Claimed by the paper" fits on one line
-    # a long value ("20.7 / 1,134") gets a wider column, so that no number is cut to "20.7 / 1…"
+    # a long value ("20.7 / 1,134") gets a wider column, so that no number is cut to "20.7 / 1…"; numbers that
+    # would not fit on one row beside the status go two to a row
     widths = [max(1.0, len(num.value) / 7.0, (len(num.label) + 3) / 13.0) for num in numbers]
-    cols = st.columns(widths + ([1.35 * sum(widths) / len(widths)] if mechanism or given else []))
-    for col, num in zip(cols, numbers, strict=False):
-        col.metric(
-            num.label,
-            num.value,
-            delta=num.delta,
-            delta_color=num.delta_color,
-            delta_arrow=num.delta_arrow,
-            help=num.help,
-        )
+    per_row = len(numbers) if sum(widths) <= ROW_WIDTH else 2
+    side = [1.35 * sum(widths) / len(widths)] if mechanism or given else []
+    cols = []
+    for i in range(0, len(numbers), per_row):
+        row = st.columns([*widths[i : i + per_row], *side])
+        cols = cols or row  # the status goes beside the first row
+        for col, num in zip(row, numbers[i : i + per_row], strict=False):
+            col.metric(
+                num.label,
+                num.value,
+                delta=num.delta,
+                delta_color=num.delta_color,
+                delta_arrow=num.delta_arrow,
+                help=num.help,
+            )
     if mechanism:
         with cols[-1]:
             st.caption("Guarantee status")
