@@ -124,3 +124,17 @@ def test_cli_writes_notebook_and_script(tmp_path, capsys):
     assert json.loads(nb.read_text())["metadata"]["kernelspec"]["name"] == "python3"
     compile(py.read_text(), str(py), "exec")
     assert main(["notebook", "--config", str(cfg), "--out", str(nb)]) == 2  # refuses to overwrite
+
+
+def test_brief_says_whether_the_chosen_epsilon_is_its_own():
+    from dp_core.export.brief import brief_data, brief_html
+
+    cfg, decisions = load_export_config({**BASE, "decisions": [_decision(epsilon=0.5, chosen=True)]})
+    data = brief_data(cfg, decisions)
+    assert "not the ε of this brief" in brief_html(cfg, decisions, data=data)
+    same = [_decision(epsilon=2.0, chosen=True)]
+    data["decisions"] = check_decisions(same)
+    page = brief_html(cfg, same, data=data)
+    assert "(the ε of this brief)" in page and "not the ε" not in page
+    data["decisions"] = []
+    assert "no ε chosen in the decision log yet" in brief_html(cfg, [], data=data)

@@ -89,7 +89,7 @@ def _label_tiers(d: dict) -> str:
         ("Unit of privacy", _e(unit)),
         ("Trust model", "central: the data holder runs the mechanism on the raw data and publishes only the model"),
         ("Accounting", "one release per dataset, no composition across releases; each method's own calibration"),
-        ("ε, δ", f"ε = {_n(cfg.eps, 'config.eps')}, δ = {_n(cfg.delta, 'config.delta')}"),
+        ("ε, δ", f"ε = {_n(cfg.eps, 'config.eps')}, δ = {_n(cfg.delta, 'config.delta')}{_chosen(d)}"),
         (
             "Attacker's view",
             f"membership-inference advantage at most {_n(risk['mia_advantage'], 'risk.mia_advantage')}; "
@@ -99,6 +99,16 @@ def _label_tiers(d: dict) -> str:
         ),
     ]
     return "".join(f'<div class="tier"><b>{k}</b><span>{v}</span></div>' for k, v in tiers)
+
+
+def _chosen(d: dict) -> str:
+    """The decision log's chosen ε beside the page's, and whether they agree."""
+    for i, x in enumerate(d["decisions"]):
+        if x["chosen"]:
+            same = abs(x["epsilon"] - d["config"].eps) <= 1e-12 * max(1.0, d["config"].eps)
+            tail = "the ε of this brief" if same else "not the ε of this brief: recompute the brief at it"
+            return f"; chosen in the decision log: ε = {_n(x['epsilon'], f'decisions.{i}.epsilon')} ({tail})"
+    return "; no ε chosen in the decision log yet"
 
 
 def _audit_cell(m: dict, audits: dict) -> str:

@@ -88,14 +88,15 @@ def cells(config: ExplorerConfig, decisions: list[dict[str, Any]] | None = None)
 
 
 def notebook_json(config: ExplorerConfig, decisions: list[dict[str, Any]] | None = None) -> str:
-    """The notebook (nbformat 4) as JSON text, kernel ``python3``; no outputs (run it to get them)."""
+    """The notebook (nbformat 4) as JSON text, kernel ``python3``; no outputs (run it to get them); deterministic."""
     import nbformat
     from nbformat import v4
 
     nb = v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
-    for kind, source in cells(config, decisions):
-        nb.cells.append(v4.new_markdown_cell(source) if kind == "markdown" else v4.new_code_cell(source))
+    for i, (kind, source) in enumerate(cells(config, decisions)):
+        make = v4.new_markdown_cell if kind == "markdown" else v4.new_code_cell
+        nb.cells.append(make(source, id=f"cell-{i}"))  # fixed ids: the same configuration, the same file
     nbformat.validate(nb)
     return nbformat.writes(nb)

@@ -1,0 +1,62 @@
+"""Real browser: the Share panel's decision log travels through a configuration file, and the brief and the
+notebook it downloads are the ones the CLI writes from the downloaded configuration (issue 28)."""
+
+import json
+
+import pytest
+
+from dp_core.cli import main
+
+pytestmark = pytest.mark.browser
+
+LINK = "/compare?dataset=iris&trials=10&n_eps=4&mech=output-perturbation&eps=2&seed=3"
+LOG = [
+    {"who": "Owner <ops>", "epsilon": 0.5, "chosen": False, "date": "2026-11-20", "note": "first offer"},
+    {"who": "Analyst", "epsilon": 2.0, "chosen": True, "date": "2026-11-21", "note": "agreed & signed"},
+]
+
+
+def _download(page, name: str, path):
+    buttons = page.get_by_role("button", name=name, exact=True)
+    for _ in range(240):  # a rerun shows the previous run's elements until it ends: wait for one button
+        if buttons.count() == 1:
+            break
+        page.wait_for_timeout(500)
+    assert buttons.count() == 1, f"{buttons.count()} buttons {name!r}"
+    button = buttons.first
+    with page.expect_download(timeout=180_000) as info:
+        button.click()
+    info.value.save_as(str(path))
+    return path.read_text(encoding="utf-8")
+
+
+def _share_tab(page, app_url):
+    page.goto(app_url + LINK, wait_until="domcontentloaded")
+    page.locator(".js-plotly-plot").first.wait_for(timeout=120_000)
+    page.get_by_role("tab", name="Share and export").click()
+    page.get_by_role("button", name="⬇️ Configuration (JSON)", exact=True).wait_for(timeout=120_000)
+
+
+def test_decision_log_brief_and_notebook_downloads(page, app_url, screenshot_dir, tmp_path, capsys):
+    _share_tab(page, app_url)
+    first = json.loads(_download(page, "⬇️ Configuration (JSON)", tmp_path / "plain.json"))
+    assert "decisions" not in first  # no log yet: the configuration is unchanged
+    upload = tmp_path / "with_log.json"
+    upload.write_text(json.dumps({**first, "decisions": LOG}), encoding="utf-8")
+    page.locator("input[type=file]").last.set_input_files(str(upload))
+    page.get_by_text("Configuration restored").first.wait_for(timeout=120_000)
+    page.get_by_role("tab", name="Share and export").click()  # the same session: the log lives in its state
+    page.get_by_role("button", name="⬇️ One-page brief (HTML)", exact=True).wait_for(timeout=120_000)
+    page.wait_for_timeout(1000)
+    page.screenshot(path=str(screenshot_dir / "share_export.png"), full_page=True)
+    saved = json.loads(_download(page, "⬇️ Configuration (JSON)", tmp_path / "config.json"))
+    assert saved["decisions"] == LOG
+    brief = _download(page, "⬇️ One-page brief (HTML)", tmp_path / "brief_app.html")
+    notebook = _download(page, "⬇️ Notebook (.ipynb)", tmp_path / "view_app.ipynb")
+    out, nb = tmp_path / "brief_cli.html", tmp_path / "view_cli.ipynb"
+    assert main(["brief", "--config", str(tmp_path / "config.json"), "--out", str(out)]) == 0
+    assert main(["notebook", "--config", str(tmp_path / "config.json"), "--out", str(nb)]) == 0
+    capsys.readouterr()
+    assert brief == out.read_text(encoding="utf-8")
+    assert "Owner &lt;ops&gt;" in brief and "agreed &amp; signed" in brief
+    assert notebook == nb.read_text(encoding="utf-8")
