@@ -71,10 +71,22 @@ def all_entries() -> tuple[Entry, ...]:
     then the statuses."""
     from . import catalog
 
-    pages = tuple(
-        entry(*t[:4], c.GLOSSARY_PAGE, *t[4:]) for c in catalog.catalogs() for t in getattr(c, "GLOSSARY", ())
-    )
+    pages = tuple(entry(*t[:4], page, *t[4:]) for c in catalog.catalogs() for page, t in _folder_entries(c))
     return _SHARED + pages + _STATUS_ENTRIES
+
+
+def _folder_entries(c) -> list[tuple[str, tuple]]:
+    """``(page, entry tuple)`` of a folder's catalog: its ``GLOSSARY`` on ``GLOSSARY_PAGE``, or else the folder's
+    ``glossary.json`` (``{"page": ..., "entries": [[symbol, name, plain, expert, *aliases], ...]}``) if present."""
+    if hasattr(c, "GLOSSARY"):
+        return [(c.GLOSSARY_PAGE, tuple(t)) for t in c.GLOSSARY]
+    from importlib.resources import files
+
+    path = files(c.__package__).joinpath("glossary.json")
+    if not path.is_file():
+        return []
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    return [(doc["page"], tuple(t)) for t in doc["entries"]]
 
 
 def __getattr__(name: str):
