@@ -348,6 +348,33 @@ def _set_url_bounds(text: str) -> None:
         state.sync_url()
 
 
+def uses_upload() -> bool:
+    """True when the Home page dataset of this session is the visitor's accepted upload."""
+    return st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None
+
+
+def prefer_upload(choice: str, value: str, ds: Dataset, *, fits: bool) -> None:
+    """Point the page's own dataset box ``choice`` at ``value`` (the Home page dataset) once per upload.
+
+    A page that offers its own datasets (the large-margin page's demo data) opens on the visitor's
+    upload when it fits, instead of a synthetic default; the visitor may still pick another dataset, and
+    a later upload is offered again. Call it before the box is drawn; ``fits`` is the page's own test.
+    """
+    if not (fits and uses_upload()):
+        return
+    seen = f"_upload_offered_{choice}"
+    if st.session_state.get(seen) != ds.fingerprint:
+        st.session_state[seen] = ds.fingerprint
+        state.set_widget(choice, value)
+
+
+def upload_not_used(ds: Dataset, why: str) -> str:
+    """The plain sentence a page shows when the visitor's upload does not fit it ('' without an upload)."""
+    if not uses_upload():
+        return ""
+    return f"Your upload “{escape_markdown(ds.name.removeprefix('upload:'))}” is not used on this page: {why}"
+
+
 def current_dataset() -> Dataset:
     """The dataset the user picked on Home: a demo dataset or the accepted upload of this session.
 
