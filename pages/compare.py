@@ -285,7 +285,7 @@ tab_cmp, tab_card, tab_neg, tab_share = st.tabs(
 )
 
 with tab_cmp:
-    st.subheader(f"Noise scales at ε = {display.epsilon(eps)}, δ = {display.delta(delta)}")
+    st.header(f"Noise scales at ε = {display.epsilon(eps)}, δ = {display.delta(delta)}")
     widgets.table(noise_table(result, eps), key="compare_noise_table")
     if result.skipped:
         for key, why in result.skipped.items():
@@ -302,7 +302,7 @@ with tab_cmp:
 
 with tab_card:
     card = budget_card(result, epsilon=eps, delta=delta, n=ds.n)
-    st.subheader(f"Privacy budget: ε = {display.epsilon(eps)}, δ = {display.delta(delta)}")
+    st.header(f"Privacy budget: ε = {display.epsilon(eps)}, δ = {display.delta(delta)}")
     for s in card["sentences"]:
         st.markdown(f"- {s}")
     st.markdown(

@@ -16,7 +16,7 @@ from dp_core.data import DATASETS, Dataset
 from dp_core.text import escape_markdown
 
 from . import cached, state
-from .constants import EPS_OPTIONS, url_spec
+from .constants import EPS_LARGE, EPS_NOTE_HIGH, EPS_NOTE_LOW, EPS_OPTIONS, EPS_SLIDER_ENDS, EPS_SMALL, url_spec
 
 LABEL_CLAIMED = vocab.CLAIMED
 LABEL_CORRECTED = "corrected"
@@ -78,6 +78,9 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
         help="Smaller ε = stronger privacy = more noise. Any conclusion about one person can change "
         "by a factor of at most e^ε.",
     )
+    ends = box.columns(2)
+    ends[0].caption(EPS_SLIDER_ENDS[0])
+    ends[1].caption(EPS_SLIDER_ENDS[1], text_alignment="right")
     box.number_input(
         "ε (exact value)",
         min_value=float(spec.lo),
@@ -87,6 +90,8 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
         key="w_eps_num",
         on_change=_on_eps_num,
     )
+    if note := eps_note(float(state.get("eps"))):
+        box.info(note, icon="🔒" if state.get("eps") <= EPS_SMALL else "⚠️")
     delta = float(state.get("delta"))
     if show_delta:
         delta_options = url_spec("delta").options
@@ -102,6 +107,17 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
         delta = float(st.session_state["w_delta"])
         state.set_value("delta", delta)
     return float(state.get("eps")), delta
+
+
+def eps_note(eps: float) -> str:
+    """The plain note beside the ε slider at very large (≥ EPS_LARGE) or very small (≤ EPS_SMALL) ε, else ''."""
+    if eps >= EPS_LARGE:
+        text, limit = EPS_NOTE_HIGH, EPS_LARGE
+    elif eps <= EPS_SMALL:
+        text, limit = EPS_NOTE_LOW, EPS_SMALL
+    else:
+        return ""
+    return text.format(eps=display.epsilon(eps), limit=display.epsilon(limit), factor=display.number(math.exp(eps)))
 
 
 def _shared_number(name: str, kind: type, label: str, lo, hi, step, help: str | None, container, fmt=None):
@@ -506,6 +522,14 @@ def preprocess_control(*, container=None) -> str:
     return str(state.get("preprocess"))
 
 
+#: An accessibility rule the theme cannot express: the collapsed sidebar (a phone) is hidden from the keyboard
+#: too (visibility: hidden takes its widgets out of the Tab order; they were focused and moved while off screen).
+A11Y_CSS = """<style>
+section[data-testid="stSidebar"][data-collapsed="true"],
+section[data-testid="stSidebar"][data-collapsed="true"] * { visibility: hidden !important; }
+</style>"""
+
+
 def sidebar_controls(page: str | None = None) -> tuple[float, float, int, int]:
     """The shared sidebar of every page (call it first; not in ``app.py``: AppTest drops elements around
     ``pg.run()``): returns ``(epsilon, delta, seed, trials)``.
@@ -514,6 +538,7 @@ def sidebar_controls(page: str | None = None) -> tuple[float, float, int, int]:
     from .pages import PAGES
 
     install()  # the page's error boundary (ui.errors), also when Streamlit runs this page without app.py
+    st.html(A11Y_CSS)
     with st.sidebar:
         for path, title, icon, _desc in PAGES:
             st.page_link(path, label=title, icon=icon)
