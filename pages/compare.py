@@ -20,6 +20,7 @@ from ui import cached_compare as cc
 from ui import cached_scope as scoped
 from ui.constants import COMPARE_TABS, TVALUE_DEFAULTS
 from ui.first_screen import KeyNumber, expert_section, first_screen, tip
+from ui.share import SHARED_VIEW, shared_view
 
 eps, delta, seed, trials = widgets.sidebar_controls()
 share.follow_pending_page(COMPARE_PAGE)
@@ -102,7 +103,13 @@ with st.expander("⚙️ Comparison settings", expanded=False):
         _mech_names = tuple(p.name for p in registry.plugins() if p.has("compare"))
         state.set_widget("mech", state.url_param("mech", "all", options=_mech_names + tuple(ADAPTERS)))
     chosen = st.session_state["mech"]
-    if st.session_state.get("_mech_last") != chosen or "mech_select" not in st.session_state:
+    # recomputed when the choice changed (a link, a restored configuration) or the dataset's task did: a
+    # selection kept from another task would turn "all" into the mechanisms the two tasks share
+    if (
+        st.session_state.get("_mech_last") != chosen
+        or "mech_select" not in st.session_state
+        or st.session_state.get("_mech_for") != applicable
+    ):
         default_sel = (
             applicable
             if chosen in ("", "all")
@@ -120,6 +127,7 @@ with st.expander("⚙️ Comparison settings", expanded=False):
         "mech", "all" if set(sel) == set(applicable) or not sel else ",".join(registry.get(k).name for k in sel)
     )
     st.session_state["_mech_last"] = st.session_state["mech"]
+    st.session_state["_mech_for"] = list(applicable)
     # the chosen mechanisms' own comparison parameters (label-DP's k, m, ρ), declared by their plug-ins
     mech_params = [
         plugin.param(name)
@@ -142,7 +150,7 @@ page_params = {
     "eps_max": float(eps_max),
     "n_eps": int(n_eps),
     "mech": st.session_state["mech"],
-    "cview": st.session_state["cview"],
+    "cview": shared_view(st.session_state["cview"]),
 }
 
 mechanisms = None if st.session_state["mech"] == "all" else tuple(st.session_state["mech"].split(","))
@@ -294,7 +302,10 @@ _tab_key = {v: k for k, v in TAB_LABELS.items()}
 
 
 def _on_tab():
+    previous = st.session_state.get("cview", "compare")
     state.set_widget("cview", _tab_key.get(st.session_state.get("cview_tab"), "compare"))
+    if previous != "share":  # the tab the person was on before opening Share: the one their link reopens
+        st.session_state[SHARED_VIEW] = previous
 
 
 tab_cmp, tab_card, tab_neg, tab_share = st.tabs(
@@ -302,7 +313,7 @@ tab_cmp, tab_card, tab_neg, tab_share = st.tabs(
 )
 
 with tab_cmp:
-    st.subheader(f"Noise scales at ε = {display.epsilon(eps)}, δ = {display.delta(delta)}")
+    st.header(f"Noise scales at ε = {display.epsilon(eps)}, δ = {display.delta(delta)}")
     widgets.table(noise_table(result, eps), key="compare_noise_table")
     if result.skipped:
         for key, why in result.skipped.items():
@@ -319,7 +330,7 @@ with tab_cmp:
 
 with tab_card:
     card = budget_card(result, epsilon=eps, delta=delta, n=ds.n)
-    st.subheader(f"Privacy budget: ε = {display.epsilon(eps)}, δ = {display.delta(delta)}")
+    st.header(f"Privacy budget: ε = {display.epsilon(eps)}, δ = {display.delta(delta)}")
     for s in card["sentences"]:
         st.markdown(f"- {s}")
     st.markdown(

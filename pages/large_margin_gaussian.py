@@ -61,6 +61,7 @@ def _data_label(v):
 
 
 c1, c2 = st.columns([1, 1])
+widgets.prefer_upload("lm_data", "home", home_ds, fits=home_ok)  # the visitor's upload first, when it fits
 data_choice = state.widget(
     "lm_data",
     control="select",
@@ -71,7 +72,10 @@ data_choice = state.widget(
     help="Upload a CSV with a class column on the Home page to use it here.",
 )
 if not home_ok:
-    c1.caption(f"The Home page dataset ({home_ds.name}) is a {home_ds.task} dataset; this page needs classes.")
+    c1.caption(
+        widgets.upload_not_used(home_ds, f"it is a {home_ds.task} dataset and this classifier needs a class column.")
+        or f"The Home page dataset ({home_ds.name}) is a {home_ds.task} dataset; this page needs classes."
+    )
 mode = state.widget(
     "lm_mode",
     control="radio",

@@ -36,8 +36,11 @@ tip = glossary.tooltip
 
 # ------------------------------------------------------------------ the step, from the link or the buttons
 changed, linked = state.link_value("step", 1)
+restored = st.session_state.pop("step", None)  # a restored configuration's step (ui.share.apply_config)
 if changed:
     st.session_state[_KEY] = int(linked)
+elif restored is not None:
+    st.session_state[_KEY] = int(restored)
 elif _KEY not in st.session_state:
     st.session_state[_KEY] = 1
 step = int(min(max(st.session_state[_KEY], 1), TOUR_STEPS))

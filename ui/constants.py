@@ -12,6 +12,19 @@ EPS_MIN, EPS_MAX, EPS_DEFAULT = 0.01, 10.0, 1.0
 EPS_OPTIONS = tuple(
     sorted({round(m * 10.0**e, 6) for e in (-2, -1, 0) for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8)} | {10.0})
 )
+#: The ε slider's end labels (left: small ε, right: large ε).
+EPS_SLIDER_ENDS = ("← more private", "more accurate →")
+#: From this ε up the sidebar says the promise is weak, from EPS_SMALL down that the noise is large.
+EPS_LARGE, EPS_SMALL = 5.0, 0.2
+#: The sidebar's notes at very large / very small ε ({eps}: the chosen ε, {factor}: e^ε, {limit}: the threshold).
+EPS_NOTE_HIGH = (
+    "ε = {eps} (≥ {limit}) is a weak promise: what anyone can conclude about one person may change by a "
+    "factor of up to e^ε ≈ {factor}. Use it only where privacy matters little."
+)
+EPS_NOTE_LOW = (
+    "ε = {eps} (≤ {limit}) is a very strong promise (a factor of at most e^ε ≈ {factor}), paid for with much "
+    "noise: expect far lower accuracy, above all on small datasets."
+)
 DELTA_OPTIONS = tuple(sorted({round(m * 10.0**e, 14) for e in range(-12, 0) for m in (1, 2, 5)} | {0.5}))
 DELTA_DEFAULT = 1e-5
 SEED_DEFAULT = 0

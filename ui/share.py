@@ -19,8 +19,11 @@ from . import state
 from .constants import DEFAULT_DATASET
 
 _PENDING_PAGE = "_share_goto"
+_PENDING_PARAMS = "_share_goto_params"
 _MESSAGE = "_share_message"
 _DECISIONS = "_share_decisions"  # the decision log restored from an uploaded configuration
+#: The Compare tab the person was on before opening "Share and export" (session key).
+SHARED_VIEW = "_cview_before_share"
 _BASE_WIDGETS = ("w_eps_slider", "w_eps_num", "w_delta", "w_seed", "w_trials")
 
 
@@ -44,6 +47,14 @@ def current_config(page: str, params: Mapping[str, Any] | None = None, *, finger
         declared = declared_bounds_for(st.session_state["upload_dataset"])
         shared["bounds"] = "" if declared is None else format_bounds(declared)
     return ExplorerConfig(**shared, page=page, params=dict(params or {}), dataset_fingerprint=fingerprint)
+
+
+def shared_view(tab: str) -> str:
+    """The Compare tab a link of this view reopens: the open tab, or the one open before "Share and export"
+    (a link copied from the Share tab reopens the answer the person was looking at, not the Share tab)."""
+    if tab != "share":
+        return tab
+    return str(st.session_state.get(SHARED_VIEW, "compare"))
 
 
 def base_url() -> str:
@@ -102,8 +113,12 @@ def apply_config(config: ExplorerConfig) -> list[str]:
     for key in _shared_widgets():
         st.session_state.pop(key, None)
     for key, value in config.params.items():
+        value = _page_value(key, value, messages)
         st.session_state[key] = value
         st.session_state[f"u_{key}"] = value
+    # the page's settings go into the link at once, also those whose widgets are drawn later (an expert
+    # section, a fragment) or on another page: a link copied right after the restore reopens the same view
+    st.session_state[_PENDING_PARAMS] = {k: state.url_text(st.session_state[k]) for k in config.params}
     if config.page:
         st.session_state[_PENDING_PAGE] = config.page
     messages.insert(
@@ -112,6 +127,21 @@ def apply_config(config: ExplorerConfig) -> list[str]:
         f"dataset {escape_markdown(config.dataset)}).",
     )
     return messages
+
+
+def _page_value(key: str, value: Any, messages: list[str]) -> Any:
+    """A page setting of a configuration, read like a link's (its type, range and options; "0.9" is 0.9)."""
+    from .constants import url_spec
+
+    try:
+        url_spec(key)
+    except KeyError:  # not a declared setting (an older page's): kept as written, no widget reads it
+        return value
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    parsed, problem = state.parse_url_value(key, text)
+    if problem:
+        messages.append(problem.replace("The link's", "The configuration's"))
+    return parsed
 
 
 def _on_upload(uploader_key: str) -> None:
@@ -137,8 +167,11 @@ def _on_upload(uploader_key: str) -> None:
 def follow_pending_page(current: str) -> None:
     """After an upload restored another page's configuration, switch to that page (call early)."""
     target = st.session_state.pop(_PENDING_PAGE, None)
+    params = st.session_state.pop(_PENDING_PARAMS, None) or {}
     if target and target != current:
-        st.switch_page(target)
+        st.switch_page(target, query_params=params)  # the shared settings are written by the target page
+    if params:
+        state.sync_url(params)
 
 
 def show_messages() -> None:

@@ -531,7 +531,8 @@ def linked(*names: str) -> bool:
 
 
 # ------------------------------------------------------------------ the one widget idiom
-def _url_text(value: Any) -> str:
+def url_text(value: Any) -> str:
+    """A value as the link writes it (``1``/``0`` for yes/no, six significant digits for a number)."""
     if isinstance(value, bool):
         return str(int(value))
     return f"{value:.6g}" if isinstance(value, float) else str(value)
@@ -599,7 +600,7 @@ def widget(
     if shared:
         set_value(name, value)
     if url and value is not None:
-        txt = _url_text(value)
+        txt = url_text(value)
         if st.query_params.get_all(name) != [txt]:
             st.query_params[name] = txt
     return value

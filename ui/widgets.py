@@ -15,7 +15,7 @@ from dp_core.data import DATASETS, Dataset
 from dp_core.text import escape_markdown
 
 from . import cached, state
-from .constants import EPS_OPTIONS, url_spec
+from .constants import EPS_LARGE, EPS_NOTE_HIGH, EPS_NOTE_LOW, EPS_OPTIONS, EPS_SLIDER_ENDS, EPS_SMALL, url_spec
 
 LABEL_CLAIMED = vocab.CLAIMED
 LABEL_CORRECTED = "corrected"
@@ -77,6 +77,9 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
         help="Smaller ε = stronger privacy = more noise. Any conclusion about one person can change "
         "by a factor of at most e^ε.",
     )
+    ends = box.columns(2)
+    ends[0].caption(EPS_SLIDER_ENDS[0])
+    ends[1].caption(EPS_SLIDER_ENDS[1], text_alignment="right")
     box.number_input(
         "ε (exact value)",
         min_value=float(spec.lo),
@@ -86,6 +89,8 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
         key="w_eps_num",
         on_change=_on_eps_num,
     )
+    if note := eps_note(float(state.get("eps"))):
+        box.info(note, icon="🔒" if state.get("eps") <= EPS_SMALL else "⚠️")
     delta = float(state.get("delta"))
     if show_delta:
         delta_options = url_spec("delta").options
@@ -101,6 +106,17 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
         delta = float(st.session_state["w_delta"])
         state.set_value("delta", delta)
     return float(state.get("eps")), delta
+
+
+def eps_note(eps: float) -> str:
+    """The plain note beside the ε slider at very large (≥ EPS_LARGE) or very small (≤ EPS_SMALL) ε, else ''."""
+    if eps >= EPS_LARGE:
+        text, limit = EPS_NOTE_HIGH, EPS_LARGE
+    elif eps <= EPS_SMALL:
+        text, limit = EPS_NOTE_LOW, EPS_SMALL
+    else:
+        return ""
+    return text.format(eps=display.epsilon(eps), limit=display.epsilon(limit), factor=display.number(math.exp(eps)))
 
 
 def _shared_number(name: str, kind: type, label: str, lo, hi, step, help: str | None, container, fmt=None):
@@ -347,6 +363,33 @@ def _set_url_bounds(text: str) -> None:
         state.sync_url()
 
 
+def uses_upload() -> bool:
+    """True when the Home page dataset of this session is the visitor's accepted upload."""
+    return st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None
+
+
+def prefer_upload(choice: str, value: str, ds: Dataset, *, fits: bool) -> None:
+    """Point the page's own dataset box ``choice`` at ``value`` (the Home page dataset) once per upload.
+
+    A page that offers its own datasets (the large-margin page's demo data) opens on the visitor's
+    upload when it fits, instead of a synthetic default; the visitor may still pick another dataset, and
+    a later upload is offered again. Call it before the box is drawn; ``fits`` is the page's own test.
+    """
+    if not (fits and uses_upload()):
+        return
+    seen = f"_upload_offered_{choice}"
+    if st.session_state.get(seen) != ds.fingerprint:
+        st.session_state[seen] = ds.fingerprint
+        state.set_widget(choice, value)
+
+
+def upload_not_used(ds: Dataset, why: str) -> str:
+    """The plain sentence a page shows when the visitor's upload does not fit it ('' without an upload)."""
+    if not uses_upload():
+        return ""
+    return f"Your upload “{escape_markdown(ds.name.removeprefix('upload:'))}” is not used on this page: {why}"
+
+
 def current_dataset() -> Dataset:
     """The dataset the user picked on Home: a demo dataset or the accepted upload of this session.
 
@@ -462,6 +505,14 @@ def preprocess_control(*, container=None) -> str:
     return str(state.get("preprocess"))
 
 
+#: An accessibility rule the theme cannot express: the collapsed sidebar (a phone) is hidden from the keyboard
+#: too (visibility: hidden takes its widgets out of the Tab order; they were focused and moved while off screen).
+A11Y_CSS = """<style>
+section[data-testid="stSidebar"][data-collapsed="true"],
+section[data-testid="stSidebar"][data-collapsed="true"] * { visibility: hidden !important; }
+</style>"""
+
+
 def sidebar_controls(page: str | None = None) -> tuple[float, float, int, int]:
     """The shared sidebar of every page (call it first; not in ``app.py``: AppTest drops elements around
     ``pg.run()``): returns ``(epsilon, delta, seed, trials)``.
@@ -470,6 +521,7 @@ def sidebar_controls(page: str | None = None) -> tuple[float, float, int, int]:
     from .pages import PAGES
 
     install()  # the page's error boundary (ui.errors), also when Streamlit runs this page without app.py
+    st.html(A11Y_CSS)
     with st.sidebar:
         for path, title, icon, _desc in PAGES:
             st.page_link(path, label=title, icon=icon)
