@@ -68,4 +68,7 @@ def test_compare_with_huge_values_shows_a_message_not_a_keyerror():
     at = _app_with(huge_dataset("binary"), "pages/compare.py", trials="10", n_eps="4").run()
     assert not at.exception, [e.value for e in at.exception]
     shown = [e.value for e in at.error] + [e.value for e in at.warning] + [e.value for e in at.info]
-    assert any("no mechanism" in s.lower() or "could not" in s.lower() for s in shown), shown
+    # every mechanism that cannot run says so in words (the ones that can, run: dp-gd and DP naive Bayes scale
+    # the columns themselves and say that this leaks)
+    said = ("no mechanism", "could not", "was not run")
+    assert any(w in s.lower() for s in shown for w in said), shown

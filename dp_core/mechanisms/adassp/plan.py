@@ -18,9 +18,9 @@ def first_screen(values: tuple, name: str, fingerprint: str, eps, delta, seed, t
     cfg = AdasspConfig(**dict(values))
     if _ds.task != "regression":
         raise ValueError("adassp is linear regression: choose a regression dataset.")
-    state = prepare_state(_ds, seed=seed)
-    r2 = state.r2(adassp_thetas(state.stats, eps, delta, cfg, np.random.default_rng(seed), size=trials))
-    ols = float(state.r2(state.theta_ols[None, :])[0])
+    prepared = prepare_state(_ds, seed=seed)
+    r2 = prepared.r2(adassp_thetas(prepared.stats, eps, delta, cfg, np.random.default_rng(seed), size=trials))
+    ols = float(prepared.r2(prepared.theta_ols[None, :])[0])
     fig = go.Figure(go.Histogram(x=r2, name="private fits"))
     fig.add_vline(x=ols, line_dash="dash", annotation_text="least squares (non-private)")
     fig.update_layout(xaxis_title="test R²", yaxis_title="fits")

@@ -18,10 +18,10 @@ def first_screen(values: tuple, name: str, fingerprint: str, eps, delta, seed, t
     cfg = NaiveBayesConfig(**dict(values))
     if _ds.task == "regression":
         raise ValueError("dp-naive-bayes classifies: choose a binary or multiclass dataset.")
-    state = prepare_state(_ds, seed=seed, var_floor=cfg.var_floor)
-    acc = accuracies(state, eps, cfg, np.random.default_rng(seed), trials)
+    prepared = prepare_state(_ds, seed=seed, var_floor=cfg.var_floor)
+    acc = accuracies(prepared, eps, cfg, np.random.default_rng(seed), trials)
     fig = go.Figure(go.Histogram(x=acc, name="private models"))
-    fig.add_vline(x=state.nonprivate, line_dash="dash", annotation_text="non-private naive Bayes")
+    fig.add_vline(x=prepared.nonprivate, line_dash="dash", annotation_text="non-private naive Bayes")
     fig.update_layout(xaxis_title="test accuracy", yaxis_title="models")
     split = " / ".join(display.epsilon(b) for b in cfg.budgets(eps))
     return Screen(
@@ -33,7 +33,7 @@ def first_screen(values: tuple, name: str, fingerprint: str, eps, delta, seed, t
         ),
         status=("proved", "Laplace mechanism on class statistics (Vaidya et al. 2013)"),
         chart=fig,
-        caption=f"{trials} private models; the non-private model scores {display.number(state.nonprivate)}.",
+        caption=f"{trials} private models; the non-private model scores {display.number(prepared.nonprivate)}.",
     )
 
 

@@ -86,7 +86,7 @@ def optimal_bins(grid: np.ndarray, p: np.ndarray, epsilon: float) -> tuple[np.nd
 
     >>> idx, out, loss = optimal_bins(np.array([0.0, 1.0]), np.array([0.5, 0.5]), 50.0)
     >>> idx.tolist(), out.round(6).tolist(), round(loss, 6)
-    [0, 1], [0.0, 1.0], 0.0
+    ([0, 1], [0.0, 1.0], 0.0)
     """
     e1 = math.exp(_check_eps(epsilon)) - 1.0
     G = grid.size
