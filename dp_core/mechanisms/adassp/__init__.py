@@ -89,12 +89,5 @@ PLUGIN = Mechanism(
     icon="📐",
     summary="Linear regression from Gaussian-noised XᵀX, Xᵀy and a private ridge (AdaSSP), (ε, δ)-DP.",
     configs=((AdasspConfig, "ad_"),),
-    hooks={
-        "cli": f"{__name__}.cli",
-        "compare": f"{__name__}.compare:ADAPTER",
-        "audit": f"{__name__}.audit:AUDIT",
-        "estimator": f"{__name__}.estimator",
-        "catalog": f"{__name__}.catalog",
-        "plan": f"{__name__}.plan",
-    },
+    package=__name__,
 )

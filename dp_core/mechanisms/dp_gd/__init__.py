@@ -126,15 +126,7 @@ PLUGIN = Mechanism(
     icon="📉",
     summary="Full-batch gradient descent with per-example clipping and Gaussian noise, accounted by dp_accounting.",
     configs=((DPGDConfig, "gd_"),),
-    hooks={
-        "cli": f"{__name__}.cli",
-        "compare": f"{__name__}.compare:ADAPTER",
-        "audit": f"{__name__}.audit:AUDIT",
-        "estimator": f"{__name__}.estimator",
-        "plan": f"{__name__}.plan",
-        "catalog": f"{__name__}.catalog",
-        "risk": f"{__name__}.risk",
-    },
+    package=__name__,
 )
 
 __all__ = ["PLUGIN", "DPGDConfig", "accounted_epsilon", "noise_multiplier", "run_gd"]

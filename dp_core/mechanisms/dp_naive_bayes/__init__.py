@@ -106,12 +106,5 @@ PLUGIN = Mechanism(
     icon="🎲",
     summary="Gaussian naive Bayes from Laplace-noised class counts, sums and squared sums (pure ε).",
     configs=((NaiveBayesConfig, "nb_"),),
-    hooks={
-        "cli": f"{__name__}.cli",
-        "compare": f"{__name__}.compare:ADAPTER",
-        "audit": f"{__name__}.audit:AUDIT",
-        "estimator": f"{__name__}.estimator",
-        "catalog": f"{__name__}.catalog",
-        "plan": f"{__name__}.plan",
-    },
+    package=__name__,
 )

@@ -144,15 +144,7 @@ PLUGIN = Mechanism(
     icon="🎲",
     summary="Each label randomized once (RR-with-prior for classes, RR-on-bins for numbers), then a plain fit.",
     configs=((LabelRRConfig, "rr_"),),
-    hooks={
-        "cli": f"{__name__}.cli",
-        "compare": f"{__name__}.compare:ADAPTER",
-        "audit": f"{__name__}.audit:AUDIT",
-        "estimator": f"{__name__}.estimator",
-        "plan": f"{__name__}.plan",
-        "catalog": f"{__name__}.catalog",
-        "risk": f"{__name__}.risk",
-    },
+    package=__name__,
 )
 
 __all__ = ["PLUGIN", "LabelRRConfig", "optimal_bins", "prior_top_k", "rr_on_bins", "rr_with_prior"]
