@@ -35,6 +35,10 @@ PAGE_SETTINGS = {
     },
     COMPARE: {"n_eps": "4", "eps_min": "0.1", "eps_max": "5", "view": "excess_risk", "cview": "negotiate"},
     "pages/audit.py": {"mechanism": "laplace", "audit_runs": "2000", "audit_pair": "random"},
+    "pages/adassp.py": {"ad_failure_prob": "0.1"},
+    "pages/dp_gd.py": {"gd_clip": "0.5", "gd_steps": "10"},
+    "pages/dp_naive_bayes.py": {"nb_count_share": "0.2"},
+    "pages/label_rr.py": {"rr_bins": "20", "rr_prior_share": "0.2"},
 }
 ALL_PAGES = [p for p, *_ in PAGES]
 
