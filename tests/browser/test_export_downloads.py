@@ -44,7 +44,8 @@ def test_decision_log_brief_and_notebook_downloads(page, app_url, screenshot_dir
     upload = tmp_path / "with_log.json"
     upload.write_text(json.dumps({**first, "decisions": LOG}), encoding="utf-8")
     page.locator("input[type=file]").last.set_input_files(str(upload))
-    page.get_by_text("Configuration restored").first.wait_for(timeout=120_000)
+    # the restored view opens on the tab before "Share and export" (issue 28): the message is in the hidden tab
+    page.get_by_text("Configuration restored").first.wait_for(state="attached", timeout=120_000)
     page.get_by_role("tab", name="Share and export").click()  # the same session: the log lives in its state
     page.get_by_role("button", name="⬇️ One-page brief (HTML)", exact=True).wait_for(timeout=120_000)
     page.wait_for_timeout(1000)
