@@ -79,7 +79,7 @@ def _negotiation(neg_key: tuple, rows_factor: float) -> tuple[dict | None, bool]
     background.live_section("negotiate", lambda j: _stale_note(j, last), label="Negotiating")
     if not job.done():
         if last is not None:
-            st.html("<style>.st-key-neg_stale { opacity: 0.45; }</style>")  # a fixed rule: no visitor text
+            st.html("<style>.st-key-neg_answer { opacity: 0.45; }</style>")  # a fixed rule: no visitor text
         return last, last is not None
     if job.error() is not None or job.cancelled:
         return None, False
@@ -481,7 +481,7 @@ with tab_neg:
     # The arguments the negotiation and its charts are keyed on (same order in both).
     neg_key = (ds.name, ds.fingerprint, spec, mechanisms, tuple(targets), float(eps), solve)
     answer, stale = _negotiation(neg_key, float(rows_factor)) if targets else (None, False)
-    with st.container(key="neg_stale" if stale else "neg_answer"):
+    with st.container(key="neg_answer"):  # one key: its charts keep their identity; greyed by the rule above
         if answer is not None:
             if answer.get("headline"):
                 st.success(f"**{escape_markdown(answer['headline'])}**", icon="🎯")
@@ -494,7 +494,7 @@ with tab_neg:
             for line in answer_sentences(answer):  # a method that could not be run says why, with no number
                 st.markdown(f"- {escape_markdown(line)}")
             widgets.table(answer_table_for_people(answer), key="compare_answer_table")
-            show_grid = bool(answer.get("grid")) and answer["rows_factor"] == 1.0
+            show_grid = bool(answer.get("grid")) and answer["rows_factor"] == 1.0 and not stale
             at_delta = None
             if show_grid:
                 at_delta = (
@@ -515,7 +515,10 @@ with tab_neg:
                         ds,
                     )
                 )
-            figs = cc.negotiation_charts(*neg_key, float(rows_factor), answer, at_delta)
+            # a stale answer belongs to other settings: its charts are not drawn (nor cached under this key)
+            figs = {"learning_curve": None, "negotiation": None}
+            if not stale:
+                figs = cc.negotiation_charts(*neg_key, float(rows_factor), answer, at_delta)
             if figs["learning_curve"] is not None:
                 st.plotly_chart(figs["learning_curve"], width="stretch", key="learning_curve_chart")
             if figs["negotiation"] is not None:
