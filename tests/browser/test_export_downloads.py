@@ -2,8 +2,10 @@
 notebook it downloads are the ones the CLI writes from the downloaded configuration (issue 28)."""
 
 import json
+import time
 
 import pytest
+from test_every_page import PAGE_TIMEOUT_S, _wait_idle
 
 from dp_core.cli import main
 
@@ -16,12 +18,25 @@ LOG = [
 ]
 
 
+def _idle(page) -> None:
+    assert _wait_idle(page, time.time() + PAGE_TIMEOUT_S), "the page did not finish"
+
+
+def _open_share(page) -> None:
+    """Open the Share tab and wait for the rerun it starts; a run that was still going may reopen another tab
+    (the tab is restored from the state the run began with), so the tab is clicked until it stays selected."""
+    tab = page.get_by_role("tab", name="Share and export")
+    for _ in range(5):
+        tab.click()
+        _idle(page)
+        if tab.get_attribute("aria-selected") == "true":
+            return
+    raise AssertionError("the Share tab did not stay open")
+
+
 def _download(page, name: str, path):
+    _idle(page)  # a rerun shows the previous run's elements until it ends
     buttons = page.get_by_role("button", name=name, exact=True)
-    for _ in range(240):  # a rerun shows the previous run's elements until it ends: wait for one button
-        if buttons.count() == 1:
-            break
-        page.wait_for_timeout(500)
     assert buttons.count() == 1, f"{buttons.count()} buttons {name!r}"
     button = buttons.first
     with page.expect_download(timeout=180_000) as info:
@@ -32,9 +47,9 @@ def _download(page, name: str, path):
 
 def _share_tab(page, app_url):
     page.goto(app_url + LINK, wait_until="domcontentloaded")
-    page.locator(".js-plotly-plot").first.wait_for(timeout=120_000)
-    page.get_by_role("tab", name="Share and export").click()
-    page.get_by_role("button", name="⬇️ Configuration (JSON)", exact=True).wait_for(timeout=120_000)
+    page.locator(".js-plotly-plot").first.wait_for(timeout=PAGE_TIMEOUT_S * 1000)
+    _idle(page)
+    _open_share(page)
 
 
 def test_decision_log_brief_and_notebook_downloads(page, app_url, screenshot_dir, tmp_path, capsys):
@@ -45,10 +60,9 @@ def test_decision_log_brief_and_notebook_downloads(page, app_url, screenshot_dir
     upload.write_text(json.dumps({**first, "decisions": LOG}), encoding="utf-8")
     page.locator("input[type=file]").last.set_input_files(str(upload))
     # the restored view opens on the tab before "Share and export" (issue 28): the message is in the hidden tab
-    page.get_by_text("Configuration restored").first.wait_for(state="attached", timeout=120_000)
-    page.get_by_role("tab", name="Share and export").click()  # the same session: the log lives in its state
-    page.get_by_role("button", name="⬇️ One-page brief (HTML)", exact=True).wait_for(timeout=120_000)
-    page.wait_for_timeout(1000)
+    page.get_by_text("Configuration restored").first.wait_for(state="attached", timeout=PAGE_TIMEOUT_S * 1000)
+    _idle(page)
+    _open_share(page)  # the same session: the log lives in its state
     page.screenshot(path=str(screenshot_dir / "share_export.png"), full_page=True)
     saved = json.loads(_download(page, "⬇️ Configuration (JSON)", tmp_path / "config.json"))
     assert saved["decisions"] == LOG
