@@ -102,6 +102,19 @@ def _wait_idle(page, deadline: float, idle_s: float = IDLE_S) -> bool:
     return False
 
 
+def open_tab(page, name: str) -> None:
+    """Open a tab and wait for the rerun it starts. A run still going when the tab is clicked may reopen the
+    tab it began with, so the tab is clicked until it stays selected."""
+    assert _wait_idle(page, time.time() + PAGE_TIMEOUT_S), "the page did not finish"
+    tab = page.get_by_role("tab", name=name)
+    for _ in range(5):
+        tab.click()
+        assert _wait_idle(page, time.time() + PAGE_TIMEOUT_S), f"the page did not finish after opening {name!r}"
+        if tab.get_attribute("aria-selected") == "true":
+            return
+    raise AssertionError(f"the tab {name!r} did not stay open")
+
+
 #: Checks every visible Plotly chart; returns one message per problem.
 _CHARTS_JS = r"""() => {
   const out = [];

@@ -5,7 +5,7 @@ import json
 import time
 
 import pytest
-from test_every_page import PAGE_TIMEOUT_S, _wait_idle
+from test_every_page import PAGE_TIMEOUT_S, _wait_idle, open_tab
 
 from dp_core.cli import main
 
@@ -20,18 +20,6 @@ LOG = [
 
 def _idle(page) -> None:
     assert _wait_idle(page, time.time() + PAGE_TIMEOUT_S), "the page did not finish"
-
-
-def _open_share(page) -> None:
-    """Open the Share tab and wait for the rerun it starts; a run that was still going may reopen another tab
-    (the tab is restored from the state the run began with), so the tab is clicked until it stays selected."""
-    tab = page.get_by_role("tab", name="Share and export")
-    for _ in range(5):
-        tab.click()
-        _idle(page)
-        if tab.get_attribute("aria-selected") == "true":
-            return
-    raise AssertionError("the Share tab did not stay open")
 
 
 def _download(page, name: str, path):
@@ -49,7 +37,7 @@ def _share_tab(page, app_url):
     page.goto(app_url + LINK, wait_until="domcontentloaded")
     page.locator(".js-plotly-plot").first.wait_for(timeout=PAGE_TIMEOUT_S * 1000)
     _idle(page)
-    _open_share(page)
+    open_tab(page, "Share and export")
 
 
 def test_decision_log_brief_and_notebook_downloads(page, app_url, screenshot_dir, tmp_path, capsys):
@@ -62,7 +50,7 @@ def test_decision_log_brief_and_notebook_downloads(page, app_url, screenshot_dir
     # the restored view opens on the tab before "Share and export" (issue 28): the message is in the hidden tab
     page.get_by_text("Configuration restored").first.wait_for(state="attached", timeout=PAGE_TIMEOUT_S * 1000)
     _idle(page)
-    _open_share(page)  # the same session: the log lives in its state
+    open_tab(page, "Share and export")  # the same session: the log lives in its state
     page.screenshot(path=str(screenshot_dir / "share_export.png"), full_page=True)
     saved = json.loads(_download(page, "⬇️ Configuration (JSON)", tmp_path / "config.json"))
     assert saved["decisions"] == LOG

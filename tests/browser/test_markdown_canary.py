@@ -28,7 +28,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _hostile import markdown_payloads, payload_csv  # noqa: E402
-from test_every_page import _wait_idle  # noqa: E402
+from test_every_page import _wait_idle, open_tab  # noqa: E402
 
 from ui.constants import URL_PARAMS, plugin_url_params  # noqa: E402
 from ui.pages import DEFAULT_PAGE, PAGES  # noqa: E402
@@ -157,7 +157,7 @@ def test_an_uploaded_files_payloads_and_its_report(page, app_url, canary, browse
             _visit(page, Path(path).stem)
             _check(page, canary, f"{path} with the upload")
     _visit(page, "compare")
-    page.get_by_role("tab", name="Share and export").click()
+    open_tab(page, "Share and export")
     button = page.get_by_role("button", name="Download the HTML report")
     button.wait_for(timeout=PAGE_TIMEOUT_S * 1000)
     with page.expect_download(timeout=PAGE_TIMEOUT_S * 1000) as info:

@@ -1,6 +1,7 @@
 """Real browser: open the compare page from a link, download the HTML report and open it offline."""
 
 import pytest
+from test_every_page import open_tab
 
 from dp_core.report import config_from_report_html
 
@@ -16,7 +17,7 @@ def test_download_report_and_open_it(page, app_url, screenshot_dir, tmp_path, br
     page.wait_for_timeout(500)
     page.screenshot(path=str(screenshot_dir / "compare.png"), full_page=True)
 
-    page.get_by_role("tab", name="Share and export").click()
+    open_tab(page, "Share and export")
     button = page.get_by_role("button", name="Download the HTML report")
     button.wait_for(timeout=120_000)
     with page.expect_download(timeout=120_000) as info:
