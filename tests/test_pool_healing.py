@@ -123,6 +123,28 @@ def test_a_dead_progress_board_is_replaced(fresh):
     assert job.progress() == 1.0
 
 
+def test_a_board_that_dies_while_starting_costs_only_that_job(fresh, monkeypatch):
+    """The progress board's process killed before it reported its address (EOFError in the server): the job
+    ends with the lost-worker words, and the next job starts a new board and runs."""
+    real_start = background.multiprocessing.managers.SyncManager.start
+    calls = []
+
+    def dies_once(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise EOFError
+        return real_start(self, *args, **kwargs)
+
+    monkeypatch.setattr(background.multiprocessing.managers.SyncManager, "start", dies_once)
+    board = background._PendingBoard()
+    job = background.Job([background.Block("s", steps, (2, 0.0))], executor=background._PendingPool(board), board=board)
+    wait(job.done)
+    assert background.worker_lost(job.error()) and background.error_message(job.error()) == background.WORKER_LOST
+    assert background._MANAGER is None
+    assert server_job([background.Block("s", steps, (3, 0.0))]).result(timeout=120) == {"s": 3}
+    assert len(calls) == 2
+
+
 # ---------------------------------------------------------------- the page's view (AppTest)
 def _page():
     import streamlit as st

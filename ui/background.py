@@ -208,8 +208,11 @@ def _start_locked() -> None:
             # the fork server loads the engine once; each worker is a fork of it (not of the web server)
             ctx.set_forkserver_preload(_preload(PRELOAD, "WORKER_PRELOAD"))
         manager = multiprocessing.managers.SyncManager(ctx=ctx)
-        with _importable_main():
-            manager.start(_die_with_parent)
+        try:
+            with _importable_main():
+                manager.start(_die_with_parent)
+        except (EOFError, ConnectionError) as exc:  # the manager died while starting (killed, out of memory)
+            raise cf.BrokenExecutor("the progress board's process died while starting") from exc
         _MANAGER = manager
         _BOARD = _MANAGER.dict()
     _POOL = _ScriptSafePool(max_workers=WORKERS, mp_context=ctx, initializer=_worker_start)
