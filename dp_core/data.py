@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from . import display
+from ._lazy import pandas as pd
 from ._validation import check_choice, check_int, check_positive, check_real
 from .exceptions import DataValidationError, PrivacyLeakWarning
 from .rng import RngLike, as_generator

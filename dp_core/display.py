@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
-import pandas as pd
+
+from ._lazy import pandas as pd
 
 __all__ = [
     "HEADERS",

@@ -14,15 +14,15 @@ from functools import partial
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import pandas as pd
 from ._validation import check_int
 from .execution import current_executor
 from .rng import RngLike, as_seed_sequence
 
 __all__ = ["Block", "make_blocks", "run_sweep", "summarize", "mean_se"]
 
-BlockFn = Callable[[Mapping[str, Any], Sequence[np.random.SeedSequence]], pd.DataFrame]
+BlockFn = Callable[[Mapping[str, Any], Sequence[np.random.SeedSequence]], "pd.DataFrame"]
 ProgressFn = Callable[[int, int], None]
 
 

@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
+from ..._lazy import pandas as pd
 from ..._validation import check_choice, check_int, check_positive
 from ...data import Dataset, public_bounds, split_indices
 from ...exceptions import DataValidationError

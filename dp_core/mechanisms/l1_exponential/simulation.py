@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-import pandas as pd
 
+from ..._lazy import pandas as pd
 from ..._validation import check_choice, check_epsilon, check_int, check_positive, check_probability, check_Xy
 from ...data import make_heavy_tailed, split_indices
 from ...experiments import run_sweep, summarize

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from ..._blas import single_threaded_blas
+from ..._lazy import pandas as pd
 from ..._validation import check_choice, check_in_interval, check_int, check_positive, check_Xy
 from ...experiments import run_sweep
 from ...publication import NonPublicDiagnostics

@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-import pandas as pd
 
+from ..._lazy import pandas as pd
 from ..._validation import check_array_size, check_choice, check_int, check_probability
 from ...data import Dataset, make_gaussian_classes, public_bounds, split_indices
 from ...exceptions import DataValidationError
