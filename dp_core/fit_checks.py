@@ -1,7 +1,8 @@
 """Does a regression-only mechanism fit these data? Pure checks the pages show on their first screen.
 
-:func:`classification_target` (class codes treated as numbers) and :func:`poor_fit` (a held-out R² far
-below 0, with causes); foundation layer, no mechanism imported. ``docs/input_perturbation.md``
+:func:`classification_target` (class codes treated as numbers), :func:`poor_fit` (a held-out R² far
+below 0, with causes) and :func:`constant_answer` (are the private models better than a constant answer?);
+foundation layer, no mechanism imported. ``docs/input_perturbation.md``
 §"fit_checks: the two questions".
 """
 
@@ -13,9 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import display as fmt
-from ._validation import check_int, check_positive
+from ._validation import check_choice, check_int, check_positive
 
 __all__ = [
+    "ConstantAnswer",
+    "constant_answer",
     "MAX_CODES",
     "R2_FLAG",
     "PoorFit",
@@ -224,3 +227,61 @@ def poor_fit(
     )
     msg = f"Not a usable fit: {head}. Likely cause: " + " ".join(causes)
     return PoorFit(r2=r2, causes=tuple(causes), message=msg, explained=explained)
+
+
+# ------------------------------------------------------------------ better than a constant answer?
+@dataclass(frozen=True)
+class ConstantAnswer:
+    """The held-out score of the best answer that ignores the features: ``score``; ``words`` say what it is.
+
+    A private model scoring no more than this has learnt nothing the noise left, which a mean over many
+    runs hides: :meth:`number` counts the runs that beat it and :meth:`alerts` says how many did not."""
+
+    score: float
+    words: str
+    metric: str
+
+    def beaten(self, scores) -> int:
+        """How many of ``scores`` are strictly above the constant answer's."""
+        return int(np.sum(np.asarray(scores, dtype=float) > self.score))
+
+    def number(self, scores, runs: str = "private models") -> tuple[str, str, str]:
+        """The first-screen number ``(label, "b of n", help)``."""
+        n = np.asarray(scores).size
+        return (
+            "Better than a constant",
+            f"{self.beaten(scores)} of {n}",
+            f"{runs} with a test {self.metric} above {self.words} ({fmt.number(self.score)})",
+        )
+
+    def alerts(self, scores, eps: float, runs: str = "private models") -> tuple[tuple[str, str, str], ...]:
+        """No alert when every run beats the constant answer; a warning from half the runs, else a note."""
+        n = np.asarray(scores).size
+        worse = n - self.beaten(scores)
+        if worse == 0:
+            return ()
+        level = "warning" if 2 * worse >= n else "info"
+        text = (
+            f"{worse} of {n} {runs} ({fmt.percent(worse / n)}) score no better than {self.words} (test "
+            f"{self.metric} {fmt.number(self.score)}) at ε = {fmt.epsilon(eps)}: the noise swamps what the data "
+            "say. A larger ε or more rows help."
+        )
+        return ((level, text, "⚠️" if level == "warning" else "ℹ️"),)
+
+    def mark(self, fig) -> None:
+        """A dotted vertical line at the constant answer's score on a Plotly figure of test scores."""
+        fig.add_vline(
+            x=self.score, line_dash="dot", annotation_text="constant answer", annotation_position="bottom right"
+        )
+
+
+def constant_answer(task: str, y_test) -> ConstantAnswer:
+    """The best feature-blind answer on the test rows: always the commonest class (its accuracy), or for
+    regression the test mean (R² = 0 by definition of R²)."""
+    check_choice("task", task, ("binary", "multiclass", "regression"))
+    if task == "regression":
+        return ConstantAnswer(0.0, "predicting the test mean", "R²")
+    _, counts = np.unique(np.asarray(y_test), return_counts=True)
+    if counts.size == 0:
+        raise ValueError("y_test must hold at least one label.")
+    return ConstantAnswer(float(counts.max() / counts.sum()), "always answering the commonest class", "accuracy")

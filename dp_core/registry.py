@@ -108,12 +108,13 @@ _PAGE_FIELDS = ("name", "title", "page", "summary", "icon")
 
 
 def declared_pages() -> list[dict[str, str]]:
-    """``[{name, title, page, summary, icon}]`` of every plug-in with a page, read without importing it.
+    """``[{name, title, page, summary, icon}]`` of every plug-in with a page, read without importing it, in the
+    plug-ins' ``order`` (a literal int; 100 when absent, as :class:`~dp_core.plugin.Mechanism`), then folder name.
 
     The app's navigation (``ui.pages``) adds these, so a new mechanism's page needs no shared edit.
     Fields that are not literal strings are left out.
     """
-    out = []
+    out, order = [], {}
     for _folder, path in _folders():
         try:
             tree = ast.parse((path / "__init__.py").read_text(encoding="utf-8"))
@@ -122,13 +123,17 @@ def declared_pages() -> list[dict[str, str]]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "Mechanism":
                 entry = {}
+                rank = 100
                 for k in node.keywords:
                     if k.arg in _PAGE_FIELDS and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
                         entry[k.arg] = k.value.value
+                    elif k.arg == "order" and isinstance(k.value, ast.Constant) and type(k.value.value) is int:
+                        rank = k.value.value
                 if entry.get("page"):
                     entry["page"] = page_path(path, entry["page"])
+                    order[len(out)] = rank
                     out.append(entry)
-    return out
+    return [out[i] for i in sorted(range(len(out)), key=order.__getitem__)]
 
 
 _ROOT = Path(__file__).resolve().parent.parent

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 
@@ -167,32 +166,3 @@ def test_the_page_is_in_the_navigation_and_draws_from_the_plugin():
     assert [w.value for w in share] == [0.2]
     assert any("private models" in c.value for c in at.caption)
     assert any("What this" in e.label for e in at.expander)  # the risk panel, collapsed
-
-
-@pytest.mark.parametrize(
-    ("name", "eps"), [("breast_cancer", 0.1), ("wine", 1.0), ("iris", 5.0), ("gaussian_classes", 5.0)]
-)
-def test_first_screen_counts_models_no_better_than_the_commonest_class(name, eps):
-    """The "Better than guessing" number, the alert and the chart's accuracies tell one story (a model that
-    scores no more than the constant answer is not passed off silently)."""
-    from dp_core.mechanisms.dp_naive_bayes.plan import first_screen
-
-    ds, trials = load_dataset(name), 60
-    values = tuple(sorted(dataclasses.asdict(NaiveBayesConfig()).items()))
-    screen = first_screen(values, name, "", eps, 0.0, 0, trials, ds)
-    acc = np.asarray(screen.chart.data[0].x)
-    numbers = {n[0]: n[1] for n in screen.numbers}
-    beaten = int(numbers["Better than guessing"].split(" of ")[0])
-    line = [s for s in screen.chart.layout.shapes if s.line.dash == "dot"][0].x0
-    assert beaten == int(np.sum(acc > line)) and acc.size == trials
-    worse = trials - beaten
-    if worse == 0:
-        assert screen.alerts == ()
-    else:
-        level, text, _ = screen.alerts[0]
-        assert text.startswith(f"{worse} of {trials} private models")
-        assert level == ("warning" if 2 * worse >= trials else "info")
-    if name == "breast_cancer":  # ε = 0.1: most private models are worth no more than the constant answer
-        assert screen.alerts and screen.alerts[0][0] == "warning"
-    if name == "gaussian_classes":
-        assert screen.alerts == ()

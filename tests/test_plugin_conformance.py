@@ -377,3 +377,18 @@ def test_param_spec_validation_messages():
         spec.parse("inf")
     with pytest.raises(ValueError, match="k must be an integer"):
         ParamSpec("k", int, 0, 1, 10)
+
+
+def test_navigation_lists_pages_in_the_plugins_order_papers_first():
+    """The pages read without importing (navigation) come in the order of the imported plug-ins: one
+    declaration (``order``); the four papers' pages before the state of the art beside them."""
+    from dp_core import registry
+    from ui.pages import PAGES
+
+    pages = [d["name"] for d in registry.declared_pages()]
+    assert pages == [p.name for p in registry.plugins() if p.page]
+    assert pages[:4] == ["input-perturbation", "large-margin-gaussian", "label-dp-bags", "l1-exponential"]
+    nav = [p[0] for p in PAGES]
+    assert [nav.index(registry.get(n).page) for n in pages] == sorted(nav.index(registry.get(n).page) for n in pages)
+    icons = [p[2] for p in PAGES]
+    assert len(set(icons)) == len(icons), "two pages share an icon"

@@ -87,6 +87,7 @@ PLUGIN = Mechanism(
     title="AdaSSP linear regression (Wang 2018)",
     page="pages/adassp.py",  # a new file in pages/, as the papers' mechanisms (Streamlit finds it there)
     icon="📐",
+    order=21,
     summary="Linear regression from Gaussian-noised XᵀX, Xᵀy and a private ridge (AdaSSP), (ε, δ)-DP.",
     configs=((AdasspConfig, "ad_"),),
     package=__name__,

@@ -124,6 +124,7 @@ PLUGIN = Mechanism(
     title="Noisy gradient descent (Bassily, Smith & Thakurta)",
     page="pages/dp_gd.py",
     icon="📉",
+    order=20,
     summary="Full-batch gradient descent with per-example clipping and Gaussian noise, accounted by dp_accounting.",
     configs=((DPGDConfig, "gd_"),),
     package=__name__,

@@ -4,6 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ... import display
+from ...fit_checks import constant_answer
 from ...plugin import Screen, cached
 
 
@@ -29,6 +30,8 @@ def first_screen(values: tuple, name: str, fingerprint: str, eps, delta, seed, t
     metric = "R²" if data.task == "regression" else "accuracy"
     fig = go.Figure(go.Histogram(x=util, name=f"test {metric}"))
     fig.add_vline(x=base, line_dash="dash", annotation_text="noise-free schedule")
+    const = constant_answer(data.task, data.y_test)
+    const.mark(fig)
     fig.update_layout(xaxis_title=f"test {metric}", yaxis_title="runs")
     return Screen(
         who="Each person's record: the released model hides whether any one record was in the training data.",
@@ -36,10 +39,13 @@ def first_screen(values: tuple, name: str, fingerprint: str, eps, delta, seed, t
             ("Steps", display.integer(steps), "public rule or the steps set"),
             ("Noise multiplier", display.number(z), "RDP accountant (dp_accounting)"),
             (f"Test {metric}", display.number(float(np.mean(util))), f"mean of {trials} runs"),
+            const.number(util, "private runs"),
         ),
         status=("proved", "Gaussian mechanism composed over T steps (Bassily et al. 2014; Abadi et al. 2016)"),
         chart=fig,
-        caption=f"{trials} private runs; the noise-free schedule reaches {metric} {display.number(base)}.",
+        caption=f"{trials} private runs; the noise-free schedule reaches {metric} {display.number(base)}, "
+        f"{const.words} scores {display.number(const.score)}.",
+        alerts=const.alerts(util, eps, "private runs"),
     )
 
 

@@ -104,6 +104,7 @@ PLUGIN = Mechanism(
     title="DP naive Bayes (Vaidya et al. 2013)",
     page="pages/dp_naive_bayes.py",  # a new file in pages/, as the papers' mechanisms (Streamlit finds it there)
     icon="🎲",
+    order=22,
     summary="Gaussian naive Bayes from Laplace-noised class counts, sums and squared sums (pure ε).",
     configs=((NaiveBayesConfig, "nb_"),),
     package=__name__,

@@ -44,6 +44,7 @@ PLUGIN = Mechanism(
     aliases=(),
     page="pages/input_perturbation.py",
     icon="🧮",
+    order=10,
     summary="Every contributor adds Gaussian noise to its own record; the server fits a ridge-regularised model.",
     configs=((SimulationConfig, "ip_"), (PageSettings, "ip_")),
     package=__name__,

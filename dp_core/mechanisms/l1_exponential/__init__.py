@@ -56,6 +56,7 @@ PLUGIN = Mechanism(
     aliases=("heavy-tailed-l1",),
     page="pages/l1_exponential.py",
     icon="🦎",
+    order=13,
     summary="The exponential mechanism on a truncated ℓ1 loss.",
     configs=((L1Settings, "l1_"), (L1PageSettings, "l1_")),
     package=__name__,

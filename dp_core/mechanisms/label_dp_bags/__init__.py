@@ -97,6 +97,7 @@ PLUGIN = Mechanism(
     aliases=("label-aggregation",),
     page="pages/label_dp_bags.py",
     icon="🎒",
+    order=12,
     summary="Labels released only as (weighted) sums over random bags.",
     configs=((BagSettings, ""),),
     compare_params=("k", "m", "rho"),

@@ -6,6 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ... import display
+from ...fit_checks import constant_answer
 from ...plugin import Screen, cached
 
 
@@ -23,6 +24,8 @@ def first_screen(values: tuple, name: str, fingerprint: str, eps, delta, seed, t
     metric = "R²" if data.task == "regression" else "accuracy"
     fig = go.Figure(go.Histogram(x=util, name=f"test {metric}"))
     fig.add_vline(x=base, line_dash="dash", annotation_text="fit on the true labels")
+    const = constant_answer(data.task, data.y_test)
+    const.mark(fig)
     fig.update_layout(xaxis_title=f"test {metric}", yaxis_title="fits")
     return Screen(
         who="Each person's label (the features are public): the released labels hide any one person's label.",
@@ -30,10 +33,13 @@ def first_screen(values: tuple, name: str, fingerprint: str, eps, delta, seed, t
             ("Guarantee", f"ε = {display.epsilon(eps)}, δ = 0", "pure ε-label-DP"),
             (f"Test {metric}", display.number(float(np.mean(util))), f"mean of {trials} fits"),
             ("True labels", display.number(base), f"test {metric} of the same fit"),
+            const.number(util, "fits on randomized labels"),
         ),
         status=("proved", "randomized response (Ghazi et al. 2021; 2023)"),
         chart=fig,
-        caption=f"{trials} fits on randomized labels; the same fit on the true labels reaches {display.number(base)}.",
+        caption=f"{trials} fits on randomized labels; the same fit on the true labels reaches {display.number(base)}, "
+        f"{const.words} scores {display.number(const.score)}.",
+        alerts=const.alerts(util, eps, "fits on randomized labels"),
     )
 
 

@@ -112,6 +112,7 @@ PLUGIN = Mechanism(
     aliases=("large-margin",),
     page="pages/large_margin_gaussian.py",
     icon="🎯",
+    order=11,
     summary="Objective perturbation of a multiclass large-margin Gaussian classifier.",
     configs=((Settings, "lm_"),),
     package=__name__,
