@@ -15,7 +15,7 @@ from dp_core.mechanisms.input_perturbation.experiment import SimulationConfig, n
 from dp_core.plugin import latest
 from dp_core.preprocessing import default_eta
 from dp_core.text import escape_markdown
-from ui import background, state, widgets
+from ui import background, share, state, widgets
 from ui import cached_scope as scoped
 from ui.cached import plan
 from ui.errors import fragment
@@ -581,3 +581,5 @@ with expert_section("Reproducing the paper's Figures 1 and 2", key="ip_sec_repro
                 restart=pressed,
             )
             background.live_section("ip_repro", draw_reproduction, label="Reproducing Figures 1 and 2")
+
+share.page_share("pages/input_perturbation.py", key="ip_share")

@@ -17,7 +17,7 @@ from dp_core.mechanisms.l1_exponential.population import HeavyTailedModel
 from dp_core.mechanisms.l1_exponential.scaling import public_scaling
 from dp_core.mechanisms.l1_exponential.truncation import CONVENTION_LABELS, CONVENTIONS
 from dp_core.text import escape_markdown
-from ui import background, state, widgets
+from ui import background, share, state, widgets
 from ui import cached_scope as scoped
 from ui.cached import plan
 from ui.errors import fragment
@@ -521,3 +521,5 @@ def _render_sampler(results: dict) -> None:
 with expert_section("Sampler honesty: the approximate sampler against the exact one", key="l1_x_sampler") as shown:
     if shown:
         _sampler_check(float(eps), float(theta), int(seed))
+
+share.page_share("pages/l1_exponential.py", key="l1_share")

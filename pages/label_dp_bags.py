@@ -15,7 +15,7 @@ from dp_core.mechanisms.label_dp_bags import screen as lb_screen
 from dp_core.mechanisms.label_dp_bags.settings import K_DEFAULT, K_FALLBACK, K_MAX, M_DEFAULT, M_FALLBACK, M_MAX
 from dp_core.plugin import latest
 from dp_core.text import escape_markdown
-from ui import background, state, widgets
+from ui import background, share, state, widgets
 from ui import cached_scope as scoped
 from ui.cached import plan
 from ui.first_screen import expert_section, status_badge, tip
@@ -559,3 +559,5 @@ with expert_section("How bags hide labels (a picture with twelve rows)", key="lb
             f"mapped to [−1, 1]; ‖x‖ ≤ B2 = {fmt.number(data.b2)} (features are public, so normalizing them costs no "
             "label privacy)."
         )
+
+share.page_share("pages/label_dp_bags.py", key="lb_share")

@@ -18,7 +18,7 @@ from dp_core.mechanisms import large_margin_gaussian as lmg
 from dp_core.mechanisms.large_margin_gaussian import figures as lmf
 from dp_core.mechanisms.large_margin_gaussian import screen as lm_screen
 from dp_core.text import escape_markdown
-from ui import background, badges, cached, state, widgets
+from ui import background, badges, cached, share, state, widgets
 from ui import cached_scope as scoped
 from ui.cached import plan
 from ui.constants import url_spec
@@ -626,3 +626,5 @@ with expert_section("5 · Bounds in three tiers and the noise norm", key="lm_sec
             ),
             key="lm_noise",
         )
+
+share.page_share("pages/large_margin_gaussian.py", key="lm_share")

@@ -181,6 +181,21 @@ def show_messages() -> None:
         {"error": st.error, "warning": st.warning}.get(kind, st.success)(text)
 
 
+def page_share(page: str, *, key: str) -> None:
+    """ "Share and export" at the foot of a mechanism page, collapsed and drawn when opened: the link, the
+    configuration (with the page's settings from its link), the notebook, the script and the brief of this view
+    (issue 28); a configuration restored here for another page opens that page."""
+    from .first_screen import expert_section
+    from .widgets import current_dataset
+
+    follow_pending_page(page)
+    with expert_section("🔗 Share and export", key=f"{key}_section") as shown:
+        if shown:
+            skip = {*shared_keys(), state.SOURCE_KEY}
+            params = {k: v for k, v in st.query_params.to_dict().items() if k not in skip}
+            share_panel(current_config(page, params, fingerprint=current_dataset().fingerprint), key=key)
+
+
 def share_panel(
     config: ExplorerConfig,
     *,

@@ -2,7 +2,9 @@
 from an uploaded configuration (issue 28)."""
 
 import json
+from urllib.parse import parse_qsl, urlsplit
 
+import pytest
 from _helpers import open_page
 
 from dp_core.compare import ExplorerConfig
@@ -41,3 +43,35 @@ def test_invalid_decision_log_in_a_file_is_said(app):
     at.file_uploader(key="cmp_share_upload").set_value(("c.json", text, "application/json")).run()
     assert not at.exception, at.exception
     assert any("decision log was not restored" in m.value for m in [*at.warning, *at.success])
+
+
+# ---------------------------------------------------------------- every mechanism page (issue 28)
+MECHANISM_PAGES = [  # (page, share key, dataset, a page setting and its non-default value, quick settings)
+    ("pages/dp_gd.py", "gd_share", "iris", ("gd_clip", "2"), {}),
+    ("pages/label_rr.py", "rr_share", "wine", None, {}),
+    ("pages/adassp.py", "adassp_share", "diabetes", None, {}),
+    ("pages/dp_naive_bayes.py", "nb_share", "iris", ("nb_count_share", "0.2"), {}),
+    ("pages/input_perturbation.py", "ip_share", "diabetes", ("ip_alpha", "0.5"), {}),
+    ("pages/label_dp_bags.py", "lb_share", "breast_cancer", None, {}),
+    ("pages/large_margin_gaussian.py", "lm_share", "gaussian_classes", None, {"lm_n": "300"}),
+    ("pages/l1_exponential.py", "l1_share", "heavy_tailed", None, {"l1_sim_trials": "4", "l1_sim_n": "500"}),
+]
+
+
+@pytest.mark.parametrize(("page", "key", "dataset", "setting", "quick"), MECHANISM_PAGES, ids=lambda v: str(v))
+def test_every_mechanism_page_shares_and_exports_its_view(app, page, key, dataset, setting, quick):
+    query = {"dataset": dataset, "trials": "10", **quick, **(dict([setting]) if setting else {})}
+    at = open_page(app, page, check=True, **query)
+    assert not at.get("download_button")  # collapsed: nothing is built before the person opens it
+    at.session_state[f"{key}_section"] = True
+    at.run()
+    assert not at.exception, at.exception
+    labels = [b.proto.label for b in at.get("download_button")]
+    for word in ("Configuration", "Notebook", "Script", "brief"):
+        assert any(word in lab for lab in labels), (page, word, labels)
+    link = next(c.value for c in at.code if "?" in c.value)
+    assert f"dataset={dataset}" in link and "trials=10" in link
+    config = ExplorerConfig.from_query(dict(parse_qsl(urlsplit(link).query)), page=page)
+    assert config.dataset == dataset and config.trials == 10
+    if setting:  # the page's own setting travels in the configuration the downloads are made from
+        assert str(config.params[setting[0]]) == setting[1]
