@@ -27,8 +27,26 @@ STATUS_WORDS: dict[str, tuple[str, str, str]] = {
 }
 
 
-#: How many column units (about 7 characters of a value each) one row of key numbers holds beside the status.
-ROW_WIDTH = 5.2
+#: Column units of the main block (about 100 px: five characters of a metric's value each) in one row of key
+#: numbers; the first row gives :data:`STATUS_WIDTH` of them to the guarantee's status.
+ROW_WIDTH = 7.0
+CHARS_PER_UNIT = 5.0
+STATUS_WIDTH = 1.8
+
+
+def _rows(numbers: list, widths: list[float], first: float) -> list[tuple[list, list[float]]]:
+    """``numbers`` in order, as many to a row as fit (``first`` units on the first row, :data:`ROW_WIDTH`
+    on the others; a number wider than a row has a row of its own)."""
+    rows: list[tuple[list, list[float]]] = []
+    room = first
+    for num, w in zip(numbers, widths, strict=True):
+        if rows and sum(rows[-1][1]) + w <= room:
+            rows[-1][0].append(num)
+            rows[-1][1].append(w)
+        else:
+            room = first if not rows else ROW_WIDTH
+            rows.append(([num], [w]))
+    return rows
 
 
 @dataclass(frozen=True)
@@ -102,17 +120,15 @@ def first_screen(
     """
     st.markdown(f"**Who is protected:** {who}")
     given, status = status, None
-    # the status column is a little wider: "Claimed by the paper" fits on one line
-    # a long value ("20.7 / 1,134") gets a wider column, so that no number is cut to "20.7 / 1…"; numbers that
-    # would not fit on one row beside the status go two to a row
-    widths = [max(1.0, len(num.value) / 7.0, (len(num.label) + 3) / 13.0) for num in numbers]
-    per_row = len(numbers) if sum(widths) <= ROW_WIDTH else 2
-    side = [1.35 * sum(widths) / len(widths)] if mechanism or given else []
+    # a long value ("0.01 / 0.045 / 0.045") gets a wider column, so that no number is cut to "0.01 / 0…"; the
+    # numbers fill rows in order, the first beside the status column ("Claimed by the paper" on one line)
+    widths = [max(1.0, len(num.value) / CHARS_PER_UNIT, (len(num.label) + 3) / 13.0) for num in numbers]
+    side = [STATUS_WIDTH] if mechanism or given else []
     cols = []
-    for i in range(0, len(numbers), per_row):
-        row = st.columns([*widths[i : i + per_row], *side])
+    for row_numbers, row_widths in _rows(numbers, widths, ROW_WIDTH - sum(side)):
+        row = st.columns([*row_widths, *([] if cols else side)])
         cols = cols or row  # the status goes beside the first row
-        for col, num in zip(row, numbers[i : i + per_row], strict=False):
+        for col, num in zip(row, row_numbers, strict=False):
             col.metric(
                 num.label,
                 num.value,

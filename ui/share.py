@@ -191,8 +191,7 @@ def page_share(page: str, *, key: str) -> None:
     follow_pending_page(page)
     with expert_section("🔗 Share and export", key=f"{key}_section") as shown:
         if shown:
-            skip = {*shared_keys(), state.SOURCE_KEY}
-            params = {k: v for k, v in st.query_params.to_dict().items() if k not in skip}
+            params = state.page_link_values(page)
             share_panel(current_config(page, params, fingerprint=current_dataset().fingerprint), key=key)
 
 

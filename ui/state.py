@@ -225,6 +225,21 @@ def link_raw(name: str) -> tuple[str | None, list[str] | None]:
     return (values[0] if values else None), None
 
 
+def page_link_values(page: str) -> dict[str, str]:
+    """The settings declared for ``page`` that its URL carries now, each read and checked as a link's value (one
+    refused is left out), in their link form: what a configuration of the view holds beside the shared ones."""
+    from .constants import URL_PARAMS, plugin_url_params
+
+    out = {}
+    for name, spec in {**URL_PARAMS, **plugin_url_params()}.items():
+        raw, _repeated = link_raw(name) if spec.page == page else (None, None)
+        if raw is not None:
+            value, problem = parse_url_value(name, raw)
+            if problem is None:
+                out[name] = url_text(value)
+    return out
+
+
 UPLOAD_LINK_MESSAGE = (
     "This link was made on an uploaded file, which links never carry (an upload stays in the browser session "
     "that uploaded it): upload the file on Home to see the same view. Showing the demo dataset {dataset} meanwhile."

@@ -60,7 +60,7 @@ MECHANISM_PAGES = [  # (page, share key, dataset, a page setting and its non-def
 
 @pytest.mark.parametrize(("page", "key", "dataset", "setting", "quick"), MECHANISM_PAGES, ids=lambda v: str(v))
 def test_every_mechanism_page_shares_and_exports_its_view(app, page, key, dataset, setting, quick):
-    query = {"dataset": dataset, "trials": "10", **quick, **(dict([setting]) if setting else {})}
+    query = {"dataset": dataset, "trials": "10", **quick, **(dict([setting]) if setting else {}), "evil": "<b>x</b>"}
     at = open_page(app, page, check=True, **query)
     assert not at.get("download_button")  # collapsed: nothing is built before the person opens it
     at.session_state[f"{key}_section"] = True
@@ -71,6 +71,7 @@ def test_every_mechanism_page_shares_and_exports_its_view(app, page, key, datase
         assert any(word in lab for lab in labels), (page, word, labels)
     link = next(c.value for c in at.code if "?" in c.value)
     assert f"dataset={dataset}" in link and "trials=10" in link
+    assert "evil" not in link  # an undeclared key of the visitor's link is not carried into the downloads
     config = ExplorerConfig.from_query(dict(parse_qsl(urlsplit(link).query)), page=page)
     assert config.dataset == dataset and config.trials == 10
     if setting:  # the page's own setting travels in the configuration the downloads are made from
