@@ -27,11 +27,12 @@ STATUS_WORDS: dict[str, tuple[str, str, str]] = {
 }
 
 
-#: Column units of the main block (about 100 px: five characters of a metric's value each) in one row of key
-#: numbers; the first row gives :data:`STATUS_WIDTH` of them to the guarantee's status.
+#: Column units (about 100 px: seven characters of a metric's value, 13 of its label) in one row of key numbers
+#: of the 704-px main block; the first row gives :data:`STATUS_WIDTH` of them to the guarantee's status
+#: ("Audited: no violation found" on one line).
 ROW_WIDTH = 7.0
-CHARS_PER_UNIT = 5.0
-STATUS_WIDTH = 1.8
+CHARS_PER_UNIT = 7.0
+STATUS_WIDTH = 1.9
 
 
 def _rows(numbers: list, widths: list[float], first: float) -> list[tuple[list, list[float]]]:
@@ -122,7 +123,7 @@ def first_screen(
     given, status = status, None
     # a long value ("0.01 / 0.045 / 0.045") gets a wider column, so that no number is cut to "0.01 / 0…"; the
     # numbers fill rows in order, the first beside the status column ("Claimed by the paper" on one line)
-    widths = [max(1.0, len(num.value) / CHARS_PER_UNIT, (len(num.label) + 3) / 13.0) for num in numbers]
+    widths = [max(1.0, (len(num.value) + 1) / CHARS_PER_UNIT, (len(num.label) + 3) / 13.0) for num in numbers]
     side = [STATUS_WIDTH] if mechanism or given else []
     cols = []
     for row_numbers, row_widths in _rows(numbers, widths, ROW_WIDTH - sum(side)):
