@@ -24,6 +24,10 @@ PAGES = {
     "pages/l1_exponential.py": ("heavy_tailed", ["l1-exponential"]),
     "pages/label_dp_bags.py": ("diabetes", ["label-dp-bags"]),
     "pages/large_margin_gaussian.py": ("gaussian_classes", ["large-margin-gaussian"]),
+    "pages/dp_gd.py": ("iris", ["dp-gd"]),
+    "pages/adassp.py": ("diabetes", ["adassp"]),
+    "pages/dp_naive_bayes.py": ("breast_cancer", ["dp-naive-bayes"]),
+    "pages/label_rr.py": ("wine", ["label-rr"]),
 }
 SETTINGS = {"trials": 3, "seed": 7, "eps": 1.0, "delta": 1e-5}
 GRID = {"eps_min": 0.5, "eps_max": 4.0, "n_eps": 2}
@@ -69,7 +73,7 @@ def _same(a, b) -> bool:
     return abs(float(a) - float(b)) <= 1e-12 * max(1.0, abs(float(b)))
 
 
-@pytest.mark.slow  # five kernels, about 45 s in all; make test runs it, make test-quick skips it
+@pytest.mark.slow  # nine kernels, about 80 s in all; make test runs it, make test-quick skips it
 @pytest.mark.parametrize("page", sorted(PAGES))
 def test_notebook_prints_the_cli_numbers(page, capsys):
     dataset, mechanisms = PAGES[page]
