@@ -76,3 +76,18 @@ def test_every_mechanism_page_shares_and_exports_its_view(app, page, key, datase
     assert config.dataset == dataset and config.trials == 10
     if setting:  # the page's own setting travels in the configuration the downloads are made from
         assert str(config.params[setting[0]]) == setting[1]
+
+
+def test_a_configuration_restored_on_a_mechanism_page_opens_its_own_page(app):
+    at = open_page(app, "pages/dp_gd.py", check=True, dataset="iris", trials="10")
+    at.session_state["gd_share_section"] = True
+    at.run()
+    cfg = ExplorerConfig(
+        dataset="wine", eps=2.0, trials=10, page="pages/dp_naive_bayes.py", params={"nb_count_share": 0.2}
+    )
+    at.file_uploader(key="gd_share_upload").set_value(("c.json", cfg.to_json().encode(), "application/json")).run()
+    assert not at.exception, at.exception
+    assert at.title[0].value.endswith("DP naive Bayes (Vaidya et al. 2013)")
+    share = [w for w in (*at.slider, *at.number_input, *at.select_slider) if w.key == "nb_count_share"]
+    assert [w.value for w in share] == [0.2]
+    assert at.query_params["dataset"] == "wine" and at.query_params["eps"] == "2"
