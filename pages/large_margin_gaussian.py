@@ -627,4 +627,4 @@ with expert_section("5 · Bounds in three tiers and the noise norm", key="lm_sec
             key="lm_noise",
         )
 
-share.page_share("pages/large_margin_gaussian.py", key="lm_share")
+share.page_share("pages/large_margin_gaussian.py", key="lm_share", dataset=ds)  # its own classes

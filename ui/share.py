@@ -181,10 +181,11 @@ def show_messages() -> None:
         {"error": st.error, "warning": st.warning}.get(kind, st.success)(text)
 
 
-def page_share(page: str, *, key: str) -> None:
-    """ "Share and export" at the foot of a mechanism page, collapsed and drawn when opened: the link, the
-    configuration (with the page's settings from its link), the notebook, the script and the brief of this view
-    (issue 28); a configuration restored here for another page opens that page."""
+def page_share(page: str, *, key: str, dataset=None) -> None:
+    """The "Share and export" section at the foot of a mechanism page, collapsed and drawn when opened: the link,
+    the configuration (with the page's settings from its link), the notebook, the script and the brief of this
+    view (issue 28); a configuration restored here for another page opens that page. ``dataset``: the page's own
+    dataset when it is not the shared one (the large-margin page classifies a demo while Home has census)."""
     from .first_screen import expert_section
     from .widgets import current_dataset
 
@@ -192,7 +193,10 @@ def page_share(page: str, *, key: str) -> None:
     with expert_section("🔗 Share and export", key=f"{key}_section") as shown:
         if shown:
             params = state.page_link_values(page)
-            share_panel(current_config(page, params, fingerprint=current_dataset().fingerprint), key=key)
+            config = current_config(page, params, fingerprint=current_dataset().fingerprint)
+            if dataset is not None and dataset.name != config.dataset:
+                config = config.replace(dataset=dataset.name, dataset_fingerprint=dataset.fingerprint)
+            share_panel(config, key=key)
 
 
 def share_panel(

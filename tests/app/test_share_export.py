@@ -91,3 +91,13 @@ def test_a_configuration_restored_on_a_mechanism_page_opens_its_own_page(app):
     share = [w for w in (*at.slider, *at.number_input, *at.select_slider) if w.key == "nb_count_share"]
     assert [w.value for w in share] == [0.2]
     assert at.query_params["dataset"] == "wine" and at.query_params["eps"] == "2"
+
+
+def test_the_large_margin_pages_export_names_the_classes_it_shows_not_homes_regression_data(app):
+    at = open_page(app, "pages/large_margin_gaussian.py", check=True, dataset="census", trials="10", lm_n="300")
+    at.session_state["lm_share_section"] = True
+    at.run()
+    assert not at.exception, at.exception
+    link = next(c.value for c in at.code if "?" in c.value)
+    config = ExplorerConfig.from_query(dict(parse_qsl(urlsplit(link).query)), page="pages/large_margin_gaussian.py")
+    assert config.dataset == "gaussian_classes"  # census is a regression: the page classifies its own demo
