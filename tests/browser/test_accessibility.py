@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_every_page import PAGE_TIMEOUT_S, QUICK, QUICK_PAGE, _expected_title, _url, _wait_idle
+from test_every_page import PAGE_TIMEOUT_S, QUICK, QUICK_PAGE, _expected_title, _url, _wait_idle, open_tab
 
 from ui.constants import EPS_LARGE, EPS_OPTIONS, EPS_SLIDER_ENDS, EPS_SMALL
 from ui.pages import PAGES
@@ -37,6 +37,10 @@ def axe_path() -> Path:
     return AXE
 
 
+#: True once no element is marked stale (Streamlit fades the previous run's elements until a rerun replaces them).
+STALE_GONE = """() => document.querySelectorAll('[data-stale="true"]').length === 0"""
+
+
 def _open(page, app_url: str, path: str, title: str, extra: str = "") -> None:
     query = "&".join(q for q in (QUICK, QUICK_PAGE.get(path, ""), extra) if q)
     page.goto(_url(app_url, path, query), wait_until="domcontentloaded")
@@ -46,6 +50,9 @@ def _open(page, app_url: str, path: str, title: str, extra: str = "") -> None:
 
 
 def _axe(page, axe_path: Path) -> list[dict]:
+    """axe-core's violations of the page as the person sees it: never of a rerun's faded, stale elements."""
+    assert _wait_idle(page, time.time() + PAGE_TIMEOUT_S), "the page did not finish"
+    page.wait_for_function(STALE_GONE, timeout=PAGE_TIMEOUT_S * 1000, polling=200)
     page.add_script_tag(path=str(axe_path))
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     return [
@@ -64,10 +71,8 @@ def test_no_critical_or_serious_violation(entry, browser, app_url, axe_path):
         _open(page, app_url, path, title)
         found = _axe(page, axe_path)
         tabs = page.get_by_role("tab")
-        for i in range(1, tabs.count()):  # every tab's content, as the person opens it
-            tabs.nth(i).click()
-            page.wait_for_timeout(300)
-            _wait_idle(page, time.time() + PAGE_TIMEOUT_S)  # a tab may rerun the page: not its faded state
+        for name in [tabs.nth(i).inner_text() for i in range(1, tabs.count())]:  # every tab, as the person opens it
+            open_tab(page, name)  # a tab may rerun the page: waits for its end, not its faded state
             seen = {(v["id"], str(v["target"])) for v in found}
             found += [v for v in _axe(page, axe_path) if (v["id"], str(v["target"])) not in seen]
     finally:
