@@ -1,7 +1,7 @@
 """Real browser: open the compare page from a link, download the HTML report and open it offline."""
 
 import pytest
-from test_every_page import open_tab
+from test_every_page import PAGE_TIMEOUT_S, open_tab
 
 from dp_core.report import config_from_report_html
 
@@ -12,15 +12,15 @@ LINK = "/compare?dataset=iris&trials=10&n_eps=4&mech=output-perturbation&eps=2&s
 
 def test_download_report_and_open_it(page, app_url, screenshot_dir, tmp_path, browser):
     page.goto(app_url + LINK, wait_until="domcontentloaded")
-    page.get_by_text("Compare and negotiate").first.wait_for(timeout=120_000)
-    page.locator(".js-plotly-plot").first.wait_for(timeout=120_000)
+    page.get_by_text("Compare and negotiate").first.wait_for(timeout=PAGE_TIMEOUT_S * 1000)
+    page.locator(".js-plotly-plot").first.wait_for(timeout=PAGE_TIMEOUT_S * 1000)
     page.wait_for_timeout(500)
     page.screenshot(path=str(screenshot_dir / "compare.png"), full_page=True)
 
     open_tab(page, "Share and export")
     button = page.get_by_role("button", name="Download the HTML report")
-    button.wait_for(timeout=120_000)
-    with page.expect_download(timeout=120_000) as info:
+    button.wait_for(timeout=PAGE_TIMEOUT_S * 1000)
+    with page.expect_download(timeout=PAGE_TIMEOUT_S * 1000) as info:
         button.click()
     path = tmp_path / "report.html"
     info.value.save_as(str(path))
