@@ -227,13 +227,15 @@ def link_raw(name: str) -> tuple[str | None, list[str] | None]:
 
 def page_link_values(page: str) -> dict[str, str]:
     """The settings declared for ``page`` that its URL carries now, each read and checked as a link's value (one
-    refused is left out), in their link form: what a configuration of the view holds beside the shared ones."""
-    from .constants import URL_PARAMS, plugin_url_params
-
+    refused, repeated or undeclared is left out), in their link form: what a configuration of the view holds."""
     out = {}
-    for name, spec in {**URL_PARAMS, **plugin_url_params()}.items():
-        raw, _repeated = link_raw(name) if spec.page == page else (None, None)
-        if raw is not None:
+    for name in list(st.query_params):
+        try:
+            spec = url_spec(name)
+        except KeyError:  # not a declared setting: never carried into a download
+            continue
+        raw, _repeated = link_raw(name)
+        if spec.page == page and raw is not None:
             value, problem = parse_url_value(name, raw)
             if problem is None:
                 out[name] = url_text(value)
