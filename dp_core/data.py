@@ -9,11 +9,13 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import itertools
 import json
 import math
 import re
 import warnings
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -195,6 +197,20 @@ def _make_dataset(name, X, y, feature_names, target_name, task, *, source="", de
     )
 
 
+def _about(name: str) -> dict:
+    return {"source": DATASETS[name].source, "description": DATASETS[name].description}
+
+
+def _x_names(d: int) -> list[str]:
+    return [f"x{j + 1}" for j in range(d)]
+
+
+def _rows_of(ds: Dataset, idx: np.ndarray, name: str, notes: tuple[str, ...]) -> Dataset:
+    """The rows ``idx`` of ``ds`` as a new dataset called ``name``."""
+    kept = {k: getattr(ds, k) for k in ("feature_names", "target_name", "task", "source", "description")}
+    return _make_dataset(name, ds.X[idx], ds.y[idx], **kept, notes=notes)
+
+
 def _own(a) -> np.ndarray:
     """``a`` as a C-contiguous float64 array that owns its memory (a copy only when ``a`` is a view)."""
     out = np.ascontiguousarray(a, dtype=np.float64)
@@ -269,18 +285,10 @@ def make_census(n: int = 20_000, *, seed: RngLike = 0) -> Dataset:
         (occ + 3) / 6,
         disab,
     ]
+    note = "Every feature is in [0, 1] by its public domain; income = min(income, 250,000)/250,000."
     X = np.column_stack(cols)
-    info = DATASETS["census"]
     return _make_dataset(
-        "census",
-        X,
-        income,
-        CENSUS_FEATURES,
-        "income",
-        "regression",
-        source=info.source,
-        description=info.description,
-        notes=("Every feature is in [0, 1] by its public domain; income = min(income, 250,000)/250,000.",),
+        "census", X, income, CENSUS_FEATURES, "income", "regression", notes=(note,), **_about("census")
     )
 
 
@@ -322,17 +330,9 @@ def make_gaussian_classes(
     X = means[y] + Z
     norms = np.linalg.norm(X, axis=1)
     X = X / np.maximum(1.0, norms)[:, None]
-    info = DATASETS["gaussian_classes"]
+    note = "Rows clipped to the unit ball (a public rule)."
     return _make_dataset(
-        "gaussian_classes",
-        X,
-        y,
-        [f"x{j + 1}" for j in range(d)],
-        "class",
-        "multiclass",
-        source=info.source,
-        description=info.description,
-        notes=("Rows clipped to the unit ball (a public rule).",),
+        "gaussian_classes", X, y, _x_names(d), "class", "multiclass", **_about("gaussian_classes"), notes=(note,)
     )
 
 
@@ -428,18 +428,12 @@ def make_heavy_tailed(
     xi = sample_heavy_noise(g, n, noise, noise_tail=noise_tail, noise_scale=noise_scale)
     w0 = np.full(d, w_norm / math.sqrt(d))
     y = X @ w0 + xi
-    info = DATASETS["heavy_tailed"]
-    return _make_dataset(
-        "heavy_tailed",
-        X,
-        y,
-        [f"x{j + 1}" for j in range(d)],
-        "y",
-        "regression",
-        source=info.source,
-        description=f"design={design} (tail {tail:g}), noise={noise} (tail {noise_tail:g}), d={d}",
-        notes=(f"True parameter w0 = {w_norm:g} * (1, ..., 1)/sqrt(d).",),
-    )
+    about = {
+        "source": DATASETS["heavy_tailed"].source,
+        "description": f"design={design} (tail {tail:g}), noise={noise} (tail {noise_tail:g}), d={d}",
+        "notes": (f"True parameter w0 = {w_norm:g} * (1, ..., 1)/sqrt(d).",),
+    }
+    return _make_dataset("heavy_tailed", X, y, _x_names(d), "y", "regression", **about)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -484,7 +478,6 @@ _MAGIC = (
 )
 _CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
 _SNIFF_LINES = 50
-_THOUSANDS_MARKS = (",", ".", " ", "\u00a0", "\u202f", "'")
 _MARK_NAMES = {
     ",": "','",
     ".": "'.'",
@@ -493,6 +486,7 @@ _MARK_NAMES = {
     "\u202f": "a thin space",
     "'": "an apostrophe",
 }
+_THOUSANDS_MARKS = tuple(_MARK_NAMES)
 
 
 def _sniff_binary(raw: bytes, file_name: str) -> None:
@@ -534,17 +528,25 @@ def _normalise_newlines(text: str, notes: list[str]) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _skip_leading_comments(text: str, notes: list[str]) -> str:
-    """Drop leading blank lines and lines starting with '#' (linear: one pass over those lines)."""
-    pos, n_comments = 0, 0
+def _line_spans(text: str) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each line of ``text``, each found with ``str.find`` (linear, however long a line)."""
+    pos = 0
     while pos < len(text):
         end = text.find("\n", pos)
         end = len(text) if end < 0 else end
-        line = text[pos:end].strip()
+        yield pos, end
+        pos = end + 1
+
+
+def _skip_leading_comments(text: str, notes: list[str]) -> str:
+    """Drop leading blank lines and lines starting with '#'."""
+    pos, n_comments = len(text), 0
+    for start, end in _line_spans(text):
+        line = text[start:end].strip()
         if line and not line.startswith("#"):
+            pos = start
             break
         n_comments += bool(line)
-        pos = end + 1
     if n_comments:
         notes.append(
             f"Skipped {n_comments} comment line{'s' if n_comments > 1 else ''} starting with '#' at the "
@@ -554,15 +556,8 @@ def _skip_leading_comments(text: str, notes: list[str]) -> str:
 
 
 def _first_lines(text: str, k: int) -> list[str]:
-    """The first ``k`` lines of ``text`` (each in full, however long), found with ``str.find`` (linear)."""
-    out, pos = [], 0
-    while pos < len(text) and len(out) < k:
-        end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        if text[pos:end].strip():
-            out.append(text[pos:end])
-        pos = end + 1
-    return out
+    """The first ``k`` non-blank lines of ``text``."""
+    return list(itertools.islice((text[a:b] for a, b in _line_spans(text) if text[a:b].strip()), k))
 
 
 #: The longest column name or text category kept (characters): a header or a category is a short label, so a
@@ -864,6 +859,9 @@ def _check_shape(frame: pd.DataFrame, lines: list[str], delimiter: str, file_nam
         )
 
 
+_SPECIAL_TEXT = {"": np.nan, "nan": np.nan, "NaN": np.nan, "inf": np.inf, "-inf": -np.inf}
+
+
 def _numeric_columns(frame: pd.DataFrame) -> tuple[list, list]:
     """The numeric and the non-numeric columns; booleans and numbers stored as text become numbers in place."""
     numeric, non_numeric = [], []
@@ -875,12 +873,8 @@ def _numeric_columns(frame: pd.DataFrame) -> tuple[list, list]:
         elif pd.api.types.is_numeric_dtype(col):
             numeric.append(c)
         else:
-            converted = pd.to_numeric(
-                col.astype(str)
-                .str.strip()
-                .replace({"": np.nan, "nan": np.nan, "NaN": np.nan, "inf": np.inf, "-inf": -np.inf}),
-                errors="coerce",
-            )
+            text = col.astype(str).str.strip().replace(_SPECIAL_TEXT)
+            converted = pd.to_numeric(text, errors="coerce")
             if converted.notna().sum() == col.notna().sum() and col.notna().any():
                 frame[c] = converted
                 numeric.append(c)
@@ -1075,7 +1069,7 @@ def _load_real(name: str) -> Dataset:
     y = frame[info.target].to_numpy(dtype=float)
     X = frame.drop(columns=[info.target]).to_numpy(dtype=float)
     names = [c for c in frame.columns if c != info.target]
-    return _make_dataset(name, X, y, names, info.target, info.task, source=info.source, description=info.description)
+    return _make_dataset(name, X, y, names, info.target, info.task, **_about(name))
 
 
 def load_dataset(name: str, *, n: int | None = None, seed: RngLike = 0, **options) -> Dataset:
@@ -1091,10 +1085,8 @@ def load_dataset(name: str, *, n: int | None = None, seed: RngLike = 0, **option
     check_choice("dataset", name, DATASETS)
     info = DATASETS[name]
     if info.kind == "synthetic":
-        gen = {"census": make_census, "gaussian_classes": make_gaussian_classes, "heavy_tailed": make_heavy_tailed}[
-            name
-        ]
-        return gen(info.default_n if n is None else n, seed=seed, **options)
+        gen = {"census": make_census, "gaussian_classes": make_gaussian_classes, "heavy_tailed": make_heavy_tailed}
+        return gen[name](info.default_n if n is None else n, seed=seed, **options)
     if options:
         raise ValueError(f"dataset {name!r} is a real dataset and takes no generator options, got {sorted(options)}.")
     ds = _load_real(name)
@@ -1102,17 +1094,7 @@ def load_dataset(name: str, *, n: int | None = None, seed: RngLike = 0, **option
         n = check_int("n", n, lo=2)
         if n < ds.n:
             idx = np.sort(as_generator(seed).choice(ds.n, size=n, replace=False))
-            ds = _make_dataset(
-                name,
-                ds.X[idx],
-                ds.y[idx],
-                ds.feature_names,
-                ds.target_name,
-                ds.task,
-                source=ds.source,
-                description=ds.description,
-                notes=(f"Random subsample of {n} of {ds.n} rows.",),
-            )
+            ds = _rows_of(ds, idx, name, (f"Random subsample of {n} of {ds.n} rows.",))
     return ds
 
 
@@ -1251,21 +1233,7 @@ def train_test_split(ds: Dataset, *, test_fraction: float = 0.2, seed: RngLike =
     if max(1, int(round(f * ds.n))) >= ds.n:
         raise DataValidationError(f"test_fraction={f:g} leaves no training rows for n={ds.n}.")
     tr, te = split_indices(ds.n, test_fraction=f, seed=seed)
-
-    def part(idx, suffix):
-        return _make_dataset(
-            f"{ds.name}{suffix}",
-            ds.X[idx],
-            ds.y[idx],
-            ds.feature_names,
-            ds.target_name,
-            ds.task,
-            source=ds.source,
-            description=ds.description,
-            notes=ds.notes,
-        )
-
-    return part(tr, ":train"), part(te, ":test")
+    return _rows_of(ds, tr, f"{ds.name}:train", ds.notes), _rows_of(ds, te, f"{ds.name}:test", ds.notes)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -69,17 +69,10 @@ STATUS_LABELS = {
 #: ``risk`` a module with ``guarantee(**setting) -> dp_core.risk.Guarantee`` and ``setting(values, *, eps, delta, ds)``.
 HOOKS = ("cli", "compare", "audit", "reproduce", "bounds", "plan", "release", "catalog", "estimator", "risk")
 #: Where a folder's parts live by convention (``Mechanism(package=__name__)``): provided when the module exists.
-CONVENTIONAL_HOOKS = {
-    "cli": "cli",
+CONVENTIONAL_HOOKS = {h: h for h in HOOKS} | {
     "compare": "compare:ADAPTER",
     "audit": "audit:AUDIT",
     "reproduce": "reproduce:reproduce",
-    "bounds": "bounds",
-    "plan": "plan",
-    "release": "release",
-    "catalog": "catalog",
-    "estimator": "estimator",
-    "risk": "risk",
 }
 
 _NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -178,10 +171,8 @@ class ParamSpec:
             lo = -math.inf if self.lo is None else self.lo
             hi = math.inf if self.hi is None else self.hi
             out = check_in_interval(self.name, check_real(self.name, value), lo, hi, closed="both")
-        if self.options:
-            if out not in self.options:
-                raise ValueError(f"{self.name} must be {self.range_text()}, got {value!r}.")
-            return out
+        if self.options and out not in self.options:
+            raise ValueError(f"{self.name} must be {self.range_text()}, got {value!r}.")
         return out
 
     def to_url(self, value: Any) -> str:
@@ -394,18 +385,7 @@ def param(
     config is built. ``kind`` defaults to the field's annotation (``int``, ``float``, ``str``,
     ``bool``; ``X | None`` admits ``None``).
     """
-    meta = dict(
-        lo=lo,
-        hi=hi,
-        options=tuple(options),
-        step=step,
-        private=private,
-        label=label,
-        help=help,
-        symbol=symbol,
-        url_prefix=url_prefix,
-        kind=kind,
-    )
+    meta = {k: v for k, v in locals().items() if k != "default"} | {"options": tuple(options)}
     return field(default=default, metadata={_PARAM_META: meta})
 
 

@@ -22,7 +22,7 @@ import ast
 import importlib
 import os
 import pkgutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -71,6 +71,18 @@ def _folders() -> list[tuple[str, Path]]:
     return sorted(out)
 
 
+def _mechanism_calls() -> Iterator[tuple[str, Path, ast.Call]]:
+    """``(folder, path, call)`` of every ``Mechanism(...)`` call in a folder's ``__init__.py`` (nothing imported)."""
+    for folder, path in _folders():
+        try:
+            tree = ast.parse((path / "__init__.py").read_text(encoding="utf-8"))
+        except (OSError, SyntaxError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "Mechanism":
+                yield folder, path, node
+
+
 def _literal_names(call: ast.Call) -> tuple[str, tuple[str, ...]] | None:
     kw = {k.arg: k.value for k in call.keywords if k.arg}
     try:
@@ -88,19 +100,10 @@ def declared() -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
     The declaration must spell ``Mechanism(name="...", aliases=(...))`` with literal values.
     """
     out: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
-    for folder, path in _folders():
-        try:
-            tree = ast.parse((path / "__init__.py").read_text(encoding="utf-8"))
-        except (OSError, SyntaxError):
-            continue
-        found = []
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "Mechanism":
-                got = _literal_names(node)
-                if got:
-                    found.append(got)
-        if found:
-            out[folder] = tuple(found)
+    for folder, _path, node in _mechanism_calls():
+        got = _literal_names(node)
+        if got:
+            out[folder] = (*out.get(folder, ()), got)
     return out
 
 
@@ -115,24 +118,17 @@ def declared_pages() -> list[dict[str, str]]:
     Fields that are not literal strings are left out.
     """
     out, order = [], {}
-    for _folder, path in _folders():
-        try:
-            tree = ast.parse((path / "__init__.py").read_text(encoding="utf-8"))
-        except (OSError, SyntaxError):
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "Mechanism":
-                entry = {}
-                rank = 100
-                for k in node.keywords:
-                    if k.arg in _PAGE_FIELDS and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
-                        entry[k.arg] = k.value.value
-                    elif k.arg == "order" and isinstance(k.value, ast.Constant) and type(k.value.value) is int:
-                        rank = k.value.value
-                if entry.get("page"):
-                    entry["page"] = page_path(path, entry["page"])
-                    order[len(out)] = rank
-                    out.append(entry)
+    for _folder, path, node in _mechanism_calls():
+        entry, rank = {}, 100
+        for k in node.keywords:
+            if k.arg in _PAGE_FIELDS and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
+                entry[k.arg] = k.value.value
+            elif k.arg == "order" and isinstance(k.value, ast.Constant) and type(k.value.value) is int:
+                rank = k.value.value
+        if entry.get("page"):
+            entry["page"] = page_path(path, entry["page"])
+            order[len(out)] = rank
+            out.append(entry)
     return [out[i] for i in sorted(range(len(out)), key=order.__getitem__)]
 
 
