@@ -92,34 +92,27 @@ def enabled() -> bool:
 
 
 @contextlib.contextmanager
-def disabled() -> Iterator[None]:
+def _setting(var: contextvars.ContextVar, value: Any) -> Iterator[Any]:
+    token = var.set(value)
+    try:
+        yield value
+    finally:
+        var.reset(token)
+
+
+def disabled() -> contextlib.AbstractContextManager[None]:
     """Compute everything inside this block (the store is not read)."""
-    token = _enabled_var.set(False)
-    try:
-        yield
-    finally:
-        _enabled_var.reset(token)
+    return _setting(_enabled_var, False)
 
 
-@contextlib.contextmanager
-def store_folder(folder: str | Path) -> Iterator[None]:
+def store_folder(folder: str | Path) -> contextlib.AbstractContextManager[Path]:
     """Read the store from ``folder`` instead of :data:`STORE_DIR` inside this block (tests, trials)."""
-    token = _folder_var.set(Path(folder))
-    try:
-        yield
-    finally:
-        _folder_var.reset(token)
+    return _setting(_folder_var, Path(folder))
 
 
-@contextlib.contextmanager
-def recording() -> Iterator[dict]:
+def recording() -> contextlib.AbstractContextManager[dict]:
     """Collect ``{key: (dataset name, Entry)}`` of every mechanism part computed inside this block."""
-    rec: dict = {}
-    token = _recorder.set(rec)
-    try:
-        yield rec
-    finally:
-        _recorder.reset(token)
+    return _setting(_recorder, {})
 
 
 # ------------------------------------------------------------------------------------------ hashing
