@@ -1,15 +1,9 @@
 """The plug-in contract of a mechanism: :class:`ParamSpec`, :class:`MethodInfo` and :class:`Mechanism`.
 
-Every folder ``dp_core/mechanisms/<name>/`` exports one :class:`Mechanism` as ``PLUGIN`` (or a
-tuple ``PLUGINS`` when one folder holds several small mechanisms) in its ``__init__.py``;
-:mod:`dp_core.registry` discovers them. The command line, the comparison, the audit and the
-negotiation iterate over that registry, so a new mechanism is its folder plus its page file.
-
-This module sits at the bottom of the engine: it imports only :mod:`dp_core._validation` and
-:mod:`dp_core.status`.
-Heavy parts of a plug-in (its command-line module, comparison adapter, audit entry,
-reproduction) are named by module path and imported only when asked for
-(:meth:`Mechanism.load`), so listing the mechanisms stays fast.
+Every folder ``dp_core/mechanisms/<name>/`` exports one :class:`Mechanism` as ``PLUGIN`` (or a tuple ``PLUGINS``)
+in its ``__init__.py``; :mod:`dp_core.registry` discovers them (``docs/adding_a_mechanism.md``). Heavy parts of a
+plug-in are named by module path and imported only when asked for (:meth:`Mechanism.load`). Imports only
+:mod:`dp_core._validation` and :mod:`dp_core.status`.
 """
 
 from __future__ import annotations
@@ -53,20 +47,8 @@ STATUS_LABELS = {
     _vocab.NO_CLAIM: "no privacy claim",
 }
 
-#: The parts a plug-in may provide, each a module (``"pkg.mod"``) or an attribute (``"pkg.mod:attr"``):
-#: ``cli`` a module with ``COMMANDS`` (:class:`dp_core.cli._registry.Command`);
-#: ``compare`` an :class:`dp_core.compare.registry.Adapter` instance (its sweep gives ``utility``,
-#: ``excess_risk`` and, for regression when it can, ``mae`` in the target's units with ``nonprivate_mae``);
-#: ``audit`` an :class:`dp_core.audit.registry.AuditableMechanism`;
-#: ``reproduce`` ``reproduce(out_dir, *, quick, seed, ...)``;
-#: ``bounds`` the module of the theoretical bounds;
-#: ``plan`` the page plan: a module of pure functions (those marked :func:`cached` are cached by the
-#: app's one generic layer, ``ui.cached.plan``) and of ``*_blocks`` functions giving :class:`Block` lists
-#: for the app's one generic job layer (``ui.background``);
-#: ``release`` a module with ``add_arguments(parser)`` and ``run(args) -> dict`` for ``python -m dp_core release``;
-#: ``catalog`` a module with the mechanism's colours, labels, glossary entries and audit-table rows;
-#: ``estimator`` the scikit-learn-style estimator class(es) of the mechanism;
-#: ``risk`` a module with ``guarantee(**setting) -> dp_core.risk.Guarantee`` and ``setting(values, *, eps, delta, ds)``.
+#: The parts a plug-in may provide, each a module (``"pkg.mod"``) or an attribute (``"pkg.mod:attr"``); the contract
+#: of each: ``docs/adding_a_mechanism.md`` §"The folder".
 HOOKS = ("cli", "compare", "audit", "reproduce", "bounds", "plan", "release", "catalog", "estimator", "risk")
 #: Where a folder's parts live by convention (``Mechanism(package=__name__)``): provided when the module exists.
 CONVENTIONAL_HOOKS = {h: h for h in HOOKS} | {
@@ -84,26 +66,11 @@ _KINDS = (int, float, str, bool)
 class ParamSpec:
     """One parameter of a mechanism: drives its CLI option, URL key, widget and validation.
 
-    Attributes
-    ----------
-    name : str
-        Python identifier (``noise_std``); the CLI flag is ``--noise-std`` (:attr:`flag`).
-    kind : type
-        ``int``, ``float``, ``str`` or ``bool``.
-    default : object
-        The documented default (``None``: none; the value is then required or data-dependent).
-    lo, hi : float, optional
-        Closed range of a number (``None``: unbounded on that side).
-    options : tuple, optional
-        The allowed values (a choice); when given, ``lo``/``hi`` are not used.
-    step : float, optional
-        Widget step.
-    private : str
-        ``"lower"`` if smaller values are more private, ``"higher"`` if larger ones are, ``""`` if neither.
-    label, help, symbol : str
-        Widget label, one-line help text (also the CLI help), mathematical symbol (``ρ``).
-    url_prefix : str
-        Prefix of the URL key (``lb_`` gives ``lb_noise_std``); ``""`` for a shared key.
+    ``name`` is an identifier (``noise_std``: flag ``--noise-std``); ``default`` ``None`` means required or
+    data-dependent; ``lo``/``hi`` close a number's range (``None``: unbounded), unused when ``options`` lists the
+    allowed values; ``private`` is ``"lower"``/``"higher"`` when smaller/larger values are more private;
+    ``help`` is also the CLI help; ``url_prefix`` prefixes the URL key (``lb_`` gives ``lb_noise_std``; ``""``
+    for a shared key).
     """
 
     name: str
@@ -134,12 +101,10 @@ class ParamSpec:
     # -- what derives from the declaration ---------------------------------------------------
     @property
     def flag(self) -> str:
-        """The command-line option, ``--kebab-name``."""
         return "--" + self.name.replace("_", "-")
 
     @property
     def url_key(self) -> str:
-        """The query-string key of the page."""
         return self.url_prefix + self.name
 
     def range_text(self) -> str:
@@ -211,22 +176,10 @@ class ParamSpec:
 class MethodInfo:
     """One curve of the comparison (a mode or variant of a mechanism).
 
-    Attributes
-    ----------
-    key : str
-        Unique method name (also its colour key in :data:`dp_core.figures.METHOD_COLORS`).
-    label : str
-        Legend label.
-    status : str
-        One of :data:`STATUSES`.
-    statement : str
-        One sentence: what is guaranteed (or why not), with the paper's name for it.
-    pure : bool
-        Pure epsilon-DP (delta = 0).
-    label_dp : bool
-        The guarantee protects labels only (features public).
-    audit : str
-        ``MECHANISM/MODE`` of :data:`dp_core.audit.MECHANISMS` that measures this claim ('' if none).
+    ``key``: unique, also its colour key in :data:`dp_core.figures.METHOD_COLORS`; ``status``: one of
+    :data:`STATUSES`; ``statement``: one sentence, what is guaranteed (or why not), with the paper's name for it;
+    ``pure``: pure ε-DP (δ = 0); ``label_dp``: labels only are protected (features public); ``audit``:
+    ``MECHANISM/MODE`` of :data:`dp_core.audit.MECHANISMS` that measures this claim ('' if none).
     """
 
     key: str
@@ -252,38 +205,14 @@ def _load(ref: str) -> Any:
 class Mechanism:
     """The plug-in of one mechanism (exported as ``PLUGIN`` by ``dp_core/mechanisms/<name>/__init__.py``).
 
-    Attributes
-    ----------
-    name : str
-        The one canonical name, kebab-case (``label-dp-bags``): CLI commands, ``--mechanisms``,
-        the URL ``mech`` value, JSON keys. :attr:`key` is its Python form (``label_dp_bags``).
-    title : str
-        Human title.
-    aliases : tuple of str
-        Old spellings still accepted (each use prints one deprecation line on stderr).
-    page : str
-        The page file (``pages/label_dp_bags.py``), or ``""``.
-    summary : str
-        One line about the mechanism.
-    params : tuple of ParamSpec
-        The parameters its page and commands share.
-    methods : tuple of MethodInfo
-        The curves it draws in the comparison.
-    hooks : dict
-        ``{part: "module[:attribute]"}`` for the parts of :data:`HOOKS` it provides (imported lazily).
-    order : int
-        Position in listings (smaller first; ties by folder name).
-    icon : str
-        The page's icon in the app's navigation.
-    compare_params : tuple of str
-        Names of :attr:`params` the comparison and the negotiation take (shared with the other
-        mechanisms' of the same name; e.g. the bag parameters ``k``, ``m``, ``rho``).
-    configs : tuple of (type, str)
-        The frozen configs that declare the parameters, each with its link-key prefix: every
-        :func:`param` field becomes one of :attr:`params` (then ``params`` is not written by hand).
-    package : str
-        The folder's package (``__name__``): without ``hooks``, its parts are found at
-        :data:`CONVENTIONAL_HOOKS` (each provided when its module exists).
+    ``name``: the one canonical name, kebab-case (``label-dp-bags``) in CLI commands, ``--mechanisms``, the URL
+    ``mech`` value and JSON keys (:attr:`key` is its Python form); ``aliases``: old spellings still accepted (each
+    use prints one deprecation line); ``page``: the page file or ``""``; ``methods``: the comparison's curves;
+    ``hooks``: ``{part: "module[:attribute]"}`` of the parts of :data:`HOOKS` it provides (imported lazily);
+    ``order``: position in listings (ties by folder name); ``compare_params``: names of :attr:`params` the
+    comparison and negotiation take (shared with other mechanisms' of the same name: ``k``, ``m``, ``rho``);
+    ``configs``: ``(frozen config, link-key prefix)`` pairs whose :func:`param` fields become :attr:`params`;
+    ``package``: the folder's ``__name__``, whose parts are found at :data:`CONVENTIONAL_HOOKS` without ``hooks``.
     """
 
     name: str
@@ -322,7 +251,6 @@ class Mechanism:
 
     @property
     def key(self) -> str:
-        """The Python identifier form of :attr:`name` (``label_dp_bags``)."""
         return self.name.replace("-", "_")
 
     @property
@@ -350,7 +278,6 @@ class Mechanism:
         return _load(self.hooks[hook])
 
     def commands(self) -> list:
-        """The command-line commands of the plug-in (``[]`` if it has none)."""
         if not self.has("cli"):
             return []
         return [c for c in getattr(self.load("cli"), "COMMANDS", []) if c.mechanism == self.name]
@@ -379,11 +306,9 @@ def param(
 ) -> Any:
     """A field of a frozen config that is also a user parameter (its one declaration).
 
-    The field's name is the parameter's only spelling: :func:`config_params` turns the field into a
-    :class:`ParamSpec` (CLI flag ``--field-name``, link key ``url_prefix + field_name``, widget
-    range and label), and :func:`validate_config` checks and converts the value once, when the
-    config is built. ``kind`` defaults to the field's annotation (``int``, ``float``, ``str``,
-    ``bool``; ``X | None`` admits ``None``).
+    :func:`config_params` turns the field into a :class:`ParamSpec` (the field's name is the parameter's only
+    spelling), :func:`validate_config` checks the value once; ``kind`` defaults to the field's annotation
+    (``int``, ``float``, ``str``, ``bool``; ``X | None`` admits ``None``).
     """
     meta = {k: v for k, v in locals().items() if k != "default"} | {"options": tuple(options)}
     return field(default=default, metadata={_PARAM_META: meta})
@@ -425,11 +350,8 @@ def config_params(cls: type, *, url_prefix: str = "") -> tuple[ParamSpec, ...]:
 
 
 def validate_config(obj: Any) -> None:
-    """Check and convert every :func:`param` field of ``obj`` once (call it from ``__post_init__``).
-
-    ``ValueError``/``TypeError`` name the parameter and its valid range; a field annotated
-    ``X | None`` may hold ``None``. The engine then trusts a constructed config.
-    """
+    """Check and convert every :func:`param` field of ``obj`` once (call it from ``__post_init__``); a field
+    annotated ``X | None`` may hold ``None``."""
     for spec, optional in _config_specs(type(obj), ""):
         value = getattr(obj, spec.name)
         if value is None and optional:

@@ -114,10 +114,8 @@ class PublicBounds:
 
 
 def bounds_from_data(X: np.ndarray) -> PublicBounds:
-    """Ranges taken from the data's own column minima and maxima, marked ``data_derived=True``.
-
-    The centre and scale are the columns' means and standard deviations (standardisation). Use
-    this only when no public range is known (an upload); the result carries the leak flag.
+    """The data's own column minima and maxima, means and standard deviations, marked ``data_derived=True``
+    (an upload with no public range).
 
     >>> b = bounds_from_data(np.array([[0.0, 5.0], [2.0, 5.0]]))
     >>> b.lo, b.hi, b.centre, b.scale, b.data_derived
@@ -157,6 +155,18 @@ DECLARED_SOURCE = "declared by the user"
 MAX_BOUNDS_TEXT = 20_000
 
 
+def _check_type(name: str, bounds: object) -> None:
+    if not isinstance(bounds, PublicBounds):
+        raise TypeError(f"{name} must be PublicBounds, got {type(bounds).__name__}.")
+
+
+def _rows(X: np.ndarray, bounds: PublicBounds) -> np.ndarray:
+    A = np.asarray(X, dtype=np.float64)
+    if A.ndim != 2 or A.shape[1] != bounds.d:
+        raise ValueError(f"X must have shape (n, {bounds.d}) to match the bounds, got {A.shape}.")
+    return A
+
+
 def _column(names: Sequence[str] | None, j: int) -> str:
     if names is not None and j < len(names):
         return f"column {names[j]!r}"
@@ -164,19 +174,15 @@ def _column(names: Sequence[str] | None, j: int) -> str:
 
 
 def check_declared_bounds(bounds: PublicBounds, feature_names: Sequence[str] | None = None) -> PublicBounds:
-    """Check ranges a person declares for a dataset; ``ValueError`` naming the column otherwise.
-
-    Declared ranges must not be marked ``data_derived``, must give one ``(lo, hi)`` per feature
-    (when ``feature_names`` is given), and every centre must lie inside its range (``lo < hi``,
-    finite values and ``scale > 0`` are already checked by :class:`PublicBounds`).
+    """Check ranges a person declares (not ``data_derived``, one per feature, centres inside their ranges);
+    ``ValueError`` naming the column otherwise.
 
     >>> check_declared_bounds(PublicBounds((0.0,), (1.0,), (2.0,), (1.0,)), ["age"])
     Traceback (most recent call last):
     ...
     ValueError: bounds of column 'age': the centre must lie in [lo, hi] = [0, 1], got 2.
     """
-    if not isinstance(bounds, PublicBounds):
-        raise TypeError(f"bounds must be PublicBounds, got {type(bounds).__name__}.")
+    _check_type("bounds", bounds)
     if bounds.data_derived:
         raise ValueError("declared bounds must not be data_derived: ranges computed from the records are not public.")
     if feature_names is not None and len(feature_names) != bounds.d:
@@ -198,17 +204,13 @@ def _num_text(v: float) -> str:
 
 
 def format_bounds(bounds: PublicBounds) -> str:
-    """The compact text form of ``bounds`` (links, the CLI's ``--bounds``): ``lo:hi,lo:hi,...``.
-
-    One entry per feature, in column order. An entry is ``lo:hi`` when the centre and scale are the
-    midpoint and half-width of the range, else ``lo:hi:centre:scale``. Numbers are written exactly
-    (shortest round-trip form), so :func:`parse_bounds` gives the same bounds back.
+    """The compact text form of ``bounds`` (links, the CLI's ``--bounds``): ``lo:hi`` per feature, or
+    ``lo:hi:centre:scale`` when they are not the midpoint and half-width; exact, so :func:`parse_bounds` inverts it.
 
     >>> format_bounds(PublicBounds((0.0, -1.5), (90.0, 2.5), (40.0, 0.5), (10.0, 2.0)))
     '0:90:40:10,-1.5:2.5'
     """
-    if not isinstance(bounds, PublicBounds):
-        raise TypeError(f"bounds must be PublicBounds, got {type(bounds).__name__}.")
+    _check_type("bounds", bounds)
     parts = []
     for a, b, c, s in zip(bounds.lo, bounds.hi, bounds.centre, bounds.scale):
         entry = f"{_num_text(a)}:{_num_text(b)}"
@@ -311,11 +313,8 @@ def bounds_from_records(
         vals = []
         for key in ("lo", "hi", "centre", "scale"):
             raw = rec.get(key)
-            if (
-                raw is None
-                or (isinstance(raw, str) and not raw.strip())
-                or (isinstance(raw, float) and math.isnan(raw))
-            ):
+            blank = raw is None or (isinstance(raw, str) and not raw.strip())
+            if blank or (isinstance(raw, float) and math.isnan(raw)):
                 if key in ("lo", "hi"):
                     raise ValueError(f"bounds of {where}: {key} is missing.")
                 vals.append(None)
@@ -329,10 +328,8 @@ def bounds_from_records(
 
 
 def rounded_bounds(bounds: PublicBounds, sig: int = 4) -> PublicBounds:
-    """``bounds`` with every number rounded to ``sig`` significant digits (a table a person edits).
-
-    The range is widened to stay inside-out (``lo`` rounded down, ``hi`` up), the centre kept
-    inside it; the source and ``data_derived`` flag are kept.
+    """``bounds`` rounded to ``sig`` significant digits (a table a person edits): ``lo`` down, ``hi`` up, the
+    centre kept inside.
 
     >>> rounded_bounds(PublicBounds((0.123456,), (9.87654,), (3.33333,), (1.23456,))).lo
     (0.1234,)
@@ -354,19 +351,14 @@ def rounded_bounds(bounds: PublicBounds, sig: int = 4) -> PublicBounds:
 
 
 def clipped_counts(X: np.ndarray, bounds: PublicBounds) -> tuple[int, ...]:
-    """How many values of each column lie outside its range ``[lo, hi]`` (and get clipped).
-
-    A data-dependent diagnostic for the person who owns the data (it looks at every record): it is
-    never part of a released output.
+    """How many values of each column lie outside its range (and get clipped): a data-dependent diagnostic
+    for the data's owner, never part of a released output.
 
     >>> clipped_counts(np.array([[0.0, 5.0], [3.0, -1.0]]), PublicBounds((0.0, 0.0), (2.0, 4.0)))
     (1, 2)
     """
-    if not isinstance(bounds, PublicBounds):
-        raise TypeError(f"bounds must be PublicBounds, got {type(bounds).__name__}.")
-    A = np.asarray(X, dtype=np.float64)
-    if A.ndim != 2 or A.shape[1] != bounds.d:
-        raise ValueError(f"X must have shape (n, {bounds.d}) to match the bounds, got {A.shape}.")
+    _check_type("bounds", bounds)
+    A = _rows(X, bounds)
     out = (A < np.asarray(bounds.lo)) | (A > np.asarray(bounds.hi))
     return tuple(int(v) for v in out.sum(axis=0))
 
@@ -385,11 +377,8 @@ def preprocess_rows(X: np.ndarray, bounds: PublicBounds, method: str = DEFAULT_P
     [[0.7071, 0.7071]]
     """
     check_choice("method", method, PREPROCESS_METHODS)
-    if not isinstance(bounds, PublicBounds):
-        raise TypeError(f"bounds must be PublicBounds, got {type(bounds).__name__}.")
-    A = np.asarray(X, dtype=np.float64)
-    if A.ndim != 2 or A.shape[1] != bounds.d:
-        raise ValueError(f"X must have shape (n, {bounds.d}) to match the bounds, got {A.shape}.")
+    _check_type("bounds", bounds)
+    A = _rows(X, bounds)
     if not np.all(np.isfinite(A)):
         raise ValueError("X must contain only finite values.")
     lo, hi = np.asarray(bounds.lo), np.asarray(bounds.hi)
@@ -444,9 +433,7 @@ def default_eta(d: int, epsilon: float | None = None, method: str = DEFAULT_PREP
 
 
 def reference_eta(d: int, method: str = DEFAULT_PREPROCESS) -> float:
-    """The ball ``||w|| <= 2 sqrt(d)`` of the non-private reference fit (twice the largest default).
-
-    Large enough that, on unit-norm rows, the non-private fit is not held back by the bound (on
+    """The ball ``||w|| <= 2 sqrt(d)`` of the non-private reference fit, twice the largest default (on
     breast_cancer it matches a standardised logistic regression within 0.01).
 
     >>> round(reference_eta(4), 4)
@@ -457,8 +444,6 @@ def reference_eta(d: int, method: str = DEFAULT_PREPROCESS) -> float:
 
 def eta_cap_note(w_norm: float, eta: float, *, tol: float = 0.02) -> str:
     """A sentence when the non-private fit sits on the ball ``||w|| = eta`` ('' otherwise).
-
-    A fit on the boundary means the bound, not the data or the privacy budget, limits accuracy.
 
     >>> eta_cap_note(1.0, 1.0) != ""
     True
@@ -502,9 +487,8 @@ def data_derived_matches(
     >>> data_derived_matches(PublicBounds((2.0,), (4.1,)), derived, ["x"])
     ()
     """
-    for name, b in (("declared", declared), ("derived", derived)):
-        if not isinstance(b, PublicBounds):
-            raise TypeError(f"{name} must be PublicBounds, got {type(b).__name__}.")
+    _check_type("declared", declared)
+    _check_type("derived", derived)
     if declared.d != derived.d:
         raise ValueError(
             f"declared and derived must have the same number of columns, got {declared.d} and {derived.d}."
@@ -540,8 +524,7 @@ def coarse_public_bounds(derived: PublicBounds, sig: int = 2) -> PublicBounds:
     >>> b.lo, b.hi, b.centre, b.data_derived, format_bounds(b)
     ((2.0,), (4.1,), (3.05,), False, '2:4.1')
     """
-    if not isinstance(derived, PublicBounds):
-        raise TypeError(f"derived must be PublicBounds, got {type(derived).__name__}.")
+    _check_type("derived", derived)
     if isinstance(sig, bool) or not isinstance(sig, int) or not 1 <= sig <= 3:
         raise ValueError(f"sig must be an integer in [1, 3], got {sig!r}.")
     lo, hi, centre = [], [], []
