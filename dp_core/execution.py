@@ -79,11 +79,6 @@ class RunCancelled(DPCoreError, RuntimeError):
     """The run was cancelled through :meth:`RunHandle.cancel`; no result."""
 
 
-# --------------------------------------------------------------------------------------------
-# progress and cancellation of one submitted run
-# --------------------------------------------------------------------------------------------
-
-
 class RunHandle:
     """A run started by :func:`submit`: progress from completed blocks, cancel, result."""
 
@@ -98,7 +93,6 @@ class RunHandle:
         self._value: Any = None
         self._error: BaseException | None = None
 
-    # called by the executors
     def _add_total(self, n: int) -> None:
         with self._lock:
             self._total_blocks += n
@@ -118,7 +112,6 @@ class RunHandle:
         if self._cancelled.is_set():
             raise RunCancelled("the run was cancelled.")
 
-    # public
     def progress(self) -> tuple[int, int]:
         """``(blocks done, blocks submitted so far)``."""
         with self._lock:
@@ -138,15 +131,11 @@ class RunHandle:
         return self._cancelled.is_set()
 
     def done(self) -> bool:
-        """True once the run has finished, failed or been cancelled."""
         return self._finished.is_set()
 
     def result(self, timeout: float | None = None) -> Any:
-        """The return value of the submitted function (waits up to ``timeout`` seconds).
-
-        Raises the function's exception, :class:`RunCancelled` after :meth:`cancel`, or
-        :class:`TimeoutError` when ``timeout`` passes first.
-        """
+        """The return value of the submitted function, or its exception, :class:`RunCancelled` after
+        :meth:`cancel`, :class:`TimeoutError` after ``timeout`` seconds."""
         if not self._finished.wait(timeout):
             raise TimeoutError(f"the run has not finished within {timeout} s.")
         if self._error is not None:
@@ -158,24 +147,20 @@ _JOB: contextvars.ContextVar[RunHandle | None] = contextvars.ContextVar("dp_core
 _EXECUTOR: contextvars.ContextVar[Executor | None] = contextvars.ContextVar("dp_core_executor", default=None)
 
 
-# --------------------------------------------------------------------------------------------
-# executors
-# --------------------------------------------------------------------------------------------
-
-
 class Executor(abc.ABC):
     """Runs ``fn`` over items and yields the results in the order of the items."""
 
     kind = "abstract"
     workers = 0
+    address: str | None = None
 
     @abc.abstractmethod
     def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         """Yield ``fn(item)`` for every item, in the order of ``items`` (whatever order they finish in)."""
 
     def describe(self) -> dict:
-        """What runs the blocks, for summaries: ``{"executor", "workers", "address"}``."""
-        return {"executor": self.kind, "workers": self.workers, "address": None}
+        """What runs the blocks, for summaries."""
+        return {"executor": self.kind, "workers": self.workers, "address": self.address}
 
     def close(self) -> None:  # noqa: B027 - optional hook: executors without resources keep this no-op
         """Release the executor's resources (a no-op in-process)."""
@@ -250,10 +235,8 @@ class DaskExecutor(Executor):
         self.kind = kind
         self.address = address
         self._n_requested: int | None = None
-        #: In-process threshold in seconds (``None``: :data:`SMALL_JOB_S` or ``$DP_CORE_SMALL_JOB_S``).
-        self.small_job_s: float | None = None
-        #: Blocks this executor ran in the calling process because their job was small.
-        self.in_process_blocks = 0
+        self.small_job_s: float | None = None  # None: $DP_CORE_SMALL_JOB_S or SMALL_JOB_S
+        self.in_process_blocks = 0  # blocks run in the calling process because their job was small
 
     @property
     def workers(self) -> int:  # type: ignore[override]
@@ -263,9 +246,6 @@ class DaskExecutor(Executor):
             return len(self._client.scheduler_info().get("workers", {}))
         except Exception:  # noqa: BLE001 - a lost scheduler has no workers
             return 0
-
-    def describe(self) -> dict:
-        return {"executor": self.kind, "workers": self.workers, "address": self.address}
 
     def small_job_seconds(self) -> float:
         """The in-process threshold: :attr:`small_job_s` when set, else ``$DP_CORE_SMALL_JOB_S`` or the default."""
@@ -403,10 +383,6 @@ class _LazyLocalCluster(DaskExecutor):
     def close(self) -> None:
         """The cluster itself belongs to the process (closed by :func:`shutdown`)."""
 
-
-# --------------------------------------------------------------------------------------------
-# choosing, caching and closing executors
-# --------------------------------------------------------------------------------------------
 
 _LOCK = threading.Lock()
 _IN_PROCESS = InProcessExecutor()
@@ -644,15 +620,10 @@ def _from_environment() -> Executor:
 
 
 def configure(workers: int | None = None, scheduler: str | None = None) -> Executor:
-    """Set this process's default executor (used where no :func:`use_executor` is active).
-
-    For a server's operator (for example from Streamlit secrets at start-up). Without a call, the
-    default comes from ``DP_CORE_SCHEDULER`` / ``DP_CORE_WORKERS`` on first use.
-    """
+    """Set this process's default executor (used where no :func:`use_executor` is active; else the environment's)."""
     global _DEFAULT
-    ex = get_executor(workers=workers, scheduler=scheduler)
-    _DEFAULT = ex
-    return ex
+    _DEFAULT = get_executor(workers=workers, scheduler=scheduler)
+    return _DEFAULT
 
 
 def current_executor() -> Executor:
@@ -681,11 +652,8 @@ def use_executor(executor: Executor) -> Iterator[Executor]:
 
 
 def submit(fn: Callable[..., Any], /, *args: Any, executor: Executor | None = None, **kwargs: Any) -> RunHandle:
-    """Run ``fn(*args, **kwargs)`` in a background thread; return its :class:`RunHandle`.
-
-    Every sweep inside ``fn`` reports its blocks to the handle and stops when it is cancelled.
-    ``executor`` defaults to :func:`current_executor` of the caller.
-    """
+    """Run ``fn(*args, **kwargs)`` in a background thread on ``executor`` (default: the caller's); every sweep
+    inside ``fn`` reports its blocks to the returned :class:`RunHandle` and stops when it is cancelled."""
     if not callable(fn):
         raise TypeError(f"fn must be callable, got {type(fn).__name__}.")
     ex = current_executor() if executor is None else executor
