@@ -10,6 +10,7 @@ import functools
 import inspect
 import math
 import numbers
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -144,9 +145,8 @@ def check_positive(name: str, value: Any, *, allow_zero: bool = False, allow_inf
     """
     err = InvalidPrivacyParameter if name in _PRIVACY_NAMES else ValueError
     x = check_real(name, value, allow_inf=allow_inf)
-    hi = math.inf
     closed = ("both" if allow_zero else "right") if allow_inf else ("left" if allow_zero else "neither")
-    return check_in_interval(name, x, 0.0, hi, closed=closed, error=err)
+    return check_in_interval(name, x, 0.0, math.inf, closed=closed, error=err)
 
 
 def check_probability(name: str, value: Any, *, closed: str = "both") -> float:
@@ -161,11 +161,8 @@ def check_epsilon(epsilon: Any, *, allow_inf: bool = True, name: str = "epsilon"
     >>> check_epsilon(1)
     1.0
     """
-    x = check_real(name, epsilon, allow_inf=True)
-    hi = math.inf
-    return check_in_interval(
-        name, x, 0.0, hi, closed="right" if allow_inf else "neither", error=InvalidPrivacyParameter
-    )
+    closed = "right" if allow_inf else "neither"
+    return check_in_interval(name, epsilon, 0.0, math.inf, closed=closed, error=InvalidPrivacyParameter)
 
 
 def check_delta(delta: Any, *, allow_zero: bool = False, name: str = "delta") -> float:
@@ -292,9 +289,16 @@ def computable(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _parent_ok(name: str, target) -> None:
-    import os
+def _output_path(name: str, path: Any, what: str):
+    """``path`` as a :class:`pathlib.Path` (no expanduser: the shell expands ~, and "~nosuchuser" would raise)."""
+    from pathlib import Path
 
+    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+        raise ValueError(f"{name} must be a {what} path, got {path!r}.")
+    return Path(path)
+
+
+def _parent_ok(name: str, target) -> None:
     parent = target.parent if str(target.parent) else target.cwd()
     if not parent.exists():
         raise ValueError(f"{name} must be in an existing folder; {str(parent)!r} does not exist (create it first).")
@@ -307,12 +311,7 @@ def _parent_ok(name: str, target) -> None:
 def check_output_dir(name: str, path: Any, *, prefix: str = "", overwrite: bool = False):
     """Check an output folder BEFORE any computation (created if missing, its parent must exist; ``prefix*``
     files in it are an error unless ``overwrite``); returns it as a :class:`pathlib.Path`."""
-    import os
-    from pathlib import Path
-
-    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
-        raise ValueError(f"{name} must be a folder path, got {path!r}.")
-    target = Path(path)  # no expanduser: the shell expands ~, and "~nosuchuser" would raise
+    target = _output_path(name, path, "folder")
     if target.exists() and not target.is_dir():
         raise ValueError(f"{name} must be a folder, but {str(target)!r} is a file.")
     if not target.exists():
@@ -337,12 +336,7 @@ def check_output_dir(name: str, path: Any, *, prefix: str = "", overwrite: bool 
 def check_output_file(name: str, path: Any, *, overwrite: bool = False):
     """Check an output file path BEFORE any computation: its folder must exist and be writable; an
     existing file is an error unless ``overwrite`` is true."""
-    import os
-    from pathlib import Path
-
-    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
-        raise ValueError(f"{name} must be a file path, got {path!r}.")
-    target = Path(path)  # no expanduser: the shell expands ~, and "~nosuchuser" would raise
+    target = _output_path(name, path, "file")
     if target.is_dir():
         raise ValueError(f"{name} must be a file, but {str(target)!r} is a folder.")
     if target.exists() and not overwrite:

@@ -279,12 +279,8 @@ def _insert_eps(raw: np.ndarray, eps: np.ndarray, extra: Sequence[float]) -> tup
 #: the outcome field of each number of an answer (``None`` in the JSON: ``inf`` when "not reached" or an
 #: open end of a reached answer's range, ``nan`` otherwise)
 _OUTCOME_OF = {
-    "epsilon_measured": "measured_outcome",
-    "epsilon_measured_lo": "measured_outcome",
-    "epsilon_measured_hi": "measured_outcome",
-    "n_min": "n_min_outcome",
-    "n_min_lo": "n_min_outcome",
-    "n_min_hi": "n_min_outcome",
+    **{f"epsilon_measured{end}": "measured_outcome" for end in ("", "_lo", "_hi")},
+    **{f"n_min{end}": "n_min_outcome" for end in ("", "_lo", "_hi")},
     "epsilon_bound": "bound_outcome",
     "n_bound": "n_bound_outcome",
 }
