@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy.special import log_ndtr
 
-from ._validation import check_delta, check_epsilon, check_positive
+from ._validation import check_choice, check_delta, check_epsilon, check_positive
 from .exceptions import InvalidPrivacyParameter
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "gaussian_delta_analytic",
     "gaussian_sigma_analytic",
     "gaussian_epsilon_analytic",
+    "gaussian_sigma",
     "solve_monotone",
 ]
 
@@ -283,11 +284,6 @@ def gaussian_epsilon_analytic(*, sigma: float, delta: float, sensitivity: float,
 
 def gaussian_sigma(*, epsilon: float, delta: float, sensitivity: float, method: str = "analytic") -> float:
     """Dispatch to the ``"analytic"`` or ``"classic"`` Gaussian calibration."""
-    if method == "analytic":
-        return gaussian_sigma_analytic(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
-    if method == "classic":
-        return gaussian_sigma_classic(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
-    raise ValueError(f"method must be one of 'analytic', 'classic', got {method!r}.")
-
-
-__all__.append("gaussian_sigma")
+    check_choice("method", method, ("analytic", "classic"))
+    sigma = gaussian_sigma_analytic if method == "analytic" else gaussian_sigma_classic
+    return sigma(epsilon=epsilon, delta=delta, sensitivity=sensitivity)

@@ -222,9 +222,7 @@ def dataset_names() -> list[str]:
     return list(DATASETS)
 
 
-# ----------------------------------------------------------------------------------------------
-# Synthetic generators
-# ----------------------------------------------------------------------------------------------
+# ------------------------------------------------------------------------- synthetic generators
 
 CENSUS_FEATURES = tuple(
     "age years_of_schooling hours_per_week weeks_worked is_single is_married is_female household_size children "
@@ -436,9 +434,7 @@ def make_heavy_tailed(
     return _make_dataset("heavy_tailed", X, y, _x_names(d), "y", "regression", **about)
 
 
-# ----------------------------------------------------------------------------------------------
-# CSV parsing and validation
-# ----------------------------------------------------------------------------------------------
+# ------------------------------------------------------------------- CSV parsing and validation
 
 
 @dataclass(frozen=True, eq=False)
@@ -1098,9 +1094,7 @@ def load_dataset(name: str, *, n: int | None = None, seed: RngLike = 0, **option
     return ds
 
 
-# ----------------------------------------------------------------------------------------------
-# Preprocessing (explicit, and honest about data-dependent bounds)
-# ----------------------------------------------------------------------------------------------
+# ----------------------------- preprocessing (explicit, and honest about data-dependent bounds)
 
 
 @dataclass(frozen=True)
@@ -1236,9 +1230,7 @@ def train_test_split(ds: Dataset, *, test_fraction: float = 0.2, seed: RngLike =
     return _rows_of(ds, tr, f"{ds.name}:train", ds.notes), _rows_of(ds, te, f"{ds.name}:test", ds.notes)
 
 
-# ----------------------------------------------------------------------------------------------
-# Public per-column bounds of the demo datasets
-# ----------------------------------------------------------------------------------------------
+# ------------------------------------------------ public per-column bounds of the demo datasets
 
 #: Documented public ranges ``(lo, hi)`` and, where given, a public centre and scale per feature
 #: column (in the dataset's column order), from ``datasets.json``; sources and justification:

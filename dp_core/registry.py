@@ -22,7 +22,7 @@ import ast
 import importlib
 import os
 import pkgutil
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -37,7 +37,6 @@ __all__ = [
     "folder_of",
     "get",
     "plugins",
-    "resolve_names",
 ]
 
 _ENV = "DP_CORE_PLUGIN_PATH"
@@ -206,8 +205,3 @@ def canonical_name(name: str, *, on_alias: Callable[[str], None] | None = None, 
                 on_alias(f"{name!r} is deprecated, use {canon!r}")
             return canon
     raise ValueError(f"mechanism must be one of {sorted(c for c, _ in entries)}, got {name!r}.")
-
-
-def resolve_names(names: Iterable[str], *, on_alias: Callable[[str], None] | None = None) -> list[str]:
-    """:func:`canonical_name` of each name (for ``--mechanisms`` lists)."""
-    return [canonical_name(n, on_alias=on_alias) for n in names]
