@@ -177,23 +177,13 @@ def fingerprint_arrays(*arrays: np.ndarray) -> str:
 def _make_dataset(name, X, y, feature_names, target_name, task, *, source="", description="", notes=()) -> Dataset:
     # own copies: a column taken from a DataFrame is a view of its whole block, and a session holding the
     # target would hold every column of the parsed file with it (issue 24: 19 MB per maximum upload)
-    X = _own(X)
-    y = _own(y)
+    X, y = _own(X), _own(y)
     X.setflags(write=False)
     y.setflags(write=False)
     n_classes = int(len(np.unique(y))) if task in ("binary", "multiclass") else 0
+    texts = {"source": source, "description": description, "notes": tuple(notes)}
     return Dataset(
-        name=name,
-        X=X,
-        y=y,
-        feature_names=tuple(feature_names),
-        target_name=target_name,
-        task=task,
-        n_classes=n_classes,
-        source=source,
-        description=description,
-        notes=tuple(notes),
-        fingerprint=fingerprint_arrays(X, y),
+        name, X, y, tuple(feature_names), target_name, task, n_classes, **texts, fingerprint=fingerprint_arrays(X, y)
     )
 
 
@@ -500,9 +490,7 @@ def _sniff_binary(raw: bytes, file_name: str) -> None:
 
 
 def _decode(raw: bytes) -> tuple[str, str]:
-    for enc in ("utf-8-sig", "utf-16"):
-        if enc == "utf-16" and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-            continue
+    for enc in ("utf-8-sig", "utf-16") if raw.startswith((b"\xff\xfe", b"\xfe\xff")) else ("utf-8-sig",):
         try:
             return raw.decode(enc), enc
         except UnicodeDecodeError:
