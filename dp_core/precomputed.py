@@ -163,13 +163,9 @@ def stale_by_libraries_only(datasets: Sequence[str] | None = None, *, folder: Pa
     """Files written by this very engine code under other library versions: ``{dataset: {lib: (stored,
     installed)}}``. Such a file is unused (a lookup needs :func:`engine_hash` to match) until it is
     regenerated; a new numpy or solver release on the machine causes it, not a change of this code."""
-    from .data import DATASETS
-
     out = {}
     now = library_versions()
-    for name in list(DATASETS) if datasets is None else list(datasets):
-        path = _path(name, folder)
-        obj = _read_file(path) if path.is_file() else None
+    for name, _file, obj in _stored(datasets, folder):
         if obj is None or obj.get("code_hash") != code_hash():
             continue
         stored = obj.get("libraries") or {}
@@ -329,6 +325,15 @@ _cache_lock = threading.Lock()
 _loaded: dict[tuple[str, str], dict | None] = {}
 
 
+def _stored(datasets: Sequence[str] | None, folder: Path | None) -> Iterator[tuple[str, Path, dict | None]]:
+    """``(dataset, path, contents or None)`` of each demo dataset's file (``datasets``: all by default)."""
+    from .data import DATASETS
+
+    for name in list(DATASETS) if datasets is None else list(datasets):
+        path = _path(name, folder)
+        yield name, path, _read_file(path) if path.is_file() else None
+
+
 def _read_file(path: Path) -> dict | None:
     try:
         with lzma.open(path, "rt", encoding="utf-8") as fh:
@@ -439,17 +444,11 @@ def write_store(entries: dict[str, dict], *, folder: Path | None = None) -> list
 def check(datasets: Sequence[str] | None = None, *, folder: Path | None = None) -> list[str]:
     """The stale files: ``"<dataset>: <why>"`` for every demo dataset whose file is missing, unreadable or
     written by other engine code (empty list: every shipped entry matches this engine)."""
-    from .data import DATASETS
-
-    names = list(DATASETS) if datasets is None else list(datasets)
     stale = []
-    for name in names:
-        path = _path(name, folder)
+    for name, path, obj in _stored(datasets, folder):
         if not path.is_file():
             stale.append(f"{name}: no file {path.name}")
-            continue
-        obj = _read_file(path)
-        if obj is None:
+        elif obj is None:
             stale.append(f"{name}: {path.name} is unreadable or of another format")
         elif obj.get("engine_hash") != engine_hash():
             stale.append(
