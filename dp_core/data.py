@@ -290,12 +290,8 @@ def make_gaussian_classes(
     anisotropic: bool = False,
     seed: RngLike = 0,
 ) -> Dataset:
-    """Gaussian class-conditional data of the project's large-margin pilot (docs/large_margin_gaussian.md).
-
-    Class means lie on a circle of ``radius`` in the first two coordinates; points are
-    ``mean + spread * N(0, I)`` (optionally anisotropic and rotated per class), then clipped to the
-    unit ball (a fixed, public rule).
-    """
+    """Gaussian class-conditional data of the project's large-margin pilot (docs/large_margin_gaussian.md): class
+    means on a circle of ``radius``, ``spread * N(0, I)`` around them, rows clipped to the unit ball (a public rule)."""
     n = check_int("n", n, lo=2, hi=5_000_000)
     d = check_int("d", d, lo=2, hi=100)
     n_classes = check_int("n_classes", n_classes, lo=2, hi=50)
@@ -912,11 +908,8 @@ def table_to_dataset(
     missing: str = "error",
     max_categories: int = 30,
 ) -> Dataset:
-    """Turn a parsed CSV into a :class:`Dataset`.
-
-    ``task="auto"``: a text target or at most 10 distinct integers is classification, else regression;
-    ``non_numeric``: ``error``/``onehot``/``drop`` for text features; ``missing``: ``error``/``drop_rows``.
-    """
+    """Turn a parsed CSV into a :class:`Dataset`; ``task="auto"``: a text target or at most 10 distinct integers
+    is classification, else regression."""
     if not isinstance(table, CsvTable):
         raise TypeError(f"table must be a CsvTable from parse_csv, got {type(table).__name__}.")
     check_choice("target", target, table.frame.columns)
@@ -1057,11 +1050,8 @@ def _load_real(name: str) -> Dataset:
 
 
 def load_dataset(name: str, *, n: int | None = None, seed: RngLike = 0, **options) -> Dataset:
-    """Load a demo dataset by name (:data:`DATASETS`), or a CSV file by a path ending in ``.csv``.
-
-    ``n``: rows for a synthetic generator, or a seeded subsample of a real dataset; ``seed``: of the
-    generator or the subsample; ``**options``: to the generator (``d=5``) or :func:`table_to_dataset`.
-    """
+    """Load a demo dataset by name (:data:`DATASETS`), or a CSV file by a path ending in ``.csv``; ``n`` rows (a
+    seeded subsample of a real dataset), ``**options`` to the generator (``d=5``) or :func:`table_to_dataset`."""
     if not isinstance(name, str):
         raise TypeError(f"dataset must be a name or a path, got {type(name).__name__}.")
     if name.lower().endswith(".csv"):
@@ -1149,10 +1139,8 @@ def scale_rows_to_ball(
 def scale_labels(
     y: np.ndarray, lo: float | None = None, hi: float | None = None, *, target: tuple[float, float] = (-1.0, 1.0)
 ) -> tuple[np.ndarray, PreprocessInfo]:
-    """Map labels from ``[lo, hi]`` affinely onto ``target`` (default [-1, 1]), clipping outside values.
-
-    With no declared range, the data's minimum and maximum are used (data-dependent: flagged).
-    """
+    """Map labels from ``[lo, hi]`` (default: the data's own range, flagged) affinely onto ``target``, clipping
+    outside values."""
     v = np.asarray(y, dtype=np.float64)
     data_dependent = lo is None or hi is None
     if data_dependent:

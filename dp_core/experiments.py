@@ -120,13 +120,8 @@ def mean_se(values: Any) -> tuple[float, float]:
 def summarize(
     df: pd.DataFrame, *, by: Sequence[str], values: Sequence[str], z: float = 1.959963984540054
 ) -> pd.DataFrame:
-    """Aggregate a per-trial table: for each value column, ``mean``, ``se``, ``lo``, ``hi``.
-
-    Returns one row per group with columns ``{value}_mean``, ``{value}_se``, ``{value}_lo``,
-    ``{value}_hi`` (95% normal interval) and ``n_trials`` (the finite trials of the first
-    value column). Non-finite values (for example a failed solve) are left out of the mean and
-    counted in ``n_failed``.
-    """
+    """One row per group: ``{value}_mean``, ``_se``, ``_lo``, ``_hi`` (95% normal interval) of each value column,
+    ``n_trials`` and ``n_failed`` (finite and non-finite values of the first one; a failed solve is left out)."""
     missing = [c for c in list(by) + list(values) if c not in df.columns]
     if missing:
         raise ValueError(f"summarize: columns {missing} are not in the table (it has {list(df.columns)}).")

@@ -140,10 +140,7 @@ def target_kurtosis(y) -> float:
 
 @dataclass(frozen=True)
 class PoorFit:
-    """A fit far worse than predicting the mean, with its likely causes (plain sentences).
-
-    ``explained``: whether a cause was found in the target itself (else ``causes`` holds the generic one).
-    """
+    """A fit far worse than predicting the mean, with its likely causes (``explained``: found in the target)."""
 
     r2: float
     causes: tuple[str, ...]

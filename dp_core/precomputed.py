@@ -364,11 +364,7 @@ def clear_cache() -> None:
 
 
 def lookup(ds, adapter_key: str, spec, *, folder: Path | None = None) -> Entry | None:
-    """The stored part of ``adapter_key`` on ``ds`` with ``spec``, or ``None`` (compute it then).
-
-    Only demo datasets are looked up; ``None`` also when the store is switched off, the dataset's file is
-    missing or was written by other engine code (:func:`engine_hash`), or the key is absent.
-    """
+    """The stored part of ``adapter_key`` on the demo dataset ``ds`` with ``spec``, or ``None`` (compute it then)."""
     from .data import DATASETS
 
     if not enabled() or getattr(ds, "name", None) not in DATASETS:

@@ -94,10 +94,7 @@ def _literal_names(call: ast.Call) -> tuple[str, tuple[str, ...]] | None:
 
 @cache
 def declared() -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
-    """``{folder: ((name, aliases), ...)}`` read from each folder's ``__init__.py`` without importing it.
-
-    The declaration must spell ``Mechanism(name="...", aliases=(...))`` with literal values.
-    """
+    """``{folder: ((name, aliases), ...)}`` from each folder's literal ``Mechanism(name=..., aliases=...)``."""
     out: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
     for folder, _path, node in _mechanism_calls():
         got = _literal_names(node)
@@ -110,12 +107,8 @@ _PAGE_FIELDS = ("name", "title", "page", "summary", "icon")
 
 
 def declared_pages() -> list[dict[str, str]]:
-    """``[{name, title, page, summary, icon}]`` of every plug-in with a page, read without importing it, in the
-    plug-ins' ``order`` (a literal int; 100 when absent, as :class:`~dp_core.plugin.Mechanism`), then folder name.
-
-    The app's navigation (``ui.pages``) adds these, so a new mechanism's page needs no shared edit.
-    Fields that are not literal strings are left out.
-    """
+    """``[{name, title, page, summary, icon}]`` (literal strings only) of every plug-in with a page, read without
+    importing it, in the plug-ins' ``order`` (100 when absent), then folder name: the app's navigation."""
     out, order = [], {}
     for _folder, path, node in _mechanism_calls():
         entry, rank = {}, 100
@@ -187,12 +180,8 @@ def get(name: str) -> Mechanism:
 
 
 def canonical_name(name: str, *, on_alias: Callable[[str], None] | None = None, declared_only: bool = False) -> str:
-    """The canonical name of the mechanism spelled ``name``.
-
-    An old spelling (an alias or the underscore form) calls ``on_alias`` with a one-line
-    deprecation note. ``declared_only`` resolves from the declarations alone (no import).
-    Unknown names raise ``ValueError`` naming the valid ones.
-    """
+    """The canonical name of the mechanism spelled ``name``; an old spelling calls ``on_alias`` with a deprecation
+    note; ``declared_only``: from the declarations alone (no import)."""
     if declared_only:
         entries = [e for es in declared().values() for e in es]
     else:

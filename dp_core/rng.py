@@ -16,11 +16,8 @@ RngLike = None | int | np.random.Generator | np.random.SeedSequence
 
 
 def as_seed_sequence(seed: RngLike) -> np.random.SeedSequence:
-    """Return a :class:`~numpy.random.SeedSequence` for ``seed``.
-
-    ``None`` draws fresh entropy from the operating system; an ``int`` (>= 0) is used as entropy;
-    a ``SeedSequence`` is returned unchanged; a ``Generator`` yields a child sequence drawn from it.
-    """
+    """A :class:`~numpy.random.SeedSequence` for ``seed`` (``None``: fresh entropy; a ``Generator``: a child sequence
+    drawn from it)."""
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if isinstance(seed, np.random.Generator):
