@@ -153,15 +153,8 @@ class Dataset:
         return frame
 
     def summary(self) -> dict:
-        return {
-            "name": self.name,
-            "n": self.n,
-            "d": self.d,
-            "task": self.task,
-            "n_classes": self.n_classes,
-            "target": self.target_name,
-            "fingerprint": self.fingerprint[:16],
-        }
+        shown = {k: getattr(self, k) for k in ("name", "n", "d", "task", "n_classes")}
+        return {**shown, "target": self.target_name, "fingerprint": self.fingerprint[:16]}
 
 
 def fingerprint_arrays(*arrays: np.ndarray) -> str:

@@ -55,15 +55,8 @@ def runs_of(name: str, runs: Sequence[tuple] = DEMO_RUNS) -> dict:
             result = run_compare(ds, spec)
             if not with_negotiation:
                 continue
-            kw = {
-                "epsilon": DEMO_EPSILON,
-                "delta": DEMO_DELTA,
-                "n_trials": trials,
-                "seed": DEMO_SEED,
-                "eps_min": lo,
-                "eps_max": hi,
-                "n_points": n_points,
-            }
+            grid = {"eps_min": lo, "eps_max": hi, "n_points": n_points}
+            kw = {"epsilon": DEMO_EPSILON, "delta": DEMO_DELTA, "n_trials": trials, "seed": DEMO_SEED, **grid}
             target = [default_target(ds.task)]
             negotiate(ds, target, result=result, rows_factor=2.0, **kw)
             negotiate(ds, target, solve_for="n", **kw)
