@@ -234,12 +234,9 @@ def _encode_value(v: Any) -> Any:
         return [_encode_value(x) for x in v]
     if isinstance(v, dict):
         return {"__dict__": [[_encode_value(k), _encode_value(x)] for k, x in v.items()]}
-    if isinstance(v, np.bool_):
-        return bool(v)
-    if isinstance(v, np.integer):
-        return int(v)
-    if isinstance(v, np.floating):
-        return float(v)
+    for numpy_type, python_type in ((np.bool_, bool), (np.integer, int), (np.floating, float)):
+        if isinstance(v, numpy_type):
+            return python_type(v)
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
     raise TypeError(f"cannot store a value of type {type(v).__name__} in the precomputed store.")
