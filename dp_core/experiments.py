@@ -45,9 +45,7 @@ def make_blocks(
 ) -> list[Block]:
     """Split ``points x n_trials`` into blocks of at most ``block_size`` trials."""
     n_trials = check_int("n_trials", n_trials, lo=1)
-    if block_size is None:
-        block_size = n_trials
-    block_size = check_int("block_size", block_size, lo=1)
+    block_size = check_int("block_size", n_trials if block_size is None else block_size, lo=1)
     if len(points) == 0:
         raise ValueError("points must contain at least one parameter point, got an empty list.")
     trial_seeds = as_seed_sequence(seed).spawn(n_trials)
@@ -92,8 +90,7 @@ def run_sweep(
     blocks = make_blocks(points, n_trials=n_trials, seed=seed, block_size=block_size)
     total = sum(b.n_trials for b in blocks)
     mapper = current_executor().map if map_fn is None else map_fn
-    frames = []
-    done = 0
+    frames, done = [], 0
     for block, frame in zip(blocks, mapper(partial(_run_block, block_fn), blocks)):
         frames.append(frame)
         done += block.n_trials

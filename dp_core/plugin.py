@@ -282,9 +282,6 @@ class Mechanism:
             return []
         return [c for c in getattr(self.load("cli"), "COMMANDS", []) if c.mechanism == self.name]
 
-    def reproduce(self) -> Callable[..., Any]:
-        return self.load("reproduce")
-
 
 # -- one declaration per parameter: the fields of a mechanism's frozen config -----------------------
 _PARAM_META = "dp_core.param"
