@@ -16,7 +16,7 @@ import re
 import warnings
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +24,9 @@ import numpy as np
 
 from . import display
 from ._lazy import pandas as pd
-from ._validation import check_choice, check_int, check_positive, check_real
+from ._validation import check_choice, check_in_interval, check_int, check_positive, check_real
 from .exceptions import DataValidationError, PrivacyLeakWarning
+from .preprocessing import PublicBounds, bounds_from_data, check_declared_bounds, format_bounds
 from .rng import RngLike, as_generator
 
 __all__ = [
@@ -136,16 +137,12 @@ class Dataset:
         >>> declared.with_public_bounds(None).fingerprint == ds.fingerprint
         True
         """
-        import dataclasses
-
-        from .preprocessing import check_declared_bounds, format_bounds
-
         base = self.fingerprint if self.declared_bounds is None else fingerprint_arrays(self.X, self.y)
         if bounds is None:
-            return dataclasses.replace(self, declared_bounds=None, fingerprint=base)
+            return replace(self, declared_bounds=None, fingerprint=base)
         check_declared_bounds(bounds, self.feature_names)
         fp = hashlib.sha256(f"{base}|public-bounds:{format_bounds(bounds)}".encode()).hexdigest()
-        return dataclasses.replace(self, declared_bounds=bounds, fingerprint=fp)
+        return replace(self, declared_bounds=bounds, fingerprint=fp)
 
     def to_frame(self) -> pd.DataFrame:
         frame = pd.DataFrame(self.X, columns=list(self.feature_names))
@@ -1172,8 +1169,6 @@ def split_indices(
     >>> len(tr), len(te), sorted(tr.tolist() + te.tolist()) == list(range(10))
     (7, 3, True)
     """
-    from ._validation import check_in_interval, check_int
-
     nn = check_int("n", n, lo=1)
     f = check_in_interval("test_fraction", test_fraction, 0.0, 1.0, closed="left")
     mt = check_int("min_test", min_test, lo=0)
@@ -1190,8 +1185,6 @@ def split_indices(
 
 def train_test_split(ds: Dataset, *, test_fraction: float = 0.2, seed: RngLike = 0) -> tuple[Dataset, Dataset]:
     """Seeded random split of a dataset into training and test parts (rows as :func:`split_indices`)."""
-    from ._validation import check_in_interval
-
     f = check_in_interval("test_fraction", test_fraction, 0.0, 1.0, closed="neither")
     if max(1, int(round(f * ds.n))) >= ds.n:
         raise DataValidationError(f"test_fraction={f:g} leaves no training rows for n={ds.n}.")
@@ -1215,8 +1208,6 @@ def public_bounds(ds: Dataset):
     Declared bounds first, then documented (:data:`PUBLIC_BOUNDS`) or the generator's public domain, else
     ``bounds_from_data`` marked ``data_derived`` (``docs/preprocessing.md`` §"public_bounds: which bounds").
     """
-    from .preprocessing import PublicBounds, bounds_from_data
-
     if not isinstance(ds, Dataset):
         raise TypeError(f"ds must be a dp_core Dataset, got {type(ds).__name__}.")
     if ds.declared_bounds is not None:

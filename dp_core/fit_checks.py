@@ -15,6 +15,7 @@ import numpy as np
 
 from . import display as fmt
 from ._validation import check_choice, check_int, check_positive
+from .preprocessing import INTERCEPT_CONSTANT
 
 __all__ = [
     "ConstantAnswer",
@@ -118,8 +119,6 @@ def intercept_reach(eta: float, constant: float | None = None, *, minmax_dim: in
     >>> round(intercept_reach(1.0, 0.25), 4), intercept_reach(2.0, minmax_dim=4)
     (0.2425, 1.0)
     """
-    from .preprocessing import INTERCEPT_CONSTANT
-
     e = check_positive("eta", eta)
     if minmax_dim is not None:
         return e / math.sqrt(check_int("minmax_dim", minmax_dim, lo=1))
