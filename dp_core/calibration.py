@@ -76,19 +76,13 @@ def solve_monotone(
     if integer:
         while hi - lo > 1:
             mid = (lo + hi) // 2
-            if g(mid) >= 0:
-                hi = mid
-            else:
-                lo = mid
+            lo, hi = (lo, mid) if g(mid) >= 0 else (mid, hi)
         return hi if safe == "upper" else lo
     for _ in range(400):
         if hi - lo <= rtol * hi:
             break
         mid = math.sqrt(lo * hi) if lo > 0 and hi / lo > 4 else 0.5 * (lo + hi)
-        if g(mid) >= 0:
-            hi = mid
-        else:
-            lo = mid
+        lo, hi = (lo, mid) if g(mid) >= 0 else (mid, hi)
     return hi if safe == "upper" else lo
 
 

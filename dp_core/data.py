@@ -618,9 +618,7 @@ _NUMBER_CHARS = re.compile(r"[0-9+\-eE.,' \u00a0\u202f]+")
 
 def _formats_supported(values: pd.Series) -> list[tuple[str, str | None]]:
     """Number formats (decimal mark, thousands mark) under which every value of a text column is a number."""
-    if not bool(values.head(20).str.fullmatch(_NUMBER_CHARS).all()) or not bool(
-        values.str.fullmatch(_NUMBER_CHARS).all()
-    ):
+    if not all(bool(v.str.fullmatch(_NUMBER_CHARS).all()) for v in (values.head(20), values)):
         return []  # a text column: one cheap pass instead of one per format
     out = []
     for decimal in (".", ","):
