@@ -545,20 +545,16 @@ def _csv_rows(lines: list[str], delimiter: str) -> list[list[str]]:
     return list(csv.reader(lines, delimiter=delimiter))
 
 
-def _field_counts(lines: list[str], delimiter: str) -> list[int]:
-    try:
-        return [len(row) for row in _csv_rows(lines, delimiter)]
-    except csv.Error:
-        return []
-
-
 def _detect_delimiter(lines: list[str]) -> str:
     """The delimiter that splits the first lines into the same number (> 1) of fields; ties: the most fields."""
     best, best_score = ",", (-1.0, 0)
     for d in _CANDIDATE_DELIMITERS:
         if not any(d in line for line in lines):
             continue
-        counts = _field_counts(lines, d)
+        try:
+            counts = [len(row) for row in _csv_rows(lines, d)]
+        except csv.Error:
+            continue
         if not counts or max(counts) < 2:
             continue
         consistent = sum(c == counts[0] for c in counts) / len(counts)
@@ -725,15 +721,9 @@ def parse_csv(raw: bytes, *, file_name: str = "upload.csv", limits: dict | None 
         )
     _check_shape(frame, lines, delimiter, file_name, lim)
     numeric, non_numeric = _numeric_columns(frame)
+    fingerprint = hashlib.sha256(bytes(raw)).hexdigest()
     return CsvTable(
-        frame=frame,
-        file_name=file_name,
-        numeric_columns=tuple(numeric),
-        non_numeric_columns=tuple(non_numeric),
-        delimiter=delimiter,
-        encoding=encoding,
-        fingerprint=hashlib.sha256(bytes(raw)).hexdigest(),
-        notes=tuple(notes),
+        frame, file_name, tuple(numeric), tuple(non_numeric), delimiter, encoding, fingerprint, tuple(notes)
     )
 
 
