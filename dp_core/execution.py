@@ -207,11 +207,8 @@ def _identity(x):
 def _call(fn, item):
     # a block running on a worker runs its own nested sweeps in that worker's process (a worker
     # that inherited DP_CORE_WORKERS must not start a cluster of its own)
-    token = _EXECUTOR.set(_IN_PROCESS)
-    try:
+    with use_executor(_IN_PROCESS):
         return fn(item)
-    finally:
-        _EXECUTOR.reset(token)
 
 
 def _count_when_finished(job: RunHandle, n: int) -> Callable[[Any], None]:

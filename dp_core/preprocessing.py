@@ -82,8 +82,6 @@ class PublicBounds:
                 raise ValueError(f"bounds of column {j} must be finite, got [{a!r}, {b!r}].")
             if not b > a:
                 raise ValueError(f"hi must exceed lo in column {j}, got [{a:g}, {b:g}].")
-        object.__setattr__(self, "lo", lo)
-        object.__setattr__(self, "hi", hi)
         c = tuple((a + b) / 2.0 for a, b in zip(lo, hi)) if self.centre is None else tuple(map(float, self.centre))
         s = tuple((b - a) / 2.0 for a, b in zip(lo, hi)) if self.scale is None else tuple(map(float, self.scale))
         if len(c) != len(lo) or len(s) != len(lo):
@@ -91,11 +89,11 @@ class PublicBounds:
         for j, (cj, sj) in enumerate(zip(c, s)):
             if not (math.isfinite(cj) and math.isfinite(sj) and sj > 0):
                 raise ValueError(f"column {j} needs a finite centre and a scale > 0, got centre={cj!r}, scale={sj!r}.")
-        object.__setattr__(self, "centre", c)
-        object.__setattr__(self, "scale", s)
         if not isinstance(self.source, str):
             raise TypeError(f"source must be a string, got {type(self.source).__name__}.")
-        object.__setattr__(self, "data_derived", bool(self.data_derived))
+        checked = {"lo": lo, "hi": hi, "centre": c, "scale": s, "data_derived": bool(self.data_derived)}
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
 
     @property
     def d(self) -> int:
