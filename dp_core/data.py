@@ -1094,14 +1094,13 @@ def scale_rows_to_ball(
         A = A - np.asarray(center, dtype=np.float64)
     r = check_positive("radius", radius)
     norms = np.linalg.norm(A, axis=1)
-    if bound is None:
+    data_dependent = bound is None
+    if data_dependent:
         b = float(norms.max()) if norms.size else 1.0
         b = b if b > 0 else 1.0
         warnings.warn("row-norm bound computed from the data; this leaks information", PrivacyLeakWarning, stacklevel=2)
-        data_dependent = True
     else:
         b = check_positive("bound", bound)
-        data_dependent = False
     scaled = A * (r / b)
     n_out = int((norms * (r / b) > r * (1 + 1e-12)).sum())
     if n_out:

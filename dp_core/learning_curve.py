@@ -154,8 +154,7 @@ class UtilityModel:
             return None
         mid, lo, hi = nodes
         cross = _first_crossing(self.ns, np.stack([mid, hi, lo]), self.sign * target)
-        point, n_lo, n_hi = (float(v) for v in np.ceil(cross * (1 - 1e-12)))
-        return point, n_lo, n_hi
+        return tuple(float(v) for v in np.ceil(cross * (1 - 1e-12)))
 
     def met(self, n: float, epsilon: float, target: float) -> bool:
         """Whether the model (entry 0) meets ``target`` at ``n`` rows and ``epsilon``."""

@@ -63,11 +63,10 @@ def _clear() -> None:
 
 def _folders() -> list[tuple[str, Path]]:
     _apply_env()
-    out = []
-    for mod in pkgutil.iter_modules(list(_pkg.__path__)):
-        if mod.ispkg and not mod.name.startswith("_"):
-            out.append((mod.name, Path(mod.module_finder.path) / mod.name))
-    return sorted(out)
+    found = pkgutil.iter_modules(list(_pkg.__path__))
+    return sorted(
+        (m.name, Path(m.module_finder.path) / m.name) for m in found if m.ispkg and not m.name.startswith("_")
+    )
 
 
 def _mechanism_calls() -> Iterator[tuple[str, Path, ast.Call]]:
