@@ -127,8 +127,7 @@ def check_in_interval(
     >>> check_in_interval("delta", 0.5, 0, 1, closed="neither")
     0.5
     """
-    if closed not in ("both", "left", "right", "neither"):
-        raise ValueError(f"closed must be one of 'both', 'left', 'right', 'neither', got {closed!r}.")
+    check_choice("closed", closed, ("both", "left", "right", "neither"))
     x = check_real(name, value, allow_inf=math.isinf(lo) or math.isinf(hi))
     ok_lo = x >= lo if closed in ("both", "left") else x > lo
     ok_hi = x <= hi if closed in ("both", "right") else x < hi

@@ -431,14 +431,11 @@ ALERT_LEVELS = ("error", "warning", "info", "caption")
 class Screen:
     """What a plan's ``first_screen`` returns for the generic page (``ui.shell``): the plain first screen.
 
-    ``who``: one sentence, who is protected from whom; ``numbers``: ``(label, value text, help)``
-    triples, optionally ``(label, value, help, delta, delta_color)`` (the noise, the guarantee, the
-    utility beside the non-private one); ``status``: ``(status, statement)`` of the guarantee shown
-    (one of :data:`STATUSES`); ``audit``: ``(mechanism, mode)`` of the stored audit-table row whose
-    badge backs it, or ``None``; ``chart``: one Plotly figure or ``None``; ``caption``: a sentence
-    computed from the chart's data; ``note``: a line under the numbers; ``alerts``: ``(level, text, icon)``
-    drawn under the chart (level in :data:`ALERT_LEVELS`, icon an emoji or ``""``); ``weak``: why a proof is
-    weak, or ``""``.
+    ``who``: who is protected from whom; ``numbers``: ``(label, value, help[, delta, delta_color])`` (the noise, the
+    guarantee, the utility beside the non-private one); ``status``: ``(status, statement)`` of the guarantee shown;
+    ``audit``: ``(mechanism, mode)`` of the audit-table row whose badge backs it; ``caption``: a sentence computed
+    from the chart's data; ``note``: a line under the numbers; ``alerts``: ``(level, text, icon)`` under the chart
+    (icon an emoji or ``""``); ``weak``: why a proof is weak, or ``""``.
     """
 
     who: str
