@@ -10,6 +10,7 @@ import asyncio
 import atexit
 import contextlib
 import contextvars
+import functools
 import logging
 import math
 import os
@@ -211,12 +212,9 @@ def _call(fn, item):
         return fn(item)
 
 
-def _count_when_finished(job: RunHandle, n: int) -> Callable[[Any], None]:
-    def callback(future) -> None:
-        if future.status == "finished":
-            job._add_done(n)
-
-    return callback
+def _count_when_finished(job: RunHandle, n: int, future: Any) -> None:
+    if future.status == "finished":
+        job._add_done(n)
 
 
 def _call_group(fn, group: list) -> list:
@@ -304,7 +302,7 @@ class DaskExecutor(Executor):
             raise self._lost(0, len(groups), exc) from None
         if job is not None:
             for f, g in zip(futures, groups):
-                f.add_done_callback(_count_when_finished(job, len(g)))
+                f.add_done_callback(functools.partial(_count_when_finished, job, len(g)))
             job._track(client, futures)
         return (out for outs in self._gather_in_order(futures, fn_future, job, tag) for out in outs)
 
