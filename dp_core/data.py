@@ -996,12 +996,8 @@ def _target_values(ycol: pd.Series, target: str, task: str, y_is_text: bool, not
         if len(uniques) > 20:
             raise DataValidationError(f"Target {target!r} has {len(uniques)} classes; the limit is 20.")
         y = codes.astype(float)
-        notes.append(
-            "Classes coded "
-            + ", ".join(f"{i} = {display.value(u)}" for i, u in enumerate(uniques[:10]))
-            + ("..." if len(uniques) > 10 else "")
-            + "."
-        )
+        coded = ", ".join(f"{i} = {display.value(u)}" for i, u in enumerate(uniques[:10]))
+        notes.append(f"Classes coded {coded}{'...' if len(uniques) > 10 else ''}.")
     return y, task
 
 
