@@ -590,10 +590,8 @@ def get_executor(
         raise ValueError("workers and scheduler are exclusive: give one of them (workers starts a local cluster).")
     if scheduler is not None:
         return _connect(check_scheduler_address(scheduler), float(timeout))
-    if workers is None:
-        return _IN_PROCESS
-    w = check_int("workers", workers, lo=0, hi=MAX_LOCAL_WORKERS)
-    if w == 0:
+    w = None if workers is None else check_int("workers", workers, lo=0, hi=MAX_LOCAL_WORKERS)
+    if not w:
         return _IN_PROCESS
     return _LazyLocalCluster(w) if lazy else _local_cluster(w)
 
