@@ -35,6 +35,10 @@ __all__ = [
 ]
 
 
+#: the measured column of each target metric (:func:`dp_core.negotiate.metric_column`)
+TARGET_COLUMNS = {"accuracy": "utility", "r2": "utility", "mae": "mae", "excess_risk": "excess_risk"}
+
+
 def utility_metric_name(task: str) -> str:
     """``accuracy`` for classification tasks, ``r2`` for regression."""
     return "r2" if task == "regression" else "accuracy"

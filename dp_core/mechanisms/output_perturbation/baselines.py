@@ -369,7 +369,6 @@ def output_perturbation_trials(
             util[i], mae[i] = _regression_scores(model.data, Theta)
         else:
             util[i], mae[i] = model.utility(Theta), np.nan
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PrivacyLeakWarning)
+        with warnings.catch_warnings(action="ignore", category=PrivacyLeakWarning):
             excess[i] = np.maximum(model.train_objective(Theta) - model.objective, 0.0)
     return {"utility": util, "excess_risk": excess, "mae": mae, "scale": scales}
