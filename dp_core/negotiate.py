@@ -24,6 +24,8 @@ from ._blas import single_threaded_blas
 from ._validation import check_delta, check_epsilon, check_in_interval, check_int, check_real
 from .calibration import solve_monotone
 from .compare import ADAPTERS, CompareResult, default_epsilons, make_spec, run_compare
+from .compare.budget import VALID_STATUSES as _HEADLINE_STATUSES  # best first; a refuted method is never the answer
+from .compare.engine import concat_frames
 from .compare.registry import TARGET_COLUMNS as _COLUMNS
 from .compare.registry import utility_metric_name
 from .data import Dataset, fingerprint_arrays
@@ -723,13 +725,8 @@ def _outcome(v: float) -> str:
 
 def _lc_frame(runs: list) -> pd.DataFrame:
     """The learning-curve summaries of :func:`_lc_runs` (as :func:`learning_curves` returns them)."""
-    frames = []
-    for n_rows, n_tr, res in runs:
-        if res.summary is not None and len(res.summary):
-            frames.append(res.summary.assign(n_train=n_tr, n_rows=n_rows))
-    if not frames:
-        return pd.DataFrame(columns=["adapter", "method", "epsilon", "n_rows", "n_train"])
-    return pd.concat(frames, ignore_index=True)
+    frames = [res.summary.assign(n_train=n_tr, n_rows=n_rows) for n_rows, n_tr, res in runs if res.summary is not None]
+    return concat_frames(frames, ["adapter", "method", "epsilon", "n_rows", "n_train"])
 
 
 def _method_cells(runs: list, mi: dict, col: str) -> dict:
@@ -885,10 +882,6 @@ def _bound_crossing_at_n(adapter, state, method: str, spec, target: Target, grid
     if j is None:
         return math.inf, f"not met for ε ≤ 1000 at n = {display.integer(n)}"
     return float(grid[j]), f"bound at n = {display.integer(n)} (rounded up to a grid of {len(grid)} log-spaced ε)"
-
-
-#: statuses whose answers the headline may quote, best first (a refuted method is never the answer)
-_HEADLINE_STATUSES = tuple(s for s in vocab.STATUSES if vocab.is_private(s))
 
 
 def status_words() -> dict[str, str]:

@@ -48,7 +48,8 @@ TRIAL_COLUMNS = ["adapter", "method", "epsilon", "trial", *TRIAL_VALUES]
 _BOUND_COLUMNS = ["adapter", "method", "epsilon", "bound", "label"]
 
 
-def _cat(frames: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+def concat_frames(frames: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+    """The non-empty ``frames`` end to end (a new index), or an empty table of ``columns`` when none is left."""
     frames = [f for f in frames if f is not None and len(f)]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
 
@@ -250,7 +251,7 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
         notes[a.key] = part.notes
         leaks[a.key] = part.leaks
         methods.extend(_weakened(dict(m), spec.delta, ds.n) for m in part.methods)
-    trials = _cat(frames, TRIAL_COLUMNS)
+    trials = concat_frames(frames, TRIAL_COLUMNS)
     return CompareResult(
         dataset=ds.name,
         task=ds.task,
@@ -258,7 +259,7 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
         spec=spec,
         trials=trials,
         summary=_summarize_trials(trials),
-        bounds=_cat(bframes, _BOUND_COLUMNS),
+        bounds=concat_frames(bframes, _BOUND_COLUMNS),
         nonprivate=nonprivate,
         nonprivate_mae=nonprivate_mae,
         methods=methods,
@@ -347,7 +348,7 @@ def combine_results(parts: Sequence[CompareResult]) -> CompareResult:
         if keys & seen:
             raise ValueError(f"parts must run disjoint mechanisms; repeated: {sorted(keys & seen)}.")
         seen |= keys
-    trials = _cat([p.trials for p in parts], TRIAL_COLUMNS)
+    trials = concat_frames([p.trials for p in parts], TRIAL_COLUMNS)
     merged: dict[str, dict] = {
         name: {} for name in ("nonprivate", "nonprivate_mae", "notes", "leaks", "skipped", "states")
     }
@@ -361,7 +362,7 @@ def combine_results(parts: Sequence[CompareResult]) -> CompareResult:
         spec=first.spec,
         trials=trials,
         summary=_summarize_trials(trials),
-        bounds=_cat([p.bounds for p in parts], _BOUND_COLUMNS),
+        bounds=concat_frames([p.bounds for p in parts], _BOUND_COLUMNS),
         methods=[m for p in parts for m in p.methods],
         **merged,
     )
