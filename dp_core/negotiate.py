@@ -978,11 +978,7 @@ def rows_factor_words(factor: float) -> str:
     >>> rows_factor_words(2)
     'twice the rows'
     """
-    if factor == 1:
-        return "the same rows"
-    if factor == 2:
-        return "twice the rows"
-    return f"{display.number(factor)} times the rows"
+    return {1: "the same rows", 2: "twice the rows"}.get(factor, f"{display.number(factor)} times the rows")
 
 
 def _method_words(r: dict) -> str:

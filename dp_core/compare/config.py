@@ -208,11 +208,8 @@ class ExplorerConfig:
         return (config_from_mapping, (self.to_dict(),))
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in self._shared.items())
-        return (
-            f"ExplorerConfig({inner}, page={self.page!r}, params={self.params!r}, "
-            f"dataset_fingerprint={self.dataset_fingerprint!r})"
-        )
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "schema")
+        return f"ExplorerConfig({inner})"
 
     # -- views -------------------------------------------------------------------------------
     @property
