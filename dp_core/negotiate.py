@@ -540,16 +540,8 @@ def _all_k_answers(ds: Dataset, result: CompareResult, eps: float, delta: float)
         hook = getattr(ADAPTERS[key], "negotiate_k", None)
         if hook is not None:
             # deterministic in (data, spec, ε, δ): answered from the shipped demo results when stored
-            out.extend(
-                precomputed.memo(
-                    ds,
-                    key,
-                    result.spec,
-                    "negotiate_k",
-                    {"epsilon": eps, "delta": delta},
-                    lambda hook=hook, state=state: _k_answers(hook, state, eps, delta, result.spec),
-                )
-            )
+            compute = functools.partial(_k_answers, hook, state, eps, delta, result.spec)
+            out.extend(precomputed.memo(ds, key, result.spec, "negotiate_k", {"epsilon": eps, "delta": delta}, compute))
     return out
 
 
