@@ -46,6 +46,8 @@ TRIAL_VALUES = ["utility", "excess_risk", "mae"]
 #: The columns of :attr:`CompareResult.trials`.
 TRIAL_COLUMNS = ["adapter", "method", "epsilon", "trial", *TRIAL_VALUES]
 _BOUND_COLUMNS = ["adapter", "method", "epsilon", "bound", "label"]
+#: What each mechanism's part of a comparison gives per adapter key (fields of CompareResult and of a stored Entry).
+_PER_ADAPTER = ("nonprivate", "nonprivate_mae", "notes", "leaks")
 
 
 def concat_frames(frames: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
@@ -222,7 +224,7 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
     grand = sum(totals.values())
     offset = 0
     frames, bframes, methods = [], [], []
-    nonprivate, nonprivate_mae, notes, leaks = {}, {}, {}, {}
+    per_adapter: dict[str, dict] = {name: {} for name in _PER_ADAPTER}
     for a in active:
         base = offset
 
@@ -246,10 +248,8 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
             frames.append(_trial_frame(df))
         if len(b):
             bframes.append(b.assign(adapter=a.key)[_BOUND_COLUMNS])
-        nonprivate[a.key] = part.nonprivate
-        nonprivate_mae[a.key] = part.nonprivate_mae
-        notes[a.key] = part.notes
-        leaks[a.key] = part.leaks
+        for name, store in per_adapter.items():
+            store[a.key] = getattr(part, name)
         methods.extend(_weakened(dict(m), spec.delta, ds.n) for m in part.methods)
     trials = concat_frames(frames, TRIAL_COLUMNS)
     return CompareResult(
@@ -260,13 +260,10 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
         trials=trials,
         summary=_summarize_trials(trials),
         bounds=concat_frames(bframes, _BOUND_COLUMNS),
-        nonprivate=nonprivate,
-        nonprivate_mae=nonprivate_mae,
         methods=methods,
-        notes=notes,
-        leaks=leaks,
         skipped=skipped,
         states=states,
+        **per_adapter,
     )
 
 
@@ -349,9 +346,7 @@ def combine_results(parts: Sequence[CompareResult]) -> CompareResult:
             raise ValueError(f"parts must run disjoint mechanisms; repeated: {sorted(keys & seen)}.")
         seen |= keys
     trials = concat_frames([p.trials for p in parts], TRIAL_COLUMNS)
-    merged: dict[str, dict] = {
-        name: {} for name in ("nonprivate", "nonprivate_mae", "notes", "leaks", "skipped", "states")
-    }
+    merged: dict[str, dict] = {name: {} for name in (*_PER_ADAPTER, "skipped", "states")}
     for p in parts:
         for name, store in merged.items():
             store.update(getattr(p, name))
