@@ -24,6 +24,9 @@ from ._blas import single_threaded_blas
 from ._validation import check_delta, check_epsilon, check_in_interval, check_int, check_real
 from .calibration import solve_monotone
 from .compare import ADAPTERS, CompareResult, default_epsilons, make_spec, run_compare
+from .compare.budget import VALID_STATUSES as _HEADLINE_STATUSES  # best first; a refuted method is never the answer
+from .compare.engine import concat_frames
+from .compare.registry import TARGET_COLUMNS as _COLUMNS
 from .compare.registry import utility_metric_name
 from .data import Dataset, fingerprint_arrays
 from .exceptions import PrivacyLeakWarning
@@ -67,8 +70,6 @@ METRICS = {
 #: metrics measured only on regression data, and only on classification data
 REGRESSION_METRICS = ("r2", "mae")
 CLASSIFICATION_METRICS = ("accuracy",)
-#: the column of :attr:`dp_core.compare.CompareResult.summary` that measures each target metric
-_COLUMNS = {"accuracy": "utility", "r2": "utility", "mae": "mae", "excess_risk": "excess_risk"}
 #: why a target metric has no theoretical answer
 NO_BOUND_NOTE = {
     "mae": "no bound: no mechanism here has a bound on the test MAE; answered from the measured curves only"
@@ -176,6 +177,10 @@ def crossing(eps: Sequence[float], values: Sequence[float], target: Target) -> t
     return float(math.exp(x0 + t * (x1 - x0))), "interpolated"
 
 
+def _meets(v: float, target: Target) -> bool:
+    return math.isfinite(v) and target.met(v)
+
+
 def _first_met(size: int, met: Callable[[int], bool]) -> int | None:
     """Index of the first grid point that meets a target, for a bound that is monotone along the
     grid (misses, then meets): bisection on the indices, so ``O(log size)`` evaluations instead of
@@ -221,7 +226,7 @@ def _bound_crossing(
         def met(i: int, _lab=lab) -> bool:
             t = table(i)
             v = t.loc[t["label"] == _lab, "bound"].to_numpy(dtype=float)
-            return bool(len(v) and math.isfinite(v[0]) and target.met(v[0]))
+            return bool(len(v) and _meets(v[0], target))
 
         j = _first_met(len(grid), met)
         if j is None:
@@ -240,24 +245,17 @@ def smallest_n(
     a log grid of n, then on integers); ``inf`` when ``n_max`` rows do not suffice, ``nan`` without a bound.
     """
     grid = np.unique(np.ceil(np.geomspace(10, n_max, 161)))
-    vals: dict[int, float] = {}
-
-    def value(i: int) -> float:
-        if i not in vals:
-            vals[i] = adapter.bound_at(state, method, epsilon=epsilon, n=float(grid[i]), spec=spec)
-        return vals[i]
-
+    value = functools.cache(lambda i: adapter.bound_at(state, method, epsilon=epsilon, n=float(grid[i]), spec=spec))
     if math.isnan(value(len(grid) - 1)) and math.isnan(value(0)):
         return math.nan, "no bound for this method"
-    j = _first_met(len(grid), lambda i: math.isfinite(value(i)) and target.met(value(i)))
+    j = _first_met(len(grid), lambda i: _meets(value(i), target))
     if j is None:
         return math.inf, f"not met for n ≤ {n_max:.0e}"
     if j == 0:
         return float(grid[0]), f"met already at n = {int(grid[0])}"
 
     def met(n: int) -> float:  # 0/1 indicator, non-decreasing in n on this bracket
-        v = adapter.bound_at(state, method, epsilon=epsilon, n=float(n), spec=spec)
-        return 1.0 if math.isfinite(v) and target.met(v) else 0.0
+        return float(_meets(adapter.bound_at(state, method, epsilon=epsilon, n=float(n), spec=spec), target))
 
     hi = solve_monotone(
         met, 1.0, lo=int(grid[j - 1]), hi=int(grid[j]), increasing=True, safe="upper", integer=True, what="n"
@@ -526,8 +524,7 @@ def _row_bound_eps(mi: dict, t: Target, result: CompareResult, rows_factor: floa
     else:
         adapter, state = ADAPTERS[mi["adapter"]], result.states[mi["adapter"]]
         fine = np.geomspace(1e-3, 1e3, 241)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PrivacyLeakWarning)
+        with warnings.catch_warnings(action="ignore", category=PrivacyLeakWarning):
             if rows_factor == 1.0:
                 own = cache.setdefault(mi["adapter"], {})
                 eb, bnote = _bound_crossing(adapter, state, mi["method"], result.spec, t, fine, own)
@@ -543,16 +540,8 @@ def _all_k_answers(ds: Dataset, result: CompareResult, eps: float, delta: float)
         hook = getattr(ADAPTERS[key], "negotiate_k", None)
         if hook is not None:
             # deterministic in (data, spec, ε, δ): answered from the shipped demo results when stored
-            out.extend(
-                precomputed.memo(
-                    ds,
-                    key,
-                    result.spec,
-                    "negotiate_k",
-                    {"epsilon": eps, "delta": delta},
-                    lambda hook=hook, state=state: _k_answers(hook, state, eps, delta, result.spec),
-                )
-            )
+            compute = functools.partial(_k_answers, hook, state, eps, delta, result.spec)
+            out.extend(precomputed.memo(ds, key, result.spec, "negotiate_k", {"epsilon": eps, "delta": delta}, compute))
     return out
 
 
@@ -728,13 +717,8 @@ def _outcome(v: float) -> str:
 
 def _lc_frame(runs: list) -> pd.DataFrame:
     """The learning-curve summaries of :func:`_lc_runs` (as :func:`learning_curves` returns them)."""
-    frames = []
-    for n_rows, n_tr, res in runs:
-        if res.summary is not None and len(res.summary):
-            frames.append(res.summary.assign(n_train=n_tr, n_rows=n_rows))
-    if not frames:
-        return pd.DataFrame(columns=["adapter", "method", "epsilon", "n_rows", "n_train"])
-    return pd.concat(frames, ignore_index=True)
+    frames = [res.summary.assign(n_train=n_tr, n_rows=n_rows) for n_rows, n_tr, res in runs if res.summary is not None]
+    return concat_frames(frames, ["adapter", "method", "epsilon", "n_rows", "n_train"])
 
 
 def _method_cells(runs: list, mi: dict, col: str) -> dict:
@@ -868,22 +852,14 @@ def _answer_n(model, why: str, mi: dict, t: Target, eps: float, n_data: int) -> 
         note = "measured (interpolated between subsample sizes)"
     else:
         note = "extrapolated from the learning curve"
-    return {
-        "n_min": n,
-        "n_min_lo": lo,
-        "n_min_hi": hi,
-        "n_min_source": "measured",
-        "n_min_note": note,
-        "n_min_outcome": _outcome(n),
-        "n_trials": model.n_trials,
-    }
+    out.update(n_min=n, n_min_lo=lo, n_min_hi=hi, n_min_note=note, n_min_outcome=_outcome(n))
+    return {**out, "n_trials": model.n_trials}
 
 
 def _bound_n(adapter, state, mi: dict, t: Target, eps: float, spec) -> dict:
     """The fewest rows at which the method's excess-risk bound meets ``t`` (other metrics: no bound)."""
     if t.metric == "excess_risk" and mi["status"] != "none":
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PrivacyLeakWarning)
+        with warnings.catch_warnings(action="ignore", category=PrivacyLeakWarning):
             nb, nnote = smallest_n(adapter, state, mi["method"], epsilon=eps, spec=spec, target=t)
     else:
         nb, nnote = math.nan, _no_bound_note(t.metric)
@@ -891,23 +867,13 @@ def _bound_n(adapter, state, mi: dict, t: Target, eps: float, spec) -> dict:
 
 
 def _bound_crossing_at_n(adapter, state, method: str, spec, target: Target, grid: np.ndarray, n: float):
-    vals: dict[int, float] = {}
-
-    def value(i: int) -> float:
-        if i not in vals:
-            vals[i] = adapter.bound_at(state, method, epsilon=float(grid[i]), n=float(n), spec=spec)
-        return vals[i]
-
+    value = functools.cache(lambda i: adapter.bound_at(state, method, epsilon=float(grid[i]), n=float(n), spec=spec))
     if math.isnan(value(len(grid) - 1)):
         return math.nan, "no bound for this method"
-    j = _first_met(len(grid), lambda i: math.isfinite(value(i)) and target.met(value(i)))
+    j = _first_met(len(grid), lambda i: _meets(value(i), target))
     if j is None:
         return math.inf, f"not met for ε ≤ 1000 at n = {display.integer(n)}"
     return float(grid[j]), f"bound at n = {display.integer(n)} (rounded up to a grid of {len(grid)} log-spaced ε)"
-
-
-#: statuses whose answers the headline may quote, best first (a refuted method is never the answer)
-_HEADLINE_STATUSES = tuple(s for s in vocab.STATUSES if vocab.is_private(s))
 
 
 def status_words() -> dict[str, str]:
@@ -1004,11 +970,7 @@ def rows_factor_words(factor: float) -> str:
     >>> rows_factor_words(2)
     'twice the rows'
     """
-    if factor == 1:
-        return "the same rows"
-    if factor == 2:
-        return "twice the rows"
-    return f"{display.number(factor)} times the rows"
+    return {1: "the same rows", 2: "twice the rows"}.get(factor, f"{display.number(factor)} times the rows")
 
 
 def _method_words(r: dict) -> str:
@@ -1131,17 +1093,16 @@ def answer_table_for_people(answer: dict) -> pd.DataFrame:
     """:func:`answer_table` formatted for people with :mod:`dp_core.display`: human headers and the
     same numbers, rounded the same way, as :func:`answer_sentences`."""
 
-    def eps_measured(v):
-        return display.epsilon(v, inf=display.NOT_REACHED)
-
+    eps_measured = functools.partial(display.epsilon, inf=display.NOT_REACHED)
+    n_reached = functools.partial(display.integer, inf=display.NOT_REACHED)
     formats = {
         "epsilon_measured": eps_measured,
         "epsilon_measured_lo": eps_measured,
         "epsilon_measured_hi": lambda v: display.epsilon(v, inf=BEYOND_GRID),
         "epsilon_bound": lambda v: display.epsilon(v, inf="never (ε ≤ 1000)"),
         "n_bound": lambda v: display.integer(v, inf="never"),
-        "n_min": lambda v: display.integer(v, inf=display.NOT_REACHED),
-        "n_min_lo": lambda v: display.integer(v, inf=display.NOT_REACHED),
+        "n_min": n_reached,
+        "n_min_lo": n_reached,
         "n_min_hi": _n,
         "delta": display.delta,
         "n_trials": display.integer,

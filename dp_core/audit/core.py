@@ -246,8 +246,9 @@ def _checked_claim(eps_claimed, delta, confidence, select_fraction) -> tuple[flo
     )
 
 
-def _checked_runs(*stats) -> tuple[NDArray[np.float64], ...]:
-    """The statistic's runs (on ``D`` and ``D'``, or on ``D'`` alone) as flat float arrays, validated."""
+def _checked_runs(frac: float, *stats) -> tuple[tuple[NDArray[np.float64], ...], int, int]:
+    """The statistic's runs (on ``D`` and ``D'``, or on ``D'`` alone) as flat float arrays, validated; the runs
+    per side and how many of them (the first ``ceil(frac * runs)``, at least one, not all) choose the test."""
     out = tuple(np.asarray(v, dtype=np.float64).ravel() for v in stats)
     if len(out) == 2 and out[0].size != out[1].size:
         raise ValueError(
@@ -258,7 +259,7 @@ def _checked_runs(*stats) -> tuple[NDArray[np.float64], ...]:
         raise ValueError(f"runs must be at least 4 (some to choose the test, some to evaluate it), got {runs}.")
     if not all(np.all(np.isfinite(v)) for v in out):
         raise ValueError("the audit statistic must be finite; the mechanism returned NaN or infinite values.")
-    return out
+    return out, runs, min(max(1, math.ceil(frac * runs)), runs - 1)
 
 
 def _exact_null_threshold(sel, n_eval: int, conf: float, d: float, null_log_sf) -> float:
@@ -328,9 +329,7 @@ def audit_statistics(
     ('consistent with the claim', True)
     """
     eps, d, conf, frac = _checked_claim(eps_claimed, delta, confidence, select_fraction)
-    s0, s1 = _checked_runs(stats_d, stats_dprime)
-    runs = s0.size
-    n_sel = min(max(1, math.ceil(frac * runs)), runs - 1)
+    (s0, s1), runs, n_sel = _checked_runs(frac, stats_d, stats_dprime)
     test = _select_test(s0[:n_sel], s1[:n_sel], runs - n_sel, runs - n_sel, d, conf)
     tpr, tpr_lo, tpr_hi, fpr, fpr_lo, fpr_hi = _evaluate(test, s0[n_sel:], s1[n_sel:], d, conf)
     eps_lower = float(_eps_from_rates(tpr_lo, fpr_hi, d))
@@ -361,9 +360,7 @@ def audit_exact_null(
     exact]. Other arguments as in :func:`audit_statistics`; validity in docs/audit.md §"The statistical core".
     """
     eps, d, conf, frac = _checked_claim(eps_claimed, delta, confidence, select_fraction)
-    (s1,) = _checked_runs(stats_dprime)
-    runs = s1.size
-    n_sel = min(max(1, math.ceil(frac * runs)), runs - 1)
+    (s1,), runs, n_sel = _checked_runs(frac, stats_dprime)
     n_eval = runs - n_sel
     t = _exact_null_threshold(np.sort(s1[:n_sel]), n_eval, conf, d, null_log_sf)
     ev = s1[n_sel:]

@@ -6,11 +6,12 @@ the CLI and the audit page are both built from :data:`MECHANISMS` (docs/audit.md
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._validation import check_choice, check_epsilon
+from ..compare.registry import HookRegistry
 from ..exceptions import InvalidPrivacyParameter
 from ..plugin import ParamSpec
 from .core import AuditTarget
@@ -48,40 +49,9 @@ class AuditableMechanism:
     extra: dict = field(default_factory=dict)
 
 
-class _AuditRegistry(Mapping):
-    """``{name: AuditableMechanism}`` of every mechanism plug-in with an ``audit`` hook, filled on first use
-    (importing :mod:`dp_core.audit` imports no mechanism); :func:`register` adds one by hand."""
-
-    def __init__(self) -> None:
-        self._items: dict[str, AuditableMechanism] = {}
-        self._loaded = False
-
-    def _load(self) -> dict[str, AuditableMechanism]:
-        if not self._loaded:
-            self._loaded = True
-            from ..registry import plugins
-
-            for plugin in plugins():
-                if plugin.has("audit"):
-                    entry = plugin.load("audit")
-                    self._items.setdefault(entry.name, entry)
-        return self._items
-
-    def reload(self) -> None:
-        """Look at the registry again (after a plug-in folder was added)."""
-        self._loaded = False
-
-    def __getitem__(self, key: str) -> AuditableMechanism:
-        return self._load()[key]
-
-    def __iter__(self):
-        return iter(self._load())
-
-    def __len__(self) -> int:
-        return len(self._load())
-
-
-MECHANISMS = _AuditRegistry()
+#: ``{name: AuditableMechanism}`` of every mechanism plug-in with an ``audit`` hook, filled on first use
+#: (importing :mod:`dp_core.audit` imports no mechanism); :func:`register` adds one by hand.
+MECHANISMS = HookRegistry("audit", lambda items, entry: items.setdefault(entry.name, entry))
 
 
 def register(m: AuditableMechanism) -> None:

@@ -133,14 +133,13 @@ def histogram_figure(report: AuditReport, *, title: str = "") -> go.Figure:
     for side in ("D", "D'"):
         part = hist[hist["side"] == side]
         name = f"on {side} ({r.runs:,} runs)"
+        bar = {"marker_color": SIDE_COLORS[side], "opacity": 0.55, "legendgroup": side}
         fig.add_bar(
             x=part["centre"],
             y=part["share"],
             width=(part["right"] - part["left"]),
             name=name,
-            marker_color=SIDE_COLORS[side],
-            opacity=0.55,
-            legendgroup=side,
+            **bar,
             hovertemplate="statistic ≈ %{x:.4g}<br>share of runs %{y:.3%}<extra>" + name + "</extra>",
         )
         ext = report.extremes[report.extremes["side"] == side] if len(report.extremes) else report.extremes
@@ -150,10 +149,8 @@ def histogram_figure(report: AuditReport, *, title: str = "") -> go.Figure:
                 y=ext["share"],
                 width=0.06 * span,
                 name=f"on {side}: coded outcome",
-                marker_color=SIDE_COLORS[side],
-                opacity=0.55,
+                **bar,
                 marker_pattern_shape="/",
-                legendgroup=side,
                 showlegend=False,
                 customdata=ext["value"],
                 hovertemplate="coded outcome %{customdata:.0e}<br>share of runs %{y:.3%}<extra>" + side + "</extra>",

@@ -22,6 +22,7 @@ __all__ = [
     "shared_keys",
     "config_from_json",
     "config_from_mapping",
+    "decode_config_json",
 ]
 
 #: Identifies the file format; bump it when a key changes meaning.
@@ -49,30 +50,24 @@ def mechanism_param_specs() -> dict[str, Any]:
     These are part of every configuration (top-level keys of the JSON, attributes of
     :class:`ExplorerConfig`), so a new mechanism with shared parameters needs no edit of this module.
     """
-    from ..registry import plugins
+    from .engine import compare_param_specs
 
-    out: dict[str, Any] = {}
-    for plugin in plugins():
-        for name in plugin.compare_params:
-            spec = plugin.param(name)
-            if name in _BASE:
-                raise ValueError(f"mechanism {plugin.name}: comparison parameter {name!r} is a shared setting's name.")
-            if name in out and out[name] != spec:
-                raise ValueError(f"comparison parameter {name!r} is declared differently by two mechanisms.")
-            out[name] = spec
-    return out
+    return compare_param_specs(reserved=_BASE)
+
+
+def _shared(column: int) -> dict[str, Any]:
+    mech = {name: (spec.kind, spec.default)[column] for name, spec in mechanism_param_specs().items()}
+    return {**{k: v[column] for k, v in _BASE_BEFORE.items()}, **mech, **{k: v[column] for k, v in _BASE_AFTER.items()}}
 
 
 def shared_keys() -> dict[str, type]:
     """The shared parameters every page reads (mirrors ``ui.constants.SHARED_PARAMS``): name -> type."""
-    mech = {name: spec.kind for name, spec in mechanism_param_specs().items()}
-    return {**{k: t for k, (t, _d) in _BASE_BEFORE.items()}, **mech, **{k: t for k, (t, _d) in _BASE_AFTER.items()}}
+    return _shared(0)
 
 
 def shared_defaults() -> dict[str, Any]:
     """Their defaults (the same as the app's)."""
-    mech = {name: spec.default for name, spec in mechanism_param_specs().items()}
-    return {**{k: d for k, (_t, d) in _BASE_BEFORE.items()}, **mech, **{k: d for k, (_t, d) in _BASE_AFTER.items()}}
+    return _shared(1)
 
 
 def __getattr__(name: str) -> Any:
@@ -204,12 +199,7 @@ class ExplorerConfig:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ExplorerConfig):
             return NotImplemented
-        return (self._shared, self.page, self.params, self.dataset_fingerprint) == (
-            other._shared,
-            other.page,
-            other.params,
-            other.dataset_fingerprint,
-        )
+        return self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]  # params is a dict
 
@@ -218,11 +208,8 @@ class ExplorerConfig:
         return (config_from_mapping, (self.to_dict(),))
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in self._shared.items())
-        return (
-            f"ExplorerConfig({inner}, page={self.page!r}, params={self.params!r}, "
-            f"dataset_fingerprint={self.dataset_fingerprint!r})"
-        )
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "schema")
+        return f"ExplorerConfig({inner})"
 
     # -- views -------------------------------------------------------------------------------
     @property
@@ -274,14 +261,9 @@ class ExplorerConfig:
         return f"{base}/{path}?{urlencode(self.to_query())}" if path else f"{base}/?{urlencode(self.to_query())}"
 
     def replace(self, **changes: Any) -> ExplorerConfig:
-        values = {
-            **self.shared,
-            "page": self.page,
-            "params": dict(self.params),
-            "dataset_fingerprint": self.dataset_fingerprint,
-        }
-        values.update(changes)
-        return ExplorerConfig(**values)
+        values = self.to_dict()
+        del values["schema"]
+        return ExplorerConfig(**{**values, **changes})
 
     @classmethod
     def from_query(cls, query: Mapping[str, str], *, page: str = "") -> ExplorerConfig:
@@ -320,13 +302,17 @@ def config_from_json(text: str | bytes) -> ExplorerConfig:
     >>> config_from_json(cfg.to_json()) == cfg
     True
     """
+    return config_from_mapping(decode_config_json(text))
+
+
+def decode_config_json(text: str | bytes) -> Any:
+    """The decoded JSON of a configuration file; ``ValueError`` for text that is not UTF-8 or not JSON."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise ValueError("the configuration file must be UTF-8 JSON text.") from None
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"the configuration is not valid JSON: {exc.msg} (line {exc.lineno}).") from None
-    return config_from_mapping(data)

@@ -8,7 +8,7 @@ import dataclasses
 import math
 import threading
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +45,15 @@ __all__ = [
 TRIAL_VALUES = ["utility", "excess_risk", "mae"]
 #: The columns of :attr:`CompareResult.trials`.
 TRIAL_COLUMNS = ["adapter", "method", "epsilon", "trial", *TRIAL_VALUES]
+_BOUND_COLUMNS = ["adapter", "method", "epsilon", "bound", "label"]
+#: What each mechanism's part of a comparison gives per adapter key (fields of CompareResult and of a stored Entry).
+_PER_ADAPTER = ("nonprivate", "nonprivate_mae", "notes", "leaks")
+
+
+def concat_frames(frames: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+    """The non-empty ``frames`` end to end (a new index), or an empty table of ``columns`` when none is left."""
+    frames = [f for f in frames if f is not None and len(f)]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
 
 
 def _trial_frame(df: pd.DataFrame) -> pd.DataFrame:
@@ -111,12 +120,15 @@ def make_spec(
     )
 
 
-def compare_param_specs() -> dict[str, ParamSpec]:
-    """``{name: ParamSpec}`` of every plug-in's comparison parameters (``Mechanism.compare_params``)."""
+def compare_param_specs(*, reserved: Collection[str] = ()) -> dict[str, ParamSpec]:
+    """``{name: ParamSpec}`` of every plug-in's comparison parameters (``Mechanism.compare_params``); a name in
+    ``reserved`` (the shared settings of :mod:`.config`) is refused."""
     out: dict[str, ParamSpec] = {}
     for plugin in plugins():
         for name in plugin.compare_params:
             spec = plugin.param(name)
+            if name in reserved:
+                raise ValueError(f"mechanism {plugin.name}: comparison parameter {name!r} is a shared setting's name.")
             if name in out and out[name] != spec:
                 raise ValueError(f"comparison parameter {name!r} is declared differently by two mechanisms.")
             out[name] = spec
@@ -212,7 +224,7 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
     grand = sum(totals.values())
     offset = 0
     frames, bframes, methods = [], [], []
-    nonprivate, nonprivate_mae, notes, leaks = {}, {}, {}, {}
+    per_adapter: dict[str, dict] = {name: {} for name in _PER_ADAPTER}
     for a in active:
         base = offset
 
@@ -235,36 +247,23 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
         if len(df):
             frames.append(_trial_frame(df))
         if len(b):
-            b = b.copy()
-            b["adapter"] = a.key
-            bframes.append(b[["adapter", "method", "epsilon", "bound", "label"]])
-        nonprivate[a.key] = part.nonprivate
-        nonprivate_mae[a.key] = part.nonprivate_mae
-        notes[a.key] = part.notes
-        leaks[a.key] = part.leaks
+            bframes.append(b.assign(adapter=a.key)[_BOUND_COLUMNS])
+        for name, store in per_adapter.items():
+            store[a.key] = getattr(part, name)
         methods.extend(_weakened(dict(m), spec.delta, ds.n) for m in part.methods)
-    trials = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TRIAL_COLUMNS)
-    summary = _summarize_trials(trials)
-    bounds = (
-        pd.concat(bframes, ignore_index=True)
-        if bframes
-        else pd.DataFrame(columns=["adapter", "method", "epsilon", "bound", "label"])
-    )
+    trials = concat_frames(frames, TRIAL_COLUMNS)
     return CompareResult(
         dataset=ds.name,
         task=ds.task,
         metric=utility_metric_name(ds.task),
         spec=spec,
         trials=trials,
-        summary=summary,
-        bounds=bounds,
-        nonprivate=nonprivate,
-        nonprivate_mae=nonprivate_mae,
+        summary=_summarize_trials(trials),
+        bounds=concat_frames(bframes, _BOUND_COLUMNS),
         methods=methods,
-        notes=notes,
-        leaks=leaks,
         skipped=skipped,
         states=states,
+        **per_adapter,
     )
 
 
@@ -284,8 +283,7 @@ def _prepare_states(ds: Dataset, spec: CompareSpec, adapters: list) -> tuple[dic
                 skipped[a.key] = hit.skipped
             continue
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", PrivacyLeakWarning)
+            with warnings.catch_warnings(action="ignore", category=PrivacyLeakWarning):
                 states[a.key] = a.prepare(ds, spec)
         except ValueError as exc:
             skipped[a.key] = str(exc)
@@ -299,8 +297,7 @@ def _run_adapter(a, st, spec: CompareSpec, prog, total: int):
     from ..precomputed import Entry
 
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PrivacyLeakWarning)
+        with warnings.catch_warnings(action="ignore", category=PrivacyLeakWarning):
             df = a.sweep(st, spec, progress=prog)
             b = a.bounds(st, spec.epsilons, spec)
     except (ValueError, DPCoreError) as exc:
@@ -348,21 +345,8 @@ def combine_results(parts: Sequence[CompareResult]) -> CompareResult:
         if keys & seen:
             raise ValueError(f"parts must run disjoint mechanisms; repeated: {sorted(keys & seen)}.")
         seen |= keys
-
-    def cat(frames: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
-        frames = [f for f in frames if f is not None and len(f)]
-        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
-
-    trials = cat([p.trials for p in parts], TRIAL_COLUMNS)
-    summary = _summarize_trials(trials)
-    merged: dict[str, dict] = {
-        "nonprivate": {},
-        "nonprivate_mae": {},
-        "notes": {},
-        "leaks": {},
-        "skipped": {},
-        "states": {},
-    }
+    trials = concat_frames([p.trials for p in parts], TRIAL_COLUMNS)
+    merged: dict[str, dict] = {name: {} for name in (*_PER_ADAPTER, "skipped", "states")}
     for p in parts:
         for name, store in merged.items():
             store.update(getattr(p, name))
@@ -372,8 +356,8 @@ def combine_results(parts: Sequence[CompareResult]) -> CompareResult:
         metric=first.metric,
         spec=first.spec,
         trials=trials,
-        summary=summary,
-        bounds=cat([p.bounds for p in parts], ["adapter", "method", "epsilon", "bound", "label"]),
+        summary=_summarize_trials(trials),
+        bounds=concat_frames([p.bounds for p in parts], _BOUND_COLUMNS),
         methods=[m for p in parts for m in p.methods],
         **merged,
     )
@@ -463,8 +447,7 @@ class LazyState(NonPublicDiagnostics):
                 if self._value is _UNSET:
                     from .registry import ADAPTERS
 
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore", PrivacyLeakWarning)
+                    with warnings.catch_warnings(action="ignore", category=PrivacyLeakWarning):
                         value = ADAPTERS[self._adapter].prepare(self._ds, self._spec)
                     object.__setattr__(self, "_value", value)
         return self._value

@@ -29,6 +29,7 @@ from ..figures import (
     vline,
     vrect,
 )
+from .registry import TARGET_COLUMNS as _TARGET_COLUMN
 
 __all__ = ["METRIC_TITLES", "LEGEND_TITLES", "compare_figure", "negotiation_figure", "refuted_methods"]
 
@@ -38,8 +39,6 @@ METRIC_TITLES = {
     "excess_risk": "Excess risk (own training objective)",
     "mae": "Test MAE (lower is better)",
 }
-#: the measured column of each target metric (:func:`dp_core.negotiate.metric_column`)
-_TARGET_COLUMN = {"accuracy": "utility", "r2": "utility", "mae": "mae", "excess_risk": "excess_risk"}
 
 
 def _label_for(result, method: str) -> str:

@@ -27,12 +27,17 @@ __all__ = [
     "CompareSpec",
     "Adapter",
     "BlockAdapter",
+    "HookRegistry",
     "ADAPTERS",
     "register",
     "applicable_adapters",
     "adapter_key",
     "utility_metric_name",
 ]
+
+
+#: the measured column of each target metric (:func:`dp_core.negotiate.metric_column`)
+TARGET_COLUMNS = {"accuracy": "utility", "r2": "utility", "mae": "mae", "excess_risk": "excess_risk"}
 
 
 def utility_metric_name(task: str) -> str:
@@ -157,32 +162,35 @@ class BlockAdapter(Adapter):
         return df
 
 
-class _AdapterRegistry(Mapping):
-    """``{key: Adapter}`` of every mechanism plug-in with a ``compare`` hook (see :mod:`dp_core.registry`).
+class HookRegistry(Mapping):
+    """``{key: entry}`` of every mechanism plug-in with the hook ``hook`` (see :mod:`dp_core.registry`), filled on
+    first use by importing the plug-ins' parts, so importing the package that holds it imports no mechanism.
+    ``add(items, entry)`` records a loaded part (``None``: the part registers itself, as an adapter does through
+    :func:`register`); :data:`ADAPTERS` and :data:`dp_core.audit.MECHANISMS` are the two."""
 
-    Filled on first use by importing the plug-ins' adapters (each calls :func:`register`), so
-    importing :mod:`dp_core.compare` does not import the mechanisms.
-    """
-
-    def __init__(self) -> None:
-        self._items: dict[str, Adapter] = {}
+    def __init__(self, hook: str, add: Callable[[dict, Any], Any] | None = None) -> None:
+        self._hook = hook
+        self._add = add
+        self._items: dict[str, Any] = {}
         self._loaded = False
 
-    def _load(self) -> dict[str, Adapter]:
+    def _load(self) -> dict[str, Any]:
         if not self._loaded:
             self._loaded = True
             from ..registry import plugins
 
             for plugin in plugins():
-                if plugin.has("compare"):
-                    plugin.load("compare")
+                if plugin.has(self._hook):
+                    entry = plugin.load(self._hook)
+                    if self._add is not None:
+                        self._add(self._items, entry)
         return self._items
 
     def reload(self) -> None:
         """Look at the registry again (after a plug-in folder was added)."""
         self._loaded = False
 
-    def __getitem__(self, key: str) -> Adapter:
+    def __getitem__(self, key: str) -> Any:
         return self._load()[key]
 
     def __iter__(self):
@@ -192,7 +200,7 @@ class _AdapterRegistry(Mapping):
         return len(self._load())
 
 
-ADAPTERS = _AdapterRegistry()
+ADAPTERS = HookRegistry("compare")
 
 
 def register(adapter: Adapter) -> Adapter:

@@ -6,6 +6,7 @@ the shape a folder's estimator takes are in ``docs/estimators.md`` §"The shared
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import numbers
@@ -42,6 +43,7 @@ DEGENERATE_R2 = -1.0
 NEIGHBOURS = ("replace one record", "add or remove one record", "replace one label")
 
 
+@functools.cache
 def _not_fitted_error_class() -> type:
     try:  # scikit-learn's own class when it is installed, so that its checks recognise it
         from sklearn.exceptions import NotFittedError as SkNotFitted
@@ -54,15 +56,9 @@ class _NotFitted(DPCoreError, ValueError, AttributeError):
     """The estimator must be fitted before it can predict (scikit-learn's NotFittedError contract)."""
 
 
-_NOT_FITTED: type | None = None
-
-
 def NotFittedError(message: str) -> Exception:
     """An exception instance of scikit-learn's ``NotFittedError`` (or of a local stand-in)."""
-    global _NOT_FITTED
-    if _NOT_FITTED is None:
-        _NOT_FITTED = _not_fitted_error_class()
-    return _NOT_FITTED(message)
+    return _not_fitted_error_class()(message)
 
 
 @dataclass(frozen=True)
@@ -140,14 +136,9 @@ def _as_float_matrix(X: Any, name: str = "X") -> np.ndarray:
         raise ValueError(f"Complex data not supported: {name} must hold real numbers.")
     try:
         A = np.asarray(raw, dtype=np.float64)
-    except TypeError as exc:
-        raise TypeError(
-            f"{name} must hold real numbers only (convert or encode non-numeric columns first): {exc}"
-        ) from exc
-    except ValueError as exc:
-        raise ValueError(
-            f"{name} must hold real numbers only (convert or encode non-numeric columns first): {exc}"
-        ) from exc
+    except (TypeError, ValueError) as exc:
+        kind = TypeError if isinstance(exc, TypeError) else ValueError
+        raise kind(f"{name} must hold real numbers only (convert or encode non-numeric columns first): {exc}") from exc
     if A.ndim != 2:
         raise ValueError(
             f"Expected a 2-D {name} (rows x columns), got an array with {A.ndim} dimension(s). "

@@ -59,6 +59,10 @@ def _row_status(key: str, default: str) -> str:
     return row["status"] if row else default
 
 
+def _composed(label: str, compose_k: int) -> str:
+    return label + (f", composed {compose_k} times" if compose_k > 1 else "")
+
+
 # -- textbook mechanisms -------------------------------------------------------------------------
 def gaussian(
     *, eps: float, delta: float = 1e-5, sensitivity: float = 1.0, method: str = "analytic", compose_k: int = 1
@@ -69,9 +73,7 @@ def gaussian(
     sigma = gaussian_sigma(epsilon=eps, delta=delta, sensitivity=sensitivity, method=method)
     prof = compose(gaussian_profile(sensitivity / sigma), compose_k)
     key = f"gaussian:{method}"
-    label = f"Gaussian mechanism, σ = {sigma:.4g} for Δ = {sensitivity:g} ({method} calibration)"
-    if compose_k > 1:
-        label += f", composed {compose_k} times"
+    label = _composed(f"Gaussian mechanism, σ = {sigma:.4g} for Δ = {sensitivity:g} ({method} calibration)", compose_k)
     setting = {"eps": eps, "delta": delta, "sensitivity": sensitivity, "method": method, "sigma": sigma}
     eps_total = eps if compose_k == 1 else epsilon_at(prof, delta)
     status = _row_status(key, _status.PROVED)
@@ -81,9 +83,7 @@ def gaussian(
 def laplace(*, eps: float, sensitivity: float = 1.0, compose_k: int = 1):
     """The Laplace mechanism of scale Δ/ε ([DR14] Thm 3.6); composed by ``dp_accounting``'s PLD."""
     prof = compose(laplace_profile(eps), compose_k, sensitivity=sensitivity)
-    label = f"Laplace mechanism, scale b = {sensitivity / eps:.4g} for Δ = {sensitivity:g}"
-    if compose_k > 1:
-        label += f", composed {compose_k} times"
+    label = _composed(f"Laplace mechanism, scale b = {sensitivity / eps:.4g} for Δ = {sensitivity:g}", compose_k)
     setting = {"eps": eps, "sensitivity": sensitivity, "scale": sensitivity / eps}
     key = "laplace:standard"
     eps_total = eps * compose_k  # pure ε-DP composes exactly ([DR14] Thm 3.14)
@@ -239,15 +239,8 @@ def mechanism_risk(mechanism: str, *, with_audit: bool = True, **setting) -> dic
     the row tested this same (ε, δ); or None) and ``sentences`` (:func:`risk_sentences`).
     """
     g = guarantee(mechanism, **setting)
-    out = {
-        "mechanism": g.mechanism,
-        "label": g.label,
-        "status": g.status,
-        "refuted": g.status == _status.REFUTED,
-        "epsilon": g.epsilon,
-        "delta": g.delta,
-        "setting": g.setting,
-    }
+    out = {k: getattr(g, k) for k in ("mechanism", "label", "status")}
+    out.update(refuted=g.status == _status.REFUTED, epsilon=g.epsilon, delta=g.delta, setting=g.setting)
     out.update(risk_summary(g.profile, epsilon=g.epsilon))
     out["actual"] = None if g.actual is None else risk_summary(g.actual, epsilon=None)
     out["audit"] = None

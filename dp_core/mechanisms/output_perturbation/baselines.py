@@ -197,6 +197,14 @@ def _softmax_parts(X: np.ndarray, y: np.ndarray, W: np.ndarray) -> tuple[float, 
     return loss, grad
 
 
+def _class_scores(data: CompareData, X: np.ndarray, Theta: np.ndarray):
+    """``(rows, Z)`` over chunks of the rows of ``Theta`` (about 2e6 scores each): ``Z[t, i, c] = <x_i, w_tc>``."""
+    C, d = data.n_classes, data.d
+    step = max(1, int(2e6 // max(1, X.shape[0] * C)))
+    for a in range(0, Theta.shape[0], step):
+        yield slice(a, a + step), np.einsum("nd,tcd->tnc", X, Theta[a : a + step].reshape(-1, C, d))
+
+
 def _objective_many(data: CompareData, lam: float, Theta: np.ndarray) -> np.ndarray:
     Theta = np.atleast_2d(Theta)
     X, y = data.X_train, data.y_train
@@ -204,16 +212,12 @@ def _objective_many(data: CompareData, lam: float, Theta: np.ndarray) -> np.ndar
     if data.task == "regression":
         R = X @ Theta.T - y[:, None]
         return 0.5 * np.mean(R * R, axis=0) + reg
-    C, d = data.n_classes, data.d
     out = np.empty(Theta.shape[0])
-    step = max(1, int(2e6 // max(1, X.shape[0] * C)))
     idx = y.astype(int)
-    for a in range(0, Theta.shape[0], step):
-        W = Theta[a : a + step].reshape(-1, C, d)
-        Z = np.einsum("nd,tcd->tnc", X, W)
+    for rows, Z in _class_scores(data, X, Theta):
         lse = special.logsumexp(Z, axis=2)
         picked = np.take_along_axis(Z, np.broadcast_to(idx[None, :, None], (Z.shape[0], len(y), 1)), axis=2)[..., 0]
-        out[a : a + step] = np.mean(lse - picked, axis=1)
+        out[rows] = np.mean(lse - picked, axis=1)
     return out + reg
 
 
@@ -222,14 +226,9 @@ def utility_of(data: CompareData, Theta: np.ndarray) -> np.ndarray:
     if data.task == "regression":
         return _regression_scores(data, Theta)[0]
     Theta = np.atleast_2d(Theta)
-    X, y = data.X_test, data.y_test
-    C, d = data.n_classes, data.d
     out = np.empty(Theta.shape[0])
-    step = max(1, int(2e6 // max(1, X.shape[0] * C)))
-    for a in range(0, Theta.shape[0], step):
-        W = Theta[a : a + step].reshape(-1, C, d)
-        pred = np.argmax(np.einsum("nd,tcd->tnc", X, W), axis=2)
-        out[a : a + step] = np.mean(pred == y[None, :].astype(int), axis=1)
+    for rows, Z in _class_scores(data, data.X_test, Theta):
+        out[rows] = np.mean(np.argmax(Z, axis=2) == data.y_test[None, :].astype(int), axis=1)
     return out
 
 
@@ -369,7 +368,6 @@ def output_perturbation_trials(
             util[i], mae[i] = _regression_scores(model.data, Theta)
         else:
             util[i], mae[i] = model.utility(Theta), np.nan
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PrivacyLeakWarning)
+        with warnings.catch_warnings(action="ignore", category=PrivacyLeakWarning):
             excess[i] = np.maximum(model.train_objective(Theta) - model.objective, 0.0)
     return {"utility": util, "excess_risk": excess, "mae": mae, "scale": scales}

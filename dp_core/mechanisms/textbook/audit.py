@@ -19,10 +19,18 @@ __all__ = ["PAIRS_SIMPLE", "gaussian_target", "laplace_target"]
 
 #: Neighbouring pairs offered for the textbook mechanisms.
 PAIRS_SIMPLE = ("boundary", "random")
+#: The Gaussian mechanism's σ calibrations and their references.
+_CALIBRATIONS = {
+    "analytic": (cal.gaussian_sigma_analytic, "[BW18] Thm 8"),
+    "classic": (cal.gaussian_sigma_classic, "[DR14] Thm A.1"),
+}
 
 
 def _query_pair(pair: str, sensitivity: float, y, clip: float, seed) -> tuple[float, float, str, float]:
-    """(f(D), f(D'), description, sensitivity used)."""
+    """(f(D), f(D'), description, sensitivity used), the arguments validated."""
+    sensitivity = check_positive("sensitivity", sensitivity)
+    check_choice("pair", pair, PAIRS_SIMPLE)
+    clip = check_positive("clip", clip)
     if pair == "boundary":
         return 0.0, sensitivity, f"f(D) = 0, f(D') = {sensitivity:g} (a change of the full sensitivity)", sensitivity
     if y is None:
@@ -52,10 +60,7 @@ def laplace_target(
     """Audit target: Laplace noise of scale ``sensitivity / epsilon`` on a scalar query ([DR14] Thm 3.6);
     ``y``, ``clip`` and ``pair_seed`` make the ``"random"`` pair (docs/audit.md)."""
     eps = check_epsilon(epsilon, allow_inf=False)
-    sens = check_positive("sensitivity", sensitivity)
-    check_choice("pair", pair, PAIRS_SIMPLE)
-    c = check_positive("clip", clip)
-    f0, f1, text, sens = _query_pair(pair, sens, y, c, pair_seed)
+    f0, f1, text, sens = _query_pair(pair, sensitivity, y, clip, pair_seed)
     b = cal.laplace_scale(epsilon=eps, sensitivity=sens)
 
     def sample(side: int, runs: int, rng: np.random.Generator):
@@ -80,17 +85,9 @@ def gaussian_target(
     or ``"analytic"`` ([BW18] Thm 8) calibration; other arguments as in :func:`laplace_target`."""
     eps = check_epsilon(epsilon, allow_inf=False)
     d = check_delta(delta)
-    sens = check_positive("sensitivity", sensitivity)
-    check_choice("calibration", calibration, ("analytic", "classic"))
-    check_choice("pair", pair, PAIRS_SIMPLE)
-    c = check_positive("clip", clip)
-    f0, f1, text, sens = _query_pair(pair, sens, y, c, pair_seed)
-    if calibration == "analytic":
-        sigma = cal.gaussian_sigma_analytic(epsilon=eps, delta=d, sensitivity=sens)
-        ref = "[BW18] Thm 8"
-    else:
-        sigma = cal.gaussian_sigma_classic(epsilon=eps, delta=d, sensitivity=sens)
-        ref = "[DR14] Thm A.1"
+    calibrate, ref = _CALIBRATIONS[check_choice("calibration", calibration, tuple(_CALIBRATIONS))]
+    f0, f1, text, sens = _query_pair(pair, sensitivity, y, clip, pair_seed)
+    sigma = calibrate(epsilon=eps, delta=d, sensitivity=sens)
 
     def sample(side: int, runs: int, rng: np.random.Generator):
         return (f1 if side else f0) + sigma * rng.standard_normal(runs)

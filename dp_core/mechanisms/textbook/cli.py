@@ -16,13 +16,10 @@ def _gaussian_args(p):
 
 
 def _gaussian_run(a):
-    analytic = cal.gaussian_sigma_analytic(epsilon=a.eps, delta=a.delta, sensitivity=a.sensitivity)
+    setting = {"epsilon": a.eps, "delta": a.delta, "sensitivity": a.sensitivity}
+    analytic = cal.gaussian_sigma_analytic(**setting)
     classic_valid = a.eps <= 1.0
-    classic = (
-        cal.gaussian_sigma_classic(epsilon=a.eps, delta=a.delta, sensitivity=a.sensitivity)
-        if classic_valid
-        else math.nan
-    )
+    classic = cal.gaussian_sigma_classic(**setting) if classic_valid else math.nan
     return {
         "mechanism": "gaussian",
         "eps": a.eps,
