@@ -22,13 +22,19 @@ from ...data import train_test_split
 from ...experiments import summarize
 from ...plugin import config_from_values, config_params
 from . import bounds as B
-from .baselines import markov_clip_level
 from .grid import grid_size
 from .mcmc import APPROXIMATE_LABEL, ESS_MIN, NOT_CONVERGED_ADVICE, NOT_CONVERGED_MESSAGE, RHAT_THRESHOLD, MCMCSchedule
 from .mechanism import L1ExponentialRegression
 from .population import HeavyTailedModel
 from .settings import L1Settings
-from .simulation import METHOD_LABELS, SimulationConfig, real_data_experiment, run_simulation, summarize_simulation
+from .simulation import (
+    METHOD_LABELS,
+    SimulationConfig,
+    clip_levels,
+    real_data_experiment,
+    run_simulation,
+    summarize_simulation,
+)
 from .truncation import CONVENTION_LABELS, CONVENTIONS, convention_guarantee, kappa
 
 MECH = "l1-exponential"
@@ -69,18 +75,7 @@ def _calibrate_run(a):
         check_positive("zeta", a.zeta)
     if a.grid_m is not None:
         check_int("grid_m", a.grid_m, lo=1, hi=10_000)
-    s = _settings(a, _CAL_SPECS)
-    return _calibration(
-        a,
-        theta=s.theta,
-        tau=s.tau,
-        sigma=s.sigma,
-        eta_total=s.eta,
-        assumption=s.assumption,
-        radius=s.R,
-        convention=s.conv,
-        c_iota=s.ci,
-    )
+    return _calibration(a, _settings(a, _CAL_SPECS))
 
 
 def _net(a, radius: float) -> tuple[float, float]:
@@ -91,9 +86,10 @@ def _net(a, radius: float) -> tuple[float, float]:
     return zeta, B.log_net_size(a.d, zeta, 2 * radius)
 
 
-def _calibration(a, *, theta, tau, sigma, eta_total, assumption, radius, convention, c_iota) -> dict:
-    theta_b = 2.0 if assumption in ("A1", "A2") else theta
-    c = B.moment_constants(assumption, tau=tau, d=a.d, theta=theta_b, sigma_theta=sigma, radius=radius)
+def _calibration(a, s: L1Settings) -> dict:
+    tau, eta_total, assumption, radius, convention = s.tau, s.eta, s.assumption, s.R, s.conv
+    theta_b = 2.0 if assumption in ("A1", "A2") else s.theta
+    c = B.moment_constants(assumption, tau=tau, d=a.d, theta=theta_b, sigma_theta=s.sigma, radius=radius)
     eta = eta_total / 5.0
     zeta, log_N = _net(a, radius)
     ks = {conv: kappa(a.eps, c.theta, conv) for conv in CONVENTIONS}
@@ -112,7 +108,7 @@ def _calibration(a, *, theta, tau, sigma, eta_total, assumption, radius, convent
     aa, bb = B.bound_coefficients(kappa_value=k, **common)
     i_star = B.iota_star(kappa_value=k, **common)
     i_paper = B.iota_paper(a.n, a.d, a.eps, eta_total, c.theta, tau, assumption)
-    iota = c_iota * i_star
+    iota = s.ci * i_star
     U = B.explicit_bound(iota, m1=c.m1, kappa_value=k, **common)
     U_paper = B.explicit_bound(i_paper, m1=c.m1, kappa_value=k, **common)
     guar = convention_guarantee(a.eps, c.theta, convention)
@@ -124,7 +120,7 @@ def _calibration(a, *, theta, tau, sigma, eta_total, assumption, radius, convent
         "theta": c.theta,
         "assumption": assumption,
         "tau": tau,
-        "sigma_theta": sigma,
+        "sigma_theta": s.sigma,
         "radius": radius,
         "eta_total": eta_total,
         "eta": eta,
@@ -205,16 +201,18 @@ def _sampler_fields(statuses: list[str], message: str) -> dict:
     """Top-level status of the releases: ``exact``, ``converged`` or ``not_converged`` (any run failing)."""
     if not statuses or all(s == "exact" for s in statuses):
         return {"sampler_status": "exact", "sampler_message": "exact sampler (grid): no MCMC approximation"}
-    if any(s == "not_converged" for s in statuses):
-        return {
-            "sampler_status": "not_converged",
-            "sampler_message": message or f"{NOT_CONVERGED_MESSAGE}. {NOT_CONVERGED_ADVICE}",
-            "sampler_thresholds": {"rhat_max": RHAT_THRESHOLD, "ess_min": ESS_MIN},
-        }
+    status = "not_converged" if "not_converged" in statuses else "converged"
+    if status == "not_converged":
+        message = message or f"{NOT_CONVERGED_MESSAGE}. {NOT_CONVERGED_ADVICE}"
+    thresholds = {"rhat_max": RHAT_THRESHOLD, "ess_min": ESS_MIN}
+    return {"sampler_status": status, "sampler_message": message, "sampler_thresholds": thresholds}
+
+
+def _method_rows(summary, columns: tuple) -> dict:
+    """``{method: {label, *columns, n_trials}}`` of a summary table (one row per method)."""
     return {
-        "sampler_status": "converged",
-        "sampler_message": message,
-        "sampler_thresholds": {"rhat_max": RHAT_THRESHOLD, "ess_min": ESS_MIN},
+        r["method"]: {"label": METHOD_LABELS[r["method"]], **{c: r[c] for c in columns}, "n_trials": int(r["n_trials"])}
+        for _, r in summary.iterrows()
     }
 
 
@@ -290,17 +288,8 @@ def _simulate_synthetic(a, st: L1Settings, sched) -> dict:
         delta=a.delta,
     )
     df = run_simulation(cfg, n_trials=a.trials, seed=a.seed)
-    s = summarize_simulation(df)
-    methods = {}
-    for _, row in s.iterrows():
-        methods[row["method"]] = {
-            "label": METHOD_LABELS[row["method"]],
-            "excess_risk_mean": row["excess_risk_mean"],
-            "excess_risk_se": row["excess_risk_se"],
-            "excess_risk_median": row["excess_risk_median"],
-            "excess_empirical_mean": row["excess_empirical_mean"],
-            "n_trials": int(row["n_trials"]),
-        }
+    cols = ("excess_risk_mean", "excess_risk_se", "excess_risk_median", "excess_empirical_mean")
+    methods = _method_rows(summarize_simulation(df), cols)
     em = df[df.method == "em_l1"]
     diag, statuses, worst = _em_diagnostics(em)
     cal = L1ExponentialRegression(epsilon=a.eps, theta=st.theta, mode=st.mode, radius=st.R).calibrate(a.n, a.d)
@@ -342,8 +331,7 @@ def _simulate_data(a, st: L1Settings, sched) -> dict:
         mcmc_schedule=sched,
     )
     cal = est.calibrate(tr.n, tr.d)
-    cx = markov_clip_level(cal.moments["M_theta"], cal.moments["theta"])
-    cy = markov_clip_level(cal.moments["V_theta"], cal.moments["theta"])
+    cx, cy = clip_levels(cal)
     res = real_data_experiment(
         tr.X,
         tr.y,
@@ -357,16 +345,7 @@ def _simulate_data(a, st: L1Settings, sched) -> dict:
         rng=a.seed,
     )
     s = summarize(res.table, by=["method"], values=["excess_test_mae", "test_mae"])
-    methods = {
-        r["method"]: {
-            "label": METHOD_LABELS[r["method"]],
-            "excess_test_mae_mean": r["excess_test_mae_mean"],
-            "excess_test_mae_se": r["excess_test_mae_se"],
-            "test_mae_mean": r["test_mae_mean"],
-            "n_trials": int(r["n_trials"]),
-        }
-        for _, r in s.iterrows()
-    }
+    methods = _method_rows(s, ("excess_test_mae_mean", "excess_test_mae_se", "test_mae_mean"))
     return {
         "mechanism": MECH,
         "dataset": ds.name,
@@ -402,26 +381,13 @@ def _reproduce_run(a):
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
 
 
+_HELP = {
+    "calibrate": "iota*, sensitivity, temperatures and the explicit bound of EM-L1-HT (Wang & Xu)",
+    "simulate": "excess risk of EM-L1-HT, baselines B1/B2 and non-private LAD (mean and SE)",
+    "reproduce": "our synthetic protocol (the paper has no experiments): tables and figures F1-F6",
+}
 COMMANDS = [
-    Command(
-        "calibrate",
-        MECH,
-        "iota*, sensitivity, temperatures and the explicit bound of EM-L1-HT (Wang & Xu)",
-        _calibrate_args,
-        _calibrate_run,
-    ),
-    Command(
-        "simulate",
-        MECH,
-        "excess risk of EM-L1-HT, baselines B1/B2 and non-private LAD (mean and SE)",
-        _simulate_args,
-        _simulate_run,
-    ),
-    Command(
-        "reproduce",
-        MECH,
-        "our synthetic protocol (the paper has no experiments): tables and figures F1-F6",
-        _reproduce_args,
-        _reproduce_run,
-    ),
+    Command("calibrate", MECH, _HELP["calibrate"], _calibrate_args, _calibrate_run),
+    Command("simulate", MECH, _HELP["simulate"], _simulate_args, _simulate_run),
+    Command("reproduce", MECH, _HELP["reproduce"], _reproduce_args, _reproduce_run),
 ]

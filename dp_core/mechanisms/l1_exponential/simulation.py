@@ -33,6 +33,7 @@ __all__ = [
     "run_simulation",
     "summarize_simulation",
     "RealDataResult",
+    "clip_levels",
     "real_data_experiment",
     "DatasetAnalysis",
     "analyse_dataset",
@@ -136,13 +137,11 @@ def _clipped_em(X, y, est: L1ExponentialRegression, cal, clip_x: float, clip_y: 
     )
 
 
-def _clip_levels(cfg: SimulationConfig, est: L1ExponentialRegression, d: int) -> tuple[float, float]:
-    cal = est.calibrate(cfg.n, d)
+def clip_levels(cal, q: float = 0.05, scale: float = 1.0) -> tuple[float, float]:
+    """The baselines' public clip levels ``(C_x, C_y)``: ``scale`` times the Markov quantiles (level ``q``) of the
+    calibration's moment bounds M_theta and V_theta."""
     mom = cal.moments
-    th = mom["theta"]
-    cx = cfg.clip_scale * markov_clip_level(mom["M_theta"], th, cfg.clip_q)
-    cy = cfg.clip_scale * markov_clip_level(mom["V_theta"], th, cfg.clip_q)
-    return cx, cy
+    return tuple(scale * markov_clip_level(mom[k], mom["theta"], q) for k in ("M_theta", "V_theta"))
 
 
 def simulate_trials(
@@ -154,7 +153,7 @@ def simulate_trials(
     est = _estimator(cfg, consts)
     cal = est.calibrate(cfg.n, model.d)
     ev = make_eval_sample(model, cfg.eval_size) if eval_sample is None else eval_sample
-    cx, cy = _clip_levels(cfg, est, model.d)
+    cx, cy = clip_levels(cal, cfg.clip_q, cfg.clip_scale)
     rows = []
     for t, seed in enumerate(seeds):
         s_data, s_em, s_b1, s_b2 = seed.spawn(4)
@@ -339,10 +338,7 @@ def _bound_row(cfg: SimulationConfig) -> dict:
         "epsilon": cfg.epsilon,
         "c_iota": cfg.c_iota,
         "tail": cfg.model.tail,
-        "total": b["total"],
-        "statistical": b["statistical"],
-        "privacy": b["privacy"],
-        "truncation_bias": b["truncation_bias"],
+        **{k: b[k] for k in ("total", "statistical", "privacy", "truncation_bias")},
         "rate_paper": cal.rate_paper,
         "iota": cal.iota,
         "assumption_violated": consts["assumption_violated"],
@@ -531,10 +527,7 @@ def analyse_dataset(
     else:
         notes.append("Features and target used on their raw scale (no data-dependent preprocessing).")
     Xtr, ytr, Xte, yte = Xs[tr], y[tr], Xs[te], y[te]
-    cal = estimator.calibrate(Xtr.shape[0], Xtr.shape[1])
-    th = cal.moments["theta"]
-    cx = markov_clip_level(cal.moments["M_theta"], th, clip_q)
-    cy = markov_clip_level(cal.moments["V_theta"], th, clip_q)
+    cx, cy = clip_levels(estimator.calibrate(Xtr.shape[0], Xtr.shape[1]), clip_q)
     notes.append(
         f"Baselines (not from the paper) clip ‖x‖ at C_x = {cx:.3g} and |y| at C_y = {cy:.3g} "
         f"(Markov quantiles of the public moment bounds, q = {clip_q:g})."
