@@ -63,16 +63,14 @@ class L1ExponentialAdapter(Adapter):
     mcmc_batch = 4
 
     def _methods(self, mode: str, runs: dict | None = None) -> tuple[MethodInfo, ...]:
+        info = partial(MethodInfo, "em_l1", pure=True, audit="l1-exponential/tight")
         if mode == "grid":
             return (
-                MethodInfo(
-                    "em_l1",
+                info(
                     "EM on truncated l1 (exact grid)",
                     vocab.PROVED,
                     "Pure ε-DP: exact exponential mechanism on a grid net, with the exact sensitivity of "
                     "the truncated score (replace-one and add/remove neighbours).",
-                    pure=True,
-                    audit="l1-exponential/tight",
                 ),
             )
         from ... import display
@@ -84,19 +82,13 @@ class L1ExponentialAdapter(Adapter):
         if bad:
             worst_r = max((runs[e]["rhat_max"] for e in bad), key=lambda v: -1.0 if math.isnan(v) else v)
             worst_e = min(runs[e]["ess_min"] for e in bad)
-            return (
-                MethodInfo(
-                    "em_l1",
-                    "EM on truncated l1 (MCMC)",
-                    vocab.NO_CLAIM,
-                    f"{NOT_CONVERGED_MESSAGE} at ε = {', '.join(display.epsilon(e) for e in bad)} "
-                    f"(largest rank-normalised R̂ {display.number(worst_r, sig=4)}, smallest bulk ESS "
-                    f"{display.integer(worst_e)}; {thresholds}): those releases are not samples of the ε-DP "
-                    "distribution and carry no privacy guarantee. " + NOT_CONVERGED_ADVICE,
-                    pure=True,
-                    audit="l1-exponential/tight",
-                ),
+            text = (
+                f"{NOT_CONVERGED_MESSAGE} at ε = {', '.join(display.epsilon(e) for e in bad)} "
+                f"(largest rank-normalised R̂ {display.number(worst_r, sig=4)}, smallest bulk ESS "
+                f"{display.integer(worst_e)}; {thresholds}): those releases are not samples of the ε-DP "
+                "distribution and carry no privacy guarantee. " + NOT_CONVERGED_ADVICE
             )
+            return (info("EM on truncated l1 (MCMC)", vocab.NO_CLAIM, text),)
         conv = ""
         if runs:
             conv = (
@@ -105,17 +97,11 @@ class L1ExponentialAdapter(Adapter):
                 f"{display.integer(min(r['ess_min'] for r in runs.values()))}; {thresholds}); the guarantee is "
                 "conditional on the chains having reached the target distribution."
             )
-        return (
-            MethodInfo(
-                "em_l1",
-                "EM on truncated l1 (MCMC)",
-                vocab.CLAIMED,
-                "ε-DP for the idealised exact sampler only; this MCMC approximation (with data-driven "
-                "step-size adaptation) is not proved." + conv,
-                pure=True,
-                audit="l1-exponential/tight",
-            ),
+        text = (
+            "ε-DP for the idealised exact sampler only; this MCMC approximation (with data-driven "
+            "step-size adaptation) is not proved." + conv
         )
+        return (info("EM on truncated l1 (MCMC)", vocab.CLAIMED, text),)
 
     @property
     def methods(self) -> tuple[MethodInfo, ...]:  # type: ignore[override]
@@ -179,16 +165,18 @@ class L1ExponentialAdapter(Adapter):
             grid_budget=max(1000, BUDGET_INTERACTIVE // 4),
         )
 
+    @staticmethod
+    def _residuals(state: _State, W: np.ndarray) -> np.ndarray:
+        return state.X_test @ np.atleast_2d(W).T - state.y_test[:, None]
+
     def _utility(self, state: _State, W: np.ndarray) -> np.ndarray:
-        W = np.atleast_2d(W)
-        R = state.X_test @ W.T - state.y_test[:, None]
+        R = self._residuals(state, W)
         var = float(np.var(state.y_test)) or 1.0
         return 1.0 - np.mean(R * R, axis=0) / var
 
     def _mae(self, state: _State, W: np.ndarray) -> np.ndarray:
         """Test mean absolute error of each row of ``W`` in the target's units."""
-        W = np.atleast_2d(W)
-        return state.label_scale * np.mean(np.abs(state.X_test @ W.T - state.y_test[:, None]), axis=0)
+        return state.label_scale * np.mean(np.abs(self._residuals(state, W)), axis=0)
 
     def _epsilon_block(
         self, state: _State, T: int, job: tuple, drawn: tuple | None = None
@@ -276,12 +264,16 @@ class L1ExponentialAdapter(Adapter):
         out["adapter"] = self.key
         return out
 
+    def _bound_total(self, epsilon: float, n: int, d: int):
+        """The calibration at ``(epsilon, n, d)`` and its explicit bound's total (None when it has none)."""
+        cal = self._estimator(float(epsilon)).calibrate(n, d)
+        return cal, cal.bound.get("total") if isinstance(cal.bound, dict) else None
+
     def bounds(self, state: Any, epsilons: Sequence[float], spec: CompareSpec) -> pd.DataFrame:
         rows = []
         n, d = state.X.shape
         for e in epsilons:
-            cal = self._estimator(float(e)).calibrate(n, d)
-            total = cal.bound.get("total") if isinstance(cal.bound, dict) else None
+            cal, total = self._bound_total(e, n, d)
             if total is not None and math.isfinite(float(total)):
                 rows.append(
                     {
@@ -297,8 +289,7 @@ class L1ExponentialAdapter(Adapter):
     def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
         if method != "em_l1":
             return float("nan")
-        cal = self._estimator(float(epsilon)).calibrate(int(math.ceil(n)), state.X.shape[1])
-        total = cal.bound.get("total") if isinstance(cal.bound, dict) else None
+        total = self._bound_total(epsilon, int(math.ceil(n)), state.X.shape[1])[1]
         return float("nan") if total is None else float(total)
 
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
@@ -325,25 +316,8 @@ class L1ExponentialAdapter(Adapter):
             if runs
             else "not_run"
         )
-        diags = [
-            {
-                "epsilon": e,
-                **{
-                    k: r[k]
-                    for k in (
-                        "status",
-                        "rhat_max",
-                        "ess_min",
-                        "acceptance",
-                        "n_chains",
-                        "n_adapt",
-                        "n_sample",
-                        "rhat_kind",
-                    )
-                },
-            }
-            for e, r in sorted(runs.items())
-        ]
+        keys = ("status", "rhat_max", "ess_min", "acceptance", "n_chains", "n_adapt", "n_sample", "rhat_kind")
+        diags = [{"epsilon": e, **{k: r[k] for k in keys}} for e, r in sorted(runs.items())]
         return {"sampler_status": status, "sampler_diagnostics": diags}
 
     def nonprivate_utility(self, state: Any) -> float:
