@@ -60,6 +60,14 @@ def _theta_color(theta: float) -> str:
     return _THETA_COLORS.get(round(float(theta), 2), color_of(f"theta={theta:g}"))
 
 
+def _risk_figure(summary: pd.DataFrame, x: str, by: str, title: str, x_title: str, **kw) -> go.Figure:
+    """Mean excess population risk against ``x`` on a log y axis (log x unless ``log_x=False``), one curve with its
+    95% band per value of column ``by`` (:func:`dp_core.figures.line_ci_figure`)."""
+    y_title = "excess population risk (log)"
+    kw = {"y": "excess_risk", "log_x": True, **kw}
+    return line_ci_figure(summary, x=x, method_col=by, log_y=True, title=title, x_title=x_title, y_title=y_title, **kw)
+
+
 def psi_figure(thetas: Sequence[float], iota: float, *, r_max: float | None = None) -> go.Figure:
     """Per-sample surrogate loss ``(1/iota) psi_theta(iota |r|)`` against ``|r|`` (panel 1, F6)."""
     r_max = 2.5 / iota if r_max is None else r_max
@@ -89,7 +97,7 @@ def psi_figure(thetas: Sequence[float], iota: float, *, r_max: float | None = No
         line={"color": "#555555", "dash": "dash"},
         annotation_text=f"threshold 1/ι = {display.number(1 / iota)}",
     )
-    fig.update_yaxes(range=[0, 1.3 * max(math.log(max(thetas)) / iota, 1e-9) * 1.0 + 0.0])
+    fig.update_yaxes(range=[0, 1.3 * max(math.log(max(thetas)) / iota, 1e-9)])
     return apply_layout(
         fig, title="Truncated loss: residuals beyond 1/ι exert no pull", x_title="|residual|", y_title="per-sample loss"
     )
@@ -287,17 +295,7 @@ def rate_figure(
     See docs/l1_exponential.md §"figures.rate_figure"."""
     s = summary.copy()
     s["series"] = [f"θ = {display.number(v)}" for v in s[series]]
-    fig = line_ci_figure(
-        s,
-        x=x,
-        y=y,
-        method_col="series",
-        log_x=True,
-        log_y=True,
-        title=title,
-        x_title="n (log)",
-        y_title="excess population risk (log)",
-    )
+    fig = _risk_figure(s, x, "series", title, "n (log)", y=y)
     for th, g in s.groupby(series):
         g = g.sort_values(x)
         slope = fitted_slope(g[x], g[f"{y}_mean"])
@@ -337,17 +335,7 @@ def epsilon_figure(
 ) -> go.Figure:
     """Excess risk vs epsilon with the bound split into statistical and privacy parts (F2, panel 4).
     See docs/l1_exponential.md §"figures.epsilon_figure"."""
-    fig = line_ci_figure(
-        summary,
-        x="epsilon",
-        y="excess_risk",
-        method_col="method",
-        log_x=True,
-        log_y=True,
-        title="Privacy-utility: excess risk against ε",
-        x_title="ε (log)",
-        y_title="excess population risk (log)",
-    )
+    fig = _risk_figure(summary, "epsilon", "method", "Privacy-utility: excess risk against ε", "ε (log)")
     for col, name, dash in (
         ("statistical", "bound: statistical part (non-private)", "dot"),
         ("privacy", "bound: privacy part", "dash"),
@@ -380,17 +368,7 @@ def truncation_figure(
     """Excess risk vs the multiplier c_iota (iota = c_iota iota*) per noise case (F3, panel 5).
     See docs/l1_exponential.md §"figures.truncation_figure"."""
     s = summary.copy()
-    fig = line_ci_figure(
-        s,
-        x="c_iota",
-        y="excess_risk",
-        method_col="case",
-        log_x=True,
-        log_y=True,
-        title="Truncation trade-off: excess risk against ι/ι*",
-        x_title="c_ι = ι/ι* (log)",
-        y_title="excess population risk (log)",
-    )
+    fig = _risk_figure(s, "c_iota", "case", "Truncation trade-off: excess risk against ι/ι*", "c_ι = ι/ι* (log)")
     if bound is not None:
         fig.add_trace(
             go.Scatter(
@@ -420,16 +398,8 @@ def baseline_figure(
 ) -> go.Figure:
     """EM-L1-HT against the clipped EM (B1) and DP-GD (B2) as the tails get heavier (F4, panel 6).
     See docs/l1_exponential.md §"figures.baseline_figure"."""
-    fig = line_ci_figure(
-        summary,
-        x=x,
-        y="excess_risk",
-        method_col="method",
-        log_y=True,
-        title="Heavy tails: the paper's mechanism vs non-robust baselines (not from the paper)",
-        x_title=x_title,
-        y_title="excess population risk (log)",
-    )
+    title = "Heavy tails: the paper's mechanism vs non-robust baselines (not from the paper)"
+    fig = _risk_figure(summary, x, "method", title, x_title, log_x=False)
     return _at_convention(fig, convention, ("em_l1",))
 
 
@@ -504,23 +474,17 @@ def assumption_rates_figure(
 
     ds = np.unique(np.round(np.logspace(0, math.log10(d_max), 25)).astype(int))
     fig = go.Figure()
-    styles = {
-        "A1": ("#0072B2", "solid"),
-        "A2": ("#0072B2", "dash"),
-        "A3": ("#D55E00", "solid"),
-        "A4": ("#D55E00", "dash"),
-    }
-    names = {
-        "A1": "A1: E‖x‖² ≤ τ² (θ = 2)",
-        "A2": "A2: E x_j² ≤ τ² (θ = 2)",
-        "A3": f"A3: E‖x‖^θ ≤ τ^θ (θ = {display.number(theta)})",
-        "A4": f"A4: E|x_j|^θ ≤ τ^θ (θ = {display.number(theta)})",
-    }
-    for a, (col, dash) in styles.items():
+    t = display.number(theta)
+    for a, col, dash, name in (
+        ("A1", "#0072B2", "solid", "A1: E‖x‖² ≤ τ² (θ = 2)"),
+        ("A2", "#0072B2", "dash", "A2: E x_j² ≤ τ² (θ = 2)"),
+        ("A3", "#D55E00", "solid", f"A3: E‖x‖^θ ≤ τ^θ (θ = {t})"),
+        ("A4", "#D55E00", "dash", f"A4: E|x_j|^θ ≤ τ^θ (θ = {t})"),
+    ):
         th = 2.0 if a in ("A1", "A2") else theta
         ys = [rate_paper(n, int(d), epsilon, eta_total, th, tau, a) for d in ds]
         fig.add_trace(
-            go.Scatter(x=ds.tolist(), y=ys, mode="lines", name=names[a], line={"color": col, "dash": dash, "width": 2})
+            go.Scatter(x=ds.tolist(), y=ys, mode="lines", name=name, line={"color": col, "dash": dash, "width": 2})
         )
     return apply_layout(
         fig,

@@ -125,12 +125,11 @@ class MCMCSchedule:
         check_choice("method", self.method, ("mala", "rwm"))
         if self.step0 is not None:
             check_positive("step0", self.step0)
-        if not isinstance(self.precondition, (bool, np.bool_)):
-            raise TypeError(f"precondition must be True or False, got {type(self.precondition).__name__}.")
+        for name in ("precondition", "stop_early"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name} must be True or False, got {type(getattr(self, name)).__name__}.")
         check_choice("init", self.init, ("overdispersed", "centre"))
         check_choice("reparam", self.reparam, ("auto", "tanh", "none"))
-        if not isinstance(self.stop_early, (bool, np.bool_)):
-            raise TypeError(f"stop_early must be True or False, got {type(self.stop_early).__name__}.")
         check_in_interval("stop_rhat", self.stop_rhat, 1.0, RHAT_THRESHOLD, closed="both")
 
     @classmethod
@@ -213,35 +212,20 @@ class MCMCDiagnostics(NonPublicDiagnostics):
         )
 
     def as_dict(self) -> dict:
-        return {
-            "method": self.method,
-            "n_chains": self.n_chains,
-            "n_adapt": self.n_adapt,
-            "n_sample": self.n_sample,
-            "acceptance": self.acceptance,
-            "step_size": self.step_size,
-            "rhat_kind": RHAT_KIND,
-            "rhat_logp": self.rhat_logp,
-            "rhat_max": self.rhat_max,
-            "rhat_coords": list(self.rhat_coords),
-            "ess_kind": ESS_KIND,
-            "ess_logp": self.ess_logp,
-            "ess_min": self.ess_min,
-            "rhat_threshold": RHAT_THRESHOLD,
-            "ess_threshold": ESS_MIN,
-            "preconditioned": self.preconditioned,
-            "init": self.init,
-            "parametrisation": self.parametrisation,
-            "wall_time": self.wall_time,
-            "status": self.status,
-            "flagged": self.flagged,
-            "message": self.message,
-            "label": APPROXIMATE_LABEL,
-        }
+        constants = {"rhat_kind": RHAT_KIND, "ess_kind": ESS_KIND, "rhat_threshold": RHAT_THRESHOLD}
+        constants |= {"ess_threshold": ESS_MIN, "label": APPROXIMATE_LABEL}
+        out = {k: constants[k] if k in constants else getattr(self, k) for k in _DIAGNOSTIC_KEYS}
+        out["rhat_coords"] = list(self.rhat_coords)
+        return out
 
 
 RHAT_KIND = "rank-normalised split-R̂, max of bulk and folded (Vehtari et al. 2021)"
 ESS_KIND = "bulk effective sample size of rank-normalised draws (Vehtari et al. 2021)"
+#: The keys of :meth:`MCMCDiagnostics.as_dict`, in order (fields, properties and the constants above).
+_DIAGNOSTIC_KEYS = (
+    "method n_chains n_adapt n_sample acceptance step_size rhat_kind rhat_logp rhat_max rhat_coords ess_kind ess_logp "
+    "ess_min rhat_threshold ess_threshold preconditioned init parametrisation wall_time status flagged message label"
+).split()
 
 
 def _fmt(x: float, digits: int) -> str:
@@ -316,9 +300,12 @@ def rank_normalized_rhat(chains: ArrayLike) -> float:
     """Rank-normalised split-R-hat: the larger of bulk and folded R-hat (Vehtari et al. 2021, section 4.2). See
     docs/l1_exponential.md §"mcmc.rank_normalized_rhat"."""
     parts = _split(_check_chains(chains))
-    bulk = _rhat_parts(_rank_normal(parts))
-    folded = _rhat_parts(_rank_normal(np.abs(parts - np.median(parts))))
-    return max(bulk, folded)
+    return max(_rhat_parts(_rank_normal(parts)), _folded_rhat(parts))
+
+
+def _folded_rhat(parts: NDArray[np.float64]) -> float:
+    """R-hat of the rank-normalised distances to the median (the folded R-hat of Vehtari et al. 2021)."""
+    return _rhat_parts(_rank_normal(np.abs(parts - np.median(parts))))
 
 
 def effective_sample_size(chains: ArrayLike) -> float:
@@ -383,8 +370,7 @@ def _diagnostics(
         ess = effective_sample_size(z)
         if check and ess < ess_min:
             return None
-        folded = _rhat_parts(_rank_normal(np.abs(parts - np.median(parts))))
-        r = max(_rhat_parts(z), folded)
+        r = max(_rhat_parts(z), _folded_rhat(parts))
         if check and r > rhat_max:
             return None
         rh.append(r)
@@ -975,10 +961,7 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
         S = np.empty(k)
         G = np.empty((k, d))
         m = min(rows, k)
-        B = np.empty((m, n_pad), dtype=np.float32)
-        C = np.empty_like(B)
-        Q = np.empty_like(B)
-        T = np.empty_like(B)
+        B, C, Q, T = (np.empty((m, n_pad), dtype=np.float32) for _ in range(4))
         U = np.empty((m, n_pad // 2), dtype=np.float32)
         for start in range(0, k, rows):
             stop = min(k, start + rows)
