@@ -123,18 +123,9 @@ def l1_exponential_target(
 
 
 # -- the plug-in's audit entry (dp_core.audit.MECHANISMS collects it) ---------------------------
-def _build_l1(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=20, theta=1.5, iota=1.0, grid_points=41):
-    return l1_exponential_target(
-        dataset=dataset,
-        epsilon=epsilon,
-        mode=mode,
-        pair=pair,
-        n=n,
-        theta=theta,
-        iota=iota,
-        grid_points=grid_points,
-        pair_seed=pair_seed,
-    )
+def _build_l1(*, mode, pair, epsilon, delta, dataset=None, **options):
+    """:func:`l1_exponential_target` (pure ε-DP: ``delta`` is not used)."""
+    return l1_exponential_target(dataset=dataset, epsilon=epsilon, mode=mode, pair=pair, **options)
 
 
 AUDIT = AuditableMechanism(

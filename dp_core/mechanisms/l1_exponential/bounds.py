@@ -17,6 +17,7 @@ __all__ = [
     "EXPLICIT_LABEL",
     "MomentConstants",
     "moment_constants",
+    "bound_arguments",
     "residual_moment_bound",
     "log_net_size",
     "rate_paper",
@@ -86,6 +87,12 @@ def moment_constants(
     R = check_positive("radius", radius)
     V = residual_moment_bound(sigma_theta, M, th, 2.0 * R)
     return MomentConstants(assumption, th, m1, M, V, d if assumption in ("A1", "A3") else 1)
+
+
+def bound_arguments(mom: MomentConstants, *, n: float, d: int, zeta: float, eta: float, log_N: float, radius: float):
+    """The keyword arguments that :func:`explicit_bound`, :func:`iota_star` and :func:`bound_coefficients` share."""
+    kw = dict(zeta=zeta, n=n, eta=eta, theta=mom.theta, M_theta=mom.M_theta, V_theta=mom.V_theta)
+    return kw | dict(diam_W=2 * radius, d=d, log_N=log_N)
 
 
 @computable

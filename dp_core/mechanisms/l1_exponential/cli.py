@@ -94,17 +94,7 @@ def _calibration(a, s: L1Settings) -> dict:
     zeta, log_N = _net(a, radius)
     ks = {conv: kappa(a.eps, c.theta, conv) for conv in CONVENTIONS}
     k = ks[convention]
-    common = {
-        "zeta": zeta,
-        "n": a.n,
-        "eta": eta,
-        "theta": c.theta,
-        "M_theta": c.M_theta,
-        "V_theta": c.V_theta,
-        "diam_W": 2 * radius,
-        "d": a.d,
-        "log_N": log_N,
-    }
+    common = B.bound_arguments(c, n=a.n, d=a.d, zeta=zeta, eta=eta, log_N=log_N, radius=radius)
     aa, bb = B.bound_coefficients(kappa_value=k, **common)
     i_star = B.iota_star(kappa_value=k, **common)
     i_paper = B.iota_paper(a.n, a.d, a.eps, eta_total, c.theta, tau, assumption)
