@@ -15,7 +15,6 @@ _LAZY = {
         "CONVENTIONS",
         "convention_guarantee",
         "cost_sensitivity",
-        "inverse_temperature",
         "kappa",
         "psi",
         "psi_prime",

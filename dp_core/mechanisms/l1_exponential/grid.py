@@ -37,9 +37,8 @@ __all__ = [
 #: Per-dimension caps on the number of cells per axis (docs/l1_exponential.md §"Samplers").
 GRID_CAPS = {1: 4096, 2: 256, 3: 48}
 
-#: psi-evaluation budgets N*n (interactive and offline), docs/l1_exponential.md §"Samplers".
+#: psi-evaluation budget N*n of an interactive run, docs/l1_exponential.md §"Samplers".
 BUDGET_INTERACTIVE = 10**8
-BUDGET_OFFLINE = 5 * 10**8
 
 
 @dataclass(frozen=True, eq=False)
@@ -262,11 +261,6 @@ class GridEMResult(NonPublicDiagnostics):
     theta: float
     iota: float
     privacy_label: str
-
-    def expectation(self, values: ArrayLike) -> float:
-        """Exact expectation of per-point ``values`` under the output law (no sampling)."""
-        v = np.asarray(values, dtype=np.float64)
-        return float(self.probabilities @ v)
 
     @property
     def mean(self) -> NDArray[np.float64]:

@@ -31,7 +31,6 @@ __all__ = [
     "MIN_CHAINS",
     "NOT_CONVERGED_MESSAGE",
     "RHAT_THRESHOLD",
-    "SAMPLER_STATUSES",
     "MCMCDiagnostics",
     "MCMCResult",
     "MCMCSchedule",
@@ -59,9 +58,6 @@ RHAT_THRESHOLD = 1.05
 #: ... or when the smallest bulk effective sample size (same quantities, all chains, the whole
 #: sampling phase) is below this (Vehtari et al. 2021 recommend at least 100 per quantity).
 ESS_MIN = 100.0
-
-#: The two sampler statuses: diagnostics pass both thresholds, or they do not.
-SAMPLER_STATUSES = ("converged", "not_converged")
 
 #: Message of a release whose sampler failed the thresholds.
 NOT_CONVERGED_MESSAGE = "not proved: the sampler did not converge"

@@ -7,7 +7,7 @@ import dp_core
 
 from ...plugin import Block, cached, latest, staged_blocks
 from . import simulation as sim
-from .mechanism import L1Calibration, L1ExponentialRegression
+from .mechanism import L1ExponentialRegression
 from .scaling import PublicScaling
 
 V = dp_core.__version__
@@ -22,11 +22,6 @@ EXPERIMENTS = {
     "truncation": (sim.truncation_sweep, {"c_iotas": (0.05, 0.2, 1.0, 5.0, 20.0)}),
     "baselines": (sim.baseline_sweep, {"tails": (1.5, 2.5, 4.0)}),
 }
-
-
-@cached(max_entries=256)
-def calibration(est: L1ExponentialRegression, n: int, d: int, _v: str = V) -> L1Calibration:
-    return est.calibrate(n, d)
 
 
 @cached(max_entries=32, spinner="Drawing the private coefficients...")
@@ -105,7 +100,6 @@ __all__ = [
     "EXPERIMENTS",
     "QUICK_TRIALS",
     "analysis",
-    "calibration",
     "data_baseline_blocks",
     "experiment_blocks",
     "latest",
