@@ -163,18 +163,11 @@ def _simulate_args(p):
     p.add_argument("--d", type=int, default=1, help="dimension (synthetic; default 1)")
     p.add_argument("--eps", type=float, default=1.0, help="epsilon (default 1)")
     add_param_options(p, _SIM_SPECS)
-    p.add_argument(
-        "--mcmc-warmup",
-        type=int,
-        default=None,
-        help="MCMC warm-up steps, overriding the preset (use with --mcmc-steps)",
-    )
-    p.add_argument(
-        "--mcmc-steps",
-        type=int,
-        default=None,
-        help="MCMC sampling steps after warm-up, overriding the preset (use with --mcmc-warmup)",
-    )
+    for flag, what, other in (
+        ("--mcmc-warmup", "MCMC warm-up steps", "--mcmc-steps"),
+        ("--mcmc-steps", "MCMC sampling steps after warm-up", "--mcmc-warmup"),
+    ):
+        p.add_argument(flag, type=int, default=None, help=f"{what}, overriding the preset (use with {other})")
     p.add_argument("--trials", type=int, default=10, help="repetitions (default 10)")
     p.add_argument("--delta", type=float, default=1e-5, help="delta of the DP-GD baseline B2 only")
 

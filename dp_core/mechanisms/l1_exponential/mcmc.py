@@ -322,17 +322,12 @@ def effective_sample_size(chains: ArrayLike) -> float:
     rho = 1.0 - (W - acov.mean(axis=0)) / var_plus
     rho[0] = 1.0
     # Geyer: sum pairs while positive, enforce monotone pairs.
-    pair_sums = []
-    t = 0
-    while t + 1 < n:
-        s = rho[t] + rho[t + 1]
-        if s <= 0:
-            break
-        pair_sums.append(s)
-        t += 2
-    if not pair_sums:
+    pairs = rho[0 : n - 1 : 2] + rho[1:n:2]
+    stop = pairs <= 0
+    pairs = pairs[: int(np.argmax(stop)) if stop.any() else pairs.size]
+    if not pairs.size:
         return float(m * n)
-    ps = np.minimum.accumulate(np.asarray(pair_sums))
+    ps = np.minimum.accumulate(pairs)
     tau = -1.0 + 2.0 * ps.sum()
     tau = max(tau, 1.0 / math.log10(max(m * n, 10)))
     return float(m * n / tau)
