@@ -260,15 +260,10 @@ def _simulate_synthetic(a, st: L1Settings, sched) -> dict:
         model=model,
         n=a.n,
         epsilon=a.eps,
-        theta=st.theta,
-        convention=st.conv,
         assumption=st.assumption,
-        c_iota=st.ci,
-        radius=st.R,
-        mode=st.mode,
-        mcmc_preset=st.preset,
         mcmc_schedule=sched,
         delta=a.delta,
+        **st.mechanism_kwargs(),
     )
     df = run_simulation(cfg, n_trials=a.trials, seed=a.seed)
     cols = ("excess_risk_mean", "excess_risk_se", "excess_risk_median", "excess_empirical_mean")
@@ -303,16 +298,7 @@ def _simulate_data(a, st: L1Settings, sched) -> dict:
     if ds.task != "regression":
         raise ValueError(f"dataset must be a regression dataset, got {ds.name!r} with task {ds.task!r}.")
     tr, te = train_test_split(ds, seed=a.seed)
-    est = L1ExponentialRegression(
-        epsilon=a.eps,
-        theta=st.theta,
-        convention=st.conv,
-        c_iota=st.ci,
-        radius=st.R,
-        mode=st.mode,
-        mcmc_preset=st.preset,
-        mcmc_schedule=sched,
-    )
+    est = L1ExponentialRegression(epsilon=a.eps, mcmc_schedule=sched, **st.mechanism_kwargs())
     cal = est.calibrate(tr.n, tr.d)
     cx, cy = clip_levels(cal)
     res = real_data_experiment(

@@ -56,14 +56,8 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
             raise TypeError(f"fit_intercept must be a bool, got {self.fit_intercept!r}.")
         A, v = self._validate_Xy(X, y)
         Z = self._design(A)
-        cfg = L1ExponentialRegression(
-            epsilon=eps,
-            theta=self.theta,
-            radius=self.radius,
-            convention=self.convention,
-            mode=self.mode,
-            mcmc_preset=self.mcmc_preset,
-        )
+        kw = {k: getattr(self, k) for k in ("theta", "radius", "convention", "mode", "mcmc_preset")}
+        cfg = L1ExponentialRegression(epsilon=eps, **kw)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             fit, diag = cfg.run(Z, v / ys, rng=check_random_state_like(self.random_state), diagnostics=True)

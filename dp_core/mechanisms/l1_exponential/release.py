@@ -47,7 +47,7 @@ def run(a):
         raise ValueError(f"dataset must be a regression dataset for l1-exponential, got {ds.name!r} ({ds.task}).")
     draws = check_int("draws", a.draws, lo=1, hi=10_000)
     s = config_from_values(L1Settings, param_values(a, _SPECS))
-    est = L1ExponentialRegression(epsilon=a.eps, theta=s.theta, radius=s.R, mode=s.mode, mcmc_preset=s.preset)
+    est = L1ExponentialRegression(epsilon=a.eps, **s.mechanism_kwargs())  # conv and ci: at their defaults
     res = est.run(ds.X, ds.y, rng=a.seed, n_draws=draws, diagnostics=a.diagnostics)
     rel, diag = res if a.diagnostics else (res, None)
     release = {
