@@ -122,19 +122,8 @@ def _estimator(cfg: SimulationConfig, consts: dict | None = None) -> L1Exponenti
 def _clipped_em(X, y, est: L1ExponentialRegression, cal, clip_x: float, clip_y: float, rng, n_draws: int = 1):
     """Baseline B1 (clipped EM, not from the paper) with the sampler ``est`` uses."""
     mode = "grid" if cal.mode == "grid" else "mcmc"
-    return baseline_clipped_em(
-        X,
-        y,
-        epsilon=est.epsilon,
-        clip_x=clip_x,
-        clip_y=clip_y,
-        radius=est.radius,
-        n_draws=n_draws,
-        mode=mode,
-        m=cal.grid_m,
-        schedule=est.schedule(),
-        rng=rng,
-    )
+    sampler = dict(n_draws=n_draws, mode=mode, m=cal.grid_m, schedule=est.schedule(), rng=rng)
+    return baseline_clipped_em(X, y, epsilon=est.epsilon, clip_x=clip_x, clip_y=clip_y, radius=est.radius, **sampler)
 
 
 def clip_levels(cal, q: float = 0.05, scale: float = 1.0) -> tuple[float, float]:
@@ -532,19 +521,8 @@ def analyse_dataset(
         f"Baselines (not from the paper) clip ‖x‖ at C_x = {cx:.3g} and |y| at C_y = {cy:.3g} "
         f"(Markov quantiles of the public moment bounds, q = {clip_q:g})."
     )
-    res = real_data_experiment(
-        Xtr,
-        ytr,
-        Xte,
-        yte,
-        estimator=estimator,
-        n_releases=n_releases,
-        clip_x=cx,
-        clip_y=cy,
-        delta=delta,
-        rng=g,
-        baselines=baselines,
-    )
+    kw = dict(estimator=estimator, n_releases=n_releases, delta=delta, baselines=baselines)
+    res = real_data_experiment(Xtr, ytr, Xte, yte, clip_x=cx, clip_y=cy, rng=g, **kw)
     residuals = ytr - Xtr @ res.lad_w
     points, density = _output_laws(res, estimator, Xtr.shape[1])
     names = tuple(str(feature_names[j]) for j in idx)
@@ -616,17 +594,10 @@ def sampler_comparison(
     from .mcmc import em_mcmc
 
     data = make_heavy_tailed(check_int("n", n, lo=10), d=2, seed=seed)
-    grid = em_grid(data.X, data.y, epsilon=epsilon, theta=theta, iota=iota, m=m)
-    mc = em_mcmc(
-        data.X,
-        data.y,
-        epsilon=epsilon,
-        theta=theta,
-        iota=iota,
-        n_draws=check_int("chains", chains, lo=2),
-        schedule=MCMCSchedule.preset(preset),
-        rng=seed,
-    )
+    law = dict(epsilon=epsilon, theta=theta, iota=iota)
+    grid = em_grid(data.X, data.y, m=m, **law)
+    n_draws, schedule = check_int("chains", chains, lo=2), MCMCSchedule.preset(preset)
+    mc = em_mcmc(data.X, data.y, n_draws=n_draws, schedule=schedule, rng=seed, **law)
     return {
         "points": grid.net.points,
         "probs": grid.probabilities,
