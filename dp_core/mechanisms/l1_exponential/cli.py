@@ -301,18 +301,8 @@ def _simulate_data(a, st: L1Settings, sched) -> dict:
     est = L1ExponentialRegression(epsilon=a.eps, mcmc_schedule=sched, **st.mechanism_kwargs())
     cal = est.calibrate(tr.n, tr.d)
     cx, cy = clip_levels(cal)
-    res = real_data_experiment(
-        tr.X,
-        tr.y,
-        te.X,
-        te.y,
-        estimator=est,
-        n_releases=max(2, a.trials),
-        clip_x=cx,
-        clip_y=cy,
-        delta=a.delta,
-        rng=a.seed,
-    )
+    kw = dict(estimator=est, n_releases=max(2, a.trials), delta=a.delta, rng=a.seed)
+    res = real_data_experiment(tr.X, tr.y, te.X, te.y, clip_x=cx, clip_y=cy, **kw)
     s = summarize(res.table, by=["method"], values=["excess_test_mae", "test_mae"])
     methods = _method_rows(s, ("excess_test_mae_mean", "excess_test_mae_se", "test_mae_mean"))
     return {

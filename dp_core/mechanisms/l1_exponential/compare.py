@@ -218,20 +218,11 @@ class L1ExponentialAdapter(Adapter):
         ests = [self._estimator(e) for e in eps]
         est = ests[0]
         iotas = [x.calibrate(n, d).iota for x in ests]
+        sampler = dict(theta=est.theta, radius=est.radius, convention=est.convention, schedule=est.schedule())
+        sampler.update(n_draws=max(MIN_CHAINS, T), rng=as_generator(seed))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            runs = em_mcmc_sweep(
-                state.X,
-                state.y,
-                epsilons=eps,
-                theta=est.theta,
-                iotas=iotas,
-                radius=est.radius,
-                convention=est.convention,
-                n_draws=max(MIN_CHAINS, T),
-                schedule=est.schedule(),
-                rng=as_generator(seed),
-            )
+            runs = em_mcmc_sweep(state.X, state.y, epsilons=eps, iotas=iotas, **sampler)
         return [
             self._epsilon_block(state, T, (e, None), drawn=(r.draws[:T], r.diagnostics.as_dict()))
             for e, r in zip(eps, runs)
