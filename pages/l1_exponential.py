@@ -143,20 +143,9 @@ if not math.isfinite(eps):
 
 
 try:
-    est = L1ExponentialRegression(
-        epsilon=eps,
-        theta=theta,
-        radius=radius,
-        convention=conv,
-        c_iota=c_iota,
-        tau=tau,
-        sigma_theta=sigma,
-        assumption=assumption,
-        eta_total=eta_total,
-        mode=mode,
-        grid_budget=20_000_000,
-        mcmc_preset=preset,
-    )
+    sampler = dict(theta=theta, radius=radius, convention=conv, c_iota=c_iota, mode=mode, mcmc_preset=preset)
+    bound = dict(tau=tau, sigma_theta=sigma, assumption=assumption, eta_total=eta_total)
+    est = L1ExponentialRegression(epsilon=eps, grid_budget=20_000_000, **sampler, **bound)
 except ValueError as exc:
     with screen:
         widgets.show_error(exc)
@@ -405,22 +394,10 @@ def _experiments(
     f1, f2 = st.columns([1, 2])
     noise = state.widget("l1_noise", control="select", container=f1, format_func=NOISE_NAMES.get)
     which = state.widget("l1_exp", control="radio", container=f2, format_func=EXPERIMENT_NAMES.get)
-    base = sim.SimulationConfig(
-        model=HeavyTailedModel(d=1, design=design, noise=noise, tail=float(tail), noise_tail=float(noise_tail)),
-        n=int(sim_n),
-        epsilon=eps,
-        theta=theta,
-        convention=conv,
-        c_iota=c_iota,
-        radius=1.0,
-        eta_total=eta_total,
-        assumption=assumption,
-        mode="auto",
-        grid_budget=2_000_000,
-        mcmc_preset="quick",
-        eval_size=5000,
-        delta=delta,
-    )
+    model = HeavyTailedModel(d=1, design=design, noise=noise, tail=float(tail), noise_tail=float(noise_tail))
+    privacy = dict(epsilon=eps, theta=theta, convention=conv, c_iota=c_iota, eta_total=eta_total, assumption=assumption)
+    sampler = dict(radius=1.0, mode="auto", grid_budget=2_000_000, mcmc_preset="quick", eval_size=5000, delta=delta)
+    base = sim.SimulationConfig(model=model, n=int(sim_n), **privacy, **sampler)
     st.caption(
         "Our synthetic protocol (not from the paper, which has no experiments): d = 1, "
         "w₀ = 0.5, exact population risk (noise integrated in closed form), exact grid sampler. ι = c·ι* per n."
