@@ -73,18 +73,14 @@ def psi_figure(thetas: Sequence[float], iota: float, *, r_max: float | None = No
     r_max = 2.5 / iota if r_max is None else r_max
     r = np.linspace(0, r_max, 400)
     fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(x=r, y=r, mode="lines", name="raw |r| (ℓ1 loss)", line={"color": "#000000", "dash": "dot"})
-    )
+    fig.add_scatter(x=r, y=r, mode="lines", name="raw |r| (ℓ1 loss)", line={"color": "#000000", "dash": "dot"})
     for th in thetas:
-        fig.add_trace(
-            go.Scatter(
-                x=r,
-                y=psi(iota * r, th) / iota,
-                mode="lines",
-                name=f"(1/ι) ψ_θ(ι|r|), θ = {display.number(th)}",
-                line={"color": _theta_color(th), "width": 2},
-            )
+        fig.add_scatter(
+            x=r,
+            y=psi(iota * r, th) / iota,
+            mode="lines",
+            name=f"(1/ι) ψ_θ(ι|r|), θ = {display.number(th)}",
+            line={"color": _theta_color(th), "width": 2},
         )
         fig.add_hline(
             y=math.log(th) / iota,
@@ -162,27 +158,23 @@ def releases_figure(
     k = W.shape[0]
     jitter = (np.arange(k) - (k - 1) / 2) / max(k, 1) * 0.3
     for j, name in enumerate(names):
-        fig.add_trace(
-            go.Scatter(
-                x=j + jitter,
-                y=W[:, j],
-                mode="markers",
-                marker={"size": 7, "color": color_of("em_l1"), "opacity": 0.6},
-                name=what,
-                legendgroup="private",
-                showlegend=j == 0,
-                hovertemplate=f"{name}: %{{y:.3g}}<extra>{what}</extra>",
-            )
-        )
-    fig.add_trace(
-        go.Scatter(
-            x=np.arange(w.size),
-            y=w,
+        fig.add_scatter(
+            x=j + jitter,
+            y=W[:, j],
             mode="markers",
-            marker={"symbol": "diamond", "size": 14, "color": color_of("nonprivate"), "line": {"width": 1}},
-            name="non-private fit (LAD)",
-            hovertemplate="%{y:.3g}<extra>non-private fit</extra>",
+            marker={"size": 7, "color": color_of("em_l1"), "opacity": 0.6},
+            name=what,
+            legendgroup="private",
+            showlegend=j == 0,
+            hovertemplate=f"{name}: %{{y:.3g}}<extra>{what}</extra>",
         )
+    fig.add_scatter(
+        x=np.arange(w.size),
+        y=w,
+        mode="markers",
+        marker={"symbol": "diamond", "size": 14, "color": color_of("nonprivate"), "line": {"width": 1}},
+        name="non-private fit (LAD)",
+        hovertemplate="%{y:.3g}<extra>non-private fit</extra>",
     )
     fig.update_xaxes(tickmode="array", tickvals=list(range(w.size)), ticktext=[str(n) for n in names])
     title = f"Released coefficients ({vocab.REFUTED}: not private)" if refuted else "Private coefficients"
@@ -227,15 +219,13 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
         order = np.argsort(P[:, 0])
         h = float(np.median(np.diff(P[order, 0]))) if P.shape[0] > 1 else 1.0
         for name, p in probs.items():
-            fig.add_trace(
-                go.Scatter(
-                    x=P[order, 0],
-                    y=np.asarray(p)[order] / h,
-                    mode="lines",
-                    name=_CONVENTION_NAMES.get(name, name)
-                    + (f" ({vocab.REFUTED}: not private)" if name in refuted else ""),
-                    legendgroup=name,
-                )
+            fig.add_scatter(
+                x=P[order, 0],
+                y=np.asarray(p)[order] / h,
+                mode="lines",
+                name=_CONVENTION_NAMES.get(name, name)
+                + (f" ({vocab.REFUTED}: not private)" if name in refuted else ""),
+                legendgroup=name,
             )
         group_refuted(fig, refuted)
         for name, w in marks.items():
@@ -254,16 +244,14 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
     fig.add_trace(_law_trace_2d(P, p, name))
     for label, w in marks.items():
         w = np.ravel(w)
-        fig.add_trace(
-            go.Scatter(
-                x=[w[0]],
-                y=[w[1]],
-                mode="markers+text",
-                text=[label],
-                textposition="top center",
-                marker={"symbol": "x", "size": 12, "color": "#FFFFFF" if "LAD" in label else "#FF4B4B"},
-                name=label,
-            )
+        fig.add_scatter(
+            x=[w[0]],
+            y=[w[1]],
+            mode="markers+text",
+            text=[label],
+            textposition="top center",
+            marker={"symbol": "x", "size": 12, "color": "#FFFFFF" if "LAD" in label else "#FF4B4B"},
+            name=label,
         )
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
     title = f"Output law over W ({_CONVENTION_NAMES.get(name, name)}"
@@ -303,17 +291,14 @@ def rate_figure(
         x0, y0 = float(g[x].iloc[0]), float(g[f"{y}_mean"].iloc[0])
         xs = g[x].to_numpy(dtype=float)
         if y0 > 0:
-            fig.add_trace(
-                go.Scatter(
-                    x=xs,
-                    y=y0 * (xs / x0) ** ref,
-                    mode="lines",
-                    line={"dash": "dot", "color": _theta_color(th), "width": 1},
-                    name=(
-                        f"θ = {display.number(th)}: reference slope {display.number(ref)} (fitted "
-                        f"{display.number(slope)})"
-                    ),
-                )
+            fig.add_scatter(
+                x=xs,
+                y=y0 * (xs / x0) ** ref,
+                mode="lines",
+                line={"dash": "dot", "color": _theta_color(th), "width": 1},
+                name=(
+                    f"θ = {display.number(th)}: reference slope {display.number(ref)} (fitted {display.number(slope)})"
+                ),
             )
     if bounds is not None:
         for name, g in bounds.groupby("curve"):
@@ -341,14 +326,12 @@ def epsilon_figure(
         ("privacy", "bound: privacy part", "dash"),
         ("total", "explicit bound U(ι*)", "solid"),
     ):
-        fig.add_trace(
-            go.Scatter(
-                x=bound["epsilon"],
-                y=bound[col],
-                mode="lines",
-                name=name,
-                line={"dash": dash, "color": "#777777" if col != "privacy" else "#D55E00", "width": 1.5},
-            )
+        fig.add_scatter(
+            x=bound["epsilon"],
+            y=bound[col],
+            mode="lines",
+            name=name,
+            line={"dash": dash, "color": "#777777" if col != "privacy" else "#D55E00", "width": 1.5},
         )
     vline(
         fig,
@@ -370,15 +353,13 @@ def truncation_figure(
     s = summary.copy()
     fig = _risk_figure(s, "c_iota", "case", "Truncation trade-off: excess risk against ι/ι*", "c_ι = ι/ι* (log)")
     if bound is not None:
-        fig.add_trace(
-            go.Scatter(
-                x=bound["c_iota"],
-                y=bound["total"],
-                mode="lines",
-                name="explicit bound U(c_ι ι*)",
-                line={"dash": "dash", "color": "#777777"},
-                yaxis="y2",
-            )
+        fig.add_scatter(
+            x=bound["c_iota"],
+            y=bound["total"],
+            mode="lines",
+            name="explicit bound U(c_ι ι*)",
+            line={"dash": "dash", "color": "#777777"},
+            yaxis="y2",
         )
         fig.update_layout(
             yaxis2={
@@ -446,15 +427,13 @@ def sampler_figure(
             opacity=0.7,
         )
     )
-    fig.add_trace(
-        go.Scatter(
-            x=0.5 * (edges[:-1] + edges[1:]),
-            y=mass / width,
-            mode="lines",
-            line_shape="hvh",
-            name="exact grid law",
-            line={"color": "#D55E00", "width": 2},
-        )
+    fig.add_scatter(
+        x=0.5 * (edges[:-1] + edges[1:]),
+        y=mass / width,
+        mode="lines",
+        line_shape="hvh",
+        name="exact grid law",
+        line={"color": "#D55E00", "width": 2},
     )
     title = f"Sampler honesty: coordinate w{coord + 1}"
     if diagnostics:
@@ -483,9 +462,7 @@ def assumption_rates_figure(
     ):
         th = 2.0 if a in ("A1", "A2") else theta
         ys = [rate_paper(n, int(d), epsilon, eta_total, th, tau, a) for d in ds]
-        fig.add_trace(
-            go.Scatter(x=ds.tolist(), y=ys, mode="lines", name=name, line={"color": col, "dash": dash, "width": 2})
-        )
+        fig.add_scatter(x=ds.tolist(), y=ys, mode="lines", name=name, line={"color": col, "dash": dash, "width": 2})
     return apply_layout(
         fig,
         title=f"Norm vs coordinate-wise assumptions: {RATE_LABEL}",
