@@ -39,18 +39,8 @@ def analysis(
 ) -> sim.DatasetAnalysis:
     """The mechanism's releases on the data and the non-private LAD fit (the first screen).
     See docs/l1_exponential.md §"plan.analysis"."""
-    return sim.analyse_dataset(
-        _ds.X,
-        _ds.y,
-        feature_names=_ds.feature_names,
-        estimator=est,
-        features=features,
-        standardise=standardise,
-        n_releases=n_releases,
-        seed=seed,
-        baselines=False,
-        scaling=scaling,
-    )
+    kw = dict(estimator=est, features=features, standardise=standardise, n_releases=n_releases, seed=seed)
+    return sim.analyse_dataset(_ds.X, _ds.y, feature_names=_ds.feature_names, baselines=False, scaling=scaling, **kw)
 
 
 def data_baseline_blocks(
@@ -64,17 +54,8 @@ def data_baseline_blocks(
     scaling: PublicScaling | None = None,
 ) -> tuple[str, list[Block]]:
     """``(job key, blocks)`` of the analysis with the baselines B1 and B2 on the data (same EM-L1-HT draws)."""
-    kwargs = {
-        "feature_names": tuple(ds.feature_names),
-        "estimator": est,
-        "features": features,
-        "standardise": standardise,
-        "n_releases": n_releases,
-        "seed": seed,
-        "delta": delta,
-        "baselines": True,
-        "scaling": scaling,
-    }
+    kwargs = dict(feature_names=tuple(ds.feature_names), estimator=est, features=features, standardise=standardise)
+    kwargs |= dict(n_releases=n_releases, seed=seed, delta=delta, baselines=True, scaling=scaling)  # the key's order
     key = repr((V, "data_baselines", ds.name, ds.fingerprint, kwargs))
     return key, [Block("full", sim.analyse_dataset, (ds.X, ds.y), kwargs)]
 
