@@ -203,15 +203,11 @@ def _run_section(name: str, label: str, make_job, render, *, running: str) -> No
 def _sampler_status(diag: dict, advice: bool = True) -> None:
     """The MCMC release's status: a red 'not proved' box, or how well it converged (never 'proved')."""
     if diag["status"] == "not_converged":
+        what = " What to do: choose a longer MCMC length (fast or spec), select fewer features, or select at most 3 "
+        what += "features to use the exact grid sampler (exactly ε-DP)."
         st.error(
             "**Not proved: the sampler did not converge.** These releases are not samples of the ε-DP "
-            "distribution and carry no privacy guarantee."
-            + (
-                " What to do: choose a longer MCMC length (fast or spec), select fewer features, or "
-                "select at most 3 features to use the exact grid sampler (exactly ε-DP)."
-                if advice
-                else ""
-            ),
+            "distribution and carry no privacy guarantee." + (what if advice else ""),
             icon="⛔",
         )
     else:
