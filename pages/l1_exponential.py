@@ -349,9 +349,8 @@ with expert_section("The paper's error bound for this setting", key="l1_x_bound"
 @fragment  # st.fragment inside the page's error boundary (ui.errors)
 def _truncation_picture(theta: float) -> None:
     iota_show = state.widget("l1_psi_iota", format_func=fmt.number, help=tip("ι"))
-    st.plotly_chart(
-        lf.psi_figure(sorted({1.2, 1.5, 2.0, float(theta)}), float(iota_show)), width="stretch", key="l1_psi_fig"
-    )
+    fig = lf.psi_figure(sorted({1.2, 1.5, 2.0, float(theta)}), float(iota_show))
+    st.plotly_chart(fig, width="stretch", key="l1_psi_fig")
     st.caption(
         "The loss grows like |r| for small residuals and is flat beyond 1/ι, so a single huge outlier "
         "cannot move the cost by more than log θ. For θ < 2 even small residuals are under-weighted. "
@@ -365,11 +364,8 @@ with expert_section("The truncated loss ψ_θ", key="l1_x_psi") as shown:
 
 with expert_section("Norm against coordinate-wise moment assumptions", key="l1_x_assume") as shown:
     if shown:
-        st.plotly_chart(
-            lf.assumption_rates_figure(n=int(an.n_train), epsilon=eps, eta_total=eta_total, theta=theta),
-            width="stretch",
-            key="l1_assumption_fig",
-        )
+        fig = lf.assumption_rates_figure(n=int(an.n_train), epsilon=eps, eta_total=eta_total, theta=theta)
+        st.plotly_chart(fig, width="stretch", key="l1_assumption_fig")
         st.caption(
             f"n = {fmt.integer(an.n_train)}, ε = {fmt.epsilon(eps)}. A bound on every coordinate's moment (A2, A4) is "
             "weaker than a bound on the norm's moment (A1, A3), and the rate pays an extra √d (second moment) or "
@@ -436,17 +432,9 @@ def _render_experiment(which: str, results: dict, theta: float, conv: str) -> No
     elif which == "epsilon":
         s2, b2 = value
         np_level = float(s2[s2.method == "nonprivate"]["excess_risk_mean"].mean())
-        st.plotly_chart(
-            lf.epsilon_figure(
-                s2[s2.method == "em_l1"],
-                b2,
-                eps_star=bounds.privacy_dominance_epsilon(theta, conv),
-                nonprivate=np_level,
-                convention=conv,
-            ),
-            width="stretch",
-            key="l1_eps_fig",
-        )
+        eps_star = bounds.privacy_dominance_epsilon(theta, conv)
+        fig = lf.epsilon_figure(s2[s2.method == "em_l1"], b2, eps_star=eps_star, nonprivate=np_level, convention=conv)
+        st.plotly_chart(fig, width="stretch", key="l1_eps_fig")
     elif which == "truncation":
         s3, b3 = value
         st.plotly_chart(lf.truncation_figure(s3, b3, convention=conv), width="stretch", key="l1_trunc_fig")
@@ -484,11 +472,8 @@ def _render_sampler(results: dict) -> None:
     d = out["diagnostics"]
     _sampler_status(d, advice=False)
     for j in range(2):
-        st.plotly_chart(
-            lf.sampler_figure(out["points"], out["probs"], out["draws"], coord=j, diagnostics=d),
-            width="stretch",
-            key=f"l1_sampler_{j}",
-        )
+        fig = lf.sampler_figure(out["points"], out["probs"], out["draws"], coord=j, diagnostics=d)
+        st.plotly_chart(fig, width="stretch", key=f"l1_sampler_{j}")
 
 
 with expert_section("Sampler honesty: the approximate sampler against the exact one", key="l1_x_sampler") as shown:
