@@ -167,7 +167,6 @@ class L1ExponentialRegression:
         """The MCMC schedule used in mode ``mcmc``."""
         return self.mcmc_schedule if self.mcmc_schedule is not None else MCMCSchedule.preset(self.mcmc_preset)
 
-    # ------------------------------------------------------------------------------------------
     def resolved_mode(self, d: int) -> str:
         if self.mode == "auto":
             return "grid" if d <= 3 else "mcmc"

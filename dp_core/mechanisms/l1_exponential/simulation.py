@@ -314,9 +314,7 @@ def _baseline_runs(Xtr, ytr, estimator, cal, K, clip_x, clip_y, delta, gd_steps,
     return [("em_clipped", b1.draws), ("dp_gd", b2)]
 
 
-# ---------------------------------------------------------------------------------------------
-# Sweeps used by the page and the reproduction (docs/l1_exponential.md §"Synthetic protocol", F1-F4)
-# ---------------------------------------------------------------------------------------------
+# -- Sweeps used by the page and the reproduction (docs/l1_exponential.md §"Synthetic protocol", F1-F4) --
 def _bound_row(cfg: SimulationConfig) -> dict:
     consts = public_constants(cfg.model, cfg.theta, cfg.assumption)
     cal = _estimator(cfg, consts).calibrate(cfg.n, cfg.model.d)
@@ -410,9 +408,7 @@ def baseline_sweep(
     return summarize_simulation(df, by=("tail", "method"))
 
 
-# ---------------------------------------------------------------------------------------------
-# One dataset (the page's "your data" view)
-# ---------------------------------------------------------------------------------------------
+# -- One dataset (the page's "your data" view) ---------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class DatasetAnalysis:
     """Everything the page shows about EM-L1-HT on one (real or uploaded) dataset."""
