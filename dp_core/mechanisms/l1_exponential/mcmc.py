@@ -4,6 +4,7 @@ docs/l1_exponential.md §"MCMC sampler (mode M)"."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import os
@@ -783,16 +784,12 @@ def _run_chains(
     run = _Ensembles(cost_and_grad, d, groups, R, schedule, g)
     threads = _thread_count(cost_and_grad, run.K, n_threads)
     t0 = time.perf_counter()
-    pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
-    try:
+    with ThreadPoolExecutor(max_workers=threads) if threads > 1 else contextlib.nullcontext() as pool:
         run.start(_threaded(cost_and_grad, threads, pool))
         for t in range(1, run.n_adapt + run.n_sample + 1):
             run.step(t)
             if not any(run.running):
                 break
-    finally:
-        if pool is not None:
-            pool.shutdown()
     wall = time.perf_counter() - t0
     return [run.result(i, wall) for i in range(run.n_groups)]
 
