@@ -210,7 +210,7 @@ def _simulate_run(a):
 
 def _em_diagnostics(em) -> tuple[dict | None, list[str], str]:
     """MCMC diagnostics of the EM runs of a simulation, their statuses and the one-line verdict."""
-    diag = None
+    diag, worst = None, ""
     statuses = ["exact"] * len(em)
     if "acceptance" in em.columns and em["acceptance"].notna().any():
         statuses = [str(v) for v in em["sampler_status"]]
@@ -224,8 +224,6 @@ def _em_diagnostics(em) -> tuple[dict | None, list[str], str]:
             "rhat_kind": "rank-normalised split-R-hat (max of bulk and folded)",
             "label": APPROXIMATE_LABEL,
         }
-    worst = ""
-    if diag:
         figures = (
             f"largest rank-normalised R-hat {display.number(diag['rhat_max'], sig=4)}, smallest bulk ESS "
             f"{display.integer(diag['ess_min'])}"

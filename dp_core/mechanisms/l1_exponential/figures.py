@@ -417,15 +417,13 @@ def sampler_figure(
     hi = float(edges[-1])
     mass = np.histogram(P, bins=edges, weights=p)[0] / p.sum()
     fig = go.Figure()
-    fig.add_trace(
-        go.Histogram(
-            x=x,
-            histnorm="probability density",
-            xbins={"start": lo, "end": hi + 1e-9 * width, "size": width},
-            name="MCMC final states (approximate)",
-            marker_color="#56B4E9",
-            opacity=0.7,
-        )
+    fig.add_histogram(
+        x=x,
+        histnorm="probability density",
+        xbins={"start": lo, "end": hi + 1e-9 * width, "size": width},
+        name="MCMC final states (approximate)",
+        marker_color="#56B4E9",
+        opacity=0.7,
     )
     fig.add_scatter(
         x=0.5 * (edges[:-1] + edges[1:]),
