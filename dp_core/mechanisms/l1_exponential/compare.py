@@ -140,18 +140,8 @@ class L1ExponentialAdapter(Adapter):
         lad = lad_fit(X[tr], y[tr], self.radius)
         mode = "grid" if X.shape[1] <= 3 else "mcmc"
         notes.append(f"Parameter ball ‖w‖ ≤ {self.radius:g}; sampler: {mode} (d = {X.shape[1]}).")
-        return _State(
-            X=X[tr],
-            y=y[tr],
-            X_test=X[te],
-            y_test=y[te],
-            lad_w=lad.w,
-            lad_objective=float(lad.objective),
-            mode=mode,
-            notes=tuple(notes),
-            leaks=tuple(leaks),
-            label_scale=float(label_scale),
-        )
+        data = dict(X=X[tr], y=y[tr], X_test=X[te], y_test=y[te], lad_w=lad.w, lad_objective=float(lad.objective))
+        return _State(mode=mode, notes=tuple(notes), leaks=tuple(leaks), label_scale=float(label_scale), **data)
 
     def _estimator(self, epsilon: float):
         from .grid import BUDGET_INTERACTIVE
