@@ -273,17 +273,14 @@ with expert_section(
             f"{fmt.number(cal['score_sensitivity_paper'])} is a valid bound, loose by 2×.",
         )
         m5.metric("Inverse temperature κ", fmt.number(cal["kappa"], sig=4), help=tip("κ"))
+        grid = ""
+        if cal["mode"] == "grid":
+            grid = f" (grid {fmt.integer(cal['grid_m'])} cells per axis, N = {fmt.integer(cal['net_size'])} points, "
+            grid += f"ζ_G = {fmt.number(cal['zeta'])})"
+        kappas = " / ".join(fmt.number(cal["kappas"][c], sig=4) for c in CONVENTIONS)
         st.caption(
-            f"n = {fmt.integer(an.n_train)}; d = {fmt.integer(len(feats))}; sampler: **{cal['mode']}**"
-            + (
-                f" (grid {fmt.integer(cal['grid_m'])} cells per axis, N = "
-                f"{fmt.integer(cal['net_size'])} points, ζ_G = {fmt.number(cal['zeta'])})"
-                if cal["mode"] == "grid"
-                else ""
-            )
-            + "; κ for tight / paper proof / paper box = "
-            + " / ".join(fmt.number(cal["kappas"][c], sig=4) for c in CONVENTIONS)
-            + f"; β = κnι = {fmt.number(cal['beta'], sig=4)}. "
+            f"n = {fmt.integer(an.n_train)}; d = {fmt.integer(len(feats))}; sampler: **{cal['mode']}**{grid}; κ for "
+            f"tight / paper proof / paper box = {kappas}; β = κnι = {fmt.number(cal['beta'], sig=4)}. "
             f"Paper's sensitivity 2·log θ/(nι) = {fmt.number(cal['score_sensitivity_paper'])} (loose by 2×)."
         )
         widgets.audit_link(MECH, conv)
