@@ -290,13 +290,9 @@ class L1ExponentialAdapter(Adapter):
         if state.mode == "grid":
             return {"sampler_status": "exact", "sampler_diagnostics": []}
         runs = state.sampler_runs
-        status = (
-            "not_converged"
-            if any(r["status"] != "converged" for r in runs.values())
-            else "converged"
-            if runs
-            else "not_run"
-        )
+        status = "converged" if runs else "not_run"
+        if any(r["status"] != "converged" for r in runs.values()):
+            status = "not_converged"
         keys = ("status", "rhat_max", "ess_min", "acceptance", "n_chains", "n_adapt", "n_sample", "rhat_kind")
         diags = [{"epsilon": e, **{k: r[k] for k in keys}} for e, r in sorted(runs.items())]
         return {"sampler_status": status, "sampler_diagnostics": diags}
