@@ -256,15 +256,9 @@ class L1ExponentialAdapter(Adapter):
         for e in epsilons:
             cal, total = self._bound_total(e, n, d)
             if total is not None and math.isfinite(float(total)):
-                rows.append(
-                    {
-                        "method": "em_l1",
-                        "epsilon": float(e),
-                        "bound": float(total),
-                        "label": f"explicit bound U(ι) on the population excess l1 risk under "
-                        f"{cal.bound_assumption} with τ = 1 (probability ≥ 1 − {5 * cal.eta:g})",
-                    }
-                )
+                label = f"explicit bound U(ι) on the population excess l1 risk under {cal.bound_assumption} with τ = 1 "
+                label += f"(probability ≥ 1 − {5 * cal.eta:g})"
+                rows.append({"method": "em_l1", "epsilon": float(e), "bound": float(total), "label": label})
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
     def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:

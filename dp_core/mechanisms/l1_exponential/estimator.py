@@ -69,11 +69,8 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         d = A.shape[1]
         self.coef_ = w[:d] / self.x_scale
         self.intercept_ = float(w[d]) if self.fit_intercept else 0.0
-        self.sampler_ = {
-            "sampler": "grid (exact)" if exact else f"MCMC (MALA, preset {self.mcmc_preset!r})",
-            "exact": exact,
-            "converged": converged,
-        }
+        sampler = "grid (exact)" if exact else f"MCMC (MALA, preset {self.mcmc_preset!r})"
+        self.sampler_ = {"sampler": sampler, "exact": exact, "converged": converged}
         status, reason = self._status(cal, fit.privacy_label, exact, converged)
         self._warn_if_no_guarantee(audited_status("l1-exponential", cal.convention) == vocab.REFUTED, converged)
         self.privacy_ = PrivacyGuarantee(
