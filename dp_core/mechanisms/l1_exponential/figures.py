@@ -361,15 +361,8 @@ def truncation_figure(
             line={"dash": "dash", "color": "#777777"},
             yaxis="y2",
         )
-        fig.update_layout(
-            yaxis2={
-                "overlaying": "y",
-                "side": "right",
-                "type": "log",
-                "title": "bound U (right axis)",
-                "showgrid": False,
-            }
-        )
+        right = {"overlaying": "y", "side": "right", "type": "log", "title": "bound U (right axis)", "showgrid": False}
+        fig.update_layout(yaxis2=right)
     vline(fig, 1.0, log_x=True, line={"color": "#555555", "dash": "dot"}, annotation_text="ι*")
     return _at_convention(fig, convention, set(s["case"]))
 

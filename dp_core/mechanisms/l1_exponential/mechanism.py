@@ -261,11 +261,6 @@ class L1ExponentialRegression:
         label = cal.privacy_label
         if not res.diagnostics.converged:
             label = res.diagnostics.message  # starts with NOT_CONVERGED_MESSAGE
-        fit = L1FitResult(
-            draws=res.draws[:n_draws],
-            calibration=cal,
-            privacy_label=label,
-            sampler_status=res.diagnostics.status,
-            sampler_message=res.diagnostics.message,
-        )
+        status = dict(sampler_status=res.diagnostics.status, sampler_message=res.diagnostics.message)
+        fit = L1FitResult(draws=res.draws[:n_draws], calibration=cal, privacy_label=label, **status)
         return (fit, L1Diagnostics(mcmc=res.diagnostics)) if diagnostics else fit
