@@ -186,17 +186,9 @@ class L1ExponentialAdapter(Adapter):
         else:
             W, mcmc = drawn
         excess = np.atleast_1d(l1_risk(W, state.X, state.y)) - state.lad_objective
-        frame = pd.DataFrame(
-            {
-                "method": "em_l1",
-                "epsilon": float(e),
-                "trial": np.arange(W.shape[0]),
-                "utility": self._utility(state, W),
-                "excess_risk": np.maximum(excess, 0.0),
-                "mae": self._mae(state, W),
-            }
-        )
-        return frame, mcmc
+        utility, mae = self._utility(state, W), self._mae(state, W)
+        columns = {"method": "em_l1", "epsilon": float(e), "trial": np.arange(W.shape[0]), "utility": utility}
+        return pd.DataFrame(columns | {"excess_risk": np.maximum(excess, 0.0), "mae": mae}), mcmc
 
     def _mcmc_block(self, state: _State, T: int, job: tuple) -> list[tuple[pd.DataFrame, dict | None]]:
         """The draws at a group of epsilons, sampled side by side (``em_mcmc_sweep``), one frame each.

@@ -60,11 +60,8 @@ def run(a):
     extra = None
     if diag is not None:
         lad = lad_fit(ds.X, ds.y, est.radius)
-        extra = {
-            "w_nonprivate_lad": lad.w,
-            "risk_nonprivate": lad.objective,
-            "excess_empirical_risk": np.atleast_1d(l1_risk(rel.draws, ds.X, ds.y)) - lad.objective,
-        }
+        excess = np.atleast_1d(l1_risk(rel.draws, ds.X, ds.y)) - lad.objective
+        extra = {"w_nonprivate_lad": lad.w, "risk_nonprivate": lad.objective, "excess_empirical_risk": excess}
         sampler = _sampler_summary(diag)
         if sampler is not None:
             extra["sampler"] = sampler
