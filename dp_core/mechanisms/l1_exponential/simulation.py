@@ -276,20 +276,14 @@ def real_data_experiment(
     if baselines:
         runs += _baseline_runs(Xtr, ytr, estimator, cal, K, clip_x, clip_y, delta, gd_steps, s_b1, s_b2)
     lad_test = l1_risk(lad.w, Xte, yte)
-    rows = []
+    rows, obj = [], lad.objective
     for method, W in (*runs, ("nonprivate", lad.w[None, :])):
         test = np.atleast_1d(l1_risk(W, Xte, yte))
         train = np.atleast_1d(l1_risk(W, Xtr, ytr))
-        for i in range(W.shape[0]):
-            rows.append(
-                {
-                    "trial": i,
-                    "method": method,
-                    "test_mae": test[i],
-                    "excess_test_mae": test[i] - lad_test,
-                    "excess_empirical": train[i] - lad.objective,
-                }
-            )
+        rows += [
+            {"trial": i, "method": method, "test_mae": t, "excess_test_mae": t - lad_test, "excess_empirical": r - obj}
+            for i, (t, r) in enumerate(zip(test, train))
+        ]
     return RealDataResult(
         table=pd.DataFrame(rows),
         lad_w=lad.w,
@@ -540,14 +534,9 @@ def analyse_dataset(
 def summarize_releases(table: pd.DataFrame) -> pd.DataFrame:
     """Per-method held-out MAE, its excess over the LAD fit, standard error and release count (labelled rows)."""
     g = table.groupby("method")
-    out = pd.DataFrame(
-        {
-            "held-out MAE": g["test_mae"].mean(),
-            "minus LAD's MAE": g["excess_test_mae"].mean(),
-            "SE": g["excess_test_mae"].std(ddof=1) / np.sqrt(g["trial"].count()),
-            "releases": g["trial"].count(),
-        }
-    )
+    count = g["trial"].count()
+    mae = {"held-out MAE": g["test_mae"].mean(), "minus LAD's MAE": g["excess_test_mae"].mean()}
+    out = pd.DataFrame(mae | {"SE": g["excess_test_mae"].std(ddof=1) / np.sqrt(count), "releases": count})
     out.index = [METHOD_LABELS[m] for m in out.index]
     return out
 
