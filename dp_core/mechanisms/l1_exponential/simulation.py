@@ -99,12 +99,8 @@ def public_constants(model: HeavyTailedModel, theta: float, assumption: str) -> 
     tau = assumption_tau(model, ass, th)
     sigma = noise_abs_moment(th, model)
     violated = not (math.isfinite(tau) and math.isfinite(sigma))
-    return {
-        "tau": tau if math.isfinite(tau) else 1.0,
-        "sigma_theta": sigma if math.isfinite(sigma) else 1.0,
-        "assumption_violated": violated,
-        "bound_assumption": ass,
-    }
+    finite = {"tau": tau if math.isfinite(tau) else 1.0, "sigma_theta": sigma if math.isfinite(sigma) else 1.0}
+    return finite | {"assumption_violated": violated, "bound_assumption": ass}
 
 
 #: The estimator's settings that a :class:`SimulationConfig` carries under the same names.
