@@ -306,18 +306,10 @@ def em_grid(
     S = grid_costs(net.points, X, y, iota=iota, theta=theta)
     p = grid_probabilities(S, k)
     idx = sample_grid(p, n_draws, rng)
+    law = dict(net=net, costs=S, probabilities=p, draws=net.points[idx], draw_indices=idx, kappa=k)
+    label = convention_guarantee(epsilon, theta, convention).label + exact_sampler_suffix(convention)
     return GridEMResult(
-        net=net,
-        costs=S,
-        probabilities=p,
-        draws=net.points[idx],
-        draw_indices=idx,
-        kappa=k,
-        convention=convention,
-        epsilon=float(epsilon),
-        theta=theta,
-        iota=iota,
-        privacy_label=convention_guarantee(epsilon, theta, convention).label + exact_sampler_suffix(convention),
+        convention=convention, epsilon=float(epsilon), theta=theta, iota=iota, privacy_label=label, **law
     )
 
 
