@@ -101,6 +101,8 @@ def l1_exponential_target(
     note = (
         guarantee.label if mode != "paper_box" else "ε-DP as claimed by the paper (Algorithms 1-2); " + guarantee.label
     )
+    loss = float(np.max(np.abs(llr)))
+    details = {"n": n, "theta": theta, "iota": iota, "grid_points": int(p0.size), "true_max_privacy_loss": loss}
     return AuditTarget(
         mechanism="l1-exponential",
         mode=mode,
@@ -111,14 +113,7 @@ def l1_exponential_target(
         statistic="exact log-likelihood ratio ln p_D'(w) − ln p_D(w) of the released grid point",
         note=note,
         max_runs=2_000_000,
-        details={
-            "n": n,
-            "theta": theta,
-            "iota": iota,
-            "grid_points": int(p0.size),
-            "true_max_privacy_loss": float(np.max(np.abs(llr))),
-            "replace_one_epsilon": guarantee.replace_one_epsilon,
-        },
+        details=details | {"replace_one_epsilon": guarantee.replace_one_epsilon},
     )
 
 
