@@ -143,20 +143,9 @@ if not math.isfinite(eps):
 
 
 try:
-    est = L1ExponentialRegression(
-        epsilon=eps,
-        theta=theta,
-        radius=radius,
-        convention=conv,
-        c_iota=c_iota,
-        tau=tau,
-        sigma_theta=sigma,
-        assumption=assumption,
-        eta_total=eta_total,
-        mode=mode,
-        grid_budget=20_000_000,
-        mcmc_preset=preset,
-    )
+    sampler = dict(theta=theta, radius=radius, convention=conv, c_iota=c_iota, mode=mode, mcmc_preset=preset)
+    bound = dict(tau=tau, sigma_theta=sigma, assumption=assumption, eta_total=eta_total)
+    est = L1ExponentialRegression(epsilon=eps, grid_budget=20_000_000, **sampler, **bound)
 except ValueError as exc:
     with screen:
         widgets.show_error(exc)
@@ -214,15 +203,11 @@ def _run_section(name: str, label: str, make_job, render, *, running: str) -> No
 def _sampler_status(diag: dict, advice: bool = True) -> None:
     """The MCMC release's status: a red 'not proved' box, or how well it converged (never 'proved')."""
     if diag["status"] == "not_converged":
+        what = " What to do: choose a longer MCMC length (fast or spec), select fewer features, or select at most 3 "
+        what += "features to use the exact grid sampler (exactly ε-DP)."
         st.error(
             "**Not proved: the sampler did not converge.** These releases are not samples of the ε-DP "
-            "distribution and carry no privacy guarantee."
-            + (
-                " What to do: choose a longer MCMC length (fast or spec), select fewer features, or "
-                "select at most 3 features to use the exact grid sampler (exactly ε-DP)."
-                if advice
-                else ""
-            ),
+            "distribution and carry no privacy guarantee." + (what if advice else ""),
             icon="⛔",
         )
     else:
@@ -288,17 +273,14 @@ with expert_section(
             f"{fmt.number(cal['score_sensitivity_paper'])} is a valid bound, loose by 2×.",
         )
         m5.metric("Inverse temperature κ", fmt.number(cal["kappa"], sig=4), help=tip("κ"))
+        grid = ""
+        if cal["mode"] == "grid":
+            grid = f" (grid {fmt.integer(cal['grid_m'])} cells per axis, N = {fmt.integer(cal['net_size'])} points, "
+            grid += f"ζ_G = {fmt.number(cal['zeta'])})"
+        kappas = " / ".join(fmt.number(cal["kappas"][c], sig=4) for c in CONVENTIONS)
         st.caption(
-            f"n = {fmt.integer(an.n_train)}; d = {fmt.integer(len(feats))}; sampler: **{cal['mode']}**"
-            + (
-                f" (grid {fmt.integer(cal['grid_m'])} cells per axis, N = "
-                f"{fmt.integer(cal['net_size'])} points, ζ_G = {fmt.number(cal['zeta'])})"
-                if cal["mode"] == "grid"
-                else ""
-            )
-            + "; κ for tight / paper proof / paper box = "
-            + " / ".join(fmt.number(cal["kappas"][c], sig=4) for c in CONVENTIONS)
-            + f"; β = κnι = {fmt.number(cal['beta'], sig=4)}. "
+            f"n = {fmt.integer(an.n_train)}; d = {fmt.integer(len(feats))}; sampler: **{cal['mode']}**{grid}; κ for "
+            f"tight / paper proof / paper box = {kappas}; β = κnι = {fmt.number(cal['beta'], sig=4)}. "
             f"Paper's sensitivity 2·log θ/(nι) = {fmt.number(cal['score_sensitivity_paper'])} (loose by 2×)."
         )
         widgets.audit_link(MECH, conv)
@@ -364,9 +346,8 @@ with expert_section("The paper's error bound for this setting", key="l1_x_bound"
 @fragment  # st.fragment inside the page's error boundary (ui.errors)
 def _truncation_picture(theta: float) -> None:
     iota_show = state.widget("l1_psi_iota", format_func=fmt.number, help=tip("ι"))
-    st.plotly_chart(
-        lf.psi_figure(sorted({1.2, 1.5, 2.0, float(theta)}), float(iota_show)), width="stretch", key="l1_psi_fig"
-    )
+    fig = lf.psi_figure(sorted({1.2, 1.5, 2.0, float(theta)}), float(iota_show))
+    st.plotly_chart(fig, width="stretch", key="l1_psi_fig")
     st.caption(
         "The loss grows like |r| for small residuals and is flat beyond 1/ι, so a single huge outlier "
         "cannot move the cost by more than log θ. For θ < 2 even small residuals are under-weighted. "
@@ -380,11 +361,8 @@ with expert_section("The truncated loss ψ_θ", key="l1_x_psi") as shown:
 
 with expert_section("Norm against coordinate-wise moment assumptions", key="l1_x_assume") as shown:
     if shown:
-        st.plotly_chart(
-            lf.assumption_rates_figure(n=int(an.n_train), epsilon=eps, eta_total=eta_total, theta=theta),
-            width="stretch",
-            key="l1_assumption_fig",
-        )
+        fig = lf.assumption_rates_figure(n=int(an.n_train), epsilon=eps, eta_total=eta_total, theta=theta)
+        st.plotly_chart(fig, width="stretch", key="l1_assumption_fig")
         st.caption(
             f"n = {fmt.integer(an.n_train)}, ε = {fmt.epsilon(eps)}. A bound on every coordinate's moment (A2, A4) is "
             "weaker than a bound on the norm's moment (A1, A3), and the rate pays an extra √d (second moment) or "
@@ -405,22 +383,10 @@ def _experiments(
     f1, f2 = st.columns([1, 2])
     noise = state.widget("l1_noise", control="select", container=f1, format_func=NOISE_NAMES.get)
     which = state.widget("l1_exp", control="radio", container=f2, format_func=EXPERIMENT_NAMES.get)
-    base = sim.SimulationConfig(
-        model=HeavyTailedModel(d=1, design=design, noise=noise, tail=float(tail), noise_tail=float(noise_tail)),
-        n=int(sim_n),
-        epsilon=eps,
-        theta=theta,
-        convention=conv,
-        c_iota=c_iota,
-        radius=1.0,
-        eta_total=eta_total,
-        assumption=assumption,
-        mode="auto",
-        grid_budget=2_000_000,
-        mcmc_preset="quick",
-        eval_size=5000,
-        delta=delta,
-    )
+    model = HeavyTailedModel(d=1, design=design, noise=noise, tail=float(tail), noise_tail=float(noise_tail))
+    privacy = dict(epsilon=eps, theta=theta, convention=conv, c_iota=c_iota, eta_total=eta_total, assumption=assumption)
+    sampler = dict(radius=1.0, mode="auto", grid_budget=2_000_000, mcmc_preset="quick", eval_size=5000, delta=delta)
+    base = sim.SimulationConfig(model=model, n=int(sim_n), **privacy, **sampler)
     st.caption(
         "Our synthetic protocol (not from the paper, which has no experiments): d = 1, "
         "w₀ = 0.5, exact population risk (noise integrated in closed form), exact grid sampler. ι = c·ι* per n."
@@ -463,17 +429,9 @@ def _render_experiment(which: str, results: dict, theta: float, conv: str) -> No
     elif which == "epsilon":
         s2, b2 = value
         np_level = float(s2[s2.method == "nonprivate"]["excess_risk_mean"].mean())
-        st.plotly_chart(
-            lf.epsilon_figure(
-                s2[s2.method == "em_l1"],
-                b2,
-                eps_star=bounds.privacy_dominance_epsilon(theta, conv),
-                nonprivate=np_level,
-                convention=conv,
-            ),
-            width="stretch",
-            key="l1_eps_fig",
-        )
+        eps_star = bounds.privacy_dominance_epsilon(theta, conv)
+        fig = lf.epsilon_figure(s2[s2.method == "em_l1"], b2, eps_star=eps_star, nonprivate=np_level, convention=conv)
+        st.plotly_chart(fig, width="stretch", key="l1_eps_fig")
     elif which == "truncation":
         s3, b3 = value
         st.plotly_chart(lf.truncation_figure(s3, b3, convention=conv), width="stretch", key="l1_trunc_fig")
@@ -511,11 +469,8 @@ def _render_sampler(results: dict) -> None:
     d = out["diagnostics"]
     _sampler_status(d, advice=False)
     for j in range(2):
-        st.plotly_chart(
-            lf.sampler_figure(out["points"], out["probs"], out["draws"], coord=j, diagnostics=d),
-            width="stretch",
-            key=f"l1_sampler_{j}",
-        )
+        fig = lf.sampler_figure(out["points"], out["probs"], out["draws"], coord=j, diagnostics=d)
+        st.plotly_chart(fig, width="stretch", key=f"l1_sampler_{j}")
 
 
 with expert_section("Sampler honesty: the approximate sampler against the exact one", key="l1_x_sampler") as shown:

@@ -10,19 +10,9 @@ _LAZY = {
     "mcmc": ("APPROXIMATE_LABEL", "MCMCSchedule", "effective_sample_size", "em_mcmc", "split_rhat"),
     "mechanism": ("L1Calibration", "L1Diagnostics", "L1ExponentialRegression", "L1FitResult"),
     "population": ("HeavyTailedModel", "make_eval_sample", "noise_g", "population_excess_risk"),
-    "truncation": (
-        "CONVENTION_LABELS",
-        "CONVENTIONS",
-        "convention_guarantee",
-        "cost_sensitivity",
-        "inverse_temperature",
-        "kappa",
-        "psi",
-        "psi_prime",
-        "score_sensitivity",
-        "surrogate_cost",
-        "surrogate_cost_and_grad",
-        "surrogate_risk",
+    "truncation": tuple(
+        "CONVENTION_LABELS CONVENTIONS convention_guarantee cost_sensitivity kappa psi psi_prime score_sensitivity "
+        "surrogate_cost surrogate_cost_and_grad surrogate_risk".split()
     ),
 }
 _WHERE = {name: module for module, names in _LAZY.items() for name in names}

@@ -101,6 +101,8 @@ def l1_exponential_target(
     note = (
         guarantee.label if mode != "paper_box" else "ε-DP as claimed by the paper (Algorithms 1-2); " + guarantee.label
     )
+    loss = float(np.max(np.abs(llr)))
+    details = {"n": n, "theta": theta, "iota": iota, "grid_points": int(p0.size), "true_max_privacy_loss": loss}
     return AuditTarget(
         mechanism="l1-exponential",
         mode=mode,
@@ -111,30 +113,14 @@ def l1_exponential_target(
         statistic="exact log-likelihood ratio ln p_D'(w) − ln p_D(w) of the released grid point",
         note=note,
         max_runs=2_000_000,
-        details={
-            "n": n,
-            "theta": theta,
-            "iota": iota,
-            "grid_points": int(p0.size),
-            "true_max_privacy_loss": float(np.max(np.abs(llr))),
-            "replace_one_epsilon": guarantee.replace_one_epsilon,
-        },
+        details=details | {"replace_one_epsilon": guarantee.replace_one_epsilon},
     )
 
 
 # -- the plug-in's audit entry (dp_core.audit.MECHANISMS collects it) ---------------------------
-def _build_l1(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=20, theta=1.5, iota=1.0, grid_points=41):
-    return l1_exponential_target(
-        dataset=dataset,
-        epsilon=epsilon,
-        mode=mode,
-        pair=pair,
-        n=n,
-        theta=theta,
-        iota=iota,
-        grid_points=grid_points,
-        pair_seed=pair_seed,
-    )
+def _build_l1(*, mode, pair, epsilon, delta, dataset=None, **options):
+    """:func:`l1_exponential_target` (pure ε-DP: ``delta`` is not used)."""
+    return l1_exponential_target(dataset=dataset, epsilon=epsilon, mode=mode, pair=pair, **options)
 
 
 AUDIT = AuditableMechanism(

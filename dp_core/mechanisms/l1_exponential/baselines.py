@@ -137,15 +137,9 @@ def baseline_clipped_em(
         net = grid_net(d, R, default_grid_resolution(X.shape[0], d, R) if m is None else m)
         with single_threaded_blas():
             S = _abs_cost(net.points, Xc, yc, want_grad=False)[0]
-        idx = sample_grid(grid_probabilities(S, k), n_draws, rng)
-        rel = ClippedEMResult(
-            net.points[idx],
-            k,
-            sens,
-            "grid",
-            f"{BASELINE_LABEL}; exact ε-DP (replace-one, sensitivity C_y + C_x R = {sens:g})",
-            net=net,
-        )
+        draws = net.points[sample_grid(grid_probabilities(S, k), n_draws, rng)]
+        label = f"{BASELINE_LABEL}; exact ε-DP (replace-one, sensitivity C_y + C_x R = {sens:g})"
+        rel = ClippedEMResult(draws, k, sens, "grid", label, net=net)
         return (rel, ClippedEMDiagnostics()) if diagnostics else rel
     if mode != "mcmc":
         raise ValueError(f"mode must be one of 'auto', 'grid', 'mcmc', got {mode!r}.")

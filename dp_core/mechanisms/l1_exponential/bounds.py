@@ -17,6 +17,7 @@ __all__ = [
     "EXPLICIT_LABEL",
     "MomentConstants",
     "moment_constants",
+    "bound_arguments",
     "residual_moment_bound",
     "log_net_size",
     "rate_paper",
@@ -86,6 +87,12 @@ def moment_constants(
     R = check_positive("radius", radius)
     V = residual_moment_bound(sigma_theta, M, th, 2.0 * R)
     return MomentConstants(assumption, th, m1, M, V, d if assumption in ("A1", "A3") else 1)
+
+
+def bound_arguments(mom: MomentConstants, *, n: float, d: int, zeta: float, eta: float, log_N: float, radius: float):
+    """The keyword arguments that :func:`explicit_bound`, :func:`iota_star` and :func:`bound_coefficients` share."""
+    kw = dict(zeta=zeta, n=n, eta=eta, theta=mom.theta, M_theta=mom.M_theta, V_theta=mom.V_theta)
+    return kw | dict(diam_W=2 * radius, d=d, log_N=log_N)
 
 
 @computable
@@ -244,18 +251,7 @@ def iota_star(
 ) -> float:
     """``iota* = (b / ((theta - 1) a))^(1/theta)``, the minimiser of U.
     See docs/l1_exponential.md §"bounds.iota_star"."""
-    a, b = bound_coefficients(
-        zeta=zeta,
-        n=n,
-        eta=eta,
-        theta=theta,
-        M_theta=M_theta,
-        V_theta=V_theta,
-        diam_W=diam_W,
-        kappa_value=kappa_value,
-        d=d,
-        log_N=log_N,
-    )
+    a, b = bound_coefficients(**locals())  # every argument of iota_star, by name
     th = float(theta)
     if a <= 0:
         raise ValueError("iota_star needs V_theta > 0 or M_theta > 0 (the bias coefficient a is 0).")
@@ -278,18 +274,7 @@ def optimal_bound(
     log_N: float | None = None,
 ) -> float:
     """Closed form ``U(iota*) = 3 zeta m1 + theta a^(1/theta) (b/(theta-1))^((theta-1)/theta)``."""
-    a, b = bound_coefficients(
-        zeta=zeta,
-        n=n,
-        eta=eta,
-        theta=theta,
-        M_theta=M_theta,
-        V_theta=V_theta,
-        diam_W=diam_W,
-        kappa_value=kappa_value,
-        d=d,
-        log_N=log_N,
-    )
+    a, b = bound_coefficients(**{k: v for k, v in locals().items() if k != "m1"})  # the arguments but m1, by name
     th = float(theta)
     return 3.0 * zeta * m1 + th * a ** (1.0 / th) * (b / (th - 1.0)) ** ((th - 1.0) / th)
 

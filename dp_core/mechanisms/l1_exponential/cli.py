@@ -22,13 +22,19 @@ from ...data import train_test_split
 from ...experiments import summarize
 from ...plugin import config_from_values, config_params
 from . import bounds as B
-from .baselines import markov_clip_level
 from .grid import grid_size
 from .mcmc import APPROXIMATE_LABEL, ESS_MIN, NOT_CONVERGED_ADVICE, NOT_CONVERGED_MESSAGE, RHAT_THRESHOLD, MCMCSchedule
 from .mechanism import L1ExponentialRegression
 from .population import HeavyTailedModel
 from .settings import L1Settings
-from .simulation import METHOD_LABELS, SimulationConfig, real_data_experiment, run_simulation, summarize_simulation
+from .simulation import (
+    METHOD_LABELS,
+    SimulationConfig,
+    clip_levels,
+    real_data_experiment,
+    run_simulation,
+    summarize_simulation,
+)
 from .truncation import CONVENTION_LABELS, CONVENTIONS, convention_guarantee, kappa
 
 MECH = "l1-exponential"
@@ -69,18 +75,7 @@ def _calibrate_run(a):
         check_positive("zeta", a.zeta)
     if a.grid_m is not None:
         check_int("grid_m", a.grid_m, lo=1, hi=10_000)
-    s = _settings(a, _CAL_SPECS)
-    return _calibration(
-        a,
-        theta=s.theta,
-        tau=s.tau,
-        sigma=s.sigma,
-        eta_total=s.eta,
-        assumption=s.assumption,
-        radius=s.R,
-        convention=s.conv,
-        c_iota=s.ci,
-    )
+    return _calibration(a, _settings(a, _CAL_SPECS))
 
 
 def _net(a, radius: float) -> tuple[float, float]:
@@ -91,28 +86,19 @@ def _net(a, radius: float) -> tuple[float, float]:
     return zeta, B.log_net_size(a.d, zeta, 2 * radius)
 
 
-def _calibration(a, *, theta, tau, sigma, eta_total, assumption, radius, convention, c_iota) -> dict:
-    theta_b = 2.0 if assumption in ("A1", "A2") else theta
-    c = B.moment_constants(assumption, tau=tau, d=a.d, theta=theta_b, sigma_theta=sigma, radius=radius)
+def _calibration(a, s: L1Settings) -> dict:
+    tau, eta_total, assumption, radius, convention = s.tau, s.eta, s.assumption, s.R, s.conv
+    theta_b = 2.0 if assumption in ("A1", "A2") else s.theta
+    c = B.moment_constants(assumption, tau=tau, d=a.d, theta=theta_b, sigma_theta=s.sigma, radius=radius)
     eta = eta_total / 5.0
     zeta, log_N = _net(a, radius)
     ks = {conv: kappa(a.eps, c.theta, conv) for conv in CONVENTIONS}
     k = ks[convention]
-    common = {
-        "zeta": zeta,
-        "n": a.n,
-        "eta": eta,
-        "theta": c.theta,
-        "M_theta": c.M_theta,
-        "V_theta": c.V_theta,
-        "diam_W": 2 * radius,
-        "d": a.d,
-        "log_N": log_N,
-    }
+    common = B.bound_arguments(c, n=a.n, d=a.d, zeta=zeta, eta=eta, log_N=log_N, radius=radius)
     aa, bb = B.bound_coefficients(kappa_value=k, **common)
     i_star = B.iota_star(kappa_value=k, **common)
     i_paper = B.iota_paper(a.n, a.d, a.eps, eta_total, c.theta, tau, assumption)
-    iota = c_iota * i_star
+    iota = s.ci * i_star
     U = B.explicit_bound(iota, m1=c.m1, kappa_value=k, **common)
     U_paper = B.explicit_bound(i_paper, m1=c.m1, kappa_value=k, **common)
     guar = convention_guarantee(a.eps, c.theta, convention)
@@ -124,16 +110,14 @@ def _calibration(a, *, theta, tau, sigma, eta_total, assumption, radius, convent
         "theta": c.theta,
         "assumption": assumption,
         "tau": tau,
-        "sigma_theta": sigma,
+        "sigma_theta": s.sigma,
         "radius": radius,
         "eta_total": eta_total,
         "eta": eta,
         "zeta": zeta,
         "log_N": log_N,
         "log_N_over_eta": log_N + math.log(1 / eta),
-        "m1": c.m1,
-        "M_theta": c.M_theta,
-        "V_theta": c.V_theta,
+        **{k: getattr(c, k) for k in ("m1", "M_theta", "V_theta")},
         "convention": convention,
         "convention_label": CONVENTION_LABELS[convention],
         "guarantee": guar.label,
@@ -144,9 +128,7 @@ def _calibration(a, *, theta, tau, sigma, eta_total, assumption, radius, convent
         "sensitivity_paper": 2 * math.log(c.theta) / (a.n * iota),
         "sensitivity_paper_note": "the paper's 2 log(theta)/(n iota) is a valid bound, loose by 2x",
         "kappa": k,
-        "kappa_tight": ks["tight"],
-        "kappa_paper_proof": ks["paper_proof"],
-        "kappa_paper_box": ks["paper_box"],
+        **{f"kappa_{conv}": ks[conv] for conv in CONVENTIONS},
         "beta": k * a.n * iota,
         "a": aa,
         "b": bb,
@@ -156,11 +138,8 @@ def _calibration(a, *, theta, tau, sigma, eta_total, assumption, radius, convent
         "iota_paper": i_paper,
         "threshold_paper": 1 / i_paper,
         "bound_explicit": U.total,
-        "bound_net": U.net,
-        "bound_truncation_bias": U.truncation_bias,
-        "bound_discretisation_truncation": U.discretisation_truncation,
-        "bound_statistical": U.statistical,
-        "bound_privacy": U.privacy,
+        **{f"bound_{k}": getattr(U, k) for k in ("net", "truncation_bias", "discretisation_truncation")},
+        **{f"bound_{k}": getattr(U, k) for k in ("statistical", "privacy")},
         "bound_explicit_iota_paper": U_paper.total,
         "bound_label": B.EXPLICIT_LABEL,
         "rate_paper": B.rate_paper(a.n, a.d, a.eps, eta_total, c.theta, tau, assumption),
@@ -177,18 +156,11 @@ def _simulate_args(p):
     p.add_argument("--d", type=int, default=1, help="dimension (synthetic; default 1)")
     p.add_argument("--eps", type=float, default=1.0, help="epsilon (default 1)")
     add_param_options(p, _SIM_SPECS)
-    p.add_argument(
-        "--mcmc-warmup",
-        type=int,
-        default=None,
-        help="MCMC warm-up steps, overriding the preset (use with --mcmc-steps)",
-    )
-    p.add_argument(
-        "--mcmc-steps",
-        type=int,
-        default=None,
-        help="MCMC sampling steps after warm-up, overriding the preset (use with --mcmc-warmup)",
-    )
+    for flag, what, other in (
+        ("--mcmc-warmup", "MCMC warm-up steps", "--mcmc-steps"),
+        ("--mcmc-steps", "MCMC sampling steps after warm-up", "--mcmc-warmup"),
+    ):
+        p.add_argument(flag, type=int, default=None, help=f"{what}, overriding the preset (use with {other})")
     p.add_argument("--trials", type=int, default=10, help="repetitions (default 10)")
     p.add_argument("--delta", type=float, default=1e-5, help="delta of the DP-GD baseline B2 only")
 
@@ -205,16 +177,18 @@ def _sampler_fields(statuses: list[str], message: str) -> dict:
     """Top-level status of the releases: ``exact``, ``converged`` or ``not_converged`` (any run failing)."""
     if not statuses or all(s == "exact" for s in statuses):
         return {"sampler_status": "exact", "sampler_message": "exact sampler (grid): no MCMC approximation"}
-    if any(s == "not_converged" for s in statuses):
-        return {
-            "sampler_status": "not_converged",
-            "sampler_message": message or f"{NOT_CONVERGED_MESSAGE}. {NOT_CONVERGED_ADVICE}",
-            "sampler_thresholds": {"rhat_max": RHAT_THRESHOLD, "ess_min": ESS_MIN},
-        }
+    status = "not_converged" if "not_converged" in statuses else "converged"
+    if status == "not_converged":
+        message = message or f"{NOT_CONVERGED_MESSAGE}. {NOT_CONVERGED_ADVICE}"
+    thresholds = {"rhat_max": RHAT_THRESHOLD, "ess_min": ESS_MIN}
+    return {"sampler_status": status, "sampler_message": message, "sampler_thresholds": thresholds}
+
+
+def _method_rows(summary, columns: tuple) -> dict:
+    """``{method: {label, *columns, n_trials}}`` of a summary table (one row per method)."""
     return {
-        "sampler_status": "converged",
-        "sampler_message": message,
-        "sampler_thresholds": {"rhat_max": RHAT_THRESHOLD, "ess_min": ESS_MIN},
+        r["method"]: {"label": METHOD_LABELS[r["method"]], **{c: r[c] for c in columns}, "n_trials": int(r["n_trials"])}
+        for _, r in summary.iterrows()
     }
 
 
@@ -236,7 +210,7 @@ def _simulate_run(a):
 
 def _em_diagnostics(em) -> tuple[dict | None, list[str], str]:
     """MCMC diagnostics of the EM runs of a simulation, their statuses and the one-line verdict."""
-    diag = None
+    diag, worst = None, ""
     statuses = ["exact"] * len(em)
     if "acceptance" in em.columns and em["acceptance"].notna().any():
         statuses = [str(v) for v in em["sampler_status"]]
@@ -250,8 +224,6 @@ def _em_diagnostics(em) -> tuple[dict | None, list[str], str]:
             "rhat_kind": "rank-normalised split-R-hat (max of bulk and folded)",
             "label": APPROXIMATE_LABEL,
         }
-    worst = ""
-    if diag:
         figures = (
             f"largest rank-normalised R-hat {display.number(diag['rhat_max'], sig=4)}, smallest bulk ESS "
             f"{display.integer(diag['ess_min'])}"
@@ -279,28 +251,14 @@ def _simulate_synthetic(a, st: L1Settings, sched) -> dict:
         model=model,
         n=a.n,
         epsilon=a.eps,
-        theta=st.theta,
-        convention=st.conv,
         assumption=st.assumption,
-        c_iota=st.ci,
-        radius=st.R,
-        mode=st.mode,
-        mcmc_preset=st.preset,
         mcmc_schedule=sched,
         delta=a.delta,
+        **st.mechanism_kwargs(),
     )
     df = run_simulation(cfg, n_trials=a.trials, seed=a.seed)
-    s = summarize_simulation(df)
-    methods = {}
-    for _, row in s.iterrows():
-        methods[row["method"]] = {
-            "label": METHOD_LABELS[row["method"]],
-            "excess_risk_mean": row["excess_risk_mean"],
-            "excess_risk_se": row["excess_risk_se"],
-            "excess_risk_median": row["excess_risk_median"],
-            "excess_empirical_mean": row["excess_empirical_mean"],
-            "n_trials": int(row["n_trials"]),
-        }
+    cols = ("excess_risk_mean", "excess_risk_se", "excess_risk_median", "excess_empirical_mean")
+    methods = _method_rows(summarize_simulation(df), cols)
     em = df[df.method == "em_l1"]
     diag, statuses, worst = _em_diagnostics(em)
     cal = L1ExponentialRegression(epsilon=a.eps, theta=st.theta, mode=st.mode, radius=st.R).calibrate(a.n, a.d)
@@ -331,42 +289,13 @@ def _simulate_data(a, st: L1Settings, sched) -> dict:
     if ds.task != "regression":
         raise ValueError(f"dataset must be a regression dataset, got {ds.name!r} with task {ds.task!r}.")
     tr, te = train_test_split(ds, seed=a.seed)
-    est = L1ExponentialRegression(
-        epsilon=a.eps,
-        theta=st.theta,
-        convention=st.conv,
-        c_iota=st.ci,
-        radius=st.R,
-        mode=st.mode,
-        mcmc_preset=st.preset,
-        mcmc_schedule=sched,
-    )
+    est = L1ExponentialRegression(epsilon=a.eps, mcmc_schedule=sched, **st.mechanism_kwargs())
     cal = est.calibrate(tr.n, tr.d)
-    cx = markov_clip_level(cal.moments["M_theta"], cal.moments["theta"])
-    cy = markov_clip_level(cal.moments["V_theta"], cal.moments["theta"])
-    res = real_data_experiment(
-        tr.X,
-        tr.y,
-        te.X,
-        te.y,
-        estimator=est,
-        n_releases=max(2, a.trials),
-        clip_x=cx,
-        clip_y=cy,
-        delta=a.delta,
-        rng=a.seed,
-    )
+    cx, cy = clip_levels(cal)
+    kw = dict(estimator=est, n_releases=max(2, a.trials), delta=a.delta, rng=a.seed)
+    res = real_data_experiment(tr.X, tr.y, te.X, te.y, clip_x=cx, clip_y=cy, **kw)
     s = summarize(res.table, by=["method"], values=["excess_test_mae", "test_mae"])
-    methods = {
-        r["method"]: {
-            "label": METHOD_LABELS[r["method"]],
-            "excess_test_mae_mean": r["excess_test_mae_mean"],
-            "excess_test_mae_se": r["excess_test_mae_se"],
-            "test_mae_mean": r["test_mae_mean"],
-            "n_trials": int(r["n_trials"]),
-        }
-        for _, r in s.iterrows()
-    }
+    methods = _method_rows(s, ("excess_test_mae_mean", "excess_test_mae_se", "test_mae_mean"))
     return {
         "mechanism": MECH,
         "dataset": ds.name,
@@ -402,26 +331,13 @@ def _reproduce_run(a):
     return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
 
 
+_HELP = {
+    "calibrate": "iota*, sensitivity, temperatures and the explicit bound of EM-L1-HT (Wang & Xu)",
+    "simulate": "excess risk of EM-L1-HT, baselines B1/B2 and non-private LAD (mean and SE)",
+    "reproduce": "our synthetic protocol (the paper has no experiments): tables and figures F1-F6",
+}
 COMMANDS = [
-    Command(
-        "calibrate",
-        MECH,
-        "iota*, sensitivity, temperatures and the explicit bound of EM-L1-HT (Wang & Xu)",
-        _calibrate_args,
-        _calibrate_run,
-    ),
-    Command(
-        "simulate",
-        MECH,
-        "excess risk of EM-L1-HT, baselines B1/B2 and non-private LAD (mean and SE)",
-        _simulate_args,
-        _simulate_run,
-    ),
-    Command(
-        "reproduce",
-        MECH,
-        "our synthetic protocol (the paper has no experiments): tables and figures F1-F6",
-        _reproduce_args,
-        _reproduce_run,
-    ),
+    Command("calibrate", MECH, _HELP["calibrate"], _calibrate_args, _calibrate_run),
+    Command("simulate", MECH, _HELP["simulate"], _simulate_args, _simulate_run),
+    Command("reproduce", MECH, _HELP["reproduce"], _reproduce_args, _reproduce_run),
 ]

@@ -63,16 +63,14 @@ class L1ExponentialAdapter(Adapter):
     mcmc_batch = 4
 
     def _methods(self, mode: str, runs: dict | None = None) -> tuple[MethodInfo, ...]:
+        info = partial(MethodInfo, "em_l1", pure=True, audit="l1-exponential/tight")
         if mode == "grid":
             return (
-                MethodInfo(
-                    "em_l1",
+                info(
                     "EM on truncated l1 (exact grid)",
                     vocab.PROVED,
                     "Pure ε-DP: exact exponential mechanism on a grid net, with the exact sensitivity of "
                     "the truncated score (replace-one and add/remove neighbours).",
-                    pure=True,
-                    audit="l1-exponential/tight",
                 ),
             )
         from ... import display
@@ -84,19 +82,13 @@ class L1ExponentialAdapter(Adapter):
         if bad:
             worst_r = max((runs[e]["rhat_max"] for e in bad), key=lambda v: -1.0 if math.isnan(v) else v)
             worst_e = min(runs[e]["ess_min"] for e in bad)
-            return (
-                MethodInfo(
-                    "em_l1",
-                    "EM on truncated l1 (MCMC)",
-                    vocab.NO_CLAIM,
-                    f"{NOT_CONVERGED_MESSAGE} at ε = {', '.join(display.epsilon(e) for e in bad)} "
-                    f"(largest rank-normalised R̂ {display.number(worst_r, sig=4)}, smallest bulk ESS "
-                    f"{display.integer(worst_e)}; {thresholds}): those releases are not samples of the ε-DP "
-                    "distribution and carry no privacy guarantee. " + NOT_CONVERGED_ADVICE,
-                    pure=True,
-                    audit="l1-exponential/tight",
-                ),
+            text = (
+                f"{NOT_CONVERGED_MESSAGE} at ε = {', '.join(display.epsilon(e) for e in bad)} "
+                f"(largest rank-normalised R̂ {display.number(worst_r, sig=4)}, smallest bulk ESS "
+                f"{display.integer(worst_e)}; {thresholds}): those releases are not samples of the ε-DP "
+                "distribution and carry no privacy guarantee. " + NOT_CONVERGED_ADVICE
             )
+            return (info("EM on truncated l1 (MCMC)", vocab.NO_CLAIM, text),)
         conv = ""
         if runs:
             conv = (
@@ -105,17 +97,11 @@ class L1ExponentialAdapter(Adapter):
                 f"{display.integer(min(r['ess_min'] for r in runs.values()))}; {thresholds}); the guarantee is "
                 "conditional on the chains having reached the target distribution."
             )
-        return (
-            MethodInfo(
-                "em_l1",
-                "EM on truncated l1 (MCMC)",
-                vocab.CLAIMED,
-                "ε-DP for the idealised exact sampler only; this MCMC approximation (with data-driven "
-                "step-size adaptation) is not proved." + conv,
-                pure=True,
-                audit="l1-exponential/tight",
-            ),
+        text = (
+            "ε-DP for the idealised exact sampler only; this MCMC approximation (with data-driven "
+            "step-size adaptation) is not proved." + conv
         )
+        return (info("EM on truncated l1 (MCMC)", vocab.CLAIMED, text),)
 
     @property
     def methods(self) -> tuple[MethodInfo, ...]:  # type: ignore[override]
@@ -154,18 +140,8 @@ class L1ExponentialAdapter(Adapter):
         lad = lad_fit(X[tr], y[tr], self.radius)
         mode = "grid" if X.shape[1] <= 3 else "mcmc"
         notes.append(f"Parameter ball ‖w‖ ≤ {self.radius:g}; sampler: {mode} (d = {X.shape[1]}).")
-        return _State(
-            X=X[tr],
-            y=y[tr],
-            X_test=X[te],
-            y_test=y[te],
-            lad_w=lad.w,
-            lad_objective=float(lad.objective),
-            mode=mode,
-            notes=tuple(notes),
-            leaks=tuple(leaks),
-            label_scale=float(label_scale),
-        )
+        data = dict(X=X[tr], y=y[tr], X_test=X[te], y_test=y[te], lad_w=lad.w, lad_objective=float(lad.objective))
+        return _State(mode=mode, notes=tuple(notes), leaks=tuple(leaks), label_scale=float(label_scale), **data)
 
     def _estimator(self, epsilon: float):
         from .grid import BUDGET_INTERACTIVE
@@ -179,16 +155,18 @@ class L1ExponentialAdapter(Adapter):
             grid_budget=max(1000, BUDGET_INTERACTIVE // 4),
         )
 
+    @staticmethod
+    def _residuals(state: _State, W: np.ndarray) -> np.ndarray:
+        return state.X_test @ np.atleast_2d(W).T - state.y_test[:, None]
+
     def _utility(self, state: _State, W: np.ndarray) -> np.ndarray:
-        W = np.atleast_2d(W)
-        R = state.X_test @ W.T - state.y_test[:, None]
+        R = self._residuals(state, W)
         var = float(np.var(state.y_test)) or 1.0
         return 1.0 - np.mean(R * R, axis=0) / var
 
     def _mae(self, state: _State, W: np.ndarray) -> np.ndarray:
         """Test mean absolute error of each row of ``W`` in the target's units."""
-        W = np.atleast_2d(W)
-        return state.label_scale * np.mean(np.abs(state.X_test @ W.T - state.y_test[:, None]), axis=0)
+        return state.label_scale * np.mean(np.abs(self._residuals(state, W)), axis=0)
 
     def _epsilon_block(
         self, state: _State, T: int, job: tuple, drawn: tuple | None = None
@@ -208,17 +186,9 @@ class L1ExponentialAdapter(Adapter):
         else:
             W, mcmc = drawn
         excess = np.atleast_1d(l1_risk(W, state.X, state.y)) - state.lad_objective
-        frame = pd.DataFrame(
-            {
-                "method": "em_l1",
-                "epsilon": float(e),
-                "trial": np.arange(W.shape[0]),
-                "utility": self._utility(state, W),
-                "excess_risk": np.maximum(excess, 0.0),
-                "mae": self._mae(state, W),
-            }
-        )
-        return frame, mcmc
+        utility, mae = self._utility(state, W), self._mae(state, W)
+        columns = {"method": "em_l1", "epsilon": float(e), "trial": np.arange(W.shape[0]), "utility": utility}
+        return pd.DataFrame(columns | {"excess_risk": np.maximum(excess, 0.0), "mae": mae}), mcmc
 
     def _mcmc_block(self, state: _State, T: int, job: tuple) -> list[tuple[pd.DataFrame, dict | None]]:
         """The draws at a group of epsilons, sampled side by side (``em_mcmc_sweep``), one frame each.
@@ -230,20 +200,11 @@ class L1ExponentialAdapter(Adapter):
         ests = [self._estimator(e) for e in eps]
         est = ests[0]
         iotas = [x.calibrate(n, d).iota for x in ests]
+        sampler = dict(theta=est.theta, radius=est.radius, convention=est.convention, schedule=est.schedule())
+        sampler.update(n_draws=max(MIN_CHAINS, T), rng=as_generator(seed))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            runs = em_mcmc_sweep(
-                state.X,
-                state.y,
-                epsilons=eps,
-                theta=est.theta,
-                iotas=iotas,
-                radius=est.radius,
-                convention=est.convention,
-                n_draws=max(MIN_CHAINS, T),
-                schedule=est.schedule(),
-                rng=as_generator(seed),
-            )
+            runs = em_mcmc_sweep(state.X, state.y, epsilons=eps, iotas=iotas, **sampler)
         return [
             self._epsilon_block(state, T, (e, None), drawn=(r.draws[:T], r.diagnostics.as_dict()))
             for e, r in zip(eps, runs)
@@ -276,29 +237,26 @@ class L1ExponentialAdapter(Adapter):
         out["adapter"] = self.key
         return out
 
+    def _bound_total(self, epsilon: float, n: int, d: int):
+        """The calibration at ``(epsilon, n, d)`` and its explicit bound's total (None when it has none)."""
+        cal = self._estimator(float(epsilon)).calibrate(n, d)
+        return cal, cal.bound.get("total") if isinstance(cal.bound, dict) else None
+
     def bounds(self, state: Any, epsilons: Sequence[float], spec: CompareSpec) -> pd.DataFrame:
         rows = []
         n, d = state.X.shape
         for e in epsilons:
-            cal = self._estimator(float(e)).calibrate(n, d)
-            total = cal.bound.get("total") if isinstance(cal.bound, dict) else None
+            cal, total = self._bound_total(e, n, d)
             if total is not None and math.isfinite(float(total)):
-                rows.append(
-                    {
-                        "method": "em_l1",
-                        "epsilon": float(e),
-                        "bound": float(total),
-                        "label": f"explicit bound U(ι) on the population excess l1 risk under "
-                        f"{cal.bound_assumption} with τ = 1 (probability ≥ 1 − {5 * cal.eta:g})",
-                    }
-                )
+                label = f"explicit bound U(ι) on the population excess l1 risk under {cal.bound_assumption} with τ = 1 "
+                label += f"(probability ≥ 1 − {5 * cal.eta:g})"
+                rows.append({"method": "em_l1", "epsilon": float(e), "bound": float(total), "label": label})
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
     def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
         if method != "em_l1":
             return float("nan")
-        cal = self._estimator(float(epsilon)).calibrate(int(math.ceil(n)), state.X.shape[1])
-        total = cal.bound.get("total") if isinstance(cal.bound, dict) else None
+        total = self._bound_total(epsilon, int(math.ceil(n)), state.X.shape[1])[1]
         return float("nan") if total is None else float(total)
 
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
@@ -318,32 +276,11 @@ class L1ExponentialAdapter(Adapter):
         if state.mode == "grid":
             return {"sampler_status": "exact", "sampler_diagnostics": []}
         runs = state.sampler_runs
-        status = (
-            "not_converged"
-            if any(r["status"] != "converged" for r in runs.values())
-            else "converged"
-            if runs
-            else "not_run"
-        )
-        diags = [
-            {
-                "epsilon": e,
-                **{
-                    k: r[k]
-                    for k in (
-                        "status",
-                        "rhat_max",
-                        "ess_min",
-                        "acceptance",
-                        "n_chains",
-                        "n_adapt",
-                        "n_sample",
-                        "rhat_kind",
-                    )
-                },
-            }
-            for e, r in sorted(runs.items())
-        ]
+        status = "converged" if runs else "not_run"
+        if any(r["status"] != "converged" for r in runs.values()):
+            status = "not_converged"
+        keys = ("status", "rhat_max", "ess_min", "acceptance", "n_chains", "n_adapt", "n_sample", "rhat_kind")
+        diags = [{"epsilon": e, **{k: r[k] for k in keys}} for e, r in sorted(runs.items())]
         return {"sampler_status": status, "sampler_diagnostics": diags}
 
     def nonprivate_utility(self, state: Any) -> float:

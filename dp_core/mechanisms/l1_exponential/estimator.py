@@ -56,14 +56,8 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
             raise TypeError(f"fit_intercept must be a bool, got {self.fit_intercept!r}.")
         A, v = self._validate_Xy(X, y)
         Z = self._design(A)
-        cfg = L1ExponentialRegression(
-            epsilon=eps,
-            theta=self.theta,
-            radius=self.radius,
-            convention=self.convention,
-            mode=self.mode,
-            mcmc_preset=self.mcmc_preset,
-        )
+        kw = {k: getattr(self, k) for k in ("theta", "radius", "convention", "mode", "mcmc_preset")}
+        cfg = L1ExponentialRegression(epsilon=eps, **kw)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             fit, diag = cfg.run(Z, v / ys, rng=check_random_state_like(self.random_state), diagnostics=True)
@@ -75,11 +69,8 @@ class L1ExponentialRegressor(DPRegressorMixin, DPEstimator):
         d = A.shape[1]
         self.coef_ = w[:d] / self.x_scale
         self.intercept_ = float(w[d]) if self.fit_intercept else 0.0
-        self.sampler_ = {
-            "sampler": "grid (exact)" if exact else f"MCMC (MALA, preset {self.mcmc_preset!r})",
-            "exact": exact,
-            "converged": converged,
-        }
+        sampler = "grid (exact)" if exact else f"MCMC (MALA, preset {self.mcmc_preset!r})"
+        self.sampler_ = {"sampler": sampler, "exact": exact, "converged": converged}
         status, reason = self._status(cal, fit.privacy_label, exact, converged)
         self._warn_if_no_guarantee(audited_status("l1-exponential", cal.convention) == vocab.REFUTED, converged)
         self.privacy_ = PrivacyGuarantee(

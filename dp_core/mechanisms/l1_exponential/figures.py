@@ -60,23 +60,27 @@ def _theta_color(theta: float) -> str:
     return _THETA_COLORS.get(round(float(theta), 2), color_of(f"theta={theta:g}"))
 
 
+def _risk_figure(summary: pd.DataFrame, x: str, by: str, title: str, x_title: str, **kw) -> go.Figure:
+    """Mean excess population risk against ``x`` on a log y axis (log x unless ``log_x=False``), one curve with its
+    95% band per value of column ``by`` (:func:`dp_core.figures.line_ci_figure`)."""
+    y_title = "excess population risk (log)"
+    kw = {"y": "excess_risk", "log_x": True, **kw}
+    return line_ci_figure(summary, x=x, method_col=by, log_y=True, title=title, x_title=x_title, y_title=y_title, **kw)
+
+
 def psi_figure(thetas: Sequence[float], iota: float, *, r_max: float | None = None) -> go.Figure:
     """Per-sample surrogate loss ``(1/iota) psi_theta(iota |r|)`` against ``|r|`` (panel 1, F6)."""
     r_max = 2.5 / iota if r_max is None else r_max
     r = np.linspace(0, r_max, 400)
     fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(x=r, y=r, mode="lines", name="raw |r| (ℓ1 loss)", line={"color": "#000000", "dash": "dot"})
-    )
+    fig.add_scatter(x=r, y=r, mode="lines", name="raw |r| (ℓ1 loss)", line={"color": "#000000", "dash": "dot"})
     for th in thetas:
-        fig.add_trace(
-            go.Scatter(
-                x=r,
-                y=psi(iota * r, th) / iota,
-                mode="lines",
-                name=f"(1/ι) ψ_θ(ι|r|), θ = {display.number(th)}",
-                line={"color": _theta_color(th), "width": 2},
-            )
+        fig.add_scatter(
+            x=r,
+            y=psi(iota * r, th) / iota,
+            mode="lines",
+            name=f"(1/ι) ψ_θ(ι|r|), θ = {display.number(th)}",
+            line={"color": _theta_color(th), "width": 2},
         )
         fig.add_hline(
             y=math.log(th) / iota,
@@ -89,7 +93,7 @@ def psi_figure(thetas: Sequence[float], iota: float, *, r_max: float | None = No
         line={"color": "#555555", "dash": "dash"},
         annotation_text=f"threshold 1/ι = {display.number(1 / iota)}",
     )
-    fig.update_yaxes(range=[0, 1.3 * max(math.log(max(thetas)) / iota, 1e-9) * 1.0 + 0.0])
+    fig.update_yaxes(range=[0, 1.3 * max(math.log(max(thetas)) / iota, 1e-9)])
     return apply_layout(
         fig, title="Truncated loss: residuals beyond 1/ι exert no pull", x_title="|residual|", y_title="per-sample loss"
     )
@@ -154,27 +158,23 @@ def releases_figure(
     k = W.shape[0]
     jitter = (np.arange(k) - (k - 1) / 2) / max(k, 1) * 0.3
     for j, name in enumerate(names):
-        fig.add_trace(
-            go.Scatter(
-                x=j + jitter,
-                y=W[:, j],
-                mode="markers",
-                marker={"size": 7, "color": color_of("em_l1"), "opacity": 0.6},
-                name=what,
-                legendgroup="private",
-                showlegend=j == 0,
-                hovertemplate=f"{name}: %{{y:.3g}}<extra>{what}</extra>",
-            )
-        )
-    fig.add_trace(
-        go.Scatter(
-            x=np.arange(w.size),
-            y=w,
+        fig.add_scatter(
+            x=j + jitter,
+            y=W[:, j],
             mode="markers",
-            marker={"symbol": "diamond", "size": 14, "color": color_of("nonprivate"), "line": {"width": 1}},
-            name="non-private fit (LAD)",
-            hovertemplate="%{y:.3g}<extra>non-private fit</extra>",
+            marker={"size": 7, "color": color_of("em_l1"), "opacity": 0.6},
+            name=what,
+            legendgroup="private",
+            showlegend=j == 0,
+            hovertemplate=f"{name}: %{{y:.3g}}<extra>{what}</extra>",
         )
+    fig.add_scatter(
+        x=np.arange(w.size),
+        y=w,
+        mode="markers",
+        marker={"symbol": "diamond", "size": 14, "color": color_of("nonprivate"), "line": {"width": 1}},
+        name="non-private fit (LAD)",
+        hovertemplate="%{y:.3g}<extra>non-private fit</extra>",
     )
     fig.update_xaxes(tickmode="array", tickvals=list(range(w.size)), ticktext=[str(n) for n in names])
     title = f"Released coefficients ({vocab.REFUTED}: not private)" if refuted else "Private coefficients"
@@ -219,15 +219,13 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
         order = np.argsort(P[:, 0])
         h = float(np.median(np.diff(P[order, 0]))) if P.shape[0] > 1 else 1.0
         for name, p in probs.items():
-            fig.add_trace(
-                go.Scatter(
-                    x=P[order, 0],
-                    y=np.asarray(p)[order] / h,
-                    mode="lines",
-                    name=_CONVENTION_NAMES.get(name, name)
-                    + (f" ({vocab.REFUTED}: not private)" if name in refuted else ""),
-                    legendgroup=name,
-                )
+            fig.add_scatter(
+                x=P[order, 0],
+                y=np.asarray(p)[order] / h,
+                mode="lines",
+                name=_CONVENTION_NAMES.get(name, name)
+                + (f" ({vocab.REFUTED}: not private)" if name in refuted else ""),
+                legendgroup=name,
             )
         group_refuted(fig, refuted)
         for name, w in marks.items():
@@ -246,16 +244,14 @@ def density_figure(points: np.ndarray, probs: dict, *, marks: dict | None = None
     fig.add_trace(_law_trace_2d(P, p, name))
     for label, w in marks.items():
         w = np.ravel(w)
-        fig.add_trace(
-            go.Scatter(
-                x=[w[0]],
-                y=[w[1]],
-                mode="markers+text",
-                text=[label],
-                textposition="top center",
-                marker={"symbol": "x", "size": 12, "color": "#FFFFFF" if "LAD" in label else "#FF4B4B"},
-                name=label,
-            )
+        fig.add_scatter(
+            x=[w[0]],
+            y=[w[1]],
+            mode="markers+text",
+            text=[label],
+            textposition="top center",
+            marker={"symbol": "x", "size": 12, "color": "#FFFFFF" if "LAD" in label else "#FF4B4B"},
+            name=label,
         )
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
     title = f"Output law over W ({_CONVENTION_NAMES.get(name, name)}"
@@ -287,17 +283,7 @@ def rate_figure(
     See docs/l1_exponential.md §"figures.rate_figure"."""
     s = summary.copy()
     s["series"] = [f"θ = {display.number(v)}" for v in s[series]]
-    fig = line_ci_figure(
-        s,
-        x=x,
-        y=y,
-        method_col="series",
-        log_x=True,
-        log_y=True,
-        title=title,
-        x_title="n (log)",
-        y_title="excess population risk (log)",
-    )
+    fig = _risk_figure(s, x, "series", title, "n (log)", y=y)
     for th, g in s.groupby(series):
         g = g.sort_values(x)
         slope = fitted_slope(g[x], g[f"{y}_mean"])
@@ -305,17 +291,14 @@ def rate_figure(
         x0, y0 = float(g[x].iloc[0]), float(g[f"{y}_mean"].iloc[0])
         xs = g[x].to_numpy(dtype=float)
         if y0 > 0:
-            fig.add_trace(
-                go.Scatter(
-                    x=xs,
-                    y=y0 * (xs / x0) ** ref,
-                    mode="lines",
-                    line={"dash": "dot", "color": _theta_color(th), "width": 1},
-                    name=(
-                        f"θ = {display.number(th)}: reference slope {display.number(ref)} (fitted "
-                        f"{display.number(slope)})"
-                    ),
-                )
+            fig.add_scatter(
+                x=xs,
+                y=y0 * (xs / x0) ** ref,
+                mode="lines",
+                line={"dash": "dot", "color": _theta_color(th), "width": 1},
+                name=(
+                    f"θ = {display.number(th)}: reference slope {display.number(ref)} (fitted {display.number(slope)})"
+                ),
             )
     if bounds is not None:
         for name, g in bounds.groupby("curve"):
@@ -337,30 +320,18 @@ def epsilon_figure(
 ) -> go.Figure:
     """Excess risk vs epsilon with the bound split into statistical and privacy parts (F2, panel 4).
     See docs/l1_exponential.md §"figures.epsilon_figure"."""
-    fig = line_ci_figure(
-        summary,
-        x="epsilon",
-        y="excess_risk",
-        method_col="method",
-        log_x=True,
-        log_y=True,
-        title="Privacy-utility: excess risk against ε",
-        x_title="ε (log)",
-        y_title="excess population risk (log)",
-    )
+    fig = _risk_figure(summary, "epsilon", "method", "Privacy-utility: excess risk against ε", "ε (log)")
     for col, name, dash in (
         ("statistical", "bound: statistical part (non-private)", "dot"),
         ("privacy", "bound: privacy part", "dash"),
         ("total", "explicit bound U(ι*)", "solid"),
     ):
-        fig.add_trace(
-            go.Scatter(
-                x=bound["epsilon"],
-                y=bound[col],
-                mode="lines",
-                name=name,
-                line={"dash": dash, "color": "#777777" if col != "privacy" else "#D55E00", "width": 1.5},
-            )
+        fig.add_scatter(
+            x=bound["epsilon"],
+            y=bound[col],
+            mode="lines",
+            name=name,
+            line={"dash": dash, "color": "#777777" if col != "privacy" else "#D55E00", "width": 1.5},
         )
     vline(
         fig,
@@ -380,37 +351,18 @@ def truncation_figure(
     """Excess risk vs the multiplier c_iota (iota = c_iota iota*) per noise case (F3, panel 5).
     See docs/l1_exponential.md §"figures.truncation_figure"."""
     s = summary.copy()
-    fig = line_ci_figure(
-        s,
-        x="c_iota",
-        y="excess_risk",
-        method_col="case",
-        log_x=True,
-        log_y=True,
-        title="Truncation trade-off: excess risk against ι/ι*",
-        x_title="c_ι = ι/ι* (log)",
-        y_title="excess population risk (log)",
-    )
+    fig = _risk_figure(s, "c_iota", "case", "Truncation trade-off: excess risk against ι/ι*", "c_ι = ι/ι* (log)")
     if bound is not None:
-        fig.add_trace(
-            go.Scatter(
-                x=bound["c_iota"],
-                y=bound["total"],
-                mode="lines",
-                name="explicit bound U(c_ι ι*)",
-                line={"dash": "dash", "color": "#777777"},
-                yaxis="y2",
-            )
+        fig.add_scatter(
+            x=bound["c_iota"],
+            y=bound["total"],
+            mode="lines",
+            name="explicit bound U(c_ι ι*)",
+            line={"dash": "dash", "color": "#777777"},
+            yaxis="y2",
         )
-        fig.update_layout(
-            yaxis2={
-                "overlaying": "y",
-                "side": "right",
-                "type": "log",
-                "title": "bound U (right axis)",
-                "showgrid": False,
-            }
-        )
+        right = {"overlaying": "y", "side": "right", "type": "log", "title": "bound U (right axis)", "showgrid": False}
+        fig.update_layout(yaxis2=right)
     vline(fig, 1.0, log_x=True, line={"color": "#555555", "dash": "dot"}, annotation_text="ι*")
     return _at_convention(fig, convention, set(s["case"]))
 
@@ -420,16 +372,8 @@ def baseline_figure(
 ) -> go.Figure:
     """EM-L1-HT against the clipped EM (B1) and DP-GD (B2) as the tails get heavier (F4, panel 6).
     See docs/l1_exponential.md §"figures.baseline_figure"."""
-    fig = line_ci_figure(
-        summary,
-        x=x,
-        y="excess_risk",
-        method_col="method",
-        log_y=True,
-        title="Heavy tails: the paper's mechanism vs non-robust baselines (not from the paper)",
-        x_title=x_title,
-        y_title="excess population risk (log)",
-    )
+    title = "Heavy tails: the paper's mechanism vs non-robust baselines (not from the paper)"
+    fig = _risk_figure(summary, x, "method", title, x_title, log_x=False)
     return _at_convention(fig, convention, ("em_l1",))
 
 
@@ -466,25 +410,21 @@ def sampler_figure(
     hi = float(edges[-1])
     mass = np.histogram(P, bins=edges, weights=p)[0] / p.sum()
     fig = go.Figure()
-    fig.add_trace(
-        go.Histogram(
-            x=x,
-            histnorm="probability density",
-            xbins={"start": lo, "end": hi + 1e-9 * width, "size": width},
-            name="MCMC final states (approximate)",
-            marker_color="#56B4E9",
-            opacity=0.7,
-        )
+    fig.add_histogram(
+        x=x,
+        histnorm="probability density",
+        xbins={"start": lo, "end": hi + 1e-9 * width, "size": width},
+        name="MCMC final states (approximate)",
+        marker_color="#56B4E9",
+        opacity=0.7,
     )
-    fig.add_trace(
-        go.Scatter(
-            x=0.5 * (edges[:-1] + edges[1:]),
-            y=mass / width,
-            mode="lines",
-            line_shape="hvh",
-            name="exact grid law",
-            line={"color": "#D55E00", "width": 2},
-        )
+    fig.add_scatter(
+        x=0.5 * (edges[:-1] + edges[1:]),
+        y=mass / width,
+        mode="lines",
+        line_shape="hvh",
+        name="exact grid law",
+        line={"color": "#D55E00", "width": 2},
     )
     title = f"Sampler honesty: coordinate w{coord + 1}"
     if diagnostics:
@@ -504,24 +444,16 @@ def assumption_rates_figure(
 
     ds = np.unique(np.round(np.logspace(0, math.log10(d_max), 25)).astype(int))
     fig = go.Figure()
-    styles = {
-        "A1": ("#0072B2", "solid"),
-        "A2": ("#0072B2", "dash"),
-        "A3": ("#D55E00", "solid"),
-        "A4": ("#D55E00", "dash"),
-    }
-    names = {
-        "A1": "A1: E‖x‖² ≤ τ² (θ = 2)",
-        "A2": "A2: E x_j² ≤ τ² (θ = 2)",
-        "A3": f"A3: E‖x‖^θ ≤ τ^θ (θ = {display.number(theta)})",
-        "A4": f"A4: E|x_j|^θ ≤ τ^θ (θ = {display.number(theta)})",
-    }
-    for a, (col, dash) in styles.items():
+    t = display.number(theta)
+    for a, col, dash, name in (
+        ("A1", "#0072B2", "solid", "A1: E‖x‖² ≤ τ² (θ = 2)"),
+        ("A2", "#0072B2", "dash", "A2: E x_j² ≤ τ² (θ = 2)"),
+        ("A3", "#D55E00", "solid", f"A3: E‖x‖^θ ≤ τ^θ (θ = {t})"),
+        ("A4", "#D55E00", "dash", f"A4: E|x_j|^θ ≤ τ^θ (θ = {t})"),
+    ):
         th = 2.0 if a in ("A1", "A2") else theta
         ys = [rate_paper(n, int(d), epsilon, eta_total, th, tau, a) for d in ds]
-        fig.add_trace(
-            go.Scatter(x=ds.tolist(), y=ys, mode="lines", name=names[a], line={"color": col, "dash": dash, "width": 2})
-        )
+        fig.add_scatter(x=ds.tolist(), y=ys, mode="lines", name=name, line={"color": col, "dash": dash, "width": 2})
     return apply_layout(
         fig,
         title=f"Norm vs coordinate-wise assumptions: {RATE_LABEL}",

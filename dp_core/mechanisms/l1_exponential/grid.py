@@ -37,9 +37,8 @@ __all__ = [
 #: Per-dimension caps on the number of cells per axis (docs/l1_exponential.md §"Samplers").
 GRID_CAPS = {1: 4096, 2: 256, 3: 48}
 
-#: psi-evaluation budgets N*n (interactive and offline), docs/l1_exponential.md §"Samplers".
+#: psi-evaluation budget N*n of an interactive run, docs/l1_exponential.md §"Samplers".
 BUDGET_INTERACTIVE = 10**8
-BUDGET_OFFLINE = 5 * 10**8
 
 
 @dataclass(frozen=True, eq=False)
@@ -263,11 +262,6 @@ class GridEMResult(NonPublicDiagnostics):
     iota: float
     privacy_label: str
 
-    def expectation(self, values: ArrayLike) -> float:
-        """Exact expectation of per-point ``values`` under the output law (no sampling)."""
-        v = np.asarray(values, dtype=np.float64)
-        return float(self.probabilities @ v)
-
     @property
     def mean(self) -> NDArray[np.float64]:
         """Exact mean of the released vector."""
@@ -312,18 +306,10 @@ def em_grid(
     S = grid_costs(net.points, X, y, iota=iota, theta=theta)
     p = grid_probabilities(S, k)
     idx = sample_grid(p, n_draws, rng)
+    law = dict(net=net, costs=S, probabilities=p, draws=net.points[idx], draw_indices=idx, kappa=k)
+    label = convention_guarantee(epsilon, theta, convention).label + exact_sampler_suffix(convention)
     return GridEMResult(
-        net=net,
-        costs=S,
-        probabilities=p,
-        draws=net.points[idx],
-        draw_indices=idx,
-        kappa=k,
-        convention=convention,
-        epsilon=float(epsilon),
-        theta=theta,
-        iota=iota,
-        privacy_label=convention_guarantee(epsilon, theta, convention).label + exact_sampler_suffix(convention),
+        convention=convention, epsilon=float(epsilon), theta=theta, iota=iota, privacy_label=label, **law
     )
 
 
@@ -342,17 +328,6 @@ def grid_mechanism_releases(
 ) -> NDArray[np.float64]:
     """Run the exact grid mechanism ``n_releases`` times on a fixed dataset; return the released w's. Wang & Xu,
     Algorithms 1-2; docs/l1_exponential.md §"Samplers". See docs/l1_exponential.md §"grid.grid_mechanism_releases"."""
-    n_releases = check_int("n_releases", n_releases, lo=1)
-    m = check_int("m", m, lo=1)
-    return em_grid(
-        X,
-        y,
-        epsilon=epsilon,
-        theta=theta,
-        iota=iota,
-        radius=radius,
-        m=m,
-        convention=convention,
-        n_draws=n_releases,
-        rng=rng,
-    ).draws
+    kw = {k: v for k, v in locals().items() if k != "n_releases"}  # the other arguments, by name
+    kw.update(n_draws=check_int("n_releases", n_releases, lo=1), m=check_int("m", m, lo=1))
+    return em_grid(**kw).draws

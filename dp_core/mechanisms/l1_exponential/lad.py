@@ -77,14 +77,8 @@ def lad_fit_1d(X: ArrayLike, y: ArrayLike, radius: float | None = None) -> LadFi
         R = check_positive("radius", radius)
         if abs(w) > R:
             w, constrained = float(np.clip(w, -R, R)), True
-    wv = np.array([w])
-    return LadFit(
-        w=wv,
-        objective=float(np.mean(np.abs(y - x * w))),
-        solver="weighted-median",
-        constrained=constrained,
-        status="optimal",
-    )
+    obj = float(np.mean(np.abs(y - x * w)))
+    return LadFit(w=np.array([w]), objective=obj, solver="weighted-median", constrained=constrained, status="optimal")
 
 
 def lad_fit_ball(X: ArrayLike, y: ArrayLike, radius: float) -> LadFit:

@@ -4,6 +4,7 @@ docs/l1_exponential.md §"MCMC sampler (mode M)"."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import os
@@ -31,7 +32,6 @@ __all__ = [
     "MIN_CHAINS",
     "NOT_CONVERGED_MESSAGE",
     "RHAT_THRESHOLD",
-    "SAMPLER_STATUSES",
     "MCMCDiagnostics",
     "MCMCResult",
     "MCMCSchedule",
@@ -59,9 +59,6 @@ RHAT_THRESHOLD = 1.05
 #: ... or when the smallest bulk effective sample size (same quantities, all chains, the whole
 #: sampling phase) is below this (Vehtari et al. 2021 recommend at least 100 per quantity).
 ESS_MIN = 100.0
-
-#: The two sampler statuses: diagnostics pass both thresholds, or they do not.
-SAMPLER_STATUSES = ("converged", "not_converged")
 
 #: Message of a release whose sampler failed the thresholds.
 NOT_CONVERGED_MESSAGE = "not proved: the sampler did not converge"
@@ -125,12 +122,11 @@ class MCMCSchedule:
         check_choice("method", self.method, ("mala", "rwm"))
         if self.step0 is not None:
             check_positive("step0", self.step0)
-        if not isinstance(self.precondition, (bool, np.bool_)):
-            raise TypeError(f"precondition must be True or False, got {type(self.precondition).__name__}.")
+        for name in ("precondition", "stop_early"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name} must be True or False, got {type(getattr(self, name)).__name__}.")
         check_choice("init", self.init, ("overdispersed", "centre"))
         check_choice("reparam", self.reparam, ("auto", "tanh", "none"))
-        if not isinstance(self.stop_early, (bool, np.bool_)):
-            raise TypeError(f"stop_early must be True or False, got {type(self.stop_early).__name__}.")
         check_in_interval("stop_rhat", self.stop_rhat, 1.0, RHAT_THRESHOLD, closed="both")
 
     @classmethod
@@ -213,35 +209,20 @@ class MCMCDiagnostics(NonPublicDiagnostics):
         )
 
     def as_dict(self) -> dict:
-        return {
-            "method": self.method,
-            "n_chains": self.n_chains,
-            "n_adapt": self.n_adapt,
-            "n_sample": self.n_sample,
-            "acceptance": self.acceptance,
-            "step_size": self.step_size,
-            "rhat_kind": RHAT_KIND,
-            "rhat_logp": self.rhat_logp,
-            "rhat_max": self.rhat_max,
-            "rhat_coords": list(self.rhat_coords),
-            "ess_kind": ESS_KIND,
-            "ess_logp": self.ess_logp,
-            "ess_min": self.ess_min,
-            "rhat_threshold": RHAT_THRESHOLD,
-            "ess_threshold": ESS_MIN,
-            "preconditioned": self.preconditioned,
-            "init": self.init,
-            "parametrisation": self.parametrisation,
-            "wall_time": self.wall_time,
-            "status": self.status,
-            "flagged": self.flagged,
-            "message": self.message,
-            "label": APPROXIMATE_LABEL,
-        }
+        constants = {"rhat_kind": RHAT_KIND, "ess_kind": ESS_KIND, "rhat_threshold": RHAT_THRESHOLD}
+        constants |= {"ess_threshold": ESS_MIN, "label": APPROXIMATE_LABEL}
+        out = {k: constants[k] if k in constants else getattr(self, k) for k in _DIAGNOSTIC_KEYS}
+        out["rhat_coords"] = list(self.rhat_coords)
+        return out
 
 
 RHAT_KIND = "rank-normalised split-R̂, max of bulk and folded (Vehtari et al. 2021)"
 ESS_KIND = "bulk effective sample size of rank-normalised draws (Vehtari et al. 2021)"
+#: The keys of :meth:`MCMCDiagnostics.as_dict`, in order (fields, properties and the constants above).
+_DIAGNOSTIC_KEYS = (
+    "method n_chains n_adapt n_sample acceptance step_size rhat_kind rhat_logp rhat_max rhat_coords ess_kind ess_logp "
+    "ess_min rhat_threshold ess_threshold preconditioned init parametrisation wall_time status flagged message label"
+).split()
 
 
 def _fmt(x: float, digits: int) -> str:
@@ -316,9 +297,12 @@ def rank_normalized_rhat(chains: ArrayLike) -> float:
     """Rank-normalised split-R-hat: the larger of bulk and folded R-hat (Vehtari et al. 2021, section 4.2). See
     docs/l1_exponential.md §"mcmc.rank_normalized_rhat"."""
     parts = _split(_check_chains(chains))
-    bulk = _rhat_parts(_rank_normal(parts))
-    folded = _rhat_parts(_rank_normal(np.abs(parts - np.median(parts))))
-    return max(bulk, folded)
+    return max(_rhat_parts(_rank_normal(parts)), _folded_rhat(parts))
+
+
+def _folded_rhat(parts: NDArray[np.float64]) -> float:
+    """R-hat of the rank-normalised distances to the median (the folded R-hat of Vehtari et al. 2021)."""
+    return _rhat_parts(_rank_normal(np.abs(parts - np.median(parts))))
 
 
 def effective_sample_size(chains: ArrayLike) -> float:
@@ -339,17 +323,12 @@ def effective_sample_size(chains: ArrayLike) -> float:
     rho = 1.0 - (W - acov.mean(axis=0)) / var_plus
     rho[0] = 1.0
     # Geyer: sum pairs while positive, enforce monotone pairs.
-    pair_sums = []
-    t = 0
-    while t + 1 < n:
-        s = rho[t] + rho[t + 1]
-        if s <= 0:
-            break
-        pair_sums.append(s)
-        t += 2
-    if not pair_sums:
+    pairs = rho[0 : n - 1 : 2] + rho[1:n:2]
+    stop = pairs <= 0
+    pairs = pairs[: int(np.argmax(stop)) if stop.any() else pairs.size]
+    if not pairs.size:
         return float(m * n)
-    ps = np.minimum.accumulate(np.asarray(pair_sums))
+    ps = np.minimum.accumulate(pairs)
     tau = -1.0 + 2.0 * ps.sum()
     tau = max(tau, 1.0 / math.log10(max(m * n, 10)))
     return float(m * n / tau)
@@ -383,8 +362,7 @@ def _diagnostics(
         ess = effective_sample_size(z)
         if check and ess < ess_min:
             return None
-        folded = _rhat_parts(_rank_normal(np.abs(parts - np.median(parts))))
-        r = max(_rhat_parts(z), folded)
+        r = max(_rhat_parts(z), _folded_rhat(parts))
         if check and r > rhat_max:
             return None
         rh.append(r)
@@ -806,16 +784,12 @@ def _run_chains(
     run = _Ensembles(cost_and_grad, d, groups, R, schedule, g)
     threads = _thread_count(cost_and_grad, run.K, n_threads)
     t0 = time.perf_counter()
-    pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
-    try:
+    with ThreadPoolExecutor(max_workers=threads) if threads > 1 else contextlib.nullcontext() as pool:
         run.start(_threaded(cost_and_grad, threads, pool))
         for t in range(1, run.n_adapt + run.n_sample + 1):
             run.step(t)
             if not any(run.running):
                 break
-    finally:
-        if pool is not None:
-            pool.shutdown()
     wall = time.perf_counter() - t0
     return [run.result(i, wall) for i in range(run.n_groups)]
 
@@ -836,20 +810,9 @@ def em_mcmc(
 ) -> MCMCResult:
     """Approximate draws of the continuous exponential mechanism EM-L1-HT (Mode M). Wang & Xu, Algorithms 1-2;
     docs/l1_exponential.md §"Samplers" (Mode M). See docs/l1_exponential.md §"mcmc.em_mcmc"."""
-    # one budget of the side-by-side sampler: the same validation, chains and draws (tested)
-    return em_mcmc_sweep(
-        X,
-        y,
-        epsilons=[epsilon],
-        theta=theta,
-        iotas=[iota],
-        radius=radius,
-        convention=convention,
-        n_draws=n_draws,
-        schedule=schedule,
-        rng=rng,
-        n_threads=n_threads,
-    )[0]
+    # one budget of the side-by-side sampler: the same validation, chains and draws (tested); the rest by name
+    kw = {k: v for k, v in locals().items() if k not in ("epsilon", "iota")}
+    return em_mcmc_sweep(epsilons=[epsilon], iotas=[iota], **kw)[0]
 
 
 def em_mcmc_sweep(
@@ -975,10 +938,7 @@ def _fast_cost_grad(X: NDArray[np.float64], y: NDArray[np.float64], iota: float,
         S = np.empty(k)
         G = np.empty((k, d))
         m = min(rows, k)
-        B = np.empty((m, n_pad), dtype=np.float32)
-        C = np.empty_like(B)
-        Q = np.empty_like(B)
-        T = np.empty_like(B)
+        B, C, Q, T = (np.empty((m, n_pad), dtype=np.float32) for _ in range(4))
         U = np.empty((m, n_pad // 2), dtype=np.float32)
         for start in range(0, k, rows):
             stop = min(k, start + rows)

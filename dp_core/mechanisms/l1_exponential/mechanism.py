@@ -167,7 +167,6 @@ class L1ExponentialRegression:
         """The MCMC schedule used in mode ``mcmc``."""
         return self.mcmc_schedule if self.mcmc_schedule is not None else MCMCSchedule.preset(self.mcmc_preset)
 
-    # ------------------------------------------------------------------------------------------
     def resolved_mode(self, d: int) -> str:
         if self.mode == "auto":
             return "grid" if d <= 3 else "mcmc"
@@ -202,29 +201,17 @@ class L1ExponentialRegression:
             N = math.exp(log_N) if log_N < 700 else math.inf
         ks = {c: kappa(self.epsilon, th, c) for c in CONVENTIONS}
         k = ks[self.convention]
-        common = dict(
-            zeta=zeta,
-            n=n,
-            eta=eta,
-            theta=mom.theta,
-            M_theta=mom.M_theta,
-            V_theta=mom.V_theta,
-            diam_W=2 * R,
-            d=d,
-            log_N=log_N,
-        )
+        common = bounds.bound_arguments(mom, n=n, d=d, zeta=zeta, eta=eta, log_N=log_N, radius=R)
         i_star = bounds.iota_star(kappa_value=k, **common)
-        i_paper = bounds.iota_paper(
-            n, d, self.epsilon if math.isfinite(self.epsilon) else 1e300, self.eta_total, th, self.tau, ass
-        )
+        # the paper's iota and rate, at a huge finite epsilon when epsilon = inf
+        paper = (n, d, self.epsilon if math.isfinite(self.epsilon) else 1e300, self.eta_total, th, self.tau, ass)
+        i_paper = bounds.iota_paper(*paper)
         if self.iota is not None:
             iota = self.iota
         else:
             iota = self.c_iota * (i_star if self.iota_base == "star" else i_paper)
         bt = bounds.explicit_bound(iota, m1=mom.m1, kappa_value=k, **common)
-        rate = bounds.rate_paper(
-            n, d, self.epsilon if math.isfinite(self.epsilon) else 1e300, self.eta_total, th, self.tau, ass
-        )
+        rate = bounds.rate_paper(*paper)
         guar = convention_guarantee(self.epsilon, th, self.convention)
         label = guar.label + (exact_sampler_suffix(self.convention) if mode == "grid" else f" — {APPROXIMATE_LABEL}")
         return L1Calibration(
@@ -265,41 +252,15 @@ class L1ExponentialRegression:
         n_draws = check_int("n_draws", n_draws, lo=1)
         n, d = X.shape
         cal = self.calibrate(n, d)
+        kw = dict(epsilon=self.epsilon, theta=self.theta, iota=cal.iota, convention=self.convention, rng=rng)
         if cal.mode == "grid":
-            net = grid_net(d, self.radius, cal.grid_m)
-            res = em_grid(
-                X,
-                y,
-                epsilon=self.epsilon,
-                theta=self.theta,
-                iota=cal.iota,
-                convention=self.convention,
-                n_draws=n_draws,
-                rng=rng,
-                net=net,
-            )
+            res = em_grid(X, y, n_draws=n_draws, net=grid_net(d, self.radius, cal.grid_m), **kw)
             fit = L1FitResult(draws=res.draws, calibration=cal, privacy_label=cal.privacy_label)
             return (fit, L1Diagnostics(grid=res)) if diagnostics else fit
-        res = em_mcmc(
-            X,
-            y,
-            epsilon=self.epsilon,
-            theta=self.theta,
-            iota=cal.iota,
-            radius=self.radius,
-            convention=self.convention,
-            n_draws=max(MIN_CHAINS, n_draws),
-            schedule=self.schedule(),
-            rng=rng,
-        )
+        res = em_mcmc(X, y, radius=self.radius, n_draws=max(MIN_CHAINS, n_draws), schedule=self.schedule(), **kw)
         label = cal.privacy_label
         if not res.diagnostics.converged:
             label = res.diagnostics.message  # starts with NOT_CONVERGED_MESSAGE
-        fit = L1FitResult(
-            draws=res.draws[:n_draws],
-            calibration=cal,
-            privacy_label=label,
-            sampler_status=res.diagnostics.status,
-            sampler_message=res.diagnostics.message,
-        )
+        status = dict(sampler_status=res.diagnostics.status, sampler_message=res.diagnostics.message)
+        fit = L1FitResult(draws=res.draws[:n_draws], calibration=cal, privacy_label=label, **status)
         return (fit, L1Diagnostics(mcmc=res.diagnostics)) if diagnostics else fit

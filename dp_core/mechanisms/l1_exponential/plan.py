@@ -7,7 +7,7 @@ import dp_core
 
 from ...plugin import Block, cached, latest, staged_blocks
 from . import simulation as sim
-from .mechanism import L1Calibration, L1ExponentialRegression
+from .mechanism import L1ExponentialRegression
 from .scaling import PublicScaling
 
 V = dp_core.__version__
@@ -22,11 +22,6 @@ EXPERIMENTS = {
     "truncation": (sim.truncation_sweep, {"c_iotas": (0.05, 0.2, 1.0, 5.0, 20.0)}),
     "baselines": (sim.baseline_sweep, {"tails": (1.5, 2.5, 4.0)}),
 }
-
-
-@cached(max_entries=256)
-def calibration(est: L1ExponentialRegression, n: int, d: int, _v: str = V) -> L1Calibration:
-    return est.calibrate(n, d)
 
 
 @cached(max_entries=32, spinner="Drawing the private coefficients...")
@@ -44,18 +39,8 @@ def analysis(
 ) -> sim.DatasetAnalysis:
     """The mechanism's releases on the data and the non-private LAD fit (the first screen).
     See docs/l1_exponential.md §"plan.analysis"."""
-    return sim.analyse_dataset(
-        _ds.X,
-        _ds.y,
-        feature_names=_ds.feature_names,
-        estimator=est,
-        features=features,
-        standardise=standardise,
-        n_releases=n_releases,
-        seed=seed,
-        baselines=False,
-        scaling=scaling,
-    )
+    kw = dict(estimator=est, features=features, standardise=standardise, n_releases=n_releases, seed=seed)
+    return sim.analyse_dataset(_ds.X, _ds.y, feature_names=_ds.feature_names, baselines=False, scaling=scaling, **kw)
 
 
 def data_baseline_blocks(
@@ -69,17 +54,8 @@ def data_baseline_blocks(
     scaling: PublicScaling | None = None,
 ) -> tuple[str, list[Block]]:
     """``(job key, blocks)`` of the analysis with the baselines B1 and B2 on the data (same EM-L1-HT draws)."""
-    kwargs = {
-        "feature_names": tuple(ds.feature_names),
-        "estimator": est,
-        "features": features,
-        "standardise": standardise,
-        "n_releases": n_releases,
-        "seed": seed,
-        "delta": delta,
-        "baselines": True,
-        "scaling": scaling,
-    }
+    kwargs = dict(feature_names=tuple(ds.feature_names), estimator=est, features=features, standardise=standardise)
+    kwargs |= dict(n_releases=n_releases, seed=seed, delta=delta, baselines=True, scaling=scaling)  # the key's order
     key = repr((V, "data_baselines", ds.name, ds.fingerprint, kwargs))
     return key, [Block("full", sim.analyse_dataset, (ds.X, ds.y), kwargs)]
 
@@ -105,7 +81,6 @@ __all__ = [
     "EXPERIMENTS",
     "QUICK_TRIALS",
     "analysis",
-    "calibration",
     "data_baseline_blocks",
     "experiment_blocks",
     "latest",

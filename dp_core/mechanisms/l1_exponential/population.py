@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -95,18 +95,8 @@ class HeavyTailedModel:
         )
 
     def generator_kwargs(self) -> dict:
-        """Keyword arguments of :func:`dp_core.data.make_heavy_tailed`."""
-        return {
-            "d": self.d,
-            "design": self.design,
-            "noise": self.noise,
-            "tail": self.tail,
-            "noise_tail": self.noise_tail,
-            "scale": self.scale,
-            "noise_scale": self.noise_scale,
-            "w_norm": self.w_norm,
-            "log_sigma": self.log_sigma,
-        }
+        """Keyword arguments of :func:`dp_core.data.make_heavy_tailed` (every field, under the same name)."""
+        return asdict(self)
 
 
 def noise_g(c: ArrayLike, model: HeavyTailedModel) -> NDArray[np.float64]:

@@ -47,7 +47,7 @@ def run(a):
         raise ValueError(f"dataset must be a regression dataset for l1-exponential, got {ds.name!r} ({ds.task}).")
     draws = check_int("draws", a.draws, lo=1, hi=10_000)
     s = config_from_values(L1Settings, param_values(a, _SPECS))
-    est = L1ExponentialRegression(epsilon=a.eps, theta=s.theta, radius=s.R, mode=s.mode, mcmc_preset=s.preset)
+    est = L1ExponentialRegression(epsilon=a.eps, **s.mechanism_kwargs())  # conv and ci: at their defaults
     res = est.run(ds.X, ds.y, rng=a.seed, n_draws=draws, diagnostics=a.diagnostics)
     rel, diag = res if a.diagnostics else (res, None)
     release = {
@@ -60,11 +60,8 @@ def run(a):
     extra = None
     if diag is not None:
         lad = lad_fit(ds.X, ds.y, est.radius)
-        extra = {
-            "w_nonprivate_lad": lad.w,
-            "risk_nonprivate": lad.objective,
-            "excess_empirical_risk": np.atleast_1d(l1_risk(rel.draws, ds.X, ds.y)) - lad.objective,
-        }
+        excess = np.atleast_1d(l1_risk(rel.draws, ds.X, ds.y)) - lad.objective
+        extra = {"w_nonprivate_lad": lad.w, "risk_nonprivate": lad.objective, "excess_empirical_risk": excess}
         sampler = _sampler_summary(diag)
         if sampler is not None:
             extra["sampler"] = sampler

@@ -11,7 +11,6 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_int
-from ...data import make_heavy_tailed
 from .bounds import privacy_dominance_epsilon
 from .figures import (
     baseline_figure,
@@ -22,10 +21,15 @@ from .figures import (
     sampler_figure,
     truncation_figure,
 )
-from .grid import em_grid
-from .mcmc import MCMCSchedule, em_mcmc
 from .population import HeavyTailedModel
-from .simulation import SimulationConfig, baseline_sweep, epsilon_sweep, rate_sweep, truncation_sweep
+from .simulation import (
+    SimulationConfig,
+    baseline_sweep,
+    epsilon_sweep,
+    rate_sweep,
+    sampler_comparison,
+    truncation_sweep,
+)
 
 __all__ = ["QUICK", "FULL", "reproduce"]
 
@@ -57,31 +61,20 @@ FULL = dict(
 
 def _sampler_check(P: dict, quick: bool, seed: int):
     """F5: the exact grid law and MALA chains on one heavy-tailed sample in d = 2 (means and SDs)."""
-    ds = make_heavy_tailed(P["mala_n"], d=2, seed=seed)
-    grid = em_grid(ds.X, ds.y, epsilon=1.0, theta=1.5, iota=0.05, m=200)
-    mc = em_mcmc(
-        ds.X,
-        ds.y,
-        epsilon=1.0,
-        theta=1.5,
-        iota=0.05,
-        n_draws=P["mala_chains"],
-        schedule=MCMCSchedule.preset("quick" if quick else "spec"),
-        rng=seed,
-    )
-    g_mean = grid.mean
-    g_sd = np.sqrt(grid.probabilities @ (grid.net.points - g_mean) ** 2)
+    sc = sampler_comparison(P["mala_n"], chains=P["mala_chains"], seed=seed, preset="quick" if quick else "spec")
+    g_mean, draws = sc["grid_mean"], sc["draws"]
+    g_sd = np.sqrt(sc["probs"] @ (sc["points"] - g_mean) ** 2)
     f5 = pd.DataFrame(
         {
             "coordinate": [1, 2],
             "grid_mean": g_mean,
             "grid_sd": g_sd,
-            "mcmc_mean": mc.draws.mean(axis=0),
-            "mcmc_sd": mc.draws.std(axis=0, ddof=1),
-            "mcmc_se": mc.draws.std(axis=0, ddof=1) / np.sqrt(mc.draws.shape[0]),
+            "mcmc_mean": draws.mean(axis=0),
+            "mcmc_sd": draws.std(axis=0, ddof=1),
+            "mcmc_se": draws.std(axis=0, ddof=1) / np.sqrt(draws.shape[0]),
         }
     )
-    return grid, mc, f5
+    return sc, f5
 
 
 def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | None = None, progress=None) -> dict:
@@ -145,13 +138,12 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
     save(s4, "F4_baselines")
     save_fig(baseline_figure(s4), "F4_baselines")
     # F5 -- sampler honesty in d = 2
-    grid, mc, f5 = _sampler_check(P, quick, seed)
-    diag = mc.diagnostics.as_dict()
+    sc, f5 = _sampler_check(P, quick, seed)
+    diag = sc["diagnostics"]
     save(f5, "F5_sampler")
     for j in range(2):
         save_fig(
-            sampler_figure(grid.net.points, grid.probabilities, mc.draws, coord=j, diagnostics=diag),
-            f"F5_sampler_w{j + 1}",
+            sampler_figure(sc["points"], sc["probs"], sc["draws"], coord=j, diagnostics=diag), f"F5_sampler_w{j + 1}"
         )
     summary["F5_diagnostics"] = {k: v for k, v in diag.items() if k != "rhat_coords"}
     # F6 -- the truncation function

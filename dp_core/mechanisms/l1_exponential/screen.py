@@ -71,18 +71,10 @@ def _numbers(an, head: dict, guarantee: tuple, flag, n_rel: int) -> tuple:
 
 
 def _alerts(head: dict, flag, mcmc, radius: float, scales: str, data_derived: bool) -> tuple:
-    out = []
+    out = [("caption", scales, "")]
     if data_derived:
-        out.append(
-            (
-                "warning",
-                f"{scales} The ε shown covers the mechanism given these scales, not the choice of scales, so no "
-                "status is shown for it.",
-                "🔓",
-            )
-        )
-    else:
-        out.append(("caption", scales, ""))
+        text = f"{scales} The ε shown covers the mechanism given these scales, not the choice of scales, so no status "
+        out = [("warning", text + "is shown for it.", "🔓")]
     if flag is not None:
         out.append(("error", flag.message, "📉"))
     if mcmc is not None and mcmc["status"] == "not_converged":

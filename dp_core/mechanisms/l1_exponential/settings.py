@@ -40,6 +40,11 @@ class L1Settings:
     def __post_init__(self) -> None:
         validate_config(self)
 
+    def mechanism_kwargs(self) -> dict:
+        """The sampler's settings under the names of ``L1ExponentialRegression`` and ``SimulationConfig``."""
+        kw = dict(theta=self.theta, convention=self.conv, c_iota=self.ci, radius=self.R)
+        return kw | dict(mode=self.mode, mcmc_preset=self.preset)
+
 
 @dataclass(frozen=True)
 class L1PageSettings:

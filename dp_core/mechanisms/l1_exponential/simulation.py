@@ -33,6 +33,7 @@ __all__ = [
     "run_simulation",
     "summarize_simulation",
     "RealDataResult",
+    "clip_levels",
     "real_data_experiment",
     "DatasetAnalysis",
     "analyse_dataset",
@@ -98,12 +99,8 @@ def public_constants(model: HeavyTailedModel, theta: float, assumption: str) -> 
     tau = assumption_tau(model, ass, th)
     sigma = noise_abs_moment(th, model)
     violated = not (math.isfinite(tau) and math.isfinite(sigma))
-    return {
-        "tau": tau if math.isfinite(tau) else 1.0,
-        "sigma_theta": sigma if math.isfinite(sigma) else 1.0,
-        "assumption_violated": violated,
-        "bound_assumption": ass,
-    }
+    finite = {"tau": tau if math.isfinite(tau) else 1.0, "sigma_theta": sigma if math.isfinite(sigma) else 1.0}
+    return finite | {"assumption_violated": violated, "bound_assumption": ass}
 
 
 #: The estimator's settings that a :class:`SimulationConfig` carries under the same names.
@@ -121,28 +118,15 @@ def _estimator(cfg: SimulationConfig, consts: dict | None = None) -> L1Exponenti
 def _clipped_em(X, y, est: L1ExponentialRegression, cal, clip_x: float, clip_y: float, rng, n_draws: int = 1):
     """Baseline B1 (clipped EM, not from the paper) with the sampler ``est`` uses."""
     mode = "grid" if cal.mode == "grid" else "mcmc"
-    return baseline_clipped_em(
-        X,
-        y,
-        epsilon=est.epsilon,
-        clip_x=clip_x,
-        clip_y=clip_y,
-        radius=est.radius,
-        n_draws=n_draws,
-        mode=mode,
-        m=cal.grid_m,
-        schedule=est.schedule(),
-        rng=rng,
-    )
+    sampler = dict(n_draws=n_draws, mode=mode, m=cal.grid_m, schedule=est.schedule(), rng=rng)
+    return baseline_clipped_em(X, y, epsilon=est.epsilon, clip_x=clip_x, clip_y=clip_y, radius=est.radius, **sampler)
 
 
-def _clip_levels(cfg: SimulationConfig, est: L1ExponentialRegression, d: int) -> tuple[float, float]:
-    cal = est.calibrate(cfg.n, d)
+def clip_levels(cal, q: float = 0.05, scale: float = 1.0) -> tuple[float, float]:
+    """The baselines' public clip levels ``(C_x, C_y)``: ``scale`` times the Markov quantiles (level ``q``) of the
+    calibration's moment bounds M_theta and V_theta."""
     mom = cal.moments
-    th = mom["theta"]
-    cx = cfg.clip_scale * markov_clip_level(mom["M_theta"], th, cfg.clip_q)
-    cy = cfg.clip_scale * markov_clip_level(mom["V_theta"], th, cfg.clip_q)
-    return cx, cy
+    return tuple(scale * markov_clip_level(mom[k], mom["theta"], q) for k in ("M_theta", "V_theta"))
 
 
 def simulate_trials(
@@ -154,7 +138,7 @@ def simulate_trials(
     est = _estimator(cfg, consts)
     cal = est.calibrate(cfg.n, model.d)
     ev = make_eval_sample(model, cfg.eval_size) if eval_sample is None else eval_sample
-    cx, cy = _clip_levels(cfg, est, model.d)
+    cx, cy = clip_levels(cal, cfg.clip_q, cfg.clip_scale)
     rows = []
     for t, seed in enumerate(seeds):
         s_data, s_em, s_b1, s_b2 = seed.spawn(4)
@@ -288,20 +272,14 @@ def real_data_experiment(
     if baselines:
         runs += _baseline_runs(Xtr, ytr, estimator, cal, K, clip_x, clip_y, delta, gd_steps, s_b1, s_b2)
     lad_test = l1_risk(lad.w, Xte, yte)
-    rows = []
+    rows, obj = [], lad.objective
     for method, W in (*runs, ("nonprivate", lad.w[None, :])):
         test = np.atleast_1d(l1_risk(W, Xte, yte))
         train = np.atleast_1d(l1_risk(W, Xtr, ytr))
-        for i in range(W.shape[0]):
-            rows.append(
-                {
-                    "trial": i,
-                    "method": method,
-                    "test_mae": test[i],
-                    "excess_test_mae": test[i] - lad_test,
-                    "excess_empirical": train[i] - lad.objective,
-                }
-            )
+        rows += [
+            {"trial": i, "method": method, "test_mae": t, "excess_test_mae": t - lad_test, "excess_empirical": r - obj}
+            for i, (t, r) in enumerate(zip(test, train))
+        ]
     return RealDataResult(
         table=pd.DataFrame(rows),
         lad_w=lad.w,
@@ -326,9 +304,7 @@ def _baseline_runs(Xtr, ytr, estimator, cal, K, clip_x, clip_y, delta, gd_steps,
     return [("em_clipped", b1.draws), ("dp_gd", b2)]
 
 
-# ---------------------------------------------------------------------------------------------
-# Sweeps used by the page and the reproduction (docs/l1_exponential.md §"Synthetic protocol", F1-F4)
-# ---------------------------------------------------------------------------------------------
+# -- Sweeps used by the page and the reproduction (docs/l1_exponential.md §"Synthetic protocol", F1-F4) --
 def _bound_row(cfg: SimulationConfig) -> dict:
     consts = public_constants(cfg.model, cfg.theta, cfg.assumption)
     cal = _estimator(cfg, consts).calibrate(cfg.n, cfg.model.d)
@@ -339,10 +315,7 @@ def _bound_row(cfg: SimulationConfig) -> dict:
         "epsilon": cfg.epsilon,
         "c_iota": cfg.c_iota,
         "tail": cfg.model.tail,
-        "total": b["total"],
-        "statistical": b["statistical"],
-        "privacy": b["privacy"],
-        "truncation_bias": b["truncation_bias"],
+        **{k: b[k] for k in ("total", "statistical", "privacy", "truncation_bias")},
         "rate_paper": cal.rate_paper,
         "iota": cal.iota,
         "assumption_violated": consts["assumption_violated"],
@@ -425,9 +398,7 @@ def baseline_sweep(
     return summarize_simulation(df, by=("tail", "method"))
 
 
-# ---------------------------------------------------------------------------------------------
-# One dataset (the page's "your data" view)
-# ---------------------------------------------------------------------------------------------
+# -- One dataset (the page's "your data" view) ---------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class DatasetAnalysis:
     """Everything the page shows about EM-L1-HT on one (real or uploaded) dataset."""
@@ -531,27 +502,13 @@ def analyse_dataset(
     else:
         notes.append("Features and target used on their raw scale (no data-dependent preprocessing).")
     Xtr, ytr, Xte, yte = Xs[tr], y[tr], Xs[te], y[te]
-    cal = estimator.calibrate(Xtr.shape[0], Xtr.shape[1])
-    th = cal.moments["theta"]
-    cx = markov_clip_level(cal.moments["M_theta"], th, clip_q)
-    cy = markov_clip_level(cal.moments["V_theta"], th, clip_q)
+    cx, cy = clip_levels(estimator.calibrate(Xtr.shape[0], Xtr.shape[1]), clip_q)
     notes.append(
         f"Baselines (not from the paper) clip ‖x‖ at C_x = {cx:.3g} and |y| at C_y = {cy:.3g} "
         f"(Markov quantiles of the public moment bounds, q = {clip_q:g})."
     )
-    res = real_data_experiment(
-        Xtr,
-        ytr,
-        Xte,
-        yte,
-        estimator=estimator,
-        n_releases=n_releases,
-        clip_x=cx,
-        clip_y=cy,
-        delta=delta,
-        rng=g,
-        baselines=baselines,
-    )
+    kw = dict(estimator=estimator, n_releases=n_releases, delta=delta, baselines=baselines)
+    res = real_data_experiment(Xtr, ytr, Xte, yte, clip_x=cx, clip_y=cy, rng=g, **kw)
     residuals = ytr - Xtr @ res.lad_w
     points, density = _output_laws(res, estimator, Xtr.shape[1])
     names = tuple(str(feature_names[j]) for j in idx)
@@ -573,14 +530,9 @@ def analyse_dataset(
 def summarize_releases(table: pd.DataFrame) -> pd.DataFrame:
     """Per-method held-out MAE, its excess over the LAD fit, standard error and release count (labelled rows)."""
     g = table.groupby("method")
-    out = pd.DataFrame(
-        {
-            "held-out MAE": g["test_mae"].mean(),
-            "minus LAD's MAE": g["excess_test_mae"].mean(),
-            "SE": g["excess_test_mae"].std(ddof=1) / np.sqrt(g["trial"].count()),
-            "releases": g["trial"].count(),
-        }
-    )
+    count = g["trial"].count()
+    mae = {"held-out MAE": g["test_mae"].mean(), "minus LAD's MAE": g["excess_test_mae"].mean()}
+    out = pd.DataFrame(mae | {"SE": g["excess_test_mae"].std(ddof=1) / np.sqrt(count), "releases": count})
     out.index = [METHOD_LABELS[m] for m in out.index]
     return out
 
@@ -623,17 +575,10 @@ def sampler_comparison(
     from .mcmc import em_mcmc
 
     data = make_heavy_tailed(check_int("n", n, lo=10), d=2, seed=seed)
-    grid = em_grid(data.X, data.y, epsilon=epsilon, theta=theta, iota=iota, m=m)
-    mc = em_mcmc(
-        data.X,
-        data.y,
-        epsilon=epsilon,
-        theta=theta,
-        iota=iota,
-        n_draws=check_int("chains", chains, lo=2),
-        schedule=MCMCSchedule.preset(preset),
-        rng=seed,
-    )
+    law = dict(epsilon=epsilon, theta=theta, iota=iota)
+    grid = em_grid(data.X, data.y, m=m, **law)
+    n_draws, schedule = check_int("chains", chains, lo=2), MCMCSchedule.preset(preset)
+    mc = em_mcmc(data.X, data.y, n_draws=n_draws, schedule=schedule, rng=seed, **law)
     return {
         "points": grid.net.points,
         "probs": grid.probabilities,

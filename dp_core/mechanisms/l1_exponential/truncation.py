@@ -25,7 +25,6 @@ __all__ = [
     "cost_sensitivity",
     "score_sensitivity",
     "kappa",
-    "inverse_temperature",
     "Guarantee",
     "convention_guarantee",
     "exact_sampler_suffix",
@@ -212,12 +211,6 @@ def kappa(epsilon: float, theta: float, convention: str = "tight") -> float:
     check_choice("convention", convention, CONVENTIONS)
     div = {"tight": 2.0, "paper_proof": 4.0, "paper_box": 1.0}[convention]
     return epsilon / (div * cost_sensitivity(theta))
-
-
-def inverse_temperature(epsilon: float, theta: float, n: int, iota: float, convention: str = "tight") -> float:
-    """``beta = kappa * n * iota``, the inverse temperature on the surrogate risk L_iota."""
-    n = check_int("n", n, lo=1)
-    return kappa(epsilon, theta, convention) * n * check_positive("iota", iota)
 
 
 @dataclass(frozen=True)
