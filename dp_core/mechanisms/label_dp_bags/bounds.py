@@ -45,6 +45,7 @@ __all__ = [
     "lba_utility_required_m",
     "accounting_summary",
     "vacuous_statement",
+    "lemma23_counterexample",
 ]
 
 LN2 = math.log(2.0)
@@ -121,9 +122,6 @@ def lemma23_counterexample() -> dict[str, float]:
     c = math.sqrt(max(c2, 0.0))
     true = (2 * special.ndtr(c / s1) - 1) - math.exp(eps) * (2 * special.ndtr(c) - 1)  # ndtr: the normal cdf
     return {"epsilon": eps, "claimed_delta": claimed, "true_delta": float(true)}
-
-
-__all__.append("lemma23_counterexample")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -412,21 +410,11 @@ def fixed_split_k_thresholds(epsilon: float, q: float, b1: float) -> tuple[float
 def _log_delta_fn(mechanism: str, params: dict[str, Any]):
     check_choice("mechanism", mechanism, ("noisy-wtd-llp", "wtd-lba"))
     if mechanism == "noisy-wtd-llp":
-        keys = ("rho", "b1", "variant", "mode", "noise_std")
-
-        def f(eps, k):
-            return terms_noisy_wtd_llp(eps, k, params["m"], **{x: params[x] for x in keys if x in params})["log_delta"]
-
+        terms, keys = terms_noisy_wtd_llp, ("rho", "b1", "variant", "mode", "noise_std")
     else:
-        keys = ("d", "b1", "b2", "gamma", "lam", "variant", "mode", "form")
-
-        def f(eps, k):
-            kw = {x: params[x] for x in keys if x in params}
-            return terms_wtd_lba(
-                eps, k, params["m"], kw.pop("d"), kw.pop("b1"), kw.pop("b2"), kw.pop("gamma"), kw.pop("lam"), **kw
-            )["log_delta"]
-
-    return f
+        terms, keys = terms_wtd_lba, ("d", "b1", "b2", "gamma", "lam", "variant", "mode", "form")
+    kw = {x: params[x] for x in keys if x in params}
+    return lambda eps, k: terms(eps, k, params["m"], **kw)["log_delta"]
 
 
 def min_k(target_delta: float, epsilon: float, mechanism: str, **params: Any) -> int | float | None:
@@ -548,11 +536,6 @@ class ExactDelta:
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(96)
 
 
-def _dg(eps: np.ndarray, M: np.ndarray) -> np.ndarray:
-    """delta_G broadcast over eps (shape (E, 1, 1)) and M (any shape); M = 0 -> 0, M = inf -> 1."""
-    return gaussian_privacy_profile(eps, M)
-
-
 def _expected_profile(eps: np.ndarray, h: np.ndarray, b_eff: float, inside: bool) -> tuple[np.ndarray, np.ndarray]:
     """E[delta_G(eps; M)] for each eps (rows) and each h >= 1 (columns), plus the tail mass counted as 1.
     Details: docs/label_dp_bags.md §"bounds._expected_profile".
@@ -568,7 +551,7 @@ def _expected_profile(eps: np.ndarray, h: np.ndarray, b_eff: float, inside: bool
     with np.errstate(divide="ignore"):
         log_dens = log_norm[:, None] + (h[:, None] - 1.0) * np.log(np.cos(phi))
     M = 2.0 * b_eff * (np.sin(phi) if inside else np.tan(phi))
-    vals = _dg(eps[:, None, None], M[None, :, :])
+    vals = gaussian_privacy_profile(eps[:, None, None], M[None, :, :])  # delta_G; M = 0 -> 0
     expect = np.einsum("hq,ehq->eh", wts * np.exp(log_dens), vals)
     return np.clip(expect + tail[None, :], 0.0, 1.0), tail
 
@@ -584,7 +567,7 @@ def _mixture(eps: np.ndarray, pop, succ, draws, b_eff, inside, pmf_cut=1e-17):
     val = np.zeros((eps.size, hs.size))
     zero = hs == 0
     if np.any(zero):
-        val[:, zero] = _dg(eps[:, None], np.full((1, 1), 2.0 * b_eff)) if inside else 1.0
+        val[:, zero] = gaussian_privacy_profile(eps[:, None], np.full((1, 1), 2.0 * b_eff)) if inside else 1.0
     tail_mass = 0.0
     if np.any(~zero):
         ev, tail = _expected_profile(eps, hs[~zero], b_eff, inside)
@@ -865,20 +848,31 @@ def _no_noise_summary(out: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _paper_and_explicit(out, mechanism, epsilon, target_delta, params: dict[str, Any], names, extra=()) -> None:
+    """The paper-literal and explicit entries of :func:`accounting_summary` (delta, its terms, the dominant one,
+    ``extra`` constants and, with ``target_delta``, the smallest k and epsilon), added to ``out``."""
+    kk = out["k"]
+    lba = mechanism == "wtd-lba"
+    for label, (var, mode, form) in (("paper", ACCOUNTINGS["paper"]), ("explicit", ACCOUNTINGS["corrected"])):
+        kw = dict(params, variant=var, mode=mode, **({"form": form} if lba else {}))
+        t = (terms_wtd_lba if lba else terms_noisy_wtd_llp)(epsilon, kk, **kw)
+        out[f"delta_{label}"] = t["delta"]
+        for name in names:
+            out[f"{label}_{name}"] = t[name]
+        out[f"{label}_dominant"] = t["dominant"]
+        out.update({x: t[x] for x in extra})
+        if target_delta is not None:
+            out[f"k_min_{label}"] = min_k(target_delta, epsilon, mechanism, **kw)
+            out[f"eps_min_{label}"] = min_eps(target_delta, kk, mechanism, **kw)
+
+
 def _llp_summary(out, epsilon, rho, b1, noise_std, target_delta, exact) -> None:
     """The noisy-wtd-LLP entries of :func:`accounting_summary` (paper-literal, explicit, exact), added to ``out``."""
     nn, kk, mm = out["n"], out["k"], out["m"]
     params = {"m": mm, "rho": rho, "b1": b1, "noise_std": noise_std}
-    for label, (var, mode, _) in (("paper", ACCOUNTINGS["paper"]), ("explicit", ACCOUNTINGS["corrected"])):
-        t = terms_noisy_wtd_llp(epsilon, kk, mm, rho, b1, variant=var, mode=mode, noise_std=noise_std)
-        out[f"delta_{label}"] = t["delta"]
-        for name in ("gaussian", "weights", "count", "chi"):
-            out[f"{label}_{name}"] = t[name]
-        out[f"{label}_dominant"] = t["dominant"]
-        out["kappa"], out["beta"] = t["kappa"], t["beta"]
-        if target_delta is not None:
-            out[f"k_min_{label}"] = min_k(target_delta, epsilon, "noisy-wtd-llp", variant=var, mode=mode, **params)
-            out[f"eps_min_{label}"] = min_eps(target_delta, kk, "noisy-wtd-llp", variant=var, mode=mode, **params)
+    _paper_and_explicit(
+        out, "noisy-wtd-llp", epsilon, target_delta, params, ("gaussian", "weights", "count", "chi"), ("kappa", "beta")
+    )
     out["delta_floor"] = llp_delta_floor(nn, kk, mm, rho)
     if exact:
         ex = llp_exact_delta(epsilon, nn, kk, mm, rho, b1, noise_std=noise_std)
@@ -893,15 +887,6 @@ def _lba_summary(out, epsilon, d, b1, b2, gamma, lam, target_delta) -> None:
     """The wtd-LBA entries of :func:`accounting_summary` (paper-literal and explicit), added to ``out``."""
     if None in (d, b2, gamma, lam):
         raise ValueError("wtd-lba accounting needs d, b2, gamma and lam (see data_conditions).")
-    kk, mm = out["k"], out["m"]
-    params = {"m": mm, "d": d, "b1": b1, "b2": b2, "gamma": gamma, "lam": lam}
+    params = {"m": out["m"], "d": d, "b1": b1, "b2": b2, "gamma": gamma, "lam": lam}
     out.update({"d": int(d), "b2": float(b2), "gamma": float(gamma), "lam": float(lam)})
-    for label, (var, mode, form) in (("paper", ACCOUNTINGS["paper"]), ("explicit", ACCOUNTINGS["corrected"])):
-        t = terms_wtd_lba(epsilon, kk, mm, d, b1, b2, gamma, lam, variant=var, mode=mode, form=form)
-        out[f"delta_{label}"] = t["delta"]
-        for name in ("gaussian", "chi2", "eigen", "net"):
-            out[f"{label}_{name}"] = t[name]
-        out[f"{label}_dominant"] = t["dominant"]
-        if target_delta is not None:
-            out[f"k_min_{label}"] = min_k(target_delta, epsilon, "wtd-lba", variant=var, mode=mode, form=form, **params)
-            out[f"eps_min_{label}"] = min_eps(target_delta, kk, "wtd-lba", variant=var, mode=mode, form=form, **params)
+    _paper_and_explicit(out, "wtd-lba", epsilon, target_delta, params, ("gaussian", "chi2", "eigen", "net"))
