@@ -148,9 +148,10 @@ with expert_section("Settings for experts: label noise and label range"):
         hi_v = state.widget("lb_hi", control="number", default=y_hi, container=c7, format_func="%.4g")
         label_range = (float(lo_v), float(hi_v))
 B1 = 1.0
+DKEY = (ds.name, ds.fingerprint, label_range, B1, int(seed))  # the cache key of the prepared data
 
 try:
-    data = P.prepared(ds.name, ds.fingerprint, label_range, B1, int(seed), ds)
+    data = P.prepared(*DKEY, ds)
 except ValueError as exc:
     widgets.show_error(exc)
     st.stop()
@@ -201,7 +202,7 @@ def _conditions() -> dict:
     Read only where they are used (the secret-weights variant, its data-conditions section, the sweeps'
     prediction), so the first screen of the public-weights variant never computes them.
     """
-    c = P.data_constants(ds.name, ds.fingerprint, label_range, B1, int(seed), data)
+    c = P.data_constants(*DKEY, data)
     return {**c, "warnings": c["warnings"] + lb.bag_warnings(c["n"], c["rank"], k=k, m=m)}
 
 
@@ -411,7 +412,7 @@ if variant == "wtd-lba":
             d4.metric("λ* (min non-zero eigenvalue)", fmt.number(cond["lam_star"]))
             for w in cond["warnings"]:
                 st.warning(w)
-            rss = P.residuals(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, data)
+            rss = P.residuals(*DKEY, k, m, data)
             st.plotly_chart(lbf.residual_figure(rss, k=k, gamma=lba_params["gamma"]), key="lb_rss")
             ns = lb.conditional_noise_summary(rss, k=k, b1=B1, gamma=lba_params["gamma"], rank=cond["rank"])
             st.caption(
@@ -472,12 +473,7 @@ def _render_sweeps(job) -> None:
                 f"{fmt.pm(row['ratio_mean'].iloc[0], 1.96 * row['ratio_se'].iloc[0], sig=4)} "
                 f"({fmt.integer(row['n_trials'].iloc[0])} runs) vs predicted "
                 f"{fmt.number(acc.predicted_ratio_lba(m, data.d), sig=4)}. "
-                + captions.bags_needed_story(
-                    P.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)[
-                        "m_required_paper_c0"
-                    ],
-                    m,
-                )
+                + captions.bags_needed_story(P.utility_requirement(*DKEY, k, data)["m_required_paper_c0"], m)
                 + " Aggregation keeps labels noise-free but shrinks the sample from n to m."
             )
     _util = (
@@ -533,7 +529,7 @@ with expert_section(
                 "screen's numbers above are already measured.",
                 icon="▶",
             )
-        req = P.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)
+        req = P.utility_requirement(*DKEY, k, data)
         st.caption(
             f"The paper's own utility statement for wtd-LBA (within a factor 3 of the best fit with probability 95 %, "
             f"θ = 0.5, B = B1 + B2·‖r*‖ = {fmt.number(req['B'])}) needs m ≥ "

@@ -18,7 +18,7 @@ from ...experiments import run_sweep
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator, as_seed_sequence, child_seed
 from . import bounds as acc
-from .core import MECHANISMS, check_bag_sizes
+from .core import MECHANISMS, check_bag_sizes, noise_mask_or_set
 
 __all__ = [
     "METHOD_KEYS",
@@ -42,6 +42,9 @@ METHOD_KEYS = {
     "laplace-labels": "laplace_label",
     "nonprivate": "nonprivate",
 }
+
+#: Method key -> the fit it reads (for a linear model naive LLP fits as naive LBA, weighted LLP as wtd-LBA).
+_FIT_OF = dict(naive_lba="naive", naive_llp="naive", wtd_lba="weighted", wtd_llp="weighted", noisy_wtd_llp="noisy")
 
 #: Elements of X[bags] materialised at once (chunking across trials keeps memory bounded).
 _CHUNK_ELEMENTS = 4_000_000
@@ -126,7 +129,7 @@ def simulate_releases(
     mask = None
     slots = None
     if mechanism == "noisy-wtd-llp":
-        mask = _noise_mask(n, rho, noise_mask, noise_set_seed)
+        mask = noise_mask_or_set(n, rho, noise_mask, noise_set_seed)
         slots = mask.__getitem__
     s = check_positive("noise_std", noise_std)
     bags, W, E = _draw(seeds, n, m, k, weighted=weighted, noisy_slots=slots, noise_std=s)
@@ -140,18 +143,6 @@ def simulate_releases(
     if not diagnostics:
         return batch
     return batch, ReleaseSecrets(weights=W if mechanism == "wtd-lba" else None, label_noise=E)
-
-
-def _noise_mask(n, rho, noise_mask, noise_set_seed):
-    from .core import noise_set
-
-    if noise_mask is not None:
-        mask = np.asarray(noise_mask, dtype=bool)
-        if mask.shape != (n,):
-            raise ValueError(f"noise_mask must be a boolean array of length n = {n}, got shape {mask.shape}.")
-        return mask
-    check_in_interval("rho", rho, 0.0, 1.0)
-    return noise_set(n, rho, noise_set_seed)
 
 
 def _aggregate_features(X, bags, W):
@@ -200,7 +191,7 @@ def simulate_fits(
     check_bag_sizes(n, m, k)
     r = check_in_interval("rho", rho, 0.0, 1.0)
     s = check_positive("noise_std", noise_std)
-    mask = _noise_mask(n, r, noise_mask, 12345) if "noisy" in mechanisms else None
+    mask = noise_mask_or_set(n, r, noise_mask, 12345) if "noisy" in mechanisms else None
     want_w = "weighted" in mechanisms or "noisy" in mechanisms
     R = len(seeds)
     out = {name: np.empty((R, d)) for name in mechanisms}
@@ -328,30 +319,17 @@ def utility_trials(
         methods = list(METHOD_KEYS.values())
     opt = data.optimum() if _opt is None else _opt
     R = len(seeds)
-    need = set(methods)
-    fit_names = []
-    if need & {"naive_lba", "naive_llp"}:
-        fit_names.append("naive")
-    if need & {"wtd_lba", "wtd_llp"}:
-        fit_names.append("weighted")
-    if "noisy_wtd_llp" in need:
-        fit_names.append("noisy")
+    need = {_FIT_OF[meth] for meth in methods if meth in _FIT_OF}
+    fit_names = [name for name in ("naive", "weighted", "noisy") if name in need]
     fits = (
         simulate_fits(data.X, data.y, m=m, k=k, rho=rho, seeds=seeds, noise_std=noise_std, mechanisms=fit_names)
         if fit_names
         else {}
     )
-    src = {
-        "naive_lba": "naive",
-        "naive_llp": "naive",
-        "wtd_lba": "weighted",
-        "wtd_llp": "weighted",
-        "noisy_wtd_llp": "noisy",
-    }
     frames = []
     for meth in methods:
-        if meth in src:
-            coefs = fits[src[meth]]
+        if meth in _FIT_OF:
+            coefs = fits[_FIT_OF[meth]]
         elif meth in ("gaussian_label", "laplace_label"):
             if epsilon is None or delta is None:
                 continue

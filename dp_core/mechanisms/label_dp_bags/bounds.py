@@ -75,9 +75,7 @@ def _exp(log_value: float) -> float:
     return math.exp(_cap(log_value)) if log_value > -745.2 else 0.0
 
 
-# ---------------------------------------------------------------------------------------------
-# Lemma 2.3 (perturbed Gaussians), corrected hypothesis
-# ---------------------------------------------------------------------------------------------
+# -- Lemma 2.3 (perturbed Gaussians), corrected hypothesis ---------------------------------------------------
 
 
 def lemma23_log_delta(epsilon: float, kappa: float, zeta: float, mode: str = "optimized") -> float:
@@ -124,9 +122,7 @@ def lemma23_counterexample() -> dict[str, float]:
     return {"epsilon": eps, "claimed_delta": claimed, "true_delta": float(true)}
 
 
-# ---------------------------------------------------------------------------------------------
-# noisy-wtd-LLP, Theorem 1.3 / D.1
-# ---------------------------------------------------------------------------------------------
+# -- noisy-wtd-LLP, Theorem 1.3 / D.1 ------------------------------------------------------------------------
 
 
 def _check_common(epsilon, k, m):
@@ -233,9 +229,7 @@ def delta_noisy_wtd_llp(epsilon, k, m, rho, b1, *, variant="corrected", mode="op
     return terms_noisy_wtd_llp(epsilon, k, m, rho, b1, variant=variant, mode=mode, noise_std=noise_std)["delta"]
 
 
-# ---------------------------------------------------------------------------------------------
-# wtd-LBA, Theorem 1.2
-# ---------------------------------------------------------------------------------------------
+# -- wtd-LBA, Theorem 1.2 ------------------------------------------------------------------------------------
 
 
 @computable
@@ -272,9 +266,7 @@ def delta_wtd_lba(epsilon, k, m, d, b1, b2, gamma, lam, *, variant="corrected", 
     return terms_wtd_lba(epsilon, k, m, d, b1, b2, gamma, lam, variant=variant, mode=mode, form=form)["delta"]
 
 
-# ---------------------------------------------------------------------------------------------
-# The same terms over many bag sizes at once (curves of delta against k)
-# ---------------------------------------------------------------------------------------------
+# -- The same terms over many bag sizes at once (curves of delta against k) ----------------------------------
 
 
 def _check_ks(ks: Any) -> np.ndarray:
@@ -402,9 +394,7 @@ def fixed_split_k_thresholds(epsilon: float, q: float, b1: float) -> tuple[float
     return 147456.0 * b * b / (qq * eps * eps), 1358954496.0 * b**4 / (qq * qq * eps**4)
 
 
-# ---------------------------------------------------------------------------------------------
-# Inversions: minimum k, minimum epsilon
-# ---------------------------------------------------------------------------------------------
+# -- Inversions: minimum k, minimum epsilon ------------------------------------------------------------------
 
 
 def _log_delta_fn(mechanism: str, params: dict[str, Any]):
@@ -463,9 +453,7 @@ def min_eps(target_delta: float, k: float, mechanism: str, **params: Any) -> flo
     )
 
 
-# ---------------------------------------------------------------------------------------------
-# Exact accounting of noisy-wtd-LLP (beyond the paper)
-# ---------------------------------------------------------------------------------------------
+# -- Exact accounting of noisy-wtd-LLP (beyond the paper) ----------------------------------------------------
 
 
 def gaussian_delta_profile(epsilon: float, shift: Any) -> np.ndarray:
@@ -648,9 +636,7 @@ def llp_exact_min_eps(
     return hi
 
 
-# ---------------------------------------------------------------------------------------------
-# Baselines and utility statements
-# ---------------------------------------------------------------------------------------------
+# -- Baselines and utility statements ------------------------------------------------------------------------
 
 
 def baseline_calibration(epsilon: float, delta: float, b1: float) -> dict[str, float]:
@@ -748,9 +734,7 @@ def lba_utility_required_m(
     return solve_monotone(f, lt, lo=1.0, hi=1e40, increasing=False, safe="upper", rtol=1e-12, what="m")
 
 
-# ---------------------------------------------------------------------------------------------
-# Summaries for the CLI and the page
-# ---------------------------------------------------------------------------------------------
+# -- Summaries for the CLI and the page ----------------------------------------------------------------------
 
 
 def vacuous_statement(delta: float, what: str) -> str:
