@@ -54,6 +54,13 @@ auto_said = (
 auto_km = None if auto is None or auto.k < 2 else (min(auto.k, K_MAX), auto.m)
 _auto_key = (ds.fingerprint, float(delta), _rho_now)
 _auto = st.session_state.get("lb_auto_km")
+
+
+def _use_suggestion(kk: int, mm: int) -> None:
+    state.set_widget("k", int(kk))
+    state.set_widget("m", int(mm))
+
+
 _km_now = (int(state.peek("k")), int(state.peek("m")))
 # k = 0 or m = 0 is "auto" (the Compare page's default, also in links): this page applies the same rule
 _is_auto = 0 in _km_now
@@ -63,17 +70,10 @@ if (
     and _untouched
     and (_is_auto or (not state.url_gave("k", "m") and (_auto is None or _auto[0] != _auto_key)))
 ):
-    state.set_widget("k", auto_km[0])
-    state.set_widget("m", auto_km[1])
+    _use_suggestion(*auto_km)
     st.session_state["lb_auto_km"] = (_auto_key, auto_km)
 elif _is_auto:  # not even bags of 2 fit these rows: the page's fixed setting, whose infeasibility it explains
-    state.set_widget("k", K_FALLBACK)
-    state.set_widget("m", M_FALLBACK)
-
-
-def _use_suggestion(kk: int, mm: int) -> None:
-    state.set_widget("k", int(kk))
-    state.set_widget("m", int(mm))
+    _use_suggestion(K_FALLBACK, M_FALLBACK)
 
 
 # ------------------------------------------------------------------ the first screen's settings
@@ -342,12 +342,13 @@ with expert_section("Privacy accounting: as claimed by the paper, corrected, exa
             )
             _kmin = P.min_k_table(variant, (0.5, 1.0, 2.0, 4.0, float(eps)), delta, data.n, m, params)
             widgets.table(_kmin, key="lb_kmin", headers={c: c.replace("k_min", "smallest k") for c in _kmin.columns})
-            e_p, e_c = summ.get("eps_min_paper"), summ.get("eps_min_explicit")
+            e_p, e_c = (summ.get(f"eps_min_{x}") for x in ("paper", "explicit"))
+            none = "none (the tail terms alone exceed it)"
             st.caption(
                 f"Smallest ε with δ ≤ {fmt.delta(delta)} at k = {fmt.integer(k)}: as claimed by the paper "
-                + ("none (the tail terms alone exceed it)" if e_p is None else fmt.epsilon(e_p))
+                + (none if e_p is None else fmt.epsilon(e_p))
                 + "; corrected "
-                + ("none (the tail terms alone exceed it)" if e_c is None else fmt.epsilon(e_c))
+                + (none if e_c is None else fmt.epsilon(e_c))
                 + "."
             )
         if summ.get("k_min_explicit") is not None and summ["k_min_explicit"] > data.n // m:

@@ -86,10 +86,6 @@ class ReleaseBatch:
     xbar: np.ndarray | None = field(default=None, repr=False)
     noise_mask: np.ndarray | None = field(default=None, repr=False)
 
-    @property
-    def n_trials(self) -> int:
-        return int(self.ybar.shape[0])
-
 
 @dataclass(frozen=True)
 class ReleaseSecrets(NonPublicDiagnostics):
@@ -137,7 +133,7 @@ def simulate_releases(
     if E is not None:
         ys = ys + E
     ybar = np.einsum("rjk,rjk->rj", W, ys) if weighted else ys.sum(axis=2)
-    xbar = _aggregate_features(X, bags, W) if with_xbar else None
+    xbar = _aggregate_features(_transposed(X), bags, [W])[0] if with_xbar else None
     public_w = W if mechanism in ("weighted-llp", "noisy-wtd-llp") else None
     batch = ReleaseBatch(mechanism, bags, ybar, public_w, xbar, mask)
     if not diagnostics:
@@ -145,16 +141,16 @@ def simulate_releases(
     return batch, ReleaseSecrets(weights=W if mechanism == "wtd-lba" else None, label_noise=E)
 
 
-def _aggregate_features(X, bags, W):
-    """Σ_r w_jr x_(i_jr) for a stack of bags, gathered one feature column at a time (a column of
-    n floats stays in cache, which makes the gather several times faster than ``X[bags]``)."""
-    R, m, k = bags.shape
-    XT = np.ascontiguousarray(X.T)
-    out = np.empty((R, m, XT.shape[0]))
+def _aggregate_features(XT, bags, weights, buf=None) -> list[np.ndarray]:
+    """Σ_r w_jr x_(i_jr) for a stack of bags, one array per entry of ``weights`` (``None``: plain sums), gathered
+    one feature column of ``XT`` = X^T at a time (a column of n floats stays in cache, which makes the gather
+    several times faster than ``X[bags]``); ``buf``: an array of the shape of ``bags`` for the gathered values."""
+    outs = [np.empty((*bags.shape[:2], XT.shape[0])) for _ in weights]
     for j, col in enumerate(XT):
-        vals = np.take(col, bags, mode="clip")
-        out[:, :, j] = vals.sum(axis=2) if W is None else np.einsum("rjk,rjk->rj", W, vals)
-    return out
+        vals = np.take(col, bags, out=buf, mode="clip")
+        for out, W in zip(outs, weights):
+            out[:, :, j] = vals.sum(axis=2) if W is None else np.einsum("rjk,rjk->rj", W, vals)
+    return outs
 
 
 def _batched_lstsq(A: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -204,18 +200,12 @@ def simulate_fits(
             chunk, n, m, k, weighted=want_w, noisy_slots=None if mask is None else mask.__getitem__, noise_std=s
         )
         ys = np.take(y, bags, mode="clip")
-        Rc = len(chunk)
-        x_naive = np.empty((Rc, m, d)) if "naive" in mechanisms else None
-        x_w = np.empty((Rc, m, d)) if want_w else None
         buf = np.empty(bags.shape) if buf is None or buf.shape != bags.shape else buf
-        for j, col in enumerate(XT):
-            vals = np.take(col, bags, out=buf, mode="clip")
-            if x_naive is not None:
-                x_naive[:, :, j] = vals.sum(axis=2)
-            if x_w is not None:
-                x_w[:, :, j] = np.einsum("rjk,rjk->rj", W, vals)
-        if x_naive is not None:
-            out["naive"][a : a + step] = _batched_lstsq(x_naive, ys.sum(axis=2))
+        naive = "naive" in mechanisms
+        xs = _aggregate_features(XT, bags, ([None] if naive else []) + ([W] if want_w else []), buf)
+        x_w = xs[-1] if want_w else None
+        if naive:
+            out["naive"][a : a + step] = _batched_lstsq(xs[0], ys.sum(axis=2))
         if "weighted" in mechanisms:
             out["weighted"][a : a + step] = _batched_lstsq(x_w, np.einsum("rjk,rjk->rj", W, ys))
         if "noisy" in mechanisms:

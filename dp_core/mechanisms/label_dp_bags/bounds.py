@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -524,6 +525,11 @@ class ExactDelta:
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(96)
 
 
+def _dg(eps: np.ndarray, M: np.ndarray) -> np.ndarray:
+    """delta_G broadcast over eps (shape (E, 1, 1)) and M (any shape); M = 0 -> 0, M = inf -> 1."""
+    return gaussian_privacy_profile(eps, M)
+
+
 def _expected_profile(eps: np.ndarray, h: np.ndarray, b_eff: float, inside: bool) -> tuple[np.ndarray, np.ndarray]:
     """E[delta_G(eps; M)] for each eps (rows) and each h >= 1 (columns), plus the tail mass counted as 1.
     Details: docs/label_dp_bags.md §"bounds._expected_profile".
@@ -539,7 +545,7 @@ def _expected_profile(eps: np.ndarray, h: np.ndarray, b_eff: float, inside: bool
     with np.errstate(divide="ignore"):
         log_dens = log_norm[:, None] + (h[:, None] - 1.0) * np.log(np.cos(phi))
     M = 2.0 * b_eff * (np.sin(phi) if inside else np.tan(phi))
-    vals = gaussian_privacy_profile(eps[:, None, None], M[None, :, :])  # delta_G; M = 0 -> 0
+    vals = _dg(eps[:, None, None], M[None, :, :])
     expect = np.einsum("hq,ehq->eh", wts * np.exp(log_dens), vals)
     return np.clip(expect + tail[None, :], 0.0, 1.0), tail
 
@@ -555,7 +561,7 @@ def _mixture(eps: np.ndarray, pop, succ, draws, b_eff, inside, pmf_cut=1e-17):
     val = np.zeros((eps.size, hs.size))
     zero = hs == 0
     if np.any(zero):
-        val[:, zero] = gaussian_privacy_profile(eps[:, None], np.full((1, 1), 2.0 * b_eff)) if inside else 1.0
+        val[:, zero] = _dg(eps[:, None], np.full((1, 1), 2.0 * b_eff)) if inside else 1.0
     tail_mass = 0.0
     if np.any(~zero):
         ev, tail = _expected_profile(eps, hs[~zero], b_eff, inside)
@@ -723,10 +729,7 @@ def lba_utility_required_m(
     """
     t = check_in_interval("target", target, 0.0, 1.0, closed="neither")
     lt = math.log(t)
-
-    def f(m):
-        return lba_utility_failure_log_prob(m, k, d, theta, gamma, B, c0)
-
+    f = partial(lba_utility_failure_log_prob, k=k, d=d, theta=theta, gamma=gamma, B=B, c0=c0)
     if f(1e40) > lt:
         return math.inf
     if f(1.0) <= lt:

@@ -291,11 +291,6 @@ class LabelDPBags:
         kw = dict(m=self.m, k=self.k, rho=self.rho, noise_std=self.noise_std)
         return release(self.mechanism, X, y, rng=rng, diagnostics=diagnostics, **kw)
 
-    def fit(self, X, y, *, rng: RngLike, b3: float | None = None) -> np.ndarray:
-        """Release once and fit the linear model on the aggregates."""
-        rel = self.run(X, y, rng=rng)
-        return fit_linear(rel.aggregated_features(), rel.ybar, b3=b3)
-
     @property
     def is_label_dp(self) -> bool:
         """Whether the mechanism has any label-DP guarantee at all (naive and noiseless ones do not)."""
