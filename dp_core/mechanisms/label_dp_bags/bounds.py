@@ -863,9 +863,7 @@ def _llp_summary(out, epsilon, rho, b1, noise_std, target_delta, exact) -> None:
     out["delta_floor"] = llp_delta_floor(nn, kk, mm, rho)
     if exact:
         ex = llp_exact_delta(epsilon, nn, kk, mm, rho, b1, noise_std=noise_std)
-        out["delta_exact"] = ex.delta
-        out["delta_exact_out"] = ex.delta_out
-        out["delta_exact_in"] = ex.delta_in
+        out.update(delta_exact=ex.delta, delta_exact_out=ex.delta_out, delta_exact_in=ex.delta_in)
         if target_delta is not None:
             out["eps_min_exact"] = llp_exact_min_eps(target_delta, nn, kk, mm, rho, b1, noise_std=noise_std)
 

@@ -243,12 +243,11 @@ def utility_requirement(data, *, k: int, theta: float = 0.5, target: float = 0.0
     b3 = float(np.linalg.norm(opt["r_star"]))
     B = data.b1 + data.b2 * b3
     g = opt["gamma_hat"]
+    out = {"b3": b3, "B": B, "gamma_hat": g}
     if g <= 0:
-        return {"b3": b3, "B": B, "gamma_hat": g, "m_required_paper_c0": math.inf, "m_required_valid_c0": math.inf}
+        return {**out, "m_required_paper_c0": math.inf, "m_required_valid_c0": math.inf}
     return {
-        "b3": b3,
-        "B": B,
-        "gamma_hat": g,
+        **out,
         "theta": theta,
         "target": target,
         "m_required_paper_c0": acc.lba_utility_required_m(target, k, data.d, theta, g, B, 0.5),

@@ -218,32 +218,22 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         status = audited_status("label-dp-bags", self.mechanism)  # the table row backing the badge
         if e is not None:
             weak = vocab.weak_reason(dl, n)  # δ > 1/n: proved, but it may fail for about one person
-            return PrivacyGuarantee(
-                epsilon=float(e),
-                delta=dl,
-                status=vocab.with_weakness(status, weak),
-                reason="Smallest ε that the exact privacy profile of noisy weighted LLP proves "
-                "at this δ (beyond the paper's Theorem 1.3)." + (f" Weak: {weak}" if weak else ""),
-                **common,
+            epsilon, delta, status = float(e), dl, vocab.with_weakness(status, weak)
+            reason = "Smallest ε that the exact privacy profile of noisy weighted LLP proves at this δ (beyond the "
+            reason += "paper's Theorem 1.3)." + (f" Weak: {weak}" if weak else "")
+        elif self.mechanism == "wtd-lba":
+            epsilon = delta = math.nan
+            reason = (
+                "Label-DP as claimed by the paper (Theorem 1.2); its proof uses Lemma 2.3, false as printed, and the "
+                "corrected accounting proves nothing at a feasible bag size. Status from the audit table's row "
+                f"label-dp-bags:wtd-lba: {status}."
             )
-        if self.mechanism == "wtd-lba":
-            return PrivacyGuarantee(
-                epsilon=math.nan,
-                delta=math.nan,
-                status=status,
-                reason="Label-DP as claimed by the paper (Theorem 1.2); its proof uses Lemma 2.3, "
-                "false as printed, and the corrected accounting proves nothing at a "
-                f"feasible bag size. Status from the audit table's row label-dp-bags:wtd-lba: {status}.",
-                **common,
+        else:
+            epsilon, delta = math.inf, min(1.0, m * k / n)
+            reason = (
+                "Not label-DP: without noise a bag's weighted label sum reveals the labels (δ >= m·k/n for every ε)."
             )
-        return PrivacyGuarantee(
-            epsilon=math.inf,
-            delta=min(1.0, m * k / n),
-            status=status,
-            reason="Not label-DP: without noise a bag's weighted label sum reveals the labels "
-            "(δ >= m·k/n for every ε).",
-            **common,
-        )
+        return PrivacyGuarantee(epsilon=epsilon, delta=delta, status=status, reason=reason, **common)
 
     def predict(self, X) -> np.ndarray:
         """Predicted targets ``X @ coef_ + intercept_``."""
