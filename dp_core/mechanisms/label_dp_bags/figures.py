@@ -389,23 +389,19 @@ def bag_illustration(*, n_items: int = 12, m: int = 3, k: int = 4, rho: float = 
     noisy = np.zeros(n_items, dtype=bool)
     noisy[g.choice(n_items, size=round(rho * n_items), replace=False)] = True
     noise = np.round(np.where(noisy, g.standard_normal(n_items), 0.0), 2)
-    rows = []
-    for j in range(m):
-        for r in range(k):
-            i = int(perm[j, r])
-            rows.append(
-                {
-                    "bag": j + 1,
-                    "item": i,
-                    "label y": y[i],
-                    "weight w": w[j, r],
-                    "noisy (in N)": bool(noisy[i]),
-                    "noise g": noise[i],
-                    "w·y": round(w[j, r] * y[i], 4),
-                    "w·(y+g)": round(w[j, r] * (y[i] + noise[i]), 4),
-                }
-            )
-    return pd.DataFrame(rows)
+    i, wi = perm.ravel(), w.ravel()  # row by row: bag 1's members first
+    return pd.DataFrame(
+        {
+            "bag": np.repeat(np.arange(1, m + 1), k),
+            "item": i,
+            "label y": y[i],
+            "weight w": wi,
+            "noisy (in N)": noisy[i],
+            "noise g": noise[i],
+            "w·y": np.round(wi * y[i], 4),
+            "w·(y+g)": np.round(wi * (y[i] + noise[i]), 4),
+        }
+    )
 
 
 def bag_illustration_figure(table: pd.DataFrame) -> go.Figure:
