@@ -20,6 +20,7 @@ __all__ = [
     "LN2",
     "C_CHI",
     "ACCOUNTINGS",
+    "TERMS",
     "lemma23_log_delta",
     "lemma23_delta",
     "terms_noisy_wtd_llp",
@@ -54,6 +55,8 @@ LN2 = math.log(2.0)
 C_CHI = LN2 / 2.0 - 0.25
 #: Lemma 2.3 as (variant, mode) pairs; the LBA form is chosen separately.
 ACCOUNTINGS = {"paper": ("paper", "fixed", "eq24"), "corrected": ("corrected", "optimized", "eq22")}
+#: The failure terms of each guarantee (Theorem 1.3: noisy-wtd-LLP; Theorem 1.2: wtd-LBA), in the summary's order.
+TERMS = {"noisy-wtd-llp": ("gaussian", "weights", "count", "chi"), "wtd-lba": ("gaussian", "chi2", "eigen", "net")}
 
 _VARIANTS = ("paper", "corrected")
 _MODES = ("fixed", "optimized")
@@ -835,7 +838,7 @@ def _no_noise_summary(out: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _paper_and_explicit(out, mechanism, epsilon, target_delta, params: dict[str, Any], names, extra=()) -> None:
+def _paper_and_explicit(out, mechanism, epsilon, target_delta, params: dict[str, Any], extra=()) -> None:
     """The paper-literal and explicit entries of :func:`accounting_summary` (delta, its terms, the dominant one,
     ``extra`` constants and, with ``target_delta``, the smallest k and epsilon), added to ``out``."""
     kk = out["k"]
@@ -844,7 +847,7 @@ def _paper_and_explicit(out, mechanism, epsilon, target_delta, params: dict[str,
         kw = dict(params, variant=var, mode=mode, **({"form": form} if lba else {}))
         t = (terms_wtd_lba if lba else terms_noisy_wtd_llp)(epsilon, kk, **kw)
         out[f"delta_{label}"] = t["delta"]
-        for name in names:
+        for name in TERMS[mechanism]:
             out[f"{label}_{name}"] = t[name]
         out[f"{label}_dominant"] = t["dominant"]
         out.update({x: t[x] for x in extra})
@@ -857,9 +860,7 @@ def _llp_summary(out, epsilon, rho, b1, noise_std, target_delta, exact) -> None:
     """The noisy-wtd-LLP entries of :func:`accounting_summary` (paper-literal, explicit, exact), added to ``out``."""
     nn, kk, mm = out["n"], out["k"], out["m"]
     params = {"m": mm, "rho": rho, "b1": b1, "noise_std": noise_std}
-    _paper_and_explicit(
-        out, "noisy-wtd-llp", epsilon, target_delta, params, ("gaussian", "weights", "count", "chi"), ("kappa", "beta")
-    )
+    _paper_and_explicit(out, "noisy-wtd-llp", epsilon, target_delta, params, ("kappa", "beta"))
     out["delta_floor"] = llp_delta_floor(nn, kk, mm, rho)
     if exact:
         ex = llp_exact_delta(epsilon, nn, kk, mm, rho, b1, noise_std=noise_std)
@@ -874,4 +875,4 @@ def _lba_summary(out, epsilon, d, b1, b2, gamma, lam, target_delta) -> None:
         raise ValueError("wtd-lba accounting needs d, b2, gamma and lam (see data_conditions).")
     params = {"m": out["m"], "d": d, "b1": b1, "b2": b2, "gamma": gamma, "lam": lam}
     out.update({"d": int(d), "b2": float(b2), "gamma": float(gamma), "lam": float(lam)})
-    _paper_and_explicit(out, "wtd-lba", epsilon, target_delta, params, ("gaussian", "chi2", "eigen", "net"))
+    _paper_and_explicit(out, "wtd-lba", epsilon, target_delta, params)

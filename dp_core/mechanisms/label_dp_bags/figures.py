@@ -206,11 +206,7 @@ def delta_vs_k_figure(
 
 def terms_table(summary: dict[str, Any]) -> pd.DataFrame:
     """The failure terms of :func:`dp_core.mechanisms.label_dp_bags.bounds.accounting_summary`, long format."""
-    names = (
-        ("gaussian", "weights", "count", "chi")
-        if summary["mechanism"] == "noisy-wtd-llp"
-        else ("gaussian", "chi2", "eigen", "net")
-    )
+    names = acc.TERMS[summary["mechanism"]]
     nice = {
         "gaussian": "Gaussian (Lemma 2.3)",
         "weights": "large weight (E1)",
