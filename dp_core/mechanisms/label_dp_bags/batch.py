@@ -122,12 +122,9 @@ def simulate_releases(
     check_bag_sizes(n, m, k)
     seeds = _seeds(seed, n_trials)
     weighted = mechanism in ("wtd-lba", "weighted-llp", "noisy-wtd-llp")
-    mask = None
-    slots = None
-    if mechanism == "noisy-wtd-llp":
-        mask = noise_mask_or_set(n, rho, noise_mask, noise_set_seed)
-        slots = mask.__getitem__
+    mask = noise_mask_or_set(n, rho, noise_mask, noise_set_seed) if mechanism == "noisy-wtd-llp" else None
     s = check_positive("noise_std", noise_std)
+    slots = None if mask is None else mask.__getitem__
     bags, W, E = _draw(seeds, n, m, k, weighted=weighted, noisy_slots=slots, noise_std=s)
     ys = np.take(y, bags, mode="clip")
     if E is not None:
@@ -192,13 +189,12 @@ def simulate_fits(
     R = len(seeds)
     out = {name: np.empty((R, d)) for name in mechanisms}
     XT = _transposed(X)
+    slots = None if mask is None else mask.__getitem__
     step = max(1, _CHUNK_ELEMENTS // max(1, m * k))
     buf = None
     for a in range(0, R, step):
         chunk = seeds[a : a + step]
-        bags, W, E = _draw(
-            chunk, n, m, k, weighted=want_w, noisy_slots=None if mask is None else mask.__getitem__, noise_std=s
-        )
+        bags, W, E = _draw(chunk, n, m, k, weighted=want_w, noisy_slots=slots, noise_std=s)
         ys = np.take(y, bags, mode="clip")
         buf = np.empty(bags.shape) if buf is None or buf.shape != bags.shape else buf
         naive = "naive" in mechanisms
