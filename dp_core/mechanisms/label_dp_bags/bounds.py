@@ -819,17 +819,9 @@ def accounting_summary(
 def _no_noise_summary(out: dict[str, Any]) -> dict[str, Any]:
     """:func:`accounting_summary` of noisy-wtd-LLP at rho = 0: weighted LLP without noise, not label-DP."""
     floor = out["naive_lower_bound"]
-    out.update(
-        {
-            "delta_paper": 1.0,
-            "delta_explicit": 1.0,
-            "delta_exact": floor,
-            "delta_floor": floor,
-            "statement": "rho = 0 is weighted LLP without noise: not label-DP, delta >= m*k/n for every epsilon.",
-            "paper_dominant": "no noise",
-            "explicit_dominant": "no noise",
-        }
-    )
+    out.update(delta_paper=1.0, delta_explicit=1.0, delta_exact=floor, delta_floor=floor)
+    out["statement"] = "rho = 0 is weighted LLP without noise: not label-DP, delta >= m*k/n for every epsilon."
+    out.update(paper_dominant="no noise", explicit_dominant="no noise")
     out["statement_paper"] = vacuous_statement(1.0, "As claimed by the paper")
     out["statement_explicit"] = vacuous_statement(1.0, "Corrected explicit bound")
     out["statement_exact"] = (

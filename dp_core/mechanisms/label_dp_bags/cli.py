@@ -100,9 +100,8 @@ def _calibrate_run(a):
         prep = prepare_dataset(ds, label_range=_label_range(a), b1=a.b1, test_fraction=0.0)
         cond = data_conditions(prep.X, prep.y, a.b1, k=a.k, m=a.m)
         n = prep.n if n is None else n
-        d = cond["rank"] if d is None else d
-        b2 = cond["b2"] if b2 is None else b2
-        lam = cond["lam_star"] if lam is None else lam
+        # the constants not declared are computed from the data
+        d, b2, lam = (cond[c] if v is None else v for v, c in ((d, "rank"), (b2, "b2"), (lam, "lam_star")))
         if gamma is None:
             if cond["gamma"] is None:
                 raise ValueError(
