@@ -54,6 +54,13 @@ auto_said = (
 auto_km = None if auto is None or auto.k < 2 else (min(auto.k, K_MAX), auto.m)
 _auto_key = (ds.fingerprint, float(delta), _rho_now)
 _auto = st.session_state.get("lb_auto_km")
+
+
+def _use_suggestion(kk: int, mm: int) -> None:
+    state.set_widget("k", int(kk))
+    state.set_widget("m", int(mm))
+
+
 _km_now = (int(state.peek("k")), int(state.peek("m")))
 # k = 0 or m = 0 is "auto" (the Compare page's default, also in links): this page applies the same rule
 _is_auto = 0 in _km_now
@@ -63,17 +70,10 @@ if (
     and _untouched
     and (_is_auto or (not state.url_gave("k", "m") and (_auto is None or _auto[0] != _auto_key)))
 ):
-    state.set_widget("k", auto_km[0])
-    state.set_widget("m", auto_km[1])
+    _use_suggestion(*auto_km)
     st.session_state["lb_auto_km"] = (_auto_key, auto_km)
 elif _is_auto:  # not even bags of 2 fit these rows: the page's fixed setting, whose infeasibility it explains
-    state.set_widget("k", K_FALLBACK)
-    state.set_widget("m", M_FALLBACK)
-
-
-def _use_suggestion(kk: int, mm: int) -> None:
-    state.set_widget("k", int(kk))
-    state.set_widget("m", int(mm))
+    _use_suggestion(K_FALLBACK, M_FALLBACK)
 
 
 # ------------------------------------------------------------------ the first screen's settings
@@ -148,9 +148,10 @@ with expert_section("Settings for experts: label noise and label range"):
         hi_v = state.widget("lb_hi", control="number", default=y_hi, container=c7, format_func="%.4g")
         label_range = (float(lo_v), float(hi_v))
 B1 = 1.0
+DKEY = (ds.name, ds.fingerprint, label_range, B1, int(seed))  # the cache key of the prepared data
 
 try:
-    data = P.prepared(ds.name, ds.fingerprint, label_range, B1, int(seed), ds)
+    data = P.prepared(*DKEY, ds)
 except ValueError as exc:
     widgets.show_error(exc)
     st.stop()
@@ -201,7 +202,7 @@ def _conditions() -> dict:
     Read only where they are used (the secret-weights variant, its data-conditions section, the sweeps'
     prediction), so the first screen of the public-weights variant never computes them.
     """
-    c = P.data_constants(ds.name, ds.fingerprint, label_range, B1, int(seed), data)
+    c = P.data_constants(*DKEY, data)
     return {**c, "warnings": c["warnings"] + lb.bag_warnings(c["n"], c["rank"], k=k, m=m)}
 
 
@@ -341,12 +342,13 @@ with expert_section("Privacy accounting: as claimed by the paper, corrected, exa
             )
             _kmin = P.min_k_table(variant, (0.5, 1.0, 2.0, 4.0, float(eps)), delta, data.n, m, params)
             widgets.table(_kmin, key="lb_kmin", headers={c: c.replace("k_min", "smallest k") for c in _kmin.columns})
-            e_p, e_c = summ.get("eps_min_paper"), summ.get("eps_min_explicit")
+            e_p, e_c = (summ.get(f"eps_min_{x}") for x in ("paper", "explicit"))
+            none = "none (the tail terms alone exceed it)"
             st.caption(
                 f"Smallest ε with δ ≤ {fmt.delta(delta)} at k = {fmt.integer(k)}: as claimed by the paper "
-                + ("none (the tail terms alone exceed it)" if e_p is None else fmt.epsilon(e_p))
+                + (none if e_p is None else fmt.epsilon(e_p))
                 + "; corrected "
-                + ("none (the tail terms alone exceed it)" if e_c is None else fmt.epsilon(e_c))
+                + (none if e_c is None else fmt.epsilon(e_c))
                 + "."
             )
         if summ.get("k_min_explicit") is not None and summ["k_min_explicit"] > data.n // m:
@@ -411,7 +413,7 @@ if variant == "wtd-lba":
             d4.metric("λ* (min non-zero eigenvalue)", fmt.number(cond["lam_star"]))
             for w in cond["warnings"]:
                 st.warning(w)
-            rss = P.residuals(ds.name, ds.fingerprint, label_range, B1, int(seed), k, m, data)
+            rss = P.residuals(*DKEY, k, m, data)
             st.plotly_chart(lbf.residual_figure(rss, k=k, gamma=lba_params["gamma"]), key="lb_rss")
             ns = lb.conditional_noise_summary(rss, k=k, b1=B1, gamma=lba_params["gamma"], rank=cond["rank"])
             st.caption(
@@ -472,12 +474,7 @@ def _render_sweeps(job) -> None:
                 f"{fmt.pm(row['ratio_mean'].iloc[0], 1.96 * row['ratio_se'].iloc[0], sig=4)} "
                 f"({fmt.integer(row['n_trials'].iloc[0])} runs) vs predicted "
                 f"{fmt.number(acc.predicted_ratio_lba(m, data.d), sig=4)}. "
-                + captions.bags_needed_story(
-                    P.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)[
-                        "m_required_paper_c0"
-                    ],
-                    m,
-                )
+                + captions.bags_needed_story(P.utility_requirement(*DKEY, k, data)["m_required_paper_c0"], m)
                 + " Aggregation keeps labels noise-free but shrinks the sample from n to m."
             )
     _util = (
@@ -533,7 +530,7 @@ with expert_section(
                 "screen's numbers above are already measured.",
                 icon="▶",
             )
-        req = P.utility_requirement(ds.name, ds.fingerprint, label_range, B1, int(seed), k, data)
+        req = P.utility_requirement(*DKEY, k, data)
         st.caption(
             f"The paper's own utility statement for wtd-LBA (within a factor 3 of the best fit with probability 95 %, "
             f"θ = 0.5, B = B1 + B2·‖r*‖ = {fmt.number(req['B'])}) needs m ≥ "

@@ -41,20 +41,26 @@ _BIG = 1.0e5
 NOISE_SET_SEED = 12345
 
 
-def _llr(batch, y0: np.ndarray, i_star: int, delta_label: float, noise_mask, noise_std: float) -> np.ndarray:
-    """Log-likelihood ratio of D' vs D from the bag containing ``i_star`` (vectorized over runs)."""
-    bags = batch.bags  # (R, m, k)
-    R = bags.shape[0]
+def _bag_of(bags: np.ndarray, i_star: int):
+    """``(rows, j, r)``: the runs whose bags (R, m, k) hold ``i_star``, its bag and its slot there; ``None`` if none."""
+    R, _, k = bags.shape
     hit = bags == i_star
     bagged = hit.reshape(R, -1).any(axis=1)
-    out = np.zeros(R)
     if not bagged.any():
-        return out
+        return None
     rows = np.flatnonzero(bagged)
     flat = hit[rows].reshape(rows.size, -1).argmax(axis=1)
-    k = bags.shape[2]
-    j, r = flat // k, flat % k
-    members = bags[rows, j]  # (B, k)
+    return rows, flat // k, flat % k
+
+
+def _llr(batch, y0: np.ndarray, i_star: int, delta_label: float, noise_mask, noise_std: float) -> np.ndarray:
+    """Log-likelihood ratio of D' vs D from the bag containing ``i_star`` (vectorized over runs)."""
+    out = np.zeros(batch.bags.shape[0])
+    found = _bag_of(batch.bags, i_star)
+    if found is None:
+        return out
+    rows, j, r = found
+    members = batch.bags[rows, j]  # (B, k)
     w = np.ones(members.shape) if batch.weights is None else batch.weights[rows, j]
     expected = np.sum(w * y0[members], axis=1)
     res = batch.ybar[rows, j] - expected
@@ -81,17 +87,12 @@ def _llr_wtd_lba(batch, X: np.ndarray, y0: np.ndarray, y1: np.ndarray, i_star: i
     (docs/label_dp_bags.md §"Data conditions of wtd-LBA").
     Details: docs/label_dp_bags.md §"audit._llr_wtd_lba".
     """
-    bags = batch.bags
-    R = bags.shape[0]
-    hit = bags == i_star
-    bagged = hit.reshape(R, -1).any(axis=1)
-    out = np.zeros(R)
-    if not bagged.any():
+    out = np.zeros(batch.bags.shape[0])
+    found = _bag_of(batch.bags, i_star)
+    if found is None:
         return out
-    rows = np.flatnonzero(bagged)
-    k = bags.shape[2]
-    j = hit[rows].reshape(rows.size, -1).argmax(axis=1) // k
-    members = bags[rows, j]
+    rows, j, _ = found
+    members = batch.bags[rows, j]
     Xb = X[members]  # (B, k, d)
     xb = batch.xbar[rows, j]  # (B, d)
     yb = batch.ybar[rows, j]
@@ -259,7 +260,6 @@ def label_dp_target(
 
 # -- the plug-in's audit entry (dp_core.audit.MECHANISMS collects it) ---------------------------
 def _build_label_dp(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, m=10, k=64, rho=0.1, n=2000):
-
     return label_dp_target(
         dataset=dataset, epsilon=epsilon, delta=delta, mode=mode, pair=pair, m=m, k=k, rho=rho, n=n, pair_seed=pair_seed
     )

@@ -18,7 +18,7 @@ from ...experiments import run_sweep
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator, as_seed_sequence, child_seed
 from . import bounds as acc
-from .core import MECHANISMS, check_bag_sizes
+from .core import MECHANISMS, check_bag_sizes, noise_mask_or_set
 
 __all__ = [
     "METHOD_KEYS",
@@ -42,6 +42,9 @@ METHOD_KEYS = {
     "laplace-labels": "laplace_label",
     "nonprivate": "nonprivate",
 }
+
+#: Method key -> the fit it reads (for a linear model naive LLP fits as naive LBA, weighted LLP as wtd-LBA).
+_FIT_OF = dict(naive_lba="naive", naive_llp="naive", wtd_lba="weighted", wtd_llp="weighted", noisy_wtd_llp="noisy")
 
 #: Elements of X[bags] materialised at once (chunking across trials keeps memory bounded).
 _CHUNK_ELEMENTS = 4_000_000
@@ -83,10 +86,6 @@ class ReleaseBatch:
     xbar: np.ndarray | None = field(default=None, repr=False)
     noise_mask: np.ndarray | None = field(default=None, repr=False)
 
-    @property
-    def n_trials(self) -> int:
-        return int(self.ybar.shape[0])
-
 
 @dataclass(frozen=True)
 class ReleaseSecrets(NonPublicDiagnostics):
@@ -123,18 +122,15 @@ def simulate_releases(
     check_bag_sizes(n, m, k)
     seeds = _seeds(seed, n_trials)
     weighted = mechanism in ("wtd-lba", "weighted-llp", "noisy-wtd-llp")
-    mask = None
-    slots = None
-    if mechanism == "noisy-wtd-llp":
-        mask = _noise_mask(n, rho, noise_mask, noise_set_seed)
-        slots = mask.__getitem__
+    mask = noise_mask_or_set(n, rho, noise_mask, noise_set_seed) if mechanism == "noisy-wtd-llp" else None
     s = check_positive("noise_std", noise_std)
+    slots = None if mask is None else mask.__getitem__
     bags, W, E = _draw(seeds, n, m, k, weighted=weighted, noisy_slots=slots, noise_std=s)
     ys = np.take(y, bags, mode="clip")
     if E is not None:
         ys = ys + E
     ybar = np.einsum("rjk,rjk->rj", W, ys) if weighted else ys.sum(axis=2)
-    xbar = _aggregate_features(X, bags, W) if with_xbar else None
+    xbar = _aggregate_features(_transposed(X), bags, [W])[0] if with_xbar else None
     public_w = W if mechanism in ("weighted-llp", "noisy-wtd-llp") else None
     batch = ReleaseBatch(mechanism, bags, ybar, public_w, xbar, mask)
     if not diagnostics:
@@ -142,28 +138,16 @@ def simulate_releases(
     return batch, ReleaseSecrets(weights=W if mechanism == "wtd-lba" else None, label_noise=E)
 
 
-def _noise_mask(n, rho, noise_mask, noise_set_seed):
-    from .core import noise_set
-
-    if noise_mask is not None:
-        mask = np.asarray(noise_mask, dtype=bool)
-        if mask.shape != (n,):
-            raise ValueError(f"noise_mask must be a boolean array of length n = {n}, got shape {mask.shape}.")
-        return mask
-    check_in_interval("rho", rho, 0.0, 1.0)
-    return noise_set(n, rho, noise_set_seed)
-
-
-def _aggregate_features(X, bags, W):
-    """Σ_r w_jr x_(i_jr) for a stack of bags, gathered one feature column at a time (a column of
-    n floats stays in cache, which makes the gather several times faster than ``X[bags]``)."""
-    R, m, k = bags.shape
-    XT = np.ascontiguousarray(X.T)
-    out = np.empty((R, m, XT.shape[0]))
+def _aggregate_features(XT, bags, weights, buf=None) -> list[np.ndarray]:
+    """Σ_r w_jr x_(i_jr) for a stack of bags, one array per entry of ``weights`` (``None``: plain sums), gathered
+    one feature column of ``XT`` = X^T at a time (a column of n floats stays in cache, which makes the gather
+    several times faster than ``X[bags]``); ``buf``: an array of the shape of ``bags`` for the gathered values."""
+    outs = [np.empty((*bags.shape[:2], XT.shape[0])) for _ in weights]
     for j, col in enumerate(XT):
-        vals = np.take(col, bags, mode="clip")
-        out[:, :, j] = vals.sum(axis=2) if W is None else np.einsum("rjk,rjk->rj", W, vals)
-    return out
+        vals = np.take(col, bags, out=buf, mode="clip")
+        for out, W in zip(outs, weights):
+            out[:, :, j] = vals.sum(axis=2) if W is None else np.einsum("rjk,rjk->rj", W, vals)
+    return outs
 
 
 def _batched_lstsq(A: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -200,31 +184,24 @@ def simulate_fits(
     check_bag_sizes(n, m, k)
     r = check_in_interval("rho", rho, 0.0, 1.0)
     s = check_positive("noise_std", noise_std)
-    mask = _noise_mask(n, r, noise_mask, 12345) if "noisy" in mechanisms else None
+    mask = noise_mask_or_set(n, r, noise_mask, 12345) if "noisy" in mechanisms else None
     want_w = "weighted" in mechanisms or "noisy" in mechanisms
     R = len(seeds)
     out = {name: np.empty((R, d)) for name in mechanisms}
     XT = _transposed(X)
+    slots = None if mask is None else mask.__getitem__
     step = max(1, _CHUNK_ELEMENTS // max(1, m * k))
     buf = None
     for a in range(0, R, step):
         chunk = seeds[a : a + step]
-        bags, W, E = _draw(
-            chunk, n, m, k, weighted=want_w, noisy_slots=None if mask is None else mask.__getitem__, noise_std=s
-        )
+        bags, W, E = _draw(chunk, n, m, k, weighted=want_w, noisy_slots=slots, noise_std=s)
         ys = np.take(y, bags, mode="clip")
-        Rc = len(chunk)
-        x_naive = np.empty((Rc, m, d)) if "naive" in mechanisms else None
-        x_w = np.empty((Rc, m, d)) if want_w else None
         buf = np.empty(bags.shape) if buf is None or buf.shape != bags.shape else buf
-        for j, col in enumerate(XT):
-            vals = np.take(col, bags, out=buf, mode="clip")
-            if x_naive is not None:
-                x_naive[:, :, j] = vals.sum(axis=2)
-            if x_w is not None:
-                x_w[:, :, j] = np.einsum("rjk,rjk->rj", W, vals)
-        if x_naive is not None:
-            out["naive"][a : a + step] = _batched_lstsq(x_naive, ys.sum(axis=2))
+        naive = "naive" in mechanisms
+        xs = _aggregate_features(XT, bags, ([None] if naive else []) + ([W] if want_w else []), buf)
+        x_w = xs[-1] if want_w else None
+        if naive:
+            out["naive"][a : a + step] = _batched_lstsq(xs[0], ys.sum(axis=2))
         if "weighted" in mechanisms:
             out["weighted"][a : a + step] = _batched_lstsq(x_w, np.einsum("rjk,rjk->rj", W, ys))
         if "noisy" in mechanisms:
@@ -328,30 +305,17 @@ def utility_trials(
         methods = list(METHOD_KEYS.values())
     opt = data.optimum() if _opt is None else _opt
     R = len(seeds)
-    need = set(methods)
-    fit_names = []
-    if need & {"naive_lba", "naive_llp"}:
-        fit_names.append("naive")
-    if need & {"wtd_lba", "wtd_llp"}:
-        fit_names.append("weighted")
-    if "noisy_wtd_llp" in need:
-        fit_names.append("noisy")
+    need = {_FIT_OF[meth] for meth in methods if meth in _FIT_OF}
+    fit_names = [name for name in ("naive", "weighted", "noisy") if name in need]
     fits = (
         simulate_fits(data.X, data.y, m=m, k=k, rho=rho, seeds=seeds, noise_std=noise_std, mechanisms=fit_names)
         if fit_names
         else {}
     )
-    src = {
-        "naive_lba": "naive",
-        "naive_llp": "naive",
-        "wtd_lba": "weighted",
-        "wtd_llp": "weighted",
-        "noisy_wtd_llp": "noisy",
-    }
     frames = []
     for meth in methods:
-        if meth in src:
-            coefs = fits[src[meth]]
+        if meth in _FIT_OF:
+            coefs = fits[_FIT_OF[meth]]
         elif meth in ("gaussian_label", "laplace_label"):
             if epsilon is None or delta is None:
                 continue

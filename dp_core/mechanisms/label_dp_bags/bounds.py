@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ __all__ = [
     "LN2",
     "C_CHI",
     "ACCOUNTINGS",
+    "TERMS",
     "lemma23_log_delta",
     "lemma23_delta",
     "terms_noisy_wtd_llp",
@@ -45,6 +47,7 @@ __all__ = [
     "lba_utility_required_m",
     "accounting_summary",
     "vacuous_statement",
+    "lemma23_counterexample",
 ]
 
 LN2 = math.log(2.0)
@@ -52,6 +55,8 @@ LN2 = math.log(2.0)
 C_CHI = LN2 / 2.0 - 0.25
 #: Lemma 2.3 as (variant, mode) pairs; the LBA form is chosen separately.
 ACCOUNTINGS = {"paper": ("paper", "fixed", "eq24"), "corrected": ("corrected", "optimized", "eq22")}
+#: The failure terms of each guarantee (Theorem 1.3: noisy-wtd-LLP; Theorem 1.2: wtd-LBA), in the summary's order.
+TERMS = {"noisy-wtd-llp": ("gaussian", "weights", "count", "chi"), "wtd-lba": ("gaussian", "chi2", "eigen", "net")}
 
 _VARIANTS = ("paper", "corrected")
 _MODES = ("fixed", "optimized")
@@ -74,9 +79,7 @@ def _exp(log_value: float) -> float:
     return math.exp(_cap(log_value)) if log_value > -745.2 else 0.0
 
 
-# ---------------------------------------------------------------------------------------------
-# Lemma 2.3 (perturbed Gaussians), corrected hypothesis
-# ---------------------------------------------------------------------------------------------
+# -- Lemma 2.3 (perturbed Gaussians), corrected hypothesis ---------------------------------------------------
 
 
 def lemma23_log_delta(epsilon: float, kappa: float, zeta: float, mode: str = "optimized") -> float:
@@ -123,12 +126,7 @@ def lemma23_counterexample() -> dict[str, float]:
     return {"epsilon": eps, "claimed_delta": claimed, "true_delta": float(true)}
 
 
-__all__.append("lemma23_counterexample")
-
-
-# ---------------------------------------------------------------------------------------------
-# noisy-wtd-LLP, Theorem 1.3 / D.1
-# ---------------------------------------------------------------------------------------------
+# -- noisy-wtd-LLP, Theorem 1.3 / D.1 ------------------------------------------------------------------------
 
 
 def _check_common(epsilon, k, m):
@@ -235,9 +233,7 @@ def delta_noisy_wtd_llp(epsilon, k, m, rho, b1, *, variant="corrected", mode="op
     return terms_noisy_wtd_llp(epsilon, k, m, rho, b1, variant=variant, mode=mode, noise_std=noise_std)["delta"]
 
 
-# ---------------------------------------------------------------------------------------------
-# wtd-LBA, Theorem 1.2
-# ---------------------------------------------------------------------------------------------
+# -- wtd-LBA, Theorem 1.2 ------------------------------------------------------------------------------------
 
 
 @computable
@@ -274,9 +270,7 @@ def delta_wtd_lba(epsilon, k, m, d, b1, b2, gamma, lam, *, variant="corrected", 
     return terms_wtd_lba(epsilon, k, m, d, b1, b2, gamma, lam, variant=variant, mode=mode, form=form)["delta"]
 
 
-# ---------------------------------------------------------------------------------------------
-# The same terms over many bag sizes at once (curves of delta against k)
-# ---------------------------------------------------------------------------------------------
+# -- The same terms over many bag sizes at once (curves of delta against k) ----------------------------------
 
 
 def _check_ks(ks: Any) -> np.ndarray:
@@ -404,29 +398,17 @@ def fixed_split_k_thresholds(epsilon: float, q: float, b1: float) -> tuple[float
     return 147456.0 * b * b / (qq * eps * eps), 1358954496.0 * b**4 / (qq * qq * eps**4)
 
 
-# ---------------------------------------------------------------------------------------------
-# Inversions: minimum k, minimum epsilon
-# ---------------------------------------------------------------------------------------------
+# -- Inversions: minimum k, minimum epsilon ------------------------------------------------------------------
 
 
 def _log_delta_fn(mechanism: str, params: dict[str, Any]):
     check_choice("mechanism", mechanism, ("noisy-wtd-llp", "wtd-lba"))
     if mechanism == "noisy-wtd-llp":
-        keys = ("rho", "b1", "variant", "mode", "noise_std")
-
-        def f(eps, k):
-            return terms_noisy_wtd_llp(eps, k, params["m"], **{x: params[x] for x in keys if x in params})["log_delta"]
-
+        terms, keys = terms_noisy_wtd_llp, ("rho", "b1", "variant", "mode", "noise_std")
     else:
-        keys = ("d", "b1", "b2", "gamma", "lam", "variant", "mode", "form")
-
-        def f(eps, k):
-            kw = {x: params[x] for x in keys if x in params}
-            return terms_wtd_lba(
-                eps, k, params["m"], kw.pop("d"), kw.pop("b1"), kw.pop("b2"), kw.pop("gamma"), kw.pop("lam"), **kw
-            )["log_delta"]
-
-    return f
+        terms, keys = terms_wtd_lba, ("d", "b1", "b2", "gamma", "lam", "variant", "mode", "form")
+    kw = {x: params[x] for x in keys if x in params}
+    return lambda eps, k: terms(eps, k, params["m"], **kw)["log_delta"]
 
 
 def min_k(target_delta: float, epsilon: float, mechanism: str, **params: Any) -> int | float | None:
@@ -475,9 +457,7 @@ def min_eps(target_delta: float, k: float, mechanism: str, **params: Any) -> flo
     )
 
 
-# ---------------------------------------------------------------------------------------------
-# Exact accounting of noisy-wtd-LLP (beyond the paper)
-# ---------------------------------------------------------------------------------------------
+# -- Exact accounting of noisy-wtd-LLP (beyond the paper) ----------------------------------------------------
 
 
 def gaussian_delta_profile(epsilon: float, shift: Any) -> np.ndarray:
@@ -665,9 +645,7 @@ def llp_exact_min_eps(
     return hi
 
 
-# ---------------------------------------------------------------------------------------------
-# Baselines and utility statements
-# ---------------------------------------------------------------------------------------------
+# -- Baselines and utility statements ------------------------------------------------------------------------
 
 
 def baseline_calibration(epsilon: float, delta: float, b1: float) -> dict[str, float]:
@@ -754,10 +732,7 @@ def lba_utility_required_m(
     """
     t = check_in_interval("target", target, 0.0, 1.0, closed="neither")
     lt = math.log(t)
-
-    def f(m):
-        return lba_utility_failure_log_prob(m, k, d, theta, gamma, B, c0)
-
+    f = partial(lba_utility_failure_log_prob, k=k, d=d, theta=theta, gamma=gamma, B=B, c0=c0)
     if f(1e40) > lt:
         return math.inf
     if f(1.0) <= lt:
@@ -765,9 +740,7 @@ def lba_utility_required_m(
     return solve_monotone(f, lt, lo=1.0, hi=1e40, increasing=False, safe="upper", rtol=1e-12, what="m")
 
 
-# ---------------------------------------------------------------------------------------------
-# Summaries for the CLI and the page
-# ---------------------------------------------------------------------------------------------
+# -- Summaries for the CLI and the page ----------------------------------------------------------------------
 
 
 def vacuous_statement(delta: float, what: str) -> str:
@@ -846,17 +819,9 @@ def accounting_summary(
 def _no_noise_summary(out: dict[str, Any]) -> dict[str, Any]:
     """:func:`accounting_summary` of noisy-wtd-LLP at rho = 0: weighted LLP without noise, not label-DP."""
     floor = out["naive_lower_bound"]
-    out.update(
-        {
-            "delta_paper": 1.0,
-            "delta_explicit": 1.0,
-            "delta_exact": floor,
-            "delta_floor": floor,
-            "statement": "rho = 0 is weighted LLP without noise: not label-DP, delta >= m*k/n for every epsilon.",
-            "paper_dominant": "no noise",
-            "explicit_dominant": "no noise",
-        }
-    )
+    out.update(delta_paper=1.0, delta_explicit=1.0, delta_exact=floor, delta_floor=floor)
+    out["statement"] = "rho = 0 is weighted LLP without noise: not label-DP, delta >= m*k/n for every epsilon."
+    out.update(paper_dominant="no noise", explicit_dominant="no noise")
     out["statement_paper"] = vacuous_statement(1.0, "As claimed by the paper")
     out["statement_explicit"] = vacuous_statement(1.0, "Corrected explicit bound")
     out["statement_exact"] = (
@@ -865,26 +830,33 @@ def _no_noise_summary(out: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _paper_and_explicit(out, mechanism, epsilon, target_delta, params: dict[str, Any], extra=()) -> None:
+    """The paper-literal and explicit entries of :func:`accounting_summary` (delta, its terms, the dominant one,
+    ``extra`` constants and, with ``target_delta``, the smallest k and epsilon), added to ``out``."""
+    kk = out["k"]
+    lba = mechanism == "wtd-lba"
+    for label, (var, mode, form) in (("paper", ACCOUNTINGS["paper"]), ("explicit", ACCOUNTINGS["corrected"])):
+        kw = dict(params, variant=var, mode=mode, **({"form": form} if lba else {}))
+        t = (terms_wtd_lba if lba else terms_noisy_wtd_llp)(epsilon, kk, **kw)
+        out[f"delta_{label}"] = t["delta"]
+        for name in TERMS[mechanism]:
+            out[f"{label}_{name}"] = t[name]
+        out[f"{label}_dominant"] = t["dominant"]
+        out.update({x: t[x] for x in extra})
+        if target_delta is not None:
+            out[f"k_min_{label}"] = min_k(target_delta, epsilon, mechanism, **kw)
+            out[f"eps_min_{label}"] = min_eps(target_delta, kk, mechanism, **kw)
+
+
 def _llp_summary(out, epsilon, rho, b1, noise_std, target_delta, exact) -> None:
     """The noisy-wtd-LLP entries of :func:`accounting_summary` (paper-literal, explicit, exact), added to ``out``."""
     nn, kk, mm = out["n"], out["k"], out["m"]
     params = {"m": mm, "rho": rho, "b1": b1, "noise_std": noise_std}
-    for label, (var, mode, _) in (("paper", ACCOUNTINGS["paper"]), ("explicit", ACCOUNTINGS["corrected"])):
-        t = terms_noisy_wtd_llp(epsilon, kk, mm, rho, b1, variant=var, mode=mode, noise_std=noise_std)
-        out[f"delta_{label}"] = t["delta"]
-        for name in ("gaussian", "weights", "count", "chi"):
-            out[f"{label}_{name}"] = t[name]
-        out[f"{label}_dominant"] = t["dominant"]
-        out["kappa"], out["beta"] = t["kappa"], t["beta"]
-        if target_delta is not None:
-            out[f"k_min_{label}"] = min_k(target_delta, epsilon, "noisy-wtd-llp", variant=var, mode=mode, **params)
-            out[f"eps_min_{label}"] = min_eps(target_delta, kk, "noisy-wtd-llp", variant=var, mode=mode, **params)
+    _paper_and_explicit(out, "noisy-wtd-llp", epsilon, target_delta, params, ("kappa", "beta"))
     out["delta_floor"] = llp_delta_floor(nn, kk, mm, rho)
     if exact:
         ex = llp_exact_delta(epsilon, nn, kk, mm, rho, b1, noise_std=noise_std)
-        out["delta_exact"] = ex.delta
-        out["delta_exact_out"] = ex.delta_out
-        out["delta_exact_in"] = ex.delta_in
+        out.update(delta_exact=ex.delta, delta_exact_out=ex.delta_out, delta_exact_in=ex.delta_in)
         if target_delta is not None:
             out["eps_min_exact"] = llp_exact_min_eps(target_delta, nn, kk, mm, rho, b1, noise_std=noise_std)
 
@@ -893,15 +865,6 @@ def _lba_summary(out, epsilon, d, b1, b2, gamma, lam, target_delta) -> None:
     """The wtd-LBA entries of :func:`accounting_summary` (paper-literal and explicit), added to ``out``."""
     if None in (d, b2, gamma, lam):
         raise ValueError("wtd-lba accounting needs d, b2, gamma and lam (see data_conditions).")
-    kk, mm = out["k"], out["m"]
-    params = {"m": mm, "d": d, "b1": b1, "b2": b2, "gamma": gamma, "lam": lam}
+    params = {"m": out["m"], "d": d, "b1": b1, "b2": b2, "gamma": gamma, "lam": lam}
     out.update({"d": int(d), "b2": float(b2), "gamma": float(gamma), "lam": float(lam)})
-    for label, (var, mode, form) in (("paper", ACCOUNTINGS["paper"]), ("explicit", ACCOUNTINGS["corrected"])):
-        t = terms_wtd_lba(epsilon, kk, mm, d, b1, b2, gamma, lam, variant=var, mode=mode, form=form)
-        out[f"delta_{label}"] = t["delta"]
-        for name in ("gaussian", "chi2", "eigen", "net"):
-            out[f"{label}_{name}"] = t[name]
-        out[f"{label}_dominant"] = t["dominant"]
-        if target_delta is not None:
-            out[f"k_min_{label}"] = min_k(target_delta, epsilon, "wtd-lba", variant=var, mode=mode, form=form, **params)
-            out[f"eps_min_{label}"] = min_eps(target_delta, kk, "wtd-lba", variant=var, mode=mode, form=form, **params)
+    _paper_and_explicit(out, "wtd-lba", epsilon, target_delta, params)

@@ -100,9 +100,8 @@ def _calibrate_run(a):
         prep = prepare_dataset(ds, label_range=_label_range(a), b1=a.b1, test_fraction=0.0)
         cond = data_conditions(prep.X, prep.y, a.b1, k=a.k, m=a.m)
         n = prep.n if n is None else n
-        d = cond["rank"] if d is None else d
-        b2 = cond["b2"] if b2 is None else b2
-        lam = cond["lam_star"] if lam is None else lam
+        # the constants not declared are computed from the data
+        d, b2, lam = (cond[c] if v is None else v for v, c in ((d, "rank"), (b2, "b2"), (lam, "lam_star")))
         if gamma is None:
             if cond["gamma"] is None:
                 raise ValueError(
@@ -152,26 +151,20 @@ def _simulate_args(p):
 def _add_predictions(out: dict, a, prep, opt: dict) -> None:
     """The predicted utility ratios and the accounting of noisy-wtd-LLP at this setting, added to ``out``."""
     out["predicted_ratio_wtd_lba"] = acc.predicted_ratio_lba(a.m, prep.d)
-    if opt["gamma_hat"] > 0:
-        out["predicted_ratio_noisy_wtd_llp"] = acc.predicted_ratio_llp(
-            a.m, prep.d, a.rho, opt["gamma_hat"], a.noise_std
-        )
+    g = opt["gamma_hat"]
+    if g > 0:
+        out["predicted_ratio_noisy_wtd_llp"] = acc.predicted_ratio_llp(a.m, prep.d, a.rho, g, a.noise_std)
         cal = acc.baseline_calibration(a.eps, a.delta, a.b1)
-        out["predicted_ratio_gaussian_label"] = acc.predicted_ratio_label_noise(
-            prep.n, prep.d, cal["gaussian_added_variance"], opt["gamma_hat"]
-        )
-        out["predicted_ratio_laplace_label"] = acc.predicted_ratio_label_noise(
-            prep.n, prep.d, cal["laplace_added_variance"], opt["gamma_hat"]
-        )
+        for noise in ("gaussian", "laplace"):
+            var = cal[f"{noise}_added_variance"]
+            out[f"predicted_ratio_{noise}_label"] = acc.predicted_ratio_label_noise(prep.n, prep.d, var, g)
         out["gaussian_sigma"] = cal["gaussian_sigma"]
         out["laplace_scale"] = cal["laplace_scale"]
     if a.m * a.k <= prep.n and a.k >= 2:
-        summ = acc.accounting_summary(
-            variant="noisy-wtd-llp", epsilon=a.eps, n=prep.n, k=a.k, m=a.m, b1=a.b1, rho=a.rho, noise_std=a.noise_std
-        )
-        out["noisy_wtd_llp_delta_paper"] = summ["delta_paper"]
-        out["noisy_wtd_llp_delta_explicit"] = summ["delta_explicit"]
-        out["noisy_wtd_llp_delta_exact"] = summ["delta_exact"]
+        kw = dict(n=prep.n, k=a.k, m=a.m, b1=a.b1, rho=a.rho, noise_std=a.noise_std)
+        summ = acc.accounting_summary(variant="noisy-wtd-llp", epsilon=a.eps, **kw)
+        for x in ("paper", "explicit", "exact"):
+            out[f"noisy_wtd_llp_delta_{x}"] = summ[f"delta_{x}"]
         out["naive_delta_lower_bound"] = summ["naive_lower_bound"]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -22,6 +22,7 @@ from ...publication import NonPublicDiagnostics
 __all__ = ["LabelDPAdapter"]
 
 _BASELINES = ("gaussian_label", "laplace_label")
+_PREDICTED = "predicted excess (random design)"
 
 
 @dataclass(eq=False)
@@ -88,9 +89,7 @@ class LabelDPAdapter(BlockAdapter):
         from . import prepare_dataset
 
         data = prepare_dataset(ds, test_fraction=spec.test_fraction, seed=spec.seed)
-        opt = data.optimum()
-        y = data.y_test
-        st = _State(data=data, opt=opt, var_test=float(np.var(y)) or 1.0)
+        st = _State(data=data, opt=data.optimum(), var_test=float(np.var(data.y_test)) or 1.0)
         if int(spec.k) == 0 or int(spec.m) == 0:
             self._auto_setting(st, spec)
         else:
@@ -210,19 +209,10 @@ class LabelDPAdapter(BlockAdapter):
         rows = []
         for e in epsilons:
             cal = baseline_calibration(float(e), spec.delta, state.data.b1)
-            for meth, var in (
-                ("gaussian_label", cal["gaussian_added_variance"]),
-                ("laplace_label", cal["laplace_added_variance"]),
-            ):
+            for meth in _BASELINES:
+                var = cal[meth.replace("_label", "_added_variance")]
                 ratio = predicted_ratio_label_noise(state.data.n, state.data.d, var, g)
-                rows.append(
-                    {
-                        "method": meth,
-                        "epsilon": float(e),
-                        "bound": g * (ratio - 1.0),
-                        "label": "predicted excess (random design)",
-                    }
-                )
+                rows.append(dict(method=meth, epsilon=float(e), bound=g * (ratio - 1.0), label=_PREDICTED))
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
@@ -248,34 +238,20 @@ class LabelDPAdapter(BlockAdapter):
     def statuses(self, state: Any, spec: CompareSpec) -> list[MethodInfo]:
         out = []
         for mi in self.methods:
-            if mi.key == "noisy_wtd_llp":
-                auto = " from the data size" if state.auto else ""
-                if state.llp_epsilon is None:
-                    mi = MethodInfo(
-                        mi.key,
-                        mi.label,
-                        vocab.NO_CLAIM,
-                        state.llp_reason if state.auto else f"No guarantee at these settings: {state.llp_reason}",
-                        label_dp=True,
-                    )
-                else:
-                    label = (
-                        f"Noisy weighted LLP (k = {display.integer(state.k)}, m = {display.integer(state.m)}{auto}, "
-                        f"ρ = {display.number(spec.rho)})"
-                        if state.auto
-                        else mi.label
-                    )
-                    mi = MethodInfo(
-                        mi.key,
-                        f"{label} at ε = {display.epsilon(state.llp_epsilon)}",
-                        mi.status,
-                        f"({display.epsilon(state.llp_epsilon)}, {display.delta(spec.delta)})-label-DP at "
-                        f"k = {display.integer(state.k)}, m = {display.integer(state.m)}{auto}, "
-                        f"ρ = {display.number(spec.rho)} by the exact privacy profile (beyond the paper: "
-                        "docs/label_dp_bags.md); measured at that ε only.",
-                        label_dp=True,
-                        audit=mi.audit,
-                    )
+            if mi.key == "noisy_wtd_llp" and state.llp_epsilon is None:
+                why = state.llp_reason if state.auto else f"No guarantee at these settings: {state.llp_reason}"
+                mi = replace(mi, status=vocab.NO_CLAIM, statement=why, audit="")
+            elif mi.key == "noisy_wtd_llp":
+                eps, auto = display.epsilon(state.llp_epsilon), " from the data size" if state.auto else ""
+                bags = f"k = {display.integer(state.k)}, m = {display.integer(state.m)}{auto}"
+                label = f"Noisy weighted LLP ({bags}, ρ = {display.number(spec.rho)})" if state.auto else mi.label
+                mi = replace(
+                    mi,
+                    label=f"{label} at ε = {eps}",
+                    statement=f"({eps}, {display.delta(spec.delta)})-label-DP at {bags}, "
+                    f"ρ = {display.number(spec.rho)} by the exact privacy profile (beyond the paper: "
+                    "docs/label_dp_bags.md); measured at that ε only.",
+                )
             out.append(mi)
         return out
 
@@ -381,7 +357,7 @@ def _lba_constants(data, b1: float) -> dict:
         "d": int(dc["rank"]),
         "b2": float(dc["b2"]),
         "gamma": float("nan") if dc["gamma"] is None else float(dc["gamma"]),
-        "lam": float("nan") if dc["lam_star"] is None else float(dc["lam_star"]),
+        "lam": float(dc["lam_star"]),  # always a number (0 when the features are all zero)
     }
 
 

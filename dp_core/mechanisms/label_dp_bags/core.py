@@ -80,6 +80,16 @@ def noise_set(n: int, rho: float, rng: RngLike) -> np.ndarray:
     return mask
 
 
+def noise_mask_or_set(n: int, rho: float, noise_mask: np.ndarray | None, rng: RngLike) -> np.ndarray:
+    """``noise_mask`` checked as a boolean mask of length ``n``, else :func:`noise_set` ``(n, rho, rng)``."""
+    if noise_mask is None:
+        return noise_set(n, rho, rng)
+    mask = np.asarray(noise_mask, dtype=bool)
+    if mask.shape != (n,):
+        raise ValueError(f"noise_mask must be a boolean array of length n = {n}, got shape {mask.shape}.")
+    return mask
+
+
 @dataclass(frozen=True)
 class LBARelease:
     """Output of naive LBA / wtd-LBA: the bags and, per bag, a feature aggregate and a label aggregate.
@@ -179,12 +189,7 @@ def noisy_wtd_llp(
     n = X.shape[0]
     s = check_positive("noise_std", noise_std)
     g = as_generator(rng)
-    if noise_mask is None:
-        mask = noise_set(n, rho, g)
-    else:
-        mask = np.asarray(noise_mask, dtype=bool)
-        if mask.shape != (n,):
-            raise ValueError(f"noise_mask must be a boolean array of length n = {n}, got shape {mask.shape}.")
+    mask = noise_mask_or_set(n, rho, noise_mask, g)
     noise = np.zeros(n)
     noise[mask] = s * g.standard_normal(int(mask.sum()))
     y_tilde = y + noise
@@ -285,11 +290,6 @@ class LabelDPBags:
         """Release once on (X, y); see :func:`release` (``diagnostics=True``: also the :class:`BagSecrets`)."""
         kw = dict(m=self.m, k=self.k, rho=self.rho, noise_std=self.noise_std)
         return release(self.mechanism, X, y, rng=rng, diagnostics=diagnostics, **kw)
-
-    def fit(self, X, y, *, rng: RngLike, b3: float | None = None) -> np.ndarray:
-        """Release once and fit the linear model on the aggregates."""
-        rel = self.run(X, y, rng=rng)
-        return fit_linear(rel.aggregated_features(), rel.ybar, b3=b3)
 
     @property
     def is_label_dp(self) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 from ... import display as fmt
 from ..._validation import check_in_interval, check_int, check_positive
@@ -94,16 +95,17 @@ def _reaches(n: int, epsilon: float, rho: float, b1: float, target: float, min_b
     return k_max >= 2 and min_bags * _delta_1(epsilon, n, k_max, rho, b1) <= target
 
 
-def _n_needed(n: int, epsilon: float, rho: float, b1: float, target: float, min_bags: int) -> int | None:
+def _rows_needed(ok, n: int, min_bags: int, n_max: int) -> int | None:
+    """About the smallest number of rows ``>= n`` with ``ok(rows)`` (doubling, then bisection to 5 %: an "about"
+    figure for a message), or ``None`` beyond ``n_max``."""
     lo, hi = n, max(n, 2 * min_bags)
-    while not _reaches(hi, epsilon, rho, b1, target, min_bags):
+    while not ok(hi):
         lo, hi = hi, hi * 2
-        if hi > _N_MAX_SEARCH:
+        if hi > n_max:
             return None
-    # smallest n in (lo, hi] that reaches the target, to 5 % (an "about" figure for the message)
     while hi - lo > max(1, lo // 20):
         mid = (lo + hi) // 2
-        if _reaches(mid, epsilon, rho, b1, target, min_bags):
+        if ok(mid):
             hi = mid
         else:
             lo = mid
@@ -135,7 +137,8 @@ def suggest_bag_params(
     k, m, delta = _best(n, eps, r, b, target, mb)
     informative = k > 0 and delta <= target
     vacuous = delta >= 1.0
-    need = n if informative else (_n_needed(n, eps, r, b, target, mb) if explain else None)
+    reaches = partial(_reaches, epsilon=eps, rho=r, b1=b, target=target, min_bags=mb)
+    need = n if informative else (_rows_needed(reaches, n, mb, _N_MAX_SEARCH) if explain else None)
     at = f"at ε = {fmt.epsilon(eps)}"
     if informative:
         msg = (
@@ -234,21 +237,7 @@ def auto_bag_setting(n: int, *, d: int, delta: float, rho: float, b1: float = 1.
             f"smallest accounted ε, {fmt.epsilon(eps)} at {at}."
         )
         return AutoBags(k, mb, float(eps), dl, r, n, mb, n, None, msg)
-    need: int | None = None
-    lo, hi = n, max(n, 2 * mb)
-    while not _auto_has_guarantee(hi, mb, dl, r, b):
-        lo, hi = hi, hi * 2
-        if hi > N_AUTO_MAX:
-            hi = 0
-            break
-    if hi:
-        while hi - lo > max(1, lo // 20):
-            mid = (lo + hi) // 2
-            if not _auto_has_guarantee(mid, mb, dl, r, b):
-                lo = mid
-            else:
-                hi = mid
-        need = hi
+    need = _rows_needed(partial(_auto_has_guarantee, min_bags=mb, delta=dl, rho=r, b1=b), n, mb, N_AUTO_MAX)
     eps1 = _auto_eps(n, mb, dl, 1.0, b) if r < 1.0 else None
     fits = (
         f"{fmt.integer(n)} training rows hold at most {fmt.integer(mb)} bags (the fewest for a useful fit, 2d + 1) "

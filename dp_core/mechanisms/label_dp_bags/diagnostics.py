@@ -24,6 +24,10 @@ __all__ = [
     "bag_warnings",
     "bag_residuals",
     "conditional_noise_summary",
+    "utility_requirement",
+    "first_screen_utility",
+    "bags_for_useful_model",
+    "public_label_range",
 ]
 
 
@@ -239,20 +243,16 @@ def utility_requirement(data, *, k: int, theta: float = 0.5, target: float = 0.0
     b3 = float(np.linalg.norm(opt["r_star"]))
     B = data.b1 + data.b2 * b3
     g = opt["gamma_hat"]
+    out = {"b3": b3, "B": B, "gamma_hat": g}
     if g <= 0:
-        return {"b3": b3, "B": B, "gamma_hat": g, "m_required_paper_c0": math.inf, "m_required_valid_c0": math.inf}
+        return {**out, "m_required_paper_c0": math.inf, "m_required_valid_c0": math.inf}
     return {
-        "b3": b3,
-        "B": B,
-        "gamma_hat": g,
+        **out,
         "theta": theta,
         "target": target,
         "m_required_paper_c0": acc.lba_utility_required_m(target, k, data.d, theta, g, B, 0.5),
         "m_required_valid_c0": acc.lba_utility_required_m(target, k, data.d, theta, g, B, 1.0 / 16.0),
     }
-
-
-__all__.append("utility_requirement")
 
 
 def first_screen_utility(
@@ -303,9 +303,6 @@ def first_screen_utility(
     }
 
 
-__all__.append("first_screen_utility")
-
-
 def bags_for_useful_model(
     *,
     d: int,
@@ -332,9 +329,6 @@ def bags_for_useful_model(
     return dd + 1 + math.floor((npv + r * s * s) * dd / (tv - npv)) + 1
 
 
-__all__.append("bags_for_useful_model")
-
-
 #: Label domains of the demo datasets that are public by construction or by the task's definition.
 _PUBLIC_LABEL_RANGES: dict[str, tuple[float, float, str]] = {
     "census": (0.0, 1.0, "income is capped at a public maximum and mapped to [0, 1] by construction"),
@@ -358,6 +352,3 @@ def public_label_range(ds) -> tuple[float, float, str] | None:
     if ds.task == "binary":  # any binary target is coded 0/1 (dp_core.data.table_to_dataset): fixed by the task
         return (0.0, 1.0, "the class codes 0 and 1 of a binary task")
     return None
-
-
-__all__.append("public_label_range")

@@ -107,12 +107,6 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         self._warn_if_degenerate(X, y)
         return self
 
-    def _auto(self, n: int, d: int, dl: float):
-        """The Compare page's setting from the data size (at most 50,000 rows searched, as there)."""
-        from .defaults import N_AUTO_MAX, auto_bag_setting
-
-        return auto_bag_setting(min(n, N_AUTO_MAX), d=d + 1, delta=max(dl, 1e-9), rho=float(self.rho))
-
     def _bags(self, n: int, d: int, dl: float) -> tuple[int, int]:
         """``(k, m)``: from the data size for ``k="auto"``, else as given (``m`` defaults to ``n // k``)."""
         check_number("rho", self.rho, lo=0.0, hi=1.0, lo_open=False)
@@ -167,6 +161,7 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
 
         ``None`` for the other mechanisms (their status is stated in :meth:`_guarantee`)."""
         from .bounds import llp_exact_min_eps
+        from .defaults import N_AUTO_MAX, auto_bag_setting
 
         if self.mechanism != "noisy-wtd-llp":
             return None
@@ -179,7 +174,8 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         e = llp_exact_min_eps(dl, n, k, m, float(self.rho), 1.0, noise_std=float(self.noise_std))
         if e is not None:
             return float(e)
-        a = self._auto(n, d, dl)
+        # the Compare page's setting from the data size (at most 50,000 rows searched, as there)
+        a = auto_bag_setting(min(n, N_AUTO_MAX), d=d + 1, delta=max(dl, 1e-9), rho=float(self.rho))
         if a.epsilon is not None and (k, m) != (a.k, a.m):
             fix = (
                 f"use k = {a.k}, m = {a.m} (the fewest bags for a useful fit, as the Compare page picks: "
@@ -222,32 +218,22 @@ class LabelDPBagRegressor(DPRegressorMixin, DPEstimator):
         status = audited_status("label-dp-bags", self.mechanism)  # the table row backing the badge
         if e is not None:
             weak = vocab.weak_reason(dl, n)  # δ > 1/n: proved, but it may fail for about one person
-            return PrivacyGuarantee(
-                epsilon=float(e),
-                delta=dl,
-                status=vocab.with_weakness(status, weak),
-                reason="Smallest ε that the exact privacy profile of noisy weighted LLP proves "
-                "at this δ (beyond the paper's Theorem 1.3)." + (f" Weak: {weak}" if weak else ""),
-                **common,
+            epsilon, delta, status = float(e), dl, vocab.with_weakness(status, weak)
+            reason = "Smallest ε that the exact privacy profile of noisy weighted LLP proves at this δ (beyond the "
+            reason += "paper's Theorem 1.3)." + (f" Weak: {weak}" if weak else "")
+        elif self.mechanism == "wtd-lba":
+            epsilon = delta = math.nan
+            reason = (
+                "Label-DP as claimed by the paper (Theorem 1.2); its proof uses Lemma 2.3, false as printed, and the "
+                "corrected accounting proves nothing at a feasible bag size. Status from the audit table's row "
+                f"label-dp-bags:wtd-lba: {status}."
             )
-        if self.mechanism == "wtd-lba":
-            return PrivacyGuarantee(
-                epsilon=math.nan,
-                delta=math.nan,
-                status=status,
-                reason="Label-DP as claimed by the paper (Theorem 1.2); its proof uses Lemma 2.3, "
-                "false as printed, and the corrected accounting proves nothing at a "
-                f"feasible bag size. Status from the audit table's row label-dp-bags:wtd-lba: {status}.",
-                **common,
+        else:
+            epsilon, delta = math.inf, min(1.0, m * k / n)
+            reason = (
+                "Not label-DP: without noise a bag's weighted label sum reveals the labels (δ >= m·k/n for every ε)."
             )
-        return PrivacyGuarantee(
-            epsilon=math.inf,
-            delta=min(1.0, m * k / n),
-            status=status,
-            reason="Not label-DP: without noise a bag's weighted label sum reveals the labels "
-            "(δ >= m·k/n for every ε).",
-            **common,
-        )
+        return PrivacyGuarantee(epsilon=epsilon, delta=delta, status=status, reason=reason, **common)
 
     def predict(self, X) -> np.ndarray:
         """Predicted targets ``X @ coef_ + intercept_``."""

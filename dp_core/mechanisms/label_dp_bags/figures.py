@@ -121,26 +121,24 @@ def delta_vs_k_table(
                 )
             )
     rows = []
-    if exact and mechanism == "noisy-wtd-llp" and rho > 0:
-        k_max = n // m
-        if k_max >= 2:
-            kx = np.unique(np.round(np.logspace(math.log10(2), math.log10(k_max), exact_points)).astype(int))
-            for k in kx:
-                for ex in acc.llp_exact_delta_curve(list(epsilons), n, int(k), m, rho, b1, noise_std=noise_std):
-                    rows.append(
-                        {
-                            "epsilon": ex.epsilon,
-                            "k": float(k),
-                            "accounting": "exact",
-                            "delta": ex.delta,
-                            "delta_uncapped": ex.delta,
-                        }
-                    )
+    if exact and mechanism == "noisy-wtd-llp" and rho > 0 and n // m >= 2:
+        kx = np.unique(np.round(np.logspace(math.log10(2), math.log10(n // m), exact_points)).astype(int))
+        for k in kx:
+            for ex in acc.llp_exact_delta_curve(list(epsilons), n, int(k), m, rho, b1, noise_std=noise_std):
+                rows.append(
+                    dict(epsilon=ex.epsilon, k=float(k), accounting="exact", delta=ex.delta, delta_uncapped=ex.delta)
+                )
     if rows:
         parts.append(pd.DataFrame(rows))
     if not parts:
         return pd.DataFrame(columns=["epsilon", "k", "accounting", "delta", "delta_uncapped"])
     return pd.concat(parts, ignore_index=True)
+
+
+def _target_line(fig: go.Figure, target_delta: float | None, color: str) -> None:
+    if target_delta is not None and target_delta > 0:
+        line = {"color": color, "dash": "dash"}
+        hline(fig, target_delta, log_y=True, line=line, annotation_text=f"target δ = {display.delta(target_delta)}")
 
 
 def delta_vs_k_figure(
@@ -197,14 +195,7 @@ def delta_vs_k_figure(
         )
     if k_current is not None:
         vline(fig, k_current, log_x=True, line={"color": "#444", "dash": "dot"}, annotation_text=f"k = {k_current:,}")
-    if target_delta is not None and target_delta > 0:
-        hline(
-            fig,
-            target_delta,
-            log_y=True,
-            line={"color": "#444", "dash": "dash"},
-            annotation_text=f"target δ = {display.delta(target_delta)}",
-        )
+    _target_line(fig, target_delta, "#444")
     apply_layout(fig, title=title, x_title="bag size k", y_title="δ (log scale)", log_x=True, log_y=True, height=480)
     fig.update_yaxes(range=[-30, math.log10(_DISPLAY_CAP)], exponentformat="power")
     k_top = float(table["k"].max()) if len(table) else 1e16
@@ -215,11 +206,7 @@ def delta_vs_k_figure(
 
 def terms_table(summary: dict[str, Any]) -> pd.DataFrame:
     """The failure terms of :func:`dp_core.mechanisms.label_dp_bags.bounds.accounting_summary`, long format."""
-    names = (
-        ("gaussian", "weights", "count", "chi")
-        if summary["mechanism"] == "noisy-wtd-llp"
-        else ("gaussian", "chi2", "eigen", "net")
-    )
+    names = acc.TERMS[summary["mechanism"]]
     nice = {
         "gaussian": "Gaussian (Lemma 2.3)",
         "weights": "large weight (E1)",
@@ -314,14 +301,7 @@ def eps_profile_figure(table: pd.DataFrame, *, target_delta: float | None = None
             line={"color": "#444", "dash": "dot"},
             annotation_text=f"floor (mk/n)·P[H=0] = {display.delta(floor)}",
         )
-    if target_delta is not None and target_delta > 0:
-        hline(
-            fig,
-            target_delta,
-            log_y=True,
-            line={"color": "#0072B2", "dash": "dash"},
-            annotation_text=f"target δ = {display.delta(target_delta)}",
-        )
+    _target_line(fig, target_delta, "#0072B2")
     apply_layout(fig, x_title="ε", y_title="δ(ε) (log scale)", log_x=True, log_y=True, height=380)
     fig.update_layout(hovermode="closest")
     return fig
@@ -405,23 +385,19 @@ def bag_illustration(*, n_items: int = 12, m: int = 3, k: int = 4, rho: float = 
     noisy = np.zeros(n_items, dtype=bool)
     noisy[g.choice(n_items, size=round(rho * n_items), replace=False)] = True
     noise = np.round(np.where(noisy, g.standard_normal(n_items), 0.0), 2)
-    rows = []
-    for j in range(m):
-        for r in range(k):
-            i = int(perm[j, r])
-            rows.append(
-                {
-                    "bag": j + 1,
-                    "item": i,
-                    "label y": y[i],
-                    "weight w": w[j, r],
-                    "noisy (in N)": bool(noisy[i]),
-                    "noise g": noise[i],
-                    "w·y": round(w[j, r] * y[i], 4),
-                    "w·(y+g)": round(w[j, r] * (y[i] + noise[i]), 4),
-                }
-            )
-    return pd.DataFrame(rows)
+    i, wi = perm.ravel(), w.ravel()  # row by row: bag 1's members first
+    return pd.DataFrame(
+        {
+            "bag": np.repeat(np.arange(1, m + 1), k),
+            "item": i,
+            "label y": y[i],
+            "weight w": wi,
+            "noisy (in N)": noisy[i],
+            "noise g": noise[i],
+            "w·y": np.round(wi * y[i], 4),
+            "w·(y+g)": np.round(wi * (y[i] + noise[i]), 4),
+        }
+    )
 
 
 def bag_illustration_figure(table: pd.DataFrame) -> go.Figure:
@@ -568,21 +544,15 @@ def first_screen_figure(util: dict, *, mechanism_label: str, method: str | None 
     Details: docs/label_dp_bags.md §"figures.first_screen_figure".
     """
     refuted = method in refuted_methods()
-    names = ["No privacy", mechanism_label + (f" ({vocab.REFUTED}: not private)" if refuted else "")]
-    values = [util["nonprivate"], util["mse"]]
-    errors = [0.0, 1.96 * util["mse_se"]]
-    colors = ["#444444", REFUTED_COLOR if refuted else "#D55E00"]
-    hatch = ["", "/" if refuted else ""]
+    label = mechanism_label + (f" ({vocab.REFUTED}: not private)" if refuted else "")
+    bars = [("No privacy", util["nonprivate"], 0.0, "#444444", "")]
+    bars.append(
+        (label, util["mse"], 1.96 * util["mse_se"], REFUTED_COLOR if refuted else "#D55E00", "/" if refuted else "")
+    )
     if util.get("gaussian") is not None:
-        names.append("Noise on every label")
-        values.append(util["gaussian"])
-        errors.append(0.0)
-        colors.append("#0072B2")
-    names.append("Predict the average")
-    values.append(util["trivial"])
-    errors.append(0.0)
-    colors.append("#BBBBBB")
-    hatch += [""] * (len(names) - len(hatch))
+        bars.append(("Noise on every label", util["gaussian"], 0.0, "#0072B2", ""))
+    bars.append(("Predict the average", util["trivial"], 0.0, "#BBBBBB", ""))
+    names, values, errors, colors, hatch = (list(col) for col in zip(*bars))
     fig = go.Figure(
         go.Bar(
             x=names,

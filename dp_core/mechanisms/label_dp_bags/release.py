@@ -11,7 +11,7 @@ from ...cli._common import add_param_options, add_y_range, dataset_from_args, la
 from .cli import SPECS
 
 DEFAULT_DATASET = "census"
-_OPTIONS = ("k", "m", "rho", "noise_std")
+_SPECS = [s for s in SPECS if s.name in ("k", "m", "rho", "noise_std")]
 
 
 def add_arguments(p) -> None:
@@ -21,8 +21,7 @@ def add_arguments(p) -> None:
     p.add_argument(
         "--mechanism", default="noisy-wtd-llp", help="one of " + ", ".join(MECHANISMS) + " (default noisy-wtd-llp)"
     )
-    specs = [s for s in SPECS if s.name in _OPTIONS]
-    add_param_options(p, specs, defaults=dict(k=16, m=20))
+    add_param_options(p, _SPECS, defaults=dict(k=16, m=20))
     p.add_argument("--b1", type=float, default=1.0, help="public label bound B1: labels are clipped to [-B1, B1]")
 
 
@@ -30,7 +29,7 @@ def run(a):
     from ..._validation import check_positive
     from .core import LabelDPBags, fit_linear
 
-    vals = param_values(a, [s for s in SPECS if s.name in _OPTIONS])
+    vals = param_values(a, _SPECS)
     ds = dataset_from_args(
         a, bounds_unused="to release label-dp-bags: the features are public in label-DP and used as given"
     )

@@ -153,7 +153,6 @@ def _test_mse(data: PreparedData, coefs: np.ndarray) -> np.ndarray:
 def _cell_rows(mk: tuple[int, int], *, name: str, data, c: dict, trial_seeds) -> list[dict]:
     """The replica rows of one (m, k) cell of dataset ``name`` (every table)."""
     m, k = mk
-    rows: list[dict] = []
     feasible = m * k <= data.n
     base = {
         "dataset": name,
@@ -164,30 +163,17 @@ def _cell_rows(mk: tuple[int, int], *, name: str, data, c: dict, trial_seeds) ->
         "predicted_ratio": acc.predicted_ratio_lba(m, data.d),
     }
     if not feasible:
-        for tab in [1] + [_TABLE_OF_RHO[r] for r in _TABLE_OF_RHO]:
-            rows.append({**base, "table": tab, "replica_mse": math.nan, "replica_std": math.nan})
-        return rows
-    fits = simulate_fits(data.X, data.y, m=m, k=k, rho=0.0, seeds=trial_seeds, mechanisms=("weighted",))
-    mse = _test_mse(data, fits["weighted"])
-    rows.append(
-        {**base, "table": 1, "replica_mse": mse.mean(), "replica_std": mse.std(ddof=1) if len(mse) > 1 else math.nan}
-    )
-    rows.append(
-        {**base, "table": 3, "replica_mse": mse.mean(), "replica_std": mse.std(ddof=1) if len(mse) > 1 else math.nan}
-    )
-    for rho in c["rhos"]:
-        if rho == 0.0:
-            continue
-        nf = simulate_fits(data.X, data.y, m=m, k=k, rho=rho, seeds=trial_seeds, mechanisms=("noisy",))
-        nm = _test_mse(data, nf["noisy"])
-        rows.append(
-            {
-                **base,
-                "table": _TABLE_OF_RHO[rho],
-                "replica_mse": nm.mean(),
-                "replica_std": nm.std(ddof=1) if len(nm) > 1 else math.nan,
-            }
-        )
+        return [
+            {**base, "table": tab, "replica_mse": math.nan, "replica_std": math.nan}
+            for tab in (1, *_TABLE_OF_RHO.values())
+        ]
+    rows: list[dict] = []
+    # Tables 1 and 3 share one replica (weighted LLP without noise fits the same regression as wtd-LBA)
+    for tables, rho, fit in [((1, 3), 0.0, "weighted")] + [((_TABLE_OF_RHO[r],), r, "noisy") for r in c["rhos"] if r]:
+        fits = simulate_fits(data.X, data.y, m=m, k=k, rho=rho, seeds=trial_seeds, mechanisms=(fit,))
+        mse = _test_mse(data, fits[fit])
+        std = mse.std(ddof=1) if len(mse) > 1 else math.nan
+        rows += [{**base, "table": tab, "replica_mse": mse.mean(), "replica_std": std} for tab in tables]
     return rows
 
 
@@ -237,19 +223,10 @@ def _privacy_rows(facts) -> list[dict[str, Any]]:
             if m * k > n:
                 continue
             s = acc.accounting_summary(variant="noisy-wtd-llp", epsilon=1.0, n=n, k=k, m=m, b1=1.0, rho=0.1)
-            out.append(
-                {
-                    "dataset": name,
-                    "k": k,
-                    "m": m,
-                    "epsilon": 1.0,
-                    "rho": 0.1,
-                    "delta_paper": s["delta_paper"],
-                    "delta_explicit": s["delta_explicit"],
-                    "delta_exact": s["delta_exact"],
-                    "k_min_explicit_1e-6": acc.min_k(1e-6, 1.0, "noisy-wtd-llp", m=m, rho=0.1, b1=1.0),
-                }
-            )
+            row = {"dataset": name, "k": k, "m": m, "epsilon": 1.0, "rho": 0.1}
+            row.update({f"delta_{a}": s[f"delta_{a}"] for a in ("paper", "explicit", "exact")})
+            row["k_min_explicit_1e-6"] = acc.min_k(1e-6, 1.0, "noisy-wtd-llp", m=m, rho=0.1, b1=1.0)
+            out.append(row)
     return out
 
 
