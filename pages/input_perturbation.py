@@ -52,64 +52,35 @@ preprocess = str(state.get("preprocess"))
 # the documented rule (dp_core.preprocessing.default_eta): from the dimension and the budget, never the data
 eta_rule = default_eta(ds.d + 1, float(eps), preprocess)
 
+#: The Settings widgets, in their columns' order: (name, control, label, format), and their help.
+SETTINGS = (
+    ("ip_model", "radio", "Model", MODEL_LABELS.get),
+    ("ip_alpha", "select_slider", "α: local / central trade-off", fmt.number),
+    ("ip_eta", "number", "η: radius of the parameter ball ‖w‖ ≤ η", "%.3g"),
+    ("ip_dmult", "select_slider", "Δ multiplier (× Δ*)", fmt.number),
+    ("ip_mode", "select", "σ_u formula", MODE_LABELS.get),
+    ("ip_sampler", "radio", "Monte-Carlo sampler", SAMPLER_LABELS.get),
+)
+HELP = {
+    "ip_model": "Input perturbation needs a loss that is quadratic in w. Logistic regression uses the "
+    "second-order Taylor expansion of the logistic loss at margin 0.",
+    "ip_alpha": tip("α", "The mechanism runs with ε·α: stronger central and local privacy, lower accuracy."),
+    "ip_eta": f"{tip('η')} Default from the rule η = max(1, √d·min(1, ε/10)) (d with the intercept): a larger "
+    "ball lets the model fit better but every mechanism's noise grows with η.",
+    "ip_dmult": "Δ* minimises the first two terms of the Theorem-2 bound using the public η "
+    "(never the private ‖ŵ‖). Δ never goes below 2λ/ε.",
+    "ip_mode": "Algorithm 1 and Corollary 2 print slightly different σ_u; CORR re-derives Lemma 7 "
+    "correctly for one direction w and carries no privacy claim.",
+    "ip_sampler": "Both draw exactly the same distribution of the server's inputs; the fast sampler "
+    "costs O(d³) per trial whatever n is.",
+}
+EXTRA = {"ip_model": {"default": default_model}, "ip_eta": {"default": eta_rule, "step": 0.25}}
+
 with st.expander("⚙️ Settings: model, local / central trade-off, regularisation", expanded=False):
-    c1, c2, c3 = st.columns(3)
-    model = state.widget(
-        "ip_model",
-        control="radio",
-        label="Model",
-        default=default_model,
-        format_func=MODEL_LABELS.get,
-        container=c1,
-        help="Input perturbation needs a loss that is quadratic in w. Logistic regression uses the "
-        "second-order Taylor expansion of the logistic loss at margin 0.",
-    )
-    alpha = state.widget(
-        "ip_alpha",
-        control="select_slider",
-        label="α: local / central trade-off",
-        format_func=fmt.number,
-        container=c2,
-        help=tip("α", "The mechanism runs with ε·α: stronger central and local privacy, lower accuracy."),
-    )
-    eta = state.widget(
-        "ip_eta",
-        control="number",
-        label="η: radius of the parameter ball ‖w‖ ≤ η",
-        default=eta_rule,
-        step=0.25,
-        format_func="%.3g",
-        container=c3,
-        help=f"{tip('η')} Default from the rule η = max(1, √d·min(1, ε/10)) (d with the intercept): a larger "
-        "ball lets the model fit better but every mechanism's noise grows with η.",
-    )
-    c4, c5, c6 = st.columns(3)
-    dmult = state.widget(
-        "ip_dmult",
-        control="select_slider",
-        label="Δ multiplier (× Δ*)",
-        format_func=fmt.number,
-        container=c4,
-        help="Δ* minimises the first two terms of the Theorem-2 bound using the public η "
-        "(never the private ‖ŵ‖). Δ never goes below 2λ/ε.",
-    )
-    mode = state.widget(
-        "ip_mode",
-        control="select",
-        label="σ_u formula",
-        format_func=MODE_LABELS.get,
-        container=c5,
-        help="Algorithm 1 and Corollary 2 print slightly different σ_u; CORR re-derives Lemma 7 "
-        "correctly for one direction w and carries no privacy claim.",
-    )
-    sampler = state.widget(
-        "ip_sampler",
-        control="radio",
-        label="Monte-Carlo sampler",
-        format_func=SAMPLER_LABELS.get,
-        container=c6,
-        help="Both draw exactly the same distribution of the server's inputs; the fast sampler "
-        "costs O(d³) per trial whatever n is.",
+    cells = (*st.columns(3), *st.columns(3))
+    model, alpha, eta, dmult, mode, sampler = (
+        state.widget(name, control=c, label=lab, format_func=f, container=cell, help=HELP[name], **EXTRA.get(name, {}))
+        for (name, c, lab, f), cell in zip(SETTINGS, cells, strict=True)
     )
     positive_class = None
     if model == "logistic_taylor" and ds.task == "multiclass":
@@ -193,7 +164,7 @@ sweep_key = (*sweep_base, n_trials, int(seed))
 quick_key = (*sweep_base, min(n_trials, P.QUICK_TRIALS), int(seed))
 if ns:
     try:
-        P.sweep(*quick_key, _data=data)
+        P.sweep(quick_key, _data=data)
     except (ValueError, TypeError) as exc:
         widgets.show_error(exc)
         st.stop()
@@ -217,7 +188,7 @@ def sweep_ready() -> tuple | None:
     df, stage = got
     trials_done = n_trials if stage == "full" else P.QUICK_TRIALS
     key = (*sweep_base, trials_done, int(seed))
-    P.sweep(*key, _data=data, _df=df)
+    P.sweep(key, _data=data, _df=df)
     return key
 
 
@@ -243,9 +214,9 @@ def draw_first_screen(job=None) -> None:
     key = sweep_ready()
     head = chart = None
     if key is not None:
-        df = P.sweep(*key, _data=data)
-        head = P.headline(*key, _data=data, _df=df)
-        chart = P.utility_figure(*key, _data=data, _df=df)
+        df = P.sweep(key, _data=data)
+        head = P.headline(key, _data=data, _df=df)
+        chart = P.utility_figure(key, _data=data, _df=df)
     draw_screen(ip_screen.first_screen(head, chart, data, SETTING, preprocess=preprocess), key="ip_utility")
 
 
@@ -461,7 +432,7 @@ with expert_section("How σ_u and local privacy change with n", key="ip_sec_scal
 def simulation_section(key: tuple) -> None:
     """The measured excess risk against n; its radio re-renders only this fragment."""
     wsel = state.widget("ip_wnorm", control="radio", label="‖ŵ‖ in the bound curves", format_func=WNORM_LABELS.get)
-    figs = P.sweep_figures(*key, wsel, _data=data, _df=P.sweep(*key, _data=data))
+    figs = P.sweep_figures(key, wsel, _data=data, _df=P.sweep(key, _data=data))
     st.plotly_chart(figs["excess"], key="ip_excess")
     s = figs["summary"]
     last = s[s["n"] == s["n"].max()].set_index("method")
@@ -495,8 +466,8 @@ if ns:
                 )
             simulation_section(ready)
             # the gap chart does not depend on the radio: outside the fragment (not re-sent when it changes)
-            df = P.sweep(*ready, _data=data)
-            st.plotly_chart(P.sweep_figures(*ready, "eta", _data=data, _df=df)["gap"], key="ip_gap")
+            df = P.sweep(ready, _data=data)
+            st.plotly_chart(P.sweep_figures(ready, "eta", _data=data, _df=df)["gap"], key="ip_gap")
 
 with expert_section("Does the privacy proof's key event hold? (measured)", key="ip_sec_diag") as shown:
     if shown:
@@ -513,7 +484,7 @@ with expert_section("Does the privacy proof's key event hold? (measured)", key="
         )
         draws = int(min(max(trials, 100), 2000))
         diag_key = (ds.name, ds.fingerprint, positive_class, int(seed), cfg, n_full, draws, int(seed))
-        dg = P.diagnostic(*diag_key, _data=data)
+        dg = P.diagnostic(diag_key, _data=data)
         sm = dg["summary"]
         k1, k2, k3 = st.columns(3)
         k1.metric("Promised by the paper", f"≥ {fmt.number(sm['promised_probability'], sig=6)}")
@@ -545,7 +516,7 @@ with expert_section("Does the privacy proof's key event hold? (measured)", key="
             "which the cited theorem does not cover, so the central guarantee stays 'claimed by the paper', "
             "never 'proved'.",
         )
-        st.plotly_chart(P.diagnostic_figure(*diag_key, _data=data, _dg=dg), key="ip_diag")
+        st.plotly_chart(P.diagnostic_figure(diag_key, _data=data, _dg=dg), key="ip_diag")
 
 
 def draw_reproduction(job) -> None:

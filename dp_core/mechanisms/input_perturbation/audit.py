@@ -16,10 +16,10 @@ from ...audit.registry import AuditableMechanism, Option
 from ...data import Dataset
 from ...exceptions import DataValidationError
 from ...rng import as_generator, keyed_seed
-from .experiment import _params_for, prepare_data
+from .experiment import prepare_data
 from .mechanism import contributor_randomize, release_thetas
 from .model import quadratic_features, sufficient_stats
-from .params import local_privacy
+from .params import local_privacy, params_for_model
 
 __all__ = ["MODES", "PAIRS", "input_perturbation_target"]
 
@@ -115,7 +115,9 @@ def input_perturbation_target(
         )
     X1, y1, text = _neighbour(X, y, pair, model, pair_seed)
     st0, st1 = sufficient_stats(X, y, model), sufficient_stats(X1, y1, model)
-    params = _params_for(model, eta, n=n, d=st0.d, epsilon=epsilon, delta=delta, alpha=alpha, sigma_u_mode=mode)
+    params = params_for_model(
+        model, eta=eta, n=n, d=st0.d, epsilon=epsilon, delta=delta, alpha=alpha, sigma_u_mode=mode
+    )
     v = _direction(st0, st1, params, pair_seed)
     stats = (st0, st1)
 
@@ -142,7 +144,7 @@ def _local_target(
 ) -> AuditTarget:
     """Audit target of Corollary 1's local claim for one contributor's randomized record."""
     d = X.shape[1]
-    params = _params_for(model, eta, n=n, d=d, epsilon=epsilon, delta=delta, alpha=alpha, sigma_u_mode="COR2")
+    params = params_for_model(model, eta=eta, n=n, d=d, epsilon=epsilon, delta=delta, alpha=alpha, sigma_u_mode="COR2")
     if pair == "boundary":
         e1 = np.zeros((1, d))
         e1[0, 0] = 1.0

@@ -195,19 +195,18 @@ def release_thetas_xy(
     """:func:`release_thetas` from raw rows (clipped to the declared bounds); public constants from ``model``
     and the bounds only, so neighbouring datasets of one size get identical parameters.
     """
-    from .model import model_constants
-    from .params import input_perturbation_params
+    from .params import params_for_model
 
     stats = sufficient_stats(X, y, model, x_bound=x_bound, y_bound=y_bound)
-    c = model_constants(model, eta=eta, x_bound=x_bound, y_bound=y_bound)
-    params = input_perturbation_params(
+    params = params_for_model(
+        model,
+        eta=eta,
+        x_bound=x_bound,
+        y_bound=y_bound,
         n=stats.n,
         d=stats.d,
         epsilon=epsilon,
         delta=delta,
-        eta=eta,
-        zeta=c.zeta,
-        lam=c.lam,
         alpha=alpha,
         Delta=Delta,
         Delta_multiplier=Delta_multiplier,

@@ -35,6 +35,7 @@ __all__ = [
     "LocalPrivacy",
     "local_privacy",
     "exact_local_epsilon",
+    "params_for_model",
 ]
 
 #: ``COR2``: Corollary 2 (default); ``ALG1``: Algorithm 1 as printed; ``CORR``: the diagnostic value
@@ -295,13 +296,20 @@ def input_perturbation_params(
         Delta_star=Delta_star,
         Delta=Delta_v,
         Delta_in=Delta_v - thr,
-        n_min_cor2=mins["cor2"],
-        n_min_alg1=mins["alg1"],
-        n_min_theorem2=mins["theorem2"],
+        **{f"n_min_{k}": v for k, v in mins.items()},
         valid_cor2=bool(n > mins["cor2"]),
         valid_alg1=bool(n > mins["alg1"]),
         valid_theorem2=bool(n >= mins["theorem2"]),
     )
+
+
+def params_for_model(model: str, *, eta: float = 1.0, x_bound: float = 1.0, y_bound: float = 1.0, **kw):
+    """:func:`input_perturbation_params` with the loss constants zeta, lam of ``model`` on the ball of radius
+    ``eta`` for rows declared within ``x_bound`` and labels within ``y_bound`` (:func:`.model.model_constants`)."""
+    from .model import model_constants
+
+    c = model_constants(model, eta=eta, x_bound=x_bound, y_bound=y_bound)
+    return input_perturbation_params(eta=eta, zeta=c.zeta, lam=c.lam, **kw)
 
 
 @dataclass(frozen=True, slots=True)
