@@ -50,7 +50,7 @@ default_model = "least_squares" if ds.task == "regression" else "logistic_taylor
 state.reset_on_change("ip_dataset", ds.fingerprint, {"ip_model": default_model})
 preprocess = str(state.get("preprocess"))
 # the documented rule (dp_core.preprocessing.default_eta): from the dimension and the budget, never the data
-eta_rule = default_eta(ds.d + 1, float(eps), preprocess)
+eta_rule = default_eta(ds.d + 1, eps, preprocess)
 
 #: The Settings widgets, in their columns' order: (name, control, label, format), and their help.
 SETTINGS = (
@@ -82,6 +82,7 @@ with st.expander("⚙️ Settings: model, local / central trade-off, regularisat
         state.widget(name, control=c, label=lab, format_func=f, container=cell, help=HELP[name], **EXTRA.get(name, {}))
         for (name, c, lab, f), cell in zip(SETTINGS, cells, strict=True)
     )
+    alpha, eta, dmult = float(alpha), float(eta), float(dmult)
     positive_class = None
     if model == "logistic_taylor" and ds.task == "multiclass":
         classes = P.class_values(ds.name, ds.fingerprint, _ds=ds)
@@ -122,10 +123,10 @@ elif codes is not None:
 with notices:
     for leak in data.leaks:
         st.warning(escape_markdown(leak), icon="🔓")
-_cap = P.eta_cap(ds.name, ds.fingerprint, model, positive_class, int(seed), preprocess, float(eta), _data=data)
+_cap = P.eta_cap(ds.name, ds.fingerprint, model, positive_class, int(seed), preprocess, eta, _data=data)
 
 n_full = data.n_train
-feas = P.feasibility(n_full, float(delta), mode)
+feas = P.feasibility(n_full, delta, mode)
 if not feas.ok:
     with top:
         st.error(
@@ -140,14 +141,7 @@ if not feas.ok:
 # ---------------------------------------------------------------------------------- the first screen
 try:
     cfg = SimulationConfig(
-        epsilon=float(eps),
-        delta=float(delta),
-        model=model,
-        eta=float(eta),
-        alpha=float(alpha),
-        dmult=float(dmult),
-        mode=mode,
-        sampler=sampler,
+        epsilon=eps, delta=delta, model=model, eta=eta, alpha=alpha, dmult=dmult, mode=mode, sampler=sampler
     )
     r_full = P.readouts(cfg, n_full, data.d)
 except (ValueError, TypeError) as exc:
@@ -195,11 +189,11 @@ def sweep_ready() -> tuple | None:
 SETTING = ip_screen.PageSetting(
     params=P_full,
     n_full=n_full,
-    delta=float(delta),
-    alpha=float(alpha),
+    delta=delta,
+    alpha=alpha,
     mode=mode,
-    eps=float(eps),
-    eta=float(eta),
+    eps=eps,
+    eta=eta,
     eta_rule=eta_rule,
     cap=_cap,
     ns=ns,
@@ -228,22 +222,11 @@ with top:
 
 # ---------------------------------------------------------------------------------- expert sections
 # Each section is lazy (ui.first_screen.expert_section with a key): its work runs only while it is open.
-risk_panel(
-    "input-perturbation",
-    eps=float(eps),
-    delta=float(delta),
-    n=int(n_full),
-    d=int(data.d),
-    alpha=float(alpha),
-    eta=float(eta),
-    mode=mode,
-    dmult=float(dmult),
-    model=model,
-)
+risk_panel(MECH, eps=eps, delta=delta, n=n_full, d=data.d, alpha=alpha, eta=eta, mode=mode, dmult=dmult, model=model)
 with expert_section("Preprocessing: what was done to the data"):
     for note in data.notes:
         st.markdown(f"- {escape_markdown(note)}")
-    if _cap["binding"] and float(eta) >= eta_rule * (1 - 1e-9):
+    if _cap["binding"] and eta >= eta_rule * (1 - 1e-9):
         st.caption(ip_screen.cap_text(SETTING))
     st.markdown(
         f"- {fmt.integer(data.n_train)} training rows, {fmt.integer(data.X_test.shape[0])} held-out rows, "
@@ -418,7 +401,7 @@ with expert_section(
 
 with expert_section("How σ_u and local privacy change with n", key="ip_sec_scaling") as shown:
     if shown:
-        scaling = P.n_scaling_figures(data.d, float(eps), float(delta), model, float(eta), float(alpha), mode)
+        scaling = P.n_scaling_figures(data.d, eps, delta, model, eta, alpha, mode)
         t1, t2 = st.columns(2)
         t1.plotly_chart(scaling["noise_n"], key="ip_noise_n")
         t2.plotly_chart(scaling["local_n"], key="ip_local_n")
@@ -439,7 +422,7 @@ def simulation_section(key: tuple) -> None:
     st.caption(
         f"At n = {fmt.integer(s['n'].max())} ({fmt.integer(last['n_trials'].min())} trials, "
         f"{SAMPLER_LABELS[sampler]} sampler; bound curves with ‖ŵ‖ = "
-        f"{'η' if wsel == 'eta' else fmt.number(min(figs['w_measured'], float(eta)))}): "
+        f"{'η' if wsel == 'eta' else fmt.number(min(figs['w_measured'], eta))}): "
         + ", ".join(
             f"{k}: excess risk {fmt.number(last.loc[k, 'excess_risk_mean'])} (95%: "
             f"{fmt.number(last.loc[k, 'excess_risk_lo'])} to {fmt.number(last.loc[k, 'excess_risk_hi'])})"
