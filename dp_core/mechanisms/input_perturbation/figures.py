@@ -13,8 +13,8 @@ from ...figures import (
     METHOD_COLORS,
     add_bound_trace,
     apply_layout,
+    band_trace,
     color_of,
-    hex_to_rgba,
     label_of,
     line_ci_figure,
     use_white_template,
@@ -275,20 +275,7 @@ def reproduction_figure(summary: pd.DataFrame, *, model: str) -> go.Figure:
                 continue
             c = color_of(m)
             trials = int(t["n_trials"].min())
-            fig.add_trace(
-                go.Scatter(
-                    x=np.concatenate([t["n"], t["n"][::-1]]),
-                    y=np.concatenate([t["test_metric_hi"], t["test_metric_lo"][::-1]]),
-                    fill="toself",
-                    mode="lines",
-                    fillcolor=hex_to_rgba(c, 0.15),
-                    line={"width": 0},
-                    hoverinfo="skip",
-                    showlegend=False,
-                ),
-                row=1,
-                col=j,
-            )
+            fig.add_trace(band_trace(t["n"], t["test_metric_lo"], t["test_metric_hi"], c, alpha=0.15), row=1, col=j)
             fig.add_trace(
                 go.Scatter(
                     x=t["n"],
