@@ -93,11 +93,8 @@ def excess_vs_n_figure(
         if show_rates:
             rate = "Table-1 rate, constant = 1 (shape only, up to constants)"
             _line(fig, b["n"], b["rate_input"], rate, color="#777777", dash="dot")
-            gd, gd_color = (
-                "DP-GD rate (Bassily et al.), constant = 1, up to constants",
-                METHOD_COLORS.get("dp_gd", "#E69F00"),
-            )
-            _line(fig, b["n"], b["rate_dp_gd"], gd, color=gd_color, dash="dot")
+            gd = "DP-GD rate (Bassily et al.), constant = 1, up to constants"
+            _line(fig, b["n"], b["rate_dp_gd"], gd, color=METHOD_COLORS.get("dp_gd", "#E69F00"), dash="dot")
     fig.update_layout(
         height=520,
         legend={"orientation": "v", "x": 1.02, "y": 1.0, "yanchor": "top", "xanchor": "left"},
