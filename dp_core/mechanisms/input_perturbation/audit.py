@@ -192,19 +192,12 @@ def _local_target(
 
 
 # -- the plug-in's audit entry (dp_core.audit.MECHANISMS collects it) ---------------------------
-def _build_input_perturbation(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=10_000, alpha=1.0):
-
-    return input_perturbation_target(
-        dataset=dataset, epsilon=epsilon, delta=delta, mode=mode, pair=pair, n=n, alpha=alpha, pair_seed=pair_seed
-    )
-
-
 AUDIT = AuditableMechanism(
     name="input-perturbation",
     title="Input perturbation",
     modes=MODES,
     pairs=PAIRS,
-    build=_build_input_perturbation,
+    build=input_perturbation_target,
     options=(
         Option("n", int, 10_000, "number of contributors (first n training rows)", lo=50, hi=1_000_000),
         Option("alpha", float, 1.0, "local/central knob α in (0, 1]; the claim is (αε, δ)-DP", lo=0.01, hi=1.0),
@@ -213,5 +206,5 @@ AUDIT = AuditableMechanism(
     default_runs=20_000,
     max_runs=200_000,
     page="pages/input_perturbation.py",
-    summary=("Every contributor adds Gaussian noise to its own record; the server fits a ridge-regularised model."),
+    summary="Every contributor adds Gaussian noise to its own record; the server fits a ridge-regularised model.",
 )
