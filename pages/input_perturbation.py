@@ -50,67 +50,39 @@ default_model = "least_squares" if ds.task == "regression" else "logistic_taylor
 state.reset_on_change("ip_dataset", ds.fingerprint, {"ip_model": default_model})
 preprocess = str(state.get("preprocess"))
 # the documented rule (dp_core.preprocessing.default_eta): from the dimension and the budget, never the data
-eta_rule = default_eta(ds.d + 1, float(eps), preprocess)
+eta_rule = default_eta(ds.d + 1, eps, preprocess)
+
+#: The Settings widgets, in their columns' order: (name, control, label, format), and their help.
+SETTINGS = (
+    ("ip_model", "radio", "Model", MODEL_LABELS.get),
+    ("ip_alpha", "select_slider", "α: local / central trade-off", fmt.number),
+    ("ip_eta", "number", "η: radius of the parameter ball ‖w‖ ≤ η", "%.3g"),
+    ("ip_dmult", "select_slider", "Δ multiplier (× Δ*)", fmt.number),
+    ("ip_mode", "select", "σ_u formula", MODE_LABELS.get),
+    ("ip_sampler", "radio", "Monte-Carlo sampler", SAMPLER_LABELS.get),
+)
+HELP = {
+    "ip_model": "Input perturbation needs a loss that is quadratic in w. Logistic regression uses the "
+    "second-order Taylor expansion of the logistic loss at margin 0.",
+    "ip_alpha": tip("α", "The mechanism runs with ε·α: stronger central and local privacy, lower accuracy."),
+    "ip_eta": f"{tip('η')} Default from the rule η = max(1, √d·min(1, ε/10)) (d with the intercept): a larger "
+    "ball lets the model fit better but every mechanism's noise grows with η.",
+    "ip_dmult": "Δ* minimises the first two terms of the Theorem-2 bound using the public η "
+    "(never the private ‖ŵ‖). Δ never goes below 2λ/ε.",
+    "ip_mode": "Algorithm 1 and Corollary 2 print slightly different σ_u; CORR re-derives Lemma 7 "
+    "correctly for one direction w and carries no privacy claim.",
+    "ip_sampler": "Both draw exactly the same distribution of the server's inputs; the fast sampler "
+    "costs O(d³) per trial whatever n is.",
+}
+EXTRA = {"ip_model": {"default": default_model}, "ip_eta": {"default": eta_rule, "step": 0.25}}
 
 with st.expander("⚙️ Settings: model, local / central trade-off, regularisation", expanded=False):
-    c1, c2, c3 = st.columns(3)
-    model = state.widget(
-        "ip_model",
-        control="radio",
-        label="Model",
-        default=default_model,
-        format_func=MODEL_LABELS.get,
-        container=c1,
-        help="Input perturbation needs a loss that is quadratic in w. Logistic regression uses the "
-        "second-order Taylor expansion of the logistic loss at margin 0.",
+    cells = (*st.columns(3), *st.columns(3))
+    model, alpha, eta, dmult, mode, sampler = (
+        state.widget(name, control=c, label=lab, format_func=f, container=cell, help=HELP[name], **EXTRA.get(name, {}))
+        for (name, c, lab, f), cell in zip(SETTINGS, cells, strict=True)
     )
-    alpha = state.widget(
-        "ip_alpha",
-        control="select_slider",
-        label="α: local / central trade-off",
-        format_func=fmt.number,
-        container=c2,
-        help=tip("α", "The mechanism runs with ε·α: stronger central and local privacy, lower accuracy."),
-    )
-    eta = state.widget(
-        "ip_eta",
-        control="number",
-        label="η: radius of the parameter ball ‖w‖ ≤ η",
-        default=eta_rule,
-        step=0.25,
-        format_func="%.3g",
-        container=c3,
-        help=f"{tip('η')} Default from the rule η = max(1, √d·min(1, ε/10)) (d with the intercept): a larger "
-        "ball lets the model fit better but every mechanism's noise grows with η.",
-    )
-    c4, c5, c6 = st.columns(3)
-    dmult = state.widget(
-        "ip_dmult",
-        control="select_slider",
-        label="Δ multiplier (× Δ*)",
-        format_func=fmt.number,
-        container=c4,
-        help="Δ* minimises the first two terms of the Theorem-2 bound using the public η "
-        "(never the private ‖ŵ‖). Δ never goes below 2λ/ε.",
-    )
-    mode = state.widget(
-        "ip_mode",
-        control="select",
-        label="σ_u formula",
-        format_func=MODE_LABELS.get,
-        container=c5,
-        help="Algorithm 1 and Corollary 2 print slightly different σ_u; CORR re-derives Lemma 7 "
-        "correctly for one direction w and carries no privacy claim.",
-    )
-    sampler = state.widget(
-        "ip_sampler",
-        control="radio",
-        label="Monte-Carlo sampler",
-        format_func=SAMPLER_LABELS.get,
-        container=c6,
-        help="Both draw exactly the same distribution of the server's inputs; the fast sampler "
-        "costs O(d³) per trial whatever n is.",
-    )
+    alpha, eta, dmult = float(alpha), float(eta), float(dmult)
     positive_class = None
     if model == "logistic_taylor" and ds.task == "multiclass":
         classes = P.class_values(ds.name, ds.fingerprint, _ds=ds)
@@ -151,10 +123,10 @@ elif codes is not None:
 with notices:
     for leak in data.leaks:
         st.warning(escape_markdown(leak), icon="🔓")
-_cap = P.eta_cap(ds.name, ds.fingerprint, model, positive_class, int(seed), preprocess, float(eta), _data=data)
+_cap = P.eta_cap(ds.name, ds.fingerprint, model, positive_class, int(seed), preprocess, eta, _data=data)
 
 n_full = data.n_train
-feas = P.feasibility(n_full, float(delta), mode)
+feas = P.feasibility(n_full, delta, mode)
 if not feas.ok:
     with top:
         st.error(
@@ -169,14 +141,7 @@ if not feas.ok:
 # ---------------------------------------------------------------------------------- the first screen
 try:
     cfg = SimulationConfig(
-        epsilon=float(eps),
-        delta=float(delta),
-        model=model,
-        eta=float(eta),
-        alpha=float(alpha),
-        dmult=float(dmult),
-        mode=mode,
-        sampler=sampler,
+        epsilon=eps, delta=delta, model=model, eta=eta, alpha=alpha, dmult=dmult, mode=mode, sampler=sampler
     )
     r_full = P.readouts(cfg, n_full, data.d)
 except (ValueError, TypeError) as exc:
@@ -193,7 +158,7 @@ sweep_key = (*sweep_base, n_trials, int(seed))
 quick_key = (*sweep_base, min(n_trials, P.QUICK_TRIALS), int(seed))
 if ns:
     try:
-        P.sweep(*quick_key, _data=data)
+        P.sweep(quick_key, _data=data)
     except (ValueError, TypeError) as exc:
         widgets.show_error(exc)
         st.stop()
@@ -217,18 +182,18 @@ def sweep_ready() -> tuple | None:
     df, stage = got
     trials_done = n_trials if stage == "full" else P.QUICK_TRIALS
     key = (*sweep_base, trials_done, int(seed))
-    P.sweep(*key, _data=data, _df=df)
+    P.sweep(key, _data=data, _df=df)
     return key
 
 
 SETTING = ip_screen.PageSetting(
     params=P_full,
     n_full=n_full,
-    delta=float(delta),
-    alpha=float(alpha),
+    delta=delta,
+    alpha=alpha,
     mode=mode,
-    eps=float(eps),
-    eta=float(eta),
+    eps=eps,
+    eta=eta,
     eta_rule=eta_rule,
     cap=_cap,
     ns=ns,
@@ -243,9 +208,9 @@ def draw_first_screen(job=None) -> None:
     key = sweep_ready()
     head = chart = None
     if key is not None:
-        df = P.sweep(*key, _data=data)
-        head = P.headline(*key, _data=data, _df=df)
-        chart = P.utility_figure(*key, _data=data, _df=df)
+        df = P.sweep(key, _data=data)
+        head = P.headline(key, _data=data, _df=df)
+        chart = P.utility_figure(key, _data=data, _df=df)
     draw_screen(ip_screen.first_screen(head, chart, data, SETTING, preprocess=preprocess), key="ip_utility")
 
 
@@ -257,22 +222,11 @@ with top:
 
 # ---------------------------------------------------------------------------------- expert sections
 # Each section is lazy (ui.first_screen.expert_section with a key): its work runs only while it is open.
-risk_panel(
-    "input-perturbation",
-    eps=float(eps),
-    delta=float(delta),
-    n=int(n_full),
-    d=int(data.d),
-    alpha=float(alpha),
-    eta=float(eta),
-    mode=mode,
-    dmult=float(dmult),
-    model=model,
-)
+risk_panel(MECH, eps=eps, delta=delta, n=n_full, d=data.d, alpha=alpha, eta=eta, mode=mode, dmult=dmult, model=model)
 with expert_section("Preprocessing: what was done to the data"):
     for note in data.notes:
         st.markdown(f"- {escape_markdown(note)}")
-    if _cap["binding"] and float(eta) >= eta_rule * (1 - 1e-9):
+    if _cap["binding"] and eta >= eta_rule * (1 - 1e-9):
         st.caption(ip_screen.cap_text(SETTING))
     st.markdown(
         f"- {fmt.integer(data.n_train)} training rows, {fmt.integer(data.X_test.shape[0])} held-out rows, "
@@ -447,7 +401,7 @@ with expert_section(
 
 with expert_section("How σ_u and local privacy change with n", key="ip_sec_scaling") as shown:
     if shown:
-        scaling = P.n_scaling_figures(data.d, float(eps), float(delta), model, float(eta), float(alpha), mode)
+        scaling = P.n_scaling_figures(data.d, eps, delta, model, eta, alpha, mode)
         t1, t2 = st.columns(2)
         t1.plotly_chart(scaling["noise_n"], key="ip_noise_n")
         t2.plotly_chart(scaling["local_n"], key="ip_local_n")
@@ -461,14 +415,14 @@ with expert_section("How σ_u and local privacy change with n", key="ip_sec_scal
 def simulation_section(key: tuple) -> None:
     """The measured excess risk against n; its radio re-renders only this fragment."""
     wsel = state.widget("ip_wnorm", control="radio", label="‖ŵ‖ in the bound curves", format_func=WNORM_LABELS.get)
-    figs = P.sweep_figures(*key, wsel, _data=data, _df=P.sweep(*key, _data=data))
+    figs = P.sweep_figures(key, wsel, _data=data, _df=P.sweep(key, _data=data))
     st.plotly_chart(figs["excess"], key="ip_excess")
     s = figs["summary"]
     last = s[s["n"] == s["n"].max()].set_index("method")
     st.caption(
         f"At n = {fmt.integer(s['n'].max())} ({fmt.integer(last['n_trials'].min())} trials, "
         f"{SAMPLER_LABELS[sampler]} sampler; bound curves with ‖ŵ‖ = "
-        f"{'η' if wsel == 'eta' else fmt.number(min(figs['w_measured'], float(eta)))}): "
+        f"{'η' if wsel == 'eta' else fmt.number(min(figs['w_measured'], eta))}): "
         + ", ".join(
             f"{k}: excess risk {fmt.number(last.loc[k, 'excess_risk_mean'])} (95%: "
             f"{fmt.number(last.loc[k, 'excess_risk_lo'])} to {fmt.number(last.loc[k, 'excess_risk_hi'])})"
@@ -495,8 +449,8 @@ if ns:
                 )
             simulation_section(ready)
             # the gap chart does not depend on the radio: outside the fragment (not re-sent when it changes)
-            df = P.sweep(*ready, _data=data)
-            st.plotly_chart(P.sweep_figures(*ready, "eta", _data=data, _df=df)["gap"], key="ip_gap")
+            df = P.sweep(ready, _data=data)
+            st.plotly_chart(P.sweep_figures(ready, "eta", _data=data, _df=df)["gap"], key="ip_gap")
 
 with expert_section("Does the privacy proof's key event hold? (measured)", key="ip_sec_diag") as shown:
     if shown:
@@ -513,7 +467,7 @@ with expert_section("Does the privacy proof's key event hold? (measured)", key="
         )
         draws = int(min(max(trials, 100), 2000))
         diag_key = (ds.name, ds.fingerprint, positive_class, int(seed), cfg, n_full, draws, int(seed))
-        dg = P.diagnostic(*diag_key, _data=data)
+        dg = P.diagnostic(diag_key, _data=data)
         sm = dg["summary"]
         k1, k2, k3 = st.columns(3)
         k1.metric("Promised by the paper", f"≥ {fmt.number(sm['promised_probability'], sig=6)}")
@@ -545,7 +499,7 @@ with expert_section("Does the privacy proof's key event hold? (measured)", key="
             "which the cited theorem does not cover, so the central guarantee stays 'claimed by the paper', "
             "never 'proved'.",
         )
-        st.plotly_chart(P.diagnostic_figure(*diag_key, _data=data, _dg=dg), key="ip_diag")
+        st.plotly_chart(P.diagnostic_figure(diag_key, _data=data, _dg=dg), key="ip_diag")
 
 
 def draw_reproduction(job) -> None:

@@ -16,10 +16,10 @@ from ...audit.registry import AuditableMechanism, Option
 from ...data import Dataset
 from ...exceptions import DataValidationError
 from ...rng import as_generator, keyed_seed
-from .experiment import _params_for, prepare_data
+from .experiment import prepare_data
 from .mechanism import contributor_randomize, release_thetas
 from .model import quadratic_features, sufficient_stats
-from .params import local_privacy
+from .params import local_privacy, params_for_model
 
 __all__ = ["MODES", "PAIRS", "input_perturbation_target"]
 
@@ -115,7 +115,9 @@ def input_perturbation_target(
         )
     X1, y1, text = _neighbour(X, y, pair, model, pair_seed)
     st0, st1 = sufficient_stats(X, y, model), sufficient_stats(X1, y1, model)
-    params = _params_for(model, eta, n=n, d=st0.d, epsilon=epsilon, delta=delta, alpha=alpha, sigma_u_mode=mode)
+    params = params_for_model(
+        model, eta=eta, n=n, d=st0.d, epsilon=epsilon, delta=delta, alpha=alpha, sigma_u_mode=mode
+    )
     v = _direction(st0, st1, params, pair_seed)
     stats = (st0, st1)
 
@@ -142,7 +144,7 @@ def _local_target(
 ) -> AuditTarget:
     """Audit target of Corollary 1's local claim for one contributor's randomized record."""
     d = X.shape[1]
-    params = _params_for(model, eta, n=n, d=d, epsilon=epsilon, delta=delta, alpha=alpha, sigma_u_mode="COR2")
+    params = params_for_model(model, eta=eta, n=n, d=d, epsilon=epsilon, delta=delta, alpha=alpha, sigma_u_mode="COR2")
     if pair == "boundary":
         e1 = np.zeros((1, d))
         e1[0, 0] = 1.0
@@ -190,19 +192,12 @@ def _local_target(
 
 
 # -- the plug-in's audit entry (dp_core.audit.MECHANISMS collects it) ---------------------------
-def _build_input_perturbation(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=10_000, alpha=1.0):
-
-    return input_perturbation_target(
-        dataset=dataset, epsilon=epsilon, delta=delta, mode=mode, pair=pair, n=n, alpha=alpha, pair_seed=pair_seed
-    )
-
-
 AUDIT = AuditableMechanism(
     name="input-perturbation",
     title="Input perturbation",
     modes=MODES,
     pairs=PAIRS,
-    build=_build_input_perturbation,
+    build=input_perturbation_target,
     options=(
         Option("n", int, 10_000, "number of contributors (first n training rows)", lo=50, hi=1_000_000),
         Option("alpha", float, 1.0, "local/central knob α in (0, 1]; the claim is (αε, δ)-DP", lo=0.01, hi=1.0),
@@ -211,5 +206,5 @@ AUDIT = AuditableMechanism(
     default_runs=20_000,
     max_runs=200_000,
     page="pages/input_perturbation.py",
-    summary=("Every contributor adds Gaussian noise to its own record; the server fits a ridge-regularised model."),
+    summary="Every contributor adds Gaussian noise to its own record; the server fits a ridge-regularised model.",
 )

@@ -41,7 +41,7 @@ def _specs():
     return PLUGIN.params
 
 
-def _common_privacy_args(p, *, n_required: bool, eta_rule: bool = False):
+def _common_privacy_args(p, *, eta_rule: bool = False):
     """The central target (shared options) and the mechanism's parameters, from its declaration."""
     if eta_rule:  # simulate: the app's defaults (epsilon 1, delta 1e-5), so a run needs only the data
         p.add_argument("--eps", type=float, default=1.0, help="central epsilon, in (0, inf) (default 1)")
@@ -71,7 +71,7 @@ def _values(a, *, n_required: bool) -> dict:
 
 
 def _calibrate_args(p):
-    _common_privacy_args(p, n_required=True)
+    _common_privacy_args(p)
     p.add_argument("--d", type=int, required=True, help="dimension d")
     p.add_argument("--zeta", type=float, default=None, help="Lipschitz constant (default: from --model)")
     p.add_argument("--lam", type=float, default=None, help="smoothness constant (default: from --model)")
@@ -139,9 +139,7 @@ def _guarantees(p, c) -> dict:
             "bound_theorem2": "Theorem 2 upper bound (paper's constants), conditional on the calibration event",
             "rate_*_const1": "Table 1 rates with constant 1: shape only, up to constants",
         },
-        "eps_local_paper": lp.epsilon_nominal,
-        "eps_local_exact": lp.epsilon_exact,
-        "delta_local": lp.delta_local,
+        **_local_levels(lp),
         "eps_local_q": lp.epsilon_q,
         "eps_local_p": lp.epsilon_p,
         "gdp_mu": lp.mu,
@@ -149,6 +147,11 @@ def _guarantees(p, c) -> dict:
         "eps_local_exact_domain_sensitivities": lpd.epsilon_exact,
         "corollary1_formally_valid": lp.corollary1_valid,
     }
+
+
+def _local_levels(lp) -> dict:
+    """Corollary 1's local level of one contributor's message, its exact (Gaussian DP) level and delta."""
+    return {"eps_local_paper": lp.epsilon_nominal, "eps_local_exact": lp.epsilon_exact, "delta_local": lp.delta_local}
 
 
 def _bounds(p, eps: float, delta: float) -> dict:
@@ -166,7 +169,7 @@ def _bounds(p, eps: float, delta: float) -> dict:
 def _simulate_args(p):
     add_dataset_arguments(p, default="census")
     add_preprocess_argument(p)
-    _common_privacy_args(p, n_required=False, eta_rule=True)
+    _common_privacy_args(p, eta_rule=True)
     add_seed_argument(p)
     p.add_argument("--trials", type=int, default=100, help="Monte-Carlo trials (default 100)")
     p.add_argument("--diagnostic-draws", type=int, default=400, help="draws for the privacy-proof diagnostic")
@@ -197,7 +200,6 @@ def _simulate_run(a):
     diag = privacy_diagnostic(
         sufficient_stats(data.X_train[:n], data.y_train[:n], model), p, n_draws=a.diagnostic_draws, seed=a.seed
     )
-    lp = local_privacy(p)
     return {
         "mechanism": "input-perturbation",
         "dataset": ds.name,
@@ -214,14 +216,9 @@ def _simulate_run(a):
         "metric": metric,
         "methods": methods,
         **_bound(methods, p, v["wnorm"]),
-        "sigma_b": p.sigma_b,
-        "sigma_u": p.sigma_u,
-        "Delta": p.Delta,
-        "Delta_in": p.Delta_in,
+        **{k: getattr(p, k) for k in ("sigma_b", "sigma_u", "Delta", "Delta_in")},
         "central_guarantee": f"({p.eps_run:g}, {p.delta:g})-DP as claimed by the paper",
-        "eps_local_paper": lp.epsilon_nominal,
-        "eps_local_exact": lp.epsilon_exact,
-        "delta_local": lp.delta_local,
+        **_local_levels(local_privacy(p)),
         "privacy_diagnostic": diag.summary(),
         "preprocessing": list(data.notes),
         "leak_warnings": list(data.leaks),

@@ -51,27 +51,14 @@ class _State(NonPublicDiagnostics):
         return self.w_hats[eta]
 
 
-def _utility(data, W: np.ndarray) -> np.ndarray:
-    W = np.atleast_2d(W)
-    X, y = data.X_test, data.y_test
-    pred = X @ W.T
-    if data.model == "least_squares":
-        var = float(np.var(y)) or 1.0
-        return 1.0 - np.mean((pred - y[:, None]) ** 2, axis=0) / var
-    return np.mean(np.where(pred > 0, 1.0, -1.0) == y[:, None], axis=0)
-
-
-def _mae(data, W: np.ndarray) -> np.ndarray:
-    """Test mean absolute error of each row of ``W`` in the target's units (``nan`` for classification)."""
-    return _scores(data, W)[1]
-
-
 def _scores(data, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_utility` and :func:`_mae` of each row of ``W`` from one product with the test rows."""
+    """Test utility (R², or accuracy) and mean absolute error in the target's units (``nan`` for classification)
+    of each row of ``W``, from one product with the test rows."""
     W = np.atleast_2d(W)
+    pred = data.X_test @ W.T
     if data.model != "least_squares":
-        return _utility(data, W), np.full(W.shape[0], np.nan)
-    R = data.X_test @ W.T - data.y_test[:, None]
+        return np.mean(np.where(pred > 0, 1.0, -1.0) == data.y_test[:, None], axis=0), np.full(W.shape[0], np.nan)
+    R = pred - data.y_test[:, None]
     var = float(np.var(data.y_test)) or 1.0
     return 1.0 - np.mean(R * R, axis=0) / var, data.label_scale * np.mean(np.abs(R), axis=0)
 
@@ -121,22 +108,16 @@ class InputPerturbationAdapter(BlockAdapter):
             if model == "least_squares"
             else logistic_nonprivate_fit(data.X_train, data.y_train, eta_ref)
         )
-        return _State(
-            data=data,
-            stats=st,
-            model=model,
-            eta_ref=eta_ref,
-            np_utility=float(_utility(data, ref)[0]),
-            np_mae=float(_mae(data, ref)[0]),
-            cap_note=eta_cap_note(float(np.linalg.norm(ref)), eta_ref),
-        )
+        util, mae = _scores(data, ref)
+        cap_note = eta_cap_note(float(np.linalg.norm(ref)), eta_ref)
+        return _State(data, st, model, eta_ref, float(util[0]), cap_note, np_mae=float(mae[0]))
 
-    def _params(self, state: _State, epsilon: float, delta: float):
+    def _params(self, state: _State, epsilon: float, delta: float, n: int | None = None):
+        """The public parameters at ``epsilon`` over ``n`` rows (default: the data's)."""
         from .experiment import SimulationConfig
 
-        return SimulationConfig(epsilon=epsilon, delta=delta, model=state.model, eta=state.eta(epsilon)).params(
-            state.stats.n, state.stats.d
-        )
+        cfg = SimulationConfig(epsilon=epsilon, delta=delta, model=state.model, eta=state.eta(epsilon))
+        return cfg.params(state.stats.n if n is None else n, state.stats.d)
 
     def block(
         self, state: Any, point: Mapping[str, Any], seeds: Sequence[np.random.SeedSequence], spec: CompareSpec
@@ -152,17 +133,9 @@ class InputPerturbationAdapter(BlockAdapter):
         frames = []
         for meth, W in (("input", W_in), ("objective", W_obj)):
             util, mae = _scores(state.data, W)
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "method": meth,
-                        "trial": np.arange(len(seeds)),
-                        "utility": util,
-                        "excess_risk": np.maximum(empirical_risk(state.stats, W) - J_hat, 0.0),
-                        "mae": mae,
-                    }
-                )
-            )
+            excess = np.maximum(empirical_risk(state.stats, W) - J_hat, 0.0)
+            cols = {"method": meth, "trial": np.arange(len(seeds)), "utility": util, "excess_risk": excess}
+            frames.append(pd.DataFrame(cols | {"mae": mae}))
         return pd.concat(frames, ignore_index=True)
 
     def bounds(self, state: Any, epsilons: Sequence[float], spec: CompareSpec) -> pd.DataFrame:
@@ -174,34 +147,17 @@ class InputPerturbationAdapter(BlockAdapter):
                 p = self._params(state, float(e), spec.delta)
             except ValueError:
                 continue
-            rows.append(
-                {
-                    "method": "input",
-                    "epsilon": float(e),
-                    "bound": theorem2_terms(p).total,
-                    "label": "Theorem 2 bound (as claimed)",
-                }
-            )
-            rows.append(
-                {
-                    "method": "objective",
-                    "epsilon": float(e),
-                    "bound": objective_gauss_bound(p),
-                    "label": "Theorem-2 analogue (derived)",
-                }
-            )
+            rows.append(("input", float(e), theorem2_terms(p).total, "Theorem 2 bound (as claimed)"))
+            rows.append(("objective", float(e), objective_gauss_bound(p), "Theorem-2 analogue (derived)"))
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
     def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
         from .bounds import objective_gauss_bound, theorem2_terms
-        from .experiment import SimulationConfig
 
         if method not in ("input", "objective"):
             return float("nan")
         try:
-            p = SimulationConfig(epsilon=epsilon, delta=spec.delta, model=state.model, eta=state.eta(epsilon)).params(
-                int(math.ceil(n)), state.stats.d
-            )
+            p = self._params(state, epsilon, spec.delta, n=int(math.ceil(n)))
         except ValueError:  # n at or below the minimum of the calibration: no bound
             return float("inf")
         return theorem2_terms(p).total if method == "input" else objective_gauss_bound(p)
@@ -224,15 +180,11 @@ class InputPerturbationAdapter(BlockAdapter):
         return state.np_mae
 
     def notes(self, state: Any) -> tuple[str, ...]:
-        extra = (state.cap_note,) if state.cap_note else ()
-        return (
-            tuple(state.data.notes)
-            + (
-                f"Model: {state.model}; parameter ball ‖w‖ ≤ η with η = max(1, √d·min(1, ε/10)) "
-                f"(d = {state.stats.d}); the non-private reference uses η = {state.eta_ref:.3g}.",
-            )
-            + extra
+        ball = (
+            f"Model: {state.model}; parameter ball ‖w‖ ≤ η with η = max(1, √d·min(1, ε/10)) "
+            f"(d = {state.stats.d}); the non-private reference uses η = {state.eta_ref:.3g}."
         )
+        return (*state.data.notes, ball, *((state.cap_note,) if state.cap_note else ()))
 
     def leaks(self, state: Any) -> tuple[str, ...]:
         return tuple(state.data.leaks)

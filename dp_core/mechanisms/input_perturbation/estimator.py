@@ -6,7 +6,6 @@ docs/input_perturbation.md §"Estimators".
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -86,11 +85,12 @@ def _baseline_params(*, d: int, epsilon: float, delta: float, eta: float, model:
     (Fukuchi et al. 2017, Algorithm 2, Theorem 4; Kifer et al. 2012, Theorem 2; docs/input_perturbation.md
     §"Estimators")."""
     from .model import model_constants
+    from .params import _regularisation, delta_star
 
     c = model_constants(model, eta=eta)
     dl = delta if delta > 0 else _RIDGE_RULE_DELTA
-    star = 4.0 * c.zeta * math.sqrt(d * (8.0 * math.log(4.0 / dl) + 4.0 * epsilon)) / (epsilon * eta)
-    Delta = max(mult * star, 2.0 * c.lam / epsilon * (1.0 + 1e-9))
+    star = delta_star(zeta=c.zeta, d=d, delta=dl, eps_run=epsilon, eta=eta)
+    Delta = _regularisation(None, mult * star, 2.0 * c.lam / epsilon)
     return _BaselineParams(eta=eta, zeta=c.zeta, lam=c.lam, epsilon=epsilon, eps_run=epsilon, delta=dl, Delta=Delta)
 
 
@@ -310,10 +310,9 @@ class _LinearClassifier(DPClassifierMixin, _QuadraticBallModel):
         """Logistic scores ``1 / (1 + exp(-<w, z>))`` (one-vs-rest normalised) of a fit on the Taylor surrogate,
         not calibrated probabilities."""
         s = self.decision_function(X)
-        if s.ndim == 1:
-            p1 = 0.5 * (1.0 + np.tanh(0.5 * s))
-            return np.column_stack([1.0 - p1, p1])
         P = 0.5 * (1.0 + np.tanh(0.5 * s))
+        if s.ndim == 1:
+            return np.column_stack([1.0 - P, P])
         tot = P.sum(axis=1, keepdims=True)
         return np.where(tot > 0, P / np.where(tot > 0, tot, 1.0), 1.0 / P.shape[1])
 

@@ -28,7 +28,7 @@ from .mechanism import (
     output_perturbation_thetas,
 )
 from .model import MODELS, empirical_risk, model_constants, prefix_stats
-from .params import InputPerturbationParams, input_perturbation_params, local_privacy, sigma_u_value
+from .params import InputPerturbationParams, local_privacy, params_for_model, sigma_u_value
 
 __all__ = [
     "METHODS",
@@ -452,12 +452,6 @@ def simulate_over_n(
     return df
 
 
-def _params_for(model: str, eta: float, **kw) -> InputPerturbationParams:
-    """Step-0 parameters with the loss constants of ``model`` on the ball of radius ``eta``."""
-    c = model_constants(model, eta=eta)
-    return input_perturbation_params(eta=eta, zeta=c.zeta, lam=c.lam, **kw)
-
-
 def noise_scale_table(
     *,
     n: int,
@@ -472,7 +466,9 @@ def noise_scale_table(
     """sigma_b, sigma_u and the asymptote sqrt(2 lambda/eps) against epsilon (tidy: quantity, epsilon, value)."""
     rows = []
     for e in epsilons:
-        p = _params_for(model, eta, n=n, d=d, epsilon=float(e), delta=delta, alpha=alpha, sigma_u_mode=sigma_u_mode)
+        p = params_for_model(
+            model, eta=eta, n=n, d=d, epsilon=float(e), delta=delta, alpha=alpha, sigma_u_mode=sigma_u_mode
+        )
         rows += [
             {"epsilon": float(e), "quantity": "sigma_b", "value": p.sigma_b},
             {"epsilon": float(e), "quantity": "sigma_u", "value": p.sigma_u},
@@ -523,7 +519,9 @@ def alpha_tradeoff_table(
     """Central epsilon (alpha eps), local epsilon (nominal and exact) and Theorem-2 bound over alpha."""
     rows = []
     for a in alphas:
-        p = _params_for(model, eta, n=n, d=d, epsilon=epsilon, delta=delta, alpha=float(a), sigma_u_mode=sigma_u_mode)
+        p = params_for_model(
+            model, eta=eta, n=n, d=d, epsilon=epsilon, delta=delta, alpha=float(a), sigma_u_mode=sigma_u_mode
+        )
         lp = local_privacy(p)
         row = {"alpha": float(a), "central_epsilon": p.eps_run, "local_epsilon_nominal": lp.epsilon_nominal}
         row.update(local_epsilon_exact=lp.epsilon_exact, bound_theorem2=theorem2_terms(p).total)
@@ -547,8 +545,8 @@ def local_vs_n_table(
     rows = []
     for n in ns:
         try:
-            p = _params_for(
-                model, eta, n=int(n), d=d, epsilon=epsilon, delta=delta, alpha=alpha, sigma_u_mode=sigma_u_mode
+            p = params_for_model(
+                model, eta=eta, n=int(n), d=d, epsilon=epsilon, delta=delta, alpha=alpha, sigma_u_mode=sigma_u_mode
             )
         except ValueError:
             continue

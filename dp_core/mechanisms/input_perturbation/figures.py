@@ -13,8 +13,8 @@ from ...figures import (
     METHOD_COLORS,
     add_bound_trace,
     apply_layout,
+    band_trace,
     color_of,
-    hex_to_rgba,
     label_of,
     line_ci_figure,
     use_white_template,
@@ -93,11 +93,8 @@ def excess_vs_n_figure(
         if show_rates:
             rate = "Table-1 rate, constant = 1 (shape only, up to constants)"
             _line(fig, b["n"], b["rate_input"], rate, color="#777777", dash="dot")
-            gd, gd_color = (
-                "DP-GD rate (Bassily et al.), constant = 1, up to constants",
-                METHOD_COLORS.get("dp_gd", "#E69F00"),
-            )
-            _line(fig, b["n"], b["rate_dp_gd"], gd, color=gd_color, dash="dot")
+            gd = "DP-GD rate (Bassily et al.), constant = 1, up to constants"
+            _line(fig, b["n"], b["rate_dp_gd"], gd, color=METHOD_COLORS.get("dp_gd", "#E69F00"), dash="dot")
     fig.update_layout(
         height=520,
         legend={"orientation": "v", "x": 1.02, "y": 1.0, "yanchor": "top", "xanchor": "left"},
@@ -275,20 +272,7 @@ def reproduction_figure(summary: pd.DataFrame, *, model: str) -> go.Figure:
                 continue
             c = color_of(m)
             trials = int(t["n_trials"].min())
-            fig.add_trace(
-                go.Scatter(
-                    x=np.concatenate([t["n"], t["n"][::-1]]),
-                    y=np.concatenate([t["test_metric_hi"], t["test_metric_lo"][::-1]]),
-                    fill="toself",
-                    mode="lines",
-                    fillcolor=hex_to_rgba(c, 0.15),
-                    line={"width": 0},
-                    hoverinfo="skip",
-                    showlegend=False,
-                ),
-                row=1,
-                col=j,
-            )
+            fig.add_trace(band_trace(t["n"], t["test_metric_lo"], t["test_metric_hi"], c, alpha=0.15), row=1, col=j)
             fig.add_trace(
                 go.Scatter(
                     x=t["n"],

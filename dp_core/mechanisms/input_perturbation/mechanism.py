@@ -72,29 +72,24 @@ def server_fit(QtQt: np.ndarray, p_tilde: np.ndarray, params: InputPerturbationP
 
 
 def _stats_draw(stats: SufficientStats, params: InputPerturbationParams, g: np.random.Generator, T: int):
-    d, k = stats.d, stats.R.shape[0]
-    with blas_threads_for(float(d) * d * max(k, d)):  # T small d x d products: the dp_core/_blas.py rule
-        return _stats_draw_products(stats, params, g, T)
-
-
-def _stats_draw_products(stats: SufficientStats, params: InputPerturbationParams, g: np.random.Generator, T: int):
     d, k, n = stats.d, stats.R.shape[0], stats.n
-    s = params.sigma_u / math.sqrt(n)
-    G = g.standard_normal((T, k, d)) * s
-    RG = stats.R[None] + G
-    QtQt = np.matmul(np.swapaxes(RG, 1, 2), RG)
-    m = n - k
-    if m >= d:
-        chi = g.chisquare(m - np.arange(d), size=(T, d))
-        Z = np.tril(g.standard_normal((T, d, d)), -1)
-        idx = np.arange(d)
-        Z[:, idx, idx] = np.sqrt(chi)
-        QtQt += (s * s) * np.matmul(Z, np.swapaxes(Z, 1, 2))
-    elif m > 0:
-        G2 = g.standard_normal((T, m, d)) * s
-        QtQt += np.matmul(np.swapaxes(G2, 1, 2), G2)
-    b = g.standard_normal((T, d)) * params.sigma_b
-    return QtQt, stats.p[None] - b
+    with blas_threads_for(float(d) * d * max(k, d)):  # T small d x d products: the dp_core/_blas.py rule
+        s = params.sigma_u / math.sqrt(n)
+        G = g.standard_normal((T, k, d)) * s
+        RG = stats.R[None] + G
+        QtQt = np.matmul(np.swapaxes(RG, 1, 2), RG)
+        m = n - k
+        if m >= d:
+            chi = g.chisquare(m - np.arange(d), size=(T, d))
+            Z = np.tril(g.standard_normal((T, d, d)), -1)
+            idx = np.arange(d)
+            Z[:, idx, idx] = np.sqrt(chi)
+            QtQt += (s * s) * np.matmul(Z, np.swapaxes(Z, 1, 2))
+        elif m > 0:
+            G2 = g.standard_normal((T, m, d)) * s
+            QtQt += np.matmul(np.swapaxes(G2, 1, 2), G2)
+        b = g.standard_normal((T, d)) * params.sigma_b
+        return QtQt, stats.p[None] - b
 
 
 def _records_draw(Q: np.ndarray, P: np.ndarray, params: InputPerturbationParams, g: np.random.Generator):
@@ -195,19 +190,18 @@ def release_thetas_xy(
     """:func:`release_thetas` from raw rows (clipped to the declared bounds); public constants from ``model``
     and the bounds only, so neighbouring datasets of one size get identical parameters.
     """
-    from .model import model_constants
-    from .params import input_perturbation_params
+    from .params import params_for_model
 
     stats = sufficient_stats(X, y, model, x_bound=x_bound, y_bound=y_bound)
-    c = model_constants(model, eta=eta, x_bound=x_bound, y_bound=y_bound)
-    params = input_perturbation_params(
+    params = params_for_model(
+        model,
+        eta=eta,
+        x_bound=x_bound,
+        y_bound=y_bound,
         n=stats.n,
         d=stats.d,
         epsilon=epsilon,
         delta=delta,
-        eta=eta,
-        zeta=c.zeta,
-        lam=c.lam,
         alpha=alpha,
         Delta=Delta,
         Delta_multiplier=Delta_multiplier,
@@ -383,21 +377,10 @@ class InputPerturbation:
         return model_constants(self.model, eta=self.eta, x_bound=self.x_bound, y_bound=self.y_bound)
 
     def params(self, n: int, d: int) -> InputPerturbationParams:
-        from .params import input_perturbation_params
+        from .params import params_for_model
 
-        c = self.constants()
-        return input_perturbation_params(
-            n=n,
-            d=d,
-            epsilon=self.epsilon,
-            delta=self.delta,
-            eta=self.eta,
-            zeta=c.zeta,
-            lam=c.lam,
-            alpha=self.alpha,
-            Delta_multiplier=self.Delta_multiplier,
-            sigma_u_mode=self.sigma_u_mode,
-        )
+        names = ("epsilon", "delta", "eta", "alpha", "Delta_multiplier", "sigma_u_mode", "x_bound", "y_bound")
+        return params_for_model(self.model, n=n, d=d, **{k: getattr(self, k) for k in names})
 
     def run(self, X, y, *, rng, sampler: str = "records", diagnostics: bool = False):
         """Run the protocol once: the release, or with ``diagnostics=True`` (release, diagnostics); same draws."""
@@ -410,19 +393,13 @@ class InputPerturbation:
         )
         sol = server_fit(QtQt, pt, params, return_info=True)
         w = sol.w[0]
-        p = params
         release = InputPerturbationRelease(
             theta=w,
-            epsilon=p.epsilon,
-            delta=p.delta,
-            alpha=p.alpha,
-            eps_run=p.eps_run,
+            **{k: getattr(params, k) for k in ("epsilon", "delta", "alpha", "eps_run")},
             privacy_status=PRIVACY_STATUS,
             model=self.model,
             eta=self.eta,
-            sigma_b=p.sigma_b,
-            sigma_u=p.sigma_u,
-            Delta_in=p.Delta_in,
+            **{k: getattr(params, k) for k in ("sigma_b", "sigma_u", "Delta_in")},
             on_boundary=bool(sol.on_boundary[0]),
             status="optimal",
         )

@@ -35,6 +35,7 @@ __all__ = [
     "LocalPrivacy",
     "local_privacy",
     "exact_local_epsilon",
+    "params_for_model",
 ]
 
 #: ``COR2``: Corollary 2 (default); ``ALG1``: Algorithm 1 as printed; ``CORR``: the diagnostic value
@@ -69,10 +70,9 @@ def feasibility(n: int, delta: float, mode: str = "COR2") -> Feasibility:
     n = check_int("n", n, lo=1)
     dl = check_delta(delta)
     mode = check_choice("mode", mode, SIGMA_U_MODES)
-    c = 4.0 if mode == "ALG1" else 8.0
+    c, key = (4.0, "alg1") if mode == "ALG1" else (8.0, "cor2")
     mins = min_n(dl)
-    n_min = mins["alg1" if mode == "ALG1" else "cor2"]
-    return Feasibility(ok=n > n_min, n_min=n_min, delta_min=c * math.exp(-n / 4.0), n_theorem2=mins["theorem2"])
+    return Feasibility(ok=n > mins[key], n_min=mins[key], delta_min=c * math.exp(-n / 4.0), n_theorem2=mins["theorem2"])
 
 
 def _a_values(n: float, delta: float) -> tuple[float, float]:
@@ -197,13 +197,18 @@ class InputPerturbationParams:
 def _check_n(n: int, dl: float, mode: str) -> dict[str, float]:
     """:func:`min_n` at ``dl``; ``ValueError`` when ``n`` is too small for the chosen sigma_u formula."""
     mins = min_n(dl)
-    if mode == "ALG1" and not n > mins["alg1"]:
-        raise ValueError(f"n must be greater than 4 ln(4/delta) = {mins['alg1']:.4g} for sigma_u_mode='ALG1', got {n}.")
-    if mode in ("COR2", "CORR") and not n > mins["cor2"]:
+    c, key = (4, "alg1") if mode == "ALG1" else (8, "cor2")
+    if not n > mins[key]:
         raise ValueError(
-            f"n must be greater than 4 ln(8/delta) = {mins['cor2']:.4g} for sigma_u_mode={mode!r}, got {n}."
+            f"n must be greater than 4 ln({c}/delta) = {mins[key]:.4g} for sigma_u_mode={mode!r}, got {n}."
         )
     return mins
+
+
+def delta_star(*, zeta: float, d: int, delta: float, eps_run: float, eta: float) -> float:
+    """Delta* = 4 zeta sqrt(d (8 ln(4/delta) + 4 eps)) / (eps eta), the Delta minimising the first two terms of
+    [FTS17] Theorem 2 at ||w^|| = eta (docs/input_perturbation.md §"Regularisation Δ")."""
+    return 4.0 * zeta * math.sqrt(d * (8.0 * math.log(4.0 / delta) + 4.0 * eps_run)) / (eps_run * eta)
 
 
 def _regularisation(Delta: float | None, scaled_star: float, thr: float) -> float:
@@ -271,7 +276,7 @@ def input_perturbation_params(
     eps_run = alpha * eps
     a2, a4 = _a_values(n, dl)
     thr = 2.0 * lam / eps_run
-    Delta_star = 4.0 * zeta * math.sqrt(d * (8.0 * math.log(4.0 / dl) + 4.0 * eps_run)) / (eps_run * eta)
+    Delta_star = delta_star(zeta=zeta, d=d, delta=dl, eps_run=eps_run, eta=eta)
     Delta_v = _regularisation(Delta, mult * Delta_star, thr)
     return InputPerturbationParams(
         n=n,
@@ -295,13 +300,20 @@ def input_perturbation_params(
         Delta_star=Delta_star,
         Delta=Delta_v,
         Delta_in=Delta_v - thr,
-        n_min_cor2=mins["cor2"],
-        n_min_alg1=mins["alg1"],
-        n_min_theorem2=mins["theorem2"],
+        **{f"n_min_{k}": v for k, v in mins.items()},
         valid_cor2=bool(n > mins["cor2"]),
         valid_alg1=bool(n > mins["alg1"]),
         valid_theorem2=bool(n >= mins["theorem2"]),
     )
+
+
+def params_for_model(model: str, *, eta: float = 1.0, x_bound: float = 1.0, y_bound: float = 1.0, **kw):
+    """:func:`input_perturbation_params` with the loss constants zeta, lam of ``model`` on the ball of radius
+    ``eta`` for rows declared within ``x_bound`` and labels within ``y_bound`` (:func:`.model.model_constants`)."""
+    from .model import model_constants
+
+    c = model_constants(model, eta=eta, x_bound=x_bound, y_bound=y_bound)
+    return input_perturbation_params(eta=eta, zeta=c.zeta, lam=c.lam, **kw)
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,24 +53,13 @@ def readouts(config: ipe.SimulationConfig, n: int, d: int, _v: str = V) -> dict:
 
 
 @cached(max_entries=32, spinner="Running the mechanisms...")
-def sweep(
-    name: str,
-    fingerprint: str,
-    model: str,
-    positive_class,
-    split_seed: int,
-    config: ipe.SimulationConfig,
-    ns: tuple,
-    n_trials: int,
-    seed: int,
-    _data: ipe.PreparedData,
-    _v: str = V,
-    _df: pd.DataFrame | None = None,
-) -> pd.DataFrame:
-    """The sweep's per-trial table; ``_df``: the same table computed by the page's background job
-    (:func:`sweep_table` with these arguments), stored under this key as is."""
+def sweep(key: tuple, _data: ipe.PreparedData, _v: str = V, _df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The sweep's per-trial table at ``key`` = (name, fingerprint, model, positive_class, split_seed, config, ns,
+    n_trials, seed); ``_df``: the same table computed by the page's background job (:func:`sweep_table`), stored
+    under this key as is."""
     if _df is not None:
         return _df
+    *_, config, ns, n_trials, seed = key
     return ipe.simulate_over_n(_data, config, list(ns), n_trials=n_trials, seed=seed)
 
 
@@ -100,22 +89,12 @@ def noise_tables(
 
 
 @cached(max_entries=32, spinner="Drawing the contributors' noise...")
-def diagnostic(
-    name: str,
-    fingerprint: str,
-    positive_class,
-    split_seed: int,
-    config: ipe.SimulationConfig,
-    n: int,
-    n_draws: int,
-    seed: int,
-    _data: ipe.PreparedData,
-    _v: str = V,
-) -> dict:
-    """The privacy-proof diagnostic at ``n`` contributors (:func:`.diagnostic.privacy_diagnostic`)."""
-    model = config.model
+def diagnostic(key: tuple, _data: ipe.PreparedData, _v: str = V) -> dict:
+    """The privacy-proof diagnostic at ``key`` = (name, fingerprint, positive_class, split_seed, config, n, n_draws,
+    seed) (:func:`.diagnostic.privacy_diagnostic`)."""
+    *_, config, n, n_draws, seed = key
     p = config.params(n, _data.d)
-    stats = ipm.sufficient_stats(_data.X_train[:n], _data.y_train[:n], model)
+    stats = ipm.sufficient_stats(_data.X_train[:n], _data.y_train[:n], config.model)
     res = ipd.privacy_diagnostic(stats, p, n_draws=n_draws, seed=seed)
     out = {"summary": res.summary(), "lmin_plus_ridge": res.lmin_plus_ridge}
     return out | {"quad_form": res.quad_form, "threshold": res.threshold}
@@ -164,25 +143,12 @@ def n_scaling_figures(
 
 
 @cached(max_entries=32, spinner=False, resource=True)
-def sweep_figures(
-    name: str,
-    fingerprint: str,
-    model: str,
-    positive_class,
-    split_seed: int,
-    config: ipe.SimulationConfig,
-    ns: tuple,
-    n_trials: int,
-    seed: int,
-    w_norm_mode: str,
-    _data: ipe.PreparedData,
-    _df: pd.DataFrame,
-    _v: str = V,
-) -> dict:
+def sweep_figures(key: tuple, w_norm_mode: str, _data: ipe.PreparedData, _df: pd.DataFrame, _v: str = V) -> dict:
+    """The measured curves of the sweep at ``key`` (:func:`sweep`; ``_df`` its table)."""
     from ...experiments import summarize
     from . import figures as ipf
 
-    df = _df
+    df, model, config, ns = _df, key[2], key[5], key[6]
     w_meas = min(float(df["w_norm_hat"].iloc[-1]), config.eta) if w_norm_mode == "measured" else None
     bounds = bound_curve(ns, _data.d, config, w_meas)
     s = summarize(df, by=["n", "method"], values=["excess_risk", "test_metric"])
@@ -193,24 +159,11 @@ def sweep_figures(
 
 
 @cached(max_entries=32, spinner=False, resource=True)
-def diagnostic_figure(
-    name: str,
-    fingerprint: str,
-    positive_class,
-    split_seed: int,
-    config: ipe.SimulationConfig,
-    n: int,
-    n_draws: int,
-    seed: int,
-    _data: ipe.PreparedData,
-    _dg: dict,
-    _v: str = V,
-):
-    """The diagnostic's histogram (``_dg``: :func:`diagnostic` with the same arguments)."""
+def diagnostic_figure(key: tuple, _data: ipe.PreparedData, _dg: dict, _v: str = V):
+    """The diagnostic's histogram (``_dg``: :func:`diagnostic` at the same ``key``)."""
     from . import figures as ipf
 
-    dg = _dg
-    return ipf.diagnostic_figure(dg["lmin_plus_ridge"], dg["quad_form"], dg["threshold"])
+    return ipf.diagnostic_figure(_dg["lmin_plus_ridge"], _dg["quad_form"], _dg["threshold"])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -224,46 +177,19 @@ def feasibility(n: int, delta: float, mode: str, _v: str = V) -> ipp.Feasibility
 
 
 @cached(max_entries=64, spinner=False)
-def headline(
-    name: str,
-    fingerprint: str,
-    model: str,
-    positive_class,
-    split_seed: int,
-    config: ipe.SimulationConfig,
-    ns: tuple,
-    n_trials: int,
-    seed: int,
-    _data: ipe.PreparedData,
-    _df: pd.DataFrame,
-    _v: str = V,
-) -> dict:
-    """Mean test utility (accuracy, or R² for regression) of input perturbation and non-private at the largest n."""
-    df = _df
-    return ipe.utility_at(df, _data.y_test)
+def headline(key: tuple, _data: ipe.PreparedData, _df: pd.DataFrame, _v: str = V) -> dict:
+    """Mean test utility (accuracy, or R² for regression) of input perturbation and non-private at the largest n
+    of the sweep at ``key`` (:func:`sweep`; ``_df`` its table)."""
+    return ipe.utility_at(_df, _data.y_test)
 
 
 @cached(max_entries=32, spinner=False, resource=True)
-def utility_figure(
-    name: str,
-    fingerprint: str,
-    model: str,
-    positive_class,
-    split_seed: int,
-    config: ipe.SimulationConfig,
-    ns: tuple,
-    n_trials: int,
-    seed: int,
-    _data: ipe.PreparedData,
-    _df: pd.DataFrame,
-    _v: str = V,
-):
-    """Test utility (accuracy, or R²) against n for every method: the first screen's chart."""
+def utility_figure(key: tuple, _data: ipe.PreparedData, _df: pd.DataFrame, _v: str = V):
+    """Test utility (accuracy, or R²) against n for every method of the sweep at ``key``: the first screen's chart."""
     from ...experiments import summarize
     from . import figures as ipf
 
-    df = _df
-    u, metric = ipe.utility_frame(df, _data.y_test)
+    u, metric = ipe.utility_frame(_df, _data.y_test)
     s = summarize(u.assign(test_metric=u["utility"]), by=["n", "method"], values=["test_metric"])
     return ipf.metric_figure(s, metric_name=metric)
 

@@ -127,14 +127,9 @@ def _advice(head, flag, s: PageSetting) -> list:
             f"Even without any noise this model does no better than {baseline} ({utility_text(head['trivial'])}) "
             "on this data, so privacy costs nothing measurable here."
         )
-        out.append(
-            (
-                "info",
-                text
-                + (" A larger η (Settings) lets the model fit; the noise grows with η." if s.cap["binding"] else ""),
-                "💡",
-            )
-        )
+        if s.cap["binding"]:
+            text += " A larger η (Settings) lets the model fit; the noise grows with η."
+        out.append(("info", text, "💡"))
     elif plain and head["private_hi"] <= head["trivial"] + 0.01:
         text = (
             f"At {fmt.integer(head['n'])} training rows the private model does no better than {baseline} "
