@@ -38,13 +38,14 @@ def current_config(page: str, params: Mapping[str, Any] | None = None, *, finger
     """The configuration of the current view: shared values from ``ui.state`` plus ``params``."""
     shared = {k: state.get(k) for k in shared_keys()}
     shared["bounds"] = ""  # declared bounds belong to an upload (never the raw text of a link)
-    if st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None:
+    upload = state.active_upload()
+    if upload is not None:
         from dp_core.preprocessing import format_bounds
 
         from .widgets import declared_bounds_for
 
-        shared["dataset"] = st.session_state["upload_dataset"].name
-        declared = declared_bounds_for(st.session_state["upload_dataset"])
+        shared["dataset"] = upload.name
+        declared = declared_bounds_for(upload)
         shared["bounds"] = "" if declared is None else format_bounds(declared)
     return ExplorerConfig(**shared, page=page, params=dict(params or {}), dataset_fingerprint=fingerprint)
 
@@ -212,9 +213,7 @@ def share_panel(
     st.code(share_link(config), language=None, wrap_lines=True)
     from .widgets import bounds_link_note  # what the link carries of an upload's bounds (issue 24)
 
-    if st.session_state.get("p_source") == "upload" and (
-        note := bounds_link_note(st.session_state.get("upload_dataset"))
-    ):
+    if note := bounds_link_note(state.active_upload()):
         st.caption("🔗 " + note)
     decisions = export_panel(config, key)
     c1, c2 = st.columns(2)
