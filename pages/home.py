@@ -159,13 +159,7 @@ _raw = st.session_state.get("upload_dataset") if ds.name.startswith("upload:") e
 if _raw is None:
     with c2:
         _bt = pd.DataFrame(
-            {
-                "column": list(ds.feature_names),
-                "lo": pbounds.lo,
-                "hi": pbounds.hi,
-                "centre": pbounds.centre,
-                "scale": pbounds.scale,
-            }
+            {"column": list(ds.feature_names), **{k: getattr(pbounds, k) for k in list(_BOUND_HEADERS)[1:]}}
         )
         st.dataframe(
             display.table(_bt, headers=_BOUND_HEADERS, sig=4),

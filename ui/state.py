@@ -594,17 +594,8 @@ def widget(
     if on_change is not None:
         common["on_change"] = on_change
         common["args"] = args
-    control = control or _default_control(spec, opts, lo, hi)
-    _draw(
-        box,
-        control,
-        text,
-        name,
-        opts,
-        (spec.kind, lo, hi, step if step is not None else spec.step),
-        format_func,
-        common,
-    )
+    numeric = (spec.kind, lo, hi, step if step is not None else spec.step)
+    _draw(box, control or _default_control(spec, opts, lo, hi), text, name, opts, numeric, format_func, common)
     value = keep_widget(name)
     if shared:
         set_value(name, value)
@@ -657,13 +648,8 @@ def _draw(box, control: str, text: str, name: str, opts, numeric: tuple, format_
     elif control in ("slider", "number"):
         spec_kind, lo, hi, the_step = numeric
         kind = int if spec_kind is int else float
-        bounds = {}
-        if lo is not None:
-            bounds["min_value"] = kind(lo)
-        if hi is not None:
-            bounds["max_value"] = kind(hi)
-        if the_step is not None:
-            bounds["step"] = kind(the_step)
+        given = {"min_value": lo, "max_value": hi, "step": the_step}
+        bounds = {k: kind(v) for k, v in given.items() if v is not None}
         if format_func is not None:
             bounds["format"] = format_func
         if control == "slider":
