@@ -12,12 +12,12 @@ def _trials(values: tuple, eps: float, delta: float, seed: int, trials: int, ds)
     from . import DPGDConfig, noise_multiplier
     from .compare import ADAPTER, GDState, held_out_metrics, prepare_gd_data
 
-    state = GDState(prepare_gd_data(ds, seed=seed), DPGDConfig(**dict(values)))
+    gd = GDState(prepare_gd_data(ds, seed=seed), DPGDConfig(**dict(values)))
     rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(trials)]
-    util = held_out_metrics(state.data, ADAPTER._runs(state, eps, delta, rngs))[0]
-    base = held_out_metrics(state.data, ADAPTER._runs(state, eps, delta, [None], private=False))[0]
-    steps = state.cfg.n_steps(state.data.n, eps)
-    return state.data, steps, noise_multiplier(float(eps), float(delta), steps), util, float(base[0])
+    util = held_out_metrics(gd.data, ADAPTER._runs(gd, eps, delta, rngs))[0]
+    base = held_out_metrics(gd.data, ADAPTER._runs(gd, eps, delta, [None], private=False))[0]
+    steps = gd.cfg.n_steps(gd.data.n, eps)
+    return gd.data, steps, noise_multiplier(float(eps), float(delta), steps), util, float(base[0])
 
 
 @cached(max_entries=32)
