@@ -1,8 +1,7 @@
 """Shared parameters and URL values: one canonical value per name in ``st.session_state``, mirrored in the URL.
 
-Canonical values live under ``p_<name>``, widgets under ``w_<name>``; every link value is untrusted and
-parsed only here (:func:`parse_url_value`). Rules: ``docs/foundation.md`` §"Shared parameters and link
-values (ui/state.py)".
+Canonical values live under ``p_<name>``, widgets under ``w_<name>``; every link value is untrusted and parsed only here
+(:func:`parse_url_value`). Rules: ``docs/foundation.md`` §"Shared parameters and link values (ui/state.py)".
 """
 
 from __future__ import annotations
