@@ -395,6 +395,5 @@ with expert_section("How the bound was computed"):
         language="bash",
     )
 
-page_paths = {p[0] for p in PAGES}
-if mech.page and mech.page in page_paths:
+if mech.page in {p[0] for p in PAGES}:
     st.page_link(mech.page, label=f"Back to the {mech.title} page", icon="↩️")

@@ -315,9 +315,8 @@ tab_cmp, tab_card, tab_neg, tab_share = st.tabs(
 with tab_cmp:
     st.header(f"Noise scales at ε = {display.epsilon(eps)}, δ = {display.delta(delta)}")
     widgets.table(noise_table(result, eps), key="compare_noise_table")
-    if result.skipped:
-        for key, why in result.skipped.items():
-            st.warning(f"{ADAPTERS[key].title} was not run on this dataset: {escape_markdown(why)}")
+    for key, why in result.skipped.items():
+        st.warning(f"{ADAPTERS[key].title} was not run on this dataset: {escape_markdown(why)}")
     with expert_section("Preprocessing and caveats"):
         for key, notes in result.notes.items():
             for n in notes:

@@ -87,7 +87,7 @@ else:
             non_numeric = "error"
             feats_text = [c for c in table.non_numeric_columns if c != target]
             if feats_text:
-                choice = st.radio(
+                non_numeric = st.radio(
                     f"Non-numeric columns {escape_markdown(', '.join(map(str, feats_text)))}: what should be done with "
                     "them?",
                     ["onehot", "drop"],
@@ -95,12 +95,11 @@ else:
                     horizontal=True,
                     format_func={"onehot": "one-hot encode", "drop": "drop them"}.get,
                 )
-                non_numeric = choice
             has_missing = bool(table.frame.replace([float("inf"), float("-inf")], float("nan")).isna().any().any())
-            missing = "error"
-            if has_missing:
-                if st.checkbox("Drop rows with missing, not-a-number or infinite values", key="w_up_dropna"):
-                    missing = "drop_rows"
+            drop = has_missing and st.checkbox(
+                "Drop rows with missing, not-a-number or infinite values", key="w_up_dropna"
+            )
+            missing = "drop_rows" if drop else "error"
             try:
                 ds_up = dpdata.table_to_dataset(
                     table, target=target, task=task, non_numeric=non_numeric, missing=missing
@@ -159,13 +158,7 @@ _raw = st.session_state.get("upload_dataset") if ds.name.startswith("upload:") e
 if _raw is None:
     with c2:
         _bt = pd.DataFrame(
-            {
-                "column": list(ds.feature_names),
-                "lo": pbounds.lo,
-                "hi": pbounds.hi,
-                "centre": pbounds.centre,
-                "scale": pbounds.scale,
-            }
+            {"column": list(ds.feature_names), **{k: getattr(pbounds, k) for k in list(_BOUND_HEADERS)[1:]}}
         )
         st.dataframe(
             display.table(_bt, headers=_BOUND_HEADERS, sig=4),

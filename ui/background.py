@@ -597,34 +597,9 @@ def clear_shared() -> None:
         _SHARED.clear()
 
 
-class _Finished:
-    """A job whose results were already known (from the server-wide store): same interface as :class:`Job`."""
-
-    def __init__(self, results: dict) -> None:
-        self._results = results
-        self.cancelled = False
-        self.started = self.finished_at = time.monotonic()
-
-    def progress(self) -> float:
-        return 1.0
-
-    def cancel(self) -> None:
-        pass
-
-    def result(self, timeout: float | None = None) -> dict:
-        return dict(self._results)
-
-    def done(self) -> bool:
-        return True
-
-    def error(self) -> None:
-        return None
-
-    def finished(self) -> dict:
-        return dict(self._results)
-
-    def elapsed(self) -> float:
-        return 0.0
+def _known(value: Any) -> Any:
+    """A block whose result is already known (from the server-wide store of finished demo-data jobs)."""
+    return value
 
 
 # ------------------------------------------------------------------ Streamlit side
@@ -673,8 +648,8 @@ def start(
     if entry is not None and not entry[1].done():
         entry[1].cancel()
     shared = None if private else _shared_get(key)
-    if shared is not None:
-        job = _Finished(shared)
+    if shared is not None:  # known server-wide: a job of finished blocks
+        job = Job([Block(name, _known, (value,)) for name, value in shared.items()])
     else:
         job = _launch(blocks, use_pool=in_server() if background is None else background)
     st.session_state[slot] = (key, job, private)

@@ -1,8 +1,7 @@
 """Where a cached result may live: demo data in the server's shared cache, uploads in the session only.
 
-Every wrapper in ``ui/cached*.py`` uses :func:`cache_data`/:func:`cache_resource` from here, which choose
-the store per call; work stops with the session. Rules: ``docs/performance.md`` §"Cache scope
-(ui/cached_scope.py)".
+Every wrapper in ``ui/cached*.py`` uses :func:`cache_data`/:func:`cache_resource` from here, which choose the store per
+call; work stops with the session. Rules: ``docs/performance.md`` §"Cache scope (ui/cached_scope.py)".
 """
 
 from __future__ import annotations

@@ -96,15 +96,7 @@ class UrlParam:
     label: str = ""
 
 
-_C, _IP, _LB, _LM, _L1, _AU, _TOUR = (
-    "pages/compare.py",
-    "pages/input_perturbation.py",
-    "pages/label_dp_bags.py",
-    "pages/large_margin_gaussian.py",
-    "pages/l1_exponential.py",
-    "pages/audit.py",
-    "pages/start_here.py",
-)
+_C, _AU, _TOUR = "pages/compare.py", "pages/audit.py", "pages/start_here.py"
 
 #: Every URL parameter of the app. Shared ones (``page=None``) are read by ``ui.state.init_state``;
 #: page ones by ``ui.state.url_param`` / ``seed_widget`` (data-dependent defaults and options are
@@ -141,7 +133,6 @@ URL_PARAMS: dict[str, UrlParam] = {
     "cview": UrlParam(str, "compare", options=COMPARE_TABS, page=_C, label="tab"),
     # input perturbation, label-DP by aggregation, large-margin, heavy-tailed l1: their ip_*, lb_*, lm_*, l1_*
     # keys are declared by their plug-ins (ParamSpec, dp_core/mechanisms/<name>/__init__.py)
-    # large-margin Gaussian
     # guided tour
     "step": UrlParam(int, 1, 1, TOUR_STEPS, page=_TOUR, label="tour step"),
     # privacy audit (options of the chosen mechanism are passed by the page: they depend on it)

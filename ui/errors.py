@@ -1,7 +1,6 @@
 """One error boundary for every page: a plain message and a reference id for the visitor, the traceback in the log.
 
-How the boundary is entered: ``docs/performance.md`` §"One error boundary for every page" and
-§"ui/errors.py in brief".
+How the boundary is entered: ``docs/performance.md`` §"One error boundary for every page" and §"ui/errors.py in brief".
 """
 
 from __future__ import annotations

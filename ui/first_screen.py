@@ -138,16 +138,15 @@ def first_screen(
                 delta_arrow=num.delta_arrow,
                 help=num.help,
             )
-    if mechanism:
+    if mechanism or given:
         with cols[-1]:
             st.caption("Guarantee status")
-            status = status_badge(mechanism, mode or "", container=st, weak=weak, method=given)
-    elif given:
-        with cols[-1]:
-            st.caption("Guarantee status")
-            words, color, icon = STATUS_WORDS.get(given[0], (str(given[0]).capitalize(), "gray", None))
-            st.badge(words, color=color, icon=icon, help=given[1])
-            status = given[0]
+            if mechanism:
+                status = status_badge(mechanism, mode or "", container=st, weak=weak, method=given)
+            else:
+                words, color, icon = STATUS_WORDS.get(given[0], (str(given[0]).capitalize(), "gray", None))
+                st.badge(words, color=color, icon=icon, help=given[1])
+                status = given[0]
     if note:
         st.caption(note)
     if chart is not None:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -38,13 +39,14 @@ def current_config(page: str, params: Mapping[str, Any] | None = None, *, finger
     """The configuration of the current view: shared values from ``ui.state`` plus ``params``."""
     shared = {k: state.get(k) for k in shared_keys()}
     shared["bounds"] = ""  # declared bounds belong to an upload (never the raw text of a link)
-    if st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None:
+    upload = state.active_upload()
+    if upload is not None:
         from dp_core.preprocessing import format_bounds
 
         from .widgets import declared_bounds_for
 
-        shared["dataset"] = st.session_state["upload_dataset"].name
-        declared = declared_bounds_for(st.session_state["upload_dataset"])
+        shared["dataset"] = upload.name
+        declared = declared_bounds_for(upload)
         shared["bounds"] = "" if declared is None else format_bounds(declared)
     return ExplorerConfig(**shared, page=page, params=dict(params or {}), dataset_fingerprint=fingerprint)
 
@@ -90,10 +92,6 @@ def apply_config(config: ExplorerConfig) -> list[str]:
     messages: list[str] = []
     for key in shared_keys():
         value = getattr(config, key)
-        if key != "dataset":  # the same validation as a link's values (ranges and options of the widgets)
-            value, problem = state.parse_url_value(key, str(value))
-            if problem:
-                messages.append(problem.replace("The link's", "The configuration's"))
         if key == "dataset":
             if value in DATASETS:
                 st.session_state["p_source"] = "demo"
@@ -103,13 +101,12 @@ def apply_config(config: ExplorerConfig) -> list[str]:
                     f"The configuration's dataset “{escape_markdown(value)}” was an upload: upload the same file "
                     "on Home (its fingerprint identifies it); the other settings were restored."
                 )
-            continue
-        if key == "bounds":  # declared for an upload: they apply when that file is uploaded again
+        elif key == "bounds":  # declared for an upload: they apply when that file is uploaded again
             from .widgets import LINK_BOUNDS
 
-            st.session_state[LINK_BOUNDS] = str(value or "")
-            continue
-        state.set_value(key, value)
+            st.session_state[LINK_BOUNDS] = str(_page_value(key, value, messages) or "")
+        else:  # the same validation as a link's values (ranges and options of the widgets)
+            state.set_value(key, _page_value(key, value, messages))
     for key in _shared_widgets():
         st.session_state.pop(key, None)
     for key, value in config.params.items():
@@ -212,9 +209,7 @@ def share_panel(
     st.code(share_link(config), language=None, wrap_lines=True)
     from .widgets import bounds_link_note  # what the link carries of an upload's bounds (issue 24)
 
-    if st.session_state.get("p_source") == "upload" and (
-        note := bounds_link_note(st.session_state.get("upload_dataset"))
-    ):
+    if note := bounds_link_note(state.active_upload()):
         st.caption("🔗 " + note)
     decisions = export_panel(config, key)
     c1, c2 = st.columns(2)
@@ -307,35 +302,27 @@ def export_panel(config: ExplorerConfig, key: str) -> list[dict]:
     from dp_core.export.script import script_text
 
     decisions = _decision_log(key)
-    c1, c2, c3 = st.columns(3)
-    c1.download_button(
-        "⬇️ Notebook (.ipynb)",
-        lambda: notebook_json(config, decisions),
-        file_name="dp_explorer_view.ipynb",
-        mime="application/x-ipynb+json",
-        key=f"{key}_nb",
-        width="stretch",
-        help="Recomputes this view with dp_core (same seeds, same numbers); run it with Jupyter.",
-    )
-    c2.download_button(
-        "⬇️ Script (.py)",
-        lambda: script_text(config, decisions),
-        file_name="dp_explorer_view.py",
-        mime="text/x-python",
-        key=f"{key}_py",
-        width="stretch",
-        help="The same as a script; python dp_explorer_view.py --csv YOUR.csv also releases the private model.",
-    )
     upload = str(config.dataset).startswith("upload:")
-    c3.download_button(
-        "⬇️ One-page brief (HTML)",
-        lambda: brief_html(config, decisions),
-        file_name="privacy_brief.html",
-        mime="text/html",
-        key=f"{key}_brief",
-        width="stretch",
-        disabled=upload,
-        help="An A4 privacy label with the decision log, for a negotiation (print it to PDF)."
+    downloads = (
+        ("Notebook (.ipynb)", notebook_json, "dp_explorer_view.ipynb", "application/x-ipynb+json", "nb", False),
+        ("Script (.py)", script_text, "dp_explorer_view.py", "text/x-python", "py", False),
+        ("One-page brief (HTML)", brief_html, "privacy_brief.html", "text/html", "brief", upload),
+    )
+    helps = (
+        "Recomputes this view with dp_core (same seeds, same numbers); run it with Jupyter.",
+        "The same as a script; python dp_explorer_view.py --csv YOUR.csv also releases the private model.",
+        "An A4 privacy label with the decision log, for a negotiation (print it to PDF)."
         + (" Not for an upload: the brief recomputes from a demo dataset." if upload else ""),
     )
+    for col, (label, make, file_name, mime, suffix, disabled), help_text in zip(st.columns(3), downloads, helps):
+        col.download_button(
+            f"⬇️ {label}",
+            functools.partial(make, config, decisions),
+            file_name=file_name,
+            mime=mime,
+            key=f"{key}_{suffix}",
+            width="stretch",
+            disabled=disabled,
+            help=help_text,
+        )
     return decisions

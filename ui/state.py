@@ -1,8 +1,7 @@
 """Shared parameters and URL values: one canonical value per name in ``st.session_state``, mirrored in the URL.
 
-Canonical values live under ``p_<name>``, widgets under ``w_<name>``; every link value is untrusted and
-parsed only here (:func:`parse_url_value`). Rules: ``docs/foundation.md`` §"Shared parameters and link
-values (ui/state.py)".
+Canonical values live under ``p_<name>``, widgets under ``w_<name>``; every link value is untrusted and parsed only here
+(:func:`parse_url_value`). Rules: ``docs/foundation.md`` §"Shared parameters and link values (ui/state.py)".
 """
 
 from __future__ import annotations
@@ -46,9 +45,7 @@ def _show(v: Any) -> str:
 
 def valid_text(spec: UrlParam, options: tuple | None = None, lo: float | None = None, hi: float | None = None) -> str:
     """The accepted values of ``spec`` in words (for messages)."""
-    options = spec.options if options is None else options
-    lo = spec.lo if lo is None else lo
-    hi = spec.hi if hi is None else hi
+    options, lo, hi = _limits(spec, options, lo, hi)
     if spec.kind is bool:
         return "0 or 1"
     if options is not None:
@@ -62,6 +59,12 @@ def valid_text(spec: UrlParam, options: tuple | None = None, lo: float | None = 
     if spec.kind is str:
         return "a known name"
     return what
+
+
+def _limits(spec: UrlParam, options: Any = None, lo: float | None = None, hi: float | None = None) -> tuple:
+    """``(options, lo, hi)`` of ``spec``, each replaced where given (they may depend on the data)."""
+    opts = (tuple(spec.options) if spec.options else None) if options is None else tuple(options)
+    return opts, (spec.lo if lo is None else lo), (spec.hi if hi is None else hi)
 
 
 def _number(raw: str, kind: type) -> float | int | None:
@@ -119,9 +122,7 @@ def parse_url_value(
     """
     spec = url_spec(name)
     default = spec.default if default is None else default
-    options = spec.options if options is None else tuple(options)
-    lo = spec.lo if lo is None else lo
-    hi = spec.hi if hi is None else hi
+    options, lo, hi = _limits(spec, options, lo, hi)
     raw = "" if raw is None else str(raw)
     valid = valid_text(spec, options, lo, hi)
     label = f"{spec.label} ({name})" if spec.label else name
@@ -364,16 +365,10 @@ def init_state() -> None:
 
 def _shared_from_link(name: str, default: Any) -> Any:
     """The value of shared parameter ``name`` the link gives (validated; a repeated key gives the default)."""
-    raw, repeated = link_raw(name)
-    if repeated is not None:
-        _record(name, repeated_message(name, repeated, default))
-        return default
-    options = tuple(DATASETS) if name == "dataset" else None
-    value, problem = parse_url_value(name, raw, options=options)
-    upload_marked = name == "dataset" and st.query_params.get(SOURCE_KEY) == "upload"
-    if problem and not (upload_marked and str(raw).startswith("upload:")):  # one message for one upload link
-        _record(name, problem)
-    return value
+    raw, _repeated = link_raw(name)
+    # one message for one upload link: the marker's (the file's name in the link says the same)
+    quiet = name == "dataset" and st.query_params.get(SOURCE_KEY) == "upload" and str(raw).startswith("upload:")
+    return _from_link(name, default, quiet=quiet, options=tuple(DATASETS) if name == "dataset" else None)
 
 
 def url_gave(*names: str) -> bool:
@@ -422,13 +417,15 @@ def sync_url(extra: dict[str, Any] | None = None) -> None:
             if name in st.query_params:
                 del st.query_params[name]
             continue
-        if isinstance(value, bool):
-            text = str(int(value))
-        else:
-            text = f"{value:.6g}" if isinstance(value, float) else str(value)
+        text = url_text(value)
         if st.query_params.get_all(name) != [text]:
             st.query_params[name] = text
     sync_source_marker()
+
+
+def active_upload() -> Any:
+    """The visitor's accepted upload while it is this session's dataset (Home's data source), else ``None``."""
+    return st.session_state.get("upload_dataset") if st.session_state.get("p_source") == "upload" else None
 
 
 def sync_source_marker() -> None:
@@ -437,7 +434,7 @@ def sync_source_marker() -> None:
     Called by :func:`sync_url` and again where a page takes its dataset (an upload is accepted further down
     the Home page than the sidebar that syncs the URL).
     """
-    uploading = st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None
+    uploading = active_upload() is not None
     if uploading and st.query_params.get_all(SOURCE_KEY) != ["upload"]:
         st.query_params[SOURCE_KEY] = "upload"
     elif not uploading and SOURCE_KEY in st.query_params:
@@ -457,24 +454,26 @@ def url_param(
     """A page parameter restored from the URL once per session (kept under ``u_<name>``), parsed by
     :func:`parse_url_value` (``kind`` is ignored, kept for older call sites).
     """
-    spec = url_spec(name)
     key = f"u_{name}"
     if key not in st.session_state:
-        fallback = spec.default if default is None else default
-        raw, repeated = link_raw(name)
-        if repeated is not None:
-            value = fallback
-            _record(name, repeated_message(name, repeated, fallback))
-        elif raw is not None:
-            value, problem = parse_url_value(
-                name, raw, default=fallback, options=None if options is None else tuple(options), lo=lo, hi=hi
-            )
-            if problem:
-                _record(name, problem)
-        else:
-            value = fallback
-        st.session_state[key] = value
+        fallback = url_spec(name).default if default is None else default
+        st.session_state[key] = _from_link(name, fallback, options=options, lo=lo, hi=hi)
     return st.session_state[key]
+
+
+def _from_link(name: str, fallback: Any, *, quiet: bool = False, **limits) -> Any:
+    """The link's validated value of ``name`` (``fallback`` when absent or repeated); its problem is recorded
+    unless ``quiet``."""
+    raw, repeated = link_raw(name)
+    if repeated is not None:
+        _record(name, repeated_message(name, repeated, fallback))
+        return fallback
+    if raw is None:
+        return fallback
+    value, problem = parse_url_value(name, raw, default=fallback, **limits)
+    if problem and not quiet:
+        _record(name, problem)
+    return value
 
 
 def link_value(
@@ -496,19 +495,13 @@ def link_value(
     if raw is None or raw == st.session_state.get(seen):
         return False, None
     st.session_state[seen] = raw
-    value, problem = parse_url_value(
-        name, raw, default=default, options=None if options is None else tuple(options), lo=lo, hi=hi
-    )
-    if problem:
-        _record(name, problem)
-    return True, value
+    return True, _from_link(name, default, options=options, lo=lo, hi=hi)
 
 
 def mark_seen(values: dict[str, Any]) -> None:
     """Record what this page wrote into the URL, so that :func:`link_value` does not take it for a new link."""
     for name, value in values.items():
-        text = f"{value:.6g}" if isinstance(value, float) else str(value)
-        st.session_state[f"_seen_{name}"] = text
+        st.session_state[f"_seen_{name}"] = url_text(value)
 
 
 def seed_widget(
@@ -590,9 +583,7 @@ def widget(
     kept: ``docs/foundation.md`` §"state.widget".
     """
     spec = url_spec(name)
-    opts = tuple(options) if options is not None else (tuple(spec.options) if spec.options else None)
-    lo = spec.lo if lo is None else lo
-    hi = spec.hi if hi is None else hi
+    opts, lo, hi = _limits(spec, options, lo, hi)
     fallback = spec.default if default is None else default
     shared = name in SHARED_PARAMS
     _prepare_state(name, fallback, opts, lo, hi, shared)
@@ -602,17 +593,8 @@ def widget(
     if on_change is not None:
         common["on_change"] = on_change
         common["args"] = args
-    control = control or _default_control(spec, opts, lo, hi)
-    _draw(
-        box,
-        control,
-        text,
-        name,
-        opts,
-        (spec.kind, lo, hi, step if step is not None else spec.step),
-        format_func,
-        common,
-    )
+    numeric = (spec.kind, lo, hi, step if step is not None else spec.step)
+    _draw(box, control or _default_control(spec, opts, lo, hi), text, name, opts, numeric, format_func, common)
     value = keep_widget(name)
     if shared:
         set_value(name, value)
@@ -665,13 +647,8 @@ def _draw(box, control: str, text: str, name: str, opts, numeric: tuple, format_
     elif control in ("slider", "number"):
         spec_kind, lo, hi, the_step = numeric
         kind = int if spec_kind is int else float
-        bounds = {}
-        if lo is not None:
-            bounds["min_value"] = kind(lo)
-        if hi is not None:
-            bounds["max_value"] = kind(hi)
-        if the_step is not None:
-            bounds["step"] = kind(the_step)
+        given = {"min_value": lo, "max_value": hi, "step": the_step}
+        bounds = {k: kind(v) for k, v in given.items() if v is not None}
         if format_func is not None:
             bounds["format"] = format_func
         if control == "slider":
@@ -763,17 +740,13 @@ def check_page_links(page: str, page_hash: str | None = None) -> None:
             spec = url_spec(name)
         except KeyError:
             continue
+        if spec.page != page or spec.default is None or name in DATA_DEPENDENT_LINKS:
+            continue  # another page's, or data-dependent (the page parses it with the data's range)
         raw, repeated = link_raw(name)
-        if spec.page == page and repeated is not None and spec.default is not None and name not in DATA_DEPENDENT_LINKS:
-            if (name, tuple(repeated)) not in seen and f"u_{name}" not in st.session_state:
-                seen.add((name, tuple(repeated)))
-                _record(name, repeated_message(name, repeated, spec.default), page_hash)
-            continue
-        if spec.page != page or spec.default is None or name in DATA_DEPENDENT_LINKS or (name, raw) in seen:
-            continue  # another page's, or data-dependent (the page parses it with the data's range), or done
-        if f"u_{name}" in st.session_state or name in st.session_state:
-            continue
-        seen.add((name, raw))
-        _value, problem = parse_url_value(name, raw)
+        mark = (name, raw if repeated is None else tuple(repeated))
+        if mark in seen or f"u_{name}" in st.session_state or (repeated is None and name in st.session_state):
+            continue  # done, or read by its widget already
+        seen.add(mark)
+        problem = parse_url_value(name, raw)[1] if repeated is None else repeated_message(name, repeated, spec.default)
         if problem:
             _record(name, problem, page_hash)

@@ -30,14 +30,6 @@ def _nearest(options, value: float) -> float:
     return float(arr[np.argmin(np.abs(np.log(arr) - math.log(max(value, 1e-300))))])
 
 
-def _fmt_eps(v: float) -> str:
-    return display.epsilon(v)
-
-
-def _fmt_delta(v: float) -> str:
-    return display.delta(v)
-
-
 def _on_eps_slider() -> None:
     v = float(st.session_state["w_eps_slider"])
     state.set_value("eps", v)
@@ -72,7 +64,7 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
         "Privacy budget ε (log scale)",
         options=EPS_OPTIONS,
         key="w_eps_slider",
-        format_func=_fmt_eps,
+        format_func=display.epsilon,
         on_change=_on_eps_slider,
         help="Smaller ε = stronger privacy = more noise. Any conclusion about one person can change "
         "by a factor of at most e^ε.",
@@ -99,7 +91,7 @@ def epsilon_delta_controls(*, container=None, show_delta: bool = True) -> tuple[
             "Failure probability δ",
             options=delta_options,
             key="w_delta",
-            format_func=_fmt_delta,
+            format_func=display.delta,
             on_change=_on_delta,
             help="The probability that the ε guarantee may fail. Keep it well below 1/n.",
         )
@@ -121,23 +113,27 @@ def eps_note(eps: float) -> str:
 
 def _shared_number(name: str, kind: type, label: str, lo, hi, step, help: str | None, container, fmt=None):
     box = st if container is None else container
-    wkey = f"w_{name}"
     asked = state.get(name)
     value = kind(min(max(asked, lo), hi))
     state.set_value(name, value)
     if value != asked:  # e.g. a link's k = 1 on a page whose smallest bag is 2: say so, never silently
         box.warning(f"{label}: {asked:g} is outside this page's range [{lo:g}, {hi:g}]; using {value:g}.", icon="↔️")
+    fmt_kw = {"format": fmt} if fmt else {}
+    _shared_widget(box.number_input, name, label, kind, min_value=lo, max_value=hi, step=step, help=help, **fmt_kw)
+    return kind(state.get(name))
+
+
+def _shared_widget(draw, name: str, label: str, convert=str, **kwargs) -> None:
+    """``draw`` (a Streamlit widget) for the shared parameter ``name`` under the key ``w_<name>``, seeded from the
+    canonical value; a change is copied back to it (through ``convert``)."""
+    wkey = f"w_{name}"
     if wkey not in st.session_state:
-        st.session_state[wkey] = value
+        st.session_state[wkey] = state.get(name)
 
     def _copy() -> None:
-        state.set_value(name, kind(st.session_state[wkey]))
+        state.set_value(name, convert(st.session_state[wkey]))
 
-    kwargs = dict(min_value=lo, max_value=hi, step=step, key=wkey, on_change=_copy, help=help)
-    if fmt:
-        kwargs["format"] = fmt
-    box.number_input(label, **kwargs)
-    return kind(state.get(name))
+    draw(label, key=wkey, on_change=_copy, **kwargs)
 
 
 def _declared_range(name: str, lo, hi, fallback: tuple) -> tuple:
@@ -198,17 +194,12 @@ def seed_trials_controls(*, container=None) -> tuple[int, int]:
     if trials not in trial_options:
         trials = min(trial_options, key=lambda t: abs(t - trials))
         state.set_value("trials", trials)
-    if "w_trials" not in st.session_state:
-        st.session_state["w_trials"] = trials
-
-    def _copy() -> None:
-        state.set_value("trials", int(st.session_state["w_trials"]))
-
-    box.select_slider(
+    _shared_widget(
+        box.select_slider,
+        "trials",
         "Monte-Carlo trials",
+        int,
         options=trial_options,
-        key="w_trials",
-        on_change=_copy,
         help="How many times each mechanism is run to measure its utility.",
     )
     return seed, int(state.get("trials"))
@@ -257,11 +248,16 @@ def derived_bounds(raw: Dataset):
     """``bounds_from_data(raw.X)``, computed once per uploaded dataset and kept in this session only."""
     from dp_core.preprocessing import bounds_from_data
 
-    memo = st.session_state.setdefault("_derived_bounds", {})
-    if raw.fingerprint not in memo:
-        memo.clear()  # one upload at a time
-        memo[raw.fingerprint] = bounds_from_data(raw.X)
-    return memo[raw.fingerprint]
+    return _session_memo("_derived_bounds", raw, lambda r: bounds_from_data(r.X))
+
+
+def _session_memo(key: str, ds: Dataset, compute):
+    """``compute(ds)``, kept under ``key`` in this session only, for one dataset at a time."""
+    memo = st.session_state.setdefault(key, {})
+    if ds.fingerprint not in memo:
+        memo.clear()
+        memo[ds.fingerprint] = compute(ds)
+    return memo[ds.fingerprint]
 
 
 def data_derived_matches(raw: Dataset, bounds) -> tuple:
@@ -365,7 +361,7 @@ def _set_url_bounds(text: str) -> None:
 
 def uses_upload() -> bool:
     """True when the Home page dataset of this session is the visitor's accepted upload."""
-    return st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None
+    return state.active_upload() is not None
 
 
 def prefer_upload(choice: str, value: str, ds: Dataset, *, fits: bool) -> None:
@@ -400,8 +396,8 @@ def current_dataset() -> Dataset:
 
     _link_bounds()
     state.sync_source_marker()  # a link copied from now on says it was made on an upload
-    if st.session_state.get("p_source") == "upload" and st.session_state.get("upload_dataset") is not None:
-        raw = st.session_state["upload_dataset"]
+    raw = state.active_upload()
+    if raw is not None:
         _take_link_bounds(raw)
         bounds = declared_bounds_for(raw)
         _set_url_bounds("" if bounds is None else format_bounds(bounds))
@@ -440,16 +436,18 @@ def table(
 def guarantee_badge(kind: str, text: str) -> None:
     """A labelled statement: kind is 'claimed' (claimed by the paper), 'corrected' (proved), 'measured' or
     'broken' (refuted); the status words are :mod:`dp_core.status`'s."""
-    if kind == "claimed":
-        st.info(f"**{LABEL_CLAIMED.capitalize()}:** {text}", icon="📄")
-    elif kind == "corrected":
-        st.success(f"**{vocab.PROVED.capitalize()} ({LABEL_CORRECTED}):** {text}", icon="✅")
-    elif kind == "measured":
-        st.info(f"**{LABEL_MEASURED.capitalize()}:** {text}", icon="📏")
-    elif kind == "broken":
-        st.error(f"**{vocab.REFUTED.capitalize()}, not a valid guarantee:** {text}", icon="⛔")
-    else:
+    if kind not in _BADGES:
         raise ValueError(f"kind must be one of 'claimed', 'corrected', 'measured', 'broken', got {kind!r}.")
+    show, head, icon = _BADGES[kind]
+    show(f"**{head}:** {text}", icon=icon)
+
+
+_BADGES = {
+    "claimed": (st.info, LABEL_CLAIMED.capitalize(), "📄"),
+    "corrected": (st.success, f"{vocab.PROVED.capitalize()} ({LABEL_CORRECTED})", "✅"),
+    "measured": (st.info, LABEL_MEASURED.capitalize(), "📏"),
+    "broken": (st.error, f"{vocab.REFUTED.capitalize()}, not a valid guarantee", "⛔"),
+}
 
 
 def public_bounds(ds: Dataset):
@@ -460,11 +458,7 @@ def public_bounds(ds: Dataset):
     """
     from dp_core.data import public_bounds as _public_bounds
 
-    memo = st.session_state.setdefault("_public_bounds", {})
-    if ds.fingerprint not in memo:
-        memo.clear()  # one dataset at a time
-        memo[ds.fingerprint] = _public_bounds(ds)
-    return memo[ds.fingerprint]
+    return _session_memo("_public_bounds", ds, _public_bounds)
 
 
 def dataset_badge(ds: Dataset) -> None:
@@ -487,17 +481,11 @@ def preprocess_control(*, container=None) -> str:
     from dp_core.preprocessing import PREPROCESS_HELP
 
     box = st if container is None else container
-    if "w_preprocess" not in st.session_state:
-        st.session_state["w_preprocess"] = state.get("preprocess")
-
-    def _copy() -> None:
-        state.set_value("preprocess", st.session_state["w_preprocess"])
-
-    box.radio(
+    _shared_widget(
+        box.radio,
+        "preprocess",
         "How rows reach the unit ball",
-        url_spec("preprocess").options,
-        key="w_preprocess",
-        on_change=_copy,
+        options=url_spec("preprocess").options,
         format_func=lambda k: f"{k}: {PREPROCESS_HELP[k]}",
         help="Every mechanism assumes ‖x‖ ≤ 1. Each rule uses only the public bounds below and one record at a "
         "time, so it costs no privacy; 'normalize' keeps the most accuracy.",

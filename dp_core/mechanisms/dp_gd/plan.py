@@ -9,18 +9,15 @@ from ...plugin import Screen, cached
 
 
 def _trials(values: tuple, eps: float, delta: float, seed: int, trials: int, ds):
-    from . import DPGDConfig, noise_multiplier, run_gd
-    from .compare import held_out_metrics, prepare_gd_data
+    from . import DPGDConfig, noise_multiplier
+    from .compare import ADAPTER, GDState, held_out_metrics, prepare_gd_data
 
-    cfg = DPGDConfig(**dict(values))
-    data = prepare_gd_data(ds, seed=seed)
-    steps = cfg.n_steps(data.n, eps)
-    z = noise_multiplier(float(eps), float(delta), steps)
+    gd = GDState(prepare_gd_data(ds, seed=seed), DPGDConfig(**dict(values)))
     rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(trials)]
-    k = max(data.n_classes, 2)
-    util = held_out_metrics(data, run_gd(data.task, data.X_train, data.y_train, cfg, steps, z, rngs, k))[0]
-    base = held_out_metrics(data, run_gd(data.task, data.X_train, data.y_train, cfg, steps, 0.0, [None], k))[0]
-    return data, steps, z, util, float(base[0])
+    util = held_out_metrics(gd.data, ADAPTER._runs(gd, eps, delta, rngs))[0]
+    base = held_out_metrics(gd.data, ADAPTER._runs(gd, eps, delta, [None], private=False))[0]
+    steps = gd.cfg.n_steps(gd.data.n, eps)
+    return gd.data, steps, noise_multiplier(float(eps), float(delta), steps), util, float(base[0])
 
 
 @cached(max_entries=32)

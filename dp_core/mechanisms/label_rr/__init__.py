@@ -122,6 +122,13 @@ def _trace(back: list, k: int, G: int, grid: np.ndarray, p: np.ndarray, e1: floa
     return idx, out
 
 
+def uniform_outputs(cfg: LabelRRConfig, epsilon: float) -> tuple[float, np.ndarray, float]:
+    """``(ε₂, output values, expected squared error)`` of RR-on-bins for labels spread evenly over [0, 1]."""
+    e_rr = (1 - cfg.prior_share) * epsilon
+    _, out, loss = optimal_bins(np.linspace(0.0, 1.0, cfg.bins), np.full(cfg.bins, 1.0 / cfg.bins), e_rr)
+    return e_rr, out, loss
+
+
 def rr_on_bins(y, lo: float, hi: float, cfg: LabelRRConfig, epsilon: float, rng: np.random.Generator):
     """Randomized labels of ``y`` (in ``[lo, hi]``) at total ``epsilon`` (prior ``prior_share·ε``, RR the rest)."""
     eps = _check_eps(epsilon)
@@ -148,4 +155,4 @@ PLUGIN = Mechanism(
     package=__name__,
 )
 
-__all__ = ["PLUGIN", "LabelRRConfig", "optimal_bins", "prior_top_k", "rr_on_bins", "rr_with_prior"]
+__all__ = ["PLUGIN", "LabelRRConfig", "optimal_bins", "prior_top_k", "rr_on_bins", "rr_with_prior", "uniform_outputs"]

@@ -2,8 +2,6 @@
 
 import math
 
-import numpy as np
-
 from ...cli._common import add_param_options, param_values
 from ...cli._registry import Command
 from ...plugin import config_from_values
@@ -18,7 +16,7 @@ def _args(p) -> None:
 
 
 def _run(a) -> dict:
-    from . import PLUGIN, LabelRRConfig, _check_eps, optimal_bins
+    from . import PLUGIN, LabelRRConfig, _check_eps, uniform_outputs
 
     cfg = config_from_values(LabelRRConfig, param_values(a, PLUGIN.params))
     _check_eps(a.eps)
@@ -27,9 +25,7 @@ def _run(a) -> dict:
     out = {"mechanism": "label-rr", "epsilon": a.eps, "delta": 0.0, "status": "proof"}
     if a.classes:
         return out | {"keep_probability_uniform_prior": 1.0 / (1.0 + (a.classes - 1) * math.exp(-a.eps))}
-    e_rr = (1 - cfg.prior_share) * a.eps
-    grid = np.linspace(0.0, 1.0, cfg.bins)
-    _, values, loss = optimal_bins(grid, np.full(cfg.bins, 1.0 / cfg.bins), e_rr)
+    _, values, loss = uniform_outputs(cfg, a.eps)
     return out | {"outputs_uniform_prior_on_0_1": values.tolist(), "expected_squared_error": loss}
 
 

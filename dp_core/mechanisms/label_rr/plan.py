@@ -44,15 +44,13 @@ def first_screen(values: tuple, name: str, fingerprint: str, eps, delta, seed, t
 
 
 def _outputs(values: dict, *, eps, delta, seed, trials, ds):
-    from . import LabelRRConfig, optimal_bins
+    from . import LabelRRConfig, uniform_outputs
 
     cfg = LabelRRConfig(**values)
     if ds.task != "regression":  # stage 1: the uniform prior over the K classes
         keep = display.number(1.0 / (1.0 + (np.unique(ds.y).size - 1) * math.exp(-min(float(eps), 50.0))))
         return f"Under stage 1's uniform prior each label is kept with probability {keep}.", None
-    e_rr = (1 - cfg.prior_share) * float(eps)
-    grid = np.linspace(0.0, 1.0, cfg.bins)
-    _, out, loss = optimal_bins(grid, np.full(cfg.bins, 1.0 / cfg.bins), e_rr)
+    e_rr, out, loss = uniform_outputs(cfg, float(eps))
     vals = ", ".join(display.number(v) for v in out)
     return (
         f"With labels spread evenly over [0, 1], RR-on-bins at ε₂ = {display.epsilon(e_rr)} releases one of "
