@@ -197,11 +197,6 @@ class ReleaseBatch:
     def n_runs(self) -> int:
         return int(self.phi.shape[0])
 
-    @property
-    def class_differences(self) -> FloatArray:
-        """``Phi^p_c - Phi^p_0`` for ``c = 1..C-1``, shape ``(R, C-1, p, p)``."""
-        return self.phi[:, 1:] - self.phi[:, :1]
-
     def predictions(self, X) -> NDArray[np.int64]:
         """Predicted labels ``(R, m)`` on new raw inputs (``-1`` for unbounded draws)."""
         Zt = preprocess(np.asarray(X, dtype=np.float64), scale=self.config.input_scale())
@@ -229,10 +224,14 @@ class ReleaseDiagnostics(NonPublicDiagnostics):
     direction_stat: FloatArray
 
     def class_difference_error(self, release: ReleaseBatch) -> FloatArray:
-        """``max_c ||(Phi^p_c - Phi^p_0) - (Phi*_c - Phi*_0)||_F`` per run of ``release`` (0 = exact leak)."""
-        ref = self.phi_star[1:] - self.phi_star[:1]
-        err = release.class_differences - ref[None]
-        return np.sqrt(np.sum(err**2, axis=(-2, -1))).max(axis=1)
+        """:func:`class_difference_error` of ``release`` against this non-private fit."""
+        return class_difference_error(release.phi, self.phi_star)
+
+
+def class_difference_error(phi: FloatArray, phi_star: FloatArray) -> FloatArray:
+    """``max_c ||(Phi^p_c - Phi^p_0) - (Phi*_c - Phi*_0)||_F`` per run of ``phi`` (R, C, p, p) (0 = exact leak)."""
+    err = (phi[:, 1:] - phi[:, :1]) - (phi_star[1:] - phi_star[:1])[None]
+    return np.sqrt(np.sum(err**2, axis=(-2, -1))).max(axis=1)
 
 
 def _standard_radial(seeds: Sequence[np.random.SeedSequence], dim: int) -> FloatArray:
