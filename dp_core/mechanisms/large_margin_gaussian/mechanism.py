@@ -72,19 +72,9 @@ class LargeMarginGaussian:
         """The mode's :class:`PrivacyAccounting` (``None`` when ``epsilon`` is infinite)."""
         if math.isinf(self.epsilon):
             return None
-        return privacy_params(
-            epsilon=self.epsilon,
-            n=n,
-            d=d,
-            n_classes=n_classes,
-            lam=self.lam,
-            h=self.h,
-            mu=self.mu,
-            mode=self.mode,
-            semantics=self.semantics,
-            jacobian=self.jacobian,
-            psd=self.psd,
-        )
+        settings = self.as_dict()
+        del settings["tol"]  # the solver's tolerance: every other field is an argument of privacy_params
+        return privacy_params(n=n, d=d, n_classes=n_classes, **settings)
 
     def input_scale(self) -> float:
         """``1`` for P (the paper's ``(x, 1)``), ``1/sqrt(2)`` otherwise."""
