@@ -384,9 +384,9 @@ _C53_NAMES = (
 )
 
 
-def _bound_rows(n: int, data, acc, cfg0, mu_eff: float, ph, mode: str, delta: float) -> list[dict]:
+def _bound_rows(n: int, data, acc, cfg0, ph, mode: str, delta: float) -> list[dict]:
     """The bound tiers at training size ``n`` (docs/large_margin_gaussian.md §"Utility bounds in three tiers")."""
-    C = data.n_classes
+    C, mu_eff = data.n_classes, cfg0.mu_eff(acc)
     pb = printed_bounds(d=data.d, n_classes=C, n=n, epsilon=acc.eps_noise, lam=cfg0.lam, delta=delta)
     rows = [("printed Thm 5.2 (sum-form units)", pb["thm52"], "printed", None)]
     if mode != "printed":
@@ -437,12 +437,9 @@ def excess_vs_n(
         Xs, ys = task.X_train[idx], task.y_train[idx]
         if len(np.unique(ys)) < 2:
             continue
-        data = prepare(Xs, ys, scale=cfg0.input_scale(), n_classes=task.n_classes)
-        acc = cfg0.accounting(n=n, d=data.d, n_classes=task.n_classes)
-        mu_eff = cfg0.mu_eff(acc)
-        ph = fit_nonprivate(data, lam=cfg0.lam, mu=mu_eff, h=cfg0.h, psd=cfg0.psd)
+        data, acc, ph = _FitCache(Xs, ys, task.n_classes).fit(cfg0)
         subsets[n] = (data, ph)
-        brows += _bound_rows(n, data, acc, cfg0, mu_eff, ph, mode, delta)
+        brows += _bound_rows(n, data, acc, cfg0, ph, mode, delta)
 
     def block(point, seeds):
         n = int(point["n"])
