@@ -66,7 +66,6 @@ c1, c2 = st.columns([1, 1])
 widgets.prefer_upload("lm_data", "home", home_ds, fits=home_ok)  # the visitor's upload first, when it fits
 data_choice = state.widget(
     "lm_data",
-    control="select",
     label="Dataset (classification)",
     options=data_options,
     format_func=_data_label,
@@ -108,10 +107,8 @@ with expert_section("⚙️ Settings: regulariser, Huber width, projection, budg
         st.stop()
     # a new dataset gets the settings suggested for it (projection dimension and regulariser)
     state.reset_on_change("lm_data", data_choice, {"lm_k": sugg.k, "lm_lam": sugg.lam})
-    lam = state.widget(
-        "lm_lam", default=sugg.lam, control="select_slider", format_func=fmt.number, container=s2, help=tip("λ")
-    )
-    h = state.widget("lm_h", control="select_slider", format_func=fmt.number, container=s3, help=tip("h"))
+    lam = state.widget("lm_lam", default=sugg.lam, format_func=fmt.number, container=s2, help=tip("λ"))
+    h = state.widget("lm_h", format_func=fmt.number, container=s3, help=tip("h"))
     s4, s5, s6 = st.columns(3)
     mu_raw = state.widget(
         "lm_mu",
@@ -162,7 +159,6 @@ with expert_section("⚙️ Settings: regulariser, Huber width, projection, budg
     )
     bdelta = state.widget(
         "lm_bdelta",
-        control="select_slider",
         label="Bound confidence δ (utility bounds, not the privacy δ)",
         format_func=fmt.delta,
         container=s9,
@@ -205,8 +201,7 @@ except (ValueError, TypeError) as exc:
         widgets.show_error(exc)
     st.stop()
 
-if "lm_draw" not in st.session_state:
-    st.session_state["lm_draw"] = 0
+st.session_state.setdefault("lm_draw", 0)
 
 
 def _next_draw() -> None:
@@ -219,11 +214,8 @@ acc_np = P.nonprivate_accuracy(tkey, fp, config, int(seed), _task=task)
 # ------------------------------------------------------------------------------ the first screen
 with first:
     widgets.dataset_badge(ds)
-    regions = None
-    if task.d == 2:
-        regions = P.regions_figure(
-            tkey, fp, config, int(st.session_state["lm_draw"]), int(seed), _draw=draw, _task=task
-        )
+    draw_no = int(st.session_state["lm_draw"])
+    regions = P.regions_figure(tkey, fp, config, draw_no, int(seed), _draw=draw, _task=task) if task.d == 2 else None
     screen = lm_screen.first_screen(
         task,
         acc,
