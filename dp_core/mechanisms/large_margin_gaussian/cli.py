@@ -162,7 +162,7 @@ def _simulate_task(a, v):
     return ds, make_task(ds, n_train=n_train if n_train and n_train < ds.n else None, k=v["k"], seed=a.seed)
 
 
-def _method_entry(g, method: str, a, v, psd: bool, task) -> dict:
+def _method_entry(g, method: str, base: LargeMarginGaussian, task) -> dict:
     """Mean and SE of one method's trials, with its privacy keys (``nonprivate``: the reference)."""
     entry = {}
     for col, name in (("accuracy", "accuracy"), ("excess", "excess_risk"), ("agreement", "agreement_with_nonprivate")):
@@ -176,9 +176,7 @@ def _method_entry(g, method: str, a, v, psd: bool, task) -> dict:
     if method == "nonprivate":
         entry.update(mode="nonprivate", private=False, privacy_status="no privacy (reference)", unbounded_share=0.0)
         return entry
-    cfg = LargeMarginGaussian(
-        epsilon=a.eps, mode=method, lam=v["lam"], mu=v["mu"], h=v["h"], psd=True if method == "printed" else psd
-    )
+    cfg = dataclasses.replace(base, mode=method, psd=method == "printed" or base.psd)
     entry.update(_privacy_block(cfg.accounting(n=task.n, d=task.d, n_classes=task.n_classes)))
     return entry
 
@@ -200,7 +198,7 @@ def _simulate_run(a):
     ds, task = _simulate_task(a, v)
     base = LargeMarginGaussian(epsilon=a.eps, lam=v["lam"], mu=v["mu"], h=v["h"], psd=psd)
     df = accuracy_sweep(task, epsilons=[a.eps], modes=modes, base=base, n_trials=trials, seed=a.seed)
-    results = {method: _method_entry(g, method, a, v, psd, task) for method, g in df.groupby("method", sort=False)}
+    results = {method: _method_entry(g, method, base, task) for method, g in df.groupby("method", sort=False)}
     return {
         "mechanism": "large-margin-gaussian",
         "dataset": ds.name,
