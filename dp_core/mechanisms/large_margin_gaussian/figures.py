@@ -145,22 +145,20 @@ def decision_regions_figure(
                 col=j,
                 font={"size": 14, "color": "#B00020"},
             )
-        for c in range(C):
-            m = ys == c
-            fig.add_trace(
-                go.Scatter(
-                    x=Xs[m, 0],
-                    y=Xs[m, 1],
-                    mode="markers",
-                    name=f"class {c}",
-                    legendgroup=f"c{c}",
-                    showlegend=(j == 1),
-                    marker={"size": 4, "color": colors[c], "line": {"width": 0.3, "color": "white"}},
-                    hovertemplate=f"class {c}<extra></extra>",
-                ),
-                row=1,
-                col=j,
+        points = [
+            go.Scatter(
+                x=Xs[ys == c, 0],
+                y=Xs[ys == c, 1],
+                mode="markers",
+                name=f"class {c}",
+                legendgroup=f"c{c}",
+                showlegend=(j == 1),
+                marker={"size": 4, "color": colors[c], "line": {"width": 0.3, "color": "white"}},
+                hovertemplate=f"class {c}<extra></extra>",
             )
+            for c in range(C)
+        ]
+        fig.add_traces(points, rows=1, cols=j)
         fig.update_xaxes(range=[-_LIM, _LIM], title_text="x₁", row=1, col=j, constrain="domain")
         fig.update_yaxes(
             range=[-_LIM, _LIM], title_text="x₂", row=1, col=j, scaleanchor=f"x{'' if j == 1 else j}", scaleratio=1
