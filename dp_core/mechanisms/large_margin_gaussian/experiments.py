@@ -125,15 +125,14 @@ def _prepare_real(ds: Dataset, y_all, k: int, test_fraction: float, s_split, not
     """Split, scale (public bounds, else the training part's mean and SD: flagged), project and clip real data;
     ``(X_train, y_train, X_test, y_test, data_dependent)``, each step described in ``notes``."""
     C = len(np.unique(y_all))
-    data_dependent = False
     tr, te = split_indices(ds.n, test_fraction=test_fraction, seed=s_split, min_test=C)
     X = np.asarray(ds.X, dtype=float)
     bounds = public_bounds(ds)
-    if bounds.data_derived:
+    data_dependent = bounds.data_derived  # a bool (preprocessing.PublicBounds)
+    if data_dependent:
         mean = X[tr].mean(axis=0)
         sd = X[tr].std(axis=0)
         sd[sd == 0] = 1.0
-        data_dependent = True
         notes.append(
             "Columns standardised with the training data's own mean and standard deviation: data-dependent, "
             "so it leaks information that the privacy guarantee does not cover."
@@ -145,18 +144,15 @@ def _prepare_real(ds: Dataset, y_all, k: int, test_fraction: float, s_split, not
     Xs = (X - mean) / sd
     kk = min(k, ds.d)
     if ds.d > kk:
-        P = public_projection(ds.d, kk)
-        Xs = Xs @ P
+        Xs = Xs @ public_projection(ds.d, kk)
         notes.append(
             f"Projected from d = {ds.d} to k = {kk} dimensions by a fixed random orthonormal matrix drawn from a "
             "public seed, independently of the data (public, leaks nothing)."
         )
     Xs = Xs / (2.0 * math.sqrt(kk))
     notes.append(f"Divided by 2·sqrt({kk}) (a public constant) and clipped to the unit ball (a public rule).")
-    nrm = np.linalg.norm(Xs, axis=1, keepdims=True)
-    Xs = Xs / np.maximum(1.0, nrm)
-    X_tr, y_tr, X_te, y_te = Xs[tr], y_all[tr], Xs[te], y_all[te]
-    return X_tr, y_tr, X_te, y_te, data_dependent
+    Xs = Xs / np.maximum(1.0, np.linalg.norm(Xs, axis=1, keepdims=True))
+    return Xs[tr], y_all[tr], Xs[te], y_all[te], data_dependent
 
 
 def make_task(
