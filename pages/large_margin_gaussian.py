@@ -5,6 +5,7 @@ accuracy beside the non-private fit, one chart); settings, accounting, the print
 and bounds follow in titled expert sections (computed only when opened)."""
 
 import functools
+from dataclasses import replace
 
 import streamlit as st
 
@@ -44,6 +45,7 @@ st.sidebar.caption(
 )
 
 MODES = lmg.MODES
+n4 = functools.partial(fmt.number, sig=4)  # four significant digits: the accounting's numbers
 EPS_GRID = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 MU_GRID = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3)
 H_GRID = (0.05, 0.1, 0.2, 0.5, 1.0)
@@ -64,7 +66,6 @@ c1, c2 = st.columns([1, 1])
 widgets.prefer_upload("lm_data", "home", home_ds, fits=home_ok)  # the visitor's upload first, when it fits
 data_choice = state.widget(
     "lm_data",
-    control="select",
     label="Dataset (classification)",
     options=data_options,
     format_func=_data_label,
@@ -100,16 +101,14 @@ with expert_section("⚙️ Settings: regulariser, Huber width, projection, budg
             ds = cached.load_demo("gaussian_classes", int(n), int(seed))
         else:
             ds = cached.load_demo(data_choice)
-        sugg = P.suggestion(ds.name, ds.d, ds.n, int(ds.n_classes or 2))
+        sugg = lmg.suggest_settings(ds.name, ds.d, ds.n, int(ds.n_classes or 2))
     except (DataValidationError, ValueError, TypeError) as exc:
         widgets.show_error(exc)
         st.stop()
     # a new dataset gets the settings suggested for it (projection dimension and regulariser)
     state.reset_on_change("lm_data", data_choice, {"lm_k": sugg.k, "lm_lam": sugg.lam})
-    lam = state.widget(
-        "lm_lam", default=sugg.lam, control="select_slider", format_func=fmt.number, container=s2, help=tip("λ")
-    )
-    h = state.widget("lm_h", control="select_slider", format_func=fmt.number, container=s3, help=tip("h"))
+    lam = state.widget("lm_lam", default=sugg.lam, format_func=fmt.number, container=s2, help=tip("λ"))
+    h = state.widget("lm_h", format_func=fmt.number, container=s3, help=tip("h"))
     s4, s5, s6 = st.columns(3)
     mu_raw = state.widget(
         "lm_mu",
@@ -160,7 +159,6 @@ with expert_section("⚙️ Settings: regulariser, Huber width, projection, budg
     )
     bdelta = state.widget(
         "lm_bdelta",
-        control="select_slider",
         label="Bound confidence δ (utility bounds, not the privacy δ)",
         format_func=fmt.delta,
         container=s9,
@@ -197,16 +195,13 @@ try:
         semantics=semantics,
         jacobian=jacobian,
     )
-    acc = P.accounting(
-        float(eps), task.n, task.d, task.n_classes, float(lam), float(h), mu, mode, semantics, jacobian, psd_on
-    )
+    acc = P.accounting(config, task.n, task.d, task.n_classes)
 except (ValueError, TypeError) as exc:
     with first:
         widgets.show_error(exc)
     st.stop()
 
-if "lm_draw" not in st.session_state:
-    st.session_state["lm_draw"] = 0
+st.session_state.setdefault("lm_draw", 0)
 
 
 def _next_draw() -> None:
@@ -219,11 +214,8 @@ acc_np = P.nonprivate_accuracy(tkey, fp, config, int(seed), _task=task)
 # ------------------------------------------------------------------------------ the first screen
 with first:
     widgets.dataset_badge(ds)
-    regions = None
-    if task.d == 2:
-        regions = P.regions_figure(
-            tkey, fp, config, int(st.session_state["lm_draw"]), int(seed), _draw=draw, _task=task
-        )
+    draw_no = int(st.session_state["lm_draw"])
+    regions = P.regions_figure(tkey, fp, config, draw_no, int(seed), _draw=draw, _task=task) if task.d == 2 else None
     screen = lm_screen.first_screen(
         task,
         acc,
@@ -237,9 +229,7 @@ with first:
     draw_screen(screen, key="lm_regions" if task.d == 2 else "lm_accuracy_bars")
     b1, b2 = st.columns([1, 3])
     b1.button("🎲 Draw new noise", key="lm_resample", on_click=_next_draw)
-    b2.caption(
-        f"Draw #{fmt.integer(st.session_state['lm_draw'])} · noise size {fmt.number(draw['noise_norm'], sig=4)}."
-    )
+    b2.caption(f"Draw #{fmt.integer(st.session_state['lm_draw'])} · noise size {n4(draw['noise_norm'])}.")
 
 risk_panel(
     "large-margin-gaussian",
@@ -277,71 +267,44 @@ with expert_section(
         if mode == "corrected":
             widgets.guarantee_badge(
                 "corrected",
-                f"{acc['status']}: ε = {fmt.number(acc['eps_claimed'], sig=4)} in total "
-                f"(noise {fmt.number(acc['eps_noise'], sig=4)} + Jacobian "
-                f"{fmt.number(acc['k'], sig=4)}).",
+                f"{acc['status']}: ε = {n4(acc['eps_claimed'])} in total (noise {n4(acc['eps_noise'])} + Jacobian "
+                f"{n4(acc['k'])}).",
             )
         else:
             widgets.guarantee_badge("broken", f"{lmg.MODE_LABELS[mode]}. {acc['reason']}")
             widgets.guarantee_badge(
                 "claimed",
-                f"ε′ = ε + k = {fmt.number(acc['eps_prime'], sig=4)} (k = "
-                f"{fmt.number(acc['k_printed'], sig=4)} with α = 1/(2h) = "
-                f"{fmt.number(acc['alpha'], sig=4)})"
+                f"ε′ = ε + k = {n4(acc['eps_prime'])} (k = {n4(acc['k_printed'])} with α = 1/(2h) = {n4(acc['alpha'])})"
                 if mode == "printed"
-                else f"ε = {fmt.number(acc['eps_claimed'], sig=4)} ({semantics} semantics; k_P = "
-                f"{fmt.number(acc['k'], sig=4)}).",
+                else f"ε = {n4(acc['eps_claimed'])} ({semantics} semantics; k_P = {n4(acc['k'])}).",
             )
-        m = st.columns(5)
-        m[0].metric(
-            "noise dimension",
-            fmt.integer(acc["noise_dim"]),
-            help="p² = (d+1)² shared by every class (P, P+) or C·p² (R)",
+        k_help = f"k_P = {n4(acc['k_printed'])} (paper), k_R = {n4(acc['k_corrected'])} (corrected, at μ)"
+        numbers = (
+            ("noise dimension", fmt.integer(acc["noise_dim"]), "p² = (d+1)² shared by every class (P, P+) or C·p² (R)"),
+            ("noise rate β", n4(acc["beta"]), "density ∝ exp(−β‖N‖_F)"),
+            ("E‖N‖ (mean noise norm)", n4(acc["expected_noise_norm"]), f"SD {n4(acc['sd_noise_norm'])}"),
+            ("ε spent on the noise", n4(acc["eps_noise"]), None),
+            ("claimed total ε", n4(acc["eps_claimed"]), None),
+            ("Jacobian term k", n4(acc["k"]), k_help),
+            ("extra regularisation Δ", n4(acc["Delta"]), "CMS fallback when k ≥ ε (target semantics)"),
+            ("μ_eff", n4(acc["mu_eff"]), None),
+            ("G (gradient bound)", n4(acc["G"]), None),
+            ("κ (Hessian bound)", n4(acc["kappa"]), None),
         )
-        m[1].metric("noise rate β", fmt.number(acc["beta"], sig=4), help="density ∝ exp(−β‖N‖_F)")
-        m[2].metric(
-            "E‖N‖ (mean noise norm)",
-            fmt.number(acc["expected_noise_norm"], sig=4),
-            help=f"SD {fmt.number(acc['sd_noise_norm'], sig=4)}",
-        )
-        m[3].metric("ε spent on the noise", fmt.number(acc["eps_noise"], sig=4))
-        m[4].metric("claimed total ε", fmt.number(acc["eps_claimed"], sig=4))
-        m = st.columns(5)
-        m[0].metric(
-            "Jacobian term k",
-            fmt.number(acc["k"], sig=4),
-            help=f"k_P = {fmt.number(acc['k_printed'], sig=4)} (paper), "
-            f"k_R = {fmt.number(acc['k_corrected'], sig=4)} (corrected, at μ)",
-        )
-        m[1].metric(
-            "extra regularisation Δ", fmt.number(acc["Delta"], sig=4), help="CMS fallback when k ≥ ε (target semantics)"
-        )
-        m[2].metric("μ_eff", fmt.number(acc["mu_eff"], sig=4))
-        m[3].metric("G (gradient bound)", fmt.number(acc["G"], sig=4))
-        m[4].metric("κ (Hessian bound)", fmt.number(acc["kappa"], sig=4))
+        for row in (numbers[:5], numbers[5:]):  # two rows of five
+            for col, (label, value, help_) in zip(st.columns(5), row):
+                col.metric(label, value, help=help_)
         st.markdown("**The three modes at this setting**")
         rows = []
         for mo in MODES:
-            a = P.accounting(
-                float(eps),
-                task.n,
-                task.d,
-                task.n_classes,
-                float(lam),
-                float(h),
-                mu,
-                mo,
-                semantics,
-                jacobian,
-                True if mo == "printed" else psd_on,
-            )
+            a = P.accounting(replace(config, mode=mo, psd=mo == "printed" or psd_on), task.n, task.d, task.n_classes)
             rows.append(
                 {
                     "mode": lmg.MODE_LABELS[mo],
                     "privacy status": f"{vocab.PROVED if a['private'] else vocab.REFUTED}: {a['status']}",
-                    "claimed ε": fmt.number(a["eps_claimed"], sig=4, inf=fmt.NO_GUARANTEE),
-                    "β": fmt.number(a["beta"], sig=4),
-                    "E‖N‖": fmt.number(a["expected_noise_norm"], sig=4),
+                    "claimed ε": n4(a["eps_claimed"], inf=fmt.NO_GUARANTEE),
+                    "β": n4(a["beta"]),
+                    "E‖N‖": n4(a["expected_noise_norm"]),
                     "why": a["reason"]
                     or "noise over all C·p² coordinates, calibrated to the multiclass sensitivity 2G",
                 }
@@ -367,7 +330,7 @@ with expert_section("2 · This draw in detail", key="lm_sec_draw") as _open:
             k2.metric(f"private test accuracy ({mode})", fmt.number(draw["acc_p"]))
             k3.metric("agreement with non-private", fmt.number(draw["agreement"]))
         st.caption(
-            f"‖N‖ = {fmt.number(draw['noise_norm'], sig=4)} for this draw. Background of the first screen's "
+            f"‖N‖ = {n4(draw['noise_norm'])} for this draw. Background of the first screen's "
             "chart: the class each point of the unit disk is assigned to. Ellipses: "
             "{x : (x − μ_c)ᵀΨ_c(x − μ_c) = 1} recovered from Φ_c (drawn only when Ψ_c is positive definite)."
         )
@@ -404,17 +367,16 @@ with expert_section("3 · The two flaws of the printed mechanism (live numbers)"
         with f2:
             st.subheader("Flaw 2: shared noise leaves the class differences untouched")
             lk = P.leak(tkey, fp, float(eps), float(lam), float(h), 20, int(seed), _task=task)
-            rows = []
-            for _, r in lk.iterrows():
-                rows.append(
-                    {
-                        "mode": lmg.MODE_LABELS[r["method"]],
-                        "PSD": "on" if r["psd"] else "off",
-                        "max ‖ΔΦᵖ − ΔΦ*‖": fmt.number(r["max_diff_error"], scale=1.0, zero_below=1e-9),
-                        "draws with exact leak": fmt.percent(r["exact_leak_share"]),
-                        "test predictions = non-private": fmt.percent(r["agreement"]),
-                    }
-                )
+            rows = [
+                {
+                    "mode": lmg.MODE_LABELS[r["method"]],
+                    "PSD": "on" if r["psd"] else "off",
+                    "max ‖ΔΦᵖ − ΔΦ*‖": fmt.number(r["max_diff_error"], scale=1.0, zero_below=1e-9),
+                    "draws with exact leak": fmt.percent(r["exact_leak_share"]),
+                    "test predictions = non-private": fmt.percent(r["agreement"]),
+                }
+                for _, r in lk.iterrows()
+            ]
             widgets.table(rows, key="lm_leak_table")
             st.caption(
                 "ΔΦ = (Φ_c − Φ_0) for every class c: the only thing argmin_c zᵀΦ_c z depends on. One noise matrix "
@@ -553,15 +515,7 @@ def _sweeps_section() -> None:
         st.session_state["lm_ran"] = True
     if st.session_state.get("lm_ran"):
         try:
-            base = lmg.LargeMarginGaussian(
-                epsilon=float(eps),
-                lam=float(lam),
-                mu=mu,
-                h=float(h),
-                psd=psd == "on",
-                semantics=semantics,
-                jacobian=jacobian,
-            )
+            base = replace(config, mode="corrected", psd=psd == "on")  # the sweeps run every mode from it
             ns = P.n_grid(task.n, task.n_classes)
             blocks = P.sweep_blocks(
                 task,
@@ -609,9 +563,9 @@ with expert_section("5 · Bounds in three tiers and the noise norm", key="lm_sec
             )
         widgets.table(tab, sig=4, key="lm_bounds_table")
         st.caption(
-            f"‖Φ*‖_F = {fmt.number(draw['phi_star_norm'], sig=4)} (from the non-private fit) enters term B. This draw: "
-            f"J(Φᵖ) − J(Φ*) = {fmt.number(draw['excess'], sig=4)}, pathwise bound 2ρ²/(n²μ_eff) = "
-            f"{fmt.number(draw['pathwise_bound'], sig=4)}."
+            f"‖Φ*‖_F = {n4(draw['phi_star_norm'])} (from the non-private fit) enters term B. This draw: "
+            f"J(Φᵖ) − J(Φ*) = {n4(draw['excess'])}, pathwise bound 2ρ²/(n²μ_eff) = "
+            f"{n4(draw['pathwise_bound'])}."
         )
         norms = P.noise_samples(acc["noise_dim"], acc["beta"], 2000, int(seed))
         rad = P.radii(acc["noise_dim"], acc["beta"], float(bdelta), task.d, acc["eps_noise"], acc["shared_noise"])

@@ -14,7 +14,7 @@ from ...audit.core import AuditTarget
 from ...audit.registry import AuditableMechanism, Option
 from ...data import Dataset
 from ...rng import as_generator, keyed_seed
-from . import NOT_PRIVATE_REASONS, LargeMarginGaussian, leak_direction, make_task, release_many
+from . import NOT_PRIVATE_REASONS, LargeMarginGaussian, direction_statistic, leak_direction, make_task, release_many
 from .model import gradient
 
 __all__ = ["MODES", "PAIRS", "kkt_residual", "large_margin_target"]
@@ -63,10 +63,6 @@ def kkt_residual(phi: np.ndarray, data, *, lam: float, mu: float, h: float) -> n
     return np.sqrt(np.sum(res * res, axis=1))
 
 
-def _class_diffs(phi: np.ndarray) -> np.ndarray:
-    return phi[..., 1:, :, :] - phi[..., :1, :, :]
-
-
 def _neighbour(X, y, C: int, pair: str, pair_seed: int) -> tuple:
     """``(X', y', description)``: the neighbouring dataset of the pair ``pair``."""
     X1, y1 = X.copy(), y.copy()
@@ -91,7 +87,7 @@ def _statistic(mode: str, base_mode: str, mu: float, data, shared_direction, *, 
     if mode == "corrected":
 
         def stat(phi):
-            return np.sum(_class_diffs(phi) * shared_direction[None], axis=(1, 2, 3))
+            return direction_statistic(phi, shared_direction)
 
         statistic = "class differences projected on the shared-noise direction Δ(Φ*_D) − Δ(Φ*_D')"
         event = "threshold on the class differences projected on Δ(Φ*_D) − Δ(Φ*_D')"
@@ -125,10 +121,11 @@ def large_margin_target(
     lam: float = 0.01,
     h: float = 0.5,
     pair_seed: int = 0,
+    delta: float = 0.0,
 ) -> AuditTarget:
     """Audit target for the large-margin Gaussian classifier on a classification ``dataset`` (``mode`` a key of
-    :data:`MODES`, ``n`` >= 20 training rows). Pathak & Raj eq. 8, Theorem 5.1; docs/large_margin_gaussian.md
-    §"audit.py: the audit statistic and pairs"."""
+    :data:`MODES`, ``n`` >= 20 training rows; ``delta`` unused: every mode claims pure ε). Pathak & Raj eq. 8,
+    Theorem 5.1; docs/large_margin_gaussian.md §"audit.py: the audit statistic and pairs"."""
     if not isinstance(dataset, Dataset):
         raise TypeError(f"dataset must be a dp_core Dataset, got {type(dataset).__name__}.")
     check_choice("mode", mode, MODES)
@@ -184,19 +181,12 @@ def _note(base_mode: str, acc) -> str:
 
 
 # -- the plug-in's audit entry (dp_core.audit.MECHANISMS collects it) ---------------------------
-def _build_large_margin(*, mode, pair, epsilon, delta, dataset=None, pair_seed=0, n=300, lam=0.01, h=0.5):
-
-    return large_margin_target(
-        dataset=dataset, epsilon=epsilon, mode=mode, pair=pair, n=n, lam=lam, h=h, pair_seed=pair_seed
-    )
-
-
 AUDIT = AuditableMechanism(
     name="large-margin-gaussian",
     title="Large-margin Gaussian classifier",
     modes=MODES,
     pairs=PAIRS,
-    build=_build_large_margin,
+    build=large_margin_target,
     options=(
         Option("n", int, 300, "training rows used", lo=20, hi=5_000),
         Option("lam", float, 0.01, "trace regulariser λ", lo=1e-4, hi=10.0),

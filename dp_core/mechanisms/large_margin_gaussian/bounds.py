@@ -30,6 +30,15 @@ def _common(d, C, n, delta):
     return d, C, n, delta
 
 
+def _paper_terms(d, C, n, epsilon, lam, delta) -> tuple:
+    """Validated ``(d, C, n, epsilon, lam, delta)``, then ``L = ln(d/delta)``, ``(d+1)^4`` and the sample term
+    ``16 (32 + ln(1/delta))/(lam n)`` shared by the printed and the consistent-unit bounds."""
+    d, C, n, delta = _common(d, C, n, delta)
+    epsilon, lam = check_positive("epsilon", epsilon), check_positive("lam", lam)
+    t3 = 16.0 * (32.0 + math.log(1.0 / delta)) / (lam * n)
+    return d, C, n, epsilon, lam, delta, math.log(d / delta), (d + 1) ** 4, t3
+
+
 def noise_radius(dim: int, beta: float, delta: float, *, kind: str = "exact") -> float:
     """Radius ``r`` with ``P(||N|| >= r) <= delta`` for radial noise of dimension ``m`` and rate ``beta``.
 
@@ -57,14 +66,9 @@ def printed_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float
 
     Keys ``thm52``, ``thm53_term1..3``, ``thm53_total``, ``log_d_over_delta``, ``radius_printed``, ``probability``.
     Pathak & Raj, Lemma 4, Theorems 5.2 and 5.3."""
-    d, C, n, delta = _common(d, n_classes, n, delta)
-    epsilon = check_positive("epsilon", epsilon)
-    lam = check_positive("lam", lam)
-    L = math.log(d / delta)
-    p4 = (d + 1) ** 4
+    d, C, n, epsilon, lam, delta, L, p4, t3 = _paper_terms(d, n_classes, n, epsilon, lam, delta)
     thm52 = 8.0 * p4 * C * L**2 / (epsilon**2 * lam)
     t1 = 4.0 * math.sqrt(d) * (d + 1) ** 2 * C * L / (epsilon * lam)
-    t3 = 16.0 * (32.0 + math.log(1.0 / delta)) / (lam * n)
     return {
         "tier": "printed",
         "label": TIER_LABELS["printed"],
@@ -84,15 +88,10 @@ def tier_u_bounds(*, d: int, n_classes: int, n: int, epsilon: float, lam: float,
     """Paper-mode bounds in per-example units with the arithmetic fixed (check-value rows 22-25).
 
     docs/large_margin_gaussian.md §"bounds.py: formulas"."""
-    d, C, n, delta = _common(d, n_classes, n, delta)
-    epsilon = check_positive("epsilon", epsilon)
-    lam = check_positive("lam", lam)
-    L = math.log(d / delta)
-    p4 = (d + 1) ** 4
+    d, C, n, epsilon, lam, delta, L, p4, t3 = _paper_terms(d, n_classes, n, epsilon, lam, delta)
     u52 = 8.0 * p4 * C * L**2 / (n**2 * epsilon**2 * lam)
     t1 = 4.0 * math.sqrt(d) * (d + 1) ** 2 * C * L / (n * epsilon)
     t2 = 16.0 * p4 * C * L**2 / (n**2 * epsilon**2 * lam)
-    t3 = 16.0 * (32.0 + math.log(1.0 / delta)) / (lam * n)
     return {
         "tier": "tier_u",
         "label": TIER_LABELS["tier_u"],

@@ -10,6 +10,7 @@ import dataclasses
 import math
 
 from ... import status as vocab
+from ..._validation import check_choice, check_int, check_probability, check_seed
 from ...cli._common import (
     CliError,
     add_dataset_arguments,
@@ -63,6 +64,12 @@ def settings_values(a, specs) -> dict:
     return values
 
 
+#: The accounting fields every calibrate/simulate entry carries, in the JSON's order (after the status keys).
+_ACCOUNTING_KEYS = ("semantics", "noise_dim", "shared_noise", "beta", "expected_noise_norm", "sd_noise_norm")
+_ACCOUNTING_KEYS += ("eps_noise", "k", "k_printed", "k_corrected", "Delta", "mu_eff", "G", "kappa", "alpha")
+_ACCOUNTING_KEYS += ("fallback", "eps_claimed")
+
+
 def _privacy_block(acc) -> dict:
     out = {
         "mode": acc.mode,
@@ -70,27 +77,11 @@ def _privacy_block(acc) -> dict:
         "private": acc.private,
         "privacy_status": acc.status,
         "privacy_reason": acc.reason,
-        "semantics": acc.semantics,
-        "noise_dim": acc.noise_dim,
-        "shared_noise": acc.shared_noise,
-        "beta": acc.beta,
-        "expected_noise_norm": acc.expected_noise_norm,
-        "sd_noise_norm": acc.sd_noise_norm,
-        "eps_noise": acc.eps_noise,
-        "k": acc.k,
-        "k_printed": acc.k_printed,
-        "k_corrected": acc.k_corrected,
-        "Delta": acc.Delta,
-        "mu_eff": acc.mu_eff,
-        "G": acc.G,
-        "kappa": acc.kappa,
-        "alpha": acc.alpha,
-        "fallback": acc.fallback,
-        "eps_claimed": acc.eps_claimed,
-        "eps_claimed_label": (
-            f"{vocab.REFUTED} (the paper's claim)" if not acc.private else f"{vocab.PROVED} (corrected)"
-        ),
     }
+    out.update((key, getattr(acc, key)) for key in _ACCOUNTING_KEYS)
+    out["eps_claimed_label"] = (
+        f"{vocab.REFUTED} (the paper's claim)" if not acc.private else f"{vocab.PROVED} (corrected)"
+    )
     if acc.mode in ("printed", "repaired"):
         out["eps_prime"] = acc.eps_prime
     return out
@@ -126,8 +117,6 @@ def _calibrate_run(a):
         semantics=v["sem"],
         jacobian=v["jac"],
     )
-    from ..._validation import check_probability
-
     delta = check_probability("bdelta", v["bdelta"], closed="neither")
     out = {
         "mechanism": "large-margin-gaussian",
@@ -173,19 +162,13 @@ def _simulate_task(a, v):
     return ds, make_task(ds, n_train=n_train if n_train and n_train < ds.n else None, k=v["k"], seed=a.seed)
 
 
-def _method_entry(g, method: str, a, v, psd: bool, task) -> dict:
+def _method_entry(g, method: str, base: LargeMarginGaussian, task) -> dict:
     """Mean and SE of one method's trials, with its privacy keys (``nonprivate``: the reference)."""
-    acc_m, acc_se = mean_se(g["accuracy"])
-    ex_m, ex_se = mean_se(g["excess"])
-    ag_m, ag_se = mean_se(g["agreement"])
+    entry = {}
+    for col, name in (("accuracy", "accuracy"), ("excess", "excess_risk"), ("agreement", "agreement_with_nonprivate")):
+        entry[f"{name}_mean"], entry[f"{name}_se"] = mean_se(g[col])
     bounded = g["unbounded"] == 0
-    entry = {
-        "accuracy_mean": acc_m,
-        "accuracy_se": acc_se,
-        "excess_risk_mean": ex_m,
-        "excess_risk_se": ex_se,
-        "agreement_with_nonprivate_mean": ag_m,
-        "agreement_with_nonprivate_se": ag_se,
+    entry |= {
         "unbounded_share": float(g["unbounded"].mean()),
         "nonconverged_share_of_bounded": float(1.0 - g.loc[bounded, "converged"].mean()) if bounded.any() else math.nan,
         "trials": len(g),
@@ -193,16 +176,12 @@ def _method_entry(g, method: str, a, v, psd: bool, task) -> dict:
     if method == "nonprivate":
         entry.update(mode="nonprivate", private=False, privacy_status="no privacy (reference)", unbounded_share=0.0)
         return entry
-    cfg = LargeMarginGaussian(
-        epsilon=a.eps, mode=method, lam=v["lam"], mu=v["mu"], h=v["h"], psd=True if method == "printed" else psd
-    )
+    cfg = dataclasses.replace(base, mode=method, psd=method == "printed" or base.psd)
     entry.update(_privacy_block(cfg.accounting(n=task.n, d=task.d, n_classes=task.n_classes)))
     return entry
 
 
 def _simulate_run(a):
-    from ..._validation import check_choice, check_int, check_seed
-
     v = settings_values(a, _SIMULATE)
     if v["data"] == "home":
         raise CliError("--data: 'home' is the page's Home dataset; give the dataset by --dataset NAME|PATH.csv.")
@@ -219,7 +198,7 @@ def _simulate_run(a):
     ds, task = _simulate_task(a, v)
     base = LargeMarginGaussian(epsilon=a.eps, lam=v["lam"], mu=v["mu"], h=v["h"], psd=psd)
     df = accuracy_sweep(task, epsilons=[a.eps], modes=modes, base=base, n_trials=trials, seed=a.seed)
-    results = {method: _method_entry(g, method, a, v, psd, task) for method, g in df.groupby("method", sort=False)}
+    results = {method: _method_entry(g, method, base, task) for method, g in df.groupby("method", sort=False)}
     return {
         "mechanism": "large-margin-gaussian",
         "dataset": ds.name,

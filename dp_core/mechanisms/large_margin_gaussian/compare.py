@@ -114,68 +114,50 @@ class LargeMarginAdapter(Adapter):
         out["adapter"] = self.key
         return out
 
-    def _accounting(self, state: _State, mode: str, epsilon: float):
+    def _accounting(self, state: _State, mode: str, epsilon: float, n: int | None = None):
         from . import LargeMarginGaussian
 
-        cfg = LargeMarginGaussian(epsilon=epsilon, mode=mode)
         t = state.task
-        return cfg.accounting(n=int(t.X_train.shape[0]), d=int(t.X_train.shape[1]), n_classes=int(t.n_classes))
+        return LargeMarginGaussian(epsilon=epsilon, mode=mode).accounting(
+            n=t.n if n is None else n, d=t.d, n_classes=int(t.n_classes)
+        )
 
-    def bounds(self, state: Any, epsilons: Sequence[float], spec: CompareSpec) -> pd.DataFrame:
-        from . import LargeMarginGaussian
+    def _expected_pathwise(self, state: _State, mode: str, epsilon: float, n: int | None = None) -> float:
+        """The expected pathwise bound (Tier C, δ = 0.05) of ``mode`` with the default regulariser."""
         from .bounds import tier_c_bounds
 
-        t = state.task
-        n, d, C = int(t.X_train.shape[0]), int(t.X_train.shape[1]), int(t.n_classes)
-        rows = []
-        for mode in ("corrected", "repaired"):
-            lam = LargeMarginGaussian().lam
-            for e in epsilons:
-                acc = self._accounting(state, mode, float(e))
-                b = tier_c_bounds(
-                    d=d,
-                    n_classes=C,
-                    n=n,
-                    beta=acc.beta,
-                    lam=lam,
-                    mu_eff=acc.mu_eff,
-                    delta=0.05,
-                    shared_noise=acc.shared_noise,
-                    R_z=acc.R_z,
-                )
-                rows.append(
-                    {
-                        "method": _METHOD[mode],
-                        "epsilon": float(e),
-                        "bound": b["expected_pathwise"],
-                        "label": "expected pathwise bound (Tier C)",
-                    }
-                )
+        a = self._accounting(state, mode, epsilon, n)
+        b = tier_c_bounds(
+            d=a.d,
+            n_classes=a.n_classes,
+            n=a.n,
+            beta=a.beta,
+            lam=a.lam,
+            mu_eff=a.mu_eff,
+            delta=0.05,
+            shared_noise=a.shared_noise,
+            R_z=a.R_z,
+        )
+        return float(b["expected_pathwise"])
+
+    def bounds(self, state: Any, epsilons: Sequence[float], spec: CompareSpec) -> pd.DataFrame:
+        rows = [
+            {
+                "method": _METHOD[mode],
+                "epsilon": float(e),
+                "bound": self._expected_pathwise(state, mode, float(e)),
+                "label": "expected pathwise bound (Tier C)",
+            }
+            for mode in ("corrected", "repaired")
+            for e in epsilons
+        ]
         return pd.DataFrame(rows, columns=["method", "epsilon", "bound", "label"])
 
     def bound_at(self, state: Any, method: str, *, epsilon: float, n: float, spec: CompareSpec) -> float:
-        from . import LargeMarginGaussian
-        from .bounds import tier_c_bounds
-
-        modes = {v: k for k, v in _METHOD.items()}
-        if modes.get(method) not in ("corrected", "repaired"):
+        mode = {v: k for k, v in _METHOD.items()}.get(method)
+        if mode not in ("corrected", "repaired"):
             return float("nan")
-        t = state.task
-        nn, d, C = int(math.ceil(n)), int(t.X_train.shape[1]), int(t.n_classes)
-        cfg = LargeMarginGaussian(epsilon=epsilon, mode=modes[method])
-        acc = cfg.accounting(n=nn, d=d, n_classes=C)
-        b = tier_c_bounds(
-            d=d,
-            n_classes=C,
-            n=nn,
-            beta=acc.beta,
-            lam=cfg.lam,
-            mu_eff=acc.mu_eff,
-            delta=0.05,
-            shared_noise=acc.shared_noise,
-            R_z=acc.R_z,
-        )
-        return float(b["expected_pathwise"])
+        return self._expected_pathwise(state, mode, epsilon, int(math.ceil(n)))
 
     def noise(self, state: Any, epsilon: float, spec: CompareSpec) -> list[dict]:
         rows = []

@@ -22,6 +22,10 @@ from ...estimators._base import (
 )
 from ...estimators.preprocessing import clip_to_unit_ball
 from .experiments import public_projection
+from .mechanism import LargeMarginGaussian
+from .model import decision_values, preprocess
+from .model import predict as predict_labels
+from .privacy import NOT_PRIVATE_REASONS
 
 __all__ = ["MAX_AUTO_COMPONENTS", "MU_SCALE", "LargeMarginGaussianClassifier", "default_components"]
 __all__ += ["default_regularisers"]
@@ -94,8 +98,6 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
 
     def fit(self, X, y):
         """Fit on ``X`` (array or DataFrame) and ``y`` (any label values); returns ``self``."""
-        from . import LargeMarginGaussian
-
         eps = check_number("epsilon", self.epsilon)
         A = self._validate_X(X, reset=True)
         codes = self._encode_y(self._validate_y(y, A.shape[0]))
@@ -125,8 +127,6 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
 
     def _guarantee(self, acc, eps: float, k, lam: float, mu, leaks: list[str]) -> PrivacyGuarantee:
         """The :class:`PrivacyGuarantee` of a fit: the audited table row backing the mode's badge."""
-        from .privacy import NOT_PRIVATE_REASONS
-
         status = audited_status("large-margin-gaussian", self.mode)
         reason = (
             "Pure ε-DP (corrected algorithm R: per-class noise calibrated to the corrected sensitivity)."
@@ -179,8 +179,6 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
 
     def decision_function(self, X) -> np.ndarray:
         """Minus the class scores ``-z' phi_c z`` (larger is more likely), shape (m, C); binary: column 1 - column 0."""
-        from .model import decision_values
-
         Zt = self._inputs(X)
         s = -decision_values(self.phi_, Zt)
         return s[:, 1] - s[:, 0] if self.classes_.size == 2 else s
@@ -208,15 +206,10 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Predicted class labels (values of ``classes_``)."""
-        from .model import predict
-
-        Zt = self._inputs(X)
-        return self.classes_[predict(self.phi_, Zt)]
+        return self.classes_[predict_labels(self.phi_, self._inputs(X))]
 
     def _inputs(self, X) -> np.ndarray:
         """The model's augmented inputs of new rows ``X`` (after the fitted and released checks)."""
-        from .model import preprocess
-
         self._check_fitted()
         self._require_release()
         A = self._validate_X(X, reset=False)

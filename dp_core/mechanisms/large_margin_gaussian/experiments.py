@@ -16,8 +16,8 @@ from ...data import Dataset, make_gaussian_classes, public_bounds, split_indices
 from ...exceptions import DataValidationError
 from ...experiments import run_sweep
 from ...rng import RngLike, as_generator, as_seed_sequence
-from .bounds import printed_bounds, tier_c_bounds, tier_u_bounds
-from .mechanism import LargeMarginGaussian, PreparedData, fit_nonprivate, prepare, release_many
+from .bounds import TIER_LABELS, printed_bounds, tier_c_bounds, tier_u_bounds
+from .mechanism import LargeMarginGaussian, PreparedData, class_difference_error, fit_nonprivate, prepare, release_many
 from .model import loss, predict, preprocess
 from .privacy import MODES, privacy_params, sample_radial
 from .solvers import literal_objective_bounded
@@ -125,15 +125,14 @@ def _prepare_real(ds: Dataset, y_all, k: int, test_fraction: float, s_split, not
     """Split, scale (public bounds, else the training part's mean and SD: flagged), project and clip real data;
     ``(X_train, y_train, X_test, y_test, data_dependent)``, each step described in ``notes``."""
     C = len(np.unique(y_all))
-    data_dependent = False
     tr, te = split_indices(ds.n, test_fraction=test_fraction, seed=s_split, min_test=C)
     X = np.asarray(ds.X, dtype=float)
     bounds = public_bounds(ds)
-    if bounds.data_derived:
+    data_dependent = bounds.data_derived  # a bool (preprocessing.PublicBounds)
+    if data_dependent:
         mean = X[tr].mean(axis=0)
         sd = X[tr].std(axis=0)
         sd[sd == 0] = 1.0
-        data_dependent = True
         notes.append(
             "Columns standardised with the training data's own mean and standard deviation: data-dependent, "
             "so it leaks information that the privacy guarantee does not cover."
@@ -145,18 +144,15 @@ def _prepare_real(ds: Dataset, y_all, k: int, test_fraction: float, s_split, not
     Xs = (X - mean) / sd
     kk = min(k, ds.d)
     if ds.d > kk:
-        P = public_projection(ds.d, kk)
-        Xs = Xs @ P
+        Xs = Xs @ public_projection(ds.d, kk)
         notes.append(
             f"Projected from d = {ds.d} to k = {kk} dimensions by a fixed random orthonormal matrix drawn from a "
             "public seed, independently of the data (public, leaks nothing)."
         )
     Xs = Xs / (2.0 * math.sqrt(kk))
     notes.append(f"Divided by 2·sqrt({kk}) (a public constant) and clipped to the unit ball (a public rule).")
-    nrm = np.linalg.norm(Xs, axis=1, keepdims=True)
-    Xs = Xs / np.maximum(1.0, nrm)
-    X_tr, y_tr, X_te, y_te = Xs[tr], y_all[tr], Xs[te], y_all[te]
-    return X_tr, y_tr, X_te, y_te, data_dependent
+    Xs = Xs / np.maximum(1.0, np.linalg.norm(Xs, axis=1, keepdims=True))
+    return Xs[tr], y_all[tr], Xs[te], y_all[te], data_dependent
 
 
 def make_task(
@@ -234,6 +230,17 @@ def _config_for(base: LargeMarginGaussian, mode: str, epsilon: float) -> LargeMa
     return replace(base, mode=mode, epsilon=epsilon, psd=True if mode == "printed" else base.psd)
 
 
+def _accuracy(phi, Zt, y) -> float:
+    return float(np.mean(predict(phi, Zt) == y))
+
+
+def _releases(cfg: LargeMarginGaussian, data: PreparedData, phi_star, seeds) -> tuple:
+    """``(ReleaseBatch, ReleaseDiagnostics)`` of one run per seed of ``seeds`` on prepared ``data``."""
+    return release_many(
+        None, None, cfg, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=phi_star, diagnostics=True
+    )
+
+
 class _FitCache:
     """Per-call cache of prepared data and non-private fits (keyed by scale, mu_eff, psd)."""
 
@@ -255,16 +262,23 @@ class _FitCache:
             )
         return self.fits[key]
 
+    def fit(self, cfg: LargeMarginGaussian) -> tuple:
+        """``(data, accounting, Phi*)`` of ``cfg`` on the cached training data."""
+        data = self.prepared(cfg.input_scale())
+        acc = cfg.accounting(n=data.n, d=data.d, n_classes=data.n_classes)
+        return data, acc, self.phi_star(cfg, cfg.mu_eff(acc))
+
 
 def nonprivate_accuracy(task: ClassificationTask, base: LargeMarginGaussian) -> float:
     """Test accuracy of ``base`` at ``ε = ∞`` (no noise, no Δ): the :func:`accuracy_sweep` ``nonprivate`` row alone."""
     if not isinstance(base, LargeMarginGaussian):
         raise TypeError(f"base must be a LargeMarginGaussian, got {type(base).__name__}.")
+    return _nonprivate_accuracy(task, base, _FitCache(task.X_train, task.y_train, task.n_classes))
+
+
+def _nonprivate_accuracy(task: ClassificationTask, base: LargeMarginGaussian, cache: _FitCache) -> float:
     cfg = replace(base, mode="corrected", epsilon=math.inf)
-    data = prepare(task.X_train, task.y_train, scale=cfg.input_scale(), n_classes=task.n_classes)
-    phi = fit_nonprivate(data, lam=cfg.lam, mu=cfg.mu_eff(None), h=cfg.h, psd=cfg.psd)
-    Zt = preprocess(task.X_test, scale=cfg.input_scale())
-    return float(np.mean(predict(phi, Zt) == task.y_test))
+    return _accuracy(cache.fit(cfg)[2], preprocess(task.X_test, scale=cfg.input_scale()), task.y_test)
 
 
 def utility_note(acc_private: float, acc_nonprivate: float, n_classes: int, *, k: int | None = None) -> str | None:
@@ -288,25 +302,9 @@ def utility_note(acc_private: float, acc_nonprivate: float, n_classes: int, *, k
     )
 
 
-def _nonprivate_rows(task: ClassificationTask, base: LargeMarginGaussian, cache: _FitCache, R: int) -> pd.DataFrame:
-    """The reference rows of :func:`accuracy_sweep`: the non-private fit of the corrected objective, ``R`` times."""
-    cfg = replace(base, mode="corrected", epsilon=math.inf)
-    ph = cache.phi_star(cfg, cfg.mu_eff(None))
-    acc = float(np.mean(predict(ph, preprocess(task.X_test, scale=cfg.input_scale())) == task.y_test))
-    zeros = np.zeros(R)
-    return pd.DataFrame(
-        {
-            "accuracy": np.full(R, acc),
-            "agreement": np.ones(R),
-            "excess": zeros,
-            "pathwise_bound": zeros,
-            "unbounded": zeros,
-            "converged": np.ones(R),
-            "noise_norm": zeros,
-            "eps_claimed": np.full(R, np.inf),
-            "private": zeros,
-        }
-    )
+#: The ``nonprivate`` reference rows of :func:`accuracy_sweep` (but their accuracy): no noise, nothing unbounded.
+_NONPRIVATE_ROW = {"agreement": 1.0, "excess": 0.0, "pathwise_bound": 0.0, "unbounded": 0.0, "converged": 1.0}
+_NONPRIVATE_ROW |= {"noise_norm": 0.0, "eps_claimed": math.inf, "private": 0.0}
 
 
 def accuracy_sweep(
@@ -331,16 +329,12 @@ def accuracy_sweep(
 
     def block(point, seeds):
         mode, eps = point["method"], float(point["epsilon"])
-        if mode == "nonprivate":
-            return _nonprivate_rows(task, base, cache, len(seeds))
+        if mode == "nonprivate":  # the non-private fit of the corrected objective, len(seeds) times
+            row = {"accuracy": _nonprivate_accuracy(task, base, cache), **_NONPRIVATE_ROW}
+            return pd.DataFrame({c: np.full(len(seeds), v) for c, v in row.items()})
         cfg = _config_for(base, mode, eps)
-        data = cache.prepared(cfg.input_scale())
-        acc_obj = cfg.accounting(n=data.n, d=data.d, n_classes=data.n_classes)
-        mu_eff = cfg.mu_eff(acc_obj)
-        ph = cache.phi_star(cfg, mu_eff)
-        batch, diag = release_many(
-            None, None, cfg, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph, diagnostics=True
-        )
+        data, acc_obj, ph = cache.fit(cfg)
+        batch, diag = _releases(cfg, data, ph, seeds)
         Zt = preprocess(task.X_test, scale=cfg.input_scale())
         key = id(ph)
         if key not in test_pred_cache:
@@ -371,6 +365,12 @@ def accuracy_sweep(
     return run_sweep(block, points, n_trials=n_trials, seed=seed, progress=progress, block_size=block_size)
 
 
+#: The corrected bounds drawn against n: (key of :func:`tier_c_bounds`, legend name).
+_C52_NAMES = (
+    ("c52_exact", "C5.2 exact radius"),
+    ("c52_union", "C5.2 union radius"),
+    ("expected_pathwise", "expected pathwise"),
+)
 _C53_NAMES = (
     ("c53_A", "C5.3 term A (trace)"),
     ("c53_B", "C5.3 term B (Frobenius)"),
@@ -380,11 +380,11 @@ _C53_NAMES = (
 )
 
 
-def _bound_rows(n: int, data, acc, cfg0, mu_eff: float, ph, mode: str, delta: float) -> list[dict]:
+def _bound_rows(n: int, data, acc, cfg0, ph, mode: str, delta: float) -> list[dict]:
     """The bound tiers at training size ``n`` (docs/large_margin_gaussian.md §"Utility bounds in three tiers")."""
-    C = data.n_classes
+    C, mu_eff = data.n_classes, cfg0.mu_eff(acc)
     pb = printed_bounds(d=data.d, n_classes=C, n=n, epsilon=acc.eps_noise, lam=cfg0.lam, delta=delta)
-    rows = [{"n": n, "bound": "printed Thm 5.2 (sum-form units)", "value": pb["thm52"], "tier": "printed"}]
+    rows = [("printed Thm 5.2 (sum-form units)", pb["thm52"], "printed", None)]
     if mode != "printed":
         tc = tier_c_bounds(
             d=data.d,
@@ -398,15 +398,12 @@ def _bound_rows(n: int, data, acc, cfg0, mu_eff: float, ph, mode: str, delta: fl
             R_z=acc.R_z,
             phi_star_norm=float(np.sqrt(np.sum(ph**2))),
         )
-        rows.append({"n": n, "bound": "C5.2 exact radius", "value": tc["c52_exact"], "tier": "tier_c"})
-        rows.append({"n": n, "bound": "C5.2 union radius", "value": tc["c52_union"], "tier": "tier_c"})
-        rows.append({"n": n, "bound": "expected pathwise", "value": tc["expected_pathwise"], "tier": "tier_c"})
-        for key, name in _C53_NAMES:
-            rows.append({"n": n, "bound": name, "value": tc[key], "tier": "tier_c", "quantity": "true_risk"})
+        rows += [(name, tc[key], "tier_c", None) for key, name in _C52_NAMES]
+        rows += [(name, tc[key], "tier_c", "true_risk") for key, name in _C53_NAMES]
     if mode == "repaired":
         tu = tier_u_bounds(d=data.d, n_classes=C, n=n, epsilon=acc.eps_noise, lam=mu_eff, delta=delta)
-        rows.append({"n": n, "bound": "U5.2 (paper, consistent units)", "value": tu["u52"], "tier": "tier_u"})
-    return rows
+        rows.append(("U5.2 (paper, consistent units)", tu["u52"], "tier_u", None))
+    return [{"n": n, "bound": b, "value": v, "tier": t} | ({"quantity": q} if q else {}) for b, v, t, q in rows]
 
 
 def excess_vs_n(
@@ -436,19 +433,14 @@ def excess_vs_n(
         Xs, ys = task.X_train[idx], task.y_train[idx]
         if len(np.unique(ys)) < 2:
             continue
-        data = prepare(Xs, ys, scale=cfg0.input_scale(), n_classes=task.n_classes)
-        acc = cfg0.accounting(n=n, d=data.d, n_classes=task.n_classes)
-        mu_eff = cfg0.mu_eff(acc)
-        ph = fit_nonprivate(data, lam=cfg0.lam, mu=mu_eff, h=cfg0.h, psd=cfg0.psd)
+        data, acc, ph = _FitCache(Xs, ys, task.n_classes).fit(cfg0)
         subsets[n] = (data, ph)
-        brows += _bound_rows(n, data, acc, cfg0, mu_eff, ph, mode, delta)
+        brows += _bound_rows(n, data, acc, cfg0, ph, mode, delta)
 
     def block(point, seeds):
         n = int(point["n"])
         data, ph = subsets[n]
-        b, diag = release_many(
-            None, None, cfg0, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph, diagnostics=True
-        )
+        b, diag = _releases(cfg0, data, ph, seeds)
         test_excess = loss(b.phi, Zt, task.y_test, cfg0.h) - float(loss(ph, Zt, task.y_test, cfg0.h))
         return pd.DataFrame(
             {
@@ -464,8 +456,6 @@ def excess_vs_n(
     trials = run_sweep(block, points, n_trials=check_int("n_trials", n_trials, lo=1), seed=seed, progress=progress)
     bounds = pd.DataFrame(brows)
     if not bounds.empty:
-        from .bounds import TIER_LABELS
-
         bounds["quantity"] = bounds["quantity"].fillna("empirical") if "quantity" in bounds else "empirical"
         bounds["label"] = bounds["tier"].map(TIER_LABELS)
     return trials, bounds
@@ -529,18 +519,15 @@ def leak_demo(
     n_draws = check_int("n_draws", n_draws, lo=1)
     rows = []
     seeds = as_seed_sequence(seed).spawn(1)[0]
+    cache = _FitCache(task.X_train, task.y_train, task.n_classes)
     for mode in ("repaired", "corrected"):
         cfg_off = LargeMarginGaussian(mode=mode, epsilon=epsilon, lam=lam, h=h, psd=False, tol=1e-10)
-        data = prepare(task.X_train, task.y_train, scale=cfg_off.input_scale(), n_classes=task.n_classes)
-        acc = cfg_off.accounting(n=data.n, d=data.d, n_classes=data.n_classes)
-        ref = fit_nonprivate(data, lam=lam, mu=acc.mu_eff, h=h, psd=False)
+        data, _acc, ref = cache.fit(cfg_off)
         Zt = preprocess(task.X_test, scale=cfg_off.input_scale())
         ref_pred = predict(ref, Zt)
-        ref_diff = ref[1:] - ref[:1]
         for psd in (False, True):
-            cfg = replace(cfg_off, psd=psd)
-            b = release_many(None, None, cfg, n_runs=n_draws, seed=seeds, data=data)
-            err = np.sqrt(np.sum(((b.phi[:, 1:] - b.phi[:, :1]) - ref_diff[None]) ** 2, axis=(-2, -1))).max(axis=1)
+            b = release_many(None, None, replace(cfg_off, psd=psd), n_runs=n_draws, seed=seeds, data=data)
+            err = class_difference_error(b.phi, ref)
             scale = max(1.0, float(np.max(np.abs(ref))))
             pred = predict(b.phi, Zt)
             rows.append(
@@ -591,14 +578,10 @@ def regularisation_sweep(
     def block(point, seeds):
         v = float(point["value"])
         cfg = replace(base, mode="corrected", **{parameter: v})
-        data = cache.prepared(cfg.input_scale())
-        acc = cfg.accounting(n=data.n, d=data.d, n_classes=data.n_classes)
-        ph = cache.phi_star(cfg, cfg.mu_eff(acc))
-        b, diag = release_many(
-            None, None, cfg, n_runs=len(seeds), seed=list(seeds), data=data, phi_star=ph, diagnostics=True
-        )
+        data, _acc, ph = cache.fit(cfg)
+        b, diag = _releases(cfg, data, ph, seeds)
         accuracy = np.mean(predict(b.phi, Zt) == task.y_test[None], axis=1)
-        np_acc = float(np.mean(predict(ph, Zt) == task.y_test))
+        np_acc = _accuracy(ph, Zt, task.y_test)
         return pd.DataFrame(
             {
                 "accuracy": accuracy,

@@ -62,6 +62,11 @@ def _line(x, y, name: str, line: dict, mode: str = "lines", **kw) -> go.Scatter:
     return go.Scatter(x=x, y=y, mode=mode, name=name, line=line, **kw)
 
 
+def _level(xs, y: float, name: str) -> go.Scatter:
+    """A dotted grey horizontal line at ``y`` across the range of ``xs``."""
+    return _line([xs.min(), xs.max()], [y, y], name, {"color": "#888888", "dash": "dot", "width": 1})
+
+
 def _ellipse(mu_c, Psi, n=80):
     """Points of ``{x : (x - mu)' Psi (x - mu) = 1}`` (2-D, Psi PD)."""
     w, V = np.linalg.eigh(Psi)
@@ -92,24 +97,15 @@ def _add_regions(fig: go.Figure, phi, j: int, colors: list, *, scale: float, res
         row=1,
         col=j,
     )
+    shapes = []  # each class's ellipse and centroid, where the panel shows them
     for c, (mu_c, Psi, _theta, pd_) in enumerate(gaussian_params(phi, scale=scale)):
         if pd_ and np.all(np.isfinite(mu_c)) and np.linalg.norm(mu_c) < 3:
             ex, ey = _ellipse(mu_c, Psi)
-            if np.any((np.abs(ex) <= _LIM) & (np.abs(ey) <= _LIM)):  # only what the panel shows
-                fig.add_trace(
-                    go.Scatter(
-                        x=ex,
-                        y=ey,
-                        mode="lines",
-                        line={"color": colors[c], "width": 1.5},
-                        showlegend=False,
-                        hoverinfo="skip",
-                    ),
-                    row=1,
-                    col=j,
-                )
+            if np.any((np.abs(ex) <= _LIM) & (np.abs(ey) <= _LIM)):
+                line = {"color": colors[c], "width": 1.5}
+                shapes.append(go.Scatter(x=ex, y=ey, mode="lines", line=line, showlegend=False, hoverinfo="skip"))
             if np.all(np.abs(mu_c) <= _LIM):
-                fig.add_trace(
+                shapes.append(
                     go.Scatter(
                         x=[mu_c[0]],
                         y=[mu_c[1]],
@@ -117,10 +113,10 @@ def _add_regions(fig: go.Figure, phi, j: int, colors: list, *, scale: float, res
                         marker={"symbol": "x", "size": 10, "color": colors[c]},
                         showlegend=False,
                         hovertemplate=f"centroid of class {c}<extra></extra>",
-                    ),
-                    row=1,
-                    col=j,
+                    )
                 )
+    if shapes:
+        fig.add_traces(shapes, rows=1, cols=j)
 
 
 def decision_regions_figure(
@@ -149,22 +145,20 @@ def decision_regions_figure(
                 col=j,
                 font={"size": 14, "color": "#B00020"},
             )
-        for c in range(C):
-            m = ys == c
-            fig.add_trace(
-                go.Scatter(
-                    x=Xs[m, 0],
-                    y=Xs[m, 1],
-                    mode="markers",
-                    name=f"class {c}",
-                    legendgroup=f"c{c}",
-                    showlegend=(j == 1),
-                    marker={"size": 4, "color": colors[c], "line": {"width": 0.3, "color": "white"}},
-                    hovertemplate=f"class {c}<extra></extra>",
-                ),
-                row=1,
-                col=j,
+        points = [
+            go.Scatter(
+                x=Xs[ys == c, 0],
+                y=Xs[ys == c, 1],
+                mode="markers",
+                name=f"class {c}",
+                legendgroup=f"c{c}",
+                showlegend=(j == 1),
+                marker={"size": 4, "color": colors[c], "line": {"width": 0.3, "color": "white"}},
+                hovertemplate=f"class {c}<extra></extra>",
             )
+            for c in range(C)
+        ]
+        fig.add_traces(points, rows=1, cols=j)
         fig.update_xaxes(range=[-_LIM, _LIM], title_text="x₁", row=1, col=j, constrain="domain")
         fig.update_yaxes(
             range=[-_LIM, _LIM], title_text="x₂", row=1, col=j, scaleanchor=f"x{'' if j == 1 else j}", scaleratio=1
@@ -221,14 +215,7 @@ def accuracy_figure(
     )
     if chance is not None and math.isfinite(chance):
         xs = summary["epsilon"].to_numpy(dtype=float)
-        fig.add_trace(
-            _line(
-                [xs.min(), xs.max()],
-                [chance, chance],
-                "chance level 1/C",
-                {"color": "#888888", "dash": "dot", "width": 1},
-            )
-        )
+        fig.add_trace(_level(xs, chance, "chance level 1/C"))
     return style_refuted(fig, REFUTED_MODES)
 
 
@@ -315,30 +302,14 @@ def tradeoff_figure(summary: pd.DataFrame, *, parameter: str, title: str = "") -
         ),
         secondary_y=False,
     )
-    fig.add_trace(
-        _line(
-            s["value"],
-            s["nonprivate_accuracy_mean"],
-            "non-private accuracy",
-            {"color": color_of("nonprivate"), "width": 1},
-        ),
-        secondary_y=False,
-    )
-    fig.add_trace(
-        _line(
-            s["value"], s["excess_mean"], "measured excess (right)", {"color": "#D55E00", "width": 2}, "lines+markers"
-        ),
-        secondary_y=True,
-    )
-    fig.add_trace(
-        _line(
-            s["value"],
-            s["pathwise_bound_mean"],
-            "mean pathwise bound (right)",
-            {"color": "#D55E00", "dash": "dash", "width": 1.5},
-        ),
-        secondary_y=True,
-    )
+    reference = {"color": color_of("nonprivate"), "width": 1}
+    excess, bound = {"color": "#D55E00", "width": 2}, {"color": "#D55E00", "dash": "dash", "width": 1.5}
+    for column, name, line, mode, right in (
+        ("nonprivate_accuracy_mean", "non-private accuracy", reference, "lines", False),
+        ("excess_mean", "measured excess (right)", excess, "lines+markers", True),
+        ("pathwise_bound_mean", "mean pathwise bound (right)", bound, "lines", True),
+    ):
+        fig.add_trace(_line(s["value"], s[column], name, line, mode), secondary_y=right)
     apply_layout(fig, title=title, x_title=sym, y_title="test accuracy", log_x=True, height=400)
     fig.update_yaxes(title_text="J(Φᵖ) − J(Φ*)", type="log", secondary_y=True)
     return fig
@@ -360,15 +331,13 @@ def test_loss_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str
     col = color_of(method)
     n_tr = int(s["n_trials"].min()) if len(s) else 0
     xs = s["n"].to_numpy(dtype=float)
-    mean = s["test_loss_excess_mean"].to_numpy(dtype=float)
-    lo = s["test_loss_excess_lo"].to_numpy(dtype=float)
-    hi = s["test_loss_excess_hi"].to_numpy(dtype=float)
+    mean, lo, hi = (s[f"test_loss_excess_{q}"].to_numpy(dtype=float) for q in ("mean", "lo", "hi"))
     pos = np.where(np.isfinite(lo) & (lo > 0), lo, np.abs(mean) / 10)
-    fig.add_trace(band_trace(xs, pos, hi, col), row=1, col=1)
-    fig.add_trace(
-        _line(xs, mean, f"{label_of(method)}: measured ({n_tr} trials)", {"color": col, "width": 2}, "lines+markers"),
-        row=1,
-        col=1,
+    name = f"{label_of(method)}: measured ({n_tr} trials)"
+    fig.add_traces(
+        [band_trace(xs, pos, hi, col), _line(xs, mean, name, {"color": col, "width": 2}, "lines+markers")],
+        rows=1,
+        cols=1,
     )
     tb = (
         bounds[bounds.get("quantity", pd.Series(dtype=str)) == "true_risk"]
@@ -377,31 +346,22 @@ def test_loss_figure(summary: pd.DataFrame, bounds: pd.DataFrame, *, method: str
     )
     if tb is not None and not tb.empty:
         tot = tb[tb["bound"] == "C5.3 total"].sort_values("n")
-        fig.add_trace(
-            _line(
-                tot["n"],
-                tot["value"],
-                "C5.3 total (corrected; prob ≥ 1 − 2δ)",
-                {"color": col, "dash": "dash", "width": 1.5},
-            ),
-            row=1,
-            col=1,
-        )
-        term_colors = {"A": "#56B4E9", "B": "#E69F00", "E": "#D55E00", "S": "#999999"}
-        for key, c in term_colors.items():
+        dashed = {"color": col, "dash": "dash", "width": 1.5}
+        fig.add_trace(_line(tot["n"], tot["value"], "C5.3 total (corrected; prob ≥ 1 − 2δ)", dashed), row=1, col=1)
+        bars = []
+        for key, c in {"A": "#56B4E9", "B": "#E69F00", "E": "#D55E00", "S": "#999999"}.items():
             g = tb[tb["bound"].str.startswith(f"C5.3 term {key}")].sort_values("n")
             share = 100 * g["value"].to_numpy() / tot.set_index("n").loc[g["n"], "value"].to_numpy()
-            fig.add_trace(
+            bars.append(
                 go.Bar(
                     x=[str(int(v)) for v in g["n"]],
                     y=share,
                     name=g["bound"].iloc[0],
                     marker_color=c,
                     hovertemplate="%{y:.1f}% of C5.3<extra></extra>",
-                ),
-                row=1,
-                col=2,
+                )
             )
+        fig.add_traces(bars, rows=1, cols=2)
     use_white_template(fig)
     fig.update_layout(
         barmode="stack",
@@ -436,11 +396,7 @@ def unbounded_figure(df: pd.DataFrame, *, title: str = "") -> go.Figure:
             hovertemplate="ε=%{x:.3g}: %{y:.3f} of draws unbounded<extra></extra>",
         )
     )
-    fig.add_trace(
-        _line(
-            [x.min(), x.max()], [0.5, 0.5], "lower limit ½ (b_pp < 0)", {"color": "#888888", "dash": "dot", "width": 1}
-        )
-    )
+    fig.add_trace(_level(x, 0.5, "lower limit ½ (b_pp < 0)"))
     apply_layout(fig, title=title, x_title="ε", y_title="share of draws with no minimiser", log_x=True, height=380)
     fig.update_yaxes(range=[0, 1.02])
     return fig

@@ -72,19 +72,9 @@ class LargeMarginGaussian:
         """The mode's :class:`PrivacyAccounting` (``None`` when ``epsilon`` is infinite)."""
         if math.isinf(self.epsilon):
             return None
-        return privacy_params(
-            epsilon=self.epsilon,
-            n=n,
-            d=d,
-            n_classes=n_classes,
-            lam=self.lam,
-            h=self.h,
-            mu=self.mu,
-            mode=self.mode,
-            semantics=self.semantics,
-            jacobian=self.jacobian,
-            psd=self.psd,
-        )
+        settings = self.as_dict()
+        del settings["tol"]  # the solver's tolerance: every other field is an argument of privacy_params
+        return privacy_params(n=n, d=d, n_classes=n_classes, **settings)
 
     def input_scale(self) -> float:
         """``1`` for P (the paper's ``(x, 1)``), ``1/sqrt(2)`` otherwise."""
@@ -197,11 +187,6 @@ class ReleaseBatch:
     def n_runs(self) -> int:
         return int(self.phi.shape[0])
 
-    @property
-    def class_differences(self) -> FloatArray:
-        """``Phi^p_c - Phi^p_0`` for ``c = 1..C-1``, shape ``(R, C-1, p, p)``."""
-        return self.phi[:, 1:] - self.phi[:, :1]
-
     def predictions(self, X) -> NDArray[np.int64]:
         """Predicted labels ``(R, m)`` on new raw inputs (``-1`` for unbounded draws)."""
         Zt = preprocess(np.asarray(X, dtype=np.float64), scale=self.config.input_scale())
@@ -229,10 +214,14 @@ class ReleaseDiagnostics(NonPublicDiagnostics):
     direction_stat: FloatArray
 
     def class_difference_error(self, release: ReleaseBatch) -> FloatArray:
-        """``max_c ||(Phi^p_c - Phi^p_0) - (Phi*_c - Phi*_0)||_F`` per run of ``release`` (0 = exact leak)."""
-        ref = self.phi_star[1:] - self.phi_star[:1]
-        err = release.class_differences - ref[None]
-        return np.sqrt(np.sum(err**2, axis=(-2, -1))).max(axis=1)
+        """:func:`class_difference_error` of ``release`` against this non-private fit."""
+        return class_difference_error(release.phi, self.phi_star)
+
+
+def class_difference_error(phi: FloatArray, phi_star: FloatArray) -> FloatArray:
+    """``max_c ||(Phi^p_c - Phi^p_0) - (Phi*_c - Phi*_0)||_F`` per run of ``phi`` (R, C, p, p) (0 = exact leak)."""
+    err = (phi[:, 1:] - phi[:, :1]) - (phi_star[1:] - phi_star[:1])[None]
+    return np.sqrt(np.sum(err**2, axis=(-2, -1))).max(axis=1)
 
 
 def _standard_radial(seeds: Sequence[np.random.SeedSequence], dim: int) -> FloatArray:

@@ -14,7 +14,6 @@ from ..._validation import check_matrix, check_positive
 
 __all__ = [
     "preprocess",
-    "augment",
     "huber_hinge",
     "huber_hinge_grad",
     "outer_vectors",
@@ -46,19 +45,13 @@ def trace_mask(p: int) -> FloatArray:
     return m
 
 
-def augment(X: FloatArray, *, scale: float = 1.0 / math.sqrt(2.0)) -> FloatArray:
-    """Append a constant 1 to each row and multiply by ``scale`` (no clipping)."""
-    X = np.asarray(X, dtype=np.float64)
-    return np.hstack([X, np.ones((X.shape[0], 1))]) * scale
-
-
 def preprocess(X: FloatArray, *, scale: float = 1.0 / math.sqrt(2.0)) -> FloatArray:
     """Clip rows to the unit ball, append 1 and scale: ``z_i = (x_i / max(1, ||x_i||), 1) * scale``, shape (n, d + 1).
 
     docs/large_margin_gaussian.md §"Input scaling", §"model.py: the classifier's functions"."""
     X = check_matrix("X", X)
-    norms = np.linalg.norm(X, axis=1, keepdims=True)
-    return augment(X / np.maximum(1.0, norms), scale=scale)
+    X = X / np.maximum(1.0, np.linalg.norm(X, axis=1, keepdims=True))
+    return np.hstack([X, np.ones((X.shape[0], 1))]) * scale
 
 
 def huber_hinge(t: FloatArray, h: float) -> FloatArray:
@@ -123,14 +116,6 @@ def loss(Phi, Z, y, h: float, *, V=None) -> FloatArray:
     return np.sum(ell * mask, axis=(-2, -1)) / n
 
 
-def _noise_term(Phi: FloatArray, noise, shared: bool, n: int):
-    N = np.asarray(noise, dtype=np.float64)
-    if shared:
-        # N (..., p, p) multiplies every class block.
-        return np.sum(N[..., None, :, :] * Phi, axis=(-3, -2, -1)) / n
-    return np.sum(N * Phi, axis=(-3, -2, -1)) / n
-
-
 def objective(Phi, Z, y, lam: float, mu: float, h: float, *, noise=None, shared: bool = False, V=None):
     """Average-form objective ``J`` (or ``J_p`` when ``noise`` is given); ``Phi`` (..., C, p, p).
 
@@ -140,7 +125,8 @@ def objective(Phi, Z, y, lam: float, mu: float, h: float, *, noise=None, shared:
     diag = np.diagonal(Phi, axis1=-2, axis2=-1)[..., : p - 1]
     val = loss(Phi, Z, y, h, V=V) + lam * np.sum(diag, axis=(-2, -1)) + 0.5 * mu * np.sum(Phi**2, axis=(-3, -2, -1))
     if noise is not None:
-        val = val + _noise_term(Phi, noise, shared, n)
+        N = np.asarray(noise, dtype=np.float64)  # shared: one N (..., p, p) multiplies every class block
+        val = val + np.sum((N[..., None, :, :] if shared else N) * Phi, axis=(-3, -2, -1)) / n
     return val
 
 

@@ -19,7 +19,7 @@ from . import experiments as ex
 from .bounds import bounds_for_mode, noise_radius, printed_radius
 from .mechanism import LargeMarginGaussian, release_many
 from .model import predict, preprocess
-from .privacy import PrivacyAccounting, privacy_params, sample_radial
+from .privacy import PrivacyAccounting, sample_radial
 
 #: Trials of the quick pass shown while the full sweeps run.
 QUICK_TRIALS = 10
@@ -31,26 +31,10 @@ def task(name: str, fingerprint: str, n_train: int | None, k: int, seed: int, _d
     return ex.make_task(_ds, n_train=n_train, k=k, seed=seed)
 
 
-def suggestion(name: str, d: int, n: int, n_classes: int) -> ex.SuggestedSettings:
-    """The dataset's suggested projection dimension and regulariser (cheap; not cached)."""
-    return ex.suggest_settings(name, d, n, n_classes)
-
-
 @cached(max_entries=64)
-def accounting(eps, n, d, C, lam, h, mu, mode: str, semantics: str, jacobian: str, psd: bool) -> dict:
-    return privacy_params(
-        epsilon=eps,
-        n=n,
-        d=d,
-        n_classes=C,
-        lam=lam,
-        h=h,
-        mu=mu,
-        mode=mode,
-        semantics=semantics,
-        jacobian=jacobian,
-        psd=psd,
-    ).as_dict()
+def accounting(config: LargeMarginGaussian, n: int, d: int, C: int) -> dict:
+    """The :class:`PrivacyAccounting` of ``config`` (finite ε) as a dict."""
+    return config.accounting(n=n, d=d, n_classes=C).as_dict()
 
 
 @cached(max_entries=64)
@@ -197,28 +181,20 @@ def leak(task_key: tuple, fingerprint: str, eps: float, lam: float, h: float, n_
     return ex.leak_demo(_task, epsilon=eps, lam=lam, h=h, n_draws=n_draws, seed=seed)
 
 
-_BOUND_NAMES = {
-    "thm52": "Thm 5.2: J(Φᵖ) − J(Φ*)",
-    "thm53_total": "Thm 5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
-    "u52": "U5.2: J(Φᵖ) − J(Φ*)",
-    "u53_total": "U5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
-    "c52_exact": "C5.2 (exact Gamma radius): J(Φᵖ) − J(Φ*)",
-    "c52_union": "C5.2 (union radius): J(Φᵖ) − J(Φ*)",
-    "expected_pathwise": "expected pathwise bound on E[J(Φᵖ) − J(Φ*)]",
-    "c53_A": "C5.3 term A (trace)",
-    "c53_B": "C5.3 term B (Frobenius, uses ‖Φ*‖_F)",
-    "c53_E": "C5.3 term E (2 × C5.2)",
-    "c53_S": "C5.3 term S (sample; heuristic G² scaling)",
-    "c53_total": "C5.3: L̃(Φᵖ) − L̃(Φ*) (total)",
-}
-_BOUND_PROBS = {
-    "thm52": "probability",
-    "thm53_total": "probability",
-    "u52": "u52_probability",
-    "u53_total": "u53_probability",
-    "c52_exact": "c52_probability",
-    "c52_union": "c52_probability",
-    "c53_total": "c53_probability",
+#: The bounds table's rows: key of :func:`bounds_for_mode`'s tiers -> (label, key of the probability it holds with).
+_BOUND_ROWS = {
+    "thm52": ("Thm 5.2: J(Φᵖ) − J(Φ*)", "probability"),
+    "thm53_total": ("Thm 5.3: L̃(Φᵖ) − L̃(Φ*) (total)", "probability"),
+    "u52": ("U5.2: J(Φᵖ) − J(Φ*)", "u52_probability"),
+    "u53_total": ("U5.3: L̃(Φᵖ) − L̃(Φ*) (total)", "u53_probability"),
+    "c52_exact": ("C5.2 (exact Gamma radius): J(Φᵖ) − J(Φ*)", "c52_probability"),
+    "c52_union": ("C5.2 (union radius): J(Φᵖ) − J(Φ*)", "c52_probability"),
+    "expected_pathwise": ("expected pathwise bound on E[J(Φᵖ) − J(Φ*)]", ""),
+    "c53_A": ("C5.3 term A (trace)", ""),
+    "c53_B": ("C5.3 term B (Frobenius, uses ‖Φ*‖_F)", ""),
+    "c53_E": ("C5.3 term E (2 × C5.2)", ""),
+    "c53_S": ("C5.3 term S (sample; heuristic G² scaling)", ""),
+    "c53_total": ("C5.3: L̃(Φᵖ) − L̃(Φ*) (total)", "c53_probability"),
 }
 
 
@@ -227,9 +203,9 @@ def bounds_table(acc_dict: dict, delta: float, phi_star_norm: float) -> pd.DataF
     b = bounds_for_mode(PrivacyAccounting(**acc_dict), delta=delta, phi_star_norm=phi_star_norm)
     rows = []
     for block in (b[tier] for tier in ("printed", "tier_u", "tier_c") if tier in b):
-        for key, label in _BOUND_NAMES.items():
+        for key, (label, prob) in _BOUND_ROWS.items():
             if key in block:
-                p = block.get(_BOUND_PROBS.get(key, ""), None)
+                p = block.get(prob, None)
                 held = "mean" if key == "expected_pathwise" else ("—" if p is None else f"≥ {p:.3g}")
                 rows.append(
                     {"tier": block["label"], "bound": label, "value": block[key], "holds with probability": held}

@@ -65,7 +65,7 @@ def _data(seed, n_test):
 
 def _pilot_row(item: tuple, *, train, test, Zt, n_trials: int) -> dict:
     """One row of the pilot table (one epsilon, its runs' noise seeds)."""
-    e, spec, noise = item
+    e, spec, (noise,) = item
     cfg = LargeMarginGaussian(epsilon=e, mode="corrected", lam=LAM, h=H, psd=True)
     b, diag = release_many(train.X, train.y, cfg, n_runs=n_trials, seed=noise, diagnostics=True)
     acc = b.accounting
@@ -101,15 +101,18 @@ def pilot_table(*, quick: bool = False, seed: int = 0, n_trials: int | None = No
 
     Columns ``<name>`` (ours) and ``<name>_spec`` for every name in :data:`PILOT_COLUMNS`, plus ``n_trials`` and
     ``nonprivate_accuracy``."""
-    n_trials = check_int("n_trials", (5 if quick else 20) if n_trials is None else n_trials, lo=2)
+    return _table(_pilot_row, PILOT_SPEC, 1, quick=quick, seed=seed, n_trials=n_trials, full_trials=20)
+
+
+def _table(row, spec: dict, layouts: int, *, quick: bool, seed: int, n_trials: int | None, full_trials: int):
+    """One ``row`` per epsilon of ``spec``, each a block on the current executor (dp_core.execution), joined in
+    order; the noise seeds (``layouts`` lists per epsilon) are spawned here, in epsilon order, so no block depends on
+    another's use of the noise seed."""
+    n_trials = check_int("n_trials", (5 if quick else full_trials) if n_trials is None else n_trials, lo=2)
     train, test, s_noise = _data(seed, 5_000 if quick else 20_000)
-    Zt = preprocess(test.X)
-    # one block per epsilon on the current executor (dp_core.execution), joined in order; the noise
-    # seeds are spawned here, in epsilon order, so no block depends on another's use of s_noise
-    items = [(e, spec, s_noise.spawn(n_trials)) for e, spec in PILOT_SPEC.items()]
-    one = partial(_pilot_row, train=train, test=test, Zt=Zt, n_trials=n_trials)
-    rows = list(current_executor().map(one, items))
-    return pd.DataFrame(rows)
+    items = [(e, sp, tuple(s_noise.spawn(n_trials) for _ in range(layouts))) for e, sp in spec.items()]
+    one = partial(row, train=train, test=test, Zt=preprocess(test.X), n_trials=n_trials)
+    return pd.DataFrame(list(current_executor().map(one, items)))
 
 
 def _contrast_row(item: tuple, *, train, test, Zt, n_trials: int) -> dict:
@@ -128,54 +131,25 @@ def _contrast_row(item: tuple, *, train, test, Zt, n_trials: int) -> dict:
 
 def contrast_table(*, quick: bool = False, seed: int = 0, n_trials: int | None = None) -> pd.DataFrame:
     """Shared noise (P+) against stacked per-class noise (R), paper semantics, PSD on: test accuracy."""
-    n_trials = check_int("n_trials", (5 if quick else 15) if n_trials is None else n_trials, lo=2)
-    train, test, s_noise = _data(seed, 5_000 if quick else 20_000)
-    Zt = preprocess(test.X)
-    items = [(e, specs, (s_noise.spawn(n_trials), s_noise.spawn(n_trials))) for e, specs in CONTRAST_SPEC.items()]
-    one = partial(_contrast_row, train=train, Zt=Zt, test=test, n_trials=n_trials)
-    rows = list(current_executor().map(one, items))
-    return pd.DataFrame(rows)
+    return _table(_contrast_row, CONTRAST_SPEC, 2, quick=quick, seed=seed, n_trials=n_trials, full_trials=15)
 
 
 def _figure(pilot: pd.DataFrame, contrast: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=pilot["epsilon"],
-            y=pilot["accuracy_mean"],
-            mode="lines+markers",
-            name=f"R (ours, {int(pilot['n_trials'].iloc[0])} draws)",
-            line=dict(color=color_of("corrected")),
-            error_y=dict(type="data", array=pilot["accuracy_sd"], visible=True),
-        )
+
+    def trace(table, column: str, name: str, mode: str = "lines+markers", **style) -> None:
+        fig.add_trace(go.Scatter(x=table["epsilon"], y=table[column], mode=mode, name=name, **style))
+
+    sd = dict(type="data", array=pilot["accuracy_sd"], visible=True)
+    ours = f"R (ours, {int(pilot['n_trials'].iloc[0])} draws)"
+    trace(pilot, "accuracy_mean", ours, line=dict(color=color_of("corrected")), error_y=sd)
+    trace(
+        pilot, "accuracy_mean_spec", "R (reference pilot)", "markers", marker=dict(symbol="x", size=10, color="#000000")
     )
-    fig.add_trace(
-        go.Scatter(
-            x=pilot["epsilon"],
-            y=pilot["accuracy_mean_spec"],
-            mode="markers",
-            name="R (reference pilot)",
-            marker=dict(symbol="x", size=10, color="#000000"),
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=contrast["epsilon"],
-            y=contrast["repaired_accuracy"],
-            mode="lines+markers",
-            name="P+ shared noise, paper semantics (not differentially private as printed)",
-            line=dict(color=color_of("repaired")),
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=contrast["epsilon"],
-            y=contrast["corrected_accuracy"],
-            mode="lines+markers",
-            name="R stacked noise, paper semantics",
-            line=dict(color=color_of("corrected"), dash="dot"),
-        )
-    )
+    shared = "P+ shared noise, paper semantics (not differentially private as printed)"
+    trace(contrast, "repaired_accuracy", shared, line=dict(color=color_of("repaired")))
+    stacked = dict(color=color_of("corrected"), dash="dot")
+    trace(contrast, "corrected_accuracy", "R stacked noise, paper semantics", line=stacked)
     return apply_layout(
         fig,
         title="Large-margin Gaussian classifier: test accuracy against ε (reference pilot)",

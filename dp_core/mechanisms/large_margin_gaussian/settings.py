@@ -1,8 +1,7 @@
 """The user's choices for the large-margin Gaussian classifier: one declaration each (page, links, CLI).
 
 Each :func:`~dp_core.plugin.param` field below is the parameter's only declaration: its link key is ``lm_<field>``, its
-command-line flag ``--<field>`` and its widget range come from it. :meth:`Settings.config` turns the choices into the
-engine's :class:`LargeMarginGaussian`."""
+command-line flag ``--<field>`` and its widget range come from it."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from dataclasses import dataclass
 
 from ...plugin import param, validate_config
 from .experiments import MAX_D
-from .mechanism import LargeMarginGaussian
 
 LAM_OPTIONS = (0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 MU_SAME = "= λ"  # the Frobenius coefficient mu follows lam (the engine's mu=None)
@@ -46,16 +44,3 @@ class Settings:
 
     def __post_init__(self) -> None:
         validate_config(self)
-
-    def config(self, epsilon: float) -> LargeMarginGaussian:
-        """The engine's configuration for these settings (the printed mode always keeps the PSD constraint)."""
-        return LargeMarginGaussian(
-            epsilon=epsilon,
-            mode=self.mode,
-            lam=self.lam,
-            mu=mu_value(self.mu),
-            h=self.h,
-            psd=self.psd == "on" or self.mode == "printed",
-            semantics=self.sem,
-            jacobian=self.jac,
-        )
