@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._validation import check_count, check_output_dir, check_seed
+from .._validation import check_count, check_output_dir, check_output_file, check_seed
 from ._registry import CliError
 
 if TYPE_CHECKING:  # dp_core.data (pandas) loads only for commands that read a dataset (issue 29: start-up)
@@ -181,6 +181,26 @@ def add_out_dir_arguments(parser: argparse.ArgumentParser, help: str = "output f
         action="store_true",
         help="overwrite files of an earlier run in --out (default: refuse)",
     )
+
+
+def config_bytes(args: argparse.Namespace) -> bytes:
+    """The bytes of the ``--config`` file (``report``, ``notebook``, ``brief``)."""
+    from pathlib import Path
+
+    path = Path(args.config)
+    if not path.is_file():
+        raise FileNotFoundError(f"--config file {args.config!r} does not exist.")
+    return path.read_bytes()
+
+
+def output_files(args: argparse.Namespace, other: str):
+    """``--out`` and the optional second output file ``other`` (``--csv``, ``--script``), checked and different."""
+    out = check_output_file("--out", args.out, overwrite=args.force)
+    value = getattr(args, other[2:])
+    second = None if value is None else check_output_file(other, value, overwrite=args.force)
+    if second is not None and second.absolute() == out.absolute():
+        raise CliError(f"{other} and --out must be different files.")
+    return out, second
 
 
 def check_reproduce_args(args: argparse.Namespace, prefix: str, *, max_trials: int = 10_000):
