@@ -326,9 +326,7 @@ def noise_scale_figure(
     return apply_layout(fig, title=title, x_title=x_title, y_title=y_title, log_x=log_x, log_y=log_y)
 
 
-# ------------------------------------------------------------------------------------------------
-# Log axes: annotations live in the axis's own (log10) units, shapes in data units
-# ------------------------------------------------------------------------------------------------
+# ---------------------------------------- log axes: annotations in the axis's own (log10) units, shapes in data units
 
 
 def to_axis_units(value: float, *, log: bool) -> float:
@@ -401,9 +399,7 @@ def annotate(fig: go.Figure, x: float, y: float, *, log_x: bool = False, log_y: 
     return fig
 
 
-# ------------------------------------------------------------------------------------------------
-# The figure checker
-# ------------------------------------------------------------------------------------------------
+# ------------------------------------------------------------------------------------------------ the figure checker
 
 _CARTESIAN = set("scatter scattergl bar histogram box violin heatmap contour histogram2d histogram2dcontour".split())
 _CARTESIAN |= {"waterfall", "funnel"}
@@ -474,10 +470,21 @@ def _numeric_string(v) -> bool:
         return False
 
 
-def _finite_numbers(values: list) -> np.ndarray:
-    out = [float(v) for v in values if _is_number(v) and math.isfinite(float(v))]
-    out += [float(v.replace(",", "")) for v in values if _numeric_string(v)]
-    return np.asarray([v for v in out if math.isfinite(v)], dtype=float)
+def _finite(v) -> float | None:
+    """A finite number given as a number or a numeric text (``"1,000"``), else ``None``."""
+    if _is_number(v):
+        x = float(v)
+    elif _numeric_string(v):
+        x = float(v.replace(",", ""))
+    else:
+        return None
+    return x if math.isfinite(x) else None
+
+
+def _finite_numbers(values: list, kind: str = "linear") -> np.ndarray:
+    """The finite numbers of ``values``, in the units of an axis of type ``kind`` (log10 of those > 0 on a log axis)."""
+    v = np.asarray([x for v in values if (x := _finite(v)) is not None], dtype=float)
+    return np.log10(v[v > 0]) if kind == "log" else v
 
 
 def _categories(values: list) -> list:
@@ -518,13 +525,8 @@ def _drawable_points(t: dict, types: dict[str, str]) -> int:
         kind = types[letter]
         if kind == "category":
             return (isinstance(v, str) and v.strip() != "") or (_is_number(v) and math.isfinite(float(v)))
-        if isinstance(v, str):
-            if not _numeric_string(v):
-                return False
-            v = float(v.replace(",", ""))
-        if not _is_number(v) or not math.isfinite(float(v)):
-            return False
-        return float(v) > 0 if kind == "log" else True
+        x = _finite(v)
+        return x is not None and (x > 0 if kind == "log" else True)
 
     if typ in ("heatmap", "contour"):
         z = _finite_numbers(_as_list(t.get("z")))
@@ -538,13 +540,9 @@ def _drawable_points(t: dict, types: dict[str, str]) -> int:
 
 
 def _text_of(obj) -> str:
-    if obj is None:
-        return ""
-    if isinstance(obj, str):
-        return obj
     if isinstance(obj, dict):
         return str(obj.get("text") or "")
-    return str(obj)
+    return "" if obj is None else str(obj)
 
 
 def _text_problems(where: str, text: str) -> list[str]:
@@ -618,13 +616,11 @@ class _View:
     def _extent(self, name: str) -> tuple[float, float] | None:
         """The data extent of axis ``name``, in the axis's own units (log10 on a log axis)."""
         vals = [
-            _finite_numbers(_trace_coords(self.traces[i])[name[0]])
+            _finite_numbers(_trace_coords(self.traces[i])[name[0]], self.types[name])
             for i in self.on_axis.get(name, [])
             if self.visible(self.traces[i])
         ]
         v = np.concatenate(vals) if vals else np.empty(0)
-        if self.types[name] == "log":
-            v = np.log10(v[v > 0])
         return (float(v.min()), float(v.max())) if v.size and self.types[name] != "category" else None
 
     def explicit_range(self, name: str) -> tuple[float, float] | None:
@@ -665,9 +661,7 @@ def _point_problems(v: _View) -> list[str]:
         for letter in ("x", "y"):
             name = names[letter]
             r = v.explicit_range(name)
-            vals = _finite_numbers(coords[letter])
-            if tt[letter] == "log":
-                vals = np.log10(vals[vals > 0])
+            vals = _finite_numbers(coords[letter], tt[letter])
             checkable = r is not None and tt[letter] != "category" and vals.size and typ != "heatmap"
             if checkable and not np.any((vals >= r[0] - 1e-9) & (vals <= r[1] + 1e-9)):
                 problems.append(
