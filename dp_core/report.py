@@ -26,6 +26,7 @@ __all__ = [
     "COMPARE_PAGE",
     "Report",
     "compare_settings",
+    "compare_spec",
     "targets_from_params",
     "software_versions",
     "dataset_for_config",
@@ -115,6 +116,18 @@ def targets_from_params(params) -> list[str]:
     return out
 
 
+def compare_spec(config: ExplorerConfig, settings: dict):
+    """The :class:`~dp_core.compare.CompareSpec` of a configuration and its :func:`compare_settings`."""
+    return make_spec(
+        epsilons=settings["grid"],
+        delta=config.delta,
+        n_trials=config.trials,
+        seed=config.seed,
+        preprocess=config.preprocess,
+        **config.mechanism_params,
+    )
+
+
 def dataset_for_config(config: ExplorerConfig, dataset: Dataset | None = None) -> Dataset:
     """The dataset a configuration names, or the one given (an upload must be given); its declared bounds are
     applied and its fingerprint must match.
@@ -199,14 +212,7 @@ def build_report(
     ds = dataset_for_config(config, dataset)
     cfg = config if config.dataset_fingerprint else config.replace(dataset_fingerprint=ds.fingerprint)
     st = compare_settings(cfg)
-    spec = make_spec(
-        epsilons=st["grid"],
-        delta=cfg.delta,
-        n_trials=cfg.trials,
-        seed=cfg.seed,
-        preprocess=cfg.preprocess,
-        **cfg.mechanism_params,
-    )
+    spec = compare_spec(cfg, st)
     if result is None or result.spec != spec:
         result = run_compare(ds, spec, mechanisms=st["mechanisms"], progress=progress)
     if st["targets"] and negotiation is None:
@@ -293,7 +299,6 @@ def render_html(
     cfg_b64 = base64.b64encode(cfg_json.encode()).decode()
     cmd = "python -m dp_core report --config config.json --out report.html"
     noise = noise_table(result, config.eps)
-    versions = software_versions()
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Privacy-utility report: {html.escape(ds.name)}</title>
 <style>{_CSS}</style></head><body>
