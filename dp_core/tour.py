@@ -99,16 +99,9 @@ def noise_scale_table(epsilons: Sequence[float], *, delta: float, sensitivity: f
         raise ValueError("epsilons must contain at least one value (ε > 0).")
     rows = []
     for e in eps:
-        rows.append(
-            {"method": "laplace", "epsilon": e, "scale": calibration.laplace_scale(epsilon=e, sensitivity=sensitivity)}
-        )
-        rows.append(
-            {
-                "method": "gaussian",
-                "epsilon": e,
-                "scale": calibration.gaussian_sigma_analytic(epsilon=e, delta=delta, sensitivity=sensitivity),
-            }
-        )
+        b = calibration.laplace_scale(epsilon=e, sensitivity=sensitivity)
+        sigma = calibration.gaussian_sigma_analytic(epsilon=e, delta=delta, sensitivity=sensitivity)
+        rows += [{"method": "laplace", "epsilon": e, "scale": b}, {"method": "gaussian", "epsilon": e, "scale": sigma}]
     return pd.DataFrame(rows)
 
 
