@@ -13,10 +13,7 @@ the data is used to scale it, so the guarantee covers the whole pipeline.
 from __future__ import annotations
 
 from ..publication import NOT_FOR_PUBLICATION
-from ._common import (
-    add_dataset_arguments,
-    add_seed_argument,
-)
+from ._common import add_dataset_arguments, add_seed_argument
 from ._registry import Command
 
 __all__ = ["COMMANDS", "DIAGNOSTICS_KEY"]
