@@ -275,15 +275,7 @@ def pm(mean: Any, se: Any, *, sig: int = 3, missing: str = MISSING, inf: str = I
     se_text = number(se, sig=2, scale=scale, missing=missing, inf=inf)
     mean_text = number(mean, sig=sig, inf=inf, missing=missing)
     dm, ds = _decimals_of(mean_text), _decimals_of(se_text)
-    if (
-        m is not None
-        and math.isfinite(m)
-        and _SCI_LO <= abs(m) < 1e3
-        and dm is not None
-        and ds is not None
-        and ds > dm
-        and ds <= 12
-    ):
+    if m is not None and _SCI_LO <= abs(m) < 1e3 and dm is not None and ds is not None and dm < ds <= 12:
         mean_text = f"{m:.{ds}f}"
     return f"{mean_text} ± {se_text}"
 
@@ -435,12 +427,8 @@ def _unique(names: list[str]) -> list[str]:
     seen: dict[str, int] = {}
     out = []
     for n in names:
-        if n in seen:
-            seen[n] += 1
-            out.append(f"{n} ({seen[n]})")
-        else:
-            seen[n] = 1
-            out.append(n)
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else f"{n} ({seen[n]})")
     return out
 
 

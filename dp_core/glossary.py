@@ -13,6 +13,7 @@ import json
 import re
 import unicodedata
 from dataclasses import asdict, dataclass
+from functools import cache
 from pathlib import Path
 
 from . import status as _status
@@ -154,21 +155,16 @@ def symbols_in(text: str) -> set[str]:
     return found
 
 
-_INDEX: dict[str, Entry] | None = None
-
-
+@cache
 def _index() -> dict[str, Entry]:
-    global _INDEX
-    if _INDEX is None:
-        idx: dict[str, Entry] = {}
-        for e in all_entries():
-            for key in (e.symbol, e.name, *e.aliases):
-                k = _norm(key)
-                if k in idx and idx[k] is not e:
-                    raise RuntimeError(f"glossary key {key!r} is used by two entries")
-                idx[k] = e
-        _INDEX = idx
-    return _INDEX
+    idx: dict[str, Entry] = {}
+    for e in all_entries():
+        for key in (e.symbol, e.name, *e.aliases):
+            k = _norm(key)
+            if k in idx and idx[k] is not e:
+                raise RuntimeError(f"glossary key {key!r} is used by two entries")
+            idx[k] = e
+    return idx
 
 
 def lookup_shared(symbol: str) -> Entry | None:

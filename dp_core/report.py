@@ -166,14 +166,8 @@ def result_headers(metric: str) -> dict[str, str]:
         "n_failed": "failed trials",
     }
     for col, name in (("utility", title), ("excess_risk", "excess risk"), ("mae", "test MAE")):
-        out.update(
-            {
-                f"{col}_mean": f"{name} (mean)",
-                f"{col}_se": f"{name} (standard error)",
-                f"{col}_lo": f"{name} (95% low)",
-                f"{col}_hi": f"{name} (95% high)",
-            }
-        )
+        for suffix, words in (("mean", "mean"), ("se", "standard error"), ("lo", "95% low"), ("hi", "95% high")):
+            out[f"{col}_{suffix}"] = f"{name} ({words})"
     return out
 
 
@@ -422,23 +416,23 @@ def _negotiation_html(negotiation: dict | None) -> str:
     """The negotiation section (empty without one)."""
     from .negotiate import answer_sentences, answer_table_for_people, question_title
 
-    neg_html = ""
-    if negotiation is not None:
-        neg_html = (
-            f"<h2>Negotiation: {html.escape(question_title(negotiation))}</h2>"
-            f"<p><b>{html.escape(negotiation.get('headline', ''))}</b></p>"
-            f"<p>δ used: {display.delta(negotiation['delta_used'])}. "
-            + " ".join(html.escape(n) for n in negotiation["notes"])
-            + "</p><ul>"
-            + "".join(f"<li>{html.escape(s)}</li>" for s in answer_sentences(negotiation))
-            + "</ul>"
-            + _table(answer_table_for_people(negotiation))
+    if negotiation is None:
+        return ""
+    neg_html = (
+        f"<h2>Negotiation: {html.escape(question_title(negotiation))}</h2>"
+        f"<p><b>{html.escape(negotiation.get('headline', ''))}</b></p>"
+        f"<p>δ used: {display.delta(negotiation['delta_used'])}. "
+        + " ".join(html.escape(n) for n in negotiation["notes"])
+        + "</p><ul>"
+        + "".join(f"<li>{html.escape(s)}</li>" for s in answer_sentences(negotiation))
+        + "</ul>"
+        + _table(answer_table_for_people(negotiation))
+    )
+    if negotiation.get("k_answers"):
+        neg_html += "<h3>Label-DP: smallest bag size k</h3>" + _table(
+            pd.DataFrame(negotiation["k_answers"]),
+            formats={"delta": display.delta, "k": lambda v: display.integer(v, inf="never")},
         )
-        if negotiation.get("k_answers"):
-            neg_html += "<h3>Label-DP: smallest bag size k</h3>" + _table(
-                pd.DataFrame(negotiation["k_answers"]),
-                formats={"delta": display.delta, "k": lambda v: display.integer(v, inf="never")},
-            )
     return neg_html
 
 

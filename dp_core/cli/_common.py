@@ -153,12 +153,6 @@ def dataset_from_args(
     name = args.dataset
     if not isinstance(name, str) or not name.strip():
         raise CliError(f"--dataset must be a demo dataset name or a path to a .csv file, got {name!r}.")
-    if not name.lower().endswith(".csv"):
-        reject_unused(args, {"target": "--target"}, f"to the demo dataset {name!r} (only to a CSV --dataset)")
-        if getattr(args, "onehot", False) or getattr(args, "drop_missing", False):
-            raise CliError(
-                f"--onehot and --drop-missing do not apply to the demo dataset {name!r} (only to a CSV --dataset)."
-            )
     if name.lower().endswith(".csv"):
         ds = load_dataset(
             name,
@@ -167,6 +161,11 @@ def dataset_from_args(
             missing="drop_rows" if getattr(args, "drop_missing", False) else "error",
         )
     else:
+        reject_unused(args, {"target": "--target"}, f"to the demo dataset {name!r} (only to a CSV --dataset)")
+        if getattr(args, "onehot", False) or getattr(args, "drop_missing", False):
+            raise CliError(
+                f"--onehot and --drop-missing do not apply to the demo dataset {name!r} (only to a CSV --dataset)."
+            )
         ds = load_dataset(name, n=n, seed=seed, **options)
     return apply_bounds_arg(args, ds)
 
