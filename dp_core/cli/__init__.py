@@ -244,11 +244,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except (OverflowError, ZeroDivisionError, FloatingPointError, MemoryError) as exc:
         # values that pass their own checks but combine into something floats cannot hold
-        what = (
-            "needs more memory than is available"
-            if isinstance(exc, MemoryError)
-            else (f"cannot be computed in floating point ({type(exc).__name__})")
-        )
+        what = f"cannot be computed in floating point ({type(exc).__name__})"
+        if isinstance(exc, MemoryError):
+            what = "needs more memory than is available"
         _stderr_line(f"error: this command {what} with the values given ({_given(argv)}); use values of moderate size")
         return 2
     except (ValueError, TypeError, CliError, KeyError, OSError, DPCoreError) as exc:

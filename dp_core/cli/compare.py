@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from .._validation import check_count, check_seed
 from ..compare import compare_param_specs, config_from_json
@@ -23,15 +22,13 @@ def _adapter_keys(names: list[str]) -> list[str]:
     """``--mechanisms`` values (canonical names; old spellings print one deprecation line) as adapter keys."""
     from .. import registry
     from ..registry import canonical_name, get
-
-    def note(text: str) -> None:
-        sys.stderr.write(f"warning: {text} (the old spelling will be removed)\n")
+    from . import _deprecated
 
     valid = _compare_names()
     unknown = [n for n in names if registry.folder_of(n) is None or registry.get(n).name not in valid]
     if unknown:
         raise ValueError(f"mechanisms must be among {valid}, got unknown {unknown}.")
-    return [get(canonical_name(n, on_alias=note)).key for n in names]
+    return [get(canonical_name(n, on_alias=_deprecated)).key for n in names]
 
 
 def _store(args: argparse.Namespace):
