@@ -197,7 +197,6 @@ def band_trace(x, lo, hi, color: str, *, alpha: float = 0.18, **kw) -> go.Scatte
 
 
 def empty_figure(title: str) -> go.Figure:
-    """A figure with only ``title`` on the white template (nothing to draw)."""
     fig = go.Figure()
     fig.update_layout(title=title, template="plotly_white")
     return fig
@@ -517,7 +516,6 @@ def _trace_coords(t: dict) -> dict[str, list]:
 
 
 def _drawable_points(t: dict, types: dict[str, str]) -> int:
-    """Number of points the trace can draw given its axes' types."""
     typ = t.get("type", "scatter")
     coords = _trace_coords(t)
 

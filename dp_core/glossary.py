@@ -49,7 +49,6 @@ class Entry:
 
 
 def entry(symbol, name, plain, expert, page="", *aliases) -> Entry:
-    """An :class:`Entry`, its aliases given as further arguments."""
     return Entry(symbol, name, plain, expert, page, tuple(aliases))
 
 
@@ -214,12 +213,10 @@ def tip(symbol: str, fallback: str = "") -> str | None:
 
 
 def unknown_symbols(text: str) -> list[str]:
-    """The symbol-like tokens of ``text`` that have no glossary entry (sorted)."""
     return sorted(s for s in symbols_in(text) if lookup(s) is None)
 
 
 def as_dicts(entries=None) -> list[dict[str, object]]:
-    """The entries as plain dictionaries (for JSON and tables)."""
     return [{**asdict(e), "aliases": list(e.aliases)} for e in (all_entries() if entries is None else entries)]
 
 

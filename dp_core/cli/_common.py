@@ -128,7 +128,6 @@ def eps_help(extra: str = "in (0, inf)") -> str:
 
 
 def delta_help(extra: str = "in (0, 1)") -> str:
-    """Help text of a ``--delta`` option, from the glossary."""
     from ..glossary import lookup_shared as lookup
 
     return f"δ ({extra}): {lookup('δ').plain}"
@@ -183,7 +182,6 @@ def add_out_dir_arguments(parser: argparse.ArgumentParser, help: str = "output f
 
 
 def config_bytes(args: argparse.Namespace) -> bytes:
-    """The bytes of the ``--config`` file (``report``, ``notebook``, ``brief``)."""
     from pathlib import Path
 
     path = Path(args.config)

@@ -12,7 +12,6 @@ from ._registry import Command
 
 
 def _compare_names() -> list[str]:
-    """The canonical names of the mechanisms with a comparison adapter."""
     from ..registry import plugins
 
     return [p.name for p in plugins() if p.has("compare")]
@@ -98,7 +97,6 @@ def _mechanisms(args: argparse.Namespace) -> list[str] | None:
 
 
 def _params(args: argparse.Namespace) -> dict:
-    """The mechanisms' own comparison parameters (label-DP's k, m, rho) as given."""
     return {name: getattr(args, name) for name in compare_param_specs()}
 
 

@@ -14,6 +14,7 @@ import html
 from typing import Any
 
 from ..compare import ExplorerConfig
+from ..text import escape_html as _e
 from . import page_mechanisms
 
 __all__ = ["brief_data", "brief_html"]
@@ -32,10 +33,6 @@ def _n(value: Any, key: str) -> str:
     if value is None:
         return "n/a"
     return f'<span class="n" data-cli="{html.escape(key)}">{float(value):.4g}</span>'
-
-
-def _e(text: Any) -> str:
-    return html.escape(str(text))
 
 
 def _audit_rows(methods: list[dict]) -> dict[str, dict]:
