@@ -593,22 +593,19 @@ class _View:
         types: dict[str, str] = {}
         for name, ax in self.axes.items():
             explicit = ax.get("type")
-            letter = name[0]
             on = self.on_axis.get(name, [])
-            has_text = any(_categories(_trace_coords(self.traces[i])[letter]) for i in on)
+            text = {i: c for i in on if (c := _categories(_trace_coords(self.traces[i])[name[0]]))}
             if explicit in (None, "-"):
-                types[name] = "category" if has_text else "linear"
+                types[name] = "category" if text else "linear"
                 continue
             types[name] = explicit
-            if has_text and explicit in ("linear", "log", "date"):  # (b)
-                for i in on:
-                    cats = _categories(_trace_coords(self.traces[i])[letter])
-                    if cats:
-                        problems.append(
-                            f"{_trace_label(i, self.traces[i])} has text categories ({cats[0]!r}, ...) on "
-                            f"{name}, whose type is forced to {explicit!r}: Plotly draws nothing; leave "
-                            "the type unset or make it 'category'"
-                        )
+            if explicit in ("linear", "log", "date"):  # (b)
+                for i, cats in text.items():
+                    problems.append(
+                        f"{_trace_label(i, self.traces[i])} has text categories ({cats[0]!r}, ...) on "
+                        f"{name}, whose type is forced to {explicit!r}: Plotly draws nothing; leave "
+                        "the type unset or make it 'category'"
+                    )
         return types
 
     def _extent(self, name: str) -> tuple[float, float] | None:
@@ -626,8 +623,7 @@ class _View:
         r = ax.get("range")
         if r is None or ax.get("autorange") is True or len(r) != 2 or not all(_is_number(v) for v in r):
             return None
-        lo, hi = sorted(float(v) for v in r)
-        return lo, hi
+        return tuple(sorted(float(v) for v in r))
 
     def window(self, name: str) -> tuple[float, float] | None:
         r = self.explicit_range(name)
