@@ -181,14 +181,10 @@ def lookup(symbol: str) -> Entry | None:
     """
     if not isinstance(symbol, str):
         raise TypeError(f"symbol must be a string, got {type(symbol).__name__}.")
-    idx = _index()
     key = _norm(symbol)
-    if key in idx:
-        return idx[key]
-    for e in all_entries():  # ASCII names in any case ("Epsilon", "SIGMA_B")
-        if e.name.lower() == key.lower():
-            return e
-    return None
+    if key in _index():
+        return _index()[key]
+    return next((e for e in all_entries() if e.name.lower() == key.lower()), None)  # "Epsilon", "SIGMA_B"
 
 
 def tooltip(symbol: str) -> str:
