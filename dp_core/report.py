@@ -277,22 +277,17 @@ def render_html(
 ) -> str:
     """The report as one HTML page (plotly.js inlined once; no external request)."""
     st = compare_settings(config)
-    fig_html = _figures_html(config, result, negotiation)
     card = budget_card(result, epsilon=config.eps, delta=config.delta, n=ds.n)
-    groups = _guarantee_groups(card)
     title = METRIC_TITLES[result.metric]
     util = card["utility"].rename(
         columns={"utility": title, "utility_lo": f"{title}: 95% low", "utility_hi": f"{title}: 95% high"}
     )
-    versions = software_versions()
     params, dsinfo = _settings_tables(config, st, ds)
     notes, skipped = _notes_html(result)
-    neg_html = _negotiation_html(negotiation)
     cfg_json = config.to_json()
     csv_b64 = base64.b64encode(csv.encode()).decode()
     cfg_b64 = base64.b64encode(cfg_json.encode()).decode()
     cmd = "python -m dp_core report --config config.json --out report.html"
-    noise = noise_table(result, config.eps)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Privacy-utility report: {html.escape(ds.name)}</title>
 <style>{_CSS}</style></head><body>
@@ -304,10 +299,10 @@ configuration at the end of this page with <code>{cmd}</code>: same configuratio
 <h2>Privacy budget card</h2><div class="card">
 {"".join(f"<p>{html.escape(s)}</p>" for s in card["sentences"])}
 <h3>Utility each mechanism reaches at ε = {display.epsilon(config.eps)}</h3>{_table(util)}
-<h3>Guarantees</h3>{"".join(groups)}</div>
-<h2>Figures</h2>{"".join(fig_html)}
-<h2>Noise scales at ε = {display.epsilon(config.eps)}</h2>{_table(noise)}
-{neg_html}
+<h3>Guarantees</h3>{"".join(_guarantee_groups(card))}</div>
+<h2>Figures</h2>{"".join(_figures_html(config, result, negotiation))}
+<h2>Noise scales at ε = {display.epsilon(config.eps)}</h2>{_table(noise_table(result, config.eps))}
+{_negotiation_html(negotiation)}
 <h2>Results</h2><p><a download="results.csv" href="data:text/csv;base64,{csv_b64}">Download the results (CSV)</a>
 · <a download="config.json" href="data:application/json;base64,{cfg_b64}">Download the configuration (JSON)</a></p>
 {
@@ -322,7 +317,7 @@ configuration at the end of this page with <code>{cmd}</code>: same configuratio
     }
 <h2>Preprocessing and caveats</h2><ul>{"".join(notes)}</ul>
 {f"<p>Not run on this dataset:</p><ul>{skipped}</ul>" if skipped else ""}
-<h2>Software</h2>{_kv(versions)}
+<h2>Software</h2>{_kv(software_versions())}
 <h2>Configuration (re-run with <code>{cmd}</code>)</h2>
 <pre id="config-text">{html.escape(cfg_json)}</pre>
 <script type="application/json" id="{_CONFIG_TAG}">{html.escape(cfg_json, quote=False)}</script>
