@@ -21,19 +21,14 @@ CLI_NAMES = (("risk", "*"),)
 _HELP = "what the guarantee lets an attacker do: trade-off curve, μ, membership-inference advantage (JSON)"
 
 
-def _eps(p, default=None):
-    req = default is None
-    p.add_argument("--eps", type=float, default=default, required=req, help="ε of the guarantee, in (0, inf)")
-
-
-def _delta(p, default, *, zero=False):
-    rng = "[0, 1)" if zero else "(0, 1)"
-    p.add_argument("--delta", type=float, default=default, help=f"δ, in {rng} (default {default:g})")
-
-
-def _compose(p):
-    p.add_argument("--sensitivity", type=float, default=1.0, help="sensitivity Δ of the query (default 1)")
-    p.add_argument("--compose", type=int, default=1, help="number of releases composed (default 1)")
+#: The options of a setting besides ``--eps``, ``--delta`` and ``--method``: type, default, help.
+_OPTIONS = {
+    "sensitivity": (float, 1.0, "sensitivity Δ of the query (default 1)"),
+    "compose": (int, 1, "number of releases composed (default 1)"),
+    "n": (int, 20_000, "rows n (default 20000)"),
+    "d": (int, 10, "dimension d of the model (default 10)"),
+    "n_classes": (int, 3, "number of classes (default 3)"),
+}
 
 
 def _check(a, *, zero_delta=False) -> None:
@@ -70,12 +65,28 @@ def _risk(mechanism: str, **setting):
         raise CliError(f"{where}: {msg}") from None
 
 
-def _command(mechanism: str, what: str, add, keys, params=(), *, defaults=None, zero_delta=False) -> Command:
-    """``risk <mechanism>``: ``add(parser)`` adds the options ``keys`` (passed to the guarantee by name; ``compose``
-    as ``compose_k``), ``params`` names the declared parameters taken as options too."""
+def _command(mechanism: str, what: str, keys, params=(), *, eps=None, defaults=None, zero_delta=False) -> Command:
+    """``risk <mechanism>`` with the options ``keys`` (passed to the guarantee by name; ``compose`` as ``compose_k``)
+    and the declared parameters ``params``; ``eps``: the default of ``--eps`` (``None``: required)."""
 
     def add_arguments(p):
-        add(p)
+        for k in keys:
+            if k == "eps":
+                p.add_argument(
+                    "--eps", type=float, default=eps, required=eps is None, help="ε of the guarantee, in (0, inf)"
+                )
+            elif k == "delta":
+                p.add_argument(
+                    "--delta",
+                    type=float,
+                    default=1e-5,
+                    help=f"δ, in {'[0, 1)' if zero_delta else '(0, 1)'} (default 1e-05)",
+                )
+            elif k == "method":
+                p.add_argument("--method", choices=("analytic", "classic"), default="analytic", help="σ calibration")
+            else:
+                kind, default, text = _OPTIONS[k]
+                p.add_argument(f"--{k.replace('_', '-')}", type=kind, default=default, help=text)
         if params:
             add_param_options(p, _specs(mechanism, params), defaults=defaults)
 
@@ -90,55 +101,16 @@ def _command(mechanism: str, what: str, add, keys, params=(), *, defaults=None, 
     return Command("risk", mechanism, f"{what}: {_HELP}", add_arguments, run)
 
 
-def _gaussian_args(p):
-    _eps(p)
-    _delta(p, 1e-5)
-    _compose(p)
-    p.add_argument("--method", choices=("analytic", "classic"), default="analytic", help="σ calibration")
-
-
-def _laplace_args(p):
-    _eps(p)
-    _compose(p)
-
-
-def _approx_args(p):
-    _eps(p)
-    _delta(p, 1e-5, zero=True)
-
-
-def _label_args(p):
-    p.add_argument("--n", type=int, default=20_000, help="rows n (default 20000)")
-    _delta(p, 1e-5)
-
-
-def _ip_args(p):
-    _eps(p, 1.0)
-    _delta(p, 1e-5)
-    p.add_argument("--d", type=int, default=10, help="dimension d of the model (default 10)")
-
-
-def _lm_args(p):
-    _eps(p, 1.0)
-    p.add_argument("--n-classes", type=int, default=3, help="number of classes (default 3)")
-
-
 COMMANDS = [
     # textbook
-    _command(
-        "gaussian",
-        "Gaussian mechanism (analytic σ)",
-        _gaussian_args,
-        ("eps", "delta", "sensitivity", "method", "compose"),
-    ),
-    _command("laplace", "Laplace mechanism", _laplace_args, ("eps", "sensitivity", "compose")),
-    _command("pure", "any pure ε-DP mechanism (exponential mechanism)", _eps, ("eps",)),
-    _command("approx", "any (ε, δ)-DP mechanism", _approx_args, ("eps", "delta"), zero_delta=True),
+    _command("gaussian", "Gaussian mechanism (analytic σ)", ("eps", "delta", "sensitivity", "compose", "method")),
+    _command("laplace", "Laplace mechanism", ("eps", "sensitivity", "compose")),
+    _command("pure", "any pure ε-DP mechanism (exponential mechanism)", ("eps",)),
+    _command("approx", "any (ε, δ)-DP mechanism", ("eps", "delta"), zero_delta=True),
     # paper mechanisms
     _command(
         "label-dp-bags",
         "noisy-wtd-LLP (exact accounting)",
-        _label_args,
         ("n", "delta"),
         ("k", "m", "rho", "noise_std"),
         defaults={"k": 64, "m": 100},
@@ -146,16 +118,16 @@ COMMANDS = [
     _command(
         "input-perturbation",
         "input perturbation",
-        _ip_args,
         ("eps", "delta", "d"),
         ("alpha", "eta", "mode", "n", "dmult", "model"),
+        eps=1.0,
     ),
     _command(
         "large-margin-gaussian",
         "large-margin Gaussian",
-        _lm_args,
         ("eps", "n_classes"),
         ("mode", "lam", "h", "n", "mu", "k", "psd", "sem", "jac"),
+        eps=1.0,
     ),
-    _command("l1-exponential", "ℓ1 exponential mechanism", lambda p: _eps(p, 1.0), ("eps",), ("theta", "conv")),
+    _command("l1-exponential", "ℓ1 exponential mechanism", ("eps",), ("theta", "conv"), eps=1.0),
 ]
