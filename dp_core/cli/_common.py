@@ -172,13 +172,12 @@ def dataset_from_args(
 def add_out_dir_arguments(parser: argparse.ArgumentParser, help: str = "output folder (created if missing)") -> None:
     """``--out FOLDER`` and ``--force`` (overwrite the files of an earlier run in that folder)."""
     parser.add_argument("--out", required=True, help=help + "; its parent folder must exist")
-    parser.add_argument(
-        "--force",
-        "--overwrite",
-        dest="force",
-        action="store_true",
-        help="overwrite files of an earlier run in --out (default: refuse)",
-    )
+    add_force_argument(parser, "overwrite files of an earlier run in --out (default: refuse)")
+
+
+def add_force_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--force`` (also spelled ``--overwrite``): overwrite existing output files."""
+    parser.add_argument("--force", "--overwrite", dest="force", action="store_true", help=help)
 
 
 def config_bytes(args: argparse.Namespace) -> bytes:

@@ -7,7 +7,7 @@ import argparse
 from .._validation import check_count, check_seed
 from ..compare import compare_param_specs, config_from_json
 from ..data import load_dataset
-from ._common import add_bounds_argument, add_preprocess_argument, apply_bounds_arg, reject_unused
+from ._common import add_bounds_argument, add_force_argument, add_preprocess_argument, apply_bounds_arg, reject_unused
 from ._registry import Command
 
 
@@ -212,13 +212,7 @@ def _add_report(p: argparse.ArgumentParser) -> None:
     p.add_argument("--csv", default=None, help="also write the results CSV here")
     p.add_argument("--data", default=None, help="CSV file of an uploaded dataset (its fingerprint must match)")
     p.add_argument("--data-target", default=None, help="target column of --data (default: the last column)")
-    p.add_argument(
-        "--force",
-        "--overwrite",
-        dest="force",
-        action="store_true",
-        help="overwrite --out / --csv if they exist (default: refuse)",
-    )
+    add_force_argument(p, "overwrite --out / --csv if they exist (default: refuse)")
 
 
 def _run_report(args: argparse.Namespace) -> dict:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 
 from .._validation import check_output_file
-from ._common import config_bytes, output_files
+from ._common import add_force_argument, config_bytes, output_files
 from ._registry import Command
 
 
@@ -21,7 +21,7 @@ def _config(args: argparse.Namespace):
 def _add_common(p: argparse.ArgumentParser, out_help: str) -> None:
     p.add_argument("--config", required=True, help="JSON configuration (downloaded from the app; may hold decisions)")
     p.add_argument("--out", required=True, help=out_help)
-    p.add_argument("--force", "--overwrite", dest="force", action="store_true", help="overwrite existing files")
+    add_force_argument(p, "overwrite existing files")
 
 
 def _add_notebook(p: argparse.ArgumentParser) -> None:
