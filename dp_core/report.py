@@ -399,10 +399,8 @@ def _notes_html(result: CompareResult) -> tuple[list[str], str]:
     """The comparison's notes and leak warnings (list items), and the skipped mechanisms."""
     notes = []
     for key, ns in result.notes.items():
-        for n_ in ns:
-            notes.append(f"<li>{html.escape(key)}: {html.escape(n_)}</li>")
-        for lk in result.leaks.get(key, ()):
-            notes.append(f"<li class='leak'>⚠ {html.escape(key)}: {html.escape(lk)}</li>")
+        notes += [f"<li>{html.escape(key)}: {html.escape(n_)}</li>" for n_ in ns]
+        notes += [f"<li class='leak'>⚠ {html.escape(key)}: {html.escape(lk)}</li>" for lk in result.leaks.get(key, ())]
     skipped = "".join(f"<li>{html.escape(k)}: {html.escape(v)}</li>" for k, v in result.skipped.items())
     return notes, skipped
 
