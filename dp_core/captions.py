@@ -69,12 +69,6 @@ def leak_story(summary: pd.DataFrame, labels: Mapping[str, str], broken: tuple[s
     return text
 
 
-def _k_needed(g: pd.DataFrame, target_delta: float) -> float:
-    """The smallest plotted k whose δ is at most ``target_delta`` (``nan``: none)."""
-    ok = g.loc[g["delta"] <= target_delta, "k"]
-    return float(ok.min()) if len(ok) else float("nan")
-
-
 def delta_k_story(table: pd.DataFrame, *, n: int, m: int, target_delta: float, labels: Mapping[str, str]) -> str:
     """From the δ-against-k table (``epsilon``, ``k``, ``accounting``, ``delta``) at its largest ε: the bag size
     each explicit accounting in ``labels`` needs for δ ≤ ``target_delta``, against the largest feasible
@@ -89,7 +83,8 @@ def delta_k_story(table: pd.DataFrame, *, n: int, m: int, target_delta: float, l
         g = at[at["accounting"] == acc]
         if g.empty:
             continue
-        k = _k_needed(g, target_delta)
+        ok = g.loc[g["delta"] <= target_delta, "k"]  # the smallest plotted k with δ ≤ target_delta
+        k = float(ok.min()) if len(ok) else float("nan")
         parts.append(
             f"k ≥ {display.number(k, sig=2)} ({label}; {display.number(k / k_max, sig=2)} times the largest feasible k)"
             if np.isfinite(k)

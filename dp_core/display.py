@@ -275,15 +275,7 @@ def pm(mean: Any, se: Any, *, sig: int = 3, missing: str = MISSING, inf: str = I
     se_text = number(se, sig=2, scale=scale, missing=missing, inf=inf)
     mean_text = number(mean, sig=sig, inf=inf, missing=missing)
     dm, ds = _decimals_of(mean_text), _decimals_of(se_text)
-    if (
-        m is not None
-        and math.isfinite(m)
-        and _SCI_LO <= abs(m) < 1e3
-        and dm is not None
-        and ds is not None
-        and ds > dm
-        and ds <= 12
-    ):
+    if m is not None and _SCI_LO <= abs(m) < 1e3 and dm is not None and ds is not None and dm < ds <= 12:
         mean_text = f"{m:.{ds}f}"
     return f"{mean_text} ± {se_text}"
 
@@ -333,30 +325,32 @@ def plain(x: Any) -> Any:
     return x.item() if isinstance(x, np.generic) else x
 
 
-#: Column names used across the engine and their headers for people.
-HEADERS: dict[str, str] = {
-    "epsilon": "ε",
+_GREEK = {
     "eps": "ε",
+    "epsilon": "ε",
     "delta": "δ",
     "sigma": "σ",
     "rho": "ρ",
-    "k": "k",
-    "m": "m",
-    "n": "n",
-    "d": "d",
     "lam": "λ",
     "eta": "η",
-    "tau": "τ",
-    "gamma": "γ",
-    "theta": "θ",
     "iota": "ι",
     "kappa": "κ",
+    "theta": "θ",
+    "tau": "τ",
+    "gamma": "γ",
     "beta": "β",
-    "eps_claimed": "ε claimed",
-    "epsilon_claimed": "ε claimed",
+    "mse": "MSE",
+    "mae": "MAE",
+    "std": "standard deviation",
+    "sd": "standard deviation",
+    "rhat": "R̂",
+    "r2": "R²",
+}
+#: Column names used across the engine whose headers for people :func:`header` would not derive from the words.
+HEADERS: dict[str, str] = {
+    **_GREEK,
     "eps_lower": "ε lower bound",
     "epsilon_lower": "ε lower bound",
-    "eps_estimate": "ε estimate",
     "eps_upper": "ε upper end",
     "epsilon_upper": "ε upper end",
     "epsilon_measured": "smallest ε (measured)",
@@ -374,67 +368,24 @@ HEADERS: dict[str, str] = {
     "epsilon_min": "smallest ε",
     "k_min": "smallest k",
     "se": "standard error",
-    "mean": "mean",
-    "std": "standard deviation",
-    "sd": "standard deviation",
     "n_trials": "trials",
-    "trials": "trials",
-    "trial": "trial",
-    "method": "method",
-    "mechanism": "mechanism",
-    "mode": "mode",
-    "status": "status",
-    "accuracy": "accuracy",
-    "test_mse": "test MSE",
-    "mse": "MSE",
-    "mae": "MAE",
-    "r2": "R²",
-    "excess_risk": "excess risk",
-    "risk": "risk",
-    "bound": "bound",
-    "nonprivate_risk": "non-private risk",
-    "ratio": "ratio",
-    "rhat": "R̂",
     "r_hat": "R̂",
     "rhat_max": "R̂ (max)",
     "ess": "effective sample size",
     "acceptance": "acceptance rate",
-    "seed": "seed",
-    "runs": "runs",
-    "utility": "utility",
     "utility_lo": "utility (95% low)",
     "utility_hi": "utility (95% high)",
     "utility_mean": "utility",
     "excess_risk_mean": "excess risk",
     "label": "method",
-    "verdict": "verdict",
-    "feasible": "feasible",
-    "note": "note",
-    "quantity": "quantity",
-    "value": "value",
     "rate_paper": "paper rate",
-    "total": "total",
 }
 
 _WORDS = {
-    "eps": "ε",
-    "epsilon": "ε",
-    "delta": "δ",
-    "sigma": "σ",
-    "rho": "ρ",
-    "lam": "λ",
-    "eta": "η",
-    "iota": "ι",
-    "kappa": "κ",
-    "theta": "θ",
-    "tau": "τ",
-    "gamma": "γ",
-    "beta": "β",
+    **_GREEK,
     "lo": "(low)",
     "hi": "(high)",
     "se": "(standard error)",
-    "mse": "MSE",
-    "mae": "MAE",
     "np": "non-private",
     "nonprivate": "non-private",
     "pct": "%",
@@ -442,11 +393,7 @@ _WORDS = {
     "ci": "confidence interval",
     "min": "smallest",
     "max": "largest",
-    "std": "standard deviation",
-    "sd": "standard deviation",
     "ess": "ESS",
-    "rhat": "R̂",
-    "r2": "R²",
     "lad": "LAD",
     "ols": "OLS",
     "dp": "DP",
@@ -480,12 +427,8 @@ def _unique(names: list[str]) -> list[str]:
     seen: dict[str, int] = {}
     out = []
     for n in names:
-        if n in seen:
-            seen[n] += 1
-            out.append(f"{n} ({seen[n]})")
-        else:
-            seen[n] = 1
-            out.append(n)
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else f"{n} ({seen[n]})")
     return out
 
 

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from . import display
 from ._validation import check_delta, check_epsilon
-from .figures import apply_layout
+from .figures import apply_layout, noise_scale_figure, vline
 
 __all__ = ["posterior_bounds", "budget_meaning", "posterior_figure", "noise_curves", "noise_figure", "NOISE_EPS_RANGE"]
 
@@ -90,7 +90,6 @@ def noise_curves(*, delta: float, sensitivity: float = 1.0, n_points: int = 25):
 def noise_figure(*, epsilon: float, delta: float, sensitivity: float = 1.0, curves=None) -> go.Figure:
     """Noise for one count against ε, with the current setting marked (Home's first chart; Dwork et al. 2006,
     Balle and Wang 2018): ``docs/tour.md`` §"Formulas of dp_core/explain.py and dp_core/tour.py"."""
-    from .figures import noise_scale_figure, vline
     from .tour import noise_scale_table
 
     eps = check_epsilon(epsilon, allow_inf=False)

@@ -197,7 +197,6 @@ def band_trace(x, lo, hi, color: str, *, alpha: float = 0.18, **kw) -> go.Scatte
 
 
 def empty_figure(title: str) -> go.Figure:
-    """A figure with only ``title`` on the white template (nothing to draw)."""
     fig = go.Figure()
     fig.update_layout(title=title, template="plotly_white")
     return fig
@@ -326,9 +325,7 @@ def noise_scale_figure(
     return apply_layout(fig, title=title, x_title=x_title, y_title=y_title, log_x=log_x, log_y=log_y)
 
 
-# ------------------------------------------------------------------------------------------------
-# Log axes: annotations live in the axis's own (log10) units, shapes in data units
-# ------------------------------------------------------------------------------------------------
+# ---------------------------------------- log axes: annotations in the axis's own (log10) units, shapes in data units
 
 
 def to_axis_units(value: float, *, log: bool) -> float:
@@ -401,9 +398,7 @@ def annotate(fig: go.Figure, x: float, y: float, *, log_x: bool = False, log_y: 
     return fig
 
 
-# ------------------------------------------------------------------------------------------------
-# The figure checker
-# ------------------------------------------------------------------------------------------------
+# ------------------------------------------------------------------------------------------------ the figure checker
 
 _CARTESIAN = set("scatter scattergl bar histogram box violin heatmap contour histogram2d histogram2dcontour".split())
 _CARTESIAN |= {"waterfall", "funnel"}
@@ -474,10 +469,21 @@ def _numeric_string(v) -> bool:
         return False
 
 
-def _finite_numbers(values: list) -> np.ndarray:
-    out = [float(v) for v in values if _is_number(v) and math.isfinite(float(v))]
-    out += [float(v.replace(",", "")) for v in values if _numeric_string(v)]
-    return np.asarray([v for v in out if math.isfinite(v)], dtype=float)
+def _finite(v) -> float | None:
+    """A finite number given as a number or a numeric text (``"1,000"``), else ``None``."""
+    if _is_number(v):
+        x = float(v)
+    elif _numeric_string(v):
+        x = float(v.replace(",", ""))
+    else:
+        return None
+    return x if math.isfinite(x) else None
+
+
+def _finite_numbers(values: list, kind: str = "linear") -> np.ndarray:
+    """The finite numbers of ``values``, in the units of an axis of type ``kind`` (log10 of those > 0 on a log axis)."""
+    v = np.asarray([x for v in values if (x := _finite(v)) is not None], dtype=float)
+    return np.log10(v[v > 0]) if kind == "log" else v
 
 
 def _categories(values: list) -> list:
@@ -510,7 +516,6 @@ def _trace_coords(t: dict) -> dict[str, list]:
 
 
 def _drawable_points(t: dict, types: dict[str, str]) -> int:
-    """Number of points the trace can draw given its axes' types."""
     typ = t.get("type", "scatter")
     coords = _trace_coords(t)
 
@@ -518,13 +523,8 @@ def _drawable_points(t: dict, types: dict[str, str]) -> int:
         kind = types[letter]
         if kind == "category":
             return (isinstance(v, str) and v.strip() != "") or (_is_number(v) and math.isfinite(float(v)))
-        if isinstance(v, str):
-            if not _numeric_string(v):
-                return False
-            v = float(v.replace(",", ""))
-        if not _is_number(v) or not math.isfinite(float(v)):
-            return False
-        return float(v) > 0 if kind == "log" else True
+        x = _finite(v)
+        return x is not None and (x > 0 if kind == "log" else True)
 
     if typ in ("heatmap", "contour"):
         z = _finite_numbers(_as_list(t.get("z")))
@@ -538,13 +538,9 @@ def _drawable_points(t: dict, types: dict[str, str]) -> int:
 
 
 def _text_of(obj) -> str:
-    if obj is None:
-        return ""
-    if isinstance(obj, str):
-        return obj
     if isinstance(obj, dict):
         return str(obj.get("text") or "")
-    return str(obj)
+    return "" if obj is None else str(obj)
 
 
 def _text_problems(where: str, text: str) -> list[str]:
@@ -597,34 +593,29 @@ class _View:
         types: dict[str, str] = {}
         for name, ax in self.axes.items():
             explicit = ax.get("type")
-            letter = name[0]
             on = self.on_axis.get(name, [])
-            has_text = any(_categories(_trace_coords(self.traces[i])[letter]) for i in on)
+            text = {i: c for i in on if (c := _categories(_trace_coords(self.traces[i])[name[0]]))}
             if explicit in (None, "-"):
-                types[name] = "category" if has_text else "linear"
+                types[name] = "category" if text else "linear"
                 continue
             types[name] = explicit
-            if has_text and explicit in ("linear", "log", "date"):  # (b)
-                for i in on:
-                    cats = _categories(_trace_coords(self.traces[i])[letter])
-                    if cats:
-                        problems.append(
-                            f"{_trace_label(i, self.traces[i])} has text categories ({cats[0]!r}, ...) on "
-                            f"{name}, whose type is forced to {explicit!r}: Plotly draws nothing; leave "
-                            "the type unset or make it 'category'"
-                        )
+            if explicit in ("linear", "log", "date"):  # (b)
+                for i, cats in text.items():
+                    problems.append(
+                        f"{_trace_label(i, self.traces[i])} has text categories ({cats[0]!r}, ...) on "
+                        f"{name}, whose type is forced to {explicit!r}: Plotly draws nothing; leave "
+                        "the type unset or make it 'category'"
+                    )
         return types
 
     def _extent(self, name: str) -> tuple[float, float] | None:
         """The data extent of axis ``name``, in the axis's own units (log10 on a log axis)."""
         vals = [
-            _finite_numbers(_trace_coords(self.traces[i])[name[0]])
+            _finite_numbers(_trace_coords(self.traces[i])[name[0]], self.types[name])
             for i in self.on_axis.get(name, [])
             if self.visible(self.traces[i])
         ]
         v = np.concatenate(vals) if vals else np.empty(0)
-        if self.types[name] == "log":
-            v = np.log10(v[v > 0])
         return (float(v.min()), float(v.max())) if v.size and self.types[name] != "category" else None
 
     def explicit_range(self, name: str) -> tuple[float, float] | None:
@@ -632,8 +623,7 @@ class _View:
         r = ax.get("range")
         if r is None or ax.get("autorange") is True or len(r) != 2 or not all(_is_number(v) for v in r):
             return None
-        lo, hi = sorted(float(v) for v in r)
-        return lo, hi
+        return tuple(sorted(float(v) for v in r))
 
     def window(self, name: str) -> tuple[float, float] | None:
         r = self.explicit_range(name)
@@ -665,9 +655,7 @@ def _point_problems(v: _View) -> list[str]:
         for letter in ("x", "y"):
             name = names[letter]
             r = v.explicit_range(name)
-            vals = _finite_numbers(coords[letter])
-            if tt[letter] == "log":
-                vals = np.log10(vals[vals > 0])
+            vals = _finite_numbers(coords[letter], tt[letter])
             checkable = r is not None and tt[letter] != "category" and vals.size and typ != "heatmap"
             if checkable and not np.any((vals >= r[0] - 1e-9) & (vals <= r[1] + 1e-9)):
                 problems.append(

@@ -13,6 +13,7 @@ import json
 import re
 import unicodedata
 from dataclasses import asdict, dataclass
+from functools import cache
 from pathlib import Path
 
 from . import status as _status
@@ -48,7 +49,6 @@ class Entry:
 
 
 def entry(symbol, name, plain, expert, page="", *aliases) -> Entry:
-    """An :class:`Entry`, its aliases given as further arguments."""
     return Entry(symbol, name, plain, expert, page, tuple(aliases))
 
 
@@ -154,21 +154,16 @@ def symbols_in(text: str) -> set[str]:
     return found
 
 
-_INDEX: dict[str, Entry] | None = None
-
-
+@cache
 def _index() -> dict[str, Entry]:
-    global _INDEX
-    if _INDEX is None:
-        idx: dict[str, Entry] = {}
-        for e in all_entries():
-            for key in (e.symbol, e.name, *e.aliases):
-                k = _norm(key)
-                if k in idx and idx[k] is not e:
-                    raise RuntimeError(f"glossary key {key!r} is used by two entries")
-                idx[k] = e
-        _INDEX = idx
-    return _INDEX
+    idx: dict[str, Entry] = {}
+    for e in all_entries():
+        for key in (e.symbol, e.name, *e.aliases):
+            k = _norm(key)
+            if k in idx and idx[k] is not e:
+                raise RuntimeError(f"glossary key {key!r} is used by two entries")
+            idx[k] = e
+    return idx
 
 
 def lookup_shared(symbol: str) -> Entry | None:
@@ -186,14 +181,10 @@ def lookup(symbol: str) -> Entry | None:
     """
     if not isinstance(symbol, str):
         raise TypeError(f"symbol must be a string, got {type(symbol).__name__}.")
-    idx = _index()
     key = _norm(symbol)
-    if key in idx:
-        return idx[key]
-    for e in all_entries():  # ASCII names in any case ("Epsilon", "SIGMA_B")
-        if e.name.lower() == key.lower():
-            return e
-    return None
+    if key in _index():
+        return _index()[key]
+    return next((e for e in all_entries() if e.name.lower() == key.lower()), None)  # "Epsilon", "SIGMA_B"
 
 
 def tooltip(symbol: str) -> str:
@@ -218,12 +209,10 @@ def tip(symbol: str, fallback: str = "") -> str | None:
 
 
 def unknown_symbols(text: str) -> list[str]:
-    """The symbol-like tokens of ``text`` that have no glossary entry (sorted)."""
     return sorted(s for s in symbols_in(text) if lookup(s) is None)
 
 
 def as_dicts(entries=None) -> list[dict[str, object]]:
-    """The entries as plain dictionaries (for JSON and tables)."""
     return [{**asdict(e), "aliases": list(e.aliases)} for e in (all_entries() if entries is None else entries)]
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "COMPARE_PAGE",
     "Report",
     "compare_settings",
+    "compare_spec",
     "targets_from_params",
     "software_versions",
     "dataset_for_config",
@@ -115,6 +116,18 @@ def targets_from_params(params) -> list[str]:
     return out
 
 
+def compare_spec(config: ExplorerConfig, settings: dict):
+    """The :class:`~dp_core.compare.CompareSpec` of a configuration and its :func:`compare_settings`."""
+    return make_spec(
+        epsilons=settings["grid"],
+        delta=config.delta,
+        n_trials=config.trials,
+        seed=config.seed,
+        preprocess=config.preprocess,
+        **config.mechanism_params,
+    )
+
+
 def dataset_for_config(config: ExplorerConfig, dataset: Dataset | None = None) -> Dataset:
     """The dataset a configuration names, or the one given (an upload must be given); its declared bounds are
     applied and its fingerprint must match.
@@ -153,14 +166,8 @@ def result_headers(metric: str) -> dict[str, str]:
         "n_failed": "failed trials",
     }
     for col, name in (("utility", title), ("excess_risk", "excess risk"), ("mae", "test MAE")):
-        out.update(
-            {
-                f"{col}_mean": f"{name} (mean)",
-                f"{col}_se": f"{name} (standard error)",
-                f"{col}_lo": f"{name} (95% low)",
-                f"{col}_hi": f"{name} (95% high)",
-            }
-        )
+        for suffix, words in (("mean", "mean"), ("se", "standard error"), ("lo", "95% low"), ("hi", "95% high")):
+            out[f"{col}_{suffix}"] = f"{name} ({words})"
     return out
 
 
@@ -199,14 +206,7 @@ def build_report(
     ds = dataset_for_config(config, dataset)
     cfg = config if config.dataset_fingerprint else config.replace(dataset_fingerprint=ds.fingerprint)
     st = compare_settings(cfg)
-    spec = make_spec(
-        epsilons=st["grid"],
-        delta=cfg.delta,
-        n_trials=cfg.trials,
-        seed=cfg.seed,
-        preprocess=cfg.preprocess,
-        **cfg.mechanism_params,
-    )
+    spec = compare_spec(cfg, st)
     if result is None or result.spec != spec:
         result = run_compare(ds, spec, mechanisms=st["mechanisms"], progress=progress)
     if st["targets"] and negotiation is None:
@@ -277,23 +277,17 @@ def render_html(
 ) -> str:
     """The report as one HTML page (plotly.js inlined once; no external request)."""
     st = compare_settings(config)
-    fig_html = _figures_html(config, result, negotiation)
     card = budget_card(result, epsilon=config.eps, delta=config.delta, n=ds.n)
-    groups = _guarantee_groups(card)
     title = METRIC_TITLES[result.metric]
     util = card["utility"].rename(
         columns={"utility": title, "utility_lo": f"{title}: 95% low", "utility_hi": f"{title}: 95% high"}
     )
-    versions = software_versions()
     params, dsinfo = _settings_tables(config, st, ds)
     notes, skipped = _notes_html(result)
-    neg_html = _negotiation_html(negotiation)
     cfg_json = config.to_json()
     csv_b64 = base64.b64encode(csv.encode()).decode()
     cfg_b64 = base64.b64encode(cfg_json.encode()).decode()
     cmd = "python -m dp_core report --config config.json --out report.html"
-    noise = noise_table(result, config.eps)
-    versions = software_versions()
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Privacy-utility report: {html.escape(ds.name)}</title>
 <style>{_CSS}</style></head><body>
@@ -305,10 +299,10 @@ configuration at the end of this page with <code>{cmd}</code>: same configuratio
 <h2>Privacy budget card</h2><div class="card">
 {"".join(f"<p>{html.escape(s)}</p>" for s in card["sentences"])}
 <h3>Utility each mechanism reaches at ε = {display.epsilon(config.eps)}</h3>{_table(util)}
-<h3>Guarantees</h3>{"".join(groups)}</div>
-<h2>Figures</h2>{"".join(fig_html)}
-<h2>Noise scales at ε = {display.epsilon(config.eps)}</h2>{_table(noise)}
-{neg_html}
+<h3>Guarantees</h3>{"".join(_guarantee_groups(card))}</div>
+<h2>Figures</h2>{"".join(_figures_html(config, result, negotiation))}
+<h2>Noise scales at ε = {display.epsilon(config.eps)}</h2>{_table(noise_table(result, config.eps))}
+{_negotiation_html(negotiation)}
 <h2>Results</h2><p><a download="results.csv" href="data:text/csv;base64,{csv_b64}">Download the results (CSV)</a>
 · <a download="config.json" href="data:application/json;base64,{cfg_b64}">Download the configuration (JSON)</a></p>
 {
@@ -323,7 +317,7 @@ configuration at the end of this page with <code>{cmd}</code>: same configuratio
     }
 <h2>Preprocessing and caveats</h2><ul>{"".join(notes)}</ul>
 {f"<p>Not run on this dataset:</p><ul>{skipped}</ul>" if skipped else ""}
-<h2>Software</h2>{_kv(versions)}
+<h2>Software</h2>{_kv(software_versions())}
 <h2>Configuration (re-run with <code>{cmd}</code>)</h2>
 <pre id="config-text">{html.escape(cfg_json)}</pre>
 <script type="application/json" id="{_CONFIG_TAG}">{html.escape(cfg_json, quote=False)}</script>
@@ -405,10 +399,8 @@ def _notes_html(result: CompareResult) -> tuple[list[str], str]:
     """The comparison's notes and leak warnings (list items), and the skipped mechanisms."""
     notes = []
     for key, ns in result.notes.items():
-        for n_ in ns:
-            notes.append(f"<li>{html.escape(key)}: {html.escape(n_)}</li>")
-        for lk in result.leaks.get(key, ()):
-            notes.append(f"<li class='leak'>⚠ {html.escape(key)}: {html.escape(lk)}</li>")
+        notes += [f"<li>{html.escape(key)}: {html.escape(n_)}</li>" for n_ in ns]
+        notes += [f"<li class='leak'>⚠ {html.escape(key)}: {html.escape(lk)}</li>" for lk in result.leaks.get(key, ())]
     skipped = "".join(f"<li>{html.escape(k)}: {html.escape(v)}</li>" for k, v in result.skipped.items())
     return notes, skipped
 
@@ -417,23 +409,23 @@ def _negotiation_html(negotiation: dict | None) -> str:
     """The negotiation section (empty without one)."""
     from .negotiate import answer_sentences, answer_table_for_people, question_title
 
-    neg_html = ""
-    if negotiation is not None:
-        neg_html = (
-            f"<h2>Negotiation: {html.escape(question_title(negotiation))}</h2>"
-            f"<p><b>{html.escape(negotiation.get('headline', ''))}</b></p>"
-            f"<p>δ used: {display.delta(negotiation['delta_used'])}. "
-            + " ".join(html.escape(n) for n in negotiation["notes"])
-            + "</p><ul>"
-            + "".join(f"<li>{html.escape(s)}</li>" for s in answer_sentences(negotiation))
-            + "</ul>"
-            + _table(answer_table_for_people(negotiation))
+    if negotiation is None:
+        return ""
+    neg_html = (
+        f"<h2>Negotiation: {html.escape(question_title(negotiation))}</h2>"
+        f"<p><b>{html.escape(negotiation.get('headline', ''))}</b></p>"
+        f"<p>δ used: {display.delta(negotiation['delta_used'])}. "
+        + " ".join(html.escape(n) for n in negotiation["notes"])
+        + "</p><ul>"
+        + "".join(f"<li>{html.escape(s)}</li>" for s in answer_sentences(negotiation))
+        + "</ul>"
+        + _table(answer_table_for_people(negotiation))
+    )
+    if negotiation.get("k_answers"):
+        neg_html += "<h3>Label-DP: smallest bag size k</h3>" + _table(
+            pd.DataFrame(negotiation["k_answers"]),
+            formats={"delta": display.delta, "k": lambda v: display.integer(v, inf="never")},
         )
-        if negotiation.get("k_answers"):
-            neg_html += "<h3>Label-DP: smallest bag size k</h3>" + _table(
-                pd.DataFrame(negotiation["k_answers"]),
-                formats={"delta": display.delta, "k": lambda v: display.integer(v, inf="never")},
-            )
     return neg_html
 
 

@@ -99,16 +99,9 @@ def noise_scale_table(epsilons: Sequence[float], *, delta: float, sensitivity: f
         raise ValueError("epsilons must contain at least one value (ε > 0).")
     rows = []
     for e in eps:
-        rows.append(
-            {"method": "laplace", "epsilon": e, "scale": calibration.laplace_scale(epsilon=e, sensitivity=sensitivity)}
-        )
-        rows.append(
-            {
-                "method": "gaussian",
-                "epsilon": e,
-                "scale": calibration.gaussian_sigma_analytic(epsilon=e, delta=delta, sensitivity=sensitivity),
-            }
-        )
+        b = calibration.laplace_scale(epsilon=e, sensitivity=sensitivity)
+        sigma = calibration.gaussian_sigma_analytic(epsilon=e, delta=delta, sensitivity=sensitivity)
+        rows += [{"method": "laplace", "epsilon": e, "scale": b}, {"method": "gaussian", "epsilon": e, "scale": sigma}]
     return pd.DataFrame(rows)
 
 
@@ -205,8 +198,9 @@ def accuracy_story(
     tol = display.percent(tolerance) if metric == "accuracy" else display.number(tolerance)
     groups = guess_groups(summary, methods, lo, guess, tolerance)
     words = {"above": "above it", "close": f"close to it (within {tol})", "below": "below it"}
-    listed = {k: ", ".join(f"{label} at {fmt(v)}" for label, v in groups[k]) for k in words if groups[k]}
-    clauses = [f"{words[k]}: {text}" for k, text in listed.items()]
+    clauses = [
+        f"{words[k]}: " + ", ".join(f"{label} at {fmt(v)}" for label, v in groups[k]) for k in words if groups[k]
+    ]
     if clauses:
         parts.append(f"At ε = {display.epsilon(lo)}, {guess_words} scores {fmt(guess)}; " + "; ".join(clauses) + ".")
     parts.extend(_not_counted(summary, methods, lo))

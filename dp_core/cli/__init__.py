@@ -163,25 +163,23 @@ def build_parser(commands: Sequence[Command] | None = None) -> argparse.Argument
         by_verb.setdefault(c.command, []).append(c)
     for verb in [v for v in VERBS if v in by_verb] + [v for v in by_verb if v not in VERBS]:
         vp = verbs.add_parser(verb, help=VERBS.get(verb, ""), description=VERBS.get(verb, ""))
-        mechs = [c for c in by_verb[verb] if c.mechanism]
         plain = [c for c in by_verb[verb] if not c.mechanism]
         if plain:
-            plain[0].add_arguments(vp)
-            if verb in EXECUTION_VERBS:
-                add_execution_options(vp)
-            _harden(vp)
-            vp.set_defaults(_run=plain[0].run)
+            _add_command(vp, plain[0], verb)
             continue
         sub = vp.add_subparsers(dest="mechanism", metavar="MECHANISM", parser_class=_OneLineParser)
         sub.required = True
-        for c in sorted(mechs, key=lambda c: c.mechanism):
-            mp = sub.add_parser(c.mechanism, help=c.help, description=c.help)
-            c.add_arguments(mp)
-            if verb in EXECUTION_VERBS:
-                add_execution_options(mp)
-            _harden(mp)
-            mp.set_defaults(_run=c.run)
+        for c in sorted((c for c in by_verb[verb] if c.mechanism), key=lambda c: c.mechanism):
+            _add_command(sub.add_parser(c.mechanism, help=c.help, description=c.help), c, verb)
     return parser
+
+
+def _add_command(p: argparse.ArgumentParser, c: Command, verb: str) -> None:
+    c.add_arguments(p)
+    if verb in EXECUTION_VERBS:
+        add_execution_options(p)
+    _harden(p)
+    p.set_defaults(_run=c.run)
 
 
 def to_jsonable(obj: Any) -> Any:
@@ -246,11 +244,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except (OverflowError, ZeroDivisionError, FloatingPointError, MemoryError) as exc:
         # values that pass their own checks but combine into something floats cannot hold
-        what = (
-            "needs more memory than is available"
-            if isinstance(exc, MemoryError)
-            else (f"cannot be computed in floating point ({type(exc).__name__})")
-        )
+        what = f"cannot be computed in floating point ({type(exc).__name__})"
+        if isinstance(exc, MemoryError):
+            what = "needs more memory than is available"
         _stderr_line(f"error: this command {what} with the values given ({_given(argv)}); use values of moderate size")
         return 2
     except (ValueError, TypeError, CliError, KeyError, OSError, DPCoreError) as exc:

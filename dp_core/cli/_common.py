@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._validation import check_count, check_output_dir, check_seed
+from .._validation import check_count, check_output_dir, check_output_file, check_seed
 from ._registry import CliError
 
 if TYPE_CHECKING:  # dp_core.data (pandas) loads only for commands that read a dataset (issue 29: start-up)
@@ -128,7 +128,6 @@ def eps_help(extra: str = "in (0, inf)") -> str:
 
 
 def delta_help(extra: str = "in (0, 1)") -> str:
-    """Help text of a ``--delta`` option, from the glossary."""
     from ..glossary import lookup_shared as lookup
 
     return f"δ ({extra}): {lookup('δ').plain}"
@@ -153,12 +152,6 @@ def dataset_from_args(
     name = args.dataset
     if not isinstance(name, str) or not name.strip():
         raise CliError(f"--dataset must be a demo dataset name or a path to a .csv file, got {name!r}.")
-    if not name.lower().endswith(".csv"):
-        reject_unused(args, {"target": "--target"}, f"to the demo dataset {name!r} (only to a CSV --dataset)")
-        if getattr(args, "onehot", False) or getattr(args, "drop_missing", False):
-            raise CliError(
-                f"--onehot and --drop-missing do not apply to the demo dataset {name!r} (only to a CSV --dataset)."
-            )
     if name.lower().endswith(".csv"):
         ds = load_dataset(
             name,
@@ -167,6 +160,11 @@ def dataset_from_args(
             missing="drop_rows" if getattr(args, "drop_missing", False) else "error",
         )
     else:
+        reject_unused(args, {"target": "--target"}, f"to the demo dataset {name!r} (only to a CSV --dataset)")
+        if getattr(args, "onehot", False) or getattr(args, "drop_missing", False):
+            raise CliError(
+                f"--onehot and --drop-missing do not apply to the demo dataset {name!r} (only to a CSV --dataset)."
+            )
         ds = load_dataset(name, n=n, seed=seed, **options)
     return apply_bounds_arg(args, ds)
 
@@ -174,13 +172,31 @@ def dataset_from_args(
 def add_out_dir_arguments(parser: argparse.ArgumentParser, help: str = "output folder (created if missing)") -> None:
     """``--out FOLDER`` and ``--force`` (overwrite the files of an earlier run in that folder)."""
     parser.add_argument("--out", required=True, help=help + "; its parent folder must exist")
-    parser.add_argument(
-        "--force",
-        "--overwrite",
-        dest="force",
-        action="store_true",
-        help="overwrite files of an earlier run in --out (default: refuse)",
-    )
+    add_force_argument(parser, "overwrite files of an earlier run in --out (default: refuse)")
+
+
+def add_force_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--force`` (also spelled ``--overwrite``): overwrite existing output files."""
+    parser.add_argument("--force", "--overwrite", dest="force", action="store_true", help=help)
+
+
+def config_bytes(args: argparse.Namespace) -> bytes:
+    from pathlib import Path
+
+    path = Path(args.config)
+    if not path.is_file():
+        raise FileNotFoundError(f"--config file {args.config!r} does not exist.")
+    return path.read_bytes()
+
+
+def output_files(args: argparse.Namespace, other: str):
+    """``--out`` and the optional second output file ``other`` (``--csv``, ``--script``), checked and different."""
+    out = check_output_file("--out", args.out, overwrite=args.force)
+    value = getattr(args, other[2:])
+    second = None if value is None else check_output_file(other, value, overwrite=args.force)
+    if second is not None and second.absolute() == out.absolute():
+        raise CliError(f"{other} and --out must be different files.")
+    return out, second
 
 
 def check_reproduce_args(args: argparse.Namespace, prefix: str, *, max_trials: int = 10_000):

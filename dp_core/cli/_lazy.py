@@ -35,10 +35,6 @@ def declared_names() -> dict[str, tuple[tuple[str, str], ...] | None]:
     return out
 
 
-def _words(argv: Sequence[str]) -> list[str]:
-    return [a for a in argv if not a.startswith("-")][:2]
-
-
 def modules_for(argv: Sequence[str]) -> list[str] | None:
     """The modules to import for ``argv``, or ``None`` when every module is needed (help, typos).
 
@@ -46,7 +42,7 @@ def modules_for(argv: Sequence[str]) -> list[str] | None:
     """
     from ..registry import folder_of
 
-    words = _words(argv)
+    words = [a for a in argv if not a.startswith("-")][:2]
     if not words or any(a in ("-h", "--help") for a in argv[:2]):
         return None
     verb = words[0]

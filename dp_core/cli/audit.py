@@ -10,24 +10,17 @@ from ..audit.registry import AuditableMechanism
 from ._common import add_bounds_argument, dataset_from_args, reject_unused
 from ._registry import Command
 
+_CAVEAT = "an audit can show a violation but can never prove privacy"
+
 
 def _adder(m: AuditableMechanism):
     def add(p):
         p.add_argument("--eps", type=float, default=1.0, help="claimed epsilon, in (0, inf) (default 1)")
         if m.uses_delta:
             p.add_argument("--delta", type=float, default=1e-5, help="claimed delta, in (0, 1) (default 1e-5)")
-        p.add_argument(
-            "--mode",
-            default=next(iter(m.modes)),
-            choices=list(m.modes),
-            help="; ".join(f"{k}: {v}" for k, v in m.modes.items()),
-        )
-        p.add_argument(
-            "--pair",
-            default=next(iter(m.pairs)),
-            choices=list(m.pairs),
-            help="neighbouring pair: " + "; ".join(f"{k}: {v}" for k, v in m.pairs.items()),
-        )
+        for flag, options, lead in (("--mode", m.modes, ""), ("--pair", m.pairs, "neighbouring pair: ")):
+            text = lead + "; ".join(f"{k}: {v}" for k, v in options.items())
+            p.add_argument(flag, default=next(iter(options)), choices=list(options), help=text)
         p.add_argument(
             "--runs",
             type=int,
@@ -37,15 +30,13 @@ def _adder(m: AuditableMechanism):
         p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
         p.add_argument("--pair-seed", type=int, default=0, help="seed choosing a random neighbouring pair (default 0)")
         p.add_argument("--confidence", type=float, default=0.95, help="Clopper-Pearson level (default 0.95)")
-        if m.needs_data:
-            p.add_argument(
-                "--dataset",
-                default=None,
-                help=f"dataset for the pair(s) {', '.join(m.needs_data)}: a demo name or a CSV path "
-                f"(default {m.default_dataset})",
-            )
-        else:
-            p.add_argument("--dataset", default=None, help="not used: this mechanism's pairs are not built from data")
+        used = f"dataset for the pair(s) {', '.join(m.needs_data)}: a demo name or a CSV path"
+        help_ = (
+            f"{used} (default {m.default_dataset})"
+            if m.needs_data
+            else "not used: this mechanism's pairs are not built from data"
+        )
+        p.add_argument("--dataset", default=None, help=help_)
         p.add_argument("--target", default=None, help="target column of a CSV file (default: the last column)")
         add_bounds_argument(p)
         for o in m.options:
@@ -101,7 +92,7 @@ def _runner(m: AuditableMechanism):
         }
         if dataset is not None:
             out["dataset"] = dataset.name
-        out["caveat"] = "an audit can show a violation but can never prove privacy"
+        out["caveat"] = _CAVEAT
         return out
 
     return run
@@ -148,26 +139,17 @@ def _run_all(a):
             keys = [row_key(r["mechanism"], r["mode"]) for r in stored]
             rows = [fresh.pop(k, r) for k, r in zip(keys, stored)] + list(fresh.values())
         out["written"] = str(write_audit_table(rows, AUDIT_TABLE_PATH))
-    out["caveat"] = "an audit can show a violation but can never prove privacy"
+    out["caveat"] = _CAVEAT
     return out
 
 
 def _commands() -> list[Command]:
     """One ``audit NAME`` per mechanism of :data:`MECHANISMS` (as registered now), then ``audit all``."""
-    found = [
+    every = "every mechanism and mode: the audit table backing the status badges (--quick; --write stores it)"
+    return [
         Command("audit", m.name, f"{m.title}: measured lower bound on epsilon vs the claim", _adder(m), _runner(m))
         for m in MECHANISMS.values()
-    ]
-    found.append(
-        Command(
-            "audit",
-            "all",
-            "every mechanism and mode: the audit table backing the status badges (--quick; --write stores it)",
-            _add_all,
-            _run_all,
-        )
-    )
-    return found
+    ] + [Command("audit", "all", every, _add_all, _run_all)]
 
 
 def __getattr__(name: str):

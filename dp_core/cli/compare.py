@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
-from .._validation import check_count, check_output_file, check_seed
+from .._validation import check_count, check_seed
 from ..compare import compare_param_specs, config_from_json
 from ..data import load_dataset
-from ._common import add_bounds_argument, add_preprocess_argument, apply_bounds_arg, reject_unused
-from ._registry import CliError, Command
+from ._common import add_bounds_argument, add_force_argument, add_preprocess_argument, apply_bounds_arg, reject_unused
+from ._registry import Command
 
 
 def _compare_names() -> list[str]:
-    """The canonical names of the mechanisms with a comparison adapter."""
     from ..registry import plugins
 
     return [p.name for p in plugins() if p.has("compare")]
@@ -24,24 +21,13 @@ def _adapter_keys(names: list[str]) -> list[str]:
     """``--mechanisms`` values (canonical names; old spellings print one deprecation line) as adapter keys."""
     from .. import registry
     from ..registry import canonical_name, get
-
-    def note(text: str) -> None:
-        sys.stderr.write(f"warning: {text} (the old spelling will be removed)\n")
+    from . import _deprecated
 
     valid = _compare_names()
     unknown = [n for n in names if registry.folder_of(n) is None or registry.get(n).name not in valid]
     if unknown:
         raise ValueError(f"mechanisms must be among {valid}, got unknown {unknown}.")
-    return [get(canonical_name(n, on_alias=note)).key for n in names]
-
-
-def _add_no_precomputed(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--no-precomputed",
-        action="store_true",
-        help="compute everything, never answering from the shipped demo results (same numbers, slower; "
-        "also: DP_CORE_NO_PRECOMPUTED=1)",
-    )
+    return [get(canonical_name(n, on_alias=_deprecated)).key for n in names]
 
 
 def _store(args: argparse.Namespace):
@@ -78,7 +64,12 @@ def _add_grid_and_data(
     # the mechanisms' own comparison parameters (label-DP's k, m, rho), declared by their plug-ins
     for spec in compare_param_specs().values():
         p.add_argument(spec.flag, type=spec.kind, default=spec.default, help=_param_help(spec))
-    _add_no_precomputed(p)
+    p.add_argument(
+        "--no-precomputed",
+        action="store_true",
+        help="compute everything, never answering from the shipped demo results (same numbers, slower; "
+        "also: DP_CORE_NO_PRECOMPUTED=1)",
+    )
 
 
 def _param_help(spec) -> str:
@@ -89,12 +80,24 @@ def _param_help(spec) -> str:
 
 
 def _dataset_of(args: argparse.Namespace):
+    """The dataset of ``--dataset`` once the seed, trials and grid size are checked (``compare``, ``negotiate``)."""
+    check_seed(args.seed)
+    check_count("trials", args.trials, lo=1, hi=100_000)
+    check_count("n_eps", args.n_eps, lo=2, hi=200)
     if args.dataset.lower().endswith(".csv"):
         return apply_bounds_arg(args, load_dataset(args.dataset, target=args.target_column))
     reject_unused(
         args, {"target_column": "--target-column"}, f"to the demo dataset {args.dataset!r} (only to a CSV --dataset)"
     )
     return apply_bounds_arg(args, load_dataset(args.dataset))
+
+
+def _mechanisms(args: argparse.Namespace) -> list[str] | None:
+    return None if args.mechanisms is None else _adapter_keys(args.mechanisms)
+
+
+def _params(args: argparse.Namespace) -> dict:
+    return {name: getattr(args, name) for name in compare_param_specs()}
 
 
 def _bounds_info(ds) -> dict:
@@ -113,9 +116,6 @@ def _run_compare(args: argparse.Namespace) -> dict:
     """Every applicable mechanism over one epsilon grid: per method and epsilon, measured utility and excess risk."""
     from ..compare import default_epsilons, make_spec, run_compare
 
-    check_seed(args.seed)
-    check_count("trials", args.trials, lo=1, hi=100_000)
-    check_count("n_eps", args.n_eps, lo=2, hi=200)
     ds = _dataset_of(args)
     spec = make_spec(
         epsilons=default_epsilons(args.eps_min, args.eps_max, args.n_eps),
@@ -123,10 +123,10 @@ def _run_compare(args: argparse.Namespace) -> dict:
         n_trials=args.trials,
         seed=args.seed,
         preprocess=args.preprocess,
-        **{name: getattr(args, name) for name in compare_param_specs()},
+        **_params(args),
     )
     with _store(args):
-        res = run_compare(ds, spec, mechanisms=None if args.mechanisms is None else _adapter_keys(args.mechanisms))
+        res = run_compare(ds, spec, mechanisms=_mechanisms(args))
     drop = ["adapter"] + ([] if res.has_mae else [c for c in res.summary.columns if c.startswith("mae_")])
     summary = res.summary.drop(columns=[c for c in drop if c in res.summary.columns])
     extra = {"nonprivate_mae": res.nonprivate_mae} if res.has_mae else {}  # regression: test MAE, target's units
@@ -183,34 +183,27 @@ def _add_negotiate(p: argparse.ArgumentParser) -> None:
 def _run_negotiate(args: argparse.Namespace) -> dict:
     from ..negotiate import negotiate
 
-    check_seed(args.seed)
-    check_count("trials", args.trials, lo=1, hi=100_000)
-    check_count("n_eps", args.n_eps, lo=2, hi=200)
     ds = _dataset_of(args)
     with _store(args):
-        out = _negotiate(negotiate, ds, args)
+        out = negotiate(
+            ds,
+            args.targets,
+            epsilon=args.epsilon,
+            delta=args.delta,
+            mechanisms=_mechanisms(args),
+            n_trials=args.trials,
+            seed=args.seed,
+            eps_min=args.eps_min,
+            eps_max=args.eps_max,
+            n_points=args.n_eps,
+            preprocess=args.preprocess,
+            **_params(args),
+            solve_for=args.solve_for,
+            rows_factor=args.rows_factor,
+        )
     if isinstance(out, dict):
         out["bounds"] = _bounds_info(ds)
     return out
-
-
-def _negotiate(negotiate, ds, args: argparse.Namespace) -> dict:
-    return negotiate(
-        ds,
-        args.targets,
-        epsilon=args.epsilon,
-        delta=args.delta,
-        mechanisms=None if args.mechanisms is None else _adapter_keys(args.mechanisms),
-        n_trials=args.trials,
-        seed=args.seed,
-        eps_min=args.eps_min,
-        eps_max=args.eps_max,
-        n_points=args.n_eps,
-        preprocess=args.preprocess,
-        **{name: getattr(args, name) for name in compare_param_specs()},
-        solve_for=args.solve_for,
-        rows_factor=args.rows_factor,
-    )
 
 
 def _add_report(p: argparse.ArgumentParser) -> None:
@@ -219,28 +212,18 @@ def _add_report(p: argparse.ArgumentParser) -> None:
     p.add_argument("--csv", default=None, help="also write the results CSV here")
     p.add_argument("--data", default=None, help="CSV file of an uploaded dataset (its fingerprint must match)")
     p.add_argument("--data-target", default=None, help="target column of --data (default: the last column)")
-    p.add_argument(
-        "--force",
-        "--overwrite",
-        dest="force",
-        action="store_true",
-        help="overwrite --out / --csv if they exist (default: refuse)",
-    )
+    add_force_argument(p, "overwrite --out / --csv if they exist (default: refuse)")
 
 
 def _run_report(args: argparse.Namespace) -> dict:
     from ..report import build_report
+    from ._common import config_bytes, output_files
 
-    path = Path(args.config)
-    if not path.is_file():
-        raise FileNotFoundError(f"--config file {args.config!r} does not exist.")
-    out = check_output_file("--out", args.out, overwrite=args.force)
-    csv = None if args.csv is None else check_output_file("--csv", args.csv, overwrite=args.force)
-    if csv is not None and csv.absolute() == out.absolute():
-        raise CliError("--csv and --out must be different files.")
+    config = config_bytes(args)
+    out, csv = output_files(args, "--csv")
     if args.data is None:
         reject_unused(args, {"data_target": "--data-target"}, "without --data")
-    cfg = config_from_json(path.read_bytes())
+    cfg = config_from_json(config)
     ds = load_dataset(args.data, target=args.data_target) if args.data else None
     rep = build_report(cfg, dataset=ds)
     out.write_text(rep.html, encoding="utf-8")

@@ -6,25 +6,22 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from .._validation import check_output_file
-from ._registry import CliError, Command
+from ._common import add_force_argument, config_bytes, output_files
+from ._registry import Command
 
 
 def _config(args: argparse.Namespace):
     from ..export import load_export_config
 
-    path = Path(args.config)
-    if not path.is_file():
-        raise FileNotFoundError(f"--config file {args.config!r} does not exist.")
-    return load_export_config(path.read_bytes())
+    return load_export_config(config_bytes(args))
 
 
 def _add_common(p: argparse.ArgumentParser, out_help: str) -> None:
     p.add_argument("--config", required=True, help="JSON configuration (downloaded from the app; may hold decisions)")
     p.add_argument("--out", required=True, help=out_help)
-    p.add_argument("--force", "--overwrite", dest="force", action="store_true", help="overwrite existing files")
+    add_force_argument(p, "overwrite existing files")
 
 
 def _add_notebook(p: argparse.ArgumentParser) -> None:
@@ -36,10 +33,7 @@ def _run_notebook(args: argparse.Namespace) -> dict:
     from ..export.notebook import notebook_json
     from ..export.script import script_text
 
-    out = check_output_file("--out", args.out, overwrite=args.force)
-    script = None if args.script is None else check_output_file("--script", args.script, overwrite=args.force)
-    if script is not None and script.absolute() == out.absolute():
-        raise CliError("--script and --out must be different files.")
+    out, script = output_files(args, "--script")
     cfg, decisions = _config(args)
     text = notebook_json(cfg, decisions)
     out.write_text(text, encoding="utf-8")

@@ -13,10 +13,7 @@ the data is used to scale it, so the guarantee covers the whole pipeline.
 from __future__ import annotations
 
 from ..publication import NOT_FOR_PUBLICATION
-from ._common import (
-    add_dataset_arguments,
-    add_seed_argument,
-)
+from ._common import add_dataset_arguments, add_seed_argument
 from ._registry import Command
 
 __all__ = ["COMMANDS", "DIAGNOSTICS_KEY"]
@@ -31,33 +28,6 @@ _WARNING = (
 _PUBLISH = "Only the 'release' object may be published; every other key describes the run."
 
 
-def _common(p, *, default_dataset: str) -> None:
-    add_dataset_arguments(p, default=default_dataset)
-    add_seed_argument(p)
-    p.add_argument(
-        "--diagnostics",
-        action="store_true",
-        help=f"also print, under '{DIAGNOSTICS_KEY}', values that are NOT for publication "
-        "(non-private fit, noise, excess risk)",
-    )
-
-
-def _out(mechanism: str, ds, seed: int, release: dict, notes: list[str], diagnostics: dict | None) -> dict:
-    out = {
-        "mechanism": mechanism,
-        "dataset": ds.name,
-        "n": int(ds.n),
-        "d": int(ds.d),
-        "seed": seed,
-        "release": release,
-        "publishable": _PUBLISH,
-        "preprocessing": notes,
-    }
-    if diagnostics is not None:
-        out[DIAGNOSTICS_KEY] = {"warning": _WARNING, **diagnostics}
-    return out
-
-
 def _plugin_command(plugin) -> Command:
     """``release <name>`` of a plug-in with a ``release`` hook: a module with ``DEFAULT_DATASET``,
     ``add_arguments(parser)`` (its config's options, :func:`dp_core.cli._common.add_param_options`) and
@@ -66,12 +36,31 @@ def _plugin_command(plugin) -> Command:
 
     def add_arguments(p) -> None:
         mod = plugin.load("release")
-        _common(p, default_dataset=mod.DEFAULT_DATASET)
+        add_dataset_arguments(p, default=mod.DEFAULT_DATASET)
+        add_seed_argument(p)
+        p.add_argument(
+            "--diagnostics",
+            action="store_true",
+            help=f"also print, under '{DIAGNOSTICS_KEY}', values that are NOT for publication "
+            "(non-private fit, noise, excess risk)",
+        )
         mod.add_arguments(p)
 
     def run(a) -> dict:
         ds, release, notes, diagnostics = plugin.load("release").run(a)
-        return _out(plugin.name, ds, a.seed, release, notes, diagnostics if a.diagnostics else None)
+        out = {
+            "mechanism": plugin.name,
+            "dataset": ds.name,
+            "n": int(ds.n),
+            "d": int(ds.d),
+            "seed": a.seed,
+            "release": release,
+            "publishable": _PUBLISH,
+            "preprocessing": notes,
+        }
+        if a.diagnostics and diagnostics is not None:
+            out[DIAGNOSTICS_KEY] = {"warning": _WARNING, **diagnostics}
+        return out
 
     return Command("release", plugin.name, f"one release of {plugin.title} (publishable JSON)", add_arguments, run)
 

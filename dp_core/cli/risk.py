@@ -21,19 +21,14 @@ CLI_NAMES = (("risk", "*"),)
 _HELP = "what the guarantee lets an attacker do: trade-off curve, μ, membership-inference advantage (JSON)"
 
 
-def _eps(p, default=None):
-    req = default is None
-    p.add_argument("--eps", type=float, default=default, required=req, help="ε of the guarantee, in (0, inf)")
-
-
-def _delta(p, default, *, zero=False):
-    rng = "[0, 1)" if zero else "(0, 1)"
-    p.add_argument("--delta", type=float, default=default, help=f"δ, in {rng} (default {default:g})")
-
-
-def _compose(p):
-    p.add_argument("--sensitivity", type=float, default=1.0, help="sensitivity Δ of the query (default 1)")
-    p.add_argument("--compose", type=int, default=1, help="number of releases composed (default 1)")
+#: The options of a setting besides ``--eps``, ``--delta`` and ``--method``: type, default, help.
+_OPTIONS = {
+    "sensitivity": (float, 1.0, "sensitivity Δ of the query (default 1)"),
+    "compose": (int, 1, "number of releases composed (default 1)"),
+    "n": (int, 20_000, "rows n (default 20000)"),
+    "d": (int, 10, "dimension d of the model (default 10)"),
+    "n_classes": (int, 3, "number of classes (default 3)"),
+}
 
 
 def _check(a, *, zero_delta=False) -> None:
@@ -70,118 +65,69 @@ def _risk(mechanism: str, **setting):
         raise CliError(f"{where}: {msg}") from None
 
 
-# -- textbook ------------------------------------------------------------------------------------
-def _gaussian_args(p):
-    _eps(p)
-    _delta(p, 1e-5)
-    _compose(p)
-    p.add_argument("--method", choices=("analytic", "classic"), default="analytic", help="σ calibration")
+def _command(mechanism: str, what: str, keys, params=(), *, eps=None, defaults=None, zero_delta=False) -> Command:
+    """``risk <mechanism>`` with the options ``keys`` (passed to the guarantee by name; ``compose`` as ``compose_k``)
+    and the declared parameters ``params``; ``eps``: the default of ``--eps`` (``None``: required)."""
 
+    def add_arguments(p):
+        for k in keys:
+            if k == "eps":
+                p.add_argument(
+                    "--eps", type=float, default=eps, required=eps is None, help="ε of the guarantee, in (0, inf)"
+                )
+            elif k == "delta":
+                p.add_argument(
+                    "--delta",
+                    type=float,
+                    default=1e-5,
+                    help=f"δ, in {'[0, 1)' if zero_delta else '(0, 1)'} (default 1e-05)",
+                )
+            elif k == "method":
+                p.add_argument("--method", choices=("analytic", "classic"), default="analytic", help="σ calibration")
+            else:
+                kind, default, text = _OPTIONS[k]
+                p.add_argument(f"--{k.replace('_', '-')}", type=kind, default=default, help=text)
+        if params:
+            add_param_options(p, _specs(mechanism, params), defaults=defaults)
 
-def _gaussian_run(a):
-    _check(a)
-    s = dict(eps=a.eps, delta=a.delta, sensitivity=a.sensitivity, method=a.method, compose_k=a.compose)
-    return _risk("gaussian", **s)
+    def run(a):
+        _check(a, zero_delta=zero_delta)
+        setting = {("compose_k" if k == "compose" else k): getattr(a, k) for k in keys}
+        setting.update(param_values(a, _specs(mechanism, params)) if params else {})
+        if "mu" in setting:  # large-margin Gaussian: "= λ" (or none) means μ = λ
+            setting["mu"] = None if setting["mu"] in (None, "= λ") else float(setting["mu"])
+        return _risk(mechanism, **setting)
 
-
-def _laplace_args(p):
-    _eps(p)
-    _compose(p)
-
-
-def _laplace_run(a):
-    _check(a)
-    return _risk("laplace", eps=a.eps, sensitivity=a.sensitivity, compose_k=a.compose)
-
-
-def _pure_args(p):
-    _eps(p)
-
-
-def _pure_run(a):
-    _check(a)
-    return _risk("pure", eps=a.eps)
-
-
-def _approx_args(p):
-    _eps(p)
-    _delta(p, 1e-5, zero=True)
-
-
-def _approx_run(a):
-    _check(a, zero_delta=True)
-    return _risk("approx", eps=a.eps, delta=a.delta)
-
-
-# -- paper mechanisms ----------------------------------------------------------------------------
-_LB = ("k", "m", "rho", "noise_std")
-
-
-def _label_args(p):
-    p.add_argument("--n", type=int, default=20_000, help="rows n (default 20000)")
-    _delta(p, 1e-5)
-    add_param_options(p, _specs("label-dp-bags", _LB), defaults={"k": 64, "m": 100})
-
-
-def _label_run(a):
-    _check(a)
-    v = param_values(a, _specs("label-dp-bags", _LB))
-    return _risk("label-dp-bags", n=a.n, delta=a.delta, **v)
-
-
-_IP = ("alpha", "eta", "mode", "n", "dmult", "model")
-
-
-def _ip_args(p):
-    _eps(p, 1.0)
-    _delta(p, 1e-5)
-    p.add_argument("--d", type=int, default=10, help="dimension d of the model (default 10)")
-    add_param_options(p, _specs("input-perturbation", _IP))
-
-
-def _ip_run(a):
-    _check(a)
-    v = param_values(a, _specs("input-perturbation", _IP))
-    return _risk("input-perturbation", eps=a.eps, delta=a.delta, d=a.d, **v)
-
-
-_LM = ("mode", "lam", "h", "n", "mu", "k", "psd", "sem", "jac")
-
-
-def _lm_args(p):
-    _eps(p, 1.0)
-    p.add_argument("--n-classes", type=int, default=3, help="number of classes (default 3)")
-    add_param_options(p, _specs("large-margin-gaussian", _LM))
-
-
-def _lm_run(a):
-    _check(a)
-    v = param_values(a, _specs("large-margin-gaussian", _LM))
-    mu = v.pop("mu", None)
-    mu = None if mu in (None, "= λ") else float(mu)
-    return _risk("large-margin-gaussian", eps=a.eps, n_classes=a.n_classes, mu=mu, **v)
-
-
-_L1 = ("theta", "conv")
-
-
-def _l1_args(p):
-    _eps(p, 1.0)
-    add_param_options(p, _specs("l1-exponential", _L1))
-
-
-def _l1_run(a):
-    _check(a)
-    return _risk("l1-exponential", eps=a.eps, **param_values(a, _specs("l1-exponential", _L1)))
+    return Command("risk", mechanism, f"{what}: {_HELP}", add_arguments, run)
 
 
 COMMANDS = [
-    Command("risk", "gaussian", "Gaussian mechanism (analytic σ): " + _HELP, _gaussian_args, _gaussian_run),
-    Command("risk", "laplace", "Laplace mechanism: " + _HELP, _laplace_args, _laplace_run),
-    Command("risk", "pure", "any pure ε-DP mechanism (exponential mechanism): " + _HELP, _pure_args, _pure_run),
-    Command("risk", "approx", "any (ε, δ)-DP mechanism: " + _HELP, _approx_args, _approx_run),
-    Command("risk", "label-dp-bags", "noisy-wtd-LLP (exact accounting): " + _HELP, _label_args, _label_run),
-    Command("risk", "input-perturbation", "input perturbation: " + _HELP, _ip_args, _ip_run),
-    Command("risk", "large-margin-gaussian", "large-margin Gaussian: " + _HELP, _lm_args, _lm_run),
-    Command("risk", "l1-exponential", "ℓ1 exponential mechanism: " + _HELP, _l1_args, _l1_run),
+    # textbook
+    _command("gaussian", "Gaussian mechanism (analytic σ)", ("eps", "delta", "sensitivity", "compose", "method")),
+    _command("laplace", "Laplace mechanism", ("eps", "sensitivity", "compose")),
+    _command("pure", "any pure ε-DP mechanism (exponential mechanism)", ("eps",)),
+    _command("approx", "any (ε, δ)-DP mechanism", ("eps", "delta"), zero_delta=True),
+    # paper mechanisms
+    _command(
+        "label-dp-bags",
+        "noisy-wtd-LLP (exact accounting)",
+        ("n", "delta"),
+        ("k", "m", "rho", "noise_std"),
+        defaults={"k": 64, "m": 100},
+    ),
+    _command(
+        "input-perturbation",
+        "input perturbation",
+        ("eps", "delta", "d"),
+        ("alpha", "eta", "mode", "n", "dmult", "model"),
+        eps=1.0,
+    ),
+    _command(
+        "large-margin-gaussian",
+        "large-margin Gaussian",
+        ("eps", "n_classes"),
+        ("mode", "lam", "h", "n", "mu", "k", "psd", "sem", "jac"),
+        eps=1.0,
+    ),
+    _command("l1-exponential", "ℓ1 exponential mechanism", ("eps",), ("theta", "conv"), eps=1.0),
 ]

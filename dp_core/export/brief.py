@@ -14,6 +14,7 @@ import html
 from typing import Any
 
 from ..compare import ExplorerConfig
+from ..text import escape_html as _e
 from . import page_mechanisms
 
 __all__ = ["brief_data", "brief_html"]
@@ -34,10 +35,6 @@ def _n(value: Any, key: str) -> str:
     return f'<span class="n" data-cli="{html.escape(key)}">{float(value):.4g}</span>'
 
 
-def _e(text: Any) -> str:
-    return html.escape(str(text))
-
-
 def _audit_rows(methods: list[dict]) -> dict[str, dict]:
     from ..audit.table import load_audit_table
 
@@ -47,20 +44,12 @@ def _audit_rows(methods: list[dict]) -> dict[str, dict]:
 
 def brief_data(config: ExplorerConfig, decisions: list[dict] | None = None, *, dataset=None) -> dict[str, Any]:
     """Every value the brief shows: the comparison at the grid point nearest ε, the risk, the audit rows."""
-    from ..compare import make_spec, run_compare
-    from ..report import compare_settings, dataset_for_config
+    from ..compare import run_compare
+    from ..report import compare_settings, compare_spec, dataset_for_config
     from ..risk import mechanism_risk
 
     ds = dataset_for_config(config, dataset)
-    st = compare_settings(config)
-    spec = make_spec(
-        epsilons=st["grid"],
-        delta=config.delta,
-        n_trials=config.trials,
-        seed=config.seed,
-        preprocess=config.preprocess,
-        **config.mechanism_params,
-    )
+    spec = compare_spec(config, compare_settings(config))
     res = run_compare(ds, spec, mechanisms=page_mechanisms(config))
     at = min(spec.epsilons, key=lambda e: abs(e - config.eps))
     rows = res.summary[res.summary["epsilon"] == at].to_dict(orient="records")

@@ -66,11 +66,8 @@ def release_mechanism(config: ExplorerConfig) -> str | None:
     from . import page_mechanisms
 
     chosen = page_mechanisms(config)
-    usable = [p for p in plugins() if p.has("release") and p.has("compare")]
-    for p in usable:
-        if chosen is None or p.key in chosen:
-            return p.name
-    return None
+    usable = (p for p in plugins() if p.has("release") and p.has("compare") and (chosen is None or p.key in chosen))
+    return next((p.name for p in usable), None)
 
 
 def _release_options(name: str) -> set[str]:
