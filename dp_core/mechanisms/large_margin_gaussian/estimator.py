@@ -23,8 +23,8 @@ from ...estimators._base import (
 from ...estimators.preprocessing import clip_to_unit_ball
 from .experiments import public_projection
 from .mechanism import LargeMarginGaussian
-from .model import decision_values, preprocess
-from .model import predict as predict_labels
+from .model import preprocess
+from .newton import decision_values_blocked
 from .privacy import NOT_PRIVATE_REASONS
 
 __all__ = ["MAX_AUTO_COMPONENTS", "MU_SCALE", "LargeMarginGaussianClassifier", "default_components"]
@@ -113,7 +113,7 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
         )
         Z = self._features(A)
         seed = check_random_state_like(self.random_state)
-        rel = cfg.run(Z, codes, rng=seed, n_classes=int(self.classes_.size), warm_start=False)
+        rel = cfg.run(Z, codes, rng=seed, n_classes=int(self.classes_.size), warm_start=False, solver="newton")
         del Z, codes
         self.released_ = not bool(rel.unbounded[0])
         self.phi_ = np.asarray(rel.phi[0], dtype=np.float64)
@@ -180,7 +180,7 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
     def decision_function(self, X) -> np.ndarray:
         """Minus the class scores ``-z' phi_c z`` (larger is more likely), shape (m, C); binary: column 1 - column 0."""
         Zt = self._inputs(X)
-        s = -decision_values(self.phi_, Zt)
+        s = -decision_values_blocked(self.phi_, Zt)
         return s[:, 1] - s[:, 0] if self.classes_.size == 2 else s
 
     def predict_proba(self, X) -> np.ndarray:
@@ -206,7 +206,8 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Predicted class labels (values of ``classes_``)."""
-        return self.classes_[predict_labels(self.phi_, self._inputs(X))]
+        Zt = self._inputs(X)  # first: the fitted check
+        return self.classes_[np.argmin(decision_values_blocked(self.phi_, Zt), axis=1)]
 
     def _inputs(self, X) -> np.ndarray:
         """The model's augmented inputs of new rows ``X`` (after the fitted and released checks)."""

@@ -18,6 +18,7 @@ from ...exceptions import DataValidationError, InvalidPrivacyParameter
 from ...publication import NonPublicDiagnostics
 from ...rng import RngLike, as_generator, as_seed_sequence
 from .model import encode_labels, objective, outer_vectors, predict, preprocess, sym
+from .newton import fit_newton
 from .privacy import MODES, PrivacyAccounting, privacy_params
 from .solvers import fit_apg, literal_objective_bounded, project_psd
 
@@ -100,6 +101,7 @@ class LargeMarginGaussian:
         phi_star: FloatArray | None = None,
         diagnostics: bool = False,
         warm_start: bool = True,
+        solver: str = "apg",
     ):
         """One private release (see :func:`release_many`): a :class:`ReleaseBatch` with ``R = 1``, or
         ``(ReleaseBatch, ReleaseDiagnostics)`` with ``diagnostics=True`` (not for publication)."""
@@ -113,6 +115,7 @@ class LargeMarginGaussian:
             phi_star=phi_star,
             diagnostics=diagnostics,
             warm_start=warm_start,
+            solver=solver,
         )
 
 
@@ -266,9 +269,10 @@ def direction_statistic(phi: FloatArray, direction: FloatArray) -> FloatArray:
     return np.sum(diffs * direction[None], axis=(1, 2, 3))
 
 
-def _solve(config, data, acc, mu_eff: float, phi_star, linear, idx) -> tuple[FloatArray, np.ndarray]:
+def _solve(config, data, acc, mu_eff: float, phi_star, linear, idx, solver: str) -> tuple[FloatArray, np.ndarray]:
     """``(phi, converged)`` of every run: the runs ``idx`` solved together (warm start at the non-private
-    fit moved by the noise), NaN for the others; at ``epsilon = inf`` the non-private fit itself."""
+    fit moved by the noise), NaN for the others; at ``epsilon = inf`` the non-private fit itself. ``solver="newton"``
+    solves a single run with ``mu > 0`` by :func:`.newton.fit_newton` (same objective and stopping rule)."""
     n_runs, C, p, _ = linear.shape
     phi = np.full((n_runs, C, p, p), np.nan)
     converged = np.zeros(n_runs, dtype=bool)
@@ -286,7 +290,8 @@ def _solve(config, data, acc, mu_eff: float, phi_star, linear, idx) -> tuple[Flo
     else:
         start = np.broadcast_to(centre, lin.shape)
     tol, max_iter = _solver_limits(mu_eff, config.tol)
-    res = fit_apg(
+    newton = solver == "newton" and mu_eff > 0 and idx.size == 1
+    res = (fit_newton if newton else fit_apg)(
         data.Z,
         data.y,
         C,
@@ -297,7 +302,7 @@ def _solve(config, data, acc, mu_eff: float, phi_star, linear, idx) -> tuple[Flo
         psd=config.psd,
         phi0=start,
         tol=tol,
-        max_iter=max_iter,
+        **({} if newton else {"max_iter": max_iter}),
     )
     phi[idx] = res.phi
     converged[idx] = res.converged
@@ -317,6 +322,7 @@ def release_many(
     data: PreparedData | None = None,
     diagnostics: bool = False,
     warm_start: bool = True,
+    solver: str = "apg",
 ):
     """Run a mode ``n_runs`` times on a fixed dataset, batched (the audit's entry point). Pathak & Raj, eq. 8;
     docs/large_margin_gaussian.md §"mechanism.release_many", §"mechanism.py: configuration, releases and diagnostics",
@@ -324,6 +330,7 @@ def release_many(
     if not isinstance(config, LargeMarginGaussian):
         raise TypeError(f"config must be a LargeMarginGaussian, got {type(config).__name__}.")
     n_runs = check_int("n_runs", n_runs, lo=1)
+    solver = check_choice("solver", solver, ("apg", "newton"))
     if data is None:
         data = prepare(X, y, scale=config.input_scale(), n_classes=n_classes)
     n, p, C = data.n, data.d + 1, data.n_classes
@@ -350,7 +357,7 @@ def release_many(
     else:
         bounded = np.ones(n_runs, dtype=bool)
     idx = np.flatnonzero(bounded)
-    phi, converged = _solve(config, data, acc, mu_eff, phi_star, linear, idx)
+    phi, converged = _solve(config, data, acc, mu_eff, phi_star, linear, idx, solver)
     release = ReleaseBatch(config=config, accounting=acc, phi=phi, unbounded=~bounded)
     if not diagnostics:
         return release

@@ -1,0 +1,225 @@
+"""A proximal Newton solver for one large fit of the (perturbed) large-margin objective: the estimator's path.
+
+Same objective and the same stopping rule as :func:`.solvers.fit_apg` (the gradient-mapping norm below ``tol``, here
+measured with an upper bound of the smoothness constant, which can only make the rule stricter), in a handful of
+passes over the rows instead of hundreds. docs/large_margin_gaussian.md §"newton.py: one large fit"
+(Lee, Sun & Saunders 2014, proximal Newton; Beck 2017, Lemma 10.9 for the monotone gradient mapping)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..._blas import single_threaded_blas
+from .model import sym, trace_mask
+from .solvers import _BLOCK_ELEMS, APGResult, _sym_outer, fit_apg, project_psd
+
+FloatArray = NDArray[np.float64]
+
+#: Band rows (margins inside the Huber band) read for each Hessian, every ``n_band / HESSIAN_ROWS``-th of them.
+HESSIAN_ROWS = 20_000
+#: Above ``STAGE * STAGE_ROWS`` rows, every ``STAGE``-th row is solved first (to ``STAGE_TOL``) as the warm start.
+STAGE, STAGE_ROWS, STAGE_TOL = 8, 25_000, 1e-6
+#: The Hessian is kept while fewer than this share of the band pairs changed since it was computed.
+HESSIAN_KEEP = 0.01
+
+
+class _Sym:
+    """``svec``: symmetric ``p x p`` blocks as vectors of their upper triangle, off-diagonals times ``sqrt 2``
+    (Frobenius inner products become dot products: ``<Phi, z z'> = svec(Phi) . _sym_outer(z)``)."""
+
+    def __init__(self, p: int):
+        self.p = p
+        self.a, self.b = np.triu_indices(p)
+        self.w = np.where(self.a == self.b, 1.0, math.sqrt(2.0))
+
+    def vec(self, M: FloatArray) -> FloatArray:
+        return M[..., self.a, self.b] * self.w
+
+    def mat(self, v: FloatArray) -> FloatArray:
+        M = np.zeros(v.shape[:-1] + (self.p, self.p))
+        M[..., self.a, self.b] = v / self.w
+        M[..., self.b, self.a] = v / self.w
+        return M
+
+    def proj(self, v: FloatArray) -> FloatArray:
+        w, V = np.linalg.eigh(self.mat(v))
+        return self.vec((V * np.maximum(w, 0.0)[..., None, :]) @ np.swapaxes(V, -1, -2))
+
+
+def _forms(Zb: FloatArray, P: FloatArray, C: int) -> FloatArray:
+    """``Q[i, c] = z_i' Phi_c z_i`` of one row block (``P``: the ``Phi_c`` side by side, ``p x C p``)."""
+    return np.einsum("icj,ij->ic", (Zb @ P).reshape(len(Zb), C, Zb.shape[1]), Zb)
+
+
+def decision_values_blocked(Phi: FloatArray, Z: FloatArray) -> FloatArray:
+    """:func:`.model.decision_values` of one ``Phi (C, p, p)``, read block by block (never ``n x p^2`` in memory)."""
+    C, p, _ = Phi.shape
+    P = np.ascontiguousarray(Phi.transpose(1, 0, 2).reshape(p, C * p))
+    step = max(1, _BLOCK_ELEMS // (C * p))
+    return np.concatenate([_forms(Z[s : s + step], P, C) for s in range(0, len(Z), step)] or [np.zeros((0, C))])
+
+
+def _pass(Z, y, Phi, h, hot):
+    """Loss value, its gradient ``(C, p, p)`` and the band pairs ``(rows, classes)`` at ``Phi (C, p, p)``, read block by
+    block as in :class:`.solvers._LossGradWorkspace`."""
+    n, (C, p, _) = Z.shape[0], Phi.shape
+    P = np.ascontiguousarray(Phi.transpose(1, 0, 2).reshape(p, C * p))
+    step = max(1, _BLOCK_ELEMS // (C * p))
+    val, G, rows, cls = 0.0, np.zeros((p, C * p)), [], []
+    for s in range(0, n, step):
+        Zb, hb = Z[s : s + step], hot[s : s + step]
+        Q = _forms(Zb, P, C)
+        T = 1.0 + np.sum(Q * hb, axis=1, keepdims=True) - Q
+        T[hb] = -np.inf  # a row's own class carries no loss
+        inb = np.abs(T) < h
+        val += float(np.sum(T, where=T >= h) + np.sum((T[inb] + h) ** 2) / (4.0 * h))
+        r, c = np.nonzero(inb)
+        rows.append(r + s)
+        cls.append(c)
+        D = np.clip((T + h) / (2.0 * h), 0.0, 1.0)
+        W = np.where(hb, D.sum(axis=1, keepdims=True), -D)
+        G += Zb.T @ (W[:, :, None] * Zb[:, None, :]).reshape(len(Zb), C * p)
+    G = G.reshape(p, C, p).transpose(1, 0, 2) / n
+    return val / n, G, np.concatenate(rows), np.concatenate(cls)
+
+
+def _hessian(Z, y, rows, cls, C: int, h: float, n: int) -> FloatArray:
+    """The loss Hessian ``(C m, C m)`` in ``svec`` coordinates from every ``k``-th band pair, rescaled to all of them
+    (sub-sampled Newton: the gradient stays exact). A band pair ``(i, c)`` adds ``a a' (x) u_i u_i' / (2 h n)`` with
+    ``a = e_y - e_c`` and ``u_i = svec(z_i z_i')``."""
+    from scipy.linalg.blas import dsyrk  # lazy: scipy.linalg is not needed to calibrate
+
+    k = max(1, math.ceil(rows.size / HESSIAN_ROWS))
+    r, c = rows[::k], cls[::k]
+    m = Z.shape[1] * (Z.shape[1] + 1) // 2
+    H = np.zeros((C, m, C, m))
+    yr = y[r]
+    for a in range(C):
+        for b in range(C):
+            sel = r[(yr == a) & (c == b)]
+            if sel.size:
+                U = _sym_outer(Z[sel])
+                G = dsyrk(1.0, U, trans=1, lower=0)
+                G = np.triu(G) + np.triu(G, 1).T
+                H[a, :, a] += G
+                H[b, :, b] += G
+                H[a, :, b] -= G
+                H[b, :, a] -= G
+    return H.reshape(C * m, C * m) * (rows.size / max(r.size, 1) / (2.0 * h * n))
+
+
+def _face_step(x, g, H, S: _Sym, C: int):
+    """The model's minimiser near the rank of ``x``, a warm start that is the answer once that rank is the optimum's.
+
+    Each block ``V diag(w) V'`` moves by ``V A V' + V B V_0' + V_0 B' V'`` plus ``V_0 B' diag(1/w) B V_0'``, the
+    second-order term that keeps it PSD (the Schur complement of its range block); that term's cost
+    ``tr(N B' diag(1/w) B)``, ``N = V_0' grad V_0``, enters the model. docs/large_margin_gaussian.md
+    §"newton.py: one large fit"."""
+    w, V = np.linalg.eigh(S.mat(x))
+    grad_m = S.mat(g)
+    cols, curv, pieces = [], [], []
+    for c in range(C):
+        keep = w[c] > 1e-10 * max(1.0, float(w[c].max()))
+        Vr, V0, wr = V[c][:, keep], V[c][:, ~keep], w[c][keep]
+        r, q = Vr.shape[1], V0.shape[1]
+        a, b = np.triu_indices(r)
+        E = np.zeros((a.size, r, r))
+        E[np.arange(a.size), a, b] = E[np.arange(a.size), b, a] = 1.0
+        F = np.zeros((r * q, r, q))
+        F[np.arange(r * q), np.repeat(np.arange(r), q), np.tile(np.arange(q), r)] = 1.0
+        rot = Vr @ F @ V0.T
+        basis = np.concatenate([Vr @ E @ Vr.T, rot + np.swapaxes(rot, 1, 2)])
+        block = np.zeros((basis.shape[0], C, S.a.size))
+        block[:, c] = S.vec(basis)
+        cols.append(block.reshape(basis.shape[0], C * S.a.size))
+        N = V0.T @ grad_m[c] @ V0
+        K = np.zeros((basis.shape[0],) * 2)
+        K[a.size :, a.size :] = 2.0 * np.kron(np.diag(1.0 / wr), N) if r and q else 0.0
+        curv.append(K)
+        pieces.append((a.size, r, q, Vr, V0, wr))
+    Bm = np.concatenate(cols).T
+    K = np.zeros((Bm.shape[1],) * 2)
+    off = 0
+    for k in curv:
+        K[off : off + k.shape[0], off : off + k.shape[0]] = k
+        off += k.shape[0]
+    try:
+        theta = np.linalg.solve(Bm.T @ H @ Bm + K, -(Bm.T @ g.ravel()))
+    except np.linalg.LinAlgError:
+        return x
+    M = S.mat(x + (Bm @ theta).reshape(C, -1))
+    off = 0
+    for c, (na, r, q, _, V0, wr) in enumerate(pieces):
+        Bc = theta[off + na : off + na + r * q].reshape(r, q)
+        M[c] += V0 @ (Bc.T / wr) @ Bc @ V0.T
+        off += na + r * q
+    return S.vec(M)
+
+
+def _model_step(x, g, H, S: _Sym, C: int, tol: float, psd: bool, iters: int = 1000):
+    """Minimise ``g'(v - x) + (v - x)'H(v - x)/2`` over ``v`` with PSD blocks: FISTA with restart from the face step,
+    stopped when the model's gradient mapping is below ``tol``."""
+    L = float(np.linalg.eigvalsh(H)[-1])
+    proj = S.proj if psd else (lambda v: v)
+    v = proj(_face_step(x, g, H, S, C)) if psd else x - np.linalg.solve(H, g.ravel()).reshape(C, -1)
+    w, t, g0 = v, 1.0, g - (H @ x.ravel()).reshape(C, -1)
+    for _ in range(iters):
+        vn = proj(w - (g0 + (H @ w.ravel()).reshape(C, -1)) / L)
+        step = vn - w
+        if L * math.sqrt(float(np.vdot(step, step))) < tol:
+            return vn
+        tn = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * t * t))
+        mom = 0.0 if np.vdot(w - vn, vn - v) > 0 else (t - 1.0) / tn
+        t = 1.0 if mom == 0.0 else tn
+        w, v = vn + mom * (vn - v), vn
+    return v
+
+
+def fit_newton(Z, y, n_classes, lam, mu, h, *, linear, psd=True, phi0=None, tol=1e-9, max_iter=60) -> APGResult:
+    """Minimise ``J(Phi) + <linear, Phi>`` (one run, ``mu > 0``) by sub-sampled proximal Newton; after ``max_iter``
+    outer steps :func:`.solvers.fit_apg` finishes from the last point. docs/large_margin_gaussian.md
+    §"newton.py: one large fit"."""
+    Z = np.ascontiguousarray(Z, dtype=np.float64)
+    y = np.asarray(y, dtype=np.int64)
+    n, p = Z.shape
+    C = int(n_classes)
+    S = _Sym(p)
+    hot = np.zeros((n, C), dtype=bool)
+    hot[np.arange(n), y] = True
+    Ls = C * float(np.max(np.sum(Z * Z, axis=1))) ** 2 / (2.0 * h) + mu  # >= the constant fit_apg uses
+    lin = np.asarray(linear, dtype=np.float64)[0] + lam * trace_mask(p)
+    proj_m = project_psd if psd else sym
+    X = proj_m(np.zeros((C, p, p)) if phi0 is None else np.asarray(phi0, dtype=np.float64).reshape(C, p, p))
+    if n >= STAGE * STAGE_ROWS:  # a warm start from every STAGE-th row: most steps then cost 1 / STAGE of a pass
+        sub = slice(None, None, STAGE)
+        X = fit_newton(Z[sub], y[sub], C, lam, mu, h, linear=linear, psd=psd, phi0=X, tol=max(tol, STAGE_TOL)).phi[0]
+
+    def full(M):
+        val, G, rows, cls = _pass(Z, y, M, h, hot)
+        return val + np.vdot(lin[None], M) + 0.5 * mu * np.vdot(M, M), G + lin + mu * M, rows, cls
+
+    with single_threaded_blas():
+        f, G, rows, cls = full(X)
+        keys = None
+        for it in range(1, max_iter + 1):
+            gm = Ls * float(np.linalg.norm(proj_m(X - G / Ls) - X))
+            if gm < tol:
+                return APGResult(X[None], it, np.array([True]), np.array([gm]))
+            now = rows * C + cls
+            if keys is None or np.setxor1d(keys, now, assume_unique=True).size > HESSIAN_KEEP * max(now.size, 1):
+                H = _hessian(Z, y, rows, cls, C, h, n) + mu * np.eye(C * S.a.size)
+                keys = now
+            x = S.vec(X)
+            D = S.mat(_model_step(x, S.vec(G), H, S, C, 0.1 * gm, psd) - x)
+            slope, t = float(np.vdot(G, D)), 1.0
+            while True:
+                fn, Gn, rn, cn = full(X + t * D)
+                if fn <= f + 1e-4 * t * slope or t < 1e-6 or abs(fn - f) <= 1e-13 * max(1.0, abs(f)):
+                    break
+                t *= 0.5
+            X, f, G, rows, cls = X + t * D, fn, Gn, rn, cn
+    res = fit_apg(Z, y, C, lam, mu, h, linear=linear, psd=psd, phi0=X, tol=tol)
+    return APGResult(res.phi, max_iter + res.iterations, res.converged, res.grad_map_norm)
