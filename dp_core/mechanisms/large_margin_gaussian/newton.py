@@ -119,8 +119,9 @@ def _face_step(x, g, H, S: _Sym, C: int):
     ``tr(N B' diag(1/w) B)``, ``N = V_0' grad V_0``, enters the model. docs/large_margin_gaussian.md
     §"newton.py: one large fit"."""
     w, V = np.linalg.eigh(S.mat(x))
-    grad_m = S.mat(g)
-    cols, curv, pieces = [], [], []
+    grad_m, m = S.mat(g), S.a.size
+    Hb = H.reshape(C, m, C, m)
+    bases, curv, pieces = [], [], []
     for c in range(C):
         keep = w[c] > 1e-10 * max(1.0, float(w[c].max()))
         Vr, V0, wr = V[c][:, keep], V[c][:, ~keep], w[c][keep]
@@ -131,38 +132,32 @@ def _face_step(x, g, H, S: _Sym, C: int):
         F = np.zeros((r * q, r, q))
         F[np.arange(r * q), np.repeat(np.arange(r), q), np.tile(np.arange(q), r)] = 1.0
         rot = Vr @ F @ V0.T
-        basis = np.concatenate([Vr @ E @ Vr.T, rot + np.swapaxes(rot, 1, 2)])
-        block = np.zeros((basis.shape[0], C, S.a.size))
-        block[:, c] = S.vec(basis)
-        cols.append(block.reshape(basis.shape[0], C * S.a.size))
-        N = V0.T @ grad_m[c] @ V0
-        K = np.zeros((basis.shape[0],) * 2)
-        K[a.size :, a.size :] = 2.0 * np.kron(np.diag(1.0 / wr), N) if r and q else 0.0
+        bases.append(S.vec(np.concatenate([Vr @ E @ Vr.T, rot + np.swapaxes(rot, 1, 2)])).T)  # (m, k_c)
+        K = np.zeros((a.size + r * q,) * 2)
+        K[a.size :, a.size :] = 2.0 * np.kron(np.diag(1.0 / wr), V0.T @ grad_m[c] @ V0) if r and q else 0.0
         curv.append(K)
-        pieces.append((a.size, r, q, Vr, V0, wr))
-    Bm = np.concatenate(cols).T
-    K = np.zeros((Bm.shape[1],) * 2)
-    off = 0
-    for k in curv:
-        K[off : off + k.shape[0], off : off + k.shape[0]] = k
-        off += k.shape[0]
+        pieces.append((a.size, r, q, V0, wr))
+    # the reduced system, block by block (the bases are block-diagonal over the classes)
+    A = np.block(
+        [[bases[i].T @ Hb[i, :, j] @ bases[j] + (curv[i] if i == j else 0.0) for j in range(C)] for i in range(C)]
+    )
     try:
-        theta = np.linalg.solve(Bm.T @ H @ Bm + K, -(Bm.T @ g.ravel()))
+        theta = np.linalg.solve(A, -np.concatenate([bases[c].T @ g[c] for c in range(C)]))
     except np.linalg.LinAlgError:
         return x
-    M = S.mat(x + (Bm @ theta).reshape(C, -1))
-    off = 0
-    for c, (na, r, q, _, V0, wr) in enumerate(pieces):
-        Bc = theta[off + na : off + na + r * q].reshape(r, q)
+    M, off = S.mat(x), 0
+    for c, (na, r, q, V0, wr) in enumerate(pieces):
+        k = bases[c].shape[1]
+        M[c] += S.mat(bases[c] @ theta[off : off + k])
+        Bc = theta[off + na : off + k].reshape(r, q)
         M[c] += V0 @ (Bc.T / wr) @ Bc @ V0.T
-        off += na + r * q
+        off += k
     return S.vec(M)
 
 
-def _model_step(x, g, H, S: _Sym, C: int, tol: float, psd: bool, iters: int = 1000):
-    """Minimise ``g'(v - x) + (v - x)'H(v - x)/2`` over ``v`` with PSD blocks: FISTA with restart from the face step,
-    stopped when the model's gradient mapping is below ``tol``."""
-    L = float(np.linalg.eigvalsh(H)[-1])
+def _model_step(x, g, H, L: float, S: _Sym, C: int, tol: float, psd: bool, iters: int = 1000):
+    """Minimise ``g'(v - x) + (v - x)'H(v - x)/2`` over ``v`` with PSD blocks: FISTA with restart from the face step
+    (step ``1/L``, ``L >= lambda_max(H)``), stopped when the model's gradient mapping is below ``tol``."""
     proj = S.proj if psd else (lambda v: v)
     v = proj(_face_step(x, g, H, S, C)) if psd else x - np.linalg.solve(H, g.ravel()).reshape(C, -1)
     w, t, g0 = v, 1.0, g - (H @ x.ravel()).reshape(C, -1)
@@ -189,7 +184,8 @@ def fit_newton(Z, y, n_classes, lam, mu, h, *, linear, psd=True, phi0=None, tol=
     S = _Sym(p)
     hot = np.zeros((n, C), dtype=bool)
     hot[np.arange(n), y] = True
-    Ls = C * float(np.max(np.sum(Z * Z, axis=1))) ** 2 / (2.0 * h) + mu  # >= the constant fit_apg uses
+    z4 = float(np.max(np.sum(Z * Z, axis=1))) ** 2
+    Ls = C * z4 / (2.0 * h) + mu  # >= the constant fit_apg uses
     lin = np.asarray(linear, dtype=np.float64)[0] + lam * trace_mask(p)
     proj_m = project_psd if psd else sym
     X = proj_m(np.zeros((C, p, p)) if phi0 is None else np.asarray(phi0, dtype=np.float64).reshape(C, p, p))
@@ -211,9 +207,10 @@ def fit_newton(Z, y, n_classes, lam, mu, h, *, linear, psd=True, phi0=None, tol=
             now = rows * C + cls
             if keys is None or np.setxor1d(keys, now, assume_unique=True).size > HESSIAN_KEEP * max(now.size, 1):
                 H = _hessian(Z, y, rows, cls, C, h, n) + mu * np.eye(C * S.a.size)
+                LH = rows.size * z4 / (h * n) + mu  # each band pair's term has norm <= 2 z4 / (2 h n), rescaled
                 keys = now
             x = S.vec(X)
-            D = S.mat(_model_step(x, S.vec(G), H, S, C, 0.1 * gm, psd) - x)
+            D = S.mat(_model_step(x, S.vec(G), H, LH, S, C, 0.1 * gm, psd) - x)
             slope, t = float(np.vdot(G, D)), 1.0
             while True:
                 fn, Gn, rn, cn = full(X + t * D)
