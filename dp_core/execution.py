@@ -584,7 +584,8 @@ def get_executor(
 ) -> Executor:
     """The executor for ``workers`` (a local cluster, 1 to 256; ``0``: in-process) or ``scheduler``
     (``tcp://host:port``, exclusive with ``workers``, ``timeout`` seconds to connect); both ``None``: in-process.
-    ``lazy``: the local cluster starts only when a job first sends blocks out (the command line).
+    ``lazy``: the local cluster starts only when a job first sends blocks out (the command line, and the app's
+    default executor: a server start never waits for worker processes).
     """
     if workers is not None and scheduler is not None:
         raise ValueError("workers and scheduler are exclusive: give one of them (workers starts a local cluster).")
@@ -609,13 +610,13 @@ def _from_environment() -> Executor:
         raise ValueError(f"set only one of {ENV_SCHEDULER} and {ENV_WORKERS}.")
     if address is not None:
         return get_executor(scheduler=check_scheduler_address(address, ENV_SCHEDULER))
-    return get_executor(workers=workers)
+    return get_executor(workers=workers, lazy=True)
 
 
 def configure(workers: int | None = None, scheduler: str | None = None) -> Executor:
     """Set this process's default executor (used where no :func:`use_executor` is active; else the environment's)."""
     global _DEFAULT
-    _DEFAULT = get_executor(workers=workers, scheduler=scheduler)
+    _DEFAULT = get_executor(workers=workers, scheduler=scheduler, lazy=True)
     return _DEFAULT
 
 
