@@ -16,7 +16,10 @@ class LazyModule:
     def __getattr__(self, attr: str) -> Any:
         if attr.startswith("_"):  # copy and pickle probe for hooks before ``_name`` exists on a new copy
             raise AttributeError(attr)
-        return getattr(importlib.import_module(self._name), attr)
+        module = importlib.import_module(self._name)
+        # later reads find the public names on this object: no second import look-up
+        self.__dict__.update({k: v for k, v in vars(module).items() if not k.startswith("_")})
+        return getattr(module, attr)
 
     def __reduce__(self) -> tuple:
         return (LazyModule, (self._name,))

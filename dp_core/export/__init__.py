@@ -11,11 +11,11 @@ Pure functions of the app's JSON configuration (:class:`dp_core.compare.Explorer
 from __future__ import annotations
 
 import datetime as _dt
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..compare import ExplorerConfig, config_from_mapping
+from ..compare.config import decode_config_json
 
 __all__ = ["DECISION_FIELDS", "check_decisions", "load_export_config", "page_mechanisms"]
 
@@ -70,18 +70,7 @@ def check_decisions(decisions: Any) -> list[dict[str, Any]]:
 
 def load_export_config(text: str | bytes | Mapping[str, Any]) -> tuple[ExplorerConfig, list[dict[str, Any]]]:
     """The configuration and its decision log from the JSON the app downloads (``decisions`` optional)."""
-    if isinstance(text, Mapping):
-        data = dict(text)
-    else:
-        if isinstance(text, bytes):
-            try:
-                text = text.decode("utf-8")
-            except UnicodeDecodeError:
-                raise ValueError("the configuration file must be UTF-8 JSON text.") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"the configuration is not valid JSON: {exc.msg} (line {exc.lineno}).") from None
+    data = dict(text) if isinstance(text, Mapping) else decode_config_json(text)
     if not isinstance(data, dict):
         raise TypeError(f"the configuration must be a JSON object, got {type(data).__name__}.")
     decisions = check_decisions(data.pop("decisions", None))
