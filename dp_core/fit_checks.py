@@ -20,6 +20,7 @@ from .preprocessing import INTERCEPT_CONSTANT
 __all__ = [
     "ConstantAnswer",
     "constant_answer",
+    "score_screen",
     "MAX_CODES",
     "R2_FLAG",
     "PoorFit",
@@ -281,3 +282,25 @@ def constant_answer(task: str, y_test) -> ConstantAnswer:
     if counts.size == 0:
         raise ValueError("y_test must hold at least one label.")
     return ConstantAnswer(float(counts.max() / counts.sum()), "always answering the commonest class", "accuracy")
+
+
+def score_screen(scores, *, eps, const: ConstantAnswer, runs, base, axes, who, numbers, status, caption, name=None):
+    """A first screen of held-out scores: their histogram (trace ``name``, default ``runs``; ``axes`` its titles)
+    beside ``base = (score, label)`` of the non-private fit (dashed) and ``const`` (dotted); the constant answer's
+    number, caption tail and alerts follow ``numbers`` and ``caption``."""
+    import plotly.graph_objects as go
+
+    from .plugin import Screen
+
+    fig = go.Figure(go.Histogram(x=scores, name=name or runs))
+    fig.add_vline(x=base[0], line_dash="dash", annotation_text=base[1])
+    const.mark(fig)
+    fig.update_layout(xaxis_title=axes[0], yaxis_title=axes[1])
+    return Screen(
+        who=who,
+        numbers=(*numbers, const.number(scores, runs)),
+        status=status,
+        chart=fig,
+        caption=f"{caption}, {const.words} scores {fmt.number(const.score)}.",
+        alerts=const.alerts(scores, eps, runs),
+    )
