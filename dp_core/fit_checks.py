@@ -9,7 +9,7 @@ foundation layer, no mechanism imported. ``docs/input_perturbation.md``
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -19,6 +19,8 @@ from .preprocessing import INTERCEPT_CONSTANT
 
 __all__ = [
     "ConstantAnswer",
+    "FitState",
+    "SplitData",
     "constant_answer",
     "score_screen",
     "MAX_CODES",
@@ -304,3 +306,33 @@ def score_screen(scores, *, eps, const: ConstantAnswer, runs, base, axes, who, n
         caption=f"{caption}, {const.words} scores {fmt.number(const.score)}.",
         alerts=const.alerts(scores, eps, runs),
     )
+
+
+# ------------------------------------------------------------------ a prepared split (dp_gd, label_rr)
+@dataclass(frozen=True, eq=False)
+class SplitData:
+    """A seeded train/test split as a mechanism fits it: ``task``, ``n_classes`` (0: regression), the arrays, the
+    label range ``[lo, hi]`` the labels come from, and the notes and leaks the comparison shows."""
+
+    task: str
+    n_classes: int
+    X_train: np.ndarray = field(repr=False)
+    y_train: np.ndarray = field(repr=False)
+    X_test: np.ndarray = field(repr=False)
+    y_test: np.ndarray = field(repr=False)
+    lo: float = 0.0
+    hi: float = 1.0
+    notes: tuple[str, ...] = ()
+    leaks: tuple[str, ...] = ()
+
+    @property
+    def n(self) -> int:
+        return int(self.X_train.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class FitState:
+    """A comparison adapter's prepared state: the split and the mechanism's config."""
+
+    data: SplitData
+    cfg: object
