@@ -6,8 +6,6 @@ foundation layer, no mechanism imported. ``docs/input_perturbation.md``
 §"fit_checks: the two questions".
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass, field
 

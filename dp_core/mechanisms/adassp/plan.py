@@ -1,7 +1,5 @@
 """The AdaSSP page plan: test R² of many seeded private fits, and how the three releases are calibrated."""
 
-from __future__ import annotations
-
 import numpy as np
 
 from dp_core import display

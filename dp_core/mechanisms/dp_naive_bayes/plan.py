@@ -1,7 +1,5 @@
 """The DP naive Bayes page plan: test accuracy of many seeded private models, and how the budget is split."""
 
-from __future__ import annotations
-
 import numpy as np
 
 from dp_core import display
