@@ -6,10 +6,8 @@ foundation layer, no mechanism imported. ``docs/input_perturbation.md``
 §"fit_checks: the two questions".
 """
 
-from __future__ import annotations
-
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -19,7 +17,10 @@ from .preprocessing import INTERCEPT_CONSTANT
 
 __all__ = [
     "ConstantAnswer",
+    "FitState",
+    "SplitData",
     "constant_answer",
+    "score_screen",
     "MAX_CODES",
     "R2_FLAG",
     "PoorFit",
@@ -281,3 +282,55 @@ def constant_answer(task: str, y_test) -> ConstantAnswer:
     if counts.size == 0:
         raise ValueError("y_test must hold at least one label.")
     return ConstantAnswer(float(counts.max() / counts.sum()), "always answering the commonest class", "accuracy")
+
+
+def score_screen(scores, *, eps, const: ConstantAnswer, runs, base, axes, who, numbers, status, caption, name=None):
+    """A first screen of held-out scores: their histogram (trace ``name``, default ``runs``; ``axes`` its titles)
+    beside ``base = (score, label)`` of the non-private fit (dashed) and ``const`` (dotted); the constant answer's
+    number, caption tail and alerts follow ``numbers`` and ``caption``."""
+    import plotly.graph_objects as go
+
+    from .plugin import Screen
+
+    fig = go.Figure(go.Histogram(x=scores, name=name or runs))
+    fig.add_vline(x=base[0], line_dash="dash", annotation_text=base[1])
+    const.mark(fig)
+    fig.update_layout(xaxis_title=axes[0], yaxis_title=axes[1])
+    return Screen(
+        who=who,
+        numbers=(*numbers, const.number(scores, runs)),
+        status=status,
+        chart=fig,
+        caption=f"{caption}, {const.words} scores {fmt.number(const.score)}.",
+        alerts=const.alerts(scores, eps, runs),
+    )
+
+
+# ------------------------------------------------------------------ a prepared split (dp_gd, label_rr)
+@dataclass(frozen=True, eq=False)
+class SplitData:
+    """A seeded train/test split as a mechanism fits it: ``task``, ``n_classes`` (0: regression), the arrays, the
+    label range ``[lo, hi]`` the labels come from, and the notes and leaks the comparison shows."""
+
+    task: str
+    n_classes: int
+    X_train: np.ndarray = field(repr=False)
+    y_train: np.ndarray = field(repr=False)
+    X_test: np.ndarray = field(repr=False)
+    y_test: np.ndarray = field(repr=False)
+    lo: float = 0.0
+    hi: float = 1.0
+    notes: tuple[str, ...] = ()
+    leaks: tuple[str, ...] = ()
+
+    @property
+    def n(self) -> int:
+        return int(self.X_train.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class FitState:
+    """A comparison adapter's prepared state: the split and the mechanism's config."""
+
+    data: SplitData
+    cfg: object

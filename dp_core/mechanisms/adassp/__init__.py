@@ -17,8 +17,6 @@ the analytic Gaussian mechanism (Balle and Wang, ICML 2018, Theorem 8) at ``(ε/
 and the three compose to ``(ε, δ)`` (Dwork and Roth 2014, Theorem 3.16): status proof.
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 

@@ -6,8 +6,6 @@ reported as a leak, as input perturbation does). ``excess_risk``: training mean 
 fit minus that of ordinary least squares on the same rows. Wang (2018), Algorithm 2.
 """
 
-from __future__ import annotations
-
 import warnings
 from dataclasses import dataclass
 

@@ -5,8 +5,6 @@ stay ≤ 1), labels are clipped to ``[-y_bound, y_bound]`` and divided by it; wi
 data's are used and ``privacy_.leaks`` says so (``docs/estimators.md``).
 """
 
-from __future__ import annotations
-
 import numpy as np
 
 from dp_core import status as vocab

@@ -1,12 +1,9 @@
 """The AdaSSP page plan: test R² of many seeded private fits, and how the three releases are calibrated."""
 
-from __future__ import annotations
-
 import numpy as np
-import plotly.graph_objects as go
 
 from dp_core import display
-from dp_core.fit_checks import constant_answer
+from dp_core.fit_checks import constant_answer, score_screen
 from dp_core.plugin import Screen, cached
 
 
@@ -22,25 +19,22 @@ def first_screen(values: tuple, name: str, fingerprint: str, eps, delta, seed, t
     prepared = prepare_state(_ds, seed=seed)
     r2 = prepared.r2(adassp_thetas(prepared.stats, eps, delta, cfg, np.random.default_rng(seed), size=trials))
     ols = float(prepared.r2(prepared.theta_ols[None, :])[0])
-    fig = go.Figure(go.Histogram(x=r2, name="private fits"))
-    fig.add_vline(x=ols, line_dash="dash", annotation_text="least squares (non-private)")
-    const = constant_answer("regression", None)
-    const.mark(fig)
-    fig.update_layout(xaxis_title="test R²", yaxis_title="fits")
     sig = sigmas(eps, delta)
-    return Screen(
+    return score_screen(
+        r2,
+        eps=eps,
+        const=constant_answer("regression", None),
+        runs="private fits",
+        base=(ols, "least squares (non-private)"),
+        axes=("test R²", "fits"),
         who="Each person's record (features and label): the fit hides whether any one record was used.",
         numbers=(
             ("Noise σ on XᵀX", display.number(sig[1]), "analytic Gaussian at (ε/3, δ/3), sensitivity √2"),
             ("Guarantee", f"ε = {display.epsilon(eps)}, δ = {display.delta(delta)}", "three releases composed"),
             ("Median test R²", display.number(float(np.median(r2))), f"over {trials} private fits"),
-            const.number(r2, "private fits"),
         ),
         status=("proved", "AdaSSP (Wang 2018, Algorithm 2)"),
-        chart=fig,
-        caption=f"{trials} private fits; least squares on the same rows scores {display.number(ols)}, "
-        f"{const.words} scores {display.number(const.score)}.",
-        alerts=const.alerts(r2, eps, "private fits"),
+        caption=f"{trials} private fits; least squares on the same rows scores {display.number(ols)}",
     )
 
 

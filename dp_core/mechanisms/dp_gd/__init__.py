@@ -17,8 +17,6 @@ the loss's smoothness on the unit ball (1/4 logistic, 1/2 multinomial, 1 least s
 ``steps = 0``, ``T = min(100, max(5, round(n ε / 20)))`` (the noise in ``θ_T`` grows with the horizon ``η T``).
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 from functools import lru_cache

@@ -5,7 +5,6 @@ excess risk of a run is its unregularised training loss minus that of the noise-
 """
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -14,28 +13,10 @@ from scipy import special
 from ... import status as vocab
 from ...compare.registry import BlockAdapter, MethodInfo, register
 from ...data import Dataset, split_indices
+from ...fit_checks import FitState as GDState
+from ...fit_checks import SplitData as GDData
 
 __all__ = ["GDData", "prepare_gd_data", "DPGDAdapter"]
-
-
-@dataclass(frozen=True, eq=False)
-class GDData:
-    """A dataset split and scaled once: ``||x|| <= 1`` with an intercept, labels per task; ``leaks`` and notes."""
-
-    task: str
-    n_classes: int
-    X_train: np.ndarray = field(repr=False)
-    y_train: np.ndarray = field(repr=False)
-    X_test: np.ndarray = field(repr=False)
-    y_test: np.ndarray = field(repr=False)
-    label_lo: float = -1.0
-    label_half: float = 1.0
-    notes: tuple[str, ...] = ()
-    leaks: tuple[str, ...] = ()
-
-    @property
-    def n(self) -> int:
-        return int(self.X_train.shape[0])
 
 
 def _columns(ds: Dataset, X: np.ndarray, tr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
@@ -56,19 +37,24 @@ def prepare_gd_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int = 0) -
     Z = Z / np.maximum(np.linalg.norm(Z, axis=1), 1.0)[:, None]
     Z = np.column_stack([Z, np.ones(len(Z))]) / math.sqrt(2.0)
     y = np.asarray(ds.y, dtype=float)
-    lo, half, n_classes = -1.0, 1.0, 0
+    lo, hi, n_classes = -1.0, 1.0, 0
     if ds.task == "regression":
-        a, b = float(y[tr].min()), float(y[tr].max())
-        lo, half = a, (b - a) / 2.0 if b > a else 1.0
+        lo, hi = float(y[tr].min()), float(y[tr].max())
+        half = label_half(lo, hi)
         y = np.clip((y - lo) / half - 1.0, -1.0, 1.0)
-        leaks.append(f"Labels mapped from the training range [{a:.4g}, {b:.4g}] to [-1, 1]; declare a public range.")
+        leaks.append(f"Labels mapped from the training range [{lo:.4g}, {hi:.4g}] to [-1, 1]; declare a public range.")
     else:
         classes, codes = np.unique(y, return_inverse=True)
         n_classes = int(classes.size)
         y = np.where(codes == 1, 1.0, -1.0) if n_classes == 2 else codes.astype(float)
     task = "binary" if n_classes == 2 else ("multiclass" if n_classes > 2 else "regression")
     notes = (f"Train/test split {tr.size}/{te.size} (seeded); rows in the unit ball with an intercept.",)
-    return GDData(task, n_classes, Z[tr], y[tr], Z[te], y[te], lo, half, notes, tuple(leaks))
+    return GDData(task, n_classes, Z[tr], y[tr], Z[te], y[te], lo, hi, notes, tuple(leaks))
+
+
+def label_half(lo: float, hi: float) -> float:
+    """Half the label range the regression labels were mapped from to [-1, 1] (1 for a constant label)."""
+    return (hi - lo) / 2.0 if hi > lo else 1.0
 
 
 def mean_loss(data: GDData, Theta: np.ndarray) -> np.ndarray:
@@ -92,13 +78,7 @@ def held_out_metrics(data: GDData, Theta: np.ndarray) -> tuple[np.ndarray, np.nd
         return np.mean(np.where(M >= 0, 1.0, -1.0) == y, axis=1), np.full(len(Theta), np.nan)
     pred = np.clip(M, -1.0, 1.0)
     r2 = 1.0 - np.sum((pred - y) ** 2, axis=1) / np.sum((y - y.mean()) ** 2)
-    return r2, np.mean(np.abs(pred - y), axis=1) * data.label_half
-
-
-@dataclass(frozen=True, eq=False)
-class GDState:
-    data: GDData
-    cfg: object
+    return r2, np.mean(np.abs(pred - y), axis=1) * label_half(data.lo, data.hi)
 
 
 class DPGDAdapter(BlockAdapter):

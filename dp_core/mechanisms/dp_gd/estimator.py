@@ -29,9 +29,8 @@ class _DPGD(DPEstimator):
     ):
         self._store_params(locals())
 
-    def _features(self, X) -> np.ndarray:
-        Z = clip_to_unit_ball(self._fitted_X(X), self.data_norm_)
-        return np.column_stack([Z, np.ones(len(Z))]) / math.sqrt(2.0)
+    def _rows(self, A: np.ndarray) -> np.ndarray:
+        return np.column_stack([clip_to_unit_ball(A, self.data_norm_), np.ones(len(A))]) / math.sqrt(2.0)
 
     def _run(self, A: np.ndarray, y: np.ndarray, task: str, leaks: list[str], n_classes: int = 2) -> np.ndarray:
         from . import DPGDConfig, noise_multiplier, run_gd
@@ -40,7 +39,7 @@ class _DPGD(DPEstimator):
         delta = check_number("delta", self.delta, hi=1.0 - 1e-12)
         cfg = DPGDConfig(clip=self.clip, steps=self.steps, step=self.step, l2=self.l2)
         self.data_norm_ = data_norm_or_leak(A, self.data_norm, leaks)
-        Z = np.column_stack([clip_to_unit_ball(A, self.data_norm_), np.ones(len(A))]) / math.sqrt(2.0)
+        Z = self._rows(A)
         steps = cfg.n_steps(len(A), eps)
         z = noise_multiplier(eps, delta, steps)
         rng = np.random.default_rng(check_random_state_like(self.random_state))
@@ -78,7 +77,7 @@ class DPGDClassifier(DPClassifierMixin, _DPGD):
         return self
 
     def decision_function(self, X) -> np.ndarray:
-        return self._features(X) @ self.coef_.T
+        return self._rows(self._fitted_X(X)) @ self.coef_.T
 
     def predict(self, X) -> np.ndarray:
         s = self.decision_function(X)
@@ -114,4 +113,4 @@ class DPGDRegressor(DPRegressorMixin, _DPGD):
         return self
 
     def predict(self, X) -> np.ndarray:
-        return self._features(X) @ self.coef_
+        return self._rows(self._fitted_X(X)) @ self.coef_

@@ -1,10 +1,9 @@
 """DP-GD's page plan: the first screen (held-out utility of seeded private runs) and one section."""
 
 import numpy as np
-import plotly.graph_objects as go
 
 from ... import display
-from ...fit_checks import constant_answer
+from ...fit_checks import constant_answer, score_screen
 from ...plugin import Screen, cached
 
 
@@ -25,24 +24,22 @@ def first_screen(values: tuple, name: str, fingerprint: str, eps, delta, seed, t
     """Steps, noise multiplier and the held-out utility of ``trials`` private runs beside the noise-free run."""
     data, steps, z, util, base = _trials(values, eps, delta, seed, trials, _ds)
     metric = "R²" if data.task == "regression" else "accuracy"
-    fig = go.Figure(go.Histogram(x=util, name=f"test {metric}"))
-    fig.add_vline(x=base, line_dash="dash", annotation_text="noise-free schedule")
-    const = constant_answer(data.task, data.y_test)
-    const.mark(fig)
-    fig.update_layout(xaxis_title=f"test {metric}", yaxis_title="runs")
-    return Screen(
+    return score_screen(
+        util,
+        eps=eps,
+        const=constant_answer(data.task, data.y_test),
+        runs="private runs",
+        name=f"test {metric}",
+        base=(base, "noise-free schedule"),
+        axes=(f"test {metric}", "runs"),
         who="Each person's record: the released model hides whether any one record was in the training data.",
         numbers=(
             ("Steps", display.integer(steps), "public rule or the steps set"),
             ("Noise multiplier", display.number(z), "RDP accountant (dp_accounting)"),
             (f"Test {metric}", display.number(float(np.mean(util))), f"mean of {trials} runs"),
-            const.number(util, "private runs"),
         ),
         status=("proved", "Gaussian mechanism composed over T steps (Bassily et al. 2014; Abadi et al. 2016)"),
-        chart=fig,
-        caption=f"{trials} private runs; the noise-free schedule reaches {metric} {display.number(base)}, "
-        f"{const.words} scores {display.number(const.score)}.",
-        alerts=const.alerts(util, eps, "private runs"),
+        caption=f"{trials} private runs; the noise-free schedule reaches {metric} {display.number(base)}",
     )
 
 

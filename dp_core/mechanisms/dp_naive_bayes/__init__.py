@@ -19,8 +19,6 @@ mechanism (Dwork, McSherry, Nissim and Smith 2006, Example 1) and the three comp
 Vaidya et al. use the same Laplace-on-statistics construction with per-statistic sensitivities.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 import numpy as np

@@ -4,8 +4,6 @@ Vaidya, Shafiq, Basu and Hong (2013), §4; the noise and budget split are in the
 ``excess_risk`` is the non-private naive Bayes accuracy minus the private one (same split, same ranges).
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 import numpy as np

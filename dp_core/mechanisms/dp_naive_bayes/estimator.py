@@ -4,8 +4,6 @@
 and ``privacy_.leaks`` says so (the guarantee then does not cover that step; ``docs/estimators.md``).
 """
 
-from __future__ import annotations
-
 import numpy as np
 
 from dp_core import status as vocab

@@ -1,12 +1,9 @@
 """The DP naive Bayes page plan: test accuracy of many seeded private models, and how the budget is split."""
 
-from __future__ import annotations
-
 import numpy as np
-import plotly.graph_objects as go
 
 from dp_core import display
-from dp_core.fit_checks import constant_answer
+from dp_core.fit_checks import constant_answer, score_screen
 from dp_core.plugin import Screen, cached
 
 
@@ -21,25 +18,22 @@ def first_screen(values: tuple, name: str, fingerprint: str, eps, delta, seed, t
         raise ValueError("dp-naive-bayes classifies: choose a binary or multiclass dataset.")
     prepared = prepare_state(_ds, seed=seed, var_floor=cfg.var_floor)
     acc = accuracies(prepared, eps, cfg, np.random.default_rng(seed), trials)
-    const = constant_answer(_ds.task, prepared.y_test)
-    fig = go.Figure(go.Histogram(x=acc, name="private models"))
-    fig.add_vline(x=prepared.nonprivate, line_dash="dash", annotation_text="non-private naive Bayes")
-    const.mark(fig)
-    fig.update_layout(xaxis_title="test accuracy", yaxis_title="models")
     split = " / ".join(display.epsilon(b) for b in cfg.budgets(eps))
-    return Screen(
+    return score_screen(
+        acc,
+        eps=eps,
+        const=constant_answer(_ds.task, prepared.y_test),
+        runs="private models",
+        base=(prepared.nonprivate, "non-private naive Bayes"),
+        axes=("test accuracy", "models"),
         who="Each person's record: the model hides whether any one record was in the training data.",
         numbers=(
             ("Budget (counts / sums / squares)", split, "sequential composition"),
             ("Guarantee", f"ε = {display.epsilon(eps)}, δ = 0", "pure ε-DP"),
             ("Mean test accuracy", display.number(float(acc.mean())), f"over {trials} private models"),
-            const.number(acc),
         ),
         status=("proved", "Laplace mechanism on class statistics (Vaidya et al. 2013)"),
-        chart=fig,
-        caption=f"{trials} private models; the non-private model scores {display.number(prepared.nonprivate)}, "
-        f"{const.words} scores {display.number(const.score)}.",
-        alerts=const.alerts(acc, eps),
+        caption=f"{trials} private models; the non-private model scores {display.number(prepared.nonprivate)}",
     )
 
 

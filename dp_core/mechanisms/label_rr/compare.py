@@ -1,19 +1,12 @@
 """Label RR in the comparison, the label-DP baseline beside the label-DP bags (Ghazi et al. 2021; 2023)."""
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
 from ... import status as vocab
 from ...compare.registry import BlockAdapter, MethodInfo, register
-from .fit import RRData, nonprivate_metrics, prepare_rr_data, trial_metrics
-
-
-@dataclass(frozen=True, eq=False)
-class RRState:
-    data: RRData
-    cfg: object
+from ...fit_checks import FitState as RRState
+from .fit import nonprivate_metrics, prepare_rr_data, trial_metrics
 
 
 class LabelRRAdapter(BlockAdapter):

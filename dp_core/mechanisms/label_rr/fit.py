@@ -2,34 +2,14 @@
 public under label-DP (standardised at no privacy cost); the labels' range is public or recorded as a leak."""
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import optimize, special
 
 from ...data import Dataset, split_indices
+from ...fit_checks import SplitData as RRData
 
 RIDGE = 1e-3
-
-
-@dataclass(frozen=True, eq=False)
-class RRData:
-    """Standardised features with an intercept; class codes or labels; the public label range; notes, leaks."""
-
-    task: str
-    n_classes: int
-    X_train: np.ndarray = field(repr=False)
-    y_train: np.ndarray = field(repr=False)
-    X_test: np.ndarray = field(repr=False)
-    y_test: np.ndarray = field(repr=False)
-    lo: float = 0.0
-    hi: float = 1.0
-    notes: tuple[str, ...] = ()
-    leaks: tuple[str, ...] = ()
-
-    @property
-    def n(self) -> int:
-        return int(self.X_train.shape[0])
 
 
 def prepare_rr_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int = 0) -> RRData:

@@ -3,10 +3,9 @@
 import math
 
 import numpy as np
-import plotly.graph_objects as go
 
 from ... import display
-from ...fit_checks import constant_answer
+from ...fit_checks import constant_answer, score_screen
 from ...plugin import Screen, cached
 
 
@@ -22,24 +21,22 @@ def first_screen(values: tuple, name: str, fingerprint: str, eps, delta, seed, t
     util, _ = trial_metrics(data, cfg, float(eps), rngs)
     base = nonprivate_metrics(data)[0]
     metric = "R²" if data.task == "regression" else "accuracy"
-    fig = go.Figure(go.Histogram(x=util, name=f"test {metric}"))
-    fig.add_vline(x=base, line_dash="dash", annotation_text="fit on the true labels")
-    const = constant_answer(data.task, data.y_test)
-    const.mark(fig)
-    fig.update_layout(xaxis_title=f"test {metric}", yaxis_title="fits")
-    return Screen(
+    return score_screen(
+        util,
+        eps=eps,
+        const=constant_answer(data.task, data.y_test),
+        runs="fits on randomized labels",
+        name=f"test {metric}",
+        base=(base, "fit on the true labels"),
+        axes=(f"test {metric}", "fits"),
         who="Each person's label (the features are public): the released labels hide any one person's label.",
         numbers=(
             ("Guarantee", f"ε = {display.epsilon(eps)}, δ = 0", "pure ε-label-DP"),
             (f"Test {metric}", display.number(float(np.mean(util))), f"mean of {trials} fits"),
             ("True labels", display.number(base), f"test {metric} of the same fit"),
-            const.number(util, "fits on randomized labels"),
         ),
         status=("proved", "randomized response (Ghazi et al. 2021; 2023)"),
-        chart=fig,
-        caption=f"{trials} fits on randomized labels; the same fit on the true labels reaches {display.number(base)}, "
-        f"{const.words} scores {display.number(const.score)}.",
-        alerts=const.alerts(util, eps, "fits on randomized labels"),
+        caption=f"{trials} fits on randomized labels; the same fit on the true labels reaches {display.number(base)}",
     )
 
 
