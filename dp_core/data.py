@@ -1152,7 +1152,7 @@ def split_indices(
     >>> len(tr), len(te), sorted(tr.tolist() + te.tolist()) == list(range(10))
     (7, 3, True)
     """
-    nn = check_int("n", n, lo=1)
+    nn = check_int("n", n, lo=1, hi=10_000_000)  # a permutation of n indices: refuse sizes no dataset has
     f = check_in_interval("test_fraction", test_fraction, 0.0, 1.0, closed="left")
     mt = check_int("min_test", min_test, lo=0)
     mtr = check_int("min_train", min_train, lo=1)

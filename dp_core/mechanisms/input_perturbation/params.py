@@ -228,8 +228,10 @@ def _noise_scales(n: int, d: int, eps_run: float, dl: float, zeta: float, lam: f
     """sigma_b and the three sigma_u formulas ([FTS17] Algorithm 1, Corollary 2; CORR ours), the chosen one
     times 1 + margin."""
     K = 8.0 * math.log(2.0 / (dl / 2.0)) + 4.0 * eps_run
-    if eps_run**2 == 0.0:  # the variance zeta^2 K / eps^2 would not be a finite number
+    if eps_run * eps_run == 0.0:  # the variance zeta^2 K / eps^2 would not be a finite number
         raise InvalidPrivacyParameter(f"epsilon is too small for a finite noise scale (eps_run = {eps_run:g}).")
+    if math.isinf(eps_run * eps_run):  # eps^2 overflows (``**`` would raise OverflowError)
+        raise InvalidPrivacyParameter(f"epsilon is too large: its square overflows a float (eps_run = {eps_run:g}).")
     sigma_b2 = zeta**2 * K / eps_run**2
     kw = dict(n=n, d=d, eps_run=eps_run, delta=dl, lam=lam)
     s = {m: sigma_u_value(mode=m, **kw) for m in ("ALG1", "COR2", "CORR")}
