@@ -80,6 +80,8 @@ def test_utility_note_speaks_only_when_the_release_is_near_guessing():
     assert note is not None and "guessing" in note and "larger ε" in note and "k = 4 now" in note
     assert "k =" not in utility_note(0.36, 0.95, 3, k=2)  # two dimensions: projecting further is no advice
     assert utility_note(float("nan"), 0.95, 3) is not None  # no release at all
+    assert "barely better than guessing" in note  # 0.36 > 1/3
+    assert "no better than guessing" in utility_note(0.30, 0.74, 3)  # below chance: not "better"
     assert utility_note(0.9, 0.95, 3) is None
     assert utility_note(0.5, 0.52, 2) is None  # the non-private fit itself is no better than chance
     with pytest.raises(ValueError, match="n_classes"):

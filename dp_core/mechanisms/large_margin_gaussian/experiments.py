@@ -296,8 +296,9 @@ def utility_note(acc_private: float, acc_nonprivate: float, n_classes: int, *, k
     options = ["more training rows", "a larger ε"]
     if k is not None and k > 2:
         options.append(f"fewer projected dimensions (k = {k} now, in Settings)")
+    than = "no better than" if not float(acc_private) > chance else "barely better than"  # NaN: no better
     return (
-        "At this setting the noise swamps the classifier: this release is barely better than guessing. "
+        f"At this setting the noise swamps the classifier: this release is {than} guessing. "
         f"{', '.join(options[:-1]).capitalize()} or {options[-1]} would change that."
     )
 
