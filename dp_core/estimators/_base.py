@@ -206,10 +206,11 @@ class DPEstimator:
         return dict(self.__dict__)
 
     # -- post-fit check: never fail silently ---------------------------------------------------
-    def _warn_if_degenerate(self, X, y) -> None:
+    def _warn_if_degenerate(self, X, y, pred=None) -> None:
         """Warn (:class:`~dp_core.exceptions.DegenerateFitWarning`) when the fitted model is no better than a
-        trivial predictor on its own training data (nothing stored; docs/estimators.md §"The shared base")."""
-        problem = self._degenerate_problem(X, y)
+        trivial predictor on its own training data (nothing stored; docs/estimators.md §"The shared base").
+        ``pred``: the training predictions when the fit already has them (a classifier's check reads them)."""
+        problem = self._degenerate_problem(X, y) if pred is None else self._degenerate_problem(X, y, pred=pred)
         if problem:
             warnings.warn(
                 f"{type(self).__name__}: {problem} {self._degenerate_advice()}",
@@ -356,11 +357,11 @@ class DPClassifierMixin:
         self.classes_ = classes
         return codes.astype(np.int64)
 
-    def _degenerate_problem(self, X, y) -> str:
+    def _degenerate_problem(self, X, y, pred=None) -> str:
         """A constant predictor (one class for every training row), or training accuracy below the majority rate."""
         from .. import display
 
-        pred = np.asarray(self.predict(X))
+        pred = np.asarray(self.predict(X) if pred is None else pred)
         if np.unique(pred).size == 1:
             label = pred[0].item() if isinstance(pred[0], np.generic) else pred[0]
             return (

@@ -19,8 +19,11 @@ def clip_to_unit_ball(X: np.ndarray, data_norm: float) -> np.ndarray:
     [[0.6, 0.8], [0.3, 0.4]]
     """
     Z = np.asarray(X, dtype=np.float64) / float(data_norm)
-    norms = np.linalg.norm(Z, axis=1)
-    return Z / np.maximum(norms, 1.0)[:, None]
+    norms = np.sqrt(np.einsum("ij,ij->i", Z, Z))  # one read of Z, no n x d temporary
+    big = norms > 1.0
+    if big.any():
+        Z[big] /= norms[big, None]
+    return Z
 
 
 def augment_intercept(Z: np.ndarray, scaling: float | None) -> np.ndarray:

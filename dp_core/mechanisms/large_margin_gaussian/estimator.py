@@ -22,8 +22,7 @@ from ...estimators._base import (
 )
 from ...estimators.preprocessing import clip_to_unit_ball
 from .experiments import public_projection
-from .mechanism import LargeMarginGaussian
-from .model import preprocess
+from .mechanism import LargeMarginGaussian, PreparedData, release_many
 from .newton import decision_values_blocked
 from .privacy import NOT_PRIVATE_REASONS
 
@@ -111,10 +110,11 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
         self.projection_ = (
             None if k is None else public_projection(int(A.shape[1]), int(k), seed=int(self.projection_seed))
         )
-        Z = self._features(A)
+        # the rows are prepared once: for the one solve and for the training predictions of the degenerate check
+        data = PreparedData(Z=self._model_inputs(A), y=codes, n_classes=int(self.classes_.size), scale=self._scale())
+        del A
         seed = check_random_state_like(self.random_state)
-        rel = cfg.run(Z, codes, rng=seed, n_classes=int(self.classes_.size), warm_start=False, solver="newton")
-        del Z, codes
+        rel = release_many(None, None, cfg, n_runs=1, seed=seed, data=data, warm_start=False, solver="newton")
         self.released_ = not bool(rel.unbounded[0])
         self.phi_ = np.asarray(rel.phi[0], dtype=np.float64)
         self.coef_ = self.phi_
@@ -122,7 +122,8 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
         self.privacy_ = self._guarantee(rel.accounting, eps, k, lam, mu, leaks)
         self._warn_if_no_guarantee()
         if self.released_:  # an unbounded printed-mode draw released nothing: predict says so
-            self._warn_if_degenerate(X, y)
+            pred = self.classes_[np.argmin(decision_values_blocked(self.phi_, data.Z), axis=1)]
+            self._warn_if_degenerate(X, y, pred=pred)
         return self
 
     def _guarantee(self, acc, eps: float, k, lam: float, mu, leaks: list[str]) -> PrivacyGuarantee:
@@ -213,5 +214,22 @@ class LargeMarginGaussianClassifier(DPClassifierMixin, DPEstimator):
         """The model's augmented inputs of new rows ``X`` (after the fitted and released checks)."""
         self._check_fitted()
         self._require_release()
-        A = self._validate_X(X, reset=False)
-        return preprocess(self._features(A), scale=1.0 if self.mode == "printed" else 1.0 / np.sqrt(2.0))
+        return self._model_inputs(self._validate_X(X, reset=False))
+
+    def _scale(self) -> float:
+        """The model's input scale: 1 for the printed algorithm, ``1/sqrt 2`` otherwise (docs/large_margin_gaussian.md
+        §"Input scaling")."""
+        return 1.0 if self.mode == "printed" else 1.0 / math.sqrt(2.0)
+
+    def _model_inputs(self, A: np.ndarray) -> np.ndarray:
+        """:func:`.model.preprocess` of :meth:`_features` in one buffer: rows clipped to the unit ball, 1 appended,
+        times :meth:`_scale`; shape ``(n, k + 1)``."""
+        F = self._features(A)
+        norms = np.sqrt(np.einsum("ij,ij->i", F, F))
+        big = norms > 1.0  # none but by rounding: the features lie in the unit ball already
+        F[big] /= norms[big, None]
+        scale, k = self._scale(), F.shape[1]
+        Z = np.empty((F.shape[0], k + 1))
+        np.multiply(F, scale, out=Z[:, :k])
+        Z[:, k] = scale
+        return Z

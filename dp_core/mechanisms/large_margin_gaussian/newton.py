@@ -19,11 +19,14 @@ from .solvers import _BLOCK_ELEMS, APGResult, _sym_outer, fit_apg, project_psd
 FloatArray = NDArray[np.float64]
 
 #: Band rows (margins inside the Huber band) read for each Hessian, every ``n_band / HESSIAN_ROWS``-th of them.
-HESSIAN_ROWS = 20_000
+HESSIAN_ROWS = 10_000
 #: Above ``STAGE * STAGE_ROWS`` rows, every ``STAGE``-th row is solved first (to ``STAGE_TOL``) as the warm start.
-STAGE, STAGE_ROWS, STAGE_TOL = 8, 25_000, 1e-6
+STAGE, STAGE_ROWS, STAGE_TOL = 8, 25_000, 1e-4
 #: The Hessian is kept while fewer than this share of the band pairs changed since it was computed.
 HESSIAN_KEEP = 0.01
+#: Screening pays when at most this share of the rows remains to be read (:class:`_Loss`).
+SCREEN_SHARE = 0.6
+SLACK = 2.0
 
 
 class _Sym:
@@ -59,31 +62,97 @@ def decision_values_blocked(Phi: FloatArray, Z: FloatArray) -> FloatArray:
     C, p, _ = Phi.shape
     P = np.ascontiguousarray(Phi.transpose(1, 0, 2).reshape(p, C * p))
     step = max(1, _BLOCK_ELEMS // (C * p))
-    return np.concatenate([_forms(Z[s : s + step], P, C) for s in range(0, len(Z), step)] or [np.zeros((0, C))])
+    with single_threaded_blas():  # small products: threads only add overhead
+        return np.concatenate([_forms(Z[s : s + step], P, C) for s in range(0, len(Z), step)] or [np.zeros((0, C))])
+
+
+def _block_weights(Zb, yb, hb, P, C: int, h: float):
+    """One row block's loss, band pairs ``(rows, classes)``, gradient weights of the classes ``1..C-1`` and each row's
+    distance outside the band (its margins' smallest ``|t| - h``).
+
+    Only the differences ``Phi_c - Phi_0`` enter the margins ``t_ic = 1 + z'(Phi_y - Phi_c)z`` (``P``: those
+    differences side by side), and a row's weights sum to zero over the classes, so class 0's follow from the others.
+    Two classes: one margin a row, ``t_i = 1 + s_i z_i'(Phi_1 - Phi_0) z_i`` with ``s_i = +-1``."""
+    if C == 2:
+        sign = 2.0 * yb - 1.0
+        t = 1.0 + sign * _forms(Zb, P, 1)[:, 0]
+        out = np.abs(t) - h  # how far outside the band (negative inside)
+        rows = np.flatnonzero(out < 0.0)
+        val = float(np.sum(t, where=t >= h) + np.sum((t[rows] + h) ** 2) / (4.0 * h))
+        return val, rows, 1 - yb[rows], (sign * np.clip((t + h) / (2.0 * h), 0.0, 1.0))[:, None], out
+    R = np.zeros((len(Zb), C))
+    R[:, 1:] = _forms(Zb, P, C - 1)
+    T = 1.0 + np.sum(R * hb, axis=1, keepdims=True) - R
+    T[hb] = -np.inf  # a row's own class carries no loss
+    inb = np.abs(T) < h
+    val = float(np.sum(T, where=T >= h) + np.sum((T[inb] + h) ** 2) / (4.0 * h))
+    rows, cls = np.nonzero(inb)
+    D = np.clip((T + h) / (2.0 * h), 0.0, 1.0)
+    return val, rows, cls, np.where(hb, D.sum(axis=1, keepdims=True), -D)[:, 1:], np.min(np.abs(T) - h, axis=1)
 
 
 def _pass(Z, y, Phi, h, hot):
-    """Loss value, its gradient ``(C, p, p)`` and the band pairs ``(rows, classes)`` at ``Phi (C, p, p)``, read block by
-    block as in :class:`.solvers._LossGradWorkspace`."""
+    """Loss summed over the rows, its gradient ``(C, p, p)``, the band pairs ``(rows, classes)`` and each row's distance
+    outside the band at ``Phi (C, p, p)``, read block by block as in :class:`.solvers._LossGradWorkspace`
+    (:func:`_block_weights`)."""
     n, (C, p, _) = Z.shape[0], Phi.shape
-    P = np.ascontiguousarray(Phi.transpose(1, 0, 2).reshape(p, C * p))
+    P = np.ascontiguousarray((Phi[1:] - Phi[:1]).transpose(1, 0, 2).reshape(p, (C - 1) * p))
     step = max(1, _BLOCK_ELEMS // (C * p))
-    val, G, rows, cls = 0.0, np.zeros((p, C * p)), [], []
+    val, G = 0.0, np.zeros((p, (C - 1) * p))
+    rows, cls, out = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)], [np.zeros(0)]  # none: no rows
     for s in range(0, n, step):
-        Zb, hb = Z[s : s + step], hot[s : s + step]
-        Q = _forms(Zb, P, C)
-        T = 1.0 + np.sum(Q * hb, axis=1, keepdims=True) - Q
-        T[hb] = -np.inf  # a row's own class carries no loss
-        inb = np.abs(T) < h
-        val += float(np.sum(T, where=T >= h) + np.sum((T[inb] + h) ** 2) / (4.0 * h))
-        r, c = np.nonzero(inb)
+        Zb = Z[s : s + step]
+        v, r, c, W, o = _block_weights(Zb, y[s : s + step], hot[s : s + step], P, C, h)
+        val += v
         rows.append(r + s)
         cls.append(c)
-        D = np.clip((T + h) / (2.0 * h), 0.0, 1.0)
-        W = np.where(hb, D.sum(axis=1, keepdims=True), -D)
-        G += Zb.T @ (W[:, :, None] * Zb[:, None, :]).reshape(len(Zb), C * p)
-    G = G.reshape(p, C, p).transpose(1, 0, 2) / n
-    return val / n, G, np.concatenate(rows), np.concatenate(cls)
+        out.append(o)
+        G += Zb.T @ (W[:, :, None] * Zb[:, None, :]).reshape(len(Zb), (C - 1) * p)
+    G = G.reshape(p, C - 1, p).transpose(1, 0, 2)
+    G = np.concatenate([-G.sum(axis=0, keepdims=True), G])
+    return val, G, np.concatenate(rows), np.concatenate(cls), np.concatenate(out)
+
+
+class _Loss:
+    """The mean loss, its gradient and the band pairs at ``Phi``, with safe screening (El Ghaoui et al. 2012's idea).
+
+    A row whose margins lie more than ``slack`` outside the band at a reference point ``Phi_ref`` stays outside while
+    every margin moves less than ``slack``: its loss is then zero or linear in ``Phi``, so the frozen rows' sum is its
+    value and gradient at ``Phi_ref`` plus that gradient times the move, and only the other rows are read. A margin
+    ``1 + z'(Phi_y - Phi_c)z`` moves by at most ``2 max ||z||^2 max_c ||Phi_c - Phi_ref,c||_F``."""
+
+    def __init__(self, Z, y, C: int, h: float):
+        self.Z, self.y, self.h, self.n = Z, y, h, Z.shape[0]
+        self.hot = np.zeros((self.n, C), dtype=bool)
+        self.hot[np.arange(self.n), y] = True
+        self.z2 = float(np.max(np.einsum("ij,ij->i", Z, Z)))
+        self.ref = self.last = None
+
+    def move(self, M, R) -> float:
+        """The largest change of any margin between ``R`` and ``M``."""
+        return 2.0 * self.z2 * float(np.max(np.linalg.norm((M - R).reshape(M.shape[0], -1), axis=1)))
+
+    def __call__(self, M):
+        ref = self.ref
+        if ref is not None and self.move(M, ref["phi"]) < ref["slack"]:
+            val, G, r, c, _ = _pass(ref["Z"], ref["y"], M, self.h, ref["hot"])
+            val += ref["val"] + float(np.vdot(ref["G"], M - ref["phi"]))
+            return val / self.n, (G + ref["G"]) / self.n, ref["idx"][r], c
+        val, G, r, c, out = _pass(self.Z, self.y, M, self.h, self.hot)
+        self.last = (M, val, G, out)
+        return val / self.n, G / self.n, r, c
+
+    def screen(self, M, slack: float) -> None:
+        """Freeze the rows more than ``slack`` outside the band at ``M``, if ``M`` was read whole and that pays."""
+        if self.last is None or self.last[0] is not M:
+            return
+        _, val, G, out = self.last
+        idx = np.flatnonzero(out <= slack)
+        if idx.size > SCREEN_SHARE * self.n:
+            return
+        Za, ya, ha = self.Z[idx], self.y[idx], self.hot[idx]
+        va, Ga, *_ = _pass(Za, ya, M, self.h, ha)
+        self.ref = {"phi": M, "slack": slack, "idx": idx, "Z": Za, "y": ya, "hot": ha, "val": val - va, "G": G - Ga}
 
 
 def _hessian(Z, y, rows, cls, C: int, h: float, n: int) -> FloatArray:
@@ -155,22 +224,61 @@ def _face_step(x, g, H, S: _Sym, C: int):
     return S.vec(M)
 
 
+def _top_eigenvalue(H: FloatArray, iters: int = 30) -> float:
+    """A power-iteration estimate of ``lambda_max(H)`` (from below; :func:`_model_step` backtracks when it is short)."""
+    v = np.full(H.shape[0], 1.0 / math.sqrt(H.shape[0]))
+    lam = 0.0
+    for _ in range(iters):
+        w = H @ v
+        lam = float(np.linalg.norm(w))
+        if lam == 0.0:
+            return 0.0
+        v = w / lam
+    return lam
+
+
 def _model_step(x, g, H, L: float, S: _Sym, C: int, tol: float, psd: bool, iters: int = 1000):
-    """Minimise ``g'(v - x) + (v - x)'H(v - x)/2`` over ``v`` with PSD blocks: FISTA with restart from the face step
-    (step ``1/L``, ``L >= lambda_max(H)``), stopped when the model's gradient mapping is below ``tol``."""
+    """Minimise ``q(v) = g'(v - x) + (v - x)'H(v - x)/2`` over ``v`` with PSD blocks: FISTA with restart from the face
+    step, stopped when the model's gradient mapping is below ``tol``; ``L`` (an estimate of ``lambda_max(H)``) is
+    doubled whenever a step's curvature exceeds it (backtracking: Beck & Teboulle 2009). Returns ``(v, q(v))``."""
     proj = S.proj if psd else (lambda v: v)
     v = proj(_face_step(x, g, H, S, C)) if psd else x - np.linalg.solve(H, g.ravel()).reshape(C, -1)
     w, t, g0 = v, 1.0, g - (H @ x.ravel()).reshape(C, -1)
+
+    def model(u) -> float:
+        d = (u - x).ravel()
+        return float(g.ravel() @ d + 0.5 * d @ (H @ d))
+
     for _ in range(iters):
-        vn = proj(w - (g0 + (H @ w.ravel()).reshape(C, -1)) / L)
-        step = vn - w
-        if L * math.sqrt(float(np.vdot(step, step))) < tol:
-            return vn
+        grad = g0 + (H @ w.ravel()).reshape(C, -1)
+        while True:
+            vn = proj(w - grad / L)
+            step = vn - w
+            ss = float(np.vdot(step, step))
+            if float(step.ravel() @ (H @ step.ravel())) <= L * ss * (1.0 + 1e-9):
+                break
+            L *= 2.0
+        if L * math.sqrt(ss) < tol:
+            v = vn
+            break
         tn = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * t * t))
         mom = 0.0 if np.vdot(w - vn, vn - v) > 0 else (t - 1.0) / tn
         t = 1.0 if mom == 0.0 else tn
         w, v = vn + mom * (vn - v), vn
-    return v
+    return v, model(v)
+
+
+def _line_search(full, X, D, f: float, G):
+    """Backtracking (Armijo) along ``D`` from ``X``: ``(X + t D, full(X + t D))`` for the first ``t = 1, 1/2, ...``
+    that decreases ``f`` enough, ``None`` below ``t = 1e-6``."""
+    slope, t = float(np.vdot(G, D)), 1.0
+    while t >= 1e-6:
+        Xn = X + t * D
+        out = full(Xn)
+        if out[0] <= f + 1e-4 * t * slope or abs(out[0] - f) <= 1e-13 * max(1.0, abs(f)):
+            return Xn, out
+        t *= 0.5
+    return None
 
 
 def fit_newton(Z, y, n_classes, lam, mu, h, *, linear, psd=True, phi0=None, tol=1e-9, max_iter=60) -> APGResult:
@@ -182,9 +290,8 @@ def fit_newton(Z, y, n_classes, lam, mu, h, *, linear, psd=True, phi0=None, tol=
     n, p = Z.shape
     C = int(n_classes)
     S = _Sym(p)
-    hot = np.zeros((n, C), dtype=bool)
-    hot[np.arange(n), y] = True
-    z4 = float(np.max(np.sum(Z * Z, axis=1))) ** 2
+    loss = _Loss(Z, y, C, h)
+    z4 = loss.z2**2
     Ls = C * z4 / (2.0 * h) + mu  # >= the constant fit_apg uses
     lin = np.asarray(linear, dtype=np.float64)[0] + lam * trace_mask(p)
     proj_m = project_psd if psd else sym
@@ -194,29 +301,31 @@ def fit_newton(Z, y, n_classes, lam, mu, h, *, linear, psd=True, phi0=None, tol=
         X = fit_newton(Z[sub], y[sub], C, lam, mu, h, linear=linear, psd=psd, phi0=X, tol=max(tol, STAGE_TOL)).phi[0]
 
     def full(M):
-        val, G, rows, cls = _pass(Z, y, M, h, hot)
+        val, G, rows, cls = loss(M)
         return val + np.vdot(lin[None], M) + 0.5 * mu * np.vdot(M, M), G + lin + mu * M, rows, cls
 
     with single_threaded_blas():
         f, G, rows, cls = full(X)
-        keys = None
+        keys, n_keys = np.zeros(n * C, dtype=bool), 0  # the band pairs the Hessian was read from
         for it in range(1, max_iter + 1):
             gm = Ls * float(np.linalg.norm(proj_m(X - G / Ls) - X))
             if gm < tol:
                 return APGResult(X[None], it, np.array([True]), np.array([gm]))
             now = rows * C + cls
-            if keys is None or np.setxor1d(keys, now, assume_unique=True).size > HESSIAN_KEEP * max(now.size, 1):
+            if n_keys + now.size - 2 * np.count_nonzero(keys[now]) > HESSIAN_KEEP * max(now.size, 1) or it == 1:
                 H = _hessian(Z, y, rows, cls, C, h, n) + mu * np.eye(C * S.a.size)
-                LH = rows.size * z4 / (h * n) + mu  # each band pair's term has norm <= 2 z4 / (2 h n), rescaled
-                keys = now
+                LT = _top_eigenvalue(H)
+                keys[:], n_keys = False, now.size
+                keys[now] = True
             x = S.vec(X)
-            D = S.mat(_model_step(x, S.vec(G), H, LH, S, C, 0.1 * gm, psd) - x)
-            slope, t = float(np.vdot(G, D)), 1.0
-            while True:
-                fn, Gn, rn, cn = full(X + t * D)
-                if fn <= f + 1e-4 * t * slope or t < 1e-6 or abs(fn - f) <= 1e-13 * max(1.0, abs(f)):
-                    break
-                t *= 0.5
-            X, f, G, rows, cls = X + t * D, fn, Gn, rn, cn
+            v, q = _model_step(x, S.vec(G), H, LT, S, C, 0.1 * gm, psd)
+            if not q < 0.0:  # the model found no descent: a projected-gradient step instead
+                v = S.vec(proj_m(X - G / Ls))
+            found = _line_search(full, X, S.mat(v - x), f, G)
+            if found is None:  # no decrease along this direction: fit_apg finishes from here
+                break
+            Xn, (f, G, rows, cls) = found
+            loss.screen(Xn, SLACK * loss.move(Xn, X))  # the rest of the path is expected well within this step's size
+            X = Xn
     res = fit_apg(Z, y, C, lam, mu, h, linear=linear, psd=psd, phi0=X, tol=tol)
     return APGResult(res.phi, max_iter + res.iterations, res.converged, res.grad_map_norm)
