@@ -26,7 +26,8 @@ STAGE, STAGE_ROWS, STAGE_TOL = 8, 25_000, 1e-4
 HESSIAN_KEEP = 0.01
 #: Screening pays when at most this share of the rows remains to be read (:class:`_Loss`).
 SCREEN_SHARE = 0.6
-SLACK = 2.0
+#: After a step, rows are frozen while no margin can move more than this share of that step's largest move.
+SLACK = 0.5
 
 
 class _Sym:
@@ -242,29 +243,33 @@ def _model_step(x, g, H, L: float, S: _Sym, C: int, tol: float, psd: bool, iters
     step, stopped when the model's gradient mapping is below ``tol``; ``L`` (an estimate of ``lambda_max(H)``) is
     doubled whenever a step's curvature exceeds it (backtracking: Beck & Teboulle 2009). Returns ``(v, q(v))``."""
     proj = S.proj if psd else (lambda v: v)
-    v = proj(_face_step(x, g, H, S, C)) if psd else x - np.linalg.solve(H, g.ravel()).reshape(C, -1)
-    w, t, g0 = v, 1.0, g - (H @ x.ravel()).reshape(C, -1)
+
+    def Hx(u):
+        return (H @ u.ravel()).reshape(u.shape)
 
     def model(u) -> float:
-        d = (u - x).ravel()
-        return float(g.ravel() @ d + 0.5 * d @ (H @ d))
+        d = u - x
+        return float(np.vdot(g, d) + 0.5 * np.vdot(d, Hx(d)))
 
-    for _ in range(iters):
-        grad = g0 + (H @ w.ravel()).reshape(C, -1)
+    v = proj(_face_step(x, g, H, S, C)) if psd else x - np.linalg.solve(H, g.ravel()).reshape(C, -1)
+    g0, Hv = g - Hx(x), Hx(v)
+    w, Hw, t = v, Hv, 1.0
+    for _ in range(iters):  # one product with H a step: H w and H v follow from H (v_new - w)
         while True:
-            vn = proj(w - grad / L)
+            vn = proj(w - (g0 + Hw) / L)
             step = vn - w
-            ss = float(np.vdot(step, step))
-            if float(step.ravel() @ (H @ step.ravel())) <= L * ss * (1.0 + 1e-9):
+            Hs, ss = Hx(step), float(np.vdot(step, step))
+            if float(np.vdot(step, Hs)) <= L * ss * (1.0 + 1e-9):
                 break
             L *= 2.0
         if L * math.sqrt(ss) < tol:
-            v = vn
-            break
+            return vn, model(vn)
+        Hvn = Hw + Hs
         tn = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * t * t))
         mom = 0.0 if np.vdot(w - vn, vn - v) > 0 else (t - 1.0) / tn
         t = 1.0 if mom == 0.0 else tn
-        w, v = vn + mom * (vn - v), vn
+        w, Hw = vn + mom * (vn - v), Hvn + mom * (Hvn - Hv)
+        v, Hv = vn, Hvn
     return v, model(v)
 
 
@@ -325,7 +330,7 @@ def fit_newton(Z, y, n_classes, lam, mu, h, *, linear, psd=True, phi0=None, tol=
             if found is None:  # no decrease along this direction: fit_apg finishes from here
                 break
             Xn, (f, G, rows, cls) = found
-            loss.screen(Xn, SLACK * loss.move(Xn, X))  # the rest of the path is expected well within this step's size
+            loss.screen(Xn, SLACK * loss.move(Xn, X))  # steps shrink about tenfold: the rest fits in half of this one
             X = Xn
     res = fit_apg(Z, y, C, lam, mu, h, linear=linear, psd=psd, phi0=X, tol=tol)
     return APGResult(res.phi, max_iter + res.iterations, res.converged, res.grad_map_norm)
