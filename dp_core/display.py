@@ -53,11 +53,7 @@ _SCI_LO, _SCI_HI = 1e-4, 1e12
 
 
 def is_missing(x: Any) -> bool:
-    """True for ``None``, NaN (float or NumPy) and ``pd.NA``/``pd.NaT``.
-
-    >>> is_missing(None), is_missing(float("nan")), is_missing(pd.NA), is_missing(0.0)
-    (True, True, True, False)
-    """
+    """True for ``None``, NaN (float or NumPy) and ``pd.NA``/``pd.NaT``."""
     if x is None:
         return True
     try:
@@ -110,21 +106,6 @@ def number(
     ``sig``: significant digits (>= 1); values with ``|x| < zero_below * |scale|`` are written ``0`` (without a
     finite non-zero ``scale`` only ``|x| < 1e-300``); ``inf``/``missing``: the words for ±∞ and None/NaN;
     ``signed``: a ``+`` in front of positive values.
-
-    >>> number(3.730588)
-    '3.73'
-    >>> number(12345.678)
-    '12,346'
-    >>> number(0.000012345)
-    '1.23e-5'
-    >>> number(5e-152, scale=0.3)
-    '0'
-    >>> number(float("inf"), inf=NOT_REACHED)
-    'not reached'
-    >>> number(np.int64(1))
-    '1'
-    >>> number(0.1 + 0.2)
-    '0.3'
     """
     sig = max(1, int(sig))
     if is_missing(x):
@@ -166,15 +147,7 @@ def number(
 
 
 def integer(x: Any, *, inf: str = INFINITY, missing: str = MISSING) -> str:
-    """A count with thousands separators; non-integral values are rounded to the nearest integer.
-
-    >>> integer(np.int64(1149))
-    '1,149'
-    >>> integer(1149.6)
-    '1,150'
-    >>> integer(2.5e20)
-    '2.5e20'
-    """
+    """A count with thousands separators; non-integral values are rounded to the nearest integer."""
     if is_missing(x):
         return missing
     v = _as_float(x)
@@ -194,15 +167,7 @@ def _not_finite(x: Any, v: float | None, missing: str, inf: str) -> str:
 
 
 def percent(x: Any, *, sig: int = 3, missing: str = MISSING, inf: str = INFINITY) -> str:
-    """A fraction as a percentage: ``0.9134 -> '91.3 %'``.
-
-    >>> percent(0.9134)
-    '91.3 %'
-    >>> percent(1.0)
-    '100 %'
-    >>> percent(np.float64(2e-19))
-    '0 %'
-    """
+    """A fraction as a percentage: ``0.9134 -> '91.3 %'``."""
     v = _as_float(x)
     if is_missing(x) or v is None or math.isinf(v):
         return _not_finite(x, v, missing, inf)
@@ -213,30 +178,12 @@ def percent(x: Any, *, sig: int = 3, missing: str = MISSING, inf: str = INFINITY
 
 
 def epsilon(x: Any, *, inf: str = INFINITY, missing: str = MISSING) -> str:
-    """A privacy parameter ε: up to 3 significant digits, ∞ (or a word) for no privacy.
-
-    >>> epsilon(0.5)
-    '0.5'
-    >>> epsilon(1.23456)
-    '1.23'
-    >>> epsilon(float("inf"), inf=NO_GUARANTEE)
-    'no guarantee'
-    """
+    """A privacy parameter ε: up to 3 significant digits, ∞ (or a word) for no privacy."""
     return number(x, sig=3, inf=inf, missing=missing)
 
 
 def delta(x: Any, *, sig: int = 2, inf: str = INFINITY, missing: str = MISSING) -> str:
-    """A probability δ: scientific below 0.001, written the short way (``1e-5``, not ``1e-05``).
-
-    >>> delta(1e-5)
-    '1e-5'
-    >>> delta(2.5e-7)
-    '2.5e-7'
-    >>> delta(0.05)
-    '0.05'
-    >>> delta(0.0)
-    '0'
-    """
+    """A probability δ: scientific below 0.001, written the short way (``1e-5``, not ``1e-05``)."""
     v = _as_float(x)
     if is_missing(x) or v is None or math.isinf(v):
         return _not_finite(x, v, missing, inf)
@@ -258,15 +205,6 @@ def _decimals_of(text: str) -> int | None:
 def pm(mean: Any, se: Any, *, sig: int = 3, missing: str = MISSING, inf: str = INFINITY) -> str:
     """``mean ± se``: the standard error with 2 significant digits (0 when negligible beside the
     mean), and the mean with at least ``sig`` significant digits and as many decimals as the error.
-
-    >>> pm(0.91342, 0.0041)
-    '0.9134 ± 0.0041'
-    >>> pm(0.3, 5e-152)
-    '0.3 ± 0'
-    >>> pm(1149.4, 12.0)
-    '1,149 ± 12'
-    >>> pm(float("nan"), 0.1)
-    '—'
     """
     if is_missing(mean):
         return missing
@@ -281,28 +219,12 @@ def pm(mean: Any, se: Any, *, sig: int = 3, missing: str = MISSING, inf: str = I
 
 
 def interval(lo: Any, hi: Any, *, sig: int = 3, inf: str = INFINITY, missing: str = MISSING) -> str:
-    """A closed range ``[lo, hi]`` with the same formatting on both ends.
-
-    >>> interval(0.1234, 0.5678)
-    '[0.123, 0.568]'
-    >>> interval(2, float("inf"))
-    '[2, ∞]'
-    """
+    """A closed range ``[lo, hi]`` with the same formatting on both ends."""
     return f"[{number(lo, sig=sig, inf=inf, missing=missing)}, {number(hi, sig=sig, inf=inf, missing=missing)}]"
 
 
 def value(x: Any, *, sig: int = 3, inf: str = INFINITY, missing: str = MISSING) -> str:
-    """Any scalar for people: numbers via :func:`number`, booleans as yes/no, text unchanged.
-
-    >>> value(np.float64(0.1) + np.float64(0.2))
-    '0.3'
-    >>> value(np.bool_(True))
-    'yes'
-    >>> value(None)
-    '—'
-    >>> value(np.str_("census"))
-    'census'
-    """
+    """Any scalar for people: numbers via :func:`number`, booleans as yes/no, text unchanged."""
     if isinstance(x, bool | np.bool_):
         return "yes" if bool(x) else "no"
     if is_missing(x):
@@ -315,13 +237,7 @@ def value(x: Any, *, sig: int = 3, inf: str = INFINITY, missing: str = MISSING) 
 
 
 def plain(x: Any) -> Any:
-    """Turn NumPy scalars into Python ones (for messages built with f-strings and for JSON).
-
-    >>> plain(np.int64(3)), plain(np.float64(0.5)), plain("a")
-    (3, 0.5, 'a')
-    >>> f"{plain(np.int64(1))!r}"
-    '1'
-    """
+    """Turn NumPy scalars into Python ones (for messages built with f-strings and for JSON)."""
     return x.item() if isinstance(x, np.generic) else x
 
 
@@ -401,17 +317,7 @@ _WORDS = {
 
 
 def header(name: Any) -> str:
-    """A column name for people: known names from :data:`HEADERS`, otherwise snake_case → words.
-
-    >>> header("epsilon_measured_lo")
-    'smallest ε (95% band, low)'
-    >>> header("noise_std_label")
-    'noise standard deviation label'
-    >>> header("test_mse_se")
-    'test MSE (standard error)'
-    >>> header("Income")
-    'Income'
-    """
+    """A column name for people: known names from :data:`HEADERS`, otherwise snake_case → words."""
     key = str(plain(name))
     if key in HEADERS:
         return HEADERS[key]
@@ -453,10 +359,6 @@ def table(
 
     ``formats``: column -> callable or word for ∞; ``headers`` overrides :func:`header`; ``index``: keep the
     index as first column (default: only when it is not 0, 1, 2, ...); missing cells are written ``missing``.
-
-    >>> table(pd.DataFrame({"eps_lower": [np.float64(0.1234)], "n_trials": [np.int64(1149)]}))
-      ε lower bound trials
-    0         0.123  1,149
     """
     if not isinstance(df, pd.DataFrame):
         df = pd.DataFrame(df)
@@ -481,9 +383,6 @@ def download_frame(df: pd.DataFrame, *, headers: Mapping[str, str] | None = None
     """A copy of ``df`` for a CSV download: human headers, numbers kept as numbers (full
     precision, so the file can be re-analysed), NumPy scalars as Python values, NaN left empty
     and ±∞ written ``inf``/``-inf`` (the spelling spreadsheet and pandas readers understand).
-
-    >>> download_frame(pd.DataFrame({"epsilon_measured": [np.inf, 0.5]})).to_csv(index=False).split()
-    ['smallest', 'ε', '(measured)', 'inf', '0.5']
     """
     headers = dict(headers or {})
     out = df.copy()
@@ -506,11 +405,6 @@ _RAW_WORD = re.compile(r"(?<![\w\\.])(-inf|nan|NaN|inf|Infinity|None)(?![\w(])")
 def message(text: Any) -> str:
     """An error or warning text for people (for messages that may hold ``{x!r}`` of a value): NumPy scalar reprs
     become their value, Python's words for special values readable ones.
-
-    >>> message("epsilon must be in (0, inf], got np.float64(-1.0).")
-    'epsilon must be in (0, ∞], got -1.'
-    >>> message("k = np.int64(3) but got nan")
-    'k = 3 but got not a number'
     """
     out = _NP_REPR.sub(lambda m: _literal(m.group(1)), str(text))
     return _RAW_WORD.sub(lambda m: _RAW_WORDS[m.group(1)], out)

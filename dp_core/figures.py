@@ -331,11 +331,6 @@ def noise_scale_figure(
 def to_axis_units(value: float, *, log: bool) -> float:
     """Where Plotly must be told to put an *annotation* at data value ``value``: ``log10(value)`` on a log
     axis (shapes stay in data units); the one place of that conversion (docs/engine.md §"Figures").
-
-    >>> to_axis_units(100.0, log=True)
-    2.0
-    >>> to_axis_units(0.5, log=False)
-    0.5
     """
     v = float(value)
     if not log:

@@ -138,11 +138,7 @@ def _norm(symbol: str) -> str:
 
 
 def symbols_in(text: str) -> set[str]:
-    """The symbol-like tokens of ``text`` (Markdown as the pages write it), normalised.
-
-    >>> sorted(symbols_in("With ε = 1 and σ_b = 2, the LBA bound for k_R holds (‖x‖ ≤ 1)."))
-    ['LBA', 'k_R', 'ε', 'σ_b', '‖x‖']
-    """
+    """The symbol-like tokens of ``text`` (Markdown as the pages write it), normalised."""
     found: set[str] = set()
     for m in _TOKEN.finditer(_clean(str(text))):
         tok = m.group(0)

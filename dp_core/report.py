@@ -95,9 +95,6 @@ def targets_from_params(params) -> list[str]:
 
     ``tmetric`` (``accuracy``, ``r2``, ``mae``, ``excess_risk`` or ``none``) with ``tvalue``, and ``tdelta``
     (> 0 adds a delta target). Each is validated by :func:`dp_core.negotiate.parse_target`.
-
-    >>> targets_from_params({"tmetric": "accuracy", "tvalue": 0.9, "tdelta": 1e-6})
-    ['accuracy=0.9', 'delta=1e-06']
     """
     from .negotiate import parse_target
 

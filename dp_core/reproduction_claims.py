@@ -59,6 +59,10 @@ def _row(paper: str, claim: str, verdict: str, numbers: str, source: str) -> dic
     return {"paper": paper, "claim": claim, "verdict": verdict, "numbers": numbers, "source": source}
 
 
+def _no_experiments(paper: str, claim: str, source: str) -> dict:
+    return _row(paper, claim, NOT_TESTABLE, "no dataset, figure or table", source)
+
+
 def _n(x: float) -> str:
     return display.number(x, sig=2)
 
@@ -196,9 +200,8 @@ def _ld_m_monotone(df: pd.DataFrame, tables: list[int], claim: str) -> dict:
         steps += both.size
         bad += int((both > 0).sum())
     numbers = f"replica MSE falls at {display.integer(steps - bad)} of {display.integer(steps)} steps of m (fixed k)"
-    return _row(
-        "label DP by aggregation", claim, REPRODUCED if steps and not bad else NOT_REPRODUCED, numbers, _LD_FILE
-    )
+    verdict = REPRODUCED if steps and not bad else NOT_REPRODUCED
+    return _row("label DP by aggregation", claim, verdict, numbers, _LD_FILE)
 
 
 def _feasible_all(df: pd.DataFrame, tables: list[int]) -> pd.DataFrame:
@@ -281,9 +284,7 @@ def l1_claims(results: Path | str) -> list[dict]:
     ok = all(fitted[k] <= ref[k] for k in ref)
     pairs = ", ".join(f"{k.replace('theta', 'θ')}: {_n(fitted[k])} (bound {_n(ref[k])})" for k in ref)
     return [
-        _row(
-            "ℓ1 regression", "Experiments: the paper has none.", NOT_TESTABLE, "no dataset, figure or table", _L1_FILE
-        ),
+        _no_experiments("ℓ1 regression", "Experiments: the paper has none.", _L1_FILE),
         _row(
             "ℓ1 regression",
             "Excess risk falls at least as fast as n^(−(θ−1)/θ) (rate of the utility theorem).",
@@ -299,15 +300,8 @@ def large_margin_claims(results: Path | str) -> list[dict]:
     src = "large_margin_gaussian/reproduce_output.json"
     if not (Path(results) / src).is_file():
         raise ValueError(f"results must hold {src} (the large-margin reproduction), not found under {results}.")
-    return [
-        _row(
-            "large-margin Gaussian",
-            "Experiments: the paper has none (the pilot in this folder is the project's, not the paper's).",
-            NOT_TESTABLE,
-            "no dataset, figure or table",
-            src,
-        )
-    ]
+    claim = "Experiments: the paper has none (the pilot in this folder is the project's, not the paper's)."
+    return [_no_experiments("large-margin Gaussian", claim, src)]
 
 
 def all_claims(results: Path | str) -> list[dict]:

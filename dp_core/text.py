@@ -5,11 +5,6 @@ Streamlit would render (a live link, an image fetched on page load). Every such 
 :func:`escape_markdown` (CommonMark backslash escapes, plus a WORD JOINER against autolinks and
 shortcodes); :func:`unescape_markdown` undoes it exactly; the HTML report uses :func:`escape_html`.
 The rules: ``docs/foundation.md`` §"Escaping untrusted text".
-
->>> print(escape_markdown("[x](http://h/p)").replace(JOINER, "<WJ>"))
-\[x\](http\:<WJ>//h/p)
->>> unescape_markdown(escape_markdown("![x](http://h/p.png)"))
-'![x](http://h/p.png)'
 """
 
 from __future__ import annotations
@@ -55,11 +50,7 @@ def _needs_escape(text: str, i: int, line_start: bool) -> bool:
 
 
 def escape_markdown(text: Any) -> str:
-    r"""``text`` (any object: its ``str``) as Markdown source that renders as exactly that text.
-
-    >>> print(escape_markdown("**bold** $x$ in data_set.csv: ok (upload:a.csv)"))
-    \*\*bold\*\* \$x\$ in data_set.csv: ok (upload:a.csv)
-    """
+    """``text`` (any object: its ``str``) as Markdown source that renders as exactly that text."""
     text = str(text)
     out = []
     line_start, number_end = True, -1  # only blanks so far on this line; where its list number ends
@@ -79,11 +70,7 @@ def escape_markdown(text: Any) -> str:
 
 
 def unescape_markdown(text: str) -> str:
-    """The text :func:`escape_markdown` was given (its inverse).
-
-    >>> unescape_markdown(escape_markdown("a_b: c.d@e www.x 1. y"))
-    'a_b: c.d@e www.x 1. y'
-    """
+    """The text :func:`escape_markdown` was given (its inverse)."""
     text = _WWW_BACK.sub(r"\1.", text)
     out = []
     i, n = 0, len(text)
@@ -100,9 +87,5 @@ def unescape_markdown(text: str) -> str:
 
 
 def escape_html(text: Any) -> str:
-    """``text`` (any object: its ``str``) for HTML element content or a quoted attribute (``&<>"'`` escaped).
-
-    >>> escape_html('<img src=x onerror="alert(1)">')
-    '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;'
-    """
+    """``text`` (any object: its ``str``) for HTML element content or a quoted attribute (``&<>"'`` escaped)."""
     return html.escape(str(text), quote=True)

@@ -15,6 +15,7 @@ from . import calibration, display
 from ._validation import check_choice, check_count, check_epsilon, check_in_interval, check_seed
 from .audit.table import row_status
 from .rng import as_generator
+from .status import REFUTED  # a method whose guarantee an audit showed false is never named the best
 
 __all__ = [
     "GUESS_TOLERANCE",
@@ -109,9 +110,6 @@ def noise_scale_table(epsilons: Sequence[float], *, delta: float, sensitivity: f
 #: How far (in the metric's units: 0.05 = 5 percentage points of accuracy, or 0.05 of R²) a measured value
 #: may lie from the guessing score and still be called "close to guessing".
 GUESS_TOLERANCE = 0.05
-#: The plug-in status of a method whose guarantee an audit showed false (:data:`dp_core.plugin.STATUSES`);
-#: such a method is never named the best.
-REFUTED = "refuted"
 
 
 def guessing_score(y: np.ndarray, task: str) -> float:

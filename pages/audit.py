@@ -5,8 +5,8 @@ import math
 
 import streamlit as st
 
-from dp_core import display, registry
 from dp_core import display as fmt
+from dp_core import registry
 from dp_core import status as vocab
 from dp_core.audit import MECHANISMS, VERDICT_VIOLATION
 from dp_core.text import escape_markdown
@@ -303,20 +303,16 @@ if len(report.extremes):
 
 # ------------------------------------------------------------------ for experts
 if stored_row is not None and (stored_row["mechanism"], stored_row["mode"]) == (mech_name, mode):
-    same = (
-        stored_row["runs"] == r.runs
-        and stored_row["verdict"] == r.verdict
-        and float(stored_row["eps_lower"]) == r.eps_lower
-        and float(stored_row["eps_claimed"]) == r.eps_claimed
-    )
+    same = stored_row["runs"] == r.runs and stored_row["verdict"] == r.verdict
+    same = same and all(float(stored_row[k]) == getattr(r, k) for k in ("eps_lower", "eps_claimed"))
     with expert_section("The stored audit-table row behind the status badge", expanded=True):
         st.markdown(
             f"**Stored audit-table row** ({stored_row['mechanism']} · {stored_row['mode']}): "
-            f"status **{stored_row['status']}**; claimed ε = {display.epsilon(stored_row['eps_claimed'])}"
-            + (f" at δ = {display.delta(stored_row['delta'])}" if float(stored_row["delta"]) > 0 else "")
-            + f"; measured ε ≥ {display.number(stored_row['eps_lower'])} "
-            f"({display.percent(stored_row['confidence'], sig=2)} confidence); "
-            f"{display.integer(stored_row['runs'])} runs per dataset; seed {stored_row['seed']}; computed "
+            f"status **{stored_row['status']}**; claimed ε = {fmt.epsilon(stored_row['eps_claimed'])}"
+            + (f" at δ = {fmt.delta(stored_row['delta'])}" if float(stored_row["delta"]) > 0 else "")
+            + f"; measured ε ≥ {fmt.number(stored_row['eps_lower'])} "
+            f"({fmt.percent(stored_row['confidence'], sig=2)} confidence); "
+            f"{fmt.integer(stored_row['runs'])} runs per dataset; seed {stored_row['seed']}; computed "
             f"{stored_row['date']} with engine {stored_row['engine_version']}."
         )
         if same:
@@ -355,9 +351,9 @@ with expert_section("How the bound was computed"):
         fpr_lines = (
             f"- **False-positive rate** (on {other}): from the output's exact law on {other}, not counted (counting "
             f"cannot show losses beyond about ln(runs)): ln FPR = "
-            f"{display.number(log_fpr, sig=5) if log_fpr is not None else display.MISSING}.\n"
-            f"- **Lower bound:** ln(TPR_low − δ) − ln FPR = {display.number(r.eps_lower, sig=5)}, holding with "
-            f"probability at least {display.percent(0.5 + 0.5 * r.confidence, sig=3)} (only the TPR end is random).\n"
+            f"{fmt.number(log_fpr, sig=5) if log_fpr is not None else fmt.MISSING}.\n"
+            f"- **Lower bound:** ln(TPR_low − δ) − ln FPR = {fmt.number(r.eps_lower, sig=5)}, holding with "
+            f"probability at least {fmt.percent(0.5 + 0.5 * r.confidence, sig=3)} (only the TPR end is random).\n"
         )
     else:
         fpr_lines = (

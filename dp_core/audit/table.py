@@ -30,7 +30,6 @@ __all__ = [
     "STATUS_AUDITED",
     "STATUS_CLAIMED",
     "STATUS_PROVED",
-    "STATUS_PROVED_WEAK",
     "STATUS_REFUTED",
     "AuditRowSpec",
     "audit_row",
@@ -49,7 +48,6 @@ AUDIT_TABLE_PATH = Path(__file__).with_name("audit_table.json")
 #: The five statuses (:mod:`dp_core.status`, the one place that defines them).
 STATUSES = _status.STATUSES
 STATUS_PROVED = _status.PROVED
-STATUS_PROVED_WEAK = _status.PROVED_WEAK
 STATUS_CLAIMED = _status.CLAIMED
 STATUS_AUDITED = _status.AUDITED
 STATUS_REFUTED = _status.REFUTED

@@ -51,11 +51,7 @@ def _check_decision(i: int, item: Any) -> dict[str, Any]:
 
 
 def check_decisions(decisions: Any) -> list[dict[str, Any]]:
-    """Validate a decision log: a list of at most 50 ``{who, epsilon, chosen, date, note}``, one chosen at most.
-
-    >>> check_decisions([{"who": "Ana", "epsilon": 2, "chosen": True, "date": "2026-11-28", "note": ""}])
-    [{'epsilon': 2.0, 'chosen': True, 'who': 'Ana', 'date': '2026-11-28', 'note': ''}]
-    """
+    """Validate a decision log: a list of at most 50 ``{who, epsilon, chosen, date, note}``, one chosen at most."""
     if decisions is None:
         return []
     if not isinstance(decisions, Sequence) or isinstance(decisions, (str, bytes)):

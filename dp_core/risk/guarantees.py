@@ -51,12 +51,12 @@ class Guarantee:
     audit_key: str | None = None
 
 
-def _row_status(key: str, default: str) -> str:
+def _audited(mechanism, label, prof, eps, delta, setting, key: str, default: str, actual=None) -> Guarantee:
+    """A guarantee tested by the stored audit row ``key``: its status is the row's (``default`` without one)."""
     from ..audit.table import audit_row
 
-    mech, mode = key.split(":", 1)
-    row = audit_row(mech, mode)
-    return row["status"] if row else default
+    row = audit_row(*key.split(":", 1))
+    return Guarantee(mechanism, label, prof, eps, delta, row["status"] if row else default, setting, actual, key)
 
 
 def _composed(label: str, compose_k: int) -> str:
@@ -72,12 +72,10 @@ def gaussian(
 
     sigma = gaussian_sigma(epsilon=eps, delta=delta, sensitivity=sensitivity, method=method)
     prof = compose(gaussian_profile(sensitivity / sigma), compose_k)
-    key = f"gaussian:{method}"
     label = _composed(f"Gaussian mechanism, σ = {sigma:.4g} for Δ = {sensitivity:g} ({method} calibration)", compose_k)
     setting = {"eps": eps, "delta": delta, "sensitivity": sensitivity, "method": method, "sigma": sigma}
     eps_total = eps if compose_k == 1 else epsilon_at(prof, delta)
-    status = _row_status(key, _status.PROVED)
-    return Guarantee("gaussian", label, prof, eps_total, delta, status, setting, audit_key=key)
+    return _audited("gaussian", label, prof, eps_total, delta, setting, f"gaussian:{method}", _status.PROVED)
 
 
 def laplace(*, eps: float, sensitivity: float = 1.0, compose_k: int = 1):
@@ -85,9 +83,8 @@ def laplace(*, eps: float, sensitivity: float = 1.0, compose_k: int = 1):
     prof = compose(laplace_profile(eps), compose_k, sensitivity=sensitivity)
     label = _composed(f"Laplace mechanism, scale b = {sensitivity / eps:.4g} for Δ = {sensitivity:g}", compose_k)
     setting = {"eps": eps, "sensitivity": sensitivity, "scale": sensitivity / eps}
-    key = "laplace:standard"
     eps_total = eps * compose_k  # pure ε-DP composes exactly ([DR14] Thm 3.14)
-    return Guarantee("laplace", label, prof, eps_total, 0.0, _row_status(key, _status.PROVED), setting, audit_key=key)
+    return _audited("laplace", label, prof, eps_total, 0.0, setting, "laplace:standard", _status.PROVED)
 
 
 def pure(*, eps: float):
@@ -121,8 +118,7 @@ def label_dp_bags(*, n: int, k: int, m: int, rho: float, noise_std: float = 1.0,
     label = f"noisy-wtd-LLP, n = {n}, k = {k}, m = {m}, ρ = {rho:g} (exact accounting)"
     setting = {"n": n, "k": k, "m": m, "rho": rho, "noise_std": noise_std, "b1": b1, "delta_floor": curve[0].floor}
     key = "label-dp-bags:noisy-wtd-llp"
-    status = _row_status(key, _status.PROVED)
-    return Guarantee("label-dp-bags", label, prof, eps_nom, delta, status, setting, audit_key=key)
+    return _audited("label-dp-bags", label, prof, eps_nom, delta, setting, key, _status.PROVED)
 
 
 def input_perturbation(
@@ -152,8 +148,7 @@ def input_perturbation(
     setting = dict(eps=eps, delta=delta, n=n, d=d, alpha=alpha, eta=eta, mode=mode, dmult=dmult, model=model)
     setting.update(eps_conservative=ca.epsilon, delta_conservative=ca.delta)
     key = f"input-perturbation:{mode}"
-    status = _row_status(key, _status.CLAIMED)
-    return Guarantee("input-perturbation", label, claim, alpha * eps, delta, status, setting, actual, key)
+    return _audited("input-perturbation", label, claim, alpha * eps, delta, setting, key, _status.CLAIMED, actual)
 
 
 def large_margin_gaussian(
@@ -182,9 +177,9 @@ def large_margin_gaussian(
     label = f"large-margin Gaussian ({mode}): claims {acc.eps_claimed:.4g}-DP"
     setting["eps_claimed"] = acc.eps_claimed
     key = f"large-margin-gaussian:{mode if psd == 'on' or mode != 'repaired' else 'repaired-psd-off'}"
-    status = _row_status(key, _status.PROVED if acc.private else _status.REFUTED)
+    default = _status.PROVED if acc.private else _status.REFUTED
     prof = pure_profile(acc.eps_claimed)
-    return Guarantee("large-margin-gaussian", label, prof, acc.eps_claimed, 0.0, status, setting, audit_key=key)
+    return _audited("large-margin-gaussian", label, prof, acc.eps_claimed, 0.0, setting, key, default)
 
 
 def l1_exponential(*, eps: float, theta: float = 1.5, conv: str = "tight"):
@@ -197,10 +192,9 @@ def l1_exponential(*, eps: float, theta: float = 1.5, conv: str = "tight"):
     g = convention_guarantee(eps, theta, conv)
     actual = pure_profile(g.replace_one_epsilon) if g.replace_one_epsilon > eps * (1 + 1e-12) else None
     setting = {"eps": eps, "theta": theta, "conv": conv, "replace_one_epsilon": g.replace_one_epsilon}
-    key = f"l1-exponential:{conv}"
-    status = _row_status(key, _status.REFUTED if actual is not None else _status.PROVED)
-    return Guarantee(
-        "l1-exponential", g.label, pure_profile(eps), eps, 0.0, status, setting, actual=actual, audit_key=key
+    default = _status.REFUTED if actual is not None else _status.PROVED
+    return _audited(
+        "l1-exponential", g.label, pure_profile(eps), eps, 0.0, setting, f"l1-exponential:{conv}", default, actual
     )
 
 
