@@ -231,7 +231,7 @@ def _finite(text: str, what: str, where: str) -> float:
 def _entry_bounds(
     rows: Iterable[tuple[float, float, float | None, float | None]], feature_names: Sequence[str] | None, source: str
 ) -> PublicBounds:
-    lo, hi, centre, scale = [], [], [], []
+    entries = []
     for j, (a, b, c, s) in enumerate(rows):
         where = _column(feature_names, j)
         if not b > a:
@@ -242,11 +242,9 @@ def _entry_bounds(
             raise ValueError(f"bounds of {where}: the centre must lie in [lo, hi] = [{a:g}, {b:g}], got {c:g}.")
         if not s > 0:
             raise ValueError(f"bounds of {where}: the scale must be > 0, got {s:g}.")
-        lo.append(a)
-        hi.append(b)
-        centre.append(c)
-        scale.append(s)
-    return check_declared_bounds(PublicBounds(tuple(lo), tuple(hi), tuple(centre), tuple(scale), source=source))
+        entries.append((a, b, c, s))
+    lo, hi, centre, scale = (tuple(v) for v in zip(*entries)) if entries else ((),) * 4
+    return check_declared_bounds(PublicBounds(lo, hi, centre, scale, source=source))
 
 
 def parse_bounds(
@@ -336,10 +334,7 @@ def rounded_bounds(bounds: PublicBounds, sig: int = 4) -> PublicBounds:
         raise ValueError(f"sig must be an integer in [1, 17], got {sig!r}.")
 
     def rnd(v: float, how) -> float:
-        if v == 0:
-            return 0.0
-        e = math.floor(math.log10(abs(v))) - (sig - 1)
-        return float(f"{how(v / 10.0**e)}e{e}")
+        return 0.0 if v == 0 else _grid(v, math.floor(math.log10(abs(v))) - (sig - 1), how)
 
     lo = tuple(min(rnd(v, math.floor), v) for v in bounds.lo)
     hi = tuple(max(rnd(v, math.ceil), v) for v in bounds.hi)
