@@ -85,7 +85,6 @@ class DatasetInfo:
 #: The demo datasets' catalogue and their documented public bounds live in ``datasets.json``.
 _CATALOGUE = json.loads(Path(__file__).with_name("datasets.json").read_text(encoding="utf-8"))
 DATASETS: dict[str, DatasetInfo] = {e["name"]: DatasetInfo(**e) for e in _CATALOGUE["datasets"]}
-_REAL_FILES = {i.name: f"{i.name}.csv" for i in DATASETS.values() if i.kind == "real"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -148,10 +147,6 @@ class Dataset:
         frame = pd.DataFrame(self.X, columns=list(self.feature_names))
         frame[self.target_name] = self.y
         return frame
-
-    def summary(self) -> dict:
-        shown = {k: getattr(self, k) for k in ("name", "n", "d", "task", "n_classes")}
-        return {**shown, "target": self.target_name, "fingerprint": self.fingerprint[:16]}
 
 
 def fingerprint_arrays(*arrays: np.ndarray) -> str:
@@ -1016,7 +1011,7 @@ def load_csv_path(path: str | Path, *, target: str | None = None, **options) -> 
 
 def _load_real(name: str) -> Dataset:
     info = DATASETS[name]
-    frame = pd.read_csv(ASSETS_DIR / _REAL_FILES[name])
+    frame = pd.read_csv(ASSETS_DIR / f"{name}.csv")
     y = frame[info.target].to_numpy(dtype=float)
     X = frame.drop(columns=[info.target]).to_numpy(dtype=float)
     names = [c for c in frame.columns if c != info.target]

@@ -128,11 +128,8 @@ def summarize(
         row = dict(zip(by, keys))
         for v in values:
             m, se = mean_se(g[v].to_numpy())
-            row[f"{v}_mean"] = m
-            row[f"{v}_se"] = se
             half = z * se if math.isfinite(se) else math.nan
-            row[f"{v}_lo"] = m - half
-            row[f"{v}_hi"] = m + half
+            row.update({f"{v}_mean": m, f"{v}_se": se, f"{v}_lo": m - half, f"{v}_hi": m + half})
         first = g[values[0]].to_numpy(dtype=float)
         row["n_trials"] = int(np.isfinite(first).sum())
         row["n_failed"] = int((~np.isfinite(first)).sum())

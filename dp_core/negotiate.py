@@ -126,23 +126,21 @@ def parse_target(text: str) -> Target:
             f"target {metric} must be stated as {metric}{direction}VALUE ({METRICS[metric][1]}), got {text!r}."
         )
     value = check_real("target value", value)
-    if metric == "delta":
+    if metric == "delta":  # (0, 1), InvalidPrivacyParameter
         check_delta(value, name="target delta")
-        if value >= 1:
-            raise ValueError(f"target delta must be in (0, 1), got {value:g}.")
-    elif metric in RISK_METRICS and not 0.0 < value <= 1.0:
-        raise ValueError(f"target {metric} must be in (0, 1], got {value:g}.")
-    elif metric == "accuracy" and not 0.0 <= value <= 1.0:
-        raise ValueError(f"target accuracy must be in [0, 1], got {value:g}.")
-    elif metric == "r2" and not value <= 1.0:
-        raise ValueError(f"target r2 must be at most 1, got {value:g}.")
-    elif metric == "excess_risk" and not value > 0:
-        raise ValueError(f"target excess_risk must be in (0, inf), got {value:g}.")
-    elif metric == "mae" and not (value > 0 and math.isfinite(value)):
-        raise ValueError(
-            f"target mae must be in (0, inf) (a test mean absolute error in the target's units), got {value:g}."
-        )
+    elif not _TARGET_RANGES[metric][0](value):
+        raise ValueError(f"target {metric} must be {_TARGET_RANGES[metric][1]}, got {value:g}.")
     return Target(metric, value, direction)
+
+
+#: each non-delta target metric's valid values, and how the error message states them
+_TARGET_RANGES = {
+    **{m: (lambda v: 0.0 < v <= 1.0, "in (0, 1]") for m in RISK_METRICS},
+    "accuracy": (lambda v: 0.0 <= v <= 1.0, "in [0, 1]"),
+    "r2": (lambda v: v <= 1.0, "at most 1"),
+    "excess_risk": (lambda v: v > 0, "in (0, inf)"),
+    "mae": (lambda v: v > 0 and math.isfinite(v), "in (0, inf) (a test mean absolute error in the target's units)"),
+}
 
 
 def crossing(eps: Sequence[float], values: Sequence[float], target: Target) -> tuple[float, str]:

@@ -137,14 +137,8 @@ def bounds_from_data(X: np.ndarray) -> PublicBounds:
     mid, half = lo / 2.0 + hi / 2.0, hi / 2.0 - lo / 2.0
     mean = np.where(np.isfinite(mean), mean, mid)
     sd = np.where(np.isfinite(sd) & (sd > 0), sd, half)
-    return PublicBounds(
-        tuple(lo),
-        tuple(hi),
-        tuple(mean),
-        tuple(sd),
-        source="computed from the data (column minima, maxima, means and standard deviations)",
-        data_derived=True,
-    )
+    source = "computed from the data (column minima, maxima, means and standard deviations)"
+    return PublicBounds(*map(tuple, (lo, hi, mean, sd)), source=source, data_derived=True)
 
 
 #: ``PublicBounds.source`` of ranges a person declared (the app's "Declare" button, the CLI's ``--bounds``).
@@ -231,7 +225,7 @@ def _finite(text: str, what: str, where: str) -> float:
 def _entry_bounds(
     rows: Iterable[tuple[float, float, float | None, float | None]], feature_names: Sequence[str] | None, source: str
 ) -> PublicBounds:
-    lo, hi, centre, scale = [], [], [], []
+    entries = []
     for j, (a, b, c, s) in enumerate(rows):
         where = _column(feature_names, j)
         if not b > a:
@@ -242,11 +236,9 @@ def _entry_bounds(
             raise ValueError(f"bounds of {where}: the centre must lie in [lo, hi] = [{a:g}, {b:g}], got {c:g}.")
         if not s > 0:
             raise ValueError(f"bounds of {where}: the scale must be > 0, got {s:g}.")
-        lo.append(a)
-        hi.append(b)
-        centre.append(c)
-        scale.append(s)
-    return check_declared_bounds(PublicBounds(tuple(lo), tuple(hi), tuple(centre), tuple(scale), source=source))
+        entries.append((a, b, c, s))
+    lo, hi, centre, scale = (tuple(v) for v in zip(*entries)) if entries else ((),) * 4
+    return check_declared_bounds(PublicBounds(lo, hi, centre, scale, source=source))
 
 
 def parse_bounds(
@@ -336,10 +328,7 @@ def rounded_bounds(bounds: PublicBounds, sig: int = 4) -> PublicBounds:
         raise ValueError(f"sig must be an integer in [1, 17], got {sig!r}.")
 
     def rnd(v: float, how) -> float:
-        if v == 0:
-            return 0.0
-        e = math.floor(math.log10(abs(v))) - (sig - 1)
-        return float(f"{how(v / 10.0**e)}e{e}")
+        return 0.0 if v == 0 else _grid(v, math.floor(math.log10(abs(v))) - (sig - 1), how)
 
     lo = tuple(min(rnd(v, math.floor), v) for v in bounds.lo)
     hi = tuple(max(rnd(v, math.ceil), v) for v in bounds.hi)
@@ -384,16 +373,13 @@ def preprocess_rows(X: np.ndarray, bounds: PublicBounds, method: str = DEFAULT_P
     d = A.shape[1]
     if method == "minmax":
         return (A - lo) / (hi - lo) / math.sqrt(d)
-    Z = (A - np.asarray(bounds.centre)) / np.asarray(bounds.scale)
+    centre, scale = np.asarray(bounds.centre), np.asarray(bounds.scale)
+    Z = (A - centre) / scale
     norms = np.linalg.norm(Z, axis=1)
     if method == "normalize":
         return Z / np.where(norms > 0, norms, 1.0)[:, None]
     # the largest norm the box allows after centring and scaling: a public constant
-    r = float(
-        np.linalg.norm(
-            np.maximum(hi - np.asarray(bounds.centre), np.asarray(bounds.centre) - lo) / np.asarray(bounds.scale)
-        )
-    )
+    r = float(np.linalg.norm(np.maximum(hi - centre, centre - lo) / scale))
     if method == "clip":
         r = min(r, 2.0 * math.sqrt(d))
         Z = Z * np.minimum(1.0, r / np.maximum(norms, 1e-300))[:, None]
@@ -532,14 +518,9 @@ def coarse_public_bounds(derived: PublicBounds, sig: int = 2) -> PublicBounds:
         lo.append(min(_grid(a - _unit(a, width, MATCH_DIGITS), step, math.floor), a))
         hi.append(max(_grid(b + _unit(b, width, MATCH_DIGITS), step, math.ceil), b))
         centre.append(_centre_off_mean(lo[-1], hi[-1], mean, _unit(mean, width, MATCH_DIGITS), 10.0**step))
-    return PublicBounds(
-        tuple(lo),
-        tuple(hi),
-        tuple(centre),
-        tuple((b - a) / 2.0 for a, b in zip(lo, hi)),
-        source="the data's ranges rounded outward to a coarse grid",
-        data_derived=False,
-    )
+    scale = tuple((b - a) / 2.0 for a, b in zip(lo, hi))
+    source = "the data's ranges rounded outward to a coarse grid"
+    return PublicBounds(tuple(lo), tuple(hi), tuple(centre), scale, source=source, data_derived=False)
 
 
 def _centre_off_mean(lo: float, hi: float, mean: float, unit: float, step: float) -> float:
