@@ -411,16 +411,18 @@ def sync_url(extra: dict[str, Any] | None = None) -> None:
     values = {name: st.session_state.get(f"p_{name}") for name in names}
     values.update(extra or {})
     for name, value in values.items():
-        if value is None:
-            continue
-        if value == "" and name in CLEARED_WHEN_EMPTY:
-            if name in st.query_params:
-                del st.query_params[name]
-            continue
-        text = url_text(value)
-        if st.query_params.get_all(name) != [text]:
-            st.query_params[name] = text
+        if value is not None:
+            _write_url(name, None if value == "" and name in CLEARED_WHEN_EMPTY else url_text(value))
     sync_source_marker()
+
+
+def _write_url(name: str, text: str | None) -> None:
+    """Put ``text`` under ``name`` in the URL (``None``: remove it), writing only a change."""
+    if text is None:
+        if name in st.query_params:
+            del st.query_params[name]
+    elif st.query_params.get_all(name) != [text]:
+        st.query_params[name] = text
 
 
 def active_upload() -> Any:
@@ -434,30 +436,19 @@ def sync_source_marker() -> None:
     Called by :func:`sync_url` and again where a page takes its dataset (an upload is accepted further down
     the Home page than the sidebar that syncs the URL).
     """
-    uploading = active_upload() is not None
-    if uploading and st.query_params.get_all(SOURCE_KEY) != ["upload"]:
-        st.query_params[SOURCE_KEY] = "upload"
-    elif not uploading and SOURCE_KEY in st.query_params:
-        del st.query_params[SOURCE_KEY]
+    _write_url(SOURCE_KEY, "upload" if active_upload() is not None else None)
 
 
 # ------------------------------------------------------------------ page parameters
-def url_param(
-    name: str,
-    default: Any = None,
-    kind: type | None = None,
-    *,
-    options: Any = None,
-    lo: float | None = None,
-    hi: float | None = None,
-) -> Any:
+def url_param(name: str, default: Any = None, kind: type | None = None, **limits) -> Any:
     """A page parameter restored from the URL once per session (kept under ``u_<name>``), parsed by
-    :func:`parse_url_value` (``kind`` is ignored, kept for older call sites).
+    :func:`parse_url_value` with the ``limits`` ``options``, ``lo``, ``hi`` (``kind`` is ignored, kept for
+    older call sites).
     """
     key = f"u_{name}"
     if key not in st.session_state:
         fallback = url_spec(name).default if default is None else default
-        st.session_state[key] = _from_link(name, fallback, options=options, lo=lo, hi=hi)
+        st.session_state[key] = _from_link(name, fallback, **limits)
     return st.session_state[key]
 
 
@@ -476,9 +467,7 @@ def _from_link(name: str, fallback: Any, *, quiet: bool = False, **limits) -> An
     return value
 
 
-def link_value(
-    name: str, default: Any = None, *, options: Any = None, lo: float | None = None, hi: float | None = None
-) -> tuple[bool, Any]:
+def link_value(name: str, default: Any = None, **limits) -> tuple[bool, Any]:
     """``(True, value)`` when the URL's ``name`` changed since this page last saw it (a link was followed).
 
     For pages whose settings other pages link to (the audit's mechanism and mode): the value is parsed
@@ -495,7 +484,7 @@ def link_value(
     if raw is None or raw == st.session_state.get(seen):
         return False, None
     st.session_state[seen] = raw
-    return True, _from_link(name, default, options=options, lo=lo, hi=hi)
+    return True, _from_link(name, default, **limits)
 
 
 def mark_seen(values: dict[str, Any]) -> None:
@@ -504,26 +493,18 @@ def mark_seen(values: dict[str, Any]) -> None:
         st.session_state[f"_seen_{name}"] = url_text(value)
 
 
-def seed_widget(
-    key: str,
-    default: Any,
-    kind: type | None = None,
-    options: Any = None,
-    *,
-    lo: float | None = None,
-    hi: float | None = None,
-) -> None:
+def seed_widget(key: str, default: Any, kind: type | None = None, **limits) -> None:
     """Before creating a page widget with ``key`` (and no ``value=``): give it its last value in this
-    session, else the URL's (validated), else ``default``."""
+    session, else the URL's (validated with the ``limits`` ``options``, ``lo``, ``hi``), else ``default``."""
     if key in st.session_state:
         return
     kept = f"{key}__keep"
     if kept in st.session_state:
         value = st.session_state[kept]
-        if options is not None and value not in options:
+        if limits.get("options") is not None and value not in limits["options"]:
             value = default
     else:
-        value = url_param(key, default, kind, options=options, lo=lo, hi=hi)
+        value = url_param(key, default, kind, **limits)
     st.session_state[key] = value
 
 
@@ -599,9 +580,7 @@ def widget(
     if shared:
         set_value(name, value)
     if url and value is not None:
-        txt = url_text(value)
-        if st.query_params.get_all(name) != [txt]:
-            st.query_params[name] = txt
+        _write_url(name, url_text(value))
     return value
 
 
@@ -706,17 +685,15 @@ def forget_widget(*names: str, url: bool = False) -> None:
     for name in names:
         for key in (name, f"{name}__keep", f"u_{name}"):
             st.session_state.pop(key, None)
-        if url and name in st.query_params:
-            del st.query_params[name]
+        if url:
+            _write_url(name, None)
 
 
-def follow_link(
-    name: str, default: Any = None, *, options: Any = None, lo: float | None = None, hi: float | None = None
-) -> bool:
+def follow_link(name: str, default: Any = None, **limits) -> bool:
     """If the URL's ``name`` changed since this page last wrote it (a link was followed), set the page widget to
     the link's validated value; return whether it did. Call before the widget; then :func:`mark_seen`.
     """
-    changed, value = link_value(name, default, options=options, lo=lo, hi=hi)
+    changed, value = link_value(name, default, **limits)
     if changed:
         set_widget(name, value)
     return changed
