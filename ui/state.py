@@ -146,22 +146,21 @@ def _parse_choice(name: str, raw: str, spec, options, default, refused) -> tuple
         if low in _FALSE:
             return False, None
         return refused("is not a yes/no value")
-    if spec.kind is str:
-        if spec.multi:
-            items = [s for s in raw.split(",") if s]
-            if raw == "all" or (items and (options is None or all(s in options for s in items))):
-                return raw, None
-            return refused("names an unknown choice")
-        if options is None or raw in options:
+    if spec.multi:  # the only other kind parsed here: str
+        items = [s for s in raw.split(",") if s]
+        if raw == "all" or (items and (options is None or all(s in options for s in items))):
             return raw, None
-        if name == "dataset" and raw.startswith("upload:"):
-            # an uploaded file never travels with a link (it stays in the session that uploaded it)
-            return default, (
-                "This link was made while an uploaded file was in use. Uploaded files stay in the "
-                "session that uploaded them and are never shared by a link: upload the file again "
-                f"on Home to see this view with it. Showing the demo dataset {_show(default)} meanwhile."
-            )
-        return refused("is not one of the choices")
+        return refused("names an unknown choice")
+    if options is None or raw in options:
+        return raw, None
+    if name == "dataset" and raw.startswith("upload:"):
+        # an uploaded file never travels with a link (it stays in the session that uploaded it)
+        return default, (
+            "This link was made while an uploaded file was in use. Uploaded files stay in the "
+            "session that uploaded them and are never shared by a link: upload the file again "
+            f"on Home to see this view with it. Showing the demo dataset {_show(default)} meanwhile."
+        )
+    return refused("is not one of the choices")
 
 
 def _parse_number(raw: str, spec, options, lo, hi, refused, said: str, valid: str) -> tuple[Any, str | None]:
@@ -572,8 +571,7 @@ def widget(
     text = label if label is not None else (spec.label[:1].upper() + spec.label[1:] if spec.label else name)
     common: dict[str, Any] = {"key": name, "help": help, "disabled": disabled}
     if on_change is not None:
-        common["on_change"] = on_change
-        common["args"] = args
+        common.update(on_change=on_change, args=args)
     numeric = (spec.kind, lo, hi, step if step is not None else spec.step)
     _draw(box, control or _default_control(spec, opts, lo, hi), text, name, opts, numeric, format_func, common)
     value = keep_widget(name)

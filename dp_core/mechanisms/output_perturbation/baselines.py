@@ -331,10 +331,7 @@ def _standard_noise(seeds: Sequence[np.random.SeedSequence], D: int, family: str
     out = np.empty((len(seeds), D))
     for t, ss in enumerate(seeds):
         g = as_generator(child_seed(ss, 11))
-        if family == "gaussian":
-            out[t] = g.standard_normal(D)
-        else:
-            out[t] = sample_laplace_norm(g, 1, D)[0]
+        out[t] = g.standard_normal(D) if family == "gaussian" else sample_laplace_norm(g, 1, D)[0]
     return out
 
 
