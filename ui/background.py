@@ -90,17 +90,19 @@ class _Reporter:
         """The same reporter writing into ``board`` (the pool's board, once a pending job is submitted)."""
         return _Reporter(board, self.job_id, self.block)
 
-    def __call__(self, done: int, total: int) -> None:
+    def check(self) -> None:
         if self.board.get(("cancel", self.job_id)):
             raise JobCancelled(f"job {self.job_id} was cancelled")
+
+    def __call__(self, done: int, total: int) -> None:
+        self.check()
         self.board[(self.job_id, self.block)] = min(1.0, max(0.0, done / total)) if total else 1.0
 
 
 def _run_block(fn: Callable, args: tuple, kwargs: dict, reporter: _Reporter | None) -> Any:
     """Run one block (in a worker process or the calling thread)."""
     if reporter is not None:
-        if reporter.board.get(("cancel", reporter.job_id)):
-            raise JobCancelled(f"job {reporter.job_id} was cancelled")
+        reporter.check()
         kwargs = {**kwargs, "progress": reporter}
     return fn(*args, **kwargs)
 
@@ -613,15 +615,20 @@ def in_server() -> bool:
         return False
 
 
-def _slot(name: str) -> str:
-    return f"_bg_job_{name}"
+def _slot(name: str, what: str = "job") -> str:
+    return f"_bg_{what}_{name}"
+
+
+def _entry(name: str, what: str = "job") -> tuple | None:
+    """This session's ``(key, job, private)`` of job ``name``, or with ``what="lost"`` its ``(key, losses)``."""
+    import streamlit as st
+
+    return st.session_state.get(_slot(name, what))
 
 
 def get_job(name: str):
     """This session's job called ``name`` (``None`` before :func:`start`)."""
-    import streamlit as st
-
-    entry = st.session_state.get(_slot(name))
+    entry = _entry(name)
     return None if entry is None else entry[1]
 
 
@@ -674,31 +681,23 @@ def run_again(name: str) -> None:
     """Run this session's job ``name`` again with the same blocks and settings key (the "Run again" button)."""
     import streamlit as st
 
-    entry = st.session_state.get(_slot(name))
+    entry = _entry(name)
     if entry is None or not isinstance(entry[1], Job):
         return
     key, old, private = entry
     if worker_lost(old.error()):
-        st.session_state[_lost_slot(name)] = (key, _losses(name, key) + 1)
+        st.session_state[_slot(name, "lost")] = (key, _losses(name, key) + 1)
     st.session_state[_slot(name)] = (key, _launch(list(old.blocks.values()), use_pool=old.in_pool), private)
-
-
-def _lost_slot(name: str) -> str:
-    return f"_bg_lost_{name}"
 
 
 def _losses(name: str, key: str) -> int:
     """How many times this session's run ``name`` with settings ``key`` has lost its worker and been re-run."""
-    import streamlit as st
-
-    entry = st.session_state.get(_lost_slot(name))
+    entry = _entry(name, "lost")
     return entry[1] if entry is not None and entry[0] == key else 0
 
 
 def _remember(name: str) -> None:
-    import streamlit as st
-
-    entry = st.session_state.get(_slot(name))
+    entry = _entry(name)
     if entry is None:
         return
     key, job, private = entry
@@ -755,7 +754,7 @@ def _show_failure(name: str, job: Any) -> None:
     if not isinstance(job, Job) or not (job.cancelled or _retryable(exc)):
         return
     if worker_lost(exc):
-        entry = st.session_state.get(_slot(name))
+        entry = _entry(name)
         lost = _losses(name, entry[0]) + 1 if entry is not None else 1
         if lost >= MAX_LOSSES:
             st.info(

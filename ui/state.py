@@ -146,22 +146,21 @@ def _parse_choice(name: str, raw: str, spec, options, default, refused) -> tuple
         if low in _FALSE:
             return False, None
         return refused("is not a yes/no value")
-    if spec.kind is str:
-        if spec.multi:
-            items = [s for s in raw.split(",") if s]
-            if raw == "all" or (items and (options is None or all(s in options for s in items))):
-                return raw, None
-            return refused("names an unknown choice")
-        if options is None or raw in options:
+    if spec.multi:  # the only other kind parsed here: str
+        items = [s for s in raw.split(",") if s]
+        if raw == "all" or (items and (options is None or all(s in options for s in items))):
             return raw, None
-        if name == "dataset" and raw.startswith("upload:"):
-            # an uploaded file never travels with a link (it stays in the session that uploaded it)
-            return default, (
-                "This link was made while an uploaded file was in use. Uploaded files stay in the "
-                "session that uploaded them and are never shared by a link: upload the file again "
-                f"on Home to see this view with it. Showing the demo dataset {_show(default)} meanwhile."
-            )
-        return refused("is not one of the choices")
+        return refused("names an unknown choice")
+    if options is None or raw in options:
+        return raw, None
+    if name == "dataset" and raw.startswith("upload:"):
+        # an uploaded file never travels with a link (it stays in the session that uploaded it)
+        return default, (
+            "This link was made while an uploaded file was in use. Uploaded files stay in the "
+            "session that uploaded them and are never shared by a link: upload the file again "
+            f"on Home to see this view with it. Showing the demo dataset {_show(default)} meanwhile."
+        )
+    return refused("is not one of the choices")
 
 
 def _parse_number(raw: str, spec, options, lo, hi, refused, said: str, valid: str) -> tuple[Any, str | None]:
@@ -411,16 +410,18 @@ def sync_url(extra: dict[str, Any] | None = None) -> None:
     values = {name: st.session_state.get(f"p_{name}") for name in names}
     values.update(extra or {})
     for name, value in values.items():
-        if value is None:
-            continue
-        if value == "" and name in CLEARED_WHEN_EMPTY:
-            if name in st.query_params:
-                del st.query_params[name]
-            continue
-        text = url_text(value)
-        if st.query_params.get_all(name) != [text]:
-            st.query_params[name] = text
+        if value is not None:
+            _write_url(name, None if value == "" and name in CLEARED_WHEN_EMPTY else url_text(value))
     sync_source_marker()
+
+
+def _write_url(name: str, text: str | None) -> None:
+    """Put ``text`` under ``name`` in the URL (``None``: remove it), writing only a change."""
+    if text is None:
+        if name in st.query_params:
+            del st.query_params[name]
+    elif st.query_params.get_all(name) != [text]:
+        st.query_params[name] = text
 
 
 def active_upload() -> Any:
@@ -434,30 +435,19 @@ def sync_source_marker() -> None:
     Called by :func:`sync_url` and again where a page takes its dataset (an upload is accepted further down
     the Home page than the sidebar that syncs the URL).
     """
-    uploading = active_upload() is not None
-    if uploading and st.query_params.get_all(SOURCE_KEY) != ["upload"]:
-        st.query_params[SOURCE_KEY] = "upload"
-    elif not uploading and SOURCE_KEY in st.query_params:
-        del st.query_params[SOURCE_KEY]
+    _write_url(SOURCE_KEY, "upload" if active_upload() is not None else None)
 
 
 # ------------------------------------------------------------------ page parameters
-def url_param(
-    name: str,
-    default: Any = None,
-    kind: type | None = None,
-    *,
-    options: Any = None,
-    lo: float | None = None,
-    hi: float | None = None,
-) -> Any:
+def url_param(name: str, default: Any = None, kind: type | None = None, **limits) -> Any:
     """A page parameter restored from the URL once per session (kept under ``u_<name>``), parsed by
-    :func:`parse_url_value` (``kind`` is ignored, kept for older call sites).
+    :func:`parse_url_value` with the ``limits`` ``options``, ``lo``, ``hi`` (``kind`` is ignored, kept for
+    older call sites).
     """
     key = f"u_{name}"
     if key not in st.session_state:
         fallback = url_spec(name).default if default is None else default
-        st.session_state[key] = _from_link(name, fallback, options=options, lo=lo, hi=hi)
+        st.session_state[key] = _from_link(name, fallback, **limits)
     return st.session_state[key]
 
 
@@ -476,9 +466,7 @@ def _from_link(name: str, fallback: Any, *, quiet: bool = False, **limits) -> An
     return value
 
 
-def link_value(
-    name: str, default: Any = None, *, options: Any = None, lo: float | None = None, hi: float | None = None
-) -> tuple[bool, Any]:
+def link_value(name: str, default: Any = None, **limits) -> tuple[bool, Any]:
     """``(True, value)`` when the URL's ``name`` changed since this page last saw it (a link was followed).
 
     For pages whose settings other pages link to (the audit's mechanism and mode): the value is parsed
@@ -495,7 +483,7 @@ def link_value(
     if raw is None or raw == st.session_state.get(seen):
         return False, None
     st.session_state[seen] = raw
-    return True, _from_link(name, default, options=options, lo=lo, hi=hi)
+    return True, _from_link(name, default, **limits)
 
 
 def mark_seen(values: dict[str, Any]) -> None:
@@ -504,26 +492,18 @@ def mark_seen(values: dict[str, Any]) -> None:
         st.session_state[f"_seen_{name}"] = url_text(value)
 
 
-def seed_widget(
-    key: str,
-    default: Any,
-    kind: type | None = None,
-    options: Any = None,
-    *,
-    lo: float | None = None,
-    hi: float | None = None,
-) -> None:
+def seed_widget(key: str, default: Any, kind: type | None = None, **limits) -> None:
     """Before creating a page widget with ``key`` (and no ``value=``): give it its last value in this
-    session, else the URL's (validated), else ``default``."""
+    session, else the URL's (validated with the ``limits`` ``options``, ``lo``, ``hi``), else ``default``."""
     if key in st.session_state:
         return
     kept = f"{key}__keep"
     if kept in st.session_state:
         value = st.session_state[kept]
-        if options is not None and value not in options:
+        if limits.get("options") is not None and value not in limits["options"]:
             value = default
     else:
-        value = url_param(key, default, kind, options=options, lo=lo, hi=hi)
+        value = url_param(key, default, kind, **limits)
     st.session_state[key] = value
 
 
@@ -591,17 +571,14 @@ def widget(
     text = label if label is not None else (spec.label[:1].upper() + spec.label[1:] if spec.label else name)
     common: dict[str, Any] = {"key": name, "help": help, "disabled": disabled}
     if on_change is not None:
-        common["on_change"] = on_change
-        common["args"] = args
+        common.update(on_change=on_change, args=args)
     numeric = (spec.kind, lo, hi, step if step is not None else spec.step)
     _draw(box, control or _default_control(spec, opts, lo, hi), text, name, opts, numeric, format_func, common)
     value = keep_widget(name)
     if shared:
         set_value(name, value)
     if url and value is not None:
-        txt = url_text(value)
-        if st.query_params.get_all(name) != [txt]:
-            st.query_params[name] = txt
+        _write_url(name, url_text(value))
     return value
 
 
@@ -706,17 +683,15 @@ def forget_widget(*names: str, url: bool = False) -> None:
     for name in names:
         for key in (name, f"{name}__keep", f"u_{name}"):
             st.session_state.pop(key, None)
-        if url and name in st.query_params:
-            del st.query_params[name]
+        if url:
+            _write_url(name, None)
 
 
-def follow_link(
-    name: str, default: Any = None, *, options: Any = None, lo: float | None = None, hi: float | None = None
-) -> bool:
+def follow_link(name: str, default: Any = None, **limits) -> bool:
     """If the URL's ``name`` changed since this page last wrote it (a link was followed), set the page widget to
     the link's validated value; return whether it did. Call before the widget; then :func:`mark_seen`.
     """
-    changed, value = link_value(name, default, options=options, lo=lo, hi=hi)
+    changed, value = link_value(name, default, **limits)
     if changed:
         set_widget(name, value)
     return changed

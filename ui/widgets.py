@@ -111,14 +111,16 @@ def eps_note(eps: float) -> str:
     return text.format(eps=display.epsilon(eps), limit=display.epsilon(limit), factor=display.number(math.exp(eps)))
 
 
-def _shared_number(name: str, kind: type, label: str, lo, hi, step, help: str | None, container, fmt=None):
+def _shared_number(name: str, kind: type, label: str, lo, hi, step, help: str | None, container):
+    """The number input of the shared parameter ``name``, its value clamped to ``[lo, hi]`` (said so)."""
     box = st if container is None else container
+    lo, hi = kind(lo), kind(hi)
     asked = state.get(name)
     value = kind(min(max(asked, lo), hi))
     state.set_value(name, value)
     if value != asked:  # e.g. a link's k = 1 on a page whose smallest bag is 2: say so, never silently
         box.warning(f"{label}: {asked:g} is outside this page's range [{lo:g}, {hi:g}]; using {value:g}.", icon="↔️")
-    fmt_kw = {"format": fmt} if fmt else {}
+    fmt_kw = {"format": "%.4g"} if kind is float else {}
     _shared_widget(box.number_input, name, label, kind, min_value=lo, max_value=hi, step=step, help=help, **fmt_kw)
     return kind(state.get(name))
 
@@ -162,8 +164,7 @@ def shared_int(
 
     Its range is the declared one (:func:`ui.constants.url_spec`) unless ``lo``/``hi`` narrow it.
     """
-    dlo, dhi = _declared_range(name, lo, hi, (0, 10**9))
-    return _shared_number(name, int, label, int(dlo), int(dhi), step, help, container)
+    return _shared_number(name, int, label, *_declared_range(name, lo, hi, (0, 10**9)), step, help, container)
 
 
 def shared_float(
@@ -180,15 +181,14 @@ def shared_float(
 
     Its range is the declared one (:func:`ui.constants.url_spec`) unless ``lo``/``hi`` narrow it.
     """
-    dlo, dhi = _declared_range(name, lo, hi, (0.0, 1e9))
-    return _shared_number(name, float, label, float(dlo), float(dhi), step, help, container, fmt="%.4g")
+    return _shared_number(name, float, label, *_declared_range(name, lo, hi, (0.0, 1e9)), step, help, container)
 
 
 def seed_trials_controls(*, container=None) -> tuple[int, int]:
     """The Monte-Carlo seed and number of trials (sidebar)."""
     box = st.sidebar if container is None else container
-    s_lo, s_hi = _declared_range("seed", None, None, (0, 2**31 - 1))
-    seed = _shared_number("seed", int, "Random seed", int(s_lo), int(s_hi), 1, "Same seed, same numbers.", box)
+    seed_range = _declared_range("seed", None, None, (0, 2**31 - 1))
+    seed = _shared_number("seed", int, "Random seed", *seed_range, 1, "Same seed, same numbers.", box)
     trial_options = url_spec("trials").options
     trials = int(state.get("trials"))
     if trials not in trial_options:

@@ -27,7 +27,6 @@ from scipy import special
 from ..._validation import check_delta, check_epsilon, check_int
 from ...plugin import HIGHER_IS_PRIVATE, LOWER_IS_PRIVATE, Mechanism, param, validate_config
 
-TASKS = ("binary", "multiclass", "regression")
 SMOOTHNESS = {"binary": 0.25, "multiclass": 0.5, "regression": 1.0}
 
 

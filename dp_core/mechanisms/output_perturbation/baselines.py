@@ -40,6 +40,9 @@ __all__ = [
 ]
 
 FAMILIES = ("gaussian", "laplace")
+_TO_UNIT_BALL = (
+    "rows divided by sqrt(d) and clipped to the unit ball, an intercept appended, then divided by sqrt(2): ||x|| <= 1."
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,26 +81,15 @@ def _column_scaling(ds: Dataset, X: np.ndarray, tr: np.ndarray) -> tuple:
         # (a per-record map with public constants: Dwork and Roth 2014, Proposition 2.1, record-wise)
         b = ds.declared_bounds
         X = np.clip(X, b.lo, b.hi)
-        mu, sd = np.asarray(b.centre), np.asarray(b.scale)
-        notes = [
-            f"Columns clipped to the declared public ranges and centred and scaled by their public constants "
-            f"({b.source}), rows divided by sqrt(d) and clipped to the unit ball, an intercept appended, then "
-            "divided by sqrt(2): ||x|| <= 1.",
-        ]
-        leaks = []
-    else:
-        mu = X[tr].mean(axis=0)
-        sd = X[tr].std(axis=0)
-        sd = np.where(sd > 0, sd, 1.0)
-        notes = [
-            "Columns standardised with the training mean and standard deviation, rows divided by sqrt(d) and "
-            "clipped to the unit ball, an intercept appended, then divided by sqrt(2): ||x|| <= 1.",
-        ]
-        leaks = [
-            "The column means and standard deviations were taken from the training data; declare public "
-            "feature ranges to make the guarantee cover this step."
-        ]
-    return X, mu, sd, notes, leaks
+        how = "Columns clipped to the declared public ranges and centred and scaled by their public constants"
+        return X, np.asarray(b.centre), np.asarray(b.scale), [f"{how} ({b.source}), {_TO_UNIT_BALL}"], []
+    sd = X[tr].std(axis=0)
+    how = "Columns standardised with the training mean and standard deviation"
+    leak = (
+        "The column means and standard deviations were taken from the training data; declare public "
+        "feature ranges to make the guarantee cover this step."
+    )
+    return X, X[tr].mean(axis=0), np.where(sd > 0, sd, 1.0), [f"{how}, {_TO_UNIT_BALL}"], [leak]
 
 
 def prepare_compare_data(ds: Dataset, *, test_fraction: float = 0.2, seed: int = 0) -> CompareData:
@@ -280,7 +272,7 @@ def fit_output_model(data: CompareData, *, lam: float | None = None) -> OutputMo
         smooth = 0.5 * lmax + lam  # Hessian of log-sum-exp <= (1/2) I, times x x^T
         trace_h = math.nan
         n_params = C * d
-    model = OutputModel(
+    return OutputModel(
         task=data.task,
         lam=lam,
         theta=theta,
@@ -288,14 +280,12 @@ def fit_output_model(data: CompareData, *, lam: float | None = None) -> OutputMo
         lipschitz=L,
         smoothness=smooth,
         trace_h=trace_h,
-        objective=0.0,
+        objective=float(_objective_many(data, lam, theta[None, :])[0]),
         n_params=n_params,
         data=data,
         gram_trace=float(np.trace(G)),
         gram_lmax=lmax,
     )
-    obj = float(model.train_objective(theta[None, :])[0])
-    return OutputModel(**{**model.__dict__, "objective": obj})
 
 
 def _scale(sensitivity: float, epsilon: float, delta: float, family: str) -> float:
@@ -341,10 +331,7 @@ def _standard_noise(seeds: Sequence[np.random.SeedSequence], D: int, family: str
     out = np.empty((len(seeds), D))
     for t, ss in enumerate(seeds):
         g = as_generator(child_seed(ss, 11))
-        if family == "gaussian":
-            out[t] = g.standard_normal(D)
-        else:
-            out[t] = sample_laplace_norm(g, 1, D)[0]
+        out[t] = g.standard_normal(D) if family == "gaussian" else sample_laplace_norm(g, 1, D)[0]
     return out
 
 
@@ -355,10 +342,7 @@ def output_perturbation_trials(
     per-epsilon ``scale``."""
     check_choice("family", family, FAMILIES)
     Z = _standard_noise(seeds, model.n_params, family)
-    T = len(seeds)
-    util = np.empty((len(epsilons), T))
-    excess = np.empty((len(epsilons), T))
-    mae = np.empty((len(epsilons), T))
+    util, excess, mae = (np.empty((len(epsilons), len(seeds))) for _ in range(3))
     scales = np.empty(len(epsilons))
     for i, e in enumerate(epsilons):
         s = output_noise_scale(model, epsilon=float(e), delta=delta, family=family)
