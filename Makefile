@@ -21,9 +21,10 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt $(VENV)/.installed
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 
-## make run: create .venv if needed, install the app's requirements, serve the app on localhost
+## make run: create .venv if needed, install the app's requirements, serve the app on localhost (ui/serve.py:
+## Streamlit's server, with the pages' imports done before the first visitor)
 run: $(VENV)/.installed
-	$(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port $(PORT)
+	$(PY) -m ui.serve --server.address 127.0.0.1 --server.port $(PORT)
 
 ## make lint: ruff lint and format check (configured in pyproject.toml); any finding fails the build
 lint: $(VENV)/.installed-dev

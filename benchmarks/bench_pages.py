@@ -261,7 +261,8 @@ def free_port() -> int:
 
 
 class Server:
-    """``streamlit run app.py`` in ``root`` on a free localhost port; stopped by its process id."""
+    """The app's server (``python -m ui.serve``, or ``streamlit run app.py`` in an older checkout) in ``root`` on a
+    free localhost port; stopped by its process id."""
 
     def __init__(self, root: Path, env: dict | None = None) -> None:
         self.root, self.port = root, free_port()
@@ -269,7 +270,10 @@ class Server:
         self.env = env or {}
 
     def __enter__(self) -> Server:
-        cmd = [PY, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port)]
+        # what `make run` starts: ui/serve.py (imports done before the first visitor) where the checkout has it
+        serve = (self.root / "ui" / "serve.py").exists()
+        launch = ["-m", "ui.serve"] if serve else ["-m", "streamlit", "run", "app.py"]
+        cmd = [PY, *launch, "--server.port", str(self.port)]
         cmd += ["--server.headless", "true", "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
         env = {**os.environ, "PYTHONPATH": str(self.root), **self.env}
         self.proc = subprocess.Popen(

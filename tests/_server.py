@@ -24,10 +24,11 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(log_dir: Path, launcher: tuple[str, ...] = ("-m", "streamlit", "run", "app.py"), env: dict | None = None):
+def serve(log_dir: Path, launcher: tuple[str, ...] = ("-m", "ui.serve"), env: dict | None = None):
     """A Streamlit server of the app on a free localhost port (its log in ``log_dir / "streamlit.log"``);
-    yields its URL. ``launcher``: what follows the Python executable before the server options (a test may
-    start the app through its own script); ``env``: variables added to the environment."""
+    yields its URL. ``launcher``: what follows the Python executable before the server options (``make run``'s
+    ``-m ui.serve`` unless a test starts the app through its own script); ``env``: variables added to the
+    environment."""
     port = _free_port()
     log_path = log_dir / "streamlit.log"
     log = open(log_path, "wb")

@@ -41,7 +41,7 @@ def _server(app_url: str):
     port = str(urlparse(app_url).port)
     for p in psutil.process_iter(["cmdline"]):
         cmd = p.info["cmdline"] or []
-        if "streamlit" in " ".join(cmd) and "--server.port" in cmd and cmd[cmd.index("--server.port") + 1] == port:
+        if "--server.port" in cmd and cmd[cmd.index("--server.port") + 1] == port:  # `-m ui.serve` or `streamlit run`
             return p
     pytest.fail(f"no Streamlit server process with --server.port {port}")
 
