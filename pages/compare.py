@@ -459,17 +459,8 @@ with tab_neg:
             st.button("What if we had twice the rows?", key="ask_twice", on_click=_ask_rows, args=(2.0,), icon="➕")
         else:
             st.button("Back to the data as it is", key="ask_same", on_click=_ask_rows, args=(1.0,))
-    page_params.update(
-        {
-            "tmetric": tmetric,
-            "tvalue": float(tvalue),
-            "tdelta": float(tdelta),
-            "tsolve": solve,
-            "tcap": tcap,
-            "tcapv": float(tcapv),
-            "trows": float(st.session_state.get("trows", 1.0)),
-        }
-    )
+    page_params.update(tmetric=tmetric, tvalue=float(tvalue), tdelta=float(tdelta), tsolve=solve, tcap=tcap)
+    page_params.update(tcapv=float(tcapv), trows=float(st.session_state.get("trows", 1.0)))
     try:
         targets = targets_from_params(page_params)
     except (TypeError, ValueError) as exc:
@@ -494,34 +485,16 @@ with tab_neg:
                 st.markdown(f"- {escape_markdown(line)}")
             widgets.table(answer_table_for_people(answer), key="compare_answer_table")
             show_grid = bool(answer.get("grid")) and answer["rows_factor"] == 1.0 and not stale
-            at_delta = None
-            if show_grid:
-                at_delta = (
-                    result
-                    if answer["delta_used"] == delta
-                    else cc.compare(
-                        ds.name,
-                        ds.fingerprint,
-                        make_spec(
-                            epsilons=grid,
-                            delta=answer["delta_used"],
-                            n_trials=trials,
-                            seed=seed,
-                            preprocess=spec.preprocess,
-                            **dict(spec.params),
-                        ),
-                        mechanisms,
-                        ds,
-                    )
-                )
+            at_delta = result if show_grid else None
+            if show_grid and answer["delta_used"] != delta:  # the curves at the negotiation's δ
+                settings = {"n_trials": trials, "seed": seed, "preprocess": spec.preprocess, **dict(spec.params)}
+                spec_at = make_spec(epsilons=grid, delta=answer["delta_used"], **settings)
+                at_delta = cc.compare(ds.name, ds.fingerprint, spec_at, mechanisms, ds)
             # a stale answer belongs to other settings: its charts are not drawn (nor cached under this key)
-            figs = {"learning_curve": None, "negotiation": None}
-            if not stale:
-                figs = cc.negotiation_charts(*neg_key, float(rows_factor), answer, at_delta)
-            if figs["learning_curve"] is not None:
-                st.plotly_chart(figs["learning_curve"], width="stretch", key="learning_curve_chart")
-            if figs["negotiation"] is not None:
-                st.plotly_chart(figs["negotiation"], width="stretch", key="negotiation_chart")
+            figs = {} if stale else cc.negotiation_charts(*neg_key, float(rows_factor), answer, at_delta)
+            for chart in ("learning_curve", "negotiation"):
+                if figs.get(chart) is not None:
+                    st.plotly_chart(figs[chart], width="stretch", key=f"{chart}_chart")
             if answer["k_answers"]:
                 st.markdown("**Label-DP by aggregation: smallest bag size k**")
                 widgets.table(

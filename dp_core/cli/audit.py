@@ -40,13 +40,8 @@ def _adder(m: AuditableMechanism):
         p.add_argument("--target", default=None, help="target column of a CSV file (default: the last column)")
         add_bounds_argument(p)
         for o in m.options:
-            p.add_argument(
-                f"--{o.name.replace('_', '-')}",
-                dest=o.name,
-                type=o.kind,
-                default=o.default,
-                help=f"{o.help} (default {o.default})",
-            )
+            flag, text = f"--{o.name.replace('_', '-')}", f"{o.help} (default {o.default})"
+            p.add_argument(flag, dest=o.name, type=o.kind, default=o.default, help=text)
 
     return add
 

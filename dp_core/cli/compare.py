@@ -130,14 +130,11 @@ def _run_compare(args: argparse.Namespace) -> dict:
     drop = ["adapter"] + ([] if res.has_mae else [c for c in res.summary.columns if c.startswith("mae_")])
     summary = res.summary.drop(columns=[c for c in drop if c in res.summary.columns])
     extra = {"nonprivate_mae": res.nonprivate_mae} if res.has_mae else {}  # regression: test MAE, target's units
+    head = {k: getattr(res, k) for k in ("dataset", "task", "metric")}
+    setting = {"epsilons": list(spec.epsilons), "delta": spec.delta, "trials": spec.n_trials, "seed": spec.seed}
     return {
-        "dataset": res.dataset,
-        "task": res.task,
-        "metric": res.metric,
-        "epsilons": list(spec.epsilons),
-        "delta": spec.delta,
-        "trials": spec.n_trials,
-        "seed": spec.seed,
+        **head,
+        **setting,
         "preprocess": spec.preprocess,
         "methods": res.methods,
         "nonprivate": res.nonprivate,

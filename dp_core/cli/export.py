@@ -18,7 +18,8 @@ def _config(args: argparse.Namespace):
     return load_export_config(config_bytes(args))
 
 
-def _add_common(p: argparse.ArgumentParser, out_help: str) -> None:
+def _add_common(p: argparse.ArgumentParser, out_help: str = "the HTML brief to write") -> None:
+    """``--config``, ``--out`` and ``--force`` (all of ``brief``'s options)."""
     p.add_argument("--config", required=True, help="JSON configuration (downloaded from the app; may hold decisions)")
     p.add_argument("--out", required=True, help=out_help)
     add_force_argument(p, "overwrite existing files")
@@ -45,10 +46,6 @@ def _run_notebook(args: argparse.Namespace) -> dict:
     return result
 
 
-def _add_brief(p: argparse.ArgumentParser) -> None:
-    _add_common(p, "the HTML brief to write")
-
-
 def _run_brief(args: argparse.Namespace) -> dict:
     from ..export.brief import brief_data, brief_html
 
@@ -73,5 +70,5 @@ COMMANDS = [
     Command(
         "notebook", "", "a configuration as a runnable Jupyter notebook (and --script)", _add_notebook, _run_notebook
     ),
-    Command("brief", "", "a configuration as a one-page privacy brief with its decision log", _add_brief, _run_brief),
+    Command("brief", "", "a configuration as a one-page privacy brief with its decision log", _add_common, _run_brief),
 ]

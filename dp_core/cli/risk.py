@@ -21,13 +21,13 @@ CLI_NAMES = (("risk", "*"),)
 _HELP = "what the guarantee lets an attacker do: trade-off curve, μ, membership-inference advantage (JSON)"
 
 
-#: The options of a setting besides ``--eps``, ``--delta`` and ``--method``: type, default, help.
+#: The options of a setting besides ``--eps``, ``--delta`` and ``--method``: ``add_argument``'s keywords.
 _OPTIONS = {
-    "sensitivity": (float, 1.0, "sensitivity Δ of the query (default 1)"),
-    "compose": (int, 1, "number of releases composed (default 1)"),
-    "n": (int, 20_000, "rows n (default 20000)"),
-    "d": (int, 10, "dimension d of the model (default 10)"),
-    "n_classes": (int, 3, "number of classes (default 3)"),
+    "sensitivity": {"type": float, "default": 1.0, "help": "sensitivity Δ of the query (default 1)"},
+    "compose": {"type": int, "default": 1, "help": "number of releases composed (default 1)"},
+    "n": {"type": int, "default": 20_000, "help": "rows n (default 20000)"},
+    "d": {"type": int, "default": 10, "help": "dimension d of the model (default 10)"},
+    "n_classes": {"type": int, "default": 3, "help": "number of classes (default 3)"},
 }
 
 
@@ -70,23 +70,18 @@ def _command(mechanism: str, what: str, keys, params=(), *, eps=None, defaults=N
     and the declared parameters ``params``; ``eps``: the default of ``--eps`` (``None``: required)."""
 
     def add_arguments(p):
+        options = {
+            **_OPTIONS,
+            "eps": {"type": float, "default": eps, "required": eps is None, "help": "ε of the guarantee, in (0, inf)"},
+            "delta": {
+                "type": float,
+                "default": 1e-5,
+                "help": f"δ, in {'[0, 1)' if zero_delta else '(0, 1)'} (default 1e-05)",
+            },
+            "method": {"choices": ("analytic", "classic"), "default": "analytic", "help": "σ calibration"},
+        }
         for k in keys:
-            if k == "eps":
-                p.add_argument(
-                    "--eps", type=float, default=eps, required=eps is None, help="ε of the guarantee, in (0, inf)"
-                )
-            elif k == "delta":
-                p.add_argument(
-                    "--delta",
-                    type=float,
-                    default=1e-5,
-                    help=f"δ, in {'[0, 1)' if zero_delta else '(0, 1)'} (default 1e-05)",
-                )
-            elif k == "method":
-                p.add_argument("--method", choices=("analytic", "classic"), default="analytic", help="σ calibration")
-            else:
-                kind, default, text = _OPTIONS[k]
-                p.add_argument(f"--{k.replace('_', '-')}", type=kind, default=default, help=text)
+            p.add_argument(f"--{k.replace('_', '-')}", **options[k])
         if params:
             add_param_options(p, _specs(mechanism, params), defaults=defaults)
 

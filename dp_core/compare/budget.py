@@ -85,40 +85,32 @@ def budget_card(result: CompareResult, *, epsilon: float, delta: float, n: int |
     d = check_delta(delta, allow_zero=True)
     at = utility_at(result, eps)
     info = {m["method"]: m for m in result.methods}
+    columns = ["method", "utility", "utility_lo", "utility_hi", "n_trials", "guarantee", "mechanism"]
     rows = []
     for _, r in at.iterrows():
         m = info.get(r["method"], {})
+        row = {c: r[c] for c in columns[1:5]}
+        guarantee = STATUS_LABELS.get(m.get("status", "none"), "")
         rows.append(
             {
+                **row,
                 "method": m.get("label", r["method"]),
+                "guarantee": guarantee,
                 "mechanism": m.get("mechanism", r["adapter"]),
-                "utility": r["utility"],
-                "utility_lo": r["utility_lo"],
-                "utility_hi": r["utility_hi"],
-                "n_trials": r["n_trials"],
-                "guarantee": STATUS_LABELS.get(m.get("status", "none"), ""),
             }
         )
     groups = {s: [] for s in STATUSES}
     for m in result.methods:
         extra = " (pure ε-DP)" if m["pure"] else ""
         extra += " (labels only)" if m["label_dp"] else ""
-        groups[m["status"]].append(
-            {
-                "label": m["label"] + extra,
-                "statement": m["statement"],
-                "mechanism": m["mechanism"],
-                "audit": m.get("audit", ""),
-            }
-        )
+        item = {"label": m["label"] + extra, "statement": m["statement"], "mechanism": m["mechanism"]}
+        groups[m["status"]].append({**item, "audit": m.get("audit", "")})
     return {
         "epsilon": eps,
         "delta": d,
         "metric": result.metric,
         "sentences": plain_language(epsilon=eps, delta=d, n=n),
-        "utility": pd.DataFrame(
-            rows, columns=["method", "utility", "utility_lo", "utility_hi", "n_trials", "guarantee", "mechanism"]
-        ),
+        "utility": pd.DataFrame(rows, columns=columns),
         "groups": groups,
         "reference_utility": result.reference_utility if math.isfinite(result.reference_utility) else None,
     }

@@ -255,10 +255,8 @@ class ExplorerConfig:
 
     def link(self, base_url: str = "") -> str:
         """A link that reopens this view: ``base_url/<page>?<query>``."""
-        path = self.page[len("pages/") :] if self.page.startswith("pages/") else self.page
-        path = path[:-3] if path.endswith(".py") else path
-        base = base_url.rstrip("/")
-        return f"{base}/{path}?{urlencode(self.to_query())}" if path else f"{base}/?{urlencode(self.to_query())}"
+        path = self.page.removeprefix("pages/").removesuffix(".py")
+        return f"{base_url.rstrip('/')}/{path}?{urlencode(self.to_query())}"
 
     def replace(self, **changes: Any) -> ExplorerConfig:
         values = self.to_dict()

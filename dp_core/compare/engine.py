@@ -251,20 +251,25 @@ def _run_compare(ds: Dataset, spec: CompareSpec, adapters: list, progress) -> Co
         for name, store in per_adapter.items():
             store[a.key] = getattr(part, name)
         methods.extend(_weakened(dict(m), spec.delta, ds.n) for m in part.methods)
-    trials = concat_frames(frames, TRIAL_COLUMNS)
-    return CompareResult(
-        dataset=ds.name,
-        task=ds.task,
-        metric=utility_metric_name(ds.task),
-        spec=spec,
-        trials=trials,
-        summary=_summarize_trials(trials),
-        bounds=concat_frames(bframes, _BOUND_COLUMNS),
+    return _result(
+        ds.name,
+        ds.task,
+        utility_metric_name(ds.task),
+        spec,
+        frames,
+        bframes,
         methods=methods,
         skipped=skipped,
         states=states,
         **per_adapter,
     )
+
+
+def _result(dataset, task, metric, spec, frames, bframes, **fields) -> CompareResult:
+    """A :class:`CompareResult` of the trial and bound tables ``frames``/``bframes`` (concatenated, summarized)."""
+    trials = concat_frames(frames, TRIAL_COLUMNS)
+    bounds = concat_frames(bframes, _BOUND_COLUMNS)
+    return CompareResult(dataset, task, metric, spec, trials, _summarize_trials(trials), bounds, **fields)
 
 
 def _prepare_states(ds: Dataset, spec: CompareSpec, adapters: list) -> tuple[dict, dict, dict]:
@@ -302,13 +307,8 @@ def _run_adapter(a, st, spec: CompareSpec, prog, total: int):
             b = a.bounds(st, spec.epsilons, spec)
     except (ValueError, DPCoreError) as exc:
         return Entry(skipped=f"{type(exc).__name__}: {exc}", phase="sweep", total=total)
-    rows = []
-    for mi in a.statuses(st, spec):
-        row = _method_row(a, mi)
-        details = getattr(a, "method_details", None)  # optional per-method extras (e.g. sampler status)
-        if details is not None:
-            row.update(details(st, mi.key))
-        rows.append(row)
+    details = getattr(a, "method_details", None)  # optional per-method extras (e.g. sampler status)
+    rows = [{**_method_row(a, mi), **(details(st, mi.key) if details else {})} for mi in a.statuses(st, spec)]
     return Entry(
         trials=df,
         bounds=b,
@@ -345,22 +345,13 @@ def combine_results(parts: Sequence[CompareResult]) -> CompareResult:
         if keys & seen:
             raise ValueError(f"parts must run disjoint mechanisms; repeated: {sorted(keys & seen)}.")
         seen |= keys
-    trials = concat_frames([p.trials for p in parts], TRIAL_COLUMNS)
     merged: dict[str, dict] = {name: {} for name in (*_PER_ADAPTER, "skipped", "states")}
     for p in parts:
         for name, store in merged.items():
             store.update(getattr(p, name))
-    return CompareResult(
-        dataset=first.dataset,
-        task=first.task,
-        metric=first.metric,
-        spec=first.spec,
-        trials=trials,
-        summary=_summarize_trials(trials),
-        bounds=concat_frames([p.bounds for p in parts], _BOUND_COLUMNS),
-        methods=[m for p in parts for m in p.methods],
-        **merged,
-    )
+    frames, bframes = [p.trials for p in parts], [p.bounds for p in parts]
+    methods = [m for p in parts for m in p.methods]
+    return _result(first.dataset, first.task, first.metric, first.spec, frames, bframes, methods=methods, **merged)
 
 
 def _weakened(row: dict, delta: float, n: int) -> dict:
@@ -411,9 +402,9 @@ def utility_at(result: CompareResult, epsilon: float) -> pd.DataFrame:
         for col in ("utility_mean", "utility_lo", "utility_hi", "excess_risk_mean"):
             ys = g[col].to_numpy(dtype=float)
             if len(xs) == 1:
-                v = ys[0] if math.isclose(xs[0], math.log(eps), rel_tol=0, abs_tol=1e-9) else math.nan
-            elif xs[0] - 1e-12 <= math.log(eps) <= xs[-1] + 1e-12:
-                v = float(np.interp(math.log(eps), xs, ys))
+                v = ys[0] if math.isclose(xs[0], le, rel_tol=0, abs_tol=1e-9) else math.nan
+            elif xs[0] - 1e-12 <= le <= xs[-1] + 1e-12:
+                v = float(np.interp(le, xs, ys))
             else:
                 v = math.nan
             row[col.replace("_mean", "")] = v

@@ -48,6 +48,8 @@ def _label_for(result, method: str) -> str:
         return label_of(method)
 
 
+_MARKER_LINE = {"color": "#555555", "width": 1, "dash": "dash"}  # the chosen ε, the data's own size
+_TARGET_LINE = {"color": "#222222", "width": 2, "dash": "dashdot"}
 _SPARE = ["#332288", "#88CCEE", "#44AA99", "#999933", "#882255", "#AA4499", "#DDCC77", "#661100", "#6699CC", "#888888"]
 
 
@@ -76,14 +78,16 @@ def _nonprivate_line(fig: go.Figure, result, s: pd.DataFrame, ref: float) -> Non
     eps = (s if len(s) else result.summary)["epsilon"].to_numpy(dtype=float)
     if not (math.isfinite(ref) and len(eps)):
         return
+    line = {"color": color_of("nonprivate"), "width": 1.5, "dash": "dot"}
+    name = f"Non-private fit ({display.number(ref)})"
+    _level(fig, eps.min(), eps.max(), ref, name, "non-private fit", line, legendgroup="nonprivate")
+
+
+def _level(fig: go.Figure, x0, x1, y: float, name: str, hover: str, line: dict, **group) -> None:
+    """A horizontal line trace at ``y`` from ``x0`` to ``x1`` (a legend entry; ``hover``: its label, then ``y``)."""
+    hovertemplate = f"{hover}: {display.number(y)}<extra></extra>"
     fig.add_scatter(
-        x=[float(eps.min()), float(eps.max())],
-        y=[ref, ref],
-        mode="lines",
-        name=f"Non-private fit ({display.number(ref)})",
-        legendgroup="nonprivate",
-        line={"color": color_of("nonprivate"), "width": 1.5, "dash": "dot"},
-        hovertemplate=f"non-private fit: {display.number(ref)}<extra></extra>",
+        x=[float(x0), float(x1)], y=[y, y], mode="lines", name=name, **group, line=line, hovertemplate=hovertemplate
     )
 
 
@@ -166,14 +170,8 @@ def compare_figure(
     style_refuted(fig, refuted_methods(result.methods))
     _group_legends(fig, result, height=height)
     if eps_marker is not None and math.isfinite(eps_marker) and eps_marker > 0:
-        vline(
-            fig,
-            eps_marker,
-            log_x=True,
-            line={"color": "#555555", "width": 1, "dash": "dash"},
-            annotation_text=f"ε = {display.epsilon(eps_marker)}",
-            annotation_position="top right",
-        )
+        text = f"ε = {display.epsilon(eps_marker)}"
+        vline(fig, eps_marker, log_x=True, line=_MARKER_LINE, annotation_text=text, annotation_position="top right")
     return fig
 
 
@@ -251,7 +249,7 @@ def negotiation_figure(result, answer: dict, *, height: int = 420) -> go.Figure:
         fig,
         value,
         log_y=(y == "excess_risk"),
-        line={"color": "#222222", "width": 2, "dash": "dashdot"},
+        line=_TARGET_LINE,
         annotation_text=f"target: {metric} {relation} {display.number(value)}",
         # MAE: the curves fall onto the target from above on the right; the label sits clear of them on the left
         annotation_position="top left" if y == "mae" else "bottom right",
@@ -452,21 +450,12 @@ def _lc_layout(fig: go.Figure, answer: dict, n_far: float, height: int, models: 
         margin={"t": 60, "b": 130},
     )
     n_lo = min(float(r["n_rows"]) for r in answer["learning_curve"])
-    fig.add_scatter(  # the target as a trace over the rows shown (a shape would need the axis' own units)
-        x=[n_lo, max(n_far, float(answer["n"]))],
-        y=[target["value"], target["value"]],
-        mode="lines",
-        name=f"target {display.number(target['value'])}",
-        line={"color": "#222222", "width": 2, "dash": "dashdot"},
-        hovertemplate=f"target: {display.number(target['value'])}<extra></extra>",
-    )
+    # the target as a trace over the rows shown (a shape would need the axis' own units)
+    name = f"target {display.number(target['value'])}"
+    _level(fig, n_lo, max(n_far, float(answer["n"])), target["value"], name, "target", _TARGET_LINE)
+    n_text = f"this dataset: {display.integer(answer['n'])} rows"
     vline(
-        fig,
-        float(answer["n"]),
-        log_x=True,
-        line={"color": "#555555", "width": 1, "dash": "dash"},
-        annotation_text=f"this dataset: {display.integer(answer['n'])} rows",
-        annotation_position="top left",
+        fig, float(answer["n"]), log_x=True, line=_MARKER_LINE, annotation_text=n_text, annotation_position="top left"
     )
 
 

@@ -60,17 +60,15 @@ class CompareSpec:
 
     def param(self, name: str) -> Any:
         """The value of the mechanism parameter ``name`` (``KeyError`` naming the known ones)."""
-        for key, value in self.params:
-            if key == name:
-                return value
-        raise KeyError(f"the comparison has no parameter {name!r}; known: {[k for k, _ in self.params]}.")
+        params = dict(self.__dict__.get("params", ()))  # not ``self.params``: none yet while unpickling
+        if name not in params:
+            raise KeyError(f"the comparison has no parameter {name!r}; known: {list(params)}.")
+        return params[name]
 
     def __getattr__(self, name: str) -> Any:
         # ``spec.k``: a mechanism parameter read like a field (only called when no field matches)
-        if not name.startswith("_"):
-            for key, value in self.__dict__.get("params", ()):
-                if key == name:
-                    return value
+        if not name.startswith("_") and name in dict(self.__dict__.get("params", ())):
+            return self.param(name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
