@@ -86,9 +86,16 @@ def _clipped_sum(task: str, X: np.ndarray, y: np.ndarray, Theta: np.ndarray, cli
         f = np.minimum(1.0, clip / np.maximum(np.linalg.norm(P, axis=2) * xn, 1e-300))
         return np.einsum("knc,nd->kcd", P * f[..., None], X)
     M = Theta @ X.T
-    coef = -y * special.expit(-y * M) if task == "binary" else M - y
-    f = np.minimum(1.0, clip / np.maximum(np.abs(coef) * xn, 1e-300))
-    return (coef * f) @ X
+    if task == "binary":
+        coef = special.expit(-y * M)
+        coef *= -y
+    else:
+        coef = np.subtract(M, y, out=M)
+    f = np.abs(coef)  # the clipping factor min(1, C / |coef_i| ||x_i||), in place (same operations, same order)
+    f *= xn
+    np.divide(clip, np.maximum(f, 1e-300, out=f), out=f)
+    coef *= np.minimum(f, 1.0, out=f)
+    return coef @ X
 
 
 def run_gd(task, X, y, cfg: DPGDConfig, steps: int, sigma: float, rngs, n_classes: int = 2, runs: int = 0):
