@@ -28,6 +28,8 @@ __all__ = [
 MODELS = ("least_squares", "logistic_taylor")
 
 _CHUNK = 1 << 16
+#: Rows whose clipping and ``p`` terms are computed together inside a block (their work arrays stay in cache).
+_PIECE = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +74,14 @@ def _checked(X, y, model: str, y_bound: float) -> tuple[np.ndarray, np.ndarray]:
 def _clip_rows(X: np.ndarray, x_bound: float) -> np.ndarray:
     """Rows clipped inside the mechanism to ``x_bound`` (the constants rely on it); row by row, so a block of
     rows gives the same numbers as the whole matrix."""
-    norms = np.linalg.norm(X, axis=1)
-    scale = np.minimum(1.0, x_bound / np.maximum(norms, 1e-300))
-    return X * scale[:, None]
+    return X * _clip_scale(X, x_bound)[:, None]
+
+
+def _clip_scale(X: np.ndarray, x_bound: float) -> np.ndarray:
+    """Each row's factor ``min(1, x_bound / ||x||)``; the norms as ``np.linalg.norm(X, axis=1)`` computes them
+    (same operations, without its copy of ``X``)."""
+    norms = np.sqrt(np.add.reduce(X * X, axis=1))
+    return np.minimum(1.0, x_bound / np.maximum(norms, 1e-300))
 
 
 def _prepare(X, y, model: str, x_bound: float, y_bound: float) -> tuple[np.ndarray, np.ndarray]:
@@ -126,13 +133,20 @@ def sufficient_stats(
     n, d = X.shape
     S = np.zeros((d, d))
     p = np.zeros(d)
+    Q = np.empty((min(n, _CHUNK), d))  # one block of Q, filled a cache-sized piece at a time
+    P = np.empty((_PIECE + 1, d))  # row 0: the running sum p, then one piece of rows p(x_i, y_i)
     for start in range(0, n, _CHUNK):
-        Xb = _clip_rows(X[start : start + _CHUNK], x_bound)
-        yb = y[start : start + _CHUNK]
-        Q, P = (Xb, yb[:, None] * Xb) if model == "least_squares" else (0.5 * Xb, 0.5 * yb[:, None] * Xb)
-        S += Q.T @ Q
-        p = np.concatenate([p[None], P]).sum(axis=0)  # sequential over rows, like P.sum(axis=0)
-        del Xb, Q, P
+        m = min(_CHUNK, n - start)
+        for a in range(0, m, _PIECE):
+            b = min(a + _PIECE, m)
+            Xp, yb = X[start + a : start + b], y[start + a : start + b]
+            Xb = np.multiply(Xp, _clip_scale(Xp, x_bound)[:, None], out=Q[a:b])  # the clipped rows, in place
+            P[0] = p
+            np.multiply(yb[:, None] if model == "least_squares" else (0.5 * yb)[:, None], Xb, out=P[1 : b - a + 1])
+            p = P[: b - a + 1].sum(axis=0)  # sequential over rows, like the whole P.sum(axis=0)
+            if model != "least_squares":  # q = x / 2 (p = (y / 2) x above)
+                Xb *= 0.5
+        S += Q[:m].T @ Q[:m]
     s_sum = float((0.5 * y * y).sum()) if model == "least_squares" else float(np.full(n, math.log(2.0)).sum())
     return SufficientStats.from_moments(n, S, p, s_sum, model)
 
