@@ -373,15 +373,18 @@ def test_release_thetas_xy_matches_stats_path_and_neighbours_share_parameters():
     assert a.shape == b.shape and not np.array_equal(a, b)
 
 
+@pytest.mark.parametrize("piece", [128, 1024])
 @pytest.mark.parametrize("model", ["least_squares", "logistic_taylor"])
-def test_streamed_sufficient_stats_equal_the_whole_matrix_pass(model, monkeypatch):
-    """Issue 29: the one-off pass streams blocks of rows; the numbers are those of the whole matrices, bit for bit
-    (rows clipped to x_bound, labels to y_bound; n not a multiple of the block)."""
+def test_streamed_sufficient_stats_equal_the_whole_matrix_pass(model, piece, monkeypatch):
+    """Issue 29: the one-off pass streams blocks of rows, each filled a piece at a time; the numbers are those of
+    the whole matrices, bit for bit (rows clipped to x_bound, labels to y_bound; n not a multiple of the block,
+    the block not a multiple of the piece)."""
     import tracemalloc
 
     from dp_core.mechanisms.input_perturbation import model as m
 
     monkeypatch.setattr(m, "_CHUNK", 1000)  # blocks small against the data, as at n = 10^6
+    monkeypatch.setattr(m, "_PIECE", piece)  # 128: eight pieces a block, the last one short
     rng = np.random.default_rng(29)
     n, d = 20 * m._CHUNK + 123, 20
     X = rng.standard_normal((n, d)) * rng.exponential(size=(n, 1))
