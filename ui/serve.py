@@ -24,17 +24,17 @@ LIBRARIES += ("scipy.stats", "dp_accounting")
 
 def modules() -> list[str]:
     """The libraries above, every ``ui`` module, the engine modules of :data:`ui.background.SERVER_PRELOAD`, and every
-    module of every mechanism folder but its command line (``cli``)."""
-    import dp_core.mechanisms
+    module of every registered plug-in's package but its command line (``cli``)."""
     import ui
+    from dp_core import registry
     from ui import background
 
     own = [f"ui.{m.name}" for m in pkgutil.iter_modules(ui.__path__) if m.name != "serve"]
+    packages = dict.fromkeys(p.package for p in registry.plugins() if p.package)  # one folder, several plug-ins
     engine = [
-        f"dp_core.mechanisms.{folder.name}.{m.name}"
-        for folder in pkgutil.iter_modules(dp_core.mechanisms.__path__)
-        if folder.ispkg
-        for m in pkgutil.iter_modules([str(Path(dp_core.mechanisms.__path__[0]) / folder.name)])
+        f"{package}.{m.name}"
+        for package in packages
+        for m in pkgutil.iter_modules(importlib.import_module(package).__path__)
         if m.name != "cli"
     ]
     return [*LIBRARIES, *own, *background._preload(background.SERVER_PRELOAD, "PRELOAD"), *engine]
