@@ -251,7 +251,8 @@ def iota_star(
 ) -> float:
     """``iota* = (b / ((theta - 1) a))^(1/theta)``, the minimiser of U.
     See docs/l1_exponential.md §"bounds.iota_star"."""
-    a, b = bound_coefficients(**locals())  # every argument of iota_star, by name
+    shared = dict(zeta=zeta, n=n, eta=eta, theta=theta, M_theta=M_theta, V_theta=V_theta, diam_W=diam_W, d=d)
+    a, b = bound_coefficients(kappa_value=kappa_value, log_N=log_N, **shared)
     th = float(theta)
     if a <= 0:
         raise ValueError("iota_star needs V_theta > 0 or M_theta > 0 (the bias coefficient a is 0).")
@@ -274,7 +275,8 @@ def optimal_bound(
     log_N: float | None = None,
 ) -> float:
     """Closed form ``U(iota*) = 3 zeta m1 + theta a^(1/theta) (b/(theta-1))^((theta-1)/theta)``."""
-    a, b = bound_coefficients(**{k: v for k, v in locals().items() if k != "m1"})  # the arguments but m1, by name
+    shared = dict(zeta=zeta, n=n, eta=eta, theta=theta, M_theta=M_theta, V_theta=V_theta, diam_W=diam_W, d=d)
+    a, b = bound_coefficients(kappa_value=kappa_value, log_N=log_N, **shared)  # m1 enters only the first term
     th = float(theta)
     return 3.0 * zeta * m1 + th * a ** (1.0 / th) * (b / (th - 1.0)) ** ((th - 1.0) / th)
 

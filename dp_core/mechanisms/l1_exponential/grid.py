@@ -328,6 +328,6 @@ def grid_mechanism_releases(
 ) -> NDArray[np.float64]:
     """Run the exact grid mechanism ``n_releases`` times on a fixed dataset; return the released w's. Wang & Xu,
     Algorithms 1-2; docs/l1_exponential.md §"Samplers". See docs/l1_exponential.md §"grid.grid_mechanism_releases"."""
-    kw = {k: v for k, v in locals().items() if k != "n_releases"}  # the other arguments, by name
-    kw.update(n_draws=check_int("n_releases", n_releases, lo=1), m=check_int("m", m, lo=1))
-    return em_grid(**kw).draws
+    n_draws, m = check_int("n_releases", n_releases, lo=1), check_int("m", m, lo=1)
+    law = dict(epsilon=epsilon, theta=theta, iota=iota, radius=radius, m=m, convention=convention)
+    return em_grid(X, y, n_draws=n_draws, rng=rng, **law).draws

@@ -810,9 +810,9 @@ def em_mcmc(
 ) -> MCMCResult:
     """Approximate draws of the continuous exponential mechanism EM-L1-HT (Mode M). Wang & Xu, Algorithms 1-2;
     docs/l1_exponential.md §"Samplers" (Mode M). See docs/l1_exponential.md §"mcmc.em_mcmc"."""
-    # one budget of the side-by-side sampler: the same validation, chains and draws (tested); the rest by name
-    kw = {k: v for k, v in locals().items() if k not in ("epsilon", "iota")}
-    return em_mcmc_sweep(epsilons=[epsilon], iotas=[iota], **kw)[0]
+    # one budget of the side-by-side sampler: the same validation, chains and draws (tested)
+    sampler = dict(radius=radius, convention=convention, n_draws=n_draws, schedule=schedule, rng=rng)
+    return em_mcmc_sweep(X, y, epsilons=[epsilon], theta=theta, iotas=[iota], n_threads=n_threads, **sampler)[0]
 
 
 def em_mcmc_sweep(
