@@ -49,6 +49,7 @@ EXPERIMENT_NAMES = {
     "truncation": "Truncation trade-off",
     "baselines": "Heavy tails against clipping",
 }
+FIG_KEYS = {"rates": "l1_rates_fig", "epsilon": "l1_eps_fig", "truncation": "l1_trunc_fig", "baselines": "l1_base_fig"}
 assert set(NOISE_NAMES) == set(NOISES) and set(DESIGN_NAMES) == set(DESIGNS)
 
 st.title("🦎 Heavy-tailed ℓ1 regression")
@@ -407,36 +408,25 @@ def _render_experiment(which: str, results: dict, theta: float, conv: str) -> No
     value, stage = got
     if stage == "quick":
         st.caption(f"Quick first look with {fmt.integer(P.QUICK_TRIALS)} trials per point; refining.")
-    if which == "rates":
-        s1, b1 = value
-        st.plotly_chart(lf.rate_figure(s1, convention=conv), width="stretch", key="l1_rates_fig")
-        viol = b1[b1["assumption_violated"]]
-        if len(viol):
-            st.warning(
-                "θ = " + ", ".join(fmt.number(v) for v in sorted(set(viol["theta"]))) + ": assumption "
-                "violated for these tails (infinite moment): no utility guarantee; privacy is unaffected."
-            )
-        widgets.table(
-            b1[["n", "theta", "iota", "total", "rate_paper"]],
-            key="l1_rates_table",
-            index=False,
-            headers={"total": "explicit bound U(ι)", "rate_paper": "paper rate (constant 1)"},
-            formats={"n": fmt.integer, "total": lambda v: fmt.number(v, inf=fmt.UNBOUNDED)},
+    fig = lf.experiment_figure(which, value, theta=theta, convention=conv)
+    st.plotly_chart(fig, width="stretch", key=FIG_KEYS[which])
+    if which != "rates":
+        return
+    b1 = value[1]
+    viol = b1[b1["assumption_violated"]]
+    if len(viol):
+        st.warning(
+            "θ = " + ", ".join(fmt.number(v) for v in sorted(set(viol["theta"]))) + ": assumption "
+            "violated for these tails (infinite moment): no utility guarantee; privacy is unaffected."
         )
-        st.caption(
-            "Dotted lines: reference slope −(θ−1)/θ anchored at the first point; the fitted slope is in the legend."
-        )
-    elif which == "epsilon":
-        s2, b2 = value
-        np_level = float(s2[s2.method == "nonprivate"]["excess_risk_mean"].mean())
-        eps_star = bounds.privacy_dominance_epsilon(theta, conv)
-        fig = lf.epsilon_figure(s2[s2.method == "em_l1"], b2, eps_star=eps_star, nonprivate=np_level, convention=conv)
-        st.plotly_chart(fig, width="stretch", key="l1_eps_fig")
-    elif which == "truncation":
-        s3, b3 = value
-        st.plotly_chart(lf.truncation_figure(s3, b3, convention=conv), width="stretch", key="l1_trunc_fig")
-    else:
-        st.plotly_chart(lf.baseline_figure(value, convention=conv), width="stretch", key="l1_base_fig")
+    widgets.table(
+        b1[["n", "theta", "iota", "total", "rate_paper"]],
+        key="l1_rates_table",
+        index=False,
+        headers={"total": "explicit bound U(ι)", "rate_paper": "paper rate (constant 1)"},
+        formats={"n": fmt.integer, "total": lambda v: fmt.number(v, inf=fmt.UNBOUNDED)},
+    )
+    st.caption("Dotted lines: reference slope −(θ−1)/θ anchored at the first point; the fitted slope is in the legend.")
 
 
 with expert_section("Experiments on synthetic data", key="l1_x_exp") as shown:

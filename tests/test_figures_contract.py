@@ -791,6 +791,12 @@ def cases_l1_exponential():
         lambda: lf.truncation_figure(_l1_sweep("trunc")[0]),
     )
     yield "baseline_figure", f"{mod}.baseline_figure", lambda: lf.baseline_figure(_l1_sweep("base"))
+    for which, sweep in (("rates", "rates"), ("epsilon", "eps"), ("truncation", "trunc"), ("baselines", "base")):
+        yield (
+            f"experiment_figure[{which}]",
+            f"{mod}.experiment_figure",
+            lambda w=which, s=sweep: lf.experiment_figure(w, _l1_sweep(s), theta=1.2, convention="paper_box"),
+        )
     for coord in (0, 1):
         yield (
             f"sampler_figure[w{coord + 1}]",

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from ... import display
 from ... import status as vocab
 from ...figures import add_bound_trace, apply_layout, color_of, group_refuted, hline, line_ci_figure, vline
+from .bounds import RATE_LABEL, privacy_dominance_epsilon, rate_paper
 from .truncation import psi
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "baseline_figure",
     "density_figure",
     "epsilon_figure",
+    "experiment_figure",
     "fitted_slope",
     "psi_figure",
     "refuted_conventions",
@@ -377,6 +379,21 @@ def baseline_figure(
     return _at_convention(fig, convention, ("em_l1",))
 
 
+def experiment_figure(which: str, value, *, theta: float = 1.5, convention: str = "tight") -> go.Figure:
+    """The figure of synthetic experiment ``which`` (F1-F4: rates, epsilon, truncation, baselines) from the value
+    its sweep returned; the epsilon figure marks the ε below which privacy dominates at ``theta``."""
+    if which == "rates":
+        return rate_figure(value[0], convention=convention)
+    if which == "epsilon":
+        s, b = value
+        level = float(s[s.method == "nonprivate"]["excess_risk_mean"].mean())
+        eps_star = privacy_dominance_epsilon(theta, convention)
+        return epsilon_figure(s[s.method == "em_l1"], b, eps_star=eps_star, nonprivate=level, convention=convention)
+    if which == "truncation":
+        return truncation_figure(*value, convention=convention)
+    return baseline_figure(value, convention=convention)
+
+
 #: Bins of :func:`sampler_figure` (the same for the exact law and the MCMC draws).
 _SAMPLER_BINS = 40
 
@@ -440,8 +457,6 @@ def assumption_rates_figure(
 ) -> go.Figure:
     """Panel 7: the paper's rates (constant 1) against d under A1 vs A2 and A3 vs A4.
     See docs/l1_exponential.md §"figures.assumption_rates_figure"."""
-    from .bounds import RATE_LABEL, rate_paper
-
     ds = np.unique(np.round(np.logspace(0, math.log10(d_max), 25)).astype(int))
     fig = go.Figure()
     t = display.number(theta)

@@ -11,16 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_int
-from .bounds import privacy_dominance_epsilon
-from .figures import (
-    baseline_figure,
-    epsilon_figure,
-    fitted_slope,
-    psi_figure,
-    rate_figure,
-    sampler_figure,
-    truncation_figure,
-)
+from .figures import experiment_figure, fitted_slope, psi_figure, sampler_figure
 from .population import HeavyTailedModel
 from .simulation import (
     SimulationConfig,
@@ -56,6 +47,14 @@ FULL = dict(
     eval_size=200_000,
     mala_n=2000,
     mala_chains=400,
+)
+
+#: The experiments F1-F4: (file name, experiment of :func:`.figures.experiment_figure`, sweep, its grids in P).
+_EXPERIMENTS = (
+    ("F1_rates", "rates", rate_sweep, ("ns", "thetas")),
+    ("F2_epsilon", "epsilon", epsilon_sweep, ("epsilons",)),
+    ("F3_truncation", "truncation", truncation_sweep, ("c_iotas",)),
+    ("F4_baselines", "baselines", baseline_sweep, ("tails",)),
 )
 
 
@@ -110,33 +109,20 @@ def reproduce(out_dir, *, quick: bool = False, seed: int = 0, n_trials: int | No
         fig.write_html(path, include_plotlyjs=True, full_html=True)
         files.append(str(path))
 
-    # F1 -- rates
-    s1, b1 = rate_sweep(base, ns=P["ns"], thetas=P["thetas"], n_trials=P["trials"], seed=seed, progress=progress)
-    save(s1, "F1_rates")
-    save(b1, "F1_bounds")
-    save_fig(rate_figure(s1), "F1_rates")
+    # F1-F4: each sweep's summary (and bounds) as CSV and its figure
+    results = {}
+    for name, which, sweep, keys in _EXPERIMENTS:
+        value = results[which] = sweep(
+            base, **{k: P[k] for k in keys}, n_trials=P["trials"], seed=seed, progress=progress
+        )
+        for table, file in zip(value if isinstance(value, tuple) else (value,), (name, name[:3] + "bounds")):
+            save(table, file)
+        save_fig(experiment_figure(which, value), name)
+    s1 = results["rates"][0]
     summary["F1_fitted_slopes"] = {
         f"theta={t:g}": fitted_slope(g["n"], g["excess_risk_mean"]) for t, g in s1.groupby("theta")
     }
     summary["F1_reference_slopes"] = {f"theta={t:g}": -(t - 1) / t for t in P["thetas"]}
-    # F2 -- epsilon
-    s2, b2 = epsilon_sweep(base, epsilons=P["epsilons"], n_trials=P["trials"], seed=seed, progress=progress)
-    save(s2, "F2_epsilon")
-    save(b2, "F2_bounds")
-    np_level = float(s2[s2.method == "nonprivate"]["excess_risk_mean"].mean())
-    save_fig(
-        epsilon_figure(s2[s2.method == "em_l1"], b2, eps_star=privacy_dominance_epsilon(1.5), nonprivate=np_level),
-        "F2_epsilon",
-    )
-    # F3 -- truncation
-    s3, b3 = truncation_sweep(base, c_iotas=P["c_iotas"], n_trials=P["trials"], seed=seed, progress=progress)
-    save(s3, "F3_truncation")
-    save(b3, "F3_bounds")
-    save_fig(truncation_figure(s3, b3), "F3_truncation")
-    # F4 -- baselines under heavier tails
-    s4 = baseline_sweep(base, tails=P["tails"], n_trials=P["trials"], seed=seed, progress=progress)
-    save(s4, "F4_baselines")
-    save_fig(baseline_figure(s4), "F4_baselines")
     # F5 -- sampler honesty in d = 2
     sc, f5 = _sampler_check(P, quick, seed)
     diag = sc["diagnostics"]
