@@ -59,18 +59,13 @@ class GridNet:
         return int(self.points.shape[1])
 
 
-def _axis(m: int, R: float) -> NDArray[np.float64]:
-    h = 2.0 * R / m
-    return -R + (np.arange(m) + 0.5) * h
-
-
 def _kept_mask(centres: NDArray[np.float64], h: float, R: float) -> NDArray[np.bool_]:
     gap = np.maximum(np.abs(centres) - h / 2.0, 0.0)
     return np.einsum("ij,ij->i", gap, gap) <= R * R * (1.0 + 1e-12)
 
 
 def _all_centres(d: int, m: int, R: float) -> NDArray[np.float64]:
-    ax = _axis(m, R)
+    ax = -R + (np.arange(m) + 0.5) * (2.0 * R / m)
     mesh = np.meshgrid(*([ax] * d), indexing="ij")
     return np.stack([g.ravel() for g in mesh], axis=1)
 
@@ -124,10 +119,6 @@ def default_grid_resolution(n: int, d: int, radius: float = 1.0, *, budget: int 
         integer=True,
         what="the grid resolution",
     )
-
-
-def _n_threads() -> int:
-    return max(1, min(2, os.cpu_count() or 1))
 
 
 #: Residuals are multiplied in chunks of this many terms before one logarithm per chunk: every
@@ -206,7 +197,7 @@ def grid_costs(
     if P.shape[1] != X.shape[1]:
         raise ValueError(f"points must have {X.shape[1]} columns (the dimension of X), got {P.shape[1]}.")
     k = P.shape[0]
-    threads = _n_threads() if n_threads is None else check_int("n_threads", n_threads, lo=1, hi=16)
+    threads = min(2, os.cpu_count() or 1) if n_threads is None else check_int("n_threads", n_threads, lo=1, hi=16)
 
     def job(ab):
         with single_threaded_blas():
@@ -268,14 +259,6 @@ class GridEMResult(NonPublicDiagnostics):
         return self.probabilities @ self.net.points
 
 
-def _check_common(epsilon, theta, iota, convention):
-    theta = check_theta(theta)
-    iota = check_positive("iota", iota)
-    check_choice("convention", convention, CONVENTIONS)
-    k = kappa(epsilon, theta, convention)
-    return theta, iota, k
-
-
 def em_grid(
     X: ArrayLike,
     y: ArrayLike,
@@ -294,7 +277,9 @@ def em_grid(
     Algorithms 1-2, Theorems 1-2 (privacy); docs/l1_exponential.md §"Samplers" and docs/l1_exponential.md
     §"Sensitivity and temperatures". See docs/l1_exponential.md §"grid.em_grid"."""
     X, y = check_Xy(X, y, min_rows=1)
-    theta, iota, k = _check_common(epsilon, theta, iota, convention)
+    theta, iota = check_theta(theta), check_positive("iota", iota)
+    check_choice("convention", convention, CONVENTIONS)
+    k = kappa(epsilon, theta, convention)
     n_draws = check_int("n_draws", n_draws, lo=0)
     d = X.shape[1]
     if net is None:
