@@ -129,6 +129,10 @@ def clip_levels(cal, q: float = 0.05, scale: float = 1.0) -> tuple[float, float]
     return tuple(scale * markov_clip_level(mom[k], mom["theta"], q) for k in ("M_theta", "V_theta"))
 
 
+#: The MCMC diagnostics of a trial's EM-L1-HT row: column -> field of :class:`~.mcmc.MCMCDiagnostics`.
+_TRIAL_DIAGNOSTICS = {"acceptance": "acceptance", "rhat": "rhat_max", "ess": "ess_min", "sampler_status": "status"}
+
+
 def simulate_trials(
     cfg: SimulationConfig, seeds: Sequence[np.random.SeedSequence], *, eval_sample=None
 ) -> pd.DataFrame:
@@ -151,12 +155,7 @@ def simulate_trials(
             fit, diag = est.run(X, y, rng=s_em, n_draws=1, diagnostics=True)
             ws["em_l1"] = fit.w
             if diag.mcmc is not None:
-                extra["em_l1"] = {
-                    "acceptance": diag.mcmc.acceptance,
-                    "rhat": diag.mcmc.rhat_max,
-                    "ess": diag.mcmc.ess_min,
-                    "sampler_status": diag.mcmc.status,
-                }
+                extra["em_l1"] = {k: getattr(diag.mcmc, a) for k, a in _TRIAL_DIAGNOSTICS.items()}
         if "em_clipped" in cfg.methods:
             ws["em_clipped"] = _clipped_em(X, y, est, cal, cx, cy, s_b1).draws[0]
         if "dp_gd" in cfg.methods:
@@ -269,8 +268,10 @@ def real_data_experiment(
     fit, diag = estimator.run(Xtr, ytr, rng=s_em, n_draws=K, diagnostics=True)
     cal = fit.calibration
     runs = [("em_l1", fit.draws)]
-    if baselines:
-        runs += _baseline_runs(Xtr, ytr, estimator, cal, K, clip_x, clip_y, delta, gd_steps, s_b1, s_b2)
+    if baselines:  # B1 clipped EM and B2 DP-GD (not from the paper)
+        b1 = _clipped_em(Xtr, ytr, estimator, cal, clip_x, clip_y, s_b1, n_draws=K)
+        gd = dict(epsilon=estimator.epsilon, delta=delta, clip=clip_x, n_steps=gd_steps, radius=estimator.radius)
+        runs += [("em_clipped", b1.draws), ("dp_gd", baseline_dp_gd(Xtr, ytr, n_draws=K, rng=s_b2, **gd))]
     lad_test = l1_risk(lad.w, Xte, yte)
     rows, obj = [], lad.objective
     for method, W in (*runs, ("nonprivate", lad.w[None, :])):
@@ -292,16 +293,6 @@ def real_data_experiment(
         sampler_status=fit.sampler_status,
         sampler_message=fit.sampler_message,
     )
-
-
-def _baseline_runs(Xtr, ytr, estimator, cal, K, clip_x, clip_y, delta, gd_steps, s_b1, s_b2) -> list:
-    """The releases of the two baselines (B1 clipped EM, B2 DP-GD; not from the paper)."""
-    b1 = _clipped_em(Xtr, ytr, estimator, cal, clip_x, clip_y, s_b1, n_draws=K)
-    eps, R = estimator.epsilon, estimator.radius
-    b2 = baseline_dp_gd(
-        Xtr, ytr, epsilon=eps, delta=delta, clip=clip_x, n_steps=gd_steps, radius=R, n_draws=K, rng=s_b2
-    )
-    return [("em_clipped", b1.draws), ("dp_gd", b2)]
 
 
 # -- Sweeps used by the page and the reproduction (docs/l1_exponential.md §"Synthetic protocol", F1-F4) --
@@ -418,6 +409,12 @@ class DatasetAnalysis:
     y_train: np.ndarray | None = None
 
 
+def _median_mad(y: np.ndarray) -> tuple[float, float]:
+    """The median of ``y`` and the mean absolute deviation from it (1 when it is 0): the target's data scales."""
+    my = float(np.median(y))
+    return my, float(np.mean(np.abs(y - my))) or 1.0
+
+
 def _apply_public(Xs, y, scaling: PublicScaling, tr, notes: list) -> tuple[np.ndarray, np.ndarray]:
     """Features (and the target where public) centred and scaled by ``scaling``; the rest named in ``notes``."""
     if len(scaling.centre) != Xs.shape[1]:
@@ -430,8 +427,7 @@ def _apply_public(Xs, y, scaling: PublicScaling, tr, notes: list) -> tuple[np.nd
         "cover this step; declare public ranges on Home)."
     )
     if scaling.target_data_derived:
-        my = float(np.median(y[tr]))
-        sy = float(np.mean(np.abs(y[tr] - my))) or 1.0
+        my, sy = _median_mad(y[tr])
         notes.append(
             "Target centred at its training median and scaled by its mean absolute deviation: computed from the "
             "private rows, so the guarantee does not cover this step (no public scale of this target is known)."
@@ -446,8 +442,7 @@ def _apply_sample(Xs, y, tr, notes: list) -> tuple[np.ndarray, np.ndarray]:
     """Standardise with the training sample's own statistics (data-dependent: the note says so)."""
     mu, sd = Xs[tr].mean(axis=0), Xs[tr].std(axis=0)
     sd = np.where(sd > 0, sd, 1.0)
-    my, sy = float(np.median(y[tr])), float(np.mean(np.abs(y[tr] - np.median(y[tr]))))
-    sy = sy if sy > 0 else 1.0
+    my, sy = _median_mad(y[tr])
     notes.append(
         "Features were centred and scaled, and the target centred at its median and scaled by its mean "
         "absolute deviation, using the training sample's own statistics: this depends on the private "
