@@ -590,19 +590,16 @@ class _Ensembles:
     def evaluate(self, space, X, rows):
         """Log target and gradient in the kernel's coordinates, and the point, log target and gradient in w."""
         k = self.kap[rows]
-        kc = k[:, None]
-        if space == "ball":
-            S, G = self.cost(X, rows)
-            return -k * S, -kc * G, X, -k * S, -kc * G
-        W = self.ball.to_w(X)
+        W = X if space == "ball" else self.ball.to_w(X)
         S, G = self.cost(W, rows)
-        lj, glj = self.ball.log_jacobian(X)
-        return -k * S + lj, self.ball.pullback(X, -kc * G) + glj, W, -k * S, -kc * G
+        LW, GLW = -k * S, -k[:, None] * G
+        return *self.in_coordinates(space, W, LW, GLW, U=X)[1:], W, LW, GLW
 
-    def in_coordinates(self, space, W, LW, GLW):
+    def in_coordinates(self, space, W, LW, GLW, U=None):
+        """The point, log target and gradient in the kernel's coordinates (``U``: the point there, if known)."""
         if space == "ball":
             return W, LW, GLW
-        U = self.ball.from_w(W)
+        U = self.ball.from_w(W) if U is None else U
         lj, glj = self.ball.log_jacobian(U)
         return U, LW + lj, self.ball.pullback(U, GLW) + glj
 
