@@ -106,17 +106,20 @@ def log_net_size(d: int, zeta: float, diam_W: float) -> float:
     return d * math.log(3.0 * D / z)
 
 
+def _paper_args(n, d, epsilon, eta_total, tau) -> tuple:
+    """The validated ``(n, d, epsilon, eta_total, tau)`` of the paper's rate and truncation scale."""
+    n, d = check_positive("n", n), check_int("d", d, lo=1)
+    eps, eta = check_positive("epsilon", epsilon), check_probability("eta_total", eta_total, closed="neither")
+    return n, d, eps, eta, check_positive("tau", tau)
+
+
 @computable
 def rate_paper(
     n: float, d: int, epsilon: float, eta_total: float, theta: float, tau: float, assumption: str, C: float = 1.0
 ) -> float:
     """Shape of the paper's rate (hidden constant ``C``; label :data:`RATE_LABEL`). Wang & Xu, eqs. (7), (8), (18),
     (19); docs/l1_exponential.md §"Moments and the explicit bound". See docs/l1_exponential.md §"bounds.rate_paper"."""
-    n = check_positive("n", n)
-    d = check_int("d", d, lo=1)
-    eps = check_positive("epsilon", epsilon)
-    eta = check_probability("eta_total", eta_total, closed="neither")
-    tau = check_positive("tau", tau)
+    n, d, eps, eta, tau = _paper_args(n, d, epsilon, eta_total, tau)
     C = check_positive("C", C)
     check_choice("assumption", assumption, ASSUMPTIONS)
     th = check_theta(theta)
@@ -287,11 +290,7 @@ def iota_paper(
 ) -> float:
     """The paper's truncation scale ``(c/tau) (d_eff log n log(1/eta)/(n eps))^(1/theta)``. See docs/l1_exponential.md
     §"bounds.iota_paper"."""
-    n = check_positive("n", n)
-    d = check_int("d", d, lo=1)
-    eps = check_positive("epsilon", epsilon)
-    eta = check_probability("eta_total", eta_total, closed="neither")
-    tau = check_positive("tau", tau)
+    n, d, eps, eta, tau = _paper_args(n, d, epsilon, eta_total, tau)
     c = check_positive("c_iota", c_iota)
     check_choice("assumption", assumption, ASSUMPTIONS)
     th = 2.0 if assumption in ("A1", "A2") else check_theta(theta)

@@ -74,11 +74,8 @@ class HeavyTailedModel:
         check_int("d", self.d, lo=1, hi=100)
         check_choice("design", self.design, HEAVY_DESIGNS)
         check_choice("noise", self.noise, HEAVY_NOISES)
-        check_positive("tail", self.tail)
-        check_positive("noise_tail", self.noise_tail)
-        check_positive("scale", self.scale)
-        check_positive("noise_scale", self.noise_scale)
-        check_positive("log_sigma", self.log_sigma)
+        for name in ("tail", "noise_tail", "scale", "noise_scale", "log_sigma"):
+            check_positive(name, getattr(self, name))
         check_positive("w_norm", self.w_norm, allow_zero=True)
         if self.noise in ("student_t", "pareto_skewed") and self.noise_tail <= 1.0:
             raise ValueError(f"noise_tail must be in (1, inf) so that E|xi| is finite, got {self.noise_tail:g}.")
