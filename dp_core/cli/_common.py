@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._validation import check_count, check_output_dir, check_output_file, check_seed
-from ._registry import CliError
+from ._registry import CliError, Command
 
 if TYPE_CHECKING:  # dp_core.data (pandas) loads only for commands that read a dataset (issue 29: start-up)
     from ..data import Dataset
@@ -205,6 +207,41 @@ def check_reproduce_args(args: argparse.Namespace, prefix: str, *, max_trials: i
     if getattr(args, "trials", None) is not None:
         check_count("trials", args.trials, lo=1, hi=max_trials)
     return check_output_dir("--out", args.out, prefix=prefix, overwrite=args.force)
+
+
+def reproduce_command(
+    mechanism: str,
+    help: str,
+    package: str,
+    *,
+    out_help: str,
+    quick_help: str,
+    trials_help: str | None = None,
+    extra_args: Callable[[argparse.ArgumentParser], None] | None = None,
+    extra_kwargs: Callable[[argparse.Namespace], dict] | None = None,
+) -> Command:
+    """The ``reproduce`` command of a mechanism: ``--out``/``--force``, ``--quick``, ``--seed``, ``--trials`` (when
+    ``trials_help`` is given) and ``extra_args(parser)``; it checks them (``check_reproduce_args``), then calls
+    ``PACKAGE.reproduce.reproduce(out, quick=, seed=[, n_trials=], **extra_kwargs(args))``.
+    """
+
+    def add_arguments(p: argparse.ArgumentParser) -> None:
+        add_out_dir_arguments(p, out_help)
+        p.add_argument("--quick", action="store_true", help=quick_help)
+        add_seed_argument(p)
+        if trials_help is not None:
+            p.add_argument("--trials", type=int, default=None, help=trials_help)
+        if extra_args is not None:
+            extra_args(p)
+
+    def run(a: argparse.Namespace) -> dict:
+        check_reproduce_args(a, mechanism.replace("-", "_") + "_")
+        kwargs = {} if trials_help is None else {"n_trials": a.trials}
+        kwargs.update(extra_kwargs(a) if extra_kwargs is not None else {})
+        reproduce = importlib.import_module(package + ".reproduce").reproduce
+        return reproduce(a.out, quick=a.quick, seed=a.seed, **kwargs)
+
+    return Command("reproduce", mechanism, help, add_arguments, run)
 
 
 def reject_unused(args: argparse.Namespace, names: dict[str, str], reason: str) -> None:

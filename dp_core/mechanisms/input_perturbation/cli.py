@@ -8,13 +8,12 @@ from ..._validation import check_count, check_seed
 from ...cli._common import (
     CliError,
     add_dataset_arguments,
-    add_out_dir_arguments,
     add_param_options,
     add_preprocess_argument,
     add_seed_argument,
-    check_reproduce_args,
     dataset_from_args,
     param_values,
+    reproduce_command,
 )
 from ...cli._registry import Command
 from ...plugin import config_from_values
@@ -250,23 +249,12 @@ def _bound(methods: dict, p, wnorm: str) -> dict:
     return {"bound": value, "bound_label": label}
 
 
-def _reproduce_args(p):
-    add_out_dir_arguments(p, "output directory (created if missing)")
-    p.add_argument("--quick", action="store_true", help="small grid and few trials (for CI)")
-    add_seed_argument(p)
-    p.add_argument("--trials", type=int, default=None, help="trials per point (default 100, quick: 5)")
+def _no_tune_arg(p):
     p.add_argument(
         "--no-tune",
         action="store_true",
         help="use Delta = Delta* instead of tuning its multiplier at the largest n (the paper tunes)",
     )
-
-
-def _reproduce_run(a):
-    check_reproduce_args(a, "input_perturbation_")
-    from .reproduce import reproduce
-
-    return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials, tune=not a.no_tune)
 
 
 COMMANDS = [
@@ -284,11 +272,14 @@ COMMANDS = [
         _simulate_args,
         _simulate_run,
     ),
-    Command(
-        "reproduce",
+    reproduce_command(
         "input-perturbation",
         "Recreate Figures 1 and 2 of Fukuchi et al. (test RMSE / accuracy vs n) on census-like data",
-        _reproduce_args,
-        _reproduce_run,
+        __package__,
+        out_help="output directory (created if missing)",
+        quick_help="small grid and few trials (for CI)",
+        trials_help="trials per point (default 100, quick: 5)",
+        extra_args=_no_tune_arg,
+        extra_kwargs=lambda a: {"tune": not a.no_tune},
     ),
 ]

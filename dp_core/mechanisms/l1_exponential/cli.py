@@ -9,13 +9,12 @@ from ... import display
 from ..._validation import check_count, check_epsilon, check_int, check_positive, check_seed
 from ...cli._common import (
     add_dataset_arguments,
-    add_out_dir_arguments,
     add_param_options,
     add_seed_argument,
-    check_reproduce_args,
     dataset_from_args,
     param_values,
     reject_unused,
+    reproduce_command,
 )
 from ...cli._registry import Command
 from ...data import train_test_split
@@ -317,20 +316,6 @@ def _simulate_data(a, st: L1Settings, sched) -> dict:
     }
 
 
-def _reproduce_args(p):
-    add_out_dir_arguments(p, "output directory")
-    p.add_argument("--quick", action="store_true", help="small grids and few trials (about a minute)")
-    add_seed_argument(p)
-    p.add_argument("--trials", type=int, default=None, help="repetitions (default 4 quick, 30 full)")
-
-
-def _reproduce_run(a):
-    check_reproduce_args(a, "l1_exponential_")
-    from .reproduce import reproduce
-
-    return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
-
-
 _HELP = {
     "calibrate": "iota*, sensitivity, temperatures and the explicit bound of EM-L1-HT (Wang & Xu)",
     "simulate": "excess risk of EM-L1-HT, baselines B1/B2 and non-private LAD (mean and SE)",
@@ -339,5 +324,12 @@ _HELP = {
 COMMANDS = [
     Command("calibrate", MECH, _HELP["calibrate"], _calibrate_args, _calibrate_run),
     Command("simulate", MECH, _HELP["simulate"], _simulate_args, _simulate_run),
-    Command("reproduce", MECH, _HELP["reproduce"], _reproduce_args, _reproduce_run),
+    reproduce_command(
+        MECH,
+        _HELP["reproduce"],
+        __package__,
+        out_help="output directory",
+        quick_help="small grids and few trials (about a minute)",
+        trials_help="repetitions (default 4 quick, 30 full)",
+    ),
 ]

@@ -9,12 +9,11 @@ from dataclasses import replace
 from ...cli._common import (
     add_bounds_argument,
     add_dataset_arguments,
-    add_out_dir_arguments,
     add_param_options,
-    check_reproduce_args,
     dataset_from_args,
     param_values,
     reject_unused,
+    reproduce_command,
 )
 from ...cli._registry import CliError, Command
 from ...plugin import config_params
@@ -226,19 +225,6 @@ def _simulate_run(a):
 # --- reproduce ----------------------------------------------------------------------------------
 
 
-def _reproduce_args(p):
-    add_out_dir_arguments(p, "output directory (CSV tables and HTML figures)")
-    p.add_argument("--quick", action="store_true", help="small grid and few seeds (about a minute)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-
-
-def _reproduce_run(a):
-    check_reproduce_args(a, "label_dp_bags_")
-    from .reproduce import reproduce
-
-    return reproduce(a.out, quick=a.quick, seed=a.seed)
-
-
 COMMANDS = [
     Command(
         "calibrate",
@@ -254,11 +240,11 @@ COMMANDS = [
         _simulate_args,
         _simulate_run,
     ),
-    Command(
-        "reproduce",
+    reproduce_command(
         MECH,
         "the paper's Tables 1-6 (as printed) beside a synthetic replica with OLS",
-        _reproduce_args,
-        _reproduce_run,
+        __package__,
+        out_help="output directory (CSV tables and HTML figures)",
+        quick_help="small grid and few seeds (about a minute)",
     ),
 ]

@@ -14,12 +14,11 @@ from ..._validation import check_choice, check_int, check_probability, check_see
 from ...cli._common import (
     CliError,
     add_dataset_arguments,
-    add_out_dir_arguments,
     add_param_options,
     add_seed_argument,
-    check_reproduce_args,
     dataset_from_args,
     param_values,
+    reproduce_command,
 )
 from ...cli._registry import Command
 from ...experiments import mean_se
@@ -219,20 +218,6 @@ def _simulate_run(a):
     }
 
 
-def _reproduce_args(p):
-    add_out_dir_arguments(p, "output directory (created if missing)")
-    p.add_argument("--quick", action="store_true", help="5 draws per point and a 5,000-point test set (for CI)")
-    add_seed_argument(p)
-    p.add_argument("--trials", type=int, default=None, help="noise draws per point (default 20 / 15; quick: 5)")
-
-
-def _reproduce_run(a):
-    check_reproduce_args(a, "large_margin_gaussian_")
-    from .reproduce import reproduce
-
-    return reproduce(a.out, quick=a.quick, seed=a.seed, n_trials=a.trials)
-
-
 _NAME = "large-margin-gaussian"
 _TITLE = "Large-margin Gaussian classifier: "
 COMMANDS = [
@@ -250,11 +235,12 @@ COMMANDS = [
         _simulate_args,
         _simulate_run,
     ),
-    Command(
-        "reproduce",
+    reproduce_command(
         _NAME,
         _TITLE + "re-run our reference pilot (the paper has no experiments)",
-        _reproduce_args,
-        _reproduce_run,
+        __package__,
+        out_help="output directory (created if missing)",
+        quick_help="5 draws per point and a 5,000-point test set (for CI)",
+        trials_help="noise draws per point (default 20 / 15; quick: 5)",
     ),
 ]
