@@ -7,6 +7,7 @@ Canonical values live under ``p_<name>``, widgets under ``w_<name>``; every link
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any
 
 import streamlit as st
@@ -439,11 +440,9 @@ def sync_source_marker() -> None:
 
 
 # ------------------------------------------------------------------ page parameters
-def url_param(name: str, default: Any = None, kind: type | None = None, **limits) -> Any:
+def url_param(name: str, default: Any = None, **limits) -> Any:
     """A page parameter restored from the URL once per session (kept under ``u_<name>``), parsed by
-    :func:`parse_url_value` with the ``limits`` ``options``, ``lo``, ``hi`` (``kind`` is ignored, kept for
-    older call sites).
-    """
+    :func:`parse_url_value` with the ``limits`` ``options``, ``lo``, ``hi``."""
     key = f"u_{name}"
     if key not in st.session_state:
         fallback = url_spec(name).default if default is None else default
@@ -492,7 +491,7 @@ def mark_seen(values: dict[str, Any]) -> None:
         st.session_state[f"_seen_{name}"] = url_text(value)
 
 
-def seed_widget(key: str, default: Any, kind: type | None = None, **limits) -> None:
+def seed_widget(key: str, default: Any, **limits) -> None:
     """Before creating a page widget with ``key`` (and no ``value=``): give it its last value in this
     session, else the URL's (validated with the ``limits`` ``options``, ``lo``, ``hi``), else ``default``."""
     if key in st.session_state:
@@ -503,7 +502,7 @@ def seed_widget(key: str, default: Any, kind: type | None = None, **limits) -> N
         if limits.get("options") is not None and value not in limits["options"]:
             value = default
     else:
-        value = url_param(key, default, kind, **limits)
+        value = url_param(key, default, **limits)
     st.session_state[key] = value
 
 
@@ -608,19 +607,15 @@ def _default_control(spec, opts: tuple | None, lo, hi) -> str:
 
 def _draw(box, control: str, text: str, name: str, opts, numeric: tuple, format_func, common: dict) -> None:
     """Draw the widget ``control`` (its value lands in the session state under ``common["key"]``)."""
+    choice = {"select": box.selectbox, "select_slider": box.select_slider, "radio": partial(box.radio, horizontal=True)}
     if control == "toggle":
         box.toggle(text, **common)
-    elif control in ("select", "select_slider", "radio"):
+    elif control in choice:
         if opts is None:
             raise ValueError(f"widget {name!r}: control {control!r} needs options.")
         if format_func is not None:
             common["format_func"] = format_func
-        if control == "select":
-            box.selectbox(text, opts, **common)
-        elif control == "radio":
-            box.radio(text, opts, horizontal=True, **common)
-        else:
-            box.select_slider(text, opts, **common)
+        choice[control](text, opts, **common)
     elif control in ("slider", "number"):
         spec_kind, lo, hi, the_step = numeric
         kind = int if spec_kind is int else float
@@ -628,10 +623,7 @@ def _draw(box, control: str, text: str, name: str, opts, numeric: tuple, format_
         bounds = {k: kind(v) for k, v in given.items() if v is not None}
         if format_func is not None:
             bounds["format"] = format_func
-        if control == "slider":
-            box.slider(text, **bounds, **common)
-        else:
-            box.number_input(text, **bounds, **common)
+        (box.slider if control == "slider" else box.number_input)(text, **bounds, **common)
     else:
         raise ValueError(f"widget {name!r}: control must be select, select_slider, radio, slider, number or toggle.")
 
