@@ -506,13 +506,6 @@ def seed_widget(key: str, default: Any, **limits) -> None:
     st.session_state[key] = value
 
 
-def keep_widget(key: str) -> Any:
-    """After creating a page widget: remember its value across page switches and return it."""
-    value = st.session_state.get(key)
-    st.session_state[f"{key}__keep"] = value
-    return value
-
-
 def linked(*names: str) -> bool:
     """``True`` when the page's URL carries one of the parameters ``names`` (for example to open the section
     of a page that holds their widgets when a link names them)."""
@@ -573,7 +566,8 @@ def widget(
         common.update(on_change=on_change, args=args)
     numeric = (spec.kind, lo, hi, step if step is not None else spec.step)
     _draw(box, control or _default_control(spec, opts, lo, hi), text, name, opts, numeric, format_func, common)
-    value = keep_widget(name)
+    value = st.session_state.get(name)
+    st.session_state[f"{name}__keep"] = value  # remembered across page switches
     if shared:
         set_value(name, value)
     if url and value is not None:
